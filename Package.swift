@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+// RunAnywhere for Linux: the on-device AI SDK, its engine adapters and the `runanywhere` CLI.
+// Engines are opened at run time with dlopen(RTLD_LOCAL), so nothing here links a native engine;
+// the C loader targets only include the engines' headers through the `.deps` link that
+// scripts/setup creates.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "RunAnywhere",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "RunAnywhere", targets: ["RunAnywhere"]),
+        .library(name: "RunAnywhereLlamaCpp", targets: ["RunAnywhereLlamaCpp"]),
+        .executable(name: "runanywhere", targets: ["RunAnywhereCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Core: public API and types, catalog, GGUF reader, chat formatting. No C, no engine.
+        .target(
+            name: "RunAnywhere",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // Table of llama.cpp function pointers filled with dlopen(RTLD_LOCAL)/dlsym.
+        .target(name: "CLlamaCpp", linkerSettings: [.linkedLibrary("dl")]),
+        .target(
+            name: "RunAnywhereLlamaCpp",
+            dependencies: ["RunAnywhere", "CLlamaCpp", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "RunAnywhereCLI",
+            dependencies: [
+                "RunAnywhere", "RunAnywhereLlamaCpp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RunAnywhereLlamaCppTests",
+            dependencies: ["RunAnywhere", "RunAnywhereLlamaCpp", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "RunAnywhereCLITests", dependencies: ["RunAnywhereCLI"], swiftSettings: swiftSettings),
+    ]
+)

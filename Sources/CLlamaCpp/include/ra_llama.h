@@ -1,0 +1,67 @@
+// A table of the llama.cpp functions RunAnywhere calls, filled at run time by dlopen/dlsym so
+// that the package links no engine. Each field's type is taken from the real declaration in
+// llama.h with __typeof__, so calls through the table are fully type-checked.
+//
+// llama.h is not in this repo: scripts/setup links `.deps` at the package root to the engines
+// cache, and the quoted include below resolves relative to this file.
+#ifndef RA_LLAMA_H
+#define RA_LLAMA_H
+
+#include "../../../.deps/llama.cpp/include/llama.h"
+#include <stddef.h>
+
+#define RA_LLAMA_FUNCTIONS(X)                  \
+    X(llama_backend_init)                      \
+    X(llama_log_set)                           \
+    X(llama_print_system_info)                 \
+    X(llama_model_default_params)              \
+    X(llama_context_default_params)            \
+    X(llama_sampler_chain_default_params)      \
+    X(llama_model_load_from_file)              \
+    X(llama_model_free)                        \
+    X(llama_init_from_model)                   \
+    X(llama_free)                              \
+    X(llama_model_get_vocab)                   \
+    X(llama_model_n_ctx_train)                 \
+    X(llama_model_n_params)                    \
+    X(llama_model_size)                        \
+    X(llama_model_desc)                        \
+    X(llama_model_chat_template)               \
+    X(llama_n_ctx)                             \
+    X(llama_vocab_n_tokens)                    \
+    X(llama_vocab_is_eog)                      \
+    X(llama_tokenize)                          \
+    X(llama_token_to_piece)                    \
+    X(llama_chat_apply_template)               \
+    X(llama_get_memory)                        \
+    X(llama_memory_clear)                      \
+    X(llama_memory_seq_rm)                     \
+    X(llama_batch_get_one)                     \
+    X(llama_decode)                            \
+    X(llama_set_n_threads)                     \
+    X(llama_set_abort_callback)                \
+    X(llama_vocab_bos)                         \
+    X(llama_sampler_chain_init)                \
+    X(llama_sampler_chain_add)                 \
+    X(llama_sampler_init_greedy)               \
+    X(llama_sampler_init_dist)                 \
+    X(llama_sampler_init_top_k)                \
+    X(llama_sampler_init_top_p)                \
+    X(llama_sampler_init_temp)                 \
+    X(llama_sampler_sample)                    \
+    X(llama_sampler_free)
+
+/// Function pointers into one dlopen'ed libllama.
+typedef struct ra_llama_api {
+#define RA_LLAMA_FIELD(name) __typeof__(&name) _Nonnull name;
+    RA_LLAMA_FUNCTIONS(RA_LLAMA_FIELD)
+#undef RA_LLAMA_FIELD
+} ra_llama_api;
+
+/// Opens the library at `path` with RTLD_NOW | RTLD_LOCAL (its own ggml stays private to it) and
+/// fills `api`. Returns 0 on success; otherwise writes a message to `error` and returns -1.
+/// The library is never closed: its backend lives as long as the process.
+int ra_llama_api_load(const char * _Nonnull path, ra_llama_api * _Nonnull api,
+                      char * _Nonnull error, size_t error_size);
+
+#endif

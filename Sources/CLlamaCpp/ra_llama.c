@@ -1,0 +1,26 @@
+#include "ra_llama.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+int ra_llama_api_load(const char *path, ra_llama_api *api, char *error, size_t error_size) {
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) {
+        snprintf(error, error_size, "%s", dlerror());
+        return -1;
+    }
+    ra_llama_api table;
+    memset(&table, 0, sizeof table);
+#define RA_LLAMA_RESOLVE(name)                                                            \
+    *(void **)(&table.name) = dlsym(handle, #name);                                       \
+    if (table.name == NULL) {                                                             \
+        snprintf(error, error_size, "%s has no symbol %s (wrong llama.cpp version?)", path, #name); \
+        dlclose(handle);                                                                  \
+        return -1;                                                                        \
+    }
+    RA_LLAMA_FUNCTIONS(RA_LLAMA_RESOLVE)
+#undef RA_LLAMA_RESOLVE
+    *api = table;
+    return 0;
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Every error the SDK throws: a code to match on, a category, and a message for people.
+public struct SDKError: Error, LocalizedError, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong, for matching in code.
+    public let code: ErrorCode
+    /// Which part of the SDK failed.
+    public let category: ErrorCategory
+    /// What went wrong, for people; names the thing involved and, where useful, what to do.
+    public let message: String
+
+    /// Creates an error.
+    public init(_ code: ErrorCode, _ message: String, category: ErrorCategory = .general) {
+        self.code = code
+        self.category = category
+        self.message = message
+    }
+
+    /// An error in language-model loading or generation.
+    public static func llm(_ code: ErrorCode, _ message: String) -> SDKError {
+        SDKError(code, message, category: .llm)
+    }
+
+    /// An error reading, writing or validating model files.
+    public static func fileManagement(_ code: ErrorCode, _ message: String) -> SDKError {
+        SDKError(code, message, category: .fileManagement)
+    }
+
+    /// The message.
+    public var errorDescription: String? { message }
+
+    /// `[CATEGORY] code`.
+    public var failureReason: String? { "[\(category.rawValue.uppercased())] \(code.rawValue)" }
+
+    /// `SDKError[category.code]: message`.
+    public var description: String { "SDKError[\(category.rawValue).\(code.rawValue)]: \(message)" }
+
+    /// What the user can do about it, for the codes where there is something to say.
+    public var recoverySuggestion: String? {
+        switch code {
+        case .notInitialized: "Call RunAnywhere.initialize(...) first."
+        case .modelNotFound: "List the known models with `runanywhere models list`."
+        case .modelNotDownloaded: "Run scripts/setup (or `make run`) to install the default model, or import a GGUF file."
+        case .frameworkNotAvailable: "Run scripts/setup to install the engines."
+        case .insufficientMemory: "Close other programs or choose a smaller model."
+        default: nil
+        }
+    }
+}
+
+/// What went wrong, for matching in code. Raw values are the case names.
+public enum ErrorCode: String, Sendable, CaseIterable, Codable {
+    case notInitialized
+    case invalidConfiguration
+    case modelNotFound
+    case modelNotDownloaded
+    case modelAlreadyExists
+    case modelLoadFailed
+    case modelIncompatible
+    case invalidModelFormat
+    case modelStorageCorrupted
+    case generationFailed
+    case contextTooLong
+    case frameworkNotAvailable
+    case insufficientMemory
+    case invalidInput
+    case emptyInput
+    case fileNotFound
+    case fileReadFailed
+    case fileWriteFailed
+    case cancelled
+}
+
+/// Which part of the SDK an error comes from.
+public enum ErrorCategory: String, Sendable, CaseIterable, Codable {
+    case general
+    case llm
+    case fileManagement
+    case runtime
+}

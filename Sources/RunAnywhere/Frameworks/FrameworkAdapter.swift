@@ -1,0 +1,74 @@
+import Logging
+
+/// Whether a framework can run here now.
+public enum FrameworkAvailability: Sendable, Equatable, Codable {
+    /// Ready; `detail` says which build or library, when known.
+    case available(detail: String?)
+    /// Not usable here, and why.
+    case unavailable(reason: String)
+
+    /// Whether the framework can run.
+    public var isAvailable: Bool {
+        if case .available = self { return true }
+        return false
+    }
+}
+
+/// How to load a model into an engine.
+public struct ModelLoadOptions: Sendable, Equatable {
+    /// Flash attention setting for engines that have one.
+    public enum FlashAttention: String, Sendable, CaseIterable, Codable {
+        /// Let the engine decide (llama.cpp: on for CPU).
+        case auto
+        case enabled
+        case disabled
+    }
+
+    /// Context window in tokens; nil uses the model's training context, at most 4096.
+    public var contextLength: Int?
+    /// Default CPU threads for this model; nil uses `min(4, cores)`.
+    public var threads: Int?
+    /// Flash attention.
+    public var flashAttention: FlashAttention
+    /// Tokens evaluated per decode call while reading a prompt.
+    public var batchSize: Int
+
+    /// Creates load options.
+    public init(contextLength: Int? = nil, threads: Int? = nil, flashAttention: FlashAttention = .auto, batchSize: Int = 512) {
+        self.contextLength = contextLength
+        self.threads = threads
+        self.flashAttention = flashAttention
+        self.batchSize = batchSize
+    }
+
+    /// The context to load `model` with: the requested one, else the model's own, at most 4096.
+    public func resolvedContextLength(for model: ModelInfo, trainedContext: Int) -> Int {
+        contextLength ?? min(trainedContext > 0 ? trainedContext : (model.contextLength ?? 2048), 4096)
+    }
+}
+
+/// An inference engine plugged into the SDK. Each engine target provides one; the registry
+/// picks the best available adapter for a model.
+public protocol FrameworkAdapter: Sendable {
+    /// The framework this adapter runs.
+    var framework: InferenceFramework { get }
+    /// The kinds of work it does.
+    var supportedModalities: Set<FrameworkModality> { get }
+    /// The model formats it reads.
+    var supportedFormats: [ModelFormat] { get }
+    /// Whether the engine can run here now (its library found and loadable), and why not.
+    func availability() -> FrameworkAvailability
+    /// Whether this adapter can run `model` at all.
+    func canHandle(model: ModelInfo) -> Bool
+    /// Bytes of memory the model needs once loaded, estimated.
+    func estimateMemoryUsage(for model: ModelInfo) -> Int64
+    /// Loads a language model.
+    func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService
+}
+
+extension FrameworkAdapter {
+    /// Default: the format is supported and the model's category needs a modality this adapter has.
+    public func canHandle(model: ModelInfo) -> Bool {
+        supportedFormats.contains(model.format) && supportedModalities.contains(FrameworkModality(category: model.category))
+    }
+}

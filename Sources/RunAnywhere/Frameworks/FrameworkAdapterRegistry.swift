@@ -1,0 +1,75 @@
+import Synchronization
+
+/// A framework and whether it can run here.
+public struct FrameworkStatus: Sendable, Codable, Equatable {
+    /// The framework.
+    public let framework: InferenceFramework
+    /// Its display name.
+    public let displayName: String
+    /// The kinds of work it does.
+    public let modalities: [FrameworkModality]
+    /// Whether it can run, and why not.
+    public let availability: FrameworkAvailability
+}
+
+/// The engines plugged into the SDK, and the choice of one for a model.
+public final class FrameworkAdapterRegistry: Sendable {
+    private let adapters = Mutex<[InferenceFramework: any FrameworkAdapter]>([:])
+
+    /// Creates an empty registry.
+    public init() {}
+
+    /// Adds an adapter, replacing any earlier one for the same framework.
+    public func register(_ adapter: any FrameworkAdapter) {
+        adapters.withLock { $0[adapter.framework] = adapter }
+    }
+
+    /// The adapter registered for `framework`.
+    public func adapter(for framework: InferenceFramework) -> (any FrameworkAdapter)? {
+        adapters.withLock { $0[framework] }
+    }
+
+    /// Every known framework with its availability: registered adapters report their own;
+    /// Apple-only frameworks say they cannot run on Linux; the rest say no adapter is installed.
+    public func statuses() -> [FrameworkStatus] {
+        let registered = adapters.withLock { $0 }
+        return InferenceFramework.allCases.filter { ![.builtIn, .none, .unknown].contains($0) }.map { framework in
+            let availability: FrameworkAvailability
+            if let adapter = registered[framework] {
+                availability = adapter.availability()
+            } else if let restriction = framework.platformRestriction {
+                availability = .unavailable(reason: restriction)
+            } else {
+                availability = .unavailable(reason: "no \(framework.displayName) adapter is registered in this build")
+            }
+            let modalities = (registered[framework]?.supportedModalities ?? framework.modalities).sorted { $0.rawValue < $1.rawValue }
+            return FrameworkStatus(framework: framework, displayName: framework.displayName, modalities: modalities, availability: availability)
+        }
+    }
+
+    /// The available frameworks that do `modality`.
+    public func frameworks(for modality: FrameworkModality) -> [InferenceFramework] {
+        statuses().filter { $0.availability.isAvailable && $0.modalities.contains(modality) }.map(\.framework)
+    }
+
+    /// Whether `framework` does `modality`.
+    public func frameworkSupports(_ framework: InferenceFramework, modality: FrameworkModality) -> Bool {
+        (adapter(for: framework)?.supportedModalities ?? framework.modalities).contains(modality)
+    }
+
+    /// The best available adapter for `model`: it must handle the model and be available; the
+    /// preferred framework wins, then the model's own framework, then the one whose memory
+    /// estimate fits best within `availableMemory`.
+    public func bestAdapter(for model: ModelInfo, preferred: InferenceFramework? = nil, availableMemory: Int64) -> (any FrameworkAdapter)? {
+        let candidates = adapters.withLock { Array($0.values) }.filter { $0.canHandle(model: model) && $0.availability().isAvailable }
+        func score(_ adapter: any FrameworkAdapter) -> Double {
+            var score = 0.0
+            if adapter.framework == preferred { score += 100 }
+            if adapter.framework == model.framework { score += 50 }
+            let memory = adapter.estimateMemoryUsage(for: model)
+            if memory <= availableMemory { score += 10 * (1 - Double(memory) / Double(max(availableMemory, 1))) }
+            return score
+        }
+        return candidates.max { score($0) < score($1) }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// What a GGUF file says about itself, read without loading its weights.
+public struct GGUFMetadata: Sendable, Equatable {
+    /// GGUF format version (2 or 3).
+    public let version: Int
+    /// Number of tensors.
+    public let tensorCount: Int
+    /// Every metadata key and value; long arrays keep only their first elements.
+    public let values: [String: GGUFValue]
+    /// Total number of weights, summed over all tensors.
+    public let parameterCount: Int64
+    /// Bytes the file must have to hold all its tensor data.
+    public let expectedFileSize: UInt64
+    /// The file's actual size in bytes.
+    public let fileSize: UInt64
+
+    /// `general.architecture`, e.g. "llama".
+    public var architecture: String? { values["general.architecture"]?.stringValue }
+    /// `general.name`.
+    public var name: String? { values["general.name"]?.stringValue }
+    /// `general.license`.
+    public var license: String? { values["general.license"]?.stringValue }
+    /// `general.file_type`, llama.cpp's `llama_ftype`.
+    public var fileType: Int? { values["general.file_type"]?.intValue }
+    /// The quantization name, e.g. "Q4_K_M", from `general.file_type`.
+    public var quantization: String? { fileType.flatMap(GGMLType.fileTypeName) }
+    /// The context length the model was trained with, `<arch>.context_length`.
+    public var contextLength: Int? { architecture.flatMap { values["\($0).context_length"]?.intValue } }
+    /// The Jinja chat template, `tokenizer.chat_template`.
+    public var chatTemplate: String? { values["tokenizer.chat_template"]?.stringValue }
+    /// Number of tokens in the vocabulary.
+    public var vocabularySize: Int? {
+        if case .array(let count, _) = values["tokenizer.ggml.tokens"] { return count }
+        return nil
+    }
+
+    /// The parameter count for people: "135M", "1.2B".
+    public var parameterCountLabel: String {
+        let p = Double(parameterCount)
+        if p >= 1e9 { return String(format: "%.1fB", p / 1e9) }
+        if p >= 1e6 { return String(format: "%.0fM", p / 1e6) }
+        return String(format: "%.0fK", p / 1e3)
+    }
+}
+

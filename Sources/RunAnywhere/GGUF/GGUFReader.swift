@@ -1,0 +1,161 @@
+import Foundation
+
+/// Reads the header, metadata and tensor table of a GGUF file in pure Swift, checking every
+/// length against the file so that a truncated or foreign file gives a clear error.
+public enum GGUFReader {
+    /// Longest array kept in ``GGUFMetadata/values``; longer ones keep a prefix and their count.
+    static let keptArrayPrefix = 16
+
+    /// Reads the metadata of the GGUF file at `url`.
+    public static func read(_ url: URL) throws -> GGUFMetadata {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .alwaysMapped)
+        } catch {
+            if !FileManager.default.fileExists(atPath: url.path) {
+                throw SDKError.fileManagement(.fileNotFound, "No such file: \(url.path)")
+            }
+            throw SDKError.fileManagement(.fileReadFailed, "Cannot read \(url.path): \(error.localizedDescription)")
+        }
+        return try parse(data, name: url.lastPathComponent)
+    }
+
+    /// Parses GGUF bytes; `name` appears in error messages.
+    public static func parse(_ data: Data, name: String) throws -> GGUFMetadata {
+        func invalid(_ why: String) -> SDKError {
+            SDKError.fileManagement(.invalidModelFormat, "\(name) is not a valid GGUF model: \(why)")
+        }
+        if data.isEmpty { throw invalid("the file is empty") }
+        var cursor = ByteCursor(data: data)
+        do {
+            guard try cursor.bytes(4) == Array("GGUF".utf8) else {
+                throw invalid("it does not start with the GGUF magic bytes")
+            }
+            let version = try cursor.u32()
+            guard version == 2 || version == 3 else {
+                throw invalid("GGUF version \(version) is not supported (2 and 3 are)")
+            }
+            let tensorCount = try cursor.u64()
+            let kvCount = try cursor.u64()
+            // Each tensor entry and key/value pair takes at least 8+4 bytes; more than that cannot fit.
+            guard tensorCount <= UInt64(data.count) / 12, kvCount <= UInt64(data.count) / 12 else {
+                throw ByteCursor.Truncated()
+            }
+            var values: [String: GGUFValue] = [:]
+            for _ in 0..<kvCount {
+                let key = try cursor.string()
+                let type = try cursor.u32()
+                values[key] = try readValue(type: type, cursor: &cursor, invalid: invalid)
+            }
+            var parameters: Int64 = 0
+            var dataEnd: UInt64 = 0
+            for _ in 0..<tensorCount {
+                let tensorName = try cursor.string()
+                let dimensionCount = try cursor.u32()
+                guard dimensionCount >= 1, dimensionCount <= 4 else {
+                    throw invalid("tensor \(tensorName) has \(dimensionCount) dimensions")
+                }
+                var elements: UInt64 = 1
+                var rowLength: UInt64 = 0
+                for index in 0..<dimensionCount {
+                    let size = try cursor.u64()
+                    if index == 0 { rowLength = size }
+                    let (product, overflow) = elements.multipliedReportingOverflow(by: size)
+                    guard !overflow else { throw invalid("tensor \(tensorName) is impossibly large") }
+                    elements = product
+                }
+                let type = try cursor.u32()
+                let offset = try cursor.u64()
+                guard let bytes = GGMLType.byteCount(type: type, elements: elements, rowLength: rowLength) else {
+                    throw invalid("tensor \(tensorName) has unknown type \(type) or a malformed shape")
+                }
+                parameters += Int64(clamping: elements)
+                dataEnd = max(dataEnd, offset &+ bytes)
+            }
+            let alignment = UInt64(values["general.alignment"]?.intValue ?? 32)
+            guard alignment > 0, alignment.nonzeroBitCount == 1 else { throw invalid("alignment \(alignment) is not a power of two") }
+            let dataStart = (UInt64(cursor.offset) + alignment - 1) / alignment * alignment
+            let expected = dataStart + dataEnd
+            guard UInt64(data.count) >= expected else {
+                throw invalid("the file is truncated (\(data.count) bytes, its tensors need \(expected))")
+            }
+            return GGUFMetadata(
+                version: Int(version), tensorCount: Int(tensorCount), values: values,
+                parameterCount: parameters, expectedFileSize: expected, fileSize: UInt64(data.count)
+            )
+        } catch is ByteCursor.Truncated {
+            throw invalid("the file is truncated (\(data.count) bytes) inside its header")
+        }
+    }
+
+    private static func readValue(
+        type: UInt32, cursor: inout ByteCursor, invalid: (String) -> SDKError
+    ) throws -> GGUFValue {
+        switch type {
+        case 0: return .unsigned(UInt64(try cursor.u8()))
+        case 1: return .signed(Int64(Int8(bitPattern: try cursor.u8())))
+        case 2: return .unsigned(UInt64(try cursor.u16()))
+        case 3: return .signed(Int64(Int16(bitPattern: try cursor.u16())))
+        case 4: return .unsigned(UInt64(try cursor.u32()))
+        case 5: return .signed(Int64(Int32(bitPattern: try cursor.u32())))
+        case 6: return .float(Double(Float(bitPattern: try cursor.u32())))
+        case 7: return .bool(try cursor.u8() != 0)
+        case 8: return .string(try cursor.string())
+        case 9:
+            let elementType = try cursor.u32()
+            guard elementType != 9 else { throw invalid("nested arrays are not supported") }
+            let count = try cursor.u64()
+            guard count <= UInt64(cursor.remaining) else { throw ByteCursor.Truncated() }
+            var prefix: [GGUFValue] = []
+            for index in 0..<count {
+                let value = try readValue(type: elementType, cursor: &cursor, invalid: invalid)
+                if index < keptArrayPrefix { prefix.append(value) }
+            }
+            return .array(count: Int(count), prefix: prefix)
+        case 10: return .unsigned(try cursor.u64())
+        case 11: return .signed(Int64(bitPattern: try cursor.u64()))
+        case 12: return .float(Double(bitPattern: try cursor.u64()))
+        default: throw invalid("unknown metadata value type \(type)")
+        }
+    }
+}
+
+/// Little-endian reads over a byte buffer that throw instead of reading past its end.
+struct ByteCursor {
+    struct Truncated: Error {}
+
+    let data: Data
+    private(set) var offset = 0
+
+    init(data: Data) { self.data = data }
+
+    var remaining: Int { data.count - offset }
+
+    mutating func bytes(_ count: Int) throws -> [UInt8] {
+        guard count >= 0, count <= remaining else { throw Truncated() }
+        let start = data.startIndex + offset
+        offset += count
+        return Array(data[start..<start + count])
+    }
+
+    mutating func u8() throws -> UInt8 { try integer(UInt8.self) }
+    mutating func u16() throws -> UInt16 { try integer(UInt16.self) }
+    mutating func u32() throws -> UInt32 { try integer(UInt32.self) }
+    mutating func u64() throws -> UInt64 { try integer(UInt64.self) }
+
+    mutating func string() throws -> String {
+        let length = try u64()
+        guard length <= UInt64(remaining) else { throw Truncated() }
+        return String(decoding: try bytes(Int(length)), as: UTF8.self)
+    }
+
+    private mutating func integer<T: FixedWidthInteger>(_: T.Type) throws -> T {
+        let size = MemoryLayout<T>.size
+        guard size <= remaining else { throw Truncated() }
+        let start = data.startIndex + offset
+        offset += size
+        var value: T = 0
+        withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: data[start..<start + size]) }
+        return T(littleEndian: value)
+    }
+}

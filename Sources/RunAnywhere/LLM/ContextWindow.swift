@@ -1,0 +1,58 @@
+/// A prompt that fits the model's context window, and how it was made to fit.
+public struct PromptPlan: Sendable, Equatable {
+    /// The formatted prompt.
+    public let prompt: String
+    /// Its length in tokens.
+    public let inputTokens: Int
+    /// How many of the oldest history messages were left out to make room.
+    public let droppedMessages: Int
+    /// Most tokens that may be generated: the requested maximum, or less when the context is nearly full.
+    public let maxNewTokens: Int
+}
+
+/// Fits prompts into a context window, dropping the oldest history first.
+public enum ContextWindow {
+    /// Plans a chat prompt: `system` (if any), the newest `maxMessages` of `history`, then
+    /// `newMessage`. While the prompt would not leave `maxTokens` free in `contextLength`, the
+    /// oldest history message is dropped (and any assistant message left leading the history).
+    /// With no history left, generation is limited to the room that remains; when the newest
+    /// message alone leaves no room at all, this throws ``ErrorCode/contextTooLong``.
+    public static func fit(
+        system: Message?, history: [Message], newMessage: Message, maxMessages: Int,
+        contextLength: Int, maxTokens: Int,
+        render: ([Message]) throws -> String, countTokens: (String) throws -> Int
+    ) throws -> PromptPlan {
+        let kept = Array(history.suffix(max(0, maxMessages)))
+        var start = 0
+        while true {
+            let messages = (system.map { [$0] } ?? []) + kept[start...] + [newMessage]
+            let prompt = try render(messages)
+            let tokens = try countTokens(prompt)
+            let dropped = history.count - kept.count + start
+            if tokens + maxTokens <= contextLength {
+                return PromptPlan(prompt: prompt, inputTokens: tokens, droppedMessages: dropped, maxNewTokens: maxTokens)
+            }
+            if start < kept.count {
+                start += 1
+                while start < kept.count, kept[start].role == .assistant { start += 1 }
+                continue
+            }
+            if tokens < contextLength {
+                return PromptPlan(prompt: prompt, inputTokens: tokens, droppedMessages: dropped, maxNewTokens: contextLength - tokens)
+            }
+            throw SDKError.llm(
+                .contextTooLong,
+                "The prompt needs \(tokens) tokens with the newest message alone, but the model's context holds \(contextLength); shorten the message\(system == nil ? "" : " or the system prompt")"
+            )
+        }
+    }
+
+    /// Plans a prompt used verbatim: it must leave room for at least one generated token.
+    public static func fit(rawPrompt: String, contextLength: Int, maxTokens: Int, countTokens: (String) throws -> Int) throws -> PromptPlan {
+        let tokens = try countTokens(rawPrompt)
+        guard tokens < contextLength else {
+            throw SDKError.llm(.contextTooLong, "The prompt needs \(tokens) tokens, but the model's context holds \(contextLength)")
+        }
+        return PromptPlan(prompt: rawPrompt, inputTokens: tokens, droppedMessages: 0, maxNewTokens: min(maxTokens, contextLength - tokens))
+    }
+}

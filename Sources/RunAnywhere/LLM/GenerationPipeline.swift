@@ -1,0 +1,102 @@
+import Foundation
+
+/// Drives one engine run and turns its token bytes into the caller's text and result: whole
+/// UTF-8 characters only, stop sequences cut out, thinking split from the answer, and the
+/// timings measured on one monotonic clock.
+struct GenerationPipeline {
+    let modelID: String
+    let framework: InferenceFramework
+    let plan: PromptPlan
+    let stopSequences: [String]
+    let thinkingPattern: ThinkingTagPattern
+
+    /// Runs `run` to its end, passing each piece of text to `emit`, and returns the result.
+    /// Cancelling the calling task cancels the run; the result then says `.cancelled`.
+    func drive(_ run: LLMEngineRun, startedAt start: ContinuousClock.Instant, emit: (String) -> Void) async throws -> LLMGenerationResult {
+        let clock = ContinuousClock()
+        var decoder = UTF8StreamDecoder()
+        var stops = StopSequenceMatcher(sequences: stopSequences)
+        var thinking = ThinkingParser(pattern: thinkingPattern)
+        var raw = ""
+        var tokens = 0
+        var thinkingTokens = 0
+        var firstToken: ContinuousClock.Instant?
+        var lastToken: ContinuousClock.Instant?
+        var prompt: (evaluated: Int, cached: Int, seconds: Double) = (0, 0, 0)
+        var stopReason = LLMStopReason.stop
+
+        func output(_ text: String) {
+            guard !text.isEmpty else { return }
+            raw += text
+            _ = thinking.feed(text)
+            emit(text)
+        }
+
+        do {
+            try await withTaskCancellationHandler {
+                events: for try await event in run.events {
+                    switch event {
+                    case .promptProcessed(let evaluated, let cached, let seconds):
+                        prompt = (evaluated, cached, seconds)
+                    case .token(let bytes):
+                        let now = clock.now
+                        if firstToken == nil { firstToken = now }
+                        lastToken = now
+                        tokens += 1
+                        let (text, stopped) = stops.feed(decoder.decode(bytes))
+                        output(text)
+                        if thinking.isThinking { thinkingTokens += 1 }
+                        if stopped {
+                            stopReason = .stop
+                            run.cancel()
+                            break events
+                        }
+                    case .finished(let reason):
+                        switch reason {
+                        case .endOfGeneration: stopReason = .stop
+                        case .length: stopReason = .length
+                        case .cancelled: stopReason = .cancelled
+                        }
+                        let (tail, _) = stops.feed(decoder.finish())
+                        output(tail + stops.finish())
+                    }
+                }
+            } onCancel: {
+                run.cancel()
+            }
+        } catch {
+            run.cancel()
+            await run.waitUntilFinished()
+            throw error
+        }
+        await run.waitUntilFinished()
+        if Task.isCancelled { stopReason = .cancelled }
+
+        let end = clock.now
+        let split = ThinkingParser.split(raw, pattern: thinkingPattern)
+        let latency = Self.seconds(end - start)
+        let decodeSeconds = firstToken.flatMap { first in lastToken.map { Self.seconds($0 - first) } } ?? 0
+        return LLMGenerationResult(
+            text: split.response,
+            thinkingContent: split.thinking,
+            inputTokens: plan.inputTokens,
+            tokensUsed: tokens,
+            modelUsed: modelID,
+            latencyMs: latency * 1000,
+            framework: framework.displayName,
+            tokensPerSecond: latency > 0 ? Double(tokens) / latency : 0,
+            timeToFirstTokenMs: firstToken.map { Self.seconds($0 - start) * 1000 },
+            thinkingTokens: split.thinking == nil ? nil : thinkingTokens,
+            responseTokens: tokens - thinkingTokens,
+            promptTokensPerSecond: prompt.seconds > 0 ? Double(prompt.evaluated) / prompt.seconds : 0,
+            decodeTokensPerSecond: tokens > 1 && decodeSeconds > 0 ? Double(tokens - 1) / decodeSeconds : 0,
+            cachedInputTokens: prompt.cached,
+            stopReason: stopReason
+        )
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (s, attoseconds) = duration.components
+        return Double(s) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,65 @@
+/// How to generate text. Defaults follow the RunAnywhere SDK.
+public struct LLMGenerationOptions: Codable, Sendable, Equatable {
+    /// Most tokens to generate.
+    public var maxTokens: Int
+    /// Sampling temperature; 0 picks the most likely token every time (greedy, deterministic).
+    public var temperature: Float
+    /// Nucleus sampling: keep the smallest set of tokens whose probabilities add up to `topP`.
+    public var topP: Float
+    /// Keep only the `topK` most likely tokens; 0 keeps all.
+    public var topK: Int
+    /// Seed for sampling; nil picks a random one. With a seed, sampled output is repeatable.
+    public var seed: UInt32?
+    /// Generation stops before any of these strings; they are not part of the text.
+    public var stopSequences: [String]
+    /// Whether the caller streams; informational, the API chosen decides.
+    public var streamingEnabled: Bool
+    /// Run on this framework when the model can.
+    public var preferredFramework: InferenceFramework?
+    /// A system prompt; for chat it replaces the context's own.
+    public var systemPrompt: String?
+    /// CPU threads for this generation; nil uses the loaded model's default.
+    public var threads: Int?
+    /// Format the prompt with the model's chat template (true) or feed it to the model verbatim.
+    public var applyChatTemplate: Bool
+
+    /// Creates options.
+    public init(
+        maxTokens: Int = 100,
+        temperature: Float = 0.8,
+        topP: Float = 1.0,
+        topK: Int = 40,
+        seed: UInt32? = nil,
+        stopSequences: [String] = [],
+        streamingEnabled: Bool = false,
+        preferredFramework: InferenceFramework? = nil,
+        systemPrompt: String? = nil,
+        threads: Int? = nil,
+        applyChatTemplate: Bool = true
+    ) {
+        self.maxTokens = maxTokens
+        self.temperature = temperature
+        self.topP = topP
+        self.topK = topK
+        self.seed = seed
+        self.stopSequences = stopSequences
+        self.streamingEnabled = streamingEnabled
+        self.preferredFramework = preferredFramework
+        self.systemPrompt = systemPrompt
+        self.threads = threads
+        self.applyChatTemplate = applyChatTemplate
+    }
+
+    /// Throws a clear error for values no engine can honour.
+    public func validate() throws {
+        func bad(_ why: String) -> SDKError { SDKError.llm(.invalidInput, "Invalid generation options: \(why)") }
+        guard maxTokens >= 1 else { throw bad("maxTokens must be at least 1 (got \(maxTokens))") }
+        guard temperature.isFinite, temperature >= 0, temperature <= 2 else {
+            throw bad("temperature must be between 0 and 2 (got \(temperature))")
+        }
+        guard topP.isFinite, topP > 0, topP <= 1 else { throw bad("topP must be in (0, 1] (got \(topP))") }
+        guard topK >= 0 else { throw bad("topK must be 0 or more (got \(topK))") }
+        if let threads, threads < 1 || threads > 512 { throw bad("threads must be between 1 and 512 (got \(threads))") }
+        guard !stopSequences.contains("") else { throw bad("stop sequences must not be empty") }
+    }
+}

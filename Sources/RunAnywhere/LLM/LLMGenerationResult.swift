@@ -1,0 +1,89 @@
+import Foundation
+
+/// Why generation ended.
+public enum LLMStopReason: String, Codable, Sendable {
+    /// The model ended its answer or a stop sequence was reached.
+    case stop
+    /// `maxTokens` or the context window was reached.
+    case length
+    /// The caller cancelled.
+    case cancelled
+}
+
+/// The outcome of one generation, with its measurements.
+public struct LLMGenerationResult: Codable, Sendable, Equatable {
+    /// The answer, without any thinking.
+    public let text: String
+    /// The reasoning between thinking tags, when the model produced any.
+    public let thinkingContent: String?
+    /// Tokens in the prompt the model read (after chat formatting).
+    public let inputTokens: Int
+    /// Tokens the model generated.
+    public let tokensUsed: Int
+    /// The id of the model that generated.
+    public let modelUsed: String
+    /// Wall-clock milliseconds from the request to the last token.
+    public let latencyMs: TimeInterval
+    /// The framework's display name.
+    public let framework: String?
+    /// `tokensUsed` divided by the total generation time (the spec's definition).
+    public let tokensPerSecond: Double
+    /// Milliseconds from the request to the first generated token.
+    public let timeToFirstTokenMs: Double?
+    /// Generated tokens that were thinking.
+    public let thinkingTokens: Int?
+    /// Generated tokens that were the answer.
+    public let responseTokens: Int
+    /// Prompt tokens evaluated per second (prompt processing alone). Additive to the spec.
+    public let promptTokensPerSecond: Double
+    /// Generated tokens per second after the first (decoding alone). Additive to the spec.
+    public let decodeTokensPerSecond: Double
+    /// Prompt tokens reused from the previous generation's cache instead of evaluated again.
+    public let cachedInputTokens: Int
+    /// Why generation ended.
+    public let stopReason: LLMStopReason
+
+    /// Creates a result.
+    public init(
+        text: String, thinkingContent: String? = nil, inputTokens: Int, tokensUsed: Int, modelUsed: String,
+        latencyMs: TimeInterval, framework: String? = nil, tokensPerSecond: Double = 0,
+        timeToFirstTokenMs: Double? = nil, thinkingTokens: Int? = nil, responseTokens: Int? = nil,
+        promptTokensPerSecond: Double = 0, decodeTokensPerSecond: Double = 0, cachedInputTokens: Int = 0,
+        stopReason: LLMStopReason = .stop
+    ) {
+        self.text = text
+        self.thinkingContent = thinkingContent
+        self.inputTokens = inputTokens
+        self.tokensUsed = tokensUsed
+        self.modelUsed = modelUsed
+        self.latencyMs = latencyMs
+        self.framework = framework
+        self.tokensPerSecond = tokensPerSecond
+        self.timeToFirstTokenMs = timeToFirstTokenMs
+        self.thinkingTokens = thinkingTokens
+        self.responseTokens = responseTokens ?? tokensUsed
+        self.promptTokensPerSecond = promptTokensPerSecond
+        self.decodeTokensPerSecond = decodeTokensPerSecond
+        self.cachedInputTokens = cachedInputTokens
+        self.stopReason = stopReason
+    }
+}
+
+/// A generation in progress: its text as it arrives, and its result once it ends.
+///
+/// Iterate `stream` for the text pieces (always whole UTF-8 characters, thinking tags included
+/// as the model wrote them; ``ThinkingParser`` splits them); `await result.value` for the
+/// measurements. Cancelling the task that iterates `stream`, or cancelling `result`, stops the
+/// engine within one decode step; the result then has stop reason ``LLMStopReason/cancelled``.
+public struct LLMStreamingResult: Sendable {
+    /// The generated text, piece by piece.
+    public let stream: AsyncThrowingStream<String, any Error>
+    /// The final result with its measurements.
+    public let result: Task<LLMGenerationResult, any Error>
+
+    /// Creates a streaming result.
+    public init(stream: AsyncThrowingStream<String, any Error>, result: Task<LLMGenerationResult, any Error>) {
+        self.stream = stream
+        self.result = result
+    }
+}

@@ -1,0 +1,80 @@
+/// A language model an engine has loaded, as the runtime drives it. Engine adapters implement
+/// this; apps use the ``RunAnywhere`` API instead.
+public protocol LLMService: AnyObject, Sendable {
+    /// The context window the model was loaded with, in tokens.
+    var contextLength: Int { get }
+
+    /// How many tokens `text` becomes (special tokens parsed, BOS added as the model wants).
+    func tokenCount(_ text: String) throws -> Int
+
+    /// Whether the vocabulary has `text` as one special token (used to pick a fallback template).
+    func hasSpecialToken(_ text: String) -> Bool
+
+    /// Formats `messages` with the model's own chat template, or returns nil when the model has
+    /// none the engine can apply.
+    func applyChatTemplate(_ messages: [Message], addAssistantPrefix: Bool) -> String?
+
+    /// Starts generating on a thread of the engine's own; the run's events report progress.
+    /// The runtime starts one run at a time per service and waits for it to finish.
+    func startGeneration(_ request: LLMEngineRequest) -> LLMEngineRun
+}
+
+/// Sampling settings passed to an engine.
+public struct LLMSampling: Sendable, Equatable {
+    /// 0 means greedy.
+    public var temperature: Float
+    /// Nucleus threshold; 1 disables it.
+    public var topP: Float
+    /// Top-k cut; 0 disables it.
+    public var topK: Int
+    /// Seed; nil picks a random one.
+    public var seed: UInt32?
+
+    /// Creates sampling settings.
+    public init(temperature: Float, topP: Float, topK: Int, seed: UInt32?) {
+        self.temperature = temperature
+        self.topP = topP
+        self.topK = topK
+        self.seed = seed
+    }
+}
+
+/// What an engine is asked to generate.
+public struct LLMEngineRequest: Sendable, Equatable {
+    /// The prompt, already formatted.
+    public var prompt: String
+    /// Most tokens to generate.
+    public var maxNewTokens: Int
+    /// How to pick tokens.
+    public var sampling: LLMSampling
+    /// CPU threads; nil keeps the model's default.
+    public var threads: Int?
+
+    /// Creates a request.
+    public init(prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?) {
+        self.prompt = prompt
+        self.maxNewTokens = maxNewTokens
+        self.sampling = sampling
+        self.threads = threads
+    }
+}
+
+/// Why an engine stopped.
+public enum LLMEngineStop: Sendable, Equatable {
+    /// The model produced an end-of-generation token.
+    case endOfGeneration
+    /// `maxNewTokens` were generated, or the context window is full.
+    case length
+    /// The run was cancelled.
+    case cancelled
+}
+
+/// What an engine reports while it generates.
+public enum LLMEngineEvent: Sendable, Equatable {
+    /// The prompt was read: `evaluated` tokens in `seconds`, `cached` more reused from the last run.
+    case promptProcessed(evaluated: Int, cached: Int, seconds: Double)
+    /// One generated token, as the bytes of its text (may end inside a UTF-8 character).
+    case token(bytes: [UInt8])
+    /// The engine stopped.
+    case finished(LLMEngineStop)
+}

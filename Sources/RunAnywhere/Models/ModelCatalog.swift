@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+
+/// The models the SDK knows: the built-in entries plus the user's, which are kept in
+/// `<models>/registry.json` (atomic writes, a file lock around every change, and a corrupt file
+/// moved aside and reported rather than silently replaced).
+final class ModelCatalog: Sendable {
+    private struct RegistryFile: Codable {
+        var version = 1
+        var models: [ModelInfo] = []
+    }
+
+    let modelsDirectory: URL
+    private let logger: Logger
+    private let builtIn: [ModelInfo]
+
+    init(modelsDirectory: URL, logger: Logger) {
+        self.modelsDirectory = modelsDirectory
+        self.logger = logger
+        self.builtIn = BuiltInModels.all(modelsDirectory: modelsDirectory)
+    }
+
+    private var registryURL: URL { modelsDirectory.appendingPathComponent("registry.json") }
+    private var lockURL: URL { modelsDirectory.appendingPathComponent(".registry.lock") }
+
+    /// Built-in models first, then the user's in the order they were added.
+    func all() -> [ModelInfo] {
+        builtIn + userModels()
+    }
+
+    /// The model with `id`.
+    func model(id: String) throws -> ModelInfo {
+        try ModelInfo.validateID(id)
+        guard let model = all().first(where: { $0.id == id }) else {
+            throw SDKError(.modelNotFound, "Model '\(id)' not found; `runanywhere models list` shows the known models")
+        }
+        return model
+    }
+
+    /// Persists a user model; its id must be new. `install` runs under the registry lock once the
+    /// id is known to be free (to move the model's files into place), before the entry is saved.
+    func add(_ model: ModelInfo, install: () throws -> Void = {}) throws {
+        try ModelInfo.validateID(model.id)
+        try FileLock.withLock(at: lockURL) {
+            var registry = readRegistry()
+            if builtIn.contains(where: { $0.id == model.id }) || registry.models.contains(where: { $0.id == model.id }) {
+                throw SDKError(.modelAlreadyExists, "A model with id '\(model.id)' already exists; choose another id")
+            }
+            try install()
+            registry.models.append(model)
+            try write(registry)
+        }
+    }
+
+    /// Whether `id` is taken.
+    func contains(id: String) -> Bool {
+        all().contains { $0.id == id }
+    }
+
+    private func userModels() -> [ModelInfo] {
+        readRegistry().models
+    }
+
+    private func readRegistry() -> RegistryFile {
+        guard let data = FileManager.default.contents(atPath: registryURL.path) else { return RegistryFile() }
+        do {
+            return try JSONDecoder.runAnywhere.decode(RegistryFile.self, from: data)
+        } catch {
+            do {
+                let aside = try AtomicFile.moveAside(registryURL)
+                logger.error("The model registry was unreadable and was moved aside", metadata: [
+                    "file": "\(registryURL.path)", "movedTo": "\(aside.path)", "error": "\(error)",
+                ])
+            } catch let moveError {
+                logger.error("The model registry is unreadable and could not be moved aside", metadata: [
+                    "file": "\(registryURL.path)", "error": "\(moveError)",
+                ])
+            }
+            return RegistryFile()
+        }
+    }
+
+    private func write(_ registry: RegistryFile) throws {
+        do {
+            try AtomicFile.write(try JSONEncoder.runAnywhere.encode(registry), to: registryURL)
+        } catch {
+            throw SDKError.fileManagement(.fileWriteFailed, "Cannot save the model registry \(registryURL.path): \(error.localizedDescription)")
+        }
+    }
+}
+
+public extension JSONEncoder {
+    /// Pretty, sorted, ISO-8601 dates: the SDK's files and `--json` output.
+    static var runAnywhere: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+}
+
+public extension JSONDecoder {
+    /// Reads what ``JSONEncoder.runAnywhere`` writes.
+    static var runAnywhere: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

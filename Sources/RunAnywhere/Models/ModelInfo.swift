@@ -1,0 +1,110 @@
+import Foundation
+
+/// A model the SDK knows: from the built-in catalog, or registered or imported by the user.
+public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
+    /// Unique id; safe as a folder name (see ``ModelInfo/validateID(_:)``).
+    public let id: String
+    /// A name for people.
+    public let name: String
+    /// What the model does.
+    public let category: ModelCategory
+    /// The model file's format.
+    public let format: ModelFormat
+    /// Where the model can be downloaded from, when it can.
+    public let downloadURL: URL?
+    /// The model file on this machine, when it is here.
+    public var localPath: URL?
+    /// Size of the download in bytes, when known.
+    public let downloadSize: Int64?
+    /// The framework the model runs on.
+    public let framework: InferenceFramework
+    /// The context window in tokens (language and multimodal models only).
+    public let contextLength: Int?
+    /// Whether the model emits reasoning between thinking tags.
+    public let supportsThinking: Bool
+    /// The thinking tags, when the model supports thinking.
+    public let thinkingPattern: ThinkingTagPattern?
+    /// A short description.
+    public let description: String?
+    /// Built-in catalog (`remote`) or user-added (`local`).
+    public let source: ModelSource
+    /// When the entry was created.
+    public let createdAt: Date
+    /// When the entry last changed.
+    public var updatedAt: Date
+    /// Expected sha256 of the model file (lowercase hex), when known. Additive to the spec.
+    public let sha256: String?
+    /// The model's licence, when known. Additive to the spec.
+    public let license: String?
+
+    /// Creates a model entry. Language and multimodal models get a 2048-token context when none
+    /// is given; thinking is only kept for categories that support it.
+    public init(
+        id: String,
+        name: String,
+        category: ModelCategory,
+        format: ModelFormat,
+        framework: InferenceFramework,
+        downloadURL: URL? = nil,
+        localPath: URL? = nil,
+        downloadSize: Int64? = nil,
+        contextLength: Int? = nil,
+        supportsThinking: Bool = false,
+        thinkingPattern: ThinkingTagPattern? = nil,
+        description: String? = nil,
+        source: ModelSource = .remote,
+        createdAt: Date = Date(),
+        updatedAt: Date = Date(),
+        sha256: String? = nil,
+        license: String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.category = category
+        self.format = format
+        self.framework = framework
+        self.downloadURL = downloadURL
+        self.localPath = localPath
+        self.downloadSize = downloadSize
+        self.contextLength = category.requiresContextLength ? (contextLength ?? 2048) : contextLength
+        let thinking = category.supportsThinking && supportsThinking
+        self.supportsThinking = thinking
+        self.thinkingPattern = thinking ? (thinkingPattern ?? .defaultPattern) : nil
+        self.description = description
+        self.source = source
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.sha256 = sha256
+        self.license = license
+    }
+
+    /// Whether the model file is on this machine.
+    public var isDownloaded: Bool {
+        guard let localPath else { return false }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: localPath.path, isDirectory: &isDirectory) else { return false }
+        if isDirectory.boolValue {
+            return !((try? FileManager.default.contentsOfDirectory(atPath: localPath.path)) ?? []).isEmpty
+        }
+        return true
+    }
+
+    /// Whether the model can be loaded now; the same as ``isDownloaded``.
+    public var isAvailable: Bool { isDownloaded }
+
+    /// Checks that `id` is safe as a model id and folder name: 1 to 128 characters of letters,
+    /// digits, `.`, `_` and `-`, not starting with `.` or `-`, and no `..`.
+    public static func validateID(_ id: String) throws {
+        func invalid(_ why: String) -> SDKError {
+            SDKError(.invalidInput, "Invalid model id '\(id.debugDescription.dropFirst().dropLast())': \(why)")
+        }
+        guard !id.isEmpty else { throw invalid("it is empty") }
+        guard id.utf8.count <= 128 else { throw invalid("it is longer than 128 characters") }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        guard id.allSatisfy({ allowed.contains($0) }) else {
+            throw invalid("use only letters, digits, '.', '_' and '-' (no '/', spaces or control characters)")
+        }
+        guard !id.hasPrefix("."), !id.hasPrefix("-") else { throw invalid("it must not start with '.' or '-'") }
+        guard !id.contains("..") else { throw invalid("it must not contain '..'") }
+    }
+}

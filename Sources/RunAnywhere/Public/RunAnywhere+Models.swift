@@ -1,0 +1,51 @@
+import Foundation
+
+extension RunAnywhere {
+    /// Every known model: built-in first, then the user's.
+    public static func availableModels() async throws -> [ModelInfo] {
+        try runtime().availableModels()
+    }
+
+    /// Loads a language model by id, replacing the loaded one.
+    public static func loadModel(_ modelId: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
+        try await runtime().loadModel(modelId, options: options)
+    }
+
+    /// Unloads the language model.
+    public static func unloadModel() async throws {
+        try await runtime().unloadModel()
+    }
+
+    /// Whether a language model is loaded.
+    public static var isModelLoaded: Bool {
+        get async { (try? await runtime().isModelLoaded) ?? false }
+    }
+
+    /// The loaded language model.
+    public static var currentLLMModel: ModelInfo? {
+        get async { try? await runtime().currentModel }
+    }
+
+    /// The id of the loaded language model.
+    public static func getCurrentModelId() async -> String? {
+        await currentLLMModel?.id
+    }
+
+    /// Registers a model by URL (see ``RunAnywhereRuntime/registerModel(id:name:url:framework:modality:memoryRequirement:supportsThinking:)``).
+    @discardableResult
+    public static func registerModel(
+        id: String? = nil, name: String, url: URL, framework: InferenceFramework,
+        modality: ModelCategory = .language, memoryRequirement: Int64? = nil, supportsThinking: Bool = false
+    ) throws -> ModelInfo {
+        try runtime().registerModel(
+            id: id, name: name, url: url, framework: framework, modality: modality,
+            memoryRequirement: memoryRequirement, supportsThinking: supportsThinking
+        )
+    }
+
+    /// Imports a local GGUF file as a new model.
+    @discardableResult
+    public static func importModel(at path: URL, id: String? = nil, name: String? = nil) throws -> ModelInfo {
+        try runtime().importModel(at: path, id: id, name: name)
+    }
+}

@@ -1,0 +1,31 @@
+extension RunAnywhere {
+    /// Generates an answer to `prompt` with the loaded model.
+    public static func generate(_ prompt: String, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
+        try await runtime().generate(prompt, context: nil, options: options)
+    }
+
+    /// Generates the next assistant message of a conversation (`prompt` is the new user message).
+    public static func generate(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
+        try await runtime().generate(prompt, context: context, options: options)
+    }
+
+    /// Starts generating an answer, streaming its text.
+    public static func generateStream(_ prompt: String, options: LLMGenerationOptions? = nil) async throws -> LLMStreamingResult {
+        try await runtime().generateStream(prompt, context: nil, options: options)
+    }
+
+    /// Starts generating the next assistant message of a conversation, streaming its text.
+    public static func generateStream(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) async throws -> LLMStreamingResult {
+        try await runtime().generateStream(prompt, context: context, options: options)
+    }
+
+    /// A one-line chat: the answer's text only.
+    public static func chat(_ prompt: String) async throws -> String {
+        try await generate(prompt).text
+    }
+
+    /// Stops every running generation within one decode step.
+    public static func cancelGeneration() async {
+        await (try? runtime())?.cancelGeneration()
+    }
+}

@@ -1,0 +1,19 @@
+/// Which RunAnywhere backend the SDK would talk to. On-device inference never needs it; in
+/// development no key is needed and no network call is ever made.
+public enum SDKEnvironment: String, CaseIterable, Codable, Sendable {
+    case development
+    case staging
+    case production
+
+    /// A name for people.
+    public var description: String {
+        switch self {
+        case .development: "Development Environment"
+        case .staging: "Staging Environment"
+        case .production: "Production Environment"
+        }
+    }
+
+    /// Whether an API key and a base URL must be given.
+    public var requiresAuthentication: Bool { self != .development }
+}

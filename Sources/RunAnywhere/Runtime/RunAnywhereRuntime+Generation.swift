@@ -1,0 +1,125 @@
+import Foundation
+
+extension RunAnywhereRuntime {
+    /// Generates an answer to `prompt` and returns it when complete.
+    public func generate(_ prompt: String, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
+        try await generate(prompt, context: nil, options: options)
+    }
+
+    /// Generates the next assistant message of a conversation: `prompt` is the user's new
+    /// message, `context` the conversation so far. Cancelling the calling task stops the engine.
+    public func generate(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
+        let task = try generateStream(prompt, context: context, options: options).result
+        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+    }
+
+    /// Starts generating an answer to `prompt`, streaming its text.
+    public func generateStream(_ prompt: String, options: LLMGenerationOptions? = nil) throws -> LLMStreamingResult {
+        try generateStream(prompt, context: nil, options: options)
+    }
+
+    /// Starts generating the next assistant message of a conversation, streaming its text.
+    public func generateStream(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) throws -> LLMStreamingResult {
+        let options = options ?? LLMGenerationOptions()
+        try options.validate()
+        guard !prompt.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt is empty") }
+        guard loaded != nil else { throw Self.noModelLoaded }
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
+        let id = UUID()
+        let task = Task {
+            defer { activeGenerations[id] = nil }
+            do {
+                let result = try await runGeneration(prompt, context: context, options: options) { continuation.yield($0) }
+                continuation.finish()
+                return result
+            } catch {
+                continuation.finish(throwing: error)
+                throw error
+            }
+        }
+        activeGenerations[id] = task
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        return LLMStreamingResult(stream: stream, result: task)
+    }
+
+    /// Stops every running generation within one decode step; each ends with stop reason
+    /// ``LLMStopReason/cancelled`` and the model stays loaded.
+    public func cancelGeneration() {
+        activeGenerations.values.forEach { $0.cancel() }
+    }
+
+    /// Token count of `text` for the loaded model.
+    public func tokenCount(_ text: String) throws -> Int {
+        guard let loaded else { throw Self.noModelLoaded }
+        return try loaded.service.tokenCount(text)
+    }
+
+    static var noModelLoaded: SDKError {
+        SDKError.llm(.notInitialized, "No language model is loaded; call loadModel(_:) first")
+    }
+
+    private func runGeneration(
+        _ prompt: String, context: Context?, options: LLMGenerationOptions, emit: @escaping @Sendable (String) -> Void
+    ) async throws -> LLMGenerationResult {
+        try await modelLock.withLock {
+            guard let loaded else { throw Self.noModelLoaded }
+            let start = ContinuousClock.now
+            let (plan, terminators) = try Self.plan(prompt, context: context, options: options, service: loaded.service)
+            if plan.droppedMessages > 0 {
+                logger.info("Dropped the oldest messages to fit the context window", metadata: [
+                    "dropped": "\(plan.droppedMessages)", "inputTokens": "\(plan.inputTokens)",
+                ])
+            }
+            let request = LLMEngineRequest(
+                prompt: plan.prompt, maxNewTokens: plan.maxNewTokens,
+                sampling: LLMSampling(temperature: options.temperature, topP: options.topP, topK: options.topK, seed: options.seed),
+                threads: options.threads
+            )
+            let pipeline = GenerationPipeline(
+                modelID: loaded.info.id, framework: loaded.framework, plan: plan,
+                stopSequences: options.stopSequences + terminators,
+                thinkingPattern: loaded.info.thinkingPattern ?? .defaultPattern
+            )
+            return try await pipeline.drive(loaded.service.startGeneration(request), startedAt: start, emit: emit)
+        }
+    }
+
+    /// The prompt for a request, fitted to the context window, and the extra stop sequences a
+    /// fallback template needs.
+    static func plan(
+        _ prompt: String, context: Context?, options: LLMGenerationOptions, service: any LLMService
+    ) throws -> (PromptPlan, [String]) {
+        let count = { (text: String) in try service.tokenCount(text) }
+        guard options.applyChatTemplate else {
+            let plan = try ContextWindow.fit(rawPrompt: prompt, contextLength: service.contextLength, maxTokens: options.maxTokens, countTokens: count)
+            return (plan, [])
+        }
+        let history = context?.messages ?? []
+        let systemText = options.systemPrompt ?? context?.systemPrompt ?? history.first { $0.role == .system }?.content
+        let system = systemText.map { Message(role: .system, content: $0) }
+        let newMessage = Message(role: .user, content: prompt)
+        let probe = (system.map { [$0] } ?? []) + [newMessage]
+        var terminators: [String] = []
+        let render: ([Message]) throws -> String
+        if service.applyChatTemplate(probe, addAssistantPrefix: true) != nil {
+            render = { messages in
+                guard let text = service.applyChatTemplate(messages, addAssistantPrefix: true) else {
+                    throw SDKError.llm(.generationFailed, "The model's chat template could not format the conversation")
+                }
+                return text
+            }
+        } else {
+            let fallback = ChatTemplate.fallback(vocabularyContains: service.hasSpecialToken)
+            terminators = fallback.turnTerminators
+            render = { fallback.format($0) }
+        }
+        let plan = try ContextWindow.fit(
+            system: system, history: history.filter { $0.role != .system }, newMessage: newMessage,
+            maxMessages: context?.maxMessages ?? 0, contextLength: service.contextLength, maxTokens: options.maxTokens,
+            render: render, countTokens: count
+        )
+        return (plan, terminators)
+    }
+}

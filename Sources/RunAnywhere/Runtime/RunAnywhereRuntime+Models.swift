@@ -1,0 +1,101 @@
+import Foundation
+
+extension RunAnywhereRuntime {
+    /// Every known model: built-in first, then the user's.
+    public nonisolated func availableModels() -> [ModelInfo] {
+        catalog.all()
+    }
+
+    /// The model with `id`; throws for an unknown or unsafe id.
+    public nonisolated func model(id: String) throws -> ModelInfo {
+        try catalog.model(id: id)
+    }
+
+    /// The GGUF metadata of a downloaded GGUF model, or nil for other formats.
+    public nonisolated func metadata(of model: ModelInfo) throws -> GGUFMetadata? {
+        guard model.format == .gguf, let path = model.localPath, model.isDownloaded else { return nil }
+        return try GGUFReader.read(path)
+    }
+
+    /// Registers a model by URL and persists it. An `http(s)` model is placed under the models
+    /// folder once downloaded; a `file` URL is used where it is. The id defaults to one derived
+    /// from the file name.
+    @discardableResult
+    public nonisolated func registerModel(
+        id: String? = nil, name: String, url: URL, framework: InferenceFramework,
+        modality: ModelCategory = .language, memoryRequirement: Int64? = nil, supportsThinking: Bool = false
+    ) throws -> ModelInfo {
+        guard let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
+            throw SDKError(.invalidInput, "Unsupported URL '\(url.absoluteString)': use http, https or file")
+        }
+        let fileName = url.lastPathComponent
+        guard !fileName.isEmpty, fileName != "/" else { throw SDKError(.invalidInput, "The URL '\(url.absoluteString)' names no file") }
+        let id = try id ?? Self.derivedID(from: fileName)
+        try ModelInfo.validateID(id)
+        let model = ModelInfo(
+            id: id, name: name, category: modality, format: ModelFormat.detect(fromPath: fileName), framework: framework,
+            downloadURL: scheme == "file" ? nil : url,
+            localPath: scheme == "file" ? url : catalog.modelsDirectory.appendingPathComponent(id).appendingPathComponent(fileName),
+            downloadSize: memoryRequirement, supportsThinking: supportsThinking, description: "User-added model", source: .local
+        )
+        try catalog.add(model)
+        return model
+    }
+
+    /// Imports a local GGUF file: checks it is a complete GGUF language model, copies it into the
+    /// models folder and registers it with what its metadata says (name, context, licence).
+    @discardableResult
+    public nonisolated func importModel(at source: URL, id: String? = nil, name: String? = nil) throws -> ModelInfo {
+        let metadata = try GGUFReader.read(source)
+        let fileName = source.lastPathComponent
+        guard let architecture = metadata.architecture else {
+            throw SDKError.fileManagement(.invalidModelFormat, "\(fileName) has no general.architecture; it is not a model llama.cpp can load")
+        }
+        guard architecture != "clip" else {
+            throw SDKError.fileManagement(.modelIncompatible, "\(fileName) is a vision projector (mmproj), not a language model")
+        }
+        let id = try id ?? Self.derivedID(from: fileName)
+        try ModelInfo.validateID(id)
+        let folder = catalog.modelsDirectory.appendingPathComponent(id)
+        let destination = folder.appendingPathComponent(fileName)
+        let model = ModelInfo(
+            id: id, name: name ?? metadata.name ?? source.deletingPathExtension().lastPathComponent,
+            category: .language, format: .gguf, framework: .llamaCpp, localPath: destination,
+            downloadSize: Int64(metadata.fileSize), contextLength: metadata.contextLength,
+            supportsThinking: metadata.chatTemplate?.contains("<think>") ?? false,
+            description: "Imported from \(source.path)", source: .local, license: metadata.license
+        )
+        let staging = catalog.modelsDirectory.appendingPathComponent(".import-\(UUID().uuidString).partial")
+        defer { try? FileManager.default.removeItem(at: staging) }
+        do {
+            try FileManager.default.createDirectory(at: catalog.modelsDirectory, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: source, to: staging)
+        } catch {
+            throw SDKError.fileManagement(.fileWriteFailed, "Cannot copy \(source.path) into \(catalog.modelsDirectory.path): \(error.localizedDescription)")
+        }
+        try catalog.add(model) {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try? FileManager.default.removeItem(at: destination)
+                try FileManager.default.moveItem(at: staging, to: destination)
+            } catch {
+                throw SDKError.fileManagement(.fileWriteFailed, "Cannot move the model into \(folder.path): \(error.localizedDescription)")
+            }
+        }
+        return model
+    }
+
+    /// A safe model id from a file name: lowercased, without the model extension, with every
+    /// character outside `[a-z0-9._-]` replaced by `-`.
+    static func derivedID(from fileName: String) throws -> String {
+        var stem = fileName.lowercased()
+        for ext in [".gguf", ".onnx", ".ort", ".bin", ".zip", ".gz", ".bz2", ".tar"] where stem.hasSuffix(ext) {
+            stem.removeLast(ext.count)
+        }
+        var id = String(stem.map { "abcdefghijklmnopqrstuvwxyz0123456789._-".contains($0) ? $0 : "-" })
+        while id.contains("..") { id = id.replacingOccurrences(of: "..", with: ".") }
+        id = String(id.drop { $0 == "." || $0 == "-" }.prefix(128))
+        guard !id.isEmpty else { throw SDKError(.invalidInput, "Cannot derive a model id from '\(fileName)'; pass one explicitly") }
+        return id
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Logging
+
+/// Where a runtime keeps its data and how it reports.
+public struct RuntimeConfiguration: Sendable {
+    /// Folder of model files and the user-model registry (`$RUNANYWHERE_HOME/models`).
+    public var modelsDirectory: URL
+    /// Folder of app data: conversations, settings, benchmark results (`$RUNANYWHERE_DATA`).
+    public var dataDirectory: URL
+    /// Where diagnostics go. The SDK never prints; without a logger it is silent.
+    public var logger: Logger
+
+    /// Creates a configuration.
+    public init(modelsDirectory: URL, dataDirectory: URL, logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        self.modelsDirectory = modelsDirectory
+        self.dataDirectory = dataDirectory
+        self.logger = logger
+    }
+
+    /// The standard locations: models in `$RUNANYWHERE_HOME/models`, where scripts/setup installs
+    /// them (`RUNANYWHERE_HOME` defaults to `~/.cache/runanywhere`), and app data in ``dataDirectory(environment:)``.
+    public static func standard(logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })) -> RuntimeConfiguration {
+        RuntimeConfiguration(modelsDirectory: homeDirectory().appendingPathComponent("models"), dataDirectory: dataDirectory(), logger: logger)
+    }
+
+    /// `$RUNANYWHERE_DATA`, else `$XDG_DATA_HOME/runanywhere`, else `~/.local/share/runanywhere`.
+    public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let data = environment["RUNANYWHERE_DATA"], !data.isEmpty { return URL(fileURLWithPath: data) }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return URL(fileURLWithPath: xdg).appendingPathComponent("runanywhere") }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/runanywhere")
+    }
+
+    /// `$RUNANYWHERE_HOME`, or its default.
+    public static func homeDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let home = environment["RUNANYWHERE_HOME"], !home.isEmpty { return URL(fileURLWithPath: home) }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/runanywhere")
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RunAnywhere
+import RunAnywhereLlamaCpp
+
+/// What every command needs: the SDK initialized with the engines registered, and uniform
+/// error reporting (a message on standard error and exit code 1, never a crash).
+struct CLIContext {
+    let logger: Logger
+    let initializationTime: Duration
+
+    /// Initializes the SDK for a command.
+    static func start(_ options: GlobalOptions) throws -> CLIContext {
+        var logger = Logger(label: "runanywhere") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = options.verbose ? .debug : .warning
+        let clock = ContinuousClock()
+        let started = clock.now
+        try RunAnywhere.initialize(configuration: .standard(logger: logger))
+        let elapsed = clock.now - started
+        try RunAnywhere.registerFrameworkAdapter(LlamaCppAdapter(logger: logger))
+        return CLIContext(logger: logger, initializationTime: elapsed)
+    }
+
+    /// Runs `body`, turning SDK errors into a one-line message and exit code 1.
+    static func run(_ options: GlobalOptions, _ body: (CLIContext) async throws -> Void) async throws {
+        do {
+            try await body(start(options))
+        } catch let error as SDKError {
+            Terminal.standardError("error: \(error.message)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// JSON output for `--json`.
+enum JSONOutput {
+    /// Prints `value` as pretty JSON on standard output.
+    static func print<T: Encodable>(_ value: T) throws {
+        let data = try JSONEncoder.runAnywhere.encode(value)
+        Terminal.write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+}

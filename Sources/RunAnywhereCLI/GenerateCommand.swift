@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import RunAnywhere
+
+/// `runanywhere generate`: one answer to one prompt, streamed.
+struct GenerateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate", abstract: "Generate an answer to a prompt, streaming it as it is written.",
+        discussion: "Ctrl-C stops the generation and keeps what was written. Exit status: 0 done, 1 error, 130 interrupted."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var flags: GenerationFlags
+    @Flag(name: .long, help: "Print one JSON object with the text and its measurements instead of streaming.") var json = false
+    @Flag(name: .long, help: "Feed the prompt to the model verbatim, without the chat template.") var raw = false
+    @Option(name: .long, help: "Stop before this text (repeatable).") var stop: [String] = []
+    @Argument(help: "The prompt; '-' reads it from standard input.") var prompt: String
+
+    func run() async throws {
+        try await CLIContext.run(global) { context in
+            let text = prompt == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : prompt
+            try await RunAnywhere.loadModel(flags.model, options: flags.loadOptions)
+            let streaming = try await RunAnywhere.generateStream(text, options: flags.options(stopSequences: stop, applyChatTemplate: !raw))
+            let task = streaming.result
+            let result = try await Interrupts.shared.whileRunning(onInterrupt: { task.cancel() }) {
+                if !json {
+                    var printer = StreamPrinter()
+                    for try await piece in streaming.stream { printer.print(piece) }
+                    printer.finish()
+                }
+                return try await task.value
+            }
+            if json {
+                try JSONOutput.print(result)
+            } else {
+                context.logger.info("\(StreamPrinter.footer(result)) • \(result.inputTokens) prompt tokens • stop: \(result.stopReason.rawValue)")
+            }
+            if result.stopReason == .cancelled { throw ExitCode(130) }
+        }
+    }
+}
+
+/// Prints streamed text: thinking dimmed on a terminal (left out when piped), the answer as is.
+struct StreamPrinter {
+    private var parser = ThinkingParser()
+    private var wroteThinking = false
+
+    mutating func print(_ piece: String) {
+        write(parser.feed(piece))
+    }
+
+    /// Prints what is held back and ends the line.
+    mutating func finish() {
+        write(parser.finish())
+        Terminal.write("\n")
+    }
+
+    private mutating func write(_ chunks: [ThinkingChunk]) {
+        for chunk in chunks {
+            switch chunk {
+            case .thinking(let text) where Terminal.isInteractive:
+                wroteThinking = true
+                Terminal.write(Terminal.dim(text))
+            case .thinking:
+                break
+            case .response(let text):
+                Terminal.write(wroteThinking ? String(text.drop { $0.isNewline }) : text)
+                wroteThinking = false
+            }
+        }
+    }
+
+    /// The spec's message footer: "1.2s • 45 tok/s".
+    static func footer(_ result: LLMGenerationResult) -> String {
+        String(format: "%.1fs • %d tok/s", result.latencyMs / 1000, Int(result.tokensPerSecond.rounded()))
+    }
+}

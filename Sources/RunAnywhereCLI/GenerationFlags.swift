@@ -1,0 +1,47 @@
+import ArgumentParser
+import RunAnywhere
+
+/// Flags shared by `generate` and `chat`.
+struct GenerationFlags: ParsableArguments {
+    @Option(name: .long, help: "Model id (default: the installed default model).")
+    var model: String = RunAnywhere.defaultModelID
+    @Option(name: .customLong("max-tokens"), help: "Most tokens to generate.")
+    var maxTokens = 256
+    @Option(name: .long, help: "Sampling temperature, 0 to 2; 0 is greedy and deterministic.")
+    var temperature: Float = 0.7
+    @Option(name: .customLong("top-p"), help: "Nucleus sampling threshold, in (0, 1].")
+    var topP: Float = 0.95
+    @Option(name: .customLong("top-k"), help: "Sample among the k most likely tokens; 0 for all.")
+    var topK = 40
+    @Option(name: .long, help: "Sampling seed, for repeatable sampled output.")
+    var seed: UInt32?
+    @Option(name: .long, help: "CPU threads (default: all cores, at most 4).")
+    var threads: Int?
+    @Option(name: .long, help: "System prompt.")
+    var system: String?
+    @Option(name: .customLong("context-length"), help: "Context window in tokens (default: the model's, at most 4096).")
+    var contextLength: Int?
+    @Option(name: .customLong("flash-attention"), help: "Flash attention: auto, enabled or disabled.")
+    var flashAttention: ModelLoadOptions.FlashAttention = .auto
+
+    /// The SDK options these flags describe.
+    func options(stopSequences: [String] = [], applyChatTemplate: Bool = true) -> LLMGenerationOptions {
+        LLMGenerationOptions(
+            maxTokens: maxTokens, temperature: temperature, topP: topP, topK: topK, seed: seed,
+            stopSequences: stopSequences, streamingEnabled: true, systemPrompt: system, threads: threads,
+            applyChatTemplate: applyChatTemplate
+        )
+    }
+
+    /// The load options these flags describe.
+    var loadOptions: ModelLoadOptions {
+        ModelLoadOptions(contextLength: contextLength, threads: threads, flashAttention: flashAttention)
+    }
+
+    func validate() throws {
+        if let contextLength, contextLength < 16 { throw ValidationError("--context-length must be at least 16") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+    }
+}
+
+extension ModelLoadOptions.FlashAttention: ExpressibleByArgument {}

@@ -1,0 +1,150 @@
+import ArgumentParser
+import Foundation
+import RunAnywhere
+
+/// `runanywhere models …`: the model catalog.
+struct ModelsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "models", abstract: "List, inspect and import models.",
+        subcommands: [List.self, Info.self, Import.self], defaultSubcommand: List.self
+    )
+
+    /// A model with its download state, for `--json`.
+    struct Listing: Encodable {
+        let model: ModelInfo
+        let isDownloaded: Bool
+
+        func encode(to encoder: any Encoder) throws {
+            try model.encode(to: encoder)
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(isDownloaded, forKey: Key(stringValue: "isDownloaded"))
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every known model.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(name: .long, help: "Print a JSON array.") var json = false
+
+        func run() async throws {
+            try await CLIContext.run(global) { _ in
+                let models = try await RunAnywhere.availableModels()
+                if json { return try JSONOutput.print(models.map { Listing(model: $0, isDownloaded: $0.isDownloaded) }) }
+                let rows = models.map { model in
+                    [
+                        model.id, model.name, model.category.rawValue, model.framework.displayName, model.format.rawValue,
+                        model.downloadSize.map(Terminal.bytes) ?? "-",
+                        model.isDownloaded ? Terminal.green("installed") : Terminal.dim("not downloaded"),
+                    ]
+                }
+                Terminal.write(Terminal.table(["ID", "NAME", "CATEGORY", "FRAMEWORK", "FORMAT", "SIZE", "STATUS"], rows))
+            }
+        }
+    }
+
+    struct Info: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "info", abstract: "Show every field of a model, and its GGUF metadata.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The model id.") var id: String
+        @Flag(name: .long, help: "Print one JSON object.") var json = false
+
+        struct Report: Encodable {
+            let model: Listing
+            let gguf: GGUFReport?
+        }
+
+        func run() async throws {
+            try await CLIContext.run(global) { _ in
+                let runtime = try RunAnywhere.runtime()
+                let model = try runtime.model(id: id)
+                let report = Report(model: Listing(model: model, isDownloaded: model.isDownloaded), gguf: try runtime.metadata(of: model).map(GGUFReport.init))
+                if json { return try JSONOutput.print(report) }
+                var text = Terminal.bold(model.name) + "\n"
+                let fields: [(String, String?)] = [
+                    ("id", model.id), ("category", model.category.rawValue), ("format", model.format.rawValue),
+                    ("framework", "\(model.framework.displayName) (\(model.framework.rawValue))"),
+                    ("downloadURL", model.downloadURL?.absoluteString), ("localPath", model.localPath?.path),
+                    ("isDownloaded", String(model.isDownloaded)), ("downloadSize", model.downloadSize.map(Terminal.bytes)),
+                    ("contextLength", model.contextLength.map(String.init)), ("supportsThinking", String(model.supportsThinking)),
+                    ("thinkingPattern", model.thinkingPattern.map { "\($0.openingTag) … \($0.closingTag)" }),
+                    ("description", model.description), ("source", model.source.rawValue),
+                    ("createdAt", model.createdAt.formatted(.iso8601)), ("updatedAt", model.updatedAt.formatted(.iso8601)),
+                    ("sha256", model.sha256), ("license", model.license),
+                ]
+                for (name, value) in fields { text += "  \(name.padding(toLength: 17, withPad: " ", startingAt: 0)) \(value ?? "-")\n" }
+                if let gguf = report.gguf {
+                    text += Terminal.bold("GGUF metadata") + "\n"
+                    let rows: [(String, String?)] = [
+                        ("architecture", gguf.architecture), ("name", gguf.name),
+                        ("parameters", "\(gguf.parameterCountLabel) (\(gguf.parameterCount))"), ("quantization", gguf.quantization),
+                        ("fileType", gguf.fileType.map(String.init)), ("contextLength", gguf.contextLength.map(String.init)),
+                        ("vocabularySize", gguf.vocabularySize.map(String.init)), ("license", gguf.license),
+                        ("tensors", String(gguf.tensorCount)), ("ggufVersion", String(gguf.version)),
+                        ("fileSize", Terminal.bytes(Int64(gguf.fileSize))),
+                        ("chatTemplate", gguf.chatTemplate.map { "\($0.count) characters" }),
+                    ]
+                    for (name, value) in rows { text += "  \(name.padding(toLength: 17, withPad: " ", startingAt: 0)) \(value ?? "-")\n" }
+                }
+                Terminal.write(text)
+            }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "import", abstract: "Copy a local GGUF file into the models folder and register it.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Path of the GGUF file.") var path: String
+        @Option(name: .long, help: "Model id (default: derived from the file name).") var id: String?
+        @Option(name: .long, help: "Display name (default: the model's own name).") var name: String?
+        @Flag(name: .long, help: "Print the new model as JSON.") var json = false
+
+        func run() async throws {
+            try await CLIContext.run(global) { _ in
+                let model = try RunAnywhere.importModel(at: URL(fileURLWithPath: path), id: id, name: name)
+                if json { return try JSONOutput.print(Listing(model: model, isDownloaded: model.isDownloaded)) }
+                Terminal.write("Imported \(Terminal.bold(model.id)) (\(model.name)) to \(model.localPath?.path ?? "")\n")
+            }
+        }
+    }
+}
+
+/// A JSON coding key made from any string.
+struct Key: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// GGUF metadata as `models info` reports it.
+struct GGUFReport: Encodable {
+    let version: Int
+    let tensorCount: Int
+    let architecture: String?
+    let name: String?
+    let parameterCount: Int64
+    let parameterCountLabel: String
+    let quantization: String?
+    let fileType: Int?
+    let contextLength: Int?
+    let vocabularySize: Int?
+    let license: String?
+    let chatTemplate: String?
+    let fileSize: UInt64
+
+    init(_ metadata: GGUFMetadata) {
+        version = metadata.version
+        tensorCount = metadata.tensorCount
+        architecture = metadata.architecture
+        name = metadata.name
+        parameterCount = metadata.parameterCount
+        parameterCountLabel = metadata.parameterCountLabel
+        quantization = metadata.quantization
+        fileType = metadata.fileType
+        contextLength = metadata.contextLength
+        vocabularySize = metadata.vocabularySize
+        license = metadata.license
+        chatTemplate = metadata.chatTemplate
+        fileSize = metadata.fileSize
+    }
+}

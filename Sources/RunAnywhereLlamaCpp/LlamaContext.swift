@@ -1,0 +1,115 @@
+import Foundation
+import CLlamaCpp
+import RunAnywhere
+
+/// A loaded llama.cpp model and its context; both are freed when this object goes away.
+///
+/// `@unchecked Sendable`: llama.cpp handles are not thread-safe, and this class does not lock.
+/// It is safe because the runtime's model mutex admits one load, generation or unload at a time,
+/// so at most one thread uses these pointers at any moment.
+final class LlamaContext: @unchecked Sendable {
+    let library: LlamaLibrary
+    let model: OpaquePointer
+    let context: OpaquePointer
+    let vocab: OpaquePointer
+    /// The model's own Jinja chat template, if it has one.
+    let chatTemplate: String?
+
+    private var api: ra_llama_api { library.api }
+
+    init(library: LlamaLibrary, path: String, options: ModelLoadOptions, modelInfo: ModelInfo, threads: Int) throws {
+        self.library = library
+        let api = library.api
+        var modelParams = api.llama_model_default_params()
+        modelParams.n_gpu_layers = 0
+        guard let model = api.llama_model_load_from_file(path, modelParams) else {
+            let detail = library.recentErrors()
+            throw SDKError.llm(.modelLoadFailed, "llama.cpp could not load \(path)\(detail.isEmpty ? "" : ": \(detail)")")
+        }
+        var contextParams = api.llama_context_default_params()
+        let contextLength = options.resolvedContextLength(for: modelInfo, trainedContext: Int(api.llama_model_n_ctx_train(model)))
+        contextParams.n_ctx = UInt32(contextLength)
+        contextParams.n_batch = UInt32(options.batchSize)
+        contextParams.n_ubatch = UInt32(min(options.batchSize, 512))
+        contextParams.n_seq_max = 1
+        contextParams.n_threads = Int32(threads)
+        contextParams.n_threads_batch = Int32(threads)
+        contextParams.no_perf = true
+        contextParams.flash_attn_type = switch options.flashAttention {
+        case .auto: LLAMA_FLASH_ATTN_TYPE_AUTO
+        case .enabled: LLAMA_FLASH_ATTN_TYPE_ENABLED
+        case .disabled: LLAMA_FLASH_ATTN_TYPE_DISABLED
+        }
+        guard let context = api.llama_init_from_model(model, contextParams) else {
+            api.llama_model_free(model)
+            let detail = library.recentErrors()
+            throw SDKError.llm(.modelLoadFailed, "llama.cpp could not create a \(contextLength)-token context for \(path)\(detail.isEmpty ? "" : ": \(detail)")")
+        }
+        guard let vocab = api.llama_model_get_vocab(model) else {
+            api.llama_free(context)
+            api.llama_model_free(model)
+            throw SDKError.llm(.modelLoadFailed, "\(path) has no vocabulary")
+        }
+        self.model = model
+        self.context = context
+        self.vocab = vocab
+        self.chatTemplate = api.llama_model_chat_template(model, nil).map { String(cString: $0) }
+    }
+
+    deinit {
+        api.llama_free(context)
+        api.llama_model_free(model)
+    }
+
+    /// The context window in tokens.
+    var contextLength: Int { Int(api.llama_n_ctx(context)) }
+
+    /// Tokens of `text`; special-token text such as `<|im_start|>` becomes its token.
+    func tokenize(_ text: String, addSpecial: Bool) throws -> [llama_token] {
+        let length = Int32(text.utf8.count)
+        var tokens = [llama_token](repeating: 0, count: Int(length) + 8)
+        for _ in 0..<2 {
+            let count = text.withCString { api.llama_tokenize(vocab, $0, length, &tokens, Int32(tokens.count), addSpecial, true) }
+            if count >= 0 {
+                tokens.removeLast(tokens.count - Int(count))
+                let bos = api.llama_vocab_bos(vocab)
+                if tokens.count >= 2, tokens[0] == bos, tokens[1] == bos { tokens.removeFirst() }  // template already had BOS
+                return tokens
+            }
+            guard count != Int32.min else { break }
+            tokens = [llama_token](repeating: 0, count: Int(-count))
+        }
+        throw SDKError.llm(.invalidInput, "The text (\(text.utf8.count) bytes) is too long to tokenize")
+    }
+
+    /// The bytes of `token`'s text; control tokens render as nothing.
+    func piece(_ token: llama_token) -> [UInt8] {
+        var buffer = [CChar](repeating: 0, count: 32)
+        var count = api.llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+        if count < 0 {
+            buffer = [CChar](repeating: 0, count: Int(-count))
+            count = api.llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+        }
+        return buffer.prefix(Int(max(count, 0))).map { UInt8(bitPattern: $0) }
+    }
+
+    /// Formats messages with the model's template through llama.cpp's built-in template
+    /// formats; nil when the model has no template or llama.cpp does not recognise it.
+    func applyChatTemplate(_ messages: [Message], addAssistantPrefix: Bool) -> String? {
+        guard let chatTemplate else { return nil }
+        let strings = messages.flatMap { [strdup($0.role.rawValue), strdup($0.content)] }
+        defer { strings.forEach { free($0) } }
+        let chat = stride(from: 0, to: strings.count, by: 2).map { llama_chat_message(role: strings[$0], content: strings[$0 + 1]) }
+        var buffer = [CChar](repeating: 0, count: 2 * messages.reduce(256) { $0 + $1.content.utf8.count + 64 })
+        for _ in 0..<2 {
+            let count = api.llama_chat_apply_template(chatTemplate, chat, chat.count, addAssistantPrefix, &buffer, Int32(buffer.count))
+            guard count >= 0 else { return nil }
+            if Int(count) <= buffer.count {
+                return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            buffer = [CChar](repeating: 0, count: Int(count))
+        }
+        return nil
+    }
+}
+

@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+import RunAnywhere
+
+/// Runs GGUF language models on llama.cpp, opened at run time from the engines cache that
+/// scripts/setup fills (or `$RUNANYWHERE_LLAMA_LIB`).
+public struct LlamaCppAdapter: FrameworkAdapter {
+    /// ``InferenceFramework/llamaCpp``.
+    public let framework = InferenceFramework.llamaCpp
+    /// Text generation (vision arrives with libmtmd).
+    public let supportedModalities: Set<FrameworkModality> = [.textToText]
+    /// GGUF.
+    public let supportedFormats: [ModelFormat] = [.gguf]
+    private let libraryCandidates: [String]
+    private let logger: Logger
+
+    /// Creates the adapter. `libraryPath` overrides where libllama is looked for; llama.cpp's
+    /// own log goes to `logger`.
+    public init(libraryPath: String? = nil, logger: Logger = Logger(label: "runanywhere.llamacpp", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        self.libraryCandidates = libraryPath.map { [$0] } ?? LlamaLibrary.candidatePaths()
+        self.logger = logger
+    }
+
+    /// Available when libllama opens and has every function the SDK calls.
+    public func availability() -> FrameworkAvailability {
+        do {
+            let library = try LlamaLibrary.load(candidates: libraryCandidates, logger: logger)
+            return .available(detail: library.path)
+        } catch {
+            return .unavailable(reason: (error as? SDKError)?.message ?? "\(error)")
+        }
+    }
+
+    /// The file, plus room for the KV cache and compute buffers.
+    public func estimateMemoryUsage(for model: ModelInfo) -> Int64 {
+        let fileSize = model.localPath.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64 }
+        return (fileSize ?? model.downloadSize ?? 0) + (fileSize ?? model.downloadSize ?? 0) / 5 + (64 << 20)
+    }
+
+    /// Loads a GGUF model and creates its context.
+    public func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService {
+        guard let path = model.localPath?.path else {
+            throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file")
+        }
+        let library = try LlamaLibrary.load(candidates: libraryCandidates, logger: self.logger)
+        let threads = options.threads ?? HardwareProfile.current().defaultThreads
+        let llama = try LlamaContext(library: library, path: path, options: options, modelInfo: model, threads: threads)
+        return LlamaCppService(llama: llama, defaultThreads: threads, batchSize: options.batchSize)
+    }
+}
