@@ -44,12 +44,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere"], swiftSettings: swiftSettings),
+        // Fixtures the tests generate (GGUF files), and helpers to find the real engine and model.
+        .target(name: "RunAnywhereTestSupport", dependencies: ["RunAnywhere"], path: "Tests/RunAnywhereTestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "RunAnywhereTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RunAnywhereLlamaCppTests",
-            dependencies: ["RunAnywhere", "RunAnywhereLlamaCpp", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "RunAnywhereCLITests", dependencies: ["RunAnywhereCLI"], swiftSettings: swiftSettings),
+        // Runs the built `runanywhere` binary as a user would.
+        .testTarget(name: "RunAnywhereCLITests", dependencies: ["RunAnywhereCLI", "RunAnywhereTestSupport"], swiftSettings: swiftSettings),
     ]
 )

@@ -61,8 +61,11 @@ final class LlamaContext: @unchecked Sendable {
         api.llama_model_free(model)
     }
 
-    /// The context window in tokens.
+    /// The context window in tokens (llama.cpp may round the requested size up).
     var contextLength: Int { Int(api.llama_n_ctx(context)) }
+
+    /// Most tokens one decode call accepts (llama.cpp caps the requested batch at the context size).
+    var batchSize: Int { Int(api.llama_n_batch(context)) }
 
     /// Tokens of `text`; special-token text such as `<|im_start|>` becomes its token.
     func tokenize(_ text: String, addSpecial: Bool) throws -> [llama_token] {

@@ -45,6 +45,6 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         let library = try LlamaLibrary.load(candidates: libraryCandidates, logger: self.logger)
         let threads = options.threads ?? HardwareProfile.current().defaultThreads
         let llama = try LlamaContext(library: library, path: path, options: options, modelInfo: model, threads: threads)
-        return LlamaCppService(llama: llama, defaultThreads: threads, batchSize: options.batchSize)
+        return LlamaCppService(llama: llama, defaultThreads: threads)
     }
 }

@@ -10,14 +10,12 @@ import Synchronization
 final class LlamaCppService: LLMService {
     private let llama: LlamaContext
     private let defaultThreads: Int
-    private let batchSize: Int
     /// Tokens whose keys and values are in the context's memory, in order.
     private let cachedTokens = Mutex<[llama_token]>([])
 
-    init(llama: LlamaContext, defaultThreads: Int, batchSize: Int) {
+    init(llama: LlamaContext, defaultThreads: Int) {
         self.llama = llama
         self.defaultThreads = defaultThreads
-        self.batchSize = batchSize
     }
 
     private var api: ra_llama_api { llama.library.api }
@@ -72,6 +70,7 @@ final class LlamaCppService: LLMService {
         let clock = ContinuousClock()
         let promptStart = clock.now
         var position = reused
+        let batchSize = llama.batchSize
         while position < prompt.count {
             if emitter.isCancelled { return emitter.emit(.finished(.cancelled)) }
             var chunk = Array(prompt[position..<min(position + batchSize, prompt.count)])

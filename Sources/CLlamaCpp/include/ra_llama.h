@@ -28,6 +28,7 @@
     X(llama_model_desc)                        \
     X(llama_model_chat_template)               \
     X(llama_n_ctx)                             \
+    X(llama_n_batch)                           \
     X(llama_vocab_n_tokens)                    \
     X(llama_vocab_is_eog)                      \
     X(llama_tokenize)                          \

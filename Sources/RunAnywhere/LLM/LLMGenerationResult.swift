@@ -73,8 +73,9 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
 ///
 /// Iterate `stream` for the text pieces (always whole UTF-8 characters, thinking tags included
 /// as the model wrote them; ``ThinkingParser`` splits them); `await result.value` for the
-/// measurements. Cancelling the task that iterates `stream`, or cancelling `result`, stops the
-/// engine within one decode step; the result then has stop reason ``LLMStopReason/cancelled``.
+/// measurements. Cancelling the task that iterates `stream`, cancelling `result`, or dropping
+/// `stream` before it ends stops the engine within one decode step; the result then has stop
+/// reason ``LLMStopReason/cancelled``. To wait only for the result, use `generate` instead.
 public struct LLMStreamingResult: Sendable {
     /// The generated text, piece by piece.
     public let stream: AsyncThrowingStream<String, any Error>

@@ -90,11 +90,14 @@ final class ModelCatalog: Sendable {
 }
 
 public extension JSONEncoder {
-    /// Pretty, sorted, ISO-8601 dates: the SDK's files and `--json` output.
+    /// Pretty, sorted, ISO-8601 dates with milliseconds: the SDK's files and `--json` output.
     static var runAnywhere: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+        }
         return encoder
     }
 }
@@ -103,7 +106,12 @@ public extension JSONDecoder {
     /// Reads what ``JSONEncoder.runAnywhere`` writes.
     static var runAnywhere: JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) { return date }
+            if let date = try? Date(text, strategy: .iso8601) { return date }
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "Not an ISO-8601 date: \(text)"))
+        }
         return decoder
     }
 }

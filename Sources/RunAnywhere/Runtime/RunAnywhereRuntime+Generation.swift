@@ -9,7 +9,7 @@ extension RunAnywhereRuntime {
     /// Generates the next assistant message of a conversation: `prompt` is the user's new
     /// message, `context` the conversation so far. Cancelling the calling task stops the engine.
     public func generate(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
-        let task = try generateStream(prompt, context: context, options: options).result
+        let task = try start(prompt, context: context, options: options) { _ in }
         return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
     }
 
@@ -20,28 +20,36 @@ extension RunAnywhereRuntime {
 
     /// Starts generating the next assistant message of a conversation, streaming its text.
     public func generateStream(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) throws -> LLMStreamingResult {
-        let options = options ?? LLMGenerationOptions()
-        try options.validate()
-        guard !prompt.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt is empty") }
-        guard loaded != nil else { throw Self.noModelLoaded }
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
-        let id = UUID()
-        let task = Task {
-            defer { activeGenerations[id] = nil }
-            do {
-                let result = try await runGeneration(prompt, context: context, options: options) { continuation.yield($0) }
-                continuation.finish()
-                return result
-            } catch {
-                continuation.finish(throwing: error)
-                throw error
+        let task = try start(prompt, context: context, options: options) { continuation.yield($0) }
+        Task {
+            switch await task.result {
+            case .success: continuation.finish()
+            case .failure(let error): continuation.finish(throwing: error)
             }
         }
-        activeGenerations[id] = task
+        // The consumer cancelling its iteration (or dropping the stream unfinished) stops the engine.
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
         }
         return LLMStreamingResult(stream: stream, result: task)
+    }
+
+    /// Validates the request and starts it as a task; `emit` receives the text pieces.
+    private func start(
+        _ prompt: String, context: Context?, options: LLMGenerationOptions?, emit: @escaping @Sendable (String) -> Void
+    ) throws -> Task<LLMGenerationResult, any Error> {
+        let options = options ?? LLMGenerationOptions()
+        try options.validate()
+        guard !prompt.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt is empty") }
+        guard loaded != nil else { throw Self.noModelLoaded }
+        let id = UUID()
+        let task = Task {
+            defer { activeGenerations[id] = nil }
+            return try await runGeneration(prompt, context: context, options: options, emit: emit)
+        }
+        activeGenerations[id] = task
+        return task
     }
 
     /// Stops every running generation within one decode step; each ends with stop reason

@@ -39,7 +39,7 @@ extension RunAnywhereRuntime {
             downloadSize: memoryRequirement, supportsThinking: supportsThinking, description: "User-added model", source: .local
         )
         try catalog.add(model)
-        return model
+        return try catalog.model(id: id)
     }
 
     /// Imports a local GGUF file: checks it is a complete GGUF language model, copies it into the
@@ -82,7 +82,7 @@ extension RunAnywhereRuntime {
                 throw SDKError.fileManagement(.fileWriteFailed, "Cannot move the model into \(folder.path): \(error.localizedDescription)")
             }
         }
-        return model
+        return try catalog.model(id: id)
     }
 
     /// A safe model id from a file name: lowercased, without the model extension, with every

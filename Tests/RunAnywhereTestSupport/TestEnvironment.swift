@@ -1,0 +1,30 @@
+import Foundation
+import RunAnywhere
+
+/// Temporary folders and the locations of the real engine and model that scripts/setup installs.
+public enum TestEnvironment {
+    /// A new empty folder under the system's temporary folder.
+    public static func temporaryDirectory(_ name: String = #function) throws -> URL {
+        let safe = name.filter { $0.isLetter || $0.isNumber }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-tests-\(safe)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The models folder scripts/setup fills.
+    public static var installedModelsDirectory: URL {
+        RuntimeConfiguration.homeDirectory().appendingPathComponent("models")
+    }
+
+    /// The default model file, when scripts/setup has installed it.
+    public static var defaultModelFile: URL? {
+        let url = installedModelsDirectory.appendingPathComponent("\(RunAnywhere.defaultModelID)/SmolLM2-135M-Instruct.Q4_1.gguf")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// The libllama scripts/setup installs, when present.
+    public static var llamaLibrary: URL? {
+        let url = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/llama.cpp/lib/libllama.so")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+}

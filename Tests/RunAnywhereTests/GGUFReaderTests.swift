@@ -1,0 +1,98 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+@Suite struct GGUFReaderTests {
+    @Test func readsMetadataOfEveryValueType() throws {
+        let data = GGUFWriter.tinyLlama().data()
+        let metadata = try GGUFReader.parse(data, name: "tiny.gguf")
+        #expect(metadata.version == 3)
+        #expect(metadata.architecture == "llama")
+        #expect(metadata.name == "Tiny Test Llama")
+        #expect(metadata.license == "MIT")
+        #expect(metadata.fileType == 2)
+        #expect(metadata.quantization == "Q4_0")
+        #expect(metadata.contextLength == 512)
+        #expect(metadata.chatTemplate?.contains("<|im_start|>") == true)
+        #expect(metadata.vocabularySize == 300)
+        #expect(metadata.tensorCount == 3)
+        #expect(metadata.parameterCount == 64 * 4 + 64 + 256 * 2)
+        #expect(metadata.values["test.signed"] == .signed(-5))
+        #expect(metadata.values["test.small"] == .signed(-3))
+        #expect(metadata.values["test.flag"] == .bool(true))
+        #expect(metadata.values["test.double"] == .float(0.25))
+        #expect(metadata.values["llama.rope.freq_base"] == .float(10000))
+        #expect(metadata.fileSize == UInt64(data.count))
+        #expect(metadata.expectedFileSize == UInt64(data.count))
+        if case .array(let count, let prefix) = metadata.values["tokenizer.ggml.tokens"] {
+            #expect(count == 300)
+            #expect(prefix.count == 16)
+            #expect(prefix.first == .string("tok0"))
+        } else {
+            Issue.record("tokens should be an array")
+        }
+    }
+
+    @Test func parameterCountLabel() throws {
+        let metadata = try GGUFReader.parse(GGUFWriter.tinyLlama().data(), name: "tiny.gguf")
+        #expect(metadata.parameterCountLabel == "1K")
+    }
+
+    @Test func rejectsEmptyFile() {
+        #expect(throws: SDKError.self) { try GGUFReader.parse(Data(), name: "empty.gguf") }
+        let error = try? #require(throws: SDKError.self) { try GGUFReader.parse(Data(), name: "empty.gguf") }
+        #expect(error?.code == .invalidModelFormat)
+        #expect(error?.message.contains("empty") == true)
+    }
+
+    @Test func rejectsForeignFile() throws {
+        let error = try #require(throws: SDKError.self) { try GGUFReader.parse(Data("hello, this is not a model".utf8), name: "notes.txt") }
+        #expect(error.code == .invalidModelFormat)
+        #expect(error.message.contains("magic"))
+    }
+
+    @Test func rejectsUnsupportedVersion() throws {
+        var writer = GGUFWriter.tinyLlama()
+        writer.version = 1
+        let error = try #require(throws: SDKError.self) { try GGUFReader.parse(writer.data(), name: "old.gguf") }
+        #expect(error.message.contains("version 1"))
+    }
+
+    /// Cutting the file anywhere, in the header or in the tensor data, gives a clear error.
+    @Test func rejectsEveryTruncation() throws {
+        let data = GGUFWriter.tinyLlama().data()
+        for length in stride(from: 1, to: data.count, by: 7) {
+            let error = try #require(throws: SDKError.self, "cut at \(length)") { try GGUFReader.parse(data.prefix(length), name: "cut.gguf") }
+            #expect(error.code == .invalidModelFormat)
+            #expect(error.message.contains("truncated") || error.message.contains("magic"), "cut at \(length): \(error.message)")
+        }
+    }
+
+    @Test func rejectsUnknownTensorType() throws {
+        let writer = GGUFWriter(metadata: [("general.architecture", .string("llama"))], tensors: [.init(name: "w", shape: [32], type: 99, bytes: 32)])
+        let error = try #require(throws: SDKError.self) { try GGUFReader.parse(writer.data(), name: "odd.gguf") }
+        #expect(error.message.contains("unknown type 99"))
+    }
+
+    @Test func readsFromDiskAndReportsMissingFile() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("tiny.gguf")
+        try GGUFWriter.tinyLlama().write(to: url)
+        #expect(try GGUFReader.read(url).architecture == "llama")
+        let error = try #require(throws: SDKError.self) { try GGUFReader.read(folder.appendingPathComponent("missing.gguf")) }
+        #expect(error.code == .fileNotFound)
+    }
+
+    @Test func readsTheInstalledDefaultModel() throws {
+        let file = try #require(TestEnvironment.defaultModelFile, "scripts/setup installs the default model")
+        let metadata = try GGUFReader.read(file)
+        #expect(metadata.architecture == "llama")
+        #expect(metadata.quantization == "Q4_1")
+        #expect((130_000_000...140_000_000).contains(metadata.parameterCount))
+        #expect(metadata.contextLength == 8192)
+        #expect(metadata.chatTemplate?.contains("<|im_start|>") == true)
+        #expect(metadata.expectedFileSize <= metadata.fileSize)
+    }
+}

@@ -1,0 +1,75 @@
+@testable import RunAnywhere
+import Testing
+
+/// The pipeline between an engine and the caller, fed with scripted engine events (the real
+/// engine is exercised in RunAnywhereLlamaCppTests).
+@Suite struct GenerationPipelineTests {
+    func pipeline(stops: [String] = []) -> GenerationPipeline {
+        GenerationPipeline(
+            modelID: "m", framework: .llamaCpp,
+            plan: PromptPlan(prompt: "p", inputTokens: 7, droppedMessages: 0, maxNewTokens: 50),
+            stopSequences: stops, thinkingPattern: .defaultPattern
+        )
+    }
+
+    /// Tokens as byte chunks that cut tags and multi-byte characters in the middle.
+    static let tokens: [[UInt8]] = {
+        let text = Array("<thi|nk>Plan: say ca|fé 🌍.</th|ink>\n\nCa|fé 🌍 is here.".utf8)
+        // Split on '|' and also inside the multi-byte characters.
+        var pieces: [[UInt8]] = [[]]
+        for byte in text {
+            if byte == UInt8(ascii: "|") { pieces.append([]) } else { pieces[pieces.count - 1].append(byte) }
+            if byte >= 0xC0 { pieces.append([]) }
+        }
+        return pieces.filter { !$0.isEmpty }
+    }()
+
+    func scripted(_ tokens: [[UInt8]], end: LLMEngineStop = .endOfGeneration) -> LLMEngineRun {
+        LLMEngineRun.start(name: "scripted") { emitter in
+            emitter.emit(.promptProcessed(evaluated: 5, cached: 2, seconds: 0.01))
+            for token in tokens {
+                if emitter.isCancelled { return emitter.emit(.finished(.cancelled)) }
+                emitter.emit(.token(bytes: token))
+            }
+            emitter.emit(.finished(end))
+        }
+    }
+
+    @Test func splitsThinkingAndKeepsCharactersWhole() async throws {
+        var pieces: [String] = []
+        let result = try await pipeline().drive(scripted(Self.tokens), startedAt: .now) { pieces.append($0) }
+        #expect(pieces.joined() == "<think>Plan: say café 🌍.</think>\n\nCafé 🌍 is here.")
+        #expect(!pieces.contains { $0.contains("\u{FFFD}") })
+        #expect(result.thinkingContent == "Plan: say café 🌍.")
+        #expect(result.text == "Café 🌍 is here.")
+        #expect(result.tokensUsed == Self.tokens.count)
+        #expect(result.thinkingTokens.map { $0 > 0 && $0 < result.tokensUsed } == true)
+        #expect(result.responseTokens == result.tokensUsed - (result.thinkingTokens ?? 0))
+        #expect(result.inputTokens == 7)
+        #expect(result.cachedInputTokens == 2)
+        #expect(result.promptTokensPerSecond == 500)
+        #expect(result.stopReason == .stop)
+        #expect(result.timeToFirstTokenMs.map { $0 <= result.latencyMs } == true)
+    }
+
+    @Test func stopSequenceEndsTheTextAndTheRun() async throws {
+        let tokens = ["Hello", " wor", "ld\nUs", "er: more", " never"].map { Array($0.utf8) }
+        var pieces: [String] = []
+        let result = try await pipeline(stops: ["\nUser:"]).drive(scripted(tokens), startedAt: .now) { pieces.append($0) }
+        #expect(pieces.joined() == "Hello world")
+        #expect(result.text == "Hello world")
+        #expect(result.stopReason == .stop)
+        #expect(result.tokensUsed == 4)
+    }
+
+    @Test func lengthStop() async throws {
+        let result = try await pipeline().drive(scripted([Array("a".utf8)], end: .length), startedAt: .now) { _ in }
+        #expect(result.stopReason == .length)
+    }
+
+    @Test func engineErrorsReachTheCaller() async throws {
+        let run = LLMEngineRun.start(name: "failing") { _ in throw SDKError.llm(.generationFailed, "boom") }
+        let error = await #expect(throws: SDKError.self) { try await pipeline().drive(run, startedAt: .now) { _ in } }
+        #expect(error?.message == "boom")
+    }
+}

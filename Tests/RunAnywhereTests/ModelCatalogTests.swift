@@ -1,0 +1,139 @@
+import Foundation
+@testable import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+@Suite struct ModelCatalogTests {
+    func makeRuntime(_ folder: URL) -> RunAnywhereRuntime {
+        RunAnywhereRuntime(configuration: RuntimeConfiguration(
+            modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
+        ))
+    }
+
+    @Test func builtInCatalogHasTheDefaultAndTheSpecModels() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let models = makeRuntime(folder).availableModels()
+        let ids = Set(models.map(\.id))
+        for id in [RunAnywhere.defaultModelID, "smollm2-360m-q8-0", "qwen-2.5-0.5b-instruct-q6-k", "llama-3.2-1b-instruct-q6-k",
+                   "smollm2-1.7b-instruct-q6-k-l", "qwen-2.5-1.5b-instruct-q6-k", "lfm2-350m-q4-k-m", "lfm2-350m-q8-0"] {
+            #expect(ids.contains(id), "catalog lacks \(id)")
+        }
+        for model in models where model.id != RunAnywhere.defaultModelID {
+            #expect(model.downloadURL?.scheme == "https")
+            #expect(!model.isDownloaded, "nothing is downloaded into an empty folder")
+            #expect(model.framework == .llamaCpp && model.format == .gguf && model.category == .language)
+        }
+    }
+
+    @Test func unknownAndUnsafeIDs() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let runtime = makeRuntime(folder)
+        #expect((try #require(throws: SDKError.self) { try runtime.model(id: "no-such-model") }).code == .modelNotFound)
+        #expect((try #require(throws: SDKError.self) { try runtime.model(id: "../../etc/passwd") }).code == .invalidInput)
+    }
+
+    @Test func registeredModelsPersistAcrossRuntimes() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = try makeRuntime(folder).registerModel(
+            name: "My Model", url: URL(string: "https://example.com/files/My-Model.Q8_0.gguf?download=true")!, framework: .llamaCpp,
+            memoryRequirement: 123
+        )
+        #expect(model.id == "my-model.q8_0")
+        #expect(model.format == .gguf)
+        #expect(model.source == .local)
+        #expect(model.localPath?.lastPathComponent == "My-Model.Q8_0.gguf")
+        let reloaded = try makeRuntime(folder).model(id: "my-model.q8_0")
+        #expect(reloaded == model)
+        let duplicate = try #require(throws: SDKError.self) {
+            try makeRuntime(folder).registerModel(id: "my-model.q8_0", name: "Again", url: URL(string: "https://example.com/a.gguf")!, framework: .llamaCpp)
+        }
+        #expect(duplicate.code == .modelAlreadyExists)
+        let badScheme = try #require(throws: SDKError.self) {
+            try makeRuntime(folder).registerModel(name: "FTP", url: URL(string: "ftp://example.com/a.gguf")!, framework: .llamaCpp)
+        }
+        #expect(badScheme.message.contains("http, https or file"))
+    }
+
+    @Test func concurrentRegistrationsAreAllKept() async throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    try makeRuntime(folder).registerModel(id: "model-\(index)", name: "M\(index)", url: URL(string: "https://e.com/m\(index).gguf")!, framework: .llamaCpp)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let ids = Set(makeRuntime(folder).availableModels().map(\.id))
+        #expect((0..<16).allSatisfy { ids.contains("model-\($0)") })
+    }
+
+    @Test func corruptRegistryIsMovedAsideNotLost() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let models = folder.appendingPathComponent("models")
+        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+        try Data("{ not json".utf8).write(to: models.appendingPathComponent("registry.json"))
+        let runtime = makeRuntime(folder)
+        #expect(runtime.availableModels().contains { $0.id == RunAnywhere.defaultModelID })
+        let files = try FileManager.default.contentsOfDirectory(atPath: models.path)
+        let aside = try #require(files.first { $0.hasPrefix("registry.json.corrupt-") })
+        #expect(String(decoding: try Data(contentsOf: models.appendingPathComponent(aside)), as: UTF8.self) == "{ not json")
+        try runtime.registerModel(id: "after", name: "After", url: URL(string: "https://e.com/a.gguf")!, framework: .llamaCpp)
+        #expect(try runtime.model(id: "after").name == "After")
+    }
+
+    @Test func importCopiesAValidGGUFAndReadsItsMetadata() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("Tiny Model.gguf")
+        try GGUFWriter.tinyLlama().write(to: source)
+        let runtime = makeRuntime(folder)
+        let model = try runtime.importModel(at: source)
+        #expect(model.id == "tiny-model")
+        #expect(model.name == "Tiny Test Llama")
+        #expect(model.contextLength == 512)
+        #expect(model.license == "MIT")
+        #expect(model.isDownloaded)
+        #expect(model.localPath?.path.hasPrefix(folder.appendingPathComponent("models/tiny-model").path) == true)
+        #expect(try runtime.metadata(of: model)?.architecture == "llama")
+        #expect(FileManager.default.fileExists(atPath: source.path), "the source is copied, not moved")
+        #expect((try #require(throws: SDKError.self) { try runtime.importModel(at: source) }).code == .modelAlreadyExists)
+        #expect(try runtime.importModel(at: source, id: "second", name: "Second").name == "Second")
+    }
+
+    /// A bad file is refused with a clear error and leaves nothing behind.
+    @Test func importRefusesBadFilesAndLeavesNothing() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let runtime = makeRuntime(folder)
+        let full = GGUFWriter.tinyLlama().data()
+        let cases: [(String, Data, String)] = [
+            ("empty.gguf", Data(), "empty"),
+            ("notes.gguf", Data("just some text".utf8), "magic"),
+            ("cut.gguf", full.prefix(full.count - 10), "truncated"),
+            ("projector.gguf", GGUFWriter(metadata: [("general.architecture", .string("clip"))]).data(), "projector"),
+        ]
+        for (name, data, expected) in cases {
+            let url = folder.appendingPathComponent(name)
+            try data.write(to: url)
+            let error = try #require(throws: SDKError.self, "\(name)") { try runtime.importModel(at: url) }
+            #expect(error.message.contains(expected), "\(name): \(error.message)")
+        }
+        #expect((try #require(throws: SDKError.self) { try runtime.importModel(at: folder.appendingPathComponent("missing.gguf")) }).code == .fileNotFound)
+        #expect((try #require(throws: SDKError.self) { try runtime.importModel(at: folder.appendingPathComponent("empty.gguf"), id: "a/b") }).code == .invalidModelFormat)
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("models").path)) ?? []
+        #expect(left.allSatisfy { $0.hasPrefix(".") || $0 == "registry.json" }, "left behind: \(left)")
+        #expect(runtime.availableModels().allSatisfy { $0.source == .remote })
+    }
+
+    @Test func derivedIDsAreSafe() throws {
+        #expect(try RunAnywhereRuntime.derivedID(from: "SmolLM2 135M (v2).Q4_K_M.gguf") == "smollm2-135m--v2-.q4_k_m")
+        #expect(try RunAnywhereRuntime.derivedID(from: "..model...gguf") == "model.")
+        #expect(throws: SDKError.self) { try RunAnywhereRuntime.derivedID(from: "...gguf") }
+    }
+}

@@ -1,0 +1,136 @@
+@testable import RunAnywhere
+import Testing
+
+@Suite struct ChatTemplateTests {
+    let messages = [
+        Message(role: .system, content: "Be brief."),
+        Message(role: .user, content: "Hi"),
+        Message(role: .assistant, content: "Hello!"),
+        Message(role: .user, content: "2+2?"),
+    ]
+
+    @Test func chatML() {
+        #expect(ChatTemplate.chatML.format(messages) == """
+        <|im_start|>system
+        Be brief.<|im_end|>
+        <|im_start|>user
+        Hi<|im_end|>
+        <|im_start|>assistant
+        Hello!<|im_end|>
+        <|im_start|>user
+        2+2?<|im_end|>
+        <|im_start|>assistant
+
+        """)
+    }
+
+    @Test func llama3() {
+        #expect(ChatTemplate.llama3.format(Array(messages.prefix(2))) ==
+            "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nBe brief.<|eot_id|>"
+            + "<|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n")
+    }
+
+    @Test func alpaca() {
+        #expect(ChatTemplate.alpaca.format(messages) ==
+            "Be brief.\n\n### Instruction:\nHi\n\n### Response:\nHello!\n\n### Instruction:\n2+2?\n\n### Response:\n")
+        #expect(ChatTemplate.alpaca.format(messages, addAssistantPrefix: false).hasSuffix("2+2?\n\n"))
+    }
+
+    @Test func fallbackFollowsTheVocabulary() {
+        #expect(ChatTemplate.fallback { $0 == "<|im_start|>" } == .chatML)
+        #expect(ChatTemplate.fallback { $0 == "<|start_header_id|>" } == .llama3)
+        #expect(ChatTemplate.fallback { _ in false } == .alpaca)
+    }
+}
+
+@Suite struct StopSequenceMatcherTests {
+    @Test func stopsBeforeTheSequenceAcrossPieces() {
+        var matcher = StopSequenceMatcher(sequences: ["\nUser:"])
+        #expect(matcher.feed("Hello") == ("Hello", false))
+        #expect(matcher.feed(" there\nUs") == (" there", false))
+        #expect(matcher.feed("er: more") == ("", true))
+    }
+
+    @Test func releasesHeldTextThatWasNotAStop() {
+        var matcher = StopSequenceMatcher(sequences: ["STOP"])
+        #expect(matcher.feed("ST") == ("", false))
+        #expect(matcher.feed("AR") == ("STAR", false))
+        #expect(matcher.feed("S") == ("", false))
+        #expect(matcher.finish() == "S")
+    }
+
+    @Test func earliestOfSeveral() {
+        var matcher = StopSequenceMatcher(sequences: ["b", "a"])
+        #expect(matcher.feed("xxaxb") == ("xx", true))
+    }
+}
+
+/// Context fitting with a counter of one token per word, so the arithmetic is visible.
+@Suite struct ContextWindowTests {
+    func words(_ text: String) -> Int { text.split(whereSeparator: { $0 == " " || $0 == "\n" }).count }
+    let render: ([Message]) -> String = { $0.map { "\($0.role.rawValue) \($0.content)" }.joined(separator: "\n") }
+
+    func history(_ turns: Int) -> [Message] {
+        (0..<turns).flatMap { [Message(role: .user, content: "question \($0) a b"), Message(role: .assistant, content: "answer \($0) c d")] }
+    }
+
+    @Test func keepsEverythingWhenItFits() throws {
+        let plan = try ContextWindow.fit(
+            system: Message(role: .system, content: "be nice"), history: history(2), newMessage: Message(role: .user, content: "last"),
+            maxMessages: 100, contextLength: 100, maxTokens: 10, render: render, countTokens: words
+        )
+        #expect(plan.droppedMessages == 0)
+        #expect(plan.inputTokens == 3 + 4 * 5 + 2)
+        #expect(plan.maxNewTokens == 10)
+    }
+
+    @Test func dropsTheOldestTurnsFirstAndKeepsTheSystemPrompt() throws {
+        let plan = try ContextWindow.fit(
+            system: Message(role: .system, content: "be nice"), history: history(10), newMessage: Message(role: .user, content: "last"),
+            maxMessages: 100, contextLength: 40, maxTokens: 10, render: render, countTokens: words
+        )
+        #expect(plan.inputTokens + 10 <= 40)
+        #expect(plan.droppedMessages > 0)
+        #expect(plan.droppedMessages.isMultiple(of: 2), "whole turns are dropped, never leaving an answer first")
+        #expect(plan.prompt.hasPrefix("system be nice"))
+        #expect(plan.prompt.contains("question 9"))
+        #expect(!plan.prompt.contains("question 0 "))
+        #expect(plan.prompt.hasSuffix("user last"))
+    }
+
+    @Test func honoursMaxMessages() throws {
+        let plan = try ContextWindow.fit(
+            system: nil, history: history(5), newMessage: Message(role: .user, content: "last"),
+            maxMessages: 2, contextLength: 1000, maxTokens: 10, render: render, countTokens: words
+        )
+        #expect(plan.droppedMessages == 8)
+        #expect(plan.prompt.hasPrefix("user question 4"))
+    }
+
+    @Test func limitsGenerationWhenOnlyTheNewestMessageFits() throws {
+        let plan = try ContextWindow.fit(
+            system: nil, history: history(3), newMessage: Message(role: .user, content: "a b c d e f g h"),
+            maxMessages: 100, contextLength: 12, maxTokens: 500, render: render, countTokens: words
+        )
+        #expect(plan.droppedMessages == 6)
+        #expect(plan.inputTokens == 9)
+        #expect(plan.maxNewTokens == 3)
+    }
+
+    @Test func newestMessageAloneTooLongIsAClearError() throws {
+        let error = try #require(throws: SDKError.self) {
+            try ContextWindow.fit(
+                system: nil, history: history(1), newMessage: Message(role: .user, content: String(repeating: "w ", count: 50)),
+                maxMessages: 100, contextLength: 20, maxTokens: 5, render: render, countTokens: words
+            )
+        }
+        #expect(error.code == .contextTooLong)
+        #expect(error.message.contains("51 tokens"))
+        #expect(error.message.contains("holds 20"))
+    }
+
+    @Test func rawPrompts() throws {
+        #expect(try ContextWindow.fit(rawPrompt: "a b c", contextLength: 10, maxTokens: 100, countTokens: words).maxNewTokens == 7)
+        #expect(throws: SDKError.self) { try ContextWindow.fit(rawPrompt: "a b c", contextLength: 3, maxTokens: 1, countTokens: words) }
+    }
+}
