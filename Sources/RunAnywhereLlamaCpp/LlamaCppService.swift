@@ -84,7 +84,8 @@ final class LlamaCppService: LLMService {
             cached += chunk
             position += chunk.count
         }
-        let promptSeconds = Double((clock.now - promptStart).components.attoseconds) / 1e18 + Double((clock.now - promptStart).components.seconds)
+        let (seconds, attoseconds) = (clock.now - promptStart).components
+        let promptSeconds = Double(seconds) + Double(attoseconds) / 1e18
         emitter.emit(.promptProcessed(evaluated: prompt.count - reused, cached: reused, seconds: promptSeconds))
 
         let sampler = makeSampler(request.sampling)
@@ -93,7 +94,7 @@ final class LlamaCppService: LLMService {
             if emitter.isCancelled { return emitter.emit(.finished(.cancelled)) }
             let token = api.llama_sampler_sample(sampler, context, -1)
             if api.llama_vocab_is_eog(llama.vocab, token) { return emitter.emit(.finished(.endOfGeneration)) }
-            emitter.emit(.token(bytes: llama.piece(token)))
+            emitter.emitToken(llama.piece(token))
             if generated == request.maxNewTokens { break }
             if cached.count + 1 >= contextLength { return emitter.emit(.finished(.length)) }
             var next = [token]

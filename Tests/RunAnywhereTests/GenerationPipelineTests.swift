@@ -29,7 +29,7 @@ import Testing
             emitter.emit(.promptProcessed(evaluated: 5, cached: 2, seconds: 0.01))
             for token in tokens {
                 if emitter.isCancelled { return emitter.emit(.finished(.cancelled)) }
-                emitter.emit(.token(bytes: token))
+                emitter.emitToken(token)
             }
             emitter.emit(.finished(end))
         }

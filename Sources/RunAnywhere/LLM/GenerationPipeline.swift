@@ -38,10 +38,9 @@ struct GenerationPipeline {
                     switch event {
                     case .promptProcessed(let evaluated, let cached, let seconds):
                         prompt = (evaluated, cached, seconds)
-                    case .token(let bytes):
-                        let now = clock.now
-                        if firstToken == nil { firstToken = now }
-                        lastToken = now
+                    case .token(let bytes, let producedAt):
+                        if firstToken == nil { firstToken = producedAt }
+                        lastToken = producedAt
                         tokens += 1
                         let (text, stopped) = stops.feed(decoder.decode(bytes))
                         output(text)

@@ -55,4 +55,7 @@ public struct LLMEngineEmitter: Sendable {
 
     /// Reports an event.
     public func emit(_ event: LLMEngineEvent) { continuation.yield(event) }
+
+    /// Reports a generated token, stamped with the current time.
+    public func emitToken(_ bytes: [UInt8]) { continuation.yield(.token(bytes: bytes, at: .now)) }
 }

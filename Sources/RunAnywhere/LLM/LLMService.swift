@@ -73,8 +73,9 @@ public enum LLMEngineStop: Sendable, Equatable {
 public enum LLMEngineEvent: Sendable, Equatable {
     /// The prompt was read: `evaluated` tokens in `seconds`, `cached` more reused from the last run.
     case promptProcessed(evaluated: Int, cached: Int, seconds: Double)
-    /// One generated token, as the bytes of its text (may end inside a UTF-8 character).
-    case token(bytes: [UInt8])
+    /// One generated token, as the bytes of its text (may end inside a UTF-8 character), and
+    /// when the engine produced it (timings are taken here, not when the consumer wakes up).
+    case token(bytes: [UInt8], at: ContinuousClock.Instant)
     /// The engine stopped.
     case finished(LLMEngineStop)
 }
