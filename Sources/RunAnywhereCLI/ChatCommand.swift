@@ -45,14 +45,12 @@ struct ChatCommand: AsyncParsableCommand {
                 default:
                     break
                 }
-                let context = Context(systemPrompt: flags.system, messages: session.conversation.messages)
-                let streaming = try await RunAnywhere.generateStream(input, context: context, options: flags.options())
-                let task = streaming.result
-                let result = try await Interrupts.shared.whileRunning(onInterrupt: { task.cancel() }) {
-                    var printer = StreamPrinter()
-                    for try await piece in streaming.stream { printer.print(piece) }
-                    printer.finish()
-                    return try await task.value
+                let result: LLMGenerationResult
+                do {
+                    result = try await answer(input, history: session.conversation.messages)
+                } catch let error as SDKError {
+                    Terminal.write(Terminal.red("error: \(error.message)") + "\n\n")
+                    continue
                 }
                 let stopped = result.stopReason == .cancelled ? " • stopped" : ""
                 Terminal.write(Terminal.dim(StreamPrinter.footer(result) + stopped) + "\n\n")
@@ -63,6 +61,21 @@ struct ChatCommand: AsyncParsableCommand {
                     Terminal.standardError("warning: \(error.message)")
                 }
             }
+        }
+    }
+}
+
+extension ChatCommand {
+    /// Streams one answer to the terminal; Ctrl-C stops it.
+    func answer(_ input: String, history: [Message]) async throws -> LLMGenerationResult {
+        let context = Context(systemPrompt: flags.system, messages: history)
+        let streaming = try await RunAnywhere.generateStream(input, context: context, options: flags.options())
+        let task = streaming.result
+        return try await Interrupts.shared.whileRunning(onInterrupt: { task.cancel() }) {
+            var printer = StreamPrinter()
+            for try await piece in streaming.stream { printer.print(piece) }
+            printer.finish()
+            return try await task.value
         }
     }
 }

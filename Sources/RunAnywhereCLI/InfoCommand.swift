@@ -29,7 +29,7 @@ struct InfoCommand: AsyncParsableCommand {
             let report = Report(
                 sdkVersion: RunAnywhere.version,
                 environment: RunAnywhere.environment?.rawValue ?? "",
-                initializationMs: Double(context.initializationTime.components.attoseconds) / 1e15,
+                initializationMs: context.initializationTime.inSeconds * 1000,
                 hostname: ProcessInfo.processInfo.hostName,
                 hardware: HardwareProfile.current(),
                 frameworks: try RunAnywhere.frameworkStatuses(),

@@ -50,14 +50,14 @@ struct ModelsCommand: AsyncParsableCommand {
 
         struct Report: Encodable {
             let model: Listing
-            let gguf: GGUFReport?
+            let gguf: GGUFMetadata?
         }
 
         func run() async throws {
             try await CLIContext.run(global) { _ in
                 let runtime = try RunAnywhere.runtime()
                 let model = try runtime.model(id: id)
-                let report = Report(model: Listing(model: model, isDownloaded: model.isDownloaded), gguf: try runtime.metadata(of: model).map(GGUFReport.init))
+                let report = Report(model: Listing(model: model, isDownloaded: model.isDownloaded), gguf: try runtime.metadata(of: model))
                 if json { return try JSONOutput.print(report) }
                 var text = Terminal.bold(model.name) + "\n"
                 let fields: [(String, String?)] = [
@@ -114,37 +114,4 @@ struct Key: CodingKey {
     var intValue: Int? { nil }
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
-}
-
-/// GGUF metadata as `models info` reports it.
-struct GGUFReport: Encodable {
-    let version: Int
-    let tensorCount: Int
-    let architecture: String?
-    let name: String?
-    let parameterCount: Int64
-    let parameterCountLabel: String
-    let quantization: String?
-    let fileType: Int?
-    let contextLength: Int?
-    let vocabularySize: Int?
-    let license: String?
-    let chatTemplate: String?
-    let fileSize: UInt64
-
-    init(_ metadata: GGUFMetadata) {
-        version = metadata.version
-        tensorCount = metadata.tensorCount
-        architecture = metadata.architecture
-        name = metadata.name
-        parameterCount = metadata.parameterCount
-        parameterCountLabel = metadata.parameterCountLabel
-        quantization = metadata.quantization
-        fileType = metadata.fileType
-        contextLength = metadata.contextLength
-        vocabularySize = metadata.vocabularySize
-        license = metadata.license
-        chatTemplate = metadata.chatTemplate
-        fileSize = metadata.fileSize
-    }
 }

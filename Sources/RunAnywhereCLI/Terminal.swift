@@ -13,7 +13,6 @@ enum Terminal {
             if written <= 0 { return }
             offset += written
         }
-        bytes.removeAll()
     }
 
     /// Writes a line to standard error.

@@ -42,9 +42,11 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         guard let path = model.localPath?.path else {
             throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file")
         }
-        let library = try LlamaLibrary.load(candidates: libraryCandidates, logger: self.logger)
+        let (candidates, engineLogger) = (libraryCandidates, self.logger)
         let threads = options.threads ?? HardwareProfile.current().defaultThreads
-        let llama = try LlamaContext(library: library, path: path, options: options, modelInfo: model, threads: threads)
+        let llama = try await runBlocking(name: "llama.cpp load") {
+            try LlamaContext(library: LlamaLibrary.load(candidates: candidates, logger: engineLogger), path: path, options: options, modelInfo: model, threads: threads)
+        }
         return LlamaCppService(llama: llama, defaultThreads: threads)
     }
 }

@@ -84,9 +84,7 @@ final class LlamaCppService: LLMService {
             cached += chunk
             position += chunk.count
         }
-        let (seconds, attoseconds) = (clock.now - promptStart).components
-        let promptSeconds = Double(seconds) + Double(attoseconds) / 1e18
-        emitter.emit(.promptProcessed(evaluated: prompt.count - reused, cached: reused, seconds: promptSeconds))
+        emitter.emit(.promptProcessed(evaluated: prompt.count - reused, cached: reused, seconds: (clock.now - promptStart).inSeconds))
 
         let sampler = makeSampler(request.sampling)
         defer { api.llama_sampler_free(sampler) }

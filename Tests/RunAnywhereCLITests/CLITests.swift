@@ -114,6 +114,17 @@ struct CLIBadInputTests {
         expectError(try CLIRunner().run(["generate", "--temperature", "7", "Hi"]), "temperature")
     }
 
+    @Test func chatReportsAFailedTurnAndGoesOn() throws {
+        let data = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let tooLong = String(repeating: "word ", count: 600)
+        let output = try CLIRunner(environment: ["RUNANYWHERE_DATA": data.path])
+            .run(["chat", "--context-length", "256", "--threads", "1", "--max-tokens", "4"], input: "\(tooLong)\n/stats\n/exit\n")
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("error: The prompt needs"))
+        #expect(output.stdout.contains("No answers yet."))
+    }
+
     @Test func importRefusesBadFilesAndAcceptsGoodOnes() throws {
         let (cli, home) = try CLIRunner.isolated()
         defer { try? FileManager.default.removeItem(at: home) }

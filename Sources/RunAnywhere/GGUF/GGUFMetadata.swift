@@ -44,3 +44,28 @@ public struct GGUFMetadata: Sendable, Equatable {
     }
 }
 
+extension GGUFMetadata: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case version, tensorCount, architecture, name, parameterCount, parameterCountLabel, quantization
+        case fileType, contextLength, vocabularySize, license, chatTemplate, fileSize, expectedFileSize
+    }
+
+    /// Encodes the summary (not every raw value: the vocabulary alone can hold 150 000 strings).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(tensorCount, forKey: .tensorCount)
+        try container.encodeIfPresent(architecture, forKey: .architecture)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encode(parameterCount, forKey: .parameterCount)
+        try container.encode(parameterCountLabel, forKey: .parameterCountLabel)
+        try container.encodeIfPresent(quantization, forKey: .quantization)
+        try container.encodeIfPresent(fileType, forKey: .fileType)
+        try container.encodeIfPresent(contextLength, forKey: .contextLength)
+        try container.encodeIfPresent(vocabularySize, forKey: .vocabularySize)
+        try container.encodeIfPresent(license, forKey: .license)
+        try container.encodeIfPresent(chatTemplate, forKey: .chatTemplate)
+        try container.encode(fileSize, forKey: .fileSize)
+        try container.encode(expectedFileSize, forKey: .expectedFileSize)
+    }
+}

@@ -13,7 +13,6 @@ struct GenerationPipeline {
     /// Runs `run` to its end, passing each piece of text to `emit`, and returns the result.
     /// Cancelling the calling task cancels the run; the result then says `.cancelled`.
     func drive(_ run: LLMEngineRun, startedAt start: ContinuousClock.Instant, emit: (String) -> Void) async throws -> LLMGenerationResult {
-        let clock = ContinuousClock()
         var decoder = UTF8StreamDecoder()
         var stops = StopSequenceMatcher(sequences: stopSequences)
         var thinking = ThinkingParser(pattern: thinkingPattern)
@@ -71,10 +70,10 @@ struct GenerationPipeline {
         await run.waitUntilFinished()
         if Task.isCancelled { stopReason = .cancelled }
 
-        let end = clock.now
+        let end = ContinuousClock.now
         let split = ThinkingParser.split(raw, pattern: thinkingPattern)
-        let latency = Self.seconds(end - start)
-        let decodeSeconds = firstToken.flatMap { first in lastToken.map { Self.seconds($0 - first) } } ?? 0
+        let latency = (end - start).inSeconds
+        let decodeSeconds = firstToken.flatMap { first in lastToken.map { ($0 - first).inSeconds } } ?? 0
         return LLMGenerationResult(
             text: split.response,
             thinkingContent: split.thinking,
@@ -84,7 +83,7 @@ struct GenerationPipeline {
             latencyMs: latency * 1000,
             framework: framework.displayName,
             tokensPerSecond: latency > 0 ? Double(tokens) / latency : 0,
-            timeToFirstTokenMs: firstToken.map { Self.seconds($0 - start) * 1000 },
+            timeToFirstTokenMs: firstToken.map { ($0 - start).inSeconds * 1000 },
             thinkingTokens: split.thinking == nil ? nil : thinkingTokens,
             responseTokens: tokens - thinkingTokens,
             promptTokensPerSecond: prompt.seconds > 0 ? Double(prompt.evaluated) / prompt.seconds : 0,
@@ -92,10 +91,5 @@ struct GenerationPipeline {
             cachedInputTokens: prompt.cached,
             stopReason: stopReason
         )
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (s, attoseconds) = duration.components
-        return Double(s) + Double(attoseconds) / 1e18
     }
 }

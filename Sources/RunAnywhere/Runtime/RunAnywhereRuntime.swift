@@ -64,7 +64,7 @@ public actor RunAnywhereRuntime {
             loaded = LoadedModel(info: model, framework: adapter.framework, service: service)
             logger.info("Loaded model", metadata: [
                 "model": "\(id)", "framework": "\(adapter.framework.displayName)",
-                "seconds": "\(GenerationPipeline.seconds(ContinuousClock.now - started))", "context": "\(service.contextLength)",
+                "seconds": "\((ContinuousClock.now - started).inSeconds)", "context": "\(service.contextLength)",
             ])
         }
     }
