@@ -116,6 +116,24 @@ extension LlamaTests {
         #expect(try await runtime.generate("Hi", options: greedy(2)).tokensUsed > 0)
     }
 
+    /// A model without a chat template is formatted with the fallback its vocabulary suggests:
+    /// for SmolLM2 that is ChatML, the same format as its own template, so the answers match.
+    @Test func modelsWithoutATemplateUseTheFallback() async throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bare = folder.appendingPathComponent("no-template.gguf")
+        try GGUFEditor.copy(try #require(TestEnvironment.defaultModelFile), to: bare, removing: ["tokenizer.chat_template"])
+        #expect(try GGUFReader.read(bare).chatTemplate == nil)
+        let runtime = try await makeRuntime(load: false, models: folder.appendingPathComponent("models"))
+        let model = try runtime.registerModel(id: "bare", name: "Bare", url: bare, framework: .llamaCpp)
+        try await runtime.loadModel(model.id, options: testLoadOptions)
+        let context = Context(systemPrompt: "You are helpful.", messages: [Message(role: .user, content: "Hi"), Message(role: .assistant, content: "Hello!")])
+        let fallback = try await runtime.generate("Name a color.", context: context, options: greedy(12))
+        let own = try await SharedModel.runtime.value.generate("Name a color.", context: context, options: greedy(12))
+        #expect(fallback.inputTokens == own.inputTokens)
+        #expect(fallback.text == own.text)
+    }
+
     @Test func missingLibraryIsReportedNotFatal() {
         let availability = LlamaCppAdapter(libraryPath: "/nonexistent/libllama.so").availability()
         guard case .unavailable(let reason) = availability else {

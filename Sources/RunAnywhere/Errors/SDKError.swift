@@ -1,7 +1,7 @@
 import Foundation
 
 /// Every error the SDK throws: a code to match on, a category, and a message for people.
-public struct SDKError: Error, LocalizedError, Sendable, CustomStringConvertible, Equatable {
+public struct SDKError: Error, LocalizedError, Sendable, CustomStringConvertible, Equatable, Codable {
     /// What went wrong, for matching in code.
     public let code: ErrorCode
     /// Which part of the SDK failed.
