@@ -39,7 +39,8 @@ public struct Conversation: Codable, Sendable, Identifiable, Equatable {
     }
 }
 
-/// Conversations kept one JSON file each in `<data>/conversations`, written atomically.
+/// Conversations kept one JSON file each in `<data>/conversations`, written atomically
+/// (timestamps are stored as ISO-8601 with milliseconds).
 public struct ConversationStore: Sendable {
     /// The folder of conversation files.
     public let directory: URL

@@ -68,7 +68,6 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case fileNotFound
     case fileReadFailed
     case fileWriteFailed
-    case cancelled
 }
 
 /// Which part of the SDK an error comes from.

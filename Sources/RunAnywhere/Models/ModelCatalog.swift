@@ -52,11 +52,6 @@ final class ModelCatalog: Sendable {
         }
     }
 
-    /// Whether `id` is taken.
-    func contains(id: String) -> Bool {
-        all().contains { $0.id == id }
-    }
-
     private func userModels() -> [ModelInfo] {
         readRegistry().models
     }
