@@ -4,22 +4,41 @@ import Logging
 import RunAnywhere
 import RunAnywhereLlamaCpp
 
-/// What every command needs: the SDK initialized with the engines registered, and uniform
-/// error reporting (a message on standard error and exit code 1, never a crash).
+/// What every command needs: the SDK initialized for the selected environment with the engines
+/// registered, the user's settings, and uniform error reporting (a message on standard error
+/// and exit code 1, never a crash).
 struct CLIContext {
     let logger: Logger
     let initializationTime: Duration
+    let configuration: RuntimeConfiguration
+
+    var conversations: ConversationStore { ConversationStore(dataDirectory: configuration.dataDirectory, logger: logger) }
+    var settingsStore: SettingsStore { SettingsStore(dataDirectory: configuration.dataDirectory) }
+    var environments: EnvironmentStore { EnvironmentStore(dataDirectory: configuration.dataDirectory, logger: logger) }
+
+    /// The saved settings; unreadable ones are reported and the defaults used.
+    func settings() -> GenerationSettings {
+        do {
+            return try settingsStore.load()
+        } catch let error as SDKError {
+            Terminal.standardError("warning: \(error.message)")
+        } catch {
+            Terminal.standardError("warning: \(error)")
+        }
+        return GenerationSettings()
+    }
 
     /// Initializes the SDK for a command.
     static func start(_ options: GlobalOptions) throws -> CLIContext {
         var logger = Logger(label: "runanywhere") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = options.verbose ? .debug : .warning
+        let configuration = RuntimeConfiguration.standard(logger: logger)
         let clock = ContinuousClock()
         let started = clock.now
-        try RunAnywhere.initialize(configuration: .standard(logger: logger))
+        try RunAnywhere.initialize(from: EnvironmentStore(dataDirectory: configuration.dataDirectory, logger: logger), configuration: configuration)
         let elapsed = clock.now - started
         try RunAnywhere.registerFrameworkAdapter(LlamaCppAdapter(logger: logger))
-        return CLIContext(logger: logger, initializationTime: elapsed)
+        return CLIContext(logger: logger, initializationTime: elapsed, configuration: configuration)
     }
 
     /// Runs `body`, turning SDK errors into a one-line message and exit code 1.

@@ -2,26 +2,32 @@ import ArgumentParser
 import Foundation
 import RunAnywhere
 
-/// `runanywhere chat`: an interactive, streaming conversation, saved as it goes.
+/// `runanywhere chat`: an interactive, streaming conversation, saved after every message.
 struct ChatCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chat", abstract: "Chat with a model interactively.",
-        discussion: "Commands: /reset starts over, /stats shows the conversation's numbers, /exit quits. Ctrl-C stops an answer; at the prompt it quits."
+        discussion: """
+        Commands: /stats shows the conversation's analytics, /analytics the last answer's, /retry answers \
+        again, /reset starts a new conversation, /exit quits. Ctrl-C stops an answer; at the prompt it quits.
+        """
     )
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var flags: GenerationFlags
+    @Option(name: .long, help: "Continue this saved conversation (an id or a unique prefix of one).") var conversation: String?
 
     func run() async throws {
-        try await CLIContext.run(global) { _ in
+        try await CLIContext.run(global) { context in
             let runtime = try RunAnywhere.runtime()
             let model = try runtime.model(id: flags.model)
+            let settings = context.settings()
+            let saved = try conversation.map { try context.conversations.load(id: $0) }
             Terminal.write(Terminal.dim("Loading \(model.name)...") + "\n")
-            try await RunAnywhere.loadModel(model.id, options: flags.loadOptions)
-            let store = ConversationStore(dataDirectory: runtime.configuration.dataDirectory)
-            var session = ChatSession(model: model, contextLength: await runtime.loadedContextLength ?? 0)
-            Terminal.write(Terminal.bold("RunAnywhere chat") + " with \(model.name) (llama.cpp)\n")
-            Terminal.write(Terminal.dim("/reset starts over, /stats shows numbers, /exit quits; Ctrl-C stops an answer.") + "\n\n")
+            try await RunAnywhere.loadModel(model.id, options: flags.loadOptions(settings))
+            let chat = ChatService(runtime: runtime, store: context.conversations, settings: settings, conversation: saved)
+            Terminal.write(Terminal.bold("RunAnywhere chat") + " with \(model.name) (\(model.framework.displayName))\n")
+            Terminal.write(Terminal.dim("/stats, /analytics, /retry, /reset, /exit; Ctrl-C stops an answer.") + "\n\n")
+            if let saved { Terminal.write(AnalyticsText.recap(saved)) }
             while true {
                 Terminal.write(Terminal.bold("> "))
                 guard let line = readLine() else {
@@ -29,98 +35,56 @@ struct ChatCommand: AsyncParsableCommand {
                     return
                 }
                 let input = line.trimmingCharacters(in: .whitespacesAndNewlines)
+                let reply: ChatReply
                 switch input {
                 case "": continue
                 case "/exit", "/quit": return
                 case "/reset":
-                    session.reset()
+                    await chat.reset()
                     Terminal.write(Terminal.dim("Started a new conversation.") + "\n\n")
                     continue
                 case "/stats":
-                    Terminal.write(session.statistics() + "\n")
+                    Terminal.write(AnalyticsText.conversation(await chat.conversation) + "\n")
                     continue
+                case "/analytics":
+                    let last = await chat.conversation.messages.last { $0.analytics != nil }
+                    Terminal.write((last?.analytics.map(AnalyticsText.message) ?? "No answers yet.\n") + "\n")
+                    continue
+                case "/retry":
+                    guard let started = await handle({ try await chat.retryLastAnswer(options: flags.options(settings)) }) else { continue }
+                    reply = started
                 case let command where command.hasPrefix("/"):
-                    Terminal.write("Unknown command \(command); use /reset, /stats or /exit.\n\n")
+                    Terminal.write("Unknown command \(command); use /stats, /analytics, /retry, /reset or /exit.\n\n")
                     continue
                 default:
-                    break
+                    guard let started = await handle({ try await chat.send(input, options: flags.options(settings)) }) else { continue }
+                    reply = started
                 }
-                let result: LLMGenerationResult
-                do {
-                    result = try await answer(input, history: session.conversation.messages)
-                } catch let error as SDKError {
-                    Terminal.write(Terminal.red("error: \(error.message)") + "\n\n")
-                    continue
-                }
-                let stopped = result.stopReason == .cancelled ? " • stopped" : ""
-                Terminal.write(Terminal.dim(StreamPrinter.footer(result) + stopped) + "\n\n")
-                session.record(user: input, result: result)
-                do {
-                    try store.save(session.conversation)
-                } catch let error as SDKError {
-                    Terminal.standardError("warning: \(error.message)")
-                }
+                let message = await show(reply)
+                Terminal.write(Terminal.dim(AnalyticsText.footer(message)) + "\n\n")
             }
         }
     }
-}
 
-extension ChatCommand {
-    /// Streams one answer to the terminal; Ctrl-C stops it.
-    func answer(_ input: String, history: [Message]) async throws -> LLMGenerationResult {
-        let context = Context(systemPrompt: flags.system, messages: history)
-        let streaming = try await RunAnywhere.generateStream(input, context: context, options: flags.options())
-        let task = streaming.result
-        return try await Interrupts.shared.whileRunning(onInterrupt: { task.cancel() }) {
+    /// Starts an answer; an SDK error is reported and nil returned, so the chat goes on.
+    private func handle(_ start: () async throws -> ChatReply) async -> ChatReply? {
+        do {
+            return try await start()
+        } catch {
+            Terminal.write(Terminal.red("error: \((error as? SDKError)?.message ?? "\(error)")") + "\n\n")
+            return nil
+        }
+    }
+
+    /// Streams an answer to the terminal; Ctrl-C stops it.
+    private func show(_ reply: ChatReply) async -> ChatMessage {
+        await Interrupts.shared.whileRunning(onInterrupt: { reply.message.cancel() }) {
             var printer = StreamPrinter()
-            for try await piece in streaming.stream { printer.print(piece) }
+            do {
+                for try await piece in reply.stream { printer.print(piece) }
+            } catch {}
             printer.finish()
-            return try await task.value
+            return await reply.message.value
         }
-    }
-}
-
-/// The state of one chat: the conversation and its running numbers.
-struct ChatSession {
-    let model: ModelInfo
-    let contextLength: Int
-    private(set) var conversation: Conversation
-    private var results: [LLMGenerationResult] = []
-
-    init(model: ModelInfo, contextLength: Int) {
-        self.model = model
-        self.contextLength = contextLength
-        self.conversation = Conversation(modelName: model.name, frameworkName: model.framework.displayName)
-    }
-
-    mutating func reset() {
-        conversation = Conversation(modelName: model.name, frameworkName: model.framework.displayName)
-        results = []
-    }
-
-    mutating func record(user: String, result: LLMGenerationResult) {
-        conversation.append(Message(role: .user, content: user))
-        var metadata = ["tokensUsed": String(result.tokensUsed), "stopReason": result.stopReason.rawValue]
-        if let thinking = result.thinkingContent { metadata["thinking"] = thinking }
-        conversation.append(Message(role: .assistant, content: result.text, metadata: metadata))
-        results.append(result)
-    }
-
-    /// `/stats`: turns, tokens, speeds and how full the context is.
-    func statistics() -> String {
-        guard let last = results.last else { return "No answers yet.\n" }
-        let generated = results.reduce(0) { $0 + $1.tokensUsed }
-        let averageSpeed = results.map(\.tokensPerSecond).reduce(0, +) / Double(results.count)
-        let ttfts = results.compactMap(\.timeToFirstTokenMs)
-        let used = last.inputTokens + last.tokensUsed
-        var text = "Conversation \(conversation.id) \"\(conversation.title)\"\n"
-        text += "  answers:        \(results.count) (\(results.filter { $0.stopReason == .cancelled }.count) stopped)\n"
-        text += "  tokens:         \(generated) generated, \(last.inputTokens) in the last prompt (\(last.cachedInputTokens) reused from cache)\n"
-        text += String(format: "  speed:          %.1f tok/s average; last: prompt %.0f tok/s, decode %.1f tok/s\n", averageSpeed, last.promptTokensPerSecond, last.decodeTokensPerSecond)
-        if !ttfts.isEmpty { text += String(format: "  first token:    %.0f ms average\n", ttfts.reduce(0, +) / Double(ttfts.count)) }
-        if contextLength > 0 {
-            text += String(format: "  context:        %d of %d tokens (%.0f%%)\n", used, contextLength, 100 * Double(used) / Double(contextLength))
-        }
-        return text
     }
 }

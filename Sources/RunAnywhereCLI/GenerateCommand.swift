@@ -19,8 +19,9 @@ struct GenerateCommand: AsyncParsableCommand {
     func run() async throws {
         try await CLIContext.run(global) { context in
             let text = prompt == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : prompt
-            try await RunAnywhere.loadModel(flags.model, options: flags.loadOptions)
-            let streaming = try await RunAnywhere.generateStream(text, options: flags.options(stopSequences: stop, applyChatTemplate: !raw))
+            let settings = context.settings()
+            try await RunAnywhere.loadModel(flags.model, options: flags.loadOptions(settings))
+            let streaming = try await RunAnywhere.generateStream(text, options: flags.options(settings, stopSequences: stop, applyChatTemplate: !raw))
             let task = streaming.result
             let result = try await Interrupts.shared.whileRunning(onInterrupt: { task.cancel() }) {
                 if !json {

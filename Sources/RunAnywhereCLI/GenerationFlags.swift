@@ -1,18 +1,19 @@
 import ArgumentParser
 import RunAnywhere
 
-/// Flags shared by `generate` and `chat`.
+/// Flags shared by `generate` and `chat`; what a flag leaves unset comes from the user's
+/// settings (`runanywhere settings`).
 struct GenerationFlags: ParsableArguments {
     @Option(name: .long, help: "Model id (default: the installed default model).")
     var model: String = RunAnywhere.defaultModelID
     @Option(name: .customLong("max-tokens"), help: "Most tokens to generate.")
-    var maxTokens = 256
+    var maxTokens: Int?
     @Option(name: .long, help: "Sampling temperature, 0 to 2; 0 is greedy and deterministic.")
-    var temperature: Float = 0.7
+    var temperature: Float?
     @Option(name: .customLong("top-p"), help: "Nucleus sampling threshold, in (0, 1].")
-    var topP: Float = 0.95
+    var topP: Float?
     @Option(name: .customLong("top-k"), help: "Sample among the k most likely tokens; 0 for all.")
-    var topK = 40
+    var topK: Int?
     @Option(name: .long, help: "Sampling seed, for repeatable sampled output.")
     var seed: UInt32?
     @Option(name: .long, help: "CPU threads (default: all cores, at most 4).")
@@ -24,18 +25,24 @@ struct GenerationFlags: ParsableArguments {
     @Option(name: .customLong("flash-attention"), help: "Flash attention: auto, enabled or disabled.")
     var flashAttention: ModelLoadOptions.FlashAttention = .auto
 
-    /// The SDK options these flags describe.
-    func options(stopSequences: [String] = [], applyChatTemplate: Bool = true) -> LLMGenerationOptions {
-        LLMGenerationOptions(
-            maxTokens: maxTokens, temperature: temperature, topP: topP, topK: topK, seed: seed,
-            stopSequences: stopSequences, streamingEnabled: true, systemPrompt: system, threads: threads,
-            applyChatTemplate: applyChatTemplate
-        )
+    /// The settings with these flags applied on top.
+    func options(_ settings: GenerationSettings, stopSequences: [String] = [], applyChatTemplate: Bool = true) -> LLMGenerationOptions {
+        var options = settings.options
+        if let maxTokens { options.maxTokens = maxTokens }
+        if let temperature { options.temperature = temperature }
+        if let topP { options.topP = topP }
+        if let topK { options.topK = topK }
+        if let threads { options.threads = threads }
+        if let system { options.systemPrompt = system }
+        options.seed = seed
+        options.stopSequences = stopSequences
+        options.applyChatTemplate = applyChatTemplate
+        return options
     }
 
-    /// The load options these flags describe.
-    var loadOptions: ModelLoadOptions {
-        ModelLoadOptions(contextLength: contextLength, threads: threads, flashAttention: flashAttention)
+    /// The load options these flags (and the settings' threads) describe.
+    func loadOptions(_ settings: GenerationSettings) -> ModelLoadOptions {
+        ModelLoadOptions(contextLength: contextLength, threads: threads ?? settings.threads, flashAttention: flashAttention)
     }
 
     func validate() throws {

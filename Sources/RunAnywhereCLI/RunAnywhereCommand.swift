@@ -5,9 +5,12 @@ import ArgumentParser
 struct RunAnywhereCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runanywhere",
-        abstract: "On-device AI on Linux: local LLM generation and chat through llama.cpp.",
+        abstract: "On-device AI on Linux: local LLM generation and chat through llama.cpp, with conversation analytics.",
         version: "0.1.0",
-        subcommands: [InfoCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self]
+        subcommands: [
+            InfoCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self, ConversationsCommand.self,
+            SettingsCommand.self, EnvCommand.self,
+        ]
     )
 }
 

@@ -4,26 +4,115 @@ import RunAnywhereTestSupport
 import Testing
 
 @Suite struct ConversationStoreTests {
-    @Test func savesAndLoadsConversations() throws {
+    func conversation(_ title: String, updated: TimeInterval) -> Conversation {
+        var conversation = Conversation(createdAt: Date(timeIntervalSince1970: updated))
+        conversation.append(ChatMessage(role: .user, content: title, timestamp: Date(timeIntervalSince1970: updated)))
+        conversation.append(ChatMessage(role: .assistant, content: "Answer to \(title)", timestamp: Date(timeIntervalSince1970: updated + 1)))
+        return conversation
+    }
+
+    @Test func savesLoadsAndTitles() throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = ConversationStore(dataDirectory: folder)
-        var conversation = Conversation(modelName: "SmolLM2", frameworkName: "llama.cpp")
-        conversation.append(Message(role: .user, content: "What is the tallest mountain on Earth, and how tall is it exactly?\nThanks"))
-        conversation.append(Message(role: .assistant, content: "Everest, 8849 m.", metadata: ["tokensUsed": "9"]))
-        #expect(conversation.title == "What is the tallest mountain on Earth, and how tall is it...")
-        try store.save(conversation)
-        let loaded = try store.load(id: conversation.id)
-        #expect(loaded.id == conversation.id && loaded.title == conversation.title && loaded.modelName == "SmolLM2")
-        #expect(loaded.messages.map(\.content) == conversation.messages.map(\.content))
-        #expect(loaded.messages.map(\.metadata) == conversation.messages.map(\.metadata))
-        #expect(zip(loaded.messages, conversation.messages).allSatisfy { abs($0.timestamp.timeIntervalSince($1.timestamp)) < 0.001 }, "timestamps keep milliseconds")
-        conversation.append(Message(role: .user, content: "And the second?"))
-        try store.save(conversation)
-        #expect(try store.load(id: conversation.id).messages.count == 3)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.path) == ["\(conversation.id).json"], "no temporary files are left")
-        #expect((try #require(throws: SDKError.self) { try store.load(id: "missing") }).code == .fileNotFound)
-        try Data("{".utf8).write(to: store.directory.appendingPathComponent("bad.json"))
-        #expect((try #require(throws: SDKError.self) { try store.load(id: "bad") }).code == .modelStorageCorrupted)
+        var chat = Conversation(modelName: "SmolLM2", frameworkName: "llama.cpp")
+        chat.append(ChatMessage(role: .user, content: "What is the tallest mountain on Earth, and how tall is it exactly?\nThanks"))
+        chat.append(ChatMessage(role: .assistant, content: "Everest, 8849 m.", thinkingContent: "Recall."))
+        #expect(chat.title == "What is the tallest mountain on Earth, and how tall is it...")
+        try store.save(chat)
+        let loaded = try store.load(id: chat.id)
+        #expect(loaded.id == chat.id && loaded.title == chat.title && loaded.modelName == "SmolLM2")
+        #expect(loaded.messages.map(\.content) == chat.messages.map(\.content))
+        #expect(loaded.messages.map(\.id) == chat.messages.map(\.id))
+        #expect(loaded.messages[1].thinkingContent == "Recall.")
+        #expect(zip(loaded.messages, chat.messages).allSatisfy { abs($0.timestamp.timeIntervalSince($1.timestamp)) < 0.001 }, "timestamps keep milliseconds")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.path) == ["\(chat.id).json"], "no temporary files are left")
+    }
+
+    @Test func listsNewestFirstSearchesRenamesAndDeletes() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = ConversationStore(dataDirectory: folder)
+        let old = conversation("Tell me about Paris", updated: 1000)
+        let new = conversation("Café recipes", updated: 2000)
+        try store.save(old)
+        try store.save(new)
+        #expect(store.list().conversations.map(\.id) == [new.id, old.id])
+        #expect(store.search("PARIS").map(\.id) == [old.id])
+        #expect(store.search("cafe").map(\.id) == [new.id], "accents and case are ignored")
+        #expect(store.search("answer to").count == 2, "message text is searched too")
+        #expect(store.search("nothing like this").isEmpty)
+        let renamed = try store.rename(id: String(old.id.prefix(8)), to: "  Paris trip  ")
+        #expect(renamed.title == "Paris trip")
+        #expect(try store.load(id: old.id).title == "Paris trip")
+        #expect((try #require(throws: SDKError.self) { try store.rename(id: old.id, to: " ") }).code == .invalidInput)
+        try store.delete(id: new.id)
+        #expect(store.list().conversations.map(\.id) == [old.id])
+        #expect((try #require(throws: SDKError.self) { try store.load(id: new.id) }).code == .fileNotFound)
+    }
+
+    @Test func idsArePrefixesButNeverPaths() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = ConversationStore(dataDirectory: folder)
+        let a = Conversation(id: "AAAA1111-0000-0000-0000-000000000000")
+        let b = Conversation(id: "AAAA2222-0000-0000-0000-000000000000")
+        try store.save(a)
+        try store.save(b)
+        #expect(try store.resolve("aaaa1") == a.id)
+        #expect((try #require(throws: SDKError.self) { try store.resolve("AAAA") }).message.contains("matches 2"))
+        for bad in ["../etc/passwd", "a/b", "", "x y"] {
+            #expect((try #require(throws: SDKError.self) { try store.load(id: bad) }).code == .invalidInput)
+        }
+    }
+
+    @Test func corruptFilesAreMovedAsideAndTheOthersStillLoad() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = ConversationStore(dataDirectory: folder)
+        let good = conversation("Still here", updated: 10)
+        try store.save(good)
+        let bad = store.directory.appendingPathComponent("BAD00000-0000-0000-0000-000000000000.json")
+        try Data("{ truncated".utf8).write(to: bad)
+        let listing = store.list()
+        #expect(listing.conversations.map(\.id) == [good.id])
+        #expect(listing.movedAside.count == 1)
+        #expect(listing.movedAside.first?.contains(".corrupt-") == true)
+        #expect(try String(contentsOfFile: try #require(listing.movedAside.first), encoding: .utf8) == "{ truncated", "nothing is lost")
+        try Data("{".utf8).write(to: bad)
+        #expect((try #require(throws: SDKError.self) { try store.load(id: "BAD00000-0000-0000-0000-000000000000") }).code == .modelStorageCorrupted)
+    }
+
+    @Test func concurrentWritersNeverTearAFile() async throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = ConversationStore(dataDirectory: folder)
+        let shared = conversation("Shared", updated: 1)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<24 {
+                group.addTask {
+                    var copy = shared
+                    copy.title = "Writer \(index)"
+                    try store.save(copy)
+                    try store.save(conversation("Own \(index)", updated: Double(index)))
+                }
+            }
+            try await group.waitForAll()
+        }
+        let listing = store.list()
+        #expect(listing.movedAside.isEmpty)
+        #expect(listing.conversations.count == 25)
+        #expect(try store.load(id: shared.id).title.hasPrefix("Writer "))
+    }
+
+    @Test func contextLeavesOutFailedAnswers() {
+        var chat = Conversation()
+        chat.append(ChatMessage(role: .user, content: "one"))
+        chat.append(ChatMessage(role: .assistant, content: "1"))
+        chat.append(ChatMessage(role: .user, content: "two"))
+        chat.append(ChatMessage(role: .assistant, content: "", error: "boom"))
+        chat.append(ChatMessage(role: .user, content: "three"))
+        #expect(chat.contextMessages.map(\.content) == ["one", "1", "three"])
+        #expect(chat.contextMessages[0].metadata?["messageId"] == chat.messages[0].id.uuidString)
     }
 }

@@ -1,21 +1,23 @@
 import Foundation
 
-/// A saved chat: its messages and the model that answered.
+/// A saved chat: its messages, the model that answered, and its analytics.
 public struct Conversation: Codable, Sendable, Identifiable, Equatable {
     /// Unique id (a UUID string).
     public let id: String
     /// A title, by default the start of the first user message.
     public var title: String
-    /// When it started.
     public let createdAt: Date
-    /// When it last changed.
     public var updatedAt: Date
     /// The messages, oldest first.
-    public var messages: [Message]
-    /// The display name of the model used.
+    public var messages: [ChatMessage]
+    /// Display name of the model last used.
     public var modelName: String?
-    /// The display name of the framework used.
+    /// Display name of the framework last used.
     public var frameworkName: String?
+    /// Aggregate analytics, updated after every answer.
+    public var analytics: ConversationAnalytics?
+    /// The performance summary, updated after every answer.
+    public var performanceSummary: PerformanceSummary?
 
     /// Creates an empty conversation.
     public init(id: String = UUID().uuidString, title: String = "New conversation", createdAt: Date = Date(), modelName: String? = nil, frameworkName: String? = nil) {
@@ -29,7 +31,7 @@ public struct Conversation: Codable, Sendable, Identifiable, Equatable {
     }
 
     /// Appends a message; the first user message also becomes the title.
-    public mutating func append(_ message: Message) {
+    public mutating func append(_ message: ChatMessage) {
         if message.role == .user, !messages.contains(where: { $0.role == .user }) {
             let line = message.content.split(whereSeparator: \.isNewline).first.map(String.init) ?? message.content
             title = line.count > 60 ? String(line.prefix(57)) + "..." : line
@@ -37,39 +39,24 @@ public struct Conversation: Codable, Sendable, Identifiable, Equatable {
         messages.append(message)
         updatedAt = message.timestamp
     }
-}
 
-/// Conversations kept one JSON file each in `<data>/conversations`, written atomically
-/// (timestamps are stored as ISO-8601 with milliseconds).
-public struct ConversationStore: Sendable {
-    /// The folder of conversation files.
-    public let directory: URL
-
-    /// A store in `dataDirectory/conversations`.
-    public init(dataDirectory: URL) {
-        self.directory = dataDirectory.appendingPathComponent("conversations")
+    /// Recomputes ``analytics`` and ``performanceSummary`` from the messages.
+    public mutating func refreshAnalytics(currentModel: String?) {
+        analytics = ConversationAnalytics(conversation: self, currentModel: currentModel)
+        performanceSummary = PerformanceSummary(messages: messages)
     }
 
-    /// Saves `conversation`, replacing its previous version.
-    public func save(_ conversation: Conversation) throws {
-        let url = directory.appendingPathComponent("\(conversation.id).json")
-        do {
-            try AtomicFile.write(try JSONEncoder.runAnywhere.encode(conversation), to: url)
-        } catch {
-            throw SDKError.fileManagement(.fileWriteFailed, "Cannot save conversation to \(url.path): \(error.localizedDescription)")
+    /// The history for the model: every message except failed answers (and the question each
+    /// failed answer left unanswered).
+    public var contextMessages: [Message] {
+        var kept: [ChatMessage] = []
+        for message in messages {
+            if message.role == .assistant, message.error != nil {
+                if kept.last?.role == .user { kept.removeLast() }
+                continue
+            }
+            kept.append(message)
         }
-    }
-
-    /// Reads the conversation `id`.
-    public func load(id: String) throws -> Conversation {
-        let url = directory.appendingPathComponent("\(id).json")
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw SDKError.fileManagement(.fileNotFound, "No conversation \(id)")
-        }
-        do {
-            return try JSONDecoder.runAnywhere.decode(Conversation.self, from: data)
-        } catch {
-            throw SDKError.fileManagement(.modelStorageCorrupted, "Conversation file \(url.path) is unreadable: \(error.localizedDescription)")
-        }
+        return kept.map { $0.toSDKMessage() }
     }
 }

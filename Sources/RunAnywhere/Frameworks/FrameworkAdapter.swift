@@ -43,7 +43,10 @@ public struct ModelLoadOptions: Sendable, Equatable {
 
     /// The context to load `model` with: the requested one, else the model's own, at most 4096.
     public func resolvedContextLength(for model: ModelInfo, trainedContext: Int) -> Int {
-        contextLength ?? min(trainedContext > 0 ? trainedContext : (model.contextLength ?? 2048), 4096)
+        contextLength ?? min(
+            trainedContext > 0 ? trainedContext : (model.contextLength ?? SDKConstants.Limits.defaultContextLength),
+            SDKConstants.Limits.maxDefaultContextLength
+        )
     }
 }
 

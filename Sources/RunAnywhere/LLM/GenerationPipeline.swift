@@ -22,6 +22,9 @@ struct GenerationPipeline {
         var firstToken: ContinuousClock.Instant?
         var lastToken: ContinuousClock.Instant?
         var prompt: (evaluated: Int, cached: Int, seconds: Double) = (0, 0, 0)
+        var history: [Double] = []
+        var thinkingStart: ContinuousClock.Instant?
+        var thinkingEnd: ContinuousClock.Instant?
         var stopReason = LLMStopReason.stop
 
         func output(_ text: String) {
@@ -41,9 +44,16 @@ struct GenerationPipeline {
                         if firstToken == nil { firstToken = producedAt }
                         lastToken = producedAt
                         tokens += 1
+                        if let first = firstToken, tokens.isMultiple(of: SDKConstants.Limits.tokensPerSecondSampleInterval) {
+                            let elapsed = (producedAt - first).inSeconds
+                            if elapsed > 0 { history.append(Double(tokens) / elapsed) }
+                        }
+                        let wasThinking = thinking.isThinking
                         let (text, stopped) = stops.feed(decoder.decode(bytes))
                         output(text)
-                        if thinking.isThinking { thinkingTokens += 1 }
+                        if thinking.isThinking || wasThinking { thinkingTokens += 1 }
+                        if thinking.isThinking, thinkingStart == nil { thinkingStart = producedAt }
+                        if wasThinking, !thinking.isThinking { thinkingEnd = producedAt }
                         if stopped {
                             stopReason = .stop
                             run.cancel()
@@ -89,7 +99,9 @@ struct GenerationPipeline {
             promptTokensPerSecond: prompt.seconds > 0 ? Double(prompt.evaluated) / prompt.seconds : 0,
             decodeTokensPerSecond: tokens > 1 && decodeSeconds > 0 ? Double(tokens - 1) / decodeSeconds : 0,
             cachedInputTokens: prompt.cached,
-            stopReason: stopReason
+            stopReason: stopReason,
+            tokensPerSecondHistory: history,
+            thinkingTimeMs: thinkingStart.map { ((thinkingEnd ?? lastToken ?? $0) - $0).inSeconds * 1000 }
         )
     }
 }

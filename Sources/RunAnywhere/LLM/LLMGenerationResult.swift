@@ -42,6 +42,11 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
     public let cachedInputTokens: Int
     /// Why generation ended.
     public let stopReason: LLMStopReason
+    /// Tokens per second since the first token, sampled every 10 tokens. Additive to the spec.
+    public let tokensPerSecondHistory: [Double]
+    /// Milliseconds from the first thinking token to the closing tag (or the last token, if
+    /// the thinking never closed); nil without thinking. Additive to the spec.
+    public let thinkingTimeMs: Double?
 
     /// Creates a result.
     public init(
@@ -49,7 +54,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         latencyMs: TimeInterval, framework: String? = nil, tokensPerSecond: Double = 0,
         timeToFirstTokenMs: Double? = nil, thinkingTokens: Int? = nil, responseTokens: Int? = nil,
         promptTokensPerSecond: Double = 0, decodeTokensPerSecond: Double = 0, cachedInputTokens: Int = 0,
-        stopReason: LLMStopReason = .stop
+        stopReason: LLMStopReason = .stop, tokensPerSecondHistory: [Double] = [], thinkingTimeMs: Double? = nil
     ) {
         self.text = text
         self.thinkingContent = thinkingContent
@@ -66,6 +71,8 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         self.decodeTokensPerSecond = decodeTokensPerSecond
         self.cachedInputTokens = cachedInputTokens
         self.stopReason = stopReason
+        self.tokensPerSecondHistory = tokensPerSecondHistory
+        self.thinkingTimeMs = thinkingTimeMs
     }
 }
 

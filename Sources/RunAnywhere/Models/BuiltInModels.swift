@@ -4,7 +4,7 @@ import Foundation
 /// PyPI, and the spec's downloadable catalog (not downloaded until the user fetches them).
 enum BuiltInModels {
     /// The id of the model `generate` and `chat` use when none is named.
-    static let defaultModelID = "smollm2-135m-instruct-q4_1"
+    static let defaultModelID = SDKConstants.Models.defaultModelID
 
     static func all(modelsDirectory: URL) -> [ModelInfo] {
         let epoch = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01: fixed, so entries compare equal across runs

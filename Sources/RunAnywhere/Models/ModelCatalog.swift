@@ -20,7 +20,7 @@ final class ModelCatalog: Sendable {
         self.builtIn = BuiltInModels.all(modelsDirectory: modelsDirectory)
     }
 
-    private var registryURL: URL { modelsDirectory.appendingPathComponent("registry.json") }
+    private var registryURL: URL { modelsDirectory.appendingPathComponent(SDKConstants.Files.modelRegistry) }
     private var lockURL: URL { modelsDirectory.appendingPathComponent(".registry.lock") }
 
     /// Built-in models first, then the user's in the order they were added.

@@ -66,7 +66,7 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         self.downloadURL = downloadURL
         self.localPath = localPath
         self.downloadSize = downloadSize
-        self.contextLength = category.requiresContextLength ? (contextLength ?? 2048) : contextLength
+        self.contextLength = category.requiresContextLength ? (contextLength ?? SDKConstants.Limits.defaultContextLength) : contextLength
         let thinking = category.supportsThinking && supportsThinking
         self.supportsThinking = thinking
         self.thinkingPattern = thinking ? (thinkingPattern ?? .defaultPattern) : nil
@@ -99,7 +99,9 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
             SDKError(.invalidInput, "Invalid model id '\(id.debugDescription.dropFirst().dropLast())': \(why)")
         }
         guard !id.isEmpty else { throw invalid("it is empty") }
-        guard id.utf8.count <= 128 else { throw invalid("it is longer than 128 characters") }
+        guard id.utf8.count <= SDKConstants.Limits.modelIDLength else {
+            throw invalid("it is longer than \(SDKConstants.Limits.modelIDLength) characters")
+        }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         guard id.allSatisfy({ allowed.contains($0) }) else {
             throw invalid("use only letters, digits, '.', '_' and '-' (no '/', spaces or control characters)")

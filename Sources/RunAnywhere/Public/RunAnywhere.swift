@@ -36,18 +36,30 @@ public enum RunAnywhere {
         apiKey: String? = nil, baseURL: String? = nil, environment: SDKEnvironment = .development,
         configuration: RuntimeConfiguration = .standard()
     ) throws {
-        var url: URL?
-        if environment.requiresAuthentication {
-            guard let apiKey, !apiKey.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw SDKError(.invalidConfiguration, "An API key is required for the \(environment.description)")
-            }
-            guard let baseURL, let parsed = URL(string: baseURL), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
-                throw SDKError(.invalidConfiguration, "A base URL (http or https) is required for the \(environment.description)")
-            }
-            url = parsed
-        }
+        let url = try validate(apiKey: apiKey, baseURL: baseURL, environment: environment)
         let runtime = RunAnywhereRuntime(configuration: configuration)
         state.withLock { $0 = State(runtime: runtime, environment: environment, baseURL: url) }
+    }
+
+    /// Initializes the SDK for the environment selected in `environments` (the runtime
+    /// environment switcher), with its stored API key and base URL.
+    public static func initialize(from environments: EnvironmentStore, configuration: RuntimeConfiguration = .standard()) throws {
+        let (environment, apiKey, baseURL) = try environments.credentials()
+        try initialize(apiKey: apiKey, baseURL: baseURL, environment: environment, configuration: configuration)
+    }
+
+    /// Checks credentials: staging and production need an API key and an http(s) base URL.
+    /// Returns the base URL those use (development uses none).
+    @discardableResult
+    static func validate(apiKey: String?, baseURL: String?, environment: SDKEnvironment) throws -> URL? {
+        guard environment.requiresAuthentication else { return nil }
+        guard let apiKey, !apiKey.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw SDKError(.invalidConfiguration, "An API key is required for the \(environment.description)")
+        }
+        guard let baseURL, let parsed = URL(string: baseURL), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+            throw SDKError(.invalidConfiguration, "A base URL (http or https) is required for the \(environment.description)")
+        }
+        return parsed
     }
 
     /// Whether ``initialize(apiKey:baseURL:environment:configuration:)`` has been called.

@@ -58,6 +58,13 @@ extension RunAnywhereRuntime {
         activeGenerations.values.forEach { $0.cancel() }
     }
 
+    /// The prompt the loaded model would read for this request: formatted with its chat
+    /// template, fitted to its context window, with its length in tokens.
+    public func preparePrompt(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) throws -> PromptPlan {
+        guard let loaded else { throw Self.noModelLoaded }
+        return try Self.plan(prompt, context: context, options: options ?? LLMGenerationOptions(), service: loaded.service).0
+    }
+
     /// Token count of `text` for the loaded model.
     public func tokenCount(_ text: String) throws -> Int {
         guard let loaded else { throw Self.noModelLoaded }

@@ -94,7 +94,7 @@ extension RunAnywhereRuntime {
         }
         var id = String(stem.map { "abcdefghijklmnopqrstuvwxyz0123456789._-".contains($0) ? $0 : "-" })
         while id.contains("..") { id = id.replacingOccurrences(of: "..", with: ".") }
-        id = String(id.drop { $0 == "." || $0 == "-" }.prefix(128))
+        id = String(id.drop { $0 == "." || $0 == "-" }.prefix(SDKConstants.Limits.modelIDLength))
         guard !id.isEmpty else { throw SDKError(.invalidInput, "Cannot derive a model id from '\(fileName)'; pass one explicitly") }
         return id
     }

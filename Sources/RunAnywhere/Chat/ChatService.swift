@@ -1,0 +1,175 @@
+import Foundation
+import Logging
+
+/// An answer being written: its text as it arrives, and the finished assistant message.
+public struct ChatReply: Sendable {
+    /// The answer's text, piece by piece (thinking tags included, as the model wrote them).
+    public let stream: AsyncThrowingStream<String, any Error>
+    /// The assistant message with its analytics, once generation ends — also when it was
+    /// stopped, timed out or failed (then ``ChatMessage/error`` says why). Cancelling this task
+    /// stops the generation.
+    public let message: Task<ChatMessage, Never>
+}
+
+/// A conversation with the loaded model, kept by the SDK: it builds the context from the saved
+/// messages, applies the user's settings, measures every answer (``MessageAnalytics``), keeps
+/// the conversation's analytics current and saves the conversation after every message.
+public actor ChatService {
+    /// The runtime whose loaded model answers.
+    public nonisolated let runtime: RunAnywhereRuntime
+    /// Where the conversation is saved.
+    public nonisolated let store: ConversationStore
+    /// The conversation so far.
+    public private(set) var conversation: Conversation
+    /// Generation defaults for answers that do not override them.
+    public var settings: GenerationSettings
+    private let logger: Logger
+
+    /// A chat continuing `conversation`, or a new one.
+    public init(runtime: RunAnywhereRuntime, store: ConversationStore, settings: GenerationSettings, conversation: Conversation? = nil) {
+        self.runtime = runtime
+        self.store = store
+        self.settings = settings
+        self.conversation = conversation ?? Conversation()
+        self.logger = runtime.configuration.logger
+    }
+
+    /// Starts a new conversation.
+    public func reset() {
+        conversation = Conversation()
+    }
+
+    /// Replaces the settings.
+    public func update(settings: GenerationSettings) {
+        self.settings = settings
+    }
+
+    /// Sends `text` as the user's next message and starts the answer. `options` override the
+    /// settings; past `timeout` the answer is stopped and marked `timeout`.
+    public func send(_ text: String, options: LLMGenerationOptions? = nil, timeout: Duration? = nil) async throws -> ChatReply {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw SDKError.llm(.emptyInput, "The message is empty") }
+        let (model, options) = try await prepare(options)
+        let history = conversation.contextMessages
+        conversation.append(ChatMessage(role: .user, content: text))
+        try store.save(conversation)
+        return answer(text, history: history, model: model, options: options, timeout: timeout, retryCount: 0)
+    }
+
+    /// Answers the last user message again, replacing the last answer (its retry count goes up).
+    public func retryLastAnswer(options: LLMGenerationOptions? = nil, timeout: Duration? = nil) async throws -> ChatReply {
+        guard let userIndex = conversation.messages.lastIndex(where: { $0.role == .user }) else {
+            throw SDKError(.invalidInput, "There is no message to answer again")
+        }
+        let (model, options) = try await prepare(options)
+        let previous = conversation.messages[(userIndex + 1)...].last { $0.role == .assistant }
+        let question = conversation.messages[userIndex].content
+        conversation.messages.removeSubrange((userIndex + 1)...)
+        var earlier = conversation
+        earlier.messages.removeSubrange(userIndex...)
+        return answer(question, history: earlier.contextMessages, model: model, options: options, timeout: timeout,
+                      retryCount: (previous?.analytics?.retryCount ?? 0) + 1)
+    }
+
+    private func prepare(_ overrides: LLMGenerationOptions?) async throws -> (ModelInfo, LLMGenerationOptions) {
+        guard let model = await runtime.currentModel, let contextLength = await runtime.loadedContextLength else {
+            throw RunAnywhereRuntime.noModelLoaded
+        }
+        let options = overrides ?? settings.options
+        try options.validate()
+        guard options.maxTokens < contextLength else {
+            throw SDKError.llm(.invalidInput, "maxTokens \(options.maxTokens) does not fit the model's context of \(contextLength) tokens; choose fewer (`runanywhere settings set maxTokens N`)")
+        }
+        return (model, options)
+    }
+
+    private func answer(
+        _ text: String, history: [Message], model: ModelInfo, options: LLMGenerationOptions, timeout: Duration?, retryCount: Int
+    ) -> ChatReply {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
+        let context = Context(systemPrompt: options.systemPrompt, messages: history)
+        let timeoutFired = CancellationFlag()
+        let runtime = self.runtime
+        let message = Task<ChatMessage, Never> {
+            let started = Date()
+            let clock = ContinuousClock.now
+            let outcome: Result<LLMGenerationResult, any Error>
+            do {
+                let generation: Task<LLMGenerationResult, any Error>
+                var pieces: AsyncThrowingStream<String, any Error>?
+                if options.streamingEnabled {
+                    let streaming = try await runtime.generateStream(text, context: context, options: options)
+                    (generation, pieces) = (streaming.result, streaming.stream)
+                } else {
+                    generation = Task { try await runtime.generate(text, context: context, options: options) }
+                }
+                let watchdog = timeout.map { limit in
+                    Task {
+                        try await Task.sleep(for: limit)
+                        timeoutFired.cancel()
+                        generation.cancel()
+                    }
+                }
+                defer { watchdog?.cancel() }
+                let result = try await withTaskCancellationHandler {
+                    if let pieces { for try await piece in pieces { continuation.yield(piece) } }
+                    return try await generation.value
+                } onCancel: {
+                    generation.cancel()
+                }
+                if pieces == nil { continuation.yield((result.thinkingContent.map { "<think>\($0)</think>\n\n" } ?? "") + result.text) }
+                outcome = .success(result)
+            } catch {
+                outcome = .failure(error)
+            }
+            if case .failure(let error) = outcome { continuation.finish(throwing: error) } else { continuation.finish() }
+            return await self.record(
+                outcome, started: started, elapsed: (ContinuousClock.now - clock).inSeconds, model: model, options: options,
+                timedOut: timeoutFired.isCancelled, retryCount: retryCount
+            )
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { message.cancel() }
+        }
+        return ChatReply(stream: stream, message: message)
+    }
+
+    /// Turns the outcome into the assistant message with its analytics, and saves.
+    private func record(
+        _ outcome: Result<LLMGenerationResult, any Error>, started: Date, elapsed: TimeInterval, model: ModelInfo,
+        options: LLMGenerationOptions, timedOut: Bool, retryCount: Int
+    ) async -> ChatMessage {
+        let id = UUID()
+        let result = try? outcome.get()
+        let status: MessageAnalytics.CompletionStatus = switch (outcome, timedOut) {
+        case (_, true): .timeout
+        case (.failure, false): .failed
+        case (.success(let result), false): result.stopReason == .cancelled ? .interrupted : .complete
+        }
+        let contextLength = await runtime.loadedContextLength ?? 0
+        let analytics = MessageAnalytics(
+            id: id, conversationID: conversation.id, model: model, started: started, elapsed: elapsed, result: result,
+            status: status, mode: options.streamingEnabled ? .streaming : .nonStreaming, options: options,
+            contextLength: contextLength, retryCount: retryCount
+        )
+        var failure: String?
+        if case .failure(let error) = outcome { failure = (error as? SDKError)?.message ?? "\(error)" }
+        let message = ChatMessage(
+            id: id, role: .assistant, content: result?.text ?? "", thinkingContent: result?.thinkingContent,
+            analytics: analytics, modelInfo: MessageModelInfo(from: model), error: failure
+        )
+        conversation.append(message)
+        conversation.modelName = model.name
+        conversation.frameworkName = model.framework.displayName
+        conversation.refreshAnalytics(currentModel: model.name)
+        logger.debug("Answer recorded", metadata: [
+            "event": "\(SDKConstants.Events.messageCompleted)", "status": "\(status.rawValue)", "tokens": "\(analytics.outputTokens)",
+        ])
+        do {
+            try store.save(conversation)
+        } catch {
+            logger.error("The conversation could not be saved", metadata: ["id": "\(conversation.id)", "error": "\(error)"])
+        }
+        return message
+    }
+}

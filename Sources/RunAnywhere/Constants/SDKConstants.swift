@@ -1,0 +1,68 @@
+import Foundation
+
+/// The one home of the SDK's defaults, limits, file names and event names, so no literal is
+/// repeated across targets (spec issue 68).
+public enum SDKConstants {
+    /// Defaults for generation when neither the caller nor the user's settings say otherwise.
+    public enum Generation {
+        /// Sampling temperature (the sample app's default).
+        public static let temperature: Float = 0.7
+        /// Nucleus sampling threshold.
+        public static let topP: Float = 0.95
+        /// Top-k cut.
+        public static let topK = 40
+        /// Most tokens of a chat answer. Chat answers are bounded so a runaway model ends.
+        public static let chatMaxTokens = 1000
+        /// Most tokens of a one-off `generate`.
+        public static let generateMaxTokens = 256
+        /// Whether chat streams its answers.
+        public static let streaming = true
+        /// Allowed temperature range.
+        public static let temperatureRange: ClosedRange<Float> = 0...2
+    }
+
+    /// Limits the SDK enforces.
+    public enum Limits {
+        /// Longest model id, in bytes.
+        public static let modelIDLength = 128
+        /// Messages of history a chat keeps in its context before the oldest are dropped.
+        public static let contextMessages = 100
+        /// Tokens between two samples of the tokens-per-second history.
+        public static let tokensPerSecondSampleInterval = 10
+        /// Default context window when a model does not say, and the most loaded by default.
+        public static let defaultContextLength = 2048
+        /// Largest context loaded unless the caller asks for more.
+        public static let maxDefaultContextLength = 4096
+    }
+
+    /// Models.
+    public enum Models {
+        /// The model scripts/setup installs, used when an app or the CLI names none.
+        public static let defaultModelID = "smollm2-135m-instruct-q4_1"
+    }
+
+    /// File and folder names inside the models and app-data folders.
+    public enum Files {
+        /// The user-model registry, in the models folder.
+        public static let modelRegistry = "registry.json"
+        /// The conversations folder, in the app-data folder.
+        public static let conversations = "conversations"
+        /// The generation settings, in the app-data folder.
+        public static let settings = "settings.json"
+        /// The selected environment and its base URLs, in the app-data folder.
+        public static let environment = "environment.json"
+        /// API keys per environment, readable only by the user (mode 0600), in the app-data folder.
+        public static let credentials = "credentials.json"
+    }
+
+    /// Names of the events the SDK reports in its log metadata (`event`).
+    public enum Events {
+        public static let modelLoaded = "model.loaded"
+        public static let modelUnloaded = "model.unloaded"
+        public static let contextTrimmed = "generation.contextTrimmed"
+        public static let messageCompleted = "chat.messageCompleted"
+        public static let conversationSaved = "conversation.saved"
+        public static let fileMovedAside = "storage.fileMovedAside"
+        public static let environmentChanged = "environment.changed"
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A message of a saved chat, with the measurements of the answer it is (the sample app's
+/// message type; ``toSDKMessage()`` turns it into the ``Message`` that ``Context`` takes).
+public struct ChatMessage: Codable, Sendable, Identifiable, Equatable {
+    public let id: UUID
+    public let role: MessageRole
+    /// The text; for an assistant message, the answer without its thinking.
+    public let content: String
+    /// The reasoning between thinking tags, if any.
+    public let thinkingContent: String?
+    public let timestamp: Date
+    /// Measurements of an assistant message (also of stopped and failed ones).
+    public let analytics: MessageAnalytics?
+    /// The model that wrote an assistant message.
+    public let modelInfo: MessageModelInfo?
+    /// Why generation failed, for a failed assistant message. Additive to the spec.
+    public let error: String?
+
+    /// Creates a message.
+    public init(
+        id: UUID = UUID(), role: MessageRole, content: String, thinkingContent: String? = nil, timestamp: Date = Date(),
+        analytics: MessageAnalytics? = nil, modelInfo: MessageModelInfo? = nil, error: String? = nil
+    ) {
+        self.id = id
+        self.role = role
+        self.content = content
+        self.thinkingContent = thinkingContent
+        self.timestamp = timestamp
+        self.analytics = analytics
+        self.modelInfo = modelInfo
+        self.error = error
+    }
+
+    /// The SDK message for a ``Context``; the id and any thinking travel in its metadata.
+    public func toSDKMessage() -> Message {
+        var metadata = ["messageId": id.uuidString]
+        if let thinkingContent { metadata["thinking"] = thinkingContent }
+        return Message(role: role, content: content, metadata: metadata, timestamp: timestamp)
+    }
+}
+
+/// Which model wrote a message.
+public struct MessageModelInfo: Codable, Sendable, Equatable {
+    public let modelId: String
+    public let modelName: String
+    /// The framework's raw value, e.g. "LlamaCpp".
+    public let framework: String
+
+    /// The model info of `modelInfo`.
+    public init(from modelInfo: ModelInfo) {
+        modelId = modelInfo.id
+        modelName = modelInfo.name
+        framework = modelInfo.framework.rawValue
+    }
+}

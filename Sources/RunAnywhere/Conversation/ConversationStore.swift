@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+
+/// Conversations kept one JSON file each in `<data>/conversations`, written atomically
+/// (timestamps are stored as ISO-8601 with milliseconds). A file that cannot be read is moved
+/// aside as `<name>.corrupt-<time>` and reported; the others still load.
+public struct ConversationStore: Sendable {
+    /// The conversations that could be read, newest first, and the files moved aside.
+    public struct Listing: Sendable {
+        public let conversations: [Conversation]
+        /// Paths of unreadable files that were moved aside.
+        public let movedAside: [String]
+    }
+
+    /// The folder of conversation files.
+    public let directory: URL
+    private let logger: Logger
+
+    /// A store in `dataDirectory/conversations`.
+    public init(dataDirectory: URL, logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        self.directory = dataDirectory.appendingPathComponent(SDKConstants.Files.conversations)
+        self.logger = logger
+    }
+
+    /// Saves `conversation`, replacing its previous version.
+    public func save(_ conversation: Conversation) throws {
+        let url = try file(for: conversation.id)
+        do {
+            try AtomicFile.write(try JSONEncoder.runAnywhere.encode(conversation), to: url)
+            logger.debug("Saved conversation", metadata: ["event": "\(SDKConstants.Events.conversationSaved)", "id": "\(conversation.id)"])
+        } catch {
+            throw SDKError.fileManagement(.fileWriteFailed, "Cannot save conversation to \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Reads the conversation `id`, or the only one whose id starts with `id`.
+    public func load(id: String) throws -> Conversation {
+        let url = try file(for: try resolve(id))
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw SDKError.fileManagement(.fileNotFound, "No conversation \(id)")
+        }
+        do {
+            return try JSONDecoder.runAnywhere.decode(Conversation.self, from: data)
+        } catch {
+            let aside = moveAside(url, error: error)
+            throw SDKError.fileManagement(.modelStorageCorrupted, "Conversation file \(url.lastPathComponent) is unreadable\(aside.map { "; it was moved to \($0)" } ?? "")")
+        }
+    }
+
+    /// Every readable conversation, most recently updated first.
+    public func list() -> Listing {
+        var conversations: [Conversation] = []
+        var movedAside: [String] = []
+        for url in conversationFiles() {
+            guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+            do {
+                conversations.append(try JSONDecoder.runAnywhere.decode(Conversation.self, from: data))
+            } catch {
+                if let aside = moveAside(url, error: error) { movedAside.append(aside) }
+            }
+        }
+        return Listing(conversations: conversations.sorted { $0.updatedAt > $1.updatedAt }, movedAside: movedAside)
+    }
+
+    /// Conversations whose title or any message contains `text`, ignoring case and accents.
+    public func search(_ text: String) -> [Conversation] {
+        list().conversations.filter { conversation in
+            ([conversation.title] + conversation.messages.map(\.content)).contains {
+                $0.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+            }
+        }
+    }
+
+    /// Gives the conversation `id` a new title.
+    @discardableResult
+    public func rename(id: String, to title: String) throws -> Conversation {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw SDKError(.invalidInput, "A conversation title cannot be empty") }
+        var conversation = try load(id: id)
+        conversation.title = trimmed
+        conversation.updatedAt = Date()
+        try save(conversation)
+        return conversation
+    }
+
+    /// Deletes the conversation `id`.
+    public func delete(id: String) throws {
+        let url = try file(for: try resolve(id))
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            throw SDKError.fileManagement(.fileWriteFailed, "Cannot delete \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The full id of the conversation `id` names, exactly or as a unique prefix.
+    public func resolve(_ id: String) throws -> String {
+        try Self.validate(id)
+        let ids = conversationFiles().map { $0.deletingPathExtension().lastPathComponent }
+        if ids.contains(id) { return id }
+        let matches = ids.filter { $0.lowercased().hasPrefix(id.lowercased()) }
+        guard !matches.isEmpty else { throw SDKError.fileManagement(.fileNotFound, "No conversation \(id); `runanywhere conversations list` shows them") }
+        guard matches.count == 1 else { throw SDKError(.invalidInput, "'\(id)' matches \(matches.count) conversations; give more of the id") }
+        return matches[0]
+    }
+
+    private static func validate(_ id: String) throws {
+        let allowed = Set("0123456789abcdefABCDEF-")
+        guard !id.isEmpty, id.count <= 64, id.allSatisfy({ allowed.contains($0) }) else {
+            throw SDKError(.invalidInput, "Invalid conversation id '\(id)'")
+        }
+    }
+
+    private func file(for id: String) throws -> URL {
+        try Self.validate(id)
+        return directory.appendingPathComponent("\(id).json")
+    }
+
+    private func conversationFiles() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map { directory.appendingPathComponent($0) }
+    }
+
+    private func moveAside(_ url: URL, error: any Error) -> String? {
+        do {
+            let aside = try AtomicFile.moveAside(url)
+            logger.error("An unreadable conversation file was moved aside", metadata: [
+                "event": "\(SDKConstants.Events.fileMovedAside)", "file": "\(url.path)", "movedTo": "\(aside.path)", "error": "\(error)",
+            ])
+            return aside.path
+        } catch {
+            logger.error("An unreadable conversation file could not be moved aside", metadata: ["file": "\(url.path)", "error": "\(error)"])
+            return nil
+        }
+    }
+}

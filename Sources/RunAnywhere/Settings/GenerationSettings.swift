@@ -1,0 +1,132 @@
+import Foundation
+
+/// The user's generation defaults, applied to every generation that does not override them.
+public struct GenerationSettings: Codable, Sendable, Equatable {
+    /// Sampling temperature, 0 to 2.
+    public var temperature: Float = SDKConstants.Generation.temperature
+    /// Most tokens of an answer; at least 1 and within the model's context.
+    public var maxTokens: Int = SDKConstants.Generation.chatMaxTokens
+    /// Nucleus sampling threshold, in (0, 1].
+    public var topP: Float = SDKConstants.Generation.topP
+    /// Top-k cut; 0 disables it.
+    public var topK: Int = SDKConstants.Generation.topK
+    /// The system prompt, if any.
+    public var systemPrompt: String?
+    /// Whether answers are streamed.
+    public var streaming: Bool = SDKConstants.Generation.streaming
+    /// CPU threads; nil uses all cores, at most 4.
+    public var threads: Int?
+
+    /// The defaults.
+    public init() {}
+
+    /// The keys `set(_:to:)` accepts.
+    public static let keys = ["temperature", "maxTokens", "topP", "topK", "systemPrompt", "streaming", "threads"]
+
+    /// Generation options from these settings.
+    public var options: LLMGenerationOptions {
+        LLMGenerationOptions(
+            maxTokens: maxTokens, temperature: temperature, topP: topP, topK: topK, streamingEnabled: streaming,
+            systemPrompt: systemPrompt, threads: threads
+        )
+    }
+
+    /// Throws a clear error for values out of range.
+    public func validate() throws {
+        try options.validate()
+    }
+
+    /// Sets `key` from text as a user types it, checking the value. `systemPrompt ""` and
+    /// `threads auto` clear those settings.
+    public mutating func set(_ key: String, to value: String) throws {
+        func number<T: LosslessStringConvertible>(_: T.Type) throws -> T {
+            guard let parsed = T(value.trimmingCharacters(in: .whitespaces)) else {
+                throw SDKError(.invalidInput, "'\(value)' is not a valid value for \(key)")
+            }
+            return parsed
+        }
+        var updated = self
+        switch key {
+        case "temperature": updated.temperature = try number(Float.self)
+        case "maxTokens": updated.maxTokens = try number(Int.self)
+        case "topP": updated.topP = try number(Float.self)
+        case "topK": updated.topK = try number(Int.self)
+        case "systemPrompt": updated.systemPrompt = value.isEmpty ? nil : value
+        case "streaming":
+            switch value.lowercased() {
+            case "true", "on", "yes", "1": updated.streaming = true
+            case "false", "off", "no", "0": updated.streaming = false
+            default: throw SDKError(.invalidInput, "streaming takes on or off, not '\(value)'")
+            }
+        case "threads": updated.threads = value.lowercased() == "auto" ? nil : try number(Int.self)
+        default:
+            throw SDKError(.invalidInput, "Unknown setting '\(key)'; the settings are \(Self.keys.joined(separator: ", "))")
+        }
+        do {
+            try updated.validate()
+        } catch let error as SDKError {
+            throw SDKError(.invalidInput, error.message.replacingOccurrences(of: "Invalid generation options: ", with: "Invalid setting: "))
+        }
+        self = updated
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case temperature, maxTokens, topP, topK, systemPrompt, streaming, threads
+    }
+
+    /// Reads settings; keys missing from the file keep their defaults.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = GenerationSettings()
+        temperature = try container.decodeIfPresent(Float.self, forKey: .temperature) ?? defaults.temperature
+        maxTokens = try container.decodeIfPresent(Int.self, forKey: .maxTokens) ?? defaults.maxTokens
+        topP = try container.decodeIfPresent(Float.self, forKey: .topP) ?? defaults.topP
+        topK = try container.decodeIfPresent(Int.self, forKey: .topK) ?? defaults.topK
+        systemPrompt = try container.decodeIfPresent(String.self, forKey: .systemPrompt)
+        streaming = try container.decodeIfPresent(Bool.self, forKey: .streaming) ?? defaults.streaming
+        threads = try container.decodeIfPresent(Int.self, forKey: .threads)
+    }
+}
+
+/// The settings file, `<data>/settings.json`.
+public struct SettingsStore: Sendable {
+    /// The file.
+    public let url: URL
+
+    /// A store in `dataDirectory`.
+    public init(dataDirectory: URL) {
+        url = dataDirectory.appendingPathComponent(SDKConstants.Files.settings)
+    }
+
+    /// The saved settings; the defaults when there are none. A file that cannot be read or holds
+    /// values out of range is moved aside and reported in the error.
+    public func load() throws -> GenerationSettings {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return GenerationSettings() }
+        do {
+            let settings = try JSONDecoder.runAnywhere.decode(GenerationSettings.self, from: data)
+            try settings.validate()
+            return settings
+        } catch {
+            let aside = try? AtomicFile.moveAside(url)
+            throw SDKError.fileManagement(
+                .modelStorageCorrupted,
+                "The settings file \(url.path) was unreadable (\(error.localizedDescription))\(aside.map { "; it was moved to \($0.path) and the defaults apply" } ?? "")"
+            )
+        }
+    }
+
+    /// Saves `settings` after checking them.
+    public func save(_ settings: GenerationSettings) throws {
+        try settings.validate()
+        do {
+            try AtomicFile.write(try JSONEncoder.runAnywhere.encode(settings), to: url)
+        } catch {
+            throw SDKError.fileManagement(.fileWriteFailed, "Cannot save settings to \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes the saved settings, so the defaults apply.
+    public func reset() throws {
+        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import RunAnywhere
+
+/// `runanywhere settings …`: generation defaults, applied to every generation that does not override them.
+struct SettingsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings", abstract: "Show, change or reset the generation defaults.",
+        discussion: "Keys: \(GenerationSettings.keys.joined(separator: ", ")). `settings set systemPrompt \"\"` and `settings set threads auto` clear those.",
+        subcommands: [Show.self, Set.self, Reset.self], defaultSubcommand: Show.self
+    )
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the settings.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(name: .long, help: "Print one JSON object.") var json = false
+
+        func run() async throws {
+            try await CLIContext.run(global) { context in
+                let settings = context.settings()
+                if json { return try JSONOutput.print(settings) }
+                Terminal.write(SettingsCommand.describe(settings))
+            }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Change one setting.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The setting: \(GenerationSettings.keys.joined(separator: ", ")).") var key: String
+        @Argument(help: "Its new value.") var value: String
+
+        func run() async throws {
+            try await CLIContext.run(global) { context in
+                var settings = context.settings()
+                try settings.set(key, to: value)
+                try context.settingsStore.save(settings)
+                Terminal.write(SettingsCommand.describe(settings))
+            }
+        }
+    }
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "reset", abstract: "Go back to the defaults.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            try await CLIContext.run(global) { context in
+                try context.settingsStore.reset()
+                Terminal.write(SettingsCommand.describe(GenerationSettings()))
+            }
+        }
+    }
+
+    static func describe(_ settings: GenerationSettings) -> String {
+        [
+            ("temperature", "\(settings.temperature)"), ("maxTokens", "\(settings.maxTokens)"), ("topP", "\(settings.topP)"),
+            ("topK", "\(settings.topK)"), ("systemPrompt", settings.systemPrompt.map { "\"\($0)\"" } ?? "(none)"),
+            ("streaming", settings.streaming ? "on" : "off"), ("threads", settings.threads.map(String.init) ?? "auto"),
+        ].map { "\($0.0.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n") + "\n"
+    }
+}
