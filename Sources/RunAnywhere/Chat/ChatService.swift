@@ -2,6 +2,7 @@ import Foundation
 import Logging
 
 /// An answer being written: its text as it arrives, and the finished assistant message.
+/// Reading the stream is optional; to stop the answer, cancel ``message``.
 public struct ChatReply: Sendable {
     /// The answer's text, piece by piece (thinking tags included, as the model wrote them).
     public let stream: AsyncThrowingStream<String, any Error>
@@ -127,9 +128,6 @@ public actor ChatService {
                 outcome, started: started, elapsed: (ContinuousClock.now - clock).inSeconds, model: model, options: options,
                 timedOut: timeoutFired.isCancelled, retryCount: retryCount
             )
-        }
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { message.cancel() }
         }
         return ChatReply(stream: stream, message: message)
     }
