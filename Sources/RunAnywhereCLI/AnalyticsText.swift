@@ -44,7 +44,7 @@ enum AnalyticsText {
             return text + "No answers yet.\n"
         }
         text += table([
-            ("messages", "\(analytics.messageCount) (\(summary.messageCount) answers)"),
+            ("messages", "\(analytics.messageCount) (\(summary.messageCount) answer\(summary.messageCount == 1 ? "" : "s"))"),
             ("average first token", String(format: "%.3f s", analytics.averageTTFT)),
             ("average response time", String(format: "%.2f s", summary.averageResponseTime)),
             ("average speed", String(format: "%.1f tok/s", analytics.averageGenerationSpeed)),

@@ -75,7 +75,7 @@ struct CLITests {
         let output = try chat.run(["chat", "--temperature", "0", "--max-tokens", "12", "--threads", "1"], input: "Hello!\n/stats\n/bogus\n/reset\n/exit\n")
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("tok/s"))
-        #expect(output.stdout.contains("answers:        1"))
+        #expect(output.stdout.contains("messages               2 (1 answer)"))
         #expect(output.stdout.contains("Unknown command /bogus"))
         #expect(output.stdout.contains("Started a new conversation"))
         let saved = try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("conversations").path)
@@ -121,8 +121,8 @@ struct CLIBadInputTests {
         let output = try CLIRunner(environment: ["RUNANYWHERE_DATA": data.path])
             .run(["chat", "--context-length", "256", "--threads", "1", "--max-tokens", "4"], input: "\(tooLong)\n/stats\n/exit\n")
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.contains("error: The prompt needs"))
-        #expect(output.stdout.contains("No answers yet."))
+        #expect(output.stdout.contains("failed: The prompt needs"))
+        #expect(output.stdout.contains("completion rate        0%"))
     }
 
     @Test func importRefusesBadFilesAndAcceptsGoodOnes() throws {
