@@ -16,7 +16,7 @@ run: build
 	.build/release/runanywhere chat $(ARGS)
 
 test: setup
-	$(SWIFT) test
+	$(SWIFT) test --no-parallel
 
 bench: build
 	benchmarks/llm-overhead

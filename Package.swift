@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "RunAnywhere", targets: ["RunAnywhere"]),
         .library(name: "RunAnywhereLlamaCpp", targets: ["RunAnywhereLlamaCpp"]),
+        .library(name: "RunAnywhereBenchmarks", targets: ["RunAnywhereBenchmarks"]),
         .executable(name: "runanywhere", targets: ["RunAnywhereCLI"]),
     ],
     dependencies: [
@@ -35,10 +36,12 @@ let package = Package(
             dependencies: ["RunAnywhere", "CLlamaCpp", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // The benchmark suite: types, providers, runner, store and reports (screens' logic lives here).
+        .target(name: "RunAnywhereBenchmarks", dependencies: ["RunAnywhere"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "RunAnywhereCLI",
             dependencies: [
-                "RunAnywhere", "RunAnywhereLlamaCpp",
+                "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -50,6 +53,11 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereLlamaCppTests",
             dependencies: ["RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RunAnywhereBenchmarksTests",
+            dependencies: ["RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport"],
             swiftSettings: swiftSettings
         ),
         // Runs the built `runanywhere` binary as a user would.

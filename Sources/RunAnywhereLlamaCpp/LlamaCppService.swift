@@ -59,7 +59,7 @@ final class LlamaCppService: LLMService {
 
         // Keep the longest prefix already in memory; at least the last prompt token is evaluated
         // again, because its logits pick the first new token.
-        var reused = min(zip(cached, prompt).prefix { $0 == $1 }.count, prompt.count - 1)
+        var reused = request.reuseCache ? min(zip(cached, prompt).prefix { $0 == $1 }.count, prompt.count - 1) : 0
         let memory = api.llama_get_memory(context)
         if reused < cached.count, !api.llama_memory_seq_rm(memory, 0, llama_pos(reused), -1) {
             api.llama_memory_clear(memory, true)

@@ -22,6 +22,9 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     public var threads: Int?
     /// Format the prompt with the model's chat template (true) or feed it to the model verbatim.
     public var applyChatTemplate: Bool
+    /// Reuse the previous generation's KV cache for a shared prompt prefix (true), or evaluate
+    /// the whole prompt again (false: what benchmarks of prompt processing need).
+    public var reusePromptCache: Bool
 
     /// Creates options.
     public init(
@@ -35,7 +38,8 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         preferredFramework: InferenceFramework? = nil,
         systemPrompt: String? = nil,
         threads: Int? = nil,
-        applyChatTemplate: Bool = true
+        applyChatTemplate: Bool = true,
+        reusePromptCache: Bool = true
     ) {
         self.maxTokens = maxTokens
         self.temperature = temperature
@@ -48,6 +52,7 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         self.systemPrompt = systemPrompt
         self.threads = threads
         self.applyChatTemplate = applyChatTemplate
+        self.reusePromptCache = reusePromptCache
     }
 
     /// Throws a clear error for values no engine can honour.

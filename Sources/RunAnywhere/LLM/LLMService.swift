@@ -49,13 +49,16 @@ public struct LLMEngineRequest: Sendable, Equatable {
     public var sampling: LLMSampling
     /// CPU threads; nil keeps the model's default.
     public var threads: Int?
+    /// Whether a prompt prefix already in the KV cache may be reused.
+    public var reuseCache: Bool
 
     /// Creates a request.
-    public init(prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?) {
+    public init(prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?, reuseCache: Bool = true) {
         self.prompt = prompt
         self.maxNewTokens = maxNewTokens
         self.sampling = sampling
         self.threads = threads
+        self.reuseCache = reuseCache
     }
 }
 

@@ -90,7 +90,7 @@ extension RunAnywhereRuntime {
             let request = LLMEngineRequest(
                 prompt: plan.prompt, maxNewTokens: plan.maxNewTokens,
                 sampling: LLMSampling(temperature: options.temperature, topP: options.topP, topK: options.topK, seed: options.seed),
-                threads: options.threads
+                threads: options.threads, reuseCache: options.reusePromptCache
             )
             let pipeline = GenerationPipeline(
                 modelID: loaded.info.id, framework: loaded.framework, plan: plan,

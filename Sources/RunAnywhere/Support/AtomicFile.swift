@@ -1,10 +1,10 @@
 import Foundation
 
 /// Whole-file writes that never leave a half-written file behind.
-enum AtomicFile {
+public enum AtomicFile {
     /// Writes `data` to a temporary file beside `url`, flushes it, then renames it over `url`.
     /// With `permissions`, the file has that mode from its creation on (e.g. 0o600 for secrets).
-    static func write(_ data: Data, to url: URL, permissions: Int? = nil) throws {
+    public static func write(_ data: Data, to url: URL, permissions: Int? = nil) throws {
         let directory = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
@@ -34,9 +34,14 @@ enum AtomicFile {
     }
 
     /// Moves an unreadable file aside as `<name>.corrupt-<timestamp>` and returns the new location.
-    static func moveAside(_ url: URL) throws -> URL {
+    public static func moveAside(_ url: URL) throws -> URL {
         let stamp = Int(Date().timeIntervalSince1970)
-        let target = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).corrupt-\(stamp)")
+        var target = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).corrupt-\(stamp)")
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: target.path) {
+            attempt += 1
+            target = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).corrupt-\(stamp)-\(attempt)")
+        }
         try FileManager.default.moveItem(at: url, to: target)
         return target
     }

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Deterministic inputs that need no microphone or camera (spec 2.11).
+public enum SyntheticInputGenerator {
+    /// Sample rate of the synthetic audio.
+    public static let audioSampleRate = 16_000
+
+    /// `durationSeconds` of 16 kHz mono Int16 PCM silence (2 s = 64 000 bytes).
+    public static func silentAudio(durationSeconds: Double) -> Data {
+        Data(count: Int(durationSeconds * Double(audioSampleRate)) * 2)
+    }
+
+    /// `durationSeconds` of a 16 kHz mono Int16 PCM sine wave at half amplitude, little-endian.
+    public static func sineWaveAudio(durationSeconds: Double, frequencyHz: Double = 440) -> Data {
+        let count = Int(durationSeconds * Double(audioSampleRate))
+        var data = Data(capacity: count * 2)
+        for index in 0..<count {
+            let t = Double(index) / Double(audioSampleRate)
+            let sample = Int16(sin(2 * .pi * frequencyHz * t) * Double(Int16.max / 2))
+            withUnsafeBytes(of: sample.littleEndian) { data.append(contentsOf: $0) }
+        }
+        return data
+    }
+
+    /// A 224×224 (by default) image of one colour.
+    public static func solidColorImage(red: UInt8, green: UInt8, blue: UInt8, width: Int = 224, height: Int = 224) -> SyntheticImage {
+        SyntheticImage(width: width, height: height) { _, _ in (red, green, blue) }
+    }
+
+    /// A top-to-bottom linear gradient from one colour to another.
+    public static func gradientImage(
+        from start: (UInt8, UInt8, UInt8), to end: (UInt8, UInt8, UInt8), width: Int = 224, height: Int = 224
+    ) -> SyntheticImage {
+        SyntheticImage(width: width, height: height) { _, y in
+            let t = height > 1 ? Double(y) / Double(height - 1) : 0
+            func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) * (1 - t) + Double(b) * t).rounded()) }
+            return (mix(start.0, end.0), mix(start.1, end.1), mix(start.2, end.2))
+        }
+    }
+}
+
+/// An 8-bit RGB image, as raw pixels and as PNG.
+public struct SyntheticImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// Row-major RGB bytes, 3 per pixel.
+    public let rgb: [UInt8]
+
+    init(width: Int, height: Int, pixel: (Int, Int) -> (UInt8, UInt8, UInt8)) {
+        self.width = width
+        self.height = height
+        var rgb: [UInt8] = []
+        rgb.reserveCapacity(width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let (r, g, b) = pixel(x, y)
+                rgb += [r, g, b]
+            }
+        }
+        self.rgb = rgb
+    }
+
+    /// The image as a PNG file.
+    public var pngData: Data { PNGEncoder.encode(rgb: rgb, width: width, height: height) }
+}

@@ -1,0 +1,40 @@
+import RunAnywhere
+
+/// A component that can be benchmarked. Adding one: a case here, a provider, and one line in
+/// ``BenchmarkRunner/defaultProviders(_:)``.
+public enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Comparable, Sendable {
+    case llm, stt, tts, vlm, diffusion
+
+    public var id: String { rawValue }
+
+    /// A name for people.
+    public var displayName: String {
+        switch self {
+        case .llm: "LLM"
+        case .stt: "Speech-to-Text"
+        case .tts: "Text-to-Speech"
+        case .vlm: "Vision Language"
+        case .diffusion: "Image Generation"
+        }
+    }
+
+    /// The SDK's category of the models this component runs.
+    public var modelCategory: ModelCategory {
+        switch self {
+        case .llm: .language
+        case .stt: .speechRecognition
+        case .tts: .speechSynthesis
+        case .vlm: .multimodal
+        case .diffusion: .imageGeneration
+        }
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+}
+
+/// How a run ended.
+public enum BenchmarkRunStatus: String, Codable, Sendable {
+    case running, completed, failed, cancelled
+}

@@ -1,0 +1,38 @@
+import RunAnywhere
+
+/// One scenario of the standard suite.
+public struct BenchmarkScenario: Sendable, Equatable {
+    public let name: String
+    public let category: BenchmarkCategory
+
+    public init(name: String, category: BenchmarkCategory) {
+        self.name = name
+        self.category = category
+    }
+}
+
+/// How providers measure.
+public struct BenchmarkConfiguration: Sendable {
+    /// The runtime whose engines and models are measured.
+    public let runtime: RunAnywhereRuntime
+    /// Measured passes per scenario, after one discarded warm-up; the median is reported.
+    public let repetitions: Int
+    /// CPU threads; nil uses the SDK's default.
+    public let threads: Int?
+
+    public init(runtime: RunAnywhereRuntime, repetitions: Int = 3, threads: Int? = nil) {
+        self.runtime = runtime
+        self.repetitions = max(1, repetitions)
+        self.threads = threads
+    }
+}
+
+/// A component's benchmark: its scenarios and how to run one on a model.
+public protocol BenchmarkScenarioProvider: Sendable {
+    /// The component.
+    var category: BenchmarkCategory { get }
+    /// The scenarios of the standard suite.
+    func scenarios() -> [BenchmarkScenario]
+    /// Loads `model` (timing it), runs `scenario`, unloads, and returns what was measured.
+    func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics
+}

@@ -1,0 +1,79 @@
+import Foundation
+import RunAnywhere
+
+/// Benchmark runs in `<data>/benchmarks.json`, newest first, at most 50 (the oldest are pruned).
+/// Writes are atomic and taken in turn under a file lock, so two processes saving at once both
+/// keep their run; a file that cannot be read is moved aside and reported, never replaced.
+public struct BenchmarkStore: Sendable {
+    /// Most runs kept.
+    public static let maxRuns = 50
+    /// The file.
+    public let url: URL
+    private var lockURL: URL { url.deletingLastPathComponent().appendingPathComponent(".benchmarks.lock") }
+
+    /// A store in `dataDirectory`.
+    public init(dataDirectory: URL) {
+        url = dataDirectory.appendingPathComponent("benchmarks.json")
+    }
+
+    /// The saved runs, and where an unreadable history file was moved.
+    public struct History: Sendable {
+        /// Newest first.
+        public let runs: [BenchmarkRun]
+        /// Set when the file could not be read and was moved aside to this path.
+        public let movedAside: String?
+    }
+
+    /// The saved runs, newest first.
+    public func loadRuns() throws -> History {
+        try FileLock.withLock(at: lockURL) { try read() }
+    }
+
+    /// Adds `run` at the front (replacing a saved run with the same id) and prunes beyond 50.
+    /// Returns where an unreadable history was moved, if it was.
+    @discardableResult
+    public func save(_ run: BenchmarkRun) throws -> String? {
+        try FileLock.withLock(at: lockURL) {
+            let history = try read()
+            var runs = history.runs.filter { $0.id != run.id }
+            runs.append(run)
+            runs.sort { $0.startedAt > $1.startedAt }
+            do {
+                try AtomicFile.write(try JSONEncoder.runAnywhere.encode(Array(runs.prefix(Self.maxRuns))), to: url)
+            } catch {
+                throw SDKError.fileManagement(.fileWriteFailed, "Cannot save the benchmark history to \(url.path): \(error.localizedDescription)")
+            }
+            return history.movedAside
+        }
+    }
+
+    /// The run `id` names, exactly or as a unique prefix.
+    public func run(id: String) throws -> BenchmarkRun {
+        let runs = try loadRuns().runs
+        if let exact = runs.first(where: { $0.id == id }) { return exact }
+        let matches = runs.filter { !id.isEmpty && $0.id.lowercased().hasPrefix(id.lowercased()) }
+        guard !matches.isEmpty else { throw SDKError(.invalidInput, "No benchmark run \(id); `runanywhere bench list` shows them") }
+        guard matches.count == 1 else { throw SDKError(.invalidInput, "'\(id)' matches \(matches.count) runs; give more of the id") }
+        return matches[0]
+    }
+
+    /// Deletes every saved run.
+    public func clearAll() throws {
+        try FileLock.withLock(at: lockURL) {
+            if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+        }
+    }
+
+    private func read() throws -> History {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return History(runs: [], movedAside: nil) }
+        do {
+            return History(runs: try JSONDecoder.runAnywhere.decode([BenchmarkRun].self, from: data), movedAside: nil)
+        } catch {
+            do {
+                return History(runs: [], movedAside: try AtomicFile.moveAside(url).path)
+            } catch {
+                throw SDKError.fileManagement(.modelStorageCorrupted, "The benchmark history \(url.path) is unreadable and could not be moved aside")
+            }
+        }
+    }
+}

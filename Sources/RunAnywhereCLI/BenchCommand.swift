@@ -1,0 +1,162 @@
+import ArgumentParser
+import Foundation
+import RunAnywhere
+import RunAnywhereBenchmarks
+
+/// `runanywhere bench …`: the benchmark suite.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Run, list, show, export and clear benchmarks of every installed model.",
+        subcommands: [Run.self, List.self, Show.self, Export.self, Clear.self]
+    )
+
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "run", abstract: "Benchmark every downloaded model of the chosen categories.",
+            discussion: "Ctrl-C cancels and saves the finished results. Exit status: 0 done, 1 error, 130 cancelled."
+        )
+        @OptionGroup var global: GlobalOptions
+        @Option(name: .long, help: "Comma-separated categories: llm, stt, tts, vlm, diffusion (default: all).") var category: String?
+        @Option(name: .long, help: "Measured passes per scenario after one discarded warm-up; the median is reported.") var repetitions = 3
+        @Option(name: .long, help: "CPU threads (default: all cores, at most 4).") var threads: Int?
+        @Option(name: .long, help: "Only this scenario, e.g. \"Short generation\" (repeatable).") var scenario: [String] = []
+        @Flag(name: .long, help: "Print the JSON export instead of the Markdown report.") var json = false
+
+        func validate() throws {
+            guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+            if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+            _ = try categories()
+        }
+
+        func categories() throws -> Set<BenchmarkCategory> {
+            guard let category else { return [] }
+            return Set(try category.split(separator: ",").map { name in
+                guard let parsed = BenchmarkCategory(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                    throw ValidationError("Unknown category '\(name)'; use llm, stt, tts, vlm or diffusion")
+                }
+                return parsed
+            })
+        }
+
+        func run() async throws {
+            try await CLIContext.run(global) { context in
+                let store = BenchmarkStore(dataDirectory: context.configuration.dataDirectory)
+                let runner = BenchmarkRunner(
+                    configuration: BenchmarkConfiguration(runtime: try RunAnywhere.runtime(), repetitions: repetitions, threads: threads),
+                    store: store, appVersion: RunAnywhereCommand.configuration.version
+                )
+                let handle = runner.start(categories: try categories(), scenarios: Set(scenario))
+                let run = await Interrupts.shared.whileRunning(onInterrupt: { handle.run.cancel() }) {
+                    var progress = ProgressLine()
+                    for await event in handle.events { progress.show(event) }
+                    progress.finish()
+                    return await handle.run.value
+                }
+                Terminal.write(try BenchmarkReportFormatter.format(run, as: json ? .json : .md))
+                Terminal.standardError("Saved run \(run.id) (\(run.status.rawValue)); see it again with `runanywhere bench show \(run.id.prefix(8))`.")
+                if run.status == .failed { throw SDKError(.fileWriteFailed, "The run could not be saved to \(store.url.path)") }
+                if run.status == .cancelled { throw ExitCode(130) }
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List saved runs, newest first.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(name: .long, help: "Print a JSON array.") var json = false
+
+        struct Summary: Encodable {
+            let id: String
+            let startedAt: Date
+            let completedAt: Date?
+            let durationSeconds: Double?
+            let resultCount: Int
+            let status: BenchmarkRunStatus
+        }
+
+        func run() async throws {
+            try await CLIContext.run(global) { context in
+                let runs = try BenchCommand.history(context)
+                if json {
+                    return try JSONOutput.print(runs.map {
+                        Summary(id: $0.id, startedAt: $0.startedAt, completedAt: $0.completedAt, durationSeconds: $0.duration, resultCount: $0.results.count, status: $0.status)
+                    })
+                }
+                guard !runs.isEmpty else { return Terminal.write("No benchmark runs yet; start one with `runanywhere bench run`.\n") }
+                Terminal.write(Terminal.table(["ID", "DATE", "DURATION", "RESULTS", "STATUS"], runs.map { run in
+                    [String(run.id.prefix(8)), run.startedAt.formatted(date: .abbreviated, time: .shortened),
+                     run.duration.map { String(format: "%.1fs", $0) } ?? "-", "\(run.results.count)", run.status.rawValue]
+                }))
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a run as Markdown, JSON or CSV.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The run id or a unique prefix of it.") var runID: String
+        @Option(name: .long, help: "md, json or csv.") var format: BenchmarkReportFormatter.Format = .md
+
+        func run() async throws {
+            try await CLIContext.run(global) { context in
+                _ = try BenchCommand.history(context)
+                Terminal.write(try BenchmarkReportFormatter.format(try BenchmarkStore(dataDirectory: context.configuration.dataDirectory).run(id: runID), as: format))
+            }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "export", abstract: "Write a run to a JSON or CSV file.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The run id or a unique prefix of it.") var runID: String
+        @Option(name: .long, help: "json or csv.") var format: BenchmarkReportFormatter.Format
+        @Option(name: .long, help: "The file to write (default: exports/ in the app data folder).") var output: String?
+
+        func validate() throws {
+            guard format != .md else { throw ValidationError("--format must be json or csv") }
+        }
+
+        func run() async throws {
+            try await CLIContext.run(global) { context in
+                let run = try BenchmarkStore(dataDirectory: context.configuration.dataDirectory).run(id: runID)
+                let url = output.map { URL(fileURLWithPath: $0) }
+                    ?? context.configuration.dataDirectory.appendingPathComponent("exports/benchmark_\(run.id).\(format.rawValue)")
+                do {
+                    try AtomicFile.write(Data(try BenchmarkReportFormatter.format(run, as: format).utf8), to: url)
+                } catch {
+                    throw SDKError.fileManagement(.fileWriteFailed, "Cannot write \(url.path): \(error.localizedDescription)")
+                }
+                Terminal.write(url.path + "\n")
+            }
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete every saved run.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(name: .long, help: "Do not ask for confirmation.") var yes = false
+
+        func run() async throws {
+            try await CLIContext.run(global) { context in
+                let count = try BenchCommand.history(context).count
+                if !yes {
+                    Terminal.write("Delete all \(count) saved benchmark runs? [y/N] ")
+                    guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                        return Terminal.write("Nothing deleted.\n")
+                    }
+                }
+                try BenchmarkStore(dataDirectory: context.configuration.dataDirectory).clearAll()
+                Terminal.write("Deleted \(count) runs.\n")
+            }
+        }
+    }
+
+    /// The saved runs; an unreadable history file is reported (it was moved aside).
+    static func history(_ context: CLIContext) throws -> [BenchmarkRun] {
+        let history = try BenchmarkStore(dataDirectory: context.configuration.dataDirectory).loadRuns()
+        if let aside = history.movedAside { Terminal.standardError("warning: the benchmark history was unreadable and was moved to \(aside)") }
+        return history.runs
+    }
+}
+
+extension BenchmarkReportFormatter.Format: ExpressibleByArgument {}

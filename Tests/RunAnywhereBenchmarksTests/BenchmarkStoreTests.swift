@@ -1,0 +1,50 @@
+import Foundation
+import RunAnywhere
+@testable import RunAnywhereBenchmarks
+import Testing
+
+@Suite struct BenchmarkStoreTests {
+    @Test func keepsTheNewest50() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = BenchmarkStore(dataDirectory: folder)
+        let runs = (0..<55).map { Fixtures.run(startedAt: 1_700_000_000 + Double($0) * 60) }
+        for run in runs { try store.save(run) }
+        let kept = try store.loadRuns().runs
+        #expect(kept.count == 50)
+        #expect(kept.map(\.id) == runs.reversed().prefix(50).map(\.id), "newest first; the 5 oldest pruned")
+        #expect(try store.run(id: String(runs[54].id.prefix(8))).id == runs[54].id, "a unique prefix is enough")
+        #expect(throws: SDKError.self) { try store.run(id: "zzzz") }
+        try store.clearAll()
+        #expect(try store.loadRuns().runs.isEmpty)
+    }
+
+    @Test func aCorruptHistoryIsMovedAsideAndReported() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = BenchmarkStore(dataDirectory: folder)
+        try Data("[{\"id\": \"half".utf8).write(to: store.url)
+        let history = try store.loadRuns()
+        #expect(history.runs.isEmpty)
+        let aside = try #require(history.movedAside)
+        #expect(try String(contentsOfFile: aside, encoding: .utf8) == "[{\"id\": \"half", "nothing is lost")
+        try Data("garbage".utf8).write(to: store.url)
+        let reported = try store.save(Fixtures.run())
+        #expect(reported != nil, "saving over a corrupt history reports it")
+        #expect(try store.loadRuns().runs.count == 1)
+    }
+
+    @Test func concurrentSavesKeepEveryRun() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let runs = (0..<24).map { Fixtures.run(startedAt: 1_700_000_000 + Double($0)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for run in runs {
+                group.addTask { try BenchmarkStore(dataDirectory: folder).save(run) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(Set(try BenchmarkStore(dataDirectory: folder).loadRuns().runs.map(\.id)) == Set(runs.map(\.id)))
+    }
+}
+

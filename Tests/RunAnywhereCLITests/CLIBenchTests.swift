@@ -1,0 +1,77 @@
+import Foundation
+import RunAnywhereTestSupport
+import Testing
+
+@Suite(.serialized, .enabled(if: engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+struct CLIBenchTests {
+    func withData(_ body: (CLIRunner, URL) throws -> Void) throws {
+        let data = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        try body(CLIRunner(environment: ["RUNANYWHERE_DATA": data.path]), data)
+    }
+
+    /// Spec 5.3.1: benchmark tokens/sec is within 20% of what `generate --json` measures.
+    @Test func runListShowExportClear() throws {
+        try withData { cli, data in
+            let bench = try cli.run(["bench", "run", "--category", "llm", "--scenario", "Medium generation", "--repetitions", "1", "--threads", "1", "--json"])
+            #expect(bench.status == 0, "\(bench.stderr)")
+            #expect(bench.stderr.contains("[") && bench.stderr.contains("1/1"), "progress is shown")
+            let export = try bench.json()
+            let run = try #require(export["run"] as? [String: Any])
+            let result = try #require((run["results"] as? [[String: Any]])?.first)
+            let metrics = try #require(result["metrics"] as? [String: Any])
+            let benchSpeed = try #require(metrics["tokensPerSecond"] as? Double)
+            let generated = try cli.run(["generate", "--json", "--temperature", "0", "--max-tokens", "256", "--threads", "1",
+                                         "Explain how photosynthesis works in 3 paragraphs."]).json()
+            let generateSpeed = try #require(generated["tokensPerSecond"] as? Double)
+            #expect(abs(benchSpeed - generateSpeed) / generateSpeed < 0.2, "bench \(benchSpeed) vs generate \(generateSpeed)")
+
+            let id = try #require(run["id"] as? String)
+            let listed = try #require(try JSONSerialization.jsonObject(with: Data(cli.run(["bench", "list", "--json"]).stdout.utf8)) as? [[String: Any]])
+            #expect(listed.count == 1 && listed[0]["status"] as? String == "completed" && listed[0]["resultCount"] as? Int == 1)
+            let csv = try cli.run(["bench", "show", String(id.prefix(6)), "--format", "csv"]).stdout
+            #expect(csv.hasPrefix("run_id,timestamp,category,scenario,model_id"))
+            #expect(csv.contains("Medium generation"))
+            #expect(try cli.run(["bench", "show", id]).stdout.contains("## LLM"))
+            let exported = try cli.run(["bench", "export", id, "--format", "json"])
+            let path = exported.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(path == data.appendingPathComponent("exports/benchmark_\(id).json").path)
+            let file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            #expect(Set(file.keys) == ["exportedAt", "device", "run"])
+            let custom = data.appendingPathComponent("out.csv")
+            #expect(try cli.run(["bench", "export", String(id.prefix(6)), "--format", "csv", "--output", custom.path]).status == 0)
+            #expect(try String(contentsOf: custom, encoding: .utf8).hasPrefix("run_id,"))
+
+            #expect(try cli.run(["bench", "clear"], input: "n\n").stdout.contains("Nothing deleted"))
+            #expect(try cli.run(["bench", "clear"], input: "").stdout.contains("Nothing deleted"), "no answer is no")
+            #expect(try cli.run(["bench", "clear", "--yes"]).stdout.contains("Deleted 1 runs"))
+            #expect(try cli.run(["bench", "list"]).stdout.contains("No benchmark runs yet"))
+            let missing = try cli.run(["bench", "show", id])
+            #expect(missing.status == 1 && missing.stderr.hasPrefix("error: No benchmark run"))
+            #expect(try cli.run(["bench", "run", "--category", "llm,nonsense"]).status == 64)
+        }
+    }
+
+    @Test func ctrlCCancelsAndSavesThePartialRun() throws {
+        try withData { cli, _ in
+            let process = Process()
+            process.executableURL = CLIRunner.binary
+            process.arguments = ["bench", "run", "--category", "llm", "--repetitions", "3", "--threads", "1"]
+            process.environment = ProcessInfo.processInfo.environment.merging(cli.environment) { $1 }
+            let stdout = Pipe(), stderr = Pipe()
+            process.standardOutput = stdout
+            process.standardError = stderr
+            try process.run()
+            Thread.sleep(forTimeInterval: 3)
+            process.interrupt()
+            let report = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            _ = stderr.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 130)
+            #expect(report.contains("**Status**: cancelled"))
+            let listed = try #require(try JSONSerialization.jsonObject(with: Data(cli.run(["bench", "list", "--json"]).stdout.utf8)) as? [[String: Any]])
+            #expect(listed.first?["status"] as? String == "cancelled")
+            #expect((listed.first?["resultCount"] as? Int ?? 99) < 3, "stopped before the three scenarios finished")
+        }
+    }
+}
