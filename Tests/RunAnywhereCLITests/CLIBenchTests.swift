@@ -13,7 +13,7 @@ struct CLIBenchTests {
     /// Spec 5.3.1: benchmark tokens/sec is within 20% of what `generate --json` measures.
     @Test func runListShowExportClear() throws {
         try withData { cli, data in
-            let bench = try cli.run(["bench", "run", "--category", "llm", "--scenario", "Medium generation", "--repetitions", "1", "--threads", "1", "--json"])
+            let bench = try cli.run(["bench", "run", "--category", "llm", "--scenario", "Medium generation", "--repetitions", "3", "--threads", "1", "--json"])
             #expect(bench.status == 0, "\(bench.stderr)")
             #expect(bench.stderr.contains("[") && bench.stderr.contains("1/1"), "progress is shown")
             let export = try bench.json()
@@ -21,10 +21,14 @@ struct CLIBenchTests {
             let result = try #require((run["results"] as? [[String: Any]])?.first)
             let metrics = try #require(result["metrics"] as? [String: Any])
             let benchSpeed = try #require(metrics["tokensPerSecond"] as? Double)
-            let generated = try cli.run(["generate", "--json", "--temperature", "0", "--max-tokens", "256", "--threads", "1",
-                                         "Explain how photosynthesis works in 3 paragraphs."]).json()
-            let generateSpeed = try #require(generated["tokensPerSecond"] as? Double)
-            #expect(abs(benchSpeed - generateSpeed) / generateSpeed < 0.2, "bench \(benchSpeed) vs generate \(generateSpeed)")
+            #expect(metrics["repetitions"] as? Int == 3)
+            // The median of three `generate` runs against the benchmark's median of three passes.
+            let generateSpeeds = try (0..<3).map { _ in
+                try cli.run(["generate", "--json", "--temperature", "0", "--max-tokens", "256", "--threads", "1",
+                             "Explain how photosynthesis works in 3 paragraphs."]).json()["tokensPerSecond"] as? Double ?? 0
+            }.sorted()
+            let generateSpeed = generateSpeeds[1]
+            #expect(abs(benchSpeed - generateSpeed) / generateSpeed < 0.2, "bench \(benchSpeed) vs generate \(generateSpeeds)")
 
             let id = try #require(run["id"] as? String)
             let listed = try #require(try JSONSerialization.jsonObject(with: Data(cli.run(["bench", "list", "--json"]).stdout.utf8)) as? [[String: Any]])
