@@ -21,12 +21,21 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Core: public API and types, catalog, GGUF reader, chat formatting. No C, no engine.
         .target(
             name: "RunAnywhere",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Table of llama.cpp function pointers filled with dlopen(RTLD_LOCAL)/dlsym.
@@ -48,8 +57,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Fixtures the tests generate (GGUF files), and helpers to find the real engine and model.
-        .target(name: "RunAnywhereTestSupport", dependencies: ["RunAnywhere"], path: "Tests/RunAnywhereTestSupport", swiftSettings: swiftSettings),
-        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "RunAnywhereTestSupport"], swiftSettings: swiftSettings),
+        .target(
+            name: "RunAnywhereTestSupport",
+            dependencies: [
+                "RunAnywhere", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/RunAnywhereTestSupport", swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "RunAnywhereTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swiftSettings),
         .testTarget(
             name: "RunAnywhereLlamaCppTests",
             dependencies: ["RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport", .product(name: "Logging", package: "swift-log")],

@@ -5,8 +5,8 @@ import RunAnywhere
 /// `runanywhere models …`: the model catalog.
 struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "models", abstract: "List, inspect and import models.",
-        subcommands: [List.self, Info.self, Import.self], defaultSubcommand: List.self
+        commandName: "models", abstract: "List, inspect, import, download, add, delete models and show their disk use.",
+        subcommands: [List.self, Info.self, Import.self, Pull.self, Add.self, Remove.self, Storage.self], defaultSubcommand: List.self
     )
 
     /// A model with its download state, for `--json`.

@@ -39,7 +39,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
 
     /// Loads a GGUF model and creates its context.
     public func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService {
-        guard let path = model.localPath?.path else {
+        guard let path = model.primaryFile?.path else {
             throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file")
         }
         let (candidates, engineLogger) = (libraryCandidates, self.logger)

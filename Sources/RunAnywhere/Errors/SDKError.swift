@@ -43,6 +43,8 @@ public struct SDKError: Error, LocalizedError, Sendable, CustomStringConvertible
         case .modelNotDownloaded: "Run scripts/setup (or `make run`) to install the default model, or import a GGUF file."
         case .frameworkNotAvailable: "Run scripts/setup to install the engines."
         case .insufficientMemory: "Close other programs or choose a smaller model."
+        case .insufficientStorage: "Free up disk space and try again."
+        case .networkError: "Check the connection and run the download again; it resumes where it stopped."
         default: nil
         }
     }
@@ -68,6 +70,12 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case fileNotFound
     case fileReadFailed
     case fileWriteFailed
+    case networkError
+    case downloadFailed
+    case unauthorized
+    case insufficientStorage
+    case checksumMismatch
+    case alreadyInProgress
 }
 
 /// Which part of the SDK an error comes from.

@@ -52,6 +52,28 @@ final class ModelCatalog: Sendable {
         }
     }
 
+    /// Replaces the saved entry of a user model (e.g. its format once confirmed after download).
+    func update(_ model: ModelInfo) throws {
+        try FileLock.withLock(at: lockURL) {
+            var registry = readRegistry()
+            guard let index = registry.models.firstIndex(where: { $0.id == model.id }) else { return }
+            registry.models[index] = model
+            try write(registry)
+        }
+    }
+
+    /// Removes a user model's entry.
+    func remove(id: String) throws {
+        try FileLock.withLock(at: lockURL) {
+            var registry = readRegistry()
+            registry.models.removeAll { $0.id == id }
+            try write(registry)
+        }
+    }
+
+    /// Whether `id` is a built-in entry.
+    func isBuiltIn(_ id: String) -> Bool { builtIn.contains { $0.id == id } }
+
     private func userModels() -> [ModelInfo] {
         readRegistry().models
     }

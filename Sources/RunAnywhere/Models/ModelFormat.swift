@@ -5,6 +5,8 @@ public enum ModelFormat: String, CaseIterable, Codable, Sendable {
     case onnx
     case ort
     case gguf
+    case ggml
+    case safetensors
     case bin
     case coreml
     case unknown
@@ -16,9 +18,39 @@ public enum ModelFormat: String, CaseIterable, Codable, Sendable {
         case "gguf": return .gguf
         case "onnx": return .onnx
         case "ort": return .ort
+        case "ggml": return .ggml
+        case "safetensors": return .safetensors
         case "bin": return .bin
         case "mlmodel", "mlpackage", "mlmodelc": return .coreml
         default: return .unknown
         }
+    }
+
+    /// The format a download URL points to: its path's extension, also for Hugging Face
+    /// `…/resolve/main/file.gguf?download=true` links and `…/blob/…` page links.
+    public static func detectFromURL(_ url: URL) -> ModelFormat {
+        detect(fromPath: url.path)
+    }
+
+    /// The format the file's first bytes show: GGUF magic, ggml magic, a safetensors JSON
+    /// header, or an ONNX protobuf (ir_version first); `.unknown` for anything else.
+    public static func sniff(fileAt url: URL) -> ModelFormat {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return .unknown }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
+        return sniff(head)
+    }
+
+    /// The format the given leading bytes show.
+    public static func sniff(_ head: [UInt8]) -> ModelFormat {
+        guard head.count >= 8 else { return .unknown }
+        if head.starts(with: Array("GGUF".utf8)) { return .gguf }
+        if head.starts(with: [0x6C, 0x6D, 0x67, 0x67]) || head.starts(with: [0x67, 0x67, 0x6D, 0x6C]) { return .ggml }
+        let headerLength = head.prefix(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        if headerLength > 1, headerLength < 100_000_000, head.count > 8, head[8] == UInt8(ascii: "{") { return .safetensors }
+        // ONNX ModelProto: field 1 (ir_version, varint) first, a small version number, then usually
+        // field 2 (producer_name) or 8 (opset_import).
+        if head[0] == 0x08, head[1] > 0, head[1] < 32, [0x12, 0x1A, 0x22, 0x2A, 0x32, 0x3A, 0x42].contains(head[2]) { return .onnx }
+        return .unknown
     }
 }

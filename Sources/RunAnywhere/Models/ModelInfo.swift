@@ -12,8 +12,10 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
     public let format: ModelFormat
     /// Where the model can be downloaded from, when it can.
     public let downloadURL: URL?
-    /// The model file on this machine, when it is here.
+    /// The model file on this machine, or its folder for archives and multi-file models.
     public var localPath: URL?
+    /// How the model's files arrive: one file, an archive, or several files.
+    public let artifactType: ModelArtifactType
     /// Size of the download in bytes, when known.
     public let downloadSize: Int64?
     /// The framework the model runs on.
@@ -47,6 +49,7 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         framework: InferenceFramework,
         downloadURL: URL? = nil,
         localPath: URL? = nil,
+        artifactType: ModelArtifactType? = nil,
         downloadSize: Int64? = nil,
         contextLength: Int? = nil,
         supportsThinking: Bool = false,
@@ -65,6 +68,7 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         self.framework = framework
         self.downloadURL = downloadURL
         self.localPath = localPath
+        self.artifactType = artifactType ?? .infer(from: downloadURL)
         self.downloadSize = downloadSize
         self.contextLength = category.requiresContextLength ? (contextLength ?? SDKConstants.Limits.defaultContextLength) : contextLength
         let thinking = category.supportsThinking && supportsThinking
@@ -78,15 +82,36 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         self.license = license
     }
 
-    /// Whether the model file is on this machine.
+    /// Whether the model's files are on this machine (all of them, for a multi-file model).
     public var isDownloaded: Bool {
         guard let localPath else { return false }
+        let manager = FileManager.default
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: localPath.path, isDirectory: &isDirectory) else { return false }
-        if isDirectory.boolValue {
-            return !((try? FileManager.default.contentsOfDirectory(atPath: localPath.path)) ?? []).isEmpty
+        guard manager.fileExists(atPath: localPath.path, isDirectory: &isDirectory) else { return false }
+        guard isDirectory.boolValue else { return true }
+        if case .multiFile(let files) = artifactType {
+            return files.allSatisfy { manager.fileExists(atPath: localPath.appendingPathComponent($0.filename).path) }
         }
-        return true
+        return ((try? manager.contentsOfDirectory(atPath: localPath.path)) ?? []).contains { !$0.hasPrefix(".") }
+    }
+
+    /// The file an engine opens: `localPath` itself, or in a model folder the largest file of
+    /// the model's format (a vision projector, `mmproj`, is never the primary file).
+    public var primaryFile: URL? {
+        guard let localPath, isDownloaded else { return nil }
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: localPath.path, isDirectory: &isDirectory)
+        guard isDirectory.boolValue else { return localPath }
+        let files = (FileManager.default.enumerator(at: localPath, includingPropertiesForKeys: [.fileSizeKey])?.allObjects as? [URL]) ?? []
+        let candidates = files.filter { url in
+            !url.lastPathComponent.hasPrefix(".") && !url.lastPathComponent.lowercased().contains("mmproj")
+                && (format == .unknown || ModelFormat.detect(fromPath: url.lastPathComponent) == format)
+        }
+        return candidates.max { size($0) < size($1) }
+    }
+
+    private func size(_ url: URL) -> Int64 {
+        Int64((try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
     }
 
     /// Whether the model can be loaded now; the same as ``isDownloaded``.
@@ -108,5 +133,33 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         }
         guard !id.hasPrefix("."), !id.hasPrefix("-") else { throw invalid("it must not start with '.' or '-'") }
         guard !id.contains("..") else { throw invalid("it must not contain '..'") }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, category, format, downloadURL, localPath, artifactType, downloadSize, framework, contextLength
+        case supportsThinking, thinkingPattern, description, source, createdAt, updatedAt, sha256, license
+    }
+
+    /// Reads a model entry; fields added after an entry was saved take their defaults.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        name = try c.decode(String.self, forKey: .name)
+        category = try c.decode(ModelCategory.self, forKey: .category)
+        format = try c.decode(ModelFormat.self, forKey: .format)
+        downloadURL = try c.decodeIfPresent(URL.self, forKey: .downloadURL)
+        localPath = try c.decodeIfPresent(URL.self, forKey: .localPath)
+        artifactType = try c.decodeIfPresent(ModelArtifactType.self, forKey: .artifactType) ?? .infer(from: downloadURL)
+        downloadSize = try c.decodeIfPresent(Int64.self, forKey: .downloadSize)
+        framework = try c.decode(InferenceFramework.self, forKey: .framework)
+        contextLength = try c.decodeIfPresent(Int.self, forKey: .contextLength)
+        supportsThinking = try c.decodeIfPresent(Bool.self, forKey: .supportsThinking) ?? false
+        thinkingPattern = try c.decodeIfPresent(ThinkingTagPattern.self, forKey: .thinkingPattern)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        source = try c.decodeIfPresent(ModelSource.self, forKey: .source) ?? .local
+        createdAt = try c.decodeIfPresent(Date.self, forKey: .createdAt) ?? Date(timeIntervalSince1970: 0)
+        updatedAt = try c.decodeIfPresent(Date.self, forKey: .updatedAt) ?? createdAt
+        sha256 = try c.decodeIfPresent(String.self, forKey: .sha256)
+        license = try c.decodeIfPresent(String.self, forKey: .license)
     }
 }

@@ -18,6 +18,9 @@ public actor RunAnywhereRuntime {
     /// The engines plugged in.
     public nonisolated let frameworks: FrameworkAdapterRegistry
     nonisolated let catalog: ModelCatalog
+    nonisolated let downloader: ModelDownloader
+    /// Events: model loads, downloads' progress, registrations.
+    public nonisolated let events = SDKEventBus()
     let modelLock = AsyncMutex()
     var loaded: LoadedModel?
     var activeGenerations: [UUID: Task<LLMGenerationResult, any Error>] = [:]
@@ -29,6 +32,7 @@ public actor RunAnywhereRuntime {
         self.configuration = configuration
         self.frameworks = frameworks
         self.catalog = ModelCatalog(modelsDirectory: configuration.modelsDirectory, logger: configuration.logger)
+        self.downloader = ModelDownloader(logger: configuration.logger)
     }
 
     /// Whether a language model is loaded.
@@ -46,7 +50,7 @@ public actor RunAnywhereRuntime {
         let model = try catalog.model(id: id)
         try await modelLock.withLock {
             if loaded?.info.id == id { return }
-            guard let path = model.localPath, model.isDownloaded else {
+            guard let path = model.primaryFile else {
                 throw SDKError(.modelNotDownloaded, "Model '\(id)' is not downloaded (expected at \(model.localPath?.path ?? "no path"))")
             }
             if model.format == .gguf { _ = try GGUFReader.read(path) }
@@ -62,8 +66,9 @@ public actor RunAnywhereRuntime {
             let started = ContinuousClock.now
             let service = try await adapter.loadLanguageModel(model, options: options, logger: logger)
             loaded = LoadedModel(info: model, framework: adapter.framework, service: service)
+            events.publish(.modelLoaded(modelId: id))
             logger.info("Loaded model", metadata: [
-                "model": "\(id)", "framework": "\(adapter.framework.displayName)",
+                "event": "\(SDKConstants.Events.modelLoaded)", "model": "\(id)", "framework": "\(adapter.framework.displayName)",
                 "seconds": "\((ContinuousClock.now - started).inSeconds)", "context": "\(service.contextLength)",
             ])
         }
@@ -72,7 +77,10 @@ public actor RunAnywhereRuntime {
     /// Unloads the language model, waiting for a running generation to finish first.
     public func unloadModel() async {
         await modelLock.withLock {
-            if let id = loaded?.info.id { logger.info("Unloaded model", metadata: ["model": "\(id)"]) }
+            if let id = loaded?.info.id {
+                logger.info("Unloaded model", metadata: ["event": "\(SDKConstants.Events.modelUnloaded)", "model": "\(id)"])
+                events.publish(.modelUnloaded(modelId: id))
+            }
             loaded = nil
         }
     }

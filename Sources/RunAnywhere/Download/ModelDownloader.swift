@@ -1,0 +1,142 @@
+import Foundation
+import Logging
+import NIOHTTP1
+import Synchronization
+
+/// Downloads catalog and user models: one at a time per model, any number of models at once.
+final class ModelDownloader: Sendable {
+    private let active = Mutex<Set<String>>([])
+    private let logger: Logger
+
+    init(logger: Logger) { self.logger = logger }
+
+    /// Headers for a download: a user agent, and a Hugging Face token (`HF_TOKEN`) for its hosts.
+    static func headers(for url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> HTTPHeaders {
+        var headers = HTTPHeaders([("User-Agent", "RunAnywhere/\(RunAnywhere.version) (Linux)")])
+        let host = url.host?.lowercased() ?? ""
+        if host == "huggingface.co" || host.hasSuffix(".huggingface.co") || host.hasSuffix(".hf.co"),
+           let token = environment["HF_TOKEN"] ?? environment["HUGGING_FACE_HUB_TOKEN"], !token.isEmpty {
+            headers.add(name: "Authorization", value: "Bearer \(token)")
+        }
+        return headers
+    }
+
+    /// Fetches `model`'s files into its folder, reporting progress; returns the model as it is
+    /// afterwards (its format confirmed from the file's header).
+    func download(_ model: ModelInfo, report: @escaping @Sendable (DownloadProgress) -> Void) async throws -> ModelInfo {
+        try claim(model.id)
+        defer { active.withLock { _ = $0.remove(model.id) } }
+        guard let localPath = model.localPath else { throw SDKError(.invalidInput, "Model '\(model.id)' has no place on disk") }
+        var meter = ProgressMeter(modelId: model.id)
+        let progress: (Int64, Int64?) throws -> Void = { done, total in
+            try Task.checkCancellation()
+            if meter.total == nil { meter.setTotal(total) }
+            if let update = meter.update(done: done) { report(update) }
+        }
+        var result = model
+        switch model.artifactType {
+        case .singleFile:
+            guard let url = model.downloadURL else { throw SDKError(.invalidInput, "Model '\(model.id)' has no download URL") }
+            try await fetch(url, to: localPath, progress: progress)
+            report(meter.report(.verifying))
+            try verify(localPath, sha256: model.sha256)
+            result = try confirmFormat(of: model, file: localPath)
+        case .archive(let type):
+            guard let url = model.downloadURL else { throw SDKError(.invalidInput, "Model '\(model.id)' has no download URL") }
+            let archive = localPath.appendingPathComponent(".download").appendingPathComponent(url.lastPathComponent)
+            try await fetch(url, to: archive, progress: progress)
+            report(meter.report(.verifying))
+            try verify(archive, sha256: model.sha256)
+            report(meter.report(.extracting))
+            try ArchiveExtractor.extract(archive, type: type, into: localPath)
+            try? FileManager.default.removeItem(at: archive.deletingLastPathComponent())
+        case .multiFile(let files):
+            var sizes: [Int64?] = []
+            for file in files { sizes.append(await HTTPTransfer.contentLength(of: file.url, headers: Self.headers(for: file.url))) }
+            let total = sizes.contains(nil) ? nil : sizes.compactMap { $0 }.reduce(0, +)
+            meter.setTotal(total)
+            var base: Int64 = 0
+            for (file, size) in zip(files, sizes) {
+                let destination = localPath.appendingPathComponent(file.filename)
+                try await fetch(file.url, to: destination) { done, _ in try progress(base + done, total) }
+                base += size ?? 0
+                try verify(destination, sha256: file.sha256)
+            }
+            report(meter.report(.verifying))
+        }
+        report(meter.report(.completed))
+        return result
+    }
+
+    private func claim(_ id: String) throws {
+        let claimed = active.withLock { $0.insert(id).inserted }
+        guard claimed else { throw SDKError(.alreadyInProgress, "Model '\(id)' is already being downloaded") }
+    }
+
+    private func fetch(_ url: URL, to destination: URL, progress: (Int64, Int64?) throws -> Void) async throws {
+        if url.isFileURL {
+            guard FileManager.default.fileExists(atPath: url.path) else { throw SDKError.fileManagement(.fileNotFound, "No such file: \(url.path)") }
+            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let staging = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial")
+            try? FileManager.default.removeItem(at: staging)
+            try FileManager.default.copyItem(at: url, to: staging)
+            try? FileManager.default.removeItem(at: destination)
+            try FileManager.default.moveItem(at: staging, to: destination)
+            let size = ((try? FileManager.default.attributesOfItem(atPath: destination.path)[.size]) as? NSNumber)?.int64Value ?? 0
+            return try progress(size, size)
+        }
+        try await HTTPTransfer(url: url, destination: destination, logger: logger).run(headers: Self.headers(for: url), progress: progress)
+    }
+
+    private func verify(_ file: URL, sha256 expected: String?) throws {
+        guard let expected = expected?.lowercased() else { return }
+        let actual = try FileDigest.sha256(of: file)
+        guard actual == expected else {
+            try? FileManager.default.removeItem(at: file)
+            throw SDKError(.checksumMismatch, "\(file.lastPathComponent) has sha256 \(actual), not the expected \(expected); the file was deleted")
+        }
+    }
+
+    /// The model with its format as the file's header shows it. A file whose header is not a
+    /// model the framework reads (e.g. an HTML error page) is deleted and refused.
+    private func confirmFormat(of model: ModelInfo, file: URL) throws -> ModelInfo {
+        let sniffed = ModelFormat.sniff(fileAt: file)
+        if sniffed == model.format { return model }
+        let readable = model.framework.formats
+        if sniffed != .unknown, readable.contains(sniffed) { return model.with(format: sniffed) }
+        if sniffed == .unknown, !ModelFormat.sniffable.contains(model.format) { return model }
+        try? FileManager.default.removeItem(at: file)
+        let what = sniffed == .unknown ? "not a model file (its first bytes match no known model format)" : "a \(sniffed.rawValue) file, which \(model.framework.displayName) does not read"
+        throw SDKError.fileManagement(.invalidModelFormat, "The download for '\(model.id)' is \(what); it was deleted")
+    }
+}
+
+extension ModelFormat {
+    /// Formats ``sniff(fileAt:)`` recognises.
+    static let sniffable: Set<ModelFormat> = [.gguf, .ggml, .onnx, .safetensors]
+}
+
+extension InferenceFramework {
+    /// The model formats the framework reads.
+    public var formats: [ModelFormat] {
+        switch self {
+        case .llamaCpp: [.gguf]
+        case .onnx: [.onnx, .ort]
+        case .coreml, .whisperKitCoreML: [.coreml]
+        case .mlx: [.safetensors]
+        default: []
+        }
+    }
+}
+
+extension ModelInfo {
+    /// This model with another format.
+    func with(format: ModelFormat) -> ModelInfo {
+        ModelInfo(
+            id: id, name: name, category: category, format: format, framework: framework, downloadURL: downloadURL, localPath: localPath,
+            artifactType: artifactType, downloadSize: downloadSize, contextLength: contextLength, supportsThinking: supportsThinking,
+            thinkingPattern: thinkingPattern, description: description, source: source, createdAt: createdAt, updatedAt: Date(),
+            sha256: sha256, license: license
+        )
+    }
+}

@@ -1,0 +1,35 @@
+import Synchronization
+
+/// Something that happened in the SDK.
+public enum SDKEvent: Sendable, Equatable {
+    case modelLoaded(modelId: String)
+    case modelUnloaded(modelId: String)
+    case modelRegistered(modelId: String)
+    case modelDeleted(modelId: String)
+    case downloadProgress(DownloadProgress)
+}
+
+/// The SDK's event stream: every subscriber gets every event from the moment it subscribes.
+public final class SDKEventBus: Sendable {
+    private let subscribers = Mutex<[Int: AsyncStream<SDKEvent>.Continuation]>([:])
+    private let nextID = Mutex(0)
+
+    public init() {}
+
+    /// A stream of the events published from now on; it ends when the consumer stops iterating.
+    public func subscribe() -> AsyncStream<SDKEvent> {
+        let id = nextID.withLock { id in
+            defer { id += 1 }
+            return id
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: SDKEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        continuation.onTermination = { [weak self] _ in _ = self?.subscribers.withLock { $0.removeValue(forKey: id) } }
+        subscribers.withLock { $0[id] = continuation }
+        return stream
+    }
+
+    /// Sends `event` to every subscriber.
+    public func publish(_ event: SDKEvent) {
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
+    }
+}

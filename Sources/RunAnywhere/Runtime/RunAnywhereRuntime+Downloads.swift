@@ -1,0 +1,142 @@
+import Foundation
+
+/// A model's files on disk.
+public struct ModelStorage: Codable, Sendable, Equatable {
+    public let modelId: String
+    public let name: String
+    public let path: String
+    public let sizeBytes: Int64
+}
+
+/// Disk use of the models folder.
+public struct StorageInfo: Codable, Sendable, Equatable {
+    /// Every model with files on disk, largest first.
+    public let models: [ModelStorage]
+    /// Bytes all of them take.
+    public let totalModelBytes: Int64
+    /// Bytes free on the volume of the models folder.
+    public let freeBytes: Int64?
+    /// The models folder.
+    public let directory: String
+}
+
+extension RunAnywhereRuntime {
+    /// Downloads a model's files, streaming its progress: bytes, smoothed speed, time left and
+    /// state (downloading, verifying, extracting, completed, or failed with the error, which the
+    /// stream then also throws). A transfer cut off or cancelled keeps its partial file, and
+    /// the next download resumes from it. Progress is also published on ``events``.
+    public nonisolated func downloadModelWithProgress(_ id: String) throws -> AsyncThrowingStream<DownloadProgress, any Error> {
+        let model = try catalog.model(id: id)
+        if model.downloadURL == nil, case .singleFile = model.artifactType, !model.isDownloaded {
+            throw SDKError(.invalidInput, "Model '\(id)' has no download URL; it is installed by scripts/setup")
+        }
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: DownloadProgress.self)
+        let events = self.events
+        let task = Task { [catalog, downloader] in
+            let report: @Sendable (DownloadProgress) -> Void = { progress in
+                continuation.yield(progress)
+                events.publish(.downloadProgress(progress))
+            }
+            do {
+                if model.isDownloaded {
+                    report(DownloadProgress(modelId: id, bytesDownloaded: 0, totalBytes: nil, speed: nil, estimatedTimeRemaining: nil, state: .completed))
+                } else {
+                    let downloaded = try await downloader.download(model, report: report)
+                    if downloaded != model, !catalog.isBuiltIn(id) { try catalog.update(downloaded) }
+                }
+                continuation.finish()
+            } catch {
+                let failure = (error as? SDKError) ?? SDKError(.downloadFailed, "\(error)")
+                if !(error is CancellationError) {
+                    report(DownloadProgress(modelId: id, bytesDownloaded: 0, totalBytes: nil, speed: nil, estimatedTimeRemaining: nil, state: .failed(failure)))
+                }
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        return stream
+    }
+
+    /// Adds a model from a URL (spec issue 70): the modality comes first, and only a framework
+    /// that does it and reads the URL's format is accepted, before anything is downloaded.
+    /// `framework` defaults to the first available one that fits. Archives (`.zip`, `.tar.gz`,
+    /// `.tar.bz2`, `.tar.xz`) are extracted after download.
+    @discardableResult
+    public nonisolated func addModel(
+        from url: URL, category: ModelCategory, framework: InferenceFramework? = nil, id: String? = nil, name: String? = nil,
+        sha256: String? = nil, supportsThinking: Bool = false
+    ) throws -> ModelInfo {
+        guard let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
+            throw SDKError(.invalidInput, "Unsupported URL '\(url.absoluteString)': use http, https or file")
+        }
+        if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
+            throw SDKError(.invalidInput, "'\(sha256)' is not a sha256 (64 hexadecimal digits)")
+        }
+        let modality = FrameworkModality(category: category)
+        let format = ModelFormat.detectFromURL(url)
+        let archive = ArchiveType.from(path: url.path)
+        let chosen = try framework ?? defaultFramework(for: modality, format: format)
+        if let restriction = chosen.platformRestriction { throw SDKError(.frameworkNotAvailable, restriction) }
+        guard frameworks.frameworkSupports(chosen, modality: modality) else {
+            let options = frameworks.frameworks(for: modality).map(\.displayName)
+            throw SDKError(.modelIncompatible, "\(chosen.displayName) does not run \(modality.rawValue) models; \(options.isEmpty ? "no installed framework does" : "use \(options.joined(separator: " or "))")")
+        }
+        if archive == nil, format != .unknown, !chosen.formats.contains(format) {
+            throw SDKError(.modelIncompatible, "\(chosen.displayName) reads \(chosen.formats.map(\.rawValue).joined(separator: ", ")) models; this URL points to a \(format.rawValue) file")
+        }
+        let fileName = url.lastPathComponent
+        let modelID = try id ?? Self.derivedID(from: fileName)
+        try ModelInfo.validateID(modelID)
+        let folder = catalog.modelsDirectory.appendingPathComponent(modelID)
+        let model = ModelInfo(
+            id: modelID, name: name ?? (fileName as NSString).deletingPathExtension, category: category,
+            format: format == .unknown ? (chosen.formats.first ?? .unknown) : format, framework: chosen, downloadURL: url,
+            localPath: archive == nil ? folder.appendingPathComponent(fileName) : folder, supportsThinking: supportsThinking,
+            description: "Added from \(url.absoluteString)", source: .local, sha256: sha256?.lowercased()
+        )
+        try catalog.add(model)
+        events.publish(.modelRegistered(modelId: modelID))
+        return try catalog.model(id: modelID)
+    }
+
+    private nonisolated func defaultFramework(for modality: FrameworkModality, format: ModelFormat) throws -> InferenceFramework {
+        let available = frameworks.frameworks(for: modality)
+        if let fit = available.first(where: { format == .unknown || $0.formats.contains(format) }) { return fit }
+        throw SDKError(.frameworkNotAvailable, "No installed framework runs \(modality.rawValue) models\(format == .unknown ? "" : " in \(format.rawValue) format")")
+    }
+
+    /// Size on disk of every model, the total, and the free space.
+    public nonisolated func storageInfo() -> StorageInfo {
+        let models = catalog.all().compactMap { model -> ModelStorage? in
+            guard model.isDownloaded, let path = model.localPath else { return nil }
+            return ModelStorage(modelId: model.id, name: model.name, path: path.path, sizeBytes: Self.diskSize(of: path))
+        }.sorted { $0.sizeBytes > $1.sizeBytes }
+        return StorageInfo(
+            models: models, totalModelBytes: models.reduce(0) { $0 + $1.sizeBytes },
+            freeBytes: FileDigest.freeSpace(at: catalog.modelsDirectory), directory: catalog.modelsDirectory.path
+        )
+    }
+
+    /// Deletes a model's files from the models folder (a partial download too). A user-added
+    /// model's entry goes with them; a file registered where it lies outside the models folder
+    /// is left alone. A loaded model must be unloaded first.
+    public func deleteStoredModel(_ id: String) throws {
+        let model = try catalog.model(id: id)
+        if loaded?.info.id == id { throw SDKError(.invalidInput, "Model '\(id)' is loaded; unload it first") }
+        let folder = catalog.modelsDirectory.appendingPathComponent(id)
+        if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
+        if !catalog.isBuiltIn(id) { try catalog.remove(id: id) }
+        events.publish(.modelDeleted(modelId: model.id))
+    }
+
+    static func diskSize(of url: URL) -> Int64 {
+        let keys: [URLResourceKey] = [.totalFileAllocatedSizeKey, .fileSizeKey, .isDirectoryKey]
+        guard (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true else {
+            return Int64((try? url.resourceValues(forKeys: Set(keys)))?.fileSize ?? 0)
+        }
+        let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: keys)?.allObjects as? [URL] ?? []
+        return files.reduce(0) { $0 + Int64((try? $1.resourceValues(forKeys: Set(keys)))?.fileSize ?? 0) }
+    }
+}

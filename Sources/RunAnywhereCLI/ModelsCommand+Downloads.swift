@@ -1,0 +1,142 @@
+import ArgumentParser
+import Foundation
+import RunAnywhere
+
+extension ModelsCommand {
+    struct Pull: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pull", abstract: "Download a model, showing percent, bytes, speed and time left.",
+            discussion: "Ctrl-C stops and keeps what was downloaded; pulling again resumes. Exit status 130 when interrupted."
+        )
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The model id.") var id: String
+
+        func run() async throws {
+            try await CLIContext.run(global) { _ in
+                try await ModelsCommand.download(id)
+            }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a model from a URL (http, https or file), then download it.",
+            discussion: "The category comes first; only a framework that runs it and reads the URL's format is accepted."
+        )
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Where to download the model from.") var url: String
+        @Option(name: .long, help: "What the model does: \(ModelCategory.allCases.map(\.rawValue).joined(separator: ", ")).") var category: ModelCategory
+        @Option(name: .long, help: "The framework (default: the first installed one that fits).") var framework: String?
+        @Option(name: .long, help: "Model id (default: derived from the file name).") var id: String?
+        @Option(name: .long, help: "Display name.") var name: String?
+        @Option(name: .long, help: "Expected sha256; a mismatch deletes the download.") var sha256: String?
+        @Flag(name: .customLong("no-download"), help: "Only register the model.") var noDownload = false
+        @Flag(name: .long, help: "Load the model after downloading, to check it works.") var load = false
+
+        func run() async throws {
+            try await CLIContext.run(global) { _ in
+                guard let parsed = URL(string: url), parsed.scheme != nil else { throw SDKError(.invalidInput, "'\(url)' is not a URL") }
+                var chosen: InferenceFramework?
+                if let framework {
+                    guard let known = InferenceFramework(caseInsensitive: framework) else {
+                        throw SDKError(.invalidInput, "Unknown framework '\(framework)'")
+                    }
+                    chosen = known
+                }
+                let model = try RunAnywhere.addModel(from: parsed, category: category, framework: chosen, id: id, name: name, sha256: sha256)
+                Terminal.write("Added \(Terminal.bold(model.id)) (\(model.name), \(model.framework.displayName), \(model.format.rawValue), \(model.artifactType.displayName))\n")
+                guard !noDownload else { return }
+                try await ModelsCommand.download(model.id)
+                if load {
+                    try await RunAnywhere.loadModel(model.id)
+                    Terminal.write("Loaded \(model.id); chat with it: runanywhere chat --model \(model.id)\n")
+                }
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a model's files (and a user-added model's entry).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The model id.") var id: String
+        @Flag(name: .long, help: "Do not ask for confirmation.") var yes = false
+
+        func run() async throws {
+            try await CLIContext.run(global) { _ in
+                let model = try RunAnywhere.runtime().model(id: id)
+                if !yes {
+                    Terminal.write("Delete \(model.name) (\(model.id)) from disk? [y/N] ")
+                    guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else { return Terminal.write("Nothing deleted.\n") }
+                }
+                try await RunAnywhere.deleteStoredModel(id)
+                Terminal.write("Deleted \(id)\n")
+            }
+        }
+    }
+
+    struct Storage: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "storage", abstract: "Disk use of each model, the total, and the free space.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(name: .long, help: "Print one JSON object.") var json = false
+
+        func run() async throws {
+            try await CLIContext.run(global) { _ in
+                let info = try RunAnywhere.getStorageInfo()
+                if json { return try JSONOutput.print(info) }
+                var text = Terminal.table(["ID", "NAME", "SIZE", "PATH"], info.models.map { [$0.modelId, $0.name, Terminal.bytes($0.sizeBytes), $0.path] })
+                text += "\nTotal \(Terminal.bytes(info.totalModelBytes)) in \(info.directory); \(info.freeBytes.map(Terminal.bytes) ?? "unknown") free\n"
+                Terminal.write(text)
+            }
+        }
+    }
+
+    /// Downloads with a live progress line; Ctrl-C keeps the partial file and exits 130.
+    static func download(_ id: String) async throws {
+        let progress = try await RunAnywhere.downloadModelWithProgress(id)
+        let consumer = Task {
+            var line = DownloadLine()
+            defer { line.finish() }
+            for try await update in progress { line.show(update) }
+        }
+        let outcome = await Interrupts.shared.whileRunning(onInterrupt: { consumer.cancel() }) { await consumer.result }
+        if consumer.isCancelled {
+            Terminal.standardError("Stopped; the partial download is kept. Run `runanywhere models pull \(id)` to resume.")
+            throw ExitCode(130)
+        }
+        try outcome.get()
+    }
+}
+
+extension ModelCategory: ExpressibleByArgument {}
+
+/// A download's progress on standard error: redrawn in place on a terminal, a line a second otherwise.
+struct DownloadLine {
+    private let interactive = isatty(STDERR_FILENO) == 1
+    private var lastLine = ContinuousClock.now - .seconds(10)
+
+    mutating func show(_ update: DownloadProgress) {
+        let text: String
+        switch update.state {
+        case .downloading:
+            let total = update.totalBytes.map { " / " + Terminal.bytes($0) } ?? ""
+            let speed = update.speed.map { " • " + Terminal.bytes(Int64($0)) + "/s" } ?? ""
+            let eta = update.estimatedTimeRemaining.map { String(format: " • ETA %.0fs", $0) } ?? ""
+            text = String(format: "%@ %3.0f%% %@%@%@%@", update.modelId, update.percentage * 100, Terminal.bytes(update.bytesDownloaded), total, speed, eta)
+            if !interactive, ContinuousClock.now - lastLine < .seconds(1) { return }
+        case .verifying: text = "\(update.modelId): verifying"
+        case .extracting: text = "\(update.modelId): extracting"
+        case .completed: text = "\(update.modelId): downloaded"
+        case .failed: return  // the error itself is reported when the command ends
+        }
+        lastLine = ContinuousClock.now
+        if interactive {
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        } else {
+            Terminal.standardError(text)
+        }
+    }
+
+    mutating func finish() {
+        if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
