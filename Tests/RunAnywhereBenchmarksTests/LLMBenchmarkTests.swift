@@ -48,7 +48,7 @@ struct LLMBenchmarkTests {
         let runtime = runtime(models: folder.appendingPathComponent("models"))
         let real = try #require(TestEnvironment.defaultModelFile)
         let broken = folder.appendingPathComponent("broken.gguf")
-        try FileManager.default.createFile(atPath: broken.path, contents: try FileHandle(forReadingFrom: real).read(upToCount: 1 << 20))
+        try TestEnvironment.writeTruncatedCopy(of: real, to: broken, bytes: 1 << 20)
         try runtime.registerModel(id: "broken", name: "Broken", url: broken, framework: .llamaCpp)
         try runtime.registerModel(id: "smol", name: "SmolLM2", url: real, framework: .llamaCpp)
         let handle = BenchmarkRunner(configuration: BenchmarkConfiguration(runtime: runtime, repetitions: 1, threads: 1), store: nil, appVersion: "test")

@@ -134,7 +134,7 @@ struct CLIBadInputTests {
         try Data("# not a model\n".utf8).write(to: text)
         let real = try #require(TestEnvironment.defaultModelFile)
         let truncated = home.appendingPathComponent("truncated.gguf")
-        try FileManager.default.createFile(atPath: truncated.path, contents: try FileHandle(forReadingFrom: real).read(upToCount: 2 << 20))
+        try TestEnvironment.writeTruncatedCopy(of: real, to: truncated, bytes: 2 << 20)
         expectError(try cli.run(["models", "import", empty.path]), "empty")
         expectError(try cli.run(["models", "import", text.path]), "not a valid GGUF")
         expectError(try cli.run(["models", "import", truncated.path]), "truncated")

@@ -97,7 +97,7 @@ extension LlamaTests {
         let runtime = try await makeRuntime(load: false, models: folder.appendingPathComponent("models"))
         let real = try #require(TestEnvironment.defaultModelFile)
         let truncated = folder.appendingPathComponent("truncated.gguf")
-        try FileManager.default.createFile(atPath: truncated.path, contents: try FileHandle(forReadingFrom: real).read(upToCount: 4 << 20))
+        try TestEnvironment.writeTruncatedCopy(of: real, to: truncated, bytes: 4 << 20)
         let text = folder.appendingPathComponent("text.gguf")
         try Data("not a model".utf8).write(to: text)
         let empty = folder.appendingPathComponent("empty.gguf")

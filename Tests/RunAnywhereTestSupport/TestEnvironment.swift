@@ -27,4 +27,11 @@ public enum TestEnvironment {
         let url = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/llama.cpp/lib/libllama.so")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
+
+    /// Writes the first `bytes` bytes of `source` to `destination`: a truncated model file.
+    public static func writeTruncatedCopy(of source: URL, to destination: URL, bytes: Int) throws {
+        let handle = try FileHandle(forReadingFrom: source)
+        defer { try? handle.close() }
+        try (handle.read(upToCount: bytes) ?? Data()).write(to: destination)
+    }
 }

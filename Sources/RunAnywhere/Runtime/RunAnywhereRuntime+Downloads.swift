@@ -61,7 +61,8 @@ extension RunAnywhereRuntime {
 
     /// Adds a model from a URL (spec issue 70): the modality comes first, and only a framework
     /// that does it and reads the URL's format is accepted, before anything is downloaded.
-    /// `framework` defaults to the first available one that fits. Archives (`.zip`, `.tar.gz`,
+    /// `framework` defaults to the first available one that fits. A URL without a definite
+    /// extension (none, or `.bin`) is checked by the file's header after download. Archives (`.zip`, `.tar.gz`,
     /// `.tar.bz2`, `.tar.xz`) are extracted after download.
     @discardableResult
     public nonisolated func addModel(
@@ -83,7 +84,9 @@ extension RunAnywhereRuntime {
             let options = frameworks.frameworks(for: modality).map(\.displayName)
             throw SDKError(.modelIncompatible, "\(chosen.displayName) does not run \(modality.rawValue) models; \(options.isEmpty ? "no installed framework does" : "use \(options.joined(separator: " or "))")")
         }
-        if archive == nil, format != .unknown, !chosen.formats.contains(format) {
+        // `.bin` says nothing definite (ggml, PyTorch, raw weights): the header decides after download.
+        let definite = format != .unknown && format != .bin
+        if archive == nil, definite, !chosen.formats.contains(format) {
             throw SDKError(.modelIncompatible, "\(chosen.displayName) reads \(chosen.formats.map(\.rawValue).joined(separator: ", ")) models; this URL points to a \(format.rawValue) file")
         }
         let fileName = url.lastPathComponent
@@ -92,7 +95,7 @@ extension RunAnywhereRuntime {
         let folder = catalog.modelsDirectory.appendingPathComponent(modelID)
         let model = ModelInfo(
             id: modelID, name: name ?? (fileName as NSString).deletingPathExtension, category: category,
-            format: format == .unknown ? (chosen.formats.first ?? .unknown) : format, framework: chosen, downloadURL: url,
+            format: definite ? format : (chosen.formats.first ?? .unknown), framework: chosen, downloadURL: url,
             localPath: archive == nil ? folder.appendingPathComponent(fileName) : folder, supportsThinking: supportsThinking,
             description: "Added from \(url.absoluteString)", source: .local, sha256: sha256?.lowercased()
         )

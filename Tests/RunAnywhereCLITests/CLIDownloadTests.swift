@@ -1,0 +1,70 @@
+import Foundation
+import NIOCore
+import RunAnywhereTestSupport
+import Testing
+
+/// Adding, pulling and deleting models through the CLI, against a loopback HTTP server serving
+/// the real default model.
+@Suite(.serialized, .enabled(if: engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+struct CLIDownloadTests {
+    @Test func addInterruptResumeThenUseTheModel() async throws {
+        let (cli, home) = try CLIRunner.isolated()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let model = try Data(contentsOf: try #require(TestEnvironment.defaultModelFile))
+        let server = try await TestHTTPServer.start(routes: ["/SmolLM2.Q4_1.gguf": .file(model, delayPerChunk: .microseconds(400))])
+        defer { Task { try? await server.shutdown() } }
+        let sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+
+        let process = Process()
+        process.executableURL = CLIRunner.binary
+        process.arguments = ["models", "add", server.url("/SmolLM2.Q4_1.gguf").absoluteString, "--category", "language", "--id", "smol", "--sha256", sha]
+        process.environment = ProcessInfo.processInfo.environment.merging(cli.environment) { $1 }
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        try await Task.sleep(for: .seconds(2.5))
+        process.interrupt()
+        let progress = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        _ = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(progress)")
+        #expect(progress.contains("%") && progress.contains("/s") && progress.contains("ETA"), "live percent, speed and ETA: \(progress)")
+        #expect(progress.contains("partial download is kept"))
+
+        let pulled = try cli.run(["models", "pull", "smol"])
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        #expect(pulled.stderr.contains("downloaded"))
+        #expect(server.requests.last?.range?.hasPrefix("bytes=") == true, "the pull resumed with a Range request")
+        #expect(try cli.run(["models", "pull", "smol"]).status == 0, "pulling a downloaded model is a no-op")
+
+        let answer = try cli.run(["generate", "--model", "smol", "--temperature", "0", "--max-tokens", "6", "--threads", "1", "--json", "What is 2+2?"])
+        #expect(answer.status == 0, "\(answer.stderr)")
+        #expect(try answer.json()["modelUsed"] as? String == "smol")
+        let chat = try cli.run(["chat", "--model", "smol", "--temperature", "0", "--max-tokens", "6", "--threads", "1"], input: "Hello!\n/exit\n")
+        #expect(chat.status == 0 && chat.stdout.contains("tok/s"), "\(chat.stderr)")
+
+        let storage = try cli.run(["models", "storage", "--json"]).json()
+        #expect((storage["models"] as? [[String: Any]])?.first?["sizeBytes"] as? Int == model.count)
+        #expect(try cli.run(["models", "rm", "smol"], input: "n\n").stdout.contains("Nothing deleted"))
+        #expect(try cli.run(["models", "rm", "smol", "--yes"]).status == 0)
+        #expect(try cli.run(["models", "info", "smol"]).status == 1)
+    }
+
+    @Test func badAdditionsAreRefusedWithClearErrors() throws {
+        let (cli, home) = try CLIRunner.isolated()
+        defer { try? FileManager.default.removeItem(at: home) }
+        for (arguments, fragment) in [
+            (["models", "add", "ftp://example.com/m.gguf", "--category", "language"], "use http, https or file"),
+            (["models", "add", "https://example.com/v.onnx", "--category", "language", "--framework", "llama.cpp"], "points to a onnx file"),
+            (["models", "add", "https://example.com/w.bin", "--category", "speech-recognition"], "No installed framework runs voice-to-text"),
+            (["models", "add", "https://example.com/m.gguf", "--category", "language", "--framework", "warp"], "Unknown framework"),
+        ] {
+            let output = try cli.run(arguments)
+            #expect(output.status == 1 && output.stderr.contains(fragment), "\(arguments): \(output.stderr)")
+        }
+        let registered = try cli.run(["models", "add", "https://127.0.0.1:9/m.gguf", "--category", "language", "--no-download", "--id", "later"])
+        #expect(registered.status == 0 && registered.stdout.contains("Added later"))
+        #expect(try cli.run(["models", "list", "--json"]).stdout.contains("\"later\""))
+    }
+}
