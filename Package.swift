@@ -15,6 +15,10 @@ let package = Package(
     products: [
         .library(name: "RunAnywhere", targets: ["RunAnywhere"]),
         .library(name: "RunAnywhereLlamaCpp", targets: ["RunAnywhereLlamaCpp"]),
+        .library(name: "RunAnywhereWhisperCpp", targets: ["RunAnywhereWhisperCpp"]),
+        .library(name: "RunAnywhereSherpaOnnx", targets: ["RunAnywhereSherpaOnnx"]),
+        // GPL-3, like eSpeak NG itself: a separate product an app opts into.
+        .library(name: "RunAnywhereEspeak", targets: ["RunAnywhereEspeak"]),
         .library(name: "RunAnywhereBenchmarks", targets: ["RunAnywhereBenchmarks"]),
         .executable(name: "runanywhere", targets: ["RunAnywhereCLI"]),
     ],
@@ -45,12 +49,33 @@ let package = Package(
             dependencies: ["RunAnywhere", "CLlamaCpp", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // Table of whisper.cpp function pointers, and the speech-to-text / VAD adapter.
+        .target(name: "CWhisperCpp", linkerSettings: [.linkedLibrary("dl")]),
+        .target(
+            name: "RunAnywhereWhisperCpp",
+            dependencies: ["RunAnywhere", "CWhisperCpp", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // sherpa-onnx (Piper voices) and eSpeak NG (phonemes, formant voices).
+        .target(name: "CSherpaOnnx", linkerSettings: [.linkedLibrary("dl")]),
+        .target(
+            name: "RunAnywhereSherpaOnnx",
+            dependencies: ["RunAnywhere", "CSherpaOnnx", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "CEspeakNG", linkerSettings: [.linkedLibrary("dl")]),
+        .target(
+            name: "RunAnywhereEspeak",
+            dependencies: ["RunAnywhere", "CEspeakNG", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         // The benchmark suite: types, providers, runner, store and reports (screens' logic lives here).
         .target(name: "RunAnywhereBenchmarks", dependencies: ["RunAnywhere"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "RunAnywhereCLI",
             dependencies: [
-                "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereBenchmarks",
+                "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak",
+                "RunAnywhereBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

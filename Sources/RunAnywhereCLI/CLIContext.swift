@@ -3,6 +3,9 @@ import Foundation
 import Logging
 import RunAnywhere
 import RunAnywhereLlamaCpp
+import RunAnywhereWhisperCpp
+import RunAnywhereSherpaOnnx
+import RunAnywhereEspeak
 
 /// What every command needs: the SDK initialized for the selected environment with the engines
 /// registered, the user's settings, and uniform error reporting (a message on standard error
@@ -38,6 +41,9 @@ struct CLIContext {
         try RunAnywhere.initialize(from: EnvironmentStore(dataDirectory: configuration.dataDirectory, logger: logger), configuration: configuration)
         let elapsed = clock.now - started
         try RunAnywhere.registerFrameworkAdapter(LlamaCppAdapter(logger: logger))
+        try RunAnywhere.registerFrameworkAdapter(WhisperCppAdapter(logger: logger))
+        try RunAnywhere.registerFrameworkAdapter(SherpaOnnxAdapter(phonemizer: EspeakPhonemizer()))
+        try RunAnywhere.registerFrameworkAdapter(EspeakAdapter())
         return CLIContext(logger: logger, initializationTime: elapsed, configuration: configuration)
     }
 

@@ -6,7 +6,7 @@ import RunAnywhere
 struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models", abstract: "List, inspect, import, download, add, delete models and show their disk use.",
-        subcommands: [List.self, Info.self, Import.self, Pull.self, Add.self, Remove.self, Storage.self], defaultSubcommand: List.self
+        subcommands: [List.self, Info.self, Import.self, Pull.self, Add.self, Remove.self, Storage.self, ConvertWhisper.self], defaultSubcommand: List.self
     )
 
     /// A model with its download state, for `--json`.

@@ -13,9 +13,9 @@ final class LlamaLibrary: Sendable {
     let api: ra_llama_api
     /// The library file.
     let path: String
-    private let logSink: LlamaLogSink
+    private let logSink: EngineLogSink
 
-    private init(api: ra_llama_api, path: String, logSink: LlamaLogSink) {
+    private init(api: ra_llama_api, path: String, logSink: EngineLogSink) {
         self.api = api
         self.path = path
         self.logSink = logSink
@@ -26,22 +26,14 @@ final class LlamaLibrary: Sendable {
     /// Where libllama is looked for, in order: `$RUNANYWHERE_LLAMA_LIB` (a file or a folder),
     /// the engines cache that scripts/setup fills (`$RUNANYWHERE_HOME/engines/llama.cpp/lib`),
     /// then the system's library path.
-    static func candidatePaths(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
-        var paths: [String] = []
-        if let explicit = environment["RUNANYWHERE_LLAMA_LIB"], !explicit.isEmpty {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: explicit, isDirectory: &isDirectory)
-            paths.append(exists && isDirectory.boolValue ? explicit + "/libllama.so" : explicit)
-        }
-        paths.append(RuntimeConfiguration.homeDirectory(environment: environment).appendingPathComponent("engines/llama.cpp/lib/libllama.so").path)
-        paths.append("libllama.so")
-        return paths
+    static func candidatePaths() -> [String] {
+        EngineLibraryLocator.candidates(environmentVariable: "RUNANYWHERE_LLAMA_LIB", engine: "llama.cpp", fileName: "libllama", systemName: "libllama.so")
     }
 
     /// Opens the first library that exists among `candidates` (cached per process); the
     /// library's log goes to `logger`.
     static func load(candidates: [String] = candidatePaths(), logger: Logger) throws -> LlamaLibrary {
-        let path = candidates.first { !$0.contains("/") || FileManager.default.fileExists(atPath: $0) } ?? candidates.last ?? "libllama.so"
+        let path = EngineLibraryLocator.first(of: candidates)
         let result = opened.withLock { cache -> Result<LlamaLibrary, SDKError> in
             if let cached = cache[path] { return cached }
             let result = Result { try open(path, logger: logger) }.mapError { $0 as? SDKError ?? SDKError(.frameworkNotAvailable, "\($0)") }
@@ -60,7 +52,7 @@ final class LlamaLibrary: Sendable {
             throw SDKError(.frameworkNotAvailable, "llama.cpp is not installed or cannot be opened (\(detail)); run scripts/setup, or set RUNANYWHERE_LLAMA_LIB to a libllama.so")
         }
         let api = table.pointee  // filled completely by a successful load
-        let sink = LlamaLogSink(logger: logger)
+        let sink = EngineLogSink(logger: logger, prefix: "llama.cpp")
         api.llama_log_set(llamaLogCallback, Unmanaged.passRetained(sink).toOpaque())
         api.llama_backend_init()
         logger.debug("Opened llama.cpp", metadata: ["path": "\(path)", "system": "\(api.llama_print_system_info().map { String(cString: $0) } ?? "")"])
@@ -71,48 +63,7 @@ final class LlamaLibrary: Sendable {
     func recentErrors() -> String { logSink.recentErrors() }
 }
 
-/// Receives llama.cpp's and ggml's log, which arrives in pieces, and forwards whole lines to a
-/// `Logger`: errors at `notice`, warnings at `info`, the rest at `debug`/`trace`.
-final class LlamaLogSink: Sendable {
-    private let logger: Logger
-    private let state = Mutex<(line: String, level: Logger.Level, errors: [String])>(("", .debug, []))
-
-    init(logger: Logger) { self.logger = logger }
-
-    func receive(_ level: ggml_log_level, _ text: String) {
-        let mapped: Logger.Level? = switch level {
-        case GGML_LOG_LEVEL_ERROR: .notice
-        case GGML_LOG_LEVEL_WARN: .info
-        case GGML_LOG_LEVEL_INFO: .debug
-        case GGML_LOG_LEVEL_DEBUG: .trace
-        default: nil  // GGML_LOG_LEVEL_CONT and NONE continue the previous line
-        }
-        let lines = state.withLock { state -> [(String, Logger.Level)] in
-            if let mapped { state.level = mapped }
-            state.line += text
-            var complete: [(String, Logger.Level)] = []
-            while let newline = state.line.firstIndex(of: "\n") {
-                let line = String(state.line[..<newline])
-                state.line = String(state.line[state.line.index(after: newline)...])
-                if !line.isEmpty {
-                    complete.append((line, state.level))
-                    if state.level == .notice { state.errors = Array((state.errors + [line]).suffix(5)) }
-                }
-            }
-            return complete
-        }
-        for (line, level) in lines { logger.log(level: level, "llama.cpp: \(line)") }
-    }
-
-    func recentErrors() -> String {
-        state.withLock { state in
-            defer { state.errors = [] }
-            return state.errors.joined(separator: "; ")
-        }
-    }
-}
-
 private func llamaLogCallback(level: ggml_log_level, text: UnsafePointer<CChar>?, userData: UnsafeMutableRawPointer?) {
     guard let text, let userData else { return }
-    Unmanaged<LlamaLogSink>.fromOpaque(userData).takeUnretainedValue().receive(level, String(cString: text))
+    Unmanaged<EngineLogSink>.fromOpaque(userData).takeUnretainedValue().receive(level: level.rawValue, text: String(cString: text))
 }

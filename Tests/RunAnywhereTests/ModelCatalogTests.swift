@@ -19,11 +19,15 @@ import Testing
                    "smollm2-1.7b-instruct-q6-k-l", "qwen-2.5-1.5b-instruct-q6-k", "lfm2-350m-q4-k-m", "lfm2-350m-q8-0"] {
             #expect(ids.contains(id), "catalog lacks \(id)")
         }
-        for model in models where model.id != RunAnywhere.defaultModelID {
+        for model in models where model.category == .language && model.id != RunAnywhere.defaultModelID {
             #expect(model.downloadURL?.scheme == "https")
             #expect(!model.isDownloaded, "nothing is downloaded into an empty folder")
-            #expect(model.framework == .llamaCpp && model.format == .gguf && model.category == .language)
+            #expect(model.framework == .llamaCpp && model.format == .gguf)
         }
+        for id in ["whisper-tiny.en", "whisper-base.en", "silero-vad", "piper-en_US-joe-medium", "espeak-ng-en-us"] {
+            #expect(ids.contains(id), "catalog lacks \(id)")
+        }
+        #expect(models.filter { $0.category == .speechRecognition }.allSatisfy { $0.framework == .whisperCpp && !$0.isDownloaded })
     }
 
     @Test func unknownAndUnsafeIDs() throws {

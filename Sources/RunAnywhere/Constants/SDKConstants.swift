@@ -39,6 +39,12 @@ public enum SDKConstants {
     public enum Models {
         /// The model scripts/setup installs, used when an app or the CLI names none.
         public static let defaultModelID = "smollm2-135m-instruct-q4_1"
+        /// The speech-to-text model scripts/setup installs (converted from CTranslate2).
+        public static let defaultSpeechRecognitionModelID = "whisper-tiny.en"
+        /// The text-to-speech voice scripts/setup installs (Piper, through sherpa-onnx).
+        public static let defaultVoiceID = "piper-en_US-joe-medium"
+        /// The voice activity detector scripts/setup installs.
+        public static let voiceActivityModelID = "silero-vad"
     }
 
     /// File and folder names inside the models and app-data folders.

@@ -121,6 +121,7 @@ extension InferenceFramework {
     public var formats: [ModelFormat] {
         switch self {
         case .llamaCpp: [.gguf]
+        case .whisperCpp: [.ggml, .bin]
         case .onnx: [.onnx, .ort]
         case .coreml, .whisperKitCoreML: [.coreml]
         case .mlx: [.safetensors]

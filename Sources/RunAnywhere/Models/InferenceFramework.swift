@@ -2,6 +2,8 @@
 public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
     case onnx = "ONNX"
     case llamaCpp = "LlamaCpp"
+    case whisperCpp = "WhisperCpp"
+    case espeakNG = "EspeakNG"
     case foundationModels = "FoundationModels"
     case systemTTS = "SystemTTS"
     case fluidAudio = "FluidAudio"
@@ -18,6 +20,8 @@ public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
         switch self {
         case .onnx: "ONNX Runtime"
         case .llamaCpp: "llama.cpp"
+        case .whisperCpp: "whisper.cpp"
+        case .espeakNG: "eSpeak NG"
         case .foundationModels: "Foundation Models"
         case .systemTTS: "System TTS"
         case .fluidAudio: "FluidAudio"
@@ -36,6 +40,8 @@ public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
         switch self {
         case .onnx: "onnx"
         case .llamaCpp: "llama_cpp"
+        case .whisperCpp: "whisper_cpp"
+        case .espeakNG: "espeak_ng"
         case .foundationModels: "foundation_models"
         case .systemTTS: "system_tts"
         case .fluidAudio: "fluid_audio"
@@ -63,6 +69,8 @@ public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
     public var modalities: Set<FrameworkModality> {
         switch self {
         case .llamaCpp: [.textToText, .imageToText]
+        case .whisperCpp: [.voiceToText]
+        case .espeakNG: [.textToVoice]
         case .onnx: [.voiceToText, .textToVoice]
         case .foundationModels, .mlx, .metalrt: [.textToText]
         case .coreml: [.textToText, .voiceToText, .imageToText, .textToImage]

@@ -110,10 +110,12 @@ extension RunAnywhereRuntime {
         throw SDKError(.frameworkNotAvailable, "No installed framework runs \(modality.rawValue) models\(format == .unknown ? "" : " in \(format.rawValue) format")")
     }
 
-    /// Size on disk of every model, the total, and the free space.
+    /// Size on disk of every model in the models folder, the total, and the free space (models
+    /// elsewhere, such as a registered file or a system voice, are not the SDK's to count).
     public nonisolated func storageInfo() -> StorageInfo {
+        let root = catalog.modelsDirectory.standardizedFileURL.path + "/"
         let models = catalog.all().compactMap { model -> ModelStorage? in
-            guard model.isDownloaded, let path = model.localPath else { return nil }
+            guard model.isDownloaded, let path = model.localPath, path.standardizedFileURL.path.hasPrefix(root) else { return nil }
             return ModelStorage(modelId: model.id, name: model.name, path: path.path, sizeBytes: Self.diskSize(of: path))
         }.sorted { $0.sizeBytes > $1.sizeBytes }
         return StorageInfo(

@@ -23,6 +23,11 @@ public actor RunAnywhereRuntime {
     public nonisolated let events = SDKEventBus()
     let modelLock = AsyncMutex()
     var loaded: LoadedModel?
+    /// Speech models have their own lock, so a transcription never waits for a generation.
+    let speechLock = AsyncMutex()
+    var loadedSTT: (info: ModelInfo, service: any STTService)?
+    var loadedVAD: (any VADService)?
+    var loadedTTS: (info: ModelInfo, service: any TTSService)?
     var activeGenerations: [UUID: Task<LLMGenerationResult, any Error>] = [:]
 
     nonisolated var logger: Logger { configuration.logger }
@@ -50,18 +55,7 @@ public actor RunAnywhereRuntime {
         let model = try catalog.model(id: id)
         try await modelLock.withLock {
             if loaded?.info.id == id { return }
-            guard let path = model.primaryFile else {
-                throw SDKError(.modelNotDownloaded, "Model '\(id)' is not downloaded (expected at \(model.localPath?.path ?? "no path"))")
-            }
-            if model.format == .gguf { _ = try GGUFReader.read(path) }
-            let available = HardwareProfile.availableMemory()
-            guard let adapter = frameworks.bestAdapter(for: model, availableMemory: available) else {
-                throw SDKError(.frameworkNotAvailable, "No available engine can run '\(id)' (\(model.framework.displayName), \(model.format.rawValue)): \(unavailableReason(for: model))")
-            }
-            let needed = adapter.estimateMemoryUsage(for: model)
-            if available > 0, needed > available {
-                throw SDKError(.insufficientMemory, "Model '\(id)' needs about \(needed >> 20) MiB but only \(available >> 20) MiB is available")
-            }
+            let adapter = try adapter(for: model)
             loaded = nil  // free the previous model before the next one takes memory
             let started = ContinuousClock.now
             let service = try await adapter.loadLanguageModel(model, options: options, logger: logger)
@@ -83,6 +77,24 @@ public actor RunAnywhereRuntime {
             }
             loaded = nil
         }
+    }
+
+    /// The engine to load `model` with, after checking its file is there and (for GGUF) whole,
+    /// and that it fits in memory.
+    nonisolated func adapter(for model: ModelInfo) throws -> any FrameworkAdapter {
+        guard let path = model.primaryFile else {
+            throw SDKError(.modelNotDownloaded, "Model '\(model.id)' is not downloaded (expected at \(model.localPath?.path ?? "no path"))")
+        }
+        if model.format == .gguf { _ = try GGUFReader.read(path) }
+        let available = HardwareProfile.availableMemory()
+        guard let adapter = frameworks.bestAdapter(for: model, availableMemory: available) else {
+            throw SDKError(.frameworkNotAvailable, "No available engine can run '\(model.id)' (\(model.framework.displayName), \(model.format.rawValue)): \(unavailableReason(for: model))")
+        }
+        let needed = adapter.estimateMemoryUsage(for: model)
+        if available > 0, needed > available {
+            throw SDKError(.insufficientMemory, "Model '\(model.id)' needs about \(needed >> 20) MiB but only \(available >> 20) MiB is available")
+        }
+        return adapter
     }
 
     private nonisolated func unavailableReason(for model: ModelInfo) -> String {

@@ -1,0 +1,29 @@
+// A table of the espeak-ng functions RunAnywhere calls, filled by dlopen/dlsym (see ra_llama.h).
+// speak_lib.h comes from Debian's libespeak-ng-dev through the `.deps` link scripts/setup writes.
+#ifndef RA_ESPEAK_H
+#define RA_ESPEAK_H
+
+#include "../../../.deps/espeak-ng/include/speak_lib.h"
+#include <stddef.h>
+
+#define RA_ESPEAK_FUNCTIONS(X)   \
+    X(espeak_Initialize)         \
+    X(espeak_SetVoiceByName)     \
+    X(espeak_TextToPhonemes)     \
+    X(espeak_SetSynthCallback)   \
+    X(espeak_Synth)              \
+    X(espeak_SetParameter)       \
+    X(espeak_Info)
+
+/// Function pointers into one dlopen'ed libespeak-ng.
+typedef struct ra_espeak_api {
+#define RA_ESPEAK_FIELD(name) __typeof__(&name) _Nonnull name;
+    RA_ESPEAK_FUNCTIONS(RA_ESPEAK_FIELD)
+#undef RA_ESPEAK_FIELD
+} ra_espeak_api;
+
+/// Opens the library at `path` with RTLD_NOW | RTLD_LOCAL and fills `api`. Returns 0 on
+/// success; otherwise writes a message to `error` and returns -1. Never closed.
+int ra_espeak_api_load(const char * _Nonnull path, ra_espeak_api * _Nonnull api, char * _Nonnull error, size_t error_size);
+
+#endif

@@ -1,0 +1,27 @@
+// A table of the sherpa-onnx C API functions RunAnywhere calls, filled by dlopen/dlsym (see
+// ra_llama.h). c-api.h comes from the sherpa-onnx-core wheel through the `.deps` link.
+#ifndef RA_SHERPA_H
+#define RA_SHERPA_H
+
+#include "../../../.deps/sherpa-onnx/include/sherpa-onnx/c-api/c-api.h"
+#include <stddef.h>
+
+#define RA_SHERPA_FUNCTIONS(X)                        \
+    X(SherpaOnnxCreateOfflineTts)                     \
+    X(SherpaOnnxDestroyOfflineTts)                    \
+    X(SherpaOnnxOfflineTtsSampleRate)                 \
+    X(SherpaOnnxOfflineTtsGenerateWithConfig)         \
+    X(SherpaOnnxDestroyOfflineTtsGeneratedAudio)
+
+/// Function pointers into one dlopen'ed libsherpa-onnx-c-api.
+typedef struct ra_sherpa_api {
+#define RA_SHERPA_FIELD(name) __typeof__(&name) _Nonnull name;
+    RA_SHERPA_FUNCTIONS(RA_SHERPA_FIELD)
+#undef RA_SHERPA_FIELD
+} ra_sherpa_api;
+
+/// Opens the library at `path` with RTLD_NOW | RTLD_LOCAL and fills `api`. Returns 0 on
+/// success; otherwise writes a message to `error` and returns -1. Never closed.
+int ra_sherpa_api_load(const char * _Nonnull path, ra_sherpa_api * _Nonnull api, char * _Nonnull error, size_t error_size);
+
+#endif

@@ -1,0 +1,51 @@
+import Logging
+import Synchronization
+
+/// Receives an engine's log (ggml-based engines send it in pieces) and forwards whole lines to
+/// a `Logger`: errors at `notice`, warnings at `info`, the rest at `debug`/`trace`. The last
+/// error lines are kept to explain a failure.
+public final class EngineLogSink: Sendable {
+    private let logger: Logger
+    private let prefix: String
+    private let state = Mutex<(line: String, level: Logger.Level, errors: [String])>(("", .debug, []))
+
+    /// A sink whose lines start with `prefix` (e.g. "llama.cpp").
+    public init(logger: Logger, prefix: String) {
+        self.logger = logger
+        self.prefix = prefix
+    }
+
+    /// Takes a piece of log text at a ggml log level (1 debug, 2 info, 3 warn, 4 error, 5 continue).
+    public func receive(level: UInt32, text: String) {
+        let mapped: Logger.Level? = switch level {
+        case 4: .notice
+        case 3: .info
+        case 2: .debug
+        case 1: .trace
+        default: nil  // 0 (none) and 5 (continue) extend the previous line
+        }
+        let lines = state.withLock { state -> [(String, Logger.Level)] in
+            if let mapped { state.level = mapped }
+            state.line += text
+            var complete: [(String, Logger.Level)] = []
+            while let newline = state.line.firstIndex(of: "\n") {
+                let line = String(state.line[..<newline])
+                state.line = String(state.line[state.line.index(after: newline)...])
+                if !line.isEmpty {
+                    complete.append((line, state.level))
+                    if state.level == .notice { state.errors = Array((state.errors + [line]).suffix(5)) }
+                }
+            }
+            return complete
+        }
+        for (line, level) in lines { logger.log(level: level, "\(prefix): \(line)") }
+    }
+
+    /// The latest error lines, joined; reading them clears them.
+    public func recentErrors() -> String {
+        state.withLock { state in
+            defer { state.errors = [] }
+            return state.errors.joined(separator: "; ")
+        }
+    }
+}

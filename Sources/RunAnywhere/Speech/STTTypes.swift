@@ -1,0 +1,130 @@
+import Foundation
+
+/// How audio handed to the SDK is encoded.
+public enum AudioFormat: String, Codable, Sendable, CaseIterable {
+    /// Raw 16-bit little-endian mono PCM at ``STTOptions/sampleRate``.
+    case pcm
+    /// A WAV file (any common rate and channel count).
+    case wav
+}
+
+/// How to transcribe.
+public struct STTOptions: Codable, Sendable, Equatable {
+    /// The spoken language (ISO 639-1), used unless ``detectLanguage``.
+    public var language: String
+    /// Detect the language instead (multilingual models only).
+    public var detectLanguage: Bool
+    public var enablePunctuation: Bool
+    /// Speaker diarization; no Linux engine offers it yet, so it is ignored (and logged).
+    public var enableDiarization: Bool
+    public var maxSpeakers: Int?
+    /// Whether segments carry start and end times.
+    public var enableTimestamps: Bool
+    public var vocabularyFilter: [String]
+    /// How `Data` input is encoded.
+    public var audioFormat: AudioFormat
+    /// Sample rate of `.pcm` input.
+    public var sampleRate: Int
+    public var preferredFramework: InferenceFramework?
+    /// CPU threads; nil uses the SDK's default. Additive.
+    public var threads: Int?
+
+    public init(
+        language: String = "en", detectLanguage: Bool = false, enablePunctuation: Bool = true, enableDiarization: Bool = false,
+        maxSpeakers: Int? = nil, enableTimestamps: Bool = true, vocabularyFilter: [String] = [], audioFormat: AudioFormat = .pcm,
+        sampleRate: Int = 16_000, preferredFramework: InferenceFramework? = nil, threads: Int? = nil
+    ) {
+        self.language = language
+        self.detectLanguage = detectLanguage
+        self.enablePunctuation = enablePunctuation
+        self.enableDiarization = enableDiarization
+        self.maxSpeakers = maxSpeakers
+        self.enableTimestamps = enableTimestamps
+        self.vocabularyFilter = vocabularyFilter
+        self.audioFormat = audioFormat
+        self.sampleRate = sampleRate
+        self.preferredFramework = preferredFramework
+        self.threads = threads
+    }
+}
+
+/// A stretch of transcribed speech.
+public struct TranscriptionSegment: Codable, Sendable, Equatable {
+    public let text: String
+    /// Seconds from the start of the audio.
+    public let startTime: TimeInterval
+    public let endTime: TimeInterval
+    /// Mean probability of the segment's tokens, 0 to 1.
+    public let confidence: Float
+
+    public init(text: String, startTime: TimeInterval, endTime: TimeInterval, confidence: Float) {
+        self.text = text
+        self.startTime = startTime
+        self.endTime = endTime
+        self.confidence = confidence
+    }
+}
+
+/// How long a transcription took.
+public struct TranscriptionMetadata: Codable, Sendable, Equatable {
+    public let modelId: String
+    /// Seconds spent transcribing.
+    public let processingTime: TimeInterval
+    /// Seconds of audio.
+    public let audioLength: TimeInterval
+    /// processingTime / audioLength.
+    public let realTimeFactor: Double
+}
+
+/// A transcription.
+public struct STTOutput: Codable, Sendable, Equatable {
+    public let text: String
+    /// Mean confidence over the segments, 0 to 1.
+    public let confidence: Float
+    public let segments: [TranscriptionSegment]
+    public let detectedLanguage: String?
+    public let metadata: TranscriptionMetadata
+}
+
+/// A speech-to-text model an engine has loaded.
+public protocol STTService: AnyObject, Sendable {
+    /// Transcribes 16 kHz mono samples; blocking. Stops early once `cancellation` is raised.
+    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (segments: [TranscriptionSegment], language: String?)
+}
+
+/// A part of the audio that holds speech.
+public struct SpeechSegment: Codable, Sendable, Equatable {
+    /// Seconds from the start.
+    public let start: TimeInterval
+    public let end: TimeInterval
+
+    public init(start: TimeInterval, end: TimeInterval) {
+        self.start = start
+        self.end = end
+    }
+}
+
+/// How to detect speech.
+public struct VADOptions: Codable, Sendable, Equatable {
+    /// Speech probability above which a frame counts as speech.
+    public var threshold: Float
+    /// Shorter speech is ignored.
+    public var minSpeechDurationMs: Int
+    /// Silence shorter than this does not end a segment.
+    public var minSilenceDurationMs: Int
+    /// Padding added around each segment.
+    public var speechPadMs: Int
+
+    public init(threshold: Float = 0.5, minSpeechDurationMs: Int = 250, minSilenceDurationMs: Int = 100, speechPadMs: Int = 30) {
+        self.threshold = threshold
+        self.minSpeechDurationMs = minSpeechDurationMs
+        self.minSilenceDurationMs = minSilenceDurationMs
+        self.speechPadMs = speechPadMs
+    }
+}
+
+/// A voice activity detector an engine has loaded.
+public protocol VADService: AnyObject, Sendable {
+    /// The speech segments of 16 kHz mono samples; blocking.
+    func detectSpeech(_ audio: AudioSamples, options: VADOptions) throws -> [SpeechSegment]
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// How to synthesize speech.
+public struct TTSOptions: Codable, Sendable, Equatable {
+    /// A voice name the engine knows (e.g. "en-us" for eSpeak NG); nil uses the loaded voice's own.
+    public var voice: String?
+    public var language: String
+    /// Speaking rate; 1 is normal, 2 twice as fast (0.25 to 4).
+    public var rate: Float
+    /// Pitch; 1 is normal (0.5 to 2). Piper voices have a fixed pitch and ignore it.
+    public var pitch: Float
+    /// Loudness; 1 is unchanged (0 to 2, clipped at full scale).
+    public var volume: Float
+    public var audioFormat: AudioFormat
+    /// Requested sample rate; the output keeps the voice's own rate when 0.
+    public var sampleRate: Int
+    public var useSSML: Bool
+
+    public init(voice: String? = nil, language: String = "en-US", rate: Float = 1, pitch: Float = 1, volume: Float = 1,
+                audioFormat: AudioFormat = .pcm, sampleRate: Int = 0, useSSML: Bool = false) {
+        self.voice = voice
+        self.language = language
+        self.rate = rate
+        self.pitch = pitch
+        self.volume = volume
+        self.audioFormat = audioFormat
+        self.sampleRate = sampleRate
+        self.useSSML = useSSML
+    }
+
+    /// Throws a clear error for values out of range.
+    public func validate() throws {
+        func bad(_ why: String) -> SDKError { SDKError(.invalidInput, "Invalid speech options: \(why)") }
+        guard rate.isFinite, (0.25...4).contains(rate) else { throw bad("rate must be between 0.25 and 4 (got \(rate))") }
+        guard pitch.isFinite, (0.5...2).contains(pitch) else { throw bad("pitch must be between 0.5 and 2 (got \(pitch))") }
+        guard volume.isFinite, (0...2).contains(volume) else { throw bad("volume must be between 0 and 2 (got \(volume))") }
+        guard sampleRate == 0 || (8_000...96_000).contains(sampleRate) else { throw bad("sampleRate must be 0 or 8000 to 96000 (got \(sampleRate))") }
+    }
+}
+
+/// How long a synthesis took.
+public struct TTSSynthesisMetadata: Codable, Sendable, Equatable {
+    public let voice: String
+    public let language: String
+    /// Seconds spent synthesizing.
+    public let processingTime: TimeInterval
+    public let characterCount: Int
+    /// characterCount / processingTime.
+    public let charactersPerSecond: Double
+}
+
+/// Synthesized speech.
+public struct TTSOutput: Codable, Sendable, Equatable {
+    /// 16-bit little-endian mono PCM (`format` .pcm), or a WAV file (`format` .wav).
+    public let audioData: Data
+    public let format: AudioFormat
+    public let sampleRate: Int
+    /// Seconds of audio.
+    public let duration: TimeInterval
+    public let metadata: TTSSynthesisMetadata
+}
+
+/// A text-to-speech voice an engine has loaded.
+public protocol TTSService: AnyObject, Sendable {
+    /// The voice's name and language, for metadata.
+    var voiceName: String { get }
+    var language: String { get }
+    /// Synthesizes one chunk of text (a few sentences); blocking.
+    func synthesize(_ text: String, options: TTSOptions, cancellation: CancellationFlag) throws -> AudioSamples
+}
+
+/// Turns text into phonemes (IPA), sentence by sentence, for voices that read phonemes.
+public protocol Phonemizer: Sendable {
+    /// The IPA of each sentence of `text`, spoken by `voice` (e.g. "en-us").
+    func phonemize(_ text: String, voice: String) throws -> [String]
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Logging
+import RunAnywhere
+
+/// Piper text-to-speech voices on sherpa-onnx (ONNX Runtime). Piper voices read phonemes, so
+/// the adapter takes a ``Phonemizer`` (e.g. `EspeakPhonemizer` from RunAnywhereEspeak).
+public struct SherpaOnnxAdapter: FrameworkAdapter {
+    public let framework = InferenceFramework.onnx
+    public let supportedModalities: Set<FrameworkModality> = [.textToVoice]
+    public let supportedFormats: [ModelFormat] = [.onnx]
+    private let phonemizer: any Phonemizer
+    private let libraryCandidates: [String]
+
+    /// Creates the adapter with the phonemizer Piper voices need.
+    public init(phonemizer: any Phonemizer, libraryPath: String? = nil) {
+        self.phonemizer = phonemizer
+        self.libraryCandidates = libraryPath.map { [$0] } ?? SherpaLibrary.candidatePaths()
+    }
+
+    public func canHandle(model: ModelInfo) -> Bool {
+        model.format == .onnx && model.category == .speechSynthesis
+    }
+
+    public func availability() -> FrameworkAvailability {
+        do {
+            return .available(detail: try SherpaLibrary.load(candidates: libraryCandidates).path)
+        } catch {
+            return .unavailable(reason: (error as? SDKError)?.message ?? "\(error)")
+        }
+    }
+
+    public func estimateMemoryUsage(for model: ModelInfo) -> Int64 {
+        let size = model.primaryFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64 } ?? model.downloadSize ?? 0
+        return size * 2 + (64 << 20)
+    }
+
+    /// Loads a Piper voice: its `.onnx` (with Piper metadata) and `tokens.txt` beside it.
+    public func loadSpeechSynthesisModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any TTSService {
+        guard let file = model.primaryFile else { throw SDKError(.modelNotDownloaded, "Voice '\(model.id)' is not installed") }
+        let tokens = file.deletingLastPathComponent().appendingPathComponent("tokens.txt")
+        guard FileManager.default.fileExists(atPath: tokens.path) else {
+            throw SDKError.fileManagement(.fileNotFound, "Voice '\(model.id)' has no tokens.txt beside \(file.lastPathComponent)")
+        }
+        let (candidates, phonemizer) = (libraryCandidates, self.phonemizer)
+        let threads = options.threads ?? HardwareProfile.current().defaultThreads
+        return try await runBlocking(name: "sherpa-onnx load") {
+            try PiperTTSService(library: SherpaLibrary.load(candidates: candidates), model: file, tokens: tokens, threads: threads,
+                                voiceName: model.id, phonemizer: phonemizer)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import RunAnywhere
+
+/// Speech-to-text and voice activity detection on whisper.cpp, opened at run time from the
+/// engines cache that scripts/setup fills (or `$RUNANYWHERE_WHISPER_LIB`).
+public struct WhisperCppAdapter: FrameworkAdapter {
+    public let framework = InferenceFramework.whisperCpp
+    public let supportedModalities: Set<FrameworkModality> = [.voiceToText]
+    public let supportedFormats: [ModelFormat] = [.ggml, .bin]
+    private let libraryCandidates: [String]
+    private let logger: Logger
+
+    /// Creates the adapter; whisper.cpp's own log goes to `logger`.
+    public init(libraryPath: String? = nil, logger: Logger = Logger(label: "runanywhere.whispercpp", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        self.libraryCandidates = libraryPath.map { [$0] } ?? WhisperLibrary.candidatePaths()
+        self.logger = logger
+    }
+
+    /// Speech recognition models, and the voice activity detector (category `audio`).
+    public func canHandle(model: ModelInfo) -> Bool {
+        supportedFormats.contains(model.format) && [.speechRecognition, .audio].contains(model.category)
+    }
+
+    public func availability() -> FrameworkAvailability {
+        do {
+            return .available(detail: try WhisperLibrary.load(candidates: libraryCandidates, logger: logger).path)
+        } catch {
+            return .unavailable(reason: (error as? SDKError)?.message ?? "\(error)")
+        }
+    }
+
+    /// The file plus working buffers (whisper.cpp's compute buffers are about a third of the model).
+    public func estimateMemoryUsage(for model: ModelInfo) -> Int64 {
+        let size = model.primaryFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64 } ?? model.downloadSize ?? 0
+        return size + size / 3 + (32 << 20)
+    }
+
+    public func loadSpeechRecognitionModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any STTService {
+        let (candidates, engineLogger) = (libraryCandidates, self.logger)
+        guard let path = model.primaryFile?.path else { throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file") }
+        let threads = options.threads ?? HardwareProfile.current().defaultThreads
+        return try await runBlocking(name: "whisper.cpp load") {
+            try WhisperSTTService(library: WhisperLibrary.load(candidates: candidates, logger: engineLogger), path: path, threads: threads)
+        }
+    }
+
+    public func loadVoiceActivityModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any VADService {
+        let (candidates, engineLogger) = (libraryCandidates, self.logger)
+        guard let path = model.primaryFile?.path else { throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file") }
+        let threads = options.threads ?? 1
+        return try await runBlocking(name: "whisper.cpp VAD load") {
+            try WhisperVADService(library: WhisperLibrary.load(candidates: candidates, logger: engineLogger), path: path, threads: threads)
+        }
+    }
+}

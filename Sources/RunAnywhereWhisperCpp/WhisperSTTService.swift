@@ -1,0 +1,109 @@
+internal import CWhisperCpp
+import Foundation
+import RunAnywhere
+
+/// A whisper.cpp model, transcribing 16 kHz mono audio.
+///
+/// `@unchecked Sendable`: the context is only used while the runtime's speech mutex is held,
+/// one transcription at a time; it is freed once, in `deinit`.
+final class WhisperSTTService: STTService, @unchecked Sendable {
+    private let library: WhisperLibrary
+    private let context: OpaquePointer
+    private let threads: Int
+
+    init(library: WhisperLibrary, path: String, threads: Int) throws {
+        var params = library.api.whisper_context_default_params()
+        params.use_gpu = false
+        guard let context = library.api.whisper_init_from_file_with_params(path, params) else {
+            let detail = library.logSink.recentErrors()
+            throw SDKError(.modelLoadFailed, "whisper.cpp could not load \(path)\(detail.isEmpty ? "" : ": \(detail)")")
+        }
+        self.library = library
+        self.context = context
+        self.threads = threads
+    }
+
+    deinit { library.api.whisper_free(context) }
+
+    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (segments: [TranscriptionSegment], language: String?) {
+        let api = library.api
+        var params = api.whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
+        params.n_threads = Int32(options.threads ?? threads)
+        params.print_progress = false
+        params.print_realtime = false
+        params.print_timestamps = false
+        params.print_special = false
+        params.no_timestamps = !options.enableTimestamps
+        params.suppress_blank = true
+        params.abort_callback = { data in
+            guard let data else { return false }
+            return Unmanaged<CancellationFlag>.fromOpaque(data).takeUnretainedValue().isCancelled
+        }
+        params.abort_callback_user_data = Unmanaged.passUnretained(cancellation).toOpaque()
+        let multilingual = api.whisper_is_multilingual(context) != 0
+        let language = options.detectLanguage && multilingual ? "auto" : (multilingual ? options.language : "en")
+        let status = language.withCString { code in
+            params.language = code
+            params.detect_language = false
+            return audio.samples.withUnsafeBufferPointer { api.whisper_full(context, params, $0.baseAddress, Int32($0.count)) }
+        }
+        if cancellation.isCancelled { throw CancellationError() }
+        guard status == 0 else {
+            let detail = library.logSink.recentErrors()
+            throw SDKError(.generationFailed, "whisper.cpp could not transcribe the audio (code \(status))\(detail.isEmpty ? "" : ": \(detail)")")
+        }
+        let eot = api.whisper_token_eot(context)
+        let segments = (0..<api.whisper_full_n_segments(context)).map { index in
+            let text = api.whisper_full_get_segment_text(context, index).map { String(cString: $0) } ?? ""
+            let probabilities = (0..<api.whisper_full_n_tokens(context, index))
+                .filter { api.whisper_full_get_token_id(context, index, $0) < eot }
+                .map { api.whisper_full_get_token_p(context, index, $0) }
+            return TranscriptionSegment(
+                text: text, startTime: Double(api.whisper_full_get_segment_t0(context, index)) / 100,
+                endTime: Double(api.whisper_full_get_segment_t1(context, index)) / 100,
+                confidence: probabilities.isEmpty ? 0 : probabilities.reduce(0, +) / Float(probabilities.count)
+            )
+        }
+        let detected = api.whisper_lang_str(api.whisper_full_lang_id(context)).map { String(cString: $0) }
+        return (segments, detected ?? (multilingual ? nil : "en"))
+    }
+}
+
+/// Silero voice activity detection through whisper.cpp.
+///
+/// `@unchecked Sendable`: used only under the runtime's speech mutex; freed once in `deinit`.
+final class WhisperVADService: VADService, @unchecked Sendable {
+    private let library: WhisperLibrary
+    private let context: OpaquePointer
+
+    init(library: WhisperLibrary, path: String, threads: Int) throws {
+        var params = library.api.whisper_vad_default_context_params()
+        params.n_threads = Int32(threads)
+        params.use_gpu = false
+        guard let context = library.api.whisper_vad_init_from_file_with_params(path, params) else {
+            throw SDKError(.modelLoadFailed, "whisper.cpp could not load the voice activity model \(path): \(library.logSink.recentErrors())")
+        }
+        self.library = library
+        self.context = context
+    }
+
+    deinit { library.api.whisper_vad_free(context) }
+
+    func detectSpeech(_ audio: AudioSamples, options: VADOptions) throws -> [SpeechSegment] {
+        let api = library.api
+        var params = api.whisper_vad_default_params()
+        params.threshold = options.threshold
+        params.min_speech_duration_ms = Int32(options.minSpeechDurationMs)
+        params.min_silence_duration_ms = Int32(options.minSilenceDurationMs)
+        params.speech_pad_ms = Int32(options.speechPadMs)
+        guard let found = audio.samples.withUnsafeBufferPointer({ api.whisper_vad_segments_from_samples(context, params, $0.baseAddress, Int32($0.count)) }) else {
+            throw SDKError(.generationFailed, "whisper.cpp could not run voice activity detection: \(library.logSink.recentErrors())")
+        }
+        defer { api.whisper_vad_free_segments(found) }
+        return (0..<api.whisper_vad_segments_n_segments(found)).map { index in
+            // whisper.cpp reports VAD segments in centiseconds.
+            SpeechSegment(start: Double(api.whisper_vad_segments_get_segment_t0(found, index)) / 100,
+                          end: Double(api.whisper_vad_segments_get_segment_t1(found, index)) / 100)
+        }
+    }
+}
