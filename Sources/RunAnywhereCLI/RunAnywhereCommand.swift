@@ -9,7 +9,7 @@ struct RunAnywhereCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             InfoCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self, ConversationsCommand.self,
-            SettingsCommand.self, EnvCommand.self, BenchCommand.self, TranscribeCommand.self, SpeakCommand.self,
+            SettingsCommand.self, EnvCommand.self, BenchCommand.self, TranscribeCommand.self, SpeakCommand.self, VoiceCommand.self,
         ]
     )
 }

@@ -1,0 +1,97 @@
+import Foundation
+
+extension RunAnywhereRuntime {
+    /// Creates a voice pipeline: loads its speech recognition model, language model and voice.
+    /// Speaker diarization has no engine on Linux; when it is asked for, this logs the fallback
+    /// and returns the standard pipeline.
+    public func createVoicePipeline(config: ModularPipelineConfig) async throws -> ModularVoicePipeline {
+        if config.enableSpeakerDiarization {
+            logger.warning("Speaker diarization is unavailable on Linux; falling back to the standard voice pipeline")
+        }
+        let options = ModelLoadOptions(threads: config.threads)
+        try await loadSTTModel(config.sttModelId, options: options)
+        try await loadModel(config.llmModelId, options: options)
+        try await loadTTSModel(config.ttsVoiceId, options: options)
+        logger.info("Created the standard voice pipeline", metadata: ["stt": "\(config.sttModelId)", "llm": "\(config.llmModelId)", "tts": "\(config.ttsVoiceId)"])
+        return ModularVoicePipeline(runtime: self, config: config)
+    }
+}
+
+/// Voice turns: audio → voice activity detection → speech-to-text → language model →
+/// text-to-speech, reporting each stage as it finishes. The conversation is kept between turns.
+public actor ModularVoicePipeline {
+    /// The runtime whose models the pipeline uses.
+    public nonisolated let runtime: RunAnywhereRuntime
+    public nonisolated let config: ModularPipelineConfig
+    private var history: [Message] = []
+
+    init(runtime: RunAnywhereRuntime, config: ModularPipelineConfig) {
+        self.runtime = runtime
+        self.config = config
+    }
+
+    /// Runs one turn on `audio` (any sample rate). Cancelling the consuming task stops it.
+    public func processTurn(_ audio: AudioSamples) -> AsyncThrowingStream<VoicePipelineEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: VoicePipelineEvent.self)
+        let task = Task {
+            do {
+                try await run(audio) { continuation.yield($0) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        return stream
+    }
+
+    private func run(_ audio: AudioSamples, emit: (VoicePipelineEvent) -> Void) async throws {
+        let start = ContinuousClock.now
+        if config.enableSpeakerDiarization { emit(.diarizationUnavailable) }
+        var heard = audio
+        var segments: [SpeechSegment] = []
+        var vadMs: Double?
+        if config.useVAD {
+            let vadStart = ContinuousClock.now
+            segments = try await runtime.detectSpeech(in: audio)
+            vadMs = (ContinuousClock.now - vadStart).inSeconds * 1000
+            guard let first = segments.first, let last = segments.last else {
+                emit(.noSpeech)
+                emit(.completed(VoiceTurn(speechSegments: [], transcript: "", response: "", audio: nil, timings: VoiceTurnTimings(
+                    vadMs: vadMs, sttMs: 0, llmMs: 0, timeToFirstTokenMs: nil, ttsMs: 0, totalMs: (ContinuousClock.now - start).inSeconds * 1000))))
+                return
+            }
+            emit(.speechDetected(segments))
+            let from = max(0, Int(first.start * Double(audio.sampleRate))), to = min(audio.samples.count, Int(last.end * Double(audio.sampleRate)))
+            if to > from { heard = AudioSamples(validated: Array(audio.samples[from..<to]), sampleRate: audio.sampleRate) }
+        }
+        let sttStart = ContinuousClock.now
+        let transcription = try await runtime.transcribe(heard, options: STTOptions(threads: config.threads))
+        let sttMs = (ContinuousClock.now - sttStart).inSeconds * 1000
+        emit(.transcribed(transcription))
+        guard !transcription.text.isEmpty else {
+            emit(.noSpeech)
+            return
+        }
+        let llmStart = ContinuousClock.now
+        var options = config.generationOptions
+        options.threads = options.threads ?? config.threads
+        let streaming = try await runtime.generateStream(transcription.text, context: Context(systemPrompt: config.systemPrompt, messages: history), options: options)
+        for try await piece in streaming.stream { emit(.responseText(piece)) }
+        let result = try await streaming.result.value
+        let llmMs = (ContinuousClock.now - llmStart).inSeconds * 1000
+        emit(.responded(result))
+        history += [Message(role: .user, content: transcription.text), Message(role: .assistant, content: result.text)]
+        let ttsStart = ContinuousClock.now
+        let speech = result.text.isEmpty ? nil : try await runtime.synthesize(result.text, options: config.ttsOptions)
+        let ttsMs = (ContinuousClock.now - ttsStart).inSeconds * 1000
+        if let speech { emit(.synthesized(speech)) }
+        emit(.completed(VoiceTurn(
+            speechSegments: segments, transcript: transcription.text, response: result.text, audio: speech,
+            timings: VoiceTurnTimings(vadMs: vadMs, sttMs: sttMs, llmMs: llmMs, timeToFirstTokenMs: result.timeToFirstTokenMs,
+                                      ttsMs: ttsMs, totalMs: (ContinuousClock.now - start).inSeconds * 1000)
+        )))
+    }
+}
