@@ -97,6 +97,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "RunAnywhereSpeechTests",
+            dependencies: [
+                "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak", "RunAnywhereTestSupport",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "RunAnywhereBenchmarksTests",
             dependencies: ["RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport"],
             swiftSettings: swiftSettings

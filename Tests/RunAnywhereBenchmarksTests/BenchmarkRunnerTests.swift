@@ -35,7 +35,7 @@ import Testing
     func runner(_ runtime: RunAnywhereRuntime, _ store: BenchmarkStore, failing: String = "", waitOn: String? = nil) -> BenchmarkRunner {
         BenchmarkRunner(
             configuration: BenchmarkConfiguration(runtime: runtime, repetitions: 1),
-            providers: [ScriptedProvider(failing: failing, waitOn: waitOn), STTBenchmarkProvider()], store: store, appVersion: "test"
+            providers: [ScriptedProvider(failing: failing, waitOn: waitOn), VLMBenchmarkProvider()], store: store, appVersion: "test"
         )
     }
 
@@ -43,7 +43,7 @@ import Testing
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = BenchmarkStore(dataDirectory: folder)
-        let handle = runner(try makeRuntime(folder, models: ["alpha", "beta"]), store, failing: "alpha").start(categories: [.llm, .stt, .tts])
+        let handle = runner(try makeRuntime(folder, models: ["alpha", "beta"]), store, failing: "alpha").start(categories: [.llm, .vlm, .tts])
         var events: [BenchmarkEvent] = []
         for await event in handle.events { events.append(event) }
         let run = await handle.run.value
@@ -51,7 +51,7 @@ import Testing
         #expect(run.results.count == 4, "2 models × 2 scenarios")
         #expect(run.results.filter { $0.componentModelInfo.modelId == "alpha" }.allSatisfy { $0.metrics.error == "cannot load alpha" })
         #expect(run.results.filter { $0.componentModelInfo.modelId == "beta" }.allSatisfy { $0.metrics.error == nil && $0.metrics.tokensPerSecond == 10 })
-        #expect(events.contains(.skipped(.stt, "No models available for Speech-to-Text — download one first")))
+        #expect(events.contains(.skipped(.vlm, "No models available for Vision Language — download one first")))
         #expect(events.contains(.skipped(.tts, "No benchmark provider for Text-to-Speech in this build")))
         let progress = events.compactMap { if case .progress(let update) = $0 { update } else { nil } }
         #expect(progress.map(\.completedCount) == [0, 1, 2, 3] && progress.allSatisfy { $0.totalCount == 4 })

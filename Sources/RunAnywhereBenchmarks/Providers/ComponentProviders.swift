@@ -3,15 +3,19 @@ import RunAnywhere
 
 /// The error a provider gives for a component whose engine this build does not include; the
 /// runner only gets there for a downloaded model of that category, which no catalog entry
-/// offers until the engine arrives.
+/// offers until the engine arrives (vision-language and image generation).
 func engineMissing(_ category: BenchmarkCategory, engine: String) -> SDKError {
     SDKError(.frameworkNotAvailable, "\(category.displayName) benchmarks need the \(engine) engine, which this build does not include yet")
 }
 
-/// Speech-to-text: 2 s of silence and 3 s of a 440 Hz tone, 16 kHz mono Int16.
+/// Speech-to-text: 2 s of silence and 3 s of a 440 Hz tone, 16 kHz mono Int16 (spec 1.3).
 public struct STTBenchmarkProvider: BenchmarkScenarioProvider {
     public let category = BenchmarkCategory.stt
-    public init() {}
+    private let configuration: BenchmarkConfiguration
+
+    public init(configuration: BenchmarkConfiguration) {
+        self.configuration = configuration
+    }
 
     public func scenarios() -> [BenchmarkScenario] {
         ["Silent audio (2s)", "Synthetic tone (3s)"].map { BenchmarkScenario(name: $0, category: .stt) }
@@ -25,14 +29,26 @@ public struct STTBenchmarkProvider: BenchmarkScenarioProvider {
     }
 
     public func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
-        throw engineMissing(category, engine: "whisper.cpp")
+        let runtime = configuration.runtime
+        let audio = Self.audio(for: scenario)
+        let options = STTOptions(threads: configuration.threads)
+        return try await measure(configuration, load: {
+            await runtime.unloadSTTModel()
+            try await runtime.loadSTTModel(model.id, options: ModelLoadOptions(threads: configuration.threads))
+        }, unload: { await runtime.unloadSTTModel() }, pass: {
+            (try await runtime.transcribeWithOptions(audio, options: options).metadata.processingTime * 1000)
+        }, fill: { metrics, componentMs in metrics.sttTranscriptionTimeMs = componentMs })
     }
 }
 
-/// Text-to-speech: a short and a medium sentence.
+/// Text-to-speech: a short and a medium sentence (spec 1.3).
 public struct TTSBenchmarkProvider: BenchmarkScenarioProvider {
     public let category = BenchmarkCategory.tts
-    public init() {}
+    private let configuration: BenchmarkConfiguration
+
+    public init(configuration: BenchmarkConfiguration) {
+        self.configuration = configuration
+    }
 
     /// The text of each scenario.
     public static let texts = [
@@ -45,7 +61,52 @@ public struct TTSBenchmarkProvider: BenchmarkScenarioProvider {
     }
 
     public func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
-        throw engineMissing(category, engine: "sherpa-onnx / espeak-ng")
+        let runtime = configuration.runtime
+        let text = Self.texts[scenario.name] ?? "Hello, world."
+        return try await measure(configuration, load: {
+            await runtime.unloadTTSVoice()
+            try await runtime.loadTTSModel(model.id, options: ModelLoadOptions(threads: configuration.threads))
+        }, unload: { await runtime.unloadTTSVoice() }, pass: {
+            (try await runtime.synthesize(text).metadata.processingTime * 1000)
+        }, fill: { metrics, componentMs in metrics.ttsSynthesisTimeMs = componentMs })
+    }
+}
+
+/// The measuring method of the speech providers: timed load with its memory, one discarded
+/// warm-up pass, then the configured passes; end-to-end latency and the component's own time
+/// are reported as medians, with the latency's range.
+func measure(
+    _ configuration: BenchmarkConfiguration, load: () async throws -> Void, unload: () async -> Void,
+    pass: () async throws -> Double, fill: (inout BenchmarkMetrics, Double?) -> Void
+) async throws -> BenchmarkMetrics {
+    let memory = MemoryProbe.start()
+    let loadStart = ContinuousClock.now
+    try await load()
+    let loadTimeMs = loadStart.millisecondsElapsed
+    let availableDelta = memory.availableDelta()
+    do {
+        let warmupStart = ContinuousClock.now
+        _ = try await pass()
+        let warmupMs = warmupStart.millisecondsElapsed
+        var latencies: [Double] = [], componentTimes: [Double] = []
+        for _ in 0..<configuration.repetitions {
+            let start = ContinuousClock.now
+            componentTimes.append(try await pass())
+            latencies.append(start.millisecondsElapsed)
+            try Task.checkCancellation()
+        }
+        await unload()
+        let latency = Spread(latencies)
+        var metrics = BenchmarkMetrics(loadTimeMs: loadTimeMs, warmupTimeMs: warmupMs, endToEndLatencyMs: latency?.median ?? 0, peakMemoryDeltaBytes: availableDelta)
+        fill(&metrics, Spread(componentTimes)?.median)
+        metrics.repetitions = latencies.count
+        metrics.endToEndLatencyMinMs = latency?.min
+        metrics.endToEndLatencyMaxMs = latency?.max
+        metrics.peakRSSDeltaBytes = memory.peakResidentDelta()
+        return metrics
+    } catch {
+        await unload()
+        throw error
     }
 }
 

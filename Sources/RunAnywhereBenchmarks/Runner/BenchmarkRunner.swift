@@ -40,8 +40,8 @@ public struct BenchmarkRunner: Sendable {
     public static func defaultProviders(_ configuration: BenchmarkConfiguration) -> [any BenchmarkScenarioProvider] {
         [
             LLMBenchmarkProvider(configuration: configuration),
-            STTBenchmarkProvider(),
-            TTSBenchmarkProvider(),
+            STTBenchmarkProvider(configuration: configuration),
+            TTSBenchmarkProvider(configuration: configuration),
             VLMBenchmarkProvider(),
             DiffusionBenchmarkProvider(),
         ]

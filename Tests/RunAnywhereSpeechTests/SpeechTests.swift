@@ -1,0 +1,126 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+/// Speech on the real engines: whisper.cpp (tiny.en, converted by our converter), Piper through
+/// sherpa-onnx with eSpeak NG phonemes, and Silero VAD. 1 thread.
+@Suite(.serialized, .enabled(if: speechInstalled, "needs the speech engines and models: run scripts/setup"))
+struct SpeechTests {
+    static let sentences = [
+        "The quick brown fox jumps over the lazy dog.",
+        "Please open the window and let some fresh air into the room.",
+        "The weather today is sunny with a light breeze from the west.",
+        "She sells fresh bread at the market every morning.",
+        "Turn off the lights when you leave the kitchen.",
+    ]
+
+    /// Piper speaks fixed sentences and Whisper writes them back: a word error rate of at most 0.3.
+    @Test func speechRoundTripHasALowWordErrorRate() async throws {
+        let runtime = try await SpeechRuntime.shared.value
+        var errors = 0, words = 0
+        for sentence in Self.sentences {
+            let heard = try await runtime.transcribe(try await SpeechRuntime.speech(sentence), options: STTOptions(threads: 1))
+            let (e, w) = wordErrors(sentence, heard.text)
+            errors += e
+            words += w
+        }
+        let rate = Double(errors) / Double(words)
+        #expect(rate <= 0.3, "word error rate \(rate)")
+    }
+
+    @Test func everyInputFormGivesTheSameTranscription() async throws {
+        let runtime = try await SpeechRuntime.shared.value
+        let speech = try await SpeechRuntime.speech("The quick brown fox jumps over the lazy dog.")
+        let fromSamples = try await runtime.transcribe(speech, options: STTOptions(threads: 1))
+        let pcm16k = speech.resampled(to: 16_000).pcm16Data
+        let fromPCM = try await runtime.transcribeWithOptions(pcm16k, options: STTOptions(threads: 1))
+        let stereo = try AudioSamples(samples: speech.samples, sampleRate: speech.sampleRate).wavData
+        let fromWAV = try await runtime.transcribeWithOptions(stereo, options: STTOptions(audioFormat: .wav, threads: 1))
+        #expect(fromSamples.text.lowercased().contains("quick brown fox"))
+        #expect(fromPCM.text == fromSamples.text && fromWAV.text == fromSamples.text)
+        let metadata = fromPCM.metadata
+        #expect(metadata.modelId == "whisper-tiny.en")
+        #expect(metadata.processingTime > 0 && abs(metadata.audioLength - Double(pcm16k.count / 2) / 16_000) < 0.001)
+        #expect(abs(metadata.realTimeFactor - metadata.processingTime / metadata.audioLength) < 1e-9)
+        #expect(fromPCM.detectedLanguage == "en")
+        #expect(!fromPCM.segments.isEmpty && fromPCM.segments.allSatisfy { $0.startTime < $0.endTime && (0...1).contains($0.confidence) })
+        #expect(fromPCM.confidence > 0.3)
+    }
+
+    @Test func voiceActivityDetectionFindsEachUtterance() async throws {
+        let runtime = try await SpeechRuntime.shared.value
+        let speech = try await SpeechRuntime.speech("Turn off the lights.").resampled(to: 16_000)
+        let silence = { (seconds: Double) in [Float](repeating: 0, count: Int(seconds * 16_000)) }
+        let audio = try AudioSamples(samples: silence(1) + speech.samples + silence(1.5) + speech.samples + silence(1), sampleRate: 16_000)
+        let segments = try await runtime.detectSpeech(in: audio)
+        #expect(segments.count == 2, "\(segments)")
+        #expect(abs((segments.first?.start ?? 0) - 1) < 0.4)
+        #expect(abs((segments.last?.start ?? 0) - (2.5 + speech.duration)) < 0.4)
+        #expect(try await runtime.detectSpeech(in: AudioSamples(samples: silence(2), sampleRate: 16_000)).isEmpty)
+    }
+
+    @Test func synthesisMetadataOptionsAndLimits() async throws {
+        let runtime = try await SpeechRuntime.shared.value
+        let text = "Hello, world. This is a test of the voice."
+        let normal = try await runtime.synthesize(text)
+        #expect(normal.sampleRate == 22_050 && normal.format == .pcm)
+        #expect(abs(normal.duration - Double(normal.audioData.count / 2) / 22_050) < 0.001)
+        #expect(normal.metadata.characterCount == text.count && normal.metadata.voice == "piper-en_US-joe-medium")
+        #expect(normal.metadata.processingTime > 0 && normal.metadata.charactersPerSecond > 0)
+        let fast = try await runtime.synthesize(text, options: TTSOptions(rate: 2))
+        #expect(fast.duration < normal.duration * 0.75)
+        let wav = try await runtime.synthesize(text, options: TTSOptions(audioFormat: .wav, sampleRate: 16_000))
+        #expect(wav.audioData.starts(with: Data("RIFF".utf8)) && wav.sampleRate == 16_000)
+        let long = String(repeating: "This sentence is spoken in a long text. ", count: 30)
+        let longSpeech = try await runtime.synthesize(long)
+        #expect(longSpeech.duration > 20, "every sentence of a long text is spoken (\(longSpeech.duration) s)")
+        #expect((await #expect(throws: SDKError.self) { try await runtime.synthesize("  ") })?.code == .emptyInput)
+        let huge = await #expect(throws: SDKError.self) { try await runtime.synthesize(String(repeating: "a", count: 100_000)) }
+        #expect(huge?.message.contains("at most 10000") == true)
+        #expect((await #expect(throws: SDKError.self) { try await runtime.loadTTSModel("no-such-voice") })?.code == .modelNotFound)
+        #expect((await #expect(throws: SDKError.self) { try await runtime.loadTTSModel("whisper-tiny.en") })?.code == .modelIncompatible)
+    }
+
+    @Test func eSpeakVoicesSpeakToo() async throws {
+        let runtime = try await SpeechRuntime.shared.value
+        try await runtime.loadTTSModel("espeak-ng-en-us")
+        defer { Task { try? await runtime.loadTTSModel(SDKConstants.Models.defaultVoiceID, options: ModelLoadOptions(threads: 1)) } }
+        let speech = try await runtime.synthesize("Hello world.")
+        #expect(speech.duration > 0.5 && speech.metadata.voice == "en-us")
+        let error = await #expect(throws: SDKError.self) { try await runtime.synthesize("Hello", options: TTSOptions(voice: "klingon-xx")) }
+        #expect(error?.message.contains("no voice") == true)
+        try await runtime.loadTTSModel(SDKConstants.Models.defaultVoiceID, options: ModelLoadOptions(threads: 1))
+    }
+
+    @Test func badSpeechInputsAreClearErrors() async throws {
+        let runtime = try await SpeechRuntime.shared.value
+        #expect((await #expect(throws: SDKError.self) { try await runtime.transcribeWithOptions(Data(), options: STTOptions()) })?.code == .emptyInput)
+        #expect((await #expect(throws: SDKError.self) { try await runtime.transcribeWithOptions(Data([1, 2, 3]), options: STTOptions()) })?.message.contains("even number") == true)
+        #expect((await #expect(throws: SDKError.self) { try await runtime.transcribeWithOptions(Data("not audio".utf8), options: STTOptions(audioFormat: .wav)) })?.message.contains("RIFF") == true)
+        let fresh = RunAnywhereRuntime(configuration: RuntimeConfiguration(modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: FileManager.default.temporaryDirectory))
+        #expect((await #expect(throws: SDKError.self) { try await fresh.transcribe(Data(count: 3200)) })?.code == .notInitialized)
+        #expect((await #expect(throws: SDKError.self) { try await fresh.loadSTTModel(SDKConstants.Models.defaultModelID) })?.code == .modelIncompatible)
+    }
+
+    @Test func aVoiceTurnRunsEveryStage() async throws {
+        let runtime = try await SpeechRuntime.shared.value
+        try await runtime.loadModel(SDKConstants.Models.defaultModelID, options: ModelLoadOptions(contextLength: 1024, threads: 1))
+        let question = try await SpeechRuntime.speech("What is the capital of France?")
+        let config = ModularPipelineConfig(enableSpeakerDiarization: true, generationOptions: LLMGenerationOptions(maxTokens: 24, temperature: 0), threads: 1)
+        let pipeline = try await runtime.createVoicePipeline(config: config)
+        var events: [VoicePipelineEvent] = []
+        for try await event in await pipeline.processTurn(question) { events.append(event) }
+        #expect(events.first == .diarizationUnavailable, "diarization falls back to the standard pipeline")
+        guard case .completed(let turn)? = events.last else { Issue.record("the turn completes"); return }
+        #expect(turn.transcript.lowercased().contains("capital") && turn.transcript.lowercased().contains("france"))
+        #expect(!turn.response.isEmpty && (turn.audio?.duration ?? 0) > 0.3)
+        #expect(turn.speechSegments.count >= 1)
+        let t = turn.timings
+        #expect((t.vadMs ?? 0) > 0 && t.sttMs > 0 && t.llmMs > 0 && t.ttsMs > 0 && t.totalMs >= t.sttMs + t.llmMs + t.ttsMs)
+        #expect(events.contains { if case .transcribed = $0 { true } else { false } } && events.contains { if case .synthesized = $0 { true } else { false } })
+        var quiet: [VoicePipelineEvent] = []
+        for try await event in await pipeline.processTurn(try AudioSamples(samples: [Float](repeating: 0, count: 32_000), sampleRate: 16_000)) { quiet.append(event) }
+        #expect(quiet.contains(.noSpeech))
+    }
+}
