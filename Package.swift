@@ -43,27 +43,29 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Table of llama.cpp function pointers filled with dlopen(RTLD_LOCAL)/dlsym.
-        .target(name: "CLlamaCpp", linkerSettings: [.linkedLibrary("dl")]),
+        // Opening an engine's library privately (dlopen RTLD_LOCAL) and resolving its functions.
+        .target(name: "CEngineSupport", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CLlamaCpp", dependencies: ["CEngineSupport"]),
         .target(
             name: "RunAnywhereLlamaCpp",
             dependencies: ["RunAnywhere", "CLlamaCpp", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // Table of whisper.cpp function pointers, and the speech-to-text / VAD adapter.
-        .target(name: "CWhisperCpp", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CWhisperCpp", dependencies: ["CEngineSupport"]),
         .target(
             name: "RunAnywhereWhisperCpp",
             dependencies: ["RunAnywhere", "CWhisperCpp", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // sherpa-onnx (Piper voices) and eSpeak NG (phonemes, formant voices).
-        .target(name: "CSherpaOnnx", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSherpaOnnx", dependencies: ["CEngineSupport"]),
         .target(
             name: "RunAnywhereSherpaOnnx",
             dependencies: ["RunAnywhere", "CSherpaOnnx", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
-        .target(name: "CEspeakNG", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CEspeakNG", dependencies: ["CEngineSupport"]),
         .target(
             name: "RunAnywhereEspeak",
             dependencies: ["RunAnywhere", "CEspeakNG", .product(name: "Logging", package: "swift-log")],

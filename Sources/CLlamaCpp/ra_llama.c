@@ -1,26 +1,20 @@
 #include "ra_llama.h"
 
-#include <dlfcn.h>
-#include <stdio.h>
-#include <string.h>
+#include "ra_engine.h"
 
 int ra_llama_api_load(const char *path, ra_llama_api *api, char *error, size_t error_size) {
-    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) {
-        snprintf(error, error_size, "%s", dlerror());
-        return -1;
-    }
+    static const char *const names[] = {
+#define RA_NAME(name) #name,
+        RA_LLAMA_FUNCTIONS(RA_NAME)
+#undef RA_NAME
+    };
     ra_llama_api table;
-    memset(&table, 0, sizeof table);
-#define RA_LLAMA_RESOLVE(name)                                                            \
-    *(void **)(&table.name) = dlsym(handle, #name);                                       \
-    if (table.name == NULL) {                                                             \
-        snprintf(error, error_size, "%s has no symbol %s (wrong llama.cpp version?)", path, #name); \
-        dlclose(handle);                                                                  \
-        return -1;                                                                        \
-    }
-    RA_LLAMA_FUNCTIONS(RA_LLAMA_RESOLVE)
-#undef RA_LLAMA_RESOLVE
+    void **const slots[] = {
+#define RA_SLOT(name) (void **)&table.name,
+        RA_LLAMA_FUNCTIONS(RA_SLOT)
+#undef RA_SLOT
+    };
+    if (ra_engine_open(path, names, slots, sizeof names / sizeof names[0], error, error_size) != 0) return -1;
     *api = table;
     return 0;
 }

@@ -85,7 +85,6 @@ struct SpeechTests {
     @Test func eSpeakVoicesSpeakToo() async throws {
         let runtime = try await SpeechRuntime.shared.value
         try await runtime.loadTTSModel("espeak-ng-en-us")
-        defer { Task { try? await runtime.loadTTSModel(SDKConstants.Models.defaultVoiceID, options: ModelLoadOptions(threads: 1)) } }
         let speech = try await runtime.synthesize("Hello world.")
         #expect(speech.duration > 0.5 && speech.metadata.voice == "en-us")
         let error = await #expect(throws: SDKError.self) { try await runtime.synthesize("Hello", options: TTSOptions(voice: "klingon-xx")) }
