@@ -42,9 +42,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Table of llama.cpp function pointers filled with dlopen(RTLD_LOCAL)/dlsym.
         // Opening an engine's library privately (dlopen RTLD_LOCAL) and resolving its functions.
         .target(name: "CEngineSupport", linkerSettings: [.linkedLibrary("dl")]),
+        // Table of llama.cpp function pointers, and the text-generation adapter.
         .target(name: "CLlamaCpp", dependencies: ["CEngineSupport"]),
         .target(
             name: "RunAnywhereLlamaCpp",

@@ -1,20 +1,3 @@
 #include "ra_espeak.h"
 
-#include "ra_engine.h"
-
-int ra_espeak_api_load(const char *path, ra_espeak_api *api, char *error, size_t error_size) {
-    static const char *const names[] = {
-#define RA_NAME(name) #name,
-        RA_ESPEAK_FUNCTIONS(RA_NAME)
-#undef RA_NAME
-    };
-    ra_espeak_api table;
-    void **const slots[] = {
-#define RA_SLOT(name) (void **)&table.name,
-        RA_ESPEAK_FUNCTIONS(RA_SLOT)
-#undef RA_SLOT
-    };
-    if (ra_engine_open(path, names, slots, sizeof names / sizeof names[0], error, error_size) != 0) return -1;
-    *api = table;
-    return 0;
-}
+RA_ENGINE_LOADER(ra_espeak_api_load, ra_espeak_api, RA_ESPEAK_FUNCTIONS)

@@ -6,32 +6,41 @@ import RunAnywhere
 /// eSpeak NG's own formant voices (robotic but instant, in about a hundred languages). A
 /// separate product because eSpeak NG is GPL-3.
 public struct EspeakAdapter: FrameworkAdapter {
+    /// ``InferenceFramework/espeakNG``.
     public let framework = InferenceFramework.espeakNG
+    /// Text-to-speech.
     public let supportedModalities: Set<FrameworkModality> = [.textToVoice]
-    public let supportedFormats: [ModelFormat] = [.unknown]
+    /// None: the voices come with eSpeak NG itself.
 
+    /// Creates the adapter; libespeak-ng is looked for in `$RUNANYWHERE_ESPEAK_LIB`, then the
+    /// engines cache, then the system's library path.
     public init() {}
 
+    /// eSpeak NG's speech synthesis voices (`espeak-ng-<voice>`).
     public func canHandle(model: ModelInfo) -> Bool {
         model.framework == .espeakNG && model.category == .speechSynthesis
     }
 
+    /// Available when libespeak-ng opens and starts; the detail is the library that loaded.
     public func availability() -> FrameworkAvailability {
         do {
-            _ = try EspeakEngine.load()
-            return .available(detail: "libespeak-ng.so.1")
+            return .available(detail: try EspeakEngine.load().path)
         } catch {
             return .unavailable(reason: (error as? SDKError)?.message ?? "\(error)")
         }
     }
 
+    /// A small fixed amount: the voices are tiny.
     public func estimateMemoryUsage(for model: ModelInfo) -> Int64 { 16 << 20 }
 
+    /// Starts eSpeak NG with the model's voice (`espeak-ng-de` speaks German; else `en-us`).
     public func loadSpeechSynthesisModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any TTSService {
-        let engine = try EspeakEngine.load()
         let voice = model.id.hasPrefix("espeak-ng-") ? String(model.id.dropFirst("espeak-ng-".count)) : "en-us"
-        try engine.withLock { try engine.setVoice(voice) }
-        return EspeakTTSService(engine: engine, voiceName: voice)
+        return try await runBlocking(name: "eSpeak NG load") {
+            let engine = try EspeakEngine.load()
+            try engine.withLock { try engine.setVoice(voice) }
+            return EspeakTTSService(engine: engine, voiceName: voice)
+        }
     }
 }
 

@@ -8,46 +8,41 @@ import Synchronization
 final class EspeakEngine: Sendable {
     /// The function table: C function pointers that never change after loading.
     let api: ra_espeak_api
+    /// The library file.
+    let path: String
     /// The sample rate of espeak-ng's own voices.
     let sampleRate: Int
     private let lock = Mutex(())
 
-    private init(api: ra_espeak_api, sampleRate: Int) {
+    private init(api: ra_espeak_api, path: String, sampleRate: Int) {
         self.api = api
+        self.path = path
         self.sampleRate = sampleRate
     }
 
-    private static let shared = Mutex<Result<EspeakEngine, SDKError>?>(nil)
+    private static let libraries = EngineLibraryCache<EspeakEngine>(
+        engine: "eSpeak NG", hint: "run scripts/setup, or apt-get install libespeak-ng1 espeak-ng-data"
+    )
 
-    /// `$RUNANYWHERE_ESPEAK_LIB`, else the system's libespeak-ng.so.1.
-    static func load() throws -> EspeakEngine {
-        try shared.withLock { cached in
-            if let cached { return cached }
-            let result = Result { try open(ProcessInfo.processInfo.environment["RUNANYWHERE_ESPEAK_LIB"] ?? "libespeak-ng.so.1") }
-                .mapError { $0 as? SDKError ?? SDKError(.frameworkNotAvailable, "\($0)") }
-            cached = result
-            return result
-        }.get()
+    /// `$RUNANYWHERE_ESPEAK_LIB`, then the engines cache, then the system's libespeak-ng.so.1.
+    static func candidatePaths() -> [String] {
+        EngineLibraryLocator.candidates(environmentVariable: "RUNANYWHERE_ESPEAK_LIB", engine: "espeak-ng", fileName: "libespeak-ng", systemName: "libespeak-ng.so.1")
     }
 
-    private static func open(_ path: String) throws -> EspeakEngine {
-        let table = UnsafeMutablePointer<ra_espeak_api>.allocate(capacity: 1)
-        defer { table.deallocate() }
-        var message = [CChar](repeating: 0, count: 1024)
-        guard ra_espeak_api_load(path, table, &message, message.count) == 0 else {
-            let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw SDKError(.frameworkNotAvailable, "eSpeak NG is not installed (\(detail)); run scripts/setup, or apt-get install libespeak-ng1 espeak-ng-data")
+    /// Opens the first library that exists among `candidates` and starts espeak-ng (cached per
+    /// process).
+    static func load(candidates: [String] = candidatePaths()) throws -> EspeakEngine {
+        try libraries.library(candidates: candidates, load: ra_espeak_api_load) { api, path in
+            let rate = api.espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
+            guard rate > 0 else { throw SDKError(.frameworkNotAvailable, "eSpeak NG could not start (its voice data, espeak-ng-data, is missing?)") }
+            api.espeak_SetSynthCallback { wav, count, events in
+                guard let wav, count > 0, let box = events?.pointee.user_data else { return 0 }
+                let collector = Unmanaged<SampleCollector>.fromOpaque(box).takeUnretainedValue()
+                collector.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count)).lazy.map { Float($0) / 32768 })
+                return collector.cancellation.isCancelled ? 1 : 0
+            }
+            return EspeakEngine(api: api, path: path, sampleRate: Int(rate))
         }
-        let api = table.pointee
-        let rate = api.espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
-        guard rate > 0 else { throw SDKError(.frameworkNotAvailable, "eSpeak NG could not start (its voice data, espeak-ng-data, is missing?)") }
-        api.espeak_SetSynthCallback { wav, count, events in
-            guard let wav, count > 0, let box = events?.pointee.user_data else { return 0 }
-            let collector = Unmanaged<SampleCollector>.fromOpaque(box).takeUnretainedValue()
-            collector.samples += UnsafeBufferPointer(start: wav, count: Int(count)).map { Float($0) / 32768 }
-            return collector.cancellation.isCancelled ? 1 : 0
-        }
-        return EspeakEngine(api: api, sampleRate: Int(rate))
     }
 
     /// Runs `body` while no other thread uses espeak-ng.

@@ -4,6 +4,10 @@ import RunAnywhere
 
 /// IPA phonemes from eSpeak NG, sentence by sentence (what Piper voices read).
 public struct EspeakPhonemizer: Phonemizer {
+    /// What may follow a clause's punctuation: spaces and closing quotes or brackets.
+    private static let trailing = CharacterSet(charactersIn: " \t\n\"'”’)")
+
+    /// Creates the phonemizer; libespeak-ng is opened on first use.
     public init() {}
 
     /// eSpeak NG phonemizes clause by clause and drops the clause's punctuation, which Piper
@@ -25,7 +29,7 @@ public struct EspeakPhonemizer: Phonemizer {
                     let end = pointer.map { $0 - start } ?? (bytes.count - 1)
                     var consumed = String(decoding: bytes[(before - start)..<max(before - start, end)], as: UTF8.self)
                     if pointer != nil, !consumed.isEmpty { consumed.removeLast() }
-                    let last = consumed.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\"'”’)")).last
+                    let last = consumed.trimmingCharacters(in: Self.trailing).last
                     if let last, ".?!".contains(last) {
                         sentences.append((current + String(last)).decomposedStringWithCanonicalMapping)
                         current = ""

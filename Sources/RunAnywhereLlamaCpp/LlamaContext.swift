@@ -23,8 +23,7 @@ final class LlamaContext: @unchecked Sendable {
         var modelParams = api.llama_model_default_params()
         modelParams.n_gpu_layers = 0
         guard let model = api.llama_model_load_from_file(path, modelParams) else {
-            let detail = library.recentErrors()
-            throw SDKError.llm(.modelLoadFailed, "llama.cpp could not load \(path)\(detail.isEmpty ? "" : ": \(detail)")")
+            throw SDKError.llm(.modelLoadFailed, library.logSink.explain("llama.cpp could not load \(path)"))
         }
         var contextParams = api.llama_context_default_params()
         let contextLength = options.resolvedContextLength(for: modelInfo, trainedContext: Int(api.llama_model_n_ctx_train(model)))
@@ -42,8 +41,7 @@ final class LlamaContext: @unchecked Sendable {
         }
         guard let context = api.llama_init_from_model(model, contextParams) else {
             api.llama_model_free(model)
-            let detail = library.recentErrors()
-            throw SDKError.llm(.modelLoadFailed, "llama.cpp could not create a \(contextLength)-token context for \(path)\(detail.isEmpty ? "" : ": \(detail)")")
+            throw SDKError.llm(.modelLoadFailed, library.logSink.explain("llama.cpp could not create a \(contextLength)-token context for \(path)"))
         }
         guard let vocab = api.llama_model_get_vocab(model) else {
             api.llama_free(context)

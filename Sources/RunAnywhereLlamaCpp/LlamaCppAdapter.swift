@@ -10,7 +10,6 @@ public struct LlamaCppAdapter: FrameworkAdapter {
     /// Text generation (vision arrives with libmtmd).
     public let supportedModalities: Set<FrameworkModality> = [.textToText]
     /// GGUF.
-    public let supportedFormats: [ModelFormat] = [.gguf]
     private let libraryCandidates: [String]
     private let logger: Logger
 
@@ -33,8 +32,8 @@ public struct LlamaCppAdapter: FrameworkAdapter {
 
     /// The file, plus room for the KV cache and compute buffers.
     public func estimateMemoryUsage(for model: ModelInfo) -> Int64 {
-        let fileSize = model.localPath.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64 }
-        return (fileSize ?? model.downloadSize ?? 0) + (fileSize ?? model.downloadSize ?? 0) / 5 + (64 << 20)
+        let size = model.primaryFileSize
+        return size + size / 5 + (64 << 20)
     }
 
     /// Loads a GGUF model and creates its context.

@@ -5,9 +5,11 @@ import RunAnywhere
 /// Piper text-to-speech voices on sherpa-onnx (ONNX Runtime). Piper voices read phonemes, so
 /// the adapter takes a ``Phonemizer`` (e.g. `EspeakPhonemizer` from RunAnywhereEspeak).
 public struct SherpaOnnxAdapter: FrameworkAdapter {
+    /// ``InferenceFramework/onnx``.
     public let framework = InferenceFramework.onnx
+    /// Text-to-speech.
     public let supportedModalities: Set<FrameworkModality> = [.textToVoice]
-    public let supportedFormats: [ModelFormat] = [.onnx]
+    /// ONNX.
     private let phonemizer: any Phonemizer
     private let libraryCandidates: [String]
 
@@ -17,10 +19,12 @@ public struct SherpaOnnxAdapter: FrameworkAdapter {
         self.libraryCandidates = libraryPath.map { [$0] } ?? SherpaLibrary.candidatePaths()
     }
 
+    /// Speech synthesis models in ONNX format (Piper voices).
     public func canHandle(model: ModelInfo) -> Bool {
         model.format == .onnx && model.category == .speechSynthesis
     }
 
+    /// Available when libsherpa-onnx-c-api opens and has every function the SDK calls.
     public func availability() -> FrameworkAvailability {
         do {
             return .available(detail: try SherpaLibrary.load(candidates: libraryCandidates).path)
@@ -29,9 +33,9 @@ public struct SherpaOnnxAdapter: FrameworkAdapter {
         }
     }
 
+    /// Twice the voice file, plus ONNX Runtime's own memory.
     public func estimateMemoryUsage(for model: ModelInfo) -> Int64 {
-        let size = model.primaryFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64 } ?? model.downloadSize ?? 0
-        return size * 2 + (64 << 20)
+        model.primaryFileSize * 2 + (64 << 20)
     }
 
     /// Loads a Piper voice: its `.onnx` (with Piper metadata) and `tokens.txt` beside it.

@@ -5,9 +5,11 @@ import RunAnywhere
 /// Speech-to-text and voice activity detection on whisper.cpp, opened at run time from the
 /// engines cache that scripts/setup fills (or `$RUNANYWHERE_WHISPER_LIB`).
 public struct WhisperCppAdapter: FrameworkAdapter {
+    /// ``InferenceFramework/whisperCpp``.
     public let framework = InferenceFramework.whisperCpp
+    /// Speech-to-text.
     public let supportedModalities: Set<FrameworkModality> = [.voiceToText]
-    public let supportedFormats: [ModelFormat] = [.ggml, .bin]
+    /// whisper.cpp's ggml model files.
     private let libraryCandidates: [String]
     private let logger: Logger
 
@@ -22,6 +24,7 @@ public struct WhisperCppAdapter: FrameworkAdapter {
         supportedFormats.contains(model.format) && [.speechRecognition, .audio].contains(model.category)
     }
 
+    /// Available when libwhisper opens and has every function the SDK calls.
     public func availability() -> FrameworkAvailability {
         do {
             return .available(detail: try WhisperLibrary.load(candidates: libraryCandidates, logger: logger).path)
@@ -32,10 +35,11 @@ public struct WhisperCppAdapter: FrameworkAdapter {
 
     /// The file plus working buffers (whisper.cpp's compute buffers are about a third of the model).
     public func estimateMemoryUsage(for model: ModelInfo) -> Int64 {
-        let size = model.primaryFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64 } ?? model.downloadSize ?? 0
+        let size = model.primaryFileSize
         return size + size / 3 + (32 << 20)
     }
 
+    /// Loads a whisper.cpp speech recognition model.
     public func loadSpeechRecognitionModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any STTService {
         let (candidates, engineLogger) = (libraryCandidates, self.logger)
         guard let path = model.primaryFile?.path else { throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file") }
@@ -45,6 +49,7 @@ public struct WhisperCppAdapter: FrameworkAdapter {
         }
     }
 
+    /// Loads the Silero voice activity model whisper.cpp runs.
     public func loadVoiceActivityModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any VADService {
         let (candidates, engineLogger) = (libraryCandidates, self.logger)
         guard let path = model.primaryFile?.path else { throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file") }

@@ -8,8 +8,11 @@ import RunAnywhere
 public enum WhisperModelConverter {
     /// What a conversion produced.
     public struct Report: Sendable, Equatable {
+        /// Tensors written.
         public let tensorCount: Int
+        /// Tokens in the vocabulary.
         public let vocabularySize: Int
+        /// Size of the ggml file in bytes.
         public let bytes: Int64
     }
 

@@ -15,8 +15,7 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         var params = library.api.whisper_context_default_params()
         params.use_gpu = false
         guard let context = library.api.whisper_init_from_file_with_params(path, params) else {
-            let detail = library.logSink.recentErrors()
-            throw SDKError(.modelLoadFailed, "whisper.cpp could not load \(path)\(detail.isEmpty ? "" : ": \(detail)")")
+            throw SDKError(.modelLoadFailed, library.logSink.explain("whisper.cpp could not load \(path)"))
         }
         self.library = library
         self.context = context
@@ -49,8 +48,7 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         }
         if cancellation.isCancelled { throw CancellationError() }
         guard status == 0 else {
-            let detail = library.logSink.recentErrors()
-            throw SDKError(.generationFailed, "whisper.cpp could not transcribe the audio (code \(status))\(detail.isEmpty ? "" : ": \(detail)")")
+            throw SDKError(.generationFailed, library.logSink.explain("whisper.cpp could not transcribe the audio (code \(status))"))
         }
         let eot = api.whisper_token_eot(context)
         let segments = (0..<api.whisper_full_n_segments(context)).map { index in
@@ -81,7 +79,7 @@ final class WhisperVADService: VADService, @unchecked Sendable {
         params.n_threads = Int32(threads)
         params.use_gpu = false
         guard let context = library.api.whisper_vad_init_from_file_with_params(path, params) else {
-            throw SDKError(.modelLoadFailed, "whisper.cpp could not load the voice activity model \(path): \(library.logSink.recentErrors())")
+            throw SDKError(.modelLoadFailed, library.logSink.explain("whisper.cpp could not load the voice activity model \(path)"))
         }
         self.library = library
         self.context = context
@@ -97,7 +95,7 @@ final class WhisperVADService: VADService, @unchecked Sendable {
         params.min_silence_duration_ms = Int32(options.minSilenceDurationMs)
         params.speech_pad_ms = Int32(options.speechPadMs)
         guard let found = audio.samples.withUnsafeBufferPointer({ api.whisper_vad_segments_from_samples(context, params, $0.baseAddress, Int32($0.count)) }) else {
-            throw SDKError(.generationFailed, "whisper.cpp could not run voice activity detection: \(library.logSink.recentErrors())")
+            throw SDKError(.generationFailed, library.logSink.explain("whisper.cpp could not run voice activity detection"))
         }
         defer { api.whisper_vad_free_segments(found) }
         return (0..<api.whisper_vad_segments_n_segments(found)).map { index in

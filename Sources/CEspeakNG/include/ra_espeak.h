@@ -4,6 +4,7 @@
 #define RA_ESPEAK_H
 
 #include "../../../.deps/espeak-ng/include/speak_lib.h"
+#include "ra_engine.h"
 #include <stddef.h>
 
 #define RA_ESPEAK_FUNCTIONS(X)   \
@@ -12,14 +13,11 @@
     X(espeak_TextToPhonemes)     \
     X(espeak_SetSynthCallback)   \
     X(espeak_Synth)              \
-    X(espeak_SetParameter)       \
-    X(espeak_Info)
+    X(espeak_SetParameter)
 
 /// Function pointers into one dlopen'ed libespeak-ng.
 typedef struct ra_espeak_api {
-#define RA_ESPEAK_FIELD(name) __typeof__(&name) _Nonnull name;
-    RA_ESPEAK_FUNCTIONS(RA_ESPEAK_FIELD)
-#undef RA_ESPEAK_FIELD
+    RA_ESPEAK_FUNCTIONS(RA_ENGINE_FIELD)
 } ra_espeak_api;
 
 /// Opens the library at `path` with RTLD_NOW | RTLD_LOCAL and fills `api`. Returns 0 on

@@ -8,6 +8,7 @@
 #define RA_LLAMA_H
 
 #include "../../../.deps/llama.cpp/include/llama.h"
+#include "ra_engine.h"
 #include <stddef.h>
 
 #define RA_LLAMA_FUNCTIONS(X)                  \
@@ -23,13 +24,9 @@
     X(llama_free)                              \
     X(llama_model_get_vocab)                   \
     X(llama_model_n_ctx_train)                 \
-    X(llama_model_n_params)                    \
-    X(llama_model_size)                        \
-    X(llama_model_desc)                        \
     X(llama_model_chat_template)               \
     X(llama_n_ctx)                             \
     X(llama_n_batch)                           \
-    X(llama_vocab_n_tokens)                    \
     X(llama_vocab_is_eog)                      \
     X(llama_tokenize)                          \
     X(llama_token_to_piece)                    \
@@ -54,9 +51,7 @@
 
 /// Function pointers into one dlopen'ed libllama.
 typedef struct ra_llama_api {
-#define RA_LLAMA_FIELD(name) __typeof__(&name) _Nonnull name;
-    RA_LLAMA_FUNCTIONS(RA_LLAMA_FIELD)
-#undef RA_LLAMA_FIELD
+    RA_LLAMA_FUNCTIONS(RA_ENGINE_FIELD)
 } ra_llama_api;
 
 /// Opens the library at `path` with RTLD_NOW | RTLD_LOCAL (its own ggml stays private to it) and

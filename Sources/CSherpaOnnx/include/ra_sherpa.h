@@ -4,6 +4,7 @@
 #define RA_SHERPA_H
 
 #include "../../../.deps/sherpa-onnx/include/sherpa-onnx/c-api/c-api.h"
+#include "ra_engine.h"
 #include <stddef.h>
 
 #define RA_SHERPA_FUNCTIONS(X)                        \
@@ -15,9 +16,7 @@
 
 /// Function pointers into one dlopen'ed libsherpa-onnx-c-api.
 typedef struct ra_sherpa_api {
-#define RA_SHERPA_FIELD(name) __typeof__(&name) _Nonnull name;
-    RA_SHERPA_FUNCTIONS(RA_SHERPA_FIELD)
-#undef RA_SHERPA_FIELD
+    RA_SHERPA_FUNCTIONS(RA_ENGINE_FIELD)
 } ra_sherpa_api;
 
 /// Opens the library at `path` with RTLD_NOW | RTLD_LOCAL and fills `api`. Returns 0 on

@@ -4,6 +4,7 @@
 #define RA_WHISPER_H
 
 #include "../../../.deps/whisper.cpp/include/whisper.h"
+#include "ra_engine.h"
 #include <stddef.h>
 
 #define RA_WHISPER_FUNCTIONS(X)                   \
@@ -18,16 +19,13 @@
     X(whisper_full_get_segment_text)              \
     X(whisper_full_get_segment_t0)                \
     X(whisper_full_get_segment_t1)                \
-    X(whisper_full_get_segment_no_speech_prob)    \
     X(whisper_full_n_tokens)                      \
     X(whisper_full_get_token_p)                   \
     X(whisper_full_get_token_id)                  \
     X(whisper_token_eot)                          \
     X(whisper_full_lang_id)                       \
     X(whisper_lang_str)                           \
-    X(whisper_lang_id)                            \
     X(whisper_is_multilingual)                    \
-    X(whisper_model_type_readable)                \
     X(whisper_vad_default_params)                 \
     X(whisper_vad_default_context_params)         \
     X(whisper_vad_init_from_file_with_params)     \
@@ -40,9 +38,7 @@
 
 /// Function pointers into one dlopen'ed libwhisper.
 typedef struct ra_whisper_api {
-#define RA_WHISPER_FIELD(name) __typeof__(&name) _Nonnull name;
-    RA_WHISPER_FUNCTIONS(RA_WHISPER_FIELD)
-#undef RA_WHISPER_FIELD
+    RA_WHISPER_FUNCTIONS(RA_ENGINE_FIELD)
 } ra_whisper_api;
 
 /// Opens the library at `path` with RTLD_NOW | RTLD_LOCAL and fills `api`. Returns 0 on

@@ -1,8 +1,16 @@
 import Crypto
 import Foundation
 
-/// File checks used after downloads.
+/// File checks used by downloads and storage.
 enum FileDigest {
+    /// Bytes in a file, or in every file below a folder; 0 when nothing is there.
+    static func size(of url: URL) -> Int64 {
+        let size = { (url: URL) in Int64((try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) }
+        guard (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true else { return size(url) }
+        let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.fileSizeKey])?.allObjects as? [URL] ?? []
+        return files.reduce(0) { $0 + size($1) }
+    }
+
     /// The sha256 of a file as lowercase hex, read in 1 MiB pieces.
     static func sha256(of url: URL) throws -> String {
         let handle = try FileHandle(forReadingFrom: url)

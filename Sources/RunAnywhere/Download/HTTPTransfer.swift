@@ -71,7 +71,7 @@ struct HTTPTransfer {
 
     private func attemptTransfer(headers: HTTPHeaders, progress: (Int64, Int64?) throws -> Void) async throws {
         var state = readState()
-        var offset = fileSize(partial)
+        var offset = FileDigest.size(of: partial)
         if state?.url != url.absoluteString { offset = 0; state = nil }
         if offset > 0, let total = state?.total, offset == total {
             return try finish()
@@ -164,10 +164,6 @@ struct HTTPTransfer {
 
     private static func rangeTotal(_ header: String?) -> Int64? {
         header?.split(separator: "/").last.flatMap { Int64($0) }
-    }
-
-    private func fileSize(_ url: URL) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.int64Value ?? 0
     }
 
     private func readState() -> PartialState? {

@@ -82,7 +82,7 @@ final class ModelDownloader: Sendable {
             try FileManager.default.copyItem(at: url, to: staging)
             try? FileManager.default.removeItem(at: destination)
             try FileManager.default.moveItem(at: staging, to: destination)
-            let size = ((try? FileManager.default.attributesOfItem(atPath: destination.path)[.size]) as? NSNumber)?.int64Value ?? 0
+            let size = FileDigest.size(of: destination)
             return try progress(size, size)
         }
         try await HTTPTransfer(url: url, destination: destination, logger: logger).run(headers: Self.headers(for: url), progress: progress)
@@ -114,20 +114,6 @@ final class ModelDownloader: Sendable {
 extension ModelFormat {
     /// Formats ``sniff(fileAt:)`` recognises.
     static let sniffable: Set<ModelFormat> = [.gguf, .ggml, .onnx, .safetensors]
-}
-
-extension InferenceFramework {
-    /// The model formats the framework reads.
-    public var formats: [ModelFormat] {
-        switch self {
-        case .llamaCpp: [.gguf]
-        case .whisperCpp: [.ggml, .bin]
-        case .onnx: [.onnx, .ort]
-        case .coreml, .whisperKitCoreML: [.coreml]
-        case .mlx: [.safetensors]
-        default: []
-        }
-    }
 }
 
 extension ModelInfo {

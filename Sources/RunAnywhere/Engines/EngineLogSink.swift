@@ -41,11 +41,13 @@ public final class EngineLogSink: Sendable {
         for (line, level) in lines { logger.log(level: level, "\(prefix): \(line)") }
     }
 
-    /// The latest error lines, joined; reading them clears them.
-    public func recentErrors() -> String {
-        state.withLock { state in
+    /// `message` followed by the engine's latest error lines ("message: error; error"), or just
+    /// `message` when there are none; the lines are cleared once reported.
+    public func explain(_ message: String) -> String {
+        let errors = state.withLock { state in
             defer { state.errors = [] }
             return state.errors.joined(separator: "; ")
         }
+        return errors.isEmpty ? message : "\(message): \(errors)"
     }
 }

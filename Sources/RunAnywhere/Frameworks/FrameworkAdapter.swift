@@ -76,6 +76,9 @@ public protocol FrameworkAdapter: Sendable {
 }
 
 extension FrameworkAdapter {
+    /// Default: the formats its framework reads.
+    public var supportedFormats: [ModelFormat] { framework.formats }
+
     /// Default: this adapter runs no language models.
     public func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService {
         throw SDKError(.modelIncompatible, "\(framework.displayName) does not run language models")

@@ -35,6 +35,20 @@ public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
         }
     }
 
+    /// The model formats the framework reads (an adapter's ``FrameworkAdapter/supportedFormats``
+    /// unless it says otherwise). eSpeak NG's voices are built in, so they have no file format.
+    public var formats: [ModelFormat] {
+        switch self {
+        case .llamaCpp: [.gguf]
+        case .whisperCpp: [.ggml, .bin]
+        case .onnx: [.onnx]  // sherpa-onnx reads .onnx files; ORT-format (.ort) models are not supported
+        case .espeakNG: [.unknown]
+        case .coreml, .whisperKitCoreML: [.coreml]
+        case .mlx: [.safetensors]
+        default: []
+        }
+    }
+
     /// The snake_case key analytics events use.
     public var analyticsKey: String {
         switch self {

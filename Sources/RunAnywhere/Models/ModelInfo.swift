@@ -107,10 +107,16 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
             !url.lastPathComponent.hasPrefix(".") && !url.lastPathComponent.lowercased().contains("mmproj")
                 && (format == .unknown || ModelFormat.detect(fromPath: url.lastPathComponent) == format)
         }
-        return candidates.max { size($0) < size($1) }
+        return candidates.max { Self.size(of: $0) < Self.size(of: $1) }
     }
 
-    private func size(_ url: URL) -> Int64 {
+    /// The size in bytes of ``primaryFile``, or ``downloadSize`` when the model is not on this
+    /// machine (0 when neither is known); what engines base their memory estimates on.
+    public var primaryFileSize: Int64 {
+        primaryFile.map(Self.size(of:)) ?? downloadSize ?? 0
+    }
+
+    private static func size(of url: URL) -> Int64 {
         Int64((try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
     }
 
