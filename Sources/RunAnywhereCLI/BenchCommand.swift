@@ -40,7 +40,7 @@ struct BenchCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CLIContext.run(global) { context in
-                let store = BenchmarkStore(dataDirectory: context.configuration.dataDirectory)
+                let store = context.benchmarks
                 let runner = BenchmarkRunner(
                     configuration: BenchmarkConfiguration(runtime: try RunAnywhere.runtime(), repetitions: repetitions, threads: threads),
                     store: store, appVersion: RunAnywhereCommand.configuration.version
@@ -53,8 +53,9 @@ struct BenchCommand: AsyncParsableCommand {
                     return await handle.run.value
                 }
                 Terminal.write(try BenchmarkReportFormatter.format(run, as: json ? .json : .md))
-                Terminal.standardError("Saved run \(run.id) (\(run.status.rawValue)); see it again with `runanywhere bench show \(run.id.prefix(8))`.")
+                // The runner marks a run it could not save as failed (and logs why).
                 if run.status == .failed { throw SDKError(.fileWriteFailed, "The run could not be saved to \(store.url.path)") }
+                Terminal.standardError("Saved run \(run.id) (\(run.status.rawValue)); see it again with `runanywhere bench show \(run.id.prefix(8))`.")
                 if run.status == .cancelled { throw ExitCode(130) }
             }
         }
@@ -99,8 +100,7 @@ struct BenchCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CLIContext.run(global) { context in
-                _ = try BenchCommand.history(context)
-                Terminal.write(try BenchmarkReportFormatter.format(try BenchmarkStore(dataDirectory: context.configuration.dataDirectory).run(id: runID), as: format))
+                Terminal.write(try BenchmarkReportFormatter.format(try BenchCommand.run(runID, context), as: format))
             }
         }
     }
@@ -118,7 +118,7 @@ struct BenchCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CLIContext.run(global) { context in
-                let run = try BenchmarkStore(dataDirectory: context.configuration.dataDirectory).run(id: runID)
+                let run = try BenchCommand.run(runID, context)
                 let url = output.map { URL(fileURLWithPath: $0) }
                     ?? context.configuration.dataDirectory.appendingPathComponent("exports/benchmark_\(run.id).\(format.rawValue)")
                 do {
@@ -145,7 +145,7 @@ struct BenchCommand: AsyncParsableCommand {
                         return Terminal.write("Nothing deleted.\n")
                     }
                 }
-                try BenchmarkStore(dataDirectory: context.configuration.dataDirectory).clearAll()
+                try context.benchmarks.clearAll()
                 Terminal.write("Deleted \(count) runs.\n")
             }
         }
@@ -153,9 +153,14 @@ struct BenchCommand: AsyncParsableCommand {
 
     /// The saved runs; an unreadable history file is reported (it was moved aside).
     static func history(_ context: CLIContext) throws -> [BenchmarkRun] {
-        let history = try BenchmarkStore(dataDirectory: context.configuration.dataDirectory).loadRuns()
+        let history = try context.benchmarks.loadRuns()
         if let aside = history.movedAside { Terminal.standardError("warning: the benchmark history was unreadable and was moved to \(aside)") }
         return history.runs
+    }
+
+    /// The saved run `id` (or a unique prefix of it), reading the history once.
+    static func run(_ id: String, _ context: CLIContext) throws -> BenchmarkRun {
+        try BenchmarkStore.run(id: id, in: history(context))
     }
 }
 

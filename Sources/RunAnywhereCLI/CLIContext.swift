@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import RunAnywhere
+import RunAnywhereBenchmarks
 import RunAnywhereLlamaCpp
 import RunAnywhereWhisperCpp
 import RunAnywhereSherpaOnnx
@@ -18,6 +19,7 @@ struct CLIContext {
     var conversations: ConversationStore { ConversationStore(dataDirectory: configuration.dataDirectory, logger: logger) }
     var settingsStore: SettingsStore { SettingsStore(dataDirectory: configuration.dataDirectory) }
     var environments: EnvironmentStore { EnvironmentStore(dataDirectory: configuration.dataDirectory, logger: logger) }
+    var benchmarks: BenchmarkStore { BenchmarkStore(dataDirectory: configuration.dataDirectory) }
 
     /// The saved settings; unreadable ones are reported and the defaults used.
     func settings() -> GenerationSettings {
@@ -38,7 +40,14 @@ struct CLIContext {
         let configuration = RuntimeConfiguration.standard(logger: logger)
         let clock = ContinuousClock()
         let started = clock.now
-        try RunAnywhere.initialize(from: EnvironmentStore(dataDirectory: configuration.dataDirectory, logger: logger), configuration: configuration)
+        do {
+            try RunAnywhere.initialize(from: EnvironmentStore(dataDirectory: configuration.dataDirectory, logger: logger), configuration: configuration)
+        } catch let error as SDKError where error.code == .invalidConfiguration {
+            // Everything the CLI does is local, so a broken environment file must not lock the
+            // user out of the command (`env use`) that repairs it.
+            Terminal.standardError("warning: \(error.message); using the development environment")
+            try RunAnywhere.initialize(environment: .development, configuration: configuration)
+        }
         let elapsed = clock.now - started
         try RunAnywhere.registerFrameworkAdapter(LlamaCppAdapter(logger: logger))
         try RunAnywhere.registerFrameworkAdapter(WhisperCppAdapter(logger: logger))

@@ -19,7 +19,7 @@ struct ConversationsCommand: AsyncParsableCommand {
             try await CLIContext.run(global) { context in
                 let listing = context.conversations.list()
                 listing.movedAside.forEach { Terminal.standardError("warning: an unreadable conversation file was moved to \($0)") }
-                let conversations = search.map { context.conversations.search($0) } ?? listing.conversations
+                let conversations = search.map { text in listing.conversations.filter { $0.contains(text) } } ?? listing.conversations
                 if json { return try JSONOutput.print(conversations) }
                 guard !conversations.isEmpty else { return Terminal.write("No conversations.\n") }
                 let rows = conversations.map { conversation in

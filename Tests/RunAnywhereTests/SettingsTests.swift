@@ -98,6 +98,21 @@ import Testing
         #expect(try store.statuses().first { $0.environment == .production }?.maskedAPIKey == "••••cdef", "keys stay stored per environment")
     }
 
+    @Test func useRepairsUnreadableFilesAndKeepsThemAside() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = EnvironmentStore(dataDirectory: folder)
+        try Data("{not json".utf8).write(to: folder.appendingPathComponent("environment.json"))
+        try Data("[".utf8).write(to: folder.appendingPathComponent("credentials.json"))
+        #expect((try #require(throws: SDKError.self) { try store.credentials() }).message.contains("unreadable"))
+        try store.use(.development)
+        #expect(try store.selected() == .development)
+        #expect(try store.credentials().apiKey == nil)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names.filter { $0.hasPrefix("environment.json.corrupt-") }.count == 1, "the unreadable file is kept")
+        #expect(names.filter { $0.hasPrefix("credentials.json.corrupt-") }.count == 1)
+    }
+
     @Test func looseCredentialPermissionsAreTightened() throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

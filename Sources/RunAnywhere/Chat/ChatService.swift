@@ -96,14 +96,8 @@ public actor ChatService {
             let clock = ContinuousClock.now
             let outcome: Result<LLMGenerationResult, any Error>
             do {
-                let generation: Task<LLMGenerationResult, any Error>
-                var pieces: AsyncThrowingStream<String, any Error>?
-                if options.streamingEnabled {
-                    let streaming = try await runtime.generateStream(text, context: context, options: options)
-                    (generation, pieces) = (streaming.result, streaming.stream)
-                } else {
-                    generation = Task { try await runtime.generate(text, context: context, options: options) }
-                }
+                let streaming = try await runtime.generateStream(text, context: context, options: options)
+                let generation = streaming.result
                 let watchdog = timeout.map { limit in
                     Task {
                         try await Task.sleep(for: limit)
@@ -112,13 +106,17 @@ public actor ChatService {
                     }
                 }
                 defer { watchdog?.cancel() }
+                // Without streaming the answer is passed on whole, exactly as it would have streamed.
+                var whole = ""
                 let result = try await withTaskCancellationHandler {
-                    if let pieces { for try await piece in pieces { continuation.yield(piece) } }
+                    for try await piece in streaming.stream {
+                        if options.streamingEnabled { continuation.yield(piece) } else { whole += piece }
+                    }
                     return try await generation.value
                 } onCancel: {
                     generation.cancel()
                 }
-                if pieces == nil { continuation.yield((result.thinkingContent.map { "<think>\($0)</think>\n\n" } ?? "") + result.text) }
+                if !options.streamingEnabled { continuation.yield(whole) }
                 outcome = .success(result)
             } catch {
                 outcome = .failure(error)

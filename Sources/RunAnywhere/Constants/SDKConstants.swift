@@ -13,8 +13,6 @@ public enum SDKConstants {
         public static let topK = 40
         /// Most tokens of a chat answer. Chat answers are bounded so a runaway model ends.
         public static let chatMaxTokens = 1000
-        /// Most tokens of a one-off `generate`.
-        public static let generateMaxTokens = 256
         /// Whether chat streams its answers.
         public static let streaming = true
         /// Allowed temperature range.

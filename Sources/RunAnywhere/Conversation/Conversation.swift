@@ -59,4 +59,11 @@ public struct Conversation: Codable, Sendable, Identifiable, Equatable {
         }
         return kept.map { $0.toSDKMessage() }
     }
+
+    /// Whether the title or any message contains `text`, ignoring case and accents.
+    public func contains(_ text: String) -> Bool {
+        ([title] + messages.map(\.content)).contains {
+            $0.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+        }
+    }
 }

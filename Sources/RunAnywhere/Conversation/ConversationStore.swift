@@ -64,11 +64,7 @@ public struct ConversationStore: Sendable {
 
     /// Conversations whose title or any message contains `text`, ignoring case and accents.
     public func search(_ text: String) -> [Conversation] {
-        list().conversations.filter { conversation in
-            ([conversation.title] + conversation.messages.map(\.content)).contains {
-                $0.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil
-            }
-        }
+        list().conversations.filter { $0.contains(text) }
     }
 
     /// Gives the conversation `id` a new title.

@@ -57,7 +57,7 @@ struct ProgressMeter {
     mutating func setTotal(_ total: Int64?) { self.total = total }
 
     /// Records that `done` bytes are on disk; returns a report when one is due.
-    mutating func update(done: Int64, force: Bool = false) -> DownloadProgress? {
+    mutating func update(done: Int64) -> DownloadProgress? {
         let now = ContinuousClock.now
         if done > reported {
             windowBytes += done - reported
@@ -70,7 +70,7 @@ struct ProgressMeter {
             windowStart = now
             windowBytes = 0
         }
-        if !force, let lastReport, (now - lastReport).inSeconds < 0.1 { return nil }
+        if let lastReport, (now - lastReport).inSeconds < 0.1 { return nil }
         lastReport = now
         return report(.downloading)
     }
@@ -78,12 +78,8 @@ struct ProgressMeter {
     /// A report in `state` at the current numbers.
     func report(_ state: DownloadState) -> DownloadProgress {
         let remaining = total.map { max(0, $0 - reported) }
-        let eta = zip2(remaining, speed).flatMap { $1 > 0 ? Double($0) / $1 : nil }
+        var eta: TimeInterval?
+        if let remaining, let speed, speed > 0 { eta = Double(remaining) / speed }
         return DownloadProgress(modelId: modelId, bytesDownloaded: reported, totalBytes: total, speed: speed, estimatedTimeRemaining: eta, state: state)
-    }
-
-    private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
-        guard let a, let b else { return nil }
-        return (a, b)
     }
 }

@@ -59,8 +59,9 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     public func validate() throws {
         func bad(_ why: String) -> SDKError { SDKError.llm(.invalidInput, "Invalid generation options: \(why)") }
         guard maxTokens >= 1 else { throw bad("maxTokens must be at least 1 (got \(maxTokens))") }
-        guard temperature.isFinite, temperature >= 0, temperature <= 2 else {
-            throw bad("temperature must be between 0 and 2 (got \(temperature))")
+        let range = SDKConstants.Generation.temperatureRange
+        guard temperature.isFinite, range.contains(temperature) else {
+            throw bad("temperature must be between \(Int(range.lowerBound)) and \(Int(range.upperBound)) (got \(temperature))")
         }
         guard topP.isFinite, topP > 0, topP <= 1 else { throw bad("topP must be in (0, 1] (got \(topP))") }
         guard topK >= 0 else { throw bad("topK must be 0 or more (got \(topK))") }

