@@ -31,12 +31,6 @@ enum Fixtures {
         Set((try JSONSerialization.jsonObject(with: JSONEncoder.runAnywhere.encode(value)) as? [String: Any] ?? [:]).keys)
     }
 
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-bench-\(UUID())")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// Runs python3 with `script`, feeding `input`, and returns what it prints.
     static func python(_ script: String, input: Data) throws -> String {
         let process = Process()

@@ -1,6 +1,7 @@
 import Foundation
 import RunAnywhere
 @testable import RunAnywhereBenchmarks
+import RunAnywhereTestSupport
 import Testing
 
 /// The runner's bookkeeping, driven by providers that report fixed numbers, fail, or wait to be
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func aFailingItemIsRecordedAndTheRunGoesOn() async throws {
-        let folder = try Fixtures.temporaryDirectory()
+        let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = BenchmarkStore(dataDirectory: folder)
         let handle = runner(try makeRuntime(folder, models: ["alpha", "beta"]), store, failing: "alpha").start(categories: [.llm, .vlm, .tts])
@@ -60,7 +61,7 @@ import Testing
     }
 
     @Test func cancellingKeepsTheFinishedResults() async throws {
-        let folder = try Fixtures.temporaryDirectory()
+        let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = BenchmarkStore(dataDirectory: folder)
         let handle = runner(try makeRuntime(folder, models: ["alpha"]), store, waitOn: "Two").start(categories: [.llm])
@@ -74,7 +75,7 @@ import Testing
     }
 
     @Test func nothingToRunIsAnEmptyCompletedRun() async throws {
-        let folder = try Fixtures.temporaryDirectory()
+        let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let handle = runner(try makeRuntime(folder, models: []), BenchmarkStore(dataDirectory: folder)).start(categories: [])
         var skipped = 0

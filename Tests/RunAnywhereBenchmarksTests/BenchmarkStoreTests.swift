@@ -1,11 +1,12 @@
 import Foundation
 import RunAnywhere
 @testable import RunAnywhereBenchmarks
+import RunAnywhereTestSupport
 import Testing
 
 @Suite struct BenchmarkStoreTests {
     @Test func keepsTheNewest50() throws {
-        let folder = try Fixtures.temporaryDirectory()
+        let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = BenchmarkStore(dataDirectory: folder)
         let runs = (0..<55).map { Fixtures.run(startedAt: 1_700_000_000 + Double($0) * 60) }
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func aCorruptHistoryIsMovedAsideAndReported() throws {
-        let folder = try Fixtures.temporaryDirectory()
+        let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = BenchmarkStore(dataDirectory: folder)
         try Data("[{\"id\": \"half".utf8).write(to: store.url)
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func concurrentSavesKeepEveryRun() async throws {
-        let folder = try Fixtures.temporaryDirectory()
+        let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let runs = (0..<24).map { Fixtures.run(startedAt: 1_700_000_000 + Double($0)) }
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -2,17 +2,11 @@ import Foundation
 import RunAnywhereTestSupport
 import Testing
 
-@Suite(.serialized, .enabled(if: engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
 struct CLIBenchTests {
-    func withData(_ body: (CLIRunner, URL) throws -> Void) throws {
-        let data = try TestEnvironment.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: data) }
-        try body(CLIRunner(environment: ["RUNANYWHERE_DATA": data.path]), data)
-    }
-
     /// Spec 5.3.1: benchmark tokens/sec is within 20% of what `generate --json` measures.
     @Test func runListShowExportClear() throws {
-        try withData { cli, data in
+        try CLIRunner.withData { cli, data in
             let bench = try cli.run(["bench", "run", "--category", "llm", "--scenario", "Medium generation", "--repetitions", "3", "--threads", "1", "--json"])
             #expect(bench.status == 0, "\(bench.stderr)")
             #expect(bench.stderr.contains("[") && bench.stderr.contains("1/1"), "progress is shown")
@@ -56,23 +50,11 @@ struct CLIBenchTests {
         }
     }
 
-    @Test func ctrlCCancelsAndSavesThePartialRun() throws {
-        try withData { cli, _ in
-            let process = Process()
-            process.executableURL = CLIRunner.binary
-            process.arguments = ["bench", "run", "--category", "llm", "--repetitions", "3", "--threads", "1"]
-            process.environment = ProcessInfo.processInfo.environment.merging(cli.environment) { $1 }
-            let stdout = Pipe(), stderr = Pipe()
-            process.standardOutput = stdout
-            process.standardError = stderr
-            try process.run()
-            Thread.sleep(forTimeInterval: 3)
-            process.interrupt()
-            let report = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            _ = stderr.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 130)
-            #expect(report.contains("**Status**: cancelled"))
+    @Test func ctrlCCancelsAndSavesThePartialRun() async throws {
+        try await CLIRunner.withData { cli, _ in
+            let output = try await cli.runInterrupted(["bench", "run", "--category", "llm", "--repetitions", "3", "--threads", "1"], after: .seconds(3))
+            #expect(output.status == 130)
+            #expect(output.stdout.contains("**Status**: cancelled"))
             let listed = try #require(try JSONSerialization.jsonObject(with: Data(cli.run(["bench", "list", "--json"]).stdout.utf8)) as? [[String: Any]])
             #expect(listed.first?["status"] as? String == "cancelled")
             #expect((listed.first?["resultCount"] as? Int ?? 99) < 3, "stopped before the three scenarios finished")

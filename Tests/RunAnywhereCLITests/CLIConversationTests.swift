@@ -3,16 +3,10 @@ import RunAnywhereTestSupport
 import Testing
 
 /// Conversations, settings and environments through the CLI, each test with its own app-data folder.
-@Suite(.serialized, .enabled(if: engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
 struct CLIConversationTests {
-    func withData(_ body: (CLIRunner, URL) throws -> Void) throws {
-        let data = try TestEnvironment.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: data) }
-        try body(CLIRunner(environment: ["RUNANYWHERE_DATA": data.path]), data)
-    }
-
     @Test func chatThenListShowContinueExportAndDelete() throws {
-        try withData { cli, data in
+        try CLIRunner.withData { cli, data in
             let chat = try cli.run(["chat", "--temperature", "0", "--max-tokens", "8", "--threads", "1"], input: "The secret word is pineapple.\n/analytics\n/exit\n")
             #expect(chat.status == 0, "\(chat.stderr)")
             #expect(chat.stdout.contains("time to first token") && chat.stdout.contains("speed history"))
@@ -52,7 +46,7 @@ struct CLIConversationTests {
     }
 
     @Test func settingsPersistApplyAndRefuseBadValues() throws {
-        try withData { cli, _ in
+        try CLIRunner.withData { cli, _ in
             #expect(try cli.run(["settings", "show", "--json"]).json()["maxTokens"] as? Int == 1000)
             #expect(try cli.run(["settings", "set", "maxTokens", "3"]).status == 0)
             #expect(try cli.run(["settings", "set", "temperature", "0"]).status == 0)
@@ -71,7 +65,7 @@ struct CLIConversationTests {
     }
 
     @Test func environmentsSwitchAtRunTimeAndNeverShowTheKey() throws {
-        try withData { cli, data in
+        try CLIRunner.withData { cli, data in
             let key = "sk-test-4f9a8b7c6d5e4f3a2b1c"
             let shown = try cli.run(["env", "--json"])
             #expect(shown.status == 0)

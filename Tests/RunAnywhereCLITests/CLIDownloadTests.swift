@@ -5,7 +5,7 @@ import Testing
 
 /// Adding, pulling and deleting models through the CLI, against a loopback HTTP server serving
 /// the real default model.
-@Suite(.serialized, .enabled(if: engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
 struct CLIDownloadTests {
     @Test func addInterruptResumeThenUseTheModel() async throws {
         let (cli, home) = try CLIRunner.isolated()
@@ -15,20 +15,12 @@ struct CLIDownloadTests {
         defer { Task { try? await server.shutdown() } }
         let sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 
-        let process = Process()
-        process.executableURL = CLIRunner.binary
-        process.arguments = ["models", "add", server.url("/SmolLM2.Q4_1.gguf").absoluteString, "--category", "language", "--id", "smol", "--sha256", sha]
-        process.environment = ProcessInfo.processInfo.environment.merging(cli.environment) { $1 }
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        try await Task.sleep(for: .seconds(2.5))
-        process.interrupt()
-        let progress = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        _ = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130, "\(progress)")
+        let added = try await cli.runInterrupted(
+            ["models", "add", server.url("/SmolLM2.Q4_1.gguf").absoluteString, "--category", "language", "--id", "smol", "--sha256", sha],
+            after: .seconds(2.5)
+        )
+        let progress = added.stderr
+        #expect(added.status == 130, "\(progress)")
         #expect(progress.contains("%") && progress.contains("/s") && progress.contains("ETA"), "live percent, speed and ETA: \(progress)")
         #expect(progress.contains("partial download is kept"))
 

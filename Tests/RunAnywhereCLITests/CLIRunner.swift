@@ -28,6 +28,29 @@ struct CLIRunner {
 
     /// Runs the binary with `arguments`, feeding `input` on standard input.
     func run(_ arguments: [String], input: String = "") throws -> Output {
+        let (process, stdin, stdout, stderr) = try launch(arguments)
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        return finish(process, stdout: stdout, stderr: stderr)
+    }
+
+    /// Starts the binary with `arguments` (standard input closed), sends it SIGINT (Ctrl-C) after
+    /// `delay`, and returns what it printed and its exit status once it has stopped.
+    func runInterrupted(_ arguments: [String], after delay: Duration) async throws -> Output {
+        let (process, stdin, stdout, stderr) = try launch(arguments)
+        try stdin.fileHandleForWriting.close()
+        do {
+            try await Task.sleep(for: delay)
+        } catch {
+            process.terminate()
+            _ = finish(process, stdout: stdout, stderr: stderr)
+            throw error
+        }
+        process.interrupt()
+        return finish(process, stdout: stdout, stderr: stderr)
+    }
+
+    private func launch(_ arguments: [String]) throws -> (Process, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
@@ -37,12 +60,40 @@ struct CLIRunner {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
+        return (process, stdin, stdout, stderr)
+    }
+
+    /// Reads both outputs to their end, standard error on another thread so that neither pipe
+    /// fills up and blocks the binary, then waits for it to exit.
+    private func finish(_ process: Process, stdout: Pipe, stderr: Pipe) -> Output {
+        let errorHandle = stderr.fileHandleForReading
+        let err = ErrorBytes()
+        DispatchQueue.global().async {
+            err.data = errorHandle.readDataToEndOfFile()
+            err.done.signal()
+        }
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        err.done.wait()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err.data, as: UTF8.self)
+        )
+    }
+
+    /// Runs `body` with a runner whose app data (`RUNANYWHERE_DATA`) is a new temporary folder,
+    /// which is deleted afterwards.
+    static func withData<T>(_ body: (CLIRunner, URL) throws -> T) throws -> T {
+        let data = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        return try body(CLIRunner(environment: ["RUNANYWHERE_DATA": data.path]), data)
+    }
+
+    /// `withData` for a body that suspends.
+    static func withData<T>(_ body: (CLIRunner, URL) async throws -> T) async throws -> T {
+        let data = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        return try await body(CLIRunner(environment: ["RUNANYWHERE_DATA": data.path]), data)
     }
 
     /// A runner whose models and app data live in a new temporary folder; the engine is still
@@ -53,4 +104,11 @@ struct CLIRunner {
         if let library = TestEnvironment.llamaLibrary { environment["RUNANYWHERE_LLAMA_LIB"] = library.path }
         return (CLIRunner(environment: environment), home)
     }
+}
+
+/// Standard error as read on another thread; `done` is signalled after `data` is set, and
+/// `data` is read only after waiting on it.
+private final class ErrorBytes: @unchecked Sendable {
+    var data = Data()
+    let done = DispatchSemaphore(value: 0)
 }

@@ -2,73 +2,67 @@ import Foundation
 import RunAnywhereTestSupport
 import Testing
 
-let speechInstalled = ["whisper-tiny.en/ggml-tiny.en.bin", "piper-en_US-joe-medium/tokens.txt", "silero-vad/silero-v6.2.0-ggml.bin"]
-    .allSatisfy { FileManager.default.fileExists(atPath: TestEnvironment.installedModelsDirectory.appendingPathComponent($0).path) }
-
-@Suite(.serialized, .enabled(if: speechInstalled && engineInstalled, "needs the speech engines and models: run scripts/setup"))
+@Suite(.serialized, .enabled(if: TestEnvironment.speechInstalled && TestEnvironment.engineInstalled, "needs the speech engines and models: run scripts/setup"))
 struct CLISpeechTests {
     /// The check: speak a sentence, then transcribe it back.
     @Test func speakThenTranscribe() throws {
-        let folder = try TestEnvironment.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let cli = CLIRunner(environment: ["RUNANYWHERE_DATA": folder.path])
-        let wav = folder.appendingPathComponent("a.wav").path
-        let spoken = try cli.run(["speak", "The quick brown fox jumps over the lazy dog.", "--output", wav, "--threads", "1", "--json"])
-        #expect(spoken.status == 0, "\(spoken.stderr)")
-        let report = try spoken.json()
-        #expect(report["sampleRate"] as? Int == 22_050 && (report["duration"] as? Double ?? 0) > 1)
-        let heard = try cli.run(["transcribe", wav, "--threads", "1"])
-        #expect(heard.status == 0, "\(heard.stderr)")
-        #expect(heard.stdout.lowercased().trimmingCharacters(in: .whitespacesAndNewlines) == "the quick brown fox jumps over the lazy dog.")
-        let detailed = try cli.run(["transcribe", wav, "--threads", "1", "--json"]).json()
-        #expect(((detailed["metadata"] as? [String: Any])?["realTimeFactor"] as? Double ?? 0) > 0)
+        try CLIRunner.withData { cli, folder in
+            let wav = folder.appendingPathComponent("a.wav").path
+            let spoken = try cli.run(["speak", "The quick brown fox jumps over the lazy dog.", "--output", wav, "--threads", "1", "--json"])
+            #expect(spoken.status == 0, "\(spoken.stderr)")
+            let report = try spoken.json()
+            #expect(report["sampleRate"] as? Int == 22_050 && (report["duration"] as? Double ?? 0) > 1)
+            let heard = try cli.run(["transcribe", wav, "--threads", "1"])
+            #expect(heard.status == 0, "\(heard.stderr)")
+            #expect(heard.stdout.lowercased().trimmingCharacters(in: .whitespacesAndNewlines) == "the quick brown fox jumps over the lazy dog.")
+            let detailed = try cli.run(["transcribe", wav, "--threads", "1", "--json"]).json()
+            #expect(((detailed["metadata"] as? [String: Any])?["realTimeFactor"] as? Double ?? 0) > 0)
 
-        let question = folder.appendingPathComponent("q.wav").path
-        #expect(try cli.run(["speak", "What is the capital of France?", "--output", question, "--threads", "1"]).status == 0)
-        let reply = folder.appendingPathComponent("reply.wav").path
-        let turn = try cli.run(["voice", question, "--output", reply, "--threads", "1", "--temperature", "0", "--max-tokens", "20", "--json"])
-        #expect(turn.status == 0, "\(turn.stderr)")
-        let json = try turn.json()
-        #expect((json["transcript"] as? String)?.lowercased().contains("france") == true)
-        #expect(!(json["response"] as? String ?? "").isEmpty && FileManager.default.fileExists(atPath: reply))
+            let question = folder.appendingPathComponent("q.wav").path
+            #expect(try cli.run(["speak", "What is the capital of France?", "--output", question, "--threads", "1"]).status == 0)
+            let reply = folder.appendingPathComponent("reply.wav").path
+            let turn = try cli.run(["voice", question, "--output", reply, "--threads", "1", "--temperature", "0", "--max-tokens", "20", "--json"])
+            #expect(turn.status == 0, "\(turn.stderr)")
+            let json = try turn.json()
+            #expect((json["transcript"] as? String)?.lowercased().contains("france") == true)
+            #expect(!(json["response"] as? String ?? "").isEmpty && FileManager.default.fileExists(atPath: reply))
+        }
     }
 
     @Test func badSpeechInputsExitWithClearErrors() throws {
-        let folder = try TestEnvironment.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let cli = CLIRunner(environment: ["RUNANYWHERE_DATA": folder.path])
-        let text = folder.appendingPathComponent("notes.wav")
-        try Data("just text".utf8).write(to: text)
-        let empty = folder.appendingPathComponent("empty.wav")
-        try Data().write(to: empty)
-        let out = folder.appendingPathComponent("x.wav").path
-        for (arguments, fragment) in [
-            (["transcribe", text.path], "RIFF/WAVE"),
-            (["transcribe", empty.path], "empty"),
-            (["transcribe", folder.appendingPathComponent("missing.wav").path], "No such file"),
-            (["speak", "", "--output", out], "no text"),
-            (["speak", "Hello", "--voice", "no-such-voice", "--output", out], "not found"),
-            (["speak", String(repeating: "a", count: 100_000), "--output", out], "at most 10000"),
-            (["speak", "Hello", "--rate", "9", "--output", out], "rate"),
-            (["transcribe", text.path, "--model", "smollm2-135m-instruct-q4_1"], "RIFF/WAVE"),
-        ] {
-            let output = try cli.run(arguments)
-            #expect(output.status == 1 && output.stderr.hasPrefix("error: ") && output.stderr.contains(fragment), "\(arguments.prefix(2)): \(output.stderr)")
+        try CLIRunner.withData { cli, folder in
+            let text = folder.appendingPathComponent("notes.wav")
+            try Data("just text".utf8).write(to: text)
+            let empty = folder.appendingPathComponent("empty.wav")
+            try Data().write(to: empty)
+            let out = folder.appendingPathComponent("x.wav").path
+            for (arguments, fragment) in [
+                (["transcribe", text.path], "RIFF/WAVE"),
+                (["transcribe", empty.path], "empty"),
+                (["transcribe", folder.appendingPathComponent("missing.wav").path], "No such file"),
+                (["speak", "", "--output", out], "no text"),
+                (["speak", "Hello", "--voice", "no-such-voice", "--output", out], "not found"),
+                (["speak", String(repeating: "a", count: 100_000), "--output", out], "at most 10000"),
+                (["speak", "Hello", "--rate", "9", "--output", out], "rate"),
+                (["transcribe", text.path, "--model", "smollm2-135m-instruct-q4_1"], "RIFF/WAVE"),
+            ] {
+                let output = try cli.run(arguments)
+                #expect(output.status == 1 && output.stderr.hasPrefix("error: ") && output.stderr.contains(fragment), "\(arguments.prefix(2)): \(output.stderr)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: out), "no file is written for a refused request")
         }
-        #expect(!FileManager.default.fileExists(atPath: out), "no file is written for a refused request")
     }
 
     @Test func speechBenchmarksCoverEveryInstalledVoiceAndModel() throws {
-        let folder = try TestEnvironment.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let cli = CLIRunner(environment: ["RUNANYWHERE_DATA": folder.path])
-        let bench = try cli.run(["bench", "run", "--category", "stt,tts", "--scenario", "Silent audio (2s)", "--scenario", "Short text", "--repetitions", "1", "--threads", "1", "--json"])
-        #expect(bench.status == 0, "\(bench.stderr)")
-        let results = try #require((try bench.json()["run"] as? [String: Any])?["results"] as? [[String: Any]])
-        let models = Set(results.compactMap { ($0["componentModelInfo"] as? [String: Any])?["modelId"] as? String })
-        #expect(models == ["whisper-tiny.en", "piper-en_US-joe-medium", "espeak-ng-en-us"])
-        #expect(results.allSatisfy { ($0["metrics"] as? [String: Any])?["error"] == nil })
-        #expect(results.contains { ($0["metrics"] as? [String: Any])?["sttTranscriptionTimeMs"] != nil })
-        #expect(results.contains { ($0["metrics"] as? [String: Any])?["ttsSynthesisTimeMs"] != nil })
+        try CLIRunner.withData { cli, _ in
+            let bench = try cli.run(["bench", "run", "--category", "stt,tts", "--scenario", "Silent audio (2s)", "--scenario", "Short text", "--repetitions", "1", "--threads", "1", "--json"])
+            #expect(bench.status == 0, "\(bench.stderr)")
+            let results = try #require((try bench.json()["run"] as? [String: Any])?["results"] as? [[String: Any]])
+            let models = Set(results.compactMap { ($0["componentModelInfo"] as? [String: Any])?["modelId"] as? String })
+            #expect(models == ["whisper-tiny.en", "piper-en_US-joe-medium", "espeak-ng-en-us"])
+            #expect(results.allSatisfy { ($0["metrics"] as? [String: Any])?["error"] == nil })
+            #expect(results.contains { ($0["metrics"] as? [String: Any])?["sttTranscriptionTimeMs"] != nil })
+            #expect(results.contains { ($0["metrics"] as? [String: Any])?["ttsSynthesisTimeMs"] != nil })
+        }
     }
 }

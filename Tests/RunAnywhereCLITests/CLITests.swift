@@ -2,93 +2,100 @@ import Foundation
 import RunAnywhereTestSupport
 import Testing
 
-let engineInstalled = TestEnvironment.llamaLibrary != nil && TestEnvironment.defaultModelFile != nil
-
-@Suite(.serialized, .enabled(if: engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
 struct CLITests {
-    let cli = CLIRunner(environment: ["RUNANYWHERE_DATA": FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-cli-\(UUID())").path])
-
     @Test func infoReportsHardwareAndFrameworks() throws {
-        let output = try cli.run(["info", "--json"])
-        #expect(output.status == 0, "\(output.stderr)")
-        let json = try output.json()
-        let hardware = try #require(json["hardware"] as? [String: Any])
-        #expect((hardware["cores"] as? Int ?? 0) >= 1)
-        #expect((hardware["totalMemoryBytes"] as? Int ?? 0) > 0)
-        let frameworks = try #require(json["frameworks"] as? [[String: Any]])
-        let llama = try #require(frameworks.first { $0["framework"] as? String == "LlamaCpp" })
-        #expect((llama["availability"] as? [String: Any])?["available"] != nil)
-        let coreml = try #require(frameworks.first { $0["framework"] as? String == "CoreML" })
-        #expect(((coreml["availability"] as? [String: Any])?["unavailable"] as? [String: Any])?["reason"] as? String != nil)
-        #expect(json["defaultModelInstalled"] as? Bool == true)
-        #expect((json["initializationMs"] as? Double ?? 1000) < 100)
-        let text = try cli.run(["info"])
-        #expect(text.stdout.contains("llama.cpp") && text.stdout.contains("available"))
+        try CLIRunner.withData { cli, _ in
+            let output = try cli.run(["info", "--json"])
+            #expect(output.status == 0, "\(output.stderr)")
+            let json = try output.json()
+            let hardware = try #require(json["hardware"] as? [String: Any])
+            #expect((hardware["cores"] as? Int ?? 0) >= 1)
+            #expect((hardware["totalMemoryBytes"] as? Int ?? 0) > 0)
+            let frameworks = try #require(json["frameworks"] as? [[String: Any]])
+            let llama = try #require(frameworks.first { $0["framework"] as? String == "LlamaCpp" })
+            #expect((llama["availability"] as? [String: Any])?["available"] != nil)
+            let coreml = try #require(frameworks.first { $0["framework"] as? String == "CoreML" })
+            #expect(((coreml["availability"] as? [String: Any])?["unavailable"] as? [String: Any])?["reason"] as? String != nil)
+            #expect(json["defaultModelInstalled"] as? Bool == true)
+            #expect((json["initializationMs"] as? Double ?? 1000) < 100)
+            let text = try cli.run(["info"])
+            #expect(text.stdout.contains("llama.cpp") && text.stdout.contains("available"))
+        }
     }
 
     @Test func modelsListAndInfo() throws {
-        let list = try cli.run(["models", "list", "--json"])
-        #expect(list.status == 0)
-        let models = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
-        let smol = try #require(models.first { $0["id"] as? String == "smollm2-135m-instruct-q4_1" })
-        #expect(smol["isDownloaded"] as? Bool == true)
-        #expect(models.contains { $0["id"] as? String == "lfm2-350m-q4-k-m" && $0["isDownloaded"] as? Bool == false })
-        let info = try cli.run(["models", "info", "smollm2-135m-instruct-q4_1", "--json"])
-        #expect(info.status == 0)
-        let json = try info.json()
-        let model = try #require(json["model"] as? [String: Any])
-        for key in ["id", "name", "category", "format", "framework", "localPath", "downloadSize", "contextLength", "supportsThinking", "source", "isDownloaded"] {
-            #expect(model[key] != nil, "models info lacks \(key)")
+        try CLIRunner.withData { cli, _ in
+            let list = try cli.run(["models", "list", "--json"])
+            #expect(list.status == 0)
+            let models = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+            let smol = try #require(models.first { $0["id"] as? String == "smollm2-135m-instruct-q4_1" })
+            #expect(smol["isDownloaded"] as? Bool == true)
+            #expect(models.contains { $0["id"] as? String == "lfm2-350m-q4-k-m" && $0["isDownloaded"] as? Bool == false })
+            let info = try cli.run(["models", "info", "smollm2-135m-instruct-q4_1", "--json"])
+            #expect(info.status == 0)
+            let json = try info.json()
+            let model = try #require(json["model"] as? [String: Any])
+            for key in ["id", "name", "category", "format", "framework", "localPath", "downloadSize", "contextLength", "supportsThinking", "source", "isDownloaded"] {
+                #expect(model[key] != nil, "models info lacks \(key)")
+            }
+            let gguf = try #require(json["gguf"] as? [String: Any])
+            #expect(gguf["architecture"] as? String == "llama")
+            #expect(gguf["quantization"] as? String == "Q4_1")
+            #expect((gguf["chatTemplate"] as? String)?.contains("im_start") == true)
+            let text = try cli.run(["models", "info", "smollm2-135m-instruct-q4_1"])
+            #expect(text.stdout.contains("localPath") && text.stdout.contains("135M"))
         }
-        let gguf = try #require(json["gguf"] as? [String: Any])
-        #expect(gguf["architecture"] as? String == "llama")
-        #expect(gguf["quantization"] as? String == "Q4_1")
-        #expect((gguf["chatTemplate"] as? String)?.contains("im_start") == true)
-        let text = try cli.run(["models", "info", "smollm2-135m-instruct-q4_1"])
-        #expect(text.stdout.contains("localPath") && text.stdout.contains("135M"))
     }
 
     @Test func generateJSONHasEveryResultField() throws {
-        let output = try cli.run(["generate", "--json", "--temperature", "0", "--max-tokens", "8", "--threads", "1", "What is 2+2?"])
-        #expect(output.status == 0, "\(output.stderr)")
-        let json = try output.json()
-        for key in ["text", "thinkingContent", "inputTokens", "tokensUsed", "latencyMs", "timeToFirstTokenMs", "tokensPerSecond",
-                    "promptTokensPerSecond", "decodeTokensPerSecond", "stopReason", "modelUsed"] where key != "thinkingContent" {
-            #expect(json[key] != nil, "generate --json lacks \(key)")
+        try CLIRunner.withData { cli, _ in
+            let output = try cli.run(["generate", "--json", "--temperature", "0", "--max-tokens", "8", "--threads", "1", "What is 2+2?"])
+            #expect(output.status == 0, "\(output.stderr)")
+            let json = try output.json()
+            // thinkingContent is left out: it is only printed when the model thought.
+            for key in ["text", "inputTokens", "tokensUsed", "latencyMs", "timeToFirstTokenMs", "tokensPerSecond", "promptTokensPerSecond",
+                        "decodeTokensPerSecond", "cachedInputTokens", "responseTokens", "stopReason", "modelUsed", "framework"] {
+                #expect(json[key] != nil, "generate --json lacks \(key)")
+            }
+            #expect(!(json["text"] as? String ?? "").isEmpty)
+            #expect(json["modelUsed"] as? String == "smollm2-135m-instruct-q4_1")
+            #expect(json["framework"] as? String == "llama.cpp")
+            #expect((json["cachedInputTokens"] as? Int ?? -1) >= 0)
+            #expect((json["responseTokens"] as? Int ?? Int.max) <= (json["tokensUsed"] as? Int ?? 0))
         }
-        #expect(!(json["text"] as? String ?? "").isEmpty)
-        #expect(json["modelUsed"] as? String == "smollm2-135m-instruct-q4_1")
     }
 
     @Test func generateStreamsTheSameTextAsJSON() throws {
-        let arguments = ["--temperature", "0", "--max-tokens", "12", "--threads", "1", "Name a planet."]
-        let json = try cli.run(["generate", "--json"] + arguments).json()
-        let streamed = try cli.run(["generate"] + arguments)
-        #expect(streamed.status == 0)
-        #expect(streamed.stdout == (json["text"] as? String ?? "") + "\n")
+        try CLIRunner.withData { cli, _ in
+            let arguments = ["--temperature", "0", "--max-tokens", "12", "--threads", "1", "Name a planet."]
+            let json = try cli.run(["generate", "--json"] + arguments).json()
+            let streamed = try cli.run(["generate"] + arguments)
+            #expect(streamed.status == 0)
+            #expect(streamed.stdout == (json["text"] as? String ?? "") + "\n")
+        }
     }
 
     @Test func chatStreamsAnswersAndSavesTheConversation() throws {
-        let data = try TestEnvironment.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: data) }
-        let chat = CLIRunner(environment: ["RUNANYWHERE_DATA": data.path])
-        let output = try chat.run(["chat", "--temperature", "0", "--max-tokens", "12", "--threads", "1"], input: "Hello!\n/stats\n/bogus\n/reset\n/exit\n")
-        #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.contains("tok/s"))
-        #expect(output.stdout.contains("messages               2 (1 answer)"))
-        #expect(output.stdout.contains("Unknown command /bogus"))
-        #expect(output.stdout.contains("Started a new conversation"))
-        let saved = try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("conversations").path)
-        #expect(saved.count == 1)
-        let conversation = try String(contentsOf: data.appendingPathComponent("conversations/\(saved[0])"), encoding: .utf8)
-        #expect(conversation.contains("\"title\" : \"Hello!\""))
-        let endOfInput = try chat.run(["chat", "--max-tokens", "4", "--threads", "1"], input: "")
-        #expect(endOfInput.status == 0)
+        try CLIRunner.withData { chat, data in
+            let output = try chat.run(["chat", "--temperature", "0", "--max-tokens", "12", "--threads", "1"], input: "Hello!\n/stats\n/bogus\n/reset\n/exit\n")
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(output.stdout.contains("tok/s"))
+            #expect(output.stdout.contains("messages               2 (1 answer)"))
+            #expect(output.stdout.contains("Unknown command /bogus"))
+            #expect(output.stdout.contains("Started a new conversation"))
+            let saved = try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("conversations").path)
+            #expect(saved.count == 1)
+            let conversation = try String(contentsOf: data.appendingPathComponent("conversations/\(saved[0])"), encoding: .utf8)
+            #expect(conversation.contains("\"title\" : \"Hello!\""))
+            let endOfInput = try chat.run(["chat", "--max-tokens", "4", "--threads", "1"], input: "")
+            #expect(endOfInput.status == 0)
+        }
     }
 }
 
 /// Every bad input ends with a one-line error and exit status 1, never a crash.
-@Suite(.serialized, .enabled(if: engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
 struct CLIBadInputTests {
     func expectError(_ output: CLIRunner.Output, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(output.status == 1, "status \(output.status): \(output.stderr)", sourceLocation: sourceLocation)
@@ -115,14 +122,13 @@ struct CLIBadInputTests {
     }
 
     @Test func chatReportsAFailedTurnAndGoesOn() throws {
-        let data = try TestEnvironment.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: data) }
-        let tooLong = String(repeating: "word ", count: 600)
-        let output = try CLIRunner(environment: ["RUNANYWHERE_DATA": data.path])
-            .run(["chat", "--context-length", "256", "--threads", "1", "--max-tokens", "4"], input: "\(tooLong)\n/stats\n/exit\n")
-        #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.contains("failed: The prompt needs"))
-        #expect(output.stdout.contains("completion rate        0%"))
+        try CLIRunner.withData { cli, _ in
+            let tooLong = String(repeating: "word ", count: 600)
+            let output = try cli.run(["chat", "--context-length", "256", "--threads", "1", "--max-tokens", "4"], input: "\(tooLong)\n/stats\n/exit\n")
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(output.stdout.contains("failed: The prompt needs"))
+            #expect(output.stdout.contains("completion rate        0%"))
+        }
     }
 
     @Test func importRefusesBadFilesAndAcceptsGoodOnes() throws {

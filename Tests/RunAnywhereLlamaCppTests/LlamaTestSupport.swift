@@ -4,9 +4,6 @@ import RunAnywhereLlamaCpp
 import RunAnywhereTestSupport
 import Testing
 
-/// Whether scripts/setup has installed llama.cpp and the default model; the tests need both.
-let engineInstalled = TestEnvironment.llamaLibrary != nil && TestEnvironment.defaultModelFile != nil
-
 /// 1 thread, a 1024-token context and flash attention off: small, repeatable runs.
 let testLoadOptions = ModelLoadOptions(contextLength: 1024, threads: 1, flashAttention: .disabled)
 
@@ -33,5 +30,5 @@ enum SharedModel {
 
 /// Every test that runs the model, one at a time: two model runs at once on 2 cores would
 /// distort each other.
-@Suite(.serialized, .enabled(if: engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
 struct LlamaTests {}

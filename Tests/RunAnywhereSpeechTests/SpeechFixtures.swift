@@ -6,14 +6,6 @@ import RunAnywhereSherpaOnnx
 import RunAnywhereTestSupport
 import RunAnywhereWhisperCpp
 
-/// Whether scripts/setup has installed the speech engines and models.
-let speechInstalled: Bool = {
-    let models = TestEnvironment.installedModelsDirectory
-    return ["whisper-tiny.en/ggml-tiny.en.bin", "silero-vad/silero-v6.2.0-ggml.bin", "piper-en_US-joe-medium/tokens.txt"]
-        .allSatisfy { FileManager.default.fileExists(atPath: models.appendingPathComponent($0).path) }
-        && FileManager.default.fileExists(atPath: "/usr/include/espeak-ng/speak_lib.h")
-}()
-
 /// A runtime with every engine registered and whisper tiny.en and the Piper voice loaded, 1 thread.
 enum SpeechRuntime {
     static let shared = Task { () throws -> RunAnywhereRuntime in

@@ -28,6 +28,17 @@ public enum TestEnvironment {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
+    /// Whether scripts/setup has installed llama.cpp and the default model.
+    public static var engineInstalled: Bool { llamaLibrary != nil && defaultModelFile != nil }
+
+    /// Whether scripts/setup has installed the speech models (Whisper tiny.en, Silero VAD, the
+    /// Piper voice) and the eSpeak NG headers.
+    public static var speechInstalled: Bool {
+        ["whisper-tiny.en/ggml-tiny.en.bin", "silero-vad/silero-v6.2.0-ggml.bin", "piper-en_US-joe-medium/tokens.txt"]
+            .allSatisfy { FileManager.default.fileExists(atPath: installedModelsDirectory.appendingPathComponent($0).path) }
+            && FileManager.default.fileExists(atPath: "/usr/include/espeak-ng/speak_lib.h")
+    }
+
     /// Writes the first `bytes` bytes of `source` to `destination`: a truncated model file.
     public static func writeTruncatedCopy(of source: URL, to destination: URL, bytes: Int) throws {
         let handle = try FileHandle(forReadingFrom: source)

@@ -22,9 +22,7 @@ public final class TestHTTPServer: Sendable {
     /// A request as the server saw it.
     public struct Request: Sendable {
         public let path: String
-        public let method: String
         public let range: String?
-        public let authorization: String?
     }
 
     private struct State {
@@ -106,10 +104,7 @@ private final class Handler: ChannelInboundHandler, @unchecked Sendable {
         case .body: break
         case .end:
             guard let head, let server = box.server.withLock({ $0 }) else { return }
-            let request = TestHTTPServer.Request(
-                path: String(head.uri.split(separator: "?").first ?? ""), method: head.method.rawValue,
-                range: head.headers.first(name: "range"), authorization: head.headers.first(name: "authorization")
-            )
+            let request = TestHTTPServer.Request(path: String(head.uri.split(separator: "?").first ?? ""), range: head.headers.first(name: "range"))
             let (route, cut) = server.route(for: request)
             respond(context: context, head: head, route: route, cut: cut)
         }

@@ -18,20 +18,6 @@ import ZIPFoundation
         return data
     }
 
-    func runtime(_ folder: URL) -> RunAnywhereRuntime {
-        RunAnywhereRuntime(configuration: RuntimeConfiguration(modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder))
-    }
-
-    func collect(_ stream: AsyncThrowingStream<DownloadProgress, any Error>) async -> ([DownloadProgress], (any Error)?) {
-        var updates: [DownloadProgress] = []
-        do {
-            for try await update in stream { updates.append(update) }
-            return (updates, nil)
-        } catch {
-            return (updates, error)
-        }
-    }
-
     @Test func progressIsMonotonicAndEndsComplete() async throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -40,19 +40,6 @@ import ZIPFoundation
 }
 
 @Suite(.serialized) struct ModelSourceTests {
-    func runtime(_ folder: URL) -> RunAnywhereRuntime {
-        RunAnywhereRuntime(configuration: RuntimeConfiguration(modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder))
-    }
-
-    func download(_ rt: RunAnywhereRuntime, _ id: String) async -> (any Error)? {
-        do {
-            for try await _ in try rt.downloadModelWithProgress(id) {}
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     @Test func incompatibleCombinationsAreRefusedBeforeAnyDownload() throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
