@@ -91,4 +91,19 @@ struct CLIConversationTests {
             #expect(try cli.run(["info", "--json"]).json()["environment"] as? String == "development")
         }
     }
+
+    @Test func anUnreadableEnvironmentFileIsReportedAndRepairedByEnvUse() throws {
+        try CLIRunner.withData { cli, data in
+            try Data("{broken".utf8).write(to: data.appendingPathComponent("environment.json"))
+            let info = try cli.run(["info", "--json"])
+            #expect(info.status == 0 && info.stderr.contains("is unreadable") && info.stderr.contains("using the development environment"))
+            #expect(try info.json()["environment"] as? String == "development")
+            let repaired = try cli.run(["env", "use", "development"])
+            #expect(repaired.status == 0, "\(repaired.stderr)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: data.path)
+            #expect(names.contains { $0.hasPrefix("environment.json.corrupt-") }, "the unreadable file is kept")
+            let after = try cli.run(["env"])
+            #expect(after.status == 0 && !after.stderr.contains("unreadable"))
+        }
+    }
 }
