@@ -105,20 +105,23 @@ struct CLIBadInputTests {
     }
 
     @Test func unknownAndUnsafeModelIDs() throws {
-        let cli = CLIRunner()
-        expectError(try cli.run(["generate", "--model", "no-such-model", "Hi"]), "not found")
-        expectError(try cli.run(["generate", "--model", "../../etc/passwd", "Hi"]), "Invalid model id")
-        expectError(try cli.run(["generate", "--model", "a/b", "Hi"]), "Invalid model id")
-        expectError(try cli.run(["models", "info", ".."]), "Invalid model id")
-        expectError(try cli.run(["chat", "--model", "missing"], input: "hi\n"), "not found")
+        try CLIRunner.withData { cli, _ in
+            expectError(try cli.run(["generate", "--model", "no-such-model", "Hi"]), "not found")
+            expectError(try cli.run(["generate", "--model", "../../etc/passwd", "Hi"]), "Invalid model id")
+            expectError(try cli.run(["generate", "--model", "a/b", "Hi"]), "Invalid model id")
+            expectError(try cli.run(["models", "info", ".."]), "Invalid model id")
+            expectError(try cli.run(["chat", "--model", "missing"], input: "hi\n"), "not found")
+        }
     }
 
     @Test func promptsThatCannotFit() throws {
         let prompt = String(repeating: "word ", count: 600)
-        expectError(try CLIRunner().run(["generate", "--context-length", "256", "--threads", "1", prompt]), "context holds")
-        expectError(try CLIRunner().run(["generate", "--raw", "--context-length", "256", "--threads", "1", prompt]), "context holds")
-        expectError(try CLIRunner().run(["generate", ""]), "empty")
-        expectError(try CLIRunner().run(["generate", "--temperature", "7", "Hi"]), "temperature")
+        try CLIRunner.withData { cli, _ in
+            expectError(try cli.run(["generate", "--context-length", "256", "--threads", "1", prompt]), "context holds")
+            expectError(try cli.run(["generate", "--raw", "--context-length", "256", "--threads", "1", prompt]), "context holds")
+            expectError(try cli.run(["generate", ""]), "empty")
+            expectError(try cli.run(["generate", "--temperature", "7", "Hi"]), "temperature")
+        }
     }
 
     @Test func chatReportsAFailedTurnAndGoesOn() throws {
