@@ -112,6 +112,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Runs the built `runanywhere` binary as a user would.
-        .testTarget(name: "RunAnywhereCLITests", dependencies: ["RunAnywhereCLI", "RunAnywhereTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "RunAnywhereCLITests", dependencies: ["RunAnywhereCLI", "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport"], swiftSettings: swiftSettings),
     ]
 )

@@ -22,6 +22,8 @@ struct GenerationFlags: ParsableArguments {
     var system: String?
     @Option(name: .customLong("context-length"), help: "Context window in tokens (default: the model's, at most 4096).")
     var contextLength: Int?
+    @Option(name: .customLong("batch-size"), help: "Prompt tokens evaluated per step (default: \(ModelLoadOptions().batchSize)); a cached prompt prefix is reused in whole steps.")
+    var batchSize: Int?
     @Option(name: .customLong("flash-attention"), help: "Flash attention: auto, enabled or disabled.")
     var flashAttention: ModelLoadOptions.FlashAttention = .auto
 
@@ -42,12 +44,15 @@ struct GenerationFlags: ParsableArguments {
 
     /// The load options these flags (and the settings' threads) describe.
     func loadOptions(_ settings: GenerationSettings) -> ModelLoadOptions {
-        ModelLoadOptions(contextLength: contextLength, threads: threads ?? settings.threads, flashAttention: flashAttention)
+        var options = ModelLoadOptions(contextLength: contextLength, threads: threads ?? settings.threads, flashAttention: flashAttention)
+        if let batchSize { options.batchSize = batchSize }
+        return options
     }
 
     func validate() throws {
         if let contextLength, contextLength < 16 { throw ValidationError("--context-length must be at least 16") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
     }
 }
 

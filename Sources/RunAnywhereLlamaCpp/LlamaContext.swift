@@ -28,8 +28,10 @@ final class LlamaContext: @unchecked Sendable {
         var contextParams = api.llama_context_default_params()
         let contextLength = options.resolvedContextLength(for: modelInfo, trainedContext: Int(api.llama_model_n_ctx_train(model)))
         contextParams.n_ctx = UInt32(contextLength)
-        contextParams.n_batch = UInt32(options.batchSize)
-        contextParams.n_ubatch = UInt32(min(options.batchSize, 512))
+        // One decode call evaluates one prompt chunk, in one micro-batch (see PromptCache).
+        let chunk = max(1, min(options.batchSize, contextLength))
+        contextParams.n_batch = UInt32(chunk)
+        contextParams.n_ubatch = UInt32(chunk)
         contextParams.n_seq_max = 1
         contextParams.n_threads = Int32(threads)
         contextParams.n_threads_batch = Int32(threads)
@@ -62,8 +64,9 @@ final class LlamaContext: @unchecked Sendable {
     /// The context window in tokens (llama.cpp may round the requested size up).
     var contextLength: Int { Int(api.llama_n_ctx(context)) }
 
-    /// Most tokens one decode call accepts (llama.cpp caps the requested batch at the context size).
-    var batchSize: Int { Int(api.llama_n_batch(context)) }
+    /// The fixed length of the chunks prompts are evaluated in: one decode call and one
+    /// micro-batch each (llama.cpp caps the batch at the context size).
+    var promptChunk: Int { Int(api.llama_n_ubatch(context)) }
 
     /// Tokens of `text`; special-token text such as `<|im_start|>` becomes its token.
     func tokenize(_ text: String, addSpecial: Bool) throws -> [llama_token] {

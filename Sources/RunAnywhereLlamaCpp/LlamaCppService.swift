@@ -6,16 +6,19 @@ import Synchronization
 /// A language model running on llama.cpp.
 ///
 /// The tokens in the KV cache are remembered between generations, so a chat turn only
-/// evaluates what is new since the previous one (the common prefix is kept).
+/// evaluates what is new since the previous one: whole prompt chunks of the earlier turns are
+/// kept, in a way that leaves every number of the result as a fresh run would compute it
+/// (see ``PromptCache``).
 final class LlamaCppService: LLMService {
     private let llama: LlamaContext
     private let defaultThreads: Int
-    /// Tokens whose keys and values are in the context's memory, in order.
-    private let cachedTokens = Mutex<[llama_token]>([])
+    /// What the context's memory holds, and which of it a new prompt may reuse.
+    private let promptCache: Mutex<PromptCache>
 
     init(llama: LlamaContext, defaultThreads: Int) {
         self.llama = llama
         self.defaultThreads = defaultThreads
+        self.promptCache = Mutex(PromptCache(chunk: llama.promptChunk))
     }
 
     private var api: ra_llama_api { llama.library.api }
@@ -54,34 +57,32 @@ final class LlamaCppService: LLMService {
 
         let prompt = try llama.tokenize(request.prompt, addSpecial: true)
         guard !prompt.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt has no tokens") }
-        var cached = cachedTokens.withLock { $0 }
-        defer { cachedTokens.withLock { $0 = cached } }
+        var cache = promptCache.withLock { $0 }
+        defer { promptCache.withLock { $0 = cache } }
 
-        // Keep the longest prefix already in memory; at least the last prompt token is evaluated
-        // again, because its logits pick the first new token.
-        var reused = request.reuseCache ? min(zip(cached, prompt).prefix { $0 == $1 }.count, prompt.count - 1) : 0
+        // Keep the whole chunks already in memory that a fresh evaluation would compute alike.
+        var reused = request.reuseCache ? cache.reusablePrefix(of: prompt, threads: Int(threads)) : 0
         let memory = api.llama_get_memory(context)
-        if reused < cached.count, !api.llama_memory_seq_rm(memory, 0, llama_pos(reused), -1) {
+        if reused < cache.count, !api.llama_memory_seq_rm(memory, 0, llama_pos(reused), -1) {
             api.llama_memory_clear(memory, true)
             reused = 0
         }
-        cached.removeLast(cached.count - reused)
+        cache.truncate(to: reused, threads: Int(threads))
 
         let clock = ContinuousClock()
         let promptStart = clock.now
         var position = reused
-        let batchSize = llama.batchSize
         while position < prompt.count {
             if emitter.isCancelled { return emitter.emit(.finished(.cancelled)) }
-            var chunk = Array(prompt[position..<min(position + batchSize, prompt.count)])
+            var chunk = Array(prompt[position..<min(position + cache.chunk, prompt.count)])
             let status = decode(&chunk)
             guard status == 0 else {
                 api.llama_memory_clear(memory, true)
-                cached = []
+                cache.clear()
                 if status == 2 { return emitter.emit(.finished(.cancelled)) }
                 throw SDKError.llm(.generationFailed, "llama.cpp could not evaluate the prompt (llama_decode returned \(status))")
             }
-            cached += chunk
+            cache.appendChunk(chunk)
             position += chunk.count
         }
         emitter.emit(.promptProcessed(evaluated: prompt.count - reused, cached: reused, seconds: (clock.now - promptStart).inSeconds))
@@ -94,17 +95,17 @@ final class LlamaCppService: LLMService {
             if api.llama_vocab_is_eog(llama.vocab, token) { return emitter.emit(.finished(.endOfGeneration)) }
             emitter.emitToken(llama.piece(token))
             if generated == request.maxNewTokens { break }
-            if cached.count + 1 >= contextLength { return emitter.emit(.finished(.length)) }
+            if cache.count + 1 >= contextLength { return emitter.emit(.finished(.length)) }
             var next = [token]
             let status = decode(&next)
             guard status == 0 else {
                 api.llama_memory_clear(memory, true)
-                cached = []
+                cache.clear()
                 if status == 2 { return emitter.emit(.finished(.cancelled)) }
                 if status == 1 { return emitter.emit(.finished(.length)) }
                 throw SDKError.llm(.generationFailed, "llama.cpp could not decode (llama_decode returned \(status))")
             }
-            cached.append(token)
+            cache.appendGenerated(token)
         }
         emitter.emit(.finished(.length))
     }

@@ -7,6 +7,19 @@ import Testing
 /// 1 thread, a 1024-token context and flash attention off: small, repeatable runs.
 let testLoadOptions = ModelLoadOptions(contextLength: 1024, threads: 1, flashAttention: .disabled)
 
+/// The chunk length prompts are evaluated in with ``testLoadOptions``.
+let testChunk = testLoadOptions.batchSize
+
+/// A prompt of a few chunks (about 150 tokens), so that a repeat reuses whole chunks.
+let longPrompt = """
+    Cats sleep for twelve to sixteen hours a day. A group of cats is called a clowder. Cats have \
+    five toes on their front paws and four on the back ones. They can rotate their ears a hundred \
+    and eighty degrees, and their whiskers are about as wide as their bodies. A cat's nose print \
+    is unique, like a human fingerprint. Cats were domesticated in the Near East about ten \
+    thousand years ago, and the oldest known pet cat was found in a grave on Cyprus. Write a short \
+    summary of these facts for a child.
+    """
+
 /// Greedy options for a few tokens.
 func greedy(_ maxTokens: Int, raw: Bool = false, stop: [String] = []) -> LLMGenerationOptions {
     LLMGenerationOptions(maxTokens: maxTokens, temperature: 0, stopSequences: stop, threads: 1, applyChatTemplate: !raw)

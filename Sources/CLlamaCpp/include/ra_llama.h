@@ -26,7 +26,7 @@
     X(llama_model_n_ctx_train)                 \
     X(llama_model_chat_template)               \
     X(llama_n_ctx)                             \
-    X(llama_n_batch)                           \
+    X(llama_n_ubatch)                          \
     X(llama_vocab_is_eog)                      \
     X(llama_tokenize)                          \
     X(llama_token_to_piece)                    \

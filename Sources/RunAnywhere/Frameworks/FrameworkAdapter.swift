@@ -30,11 +30,13 @@ public struct ModelLoadOptions: Sendable, Equatable {
     public var threads: Int?
     /// Flash attention.
     public var flashAttention: FlashAttention
-    /// Tokens evaluated per decode call while reading a prompt.
+    /// Tokens evaluated per decode call while reading a prompt. Prompts are always cut into
+    /// chunks of this length from their first token, and a cached prefix is reused only in whole
+    /// chunks, so that the same prompt gives the same numbers whatever the cache holds.
     public var batchSize: Int
 
     /// Creates load options.
-    public init(contextLength: Int? = nil, threads: Int? = nil, flashAttention: FlashAttention = .auto, batchSize: Int = 512) {
+    public init(contextLength: Int? = nil, threads: Int? = nil, flashAttention: FlashAttention = .auto, batchSize: Int = 64) {
         self.contextLength = contextLength
         self.threads = threads
         self.flashAttention = flashAttention
