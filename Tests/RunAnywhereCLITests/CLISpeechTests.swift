@@ -14,7 +14,8 @@ struct CLISpeechTests {
             #expect(report["sampleRate"] as? Int == 22_050 && (report["duration"] as? Double ?? 0) > 1)
             let heard = try cli.run(["transcribe", wav, "--threads", "1"])
             #expect(heard.status == 0, "\(heard.stderr)")
-            #expect(heard.stdout.lowercased().trimmingCharacters(in: .whitespacesAndNewlines) == "the quick brown fox jumps over the lazy dog.")
+            let (errors, words) = wordErrors("The quick brown fox jumps over the lazy dog.", heard.stdout)
+            #expect(errors <= 2, "\(errors) of \(words) words wrong in \(heard.stdout)")
             let detailed = try cli.run(["transcribe", wav, "--threads", "1", "--json"]).json()
             #expect(((detailed["metadata"] as? [String: Any])?["realTimeFactor"] as? Double ?? 0) > 0)
 
