@@ -23,7 +23,7 @@ import llama_cpp
 from llama_cpp import Llama
 args = json.loads(sys.argv[1])
 llm = Llama(model_path=args["model"], n_ctx=args["ctx"], n_threads=args["threads"], n_threads_batch=args["threads"],
-            n_batch=512, flash_attn=False, verbose=False)
+            n_batch=args["batch"], n_ubatch=args["batch"], flash_attn=False, verbose=False)
 tokens = llm.tokenize(args["prompt"].encode(), add_bos=True, special=True)
 start = time.perf_counter()
 first = last = None
@@ -50,7 +50,7 @@ print(json.dumps({
 def run_ours(binary, args):
     command = [binary, "generate", "--json", "--raw", "--model", args.model, "--temperature", "0",
                "--max-tokens", str(args.tokens), "--threads", str(args.threads), "--context-length", str(args.ctx),
-               "--flash-attention", "disabled", PROMPT * args.prompt_repeat]
+               "--batch-size", str(args.batch), "--flash-attention", "disabled", PROMPT * args.prompt_repeat]
     result = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
     return {
         "inputTokens": result["inputTokens"], "tokens": result["tokensUsed"],
@@ -63,7 +63,7 @@ def run_ours(binary, args):
 
 
 def run_python(model_path, args):
-    payload = json.dumps({"model": model_path, "ctx": args.ctx, "threads": args.threads, "tokens": args.tokens, "prompt": PROMPT * args.prompt_repeat})
+    payload = json.dumps({"model": model_path, "ctx": args.ctx, "threads": args.threads, "tokens": args.tokens, "batch": args.batch, "prompt": PROMPT * args.prompt_repeat})
     out = subprocess.run([sys.executable, "-c", PYTHON_SIDE, payload], check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -76,6 +76,7 @@ def main():
     parser.add_argument("--threads", type=int, default=min(4, os.cpu_count() or 1))
     parser.add_argument("--tokens", type=int, default=128)
     parser.add_argument("--ctx", type=int, default=1024)
+    parser.add_argument("--batch", type=int, default=64, help="prompt tokens per decode step, both sides (RunAnywhere's default is 64)")
     parser.add_argument("--prompt-repeat", type=int, default=1, help="repeat the ~117-token prompt this many times")
     args = parser.parse_args()
 
@@ -85,7 +86,7 @@ def main():
     init = json.loads(subprocess.run([args.binary, "info", "--json"], check=True, capture_output=True, text=True).stdout)["initializationMs"]
 
     print(f"llm-overhead: {info['model']['name']}, {args.threads} threads, {args.tokens} new tokens, greedy, "
-          f"flash attention off, prompt x{args.prompt_repeat}, {args.rounds} rounds, alternating order")
+          f"flash attention off, batch {args.batch}, prompt x{args.prompt_repeat}, {args.rounds} rounds, alternating order")
     print(f"{'round':>5}  {'ours prompt':>11}  {'ours decode':>11}  {'py prompt':>9}  {'py decode':>9}")
     ours, theirs = [], []
     for round_index in range(args.rounds):
