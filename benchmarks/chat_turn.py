@@ -19,9 +19,9 @@ TURNS = [
 ]
 
 
-def chat(binary, threads, tokens, data):
+def chat(binary, threads, tokens, temperature, data):
     env = dict(os.environ, RUNANYWHERE_DATA=data)
-    args = [binary, "chat", "--temperature", "0", "--max-tokens", str(tokens), "--threads", str(threads)]
+    args = [binary, "chat", "--temperature", str(temperature), "--max-tokens", str(tokens), "--threads", str(threads)]
     subprocess.run(args, input="\n".join(TURNS) + "\n", env=env, check=True, capture_output=True, text=True)
     listed = json.loads(subprocess.run([binary, "conversations", "list", "--json"], env=env, check=True,
                                        capture_output=True, text=True).stdout)
@@ -37,6 +37,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--tokens", type=int, default=48)
+    parser.add_argument("--temperature", type=float, default=0.0,
+                        help="0 (greedy) reuses only whole prompt chunks; above 0, unseeded, reuses the whole common prefix")
     args = parser.parse_args()
     sides = {"binary": args.binary}
     if args.baseline:
@@ -47,10 +49,11 @@ def main():
         order = list(sides) if round_ % 2 == 0 else list(reversed(sides))
         for name in order:
             with tempfile.TemporaryDirectory() as data:
-                for turn, analytics in enumerate(chat(sides[name], args.threads, args.tokens, data)):
+                for turn, analytics in enumerate(chat(sides[name], args.threads, args.tokens, args.temperature, data)):
                     ttft[name][turn].append(analytics["timeToFirstToken"] * 1000)
                     tokens[name][turn] = analytics["inputTokens"]
-    print(f"time to first token per chat turn, ms (median of {args.rounds} rounds, {args.threads} threads)")
+    print(f"time to first token per chat turn, ms (median of {args.rounds} rounds, {args.threads} threads, "
+          f"temperature {args.temperature})")
     header = "turn  prompt tokens  " + "  ".join(f"{name:>9}" for name in sides)
     if args.baseline:
         header += "   ratio"

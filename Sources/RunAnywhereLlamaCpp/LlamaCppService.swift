@@ -6,9 +6,9 @@ import Synchronization
 /// A language model running on llama.cpp.
 ///
 /// The tokens in the KV cache are remembered between generations, so a chat turn only
-/// evaluates what is new since the previous one: whole prompt chunks of the earlier turns are
-/// kept, in a way that leaves every number of the result as a fresh run would compute it
-/// (see ``PromptCache``).
+/// evaluates what is new since the previous one. A seeded or greedy request keeps only whole
+/// prompt chunks of earlier turns, so every number of its result is what a fresh run computes;
+/// a randomly sampled one keeps the whole common prefix (see ``PromptCache``).
 final class LlamaCppService: LLMService {
     private let llama: LlamaContext
     private let defaultThreads: Int
@@ -60,8 +60,13 @@ final class LlamaCppService: LLMService {
         var cache = promptCache.withLock { $0 }
         defer { promptCache.withLock { $0 = cache } }
 
-        // Keep the whole chunks already in memory that a fresh evaluation would compute alike.
-        var reused = request.reuseCache ? cache.reusablePrefix(of: prompt, threads: Int(threads)) : 0
+        // A reproducible request keeps only the whole chunks a fresh evaluation would compute
+        // alike; a randomly sampled one keeps everything it shares with memory.
+        var reused = switch (request.reuseCache, request.sampling.isReproducible) {
+        case (false, _): 0
+        case (true, true): cache.reusablePrefix(of: prompt, threads: Int(threads))
+        case (true, false): cache.commonPrefix(of: prompt)
+        }
         let memory = api.llama_get_memory(context)
         if reused < cache.count, !api.llama_memory_seq_rm(memory, 0, llama_pos(reused), -1) {
             api.llama_memory_clear(memory, true)

@@ -8,7 +8,12 @@
 /// run and a run that reuses the cache then see exactly the same batches, provided only whole
 /// chunks are reused that were themselves evaluated as such a chunk, on the same number of
 /// threads. Tokens generated one at a time, and a prompt's last, shorter chunk, are kept in
-/// memory but never reused: a fresh evaluation of a later prompt would put them in a full chunk.
+/// memory but never reused by such a request: a fresh evaluation of a later prompt would put
+/// them in a full chunk.
+///
+/// A request whose output is random anyway (sampled without a seed) promises nothing to
+/// reproduce, so it reuses the longest common prefix instead (``commonPrefix(of:)``), which
+/// keeps a chat's previous answer and saves most of a turn's prompt evaluation.
 struct PromptCache: Equatable {
     /// Tokens in the sequence's memory, in order.
     private(set) var tokens: [Int32] = []
@@ -35,12 +40,19 @@ struct PromptCache: Equatable {
         return whole < prompt.count ? whole : whole - chunk
     }
 
-    /// Keeps the first `count` tokens (a value from ``reusablePrefix(of:threads:)`` or 0) and
-    /// forgets the rest, as the engine does with the sequence's memory.
+    /// How many leading tokens of `prompt` are in memory, leaving at least the last token to
+    /// evaluate: the most a request without a reproducibility promise can keep.
+    func commonPrefix(of prompt: [Int32]) -> Int {
+        min(zip(tokens, prompt).prefix { $0 == $1 }.count, max(prompt.count - 1, 0))
+    }
+
+    /// Keeps the first `count` tokens and forgets the rest, as the engine does with the
+    /// sequence's memory; what follows is evaluated on `threads` threads. Only whole reusable
+    /// chunks stay reusable, and when the thread count changes none do.
     mutating func truncate(to count: Int, threads: Int) {
-        precondition(count <= reusable && count % chunk == 0, "only whole reusable chunks are kept")
+        precondition(count <= tokens.count, "only tokens in memory can be kept")
         tokens.removeLast(tokens.count - count)
-        reusable = count
+        reusable = threads == self.threads ? min(reusable, count / chunk * chunk) : 0
         self.threads = threads
     }
 

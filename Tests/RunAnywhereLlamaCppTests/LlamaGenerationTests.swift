@@ -9,7 +9,8 @@ extension LlamaTests {
     @Suite struct Generation {
     /// Seeded sampling and greedy decoding give the same text whatever the KV cache holds:
     /// (a) in a fresh runtime, (b) after a different prompt, (c) after the same prompt, when whole
-    /// chunks come from the cache, and after a shorter prompt it extends, as in a chat. The short
+    /// chunks come from the cache, also after unseeded runs that reused more, and after a shorter
+    /// prompt it extends, as in a chat. The short
     /// prompt is the one whose seeded repeat drifted on AMD EPYC before prompts had fixed chunks.
     @Test(arguments: [
         LLMGenerationOptions(maxTokens: 16, temperature: 0.9, seed: 1234, threads: 1),
@@ -26,6 +27,11 @@ extension LlamaTests {
         let runtime = try await SharedModel.runtime.value
         _ = try await runtime.generate("Name three colors.", options: options)
         let afterOther = try await runtime.generate(prompt, options: options)
+        // A randomly sampled run reuses all it shares with memory and leaves its own tokens there.
+        let unseeded = LLMGenerationOptions(maxTokens: 8, temperature: 0.9, threads: 1)
+        _ = try await runtime.generate(extended, options: unseeded)
+        let sampled = try await runtime.generate(extended, options: unseeded)
+        #expect(sampled.cachedInputTokens == sampled.inputTokens - 1)
         let again = try await runtime.generate(prompt, options: options)
         let extendedAfter = try await runtime.generate(extended, options: options)
         #expect(again.cachedInputTokens == (again.inputTokens - 1) / testChunk * testChunk, "whole chunks of the repeated prompt are reused")

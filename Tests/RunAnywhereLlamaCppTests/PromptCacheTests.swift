@@ -36,7 +36,23 @@ import Testing
     }
 
     @Test func anotherThreadCountReusesNothing() {
-        #expect(cache(after: Array(1...10)).reusablePrefix(of: Array(1...10), threads: 2) == 0)
+        var cache = cache(after: Array(1...10))
+        #expect(cache.reusablePrefix(of: Array(1...10), threads: 2) == 0)
+        cache.truncate(to: 8, threads: 2)
+        #expect(cache.reusablePrefix(of: Array(1...10), threads: 2) == 0, "chunks evaluated on 1 thread are not reused on 2")
+    }
+
+    @Test func randomlySampledRequestsKeepTheWholeCommonPrefix() {
+        var cache = cache(after: Array(1...10), generated: [11, 12])
+        #expect(cache.commonPrefix(of: Array(1...12) + [20]) == 12, "generated tokens too")
+        #expect(cache.commonPrefix(of: Array(1...12)) == 11, "the last token is always evaluated")
+        #expect(cache.commonPrefix(of: [1, 2, 9]) == 2)
+        #expect(cache.commonPrefix(of: []) == 0)
+        // Keeping 6 tokens leaves one whole chunk reusable; what follows starts off the grid.
+        cache.truncate(to: 6, threads: 1)
+        cache.appendChunk([7, 8, 9, 10])
+        #expect(cache.count == 10)
+        #expect(cache.reusablePrefix(of: Array(1...12), threads: 1) == 4)
     }
 
     @Test func truncatingKeepsWholeChunksAndAChunkAfterAShortOneIsNotReusable() {

@@ -30,6 +30,9 @@ public struct LLMSampling: Sendable, Equatable {
     /// Seed; nil picks a random one.
     public var seed: UInt32?
 
+    /// Whether the same prompt must give the same output: greedy, or sampled with a seed.
+    public var isReproducible: Bool { temperature <= 0 || seed != nil }
+
     /// Creates sampling settings.
     public init(temperature: Float, topP: Float, topK: Int, seed: UInt32?) {
         self.temperature = temperature
