@@ -22,7 +22,7 @@ struct GenerationFlags: ParsableArguments {
     var system: String?
     @Option(name: .customLong("context-length"), help: "Context window in tokens (default: the model's, at most 4096).")
     var contextLength: Int?
-    @Option(name: .customLong("batch-size"), help: "Prompt tokens evaluated per step (default: \(ModelLoadOptions().batchSize)); a cached prompt prefix is reused in whole steps.")
+    @Option(name: .customLong("batch-size"), help: "Prompt tokens evaluated per step (default: \(ModelLoadOptions().batchSize)); seeded and greedy runs reuse a cached prompt in whole steps.")
     var batchSize: Int?
     @Option(name: .customLong("flash-attention"), help: "Flash attention: auto, enabled or disabled.")
     var flashAttention: ModelLoadOptions.FlashAttention = .auto

@@ -31,8 +31,8 @@ public struct ModelLoadOptions: Sendable, Equatable {
     /// Flash attention.
     public var flashAttention: FlashAttention
     /// Tokens evaluated per decode call while reading a prompt. Prompts are always cut into
-    /// chunks of this length from their first token, and a cached prefix is reused only in whole
-    /// chunks, so that the same prompt gives the same numbers whatever the cache holds.
+    /// chunks of this length from their first token, and a seeded or greedy request reuses a
+    /// cached prefix only in whole chunks, so that it gets the same numbers whatever the cache holds.
     public var batchSize: Int
 
     /// Creates load options.
