@@ -20,6 +20,7 @@ let package = Package(
         // GPL-3, like eSpeak NG itself: a separate product an app opts into.
         .library(name: "RunAnywhereEspeak", targets: ["RunAnywhereEspeak"]),
         .library(name: "RunAnywhereBenchmarks", targets: ["RunAnywhereBenchmarks"]),
+        .library(name: "RunAnywhereServer", targets: ["RunAnywhereServer"]),
         .executable(name: "runanywhere", targets: ["RunAnywhereCLI"]),
     ],
     dependencies: [
@@ -29,6 +30,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     ],
     targets: [
         // Core: public API and types, catalog, GGUF reader, chat formatting. No C, no engine.
@@ -73,11 +77,19 @@ let package = Package(
         ),
         // The benchmark suite: types, providers, runner, store and reports (screens' logic lives here).
         .target(name: "RunAnywhereBenchmarks", dependencies: ["RunAnywhere"], swiftSettings: swiftSettings),
+        .target(
+            name: "RunAnywhereServer",
+            dependencies: [
+                "RunAnywhere", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "RunAnywhereCLI",
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak",
-                "RunAnywhereBenchmarks",
+                "RunAnywhereBenchmarks", "RunAnywhereServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -112,6 +124,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Runs the built `runanywhere` binary as a user would.
+        .testTarget(
+            name: "RunAnywhereServerTests",
+            dependencies: [
+                "RunAnywhereServer", "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "RunAnywhereCLITests", dependencies: ["RunAnywhereCLI", "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport"], swiftSettings: swiftSettings),
     ]
 )

@@ -20,8 +20,25 @@ extension RunAnywhereRuntime {
 
     /// Starts generating the next assistant message of a conversation, streaming its text.
     public func generateStream(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) throws -> LLMStreamingResult {
+        try streaming { try start(prompt, context: context, options: options, emit: $0) }
+    }
+
+    /// Starts generating with the model `model`, streaming its text: the model is loaded (with
+    /// `loadOptions`, replacing the loaded one) and used in one step, so a caller asking for
+    /// another model at the same time waits instead of taking this one away mid-request.
+    public func generateStream(
+        _ prompt: String, context: Context?, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions
+    ) throws -> LLMStreamingResult {
+        let model = try catalog.model(id: model)
+        return try streaming { try start(prompt, context: context, options: options, model: (model, loadOptions), emit: $0) }
+    }
+
+    /// A streaming result over the generation `start` starts with the stream's emitter.
+    private func streaming(
+        _ start: (@escaping @Sendable (String) -> Void) throws -> Task<LLMGenerationResult, any Error>
+    ) throws -> LLMStreamingResult {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
-        let task = try start(prompt, context: context, options: options) { continuation.yield($0) }
+        let task = try start { continuation.yield($0) }
         Task {
             switch await task.result {
             case .success: continuation.finish()
@@ -35,18 +52,20 @@ extension RunAnywhereRuntime {
         return LLMStreamingResult(stream: stream, result: task)
     }
 
-    /// Validates the request and starts it as a task; `emit` receives the text pieces.
+    /// Validates the request and starts it as a task; `emit` receives the text pieces. With
+    /// `model`, that model is loaded first if it is not the loaded one.
     private func start(
-        _ prompt: String, context: Context?, options: LLMGenerationOptions?, emit: @escaping @Sendable (String) -> Void
+        _ prompt: String, context: Context?, options: LLMGenerationOptions?, model: (ModelInfo, ModelLoadOptions)? = nil,
+        emit: @escaping @Sendable (String) -> Void
     ) throws -> Task<LLMGenerationResult, any Error> {
         let options = options ?? LLMGenerationOptions()
         try options.validate()
         guard !prompt.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt is empty") }
-        guard loaded != nil else { throw Self.noModelLoaded }
+        guard loaded != nil || model != nil else { throw Self.noModelLoaded }
         let id = UUID()
         let task = Task {
             defer { activeGenerations[id] = nil }
-            return try await runGeneration(prompt, context: context, options: options, emit: emit)
+            return try await runGeneration(prompt, context: context, options: options, model: model, emit: emit)
         }
         activeGenerations[id] = task
         return task
@@ -76,9 +95,11 @@ extension RunAnywhereRuntime {
     }
 
     private func runGeneration(
-        _ prompt: String, context: Context?, options: LLMGenerationOptions, emit: @escaping @Sendable (String) -> Void
+        _ prompt: String, context: Context?, options: LLMGenerationOptions, model: (ModelInfo, ModelLoadOptions)?,
+        emit: @escaping @Sendable (String) -> Void
     ) async throws -> LLMGenerationResult {
         try await modelLock.withLock {
+            if let (model, loadOptions) = model { try await load(model, options: loadOptions) }
             guard let loaded else { throw Self.noModelLoaded }
             let start = ContinuousClock.now
             let (plan, terminators) = try Self.plan(prompt, context: context, options: options, service: loaded.service)

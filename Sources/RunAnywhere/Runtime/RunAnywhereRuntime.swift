@@ -53,19 +53,22 @@ public actor RunAnywhereRuntime {
     /// does nothing.
     public func loadModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try catalog.model(id: id)
-        try await modelLock.withLock {
-            if loaded?.info.id == id { return }
-            let adapter = try adapter(for: model)
-            loaded = nil  // free the previous model before the next one takes memory
-            let started = ContinuousClock.now
-            let service = try await adapter.loadLanguageModel(model, options: options, logger: logger)
-            loaded = LoadedModel(info: model, framework: adapter.framework, service: service)
-            events.publish(.modelLoaded(modelId: id))
-            logger.info("Loaded model", metadata: [
-                "event": "\(SDKConstants.Events.modelLoaded)", "model": "\(id)", "framework": "\(adapter.framework.displayName)",
-                "seconds": "\((ContinuousClock.now - started).inSeconds)", "context": "\(service.contextLength)",
-            ])
-        }
+        try await modelLock.withLock { try await load(model, options: options) }
+    }
+
+    /// Loads `model` unless it is the loaded one; the caller holds ``modelLock``.
+    func load(_ model: ModelInfo, options: ModelLoadOptions) async throws {
+        if loaded?.info.id == model.id { return }
+        let adapter = try adapter(for: model)
+        loaded = nil  // free the previous model before the next one takes memory
+        let started = ContinuousClock.now
+        let service = try await adapter.loadLanguageModel(model, options: options, logger: logger)
+        loaded = LoadedModel(info: model, framework: adapter.framework, service: service)
+        events.publish(.modelLoaded(modelId: model.id))
+        logger.info("Loaded model", metadata: [
+            "event": "\(SDKConstants.Events.modelLoaded)", "model": "\(model.id)", "framework": "\(adapter.framework.displayName)",
+            "seconds": "\((ContinuousClock.now - started).inSeconds)", "context": "\(service.contextLength)",
+        ])
     }
 
     /// Unloads the language model, waiting for a running generation to finish first.

@@ -1,0 +1,17 @@
+import Hummingbird
+
+/// Answers every error a route throws, and unknown routes, with an OpenAI-style JSON error.
+/// Unexpected errors are logged here and reach the client without their details.
+struct OpenAIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let answer = OpenAIError.from(error)
+            if answer.status == .internalServerError {
+                context.logger.error("Request failed", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+            }
+            return try answer.response(from: request, context: context)
+        }
+    }
+}

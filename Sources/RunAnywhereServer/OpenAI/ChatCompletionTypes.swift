@@ -1,0 +1,233 @@
+import Foundation
+import RunAnywhere
+
+/// One of `messages` in a chat completion request. `content` is a string or an array of
+/// `{"type": "text", "text": …}` parts, as OpenAI's clients send it.
+struct ChatMessageParam: Decodable, Sendable {
+    let role: String
+    let content: String
+
+    private enum CodingKeys: String, CodingKey { case role, content }
+    private struct Part: Decodable { let type: String; let text: String? }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        role = try container.decode(String.self, forKey: .role)
+        if let text = try? container.decode(String.self, forKey: .content) {
+            content = text
+        } else if let parts = try? container.decode([Part].self, forKey: .content) {
+            guard parts.allSatisfy({ $0.type == "text" }) else {
+                throw OpenAIError(.badRequest, "Only text content parts are supported by this model", param: "messages")
+            }
+            content = parts.compactMap(\.text).joined()
+        } else if try container.decodeNil(forKey: .content) {
+            content = ""
+        } else {
+            throw OpenAIError(.badRequest, "A message's content must be a string or an array of text parts", param: "messages")
+        }
+    }
+}
+
+/// `stop`: one string or several.
+struct StopSequences: Decodable, Sendable {
+    let values: [String]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let one = try? container.decode(String.self) {
+            values = [one]
+        } else {
+            values = try container.decode([String].self)
+        }
+    }
+}
+
+/// The sampling fields chat completions and completions share.
+struct SamplingFields: Decodable, Sendable {
+    let maxTokens: Int?
+    let maxCompletionTokens: Int?
+    let temperature: Float?
+    let topP: Float?
+    let topK: Int?
+    let seed: Int?
+    let stop: StopSequences?
+    let n: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case maxTokens = "max_tokens", maxCompletionTokens = "max_completion_tokens", temperature, topP = "top_p", topK = "top_k", seed, stop, n
+    }
+
+    /// The SDK options these fields ask for, on `threads` threads.
+    func options(threads: Int?, applyChatTemplate: Bool) throws -> LLMGenerationOptions {
+        if let n, n != 1 { throw OpenAIError(.badRequest, "Only n = 1 is supported", param: "n") }
+        var options = LLMGenerationOptions(threads: threads, applyChatTemplate: applyChatTemplate)
+        if let tokens = maxCompletionTokens ?? maxTokens {
+            guard tokens >= 1 else { throw OpenAIError(.badRequest, "max_tokens must be at least 1", param: "max_tokens") }
+            options.maxTokens = tokens
+        }
+        if let temperature { options.temperature = temperature }
+        if let topP { options.topP = topP }
+        if let topK { options.topK = topK }
+        if let seed {
+            guard let value = UInt32(exactly: seed) else { throw OpenAIError(.badRequest, "seed must be between 0 and \(UInt32.max)", param: "seed") }
+            options.seed = value
+        }
+        options.stopSequences = stop?.values ?? []
+        return options
+    }
+}
+
+/// `stream_options`.
+struct StreamOptions: Decodable, Sendable {
+    let includeUsage: Bool?
+    enum CodingKeys: String, CodingKey { case includeUsage = "include_usage" }
+}
+
+/// `POST /v1/chat/completions`.
+struct ChatCompletionRequest: Decodable, Sendable {
+    let model: String
+    let messages: [ChatMessageParam]
+    let stream: Bool?
+    let streamOptions: StreamOptions?
+    let sampling: SamplingFields
+
+    enum CodingKeys: String, CodingKey { case model, messages, stream, streamOptions = "stream_options" }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        model = try container.decode(String.self, forKey: .model)
+        messages = try container.decode([ChatMessageParam].self, forKey: .messages)
+        stream = try container.decodeIfPresent(Bool.self, forKey: .stream)
+        streamOptions = try container.decodeIfPresent(StreamOptions.self, forKey: .streamOptions)
+        sampling = try SamplingFields(from: decoder)
+    }
+
+    /// The new user message and the conversation before it.
+    func conversation() throws -> (prompt: String, context: Context) {
+        var messages: [Message] = []
+        for message in self.messages {
+            let role: MessageRole = switch message.role {
+            case "system", "developer": .system
+            case "user": .user
+            case "assistant": .assistant
+            default: throw OpenAIError(.badRequest, "Unsupported message role '\(message.role)'", param: "messages")
+            }
+            messages.append(Message(role: role, content: message.content))
+        }
+        guard let last = messages.last, last.role == .user else {
+            throw OpenAIError(.badRequest, "The last message must be the user's", param: "messages")
+        }
+        messages.removeLast()
+        let system = messages.filter { $0.role == .system }.map(\.content)
+        return (last.content, Context(
+            systemPrompt: system.isEmpty ? nil : system.joined(separator: "\n"),
+            messages: messages.filter { $0.role != .system }, maxMessages: 0
+        ))
+    }
+}
+
+/// `usage` of a response.
+struct Usage: Encodable, Sendable {
+    struct PromptDetails: Encodable, Sendable {
+        let cachedTokens: Int
+        enum CodingKeys: String, CodingKey { case cachedTokens = "cached_tokens" }
+    }
+    let promptTokens: Int
+    let completionTokens: Int
+    let totalTokens: Int
+    let promptTokensDetails: PromptDetails
+
+    enum CodingKeys: String, CodingKey {
+        case promptTokens = "prompt_tokens", completionTokens = "completion_tokens", totalTokens = "total_tokens"
+        case promptTokensDetails = "prompt_tokens_details"
+    }
+
+    init(_ result: LLMGenerationResult) {
+        promptTokens = result.inputTokens
+        completionTokens = result.tokensUsed
+        totalTokens = result.inputTokens + result.tokensUsed
+        promptTokensDetails = PromptDetails(cachedTokens: result.cachedInputTokens)
+    }
+}
+
+/// RunAnywhere's measurements of a generation, beside `usage` (like llama-server's `timings`).
+struct Timings: Encodable, Sendable {
+    let promptN: Int
+    let cacheN: Int
+    let promptPerSecond: Double
+    let predictedN: Int
+    let predictedPerSecond: Double
+    let timeToFirstTokenMs: Double?
+    let totalMs: Double
+
+    enum CodingKeys: String, CodingKey {
+        case promptN = "prompt_n", cacheN = "cache_n", promptPerSecond = "prompt_per_second", predictedN = "predicted_n"
+        case predictedPerSecond = "predicted_per_second", timeToFirstTokenMs = "time_to_first_token_ms", totalMs = "total_ms"
+    }
+
+    init(_ result: LLMGenerationResult) {
+        promptN = result.inputTokens - result.cachedInputTokens
+        cacheN = result.cachedInputTokens
+        promptPerSecond = result.promptTokensPerSecond
+        predictedN = result.tokensUsed
+        predictedPerSecond = result.decodeTokensPerSecond
+        timeToFirstTokenMs = result.timeToFirstTokenMs
+        totalMs = result.latencyMs
+    }
+}
+
+/// OpenAI's `finish_reason` for a stop reason.
+func finishReason(_ reason: LLMStopReason) -> String {
+    reason == .length ? "length" : "stop"
+}
+
+/// A whole chat completion.
+struct ChatCompletion: Encodable, Sendable {
+    struct Choice: Encodable, Sendable {
+        struct Reply: Encodable, Sendable {
+            let role = "assistant"
+            let content: String
+            let reasoningContent: String?
+            enum CodingKeys: String, CodingKey { case role, content, reasoningContent = "reasoning_content" }
+        }
+        let index = 0
+        let message: Reply
+        let finishReason: String
+        enum CodingKeys: String, CodingKey { case index, message, finishReason = "finish_reason" }
+    }
+    let id: String
+    let object = "chat.completion"
+    let created: Int
+    let model: String
+    let choices: [Choice]
+    let usage: Usage
+    let timings: Timings
+}
+
+/// One streamed piece of a chat completion.
+struct ChatCompletionChunk: Encodable, Sendable {
+    struct Choice: Encodable, Sendable {
+        struct Delta: Encodable, Sendable {
+            var role: String?
+            var content: String?
+        }
+        let index = 0
+        let delta: Delta
+        let finishReason: String?
+        enum CodingKeys: String, CodingKey { case index, delta, finishReason = "finish_reason" }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(index, forKey: .index)
+            try container.encode(delta, forKey: .delta)
+            try container.encode(finishReason, forKey: .finishReason)  // null while streaming, as OpenAI sends it
+        }
+    }
+    let id: String
+    let object = "chat.completion.chunk"
+    let created: Int
+    let model: String
+    let choices: [Choice]
+    let usage: Usage?
+    let timings: Timings?
+}

@@ -1,0 +1,79 @@
+import Foundation
+import RunAnywhere
+
+/// `POST /v1/completions`: the prompt is read verbatim, without a chat template.
+struct CompletionRequest: Decodable, Sendable {
+    let model: String
+    let prompt: String
+    let stream: Bool?
+    let streamOptions: StreamOptions?
+    let sampling: SamplingFields
+
+    enum CodingKeys: String, CodingKey { case model, prompt, stream, streamOptions = "stream_options" }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        model = try container.decode(String.self, forKey: .model)
+        if let one = try? container.decode(String.self, forKey: .prompt) {
+            prompt = one
+        } else if let many = try? container.decode([String].self, forKey: .prompt), many.count == 1 {
+            prompt = many[0]
+        } else {
+            throw OpenAIError(.badRequest, "prompt must be one string", param: "prompt")
+        }
+        stream = try container.decodeIfPresent(Bool.self, forKey: .stream)
+        streamOptions = try container.decodeIfPresent(StreamOptions.self, forKey: .streamOptions)
+        sampling = try SamplingFields(from: decoder)
+    }
+}
+
+/// A completion, whole or one streamed piece of it.
+struct Completion: Encodable, Sendable {
+    struct Choice: Encodable, Sendable {
+        let text: String
+        let index = 0
+        let logprobs: String? = nil
+        let finishReason: String?
+        enum CodingKeys: String, CodingKey { case text, index, logprobs, finishReason = "finish_reason" }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(text, forKey: .text)
+            try container.encode(index, forKey: .index)
+            try container.encode(logprobs, forKey: .logprobs)
+            try container.encode(finishReason, forKey: .finishReason)
+        }
+    }
+    let id: String
+    let object = "text_completion"
+    let created: Int
+    let model: String
+    let choices: [Choice]
+    let usage: Usage?
+    let timings: Timings?
+}
+
+/// `GET /v1/models` entries: the installed language models.
+struct ModelObject: Encodable, Sendable {
+    let id: String
+    let object = "model"
+    let created: Int
+    let ownedBy = "runanywhere"
+    let name: String
+    let contextLength: Int?
+
+    enum CodingKeys: String, CodingKey { case id, object, created, ownedBy = "owned_by", name, contextLength = "context_length" }
+
+    init(_ model: ModelInfo) {
+        id = model.id
+        created = Int(model.createdAt.timeIntervalSince1970)
+        name = model.name
+        contextLength = model.contextLength
+    }
+}
+
+/// `GET /v1/models`.
+struct ModelList: Encodable, Sendable {
+    let object = "list"
+    let data: [ModelObject]
+}

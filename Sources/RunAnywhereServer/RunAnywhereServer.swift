@@ -1,0 +1,49 @@
+import Hummingbird
+import Logging
+import RunAnywhere
+
+/// `runanywhere serve`: an OpenAI-compatible HTTP API over a ``RunAnywhereRuntime``.
+///
+/// Requests name their model; it is loaded on demand and used in the same step, so a request for
+/// another model waits rather than swapping the model out from under a running one.
+public struct RunAnywhereServer: Sendable {
+    /// The runtime every request runs on.
+    public let runtime: RunAnywhereRuntime
+    /// Where and how the server listens.
+    public let configuration: ServerConfiguration
+
+    /// Creates a server; call ``validate()`` before serving beyond tests.
+    public init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
+        self.runtime = runtime
+        self.configuration = configuration
+    }
+
+    /// The routes with their middleware: error shapes, access log, CORS, API key.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: OpenAIErrorMiddleware())
+        router.add(middleware: LogRequestsMiddleware(.info))
+        if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSAllowListMiddleware(origins: configuration.corsOrigins)) }
+        if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
+        router.get("health") { _, _ in try jsonResponse(["status": "ok"]) }
+        OpenAIRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        return router
+    }
+
+    /// The Hummingbird application; `onServerRunning` is told once the port is bound.
+    public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "RunAnywhere"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: configuration.logger
+        )
+    }
+
+    /// Serves until SIGINT or SIGTERM, then stops accepting, lets running requests finish and returns.
+    public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try configuration.validate()
+        try await application(onServerRunning: onServerRunning).runService()
+        await runtime.unloadModel()
+    }
+}

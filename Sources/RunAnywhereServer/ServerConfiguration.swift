@@ -1,0 +1,51 @@
+import Logging
+import RunAnywhere
+
+/// How `runanywhere serve` listens and what it allows.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind; loopback unless an API key is set.
+    public var host: String
+    /// The TCP port; 0 picks a free one.
+    public var port: Int
+    /// When set, every route but `/health` needs `Authorization: Bearer <key>`.
+    public var apiKey: String?
+    /// Origins allowed to call the API from a browser; empty turns CORS off.
+    public var corsOrigins: [String]
+    /// Largest request body accepted, in bytes.
+    public var maxBodySize: Int
+    /// CPU threads per generation; nil keeps each model's default.
+    public var threads: Int?
+    /// How models are loaded when a request names one that is not loaded.
+    public var loadOptions: ModelLoadOptions
+    /// Access log and server diagnostics.
+    public var logger: Logger
+
+    /// Creates a configuration.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, apiKey: String? = nil, corsOrigins: [String] = [],
+        maxBodySize: Int = 32 << 20, threads: Int? = nil, loadOptions: ModelLoadOptions = ModelLoadOptions(), logger: Logger
+    ) {
+        self.host = host
+        self.port = port
+        self.apiKey = apiKey
+        self.corsOrigins = corsOrigins
+        self.maxBodySize = maxBodySize
+        self.threads = threads
+        self.loadOptions = loadOptions
+        self.logger = logger
+    }
+
+    /// Whether `host` is a loopback address, reachable only from this machine.
+    public var isLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// Refuses what would expose the server unsafely: binding beyond loopback without an API key.
+    public func validate() throws {
+        if !isLoopback, apiKey?.isEmpty ?? true {
+            throw SDKError(.invalidConfiguration, "Refusing to listen on \(host) without an API key: anyone on the network could use it. Pass --api-key-stdin, or bind to 127.0.0.1")
+        }
+        guard (0...65_535).contains(port) else { throw SDKError(.invalidConfiguration, "The port must be between 0 and 65535") }
+        guard maxBodySize > 0 else { throw SDKError(.invalidConfiguration, "The body size limit must be positive") }
+    }
+}
