@@ -210,6 +210,8 @@ struct ChatCompletionChunk: Encodable, Sendable {
         struct Delta: Encodable, Sendable {
             var role: String?
             var content: String?
+            var reasoningContent: String?
+            enum CodingKeys: String, CodingKey { case role, content, reasoningContent = "reasoning_content" }
         }
         let index = 0
         let delta: Delta

@@ -59,13 +59,17 @@ struct OpenAIRoutes: Sendable {
                 choices: [.init(text: result.text, finishReason: finishReason(result.stopReason))], usage: Usage(result), timings: Timings(result)
             ))
         }
-        let chunks = EventChunks(id: id, created: created, model: model, chat: chat, includeUsage: includeUsage, generation: generation)
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await chunks.write(to: &writer)
-        })
+        if chat {
+            let pattern = (try? runtime.model(id: model).thinkingPattern) ?? nil
+            let framing = ChatChunkFraming(id: id, created: created, model: model, thinking: ThinkingParser(pattern: pattern ?? .defaultPattern))
+            let events = CompletionEvents(framing: framing, includeUsage: includeUsage, generation: generation)
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in try await events.write(to: &writer) })
+        }
+        let events = CompletionEvents(framing: TextChunkFraming(id: id, created: created, model: model), includeUsage: includeUsage, generation: generation)
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in try await events.write(to: &writer) })
     }
 
     /// Reads and decodes a JSON body of at most the configured size.
@@ -74,75 +78,10 @@ struct OpenAIRoutes: Sendable {
         let buffer: ByteBuffer
         do {
             buffer = try await request.collectBody(upTo: configuration.maxBodySize)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw OpenAIError(.contentTooLarge, "The request body is larger than \(configuration.maxBodySize) bytes")
         }
         return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
-    }
-}
-
-/// A streamed generation written as OpenAI's server-sent events: chunks, an optional usage
-/// chunk, then `data: [DONE]`. If the client goes away, the generation is cancelled.
-private struct EventChunks: Sendable {
-    let id: String
-    let created: Int
-    let model: String
-    let chat: Bool
-    let includeUsage: Bool
-    let generation: LLMStreamingResult
-
-    func write(to writer: inout any ResponseBodyWriter) async throws {
-        var finished = false
-        defer { if !finished { generation.result.cancel() } }
-        var events: [ServerSentEvent] = []
-        if chat { events.append(try event(ChatCompletionChunk(id: id, created: created, model: model, choices: [.init(delta: .init(role: "assistant", content: ""), finishReason: nil)], usage: nil, timings: nil))) }
-        do {
-            for try await piece in generation.stream {
-                events.append(try event(chat
-                    ? chunk(ChatCompletionChunk.Choice(delta: .init(content: piece), finishReason: nil))
-                    : completion(text: piece, finishReason: nil)))
-                try await send(&events, to: &writer)
-            }
-        } catch {
-            let failure = OpenAIError.from(error)
-            events.append(ServerSentEvent(data: String(decoding: try JSONEncoder().encode(["error": failure]), as: UTF8.self)))
-            try await send(&events, to: &writer)
-            finished = true
-            try await writer.finish(nil)
-            return
-        }
-        let result = try await generation.result.value
-        let reason = finishReason(result.stopReason)
-        events.append(try event(chat ? chunk(.init(delta: .init(), finishReason: reason)) : completion(text: "", finishReason: reason)))
-        if includeUsage {
-            events.append(try event(chat
-                ? ChatCompletionChunk(id: id, created: created, model: model, choices: [], usage: Usage(result), timings: Timings(result))
-                : Completion(id: id, created: created, model: model, choices: [], usage: Usage(result), timings: Timings(result))))
-        }
-        events.append(ServerSentEvent(data: "[DONE]"))
-        try await send(&events, to: &writer)
-        finished = true
-        try await writer.finish(nil)
-    }
-
-    private func chunk(_ choice: ChatCompletionChunk.Choice) -> ChatCompletionChunk {
-        ChatCompletionChunk(id: id, created: created, model: model, choices: [choice], usage: nil, timings: nil)
-    }
-
-    private func completion(text: String, finishReason: String?) -> Completion {
-        Completion(id: id, created: created, model: model, choices: [.init(text: text, finishReason: finishReason)], usage: nil, timings: nil)
-    }
-
-    private func event(_ value: some Encodable) throws -> ServerSentEvent {
-        ServerSentEvent(data: String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
-    }
-
-    /// Frames `events` with OpenAPIRuntime's server-sent-events encoder and writes them.
-    private func send(_ events: inout [ServerSentEvent], to writer: inout any ResponseBodyWriter) async throws {
-        var bytes: [UInt8] = []
-        for try await slice in events.async.asEncodedServerSentEvents() { bytes += slice }
-        events.removeAll()
-        try await writer.write(ByteBuffer(bytes: bytes))
     }
 }
 

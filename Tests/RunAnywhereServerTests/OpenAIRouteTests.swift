@@ -1,0 +1,238 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import RunAnywhere
+import RunAnywhereServer
+import Testing
+
+/// Every OpenAI route, status and error shape, in process, against the scripted engine.
+@Suite struct OpenAIRouteTests {
+    static func server(_ runtime: RunAnywhereRuntime, apiKey: String? = nil, cors: [String] = [], maxBody: Int = 1 << 20) -> RunAnywhereServer {
+        RunAnywhereServer(runtime: runtime, configuration: ServerConfiguration(
+            port: 0, apiKey: apiKey, corsOrigins: cors, maxBodySize: maxBody, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        ))
+    }
+
+    static func json(_ buffer: ByteBuffer) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(buffer: buffer)) as? [String: Any])
+    }
+
+    static func body(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
+
+    /// The `error` object of an OpenAI-style error response.
+    static func error(_ buffer: ByteBuffer) throws -> [String: Any] {
+        try #require(try json(buffer)["error"] as? [String: Any])
+    }
+
+    @Test func healthAndModels() async throws {
+        let app = Self.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/health", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = try Self.json(response.body)
+                #expect(body["status"] as? String == "ok")
+            }
+            try await client.execute(uri: "/v1/models", method: .get) { response in
+                let body = try Self.json(response.body)
+                #expect(body["object"] as? String == "list")
+                let models = try #require(body["data"] as? [[String: Any]])
+                #expect(models.contains { $0["id"] as? String == "scripted" && $0["object"] as? String == "model" })
+                #expect(!models.contains { $0["id"] as? String == "whisper-tiny-en" }, "only language models are listed")
+            }
+            try await client.execute(uri: "/v1/models/scripted", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = try Self.json(response.body)
+                #expect(body["id"] as? String == "scripted")
+            }
+            try await client.execute(uri: "/v1/models/nope", method: .get) { response in
+                #expect(response.status == .notFound)
+                let error = try Self.error(response.body)
+                #expect(error["code"] as? String == "model_not_found")
+                #expect(error["type"] as? String == "not_found_error")
+            }
+            try await client.execute(uri: "/v1/nowhere", method: .get) { response in
+                #expect(response.status == .notFound)
+                let error = try Self.error(response.body)
+                #expect(error["message"] is String, "unknown routes answer with the same JSON shape")
+            }
+        }
+    }
+
+    @Test func chatCompletionWholeAndCutShort() async throws {
+        let app = Self.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            let request = #"{"model": "scripted", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": [{"type": "text", "text": "one two three"}]}]}"#
+            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(request)) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/json")
+                let body = try Self.json(response.body)
+                #expect(body["object"] as? String == "chat.completion")
+                #expect((body["id"] as? String)?.hasPrefix("chatcmpl-") == true)
+                #expect(body["model"] as? String == "scripted")
+                let choice = try #require((body["choices"] as? [[String: Any]])?.first)
+                #expect(choice["finish_reason"] as? String == "stop")
+                let message = try #require(choice["message"] as? [String: Any])
+                #expect(message["role"] as? String == "assistant")
+                #expect(message["content"] as? String == "one two three")
+                let usage = try #require(body["usage"] as? [String: Any])
+                #expect(usage["completion_tokens"] as? Int == 3)
+                #expect((usage["prompt_tokens"] as? Int ?? 0) > 3)
+                #expect(usage["total_tokens"] as? Int == (usage["prompt_tokens"] as? Int ?? 0) + 3)
+                #expect((usage["prompt_tokens_details"] as? [String: Any])?["cached_tokens"] as? Int == 0)
+                let timings = try #require(body["timings"] as? [String: Any])
+                #expect(timings["predicted_n"] as? Int == 3)
+            }
+            let short = #"{"model": "scripted", "max_tokens": 2, "messages": [{"role": "user", "content": "one two three"}]}"#
+            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(short)) { response in
+                let body = try Self.json(response.body)
+                let choice = try #require((body["choices"] as? [[String: Any]])?.first)
+                #expect(choice["finish_reason"] as? String == "length")
+                #expect((choice["message"] as? [String: Any])?["content"] as? String == "one two")
+            }
+        }
+    }
+
+    @Test func chatCompletionStreamsServerSentEvents() async throws {
+        let app = Self.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            let request = #"{"model": "scripted", "stream": true, "stream_options": {"include_usage": true}, "messages": [{"role": "user", "content": "alpha beta"}]}"#
+            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(request)) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/event-stream")
+                let events = ServerSentEvents.data(in: String(buffer: response.body))
+                #expect(events.last == "[DONE]")
+                let chunks = try events.dropLast().map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+                #expect(chunks.allSatisfy { $0["object"] as? String == "chat.completion.chunk" })
+                #expect(Set(chunks.compactMap { $0["id"] as? String }).count == 1, "every chunk has the completion's id")
+                let deltas = chunks.compactMap { ($0["choices"] as? [[String: Any]])?.first?["delta"] as? [String: Any] }
+                #expect(deltas.first?["role"] as? String == "assistant")
+                #expect(deltas.compactMap { $0["content"] as? String }.joined() == "alpha beta")
+                let reasons = chunks.compactMap { ($0["choices"] as? [[String: Any]])?.first?["finish_reason"] as? String }
+                #expect(reasons == ["stop"])
+                let usage = try #require(chunks.last?["usage"] as? [String: Any], "include_usage adds a last chunk with the usage")
+                #expect(usage["completion_tokens"] as? Int == 2)
+                #expect((chunks.last?["choices"] as? [Any])?.isEmpty == true)
+            }
+        }
+    }
+
+    @Test func completionsWholeAndStreamed() async throws {
+        let app = Self.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/completions", method: .post, body: Self.body(#"{"model": "scripted", "prompt": "red green blue", "max_tokens": 5}"#)) { response in
+                let body = try Self.json(response.body)
+                #expect(body["object"] as? String == "text_completion")
+                let choice = try #require((body["choices"] as? [[String: Any]])?.first)
+                #expect(choice["text"] as? String == "red green blue", "the prompt is read as is, without a chat template")
+                #expect(choice["finish_reason"] as? String == "stop")
+            }
+            try await client.execute(uri: "/v1/completions", method: .post, body: Self.body(#"{"model": "scripted", "prompt": ["red green blue"], "stream": true, "max_tokens": 2}"#)) { response in
+                let events = ServerSentEvents.data(in: String(buffer: response.body))
+                #expect(events.last == "[DONE]")
+                let chunks = try events.dropLast().map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+                let choices = chunks.compactMap { ($0["choices"] as? [[String: Any]])?.first }
+                #expect(choices.compactMap { $0["text"] as? String }.joined() == "red green")
+                #expect(choices.compactMap { $0["finish_reason"] as? String } == ["length"])
+                #expect(!chunks.contains { $0["usage"] is [String: Any] }, "no usage chunk unless asked for")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}"#, 400, nil as String?, nil as String?),
+        (#"{"model": "scripted"}"#, 400, "messages", nil),
+        (#"{"model": "scripted", "messages": "hi"}"#, 400, "messages", nil),
+        (#"{"model": "scripted", "messages": []}"#, 400, "messages", nil),
+        (#"{"model": "scripted", "messages": [{"role": "assistant", "content": "hi"}]}"#, 400, "messages", nil),
+        (#"{"model": "scripted", "messages": [{"role": "robot", "content": "hi"}]}"#, 400, "messages", nil),
+        (#"{"model": "scripted", "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]}]}"#, 400, "messages", nil),
+        (#"{"model": "scripted", "n": 2, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "n", nil),
+        (#"{"model": "scripted", "max_tokens": 0, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "max_tokens", nil),
+        (#"{"model": "scripted", "seed": -1, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "seed", nil),
+        (#"{"model": "scripted", "temperature": "hot", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "temperature", nil),
+        (#"{"model": "scripted", "temperature": 9, "messages": [{"role": "user", "content": "hi"}]}"#, 400, nil, nil),
+        (#"{"model": "nope", "messages": [{"role": "user", "content": "hi"}]}"#, 404, "model", "model_not_found"),
+        (#"{"model": "../../etc/passwd", "messages": [{"role": "user", "content": "hi"}]}"#, 400, nil, nil),
+    ])
+    func badChatRequestsGetOpenAIErrors(body: String, status: Int, param: String?, code: String?) async throws {
+        let app = Self.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(body)) { response in
+                #expect(response.status.code == status, "\(body)")
+                let error = try Self.error(response.body)
+                #expect(!(error["message"] as? String ?? "").isEmpty)
+                #expect(error["type"] as? String == (status == 404 ? "not_found_error" : "invalid_request_error"))
+                if let param { #expect(error["param"] as? String == param, "\(body)") }
+                if let code { #expect(error["code"] as? String == code) }
+            }
+        }
+    }
+
+    @Test func bodiesOverTheLimitAreRefused() async throws {
+        let app = Self.server(try scriptedRuntime(), maxBody: 1024).application()
+        try await app.test(.router) { client in
+            let request = #"{"model": "scripted", "prompt": "\#(String(repeating: "x", count: 4096))"}"#
+            try await client.execute(uri: "/v1/completions", method: .post, body: Self.body(request)) { response in
+                #expect(response.status == .contentTooLarge)
+                let error = try Self.error(response.body)
+                #expect(error["message"] as? String == "The request body is larger than 1024 bytes")
+            }
+        }
+    }
+
+    @Test func anAPIKeyGuardsEveryRouteButHealth() async throws {
+        let app = Self.server(try scriptedRuntime(), apiKey: "s3cret").application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/models", method: .get) { response in
+                #expect(response.status == .unauthorized)
+                let error = try Self.error(response.body)
+                #expect(error["code"] as? String == "invalid_api_key")
+            }
+            try await client.execute(uri: "/v1/models", method: .get, headers: [.authorization: "Bearer wrong"]) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/v1/models", method: .get, headers: [.authorization: "Bearer s3cret"]) { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test func corsOnlyForTheListedOrigins() async throws {
+        let app = Self.server(try scriptedRuntime(), cors: ["http://localhost:3000"]).application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/models", method: .get, headers: [.origin: "http://localhost:3000"]) { response in
+                #expect(response.headers[.accessControlAllowOrigin] == "http://localhost:3000")
+            }
+            try await client.execute(uri: "/v1/models", method: .get, headers: [.origin: "http://evil.example"]) { response in
+                #expect(response.headers[.accessControlAllowOrigin] == nil)
+            }
+            let preflight: HTTPFields = [.origin: "http://localhost:3000", .accessControlRequestMethod: "POST"]
+            try await client.execute(uri: "/v1/chat/completions", method: .options, headers: preflight) { response in
+                #expect(response.status == .noContent || response.status == .ok)
+                #expect(response.headers[.accessControlAllowMethods]?.contains("POST") == true)
+            }
+        }
+        let closed = Self.server(try scriptedRuntime()).application()
+        try await closed.test(.router) { client in
+            try await client.execute(uri: "/v1/models", method: .get, headers: [.origin: "http://localhost:3000"]) { response in
+                #expect(response.headers[.accessControlAllowOrigin] == nil, "CORS is off unless origins are given")
+            }
+        }
+    }
+
+    @Test func refusesToListenBeyondLoopbackWithoutAKey() throws {
+        let logger = Logger(label: "test")
+        #expect(throws: SDKError.self) { try ServerConfiguration(host: "0.0.0.0", logger: logger).validate() }
+        try ServerConfiguration(host: "0.0.0.0", apiKey: "k", logger: logger).validate()
+        try ServerConfiguration(host: "127.0.0.1", logger: logger).validate()
+        try ServerConfiguration(host: "::1", logger: logger).validate()
+    }
+}
+
+/// The `data:` payloads of a server-sent-events body.
+enum ServerSentEvents {
+    static func data(in text: String) -> [String] {
+        text.components(separatedBy: "\n\n").compactMap { event in
+            let lines = event.split(separator: "\n").filter { $0.hasPrefix("data:") }.map { $0.dropFirst(5).drop { $0 == " " } }
+            return lines.isEmpty ? nil : lines.joined(separator: "\n")
+        }
+    }
+}
