@@ -21,8 +21,8 @@ public struct RunAnywhereServer: Sendable {
     /// The routes with their middleware: error shapes, access log, CORS, API key.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: AccessLogMiddleware())
         router.add(middleware: OpenAIErrorMiddleware())
-        router.add(middleware: LogRequestsMiddleware(.info))
         if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSAllowListMiddleware(origins: configuration.corsOrigins)) }
         if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
         router.get("health") { _, _ in try jsonResponse(["status": "ok"]) }

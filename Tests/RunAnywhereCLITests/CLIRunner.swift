@@ -50,7 +50,7 @@ struct CLIRunner {
         return finish(process, stdout: stdout, stderr: stderr)
     }
 
-    private func launch(_ arguments: [String]) throws -> (Process, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
+    func launch(_ arguments: [String]) throws -> (Process, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments

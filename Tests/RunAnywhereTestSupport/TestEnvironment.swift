@@ -28,6 +28,12 @@ public enum TestEnvironment {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
+    /// The Python of the venv scripts/setup makes (llama-cpp-python, the `openai` client), when present.
+    public static var venvPython: URL? {
+        let url = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/venv/bin/python")
+        return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
+    }
+
     /// Whether scripts/setup has installed llama.cpp and the default model.
     public static var engineInstalled: Bool { llamaLibrary != nil && defaultModelFile != nil }
 

@@ -1,0 +1,54 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+/// `runanywhere serve` with the real engine and default model, driven by the official `openai`
+/// Python package from the project venv, exactly as a user's script would drive it.
+@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.venvPython != nil, "needs llama.cpp, the default model and the venv: run scripts/setup"))
+struct CLIServeTests {
+    static let clientScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("clients/openai_client_check.py")
+
+    /// Runs the client check script and returns its exit status and output.
+    static func openAIClient(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = TestEnvironment.venvPython
+        process.arguments = [clientScript.path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func theOpenAIClientWorksUnchanged() throws {
+        try CLIRunner.withData { runner, _ in
+            let server = try ServeProcess(runner, arguments: ["--threads", "1"])
+            let (status, output) = try Self.openAIClient(["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID])
+            #expect(status == 0, "\(output)")
+            #expect(server.stop() == 0, "SIGTERM stops the server cleanly: \(server.standardError)")
+            #expect(server.standardError.contains("POST /v1/chat/completions"), "requests are in the access log")
+        }
+    }
+
+    @Test func anAPIKeyReadFromStandardInputGuardsTheAPI() throws {
+        try CLIRunner.withData { runner, _ in
+            let server = try ServeProcess(runner, arguments: ["--api-key-stdin"], input: "k-123\n")
+            let (status, output) = try Self.openAIClient(["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID, "--check", "auth", "--api-key", "k-123"])
+            #expect(status == 0, "\(output)")
+            #expect(!server.standardError.contains("k-123"), "the key is never logged")
+            #expect(server.stop() == 0)
+        }
+    }
+
+    @Test func refusesToListenOnTheNetworkWithoutAKey() throws {
+        try CLIRunner.withData { runner, _ in
+            let result = try runner.run(["serve", "--host", "0.0.0.0", "--port", "0"])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("without an API key"), "\(result.stderr)")
+        }
+    }
+}

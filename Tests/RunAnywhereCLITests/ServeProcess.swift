@@ -1,0 +1,85 @@
+import Foundation
+import RunAnywhereTestSupport
+
+/// A `runanywhere serve` process on a free loopback port, as a user starts it.
+final class ServeProcess: @unchecked Sendable {
+    let process: Process
+    /// The port it listens on.
+    let port: Int
+    private let log: LogLines
+
+    /// The API's base URL, as an OpenAI client is given it.
+    var baseURL: String { "http://127.0.0.1:\(port)/v1" }
+
+    /// What it printed on standard error so far (its banner and access log).
+    var standardError: String { log.text }
+
+    /// Starts `runanywhere serve --port 0 ARGUMENTS` and waits until it says where it listens.
+    init(_ runner: CLIRunner, arguments: [String] = [], input: String? = nil) throws {
+        let (process, stdin, _, stderr) = try runner.launch(["serve", "--port", "0"] + arguments)
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        self.process = process
+        self.log = LogLines(stderr.fileHandleForReading)
+        guard let port = log.waitForPort() else {
+            process.terminate()
+            process.waitUntilExit()
+            throw ServeError(message: "runanywhere serve did not start (status \(process.terminationStatus)): \(log.text)")
+        }
+        self.port = port
+    }
+
+    /// Sends SIGTERM and returns the exit status once it has shut down.
+    func stop() -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+
+    struct ServeError: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+}
+
+/// Standard error, drained on a thread of its own so the pipe never fills and blocks the server.
+private final class LogLines: @unchecked Sendable {
+    private let lock = NSCondition()
+    private var data = Data()
+    private var ended = false
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = handle.availableData
+                lock.lock()
+                if chunk.isEmpty { ended = true } else { data.append(chunk) }
+                lock.broadcast()
+                lock.unlock()
+                if chunk.isEmpty { return }
+            }
+        }
+    }
+
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The port in the banner `… at http://127.0.0.1:PORT/v1`, or nil if the process ended first.
+    func waitForPort() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            let text = String(decoding: data, as: UTF8.self)
+            if let range = text.range(of: "http://127.0.0.1:"), let end = text[range.upperBound...].firstIndex(of: "/") {
+                return Int(text[range.upperBound..<end])
+            }
+            if ended { return nil }
+            lock.wait()
+        }
+    }
+}

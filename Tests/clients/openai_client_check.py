@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""The official `openai` package, unchanged, against a running `runanywhere serve`.
+
+Run by the CLI tests (`make test`) with the project venv's Python:
+    openai_client_check.py --base-url http://127.0.0.1:PORT/v1 --model MODEL [--check all|auth] [--api-key KEY]
+Prints one JSON object of what it saw and exits 1 with the failed checks listed.
+"""
+import argparse
+import concurrent.futures
+import json
+import sys
+
+import openai
+from openai import OpenAI
+
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+    return condition
+
+
+def chat_messages(question):
+    return [{"role": "system", "content": "You answer in one short sentence."}, {"role": "user", "content": question}]
+
+
+def stream_chat(client, model, question, **options):
+    """Streams a chat completion; returns its text, finish reason, usage and chunk ids."""
+    stream = client.chat.completions.create(model=model, messages=chat_messages(question), stream=True,
+                                            stream_options={"include_usage": True}, **options)
+    text, reasons, ids, usage, roles = "", [], set(), None, []
+    for chunk in stream:
+        ids.add(chunk.id)
+        check(chunk.object == "chat.completion.chunk", f"chunk object is {chunk.object}")
+        if chunk.usage is not None:
+            usage = chunk.usage
+        for choice in chunk.choices:
+            if choice.delta.role:
+                roles.append(choice.delta.role)
+            text += choice.delta.content or ""
+            if choice.finish_reason:
+                reasons.append(choice.finish_reason)
+    check(len(ids) == 1, f"stream chunks carry {len(ids)} ids")
+    check(roles == ["assistant"], f"roles in the stream: {roles}")
+    check(len(reasons) == 1, f"finish reasons in the stream: {reasons}")
+    return text, reasons[0] if reasons else None, usage
+
+
+def check_all(client, model):
+    seen = {}
+    models = [m.id for m in client.models.list().data]
+    check(model in models, f"{model} not in /v1/models: {models}")
+    check(client.models.retrieve(model).id == model, "models.retrieve returns another model")
+
+    # Chat, whole and streamed: greedy, so both must give the same text.
+    question = "What colour is the sky on a clear day?"
+    whole = client.chat.completions.create(model=model, messages=chat_messages(question), max_tokens=12, temperature=0)
+    answer = whole.choices[0].message.content
+    seen["chat"] = answer
+    check(whole.object == "chat.completion", f"object is {whole.object}")
+    check(bool(answer and answer.strip()), "the chat answer is empty")
+    check(whole.choices[0].finish_reason in ("stop", "length"), f"finish_reason {whole.choices[0].finish_reason}")
+    check(1 <= whole.usage.completion_tokens <= 12, f"completion_tokens {whole.usage.completion_tokens}")
+    check(whole.usage.prompt_tokens > 10, f"prompt_tokens {whole.usage.prompt_tokens}")
+    check(whole.usage.total_tokens == whole.usage.prompt_tokens + whole.usage.completion_tokens, "total_tokens is not the sum")
+    text, reason, usage = stream_chat(client, model, question, max_tokens=12, temperature=0)
+    seen["chat_stream"] = text
+    check(text == answer, f"greedy streamed chat {text!r} differs from the whole one {answer!r}")
+    check(reason == whole.choices[0].finish_reason, f"streamed finish_reason {reason}")
+    check(usage is not None and usage.completion_tokens == whole.usage.completion_tokens, f"streamed usage {usage}")
+
+    # max_tokens cuts the answer short with finish_reason "length"; max_completion_tokens too.
+    short = client.chat.completions.create(model=model, messages=chat_messages("Tell me a long story about a dragon."),
+                                           max_completion_tokens=3, temperature=0)
+    check(short.choices[0].finish_reason == "length", f"finish_reason {short.choices[0].finish_reason} after 3 tokens")
+    check(short.usage.completion_tokens == 3, f"completion_tokens {short.usage.completion_tokens} with max 3")
+
+    # A seed makes sampling reproducible.
+    seeded = [client.chat.completions.create(model=model, messages=chat_messages("Name an animal."), max_tokens=8,
+                                             temperature=0.9, seed=1234).choices[0].message.content for _ in range(2)]
+    check(seeded[0] == seeded[1], f"seeded answers differ: {seeded}")
+
+    # Completions: the prompt as it is, whole and streamed.
+    prompt = "The capital of France is"
+    completion = client.completions.create(model=model, prompt=prompt, max_tokens=6, temperature=0)
+    seen["completion"] = completion.choices[0].text
+    check(completion.object == "text_completion", f"object is {completion.object}")
+    check(bool(completion.choices[0].text), "the completion is empty")
+    pieces = list(client.completions.create(model=model, prompt=prompt, max_tokens=6, temperature=0, stream=True))
+    streamed = "".join(choice.text for piece in pieces for choice in piece.choices)
+    check(streamed == completion.choices[0].text, f"streamed completion {streamed!r} differs from {completion.choices[0].text!r}")
+
+    # Four users at once, each with their own question: each gets the answer it gets alone.
+    questions = ["Name a fruit.", "Name a city.", "Name a planet.", "Name a river."]
+    alone = {q: client.chat.completions.create(model=model, messages=chat_messages(q), max_tokens=10, temperature=0)
+             .choices[0].message.content for q in questions}
+    with concurrent.futures.ThreadPoolExecutor(len(questions)) as pool:
+        together = dict(zip(questions, pool.map(lambda q: stream_chat(client, model, q, max_tokens=10, temperature=0)[0], questions)))
+    seen["concurrent"] = together
+    for q in questions:
+        check(together[q] == alone[q], f"{q!r} answered {together[q]!r} among others, {alone[q]!r} alone")
+
+    # Errors come back as the client's typed exceptions.
+    try:
+        client.chat.completions.create(model="no-such-model", messages=chat_messages("hi"))
+        check(False, "an unknown model was accepted")
+    except openai.NotFoundError as error:
+        check(error.status_code == 404, f"unknown model status {error.status_code}")
+    try:
+        client.chat.completions.create(model=model, messages=chat_messages("hi"), max_tokens=0)
+        check(False, "max_tokens=0 was accepted")
+    except openai.BadRequestError as error:
+        check(error.body is not None and "max_tokens" in json.dumps(error.body), f"max_tokens error body {error.body}")
+    return seen
+
+
+def check_auth(client, base_url, model):
+    check(model in [m.id for m in client.models.list().data], "the right key does not list the model")
+    try:
+        OpenAI(base_url=base_url, api_key="wrong-key", max_retries=0).models.list()
+        check(False, "a wrong key was accepted")
+    except openai.AuthenticationError as error:
+        check(error.status_code == 401, f"wrong key status {error.status_code}")
+    return {"auth": "checked"}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--api-key", default="not-needed")
+    parser.add_argument("--check", choices=["all", "auth"], default="all")
+    args = parser.parse_args()
+    client = OpenAI(base_url=args.base_url, api_key=args.api_key, max_retries=0, timeout=300)
+    seen = check_all(client, args.model) if args.check == "all" else check_auth(client, args.base_url, args.model)
+    print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
