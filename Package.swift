@@ -100,7 +100,7 @@ let package = Package(
             name: "RunAnywhereTestSupport",
             dependencies: [
                 "RunAnywhere", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/RunAnywhereTestSupport", swiftSettings: swiftSettings
         ),
@@ -123,7 +123,7 @@ let package = Package(
             dependencies: ["RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport"],
             swiftSettings: swiftSettings
         ),
-        // Runs the built `runanywhere` binary as a user would.
+        // The server's routes in process (Hummingbird's test client) against the scripted engine.
         .testTarget(
             name: "RunAnywhereServerTests",
             dependencies: [
@@ -132,6 +132,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Runs the built `runanywhere` binary as a user would.
         .testTarget(name: "RunAnywhereCLITests", dependencies: ["RunAnywhereCLI", "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport"], swiftSettings: swiftSettings),
     ]
 )

@@ -20,10 +20,29 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "CPU threads per generation (default: the model's).") var threads: Int?
     @Option(name: .customLong("context-length"), help: "Context window for models loaded on demand (default: the model's, at most 4096).") var contextLength: Int?
     @Option(name: .customLong("max-body"), help: "Largest request body in MiB.") var maxBodyMiB = 32
+    @Option(name: .long, help: "Generations per model at once, decoded together.") var parallel = 4
+    @Option(name: .long, help: "Requests that may wait for a free generation slot; beyond them the server answers 503.") var queue = 16
+    @Option(name: .customLong("models-budget"), help: "Memory all loaded models may take, e.g. 4G or 512M (default: 3/4 of the available memory; 0: no limit).")
+    var modelsBudget: String?
+    @Option(name: .customLong("keep-alive"), help: "How long a model stays loaded after its last request: 300, 30s, 5m, 1h; -1 for ever, 0 to unload at once.")
+    var keepAlive = "5m"
 
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if maxBodyMiB < 1 { throw ValidationError("--max-body must be at least 1 MiB") }
+        if parallel < 1 || parallel > 64 { throw ValidationError("--parallel must be between 1 and 64") }
+        if queue < 0 { throw ValidationError("--queue cannot be negative") }
+        if let modelsBudget, Self.bytes(modelsBudget) == nil { throw ValidationError("--models-budget must be a size such as 4G, 512M or 0") }
+        if KeepAlive(parsing: keepAlive) == nil { throw ValidationError("--keep-alive must be seconds or a duration such as 30s, 5m, 1h, or -1") }
+    }
+
+    /// Bytes of a size such as `4G`, `512M`, `1.5GiB` or `1048576`.
+    static func bytes(_ text: String) -> Int64? {
+        let text = text.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: "IB", with: "").replacingOccurrences(of: "B", with: "")
+        let scales: [Character: Double] = ["K": 0x1p10, "M": 0x1p20, "G": 0x1p30, "T": 0x1p40]
+        let (number, scale) = text.last.flatMap { scales[$0] }.map { (text.dropLast(), $0) } ?? (Substring(text), 1)
+        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        return Int64(value * scale)
     }
 
     func run() async throws {
@@ -34,9 +53,12 @@ struct ServeCommand: AsyncParsableCommand {
             logger.logLevel = global.verbose ? .debug : .info
             let configuration = ServerConfiguration(
                 host: host, port: port, apiKey: key, corsOrigins: corsOrigins, maxBodySize: maxBodyMiB << 20, threads: threads,
-                loadOptions: ModelLoadOptions(contextLength: contextLength, threads: threads), logger: logger
+                loadOptions: ModelLoadOptions(contextLength: contextLength, threads: threads, parallel: parallel, queueLimit: queue),
+                keepAlive: KeepAlive(parsing: keepAlive) ?? .default, logger: logger
             )
-            let server = RunAnywhereServer(runtime: try RunAnywhere.runtime(), configuration: configuration)
+            let runtime = try RunAnywhere.runtime()
+            if let budget = modelsBudget.flatMap(Self.bytes) { await runtime.setModelMemoryBudget(budget) }
+            let server = RunAnywhereServer(runtime: runtime, configuration: configuration)
             try await server.run { port in
                 Terminal.standardError("RunAnywhere is serving the OpenAI API at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/v1")
             }

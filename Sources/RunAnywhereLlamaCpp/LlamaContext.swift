@@ -2,11 +2,13 @@ import Foundation
 import CLlamaCpp
 import RunAnywhere
 
-/// A loaded llama.cpp model and its context; both are freed when this object goes away.
+/// A loaded llama.cpp model and its context with one sequence per parallel generation; both are
+/// freed when this object goes away.
 ///
-/// `@unchecked Sendable`: llama.cpp handles are not thread-safe, and this class does not lock.
-/// It is safe because the runtime's model mutex admits one load, generation or unload at a time,
-/// so at most one thread uses these pointers at any moment.
+/// `@unchecked Sendable`: llama.cpp's context is not thread-safe and this class does not lock.
+/// Only the model's ``BatchScheduler`` thread decodes with it; what other threads call here
+/// (tokenizing, rendering pieces, applying the chat template) reads only the vocabulary and the
+/// template, which llama.cpp never changes after loading.
 final class LlamaContext: @unchecked Sendable {
     let library: LlamaLibrary
     let model: OpaquePointer
@@ -27,12 +29,16 @@ final class LlamaContext: @unchecked Sendable {
         }
         var contextParams = api.llama_context_default_params()
         let contextLength = options.resolvedContextLength(for: modelInfo, trainedContext: Int(api.llama_model_n_ctx_train(model)))
-        contextParams.n_ctx = UInt32(contextLength)
+        let parallel = max(1, options.parallel)
+        // Each sequence has a KV stream of its own (not a unified buffer), so what one request
+        // holds never changes the shape of another's attention.
+        contextParams.n_ctx = UInt32(contextLength * parallel)
+        contextParams.n_seq_max = UInt32(parallel)
+        contextParams.kv_unified = false
         // One decode call evaluates one prompt chunk, in one micro-batch (see PromptCache).
         let chunk = max(1, min(options.batchSize, contextLength))
         contextParams.n_batch = UInt32(chunk)
         contextParams.n_ubatch = UInt32(chunk)
-        contextParams.n_seq_max = 1
         contextParams.n_threads = Int32(threads)
         contextParams.n_threads_batch = Int32(threads)
         contextParams.no_perf = true
@@ -61,8 +67,11 @@ final class LlamaContext: @unchecked Sendable {
         api.llama_model_free(model)
     }
 
-    /// The context window in tokens (llama.cpp may round the requested size up).
-    var contextLength: Int { Int(api.llama_n_ctx(context)) }
+    /// The context window of each sequence in tokens (llama.cpp may round the requested size up).
+    var contextLength: Int { Int(api.llama_n_ctx_seq(context)) }
+
+    /// How many sequences (generations at once) the context has.
+    var parallel: Int { Int(api.llama_n_seq_max(context)) }
 
     /// The fixed length of the chunks prompts are evaluated in: one decode call and one
     /// micro-batch each (llama.cpp caps the batch at the context size).

@@ -46,6 +46,6 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         let llama = try await runBlocking(name: "llama.cpp load") {
             try LlamaContext(library: LlamaLibrary.load(candidates: candidates, logger: engineLogger), path: path, options: options, modelInfo: model, threads: threads)
         }
-        return LlamaCppService(llama: llama, defaultThreads: threads)
+        return LlamaCppService(llama: llama, defaultThreads: threads, queueLimit: options.queueLimit)
     }
 }

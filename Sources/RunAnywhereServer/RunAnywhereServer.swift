@@ -27,6 +27,7 @@ public struct RunAnywhereServer: Sendable {
         if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
         router.get("health") { _, _ in try jsonResponse(["status": "ok"]) }
         OpenAIRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        LoadedModelRoutes(runtime: runtime).register(on: router)
         return router
     }
 
@@ -44,6 +45,6 @@ public struct RunAnywhereServer: Sendable {
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try configuration.validate()
         try await application(onServerRunning: onServerRunning).runService()
-        await runtime.unloadModel()
+        await runtime.unloadAllModels()
     }
 }

@@ -15,15 +15,19 @@ public struct ServerConfiguration: Sendable {
     public var maxBodySize: Int
     /// CPU threads per generation; nil keeps each model's default.
     public var threads: Int?
-    /// How models are loaded when a request names one that is not loaded.
+    /// How models are loaded when a request names one that is not loaded: context per
+    /// sequence, generations at once (`parallel`, default 4) and the queue behind them.
     public var loadOptions: ModelLoadOptions
+    /// How long a model stays loaded after its last request, unless a request says otherwise.
+    public var keepAlive: KeepAlive
     /// Access log and server diagnostics.
     public var logger: Logger
 
     /// Creates a configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, apiKey: String? = nil, corsOrigins: [String] = [],
-        maxBodySize: Int = 32 << 20, threads: Int? = nil, loadOptions: ModelLoadOptions = ModelLoadOptions(), logger: Logger
+        maxBodySize: Int = 32 << 20, threads: Int? = nil, loadOptions: ModelLoadOptions = ModelLoadOptions(parallel: 4, queueLimit: 16),
+        keepAlive: KeepAlive = .default, logger: Logger
     ) {
         self.host = host
         self.port = port
@@ -32,6 +36,7 @@ public struct ServerConfiguration: Sendable {
         self.maxBodySize = maxBodySize
         self.threads = threads
         self.loadOptions = loadOptions
+        self.keepAlive = keepAlive
         self.logger = logger
     }
 
@@ -47,5 +52,7 @@ public struct ServerConfiguration: Sendable {
         }
         guard (0...65_535).contains(port) else { throw SDKError(.invalidConfiguration, "The port must be between 0 and 65535") }
         guard maxBodySize > 0 else { throw SDKError(.invalidConfiguration, "The body size limit must be positive") }
+        guard loadOptions.parallel >= 1 else { throw SDKError(.invalidConfiguration, "At least one generation must run at a time (--parallel)") }
+        guard loadOptions.queueLimit >= 0 else { throw SDKError(.invalidConfiguration, "The queue length cannot be negative") }
     }
 }

@@ -44,6 +44,15 @@ struct CLIServeTests {
         }
     }
 
+    @Test func aFullQueueAnswers503AndADisconnectedClientFreesItsSlot() throws {
+        try CLIRunner.withData { runner, _ in
+            let server = try ServeProcess(runner, arguments: ["--threads", "1", "--parallel", "1", "--queue", "0"])
+            let (status, output) = try Self.openAIClient(["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID, "--check", "busy"])
+            #expect(status == 0, "\(output)")
+            #expect(server.stop() == 0)
+        }
+    }
+
     @Test func refusesToListenOnTheNetworkWithoutAKey() throws {
         try CLIRunner.withData { runner, _ in
             let result = try runner.run(["serve", "--host", "0.0.0.0", "--port", "0"])

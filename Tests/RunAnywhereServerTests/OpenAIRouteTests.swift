@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import RunAnywhere
 import RunAnywhereServer
+import RunAnywhereTestSupport
 import Testing
 
 /// Every OpenAI route, status and error shape, in process, against the scripted engine.

@@ -2,13 +2,15 @@
 """The official `openai` package, unchanged, against a running `runanywhere serve`.
 
 Run by the CLI tests (`make test`) with the project venv's Python:
-    openai_client_check.py --base-url http://127.0.0.1:PORT/v1 --model MODEL [--check all|auth] [--api-key KEY]
+    openai_client_check.py --base-url http://127.0.0.1:PORT/v1 --model MODEL [--check all|auth|busy] [--api-key KEY]
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
 import concurrent.futures
 import json
 import sys
+import time
+import urllib.request
 
 import openai
 from openai import OpenAI
@@ -126,15 +128,44 @@ def check_auth(client, base_url, model):
     return {"auth": "checked"}
 
 
+def check_busy(client, base_url, model):
+    """Against a server with one slot and no queue: a second request is refused with 503 and
+    Retry-After while the first streams, and a client that disconnects frees its slot."""
+    stream = client.completions.create(model=model, prompt="1, 2, 3, 4, 5, 6, 7, 8, 9, 10,", max_tokens=4000,
+                                       temperature=0, stream=True)
+    next(iter(stream))
+    try:
+        client.chat.completions.create(model=model, messages=chat_messages("hi"), max_tokens=4)
+        check(False, "a request was taken while the only slot was busy and the queue holds none")
+    except openai.APIStatusError as error:
+        check(error.status_code == 503, f"busy status {error.status_code}")
+        check(error.response.headers.get("retry-after") is not None, "503 without Retry-After")
+        check(isinstance(error.body, dict) and error.body.get("code") == "busy", f"busy body {error.body}")
+    stream.close()
+    # The server notices the disconnection at its next token, well before the 4000 tokens end.
+    ps_url = base_url.rsplit("/v1", 1)[0] + "/api/ps"
+    deadline, freed = time.monotonic() + 20, False
+    while not freed and time.monotonic() < deadline:
+        with urllib.request.urlopen(ps_url) as response:
+            freed = all(m["activeRequests"] == 0 for m in json.load(response)["models"])
+        time.sleep(0.05)
+    check(freed, "the disconnected stream still holds its slot")
+    answer = client.chat.completions.create(model=model, messages=chat_messages("hi"), max_tokens=4)
+    check(answer.usage.completion_tokens > 0, "no answer after the slot was freed")
+    return {"busy": "checked"}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--model", required=True)
     parser.add_argument("--api-key", default="not-needed")
-    parser.add_argument("--check", choices=["all", "auth"], default="all")
+    parser.add_argument("--check", choices=["all", "auth", "busy"], default="all")
     args = parser.parse_args()
     client = OpenAI(base_url=args.base_url, api_key=args.api_key, max_retries=0, timeout=300)
-    seen = check_all(client, args.model) if args.check == "all" else check_auth(client, args.base_url, args.model)
+    checks = {"all": lambda: check_all(client, args.model), "auth": lambda: check_auth(client, args.base_url, args.model),
+              "busy": lambda: check_busy(client, args.base_url, args.model)}
+    seen = checks[args.check]()
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
     return 1 if failures else 0
 

@@ -25,8 +25,9 @@
     X(llama_model_get_vocab)                   \
     X(llama_model_n_ctx_train)                 \
     X(llama_model_chat_template)               \
-    X(llama_n_ctx)                             \
     X(llama_n_ubatch)                          \
+    X(llama_n_ctx_seq)                         \
+    X(llama_n_seq_max)                         \
     X(llama_vocab_is_eog)                      \
     X(llama_tokenize)                          \
     X(llama_token_to_piece)                    \
@@ -34,7 +35,8 @@
     X(llama_get_memory)                        \
     X(llama_memory_clear)                      \
     X(llama_memory_seq_rm)                     \
-    X(llama_batch_get_one)                     \
+    X(llama_batch_init)                        \
+    X(llama_batch_free)                        \
     X(llama_decode)                            \
     X(llama_set_n_threads)                     \
     X(llama_set_abort_callback)                \

@@ -43,6 +43,7 @@ public struct SDKError: Error, LocalizedError, Sendable, CustomStringConvertible
         case .modelNotDownloaded: "Run scripts/setup (or `make run`) to install the default model, or import a GGUF file."
         case .frameworkNotAvailable: "Run scripts/setup to install the engines."
         case .insufficientMemory: "Close other programs or choose a smaller model."
+        case .busy: "Try again in a moment, or serve with more --parallel slots or a longer --queue."
         case .insufficientStorage: "Free up disk space and try again."
         case .networkError: "Check the connection and run the download again; it resumes where it stopped."
         default: nil
@@ -76,6 +77,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case insufficientStorage
     case checksumMismatch
     case alreadyInProgress
+    /// Every generation slot is taken and the queue behind them is full; retry shortly.
+    case busy
 }
 
 /// Which part of the SDK an error comes from.

@@ -4,9 +4,13 @@ import Synchronization
 public enum SDKEvent: Sendable, Equatable {
     case modelLoaded(modelId: String)
     case modelUnloaded(modelId: String)
+    /// A language model moved to another lifecycle state.
+    case modelStateChanged(modelId: String, state: ModelLifecycleState)
     case modelRegistered(modelId: String)
     case modelDeleted(modelId: String)
     case downloadProgress(DownloadProgress)
+    /// A generation ended (finished, cut at its length, or cancelled), with its metrics.
+    case generationCompleted(LLMGenerationResult)
 }
 
 /// The SDK's event stream: every subscriber gets every event from the moment it subscribes.

@@ -34,13 +34,24 @@ public struct ModelLoadOptions: Sendable, Equatable {
     /// chunks of this length from their first token, and a seeded or greedy request reuses a
     /// cached prefix only in whole chunks, so that it gets the same numbers whatever the cache holds.
     public var batchSize: Int
+    /// Generations that run at once, each in a sequence of its own with its own `contextLength`;
+    /// an engine that batches (llama.cpp) decodes them together.
+    public var parallel: Int
+    /// Generations that may wait for a free sequence; beyond them a request fails with
+    /// ``ErrorCode/busy``.
+    public var queueLimit: Int
 
     /// Creates load options.
-    public init(contextLength: Int? = nil, threads: Int? = nil, flashAttention: FlashAttention = .auto, batchSize: Int = 64) {
+    public init(
+        contextLength: Int? = nil, threads: Int? = nil, flashAttention: FlashAttention = .auto, batchSize: Int = 64,
+        parallel: Int = 1, queueLimit: Int = 64
+    ) {
         self.contextLength = contextLength
         self.threads = threads
         self.flashAttention = flashAttention
         self.batchSize = batchSize
+        self.parallel = parallel
+        self.queueLimit = queueLimit
     }
 
     /// The context to load `model` with: the requested one, else the model's own, at most 4096.

@@ -1,7 +1,8 @@
 import Foundation
 
-/// One generation running inside an engine, on a thread of its own (engine calls block for
-/// milliseconds at a time and must not occupy Swift's cooperative threads).
+/// One generation inside an engine. Engine calls block for milliseconds at a time and must not
+/// occupy Swift's cooperative threads, so the work happens on an engine thread: a thread of the
+/// run's own (``start(name:_:)``), or a scheduler thread that serves many runs (``make()``).
 public final class LLMEngineRun: Sendable {
     /// The engine's reports, ending when the engine stops.
     public let events: AsyncThrowingStream<LLMEngineEvent, any Error>
@@ -15,32 +16,39 @@ public final class LLMEngineRun: Sendable {
         self.finished = finished
     }
 
-    /// Runs `work` on a new thread. `work` reports through the emitter and should return soon
-    /// after the emitter says it is cancelled; what it throws ends ``events`` with that error.
-    public static func start(name: String, _ work: @escaping @Sendable (LLMEngineEmitter) throws -> Void) -> LLMEngineRun {
+    /// A run and the emitter its engine reports through; the engine calls
+    /// ``LLMEngineEmitter/finish(throwing:)`` once it is done with the run.
+    public static func make() -> (run: LLMEngineRun, emitter: LLMEngineEmitter) {
         let (events, continuation) = AsyncThrowingStream.makeStream(of: LLMEngineEvent.self)
         let cancellation = CancellationFlag()
         let finished = CompletionSignal()
         continuation.onTermination = { _ in cancellation.cancel() }
+        let run = LLMEngineRun(events: events, cancellation: cancellation, finished: finished)
+        return (run, LLMEngineEmitter(continuation: continuation, cancellation: cancellation, finished: finished))
+    }
+
+    /// Runs `work` on a new thread. `work` reports through the emitter and should return soon
+    /// after the emitter says it is cancelled; what it throws ends ``events`` with that error.
+    public static func start(name: String, _ work: @escaping @Sendable (LLMEngineEmitter) throws -> Void) -> LLMEngineRun {
+        let (run, emitter) = make()
         let thread = Thread {
             do {
-                try work(LLMEngineEmitter(continuation: continuation, cancellation: cancellation))
-                continuation.finish()
+                try work(emitter)
+                emitter.finish()
             } catch {
-                continuation.finish(throwing: error)
+                emitter.finish(throwing: error)
             }
-            finished.signal()
         }
         thread.name = name
         thread.stackSize = 8 << 20
         thread.start()
-        return LLMEngineRun(events: events, cancellation: cancellation, finished: finished)
+        return run
     }
 
     /// Asks the engine to stop; it does so before its next decode step.
     public func cancel() { cancellation.cancel() }
 
-    /// Returns once the engine's thread has finished with the model.
+    /// Returns once the engine has finished with the run.
     public func waitUntilFinished() async { await finished.wait() }
 }
 
@@ -49,6 +57,7 @@ public struct LLMEngineEmitter: Sendable {
     let continuation: AsyncThrowingStream<LLMEngineEvent, any Error>.Continuation
     /// Raised when the run is cancelled.
     public let cancellation: CancellationFlag
+    let finished: CompletionSignal
 
     /// Whether the run was cancelled.
     public var isCancelled: Bool { cancellation.isCancelled }
@@ -58,4 +67,11 @@ public struct LLMEngineEmitter: Sendable {
 
     /// Reports a generated token, stamped with the current time.
     public func emitToken(_ bytes: [UInt8]) { continuation.yield(.token(bytes: bytes, at: .now)) }
+
+    /// Ends the run's events, with `error` if it failed, and tells whoever waits for the run
+    /// that the engine is done with it. Call it exactly once.
+    public func finish(throwing error: (any Error)? = nil) {
+        continuation.finish(throwing: error)
+        finished.signal()
+    }
 }

@@ -14,9 +14,11 @@ public protocol LLMService: AnyObject, Sendable {
     /// none the engine can apply.
     func applyChatTemplate(_ messages: [Message], addAssistantPrefix: Bool) -> String?
 
-    /// Starts generating on a thread of the engine's own; the run's events report progress.
-    /// The runtime starts one run at a time per service and waits for it to finish.
-    func startGeneration(_ request: LLMEngineRequest) -> LLMEngineRun
+    /// Starts generating on an engine thread; the run's events report progress. May be called
+    /// from any thread while other runs are going: the engine runs as many at once as it was
+    /// loaded for (``ModelLoadOptions/parallel``), queues up to ``ModelLoadOptions/queueLimit``
+    /// more, and throws ``ErrorCode/busy`` beyond that. Bad requests (an empty prompt) throw here.
+    func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun
 }
 
 /// Sampling settings passed to an engine.

@@ -121,19 +121,23 @@ extension RunAnywhereRuntime {
 
     /// Deletes a model's files from the models folder (a partial download too). A user-added
     /// model's entry goes with them; a file registered where it lies outside the models folder
-    /// is left alone. A loaded model (language, speech or voice activity) must be unloaded first;
-    /// both model locks are held, so no load of it can start meanwhile.
+    /// is left alone. The current language model and loaded speech or voice activity models must
+    /// be unloaded first, and a language model in use cannot be deleted; an idle cached one is
+    /// unloaded. The check and the deletion run without a suspension, so no load of the model
+    /// can start meanwhile.
     public func deleteStoredModel(_ id: String) async throws {
         let model = try catalog.model(id: id)
-        try await modelLock.withLock {
-            try await speechLock.withLock {
-                let inUse = [loaded?.info.id, loadedSTT?.info.id, loadedTTS?.info.id,
-                             loadedVAD == nil ? nil : SDKConstants.Models.voiceActivityModelID]
-                if inUse.contains(id) { throw SDKError(.invalidInput, "Model '\(id)' is loaded; unload it first") }
-                let folder = catalog.modelsDirectory.appendingPathComponent(id)
-                if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
-                if !catalog.isBuiltIn(id) { try catalog.remove(id: id) }
+        try await speechLock.withLock {
+            let inUse = [currentModelEntry?.info.id, loadedSTT?.info.id, loadedTTS?.info.id,
+                         loadedVAD == nil ? nil : SDKConstants.Models.voiceActivityModelID]
+            if inUse.contains(id) { throw SDKError(.invalidInput, "Model '\(id)' is loaded; unload it first") }
+            if let cached = cache[id] {
+                guard cached.uses == 0, cached.loading == nil else { throw SDKError(.invalidInput, "Model '\(id)' is in use; try again when its requests have finished") }
+                unloadNow(id)
             }
+            let folder = catalog.modelsDirectory.appendingPathComponent(id)
+            if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
+            if !catalog.isBuiltIn(id) { try catalog.remove(id: id) }
         }
         events.publish(.modelDeleted(modelId: model.id))
     }

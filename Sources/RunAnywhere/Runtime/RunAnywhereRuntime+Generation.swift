@@ -23,14 +23,20 @@ extension RunAnywhereRuntime {
         try streaming { try start(prompt, context: context, options: options, emit: $0) }
     }
 
-    /// Starts generating with the model `model`, streaming its text: the model is loaded (with
-    /// `loadOptions`, replacing the loaded one) and used in one step, so a caller asking for
-    /// another model at the same time waits instead of taking this one away mid-request.
+    /// Starts generating with the model `model`, streaming its text. Returns once the model is
+    /// loaded (if it was not) and the engine has taken the request, so that an unknown model, a
+    /// bad request, a model that does not fit in memory or a full queue (``ErrorCode/busy``)
+    /// throw here rather than in the stream. The model is lent to this request until it ends;
+    /// `keepAlive`, when given, replaces how long it stays loaded afterwards.
     public func generateStream(
-        _ prompt: String, context: Context?, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions
-    ) throws -> LLMStreamingResult {
+        _ prompt: String, context: Context?, options: LLMGenerationOptions?, model: String,
+        loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
+    ) async throws -> LLMStreamingResult {
         let model = try catalog.model(id: model)
-        return try streaming { try start(prompt, context: context, options: options, model: (model, loadOptions), emit: $0) }
+        let options = options ?? LLMGenerationOptions()
+        try validate(prompt, options: options)
+        let admitted = try await admit(prompt, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
+        return try streaming { emit in track { try await self.drive(admitted, emit: emit) } }
     }
 
     /// A streaming result over the generation `start` starts with the stream's emitter.
@@ -52,20 +58,30 @@ extension RunAnywhereRuntime {
         return LLMStreamingResult(stream: stream, result: task)
     }
 
-    /// Validates the request and starts it as a task; `emit` receives the text pieces. With
-    /// `model`, that model is loaded first if it is not the loaded one.
+    /// Validates the request and starts it on the current model as a task; `emit` receives the text pieces.
     private func start(
-        _ prompt: String, context: Context?, options: LLMGenerationOptions?, model: (ModelInfo, ModelLoadOptions)? = nil,
-        emit: @escaping @Sendable (String) -> Void
+        _ prompt: String, context: Context?, options: LLMGenerationOptions?, emit: @escaping @Sendable (String) -> Void
     ) throws -> Task<LLMGenerationResult, any Error> {
         let options = options ?? LLMGenerationOptions()
+        try validate(prompt, options: options)
+        guard let current = currentModelEntry else { throw Self.noModelLoaded }
+        return track {
+            let admitted = try await self.admit(prompt, context: context, options: options, model: current.info, loadOptions: current.options, keepAlive: nil)
+            return try await self.drive(admitted, emit: emit)
+        }
+    }
+
+    private func validate(_ prompt: String, options: LLMGenerationOptions) throws {
         try options.validate()
         guard !prompt.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt is empty") }
-        guard loaded != nil || model != nil else { throw Self.noModelLoaded }
+    }
+
+    /// Runs `work` as a task that ``cancelGeneration()`` reaches.
+    private func track(_ work: @escaping @Sendable () async throws -> LLMGenerationResult) -> Task<LLMGenerationResult, any Error> {
         let id = UUID()
         let task = Task {
             defer { activeGenerations[id] = nil }
-            return try await runGeneration(prompt, context: context, options: options, model: model, emit: emit)
+            return try await work()
         }
         activeGenerations[id] = task
         return task
@@ -77,32 +93,40 @@ extension RunAnywhereRuntime {
         activeGenerations.values.forEach { $0.cancel() }
     }
 
-    /// The prompt the loaded model would read for this request: formatted with its chat
+    /// The prompt the current model would read for this request: formatted with its chat
     /// template, fitted to its context window, with its length in tokens.
     public func preparePrompt(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) throws -> PromptPlan {
-        guard let loaded else { throw Self.noModelLoaded }
-        return try Self.plan(prompt, context: context, options: options ?? LLMGenerationOptions(), service: loaded.service).0
+        guard let service = currentService else { throw Self.noModelLoaded }
+        return try Self.plan(prompt, context: context, options: options ?? LLMGenerationOptions(), service: service).0
     }
 
-    /// Token count of `text` for the loaded model.
+    /// Token count of `text` for the current model.
     public func tokenCount(_ text: String) throws -> Int {
-        guard let loaded else { throw Self.noModelLoaded }
-        return try loaded.service.tokenCount(text)
+        guard let service = currentService else { throw Self.noModelLoaded }
+        return try service.tokenCount(text)
     }
 
     static var noModelLoaded: SDKError {
         SDKError.llm(.notInitialized, "No language model is loaded; call loadModel(_:) first")
     }
 
-    private func runGeneration(
-        _ prompt: String, context: Context?, options: LLMGenerationOptions, model: (ModelInfo, ModelLoadOptions)?,
-        emit: @escaping @Sendable (String) -> Void
-    ) async throws -> LLMGenerationResult {
-        try await modelLock.withLock {
-            if let (model, loadOptions) = model { try await load(model, options: loadOptions) }
-            guard let loaded else { throw Self.noModelLoaded }
-            let start = ContinuousClock.now
-            let (plan, terminators) = try Self.plan(prompt, context: context, options: options, service: loaded.service)
+    /// A request the engine has taken, with the model lent to it.
+    struct Admitted: Sendable {
+        let lease: ModelLease
+        let run: LLMEngineRun
+        let pipeline: GenerationPipeline
+        let startedAt: ContinuousClock.Instant
+    }
+
+    /// Borrows `model` (loading it if needed), fits the prompt to its context and hands the
+    /// request to the engine; the lease is given back if any step fails.
+    private func admit(
+        _ prompt: String, context: Context?, options: LLMGenerationOptions, model: ModelInfo, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
+    ) async throws -> Admitted {
+        let start = ContinuousClock.now
+        let lease = try await acquire(model, options: loadOptions, keepAlive: keepAlive)
+        do {
+            let (plan, terminators) = try Self.plan(prompt, context: context, options: options, service: lease.service)
             if plan.droppedMessages > 0 {
                 logger.info("Dropped the oldest messages to fit the context window", metadata: [
                     "event": "\(SDKConstants.Events.contextTrimmed)", "dropped": "\(plan.droppedMessages)", "inputTokens": "\(plan.inputTokens)",
@@ -114,12 +138,23 @@ extension RunAnywhereRuntime {
                 threads: options.threads, reuseCache: options.reusePromptCache
             )
             let pipeline = GenerationPipeline(
-                modelID: loaded.info.id, framework: loaded.framework, plan: plan,
+                modelID: lease.info.id, framework: lease.framework, plan: plan,
                 stopSequences: options.stopSequences + terminators,
-                thinkingPattern: loaded.info.thinkingPattern ?? .defaultPattern
+                thinkingPattern: lease.info.thinkingPattern ?? .defaultPattern
             )
-            return try await pipeline.drive(loaded.service.startGeneration(request), startedAt: start, emit: emit)
+            return Admitted(lease: lease, run: try lease.service.startGeneration(request), pipeline: pipeline, startedAt: start)
+        } catch {
+            release(lease)
+            throw error
         }
+    }
+
+    /// Drives an admitted request to its end, gives the model back and publishes the result.
+    private func drive(_ admitted: Admitted, emit: @escaping @Sendable (String) -> Void) async throws -> LLMGenerationResult {
+        defer { release(admitted.lease) }
+        let result = try await admitted.pipeline.drive(admitted.run, startedAt: admitted.startedAt, emit: emit)
+        events.publish(.generationCompleted(result))
+        return result
     }
 
     /// The prompt for a request, fitted to the context window, and the extra stop sequences a

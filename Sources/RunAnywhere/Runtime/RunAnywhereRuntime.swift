@@ -1,28 +1,31 @@
 import Foundation
 import Logging
 
-/// One instance of the SDK: its model catalog, engines and loaded model. The static
+/// One instance of the SDK: its model catalog, engines and loaded models. The static
 /// ``RunAnywhere`` API forwards to a shared runtime; tests and servers can create their own.
 ///
-/// Loading, unloading and generating hold an async mutex for their whole duration, so they never
-/// interleave on the engine even though the actor is re-entered at every `await`.
+/// Language models live in a cache: a request names its model, which is loaded on demand and
+/// lent to the request for its whole duration, so two requests for different models never pull
+/// a model out from under each other, and a model in use is never unloaded. Idle models stay
+/// loaded for their keep-alive (default 5 minutes), and the least recently used ones are
+/// unloaded when a load would not fit the memory budget. The facade's "current model"
+/// (``loadModel(_:options:)``) is one such model, kept for ever until another replaces it.
 public actor RunAnywhereRuntime {
-    struct LoadedModel {
-        let info: ModelInfo
-        let framework: InferenceFramework
-        let service: any LLMService
-    }
-
     /// Where data lives and where diagnostics go.
     public nonisolated let configuration: RuntimeConfiguration
     /// The engines plugged in.
     public nonisolated let frameworks: FrameworkAdapterRegistry
     nonisolated let catalog: ModelCatalog
     nonisolated let downloader: ModelDownloader
-    /// Events: model loads, downloads' progress, registrations.
+    /// Events: model states, loads, downloads' progress, registrations, completed work.
     public nonisolated let events = SDKEventBus()
-    let modelLock = AsyncMutex()
-    var loaded: LoadedModel?
+    /// The language models loading or loaded, by id.
+    var cache: [String: CachedModel] = [:]
+    /// The last load failure of models not in the cache, by id.
+    var failedLoads: [String: String] = [:]
+    var memoryBudget: Int64
+    /// The facade's current language model and how it was loaded.
+    var currentModelEntry: (info: ModelInfo, options: ModelLoadOptions)?
     /// Speech models have their own lock, so a transcription never waits for a generation.
     let speechLock = AsyncMutex()
     var loadedSTT: (info: ModelInfo, service: any STTService)?
@@ -38,48 +41,39 @@ public actor RunAnywhereRuntime {
         self.frameworks = frameworks
         self.catalog = ModelCatalog(modelsDirectory: configuration.modelsDirectory, logger: configuration.logger)
         self.downloader = ModelDownloader(logger: configuration.logger)
+        self.memoryBudget = configuration.modelMemoryBudget ?? HardwareProfile.availableMemory() / 4 * 3
     }
 
-    /// Whether a language model is loaded.
-    public var isModelLoaded: Bool { loaded != nil }
+    /// Whether the current language model is loaded.
+    public var isModelLoaded: Bool { currentModelEntry.map { cache[$0.info.id]?.service != nil } ?? false }
 
-    /// The loaded language model.
-    public var currentModel: ModelInfo? { loaded?.info }
+    /// The current language model.
+    public var currentModel: ModelInfo? { currentModelEntry?.info }
 
-    /// The context window of the loaded model, in tokens.
-    public var loadedContextLength: Int? { loaded?.service.contextLength }
+    /// The context window of the current language model, in tokens.
+    public var loadedContextLength: Int? { currentService?.contextLength }
 
-    /// Loads the model `id`, replacing any loaded one. Loading the model that is already loaded
-    /// does nothing.
+    /// The current model's loaded service, if it is loaded.
+    var currentService: (any LLMService)? { currentModelEntry.flatMap { cache[$0.info.id]?.service } }
+
+    /// Loads the model `id` and makes it the current one, replacing (and unloading) the previous
+    /// current model once no request uses it. Loading the current model again does nothing.
     public func loadModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try catalog.model(id: id)
-        try await modelLock.withLock { try await load(model, options: options) }
-    }
-
-    /// Loads `model` unless it is the loaded one; the caller holds ``modelLock``.
-    func load(_ model: ModelInfo, options: ModelLoadOptions) async throws {
-        if loaded?.info.id == model.id { return }
-        let adapter = try adapter(for: model)
-        loaded = nil  // free the previous model before the next one takes memory
-        let started = ContinuousClock.now
-        let service = try await adapter.loadLanguageModel(model, options: options, logger: logger)
-        loaded = LoadedModel(info: model, framework: adapter.framework, service: service)
-        events.publish(.modelLoaded(modelId: model.id))
-        logger.info("Loaded model", metadata: [
-            "event": "\(SDKConstants.Events.modelLoaded)", "model": "\(model.id)", "framework": "\(adapter.framework.displayName)",
-            "seconds": "\((ContinuousClock.now - started).inSeconds)", "context": "\(service.contextLength)",
-        ])
-    }
-
-    /// Unloads the language model, waiting for a running generation to finish first.
-    public func unloadModel() async {
-        await modelLock.withLock {
-            if let id = loaded?.info.id {
-                logger.info("Unloaded model", metadata: ["event": "\(SDKConstants.Events.modelUnloaded)", "model": "\(id)"])
-                events.publish(.modelUnloaded(modelId: id))
-            }
-            loaded = nil
+        if let previous = currentModelEntry?.info.id, previous != id {
+            currentModelEntry = nil
+            await unloadModel(id: previous)  // free its memory before the next model takes some
         }
+        let lease = try await acquire(model, options: options, keepAlive: .forever)
+        release(lease)
+        currentModelEntry = (model, options)
+    }
+
+    /// Unloads the current language model, waiting for a running generation to finish first.
+    public func unloadModel() async {
+        guard let id = currentModelEntry?.info.id else { return }
+        currentModelEntry = nil
+        await unloadModel(id: id)
     }
 
     /// The engine to load `model` with, after checking its file is there and (for GGUF) whole,

@@ -9,6 +9,9 @@ public struct RuntimeConfiguration: Sendable {
     public var dataDirectory: URL
     /// Where diagnostics go. The SDK never prints; without a logger it is silent.
     public var logger: Logger
+    /// Memory the loaded language models may take together, in bytes (0: no limit); nil for
+    /// three quarters of the memory available when the runtime starts.
+    public var modelMemoryBudget: Int64?
 
     /// Creates a configuration.
     public init(modelsDirectory: URL, dataDirectory: URL, logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })) {

@@ -42,6 +42,23 @@ struct StopSequences: Decodable, Sendable {
     }
 }
 
+/// ollama's `keep_alive`: seconds as a number, or a duration such as `"5m"`; negative keeps
+/// the model loaded for ever, 0 unloads it once the request ends.
+struct KeepAliveField: Decodable, Sendable {
+    let value: KeepAlive
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let seconds = try? container.decode(Double.self), seconds.isFinite {
+            value = KeepAlive(seconds: seconds)
+        } else if let text = try? container.decode(String.self), let parsed = KeepAlive(parsing: text) {
+            value = parsed
+        } else {
+            throw OpenAIError(.badRequest, "keep_alive must be a number of seconds or a duration such as \"5m\"", param: "keep_alive")
+        }
+    }
+}
+
 /// The sampling fields chat completions and completions share.
 struct SamplingFields: Decodable, Sendable {
     let maxTokens: Int?
@@ -52,9 +69,11 @@ struct SamplingFields: Decodable, Sendable {
     let seed: Int?
     let stop: StopSequences?
     let n: Int?
+    let keepAlive: KeepAliveField?
 
     enum CodingKeys: String, CodingKey {
         case maxTokens = "max_tokens", maxCompletionTokens = "max_completion_tokens", temperature, topP = "top_p", topK = "top_k", seed, stop, n
+        case keepAlive = "keep_alive"
     }
 
     /// The SDK options these fields ask for, on `threads` threads.

@@ -22,13 +22,13 @@ struct OpenAIRoutes: Sendable {
             let body = try await decode(ChatCompletionRequest.self, from: request, context: context)
             let (prompt, conversation) = try body.conversation()
             let options = try body.sampling.options(threads: configuration.threads, applyChatTemplate: true)
-            return try await complete(model: body.model, prompt: prompt, context: conversation, options: options,
+            return try await complete(model: body.model, prompt: prompt, context: conversation, options: options, keepAlive: body.sampling.keepAlive?.value,
                                       stream: body.stream ?? false, includeUsage: body.streamOptions?.includeUsage ?? false, chat: true)
         }
         v1.post("completions") { request, context in
             let body = try await decode(CompletionRequest.self, from: request, context: context)
             let options = try body.sampling.options(threads: configuration.threads, applyChatTemplate: false)
-            return try await complete(model: body.model, prompt: body.prompt, context: nil, options: options,
+            return try await complete(model: body.model, prompt: body.prompt, context: nil, options: options, keepAlive: body.sampling.keepAlive?.value,
                                       stream: body.stream ?? false, includeUsage: body.streamOptions?.includeUsage ?? false, chat: false)
         }
     }
@@ -40,12 +40,16 @@ struct OpenAIRoutes: Sendable {
 
     /// Runs one generation and answers with the whole result, or streams it as server-sent events.
     private func complete(
-        model: String, prompt: String, context: Context?, options: LLMGenerationOptions, stream: Bool, includeUsage: Bool, chat: Bool
+        model: String, prompt: String, context: Context?, options: LLMGenerationOptions, keepAlive: KeepAlive?,
+        stream: Bool, includeUsage: Bool, chat: Bool
     ) async throws -> Response {
         let id = (chat ? "chatcmpl-" : "cmpl-") + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let created = Int(Date().timeIntervalSince1970)
-        let generation = try await runtime.generateStream(prompt, context: context, options: options, model: model, loadOptions: configuration.loadOptions)
+        let generation = try await runtime.generateStream(
+            prompt, context: context, options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive ?? configuration.keepAlive
+        )
         guard stream else {
+            for try await _ in generation.stream {}  // read to its end: a stream dropped unread cancels the request
             let result = try await generation.result.value
             if chat {
                 let reply = ChatCompletion.Choice.Reply(content: result.text, reasoningContent: result.thinkingContent)
@@ -86,8 +90,8 @@ struct OpenAIRoutes: Sendable {
 }
 
 /// A JSON response.
-func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok, encoder: JSONEncoder = JSONEncoder()) throws -> Response {
     var headers = HTTPFields()
     headers[.contentType] = "application/json"
-    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
 }

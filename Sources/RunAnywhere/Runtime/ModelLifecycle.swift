@@ -1,0 +1,64 @@
+import Foundation
+
+/// Where a language model is in its lifecycle (spec `framework-adapters.md`).
+public enum ModelLifecycleState: String, Sendable, Codable, CaseIterable {
+    case notLoaded
+    case loading
+    case loaded
+    case unloading
+    case failed
+}
+
+/// How long a language model stays loaded once no request uses it.
+public enum KeepAlive: Sendable, Equatable {
+    /// Until it is unloaded explicitly, or evicted to make room for another model.
+    case forever
+    /// This long after its last request ends; zero unloads it as soon as it is idle.
+    case duration(Duration)
+
+    /// Five minutes, as ollama keeps a model.
+    public static let `default` = KeepAlive.duration(.seconds(300))
+
+    /// ollama's `keep_alive` in seconds: negative keeps the model forever, 0 unloads it at once.
+    public init(seconds: Double) {
+        self = seconds < 0 ? .forever : .duration(.milliseconds(Int64((seconds * 1000).rounded())))
+    }
+
+    /// ollama's `keep_alive` as text: a number of seconds, or a duration such as `30s`, `5m`,
+    /// `1h`, `-1`; nil when it is neither.
+    public init?(parsing text: String) {
+        let text = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            guard let value = Double(text.dropLast(suffix.count)), value.isFinite else { return nil }
+            self.init(seconds: value * scale)
+            return
+        }
+        guard let value = Double(text), value.isFinite else { return nil }
+        self.init(seconds: value)
+    }
+
+    /// Seconds, or nil for ``forever``.
+    public var seconds: Double? {
+        guard case .duration(let duration) = self else { return nil }
+        return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// A language model in the runtime's cache, as `runanywhere serve` lists it (like ollama's `/api/ps`).
+public struct LoadedModelStatus: Sendable, Equatable, Codable {
+    /// The model.
+    public let modelId: String
+    /// Loading, loaded, unloading, or failed (with ``error``).
+    public let state: ModelLifecycleState
+    /// Memory the model is estimated to take.
+    public let memoryBytes: Int64
+    /// Requests using it now; a model in use is never unloaded.
+    public let activeRequests: Int
+    /// How long it stays loaded once idle, in seconds; nil for ever.
+    public let keepAliveSeconds: Double?
+    /// When it will be unloaded if no request comes; nil while in use or kept for ever.
+    public let expiresAt: Date?
+    /// Why its last load failed.
+    public let error: String?
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// A language model the runtime holds: loading or loaded, with its users and keep-alive.
+struct CachedModel {
+    let info: ModelInfo
+    let framework: InferenceFramework
+    let memory: Int64
+    var service: (any LLMService)?
+    var loading: Task<any LLMService, any Error>?
+    var uses = 0
+    var lastUsed = ContinuousClock.now
+    var keepAlive: KeepAlive
+    var expiresAt: Date?
+    /// Bumped whenever the keep-alive timer is set or cleared, so a stale timer does nothing.
+    var timerEpoch: UInt64 = 0
+    /// Tasks waiting for the model to be idle, to unload it.
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+    var state: ModelLifecycleState { service == nil ? .loading : .loaded }
+}
+
+/// A loaded language model lent to one request; give it back with ``RunAnywhereRuntime/release(_:)``.
+struct ModelLease {
+    let info: ModelInfo
+    let framework: InferenceFramework
+    let service: any LLMService
+}
+
+extension RunAnywhereRuntime {
+    /// The memory the loaded language models may take together, in bytes; 0 for no limit.
+    /// Defaults to three quarters of the memory available when the runtime was created.
+    public var modelMemoryBudget: Int64 { memoryBudget }
+
+    /// Sets the memory budget for loaded language models; idle models over it are unloaded,
+    /// least recently used first.
+    public func setModelMemoryBudget(_ bytes: Int64) {
+        memoryBudget = max(0, bytes)
+        try? makeRoom(for: 0, model: nil)
+    }
+
+    /// The language models loaded, loading, or whose last load failed.
+    public func loadedModels() -> [LoadedModelStatus] {
+        let cached = cache.values.map { entry in
+            LoadedModelStatus(
+                modelId: entry.info.id, state: entry.state, memoryBytes: entry.memory, activeRequests: entry.uses,
+                keepAliveSeconds: entry.keepAlive.seconds, expiresAt: entry.expiresAt, error: nil
+            )
+        }
+        let failed = failedLoads.filter { cache[$0.key] == nil }.map {
+            LoadedModelStatus(modelId: $0.key, state: .failed, memoryBytes: 0, activeRequests: 0, keepAliveSeconds: nil, expiresAt: nil, error: $0.value)
+        }
+        return (cached + failed).sorted { $0.modelId < $1.modelId }
+    }
+
+    /// Unloads the language model `id` once no request uses it; waits for that.
+    public func unloadModel(id: String) async {
+        while let entry = cache[id] {
+            if let loading = entry.loading {
+                try? settle(id, loading, await loading.result)
+                continue
+            }
+            if entry.uses > 0 {
+                await withCheckedContinuation { cache[id]?.idleWaiters.append($0) }
+                continue
+            }
+            unloadNow(id)
+            return
+        }
+    }
+
+    /// Unloads every language model, each once idle.
+    public func unloadAllModels() async {
+        for id in cache.keys { await unloadModel(id: id) }
+        currentModelEntry = nil
+    }
+
+    /// Lends `model` to a request, loading it first if needed (with `options`); requests for a
+    /// model being loaded wait for that load. `keepAlive`, when given, replaces the model's.
+    func acquire(_ model: ModelInfo, options: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> ModelLease {
+        while true {
+            if var entry = cache[model.id] {
+                if let loading = entry.loading {
+                    try settle(model.id, loading, await loading.result)
+                    continue
+                }
+                guard let service = entry.service else { continue }
+                entry.uses += 1
+                entry.expiresAt = nil
+                entry.timerEpoch += 1
+                if let keepAlive { entry.keepAlive = keepAlive }
+                cache[model.id] = entry
+                return ModelLease(info: entry.info, framework: entry.framework, service: service)
+            }
+            try await load(model, options: options, keepAlive: keepAlive ?? .default)
+        }
+    }
+
+    /// Gives back a model lent by ``acquire(_:options:keepAlive:)``; once idle, its keep-alive starts.
+    func release(_ lease: ModelLease) {
+        guard var entry = cache[lease.info.id] else { return }
+        entry.uses -= 1
+        entry.lastUsed = .now
+        guard entry.uses == 0 else { return cache[lease.info.id] = entry }
+        let waiters = entry.idleWaiters
+        entry.idleWaiters = []
+        cache[lease.info.id] = entry
+        waiters.forEach { $0.resume() }
+        startKeepAlive(lease.info.id)
+    }
+
+    /// Starts loading `model` into the cache after making room for it within the memory budget;
+    /// ``settle(_:_:_:)`` records the outcome. A failure is remembered for ``loadedModels()``
+    /// until a load succeeds.
+    private func load(_ model: ModelInfo, options: ModelLoadOptions, keepAlive: KeepAlive) async throws {
+        let loading: Task<any LLMService, any Error>
+        do {
+            let adapter = try adapter(for: model)
+            let memory = adapter.estimateMemoryUsage(for: model)
+            try makeRoom(for: memory, model: model.id)
+            let logger = logger
+            loading = Task {
+                let started = ContinuousClock.now
+                let service = try await adapter.loadLanguageModel(model, options: options, logger: logger)
+                logger.info("Loaded model", metadata: [
+                    "event": "\(SDKConstants.Events.modelLoaded)", "model": "\(model.id)", "framework": "\(adapter.framework.displayName)",
+                    "seconds": "\((ContinuousClock.now - started).inSeconds)", "context": "\(service.contextLength)",
+                ])
+                return service
+            }
+            cache[model.id] = CachedModel(info: model, framework: adapter.framework, memory: memory, loading: loading, keepAlive: keepAlive)
+            events.publish(.modelStateChanged(modelId: model.id, state: .loading))
+        } catch {
+            recordFailure(model.id, error)
+            throw error
+        }
+        try settle(model.id, loading, await loading.result)
+    }
+
+    /// Records the outcome of the load `loading` of model `id`, once, whichever of the requests
+    /// waiting for it resumes first; rethrows its error.
+    private func settle(_ id: String, _ loading: Task<any LLMService, any Error>, _ result: Result<any LLMService, any Error>) throws {
+        guard cache[id]?.loading == loading else { return _ = try result.get() }
+        switch result {
+        case .success(let service):
+            cache[id]?.service = service
+            cache[id]?.loading = nil
+            cache[id]?.lastUsed = .now
+            failedLoads[id] = nil
+            events.publish(.modelStateChanged(modelId: id, state: .loaded))
+            events.publish(.modelLoaded(modelId: id))
+        case .failure(let error):
+            cache[id] = nil
+            recordFailure(id, error)
+            throw error
+        }
+    }
+
+    private func recordFailure(_ id: String, _ error: any Error) {
+        failedLoads[id] = (error as? SDKError)?.message ?? "\(error)"
+        events.publish(.modelStateChanged(modelId: id, state: .failed))
+    }
+
+    /// Unloads idle models, least recently used first, until `memory` more bytes fit in the
+    /// budget; throws when they cannot, because the models in use hold the rest.
+    private func makeRoom(for memory: Int64, model: String?) throws {
+        guard memoryBudget > 0 else { return }
+        var held = cache.values.reduce(Int64(0)) { $0 + $1.memory }
+        let idle = cache.values.filter { $0.uses == 0 && $0.loading == nil }.sorted { $0.lastUsed < $1.lastUsed }
+        for entry in idle where held + memory > memoryBudget {
+            logger.info("Unloading an idle model to make room", metadata: ["model": "\(entry.info.id)", "for": "\(model ?? "the budget")"])
+            unloadNow(entry.info.id)
+            held -= entry.memory
+        }
+        if let model, held + memory > memoryBudget {
+            throw SDKError(.insufficientMemory, "Model '\(model)' needs about \(memory >> 20) MiB; the model memory budget is \(memoryBudget >> 20) MiB and models in use hold \(held >> 20) MiB")
+        }
+    }
+
+    /// Starts the idle model's keep-alive: unloads it now, later, or never.
+    private func startKeepAlive(_ id: String) {
+        guard var entry = cache[id] else { return }
+        entry.timerEpoch += 1
+        guard case .duration(let duration) = entry.keepAlive else { return cache[id] = entry }
+        guard duration > .zero else {
+            cache[id] = entry
+            return unloadNow(id)
+        }
+        entry.expiresAt = Date().addingTimeInterval(entry.keepAlive.seconds ?? 0)
+        let epoch = entry.timerEpoch
+        cache[id] = entry
+        Task { [weak self] in
+            try? await Task.sleep(for: duration)
+            await self?.expire(id, epoch: epoch)
+        }
+    }
+
+    private func expire(_ id: String, epoch: UInt64) {
+        guard let entry = cache[id], entry.timerEpoch == epoch, entry.uses == 0, entry.loading == nil else { return }
+        logger.info("Unloading an idle model whose keep-alive ran out", metadata: ["model": "\(id)"])
+        unloadNow(id)
+    }
+
+    /// Drops an idle model; its engine frees the memory once its thread has stopped.
+    func unloadNow(_ id: String) {
+        guard cache[id] != nil else { return }
+        events.publish(.modelStateChanged(modelId: id, state: .unloading))
+        cache[id] = nil
+        logger.info("Unloaded model", metadata: ["event": "\(SDKConstants.Events.modelUnloaded)", "model": "\(id)"])
+        events.publish(.modelUnloaded(modelId: id))
+        events.publish(.modelStateChanged(modelId: id, state: .notLoaded))
+    }
+}

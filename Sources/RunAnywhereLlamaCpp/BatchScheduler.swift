@@ -1,0 +1,262 @@
+import CLlamaCpp
+import Foundation
+import RunAnywhere
+
+/// Runs every generation of one loaded model on one engine thread, continuously batched: each
+/// step evaluates one prompt chunk for every request still reading its prompt, then decodes the
+/// next token of every generating request, so a new request starts within a step instead of
+/// waiting for the others to finish. Requests wait in a bounded queue while every sequence is
+/// taken.
+///
+/// **Reproducibility.** llama.cpp's CPU kernels round differently for different batch shapes
+/// (see ``PromptCache``), so requests that promise reproducible output (greedy or seeded) are
+/// evaluated in decode calls of their own: prompt chunks on the fixed chunk grid, then one token
+/// per call, in their own sequence's KV stream; what else runs meanwhile changes nothing of their
+/// numbers. Randomly sampled requests promise nothing to reproduce, and their next tokens are
+/// decoded together in one batch, which is where batching gains throughput.
+final class BatchScheduler: @unchecked Sendable {
+    private let llama: LlamaContext
+    private let queueLimit: Int
+    private let memory: OpaquePointer?
+    private var api: ra_llama_api { llama.library.api }
+
+    // Shared with submitting threads, under `lock`.
+    private let lock = NSCondition()
+    private var waiting: [LlamaGeneration] = []
+    private var running = 0
+    private var stopping = false
+
+    // The scheduler thread's own.
+    private var slots: [LlamaGeneration?]
+    private var caches: [PromptCache]
+    private var lastUsed: [UInt64]
+    private var clock: UInt64 = 0
+    private let batch: LlamaBatch
+
+    /// Starts the scheduler thread for `llama`'s sequences.
+    init(llama: LlamaContext, queueLimit: Int) {
+        self.llama = llama
+        self.queueLimit = max(0, queueLimit)
+        self.memory = llama.library.api.llama_get_memory(llama.context)
+        slots = Array(repeating: nil, count: llama.parallel)
+        caches = Array(repeating: PromptCache(chunk: llama.promptChunk), count: llama.parallel)
+        lastUsed = Array(repeating: 0, count: llama.parallel)
+        batch = LlamaBatch(api: llama.library.api, capacity: max(llama.promptChunk, llama.parallel))
+        let thread = Thread { [self] in run() }
+        thread.name = "llama.cpp scheduler"
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Queues `generation`; throws ``ErrorCode/busy`` when every sequence is taken and the queue is full.
+    func submit(_ generation: LlamaGeneration) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopping else { throw SDKError.llm(.generationFailed, "The model is being unloaded") }
+        guard running + waiting.count < slots.count + queueLimit else {
+            throw SDKError.llm(.busy, "All \(slots.count) generation slots are busy and \(waiting.count) requests are waiting")
+        }
+        waiting.append(generation)
+        lock.signal()
+    }
+
+    /// Ends the scheduler thread: waiting and running generations end as cancelled.
+    func stop() {
+        lock.lock()
+        stopping = true
+        lock.signal()
+        lock.unlock()
+    }
+
+    private func run() {
+        while true {
+            lock.lock()
+            while !stopping, waiting.isEmpty, running == 0 { lock.wait() }
+            if stopping {
+                let abandoned = waiting
+                waiting = []
+                lock.unlock()
+                for generation in abandoned {
+                    generation.emitter.emit(.finished(.cancelled))
+                    generation.emitter.finish()
+                }
+                slots.indices.forEach { end($0, .cancelled) }
+                return
+            }
+            var admitted: [(LlamaGeneration, Int)] = []
+            while let next = waiting.first, let slot = freeSlot(for: next.prompt) {
+                waiting.removeFirst()
+                slots[slot] = next
+                running += 1
+                admitted.append((next, slot))
+            }
+            lock.unlock()
+            admitted.forEach { begin($0.0, in: $0.1) }
+            step()
+        }
+    }
+
+    /// The free sequence whose memory shares the longest prefix with `prompt`, least recently
+    /// used among equals; nil when all are taken.
+    private func freeSlot(for prompt: [llama_token]) -> Int? {
+        slots.indices.filter { slots[$0] == nil }.max { a, b in
+            let (x, y) = (caches[a].commonPrefix(of: prompt), caches[b].commonPrefix(of: prompt))
+            return x != y ? x < y : lastUsed[a] > lastUsed[b]
+        }
+    }
+
+    /// Keeps what the request may reuse of the sequence's memory and prepares its sampler.
+    private func begin(_ generation: LlamaGeneration, in slot: Int) {
+        var cache = caches[slot]
+        var reused = switch (generation.request.reuseCache, generation.isReproducible) {
+        case (false, _): 0
+        case (true, true): cache.reusablePrefix(of: generation.prompt, threads: generation.threads)
+        case (true, false): cache.commonPrefix(of: generation.prompt)
+        }
+        if reused < cache.count, !api.llama_memory_seq_rm(memory, llama_seq_id(slot), llama_pos(reused), -1) {
+            _ = api.llama_memory_seq_rm(memory, llama_seq_id(slot), -1, -1)
+            reused = 0
+        }
+        cache.truncate(to: reused, threads: generation.threads)
+        caches[slot] = cache
+        generation.reused = reused
+        generation.evaluated = reused
+        generation.promptStarted = .now
+        generation.sampler = makeSampler(generation.request.sampling)
+        clock += 1
+        lastUsed[slot] = clock
+    }
+
+    /// One step: cancelled requests leave, every prompt advances by one chunk, and every
+    /// generating request gets its next token.
+    private func step() {
+        for slot in slots.indices where slots[slot]?.emitter.isCancelled == true { end(slot, .cancelled) }
+        for slot in slots.indices {
+            if let generation = slots[slot], generation.isReadingPrompt { readPromptChunk(generation, in: slot) }
+        }
+        var shared: [Int] = []
+        for slot in slots.indices {
+            guard let generation = slots[slot], generation.pending != nil else { continue }
+            if generation.isReproducible { decodeNext(of: [slot], threads: generation.threads) } else { shared.append(slot) }
+        }
+        if let first = shared.first, let generation = slots[first] { decodeNext(of: shared, threads: generation.threads) }
+    }
+
+    /// Evaluates the next chunk of the prompt in a decode call of its own; after the last one,
+    /// samples the first token.
+    private func readPromptChunk(_ generation: LlamaGeneration, in slot: Int) {
+        let start = generation.evaluated
+        let chunk = Array(generation.prompt[start..<min(start + caches[slot].chunk, generation.prompt.count)])
+        batch.clear()
+        for (offset, token) in chunk.enumerated() {
+            batch.add(token, position: start + offset, sequence: slot, output: offset == chunk.count - 1)
+        }
+        let status = decode(threads: generation.threads, abortingOn: generation.emitter.cancellation)
+        guard status == 0 else { return failed([slot], status, readingPrompt: true) }
+        caches[slot].appendChunk(chunk)
+        generation.evaluated += chunk.count
+        guard !generation.isReadingPrompt else { return }
+        generation.emitter.emit(.promptProcessed(
+            evaluated: generation.prompt.count - generation.reused, cached: generation.reused,
+            seconds: (ContinuousClock.now - generation.promptStarted).inSeconds
+        ))
+        sample(slot, output: Int32(chunk.count - 1))
+    }
+
+    /// Decodes the pending token of each of `slots` in one call, then samples each one's next.
+    private func decodeNext(of group: [Int], threads: Int) {
+        batch.clear()
+        for slot in group {
+            guard let token = slots[slot]?.pending else { continue }
+            batch.add(token, position: caches[slot].count, sequence: slot, output: true)
+        }
+        let status = decode(threads: threads, abortingOn: nil)
+        guard status == 0 else { return failed(group, status, readingPrompt: false) }
+        for (output, slot) in group.enumerated() {
+            guard let generation = slots[slot], let token = generation.pending else { continue }
+            caches[slot].appendGenerated(token)
+            generation.pending = nil
+            sample(slot, output: Int32(output))
+        }
+    }
+
+    /// Samples the next token of `slot` from the batch's output `output` and emits it, or ends
+    /// the generation at an end-of-generation token, at its token budget or a full context.
+    private func sample(_ slot: Int, output: Int32) {
+        guard let generation = slots[slot] else { return }
+        let token = api.llama_sampler_sample(generation.sampler, llama.context, output)
+        if api.llama_vocab_is_eog(llama.vocab, token) { return end(slot, .endOfGeneration) }
+        generation.emitter.emitToken(llama.piece(token))
+        generation.generated += 1
+        if generation.generated >= generation.request.maxNewTokens || caches[slot].count + 1 >= llama.contextLength {
+            return end(slot, .length)
+        }
+        generation.pending = token
+    }
+
+    private func decode(threads: Int, abortingOn flag: CancellationFlag?) -> Int32 {
+        let context = llama.context
+        api.llama_set_n_threads(context, Int32(threads), Int32(threads))
+        if let flag {
+            // llama.cpp polls this between graph nodes, so even a long prompt chunk stops promptly.
+            api.llama_set_abort_callback(context, { data in
+                guard let data else { return false }
+                return Unmanaged<CancellationFlag>.fromOpaque(data).takeUnretainedValue().isCancelled
+            }, Unmanaged.passUnretained(flag).toOpaque())
+        } else {
+            api.llama_set_abort_callback(context, nil, nil)
+        }
+        return api.llama_decode(context, batch.batch)
+    }
+
+    /// A failed decode: the sequences' memory is forgotten and their generations end.
+    private func failed(_ group: [Int], _ status: Int32, readingPrompt: Bool) {
+        for slot in group {
+            _ = api.llama_memory_seq_rm(memory, llama_seq_id(slot), -1, -1)
+            caches[slot].clear()
+            switch status {
+            case 2: end(slot, .cancelled)
+            case 1 where !readingPrompt: end(slot, .length)
+            default:
+                let what = readingPrompt ? "evaluate the prompt" : "decode"
+                end(slot, throwing: SDKError.llm(.generationFailed, "llama.cpp could not \(what) (llama_decode returned \(status))"))
+            }
+        }
+    }
+
+    private func end(_ slot: Int, _ stop: LLMEngineStop) {
+        guard let generation = release(slot) else { return }
+        generation.emitter.emit(.finished(stop))
+        generation.emitter.finish()
+    }
+
+    private func end(_ slot: Int, throwing error: any Error) {
+        release(slot)?.emitter.finish(throwing: error)
+    }
+
+    /// Frees `slot` for the next request, keeping its memory for prefix reuse.
+    private func release(_ slot: Int) -> LlamaGeneration? {
+        guard let generation = slots[slot] else { return nil }
+        if let sampler = generation.sampler { api.llama_sampler_free(sampler) }
+        generation.sampler = nil
+        slots[slot] = nil
+        lock.lock()
+        running -= 1
+        lock.unlock()
+        return generation
+    }
+
+    /// Greedy at temperature 0; otherwise top-k, top-p, temperature, then a seeded draw.
+    private func makeSampler(_ sampling: LLMSampling) -> UnsafeMutablePointer<llama_sampler> {
+        let chain = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
+        if sampling.temperature <= 0 {
+            api.llama_sampler_chain_add(chain, api.llama_sampler_init_greedy())
+            return chain
+        }
+        if sampling.topK > 0 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_top_k(Int32(sampling.topK))) }
+        if sampling.topP < 1 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_top_p(sampling.topP, 1)) }
+        api.llama_sampler_chain_add(chain, api.llama_sampler_init_temp(sampling.temperature))
+        api.llama_sampler_chain_add(chain, api.llama_sampler_init_dist(sampling.seed ?? UInt32.random(in: 0..<UInt32.max)))
+        return chain
+    }
+}

@@ -1,0 +1,36 @@
+import CLlamaCpp
+import Foundation
+import RunAnywhere
+
+/// One request in the ``BatchScheduler``: its prompt tokens, sampler and progress. Created by
+/// the submitting thread, then touched by the scheduler thread only.
+final class LlamaGeneration {
+    let request: LLMEngineRequest
+    let prompt: [llama_token]
+    let emitter: LLMEngineEmitter
+    /// CPU threads its prompt chunks and lone decode steps run on.
+    let threads: Int
+    var sampler: UnsafeMutablePointer<llama_sampler>?
+    /// Prompt tokens taken from the sequence's memory instead of evaluated.
+    var reused = 0
+    /// Prompt tokens in the sequence's memory so far.
+    var evaluated = 0
+    var promptStarted = ContinuousClock.now
+    /// Tokens sampled so far.
+    var generated = 0
+    /// The token sampled last, to be decoded in the next step.
+    var pending: llama_token?
+
+    init(request: LLMEngineRequest, prompt: [llama_token], emitter: LLMEngineEmitter, threads: Int) {
+        self.request = request
+        self.prompt = prompt
+        self.emitter = emitter
+        self.threads = threads
+    }
+
+    /// Whether part of the prompt still has to be evaluated.
+    var isReadingPrompt: Bool { evaluated < prompt.count }
+
+    /// Whether its output must not depend on anything but the request (greedy or seeded).
+    var isReproducible: Bool { request.sampling.isReproducible }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+/// Several generations at once on one model: the llama.cpp scheduler's sequences, batching,
+/// queue and cancellation, on the real default model.
+extension LlamaTests {
+    @Suite struct Batching {
+        static func options(parallel: Int, queue: Int) -> ModelLoadOptions {
+            ModelLoadOptions(contextLength: 512, threads: 1, flashAttention: .disabled, parallel: parallel, queueLimit: queue)
+        }
+
+        /// Starts a request and returns it once the engine has taken it.
+        static func start(_ runtime: RunAnywhereRuntime, _ prompt: String, _ options: LLMGenerationOptions, load: ModelLoadOptions) async throws -> LLMStreamingResult {
+            try await runtime.generateStream(prompt, context: nil, options: options, model: RunAnywhere.defaultModelID, loadOptions: load)
+        }
+
+        /// A whole answer, its stream read to the end.
+        static func answer(_ runtime: RunAnywhereRuntime, _ prompt: String, _ options: LLMGenerationOptions, load: ModelLoadOptions) async throws -> LLMGenerationResult {
+            let generation = try await start(runtime, prompt, options, load: load)
+            for try await _ in generation.stream {}
+            return try await generation.result.value
+        }
+
+        static func sampled(seed: UInt32?) -> LLMGenerationOptions {
+            LLMGenerationOptions(maxTokens: 20, temperature: 0.9, seed: seed, threads: 1)
+        }
+
+        @Test func concurrentReproducibleRequestsGetTheirLoneAnswers() async throws {
+            let load = Self.options(parallel: 4, queue: 8)
+            let runtime = try await makeRuntime(load: false)
+            let reproducible: [(String, LLMGenerationOptions)] = [
+                ("Name three colours.", greedy(20)), (longPrompt, greedy(20)),
+                ("Tell me about cats.", Self.sampled(seed: 7)), ("What is the capital of Italy?", Self.sampled(seed: 99)),
+            ]
+            var alone: [String] = []
+            for (prompt, options) in reproducible { alone.append(try await Self.answer(runtime, prompt, options, load: load).text) }
+
+            // The same four at once, among randomly sampled requests that are decoded in batches.
+            let together = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                for (index, (prompt, options)) in reproducible.enumerated() {
+                    group.addTask { (index, try await Self.answer(runtime, prompt, options, load: load).text) }
+                }
+                for (index, prompt) in ["Write a haiku about rain.", "Describe a forest.", "Say hello."].enumerated() {
+                    group.addTask { (100 + index, try await Self.answer(runtime, prompt, Self.sampled(seed: nil), load: load).text) }
+                }
+                return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+            }
+            for index in reproducible.indices {
+                #expect(together[index] == alone[index], "request \(index) answered differently among others")
+            }
+            #expect((100..<103).allSatisfy { !(together[$0] ?? "").isEmpty })
+            #expect(await runtime.loadedModels().first?.activeRequests == 0)
+        }
+
+        @Test func aFullQueueIsBusyAndACancelledRequestFreesItsSlot() async throws {
+            let load = Self.options(parallel: 1, queue: 0)
+            let runtime = try await makeRuntime(load: false)
+            // Greedy counting runs to its token budget (the same tokens every time).
+            let counting = LLMGenerationOptions(maxTokens: 400, temperature: 0, threads: 1, applyChatTemplate: false)
+            let first = try await Self.start(runtime, "1, 2, 3, 4, 5, 6, 7, 8, 9, 10,", counting, load: load)
+            var pieces = first.stream.makeAsyncIterator()
+            _ = try await pieces.next()
+            do {
+                _ = try await Self.start(runtime, "Say hello.", greedy(4), load: load)
+                Issue.record("a second request was taken while the only slot was busy and the queue holds none")
+            } catch let error as SDKError {
+                #expect(error.code == .busy, "\(error)")
+            }
+            first.result.cancel()
+            #expect(try await first.result.value.stopReason == .cancelled)
+            let next = try await Self.answer(runtime, "Say hello.", greedy(4), load: load)
+            #expect(next.tokensUsed > 0, "the cancelled request's slot is free again")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import RunAnywhere
+
+/// A language engine whose answers are known in advance, so that tests of what sits above an
+/// engine (the model cache, the server's routes) can check every byte: it answers with the words of the last user message (the text after the
+/// last "user: " line of its chat template, or the whole prompt without one), one token per word,
+/// then stops; `max_tokens` cuts it short. It sleeps `tokenDelay` before each token, so that tests
+/// can catch a stream in flight, and stops within one token when cancelled.
+public struct ScriptedAdapter: FrameworkAdapter {
+    public let framework = InferenceFramework.llamaCpp
+    public let supportedModalities: Set<FrameworkModality> = [.textToText]
+    /// How long each token takes.
+    public let tokenDelay: Duration
+    /// Memory each model is said to take.
+    public let memory: Int64
+
+    /// An adapter whose models take `memory` bytes and `tokenDelay` per token.
+    public init(tokenDelay: Duration = .zero, memory: Int64 = 1 << 20) {
+        self.tokenDelay = tokenDelay
+        self.memory = memory
+    }
+
+    public func availability() -> FrameworkAvailability { .available(detail: "scripted") }
+    public func estimateMemoryUsage(for model: ModelInfo) -> Int64 { memory }
+    public func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService {
+        ScriptedService(tokenDelay: tokenDelay)
+    }
+}
+
+/// The scripted engine's model.
+public final class ScriptedService: LLMService {
+    public let contextLength = 2048
+    let tokenDelay: Duration
+
+    init(tokenDelay: Duration) { self.tokenDelay = tokenDelay }
+
+    public func tokenCount(_ text: String) throws -> Int { text.split(whereSeparator: \.isWhitespace).count + 1 }
+    public func hasSpecialToken(_ text: String) -> Bool { false }
+
+    public func applyChatTemplate(_ messages: [Message], addAssistantPrefix: Bool) -> String? {
+        messages.map { "\($0.role.rawValue): \($0.content)\n" }.joined() + (addAssistantPrefix ? "assistant:" : "")
+    }
+
+    /// What the engine answers to `prompt`.
+    public static func reply(to prompt: String) -> [String] {
+        let line = prompt.components(separatedBy: "\n").last { $0.hasPrefix("user: ") }.map { String($0.dropFirst(6)) } ?? prompt
+        return line.split(separator: " ").enumerated().map { $0.offset == 0 ? String($0.element) : " \($0.element)" }
+    }
+
+    public func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun {
+        let words = Self.reply(to: request.prompt)
+        let delay = tokenDelay
+        let promptTokens = (try? tokenCount(request.prompt)) ?? 0
+        return LLMEngineRun.start(name: "scripted") { emitter in
+            emitter.emit(.promptProcessed(evaluated: promptTokens, cached: 0, seconds: 0.001))
+            for (index, word) in words.enumerated() {
+                if index == request.maxNewTokens { return emitter.emit(.finished(.length)) }
+                Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds))
+                if emitter.isCancelled { return emitter.emit(.finished(.cancelled)) }
+                emitter.emitToken(Array(word.utf8))
+            }
+            emitter.emit(.finished(.endOfGeneration))
+        }
+    }
+}
+
+/// A runtime in a temporary folder with the scripted engine and the models `ids` (by default
+/// one, `scripted`), whose files are generated GGUF headers (the runtime checks them before
+/// loading); `budget` is its model memory budget.
+public func scriptedRuntime(
+    ids: [String] = ["scripted"], adapter: ScriptedAdapter = ScriptedAdapter(), budget: Int64 = 0, name: String = #function
+) throws -> RunAnywhereRuntime {
+    let folder = try TestEnvironment.temporaryDirectory(name)
+    let frameworks = FrameworkAdapterRegistry()
+    frameworks.register(adapter)
+    var configuration = RuntimeConfiguration(modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data"))
+    configuration.modelMemoryBudget = budget
+    let runtime = RunAnywhereRuntime(configuration: configuration, frameworks: frameworks)
+    for id in ids {
+        let file = folder.appendingPathComponent("\(id).gguf")
+        try GGUFWriter.tinyLlama().write(to: file)
+        try runtime.registerModel(id: id, name: id, url: file, framework: .llamaCpp)
+    }
+    return runtime
+}

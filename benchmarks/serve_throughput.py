@@ -1,0 +1,112 @@
+"""Driver for benchmarks/serve-throughput; see that script. Starts `runanywhere serve` on a free
+loopback port with as many slots as the largest concurrency, then for each concurrency N sends
+N streaming chat requests at once, each with its own question, and measures from the moment
+they are sent: each stream's time to first token, and the aggregate decode rate (all completion
+tokens over the time until the last stream ends). The reference is `runanywhere generate` on the
+same model and options, in the same run."""
+import argparse
+import concurrent.futures
+import json
+import statistics
+import subprocess
+import threading
+import time
+
+from openai import OpenAI
+
+QUESTIONS = [
+    "Write a short story about a lighthouse keeper.", "Explain how rain forms.", "Describe a busy market in the morning.",
+    "Tell me about the history of bicycles.", "Write a letter to a friend about a trip to the mountains.",
+    "Explain why the sky is blue.", "Describe your favourite meal and how to cook it.", "Write a poem about autumn leaves.",
+]
+
+
+def start_server(binary, slots, threads):
+    process = subprocess.Popen([binary, "serve", "--port", "0", "--parallel", str(slots), "--queue", "0", "--threads", str(threads)],
+                               stderr=subprocess.PIPE, text=True)
+    for line in process.stderr:
+        if "http://127.0.0.1:" in line:
+            port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
+            threading.Thread(target=lambda: [None for _ in process.stderr], daemon=True).start()  # keep draining the log
+            return process, f"http://127.0.0.1:{port}/v1"
+    raise SystemExit("runanywhere serve did not start")
+
+
+def stream(client, model, question, args, sent):
+    options = {"temperature": args.temperature, "max_tokens": args.tokens}
+    if args.seed is not None:
+        options["seed"] = args.seed
+    first = last = None
+    tokens = 0
+    for chunk in client.chat.completions.create(model=model, stream=True, stream_options={"include_usage": True},
+                                                messages=[{"role": "user", "content": question}], **options):
+        now = time.perf_counter()
+        if chunk.usage is not None:
+            tokens = chunk.usage.completion_tokens
+        elif chunk.choices and chunk.choices[0].delta.content:
+            first = first or now
+            last = now
+    return {"ttft": (first - sent) if first else None, "end": last or time.perf_counter(), "tokens": tokens,
+            "decode": (tokens - 1) / (last - first) if first and last and last > first and tokens > 1 else None}
+
+
+def reference(binary, model, args):
+    rates = []
+    for question in QUESTIONS[:args.rounds * 2]:
+        command = [binary, "generate", "--json", "--model", model, "--threads", str(args.threads), "--max-tokens", str(args.tokens),
+                   "--temperature", str(args.temperature)] + (["--seed", str(args.seed)] if args.seed is not None else []) + [question]
+        result = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+        rates.append(result["decodeTokensPerSecond"])
+    return statistics.median(rates)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--model", default="smollm2-135m-instruct-q4_1")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--tokens", type=int, default=128)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--concurrency", default="1,2,4,8")
+    parser.add_argument("--temperature", type=float, default=0.8)
+    parser.add_argument("--seed", type=int, help="seeded requests are decoded one by one (reproducible), not batched")
+    args = parser.parse_args()
+    levels = [int(n) for n in args.concurrency.split(",")]
+
+    generate_rate = reference(args.binary, args.model, args)
+    process, base_url = start_server(args.binary, max(levels), args.threads)
+    try:
+        client = OpenAI(base_url=base_url, api_key="unused", max_retries=0, timeout=600)
+        stream(client, args.model, QUESTIONS[0], args, time.perf_counter())  # loads the model
+        rows = []
+        for n in levels:
+            ttfts, aggregates, decodes = [], [], []
+            for round_ in range(args.rounds):
+                questions = [QUESTIONS[(round_ + i) % len(QUESTIONS)] for i in range(n)]
+                with concurrent.futures.ThreadPoolExecutor(n) as pool:
+                    sent = time.perf_counter()
+                    results = list(pool.map(lambda q: stream(client, args.model, q, args, sent), questions))
+                ttfts += [r["ttft"] for r in results if r["ttft"] is not None]
+                aggregates.append(sum(r["tokens"] for r in results) / (max(r["end"] for r in results) - sent))
+                decodes += [r["decode"] for r in results if r["decode"]]
+            rows.append((n, statistics.median(aggregates), ttfts, statistics.median(decodes)))
+    finally:
+        process.terminate()
+        process.wait()
+
+    one = rows[0][1] if rows and rows[0][0] == 1 else None
+    print(f"runanywhere serve, {args.model}, {args.threads} threads, {args.tokens} tokens a request, "
+          f"temperature {args.temperature}{'' if args.seed is None else f', seed {args.seed}'}, median of {args.rounds} rounds")
+    print(f"reference: runanywhere generate decodes {generate_rate:.1f} tok/s\n")
+    print("| streams | aggregate tok/s | × one stream | per-stream decode tok/s | TTFT p50 | TTFT p95 | TTFT max |")
+    print("|---|---|---|---|---|---|---|")
+    for n, aggregate, ttfts, decode in rows:
+        q = statistics.quantiles(ttfts, n=20, method="inclusive") if len(ttfts) > 1 else ttfts * 19
+        print(f"| {n} | {aggregate:.1f} | {aggregate / one:.2f} | {decode:.1f} | {statistics.median(ttfts) * 1000:.0f} ms | "
+              f"{q[18] * 1000:.0f} ms | {max(ttfts) * 1000:.0f} ms |" if one else f"| {n} | {aggregate:.1f} |")
+    if rows and rows[0][0] == 1:
+        print(f"\none stream through the server decodes at {rows[0][3] / generate_rate:.2f}× `runanywhere generate`")
+
+
+if __name__ == "__main__":
+    main()
