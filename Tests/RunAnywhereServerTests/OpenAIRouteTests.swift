@@ -153,6 +153,7 @@ import Testing
         (#"{"model": "scripted", "seed": -1, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "seed", nil),
         (#"{"model": "scripted", "temperature": "hot", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "temperature", nil),
         (#"{"model": "scripted", "temperature": 9, "messages": [{"role": "user", "content": "hi"}]}"#, 400, nil, nil),
+        (#"{"model": "scripted", "keep_alive": "soon", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "keep_alive", nil),
         (#"{"model": "nope", "messages": [{"role": "user", "content": "hi"}]}"#, 404, "model", "model_not_found"),
         (#"{"model": "../../etc/passwd", "messages": [{"role": "user", "content": "hi"}]}"#, 400, nil, nil),
     ])
@@ -166,6 +167,27 @@ import Testing
                 #expect(error["type"] as? String == (status == 404 ? "not_found_error" : "invalid_request_error"))
                 if let param { #expect(error["param"] as? String == param, "\(body)") }
                 if let code { #expect(error["code"] as? String == code) }
+            }
+        }
+    }
+
+    @Test func loadedModelsAreListedWithTheirKeepAlive() async throws {
+        let app = Self.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/ps", method: .get) { response in
+                let body = try Self.json(response.body)
+                #expect((body["models"] as? [Any])?.isEmpty == true)
+            }
+            let request = #"{"model": "scripted", "keep_alive": "1m", "messages": [{"role": "user", "content": "hi"}]}"#
+            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(request)) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/ps", method: .get) { response in
+                let body = try Self.json(response.body)
+                let model = try #require((body["models"] as? [[String: Any]])?.first)
+                #expect(model["modelId"] as? String == "scripted")
+                #expect(model["state"] as? String == "loaded")
+                #expect(model["activeRequests"] as? Int == 0)
+                #expect(model["keepAliveSeconds"] as? Double == 60)
+                #expect(model["expiresAt"] is String)
             }
         }
     }

@@ -59,8 +59,12 @@ struct KeepAliveField: Decodable, Sendable {
     }
 }
 
-/// The sampling fields chat completions and completions share.
-struct SamplingFields: Decodable, Sendable {
+/// The fields chat completions and completions share: the model, streaming, sampling and
+/// ollama's `keep_alive`.
+struct GenerationFields: Decodable, Sendable {
+    let model: String
+    let stream: Bool
+    let streamOptions: StreamOptions?
     let maxTokens: Int?
     let maxCompletionTokens: Int?
     let temperature: Float?
@@ -72,9 +76,29 @@ struct SamplingFields: Decodable, Sendable {
     let keepAlive: KeepAliveField?
 
     enum CodingKeys: String, CodingKey {
+        case model, stream, streamOptions = "stream_options"
         case maxTokens = "max_tokens", maxCompletionTokens = "max_completion_tokens", temperature, topP = "top_p", topK = "top_k", seed, stop, n
         case keepAlive = "keep_alive"
     }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        model = try container.decode(String.self, forKey: .model)
+        stream = try container.decodeIfPresent(Bool.self, forKey: .stream) ?? false
+        streamOptions = try container.decodeIfPresent(StreamOptions.self, forKey: .streamOptions)
+        maxTokens = try container.decodeIfPresent(Int.self, forKey: .maxTokens)
+        maxCompletionTokens = try container.decodeIfPresent(Int.self, forKey: .maxCompletionTokens)
+        temperature = try container.decodeIfPresent(Float.self, forKey: .temperature)
+        topP = try container.decodeIfPresent(Float.self, forKey: .topP)
+        topK = try container.decodeIfPresent(Int.self, forKey: .topK)
+        seed = try container.decodeIfPresent(Int.self, forKey: .seed)
+        stop = try container.decodeIfPresent(StopSequences.self, forKey: .stop)
+        n = try container.decodeIfPresent(Int.self, forKey: .n)
+        keepAlive = try container.decodeIfPresent(KeepAliveField.self, forKey: .keepAlive)
+    }
+
+    /// Whether a streamed answer ends with a usage chunk.
+    var includeUsage: Bool { streamOptions?.includeUsage ?? false }
 
     /// The SDK options these fields ask for, on `threads` threads.
     func options(threads: Int?, applyChatTemplate: Bool) throws -> LLMGenerationOptions {
@@ -104,21 +128,14 @@ struct StreamOptions: Decodable, Sendable {
 
 /// `POST /v1/chat/completions`.
 struct ChatCompletionRequest: Decodable, Sendable {
-    let model: String
     let messages: [ChatMessageParam]
-    let stream: Bool?
-    let streamOptions: StreamOptions?
-    let sampling: SamplingFields
+    let fields: GenerationFields
 
-    enum CodingKeys: String, CodingKey { case model, messages, stream, streamOptions = "stream_options" }
+    enum CodingKeys: String, CodingKey { case messages }
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        model = try container.decode(String.self, forKey: .model)
-        messages = try container.decode([ChatMessageParam].self, forKey: .messages)
-        stream = try container.decodeIfPresent(Bool.self, forKey: .stream)
-        streamOptions = try container.decodeIfPresent(StreamOptions.self, forKey: .streamOptions)
-        sampling = try SamplingFields(from: decoder)
+        messages = try decoder.container(keyedBy: CodingKeys.self).decode([ChatMessageParam].self, forKey: .messages)
+        fields = try GenerationFields(from: decoder)
     }
 
     /// The new user message and the conversation before it.

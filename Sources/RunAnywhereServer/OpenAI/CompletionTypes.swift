@@ -3,17 +3,13 @@ import RunAnywhere
 
 /// `POST /v1/completions`: the prompt is read verbatim, without a chat template.
 struct CompletionRequest: Decodable, Sendable {
-    let model: String
     let prompt: String
-    let stream: Bool?
-    let streamOptions: StreamOptions?
-    let sampling: SamplingFields
+    let fields: GenerationFields
 
-    enum CodingKeys: String, CodingKey { case model, prompt, stream, streamOptions = "stream_options" }
+    enum CodingKeys: String, CodingKey { case prompt }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        model = try container.decode(String.self, forKey: .model)
         if let one = try? container.decode(String.self, forKey: .prompt) {
             prompt = one
         } else if let many = try? container.decode([String].self, forKey: .prompt), many.count == 1 {
@@ -21,9 +17,7 @@ struct CompletionRequest: Decodable, Sendable {
         } else {
             throw OpenAIError(.badRequest, "prompt must be one string", param: "prompt")
         }
-        stream = try container.decodeIfPresent(Bool.self, forKey: .stream)
-        streamOptions = try container.decodeIfPresent(StreamOptions.self, forKey: .streamOptions)
-        sampling = try SamplingFields(from: decoder)
+        fields = try GenerationFields(from: decoder)
     }
 }
 

@@ -21,15 +21,11 @@ struct OpenAIRoutes: Sendable {
         v1.post("chat/completions") { request, context in
             let body = try await decode(ChatCompletionRequest.self, from: request, context: context)
             let (prompt, conversation) = try body.conversation()
-            let options = try body.sampling.options(threads: configuration.threads, applyChatTemplate: true)
-            return try await complete(model: body.model, prompt: prompt, context: conversation, options: options, keepAlive: body.sampling.keepAlive?.value,
-                                      stream: body.stream ?? false, includeUsage: body.streamOptions?.includeUsage ?? false, chat: true)
+            return try await complete(body.fields, prompt: prompt, context: conversation, chat: true)
         }
         v1.post("completions") { request, context in
             let body = try await decode(CompletionRequest.self, from: request, context: context)
-            let options = try body.sampling.options(threads: configuration.threads, applyChatTemplate: false)
-            return try await complete(model: body.model, prompt: body.prompt, context: nil, options: options, keepAlive: body.sampling.keepAlive?.value,
-                                      stream: body.stream ?? false, includeUsage: body.streamOptions?.includeUsage ?? false, chat: false)
+            return try await complete(body.fields, prompt: body.prompt, context: nil, chat: false)
         }
     }
 
@@ -39,16 +35,16 @@ struct OpenAIRoutes: Sendable {
     }
 
     /// Runs one generation and answers with the whole result, or streams it as server-sent events.
-    private func complete(
-        model: String, prompt: String, context: Context?, options: LLMGenerationOptions, keepAlive: KeepAlive?,
-        stream: Bool, includeUsage: Bool, chat: Bool
-    ) async throws -> Response {
+    private func complete(_ fields: GenerationFields, prompt: String, context: Context?, chat: Bool) async throws -> Response {
+        let options = try fields.options(threads: configuration.threads, applyChatTemplate: chat)
+        let model = fields.model
         let id = (chat ? "chatcmpl-" : "cmpl-") + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let created = Int(Date().timeIntervalSince1970)
         let generation = try await runtime.generateStream(
-            prompt, context: context, options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive ?? configuration.keepAlive
+            prompt, context: context, options: options, model: model, loadOptions: configuration.loadOptions,
+            keepAlive: fields.keepAlive?.value ?? configuration.keepAlive
         )
-        guard stream else {
+        guard fields.stream else {
             for try await _ in generation.stream {}  // read to its end: a stream dropped unread cancels the request
             let result = try await generation.result.value
             if chat {
@@ -69,10 +65,10 @@ struct OpenAIRoutes: Sendable {
         if chat {
             let pattern = (try? runtime.model(id: model).thinkingPattern) ?? nil
             let framing = ChatChunkFraming(id: id, created: created, model: model, thinking: ThinkingParser(pattern: pattern ?? .defaultPattern))
-            let events = CompletionEvents(framing: framing, includeUsage: includeUsage, generation: generation)
+            let events = CompletionEvents(framing: framing, includeUsage: fields.includeUsage, generation: generation)
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in try await events.write(to: &writer) })
         }
-        let events = CompletionEvents(framing: TextChunkFraming(id: id, created: created, model: model), includeUsage: includeUsage, generation: generation)
+        let events = CompletionEvents(framing: TextChunkFraming(id: id, created: created, model: model), includeUsage: fields.includeUsage, generation: generation)
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in try await events.write(to: &writer) })
     }
 
