@@ -36,6 +36,18 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         return size + size / 5 + (64 << 20)
     }
 
+    /// The file, the KV cache of every sequence at its context length (from the GGUF's
+    /// attention shape, 16-bit keys and values) and compute buffers; without readable metadata,
+    /// ``estimateMemoryUsage(for:)``.
+    public func estimateMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 {
+        guard let path = model.primaryFile, let metadata = try? GGUFReader.read(path), let perToken = metadata.kvBytesPerToken else {
+            return estimateMemoryUsage(for: model)
+        }
+        let context = options.resolvedContextLength(for: model, trainedContext: metadata.contextLength ?? 0)
+        let kv = Int64(perToken) * Int64(context) * Int64(max(1, options.parallel))
+        return Int64(metadata.fileSize) + kv + (64 << 20)
+    }
+
     /// Loads a GGUF model and creates its context.
     public func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService {
         guard let path = model.primaryFile?.path else {

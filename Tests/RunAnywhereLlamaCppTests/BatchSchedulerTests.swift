@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhere
+import RunAnywhereLlamaCpp
 import RunAnywhereTestSupport
 import Testing
 
@@ -52,6 +53,24 @@ extension LlamaTests {
             }
             #expect((100..<103).allSatisfy { !(together[$0] ?? "").isEmpty })
             #expect(await runtime.loadedModels().first?.activeRequests == 0)
+        }
+
+        @Test func theMemoryEstimateCountsEverySequencesKVCache() throws {
+            let model = try #require(try makeRuntimeModel())
+            let metadata = try GGUFReader.read(try #require(model.primaryFile))
+            // SmolLM2 135M: 30 layers, 3 key-value heads of 64 dimensions, keys and values at 16 bits.
+            #expect(metadata.kvBytesPerToken == 30 * 3 * (64 + 64) * 2)
+            let adapter = LlamaCppAdapter()
+            let one = adapter.estimateMemoryUsage(for: model, options: Self.options(parallel: 1, queue: 0))
+            let four = adapter.estimateMemoryUsage(for: model, options: Self.options(parallel: 4, queue: 0))
+            #expect(four - one == 3 * 512 * Int64(30 * 3 * 128 * 2))
+            #expect(one > Int64(metadata.fileSize))
+        }
+
+        /// The installed default model's catalog entry.
+        func makeRuntimeModel() throws -> ModelInfo? {
+            RunAnywhereRuntime(configuration: RuntimeConfiguration(modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: FileManager.default.temporaryDirectory))
+                .availableModels().first { $0.id == RunAnywhere.defaultModelID }
         }
 
         @Test func aFullQueueIsBusyAndACancelledRequestFreesItsSlot() async throws {

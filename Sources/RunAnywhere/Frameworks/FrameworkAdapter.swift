@@ -78,6 +78,9 @@ public protocol FrameworkAdapter: Sendable {
     func canHandle(model: ModelInfo) -> Bool
     /// Bytes of memory the model needs once loaded, estimated.
     func estimateMemoryUsage(for model: ModelInfo) -> Int64
+    /// Bytes of memory the model needs once loaded with `options` (context, parallel
+    /// sequences), estimated; by default the same as without options.
+    func estimateMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64
     /// Loads a language model.
     func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService
     /// Loads a speech-to-text model.
@@ -89,6 +92,11 @@ public protocol FrameworkAdapter: Sendable {
 }
 
 extension FrameworkAdapter {
+    /// Default: what ``estimateMemoryUsage(for:)`` says, whatever the options.
+    public func estimateMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 {
+        estimateMemoryUsage(for: model)
+    }
+
     /// Default: the formats its framework reads.
     public var supportedFormats: [ModelFormat] { framework.formats }
 

@@ -27,6 +27,19 @@ public struct GGUFMetadata: Sendable, Equatable {
     public var quantization: String? { fileType.flatMap(GGMLType.fileTypeName) }
     /// The context length the model was trained with, `<arch>.context_length`.
     public var contextLength: Int? { architecture.flatMap { values["\($0).context_length"]?.intValue } }
+    /// Bytes of keys and values one token takes in the KV cache at 16 bits, from the layer
+    /// count and attention shape (`<arch>.block_count`, `.attention.head_count_kv`,
+    /// `.attention.key_length` / `.value_length`, else `embedding_length / head_count`); nil
+    /// when the metadata does not say.
+    public var kvBytesPerToken: Int? {
+        guard let arch = architecture, let layers = values["\(arch).block_count"]?.intValue,
+              let embedding = values["\(arch).embedding_length"]?.intValue,
+              let heads = values["\(arch).attention.head_count"]?.intValue, heads > 0 else { return nil }
+        let kvHeads = values["\(arch).attention.head_count_kv"]?.intValue ?? heads
+        let keyLength = values["\(arch).attention.key_length"]?.intValue ?? embedding / heads
+        let valueLength = values["\(arch).attention.value_length"]?.intValue ?? embedding / heads
+        return layers * kvHeads * (keyLength + valueLength) * 2
+    }
     /// The Jinja chat template, `tokenizer.chat_template`.
     public var chatTemplate: String? { values["tokenizer.chat_template"]?.stringValue }
     /// Number of tokens in the vocabulary.

@@ -115,7 +115,7 @@ extension RunAnywhereRuntime {
         let loading: Task<any LLMService, any Error>
         do {
             let adapter = try adapter(for: model)
-            let memory = adapter.estimateMemoryUsage(for: model)
+            let memory = adapter.estimateMemoryUsage(for: model, options: options)
             try makeRoom(for: memory, model: model.id)
             let logger = logger
             loading = Task {
