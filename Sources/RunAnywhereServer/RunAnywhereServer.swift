@@ -11,21 +11,28 @@ public struct RunAnywhereServer: Sendable {
     public let runtime: RunAnywhereRuntime
     /// Where and how the server listens.
     public let configuration: ServerConfiguration
+    let metrics: ServerMetrics
 
-    /// Creates a server; call ``validate()`` before serving beyond tests.
+    /// Creates a server; ``run(onServerRunning:)`` validates the configuration first.
     public init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
         self.runtime = runtime
         self.configuration = configuration
+        self.metrics = ServerMetrics(runtime: runtime)
     }
 
-    /// The routes with their middleware: error shapes, access log, CORS, API key.
+    /// The routes with their middleware: access log and metrics, error shapes, CORS, API key.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: AccessLogMiddleware())
+        router.add(middleware: AccessLogMiddleware(metrics: metrics))
         router.add(middleware: OpenAIErrorMiddleware())
         if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSAllowListMiddleware(origins: configuration.corsOrigins)) }
         if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
         router.get("health") { _, _ in try jsonResponse(["status": "ok"]) }
+        router.get("metrics") { [metrics] _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: await metrics.scrape())))
+        }
         OpenAIRoutes(runtime: runtime, configuration: configuration).register(on: router)
         LoadedModelRoutes(runtime: runtime).register(on: router)
         return router
@@ -36,6 +43,7 @@ public struct RunAnywhereServer: Sendable {
         Application(
             router: router(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "RunAnywhere"),
+            services: [MetricsRecorder(runtime: runtime, metrics: metrics)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: configuration.logger
         )

@@ -192,6 +192,28 @@ import Testing
         }
     }
 
+    @Test func metricsCountRequestsAndGenerations() async throws {
+        let app = Self.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            let request = #"{"model": "scripted", "messages": [{"role": "user", "content": "one two three"}]}"#
+            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(request)) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/models/nope", method: .get) { #expect($0.status == .notFound) }
+            // The generation reaches the metrics through the event bus, a moment after its response.
+            var text = ""
+            for _ in 0..<200 where !text.contains("runanywhere_completion_tokens_total") {
+                text = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(text.contains(#"runanywhere_completion_tokens_total{model="scripted"} 3"#), "\(text)")
+            #expect(text.contains(#"runanywhere_generations_total{model="scripted",stop_reason="stop"} 1"#))
+            #expect(text.contains(#"runanywhere_time_to_first_token_seconds_count{model="scripted"} 1"#))
+            #expect(text.contains(#"runanywhere_http_requests_total{route="/v1/chat/completions",method="POST",status="200"} 1"#))
+            #expect(text.contains(#"runanywhere_http_requests_total{route="/v1/models/{id}",method="GET",status="404"} 1"#))
+            #expect(text.contains("runanywhere_models_loaded 1"))
+            #expect(text.contains(#"runanywhere_model_requests{model="scripted"} 0"#))
+        }
+    }
+
     @Test func bodiesOverTheLimitAreRefused() async throws {
         let app = Self.server(try scriptedRuntime(), maxBody: 1024).application()
         try await app.test(.router) { client in
