@@ -34,6 +34,7 @@ public struct RunAnywhereServer: Sendable {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: await metrics.scrape())))
         }
         OpenAIRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        SpeechRoutes(runtime: runtime, configuration: configuration).register(on: router)
         LoadedModelRoutes(runtime: runtime).register(on: router)
         return router
     }

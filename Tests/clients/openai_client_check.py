@@ -3,6 +3,7 @@
 
 Run by the CLI tests (`make test`) with the project venv's Python:
     openai_client_check.py --base-url http://127.0.0.1:PORT/v1 --model MODEL [--check all|auth|busy] [--api-key KEY]
+                           [--voice-model VOICE]
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
@@ -129,6 +130,31 @@ def check_all(client, model):
     return seen
 
 
+def check_speech(client, voice_model):
+    """Speech through client.audio.speech: WAV and OpenAI's 24 kHz PCM, speed, eSpeak NG voices, errors."""
+    wav = client.audio.speech.create(model=voice_model, voice="alloy", input="Hello from RunAnywhere.", response_format="wav").content
+    check(wav[:4] == b"RIFF" and wav[8:12] == b"WAVE", f"speech is not a WAV file: {wav[:12]!r}")
+    rate = int.from_bytes(wav[24:28], "little")
+    check(len(wav) - 44 > rate * 2 // 2, f"{len(wav)} bytes of WAV at {rate} Hz is under half a second")
+    pcm = client.audio.speech.create(model=voice_model, voice="nova", input="Hello from RunAnywhere.", response_format="pcm").content
+    check(len(pcm) % 2 == 0 and len(pcm) > 24000 * 2 // 2, f"{len(pcm)} bytes of 24 kHz PCM")
+    fast = client.audio.speech.create(model=voice_model, voice="nova", input="Hello from RunAnywhere.", response_format="pcm", speed=2.0).content
+    check(len(fast) < len(pcm) * 0.8, f"speed 2 gave {len(fast)} bytes against {len(pcm)}")
+    german = client.audio.speech.create(model="espeak-ng-en-us", voice="de", input="Guten Tag.", response_format="wav").content
+    check(german[:4] == b"RIFF", "eSpeak NG with voice de gave no WAV")
+    try:
+        client.audio.speech.create(model=voice_model, voice="alloy", input="Hello.", response_format="mp3")
+        check(False, "mp3 was accepted")
+    except openai.BadRequestError as error:
+        check("response_format" in json.dumps(error.body), f"mp3 error {error.body}")
+    try:
+        client.audio.speech.create(model="no-such-voice", voice="alloy", input="Hello.")
+        check(False, "an unknown voice model was accepted")
+    except openai.NotFoundError:
+        pass
+    return {"speech_bytes": {"wav": len(wav), "pcm": len(pcm), "pcm_speed_2": len(fast)}}
+
+
 def check_auth(client, base_url, model):
     check(model in [m.id for m in client.models.list().data], "the right key does not list the model")
     try:
@@ -172,11 +198,14 @@ def main():
     parser.add_argument("--model", required=True)
     parser.add_argument("--api-key", default="not-needed")
     parser.add_argument("--check", choices=["all", "auth", "busy"], default="all")
+    parser.add_argument("--voice-model", help="also check speech with this text-to-speech model")
     args = parser.parse_args()
     client = OpenAI(base_url=args.base_url, api_key=args.api_key, max_retries=0, timeout=300)
     checks = {"all": lambda: check_all(client, args.model), "auth": lambda: check_auth(client, args.base_url, args.model),
               "busy": lambda: check_busy(client, args.base_url, args.model)}
     seen = checks[args.check]()
+    if args.voice_model:
+        seen.update(check_speech(client, args.voice_model))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
     return 1 if failures else 0
 

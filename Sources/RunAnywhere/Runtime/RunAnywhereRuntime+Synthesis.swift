@@ -12,17 +12,26 @@ extension RunAnywhereRuntime {
 
     /// Loads a text-to-speech voice, replacing the loaded one.
     public func loadTTSModel(_ voiceId: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
-        let model = try catalog.model(id: voiceId)
+        let model = try voiceModel(voiceId)
+        try await speechLock.withLock { try await loadVoice(model, options: options) }
+    }
+
+    /// The catalog's text-to-speech model `id`.
+    private func voiceModel(_ id: String) throws -> ModelInfo {
+        let model = try catalog.model(id: id)
         guard model.category == .speechSynthesis else {
-            throw SDKError(.modelIncompatible, "Model '\(voiceId)' is a \(model.category.rawValue) model, not a text-to-speech voice")
+            throw SDKError(.modelIncompatible, "Model '\(id)' is a \(model.category.rawValue) model, not a text-to-speech voice")
         }
-        try await speechLock.withLock {
-            if loadedTTS?.info.id == voiceId { return }
-            let adapter = try adapter(for: model)
-            loadedTTS = nil
-            loadedTTS = (model, try await adapter.loadSpeechSynthesisModel(model, options: options, logger: logger))
-            events.publish(.modelLoaded(modelId: voiceId))
-        }
+        return model
+    }
+
+    /// Loads `model` unless it is the loaded voice; the caller holds ``speechLock``.
+    private func loadVoice(_ model: ModelInfo, options: ModelLoadOptions) async throws {
+        if loadedTTS?.info.id == model.id { return }
+        let adapter = try adapter(for: model)
+        loadedTTS = nil
+        loadedTTS = (model, try await adapter.loadSpeechSynthesisModel(model, options: options, logger: logger))
+        events.publish(.modelLoaded(modelId: model.id))
     }
 
     /// Unloads the voice.
@@ -37,42 +46,66 @@ extension RunAnywhereRuntime {
     /// in order; the result is one piece of 16-bit mono audio (WAV when `options.audioFormat`
     /// is `.wav`).
     public func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws -> TTSOutput {
+        let text = try checkedText(text, options: options)
+        return try await speechLock.withLock {
+            guard let (_, service) = loadedTTS else {
+                throw SDKError(.notInitialized, "No text-to-speech voice is loaded; call loadTTSModel(_:) first")
+            }
+            return try await speak(text, options: options, service: service)
+        }
+    }
+
+    /// Speaks `text` with the voice model `voiceId`, loading it first if it is not the loaded
+    /// voice, in one step: another caller asking for another voice waits instead of swapping the
+    /// voice out mid-sentence.
+    public func synthesize(_ text: String, voiceModel voiceId: String, options: TTSOptions = TTSOptions()) async throws -> TTSOutput {
+        let model = try voiceModel(voiceId)
+        let text = try checkedText(text, options: options)
+        return try await speechLock.withLock {
+            try await loadVoice(model, options: ModelLoadOptions())
+            guard let (_, service) = loadedTTS else { throw SDKError(.notInitialized, "The voice '\(voiceId)' did not load") }
+            return try await speak(text, options: options, service: service)
+        }
+    }
+
+    /// The text to speak, trimmed, after checking it and the options.
+    private func checkedText(_ text: String, options: TTSOptions) throws -> String {
         try options.validate()
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw SDKError(.emptyInput, "There is no text to speak") }
         guard trimmed.count <= Self.maxSynthesisCharacters else {
             throw SDKError(.invalidInput, "The text has \(trimmed.count) characters; one call speaks at most \(Self.maxSynthesisCharacters). Split it into parts")
         }
-        return try await speechLock.withLock {
-            guard let (_, service) = loadedTTS else {
-                throw SDKError(.notInitialized, "No text-to-speech voice is loaded; call loadTTSModel(_:) first")
+        return trimmed
+    }
+
+    /// Synthesizes `text` sentence by sentence; the caller holds ``speechLock``.
+    private func speak(_ text: String, options: TTSOptions, service: any TTSService) async throws -> TTSOutput {
+        let started = ContinuousClock.now
+        let cancellation = CancellationFlag()
+        var samples: [Float] = []
+        var rate = 0
+        for chunk in SentenceSplitter.chunks(text) {
+            try Task.checkCancellation()
+            let audio = try await withTaskCancellationHandler {
+                try await runBlocking(name: "speech synthesis") { try service.synthesize(chunk, options: options, cancellation: cancellation) }
+            } onCancel: {
+                cancellation.cancel()
             }
-            let started = ContinuousClock.now
-            let cancellation = CancellationFlag()
-            var samples: [Float] = []
-            var rate = 0
-            for chunk in SentenceSplitter.chunks(trimmed) {
-                try Task.checkCancellation()
-                let audio = try await withTaskCancellationHandler {
-                    try await runBlocking(name: "speech synthesis") { try service.synthesize(chunk, options: options, cancellation: cancellation) }
-                } onCancel: {
-                    cancellation.cancel()
-                }
-                rate = audio.sampleRate
-                samples += audio.samples
-            }
-            if options.volume != 1 { samples = samples.map { max(-1, min(1, $0 * options.volume)) } }
-            var audio = AudioSamples(validated: samples, sampleRate: rate)
-            if options.sampleRate > 0 { audio = audio.resampled(to: options.sampleRate) }
-            let seconds = (ContinuousClock.now - started).inSeconds
-            return TTSOutput(
-                audioData: options.audioFormat == .wav ? audio.wavData : audio.pcm16Data, format: options.audioFormat,
-                sampleRate: audio.sampleRate, duration: audio.duration,
-                metadata: TTSSynthesisMetadata(
-                    voice: options.voice ?? service.voiceName, language: service.language, processingTime: seconds,
-                    characterCount: trimmed.count, charactersPerSecond: seconds > 0 ? Double(trimmed.count) / seconds : 0
-                )
-            )
+            rate = audio.sampleRate
+            samples += audio.samples
         }
+        if options.volume != 1 { samples = samples.map { max(-1, min(1, $0 * options.volume)) } }
+        var audio = AudioSamples(validated: samples, sampleRate: rate)
+        if options.sampleRate > 0 { audio = audio.resampled(to: options.sampleRate) }
+        let seconds = (ContinuousClock.now - started).inSeconds
+        return TTSOutput(
+            audioData: options.audioFormat == .wav ? audio.wavData : audio.pcm16Data, format: options.audioFormat,
+            sampleRate: audio.sampleRate, duration: audio.duration,
+            metadata: TTSSynthesisMetadata(
+                voice: options.voice ?? service.voiceName, language: service.language, processingTime: seconds,
+                characterCount: text.count, charactersPerSecond: seconds > 0 ? Double(text.count) / seconds : 0
+            )
+        )
     }
 }

@@ -18,13 +18,13 @@ struct OpenAIRoutes: Sendable {
             }
             return try jsonResponse(ModelObject(model))
         }
-        v1.post("chat/completions") { request, context in
-            let body = try await decode(ChatCompletionRequest.self, from: request, context: context)
+        v1.post("chat/completions") { request, _ in
+            let body = try await decodeJSON(ChatCompletionRequest.self, from: request, limit: configuration.maxBodySize)
             let (prompt, conversation) = try body.conversation()
             return try await complete(body.fields, prompt: prompt, context: conversation, chat: true)
         }
-        v1.post("completions") { request, context in
-            let body = try await decode(CompletionRequest.self, from: request, context: context)
+        v1.post("completions") { request, _ in
+            let body = try await decodeJSON(CompletionRequest.self, from: request, limit: configuration.maxBodySize)
             return try await complete(body.fields, prompt: body.prompt, context: nil, chat: false)
         }
     }
@@ -71,23 +71,4 @@ struct OpenAIRoutes: Sendable {
         let events = CompletionEvents(framing: TextChunkFraming(id: id, created: created, model: model), includeUsage: fields.includeUsage, generation: generation)
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in try await events.write(to: &writer) })
     }
-
-    /// Reads and decodes a JSON body of at most the configured size.
-    private func decode<T: Decodable>(_ type: T.Type, from request: Request, context: BasicRequestContext) async throws -> T {
-        var request = request
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.collectBody(upTo: configuration.maxBodySize)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw OpenAIError(.contentTooLarge, "The request body is larger than \(configuration.maxBodySize) bytes")
-        }
-        return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
-    }
-}
-
-/// A JSON response.
-func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok, encoder: JSONEncoder = JSONEncoder()) throws -> Response {
-    var headers = HTTPFields()
-    headers[.contentType] = "application/json"
-    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
 }

@@ -1,0 +1,22 @@
+import Foundation
+import Hummingbird
+
+/// Reads a request body of at most `limit` bytes (413 beyond) and decodes it as JSON; what does
+/// not decode becomes a 400 through ``OpenAIError/from(_:)``.
+func decodeJSON<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+    var request = request
+    let buffer: ByteBuffer
+    do {
+        buffer = try await request.collectBody(upTo: limit)
+    } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+        throw OpenAIError(.contentTooLarge, "The request body is larger than \(limit) bytes")
+    }
+    return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+}
+
+/// A JSON response.
+func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok, encoder: JSONEncoder = JSONEncoder()) throws -> Response {
+    var headers = HTTPFields()
+    headers[.contentType] = "application/json"
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+import RunAnywhere
+
+/// `POST /v1/audio/speech`: `model` (a text-to-speech model id, such as `piper-en_US-joe-medium`
+/// or `espeak-ng-en-us`), `input`, `voice`, `speed` (0.25 to 4) and `response_format` `wav`
+/// (the voice's own rate) or `pcm` (16-bit little-endian mono at 24 kHz, as OpenAI sends it).
+/// OpenAI's voice names (`alloy`, `nova`, …) select the model's own voice; any other `voice` is
+/// passed to the engine (eSpeak NG voice names such as `en`, `de`, `fr`).
+struct SpeechRoutes: Sendable {
+    let runtime: RunAnywhereRuntime
+    let configuration: ServerConfiguration
+
+    struct SpeechRequest: Decodable, Sendable {
+        let model: String
+        let input: String
+        let voice: String?
+        let speed: Float?
+        let responseFormat: String?
+        enum CodingKeys: String, CodingKey { case model, input, voice, speed, responseFormat = "response_format" }
+    }
+
+    static let openAIVoices: Set<String> = ["alloy", "ash", "ballad", "coral", "echo", "fable", "onyx", "nova", "sage", "shimmer", "verse"]
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.post("v1/audio/speech") { request, _ in
+            let body = try await decodeJSON(SpeechRequest.self, from: request, limit: configuration.maxBodySize)
+            let format = body.responseFormat ?? "wav"
+            guard format == "wav" || format == "pcm" else {
+                throw OpenAIError(.badRequest, "response_format '\(format)' is not supported; use wav or pcm", param: "response_format")
+            }
+            var options = TTSOptions(rate: body.speed ?? 1, audioFormat: format == "wav" ? .wav : .pcm, sampleRate: format == "pcm" ? 24_000 : 0)
+            if let voice = body.voice, !Self.openAIVoices.contains(voice.lowercased()) { options.voice = voice }
+            if let speed = body.speed, !(0.25...4).contains(speed) {
+                throw OpenAIError(.badRequest, "speed must be between 0.25 and 4", param: "speed")
+            }
+            let output = try await runtime.synthesize(body.input, voiceModel: body.model, options: options)
+            var headers = HTTPFields()
+            headers[.contentType] = format == "wav" ? "audio/wav" : "audio/pcm"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: output.audioData)))
+        }
+    }
+}
