@@ -37,7 +37,7 @@ final class LlamaContext: @unchecked Sendable {
         contextParams.kv_unified = false
         // One decode call evaluates one prompt chunk, in one micro-batch (see PromptCache).
         let chunk = max(1, min(options.batchSize, contextLength))
-        contextParams.n_batch = UInt32(chunk)
+        contextParams.n_batch = UInt32(max(chunk, parallel))  // room for one token of every sequence
         contextParams.n_ubatch = UInt32(chunk)
         contextParams.n_threads = Int32(threads)
         contextParams.n_threads_batch = Int32(threads)

@@ -152,6 +152,11 @@ def check_speech(client, voice_model):
         check(False, "an unknown voice model was accepted")
     except openai.NotFoundError:
         pass
+    try:
+        client.chat.completions.create(model=voice_model, messages=chat_messages("hi"))
+        check(False, "a voice model was accepted for chat")
+    except openai.BadRequestError as error:
+        check(isinstance(error.body, dict) and error.body.get("code") == "model_incompatible", f"voice model for chat: {error.body}")
     return {"speech_bytes": {"wav": len(wav), "pcm": len(pcm), "pcm_speed_2": len(fast)}}
 
 

@@ -72,6 +72,7 @@ public struct OpenAIError: HTTPResponseError, Encodable, Sendable {
         case .modelNotDownloaded: OpenAIError(.notFound, error.message, param: "model", code: "model_not_downloaded")
         case .invalidInput, .emptyInput, .invalidConfiguration: OpenAIError(.badRequest, error.message, code: error.code.rawValue)
         case .contextTooLong: OpenAIError(.badRequest, error.message, code: "context_length_exceeded")
+        case .modelIncompatible: OpenAIError(.badRequest, error.message, param: "model", code: "model_incompatible")
         case .insufficientMemory, .frameworkNotAvailable, .busy: OpenAIError(.serviceUnavailable, error.message, code: error.code.rawValue)
         default: OpenAIError(.internalServerError, error.message, code: error.code.rawValue)
         }
