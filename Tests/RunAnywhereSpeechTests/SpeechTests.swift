@@ -31,13 +31,18 @@ struct SpeechTests {
 
     @Test func everyInputFormGivesTheSameTranscription() async throws {
         let runtime = try await SpeechRuntime.shared.value
-        let speech = try await SpeechRuntime.speech("The quick brown fox jumps over the lazy dog.")
+        let sentence = "The quick brown fox jumps over the lazy dog."
+        let speech = try await SpeechRuntime.speech(sentence)
         let fromSamples = try await runtime.transcribe(speech, options: STTOptions(threads: 1))
         let pcm16k = speech.resampled(to: 16_000).pcm16Data
         let fromPCM = try await runtime.transcribeWithOptions(pcm16k, options: STTOptions(threads: 1))
         let stereo = try AudioSamples(samples: speech.samples, sampleRate: speech.sampleRate).wavData
         let fromWAV = try await runtime.transcribeWithOptions(stereo, options: STTOptions(audioFormat: .wav, threads: 1))
-        #expect(fromSamples.text.lowercased().contains("quick brown fox"))
+        // Piper's voice varies a little from one synthesis to the next (its sampling noise), so
+        // the words are checked by error rate, as in the round trip; the three forms of the same
+        // audio must agree exactly.
+        let (errors, words) = wordErrors(sentence, fromSamples.text)
+        #expect(Double(errors) / Double(words) <= 0.3, "heard \(fromSamples.text)")
         #expect(fromPCM.text == fromSamples.text && fromWAV.text == fromSamples.text)
         let metadata = fromPCM.metadata
         #expect(metadata.modelId == "whisper-tiny.en")
