@@ -56,7 +56,7 @@ public final class ScriptedService: LLMService {
             emitter.emit(.promptProcessed(evaluated: promptTokens, cached: 0, seconds: 0.001))
             for (index, word) in words.enumerated() {
                 if index == request.maxNewTokens { return emitter.emit(.finished(.length)) }
-                Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds))
+                Thread.sleep(forTimeInterval: delay.inSeconds)
                 if emitter.isCancelled { return emitter.emit(.finished(.cancelled)) }
                 emitter.emitToken(Array(word.utf8))
             }

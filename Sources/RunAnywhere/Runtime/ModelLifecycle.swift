@@ -41,7 +41,7 @@ public enum KeepAlive: Sendable, Equatable {
     /// Seconds, or nil for ``forever``.
     public var seconds: Double? {
         guard case .duration(let duration) = self else { return nil }
-        return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return duration.inSeconds
     }
 }
 

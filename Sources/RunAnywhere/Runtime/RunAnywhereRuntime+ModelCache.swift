@@ -114,8 +114,7 @@ extension RunAnywhereRuntime {
     private func load(_ model: ModelInfo, options: ModelLoadOptions, keepAlive: KeepAlive) async throws {
         let loading: Task<any LLMService, any Error>
         do {
-            let adapter = try adapter(for: model)
-            let memory = adapter.estimateMemoryUsage(for: model, options: options)
+            let (adapter, memory) = try adapter(for: model, options: options)
             try makeRoom(for: memory, model: model.id)
             let logger = logger
             loading = Task {

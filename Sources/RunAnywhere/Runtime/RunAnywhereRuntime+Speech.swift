@@ -15,7 +15,7 @@ extension RunAnywhereRuntime {
         }
         try await speechLock.withLock {
             if loadedSTT?.info.id == id { return }
-            let adapter = try adapter(for: model)
+            let adapter = try adapter(for: model, options: options).adapter
             loadedSTT = nil
             loadedSTT = (model, try await adapter.loadSpeechRecognitionModel(model, options: options, logger: logger))
             events.publish(.modelLoaded(modelId: id))
@@ -85,7 +85,7 @@ extension RunAnywhereRuntime {
                 vad = loadedVAD
             } else {
                 let model = try catalog.model(id: SDKConstants.Models.voiceActivityModelID)
-                vad = try await adapter(for: model).loadVoiceActivityModel(model, options: ModelLoadOptions(), logger: logger)
+                vad = try await adapter(for: model).adapter.loadVoiceActivityModel(model, options: ModelLoadOptions(), logger: logger)
                 loadedVAD = vad
             }
             let input = audio.resampled(to: 16_000)

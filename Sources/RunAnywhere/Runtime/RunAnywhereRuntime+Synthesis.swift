@@ -28,7 +28,7 @@ extension RunAnywhereRuntime {
     /// Loads `model` unless it is the loaded voice; the caller holds ``speechLock``.
     private func loadVoice(_ model: ModelInfo, options: ModelLoadOptions) async throws {
         if loadedTTS?.info.id == model.id { return }
-        let adapter = try adapter(for: model)
+        let adapter = try adapter(for: model, options: options).adapter
         loadedTTS = nil
         loadedTTS = (model, try await adapter.loadSpeechSynthesisModel(model, options: options, logger: logger))
         events.publish(.modelLoaded(modelId: model.id))

@@ -76,9 +76,9 @@ public actor RunAnywhereRuntime {
         await unloadModel(id: id)
     }
 
-    /// The engine to load `model` with, after checking its file is there and (for GGUF) whole,
-    /// and that it fits in memory.
-    nonisolated func adapter(for model: ModelInfo) throws -> any FrameworkAdapter {
+    /// The engine to load `model` with (`options`) and the memory it will take, after checking
+    /// the file is there and (for GGUF) whole, and that it fits in the memory available.
+    nonisolated func adapter(for model: ModelInfo, options: ModelLoadOptions = ModelLoadOptions()) throws -> (adapter: any FrameworkAdapter, memory: Int64) {
         guard let path = model.primaryFile else {
             throw SDKError(.modelNotDownloaded, "Model '\(model.id)' is not downloaded (expected at \(model.localPath?.path ?? "no path"))")
         }
@@ -87,11 +87,11 @@ public actor RunAnywhereRuntime {
         guard let adapter = frameworks.bestAdapter(for: model, availableMemory: available) else {
             throw SDKError(.frameworkNotAvailable, "No available engine can run '\(model.id)' (\(model.framework.displayName), \(model.format.rawValue)): \(unavailableReason(for: model))")
         }
-        let needed = adapter.estimateMemoryUsage(for: model)
+        let needed = adapter.estimateMemoryUsage(for: model, options: options)
         if available > 0, needed > available {
             throw SDKError(.insufficientMemory, "Model '\(model.id)' needs about \(needed >> 20) MiB but only \(available >> 20) MiB is available")
         }
-        return adapter
+        return (adapter, needed)
     }
 
     private nonisolated func unavailableReason(for model: ModelInfo) -> String {

@@ -17,8 +17,7 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         let response = try await next(request, context)
         status = response.status.code
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = (ContinuousClock.now - start).inSeconds * 1000
         context.logger.info("\(request.method) \(request.uri.path) \(status)", metadata: [
             "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(status)", "ms": "\((milliseconds * 10).rounded() / 10)",
         ])

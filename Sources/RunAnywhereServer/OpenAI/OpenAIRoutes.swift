@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import OpenAPIRuntime
 import RunAnywhere
 
 /// The OpenAI-compatible routes: models, chat completions and completions.
@@ -59,16 +58,15 @@ struct OpenAIRoutes: Sendable {
                 choices: [.init(text: result.text, finishReason: finishReason(result.stopReason))], usage: Usage(result), timings: Timings(result)
             ))
         }
-        var headers = HTTPFields()
-        headers[.contentType] = "text/event-stream"
-        headers[.cacheControl] = "no-cache"
-        if chat {
-            let pattern = (try? runtime.model(id: model).thinkingPattern) ?? nil
-            let framing = ChatChunkFraming(id: id, created: created, model: model, thinking: ThinkingParser(pattern: pattern ?? .defaultPattern))
+        func serverSentEvents(_ framing: some ChunkFraming) -> Response {
+            var headers = HTTPFields()
+            headers[.contentType] = "text/event-stream"
+            headers[.cacheControl] = "no-cache"
             let events = CompletionEvents(framing: framing, includeUsage: fields.includeUsage, generation: generation)
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in try await events.write(to: &writer) })
         }
-        let events = CompletionEvents(framing: TextChunkFraming(id: id, created: created, model: model), includeUsage: fields.includeUsage, generation: generation)
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in try await events.write(to: &writer) })
+        guard chat else { return serverSentEvents(TextChunkFraming(id: id, created: created, model: model)) }
+        let pattern = (try? runtime.model(id: model))?.thinkingPattern ?? .defaultPattern
+        return serverSentEvents(ChatChunkFraming(id: id, created: created, model: model, thinking: ThinkingParser(pattern: pattern)))
     }
 }
