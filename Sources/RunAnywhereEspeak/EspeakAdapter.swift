@@ -36,7 +36,7 @@ public struct EspeakAdapter: FrameworkAdapter {
     /// Starts eSpeak NG with the model's voice (`espeak-ng-de` speaks German; else `en-us`).
     public func loadSpeechSynthesisModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any TTSService {
         let voice = model.id.hasPrefix("espeak-ng-") ? String(model.id.dropFirst("espeak-ng-".count)) : "en-us"
-        return try await runBlocking(name: "eSpeak NG load") {
+        return try await runBlocking {
             let engine = try EspeakEngine.load()
             try engine.withLock { try engine.setVoice(voice) }
             return EspeakTTSService(engine: engine, voiceName: voice)

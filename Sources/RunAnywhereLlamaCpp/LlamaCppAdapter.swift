@@ -55,7 +55,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         }
         let (candidates, engineLogger) = (libraryCandidates, self.logger)
         let threads = options.threads ?? HardwareProfile.current().defaultThreads
-        let llama = try await runBlocking(name: "llama.cpp load") {
+        let llama = try await runBlocking {
             try LlamaContext(library: LlamaLibrary.load(candidates: candidates, logger: engineLogger), path: path, options: options, modelInfo: model, threads: threads)
         }
         return LlamaCppService(llama: llama, defaultThreads: threads, queueLimit: options.queueLimit)

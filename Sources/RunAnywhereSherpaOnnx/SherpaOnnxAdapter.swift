@@ -47,7 +47,7 @@ public struct SherpaOnnxAdapter: FrameworkAdapter {
         }
         let (candidates, phonemizer) = (libraryCandidates, self.phonemizer)
         let threads = options.threads ?? HardwareProfile.current().defaultThreads
-        return try await runBlocking(name: "sherpa-onnx load") {
+        return try await runBlocking {
             try PiperTTSService(library: SherpaLibrary.load(candidates: candidates), model: file, tokens: tokens, threads: threads,
                                 voiceName: model.id, phonemizer: phonemizer)
         }

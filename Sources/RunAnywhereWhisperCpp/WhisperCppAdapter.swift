@@ -44,7 +44,7 @@ public struct WhisperCppAdapter: FrameworkAdapter {
         let (candidates, engineLogger) = (libraryCandidates, self.logger)
         guard let path = model.primaryFile?.path else { throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file") }
         let threads = options.threads ?? HardwareProfile.current().defaultThreads
-        return try await runBlocking(name: "whisper.cpp load") {
+        return try await runBlocking {
             try WhisperSTTService(library: WhisperLibrary.load(candidates: candidates, logger: engineLogger), path: path, threads: threads)
         }
     }
@@ -54,7 +54,7 @@ public struct WhisperCppAdapter: FrameworkAdapter {
         let (candidates, engineLogger) = (libraryCandidates, self.logger)
         guard let path = model.primaryFile?.path else { throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file") }
         let threads = options.threads ?? 1
-        return try await runBlocking(name: "whisper.cpp VAD load") {
+        return try await runBlocking {
             try WhisperVADService(library: WhisperLibrary.load(candidates: candidates, logger: engineLogger), path: path, threads: threads)
         }
     }

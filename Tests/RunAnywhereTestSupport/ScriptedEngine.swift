@@ -52,7 +52,7 @@ public final class ScriptedService: LLMService {
         let words = Self.reply(to: request.prompt)
         let delay = tokenDelay
         let promptTokens = (try? tokenCount(request.prompt)) ?? 0
-        return LLMEngineRun.start(name: "scripted") { emitter in
+        return LLMEngineRun.start { emitter in
             emitter.emit(.promptProcessed(evaluated: promptTokens, cached: 0, seconds: 0.001))
             for (index, word) in words.enumerated() {
                 if index == request.maxNewTokens { return emitter.emit(.finished(.length)) }

@@ -25,7 +25,7 @@ import Testing
     }()
 
     func scripted(_ tokens: [[UInt8]], end: LLMEngineStop = .endOfGeneration) -> LLMEngineRun {
-        LLMEngineRun.start(name: "scripted") { emitter in
+        LLMEngineRun.start { emitter in
             emitter.emit(.promptProcessed(evaluated: 5, cached: 2, seconds: 0.01))
             for token in tokens {
                 if emitter.isCancelled { return emitter.emit(.finished(.cancelled)) }
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func engineErrorsReachTheCaller() async throws {
-        let run = LLMEngineRun.start(name: "failing") { _ in throw SDKError.llm(.generationFailed, "boom") }
+        let run = LLMEngineRun.start { _ in throw SDKError.llm(.generationFailed, "boom") }
         let error = await #expect(throws: SDKError.self) { try await pipeline().drive(run, startedAt: .now) { _ in } }
         #expect(error?.message == "boom")
     }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// One generation inside an engine. Engine calls block for milliseconds at a time and must not
-/// occupy Swift's cooperative threads, so the work happens on an engine thread: a thread of the
-/// run's own (``start(name:_:)``), or a scheduler thread that serves many runs (``make()``).
+/// occupy Swift's cooperative threads, so the work happens off them: on the shared engine threads
+/// (``start(_:)``), or on a scheduler thread that serves many runs (``make()``).
 public final class LLMEngineRun: Sendable {
     /// The engine's reports, ending when the engine stops.
     public let events: AsyncThrowingStream<LLMEngineEvent, any Error>
@@ -27,11 +27,12 @@ public final class LLMEngineRun: Sendable {
         return (run, LLMEngineEmitter(continuation: continuation, cancellation: cancellation, finished: finished))
     }
 
-    /// Runs `work` on a new thread. `work` reports through the emitter and should return soon
-    /// after the emitter says it is cancelled; what it throws ends ``events`` with that error.
-    public static func start(name: String, _ work: @escaping @Sendable (LLMEngineEmitter) throws -> Void) -> LLMEngineRun {
+    /// Runs `work` on one of the engine threads (see ``runBlocking(_:)``). `work` reports through
+    /// the emitter and should return soon after the emitter says it is cancelled; what it throws
+    /// ends ``events`` with that error.
+    public static func start(_ work: @escaping @Sendable (LLMEngineEmitter) throws -> Void) -> LLMEngineRun {
         let (run, emitter) = make()
-        let thread = Thread {
+        EngineThreads.pool.submit { _ in
             do {
                 try work(emitter)
                 emitter.finish()
@@ -39,9 +40,6 @@ public final class LLMEngineRun: Sendable {
                 emitter.finish(throwing: error)
             }
         }
-        thread.name = name
-        thread.stackSize = 8 << 20
-        thread.start()
         return run
     }
 

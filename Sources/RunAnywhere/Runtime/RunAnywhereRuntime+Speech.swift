@@ -59,7 +59,7 @@ extension RunAnywhereRuntime {
             let started = ContinuousClock.now
             let cancellation = CancellationFlag()
             let (segments, language) = try await withTaskCancellationHandler {
-                try await runBlocking(name: "transcription") { try service.transcribe(input, options: options, cancellation: cancellation) }
+                try await runBlocking { try service.transcribe(input, options: options, cancellation: cancellation) }
             } onCancel: {
                 cancellation.cancel()
             }
@@ -89,7 +89,7 @@ extension RunAnywhereRuntime {
                 loadedVAD = vad
             }
             let input = audio.resampled(to: 16_000)
-            return try await runBlocking(name: "voice activity detection") { try vad.detectSpeech(input, options: options) }
+            return try await runBlocking { try vad.detectSpeech(input, options: options) }
         }
     }
 }

@@ -88,7 +88,7 @@ extension RunAnywhereRuntime {
         for chunk in SentenceSplitter.chunks(text) {
             try Task.checkCancellation()
             let audio = try await withTaskCancellationHandler {
-                try await runBlocking(name: "speech synthesis") { try service.synthesize(chunk, options: options, cancellation: cancellation) }
+                try await runBlocking { try service.synthesize(chunk, options: options, cancellation: cancellation) }
             } onCancel: {
                 cancellation.cancel()
             }

@@ -1,14 +1,27 @@
 import Foundation
+import NIOPosix
 
-/// Runs blocking engine work (a model load can take seconds) on a thread of its own, so it never
-/// occupies one of Swift's cooperative threads, of which there is one per core.
-public func runBlocking<T: Sendable>(name: String, _ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try work() }) }
-        thread.name = name
-        thread.stackSize = 8 << 20
-        thread.start()
-    }
+/// The threads blocking engine work runs on: model loads, transcriptions, voice activity
+/// detection, syntheses and audio decoding. A bounded set, so that many callers at once queue for
+/// a thread instead of each starting one; none of Swift's cooperative threads (one per core) is
+/// ever held by engine work. A language model's generation runs on the thread of its own batch
+/// scheduler instead.
+enum EngineThreads {
+    /// As many threads as cores, and at least four, so that a load never waits behind a long
+    /// transcription and a synthesis on a 2-core machine.
+    static let count = max(4, ProcessInfo.processInfo.activeProcessorCount)
+
+    static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: count)
+        pool.start()
+        return pool
+    }()
+}
+
+/// Runs blocking engine work on one of the ``EngineThreads``, waiting for a free one when all are
+/// busy.
+public func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await EngineThreads.pool.runIfActive(work)
 }
 
 extension Duration {
