@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "RunAnywhereSherpaOnnx", targets: ["RunAnywhereSherpaOnnx"]),
         // GPL-3, like eSpeak NG itself: a separate product an app opts into.
         .library(name: "RunAnywhereEspeak", targets: ["RunAnywhereEspeak"]),
+        .library(name: "RunAnywhereFFmpeg", targets: ["RunAnywhereFFmpeg"]),
         .library(name: "RunAnywhereBenchmarks", targets: ["RunAnywhereBenchmarks"]),
         .library(name: "RunAnywhereServer", targets: ["RunAnywhereServer"]),
         .executable(name: "runanywhere", targets: ["RunAnywhereCLI"]),
@@ -35,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // Core: public API and types, catalog, GGUF reader, chat formatting. No C, no engine.
@@ -78,6 +80,13 @@ let package = Package(
             dependencies: ["RunAnywhere", "CEspeakNG", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // FFmpeg (Debian's libavformat, libavcodec, libswresample): MP3, FLAC, Ogg, WebM… audio in.
+        .target(name: "CFFmpeg", dependencies: ["CEngineSupport"]),
+        .target(
+            name: "RunAnywhereFFmpeg",
+            dependencies: ["RunAnywhere", "CFFmpeg"],
+            swiftSettings: swiftSettings
+        ),
         // The benchmark suite: types, providers, runner, store and reports (screens' logic lives here).
         .target(name: "RunAnywhereBenchmarks", dependencies: ["RunAnywhere"], swiftSettings: swiftSettings),
         .target(
@@ -86,6 +95,7 @@ let package = Package(
                 "RunAnywhere", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -93,7 +103,7 @@ let package = Package(
             name: "RunAnywhereCLI",
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak",
-                "RunAnywhereBenchmarks", "RunAnywhereServer",
+                "RunAnywhereFFmpeg", "RunAnywhereBenchmarks", "RunAnywhereServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -117,8 +127,8 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereSpeechTests",
             dependencies: [
-                "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak", "RunAnywhereTestSupport",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak", "RunAnywhereFFmpeg",
+                "RunAnywhereTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings
         ),

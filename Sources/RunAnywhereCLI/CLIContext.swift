@@ -7,6 +7,7 @@ import RunAnywhereLlamaCpp
 import RunAnywhereWhisperCpp
 import RunAnywhereSherpaOnnx
 import RunAnywhereEspeak
+import RunAnywhereFFmpeg
 
 /// What every command needs: the SDK initialized for the selected environment with the engines
 /// registered, the user's settings, and uniform error reporting (a message on standard error
@@ -53,6 +54,7 @@ struct CLIContext {
         try RunAnywhere.registerFrameworkAdapter(WhisperCppAdapter(logger: logger))
         try RunAnywhere.registerFrameworkAdapter(SherpaOnnxAdapter(phonemizer: EspeakPhonemizer()))
         try RunAnywhere.registerFrameworkAdapter(EspeakAdapter())
+        try RunAnywhere.registerAudioDecoder(FFmpegAudioDecoder())
         return CLIContext(logger: logger, initializationTime: elapsed, configuration: configuration)
     }
 

@@ -2,13 +2,13 @@ import ArgumentParser
 import Foundation
 import RunAnywhere
 
-/// `runanywhere transcribe FILE.wav`: speech to text.
+/// `runanywhere transcribe FILE`: speech to text, from any audio file FFmpeg reads.
 struct TranscribeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "transcribe", abstract: "Transcribe a WAV file (any common sample rate and channel count)."
+        commandName: "transcribe", abstract: "Transcribe an audio file: WAV, MP3, FLAC, Ogg/Vorbis, Ogg/Opus, WebM/Opus, M4A…"
     )
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The WAV file.") var file: String
+    @Argument(help: "The audio file (any sample rate and channel count).") var file: String
     @Option(name: .long, help: "Speech recognition model id.") var model: String = SDKConstants.Models.defaultSpeechRecognitionModelID
     @Option(name: .long, help: "Spoken language (ISO 639-1); multilingual models only.") var language = "en"
     @Option(name: .long, help: "CPU threads.") var threads: Int?
@@ -16,10 +16,10 @@ struct TranscribeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIContext.run(global) { _ in
-            let audio = try AudioSamples(wavFile: URL(fileURLWithPath: file))
             let runtime = try RunAnywhere.runtime()
-            try await runtime.loadSTTModel(model, options: ModelLoadOptions(threads: threads))
-            let output = try await runtime.transcribe(audio, options: STTOptions(language: language, threads: threads))
+            let audio = try await runtime.decodeAudio(contentsOf: URL(fileURLWithPath: file))
+            let output = try await runtime.transcribe(audio, model: model, options: STTOptions(language: language, threads: threads),
+                                                      loadOptions: ModelLoadOptions(threads: threads))
             if json { return try JSONOutput.print(output) }
             Terminal.write(output.text + "\n")
         }

@@ -29,7 +29,7 @@ struct VoiceCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIContext.run(global) { _ in
-            let audio = try AudioSamples(wavFile: URL(fileURLWithPath: file))
+            let audio = try await RunAnywhere.runtime().decodeAudio(contentsOf: URL(fileURLWithPath: file))
             let config = ModularPipelineConfig(
                 llmModelId: model, ttsVoiceId: voice, enableSpeakerDiarization: diarization,
                 generationOptions: LLMGenerationOptions(maxTokens: maxTokens, temperature: temperature, streamingEnabled: true), threads: threads

@@ -35,6 +35,7 @@ public struct RunAnywhereServer: Sendable {
         }
         OpenAIRoutes(runtime: runtime, configuration: configuration).register(on: router)
         SpeechRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        TranscriptionRoutes(runtime: runtime, configuration: configuration).register(on: router)
         LoadedModelRoutes(runtime: runtime).register(on: router)
         return router
     }

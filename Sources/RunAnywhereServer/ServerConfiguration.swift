@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import RunAnywhere
 
@@ -13,6 +14,8 @@ public struct ServerConfiguration: Sendable {
     public var corsOrigins: [String]
     /// Largest request body accepted, in bytes.
     public var maxBodySize: Int
+    /// Longest audio a transcription request may send, in seconds.
+    public var maxAudioDuration: TimeInterval = 1800
     /// CPU threads per generation; nil keeps each model's default.
     public var threads: Int?
     /// How models are loaded when a request names one that is not loaded: context per

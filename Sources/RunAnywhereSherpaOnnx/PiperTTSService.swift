@@ -5,7 +5,7 @@ import RunAnywhere
 /// A Piper voice on sherpa-onnx. sherpa-onnx 2.0 reads phonemes, not text: the phonemizer turns
 /// each chunk into IPA sentences, passed as Unicode code points.
 ///
-/// `@unchecked Sendable`: the sherpa handle is used only under the runtime's speech mutex and
+/// `@unchecked Sendable`: the sherpa handle is used only under the runtime's text-to-speech lock and
 /// freed once, in `deinit`.
 final class PiperTTSService: TTSService, @unchecked Sendable {
     let voiceName: String

@@ -4,7 +4,7 @@ import RunAnywhere
 
 /// A whisper.cpp model, transcribing 16 kHz mono audio.
 ///
-/// `@unchecked Sendable`: the context is only used while the runtime's speech mutex is held,
+/// `@unchecked Sendable`: the context is only used while the runtime's speech-to-text lock is held,
 /// one transcription at a time; it is freed once, in `deinit`.
 final class WhisperSTTService: STTService, @unchecked Sendable {
     private let library: WhisperLibrary
@@ -34,6 +34,7 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         params.print_special = false
         params.no_timestamps = !options.enableTimestamps
         params.suppress_blank = true
+        params.temperature = options.temperature
         params.abort_callback = { data in
             guard let data else { return false }
             return Unmanaged<CancellationFlag>.fromOpaque(data).takeUnretainedValue().isCancelled
@@ -44,7 +45,10 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         let status = language.withCString { code in
             params.language = code
             params.detect_language = false
-            return audio.samples.withUnsafeBufferPointer { api.whisper_full(context, params, $0.baseAddress, Int32($0.count)) }
+            return withOptionalCString(options.prompt) { prompt in
+                params.initial_prompt = prompt
+                return audio.samples.withUnsafeBufferPointer { api.whisper_full(context, params, $0.baseAddress, Int32($0.count)) }
+            }
         }
         if cancellation.isCancelled { throw CancellationError() }
         guard status == 0 else {
@@ -69,7 +73,7 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
 
 /// Silero voice activity detection through whisper.cpp.
 ///
-/// `@unchecked Sendable`: used only under the runtime's speech mutex; freed once in `deinit`.
+/// `@unchecked Sendable`: used only under the runtime's voice activity lock; freed once in `deinit`.
 final class WhisperVADService: VADService, @unchecked Sendable {
     private let library: WhisperLibrary
     private let context: OpaquePointer
@@ -104,4 +108,10 @@ final class WhisperVADService: VADService, @unchecked Sendable {
                           end: Double(api.whisper_vad_segments_get_segment_t1(found, index)) / 100)
         }
     }
+}
+
+/// Calls `body` with `text` as a C string, or with nil when there is no text.
+private func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+    guard let text, !text.isEmpty else { return body(nil) }
+    return text.withCString { body($0) }
 }

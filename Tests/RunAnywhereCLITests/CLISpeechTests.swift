@@ -16,6 +16,14 @@ struct CLISpeechTests {
             #expect(heard.status == 0, "\(heard.stderr)")
             let (errors, words) = wordErrors("The quick brown fox jumps over the lazy dog.", heard.stdout)
             #expect(errors <= 2, "\(errors) of \(words) words wrong in \(heard.stdout)")
+            // The compressed files people have, read through FFmpeg.
+            for (container, codec) in [("mp3", [String]()), ("webm", ["-c:a", "libopus", "-ar", "48000"])] where TestEnvironment.ffmpeg != nil {
+                let file = folder.appendingPathComponent("a.\(container)")
+                try TestEnvironment.encodeAudio(Data(contentsOf: URL(fileURLWithPath: wav)), as: container, codec).write(to: file)
+                let heard = try cli.run(["transcribe", file.path, "--threads", "1"])
+                let (errors, words) = wordErrors("The quick brown fox jumps over the lazy dog.", heard.stdout)
+                #expect(heard.status == 0 && errors <= 2, "\(container): \(errors) of \(words) words wrong in \(heard.stdout) \(heard.stderr)")
+            }
             let detailed = try cli.run(["transcribe", wav, "--threads", "1", "--json"]).json()
             #expect(((detailed["metadata"] as? [String: Any])?["realTimeFactor"] as? Double ?? 0) > 0)
 
@@ -38,14 +46,14 @@ struct CLISpeechTests {
             try Data().write(to: empty)
             let out = folder.appendingPathComponent("x.wav").path
             for (arguments, fragment) in [
-                (["transcribe", text.path], "RIFF/WAVE"),
+                (["transcribe", text.path], "notes.wav could not be read as audio"),
                 (["transcribe", empty.path], "empty"),
                 (["transcribe", folder.appendingPathComponent("missing.wav").path], "No such file"),
                 (["speak", "", "--output", out], "no text"),
                 (["speak", "Hello", "--voice", "no-such-voice", "--output", out], "not found"),
                 (["speak", String(repeating: "a", count: 100_000), "--output", out], "at most 10000"),
                 (["speak", "Hello", "--rate", "9", "--output", out], "rate"),
-                (["transcribe", text.path, "--model", "smollm2-135m-instruct-q4_1"], "RIFF/WAVE"),
+                (["transcribe", text.path, "--model", "smollm2-135m-instruct-q4_1"], "could not be read as audio"),
             ] {
                 let output = try cli.run(arguments)
                 #expect(output.status == 1 && output.stderr.hasPrefix("error: ") && output.stderr.contains(fragment), "\(arguments.prefix(2)): \(output.stderr)")

@@ -34,6 +34,28 @@ public enum TestEnvironment {
         return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
     }
 
+    /// Debian's ffmpeg command, which scripts/setup installs for the tests to encode audio with.
+    public static var ffmpeg: URL? {
+        ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].map(URL.init(fileURLWithPath:)).first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// `input` (any audio file) re-encoded by ffmpeg as a `container` file ("mp3", "ogg", "webm",
+    /// "flac", "ipod" for M4A, "wav"…), with `arguments` added (a codec, a rate, channels).
+    public static func encodeAudio(_ input: Data, as container: String, _ arguments: [String] = []) throws -> Data {
+        guard let ffmpeg else { throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup") }
+        let folder = try temporaryDirectory("encode")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("input"), output = folder.appendingPathComponent("output")
+        try input.write(to: source)
+        let process = Process()
+        process.executableURL = ffmpeg
+        process.arguments = ["-loglevel", "error", "-y", "-i", source.path] + arguments + ["-f", container, output.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw SDKError(.invalidInput, "ffmpeg could not make a \(container) file") }
+        return try Data(contentsOf: output)
+    }
+
     /// Whether scripts/setup has installed llama.cpp and the default model.
     public static var engineInstalled: Bool { llamaLibrary != nil && defaultModelFile != nil }
 

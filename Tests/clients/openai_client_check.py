@@ -3,12 +3,14 @@
 
 Run by the CLI tests (`make test`) with the project venv's Python:
     openai_client_check.py --base-url http://127.0.0.1:PORT/v1 --model MODEL [--check all|auth|busy] [--api-key KEY]
-                           [--voice-model VOICE]
+                           [--voice-model VOICE]   (speech, and transcription of MP3, Ogg and WebM made by ffmpeg)
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
 import concurrent.futures
 import json
+import re
+import subprocess
 import sys
 import time
 import urllib.request
@@ -157,7 +159,52 @@ def check_speech(client, voice_model):
         check(False, "a voice model was accepted for chat")
     except openai.BadRequestError as error:
         check(isinstance(error.body, dict) and error.body.get("code") == "model_incompatible", f"voice model for chat: {error.body}")
-    return {"speech_bytes": {"wav": len(wav), "pcm": len(pcm), "pcm_speed_2": len(fast)}}
+    return {"speech_bytes": {"wav": len(wav), "pcm": len(pcm), "pcm_speed_2": len(fast)}, **check_transcription(client, voice_model)}
+
+
+def words(text):
+    return re.findall(r"[a-z]+", text.lower())
+
+
+def check_transcription(client, voice_model):
+    """Transcription through client.audio.transcriptions: a spoken sentence, sent as WAV and as the
+    compressed files clients have (MP3, Ogg/Opus, WebM/Opus made by Debian's ffmpeg), in every
+    response format."""
+    sentence = "The quick brown fox jumps over the lazy dog."
+    wav = client.audio.speech.create(model=voice_model, voice="alloy", input=sentence, response_format="wav").content
+    files = {"speech.wav": wav}
+    for name, codec in [("speech.mp3", []), ("speech.ogg", ["-c:a", "libopus"]), ("speech.webm", ["-c:a", "libopus"])]:
+        files[name] = subprocess.run(["ffmpeg", "-loglevel", "error", "-i", "pipe:0", "-ar", "48000", *codec, "-f", name.rsplit(".", 1)[1], "pipe:1"],
+                                     input=wav, capture_output=True, check=True).stdout
+    heard = {}
+    for name, data in files.items():
+        text = client.audio.transcriptions.create(model="whisper-1", file=(name, data)).text
+        heard[name] = text
+        missed = set(words(sentence)) - set(words(text))
+        check(len(missed) <= 2, f"{name} was heard as {text!r}")
+    verbose = client.audio.transcriptions.create(model="whisper-tiny.en", file=("speech.webm", files["speech.webm"]),
+                                                 response_format="verbose_json", timestamp_granularities=["segment"], language="en")
+    check(verbose.language == "english", f"verbose_json language {verbose.language}")
+    check(2 < verbose.duration < 6, f"verbose_json duration {verbose.duration}")
+    check(len(verbose.segments) >= 1 and all(0 <= s.start < s.end <= verbose.duration + 0.5 for s in verbose.segments),
+          f"verbose_json segments {verbose.segments}")
+    srt = client.audio.transcriptions.create(model="whisper-1", file=("speech.mp3", files["speech.mp3"]), response_format="srt")
+    check(re.match(r"1\n00:00:00,\d{3} --> 00:00:0\d,\d{3}\n", srt) is not None, f"srt {srt!r}")
+    vtt = client.audio.transcriptions.create(model="whisper-1", file=("speech.mp3", files["speech.mp3"]), response_format="vtt")
+    check(vtt.startswith("WEBVTT\n\n00:00:00.") and "fox" in vtt.lower(), f"vtt {vtt!r}")
+    text = client.audio.transcriptions.create(model="whisper-1", file=("speech.ogg", files["speech.ogg"]), response_format="text")
+    check("fox" in text.lower(), f"text {text!r}")
+    try:
+        client.audio.transcriptions.create(model="whisper-1", file=("notes.mp3", b"these are not the sounds you are looking for"))
+        check(False, "a text file was transcribed")
+    except openai.BadRequestError as error:
+        check("notes.mp3" in json.dumps(error.body), f"undecodable upload: {error.body}")
+    try:
+        client.audio.transcriptions.create(model=voice_model, file=("speech.wav", wav))
+        check(False, "a voice model was accepted for transcription")
+    except openai.BadRequestError as error:
+        check(isinstance(error.body, dict) and error.body.get("code") == "model_incompatible", f"voice model for transcription: {error.body}")
+    return {"heard": heard}
 
 
 def check_auth(client, base_url, model):
@@ -203,7 +250,7 @@ def main():
     parser.add_argument("--model", required=True)
     parser.add_argument("--api-key", default="not-needed")
     parser.add_argument("--check", choices=["all", "auth", "busy"], default="all")
-    parser.add_argument("--voice-model", help="also check speech with this text-to-speech model")
+    parser.add_argument("--voice-model", help="also check speech with this text-to-speech model, and transcription of its speech")
     args = parser.parse_args()
     client = OpenAI(base_url=args.base_url, api_key=args.api_key, max_retries=0, timeout=300)
     checks = {"all": lambda: check_all(client, args.model), "auth": lambda: check_auth(client, args.base_url, args.model),

@@ -30,14 +30,6 @@ public struct AudioSamples: Sendable, Equatable {
         try self.init(samples: samples, sampleRate: sampleRate)
     }
 
-    /// Reads a WAV file.
-    public init(wavFile url: URL) throws {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw SDKError.fileManagement(.fileNotFound, "No such file: \(url.path)")
-        }
-        self = try WAVCodec.decode(data, name: url.lastPathComponent)
-    }
-
     /// Seconds of audio.
     public var duration: TimeInterval { Double(samples.count) / Double(sampleRate) }
 

@@ -11,6 +11,10 @@ public enum SDKEvent: Sendable, Equatable {
     case downloadProgress(DownloadProgress)
     /// A generation ended (finished, cut at its length, or cancelled), with its metrics.
     case generationCompleted(LLMGenerationResult)
+    /// A transcription finished, with its model and timings.
+    case transcriptionCompleted(TranscriptionMetadata)
+    /// A synthesis finished, with its voice and timings, and the seconds of audio it made.
+    case synthesisCompleted(TTSSynthesisMetadata, audioDuration: Double)
 }
 
 /// The SDK's event stream: every subscriber gets every event from the moment it subscribes.

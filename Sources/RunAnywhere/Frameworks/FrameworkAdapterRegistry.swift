@@ -15,6 +15,7 @@ public struct FrameworkStatus: Sendable, Codable, Equatable {
 /// The engines plugged into the SDK, and the choice of one for a model.
 public final class FrameworkAdapterRegistry: Sendable {
     private let adapters = Mutex<[InferenceFramework: any FrameworkAdapter]>([:])
+    private let decoder = Mutex<(any AudioFileDecoder)?>(nil)
 
     /// Creates an empty registry.
     public init() {}
@@ -23,6 +24,14 @@ public final class FrameworkAdapterRegistry: Sendable {
     public func register(_ adapter: any FrameworkAdapter) {
         adapters.withLock { $0[adapter.framework] = adapter }
     }
+
+    /// Sets the reader of compressed audio files (MP3, FLAC, Ogg, WebM…), replacing any earlier one.
+    public func register(audioDecoder: any AudioFileDecoder) {
+        decoder.withLock { $0 = audioDecoder }
+    }
+
+    /// The reader of compressed audio files, if one is registered.
+    public var audioDecoder: (any AudioFileDecoder)? { decoder.withLock { $0 } }
 
     /// The adapter registered for `framework`.
     public func adapter(for framework: InferenceFramework) -> (any FrameworkAdapter)? {

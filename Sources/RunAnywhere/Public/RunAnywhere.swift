@@ -84,6 +84,12 @@ public enum RunAnywhere {
         try runtime().frameworks.register(adapter)
     }
 
+    /// Plugs in the reader of compressed audio files (MP3, FLAC, Ogg, WebM…) that transcription
+    /// uses for anything but WAV.
+    public static func registerAudioDecoder(_ decoder: any AudioFileDecoder) throws {
+        try runtime().frameworks.register(audioDecoder: decoder)
+    }
+
     /// Every known framework and whether it can run here.
     public static func frameworkStatuses() throws -> [FrameworkStatus] {
         try runtime().frameworks.statuses()

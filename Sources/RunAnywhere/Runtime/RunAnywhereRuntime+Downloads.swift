@@ -127,18 +127,22 @@ extension RunAnywhereRuntime {
     /// can start meanwhile.
     public func deleteStoredModel(_ id: String) async throws {
         let model = try catalog.model(id: id)
-        try await speechLock.withLock {
-            let inUse = [currentModelEntry?.info.id, loadedSTT?.info.id, loadedTTS?.info.id,
-                         loadedVAD == nil ? nil : SDKConstants.Models.voiceActivityModelID]
-            if inUse.contains(id) { throw SDKError(.invalidInput, "Model '\(id)' is loaded; unload it first") }
-            if let cached = cache[id] {
-                guard cached.uses == 0, cached.loading == nil else { throw SDKError(.invalidInput, "Model '\(id)' is in use; try again when its requests have finished") }
-                unloadNow(id)
-            }
-            let folder = catalog.modelsDirectory.appendingPathComponent(id)
-            if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
-            if !catalog.isBuiltIn(id) { try catalog.remove(id: id) }
-        }
+        // Every speech lock, so that no speech model loads meanwhile.
+        try await sttLock.withLock { try await vadLock.withLock { try await ttsLock.withLock { try deleteUnloaded(id) } } }
         events.publish(.modelDeleted(modelId: model.id))
+    }
+
+    /// Deletes the files of a model that is not loaded; the caller holds the speech locks.
+    private func deleteUnloaded(_ id: String) throws {
+        let inUse = [currentModelEntry?.info.id, loadedSTT?.info.id, loadedTTS?.info.id,
+                     loadedVAD == nil ? nil : SDKConstants.Models.voiceActivityModelID]
+        if inUse.contains(id) { throw SDKError(.invalidInput, "Model '\(id)' is loaded; unload it first") }
+        if let cached = cache[id] {
+            guard cached.uses == 0, cached.loading == nil else { throw SDKError(.invalidInput, "Model '\(id)' is in use; try again when its requests have finished") }
+            unloadNow(id)
+        }
+        let folder = catalog.modelsDirectory.appendingPathComponent(id)
+        if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
+        if !catalog.isBuiltIn(id) { try catalog.remove(id: id) }
     }
 }

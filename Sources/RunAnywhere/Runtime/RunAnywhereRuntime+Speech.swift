@@ -9,22 +9,31 @@ extension RunAnywhereRuntime {
 
     /// Loads a speech-to-text model, replacing the loaded one.
     public func loadSTTModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
+        let model = try speechRecognitionModel(id)
+        try await sttLock.withLock { try await loadSTT(model, options: options) }
+    }
+
+    /// The catalog's speech-to-text model `id`.
+    private func speechRecognitionModel(_ id: String) throws -> ModelInfo {
         let model = try catalog.model(id: id)
         guard model.category == .speechRecognition else {
             throw SDKError(.modelIncompatible, "Model '\(id)' is a \(model.category.rawValue) model, not speech recognition")
         }
-        try await speechLock.withLock {
-            if loadedSTT?.info.id == id { return }
-            let adapter = try adapter(for: model, options: options).adapter
-            loadedSTT = nil
-            loadedSTT = (model, try await adapter.loadSpeechRecognitionModel(model, options: options, logger: logger))
-            events.publish(.modelLoaded(modelId: id))
-        }
+        return model
+    }
+
+    /// Loads `model` unless it is the loaded one; the caller holds ``sttLock``.
+    private func loadSTT(_ model: ModelInfo, options: ModelLoadOptions) async throws {
+        if loadedSTT?.info.id == model.id { return }
+        let adapter = try adapter(for: model, options: options).adapter
+        loadedSTT = nil
+        loadedSTT = (model, try await adapter.loadSpeechRecognitionModel(model, options: options, logger: logger))
+        events.publish(.modelLoaded(modelId: model.id))
     }
 
     /// Unloads the speech-to-text model.
     public func unloadSTTModel() async {
-        await speechLock.withLock {
+        await sttLock.withLock {
             if let id = loadedSTT?.info.id { events.publish(.modelUnloaded(modelId: id)) }
             loadedSTT = nil
         }
@@ -35,51 +44,95 @@ extension RunAnywhereRuntime {
         try await transcribeWithOptions(audioData, options: STTOptions()).text
     }
 
-    /// Transcribes `audioData`, encoded as `options.audioFormat` says (PCM at
-    /// `options.sampleRate`, or a WAV file of any common rate and channel count).
+    /// Transcribes `audioData`, encoded as `options.audioFormat` says: PCM at
+    /// `options.sampleRate`, or an audio file (``AudioFormat/wav``: WAV of any common rate and
+    /// channel count, or any format the registered ``AudioFileDecoder`` reads).
     public func transcribeWithOptions(_ audioData: Data, options: STTOptions) async throws -> STTOutput {
         let audio = switch options.audioFormat {
         case .pcm: try AudioSamples(pcm16: audioData, sampleRate: options.sampleRate)
-        case .wav: try WAVCodec.decode(audioData, name: "The audio")
+        case .wav: try await decodeAudio(audioData, name: "The audio")
         }
         return try await transcribe(audio, options: options)
     }
 
-    /// Transcribes audio at any sample rate (resampled to 16 kHz).
+    /// Reads the audio file held in `data` on an engine thread, as 16 kHz mono samples (the rate
+    /// the speech models take): WAV, and every format the registered ``AudioFileDecoder`` reads.
+    /// `name` names the file in errors; audio longer than `maxDuration` seconds is refused.
+    public func decodeAudio(_ data: Data, name: String, maxDuration: TimeInterval? = nil) async throws -> AudioSamples {
+        let decoder = frameworks.audioDecoder
+        return try await runBlocking {
+            try AudioSamples(fileData: data, name: name, decoder: decoder, sampleRate: 16_000, maxDuration: maxDuration)
+        }
+    }
+
+    /// Reads the audio file at `url` (see ``decodeAudio(_:name:maxDuration:)``).
+    public func decodeAudio(contentsOf url: URL) async throws -> AudioSamples {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw SDKError.fileManagement(.fileNotFound, "No such file: \(url.path)")
+        }
+        return try await decodeAudio(data, name: url.lastPathComponent)
+    }
+
+    /// Transcribes audio at any sample rate (resampled to 16 kHz) with the loaded model.
     public func transcribe(_ audio: AudioSamples, options: STTOptions = STTOptions()) async throws -> STTOutput {
+        try checkSpeech(audio, options: options)
+        return try await sttLock.withLock {
+            guard let (model, service) = loadedSTT else {
+                throw SDKError(.notInitialized, "No speech-to-text model is loaded; call loadSTTModel(_:) first")
+            }
+            return try await transcribe(audio, model: model, service: service, options: options)
+        }
+    }
+
+    /// Transcribes audio with the speech-to-text model `modelId`, loading it first if it is not
+    /// the loaded one, in one step: another caller asking for another model waits instead of
+    /// swapping the model out mid-transcription.
+    public func transcribe(_ audio: AudioSamples, model modelId: String, options: STTOptions = STTOptions(),
+                           loadOptions: ModelLoadOptions = ModelLoadOptions()) async throws -> STTOutput {
+        let model = try speechRecognitionModel(modelId)
+        try checkSpeech(audio, options: options)
+        return try await sttLock.withLock {
+            try await loadSTT(model, options: loadOptions)
+            guard let (model, service) = loadedSTT else { throw SDKError(.notInitialized, "The model '\(modelId)' did not load") }
+            return try await transcribe(audio, model: model, service: service, options: options)
+        }
+    }
+
+    private func checkSpeech(_ audio: AudioSamples, options: STTOptions) throws {
         guard !audio.samples.isEmpty else { throw SDKError(.emptyInput, "The audio is empty") }
         if options.enableDiarization {
             logger.notice("Speaker diarization is not available on Linux yet; transcribing without it")
         }
-        return try await speechLock.withLock {
-            guard let (model, service) = loadedSTT else {
-                throw SDKError(.notInitialized, "No speech-to-text model is loaded; call loadSTTModel(_:) first")
-            }
-            let input = audio.resampled(to: 16_000)
-            let started = ContinuousClock.now
-            let cancellation = CancellationFlag()
-            let (segments, language) = try await withTaskCancellationHandler {
-                try await runBlocking { try service.transcribe(input, options: options, cancellation: cancellation) }
-            } onCancel: {
-                cancellation.cancel()
-            }
-            try Task.checkCancellation()
-            let seconds = (ContinuousClock.now - started).inSeconds
-            let text = segments.map(\.text).joined().trimmingCharacters(in: .whitespacesAndNewlines)
-            let confidence = segments.isEmpty ? 0 : segments.map(\.confidence).reduce(0, +) / Float(segments.count)
-            return STTOutput(
-                text: text, confidence: confidence, segments: segments, detectedLanguage: language,
-                metadata: TranscriptionMetadata(modelId: model.id, processingTime: seconds, audioLength: audio.duration,
-                                                realTimeFactor: audio.duration > 0 ? seconds / audio.duration : 0)
-            )
+    }
+
+    /// Runs one transcription on an engine thread and publishes it; the caller holds ``sttLock``.
+    private func transcribe(_ audio: AudioSamples, model: ModelInfo, service: any STTService, options: STTOptions) async throws -> STTOutput {
+        let input = audio.resampled(to: 16_000)
+        let started = ContinuousClock.now
+        let cancellation = CancellationFlag()
+        let (segments, language) = try await withTaskCancellationHandler {
+            try await runBlocking { try service.transcribe(input, options: options, cancellation: cancellation) }
+        } onCancel: {
+            cancellation.cancel()
         }
+        try Task.checkCancellation()
+        let seconds = (ContinuousClock.now - started).inSeconds
+        let text = segments.map(\.text).joined().trimmingCharacters(in: .whitespacesAndNewlines)
+        let confidence = segments.isEmpty ? 0 : segments.map(\.confidence).reduce(0, +) / Float(segments.count)
+        let output = STTOutput(
+            text: text, confidence: confidence, segments: segments, detectedLanguage: language,
+            metadata: TranscriptionMetadata(modelId: model.id, processingTime: seconds, audioLength: audio.duration,
+                                            realTimeFactor: audio.duration > 0 ? seconds / audio.duration : 0)
+        )
+        events.publish(.transcriptionCompleted(output.metadata))
+        return output
     }
 
     /// The parts of `audio` that hold speech, found by the Silero voice activity detector
     /// (loaded on first use).
     public func detectSpeech(in audio: AudioSamples, options: VADOptions = VADOptions()) async throws -> [SpeechSegment] {
         guard !audio.samples.isEmpty else { throw SDKError(.emptyInput, "The audio is empty") }
-        return try await speechLock.withLock {
+        return try await vadLock.withLock {
             let vad: any VADService
             if let loadedVAD {
                 vad = loadedVAD

@@ -13,7 +13,7 @@ extension RunAnywhereRuntime {
     /// Loads a text-to-speech voice, replacing the loaded one.
     public func loadTTSModel(_ voiceId: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try voiceModel(voiceId)
-        try await speechLock.withLock { try await loadVoice(model, options: options) }
+        try await ttsLock.withLock { try await loadVoice(model, options: options) }
     }
 
     /// The catalog's text-to-speech model `id`.
@@ -25,7 +25,7 @@ extension RunAnywhereRuntime {
         return model
     }
 
-    /// Loads `model` unless it is the loaded voice; the caller holds ``speechLock``.
+    /// Loads `model` unless it is the loaded voice; the caller holds ``ttsLock``.
     private func loadVoice(_ model: ModelInfo, options: ModelLoadOptions) async throws {
         if loadedTTS?.info.id == model.id { return }
         let adapter = try adapter(for: model, options: options).adapter
@@ -36,7 +36,7 @@ extension RunAnywhereRuntime {
 
     /// Unloads the voice.
     public func unloadTTSVoice() async {
-        await speechLock.withLock {
+        await ttsLock.withLock {
             if let id = loadedTTS?.info.id { events.publish(.modelUnloaded(modelId: id)) }
             loadedTTS = nil
         }
@@ -47,7 +47,7 @@ extension RunAnywhereRuntime {
     /// is `.wav`).
     public func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws -> TTSOutput {
         let text = try checkedText(text, options: options)
-        return try await speechLock.withLock {
+        return try await ttsLock.withLock {
             guard let (_, service) = loadedTTS else {
                 throw SDKError(.notInitialized, "No text-to-speech voice is loaded; call loadTTSModel(_:) first")
             }
@@ -61,7 +61,7 @@ extension RunAnywhereRuntime {
     public func synthesize(_ text: String, voiceModel voiceId: String, options: TTSOptions = TTSOptions()) async throws -> TTSOutput {
         let model = try voiceModel(voiceId)
         let text = try checkedText(text, options: options)
-        return try await speechLock.withLock {
+        return try await ttsLock.withLock {
             try await loadVoice(model, options: ModelLoadOptions())
             guard let (_, service) = loadedTTS else { throw SDKError(.notInitialized, "The voice '\(voiceId)' did not load") }
             return try await speak(text, options: options, service: service)
@@ -79,7 +79,7 @@ extension RunAnywhereRuntime {
         return trimmed
     }
 
-    /// Synthesizes `text` sentence by sentence; the caller holds ``speechLock``.
+    /// Synthesizes `text` sentence by sentence; the caller holds ``ttsLock``.
     private func speak(_ text: String, options: TTSOptions, service: any TTSService) async throws -> TTSOutput {
         let started = ContinuousClock.now
         let cancellation = CancellationFlag()
@@ -99,7 +99,7 @@ extension RunAnywhereRuntime {
         var audio = AudioSamples(validated: samples, sampleRate: rate)
         if options.sampleRate > 0 { audio = audio.resampled(to: options.sampleRate) }
         let seconds = (ContinuousClock.now - started).inSeconds
-        return TTSOutput(
+        let output = TTSOutput(
             audioData: options.audioFormat == .wav ? audio.wavData : audio.pcm16Data, format: options.audioFormat,
             sampleRate: audio.sampleRate, duration: audio.duration,
             metadata: TTSSynthesisMetadata(
@@ -107,5 +107,7 @@ extension RunAnywhereRuntime {
                 characterCount: text.count, charactersPerSecond: seconds > 0 ? Double(text.count) / seconds : 0
             )
         )
+        events.publish(.synthesisCompleted(output.metadata, audioDuration: output.duration))
+        return output
     }
 }

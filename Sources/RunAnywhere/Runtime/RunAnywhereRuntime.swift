@@ -26,8 +26,12 @@ public actor RunAnywhereRuntime {
     var memoryBudget: Int64
     /// The facade's current language model and how it was loaded.
     var currentModelEntry: (info: ModelInfo, options: ModelLoadOptions)?
-    /// Speech models have their own lock, so a transcription never waits for a generation.
-    let speechLock = AsyncMutex()
+    /// Speech-to-text, voice activity detection and text-to-speech each have a lock of their own
+    /// (held across a load and a use), so a synthesis never waits for a transcription, nor
+    /// either for a generation. Where more than one is taken, they are taken in this order.
+    let sttLock = AsyncMutex()
+    let vadLock = AsyncMutex()
+    let ttsLock = AsyncMutex()
     var loadedSTT: (info: ModelInfo, service: any STTService)?
     var loadedVAD: (any VADService)?
     var loadedTTS: (info: ModelInfo, service: any TTSService)?

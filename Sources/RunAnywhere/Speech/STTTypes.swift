@@ -28,11 +28,17 @@ public struct STTOptions: Codable, Sendable, Equatable {
     public var preferredFramework: InferenceFramework?
     /// CPU threads; nil uses the SDK's default. Additive.
     public var threads: Int?
+    /// Text the model continues from: spellings of names, a style, or the previous part's words
+    /// (whisper's initial prompt). Additive.
+    public var prompt: String?
+    /// Sampling temperature; 0 decodes greedily. Additive.
+    public var temperature: Float
 
     public init(
         language: String = "en", detectLanguage: Bool = false, enablePunctuation: Bool = true, enableDiarization: Bool = false,
         maxSpeakers: Int? = nil, enableTimestamps: Bool = true, vocabularyFilter: [String] = [], audioFormat: AudioFormat = .pcm,
-        sampleRate: Int = 16_000, preferredFramework: InferenceFramework? = nil, threads: Int? = nil
+        sampleRate: Int = 16_000, preferredFramework: InferenceFramework? = nil, threads: Int? = nil,
+        prompt: String? = nil, temperature: Float = 0
     ) {
         self.language = language
         self.detectLanguage = detectLanguage
@@ -45,6 +51,8 @@ public struct STTOptions: Codable, Sendable, Equatable {
         self.sampleRate = sampleRate
         self.preferredFramework = preferredFramework
         self.threads = threads
+        self.prompt = prompt
+        self.temperature = temperature
     }
 }
 

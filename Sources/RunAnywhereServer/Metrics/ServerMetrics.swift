@@ -5,7 +5,8 @@ import ServiceLifecycle
 
 /// The server's Prometheus metrics (`GET /metrics`): HTTP requests by route and status with
 /// their latency; generations by model and stop reason with prompt and completion tokens, time
-/// to first token and duration, read from the runtime's event bus; and, at each scrape, the
+/// to first token and duration, and transcriptions and syntheses by model with the seconds of
+/// audio and of work, read from the runtime's event bus; and, at each scrape, the
 /// language models loaded, their memory, the budget and the requests each is serving or queuing.
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
@@ -52,6 +53,26 @@ final class ServerMetrics: Sendable {
             .record(.microseconds(Int64(result.latencyMs * 1000)))
     }
 
+    /// Records a completed transcription.
+    func record(_ transcription: TranscriptionMetadata) {
+        let model = [("model", transcription.modelId)]
+        registry.makeCounter(name: "runanywhere_transcriptions_total", labels: model, help: "Transcriptions finished").increment()
+        registry.makeCounter(name: "runanywhere_transcribed_audio_seconds_total", labels: model, help: "Seconds of audio transcribed")
+            .increment(by: transcription.audioLength)
+        registry.makeDurationHistogram(name: "runanywhere_transcription_duration_seconds", labels: model, buckets: Self.buckets, help: "Whole transcriptions")
+            .record(.microseconds(Int64(transcription.processingTime * 1_000_000)))
+    }
+
+    /// Records a completed synthesis.
+    func record(_ synthesis: TTSSynthesisMetadata, audioDuration: Double) {
+        let voice = [("voice", synthesis.voice)]
+        registry.makeCounter(name: "runanywhere_syntheses_total", labels: voice, help: "Syntheses finished").increment()
+        registry.makeCounter(name: "runanywhere_synthesized_audio_seconds_total", labels: voice, help: "Seconds of speech synthesized")
+            .increment(by: audioDuration)
+        registry.makeDurationHistogram(name: "runanywhere_synthesis_duration_seconds", labels: voice, buckets: Self.buckets, help: "Whole syntheses")
+            .record(.microseconds(Int64(synthesis.processingTime * 1_000_000)))
+    }
+
     /// The Prometheus text, after reading the loaded models' state.
     func scrape() async -> [UInt8] {
         let models = await runtime.loadedModels()
@@ -68,14 +89,20 @@ final class ServerMetrics: Sendable {
     }
 }
 
-/// Feeds every generation the runtime publishes into the metrics, until the server shuts down.
+/// Feeds every generation, transcription and synthesis the runtime publishes into the metrics,
+/// until the server shuts down.
 struct MetricsRecorder: Service {
     let runtime: RunAnywhereRuntime
     let metrics: ServerMetrics
 
     func run() async throws {
         for await event in runtime.events.subscribe().cancelOnGracefulShutdown() {
-            if case .generationCompleted(let result) = event { metrics.record(result) }
+            switch event {
+            case .generationCompleted(let result): metrics.record(result)
+            case .transcriptionCompleted(let transcription): metrics.record(transcription)
+            case .synthesisCompleted(let synthesis, let audioDuration): metrics.record(synthesis, audioDuration: audioDuration)
+            default: break
+            }
         }
     }
 }

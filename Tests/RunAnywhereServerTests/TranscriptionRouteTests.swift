@@ -1,0 +1,151 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RunAnywhere
+import RunAnywhereServer
+import RunAnywhereTestSupport
+import Testing
+
+/// `POST /v1/audio/transcriptions` in process, against the scripted speech engine (one segment a
+/// second, " second N"): the multipart form, every response format, and every error.
+@Suite struct TranscriptionRouteTests {
+    static let boundary = "----runanywhere-test-boundary"
+
+    /// A multipart/form-data body of `fields`, and `file` (name and bytes) as the `file` part.
+    static func form(_ fields: [(String, String)], file: (name: String, data: Data)?) -> ByteBuffer {
+        var body = Data()
+        for (name, value) in fields {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))
+        }
+        if let file {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(file.name)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8))
+            body.append(file.data)
+            body.append(Data("\r\n".utf8))
+        }
+        body.append(Data("--\(boundary)--\r\n".utf8))
+        return ByteBuffer(bytes: body)
+    }
+
+    static let multipart: HTTPFields = [.contentType: "multipart/form-data; boundary=\(boundary)"]
+
+    /// 2.5 s of a 440 Hz tone at 22.05 kHz, as a WAV file.
+    static let wav: Data = {
+        let samples = (0..<55_125).map { Float(sin(2 * Double.pi * 440 * Double($0) / 22_050) * 0.3) }
+        return try! AudioSamples(samples: samples, sampleRate: 22_050).wavData
+    }()
+
+    static func runtime(name: String = #function) throws -> RunAnywhereRuntime {
+        let runtime = try scriptedRuntime(name: name)
+        try addScriptedSpeech(to: runtime)
+        return runtime
+    }
+
+    static func transcribe(_ client: some TestClientProtocol, _ fields: [(String, String)], file: (String, Data)? = ("tone.wav", wav),
+                           _ check: @escaping @Sendable (TestResponse) throws -> Void) async throws {
+        try await client.execute(uri: "/v1/audio/transcriptions", method: .post, headers: multipart, body: form(fields, file: file.map { (name: $0.0, data: $0.1) })) {
+            try check($0)
+        }
+    }
+
+    @Test func everyResponseFormat() async throws {
+        let app = OpenAIRouteTests.server(try Self.runtime()).application()
+        try await app.test(.router) { client in
+            try await Self.transcribe(client, [("model", "scripted-stt")]) { response in
+                #expect(response.status == .ok)
+                let body = try OpenAIRouteTests.json(response.body)
+                #expect(body["text"] as? String == "second 1 second 2 second 3")
+                #expect((body["usage"] as? [String: Any])?["seconds"] as? Int == 3)
+            }
+            try await Self.transcribe(client, [("model", "scripted-stt"), ("response_format", "verbose_json"), ("timestamp_granularities[]", "segment")]) { response in
+                let body = try OpenAIRouteTests.json(response.body)
+                #expect(body["task"] as? String == "transcribe")
+                #expect(body["language"] as? String == "german", "no language given: detected, and named as OpenAI names it")
+                #expect(abs((body["duration"] as? Double ?? 0) - 2.5) < 0.01)
+                let segments = try #require(body["segments"] as? [[String: Any]])
+                #expect(segments.map { $0["id"] as? Int } == [0, 1, 2])
+                #expect(segments.map { $0["start"] as? Double } == [0, 1, 2])
+                #expect(segments.map { $0["seek"] as? Int } == [0, 100, 200])
+                #expect(abs((segments.last?["end"] as? Double ?? 0) - 2.5) < 0.01)
+                #expect(segments.first?["text"] as? String == " second 1")
+            }
+            try await Self.transcribe(client, [("model", "scripted-stt"), ("response_format", "verbose_json"), ("language", "EN")]) { response in
+                let body = try OpenAIRouteTests.json(response.body)
+                #expect(body["language"] as? String == "english")
+            }
+            try await Self.transcribe(client, [("model", "scripted-stt"), ("response_format", "text")]) { response in
+                #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
+                #expect(String(buffer: response.body) == "second 1 second 2 second 3\n")
+            }
+            try await Self.transcribe(client, [("model", "scripted-stt"), ("response_format", "srt")]) { response in
+                #expect(String(buffer: response.body) == """
+                    1
+                    00:00:00,000 --> 00:00:01,000
+                    second 1
+
+                    2
+                    00:00:01,000 --> 00:00:02,000
+                    second 2
+
+                    3
+                    00:00:02,000 --> 00:00:02,500
+                    second 3
+
+                    """)
+            }
+            try await Self.transcribe(client, [("model", "scripted-stt"), ("response_format", "vtt")]) { response in
+                #expect(response.headers[.contentType]?.hasPrefix("text/vtt") == true)
+                #expect(String(buffer: response.body).hasPrefix("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nsecond 1\n\n00:00:01.000"))
+            }
+        }
+    }
+
+    @Test func badFormsAndFilesAreClearErrors() async throws {
+        let app = OpenAIRouteTests.server(try Self.runtime(), maxBody: 200_000).application()
+        try await app.test(.router) { client in
+            func expectError(_ fields: [(String, String)], file: (String, Data)? = ("tone.wav", Self.wav), status: HTTPResponse.Status,
+                             param: String? = nil, mentions: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+                try await Self.transcribe(client, fields, file: file) { response in
+                    #expect(response.status == status, sourceLocation: sourceLocation)
+                    let error = try OpenAIRouteTests.error(response.body)
+                    #expect((error["message"] as? String ?? "").contains(mentions), "\(error)", sourceLocation: sourceLocation)
+                    if let param { #expect(error["param"] as? String == param, sourceLocation: sourceLocation) }
+                }
+            }
+            try await expectError([("model", "scripted-stt")], file: nil, status: .badRequest, param: "file", mentions: "'file' is required")
+            try await expectError([], status: .badRequest, param: "model", mentions: "'model' is required")
+            try await expectError([("model", "scripted-stt"), ("response_format", "mp3")], status: .badRequest, param: "response_format", mentions: "json, text")
+            try await expectError([("model", "scripted-stt"), ("timestamp_granularities[]", "word")], status: .badRequest, param: "timestamp_granularities", mentions: "word")
+            try await expectError([("model", "scripted-stt"), ("temperature", "7")], status: .badRequest, param: "temperature", mentions: "between 0 and 1")
+            try await expectError([("model", "nope")], status: .notFound, param: "model", mentions: "nope")
+            try await expectError([("model", "scripted")], status: .badRequest, param: "model", mentions: "not speech recognition")
+            // No audio decoder is registered in this runtime: WAV is read, anything else is named and refused.
+            try await expectError([("model", "scripted-stt")], file: ("memo.mp3", Data([0xFF, 0xFB, 0x90, 0x00] + Array(repeating: 0, count: 400))),
+                                  status: .badRequest, mentions: "memo.mp3 is not a WAV file, and no decoder")
+            try await expectError([("model", "scripted-stt")], file: ("empty.wav", Data()), status: .badRequest, mentions: "empty.wav is empty")
+            try await expectError([("model", "scripted-stt")], file: ("big.wav", Data(count: 300_000)), status: .contentTooLarge, mentions: "larger than 200000 bytes")
+            try await client.execute(uri: "/v1/audio/transcriptions", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")) { response in
+                #expect(response.status == .badRequest)
+                let error = try OpenAIRouteTests.error(response.body)
+                #expect((error["message"] as? String ?? "").contains("multipart/form-data"))
+            }
+            try await client.execute(uri: "/v1/audio/transcriptions", method: .post, headers: Self.multipart, body: ByteBuffer(string: "no parts here")) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+
+    @Test func transcriptionsAreCountedInTheMetrics() async throws {
+        let app = OpenAIRouteTests.server(try Self.runtime()).application()
+        try await app.test(.router) { client in
+            try await Self.transcribe(client, [("model", "scripted-stt")]) { #expect($0.status == .ok) }
+            // The metrics are fed from the event bus, a moment after the response.
+            var text = ""
+            for _ in 0..<100 where !text.contains("runanywhere_transcriptions_total{model=\"scripted-stt\"} 1") {
+                try await Task.sleep(for: .milliseconds(20))
+                text = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            }
+            #expect(text.contains("runanywhere_transcriptions_total{model=\"scripted-stt\"} 1"), "\(text)")
+            #expect(text.contains("runanywhere_transcribed_audio_seconds_total{model=\"scripted-stt\"} 2.5"))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import RunAnywhere
+
+/// A speech-to-text engine whose transcriptions are known in advance, for tests of what sits
+/// above an engine (the server's transcription route and its formats): it hears one segment
+/// a started second of audio, " second N" from N-1 to N seconds (the last one ends with the
+/// audio), in the language asked for, or "de" when asked to detect it.
+public struct ScriptedSpeechAdapter: FrameworkAdapter {
+    public let framework = InferenceFramework.whisperCpp
+    public let supportedModalities: Set<FrameworkModality> = [.voiceToText]
+
+    /// Creates the adapter.
+    public init() {}
+
+    public func availability() -> FrameworkAvailability { .available(detail: "scripted") }
+    public func canHandle(model: ModelInfo) -> Bool { model.category == .speechRecognition }
+    public func estimateMemoryUsage(for model: ModelInfo) -> Int64 { 1 << 20 }
+    public func loadSpeechRecognitionModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any STTService {
+        ScriptedSTTService()
+    }
+}
+
+/// The scripted speech-to-text model.
+final class ScriptedSTTService: STTService {
+    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (segments: [TranscriptionSegment], language: String?) {
+        let seconds = Int(audio.duration.rounded(.up))
+        let segments = (0..<seconds).map { second in
+            TranscriptionSegment(text: " second \(second + 1)", startTime: Double(second), endTime: min(Double(second + 1), audio.duration), confidence: 0.5)
+        }
+        return (segments, options.detectLanguage ? "de" : options.language)
+    }
+}
+
+/// Adds the scripted speech engine and a speech-to-text model `id` (whose file is a placeholder)
+/// to `runtime`.
+public func addScriptedSpeech(to runtime: RunAnywhereRuntime, id: String = "scripted-stt") throws {
+    runtime.frameworks.register(ScriptedSpeechAdapter())
+    let file = runtime.configuration.modelsDirectory.deletingLastPathComponent().appendingPathComponent("\(id).bin")
+    try Data("scripted".utf8).write(to: file)
+    try runtime.registerModel(id: id, name: id, url: file, framework: .whisperCpp, modality: .speechRecognition)
+}
