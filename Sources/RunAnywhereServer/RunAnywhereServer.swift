@@ -37,6 +37,9 @@ public struct RunAnywhereServer: Sendable {
         SpeechRoutes(runtime: runtime, configuration: configuration).register(on: router)
         TranscriptionRoutes(runtime: runtime, configuration: configuration).register(on: router)
         LoadedModelRoutes(runtime: runtime).register(on: router)
+        ModelCatalogRoutes(runtime: runtime).register(on: router, maxBodySize: configuration.maxBodySize)
+        SettingsRoutes(dataDirectory: runtime.configuration.dataDirectory, maxBodySize: configuration.maxBodySize).register(on: router)
+        OpenAPIDocument.register(on: router)
         return router
     }
 

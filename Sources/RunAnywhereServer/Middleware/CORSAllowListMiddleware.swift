@@ -6,7 +6,7 @@ struct CORSAllowListMiddleware<Context: RequestContext>: RouterMiddleware {
     let origins: Set<String>
     private let cors = CORSMiddleware<Context>(
         allowOrigin: .originBased, allowHeaders: [.accept, .authorization, .contentType, .origin],
-        allowMethods: [.get, .post, .delete, .options], maxAge: .seconds(600)
+        allowMethods: [.get, .post, .put, .patch, .delete, .options], maxAge: .seconds(600)
     )
 
     init(origins: [String]) { self.origins = Set(origins) }

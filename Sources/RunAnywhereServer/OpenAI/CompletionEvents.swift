@@ -79,36 +79,20 @@ struct CompletionEvents<Framing: ChunkFraming>: Sendable {
         var framing = framing
         var finished = false
         defer { if !finished { generation.result.cancel() } }
-        var events = try framing.opening().map { [try Self.event($0)] } ?? []
+        var events = try framing.opening().map { [try ServerSentEvents.event($0)] } ?? []
         do {
             for try await text in generation.stream {
-                events += try framing.pieces(text).map(Self.event)
-                try await Self.send(&events, to: &writer)
+                events += try framing.pieces(text).map { try ServerSentEvents.event($0) }
+                try await ServerSentEvents.send(&events, to: &writer)
             }
             let result = try await generation.result.value
-            events += try framing.finish(reason: finishReason(result.stopReason)).map(Self.event)
-            if includeUsage { events.append(try Self.event(framing.usage(result))) }
+            events += try framing.finish(reason: finishReason(result.stopReason)).map { try ServerSentEvents.event($0) }
+            if includeUsage { events.append(try ServerSentEvents.event(framing.usage(result))) }
         } catch let error where !(error is CancellationError) {
-            events.append(try Self.event(ErrorEnvelope(error: OpenAIError.from(error))))
+            events.append(try ServerSentEvents.event(OpenAIError.from(error).envelope))
         }
         events.append(ServerSentEvent(data: "[DONE]"))
-        try await Self.send(&events, to: &writer)
+        try await ServerSentEvents.send(&events, to: &writer)
         finished = true
-        try await writer.finish(nil)
-    }
-
-    private struct ErrorEnvelope: Encodable { let error: OpenAIError }
-
-    private static func event(_ value: some Encodable) throws -> ServerSentEvent {
-        ServerSentEvent(data: String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
-    }
-
-    /// Frames `events` with OpenAPIRuntime's server-sent-events encoder and writes them.
-    private static func send(_ events: inout [ServerSentEvent], to writer: inout any ResponseBodyWriter) async throws {
-        guard !events.isEmpty else { return }
-        var bytes: [UInt8] = []
-        for try await slice in events.async.asEncodedServerSentEvents() { bytes += slice }
-        events.removeAll()
-        try await writer.write(ByteBuffer(bytes: bytes))
     }
 }

@@ -26,14 +26,16 @@ public struct OpenAIError: HTTPResponseError, Encodable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey { case message, type, param, code }
-    private struct Envelope: Encodable { let error: OpenAIError }
+    /// The JSON body it is sent as: `{"error": {…}}`.
+    struct Envelope: Encodable { let error: OpenAIError }
+    var envelope: Envelope { Envelope(error: self) }
 
     /// The response: the JSON envelope with the error's status.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         if status == .serviceUnavailable || status == .tooManyRequests { headers[.retryAfter] = "1" }
-        let body = try JSONEncoder().encode(Envelope(error: self))
+        let body = try JSONEncoder().encode(envelope)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 

@@ -59,11 +59,8 @@ struct OpenAIRoutes: Sendable {
             ))
         }
         func serverSentEvents(_ framing: some ChunkFraming) -> Response {
-            var headers = HTTPFields()
-            headers[.contentType] = "text/event-stream"
-            headers[.cacheControl] = "no-cache"
             let events = CompletionEvents(framing: framing, includeUsage: fields.includeUsage, generation: generation)
-            return Response(status: .ok, headers: headers, body: ResponseBody { writer in try await events.write(to: &writer) })
+            return ServerSentEvents.response { writer in try await events.write(to: &writer) }
         }
         guard chat else { return serverSentEvents(TextChunkFraming(id: id, created: created, model: model)) }
         let pattern = (try? runtime.model(id: model))?.thinkingPattern ?? .defaultPattern

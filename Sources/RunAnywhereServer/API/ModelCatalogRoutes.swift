@@ -1,0 +1,140 @@
+import Foundation
+import Hummingbird
+import OpenAPIRuntime
+import RunAnywhere
+
+/// RunAnywhere's own model-management API, which the web app uses:
+/// - `GET /api/models[?category=language]`: the catalog, each model with whether it is
+///   installed, its size on disk and, for a language model in the cache, its lifecycle state;
+/// - `GET /api/models/{id}`: one model;
+/// - `POST /api/models`: add a model from a URL (`url`, `category`, optional `framework`, `id`,
+///   `name`, `sha256`, `supportsThinking`); checked before anything is downloaded; 201;
+/// - `POST /api/models/{id}/pull`: download it, its progress as server-sent events (`progress`
+///   events, then `done` or `error`); a client that goes away cancels the download, which the
+///   next pull resumes;
+/// - `DELETE /api/models/{id}`: delete its files (and a user-added model's entry); 204;
+/// - `GET /api/storage`: disk use of the models folder and the space left.
+struct ModelCatalogRoutes: Sendable {
+    let runtime: RunAnywhereRuntime
+
+    /// A model as the catalog lists it.
+    struct CatalogEntry: Encodable, Sendable {
+        let model: ModelInfo
+        let installed: Bool
+        let sizeOnDiskBytes: Int64
+        /// A cached language model's state (`loading`, `loaded`, `unloading`, `failed`); nil when not loaded.
+        let state: ModelLifecycleState?
+    }
+
+    struct Catalog: Encodable, Sendable { let models: [CatalogEntry] }
+
+    struct AddModelRequest: Decodable, Sendable {
+        let url: String
+        let category: ModelCategory
+        let framework: InferenceFramework?
+        let id: String?
+        let name: String?
+        let sha256: String?
+        let supportsThinking: Bool?
+    }
+
+    /// One event of a pull: the progress report of ``DownloadProgress`` as JSON.
+    struct PullProgress: Encodable, Sendable {
+        let modelId: String
+        /// `downloading`, `verifying`, `extracting`, `completed`.
+        let state: String
+        let bytesDownloaded: Int64
+        let totalBytes: Int64?
+        /// 0 to 1.
+        let fraction: Double
+        let bytesPerSecond: Double?
+        let secondsRemaining: Double?
+
+        init(_ progress: DownloadProgress) {
+            modelId = progress.modelId
+            state = switch progress.state {
+            case .downloading: "downloading"
+            case .verifying: "verifying"
+            case .extracting: "extracting"
+            case .completed: "completed"
+            case .failed: "failed"
+            }
+            bytesDownloaded = progress.bytesDownloaded
+            totalBytes = progress.totalBytes
+            fraction = progress.percentage
+            bytesPerSecond = progress.speed
+            secondsRemaining = progress.estimatedTimeRemaining
+        }
+    }
+
+    func register(on router: Router<BasicRequestContext>, maxBodySize: Int) {
+        router.get("api/models") { request, _ in
+            let category = try request.uri.queryParameters.get("category").map { raw in
+                guard let category = ModelCategory(rawValue: String(raw)) else {
+                    throw OpenAIError(.badRequest, "Unknown category '\(raw)'; use one of \(ModelCategory.allCases.map(\.rawValue).joined(separator: ", "))", param: "category")
+                }
+                return category
+            }
+            let states = await states()
+            let models = runtime.availableModels().filter { category == nil || $0.category == category }
+            return try encoded(Catalog(models: models.map { entry($0, states: states) }))
+        }
+        router.get("api/models/:id") { _, context in
+            try encoded(entry(try runtime.model(id: context.parameters.require("id")), states: await states()))
+        }
+        router.post("api/models") { request, _ in
+            let body = try await decodeJSON(AddModelRequest.self, from: request, limit: maxBodySize)
+            guard let url = URL(string: body.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+                throw OpenAIError(.badRequest, "url must be an http or https address", param: "url")
+            }
+            let model: ModelInfo
+            do {
+                model = try runtime.addModel(from: url, category: body.category, framework: body.framework, id: body.id, name: body.name,
+                                             sha256: body.sha256, supportsThinking: body.supportsThinking ?? false)
+            } catch let error as SDKError where error.code == .frameworkNotAvailable {
+                // No engine here runs it: not something a retry fixes, unlike an engine failing to open.
+                throw OpenAIError(.badRequest, error.message, param: "framework", code: "framework_not_available")
+            }
+            return try encoded(entry(model, states: [:]), status: .created)
+        }
+        router.post("api/models/:id/pull") { _, context in
+            let id = try context.parameters.require("id")
+            let progress = try runtime.downloadModelWithProgress(id)
+            return ServerSentEvents.response { writer in
+                var events: [ServerSentEvent] = []
+                do {
+                    for try await report in progress {
+                        if case .failed = report.state { continue }  // the stream throws the error next
+                        events.append(try ServerSentEvents.event(PullProgress(report), name: "progress"))
+                        try await ServerSentEvents.send(&events, to: &writer)
+                    }
+                    events.append(try ServerSentEvents.event(entry(try runtime.model(id: id), states: [:]), name: "done"))
+                } catch let error where !(error is CancellationError) {
+                    events.append(try ServerSentEvents.event(OpenAIError.from(error).envelope, name: "error"))
+                }
+                try await ServerSentEvents.send(&events, to: &writer)
+            }
+        }
+        router.delete("api/models/:id") { _, context in
+            try await runtime.deleteStoredModel(try context.parameters.require("id"))
+            return Response(status: .noContent)
+        }
+        router.get("api/storage") { _, _ in
+            try encoded(runtime.storageInfo())
+        }
+    }
+
+    private func states() async -> [String: ModelLifecycleState] {
+        Dictionary(await runtime.loadedModels().map { ($0.modelId, $0.state) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func entry(_ model: ModelInfo, states: [String: ModelLifecycleState]) -> CatalogEntry {
+        CatalogEntry(model: model, installed: model.isDownloaded, sizeOnDiskBytes: model.isDownloaded ? model.primaryFileSize : 0, state: states[model.id])
+    }
+
+    private func encoded(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return try jsonResponse(value, status: status, encoder: encoder)
+    }
+}

@@ -1,0 +1,1699 @@
+import Hummingbird
+
+/// The OpenAPI 3.1 document of the whole API, served at `GET /openapi.json`: every route of
+/// ``RunAnywhereServer/router()`` with its parameters, bodies, responses and error shapes (a test
+/// checks that the two list the same routes). Kept here, not in a resource bundle, so that the
+/// `runanywhere` binary serves it wherever it is copied.
+enum OpenAPIDocument {
+    static func register(on router: Router<BasicRequestContext>) {
+        router.get("openapi.json") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+        }
+    }
+
+    static let json = #"""
+{
+ "openapi": "3.1.0",
+ "info": {
+  "title": "RunAnywhere",
+  "version": "1",
+  "description": "`runanywhere serve`: OpenAI-compatible routes under /v1 and RunAnywhere's own under /api. Errors are OpenAI's JSON shape."
+ },
+ "servers": [
+  {
+   "url": "http://127.0.0.1:8080"
+  }
+ ],
+ "security": [
+  {
+   "bearer": []
+  }
+ ],
+ "tags": [
+  {
+   "name": "OpenAI",
+   "description": "The shapes the official OpenAI clients expect"
+  },
+  {
+   "name": "RunAnywhere",
+   "description": "What OpenAI has no word for; the web app uses these"
+  }
+ ],
+ "paths": {
+  "/health": {
+   "get": {
+    "summary": "Liveness; open even with an API key",
+    "security": [],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "status": {
+           "const": "ok"
+          }
+         }
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/metrics": {
+   "get": {
+    "summary": "Prometheus metrics",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "text/plain": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    }
+   }
+  },
+  "/openapi.json": {
+   "get": {
+    "summary": "This document",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    }
+   }
+  },
+  "/v1/models": {
+   "get": {
+    "summary": "The installed language models",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/ModelList"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "tags": [
+     "OpenAI"
+    ]
+   }
+  },
+  "/v1/models/{id}": {
+   "get": {
+    "summary": "One installed language model",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Model"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A model id, as `GET /api/models` lists it"
+     }
+    ],
+    "tags": [
+     "OpenAI"
+    ]
+   }
+  },
+  "/v1/chat/completions": {
+   "post": {
+    "summary": "A chat completion, whole or streamed",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/ChatCompletion"
+        }
+       },
+       "text/event-stream": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/ChatCompletionRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "OpenAI"
+    ]
+   }
+  },
+  "/v1/completions": {
+   "post": {
+    "summary": "A text completion of a raw prompt, whole or streamed",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Completion"
+        }
+       },
+       "text/event-stream": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/CompletionRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "OpenAI"
+    ]
+   }
+  },
+  "/v1/audio/speech": {
+   "post": {
+    "summary": "Speech from text",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "audio/wav": {
+        "schema": {
+         "type": "string",
+         "format": "binary"
+        }
+       },
+       "audio/pcm": {
+        "schema": {
+         "type": "string",
+         "format": "binary"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/SpeechRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "OpenAI"
+    ]
+   }
+  },
+  "/v1/audio/transcriptions": {
+   "post": {
+    "summary": "Text from an audio file (WAV, MP3, FLAC, Ogg, WebM, M4A…)",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Transcription"
+        }
+       },
+       "text/plain": {
+        "schema": {
+         "type": "string"
+        }
+       },
+       "application/x-subrip": {
+        "schema": {
+         "type": "string"
+        }
+       },
+       "text/vtt": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "multipart/form-data": {
+       "schema": {
+        "$ref": "#/components/schemas/TranscriptionForm"
+       }
+      }
+     }
+    },
+    "tags": [
+     "OpenAI"
+    ]
+   }
+  },
+  "/api/ps": {
+   "get": {
+    "summary": "The language models loaded or loading, like ollama's /api/ps",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "models": {
+           "type": "array",
+           "items": {
+            "$ref": "#/components/schemas/LoadedModel"
+           }
+          },
+          "memoryBudgetBytes": {
+           "type": "integer"
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
+  "/api/models": {
+   "get": {
+    "summary": "The model catalog with install state",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "models": {
+           "type": "array",
+           "items": {
+            "$ref": "#/components/schemas/CatalogEntry"
+           }
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "parameters": [
+     {
+      "name": "category",
+      "in": "query",
+      "required": false,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "post": {
+    "summary": "Add a model from a URL (checked before anything is downloaded)",
+    "responses": {
+     "201": {
+      "description": "Added",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/CatalogEntry"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/AddModelRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
+  "/api/models/{id}": {
+   "get": {
+    "summary": "One model of the catalog",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/CatalogEntry"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A model id, as `GET /api/models` lists it"
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "delete": {
+    "summary": "Delete a model's files (and a user-added model's entry)",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A model id, as `GET /api/models` lists it"
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ],
+    "responses": {
+     "204": {
+      "description": "Deleted"
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    }
+   }
+  },
+  "/api/models/{id}/pull": {
+   "post": {
+    "summary": "Download a model: `progress` events (PullProgress), then `done` (CatalogEntry) or `error` (Error)",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "text/event-stream": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A model id, as `GET /api/models` lists it"
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
+  "/api/storage": {
+   "get": {
+    "summary": "Disk use of the models folder",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/StorageInfo"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
+  "/api/settings": {
+   "get": {
+    "summary": "The generation defaults",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/GenerationSettings"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "patch": {
+    "summary": "Change some settings (null clears systemPrompt and threads)",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/GenerationSettings"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/GenerationSettings"
+       }
+      }
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "delete": {
+    "summary": "Restore the defaults",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/GenerationSettings"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
+  "/api/environment": {
+   "get": {
+    "summary": "The environments, API keys masked",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Environments"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "put": {
+    "summary": "Select an environment, optionally storing its base URL and API key",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Environments"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/EnvironmentChange"
+       }
+      }
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  }
+ },
+ "components": {
+  "schemas": {
+   "Error": {
+    "type": "object",
+    "required": [
+     "error"
+    ],
+    "properties": {
+     "error": {
+      "type": "object",
+      "required": [
+       "message",
+       "type"
+      ],
+      "properties": {
+       "message": {
+        "type": "string"
+       },
+       "type": {
+        "type": "string"
+       },
+       "param": {
+        "type": [
+         "string",
+         "null"
+        ]
+       },
+       "code": {
+        "type": [
+         "string",
+         "null"
+        ]
+       }
+      }
+     }
+    }
+   },
+   "Model": {
+    "type": "object",
+    "required": [
+     "id",
+     "object",
+     "created",
+     "owned_by"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "object": {
+      "const": "model"
+     },
+     "created": {
+      "type": "integer"
+     },
+     "owned_by": {
+      "type": "string"
+     }
+    }
+   },
+   "ModelList": {
+    "type": "object",
+    "required": [
+     "object",
+     "data"
+    ],
+    "properties": {
+     "object": {
+      "const": "list"
+     },
+     "data": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/Model"
+      }
+     }
+    }
+   },
+   "Message": {
+    "type": "object",
+    "required": [
+     "role",
+     "content"
+    ],
+    "properties": {
+     "role": {
+      "enum": [
+       "system",
+       "developer",
+       "user",
+       "assistant"
+      ]
+     },
+     "content": {
+      "oneOf": [
+       {
+        "type": "string"
+       },
+       {
+        "type": "array",
+        "items": {
+         "type": "object",
+         "required": [
+          "type",
+          "text"
+         ],
+         "properties": {
+          "type": {
+           "const": "text"
+          },
+          "text": {
+           "type": "string"
+          }
+         }
+        }
+       }
+      ]
+     }
+    }
+   },
+   "GenerationFields": {
+    "type": "object",
+    "description": "What both completion routes take",
+    "required": [
+     "model"
+    ],
+    "properties": {
+     "model": {
+      "type": "string"
+     },
+     "max_tokens": {
+      "type": "integer",
+      "minimum": 1
+     },
+     "max_completion_tokens": {
+      "type": "integer",
+      "minimum": 1
+     },
+     "temperature": {
+      "type": "number",
+      "minimum": 0,
+      "maximum": 2
+     },
+     "top_p": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 1
+     },
+     "top_k": {
+      "type": "integer",
+      "minimum": 0
+     },
+     "seed": {
+      "type": "integer"
+     },
+     "stop": {
+      "oneOf": [
+       {
+        "type": "string"
+       },
+       {
+        "type": "array",
+        "items": {
+         "type": "string"
+        },
+        "maxItems": 4
+       }
+      ]
+     },
+     "stream": {
+      "type": "boolean"
+     },
+     "stream_options": {
+      "type": "object",
+      "properties": {
+       "include_usage": {
+        "type": "boolean"
+       }
+      }
+     },
+     "keep_alive": {
+      "oneOf": [
+       {
+        "type": "number"
+       },
+       {
+        "type": "string"
+       }
+      ],
+      "description": "ollama's keep_alive: seconds, or \"30s\", \"5m\", \"1h\"; -1 for ever, 0 to unload when done"
+     }
+    }
+   },
+   "ChatCompletionRequest": {
+    "allOf": [
+     {
+      "$ref": "#/components/schemas/GenerationFields"
+     },
+     {
+      "type": "object",
+      "required": [
+       "messages"
+      ],
+      "properties": {
+       "messages": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+         "$ref": "#/components/schemas/Message"
+        }
+       }
+      }
+     }
+    ]
+   },
+   "CompletionRequest": {
+    "allOf": [
+     {
+      "$ref": "#/components/schemas/GenerationFields"
+     },
+     {
+      "type": "object",
+      "required": [
+       "prompt"
+      ],
+      "properties": {
+       "prompt": {
+        "type": "string"
+       }
+      }
+     }
+    ]
+   },
+   "Usage": {
+    "type": "object",
+    "properties": {
+     "prompt_tokens": {
+      "type": "integer"
+     },
+     "completion_tokens": {
+      "type": "integer"
+     },
+     "total_tokens": {
+      "type": "integer"
+     },
+     "prompt_tokens_details": {
+      "type": "object",
+      "properties": {
+       "cached_tokens": {
+        "type": "integer"
+       }
+      }
+     }
+    }
+   },
+   "Timings": {
+    "type": "object",
+    "description": "RunAnywhere's timings, like llama-server's",
+    "properties": {
+     "prompt_n": {
+      "type": "number"
+     },
+     "cache_n": {
+      "type": "number"
+     },
+     "prompt_ms": {
+      "type": "number"
+     },
+     "prompt_per_second": {
+      "type": "number"
+     },
+     "predicted_n": {
+      "type": "number"
+     },
+     "predicted_ms": {
+      "type": "number"
+     },
+     "predicted_per_second": {
+      "type": "number"
+     },
+     "time_to_first_token_ms": {
+      "type": "number"
+     },
+     "total_ms": {
+      "type": "number"
+     }
+    }
+   },
+   "ChatCompletion": {
+    "type": "object",
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "object": {
+      "const": "chat.completion"
+     },
+     "created": {
+      "type": "integer"
+     },
+     "model": {
+      "type": "string"
+     },
+     "choices": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "properties": {
+        "index": {
+         "type": "integer"
+        },
+        "finish_reason": {
+         "enum": [
+          "stop",
+          "length"
+         ]
+        },
+        "message": {
+         "type": "object",
+         "properties": {
+          "role": {
+           "const": "assistant"
+          },
+          "content": {
+           "type": "string"
+          },
+          "reasoning_content": {
+           "type": "string"
+          }
+         }
+        }
+       }
+      }
+     },
+     "usage": {
+      "$ref": "#/components/schemas/Usage"
+     },
+     "timings": {
+      "$ref": "#/components/schemas/Timings"
+     }
+    }
+   },
+   "Completion": {
+    "type": "object",
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "object": {
+      "const": "text_completion"
+     },
+     "created": {
+      "type": "integer"
+     },
+     "model": {
+      "type": "string"
+     },
+     "choices": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "properties": {
+        "index": {
+         "type": "integer"
+        },
+        "text": {
+         "type": "string"
+        },
+        "finish_reason": {
+         "enum": [
+          "stop",
+          "length"
+         ]
+        }
+       }
+      }
+     },
+     "usage": {
+      "$ref": "#/components/schemas/Usage"
+     },
+     "timings": {
+      "$ref": "#/components/schemas/Timings"
+     }
+    }
+   },
+   "SpeechRequest": {
+    "type": "object",
+    "required": [
+     "model",
+     "input"
+    ],
+    "properties": {
+     "model": {
+      "type": "string"
+     },
+     "input": {
+      "type": "string",
+      "maxLength": 10000
+     },
+     "voice": {
+      "type": "string"
+     },
+     "speed": {
+      "type": "number",
+      "minimum": 0.25,
+      "maximum": 4
+     },
+     "response_format": {
+      "enum": [
+       "wav",
+       "pcm"
+      ]
+     }
+    }
+   },
+   "TranscriptionForm": {
+    "type": "object",
+    "required": [
+     "file",
+     "model"
+    ],
+    "properties": {
+     "file": {
+      "type": "string",
+      "format": "binary"
+     },
+     "model": {
+      "type": "string"
+     },
+     "language": {
+      "type": "string"
+     },
+     "prompt": {
+      "type": "string"
+     },
+     "temperature": {
+      "type": "number",
+      "minimum": 0,
+      "maximum": 1
+     },
+     "response_format": {
+      "enum": [
+       "json",
+       "text",
+       "verbose_json",
+       "srt",
+       "vtt"
+      ]
+     },
+     "timestamp_granularities[]": {
+      "type": "array",
+      "items": {
+       "const": "segment"
+      }
+     }
+    }
+   },
+   "Transcription": {
+    "type": "object",
+    "required": [
+     "text"
+    ],
+    "properties": {
+     "text": {
+      "type": "string"
+     },
+     "task": {
+      "const": "transcribe"
+     },
+     "language": {
+      "type": "string"
+     },
+     "duration": {
+      "type": "number"
+     },
+     "segments": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "properties": {
+        "id": {
+         "type": "integer"
+        },
+        "seek": {
+         "type": "integer"
+        },
+        "start": {
+         "type": "number"
+        },
+        "end": {
+         "type": "number"
+        },
+        "text": {
+         "type": "string"
+        },
+        "temperature": {
+         "type": "number"
+        },
+        "avg_logprob": {
+         "type": "number"
+        }
+       }
+      }
+     },
+     "usage": {
+      "type": "object",
+      "properties": {
+       "type": {
+        "const": "duration"
+       },
+       "seconds": {
+        "type": "integer"
+       }
+      }
+     }
+    }
+   },
+   "LoadedModel": {
+    "type": "object",
+    "properties": {
+     "modelId": {
+      "type": "string"
+     },
+     "state": {
+      "$ref": "#/components/schemas/LifecycleState"
+     },
+     "memoryBytes": {
+      "type": "integer"
+     },
+     "activeRequests": {
+      "type": "integer"
+     },
+     "keepAliveSeconds": {
+      "type": [
+       "number",
+       "null"
+      ]
+     },
+     "expiresAt": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "format": "date-time"
+     },
+     "error": {
+      "type": [
+       "string",
+       "null"
+      ]
+     }
+    }
+   },
+   "LifecycleState": {
+    "enum": [
+     "notLoaded",
+     "loading",
+     "loaded",
+     "unloading",
+     "failed"
+    ]
+   },
+   "ModelInfo": {
+    "type": "object",
+    "description": "The SDK's ModelInfo, as the specification shapes it",
+    "required": [
+     "id",
+     "name",
+     "category",
+     "format",
+     "framework"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "name": {
+      "type": "string"
+     },
+     "category": {
+      "enum": [
+       "language",
+       "speech-recognition",
+       "speech-synthesis",
+       "vision",
+       "image-generation",
+       "multimodal",
+       "audio",
+       "embedding"
+      ]
+     },
+     "format": {
+      "type": "string"
+     },
+     "framework": {
+      "type": "string"
+     },
+     "downloadURL": {
+      "type": "string"
+     },
+     "downloadSize": {
+      "type": "integer"
+     },
+     "contextLength": {
+      "type": "integer"
+     },
+     "supportsThinking": {
+      "type": "boolean"
+     },
+     "description": {
+      "type": "string"
+     },
+     "license": {
+      "type": "string"
+     },
+     "sha256": {
+      "type": "string"
+     }
+    }
+   },
+   "CatalogEntry": {
+    "type": "object",
+    "required": [
+     "model",
+     "installed",
+     "sizeOnDiskBytes"
+    ],
+    "properties": {
+     "model": {
+      "$ref": "#/components/schemas/ModelInfo"
+     },
+     "installed": {
+      "type": "boolean"
+     },
+     "sizeOnDiskBytes": {
+      "type": "integer"
+     },
+     "state": {
+      "$ref": "#/components/schemas/LifecycleState"
+     }
+    }
+   },
+   "AddModelRequest": {
+    "type": "object",
+    "required": [
+     "url",
+     "category"
+    ],
+    "properties": {
+     "url": {
+      "type": "string",
+      "format": "uri"
+     },
+     "category": {
+      "type": "string"
+     },
+     "framework": {
+      "type": "string"
+     },
+     "id": {
+      "type": "string"
+     },
+     "name": {
+      "type": "string"
+     },
+     "sha256": {
+      "type": "string",
+      "pattern": "^[0-9a-fA-F]{64}$"
+     },
+     "supportsThinking": {
+      "type": "boolean"
+     }
+    }
+   },
+   "PullProgress": {
+    "type": "object",
+    "description": "The data of each `progress` event of a pull",
+    "properties": {
+     "modelId": {
+      "type": "string"
+     },
+     "state": {
+      "enum": [
+       "downloading",
+       "verifying",
+       "extracting",
+       "completed"
+      ]
+     },
+     "bytesDownloaded": {
+      "type": "integer"
+     },
+     "totalBytes": {
+      "type": [
+       "integer",
+       "null"
+      ]
+     },
+     "fraction": {
+      "type": "number"
+     },
+     "bytesPerSecond": {
+      "type": [
+       "number",
+       "null"
+      ]
+     },
+     "secondsRemaining": {
+      "type": [
+       "number",
+       "null"
+      ]
+     }
+    }
+   },
+   "StorageInfo": {
+    "type": "object",
+    "properties": {
+     "models": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "properties": {
+        "modelId": {
+         "type": "string"
+        },
+        "name": {
+         "type": "string"
+        },
+        "path": {
+         "type": "string"
+        },
+        "sizeBytes": {
+         "type": "integer"
+        }
+       }
+      }
+     },
+     "totalModelBytes": {
+      "type": "integer"
+     },
+     "freeBytes": {
+      "type": [
+       "integer",
+       "null"
+      ]
+     },
+     "directory": {
+      "type": "string"
+     }
+    }
+   },
+   "GenerationSettings": {
+    "type": "object",
+    "properties": {
+     "temperature": {
+      "type": "number",
+      "minimum": 0,
+      "maximum": 2
+     },
+     "maxTokens": {
+      "type": "integer",
+      "minimum": 1
+     },
+     "topP": {
+      "type": "number"
+     },
+     "topK": {
+      "type": "integer",
+      "minimum": 0
+     },
+     "systemPrompt": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "streaming": {
+      "type": "boolean"
+     },
+     "threads": {
+      "type": [
+       "integer",
+       "null"
+      ],
+      "minimum": 1
+     }
+    }
+   },
+   "Environments": {
+    "type": "object",
+    "properties": {
+     "environments": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "properties": {
+        "environment": {
+         "enum": [
+          "development",
+          "staging",
+          "production"
+         ]
+        },
+        "isSelected": {
+         "type": "boolean"
+        },
+        "baseURL": {
+         "type": [
+          "string",
+          "null"
+         ]
+        },
+        "maskedAPIKey": {
+         "type": [
+          "string",
+          "null"
+         ],
+         "description": "Only the last 4 characters shown"
+        }
+       }
+      }
+     }
+    }
+   },
+   "EnvironmentChange": {
+    "type": "object",
+    "required": [
+     "environment"
+    ],
+    "properties": {
+     "environment": {
+      "enum": [
+       "development",
+       "staging",
+       "production"
+      ]
+     },
+     "baseURL": {
+      "type": "string"
+     },
+     "apiKey": {
+      "type": "string"
+     }
+    }
+   }
+  },
+  "securitySchemes": {
+   "bearer": {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "Needed only when the server was started with --api-key-stdin"
+   }
+  },
+  "responses": {
+   "BadRequest": {
+    "description": "Malformed JSON or a bad field (`param` names it)",
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    }
+   },
+   "Unauthorized": {
+    "description": "A missing or wrong API key",
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    }
+   },
+   "NotFound": {
+    "description": "An unknown model or route",
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    }
+   },
+   "TooLarge": {
+    "description": "The body is over the size limit",
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    }
+   },
+   "Busy": {
+    "description": "Busy (the queue is full) or out of memory; retry after Retry-After seconds",
+    "headers": {
+     "Retry-After": {
+      "schema": {
+       "type": "integer"
+      }
+     }
+    },
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    }
+   }
+  }
+ }
+}
+"""#
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import RunAnywhere
+import Synchronization
+
+/// RunAnywhere's settings API, which the web app's Settings page uses (the same files as
+/// `runanywhere settings` and `runanywhere env`):
+/// - `GET /api/settings`: the generation defaults; `PATCH /api/settings` with some of
+///   `temperature`, `maxTokens`, `topP`, `topK`, `systemPrompt`, `streaming`, `threads` (null
+///   clears `systemPrompt` and `threads`) checks and saves them; `DELETE /api/settings` restores
+///   the defaults;
+/// - `GET /api/environment`: each environment with its base URL and its API key masked;
+///   `PUT /api/environment` with `environment` and optional `baseURL` and `apiKey` selects it
+///   (the key is stored readable only by the user and only ever returned masked).
+final class SettingsRoutes: Sendable {
+    let settings: SettingsStore
+    let environments: EnvironmentStore
+    let maxBodySize: Int
+    /// One change at a time, so that two PATCHes never lose each other's keys.
+    private let writes = Mutex(())
+
+    init(dataDirectory: URL, maxBodySize: Int) {
+        settings = SettingsStore(dataDirectory: dataDirectory)
+        environments = EnvironmentStore(dataDirectory: dataDirectory)
+        self.maxBodySize = maxBodySize
+    }
+
+    struct Environments: Encodable, Sendable { let environments: [EnvironmentStatus] }
+
+    struct EnvironmentChange: Decodable, Sendable {
+        let environment: SDKEnvironment
+        let baseURL: String?
+        let apiKey: String?
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("api/settings") { [self] _, _ in try jsonResponse(try settings.load()) }
+        router.patch("api/settings") { [self] request, _ in
+            let changes = try await decodeJSON([String: SettingValue].self, from: request, limit: maxBodySize)
+            return try jsonResponse(try writes.withLock { _ in
+                var updated = try settings.load()
+                for key in changes.keys.sorted() {
+                    do {
+                        try updated.set(key, to: changes[key]!.text(clearing: key))
+                    } catch let error as SDKError {
+                        throw OpenAIError(.badRequest, error.message, param: key)
+                    }
+                }
+                try settings.save(updated)
+                return updated
+            })
+        }
+        router.delete("api/settings") { [self] _, _ in
+            try jsonResponse(try writes.withLock { _ in
+                try settings.reset()
+                return GenerationSettings()
+            })
+        }
+        router.get("api/environment") { [self] _, _ in try jsonResponse(Environments(environments: try environments.statuses())) }
+        router.put("api/environment") { [self] request, _ in
+            let change = try await decodeJSON(EnvironmentChange.self, from: request, limit: maxBodySize)
+            try writes.withLock { _ in _ = try environments.use(change.environment, baseURL: change.baseURL, apiKey: change.apiKey) }
+            return try jsonResponse(Environments(environments: try environments.statuses()))
+        }
+    }
+}
+
+/// A setting's new value as JSON gives it: a number, a boolean, a string, or null.
+enum SettingValue: Decodable, Sendable {
+    case number(Double)
+    case bool(Bool)
+    case string(String)
+    case null
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null } else if let bool = try? container.decode(Bool.self) { self = .bool(bool) } else if let number = try? container.decode(Double.self) { self = .number(number) } else { self = .string(try container.decode(String.self)) }
+    }
+
+    /// The value as ``GenerationSettings/set(_:to:)`` reads it; null clears `key`.
+    func text(clearing key: String) -> String {
+        switch self {
+        case .number(let value): value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        case .bool(let value): value ? "on" : "off"
+        case .string(let value): value
+        case .null: key == "threads" ? "auto" : ""
+        }
+    }
+}

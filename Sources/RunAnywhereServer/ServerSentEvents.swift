@@ -1,0 +1,31 @@
+import Foundation
+import Hummingbird
+import OpenAPIRuntime
+
+/// Server-sent event streams (`text/event-stream`), framed by OpenAPIRuntime's encoder.
+enum ServerSentEvents {
+    /// A streaming response whose body `write` produces; if the client goes away, writing throws.
+    static func response(_ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await write(&writer)
+            try await writer.finish(nil)
+        })
+    }
+
+    /// An event whose data is `value` as JSON, named `name` when given.
+    static func event(_ value: some Encodable, name: String? = nil) throws -> ServerSentEvent {
+        ServerSentEvent(event: name, data: String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
+    }
+
+    /// Frames `events`, writes them and empties the list.
+    static func send(_ events: inout [ServerSentEvent], to writer: inout any ResponseBodyWriter) async throws {
+        guard !events.isEmpty else { return }
+        var bytes: [UInt8] = []
+        for try await slice in events.async.asEncodedServerSentEvents() { bytes += slice }
+        events.removeAll()
+        try await writer.write(ByteBuffer(bytes: bytes))
+    }
+}

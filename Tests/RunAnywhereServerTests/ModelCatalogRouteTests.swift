@@ -1,0 +1,133 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RunAnywhere
+import RunAnywhereServer
+import RunAnywhereTestSupport
+import Testing
+
+/// RunAnywhere's model-management API in process: the catalog with install state, adding a
+/// model from a URL (served on loopback), pulling it with progress as server-sent events,
+/// storage, deletion, and every error.
+@Suite struct ModelCatalogRouteTests {
+    /// The server-sent events of a body: each one's name and JSON data.
+    static func events(_ body: ByteBuffer) throws -> [(name: String?, data: [String: Any])] {
+        try String(buffer: body).components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { block in
+            let lines = block.components(separatedBy: "\n")
+            let name = lines.first { $0.hasPrefix("event: ") }.map { String($0.dropFirst(7)) }
+            let data = lines.filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }.joined(separator: "\n")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any])
+            return (name, object)
+        }
+    }
+
+    static func entries(_ body: ByteBuffer) throws -> [String: [String: Any]] {
+        let models = try #require(try OpenAIRouteTests.json(body)["models"] as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: models.map { (($0["model"] as? [String: Any])?["id"] as? String ?? "", $0) })
+    }
+
+    @Test func theCatalogShowsWhatIsInstalledAndLoaded() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/models", method: .get) { response in
+                #expect(response.status == .ok)
+                let entries = try Self.entries(response.body)
+                #expect(entries["scripted"]?["installed"] as? Bool == true)
+                #expect((entries["scripted"]?["sizeOnDiskBytes"] as? Int ?? 0) > 0)
+                #expect(entries["scripted"]?["state"] == nil, "not loaded yet")
+                #expect(entries["whisper-tiny.en"]?["installed"] as? Bool == false, "the built-in catalog, not installed in this folder")
+                #expect(entries.count > 5)
+            }
+            try await client.execute(uri: "/api/models?category=speech-recognition", method: .get) { response in
+                let entries = try Self.entries(response.body)
+                #expect(!entries.isEmpty && entries.values.allSatisfy { ($0["model"] as? [String: Any])?["category"] as? String == "speech-recognition" })
+            }
+            try await client.execute(uri: "/v1/completions", method: .post, body: ByteBuffer(string: #"{"model": "scripted", "prompt": "a b", "keep_alive": -1}"#)) {
+                #expect($0.status == .ok)
+            }
+            try await client.execute(uri: "/api/models/scripted", method: .get) { response in
+                let entry = try OpenAIRouteTests.json(response.body)
+                #expect(entry["state"] as? String == "loaded")
+                #expect((entry["model"] as? [String: Any])?["name"] as? String == "scripted")
+            }
+            try await client.execute(uri: "/api/models?category=bogus", method: .get) { response in
+                #expect(response.status == .badRequest)
+                let error = try OpenAIRouteTests.error(response.body)
+                #expect(error["param"] as? String == "category")
+            }
+            try await client.execute(uri: "/api/models/nope", method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/api/models/..%2F..%2Fetc", method: .get) { #expect($0.status == .notFound || $0.status == .badRequest) }
+        }
+    }
+
+    @Test func aModelAddedFromAURLIsPulledWithProgressThenDeleted() async throws {
+        let bytes = GGUFWriter.tinyLlama().data() + Data(count: 256 << 10)  // padded so that the transfer takes a few reports
+        let web = try await TestHTTPServer.start(routes: ["/models/Tiny-Model.Q4.gguf": .file(bytes, delayPerChunk: .milliseconds(5)), "/gone.gguf": .status(404)])
+        defer { Task { try? await web.shutdown() } }
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            let add = #"{"url": "\#(web.url("/models/Tiny-Model.Q4.gguf"))", "category": "language", "name": "Tiny"}"#
+            let id = try await client.execute(uri: "/api/models", method: .post, body: ByteBuffer(string: add)) { response in
+                #expect(response.status == .created)
+                let entry = try OpenAIRouteTests.json(response.body)
+                #expect(entry["installed"] as? Bool == false)
+                let model = try #require(entry["model"] as? [String: Any])
+                #expect(model["framework"] as? String == InferenceFramework.llamaCpp.rawValue && model["name"] as? String == "Tiny")
+                return try #require(model["id"] as? String)
+            }
+            try await client.execute(uri: "/api/models/\(id)/pull", method: .post) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/event-stream")
+                let events = try Self.events(response.body)
+                let progress = events.filter { $0.name == "progress" }
+                #expect(progress.count >= 2, "\(events.map(\.name))")
+                let fractions = progress.map { $0.data["fraction"] as? Double ?? -1 }
+                #expect(fractions == fractions.sorted() && fractions.last == 1, "\(fractions)")
+                #expect(progress.last?.data["state"] as? String == "completed")
+                #expect(progress.allSatisfy { $0.data["modelId"] as? String == id })
+                #expect(events.last?.name == "done" && events.last?.data["installed"] as? Bool == true)
+            }
+            try await client.execute(uri: "/api/storage", method: .get) { response in
+                let storage = try OpenAIRouteTests.json(response.body)
+                let models = try #require(storage["models"] as? [[String: Any]])
+                #expect(models.contains { $0["modelId"] as? String == id && $0["sizeBytes"] as? Int == bytes.count })
+            }
+            try await client.execute(uri: "/api/models/\(id)", method: .delete) { #expect($0.status == .noContent) }
+            try await client.execute(uri: "/api/models/\(id)", method: .get) { #expect($0.status == .notFound, "a user-added model's entry goes with its files") }
+
+            // A download that fails is an `error` event; the model stays not installed.
+            let gone = #"{"url": "\#(web.url("/gone.gguf"))", "category": "language"}"#
+            let goneID = try await client.execute(uri: "/api/models", method: .post, body: ByteBuffer(string: gone)) { response in
+                try #require(((try OpenAIRouteTests.json(response.body))["model"] as? [String: Any])?["id"] as? String)
+            }
+            try await client.execute(uri: "/api/models/\(goneID)/pull", method: .post) { response in
+                let events = try Self.events(response.body)
+                #expect(events.last?.name == "error")
+                let message = (events.last?.data["error"] as? [String: Any])?["message"] as? String
+                #expect(message?.contains("404") == true, "\(events.map(\.data))")
+            }
+        }
+    }
+
+    @Test func badRequestsAreClearErrors() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            for (body, param) in [
+                (#"{"url": "file:///etc/passwd", "category": "language"}"#, "url"),
+                (#"{"url": "http://example.com/m.gguf", "category": "bogus"}"#, "category"),
+                (#"{"category": "language"}"#, "url"),
+            ] {
+                try await client.execute(uri: "/api/models", method: .post, body: ByteBuffer(string: body)) { response in
+                    #expect(response.status == .badRequest, "\(body)")
+                    let error = try OpenAIRouteTests.error(response.body)
+                    #expect(error["param"] as? String == param, "\(body)")
+                }
+            }
+            try await client.execute(uri: "/api/models", method: .post, body: ByteBuffer(string: #"{"url": "http://example.com/voice.onnx", "category": "language"}"#)) { response in
+                #expect(response.status == .badRequest, "a language engine does not read ONNX files")
+            }
+            try await client.execute(uri: "/api/models/nope/pull", method: .post) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/api/models/nope", method: .delete) { #expect($0.status == .notFound) }
+        }
+    }
+}

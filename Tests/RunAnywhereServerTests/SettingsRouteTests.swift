@@ -1,0 +1,92 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RunAnywhere
+import RunAnywhereServer
+import RunAnywhereTestSupport
+import Testing
+
+/// The settings and environment API in process: values checked and saved in the same files the
+/// CLI uses, partial changes, resets, and API keys that only ever come back masked.
+@Suite struct SettingsRouteTests {
+    @Test func settingsAreCheckedSavedAndReset() async throws {
+        let runtime = try scriptedRuntime()
+        let app = OpenAIRouteTests.server(runtime).application()
+        let store = SettingsStore(dataDirectory: runtime.configuration.dataDirectory)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/settings", method: .get) { response in
+                let settings = try OpenAIRouteTests.json(response.body)
+                #expect(abs((settings["temperature"] as? Double ?? -1) - Double(GenerationSettings().temperature)) < 1e-6)
+            }
+            try await client.execute(uri: "/api/settings", method: .patch, body: ByteBuffer(string: #"{"temperature": 0.2, "maxTokens": 64, "systemPrompt": "Be terse.", "streaming": false}"#)) { response in
+                #expect(response.status == .ok)
+                let settings = try OpenAIRouteTests.json(response.body)
+                #expect(settings["maxTokens"] as? Int == 64 && settings["systemPrompt"] as? String == "Be terse.")
+            }
+            #expect(try store.load().temperature == 0.2 && store.load().streaming == false, "saved where the CLI reads them")
+            try await client.execute(uri: "/api/settings", method: .patch, body: ByteBuffer(string: #"{"threads": 2}"#)) { #expect($0.status == .ok) }
+            #expect(try store.load().maxTokens == 64 && store.load().threads == 2, "a partial change keeps the other settings")
+            try await client.execute(uri: "/api/settings", method: .patch, body: ByteBuffer(string: #"{"systemPrompt": null, "threads": null}"#)) { #expect($0.status == .ok) }
+            #expect(try store.load().systemPrompt == nil && store.load().threads == nil)
+            for (body, param) in [(#"{"temperature": 9}"#, "temperature"), (#"{"colour": "blue"}"#, "colour"), (#"{"maxTokens": "many"}"#, "maxTokens")] {
+                try await client.execute(uri: "/api/settings", method: .patch, body: ByteBuffer(string: body)) { response in
+                    #expect(response.status == .badRequest, "\(body)")
+                    let error = try OpenAIRouteTests.error(response.body)
+                    #expect(error["param"] as? String == param, "\(error)")
+                }
+            }
+            #expect(try store.load().maxTokens == 64, "a refused change saves nothing")
+            try await client.execute(uri: "/api/settings", method: .patch, body: ByteBuffer(string: "[1, 2]")) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/api/settings", method: .delete) { response in
+                let settings = try OpenAIRouteTests.json(response.body)
+                #expect(settings["maxTokens"] as? Int == GenerationSettings().maxTokens)
+            }
+            #expect(try store.load() == GenerationSettings())
+        }
+    }
+
+    @Test func environmentKeysComeBackMasked() async throws {
+        let runtime = try scriptedRuntime()
+        let app = OpenAIRouteTests.server(runtime).application()
+        try await app.test(.router) { client in
+            let change = #"{"environment": "staging", "baseURL": "https://staging.example.com", "apiKey": "sk-secret-key-1234"}"#
+            try await client.execute(uri: "/api/environment", method: .put, body: ByteBuffer(string: change)) { response in
+                #expect(response.status == .ok)
+                let text = String(buffer: response.body)
+                #expect(!text.contains("sk-secret"), "the key is never sent back")
+                let environments = try #require(try OpenAIRouteTests.json(response.body)["environments"] as? [[String: Any]])
+                let staging = try #require(environments.first { $0["environment"] as? String == "staging" })
+                #expect(staging["isSelected"] as? Bool == true && staging["maskedAPIKey"] as? String == "••••1234")
+            }
+            try await client.execute(uri: "/api/environment", method: .get) { response in
+                #expect(!String(buffer: response.body).contains("sk-secret"))
+            }
+            try await client.execute(uri: "/api/environment", method: .put, body: ByteBuffer(string: #"{"environment": "production"}"#)) { response in
+                #expect(response.status == .badRequest, "production needs a key")
+            }
+            try await client.execute(uri: "/api/environment", method: .put, body: ByteBuffer(string: #"{"environment": "moon"}"#)) { #expect($0.status == .badRequest) }
+            let credentials = runtime.configuration.dataDirectory.appendingPathComponent(SDKConstants.Files.credentials).path
+            let permissions = try FileManager.default.attributesOfItem(atPath: credentials)[.posixPermissions] as? Int
+            #expect(permissions == 0o600)
+        }
+    }
+}
+
+/// `/openapi.json` describes exactly the routes the server has.
+@Suite struct OpenAPIDocumentTests {
+    @Test func theDocumentListsEveryRouteAndNoOther() async throws {
+        let server = OpenAIRouteTests.server(try scriptedRuntime())
+        let served = Set(server.router().routes.map { "\($0.method.rawValue.lowercased()) \($0.path.description.replacingOccurrences(of: ":id", with: "{id}"))" })
+        let app = server.application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/openapi.json", method: .get) { response in
+                #expect(response.status == .ok)
+                let document = try OpenAIRouteTests.json(response.body)
+                #expect(document["openapi"] as? String == "3.1.0")
+                let paths = try #require(document["paths"] as? [String: [String: Any]])
+                let described = Set(paths.flatMap { path, operations in operations.keys.map { "\($0) \(path)" } })
+                #expect(described == served, "described only: \(described.subtracting(served).sorted()); served only: \(served.subtracting(described).sorted())")
+            }
+        }
+    }
+}
