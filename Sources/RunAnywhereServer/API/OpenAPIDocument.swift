@@ -455,7 +455,16 @@ enum OpenAPIDocument {
       "in": "query",
       "required": false,
       "schema": {
-       "type": "string"
+       "enum": [
+        "language",
+        "speech-recognition",
+        "speech-synthesis",
+        "vision",
+        "image-generation",
+        "multimodal",
+        "audio",
+        "embedding"
+       ]
       }
      }
     ],
@@ -1375,7 +1384,22 @@ enum OpenAPIDocument {
       "type": "string"
      },
      "framework": {
-      "type": "string"
+      "enum": [
+       "ONNX",
+       "LlamaCpp",
+       "WhisperCpp",
+       "EspeakNG",
+       "FoundationModels",
+       "SystemTTS",
+       "FluidAudio",
+       "CoreML",
+       "MLX",
+       "WhisperKitCoreML",
+       "MetalRT",
+       "BuiltIn",
+       "None",
+       "Unknown"
+      ]
      },
      "downloadURL": {
       "type": "string"
@@ -1431,13 +1455,38 @@ enum OpenAPIDocument {
     "properties": {
      "url": {
       "type": "string",
-      "format": "uri"
+      "format": "uri",
+      "pattern": "^https?://"
      },
      "category": {
-      "type": "string"
+      "enum": [
+       "language",
+       "speech-recognition",
+       "speech-synthesis",
+       "vision",
+       "image-generation",
+       "multimodal",
+       "audio",
+       "embedding"
+      ]
      },
      "framework": {
-      "type": "string"
+      "enum": [
+       "ONNX",
+       "LlamaCpp",
+       "WhisperCpp",
+       "EspeakNG",
+       "FoundationModels",
+       "SystemTTS",
+       "FluidAudio",
+       "CoreML",
+       "MLX",
+       "WhisperKitCoreML",
+       "MetalRT",
+       "BuiltIn",
+       "None",
+       "Unknown"
+      ]
      },
      "id": {
       "type": "string"
