@@ -51,11 +51,12 @@ struct ServeCommand: AsyncParsableCommand {
             if apiKeyStdin, key?.isEmpty ?? true { throw SDKError(.invalidConfiguration, "--api-key-stdin read no key from standard input") }
             var logger = context.logger
             logger.logLevel = global.verbose ? .debug : .info
-            let configuration = ServerConfiguration(
+            var configuration = ServerConfiguration(
                 host: host, port: port, apiKey: key, corsOrigins: corsOrigins, maxBodySize: maxBodyMiB << 20, threads: threads,
                 loadOptions: ModelLoadOptions(contextLength: contextLength, threads: threads, parallel: parallel, queueLimit: queue),
                 keepAlive: KeepAlive(parsing: keepAlive) ?? .default, logger: logger
             )
+            configuration.appVersion = RunAnywhereCommand.configuration.version
             let runtime = try RunAnywhere.runtime()
             if let budget = modelsBudget.flatMap(Self.bytes) { await runtime.setModelMemoryBudget(budget) }
             let server = RunAnywhereServer(runtime: runtime, configuration: configuration)

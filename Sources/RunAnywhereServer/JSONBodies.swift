@@ -15,8 +15,18 @@ func decodeJSON<T: Decodable>(_ type: T.Type, from request: Request, limit: Int)
 }
 
 /// A JSON response.
-func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok, encoder: JSONEncoder = JSONEncoder()) throws -> Response {
+func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
     var headers = HTTPFields()
     headers[.contentType] = "application/json"
-    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder.server.encode(value))))
+}
+
+extension JSONEncoder {
+    /// How the server writes JSON: dates as ISO-8601 text, slashes unescaped.
+    static var server: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
 }

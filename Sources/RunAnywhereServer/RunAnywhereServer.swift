@@ -39,6 +39,8 @@ public struct RunAnywhereServer: Sendable {
         LoadedModelRoutes(runtime: runtime).register(on: router)
         ModelCatalogRoutes(runtime: runtime).register(on: router, maxBodySize: configuration.maxBodySize)
         SettingsRoutes(dataDirectory: runtime.configuration.dataDirectory, maxBodySize: configuration.maxBodySize).register(on: router)
+        ConversationRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        BenchmarkRoutes(runtime: runtime, configuration: configuration).register(on: router)
         OpenAPIDocument.register(on: router)
         return router
     }

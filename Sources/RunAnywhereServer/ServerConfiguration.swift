@@ -14,6 +14,8 @@ public struct ServerConfiguration: Sendable {
     public var corsOrigins: [String]
     /// Largest request body accepted, in bytes.
     public var maxBodySize: Int
+    /// The version benchmark reports name.
+    public var appVersion = "0.1.0"
     /// Longest audio a transcription request may send, in seconds.
     public var maxAudioDuration: TimeInterval = 1800
     /// CPU threads per generation; nil keeps each model's default.

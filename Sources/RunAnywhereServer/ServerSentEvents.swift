@@ -17,7 +17,7 @@ enum ServerSentEvents {
 
     /// An event whose data is `value` as JSON, named `name` when given.
     static func event(_ value: some Encodable, name: String? = nil) throws -> ServerSentEvent {
-        ServerSentEvent(event: name, data: String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
+        ServerSentEvent(event: name, data: String(decoding: try JSONEncoder.server.encode(value), as: UTF8.self))
     }
 
     /// Frames `events`, writes them and empties the list.

@@ -12,9 +12,11 @@ public struct ChatReply: Sendable {
     public let message: Task<ChatMessage, Never>
 }
 
-/// A conversation with the loaded model, kept by the SDK: it builds the context from the saved
+/// A conversation with a language model, kept by the SDK: it builds the context from the saved
 /// messages, applies the user's settings, measures every answer (``MessageAnalytics``), keeps
-/// the conversation's analytics current and saves the conversation after every message.
+/// the conversation's analytics current and saves the conversation after every message. The
+/// model is the runtime's current one (the CLI), or one the chat names (``ChatModel/named(_:loadOptions:)``,
+/// the server), loaded on demand and lent to each answer.
 public actor ChatService {
     /// The runtime whose loaded model answers.
     public nonisolated let runtime: RunAnywhereRuntime
@@ -24,14 +26,18 @@ public actor ChatService {
     public private(set) var conversation: Conversation
     /// Generation defaults for answers that do not override them.
     public var settings: GenerationSettings
+    /// The model that answers.
+    public var model: ChatModel
     private let logger: Logger
 
-    /// A chat continuing `conversation`, or a new one.
-    public init(runtime: RunAnywhereRuntime, store: ConversationStore, settings: GenerationSettings, conversation: Conversation? = nil) {
+    /// A chat continuing `conversation`, or a new one, answered by `model`.
+    public init(runtime: RunAnywhereRuntime, store: ConversationStore, settings: GenerationSettings, conversation: Conversation? = nil,
+                model: ChatModel = .current) {
         self.runtime = runtime
         self.store = store
         self.settings = settings
         self.conversation = conversation ?? Conversation()
+        self.model = model
         self.logger = runtime.configuration.logger
     }
 
@@ -73,15 +79,24 @@ public actor ChatService {
     }
 
     private func prepare(_ overrides: LLMGenerationOptions?) async throws -> (ModelInfo, LLMGenerationOptions) {
-        guard let model = await runtime.currentModel, let contextLength = await runtime.loadedContextLength else {
-            throw RunAnywhereRuntime.noModelLoaded
+        let info: ModelInfo
+        let contextLength: Int?
+        switch model {
+        case .current:
+            guard let current = await runtime.currentModel, let length = await runtime.loadedContextLength else {
+                throw RunAnywhereRuntime.noModelLoaded
+            }
+            (info, contextLength) = (current, length)
+        case .named(let id, _):
+            info = try runtime.model(id: id)
+            contextLength = await runtime.contextLength(ofLoaded: id) ?? info.contextLength
         }
         let options = overrides ?? settings.options
         try options.validate()
-        guard options.maxTokens < contextLength else {
+        if let contextLength, options.maxTokens >= contextLength {
             throw SDKError.llm(.invalidInput, "maxTokens \(options.maxTokens) does not fit the model's context of \(contextLength) tokens; choose fewer (`runanywhere settings set maxTokens N`)")
         }
-        return (model, options)
+        return (info, options)
     }
 
     private func answer(
@@ -91,12 +106,16 @@ public actor ChatService {
         let context = Context(systemPrompt: options.systemPrompt, messages: history)
         let timeoutFired = CancellationFlag()
         let runtime = self.runtime
+        let chatModel = self.model
         let message = Task<ChatMessage, Never> {
             let started = Date()
             let clock = ContinuousClock.now
             let outcome: Result<LLMGenerationResult, any Error>
             do {
-                let streaming = try await runtime.generateStream(text, context: context, options: options)
+                let streaming = switch chatModel {
+                case .current: try await runtime.generateStream(text, context: context, options: options)
+                case .named(let id, let loadOptions): try await runtime.generateStream(text, context: context, options: options, model: id, loadOptions: loadOptions)
+                }
                 let generation = streaming.result
                 let watchdog = timeout.map { limit in
                     Task {
@@ -142,7 +161,7 @@ public actor ChatService {
         case (.failure, false): .failed
         case (.success(let result), false): result.stopReason == .cancelled ? .interrupted : .complete
         }
-        let contextLength = await runtime.loadedContextLength ?? 0
+        let contextLength = await runtime.contextLength(ofLoaded: model.id) ?? model.contextLength ?? 0
         let analytics = MessageAnalytics(
             id: id, conversationID: conversation.id, model: model, started: started, elapsed: elapsed, result: result,
             status: status, mode: options.streamingEnabled ? .streaming : .nonStreaming, options: options,
@@ -168,4 +187,12 @@ public actor ChatService {
         }
         return message
     }
+}
+
+/// Which model a ``ChatService`` answers with.
+public enum ChatModel: Sendable, Equatable {
+    /// The runtime's current model (``RunAnywhereRuntime/loadModel(_:options:)``).
+    case current
+    /// The model `id`, loaded on demand with `loadOptions` and lent to each answer.
+    case named(String, loadOptions: ModelLoadOptions = ModelLoadOptions())
 }

@@ -20,7 +20,7 @@ public struct Conversation: Codable, Sendable, Identifiable, Equatable {
     public var performanceSummary: PerformanceSummary?
 
     /// Creates an empty conversation.
-    public init(id: String = UUID().uuidString, title: String = "New conversation", createdAt: Date = Date(), modelName: String? = nil, frameworkName: String? = nil) {
+    public init(id: String = UUID().uuidString, title: String = Conversation.defaultTitle, createdAt: Date = Date(), modelName: String? = nil, frameworkName: String? = nil) {
         self.id = id
         self.title = title
         self.createdAt = createdAt
@@ -30,9 +30,13 @@ public struct Conversation: Codable, Sendable, Identifiable, Equatable {
         self.frameworkName = frameworkName
     }
 
-    /// Appends a message; the first user message also becomes the title.
+    /// The title of a conversation nobody has named yet.
+    public static let defaultTitle = "New conversation"
+
+    /// Appends a message; the first user message also becomes the title, unless the
+    /// conversation was given one.
     public mutating func append(_ message: ChatMessage) {
-        if message.role == .user, !messages.contains(where: { $0.role == .user }) {
+        if message.role == .user, title == Self.defaultTitle, !messages.contains(where: { $0.role == .user }) {
             let line = message.content.split(whereSeparator: \.isNewline).first.map(String.init) ?? message.content
             title = line.count > 60 ? String(line.prefix(57)) + "..." : line
         }

@@ -27,6 +27,9 @@ struct ModelLease {
 }
 
 extension RunAnywhereRuntime {
+    /// The context window, in tokens, of the language model `id` if it is loaded.
+    public func contextLength(ofLoaded id: String) -> Int? { cache[id]?.service?.contextLength }
+
     /// The memory the loaded language models may take together, in bytes; 0 for no limit.
     /// Defaults to three quarters of the memory available when the runtime was created.
     public var modelMemoryBudget: Int64 { memoryBudget }

@@ -15,9 +15,7 @@ struct LoadedModelRoutes: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("api/ps") { _, _ in
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .iso8601
-            return try jsonResponse(LoadedModels(models: await runtime.loadedModels(), memoryBudgetBytes: await runtime.modelMemoryBudget), encoder: encoder)
+            try jsonResponse(LoadedModels(models: await runtime.loadedModels(), memoryBudgetBytes: await runtime.modelMemoryBudget))
         }
     }
 }

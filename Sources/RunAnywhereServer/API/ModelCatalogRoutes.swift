@@ -77,10 +77,10 @@ struct ModelCatalogRoutes: Sendable {
             }
             let states = await states()
             let models = runtime.availableModels().filter { category == nil || $0.category == category }
-            return try encoded(Catalog(models: models.map { entry($0, states: states) }))
+            return try jsonResponse(Catalog(models: models.map { entry($0, states: states) }))
         }
         router.get("api/models/:id") { _, context in
-            try encoded(entry(try runtime.model(id: context.parameters.require("id")), states: await states()))
+            try jsonResponse(entry(try runtime.model(id: context.parameters.require("id")), states: await states()))
         }
         router.post("api/models") { request, _ in
             let body = try await decodeJSON(AddModelRequest.self, from: request, limit: maxBodySize)
@@ -95,7 +95,7 @@ struct ModelCatalogRoutes: Sendable {
                 // No engine here runs it: not something a retry fixes, unlike an engine failing to open.
                 throw OpenAIError(.badRequest, error.message, param: "framework", code: "framework_not_available")
             }
-            return try encoded(entry(model, states: [:]), status: .created)
+            return try jsonResponse(entry(model, states: [:]), status: .created)
         }
         router.post("api/models/:id/pull") { _, context in
             let id = try context.parameters.require("id")
@@ -120,7 +120,7 @@ struct ModelCatalogRoutes: Sendable {
             return Response(status: .noContent)
         }
         router.get("api/storage") { _, _ in
-            try encoded(runtime.storageInfo())
+            try jsonResponse(runtime.storageInfo())
         }
     }
 
@@ -130,11 +130,5 @@ struct ModelCatalogRoutes: Sendable {
 
     private func entry(_ model: ModelInfo, states: [String: ModelLifecycleState]) -> CatalogEntry {
         CatalogEntry(model: model, installed: model.isDownloaded, sizeOnDiskBytes: model.isDownloaded ? model.primaryFileSize : 0, state: states[model.id])
-    }
-
-    private func encoded(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        return try jsonResponse(value, status: status, encoder: encoder)
     }
 }

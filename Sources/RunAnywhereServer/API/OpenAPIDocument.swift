@@ -728,6 +728,560 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/api/conversations": {
+   "get": {
+    "summary": "Conversations, most recently updated first",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "conversations": {
+           "type": "array",
+           "items": {
+            "$ref": "#/components/schemas/ConversationSummary"
+           }
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "parameters": [
+     {
+      "name": "q",
+      "in": "query",
+      "required": false,
+      "schema": {
+       "type": "string"
+      },
+      "description": "Only those whose title or messages contain this"
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "post": {
+    "summary": "A new conversation",
+    "responses": {
+     "201": {
+      "description": "Created",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Conversation"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/Title"
+       }
+      }
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
+  "/api/conversations/{id}": {
+   "get": {
+    "summary": "A conversation with its messages and analytics",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Conversation"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A conversation id"
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "patch": {
+    "summary": "Rename",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Conversation"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/Title"
+       }
+      }
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A conversation id"
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "delete": {
+    "summary": "Delete",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A conversation id"
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ],
+    "responses": {
+     "204": {
+      "description": "Deleted"
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    }
+   }
+  },
+  "/api/conversations/{id}/messages": {
+   "post": {
+    "summary": "Send a message; the answer streams",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "text/event-stream": {
+        "schema": {
+         "type": "string",
+         "description": "`delta` events ({content} or {reasoning}), then `message` (ChatMessage), after `error` when it failed"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "409": {
+      "$ref": "#/components/responses/Conflict"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/AnswerRequest"
+       }
+      }
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A conversation id"
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
+  "/api/conversations/{id}/retry": {
+   "post": {
+    "summary": "Answer the last message again, replacing the last answer",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "text/event-stream": {
+        "schema": {
+         "type": "string",
+         "description": "`delta` events ({content} or {reasoning}), then `message` (ChatMessage), after `error` when it failed"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "409": {
+      "$ref": "#/components/responses/Conflict"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/AnswerRequest"
+       }
+      }
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A conversation id"
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
+  "/api/benchmarks": {
+   "get": {
+    "summary": "The saved benchmark runs, newest first",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "runs": {
+           "type": "array",
+           "items": {
+            "$ref": "#/components/schemas/BenchmarkRun"
+           }
+          },
+          "running": {
+           "type": "boolean"
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "post": {
+    "summary": "Start a run on every installed model of the categories",
+    "responses": {
+     "202": {
+      "description": "Started",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "status": {
+           "const": "running"
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "409": {
+      "$ref": "#/components/responses/Conflict"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/BenchmarkStart"
+       }
+      }
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "delete": {
+    "summary": "Delete every saved run",
+    "tags": [
+     "RunAnywhere"
+    ],
+    "responses": {
+     "204": {
+      "description": "Deleted"
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "409": {
+      "$ref": "#/components/responses/Conflict"
+     }
+    }
+   }
+  },
+  "/api/benchmarks/current": {
+   "get": {
+    "summary": "The last run's events from its start: `skipped`, `progress`, `result`, then `done` (BenchmarkRun)",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "text/event-stream": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "delete": {
+    "summary": "Stop the running run (saved as cancelled)",
+    "tags": [
+     "RunAnywhere"
+    ],
+    "responses": {
+     "202": {
+      "description": "Stopping"
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    }
+   }
+  },
+  "/api/benchmarks/{id}": {
+   "get": {
+    "summary": "A saved run",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/BenchmarkRun"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
+  "/api/benchmarks/{id}/export": {
+   "get": {
+    "summary": "A saved run as a file to share",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object"
+        }
+       },
+       "text/csv": {
+        "schema": {
+         "type": "string"
+        }
+       },
+       "text/markdown": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "format",
+      "in": "query",
+      "required": false,
+      "schema": {
+       "enum": [
+        "json",
+        "csv",
+        "md"
+       ]
+      }
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
   "/api/environment": {
    "get": {
     "summary": "The environments, API keys masked",
@@ -1674,6 +2228,280 @@ enum OpenAPIDocument {
       "type": "string"
      }
     }
+   },
+   "ConversationSummary": {
+    "type": "object",
+    "required": [
+     "id",
+     "title",
+     "createdAt",
+     "updatedAt",
+     "messageCount"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "title": {
+      "type": "string"
+     },
+     "createdAt": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "updatedAt": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "messageCount": {
+      "type": "integer"
+     },
+     "modelName": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "preview": {
+      "type": [
+       "string",
+       "null"
+      ]
+     }
+    }
+   },
+   "ChatMessage": {
+    "type": "object",
+    "required": [
+     "id",
+     "role",
+     "content",
+     "timestamp"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "role": {
+      "enum": [
+       "system",
+       "user",
+       "assistant"
+      ]
+     },
+     "content": {
+      "type": "string"
+     },
+     "thinkingContent": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "timestamp": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "analytics": {
+      "type": "object",
+      "description": "MessageAnalytics, as the specification shapes it (time to first token, tokens per second, token counts, status…)"
+     },
+     "modelInfo": {
+      "type": "object",
+      "properties": {
+       "modelId": {
+        "type": "string"
+       },
+       "modelName": {
+        "type": "string"
+       },
+       "framework": {
+        "type": "string"
+       }
+      }
+     },
+     "error": {
+      "type": [
+       "string",
+       "null"
+      ]
+     }
+    }
+   },
+   "Conversation": {
+    "type": "object",
+    "required": [
+     "id",
+     "title",
+     "createdAt",
+     "updatedAt",
+     "messages"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "title": {
+      "type": "string"
+     },
+     "createdAt": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "updatedAt": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "messages": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/ChatMessage"
+      }
+     },
+     "modelName": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "frameworkName": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "analytics": {
+      "type": "object",
+      "description": "ConversationAnalytics, as the specification shapes it"
+     },
+     "performanceSummary": {
+      "type": "object",
+      "description": "PerformanceSummary, as the specification shapes it"
+     }
+    }
+   },
+   "Title": {
+    "type": "object",
+    "properties": {
+     "title": {
+      "type": "string"
+     }
+    }
+   },
+   "AnswerRequest": {
+    "type": "object",
+    "required": [
+     "model"
+    ],
+    "description": "Options over the saved settings",
+    "properties": {
+     "content": {
+      "type": "string",
+      "description": "The message (needed by /messages)"
+     },
+     "model": {
+      "type": "string"
+     },
+     "temperature": {
+      "type": "number",
+      "minimum": 0,
+      "maximum": 2
+     },
+     "maxTokens": {
+      "type": "integer",
+      "minimum": 1
+     },
+     "topP": {
+      "type": "number"
+     },
+     "topK": {
+      "type": "integer",
+      "minimum": 0
+     },
+     "seed": {
+      "type": "integer",
+      "minimum": 0
+     },
+     "systemPrompt": {
+      "type": "string"
+     }
+    }
+   },
+   "BenchmarkStart": {
+    "type": "object",
+    "properties": {
+     "categories": {
+      "type": "array",
+      "items": {
+       "enum": [
+        "llm",
+        "stt",
+        "tts",
+        "vlm",
+        "diffusion"
+       ]
+      }
+     },
+     "scenarios": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      }
+     },
+     "repetitions": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 20
+     },
+     "threads": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 256
+     }
+    }
+   },
+   "BenchmarkRun": {
+    "type": "object",
+    "description": "The benchmark specification's BenchmarkRun: results with their metrics, device, status",
+    "required": [
+     "id",
+     "startedAt",
+     "results",
+     "status"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "startedAt": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "completedAt": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "format": "date-time"
+     },
+     "results": {
+      "type": "array",
+      "items": {
+       "type": "object"
+      }
+     },
+     "deviceInfo": {
+      "type": "object"
+     },
+     "status": {
+      "enum": [
+       "running",
+       "completed",
+       "failed",
+       "cancelled"
+      ]
+     }
+    }
    }
   },
   "securitySchemes": {
@@ -1706,6 +2534,16 @@ enum OpenAPIDocument {
    },
    "NotFound": {
     "description": "An unknown model or route",
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    }
+   },
+   "Conflict": {
+    "description": "Busy with another answer or run",
     "content": {
      "application/json": {
       "schema": {

@@ -35,7 +35,7 @@ public struct OpenAIError: HTTPResponseError, Encodable, Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         if status == .serviceUnavailable || status == .tooManyRequests { headers[.retryAfter] = "1" }
-        let body = try JSONEncoder().encode(envelope)
+        let body = try JSONEncoder.server.encode(envelope)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 

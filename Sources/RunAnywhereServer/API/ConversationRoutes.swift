@@ -1,0 +1,211 @@
+import Foundation
+import Hummingbird
+import OpenAPIRuntime
+import RunAnywhere
+
+/// RunAnywhere's conversations API, which the web app's Chat page uses (the same files as
+/// `runanywhere chat` and `runanywhere conversations`):
+/// - `GET /api/conversations[?q=text]`: summaries, most recently updated first, optionally only
+///   those whose title or messages contain `q`;
+/// - `POST /api/conversations` (`title` optional): a new, empty conversation; 201;
+/// - `GET /api/conversations/{id}`: the whole conversation, each answer with its analytics, and
+///   the conversation's analytics and performance summary (the Chat Details dashboard);
+/// - `PATCH /api/conversations/{id}` (`title`): rename; `DELETE /api/conversations/{id}`: 204;
+/// - `POST /api/conversations/{id}/messages` (`content`, `model`, optional `temperature`,
+///   `maxTokens`, `topP`, `topK`, `seed`, `systemPrompt` over the saved settings) and
+///   `POST /api/conversations/{id}/retry` (`model`, same options): the answer as server-sent
+///   events, `delta` (`{"content"}` or `{"reasoning"}` for a thinking model's thoughts), then
+///   `message` with the saved assistant message and its analytics, or `error`. A client that goes
+///   away stops the answer, which is saved as interrupted. One answer at a time per
+///   conversation: another is a 409.
+struct ConversationRoutes: Sendable {
+    let runtime: RunAnywhereRuntime
+    let configuration: ServerConfiguration
+    let store: ConversationStore
+    let settings: SettingsStore
+    let answering = AnsweringConversations()
+
+    init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
+        self.runtime = runtime
+        self.configuration = configuration
+        store = ConversationStore(dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger)
+        settings = SettingsStore(dataDirectory: runtime.configuration.dataDirectory)
+    }
+
+    /// A conversation as the list shows it.
+    struct Summary: Encodable, Sendable {
+        let id: String
+        let title: String
+        let createdAt: Date
+        let updatedAt: Date
+        let messageCount: Int
+        let modelName: String?
+        /// The start of the last message.
+        let preview: String?
+
+        init(_ conversation: Conversation) {
+            id = conversation.id
+            title = conversation.title
+            createdAt = conversation.createdAt
+            updatedAt = conversation.updatedAt
+            messageCount = conversation.messages.count
+            modelName = conversation.modelName
+            preview = conversation.messages.last.map { String($0.content.prefix(120)) }
+        }
+    }
+
+    struct Summaries: Encodable, Sendable { let conversations: [Summary] }
+
+    struct Title: Decodable, Sendable { let title: String? }
+
+    /// What a message or a retry asks for: the model, and options over the saved settings.
+    struct AnswerRequest: Decodable, Sendable {
+        let content: String?
+        let model: String
+        let temperature: Float?
+        let maxTokens: Int?
+        let topP: Float?
+        let topK: Int?
+        let seed: UInt32?
+        let systemPrompt: String?
+
+        func options(over settings: GenerationSettings) -> LLMGenerationOptions {
+            var options = settings.options
+            if let temperature { options.temperature = temperature }
+            if let maxTokens { options.maxTokens = maxTokens }
+            if let topP { options.topP = topP }
+            if let topK { options.topK = topK }
+            if let seed { options.seed = seed }
+            if let systemPrompt { options.systemPrompt = systemPrompt.isEmpty ? nil : systemPrompt }
+            options.streamingEnabled = true
+            return options
+        }
+    }
+
+    struct Delta: Encodable, Sendable {
+        let content: String?
+        let reasoning: String?
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("api/conversations") { request, _ in
+            let query = request.uri.queryParameters.get("q").flatMap { $0.isEmpty ? nil : $0 }
+            let conversations = query.map { store.search($0) } ?? store.list().conversations
+            return try jsonResponse(Summaries(conversations: conversations.map(Summary.init)))
+        }
+        router.post("api/conversations") { request, _ in
+            let body = try await decodeJSON(Title.self, from: request, limit: configuration.maxBodySize)
+            var conversation = Conversation()
+            if let title = body.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty { conversation.title = title }
+            try store.save(conversation)
+            return try jsonResponse(conversation, status: .created)
+        }
+        router.get("api/conversations/:id") { _, context in
+            try jsonResponse(try store.load(id: exactID(context)))
+        }
+        router.patch("api/conversations/:id") { request, context in
+            let body = try await decodeJSON(Title.self, from: request, limit: configuration.maxBodySize)
+            guard let title = body.title else { throw OpenAIError(.badRequest, "'title' is required", param: "title") }
+            return try jsonResponse(try store.rename(id: exactID(context), to: title))
+        }
+        router.delete("api/conversations/:id") { _, context in
+            try store.delete(id: exactID(context))
+            return Response(status: .noContent)
+        }
+        router.post("api/conversations/:id/messages") { request, context in
+            let body = try await decodeJSON(AnswerRequest.self, from: request, limit: configuration.maxBodySize)
+            guard let content = body.content else { throw OpenAIError(.badRequest, "'content' is required", param: "content") }
+            return try await answer(exactID(context), body) { chat, options in try await chat.send(content, options: options) }
+        }
+        router.post("api/conversations/:id/retry") { request, context in
+            let body = try await decodeJSON(AnswerRequest.self, from: request, limit: configuration.maxBodySize)
+            return try await answer(exactID(context), body) { chat, options in try await chat.retryLastAnswer(options: options) }
+        }
+    }
+
+    /// The `id` of the path, which must name a conversation exactly (no prefixes over HTTP).
+    private func exactID(_ context: BasicRequestContext) throws -> String {
+        let id = try context.parameters.require("id")
+        guard (try? store.resolve(id)) == id else {
+            throw OpenAIError(.notFound, "No conversation '\(id)'", param: "id", code: "conversation_not_found")
+        }
+        return id
+    }
+
+    /// Starts an answer in conversation `id` and streams it.
+    private func answer(_ id: String, _ body: AnswerRequest, start: @Sendable (ChatService, LLMGenerationOptions) async throws -> ChatReply) async throws -> Response {
+        try await answering.begin(id)
+        let reply: ChatReply
+        let model: ModelInfo
+        do {
+            model = try runtime.model(id: body.model)
+            let saved = try settings.load()
+            var loadOptions = configuration.loadOptions
+            if let threads = configuration.threads { loadOptions.threads = threads }
+            let chat = ChatService(runtime: runtime, store: store, settings: saved, conversation: try store.load(id: id),
+                                   model: .named(model.id, loadOptions: loadOptions))
+            reply = try await start(chat, body.options(over: saved))
+        } catch {
+            await answering.end(id)
+            throw error
+        }
+        let answering = self.answering
+        return ServerSentEvents.response { writer in
+            do {
+                try await Self.stream(reply, thinking: ThinkingParser(pattern: model.thinkingPattern ?? .defaultPattern), to: &writer)
+                await answering.end(id)
+            } catch {
+                await answering.end(id)
+                throw error
+            }
+        }
+    }
+
+    /// Writes the answer's deltas as they come, then the saved message. If the client goes away,
+    /// the answer is stopped (and saved as interrupted) before this returns.
+    private static func stream(_ reply: ChatReply, thinking: ThinkingParser, to writer: inout any ResponseBodyWriter) async throws {
+        var thinking = thinking
+        var events: [ServerSentEvent] = []
+        func deltas(_ chunks: [ThinkingChunk]) throws {
+            for chunk in chunks {
+                switch chunk {
+                case .thinking(let text): events.append(try ServerSentEvents.event(Delta(content: nil, reasoning: text), name: "delta"))
+                case .response(let text): events.append(try ServerSentEvents.event(Delta(content: text, reasoning: nil), name: "delta"))
+                }
+            }
+        }
+        do {
+            for try await piece in reply.stream {
+                try deltas(thinking.feed(piece))
+                try await ServerSentEvents.send(&events, to: &writer)
+            }
+            try deltas(thinking.finish())
+            try await ServerSentEvents.send(&events, to: &writer)
+        } catch is SDKError {
+            // The generation failed: the saved message says why, below.
+        } catch {
+            reply.message.cancel()  // writing failed, so the client went away: stop the answer
+            _ = await reply.message.value
+            throw error
+        }
+        let message = await reply.message.value
+        if let failure = message.error {
+            events.append(try ServerSentEvents.event(OpenAIError(.internalServerError, failure).envelope, name: "error"))
+        }
+        events.append(try ServerSentEvents.event(message, name: "message"))
+        try await ServerSentEvents.send(&events, to: &writer)
+    }
+}
+
+/// The conversations being answered: one answer at a time per conversation.
+actor AnsweringConversations {
+    private var ids: Set<String> = []
+
+    func begin(_ id: String) throws {
+        guard ids.insert(id).inserted else {
+            throw OpenAIError(.conflict, "Conversation '\(id)' is being answered; wait for that answer or stop it", code: "conversation_busy")
+        }
+    }
+
+    func end(_ id: String) { ids.remove(id) }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RunAnywhere
+import RunAnywhereServer
+import RunAnywhereTestSupport
+import Testing
+
+/// The conversations API in process, against the scripted engine (it answers with the words of
+/// the last user message): create, list, search, rename, delete; answers streamed as `delta`
+/// events then the saved message with its analytics; retries; one answer at a time.
+@Suite struct ConversationRouteTests {
+    static func create(_ client: some TestClientProtocol, title: String? = nil) async throws -> String {
+        let body = title.map { #"{"title": "\#($0)"}"# } ?? "{}"
+        return try await client.execute(uri: "/api/conversations", method: .post, body: ByteBuffer(string: body)) { response in
+            #expect(response.status == .created)
+            return try #require(try OpenAIRouteTests.json(response.body)["id"] as? String)
+        }
+    }
+
+    @Test func conversationsAreKeptSearchedRenamedAndDeleted() async throws {
+        let runtime = try scriptedRuntime()
+        let app = OpenAIRouteTests.server(runtime).application()
+        try await app.test(.router) { client in
+            let first = try await Self.create(client, title: "Trip planning")
+            try await Task.sleep(for: .milliseconds(20))
+            let second = try await Self.create(client)
+            try await client.execute(uri: "/api/conversations", method: .get) { response in
+                let list = try #require(try OpenAIRouteTests.json(response.body)["conversations"] as? [[String: Any]])
+                #expect(list.map { $0["id"] as? String } == [second, first], "newest first")
+                #expect(list.last?["title"] as? String == "Trip planning" && list.first?["title"] as? String == Conversation.defaultTitle)
+            }
+            try await client.execute(uri: "/api/conversations?q=trip", method: .get) { response in
+                let list = try #require(try OpenAIRouteTests.json(response.body)["conversations"] as? [[String: Any]])
+                #expect(list.map { $0["id"] as? String } == [first])
+            }
+            try await client.execute(uri: "/api/conversations/\(first)", method: .patch, body: ByteBuffer(string: #"{"title": "Lisbon in May"}"#)) { response in
+                #expect(response.status == .ok)
+                let renamed = try OpenAIRouteTests.json(response.body)
+                #expect(renamed["title"] as? String == "Lisbon in May")
+            }
+            let saved = try ConversationStore(dataDirectory: runtime.configuration.dataDirectory).load(id: first)
+            #expect(saved.title == "Lisbon in May", "in the files `runanywhere conversations` reads")
+            try await client.execute(uri: "/api/conversations/\(second)", method: .delete) { #expect($0.status == .noContent) }
+            try await client.execute(uri: "/api/conversations/\(second)", method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/api/conversations/\(first.prefix(4))", method: .get) { #expect($0.status == .notFound, "no prefixes over HTTP") }
+            try await client.execute(uri: "/api/conversations/\(first)", method: .patch, body: ByteBuffer(string: "{}")) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/api/conversations/nope", method: .delete) { #expect($0.status == .notFound) }
+        }
+    }
+
+    @Test func answersStreamThenAreSavedWithTheirAnalytics() async throws {
+        let runtime = try scriptedRuntime()
+        let app = OpenAIRouteTests.server(runtime).application()
+        try await app.test(.router) { client in
+            let id = try await Self.create(client, title: "Counting")
+            let send = #"{"content": "one two three", "model": "scripted", "maxTokens": 16}"#
+            try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, body: ByteBuffer(string: send)) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "text/event-stream")
+                let events = try ModelCatalogRouteTests.events(response.body)
+                let deltas = events.filter { $0.name == "delta" }.compactMap { $0.data["content"] as? String }
+                #expect(deltas.joined() == "one two three")
+                let message = try #require(events.last)
+                #expect(message.name == "message" && message.data["content"] as? String == "one two three" && message.data["role"] as? String == "assistant")
+                let analytics = try #require(message.data["analytics"] as? [String: Any])
+                #expect(analytics["outputTokens"] as? Int == 3 && analytics["completionStatus"] as? String == "complete")
+            }
+            try await client.execute(uri: "/api/conversations/\(id)/retry", method: .post, body: ByteBuffer(string: #"{"model": "scripted"}"#)) { response in
+                let message = try #require(try ModelCatalogRouteTests.events(response.body).last)
+                #expect(message.name == "message" && (message.data["analytics"] as? [String: Any])?["retryCount"] as? Int == 1)
+            }
+            try await client.execute(uri: "/api/conversations/\(id)", method: .get) { response in
+                let conversation = try OpenAIRouteTests.json(response.body)
+                let messages = try #require(conversation["messages"] as? [[String: Any]])
+                #expect(messages.map { $0["role"] as? String } == ["user", "assistant"], "the retry replaced the answer")
+                #expect(conversation["title"] as? String == "Counting", "a title given at creation is kept")
+                #expect(conversation["analytics"] is [String: Any] && conversation["performanceSummary"] is [String: Any])
+            }
+            for (body, status) in [
+                (#"{"model": "scripted"}"#, HTTPResponse.Status.badRequest), (#"{"content": "hi"}"#, .badRequest),
+                (#"{"content": "hi", "model": "nope"}"#, .notFound), (#"{"content": "   ", "model": "scripted"}"#, .badRequest),
+                (#"{"content": "hi", "model": "scripted", "temperature": 7}"#, .badRequest),
+            ] {
+                try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, body: ByteBuffer(string: body)) { response in
+                    #expect(response.status == status, "\(body)")
+                }
+            }
+            try await client.execute(uri: "/api/conversations/nope/messages", method: .post, body: ByteBuffer(string: send)) { #expect($0.status == .notFound) }
+        }
+    }
+
+    @Test func oneAnswerAtATimePerConversation() async throws {
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(100)))
+        let app = OpenAIRouteTests.server(runtime).application()
+        try await app.test(.router) { client in
+            let id = try await Self.create(client)
+            let other = try await Self.create(client)
+            let send = ByteBuffer(string: #"{"content": "a b c d e f g h", "model": "scripted"}"#)
+            async let long: HTTPResponse.Status = client.execute(uri: "/api/conversations/\(id)/messages", method: .post, body: send) { $0.status }
+            try await Task.sleep(for: .milliseconds(300))
+            try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, body: send) { response in
+                #expect(response.status == .conflict)
+                let error = try OpenAIRouteTests.error(response.body)
+                #expect(error["code"] as? String == "conversation_busy")
+            }
+            try await client.execute(uri: "/api/conversations/\(other)/messages", method: .post, body: ByteBuffer(string: #"{"content": "x", "model": "scripted"}"#)) {
+                #expect($0.status == .ok, "another conversation is answered meanwhile")
+            }
+            #expect(try await long == .ok)
+            try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, body: ByteBuffer(string: #"{"content": "again", "model": "scripted"}"#)) {
+                #expect($0.status == .ok, "free again once the answer ended")
+            }
+        }
+    }
+}
