@@ -4,14 +4,17 @@ import Hummingbird
 /// Reads a request body of at most `limit` bytes (413 beyond) and decodes it as JSON; what does
 /// not decode becomes a 400 through ``OpenAIError/from(_:)``.
 func decodeJSON<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+    try JSONDecoder().decode(T.self, from: Data(buffer: try await collectBody(of: request, limit: limit)))
+}
+
+/// The whole body of `request`, refused with a 413 beyond `limit` bytes.
+func collectBody(of request: Request, limit: Int) async throws -> ByteBuffer {
     var request = request
-    let buffer: ByteBuffer
     do {
-        buffer = try await request.collectBody(upTo: limit)
+        return try await request.collectBody(upTo: limit)
     } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
         throw OpenAIError(.contentTooLarge, "The request body is larger than \(limit) bytes")
     }
-    return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
 }
 
 /// A JSON response.

@@ -41,6 +41,7 @@ public struct RunAnywhereServer: Sendable {
         SettingsRoutes(dataDirectory: runtime.configuration.dataDirectory, maxBodySize: configuration.maxBodySize).register(on: router)
         ConversationRoutes(runtime: runtime, configuration: configuration).register(on: router)
         BenchmarkRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        VoiceRoutes(runtime: runtime, configuration: configuration).register(on: router)
         OpenAPIDocument.register(on: router)
         return router
     }

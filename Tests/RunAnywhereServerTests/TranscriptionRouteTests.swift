@@ -149,3 +149,26 @@ import Testing
         }
     }
 }
+
+/// `POST /api/voice`'s refusals, in process (the whole turn runs live through the CLI tests'
+/// client check, on the real models).
+@Suite struct VoiceRouteTests {
+    @Test func badTurnsAreClearErrors() async throws {
+        let app = OpenAIRouteTests.server(try TranscriptionRouteTests.runtime(), maxBody: 200_000).application()
+        try await app.test(.router) { client in
+            func status(_ fields: [(String, String)], file: (String, Data)?) async throws -> (HTTPResponse.Status, String) {
+                try await client.execute(uri: "/api/voice", method: .post, headers: TranscriptionRouteTests.multipart,
+                                         body: TranscriptionRouteTests.form(fields, file: file.map { (name: $0.0, data: $0.1) })) { response in
+                    (response.status, String(buffer: response.body))
+                }
+            }
+            let wav = ("turn.wav", TranscriptionRouteTests.wav)
+            #expect(try await status([], file: nil).0 == .badRequest)
+            let unknown = try await status([("model", "nope")], file: wav)
+            #expect(unknown.0 == .notFound && unknown.1.contains("nope"))
+            let notAudio = try await status([("stt", "scripted-stt"), ("model", "scripted")], file: ("notes.webm", Data("hello".utf8)))
+            #expect(notAudio.0 == .badRequest && notAudio.1.contains("notes.webm is not a WAV file, and no decoder"), "\(notAudio)")
+            #expect(try await status([], file: ("big.webm", Data(count: 300_000))).0 == .contentTooLarge)
+        }
+    }
+}

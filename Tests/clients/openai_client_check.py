@@ -204,7 +204,42 @@ def check_transcription(client, voice_model):
         check(False, "a voice model was accepted for transcription")
     except openai.BadRequestError as error:
         check(isinstance(error.body, dict) and error.body.get("code") == "model_incompatible", f"voice model for transcription: {error.body}")
-    return {"heard": heard}
+    return {"heard": heard, "voice_turn": check_voice_turn(client, voice_model, files["speech.webm"])}
+
+
+def server_sent_events(response):
+    """The (event, data) pairs of a text/event-stream response."""
+    events, name, data = [], None, []
+    for line in response.iter_lines(decode_unicode=True):
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("data: "):
+            data.append(line[6:])
+        elif line == "" and data:
+            events.append((name, json.loads("\n".join(data))))
+            name, data = None, []
+    return events
+
+
+def check_voice_turn(client, voice_model, webm):
+    """RunAnywhere's own voice turn (POST /api/voice), with `requests` (in the venv as a
+    dependency of pywhispercpp) posting what a browser records: WebM/Opus."""
+    import base64
+    import requests
+    root = str(client.base_url).rstrip("/").rsplit("/v1", 1)[0]
+    with requests.post(root + "/api/voice", files={"file": ("turn.webm", webm, "audio/webm")},
+                       data={"voice": voice_model, "systemPrompt": "Answer in five words."}, stream=True, timeout=300) as response:
+        check(response.status_code == 200, f"voice turn status {response.status_code}")
+        events = server_sent_events(response)
+    names = [name for name, _ in events]
+    check(names[:2] == ["speech", "transcript"] and names[-2:] == ["audio", "done"] and "delta" in names, f"voice turn events {names}")
+    data = dict(events)
+    check("fox" in data.get("transcript", {}).get("text", "").lower(), f"voice turn heard {data.get('transcript')}")
+    wav = base64.b64decode(data.get("audio", {}).get("data", ""))
+    check(wav[:4] == b"RIFF", "the spoken answer is not a WAV file")
+    answer = "".join(d["content"] for name, d in events if name == "delta")
+    check(answer.strip() != "" and answer == data.get("done", {}).get("response"), f"voice answer {answer!r} against {data.get('done')}")
+    return {"transcript": data.get("transcript", {}).get("text"), "answer": answer, "timings": data.get("done", {}).get("timings")}
 
 
 def check_auth(client, base_url, model):

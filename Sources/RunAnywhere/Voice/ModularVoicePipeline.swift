@@ -19,13 +19,17 @@ extension RunAnywhereRuntime {
 
 /// Voice turns: audio → voice activity detection → speech-to-text → language model →
 /// text-to-speech, reporting each stage as it finishes. The conversation is kept between turns.
+/// Each stage names its model (the config's), so pipelines of several users share the runtime:
+/// a model not loaded yet is loaded on first use.
 public actor ModularVoicePipeline {
     /// The runtime whose models the pipeline uses.
     public nonisolated let runtime: RunAnywhereRuntime
     public nonisolated let config: ModularPipelineConfig
     private var history: [Message] = []
 
-    init(runtime: RunAnywhereRuntime, config: ModularPipelineConfig) {
+    /// A pipeline that loads its models when a turn first needs them (``RunAnywhereRuntime/createVoicePipeline(config:)``
+    /// loads them first).
+    public init(runtime: RunAnywhereRuntime, config: ModularPipelineConfig) {
         self.runtime = runtime
         self.config = config
     }
@@ -69,7 +73,8 @@ public actor ModularVoicePipeline {
             if to > from { heard = AudioSamples(validated: Array(audio.samples[from..<to]), sampleRate: audio.sampleRate) }
         }
         let sttStart = ContinuousClock.now
-        let transcription = try await runtime.transcribe(heard, options: STTOptions(threads: config.threads))
+        let transcription = try await runtime.transcribe(heard, model: config.sttModelId, options: STTOptions(threads: config.threads),
+                                                         loadOptions: ModelLoadOptions(threads: config.threads))
         let sttMs = (ContinuousClock.now - sttStart).inSeconds * 1000
         emit(.transcribed(transcription))
         guard !transcription.text.isEmpty else {
@@ -79,14 +84,17 @@ public actor ModularVoicePipeline {
         let llmStart = ContinuousClock.now
         var options = config.generationOptions
         options.threads = options.threads ?? config.threads
-        let streaming = try await runtime.generateStream(transcription.text, context: Context(systemPrompt: config.systemPrompt, messages: history), options: options)
+        let streaming = try await runtime.generateStream(
+            transcription.text, context: Context(systemPrompt: config.systemPrompt, messages: history), options: options,
+            model: config.llmModelId, loadOptions: ModelLoadOptions(threads: config.threads)
+        )
         for try await piece in streaming.stream { emit(.responseText(piece)) }
         let result = try await streaming.result.value
         let llmMs = (ContinuousClock.now - llmStart).inSeconds * 1000
         emit(.responded(result))
         history += [Message(role: .user, content: transcription.text), Message(role: .assistant, content: result.text)]
         let ttsStart = ContinuousClock.now
-        let speech = result.text.isEmpty ? nil : try await runtime.synthesize(result.text, options: config.ttsOptions)
+        let speech = result.text.isEmpty ? nil : try await runtime.synthesize(result.text, voiceModel: config.ttsVoiceId, options: config.ttsOptions)
         let ttsMs = (ContinuousClock.now - ttsStart).inSeconds * 1000
         if let speech { emit(.synthesized(speech)) }
         emit(.completed(VoiceTurn(

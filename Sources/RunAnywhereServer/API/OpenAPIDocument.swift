@@ -1282,6 +1282,69 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/api/voice": {
+   "post": {
+    "summary": "A voice turn: voice activity detection, transcription, an answer, the answer spoken; streamed as `speech`, `transcript`, `delta`, `audio` (base64 WAV), then `done` (timings), or `nospeech`",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "text/event-stream": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "multipart/form-data": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "file"
+        ],
+        "properties": {
+         "file": {
+          "type": "string",
+          "format": "binary"
+         },
+         "model": {
+          "type": "string"
+         },
+         "voice": {
+          "type": "string"
+         },
+         "stt": {
+          "type": "string"
+         },
+         "systemPrompt": {
+          "type": "string"
+         }
+        }
+       }
+      }
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
   "/api/environment": {
    "get": {
     "summary": "The environments, API keys masked",

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import MultipartKit
 import RunAnywhere
 
 /// `POST /v1/audio/transcriptions`, multipart as OpenAI takes it: `file` (WAV, MP3, FLAC, Ogg,
@@ -30,7 +29,7 @@ struct TranscriptionRoutes: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         router.post("v1/audio/transcriptions") { request, _ in
-            let form = try await decodeForm(request)
+            let form = try await decodeMultipartForm(TranscriptionForm.self, from: request, limit: configuration.maxBodySize)
             let format = form.responseFormat ?? "json"
             guard Self.formats.contains(format) else {
                 throw OpenAIError(.badRequest, "response_format '\(format)' is not supported; use json, text, verbose_json, srt or vtt", param: "response_format")
@@ -49,61 +48,5 @@ struct TranscriptionRoutes: Sendable {
             let output = try await runtime.transcribe(audio, model: model, options: options, loadOptions: ModelLoadOptions(threads: configuration.threads))
             return try TranscriptionResponse(output: output, duration: audio.duration).response(format: format, temperature: options.temperature)
         }
-    }
-
-    /// The form in the request body, read up to the size limit.
-    private func decodeForm(_ request: Request) async throws -> TranscriptionForm {
-        guard let header = request.headers[.contentType], let type = MediaType(from: header), type.isType(.multipartForm),
-              let boundary = type.parameter.flatMap({ $0.name.lowercased() == "boundary" ? $0.value : nil }) else {
-            throw OpenAIError(.badRequest, "The body must be multipart/form-data with a boundary")
-        }
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: configuration.maxBodySize)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw OpenAIError(.contentTooLarge, "The upload is larger than \(configuration.maxBodySize) bytes")
-        }
-        do {
-            return try FormDataDecoder().decode(TranscriptionForm.self, from: body, boundary: boundary)
-        } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty { throw OpenAIError(.badRequest, "The body is not well-formed multipart/form-data") }
-            throw error  // a 400 naming the field
-        } catch {
-            throw OpenAIError(.badRequest, "The body is not well-formed multipart/form-data")
-        }
-    }
-}
-
-/// A file part of a form: its bytes and the name the client gave it (shown in errors only,
-/// never used as a path).
-struct UploadedFile: Decodable, Sendable, MultipartPartConvertible {
-    let data: Data
-    let filename: String?
-
-    var multipart: MultipartPart? { MultipartPart(body: data) }
-
-    init?(multipart: MultipartPart) {
-        data = Data(buffer: multipart.body)
-        filename = multipart.headers.first(name: "Content-Disposition").flatMap(Self.filename(inDisposition:))
-    }
-
-    init(from decoder: any Decoder) throws {
-        throw DecodingError.typeMismatch(UploadedFile.self, .init(codingPath: decoder.codingPath, debugDescription: "A file is read from a multipart form only"))
-    }
-
-    /// The file's name as the client gave it, or "The upload".
-    var displayName: String {
-        guard let filename, !filename.isEmpty else { return "The upload" }
-        return String(filename.prefix(100).map { $0.isASCII && !$0.isNewline ? $0 : "?" })
-    }
-
-    /// `filename="…"` in a Content-Disposition header.
-    static func filename(inDisposition header: String) -> String? {
-        for parameter in header.split(separator: ";") {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pair.count == 2, pair[0].lowercased() == "filename" { return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
-        }
-        return nil
     }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import OpenAPIRuntime
+import RunAnywhere
+
+/// `POST /api/voice`, the web app's voice turn, multipart: `file` (what the microphone recorded:
+/// WebM/Opus, Ogg, WAV…), and optionally `model` (the language model), `voice` (the
+/// text-to-speech model), `stt` (the speech-to-text model) and `systemPrompt`. The turn is
+/// streamed as server-sent events as each stage finishes: `speech` (the segments voice activity
+/// detection found), `transcript`, `delta` (pieces of the answer), `audio` (the spoken answer as a
+/// base64 WAV file), then `done` with the stage timings; `nospeech` ends a turn without speech.
+/// A client that goes away stops the turn.
+struct VoiceRoutes: Sendable {
+    let runtime: RunAnywhereRuntime
+    let configuration: ServerConfiguration
+
+    struct VoiceForm: Decodable, Sendable {
+        let file: UploadedFile
+        let model: String?
+        let voice: String?
+        let stt: String?
+        let systemPrompt: String?
+    }
+
+    struct Segments: Encodable, Sendable { let segments: [SpeechSegment] }
+    struct Transcript: Encodable, Sendable { let text: String, language: String? }
+    struct Delta: Encodable, Sendable { let content: String }
+    struct SpokenAudio: Encodable, Sendable {
+        let format = "wav"
+        let sampleRate: Int
+        let duration: Double
+        /// The WAV file, base64.
+        let data: String
+    }
+    struct Done: Encodable, Sendable {
+        let transcript: String
+        let response: String
+        let timings: VoiceTurnTimings
+    }
+    struct Empty: Encodable, Sendable {}
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.post("api/voice") { request, _ in
+            let form = try await decodeMultipartForm(VoiceForm.self, from: request, limit: configuration.maxBodySize)
+            var config = ModularPipelineConfig(threads: configuration.threads)
+            if let model = form.model { config.llmModelId = model }
+            if let voice = form.voice { config.ttsVoiceId = voice }
+            if let stt = form.stt { config.sttModelId = stt }
+            if let prompt = form.systemPrompt { config.systemPrompt = prompt.isEmpty ? nil : prompt }
+            for id in [config.sttModelId, config.llmModelId, config.ttsVoiceId] { _ = try runtime.model(id: id) }  // 404 before any work
+            let audio = try await runtime.decodeAudio(form.file.data, name: form.file.displayName, maxDuration: configuration.maxAudioDuration)
+            let events = await ModularVoicePipeline(runtime: runtime, config: config).processTurn(audio)
+            return ServerSentEvents.response { writer in
+                var pending: [ServerSentEvent] = []
+                do {
+                    for try await event in events {
+                        if let next = try Self.event(event) { pending.append(next) }
+                        try await ServerSentEvents.send(&pending, to: &writer)
+                    }
+                } catch let error as SDKError {
+                    pending.append(try ServerSentEvents.event(OpenAIError.from(error).envelope, name: "error"))
+                    try await ServerSentEvents.send(&pending, to: &writer)
+                }
+            }
+        }
+    }
+
+    /// The server-sent event for a pipeline event, if the web app needs it.
+    private static func event(_ event: VoicePipelineEvent) throws -> ServerSentEvent? {
+        switch event {
+        case .diarizationUnavailable, .responded: nil
+        case .speechDetected(let segments): try ServerSentEvents.event(Segments(segments: segments), name: "speech")
+        case .noSpeech: try ServerSentEvents.event(Empty(), name: "nospeech")
+        case .transcribed(let output): try ServerSentEvents.event(Transcript(text: output.text, language: output.detectedLanguage), name: "transcript")
+        case .responseText(let text): try ServerSentEvents.event(Delta(content: text), name: "delta")
+        case .synthesized(let speech):
+            try ServerSentEvents.event(SpokenAudio(sampleRate: speech.sampleRate, duration: speech.duration, data: speech.audioData.base64EncodedString()), name: "audio")
+        case .completed(let turn): try ServerSentEvents.event(Done(transcript: turn.transcript, response: turn.response, timings: turn.timings), name: "done")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import MultipartKit
+
+/// Reads a multipart/form-data body of at most `limit` bytes (413 beyond) into `T`, whose file
+/// fields are ``UploadedFile``s; a missing field or a body that is not a form is a 400.
+func decodeMultipartForm<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+    guard let header = request.headers[.contentType], let mediaType = MediaType(from: header), mediaType.isType(.multipartForm),
+          let boundary = mediaType.parameter.flatMap({ $0.name.lowercased() == "boundary" ? $0.value : nil }) else {
+        throw OpenAIError(.badRequest, "The body must be multipart/form-data with a boundary")
+    }
+    let body = try await collectBody(of: request, limit: limit)
+    do {
+        return try FormDataDecoder().decode(T.self, from: body, boundary: boundary)
+    } catch let error as DecodingError {
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty { throw OpenAIError(.badRequest, "The body is not well-formed multipart/form-data") }
+        throw error  // a 400 naming the field
+    } catch {
+        throw OpenAIError(.badRequest, "The body is not well-formed multipart/form-data")
+    }
+}
+
+/// A file part of a form: its bytes and the name the client gave it (shown in errors only,
+/// never used as a path).
+struct UploadedFile: Decodable, Sendable, MultipartPartConvertible {
+    let data: Data
+    let filename: String?
+
+    var multipart: MultipartPart? { MultipartPart(body: data) }
+
+    init?(multipart: MultipartPart) {
+        data = Data(buffer: multipart.body)
+        filename = multipart.headers.first(name: "Content-Disposition").flatMap(Self.filename(inDisposition:))
+    }
+
+    init(from decoder: any Decoder) throws {
+        throw DecodingError.typeMismatch(UploadedFile.self, .init(codingPath: decoder.codingPath, debugDescription: "A file is read from a multipart form only"))
+    }
+
+    /// The file's name as the client gave it, or "The upload".
+    var displayName: String {
+        guard let filename, !filename.isEmpty else { return "The upload" }
+        return String(filename.prefix(100).map { $0.isASCII && !$0.isNewline ? $0 : "?" })
+    }
+
+    /// `filename="…"` in a Content-Disposition header.
+    static func filename(inDisposition header: String) -> String? {
+        for parameter in header.split(separator: ";") {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "filename" { return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        }
+        return nil
+    }
+}
