@@ -11,6 +11,21 @@ extension RunAnywhereRuntime {
         try catalog.model(id: id)
     }
 
+    /// The model with `id`, which must be a `category` model (``ErrorCode/modelIncompatible``
+    /// otherwise), so that a caller can refuse a request before doing any work for it.
+    public nonisolated func model(id: String, category: ModelCategory) throws -> ModelInfo {
+        let model = try catalog.model(id: id)
+        guard model.category == category else {
+            let wanted = switch category {
+            case .speechRecognition: "speech recognition"
+            case .speechSynthesis: "a text-to-speech voice"
+            default: "a \(category.rawValue) model"
+            }
+            throw SDKError(.modelIncompatible, "Model '\(id)' is a \(model.category.rawValue) model, not \(wanted)")
+        }
+        return model
+    }
+
     /// The GGUF metadata of a downloaded GGUF model, or nil for other formats.
     public nonisolated func metadata(of model: ModelInfo) throws -> GGUFMetadata? {
         guard model.format == .gguf, let path = model.localPath, model.isDownloaded else { return nil }

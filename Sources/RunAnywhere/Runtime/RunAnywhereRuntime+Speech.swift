@@ -9,17 +9,8 @@ extension RunAnywhereRuntime {
 
     /// Loads a speech-to-text model, replacing the loaded one.
     public func loadSTTModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
-        let model = try speechRecognitionModel(id)
+        let model = try self.model(id: id, category: .speechRecognition)
         try await sttLock.withLock { try await loadSTT(model, options: options) }
-    }
-
-    /// The catalog's speech-to-text model `id`.
-    private func speechRecognitionModel(_ id: String) throws -> ModelInfo {
-        let model = try catalog.model(id: id)
-        guard model.category == .speechRecognition else {
-            throw SDKError(.modelIncompatible, "Model '\(id)' is a \(model.category.rawValue) model, not speech recognition")
-        }
-        return model
     }
 
     /// Loads `model` unless it is the loaded one; the caller holds ``sttLock``.
@@ -89,7 +80,7 @@ extension RunAnywhereRuntime {
     /// swapping the model out mid-transcription.
     public func transcribe(_ audio: AudioSamples, model modelId: String, options: STTOptions = STTOptions(),
                            loadOptions: ModelLoadOptions = ModelLoadOptions()) async throws -> STTOutput {
-        let model = try speechRecognitionModel(modelId)
+        let model = try self.model(id: modelId, category: .speechRecognition)
         try checkSpeech(audio, options: options)
         return try await sttLock.withLock {
             try await loadSTT(model, options: loadOptions)

@@ -12,17 +12,8 @@ extension RunAnywhereRuntime {
 
     /// Loads a text-to-speech voice, replacing the loaded one.
     public func loadTTSModel(_ voiceId: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
-        let model = try voiceModel(voiceId)
+        let model = try self.model(id: voiceId, category: .speechSynthesis)
         try await ttsLock.withLock { try await loadVoice(model, options: options) }
-    }
-
-    /// The catalog's text-to-speech model `id`.
-    private func voiceModel(_ id: String) throws -> ModelInfo {
-        let model = try catalog.model(id: id)
-        guard model.category == .speechSynthesis else {
-            throw SDKError(.modelIncompatible, "Model '\(id)' is a \(model.category.rawValue) model, not a text-to-speech voice")
-        }
-        return model
     }
 
     /// Loads `model` unless it is the loaded voice; the caller holds ``ttsLock``.
@@ -59,7 +50,7 @@ extension RunAnywhereRuntime {
     /// voice, in one step: another caller asking for another voice waits instead of swapping the
     /// voice out mid-sentence.
     public func synthesize(_ text: String, voiceModel voiceId: String, options: TTSOptions = TTSOptions()) async throws -> TTSOutput {
-        let model = try voiceModel(voiceId)
+        let model = try self.model(id: voiceId, category: .speechSynthesis)
         let text = try checkedText(text, options: options)
         return try await ttsLock.withLock {
             try await loadVoice(model, options: ModelLoadOptions())

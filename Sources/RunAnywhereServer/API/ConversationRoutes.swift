@@ -126,7 +126,7 @@ struct ConversationRoutes: Sendable {
     /// The `id` of the path, which must name a conversation exactly (no prefixes over HTTP).
     private func exactID(_ context: BasicRequestContext) throws -> String {
         let id = try context.parameters.require("id")
-        guard (try? store.resolve(id)) == id else {
+        guard store.contains(id: id) else {
             throw OpenAIError(.notFound, "No conversation '\(id)'", param: "id", code: "conversation_not_found")
         }
         return id
@@ -138,7 +138,7 @@ struct ConversationRoutes: Sendable {
         let reply: ChatReply
         let model: ModelInfo
         do {
-            model = try runtime.model(id: body.model)
+            model = try runtime.model(id: body.model, category: .language)
             let saved = try settings.load()
             var loadOptions = configuration.loadOptions
             if let threads = configuration.threads { loadOptions.threads = threads }

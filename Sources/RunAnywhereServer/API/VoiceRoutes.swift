@@ -47,7 +47,10 @@ struct VoiceRoutes: Sendable {
             if let voice = form.voice { config.ttsVoiceId = voice }
             if let stt = form.stt { config.sttModelId = stt }
             if let prompt = form.systemPrompt { config.systemPrompt = prompt.isEmpty ? nil : prompt }
-            for id in [config.sttModelId, config.llmModelId, config.ttsVoiceId] { _ = try runtime.model(id: id) }  // 404 before any work
+            // Refused before any work: an unknown model, or one of the wrong kind.
+            for (id, category) in [(config.sttModelId, ModelCategory.speechRecognition), (config.llmModelId, .language), (config.ttsVoiceId, .speechSynthesis)] {
+                _ = try runtime.model(id: id, category: category)
+            }
             let audio = try await runtime.decodeAudio(form.file.data, name: form.file.displayName, maxDuration: configuration.maxAudioDuration)
             let events = await ModularVoicePipeline(runtime: runtime, config: config).processTurn(audio)
             return ServerSentEvents.response { writer in

@@ -41,6 +41,7 @@ struct TranscriptionRoutes: Sendable {
                 throw OpenAIError(.badRequest, "temperature must be between 0 and 1", param: "temperature")
             }
             let model = form.model == "whisper-1" ? SDKConstants.Models.defaultSpeechRecognitionModelID : form.model
+            _ = try runtime.model(id: model, category: .speechRecognition)  // refused before the audio is decoded
             let audio = try await runtime.decodeAudio(form.file.data, name: form.file.displayName, maxDuration: configuration.maxAudioDuration)
             let language = form.language.flatMap { $0.isEmpty ? nil : $0.lowercased() }
             let options = STTOptions(language: language ?? "en", detectLanguage: language == nil, threads: configuration.threads,
