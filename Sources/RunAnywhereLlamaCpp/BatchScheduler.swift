@@ -60,6 +60,13 @@ final class BatchScheduler: @unchecked Sendable {
         lock.signal()
     }
 
+    /// Generations holding a sequence and waiting for one.
+    var load: LLMEngineLoad {
+        lock.lock()
+        defer { lock.unlock() }
+        return LLMEngineLoad(running: running, queued: waiting.count)
+    }
+
     /// Ends the scheduler thread: waiting and running generations end as cancelled.
     func stop() {
         lock.lock()
@@ -76,13 +83,13 @@ final class BatchScheduler: @unchecked Sendable {
                 let abandoned = waiting
                 waiting = []
                 lock.unlock()
-                for generation in abandoned {
-                    generation.emitter.emit(.finished(.cancelled))
-                    generation.emitter.finish()
-                }
+                abandoned.forEach(Self.cancel)
                 slots.indices.forEach { end($0, .cancelled) }
                 return
             }
+            // A queued request whose client went away leaves the queue within a step.
+            let withdrawn = waiting.filter { $0.emitter.isCancelled }
+            waiting.removeAll { $0.emitter.isCancelled }
             var admitted: [(LlamaGeneration, Int)] = []
             while let next = waiting.first, let slot = freeSlot(for: next.prompt) {
                 waiting.removeFirst()
@@ -91,9 +98,16 @@ final class BatchScheduler: @unchecked Sendable {
                 admitted.append((next, slot))
             }
             lock.unlock()
+            withdrawn.forEach(Self.cancel)
             admitted.forEach { begin($0.0, in: $0.1) }
             step()
         }
+    }
+
+    /// Ends a generation that never got a sequence.
+    private static func cancel(_ generation: LlamaGeneration) {
+        generation.emitter.emit(.finished(.cancelled))
+        generation.emitter.finish()
     }
 
     /// The free sequence whose memory shares the longest prefix with `prompt`, least recently

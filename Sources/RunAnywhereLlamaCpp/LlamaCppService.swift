@@ -24,6 +24,8 @@ final class LlamaCppService: LLMService {
 
     var contextLength: Int { llama.contextLength }
 
+    var load: LLMEngineLoad { scheduler.load }
+
     func tokenCount(_ text: String) throws -> Int {
         try llama.tokenize(text, addSpecial: true).count
     }

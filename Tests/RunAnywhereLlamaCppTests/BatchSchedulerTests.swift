@@ -74,19 +74,24 @@ extension LlamaTests {
         }
 
         @Test func aFullQueueIsBusyAndACancelledRequestFreesItsSlot() async throws {
-            let load = Self.options(parallel: 1, queue: 0)
+            let load = Self.options(parallel: 1, queue: 1)
             let runtime = try await makeRuntime(load: false)
             // Greedy counting runs to its token budget (the same tokens every time).
             let counting = LLMGenerationOptions(maxTokens: 400, temperature: 0, threads: 1, applyChatTemplate: false)
             let first = try await Self.start(runtime, "1, 2, 3, 4, 5, 6, 7, 8, 9, 10,", counting, load: load)
             var pieces = first.stream.makeAsyncIterator()
             _ = try await pieces.next()
+            let queued = try await Self.start(runtime, "Say hello.", greedy(4), load: load)
+            let status = try #require(await runtime.loadedModels().first)
+            #expect(status.activeRequests == 2 && status.queuedRequests == 1, "\(status)")
             do {
                 _ = try await Self.start(runtime, "Say hello.", greedy(4), load: load)
-                Issue.record("a second request was taken while the only slot was busy and the queue holds none")
+                Issue.record("a third request was taken while the only slot was busy and the queue of one was full")
             } catch let error as SDKError {
                 #expect(error.code == .busy, "\(error)")
             }
+            queued.result.cancel()
+            #expect(try await queued.result.value.stopReason == .cancelled)
             first.result.cancel()
             #expect(try await first.result.value.stopReason == .cancelled)
             let next = try await Self.answer(runtime, "Say hello.", greedy(4), load: load)

@@ -211,6 +211,7 @@ import Testing
             #expect(text.contains(#"runanywhere_http_requests_total{route="/v1/models/{id}",method="GET",status="404"} 1"#))
             #expect(text.contains("runanywhere_models_loaded 1"))
             #expect(text.contains(#"runanywhere_model_requests{model="scripted"} 0"#))
+            #expect(text.contains(#"runanywhere_queue_depth{model="scripted"} 0"#))
         }
     }
 

@@ -55,6 +55,8 @@ public struct LoadedModelStatus: Sendable, Equatable, Codable {
     public let memoryBytes: Int64
     /// Requests using it now; a model in use is never unloaded.
     public let activeRequests: Int
+    /// Of those, requests the engine holds in its queue until a sequence is free.
+    public let queuedRequests: Int
     /// How long it stays loaded once idle, in seconds; nil for ever.
     public let keepAliveSeconds: Double?
     /// When it will be unloaded if no request comes; nil while in use or kept for ever.

@@ -46,11 +46,12 @@ extension RunAnywhereRuntime {
         let cached = cache.values.map { entry in
             LoadedModelStatus(
                 modelId: entry.info.id, state: entry.state, memoryBytes: entry.memory, activeRequests: entry.uses,
+                queuedRequests: entry.service?.load.queued ?? 0,
                 keepAliveSeconds: entry.keepAlive.seconds, expiresAt: entry.expiresAt, error: nil
             )
         }
         let failed = failedLoads.filter { cache[$0.key] == nil }.map {
-            LoadedModelStatus(modelId: $0.key, state: .failed, memoryBytes: 0, activeRequests: 0, keepAliveSeconds: nil, expiresAt: nil, error: $0.value)
+            LoadedModelStatus(modelId: $0.key, state: .failed, memoryBytes: 0, activeRequests: 0, queuedRequests: 0, keepAliveSeconds: nil, expiresAt: nil, error: $0.value)
         }
         return (cached + failed).sorted { $0.modelId < $1.modelId }
     }

@@ -1938,6 +1938,9 @@ enum OpenAPIDocument {
      "activeRequests": {
       "type": "integer"
      },
+     "queuedRequests": {
+      "type": "integer"
+     },
      "keepAliveSeconds": {
       "type": [
        "number",

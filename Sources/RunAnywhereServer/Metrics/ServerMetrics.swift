@@ -21,7 +21,7 @@ final class ServerMetrics: Sendable {
 
     init(runtime: RunAnywhereRuntime) {
         self.runtime = runtime
-        inFlight = registry.makeGauge(name: "runanywhere_http_requests_in_flight", help: "HTTP requests being answered")
+        inFlight = registry.makeGauge(descriptor: .named("runanywhere_http_requests_in_flight", help: "HTTP requests being answered"))
     }
 
     /// Counts a request that starts; call ``finished(route:method:status:after:)`` when its response head is ready.
@@ -31,59 +31,61 @@ final class ServerMetrics: Sendable {
     func finished(route: String, method: String, status: Int, after duration: Duration) {
         inFlight.decrement()
         let labels = [("route", route), ("method", method), ("status", "\(status)")]
-        registry.makeCounter(name: "runanywhere_http_requests_total", labels: labels, help: "HTTP requests answered").increment()
+        registry.makeCounter(descriptor: .named("runanywhere_http_requests_total", help: "HTTP requests answered"), labels: labels).increment()
         registry.makeDurationHistogram(
-            name: "runanywhere_http_request_duration_seconds", labels: [("route", route)], buckets: Self.buckets,
-            help: "Time to the response head (streams keep going after it)"
+            descriptor: .named("runanywhere_http_request_duration_seconds", help: "Time to the response head (streams keep going after it)"),
+            labels: [("route", route)], buckets: Self.buckets
         ).record(duration)
     }
 
     /// Records a completed generation.
     func record(_ result: LLMGenerationResult) {
         let model = [("model", result.modelUsed)]
-        registry.makeCounter(name: "runanywhere_generations_total", labels: model + [("stop_reason", result.stopReason.rawValue)], help: "Generations ended").increment()
-        registry.makeCounter(name: "runanywhere_prompt_tokens_total", labels: model, help: "Prompt tokens read").increment(by: Int64(result.inputTokens))
-        registry.makeCounter(name: "runanywhere_cached_prompt_tokens_total", labels: model, help: "Prompt tokens reused from the KV cache").increment(by: Int64(result.cachedInputTokens))
-        registry.makeCounter(name: "runanywhere_completion_tokens_total", labels: model, help: "Tokens generated").increment(by: Int64(result.tokensUsed))
+        registry.makeCounter(descriptor: .named("runanywhere_generations_total", help: "Generations ended"), labels: model + [("stop_reason", result.stopReason.rawValue)]).increment()
+        registry.makeCounter(descriptor: .named("runanywhere_prompt_tokens_total", help: "Prompt tokens read"), labels: model).increment(by: Int64(result.inputTokens))
+        registry.makeCounter(descriptor: .named("runanywhere_cached_prompt_tokens_total", help: "Prompt tokens reused from the KV cache"), labels: model).increment(by: Int64(result.cachedInputTokens))
+        registry.makeCounter(descriptor: .named("runanywhere_completion_tokens_total", help: "Tokens generated"), labels: model).increment(by: Int64(result.tokensUsed))
         if let ttft = result.timeToFirstTokenMs {
-            registry.makeDurationHistogram(name: "runanywhere_time_to_first_token_seconds", labels: model, buckets: Self.buckets, help: "Time to the first token")
+            registry.makeDurationHistogram(descriptor: .named("runanywhere_time_to_first_token_seconds", help: "Time to the first token"), labels: model, buckets: Self.buckets)
                 .record(.microseconds(Int64(ttft * 1000)))
         }
-        registry.makeDurationHistogram(name: "runanywhere_generation_duration_seconds", labels: model, buckets: Self.buckets, help: "Whole generations")
+        registry.makeDurationHistogram(descriptor: .named("runanywhere_generation_duration_seconds", help: "Whole generations"), labels: model, buckets: Self.buckets)
             .record(.microseconds(Int64(result.latencyMs * 1000)))
     }
 
     /// Records a completed transcription.
     func record(_ transcription: TranscriptionMetadata) {
         let model = [("model", transcription.modelId)]
-        registry.makeCounter(name: "runanywhere_transcriptions_total", labels: model, help: "Transcriptions finished").increment()
-        registry.makeCounter(name: "runanywhere_transcribed_audio_seconds_total", labels: model, help: "Seconds of audio transcribed")
+        registry.makeCounter(descriptor: .named("runanywhere_transcriptions_total", help: "Transcriptions finished"), labels: model).increment()
+        registry.makeCounter(descriptor: .named("runanywhere_transcribed_audio_seconds_total", help: "Seconds of audio transcribed"), labels: model)
             .increment(by: transcription.audioLength)
-        registry.makeDurationHistogram(name: "runanywhere_transcription_duration_seconds", labels: model, buckets: Self.buckets, help: "Whole transcriptions")
+        registry.makeDurationHistogram(descriptor: .named("runanywhere_transcription_duration_seconds", help: "Whole transcriptions"), labels: model, buckets: Self.buckets)
             .record(.microseconds(Int64(transcription.processingTime * 1_000_000)))
     }
 
     /// Records a completed synthesis.
     func record(_ synthesis: TTSSynthesisMetadata, audioDuration: Double) {
         let voice = [("voice", synthesis.voice)]
-        registry.makeCounter(name: "runanywhere_syntheses_total", labels: voice, help: "Syntheses finished").increment()
-        registry.makeCounter(name: "runanywhere_synthesized_audio_seconds_total", labels: voice, help: "Seconds of speech synthesized")
+        registry.makeCounter(descriptor: .named("runanywhere_syntheses_total", help: "Syntheses finished"), labels: voice).increment()
+        registry.makeCounter(descriptor: .named("runanywhere_synthesized_audio_seconds_total", help: "Seconds of speech synthesized"), labels: voice)
             .increment(by: audioDuration)
-        registry.makeDurationHistogram(name: "runanywhere_synthesis_duration_seconds", labels: voice, buckets: Self.buckets, help: "Whole syntheses")
+        registry.makeDurationHistogram(descriptor: .named("runanywhere_synthesis_duration_seconds", help: "Whole syntheses"), labels: voice, buckets: Self.buckets)
             .record(.microseconds(Int64(synthesis.processingTime * 1_000_000)))
     }
 
     /// The Prometheus text, after reading the loaded models' state.
     func scrape() async -> [UInt8] {
         let models = await runtime.loadedModels()
-        registry.makeGauge(name: "runanywhere_models_loaded", help: "Language models loaded").set(Double(models.filter { $0.state == .loaded }.count))
-        registry.makeGauge(name: "runanywhere_models_memory_bytes", help: "Estimated memory of the loaded language models")
+        registry.makeGauge(descriptor: .named("runanywhere_models_loaded", help: "Language models loaded")).set(Double(models.filter { $0.state == .loaded }.count))
+        registry.makeGauge(descriptor: .named("runanywhere_models_memory_bytes", help: "Estimated memory of the loaded language models"))
             .set(Double(models.reduce(0) { $0 + $1.memoryBytes }))
-        registry.makeGauge(name: "runanywhere_models_memory_budget_bytes", help: "Memory the loaded language models may take (0: no limit)")
+        registry.makeGauge(descriptor: .named("runanywhere_models_memory_budget_bytes", help: "Memory the loaded language models may take (0: no limit)"))
             .set(Double(await runtime.modelMemoryBudget))
         for model in models {
-            registry.makeGauge(name: "runanywhere_model_requests", labels: [("model", model.modelId)], help: "Requests generating or queued, per model")
+            registry.makeGauge(descriptor: .named("runanywhere_model_requests", help: "Requests generating or queued, per model"), labels: [("model", model.modelId)])
                 .set(Double(model.activeRequests))
+            registry.makeGauge(descriptor: .named("runanywhere_queue_depth", help: "Requests waiting for a free sequence, per model"), labels: [("model", model.modelId)])
+                .set(Double(model.queuedRequests))
         }
         return registry.emitToBuffer()
     }
@@ -104,5 +106,12 @@ struct MetricsRecorder: Service {
             default: break
             }
         }
+    }
+}
+
+extension MetricNameDescriptor {
+    /// A metric whose whole name is `name` (its unit already in it), described by `help`.
+    fileprivate static func named(_ name: String, help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }
 }
