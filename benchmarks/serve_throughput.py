@@ -3,12 +3,16 @@ loopback port with as many slots as the largest concurrency, then for each concu
 N streaming chat requests at once, each with its own question, and measures from the moment
 they are sent: each stream's time to first token, and the aggregate decode rate (all completion
 tokens over the time until the last stream ends). The reference is `runanywhere generate` on the
-same model and options, in the same run."""
+same model and options, in the same run, and, when its server extras are installed, one stream
+at a time through llama-cpp-python's own OpenAI server on the same model file."""
 import argparse
 import concurrent.futures
+import importlib.util
 import json
+import socket
 import statistics
 import subprocess
+import sys
 import threading
 import time
 
@@ -50,6 +54,45 @@ def stream(client, model, question, args, sent):
             "decode": (tokens - 1) / (last - first) if first and last and last > first and tokens > 1 else None}
 
 
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def python_server_reference(binary, model, args):
+    """One stream at a time through `python -m llama_cpp.server` on the same GGUF file: median
+    decode tok/s and time to first token, or None when its server extras are not installed."""
+    if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("fastapi") is None:
+        return None
+    info = json.loads(subprocess.run([binary, "models", "info", model, "--json"], check=True, capture_output=True, text=True).stdout)
+    path = info["model"]["localPath"].removeprefix("file://")
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", path, "--model_alias", model, "--host", "127.0.0.1",
+                                "--port", str(port), "--n_threads", str(args.threads), "--n_threads_batch", str(args.threads),
+                                "--n_ctx", "2048"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        client = OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="unused", max_retries=0, timeout=600)
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                client.models.list()
+                break
+            except Exception:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("llama-cpp-python's server did not start")
+                time.sleep(0.2)
+        stream(client, model, QUESTIONS[0], args, time.perf_counter())  # warms it up as ours is
+        results = []
+        for question in QUESTIONS[:args.rounds * 2]:
+            results.append(stream(client, model, question, args, time.perf_counter()))
+        return {"decode": statistics.median(r["decode"] for r in results if r["decode"]),
+                "ttft": statistics.median(r["ttft"] for r in results if r["ttft"] is not None)}
+    finally:
+        process.terminate()
+        process.wait()
+
+
 def reference(binary, model, args):
     rates = []
     for question in QUESTIONS[:args.rounds * 2]:
@@ -74,6 +117,7 @@ def main():
     levels = [int(n) for n in args.concurrency.split(",")]
 
     generate_rate = reference(args.binary, args.model, args)
+    python_server = python_server_reference(args.binary, args.model, args)
     process, base_url = start_server(args.binary, max(levels), args.threads)
     try:
         client = OpenAI(base_url=base_url, api_key="unused", max_retries=0, timeout=600)
@@ -106,6 +150,12 @@ def main():
               f"{q[18] * 1000:.0f} ms | {max(ttfts) * 1000:.0f} ms |" if one else f"| {n} | {aggregate:.1f} |")
     if rows and rows[0][0] == 1:
         print(f"\none stream through the server decodes at {rows[0][3] / generate_rate:.2f}× `runanywhere generate`")
+        if python_server:
+            print(f"llama-cpp-python's server, one stream: decode {python_server['decode']:.1f} tok/s, first token in "
+                  f"{python_server['ttft'] * 1000:.0f} ms; ours decodes at {rows[0][3] / python_server['decode']:.2f}× that")
+    if not python_server:
+        print("\n(llama-cpp-python's server was not measured: install its extras into the venv with "
+              "pip install uvicorn fastapi pydantic-settings sse-starlette 'starlette-context<0.4')")
 
 
 if __name__ == "__main__":

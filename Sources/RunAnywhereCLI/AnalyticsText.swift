@@ -1,21 +1,11 @@
 import Foundation
 import RunAnywhere
 
-/// Analytics as text for people: the answer footer, `/analytics`, `/stats` and Markdown exports.
+/// Analytics as text for people: the answer footer, `/analytics` and `/stats`.
 enum AnalyticsText {
-    /// The spec's footer: "1.2s • 45 tok/s", then thinking and how the answer ended.
-    static func footer(_ message: ChatMessage, styled: Bool = true) -> String {
-        if let error = message.error { return styled ? Terminal.red("failed: \(error)") : "failed: \(error)" }
-        guard let analytics = message.analytics else { return "" }
-        var parts = [String(format: "%.1fs", analytics.totalGenerationTime)]
-        if analytics.averageTokensPerSecond > 0 { parts.append("\(Int(analytics.averageTokensPerSecond)) tok/s") }
-        if analytics.wasThinkingMode { parts.append("thinking") }
-        switch analytics.completionStatus {
-        case .interrupted: parts.append("stopped")
-        case .timeout: parts.append("timed out")
-        case .complete, .failed: break
-        }
-        return parts.joined(separator: " • ")
+    /// The spec's footer (``ChatMessage/footer``), in red when the answer failed.
+    static func footer(_ message: ChatMessage) -> String {
+        message.error == nil ? message.footer : Terminal.red(message.footer)
     }
 
     /// One answer's analytics, field by field.
@@ -65,25 +55,6 @@ enum AnalyticsText {
             text += Terminal.dim("  \(message.role.rawValue): \(line.count > 100 ? String(line.prefix(97)) + "..." : line)") + "\n"
         }
         return text + "\n"
-    }
-
-    /// The conversation as Markdown: its messages and, under each answer, its analytics.
-    static func markdown(_ conversation: Conversation) -> String {
-        var text = "# \(conversation.title)\n\n"
-        text += "- Conversation: `\(conversation.id)`\n- Started: \(conversation.createdAt.formatted(.iso8601))\n"
-        if let model = conversation.modelName { text += "- Model: \(model) (\(conversation.frameworkName ?? "?"))\n" }
-        if let summary = conversation.performanceSummary {
-            text += String(format: "- Answers: %d, average %.1f tok/s, first token %.0f ms, %d tokens, %.0f%% completed\n",
-                           summary.messageCount, summary.averageTokensPerSecond, summary.averageTTFT * 1000, summary.totalTokens,
-                           summary.completionRate * 100)
-        }
-        for message in conversation.messages {
-            text += "\n## \(message.role.rawValue.capitalized)\n\n"
-            if let thinking = message.thinkingContent { text += "> Thinking: \(thinking.replacingOccurrences(of: "\n", with: "\n> "))\n\n" }
-            text += message.content + "\n"
-            if message.analytics != nil { text += "\n_\(footer(message, styled: false))_\n" }
-        }
-        return text
     }
 
     private static func table(_ rows: [(String, String)]) -> String {

@@ -97,7 +97,7 @@ struct ConversationsCommand: AsyncParsableCommand {
             try await CLIContext.run(global) { context in
                 let conversation = try context.conversations.load(id: id)
                 let text = switch format {
-                case .md: AnalyticsText.markdown(conversation)
+                case .md: conversation.markdown
                 case .json: String(decoding: try JSONEncoder.runAnywhere.encode(conversation), as: UTF8.self) + "\n"
                 }
                 guard let output else { return Terminal.write(text) }

@@ -73,7 +73,7 @@ struct CLITests {
     @Test func seededGenerationIsTheSameInAnotherProcess() async throws {
         let prompt = String(repeating: "The keeper climbs the lighthouse stairs each evening, lights the lamp and watches the sea. ", count: 10) +
             "Write a short story about this lighthouse keeper finding a message in a bottle."
-        let cli = try await CLIRunner.withData { cli, _ in
+        let cli = try CLIRunner.withData { cli, _ in
             try cli.run(["generate", "--json", "--seed", "1234", "--temperature", "0.9", "--max-tokens", "16", "--threads", "1", prompt])
         }
         #expect(cli.status == 0, "\(cli.stderr)")

@@ -112,4 +112,39 @@ import Testing
             }
         }
     }
+
+    @Test func anAnswerIsStoppedAndSavedAsInterrupted() async throws {
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(100)))
+        let app = OpenAIRouteTests.server(runtime).application()
+        try await app.test(.router) { client in
+            let id = try await Self.create(client)
+            try await client.execute(uri: "/api/conversations/\(id)/answer", method: .delete) { #expect($0.status == .notFound) }
+            let send = ByteBuffer(string: #"{"content": "a b c d e f g h i j k l m n o p", "model": "scripted"}"#)
+            async let long = client.execute(uri: "/api/conversations/\(id)/messages", method: .post, body: send) { String(buffer: $0.body) }
+            try await Task.sleep(for: .milliseconds(400))
+            try await client.execute(uri: "/api/conversations/\(id)/answer", method: .delete) { #expect($0.status == .noContent) }
+            let body = try await long
+            let saved = try #require(body.components(separatedBy: "event: message\ndata: ").last?.components(separatedBy: "\n").first)
+            let message = try OpenAIRouteTests.json(ByteBuffer(string: saved))
+            let analytics = try #require(message["analytics"] as? [String: Any])
+            #expect(analytics["wasInterrupted"] as? Bool == true, "\(body)")
+            #expect((analytics["outputTokens"] as? Int ?? 99) < 16)
+            try await client.execute(uri: "/api/conversations/\(id)", method: .get) { response in
+                let messages = try #require(try OpenAIRouteTests.json(response.body)["messages"] as? [[String: Any]])
+                #expect(messages.count == 2)
+                #expect((messages.last?["analytics"] as? [String: Any])?["wasInterrupted"] as? Bool == true)
+            }
+            try await client.execute(uri: "/api/conversations/\(id)/export?format=md", method: .get) { response in
+                #expect(response.headers[.contentType] == "text/markdown; charset=utf-8")
+                #expect(response.headers[.contentDisposition]?.contains("conversation-") == true)
+                let markdown = String(buffer: response.body)
+                #expect(markdown.contains("## User\n\na b c d") && markdown.contains(" • stopped_"), "\(markdown)")
+            }
+            try await client.execute(uri: "/api/conversations/\(id)/export?format=json", method: .get) { response in
+                let exported = try OpenAIRouteTests.json(response.body)
+                #expect(exported["id"] as? String == id)
+            }
+            try await client.execute(uri: "/api/conversations/\(id)/export?format=pdf", method: .get) { #expect($0.status == .badRequest) }
+        }
+    }
 }

@@ -11,13 +11,16 @@ import RunAnywhere
 /// - `GET /api/conversations/{id}`: the whole conversation, each answer with its analytics, and
 ///   the conversation's analytics and performance summary (the Chat Details dashboard);
 /// - `PATCH /api/conversations/{id}` (`title`): rename; `DELETE /api/conversations/{id}`: 204;
+/// - `GET /api/conversations/{id}/export?format=md|json`: the conversation as a file to keep;
 /// - `POST /api/conversations/{id}/messages` (`content`, `model`, optional `temperature`,
 ///   `maxTokens`, `topP`, `topK`, `seed`, `systemPrompt` over the saved settings) and
 ///   `POST /api/conversations/{id}/retry` (`model`, same options): the answer as server-sent
 ///   events, `delta` (`{"content"}` or `{"reasoning"}` for a thinking model's thoughts), then
 ///   `message` with the saved assistant message and its analytics, or `error`. A client that goes
 ///   away stops the answer, which is saved as interrupted. One answer at a time per
-///   conversation: another is a 409.
+///   conversation: another is a 409;
+/// - `DELETE /api/conversations/{id}/answer`: stops the answer being streamed (its stream still
+///   ends with the saved, interrupted `message`); 204, or 404 when none is.
 struct ConversationRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
@@ -108,6 +111,16 @@ struct ConversationRoutes: Sendable {
             guard let title = body.title else { throw OpenAIError(.badRequest, "'title' is required", param: "title") }
             return try jsonResponse(try store.rename(id: exactID(context), to: title))
         }
+        router.get("api/conversations/:id/export") { request, context in
+            let format = request.uri.queryParameters.get("format") ?? "md"
+            guard format == "md" || format == "json" else { throw OpenAIError(.badRequest, "format must be md or json", param: "format") }
+            let conversation = try store.load(id: exactID(context))
+            var headers = HTTPFields()
+            headers[.contentType] = format == "md" ? "text/markdown; charset=utf-8" : "application/json"
+            headers[.contentDisposition] = "attachment; filename=\"conversation-\(conversation.id.prefix(8).lowercased()).\(format)\""
+            let body = format == "md" ? ByteBuffer(string: conversation.markdown) : ByteBuffer(bytes: try JSONEncoder.server.encode(conversation))
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+        }
         router.delete("api/conversations/:id") { _, context in
             try store.delete(id: exactID(context))
             return Response(status: .noContent)
@@ -120,6 +133,12 @@ struct ConversationRoutes: Sendable {
         router.post("api/conversations/:id/retry") { request, context in
             let body = try await decodeJSON(AnswerRequest.self, from: request, limit: configuration.maxBodySize)
             return try await answer(exactID(context), body) { chat, options in try await chat.retryLastAnswer(options: options) }
+        }
+        router.delete("api/conversations/:id/answer") { _, context in
+            guard await answering.stop(try exactID(context)) else {
+                throw OpenAIError(.notFound, "No answer is being streamed in this conversation", code: "no_answer")
+            }
+            return Response(status: .noContent)
         }
     }
 
@@ -145,6 +164,7 @@ struct ConversationRoutes: Sendable {
             let chat = ChatService(runtime: runtime, store: store, settings: saved, conversation: try store.load(id: id),
                                    model: .named(model.id, loadOptions: loadOptions))
             reply = try await start(chat, body.options(over: saved))
+            await answering.started(id, stop: reply.message.cancel)
         } catch {
             await answering.end(id)
             throw error
@@ -197,15 +217,29 @@ struct ConversationRoutes: Sendable {
     }
 }
 
-/// The conversations being answered: one answer at a time per conversation.
+/// The conversations being answered: one answer at a time per conversation, each stoppable.
 actor AnsweringConversations {
-    private var ids: Set<String> = []
+    /// Each conversation being answered, with what stops its answer once it has started.
+    private var answers: [String: (@Sendable () -> Void)?] = [:]
 
+    /// Claims conversation `id`; throws 409 when it is being answered.
     func begin(_ id: String) throws {
-        guard ids.insert(id).inserted else {
+        guard answers[id] == nil else {
             throw OpenAIError(.conflict, "Conversation '\(id)' is being answered; wait for that answer or stop it", code: "conversation_busy")
         }
+        answers[id] = .some(nil)
     }
 
-    func end(_ id: String) { ids.remove(id) }
+    /// Records how to stop the answer that has started in conversation `id`.
+    func started(_ id: String, stop: @escaping @Sendable () -> Void) { answers[id] = stop }
+
+    /// Stops the answer in conversation `id`; false when none is being streamed.
+    func stop(_ id: String) -> Bool {
+        guard let stop = answers[id] ?? nil else { return false }
+        stop()
+        return true
+    }
+
+    /// Releases conversation `id`.
+    func end(_ id: String) { answers[id] = nil }
 }

@@ -980,6 +980,92 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/api/conversations/{id}/export": {
+   "get": {
+    "summary": "A conversation as a file to keep: Markdown (its messages with each answer's footer) or JSON",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "text/markdown": {
+        "schema": {
+         "type": "string"
+        }
+       },
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Conversation"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A conversation id"
+     },
+     {
+      "name": "format",
+      "in": "query",
+      "required": false,
+      "schema": {
+       "enum": [
+        "md",
+        "json"
+       ]
+      }
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
+  "/api/conversations/{id}/answer": {
+   "delete": {
+    "summary": "Stop the answer being streamed; its stream ends with the saved, interrupted message",
+    "responses": {
+     "204": {
+      "description": "Stopped"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A conversation id"
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
   "/api/conversations/{id}/retry": {
    "post": {
     "summary": "Answer the last message again, replacing the last answer",
