@@ -1,4 +1,5 @@
-# Quick start: `make run` (set-up if needed, build, interactive chat) and `make test`
+# Quick start: `make run` (set-up if needed, build, then `runanywhere serve`: the web app and the API
+# at http://127.0.0.1:8080/) and `make test`
 # (set-up if needed, then every test). Engines and models live under $RUNANYWHERE_HOME.
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -13,7 +14,7 @@ build: setup
 	$(SWIFT) build -c release --product runanywhere
 
 run: build
-	.build/release/runanywhere chat $(ARGS)
+	.build/release/runanywhere serve $(ARGS)
 
 test: setup
 	$(SWIFT) test --no-parallel

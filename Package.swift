@@ -97,6 +97,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
             ],
+            resources: [.copy("WebApp")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

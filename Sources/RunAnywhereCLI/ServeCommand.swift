@@ -61,7 +61,10 @@ struct ServeCommand: AsyncParsableCommand {
             if let budget = modelsBudget.flatMap(Self.bytes) { await runtime.setModelMemoryBudget(budget) }
             let server = RunAnywhereServer(runtime: runtime, configuration: configuration)
             try await server.run { port in
-                Terminal.standardError("RunAnywhere is serving the OpenAI API at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/v1")
+                let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+                Terminal.standardError(server.servesWebApp
+                    ? "RunAnywhere is serving its web app at \(base)/ and the OpenAI API at \(base)/v1"
+                    : "RunAnywhere is serving the OpenAI API at \(base)/v1 (no web app: its files are not beside the binary; set RUNANYWHERE_WEB_APP)")
             }
         }
     }

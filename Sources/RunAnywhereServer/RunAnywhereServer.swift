@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import RunAnywhere
@@ -27,6 +28,9 @@ public struct RunAnywhereServer: Sendable {
         router.add(middleware: OpenAIErrorMiddleware())
         if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSAllowListMiddleware(origins: configuration.corsOrigins)) }
         if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
+        if let webApp = Self.webAppFolder {
+            router.add(middleware: FileMiddleware(webApp, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true, logger: configuration.logger))
+        }
         router.get("health") { _, _ in try jsonResponse(["status": "ok"]) }
         router.get("metrics") { [metrics] _, _ in
             var headers = HTTPFields()
@@ -63,4 +67,20 @@ public struct RunAnywhereServer: Sendable {
         try await application(onServerRunning: onServerRunning).runService()
         await runtime.unloadAllModels()
     }
+}
+
+extension RunAnywhereServer {
+    /// Whether the web app's files were found, so that `/` serves the page.
+    public var servesWebApp: Bool { Self.webAppFolder != nil }
+
+    /// The web app's files (`WebApp/`, a SwiftPM resource): in the resource bundle SwiftPM puts
+    /// beside the executable, or, for a binary moved elsewhere, under `$RUNANYWHERE_WEB_APP`.
+    /// Nil when neither is there: the API is served without the page.
+    static let webAppFolder: String? = {
+        if let override = ProcessInfo.processInfo.environment["RUNANYWHERE_WEB_APP"], !override.isEmpty { return override }
+        let bundle = "RunAnywhere_RunAnywhereServer.resources"
+        let candidates = [Bundle.main.bundleURL, Bundle.main.executableURL?.deletingLastPathComponent()].compactMap { $0 }
+        return candidates.map { $0.appendingPathComponent(bundle).appendingPathComponent("WebApp") }
+            .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }?.path
+    }()
 }

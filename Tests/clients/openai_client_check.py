@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import openai
@@ -249,6 +250,16 @@ def check_auth(client, base_url, model):
         check(False, "a wrong key was accepted")
     except openai.AuthenticationError as error:
         check(error.status_code == 401, f"wrong key status {error.status_code}")
+    # The API needs the key; the web app's page (which holds no data, and asks for the key) does not.
+    root = base_url.rsplit("/v1", 1)[0]
+    for path in ("/api/conversations", "/metrics", "/openapi.json"):
+        try:
+            urllib.request.urlopen(root + path)
+            check(False, f"{path} answered without the key")
+        except urllib.error.HTTPError as error:
+            check(error.code == 401, f"{path} without the key: {error.code}")
+    with urllib.request.urlopen(root + "/") as page:
+        check(page.status == 200 and b"<title>RunAnywhere</title>" in page.read(), "the web app's page is not served without the key")
     return {"auth": "checked"}
 
 

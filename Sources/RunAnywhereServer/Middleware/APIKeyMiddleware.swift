@@ -1,12 +1,18 @@
 import Hummingbird
 
-/// Lets through only requests with `Authorization: Bearer <key>`; `/health` stays open so that
-/// supervisors can probe the server.
+/// Lets through only requests with `Authorization: Bearer <key>` to the API (`/v1/…`, `/api/…`,
+/// `/metrics`, `/openapi.json`). `/health` stays open so that supervisors can probe the server,
+/// and so do the web app's own files, which hold no data: the page asks for the key.
 struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let key: String
 
+    /// Whether `path` is part of the API, which needs the key.
+    static func isGuarded(_ path: String) -> Bool {
+        path == "/metrics" || path == "/openapi.json" || ["/v1", "/api"].contains { path == $0 || path.hasPrefix($0 + "/") }
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.uri.path == "/health" || request.method == .options { return try await next(request, context) }
+        if !Self.isGuarded(request.uri.path) || request.method == .options { return try await next(request, context) }
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), constantTimeEqual(String(header.dropFirst(7)), key) else {
             throw OpenAIError(.unauthorized, "A valid API key is needed: send 'Authorization: Bearer <key>'", code: "invalid_api_key")
         }

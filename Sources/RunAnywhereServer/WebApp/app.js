@@ -1,0 +1,75 @@
+// The web app's shell: the screens by URL hash (#/chat/<id>, #/chat/<id>/details, …), the
+// server's state, and the API key prompt when the server asks for one.
+import { api, setAPIKey } from "./lib/api.js";
+import { fill, h, notice } from "./lib/dom.js";
+import * as chat from "./features/chat/chat.js";
+import * as chatDetails from "./features/chat/chat-details.js";
+
+const screens = {
+  chat: (root, [id, view]) => (view === "details" ? chatDetails.mount(root, id) : chat.mount(root, id)),
+};
+
+const root = document.getElementById("screen");
+let unmount = null;
+
+function route() {
+  const [name = "chat", ...rest] = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  const screen = screens[name];
+  if (!screen) {
+    location.replace("#/chat");
+    return;
+  }
+  for (const link of document.querySelectorAll(".tabs a")) {
+    link.toggleAttribute("aria-current", link.dataset.tab === name);
+    if (link.dataset.tab === name) link.setAttribute("aria-current", "page");
+  }
+  unmount?.();
+  fill(root);
+  unmount = screen(root, rest) ?? null;
+}
+
+/** Re-renders the screen for the current hash; screens call it after changing the hash themselves. */
+export function navigate(hash) {
+  if (location.hash === hash) route(); else location.hash = hash;
+}
+
+const state = document.getElementById("server-state");
+window.addEventListener("server-gone", () => {
+  state.textContent = "Server not answering";
+  state.classList.add("gone");
+});
+window.addEventListener("server-back", () => {
+  if (!state.classList.contains("gone")) return;
+  state.classList.remove("gone");
+  showVersion();
+});
+
+let askingForKey = false;
+window.addEventListener("api-key-needed", () => {
+  if (askingForKey) return;
+  askingForKey = true;
+  const input = h("input", { type: "password", autocomplete: "off", "aria-label": "API key", required: true });
+  const dialog = h("dialog", { class: "card", "aria-labelledby": "key-title" },
+    h("form", { method: "dialog", onsubmit: () => { setAPIKey(input.value); location.reload(); } },
+      h("h2", { id: "key-title" }, "This server needs an API key"),
+      h("p", { class: "muted" }, "It was started with --api-key-stdin. The key stays in this tab only."),
+      input, " ", h("button", { class: "primary" }, "Use key")));
+  document.body.append(dialog);
+  dialog.showModal();
+});
+
+async function showVersion() {
+  try {
+    const health = await api("/health");
+    state.textContent = health.status === "ok" ? "Connected" : health.status;
+  } catch (error) {
+    state.textContent = error.message;
+  }
+}
+
+window.addEventListener("hashchange", route);
+window.addEventListener("unhandledrejection", (event) => {
+  fill(root, h("div", { class: "page" }, notice("Something went wrong", event.reason?.message ?? String(event.reason), { error: true })));
+});
+showVersion();
+route();

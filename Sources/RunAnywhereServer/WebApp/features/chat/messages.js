@@ -1,0 +1,65 @@
+// How a chat message looks: the user's bubble, or the answer with its collapsed, dimmed thinking
+// and the spec's footer ("1.2s • 45 tok/s", thinking, how it ended).
+import { h, seconds } from "../../lib/dom.js";
+
+/** The footer the SDK writes under an answer (ChatMessage.footer in Swift). */
+export function footerText(message) {
+  if (message.error) return `failed: ${message.error}`;
+  const a = message.analytics;
+  if (!a) return "";
+  const parts = [`${a.totalGenerationTime.toFixed(1)}s`];
+  if (a.averageTokensPerSecond > 0) parts.push(`${Math.floor(a.averageTokensPerSecond)} tok/s`);
+  if (a.wasThinkingMode) parts.push("thinking");
+  if (a.completionStatus === "interrupted") parts.push("stopped");
+  if (a.completionStatus === "timeout") parts.push("timed out");
+  return parts.join(" • ");
+}
+
+/** A message as the conversation shows it; `onRetry` adds a Retry button (the last answer). */
+export function messageView(message, { onRetry } = {}) {
+  const assistant = message.role === "assistant";
+  const article = h("article", { class: `message ${message.role}`, "aria-label": assistant ? "Answer" : message.role === "user" ? "You" : "System" });
+  if (message.thinkingContent) article.append(thinkingView(message.thinkingContent, message.analytics?.thinkingTime));
+  article.append(h("div", { class: "content" }, message.content));
+  if (assistant) {
+    const footer = h("div", { class: "footer" },
+      h("span", { class: message.error ? "error footer-text" : "footer-text" }, footerText(message)),
+      message.modelInfo ? h("span", {}, message.modelInfo.modelName) : null,
+      onRetry ? h("button", { class: "retry", onclick: onRetry }, "Retry") : null);
+    article.append(footer);
+  }
+  return article;
+}
+
+function thinkingView(text, time) {
+  return h("details", { class: "thinking" }, h("summary", {}, time ? `Thought for ${seconds(time)}` : "Thinking"), h("div", {}, text));
+}
+
+/** An answer being streamed, updated piece by piece. */
+export class StreamingAnswer {
+  constructor() {
+    this.content = "";
+    this.thinking = "";
+    this.text = h("div", { class: "content", "aria-live": "polite" });
+    this.thoughts = h("div", {});
+    this.details = h("details", { class: "thinking", hidden: true }, h("summary", {}, "Thinking…"), this.thoughts);
+    this.status = h("span", { class: "footer-text" }, "Waiting for the model…");
+    this.element = h("article", { class: "message assistant streaming", "aria-label": "Answer", "aria-busy": "true" },
+      this.details, this.text, h("div", { class: "footer" }, this.status));
+  }
+
+  add(delta) {
+    if (delta.reasoning) {
+      this.thinking += delta.reasoning;
+      this.thoughts.textContent = this.thinking;
+      this.details.hidden = false;
+    }
+    if (delta.content) {
+      this.content += delta.content;
+      this.text.textContent = this.content;
+    }
+    this.status.textContent = "Answering…";
+  }
+
+  say(text) { this.status.textContent = text; }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+/// The web app that `runanywhere serve` serves, in Debian's Chromium driven headless through
+/// selenium (`Tests/clients/web_app_check.py`), against the real engine and default model.
+/// Screenshots of every screen go to `.build/screenshots/web-app/`.
+@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.venvPython != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"),
+                             "needs llama.cpp, the default model, the venv and Chromium: run scripts/setup"))
+struct WebAppTests {
+    static let clients = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("clients")
+    static let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/screenshots/web-app")
+
+    @Test func chatInTheBrowser() throws {
+        let process = Process()
+        process.executableURL = TestEnvironment.venvPython
+        process.arguments = [Self.clients.appendingPathComponent("web_app_check.py").path, "--binary", CLIRunner.binary.path,
+                             "--model", RunAnywhere.defaultModelID, "--screenshots", Self.screenshots.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: data, as: UTF8.self))")
+    }
+}

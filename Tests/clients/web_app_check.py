@@ -1,0 +1,260 @@
+"""The web app in a real browser: Debian's Chromium, headless, driven through selenium against a
+live `runanywhere serve` (started here, on a free loopback port, with its own data folder).
+
+    web_app_check.py --binary PATH --model MODEL --screenshots DIR
+
+Checks a streamed answer with its footer, Chat Details numbers against the saved analytics, Stop,
+an answer being streamed when the page reloads (kept as stopped), a conversation surviving a
+server restart, search, rename, export and delete. Saves a screenshot of every screen it sees.
+Prints what failed and exits 1 if anything did.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+failures = []
+FOOTER = re.compile(r"^\d+\.\d+s • \d+ tok/s")
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+    return condition
+
+
+class Server:
+    """`runanywhere serve --port 0` with the data folder `data`, as a user starts it."""
+
+    def __init__(self, binary, data):
+        environment = dict(os.environ, RUNANYWHERE_DATA=data)
+        self.process = subprocess.Popen([binary, "serve", "--port", "0", "--threads", "1"], stderr=subprocess.PIPE, text=True, env=environment)
+        self.log = []
+        for line in self.process.stderr:
+            self.log.append(line)
+            match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            if match:
+                self.url = f"http://127.0.0.1:{match.group(1)}"
+                threading.Thread(target=lambda: self.log.extend(self.process.stderr), daemon=True).start()
+                return
+        raise SystemExit("runanywhere serve did not start:\n" + "".join(self.log))
+
+    def get(self, path):
+        with urllib.request.urlopen(self.url + path) as response:
+            return json.load(response)
+
+    def stop(self):
+        self.process.terminate()
+        return self.process.wait(timeout=60)
+
+
+class Page:
+    def __init__(self, downloads, screenshots):
+        options = webdriver.ChromeOptions()
+        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860", "--lang=en-US"]:
+            options.add_argument(argument)
+        options.binary_location = "/usr/bin/chromium"
+        options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
+        self.driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+        self.screenshots = screenshots
+
+    def wait(self, condition, seconds=120):
+        return WebDriverWait(self.driver, seconds, poll_frequency=0.1).until(condition)
+
+    def find(self, css):
+        return self.wait(EC.presence_of_element_located((By.CSS_SELECTOR, css)))
+
+    def all(self, css):
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def shot(self, name):
+        self.driver.save_screenshot(os.path.join(self.screenshots, f"{name}.png"))
+
+    def open(self, url):
+        self.driver.get(url)
+        self.find("textarea[aria-label=Message]")
+
+    def settings(self, max_tokens, temperature):
+        self.find("button[aria-controls=chat-settings]").click()
+        for name, value in (("maxTokens", max_tokens), ("temperature", temperature)):
+            field = self.find(f"input[name={name}]")
+            field.clear()
+            field.send_keys(str(value))
+        self.find("textarea[name=systemPrompt]").click()  # leaving a field saves it
+        self.find("button[aria-controls=chat-settings]").click()
+
+    def send(self, text):
+        box = self.find("textarea[aria-label=Message]")
+        box.send_keys(text)
+        self.find("button.send").click()
+
+    def answers(self):
+        return self.all("article.message.assistant:not(.streaming)")
+
+    def wait_for_answer(self, count):
+        self.wait(lambda d: len(self.answers()) >= count and not self.all("article.streaming"))
+        return self.answers()[count - 1]
+
+    def conversation_id(self):
+        return self.driver.execute_script("return location.hash").split("/")[2]
+
+
+def chat_checks(page, server, model):
+    page.open(server.url + "/")
+    page.shot("chat-empty")
+    page.settings(max_tokens=24, temperature=0.7)
+    page.send("Name three colours.")
+    page.find("article.streaming")  # the answer is shown while it is written
+    footer = page.wait_for_answer(1).find_element(By.CSS_SELECTOR, ".footer-text").text
+    check(FOOTER.match(footer), f"footer {footer!r} is not the spec's '1.2s • 45 tok/s'")
+    conversation_id = page.conversation_id()
+    saved = server.get(f"/api/conversations/{conversation_id}")
+    answer = saved["messages"][-1]
+    check(answer["role"] == "assistant" and answer["content"].strip(), "the answer was not saved")
+    parameters = answer["analytics"]["generationParameters"]
+    check(parameters["maxTokens"] == 24 and parameters["temperature"] == 0.7, f"the conversation's settings were not sent: {parameters}")
+    shown = page.answers()[0].find_element(By.CSS_SELECTOR, ".content").text
+    check(shown.strip() == answer["content"].strip(), f"the page shows {shown!r}, the server saved {answer['content']!r}")
+    page.shot("chat-answer")
+
+    # Chat Details shows the saved analytics.
+    page.find("a.details-link").click()
+    cards = {card.get_attribute("data-metric"): card.find_element(By.TAG_NAME, "strong").text for card in page.wait(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "[data-metric]"))}
+    analytics = saved["analytics"]
+    check(cards.get("totalTokensUsed") == str(analytics["totalTokensUsed"]), f"total tokens {cards.get('totalTokensUsed')} != {analytics['totalTokensUsed']}")
+    check(cards.get("messageCount") == str(analytics["messageCount"]), f"messages {cards.get('messageCount')} != {analytics['messageCount']}")
+    check(cards.get("completionRate") == f"{round(analytics['completionRate'] * 100)}%", f"completion rate {cards.get('completionRate')}")
+    page.shot("chat-details-overview")
+    page.find("#tab-messages").click()
+    tokens = page.find("table.answers td.tokens").text
+    a = answer["analytics"]
+    check(tokens == f"{a['inputTokens']} / {a['outputTokens']}", f"tokens in/out {tokens!r} != {a['inputTokens']} / {a['outputTokens']}")
+    page.shot("chat-details-messages")
+    page.find("#tab-performance").click()
+    page.find("figure.chart svg polyline")
+    page.shot("chat-details-performance")
+    page.driver.back()
+    page.find("article.message.assistant")
+
+    # Stop: the answer ends early and is saved as stopped. Greedy, these requests give long stories.
+    page.settings(max_tokens=400, temperature=0)
+    page.send("Write a long story about a dragon who learns to fly.")
+    page.wait(lambda d: page.all("article.streaming .content") and page.all("article.streaming .content")[0].text.strip())
+    page.find("button.stop").click()
+    stopped = page.wait_for_answer(2).find_element(By.CSS_SELECTOR, ".footer-text").text
+    check(stopped.endswith("stopped"), f"a stopped answer's footer says {stopped!r}")
+    last = server.get(f"/api/conversations/{conversation_id}")["messages"][-1]
+    check(last["analytics"]["completionStatus"] == "interrupted", f"the stopped answer was saved as {last['analytics']['completionStatus']}")
+    check(last["analytics"]["outputTokens"] < 400, "Stop did not stop the answer")
+
+    # A reload while an answer streams keeps it, as stopped.
+    page.send("Write a long story about a lighthouse keeper.")
+    page.wait(lambda d: page.all("article.streaming .content") and page.all("article.streaming .content")[0].text.strip())
+    page.driver.refresh()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        messages = server.get(f"/api/conversations/{conversation_id}")["messages"]
+        if len(messages) == 6 and messages[-1].get("analytics"):
+            break
+        time.sleep(0.2)
+    check(len(messages) == 6 and messages[-1]["analytics"]["completionStatus"] == "interrupted",
+          f"the answer streamed during the reload was not kept as stopped: {[m['role'] for m in messages]}")
+    return conversation_id
+
+
+def conversation_checks(page, server, conversation_id, downloads):
+    page.open(f"{server.url}/#/chat/{conversation_id}")
+    page.wait(lambda d: len(page.answers()) >= 3)
+    check(len(page.answers()) == 3, f"after a restart the conversation shows {len(page.answers())} answers, not 3")
+    page.shot("chat-after-restart")
+
+    # Search.
+    other = server.get("/api/conversations")  # one conversation so far
+    check(len(other["conversations"]) == 1, "one conversation expected")
+    search = page.find("input[type=search]")
+    search.send_keys("zebra-crossing")
+    page.wait(lambda d: "No conversation matches" in page.find(".conversation-list").text, 10)
+    search.clear()
+    search.send_keys("colours")
+    page.wait(lambda d: len(page.all(".conversation-list a")) == 1, 10)
+
+    # Rename.
+    page.find(".conversation-actions button").click()  # Rename comes first after Details
+    field = page.find("input.rename")  # its text selected, so typing replaces it (clear() would blur it, which saves)
+    field.send_keys("Colours and counting")
+    try:
+        field.send_keys(Keys.ENTER)
+    except StaleElementReferenceException:
+        pass  # Enter saved the title and put the heading back in the field's place
+    page.wait(lambda d: page.find(".chat-header h1").text == "Colours and counting", 10)
+    check(server.get(f"/api/conversations/{conversation_id}")["title"] == "Colours and counting", "the new title was not saved")
+
+    # Export as Markdown and JSON.
+    for label, suffix in (("Export Markdown", ".md"), ("Export JSON", ".json")):
+        page.driver.find_element(By.XPATH, f"//button[normalize-space()='{label}']").click()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and len([f for f in os.listdir(downloads) if not f.endswith(".crdownload")]) < 2:
+        time.sleep(0.1)
+    files = sorted(os.listdir(downloads))
+    check(any(f.endswith(".md") for f in files) and any(f.endswith(".json") for f in files), f"exports downloaded: {files}")
+    for name in files:
+        with open(os.path.join(downloads, name), encoding="utf-8") as file:
+            text = file.read()
+        if name.endswith(".md"):
+            check(text.startswith("# Colours and counting") and " • stopped_" in text, "the Markdown export lacks the title or the footers")
+        if name.endswith(".json"):
+            check(json.loads(text)["id"] == conversation_id, "the JSON export is another conversation")
+
+    # Delete, confirmed.
+    page.driver.find_element(By.XPATH, "//button[normalize-space()='Delete']").click()
+    page.wait(EC.alert_is_present(), 10).accept()
+    page.wait(lambda d: "No conversations yet" in page.find(".conversation-list").text, 10)
+    check(server.get("/api/conversations")["conversations"] == [], "the conversation was not deleted")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--screenshots", required=True)
+    args = parser.parse_args()
+    os.makedirs(args.screenshots, exist_ok=True)
+    data = tempfile.mkdtemp(prefix="web-app-data-")
+    downloads = tempfile.mkdtemp(prefix="web-app-downloads-")
+    page = Page(downloads, args.screenshots)
+    server = Server(args.binary, data)
+    try:
+        conversation_id = chat_checks(page, server, args.model)
+        check(server.stop() == 0, "the server did not stop cleanly")
+        server = Server(args.binary, data)
+        conversation_checks(page, server, conversation_id, downloads)
+        # Requests refused while the server restarted are expected; script errors are not.
+        errors = [entry for entry in page.driver.get_log("browser") if entry["level"] == "SEVERE" and entry.get("source") != "network"]
+        check(not errors, f"the browser logged errors: {errors}")
+    except TimeoutException as error:
+        page.shot("timeout")
+        failures.append(f"timed out waiting: {error.msg or 'see timeout.png'}")
+    finally:
+        page.driver.quit()
+        server.stop()
+    print(json.dumps({"failures": failures, "screenshots": sorted(os.listdir(args.screenshots))}, indent=1))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
