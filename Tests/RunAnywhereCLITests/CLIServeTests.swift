@@ -12,9 +12,14 @@ struct CLIServeTests {
 
     /// Runs the client check script and returns its exit status and output.
     static func openAIClient(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try python(clientScript, arguments)
+    }
+
+    /// Runs a Python script of `Tests/clients/` with the venv's Python; its exit status and output.
+    static func python(_ script: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = TestEnvironment.venvPython
-        process.arguments = [clientScript.path] + arguments
+        process.arguments = [script.path] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

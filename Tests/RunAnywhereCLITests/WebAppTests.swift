@@ -14,16 +14,9 @@ struct WebAppTests {
         .appendingPathComponent(".build/screenshots/web-app")
 
     @Test func chatInTheBrowser() throws {
-        let process = Process()
-        process.executableURL = TestEnvironment.venvPython
-        process.arguments = [Self.clients.appendingPathComponent("web_app_check.py").path, "--binary", CLIRunner.binary.path,
-                             "--model", RunAnywhere.defaultModelID, "--screenshots", Self.screenshots.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(String(decoding: data, as: UTF8.self))")
+        let (status, output) = try CLIServeTests.python(Self.clients.appendingPathComponent("web_app_check.py"), [
+            "--binary", CLIRunner.binary.path, "--model", RunAnywhere.defaultModelID, "--screenshots", Self.screenshots.path,
+        ])
+        #expect(status == 0, "\(output)")
     }
 }

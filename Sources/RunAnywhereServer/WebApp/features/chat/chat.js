@@ -28,7 +28,7 @@ class ChatScreen {
     this.build();
     await Promise.all([this.loadModels(), this.loadList(), this.loadDefaults()]);
     await this.loadConversation();
-    this.stateTimer = setInterval(() => this.showModelState(), 3000);
+    if (!this.closed) this.stateTimer = setInterval(() => this.showModelState(), 3000);
   }
 
   close() {
