@@ -17,16 +17,6 @@ public struct FFmpegAudioDecoder: AudioFileDecoder {
         directory = environment["RUNANYWHERE_FFMPEG_LIB"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Whether FFmpeg opens, and which libavformat it is (or why it does not open).
-    public func availability() -> FrameworkAvailability {
-        do {
-            _ = try FFmpegLibraries.load(directory: directory)
-            return .available(detail: [directory, String(cString: ra_ffmpeg_libavformat)].compactMap { $0 }.joined(separator: "/"))
-        } catch {
-            return .unavailable(reason: (error as? SDKError)?.message ?? "\(error)")
-        }
-    }
-
     /// Decodes the first audio stream of `data` to mono float samples (see ``AudioFileDecoder``).
     public func decode(_ data: Data, name: String, sampleRate: Int?, maxDuration: TimeInterval?) throws -> AudioSamples {
         guard !data.isEmpty else { throw SDKError(.emptyInput, "\(name) is empty") }

@@ -60,11 +60,11 @@ final class BatchScheduler: @unchecked Sendable {
         lock.signal()
     }
 
-    /// Generations holding a sequence and waiting for one.
-    var load: LLMEngineLoad {
+    /// Generations waiting for a sequence.
+    var queued: Int {
         lock.lock()
         defer { lock.unlock() }
-        return LLMEngineLoad(running: running, queued: waiting.count)
+        return waiting.count
     }
 
     /// Ends the scheduler thread: waiting and running generations end as cancelled.
@@ -88,8 +88,12 @@ final class BatchScheduler: @unchecked Sendable {
                 return
             }
             // A queued request whose client went away leaves the queue within a step.
-            let withdrawn = waiting.filter { $0.emitter.isCancelled }
-            waiting.removeAll { $0.emitter.isCancelled }
+            var withdrawn: [LlamaGeneration] = []
+            waiting = waiting.filter { generation in
+                guard generation.emitter.isCancelled else { return true }
+                withdrawn.append(generation)
+                return false
+            }
             var admitted: [(LlamaGeneration, Int)] = []
             while let next = waiting.first, let slot = freeSlot(for: next.prompt) {
                 waiting.removeFirst()

@@ -24,7 +24,7 @@ final class LlamaCppService: LLMService {
 
     var contextLength: Int { llama.contextLength }
 
-    var load: LLMEngineLoad { scheduler.load }
+    var queuedGenerations: Int { scheduler.queued }
 
     func tokenCount(_ text: String) throws -> Int {
         try llama.tokenize(text, addSpecial: true).count

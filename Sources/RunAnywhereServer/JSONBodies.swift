@@ -19,9 +19,15 @@ func collectBody(of request: Request, limit: Int) async throws -> ByteBuffer {
 
 /// A JSON response.
 func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    bodyResponse(ByteBuffer(bytes: try JSONEncoder.server.encode(value)), contentType: "application/json", status: status)
+}
+
+/// A response of `contentType` holding `body`; with `attachment`, a file the browser saves under that name.
+func bodyResponse(_ body: ByteBuffer, contentType: String, status: HTTPResponse.Status = .ok, attachment: String? = nil) -> Response {
     var headers = HTTPFields()
-    headers[.contentType] = "application/json"
-    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder.server.encode(value))))
+    headers[.contentType] = contentType
+    if let attachment { headers[.contentDisposition] = "attachment; filename=\"\(attachment)\"" }
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
 }
 
 extension JSONEncoder {

@@ -33,9 +33,7 @@ public struct RunAnywhereServer: Sendable {
         }
         router.get("health") { _, _ in try jsonResponse(["status": "ok"]) }
         router.get("metrics") { [metrics] _, _ in
-            var headers = HTTPFields()
-            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: await metrics.scrape())))
+            bodyResponse(ByteBuffer(bytes: await metrics.scrape()), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
         OpenAIRoutes(runtime: runtime, configuration: configuration).register(on: router)
         SpeechRoutes(runtime: runtime, configuration: configuration).register(on: router)

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import RunAnywhere
 
 /// A language engine whose answers are known in advance, so that tests of what sits above an
@@ -33,7 +32,6 @@ public struct ScriptedAdapter: FrameworkAdapter {
 public final class ScriptedService: LLMService {
     public let contextLength = 2048
     let tokenDelay: Duration
-    private let running = Mutex(0)
 
     init(tokenDelay: Duration) { self.tokenDelay = tokenDelay }
 
@@ -50,16 +48,14 @@ public final class ScriptedService: LLMService {
         return line.split(separator: " ").enumerated().map { $0.offset == 0 ? String($0.element) : " \($0.element)" }
     }
 
-    /// The scripted engine runs every generation at once on a thread of its own: none waits.
-    public var load: LLMEngineLoad { LLMEngineLoad(running: running.withLock { $0 }, queued: 0) }
+    /// The scripted engine has no queue of its own: it starts every generation when asked.
+    public let queuedGenerations = 0
 
     public func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun {
         let words = Self.reply(to: request.prompt)
         let delay = tokenDelay
         let promptTokens = (try? tokenCount(request.prompt)) ?? 0
-        running.withLock { $0 += 1 }
-        return LLMEngineRun.start { [self] emitter in
-            defer { running.withLock { $0 -= 1 } }
+        return LLMEngineRun.start { emitter in
             emitter.emit(.promptProcessed(evaluated: promptTokens, cached: 0, seconds: 0.001))
             for (index, word) in words.enumerated() {
                 if index == request.maxNewTokens { return emitter.emit(.finished(.length)) }

@@ -25,7 +25,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 failures = []
 FOOTER = re.compile(r"^\d+\.\d+s • \d+ tok/s")
@@ -73,7 +73,8 @@ class Page:
         self.screenshots = screenshots
 
     def wait(self, condition, seconds=120):
-        return WebDriverWait(self.driver, seconds, poll_frequency=0.1).until(condition)
+        """Waits for `condition`, trying again when the page replaced an element it was reading."""
+        return WebDriverWait(self.driver, seconds, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
 
     def find(self, css):
         return self.wait(EC.presence_of_element_located((By.CSS_SELECTOR, css)))
@@ -105,9 +106,10 @@ class Page:
     def answers(self):
         return self.all("article.message.assistant:not(.streaming)")
 
-    def wait_for_answer(self, count):
-        self.wait(lambda d: len(self.answers()) >= count and not self.all("article.streaming"))
-        return self.answers()[count - 1]
+    def footer(self, count):
+        """The footer of answer `count` once it is saved and shown."""
+        return self.wait(lambda d: len(self.answers()) >= count and not self.all("article.streaming")
+                         and self.answers()[count - 1].find_element(By.CSS_SELECTOR, ".footer-text").text)
 
     def conversation_id(self):
         return self.driver.execute_script("return location.hash").split("/")[2]
@@ -115,19 +117,21 @@ class Page:
 
 def chat_checks(page, server, model):
     page.open(server.url + "/")
+    Select(page.find("select[aria-label=Model]")).select_by_value(model)
     page.shot("chat-empty")
     page.settings(max_tokens=24, temperature=0.7)
     page.send("Name three colours.")
     page.find("article.streaming")  # the answer is shown while it is written
-    footer = page.wait_for_answer(1).find_element(By.CSS_SELECTOR, ".footer-text").text
+    footer = page.footer(1)
     check(FOOTER.match(footer), f"footer {footer!r} is not the spec's '1.2s • 45 tok/s'")
     conversation_id = page.conversation_id()
     saved = server.get(f"/api/conversations/{conversation_id}")
     answer = saved["messages"][-1]
     check(answer["role"] == "assistant" and answer["content"].strip(), "the answer was not saved")
+    check(answer["modelInfo"]["modelId"] == model, f"answered by {answer['modelInfo']['modelId']}, not the model picked")
     parameters = answer["analytics"]["generationParameters"]
     check(parameters["maxTokens"] == 24 and parameters["temperature"] == 0.7, f"the conversation's settings were not sent: {parameters}")
-    shown = page.answers()[0].find_element(By.CSS_SELECTOR, ".content").text
+    shown = page.wait(lambda d: page.answers()[0].find_element(By.CSS_SELECTOR, ".content").text)
     check(shown.strip() == answer["content"].strip(), f"the page shows {shown!r}, the server saved {answer['content']!r}")
     page.shot("chat-answer")
 
@@ -156,7 +160,7 @@ def chat_checks(page, server, model):
     page.send("Write a long story about a dragon who learns to fly.")
     page.wait(lambda d: page.all("article.streaming .content") and page.all("article.streaming .content")[0].text.strip())
     page.find("button.stop").click()
-    stopped = page.wait_for_answer(2).find_element(By.CSS_SELECTOR, ".footer-text").text
+    stopped = page.footer(2)
     check(stopped.endswith("stopped"), f"a stopped answer's footer says {stopped!r}")
     last = server.get(f"/api/conversations/{conversation_id}")["messages"][-1]
     check(last["analytics"]["completionStatus"] == "interrupted", f"the stopped answer was saved as {last['analytics']['completionStatus']}")
@@ -205,7 +209,7 @@ def conversation_checks(page, server, conversation_id, downloads):
     check(server.get(f"/api/conversations/{conversation_id}")["title"] == "Colours and counting", "the new title was not saved")
 
     # Export as Markdown and JSON.
-    for label, suffix in (("Export Markdown", ".md"), ("Export JSON", ".json")):
+    for label in ("Export Markdown", "Export JSON"):
         page.driver.find_element(By.XPATH, f"//button[normalize-space()='{label}']").click()
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and len([f for f in os.listdir(downloads) if not f.endswith(".crdownload")]) < 2:

@@ -40,7 +40,6 @@
     X(av_strerror)                \
     X(av_log_set_level)           \
     X(av_channel_layout_default)  \
-    X(av_get_sample_fmt_name)
 
 #define RA_SWRESAMPLE_FUNCTIONS(X) \
     X(swr_alloc_set_opts2)         \

@@ -88,7 +88,7 @@ public actor ChatService {
             }
             (info, contextLength) = (current, length)
         case .named(let id, _):
-            info = try runtime.model(id: id)
+            info = try runtime.model(id: id, category: .language)
             contextLength = await runtime.contextLength(ofLoaded: id) ?? info.contextLength
         }
         let options = overrides ?? settings.options

@@ -100,7 +100,6 @@ public struct ConversationStore: Sendable {
         if contains(id: id) { return id }  // no need to list the folder
         try Self.validate(id)
         let ids = conversationFiles().map { $0.deletingPathExtension().lastPathComponent }
-        if ids.contains(id) { return id }
         let matches = ids.filter { $0.lowercased().hasPrefix(id.lowercased()) }
         guard !matches.isEmpty else { throw SDKError.fileManagement(.fileNotFound, "No conversation \(id); `runanywhere conversations list` shows them") }
         guard matches.count == 1 else { throw SDKError(.invalidInput, "'\(id)' matches \(matches.count) conversations; give more of the id") }

@@ -20,22 +20,8 @@ public protocol LLMService: AnyObject, Sendable {
     /// more, and throws ``ErrorCode/busy`` beyond that. Bad requests (an empty prompt) throw here.
     func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun
 
-    /// How many generations the engine runs now, and how many wait for a free sequence.
-    var load: LLMEngineLoad { get }
-}
-
-/// What an engine is doing at a moment: generations running and waiting.
-public struct LLMEngineLoad: Sendable, Equatable {
-    /// Generations holding a sequence.
-    public var running: Int
-    /// Generations queued behind them.
-    public var queued: Int
-
-    /// Creates a load report.
-    public init(running: Int, queued: Int) {
-        self.running = running
-        self.queued = queued
-    }
+    /// How many generations wait in the engine's queue for a free sequence.
+    var queuedGenerations: Int { get }
 }
 
 /// Sampling settings passed to an engine.

@@ -46,7 +46,7 @@ extension RunAnywhereRuntime {
         let cached = cache.values.map { entry in
             LoadedModelStatus(
                 modelId: entry.info.id, state: entry.state, memoryBytes: entry.memory, activeRequests: entry.uses,
-                queuedRequests: entry.service?.load.queued ?? 0,
+                queuedRequests: entry.service?.queuedGenerations ?? 0,
                 keepAliveSeconds: entry.keepAlive.seconds, expiresAt: entry.expiresAt, error: nil
             )
         }

@@ -49,7 +49,7 @@ extension RunAnywhereRuntime {
     /// Reads the audio file held in `data` on an engine thread, as 16 kHz mono samples (the rate
     /// the speech models take): WAV, and every format the registered ``AudioFileDecoder`` reads.
     /// `name` names the file in errors; audio longer than `maxDuration` seconds is refused.
-    public func decodeAudio(_ data: Data, name: String, maxDuration: TimeInterval? = nil) async throws -> AudioSamples {
+    public nonisolated func decodeAudio(_ data: Data, name: String, maxDuration: TimeInterval? = nil) async throws -> AudioSamples {
         let decoder = frameworks.audioDecoder
         return try await runBlocking {
             try AudioSamples(fileData: data, name: name, decoder: decoder, sampleRate: 16_000, maxDuration: maxDuration)
@@ -57,11 +57,14 @@ extension RunAnywhereRuntime {
     }
 
     /// Reads the audio file at `url` (see ``decodeAudio(_:name:maxDuration:)``).
-    public func decodeAudio(contentsOf url: URL) async throws -> AudioSamples {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw SDKError.fileManagement(.fileNotFound, "No such file: \(url.path)")
+    public nonisolated func decodeAudio(contentsOf url: URL) async throws -> AudioSamples {
+        let decoder = frameworks.audioDecoder
+        return try await runBlocking {
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw SDKError.fileManagement(.fileNotFound, "No such file: \(url.path)")
+            }
+            return try AudioSamples(fileData: data, name: url.lastPathComponent, decoder: decoder, sampleRate: 16_000)
         }
-        return try await decodeAudio(data, name: url.lastPathComponent)
     }
 
     /// Transcribes audio at any sample rate (resampled to 16 kHz) with the loaded model.

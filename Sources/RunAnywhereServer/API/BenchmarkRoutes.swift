@@ -95,14 +95,13 @@ struct BenchmarkRoutes: Sendable {
                 throw OpenAIError(.badRequest, "format must be json, csv or md", param: "format")
             }
             let run = try savedRun(context)
-            var headers = HTTPFields()
-            headers[.contentType] = switch format {
+            let type = switch format {
             case .json: "application/json"
             case .csv: "text/csv; charset=utf-8"
             case .md: "text/markdown; charset=utf-8"
             }
-            headers[.contentDisposition] = "attachment; filename=\"benchmark-\(run.id.prefix(8).lowercased()).\(format.rawValue)\""
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: try BenchmarkReportFormatter.format(run, as: format))))
+            return bodyResponse(ByteBuffer(string: try BenchmarkReportFormatter.format(run, as: format)), contentType: type,
+                                attachment: "benchmark-\(run.id.prefix(8).lowercased()).\(format.rawValue)")
         }
     }
 

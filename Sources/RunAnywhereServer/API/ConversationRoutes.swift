@@ -115,11 +115,9 @@ struct ConversationRoutes: Sendable {
             let format = request.uri.queryParameters.get("format") ?? "md"
             guard format == "md" || format == "json" else { throw OpenAIError(.badRequest, "format must be md or json", param: "format") }
             let conversation = try store.load(id: exactID(context))
-            var headers = HTTPFields()
-            headers[.contentType] = format == "md" ? "text/markdown; charset=utf-8" : "application/json"
-            headers[.contentDisposition] = "attachment; filename=\"conversation-\(conversation.id.prefix(8).lowercased()).\(format)\""
             let body = format == "md" ? ByteBuffer(string: conversation.markdown) : ByteBuffer(bytes: try JSONEncoder.server.encode(conversation))
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+            return bodyResponse(body, contentType: format == "md" ? "text/markdown; charset=utf-8" : "application/json",
+                                attachment: "conversation-\(conversation.id.prefix(8).lowercased()).\(format)")
         }
         router.delete("api/conversations/:id") { _, context in
             try store.delete(id: exactID(context))
@@ -159,10 +157,8 @@ struct ConversationRoutes: Sendable {
         do {
             model = try runtime.model(id: body.model, category: .language)
             let saved = try settings.load()
-            var loadOptions = configuration.loadOptions
-            if let threads = configuration.threads { loadOptions.threads = threads }
             let chat = ChatService(runtime: runtime, store: store, settings: saved, conversation: try store.load(id: id),
-                                   model: .named(model.id, loadOptions: loadOptions))
+                                   model: .named(model.id, loadOptions: configuration.loadOptions))
             reply = try await start(chat, body.options(over: saved))
             await answering.started(id, stop: reply.message.cancel)
         } catch {

@@ -6,11 +6,7 @@ import Hummingbird
 /// `runanywhere` binary serves it wherever it is copied.
 enum OpenAPIDocument {
     static func register(on router: Router<BasicRequestContext>) {
-        router.get("openapi.json") { _, _ in
-            var headers = HTTPFields()
-            headers[.contentType] = "application/json"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
-        }
+        router.get("openapi.json") { _, _ in bodyResponse(ByteBuffer(string: json), contentType: "application/json") }
     }
 
     static let json = #"""

@@ -35,9 +35,7 @@ struct SpeechRoutes: Sendable {
                 throw OpenAIError(.badRequest, "speed must be between 0.25 and 4", param: "speed")
             }
             let output = try await runtime.synthesize(body.input, voiceModel: body.model, options: options)
-            var headers = HTTPFields()
-            headers[.contentType] = format == "wav" ? "audio/wav" : "audio/pcm"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: output.audioData)))
+            return bodyResponse(ByteBuffer(bytes: output.audioData), contentType: format == "wav" ? "audio/wav" : "audio/pcm")
         }
     }
 }

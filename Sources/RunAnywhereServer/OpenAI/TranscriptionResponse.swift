@@ -46,9 +46,9 @@ struct TranscriptionResponse {
     func response(format: String, temperature: Float) throws -> Response {
         let usage = Usage(seconds: Int(duration.rounded(.up)))
         switch format {
-        case "text": return textResponse(output.text + "\n", type: "text/plain; charset=utf-8")
-        case "srt": return textResponse(subtitles(separator: ","), type: "application/x-subrip; charset=utf-8")
-        case "vtt": return textResponse("WEBVTT\n\n" + subtitles(separator: "."), type: "text/vtt; charset=utf-8")
+        case "text": return bodyResponse(ByteBuffer(string: output.text + "\n"), contentType: "text/plain; charset=utf-8")
+        case "srt": return bodyResponse(ByteBuffer(string: subtitles(separator: ",")), contentType: "application/x-subrip; charset=utf-8")
+        case "vtt": return bodyResponse(ByteBuffer(string: "WEBVTT\n\n" + subtitles(separator: ".")), contentType: "text/vtt; charset=utf-8")
         case "verbose_json":
             let segments = output.segments.enumerated().map { index, segment in
                 Segment(id: index, seek: Int((segment.startTime * 100).rounded()), start: segment.startTime, end: segment.endTime,
@@ -80,11 +80,5 @@ struct TranscriptionResponse {
     static func languageName(_ code: String?) -> String {
         guard let code else { return "unknown" }
         return Locale(identifier: "en_US").localizedString(forLanguageCode: code)?.lowercased() ?? code
-    }
-
-    private func textResponse(_ text: String, type: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = type
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

@@ -20,17 +20,11 @@ function route() {
     return;
   }
   for (const link of document.querySelectorAll(".tabs a")) {
-    link.toggleAttribute("aria-current", link.dataset.tab === name);
-    if (link.dataset.tab === name) link.setAttribute("aria-current", "page");
+    if (link.dataset.tab === name) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
   }
   unmount?.();
   fill(root);
   unmount = screen(root, rest) ?? null;
-}
-
-/** Re-renders the screen for the current hash; screens call it after changing the hash themselves. */
-export function navigate(hash) {
-  if (location.hash === hash) route(); else location.hash = hash;
 }
 
 const state = document.getElementById("server-state");

@@ -17,13 +17,12 @@ export function setAPIKey(key) {
   if (key) sessionStorage.setItem(keyName, key); else sessionStorage.removeItem(keyName);
 }
 
-async function send(path, { method = "GET", body, signal, headers = {} } = {}) {
+/** Sends a request and returns the response itself (for downloads); throws APIError when it fails. */
+export async function send(path, { method = "GET", body, signal, headers = {} } = {}) {
   const key = sessionStorage.getItem(keyName);
   const init = { method, signal, headers: { ...headers } };
   if (key) init.headers.Authorization = `Bearer ${key}`;
-  if (body instanceof FormData || body instanceof Blob) {
-    init.body = body;
-  } else if (body !== undefined) {
+  if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
@@ -54,10 +53,6 @@ export async function api(path, options) {
   return response.status === 204 ? null : response.json();
 }
 
-/** Sends a request and returns the response itself (for downloads). */
-export function fetchRaw(path, options) {
-  return send(path, options);
-}
 
 /**
  * Sends a request whose answer is server-sent events and yields each as {event, data}, data

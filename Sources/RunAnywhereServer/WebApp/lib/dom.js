@@ -42,15 +42,6 @@ export function rate(value) {
   return value === null || value === undefined ? "–" : `${value >= 10 ? Math.round(value) : value.toFixed(1)} tok/s`;
 }
 
-/** "1.4 GB". */
-export function bytes(value) {
-  if (value === null || value === undefined) return "–";
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let index = 0;
-  while (value >= 1000 && index < units.length - 1) { value /= 1000; index += 1; }
-  return `${index === 0 ? value : value.toFixed(value >= 100 ? 0 : 1)} ${units[index]}`;
-}
-
 /** A date as the user's locale writes it, short. */
 export function when(iso) {
   const date = new Date(iso);
@@ -62,7 +53,7 @@ export function when(iso) {
 
 /** Shows a message for a few seconds; errors stay until dismissed. */
 export function toast(message, { error = false } = {}) {
-  const item = h("div", { class: `toast${error ? " error" : ""}` }, h("span", {}, message),
+  const item = h("div", { class: `toast${error ? " error" : ""}`, role: error ? "alert" : "status" }, h("span", {}, message),
     h("button", { class: "icon", "aria-label": "Dismiss", onclick: () => item.remove() }, "×"));
   document.getElementById("toasts").append(item);
   if (!error) setTimeout(() => item.remove(), 4000);

@@ -1,7 +1,7 @@
 // The Chat screen: conversations (newest first, searchable), a model picker with the model's
 // state, the answer streamed as it is written, Stop and Retry, per-conversation generation
 // settings, rename, delete and export. Everything is read from and saved by the server.
-import { api, events, fetchRaw } from "../../lib/api.js";
+import { api, events, send } from "../../lib/api.js";
 import { download, fill, h, notice, toast, when } from "../../lib/dom.js";
 import { messageView, StreamingAnswer } from "./messages.js";
 
@@ -22,6 +22,7 @@ class ChatScreen {
     this.conversation = null;
     this.controller = null;
     this.closed = false;
+    this.defaults = {};
   }
 
   async start() {
@@ -70,7 +71,6 @@ class ChatScreen {
       this.models = installed;
       fill(this.modelSelect, installed.map((m) => h("option", { value: m.model.id }, m.model.name)));
       if (installed.length === 0) {
-        fill(this.messages, notice("No language model is installed", "Download one on the Models screen, or run `runanywhere download`.", { error: true }));
         this.sendButton.disabled = true;
         return;
       }
@@ -78,7 +78,7 @@ class ChatScreen {
       if (installed.some((m) => m.model.id === saved)) this.modelSelect.value = saved;
       this.showModelState();
     } catch (error) {
-      fill(this.messages, notice("Cannot list the models", error.message, { error: true }));
+      toast(`Cannot list the models: ${error.message}`, { error: true });
     }
   }
 
@@ -113,11 +113,12 @@ class ChatScreen {
     }
   }
 
+  /** The server's saved generation settings, shown where a conversation sets none of its own. */
   async loadDefaults() {
     try {
       this.defaults = await api("/api/settings");
     } catch {
-      this.defaults = { temperature: 0.7, maxTokens: 256, systemPrompt: null };
+      // The fields stay empty; the server applies its settings anyway.
     }
   }
 
@@ -145,7 +146,10 @@ class ChatScreen {
     this.title.textContent = conversation?.title ?? "New conversation";
     document.title = `${conversation?.title ?? "Chat"} · RunAnywhere`;
     const last = conversation?.messages.findLast((m) => m.role === "assistant");
-    if (last?.modelInfo && this.models?.some((m) => m.model.id === last.modelInfo.modelId)) this.modelSelect.value = last.modelInfo.modelId;
+    if (last?.modelInfo && this.models?.some((m) => m.model.id === last.modelInfo.modelId) && this.modelSelect.value !== last.modelInfo.modelId) {
+      this.modelSelect.value = last.modelInfo.modelId;
+      this.showModelState();
+    }
     fill(this.actions, conversation ? [
       h("a", { class: "details-link", href: `#/chat/${conversation.id}/details` }, "Details"),
       h("button", { onclick: () => this.rename() }, "Rename"),
@@ -163,32 +167,33 @@ class ChatScreen {
   renderMessages() {
     const messages = this.conversation?.messages ?? [];
     const lastAnswer = messages.findLastIndex((m) => m.role === "assistant");
+    const empty = this.models?.length === 0
+      ? notice("No language model is installed", "Install one with `runanywhere download`, then reload this page.", { error: true })
+      : notice("Start a conversation", "Pick a model, type a message and press Enter.");
     fill(this.messages, messages.length === 0
-      ? notice("Start a conversation", "Pick a model, type a message and press Enter.")
+      ? empty
       : messages.map((m, index) => messageView(m, { onRetry: index === lastAnswer && !this.controller ? () => this.retry() : null })));
     this.messages.scrollTop = this.messages.scrollHeight;
   }
 
-  // Generation settings, kept per conversation in this browser; the server's defaults otherwise.
+  /** The generation settings this conversation set (kept in this browser); the server's own apply to the rest. */
   settings() {
-    const saved = this.conversation ? JSON.parse(localStorage.getItem(settingsKey(this.conversation.id)) ?? "{}") : this.pendingSettings ?? {};
-    return {
-      temperature: saved.temperature ?? this.defaults.temperature,
-      maxTokens: saved.maxTokens ?? this.defaults.maxTokens,
-      systemPrompt: saved.systemPrompt ?? this.defaults.systemPrompt ?? "",
-    };
+    return this.conversation ? JSON.parse(localStorage.getItem(settingsKey(this.conversation.id)) ?? "{}") : this.pendingSettings ?? {};
   }
 
   buildSettings() {
     const current = this.settings();
-    const temperature = h("input", { type: "number", min: "0", max: "2", step: "0.1", value: String(current.temperature), name: "temperature" });
-    const maxTokens = h("input", { type: "number", min: "1", max: "32768", step: "1", value: String(current.maxTokens), name: "maxTokens" });
-    const systemPrompt = h("textarea", { rows: 2, name: "systemPrompt", placeholder: "None" });
-    systemPrompt.value = current.systemPrompt;
-    // An empty field goes back to the default; one out of range is marked and not saved.
+    const field = (name, attributes) => h("input", { type: "number", name, value: current[name] === undefined ? "" : String(current[name]),
+      placeholder: this.defaults[name] === undefined ? "" : String(this.defaults[name]), ...attributes });
+    const temperature = field("temperature", { min: "0", max: "2", step: "0.1" });
+    const maxTokens = field("maxTokens", { min: "1", max: "32768", step: "1" });
+    const systemPrompt = h("textarea", { rows: 2, name: "systemPrompt", placeholder: this.defaults.systemPrompt || "None" });
+    systemPrompt.value = current.systemPrompt ?? "";
+    // An empty field leaves the server's setting; one out of range is marked and not saved.
     const save = () => {
-      if (![temperature, maxTokens].every((field) => field.reportValidity())) return;
-      const values = { systemPrompt: systemPrompt.value };
+      if (![temperature, maxTokens].every((input) => input.reportValidity())) return;
+      const values = {};
+      if (systemPrompt.value !== "") values.systemPrompt = systemPrompt.value;
       if (temperature.value !== "") values.temperature = Number(temperature.value);
       if (maxTokens.value !== "") values.maxTokens = Math.round(Number(maxTokens.value));
       if (this.conversation) localStorage.setItem(settingsKey(this.conversation.id), JSON.stringify(values));
@@ -205,8 +210,7 @@ class ChatScreen {
   }
 
   request(extra) {
-    const settings = this.settings();
-    return { model: this.modelSelect.value, temperature: settings.temperature, maxTokens: settings.maxTokens, systemPrompt: settings.systemPrompt, ...extra };
+    return { model: this.modelSelect.value, ...this.settings(), ...extra };
   }
 
   async submit() {
@@ -214,6 +218,7 @@ class ChatScreen {
     if (!text || this.controller) return;
     if (!this.modelSelect.value) return toast("Pick a model first", { error: true });
     this.input.value = "";
+    this.begin();
     try {
       if (!this.conversation) {
         this.conversation = await api("/api/conversations", { method: "POST", body: {} });
@@ -224,33 +229,56 @@ class ChatScreen {
       }
       this.conversation.messages.push({ role: "user", content: text, timestamp: new Date().toISOString() });
       this.renderMessages();
-      await this.answer(`/api/conversations/${this.conversation.id}/messages`, this.request({ content: text }));
     } catch (error) {
+      this.end();
       this.input.value = text;
-      toast(error.message, { error: true });
+      return toast(error.message, { error: true });
     }
+    const answered = await this.answer(`/api/conversations/${this.conversation.id}/messages`, this.request({ content: text }));
+    if (!answered && !this.input.value) this.input.value = text;  // refused before any answer: keep what was typed
   }
 
   async retry() {
+    if (this.controller) return;
+    this.begin();
     const messages = this.conversation.messages;
     messages.splice(messages.findLastIndex((m) => m.role === "assistant"), 1);
     this.renderMessages();
     await this.answer(`/api/conversations/${this.conversation.id}/retry`, this.request({}));
   }
 
-  /** Streams an answer into a new bubble, then shows the conversation as the server saved it. */
+  /** Marks an answer under way: Stop instead of Send, no Retry, no second request. */
+  begin() {
+    this.controller = new AbortController();
+    this.sendButton.hidden = true;
+    this.stopButton.hidden = false;
+    this.stopButton.focus();
+  }
+
+  end() {
+    this.controller = null;
+    this.sendButton.hidden = false;
+    this.stopButton.hidden = true;
+    this.input.focus();
+  }
+
+  /**
+   * Streams an answer into a new bubble (after ``begin()``), then shows the conversation as the
+   * server saved it. Returns whether the server started answering.
+   */
   async answer(path, body) {
     const bubble = new StreamingAnswer();
     this.messages.append(bubble.element);
     this.messages.scrollTop = this.messages.scrollHeight;
-    this.controller = new AbortController();
-    this.setBusy(true);
     const loading = setTimeout(async () => {
-      if (!bubble.content && !bubble.thinking && (await this.showModelState()) === "loading") bubble.say(`Loading ${this.modelSelect.selectedOptions[0]?.textContent ?? "the model"}…`);
+      const state = await this.showModelState();
+      if (!bubble.content && !bubble.thinking && state === "loading") bubble.say(`Loading ${this.modelSelect.selectedOptions[0]?.textContent ?? "the model"}…`);
     }, 400);
     let failure = null;
+    let started = false;
     try {
       for await (const { event, data } of events(path, { method: "POST", body, signal: this.controller.signal })) {
+        started = true;
         if (event === "delta") bubble.add(data);
         else if (event === "error") failure = data.error?.message ?? "The answer failed";
         if (bubble.content) this.messages.scrollTop = this.messages.scrollHeight;
@@ -259,14 +287,14 @@ class ChatScreen {
       if (error.name !== "AbortError") failure = error.message;
     } finally {
       clearTimeout(loading);
-      this.controller = null;
-      this.setBusy(false);
+      this.end();
     }
     if (failure) toast(failure, { error: true });
-    if (this.closed) return;
+    if (this.closed) return started;
     await this.loadConversation();
     this.loadList();
     this.showModelState();
+    return started;
   }
 
   async stop() {
@@ -276,12 +304,6 @@ class ChatScreen {
     } catch {
       this.controller?.abort();  // the server has no answer to stop: just stop reading
     }
-  }
-
-  setBusy(busy) {
-    this.sendButton.hidden = busy;
-    this.stopButton.hidden = !busy;
-    if (busy) this.stopButton.focus(); else this.input.focus();
   }
 
   rename() {
@@ -313,7 +335,7 @@ class ChatScreen {
 
   async export(format) {
     try {
-      const response = await fetchRaw(`/api/conversations/${this.conversation.id}/export?format=${format}`);
+      const response = await send(`/api/conversations/${this.conversation.id}/export?format=${format}`);
       const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? `conversation.${format}`;
       download(name, await response.blob());
     } catch (error) {

@@ -3,7 +3,7 @@
 import { h, seconds } from "../../lib/dom.js";
 
 /** The footer the SDK writes under an answer (ChatMessage.footer in Swift). */
-export function footerText(message) {
+function footerText(message) {
   if (message.error) return `failed: ${message.error}`;
   const a = message.analytics;
   if (!a) return "";
@@ -41,22 +41,24 @@ export class StreamingAnswer {
     this.content = "";
     this.thinking = "";
     this.text = h("div", { class: "content", "aria-live": "polite" });
-    this.thoughts = h("div", {});
-    this.details = h("details", { class: "thinking", hidden: true }, h("summary", {}, "Thinking…"), this.thoughts);
+    this.details = thinkingView("");
+    this.details.hidden = true;
+    this.details.firstChild.textContent = "Thinking…";
+    this.thoughts = this.details.lastChild;
     this.status = h("span", { class: "footer-text" }, "Waiting for the model…");
-    this.element = h("article", { class: "message assistant streaming", "aria-label": "Answer", "aria-busy": "true" },
+    this.element = h("article", { class: "message assistant streaming", "aria-label": "Answer" },
       this.details, this.text, h("div", { class: "footer" }, this.status));
   }
 
   add(delta) {
     if (delta.reasoning) {
       this.thinking += delta.reasoning;
-      this.thoughts.textContent = this.thinking;
+      this.thoughts.append(delta.reasoning);
       this.details.hidden = false;
     }
     if (delta.content) {
       this.content += delta.content;
-      this.text.textContent = this.content;
+      this.text.append(delta.content);
     }
     this.status.textContent = "Answering…";
   }
