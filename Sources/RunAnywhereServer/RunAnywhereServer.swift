@@ -39,6 +39,7 @@ public struct RunAnywhereServer: Sendable {
         SpeechRoutes(runtime: runtime, configuration: configuration).register(on: router)
         TranscriptionRoutes(runtime: runtime, configuration: configuration).register(on: router)
         LoadedModelRoutes(runtime: runtime).register(on: router)
+        SystemRoutes(runtime: runtime).register(on: router)
         ModelCatalogRoutes(runtime: runtime).register(on: router, maxBodySize: configuration.maxBodySize)
         SettingsRoutes(dataDirectory: runtime.configuration.dataDirectory, maxBodySize: configuration.maxBodySize).register(on: router)
         ConversationRoutes(runtime: runtime, configuration: configuration).register(on: router)

@@ -126,8 +126,66 @@ import Testing
             try await client.execute(uri: "/api/models", method: .post, body: ByteBuffer(string: #"{"url": "http://example.com/voice.onnx", "category": "language"}"#)) { response in
                 #expect(response.status == .badRequest, "a language engine does not read ONNX files")
             }
+            try await client.execute(uri: "/api/models", method: .post, body: ByteBuffer(string: #"{"url": "http://example.com/scripted.gguf", "category": "language"}"#)) { response in
+                #expect(response.status == .conflict, "the id derived from the file name is taken")
+                let error = try OpenAIRouteTests.error(response.body)
+                #expect(error["param"] as? String == "id")
+            }
             try await client.execute(uri: "/api/models/nope/pull", method: .post) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/api/models/nope", method: .delete) { #expect($0.status == .notFound) }
+        }
+    }
+
+    @Test func aModelToAddIsCheckedFieldByFieldWithoutBeingAdded() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            let wrong = #"{"url": "http://example.com/voice.onnx", "category": "language", "id": "a b", "sha256": "xyz"}"#
+            try await client.execute(uri: "/api/models/check", method: .post, body: ByteBuffer(string: wrong)) { response in
+                #expect(response.status == .ok)
+                let check = try OpenAIRouteTests.json(response.body)
+                let problems = try #require(check["problems"] as? [[String: Any]])
+                #expect(Set(problems.compactMap { $0["field"] as? String }) == ["id", "sha256", "framework"], "\(problems)")
+                #expect(check["detectedFormat"] as? String == "onnx" && check["model"] == nil)
+            }
+            let right = #"{"url": "https://example.com/org/Tiny-Chat.Q4_K_M.gguf", "category": "language"}"#
+            try await client.execute(uri: "/api/models/check", method: .post, body: ByteBuffer(string: right)) { response in
+                let check = try OpenAIRouteTests.json(response.body)
+                #expect((check["problems"] as? [Any])?.isEmpty == true)
+                #expect(check["detectedFormat"] as? String == "gguf" && check["framework"] as? String == InferenceFramework.llamaCpp.rawValue)
+                #expect((check["model"] as? [String: Any])?["id"] as? String == "tiny-chat.q4_k_m")
+            }
+            try await client.execute(uri: "/api/models/tiny-chat.q4_k_m", method: .get) { #expect($0.status == .notFound, "a check adds nothing") }
+            try await client.execute(uri: "/api/models/check", method: .post, body: ByteBuffer(string: #"{"url": "ftp://x/y.gguf", "category": "language"}"#)) { response in
+                let problems = try #require(try OpenAIRouteTests.json(response.body)["problems"] as? [[String: Any]])
+                #expect(problems.map { $0["field"] as? String } == ["url"])
+            }
+        }
+    }
+
+    @Test func aGGUFModelShowsItsMetadataAndTheSystemItsFrameworks() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/models/scripted/gguf", method: .get) { response in
+                #expect(response.status == .ok)
+                let metadata = try OpenAIRouteTests.json(response.body)
+                #expect(metadata["architecture"] as? String == "llama")
+                #expect((metadata["tensorCount"] as? Int ?? 0) > 0)
+            }
+            try await client.execute(uri: "/api/models/whisper-tiny.en/gguf", method: .get) { response in
+                #expect(response.status == .notFound)
+                let error = try OpenAIRouteTests.error(response.body)
+                #expect(error["code"] as? String == "not_gguf")
+            }
+            try await client.execute(uri: "/api/system", method: .get) { response in
+                let system = try OpenAIRouteTests.json(response.body)
+                #expect((system["hardware"] as? [String: Any])?["cores"] as? Int ?? 0 > 0)
+                let modalities = try #require(system["modalities"] as? [[String: Any]])
+                let text = try #require(modalities.first { $0["modality"] as? String == "text-to-text" })
+                #expect(text["frameworks"] as? [String] == [InferenceFramework.llamaCpp.rawValue] && text["reason"] == nil)
+                let images = try #require(modalities.first { $0["modality"] as? String == "text-to-image" })
+                #expect((images["frameworks"] as? [String])?.isEmpty == true)
+                #expect((images["reason"] as? String)?.contains("text-to-image") == true)
+            }
         }
     }
 }

@@ -12,6 +12,16 @@ public struct FrameworkStatus: Sendable, Codable, Equatable {
     public let availability: FrameworkAvailability
 }
 
+/// A kind of work and whether this build can do it here.
+public struct ModalityStatus: Sendable, Codable, Equatable {
+    /// The kind of work.
+    public let modality: FrameworkModality
+    /// The available frameworks that do it.
+    public let frameworks: [InferenceFramework]
+    /// Why none can, when none can: each framework known to do it, with its reason.
+    public let reason: String?
+}
+
 /// The engines plugged into the SDK, and the choice of one for a model.
 public final class FrameworkAdapterRegistry: Sendable {
     private let adapters = Mutex<[InferenceFramework: any FrameworkAdapter]>([:])
@@ -59,6 +69,22 @@ public final class FrameworkAdapterRegistry: Sendable {
     /// The available frameworks that do `modality`.
     public func frameworks(for modality: FrameworkModality) -> [InferenceFramework] {
         statuses().filter { $0.availability.isAvailable && $0.modalities.contains(modality) }.map(\.framework)
+    }
+
+    /// Every kind of work, with the available frameworks that do it, or why none does.
+    public func modalityStatuses() -> [ModalityStatus] {
+        let statuses = statuses()
+        return FrameworkModality.allCases.map { modality in
+            let claiming = statuses.filter { $0.modalities.contains(modality) }
+            let available = claiming.filter(\.availability.isAvailable).map(\.framework)
+            guard available.isEmpty else { return ModalityStatus(modality: modality, frameworks: available, reason: nil) }
+            let reasons = claiming.compactMap { status -> String? in
+                if case .unavailable(let reason) = status.availability { return reason }
+                return nil
+            }
+            let reason = "No framework in this build does \(modality.rawValue) here" + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))
+            return ModalityStatus(modality: modality, frameworks: [], reason: reason)
+        }
     }
 
     /// Whether `framework` does `modality`.

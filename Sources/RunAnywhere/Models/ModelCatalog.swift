@@ -74,6 +74,9 @@ final class ModelCatalog: Sendable {
     /// Whether `id` is a built-in entry.
     func isBuiltIn(_ id: String) -> Bool { builtIn.contains { $0.id == id } }
 
+    /// Whether a built-in or user model has this id.
+    func contains(id: String) -> Bool { (try? model(id: id)) != nil }
+
     private func userModels() -> [ModelInfo] {
         readRegistry().models
     }

@@ -59,52 +59,6 @@ extension RunAnywhereRuntime {
         return stream
     }
 
-    /// Adds a model from a URL (spec issue 70): the modality comes first, and only a framework
-    /// that does it and reads the URL's format is accepted, before anything is downloaded.
-    /// `framework` defaults to the first available one that fits. A URL without a definite
-    /// extension (none, or `.bin`) is checked by the file's header after download. Archives (`.zip`, `.tar.gz`,
-    /// `.tar.bz2`, `.tar.xz`) are extracted after download.
-    @discardableResult
-    public nonisolated func addModel(
-        from url: URL, category: ModelCategory, framework: InferenceFramework? = nil, id: String? = nil, name: String? = nil,
-        sha256: String? = nil, supportsThinking: Bool = false
-    ) throws -> ModelInfo {
-        let (_, fileName, modelID) = try Self.source(url, id: id)
-        if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
-            throw SDKError(.invalidInput, "'\(sha256)' is not a sha256 (64 hexadecimal digits)")
-        }
-        let modality = FrameworkModality(category: category)
-        let format = ModelFormat.detectFromURL(url)
-        let archive = ArchiveType.from(path: url.path)
-        let chosen = try framework ?? defaultFramework(for: modality, format: format)
-        if let restriction = chosen.platformRestriction { throw SDKError(.frameworkNotAvailable, restriction) }
-        guard frameworks.frameworkSupports(chosen, modality: modality) else {
-            let options = frameworks.frameworks(for: modality).map(\.displayName)
-            throw SDKError(.modelIncompatible, "\(chosen.displayName) does not run \(modality.rawValue) models; \(options.isEmpty ? "no installed framework does" : "use \(options.joined(separator: " or "))")")
-        }
-        // `.bin` says nothing definite (ggml, PyTorch, raw weights): the header decides after download.
-        let definite = format != .unknown && format != .bin
-        if archive == nil, definite, !chosen.formats.contains(format) {
-            throw SDKError(.modelIncompatible, "\(chosen.displayName) reads \(chosen.formats.map(\.rawValue).joined(separator: ", ")) models; this URL points to a \(format.rawValue) file")
-        }
-        let folder = catalog.modelsDirectory.appendingPathComponent(modelID)
-        let model = ModelInfo(
-            id: modelID, name: name ?? (fileName as NSString).deletingPathExtension, category: category,
-            format: definite ? format : (chosen.formats.first ?? .unknown), framework: chosen, downloadURL: url,
-            localPath: archive == nil ? folder.appendingPathComponent(fileName) : folder, supportsThinking: supportsThinking,
-            description: "Added from \(url.absoluteString)", source: .local, sha256: sha256?.lowercased()
-        )
-        try catalog.add(model)
-        events.publish(.modelRegistered(modelId: modelID))
-        return try catalog.model(id: modelID)
-    }
-
-    private nonisolated func defaultFramework(for modality: FrameworkModality, format: ModelFormat) throws -> InferenceFramework {
-        let available = frameworks.frameworks(for: modality)
-        if let fit = available.first(where: { format == .unknown || $0.formats.contains(format) }) { return fit }
-        throw SDKError(.frameworkNotAvailable, "No installed framework runs \(modality.rawValue) models\(format == .unknown ? "" : " in \(format.rawValue) format")")
-    }
-
     /// Size on disk of every model in the models folder, the total, and the free space (models
     /// elsewhere, such as a registered file or a system voice, are not the SDK's to count).
     public nonisolated func storageInfo() -> StorageInfo {

@@ -9,6 +9,10 @@ import RunAnywhere
 /// - `GET /api/models/{id}`: one model;
 /// - `POST /api/models`: add a model from a URL (`url`, `category`, optional `framework`, `id`,
 ///   `name`, `sha256`, `supportsThinking`); checked before anything is downloaded; 201;
+/// - `POST /api/models/check`: the same body checked without adding anything: the detected
+///   format, the framework, and every problem by field (the page shows them inline);
+/// - `GET /api/models/{id}/gguf`: a downloaded GGUF model's metadata (architecture,
+///   parameters, quantization, context, vocabulary, chat template);
 /// - `POST /api/models/{id}/pull`: download it, its progress as server-sent events (`progress`
 ///   events, then `done` or `error`); a client that goes away cancels the download, which the
 ///   next pull resumes;
@@ -36,6 +40,14 @@ struct ModelCatalogRoutes: Sendable {
         let name: String?
         let sha256: String?
         let supportsThinking: Bool?
+
+        /// `url` when it is an http or https address with a host.
+        func validURL() throws -> URL {
+            guard let url = URL(string: url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+                throw OpenAIError(.badRequest, "url must be an http or https address", param: "url")
+            }
+            return url
+        }
     }
 
     /// One event of a pull: the progress report of ``DownloadProgress`` as JSON.
@@ -82,20 +94,28 @@ struct ModelCatalogRoutes: Sendable {
         router.get("api/models/:id") { _, context in
             try jsonResponse(entry(try runtime.model(id: context.parameters.require("id")), states: await states()))
         }
+        router.post("api/models/check") { request, _ in
+            try jsonResponse(check(try await decodeJSON(AddModelRequest.self, from: request, limit: maxBodySize)))
+        }
         router.post("api/models") { request, _ in
             let body = try await decodeJSON(AddModelRequest.self, from: request, limit: maxBodySize)
-            guard let url = URL(string: body.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-                throw OpenAIError(.badRequest, "url must be an http or https address", param: "url")
-            }
-            let model: ModelInfo
-            do {
-                model = try runtime.addModel(from: url, category: body.category, framework: body.framework, id: body.id, name: body.name,
-                                             sha256: body.sha256, supportsThinking: body.supportsThinking ?? false)
-            } catch let error as SDKError where error.code == .frameworkNotAvailable {
+            let check = check(body)
+            if let problem = check.problems.first {
                 // No engine here runs it: not something a retry fixes, unlike an engine failing to open.
-                throw OpenAIError(.badRequest, error.message, param: "framework", code: "framework_not_available")
+                let code = problem.code == .frameworkNotAvailable ? "framework_not_available" : problem.code.rawValue
+                throw OpenAIError(problem.code == .modelAlreadyExists ? .conflict : .badRequest, problem.message, param: problem.field.rawValue, code: code)
             }
-            return try jsonResponse(entry(model, states: [:]), status: .created)
+            return try jsonResponse(entry(try runtime.addModel(from: try body.validURL(), category: body.category, framework: body.framework, id: body.id,
+                                                               name: body.name, sha256: body.sha256, supportsThinking: body.supportsThinking ?? false),
+                                          states: [:]), status: .created)
+        }
+        router.get("api/models/:id/gguf") { _, context in
+            let model = try runtime.model(id: try context.parameters.require("id"))
+            guard model.format == .gguf else { throw OpenAIError(.notFound, "Model '\(model.id)' is not a GGUF model", param: "id", code: "not_gguf") }
+            guard let metadata = try runtime.metadata(of: model) else {
+                throw OpenAIError(.notFound, "Model '\(model.id)' is not downloaded", param: "id", code: "model_not_downloaded")
+            }
+            return try jsonResponse(metadata)
         }
         router.post("api/models/:id/pull") { _, context in
             let id = try context.parameters.require("id")
@@ -122,6 +142,16 @@ struct ModelCatalogRoutes: Sendable {
         router.get("api/storage") { _, _ in
             try jsonResponse(runtime.storageInfo())
         }
+    }
+
+    /// What adding `body` would do, with a URL the server does not fetch (not http or https)
+    /// as a problem of its own.
+    private func check(_ body: AddModelRequest) -> ModelSourceCheck {
+        guard let url = try? body.validURL() else {
+            return ModelSourceCheck(problem: ModelSourceProblem(.url, .invalidInput, "url must be an http or https address"), detectedFormat: .unknown)
+        }
+        return runtime.checkModelSource(url, category: body.category, framework: body.framework, id: body.id, name: body.name,
+                                        sha256: body.sha256, supportsThinking: body.supportsThinking ?? false)
     }
 
     private func states() async -> [String: ModelLifecycleState] {

@@ -416,6 +416,32 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/api/system": {
+   "get": {
+    "summary": "The device, its hardware, each framework's availability and each kind of work's frameworks (or why none)",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/SystemInfo"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
   "/api/models": {
    "get": {
     "summary": "The model catalog with install state",
@@ -477,6 +503,45 @@ enum OpenAPIDocument {
        "application/json": {
         "schema": {
          "$ref": "#/components/schemas/CatalogEntry"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "409": {
+      "$ref": "#/components/responses/Conflict"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/AddModelRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
+  "/api/models/check": {
+   "post": {
+    "summary": "Check a model to add from a URL without adding it: the detected format, the framework and every problem by field",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/ModelSourceCheck"
         }
        }
       }
@@ -611,6 +676,46 @@ enum OpenAPIDocument {
     ],
     "tags": [
      "RunAnywhere"
+    ]
+   }
+  },
+  "/api/models/{id}/gguf": {
+   "get": {
+    "summary": "A downloaded GGUF model's metadata",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/GGUFMetadata"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ],
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A model id, as `GET /api/models` lists it"
+     }
     ]
    }
   },
@@ -2648,6 +2753,201 @@ enum OpenAPIDocument {
        "failed",
        "cancelled"
       ]
+     }
+    }
+   },
+   "ModelSourceCheck": {
+    "type": "object",
+    "required": [
+     "detectedFormat",
+     "problems"
+    ],
+    "properties": {
+     "detectedFormat": {
+      "type": "string",
+      "description": "The format the URL's extension shows"
+     },
+     "framework": {
+      "type": "string",
+      "description": "The framework that would run it"
+     },
+     "problems": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "required": [
+        "field",
+        "message",
+        "code"
+       ],
+       "properties": {
+        "field": {
+         "enum": [
+          "url",
+          "category",
+          "framework",
+          "id",
+          "sha256"
+         ]
+        },
+        "message": {
+         "type": "string"
+        },
+        "code": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "model": {
+      "$ref": "#/components/schemas/ModelInfo"
+     }
+    }
+   },
+   "GGUFMetadata": {
+    "type": "object",
+    "required": [
+     "version",
+     "tensorCount",
+     "parameterCount",
+     "parameterCountLabel",
+     "fileSize",
+     "expectedFileSize"
+    ],
+    "properties": {
+     "version": {
+      "type": "integer"
+     },
+     "tensorCount": {
+      "type": "integer"
+     },
+     "architecture": {
+      "type": "string"
+     },
+     "name": {
+      "type": "string"
+     },
+     "parameterCount": {
+      "type": "integer"
+     },
+     "parameterCountLabel": {
+      "type": "string"
+     },
+     "quantization": {
+      "type": "string"
+     },
+     "fileType": {
+      "type": "integer"
+     },
+     "contextLength": {
+      "type": "integer"
+     },
+     "vocabularySize": {
+      "type": "integer"
+     },
+     "license": {
+      "type": "string"
+     },
+     "chatTemplate": {
+      "type": "string"
+     },
+     "fileSize": {
+      "type": "integer"
+     },
+     "expectedFileSize": {
+      "type": "integer"
+     }
+    }
+   },
+   "SystemInfo": {
+    "type": "object",
+    "required": [
+     "sdkVersion",
+     "hostname",
+     "hardware",
+     "frameworks",
+     "modalities",
+     "modelsDirectory",
+     "dataDirectory",
+     "defaultModel",
+     "defaultModelInstalled"
+    ],
+    "properties": {
+     "sdkVersion": {
+      "type": "string"
+     },
+     "hostname": {
+      "type": "string"
+     },
+     "hardware": {
+      "type": "object",
+      "description": "CPU model, architecture, cores, SIMD features, memory, GPU"
+     },
+     "frameworks": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "required": [
+        "framework",
+        "displayName",
+        "modalities",
+        "availability"
+       ],
+       "properties": {
+        "framework": {
+         "type": "string"
+        },
+        "displayName": {
+         "type": "string"
+        },
+        "modalities": {
+         "type": "array",
+         "items": {
+          "type": "string"
+         }
+        },
+        "availability": {
+         "type": "object",
+         "description": "{\"available\": {\"detail\": …}} or {\"unavailable\": {\"reason\": …}}"
+        }
+       }
+      }
+     },
+     "modalities": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "required": [
+        "modality",
+        "frameworks"
+       ],
+       "properties": {
+        "modality": {
+         "type": "string"
+        },
+        "frameworks": {
+         "type": "array",
+         "items": {
+          "type": "string"
+         }
+        },
+        "reason": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "modelsDirectory": {
+      "type": "string"
+     },
+     "dataDirectory": {
+      "type": "string"
+     },
+     "defaultModel": {
+      "type": "string"
+     },
+     "defaultModelInstalled": {
+      "type": "boolean"
      }
     }
    }
