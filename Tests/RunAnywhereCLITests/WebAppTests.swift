@@ -4,10 +4,12 @@ import RunAnywhereTestSupport
 import Testing
 
 /// The web app that `runanywhere serve` serves, in Debian's Chromium driven headless through
-/// selenium (`Tests/clients/web_app_check.py`), against the real engine and default model.
-/// Screenshots of every screen go to `.build/screenshots/web-app/`.
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.venvPython != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"),
-                             "needs llama.cpp, the default model, the venv and Chromium: run scripts/setup"))
+/// selenium (`Tests/clients/web_app_check.py` for Chat and Chat Details,
+/// `web_app_screens_check.py` for Models, Settings, Voice and Vision), against the real engines
+/// and default models. Screenshots of every screen go to `.build/screenshots/web-app/`.
+@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.speechInstalled && TestEnvironment.venvPython != nil
+                             && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"),
+                             "needs llama.cpp, the speech engines, the default models, the venv and Chromium: run scripts/setup"))
 struct WebAppTests {
     static let clients = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("clients")
     static let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -16,6 +18,16 @@ struct WebAppTests {
     @Test func chatInTheBrowser() throws {
         let (status, output) = try CLIServeTests.python(Self.clients.appendingPathComponent("web_app_check.py"), [
             "--binary", CLIRunner.binary.path, "--model", RunAnywhere.defaultModelID, "--screenshots", Self.screenshots.path,
+        ])
+        #expect(status == 0, "\(output)")
+    }
+
+    /// Adding a model from a URL (inline validation), its download from a loopback server with
+    /// progress, cancel and resume, GGUF metadata and deletion; settings and the environment
+    /// switcher; a WAV transcribed, a spoken reply played, a voice turn; the Vision page's reason.
+    @Test func modelsSettingsVoiceAndVisionInTheBrowser() throws {
+        let (status, output) = try CLIServeTests.python(Self.clients.appendingPathComponent("web_app_screens_check.py"), [
+            "--binary", CLIRunner.binary.path, "--screenshots", Self.screenshots.path,
         ])
         #expect(status == 0, "\(output)")
     }

@@ -132,6 +132,7 @@ import Testing
                 #expect(error["param"] as? String == "id")
             }
             try await client.execute(uri: "/api/models/nope/pull", method: .post) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/api/models/scripted/pull", method: .delete) { #expect($0.status == .notFound, "no download to stop") }
             try await client.execute(uri: "/api/models/nope", method: .delete) { #expect($0.status == .notFound) }
         }
     }

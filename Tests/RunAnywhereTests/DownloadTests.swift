@@ -148,6 +148,33 @@ import ZIPFoundation
         #expect(try Data(contentsOf: try #require(try rt.model(id: model.id).localPath)) == bytes)
     }
 
+    /// What the web app's Cancel then Resume does: cancelDownload returns once the download has
+    /// stopped, so that the next one, started at once, resumes from the partial file.
+    @Test func aCancelledDownloadHasStoppedWhenCancelReturnsAndResumesAtOnce() async throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = Self.modelBytes(1 << 20)
+        let server = try await TestHTTPServer.start(routes: ["/slow.gguf": .file(bytes, delayPerChunk: .milliseconds(30))])
+        defer { Task { try? await server.shutdown() } }
+        let rt = runtime(folder)
+        let model = try rt.addModel(from: server.url("/slow.gguf"), category: .language, framework: .llamaCpp)
+        #expect(await rt.cancelDownload(model.id) == false, "nothing to cancel yet")
+        let stream = try rt.downloadModelWithProgress(model.id)
+        let (seen, signal) = AsyncStream.makeStream(of: Int64.self)
+        let consumer = Task {
+            for try await update in stream { signal.yield(update.bytesDownloaded) }
+        }
+        for await bytes in seen where bytes > 100_000 { break }
+        #expect(await rt.cancelDownload(model.id))
+        let first = await consumer.result
+        #expect(throws: CancellationError.self) { try first.get() }
+        let (updates, error) = await collect(try rt.downloadModelWithProgress(model.id))
+        #expect(error == nil, "\(String(describing: error))")
+        #expect(updates.last?.state == .completed)
+        #expect(server.requests.last?.range?.hasPrefix("bytes=") == true, "resumed, not started again")
+        #expect(try Data(contentsOf: try #require(try rt.model(id: model.id).localPath)) == bytes)
+    }
+
     @Test func twoDownloadsAtOnceEachWithItsOwnProgress() async throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -3,87 +3,31 @@ live `runanywhere serve` (started here, on a free loopback port, with its own da
 
     web_app_check.py --binary PATH --model MODEL --screenshots DIR
 
+(the Chat and Chat Details screens; web_app_screens_check.py checks the others)
+
 Checks a streamed answer with its footer, Chat Details numbers against the saved analytics, Stop,
 an answer being streamed when the page reloads (kept as stopped), a conversation surviving a
 server restart, search, rename, export and delete. Saves a screenshot of every screen it sees.
 Prints what failed and exits 1 if anything did.
 """
-import argparse
 import json
 import os
 import re
-import subprocess
-import sys
-import tempfile
-import threading
 import time
-import urllib.request
 
-from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
-from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
-failures = []
+from web_app_support import Page, Server, check, run
+
 FOOTER = re.compile(r"^\d+\.\d+s • \d+ tok/s")
 
 
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-    return condition
-
-
-class Server:
-    """`runanywhere serve --port 0` with the data folder `data`, as a user starts it."""
-
-    def __init__(self, binary, data):
-        environment = dict(os.environ, RUNANYWHERE_DATA=data)
-        self.process = subprocess.Popen([binary, "serve", "--port", "0", "--threads", "1"], stderr=subprocess.PIPE, text=True, env=environment)
-        self.log = []
-        for line in self.process.stderr:
-            self.log.append(line)
-            match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-            if match:
-                self.url = f"http://127.0.0.1:{match.group(1)}"
-                threading.Thread(target=lambda: self.log.extend(self.process.stderr), daemon=True).start()
-                return
-        raise SystemExit("runanywhere serve did not start:\n" + "".join(self.log))
-
-    def get(self, path):
-        with urllib.request.urlopen(self.url + path) as response:
-            return json.load(response)
-
-    def stop(self):
-        self.process.terminate()
-        return self.process.wait(timeout=60)
-
-
-class Page:
-    def __init__(self, downloads, screenshots):
-        options = webdriver.ChromeOptions()
-        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860", "--lang=en-US"]:
-            options.add_argument(argument)
-        options.binary_location = "/usr/bin/chromium"
-        options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
-        self.driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
-        self.screenshots = screenshots
-
-    def wait(self, condition, seconds=120):
-        """Waits for `condition`, trying again when the page replaced an element it was reading."""
-        return WebDriverWait(self.driver, seconds, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
-
-    def find(self, css):
-        return self.wait(EC.presence_of_element_located((By.CSS_SELECTOR, css)))
-
-    def all(self, css):
-        return self.driver.find_elements(By.CSS_SELECTOR, css)
-
-    def shot(self, name):
-        self.driver.save_screenshot(os.path.join(self.screenshots, f"{name}.png"))
+class ChatPage(Page):
+    """The Chat screen's controls."""
 
     def open(self, url):
         self.driver.get(url)
@@ -231,34 +175,16 @@ def conversation_checks(page, server, conversation_id, downloads):
     check(server.get("/api/conversations")["conversations"] == [], "the conversation was not deleted")
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--model", required=True)
-    parser.add_argument("--screenshots", required=True)
-    args = parser.parse_args()
-    os.makedirs(args.screenshots, exist_ok=True)
-    data = tempfile.mkdtemp(prefix="web-app-data-")
-    downloads = tempfile.mkdtemp(prefix="web-app-downloads-")
-    page = Page(downloads, args.screenshots)
-    server = Server(args.binary, data)
+def checks(page, options, folders):
+    server = Server(options.binary, folders["data"])
     try:
-        conversation_id = chat_checks(page, server, args.model)
+        conversation_id = chat_checks(page, server, options.model)
         check(server.stop() == 0, "the server did not stop cleanly")
-        server = Server(args.binary, data)
-        conversation_checks(page, server, conversation_id, downloads)
-        # Requests refused while the server restarted are expected; script errors are not.
-        errors = [entry for entry in page.driver.get_log("browser") if entry["level"] == "SEVERE" and entry.get("source") != "network"]
-        check(not errors, f"the browser logged errors: {errors}")
-    except TimeoutException as error:
-        page.shot("timeout")
-        failures.append(f"timed out waiting: {error.msg or 'see timeout.png'}")
+        server = Server(options.binary, folders["data"])
+        conversation_checks(page, server, conversation_id, folders["downloads"])
     finally:
-        page.driver.quit()
         server.stop()
-    print(json.dumps({"failures": failures, "screenshots": sorted(os.listdir(args.screenshots))}, indent=1))
-    sys.exit(1 if failures else 0)
 
 
 if __name__ == "__main__":
-    main()
+    run(checks, "--model", page_class=ChatPage)

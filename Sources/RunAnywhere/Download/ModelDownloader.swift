@@ -5,7 +5,15 @@ import Synchronization
 
 /// Downloads catalog and user models: one at a time per model, any number of models at once.
 final class ModelDownloader: Sendable {
-    private let active = Mutex<Set<String>>([])
+    /// A model being downloaded: how to stop it, whether it was stopped (and is unwinding),
+    /// and who waits for it to end.
+    private struct Claim: Sendable {
+        var stop: (@Sendable () -> Void)?
+        var cancelled = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let active = Mutex<[String: Claim]>([:])
     private let logger: Logger
 
     init(logger: Logger) { self.logger = logger }
@@ -23,9 +31,43 @@ final class ModelDownloader: Sendable {
 
     /// Fetches `model`'s files into its folder, reporting progress; returns the model as it is
     /// afterwards (its format confirmed from the file's header).
+    /// A download of the model that was cancelled and is still stopping is waited for, so that
+    /// a resume right after a cancel works; one still running is ``ErrorCode/alreadyInProgress``.
     func download(_ model: ModelInfo, report: @escaping @Sendable (DownloadProgress) -> Void) async throws -> ModelInfo {
-        try claim(model.id)
-        defer { active.withLock { _ = $0.remove(model.id) } }
+        try await claim(model.id)
+        defer { release(model.id) }
+        let work = Task { try await transfer(model, report: report) }
+        let stop: @Sendable () -> Void = { [self] in
+            active.withLock { $0[model.id]?.cancelled = true }
+            work.cancel()
+        }
+        active.withLock { $0[model.id]?.stop = stop }
+        return try await withTaskCancellationHandler { try await work.value } onCancel: { stop() }
+    }
+
+    /// Stops model `id`'s download and returns once it has stopped (its partial file kept for a
+    /// resume); false when none is running.
+    func cancel(_ id: String) async -> Bool {
+        let stop = active.withLock { $0[id]?.stop }
+        guard let stop else { return false }
+        stop()
+        await ended(id)
+        return true
+    }
+
+    /// Returns once no download of `id` is running.
+    private func ended(_ id: String) async {
+        await withCheckedContinuation { continuation in
+            let waiting = active.withLock { claims in
+                guard claims[id] != nil else { return false }
+                claims[id]?.waiters.append(continuation)
+                return true
+            }
+            if !waiting { continuation.resume() }
+        }
+    }
+
+    private func transfer(_ model: ModelInfo, report: @escaping @Sendable (DownloadProgress) -> Void) async throws -> ModelInfo {
         guard let localPath = model.localPath else { throw SDKError(.invalidInput, "Model '\(model.id)' has no place on disk") }
         var meter = ProgressMeter(modelId: model.id)
         let progress: (Int64, Int64?) throws -> Void = { done, total in
@@ -68,9 +110,28 @@ final class ModelDownloader: Sendable {
         return result
     }
 
-    private func claim(_ id: String) throws {
-        let claimed = active.withLock { $0.insert(id).inserted }
-        guard claimed else { throw SDKError(.alreadyInProgress, "Model '\(id)' is already being downloaded") }
+    private enum ClaimAttempt { case claimed, stopping, running }
+
+    private func claim(_ id: String) async throws {
+        while true {
+            let attempt: ClaimAttempt = active.withLock { claims in
+                guard let claim = claims[id] else {
+                    claims[id] = Claim()
+                    return .claimed
+                }
+                return claim.cancelled ? .stopping : .running
+            }
+            switch attempt {
+            case .claimed: return
+            case .running: throw SDKError(.alreadyInProgress, "Model '\(id)' is already being downloaded")
+            case .stopping: await ended(id)
+            }
+        }
+    }
+
+    private func release(_ id: String) {
+        let waiters = active.withLock { $0.removeValue(forKey: id)?.waiters ?? [] }
+        for waiter in waiters { waiter.resume() }
     }
 
     private func fetch(_ url: URL, to destination: URL, progress: (Int64, Int64?) throws -> Void) async throws {

@@ -59,6 +59,13 @@ extension RunAnywhereRuntime {
         return stream
     }
 
+    /// Stops model `id`'s download and returns once it has stopped; its partial file stays, and
+    /// the next download resumes from it. False when no download of it is running.
+    @discardableResult
+    public nonisolated func cancelDownload(_ id: String) async -> Bool {
+        await downloader.cancel(id)
+    }
+
     /// Size on disk of every model in the models folder, the total, and the free space (models
     /// elsewhere, such as a registered file or a system voice, are not the SDK's to count).
     public nonisolated func storageInfo() -> StorageInfo {

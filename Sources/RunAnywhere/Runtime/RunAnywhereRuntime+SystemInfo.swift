@@ -13,6 +13,8 @@ public struct SystemInfo: Codable, Sendable, Equatable {
     public let frameworks: [FrameworkStatus]
     /// Every kind of work with the frameworks that do it here, or why none does.
     public let modalities: [ModalityStatus]
+    /// Every model category with its name and the kind of work its models need.
+    public let categories: [CategoryInfo]
     /// The models folder.
     public let modelsDirectory: String
     /// The app data folder (conversations, settings, benchmark runs).
@@ -23,6 +25,18 @@ public struct SystemInfo: Codable, Sendable, Equatable {
     public let defaultModelInstalled: Bool
 }
 
+/// A model category as people and the add-model flow see it.
+public struct CategoryInfo: Codable, Sendable, Equatable {
+    /// The category.
+    public let category: ModelCategory
+    /// Its name for people.
+    public let displayName: String
+    /// The kind of work its models need, which picks the frameworks that can run them.
+    public let modality: FrameworkModality
+    /// Whether its models may think (`<think>` reasoning) before they answer.
+    public let supportsThinking: Bool
+}
+
 extension RunAnywhereRuntime {
     /// The device, its hardware, the frameworks and kinds of work available here, and the
     /// SDK's folders.
@@ -31,6 +45,9 @@ extension RunAnywhereRuntime {
         return SystemInfo(
             sdkVersion: RunAnywhere.version, hostname: ProcessInfo.processInfo.hostName, hardware: HardwareProfile.current(),
             frameworks: frameworks.statuses(), modalities: frameworks.modalityStatuses(),
+            categories: ModelCategory.allCases.map { CategoryInfo(
+                category: $0, displayName: $0.displayName, modality: FrameworkModality(category: $0), supportsThinking: $0.supportsThinking
+            ) },
             modelsDirectory: configuration.modelsDirectory.path, dataDirectory: configuration.dataDirectory.path,
             defaultModel: defaultModel.id, defaultModelInstalled: defaultModel.isDownloaded
         )

@@ -14,8 +14,10 @@ import RunAnywhere
 /// - `GET /api/models/{id}/gguf`: a downloaded GGUF model's metadata (architecture,
 ///   parameters, quantization, context, vocabulary, chat template);
 /// - `POST /api/models/{id}/pull`: download it, its progress as server-sent events (`progress`
-///   events, then `done` or `error`); a client that goes away cancels the download, which the
+///   events, then `done`, `cancelled` or `error`); a client that goes away cancels the download, which the
 ///   next pull resumes;
+/// - `DELETE /api/models/{id}/pull`: stops the download and answers once it has stopped (204),
+///   so that a resume can follow at once; 404 when none is running;
 /// - `DELETE /api/models/{id}`: delete its files (and a user-added model's entry); 204;
 /// - `GET /api/storage`: disk use of the models folder and the space left.
 struct ModelCatalogRoutes: Sendable {
@@ -129,11 +131,20 @@ struct ModelCatalogRoutes: Sendable {
                         try await ServerSentEvents.send(&events, to: &writer)
                     }
                     events.append(try ServerSentEvents.event(entry(try runtime.model(id: id), states: [:]), name: "done"))
-                } catch let error where !(error is CancellationError) {
+                } catch is CancellationError {
+                    events.append(try ServerSentEvents.event(["modelId": id], name: "cancelled"))  // by DELETE, or the client went away
+                } catch {
                     events.append(try ServerSentEvents.event(OpenAIError.from(error).envelope, name: "error"))
                 }
                 try await ServerSentEvents.send(&events, to: &writer)
             }
+        }
+        router.delete("api/models/:id/pull") { _, context in
+            let id = try context.parameters.require("id")
+            guard await runtime.cancelDownload(id) else {
+                throw OpenAIError(.notFound, "No download of '\(id)' is running", param: "id", code: "no_download")
+            }
+            return Response(status: .noContent)
         }
         router.delete("api/models/:id") { _, context in
             try await runtime.deleteStoredModel(try context.parameters.require("id"))

@@ -641,7 +641,7 @@ enum OpenAPIDocument {
   },
   "/api/models/{id}/pull": {
    "post": {
-    "summary": "Download a model: `progress` events (PullProgress), then `done` (CatalogEntry) or `error` (Error)",
+    "summary": "Download a model: `progress` events (PullProgress), then `done` (CatalogEntry), `cancelled` or `error` (Error)",
     "responses": {
      "200": {
       "description": "OK",
@@ -655,6 +655,34 @@ enum OpenAPIDocument {
      },
      "400": {
       "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A model id, as `GET /api/models` lists it"
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "delete": {
+    "summary": "Stop a download; answers once it has stopped (its partial file kept for a resume)",
+    "responses": {
+     "204": {
+      "description": "Stopped"
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
@@ -2867,6 +2895,7 @@ enum OpenAPIDocument {
      "hardware",
      "frameworks",
      "modalities",
+     "categories",
      "modelsDirectory",
      "dataDirectory",
      "defaultModel",
@@ -2933,6 +2962,32 @@ enum OpenAPIDocument {
         },
         "reason": {
          "type": "string"
+        }
+       }
+      }
+     },
+     "categories": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "required": [
+        "category",
+        "displayName",
+        "modality",
+        "supportsThinking"
+       ],
+       "properties": {
+        "category": {
+         "type": "string"
+        },
+        "displayName": {
+         "type": "string"
+        },
+        "modality": {
+         "type": "string"
+        },
+        "supportsThinking": {
+         "type": "boolean"
         }
        }
       }

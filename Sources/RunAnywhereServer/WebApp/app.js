@@ -1,12 +1,23 @@
-// The web app's shell: the screens by URL hash (#/chat/<id>, #/chat/<id>/details, …), the
+// The web app's shell: the screens by URL hash (#/chat/<id>, #/chat/<id>/details, #/voice,
+// #/vision, #/models, #/models/add, #/models/info/<id>, #/settings), the
 // server's state, and the API key prompt when the server asks for one.
 import { api, setAPIKey } from "./lib/api.js";
 import { fill, h, notice } from "./lib/dom.js";
 import * as chat from "./features/chat/chat.js";
 import * as chatDetails from "./features/chat/chat-details.js";
+import * as addModel from "./features/models/add-model.js";
+import * as modelDetails from "./features/models/model-details.js";
+import * as models from "./features/models/models.js";
+import * as settings from "./features/settings/settings.js";
+import * as vision from "./features/vision/vision.js";
+import * as voice from "./features/voice/voice.js";
 
 const screens = {
   chat: (root, [id, view]) => (view === "details" ? chatDetails.mount(root, id) : chat.mount(root, id)),
+  voice: (root) => voice.mount(root),
+  vision: (root) => vision.mount(root),
+  models: (root, [view, id]) => (view === "add" ? addModel.mount(root) : view === "info" && id ? modelDetails.mount(root, id) : models.mount(root)),
+  settings: (root) => settings.mount(root),
 };
 
 const root = document.getElementById("screen");

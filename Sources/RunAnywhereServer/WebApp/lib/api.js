@@ -3,10 +3,11 @@
 
 /** An HTTP or network failure, with the message to show. */
 export class APIError extends Error {
-  constructor(status, message, code) {
+  constructor(status, message, code, param) {
     super(message);
     this.status = status;
     this.code = code;
+    this.param = param;
   }
 }
 
@@ -17,12 +18,18 @@ export function setAPIKey(key) {
   if (key) sessionStorage.setItem(keyName, key); else sessionStorage.removeItem(keyName);
 }
 
-/** Sends a request and returns the response itself (for downloads); throws APIError when it fails. */
+/**
+ * Sends a request and returns the response itself (for downloads); throws APIError when it
+ * fails, with the field the server blamed (`param`) when it names one. A FormData body goes as
+ * multipart, anything else as JSON.
+ */
 export async function send(path, { method = "GET", body, signal, headers = {} } = {}) {
   const key = sessionStorage.getItem(keyName);
   const init = { method, signal, headers: { ...headers } };
   if (key) init.headers.Authorization = `Bearer ${key}`;
-  if (body !== undefined) {
+  if (body instanceof FormData) {
+    init.body = body;  // the browser writes the multipart boundary
+  } else if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
@@ -38,13 +45,15 @@ export async function send(path, { method = "GET", body, signal, headers = {} } 
   if (response.ok) return response;
   let message = `${response.status} ${response.statusText}`;
   let code;
+  let param;
   try {
     const payload = await response.json();
     message = payload.error?.message ?? message;
     code = payload.error?.code;
+    param = payload.error?.param;
   } catch { /* not JSON: keep the status line */ }
   if (response.status === 401) window.dispatchEvent(new CustomEvent("api-key-needed"));
-  throw new APIError(response.status, message, code);
+  throw new APIError(response.status, message, code, param);
 }
 
 /** Sends a request and returns its JSON (null for 204). */

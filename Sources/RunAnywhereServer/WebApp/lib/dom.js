@@ -42,6 +42,19 @@ export function rate(value) {
   return value === null || value === undefined ? "–" : `${value >= 10 ? Math.round(value) : value.toFixed(1)} tok/s`;
 }
 
+/** "1.2 GB", "340 KB": bytes in decimal units, as the CLI writes them. */
+export function bytes(value) {
+  if (value === null || value === undefined) return "–";
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let amount = value;
+  let unit = 0;
+  while (amount >= 1000 && unit < units.length - 1) {
+    amount /= 1000;
+    unit += 1;
+  }
+  return `${unit === 0 ? amount : amount.toFixed(amount >= 100 ? 0 : 1)} ${units[unit]}`;
+}
+
 /** A date as the user's locale writes it, short. */
 export function when(iso) {
   const date = new Date(iso);

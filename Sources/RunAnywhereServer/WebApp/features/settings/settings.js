@@ -1,0 +1,174 @@
+// The Settings screen: generation defaults (the same file as `runanywhere settings`), the
+// environment switcher (API keys typed in a password field and only ever shown masked),
+// each framework's availability with its reason, and the device.
+import { api } from "../../lib/api.js";
+import { bytes, fill, h, notice, toast } from "../../lib/dom.js";
+import { system, unavailableReason } from "../../lib/system.js";
+
+/** Shows the Settings screen; returns nothing to unmount. */
+export function mount(root) {
+  const defaults = h("section", { "aria-labelledby": "defaults-title" });
+  const environment = h("section", { "aria-labelledby": "environment-title" });
+  const frameworks = h("section", { "aria-labelledby": "frameworks-title" });
+  const device = h("section", { "aria-labelledby": "device-title" });
+  fill(root, h("div", { class: "page settings" }, h("h1", {}, "Settings"), defaults, environment, frameworks, device));
+  showDefaults(defaults);
+  showEnvironments(environment);
+  system().then((info) => {
+    showFrameworks(frameworks, info);
+    showDevice(device, info);
+  }).catch((error) => fill(frameworks, notice("Cannot read what this server runs", error.message, { error: true })));
+}
+
+/** A labelled control with a place for its error, named as the settings API names it. */
+function field(label, control) {
+  const error = h("small", { class: "field-error", id: `${control.name}-error`, role: "alert" });
+  control.id = `setting-${control.name}`;
+  control.setAttribute("aria-describedby", error.id);
+  return { control, error, element: h("label", { for: control.id }, label, control, error) };
+}
+
+async function showDefaults(section) {
+  let settings;
+  try {
+    settings = await api("/api/settings");
+  } catch (error) {
+    fill(section, h("h2", { id: "defaults-title" }, "Generation defaults"), notice("Cannot read the settings", error.message, { error: true }));
+    return;
+  }
+  const number = (name, attributes) => h("input", { type: "number", name, value: settings[name] === undefined || settings[name] === null ? "" : String(settings[name]), ...attributes });
+  const fields = {
+    temperature: field("Temperature", number("temperature", { min: "0", max: "2", step: "0.05" })),
+    maxTokens: field("Max tokens", number("maxTokens", { min: "1", step: "1" })),
+    topP: field("Top P", number("topP", { min: "0", max: "1", step: "0.05" })),
+    topK: field("Top K", number("topK", { min: "0", step: "1" })),
+    threads: field("Threads", number("threads", { min: "1", step: "1", placeholder: "auto" })),
+    systemPrompt: field("System prompt", h("textarea", { name: "systemPrompt", rows: 3, placeholder: "None" })),
+  };
+  fields.systemPrompt.control.value = settings.systemPrompt ?? "";
+  const streaming = h("input", { type: "checkbox", name: "streaming", checked: settings.streaming });
+  const save = async (event) => {
+    event.preventDefault();
+    const changes = { streaming: streaming.checked, systemPrompt: fields.systemPrompt.control.value || null };
+    for (const name of ["temperature", "maxTokens", "topP", "topK", "threads"]) {
+      const value = fields[name].control.value;
+      if (value !== "") changes[name] = Number(value);
+      else if (name === "threads") changes.threads = null;
+    }
+    for (const { control, error } of Object.values(fields)) {
+      error.textContent = "";
+      control.removeAttribute("aria-invalid");
+    }
+    try {
+      await api("/api/settings", { method: "PATCH", body: changes });
+      toast("Settings saved");
+    } catch (error) {
+      const blamed = fields[error.param];
+      if (!blamed) return toast(error.message, { error: true });
+      blamed.error.textContent = error.message;
+      blamed.control.setAttribute("aria-invalid", "true");
+      blamed.control.focus();
+    }
+  };
+  const reset = async () => {
+    if (!confirm("Restore every generation default?")) return;
+    try {
+      await api("/api/settings", { method: "DELETE" });
+      toast("Defaults restored");
+      showDefaults(section);
+    } catch (error) {
+      toast(error.message, { error: true });
+    }
+  };
+  fill(section, h("h2", { id: "defaults-title" }, "Generation defaults"),
+    h("form", { class: "card settings-form", novalidate: true, onsubmit: save },
+      h("div", { class: "grid" }, ["temperature", "maxTokens", "topP", "topK", "threads"].map((name) => fields[name].element)),
+      fields.systemPrompt.element,
+      h("label", { class: "check" }, streaming, "Stream answers as they are written"),
+      h("div", { class: "form-actions" }, h("button", { type: "button", onclick: reset }, "Restore defaults"), h("button", { class: "primary", type: "submit" }, "Save"))));
+}
+
+async function showEnvironments(section) {
+  let environments;
+  try {
+    ({ environments } = await api("/api/environment"));
+  } catch (error) {
+    fill(section, h("h2", { id: "environment-title" }, "Environment"), notice("Cannot read the environments", error.message, { error: true }));
+    return;
+  }
+  const selected = environments.find((e) => e.isSelected) ?? environments[0];
+  const choice = h("select", { name: "environment" }, environments.map((e) => h("option", { value: e.environment, selected: e.isSelected }, e.environment)));
+  const baseURL = field("Base URL", h("input", { type: "text", inputmode: "url", name: "baseURL", autocomplete: "off", spellcheck: false }));
+  const apiKey = field("API key", h("input", { type: "password", name: "apiKey", autocomplete: "new-password", spellcheck: false }));
+  const stored = h("p", { class: "muted stored-key" });
+  const showChoice = () => {
+    const current = environments.find((e) => e.environment === choice.value);
+    baseURL.control.value = current.baseURL ?? "";
+    apiKey.control.value = "";
+    apiKey.control.placeholder = current.maskedAPIKey ? "Leave empty to keep the stored key" : "None stored";
+    stored.textContent = current.maskedAPIKey ? `Stored key: ${current.maskedAPIKey}` : "No key stored for this environment.";
+  };
+  choice.addEventListener("change", showChoice);
+  const save = async (event) => {
+    event.preventDefault();
+    const change = { environment: choice.value };
+    if (baseURL.control.value.trim()) change.baseURL = baseURL.control.value.trim();
+    if (apiKey.control.value) change.apiKey = apiKey.control.value;
+    for (const { control, error } of [baseURL, apiKey]) {
+      error.textContent = "";
+      control.removeAttribute("aria-invalid");
+    }
+    try {
+      ({ environments } = await api("/api/environment", { method: "PUT", body: change }));
+      toast(`Using ${change.environment}`);
+      showChoice();
+      fill(current, currentText(environments));
+    } catch (error) {
+      const blamed = error.param === "apiKey" ? apiKey : baseURL;
+      blamed.error.textContent = error.message;
+      blamed.control.setAttribute("aria-invalid", "true");
+    } finally {
+      apiKey.control.value = "";  // the key is never kept in the page
+    }
+  };
+  const current = h("p", { class: "muted", role: "status" }, currentText(environments));
+  fill(section, h("h2", { id: "environment-title" }, "Environment"),
+    h("form", { class: "card settings-form environment-form", onsubmit: save, autocomplete: "off", novalidate: true },
+      current,
+      h("div", { class: "grid" }, h("label", { for: "setting-environment" }, "Environment", Object.assign(choice, { id: "setting-environment" })), baseURL.element, apiKey.element),
+      stored,
+      h("div", { class: "form-actions" }, h("button", { class: "primary", type: "submit" }, "Use this environment"))));
+  choice.value = selected.environment;
+  showChoice();
+}
+
+function currentText(environments) {
+  const selected = environments.find((e) => e.isSelected);
+  return selected ? `Selected: ${selected.environment}${selected.baseURL ? ` (${selected.baseURL})` : ""}` : "No environment selected.";
+}
+
+function showFrameworks(section, info) {
+  fill(section, h("h2", { id: "frameworks-title" }, "Frameworks"),
+    h("table", { class: "frameworks" },
+      h("thead", {}, h("tr", {}, h("th", {}, "Framework"), h("th", {}, "Does"), h("th", {}, "Here"))),
+      h("tbody", {}, info.frameworks.map((f) => {
+        const reason = unavailableReason(f);
+        return h("tr", { "data-framework": f.framework },
+          h("td", {}, f.displayName), h("td", { class: "muted" }, f.modalities.join(", ")),
+          h("td", {}, reason ? h("span", { class: "badge" }, "unavailable") : h("span", { class: "badge ok" }, "available"),
+            h("small", { class: "muted reason" }, " ", reason ?? f.availability.available?.detail ?? "")));
+      }))));
+}
+
+function showDevice(section, info) {
+  const hw = info.hardware;
+  const rows = [
+    ["Host", info.hostname], ["System", hw.operatingSystem], ["CPU", `${hw.cpuModel} (${hw.architecture}, ${hw.cores} cores)`],
+    ["SIMD", hw.simdFeatures.length ? hw.simdFeatures.join(", ") : "none detected"],
+    ["Memory", `${bytes(hw.totalMemoryBytes)} total, ${bytes(hw.availableMemoryBytes)} available`],
+    ["GPU", hw.hasGPU ? "yes" : "none used (CPU inference)"], ["SDK", info.sdkVersion],
+    ["Models folder", h("code", {}, info.modelsDirectory)], ["Data folder", h("code", {}, info.dataDirectory)],
+  ];
+  fill(section, h("h2", { id: "device-title" }, "Device"),
+    h("table", { class: "fields" }, h("tbody", {}, rows.map(([name, value]) => h("tr", {}, h("th", { scope: "row" }, name), h("td", {}, value))))));
+}

@@ -1,0 +1,94 @@
+// One voice turn: speech in (a file or the microphone) → transcript → answer → speech out,
+// streamed by POST /api/voice as each stage finishes, with each stage's timing.
+import { events } from "../../lib/api.js";
+import { fill, h, notice, seconds, toast } from "../../lib/dom.js";
+import { canRecord, Recorder } from "./recorder.js";
+
+/** The voice-turn card, with the pickers of the three models it uses. */
+export function voiceTurn({ stt, tts, llm, ready, urls }) {
+  const file = h("input", { type: "file", accept: "audio/*,.wav,.mp3,.flac,.ogg,.webm", "aria-label": "Spoken question", name: "turn-audio" });
+  const prompt = h("input", { type: "text", "aria-label": "System prompt", placeholder: "System prompt (optional)", name: "systemPrompt" });
+  const stages = h("ol", { class: "stages", "aria-live": "polite" });
+  const button = h("button", { class: "primary run-turn", disabled: !ready }, "Ask");
+  let controller = null;
+
+  const run = async (audio) => {
+    controller?.abort();
+    controller = new AbortController();
+    button.disabled = true;
+    const heard = stage("Listening", "…");
+    const transcript = stage("Transcript", "");
+    const answer = stage("Answer", "");
+    const spoken = stage("Spoken answer", "");
+    fill(stages, heard.element, transcript.element, answer.element, spoken.element);
+    const form = new FormData();
+    form.append("file", audio, audio.name);
+    form.append("model", llm.value);
+    form.append("voice", tts.value);
+    form.append("stt", stt.value);
+    if (prompt.value.trim()) form.append("systemPrompt", prompt.value.trim());
+    try {
+      for await (const { event, data } of events("/api/voice", { method: "POST", body: form, signal: controller.signal })) {
+        if (event === "speech") heard.set(`${data.segments.length} stretch${data.segments.length === 1 ? "" : "es"} of speech`);
+        else if (event === "nospeech") heard.set("No speech heard in this audio");
+        else if (event === "transcript") transcript.set(data.text.trim());
+        else if (event === "delta") answer.add(data.content);
+        else if (event === "audio") {
+          const url = URL.createObjectURL(new Blob([Uint8Array.from(atob(data.data), (c) => c.charCodeAt(0))], { type: "audio/wav" }));
+          urls.push(url);
+          const player = h("audio", { controls: true, src: url, class: "spoken" });
+          spoken.set(player, h("span", { class: "muted" }, ` ${seconds(data.duration)}`));
+          player.play().catch(() => { /* the user presses play */ });
+        } else if (event === "done") {
+          const t = data.timings;
+          heard.time(t.vadMs);
+          transcript.time(t.sttMs);
+          answer.time(t.llmMs, t.timeToFirstTokenMs === null ? "" : `first word after ${seconds(t.timeToFirstTokenMs / 1000)}`);
+          spoken.time(t.ttsMs);
+          stages.append(h("li", { class: "total" }, h("strong", {}, "Total "), seconds(t.totalMs / 1000)));
+        } else if (event === "error") {
+          stages.append(h("li", {}, notice("The turn failed", data.error?.message ?? "", { error: true })));
+        }
+      }
+    } catch (error) {
+      if (error.name !== "AbortError") stages.append(h("li", {}, notice("The turn failed", error.message, { error: true })));
+    } finally {
+      button.disabled = !ready;
+    }
+  };
+  button.addEventListener("click", () => file.files[0] ? run(file.files[0]) : toast("Choose or record what to ask first", { error: true }));
+  const recorder = new Recorder(run);
+  const record = canRecord() ? h("button", { class: "record", disabled: !ready, onclick: async () => {
+    try {
+      if (recorder.recording) {
+        recorder.stop();
+        record.textContent = "Speak";
+      } else {
+        await recorder.start();
+        record.textContent = "Stop and ask";
+      }
+    } catch (error) {
+      toast(`The microphone is not available: ${error.message}`, { error: true });
+    }
+  } }, "Speak") : null;
+  return h("section", { class: "card voice-card", "aria-labelledby": "turn-title" },
+    h("h2", { id: "turn-title" }, "Voice turn"),
+    ready ? null : notice("A voice turn needs a speech-to-text model, a language model and a voice", "Download them on the Models page."),
+    h("div", { class: "row" }, h("label", { class: "inline" }, "Hear with", stt), h("label", { class: "inline" }, "Answer with", llm), h("label", { class: "inline" }, "Speak with", tts)),
+    h("div", { class: "row" }, file, prompt, button, record), stages);
+}
+
+/** One stage of the turn: its name, what it produced, and how long it took. */
+function stage(name, initial) {
+  const body = h("span", { class: "stage-body" }, initial);
+  const timing = h("span", { class: "muted stage-time" });
+  const element = h("li", { class: "stage", "data-stage": name }, h("strong", {}, name), " ", timing, h("div", {}, body));
+  return {
+    element,
+    set: (...content) => fill(body, ...content),
+    add: (text) => body.append(text),
+    time: (ms, extra = "") => {
+      if (ms !== null && ms !== undefined) timing.textContent = `${seconds(ms / 1000)}${extra ? ` · ${extra}` : ""}`;
+    },
+  };
+}

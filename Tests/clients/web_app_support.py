@@ -1,0 +1,133 @@
+"""What the browser checks of the web app share: a live `runanywhere serve` started as a user
+starts it (free loopback port, its own data folder), headless Chromium driven through selenium,
+the list of failures, and the way a check script runs and reports.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+    return condition
+
+
+class Server:
+    """`runanywhere serve --port 0` with the data folder `data`."""
+
+    def __init__(self, binary, data):
+        environment = dict(os.environ, RUNANYWHERE_DATA=data)
+        self.process = subprocess.Popen([binary, "serve", "--port", "0", "--threads", "1"], stderr=subprocess.PIPE, text=True, env=environment)
+        self.log = []
+        for line in self.process.stderr:
+            self.log.append(line)
+            match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            if match:
+                self.url = f"http://127.0.0.1:{match.group(1)}"
+                threading.Thread(target=lambda: self.log.extend(self.process.stderr), daemon=True).start()
+                return
+        raise SystemExit("runanywhere serve did not start:\n" + "".join(self.log))
+
+    def get(self, path):
+        with urllib.request.urlopen(self.url + path) as response:
+            return json.load(response)
+
+    def post(self, path, body):
+        """POSTs JSON and returns the response's bytes."""
+        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as response:
+            return response.read()
+
+    def stop(self):
+        self.process.terminate()
+        return self.process.wait(timeout=60)
+
+
+class Page:
+    """Headless Chromium, with downloads saved to `downloads` and audio allowed to play."""
+
+    def __init__(self, downloads, screenshots):
+        options = webdriver.ChromeOptions()
+        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860", "--lang=en-US",
+                         "--autoplay-policy=no-user-gesture-required"]:
+            options.add_argument(argument)
+        options.binary_location = "/usr/bin/chromium"
+        options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
+        self.driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+        self.screenshots = screenshots
+
+    def wait(self, condition, seconds=120):
+        """Waits for `condition`, trying again when the page replaced an element it was reading."""
+        return WebDriverWait(self.driver, seconds, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+
+    def find(self, css, seconds=120):
+        return self.wait(EC.presence_of_element_located((By.CSS_SELECTOR, css)), seconds)
+
+    def click(self, css, seconds=30):
+        """Clicks the element `css` finds, again if the page redrew it meanwhile."""
+        def clicked(driver):
+            try:
+                driver.find_element(By.CSS_SELECTOR, css).click()
+                return True
+            except (StaleElementReferenceException, NoSuchElementException):
+                return False
+        self.wait(clicked, seconds)
+
+    def all(self, css):
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def text(self, css):
+        """The text of the first element `css` finds now, or "" when there is none."""
+        found = self.all(css)
+        try:
+            return found[0].text if found else ""
+        except StaleElementReferenceException:
+            return ""
+
+    def shot(self, name):
+        self.driver.save_screenshot(os.path.join(self.screenshots, f"{name}.png"))
+
+    def script_errors(self):
+        """What the page logged as errors, but for requests refused (a server restarting, a 4xx the page shows)."""
+        return [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE" and entry.get("source") != "network"]
+
+
+def run(checks, *arguments, page_class=Page):
+    """Parses --binary, --screenshots and `arguments`, opens the browser as a `page_class`, runs
+    `checks(page, options, folders)`, then prints the failures as JSON and exits 1 if any."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--screenshots", required=True)
+    for argument in arguments:
+        parser.add_argument(argument, required=True)
+    options = parser.parse_args()
+    os.makedirs(options.screenshots, exist_ok=True)
+    folders = {"data": tempfile.mkdtemp(prefix="web-app-data-"), "downloads": tempfile.mkdtemp(prefix="web-app-downloads-")}
+    page = page_class(folders["downloads"], options.screenshots)
+    try:
+        checks(page, options, folders)
+        errors = page.script_errors()
+        check(not errors, f"the browser logged errors: {errors}")
+    except TimeoutException as error:
+        page.shot("timeout")
+        failures.append(f"timed out waiting: {error.msg or 'see timeout.png'}")
+    finally:
+        page.driver.quit()
+    print(json.dumps({"failures": failures, "screenshots": sorted(os.listdir(options.screenshots))}, indent=1))
+    sys.exit(1 if failures else 0)
