@@ -120,6 +120,17 @@ import ZIPFoundation
         #expect(try Data(contentsOf: try #require(try rt.model(id: model.id).localPath)) == bytes)
     }
 
+    /// Starts downloading `id` and returns, with the task reading its progress, once 100 kB have arrived.
+    private func downloadUnderWay(_ rt: RunAnywhereRuntime, _ id: String) async throws -> Task<Void, any Error> {
+        let stream = try rt.downloadModelWithProgress(id)
+        let (seen, signal) = AsyncStream.makeStream(of: Int64.self)
+        let consumer = Task {
+            for try await update in stream { signal.yield(update.bytesDownloaded) }
+        }
+        for await bytes in seen where bytes > 100_000 { break }
+        return consumer
+    }
+
     @Test func cancellingKeepsThePartialFileAndTheNextDownloadResumes() async throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -128,12 +139,7 @@ import ZIPFoundation
         defer { Task { try? await server.shutdown() } }
         let rt = runtime(folder)
         let model = try rt.addModel(from: server.url("/slow.gguf"), category: .language, framework: .llamaCpp)
-        let stream = try rt.downloadModelWithProgress(model.id)
-        let (seen, signal) = AsyncStream.makeStream(of: Int64.self)
-        let consumer = Task {
-            for try await update in stream { signal.yield(update.bytesDownloaded) }
-        }
-        for await bytes in seen where bytes > 100_000 { break }
+        let consumer = try await downloadUnderWay(rt, model.id)
         consumer.cancel()  // what Ctrl-C does
         _ = await consumer.result
         try await Task.sleep(for: .milliseconds(200))
@@ -159,12 +165,7 @@ import ZIPFoundation
         let rt = runtime(folder)
         let model = try rt.addModel(from: server.url("/slow.gguf"), category: .language, framework: .llamaCpp)
         #expect(await rt.cancelDownload(model.id) == false, "nothing to cancel yet")
-        let stream = try rt.downloadModelWithProgress(model.id)
-        let (seen, signal) = AsyncStream.makeStream(of: Int64.self)
-        let consumer = Task {
-            for try await update in stream { signal.yield(update.bytesDownloaded) }
-        }
-        for await bytes in seen where bytes > 100_000 { break }
+        let consumer = try await downloadUnderWay(rt, model.id)
         #expect(await rt.cancelDownload(model.id))
         let first = await consumer.result
         #expect(throws: CancellationError.self) { try first.get() }

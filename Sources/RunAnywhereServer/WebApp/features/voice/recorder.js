@@ -1,13 +1,37 @@
 // Recording from the microphone, where the browser allows it (a secure page: localhost or
 // HTTPS) and the user agrees. What it records (WebM/Opus in Chromium) is decoded by the server.
+import { h, toast } from "../../lib/dom.js";
 
 /** Whether this page may ask for the microphone. */
-export function canRecord() {
+function canRecord() {
   return Boolean(window.isSecureContext && navigator.mediaDevices?.getUserMedia && window.MediaRecorder);
 }
 
-/** A button that records while pressed once and stops on the second press, then calls `done(file)`. */
-export class Recorder {
+/**
+ * A button that starts recording when pressed and stops on the second press, then calls
+ * `done(file)`; labelled `idle`, then `recording`. Null where the page may not record.
+ */
+export function recordButton(idle, recording, done, { disabled = false } = {}) {
+  if (!canRecord()) return null;
+  const recorder = new Recorder(done);
+  const button = h("button", { class: "record", disabled, onclick: async () => {
+    try {
+      if (recorder.recording) {
+        recorder.stop();
+        button.textContent = idle;
+      } else {
+        await recorder.start();
+        button.textContent = recording;
+      }
+    } catch (error) {
+      toast(`The microphone is not available: ${error.message}`, { error: true });
+    }
+  } }, idle);
+  return button;
+}
+
+/** The microphone's recording, handed over as a File when it stops. */
+class Recorder {
   constructor(done) {
     this.done = done;
     this.recorder = null;

@@ -2,7 +2,7 @@
 // streamed by POST /api/voice as each stage finishes, with each stage's timing.
 import { events } from "../../lib/api.js";
 import { fill, h, notice, seconds, toast } from "../../lib/dom.js";
-import { canRecord, Recorder } from "./recorder.js";
+import { recordButton } from "./recorder.js";
 
 /** The voice-turn card, with the pickers of the three models it uses. */
 export function voiceTurn({ stt, tts, llm, ready, urls }) {
@@ -57,20 +57,7 @@ export function voiceTurn({ stt, tts, llm, ready, urls }) {
     }
   };
   button.addEventListener("click", () => file.files[0] ? run(file.files[0]) : toast("Choose or record what to ask first", { error: true }));
-  const recorder = new Recorder(run);
-  const record = canRecord() ? h("button", { class: "record", disabled: !ready, onclick: async () => {
-    try {
-      if (recorder.recording) {
-        recorder.stop();
-        record.textContent = "Speak";
-      } else {
-        await recorder.start();
-        record.textContent = "Stop and ask";
-      }
-    } catch (error) {
-      toast(`The microphone is not available: ${error.message}`, { error: true });
-    }
-  } }, "Speak") : null;
+  const record = recordButton("Speak", "Stop and ask", run, { disabled: !ready });
   return h("section", { class: "card voice-card", "aria-labelledby": "turn-title" },
     h("h2", { id: "turn-title" }, "Voice turn"),
     ready ? null : notice("A voice turn needs a speech-to-text model, a language model and a voice", "Download them on the Models page."),

@@ -4,7 +4,7 @@
 // with each stage's timing. It uses the server's OpenAI audio routes and /api/voice.
 import { api, send } from "../../lib/api.js";
 import { fill, h, notice, seconds, toast } from "../../lib/dom.js";
-import { canRecord, Recorder } from "./recorder.js";
+import { recordButton } from "./recorder.js";
 import { voiceTurn } from "./voice-turn.js";
 
 /** Shows the Voice screen; returns what unmounts it. */
@@ -65,20 +65,8 @@ function transcription(model, ready) {
     }
   };
   button.addEventListener("click", () => file.files[0] ? run(file.files[0]) : toast("Choose an audio file first", { error: true }));
-  const recorder = new Recorder(run);
-  const record = canRecord() ? h("button", { class: "record", disabled: !ready, onclick: async () => {
-    try {
-      if (recorder.recording) {
-        recorder.stop();
-        record.textContent = "Record";
-      } else {
-        await recorder.start();
-        record.textContent = "Stop recording";
-      }
-    } catch (error) {
-      toast(`The microphone is not available: ${error.message}`, { error: true });
-    }
-  } }, "Record") : h("small", { class: "muted" }, "Recording needs a secure page (localhost or HTTPS) and a microphone.");
+  const record = recordButton("Record", "Stop recording", run, { disabled: !ready })
+    ?? h("small", { class: "muted" }, "Recording needs a secure page (localhost or HTTPS) and a microphone.");
   return h("section", { class: "card voice-card", "aria-labelledby": "stt-title" },
     h("h2", { id: "stt-title" }, "Speech to text"),
     ready ? null : notice("No speech-to-text model is installed", "Download one on the Models page."),
