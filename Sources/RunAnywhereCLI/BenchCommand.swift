@@ -119,13 +119,8 @@ struct BenchCommand: AsyncParsableCommand {
         func run() async throws {
             try await CLIContext.run(global) { context in
                 let run = try BenchCommand.run(runID, context)
-                let url = output.map { URL(fileURLWithPath: $0) }
-                    ?? context.configuration.dataDirectory.appendingPathComponent("exports/benchmark_\(run.id).\(format.rawValue)")
-                do {
-                    try AtomicFile.write(Data(try BenchmarkReportFormatter.format(run, as: format).utf8), to: url)
-                } catch {
-                    throw SDKError.fileManagement(.fileWriteFailed, "Cannot write \(url.path): \(error.localizedDescription)")
-                }
+                let url = try BenchmarkStore(dataDirectory: context.configuration.dataDirectory)
+                    .export(run, as: format, to: output.map { URL(fileURLWithPath: $0) })
                 Terminal.write(url.path + "\n")
             }
         }

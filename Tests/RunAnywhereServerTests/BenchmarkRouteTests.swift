@@ -33,7 +33,21 @@ import Testing
             try await client.execute(uri: "/api/benchmarks", method: .get) { response in
                 let body = try OpenAIRouteTests.json(response.body)
                 #expect((body["runs"] as? [[String: Any]])?.first?["id"] as? String == id && body["running"] as? Bool == false)
+                let categories = try #require(body["categories"] as? [[String: Any]])
+                #expect(categories.map { $0["category"] as? String } == ["llm", "stt", "tts", "vlm", "diffusion"])
+                #expect(categories.first?["models"] as? [String] == ["scripted"] && (categories[1]["models"] as? [String])?.isEmpty == true)
             }
+            // Save to Files: written in the exports folder, its name and path given back.
+            let saved = try await client.execute(uri: "/api/benchmarks/\(id)/export?format=json", method: .post) { response in
+                #expect(response.status == .created)
+                return try OpenAIRouteTests.json(response.body)
+            }
+            #expect(saved["fileName"] as? String == "benchmark_\(id).json")
+            let path = try #require(saved["path"] as? String)
+            #expect(path.hasSuffix("/exports/benchmark_\(id).json"))
+            let file = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+            #expect((file?["run"] as? [String: Any])?["id"] as? String == id)
+            try await client.execute(uri: "/api/benchmarks/\(id)/export?format=md", method: .post) { #expect($0.status == .badRequest, "Markdown is for the clipboard") }
             try await client.execute(uri: "/api/benchmarks/\(id)", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/api/benchmarks/\(id)/export?format=csv", method: .get) { response in
                 #expect(response.headers[.contentType] == "text/csv; charset=utf-8")

@@ -14,10 +14,13 @@ width, light and dark, no wider than the screen.
 import http.server
 import os
 import random
+import socket
 import struct
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -43,11 +46,14 @@ def tiny_gguf(size):
 
 
 class SlowFiles(http.server.ThreadingHTTPServer):
-    """A loopback web server that sends `files` slowly, honours Range requests, and records them."""
+    """A loopback web server that sends `files` slowly, honours Range requests, and records them.
+    A request from the start stops sending halfway until the client goes away (a download that
+    is surely still under way when it is cancelled); a resumed one runs to the end."""
 
     def __init__(self, files):
         self.files = files
         self.ranges = []
+        self.closing = threading.Event()
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def log_message(self, *args):
@@ -81,10 +87,23 @@ class SlowFiles(http.server.ThreadingHTTPServer):
                     return
                 try:
                     for offset in range(start, len(data), 16384):
+                        if start == 0 and offset >= len(data) // 2:
+                            while not self.client_gone():  # held until the client closes the connection
+                                if server.closing.wait(0.1):
+                                    return
+                            return
                         self.wfile.write(data[offset:offset + 16384])
                         time.sleep(0.02)
                 except (BrokenPipeError, ConnectionResetError):
                     pass
+
+            def client_gone(self):
+                try:
+                    return self.connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+                except BlockingIOError:
+                    return False
+                except OSError:
+                    return True
 
         server = self
         super().__init__(("127.0.0.1", 0), Handler)
@@ -92,6 +111,10 @@ class SlowFiles(http.server.ThreadingHTTPServer):
 
     def url(self, path):
         return f"http://127.0.0.1:{self.server_address[1]}{path}"
+
+    def close(self):
+        self.closing.set()
+        self.shutdown()
 
 
 def field_error(page, name):
@@ -108,51 +131,57 @@ def models_checks(page, server):
 
     name = f"web-test-{random.randrange(10**6)}"
     files = SlowFiles({f"/{name}.gguf": tiny_gguf(4 << 20)})
-    page.find("a.add-model").click()
-    url = page.find("#add-url")
-    url.send_keys("http://example.com/voice.onnx")
-    page.find("#add-id").send_keys("a b")
-    page.find("#add-sha256").send_keys("xyz")
-    page.wait(lambda d: field_error(page, "framework") and field_error(page, "id") and field_error(page, "sha256"), 10)
-    check("onnx" in field_error(page, "framework").lower(), f"framework error {field_error(page, 'framework')!r}")
-    check("Invalid model id" in field_error(page, "id"), f"id error {field_error(page, 'id')!r}")
-    check(page.find("#add-id").get_attribute("aria-invalid") == "true", "the id field is not marked invalid")
-    page.shot("models-add-invalid")
-    for selector in ("#add-url", "#add-id", "#add-sha256"):
-        page.find(selector).clear()
-    page.find("#add-url").send_keys(files.url(f"/{name}.gguf"))
-    page.wait(lambda d: page.text(".detected-format") == "GGUF" and not field_error(page, "framework") and not field_error(page, "id"), 10)
-    check(page.find("#add-id").get_attribute("placeholder") == name, "the derived id is not shown")
-    page.shot("models-add-valid")
-    page.find(".add-form button[type=submit]").click()
+    try:
+        page.find("a.add-model").click()
+        url = page.find("#add-url")
+        url.send_keys("http://example.com/voice.onnx")
+        page.find("#add-id").send_keys("a b")
+        page.find("#add-sha256").send_keys("xyz")
+        page.wait(lambda d: field_error(page, "framework") and field_error(page, "id") and field_error(page, "sha256"), 10)
+        check("onnx" in field_error(page, "framework").lower(), f"framework error {field_error(page, 'framework')!r}")
+        check("Invalid model id" in field_error(page, "id"), f"id error {field_error(page, 'id')!r}")
+        check(page.find("#add-id").get_attribute("aria-invalid") == "true", "the id field is not marked invalid")
+        page.shot("models-add-invalid")
+        for selector in ("#add-url", "#add-id", "#add-sha256"):
+            page.find(selector).clear()
+        page.find("#add-url").send_keys(files.url(f"/{name}.gguf"))
+        page.wait(lambda d: page.text(".detected-format") == "GGUF" and not field_error(page, "framework") and not field_error(page, "id"), 10)
+        check(page.find("#add-id").get_attribute("placeholder") == name, "the derived id is not shown")
+        page.shot("models-add-valid")
+        page.find(".add-form button[type=submit]").click()
 
-    # The download starts at once: live progress, Cancel, then Resume from where it stopped.
-    page.wait(lambda d: "%" in page.text(".download-figures") and "/s" in page.text(".download-figures"), 30)
-    page.shot("models-downloading")
-    page.click("button.cancel")
-    page.wait(lambda d: "Cancelled" in page.text(".download-figures"), 30)
-    check(files.ranges == [None], f"requests before the resume: {files.ranges}")
-    page.click("button.download")
-    page.wait(lambda d: "installed" in page.text("table.fields"), 60)
-    check(len(files.ranges) == 2 and (files.ranges[1] or "").startswith("bytes=") and files.ranges[1] != "bytes=0-",
-          f"the download did not resume with a Range request: {files.ranges}")
-    architecture = page.find("[data-gguf=Architecture] strong", 20).text
-    check(architecture == "llama", f"GGUF architecture {architecture!r}")
-    page.shot("models-details")
+        # The download starts at once: live progress, Cancel, then Resume from where it stopped.
+        page.wait(lambda d: "%" in page.text(".download-figures") and "/s" in page.text(".download-figures"), 30)
+        page.shot("models-downloading")
+        page.click("button.cancel")
+        page.wait(lambda d: "Cancelled" in page.text(".download-figures"), 30)
+        check(files.ranges == [None], f"requests before the resume: {files.ranges}")
+        page.click("button.download")
+        page.wait(lambda d: "installed" in page.text("table.fields"), 60)
+        check(len(files.ranges) == 2 and (files.ranges[1] or "").startswith("bytes=") and files.ranges[1] != "bytes=0-",
+              f"the download did not resume with a Range request: {files.ranges}")
+        architecture = page.find("[data-gguf=Architecture] strong", 20).text
+        check(architecture == "llama", f"GGUF architecture {architecture!r}")
+        page.shot("models-details")
 
-    # The same URL again: its id is taken, said inline.
-    page.driver.get(server.url + "/#/models/add")
-    page.find("#add-url").send_keys(files.url(f"/{name}.gguf"))
-    page.wait(lambda d: "already exists" in field_error(page, "id"), 10)
+        # The same URL again: its id is taken, said inline.
+        page.driver.get(server.url + "/#/models/add")
+        page.find("#add-url").send_keys(files.url(f"/{name}.gguf"))
+        page.wait(lambda d: "already exists" in field_error(page, "id"), 10)
 
-    # Delete, confirmed.
-    page.driver.get(f"{server.url}/#/models/info/{name}")
-    page.click("button.delete")
-    page.wait(EC.alert_is_present(), 10).accept()
-    page.wait(lambda d: page.driver.execute_script("return location.hash") == "#/models", 10)
-    page.find("li.model[data-model]")
-    check(not page.all(f"li.model[data-model='{name}']"), "the deleted model is still listed")
-    files.shutdown()
+        # Delete, confirmed.
+        page.driver.get(f"{server.url}/#/models/info/{name}")
+        page.click("button.delete")
+        page.wait(EC.alert_is_present(), 10).accept()
+        page.wait(lambda d: page.driver.execute_script("return location.hash") == "#/models", 10)
+        page.find("li.model[data-model]")
+        check(not page.all(f"li.model[data-model='{name}']"), "the deleted model is still listed")
+    finally:
+        files.close()
+        try:  # the models folder is the real cache: leave nothing behind, whatever failed
+            urllib.request.urlopen(urllib.request.Request(f"{server.url}/api/models/{name}", method="DELETE"))
+        except urllib.error.URLError:
+            pass  # deleted by the check, never added, or the server is gone
 
 
 def settings_checks(page, server):

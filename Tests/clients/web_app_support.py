@@ -124,6 +124,8 @@ def run(checks, *arguments, page_class=Page):
         checks(page, options, folders)
         errors = page.script_errors()
         check(not errors, f"the browser logged errors: {errors}")
+        shown = [toast.text for toast in page.all(".toast.error")]
+        check(not shown, f"the page shows errors: {shown}")
     except TimeoutException as error:
         page.shot("timeout")
         failures.append(f"timed out waiting: {error.msg or 'see timeout.png'}")

@@ -29,6 +29,11 @@ public enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Comp
         }
     }
 
+    /// The downloaded models of `models` this component benchmarks.
+    public func downloadedModels(_ models: [ModelInfo]) -> [ModelInfo] {
+        models.filter { $0.category == modelCategory && $0.isDownloaded }
+    }
+
     public static func < (lhs: Self, rhs: Self) -> Bool {
         lhs.rawValue < rhs.rawValue
     }

@@ -114,7 +114,7 @@ public struct BenchmarkRunner: Sendable {
                 report(.skipped(category, "No benchmark provider for \(category.displayName) in this build"))
                 continue
             }
-            let downloaded = models.filter { $0.category == category.modelCategory && $0.isDownloaded }
+            let downloaded = category.downloadedModels(models)
             guard !downloaded.isEmpty else {
                 report(.skipped(category, "No models available for \(category.displayName) — download one first"))
                 continue

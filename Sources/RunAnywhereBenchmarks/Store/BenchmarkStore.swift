@@ -62,6 +62,19 @@ public struct BenchmarkStore: Sendable {
     }
 
     /// Deletes every saved run.
+    /// Writes `run` as `format` to `file`, by default `exports/benchmark_<id>.<format>` beside
+    /// the history (the app's Save to Files); returns where it went.
+    @discardableResult
+    public func export(_ run: BenchmarkRun, as format: BenchmarkReportFormatter.Format, to file: URL? = nil) throws -> URL {
+        let url = file ?? url.deletingLastPathComponent().appendingPathComponent("exports/benchmark_\(run.id).\(format.rawValue)")
+        do {
+            try AtomicFile.write(Data(try BenchmarkReportFormatter.format(run, as: format).utf8), to: url)
+        } catch {
+            throw SDKError.fileManagement(.fileWriteFailed, "Cannot write \(url.path): \(error.localizedDescription)")
+        }
+        return url
+    }
+
     public func clearAll() throws {
         try FileLock.withLock(at: lockURL) {
             if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }

@@ -11,8 +11,12 @@ import RunAnywhereBenchmarks
 /// - `GET /api/benchmarks/current`: the run's progress as server-sent events, from its start
 ///   whenever one subscribes: `skipped`, `progress`, `result`, then `done` with the saved run;
 /// - `DELETE /api/benchmarks/current`: stops it; the results so far are saved as cancelled;
-/// - `GET /api/benchmarks`: the saved runs, newest first; `DELETE /api/benchmarks` clears them;
-/// - `GET /api/benchmarks/{id}` and `GET /api/benchmarks/{id}/export?format=json|csv|md`.
+/// - `GET /api/benchmarks`: the saved runs, newest first, whether one is running, and each
+///   category with its downloaded models (none: the run will skip it); `DELETE /api/benchmarks`
+///   clears them;
+/// - `GET /api/benchmarks/{id}` and `GET /api/benchmarks/{id}/export?format=json|csv|md` (a file
+///   to download); `POST /api/benchmarks/{id}/export?format=json|csv` saves it in the exports
+///   folder, as `runanywhere bench export` does, and says where.
 struct BenchmarkRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
@@ -35,6 +39,19 @@ struct BenchmarkRoutes: Sendable {
     struct Runs: Encodable, Sendable {
         let runs: [BenchmarkRun]
         let running: Bool
+        let categories: [CategoryModels]
+    }
+
+    /// A benchmark category and the downloaded models a run would benchmark in it.
+    struct CategoryModels: Encodable, Sendable {
+        let category: BenchmarkCategory
+        let displayName: String
+        let models: [String]
+    }
+
+    struct SavedExport: Encodable, Sendable {
+        let path: String
+        let fileName: String
     }
 
     struct Skipped: Encodable, Sendable {
@@ -79,7 +96,11 @@ struct BenchmarkRoutes: Sendable {
             return Response(status: .accepted)
         }
         router.get("api/benchmarks") { _, _ in
-            try jsonResponse(Runs(runs: try store.loadRuns().runs, running: await jobs.isRunning))
+            let models = runtime.availableModels()
+            let categories = BenchmarkCategory.allCases.map {
+                CategoryModels(category: $0, displayName: $0.displayName, models: $0.downloadedModels(models).map(\.id))
+            }
+            return try jsonResponse(Runs(runs: try store.loadRuns().runs, running: await jobs.isRunning, categories: categories))
         }
         router.delete("api/benchmarks") { _, _ in
             guard await !jobs.isRunning else { throw OpenAIError(.conflict, "A benchmark run is running; stop it first", code: "benchmark_running") }
@@ -89,11 +110,14 @@ struct BenchmarkRoutes: Sendable {
         router.get("api/benchmarks/:id") { _, context in
             try jsonResponse(try savedRun(context))
         }
+        router.post("api/benchmarks/:id/export") { request, context in
+            let format = try Self.format(request)
+            guard format != .md else { throw OpenAIError(.badRequest, "format must be json or csv", param: "format") }
+            let url = try store.export(try savedRun(context), as: format)
+            return try jsonResponse(SavedExport(path: url.path, fileName: url.lastPathComponent), status: .created)
+        }
         router.get("api/benchmarks/:id/export") { request, context in
-            let name = request.uri.queryParameters.get("format") ?? "json"
-            guard let format = BenchmarkReportFormatter.Format(rawValue: name) else {
-                throw OpenAIError(.badRequest, "format must be json, csv or md", param: "format")
-            }
+            let format = try Self.format(request)
             let run = try savedRun(context)
             let type = switch format {
             case .json: "application/json"
@@ -103,6 +127,15 @@ struct BenchmarkRoutes: Sendable {
             return bodyResponse(ByteBuffer(string: try BenchmarkReportFormatter.format(run, as: format)), contentType: type,
                                 attachment: "benchmark-\(run.id.prefix(8).lowercased()).\(format.rawValue)")
         }
+    }
+
+    /// The export format the query names (`json` when none).
+    private static func format(_ request: Request) throws -> BenchmarkReportFormatter.Format {
+        let name = request.uri.queryParameters.get("format") ?? "json"
+        guard let format = BenchmarkReportFormatter.Format(rawValue: name) else {
+            throw OpenAIError(.badRequest, "format must be json, csv or md", param: "format")
+        }
+        return format
     }
 
     /// The saved run the path's `id` names exactly.

@@ -1268,6 +1268,38 @@ enum OpenAPIDocument {
           },
           "running": {
            "type": "boolean"
+          },
+          "categories": {
+           "type": "array",
+           "description": "Each category with the downloaded models a run would benchmark (none: it is skipped)",
+           "items": {
+            "type": "object",
+            "required": [
+             "category",
+             "displayName",
+             "models"
+            ],
+            "properties": {
+             "category": {
+              "enum": [
+               "llm",
+               "stt",
+               "tts",
+               "vlm",
+               "diffusion"
+              ]
+             },
+             "displayName": {
+              "type": "string"
+             },
+             "models": {
+              "type": "array",
+              "items": {
+               "type": "string"
+              }
+             }
+            }
+           }
           }
          }
         }
@@ -1488,6 +1520,66 @@ enum OpenAPIDocument {
         "json",
         "csv",
         "md"
+       ]
+      }
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "post": {
+    "summary": "Save a run as a JSON or CSV file in the exports folder; says where",
+    "responses": {
+     "201": {
+      "description": "Saved",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "required": [
+          "path",
+          "fileName"
+         ],
+         "properties": {
+          "path": {
+           "type": "string"
+          },
+          "fileName": {
+           "type": "string"
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      }
+     },
+     {
+      "name": "format",
+      "in": "query",
+      "required": false,
+      "schema": {
+       "enum": [
+        "json",
+        "csv"
        ]
       }
      }

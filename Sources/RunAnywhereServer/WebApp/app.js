@@ -1,9 +1,11 @@
 // The web app's shell: the screens by URL hash (#/chat/<id>, #/chat/<id>/details, #/voice,
-// #/vision, #/models, #/models/add, #/models/info/<id>, #/settings), the
+// #/vision, #/models, #/models/add, #/models/info/<id>, #/settings, #/benchmarks[/<id>]), the
 // server's state, and the API key prompt when the server asks for one.
 import { api, setAPIKey } from "./lib/api.js";
 import { fill, h, notice } from "./lib/dom.js";
 import * as chat from "./features/chat/chat.js";
+import * as benchmarkRun from "./features/benchmarks/benchmark-run.js";
+import * as benchmarks from "./features/benchmarks/benchmarks.js";
 import * as chatDetails from "./features/chat/chat-details.js";
 import * as addModel from "./features/models/add-model.js";
 import * as modelDetails from "./features/models/model-details.js";
@@ -18,6 +20,7 @@ const screens = {
   vision: (root) => vision.mount(root),
   models: (root, [view, id]) => (view === "add" ? addModel.mount(root) : view === "info" && id ? modelDetails.mount(root, id) : models.mount(root)),
   settings: (root) => settings.mount(root),
+  benchmarks: (root, [id]) => (id ? benchmarkRun.mount(root, id) : benchmarks.mount(root)),
 };
 
 const root = document.getElementById("screen");
@@ -30,8 +33,9 @@ function route() {
     location.replace("#/chat");
     return;
   }
+  const tab = name === "benchmarks" ? "settings" : name;  // the dashboard opens from Settings
   for (const link of document.querySelectorAll(".tabs a")) {
-    if (link.dataset.tab === name) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+    if (link.dataset.tab === tab) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
   }
   unmount?.();
   fill(root);

@@ -56,10 +56,10 @@ export async function send(path, { method = "GET", body, signal, headers = {} } 
   throw new APIError(response.status, message, code, param);
 }
 
-/** Sends a request and returns its JSON (null for 204). */
+/** Sends a request and returns its JSON (null when the answer has no body, as 202 and 204 may). */
 export async function api(path, options) {
-  const response = await send(path, options);
-  return response.status === 204 ? null : response.json();
+  const text = await (await send(path, options)).text();
+  return text ? JSON.parse(text) : null;
 }
 
 

@@ -1,6 +1,6 @@
 // The Settings screen: generation defaults (the same file as `runanywhere settings`), the
 // environment switcher (API keys typed in a password field and only ever shown masked),
-// each framework's availability with its reason, and the device.
+// the way to the Benchmarks dashboard, each framework's availability with its reason, and the device.
 import { api } from "../../lib/api.js";
 import { bytes, fill, h, notice, toast } from "../../lib/dom.js";
 import { system, unavailableReason } from "../../lib/system.js";
@@ -11,7 +11,10 @@ export function mount(root) {
   const environment = h("section", { "aria-labelledby": "environment-title" });
   const frameworks = h("section", { "aria-labelledby": "frameworks-title" });
   const device = h("section", { "aria-labelledby": "device-title" });
-  fill(root, h("div", { class: "page settings" }, h("h1", {}, "Settings"), defaults, environment, frameworks, device));
+  const benchmarks = h("section", { "aria-labelledby": "benchmarks-title" }, h("h2", { id: "benchmarks-title" }, "Benchmarks"),
+    h("a", { class: "card nav-card", href: "#/benchmarks" }, h("strong", {}, "Benchmarks ›"),
+      h("span", { class: "muted" }, "Measure load time, first token, tokens per second and latency of every downloaded model; keep, compare and export the runs.")));
+  fill(root, h("div", { class: "page settings" }, h("h1", {}, "Settings"), defaults, environment, benchmarks, frameworks, device));
   showDefaults(defaults);
   showEnvironments(environment);
   system().then((info) => {
