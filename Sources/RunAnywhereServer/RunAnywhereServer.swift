@@ -38,7 +38,7 @@ public struct RunAnywhereServer: Sendable {
         OpenAIRoutes(runtime: runtime, configuration: configuration).register(on: router)
         SpeechRoutes(runtime: runtime, configuration: configuration).register(on: router)
         TranscriptionRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        LoadedModelRoutes(runtime: runtime).register(on: router)
+        LoadedModelRoutes(runtime: runtime, configuration: configuration).register(on: router)
         SystemRoutes(runtime: runtime).register(on: router)
         ModelCatalogRoutes(runtime: runtime).register(on: router, maxBodySize: configuration.maxBodySize)
         SettingsRoutes(dataDirectory: runtime.configuration.dataDirectory, maxBodySize: configuration.maxBodySize).register(on: router)

@@ -189,4 +189,28 @@ import Testing
             }
         }
     }
+
+    @Test func aLanguageModelIsLoadedAheadAndUnloaded() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/models/scripted/load", method: .post, body: ByteBuffer(string: #"{"keep_alive": -1}"#)) { response in
+                #expect(response.status == .ok)
+                let status = try OpenAIRouteTests.json(response.body)
+                #expect(status["state"] as? String == "loaded" && status["keepAliveSeconds"] == nil, "kept for ever: \(status)")
+            }
+            try await client.execute(uri: "/api/models/scripted", method: .get) { response in
+                let entry = try OpenAIRouteTests.json(response.body)
+                #expect(entry["state"] as? String == "loaded")
+            }
+            try await client.execute(uri: "/api/models/scripted/load", method: .delete) { #expect($0.status == .noContent) }
+            try await client.execute(uri: "/api/ps", method: .get) { response in
+                let models = try OpenAIRouteTests.json(response.body)["models"] as? [Any]
+                #expect(models?.isEmpty == true)
+            }
+            try await client.execute(uri: "/api/models/scripted/load", method: .post) { #expect($0.status == .ok, "no body: the server's keep-alive") }
+            try await client.execute(uri: "/api/models/whisper-tiny.en/load", method: .post) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/api/models/nope/load", method: .post) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/api/models/nope/load", method: .delete) { #expect($0.status == .notFound) }
+        }
+    }
 }

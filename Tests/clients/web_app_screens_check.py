@@ -3,11 +3,12 @@ web_app_support.py), against a live `runanywhere serve` with the real engines an
 
     web_app_screens_check.py --binary PATH --screenshots DIR
 
-Models: the catalog by category; adding a model from a URL, each wrong field shown inline as it
+Models: the catalog by category; a model loaded ahead and unloaded; adding a model from a URL, each wrong field shown inline as it
 is typed; its download from a loopback server with live progress, cancelled and resumed (with a
 Range request); its GGUF metadata; deleting it. Settings: generation defaults saved and a bad
 one refused inline; the environment switcher never showing the key. Voice: an uploaded WAV
-transcribed with segments; a spoken reply that plays; a voice turn with each stage's timing.
+transcribed with segments; a recording from (Chromium's fake) microphone transcribed; a spoken
+reply that plays; a voice turn with each stage's timing.
 Vision: the reason the SDK gives for what this build cannot run. Then every screen at a phone's
 width, light and dark, no wider than the screen.
 """
@@ -129,6 +130,17 @@ def models_checks(page, server):
     check("installed" in page.text("li.model[data-model='smollm2-135m-instruct-q4_1'] .model-state"), "the default model is not shown installed")
     page.shot("models")
 
+    # Load ahead of the first request, then unload, from the model's page.
+    page.driver.get(server.url + "/#/models/info/smollm2-135m-instruct-q4_1")
+    page.click("button.load")
+    page.wait(lambda d: page.all("button.unload") and "loaded" in page.text("table.fields"), 60)
+    check(any(m["modelId"] == "smollm2-135m-instruct-q4_1" and m["state"] == "loaded" for m in server.get("/api/ps")["models"]), "Load did not load the model")
+    page.click("button.unload")
+    page.wait(lambda d: page.all("button.load"), 30)
+    check(server.get("/api/ps")["models"] == [], "Unload did not unload the model")
+    page.driver.get(server.url + "/#/models")
+    page.find("li.model[data-model]")
+
     name = f"web-test-{random.randrange(10**6)}"
     files = SlowFiles({f"/{name}.gguf": tiny_gguf(4 << 20)})
     try:
@@ -231,10 +243,19 @@ def voice_checks(page, server, folder):
     with open(path, "wb") as file:
         file.write(wav)
     page.driver.get(server.url + "/#/voice")
+    # The microphone: Chromium's fake one plays a tone; what it records (WebM/Opus) goes to the
+    # server and comes back as a transcript (of no words).
+    page.click("button.record")
+    page.wait(lambda d: page.text("button.record") == "Stop recording", 10)
+    time.sleep(2)
+    page.click("button.record")
+    page.wait(lambda d: page.text(".transcription .timing"), 60)
+    check("of audio" in page.text(".transcription .timing"), f"the recording was not transcribed: {page.text('.transcription')!r}")
+
     page.find("input[name=audio]").send_keys(path)
     page.find("button.transcribe").click()
-    heard = page.wait(lambda d: page.text(".transcript"), 120)
-    check("fox" in heard.lower() and "dog" in heard.lower(), f"the WAV was heard as {heard!r}")
+    heard = page.wait(lambda d: "fox" in page.text(".transcript").lower() and page.text(".transcript"), 120)  # not the recording's, shown before
+    check("dog" in heard.lower(), f"the WAV was heard as {heard!r}")
     check(page.all("table.segments tbody tr"), "no segments shown")
     check("transcribed in" in page.text(".transcription .timing"), "no transcription timing shown")
 

@@ -60,12 +60,13 @@ class Server:
 
 
 class Page:
-    """Headless Chromium, with downloads saved to `downloads` and audio allowed to play."""
+    """Headless Chromium, with downloads saved to `downloads`, audio allowed to play, and a fake
+    microphone (Chromium's test tone) that the page may use without asking."""
 
     def __init__(self, downloads, screenshots):
         options = webdriver.ChromeOptions()
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860", "--lang=en-US",
-                         "--autoplay-policy=no-user-gesture-required"]:
+                         "--autoplay-policy=no-user-gesture-required", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]:
             options.add_argument(argument)
         options.binary_location = "/usr/bin/chromium"
         options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})

@@ -1,6 +1,6 @@
 /// A field of an add-model request, as ``ModelSourceProblem`` names it.
-public enum ModelSourceField: String, Sendable, Codable, CaseIterable {
-    case url, category, framework, id, sha256
+public enum ModelSourceField: String, Sendable, Codable {
+    case url, framework, id, sha256
 }
 
 /// One thing wrong with a model to add from a URL, and the field it belongs to.
@@ -48,7 +48,4 @@ public struct ModelSourceCheck: Sendable, Equatable, Codable {
     public init(problem: ModelSourceProblem, detectedFormat: ModelFormat) {
         self.init(detectedFormat: detectedFormat, framework: nil, problems: [problem], model: nil)
     }
-
-    /// Whether the model can be added.
-    public var isValid: Bool { problems.isEmpty }
 }

@@ -56,6 +56,15 @@ extension RunAnywhereRuntime {
         return (cached + failed).sorted { $0.modelId < $1.modelId }
     }
 
+    /// Loads the language model `id` into the cache (as a request for it would, with `options`)
+    /// and keeps it for `keepAlive` once idle, so that the next request starts at once; a model
+    /// already loaded only gets the new keep-alive. Like ollama's empty generate request.
+    public func preloadModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions(), keepAlive: KeepAlive = .default) async throws {
+        let model = try catalog.model(id: id)
+        guard model.category == .language else { throw SDKError(.modelIncompatible, "Model '\(id)' is not a language model; only language models are kept loaded") }
+        release(try await acquire(model, options: options, keepAlive: keepAlive))
+    }
+
     /// Unloads the language model `id` once no request uses it; waits for that.
     public func unloadModel(id: String) async {
         while let entry = cache[id] {

@@ -4,9 +4,17 @@ import RunAnywhere
 
 /// RunAnywhere's own API for what OpenAI has no word for: `GET /api/ps`, the language models
 /// loaded or loading, with their state, memory, requests in use and keep-alive (like ollama's
-/// `/api/ps`).
+/// `/api/ps`); `POST /api/models/{id}/load` (optional `keep_alive`, as the completion routes take
+/// it) loads a language model so that the next request starts at once, and answers with its
+/// status; `DELETE /api/models/{id}/load` unloads it once its requests end (204).
 struct LoadedModelRoutes: Sendable {
     let runtime: RunAnywhereRuntime
+    let configuration: ServerConfiguration
+
+    struct LoadRequest: Decodable, Sendable {
+        let keepAlive: KeepAliveField?
+        enum CodingKeys: String, CodingKey { case keepAlive = "keep_alive" }
+    }
 
     struct LoadedModels: Encodable, Sendable {
         let models: [LoadedModelStatus]
@@ -16,6 +24,22 @@ struct LoadedModelRoutes: Sendable {
     func register(on router: Router<BasicRequestContext>) {
         router.get("api/ps") { _, _ in
             try jsonResponse(LoadedModels(models: await runtime.loadedModels(), memoryBudgetBytes: await runtime.modelMemoryBudget))
+        }
+        router.post("api/models/:id/load") { request, context in
+            let id = try context.parameters.require("id")
+            let bytes = try await collectBody(of: request, limit: configuration.maxBodySize)
+            let body = bytes.readableBytes == 0 ? LoadRequest(keepAlive: nil) : try JSONDecoder().decode(LoadRequest.self, from: Data(buffer: bytes))
+            try await runtime.preloadModel(id, options: configuration.loadOptions, keepAlive: body.keepAlive?.value ?? configuration.keepAlive)
+            guard let status = await runtime.loadedModels().first(where: { $0.modelId == id }) else {
+                throw OpenAIError(.internalServerError, "Model '\(id)' was loaded but is no longer in the cache")
+            }
+            return try jsonResponse(status)
+        }
+        router.delete("api/models/:id/load") { _, context in
+            let id = try context.parameters.require("id")
+            _ = try runtime.model(id: id)
+            await runtime.unloadModel(id: id)
+            return Response(status: .noContent)
         }
     }
 }

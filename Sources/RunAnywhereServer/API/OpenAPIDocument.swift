@@ -747,6 +747,92 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/api/models/{id}/load": {
+   "post": {
+    "summary": "Load a language model so that the next request starts at once (like ollama's empty generate request); its status",
+    "responses": {
+     "200": {
+      "description": "Loaded",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/LoadedModel"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
+     }
+    },
+    "requestBody": {
+     "required": false,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "properties": {
+         "keep_alive": {
+          "description": "Seconds, or \"30s\", \"5m\", \"1h\"; -1 for ever"
+         }
+        }
+       }
+      }
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A model id, as `GET /api/models` lists it"
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   },
+   "delete": {
+    "summary": "Unload a language model once its requests end",
+    "responses": {
+     "204": {
+      "description": "Unloaded"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A model id, as `GET /api/models` lists it"
+     }
+    ],
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
   "/api/storage": {
    "get": {
     "summary": "Disk use of the models folder",
@@ -2904,7 +2990,6 @@ enum OpenAPIDocument {
         "field": {
          "enum": [
           "url",
-          "category",
           "framework",
           "id",
           "sha256"

@@ -1,7 +1,7 @@
 // Add a model from a URL (spec issue 70): the kind of model first, then a framework that does
 // that kind of work, then the URL with its format detected, checked by the server field by
 // field as the user types (POST /api/models/check) and shown inline; once added, the download
-// starts at once if asked.
+// starts at once if asked, and a language model is loaded after it if asked.
 import { api, APIError } from "../../lib/api.js";
 import { fill, h, notice, toast } from "../../lib/dom.js";
 import { system, unavailableReason } from "../../lib/system.js";
@@ -11,14 +11,15 @@ import * as downloads from "./downloads.js";
 export function mount(root) {
   const page = h("div", { class: "page add-model" });
   fill(root, page);
-  let timer = null;
-  system().then((info) => build(page, info, (t) => { timer = t; })).catch((error) => {
+  let stop = null;
+  system().then((info) => { stop = build(page, info); }).catch((error) => {
     fill(page, notice("Cannot read what this server runs", error.message, { error: true }));
   });
-  return () => clearTimeout(timer);
+  return () => stop?.();
 }
 
-function build(page, info, setTimer) {
+/** Builds the form; returns what stops its pending check. */
+function build(page, info) {
   const field = (name, control, hint) => {
     const error = h("small", { class: "field-error", id: `${name}-error`, role: "alert" });
     control.name = name;
@@ -37,6 +38,9 @@ function build(page, info, setTimer) {
   const thinking = h("input", { type: "checkbox", name: "supportsThinking" });
   const thinkingLabel = h("label", { class: "check" }, thinking, "It thinks before answering (<think> … </think>)");
   const downloadNow = h("input", { type: "checkbox", name: "downloadNow", checked: true });
+  const loadAfter = h("input", { type: "checkbox", name: "loadAfter" });
+  const loadLabel = h("label", { class: "check" }, loadAfter, "Load it after the download, ready for the first request");
+  downloadNow.addEventListener("change", () => { loadAfter.disabled = !downloadNow.checked; });
   const submit = h("button", { class: "primary", type: "submit" }, "Add model");
   const fields = { category, framework, url, id, sha256 };
 
@@ -50,6 +54,7 @@ function build(page, info, setTimer) {
     modalityNote.textContent = modality.reason ?? `${chosen.displayName} models need ${chosen.modality}: ${modality.frameworks.map((f) => info.frameworks.find((s) => s.framework === f)?.displayName ?? f).join(", ")} here.`;
     modalityNote.classList.toggle("error", Boolean(modality.reason));
     thinkingLabel.hidden = !chosen.supportsThinking;
+    loadLabel.hidden = chosen.category !== "language";
   };
 
   const body = () => {
@@ -104,7 +109,7 @@ function build(page, info, setTimer) {
       }
       const entry = await api("/api/models", { method: "POST", body: body() });
       toast(`${entry.model.name} added`);
-      if (downloadNow.checked) downloads.start(entry.model.id);
+      if (downloadNow.checked) downloads.start(entry.model.id, { thenLoad: !loadLabel.hidden && loadAfter.checked });
       location.hash = `#/models/info/${encodeURIComponent(entry.model.id)}`;
     } catch (error) {
       if (error instanceof APIError && error.param && fields[error.param]) showProblems([{ field: error.param, message: error.message }]);
@@ -116,18 +121,18 @@ function build(page, info, setTimer) {
   h("fieldset", {}, h("legend", {}, "1. Kind of model"), category.label, modalityNote),
   h("fieldset", {}, h("legend", {}, "2. Framework"), framework.label),
   h("fieldset", {}, h("legend", {}, "3. Model"), url.label, h("p", { class: "muted" }, "Detected format: ", format), name.label, id.label, sha256.label, thinkingLabel),
-  h("fieldset", {}, h("legend", {}, "4. After adding"), h("label", { class: "check" }, downloadNow, "Download it now")),
+  h("fieldset", {}, h("legend", {}, "4. After adding"), h("label", { class: "check" }, downloadNow, "Download it now"), loadLabel),
   h("div", { class: "form-actions" }, h("a", { href: "#/models" }, "Cancel"), submit));
 
-  const later = () => {
-    clearTimeout(form.timer);
-    form.timer = setTimeout(check, 300);
-    setTimer(form.timer);
-  };
-  form.addEventListener("input", later);
+  let timer = null;
+  form.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(check, 300);
+  });
   category.control.addEventListener("change", () => { showFrameworks(); check(); });
   framework.control.addEventListener("change", check);
   showFrameworks();
   fill(page, h("a", { href: "#/models" }, "‹ Models"), h("h1", {}, "Add a model from a URL"), form);
   url.control.focus();
+  return () => clearTimeout(timer);
 }

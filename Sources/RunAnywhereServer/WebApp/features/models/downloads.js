@@ -14,7 +14,7 @@ export function onChange(listener) {
 }
 
 /**
- * A model's download as last seen: `{running, progress, error, cancelled, finished}`, where
+ * A model's download as last seen: `{running, progress, error, cancelled, loading, finished}`, where
  * `progress` is the server's last PullProgress; undefined when none started in this page.
  */
 export function download(id) {
@@ -27,26 +27,38 @@ function update(id, changes) {
   for (const listener of listeners) listener(id, next);
 }
 
-/** Starts (or resumes) downloading model `id`; resolves when it ends, however it ends. */
-export async function start(id) {
+/**
+ * Starts (or resumes) downloading model `id`, then loads it when `thenLoad` (a language model
+ * added with "Load it after the download"); resolves when it ends, however it ends. It is
+ * `finished` once downloaded (and loaded, when asked).
+ */
+export async function start(id, { thenLoad = false } = {}) {
   if (downloads.get(id)?.running) return;
   const controller = new AbortController();
-  update(id, { running: true, controller, error: null, cancelled: false, finished: false });
+  update(id, { running: true, controller, error: null, cancelled: false, finished: false, loading: false });
+  let done = false;
   try {
     for await (const { event, data } of events(`/api/models/${encodeURIComponent(id)}/pull`, { method: "POST", signal: controller.signal })) {
       if (event === "progress") update(id, { progress: data });
-      else if (event === "done") update(id, { finished: true });
+      else if (event === "done") done = true;
       else if (event === "cancelled") update(id, { cancelled: true });
       else if (event === "error") update(id, { error: data.error?.message ?? "The download failed" });
     }
     const ended = downloads.get(id);
-    if (!ended.finished && !ended.error && !ended.cancelled) update(id, { error: "The server closed the download before it finished" });
+    if (!done && !ended.error && !ended.cancelled) update(id, { error: "The server closed the download before it finished" });
   } catch (error) {
     if (error.name === "AbortError" || downloads.get(id).cancelled) update(id, { cancelled: true });
     else update(id, { error: error.message });
-  } finally {
-    update(id, { running: false, controller: null });
   }
+  if (done && thenLoad) {
+    update(id, { loading: true });
+    try {
+      await api(`/api/models/${encodeURIComponent(id)}/load`, { method: "POST" });
+    } catch (error) {
+      update(id, { error: `Downloaded, but it did not load: ${error.message}` });
+    }
+  }
+  update(id, { running: false, controller: null, loading: false, finished: done });
 }
 
 /** Cancels model `id`'s download; its partial file stays for a resume. */

@@ -1,5 +1,5 @@
-// A model's page (#/models/info/<id>): every field of its catalog entry, its download or
-// delete, and for a downloaded GGUF file the metadata its header holds (architecture,
+// A model's page (#/models/info/<id>): every field of its catalog entry, its download, load
+// or delete, and for a downloaded GGUF file the metadata its header holds (architecture,
 // parameters, quantization, context, vocabulary, chat template).
 import { api } from "../../lib/api.js";
 import { bytes, fill, h, notice, toast } from "../../lib/dom.js";
@@ -13,25 +13,31 @@ export function mount(root, id) {
   fill(root, page);
   let closed = false;
   let shown = null;
-  const unsubscribe = downloads.onChange(async (changed, download) => {
+  const redraw = async () => {
+    if (!closed) shown = await show(page, id, redraw);
+  };
+  const unsubscribe = downloads.onChange((changed, download) => {
     if (changed !== id || closed || !shown) return;
     if (download.finished && !download.running) {
       downloads.forget(id);
-      toast(`${shown.entry.model.name} is installed`);
-      shown = await show(page, id);
+      if (download.error) toast(download.error, { error: true }); else toast(`${shown.entry.model.name} is installed`);
+      redraw();
     } else {
       shown.update();
     }
   });
-  show(page, id).then((result) => { shown = result; });
+  redraw();
   return () => {
     closed = true;
     unsubscribe();
   };
 }
 
-/** Draws the page; returns the entry shown and what redraws its download and actions. */
-async function show(page, id) {
+/**
+ * Draws the page (`redraw` draws it again, after a load or an unload); returns the entry shown
+ * and what redraws its download and actions.
+ */
+async function show(page, id, redraw) {
   let entry, info;
   try {
     [entry, info] = await Promise.all([api(`/api/models/${encodeURIComponent(id)}`), system()]);
@@ -45,7 +51,7 @@ async function show(page, id) {
   const progress = h("div", { class: "download-holder" });
   const update = () => {
     const download = downloads.download(id);
-    fill(actionBar, modelActions(entry, () => remove(entry)));
+    fill(actionBar, modelActions(entry, { onDelete: () => remove(entry), changed: redraw }));
     fill(progress, download ? progressView(download) : null);
   };
   const rows = [

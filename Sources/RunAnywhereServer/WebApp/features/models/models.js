@@ -1,6 +1,6 @@
 // The Models screen: every catalog model by category with its size, format, framework and
-// state; downloads with live percent, bytes, speed and ETA, cancel and resume; delete with
-// confirmation; storage used and free; and the way to a model's details and to adding one
+// state; downloads with live percent, bytes, speed and ETA, cancel and resume; load and unload
+// of a language model; delete with confirmation; storage used and free; and the way to a model's details and to adding one
 // from a URL.
 import { api } from "../../lib/api.js";
 import { bytes, fill, h, notice, seconds, toast } from "../../lib/dom.js";
@@ -81,7 +81,7 @@ class ModelsScreen {
       h("div", { class: "model-name" }, h("a", { href: `#/models/info/${encodeURIComponent(model.id)}` }, model.name), h("small", { class: "muted" }, model.id)),
       h("div", { class: "model-meta muted" }, [model.format.toUpperCase(), frameworkName(this.info, model.framework), size ? bytes(size) : null].filter(Boolean).join(" · ")),
       h("div", { class: "model-state" }, state),
-      h("div", { class: "model-actions" }, modelActions(entry, () => this.remove(entry))),
+      h("div", { class: "model-actions" }, modelActions(entry, { onDelete: () => this.remove(entry), changed: () => this.refresh(row) })),
       download ? progressView(download) : null);
   }
 
@@ -89,14 +89,24 @@ class ModelsScreen {
     const row = this.rows.get(id);
     if (!row) return;
     if (download.finished && !download.running) {
-      toast(`${row.entry.model.name} is installed`);
       downloads.forget(id);
+      if (download.error) toast(download.error, { error: true }); else toast(`${row.entry.model.name} is installed`);
       try {
         row.entry = await api(`/api/models/${encodeURIComponent(id)}`);
         this.showStorage(await api("/api/storage"));
       } catch (error) {
         toast(error.message, { error: true });
       }
+    }
+    this.render(row);
+  }
+
+  /** Reads a model's entry again (its state after a load, say) and redraws its row. */
+  async refresh(row) {
+    try {
+      row.entry = await api(`/api/models/${encodeURIComponent(row.entry.model.id)}`);
+    } catch (error) {
+      toast(error.message, { error: true });
     }
     this.render(row);
   }
@@ -117,8 +127,11 @@ class ModelsScreen {
   }
 }
 
-/** A model's buttons now: Cancel while it downloads, else Download (or Resume), and Delete once installed. */
-export function modelActions(entry, onDelete) {
+/**
+ * A model's buttons now: Cancel while it downloads, else Download (or Resume); once installed,
+ * Load or Unload for a language model, and Delete. `changed` runs after a load or an unload.
+ */
+export function modelActions(entry, { onDelete, changed }) {
   const { model } = entry;
   const download = downloads.download(model.id);
   const actions = [];
@@ -126,6 +139,21 @@ export function modelActions(entry, onDelete) {
     actions.push(h("button", { class: "cancel", onclick: () => downloads.cancel(model.id) }, "Cancel"));
   } else if (!entry.installed && model.downloadURL) {
     actions.push(h("button", { class: "primary download", onclick: () => downloads.start(model.id) }, download?.cancelled || download?.error ? "Resume" : "Download"));
+  }
+  if (entry.installed && model.category === "language") {
+    const loaded = entry.state === "loaded" || entry.state === "loading";
+    const button = h("button", { class: loaded ? "unload" : "load", onclick: async () => {
+      button.disabled = true;
+      button.textContent = loaded ? "Unloading…" : "Loading…";
+      try {
+        await api(`/api/models/${encodeURIComponent(model.id)}/load`, { method: loaded ? "DELETE" : "POST" });
+        toast(`${model.name} ${loaded ? "unloaded" : "loaded"}`);
+      } catch (error) {
+        toast(`${model.name} did not ${loaded ? "unload" : "load"}: ${error.message}`, { error: true });
+      }
+      changed();
+    } }, loaded ? "Unload" : "Load");
+    actions.push(button);
   }
   if (entry.installed) actions.push(h("button", { class: "danger delete", onclick: onDelete }, "Delete"));
   return actions;
@@ -141,7 +169,8 @@ export function progressView(download) {
       p.state !== "downloading" ? p.state : null].filter(Boolean).join(" · ")
     : "Starting…";
   const status = download.error ? h("span", { class: "error" }, download.error)
-    : download.cancelled ? "Cancelled; Resume continues where it stopped." : figures;
+    : download.cancelled ? "Cancelled; Resume continues where it stopped."
+      : download.loading ? "Downloaded; loading the model…" : figures;
   return h("div", { class: "download" },
     h("progress", { max: "100", value: String(percent), "aria-label": "Download progress" }),
     h("span", { class: "download-figures", role: "status" }, status));
