@@ -63,6 +63,12 @@ import Testing
             }
             try await client.execute(uri: "/api/environment", method: .put, body: ByteBuffer(string: #"{"environment": "production"}"#)) { response in
                 #expect(response.status == .badRequest, "production needs a key")
+                let error = try OpenAIRouteTests.error(response.body)
+                #expect(error["param"] as? String == "apiKey")
+            }
+            try await client.execute(uri: "/api/environment", method: .put, body: ByteBuffer(string: #"{"environment": "staging", "baseURL": "ftp://x"}"#)) { response in
+                let error = try OpenAIRouteTests.error(response.body)
+                #expect(response.status == .badRequest && error["param"] as? String == "baseURL", "a stored key, a bad base URL")
             }
             try await client.execute(uri: "/api/environment", method: .put, body: ByteBuffer(string: #"{"environment": "moon"}"#)) { #expect($0.status == .badRequest) }
             let credentials = runtime.configuration.dataDirectory.appendingPathComponent(SDKConstants.Files.credentials).path

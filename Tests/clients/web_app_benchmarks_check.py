@@ -154,9 +154,21 @@ def run_all_checks(page, server):
     check(page.find(f"li.run[data-run='{cancelled['id']}'] .status").text == "cancelled", "the cancelled run is not shown as cancelled")
     check(not page.all(".toast.error"), f"Cancel showed an error: {[t.text for t in page.all('.toast.error')]}")
     # AC-6: newest first.
-    shown = [li.get_attribute("data-run") for li in page.all("li.run")]
-    check(shown == [r["id"] for r in runs(server)], "the history is not newest first")
+    saved = [r["id"] for r in runs(server)]  # the server's order: newest first
+    check([r["startedAt"] for r in runs(server)] == sorted((r["startedAt"] for r in runs(server)), reverse=True), "the server's runs are not newest first")
+    page.wait(lambda d: [li.get_attribute("data-run") for li in page.all("li.run")] == saved, 10)
     page.shot("benchmarks-history")
+    # The dashboard and a run's page at a phone's width, in dark mode: nothing wider than the screen.
+    page.driver.set_window_size(390, 844)
+    page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    for screen, ready in (("#/benchmarks", "li.run"), (f"#/benchmarks/{cancelled['id']}", ".result-group")):
+        page.driver.get(server.url + "/" + screen)
+        page.find(ready, 20)
+        width = page.driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        check(width[0] <= width[1], f"{screen} is {width[0]}px wide on a {width[1]}px screen")
+        page.shot(f"phone-dark-{'benchmark-run' if cancelled['id'] in screen else 'benchmarks'}")
+    page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    page.driver.set_window_size(1280, 860)
 
 
 def persistence_checks(page, server, binary, data):

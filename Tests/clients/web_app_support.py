@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import traceback
 import urllib.request
 
 from selenium import webdriver
@@ -129,7 +130,9 @@ def run(checks, *arguments, page_class=Page):
         check(not shown, f"the page shows errors: {shown}")
     except TimeoutException as error:
         page.shot("timeout")
-        failures.append(f"timed out waiting: {error.msg or 'see timeout.png'}")
+        frames = [frame for frame in traceback.extract_tb(error.__traceback__) if not frame.filename.endswith("web_app_support.py") and "selenium" not in frame.filename]
+        where = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno} ({frames[-1].line})" if frames else ""
+        failures.append(f"timed out waiting{where}: {error.msg or 'see timeout.png'}")
     finally:
         page.driver.quit()
     print(json.dumps({"failures": failures, "screenshots": sorted(os.listdir(options.screenshots))}, indent=1))

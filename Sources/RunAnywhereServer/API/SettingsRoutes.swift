@@ -11,7 +11,8 @@ import Synchronization
 ///   the defaults;
 /// - `GET /api/environment`: each environment with its base URL and its API key masked;
 ///   `PUT /api/environment` with `environment` and optional `baseURL` and `apiKey` selects it
-///   (the key is stored readable only by the user and only ever returned masked).
+///   (the key is stored readable only by the user and only ever returned masked); a refusal
+///   names the field to correct (`apiKey` or `baseURL`) in `param`.
 final class SettingsRoutes: Sendable {
     let settings: SettingsStore
     let environments: EnvironmentStore
@@ -59,7 +60,14 @@ final class SettingsRoutes: Sendable {
         router.get("api/environment") { [self] _, _ in try jsonResponse(Environments(environments: try environments.statuses())) }
         router.put("api/environment") { [self] request, _ in
             let change = try await decodeJSON(EnvironmentChange.self, from: request, limit: maxBodySize)
-            try writes.withLock { _ in _ = try environments.use(change.environment, baseURL: change.baseURL, apiKey: change.apiKey) }
+            do {
+                try writes.withLock { _ in _ = try environments.use(change.environment, baseURL: change.baseURL, apiKey: change.apiKey) }
+            } catch let error as SDKError where error.code == .invalidConfiguration {
+                // A key is checked first, then the base URL: name the field to correct.
+                let stored = try environments.statuses().first { $0.environment == change.environment }?.maskedAPIKey != nil
+                let given = change.apiKey.map { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+                throw OpenAIError(.badRequest, error.message, param: given ?? stored ? "baseURL" : "apiKey", code: error.code.rawValue)
+            }
             return try jsonResponse(Environments(environments: try environments.statuses()))
         }
     }

@@ -127,7 +127,8 @@ async function showEnvironments(section) {
       showChoice();
       fill(current, currentText(environments));
     } catch (error) {
-      const blamed = error.param === "apiKey" ? apiKey : baseURL;
+      const blamed = { apiKey, baseURL }[error.param];
+      if (!blamed) return toast(error.message, { error: true });
       blamed.error.textContent = error.message;
       blamed.control.setAttribute("aria-invalid", "true");
     } finally {
