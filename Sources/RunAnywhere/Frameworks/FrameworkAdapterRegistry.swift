@@ -71,10 +71,10 @@ public final class FrameworkAdapterRegistry: Sendable {
         statuses().filter { $0.availability.isAvailable && $0.modalities.contains(modality) }.map(\.framework)
     }
 
-    /// Every kind of work, with the available frameworks that do it, or why none does.
-    public func modalityStatuses() -> [ModalityStatus] {
-        let statuses = statuses()
-        return FrameworkModality.allCases.map { modality in
+    /// Every kind of work, with the available frameworks that do it, or why none does, from
+    /// the frameworks' ``statuses()``.
+    public static func modalityStatuses(of statuses: [FrameworkStatus]) -> [ModalityStatus] {
+        FrameworkModality.allCases.map { modality in
             let claiming = statuses.filter { $0.modalities.contains(modality) }
             let available = claiming.filter(\.availability.isAvailable).map(\.framework)
             guard available.isEmpty else { return ModalityStatus(modality: modality, frameworks: available, reason: nil) }

@@ -19,6 +19,12 @@ public struct ModelSourceProblem: Sendable, Equatable, Codable {
         self.message = message
     }
 
+    /// A problem of `field` from the error that checking it threw.
+    init(_ field: ModelSourceField, _ error: any Error) {
+        let failure = (error as? SDKError) ?? SDKError(.invalidInput, "\(error)")
+        self.init(field, failure.code, failure.message)
+    }
+
     /// The problem as the error adding the model throws.
     public var error: SDKError { SDKError(code, message, category: .fileManagement) }
 }

@@ -12,9 +12,16 @@ extension RunAnywhereRuntime {
         from url: URL, category: ModelCategory, framework: InferenceFramework? = nil, id: String? = nil, name: String? = nil,
         sha256: String? = nil, supportsThinking: Bool = false
     ) throws -> ModelInfo {
-        let check = checkModelSource(url, category: category, framework: framework, id: id, name: name, sha256: sha256, supportsThinking: supportsThinking)
+        try addModel(checkModelSource(url, category: category, framework: framework, id: id, name: name, sha256: sha256, supportsThinking: supportsThinking))
+    }
+
+    /// Adds the model `check` found (``checkModelSource(_:category:framework:id:name:sha256:supportsThinking:)``),
+    /// so that a caller that has shown the check does not make it again; throws its first
+    /// problem, or ``ErrorCode/modelAlreadyExists`` when the id was taken since.
+    @discardableResult
+    public nonisolated func addModel(_ check: ModelSourceCheck) throws -> ModelInfo {
         if let problem = check.problems.first { throw problem.error }
-        guard let model = check.model else { throw SDKError(.invalidInput, "The model could not be checked") }
+        guard let model = check.model else { throw SDKError(.invalidInput, "The check found no model to add") }
         try catalog.add(model)
         events.publish(.modelRegistered(modelId: model.id))
         return try catalog.model(id: model.id)
@@ -33,30 +40,22 @@ extension RunAnywhereRuntime {
         let format = ModelFormat.detectFromURL(url)
         let archive = ArchiveType.from(path: url.path)
         var fileName: String?
-        if let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) {
-            let name = url.lastPathComponent
-            if name.isEmpty || name == "/" {
-                problems.append(ModelSourceProblem(.url, .invalidInput, "The URL '\(url.absoluteString)' names no file"))
-            } else {
-                fileName = name
-            }
-        } else {
-            problems.append(ModelSourceProblem(.url, .invalidInput, "Unsupported URL '\(url.absoluteString)': use http, https or file"))
-        }
         var modelID: String?
         do {
-            if let id {
-                try ModelInfo.validateID(id)
-                modelID = id
-            } else if let fileName {
-                modelID = try Self.derivedID(from: fileName)
-            }
-            if let modelID, catalog.contains(id: modelID) {
-                problems.append(ModelSourceProblem(.id, .modelAlreadyExists, "A model with id '\(modelID)' already exists; choose another id"))
+            fileName = try Self.sourceFile(url).fileName
+        } catch {
+            problems.append(ModelSourceProblem(.url, error))
+        }
+        do {
+            if id != nil || fileName != nil {  // a given id is checked even when the URL is wrong
+                let checked = try Self.sourceID(id, fileName: fileName ?? "")
+                modelID = checked
+                if catalog.contains(id: checked) {
+                    problems.append(ModelSourceProblem(.id, .modelAlreadyExists, "A model with id '\(checked)' already exists; choose another id"))
+                }
             }
         } catch {
-            let failure = (error as? SDKError) ?? SDKError(.invalidInput, "\(error)")
-            problems.append(ModelSourceProblem(.id, failure.code, failure.message))
+            problems.append(ModelSourceProblem(.id, error))
         }
         if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
             problems.append(ModelSourceProblem(.sha256, .invalidInput, "'\(sha256)' is not a sha256 (64 hexadecimal digits)"))
@@ -72,12 +71,10 @@ extension RunAnywhereRuntime {
         guard problems.isEmpty, let chosen, let fileName, let modelID else {
             return ModelSourceCheck(detectedFormat: format, framework: chosen, problems: problems, model: nil)
         }
-        // `.bin` says nothing definite (ggml, PyTorch, raw weights): the header decides after download.
-        let definite = format != .unknown && format != .bin
         let folder = catalog.modelsDirectory.appendingPathComponent(modelID)
         let model = ModelInfo(
             id: modelID, name: name.flatMap { $0.isEmpty ? nil : $0 } ?? (fileName as NSString).deletingPathExtension, category: category,
-            format: definite ? format : (chosen.formats.first ?? .unknown), framework: chosen, downloadURL: url,
+            format: format.isDefinite ? format : (chosen.formats.first ?? .unknown), framework: chosen, downloadURL: url,
             localPath: archive == nil ? folder.appendingPathComponent(fileName) : folder, supportsThinking: supportsThinking,
             description: "Added from \(url.absoluteString)", source: .local, sha256: sha256?.lowercased()
         )
@@ -93,8 +90,7 @@ extension RunAnywhereRuntime {
             return ModelSourceProblem(.framework, .modelIncompatible,
                                       "\(framework.displayName) does not run \(modality.rawValue) models; \(options.isEmpty ? "no installed framework does" : "use \(options.joined(separator: " or "))")")
         }
-        let definite = format != .unknown && format != .bin
-        if archive == nil, definite, !framework.formats.contains(format) {
+        if archive == nil, format.isDefinite, !framework.formats.contains(format) {
             return ModelSourceProblem(.framework, .modelIncompatible,
                                       "\(framework.displayName) reads \(framework.formats.map(\.rawValue).joined(separator: ", ")) models; this URL points to a \(format.rawValue) file")
         }
@@ -105,4 +101,10 @@ extension RunAnywhereRuntime {
     private nonisolated func defaultFramework(for modality: FrameworkModality, format: ModelFormat) -> InferenceFramework? {
         frameworks.frameworks(for: modality).first { format == .unknown || $0.formats.contains(format) }
     }
+}
+
+extension ModelFormat {
+    /// Whether a URL's extension settles the format: `.bin` says nothing definite (ggml,
+    /// PyTorch, raw weights), so the file's header decides after download.
+    fileprivate var isDefinite: Bool { self != .unknown && self != .bin }
 }

@@ -60,9 +60,7 @@ extension RunAnywhereRuntime {
     /// and keeps it for `keepAlive` once idle, so that the next request starts at once; a model
     /// already loaded only gets the new keep-alive. Like ollama's empty generate request.
     public func preloadModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions(), keepAlive: KeepAlive = .default) async throws {
-        let model = try catalog.model(id: id)
-        guard model.category == .language else { throw SDKError(.modelIncompatible, "Model '\(id)' is not a language model; only language models are kept loaded") }
-        release(try await acquire(model, options: options, keepAlive: keepAlive))
+        release(try await acquire(try model(id: id, category: .language), options: options, keepAlive: keepAlive))
     }
 
     /// Unloads the language model `id` once no request uses it; waits for that.

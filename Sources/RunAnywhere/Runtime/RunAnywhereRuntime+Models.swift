@@ -98,14 +98,25 @@ extension RunAnywhereRuntime {
     /// https or file, that the URL names a file, and that the id (given, or derived from the
     /// file name) is valid.
     static func source(_ url: URL, id: String?) throws -> (scheme: String, fileName: String, id: String) {
+        let (scheme, fileName) = try sourceFile(url)
+        return (scheme, fileName, try sourceID(id, fileName: fileName))
+    }
+
+    /// The scheme and file name of a model's URL: http, https or file, naming a file.
+    static func sourceFile(_ url: URL) throws -> (scheme: String, fileName: String) {
         guard let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
             throw SDKError(.invalidInput, "Unsupported URL '\(url.absoluteString)': use http, https or file")
         }
         let fileName = url.lastPathComponent
         guard !fileName.isEmpty, fileName != "/" else { throw SDKError(.invalidInput, "The URL '\(url.absoluteString)' names no file") }
+        return (scheme, fileName)
+    }
+
+    /// The model id `id`, or one derived from `fileName`, checked.
+    static func sourceID(_ id: String?, fileName: String) throws -> String {
         let id = try id ?? derivedID(from: fileName)
         try ModelInfo.validateID(id)
-        return (scheme, fileName, id)
+        return id
     }
 
     /// A safe model id from a file name: lowercased, without the model extension, with every

@@ -42,9 +42,10 @@ extension RunAnywhereRuntime {
     /// SDK's folders.
     public nonisolated func systemInfo() throws -> SystemInfo {
         let defaultModel = try model(id: RunAnywhere.defaultModelID)
+        let statuses = frameworks.statuses()  // each engine's availability, read once
         return SystemInfo(
             sdkVersion: RunAnywhere.version, hostname: ProcessInfo.processInfo.hostName, hardware: HardwareProfile.current(),
-            frameworks: frameworks.statuses(), modalities: frameworks.modalityStatuses(),
+            frameworks: statuses, modalities: FrameworkAdapterRegistry.modalityStatuses(of: statuses),
             categories: ModelCategory.allCases.map { CategoryInfo(
                 category: $0, displayName: $0.displayName, modality: FrameworkModality(category: $0), supportsThinking: $0.supportsThinking
             ) },

@@ -43,11 +43,9 @@ struct ModelCatalogRoutes: Sendable {
         let sha256: String?
         let supportsThinking: Bool?
 
-        /// `url` when it is an http or https address with a host.
-        func validURL() throws -> URL {
-            guard let url = URL(string: url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-                throw OpenAIError(.badRequest, "url must be an http or https address", param: "url")
-            }
+        /// `url` when it is an http or https address with a host, the only kind the server fetches.
+        var httpURL: URL? {
+            guard let url = URL(string: url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else { return nil }
             return url
         }
     }
@@ -107,9 +105,7 @@ struct ModelCatalogRoutes: Sendable {
                 let code = problem.code == .frameworkNotAvailable ? "framework_not_available" : problem.code.rawValue
                 throw OpenAIError(problem.code == .modelAlreadyExists ? .conflict : .badRequest, problem.message, param: problem.field.rawValue, code: code)
             }
-            return try jsonResponse(entry(try runtime.addModel(from: try body.validURL(), category: body.category, framework: body.framework, id: body.id,
-                                                               name: body.name, sha256: body.sha256, supportsThinking: body.supportsThinking ?? false),
-                                          states: [:]), status: .created)
+            return try jsonResponse(entry(try runtime.addModel(check), states: [:]), status: .created)
         }
         router.get("api/models/:id/gguf") { _, context in
             let model = try runtime.model(id: try context.parameters.require("id"))
@@ -158,7 +154,7 @@ struct ModelCatalogRoutes: Sendable {
     /// What adding `body` would do, with a URL the server does not fetch (not http or https)
     /// as a problem of its own.
     private func check(_ body: AddModelRequest) -> ModelSourceCheck {
-        guard let url = try? body.validURL() else {
+        guard let url = body.httpURL else {
             return ModelSourceCheck(problem: ModelSourceProblem(.url, .invalidInput, "url must be an http or https address"), detectedFormat: .unknown)
         }
         return runtime.checkModelSource(url, category: body.category, framework: body.framework, id: body.id, name: body.name,

@@ -72,6 +72,7 @@ public struct OpenAIError: HTTPResponseError, Encodable, Sendable {
         switch error.code {
         case .modelNotFound: OpenAIError(.notFound, error.message, param: "model", code: "model_not_found")
         case .modelNotDownloaded: OpenAIError(.notFound, error.message, param: "model", code: "model_not_downloaded")
+        case .modelAlreadyExists: OpenAIError(.conflict, error.message, param: "id", code: "model_already_exists")
         case .invalidInput, .emptyInput, .invalidConfiguration: OpenAIError(.badRequest, error.message, code: error.code.rawValue)
         case .contextTooLong: OpenAIError(.badRequest, error.message, code: "context_length_exceeded")
         case .modelIncompatible: OpenAIError(.badRequest, error.message, param: "model", code: "model_incompatible")
