@@ -19,7 +19,7 @@ struct ChatCommand: AsyncParsableCommand {
     func run() async throws {
         try await CLIContext.run(global) { context in
             let runtime = try RunAnywhere.runtime()
-            let model = try runtime.model(id: flags.model)
+            let model = try runtime.model(id: flags.model ?? RunAnywhere.defaultModelID)
             let settings = context.settings()
             let saved = try conversation.map { try context.conversations.load(id: $0) }
             Terminal.write(Terminal.dim("Loading \(model.name)...") + "\n")

@@ -20,7 +20,7 @@ struct GenerateCommand: AsyncParsableCommand {
         try await CLIContext.run(global) { context in
             let text = prompt == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : prompt
             let settings = context.settings()
-            try await RunAnywhere.loadModel(flags.model, options: flags.loadOptions(settings))
+            try await RunAnywhere.loadModel(flags.model ?? RunAnywhere.defaultModelID, options: flags.loadOptions(settings))
             let streaming = try await RunAnywhere.generateStream(text, options: flags.options(settings, stopSequences: stop, applyChatTemplate: !raw))
             let task = streaming.result
             let result = try await Interrupts.shared.whileRunning(onInterrupt: { task.cancel() }) {

@@ -1,11 +1,11 @@
 import ArgumentParser
 import RunAnywhere
 
-/// Flags shared by `generate` and `chat`; what a flag leaves unset comes from the user's
-/// settings (`runanywhere settings`).
+/// Flags shared by `generate`, `chat` and `describe`; what a flag leaves unset comes from the
+/// user's settings (`runanywhere settings`).
 struct GenerationFlags: ParsableArguments {
-    @Option(name: .long, help: "Model id (default: the installed default model).")
-    var model: String = RunAnywhere.defaultModelID
+    @Option(name: .long, help: "Model id (default: the installed default model of the command's kind).")
+    var model: String?
     @Option(name: .customLong("max-tokens"), help: "Most tokens to generate.")
     var maxTokens: Int?
     @Option(name: .long, help: "Sampling temperature, 0 to 2; 0 is greedy and deterministic.")

@@ -95,7 +95,7 @@ final class BatchScheduler: @unchecked Sendable {
                 return false
             }
             var admitted: [(LlamaGeneration, Int)] = []
-            while let next = waiting.first, let slot = freeSlot(for: next.prompt) {
+            while let next = waiting.first, let slot = freeSlot(for: next.prompt.tokens) {
                 waiting.removeFirst()
                 slots[slot] = next
                 running += 1
@@ -128,8 +128,12 @@ final class BatchScheduler: @unchecked Sendable {
         var cache = caches[slot]
         var reused = switch (generation.request.reuseCache, generation.isReproducible) {
         case (false, _): 0
-        case (true, true): cache.reusablePrefix(of: generation.prompt, threads: generation.threads)
-        case (true, false): cache.commonPrefix(of: generation.prompt)
+        case (true, true): cache.reusablePrefix(of: generation.prompt.tokens, threads: generation.threads)
+        case (true, false): cache.commonPrefix(of: generation.prompt.tokens)
+        }
+        // An image is evaluated whole: a prefix that ends inside one keeps none of it.
+        if let image = generation.prompt.images.first(where: { $0.start < reused && reused < $0.start + $0.count }) {
+            reused = image.start
         }
         if reused < cache.count, !api.llama_memory_seq_rm(memory, llama_seq_id(slot), llama_pos(reused), -1) {
             _ = api.llama_memory_seq_rm(memory, llama_seq_id(slot), -1, -1)
@@ -164,7 +168,9 @@ final class BatchScheduler: @unchecked Sendable {
     /// samples the first token.
     private func readPromptChunk(_ generation: LlamaGeneration, in slot: Int) {
         let start = generation.evaluated
-        let chunk = Array(generation.prompt[start..<min(start + caches[slot].chunk, generation.prompt.count)])
+        if let image = generation.prompt.image(at: start) { return readImage(image, of: generation, in: slot) }
+        let end = min(start + caches[slot].chunk, generation.prompt.textEnd(after: start))
+        let chunk = Array(generation.prompt.tokens[start..<end])
         batch.clear()
         for (offset, token) in chunk.enumerated() {
             batch.add(token, position: start + offset, sequence: slot, output: offset == chunk.count - 1)
@@ -174,11 +180,31 @@ final class BatchScheduler: @unchecked Sendable {
         caches[slot].appendChunk(chunk)
         generation.evaluated += chunk.count
         guard !generation.isReadingPrompt else { return }
+        if !generation.request.images.isEmpty {
+            generation.emitter.emit(.imagesEncoded(
+                count: generation.imagesEncoded, tokens: generation.prompt.images.reduce(0) { $0 + $1.count }, seconds: generation.imageEncodeSeconds
+            ))
+        }
         generation.emitter.emit(.promptProcessed(
-            evaluated: generation.prompt.count - generation.reused, cached: generation.reused,
+            evaluated: generation.prompt.tokens.count - generation.reused, cached: generation.reused,
             seconds: (ContinuousClock.now - generation.promptStarted).inSeconds
         ))
         sample(slot, output: Int32(chunk.count - 1))
+    }
+
+    /// Encodes an image of the prompt and writes its embeddings into the sequence's memory, as
+    /// one step. Its placeholders join the cache, never reusable by a reproducible request.
+    private func readImage(_ image: LlamaImageChunk, of generation: LlamaGeneration, in slot: Int) {
+        guard let vision = llama.vision else {
+            return end(slot, throwing: SDKError.llm(.modelIncompatible, "The model has no vision projector"))
+        }
+        prepare(threads: generation.threads, abortingOn: generation.emitter.cancellation)
+        let (status, seconds) = vision.evaluate(image, in: llama, position: image.start, sequence: slot, batch: caches[slot].chunk)
+        guard status == 0 else { return failed([slot], status, readingPrompt: true) }
+        caches[slot].appendUnreusable(Array(generation.prompt.tokens[image.start..<image.start + image.count]))
+        generation.evaluated += image.count
+        generation.imagesEncoded += 1
+        generation.imageEncodeSeconds += seconds
     }
 
     /// Decodes the pending token of each of `slots` in one call, then samples each one's next.
@@ -213,6 +239,12 @@ final class BatchScheduler: @unchecked Sendable {
     }
 
     private func decode(threads: Int, abortingOn flag: CancellationFlag?) -> Int32 {
+        prepare(threads: threads, abortingOn: flag)
+        return api.llama_decode(llama.context, batch.batch)
+    }
+
+    /// Sets the threads of the next decode calls, and what aborts them.
+    private func prepare(threads: Int, abortingOn flag: CancellationFlag?) {
         let context = llama.context
         api.llama_set_n_threads(context, Int32(threads), Int32(threads))
         if let flag {
@@ -224,7 +256,6 @@ final class BatchScheduler: @unchecked Sendable {
         } else {
             api.llama_set_abort_callback(context, nil, nil)
         }
-        return api.llama_decode(context, batch.batch)
     }
 
     /// A failed decode: the sequences' memory is forgotten and their generations end.

@@ -16,10 +16,14 @@ final class LlamaContext: @unchecked Sendable {
     let vocab: OpaquePointer
     /// The model's own Jinja chat template, if it has one.
     let chatTemplate: String?
+    /// The vision projector of a vision-language model; nil for a text model.
+    let vision: LlamaVision?
 
     private var api: ra_llama_api { library.api }
 
-    init(library: LlamaLibrary, path: String, options: ModelLoadOptions, modelInfo: ModelInfo, threads: Int) throws {
+    /// Loads the model at `path` and its context; with `projector`, also the vision projector
+    /// (libmtmd) that lets it read images.
+    init(library: LlamaLibrary, path: String, projector: String? = nil, options: ModelLoadOptions, modelInfo: ModelInfo, threads: Int) throws {
         self.library = library
         let api = library.api
         var modelParams = api.llama_model_default_params()
@@ -56,6 +60,15 @@ final class LlamaContext: @unchecked Sendable {
             api.llama_model_free(model)
             throw SDKError.llm(.modelLoadFailed, "\(path) has no vocabulary")
         }
+        do {
+            self.vision = try projector.map { projector in
+                try LlamaVision(library: MtmdLibrary.load(besides: library), projector: projector, model: model, threads: threads, explain: library.logSink.explain)
+            }
+        } catch {
+            api.llama_free(context)
+            api.llama_model_free(model)
+            throw error
+        }
         self.model = model
         self.context = context
         self.vocab = vocab
@@ -63,6 +76,7 @@ final class LlamaContext: @unchecked Sendable {
     }
 
     deinit {
+        vision?.free()  // it refers to the model
         api.llama_free(context)
         api.llama_model_free(model)
     }

@@ -7,9 +7,12 @@ import RunAnywhere
 public struct LlamaCppAdapter: FrameworkAdapter {
     /// ``InferenceFramework/llamaCpp``.
     public let framework = InferenceFramework.llamaCpp
-    /// Text generation (vision arrives with libmtmd).
-    public let supportedModalities: Set<FrameworkModality> = [.textToText]
-    /// GGUF.
+    /// Text generation, and image-to-text (vision-language models) where llama.cpp's
+    /// multimodal library, libmtmd, is installed beside libllama.
+    public var supportedModalities: Set<FrameworkModality> {
+        let multimodal = EngineLibraryLocator.first(of: libraryCandidates)
+        return FileManager.default.fileExists(atPath: MtmdLibrary.path(besides: multimodal)) ? [.textToText, .imageToText] : [.textToText]
+    }
     private let libraryCandidates: [String]
     private let logger: Logger
 
@@ -30,10 +33,17 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         }
     }
 
-    /// The file, plus room for the KV cache and compute buffers.
+    /// The file (and vision projector), plus room for the KV cache and compute buffers.
     public func estimateMemoryUsage(for model: ModelInfo) -> Int64 {
         let size = model.primaryFileSize
-        return size + size / 5 + (64 << 20)
+        return size + size / 5 + Self.projectorSize(model) + (64 << 20)
+    }
+
+    /// The vision projector's size, with room for its compute buffers; 0 without one.
+    private static func projectorSize(_ model: ModelInfo) -> Int64 {
+        guard let projector = model.projectorFile else { return 0 }
+        let size = Int64((try? projector.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
+        return size + size / 2 + (32 << 20)
     }
 
     /// The file, the KV cache of every sequence at its context length (from the GGUF's
@@ -45,18 +55,25 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         }
         let context = options.resolvedContextLength(for: model, trainedContext: metadata.contextLength ?? 0)
         let kv = Int64(perToken) * Int64(context) * Int64(max(1, options.parallel))
-        return Int64(metadata.fileSize) + kv + (64 << 20)
+        return Int64(metadata.fileSize) + kv + Self.projectorSize(model) + (64 << 20)
     }
 
-    /// Loads a GGUF model and creates its context.
+    /// Loads a GGUF model and creates its context; a multimodal model with a vision projector
+    /// (mmproj) in its folder also gets the projector, so its requests may carry images.
     public func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService {
         guard let path = model.primaryFile?.path else {
             throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file")
         }
         let (candidates, engineLogger) = (libraryCandidates, self.logger)
         let threads = options.threads ?? HardwareProfile.current().defaultThreads
+        // A vision-language model's projector is checked like the model before the engine reads it.
+        let projector = model.category == .language ? nil : model.projectorFile.map(\.path)
+        if let projector { _ = try GGUFReader.read(URL(fileURLWithPath: projector)) }
         let llama = try await runBlocking {
-            try LlamaContext(library: LlamaLibrary.load(candidates: candidates, logger: engineLogger), path: path, options: options, modelInfo: model, threads: threads)
+            try LlamaContext(
+                library: LlamaLibrary.load(candidates: candidates, logger: engineLogger), path: path, projector: projector,
+                options: options, modelInfo: model, threads: threads
+            )
         }
         return LlamaCppService(llama: llama, defaultThreads: threads, queueLimit: options.queueLimit)
     }

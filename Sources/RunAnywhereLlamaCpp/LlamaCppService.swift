@@ -38,11 +38,20 @@ final class LlamaCppService: LLMService {
         llama.applyChatTemplate(messages, addAssistantPrefix: addAssistantPrefix)
     }
 
+    var readsImages: Bool { llama.vision != nil }
+
     func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun {
-        let prompt = try llama.tokenize(request.prompt, addSpecial: true)
-        guard !prompt.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt has no tokens") }
-        guard prompt.count < contextLength else {
-            throw SDKError.llm(.contextTooLong, "The prompt has \(prompt.count) tokens; the context holds \(contextLength)")
+        let prompt: LlamaPrompt
+        if request.images.isEmpty {
+            prompt = LlamaPrompt(tokens: try llama.tokenize(request.prompt, addSpecial: true))
+        } else {
+            guard let vision = llama.vision else { throw SDKError.llm(.modelIncompatible, "The model does not read images: it has no vision projector") }
+            prompt = try vision.tokenize(request.prompt, images: request.images)
+        }
+        guard !prompt.tokens.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt has no tokens") }
+        guard prompt.tokens.count < contextLength else {
+            let images = prompt.images.isEmpty ? "" : " (\(prompt.images.reduce(0) { $0 + $1.count }) of them for its images)"
+            throw SDKError.llm(.contextTooLong, "The prompt has \(prompt.tokens.count) tokens\(images); the context holds \(contextLength)")
         }
         let (run, emitter) = LLMEngineRun.make()
         try scheduler.submit(LlamaGeneration(request: request, prompt: prompt, emitter: emitter, threads: request.threads ?? defaultThreads))

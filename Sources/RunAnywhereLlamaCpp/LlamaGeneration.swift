@@ -6,7 +6,7 @@ import RunAnywhere
 /// the submitting thread, then touched by the scheduler thread only.
 final class LlamaGeneration {
     let request: LLMEngineRequest
-    let prompt: [llama_token]
+    let prompt: LlamaPrompt
     let emitter: LLMEngineEmitter
     /// CPU threads its prompt chunks and lone decode steps run on.
     let threads: Int
@@ -21,7 +21,11 @@ final class LlamaGeneration {
     /// The token sampled last, to be decoded in the next step.
     var pending: llama_token?
 
-    init(request: LLMEngineRequest, prompt: [llama_token], emitter: LLMEngineEmitter, threads: Int) {
+    /// Images encoded so far, and the seconds that took.
+    var imagesEncoded = 0
+    var imageEncodeSeconds = 0.0
+
+    init(request: LLMEngineRequest, prompt: LlamaPrompt, emitter: LLMEngineEmitter, threads: Int) {
         self.request = request
         self.prompt = prompt
         self.emitter = emitter
@@ -29,7 +33,7 @@ final class LlamaGeneration {
     }
 
     /// Whether part of the prompt still has to be evaluated.
-    var isReadingPrompt: Bool { evaluated < prompt.count }
+    var isReadingPrompt: Bool { evaluated < prompt.tokens.count }
 
     /// Whether its output must not depend on anything but the request (greedy or seeded).
     var isReproducible: Bool { request.sampling.isReproducible }

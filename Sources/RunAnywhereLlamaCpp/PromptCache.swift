@@ -68,6 +68,12 @@ struct PromptCache: Equatable {
         tokens.append(token)
     }
 
+    /// Records tokens evaluated off the chunk grid (an image's placeholders): kept, and like
+    /// everything after them, never reusable by a reproducible request.
+    mutating func appendUnreusable(_ tokens: [Int32]) {
+        self.tokens += tokens
+    }
+
     /// Forgets everything, as after the memory was cleared.
     mutating func clear() {
         tokens = []

@@ -59,6 +59,34 @@ public enum TestEnvironment {
     /// Whether scripts/setup has installed llama.cpp and the default model.
     public static var engineInstalled: Bool { llamaLibrary != nil && defaultModelFile != nil }
 
+    /// The folder of the vision-language fixture scripts/setup writes (SmolVLM's shape, random
+    /// weights), when it is there with libmtmd beside libllama.
+    public static var visionFixture: URL? {
+        let folder = installedModelsDirectory.appendingPathComponent(SDKConstants.Models.visionFixtureID)
+        let files = ["SmolVLM-fixture.gguf", "mmproj-SmolVLM-fixture.gguf"].map { folder.appendingPathComponent($0).path }
+        guard let llamaLibrary, files.allSatisfy(FileManager.default.fileExists(atPath:)),
+              FileManager.default.fileExists(atPath: llamaLibrary.deletingLastPathComponent().appendingPathComponent("libmtmd.so").path) else { return nil }
+        return folder
+    }
+
+    /// `width`×`height` pixels of the colour `rgb` as an image file of `format` ("png", "mjpeg"
+    /// for JPEG, "gif", "bmp"), written by ffmpeg.
+    public static func encodeImage(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8) = (255, 0, 0), as format: String = "png") throws -> Data {
+        guard let ffmpeg else { throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup") }
+        let folder = try temporaryDirectory("image")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("image")
+        let colour = String(format: "0x%02X%02X%02X", rgb.0, rgb.1, rgb.2)
+        let process = Process()
+        process.executableURL = ffmpeg
+        process.arguments = ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=\(colour):s=\(width)x\(height)", "-frames:v", "1",
+                             "-f", format == "png" || format == "bmp" || format == "gif" ? "image2" : format, "-c:v", format == "mjpeg" ? "mjpeg" : format, output.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw SDKError(.invalidInput, "ffmpeg could not make a \(format) image") }
+        return try Data(contentsOf: output)
+    }
+
     /// Whether scripts/setup has installed the speech models (Whisper tiny.en, Silero VAD, the
     /// Piper voice) and the eSpeak NG headers.
     public static var speechInstalled: Bool {

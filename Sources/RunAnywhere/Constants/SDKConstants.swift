@@ -31,6 +31,12 @@ public enum SDKConstants {
         public static let defaultContextLength = 2048
         /// Largest context loaded unless the caller asks for more.
         public static let maxDefaultContextLength = 4096
+        /// Longest side, in pixels, of an image the vision engine decodes.
+        public static let maxImageSide = 16384
+        /// Most pixels of an image the vision engine decodes (3 bytes each once decoded).
+        public static let maxImagePixels = 50_000_000
+        /// Most times one side of an image may be longer than the other.
+        public static let maxImageAspectRatio = 32
     }
 
     /// Models.
@@ -43,6 +49,8 @@ public enum SDKConstants {
         public static let defaultVoiceID = "piper-en_US-joe-medium"
         /// The voice activity detector scripts/setup installs.
         public static let voiceActivityModelID = "silero-vad"
+        /// The vision-language fixture scripts/setup writes: SmolVLM's shape, random weights.
+        public static let visionFixtureID = "smolvlm-fixture"
     }
 
     /// File and folder names inside the models and app-data folders.

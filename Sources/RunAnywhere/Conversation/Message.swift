@@ -13,16 +13,41 @@ public struct Message: Codable, Sendable, Equatable {
     public let role: MessageRole
     /// What it says.
     public let content: String
+    /// The images it shows the model (a vision-language model reads them before the text).
+    public let images: [VLMImage]
     /// Free-form data the app keeps with the message (ids, flags); not shown to the model.
     public let metadata: [String: String]?
     /// When it was written.
     public let timestamp: Date
 
     /// Creates a message.
-    public init(role: MessageRole, content: String, metadata: [String: String]? = nil, timestamp: Date = Date()) {
+    public init(role: MessageRole, content: String, images: [VLMImage] = [], metadata: [String: String]? = nil, timestamp: Date = Date()) {
         self.role = role
         self.content = content
+        self.images = images
         self.metadata = metadata
         self.timestamp = timestamp
+    }
+
+    private enum CodingKeys: String, CodingKey { case role, content, images, metadata, timestamp }
+
+    /// Decodes a message; `images` may be absent (messages saved before images existed).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        role = try container.decode(MessageRole.self, forKey: .role)
+        content = try container.decode(String.self, forKey: .content)
+        images = try container.decodeIfPresent([VLMImage].self, forKey: .images) ?? []
+        metadata = try container.decodeIfPresent([String: String].self, forKey: .metadata)
+        timestamp = try container.decode(Date.self, forKey: .timestamp)
+    }
+
+    /// Encodes a message; `images` only when there are some.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(role, forKey: .role)
+        try container.encode(content, forKey: .content)
+        if !images.isEmpty { try container.encode(images, forKey: .images) }
+        try container.encodeIfPresent(metadata, forKey: .metadata)
+        try container.encode(timestamp, forKey: .timestamp)
     }
 }

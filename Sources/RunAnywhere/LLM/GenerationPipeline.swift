@@ -22,6 +22,7 @@ struct GenerationPipeline {
         var firstToken: ContinuousClock.Instant?
         var lastToken: ContinuousClock.Instant?
         var prompt: (evaluated: Int, cached: Int, seconds: Double) = (0, 0, 0)
+        var imageEncodeSeconds: Double?
         var history: [Double] = []
         var thinkingStart: ContinuousClock.Instant?
         var thinkingEnd: ContinuousClock.Instant?
@@ -40,6 +41,8 @@ struct GenerationPipeline {
                     switch event {
                     case .promptProcessed(let evaluated, let cached, let seconds):
                         prompt = (evaluated, cached, seconds)
+                    case .imagesEncoded(_, _, let seconds):
+                        imageEncodeSeconds = (imageEncodeSeconds ?? 0) + seconds
                     case .token(let bytes, let producedAt):
                         if firstToken == nil { firstToken = producedAt }
                         lastToken = producedAt
@@ -87,7 +90,8 @@ struct GenerationPipeline {
         return LLMGenerationResult(
             text: split.response,
             thinkingContent: split.thinking,
-            inputTokens: plan.inputTokens,
+            // With images, the engine's count: the plan counted each image's marker as text.
+            inputTokens: imageEncodeSeconds == nil ? plan.inputTokens : prompt.evaluated + prompt.cached,
             tokensUsed: tokens,
             modelUsed: modelID,
             latencyMs: latency * 1000,
@@ -101,7 +105,8 @@ struct GenerationPipeline {
             cachedInputTokens: prompt.cached,
             stopReason: stopReason,
             tokensPerSecondHistory: history,
-            thinkingTimeMs: thinkingStart.map { ((thinkingEnd ?? lastToken ?? $0) - $0).inSeconds * 1000 }
+            thinkingTimeMs: thinkingStart.map { ((thinkingEnd ?? lastToken ?? $0) - $0).inSeconds * 1000 },
+            imageEncodeTimeMs: imageEncodeSeconds.map { $0 * 1000 }
         )
     }
 }

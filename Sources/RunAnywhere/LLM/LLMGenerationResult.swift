@@ -47,6 +47,9 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
     /// Milliseconds from the first thinking token to the closing tag (or the last token, if
     /// the thinking never closed); nil without thinking. Additive to the spec.
     public let thinkingTimeMs: Double?
+    /// Milliseconds spent encoding the prompt's images (a vision-language model); nil without
+    /// images. Additive to the spec.
+    public let imageEncodeTimeMs: Double?
 
     /// Creates a result.
     public init(
@@ -54,7 +57,8 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         latencyMs: TimeInterval, framework: String? = nil, tokensPerSecond: Double = 0,
         timeToFirstTokenMs: Double? = nil, thinkingTokens: Int? = nil, responseTokens: Int? = nil,
         promptTokensPerSecond: Double = 0, decodeTokensPerSecond: Double = 0, cachedInputTokens: Int = 0,
-        stopReason: LLMStopReason = .stop, tokensPerSecondHistory: [Double] = [], thinkingTimeMs: Double? = nil
+        stopReason: LLMStopReason = .stop, tokensPerSecondHistory: [Double] = [], thinkingTimeMs: Double? = nil,
+        imageEncodeTimeMs: Double? = nil
     ) {
         self.text = text
         self.thinkingContent = thinkingContent
@@ -73,6 +77,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         self.stopReason = stopReason
         self.tokensPerSecondHistory = tokensPerSecondHistory
         self.thinkingTimeMs = thinkingTimeMs
+        self.imageEncodeTimeMs = imageEncodeTimeMs
     }
 }
 

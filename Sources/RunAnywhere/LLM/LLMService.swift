@@ -22,6 +22,16 @@ public protocol LLMService: AnyObject, Sendable {
 
     /// How many generations wait in the engine's queue for a free sequence.
     var queuedGenerations: Int { get }
+
+    /// Whether the model reads images (a vision-language model loaded with its projector):
+    /// then a request's ``LLMEngineRequest/images`` stand where its prompt has
+    /// ``LLMEngineRequest/imageMarker``.
+    var readsImages: Bool { get }
+}
+
+extension LLMService {
+    /// Default: a text-only model.
+    public var readsImages: Bool { false }
 }
 
 /// Sampling settings passed to an engine.
@@ -59,14 +69,20 @@ public struct LLMEngineRequest: Sendable, Equatable {
     public var threads: Int?
     /// Whether a prompt prefix already in the KV cache may be reused.
     public var reuseCache: Bool
+    /// The images the prompt shows, in order: each stands where the prompt has ``imageMarker``.
+    public var images: [LoadedImage]
+
+    /// The text that marks an image's place in a prompt (the one llama.cpp's libmtmd uses).
+    public static let imageMarker = "<__media__>"
 
     /// Creates a request.
-    public init(prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?, reuseCache: Bool = true) {
+    public init(prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?, reuseCache: Bool = true, images: [LoadedImage] = []) {
         self.prompt = prompt
         self.maxNewTokens = maxNewTokens
         self.sampling = sampling
         self.threads = threads
         self.reuseCache = reuseCache
+        self.images = images
     }
 }
 
@@ -84,6 +100,8 @@ public enum LLMEngineStop: Sendable, Equatable {
 public enum LLMEngineEvent: Sendable, Equatable {
     /// The prompt was read: `evaluated` tokens in `seconds`, `cached` more reused from the last run.
     case promptProcessed(evaluated: Int, cached: Int, seconds: Double)
+    /// The prompt's images were encoded into `tokens` embeddings in `seconds` (part of reading the prompt).
+    case imagesEncoded(count: Int, tokens: Int, seconds: Double)
     /// One generated token, as the bytes of its text (may end inside a UTF-8 character), and
     /// when the engine produced it (timings are taken here, not when the consumer wakes up).
     case token(bytes: [UInt8], at: ContinuousClock.Instant)

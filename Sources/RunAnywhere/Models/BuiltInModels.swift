@@ -87,6 +87,29 @@ enum BuiltInModels {
                  file: "LFM2-350M-Q8_0.gguf", size: 379_000_000, context: 32768,
                  description: "Compact hybrid model, higher precision", license: "LFM Open License v1.0"),
         ]
-        return language + speech
+        func smolVLM(_ size: String, bytes: Int64) -> ModelInfo {
+            let base = "\(hf)/ggml-org/SmolVLM-\(size)-Instruct-GGUF/resolve/main"
+            let files = ["SmolVLM-\(size)-Instruct-Q8_0.gguf", "mmproj-SmolVLM-\(size)-Instruct-Q8_0.gguf"]
+                .map { ModelFileDescriptor(url: URL(string: "\(base)/\($0)")!) }
+            return ModelInfo(
+                id: "smolvlm-\(size.lowercased())-instruct", name: "SmolVLM \(size) Instruct Q8_0", category: .multimodal, format: .gguf,
+                framework: .llamaCpp, downloadURL: files[0].url, localPath: modelsDirectory.appendingPathComponent("smolvlm-\(size.lowercased())-instruct"),
+                artifactType: .multiFile(files), downloadSize: bytes, contextLength: 8192,
+                description: "Vision-language model: describes images and answers questions about them (language model and vision projector, about \(bytes / 1_000_000) MB)",
+                source: .remote, createdAt: epoch, updatedAt: epoch, license: "Apache-2.0"
+            )
+        }
+        let vision = [
+            smolVLM("256M", bytes: 279_000_000),
+            smolVLM("500M", bytes: 546_000_000),
+            ModelInfo(
+                id: SDKConstants.Models.visionFixtureID, name: "SmolVLM fixture (random weights)", category: .multimodal, format: .gguf,
+                framework: .llamaCpp, localPath: modelsDirectory.appendingPathComponent(SDKConstants.Models.visionFixtureID), downloadSize: 8_347_968,
+                contextLength: 2048,
+                description: "Test fixture written by scripts/setup: SmolVLM's shape with random weights, so it reads images but its answers are noise. Pull smolvlm-256m-instruct for real descriptions",
+                source: .remote, createdAt: epoch, updatedAt: epoch, license: "Apache-2.0"
+            ),
+        ]
+        return language + vision + speech
     }
 }

@@ -110,6 +110,15 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         return candidates.max { Self.size(of: $0) < Self.size(of: $1) }
     }
 
+    /// The vision projector (`mmproj`) of a vision-language model: the GGUF in the model's
+    /// folder whose name contains "mmproj"; nil for a model without one.
+    public var projectorFile: URL? {
+        guard let localPath, format == .gguf, isDownloaded else { return nil }
+        let files = (try? FileManager.default.contentsOfDirectory(at: localPath, includingPropertiesForKeys: nil)) ?? []
+        return files.filter { $0.lastPathComponent.lowercased().contains("mmproj") && $0.pathExtension.lowercased() == "gguf" }
+            .min { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
     /// The size in bytes of ``primaryFile``, or ``downloadSize`` when the model is not on this
     /// machine (0 when neither is known); what engines base their memory estimates on.
     public var primaryFileSize: Int64 {

@@ -40,7 +40,7 @@ extension RunAnywhereRuntime {
     }
 
     /// A streaming result over the generation `start` starts with the stream's emitter.
-    private func streaming(
+    func streaming(
         _ start: (@escaping @Sendable (String) -> Void) throws -> Task<LLMGenerationResult, any Error>
     ) throws -> LLMStreamingResult {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
@@ -77,7 +77,7 @@ extension RunAnywhereRuntime {
     }
 
     /// Runs `work` as a task that ``cancelGeneration()`` reaches.
-    private func track(_ work: @escaping @Sendable () async throws -> LLMGenerationResult) -> Task<LLMGenerationResult, any Error> {
+    func track(_ work: @escaping @Sendable () async throws -> LLMGenerationResult) -> Task<LLMGenerationResult, any Error> {
         let id = UUID()
         let task = Task {
             defer { activeGenerations[id] = nil }
@@ -120,13 +120,15 @@ extension RunAnywhereRuntime {
 
     /// Borrows `model` (loading it if needed), fits the prompt to its context and hands the
     /// request to the engine; the lease is given back if any step fails.
-    private func admit(
-        _ prompt: String, context: Context?, options: LLMGenerationOptions, model: ModelInfo, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
+    func admit(
+        _ prompt: String, images: [VLMImage] = [], context: Context?, options: LLMGenerationOptions, model: ModelInfo,
+        loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
     ) async throws -> Admitted {
         let start = ContinuousClock.now
         let lease = try await acquire(model, options: loadOptions, keepAlive: keepAlive)
         do {
-            let (plan, terminators) = try Self.plan(prompt, context: context, options: options, service: lease.service)
+            let (plan, terminators) = try Self.plan(prompt, images: images, context: context, options: options, service: lease.service)
+            let shown = try Self.images(in: plan, newImages: images, context: context, service: lease.service, model: model)
             if plan.droppedMessages > 0 {
                 logger.info("Dropped the oldest messages to fit the context window", metadata: [
                     "event": "\(SDKConstants.Events.contextTrimmed)", "dropped": "\(plan.droppedMessages)", "inputTokens": "\(plan.inputTokens)",
@@ -135,7 +137,7 @@ extension RunAnywhereRuntime {
             let request = LLMEngineRequest(
                 prompt: plan.prompt, maxNewTokens: plan.maxNewTokens,
                 sampling: LLMSampling(temperature: options.temperature, topP: options.topP, topK: options.topK, seed: options.seed),
-                threads: options.threads, reuseCache: options.reusePromptCache
+                threads: options.threads, reuseCache: options.reusePromptCache, images: shown
             )
             let pipeline = GenerationPipeline(
                 modelID: lease.info.id, framework: lease.framework, plan: plan,
@@ -150,7 +152,7 @@ extension RunAnywhereRuntime {
     }
 
     /// Drives an admitted request to its end, gives the model back and publishes the result.
-    private func drive(_ admitted: Admitted, emit: @escaping @Sendable (String) -> Void) async throws -> LLMGenerationResult {
+    func drive(_ admitted: Admitted, emit: @escaping @Sendable (String) -> Void) async throws -> LLMGenerationResult {
         defer { release(admitted.lease) }
         let result = try await admitted.pipeline.drive(admitted.run, startedAt: admitted.startedAt, emit: emit)
         events.publish(.generationCompleted(result))
@@ -160,23 +162,25 @@ extension RunAnywhereRuntime {
     /// The prompt for a request, fitted to the context window, and the extra stop sequences a
     /// fallback template needs.
     static func plan(
-        _ prompt: String, context: Context?, options: LLMGenerationOptions, service: any LLMService
+        _ prompt: String, images: [VLMImage] = [], context: Context?, options: LLMGenerationOptions, service: any LLMService
     ) throws -> (PromptPlan, [String]) {
         let count = { (text: String) in try service.tokenCount(text) }
         guard options.applyChatTemplate else {
-            let plan = try ContextWindow.fit(rawPrompt: prompt, contextLength: service.contextLength, maxTokens: options.maxTokens, countTokens: count)
+            let plan = try ContextWindow.fit(rawPrompt: String(repeating: LLMEngineRequest.imageMarker, count: images.count) + prompt, contextLength: service.contextLength, maxTokens: options.maxTokens, countTokens: count)
             return (plan, [])
         }
         let history = context?.messages ?? []
         let systemText = options.systemPrompt ?? context?.systemPrompt ?? history.first { $0.role == .system }?.content
         let system = systemText.map { Message(role: .system, content: $0) }
-        let newMessage = Message(role: .user, content: prompt)
+        let newMessage = Message(role: .user, content: prompt, images: images)
         let probe = (system.map { [$0] } ?? []) + [newMessage]
         var terminators: [String] = []
+        // A model that reads images sees a marker where each one stands; a text model, only the text.
+        let marked = { (messages: [Message]) in service.readsImages ? messages.map(\.markingImages) : messages }
         let render: ([Message]) throws -> String
         if service.applyChatTemplate(probe, addAssistantPrefix: true) != nil {
             render = { messages in
-                guard let text = service.applyChatTemplate(messages, addAssistantPrefix: true) else {
+                guard let text = service.applyChatTemplate(marked(messages), addAssistantPrefix: true) else {
                     throw SDKError.llm(.generationFailed, "The model's chat template could not format the conversation")
                 }
                 return text
@@ -184,7 +188,7 @@ extension RunAnywhereRuntime {
         } else {
             let fallback = ChatTemplate.fallback(vocabularyContains: service.hasSpecialToken)
             terminators = fallback.turnTerminators
-            render = { fallback.format($0) }
+            render = { fallback.format(marked($0)) }
         }
         let plan = try ContextWindow.fit(
             system: system, history: history.filter { $0.role != .system }, newMessage: newMessage,
@@ -192,5 +196,28 @@ extension RunAnywhereRuntime {
             render: render, countTokens: count
         )
         return (plan, terminators)
+    }
+
+    /// The images the planned prompt shows, loaded and checked, in the order of their markers:
+    /// those of the messages the plan kept (the oldest are dropped first), then `newImages`.
+    /// A text model is shown none: earlier images of the conversation are left out, and new
+    /// ones are an error.
+    static func images(in plan: PromptPlan, newImages: [VLMImage], context: Context?, service: any LLMService, model: ModelInfo) throws -> [LoadedImage] {
+        guard service.readsImages else {
+            guard newImages.isEmpty else {
+                throw SDKError.llm(.modelIncompatible, "Model '\(model.id)' does not read images: it is a text model, or its vision projector (mmproj) is missing")
+            }
+            return []
+        }
+        let shown = plan.prompt.components(separatedBy: LLMEngineRequest.imageMarker).count - 1
+        let all = (context?.messages ?? []).flatMap(\.images) + newImages
+        return try all.suffix(shown).map { try $0.load() }
+    }
+}
+
+extension Message {
+    /// The message as a prompt template sees it: one image marker per image, then the text.
+    var markingImages: Message {
+        images.isEmpty ? self : Message(role: role, content: String(repeating: LLMEngineRequest.imageMarker, count: images.count) + content, metadata: metadata, timestamp: timestamp)
     }
 }

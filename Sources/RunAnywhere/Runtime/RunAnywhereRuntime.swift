@@ -26,6 +26,8 @@ public actor RunAnywhereRuntime {
     var memoryBudget: Int64
     /// The facade's current language model and how it was loaded.
     var currentModelEntry: (info: ModelInfo, options: ModelLoadOptions)?
+    /// The facade's current vision-language model and how it was loaded.
+    var currentVLMEntry: (info: ModelInfo, options: ModelLoadOptions)?
     /// Speech-to-text, voice activity detection and text-to-speech each have a lock of their own
     /// (held across a load and a use), so a synthesis never waits for a transcription, nor
     /// either for a generation. Where more than one is taken, they are taken in this order.
