@@ -45,6 +45,7 @@ public struct RunAnywhereServer: Sendable {
         ConversationRoutes(runtime: runtime, configuration: configuration).register(on: router)
         BenchmarkRoutes(runtime: runtime, configuration: configuration).register(on: router)
         VoiceRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        VisionRoutes(runtime: runtime, configuration: configuration).register(on: router)
         OpenAPIDocument.register(on: router)
         return router
     }

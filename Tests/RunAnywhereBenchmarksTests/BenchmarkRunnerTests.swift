@@ -36,7 +36,8 @@ import Testing
     func runner(_ runtime: RunAnywhereRuntime, _ store: BenchmarkStore, failing: String = "", waitOn: String? = nil) -> BenchmarkRunner {
         BenchmarkRunner(
             configuration: BenchmarkConfiguration(runtime: runtime, repetitions: 1),
-            providers: [ScriptedProvider(failing: failing, waitOn: waitOn), VLMBenchmarkProvider()], store: store, appVersion: "test"
+            providers: [ScriptedProvider(failing: failing, waitOn: waitOn), VLMBenchmarkProvider(configuration: BenchmarkConfiguration(runtime: runtime))],
+            store: store, appVersion: "test"
         )
     }
 

@@ -172,3 +172,28 @@ import Testing
         }
     }
 }
+
+/// `POST /api/vision/describe`'s refusals, in process (descriptions run live on the fixture in
+/// the web app's browser check).
+@Suite struct VisionRouteTests {
+    @Test func badRequestsAreClearErrorsBeforeAnyWork() async throws {
+        let app = OpenAIRouteTests.server(try TranscriptionRouteTests.runtime(), maxBody: 200_000).application()
+        try await app.test(.router) { client in
+            func status(_ fields: [(String, String)], file: (String, Data)?) async throws -> (HTTPResponse.Status, String) {
+                try await client.execute(uri: "/api/vision/describe", method: .post, headers: TranscriptionRouteTests.multipart,
+                                         body: TranscriptionRouteTests.form(fields, file: file.map { (name: $0.0, data: $0.1) })) { response in
+                    (response.status, String(buffer: response.body))
+                }
+            }
+            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + Data("IHDR".utf8) + Data([0, 0, 0, 8, 0, 0, 0, 8, 8, 2, 0, 0, 0])
+            #expect(try await status([("prompt", "hi")], file: nil).0 == .badRequest)
+            let unknown = try await status([("prompt", "hi"), ("model", "nope")], file: ("a.png", png))
+            #expect(unknown.0 == .notFound && unknown.1.contains("nope"))
+            let text = try await status([("prompt", "hi"), ("model", "scripted")], file: ("a.png", png))
+            #expect(text.0 == .badRequest && text.1.contains("not a multimodal model"), "\(text)")
+            let none = try await status([("prompt", "hi")], file: ("a.png", png))
+            #expect(none.0 == .notFound && none.1.contains("No vision-language model is downloaded"), "\(none)")
+            #expect(try await status([("prompt", "hi"), ("model", "scripted")], file: ("big.png", Data(count: 300_000))).0 == .contentTooLarge)
+        }
+    }
+}

@@ -4,6 +4,7 @@
 Run by the CLI tests (`make test`) with the project venv's Python:
     openai_client_check.py --base-url http://127.0.0.1:PORT/v1 --model MODEL [--check all|auth|busy] [--api-key KEY]
                            [--voice-model VOICE]   (speech, and transcription of MP3, Ogg and WebM made by ffmpeg)
+                           [--vision-model VLM]    (images in chat, as image_url data URLs)
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
@@ -243,6 +244,53 @@ def check_voice_turn(client, voice_model, webm):
     return {"transcript": data.get("transcript", {}).get("text"), "answer": answer, "timings": data.get("done", {}).get("timings")}
 
 
+def png(width, height, rgb):
+    """A solid-colour PNG file, written here (zlib, no imaging library)."""
+    import struct
+    import zlib
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def image_message(question, image_bytes):
+    import base64
+    url = "data:image/png;base64," + base64.b64encode(image_bytes).decode()
+    return [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}, {"type": "text", "text": question}]}]
+
+
+def check_vision(client, vision_model, text_model):
+    """A vision-language model reads images sent as OpenAI's image_url parts (data URLs), whole
+    and streamed; a text model, a remote URL or a damaged image get a clear 400."""
+    check(vision_model in [m.id for m in client.models.list().data], f"{vision_model} not in /v1/models")
+    red = png(96, 64, (255, 0, 0))
+    whole = client.chat.completions.create(model=vision_model, messages=image_message("What colour is this?", red), max_tokens=6, temperature=0)
+    plain = client.chat.completions.create(model=vision_model, messages=chat_messages("What colour is this?"), max_tokens=6, temperature=0)
+    check(whole.usage.completion_tokens > 0, "no answer about the image")
+    check(whole.usage.prompt_tokens > plain.usage.prompt_tokens, f"the image added no tokens: {whole.usage.prompt_tokens} vs {plain.usage.prompt_tokens}")
+    stream = client.chat.completions.create(model=vision_model, messages=image_message("What colour is this?", red), max_tokens=6,
+                                            temperature=0, stream=True)
+    streamed = "".join(chunk.choices[0].delta.content or "" for chunk in stream if chunk.choices)
+    check(streamed == whole.choices[0].message.content, f"streamed {streamed!r}, whole {whole.choices[0].message.content!r}")
+    refusals = {}
+    for name, model, messages, code in [
+        ("text model", text_model, image_message("What is this?", red), "model_incompatible"),
+        ("remote URL", vision_model, [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "https://example.com/a.png"}},
+                                                                     {"type": "text", "text": "hi"}]}], None),
+        ("damaged image", vision_model, image_message("What is this?", red[:40]), "invalidInput"),
+    ]:
+        try:
+            client.chat.completions.create(model=model, messages=messages, max_tokens=4)
+            check(False, f"{name}: accepted")
+        except openai.BadRequestError as error:
+            refusals[name] = error.body.get("message") if isinstance(error.body, dict) else str(error.body)
+            check(code is None or (isinstance(error.body, dict) and error.body.get("code") == code), f"{name}: {error.body}")
+    return {"vision": {"answer": whole.choices[0].message.content, "prompt_tokens": whole.usage.prompt_tokens,
+                       "text_only_prompt_tokens": plain.usage.prompt_tokens, "refusals": refusals}}
+
+
 def check_auth(client, base_url, model):
     check(model in [m.id for m in client.models.list().data], "the right key does not list the model")
     try:
@@ -297,6 +345,7 @@ def main():
     parser.add_argument("--api-key", default="not-needed")
     parser.add_argument("--check", choices=["all", "auth", "busy"], default="all")
     parser.add_argument("--voice-model", help="also check speech with this text-to-speech model, and transcription of its speech")
+    parser.add_argument("--vision-model", help="also check images in chat with this vision-language model")
     args = parser.parse_args()
     client = OpenAI(base_url=args.base_url, api_key=args.api_key, max_retries=0, timeout=300)
     checks = {"all": lambda: check_all(client, args.model), "auth": lambda: check_auth(client, args.base_url, args.model),
@@ -304,6 +353,8 @@ def main():
     seen = checks[args.check]()
     if args.voice_model:
         seen.update(check_speech(client, args.voice_model))
+    if args.vision_model:
+        seen.update(check_vision(client, args.vision_model, args.model))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
     return 1 if failures else 0
 

@@ -9,8 +9,9 @@ Range request); its GGUF metadata; deleting it. Settings: generation defaults sa
 one refused inline; the environment switcher never showing the key. Voice: an uploaded WAV
 transcribed with segments; a recording from (Chromium's fake) microphone transcribed; a spoken
 reply that plays; a voice turn with each stage's timing.
-Vision: the reason the SDK gives for what this build cannot run. Then every screen at a phone's
-width, light and dark, no wider than the screen.
+Vision: an image described by the vision-language fixture (whose answers are noise, as the page
+says), a damaged image refused; the reason the SDK gives for generating images, which this build
+cannot do yet. Then every screen at a phone's width, light and dark, no wider than the screen.
 """
 import http.server
 import os
@@ -18,6 +19,7 @@ import random
 import socket
 import struct
 import tempfile
+import zlib
 import threading
 import time
 import urllib.error
@@ -276,11 +278,46 @@ def voice_checks(page, server, folder):
     page.shot("voice-turn")
 
 
-def vision_checks(page, server):
+def png(width, height, rgb):
+    """A solid-colour PNG file (zlib, no imaging library)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def vision_checks(page, server, folder):
+    """Describe an image with the vision-language fixture (random weights: the answer is noise,
+    and the page says so); a damaged image is refused with the server's reason. Generating
+    images is not in this build, and that card says why."""
+    image = os.path.join(folder, "red.png")
+    with open(image, "wb") as file:
+        file.write(png(160, 120, (220, 30, 30)))
+    damaged = os.path.join(folder, "damaged.png")
+    with open(damaged, "wb") as file:
+        file.write(png(160, 120, (0, 0, 255))[:60])
     page.driver.get(server.url + "/#/vision")
-    reason = page.find("[data-modality=image-to-text] .notice").text
-    check("image-to-text" in reason, f"the Vision page says {reason!r}")
+    page.find("[data-modality=image-to-text] select[name=model]")
+    check("smolvlm-fixture" in [o.get_attribute("value") for o in page.all("select[name=model] option")], "the fixture is not offered")
+    page.driver.execute_script("const s = document.querySelector('select[name=model]'); s.value = 'smolvlm-fixture'; s.dispatchEvent(new Event('change'))")
+    check("random" in page.text(".fixture-note"), f"the fixture is not called a fixture: {page.text('.fixture-note')!r}")
+    page.find("input[name=image]").send_keys(image)
+    page.wait(lambda d: page.driver.execute_script("const i = document.querySelector('img.preview'); return i && !i.hidden && i.naturalWidth === 160"), 10)
+    prompt = page.find("input[name=prompt]")
+    prompt.clear()
+    prompt.send_keys("What colour is it?")
+    page.click("button.describe")
+    timing = page.wait(lambda d: "prompt tokens" in page.text(".description .timing") and page.text(".description .timing"), 120)
+    check("image encoded in" in timing and "tok/s" in timing, f"the description's measurements: {timing!r}")
+    check(page.text(".description .answer").strip(), "no answer was streamed")
     page.shot("vision")
+    page.find("input[name=image]").send_keys(damaged)
+    page.click("button.describe")
+    failed = page.wait(lambda d: page.all(".description .notice") and page.text(".description .notice"), 60)
+    check("could not be decoded" in failed or "truncated" in failed, f"a damaged image says {failed!r}")
+    reason = page.text("[data-modality=text-to-image] .notice")
+    check("text-to-image" in reason, f"the Generate card says {reason!r}")
 
 
 def phone_and_dark_checks(page, server):
@@ -305,7 +342,7 @@ def checks(page, options, folders):
         models_checks(page, server)
         settings_checks(page, server)
         voice_checks(page, server, folders["downloads"])
-        vision_checks(page, server)
+        vision_checks(page, server, folders["downloads"])
         phone_and_dark_checks(page, server)
     finally:
         server.stop()

@@ -25,17 +25,20 @@ extension RunAnywhereRuntime {
 
     /// Starts generating with the model `model`, streaming its text. Returns once the model is
     /// loaded (if it was not) and the engine has taken the request, so that an unknown model, a
-    /// bad request, a model that does not fit in memory or a full queue (``ErrorCode/busy``)
-    /// throw here rather than in the stream. The model is lent to this request until it ends;
+    /// bad request or image, a model that does not fit in memory or a full queue
+    /// (``ErrorCode/busy``) throw here rather than in the stream. `images` go with the new
+    /// message (a vision-language model only). The model is lent to this request until it ends;
     /// `keepAlive`, when given, replaces how long it stays loaded afterwards.
     public func generateStream(
-        _ prompt: String, context: Context?, options: LLMGenerationOptions?, model: String,
+        _ prompt: String, images: [VLMImage] = [], context: Context?, options: LLMGenerationOptions?, model: String,
         loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
     ) async throws -> LLMStreamingResult {
         let model = try catalog.model(id: model)
         let options = options ?? LLMGenerationOptions()
         try validate(prompt, options: options)
-        let admitted = try await admit(prompt, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
+        let admitted = try await admit(
+            prompt, images: images, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive
+        )
         return try streaming { emit in track { try await self.drive(admitted, emit: emit) } }
     }
 

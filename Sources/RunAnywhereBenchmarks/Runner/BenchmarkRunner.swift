@@ -42,7 +42,7 @@ public struct BenchmarkRunner: Sendable {
             LLMBenchmarkProvider(configuration: configuration),
             STTBenchmarkProvider(configuration: configuration),
             TTSBenchmarkProvider(configuration: configuration),
-            VLMBenchmarkProvider(),
+            VLMBenchmarkProvider(configuration: configuration),
             DiffusionBenchmarkProvider(),
         ]
     }

@@ -1738,6 +1738,75 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/api/vision/describe": {
+   "post": {
+    "summary": "Describes an image with a vision-language model (the Vision screen): streamed as `delta` pieces of the answer, then `done` (the VLMResult: text, promptTokens, completionTokens, totalTimeMs, tokensPerSecond, timeToFirstTokenMs, imageEncodeTimeMs, stopReason, modelId), or `error`",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "text/event-stream": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "multipart/form-data": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "file",
+         "prompt"
+        ],
+        "properties": {
+         "file": {
+          "type": "string",
+          "format": "binary",
+          "description": "A PNG, JPEG, GIF or BMP image"
+         },
+         "prompt": {
+          "type": "string"
+         },
+         "model": {
+          "type": "string",
+          "description": "A vision-language model; by default the first downloaded one"
+         },
+         "maxTokens": {
+          "type": "integer",
+          "minimum": 1
+         },
+         "temperature": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 2
+         }
+        }
+       }
+      }
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
   "/api/environment": {
    "get": {
     "summary": "The environments, API keys masked",
@@ -1900,19 +1969,48 @@ enum OpenAPIDocument {
        {
         "type": "array",
         "items": {
-         "type": "object",
-         "required": [
-          "type",
-          "text"
-         ],
-         "properties": {
-          "type": {
-           "const": "text"
+         "oneOf": [
+          {
+           "type": "object",
+           "required": [
+            "type",
+            "text"
+           ],
+           "properties": {
+            "type": {
+             "const": "text"
+            },
+            "text": {
+             "type": "string"
+            }
+           }
           },
-          "text": {
-           "type": "string"
+          {
+           "type": "object",
+           "required": [
+            "type",
+            "image_url"
+           ],
+           "description": "An image for a vision-language model, as a data: URL (PNG, JPEG, GIF or BMP); remote URLs are refused",
+           "properties": {
+            "type": {
+             "const": "image_url"
+            },
+            "image_url": {
+             "type": "object",
+             "required": [
+              "url"
+             ],
+             "properties": {
+              "url": {
+               "type": "string",
+               "pattern": "^data:"
+              }
+             }
+            }
+           }
           }
-         }
+         ]
         }
        }
       ]

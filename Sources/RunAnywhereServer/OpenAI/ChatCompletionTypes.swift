@@ -1,29 +1,51 @@
 import Foundation
 import RunAnywhere
 
-/// One of `messages` in a chat completion request. `content` is a string or an array of
-/// `{"type": "text", "text": …}` parts, as OpenAI's clients send it.
+/// One of `messages` in a chat completion request. `content` is a string or an array of parts,
+/// as OpenAI's clients send it: `{"type": "text", "text": …}`, and for a vision-language model
+/// `{"type": "image_url", "image_url": {"url": "data:image/png;base64,…"}}` (images travel in
+/// the request: a server on this machine fetches nothing from elsewhere).
 struct ChatMessageParam: Decodable, Sendable {
     let role: String
     let content: String
+    let images: [VLMImage]
 
     private enum CodingKeys: String, CodingKey { case role, content }
-    private struct Part: Decodable { let type: String; let text: String? }
+    private struct Part: Decodable {
+        struct ImageURL: Decodable { let url: String }
+        let type: String
+        let text: String?
+        let imageURL: ImageURL?
+        enum CodingKeys: String, CodingKey { case type, text, imageURL = "image_url" }
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         role = try container.decode(String.self, forKey: .role)
         if let text = try? container.decode(String.self, forKey: .content) {
             content = text
+            images = []
         } else if let parts = try? container.decode([Part].self, forKey: .content) {
-            guard parts.allSatisfy({ $0.type == "text" }) else {
-                throw OpenAIError(.badRequest, "Only text content parts are supported by this model", param: "messages")
+            var text = "", images: [VLMImage] = []
+            for part in parts {
+                switch part.type {
+                case "text": text += part.text ?? ""
+                case "image_url":
+                    guard let url = part.imageURL?.url, url.hasPrefix("data:") else {
+                        throw OpenAIError(.badRequest, "An image_url must be a data: URL (data:image/png;base64,…); this server fetches no images", param: "messages")
+                    }
+                    images.append(VLMImage(base64: url))
+                default:
+                    throw OpenAIError(.badRequest, "Unsupported content part type '\(part.type)': use text or image_url", param: "messages")
+                }
             }
-            content = parts.compactMap(\.text).joined()
+            content = text
+            self.images = images
         } else if try container.decodeNil(forKey: .content) {
             content = ""
+            images = []
         } else {
-            throw OpenAIError(.badRequest, "A message's content must be a string or an array of text parts", param: "messages")
+            throw OpenAIError(.badRequest, "A message's content must be a string or an array of text and image_url parts", param: "messages")
         }
     }
 }
@@ -138,8 +160,8 @@ struct ChatCompletionRequest: Decodable, Sendable {
         fields = try GenerationFields(from: decoder)
     }
 
-    /// The new user message and the conversation before it.
-    func conversation() throws -> (prompt: String, context: Context) {
+    /// The new user message, its images, and the conversation before it.
+    func conversation() throws -> (prompt: String, images: [VLMImage], context: Context) {
         var messages: [Message] = []
         for message in self.messages {
             let role: MessageRole = switch message.role {
@@ -148,14 +170,14 @@ struct ChatCompletionRequest: Decodable, Sendable {
             case "assistant": .assistant
             default: throw OpenAIError(.badRequest, "Unsupported message role '\(message.role)'", param: "messages")
             }
-            messages.append(Message(role: role, content: message.content))
+            messages.append(Message(role: role, content: message.content, images: message.images))
         }
         guard let last = messages.last, last.role == .user else {
             throw OpenAIError(.badRequest, "The last message must be the user's", param: "messages")
         }
         messages.removeLast()
         let system = messages.filter { $0.role == .system }.map(\.content)
-        return (last.content, Context(
+        return (last.content, last.images, Context(
             systemPrompt: system.isEmpty ? nil : system.joined(separator: "\n"),
             messages: messages.filter { $0.role != .system }, maxMessages: 0
         ))

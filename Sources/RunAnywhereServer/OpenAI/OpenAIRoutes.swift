@@ -19,8 +19,8 @@ struct OpenAIRoutes: Sendable {
         }
         v1.post("chat/completions") { request, _ in
             let body = try await decodeJSON(ChatCompletionRequest.self, from: request, limit: configuration.maxBodySize)
-            let (prompt, conversation) = try body.conversation()
-            return try await complete(body.fields, prompt: prompt, context: conversation, chat: true)
+            let (prompt, images, conversation) = try body.conversation()
+            return try await complete(body.fields, prompt: prompt, images: images, context: conversation, chat: true)
         }
         v1.post("completions") { request, _ in
             let body = try await decodeJSON(CompletionRequest.self, from: request, limit: configuration.maxBodySize)
@@ -28,19 +28,19 @@ struct OpenAIRoutes: Sendable {
         }
     }
 
-    /// The installed language models.
+    /// The installed models that chat: language models, and vision-language models with their projector.
     private func languageModels() -> [ModelInfo] {
-        runtime.availableModels().filter { $0.category == .language && $0.isDownloaded }
+        runtime.availableModels().filter { ($0.category == .language && $0.isDownloaded) || ($0.category == .multimodal && $0.projectorFile != nil) }
     }
 
     /// Runs one generation and answers with the whole result, or streams it as server-sent events.
-    private func complete(_ fields: GenerationFields, prompt: String, context: Context?, chat: Bool) async throws -> Response {
+    private func complete(_ fields: GenerationFields, prompt: String, images: [VLMImage] = [], context: Context?, chat: Bool) async throws -> Response {
         let options = try fields.options(threads: configuration.threads, applyChatTemplate: chat)
         let model = fields.model
         let id = (chat ? "chatcmpl-" : "cmpl-") + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let created = Int(Date().timeIntervalSince1970)
         let generation = try await runtime.generateStream(
-            prompt, context: context, options: options, model: model, loadOptions: configuration.loadOptions,
+            prompt, images: images, context: context, options: options, model: model, loadOptions: configuration.loadOptions,
             keepAlive: fields.keepAlive?.value ?? configuration.keepAlive
         )
         guard fields.stream else {

@@ -1,21 +1,26 @@
-// The Vision screen. Describing images needs an image-to-text engine and generating them a
-// text-to-image one; until one is in this build, the page says so with the SDK's own reason
-// (GET /api/system), rather than offering what cannot run.
+// The Vision screen: describing an image with a vision-language model (see describe.js), and
+// generating one, which needs a text-to-image engine: until one is in this build, that card
+// says so with the SDK's own reason (GET /api/system) rather than offering what cannot run.
+import { api } from "../../lib/api.js";
 import { fill, h, notice } from "../../lib/dom.js";
 import { system } from "../../lib/system.js";
+import { describeCard } from "./describe.js";
 
 /** Shows the Vision screen. */
 export function mount(root) {
   const page = h("div", { class: "page vision" }, h("h1", {}, "Vision"));
   fill(root, page);
-  system().then((info) => {
-    for (const [modality, title] of [["image-to-text", "Describe an image"], ["text-to-image", "Generate an image"]]) {
-      const status = info.modalities.find((m) => m.modality === modality);
-      page.append(h("section", { class: "card", "aria-labelledby": `${modality}-title`, "data-modality": modality },
-        h("h2", { id: `${modality}-title` }, title),
-        status.reason
-          ? notice(`Not available on this server`, status.reason)
-          : notice("An engine is available", `${status.frameworks.join(", ")} can run ${modality} models; install one on the Models page.`)));
-    }
+  Promise.all([system(), api("/api/models?category=multimodal")]).then(([info, { models }]) => {
+    const reading = info.modalities.find((m) => m.modality === "image-to-text");
+    page.append(reading.reason ? unavailable("image-to-text", "Describe an image", reading.reason) : describeCard(models));
+    const drawing = info.modalities.find((m) => m.modality === "text-to-image");
+    page.append(drawing.reason
+      ? unavailable("text-to-image", "Generate an image", drawing.reason)
+      : unavailable("text-to-image", "Generate an image", `${drawing.frameworks.join(", ")} can run text-to-image models; install one on the Models page.`));
   }).catch((error) => page.append(notice("Cannot read what this server runs", error.message, { error: true })));
+}
+
+function unavailable(modality, title, reason) {
+  return h("section", { class: "card", "aria-labelledby": `${modality}-title`, "data-modality": modality },
+    h("h2", { id: `${modality}-title` }, title), notice("Not available on this server", reason));
 }
