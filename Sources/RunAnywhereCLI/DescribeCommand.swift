@@ -31,15 +31,7 @@ struct DescribeCommand: AsyncParsableCommand {
             }
             try await runtime.loadVLMModel(model, options: flags.loadOptions(context.settings()))
             let streaming = try await runtime.processImageStream(picture, prompt: prompt, options: flags.options(context.settings()))
-            let task = streaming.result
-            let result = try await Interrupts.shared.whileRunning(onInterrupt: { task.cancel() }) {
-                if !json {
-                    var printer = StreamPrinter()
-                    for try await piece in streaming.stream { printer.print(piece) }
-                    printer.finish()
-                }
-                return try await task.value
-            }
+            let result = try await StreamPrinter.run(streaming.stream, result: streaming.result, printing: !json)
             if json {
                 try JSONOutput.print(result)
             } else {

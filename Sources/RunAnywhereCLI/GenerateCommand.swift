@@ -22,15 +22,7 @@ struct GenerateCommand: AsyncParsableCommand {
             let settings = context.settings()
             try await RunAnywhere.loadModel(flags.model ?? RunAnywhere.defaultModelID, options: flags.loadOptions(settings))
             let streaming = try await RunAnywhere.generateStream(text, options: flags.options(settings, stopSequences: stop, applyChatTemplate: !raw))
-            let task = streaming.result
-            let result = try await Interrupts.shared.whileRunning(onInterrupt: { task.cancel() }) {
-                if !json {
-                    var printer = StreamPrinter()
-                    for try await piece in streaming.stream { printer.print(piece) }
-                    printer.finish()
-                }
-                return try await task.value
-            }
+            let result = try await StreamPrinter.run(streaming.stream, result: streaming.result, printing: !json)
             if json {
                 try JSONOutput.print(result)
             } else {
@@ -45,6 +37,20 @@ struct GenerateCommand: AsyncParsableCommand {
 struct StreamPrinter {
     private var parser = ThinkingParser()
     private var wroteThinking = false
+
+    /// Waits for `result`, printing `stream` as it arrives when `printing`; Ctrl-C cancels it.
+    static func run<Result: Sendable>(
+        _ stream: AsyncThrowingStream<String, any Error>, result: Task<Result, any Error>, printing: Bool
+    ) async throws -> Result {
+        try await Interrupts.shared.whileRunning(onInterrupt: { result.cancel() }) {
+            if printing {
+                var printer = StreamPrinter()
+                for try await piece in stream { printer.print(piece) }
+                printer.finish()
+            }
+            return try await result.value
+        }
+    }
 
     mutating func print(_ piece: String) {
         write(parser.feed(piece))

@@ -11,7 +11,8 @@ struct CLIDownloadTests {
         let (cli, home) = try CLIRunner.isolated()
         defer { try? FileManager.default.removeItem(at: home) }
         let model = try Data(contentsOf: try #require(TestEnvironment.defaultModelFile))
-        let server = try await TestHTTPServer.start(routes: ["/SmolLM2.Q4_1.gguf": .file(model, delayPerChunk: .microseconds(400))])
+        // 6 000 chunks of 16 KiB, 1 ms apart: at least 6 s, so the interrupt at 2.5 s always lands mid-download.
+        let server = try await TestHTTPServer.start(routes: ["/SmolLM2.Q4_1.gguf": .file(model, delayPerChunk: .milliseconds(1))])
         defer { Task { try? await server.shutdown() } }
         let sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 
