@@ -40,6 +40,12 @@ final class LlamaCppService: LLMService {
 
     var readsImages: Bool { llama.vision != nil }
 
+    func imageTokenCount(_ image: LoadedImage) throws -> Int {
+        guard let vision = llama.vision else { return 0 }
+        // The same tokenization the engine does, less the text around the marker.
+        return try vision.tokenize(LLMEngineRequest.imageMarker + ".", images: [image]).tokens.count - llama.tokenize(".", addSpecial: true).count
+    }
+
     func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun {
         let prompt: LlamaPrompt
         if request.images.isEmpty {

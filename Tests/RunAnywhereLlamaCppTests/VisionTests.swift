@@ -40,8 +40,8 @@ extension LlamaTests {
             }
             // The same size gives the same tiles, whatever the encoding.
             #expect(promptTokens.count == 1)
-            let text = try await runtime.generateStream("Describe this image.", context: nil, options: greedy(1), model: Self.fixtureID, loadOptions: testLoadOptions)
-                .result.value.inputTokens
+            let text = try await drained(runtime.generateStream("Describe this image.", context: nil, options: greedy(1), model: Self.fixtureID, loadOptions: testLoadOptions))
+                .inputTokens
             #expect(promptTokens.first! > text, "an image adds its embeddings to the prompt")
         }
 
@@ -81,14 +81,32 @@ extension LlamaTests {
                 Message(role: .user, content: "What is in this picture?", images: [image]),
                 Message(role: .assistant, content: "A red square."),
             ])
-            let streaming = try await runtime.generateStream("And its colour?", context: context, options: greedy(4), model: Self.fixtureID, loadOptions: testLoadOptions)
-            let withImage = try await streaming.result.value
-            let withoutImage = try await runtime.generateStream(
+            let withImage = try await drained(runtime.generateStream("And its colour?", context: context, options: greedy(4), model: Self.fixtureID, loadOptions: testLoadOptions))
+            let withoutImage = try await drained(runtime.generateStream(
                 "And its colour?", context: Context(messages: [Message(role: .user, content: "What is in this picture?"), Message(role: .assistant, content: "A red square.")]),
                 options: greedy(4), model: Self.fixtureID, loadOptions: testLoadOptions
-            ).result.value
+            ))
+            #expect(withImage.stopReason != .cancelled && withoutImage.stopReason != .cancelled)
             #expect(withImage.imageEncodeTimeMs != nil && withoutImage.imageEncodeTimeMs == nil)
             #expect(withImage.inputTokens > withoutImage.inputTokens)
+        }
+
+        /// A conversation with more pictures than the context holds: the oldest messages, and
+        /// their images, are dropped to make room, counted as the tokens each image becomes.
+        @Test func oldPicturesMakeRoomForTheNewOne() async throws {
+            let runtime = try await makeRuntime(load: false)
+            let small = ModelLoadOptions(contextLength: 256, threads: 1, flashAttention: .disabled)
+            let image = VLMImage(data: try TestEnvironment.encodeImage(width: 64, height: 64))
+            let history = (1...12).flatMap { turn in
+                [Message(role: .user, content: "Picture \(turn).", images: [image]), Message(role: .assistant, content: "Red.")]
+            }
+            let result = try await drained(runtime.generateStream(
+                "And this one?", images: [image], context: Context(messages: history), options: greedy(4), model: Self.fixtureID, loadOptions: small
+            ))
+            let contextLength = try #require(await runtime.contextLength(ofLoaded: Self.fixtureID))
+            #expect(result.stopReason != .cancelled && result.imageEncodeTimeMs != nil, "\(result)")
+            #expect(result.inputTokens + 4 <= contextLength, "\(result.inputTokens) prompt tokens in a \(contextLength)-token context")
+            #expect(result.inputTokens > contextLength / 2, "as many pictures as fit were kept: \(result.inputTokens) tokens")
         }
 
         @Test func badImagesAreRefusedAndTheModelGoesOn() async throws {
@@ -143,4 +161,10 @@ extension LlamaTests {
             }
         }
     }
+}
+
+/// The result of a streamed generation, read to its end (a stream dropped unread cancels it).
+func drained(_ streaming: LLMStreamingResult) async throws -> LLMGenerationResult {
+    for try await _ in streaming.stream {}
+    return try await streaming.result.value
 }

@@ -94,6 +94,22 @@ import Testing
         }
     }
 
+    /// The whole conversation a client sends is read, not only its last message (the scripted
+    /// engine counts one prompt token per word of the formatted prompt).
+    @Test func chatCompletionReadsTheWholeConversation() async throws {
+        let app = Self.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            func promptTokens(_ messages: String) async throws -> Int {
+                try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(#"{"model": "scripted", "messages": \#(messages)}"#)) { response in
+                    try #require(Self.json(response.body)["usage"] as? [String: Any])["prompt_tokens"] as? Int ?? 0
+                }
+            }
+            let alone = try await promptTokens(#"[{"role": "user", "content": "four"}]"#)
+            let after = try await promptTokens(#"[{"role": "user", "content": "one two three"}, {"role": "assistant", "content": "yes"}, {"role": "user", "content": "four"}]"#)
+            #expect(after == alone + 6, "the earlier turns' words are in the prompt: \(after) vs \(alone)")
+        }
+    }
+
     @Test func chatCompletionStreamsServerSentEvents() async throws {
         let app = Self.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in

@@ -77,6 +77,12 @@ def check_all(client, model):
     check(text == answer, f"greedy streamed chat {text!r} differs from the whole one {answer!r}")
     check(reason == whole.choices[0].finish_reason, f"streamed finish_reason {reason}")
     check(usage is not None and usage.completion_tokens == whole.usage.completion_tokens, f"streamed usage {usage}")
+    # A conversation: every earlier turn the client sends is read, not only the last message.
+    turns = [{"role": "user", "content": "My name is Zed and I like green."}, {"role": "assistant", "content": "Nice to meet you, Zed."},
+             {"role": "user", "content": question}]
+    follow_up = client.chat.completions.create(model=model, messages=turns, max_tokens=4, temperature=0)
+    check(follow_up.usage.prompt_tokens > whole.usage.prompt_tokens + 10,
+          f"the earlier turns are not in the prompt: {follow_up.usage.prompt_tokens} vs {whole.usage.prompt_tokens} tokens")
 
     # max_tokens cuts the answer short with finish_reason "length"; max_completion_tokens too.
     short = client.chat.completions.create(model=model, messages=chat_messages("Tell me a long story about a dragon."),

@@ -27,11 +27,18 @@ public protocol LLMService: AnyObject, Sendable {
     /// then a request's ``LLMEngineRequest/images`` stand where its prompt has
     /// ``LLMEngineRequest/imageMarker``.
     var readsImages: Bool { get }
+
+    /// How many tokens `image` becomes where a prompt shows it (its embeddings and the tokens
+    /// around them), for fitting prompts to the context; only for a model that reads images.
+    func imageTokenCount(_ image: LoadedImage) throws -> Int
 }
 
 extension LLMService {
     /// Default: a text-only model.
     public var readsImages: Bool { false }
+
+    /// Default: a text-only model shows no images.
+    public func imageTokenCount(_ image: LoadedImage) throws -> Int { 0 }
 }
 
 /// Sampling settings passed to an engine.

@@ -130,8 +130,9 @@ extension RunAnywhereRuntime {
         let start = ContinuousClock.now
         let lease = try await acquire(model, options: loadOptions, keepAlive: keepAlive)
         do {
-            let (plan, terminators) = try Self.plan(prompt, images: images, context: context, options: options, service: lease.service)
-            let shown = try Self.images(in: plan, newImages: images, context: context, service: lease.service, model: model)
+            let loaded = try Self.images(newImages: images, context: context, service: lease.service, model: model)
+            let (plan, terminators) = try Self.plan(prompt, images: images, loaded: loaded, context: context, options: options, service: lease.service)
+            let shown = Array(loaded.suffix(plan.prompt.components(separatedBy: LLMEngineRequest.imageMarker).count - 1).map(\.image))
             if plan.droppedMessages > 0 {
                 logger.info("Dropped the oldest messages to fit the context window", metadata: [
                     "event": "\(SDKConstants.Events.contextTrimmed)", "dropped": "\(plan.droppedMessages)", "inputTokens": "\(plan.inputTokens)",
@@ -165,9 +166,14 @@ extension RunAnywhereRuntime {
     /// The prompt for a request, fitted to the context window, and the extra stop sequences a
     /// fallback template needs.
     static func plan(
-        _ prompt: String, images: [VLMImage] = [], context: Context?, options: LLMGenerationOptions, service: any LLMService
+        _ prompt: String, images: [VLMImage] = [], loaded: [(image: LoadedImage, tokens: Int)] = [], context: Context?,
+        options: LLMGenerationOptions, service: any LLMService
     ) throws -> (PromptPlan, [String]) {
-        let count = { (text: String) in try service.tokenCount(text) }
+        // A prompt's images count as the tokens each becomes; the last ones are those it shows.
+        let count = { (text: String) in
+            let parts = text.components(separatedBy: LLMEngineRequest.imageMarker)
+            return try service.tokenCount(parts.joined()) + loaded.suffix(parts.count - 1).reduce(0) { $0 + $1.tokens }
+        }
         guard options.applyChatTemplate else {
             let plan = try ContextWindow.fit(rawPrompt: String(repeating: LLMEngineRequest.imageMarker, count: images.count) + prompt, contextLength: service.contextLength, maxTokens: options.maxTokens, countTokens: count)
             return (plan, [])
@@ -201,20 +207,23 @@ extension RunAnywhereRuntime {
         return (plan, terminators)
     }
 
-    /// The images the planned prompt shows, loaded and checked, in the order of their markers:
-    /// those of the messages the plan kept (the oldest are dropped first), then `newImages`.
-    /// A text model is shown none: earlier images of the conversation are left out, and new
-    /// ones are an error.
-    static func images(in plan: PromptPlan, newImages: [VLMImage], context: Context?, service: any LLMService, model: ModelInfo) throws -> [LoadedImage] {
+    /// The conversation's images then `newImages`, in the order a prompt shows them, loaded and
+    /// checked, with the tokens each becomes; a plan keeps the last of them (the oldest messages
+    /// are dropped first). A text model is shown none: earlier images of the conversation are
+    /// left out, and new ones are an error.
+    static func images(
+        newImages: [VLMImage], context: Context?, service: any LLMService, model: ModelInfo
+    ) throws -> [(image: LoadedImage, tokens: Int)] {
         guard service.readsImages else {
             guard newImages.isEmpty else {
                 throw SDKError.llm(.modelIncompatible, "Model '\(model.id)' does not read images: it is a text model, or its vision projector (mmproj) is missing")
             }
             return []
         }
-        let shown = plan.prompt.components(separatedBy: LLMEngineRequest.imageMarker).count - 1
-        let all = (context?.messages ?? []).flatMap(\.images) + newImages
-        return try all.suffix(shown).map { try $0.load() }
+        return try ((context?.messages ?? []).flatMap(\.images) + newImages).map { image in
+            let loaded = try image.load()
+            return (loaded, try service.imageTokenCount(loaded))
+        }
     }
 }
 

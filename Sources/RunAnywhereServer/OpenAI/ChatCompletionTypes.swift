@@ -177,9 +177,10 @@ struct ChatCompletionRequest: Decodable, Sendable {
         }
         messages.removeLast()
         let system = messages.filter { $0.role == .system }.map(\.content)
+        let history = messages.filter { $0.role != .system }
+        // Every message the client sent is read; only a full context window drops the oldest.
         return (last.content, last.images, Context(
-            systemPrompt: system.isEmpty ? nil : system.joined(separator: "\n"),
-            messages: messages.filter { $0.role != .system }, maxMessages: 0
+            systemPrompt: system.isEmpty ? nil : system.joined(separator: "\n"), messages: history, maxMessages: history.count
         ))
     }
 }
