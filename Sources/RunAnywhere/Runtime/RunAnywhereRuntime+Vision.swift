@@ -37,7 +37,10 @@ extension RunAnywhereRuntime {
     /// the answer when complete. Cancelling the calling task stops the engine.
     public func processImage(_ image: VLMImage, prompt: String, options: LLMGenerationOptions? = nil) async throws -> VLMResult {
         let streaming = try await processImageStream(image, prompt: prompt, options: options)
-        return try await withTaskCancellationHandler { try await streaming.result.value } onCancel: { streaming.result.cancel() }
+        return try await withTaskCancellationHandler {
+            for try await _ in streaming.stream {}  // read to its end: a stream dropped unread cancels the generation
+            return try await streaming.result.value
+        } onCancel: { streaming.result.cancel() }
     }
 
     /// The spec's form: at most `maxTokens` tokens at `temperature`.
