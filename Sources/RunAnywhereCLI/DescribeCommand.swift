@@ -23,8 +23,8 @@ struct DescribeCommand: AsyncParsableCommand {
     func run() async throws {
         try await CLIContext.run(global) { context in
             let runtime = try RunAnywhere.runtime()
-            let picture = VLMImage(filePath: image)
-            _ = try picture.load()  // a bad image fails before any model loads
+            // Read and checked once, here: a bad image fails before any model loads.
+            let picture = VLMImage(data: try VLMImage(filePath: image).load().bytes)
             let model = try flags.model.map { try runtime.model(id: $0) } ?? runtime.defaultVisionModel()
             if model.id == SDKConstants.Models.visionFixtureID {
                 context.logger.warning("\(model.id) is a test fixture with random weights: its answer is noise, not a description")

@@ -182,7 +182,7 @@ final class BatchScheduler: @unchecked Sendable {
         guard !generation.isReadingPrompt else { return }
         if !generation.request.images.isEmpty {
             generation.emitter.emit(.imagesEncoded(
-                count: generation.imagesEncoded, tokens: generation.prompt.images.reduce(0) { $0 + $1.count }, seconds: generation.imageEncodeSeconds
+                count: generation.imagesEncoded, tokens: generation.prompt.imageTokenCount, seconds: generation.imageEncodeSeconds
             ))
         }
         generation.emitter.emit(.promptProcessed(

@@ -56,7 +56,7 @@ final class LlamaCppService: LLMService {
         }
         guard !prompt.tokens.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt has no tokens") }
         guard prompt.tokens.count < contextLength else {
-            let images = prompt.images.isEmpty ? "" : " (\(prompt.images.reduce(0) { $0 + $1.count }) of them for its images)"
+            let images = prompt.images.isEmpty ? "" : " (\(prompt.imageTokenCount) of them for its images)"
             throw SDKError.llm(.contextTooLong, "The prompt has \(prompt.tokens.count) tokens\(images); the context holds \(contextLength)")
         }
         let (run, emitter) = LLMEngineRun.make()

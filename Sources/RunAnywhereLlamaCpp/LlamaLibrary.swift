@@ -37,7 +37,7 @@ final class LlamaLibrary: Sendable {
     static func load(candidates: [String] = candidatePaths(), logger: Logger) throws -> LlamaLibrary {
         try libraries.library(candidates: candidates, load: ra_llama_api_load) { api, path in
             let sink = EngineLogSink(logger: logger, prefix: "llama.cpp")
-            api.llama_log_set(llamaLogCallback, Unmanaged.passRetained(sink).toOpaque())
+            api.llama_log_set(ggmlLogCallback, Unmanaged.passRetained(sink).toOpaque())
             api.llama_backend_init()
             logger.debug("Opened llama.cpp", metadata: ["path": "\(path)", "system": "\(api.llama_print_system_info().map { String(cString: $0) } ?? "")"])
             return LlamaLibrary(api: api, path: path, logSink: sink)
@@ -45,7 +45,8 @@ final class LlamaLibrary: Sendable {
     }
 }
 
-private func llamaLogCallback(level: ggml_log_level, text: UnsafePointer<CChar>?, userData: UnsafeMutableRawPointer?) {
+/// Routes a ggml-style log line (llama.cpp's and libmtmd's) to the `EngineLogSink` in `userData`.
+func ggmlLogCallback(level: ggml_log_level, text: UnsafePointer<CChar>?, userData: UnsafeMutableRawPointer?) {
     guard let text, let userData else { return }
     Unmanaged<EngineLogSink>.fromOpaque(userData).takeUnretainedValue().receive(level: level.rawValue, text: String(cString: text))
 }

@@ -16,6 +16,9 @@ struct LlamaPrompt {
         self.images = images
     }
 
+    /// How many positions the images take, all together.
+    var imageTokenCount: Int { images.reduce(0) { $0 + $1.count } }
+
     /// The image whose placeholders start at `position`, if one does.
     func image(at position: Int) -> LlamaImageChunk? {
         images.first { $0.start == position }

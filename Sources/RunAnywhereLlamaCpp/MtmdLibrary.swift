@@ -29,13 +29,8 @@ final class MtmdLibrary: Sendable {
     /// Opens the libmtmd beside `llama` (cached per process); its log joins llama.cpp's.
     static func load(besides llama: LlamaLibrary) throws -> MtmdLibrary {
         try libraries.library(candidates: [path(besides: llama.path)], load: ra_mtmd_api_load) { api, path in
-            api.mtmd_helper_log_set(mtmdLogCallback, Unmanaged.passUnretained(llama.logSink).toOpaque())
+            api.mtmd_helper_log_set(ggmlLogCallback, Unmanaged.passUnretained(llama.logSink).toOpaque())
             return MtmdLibrary(api: api, path: path)
         }
     }
-}
-
-private func mtmdLogCallback(level: ggml_log_level, text: UnsafePointer<CChar>?, userData: UnsafeMutableRawPointer?) {
-    guard let text, let userData else { return }
-    Unmanaged<EngineLogSink>.fromOpaque(userData).takeUnretainedValue().receive(level: level.rawValue, text: String(cString: text))
 }
