@@ -20,6 +20,7 @@ let package = Package(
         // GPL-3, like eSpeak NG itself: a separate product an app opts into.
         .library(name: "RunAnywhereEspeak", targets: ["RunAnywhereEspeak"]),
         .library(name: "RunAnywhereFFmpeg", targets: ["RunAnywhereFFmpeg"]),
+        .library(name: "RunAnywhereStableDiffusion", targets: ["RunAnywhereStableDiffusion"]),
         .library(name: "RunAnywhereBenchmarks", targets: ["RunAnywhereBenchmarks"]),
         .library(name: "RunAnywhereServer", targets: ["RunAnywhereServer"]),
         .executable(name: "runanywhere", targets: ["RunAnywhereCLI"]),
@@ -67,6 +68,14 @@ let package = Package(
             dependencies: ["RunAnywhere", "CWhisperCpp", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // Table of stable-diffusion.cpp function pointers (C), its cancellable generation (C++),
+        // and the image-generation adapter.
+        .target(name: "CStableDiffusion", dependencies: ["CEngineSupport"]),
+        .target(
+            name: "RunAnywhereStableDiffusion",
+            dependencies: ["RunAnywhere", "CStableDiffusion", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         // sherpa-onnx (Piper voices) and eSpeak NG (phonemes, formant voices).
         .target(name: "CSherpaOnnx", dependencies: ["CEngineSupport"]),
         .target(
@@ -104,7 +113,7 @@ let package = Package(
             name: "RunAnywhereCLI",
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak",
-                "RunAnywhereFFmpeg", "RunAnywhereBenchmarks", "RunAnywhereServer",
+                "RunAnywhereFFmpeg", "RunAnywhereStableDiffusion", "RunAnywhereBenchmarks", "RunAnywhereServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

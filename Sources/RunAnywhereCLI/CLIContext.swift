@@ -8,6 +8,7 @@ import RunAnywhereWhisperCpp
 import RunAnywhereSherpaOnnx
 import RunAnywhereEspeak
 import RunAnywhereFFmpeg
+import RunAnywhereStableDiffusion
 
 /// What every command needs: the SDK initialized for the selected environment with the engines
 /// registered, the user's settings, and uniform error reporting (a message on standard error
@@ -54,6 +55,7 @@ struct CLIContext {
         try RunAnywhere.registerFrameworkAdapter(WhisperCppAdapter(logger: logger))
         try RunAnywhere.registerFrameworkAdapter(SherpaOnnxAdapter(phonemizer: EspeakPhonemizer()))
         try RunAnywhere.registerFrameworkAdapter(EspeakAdapter())
+        try RunAnywhere.registerFrameworkAdapter(StableDiffusionAdapter(logger: logger))
         try RunAnywhere.registerAudioDecoder(FFmpegAudioDecoder())
         return CLIContext(logger: logger, initializationTime: elapsed, configuration: configuration)
     }

@@ -37,6 +37,12 @@ public enum SDKConstants {
         public static let maxImagePixels = 50_000_000
         /// Most times one side of an image may be longer than the other.
         public static let maxImageAspectRatio = 32
+        /// Sides, in pixels, of an image a diffusion model may generate.
+        public static let diffusionSides = 64...2048
+        /// What a generated image's sides must be a multiple of (the latent space is 8× smaller).
+        public static let diffusionSideMultiple = 8
+        /// Most denoising steps one generation may take.
+        public static let maxDiffusionSteps = 150
     }
 
     /// Models.
@@ -51,6 +57,8 @@ public enum SDKConstants {
         public static let voiceActivityModelID = "silero-vad"
         /// The vision-language fixture scripts/setup writes: SmolVLM's shape, random weights.
         public static let visionFixtureID = "smolvlm-fixture"
+        /// The image-generation fixture scripts/setup writes: a tiny Stable Diffusion, random weights.
+        public static let diffusionFixtureID = "sd-fixture"
     }
 
     /// File and folder names inside the models and app-data folders.

@@ -89,6 +89,8 @@ public protocol FrameworkAdapter: Sendable {
     func loadVoiceActivityModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any VADService
     /// Loads a text-to-speech voice.
     func loadSpeechSynthesisModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any TTSService
+    /// Loads an image-generation (diffusion) model.
+    func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration, logger: Logger) async throws -> any DiffusionService
 }
 
 extension FrameworkAdapter {
@@ -113,6 +115,11 @@ extension FrameworkAdapter {
     /// Default: this adapter has no text-to-speech voices.
     public func loadSpeechSynthesisModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any TTSService {
         throw SDKError(.modelIncompatible, "\(framework.displayName) does not synthesize speech")
+    }
+
+    /// Default: this adapter generates no images.
+    public func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration, logger: Logger) async throws -> any DiffusionService {
+        throw SDKError(.modelIncompatible, "\(framework.displayName) does not generate images")
     }
 
     /// Default: this adapter runs no voice activity detectors.

@@ -110,6 +110,27 @@ enum BuiltInModels {
                 source: .remote, createdAt: epoch, updatedAt: epoch, license: "Apache-2.0"
             ),
         ]
-        return language + vision + speech
+        let imageGeneration = [
+            ModelInfo(
+                id: "stable-diffusion-v1-5-q8-0", name: "Stable Diffusion 1.5 Q8_0", category: .imageGeneration, format: .gguf,
+                framework: .stableDiffusionCpp,
+                // Pinned to the commit whose file has this size and SHA-256.
+                downloadURL: URL(string: "\(hf)/second-state/stable-diffusion-v1-5-GGUF/resolve/031b5f5df991f511b3f5fa8fed6d99048ababb69/stable-diffusion-v1-5-pruned-emaonly-Q8_0.gguf"),
+                localPath: modelsDirectory.appendingPathComponent("stable-diffusion-v1-5-q8-0/stable-diffusion-v1-5-pruned-emaonly-Q8_0.gguf"),
+                downloadSize: 1_763_578_176,
+                description: "Text to image, 512×512 (text encoder, UNet and VAE in one GGUF); about a minute per image on a laptop CPU",
+                source: .remote, createdAt: epoch, updatedAt: epoch, sha256: "d0555243938c62faeefb4ac93f6c7a053ad373a4290c5256bce229aeb193bf94",
+                license: "CreativeML OpenRAIL-M"
+            ),
+            ModelInfo(
+                id: SDKConstants.Models.diffusionFixtureID, name: "Diffusion fixture (random weights)", category: .imageGeneration, format: .gguf,
+                framework: .stableDiffusionCpp,
+                localPath: modelsDirectory.appendingPathComponent("\(SDKConstants.Models.diffusionFixtureID)/\(SDKConstants.Models.diffusionFixtureID).gguf"),
+                downloadSize: 11_724_384,
+                description: "Test fixture written by scripts/setup: a tiny FLUX.2 klein-shaped model with random weights, so it draws noise, not the prompt. Pull stable-diffusion-v1-5-q8-0 for real images",
+                source: .remote, createdAt: epoch, updatedAt: epoch, license: "Apache-2.0"
+            ),
+        ]
+        return language + vision + imageGeneration + speech
     }
 }

@@ -4,6 +4,7 @@ public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
     case llamaCpp = "LlamaCpp"
     case whisperCpp = "WhisperCpp"
     case espeakNG = "EspeakNG"
+    case stableDiffusionCpp = "StableDiffusionCpp"
     case foundationModels = "FoundationModels"
     case systemTTS = "SystemTTS"
     case fluidAudio = "FluidAudio"
@@ -22,6 +23,7 @@ public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
         case .llamaCpp: "llama.cpp"
         case .whisperCpp: "whisper.cpp"
         case .espeakNG: "eSpeak NG"
+        case .stableDiffusionCpp: "stable-diffusion.cpp"
         case .foundationModels: "Foundation Models"
         case .systemTTS: "System TTS"
         case .fluidAudio: "FluidAudio"
@@ -43,6 +45,7 @@ public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
         case .whisperCpp: [.ggml, .bin]
         case .onnx: [.onnx]  // sherpa-onnx reads .onnx files; ORT-format (.ort) models are not supported
         case .espeakNG: [.unknown]
+        case .stableDiffusionCpp: [.gguf, .safetensors]
         case .coreml, .whisperKitCoreML: [.coreml]
         case .mlx: [.safetensors]
         default: []
@@ -56,6 +59,7 @@ public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
         case .llamaCpp: "llama_cpp"
         case .whisperCpp: "whisper_cpp"
         case .espeakNG: "espeak_ng"
+        case .stableDiffusionCpp: "stable_diffusion_cpp"
         case .foundationModels: "foundation_models"
         case .systemTTS: "system_tts"
         case .fluidAudio: "fluid_audio"
@@ -85,6 +89,7 @@ public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
         case .llamaCpp: [.textToText, .imageToText]
         case .whisperCpp: [.voiceToText]
         case .espeakNG: [.textToVoice]
+        case .stableDiffusionCpp: [.textToImage]
         case .onnx: [.voiceToText, .textToVoice]
         case .foundationModels, .mlx, .metalrt: [.textToText]
         case .coreml: [.textToText, .voiceToText, .imageToText, .textToImage]

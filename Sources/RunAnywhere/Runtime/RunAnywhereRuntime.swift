@@ -37,6 +37,11 @@ public actor RunAnywhereRuntime {
     var loadedSTT: (info: ModelInfo, service: any STTService)?
     var loadedVAD: (any VADService)?
     var loadedTTS: (info: ModelInfo, service: any TTSService)?
+    /// Image generation has a lock of its own too, held across a load and a generation.
+    let diffusionLock = AsyncMutex()
+    var loadedDiffusion: (info: ModelInfo, configuration: DiffusionConfiguration, service: any DiffusionService)?
+    /// The running image generation's flag, which ``cancelImageGeneration()`` raises.
+    var imageGenerationCancellation: CancellationFlag?
     var activeGenerations: [UUID: Task<LLMGenerationResult, any Error>] = [:]
 
     nonisolated var logger: Logger { configuration.logger }
