@@ -147,6 +147,12 @@ let package = Package(
             dependencies: ["RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport"],
             swiftSettings: swiftSettings
         ),
+        // Image generation on stable-diffusion.cpp and the diffusion fixture, beside llama.cpp.
+        .testTarget(
+            name: "RunAnywhereDiffusionTests",
+            dependencies: ["RunAnywhere", "RunAnywhereStableDiffusion", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         // The server's routes in process (Hummingbird's test client) against the scripted engine.
         .testTarget(
             name: "RunAnywhereServerTests",

@@ -129,19 +129,20 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
 
     /// sd.cpp's sample method and scheduler for `scheduler`; the samplers it lacks are an error.
     static func sampler(_ scheduler: DiffusionScheduler) throws -> (sample_method_t, scheduler_t) {
-        switch scheduler {
-        case .dpmPP2MKarras: return (DPMPP2M_SAMPLE_METHOD, KARRAS_SCHEDULER)
-        case .dpmPP2M: return (DPMPP2M_SAMPLE_METHOD, DISCRETE_SCHEDULER)
-        case .ddim: return (DDIM_TRAILING_SAMPLE_METHOD, DISCRETE_SCHEDULER)
-        case .euler: return (EULER_SAMPLE_METHOD, DISCRETE_SCHEDULER)
-        case .eulerAncestral: return (EULER_A_SAMPLE_METHOD, DISCRETE_SCHEDULER)
-        case .pndm: return (IPNDM_SAMPLE_METHOD, DISCRETE_SCHEDULER)
-        case .lcm: return (LCM_SAMPLE_METHOD, DISCRETE_SCHEDULER)
-        case .dpmPP2MSDE, .lms:
-            let offered = DiffusionScheduler.allCases.filter { (try? sampler($0)) != nil }.map(\.rawValue).joined(separator: ", ")
+        guard let pair = samplers[scheduler] else {
+            let offered = DiffusionScheduler.allCases.filter { samplers[$0] != nil }.map(\.rawValue).joined(separator: ", ")
             throw SDKError(.invalidInput, "stable-diffusion.cpp has no '\(scheduler.rawValue)' sampler; choose one of \(offered)")
         }
+        return pair
     }
+
+    /// The samplers sd.cpp has, as its sample method and scheduler (it has no DPM++ 2M SDE, nor LMS).
+    private static let samplers: [DiffusionScheduler: (sample_method_t, scheduler_t)] = [
+        .dpmPP2MKarras: (DPMPP2M_SAMPLE_METHOD, KARRAS_SCHEDULER), .dpmPP2M: (DPMPP2M_SAMPLE_METHOD, DISCRETE_SCHEDULER),
+        .ddim: (DDIM_TRAILING_SAMPLE_METHOD, DISCRETE_SCHEDULER), .euler: (EULER_SAMPLE_METHOD, DISCRETE_SCHEDULER),
+        .eulerAncestral: (EULER_A_SAMPLE_METHOD, DISCRETE_SCHEDULER), .pndm: (IPNDM_SAMPLE_METHOD, DISCRETE_SCHEDULER),
+        .lcm: (LCM_SAMPLE_METHOD, DISCRETE_SCHEDULER),
+    ]
 }
 
 /// Receives sd.cpp's progress for one generation: passes sampling steps on, and says whether to

@@ -69,6 +69,14 @@ public enum TestEnvironment {
         return folder
     }
 
+    /// The image-generation fixture scripts/setup writes (a tiny FLUX.2 klein-shaped model, random
+    /// weights), when it is there with libstable-diffusion.
+    public static var diffusionFixture: URL? {
+        let file = installedModelsDirectory.appendingPathComponent("\(SDKConstants.Models.diffusionFixtureID)/\(SDKConstants.Models.diffusionFixtureID).gguf")
+        let library = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/stable-diffusion.cpp/lib/libstable-diffusion.so")
+        return [file, library].allSatisfy { FileManager.default.fileExists(atPath: $0.path) } ? file : nil
+    }
+
     /// `width`×`height` pixels of the colour `rgb` as an image file of `format` ("png", "mjpeg"
     /// for JPEG, "gif", "bmp"), written by ffmpeg.
     public static func encodeImage(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8) = (255, 0, 0), as format: String = "png") throws -> Data {

@@ -72,18 +72,19 @@ extension RunAnywhereRuntime {
     /// work. Cancelling the iterating task, dropping the stream, or ``cancelImageGeneration()``
     /// stops the engine at its next step.
     public func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<DiffusionProgress, any Error> {
-        guard let (model, configuration, service) = loadedDiffusion else {
+        guard let (model, loadConfiguration, service) = loadedDiffusion else {
             throw SDKError(.notInitialized, "No diffusion model is loaded; call loadDiffusionModel(modelPath:modelId:modelName:configuration:) first")
         }
-        var options = options ?? DiffusionGenerationOptions.defaults(for: configuration.modelVariant)
+        var options = options ?? DiffusionGenerationOptions.defaults(for: loadConfiguration.modelVariant)
         let text = (prompt.isEmpty ? options.prompt : prompt).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw SDKError(.emptyInput, "The image prompt is empty") }
         try options.validate()
         try service.check(options)
         let needed = service.workingMemory(width: options.width, height: options.height)
-        let available = HardwareProfile.availableMemory()
+        let free = HardwareProfile.availableMemory()
+        let available = configuration.modelMemoryBudget.map { free > 0 ? min(free, $0) : $0 } ?? free  // a budget set bounds it too
         if available > 0, needed > available {
-            throw SDKError(.insufficientMemory, "A \(options.width)×\(options.height) image needs about \(needed >> 20) MiB more memory but only \(available >> 20) MiB is available; choose a smaller size\(configuration.reduceMemory ? "" : ", or load the model with reduceMemory")")
+            throw SDKError(.insufficientMemory, "A \(options.width)×\(options.height) image needs about \(needed >> 20) MiB more memory but only \(available >> 20) MiB is available; choose a smaller size\(loadConfiguration.reduceMemory ? "" : ", or load the model with reduceMemory")")
         }
         if options.seed < 0 { options.seed = Int64.random(in: 0...Int64(Int32.max)) }
         options.prompt = text
