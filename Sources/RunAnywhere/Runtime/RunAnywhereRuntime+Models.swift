@@ -19,6 +19,7 @@ extension RunAnywhereRuntime {
             let wanted = switch category {
             case .speechRecognition: "speech recognition"
             case .speechSynthesis: "a text-to-speech voice"
+            case .imageGeneration: "an image-generation model"
             default: "a \(category.rawValue) model"
             }
             throw SDKError(.modelIncompatible, "Model '\(id)' is a \(model.category.rawValue) model, not \(wanted)")
