@@ -144,7 +144,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RunAnywhereBenchmarksTests",
-            dependencies: ["RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport"],
+            dependencies: ["RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywhereStableDiffusion", "RunAnywhereTestSupport"],
             swiftSettings: swiftSettings
         ),
         // Image generation on stable-diffusion.cpp and the diffusion fixture, beside llama.cpp.

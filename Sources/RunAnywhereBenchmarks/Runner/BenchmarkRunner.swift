@@ -43,7 +43,7 @@ public struct BenchmarkRunner: Sendable {
             STTBenchmarkProvider(configuration: configuration),
             TTSBenchmarkProvider(configuration: configuration),
             VLMBenchmarkProvider(configuration: configuration),
-            DiffusionBenchmarkProvider(),
+            DiffusionBenchmarkProvider(configuration: configuration),
         ]
     }
 
