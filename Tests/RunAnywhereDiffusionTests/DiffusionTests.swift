@@ -148,6 +148,29 @@ struct DiffusionTests {
         #expect(await !runtime.isDiffusionModelLoaded)
     }
 
+    @Test func namingTheModelLoadsItAndDrawsInOneStep() async throws {
+        let runtime = Self.makeRuntime()
+        let model = try runtime.model(id: Self.fixtureID)
+        let language = try runtime.model(id: RunAnywhere.defaultModelID)
+        let wrong = await #expect(throws: SDKError.self) { try await runtime.generateImageStream(prompt: "A cat", options: Self.small(), model: language) }
+        #expect(wrong?.code == .modelIncompatible)
+        let invalid = await #expect(throws: SDKError.self) { try await runtime.generateImageStream(prompt: "A cat", options: Self.small(steps: 0), model: model) }
+        #expect(invalid?.code == .invalidInput)
+        #expect(await !runtime.isDiffusionModelLoaded, "nothing loads for a request refused up front")
+        let stream = try await runtime.generateImageStream(prompt: "A cat", options: Self.small(), model: model, configuration: Self.configuration)
+        var last: DiffusionProgress?
+        for try await progress in stream { last = progress }
+        #expect(last?.stage == .complete && last?.result?.width == 64)
+        #expect(await runtime.currentDiffusionModel?.id == Self.fixtureID)
+        // What only the loaded model can say ends the stream with the error.
+        var lms = Self.small()
+        lms.scheduler = .lms
+        await #expect(throws: SDKError.self) {
+            for try await _ in try await runtime.generateImageStream(prompt: "A cat", options: lms, model: model, configuration: Self.configuration) {}
+        }
+        await runtime.unloadDiffusionModel()
+    }
+
     @Test func badModelFilesAreClearErrors() async throws {
         let runtime = Self.makeRuntime()
         let folder = try TestEnvironment.temporaryDirectory()

@@ -28,23 +28,11 @@ extension RunAnywhereRuntime {
         try await loadDiffusionModel(model, configuration: configuration)
     }
 
-    /// Loads the diffusion model `model` (a catalog entry, downloaded) and makes it the current one.
+    /// Loads the diffusion model `model` (a catalog entry, downloaded) and makes it the current
+    /// one; loading the loaded model again with the same configuration does nothing.
     public func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration? = nil) async throws {
-        guard model.category == .imageGeneration else {
-            throw SDKError(.modelIncompatible, "Model '\(model.id)' is a \(model.category.rawValue) model, not an image-generation model")
-        }
-        let configuration = configuration ?? DiffusionConfiguration(modelId: model.id)
-        try await diffusionLock.withLock {
-            if let loaded = loadedDiffusion, loaded.info.id == model.id, loaded.info.localPath == model.localPath, loaded.configuration == configuration {
-                return
-            }
-            let adapter = try adapter(for: model).adapter
-            if let previous = loadedDiffusion?.info.id { events.publish(.modelUnloaded(modelId: previous)) }
-            loadedDiffusion = nil  // free its memory before the next model takes some
-            let service = try await adapter.loadDiffusionModel(model, configuration: configuration, logger: logger)
-            loadedDiffusion = (model, configuration, service)
-            events.publish(.modelLoaded(modelId: model.id))
-        }
+        try Self.checkImageGeneration(model)
+        try await diffusionLock.withLock { _ = try await loadLocked(model, configuration: configuration) }
     }
 
     /// Unloads the diffusion model, after a generation in progress ends.
@@ -59,42 +47,109 @@ extension RunAnywhereRuntime {
     /// loaded model. Cancelling the calling task, or ``cancelImageGeneration()``, stops the engine
     /// at its next step.
     public func generateImage(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> DiffusionResult {
-        let progress = try await generateImageStream(prompt: prompt, options: options)
+        try await Self.image(from: generateImageStream(prompt: prompt, options: options))
+    }
+
+    /// Starts generating an image with the loaded model and streams its progress: one value after
+    /// each denoising step (step n of N, elapsed time, time to go), then one carrying the image.
+    /// Bad options, an empty prompt, no loaded model or a size the memory cannot hold throw here,
+    /// before any work. Cancelling the iterating task, dropping the stream, or
+    /// ``cancelImageGeneration()`` stops the engine at its next step.
+    public func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<DiffusionProgress, any Error> {
+        guard let loaded = loadedDiffusion else {
+            throw SDKError(.notInitialized, "No diffusion model is loaded; call loadDiffusionModel(modelPath:modelId:modelName:configuration:) first")
+        }
+        let request = try prepare(prompt, options, for: loaded)
+        return progressStream { cancellation, continuation in
+            try await self.drawLocked(request, expecting: loaded, cancellation: cancellation, continuation: continuation)
+        }
+    }
+
+    /// Generates an image with `model`, loading it first (with `configuration`) when it is not the
+    /// loaded one, in one step: another caller asking for another model waits instead of swapping
+    /// the model out between the load and the image (what a server needs). The options are checked
+    /// before anything loads; what only the model can say (its samplers, the memory a size needs)
+    /// ends the stream with an error.
+    public func generateImageStream(
+        prompt: String, options: DiffusionGenerationOptions?, model: ModelInfo, configuration: DiffusionConfiguration? = nil
+    ) async throws -> AsyncThrowingStream<DiffusionProgress, any Error> {
+        try Self.checkImageGeneration(model)
+        try options?.validate()
+        guard !(prompt.isEmpty ? options?.prompt ?? "" : prompt).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw SDKError(.emptyInput, "The image prompt is empty")
+        }
+        return progressStream { cancellation, continuation in
+            try await self.loadAndDraw(prompt, options, model: model, configuration: configuration, cancellation: cancellation, continuation: continuation)
+        }
+    }
+
+    /// Stops the image generation in progress, if any, at its next step.
+    public func cancelImageGeneration() {
+        imageGenerationCancellation?.cancel()
+    }
+
+    /// The image at the end of `progress`.
+    static func image(from progress: AsyncThrowingStream<DiffusionProgress, any Error>) async throws -> DiffusionResult {
         for try await step in progress {
             if let result = step.result { return result }
         }
         throw CancellationError()  // the stream ends without an image only when cancelled
     }
 
-    /// Starts generating an image and streams its progress: one value after each denoising step
-    /// (step n of N, elapsed time, time to go), then one carrying the image. Bad options, an
-    /// empty prompt, no loaded model or a size the memory cannot hold throw here, before any
-    /// work. Cancelling the iterating task, dropping the stream, or ``cancelImageGeneration()``
-    /// stops the engine at its next step.
-    public func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<DiffusionProgress, any Error> {
-        guard let (model, loadConfiguration, service) = loadedDiffusion else {
-            throw SDKError(.notInitialized, "No diffusion model is loaded; call loadDiffusionModel(modelPath:modelId:modelName:configuration:) first")
+    private static func checkImageGeneration(_ model: ModelInfo) throws {
+        guard model.category == .imageGeneration else {
+            throw SDKError(.modelIncompatible, "Model '\(model.id)' is a \(model.category.rawValue) model, not an image-generation model")
         }
-        var options = options ?? DiffusionGenerationOptions.defaults(for: loadConfiguration.modelVariant)
+    }
+
+    /// Loads `model` unless it is the loaded one; the caller holds ``diffusionLock``.
+    private func loadLocked(_ model: ModelInfo, configuration: DiffusionConfiguration?) async throws -> LoadedDiffusion {
+        let configuration = configuration ?? DiffusionConfiguration(modelId: model.id)
+        if let loaded = loadedDiffusion, loaded.info.id == model.id, loaded.info.localPath == model.localPath, loaded.configuration == configuration {
+            return loaded
+        }
+        let adapter = try adapter(for: model).adapter
+        if let previous = loadedDiffusion?.info.id { events.publish(.modelUnloaded(modelId: previous)) }
+        loadedDiffusion = nil  // free its memory before the next model takes some
+        let loaded = (info: model, configuration: configuration, service: try await adapter.loadDiffusionModel(model, configuration: configuration, logger: logger))
+        loadedDiffusion = loaded
+        events.publish(.modelLoaded(modelId: model.id))
+        return loaded
+    }
+
+    /// The request `prompt` and `options` make for the model `loaded` (its family's defaults for
+    /// options not given, a seed picked for -1), after checking both and the memory it needs.
+    private func prepare(_ prompt: String, _ options: DiffusionGenerationOptions?, for loaded: LoadedDiffusion) throws -> DiffusionRequest {
+        var options = options ?? DiffusionGenerationOptions.defaults(for: loaded.configuration.modelVariant)
         let text = (prompt.isEmpty ? options.prompt : prompt).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw SDKError(.emptyInput, "The image prompt is empty") }
         try options.validate()
-        try service.check(options)
-        let needed = service.workingMemory(width: options.width, height: options.height)
+        try loaded.service.check(options)
+        let needed = loaded.service.workingMemory(width: options.width, height: options.height)
         let free = HardwareProfile.availableMemory()
         let available = configuration.modelMemoryBudget.map { free > 0 ? min(free, $0) : $0 } ?? free  // a budget set bounds it too
         if available > 0, needed > available {
-            throw SDKError(.insufficientMemory, "A \(options.width)×\(options.height) image needs about \(needed >> 20) MiB more memory but only \(available >> 20) MiB is available; choose a smaller size\(loadConfiguration.reduceMemory ? "" : ", or load the model with reduceMemory")")
+            throw SDKError(.insufficientMemory, "A \(options.width)×\(options.height) image needs about \(needed >> 20) MiB more memory but only \(available >> 20) MiB is available; choose a smaller size\(loaded.configuration.reduceMemory ? "" : ", or load the model with reduceMemory")")
         }
         if options.seed < 0 { options.seed = Int64.random(in: 0...Int64(Int32.max)) }
         options.prompt = text
-        let request = DiffusionRequest(prompt: text, options: options)
+        return DiffusionRequest(prompt: text, options: options)
+    }
+
+    /// A stream fed by `work`, run as a task: its steps, then its image. The consumer cancelling
+    /// (or dropping the stream unfinished) raises the cancellation flag `work` receives.
+    private nonisolated func progressStream(
+        _ work: @escaping @Sendable (CancellationFlag, AsyncThrowingStream<DiffusionProgress, any Error>.Continuation) async throws -> DiffusionResult
+    ) -> AsyncThrowingStream<DiffusionProgress, any Error> {
         let cancellation = CancellationFlag()
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: DiffusionProgress.self)
         let task = Task {
             do {
-                let result = try await draw(request, model: model, service: service, cancellation: cancellation, continuation: continuation)
-                continuation.yield(DiffusionProgress(progress: 1, currentStep: result.steps, totalSteps: result.steps, stage: .complete, elapsedMs: Double(result.generationTimeMs), etaMs: nil, result: result))
+                let result = try await work(cancellation, continuation)
+                continuation.yield(DiffusionProgress(
+                    progress: 1, currentStep: result.steps, totalSteps: result.steps, stage: .complete, elapsedMs: Double(result.generationTimeMs),
+                    etaMs: nil, result: result
+                ))
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -109,42 +164,56 @@ extension RunAnywhereRuntime {
         return stream
     }
 
-    /// Stops the image generation in progress, if any, at its next step.
-    public func cancelImageGeneration() {
-        imageGenerationCancellation?.cancel()
-    }
-
-    /// Runs one generation under the diffusion lock, reporting each step to `continuation`.
-    private func draw(
-        _ request: DiffusionRequest, model: ModelInfo, service: any DiffusionService, cancellation: CancellationFlag,
+    /// Draws `request` under ``diffusionLock`` with the model `loaded`, unless it was replaced meanwhile.
+    private func drawLocked(
+        _ request: DiffusionRequest, expecting loaded: LoadedDiffusion, cancellation: CancellationFlag,
         continuation: AsyncThrowingStream<DiffusionProgress, any Error>.Continuation
     ) async throws -> DiffusionResult {
         try await diffusionLock.withLock {
-            guard loadedDiffusion?.service === service else {
-                throw SDKError(.notInitialized, "The diffusion model '\(model.id)' was unloaded before the generation started")
+            guard let current = loadedDiffusion, current.service === loaded.service else {
+                throw SDKError(.notInitialized, "The diffusion model '\(loaded.info.id)' was unloaded before the generation started")
             }
-            imageGenerationCancellation = cancellation
-            defer { imageGenerationCancellation = nil }
-            let started = ContinuousClock.now
-            let image = try await withTaskCancellationHandler {
-                try await runBlocking {
-                    try service.generate(request, cancellation: cancellation) { done, total in
-                        let elapsed = (ContinuousClock.now - started).inSeconds * 1000
-                        continuation.yield(DiffusionProgress(
-                            progress: Float(done) / Float(max(total, 1)), currentStep: done, totalSteps: total, stage: .denoising,
-                            elapsedMs: elapsed, etaMs: done > 0 ? elapsed / Double(done) * Double(total - done) : nil
-                        ))
-                    }
-                }
-            } onCancel: {
-                cancellation.cancel()
-            }
-            let milliseconds = Int64((ContinuousClock.now - started).inSeconds * 1000)
-            return DiffusionResult(
-                imageData: image.png, width: image.width, height: image.height, seedUsed: request.options.seed, steps: request.options.steps,
-                generationTimeMs: milliseconds, modelId: model.id
-            )
+            return try await draw(request, with: current, cancellation: cancellation, continuation: continuation)
         }
+    }
+
+    /// Loads `model` if needed and draws, both under one hold of ``diffusionLock``.
+    private func loadAndDraw(
+        _ prompt: String, _ options: DiffusionGenerationOptions?, model: ModelInfo, configuration: DiffusionConfiguration?,
+        cancellation: CancellationFlag, continuation: AsyncThrowingStream<DiffusionProgress, any Error>.Continuation
+    ) async throws -> DiffusionResult {
+        try await diffusionLock.withLock {
+            let loaded = try await loadLocked(model, configuration: configuration)
+            return try await draw(prepare(prompt, options, for: loaded), with: loaded, cancellation: cancellation, continuation: continuation)
+        }
+    }
+
+    /// Draws one image, reporting each step to `continuation`; the caller holds ``diffusionLock``.
+    private func draw(
+        _ request: DiffusionRequest, with loaded: LoadedDiffusion, cancellation: CancellationFlag,
+        continuation: AsyncThrowingStream<DiffusionProgress, any Error>.Continuation
+    ) async throws -> DiffusionResult {
+        imageGenerationCancellation = cancellation
+        defer { imageGenerationCancellation = nil }
+        let service = loaded.service
+        let started = ContinuousClock.now
+        let image = try await withTaskCancellationHandler {
+            try await runBlocking {
+                try service.generate(request, cancellation: cancellation) { done, total in
+                    let elapsed = (ContinuousClock.now - started).inSeconds * 1000
+                    continuation.yield(DiffusionProgress(
+                        progress: Float(done) / Float(max(total, 1)), currentStep: done, totalSteps: total, stage: .denoising,
+                        elapsedMs: elapsed, etaMs: done > 0 ? elapsed / Double(done) * Double(total - done) : nil
+                    ))
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+        return DiffusionResult(
+            imageData: image.png, width: image.width, height: image.height, seedUsed: request.options.seed, steps: request.options.steps,
+            generationTimeMs: Int64((ContinuousClock.now - started).inSeconds * 1000), modelId: loaded.info.id
+        )
     }
 }
 

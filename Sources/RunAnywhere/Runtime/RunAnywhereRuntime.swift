@@ -11,6 +11,9 @@ import Logging
 /// unloaded when a load would not fit the memory budget. The facade's "current model"
 /// (``loadModel(_:options:)``) is one such model, kept for ever until another replaces it.
 public actor RunAnywhereRuntime {
+    /// A diffusion model loaded, how, and its engine.
+    typealias LoadedDiffusion = (info: ModelInfo, configuration: DiffusionConfiguration, service: any DiffusionService)
+
     /// Where data lives and where diagnostics go.
     public nonisolated let configuration: RuntimeConfiguration
     /// The engines plugged in.
@@ -39,7 +42,7 @@ public actor RunAnywhereRuntime {
     var loadedTTS: (info: ModelInfo, service: any TTSService)?
     /// Image generation has a lock of its own too, held across a load and a generation.
     let diffusionLock = AsyncMutex()
-    var loadedDiffusion: (info: ModelInfo, configuration: DiffusionConfiguration, service: any DiffusionService)?
+    var loadedDiffusion: LoadedDiffusion?
     /// The running image generation's flag, which ``cancelImageGeneration()`` raises.
     var imageGenerationCancellation: CancellationFlag?
     var activeGenerations: [UUID: Task<LLMGenerationResult, any Error>] = [:]
