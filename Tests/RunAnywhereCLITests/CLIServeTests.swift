@@ -34,7 +34,8 @@ struct CLIServeTests {
             let server = try ServeProcess(runner, arguments: ["--threads", "1"])
             let speech = TestEnvironment.speechInstalled ? ["--voice-model", SDKConstants.Models.defaultVoiceID] : []
             let vision = TestEnvironment.visionFixture != nil ? ["--vision-model", SDKConstants.Models.visionFixtureID] : []
-            let (status, output) = try Self.openAIClient(["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID] + speech + vision)
+            let images = TestEnvironment.diffusionFixture != nil ? ["--image-model", SDKConstants.Models.diffusionFixtureID] : []
+            let (status, output) = try Self.openAIClient(["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID] + speech + vision + images)
             #expect(status == 0, "\(output)")
             #expect(server.stop() == 0, "SIGTERM stops the server cleanly: \(server.standardError)")
             #expect(server.standardError.contains("POST /v1/chat/completions"), "requests are in the access log")

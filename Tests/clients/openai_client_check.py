@@ -5,12 +5,14 @@ Run by the CLI tests (`make test`) with the project venv's Python:
     openai_client_check.py --base-url http://127.0.0.1:PORT/v1 --model MODEL [--check all|auth|busy] [--api-key KEY]
                            [--voice-model VOICE]   (speech, and transcription of MP3, Ogg and WebM made by ffmpeg)
                            [--vision-model VLM]    (images in chat, as image_url data URLs)
+                           [--image-model MODEL]   (images.generate: b64_json, data URLs, seeds, errors)
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
 import concurrent.futures
 import json
 import re
+import struct
 import subprocess
 import sys
 import time
@@ -297,6 +299,46 @@ def check_vision(client, vision_model, text_model):
                        "text_only_prompt_tokens": plain.usage.prompt_tokens, "refusals": refusals}}
 
 
+def png_size(data):
+    """The width and height in a PNG file's header (None when it is not a PNG)."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        return None
+    return struct.unpack(">II", data[16:24])
+
+
+def check_images(client, image_model):
+    """images.generate on the local diffusion engine (the fixture draws noise, so only sizes,
+    seeds and errors are checked): base64 and data-URL answers, n images with consecutive
+    seeds, the same seed drawing the same image, and refusals as OpenAI's errors."""
+    import base64
+    small = {"steps": 2, "guidance_scale": 1}
+    first = client.images.generate(model=image_model, prompt="A red circle on a white background", size="64x64", n=2,
+                                   response_format="b64_json", extra_body={**small, "seed": 11})
+    images = [base64.b64decode(item.b64_json) for item in first.data]
+    check([png_size(image) for image in images] == [(64, 64), (64, 64)], f"image sizes {[png_size(image) for image in images]}")
+    check([item.model_extra.get("seed") for item in first.data] == [11, 12], f"seeds {[item.model_extra.get('seed') for item in first.data]}")
+    check(images[0] != images[1], "two seeds drew the same image")
+    again = client.images.generate(model=image_model, prompt="A red circle on a white background", size="64x64",
+                                   response_format="url", extra_body={**small, "seed": 11})
+    url = again.data[0].url
+    check(url.startswith("data:image/png;base64,") and base64.b64decode(url.split(",", 1)[1]) == images[0], "the same seed drew another image")
+    wide = client.images.generate(model=image_model, prompt="A boat", size="96x64", extra_body=small)
+    check(png_size(base64.b64decode(wide.data[0].b64_json)) == (96, 64), "a 96x64 image has another size")
+    for name, call, param in [
+        ("odd size", lambda: client.images.generate(model=image_model, prompt="A cat", size="65x64", extra_body=small), None),
+        ("bad size", lambda: client.images.generate(model=image_model, prompt="A cat", size="large", extra_body=small), "size"),
+        ("too many", lambda: client.images.generate(model=image_model, prompt="A cat", n=9, size="64x64", extra_body=small), "n"),
+        ("unknown model", lambda: client.images.generate(model="no-such-model", prompt="A cat"), "model"),
+    ]:
+        try:
+            call()
+            check(False, f"{name} was accepted")
+        except (openai.BadRequestError, openai.NotFoundError) as error:
+            body = error.body if isinstance(error.body, dict) else {}
+            check(param is None or body.get("param") == param, f"{name}: {error.body}")
+    return {"images": {"bytes": [len(image) for image in images], "seeds": [11, 12]}}
+
+
 def check_auth(client, base_url, model):
     check(model in [m.id for m in client.models.list().data], "the right key does not list the model")
     try:
@@ -352,6 +394,7 @@ def main():
     parser.add_argument("--check", choices=["all", "auth", "busy"], default="all")
     parser.add_argument("--voice-model", help="also check speech with this text-to-speech model, and transcription of its speech")
     parser.add_argument("--vision-model", help="also check images in chat with this vision-language model")
+    parser.add_argument("--image-model", help="also check image generation with this diffusion model")
     args = parser.parse_args()
     client = OpenAI(base_url=args.base_url, api_key=args.api_key, max_retries=0, timeout=300)
     checks = {"all": lambda: check_all(client, args.model), "auth": lambda: check_auth(client, args.base_url, args.model),
@@ -361,6 +404,8 @@ def main():
         seen.update(check_speech(client, args.voice_model))
     if args.vision_model:
         seen.update(check_vision(client, args.vision_model, args.model))
+    if args.image_model:
+        seen.update(check_images(client, args.image_model))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
     return 1 if failures else 0
 

@@ -88,8 +88,9 @@ extension RunAnywhereRuntime {
         imageGenerationCancellation?.cancel()
     }
 
-    /// The image at the end of `progress`.
-    static func image(from progress: AsyncThrowingStream<DiffusionProgress, any Error>) async throws -> DiffusionResult {
+    /// The image at the end of `progress`, a stream from ``generateImageStream(prompt:options:)``;
+    /// `CancellationError` when the stream ends without one.
+    public static func image(from progress: AsyncThrowingStream<DiffusionProgress, any Error>) async throws -> DiffusionResult {
         for try await step in progress {
             if let result = step.result { return result }
         }

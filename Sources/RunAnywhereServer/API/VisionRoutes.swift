@@ -3,11 +3,20 @@ import Hummingbird
 import OpenAPIRuntime
 import RunAnywhere
 
-/// `POST /api/vision/describe`, the web app's Vision screen, multipart: `file` (a PNG, JPEG,
-/// GIF or BMP image), `prompt`, and optionally `model` (a vision-language model; by default the
-/// first downloaded one), `maxTokens` and `temperature`. The answer streams as server-sent
-/// events: `delta` (pieces of it), then `done` with the ``VLMResult``; a bad image or model is
-/// a 400 before anything runs. A client that goes away stops the generation.
+/// The web app's Vision screen.
+///
+/// `POST /api/vision/describe`, multipart: `file` (a PNG, JPEG, GIF or BMP image), `prompt`, and
+/// optionally `model` (a vision-language model; by default the first downloaded one),
+/// `maxTokens` and `temperature`. The answer streams as server-sent events: `delta` (pieces of
+/// it), then `done` with the ``VLMResult``; a bad image or model is a 400 before anything runs.
+///
+/// `POST /api/vision/imagine`, JSON: `prompt`, and optionally `model` (an image-generation model;
+/// by default the first downloaded one) and the ``DiffusionGenerationOptions`` fields
+/// (`negativePrompt`, `width`, `height`, `steps`, `guidanceScale`, `seed`, `scheduler`). The
+/// steps stream as `progress` events (``DiffusionProgress``), then `done` with the
+/// ``DiffusionResult`` (its PNG base64 in `imageData`); bad options or model are a 400 first.
+///
+/// A client that goes away stops either.
 struct VisionRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
@@ -21,6 +30,32 @@ struct VisionRoutes: Sendable {
     }
 
     struct Delta: Encodable, Sendable { let content: String }
+
+    struct ImagineRequest: Decodable, Sendable {
+        let prompt: String
+        let model: String?
+        let negativePrompt: String?
+        let width: Int?
+        let height: Int?
+        let steps: Int?
+        let guidanceScale: Float?
+        let seed: Int64?
+        let scheduler: DiffusionScheduler?
+
+        /// The options asked for over Stable Diffusion 1.5's defaults, checked.
+        func options() throws -> DiffusionGenerationOptions {
+            var options = DiffusionGenerationOptions.defaults(for: .sd15, prompt: prompt)
+            if let negativePrompt { options.negativePrompt = negativePrompt }
+            if let width { options.width = width }
+            if let height { options.height = height }
+            if let steps { options.steps = steps }
+            if let guidanceScale { options.guidanceScale = guidanceScale }
+            if let seed { options.seed = seed }
+            if let scheduler { options.scheduler = scheduler }
+            try options.validate()
+            return options
+        }
+    }
 
     func register(on router: Router<BasicRequestContext>) {
         router.post("api/vision/describe") { request, _ in
@@ -43,6 +78,25 @@ struct VisionRoutes: Sendable {
                         try await ServerSentEvents.send(&pending, to: &writer)
                     }
                     pending.append(try ServerSentEvents.event(VLMResult(try await generation.result.value), name: "done"))
+                } catch let error as SDKError {
+                    pending.append(try ServerSentEvents.event(OpenAIError.from(error).envelope, name: "error"))
+                }
+                try await ServerSentEvents.send(&pending, to: &writer)
+            }
+        }
+        router.post("api/vision/imagine") { request, _ in
+            let body = try await decodeJSON(ImagineRequest.self, from: request, limit: configuration.maxBodySize)
+            let model = try body.model.map { try runtime.model(id: $0, category: .imageGeneration) } ?? runtime.defaultDiffusionModel()
+            let progress = try await runtime.generateImageStream(
+                prompt: body.prompt, options: body.options(), model: model, configuration: DiffusionConfiguration(modelId: model.id, threads: configuration.threads)
+            )
+            return ServerSentEvents.response { writer in
+                var pending: [ServerSentEvent] = []
+                do {
+                    for try await step in progress {
+                        pending.append(try step.result.map { try ServerSentEvents.event($0, name: "done") } ?? ServerSentEvents.event(step, name: "progress"))
+                        try await ServerSentEvents.send(&pending, to: &writer)
+                    }
                 } catch let error as SDKError {
                     pending.append(try ServerSentEvents.event(OpenAIError.from(error).envelope, name: "error"))
                 }

@@ -1,0 +1,97 @@
+import Foundation
+import Hummingbird
+import RunAnywhere
+
+/// `POST /v1/images/generations`, OpenAI's Images API on the local diffusion engine: `prompt`,
+/// `model` (an image-generation model id; by default the first downloaded one), `n` (1 to 4
+/// images, drawn one after another, with seeds `seed`, `seed + 1`…), `size` (`WIDTHxHEIGHT`, each
+/// a multiple of 8 from 64 to 2048, or `auto` for the model family's), `response_format`
+/// `b64_json` (the default) or `url` (a `data:image/png;base64,…` URL: the server keeps no
+/// files), and RunAnywhere's own `negative_prompt`, `steps`, `seed`, `guidance_scale` and
+/// `sampler`. OpenAI's `quality`, `style` and `user` are accepted and have no effect. Each image
+/// in `data` also says its `seed`, so that it can be drawn again.
+struct ImageGenerationRoutes: Sendable {
+    let runtime: RunAnywhereRuntime
+    let configuration: ServerConfiguration
+
+    struct GenerationRequest: Decodable, Sendable {
+        let prompt: String
+        let model: String?
+        let n: Int?
+        let size: String?
+        let responseFormat: String?
+        let negativePrompt: String?
+        let steps: Int?
+        let seed: Int64?
+        let guidanceScale: Float?
+        let sampler: String?
+        enum CodingKeys: String, CodingKey {
+            case prompt, model, n, size, responseFormat = "response_format", negativePrompt = "negative_prompt", steps, seed
+            case guidanceScale = "guidance_scale", sampler
+        }
+    }
+
+    struct ImagesResponse: Encodable, Sendable {
+        struct Image: Encodable, Sendable {
+            let b64JSON: String?
+            let url: String?
+            let revisedPrompt: String
+            let seed: Int64
+            enum CodingKeys: String, CodingKey { case b64JSON = "b64_json", url, revisedPrompt = "revised_prompt", seed }
+        }
+
+        let created: Int
+        let data: [Image]
+        let model: String
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.post("v1/images/generations") { request, _ in
+            let body = try await decodeJSON(GenerationRequest.self, from: request, limit: configuration.maxBodySize)
+            let format = body.responseFormat ?? "b64_json"
+            guard format == "b64_json" || format == "url" else {
+                throw OpenAIError(.badRequest, "response_format '\(format)' is not supported; use b64_json or url", param: "response_format")
+            }
+            let count = body.n ?? 1
+            guard (1...4).contains(count) else { throw OpenAIError(.badRequest, "n must be 1 to 4 (got \(count))", param: "n") }
+            let model = try body.model.map { try runtime.model(id: $0, category: .imageGeneration) } ?? runtime.defaultDiffusionModel()
+            var options = try Self.options(body)
+            var images: [ImagesResponse.Image] = []
+            for index in 0..<count {
+                if let seed = body.seed, seed >= 0 { options.seed = seed + Int64(index) }
+                let progress = try await runtime.generateImageStream(
+                    prompt: body.prompt, options: options, model: model, configuration: DiffusionConfiguration(modelId: model.id, threads: configuration.threads)
+                )
+                let result = try await RunAnywhereRuntime.image(from: progress)
+                let base64 = result.imageData.base64EncodedString()
+                images.append(.init(
+                    b64JSON: format == "b64_json" ? base64 : nil, url: format == "url" ? "data:image/png;base64,\(base64)" : nil,
+                    revisedPrompt: body.prompt, seed: result.seedUsed
+                ))
+            }
+            return try jsonResponse(ImagesResponse(created: Int(Date().timeIntervalSince1970), data: images, model: model.id))
+        }
+    }
+
+    /// The generation options a request asks for; unset ones are Stable Diffusion 1.5's defaults.
+    static func options(_ body: GenerationRequest) throws -> DiffusionGenerationOptions {
+        var options = DiffusionGenerationOptions.defaults(for: .sd15, prompt: body.prompt)
+        if let size = body.size, size != "auto" {
+            let sides = size.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard sides.count == 2 else { throw OpenAIError(.badRequest, "size must be WIDTHxHEIGHT, e.g. 512x512 (got '\(size)')", param: "size") }
+            (options.width, options.height) = (sides[0], sides[1])
+        }
+        if let negative = body.negativePrompt { options.negativePrompt = negative }
+        if let steps = body.steps { options.steps = steps }
+        if let seed = body.seed { options.seed = seed }
+        if let guidance = body.guidanceScale { options.guidanceScale = guidance }
+        if let sampler = body.sampler {
+            guard let scheduler = DiffusionScheduler(caseInsensitive: sampler) else {
+                throw OpenAIError(.badRequest, "unknown sampler '\(sampler)'; choose one of \(DiffusionScheduler.allCases.map(\.rawValue).joined(separator: ", "))", param: "sampler")
+            }
+            options.scheduler = scheduler
+        }
+        try options.validate()
+        return options
+    }
+}
