@@ -322,6 +322,51 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/v1/images/generations": {
+   "post": {
+    "summary": "Images from a text prompt with a local diffusion model (stable-diffusion.cpp), OpenAI's Images API",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/ImagesResponse"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/ImageGenerationRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "OpenAI"
+    ]
+   }
+  },
   "/v1/audio/transcriptions": {
    "post": {
     "summary": "Text from an audio file (WAV, MP3, FLAC, Ogg, WebM, M4A…)",
@@ -1807,6 +1852,107 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/api/vision/imagine": {
+   "post": {
+    "summary": "Generates an image with a diffusion model (the Vision screen): streamed as `progress` (DiffusionProgress: progress, currentStep, totalSteps, stage, elapsedMs, etaMs) after each step, then `done` (the DiffusionResult: imageData as base64 PNG, width, height, seedUsed, steps, generationTimeMs, safetyFlagged, modelId), or `error`",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "text/event-stream": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "prompt"
+        ],
+        "properties": {
+         "prompt": {
+          "type": "string"
+         },
+         "model": {
+          "type": "string",
+          "description": "An image-generation model; by default the first downloaded one"
+         },
+         "negativePrompt": {
+          "type": "string"
+         },
+         "width": {
+          "type": "integer",
+          "minimum": 64,
+          "maximum": 2048,
+          "multipleOf": 8
+         },
+         "height": {
+          "type": "integer",
+          "minimum": 64,
+          "maximum": 2048,
+          "multipleOf": 8
+         },
+         "steps": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 150
+         },
+         "guidanceScale": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 30
+         },
+         "seed": {
+          "type": "integer",
+          "minimum": -1
+         },
+         "scheduler": {
+          "type": "string",
+          "enum": [
+           "dpm++_2m_karras",
+           "dpm++_2m",
+           "dpm++_2m_sde",
+           "ddim",
+           "euler",
+           "euler_a",
+           "pndm",
+           "lms",
+           "lcm"
+          ],
+          "description": "stable-diffusion.cpp has all but dpm++_2m_sde and lms"
+         }
+        }
+       }
+      }
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
   "/api/environment": {
    "get": {
     "summary": "The environments, API keys masked",
@@ -3278,6 +3424,131 @@ enum OpenAPIDocument {
      },
      "defaultModelInstalled": {
       "type": "boolean"
+     }
+    }
+   },
+   "ImageGenerationRequest": {
+    "type": "object",
+    "required": [
+     "prompt"
+    ],
+    "properties": {
+     "prompt": {
+      "type": "string"
+     },
+     "model": {
+      "type": "string",
+      "description": "An image-generation model id; by default the first downloaded one"
+     },
+     "n": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 4,
+      "description": "Images, drawn one after another"
+     },
+     "size": {
+      "type": "string",
+      "description": "WIDTHxHEIGHT, each a multiple of 8 from 64 to 2048, or auto (512x512)"
+     },
+     "response_format": {
+      "type": "string",
+      "enum": [
+       "b64_json",
+       "url"
+      ],
+      "description": "url answers with a data: URL; the server keeps no files"
+     },
+     "quality": {
+      "type": "string",
+      "description": "Accepted, no effect"
+     },
+     "style": {
+      "type": "string",
+      "description": "Accepted, no effect"
+     },
+     "user": {
+      "type": "string",
+      "description": "Accepted, no effect"
+     },
+     "negative_prompt": {
+      "type": "string",
+      "description": "What the image should not show"
+     },
+     "steps": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 150,
+      "description": "Denoising steps (default 20)"
+     },
+     "seed": {
+      "type": "integer",
+      "minimum": -1,
+      "description": "The noise's seed (-1 or absent: random); image i of n uses seed + i"
+     },
+     "guidance_scale": {
+      "type": "number",
+      "minimum": 0,
+      "maximum": 30,
+      "description": "Classifier-free guidance (default 7.5)"
+     },
+     "sampler": {
+      "type": "string",
+      "enum": [
+       "dpm++_2m_karras",
+       "dpm++_2m",
+       "dpm++_2m_sde",
+       "ddim",
+       "euler",
+       "euler_a",
+       "pndm",
+       "lms",
+       "lcm"
+      ],
+      "description": "stable-diffusion.cpp has all but dpm++_2m_sde and lms"
+     }
+    }
+   },
+   "ImagesResponse": {
+    "type": "object",
+    "required": [
+     "created",
+     "data",
+     "model"
+    ],
+    "properties": {
+     "created": {
+      "type": "integer"
+     },
+     "model": {
+      "type": "string"
+     },
+     "data": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "required": [
+        "revised_prompt",
+        "seed"
+       ],
+       "properties": {
+        "b64_json": {
+         "type": "string",
+         "description": "The PNG, base64"
+        },
+        "url": {
+         "type": "string",
+         "description": "The PNG as a data: URL"
+        },
+        "revised_prompt": {
+         "type": "string",
+         "description": "The prompt as drawn (unchanged)"
+        },
+        "seed": {
+         "type": "integer",
+         "description": "The seed that draws this image again"
+        }
+       }
+      }
      }
     }
    }
