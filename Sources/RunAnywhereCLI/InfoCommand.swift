@@ -39,13 +39,14 @@ struct InfoCommand: AsyncParsableCommand {
             text += "  Memory:     \(Terminal.bytes(hw.totalMemoryBytes)) total, \(Terminal.bytes(hw.availableMemoryBytes)) available\n"
             text += "  GPU:        \(hw.hasGPU ? "yes" : "none used (CPU inference)")\n\n"
             text += Terminal.bold("Frameworks") + "\n"
+            let nameWidth = system.frameworks.map(\.displayName.count).max() ?? 0
             for status in system.frameworks {
                 let state: String
                 switch status.availability {
                 case .available(let detail): state = Terminal.green("available") + (detail.map { " (\($0))" } ?? "")
                 case .unavailable(let reason): state = Terminal.dim("unavailable: \(reason)")
                 }
-                text += "  \(status.displayName.padding(toLength: 18, withPad: " ", startingAt: 0)) \(state)\n"
+                text += "  \(status.displayName.padding(toLength: nameWidth, withPad: " ", startingAt: 0)) \(state)\n"
             }
             text += "\n" + Terminal.bold("Data") + "\n  Models:     \(system.modelsDirectory)\n  App data:   \(system.dataDirectory)\n"
             text += "  Default model: \(system.defaultModel) (\(system.defaultModelInstalled ? "installed" : "not installed: run scripts/setup"))\n"

@@ -110,6 +110,21 @@ import Testing
         #expect(try runtime.importModel(at: source, id: "second", name: "Second").name == "Second")
     }
 
+    @Test func importTellsADiffusionCheckpointFromALanguageModel() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("tiny-sd.gguf")
+        // stable-diffusion.cpp's checkpoint names; no general.architecture, as its converter writes them.
+        try GGUFWriter(tensors: [
+            .init(name: "model.diffusion_model.input_blocks.0.0.weight", shape: [4, 4], type: 0, bytes: 64),
+            .init(name: "first_stage_model.decoder.conv_in.weight", shape: [4], type: 0, bytes: 16),
+        ]).write(to: source)
+        let model = try makeRuntime(folder).importModel(at: source)
+        #expect(model.category == .imageGeneration && model.framework == .stableDiffusionCpp && model.contextLength == nil)
+        #expect(try GGUFReader.read(source).hasDiffusionModelTensors)
+        #expect(try !GGUFReader.parse(GGUFWriter.tinyLlama().data(), name: "tiny").hasDiffusionModelTensors)
+    }
+
     /// A bad file is refused with a clear error and leaves nothing behind.
     @Test func importRefusesBadFilesAndLeavesNothing() throws {
         let folder = try TestEnvironment.temporaryDirectory()

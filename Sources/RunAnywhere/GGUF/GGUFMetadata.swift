@@ -14,6 +14,9 @@ public struct GGUFMetadata: Sendable, Equatable {
     public let expectedFileSize: UInt64
     /// The file's actual size in bytes.
     public let fileSize: UInt64
+    /// Whether it holds a diffusion model's denoiser under the checkpoint names stable-diffusion.cpp
+    /// reads (`model.diffusion_model.…`): an image-generation model, not a language model.
+    public internal(set) var hasDiffusionModelTensors = false
 
     /// `general.architecture`, e.g. "llama".
     public var architecture: String? { values["general.architecture"]?.stringValue }

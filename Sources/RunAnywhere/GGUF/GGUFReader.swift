@@ -49,8 +49,10 @@ public enum GGUFReader {
             }
             var parameters: Int64 = 0
             var dataEnd: UInt64 = 0
+            var diffusion = false
             for _ in 0..<tensorCount {
                 let tensorName = try cursor.string()
+                diffusion = diffusion || tensorName.hasPrefix("model.diffusion_model.")
                 let dimensionCount = try cursor.u32()
                 guard dimensionCount >= 1, dimensionCount <= 4 else {
                     throw invalid("tensor \(tensorName) has \(dimensionCount) dimensions")
@@ -79,10 +81,12 @@ public enum GGUFReader {
             guard UInt64(data.count) >= expected else {
                 throw invalid("the file is truncated (\(data.count) bytes, its tensors need \(expected))")
             }
-            return GGUFMetadata(
+            var metadata = GGUFMetadata(
                 version: Int(version), tensorCount: Int(tensorCount), values: values,
                 parameterCount: parameters, expectedFileSize: expected, fileSize: UInt64(data.count)
             )
+            metadata.hasDiffusionModelTensors = diffusion
+            return metadata
         } catch is ByteCursor.Truncated {
             throw invalid("the file is truncated (\(data.count) bytes) inside its header")
         }

@@ -52,13 +52,16 @@ extension RunAnywhereRuntime {
         return try catalog.model(id: id)
     }
 
-    /// Imports a local GGUF file: checks it is a complete GGUF language model, copies it into the
-    /// models folder and registers it with what its metadata says (name, context, licence).
+    /// Imports a local GGUF file: checks it is a complete GGUF model, copies it into the models
+    /// folder and registers it with what its metadata says (name, context, licence): a language
+    /// model for llama.cpp, or an image-generation model for stable-diffusion.cpp when it holds a
+    /// diffusion model's tensors.
     @discardableResult
     public nonisolated func importModel(at source: URL, id: String? = nil, name: String? = nil) throws -> ModelInfo {
         let metadata = try GGUFReader.read(source)
         let fileName = source.lastPathComponent
-        guard let architecture = metadata.architecture else {
+        let diffusion = metadata.hasDiffusionModelTensors
+        guard let architecture = metadata.architecture ?? (diffusion ? "diffusion" : nil) else {
             throw SDKError.fileManagement(.invalidModelFormat, "\(fileName) has no general.architecture; it is not a model llama.cpp can load")
         }
         guard architecture != "clip" else {
@@ -70,9 +73,9 @@ extension RunAnywhereRuntime {
         let destination = folder.appendingPathComponent(fileName)
         let model = ModelInfo(
             id: id, name: name ?? metadata.name ?? source.deletingPathExtension().lastPathComponent,
-            category: .language, format: .gguf, framework: .llamaCpp, localPath: destination,
-            downloadSize: Int64(metadata.fileSize), contextLength: metadata.contextLength,
-            supportsThinking: metadata.chatTemplate?.contains("<think>") ?? false,
+            category: diffusion ? .imageGeneration : .language, format: .gguf, framework: diffusion ? .stableDiffusionCpp : .llamaCpp,
+            localPath: destination, downloadSize: Int64(metadata.fileSize), contextLength: diffusion ? nil : metadata.contextLength,
+            supportsThinking: !diffusion && metadata.chatTemplate?.contains("<think>") ?? false,
             description: "Imported from \(source.path)", source: .local, license: metadata.license
         )
         let staging = catalog.modelsDirectory.appendingPathComponent(".import-\(UUID().uuidString).partial")
