@@ -8,16 +8,13 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
     // @unchecked: `context` is only used under the locks above, and freed once, in deinit.
     private let library: StableDiffusionLibrary
     private let context: OpaquePointer
-    private let threads: Int32
     private let reduceMemory: Bool
-    private let name: String
 
     /// Loads the model's files; a file stable-diffusion.cpp cannot read is a clear error.
     init(library: StableDiffusionLibrary, files: StableDiffusionFiles, configuration: DiffusionConfiguration, threads: Int) throws {
         self.library = library
-        self.threads = Int32(max(1, threads))
         self.reduceMemory = configuration.reduceMemory
-        self.name = URL(fileURLWithPath: files.checkpoint ?? files.diffusionModel ?? "").lastPathComponent
+        let name = URL(fileURLWithPath: files.checkpoint ?? files.diffusionModel ?? "").lastPathComponent
         var params = sd_ctx_params_t()
         library.api.sd_ctx_params_init(&params)
         let strings = CStrings()
@@ -29,7 +26,7 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
         params.clip_g_path = strings.copy(files.clipG)
         params.t5xxl_path = strings.copy(files.t5xxl)
         params.llm_path = strings.copy(files.llm)
-        params.n_threads = self.threads
+        params.n_threads = Int32(max(1, threads))  // every generation of this context uses them
         params.vae_decode_only = true  // text to image never encodes an image
         params.free_params_immediately = false  // keep the weights for the next image
         var message = [CChar](repeating: 0, count: 512)
@@ -48,9 +45,9 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
 
     deinit { library.api.free_sd_ctx(context) }
 
-    /// About 6.5 KB per pixel: what decoding a Stable Diffusion VAE image takes at once (the
-    /// largest buffer of a generation; sd.cpp logs 1.6 GB for 512×512), and a tile's worth when
-    /// decoding in tiles (``DiffusionConfiguration/reduceMemory``), plus 256 MiB for the rest.
+    /// A generous estimate: about 6.5 KB per pixel for decoding the image, the largest buffer of a
+    /// generation (for Stable Diffusion 1.5's VAE, about 1.6 GB at 512×512), or a tile's worth
+    /// when decoding in tiles (``DiffusionConfiguration/reduceMemory``), plus 256 MiB for the rest.
     func workingMemory(width: Int, height: Int) -> Int64 {
         let pixels = Int64(width) * Int64(height)
         return (256 << 20) + 6_656 * (reduceMemory ? min(pixels, 512 * 512) : pixels)

@@ -125,6 +125,7 @@ struct DiffusionTests {
             (Self.small(steps: 0), "steps must be 1 to"), (Self.small(steps: 151), "steps must be 1 to"), (Self.small(seed: -2), "seed must be -1"),
             (DiffusionGenerationOptions(width: 64, height: 64, guidanceScale: .nan), "guidanceScale must be 0 to 30"),
             (DiffusionGenerationOptions(width: 64, height: 64, scheduler: .lms), "no 'lms' sampler; choose one of"),
+            (DiffusionGenerationOptions(negativePrompt: String(repeating: "no ", count: 700), width: 64, height: 64), "negativePrompt has 2100 characters"),
         ]
         for (options, message) in bad {
             let error = await #expect(throws: SDKError.self) { try await runtime.generateImage(prompt: "A cat", options: options) }
@@ -132,6 +133,8 @@ struct DiffusionTests {
         }
         let empty = await #expect(throws: SDKError.self) { try await runtime.generateImage(prompt: "  \n", options: Self.small()) }
         #expect(empty?.code == .emptyInput)
+        let long = await #expect(throws: SDKError.self) { try await runtime.generateImage(prompt: String(repeating: "a cat ", count: 400), options: Self.small()) }
+        #expect(long?.code == .invalidInput && long?.message.contains("prompt has 2399 characters; at most 2000") == true, "\(long?.message ?? "")")
         #expect(try await runtime.generateImage(prompt: "A cat", options: Self.small()).width == 64)
     }
 

@@ -43,6 +43,9 @@ public enum SDKConstants {
         public static let diffusionSideMultiple = 8
         /// Most denoising steps one generation may take.
         public static let maxDiffusionSteps = 150
+        /// Longest image prompt (and negative prompt), in characters; text encoders read far less
+        /// (CLIP 77 tokens at a time), and a huge prompt only costs time and memory.
+        public static let maxDiffusionPromptCharacters = 2_000
     }
 
     /// Models.

@@ -99,5 +99,9 @@ public struct DiffusionGenerationOptions: Codable, Sendable, Equatable {
         }
         guard guidanceScale.isFinite, (0...30).contains(guidanceScale) else { throw bad("guidanceScale must be 0 to 30 (got \(guidanceScale))") }
         guard seed >= -1 else { throw bad("seed must be -1 (random) or a number from 0 (got \(seed))") }
+        let longest = SDKConstants.Limits.maxDiffusionPromptCharacters
+        for (name, text) in [("prompt", prompt), ("negativePrompt", negativePrompt)] where text.count > longest {
+            throw bad("\(name) has \(text.count) characters; at most \(longest)")
+        }
     }
 }

@@ -124,6 +124,7 @@ extension RunAnywhereRuntime {
         var options = options ?? DiffusionGenerationOptions.defaults(for: loaded.configuration.modelVariant)
         let text = (prompt.isEmpty ? options.prompt : prompt).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw SDKError(.emptyInput, "The image prompt is empty") }
+        options.prompt = text
         try options.validate()
         try loaded.service.check(options)
         let needed = loaded.service.workingMemory(width: options.width, height: options.height)
@@ -133,7 +134,6 @@ extension RunAnywhereRuntime {
             throw SDKError(.insufficientMemory, "A \(options.width)×\(options.height) image needs about \(needed >> 20) MiB more memory but only \(available >> 20) MiB is available; choose a smaller size\(loaded.configuration.reduceMemory ? "" : ", or load the model with reduceMemory")")
         }
         if options.seed < 0 { options.seed = Int64.random(in: 0...Int64(Int32.max)) }
-        options.prompt = text
         return DiffusionRequest(prompt: text, options: options)
     }
 
