@@ -14,14 +14,46 @@ struct GenerateCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object with the text and its measurements instead of streaming.") var json = false
     @Flag(name: .long, help: "Feed the prompt to the model verbatim, without the chat template.") var raw = false
     @Option(name: .long, help: "Stop before this text (repeatable).") var stop: [String] = []
+    @Option(name: .customLong("json-schema"), help: "Answer with JSON this JSON Schema file accepts (constrained sampling: valid by construction).")
+    var jsonSchema: String?
+    @Option(name: .long, help: "Answer with text this GBNF grammar file (root rule `root`) produces.") var grammar: String?
+    @Flag(name: .customLong("json-object"), help: "Answer with any JSON object.") var jsonObject = false
     @Argument(help: "The prompt; '-' reads it from standard input.") var prompt: String
+
+    func validate() throws {
+        guard [jsonSchema != nil, grammar != nil, jsonObject].filter(\.self).count <= 1 else {
+            throw ValidationError("--json-schema, --grammar and --json-object exclude each other")
+        }
+    }
+
+    /// The output constraint the flags ask for, read from its file and checked.
+    func structuredOutput() throws -> StructuredOutputConfig? {
+        func read(_ path: String) throws -> Data {
+            do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+                throw SDKError(.fileNotFound, "Cannot read \(path): \(error.localizedDescription)")
+            }
+        }
+        if let jsonSchema {
+            let schema: JSONValue
+            do { schema = try JSONValue(parsing: read(jsonSchema)) } catch let error as SDKError where error.code == .invalidInput {
+                throw SDKError(.invalidInput, "\(jsonSchema): \(error.message)")
+            }
+            let config = StructuredOutputConfig.schema(schema)
+            _ = try config.grammar()  // an unsupported schema fails before the model loads
+            return config
+        }
+        if let grammar { return .grammar(String(decoding: try read(grammar), as: UTF8.self)) }
+        return jsonObject ? .jsonObject : nil
+    }
 
     func run() async throws {
         try await CLIContext.run(global) { context in
             let text = prompt == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : prompt
             let settings = context.settings()
+            var options = flags.options(settings, stopSequences: stop, applyChatTemplate: !raw)
+            options.structuredOutput = try structuredOutput()
             try await RunAnywhere.loadModel(flags.model ?? RunAnywhere.defaultModelID, options: flags.loadOptions(settings))
-            let streaming = try await RunAnywhere.generateStream(text, options: flags.options(settings, stopSequences: stop, applyChatTemplate: !raw))
+            let streaming = try await RunAnywhere.generateStream(text, options: options)
             let result = try await StreamPrinter.run(streaming.stream, result: streaming.result, printing: !json)
             if json {
                 try JSONOutput.print(result)

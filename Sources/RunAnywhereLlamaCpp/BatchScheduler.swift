@@ -144,7 +144,7 @@ final class BatchScheduler: @unchecked Sendable {
         generation.reused = reused
         generation.evaluated = reused
         generation.promptStarted = .now
-        generation.sampler = makeSampler(generation.request.sampling)
+        generation.sampler = makeSampler(generation.request.sampling, grammar: generation.request.grammar)
         clock += 1
         lastUsed[slot] = clock
     }
@@ -295,9 +295,12 @@ final class BatchScheduler: @unchecked Sendable {
         return generation
     }
 
-    /// Greedy at temperature 0; otherwise top-k, top-p, temperature, then a seeded draw.
-    private func makeSampler(_ sampling: LLMSampling) -> UnsafeMutablePointer<llama_sampler> {
+    /// The grammar first when there is one (every token that would leave it is ruled out), then
+    /// greedy at temperature 0, or top-k, top-p, temperature and a seeded draw.
+    private func makeSampler(_ sampling: LLMSampling, grammar: String?) -> UnsafeMutablePointer<llama_sampler> {
         let chain = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
+        // Checked when the request was submitted, so it parses here too.
+        if let grammar, let constraint = llama.grammarSampler(grammar) { api.llama_sampler_chain_add(chain, constraint) }
         if sampling.temperature <= 0 {
             api.llama_sampler_chain_add(chain, api.llama_sampler_init_greedy())
             return chain

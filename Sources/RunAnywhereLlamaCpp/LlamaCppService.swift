@@ -55,6 +55,7 @@ final class LlamaCppService: LLMService {
             prompt = try vision.tokenize(request.prompt, images: request.images)
         }
         guard !prompt.tokens.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt has no tokens") }
+        if let grammar = request.grammar { try llama.checkGrammar(grammar) }
         guard prompt.tokens.count < contextLength else {
             let images = prompt.images.isEmpty ? "" : " (\(prompt.imageTokenCount) of them for its images)"
             throw SDKError.llm(.contextTooLong, "The prompt has \(prompt.tokens.count) tokens\(images); the context holds \(contextLength)")

@@ -6,6 +6,7 @@ Run by the CLI tests (`make test`) with the project venv's Python:
                            [--voice-model VOICE]   (speech, and transcription of MP3, Ogg and WebM made by ffmpeg)
                            [--vision-model VLM]    (images in chat, as image_url data URLs)
                            [--image-model MODEL]   (images.generate: b64_json, data URLs, seeds, errors)
+With --check all it also checks structured output (response_format, and parse() with a pydantic model).
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
@@ -299,6 +300,67 @@ def check_vision(client, vision_model, text_model):
                        "text_only_prompt_tokens": plain.usage.prompt_tokens, "refusals": refusals}}
 
 
+def check_structured(client, model):
+    """Structured output through OpenAI's own API shapes: a pydantic model through
+    `chat.completions.parse` (a strict json_schema), seeded samples of a schema with bounds,
+    enums, arrays and nesting all valid for the `jsonschema` package, a streamed answer, any JSON
+    object, and an unsupported schema refused naming itself."""
+    import typing
+    import jsonschema
+    import pydantic
+
+    class Weather(pydantic.BaseModel):
+        city: str
+        temperature_c: int
+        conditions: typing.Literal["sunny", "cloudy", "rain", "snow"]
+
+    parsed = client.chat.completions.parse(model=model, messages=chat_messages("What is the weather in Oslo today?"),
+                                           response_format=Weather, max_tokens=80, temperature=0)
+    weather = parsed.choices[0].message.parsed
+    check(isinstance(weather, Weather), f"parse() gave {parsed.choices[0].message.content!r}")
+    schema = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": 30},
+            "age": {"type": "integer", "minimum": 0, "maximum": 120},
+            "score": {"type": "number", "minimum": -1, "maximum": 1},
+            "tags": {"type": "array", "items": {"enum": ["a", "b", "c"]}, "maxItems": 3},
+            "pet": {"anyOf": [{"type": "null"}, {"type": "object", "properties": {"kind": {"type": "string", "pattern": "^[a-z]{3,8}$"}},
+                                                 "required": ["kind"], "additionalProperties": False}]},
+        },
+        "required": ["name", "age", "score", "tags", "pet"],
+        "additionalProperties": False,
+    }
+    answers = []
+    for seed in range(4):
+        response = client.chat.completions.create(
+            model=model, messages=chat_messages("Invent a person."), max_tokens=120, temperature=1.0, seed=seed,
+            response_format={"type": "json_schema", "json_schema": {"name": "person", "schema": schema, "strict": True}})
+        text = response.choices[0].message.content
+        try:
+            jsonschema.validate(json.loads(text), schema)
+            answers.append(json.loads(text))
+        except (ValueError, jsonschema.ValidationError) as error:
+            check(False, f"seed {seed}: {text!r} is not valid: {error}")
+    check(all(list(a) == list(schema["properties"]) for a in answers), f"properties out of order: {answers}")
+    stream = client.chat.completions.create(model=model, messages=chat_messages("Invent a person."), max_tokens=120, temperature=0, stream=True,
+                                            response_format={"type": "json_schema", "json_schema": {"name": "person", "schema": schema}})
+    streamed = "".join(chunk.choices[0].delta.content or "" for chunk in stream if chunk.choices)
+    jsonschema.validate(json.loads(streamed), schema)
+    whole = client.chat.completions.create(model=model, messages=chat_messages("Describe a cat as JSON with its name and age."), max_tokens=150,
+                                           temperature=0, response_format={"type": "json_object"})
+    check(whole.choices[0].finish_reason == "stop" and isinstance(json.loads(whole.choices[0].message.content), dict),
+          f"json_object gave {whole.choices[0].message.content!r}")
+    try:
+        client.chat.completions.create(model=model, messages=chat_messages("Hi"), max_tokens=5,
+                                       response_format={"type": "json_schema", "json_schema": {"name": "x", "schema": {"type": "string", "format": "email"}}})
+        check(False, "an unsupported schema was accepted")
+    except openai.BadRequestError as error:
+        body = error.body if isinstance(error.body, dict) else {}
+        check(body.get("param") == "response_format.json_schema.schema" and "email" in body.get("message", ""), f"unsupported schema: {error.body}")
+    return {"structured": {"weather": weather.model_dump() if isinstance(weather, Weather) else None, "people": answers}}
+
+
 def png_size(data):
     """The width and height in a PNG file's header (None when it is not a PNG)."""
     if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
@@ -406,6 +468,8 @@ def main():
         seen.update(check_vision(client, args.vision_model, args.model))
     if args.image_model:
         seen.update(check_images(client, args.image_model))
+    if args.check == "all":
+        seen.update(check_structured(client, args.model))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
     return 1 if failures else 0
 

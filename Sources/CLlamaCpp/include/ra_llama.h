@@ -48,6 +48,10 @@
     X(llama_sampler_init_top_k)                \
     X(llama_sampler_init_top_p)                \
     X(llama_sampler_init_temp)                 \
+    X(llama_sampler_init_grammar)              \
+    X(llama_sampler_apply)                     \
+    X(llama_sampler_accept)                    \
+    X(llama_vocab_eos)                         \
     X(llama_sampler_sample)                    \
     X(llama_sampler_free)
 

@@ -25,6 +25,9 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     /// Reuse the previous generation's KV cache for a shared prompt prefix (true), or evaluate
     /// the whole prompt again (false: what benchmarks of prompt processing need).
     public var reusePromptCache: Bool
+    /// Output the model must keep to: JSON of a schema, any JSON object, or a grammar (the spec's
+    /// `structuredOutput`).
+    public var structuredOutput: StructuredOutputConfig?
 
     /// Creates options.
     public init(
@@ -39,7 +42,8 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         systemPrompt: String? = nil,
         threads: Int? = nil,
         applyChatTemplate: Bool = true,
-        reusePromptCache: Bool = true
+        reusePromptCache: Bool = true,
+        structuredOutput: StructuredOutputConfig? = nil
     ) {
         self.maxTokens = maxTokens
         self.temperature = temperature
@@ -53,6 +57,7 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         self.threads = threads
         self.applyChatTemplate = applyChatTemplate
         self.reusePromptCache = reusePromptCache
+        self.structuredOutput = structuredOutput
     }
 
     /// Throws a clear error for values no engine can honour.

@@ -78,18 +78,24 @@ public struct LLMEngineRequest: Sendable, Equatable {
     public var reuseCache: Bool
     /// The images the prompt shows, in order: each stands where the prompt has ``imageMarker``.
     public var images: [LoadedImage]
+    /// A GBNF grammar (root rule `root`) every generated token must keep the output inside; the
+    /// output ends when the grammar is complete. An engine without grammars refuses the request.
+    public var grammar: String?
 
     /// The text that marks an image's place in a prompt (the one llama.cpp's libmtmd uses).
     public static let imageMarker = "<__media__>"
 
     /// Creates a request.
-    public init(prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?, reuseCache: Bool = true, images: [LoadedImage] = []) {
+    public init(
+        prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?, reuseCache: Bool = true, images: [LoadedImage] = [], grammar: String? = nil
+    ) {
         self.prompt = prompt
         self.maxNewTokens = maxNewTokens
         self.sampling = sampling
         self.threads = threads
         self.reuseCache = reuseCache
         self.images = images
+        self.grammar = grammar
     }
 }
 

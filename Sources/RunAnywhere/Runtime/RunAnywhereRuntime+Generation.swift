@@ -128,6 +128,7 @@ extension RunAnywhereRuntime {
         loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
     ) async throws -> Admitted {
         let start = ContinuousClock.now
+        let grammar = try options.structuredOutput?.grammar()  // an unsupported schema fails before the model loads
         let lease = try await acquire(model, options: loadOptions, keepAlive: keepAlive)
         do {
             let loaded = try Self.images(newImages: images, context: context, service: lease.service, model: model)
@@ -141,7 +142,7 @@ extension RunAnywhereRuntime {
             let request = LLMEngineRequest(
                 prompt: plan.prompt, maxNewTokens: plan.maxNewTokens,
                 sampling: LLMSampling(temperature: options.temperature, topP: options.topP, topK: options.topK, seed: options.seed),
-                threads: options.threads, reuseCache: options.reusePromptCache, images: shown
+                threads: options.threads, reuseCache: options.reusePromptCache, images: shown, grammar: grammar
             )
             let pipeline = GenerationPipeline(
                 modelID: lease.info.id, framework: lease.framework, plan: plan,
@@ -179,7 +180,10 @@ extension RunAnywhereRuntime {
             return (plan, [])
         }
         let history = context?.messages ?? []
-        let systemText = options.systemPrompt ?? context?.systemPrompt ?? history.first { $0.role == .system }?.content
+        var systemText = options.systemPrompt ?? context?.systemPrompt ?? history.first { $0.role == .system }?.content
+        if let instruction = options.structuredOutput?.instruction {
+            systemText = [systemText, instruction].compactMap(\.self).joined(separator: "\n\n")
+        }
         let system = systemText.map { Message(role: .system, content: $0) }
         let newMessage = Message(role: .user, content: prompt, images: images)
         let probe = (system.map { [$0] } ?? []) + [newMessage]

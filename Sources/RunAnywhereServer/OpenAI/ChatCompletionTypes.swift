@@ -96,11 +96,15 @@ struct GenerationFields: Decodable, Sendable {
     let stop: StopSequences?
     let n: Int?
     let keepAlive: KeepAliveField?
+    /// OpenAI's `response_format`; its schema is replaced by one parsed with its keys in order.
+    var responseFormat: ResponseFormat?
+    /// A GBNF grammar, as llama-server takes it.
+    let grammar: String?
 
     enum CodingKeys: String, CodingKey {
         case model, stream, streamOptions = "stream_options"
         case maxTokens = "max_tokens", maxCompletionTokens = "max_completion_tokens", temperature, topP = "top_p", topK = "top_k", seed, stop, n
-        case keepAlive = "keep_alive"
+        case keepAlive = "keep_alive", responseFormat = "response_format", grammar
     }
 
     init(from decoder: any Decoder) throws {
@@ -117,6 +121,14 @@ struct GenerationFields: Decodable, Sendable {
         stop = try container.decodeIfPresent(StopSequences.self, forKey: .stop)
         n = try container.decodeIfPresent(Int.self, forKey: .n)
         keepAlive = try container.decodeIfPresent(KeepAliveField.self, forKey: .keepAlive)
+        responseFormat = try container.decodeIfPresent(ResponseFormat.self, forKey: .responseFormat)
+        grammar = try container.decodeIfPresent(String.self, forKey: .grammar)
+    }
+
+    /// Puts back the key order of `response_format`'s schema from the body parsed as `ordered`
+    /// (Foundation's decoder loses it, and properties are written in it).
+    mutating func keepSchemaOrder(from ordered: JSONValue?) {
+        if let schema = ordered?["response_format"]?["json_schema"]?["schema"] { responseFormat?.jsonSchema?.schema = schema }
     }
 
     /// Whether a streamed answer ends with a usage chunk.
@@ -138,8 +150,52 @@ struct GenerationFields: Decodable, Sendable {
             options.seed = value
         }
         options.stopSequences = stop?.values ?? []
+        options.structuredOutput = try structuredOutput()
         return options
     }
+
+    /// The output constraint `response_format` or `grammar` asks for.
+    func structuredOutput() throws -> StructuredOutputConfig? {
+        if let grammar {
+            guard responseFormat == nil || responseFormat?.type == "text" else {
+                throw OpenAIError(.badRequest, "grammar and response_format exclude each other", param: "grammar")
+            }
+            return .grammar(grammar)
+        }
+        guard let format = responseFormat else { return nil }
+        switch format.type {
+        case "text": return nil
+        case "json_object": return .jsonObject
+        case "json_schema":
+            guard let schema = format.jsonSchema?.schema else {
+                throw OpenAIError(.badRequest, "response_format json_schema needs json_schema.schema", param: "response_format.json_schema.schema")
+            }
+            do {
+                let config = StructuredOutputConfig.schema(schema)
+                _ = try config.grammar()
+                return config
+            } catch let error as SDKError {
+                throw OpenAIError(.badRequest, error.message, param: "response_format.json_schema.schema", code: "unsupported_schema")
+            }
+        default:
+            throw OpenAIError(.badRequest, "response_format type '\(format.type)' is not supported; use text, json_object or json_schema", param: "response_format.type")
+        }
+    }
+}
+
+/// `response_format`: `text`, `json_object`, or `json_schema` with `json_schema.schema` (its
+/// `name` and `strict` are accepted; the output always keeps to the schema).
+struct ResponseFormat: Decodable, Sendable {
+    struct JSONSchemaFormat: Decodable, Sendable {
+        let name: String?
+        var schema: JSONValue?
+        let strict: Bool?
+    }
+
+    let type: String
+    var jsonSchema: JSONSchemaFormat?
+
+    enum CodingKeys: String, CodingKey { case type, jsonSchema = "json_schema" }
 }
 
 /// `stream_options`.
@@ -151,7 +207,7 @@ struct StreamOptions: Decodable, Sendable {
 /// `POST /v1/chat/completions`.
 struct ChatCompletionRequest: Decodable, Sendable {
     let messages: [ChatMessageParam]
-    let fields: GenerationFields
+    var fields: GenerationFields
 
     enum CodingKeys: String, CodingKey { case messages }
 

@@ -4,7 +4,7 @@ import RunAnywhere
 /// `POST /v1/completions`: the prompt is read verbatim, without a chat template.
 struct CompletionRequest: Decodable, Sendable {
     let prompt: String
-    let fields: GenerationFields
+    var fields: GenerationFields
 
     enum CodingKeys: String, CodingKey { case prompt }
 

@@ -18,12 +18,16 @@ struct OpenAIRoutes: Sendable {
             return try jsonResponse(ModelObject(model))
         }
         v1.post("chat/completions") { request, _ in
-            let body = try await decodeJSON(ChatCompletionRequest.self, from: request, limit: configuration.maxBodySize)
+            let data = Data(buffer: try await collectBody(of: request, limit: configuration.maxBodySize))
+            var body = try JSONDecoder().decode(ChatCompletionRequest.self, from: data)
+            body.fields.keepSchemaOrder(from: try? JSONValue(parsing: data))
             let (prompt, images, conversation) = try body.conversation()
             return try await complete(body.fields, prompt: prompt, images: images, context: conversation, chat: true)
         }
         v1.post("completions") { request, _ in
-            let body = try await decodeJSON(CompletionRequest.self, from: request, limit: configuration.maxBodySize)
+            let data = Data(buffer: try await collectBody(of: request, limit: configuration.maxBodySize))
+            var body = try JSONDecoder().decode(CompletionRequest.self, from: data)
+            body.fields.keepSchemaOrder(from: try? JSONValue(parsing: data))
             return try await complete(body.fields, prompt: body.prompt, context: nil, chat: false)
         }
     }

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A type a model can be asked to produce as JSON: its JSON Schema, and decoding from it.
+/// `generateStructured(_:prompt:options:)` constrains the model to the schema and decodes the
+/// answer as the type.
+public protocol Generatable: Decodable, Sendable {
+    /// The JSON Schema of the type's JSON form (see ``JSONSchemaGrammar`` for what is supported).
+    static var jsonSchema: JSONValue { get }
+}
+
+/// Output the model must keep to (the spec's `structuredOutput`): a JSON Schema, any JSON
+/// object, or a GBNF grammar of the caller's own. The engine samples only tokens that keep the
+/// output inside it, so it is valid by construction; it ends when the grammar is complete, or at
+/// `maxTokens` with stop reason `length` when the model runs out of tokens first.
+public struct StructuredOutputConfig: Codable, Sendable, Equatable {
+    /// What the output must be.
+    public enum Format: Codable, Sendable, Equatable {
+        /// JSON that `schema` accepts.
+        case jsonSchema(JSONValue)
+        /// Any JSON object.
+        case jsonObject
+        /// Text that the GBNF grammar (root rule `root`) produces.
+        case grammar(String)
+    }
+
+    /// What the output must be.
+    public var format: Format
+    /// Also tell the model, in the system prompt, to answer in JSON (with the schema): small models
+    /// write better values when they know what the constraint is for. Ignored for a raw grammar.
+    public var includeSchemaInPrompt: Bool
+
+    /// Creates a configuration.
+    public init(format: Format, includeSchemaInPrompt: Bool = true) {
+        self.format = format
+        self.includeSchemaInPrompt = includeSchemaInPrompt
+    }
+
+    /// JSON that `schema` accepts.
+    public static func schema(_ schema: JSONValue, includeSchemaInPrompt: Bool = true) -> StructuredOutputConfig {
+        StructuredOutputConfig(format: .jsonSchema(schema), includeSchemaInPrompt: includeSchemaInPrompt)
+    }
+
+    /// JSON of `type` (its ``Generatable/jsonSchema``).
+    public static func type<T: Generatable>(_ type: T.Type, includeSchemaInPrompt: Bool = true) -> StructuredOutputConfig {
+        schema(T.jsonSchema, includeSchemaInPrompt: includeSchemaInPrompt)
+    }
+
+    /// Any JSON object.
+    public static let jsonObject = StructuredOutputConfig(format: .jsonObject)
+
+    /// Text that the GBNF `grammar` produces.
+    public static func grammar(_ grammar: String) -> StructuredOutputConfig {
+        StructuredOutputConfig(format: .grammar(grammar), includeSchemaInPrompt: false)
+    }
+
+    /// The GBNF grammar the engine samples with; throws ``ErrorCode/invalidInput`` naming what is
+    /// unsupported in a schema. (Whether a raw grammar parses, the engine checks before it starts.)
+    public func grammar() throws -> String {
+        switch format {
+        case .jsonSchema(let schema): try JSONSchemaGrammar.grammar(for: schema)
+        case .jsonObject: JSONSchemaGrammar.anyObject
+        case .grammar(let grammar): grammar
+        }
+    }
+
+    /// What the system prompt gains: an instruction to answer in JSON, with the schema.
+    public var instruction: String? {
+        guard includeSchemaInPrompt else { return nil }
+        switch format {
+        case .jsonSchema(let schema): return "Answer with a JSON value that matches this JSON Schema, and nothing else:\n\(schema.text)"
+        case .jsonObject: return "Answer with a JSON object, and nothing else."
+        case .grammar: return nil
+        }
+    }
+}
