@@ -144,7 +144,9 @@ final class BatchScheduler: @unchecked Sendable {
         generation.reused = reused
         generation.evaluated = reused
         generation.promptStarted = .now
-        generation.sampler = makeSampler(generation.request.sampling, grammar: generation.request.grammar)
+        generation.sampler = makeSampler(generation.request.sampling)
+        // Checked when the request was submitted, so it parses here too.
+        generation.grammar = generation.request.grammar.flatMap { llama.grammarSampler($0) }
         clock += 1
         lastUsed[slot] = clock
     }
@@ -228,7 +230,7 @@ final class BatchScheduler: @unchecked Sendable {
     /// the generation at an end-of-generation token, at its token budget or a full context.
     private func sample(_ slot: Int, output: Int32) {
         guard let generation = slots[slot] else { return }
-        let token = api.llama_sampler_sample(generation.sampler, llama.context, output)
+        let token = next(of: generation, output: output)
         if api.llama_vocab_is_eog(llama.vocab, token) { return end(slot, .endOfGeneration) }
         generation.emitter.emitToken(llama.piece(token))
         generation.generated += 1
@@ -287,7 +289,9 @@ final class BatchScheduler: @unchecked Sendable {
     private func release(_ slot: Int) -> LlamaGeneration? {
         guard let generation = slots[slot] else { return nil }
         if let sampler = generation.sampler { api.llama_sampler_free(sampler) }
+        if let grammar = generation.grammar { api.llama_sampler_free(grammar) }
         generation.sampler = nil
+        generation.grammar = nil
         slots[slot] = nil
         lock.lock()
         running -= 1
@@ -295,12 +299,40 @@ final class BatchScheduler: @unchecked Sendable {
         return generation
     }
 
-    /// The grammar first when there is one (every token that would leave it is ruled out), then
-    /// greedy at temperature 0, or top-k, top-p, temperature and a seeded draw.
-    private func makeSampler(_ sampling: LLMSampling, grammar: String?) -> UnsafeMutablePointer<llama_sampler> {
+    /// The next token of `generation` from the batch's output `output`. With a grammar, the
+    /// token is drawn as if there were none and then checked against the grammar alone, which is
+    /// cheap; only when the grammar refuses it is every token of the vocabulary checked and the
+    /// draw made again among those it allows (as llama.cpp's own sampler does: checking the whole
+    /// vocabulary at every step made decoding about twice as slow).
+    private func next(of generation: LlamaGeneration, output: Int32) -> llama_token {
+        let token = api.llama_sampler_sample(generation.sampler, llama.context, output)
+        guard let grammar = generation.grammar else { return token }
+        var candidate = llama_token_data(id: token, logit: 1, p: 0)
+        let allowed = withUnsafeMutablePointer(to: &candidate) { pointer in
+            var single = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
+            api.llama_sampler_apply(grammar, &single)
+            return pointer.pointee.logit != -Float.infinity
+        }
+        if allowed {
+            api.llama_sampler_accept(grammar, token)
+            return token
+        }
+        let logits = api.llama_get_logits_ith(llama.context, output)!
+        var candidates = (0..<api.llama_vocab_n_tokens(llama.vocab)).map { llama_token_data(id: $0, logit: logits[Int($0)], p: 0) }
+        let chosen = candidates.withUnsafeMutableBufferPointer { buffer in
+            var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
+            api.llama_sampler_apply(grammar, &array)
+            api.llama_sampler_apply(generation.sampler, &array)
+            return array.data[Int(array.selected)].id
+        }
+        api.llama_sampler_accept(grammar, chosen)
+        api.llama_sampler_accept(generation.sampler, chosen)
+        return chosen
+    }
+
+    /// Greedy at temperature 0; otherwise top-k, top-p, temperature, then a seeded draw.
+    private func makeSampler(_ sampling: LLMSampling) -> UnsafeMutablePointer<llama_sampler> {
         let chain = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
-        // Checked when the request was submitted, so it parses here too.
-        if let grammar, let constraint = llama.grammarSampler(grammar) { api.llama_sampler_chain_add(chain, constraint) }
         if sampling.temperature <= 0 {
             api.llama_sampler_chain_add(chain, api.llama_sampler_init_greedy())
             return chain

@@ -11,6 +11,8 @@ final class LlamaGeneration {
     /// CPU threads its prompt chunks and lone decode steps run on.
     let threads: Int
     var sampler: UnsafeMutablePointer<llama_sampler>?
+    /// The request's grammar, kept out of `sampler`'s chain (see ``BatchScheduler``'s sampling).
+    var grammar: UnsafeMutablePointer<llama_sampler>?
     /// Prompt tokens taken from the sequence's memory instead of evaluated.
     var reused = 0
     /// Prompt tokens in the sequence's memory so far.

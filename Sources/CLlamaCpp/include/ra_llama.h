@@ -49,6 +49,8 @@
     X(llama_sampler_init_top_p)                \
     X(llama_sampler_init_temp)                 \
     X(llama_sampler_init_grammar)              \
+    X(llama_get_logits_ith)                    \
+    X(llama_vocab_n_tokens)                    \
     X(llama_sampler_apply)                     \
     X(llama_sampler_accept)                    \
     X(llama_vocab_eos)                         \
