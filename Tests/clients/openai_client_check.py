@@ -361,6 +361,74 @@ def check_structured(client, model):
     return {"structured": {"weather": weather.model_dump() if isinstance(weather, Weather) else None, "people": answers}}
 
 
+def random_schema(rng, depth=0):
+    """A random schema from the converter's supported subset (small, so answers stay short)."""
+    kinds = ["string", "pattern", "integer", "number", "boolean", "enum", "array", "nullable"] + (["object"] if depth < 1 else [])
+    kind = rng.choice(kinds)
+    if kind == "string":
+        return {"type": "string", "minLength": rng.randint(0, 2), "maxLength": rng.randint(3, 12)}
+    if kind == "pattern":
+        return {"type": "string", "pattern": rng.choice(["^[a-z]{2,6}$", "^[A-Z][0-9]{2}$", "^(yes|no)$", "^\\d{3}-\\d{2}$"])}
+    if kind == "integer":
+        low = rng.randint(-50, 50)
+        return {"type": "integer", "minimum": low, "maximum": low + rng.randint(0, 200)}
+    if kind == "number":
+        low = rng.randint(-5, 5)
+        return {"type": "number", "minimum": low, "maximum": low + rng.randint(1, 10)}
+    if kind == "boolean":
+        return {"type": "boolean"}
+    if kind == "enum":
+        return {"enum": rng.sample(["red", "green", "blue", 1, 2, None, True], rng.randint(1, 4))}
+    if kind == "array":
+        return {"type": "array", "items": random_schema(rng, depth + 1), "minItems": rng.randint(0, 1), "maxItems": rng.randint(1, 3)}
+    if kind == "nullable":
+        return {"anyOf": [{"type": "null"}, random_schema(rng, depth + 1)]}
+    return random_object(rng, depth + 1, rng.randint(1, 2))
+
+
+def random_object(rng, depth, count):
+    names = rng.sample(["id", "name", "size", "tags", "ok", "kind", "score", "note"], count)
+    properties = {name: random_schema(rng, depth) for name in names}
+    return {"type": "object", "properties": properties, "required": rng.sample(names, rng.randint(1, count)), "additionalProperties": False}
+
+
+def check_random_schemas(client, model):
+    """The property test: random schemas from the supported subset, 20 seeded samples each at
+    temperature 1, every one valid for `jsonschema`; and, for comparison, llama.cpp's own
+    converter (llama-cpp-python's json_schema_to_gbnf, sent as `grammar`) on the same schemas,
+    its samples validated the same way and reported (it does not enforce every keyword)."""
+    import random
+    import jsonschema
+    from llama_cpp.llama_grammar import json_schema_to_gbnf
+    rng = random.Random(20261123)
+    report = []
+    for index in range(2):
+        schema = random_object(rng, 0, 3)
+        valid = 0
+        for seed in range(20):
+            response = client.chat.completions.create(
+                model=model, messages=chat_messages("Fill in an example."), max_tokens=120, temperature=1.0, seed=seed,
+                response_format={"type": "json_schema", "json_schema": {"name": f"random{index}", "schema": schema}})
+            text = response.choices[0].message.content
+            try:
+                jsonschema.validate(json.loads(text), schema)
+                valid += 1
+            except (ValueError, jsonschema.ValidationError) as error:
+                check(False, f"schema {json.dumps(schema)}, seed {seed}: {text!r} ({response.choices[0].finish_reason}) is not valid: {error}")
+        theirs = 0
+        grammar = json_schema_to_gbnf(json.dumps(schema))
+        for seed in range(5):
+            response = client.chat.completions.create(model=model, messages=chat_messages("Fill in an example."), max_tokens=120,
+                                                      temperature=1.0, seed=seed, extra_body={"grammar": grammar})
+            try:
+                jsonschema.validate(json.loads(response.choices[0].message.content), schema)
+                theirs += 1
+            except (ValueError, jsonschema.ValidationError):
+                pass
+        report.append({"schema": schema, "valid": f"{valid}/20", "llama_cpp_converter_valid": f"{theirs}/5"})
+    return {"random_schemas": report}
+
+
 def png_size(data):
     """The width and height in a PNG file's header (None when it is not a PNG)."""
     if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
@@ -470,6 +538,7 @@ def main():
         seen.update(check_images(client, args.image_model))
     if args.check == "all":
         seen.update(check_structured(client, args.model))
+        seen.update(check_random_schemas(client, args.model))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
     return 1 if failures else 0
 

@@ -2233,6 +2233,45 @@ enum OpenAPIDocument {
        }
       ],
       "description": "ollama's keep_alive: seconds, or \"30s\", \"5m\", \"1h\"; -1 for ever, 0 to unload when done"
+     },
+     "response_format": {
+      "type": "object",
+      "required": [
+       "type"
+      ],
+      "description": "The output the model must keep to (constrained sampling: valid by construction). json_schema supports type, enum, const, properties/required/additionalProperties, string lengths, pattern and formats date/time/date-time/uuid, integer and number bounds, items/prefixItems/minItems/maxItems, anyOf/oneOf, $ref into $defs; anything else is a 400 naming the keyword",
+      "properties": {
+       "type": {
+        "type": "string",
+        "enum": [
+         "text",
+         "json_object",
+         "json_schema"
+        ]
+       },
+       "json_schema": {
+        "type": "object",
+        "required": [
+         "schema"
+        ],
+        "properties": {
+         "name": {
+          "type": "string"
+         },
+         "schema": {
+          "type": "object"
+         },
+         "strict": {
+          "type": "boolean",
+          "description": "Accepted; the output always keeps to the schema"
+         }
+        }
+       }
+      }
+     },
+     "grammar": {
+      "type": "string",
+      "description": "A GBNF grammar (root rule `root`), as llama-server takes it; excludes response_format"
      }
     }
    },
