@@ -61,14 +61,10 @@ struct ImagineCommand: AsyncParsableCommand {
             }
             let model = try model.map { try runtime.model(id: $0, category: .imageGeneration) } ?? runtime.defaultDiffusionModel()
             let configuration = DiffusionConfiguration(modelId: model.id, reduceMemory: reduceMemory, threads: threads ?? context.settings().threads)
-            var options = DiffusionGenerationOptions.defaults(for: configuration.modelVariant, prompt: prompt)
-            if let negativePrompt { options.negativePrompt = negativePrompt }
-            if let steps { options.steps = steps }
-            if let seed { options.seed = seed }
-            if let width { options.width = width }
-            if let height { options.height = height }
-            if let guidance { options.guidanceScale = guidance }
-            if let sampler { options.scheduler = DiffusionScheduler(caseInsensitive: sampler)! }
+            let options = DiffusionGenerationOptions.defaults(for: configuration.modelVariant, prompt: prompt).with(
+                negativePrompt: negativePrompt, width: width, height: height, steps: steps, guidanceScale: guidance, seed: seed,
+                scheduler: sampler.flatMap(DiffusionScheduler.init(caseInsensitive:))
+            )
             try options.validate()  // before the model loads
             if model.id == SDKConstants.Models.diffusionFixtureID {
                 context.logger.warning("\(model.id) is a test fixture with random weights: its image is noise, not a picture of the prompt")

@@ -230,7 +230,9 @@ final class BatchScheduler: @unchecked Sendable {
     /// the generation at an end-of-generation token, at its token budget or a full context.
     private func sample(_ slot: Int, output: Int32) {
         guard let generation = slots[slot] else { return }
-        let token = next(of: generation, output: output)
+        guard let token = next(of: generation, output: output) else {
+            return end(slot, throwing: SDKError.llm(.generationFailed, "The grammar allows none of the model's tokens here"))
+        }
         if api.llama_vocab_is_eog(llama.vocab, token) { return end(slot, .endOfGeneration) }
         generation.emitter.emitToken(llama.piece(token))
         generation.generated += 1
@@ -303,8 +305,9 @@ final class BatchScheduler: @unchecked Sendable {
     /// token is drawn as if there were none and then checked against the grammar alone, which is
     /// cheap; only when the grammar refuses it is every token of the vocabulary checked and the
     /// draw made again among those it allows (as llama.cpp's own sampler does: checking the whole
-    /// vocabulary at every step made decoding about twice as slow).
-    private func next(of generation: LlamaGeneration, output: Int32) -> llama_token {
+    /// vocabulary at every step made decoding about twice as slow). Nil when the grammar allows
+    /// no token at all.
+    private func next(of generation: LlamaGeneration, output: Int32) -> llama_token? {
         let token = api.llama_sampler_sample(generation.sampler, llama.context, output)
         guard let grammar = generation.grammar else { return token }
         var candidate = llama_token_data(id: token, logit: 1, p: 0)
@@ -319,12 +322,14 @@ final class BatchScheduler: @unchecked Sendable {
         }
         let logits = api.llama_get_logits_ith(llama.context, output)!
         var candidates = (0..<api.llama_vocab_n_tokens(llama.vocab)).map { llama_token_data(id: $0, logit: logits[Int($0)], p: 0) }
-        let chosen = candidates.withUnsafeMutableBufferPointer { buffer in
+        let chosen = candidates.withUnsafeMutableBufferPointer { buffer -> llama_token? in
             var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
             api.llama_sampler_apply(grammar, &array)
+            guard UnsafeBufferPointer(start: array.data, count: array.size).contains(where: { $0.logit != -Float.infinity }) else { return nil }
             api.llama_sampler_apply(generation.sampler, &array)
-            return array.data[Int(array.selected)].id
+            return array.selected >= 0 ? array.data[Int(array.selected)].id : nil
         }
+        guard let chosen else { return nil }
         api.llama_sampler_accept(grammar, chosen)
         api.llama_sampler_accept(generation.sampler, chosen)
         return chosen

@@ -85,6 +85,22 @@ public struct DiffusionGenerationOptions: Codable, Sendable, Equatable {
         )
     }
 
+    /// These options with each value given in place of its own (nil keeps it).
+    public func with(
+        negativePrompt: String? = nil, width: Int? = nil, height: Int? = nil, steps: Int? = nil, guidanceScale: Float? = nil, seed: Int64? = nil,
+        scheduler: DiffusionScheduler? = nil
+    ) -> DiffusionGenerationOptions {
+        var options = self
+        options.negativePrompt = negativePrompt ?? options.negativePrompt
+        options.width = width ?? options.width
+        options.height = height ?? options.height
+        options.steps = steps ?? options.steps
+        options.guidanceScale = guidanceScale ?? options.guidanceScale
+        options.seed = seed ?? options.seed
+        options.scheduler = scheduler ?? options.scheduler
+        return options
+    }
+
     /// Throws ``ErrorCode/invalidInput`` naming the first value out of range.
     public func validate() throws {
         func bad(_ why: String) -> SDKError { SDKError(.invalidInput, "Invalid image options: \(why)") }

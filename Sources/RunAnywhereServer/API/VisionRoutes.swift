@@ -44,14 +44,9 @@ struct VisionRoutes: Sendable {
 
         /// The options asked for over Stable Diffusion 1.5's defaults, checked.
         func options() throws -> DiffusionGenerationOptions {
-            var options = DiffusionGenerationOptions.defaults(for: .sd15, prompt: prompt)
-            if let negativePrompt { options.negativePrompt = negativePrompt }
-            if let width { options.width = width }
-            if let height { options.height = height }
-            if let steps { options.steps = steps }
-            if let guidanceScale { options.guidanceScale = guidanceScale }
-            if let seed { options.seed = seed }
-            if let scheduler { options.scheduler = scheduler }
+            let options = DiffusionGenerationOptions.defaults(for: .sd15, prompt: prompt).with(
+                negativePrompt: negativePrompt, width: width, height: height, steps: steps, guidanceScale: guidanceScale, seed: seed, scheduler: scheduler
+            )
             try options.validate()
             return options
         }

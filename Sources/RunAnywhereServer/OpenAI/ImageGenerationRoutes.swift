@@ -75,22 +75,21 @@ struct ImageGenerationRoutes: Sendable {
 
     /// The generation options a request asks for; unset ones are Stable Diffusion 1.5's defaults.
     static func options(_ body: GenerationRequest) throws -> DiffusionGenerationOptions {
-        var options = DiffusionGenerationOptions.defaults(for: .sd15, prompt: body.prompt)
+        var sides: [Int]?
         if let size = body.size, size != "auto" {
-            let sides = size.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard sides.count == 2 else { throw OpenAIError(.badRequest, "size must be WIDTHxHEIGHT, e.g. 512x512 (got '\(size)')", param: "size") }
-            (options.width, options.height) = (sides[0], sides[1])
+            sides = size.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard sides?.count == 2 else { throw OpenAIError(.badRequest, "size must be WIDTHxHEIGHT, e.g. 512x512 (got '\(size)')", param: "size") }
         }
-        if let negative = body.negativePrompt { options.negativePrompt = negative }
-        if let steps = body.steps { options.steps = steps }
-        if let seed = body.seed { options.seed = seed }
-        if let guidance = body.guidanceScale { options.guidanceScale = guidance }
-        if let sampler = body.sampler {
+        let scheduler = try body.sampler.map { sampler in
             guard let scheduler = DiffusionScheduler(caseInsensitive: sampler) else {
                 throw OpenAIError(.badRequest, "unknown sampler '\(sampler)'; choose one of \(DiffusionScheduler.allCases.map(\.rawValue).joined(separator: ", "))", param: "sampler")
             }
-            options.scheduler = scheduler
+            return scheduler
         }
+        let options = DiffusionGenerationOptions.defaults(for: .sd15, prompt: body.prompt).with(
+            negativePrompt: body.negativePrompt, width: sides?[0], height: sides?[1], steps: body.steps, guidanceScale: body.guidanceScale,
+            seed: body.seed, scheduler: scheduler
+        )
         try options.validate()
         return options
     }
