@@ -9,7 +9,7 @@ struct JSONSchemaGrammarTests {
 
     @Test func everySupportedKeywordConverts() throws {
         let schemas: [JSONValue] = [
-            ["type": "string"], ["type": "string", "minLength": 2, "maxLength": 5], ["type": "string", "pattern": "^[A-Z][a-z]+ \\d{2,3}$"],
+            ["type": "string"], ["type": "string", "minLength": 2, "maxLength": 5], ["type": "string", "pattern": "^[A-Z][a-z]+ \\d{2,3}$"], ["type": "string", "pattern": "[!-\"][ -~]{2}[^\\d]"],
             ["type": "string", "format": "date-time"], ["type": "string", "format": "uuid"], ["type": "integer", "minimum": -5, "maximum": 120],
             ["type": "integer", "exclusiveMinimum": 0], ["type": "number", "minimum": 0, "maximum": 1], ["type": "number"], ["type": "boolean"],
             ["type": "null"], ["enum": ["red", "green", 3, nil]], ["const": ["a": 1]], ["type": ["string", "null"]],

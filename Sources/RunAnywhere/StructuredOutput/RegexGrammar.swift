@@ -172,7 +172,7 @@ struct RegexGrammar {
         guard let from = low.unicodeScalars.first?.value, let to = high.unicodeScalars.first?.value else { return "" }
         var pieces: [(UInt32, UInt32)] = []
         var start = from
-        for excluded: UInt32 in [0x22, 0x5C, 0x7F] where (start...to).contains(excluded) {
+        for excluded: UInt32 in [0x22, 0x5C, 0x7F] where start <= to && (start...to).contains(excluded) {
             if start < excluded { pieces.append((start, excluded - 1)) }
             start = excluded + 1
         }
