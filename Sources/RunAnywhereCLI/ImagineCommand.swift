@@ -106,25 +106,13 @@ struct ImagineCommand: AsyncParsableCommand {
 /// The steps of one image on standard error: a bar redrawn in place on a terminal, a line per
 /// step otherwise.
 private struct StepBar {
-    private let interactive = isatty(STDERR_FILENO) == 1
-    private var drawn = false
+    private var line = StatusLine()
 
     mutating func show(_ step: DiffusionProgress) {
-        let width = 20
-        let filled = Int(step.progress * Float(width))
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let eta = step.etaMs.map { String(format: ", ETA %.1fs", $0 / 1000) } ?? ""
-        let line = String(format: "[%@] step %d/%d • %.1fs elapsed%@", bar, step.currentStep, step.totalSteps, step.elapsedMs / 1000, eta)
-        if interactive {
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
-            drawn = true
-        } else {
-            Terminal.standardError(line)
-        }
+        line.show(String(format: "[%@] step %d/%d • %.1fs elapsed%@", StatusLine.bar(Double(step.progress)), step.currentStep, step.totalSteps,
+                         step.elapsedMs / 1000, eta))
     }
 
-    mutating func finish() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        drawn = false
-    }
+    mutating func finish() { line.clear() }
 }

@@ -111,7 +111,7 @@ extension ModelCategory: ExpressibleByArgument {}
 
 /// A download's progress on standard error: redrawn in place on a terminal, a line a second otherwise.
 struct DownloadLine {
-    private let interactive = isatty(STDERR_FILENO) == 1
+    private var line = StatusLine()
     private var lastLine = ContinuousClock.now - .seconds(10)
 
     mutating func show(_ update: DownloadProgress) {
@@ -122,21 +122,15 @@ struct DownloadLine {
             let speed = update.speed.map { " • " + Terminal.bytes(Int64($0)) + "/s" } ?? ""
             let eta = update.estimatedTimeRemaining.map { String(format: " • ETA %.0fs", $0) } ?? ""
             text = String(format: "%@ %3.0f%% %@%@%@%@", update.modelId, update.percentage * 100, Terminal.bytes(update.bytesDownloaded), total, speed, eta)
-            if !interactive, ContinuousClock.now - lastLine < .seconds(1) { return }
+            if !line.interactive, ContinuousClock.now - lastLine < .seconds(1) { return }
         case .verifying: text = "\(update.modelId): verifying"
         case .extracting: text = "\(update.modelId): extracting"
         case .completed: text = "\(update.modelId): downloaded"
         case .failed: return  // the error itself is reported when the command ends
         }
         lastLine = ContinuousClock.now
-        if interactive {
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
-        } else {
-            Terminal.standardError(text)
-        }
+        line.show(text)
     }
 
-    mutating func finish() {
-        if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
-    }
+    mutating func finish() { line.keep() }
 }

@@ -1,0 +1,35 @@
+import Foundation
+
+/// A status line on standard error: redrawn in place on a terminal, one line per update otherwise.
+struct StatusLine {
+    /// Whether standard error is a terminal.
+    let interactive = isatty(STDERR_FILENO) == 1
+    private var drawn = false
+
+    /// Shows `text`, in place of the previous status on a terminal.
+    mutating func show(_ text: String) {
+        if interactive {
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+            drawn = true
+        } else {
+            Terminal.standardError(text)
+        }
+    }
+
+    /// Erases the status drawn on a terminal, so that the next output starts on a clean line.
+    mutating func clear() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        drawn = false
+    }
+
+    /// Leaves the status drawn on a terminal where it is, ending its line.
+    func keep() {
+        if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
+    /// A `width`-character bar, `fraction` (0 to 1) of it filled: `[####......]` without brackets.
+    static func bar(_ fraction: Double, width: Int = 20) -> String {
+        let filled = max(0, min(width, Int(fraction * Double(width))))
+        return String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+    }
+}
