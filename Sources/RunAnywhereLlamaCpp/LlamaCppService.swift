@@ -38,6 +38,8 @@ final class LlamaCppService: LLMService {
         llama.applyChatTemplate(messages, addAssistantPrefix: addAssistantPrefix)
     }
 
+    var chatTemplateSource: String? { llama.chatTemplate }
+
     var readsImages: Bool { llama.vision != nil }
 
     func imageTokenCount(_ image: LoadedImage) throws -> Int {

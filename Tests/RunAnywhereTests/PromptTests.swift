@@ -76,7 +76,7 @@ import Testing
 
     @Test func keepsEverythingWhenItFits() throws {
         let plan = try ContextWindow.fit(
-            system: Message(role: .system, content: "be nice"), history: history(2), newMessage: Message(role: .user, content: "last"),
+            system: Message(role: .system, content: "be nice"), history: history(2), newMessages: [Message(role: .user, content: "last")],
             maxMessages: 100, contextLength: 100, maxTokens: 10, render: render, countTokens: words
         )
         #expect(plan.droppedMessages == 0)
@@ -86,7 +86,7 @@ import Testing
 
     @Test func dropsTheOldestTurnsFirstAndKeepsTheSystemPrompt() throws {
         let plan = try ContextWindow.fit(
-            system: Message(role: .system, content: "be nice"), history: history(10), newMessage: Message(role: .user, content: "last"),
+            system: Message(role: .system, content: "be nice"), history: history(10), newMessages: [Message(role: .user, content: "last")],
             maxMessages: 100, contextLength: 40, maxTokens: 10, render: render, countTokens: words
         )
         #expect(plan.inputTokens + 10 <= 40)
@@ -100,7 +100,7 @@ import Testing
 
     @Test func honoursMaxMessages() throws {
         let plan = try ContextWindow.fit(
-            system: nil, history: history(5), newMessage: Message(role: .user, content: "last"),
+            system: nil, history: history(5), newMessages: [Message(role: .user, content: "last")],
             maxMessages: 2, contextLength: 1000, maxTokens: 10, render: render, countTokens: words
         )
         #expect(plan.droppedMessages == 8)
@@ -109,7 +109,7 @@ import Testing
 
     @Test func limitsGenerationWhenOnlyTheNewestMessageFits() throws {
         let plan = try ContextWindow.fit(
-            system: nil, history: history(3), newMessage: Message(role: .user, content: "a b c d e f g h"),
+            system: nil, history: history(3), newMessages: [Message(role: .user, content: "a b c d e f g h")],
             maxMessages: 100, contextLength: 12, maxTokens: 500, render: render, countTokens: words
         )
         #expect(plan.droppedMessages == 6)
@@ -120,7 +120,7 @@ import Testing
     @Test func newestMessageAloneTooLongIsAClearError() throws {
         let error = try #require(throws: SDKError.self) {
             try ContextWindow.fit(
-                system: nil, history: history(1), newMessage: Message(role: .user, content: String(repeating: "w ", count: 50)),
+                system: nil, history: history(1), newMessages: [Message(role: .user, content: String(repeating: "w ", count: 50))],
                 maxMessages: 100, contextLength: 20, maxTokens: 5, render: render, countTokens: words
             )
         }

@@ -6,7 +6,8 @@ Run by the CLI tests (`make test`) with the project venv's Python:
                            [--voice-model VOICE]   (speech, and transcription of MP3, Ogg and WebM made by ffmpeg)
                            [--vision-model VLM]    (images in chat, as image_url data URLs)
                            [--image-model MODEL]   (images.generate: b64_json, data URLs, seeds, errors)
-With --check all it also checks structured output (response_format, and parse() with a pydantic model).
+With --check all it also checks structured output (response_format, and parse() with a pydantic model)
+and tool calling (tools, tool_choice, tool_calls whole and streamed, tool results, pydantic_function_tool).
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
@@ -429,6 +430,108 @@ def check_random_schemas(client, model):
     return {"random_schemas": report}
 
 
+WEATHER_TOOL = {"type": "function", "function": {
+    "name": "get_weather", "description": "Get the current weather in a city",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string", "minLength": 1, "maxLength": 40},
+                                                    "unit": {"enum": ["celsius", "fahrenheit"]}},
+                   "required": ["city", "unit"], "additionalProperties": False}}}
+CALCULATOR_TOOL = {"type": "function", "function": {
+    "name": "calculate", "description": "Evaluate an arithmetic expression",
+    "parameters": {"type": "object", "properties": {"expression": {"type": "string", "minLength": 1, "maxLength": 60}},
+                   "required": ["expression"], "additionalProperties": False}}}
+
+
+def check_call(call, tools):
+    """Whether a tool call names one of `tools` and its arguments are valid for that tool's schema."""
+    import jsonschema
+    schemas = {tool["function"]["name"]: tool["function"]["parameters"] for tool in tools}
+    if not check(call.type == "function" and call.function.name in schemas and call.id, f"a call to an unknown tool: {call}"):
+        return None
+    try:
+        arguments = json.loads(call.function.arguments)
+        jsonschema.validate(arguments, schemas[call.function.name])
+        return arguments
+    except (ValueError, jsonschema.ValidationError) as error:
+        check(False, f"the arguments of {call.function.name} are not valid: {call.function.arguments!r}: {error}")
+
+
+def check_tools(client, model):
+    """Tool calling through OpenAI's API shapes: a named call whose arguments `jsonschema` accepts,
+    its result sent back as a `tool` message and used in the answer; `required` and `auto`; the
+    same call streamed as tool_call deltas; `pydantic_function_tool` with `parse()`; and a tool
+    whose schema is not supported, or a tool_choice naming no tool, refused."""
+    import typing
+    import pydantic
+    tools = [WEATHER_TOOL, CALCULATOR_TOOL]
+    question = [{"role": "user", "content": "What is the weather in Paris?"}]
+    named = {"type": "function", "function": {"name": "get_weather"}}
+    first = client.chat.completions.create(model=model, messages=question, tools=tools, tool_choice=named, max_tokens=60, temperature=0)
+    choice = first.choices[0]
+    calls = choice.message.tool_calls or []
+    check(choice.finish_reason == "tool_calls" and len(calls) == 1 and choice.message.content is None, f"a named call gave {choice}")
+    arguments = check_call(calls[0], tools) if calls else None
+    seen = {"tool_call": arguments}
+    if calls:
+        # The result goes back as a tool message; with tool_choice none the model answers with it.
+        messages = question + [choice.message, {"role": "tool", "tool_call_id": calls[0].id, "content": "18 degrees Celsius and sunny"}]
+        answer = client.chat.completions.create(model=model, messages=messages, tools=tools, tool_choice="none", max_tokens=60, temperature=0)
+        text = answer.choices[0].message.content or ""
+        seen["tool_answer"] = text
+        check(answer.choices[0].finish_reason == "stop" and not answer.choices[0].message.tool_calls, f"the answer after the result: {answer.choices[0]}")
+        check("18" in text or "sunny" in text, f"the answer does not use the tool's result: {text!r}")
+        # Streamed, the same greedy call arrives as deltas: id, type and name first, then the arguments.
+        stream = client.chat.completions.create(model=model, messages=question, tools=tools, tool_choice=named, max_tokens=60,
+                                                temperature=0, stream=True)
+        streamed, content, reasons = {}, "", []
+        for chunk in stream:
+            for part in chunk.choices:
+                content += part.delta.content or ""
+                if part.finish_reason:
+                    reasons.append(part.finish_reason)
+                for delta in part.delta.tool_calls or []:
+                    call = streamed.setdefault(delta.index, {"id": None, "name": "", "arguments": ""})
+                    call["id"] = call["id"] or delta.id
+                    call["name"] += (delta.function.name or "") if delta.function else ""
+                    call["arguments"] += (delta.function.arguments or "") if delta.function else ""
+        check(reasons == ["tool_calls"] and content == "", f"streamed call: finish reasons {reasons}, content {content!r}")
+        check(list(streamed) == [0] and streamed[0]["name"] == "get_weather" and streamed[0]["id"]
+              and json.loads(streamed[0]["arguments"] or "null") == arguments, f"streamed call {streamed} differs from {arguments}")
+    # required: one of the tools, valid; auto: text, or a valid call.
+    required = client.chat.completions.create(model=model, messages=[{"role": "user", "content": "What is 12 times 7?"}], tools=tools,
+                                              tool_choice="required", max_tokens=60, temperature=0).choices[0]
+    check(required.finish_reason == "tool_calls" and len(required.message.tool_calls or []) == 1, f"required gave {required}")
+    for call in required.message.tool_calls or []:
+        check_call(call, tools)
+    auto = client.chat.completions.create(model=model, messages=[{"role": "user", "content": "What is 12 times 7?"}], tools=tools,
+                                          max_tokens=60, temperature=0).choices[0]
+    if auto.message.tool_calls:
+        check(auto.finish_reason == "tool_calls", f"auto called a tool but finished with {auto.finish_reason}")
+        for call in auto.message.tool_calls:
+            check_call(call, tools)
+    else:
+        check(auto.finish_reason in ("stop", "length") and (auto.message.content or "").strip(), f"auto gave {auto}")
+    seen["tool_auto"] = auto.message.content or [c.function.name for c in auto.message.tool_calls]
+
+    class GetWeather(pydantic.BaseModel):
+        """Get the current weather in a city."""
+        city: str
+        unit: typing.Literal["celsius", "fahrenheit"]
+
+    parsed = client.chat.completions.parse(model=model, messages=question, tools=[openai.pydantic_function_tool(GetWeather)],
+                                           tool_choice={"type": "function", "function": {"name": "GetWeather"}}, max_tokens=60, temperature=0)
+    parsed_calls = parsed.choices[0].message.tool_calls or []
+    check(len(parsed_calls) == 1 and isinstance(parsed_calls[0].function.parsed_arguments, GetWeather), f"parse() with a tool gave {parsed.choices[0]}")
+    unsupported = {"type": "function", "function": {"name": "mail", "parameters": {
+        "type": "object", "properties": {"to": {"type": "string", "format": "email"}}}}}
+    for bad, words in (({"tools": [unsupported]}, "format 'email'"), ({"tools": tools, "tool_choice": {"type": "function", "function": {"name": "x"}}}, "'x'")):
+        try:
+            client.chat.completions.create(model=model, messages=question, max_tokens=5, **bad)
+            check(False, f"{bad} was not refused")
+        except openai.BadRequestError as error:
+            check(words in str(error), f"the refusal of {bad} does not say {words}: {error}")
+    return seen
+
+
 def png_size(data):
     """The width and height in a PNG file's header (None when it is not a PNG)."""
     if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
@@ -539,6 +642,7 @@ def main():
     if args.check == "all":
         seen.update(check_structured(client, args.model))
         seen.update(check_random_schemas(client, args.model))
+        seen.update(check_tools(client, args.model))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
     return 1 if failures else 0
 

@@ -34,7 +34,7 @@ public enum ChatTemplate: String, Codable, Sendable, CaseIterable {
             for message in messages {
                 switch message.role {
                 case .system: prompt += "\(message.content)\n\n"
-                case .user: prompt += "### Instruction:\n\(message.content)\n\n"
+                case .user, .tool: prompt += "### Instruction:\n\(message.content)\n\n"
                 case .assistant: prompt += "### Response:\n\(message.content)\n\n"
                 }
             }

@@ -13,19 +13,20 @@ public struct PromptPlan: Sendable, Equatable {
 /// Fits prompts into a context window, dropping the oldest history first.
 public enum ContextWindow {
     /// Plans a chat prompt: `system` (if any), the newest `maxMessages` of `history`, then
-    /// `newMessage`. While the prompt would not leave `maxTokens` free in `contextLength`, the
-    /// oldest history message is dropped (and any assistant message left leading the history).
-    /// With no history left, generation is limited to the room that remains; when the newest
-    /// message alone leaves no room at all, this throws ``ErrorCode/contextTooLong``.
+    /// `newMessages` (the user's message, and the tool calls and results after it). While the
+    /// prompt would not leave `maxTokens` free in `contextLength`, the oldest history message is
+    /// dropped (and any assistant or tool message left leading the history). With no history
+    /// left, generation is limited to the room that remains; when the new messages alone leave no
+    /// room at all, this throws ``ErrorCode/contextTooLong``.
     public static func fit(
-        system: Message?, history: [Message], newMessage: Message, maxMessages: Int,
+        system: Message?, history: [Message], newMessages: [Message], maxMessages: Int,
         contextLength: Int, maxTokens: Int,
         render: ([Message]) throws -> String, countTokens: (String) throws -> Int
     ) throws -> PromptPlan {
         let kept = Array(history.suffix(max(0, maxMessages)))
         var start = 0
         while true {
-            let messages = (system.map { [$0] } ?? []) + kept[start...] + [newMessage]
+            let messages = (system.map { [$0] } ?? []) + kept[start...] + newMessages
             let prompt = try render(messages)
             let tokens = try countTokens(prompt)
             let dropped = history.count - kept.count + start
@@ -34,7 +35,7 @@ public enum ContextWindow {
             }
             if start < kept.count {
                 start += 1
-                while start < kept.count, kept[start].role == .assistant { start += 1 }
+                while start < kept.count, [.assistant, .tool].contains(kept[start].role) { start += 1 }
                 continue
             }
             if tokens < contextLength {
@@ -42,7 +43,7 @@ public enum ContextWindow {
             }
             throw SDKError.llm(
                 .contextTooLong,
-                "The prompt needs \(tokens) tokens with the newest message alone, but the model's context holds \(contextLength); shorten the message\(system == nil ? "" : " or the system prompt")"
+                "The prompt needs \(tokens) tokens with the newest messages alone, but the model's context holds \(contextLength); shorten the message\(system == nil ? "" : " or the system prompt")"
             )
         }
     }

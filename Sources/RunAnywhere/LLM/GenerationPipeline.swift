@@ -1,14 +1,17 @@
 import Foundation
 
 /// Drives one engine run and turns its token bytes into the caller's text and result: whole
-/// UTF-8 characters only, stop sequences cut out, thinking split from the answer, and the
-/// timings measured on one monotonic clock.
+/// UTF-8 characters only, stop sequences cut out, thinking split from the answer, tool calls
+/// kept out of the streamed text and parsed into the result, and the timings measured on one
+/// monotonic clock.
 struct GenerationPipeline {
     let modelID: String
     let framework: InferenceFramework
     let plan: PromptPlan
     let stopSequences: [String]
     let thinkingPattern: ThinkingTagPattern
+    /// When the model is offered tools: what keeps its calls out of the streamed text.
+    var toolCalls: ToolCallStreamFilter? = nil
 
     /// Runs `run` to its end, passing each piece of text to `emit`, and returns the result.
     /// Cancelling the calling task cancels the run; the result then says `.cancelled`.
@@ -27,12 +30,14 @@ struct GenerationPipeline {
         var thinkingStart: ContinuousClock.Instant?
         var thinkingEnd: ContinuousClock.Instant?
         var stopReason = LLMStopReason.stop
+        var callFilter = toolCalls
 
         func output(_ text: String) {
             guard !text.isEmpty else { return }
             raw += text
             _ = thinking.feed(text)
-            emit(text)
+            let shown = callFilter?.feed(text) ?? text
+            if !shown.isEmpty { emit(shown) }
         }
 
         do {
@@ -70,6 +75,7 @@ struct GenerationPipeline {
                         }
                         let (tail, _) = stops.feed(decoder.finish())
                         output(tail + stops.finish())
+                        if let held = callFilter?.finish(), !held.isEmpty { emit(held) }
                     }
                 }
             } onCancel: {
@@ -85,10 +91,16 @@ struct GenerationPipeline {
 
         let end = ContinuousClock.now
         let split = ThinkingParser.split(raw, pattern: thinkingPattern)
+        var text = split.response
+        var calls: [ToolCall] = []
+        if let format = toolCalls?.format, stopReason == .stop {
+            (text, calls) = format.parse(split.response)
+            if !calls.isEmpty { stopReason = .toolCalls }
+        }
         let latency = (end - start).inSeconds
         let decodeSeconds = firstToken.flatMap { first in lastToken.map { ($0 - first).inSeconds } } ?? 0
         return LLMGenerationResult(
-            text: split.response,
+            text: text,
             thinkingContent: split.thinking,
             // With images, the engine's count: the plan counted each image's marker as text.
             inputTokens: imageEncodeSeconds == nil ? plan.inputTokens : prompt.evaluated + prompt.cached,
@@ -106,7 +118,8 @@ struct GenerationPipeline {
             stopReason: stopReason,
             tokensPerSecondHistory: history,
             thinkingTimeMs: thinkingStart.map { ((thinkingEnd ?? lastToken ?? $0) - $0).inSeconds * 1000 },
-            imageEncodeTimeMs: imageEncodeSeconds.map { $0 * 1000 }
+            imageEncodeTimeMs: imageEncodeSeconds.map { $0 * 1000 },
+            toolCalls: calls
         )
     }
 }

@@ -28,6 +28,12 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     /// Output the model must keep to: JSON of a schema, any JSON object, or a grammar (the spec's
     /// `structuredOutput`).
     public var structuredOutput: StructuredOutputConfig?
+    /// Functions the model may call; its calls come back in ``LLMGenerationResult/toolCalls``.
+    public var tools: [Tool]
+    /// Whether and which tool the model must call.
+    public var toolChoice: ToolChoice
+    /// Whether the model may call several tools in one answer (false: at most one call).
+    public var parallelToolCalls: Bool
 
     /// Creates options.
     public init(
@@ -43,7 +49,10 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         threads: Int? = nil,
         applyChatTemplate: Bool = true,
         reusePromptCache: Bool = true,
-        structuredOutput: StructuredOutputConfig? = nil
+        structuredOutput: StructuredOutputConfig? = nil,
+        tools: [Tool] = [],
+        toolChoice: ToolChoice = .auto,
+        parallelToolCalls: Bool = false
     ) {
         self.maxTokens = maxTokens
         self.temperature = temperature
@@ -58,7 +67,13 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         self.applyChatTemplate = applyChatTemplate
         self.reusePromptCache = reusePromptCache
         self.structuredOutput = structuredOutput
+        self.tools = tools
+        self.toolChoice = toolChoice
+        self.parallelToolCalls = parallelToolCalls
     }
+
+    /// Whether the model is offered tools to call (there are some, and the choice is not `none`).
+    public var offersTools: Bool { !tools.isEmpty && toolChoice != .none }
 
     /// Throws a clear error for values no engine can honour.
     public func validate() throws {
@@ -72,5 +87,23 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         guard topK >= 0 else { throw bad("topK must be 0 or more (got \(topK))") }
         if let threads, threads < 1 || threads > 512 { throw bad("threads must be between 1 and 512 (got \(threads))") }
         guard !stopSequences.contains("") else { throw bad("stop sequences must not be empty") }
+        try validateTools()
+    }
+
+    private func validateTools() throws {
+        func bad(_ why: String) -> SDKError { SDKError.llm(.invalidInput, "Invalid tools: \(why)") }
+        for tool in tools { try tool.validate() }
+        if let repeated = Dictionary(grouping: tools, by: \.name).first(where: { $0.value.count > 1 })?.key {
+            throw bad("two tools are named '\(repeated)'")
+        }
+        switch toolChoice {
+        case .required where tools.isEmpty: throw bad("toolChoice is required, but there are no tools")
+        case .tool(let name) where !tools.contains { $0.name == name }: throw bad("toolChoice names '\(name)', which is not one of the tools")
+        default: break
+        }
+        if offersTools, structuredOutput != nil {
+            throw bad("structuredOutput and tools exclude each other; set toolChoice to none to constrain the answer instead")
+        }
+        if offersTools, !applyChatTemplate { throw bad("tools need the chat template (applyChatTemplate)") }
     }
 }

@@ -8,6 +8,8 @@ public enum LLMStopReason: String, Codable, Sendable {
     case length
     /// The caller cancelled.
     case cancelled
+    /// The model called tools (``LLMGenerationResult/toolCalls``) and waits for their results.
+    case toolCalls
 }
 
 /// The outcome of one generation, with its measurements.
@@ -50,6 +52,9 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
     /// Milliseconds spent encoding the prompt's images (a vision-language model); nil without
     /// images. Additive to the spec.
     public let imageEncodeTimeMs: Double?
+    /// The tools the model called (then `text` is what it wrote besides, often nothing, and the
+    /// stop reason ``LLMStopReason/toolCalls``). Additive to the spec.
+    public let toolCalls: [ToolCall]
 
     /// Creates a result.
     public init(
@@ -58,7 +63,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         timeToFirstTokenMs: Double? = nil, thinkingTokens: Int? = nil, responseTokens: Int? = nil,
         promptTokensPerSecond: Double = 0, decodeTokensPerSecond: Double = 0, cachedInputTokens: Int = 0,
         stopReason: LLMStopReason = .stop, tokensPerSecondHistory: [Double] = [], thinkingTimeMs: Double? = nil,
-        imageEncodeTimeMs: Double? = nil
+        imageEncodeTimeMs: Double? = nil, toolCalls: [ToolCall] = []
     ) {
         self.text = text
         self.thinkingContent = thinkingContent
@@ -78,6 +83,31 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         self.tokensPerSecondHistory = tokensPerSecondHistory
         self.thinkingTimeMs = thinkingTimeMs
         self.imageEncodeTimeMs = imageEncodeTimeMs
+        self.toolCalls = toolCalls
+    }
+
+    /// Decodes a result; `toolCalls` may be absent (results saved before tools existed).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        text = try c.decode(String.self, forKey: .text)
+        thinkingContent = try c.decodeIfPresent(String.self, forKey: .thinkingContent)
+        inputTokens = try c.decode(Int.self, forKey: .inputTokens)
+        tokensUsed = try c.decode(Int.self, forKey: .tokensUsed)
+        modelUsed = try c.decode(String.self, forKey: .modelUsed)
+        latencyMs = try c.decode(TimeInterval.self, forKey: .latencyMs)
+        framework = try c.decodeIfPresent(String.self, forKey: .framework)
+        tokensPerSecond = try c.decode(Double.self, forKey: .tokensPerSecond)
+        timeToFirstTokenMs = try c.decodeIfPresent(Double.self, forKey: .timeToFirstTokenMs)
+        thinkingTokens = try c.decodeIfPresent(Int.self, forKey: .thinkingTokens)
+        responseTokens = try c.decode(Int.self, forKey: .responseTokens)
+        promptTokensPerSecond = try c.decode(Double.self, forKey: .promptTokensPerSecond)
+        decodeTokensPerSecond = try c.decode(Double.self, forKey: .decodeTokensPerSecond)
+        cachedInputTokens = try c.decode(Int.self, forKey: .cachedInputTokens)
+        stopReason = try c.decode(LLMStopReason.self, forKey: .stopReason)
+        tokensPerSecondHistory = try c.decode([Double].self, forKey: .tokensPerSecondHistory)
+        thinkingTimeMs = try c.decodeIfPresent(Double.self, forKey: .thinkingTimeMs)
+        imageEncodeTimeMs = try c.decodeIfPresent(Double.self, forKey: .imageEncodeTimeMs)
+        toolCalls = try c.decodeIfPresent([ToolCall].self, forKey: .toolCalls) ?? []
     }
 }
 

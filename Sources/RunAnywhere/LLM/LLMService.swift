@@ -14,6 +14,10 @@ public protocol LLMService: AnyObject, Sendable {
     /// none the engine can apply.
     func applyChatTemplate(_ messages: [Message], addAssistantPrefix: Bool) -> String?
 
+    /// The source of the model's own chat template (a Jinja template), if it has one; the SDK
+    /// reads it to write tools in the format the model was trained on (``ToolCallFormat``).
+    var chatTemplateSource: String? { get }
+
     /// Starts generating on an engine thread; the run's events report progress. May be called
     /// from any thread while other runs are going: the engine runs as many at once as it was
     /// loaded for (``ModelLoadOptions/parallel``), queues up to ``ModelLoadOptions/queueLimit``
@@ -34,6 +38,9 @@ public protocol LLMService: AnyObject, Sendable {
 }
 
 extension LLMService {
+    /// Default: no template source known.
+    public var chatTemplateSource: String? { nil }
+
     /// Default: a text-only model.
     public var readsImages: Bool { false }
 

@@ -9,7 +9,7 @@ extension RunAnywhereRuntime {
     /// Generates the next assistant message of a conversation: `prompt` is the user's new
     /// message, `context` the conversation so far. Cancelling the calling task stops the engine.
     public func generate(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
-        let task = try start(prompt, context: context, options: options) { _ in }
+        let task = try start(try Self.turn(prompt), context: context, options: options) { _ in }
         return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
     }
 
@@ -20,7 +20,8 @@ extension RunAnywhereRuntime {
 
     /// Starts generating the next assistant message of a conversation, streaming its text.
     public func generateStream(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) throws -> LLMStreamingResult {
-        try streaming { try start(prompt, context: context, options: options, emit: $0) }
+        let turn = try Self.turn(prompt)
+        return try streaming { try start(turn, context: context, options: options, emit: $0) }
     }
 
     /// Starts generating with the model `model`, streaming its text. Returns once the model is
@@ -33,13 +34,38 @@ extension RunAnywhereRuntime {
         _ prompt: String, images: [VLMImage] = [], context: Context?, options: LLMGenerationOptions?, model: String,
         loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
     ) async throws -> LLMStreamingResult {
+        try await generateStream(
+            turn: try Self.turn(prompt, images: images), context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive
+        )
+    }
+
+    /// Starts generating the assistant's next message in `context` with the model `model`,
+    /// streaming its text: `context` ends with the user's message, or with the assistant's tool
+    /// calls and their results after it (``MessageRole/tool`` messages). Otherwise as
+    /// ``generateStream(_:images:context:options:model:loadOptions:keepAlive:)``.
+    public func generateStream(
+        continuing context: Context, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
+    ) async throws -> LLMStreamingResult {
+        let (history, turn) = try Self.split(context)
+        return try await generateStream(turn: turn, context: history, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
+    }
+
+    private func generateStream(
+        turn: [Message], context: Context?, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
+    ) async throws -> LLMStreamingResult {
         let model = try catalog.model(id: model)
         let options = options ?? LLMGenerationOptions()
-        try validate(prompt, options: options)
-        let admitted = try await admit(
-            prompt, images: images, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive
-        )
+        try options.validate()
+        let admitted = try await admit(turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
         return try streaming { emit in track { try await self.drive(admitted, emit: emit) } }
+    }
+
+    /// Generates the assistant's next message in `context`, which ends with the user's message or
+    /// with the assistant's tool calls and their results (``MessageRole/tool`` messages).
+    public func generate(continuing context: Context, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
+        let (history, turn) = try Self.split(context)
+        let task = try start(turn, context: history, options: options) { _ in }
+        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
     }
 
     /// A streaming result over the generation `start` starts with the stream's emitter.
@@ -63,20 +89,36 @@ extension RunAnywhereRuntime {
 
     /// Validates the request and starts it on the current model as a task; `emit` receives the text pieces.
     private func start(
-        _ prompt: String, context: Context?, options: LLMGenerationOptions?, emit: @escaping @Sendable (String) -> Void
+        _ turn: [Message], context: Context?, options: LLMGenerationOptions?, emit: @escaping @Sendable (String) -> Void
     ) throws -> Task<LLMGenerationResult, any Error> {
         let options = options ?? LLMGenerationOptions()
-        try validate(prompt, options: options)
+        try options.validate()
         guard let current = currentModelEntry else { throw Self.noModelLoaded }
         return track {
-            let admitted = try await self.admit(prompt, context: context, options: options, model: current.info, loadOptions: current.options, keepAlive: nil)
+            let admitted = try await self.admit(turn, context: context, options: options, model: current.info, loadOptions: current.options, keepAlive: nil)
             return try await self.drive(admitted, emit: emit)
         }
     }
 
-    private func validate(_ prompt: String, options: LLMGenerationOptions) throws {
-        try options.validate()
+    /// The new user message a prompt makes; an empty prompt is an error.
+    static func turn(_ prompt: String, images: [VLMImage] = []) throws -> [Message] {
         guard !prompt.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt is empty") }
+        return [Message(role: .user, content: prompt, images: images)]
+    }
+
+    /// `context` cut before its last user message: the history, and the turn being answered (the
+    /// user's message, then any tool calls and their results).
+    static func split(_ context: Context) throws -> (Context, [Message]) {
+        func bad(_ why: String) -> SDKError { SDKError.llm(.invalidInput, "Cannot continue the conversation: \(why)") }
+        guard let userIndex = context.messages.lastIndex(where: { $0.role == .user }) else { throw bad("it has no user message") }
+        let turn = Array(context.messages[userIndex...])
+        for message in turn.dropFirst() where !(message.role == .tool || (message.role == .assistant && !message.toolCalls.isEmpty)) {
+            throw bad("after the last user message come only the assistant's tool calls and their results, not a \(message.role.rawValue) message\(message.role == .assistant ? " without tool calls" : "")")
+        }
+        if turn.count > 1, turn.last?.role != .tool { throw bad("the assistant's tool calls have no results yet (add a tool message for each call)") }
+        if let last = turn.last, last.role == .user, last.content.isEmpty, last.images.isEmpty { throw SDKError.llm(.emptyInput, "The prompt is empty") }
+        let history = Context(systemPrompt: context.systemPrompt, messages: Array(context.messages[..<userIndex]), maxMessages: context.maxMessages, metadata: context.metadata)
+        return (history, turn)
     }
 
     /// Runs `work` as a task that ``cancelGeneration()`` reaches.
@@ -100,7 +142,7 @@ extension RunAnywhereRuntime {
     /// template, fitted to its context window, with its length in tokens.
     public func preparePrompt(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) throws -> PromptPlan {
         guard let service = currentService else { throw Self.noModelLoaded }
-        return try Self.plan(prompt, context: context, options: options ?? LLMGenerationOptions(), service: service).0
+        return try Self.plan(try Self.turn(prompt), context: context, options: options ?? LLMGenerationOptions(), service: service).plan
     }
 
     /// Token count of `text` for the current model.
@@ -124,15 +166,21 @@ extension RunAnywhereRuntime {
     /// Borrows `model` (loading it if needed), fits the prompt to its context and hands the
     /// request to the engine; the lease is given back if any step fails.
     func admit(
-        _ prompt: String, images: [VLMImage] = [], context: Context?, options: LLMGenerationOptions, model: ModelInfo,
-        loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
+        _ turn: [Message], context: Context?, options: LLMGenerationOptions, model: ModelInfo, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
     ) async throws -> Admitted {
         let start = ContinuousClock.now
-        let grammar = try options.structuredOutput?.grammar()  // an unsupported schema fails before the model loads
+        // An unsupported schema fails before the model loads.
+        var grammar = try options.structuredOutput?.grammar()
+        if options.offersTools { _ = try ToolCallFormat.json.grammar(tools: options.tools, choice: options.toolChoice, parallel: true, thinking: nil) }
         let lease = try await acquire(model, options: loadOptions, keepAlive: keepAlive)
         do {
-            let loaded = try Self.images(newImages: images, context: context, service: lease.service, model: model)
-            let (plan, terminators) = try Self.plan(prompt, images: images, loaded: loaded, context: context, options: options, service: lease.service)
+            let loaded = try Self.images(newImages: turn.flatMap(\.images), context: context, service: lease.service, model: model)
+            let thinking = lease.info.thinkingPattern
+            let prepared = try Self.plan(turn, loaded: loaded, context: context, options: options, service: lease.service)
+            let plan = prepared.plan
+            if let format = prepared.toolFormat, grammar == nil {
+                grammar = try format.grammar(tools: options.tools, choice: options.toolChoice, parallel: options.parallelToolCalls, thinking: thinking)
+            }
             let shown = Array(loaded.suffix(plan.prompt.components(separatedBy: LLMEngineRequest.imageMarker).count - 1).map(\.image))
             if plan.droppedMessages > 0 {
                 logger.info("Dropped the oldest messages to fit the context window", metadata: [
@@ -146,8 +194,9 @@ extension RunAnywhereRuntime {
             )
             let pipeline = GenerationPipeline(
                 modelID: lease.info.id, framework: lease.framework, plan: plan,
-                stopSequences: options.stopSequences + terminators,
-                thinkingPattern: lease.info.thinkingPattern ?? .defaultPattern
+                stopSequences: options.stopSequences + prepared.terminators,
+                thinkingPattern: thinking ?? .defaultPattern,
+                toolCalls: options.offersTools ? prepared.toolFormat.map { ToolCallStreamFilter(format: $0, thinking: thinking) } : nil
             )
             return Admitted(lease: lease, run: try lease.service.startGeneration(request), pipeline: pipeline, startedAt: start)
         } catch {
@@ -164,34 +213,45 @@ extension RunAnywhereRuntime {
         return result
     }
 
-    /// The prompt for a request, fitted to the context window, and the extra stop sequences a
-    /// fallback template needs.
+    /// A request's prompt, fitted to the context window, with the extra stop sequences a fallback
+    /// template needs and the format of the tool calls (nil: the request has no tools).
+    struct PreparedPrompt {
+        let plan: PromptPlan
+        let terminators: [String]
+        let toolFormat: ToolCallFormat?
+    }
+
+    /// The prompt for `turn` (the new messages) after `context`, fitted to the context window.
     static func plan(
-        _ prompt: String, images: [VLMImage] = [], loaded: [(image: LoadedImage, tokens: Int)] = [], context: Context?,
-        options: LLMGenerationOptions, service: any LLMService
-    ) throws -> (PromptPlan, [String]) {
+        _ turn: [Message], loaded: [(image: LoadedImage, tokens: Int)] = [], context: Context?, options: LLMGenerationOptions, service: any LLMService
+    ) throws -> PreparedPrompt {
         // A prompt's images count as the tokens each becomes; the last ones are those it shows.
         let count = { (text: String) in
             let parts = text.components(separatedBy: LLMEngineRequest.imageMarker)
             return try service.tokenCount(parts.joined()) + loaded.suffix(parts.count - 1).reduce(0) { $0 + $1.tokens }
         }
         guard options.applyChatTemplate else {
-            let plan = try ContextWindow.fit(rawPrompt: String(repeating: LLMEngineRequest.imageMarker, count: images.count) + prompt, contextLength: service.contextLength, maxTokens: options.maxTokens, countTokens: count)
-            return (plan, [])
+            guard turn.count == 1, let message = turn.first else {
+                throw SDKError.llm(.invalidInput, "A conversation with tool calls needs the chat template (applyChatTemplate)")
+            }
+            let raw = String(repeating: LLMEngineRequest.imageMarker, count: message.images.count) + message.content
+            let plan = try ContextWindow.fit(rawPrompt: raw, contextLength: service.contextLength, maxTokens: options.maxTokens, countTokens: count)
+            return PreparedPrompt(plan: plan, terminators: [], toolFormat: nil)
         }
         let history = context?.messages ?? []
+        let format = ToolCallFormat.detect(chatTemplate: service.chatTemplateSource)
         var systemText = options.systemPrompt ?? context?.systemPrompt ?? history.first { $0.role == .system }?.content
-        if let instruction = options.structuredOutput?.instruction {
+        let instruction = options.offersTools ? format.instruction(tools: options.tools, choice: options.toolChoice) : options.structuredOutput?.instruction
+        if let instruction {
             systemText = [systemText, instruction].compactMap(\.self).joined(separator: "\n\n")
         }
         let system = systemText.map { Message(role: .system, content: $0) }
-        let newMessage = Message(role: .user, content: prompt, images: images)
-        let probe = (system.map { [$0] } ?? []) + [newMessage]
         var terminators: [String] = []
-        // A model that reads images sees a marker where each one stands; a text model, only the text.
-        let marked = { (messages: [Message]) in service.readsImages ? messages.map(\.markingImages) : messages }
+        // Tool calls and results as the template knows them; a model that reads images sees a
+        // marker where each one stands, a text model only the text.
+        let marked = { (messages: [Message]) in format.prepare(service.readsImages ? messages.map(\.markingImages) : messages) }
         let render: ([Message]) throws -> String
-        if service.applyChatTemplate(probe, addAssistantPrefix: true) != nil {
+        if service.applyChatTemplate((system.map { [$0] } ?? []) + format.prepare(turn), addAssistantPrefix: true) != nil {
             render = { messages in
                 guard let text = service.applyChatTemplate(marked(messages), addAssistantPrefix: true) else {
                     throw SDKError.llm(.generationFailed, "The model's chat template could not format the conversation")
@@ -204,11 +264,11 @@ extension RunAnywhereRuntime {
             render = { fallback.format(marked($0)) }
         }
         let plan = try ContextWindow.fit(
-            system: system, history: history.filter { $0.role != .system }, newMessage: newMessage,
+            system: system, history: history.filter { $0.role != .system }, newMessages: turn,
             maxMessages: context?.maxMessages ?? 0, contextLength: service.contextLength, maxTokens: options.maxTokens,
             render: render, countTokens: count
         )
-        return (plan, terminators)
+        return PreparedPrompt(plan: plan, terminators: terminators, toolFormat: options.tools.isEmpty ? nil : format)
     }
 
     /// The conversation's images then `newImages`, in the order a prompt shows them, loaded and
@@ -234,6 +294,9 @@ extension RunAnywhereRuntime {
 extension Message {
     /// The message as a prompt template sees it: one image marker per image, then the text.
     var markingImages: Message {
-        images.isEmpty ? self : Message(role: role, content: String(repeating: LLMEngineRequest.imageMarker, count: images.count) + content, metadata: metadata, timestamp: timestamp)
+        images.isEmpty ? self : Message(
+            role: role, content: String(repeating: LLMEngineRequest.imageMarker, count: images.count) + content, metadata: metadata,
+            timestamp: timestamp, toolCalls: toolCalls, toolCallId: toolCallId
+        )
     }
 }

@@ -56,8 +56,9 @@ extension RunAnywhereRuntime {
         }
         let options = options ?? LLMGenerationOptions()
         try options.validate()
-        guard !prompt.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt is empty") }
-        let admitted = try await admit(prompt, images: [image], context: nil, options: options, model: current.info, loadOptions: current.options, keepAlive: nil)
+        let admitted = try await admit(
+            try Self.turn(prompt, images: [image]), context: nil, options: options, model: current.info, loadOptions: current.options, keepAlive: nil
+        )
         let text = try streaming { emit in track { try await self.drive(admitted, emit: emit) } }
         let result = Task {
             try await withTaskCancellationHandler { VLMResult(try await text.result.value) } onCancel: { text.result.cancel() }

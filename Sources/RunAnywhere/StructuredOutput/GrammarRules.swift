@@ -83,4 +83,13 @@ struct GrammarRules {
         }
         return out + "\""
     }
+
+    /// A character inside a GBNF class: letters and digits as they are, anything else as `\xHH`
+    /// or `\uHHHH`, so that none can end the class or start a range by accident.
+    static func classCharacter(_ value: UInt32) -> String {
+        if let scalar = Unicode.Scalar(value), scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+            return String(scalar)
+        }
+        return value < 0x100 ? String(format: "\\x%02X", value) : value < 0x10000 ? String(format: "\\u%04X", value) : String(format: "\\U%08X", value)
+    }
 }

@@ -28,9 +28,31 @@ public enum JSONSchemaGrammar {
     }
 }
 
+/// The rules of several schemas in one grammar, for grammars that hold them inside more of
+/// their own (tool calls): each schema's `$ref`s resolve against that schema.
+struct SchemaRuleSet {
+    private var converter = SchemaConverter(root: .null)
+
+    /// The GBNF expression for the values `schema` accepts, its rules added (named from `hint`).
+    mutating func expression(for schema: JSONValue, hint: String) throws -> String {
+        converter.root = schema
+        converter.references = [:]
+        return try converter.expression(schema, path: "#", hint: hint)
+    }
+
+    /// Adds a rule of the caller's own under a free name made from `hint`; returns the name.
+    mutating func add(_ hint: String, _ body: String) -> String { converter.rules.add(hint, body) }
+
+    /// The shared JSON rule `name` (`ws`, `string`, `value`…), added on first use.
+    mutating func primitive(_ name: String) -> String { converter.rules.primitive(name) }
+
+    /// The grammar, with `root` as its root rule.
+    func text(root: String) -> String { converter.rules.text(root: root) }
+}
+
 /// One conversion: the rules written so far and the `$ref`s already named.
 private struct SchemaConverter {
-    let root: JSONValue
+    var root: JSONValue
     var rules = GrammarRules()
     var references: [String: String] = [:]
 

@@ -180,17 +180,8 @@ struct RegexGrammar {
         return pieces.map { piece -> String in
             let first = max(piece.0, 0x20)
             guard first <= piece.1 else { return "" }
-            return first == piece.1 ? classChar(first) : classChar(first) + "-" + classChar(piece.1)
+            return first == piece.1 ? GrammarRules.classCharacter(first) : GrammarRules.classCharacter(first) + "-" + GrammarRules.classCharacter(piece.1)
         }.joined()
-    }
-
-    /// A character inside a GBNF class: letters and digits as they are, anything else as `\xHH`
-    /// or `\uHHHH`, so that none can end the class or start a range by accident.
-    private static func classChar(_ value: UInt32) -> String {
-        if let scalar = Unicode.Scalar(value), scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
-            return String(scalar)
-        }
-        return value < 0x100 ? String(format: "\\x%02X", value) : value < 0x10000 ? String(format: "\\u%04X", value) : String(format: "\\U%08X", value)
     }
 
     /// `char` as it appears inside a JSON string, as a GBNF literal.

@@ -4,13 +4,16 @@ import RunAnywhere
 /// One of `messages` in a chat completion request. `content` is a string or an array of parts,
 /// as OpenAI's clients send it: `{"type": "text", "text": …}`, and for a vision-language model
 /// `{"type": "image_url", "image_url": {"url": "data:image/png;base64,…"}}` (images travel in
-/// the request: a server on this machine fetches nothing from elsewhere).
+/// the request: a server on this machine fetches nothing from elsewhere). An assistant message
+/// may carry `tool_calls`; a `tool` message answers one by `tool_call_id`.
 struct ChatMessageParam: Decodable, Sendable {
     let role: String
     let content: String
     let images: [VLMImage]
+    let toolCalls: [ToolCallObject]
+    let toolCallId: String?
 
-    private enum CodingKeys: String, CodingKey { case role, content }
+    private enum CodingKeys: String, CodingKey { case role, content, toolCalls = "tool_calls", toolCallId = "tool_call_id" }
     private struct Part: Decodable {
         struct ImageURL: Decodable { let url: String }
         let type: String
@@ -22,6 +25,8 @@ struct ChatMessageParam: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         role = try container.decode(String.self, forKey: .role)
+        toolCalls = try container.decodeIfPresent([ToolCallObject].self, forKey: .toolCalls) ?? []
+        toolCallId = try container.decodeIfPresent(String.self, forKey: .toolCallId)
         if let text = try? container.decode(String.self, forKey: .content) {
             content = text
             images = []
@@ -41,7 +46,7 @@ struct ChatMessageParam: Decodable, Sendable {
             }
             content = text
             self.images = images
-        } else if try container.decodeNil(forKey: .content) {
+        } else if try !container.contains(.content) || container.decodeNil(forKey: .content) {
             content = ""
             images = []
         } else {
@@ -208,36 +213,40 @@ struct StreamOptions: Decodable, Sendable {
 struct ChatCompletionRequest: Decodable, Sendable {
     let messages: [ChatMessageParam]
     var fields: GenerationFields
+    var tools: ToolFields
 
     enum CodingKeys: String, CodingKey { case messages }
 
     init(from decoder: any Decoder) throws {
         messages = try decoder.container(keyedBy: CodingKeys.self).decode([ChatMessageParam].self, forKey: .messages)
         fields = try GenerationFields(from: decoder)
+        tools = try ToolFields(from: decoder)
     }
 
-    /// The new user message, its images, and the conversation before it.
-    func conversation() throws -> (prompt: String, images: [VLMImage], context: Context) {
+    /// The conversation: the system messages as its system prompt, then the rest, ending with the
+    /// user's message (or the assistant's tool calls and their results after it).
+    func conversation() throws -> Context {
         var messages: [Message] = []
         for message in self.messages {
             let role: MessageRole = switch message.role {
             case "system", "developer": .system
             case "user": .user
             case "assistant": .assistant
+            case "tool": .tool
             default: throw OpenAIError(.badRequest, "Unsupported message role '\(message.role)'", param: "messages")
             }
-            messages.append(Message(role: role, content: message.content, images: message.images))
+            messages.append(Message(
+                role: role, content: message.content, images: message.images, toolCalls: try message.toolCalls.map { try $0.call() },
+                toolCallId: message.toolCallId
+            ))
         }
-        guard let last = messages.last, last.role == .user else {
-            throw OpenAIError(.badRequest, "The last message must be the user's", param: "messages")
+        guard let last = messages.last, last.role == .user || last.role == .tool else {
+            throw OpenAIError(.badRequest, "The last message must be the user's, or a tool's result", param: "messages")
         }
-        messages.removeLast()
         let system = messages.filter { $0.role == .system }.map(\.content)
         let history = messages.filter { $0.role != .system }
         // Every message the client sent is read; only a full context window drops the oldest.
-        return (last.content, last.images, Context(
-            systemPrompt: system.isEmpty ? nil : system.joined(separator: "\n"), messages: history, maxMessages: history.count
-        ))
+        return Context(systemPrompt: system.isEmpty ? nil : system.joined(separator: "\n"), messages: history, maxMessages: history.count)
     }
 }
 
@@ -293,7 +302,11 @@ struct Timings: Encodable, Sendable {
 
 /// OpenAI's `finish_reason` for a stop reason.
 func finishReason(_ reason: LLMStopReason) -> String {
-    reason == .length ? "length" : "stop"
+    switch reason {
+    case .length: "length"
+    case .toolCalls: "tool_calls"
+    case .stop, .cancelled: "stop"
+    }
 }
 
 /// A whole chat completion.
@@ -301,9 +314,25 @@ struct ChatCompletion: Encodable, Sendable {
     struct Choice: Encodable, Sendable {
         struct Reply: Encodable, Sendable {
             let role = "assistant"
-            let content: String
+            let content: String?
             let reasoningContent: String?
-            enum CodingKeys: String, CodingKey { case role, content, reasoningContent = "reasoning_content" }
+            let toolCalls: [ToolCallObject]?
+            enum CodingKeys: String, CodingKey { case role, content, reasoningContent = "reasoning_content", toolCalls = "tool_calls" }
+
+            /// The reply for `result`: its calls, if any (then `content` is null unless the model wrote text besides).
+            init(_ result: LLMGenerationResult) {
+                toolCalls = result.toolCalls.isEmpty ? nil : result.toolCalls.map(ToolCallObject.init)
+                content = toolCalls != nil && result.text.isEmpty ? nil : result.text
+                reasoningContent = result.thinkingContent
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(role, forKey: .role)
+                try container.encode(content, forKey: .content)  // null beside tool calls, as OpenAI sends it
+                try container.encodeIfPresent(reasoningContent, forKey: .reasoningContent)
+                try container.encodeIfPresent(toolCalls, forKey: .toolCalls)
+            }
         }
         let index = 0
         let message: Reply
@@ -326,7 +355,8 @@ struct ChatCompletionChunk: Encodable, Sendable {
             var role: String?
             var content: String?
             var reasoningContent: String?
-            enum CodingKeys: String, CodingKey { case role, content, reasoningContent = "reasoning_content" }
+            var toolCalls: [ToolCallDelta]?
+            enum CodingKeys: String, CodingKey { case role, content, reasoningContent = "reasoning_content", toolCalls = "tool_calls" }
         }
         let index = 0
         let delta: Delta

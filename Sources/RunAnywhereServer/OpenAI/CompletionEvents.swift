@@ -10,14 +10,16 @@ protocol ChunkFraming: Sendable {
     func opening() -> Chunk?
     /// The chunks for a piece of generated text (none while a tag is being held back).
     mutating func pieces(_ text: String) -> [Chunk]
-    /// What is still held back, then the chunk carrying `finish_reason`.
-    mutating func finish(reason: String) -> [Chunk]
+    /// What is still held back, the result's tool calls, then the chunk carrying `finish_reason`.
+    mutating func finish(_ result: LLMGenerationResult) -> [Chunk]
     /// The closing chunk with `usage` and RunAnywhere's `timings`.
     func usage(_ result: LLMGenerationResult) -> Chunk
 }
 
 /// `chat.completion.chunk`s: a role delta, then content deltas, with thinking split out as
-/// `reasoning_content` deltas as llama-server and DeepSeek's API send it.
+/// `reasoning_content` deltas as llama-server and DeepSeek's API send it, and the tool calls
+/// as `tool_calls` deltas at the end (the SDK keeps a call's text out of the stream and parses it
+/// when it is complete).
 struct ChatChunkFraming: ChunkFraming {
     let id: String
     let created: Int
@@ -28,8 +30,9 @@ struct ChatChunkFraming: ChunkFraming {
 
     mutating func pieces(_ text: String) -> [ChatCompletionChunk] { thinking.feed(text).map(delta) }
 
-    mutating func finish(reason: String) -> [ChatCompletionChunk] {
-        thinking.finish().map(delta) + [chunk(.init(), finishReason: reason)]
+    mutating func finish(_ result: LLMGenerationResult) -> [ChatCompletionChunk] {
+        let calls = ToolCallDelta.deltas(result.toolCalls).map { chunk(.init(toolCalls: $0), finishReason: nil) }
+        return thinking.finish().map(delta) + calls + [chunk(.init(), finishReason: finishReason(result.stopReason))]
     }
 
     func usage(_ result: LLMGenerationResult) -> ChatCompletionChunk {
@@ -56,7 +59,7 @@ struct TextChunkFraming: ChunkFraming {
 
     func opening() -> Completion? { nil }
     func pieces(_ text: String) -> [Completion] { [chunk(text, finishReason: nil)] }
-    func finish(reason: String) -> [Completion] { [chunk("", finishReason: reason)] }
+    func finish(_ result: LLMGenerationResult) -> [Completion] { [chunk("", finishReason: finishReason(result.stopReason))] }
 
     func usage(_ result: LLMGenerationResult) -> Completion {
         Completion(id: id, created: created, model: model, choices: [], usage: Usage(result), timings: Timings(result))
@@ -86,7 +89,7 @@ struct CompletionEvents<Framing: ChunkFraming>: Sendable {
                 try await ServerSentEvents.send(&events, to: &writer)
             }
             let result = try await generation.result.value
-            events += try framing.finish(reason: finishReason(result.stopReason)).map { try ServerSentEvents.event($0) }
+            events += try framing.finish(result).map { try ServerSentEvents.event($0) }
             if includeUsage { events.append(try ServerSentEvents.event(framing.usage(result))) }
         } catch let error where !(error is CancellationError) {
             events.append(try ServerSentEvents.event(OpenAIError.from(error).envelope))

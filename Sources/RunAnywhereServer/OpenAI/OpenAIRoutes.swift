@@ -20,15 +20,16 @@ struct OpenAIRoutes: Sendable {
         v1.post("chat/completions") { request, _ in
             let data = Data(buffer: try await collectBody(of: request, limit: configuration.maxBodySize))
             var body = try JSONDecoder().decode(ChatCompletionRequest.self, from: data)
-            body.fields.keepSchemaOrder(from: try? JSONValue(parsing: data))
-            let (prompt, images, conversation) = try body.conversation()
-            return try await complete(body.fields, prompt: prompt, images: images, context: conversation, chat: true)
+            let ordered = try? JSONValue(parsing: data)
+            body.fields.keepSchemaOrder(from: ordered)
+            body.tools.keepSchemaOrder(from: ordered)
+            return try await complete(body.fields, tools: body.tools, conversation: try body.conversation())
         }
         v1.post("completions") { request, _ in
             let data = Data(buffer: try await collectBody(of: request, limit: configuration.maxBodySize))
             var body = try JSONDecoder().decode(CompletionRequest.self, from: data)
             body.fields.keepSchemaOrder(from: try? JSONValue(parsing: data))
-            return try await complete(body.fields, prompt: body.prompt, context: nil, chat: false)
+            return try await complete(body.fields, prompt: body.prompt)
         }
     }
 
@@ -37,21 +38,37 @@ struct OpenAIRoutes: Sendable {
         runtime.availableModels().filter { ($0.category == .language && $0.isDownloaded) || ($0.category == .multimodal && $0.projectorFile != nil) }
     }
 
-    /// Runs one generation and answers with the whole result, or streams it as server-sent events.
-    private func complete(_ fields: GenerationFields, prompt: String, images: [VLMImage] = [], context: Context?, chat: Bool) async throws -> Response {
-        let options = try fields.options(threads: configuration.threads, applyChatTemplate: chat)
+    /// Runs one chat completion: the assistant's next message in `conversation`.
+    private func complete(_ fields: GenerationFields, tools: ToolFields, conversation: Context) async throws -> Response {
+        var options = try fields.options(threads: configuration.threads, applyChatTemplate: true)
+        try tools.apply(to: &options)
+        let generation = try await runtime.generateStream(
+            continuing: conversation, options: options, model: fields.model, loadOptions: configuration.loadOptions,
+            keepAlive: fields.keepAlive?.value ?? configuration.keepAlive
+        )
+        return try await respond(fields, generation: generation, chat: true)
+    }
+
+    /// Runs one completion of `prompt`, used verbatim.
+    private func complete(_ fields: GenerationFields, prompt: String) async throws -> Response {
+        let options = try fields.options(threads: configuration.threads, applyChatTemplate: false)
+        let generation = try await runtime.generateStream(
+            prompt, context: nil, options: options, model: fields.model, loadOptions: configuration.loadOptions,
+            keepAlive: fields.keepAlive?.value ?? configuration.keepAlive
+        )
+        return try await respond(fields, generation: generation, chat: false)
+    }
+
+    /// Answers with the whole result, or streams it as server-sent events.
+    private func respond(_ fields: GenerationFields, generation: LLMStreamingResult, chat: Bool) async throws -> Response {
         let model = fields.model
         let id = (chat ? "chatcmpl-" : "cmpl-") + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let created = Int(Date().timeIntervalSince1970)
-        let generation = try await runtime.generateStream(
-            prompt, images: images, context: context, options: options, model: model, loadOptions: configuration.loadOptions,
-            keepAlive: fields.keepAlive?.value ?? configuration.keepAlive
-        )
         guard fields.stream else {
             for try await _ in generation.stream {}  // read to its end: a stream dropped unread cancels the request
             let result = try await generation.result.value
             if chat {
-                let reply = ChatCompletion.Choice.Reply(content: result.text, reasoningContent: result.thinkingContent)
+                let reply = ChatCompletion.Choice.Reply(result)
                 return try jsonResponse(ChatCompletion(
                     id: id, created: created, model: result.modelUsed,
                     choices: [.init(message: reply, finishReason: finishReason(result.stopReason))], usage: Usage(result), timings: Timings(result)
