@@ -96,6 +96,32 @@ extension LlamaTests {
             }
         }
 
+        /// The Hermes format end to end, on the default model registered as one trained on it: the
+        /// tools in `<tools>`, the call in `<tool_call>` tags, the result in `<tool_response>`.
+        @Test func hermesFormatCallsAndAnswers() async throws {
+            let runtime = try await makeRuntime(load: false)
+            let file = try #require(TestEnvironment.defaultModelFile)
+            try runtime.catalog.add(ModelInfo(
+                id: "smollm2-hermes", name: "SmolLM2 with Hermes tools", category: .language, format: .gguf, framework: .llamaCpp,
+                localPath: file, source: .local, toolCallFormat: .hermes
+            ))
+            try await runtime.loadModel("smollm2-hermes", options: testLoadOptions)
+            var options = greedy(60)
+            options.tools = Self.tools
+            options.toolChoice = .tool("get_weather")
+            let prompt = try await runtime.preparePrompt("Weather in Rome?", options: options).prompt
+            #expect(prompt.contains("<tools>\n{\"type\":\"function\",\"function\":{\"name\":\"get_weather\"") && prompt.contains("<tool_call>"), "\(prompt)")
+            let first = try await runtime.generateWithTools("Weather in Rome?", tools: Self.tools, toolChoice: .tool("get_weather"), options: greedy(60))
+            let call = try #require(first.toolCalls.first, "\(first)")
+            #expect(first.stopReason == .toolCalls && call.name == "get_weather" && (try? call.decodeArguments(as: WeatherArguments.self)) != nil)
+            let context = Context(messages: [
+                Message(role: .user, content: "Weather in Rome?"), Message(role: .assistant, content: "", toolCalls: [call]), .toolResult("25 C, clear", for: call),
+            ])
+            let answer = try await runtime.generateWithTools(continuing: context, tools: Self.tools, toolChoice: .none, options: greedy(40))
+            #expect(answer.stopReason == .stop && !answer.text.isEmpty && !answer.text.hasPrefix("<"), "\(answer.text)")
+            await runtime.unloadModel()
+        }
+
         @Test func streamingKeepsCallsOutOfTheText() async throws {
             let runtime = try await SharedModel.runtime.value
             var options = greedy(60)

@@ -134,6 +134,49 @@ import Testing
         }
     }
 
+    /// The scripted engine echoes the user's message, so a message that is a call in the built-in
+    /// format comes back as one: the server's framing of calls, whole and streamed, and of the
+    /// results sent back.
+    @Test func chatCompletionToolCallsWholeStreamedAndAnswered() async throws {
+        let app = Self.server(try scriptedRuntime()).application()
+        let tools = #""tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]"#
+        let call = #"{\"tool_calls\":[{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"}}]}"#
+        let request = #"{"model": "scripted", \#(tools), "messages": [{"role": "user", "content": "\#(call)"}]"#
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(request + "}")) { response in
+                let choice = try #require((try Self.json(response.body)["choices"] as? [[String: Any]])?.first)
+                #expect(choice["finish_reason"] as? String == "tool_calls")
+                let message = try #require(choice["message"] as? [String: Any])
+                #expect(message["content"] is NSNull, "content is null beside the calls")
+                let calls = try #require(message["tool_calls"] as? [[String: Any]])
+                let function = try #require(calls.first?["function"] as? [String: Any])
+                #expect(calls.count == 1 && calls.first?["type"] as? String == "function" && (calls.first?["id"] as? String)?.hasPrefix("call_") == true)
+                #expect(function["name"] as? String == "get_weather" && function["arguments"] as? String == #"{"city":"Oslo"}"#)
+            }
+            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(request + #", "stream": true}"#)) { response in
+                let events = ServerSentEvents.data(in: String(buffer: response.body))
+                let chunks = try events.dropLast().map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+                let choices = chunks.compactMap { ($0["choices"] as? [[String: Any]])?.first }
+                let deltas = choices.compactMap { $0["delta"] as? [String: Any] }
+                #expect(deltas.compactMap { $0["content"] as? String }.joined().isEmpty, "the call's text is not streamed as content")
+                let calls = deltas.compactMap { $0["tool_calls"] as? [[String: Any]] }.flatMap { $0 }
+                #expect(calls.count == 2 && calls.allSatisfy { $0["index"] as? Int == 0 })
+                #expect((calls.first?["function"] as? [String: Any])?["name"] as? String == "get_weather" && calls.first?["id"] is String)
+                #expect(calls.compactMap { ($0["function"] as? [String: Any])?["arguments"] as? String }.joined() == #"{"city":"Oslo"}"#)
+                #expect(choices.compactMap { $0["finish_reason"] as? String } == ["tool_calls"])
+            }
+            // The result goes back as a tool message, which the model reads as a turn of its own.
+            let answered = #"{"model": "scripted", \#(tools), "messages": [{"role": "user", "content": "Weather?"}, "# +
+                #"{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Oslo\"}"}}]}, "# +
+                #"{"role": "tool", "tool_call_id": "call_1", "content": "18 C"}]}"#
+            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(answered)) { response in
+                let choice = try #require((try Self.json(response.body)["choices"] as? [[String: Any]])?.first)
+                #expect((choice["message"] as? [String: Any])?["content"] as? String == "Result of the tool get_weather: 18 C")
+                #expect(choice["finish_reason"] as? String == "stop")
+            }
+        }
+    }
+
     @Test func completionsWholeAndStreamed() async throws {
         let app = Self.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in
@@ -172,6 +215,13 @@ import Testing
         (#"{"model": "scripted", "keep_alive": "soon", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "keep_alive", nil),
         (#"{"model": "nope", "messages": [{"role": "user", "content": "hi"}]}"#, 404, "model", "model_not_found"),
         (#"{"model": "../../etc/passwd", "messages": [{"role": "user", "content": "hi"}]}"#, 400, nil, nil),
+        (#"{"model": "scripted", "tool_choice": "sometimes", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "tool_choice", nil),
+        (#"{"model": "scripted", "tools": [{"type": "function", "function": {"name": "a b"}}], "messages": [{"role": "user", "content": "hi"}]}"#, 400, "tools", nil),
+        (#"{"model": "scripted", "tools": [{"type": "retrieval", "function": {"name": "a"}}], "messages": [{"role": "user", "content": "hi"}]}"#, 400, "tools", nil),
+        (#"{"model": "scripted", "tool_choice": "required", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "tools", nil),
+        (#"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}"#, 400, "messages", nil),
+        (#"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "[1"}}]}, {"role": "tool", "tool_call_id": "c", "content": "1"}]}"#, 400, "messages", nil),
+        (#"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yes"}, {"role": "tool", "tool_call_id": "c", "content": "1"}]}"#, 400, nil, nil),
     ])
     func badChatRequestsGetOpenAIErrors(body: String, status: Int, param: String?, code: String?) async throws {
         let app = Self.server(try scriptedRuntime()).application()

@@ -38,6 +38,9 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
     public let sha256: String?
     /// The model's licence, when known. Additive to the spec.
     public let license: String?
+    /// How the model is shown tools and writes its calls; nil reads it from the model's chat
+    /// template (``ToolCallFormat/detect(chatTemplate:)``). Additive to the spec.
+    public let toolCallFormat: ToolCallFormat?
 
     /// Creates a model entry. Language and multimodal models get a 2048-token context when none
     /// is given; thinking is only kept for categories that support it.
@@ -59,7 +62,8 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         createdAt: Date = Date(),
         updatedAt: Date = Date(),
         sha256: String? = nil,
-        license: String? = nil
+        license: String? = nil,
+        toolCallFormat: ToolCallFormat? = nil
     ) {
         self.id = id
         self.name = name
@@ -80,6 +84,7 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         self.updatedAt = updatedAt
         self.sha256 = sha256
         self.license = license
+        self.toolCallFormat = toolCallFormat
     }
 
     /// Whether the model's files are on this machine (all of them, for a multi-file model).
@@ -152,7 +157,7 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case id, name, category, format, downloadURL, localPath, artifactType, downloadSize, framework, contextLength
-        case supportsThinking, thinkingPattern, description, source, createdAt, updatedAt, sha256, license
+        case supportsThinking, thinkingPattern, description, source, createdAt, updatedAt, sha256, license, toolCallFormat
     }
 
     /// Reads a model entry; fields added after an entry was saved take their defaults.
@@ -176,5 +181,6 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         updatedAt = try c.decodeIfPresent(Date.self, forKey: .updatedAt) ?? createdAt
         sha256 = try c.decodeIfPresent(String.self, forKey: .sha256)
         license = try c.decodeIfPresent(String.self, forKey: .license)
+        toolCallFormat = try c.decodeIfPresent(ToolCallFormat.self, forKey: .toolCallFormat)
     }
 }

@@ -141,8 +141,8 @@ extension RunAnywhereRuntime {
     /// The prompt the current model would read for this request: formatted with its chat
     /// template, fitted to its context window, with its length in tokens.
     public func preparePrompt(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) throws -> PromptPlan {
-        guard let service = currentService else { throw Self.noModelLoaded }
-        return try Self.plan(try Self.turn(prompt), context: context, options: options ?? LLMGenerationOptions(), service: service).plan
+        guard let service = currentService, let model = currentModelEntry?.info else { throw Self.noModelLoaded }
+        return try Self.plan(try Self.turn(prompt), context: context, options: options ?? LLMGenerationOptions(), model: model, service: service).plan
     }
 
     /// Token count of `text` for the current model.
@@ -176,7 +176,7 @@ extension RunAnywhereRuntime {
         do {
             let loaded = try Self.images(newImages: turn.flatMap(\.images), context: context, service: lease.service, model: model)
             let thinking = lease.info.thinkingPattern
-            let prepared = try Self.plan(turn, loaded: loaded, context: context, options: options, service: lease.service)
+            let prepared = try Self.plan(turn, loaded: loaded, context: context, options: options, model: lease.info, service: lease.service)
             let plan = prepared.plan
             if let format = prepared.toolFormat, grammar == nil {
                 grammar = try format.grammar(tools: options.tools, choice: options.toolChoice, parallel: options.parallelToolCalls, thinking: thinking)
@@ -223,7 +223,8 @@ extension RunAnywhereRuntime {
 
     /// The prompt for `turn` (the new messages) after `context`, fitted to the context window.
     static func plan(
-        _ turn: [Message], loaded: [(image: LoadedImage, tokens: Int)] = [], context: Context?, options: LLMGenerationOptions, service: any LLMService
+        _ turn: [Message], loaded: [(image: LoadedImage, tokens: Int)] = [], context: Context?, options: LLMGenerationOptions, model: ModelInfo,
+        service: any LLMService
     ) throws -> PreparedPrompt {
         // A prompt's images count as the tokens each becomes; the last ones are those it shows.
         let count = { (text: String) in
@@ -239,7 +240,7 @@ extension RunAnywhereRuntime {
             return PreparedPrompt(plan: plan, terminators: [], toolFormat: nil)
         }
         let history = context?.messages ?? []
-        let format = ToolCallFormat.detect(chatTemplate: service.chatTemplateSource)
+        let format = ToolCallFormat.of(model, service: service)
         var systemText = options.systemPrompt ?? context?.systemPrompt ?? history.first { $0.role == .system }?.content
         let instruction = options.offersTools ? format.instruction(tools: options.tools, choice: options.toolChoice) : options.structuredOutput?.instruction
         if let instruction {

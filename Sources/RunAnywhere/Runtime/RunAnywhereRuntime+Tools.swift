@@ -35,7 +35,8 @@ extension RunAnywhereRuntime {
     /// `result`, unless the model ran out of tokens in the middle of a call.
     private func checkToolCalls(_ result: LLMGenerationResult, options: LLMGenerationOptions) throws -> LLMGenerationResult {
         guard result.stopReason == .length, result.toolCalls.isEmpty, options.offersTools else { return result }
-        let opener = ToolCallFormat.detect(chatTemplate: currentService?.chatTemplateSource).callOpener
+        guard let model = currentModelEntry?.info, let service = currentService else { return result }
+        let opener = ToolCallFormat.of(model, service: service).callOpener
         if options.toolChoice != .auto || result.text.trimmingCharacters(in: .whitespacesAndNewlines).first == opener {
             throw SDKError.llm(.generationFailed, "The model used all \(options.maxTokens) tokens before its tool call was complete; raise maxTokens (it wrote: \(result.text.prefix(200)))")
         }

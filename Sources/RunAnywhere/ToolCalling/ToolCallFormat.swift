@@ -22,6 +22,11 @@ public enum ToolCallFormat: String, Codable, Sendable, CaseIterable {
         chatTemplate?.contains("<tool_call>") == true ? .hermes : .json
     }
 
+    /// The format of `model`, loaded as `service`: its own setting, else what its template shows.
+    static func of(_ model: ModelInfo, service: any LLMService) -> ToolCallFormat {
+        model.toolCallFormat ?? detect(chatTemplate: service.chatTemplateSource)
+    }
+
     /// The character a call opens with; with `auto`, an answer in text may not start with it.
     var callOpener: Character { self == .hermes ? "<" : "{" }
 

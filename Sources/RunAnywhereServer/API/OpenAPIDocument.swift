@@ -2095,8 +2095,7 @@ enum OpenAPIDocument {
    "Message": {
     "type": "object",
     "required": [
-     "role",
-     "content"
+     "role"
     ],
     "properties": {
      "role": {
@@ -2104,7 +2103,8 @@ enum OpenAPIDocument {
        "system",
        "developer",
        "user",
-       "assistant"
+       "assistant",
+       "tool"
       ]
      },
      "content": {
@@ -2158,8 +2158,22 @@ enum OpenAPIDocument {
           }
          ]
         }
+       },
+       {
+        "type": "null"
        }
       ]
+     },
+     "tool_calls": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/ToolCall"
+      },
+      "description": "The calls an assistant message made"
+     },
+     "tool_call_id": {
+      "type": "string",
+      "description": "Which call a tool message answers"
      }
     }
    },
@@ -2292,6 +2306,83 @@ enum OpenAPIDocument {
         "items": {
          "$ref": "#/components/schemas/Message"
         }
+       },
+       "tools": {
+        "type": "array",
+        "description": "Functions the model may call; each call is grammar-constrained, so its arguments always parse and match the schema (the json_schema subset of response_format)",
+        "items": {
+         "type": "object",
+         "required": [
+          "type",
+          "function"
+         ],
+         "properties": {
+          "type": {
+           "const": "function"
+          },
+          "function": {
+           "type": "object",
+           "required": [
+            "name"
+           ],
+           "properties": {
+            "name": {
+             "type": "string",
+             "pattern": "^[A-Za-z0-9_-]{1,64}$"
+            },
+            "description": {
+             "type": "string"
+            },
+            "parameters": {
+             "type": "object"
+            },
+            "strict": {
+             "type": "boolean",
+             "description": "Accepted; the arguments always keep to the schema"
+            }
+           }
+          }
+         }
+        }
+       },
+       "tool_choice": {
+        "oneOf": [
+         {
+          "enum": [
+           "auto",
+           "none",
+           "required"
+          ]
+         },
+         {
+          "type": "object",
+          "required": [
+           "type",
+           "function"
+          ],
+          "properties": {
+           "type": {
+            "const": "function"
+           },
+           "function": {
+            "type": "object",
+            "required": [
+             "name"
+            ],
+            "properties": {
+             "name": {
+              "type": "string"
+             }
+            }
+           }
+          }
+         }
+        ],
+        "description": "auto (the default) lets the model answer in text or call; none forbids calls; required, or a named function, makes it call"
+       },
+       "parallel_tool_calls": {
+        "type": "boolean",
+        "description": "Whether one answer may make several calls (default false)"
        }
       }
      }
@@ -2396,7 +2487,8 @@ enum OpenAPIDocument {
         "finish_reason": {
          "enum": [
           "stop",
-          "length"
+          "length",
+          "tool_calls"
          ]
         },
         "message": {
@@ -2406,10 +2498,20 @@ enum OpenAPIDocument {
            "const": "assistant"
           },
           "content": {
-           "type": "string"
+           "type": [
+            "string",
+            "null"
+           ],
+           "description": "null beside tool calls"
           },
           "reasoning_content": {
            "type": "string"
+          },
+          "tool_calls": {
+           "type": "array",
+           "items": {
+            "$ref": "#/components/schemas/ToolCall"
+           }
           }
          }
         }
@@ -3586,6 +3688,38 @@ enum OpenAPIDocument {
          "type": "integer",
          "description": "The seed that draws this image again"
         }
+       }
+      }
+     }
+    }
+   },
+   "ToolCall": {
+    "type": "object",
+    "required": [
+     "id",
+     "type",
+     "function"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "type": {
+      "const": "function"
+     },
+     "function": {
+      "type": "object",
+      "required": [
+       "name",
+       "arguments"
+      ],
+      "properties": {
+       "name": {
+        "type": "string"
+       },
+       "arguments": {
+        "type": "string",
+        "description": "The arguments as JSON text: an object that matches the tool's parameters schema"
        }
       }
      }
