@@ -99,7 +99,9 @@ extension LlamaTests {
         /// The Hermes format end to end, on the default model registered as one trained on it: the
         /// tools in `<tools>`, the call in `<tool_call>` tags, the result in `<tool_response>`.
         @Test func hermesFormatCallsAndAnswers() async throws {
-            let runtime = try await makeRuntime(load: false)
+            let models = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-models-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: models) }
+            let runtime = try await makeRuntime(load: false, models: models)
             let file = try #require(TestEnvironment.defaultModelFile)
             try runtime.catalog.add(ModelInfo(
                 id: "smollm2-hermes", name: "SmolLM2 with Hermes tools", category: .language, format: .gguf, framework: .llamaCpp,
