@@ -74,6 +74,26 @@ import Testing
         #expect(error.message.contains("unknown type 99"))
     }
 
+    /// What llama.cpp asserts on (a token twice in the vocabulary aborts the process) or reads
+    /// wrongly is refused before it ever sees the file.
+    @Test func rejectsRepeatedTokensKeysAndTensorsAndMisalignedTensors() throws {
+        func error(_ writer: GGUFWriter) throws -> String {
+            try #require(throws: SDKError.self) { try GGUFReader.parse(writer.data(), name: "odd.gguf") }.message
+        }
+        var vocabulary = GGUFWriter.tinyLlama()
+        vocabulary.metadata = vocabulary.metadata.map { $0.0 == "tokenizer.ggml.tokens" ? ($0.0, .strings(["a", "b", "c", "b"])) : $0 }
+        #expect(try error(vocabulary).contains(#"its vocabulary has the token "b" twice (token 3)"#))
+        var key = GGUFWriter.tinyLlama()
+        key.metadata.append(("general.name", .string("again")))
+        #expect(try error(key).contains("the metadata key general.name appears twice"))
+        let tensor = GGUFWriter.Tensor(name: "w", shape: [24], type: 0, bytes: 96)
+        #expect(try error(GGUFWriter(tensors: [tensor, tensor])).contains("the tensor w appears twice"))
+        var aligned = GGUFWriter(metadata: [("general.alignment", .u32(64))], tensors: [tensor, .init(name: "v", shape: [8], type: 0, bytes: 32)])
+        #expect(try error(aligned).contains("tensor v is not aligned to 64 bytes"))
+        aligned.metadata = []
+        #expect(throws: Never.self) { try GGUFReader.parse(aligned.data(), name: "ok.gguf") }
+    }
+
     @Test func readsFromDiskAndReportsMissingFile() throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Reads the header, metadata and tensor table of a GGUF file in pure Swift, checking every
-/// length against the file so that a truncated or foreign file gives a clear error.
+/// length against the file so that a truncated or foreign file gives a clear error, and the
+/// things llama.cpp asserts on instead of reporting (a vocabulary with a repeated token) or reads
+/// wrongly (repeated keys or tensor names, tensors not aligned).
 public enum GGUFReader {
     /// Longest array kept in ``GGUFMetadata/values``; longer ones keep a prefix and their count.
     static let keptArrayPrefix = 16
@@ -45,13 +47,22 @@ public enum GGUFReader {
             for _ in 0..<kvCount {
                 let key = try cursor.string()
                 let type = try cursor.u32()
-                values[key] = try readValue(type: type, cursor: &cursor, invalid: invalid)
+                guard values[key] == nil else { throw invalid("the metadata key \(key) appears twice") }
+                if key == vocabularyKey, type == 9 {
+                    values[key] = try readVocabulary(cursor: &cursor, invalid: invalid)
+                } else {
+                    values[key] = try readValue(type: type, cursor: &cursor, invalid: invalid)
+                }
             }
+            let alignment = UInt64(values["general.alignment"]?.intValue ?? 32)
+            guard alignment > 0, alignment.nonzeroBitCount == 1 else { throw invalid("alignment \(alignment) is not a power of two") }
             var parameters: Int64 = 0
             var dataEnd: UInt64 = 0
             var diffusion = false
+            var names = Set<String>()
             for _ in 0..<tensorCount {
                 let tensorName = try cursor.string()
+                guard names.insert(tensorName).inserted else { throw invalid("the tensor \(tensorName) appears twice") }
                 diffusion = diffusion || tensorName.hasPrefix("model.diffusion_model.")
                 let dimensionCount = try cursor.u32()
                 guard dimensionCount >= 1, dimensionCount <= 4 else {
@@ -68,14 +79,13 @@ public enum GGUFReader {
                 }
                 let type = try cursor.u32()
                 let offset = try cursor.u64()
+                guard offset % alignment == 0 else { throw invalid("tensor \(tensorName) is not aligned to \(alignment) bytes") }
                 guard let bytes = GGMLType.byteCount(type: type, elements: elements, rowLength: rowLength) else {
                     throw invalid("tensor \(tensorName) has unknown type \(type) or a malformed shape")
                 }
                 parameters += Int64(clamping: elements)
                 dataEnd = max(dataEnd, offset &+ bytes)
             }
-            let alignment = UInt64(values["general.alignment"]?.intValue ?? 32)
-            guard alignment > 0, alignment.nonzeroBitCount == 1 else { throw invalid("alignment \(alignment) is not a power of two") }
             let dataStart = (UInt64(cursor.offset) + alignment - 1) / alignment * alignment
             let expected = dataStart + dataEnd
             guard UInt64(data.count) >= expected else {
@@ -90,6 +100,29 @@ public enum GGUFReader {
         } catch is ByteCursor.Truncated {
             throw invalid("the file is truncated (\(data.count) bytes) inside its header")
         }
+    }
+
+    /// The key of the vocabulary's token strings.
+    static let vocabularyKey = "tokenizer.ggml.tokens"
+
+    /// The vocabulary (an array of strings), checked whole: llama.cpp aborts the process when two
+    /// tokens are the same string.
+    private static func readVocabulary(cursor: inout ByteCursor, invalid: (String) -> SDKError) throws -> GGUFValue {
+        guard try cursor.u32() == 8 else { throw invalid("\(vocabularyKey) is not an array of strings") }
+        let count = try cursor.u64()
+        guard count <= UInt64(cursor.remaining) / 8 else { throw ByteCursor.Truncated() }
+        var seen = Set<[UInt8]>(minimumCapacity: Int(count))
+        var prefix: [GGUFValue] = []
+        for index in 0..<Int(count) {
+            let length = try cursor.u64()
+            guard length <= UInt64(cursor.remaining) else { throw ByteCursor.Truncated() }
+            let bytes = try cursor.bytes(Int(length))
+            guard seen.insert(bytes).inserted else {
+                throw invalid("its vocabulary has the token \(String(decoding: bytes, as: UTF8.self).debugDescription) twice (token \(index))")
+            }
+            if index < keptArrayPrefix { prefix.append(.string(String(decoding: bytes, as: UTF8.self))) }
+        }
+        return .array(count: Int(count), prefix: prefix)
     }
 
     private static func readValue(
