@@ -35,11 +35,12 @@ struct CLIContext {
         return GenerationSettings()
     }
 
-    /// Initializes the SDK for a command.
+    /// Initializes the SDK for a command. Each new language model file is loaded once by
+    /// `runanywhere probe-model` in a child process before this process loads it.
     static func start(_ options: GlobalOptions) throws -> CLIContext {
-        var logger = Logger(label: "runanywhere") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = options.verbose ? .debug : .warning
-        let configuration = RuntimeConfiguration.standard(logger: logger)
+        let logger = makeLogger(options)
+        var configuration = RuntimeConfiguration.standard(logger: logger)
+        configuration.modelProbe = ModelProbe(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), arguments: ["probe-model"])
         let clock = ContinuousClock()
         let started = clock.now
         do {
@@ -62,12 +63,24 @@ struct CLIContext {
 
     /// Runs `body`, turning SDK errors into a one-line message and exit code 1.
     static func run(_ options: GlobalOptions, _ body: (CLIContext) async throws -> Void) async throws {
+        try await reportingErrors { try await body(start(options)) }
+    }
+
+    /// Runs `body`, turning SDK errors into a one-line message and exit code 1.
+    static func reportingErrors(_ body: () async throws -> Void) async throws {
         do {
-            try await body(start(options))
+            try await body()
         } catch let error as SDKError {
             Terminal.standardError("error: \(error.message)")
             throw ExitCode.failure
         }
+    }
+
+    /// The CLI's logger: standard error, warnings only unless `--verbose`.
+    static func makeLogger(_ options: GlobalOptions) -> Logger {
+        var logger = Logger(label: "runanywhere") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = options.verbose ? .debug : .warning
+        return logger
     }
 }
 

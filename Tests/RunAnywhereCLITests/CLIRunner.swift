@@ -7,6 +7,8 @@ struct CLIRunner {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// Whether the binary was killed by a signal (then `status` is the signal's number).
+        var crashed = false
 
         /// Standard output parsed as a JSON object.
         func json() throws -> [String: Any] {
@@ -77,7 +79,7 @@ struct CLIRunner {
         process.waitUntilExit()
         return Output(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err.data, as: UTF8.self)
+            stderr: String(decoding: err.data, as: UTF8.self), crashed: process.terminationReason == .uncaughtSignal
         )
     }
 

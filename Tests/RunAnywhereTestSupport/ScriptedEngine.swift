@@ -72,13 +72,14 @@ public final class ScriptedService: LLMService {
 /// one, `scripted`), whose files are generated GGUF headers (the runtime checks them before
 /// loading); `budget` is its model memory budget.
 public func scriptedRuntime(
-    ids: [String] = ["scripted"], adapter: ScriptedAdapter = ScriptedAdapter(), budget: Int64 = 0, name: String = #function
+    ids: [String] = ["scripted"], adapter: ScriptedAdapter = ScriptedAdapter(), budget: Int64 = 0, probe: ModelProbe? = nil, name: String = #function
 ) throws -> RunAnywhereRuntime {
     let folder = try TestEnvironment.temporaryDirectory(name)
     let frameworks = FrameworkAdapterRegistry()
     frameworks.register(adapter)
     var configuration = RuntimeConfiguration(modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data"))
     configuration.modelMemoryBudget = budget
+    configuration.modelProbe = probe
     let runtime = RunAnywhereRuntime(configuration: configuration, frameworks: frameworks)
     for id in ids {
         let file = folder.appendingPathComponent("\(id).gguf")

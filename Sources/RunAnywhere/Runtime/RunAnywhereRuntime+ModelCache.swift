@@ -127,8 +127,11 @@ extension RunAnywhereRuntime {
         do {
             let (adapter, memory) = try adapter(for: model, options: options)
             try makeRoom(for: memory, model: model.id)
-            let logger = logger
+            let (logger, probe, models) = (logger, configuration.modelProbe, configuration.modelsDirectory)
             loading = Task {
+                if let probe, let file = model.primaryFile {
+                    try await probe.check(file, framework: adapter.framework, modelID: model.id, modelsDirectory: models)
+                }
                 let started = ContinuousClock.now
                 let service = try await adapter.loadLanguageModel(model, options: options, logger: logger)
                 logger.info("Loaded model", metadata: [

@@ -12,6 +12,10 @@ public struct RuntimeConfiguration: Sendable {
     /// Memory the loaded language models may take together, in bytes (0: no limit); nil for
     /// three quarters of the memory available when the runtime starts.
     public var modelMemoryBudget: Int64?
+    /// Loads each new language model file once in a child process before loading it in this one,
+    /// so that a file that crashes its engine cannot take this process down (``ModelProbe``);
+    /// nil loads files directly. The CLI and the server set it to `runanywhere probe-model`.
+    public var modelProbe: ModelProbe?
 
     /// Creates a configuration.
     public init(modelsDirectory: URL, dataDirectory: URL, logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })) {

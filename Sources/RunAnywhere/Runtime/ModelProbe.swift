@@ -1,0 +1,123 @@
+import Foundation
+
+/// Loads a model file once in a child process before a runtime loads it in its own.
+///
+/// Some damaged files make an engine abort instead of failing: llama.cpp asserts on states its
+/// own checks miss, and an assert ends the whole process (for a server, every user's session).
+/// ``GGUFReader`` refuses the damage it can see; the probe contains the rest: in the child, an
+/// abort costs the child, and the runtime refuses the model with a clear error instead of
+/// loading it. A file that passed is remembered, by path, size and modification time, in
+/// `<models>/.checked-models.json`, and not probed again; a file that failed is probed again
+/// next time (it may have been replaced).
+public struct ModelProbe: Sendable {
+    /// The program, run as `executable arguments… --framework <framework> <file>`: it loads the
+    /// file with that engine and generates one token, then exits 0, or non-zero with the reason on
+    /// standard error (`runanywhere probe-model` does this).
+    public var executable: URL
+    /// The arguments before `--framework`.
+    public var arguments: [String]
+    /// How long a probe may take before it counts as a hang and is killed.
+    public var timeout: Duration
+
+    /// Creates a probe.
+    public init(executable: URL, arguments: [String], timeout: Duration = .seconds(300)) {
+        self.executable = executable
+        self.arguments = arguments
+        self.timeout = timeout
+    }
+
+    /// Throws ``ErrorCode/modelLoadFailed`` when `file` does not load with `framework` in a child
+    /// process: the child crashed (naming the signal), hung, or said why it failed.
+    func check(_ file: URL, framework: InferenceFramework, modelID: String, modelsDirectory: URL) async throws {
+        let record = ProbeRecord(modelsDirectory: modelsDirectory)
+        let stamp = ProbeRecord.Stamp(file)
+        if let stamp, record.passed(file, stamp) { return }
+        let arguments = arguments + ["--framework", framework.rawValue, file.path]
+        let (executable, timeout) = (executable, timeout)
+        let outcome = try await runBlocking { try Self.run(executable, arguments, timeout: timeout) }
+        func failed(_ why: String) -> SDKError {
+            SDKError(.modelLoadFailed, "Model '\(modelID)' (\(file.lastPathComponent)) \(why); it was not loaded")
+        }
+        switch outcome {
+        case .passed: if let stamp { record.remember(file, stamp) }
+        case .crashed(let signal, let said):
+            throw failed("crashed \(framework.displayName) while loading in a check process (signal \(signal)\(Self.signalName(signal).map { ", \($0)" } ?? "")): the file is damaged or not one this engine can read\(said.isEmpty ? "" : " (\(said))")")
+        case .failed(let said): throw failed("did not load: \(said.isEmpty ? "the check process failed" : said)")
+        case .timedOut: throw failed("did not load within \(String(format: "%g", timeout.inSeconds)) seconds in a check process")
+        }
+    }
+
+    enum Outcome { case passed, crashed(Int32, String), failed(String), timedOut }
+
+    /// Runs the child to its end (killing it at `timeout`).
+    static func run(_ executable: URL, _ arguments: [String], timeout: Duration) throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw SDKError(.modelLoadFailed, "Cannot start the model check process \(executable.path): \(error.localizedDescription)")
+        }
+        let killed = CancellationFlag()
+        let deadline = DispatchWorkItem {
+            guard process.isRunning else { return }
+            killed.cancel()
+            kill(process.processIdentifier, SIGKILL)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.inSeconds, execute: deadline)
+        let said = errors.fileHandleForReading.readDataToEndOfFile()  // until the child exits
+        process.waitUntilExit()
+        deadline.cancel()
+        // The reason: the CLI's last `error:` line, else the engine's assert, else the last line.
+        let lines = String(decoding: said, as: UTF8.self).split(separator: "\n")
+        let line = lines.last { $0.hasPrefix("error: ") } ?? lines.last { $0.contains("GGML_ASSERT") || $0.contains("GGML_ABORT") } ?? lines.last ?? ""
+        let reason = String((line.hasPrefix("error: ") ? line.dropFirst(7) : line).prefix(500))
+        if killed.isCancelled { return .timedOut }
+        if process.terminationReason == .uncaughtSignal { return .crashed(process.terminationStatus, reason) }
+        return process.terminationStatus == 0 ? .passed : .failed(reason)
+    }
+
+    static func signalName(_ signal: Int32) -> String? {
+        [SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL", SIGKILL: "SIGKILL", SIGTRAP: "SIGTRAP"][signal]
+    }
+}
+
+/// The files that passed a probe: path → size and modification time when they did.
+struct ProbeRecord {
+    struct Stamp: Codable, Equatable {
+        let size: Int64
+        let modified: Double
+
+        init?(_ file: URL) {
+            guard let values = try? file.resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey]),
+                  let size = values.fileSize, let modified = values.contentModificationDate
+            else { return nil }
+            self.size = Int64(size)
+            self.modified = modified.timeIntervalSince1970
+        }
+    }
+
+    let url: URL
+
+    init(modelsDirectory: URL) { url = modelsDirectory.appendingPathComponent(".checked-models.json") }
+
+    private func read() -> [String: Stamp] {
+        (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode([String: Stamp].self, from: $0) } ?? [:]
+    }
+
+    func passed(_ file: URL, _ stamp: Stamp) -> Bool { read()[file.standardizedFileURL.path] == stamp }
+
+    /// Remembers that `file` passed (best effort: a record that cannot be written means a probe next time).
+    func remember(_ file: URL, _ stamp: Stamp) {
+        _ = try? FileLock.withLock(at: url.deletingLastPathComponent().appendingPathComponent(".checked-models.lock")) {
+            var passed = read().filter { FileManager.default.fileExists(atPath: $0.key) }
+            passed[file.standardizedFileURL.path] = stamp
+            try AtomicFile.write(try JSONEncoder().encode(passed), to: url)
+        }
+    }
+}

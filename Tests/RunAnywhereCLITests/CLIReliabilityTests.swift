@@ -1,0 +1,49 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+/// Damaged model files against the real binary: seeded mutations of the default model's header,
+/// each imported and, when that succeeds, used. Every case must end in a clear error or an
+/// answer, never a signal: what GGUFReader cannot see, the check in a child process contains.
+/// (A longer run: benchmarks/fuzz-models.)
+@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+struct CLIReliabilityTests {
+    /// `original` with 1 to 4 bytes changed: half in the first 4 KiB (counts, lengths, keys,
+    /// scalar values), half anywhere in the first MiB (the vocabulary and merges).
+    static func mutate(_ original: Data, _ random: inout SeededGenerator) -> Data {
+        var bytes = original
+        for _ in 0..<Int.random(in: 1...4, using: &random) {
+            let span = Bool.random(using: &random) ? 4096 : min(1 << 20, original.count)
+            let at = Int.random(in: 0..<span, using: &random)
+            bytes[at] = [0x00, 0xFF, UInt8.random(in: 0...255, using: &random)].randomElement(using: &random)!
+        }
+        return bytes
+    }
+
+    @Test func damagedModelsEndInAnErrorOrAnAnswerNeverASignal() throws {
+        let (cli, home) = try CLIRunner.isolated()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let original = try Data(contentsOf: try #require(TestEnvironment.defaultModelFile))
+        var random = SeededGenerator(seed: 20_261_123)
+        var outcomes: [String: Int] = [:]
+        for index in 0..<12 {
+            let file = home.appendingPathComponent("damaged-\(index).gguf")
+            try Self.mutate(original, &random).write(to: file)
+            let imported = try cli.run(["models", "import", file.path, "--id", "damaged-\(index)"])
+            try FileManager.default.removeItem(at: file)
+            #expect(!imported.crashed && [0, 1].contains(imported.status), "case \(index): import ended with \(imported.status): \(imported.stderr)")
+            guard imported.status == 0 else {
+                #expect(imported.stderr.hasPrefix("error: "), "case \(index): \(imported.stderr)")
+                outcomes["refused by import", default: 0] += 1
+                continue
+            }
+            let answer = try cli.run(["generate", "--model", "damaged-\(index)", "--max-tokens", "2", "--threads", "1", "Hi"])
+            #expect(!answer.crashed && [0, 1].contains(answer.status), "case \(index): generate ended with \(answer.status): \(answer.stderr)")
+            if answer.status == 1 { #expect(answer.stderr.contains("error: "), "case \(index): \(answer.stderr)") }
+            outcomes[answer.status == 0 ? "answered" : answer.stderr.contains("crashed") ? "contained by the check" : "refused at load", default: 0] += 1
+            _ = try cli.run(["models", "rm", "--yes", "damaged-\(index)"])
+        }
+        print("damaged models: \(outcomes)")
+    }
+}

@@ -1,0 +1,68 @@
+"""Driver for benchmarks/fuzz-models; see that script."""
+import argparse
+import collections
+import os
+import random
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+DEFAULT_MODEL = "smollm2-135m-instruct-q4_1/SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def mutate(original, rng):
+    data = bytearray(original)
+    for _ in range(rng.randint(1, 4)):
+        span = 4096 if rng.random() < 0.5 else min(1 << 20, len(original))
+        data[rng.randrange(span)] = rng.choice([0x00, 0xFF, rng.randrange(256)])
+    return bytes(data)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    engines = os.path.join(os.environ.get("RUNANYWHERE_HOME") or os.path.expanduser("~/.cache/runanywhere"))
+    original = open(os.path.join(engines, "models", DEFAULT_MODEL), "rb").read()
+    home = tempfile.mkdtemp(prefix="runanywhere-fuzz-")
+    env = dict(os.environ, RUNANYWHERE_HOME=home, RUNANYWHERE_DATA=os.path.join(home, "data"),
+               RUNANYWHERE_LLAMA_LIB=os.path.join(engines, "engines/llama.cpp/lib/libllama.so"))
+    rng = random.Random(args.seed)
+    outcomes, signals, started = collections.Counter(), [], time.monotonic()
+    try:
+        for case in range(args.cases):
+            path = os.path.join(home, f"case-{case}.gguf")
+            with open(path, "wb") as file:
+                file.write(mutate(original, rng))
+            model = f"case-{case}"
+            steps = [["models", "import", path, "--id", model],
+                     ["generate", "--model", model, "--max-tokens", "2", "--threads", "1", "Hi"]]
+            for step, command in enumerate(steps):
+                result = subprocess.run([args.binary] + command, env=env, capture_output=True, text=True, timeout=600)
+                if result.returncode < 0:
+                    signals.append((case, command[0], signal.Signals(-result.returncode).name, result.stderr[-300:]))
+                    outcomes["SIGNAL"] += 1
+                    break
+                if result.returncode != 0:
+                    outcomes["refused by import" if step == 0 else "contained by the check" if "crashed" in result.stderr else "refused at load"] += 1
+                    break
+            else:
+                outcomes["answered"] += 1
+            os.unlink(path)
+            subprocess.run([args.binary, "models", "rm", "--yes", model], env=env, capture_output=True)
+            if (case + 1) % 50 == 0:
+                print(f"{case + 1} cases, {time.monotonic() - started:.0f} s: {dict(outcomes)}", flush=True)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    print(f"{args.cases} mutations of the default model (seed {args.seed}): {dict(outcomes)}")
+    for case, command, name, stderr in signals:
+        print(f"  case {case}: {command} died of {name}: {stderr}")
+    raise SystemExit(1 if signals else 0)
+
+
+if __name__ == "__main__":
+    main()
