@@ -20,6 +20,25 @@ import Testing
         #expect(try store.loadRuns().runs.isEmpty)
     }
 
+    /// A run saved while it goes is `running` while its process lives, and `interrupted` once
+    /// that process is gone without finishing it.
+    @Test func aRunWhoseProcessIsGoneReadsAsInterrupted() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = BenchmarkStore(dataDirectory: folder)
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        var live = Fixtures.run(startedAt: 1_700_000_000), dead = Fixtures.run(startedAt: 1_700_000_060), unowned = Fixtures.run(startedAt: 1_700_000_120)
+        (live.status, dead.status, unowned.status) = (.running, .running, .running)
+        (live.processID, dead.processID) = (getpid(), gone.processIdentifier)
+        for run in [live, dead, unowned] { try store.save(run) }
+        let statuses = Dictionary(uniqueKeysWithValues: try store.loadRuns().runs.map { ($0.id, $0.status) })
+        #expect(statuses == [live.id: .running, dead.id: .interrupted, unowned.id: .interrupted])
+        #expect(try store.run(id: dead.id).results == dead.results, "the finished results are kept")
+    }
+
     @Test func aCorruptHistoryIsMovedAsideAndReported() throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -60,4 +60,35 @@ struct CLIBenchTests {
             #expect((listed.first?["resultCount"] as? Int ?? 99) < 3, "stopped before the three scenarios finished")
         }
     }
+
+    /// SIGKILL (what the kernel's out-of-memory killer sends) after the first scenario: the run is
+    /// listed as interrupted with the results it finished, and shows and exports like any other.
+    @Test func aKilledRunKeepsItsFinishedResults() async throws {
+        try await CLIRunner.withData { cli, data in
+            let (process, stdin, stdout, stderr) = try cli.launch(["bench", "run", "--category", "llm", "--repetitions", "1", "--threads", "1"])
+            try stdin.fileHandleForWriting.close()
+            for pipe in [stdout, stderr] {
+                let handle = pipe.fileHandleForReading
+                DispatchQueue.global().async { _ = handle.readDataToEndOfFile() }
+            }
+            let history = data.appendingPathComponent("benchmarks.json")
+            func finished() -> Int {
+                let runs = (try? JSONSerialization.jsonObject(with: Data(contentsOf: history))) as? [[String: Any]]
+                return (runs?.first?["results"] as? [Any])?.count ?? 0
+            }
+            let deadline = ContinuousClock.now + .seconds(300)
+            while finished() == 0, process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(process.isRunning, "the run was still going after its first scenario")
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+            let listed = try #require(try JSONSerialization.jsonObject(with: Data(cli.run(["bench", "list", "--json"]).stdout.utf8)) as? [[String: Any]])
+            let run = try #require(listed.first)
+            #expect(run["status"] as? String == "interrupted" && (run["resultCount"] as? Int ?? 0) >= 1, "\(run)")
+            let id = try #require(run["id"] as? String)
+            let shown = try cli.run(["bench", "show", id])
+            #expect(shown.status == 0 && shown.stdout.contains("**Status**: interrupted") && shown.stdout.contains("## LLM"), "\(shown.stdout)")
+            #expect(try cli.run(["bench", "export", id, "--format", "csv"]).status == 0)
+        }
+    }
 }

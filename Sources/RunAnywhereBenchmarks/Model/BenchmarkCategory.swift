@@ -39,7 +39,9 @@ public enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Comp
     }
 }
 
-/// How a run ended.
+/// Where a run is: `running` while its process works on it (it is saved after every scenario),
+/// then how it ended; `interrupted` when its process died before it ended (killed, or out of
+/// memory), with the results finished by then. `interrupted` is additive to the spec.
 public enum BenchmarkRunStatus: String, Codable, Sendable {
-    case running, completed, failed, cancelled
+    case running, completed, failed, cancelled, interrupted
 }

@@ -134,6 +134,9 @@ public struct BenchmarkRun: Codable, Sendable, Identifiable, Equatable {
     public var results: [BenchmarkResult]
     public let deviceInfo: BenchmarkDeviceInfo
     public var status: BenchmarkRunStatus
+    /// The process running it, while it runs: a saved run still `running` whose process is gone
+    /// reads as ``BenchmarkRunStatus/interrupted``. Additive to the spec.
+    public var processID: Int32?
 
     /// Creates a run.
     public init(id: String = UUID().uuidString, startedAt: Date = Date(), completedAt: Date? = nil, results: [BenchmarkResult] = [],

@@ -29,7 +29,8 @@ public struct BenchmarkRunHandle: Sendable {
 }
 
 /// Runs every scenario of the selected categories on every downloaded model of each, one at a
-/// time, and saves the run (also a cancelled one) when it ends.
+/// time, and saves the run as it goes: when it starts, after every scenario (so a killed run
+/// keeps what it finished) and when it ends (also cancelled).
 public struct BenchmarkRunner: Sendable {
     private let configuration: BenchmarkConfiguration
     private let providers: [BenchmarkCategory: any BenchmarkScenarioProvider]
@@ -61,7 +62,9 @@ public struct BenchmarkRunner: Sendable {
         let selected = categories.isEmpty ? Set(BenchmarkCategory.allCases) : categories
         let run = Task { [self] in
             var run = BenchmarkRun(deviceInfo: BenchmarkDeviceInfo.fromSystem(appVersion: appVersion))
+            run.processID = getpid()
             let work = workList(selected, names, report: { continuation.yield($0) })
+            checkpoint(run)
             for (index, item) in work.enumerated() {
                 if Task.isCancelled { break }
                 continuation.yield(.progress(BenchmarkProgressUpdate(
@@ -81,10 +84,12 @@ public struct BenchmarkRunner: Sendable {
                     componentModelInfo: ComponentModelInfo(from: item.model, category: item.category), deviceInfo: run.deviceInfo, metrics: metrics
                 )
                 run.results.append(result)
+                checkpoint(run)
                 continuation.yield(.result(result))
             }
             run.status = Task.isCancelled ? .cancelled : .completed
             run.completedAt = Date()
+            run.processID = nil
             if let store {
                 do {
                     try store.save(run)
@@ -97,6 +102,15 @@ public struct BenchmarkRunner: Sendable {
             return run
         }
         return BenchmarkRunHandle(events: events, run: run)
+    }
+
+    /// Saves `run` as it stands; a failure is logged and the run goes on (its end reports it).
+    private func checkpoint(_ run: BenchmarkRun) {
+        do {
+            try store?.save(run)
+        } catch {
+            configuration.runtime.configuration.logger.warning("The benchmark run could not be saved as it goes", metadata: ["error": "\(error)"])
+        }
     }
 
     private struct WorkItem {

@@ -3,7 +3,9 @@ import RunAnywhere
 
 /// Benchmark runs in `<data>/benchmarks.json`, newest first, at most 50 (the oldest are pruned).
 /// Writes are atomic and taken in turn under a file lock, so two processes saving at once both
-/// keep their run; a file that cannot be read is moved aside and reported, never replaced.
+/// keep their run; a file that cannot be read is moved aside and reported, never replaced. A run
+/// is saved after each of its scenarios, so a run whose process was killed is read back as
+/// ``BenchmarkRunStatus/interrupted`` with the results it had finished.
 public struct BenchmarkStore: Sendable {
     /// Most runs kept.
     public static let maxRuns = 50
@@ -81,10 +83,20 @@ public struct BenchmarkStore: Sendable {
         }
     }
 
+    /// Whether the process `id` still runs.
+    private static func isAlive(_ id: Int32) -> Bool {
+        kill(id, 0) == 0 || errno == EPERM
+    }
+
     private func read() throws -> History {
         guard let data = FileManager.default.contents(atPath: url.path) else { return History(runs: [], movedAside: nil) }
         do {
-            return History(runs: try JSONDecoder.runAnywhere.decode([BenchmarkRun].self, from: data), movedAside: nil)
+            let runs = try JSONDecoder.runAnywhere.decode([BenchmarkRun].self, from: data).map { run in
+                var run = run
+                if run.status == .running, !(run.processID.map(Self.isAlive) ?? false) { run.status = .interrupted }
+                return run
+            }
+            return History(runs: runs, movedAside: nil)
         } catch {
             do {
                 return History(runs: [], movedAside: try AtomicFile.moveAside(url).path)
