@@ -32,7 +32,7 @@ def main():
     env = dict(os.environ, RUNANYWHERE_HOME=home, RUNANYWHERE_DATA=os.path.join(home, "data"),
                RUNANYWHERE_LLAMA_LIB=os.path.join(engines, "engines/llama.cpp/lib/libllama.so"))
     rng = random.Random(args.seed)
-    outcomes, signals, started = collections.Counter(), [], time.monotonic()
+    outcomes, signals, contained, started = collections.Counter(), [], [], time.monotonic()
     try:
         for case in range(args.cases):
             path = os.path.join(home, f"case-{case}.gguf")
@@ -48,7 +48,10 @@ def main():
                     outcomes["SIGNAL"] += 1
                     break
                 if result.returncode != 0:
-                    outcomes["refused by import" if step == 0 else "contained by the check" if "crashed" in result.stderr else "refused at load"] += 1
+                    outcome = "refused by import" if step == 0 else "contained by the check" if "crashed" in result.stderr else "refused at load"
+                    outcomes[outcome] += 1
+                    if outcome == "contained by the check":
+                        contained.append((case, result.stderr.strip()[-300:]))
                     break
             else:
                 outcomes["answered"] += 1
@@ -59,6 +62,8 @@ def main():
     finally:
         shutil.rmtree(home, ignore_errors=True)
     print(f"{args.cases} mutations of the default model (seed {args.seed}): {dict(outcomes)}")
+    for case, stderr in contained[:10]:
+        print(f"  case {case}, contained: {stderr}")
     for case, command, name, stderr in signals:
         print(f"  case {case}: {command} died of {name}: {stderr}")
     raise SystemExit(1 if signals else 0)

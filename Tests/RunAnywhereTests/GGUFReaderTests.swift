@@ -83,6 +83,9 @@ import Testing
         var vocabulary = GGUFWriter.tinyLlama()
         vocabulary.metadata = vocabulary.metadata.map { $0.0 == "tokenizer.ggml.tokens" ? ($0.0, .strings(["a", "b", "c", "b"])) : $0 }
         #expect(try error(vocabulary).contains(#"its vocabulary has the token "b" twice (token 3)"#))
+        // llama.cpp reads tokens as C strings: what follows a NUL byte does not count.
+        vocabulary.metadata = vocabulary.metadata.map { $0.0 == "tokenizer.ggml.tokens" ? ($0.0, .strings(["ab", "a\u{0}c", "a"])) : $0 }
+        #expect(try error(vocabulary).contains(#"its vocabulary has the token "a" twice (token 2)"#))
         var key = GGUFWriter.tinyLlama()
         key.metadata.append(("general.name", .string("again")))
         #expect(try error(key).contains("the metadata key general.name appears twice"))

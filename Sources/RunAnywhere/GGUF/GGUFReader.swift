@@ -106,7 +106,7 @@ public enum GGUFReader {
     static let vocabularyKey = "tokenizer.ggml.tokens"
 
     /// The vocabulary (an array of strings), checked whole: llama.cpp aborts the process when two
-    /// tokens are the same string.
+    /// tokens are the same string as it reads them.
     private static func readVocabulary(cursor: inout ByteCursor, invalid: (String) -> SDKError) throws -> GGUFValue {
         guard try cursor.u32() == 8 else { throw invalid("\(vocabularyKey) is not an array of strings") }
         let count = try cursor.u64()
@@ -116,7 +116,10 @@ public enum GGUFReader {
         for index in 0..<Int(count) {
             let length = try cursor.u64()
             guard length <= UInt64(cursor.remaining) else { throw ByteCursor.Truncated() }
-            let bytes = try cursor.bytes(Int(length))
+            // As llama.cpp keys its vocabulary: the text up to a NUL byte (it reads C strings),
+            // and an empty token as "[EMPTY_<index>]".
+            var bytes = Array(try cursor.bytes(Int(length)).prefix { $0 != 0 })
+            if bytes.isEmpty { bytes = Array("[EMPTY_\(index)]".utf8) }
             guard seen.insert(bytes).inserted else {
                 throw invalid("its vocabulary has the token \(String(decoding: bytes, as: UTF8.self).debugDescription) twice (token \(index))")
             }
