@@ -36,27 +36,34 @@ def loaded(base):
         return [m["modelId"] for m in json.load(response).get("models", [])]
 
 
-def rss_mb(pid):
+def rss_mb(pid, field="VmRSS"):
+    """Resident memory of `pid` in MB: all of it (VmRSS), or its heap alone (RssAnon, without
+    the model file's mapped pages)."""
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return 0.0
 
 
-def phase(name, process, count, warmup, every, step):
+def phase(name, process, count, warmup, every, step, settle=0.0):
+    """Runs `step` `warmup` times, then `count` times, sampling memory every `every` steps
+    (`settle` seconds after the step, so that an unload has finished freeing)."""
     for _ in range(warmup):
         step()
-    start = rss_mb(process.pid)
-    curve = [round(start, 1)]
+    time.sleep(settle)
+    start, heap = rss_mb(process.pid), rss_mb(process.pid, "RssAnon")
+    curve, heaps = [round(start, 1)], [round(heap, 1)]
     for index in range(1, count + 1):
         step()
         if index % every == 0:
+            time.sleep(settle)
             curve.append(round(rss_mb(process.pid), 1))
-    growth = curve[-1] - start
-    print(f"{name}: RSS after warm-up {start:.1f} MB, every {every}: {curve}")
-    print(f"  growth {growth:+.1f} MB over {count}   (target < 5 MB)")
-    return growth
+            heaps.append(round(rss_mb(process.pid, "RssAnon"), 1))
+    print(f"{name}: every {every} after warm-up")
+    print(f"  RSS  (MB) {curve}")
+    print(f"  heap (MB) {heaps}")
+    print(f"  growth {curve[-1] - start:+.1f} MB resident, {heaps[-1] - heap:+.1f} MB heap over {count}   (target < 5 MB)")
 
 
 def main():
@@ -75,7 +82,7 @@ def main():
                         return
                     time.sleep(0.02)
                 raise SystemExit("keep_alive 0 left the model loaded after its answer")
-            phase("load/unload cycles (keep_alive 0)", process, args.cycles, 10, 10, cycle)
+            phase("load/unload cycles (keep_alive 0)", process, args.cycles, 10, 10, cycle, settle=1.0)
             phase("short generations (model kept loaded)", process, args.generations, 20, 100, lambda: chat(base, None, 1))
         finally:
             process.terminate()

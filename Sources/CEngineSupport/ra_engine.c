@@ -1,6 +1,7 @@
 #include "ra_engine.h"
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <stdio.h>
 
 int ra_engine_open(const char *path, const char *const *names, void **const *slots, size_t count, char *error, size_t error_size) {
@@ -18,4 +19,8 @@ int ra_engine_open(const char *path, const char *const *names, void **const *slo
         }
     }
     return 0;
+}
+
+void ra_engine_release_free_memory(void) {
+    malloc_trim(0);
 }

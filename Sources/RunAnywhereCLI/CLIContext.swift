@@ -61,7 +61,7 @@ struct CLIContext {
         return CLIContext(logger: logger, initializationTime: elapsed, configuration: configuration)
     }
 
-    /// Runs `body`, turning SDK errors into a one-line message and exit code 1.
+    /// Initializes the SDK and runs `body` with it, reporting SDK errors as ``reportingErrors(_:)`` does.
     static func run(_ options: GlobalOptions, _ body: (CLIContext) async throws -> Void) async throws {
         try await reportingErrors { try await body(start(options)) }
     }

@@ -79,6 +79,9 @@ final class LlamaContext: @unchecked Sendable {
         vision?.free()  // it refers to the model
         api.llama_free(context)
         api.llama_model_free(model)
+        // Give the freed buffers back to the system, so that a server that unloads a model
+        // shrinks instead of keeping its peak in the allocator's free lists.
+        ra_engine_release_free_memory()
     }
 
     /// The context window of each sequence in tokens (llama.cpp may round the requested size up).

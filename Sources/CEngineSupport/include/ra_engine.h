@@ -14,6 +14,10 @@ int ra_engine_open(const char * _Nonnull path, const char * _Nonnull const * _No
                    void * _Nullable * _Nonnull const * _Nonnull slots, size_t count,
                    char * _Nonnull error, size_t error_size);
 
+/// Gives the memory freed since the last call back to the system (glibc's malloc_trim), after an
+/// engine frees a model: otherwise the allocator keeps the peak of a long-running process.
+void ra_engine_release_free_memory(void);
+
 /// A table field for the function `name`, typed from its real declaration with __typeof__ so
 /// that calls through the table are fully type-checked.
 #define RA_ENGINE_FIELD(name) __typeof__(&name) _Nonnull name;
