@@ -34,6 +34,10 @@ import Testing
         #expect(hung.message.contains("did not load within 0.3 seconds in a check process"), "\(hung.message)")
         let missing = try await Self.loadError(ModelProbe(executable: URL(fileURLWithPath: "/nonexistent/runanywhere"), arguments: []))
         #expect(missing.message.contains("Cannot start the model check process"), "\(missing.message)")
+        // Files of engines the probe does not check are loaded directly.
+        var other = Self.probe("exit 1")
+        other.frameworks = [.onnx]
+        try await scriptedRuntime(probe: other).loadModel("scripted")
     }
 
     @Test func aFileThatPassedIsNotCheckedAgainUntilItChanges() async throws {

@@ -18,17 +18,22 @@ public struct ModelProbe: Sendable {
     public var arguments: [String]
     /// How long a probe may take before it counts as a hang and is killed.
     public var timeout: Duration
+    /// The engines whose files it checks; files for the others are loaded directly.
+    public var frameworks: Set<InferenceFramework>
 
-    /// Creates a probe.
-    public init(executable: URL, arguments: [String], timeout: Duration = .seconds(300)) {
+    /// Creates a probe (by default for llama.cpp's files, what `runanywhere probe-model` loads).
+    public init(executable: URL, arguments: [String], timeout: Duration = .seconds(300), frameworks: Set<InferenceFramework> = [.llamaCpp]) {
         self.executable = executable
         self.arguments = arguments
         self.timeout = timeout
+        self.frameworks = frameworks
     }
 
-    /// Throws ``ErrorCode/modelLoadFailed`` when `file` does not load with `framework` in a child
-    /// process: the child crashed (naming the signal), hung, or said why it failed.
+    /// Throws ``ErrorCode/modelLoadFailed`` when `file` does not load with `framework` (one of
+    /// ``frameworks``) in a child process: the child crashed (naming the signal), hung, or said why
+    /// it failed.
     func check(_ file: URL, framework: InferenceFramework, modelID: String, modelsDirectory: URL) async throws {
+        guard frameworks.contains(framework) else { return }
         let record = ProbeRecord(modelsDirectory: modelsDirectory)
         let stamp = ProbeRecord.Stamp(file)
         if let stamp, record.passed(file, stamp) { return }
