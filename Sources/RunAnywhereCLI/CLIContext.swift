@@ -38,6 +38,9 @@ struct CLIContext {
     /// Initializes the SDK for a command. Each new language model file is loaded once by
     /// `runanywhere probe-model` in a child process before this process loads it.
     static func start(_ options: GlobalOptions) throws -> CLIContext {
+        // A write beyond the file-size limit (`ulimit -f`) must fail with EFBIG and be reported
+        // like a full disk, not end the process with SIGXFSZ.
+        signal(SIGXFSZ, SIG_IGN)
         let logger = makeLogger(options)
         var configuration = RuntimeConfiguration.standard(logger: logger)
         configuration.modelProbe = ModelProbe(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), arguments: ["probe-model"])

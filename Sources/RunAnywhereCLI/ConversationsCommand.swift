@@ -102,9 +102,9 @@ struct ConversationsCommand: AsyncParsableCommand {
                 }
                 guard let output else { return Terminal.write(text) }
                 do {
-                    try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                    try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: output))
                 } catch {
-                    throw SDKError.fileManagement(.fileWriteFailed, "Cannot write \(output): \(error.localizedDescription)")
+                    throw SDKError.writeFailed("Cannot write \(output)", error)
                 }
                 Terminal.write("Wrote \(output)\n")
             }

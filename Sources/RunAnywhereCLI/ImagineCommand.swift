@@ -84,9 +84,9 @@ struct ImagineCommand: AsyncParsableCommand {
             }
             guard let result else { throw ExitCode(130) }
             do {
-                try result.imageData.write(to: file, options: .atomic)
+                try AtomicFile.write(result.imageData, to: file)
             } catch {
-                throw SDKError(.fileWriteFailed, "Cannot write \(output): \(error.localizedDescription)")
+                throw SDKError.writeFailed("Cannot write \(output)", error)
             }
             if json {
                 try JSONOutput.print(Output(

@@ -18,7 +18,7 @@ final class Interrupts: Sendable {
             if let handler = action.withLock({ $0 }) {
                 handler()
             } else {
-                FileHandle.standardError.write(Data("\n".utf8))
+                Terminal.write("\n", to: STDERR_FILENO)
                 exit(130)
             }
         }

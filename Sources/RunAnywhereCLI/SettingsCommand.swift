@@ -31,9 +31,8 @@ struct SettingsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CLIContext.run(global) { context in
-                var settings = context.settings()
-                try settings.set(key, to: value)
-                try context.settingsStore.save(settings)
+                _ = context.settings()  // reports (and moves aside) unreadable settings
+                let settings = try context.settingsStore.update { try $0.set(key, to: value) }
                 Terminal.write(SettingsCommand.describe(settings))
             }
         }

@@ -31,7 +31,7 @@ struct SpeakCommand: AsyncParsableCommand {
             do {
                 try AtomicFile.write(speech.audioData, to: URL(fileURLWithPath: output))
             } catch {
-                throw SDKError.fileManagement(.fileWriteFailed, "Cannot write \(output): \(error.localizedDescription)")
+                throw SDKError.writeFailed("Cannot write \(output)", error)
             }
             if json { return try JSONOutput.print(Report(output: output, sampleRate: speech.sampleRate, duration: speech.duration, metadata: speech.metadata)) }
             Terminal.write(String(format: "Wrote %@: %.1f s of speech at %d Hz in %.2f s\n", output, speech.duration, speech.sampleRate, speech.metadata.processingTime))

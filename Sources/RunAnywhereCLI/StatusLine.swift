@@ -9,7 +9,7 @@ struct StatusLine {
     /// Shows `text`, in place of the previous status on a terminal.
     mutating func show(_ text: String) {
         if interactive {
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+            Terminal.write("\r\u{1B}[K\(text)", to: STDERR_FILENO)
             drawn = true
         } else {
             Terminal.standardError(text)
@@ -18,13 +18,13 @@ struct StatusLine {
 
     /// Erases the status drawn on a terminal, so that the next output starts on a clean line.
     mutating func clear() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { Terminal.write("\r\u{1B}[K", to: STDERR_FILENO) }
         drawn = false
     }
 
     /// Leaves the status drawn on a terminal where it is, ending its line.
     func keep() {
-        if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
+        if interactive { Terminal.write("\n", to: STDERR_FILENO) }
     }
 
     /// A `width`-character bar, `fraction` (0 to 1) of it filled: `[####......]` without brackets.

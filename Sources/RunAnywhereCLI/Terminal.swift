@@ -6,18 +6,25 @@ enum Terminal {
 
     /// Writes `text` to standard output at once (no buffering), so streamed text appears as it comes.
     static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Foundation.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 { return }
-            offset += written
-        }
+        write(text, to: STDOUT_FILENO)
     }
 
     /// Writes a line to standard error.
     static func standardError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        write(line + "\n", to: STDERR_FILENO)
+    }
+
+    /// Writes `text` to `descriptor` as far as it can: output that cannot be written (a closed
+    /// pipe, a full disk, a file-size limit) is dropped, never a reason to crash.
+    static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
     }
 
     /// `text` dimmed on a terminal, unchanged otherwise.

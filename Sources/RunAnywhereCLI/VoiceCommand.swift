@@ -50,7 +50,7 @@ struct VoiceCommand: AsyncParsableCommand {
                 do {
                     try AtomicFile.write(audio.audioData, to: URL(fileURLWithPath: output))
                 } catch {
-                    throw SDKError.fileManagement(.fileWriteFailed, "Cannot write \(output): \(error.localizedDescription)")
+                    throw SDKError.writeFailed("Cannot write \(output)", error)
                 }
             }
             if json {

@@ -48,7 +48,7 @@ public enum WhisperModelConverter {
         do {
             try AtomicFile.write(writer.data, to: output)
         } catch {
-            throw SDKError.fileManagement(.fileWriteFailed, "Cannot write \(output.path): \(error.localizedDescription)")
+            throw SDKError.writeFailed("Cannot write \(output.path)", error)
         }
         return Report(tensorCount: tensors.count, vocabularySize: vocabulary.count, bytes: Int64(writer.data.count))
     }

@@ -44,6 +44,28 @@ struct CLIDownloadTests {
         #expect(try cli.run(["models", "info", "smol"]).status == 1)
     }
 
+    @Test func aDownloadKilledAtRandomMomentsEndsWithTheRightFile() async throws {
+        let (cli, home) = try CLIRunner.isolated()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let model = try Data(contentsOf: try #require(TestEnvironment.defaultModelFile))
+        let server = try await TestHTTPServer.start(routes: ["/SmolLM2.Q4_1.gguf": .file(model, delayPerChunk: .milliseconds(1))])
+        defer { Task { try? await server.shutdown() } }
+        let sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+        #expect(try cli.run(["models", "add", server.url("/SmolLM2.Q4_1.gguf").absoluteString, "--category", "language", "--id", "smol", "--sha256", sha, "--no-download"]).status == 0)
+
+        var random = SeededGenerator(seed: 20_261_125)
+        for attempt in 0..<3 {
+            let killed = try cli.runKilled(["models", "pull", "smol"], after: .milliseconds(Int.random(in: 300...1_500, using: &random)))
+            #expect(killed.crashed, "attempt \(attempt) ended before the kill: \(killed.stderr)")
+            #expect(try cli.run(["models", "list", "--json"]).stdout.contains("\"smol\""))
+        }
+        let pulled = try cli.run(["models", "pull", "smol"])
+        #expect(pulled.status == 0, "the checksum matched after three kills: \(pulled.stderr)")
+        #expect(server.requests.contains { $0.range?.hasPrefix("bytes=") == true }, "a killed download resumes with a Range request")
+        #expect(try Data(contentsOf: home.appendingPathComponent("models/smol/SmolLM2.Q4_1.gguf")) == model)
+        #expect(CLIStoreTests.leftovers(in: home).isEmpty)
+    }
+
     @Test func badAdditionsAreRefusedWithClearErrors() throws {
         let (cli, home) = try CLIRunner.isolated()
         defer { try? FileManager.default.removeItem(at: home) }

@@ -27,6 +27,8 @@ struct CLIRunner {
 
     /// Extra environment, e.g. a private `RUNANYWHERE_HOME`.
     var environment: [String: String] = [:]
+    /// What runs: the binary, or a wrapper that is given the binary's path.
+    var executable = Self.binary
 
     /// Runs the binary with `arguments`, feeding `input` on standard input.
     func run(_ arguments: [String], input: String = "") throws -> Output {
@@ -52,9 +54,39 @@ struct CLIRunner {
         return finish(process, stdout: stdout, stderr: stderr)
     }
 
+    /// Starts every command at once (each with its standard input) and returns their outputs in
+    /// order once all have ended.
+    func runAtOnce(_ commands: [(arguments: [String], input: String)]) throws -> [Output] {
+        let started = try commands.map { command in
+            let launched = try launch(command.arguments)
+            launched.stdin.fileHandleForWriting.write(Data(command.input.utf8))
+            try launched.stdin.fileHandleForWriting.close()
+            return launched
+        }
+        return started.map { finish($0.0, stdout: $0.stdout, stderr: $0.stderr) }
+    }
+
+    /// Starts the binary with `arguments` (standard input closed) and sends it SIGKILL after
+    /// `delay` unless it has ended by then; `crashed` tells which happened.
+    func runKilled(_ arguments: [String], after delay: Duration) throws -> Output {
+        let (process, stdin, stdout, stderr) = try launch(arguments)
+        try stdin.fileHandleForWriting.close()
+        let (seconds, attoseconds) = delay.components
+        usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+        kill(process.processIdentifier, SIGKILL)
+        return finish(process, stdout: stdout, stderr: stderr)
+    }
+
+    /// Runs the binary under `prlimit --fsize=bytes`: a file-size limit, so that writing more
+    /// fails as it does on a full disk.
+    func runLimited(fileSize bytes: Int, _ arguments: [String]) throws -> Output {
+        try CLIRunner(environment: environment, executable: URL(fileURLWithPath: "/usr/bin/prlimit"))
+            .run(["--fsize=\(bytes)", Self.binary.path] + arguments)
+    }
+
     func launch(_ arguments: [String]) throws -> (Process, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()

@@ -29,7 +29,7 @@ public struct ConversationStore: Sendable {
             try AtomicFile.write(try JSONEncoder.runAnywhere.encode(conversation), to: url)
             logger.debug("Saved conversation", metadata: ["event": "\(SDKConstants.Events.conversationSaved)", "id": "\(conversation.id)"])
         } catch {
-            throw SDKError.fileManagement(.fileWriteFailed, "Cannot save conversation to \(url.path): \(error.localizedDescription)")
+            throw SDKError.writeFailed("Cannot save conversation to \(url.path)", error)
         }
     }
 

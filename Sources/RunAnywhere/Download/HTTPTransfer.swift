@@ -7,7 +7,8 @@ import NIOHTTP1
 /// Downloads one URL to a file. Bytes go to `.<name>.partial` beside the destination, with the
 /// server's validator in `.<name>.partial.json`; an interrupted transfer resumes from there
 /// with an HTTP Range request (`If-Range` guards against a changed file), transient failures
-/// are retried with backoff, and the file is renamed into place only when complete.
+/// are retried with backoff, and the file is renamed into place only when complete. A disk that
+/// fills up ends the transfer with ``ErrorCode/insufficientStorage`` and deletes the partial file.
 struct HTTPTransfer {
     /// Validators of a partial download, to resume only the same file.
     private struct PartialState: Codable {
@@ -130,14 +131,18 @@ struct HTTPTransfer {
                 done += Int64(buffer.readableBytes)
                 try progress(done, total)
             }
+            try handle.synchronize()
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as SDKError {
             throw error
+        } catch where StorageFull.caused(error) {
+            try? handle.close()
+            discardPartial()
+            throw SDKError.writeFailed("Cannot download \(url.lastPathComponent) (the partial download was deleted)", error)
         } catch {
             throw classify(error)
         }
-        try handle.synchronize()
         if let total, done < total { throw TransientError(reason: "the connection closed after \(done) of \(total) bytes") }
         try finish()
     }
@@ -145,6 +150,12 @@ struct HTTPTransfer {
     private func finish() throws {
         try? FileManager.default.removeItem(at: destination)
         try FileManager.default.moveItem(at: partial, to: destination)
+        try? FileManager.default.removeItem(at: stateFile)
+    }
+
+    /// Deletes the partial file and its state, so that a full disk is not left fuller.
+    private func discardPartial() {
+        try? FileManager.default.removeItem(at: partial)
         try? FileManager.default.removeItem(at: stateFile)
     }
 

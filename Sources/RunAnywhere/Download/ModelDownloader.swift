@@ -140,7 +140,12 @@ final class ModelDownloader: Sendable {
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             let staging = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial")
             try? FileManager.default.removeItem(at: staging)
-            try FileManager.default.copyItem(at: url, to: staging)
+            do {
+                try FileManager.default.copyItem(at: url, to: staging)
+            } catch {
+                try? FileManager.default.removeItem(at: staging)
+                throw SDKError.writeFailed("Cannot copy \(url.path) into \(destination.deletingLastPathComponent().path)", error)
+            }
             try? FileManager.default.removeItem(at: destination)
             try FileManager.default.moveItem(at: staging, to: destination)
             let size = FileDigest.size(of: destination)

@@ -26,6 +26,19 @@ public struct SDKError: Error, LocalizedError, Sendable, CustomStringConvertible
         SDKError(code, message, category: .fileManagement)
     }
 
+    /// The error for a file that could not be written, `message` followed by why:
+    /// ``ErrorCode/insufficientStorage`` when there was no room (a full disk, a quota, a
+    /// file-size limit), else ``ErrorCode/fileWriteFailed``.
+    public static func writeFailed(_ message: String, _ error: any Error) -> SDKError {
+        if let error = error as? SDKError {
+            return .fileManagement(error.code == .insufficientStorage ? .insufficientStorage : .fileWriteFailed, "\(message): \(error.message)")
+        }
+        if StorageFull.caused(error) {
+            return .fileManagement(.insufficientStorage, "\(message): no space left (\(error.localizedDescription))")
+        }
+        return .fileManagement(.fileWriteFailed, "\(message): \(error.localizedDescription)")
+    }
+
     /// The message.
     public var errorDescription: String? { message }
 

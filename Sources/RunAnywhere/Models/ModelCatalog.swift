@@ -104,7 +104,7 @@ final class ModelCatalog: Sendable {
         do {
             try AtomicFile.write(try JSONEncoder.runAnywhere.encode(registry), to: registryURL)
         } catch {
-            throw SDKError.fileManagement(.fileWriteFailed, "Cannot save the model registry \(registryURL.path): \(error.localizedDescription)")
+            throw SDKError.writeFailed("Cannot save the model registry \(registryURL.path)", error)
         }
     }
 }

@@ -78,13 +78,14 @@ extension RunAnywhereRuntime {
             supportsThinking: !diffusion && metadata.chatTemplate?.contains("<think>") ?? false,
             description: "Imported from \(source.path)", source: .local, license: metadata.license
         )
-        let staging = catalog.modelsDirectory.appendingPathComponent(".import-\(UUID().uuidString).partial")
+        try? FileManager.default.createDirectory(at: catalog.modelsDirectory, withIntermediateDirectories: true)
+        ScratchFile.removeAbandoned(in: catalog.modelsDirectory, prefix: ".import.")
+        let staging = ScratchFile.url(in: catalog.modelsDirectory, prefix: ".import.", suffix: ".partial")
         defer { try? FileManager.default.removeItem(at: staging) }
         do {
-            try FileManager.default.createDirectory(at: catalog.modelsDirectory, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: source, to: staging)
         } catch {
-            throw SDKError.fileManagement(.fileWriteFailed, "Cannot copy \(source.path) into \(catalog.modelsDirectory.path): \(error.localizedDescription)")
+            throw SDKError.writeFailed("Cannot copy \(source.path) into \(catalog.modelsDirectory.path)", error)
         }
         try catalog.add(model) {
             do {
@@ -92,7 +93,7 @@ extension RunAnywhereRuntime {
                 try? FileManager.default.removeItem(at: destination)
                 try FileManager.default.moveItem(at: staging, to: destination)
             } catch {
-                throw SDKError.fileManagement(.fileWriteFailed, "Cannot move the model into \(folder.path): \(error.localizedDescription)")
+                throw SDKError.writeFailed("Cannot move the model into \(folder.path)", error)
             }
         }
         return try catalog.model(id: id)

@@ -13,7 +13,8 @@ public struct EnvironmentStatus: Codable, Sendable, Equatable {
 /// The runtime environment switcher (spec issue 63): the selected environment and each one's
 /// base URL in `<data>/environment.json`, the API keys in `<data>/credentials.json`, readable
 /// only by the user (mode 0600). Keys are never logged or returned unmasked except to
-/// initialize the SDK.
+/// initialize the SDK. Changes are made under a file lock, so two processes storing different
+/// environments at once both keep theirs.
 public struct EnvironmentStore: Sendable {
     private struct Selection: Codable {
         var selected: SDKEnvironment = .development
@@ -22,6 +23,7 @@ public struct EnvironmentStore: Sendable {
 
     private let environmentURL: URL
     private let credentialsURL: URL
+    private let lockURL: URL
     private let logger: Logger
 
     /// Base URLs used when the user has set none.
@@ -31,6 +33,7 @@ public struct EnvironmentStore: Sendable {
     public init(dataDirectory: URL, logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })) {
         environmentURL = dataDirectory.appendingPathComponent(SDKConstants.Files.environment)
         credentialsURL = dataDirectory.appendingPathComponent(SDKConstants.Files.credentials)
+        lockURL = dataDirectory.appendingPathComponent(".environment.lock")
         self.logger = logger
     }
 
@@ -56,6 +59,10 @@ public struct EnvironmentStore: Sendable {
     /// is moved aside (kept, and logged) and replaced, so this is always the way to repair them.
     @discardableResult
     public func use(_ environment: SDKEnvironment, baseURL: String? = nil, apiKey: String? = nil) throws -> EnvironmentStatus {
+        try FileLock.withLock(at: lockURL) { try change(environment, baseURL: baseURL, apiKey: apiKey) }
+    }
+
+    private func change(_ environment: SDKEnvironment, baseURL: String?, apiKey: String?) throws -> EnvironmentStatus {
         var selection = try readSelection(replacingUnreadable: true)
         var keys = try readCredentials(replacingUnreadable: true)
         if let baseURL { selection.baseURLs[environment.rawValue] = baseURL }
@@ -126,7 +133,7 @@ public struct EnvironmentStore: Sendable {
         do {
             try AtomicFile.write(try JSONEncoder.runAnywhere.encode(value), to: url, permissions: permissions)
         } catch {
-            throw SDKError.fileManagement(.fileWriteFailed, "Cannot save \(url.path): \(error.localizedDescription)")
+            throw SDKError.writeFailed("Cannot save \(url.path)", error)
         }
     }
 }

@@ -88,10 +88,12 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
     }
 }
 
-/// The settings file, `<data>/settings.json`.
+/// The settings file, `<data>/settings.json`. Changes are made under a file lock, so two
+/// processes changing different keys at once both keep theirs.
 public struct SettingsStore: Sendable {
     /// The file.
     public let url: URL
+    private var lockURL: URL { url.deletingLastPathComponent().appendingPathComponent(".settings.lock") }
 
     /// A store in `dataDirectory`.
     public init(dataDirectory: URL) {
@@ -115,18 +117,37 @@ public struct SettingsStore: Sendable {
         }
     }
 
-    /// Saves `settings` after checking them.
+    /// Saves `settings` after checking them, replacing every saved value.
     public func save(_ settings: GenerationSettings) throws {
-        try settings.validate()
-        do {
-            try AtomicFile.write(try JSONEncoder.runAnywhere.encode(settings), to: url)
-        } catch {
-            throw SDKError.fileManagement(.fileWriteFailed, "Cannot save settings to \(url.path): \(error.localizedDescription)")
+        try FileLock.withLock(at: lockURL) { try write(settings) }
+    }
+
+    /// Reads the saved settings, applies `change` and saves the result after checking it, while
+    /// holding the lock: the way to change some keys without undoing another process's change.
+    /// Unreadable settings are reported as ``load()`` reports them.
+    @discardableResult
+    public func update(_ change: (inout GenerationSettings) throws -> Void) throws -> GenerationSettings {
+        try FileLock.withLock(at: lockURL) {
+            var settings = try load()
+            try change(&settings)
+            try write(settings)
+            return settings
         }
     }
 
     /// Removes the saved settings, so the defaults apply.
     public func reset() throws {
-        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+        try FileLock.withLock(at: lockURL) {
+            if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+        }
+    }
+
+    private func write(_ settings: GenerationSettings) throws {
+        try settings.validate()
+        do {
+            try AtomicFile.write(try JSONEncoder.runAnywhere.encode(settings), to: url)
+        } catch {
+            throw SDKError.writeFailed("Cannot save settings to \(url.path)", error)
+        }
     }
 }

@@ -43,7 +43,7 @@ public struct BenchmarkStore: Sendable {
             do {
                 try AtomicFile.write(try JSONEncoder.runAnywhere.encode(Array(runs.prefix(Self.maxRuns))), to: url)
             } catch {
-                throw SDKError.fileManagement(.fileWriteFailed, "Cannot save the benchmark history to \(url.path): \(error.localizedDescription)")
+                throw SDKError.writeFailed("Cannot save the benchmark history to \(url.path)", error)
             }
             return history.movedAside
         }
@@ -72,7 +72,7 @@ public struct BenchmarkStore: Sendable {
         do {
             try AtomicFile.write(Data(try BenchmarkReportFormatter.format(run, as: format).utf8), to: url)
         } catch {
-            throw SDKError.fileManagement(.fileWriteFailed, "Cannot write \(url.path): \(error.localizedDescription)")
+            throw SDKError.writeFailed("Cannot write \(url.path)", error)
         }
         return url
     }

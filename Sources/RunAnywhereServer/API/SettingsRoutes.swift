@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import RunAnywhere
-import Synchronization
 
 /// RunAnywhere's settings API, which the web app's Settings page uses (the same files as
 /// `runanywhere settings` and `runanywhere env`):
@@ -17,8 +16,6 @@ final class SettingsRoutes: Sendable {
     let settings: SettingsStore
     let environments: EnvironmentStore
     let maxBodySize: Int
-    /// One change at a time, so that two PATCHes never lose each other's keys.
-    private let writes = Mutex(())
 
     init(dataDirectory: URL, maxBodySize: Int) {
         settings = SettingsStore(dataDirectory: dataDirectory)
@@ -38,8 +35,7 @@ final class SettingsRoutes: Sendable {
         router.get("api/settings") { [self] _, _ in try jsonResponse(try settings.load()) }
         router.patch("api/settings") { [self] request, _ in
             let changes = try await decodeJSON([String: SettingValue].self, from: request, limit: maxBodySize)
-            return try jsonResponse(try writes.withLock { _ in
-                var updated = try settings.load()
+            return try jsonResponse(try settings.update { updated in
                 for key in changes.keys.sorted() {
                     do {
                         try updated.set(key, to: changes[key]!.text(clearing: key))
@@ -47,21 +43,17 @@ final class SettingsRoutes: Sendable {
                         throw OpenAIError(.badRequest, error.message, param: key)
                     }
                 }
-                try settings.save(updated)
-                return updated
             })
         }
         router.delete("api/settings") { [self] _, _ in
-            try jsonResponse(try writes.withLock { _ in
-                try settings.reset()
-                return GenerationSettings()
-            })
+            try settings.reset()
+            return try jsonResponse(GenerationSettings())
         }
         router.get("api/environment") { [self] _, _ in try jsonResponse(Environments(environments: try environments.statuses())) }
         router.put("api/environment") { [self] request, _ in
             let change = try await decodeJSON(EnvironmentChange.self, from: request, limit: maxBodySize)
             do {
-                try writes.withLock { _ in _ = try environments.use(change.environment, baseURL: change.baseURL, apiKey: change.apiKey) }
+                try environments.use(change.environment, baseURL: change.baseURL, apiKey: change.apiKey)
             } catch let error as SDKError where error.code == .invalidConfiguration {
                 // A key is checked first, then the base URL: name the field to correct.
                 let stored = try environments.statuses().first { $0.environment == change.environment }?.maskedAPIKey != nil
