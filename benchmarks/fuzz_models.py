@@ -9,7 +9,16 @@ import subprocess
 import tempfile
 import time
 
-DEFAULT_MODEL = "smollm2-135m-instruct-q4_1/SmolLM2-135M-Instruct.Q4_1.gguf"
+# What each kind mutates, and the commands that register and use a mutated copy (MODEL is its id,
+# FILE its path, AUDIO a short recording made with the bundled voice).
+KINDS = {
+    "gguf": ("smollm2-135m-instruct-q4_1/SmolLM2-135M-Instruct.Q4_1.gguf", ".gguf",
+             [["models", "import", "FILE", "--id", "MODEL"],
+              ["generate", "--model", "MODEL", "--max-tokens", "2", "--threads", "1", "Hi"]]),
+    "whisper": ("whisper-tiny.en/ggml-tiny.en.bin", ".bin",
+                [["models", "add", "file://FILE", "--category", "speech-recognition", "--id", "MODEL"],
+                 ["transcribe", "AUDIO", "--model", "MODEL", "--threads", "1"]]),
+}
 
 
 def mutate(original, rng):
@@ -23,32 +32,38 @@ def mutate(original, rng):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
+    parser.add_argument("--kind", choices=sorted(KINDS), default="gguf")
     parser.add_argument("--cases", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    engines = os.path.join(os.environ.get("RUNANYWHERE_HOME") or os.path.expanduser("~/.cache/runanywhere"))
-    original = open(os.path.join(engines, "models", DEFAULT_MODEL), "rb").read()
+    cache = os.environ.get("RUNANYWHERE_HOME") or os.path.expanduser("~/.cache/runanywhere")
+    source, suffix, steps = KINDS[args.kind]
+    original = open(os.path.join(cache, "models", source), "rb").read()
     home = tempfile.mkdtemp(prefix="runanywhere-fuzz-")
-    env = dict(os.environ, RUNANYWHERE_HOME=home, RUNANYWHERE_DATA=os.path.join(home, "data"),
-               RUNANYWHERE_LLAMA_LIB=os.path.join(engines, "engines/llama.cpp/lib/libllama.so"))
+    os.symlink(os.path.join(cache, "engines"), os.path.join(home, "engines"))
+    env = dict(os.environ, RUNANYWHERE_HOME=home, RUNANYWHERE_DATA=os.path.join(home, "data"))
+    audio = os.path.join(home, "hello.wav")
+    if args.kind == "whisper":
+        subprocess.run([args.binary, "speak", "Hello there, this is a test.", "--output", audio],
+                       env=dict(env, RUNANYWHERE_HOME=cache), check=True, capture_output=True)
     rng = random.Random(args.seed)
     outcomes, signals, contained, started = collections.Counter(), [], [], time.monotonic()
     try:
         for case in range(args.cases):
-            path = os.path.join(home, f"case-{case}.gguf")
+            path = os.path.join(home, f"case-{case}{suffix}")
             with open(path, "wb") as file:
                 file.write(mutate(original, rng))
             model = f"case-{case}"
-            steps = [["models", "import", path, "--id", model],
-                     ["generate", "--model", model, "--max-tokens", "2", "--threads", "1", "Hi"]]
             for step, command in enumerate(steps):
+                command = [path if a == "FILE" else model if a == "MODEL" else audio if a == "AUDIO"
+                           else a.replace("FILE", path) for a in command]
                 result = subprocess.run([args.binary] + command, env=env, capture_output=True, text=True, timeout=600)
                 if result.returncode < 0:
                     signals.append((case, command[0], signal.Signals(-result.returncode).name, result.stderr[-300:]))
                     outcomes["SIGNAL"] += 1
                     break
                 if result.returncode != 0:
-                    outcome = "refused by import" if step == 0 else "contained by the check" if "crashed" in result.stderr else "refused at load"
+                    outcome = "refused when added" if step == 0 else "contained by the check" if "crashed" in result.stderr else "refused at load"
                     outcomes[outcome] += 1
                     if outcome == "contained by the check":
                         contained.append((case, result.stderr.strip()[-300:]))
@@ -61,7 +76,7 @@ def main():
                 print(f"{case + 1} cases, {time.monotonic() - started:.0f} s: {dict(outcomes)}", flush=True)
     finally:
         shutil.rmtree(home, ignore_errors=True)
-    print(f"{args.cases} mutations of the default model (seed {args.seed}): {dict(outcomes)}")
+    print(f"{args.cases} mutations of {source} (seed {args.seed}): {dict(outcomes)}")
     for case, stderr in contained[:10]:
         print(f"  case {case}, contained: {stderr}")
     for case, command, name, stderr in signals:

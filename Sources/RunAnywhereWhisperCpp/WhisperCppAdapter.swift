@@ -39,13 +39,16 @@ public struct WhisperCppAdapter: FrameworkAdapter {
         return size + size / 3 + (32 << 20)
     }
 
-    /// Loads a whisper.cpp speech recognition model.
+    /// Loads a whisper.cpp speech recognition model after checking the file
+    /// (``WhisperGGMLReader``), so that a damaged header is refused before whisper.cpp sizes its
+    /// buffers from it.
     public func loadSpeechRecognitionModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any STTService {
         let (candidates, engineLogger) = (libraryCandidates, self.logger)
         guard let path = model.primaryFile?.path else { throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file") }
         let threads = options.threads ?? HardwareProfile.current().defaultThreads
         return try await runBlocking {
-            try WhisperSTTService(library: WhisperLibrary.load(candidates: candidates, logger: engineLogger), path: path, threads: threads)
+            try WhisperGGMLReader.validate(URL(fileURLWithPath: path))
+            return try WhisperSTTService(library: WhisperLibrary.load(candidates: candidates, logger: engineLogger), path: path, threads: threads)
         }
     }
 

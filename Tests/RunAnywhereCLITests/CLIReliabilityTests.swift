@@ -4,8 +4,9 @@ import RunAnywhereTestSupport
 import Testing
 
 /// Damaged model files against the real binary: seeded mutations of the default model's header,
-/// each imported and, when that succeeds, used. Every case must end in a clear error or an
-/// answer, never a signal: what GGUFReader cannot see, the check in a child process contains.
+/// each imported and, when that succeeds, used; and of whisper tiny.en's, each added and used.
+/// Every case must end in a clear error or an answer, never a signal: what GGUFReader and
+/// WhisperGGMLReader cannot see, the check in a child process contains (language models).
 /// (A longer run: benchmarks/fuzz-models.)
 @Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
 struct CLIReliabilityTests {
@@ -45,5 +46,32 @@ struct CLIReliabilityTests {
             _ = try cli.run(["models", "rm", "--yes", "damaged-\(index)"])
         }
         print("damaged models: \(outcomes)")
+    }
+
+    @Test(.enabled(if: TestEnvironment.speechInstalled, "needs scripts/setup's speech models"))
+    func damagedWhisperModelsEndInAnErrorOrATranscriptNeverASignal() throws {
+        let (cli, home) = try CLIRunner.isolated()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("engines"), withDestinationURL: RuntimeConfiguration.homeDirectory().appendingPathComponent("engines"))
+        let speech = home.appendingPathComponent("hello.wav").path
+        let spoken = try CLIRunner(environment: ["RUNANYWHERE_DATA": home.appendingPathComponent("data").path])
+            .run(["speak", "Hello there, this is a test.", "--output", speech, "--threads", "1"])
+        #expect(spoken.status == 0, "\(spoken.stderr)")
+        let original = try Data(contentsOf: TestEnvironment.installedModelsDirectory.appendingPathComponent("whisper-tiny.en/ggml-tiny.en.bin"))
+        var random = SeededGenerator(seed: 20_261_126)
+        var outcomes: [String: Int] = [:]
+        for index in 0..<8 {
+            let file = home.appendingPathComponent("damaged-\(index).bin")
+            try Self.mutate(original, &random).write(to: file)
+            let added = try cli.run(["models", "add", file.absoluteString, "--category", "speech-recognition", "--id", "damaged-\(index)"])
+            try FileManager.default.removeItem(at: file)
+            #expect(added.status == 0, "case \(index): \(added.stderr)")
+            let heard = try cli.run(["transcribe", speech, "--model", "damaged-\(index)", "--threads", "1"])
+            #expect(!heard.crashed && [0, 1].contains(heard.status), "case \(index): transcribe ended with \(heard.status): \(heard.stderr)")
+            if heard.status == 1 { #expect(heard.stderr.hasPrefix("error: "), "case \(index): \(heard.stderr)") }
+            outcomes[heard.status == 0 ? "transcribed" : "refused at load", default: 0] += 1
+            _ = try cli.run(["models", "rm", "--yes", "damaged-\(index)"])
+        }
+        print("damaged whisper models: \(outcomes)")
     }
 }

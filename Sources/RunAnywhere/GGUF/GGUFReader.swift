@@ -178,6 +178,12 @@ struct ByteCursor {
         return Array(data[start..<start + count])
     }
 
+    /// Moves past `count` bytes.
+    mutating func skip(_ count: Int) throws {
+        guard count >= 0, count <= remaining else { throw Truncated() }
+        offset += count
+    }
+
     mutating func u8() throws -> UInt8 { try integer(UInt8.self) }
     mutating func u16() throws -> UInt16 { try integer(UInt16.self) }
     mutating func u32() throws -> UInt32 { try integer(UInt32.self) }
