@@ -54,6 +54,33 @@ import Testing
         #expect(try store.loadRuns().runs.count == 1)
     }
 
+    /// Seeded damage to the history (`RUNANYWHERE_FUZZ_CASES` cases, 40 by default): each read
+    /// gives runs or an `SDKError`, and a save always works afterwards.
+    @Test func aDamagedHistoryIsReadOrRefusedNeverATrap() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = BenchmarkStore(dataDirectory: folder)
+        try store.save(Fixtures.run(startedAt: 1_700_000_000))
+        try store.save(Fixtures.run(startedAt: 1_700_000_100, results: [Fixtures.result(), Fixtures.result(error: "out of memory")]))
+        let original = try Data(contentsOf: store.url)
+        var random = SeededGenerator(seed: 5)
+        var outcomes: [String: Int] = [:]
+        for index in 0..<(ProcessInfo.processInfo.environment["RUNANYWHERE_FUZZ_CASES"].flatMap { Int($0) } ?? 40) {
+            try original.damagedJSON(using: &random).write(to: store.url)
+            do {
+                let history = try store.loadRuns()
+                outcomes[history.movedAside == nil ? "read" : "moved aside", default: 0] += 1
+            } catch is SDKError {
+                outcomes["refused", default: 0] += 1
+            } catch {
+                Issue.record("case \(index): \(error)")
+            }
+            try store.save(Fixtures.run(startedAt: 1_700_000_200))
+            #expect(try store.loadRuns().runs.contains { $0.startedAt == Date(timeIntervalSince1970: 1_700_000_200) })
+        }
+        print("damaged benchmark history: \(outcomes)")
+    }
+
     @Test func concurrentSavesKeepEveryRun() async throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -91,6 +91,34 @@ struct AudioDecoderTests {
         #expect(try decoder.decode(mp3, name: "ok.mp3", sampleRate: 16_000, maxDuration: 2).duration > 1.4)
     }
 
+    /// Seeded damage (1 to 8 bytes, half of them in the first 256 bytes: headers, chunk sizes,
+    /// stream setup) to each kind of file: every case decodes or ends in an `SDKError`, never a
+    /// signal or a hang. `RUNANYWHERE_FUZZ_CASES` sets the number per kind (40 by default; 500 for
+    /// the long run).
+    @Test(arguments: [("wav", [String]()), ("mp3", []), ("flac", []), ("ogg", ["-c:a", "libvorbis"])])
+    func damagedFilesDecodeOrFailClearly(container: String, codec: [String]) throws {
+        let cases = ProcessInfo.processInfo.environment["RUNANYWHERE_FUZZ_CASES"].flatMap { Int($0) } ?? 40
+        let original = container == "wav" ? Self.tone : try TestEnvironment.encodeAudio(Self.tone, as: container, codec)
+        var random = SeededGenerator(seed: 20_261_127)
+        var outcomes: [String: Int] = [:]
+        for index in 0..<cases {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                let at = Int.random(in: 0..<(Bool.random(using: &random) ? 256 : bytes.count), using: &random)
+                bytes[at] = [0x00, 0xFF, UInt8.random(in: 0...255, using: &random)].randomElement(using: &random)!
+            }
+            do {
+                let audio = try AudioSamples(fileData: bytes, name: "case-\(index).\(container)", decoder: decoder, sampleRate: 16_000, maxDuration: 60)
+                #expect(audio.sampleRate == 16_000 && audio.samples.allSatisfy(\.isFinite), "case \(index): \(audio.samples.count) samples")
+                outcomes["decoded", default: 0] += 1
+            } catch let error as SDKError {
+                #expect(error.message.contains("case-\(index).\(container)"), "case \(index): \(error.message)")
+                outcomes["refused", default: 0] += 1
+            }
+        }
+        print("damaged \(container) files: \(outcomes)")
+    }
+
     @Test func aTruncatedFileGivesWhatItHolds() throws {
         let mp3 = try TestEnvironment.encodeAudio(Self.tone, as: "mp3")
         let audio = try decoder.decode(mp3.prefix(mp3.count / 2), name: "half.mp3", sampleRate: 16_000, maxDuration: nil)
