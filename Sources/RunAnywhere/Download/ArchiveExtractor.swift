@@ -32,8 +32,8 @@ enum ArchiveExtractor {
         return true
     }
 
-    private static func refuse(_ entry: String) -> SDKError {
-        SDKError.fileManagement(.invalidModelFormat, "The archive has an entry that would land outside the model folder: \(entry)")
+    private static func refuse(_ entry: String, in archive: URL) -> SDKError {
+        SDKError.fileManagement(.invalidModelFormat, "\(archive.lastPathComponent) has an entry that would land outside the model folder: \(entry)")
     }
 
     private static func extractZip(_ archive: URL, into staging: URL) throws {
@@ -44,10 +44,15 @@ enum ArchiveExtractor {
             throw SDKError.fileManagement(.invalidModelFormat, "\(archive.lastPathComponent) is not a readable zip archive")
         }
         for entry in zip {
-            guard isSafe(entry.path), entry.type != .symlink else { throw refuse(entry.path) }
+            guard isSafe(entry.path), entry.type != .symlink else { throw refuse(entry.path, in: archive) }
         }
-        for entry in zip {
-            _ = try zip.extract(entry, to: staging.appendingPathComponent(entry.path))
+        do {
+            for entry in zip {
+                _ = try zip.extract(entry, to: staging.appendingPathComponent(entry.path))
+            }
+        } catch {
+            if StorageFull.caused(error) { throw SDKError.writeFailed("Cannot extract \(archive.lastPathComponent)", error) }
+            throw SDKError.fileManagement(.invalidModelFormat, "\(archive.lastPathComponent) could not be extracted: \(error)")
         }
     }
 
@@ -65,11 +70,11 @@ enum ArchiveExtractor {
             let rest = fields[5...].joined(separator: " ")
             if kind == "l" || kind == "h" {
                 let parts = rest.components(separatedBy: kind == "l" ? " -> " : " link to ")
-                guard parts.count == 2, isSafe(parts[0]) else { throw refuse(rest) }
+                guard parts.count == 2, isSafe(parts[0]) else { throw refuse(rest, in: archive) }
                 let target = parts[1].hasPrefix("/") ? parts[1] : ((parts[0] as NSString).deletingLastPathComponent as NSString).appendingPathComponent(parts[1])
-                guard isSafe(target) else { throw refuse(rest) }
+                guard isSafe(target) else { throw refuse(rest, in: archive) }
             } else if !isSafe(rest) {
-                throw refuse(rest)
+                throw refuse(rest, in: archive)
             }
         }
         _ = try run(["-x", flag, "--no-same-owner", "--no-same-permissions", "-f", archive.path, "-C", staging.path], archive: archive)
