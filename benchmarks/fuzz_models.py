@@ -9,6 +9,8 @@ import subprocess
 import tempfile
 import time
 
+VOICE = "piper-en_US-joe-medium"
+
 # What each kind mutates, and the commands that register and use a mutated copy (MODEL is its id,
 # FILE its path, AUDIO a short recording made with the bundled voice).
 KINDS = {
@@ -18,6 +20,9 @@ KINDS = {
     "whisper": ("whisper-tiny.en/ggml-tiny.en.bin", ".bin",
                 [["models", "add", "file://FILE", "--category", "speech-recognition", "--id", "MODEL"],
                  ["transcribe", "AUDIO", "--model", "MODEL", "--threads", "1"]]),
+    # The bundled Piper voice's network, damaged in place (its other files are links to the real ones).
+    "onnx": (f"{VOICE}/en_US-joe-medium.onnx", ".onnx",
+             [["speak", "Hello there.", "--voice", VOICE, "--output", "AUDIO", "--threads", "1"]]),
 }
 
 
@@ -46,32 +51,39 @@ def main():
     if args.kind == "whisper":
         subprocess.run([args.binary, "speak", "Hello there, this is a test.", "--output", audio],
                        env=dict(env, RUNANYWHERE_HOME=cache), check=True, capture_output=True)
+    if args.kind == "onnx":
+        voice = os.path.join(home, "models", VOICE)
+        os.makedirs(voice)
+        for name in os.listdir(os.path.join(cache, "models", VOICE)):
+            if not name.endswith(".onnx"):
+                os.symlink(os.path.join(cache, "models", VOICE, name), os.path.join(voice, name))
     rng = random.Random(args.seed)
     outcomes, signals, contained, started = collections.Counter(), [], [], time.monotonic()
     try:
         for case in range(args.cases):
-            path = os.path.join(home, f"case-{case}{suffix}")
+            path = os.path.join(home, "models", source) if args.kind == "onnx" else os.path.join(home, f"case-{case}{suffix}")
             with open(path, "wb") as file:
                 file.write(mutate(original, rng))
             model = f"case-{case}"
             for step, command in enumerate(steps):
                 command = [path if a == "FILE" else model if a == "MODEL" else audio if a == "AUDIO"
                            else a.replace("FILE", path) for a in command]
-                result = subprocess.run([args.binary] + command, env=env, capture_output=True, text=True, timeout=600)
+                result = subprocess.run([args.binary] + command, env=env, capture_output=True, text=True, errors="replace", timeout=600)
                 if result.returncode < 0:
                     signals.append((case, command[0], signal.Signals(-result.returncode).name, result.stderr[-300:]))
                     outcomes["SIGNAL"] += 1
                     break
                 if result.returncode != 0:
-                    outcome = "refused when added" if step == 0 else "contained by the check" if "crashed" in result.stderr else "refused at load"
+                    outcome = "refused when added" if step < len(steps) - 1 else "contained by the check" if "crashed" in result.stderr else "refused at load"
                     outcomes[outcome] += 1
                     if outcome == "contained by the check":
                         contained.append((case, result.stderr.strip()[-300:]))
                     break
             else:
                 outcomes["answered"] += 1
-            os.unlink(path)
-            subprocess.run([args.binary, "models", "rm", "--yes", model], env=env, capture_output=True)
+            if args.kind != "onnx":
+                os.unlink(path)
+                subprocess.run([args.binary, "models", "rm", "--yes", model], env=env, capture_output=True)
             if (case + 1) % 50 == 0:
                 print(f"{case + 1} cases, {time.monotonic() - started:.0f} s: {dict(outcomes)}", flush=True)
     finally:

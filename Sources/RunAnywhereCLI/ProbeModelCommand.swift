@@ -2,19 +2,21 @@ import ArgumentParser
 import Foundation
 import RunAnywhere
 import RunAnywhereLlamaCpp
+import RunAnywhereWhisperCpp
 
-/// `runanywhere probe-model --framework LlamaCpp FILE`: loads a model file and generates one
-/// token, in a process of its own. The runtime runs it before it loads a new file itself
-/// (``ModelProbe``), so that a file that crashes the engine ends this process, not the caller.
+/// `runanywhere probe-model --framework LlamaCpp|WhisperCpp FILE`: loads a model file and uses it
+/// once (one token of a language model; half a second of silence through a speech model), in a
+/// process of its own. The runtime runs it before it loads a new file itself (``ModelProbe``), so
+/// that a file that crashes the engine ends this process, not the caller.
 struct ProbeModelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "probe-model", abstract: "Load a model file once and generate a token (the check run before a new file is loaded).",
+        commandName: "probe-model", abstract: "Load a model file once and use it (the check run before a new file is loaded).",
         shouldDisplay: false
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "The engine to load the file with (only LlamaCpp: language models).")
+    @Option(help: "The engine to load the file with: LlamaCpp (language models) or WhisperCpp (speech recognition).")
     var framework: String
 
     @Argument(help: "The model file.")
@@ -23,20 +25,29 @@ struct ProbeModelCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = CLIContext.makeLogger(global)
         try await CLIContext.reportingErrors {
-            guard InferenceFramework(rawValue: framework) == .llamaCpp else {
-                throw SDKError(.invalidInput, "probe-model checks language models (--framework LlamaCpp), not '\(framework)'")
+            let engine = InferenceFramework(rawValue: framework)
+            guard engine == .llamaCpp || engine == .whisperCpp else {
+                throw SDKError(.invalidInput, "probe-model checks language and speech models (--framework LlamaCpp or WhisperCpp), not '\(framework)'")
             }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-probe-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
             let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
                 modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data"), logger: logger
             ))
-            runtime.frameworks.register(LlamaCppAdapter(logger: logger))
             let url = URL(fileURLWithPath: file).standardizedFileURL
-            try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .llamaCpp)
-            try await runtime.loadModel("probe", options: ModelLoadOptions(contextLength: 256, threads: 1))
-            _ = try await runtime.generate("Hello", options: LLMGenerationOptions(maxTokens: 1, temperature: 0, threads: 1, applyChatTemplate: false))
-            await runtime.unloadModel()
+            if engine == .whisperCpp {
+                runtime.frameworks.register(WhisperCppAdapter(logger: logger))
+                try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .whisperCpp, modality: .speechRecognition)
+                try await runtime.loadSTTModel("probe", options: ModelLoadOptions(threads: 1))
+                _ = try await runtime.transcribe(try AudioSamples(samples: [Float](repeating: 0, count: 8_000), sampleRate: 16_000))
+                await runtime.unloadSTTModel()
+            } else {
+                runtime.frameworks.register(LlamaCppAdapter(logger: logger))
+                try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .llamaCpp)
+                try await runtime.loadModel("probe", options: ModelLoadOptions(contextLength: 256, threads: 1))
+                _ = try await runtime.generate("Hello", options: LLMGenerationOptions(maxTokens: 1, temperature: 0, threads: 1, applyChatTemplate: false))
+                await runtime.unloadModel()
+            }
         }
     }
 }

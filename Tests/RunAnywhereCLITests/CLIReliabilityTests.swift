@@ -6,7 +6,7 @@ import Testing
 /// Damaged model files against the real binary: seeded mutations of the default model's header,
 /// each imported and, when that succeeds, used; and of whisper tiny.en's, each added and used.
 /// Every case must end in a clear error or an answer, never a signal: what GGUFReader and
-/// WhisperGGMLReader cannot see, the check in a child process contains (language models).
+/// WhisperGGMLReader cannot see, the check in a child process contains.
 /// (A longer run: benchmarks/fuzz-models.)
 @Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
 struct CLIReliabilityTests {
@@ -58,6 +58,15 @@ struct CLIReliabilityTests {
             .run(["speak", "Hello there, this is a test.", "--output", speech, "--threads", "1"])
         #expect(spoken.status == 0, "\(spoken.stderr)")
         let original = try Data(contentsOf: TestEnvironment.installedModelsDirectory.appendingPathComponent("whisper-tiny.en/ggml-tiny.en.bin"))
+
+        // An intact copy is checked once in a child process, then remembered.
+        let intact = home.appendingPathComponent("intact.bin")
+        try original.write(to: intact)
+        #expect(try cli.run(["models", "add", intact.absoluteString, "--category", "speech-recognition", "--id", "intact"]).status == 0)
+        let heardIntact = try cli.run(["transcribe", speech, "--model", "intact", "--threads", "1"])
+        #expect(heardIntact.status == 0 && heardIntact.stdout.lowercased().contains("hello"), "\(heardIntact.stderr)")
+        let record = try String(contentsOf: home.appendingPathComponent("models/.checked-models.json"), encoding: .utf8)
+        #expect(record.contains("intact"), "the whisper file passed the check process: \(record)")
         var random = SeededGenerator(seed: 20_261_126)
         var outcomes: [String: Int] = [:]
         for index in 0..<8 {

@@ -11,8 +11,8 @@ import Foundation
 /// next time (it may have been replaced).
 public struct ModelProbe: Sendable {
     /// The program, run as `executable arguments… --framework <framework> <file>`: it loads the
-    /// file with that engine and generates one token, then exits 0, or non-zero with the reason on
-    /// standard error (`runanywhere probe-model` does this).
+    /// file with that engine and uses it once (one token, or half a second of silence), then exits
+    /// 0, or non-zero with the reason on standard error (`runanywhere probe-model` does this).
     public var executable: URL
     /// The arguments before `--framework`.
     public var arguments: [String]
@@ -21,8 +21,9 @@ public struct ModelProbe: Sendable {
     /// The engines whose files it checks; files for the others are loaded directly.
     public var frameworks: Set<InferenceFramework>
 
-    /// Creates a probe (by default for llama.cpp's files, what `runanywhere probe-model` loads).
-    public init(executable: URL, arguments: [String], timeout: Duration = .seconds(300), frameworks: Set<InferenceFramework> = [.llamaCpp]) {
+    /// Creates a probe (by default for llama.cpp's and whisper.cpp's files, what
+    /// `runanywhere probe-model` loads).
+    public init(executable: URL, arguments: [String], timeout: Duration = .seconds(300), frameworks: Set<InferenceFramework> = [.llamaCpp, .whisperCpp]) {
         self.executable = executable
         self.arguments = arguments
         self.timeout = timeout

@@ -7,7 +7,8 @@ extension RunAnywhereRuntime {
     /// The loaded speech-to-text model.
     public var currentSTTModel: ModelInfo? { loadedSTT?.info }
 
-    /// Loads a speech-to-text model, replacing the loaded one.
+    /// Loads a speech-to-text model, replacing the loaded one (a new file is first checked in a
+    /// child process when ``RuntimeConfiguration/modelProbe`` is set).
     public func loadSTTModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try self.model(id: id, category: .speechRecognition)
         try await sttLock.withLock { try await loadSTT(model, options: options) }
@@ -17,6 +18,9 @@ extension RunAnywhereRuntime {
     private func loadSTT(_ model: ModelInfo, options: ModelLoadOptions) async throws {
         if loadedSTT?.info.id == model.id { return }
         let adapter = try adapter(for: model, options: options).adapter
+        if let probe = configuration.modelProbe, let file = model.primaryFile {
+            try await probe.check(file, framework: adapter.framework, modelID: model.id, modelsDirectory: configuration.modelsDirectory)
+        }
         loadedSTT = nil
         loadedSTT = (model, try await adapter.loadSpeechRecognitionModel(model, options: options, logger: logger))
         events.publish(.modelLoaded(modelId: model.id))
