@@ -6,7 +6,6 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 
 PROMPT = (
     "The history of computing is a story of people who built machines to think faster than they could. "

@@ -4,22 +4,35 @@ import json
 import os
 import subprocess
 import tempfile
-import threading
 import time
+import urllib.error
 import urllib.request
+
+from serve_process import start_server
 
 MODEL = "smollm2-135m-instruct-q4_1"
 
 
-def start_server(binary, data):
-    process = subprocess.Popen([binary, "serve", "--port", "0", "--threads", "1"], stderr=subprocess.PIPE, text=True,
-                               env=dict(os.environ, RUNANYWHERE_DATA=data))
-    for line in process.stderr:
-        if "http://127.0.0.1:" in line:
-            port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
-            threading.Thread(target=lambda: [None for _ in process.stderr], daemon=True).start()  # keep draining the log
-            return process, f"http://127.0.0.1:{port}"
-    raise SystemExit("runanywhere serve did not start")
+VOICE = "piper-en_US-joe-medium"
+STT = "whisper-tiny.en"
+
+
+def private_home(binary, folder):
+    """A RUNANYWHERE_HOME whose engines and built-in models are links to the installed ones, with
+    a second id for the Whisper file (so that alternating the two loads and unloads it) in its
+    own registry."""
+    cache = os.environ.get("RUNANYWHERE_HOME") or os.path.expanduser("~/.cache/runanywhere")
+    os.makedirs(os.path.join(folder, "models"))
+    os.symlink(os.path.join(cache, "engines"), os.path.join(folder, "engines"))
+    for name in os.listdir(os.path.join(cache, "models")):
+        if os.path.isdir(os.path.join(cache, "models", name)):
+            os.makedirs(os.path.join(folder, "models", name))
+            for file in os.listdir(os.path.join(cache, "models", name)):
+                os.symlink(os.path.join(cache, "models", name, file), os.path.join(folder, "models", name, file))
+    whisper = os.path.join(cache, "models", STT, "ggml-tiny.en.bin")
+    subprocess.run([binary, "models", "add", "file://" + whisper, "--category", "speech-recognition", "--id", "whisper-copy"],
+                   env=dict(os.environ, RUNANYWHERE_HOME=folder, RUNANYWHERE_DATA=os.path.join(folder, "data")), check=True, capture_output=True)
+    return folder
 
 
 def chat(base, keep_alive, tokens):
@@ -29,6 +42,28 @@ def chat(base, keep_alive, tokens):
     request = urllib.request.Request(f"{base}/v1/chat/completions", data=json.dumps(body).encode(), headers={"content-type": "application/json"})
     with urllib.request.urlopen(request, timeout=300) as response:
         json.load(response)
+
+
+def post(base, path, body, content_type):
+    request = urllib.request.Request(f"{base}{path}", data=body, headers={"content-type": content_type})
+    try:
+        with urllib.request.urlopen(request, timeout=300) as response:
+            return response.read()
+    except urllib.error.HTTPError as error:
+        raise SystemExit(f"{path} answered {error.code}: {error.read().decode(errors='replace')}")
+
+
+def speak(base, model):
+    body = {"model": model, "input": "Hello there.", "response_format": "wav"}
+    return post(base, "/v1/audio/speech", json.dumps(body).encode(), "application/json")
+
+
+def transcribe(base, model, wav):
+    boundary = "runanywhere-leaks"
+    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\n{model}\r\n'.encode(),
+             f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n'.encode(),
+             wav, f"\r\n--{boundary}--\r\n".encode()]
+    return post(base, "/v1/audio/transcriptions", b"".join(parts), f"multipart/form-data; boundary={boundary}")
 
 
 def loaded(base):
@@ -71,9 +106,11 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--cycles", type=int, default=100)
     parser.add_argument("--generations", type=int, default=1000)
+    parser.add_argument("--speech-cycles", type=int, default=100)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as data:
-        process, base = start_server(args.binary, data)
+    with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as folder:
+        home = private_home(args.binary, os.path.join(folder, "home"))
+        process, base = start_server(args.binary, ["--threads", "1"], dict(os.environ, RUNANYWHERE_DATA=data, RUNANYWHERE_HOME=home))
         try:
             def cycle():
                 chat(base, 0, 2)
@@ -84,6 +121,17 @@ def main():
                 raise SystemExit("keep_alive 0 left the model loaded after its answer")
             phase("load/unload cycles (keep_alive 0)", process, args.cycles, 10, 10, cycle, settle=1.0)
             phase("short generations (model kept loaded)", process, args.generations, 20, 100, lambda: chat(base, None, 1))
+            wav = speak(base, VOICE)
+            # Each request asks for the other model, so each loads one and unloads the other.
+            turn = {"stt": 0, "tts": 0}
+
+            def swap(kind, pair, call):
+                turn[kind] += 1
+                call(pair[turn[kind] % 2])
+            phase("speech recognition: Whisper loaded and unloaded (two ids, alternating)", process, args.speech_cycles, 10, 10,
+                  lambda: swap("stt", [STT, "whisper-copy"], lambda model: transcribe(base, model, wav)), settle=0.5)
+            phase("speech synthesis: the Piper voice loaded and unloaded (alternating with eSpeak NG)", process, args.speech_cycles, 10, 10,
+                  lambda: swap("tts", [VOICE, "espeak-ng-en-us"], lambda model: speak(base, model)), settle=0.5)
         finally:
             process.terminate()
             process.wait(timeout=30)

@@ -13,27 +13,17 @@ import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
 
 from openai import OpenAI
+
+from serve_process import start_server
 
 QUESTIONS = [
     "Write a short story about a lighthouse keeper.", "Explain how rain forms.", "Describe a busy market in the morning.",
     "Tell me about the history of bicycles.", "Write a letter to a friend about a trip to the mountains.",
     "Explain why the sky is blue.", "Describe your favourite meal and how to cook it.", "Write a poem about autumn leaves.",
 ]
-
-
-def start_server(binary, slots, threads):
-    process = subprocess.Popen([binary, "serve", "--port", "0", "--parallel", str(slots), "--queue", "0", "--threads", str(threads)],
-                               stderr=subprocess.PIPE, text=True)
-    for line in process.stderr:
-        if "http://127.0.0.1:" in line:
-            port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
-            threading.Thread(target=lambda: [None for _ in process.stderr], daemon=True).start()  # keep draining the log
-            return process, f"http://127.0.0.1:{port}/v1"
-    raise SystemExit("runanywhere serve did not start")
 
 
 def stream(client, model, question, args, sent):
@@ -118,7 +108,8 @@ def main():
 
     generate_rate = reference(args.binary, args.model, args)
     python_server = python_server_reference(args.binary, args.model, args)
-    process, base_url = start_server(args.binary, max(levels), args.threads)
+    process, base = start_server(args.binary, ["--parallel", str(max(levels)), "--queue", "0", "--threads", str(args.threads)])
+    base_url = f"{base}/v1"
     try:
         client = OpenAI(base_url=base_url, api_key="unused", max_retries=0, timeout=600)
         stream(client, args.model, QUESTIONS[0], args, time.perf_counter())  # loads the model

@@ -1,0 +1,15 @@
+"""Starting `runanywhere serve` for the benchmark scripts."""
+import subprocess
+import threading
+
+
+def start_server(binary, arguments=(), env=None):
+    """Starts `binary serve --port 0 ARGUMENTS…` and returns the process and its base URL
+    (`http://127.0.0.1:PORT`) once it listens; its log is drained in the background."""
+    process = subprocess.Popen([binary, "serve", "--port", "0", *arguments], stderr=subprocess.PIPE, text=True, env=env)
+    for line in process.stderr:
+        if "http://127.0.0.1:" in line:
+            port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
+            threading.Thread(target=lambda: [None for _ in process.stderr], daemon=True).start()
+            return process, f"http://127.0.0.1:{port}"
+    raise SystemExit("runanywhere serve did not start")
