@@ -7,14 +7,22 @@ import Testing
 /// the real default model.
 @Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
 struct CLIDownloadTests {
+    /// The default model's sha256.
+    static let sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+
+    /// The default model's bytes, served slowly on the loopback address: 6 000 chunks of 16 KiB,
+    /// 1 ms apart, at least 6 s, so that an interrupt or a kill within 2.5 s lands mid-download.
+    static func slowServer() async throws -> (model: Data, server: TestHTTPServer) {
+        let model = try Data(contentsOf: try #require(TestEnvironment.defaultModelFile))
+        return (model, try await TestHTTPServer.start(routes: ["/SmolLM2.Q4_1.gguf": .file(model, delayPerChunk: .milliseconds(1))]))
+    }
+
     @Test func addInterruptResumeThenUseTheModel() async throws {
         let (cli, home) = try CLIRunner.isolated()
         defer { try? FileManager.default.removeItem(at: home) }
-        let model = try Data(contentsOf: try #require(TestEnvironment.defaultModelFile))
-        // 6 000 chunks of 16 KiB, 1 ms apart: at least 6 s, so the interrupt at 2.5 s always lands mid-download.
-        let server = try await TestHTTPServer.start(routes: ["/SmolLM2.Q4_1.gguf": .file(model, delayPerChunk: .milliseconds(1))])
+        let (model, server) = try await Self.slowServer()
         defer { Task { try? await server.shutdown() } }
-        let sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+        let sha = Self.sha
 
         let added = try await cli.runInterrupted(
             ["models", "add", server.url("/SmolLM2.Q4_1.gguf").absoluteString, "--category", "language", "--id", "smol", "--sha256", sha],
@@ -47,11 +55,10 @@ struct CLIDownloadTests {
     @Test func aDownloadKilledAtRandomMomentsEndsWithTheRightFile() async throws {
         let (cli, home) = try CLIRunner.isolated()
         defer { try? FileManager.default.removeItem(at: home) }
-        let model = try Data(contentsOf: try #require(TestEnvironment.defaultModelFile))
-        let server = try await TestHTTPServer.start(routes: ["/SmolLM2.Q4_1.gguf": .file(model, delayPerChunk: .milliseconds(1))])
+        let (model, server) = try await Self.slowServer()
         defer { Task { try? await server.shutdown() } }
-        let sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
-        #expect(try cli.run(["models", "add", server.url("/SmolLM2.Q4_1.gguf").absoluteString, "--category", "language", "--id", "smol", "--sha256", sha, "--no-download"]).status == 0)
+        let url = server.url("/SmolLM2.Q4_1.gguf").absoluteString
+        #expect(try cli.run(["models", "add", url, "--category", "language", "--id", "smol", "--sha256", Self.sha, "--no-download"]).status == 0)
 
         var random = SeededGenerator(seed: 20_261_125)
         for attempt in 0..<3 {
