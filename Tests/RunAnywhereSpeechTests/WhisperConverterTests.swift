@@ -86,4 +86,29 @@ struct WhisperConverterTests {
         #expect(truncated.message.contains("ends early"))
         #expect(!FileManager.default.fileExists(atPath: output.path), "nothing half-written")
     }
+
+    /// `runanywhere models convert-whisper` under a 16 MB file-size limit (the output is 77 MB), as on a
+    /// full disk: a clear error, the previous output intact, no temporary file left.
+    @Test func aFullDiskKeepsThePreviousOutput() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = try extract(into: folder)
+        let output = folder.appendingPathComponent("out/ggml-tiny.en.bin")
+        try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("the previous conversion".utf8).write(to: output)
+        let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).deletingLastPathComponent().appendingPathComponent("runanywhere")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+        process.arguments = ["--fsize=\(16 << 20)", binary.path, "models", "convert-whisper", model.path, "--output", output.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(said)")
+        #expect(said.lowercased().contains("no space left"), "\(said)")
+        #expect(try String(contentsOf: output, encoding: .utf8) == "the previous conversion")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path) == ["ggml-tiny.en.bin"])
+    }
 }
