@@ -1,12 +1,15 @@
 """Driver for benchmarks/serve-leaks; see that script."""
 import argparse
+import base64
 import json
 import os
 import subprocess
+import struct
 import tempfile
 import time
 import urllib.error
 import urllib.request
+import zlib
 
 from serve_process import start_server
 
@@ -15,6 +18,7 @@ MODEL = "smollm2-135m-instruct-q4_1"
 
 VOICE = "piper-en_US-joe-medium"
 STT = "whisper-tiny.en"
+VISION = "smolvlm-fixture"
 
 
 def private_home(binary, folder):
@@ -35,8 +39,22 @@ def private_home(binary, folder):
     return folder
 
 
-def chat(base, keep_alive, tokens):
-    body = {"model": MODEL, "messages": [{"role": "user", "content": "Say hello."}], "max_tokens": tokens, "temperature": 0}
+def png(width=32, height=32, rgb=(200, 40, 40)):
+    """A solid-colour PNG."""
+    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def chat(base, keep_alive, tokens, model=MODEL, image=None):
+    content = "Say hello."
+    if image is not None:
+        content = [{"type": "text", "text": "What colour is this?"},
+                   {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(image).decode()}}]
+    body = {"model": model, "messages": [{"role": "user", "content": content}], "max_tokens": tokens, "temperature": 0}
     if keep_alive is not None:
         body["keep_alive"] = keep_alive
     request = urllib.request.Request(f"{base}/v1/chat/completions", data=json.dumps(body).encode(), headers={"content-type": "application/json"})
@@ -112,14 +130,17 @@ def main():
         home = private_home(args.binary, os.path.join(folder, "home"))
         process, base = start_server(args.binary, ["--threads", "1"], dict(os.environ, RUNANYWHERE_DATA=data, RUNANYWHERE_HOME=home))
         try:
-            def cycle():
-                chat(base, 0, 2)
+            def cycle(model=MODEL, image=None):
+                chat(base, 0, 2, model, image)
                 for _ in range(100):  # the unload follows the answer
-                    if MODEL not in loaded(base):
+                    if model not in loaded(base):
                         return
                     time.sleep(0.02)
                 raise SystemExit("keep_alive 0 left the model loaded after its answer")
             phase("load/unload cycles (keep_alive 0)", process, args.cycles, 10, 10, cycle, settle=1.0)
+            picture = png()
+            phase("vision-language load/unload cycles (the fixture and its projector, an image each, keep_alive 0)", process,
+                  args.cycles, 10, 10, lambda: cycle(VISION, picture), settle=1.0)
             phase("short generations (model kept loaded)", process, args.generations, 20, 100, lambda: chat(base, None, 1))
             wav = speak(base, VOICE)
             # Each request asks for the other model, so each loads one and unloads the other.
