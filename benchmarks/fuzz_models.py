@@ -20,6 +20,10 @@ KINDS = {
     "whisper": ("whisper-tiny.en/ggml-tiny.en.bin", ".bin",
                 [["models", "add", "file://FILE", "--category", "speech-recognition", "--id", "MODEL"],
                  ["transcribe", "AUDIO", "--model", "MODEL", "--threads", "1"]]),
+    "diffusion": ("sd-fixture/sd-fixture.gguf", ".gguf",
+                  [["models", "import", "FILE", "--id", "MODEL"],
+                   ["imagine", "a red circle", "--model", "MODEL", "--steps", "1", "--width", "64", "--height", "64",
+                    "--seed", "1", "--threads", "1", "--output", "IMAGE"]]),
     # The bundled Piper voice's network, damaged in place (its other files are links to the real ones).
     "onnx": (f"{VOICE}/en_US-joe-medium.onnx", ".onnx",
              [["speak", "Hello there.", "--voice", VOICE, "--output", "AUDIO", "--threads", "1"]]),
@@ -67,6 +71,7 @@ def main():
             model = f"case-{case}"
             for step, command in enumerate(steps):
                 command = [path if a == "FILE" else model if a == "MODEL" else audio if a == "AUDIO"
+                           else os.path.join(home, "image.png") if a == "IMAGE"
                            else a.replace("FILE", path) for a in command]
                 result = subprocess.run([args.binary] + command, env=env, capture_output=True, text=True, errors="replace", timeout=600)
                 if result.returncode < 0:
