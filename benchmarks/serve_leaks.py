@@ -19,12 +19,13 @@ MODEL = "smollm2-135m-instruct-q4_1"
 VOICE = "piper-en_US-joe-medium"
 STT = "whisper-tiny.en"
 VISION = "smolvlm-fixture"
+DIFFUSION = "sd-fixture"
 
 
 def private_home(binary, folder):
     """A RUNANYWHERE_HOME whose engines and built-in models are links to the installed ones, with
-    a second id for the Whisper file (so that alternating the two loads and unloads it) in its
-    own registry."""
+    second ids for the Whisper file and the diffusion fixture (so that alternating the two loads
+    one and unloads the other) in its own registry."""
     cache = os.environ.get("RUNANYWHERE_HOME") or os.path.expanduser("~/.cache/runanywhere")
     os.makedirs(os.path.join(folder, "models"))
     os.symlink(os.path.join(cache, "engines"), os.path.join(folder, "engines"))
@@ -34,8 +35,11 @@ def private_home(binary, folder):
             for file in os.listdir(os.path.join(cache, "models", name)):
                 os.symlink(os.path.join(cache, "models", name, file), os.path.join(folder, "models", name, file))
     whisper = os.path.join(cache, "models", STT, "ggml-tiny.en.bin")
+    env = dict(os.environ, RUNANYWHERE_HOME=folder, RUNANYWHERE_DATA=os.path.join(folder, "data"))
     subprocess.run([binary, "models", "add", "file://" + whisper, "--category", "speech-recognition", "--id", "whisper-copy"],
-                   env=dict(os.environ, RUNANYWHERE_HOME=folder, RUNANYWHERE_DATA=os.path.join(folder, "data")), check=True, capture_output=True)
+                   env=env, check=True, capture_output=True)
+    subprocess.run([binary, "models", "import", os.path.join(cache, "models", DIFFUSION, DIFFUSION + ".gguf"), "--id", "diffusion-copy"],
+                   env=env, check=True, capture_output=True)
     return folder
 
 
@@ -82,6 +86,11 @@ def transcribe(base, model, wav):
              f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n'.encode(),
              wav, f"\r\n--{boundary}--\r\n".encode()]
     return post(base, "/v1/audio/transcriptions", b"".join(parts), f"multipart/form-data; boundary={boundary}")
+
+
+def draw(base, model):
+    body = {"model": model, "prompt": "a red circle", "size": "64x64", "steps": 1, "seed": 1}
+    return post(base, "/v1/images/generations", json.dumps(body).encode(), "application/json")
 
 
 def loaded(base):
@@ -144,7 +153,7 @@ def main():
             phase("short generations (model kept loaded)", process, args.generations, 20, 100, lambda: chat(base, None, 1))
             wav = speak(base, VOICE)
             # Each request asks for the other model, so each loads one and unloads the other.
-            turn = {"stt": 0, "tts": 0}
+            turn = {"stt": 0, "tts": 0, "diffusion": 0}
 
             def swap(kind, pair, call):
                 turn[kind] += 1
@@ -153,6 +162,8 @@ def main():
                   lambda: swap("stt", [STT, "whisper-copy"], lambda model: transcribe(base, model, wav)), settle=0.5)
             phase("speech synthesis: the Piper voice loaded and unloaded (alternating with eSpeak NG)", process, args.speech_cycles, 10, 10,
                   lambda: swap("tts", [VOICE, "espeak-ng-en-us"], lambda model: speak(base, model)), settle=0.5)
+            phase("image generation: the diffusion fixture loaded and unloaded (two ids, alternating, one 64x64 step)", process,
+                  args.speech_cycles, 10, 10, lambda: swap("diffusion", [DIFFUSION, "diffusion-copy"], lambda model: draw(base, model)), settle=0.5)
         finally:
             process.terminate()
             process.wait(timeout=30)
