@@ -73,7 +73,7 @@ struct CLIRunner {
         try stdin.fileHandleForWriting.close()
         let (seconds, attoseconds) = delay.components
         usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         return finish(process, stdout: stdout, stderr: stderr)
     }
 
