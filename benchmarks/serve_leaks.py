@@ -151,6 +151,8 @@ def main():
             phase("vision-language load/unload cycles (the fixture and its projector, an image each, keep_alive 0)", process,
                   args.cycles, 10, 10, lambda: cycle(VISION, picture), settle=1.0)
             phase("short generations (model kept loaded)", process, args.generations, 20, 100, lambda: chat(base, None, 1))
+            # The language model would otherwise unload when its keep-alive ends, in the middle of a phase.
+            urllib.request.urlopen(urllib.request.Request(f"{base}/api/models/{MODEL}/load", method="DELETE"), timeout=60).close()
             wav = speak(base, VOICE)
             # Each request asks for the other model, so each loads one and unloads the other.
             turn = {"stt": 0, "tts": 0, "diffusion": 0}

@@ -30,7 +30,10 @@ final class PiperTTSService: TTSService, @unchecked Sendable {
         self.voiceName = voiceName
     }
 
-    deinit { library.api.SherpaOnnxDestroyOfflineTts(tts) }
+    deinit {
+        library.api.SherpaOnnxDestroyOfflineTts(tts)
+        ra_engine_release_free_memory()  // give the freed buffers back to the system
+    }
 
     func synthesize(_ text: String, options: TTSOptions, cancellation: CancellationFlag) throws -> AudioSamples {
         let sentences = try phonemizer.phonemize(text, voice: espeakVoice).filter { !$0.isEmpty }

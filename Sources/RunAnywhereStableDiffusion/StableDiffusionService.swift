@@ -43,7 +43,10 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
         self.context = loaded
     }
 
-    deinit { library.api.free_sd_ctx(context) }
+    deinit {
+        library.api.free_sd_ctx(context)
+        ra_engine_release_free_memory()  // give the freed buffers back to the system
+    }
 
     /// A generous estimate: about 6.5 KB per pixel for decoding the image, the largest buffer of a
     /// generation (for Stable Diffusion 1.5's VAE, about 1.6 GB at 512×512), or a tile's worth

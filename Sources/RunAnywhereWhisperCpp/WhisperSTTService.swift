@@ -22,7 +22,10 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         self.threads = threads
     }
 
-    deinit { library.api.whisper_free(context) }
+    deinit {
+        library.api.whisper_free(context)
+        ra_engine_release_free_memory()  // give the freed buffers back to the system
+    }
 
     func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (segments: [TranscriptionSegment], language: String?) {
         let api = library.api
