@@ -2,11 +2,12 @@ import ArgumentParser
 import Foundation
 import RunAnywhere
 import RunAnywhereLlamaCpp
+import RunAnywhereStableDiffusion
 import RunAnywhereWhisperCpp
 
-/// `runanywhere probe-model --framework LlamaCpp|WhisperCpp FILE`: loads a model file and uses it
-/// once (one token of a language model; half a second of silence through a speech model), in a
-/// process of its own. The runtime runs it before it loads a new file itself (``ModelProbe``), so
+/// `runanywhere probe-model --framework LlamaCpp|WhisperCpp|StableDiffusionCpp FILE`: loads a
+/// model file and uses it once (one token of a language model; half a second of silence through a
+/// speech model; one 64×64 step of a diffusion model), in a process of its own. The runtime runs it before it loads a new file itself (``ModelProbe``), so
 /// that a file that crashes the engine ends this process, not the caller.
 struct ProbeModelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +17,7 @@ struct ProbeModelCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "The engine to load the file with: LlamaCpp (language models) or WhisperCpp (speech recognition).")
+    @Option(help: "The engine to load the file with: LlamaCpp (language models), WhisperCpp (speech recognition) or StableDiffusionCpp (image generation).")
     var framework: String
 
     @Argument(help: "The model file.")
@@ -26,8 +27,8 @@ struct ProbeModelCommand: AsyncParsableCommand {
         let logger = CLIContext.makeLogger(global)
         try await CLIContext.reportingErrors {
             let engine = InferenceFramework(rawValue: framework)
-            guard engine == .llamaCpp || engine == .whisperCpp else {
-                throw SDKError(.invalidInput, "probe-model checks language and speech models (--framework LlamaCpp or WhisperCpp), not '\(framework)'")
+            guard let engine, [.llamaCpp, .whisperCpp, .stableDiffusionCpp].contains(engine) else {
+                throw SDKError(.invalidInput, "probe-model checks language, speech and image models (--framework LlamaCpp, WhisperCpp or StableDiffusionCpp), not '\(framework)'")
             }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-probe-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -35,13 +36,19 @@ struct ProbeModelCommand: AsyncParsableCommand {
                 modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data"), logger: logger
             ))
             let url = URL(fileURLWithPath: file).standardizedFileURL
-            if engine == .whisperCpp {
+            switch engine {
+            case .stableDiffusionCpp:
+                runtime.frameworks.register(StableDiffusionAdapter(logger: logger))
+                try await runtime.loadDiffusionModel(modelPath: url.path, modelId: "probe", modelName: url.lastPathComponent)
+                _ = try await runtime.generateImage(prompt: "a", options: DiffusionGenerationOptions(width: 64, height: 64, steps: 1, seed: 1))
+                await runtime.unloadDiffusionModel()
+            case .whisperCpp:
                 runtime.frameworks.register(WhisperCppAdapter(logger: logger))
                 try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .whisperCpp, modality: .speechRecognition)
                 try await runtime.loadSTTModel("probe", options: ModelLoadOptions(threads: 1))
                 _ = try await runtime.transcribe(try AudioSamples(samples: [Float](repeating: 0, count: 8_000), sampleRate: 16_000))
                 await runtime.unloadSTTModel()
-            } else {
+            default:
                 runtime.frameworks.register(LlamaCppAdapter(logger: logger))
                 try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .llamaCpp)
                 try await runtime.loadModel("probe", options: ModelLoadOptions(contextLength: 256, threads: 1))

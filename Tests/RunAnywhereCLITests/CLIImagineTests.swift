@@ -25,6 +25,27 @@ struct CLIImagineTests {
         }
     }
 
+    /// A fixture whose key-norm scale claims 255 values instead of 128: a valid GGUF file that
+    /// makes stable-diffusion.cpp divide by zero (SIGFPE). The check in a child process takes the
+    /// crash; the command says so and exits 1.
+    @Test func aFileThatCrashesTheEngineIsRefusedByTheCheck() throws {
+        let (cli, home) = try CLIRunner.isolated()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("engines"), withDestinationURL: RuntimeConfiguration.homeDirectory().appendingPathComponent("engines"))
+        var bytes = try Data(contentsOf: try #require(TestEnvironment.diffusionFixture))
+        let name = Data("model.diffusion_model.single_blocks.0.norm.key_norm.scale".utf8)
+        let entry = try #require(bytes.range(of: name))
+        bytes[entry.upperBound + 4] = 255  // after the name: 4 bytes of dimension count, then the first dimension (128)
+        let file = home.appendingPathComponent("crashing.gguf")
+        try bytes.write(to: file)
+        #expect(try cli.run(["models", "import", file.path, "--id", "crashing"]).status == 0)
+        let output = home.appendingPathComponent("out.png")
+        let drawn = try cli.run(["imagine", "A red circle", "--model", "crashing", "--output", output.path] + Self.small)
+        #expect(drawn.status == 1 && !drawn.crashed, "\(drawn.stderr)")
+        #expect(drawn.stderr.contains("crashed stable-diffusion.cpp while loading in a check process (signal 8, SIGFPE)"), "\(drawn.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
     @Test func badRequestsExitWithClearErrorsAndWriteNothing() throws {
         try CLIRunner.withData { cli, folder in
             let file = folder.appendingPathComponent("out.png")

@@ -95,6 +95,9 @@ import Testing
         #expect(try error(aligned).contains("tensor v is not aligned to 64 bytes"))
         aligned.metadata = []
         #expect(throws: Never.self) { try GGUFReader.parse(aligned.data(), name: "ok.gguf") }
+        // stable-diffusion.cpp divides by a tensor's dimensions (SIGFPE on an empty one).
+        let empty = GGUFWriter(tensors: [.init(name: "e", shape: [8, 0], type: 0, bytes: 0)])
+        #expect(try error(empty).contains("tensor e has an empty dimension"))
     }
 
     @Test func readsFromDiskAndReportsMissingFile() throws {

@@ -72,6 +72,8 @@ public enum GGUFReader {
                 var rowLength: UInt64 = 0
                 for index in 0..<dimensionCount {
                     let size = try cursor.u64()
+                    // An empty dimension makes engines divide by zero (stable-diffusion.cpp: SIGFPE).
+                    guard size > 0 else { throw invalid("tensor \(tensorName) has an empty dimension") }
                     if index == 0 { rowLength = size }
                     let (product, overflow) = elements.multipliedReportingOverflow(by: size)
                     guard !overflow else { throw invalid("tensor \(tensorName) is impossibly large") }

@@ -11,7 +11,7 @@ import Foundation
 /// next time (it may have been replaced).
 public struct ModelProbe: Sendable {
     /// The program, run as `executable arguments… --framework <framework> <file>`: it loads the
-    /// file with that engine and uses it once (one token, or half a second of silence), then exits
+    /// file with that engine and uses it once (one token, half a second of silence, one 64×64 step), then exits
     /// 0, or non-zero with the reason on standard error (`runanywhere probe-model` does this).
     public var executable: URL
     /// The arguments before `--framework`.
@@ -21,9 +21,12 @@ public struct ModelProbe: Sendable {
     /// The engines whose files it checks; files for the others are loaded directly.
     public var frameworks: Set<InferenceFramework>
 
-    /// Creates a probe (by default for llama.cpp's and whisper.cpp's files, what
-    /// `runanywhere probe-model` loads).
-    public init(executable: URL, arguments: [String], timeout: Duration = .seconds(300), frameworks: Set<InferenceFramework> = [.llamaCpp, .whisperCpp]) {
+    /// Creates a probe (by default for llama.cpp's, whisper.cpp's and stable-diffusion.cpp's
+    /// files, what `runanywhere probe-model` loads).
+    public init(
+        executable: URL, arguments: [String], timeout: Duration = .seconds(300),
+        frameworks: Set<InferenceFramework> = [.llamaCpp, .whisperCpp, .stableDiffusionCpp]
+    ) {
         self.executable = executable
         self.arguments = arguments
         self.timeout = timeout
@@ -79,9 +82,12 @@ public struct ModelProbe: Sendable {
         let said = errors.fileHandleForReading.readDataToEndOfFile()  // until the child exits
         process.waitUntilExit()
         deadline.cancel()
-        // The reason: the CLI's last `error:` line, else the engine's assert, else the last line.
+        // The reason: the CLI's last `error:` line, else the engine's assert, else what the Swift
+        // runtime's crash report says, else the last line.
         let lines = String(decoding: said, as: UTF8.self).split(separator: "\n")
-        let line = lines.last { $0.hasPrefix("error: ") } ?? lines.last { $0.contains("GGML_ASSERT") || $0.contains("GGML_ABORT") } ?? lines.last ?? ""
+        let crash = lines.first { $0.contains("Program crashed: ") }.map { $0.split(separator: "Program crashed: ").last!.replacingOccurrences(of: " ***", with: "") }
+        let line = lines.last { $0.hasPrefix("error: ") } ?? lines.last { $0.contains("GGML_ASSERT") || $0.contains("GGML_ABORT") }
+            ?? crash.map { Substring($0) } ?? lines.last ?? ""
         let reason = String((line.hasPrefix("error: ") ? line.dropFirst(7) : line).prefix(500))
         if killed.isCancelled { return .timedOut }
         if process.terminationReason == .uncaughtSignal { return .crashed(process.terminationStatus, reason) }
@@ -93,18 +99,29 @@ public struct ModelProbe: Sendable {
     }
 }
 
-/// The files that passed a probe: path → size and modification time when they did.
+/// The files that passed a probe: path → size and modification time when they did (for a folder,
+/// the total size of its files and the latest time one changed).
 struct ProbeRecord {
     struct Stamp: Codable, Equatable {
         let size: Int64
         let modified: Double
 
-        init?(_ file: URL) {
-            guard let values = try? file.resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey]),
-                  let size = values.fileSize, let modified = values.contentModificationDate
-            else { return nil }
-            self.size = Int64(size)
-            self.modified = modified.timeIntervalSince1970
+        init?(_ path: URL) {
+            let keys: Set<URLResourceKey> = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+            let files = (try? path.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true
+                ? (FileManager.default.enumerator(at: path, includingPropertiesForKeys: Array(keys))?.allObjects as? [URL] ?? [])
+                : [path]
+            var (size, modified) = (Int64(0), 0.0)
+            for file in files {
+                guard let values = try? file.resourceValues(forKeys: keys), values.isRegularFile == true,
+                      let bytes = values.fileSize, let time = values.contentModificationDate
+                else { continue }
+                size += Int64(bytes)
+                modified = max(modified, time.timeIntervalSince1970)
+            }
+            guard modified > 0 else { return nil }
+            self.size = size
+            self.modified = modified
         }
     }
 
