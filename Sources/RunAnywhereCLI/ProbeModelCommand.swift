@@ -1,13 +1,16 @@
 import ArgumentParser
 import Foundation
 import RunAnywhere
+import RunAnywhereEspeak
 import RunAnywhereLlamaCpp
+import RunAnywhereSherpaOnnx
 import RunAnywhereStableDiffusion
 import RunAnywhereWhisperCpp
 
-/// `runanywhere probe-model --framework LlamaCpp|WhisperCpp|StableDiffusionCpp FILE`: loads a
+/// `runanywhere probe-model --framework LlamaCpp|WhisperCpp|StableDiffusionCpp|ONNX FILE`: loads a
 /// model file and uses it once (one token of a language model; half a second of silence through a
-/// speech model; one 64×64 step of a diffusion model), in a process of its own. The runtime runs it before it loads a new file itself (``ModelProbe``), so
+/// speech model; one 64×64 step of a diffusion model; a word in a Piper voice), in a process of
+/// its own. The runtime runs it before it loads a new file itself (``ModelProbe``), so
 /// that a file that crashes the engine ends this process, not the caller.
 struct ProbeModelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +20,7 @@ struct ProbeModelCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "The engine to load the file with: LlamaCpp (language models), WhisperCpp (speech recognition) or StableDiffusionCpp (image generation).")
+    @Option(help: "The engine to load the file with: LlamaCpp (language models), WhisperCpp (speech recognition), StableDiffusionCpp (image generation) or ONNX (Piper voices).")
     var framework: String
 
     @Argument(help: "The model file.")
@@ -27,8 +30,8 @@ struct ProbeModelCommand: AsyncParsableCommand {
         let logger = CLIContext.makeLogger(global)
         try await CLIContext.reportingErrors {
             let engine = InferenceFramework(rawValue: framework)
-            guard let engine, [.llamaCpp, .whisperCpp, .stableDiffusionCpp].contains(engine) else {
-                throw SDKError(.invalidInput, "probe-model checks language, speech and image models (--framework LlamaCpp, WhisperCpp or StableDiffusionCpp), not '\(framework)'")
+            guard let engine, [.llamaCpp, .whisperCpp, .stableDiffusionCpp, .onnx].contains(engine) else {
+                throw SDKError(.invalidInput, "probe-model checks language, speech, image and voice models (--framework LlamaCpp, WhisperCpp, StableDiffusionCpp or ONNX), not '\(framework)'")
             }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-probe-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -42,6 +45,11 @@ struct ProbeModelCommand: AsyncParsableCommand {
                 try await runtime.loadDiffusionModel(modelPath: url.path, modelId: "probe", modelName: url.lastPathComponent)
                 _ = try await runtime.generateImage(prompt: "a", options: DiffusionGenerationOptions(width: 64, height: 64, steps: 1, seed: 1))
                 await runtime.unloadDiffusionModel()
+            case .onnx:
+                runtime.frameworks.register(SherpaOnnxAdapter(phonemizer: EspeakPhonemizer()))
+                try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .onnx, modality: .speechSynthesis)
+                _ = try await runtime.synthesize("Hello.", voiceModel: "probe")
+                await runtime.unloadTTSVoice()
             case .whisperCpp:
                 runtime.frameworks.register(WhisperCppAdapter(logger: logger))
                 try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .whisperCpp, modality: .speechRecognition)

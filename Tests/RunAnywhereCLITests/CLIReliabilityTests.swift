@@ -83,4 +83,28 @@ struct CLIReliabilityTests {
         }
         print("damaged whisper models: \(outcomes)")
     }
+
+    /// The bundled Piper voice with one byte of its network changed (found by
+    /// `benchmarks/fuzz-models --kind onnx`): ONNX Runtime aborts on it. The check in a child
+    /// process takes the abort; `speak` says so and exits 1.
+    @Test(.enabled(if: TestEnvironment.speechInstalled, "needs scripts/setup's speech models"))
+    func aVoiceThatAbortsONNXRuntimeIsRefusedByTheCheck() throws {
+        let (cli, home) = try CLIRunner.isolated()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("engines"), withDestinationURL: RuntimeConfiguration.homeDirectory().appendingPathComponent("engines"))
+        let installed = TestEnvironment.installedModelsDirectory.appendingPathComponent("piper-en_US-joe-medium")
+        let voice = home.appendingPathComponent("models/piper-en_US-joe-medium")
+        try FileManager.default.createDirectory(at: voice, withIntermediateDirectories: true)
+        for name in ["tokens.txt", "en_US-joe-medium.onnx.json"] {
+            try FileManager.default.createSymbolicLink(at: voice.appendingPathComponent(name), withDestinationURL: installed.appendingPathComponent(name))
+        }
+        var network = try Data(contentsOf: installed.appendingPathComponent("en_US-joe-medium.onnx"))
+        network[889_549] = 0xFF
+        try network.write(to: voice.appendingPathComponent("en_US-joe-medium.onnx"))
+        let output = home.appendingPathComponent("hello.wav")
+        let spoken = try cli.run(["speak", "Hello there.", "--voice", "piper-en_US-joe-medium", "--output", output.path, "--threads", "1"])
+        #expect(spoken.status == 1 && !spoken.crashed, "\(spoken.stderr)")
+        #expect(spoken.stderr.contains("crashed ONNX Runtime while loading in a check process (signal 6, SIGABRT)"), "\(spoken.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
 }

@@ -11,7 +11,8 @@ import Foundation
 /// next time (it may have been replaced).
 public struct ModelProbe: Sendable {
     /// The program, run as `executable arguments… --framework <framework> <file>`: it loads the
-    /// file with that engine and uses it once (one token, half a second of silence, one 64×64 step), then exits
+    /// file with that engine and uses it once (one token, half a second of silence, one 64×64 step, a
+    /// spoken word), then exits
     /// 0, or non-zero with the reason on standard error (`runanywhere probe-model` does this).
     public var executable: URL
     /// The arguments before `--framework`.
@@ -21,11 +22,11 @@ public struct ModelProbe: Sendable {
     /// The engines whose files it checks; files for the others are loaded directly.
     public var frameworks: Set<InferenceFramework>
 
-    /// Creates a probe (by default for llama.cpp's, whisper.cpp's and stable-diffusion.cpp's
-    /// files, what `runanywhere probe-model` loads).
+    /// Creates a probe (by default for llama.cpp's, whisper.cpp's, stable-diffusion.cpp's and
+    /// sherpa-onnx's files, what `runanywhere probe-model` loads).
     public init(
         executable: URL, arguments: [String], timeout: Duration = .seconds(300),
-        frameworks: Set<InferenceFramework> = [.llamaCpp, .whisperCpp, .stableDiffusionCpp]
+        frameworks: Set<InferenceFramework> = [.llamaCpp, .whisperCpp, .stableDiffusionCpp, .onnx]
     ) {
         self.executable = executable
         self.arguments = arguments

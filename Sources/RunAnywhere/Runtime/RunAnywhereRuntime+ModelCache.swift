@@ -129,7 +129,8 @@ extension RunAnywhereRuntime {
             try makeRoom(for: memory, model: model.id)
             let (logger, probe, models) = (logger, configuration.modelProbe, configuration.modelsDirectory)
             loading = Task {
-                if let probe, let file = model.primaryFile {
+                // Only for engines that load it as a language model (a voice asked to chat is refused below).
+                if let probe, adapter.supportedModalities.contains(.textToText), let file = model.primaryFile {
                     try await probe.check(file, framework: adapter.framework, modelID: model.id, modelsDirectory: models)
                 }
                 let started = ContinuousClock.now
