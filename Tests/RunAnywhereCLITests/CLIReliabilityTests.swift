@@ -50,9 +50,8 @@ struct CLIReliabilityTests {
 
     @Test(.enabled(if: TestEnvironment.speechInstalled, "needs scripts/setup's speech models"))
     func damagedWhisperModelsEndInAnErrorOrATranscriptNeverASignal() throws {
-        let (cli, home) = try CLIRunner.isolated()
+        let (cli, home) = try CLIRunner.isolated(allEngines: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("engines"), withDestinationURL: RuntimeConfiguration.homeDirectory().appendingPathComponent("engines"))
         let speech = home.appendingPathComponent("hello.wav").path
         let spoken = try CLIRunner(environment: ["RUNANYWHERE_DATA": home.appendingPathComponent("data").path])
             .run(["speak", "Hello there, this is a test.", "--output", speech, "--threads", "1"])
@@ -89,9 +88,8 @@ struct CLIReliabilityTests {
     /// process takes the abort; `speak` says so and exits 1.
     @Test(.enabled(if: TestEnvironment.speechInstalled, "needs scripts/setup's speech models"))
     func aVoiceThatAbortsONNXRuntimeIsRefusedByTheCheck() throws {
-        let (cli, home) = try CLIRunner.isolated()
+        let (cli, home) = try CLIRunner.isolated(allEngines: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("engines"), withDestinationURL: RuntimeConfiguration.homeDirectory().appendingPathComponent("engines"))
         let installed = TestEnvironment.installedModelsDirectory.appendingPathComponent("piper-en_US-joe-medium")
         let voice = home.appendingPathComponent("models/piper-en_US-joe-medium")
         try FileManager.default.createDirectory(at: voice, withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhere
 import RunAnywhereTestSupport
 
 /// Runs the built `runanywhere` binary and captures what it prints.
@@ -130,10 +131,15 @@ struct CLIRunner {
         return try await body(CLIRunner(environment: ["RUNANYWHERE_DATA": data.path]), data)
     }
 
-    /// A runner whose models and app data live in a new temporary folder; the engine is still
-    /// found where scripts/setup installed it.
-    static func isolated() throws -> (CLIRunner, URL) {
+    /// A runner whose models and app data live in a new temporary folder; llama.cpp is still
+    /// found where scripts/setup installed it, and with `allEngines` every engine is (a link to
+    /// the installed engines folder).
+    static func isolated(allEngines: Bool = false) throws -> (CLIRunner, URL) {
         let home = try TestEnvironment.temporaryDirectory()
+        if allEngines {
+            let engines = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines")
+            try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("engines"), withDestinationURL: engines)
+        }
         var environment = ["RUNANYWHERE_HOME": home.path, "RUNANYWHERE_DATA": home.appendingPathComponent("data").path]
         if let library = TestEnvironment.llamaLibrary { environment["RUNANYWHERE_LLAMA_LIB"] = library.path }
         return (CLIRunner(environment: environment), home)
