@@ -11,9 +11,9 @@ import Foundation
 /// next time (it may have been replaced).
 public struct ModelProbe: Sendable {
     /// The program, run as `executable arguments… --framework <framework> <file>`: it loads the
-    /// file with that engine and uses it once (one token, half a second of silence, one 64×64 step, a
-    /// spoken word), then exits
-    /// 0, or non-zero with the reason on standard error (`runanywhere probe-model` does this).
+    /// file with that engine and uses it once (one token, half a second of silence, one 64×64
+    /// step, a spoken word), then exits 0, or non-zero with the reason on standard error
+    /// (`runanywhere probe-model` does this).
     public var executable: URL
     /// The arguments before `--framework`.
     public var arguments: [String]
@@ -97,6 +97,15 @@ public struct ModelProbe: Sendable {
 
     static func signalName(_ signal: Int32) -> String? {
         [SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL", SIGKILL: "SIGKILL", SIGTRAP: "SIGTRAP"][signal]
+    }
+}
+
+extension RunAnywhereRuntime {
+    /// Checks `path`, model `model`'s file or folder, in a child process before it is loaded
+    /// with `framework`, when ``RuntimeConfiguration/modelProbe`` is set.
+    func checkInChildProcess(_ path: URL?, of model: ModelInfo, framework: InferenceFramework) async throws {
+        guard let probe = configuration.modelProbe, let path else { return }
+        try await probe.check(path, framework: framework, modelID: model.id, modelsDirectory: configuration.modelsDirectory)
     }
 }
 

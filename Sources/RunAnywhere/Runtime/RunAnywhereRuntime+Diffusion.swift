@@ -110,10 +110,8 @@ extension RunAnywhereRuntime {
             return loaded
         }
         let adapter = try adapter(for: model).adapter
-        if let probe = self.configuration.modelProbe, let path = model.localPath, model.isDownloaded {
-            // The whole model (a file, or a folder of parts), as the engine loads it.
-            try await probe.check(path, framework: adapter.framework, modelID: model.id, modelsDirectory: self.configuration.modelsDirectory)
-        }
+        // The whole model (a file, or a folder of parts), as the engine loads it.
+        try await checkInChildProcess(model.isDownloaded ? model.localPath : nil, of: model, framework: adapter.framework)
         if let previous = loadedDiffusion?.info.id { events.publish(.modelUnloaded(modelId: previous)) }
         loadedDiffusion = nil  // free its memory before the next model takes some
         let loaded = (info: model, configuration: configuration, service: try await adapter.loadDiffusionModel(model, configuration: configuration, logger: logger))

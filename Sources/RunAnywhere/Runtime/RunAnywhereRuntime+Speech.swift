@@ -18,9 +18,7 @@ extension RunAnywhereRuntime {
     private func loadSTT(_ model: ModelInfo, options: ModelLoadOptions) async throws {
         if loadedSTT?.info.id == model.id { return }
         let adapter = try adapter(for: model, options: options).adapter
-        if let probe = configuration.modelProbe, let file = model.primaryFile {
-            try await probe.check(file, framework: adapter.framework, modelID: model.id, modelsDirectory: configuration.modelsDirectory)
-        }
+        try await checkInChildProcess(model.primaryFile, of: model, framework: adapter.framework)
         loadedSTT = nil
         loadedSTT = (model, try await adapter.loadSpeechRecognitionModel(model, options: options, logger: logger))
         events.publish(.modelLoaded(modelId: model.id))

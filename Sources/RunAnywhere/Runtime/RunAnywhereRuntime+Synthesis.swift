@@ -20,9 +20,7 @@ extension RunAnywhereRuntime {
     private func loadVoice(_ model: ModelInfo, options: ModelLoadOptions) async throws {
         if loadedTTS?.info.id == model.id { return }
         let adapter = try adapter(for: model, options: options).adapter
-        if let probe = configuration.modelProbe, let file = model.primaryFile {
-            try await probe.check(file, framework: adapter.framework, modelID: model.id, modelsDirectory: configuration.modelsDirectory)
-        }
+        try await checkInChildProcess(model.primaryFile, of: model, framework: adapter.framework)
         loadedTTS = nil
         loadedTTS = (model, try await adapter.loadSpeechSynthesisModel(model, options: options, logger: logger))
         events.publish(.modelLoaded(modelId: model.id))
