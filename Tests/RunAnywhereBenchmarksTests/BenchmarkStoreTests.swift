@@ -65,7 +65,7 @@ import Testing
         let original = try Data(contentsOf: store.url)
         var random = SeededGenerator(seed: 5)
         var outcomes: [String: Int] = [:]
-        for index in 0..<(ProcessInfo.processInfo.environment["RUNANYWHERE_FUZZ_CASES"].flatMap { Int($0) } ?? 40) {
+        for index in 0..<(TestEnvironment.fuzzCases()) {
             try original.damagedJSON(using: &random).write(to: store.url)
             do {
                 let history = try store.loadRuns()

@@ -97,7 +97,7 @@ struct AudioDecoderTests {
     /// the long run).
     @Test(arguments: [("wav", [String]()), ("mp3", []), ("flac", []), ("ogg", ["-c:a", "libvorbis"])])
     func damagedFilesDecodeOrFailClearly(container: String, codec: [String]) throws {
-        let cases = ProcessInfo.processInfo.environment["RUNANYWHERE_FUZZ_CASES"].flatMap { Int($0) } ?? 40
+        let cases = TestEnvironment.fuzzCases()
         let original = container == "wav" ? Self.tone : try TestEnvironment.encodeAudio(Self.tone, as: container, codec)
         var random = SeededGenerator(seed: 20_261_127)
         var outcomes: [String: Int] = [:]

@@ -95,6 +95,12 @@ public enum TestEnvironment {
         return try Data(contentsOf: output)
     }
 
+    /// Seeded cases per fuzz test: `RUNANYWHERE_FUZZ_CASES`, or `standard` (long runs set the
+    /// variable, e.g. to 500).
+    public static func fuzzCases(standard: Int = 40) -> Int {
+        ProcessInfo.processInfo.environment["RUNANYWHERE_FUZZ_CASES"].flatMap { Int($0) } ?? standard
+    }
+
     /// Whether scripts/setup has installed the speech models (Whisper tiny.en, Silero VAD, the
     /// Piper voice) and the eSpeak NG headers.
     public static var speechInstalled: Bool {

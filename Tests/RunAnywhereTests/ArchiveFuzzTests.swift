@@ -39,7 +39,7 @@ import Testing
 
         var random = SeededGenerator(seed: 10)
         var outcomes: [String: Int] = [:]
-        for index in 0..<(ProcessInfo.processInfo.environment["RUNANYWHERE_FUZZ_CASES"].flatMap { Int($0) } ?? 40) {
+        for index in 0..<(TestEnvironment.fuzzCases()) {
             var bytes = original
             for _ in 0..<Int.random(in: 1...8, using: &random) {
                 let at = Int.random(in: 0..<(Bool.random(using: &random) ? min(512, bytes.count) : bytes.count), using: &random)

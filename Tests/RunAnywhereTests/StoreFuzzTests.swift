@@ -9,7 +9,7 @@ import Testing
 /// by default; 500 for the long run). The benchmark history has the same test in
 /// BenchmarkStoreTests.
 @Suite struct StoreFuzzTests {
-    static var cases: Int { ProcessInfo.processInfo.environment["RUNANYWHERE_FUZZ_CASES"].flatMap { Int($0) } ?? 40 }
+    static var cases: Int { TestEnvironment.fuzzCases() }
 
     /// Runs `read` on `cases` damaged copies of `file`, counting values and SDK errors; any other
     /// error is an issue. `repair` must succeed after each.

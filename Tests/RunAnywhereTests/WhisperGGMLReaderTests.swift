@@ -9,7 +9,7 @@ import Testing
     /// tiny.en's header with one layer each (51864 tokens, width 384, 6 heads, 80 mel bins,
     /// float16), a mel filter bank, `tokens` vocabulary entries and the 50 tensors of one encoder
     /// and one decoder layer (small ones); `header` overrides fields by index.
-    static func file(header overrides: [Int: Int32] = [:], tokens: Int = 300, tokenLength: UInt32? = nil, tensorType: UInt32 = 1) -> Data {
+    static func file(header overrides: [Int: Int32] = [:], tokens: Int = 300, tokenLength: UInt32? = nil, tensorType: UInt32 = 1, firstWidth: Int = 384) -> Data {
         var data = Data()
         func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
         func i32(_ value: Int32) { u32(UInt32(bitPattern: value)) }
@@ -25,11 +25,11 @@ import Testing
             u32(tokenLength ?? UInt32(token.count))
             data.append(token)
         }
-        for (name, shape) in (0..<50).map({ ("tensor.\($0)", $0 == 0 ? [384, 64] : [384]) }) {
+        for (name, shape) in (0..<50).map({ ("tensor.\($0)", $0 == 0 ? [firstWidth, 64] : [384]) }) {
             i32(Int32(shape.count)); i32(Int32(name.utf8.count)); u32(tensorType)
             shape.forEach { i32(Int32($0)) }
             data.append(Data(name.utf8))
-            data.append(Data(count: shape.reduce(1, *) * (tensorType == 0 ? 4 : 2)))
+            data.append(Data(count: max(0, shape.reduce(1, *)) * (tensorType == 0 ? 4 : 2)))
         }
         return data
     }
@@ -57,6 +57,7 @@ import Testing
             ("too many tokens", Self.file(tokens: 51_900), "vocabulary entries"),
             ("a huge token", Self.file(tokenLength: 0x7FFF_FFFF), "is 2147483647 bytes long"),
             ("tensor type", Self.file(tensorType: 99), "does not fit in the file"),
+            ("negative dimension", Self.file(firstWidth: -384), "tensor tensor.0 has the shape"),
         ]
         for (field, data, fragment) in cases {
             do {

@@ -190,6 +190,8 @@ struct ByteCursor {
     mutating func u16() throws -> UInt16 { try integer(UInt16.self) }
     mutating func u32() throws -> UInt32 { try integer(UInt32.self) }
     mutating func u64() throws -> UInt64 { try integer(UInt64.self) }
+    /// A signed 32-bit value, widened.
+    mutating func i32() throws -> Int { Int(Int32(bitPattern: try u32())) }
 
     mutating func string() throws -> String {
         let length = try u64()

@@ -7,8 +7,8 @@ import Foundation
 /// header can make it allocate without bound (the out-of-memory killer then ends the process) or
 /// abort. Every Whisper model (tiny to large-v3, English-only, multilingual, fine-tuned,
 /// quantized) has 1500 audio and 448 text positions, 80 or 128 mel bins, a 51864–51866 token
-/// vocabulary (of which the file lists the text tokens), and heads of 64 dimensions; anything else, and any length that runs past the
-/// file, is refused with a message naming the problem.
+/// vocabulary (of which the file lists the text tokens), and heads of 64 dimensions; anything
+/// else, and any length that runs past the file, is refused with a message naming the problem.
 public enum WhisperGGMLReader {
     /// What the header of a valid file says.
     public struct Hyperparameters: Sendable, Equatable {
@@ -44,7 +44,7 @@ public enum WhisperGGMLReader {
         var cursor = ByteCursor(data: data)
         do {
             guard try cursor.u32() == 0x6767_6D6C else { throw invalid("it does not start with the ggml magic bytes") }
-            let header = try (0..<11).map { _ in Int(Int32(bitPattern: try cursor.u32())) }
+            let header = try (0..<11).map { _ in try cursor.i32() }
             let (vocabulary, audioContext, audioState, audioHeads, audioLayers) = (header[0], header[1], header[2], header[3], header[4])
             let (textContext, textState, textHeads, textLayers, melBins, fileType) = (header[5], header[6], header[7], header[8], header[9], header[10])
             guard (51_864...51_866).contains(vocabulary) else { throw invalid("a vocabulary of \(vocabulary) tokens (Whisper's has 51864 to 51866)") }
@@ -65,11 +65,11 @@ public enum WhisperGGMLReader {
                 throw invalid("file type \(fileType) is not one whisper.cpp reads")
             }
 
-            let filterBins = Int(Int32(bitPattern: try cursor.u32())), fftBins = Int(Int32(bitPattern: try cursor.u32()))
+            let filterBins = try cursor.i32(), fftBins = try cursor.i32()
             guard filterBins == melBins, fftBins == 201 else { throw invalid("a mel filter bank of \(filterBins)×\(fftBins) (\(melBins)×201 is expected)") }
             try cursor.skip(filterBins * fftBins * 4)
 
-            let tokens = Int(Int32(bitPattern: try cursor.u32()))
+            let tokens = try cursor.i32()
             // The file lists the text tokens; whisper.cpp adds the special ones up to the vocabulary's size.
             guard (0...vocabulary).contains(tokens) else { throw invalid("\(tokens) vocabulary entries for a vocabulary of \(vocabulary)") }
             for index in 0..<tokens {
@@ -80,13 +80,13 @@ public enum WhisperGGMLReader {
 
             var names: Set<String> = []
             while cursor.remaining > 0 {
-                let dimensions = Int(Int32(bitPattern: try cursor.u32()))
-                let nameLength = Int(Int32(bitPattern: try cursor.u32()))
+                let dimensions = try cursor.i32()
+                let nameLength = try cursor.i32()
                 let type = try cursor.u32()
                 guard (1...4).contains(dimensions), (1...256).contains(nameLength) else {
                     throw invalid("tensor \(names.count + 1) has \(dimensions) dimensions and a \(nameLength)-byte name")
                 }
-                let shape = try (0..<dimensions).map { _ in UInt64(Int64(Int32(bitPattern: try cursor.u32()))) }
+                let shape = try (0..<dimensions).map { _ in UInt64(bitPattern: Int64(try cursor.i32())) }
                 let tensor = String(decoding: try cursor.bytes(nameLength), as: UTF8.self)
                 guard shape.allSatisfy({ (1...(1 << 24)).contains($0) }) else { throw invalid("tensor \(tensor) has the shape \(shape)") }
                 guard names.insert(tensor).inserted else { throw invalid("the tensor \(tensor) appears twice") }
