@@ -128,47 +128,77 @@ def phase(name, process, count, warmup, every, step, settle=0.0):
     print(f"  growth {curve[-1] - start:+.1f} MB resident, {heaps[-1] - heap:+.1f} MB heap over {count}   (target < 5 MB)")
 
 
+def language_phases(args, process, base):
+    def cycle(model=MODEL, image=None):
+        chat(base, 0, 2, model, image)
+        for _ in range(100):  # the unload follows the answer
+            if model not in loaded(base):
+                return
+            time.sleep(0.02)
+        raise SystemExit("keep_alive 0 left the model loaded after its answer")
+    phase("load/unload cycles (keep_alive 0)", process, args.cycles, 10, 10, cycle, settle=1.0)
+    picture = png()
+    phase("vision-language load/unload cycles (the fixture and its projector, an image each, keep_alive 0)", process,
+          args.cycles, 10, 10, lambda: cycle(VISION, picture), settle=1.0)
+    phase("short generations (model kept loaded)", process, args.generations, 20, 100, lambda: chat(base, None, 1))
+
+
+def alternate(pair, call):
+    """A step that asks for the other model of `pair` each time, so each loads one and unloads the other."""
+    turn = [0]
+
+    def step():
+        turn[0] += 1
+        call(pair[turn[0] % 2])
+    return step
+
+
+def speech_recognition_phase(args, process, base, wav):
+    phase("speech recognition: Whisper loaded and unloaded (two ids, alternating)", process, args.speech_cycles, 10, 10,
+          alternate([STT, "whisper-copy"], lambda model: transcribe(base, model, wav)), settle=0.5)
+
+
+def speech_synthesis_phase(args, process, base):
+    phase("speech synthesis: the Piper voice loaded and unloaded (alternating with eSpeak NG)", process, args.speech_cycles, 10, 10,
+          alternate([VOICE, "espeak-ng-en-us"], lambda model: speak(base, model)), settle=0.5)
+
+
+def diffusion_phase(args, process, base):
+    phase("image generation: the diffusion fixture loaded and unloaded (two ids, alternating, one 64x64 step)", process,
+          args.speech_cycles, 10, 10, alternate([DIFFUSION, "diffusion-copy"], lambda model: draw(base, model)), settle=0.5)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     parser.add_argument("--cycles", type=int, default=100)
     parser.add_argument("--generations", type=int, default=1000)
     parser.add_argument("--speech-cycles", type=int, default=100)
+    parser.add_argument("--only", choices=["language", "stt", "tts", "diffusion"], action="append",
+                        help="run only these modalities (repeatable)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as folder:
         home = private_home(args.binary, os.path.join(folder, "home"))
-        process, base = start_server(args.binary, ["--threads", "1"], dict(os.environ, RUNANYWHERE_DATA=data, RUNANYWHERE_HOME=home))
-        try:
-            def cycle(model=MODEL, image=None):
-                chat(base, 0, 2, model, image)
-                for _ in range(100):  # the unload follows the answer
-                    if model not in loaded(base):
-                        return
-                    time.sleep(0.02)
-                raise SystemExit("keep_alive 0 left the model loaded after its answer")
-            phase("load/unload cycles (keep_alive 0)", process, args.cycles, 10, 10, cycle, settle=1.0)
-            picture = png()
-            phase("vision-language load/unload cycles (the fixture and its projector, an image each, keep_alive 0)", process,
-                  args.cycles, 10, 10, lambda: cycle(VISION, picture), settle=1.0)
-            phase("short generations (model kept loaded)", process, args.generations, 20, 100, lambda: chat(base, None, 1))
-            # The language model would otherwise unload when its keep-alive ends, in the middle of a phase.
-            urllib.request.urlopen(urllib.request.Request(f"{base}/api/models/{MODEL}/load", method="DELETE"), timeout=60).close()
-            wav = speak(base, VOICE)
-            # Each request asks for the other model, so each loads one and unloads the other.
-            turn = {"stt": 0, "tts": 0, "diffusion": 0}
-
-            def swap(kind, pair, call):
-                turn[kind] += 1
-                call(pair[turn[kind] % 2])
-            phase("speech recognition: Whisper loaded and unloaded (two ids, alternating)", process, args.speech_cycles, 10, 10,
-                  lambda: swap("stt", [STT, "whisper-copy"], lambda model: transcribe(base, model, wav)), settle=0.5)
-            phase("speech synthesis: the Piper voice loaded and unloaded (alternating with eSpeak NG)", process, args.speech_cycles, 10, 10,
-                  lambda: swap("tts", [VOICE, "espeak-ng-en-us"], lambda model: speak(base, model)), settle=0.5)
-            phase("image generation: the diffusion fixture loaded and unloaded (two ids, alternating, one 64x64 step)", process,
-                  args.speech_cycles, 10, 10, lambda: swap("diffusion", [DIFFUSION, "diffusion-copy"], lambda model: draw(base, model)), settle=0.5)
-        finally:
-            process.terminate()
-            process.wait(timeout=30)
+        env = dict(os.environ, RUNANYWHERE_DATA=data, RUNANYWHERE_HOME=home)
+        wav = os.path.join(folder, "hello.wav")
+        subprocess.run([args.binary, "speak", "Hello there.", "--voice", VOICE, "--output", wav], env=env, check=True, capture_output=True)
+        with open(wav, "rb") as file:
+            audio = file.read()
+        modalities = {"language": lambda process, base: language_phases(args, process, base),
+                      "stt": lambda process, base: speech_recognition_phase(args, process, base, audio),
+                      "tts": lambda process, base: speech_synthesis_phase(args, process, base),
+                      "diffusion": lambda process, base: diffusion_phase(args, process, base)}
+        # Each modality gets a server of its own, so that one engine's freed memory (which the
+        # allocator may keep for the next) does not blur another's curve.
+        for name, run in modalities.items():
+            if args.only and name not in args.only:
+                continue
+            process, base = start_server(args.binary, ["--threads", "1"], env)
+            try:
+                run(process, base)
+            finally:
+                process.terminate()
+                process.wait(timeout=30)
 
 
 if __name__ == "__main__":
