@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "RunAnywhereStableDiffusion", targets: ["RunAnywhereStableDiffusion"]),
         .library(name: "RunAnywhereBenchmarks", targets: ["RunAnywhereBenchmarks"]),
         .library(name: "RunAnywhereServer", targets: ["RunAnywhereServer"]),
+        .library(name: "RunAnywhereOnnxRuntime", targets: ["RunAnywhereOnnxRuntime"]),
+        .library(name: "RunAnywhereBenchRunner", targets: ["RunAnywhereBenchRunner"]),
         .executable(name: "runanywhere", targets: ["RunAnywhereCLI"]),
     ],
     dependencies: [
@@ -38,6 +40,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // Core: public API and types, catalog, GGUF reader, chat formatting. No C, no engine.
@@ -96,6 +99,25 @@ let package = Package(
             dependencies: ["RunAnywhere", "CFFmpeg"],
             swiftSettings: swiftSettings
         ),
+        // ONNX Runtime itself (the one that comes with sherpa-onnx), through its function table:
+        // arbitrary ONNX networks such as BenchRunner's GradientIdentity.
+        .target(name: "COnnxRuntime", dependencies: ["CEngineSupport"]),
+        .target(
+            name: "RunAnywhereOnnxRuntime",
+            dependencies: ["RunAnywhere", "COnnxRuntime"],
+            swiftSettings: swiftSettings
+        ),
+        // BenchRunner: the frame-benchmark harness that posts telemetry (workloads, frames,
+        // measurement, payload).
+        .target(
+            name: "RunAnywhereBenchRunner",
+            dependencies: [
+                "RunAnywhere", "RunAnywhereOnnxRuntime", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The benchmark suite: types, providers, runner, store and reports (screens' logic lives here).
         .target(name: "RunAnywhereBenchmarks", dependencies: ["RunAnywhere"], swiftSettings: swiftSettings),
         .target(
@@ -113,7 +135,7 @@ let package = Package(
             name: "RunAnywhereCLI",
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak",
-                "RunAnywhereFFmpeg", "RunAnywhereStableDiffusion", "RunAnywhereBenchmarks", "RunAnywhereServer",
+                "RunAnywhereFFmpeg", "RunAnywhereStableDiffusion", "RunAnywhereBenchmarks", "RunAnywhereServer", "RunAnywhereBenchRunner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -145,6 +167,12 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereBenchmarksTests",
             dependencies: ["RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywhereStableDiffusion", "RunAnywhereTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // BenchRunner's parts (frames, meter, payload, system probe) and GradientIdentity on ONNX Runtime.
+        .testTarget(
+            name: "RunAnywhereBenchRunnerTests",
+            dependencies: ["RunAnywhereBenchRunner", "RunAnywhereOnnxRuntime", "RunAnywhere", "RunAnywhereTestSupport"],
             swiftSettings: swiftSettings
         ),
         // Image generation on stable-diffusion.cpp and the diffusion fixture, beside llama.cpp.

@@ -6,7 +6,7 @@ import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 for download tests: files with byte ranges (and
 /// `If-Range`), a connection cut halfway through the first response, slow responses, status
-/// codes and redirects. It records every request it gets.
+/// codes and redirects. It records every request it gets, with its method and body.
 public final class TestHTTPServer: Sendable {
     /// What a path answers.
     public enum Route: Sendable {
@@ -23,6 +23,10 @@ public final class TestHTTPServer: Sendable {
     public struct Request: Sendable {
         public let path: String
         public let range: String?
+        /// "GET", "POST", …
+        public var method = "GET"
+        /// The request's body (a POST's payload).
+        public var body = Data()
     }
 
     private struct State {
@@ -95,16 +99,21 @@ private final class Handler: ChannelInboundHandler, @unchecked Sendable {
 
     private let box: ServerBox
     private var head: HTTPRequestHead?
+    private var body = Data()
 
     init(box: ServerBox) { self.box = box }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head): self.head = head
-        case .body: break
+        case .head(let head):
+            self.head = head
+            body = Data()
+        case .body(let buffer): body.append(contentsOf: buffer.readableBytesView)
         case .end:
             guard let head, let server = box.server.withLock({ $0 }) else { return }
-            let request = TestHTTPServer.Request(path: String(head.uri.split(separator: "?").first ?? ""), range: head.headers.first(name: "range"))
+            let request = TestHTTPServer.Request(
+                path: String(head.uri.split(separator: "?").first ?? ""), range: head.headers.first(name: "range"), method: head.method.rawValue, body: body
+            )
             let (route, cut) = server.route(for: request)
             respond(context: context, head: head, route: route, cut: cut)
         }
