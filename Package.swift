@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "RunAnywhereServer", targets: ["RunAnywhereServer"]),
         .library(name: "RunAnywhereOnnxRuntime", targets: ["RunAnywhereOnnxRuntime"]),
         .library(name: "RunAnywhereBenchRunner", targets: ["RunAnywhereBenchRunner"]),
+        .library(name: "RunAnywhereTelemetry", targets: ["RunAnywhereTelemetry"]),
         .executable(name: "runanywhere", targets: ["RunAnywhereCLI"]),
     ],
     dependencies: [
@@ -41,6 +42,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // Core: public API and types, catalog, GGUF reader, chat formatting. No C, no engine.
@@ -118,6 +122,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The telemetry collector: validation, SQLite and PostgreSQL stores, summaries and
+        // regressions, export, and its HTTP routes.
+        .target(
+            name: "RunAnywhereTelemetry",
+            dependencies: [
+                "RunAnywhere", "RunAnywhereBenchRunner", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The benchmark suite: types, providers, runner, store and reports (screens' logic lives here).
         .target(name: "RunAnywhereBenchmarks", dependencies: ["RunAnywhere"], swiftSettings: swiftSettings),
         .target(
@@ -136,7 +151,7 @@ let package = Package(
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak",
                 "RunAnywhereFFmpeg", "RunAnywhereStableDiffusion", "RunAnywhereBenchmarks", "RunAnywhereServer", "RunAnywhereBenchRunner",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RunAnywhereTelemetry", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -175,6 +190,16 @@ let package = Package(
             dependencies: ["RunAnywhereBenchRunner", "RunAnywhereOnnxRuntime", "RunAnywhere", "RunAnywhereTestSupport"],
             swiftSettings: swiftSettings
         ),
+        // The collector against real SQLite and a throwaway PostgreSQL cluster, in process and over HTTP.
+        .testTarget(
+            name: "RunAnywhereTelemetryTests",
+            dependencies: [
+                "RunAnywhereTelemetry", "RunAnywhereBenchRunner", "RunAnywhere", "RunAnywhereTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Image generation on stable-diffusion.cpp and the diffusion fixture, beside llama.cpp.
         .testTarget(
             name: "RunAnywhereDiffusionTests",
@@ -191,6 +216,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Runs the built `runanywhere` binary as a user would.
-        .testTarget(name: "RunAnywhereCLITests", dependencies: ["RunAnywhereCLI", "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RunAnywhereCLITests",
+            dependencies: [
+                "RunAnywhereCLI", "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -125,7 +125,18 @@ def phase(name, process, count, warmup, every, step, settle=0.0):
     print(f"{name}: every {every} after warm-up")
     print(f"  RSS  (MB) {curve}")
     print(f"  heap (MB) {heaps}")
-    print(f"  growth {curve[-1] - start:+.1f} MB resident, {heaps[-1] - heap:+.1f} MB heap over {count}   (target < 5 MB)")
+    print(f"  growth {curve[-1] - start:+.1f} MB resident, {heaps[-1] - heap:+.1f} MB heap over {count}; "
+          f"trend {trend(curve) * (len(curve) - 1):+.1f} MB resident over {count}   (target < 5 MB)")
+
+
+def trend(samples):
+    """The least-squares slope of `samples` per sample: a leak grows steadily, while an
+    allocator that keeps and reuses freed memory makes the curve step and oscillate, which the
+    first-to-last difference alone would read as growth or shrinkage."""
+    n = len(samples)
+    mean_x, mean_y = (n - 1) / 2, sum(samples) / n
+    spread = sum((x - mean_x) ** 2 for x in range(n))
+    return sum((x - mean_x) * (y - mean_y) for x, y in enumerate(samples)) / spread if spread else 0.0
 
 
 def language_phases(args, process, base):

@@ -16,7 +16,8 @@ struct BenchRunnerCommand: AsyncParsableCommand {
             vision-language or voice-activity model instead (one decode step, one 1 s window, one image or one 32 ms \
             frame per frame). Settings come from BENCH_WARMUP_FRAMES (45), BENCH_MEASURE_SECONDS (60), \
             BENCH_EXTENDED_MINUTES (none; 15 when set without a positive number), BENCH_ENABLE_EXTENDED=1 (15 minutes), \
-            BENCH_FRAME_COUNT (150), BENCH_TELEMETRY_URL (http://localhost:8000/telemetry) and BENCH_USE_TFLITE=1; \
+            BENCH_FRAME_COUNT (150), BENCH_TELEMETRY_URL (http://localhost:8000/telemetry), BENCH_TELEMETRY_API_KEY (sent as a \
+            bearer token to a collector that asks for one) and BENCH_USE_TFLITE=1; \
             the flags below override them. The payload is POSTed once with a 3 s limit; a failed POST is reported \
             and does not fail the run. Exit status: 0 done, 1 error, 130 cancelled.
             """
@@ -80,7 +81,7 @@ struct BenchRunnerCommand: AsyncParsableCommand {
                 throw ExitCode(130)
             }
             Terminal.write(json ? String(decoding: try result.payload.encoded(pretty: true), as: UTF8.self) + "\n" : Self.summary(result))
-            let outcome = await TelemetryPoster().post(result.payload, to: configuration.telemetryURL)
+            let outcome = await TelemetryPoster().post(result.payload, to: configuration.telemetryURL, apiKey: configuration.telemetryAPIKey)
             if case .accepted = outcome {
                 Terminal.standardError("Telemetry \(outcome.description) at \(configuration.telemetryURL); run \(result.payload.metrics.runID)")
             } else {

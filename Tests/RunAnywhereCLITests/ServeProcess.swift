@@ -1,7 +1,7 @@
 import Foundation
 import RunAnywhereTestSupport
 
-/// A `runanywhere serve` process on a free loopback port, as a user starts it.
+/// A `runanywhere serve` (or `telemetry serve`) process on a free loopback port, as a user starts it.
 final class ServeProcess: @unchecked Sendable {
     let process: Process
     /// The port it listens on.
@@ -14,9 +14,10 @@ final class ServeProcess: @unchecked Sendable {
     /// What it printed on standard error so far (its banner and access log).
     var standardError: String { log.text }
 
-    /// Starts `runanywhere serve --port 0 ARGUMENTS` and waits until it says where it listens.
-    init(_ runner: CLIRunner, arguments: [String] = [], input: String? = nil) throws {
-        let (process, stdin, _, stderr) = try runner.launch(["serve", "--port", "0"] + arguments)
+    /// Starts `runanywhere COMMAND --port 0 ARGUMENTS` (COMMAND is `serve` by default) and
+    /// waits until it says where it listens.
+    init(_ runner: CLIRunner, command: [String] = ["serve"], arguments: [String] = [], input: String? = nil) throws {
+        let (process, stdin, _, stderr) = try runner.launch(command + ["--port", "0"] + arguments)
         if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
         try stdin.fileHandleForWriting.close()
         self.process = process
@@ -24,7 +25,7 @@ final class ServeProcess: @unchecked Sendable {
         guard let port = log.waitForPort() else {
             process.terminate()
             process.waitUntilExit()
-            throw ServeError(message: "runanywhere serve did not start (status \(process.terminationStatus)): \(log.text)")
+            throw ServeError(message: "runanywhere \(command.joined(separator: " ")) did not start (status \(process.terminationStatus)): \(log.text)")
         }
         self.port = port
     }
@@ -34,6 +35,12 @@ final class ServeProcess: @unchecked Sendable {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// Kills it with SIGKILL (no chance to clean up) and waits until it is gone.
+    func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     deinit { if process.isRunning { process.terminate() } }

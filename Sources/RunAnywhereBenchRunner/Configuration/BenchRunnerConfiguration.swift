@@ -17,6 +17,9 @@ public struct BenchRunnerConfiguration: Sendable, Equatable {
     public var telemetryURL: String
     /// Whether to try the TensorFlow Lite (LiteRT) backend first (`BENCH_USE_TFLITE=1`).
     public var useTFLite: Bool
+    /// The key a collector beyond loopback asks for, sent as `Authorization: Bearer KEY`
+    /// (`BENCH_TELEMETRY_API_KEY`; read from the environment only, never from a flag).
+    public var telemetryAPIKey: String?
     /// Notes about values read from the environment (a replaced value), for the log.
     public var notes: [String] = []
 
@@ -54,6 +57,7 @@ public struct BenchRunnerConfiguration: Sendable, Equatable {
         if let text = value("BENCH_FRAME_COUNT") { frameCount = try Self.integer(text, name: "BENCH_FRAME_COUNT") }
         if let text = value("BENCH_TELEMETRY_URL") { telemetryURL = text }
         if let text = value("BENCH_USE_TFLITE") { useTFLite = Self.isOn(text) }
+        telemetryAPIKey = value("BENCH_TELEMETRY_API_KEY")
         if let text = value("BENCH_ENABLE_EXTENDED"), Self.isOn(text) { extendedMinutes = Self.defaultExtendedMinutes }
         if let text = value("BENCH_EXTENDED_MINUTES") {
             if let minutes = Double(text), minutes.isFinite, minutes > 0 {

@@ -33,13 +33,14 @@ public struct TelemetryPoster: Sendable {
         self.timeout = timeout
     }
 
-    /// POSTs `payload` as JSON to `url`.
-    public func post(_ payload: TelemetryPayload, to url: String) async -> TelemetryPostOutcome {
+    /// POSTs `payload` as JSON to `url`, with `apiKey` as a bearer token when given.
+    public func post(_ payload: TelemetryPayload, to url: String, apiKey: String? = nil) async -> TelemetryPostOutcome {
         do {
             var request = HTTPClientRequest(url: url)
             request.method = .POST
             request.headers.add(name: "content-type", value: "application/json")
             request.headers.add(name: "user-agent", value: "runanywhere-benchrunner")
+            if let apiKey { request.headers.add(name: "authorization", value: "Bearer \(apiKey)") }
             request.body = .bytes(ByteBuffer(bytes: try payload.encoded()))
             let response = try await HTTPClient.shared.execute(request, timeout: timeout)
             let body = try await response.body.collect(upTo: 4096)

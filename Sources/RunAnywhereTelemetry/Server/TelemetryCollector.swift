@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import Logging
+import RunAnywhere
+
+/// `runanywhere telemetry serve`: receives BenchRunner payloads from a fleet and keeps them in a
+/// ``TelemetryStore``. Listens on loopback unless given another host together with an API key.
+public struct TelemetryCollector: Sendable {
+    /// Where runs are kept.
+    public let store: any TelemetryStore
+    /// The address to bind (127.0.0.1 by default).
+    public var host: String
+    /// The port (8000 by default, the harnesses' default endpoint; 0 picks a free one).
+    public var port: Int
+    /// The key clients must send (`Authorization: Bearer KEY`); needed beyond loopback.
+    public var apiKey: String?
+    /// Where requests and failures are logged.
+    public var logger: Logger
+
+    /// A collector over `store`.
+    public init(store: any TelemetryStore, host: String = "127.0.0.1", port: Int = 8000, apiKey: String? = nil, logger: Logger) {
+        self.store = store
+        self.host = host
+        self.port = port
+        self.apiKey = apiKey
+        self.logger = logger
+    }
+
+    /// Refuses to listen beyond loopback without a key, and ports out of range.
+    public func validate() throws {
+        try Self.validate(host: host, port: port, apiKey: apiKey)
+    }
+
+    /// Refuses to listen on `host` beyond loopback without `apiKey`, and ports out of range.
+    public static func validate(host: String, port: Int, apiKey: String?) throws {
+        let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        if !loopback, apiKey?.isEmpty ?? true {
+            throw SDKError(.invalidConfiguration, "Refusing to listen on \(host) without an API key: anyone on the network could send runs. Pass --api-key-stdin, or bind to 127.0.0.1")
+        }
+        guard (0...65_535).contains(port) else { throw SDKError(.invalidConfiguration, "The port must be between 0 and 65535") }
+    }
+
+    /// The routes with their middleware: errors as JSON, then the API key.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: TelemetryErrorMiddleware())
+        if let apiKey, !apiKey.isEmpty { router.add(middleware: TelemetryKeyMiddleware(key: apiKey)) }
+        router.get("health") { [store] _, _ in try TelemetryRoutes.json(["status": "ok", "store": store.kind]) }
+        TelemetryRoutes(store: store).register(on: router)
+        return router
+    }
+
+    /// Serves until SIGINT or SIGTERM (requests in progress finish), then closes the store;
+    /// `onServerRunning` is told the bound port.
+    public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try validate()
+        let application = Application(
+            router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "RunAnywhere telemetry"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) }, logger: logger
+        )
+        do {
+            try await application.runService()
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        try await store.close()
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Hummingbird
+import Logging
+import RunAnywhere
+import RunAnywhereBenchRunner
+
+/// The collector's HTTP routes over a ``TelemetryStore``:
+/// `POST /telemetry` (a payload; 201 stored, 200 already stored, 400 naming the field, 413 too
+/// large), `GET /telemetry/runs`, `GET /telemetry/summary` and `GET /telemetry/export`.
+public struct TelemetryRoutes: Sendable {
+    /// Where runs are kept.
+    public let store: any TelemetryStore
+    /// The most runs a summary reads (the newest).
+    public static let summaryWindow = 100_000
+
+    /// Routes over `store`.
+    public init(store: any TelemetryStore) {
+        self.store = store
+    }
+
+    /// Adds the routes to `router`.
+    public func register<Context: RequestContext>(on router: Router<Context>) {
+        router.post("telemetry") { request, _ in try await receive(request) }
+        router.get("telemetry/runs") { request, _ in
+            let query = try Self.query(request.uri.queryParameters, defaultLimit: 100)
+            let body = RunsBody(total: try await store.count(query), runs: try await store.runs(query))
+            return try Self.json(body)
+        }
+        router.get("telemetry/summary") { request, _ in
+            let parameters = request.uri.queryParameters
+            var query = try Self.query(parameters, defaultLimit: Self.summaryWindow)
+            query.limit = Self.summaryWindow
+            let check = try Self.regressionCheck(parameters)
+            let records = try await store.runs(query)
+            return try Self.json(SummaryBody(runs: records.count, groups: TelemetrySummary.groups(records), regressions: check.regressions(records)))
+        }
+        router.get("telemetry/export") { request, _ in
+            let parameters = request.uri.queryParameters
+            var query = try Self.query(parameters, defaultLimit: Self.summaryWindow)
+            query.limit = Self.summaryWindow
+            let records = try await store.runs(query)
+            switch parameters["format"].map(String.init) ?? "csv" {
+            case "csv": return Self.response(try TelemetryExport.csv(records), type: "text/csv; charset=utf-8", attachment: "telemetry.csv")
+            case "json": return Self.response(try TelemetryExport.json(records), type: "application/json", attachment: "telemetry.json")
+            case let format: throw TelemetryHTTPError(.badRequest, "Unknown export format '\(format)'; use csv or json")
+            }
+        }
+    }
+
+    private func receive(_ request: Request) async throws -> Response {
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: TelemetryValidator.maxBodyBytes)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw TelemetryHTTPError(.contentTooLarge, "The body is larger than \(TelemetryValidator.maxBodyBytes) bytes")
+        }
+        let payload: TelemetryPayload
+        do {
+            payload = try TelemetryValidator.validate(Data(buffer: body))
+        } catch {
+            throw TelemetryHTTPError(error.tooLarge ? .contentTooLarge : .badRequest, error.description, field: error.field)
+        }
+        let stored = try await store.insert(payload, receivedAt: Date())
+        return try Self.json(["status": stored ? "stored" : "duplicate", "run_id": payload.metrics.runID], status: stored ? .created : .ok)
+    }
+
+    /// The filters, limit and offset of a request's query string.
+    static func query(_ parameters: Parameters, defaultLimit: Int) throws -> TelemetryQuery {
+        func number(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+            guard let text = parameters[Substring(name)] else { return value }
+            guard let number = Int(text), range.contains(number) else {
+                throw TelemetryHTTPError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)", field: name)
+            }
+            return number
+        }
+        return TelemetryQuery(
+            modelID: parameters["model_id"].map(String.init), deviceModel: parameters["device_model"].map(String.init),
+            backend: parameters["backend"].map(String.init), platform: parameters["platform"].map(String.init),
+            limit: try number("limit", default: min(defaultLimit, 1000), range: 1...1000), offset: try number("offset", default: 0, range: 0...Int(Int32.max))
+        )
+    }
+
+    static func regressionCheck(_ parameters: Parameters) throws -> RegressionCheck {
+        var check = RegressionCheck()
+        if let text = parameters["latest"] {
+            guard let value = Int(text), (1...1000).contains(value) else { throw TelemetryHTTPError(.badRequest, "latest must be from 1 to 1000", field: "latest") }
+            check.latestRuns = value
+        }
+        if let text = parameters["baseline"] {
+            guard let value = Int(text), (1...10_000).contains(value) else { throw TelemetryHTTPError(.badRequest, "baseline must be from 1 to 10000", field: "baseline") }
+            check.baselineRuns = value
+        }
+        if let text = parameters["threshold"] {
+            guard let value = Double(text), value.isFinite, value >= 0, value <= 1000 else {
+                throw TelemetryHTTPError(.badRequest, "threshold must be a percentage from 0 to 1000", field: "threshold")
+            }
+            check.thresholdPercent = value
+        }
+        return check
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return response(try encoder.encode(value), type: "application/json", status: status)
+    }
+
+    static func response(_ data: Data, type: String, status: HTTPResponse.Status = .ok, attachment: String? = nil) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        if let attachment { headers[.contentDisposition] = "attachment; filename=\"\(attachment)\"" }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    struct RunsBody: Encodable {
+        let total: Int
+        let runs: [TelemetryRecord]
+    }
+
+    struct SummaryBody: Encodable {
+        let runs: Int
+        let groups: [TelemetryGroup]
+        let regressions: [TelemetryRegression]
+    }
+}
