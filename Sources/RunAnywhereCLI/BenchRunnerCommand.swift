@@ -33,6 +33,7 @@ struct BenchRunnerCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Try the TensorFlow Lite backend first (falls back to ONNX Runtime).") var useTflite = false
     @Option(name: .long, help: "CPU threads (default: all cores, at most 4).") var threads: Int?
     @Flag(name: .long, help: "Print the payload as JSON instead of the summary table.") var json = false
+    @Option(name: .long, help: .hidden) var overheadRounds: Int?
 
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
@@ -53,6 +54,7 @@ struct BenchRunnerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let overheadRounds { return try await BenchRunnerOverhead(command: self).run(rounds: overheadRounds) }
         try await CLIContext.run(global) { context in
             let configuration = try benchConfiguration()
             let logger = context.logger

@@ -46,6 +46,21 @@ public final class IdentityWorkload: FrameWorkload {
         return true
     }
 
+    /// The reference for the harness's own overhead: the same session over the same frames in a
+    /// bare loop (no latency, rate or progress bookkeeping) for `duration`; returns the frames run.
+    /// Call after ``load(frameCount:)``.
+    public func bareLoop(for duration: Duration) throws -> Int {
+        guard let session else { throw SDKError(.notInitialized, "GradientIdentity is not loaded") }
+        let clock = ContinuousClock()
+        let end = clock.now + duration
+        var frames = 0
+        while clock.now < end {
+            _ = try session.run(self.frames[frames % self.frames.count])
+            frames += 1
+        }
+        return frames
+    }
+
     public func unload() async {
         session = nil
         frames = []
