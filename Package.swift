@@ -138,7 +138,7 @@ let package = Package(
         .target(
             name: "RunAnywhereServer",
             dependencies: [
-                "RunAnywhere", "RunAnywhereBenchmarks", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                "RunAnywhere", "RunAnywhereBenchmarks", "RunAnywhereTelemetry", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MultipartKit", package: "multipart-kit"),

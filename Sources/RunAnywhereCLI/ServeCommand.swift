@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import RunAnywhere
 import RunAnywhereServer
+import RunAnywhereTelemetry
 
 /// `runanywhere serve`: the OpenAI-compatible API on this machine.
 struct ServeCommand: AsyncParsableCommand {
@@ -20,6 +21,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "CPU threads per generation (default: the model's).") var threads: Int?
     @Option(name: .customLong("context-length"), help: "Context window for models loaded on demand (default: the model's, at most 4096).") var contextLength: Int?
     @Option(name: .customLong("max-body"), help: "Largest request body in MiB.") var maxBodyMiB = 32
+    @Option(name: .customLong("telemetry-database"), help: "The BenchRunner runs served under /telemetry: a postgres:// URL or an SQLite file (default: the collector's file in the data folder).")
+    var telemetryDatabase: String?
     @Option(name: .long, help: "Generations per model at once, decoded together.") var parallel = 4
     @Option(name: .long, help: "Requests that may wait for a free generation slot; beyond them the server answers 503.") var queue = 16
     @Option(name: .customLong("models-budget"), help: "Memory all loaded models may take, e.g. 4G or 512M (default: 3/4 of the available memory; 0: no limit).")
@@ -57,6 +60,8 @@ struct ServeCommand: AsyncParsableCommand {
                 keepAlive: KeepAlive(parsing: keepAlive) ?? .default, logger: logger
             )
             configuration.appVersion = RunAnywhereCommand.configuration.version
+            let database = telemetryDatabase ?? ProcessInfo.processInfo.environment["RUNANYWHERE_TELEMETRY_DATABASE"]
+            configuration.telemetryStore = try await TelemetryStores.open(database, dataDirectory: context.configuration.dataDirectory, logger: logger)
             let runtime = try RunAnywhere.runtime()
             if let budget = modelsBudget.flatMap(Self.bytes) { await runtime.setModelMemoryBudget(budget) }
             let server = RunAnywhereServer(runtime: runtime, configuration: configuration)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import RunAnywhere
+import RunAnywhereTelemetry
 
 /// `runanywhere serve`: an OpenAI-compatible HTTP API over a ``RunAnywhereRuntime``.
 ///
@@ -47,6 +48,7 @@ public struct RunAnywhereServer: Sendable {
         BenchmarkRoutes(runtime: runtime, configuration: configuration).register(on: router)
         VoiceRoutes(runtime: runtime, configuration: configuration).register(on: router)
         VisionRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        if let store = configuration.telemetryStore { TelemetryRoutes(store: store).register(on: router) }
         OpenAPIDocument.register(on: router)
         return router
     }
@@ -67,6 +69,7 @@ public struct RunAnywhereServer: Sendable {
         try configuration.validate()
         try await application(onServerRunning: onServerRunning).runService()
         await runtime.unloadAllModels()
+        try? await configuration.telemetryStore?.close()
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RunAnywhere
+import RunAnywhereTelemetry
 
 /// How `runanywhere serve` listens and what it allows.
 public struct ServerConfiguration: Sendable {
@@ -27,6 +28,9 @@ public struct ServerConfiguration: Sendable {
     public var keepAlive: KeepAlive
     /// Access log and server diagnostics.
     public var logger: Logger
+    /// Where BenchRunner runs are kept, served under `/telemetry` (the collector's routes, for the
+    /// web app's Telemetry page); nil serves none.
+    public var telemetryStore: (any TelemetryStore)?
 
     /// Creates a configuration.
     public init(

@@ -6,7 +6,8 @@ import Testing
 /// The web app that `runanywhere serve` serves, in Debian's Chromium driven headless through
 /// selenium (`Tests/clients/web_app_check.py` for Chat and Chat Details,
 /// `web_app_screens_check.py` for Models, Settings, Voice and Vision,
-/// `web_app_benchmarks_check.py` for the Benchmarks dashboard), against the real engines
+/// `web_app_benchmarks_check.py` for the Benchmarks dashboard, `web_app_telemetry_check.py`
+/// for the Telemetry page), against the real engines
 /// and default models. Screenshots of every screen go to `.build/screenshots/web-app/`.
 @Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.speechInstalled && TestEnvironment.venvPython != nil
                              && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"),
@@ -38,6 +39,15 @@ struct WebAppTests {
     /// JSON and CSV files, Save to exports, persistence across a restart, Clear All, no models).
     @Test func benchmarksInTheBrowser() throws {
         let (status, output) = try CLIServeTests.python(Self.clients.appendingPathComponent("web_app_benchmarks_check.py"), [
+            "--binary", CLIRunner.binary.path, "--screenshots", Self.screenshots.path,
+        ])
+        #expect(status == 0, "\(output)")
+    }
+
+    /// The Telemetry page: empty, then runs posted to the server's /telemetry, their groups, a
+    /// regression, the charts and a group's runs; a bad payload refused naming its field.
+    @Test func telemetryInTheBrowser() throws {
+        let (status, output) = try CLIServeTests.python(Self.clients.appendingPathComponent("web_app_telemetry_check.py"), [
             "--binary", CLIRunner.binary.path, "--screenshots", Self.screenshots.path,
         ])
         #expect(status == 0, "\(output)")

@@ -40,6 +40,11 @@ struct TelemetryCollectorTests {
                 let run = try #require((body["runs"] as? [[String: Any]])?.first)
                 #expect((run["metrics"] as? [String: Any])?["run_id"] as? String == payload.metrics.runID && run["received_at"] is String)
             }
+            // A form-encoded filter, as browsers and Python write one: "+" a space, "%2B" a plus.
+            try await client.execute(uri: "/telemetry/runs?device_model=QEMU+Standard+PC+(i440FX+%2B+PIIX,+1996)", method: .get) { response in
+                let body = try Self.json(response.body)
+                #expect(body["total"] as? Int == 1)
+            }
             try await client.execute(uri: "/telemetry/summary", method: .get) { response in
                 let body = try Self.json(response.body)
                 let group = try #require((body["groups"] as? [[String: Any]])?.first)

@@ -2,14 +2,14 @@ import Hummingbird
 import RunAnywhere
 
 /// Lets through only requests with `Authorization: Bearer <key>` to the API (`/v1/…`, `/api/…`,
-/// `/metrics`, `/openapi.json`). `/health` stays open so that supervisors can probe the server,
+/// `/telemetry…`, `/metrics`, `/openapi.json`). `/health` stays open so that supervisors can probe the server,
 /// and so do the web app's own files, which hold no data: the page asks for the key.
 struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let key: String
 
     /// Whether `path` is part of the API, which needs the key.
     static func isGuarded(_ path: String) -> Bool {
-        path == "/metrics" || path == "/openapi.json" || ["/v1", "/api"].contains { path == $0 || path.hasPrefix($0 + "/") }
+        path == "/metrics" || path == "/openapi.json" || ["/v1", "/api", "/telemetry"].contains { path == $0 || path.hasPrefix($0 + "/") }
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

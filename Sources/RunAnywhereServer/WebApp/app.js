@@ -1,5 +1,6 @@
 // The web app's shell: the screens by URL hash (#/chat/<id>, #/chat/<id>/details, #/voice,
-// #/vision, #/models, #/models/add, #/models/info/<id>, #/settings, #/benchmarks[/<id>]), the
+// #/vision, #/models, #/models/add, #/models/info/<id>, #/settings, #/benchmarks[/<id>],
+// #/telemetry), the
 // server's state, and the API key prompt when the server asks for one.
 import { api, setAPIKey } from "./lib/api.js";
 import { fill, h, notice } from "./lib/dom.js";
@@ -11,6 +12,7 @@ import * as addModel from "./features/models/add-model.js";
 import * as modelDetails from "./features/models/model-details.js";
 import * as models from "./features/models/models.js";
 import * as settings from "./features/settings/settings.js";
+import * as telemetry from "./features/telemetry/telemetry.js";
 import * as vision from "./features/vision/vision.js";
 import * as voice from "./features/voice/voice.js";
 
@@ -20,6 +22,7 @@ const screens = {
   vision: (root) => vision.mount(root),
   models: (root, [view, id]) => (view === "add" ? addModel.mount(root) : view === "info" && id ? modelDetails.mount(root, id) : models.mount(root)),
   settings: (root) => settings.mount(root),
+  telemetry: (root) => telemetry.mount(root),
   benchmarks: (root, [id]) => (id ? benchmarkRun.mount(root, id) : benchmarks.mount(root)),
 };
 

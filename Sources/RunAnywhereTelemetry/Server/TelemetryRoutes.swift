@@ -18,28 +18,30 @@ public struct TelemetryRoutes: Sendable {
         self.store = store
     }
 
-    /// Adds the routes to `router`.
+    /// Adds the routes to `router` under `/telemetry`, with their own error answers
+    /// (`{"error": {"message", "field"}}`) whatever else the router answers errors with.
     public func register<Context: RequestContext>(on router: Router<Context>) {
-        router.post("telemetry") { request, _ in try await receive(request) }
-        router.get("telemetry/runs") { request, _ in
-            let query = try Self.query(request.uri.queryParameters, defaultLimit: 100)
+        let group = router.group("telemetry").add(middleware: TelemetryErrorMiddleware())
+        group.post { request, _ in try await receive(request) }
+        group.get("runs") { request, _ in
+            let query = try Self.query(Self.parameters(request), defaultLimit: 100)
             let body = RunsBody(total: try await store.count(query), runs: try await store.runs(query))
             return try Self.json(body)
         }
-        router.get("telemetry/summary") { request, _ in
-            let parameters = request.uri.queryParameters
+        group.get("summary") { request, _ in
+            let parameters = Self.parameters(request)
             var query = try Self.query(parameters, defaultLimit: Self.summaryWindow)
             query.limit = Self.summaryWindow
             let check = try Self.regressionCheck(parameters)
             let records = try await store.runs(query)
             return try Self.json(SummaryBody(runs: records.count, groups: TelemetrySummary.groups(records), regressions: check.regressions(records)))
         }
-        router.get("telemetry/export") { request, _ in
-            let parameters = request.uri.queryParameters
+        group.get("export") { request, _ in
+            let parameters = Self.parameters(request)
             var query = try Self.query(parameters, defaultLimit: Self.summaryWindow)
             query.limit = Self.summaryWindow
             let records = try await store.runs(query)
-            switch parameters["format"].map(String.init) ?? "csv" {
+            switch parameters["format"] ?? "csv" {
             case "csv": return Self.response(try TelemetryExport.csv(records), type: "text/csv; charset=utf-8", attachment: "telemetry.csv")
             case "json": return Self.response(try TelemetryExport.json(records), type: "application/json", attachment: "telemetry.json")
             case let format: throw TelemetryHTTPError(.badRequest, "Unknown export format '\(format)'; use csv or json")
@@ -65,23 +67,30 @@ public struct TelemetryRoutes: Sendable {
         return try Self.json(["status": stored ? "stored" : "duplicate", "run_id": payload.metrics.runID], status: stored ? .created : .ok)
     }
 
+    /// The query string's parameters, decoded as browsers and Python encode forms: `+` is a
+    /// space, `%2B` a plus.
+    static func parameters(_ request: Request) -> [String: String] {
+        var components = URLComponents()
+        components.percentEncodedQuery = request.uri.query?.replacingOccurrences(of: "+", with: "%20")
+        return Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The filters, limit and offset of a request's query string.
-    static func query(_ parameters: Parameters, defaultLimit: Int) throws -> TelemetryQuery {
+    static func query(_ parameters: [String: String], defaultLimit: Int) throws -> TelemetryQuery {
         func number(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
-            guard let text = parameters[Substring(name)] else { return value }
+            guard let text = parameters[name] else { return value }
             guard let number = Int(text), range.contains(number) else {
                 throw TelemetryHTTPError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)", field: name)
             }
             return number
         }
         return TelemetryQuery(
-            modelID: parameters["model_id"].map(String.init), deviceModel: parameters["device_model"].map(String.init),
-            backend: parameters["backend"].map(String.init), platform: parameters["platform"].map(String.init),
+            modelID: parameters["model_id"], deviceModel: parameters["device_model"], backend: parameters["backend"], platform: parameters["platform"],
             limit: try number("limit", default: min(defaultLimit, 1000), range: 1...1000), offset: try number("offset", default: 0, range: 0...Int(Int32.max))
         )
     }
 
-    static func regressionCheck(_ parameters: Parameters) throws -> RegressionCheck {
+    static func regressionCheck(_ parameters: [String: String]) throws -> RegressionCheck {
         var check = RegressionCheck()
         if let text = parameters["latest"] {
             guard let value = Int(text), (1...1000).contains(value) else { throw TelemetryHTTPError(.badRequest, "latest must be from 1 to 1000", field: "latest") }
