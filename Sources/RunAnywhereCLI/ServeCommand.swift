@@ -60,8 +60,15 @@ struct ServeCommand: AsyncParsableCommand {
                 keepAlive: KeepAlive(parsing: keepAlive) ?? .default, logger: logger
             )
             configuration.appVersion = RunAnywhereCommand.configuration.version
+            try configuration.validate()  // before anything is opened
             let database = telemetryDatabase ?? ProcessInfo.processInfo.environment["RUNANYWHERE_TELEMETRY_DATABASE"]
-            configuration.telemetryStore = try await TelemetryStores.open(database, dataDirectory: context.configuration.dataDirectory, logger: logger)
+            do {
+                configuration.telemetryStore = try await TelemetryStores.open(database, dataDirectory: context.configuration.dataDirectory, logger: logger)
+            } catch {
+                // The AI server does not depend on it: serve without the Telemetry page's data.
+                guard database == nil else { throw error }
+                logger.warning("serving without /telemetry: \((error as? SDKError)?.message ?? "\(error)")")
+            }
             let runtime = try RunAnywhere.runtime()
             if let budget = modelsBudget.flatMap(Self.bytes) { await runtime.setModelMemoryBudget(budget) }
             let server = RunAnywhereServer(runtime: runtime, configuration: configuration)

@@ -64,10 +64,16 @@ public struct RunAnywhereServer: Sendable {
         )
     }
 
-    /// Serves until SIGINT or SIGTERM, then stops accepting, lets running requests finish and returns.
+    /// Serves until SIGINT or SIGTERM, then stops accepting, lets running requests finish, closes
+    /// the telemetry store and returns.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        try configuration.validate()
-        try await application(onServerRunning: onServerRunning).runService()
+        do {
+            try configuration.validate()
+            try await application(onServerRunning: onServerRunning).runService()
+        } catch {
+            try? await configuration.telemetryStore?.close()
+            throw error
+        }
         await runtime.unloadAllModels()
         try? await configuration.telemetryStore?.close()
     }

@@ -51,7 +51,7 @@ public struct ServerConfiguration: Sendable {
 
     /// Whether `host` is a loopback address, reachable only from this machine.
     public var isLoopback: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        LoopbackAddress.contains(host)
     }
 
     /// Refuses what would expose the server unsafely: binding beyond loopback without an API key.

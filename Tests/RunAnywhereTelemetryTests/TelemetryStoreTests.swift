@@ -62,6 +62,10 @@ struct TelemetryStoreTests {
             let second = try await SQLiteTelemetryStore.open(at: file, logger: .init(label: "t"))
             #expect(try await second.count(TelemetryQuery()) == 1)
             try await second.close()
+            // A store dropped without being closed (its user threw) closes its connection itself.
+            var dropped: SQLiteTelemetryStore? = try await SQLiteTelemetryStore.open(at: file, logger: .init(label: "t"))
+            #expect(try await dropped?.count(TelemetryQuery()) == 1)
+            dropped = nil
         case .postgres:
             let url = try PostgresCluster.newDatabase()
             // Two collectors starting at once migrate once (an advisory lock orders them).

@@ -4,27 +4,19 @@ import RunAnywhere
 /// A language model, one decode step (one streamed piece of text) per frame: answers of
 /// ``answerTokens`` tokens to a fixed prompt, greedy and seeded, one after another. Reading a
 /// prompt is not a decode step, so the call that starts the next answer is not a frame.
-final class DecodeStepWorkload: FrameWorkload {
-    let modelID: String
-    let backend: String
-    let modelFileBytes: Int64
+final class DecodeStepWorkload: InstalledModelWorkload {
+    let model: InstalledModel
     /// Tokens per answer.
     static let answerTokens = 64
     private static let prompt = "Count from one to one hundred in words, separated by commas."
-    private let runtime: RunAnywhereRuntime
-    private let threads: Int
     private var pieces: AsyncThrowingStream<String, any Error>.AsyncIterator?
 
-    init(model: ModelInfo, fileBytes: Int64, runtime: RunAnywhereRuntime, threads: Int) {
-        modelID = model.id
-        backend = ModelWorkload.backend(model)
-        modelFileBytes = fileBytes
-        self.runtime = runtime
-        self.threads = threads
+    init(_ model: InstalledModel) {
+        self.model = model
     }
 
     func load(frameCount: Int) async throws {
-        try await runtime.loadModel(modelID, options: ModelLoadOptions(threads: threads))
+        try await model.runtime.loadModel(modelID, options: ModelLoadOptions(threads: model.threads))
     }
 
     func process(frame index: Int) async throws -> Bool {
@@ -33,8 +25,8 @@ final class DecodeStepWorkload: FrameWorkload {
             return true
         }
         // The answer ended (or none was started): start the next, through its first piece.
-        let options = LLMGenerationOptions(maxTokens: Self.answerTokens, temperature: 0, seed: 42, threads: threads, reusePromptCache: false)
-        var iterator = try await runtime.generateStream(Self.prompt, options: options).stream.makeAsyncIterator()
+        let options = LLMGenerationOptions(maxTokens: Self.answerTokens, temperature: 0, seed: 42, threads: model.threads, reusePromptCache: false)
+        var iterator = try await model.runtime.generateStream(Self.prompt, options: options).stream.makeAsyncIterator()
         guard try await iterator.next() != nil else {
             throw SDKError(.generationFailed, "\(modelID) answered the benchmark prompt with nothing")
         }
@@ -44,6 +36,6 @@ final class DecodeStepWorkload: FrameWorkload {
 
     func unload() async {
         pieces = nil
-        await runtime.unloadModel()
+        await model.runtime.unloadModel()
     }
 }

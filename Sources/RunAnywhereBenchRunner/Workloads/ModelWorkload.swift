@@ -11,16 +11,12 @@ public enum ModelWorkload {
         guard model.isDownloaded, let path = model.localPath else {
             throw SDKError(.modelNotDownloaded, "The model '\(id)' is not installed; `runanywhere models pull \(id)` installs it")
         }
-        let bytes = fileBytes(path)
+        let installed = InstalledModel(info: model, fileBytes: fileBytes(path), runtime: runtime, threads: threads)
         switch model.category {
-        case .language:
-            return DecodeStepWorkload(model: model, fileBytes: bytes, runtime: runtime, threads: threads)
-        case .speechRecognition:
-            return TranscriptionWorkload(model: model, fileBytes: bytes, runtime: runtime, threads: threads)
-        case .multimodal, .vision:
-            return VisionWorkload(model: model, fileBytes: bytes, runtime: runtime, threads: threads)
-        case .audio where model.id == SDKConstants.Models.voiceActivityModelID:
-            return VoiceActivityWorkload(model: model, fileBytes: bytes, runtime: runtime)
+        case .language: return DecodeStepWorkload(installed)
+        case .speechRecognition: return TranscriptionWorkload(installed)
+        case .multimodal, .vision: return VisionWorkload(installed)
+        case .audio where model.id == SDKConstants.Models.voiceActivityModelID: return VoiceActivityWorkload(installed)
         default:
             throw SDKError(
                 .invalidInput,
@@ -40,8 +36,26 @@ public enum ModelWorkload {
         return files.reduce(0) { $0 + Int64((try? $1.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) }
     }
 
-    /// The payload's name for the engine that runs `model`.
-    static func backend(_ model: ModelInfo) -> String {
-        model.framework.displayName.lowercased().replacingOccurrences(of: " ", with: "")
-    }
+}
+
+/// An installed model a workload runs through the SDK, and how.
+struct InstalledModel {
+    let info: ModelInfo
+    /// The size of its files.
+    let fileBytes: Int64
+    let runtime: RunAnywhereRuntime
+    /// CPU threads per frame.
+    let threads: Int
+}
+
+/// A workload over an ``InstalledModel``: the payload's fields come from the model.
+protocol InstalledModelWorkload: FrameWorkload {
+    var model: InstalledModel { get }
+}
+
+extension InstalledModelWorkload {
+    var modelID: String { model.info.id }
+    /// The payload's name for the engine: "llama.cpp", "whisper.cpp".
+    var backend: String { model.info.framework.displayName.lowercased().replacingOccurrences(of: " ", with: "") }
+    var modelFileBytes: Int64 { model.fileBytes }
 }

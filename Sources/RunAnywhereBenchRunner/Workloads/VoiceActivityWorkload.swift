@@ -3,20 +3,14 @@ import RunAnywhere
 
 /// The Silero voice activity detector over 32 ms frames (512 samples at 16 kHz, the size it
 /// reads at once) of the synthetic signal.
-final class VoiceActivityWorkload: FrameWorkload {
-    let modelID: String
-    let backend: String
-    let modelFileBytes: Int64
+final class VoiceActivityWorkload: InstalledModelWorkload {
+    let model: InstalledModel
     /// Samples per frame.
     static let frameSamples = 512
-    private let runtime: RunAnywhereRuntime
     private var frames: [AudioSamples] = []
 
-    init(model: ModelInfo, fileBytes: Int64, runtime: RunAnywhereRuntime) {
-        modelID = model.id
-        backend = ModelWorkload.backend(model)
-        modelFileBytes = fileBytes
-        self.runtime = runtime
+    init(_ model: InstalledModel) {
+        self.model = model
     }
 
     func load(frameCount: Int) async throws {
@@ -25,11 +19,11 @@ final class VoiceActivityWorkload: FrameWorkload {
             try AudioSamples(samples: Array(signal[$0 * Self.frameSamples..<($0 + 1) * Self.frameSamples]), sampleRate: SyntheticAudio.sampleRate)
         }
         // The detector loads on first use: run one frame so that loading is part of the start.
-        _ = try await runtime.detectSpeech(in: frames[0])
+        _ = try await model.runtime.detectSpeech(in: frames[0])
     }
 
     func process(frame index: Int) async throws -> Bool {
-        _ = try await runtime.detectSpeech(in: frames[index])
+        _ = try await model.runtime.detectSpeech(in: frames[index])
         return true
     }
 

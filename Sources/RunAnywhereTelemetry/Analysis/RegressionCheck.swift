@@ -42,7 +42,8 @@ public struct RegressionCheck: Sendable, Equatable {
     /// The regressions in `records` (groups with too few runs for both sides are skipped).
     public func regressions(_ records: [TelemetryRecord]) -> [TelemetryRegression] {
         Dictionary(grouping: records, by: GroupKey.init).flatMap { key, runs -> [TelemetryRegression] in
-            let ordered = runs.sorted { ($0.runDate, $0.receivedAt) > ($1.runDate, $1.receivedAt) }
+            // Newest first; each run's date parsed once.
+            let ordered = runs.map { ($0.runDate, $0) }.sorted { ($0.0, $0.1.receivedAt) > ($1.0, $1.1.receivedAt) }.map(\.1)
             let latest = Array(ordered.prefix(latestRuns))
             let baseline = Array(ordered.dropFirst(latestRuns).prefix(baselineRuns))
             guard latest.count == latestRuns, !baseline.isEmpty else { return [] }

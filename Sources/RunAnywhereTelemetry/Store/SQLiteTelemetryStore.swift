@@ -19,6 +19,12 @@ public final class SQLiteTelemetryStore: TelemetryStore {
         self.connection = connection
     }
 
+    /// A store dropped without ``close()`` (a caller that threw) still closes its connection;
+    /// the close holds the connection until it has run.
+    deinit {
+        if !connection.isClosed { _ = connection.close() as EventLoopFuture<Void> }
+    }
+
     /// Opens (creating it and its folder if needed) and migrates the database at `url`.
     public static func open(at url: URL, logger: Logger) async throws -> SQLiteTelemetryStore {
         do {
