@@ -102,7 +102,7 @@ public struct BenchRunner {
             meter.record(latency: end - frameStart, endingAt: end - start)
             if end - reported >= Self.progressInterval {
                 reported = end
-                progress(.measuring(frames: meter.frames, elapsed: end - start, total: total, fps: Double(meter.frames) / Self.seconds(end - start)))
+                progress(.measuring(frames: meter.frames, elapsed: end - start, total: total, fps: Double(meter.frames) / (end - start).inSeconds))
             }
         }
         let elapsed = clock.now - start
@@ -137,19 +137,15 @@ public struct BenchRunner {
             modelID: workload.modelID, runID: UUID().uuidString, timestamp: timestamp, framesProcessed: statistics.frames,
             warmupFrames: configuration.warmupFrames, fpsAvg: Self.rounded(statistics.fpsAverage), fpsMin: Self.rounded(statistics.fpsMin),
             fpsMax: Self.rounded(statistics.fpsMax), latencyP50Ms: Self.rounded(statistics.latencyP50Milliseconds, places: 3),
-            latencyP95Ms: Self.rounded(statistics.latencyP95Milliseconds, places: 3), coldStartMs: Self.rounded(Self.seconds(coldStart) * 1000),
+            latencyP95Ms: Self.rounded(statistics.latencyP95Milliseconds, places: 3), coldStartMs: Self.rounded(coldStart.inSeconds * 1000),
             modelFileMB: Self.rounded(Double(workload.modelFileBytes) / 1_000_000, places: 3), batteryDropPct15m: batteryDrop.map { Self.rounded($0) },
             thermalState: system.thermalState(), deviceModel: system.deviceModel(), osVersion: HardwareProfile.current().operatingSystem, backend: workload.backend,
             telemetryPostURL: configuration.telemetryURL
         ))
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(FrameMeter.nanoseconds(duration)) / 1e9
-    }
-
     private static func milliseconds(_ duration: Duration) -> String {
-        String(format: "%.1f", seconds(duration) * 1000)
+        String(format: "%.1f", duration.inSeconds * 1000)
     }
 
     private static func rounded(_ value: Double, places: Int = 2) -> Double {

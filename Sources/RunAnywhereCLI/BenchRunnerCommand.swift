@@ -105,7 +105,7 @@ struct BenchRunnerCommand: AsyncParsableCommand {
     }
 
     private static func milliseconds(_ duration: Duration) -> String {
-        String(format: "%.1f", Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
+        String(format: "%.1f", duration.inSeconds * 1000)
     }
 
     private static func summary(_ result: BenchRunnerResult) -> String {

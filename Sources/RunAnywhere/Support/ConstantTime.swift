@@ -9,4 +9,10 @@ public enum ConstantTime {
         }
         return difference == 0
     }
+
+    /// Whether an `Authorization` header value is `Bearer <key>`, compared in constant time.
+    public static func isBearer(_ header: String?, key: String) -> Bool {
+        guard let header, header.hasPrefix("Bearer ") else { return false }
+        return equal(String(header.dropFirst(7)), key)
+    }
 }

@@ -1,4 +1,5 @@
 import Histogram
+import RunAnywhere
 
 /// What the measured loop gives: its frames, their rate and their latency.
 public struct FrameStatistics: Sendable, Equatable {
@@ -34,7 +35,7 @@ struct FrameMeter {
 
     /// The statistics of a loop that lasted `elapsed`.
     func statistics(elapsed: Duration) -> FrameStatistics {
-        let seconds = max(Double(Self.nanoseconds(elapsed)) / 1e9, 1e-9)
+        let seconds = max(elapsed.inSeconds, 1e-9)
         let average = Double(frames) / seconds
         // Whole seconds only (the last, partial one would read low); a second without a frame counts as 0.
         var whole = Array(perSecond.prefix(Int(seconds)))

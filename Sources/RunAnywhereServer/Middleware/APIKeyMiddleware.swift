@@ -14,7 +14,7 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if !Self.isGuarded(request.uri.path) || request.method == .options { return try await next(request, context) }
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), ConstantTime.equal(String(header.dropFirst(7)), key) else {
+        guard ConstantTime.isBearer(request.headers[.authorization], key: key) else {
             throw OpenAIError(.unauthorized, "A valid API key is needed: send 'Authorization: Bearer <key>'", code: "invalid_api_key")
         }
         return try await next(request, context)

@@ -67,7 +67,7 @@ struct TelemetryKeyMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.uri.path.hasPrefix("/telemetry") else { return try await next(request, context) }
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), ConstantTime.equal(String(header.dropFirst(7)), key) else {
+        guard ConstantTime.isBearer(request.headers[.authorization], key: key) else {
             throw TelemetryHTTPError(.unauthorized, "A valid API key is needed: send 'Authorization: Bearer <key>'")
         }
         return try await next(request, context)
