@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "RunAnywhereBenchmarks", targets: ["RunAnywhereBenchmarks"]),
         .library(name: "RunAnywhereServer", targets: ["RunAnywhereServer"]),
         .library(name: "RunAnywhereOnnxRuntime", targets: ["RunAnywhereOnnxRuntime"]),
+        .library(name: "RunAnywhereLiteRT", targets: ["RunAnywhereLiteRT"]),
         .library(name: "RunAnywhereBenchRunner", targets: ["RunAnywhereBenchRunner"]),
         .library(name: "RunAnywhereTelemetry", targets: ["RunAnywhereTelemetry"]),
         .executable(name: "runanywhere", targets: ["RunAnywhereCLI"]),
@@ -111,12 +112,20 @@ let package = Package(
             dependencies: ["RunAnywhere", "COnnxRuntime"],
             swiftSettings: swiftSettings
         ),
+        // LiteRT (TensorFlow Lite's runtime from the ai-edge-litert wheel) through its C API:
+        // BenchRunner's second backend.
+        .target(name: "CLiteRt", dependencies: ["CEngineSupport"]),
+        .target(
+            name: "RunAnywhereLiteRT",
+            dependencies: ["RunAnywhere", "CLiteRt"],
+            swiftSettings: swiftSettings
+        ),
         // BenchRunner: the frame-benchmark harness that posts telemetry (workloads, frames,
         // measurement, payload).
         .target(
             name: "RunAnywhereBenchRunner",
             dependencies: [
-                "RunAnywhere", "RunAnywhereOnnxRuntime", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "RunAnywhere", "RunAnywhereOnnxRuntime", "RunAnywhereLiteRT", .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -187,7 +196,7 @@ let package = Package(
         // BenchRunner's parts (frames, meter, payload, system probe) and GradientIdentity on ONNX Runtime.
         .testTarget(
             name: "RunAnywhereBenchRunnerTests",
-            dependencies: ["RunAnywhereBenchRunner", "RunAnywhereOnnxRuntime", "RunAnywhere", "RunAnywhereTestSupport"],
+            dependencies: ["RunAnywhereBenchRunner", "RunAnywhereOnnxRuntime", "RunAnywhereLiteRT", "RunAnywhere", "RunAnywhereTestSupport"],
             swiftSettings: swiftSettings
         ),
         // The collector against real SQLite and a throwaway PostgreSQL cluster, in process and over HTTP.

@@ -12,7 +12,8 @@ struct BenchRunnerCommand: AsyncParsableCommand {
         abstract: "Run a model over a fixed sequence of frames, measure it and POST the telemetry payload.",
         discussion: """
             By default GradientIdentity, a one-layer identity network embedded in the binary, runs on ONNX Runtime over \
-            frames made from an embedded gradient image. --model runs an installed language, speech-recognition, \
+            frames made from an embedded gradient image (on TensorFlow Lite through LiteRT with BENCH_USE_TFLITE=1 or \
+            --use-tflite, falling back to ONNX Runtime with the reason logged when LiteRT cannot run it). --model runs an installed language, speech-recognition, \
             vision-language or voice-activity model instead (one decode step, one 1 s window, one image or one 32 ms \
             frame per frame). Settings come from BENCH_WARMUP_FRAMES (45), BENCH_MEASURE_SECONDS (60), \
             BENCH_EXTENDED_MINUTES (none; 15 when set without a positive number), BENCH_ENABLE_EXTENDED=1 (15 minutes), \
@@ -68,8 +69,7 @@ struct BenchRunnerCommand: AsyncParsableCommand {
                     if configuration.useTFLite { logger.warning("the TensorFlow Lite backend applies to GradientIdentity only; \(model) runs on its own engine") }
                     workload = try ModelWorkload.make(id: model, runtime: runtime, threads: threads)
                 } else {
-                    if configuration.useTFLite { logger.warning("\(TFLiteBackend.fallbackReason())") }
-                    workload = IdentityWorkload(threads: threads)
+                    workload = IdentityWorkload(threads: threads, backend: configuration.useTFLite ? .tfLite : .onnxRuntime, logger: logger)
                 }
                 var status = StatusLine()
                 defer { status.clear() }

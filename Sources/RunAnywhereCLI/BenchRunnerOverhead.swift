@@ -5,7 +5,8 @@ import RunAnywhereBenchRunner
 
 /// `benchrunner --overhead-rounds N` (hidden; benchmarks/benchrunner-overhead runs it): the
 /// harness's own cost, as GradientIdentity's fps through the harness against a bare loop over
-/// the same session and frames, alternating N times, nothing posted.
+/// the same session and frames (ONNX Runtime's, or LiteRT's with --use-tflite), alternating N
+/// times, nothing posted.
 struct BenchRunnerOverhead {
     let command: BenchRunnerCommand
 
@@ -15,11 +16,12 @@ struct BenchRunnerOverhead {
             let configuration = try command.benchConfiguration()
             let threads = command.threads ?? HardwareProfile.current().defaultThreads
             let seconds = Duration.seconds(configuration.measureSeconds)
+            let backend: IdentityBackend = configuration.useTFLite ? .tfLite : .onnxRuntime
             var rows: [[String]] = []
             var ratios: [Double] = []
             for round in 1...rounds {
-                let harness = try await BenchRunner(configuration: configuration, logger: context.logger).run(IdentityWorkload(threads: threads))
-                let bare = IdentityWorkload(threads: threads)
+                let harness = try await BenchRunner(configuration: configuration, logger: context.logger).run(IdentityWorkload(threads: threads, backend: backend, logger: context.logger))
+                let bare = IdentityWorkload(threads: threads, backend: backend, logger: context.logger)
                 try await bare.load(frameCount: configuration.frameCount)
                 for frame in 0..<configuration.warmupFrames { _ = try await bare.process(frame: frame % configuration.frameCount) }
                 let bareFPS = Double(try bare.bareLoop(for: seconds)) / configuration.measureSeconds

@@ -37,9 +37,9 @@ struct CLIBenchRunnerTests {
         #expect(output.stderr.contains("telemetry to \(deadEndpoint) not sent"))
     }
 
-    /// The environment configures the run; TensorFlow Lite is not installed here, so the run
-    /// falls back to ONNX Runtime and says why.
-    @Test func theEnvironmentConfiguresTheRunAndTFLiteFallsBack() throws {
+    /// The environment configures the run, TensorFlow Lite included: GradientIdentity runs on LiteRT.
+    @Test(.enabled(if: TestEnvironment.liteRTInstalled, "scripts/setup installs LiteRT"))
+    func theEnvironmentConfiguresTheRunOnTFLite() throws {
         var runner = CLIRunner()
         runner.environment = [
             "BENCH_WARMUP_FRAMES": "2", "BENCH_MEASURE_SECONDS": "0.3", "BENCH_FRAME_COUNT": "5", "BENCH_USE_TFLITE": "1",
@@ -48,9 +48,24 @@ struct CLIBenchRunnerTests {
         let output = try runner.run(["benchrunner", "--json", "--threads", "1"])
         #expect(output.status == 0, "\(output.stderr)")
         let metrics = try #require(try output.json()["metrics"] as? [String: Any])
-        #expect(metrics["warmup_frames"] as? Int == 2 && metrics["backend"] as? String == "onnxruntime")
+        #expect(metrics["warmup_frames"] as? Int == 2 && metrics["backend"] as? String == "tflite")
         #expect(metrics["telemetry_post_url"] as? String == deadEndpoint)
-        #expect(output.stderr.contains("TensorFlow Lite runtime is not installed") && output.stderr.contains("running on ONNX Runtime"))
+        #expect((metrics["frames_processed"] as? Int ?? 0) > 0)
+    }
+
+    /// When LiteRT cannot be opened (here a file that is not a library stands in for it), the run
+    /// falls back to ONNX Runtime and says why, as the seed falls back to Core ML.
+    @Test func tfLiteFallsBackToONNXRuntimeWithTheReason() throws {
+        let broken = try TestEnvironment.temporaryDirectory("litert").appendingPathComponent("libLiteRt.so")
+        try Data("not a library".utf8).write(to: broken)
+        var runner = CLIRunner()
+        runner.environment = ["RUNANYWHERE_TFLITE_LIB": broken.path]
+        let output = try runner.run(["benchrunner", "--json", "--use-tflite", "--telemetry-url", deadEndpoint] + short)
+        #expect(output.status == 0, "\(output.stderr)")
+        let metrics = try #require(try output.json()["metrics"] as? [String: Any])
+        #expect(metrics["backend"] as? String == "onnxruntime" && (metrics["frames_processed"] as? Int ?? 0) > 0)
+        #expect(output.stderr.contains("TensorFlow Lite cannot run GradientIdentity here") && output.stderr.contains(broken.path))
+        #expect(output.stderr.contains("running on ONNX Runtime"))
     }
 
     @Test func badSettingsAreRefusedBeforeRunning() throws {
@@ -81,6 +96,20 @@ struct CLIBenchRunnerTests {
         let metrics = try #require(try output.json()["metrics"] as? [String: Any])
         #expect(metrics["model_id"] as? String == model && metrics["backend"] as? String == backend)
         #expect((metrics["frames_processed"] as? Int ?? 0) > 0 && (metrics["model_file_mb"] as? Double ?? 0) > 0.5)
+    }
+
+    /// The vision-language fixture (SmolVLM's shape, random weights: the real code path, not real
+    /// answers): one gradient frame encoded and one token generated per frame.
+    @Test(.enabled(if: TestEnvironment.visionFixture != nil, "scripts/setup writes the vision fixture"))
+    func theVisionModelRunsOverImageFrames() throws {
+        let output = try CLIRunner().run([
+            "benchrunner", "--model", SDKConstants.Models.visionFixtureID, "--measure-seconds", "1", "--warmup-frames", "1",
+            "--frame-count", "3", "--threads", "1", "--telemetry-url", deadEndpoint, "--json",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let metrics = try #require(try output.json()["metrics"] as? [String: Any])
+        #expect(metrics["model_id"] as? String == SDKConstants.Models.visionFixtureID && metrics["backend"] as? String == "llama.cpp")
+        #expect((metrics["frames_processed"] as? Int ?? 0) > 0 && (metrics["latency_p50_ms"] as? Double ?? 0) > 0)
     }
 
     @Test func ctrlCStopsTheRunWithoutSending() async throws {

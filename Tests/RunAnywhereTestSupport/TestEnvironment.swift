@@ -109,6 +109,12 @@ public enum TestEnvironment {
             && FileManager.default.fileExists(atPath: "/usr/include/espeak-ng/speak_lib.h")
     }
 
+    /// Whether scripts/setup has installed LiteRT (libLiteRt.so from the ai-edge-litert wheel, for
+    /// the platforms that wheel is built for).
+    public static var liteRTInstalled: Bool {
+        FileManager.default.fileExists(atPath: RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/litert/lib/libLiteRt.so").path)
+    }
+
     /// Writes the first `bytes` bytes of `source` to `destination`: a truncated model file.
     public static func writeTruncatedCopy(of source: URL, to destination: URL, bytes: Int) throws {
         let handle = try FileHandle(forReadingFrom: source)

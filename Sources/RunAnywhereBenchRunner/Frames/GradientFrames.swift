@@ -39,6 +39,12 @@ struct GradientFrames {
         return frame
     }
 
+    /// Frame `index` as a [1, height, width, 3] tensor of values from 0 to 1 (interleaved RGB,
+    /// TensorFlow Lite's layout).
+    func interleaved(_ index: Int) -> [Float] {
+        rgb(index).map { Float($0) / 255 }
+    }
+
     /// Frame `index` as a [1, 3, height, width] tensor of values from 0 to 1 (planar RGB).
     func planar(_ index: Int) -> [Float] {
         let pixels = rgb(index)

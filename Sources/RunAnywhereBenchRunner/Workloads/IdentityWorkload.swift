@@ -1,68 +1,86 @@
 import Foundation
+import Logging
 import RunAnywhere
-import RunAnywhereOnnxRuntime
 
-/// The seed's default: GradientIdentity, materialized from its embedded base64 text and run by
-/// ONNX Runtime over the gradient frames. Loading checks that the network gives back the first
-/// frame unchanged; then each frame's output only has its shape checked, so that the loop times
-/// the engine rather than a comparison.
+/// The engine GradientIdentity runs on: the payload's `backend`.
+public enum IdentityBackend: String, Sendable {
+    /// ONNX Runtime (the one that comes with sherpa-onnx): the default.
+    case onnxRuntime = "onnxruntime"
+    /// TensorFlow Lite, through LiteRT (`BENCH_USE_TFLITE`).
+    case tfLite = "tflite"
+}
+
+/// The seed's default: GradientIdentity, materialized from its embedded base64 text and run over
+/// the gradient frames by ONNX Runtime or, when asked for, TensorFlow Lite (LiteRT); when LiteRT
+/// cannot be had or cannot run the model, the reason is logged and ONNX Runtime runs it, as the
+/// seed falls back to Core ML. Loading checks that the network gives back the first frame
+/// unchanged; then each frame's output only has its size checked, so that the loop times the
+/// engine rather than a comparison.
 public final class IdentityWorkload: FrameWorkload {
     public let modelID = "GradientIdentity"
-    public let backend = "onnxruntime"
+    public var backend: String { engine.rawValue }
     public private(set) var modelFileBytes: Int64 = 0
-    /// The ONNX Runtime version that ran the frames, once loaded.
-    public private(set) var runtimeVersion: String?
+    /// The engine that runs the frames: the one asked for until loading falls back.
+    public private(set) var engine: IdentityBackend
     private let threads: Int
-    private var session: OnnxRuntimeSession?
-    private var frames: [OnnxTensor] = []
+    private let logger: Logger
+    private var runner: (any IdentityRunner)?
 
-    /// A workload running on `threads` CPU threads.
-    public init(threads: Int) {
+    /// A workload on `backend`, running on `threads` CPU threads; `logger` hears why a
+    /// TensorFlow Lite run falls back to ONNX Runtime.
+    public init(threads: Int, backend: IdentityBackend = .onnxRuntime, logger: Logger = Logger(label: "runanywhere.benchrunner")) {
         self.threads = threads
+        self.engine = backend
+        self.logger = logger
     }
 
     public func load(frameCount: Int) async throws {
-        guard let model = Data(base64Encoded: EmbeddedResources.gradientIdentityONNX, options: .ignoreUnknownCharacters) else {
-            throw BenchRunnerError.resource("the embedded GradientIdentity model is not valid base64")
+        let frames = try GradientFrames()
+        if engine == .tfLite {
+            do {
+                try load(TFLiteIdentityRunner(threads: threads, frames: frames, frameCount: frameCount))
+                return
+            } catch {
+                logger.warning("TensorFlow Lite cannot run GradientIdentity here (\(error)); running on ONNX Runtime")
+                engine = .onnxRuntime
+            }
         }
-        modelFileBytes = Int64(model.count)
-        let session = try OnnxRuntimeSession(model: model, inputName: "image", outputName: "identity", threads: threads)
-        let source = try GradientFrames()
-        let shape = [1, 3, source.source.height, source.source.width]
-        frames = try (0..<frameCount).map { try OnnxTensor(values: source.planar($0), shape: shape) }
-        guard try session.run(frames[0]) == frames[0] else {
-            throw SDKError(.generationFailed, "GradientIdentity did not give back its input; the ONNX Runtime at hand computes it wrongly")
+        try load(OnnxIdentityRunner(threads: threads, frames: frames, frameCount: frameCount))
+    }
+
+    private func load(_ runner: any IdentityRunner) throws {
+        guard try runner.run(frame: 0) == runner.firstFrame else {
+            throw SDKError(.generationFailed, "GradientIdentity did not give back its input; \(backend) computes it wrongly here")
         }
-        self.session = session
-        runtimeVersion = session.runtimeVersion
+        modelFileBytes = Int64(runner.modelBytes)
+        self.runner = runner
     }
 
     public func process(frame index: Int) async throws -> Bool {
-        guard let session else { throw SDKError(.notInitialized, "GradientIdentity is not loaded") }
-        let output = try session.run(frames[index])
-        guard output.shape == frames[index].shape else {
-            throw SDKError(.generationFailed, "GradientIdentity gave frame \(index) back with the shape \(output.shape)")
+        guard let runner else { throw SDKError(.notInitialized, "GradientIdentity is not loaded") }
+        let output = try runner.run(frame: index)
+        guard output.count == runner.valuesPerFrame else {
+            throw SDKError(.generationFailed, "GradientIdentity gave frame \(index) back with \(output.count) values, not \(runner.valuesPerFrame)")
         }
         return true
     }
 
-    /// The reference for the harness's own overhead: the same session over the same frames in a
+    /// The reference for the harness's own overhead: the same model over the same frames in a
     /// bare loop (no latency, rate or progress bookkeeping) for `duration`; returns the frames run.
     /// Call after ``load(frameCount:)``.
     public func bareLoop(for duration: Duration) throws -> Int {
-        guard let session else { throw SDKError(.notInitialized, "GradientIdentity is not loaded") }
+        guard let runner else { throw SDKError(.notInitialized, "GradientIdentity is not loaded") }
         let clock = ContinuousClock()
         let end = clock.now + duration
         var frames = 0
         while clock.now < end {
-            _ = try session.run(self.frames[frames % self.frames.count])
+            _ = try runner.run(frame: frames % runner.frameCount)
             frames += 1
         }
         return frames
     }
 
     public func unload() async {
-        session = nil
-        frames = []
+        runner = nil
     }
 }
