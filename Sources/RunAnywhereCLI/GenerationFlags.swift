@@ -26,6 +26,8 @@ struct GenerationFlags: ParsableArguments {
     var batchSize: Int?
     @Option(name: .customLong("flash-attention"), help: "Flash attention: auto, enabled or disabled.")
     var flashAttention: ModelLoadOptions.FlashAttention = .auto
+    @Option(name: .customLong("gpu-layers"), help: "Layers on the GPU; 0 keeps the model on the CPU (default: all when it fits in the GPU's free memory, as many as fit otherwise, none without a GPU).")
+    var gpuLayers: Int?
 
     /// The settings with these flags applied on top.
     func options(_ settings: GenerationSettings, stopSequences: [String] = [], applyChatTemplate: Bool = true) -> LLMGenerationOptions {
@@ -46,6 +48,7 @@ struct GenerationFlags: ParsableArguments {
     func loadOptions(_ settings: GenerationSettings) -> ModelLoadOptions {
         var options = ModelLoadOptions(contextLength: contextLength, threads: threads ?? settings.threads, flashAttention: flashAttention)
         if let batchSize { options.batchSize = batchSize }
+        options.gpuLayers = gpuLayers
         return options
     }
 
@@ -53,6 +56,7 @@ struct GenerationFlags: ParsableArguments {
         if let contextLength, contextLength < 16 { throw ValidationError("--context-length must be at least 16") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+        if let gpuLayers, gpuLayers < 0 { throw ValidationError("--gpu-layers cannot be negative") }
     }
 }
 

@@ -37,7 +37,9 @@ struct InfoCommand: AsyncParsableCommand {
             text += "  CPU:        \(hw.cpuModel) (\(hw.architecture), \(hw.cores) cores)\n"
             text += "  SIMD:       \(hw.simdFeatures.isEmpty ? "none detected" : hw.simdFeatures.joined(separator: ", "))\n"
             text += "  Memory:     \(Terminal.bytes(hw.totalMemoryBytes)) total, \(Terminal.bytes(hw.availableMemoryBytes)) available\n"
-            text += "  GPU:        \(hw.hasGPU ? "yes" : "none used (CPU inference)")\n\n"
+            let gpus = system.accelerators.filter { $0.available && $0.isGPU }.map(\.name)
+            text += "  GPU:        \(hw.hasGPU ? "yes (\(gpus.joined(separator: ", ")))" : "none used (CPU inference)")\n\n"
+            text += Terminal.bold("Accelerators") + "\n" + Self.describe(system.accelerators) + "\n"
             text += Terminal.bold("Frameworks") + "\n"
             let nameWidth = system.frameworks.map(\.displayName.count).max() ?? 0
             for status in system.frameworks {
@@ -52,5 +54,21 @@ struct InfoCommand: AsyncParsableCommand {
             text += "  Default model: \(system.defaultModel) (\(system.defaultModelInstalled ? "installed" : "not installed: run scripts/setup"))\n"
             Terminal.write(text)
         }
+    }
+
+    /// One line per accelerator: backend, device, memory, and why one cannot be used.
+    static func describe(_ accelerators: [Accelerator]) -> String {
+        guard !accelerators.isEmpty else { return "  none reported (no engine that lists its devices could be opened)\n" }
+        let width = accelerators.map { "\($0.backend) \($0.name)".count }.max() ?? 0
+        return accelerators.map { device in
+            let label = "\(device.backend) \(device.name)".padding(toLength: width, withPad: " ", startingAt: 0)
+            guard device.available else { return "  \(label)  " + Terminal.dim("unavailable: \(device.reason ?? "unknown")") + "\n" }
+            var detail = device.deviceDescription
+            if let total = device.memoryBytes {
+                // ggml's CPU device reports the machine's memory as free too, so only a GPU's free memory is shown.
+                detail += " · \(Terminal.bytes(total))" + (device.isGPU ? device.freeMemoryBytes.map { ", \(Terminal.bytes($0)) free" } ?? "" : "")
+            }
+            return "  \(label)  " + Terminal.green("available") + (detail.isEmpty ? "" : " (\(detail))") + " · \(device.engine)\n"
+        }.joined()
     }
 }

@@ -20,6 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("cors"), help: "Let web pages from this origin call the API (repeatable).") var corsOrigins: [String] = []
     @Option(name: .long, help: "CPU threads per generation (default: the model's).") var threads: Int?
     @Option(name: .customLong("context-length"), help: "Context window for models loaded on demand (default: the model's, at most 4096).") var contextLength: Int?
+    @Option(name: .customLong("gpu-layers"), help: "Layers of each language model on the GPU; 0 keeps models on the CPU (default: as many as fit).") var gpuLayers: Int?
     @Option(name: .customLong("max-body"), help: "Largest request body in MiB.") var maxBodyMiB = 32
     @Option(name: .customLong("telemetry-database"), help: "The BenchRunner runs served under /telemetry: a postgres:// URL or an SQLite file (default: the collector's file in the data folder).")
     var telemetryDatabase: String?
@@ -32,6 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let gpuLayers, gpuLayers < 0 { throw ValidationError("--gpu-layers cannot be negative") }
         if maxBodyMiB < 1 { throw ValidationError("--max-body must be at least 1 MiB") }
         if parallel < 1 || parallel > 64 { throw ValidationError("--parallel must be between 1 and 64") }
         if queue < 0 { throw ValidationError("--queue cannot be negative") }
@@ -56,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.logLevel = global.verbose ? .debug : .info
             var configuration = ServerConfiguration(
                 host: host, port: port, apiKey: key, corsOrigins: corsOrigins, maxBodySize: maxBodyMiB << 20, threads: threads,
-                loadOptions: ModelLoadOptions(contextLength: contextLength, threads: threads, parallel: parallel, queueLimit: queue),
+                loadOptions: ModelLoadOptions(contextLength: contextLength, threads: threads, parallel: parallel, queueLimit: queue, gpuLayers: gpuLayers),
                 keepAlive: KeepAlive(parsing: keepAlive) ?? .default, logger: logger
             )
             configuration.appVersion = RunAnywhereCommand.configuration.version

@@ -21,13 +21,17 @@ final class LlamaContext: @unchecked Sendable {
 
     private var api: ra_llama_api { library.api }
 
-    /// Loads the model at `path` and its context; with `projector`, also the vision projector
-    /// (libmtmd) that lets it read images.
-    init(library: LlamaLibrary, path: String, projector: String? = nil, options: ModelLoadOptions, modelInfo: ModelInfo, threads: Int) throws {
+    /// Loads the model at `path` and its context, `gpuLayers` of its layers on the GPU (more
+    /// than it has: all of them, the output layer too); with `projector`, also the vision
+    /// projector (libmtmd) that lets it read images, on the GPU when any layer is.
+    init(
+        library: LlamaLibrary, path: String, projector: String? = nil, options: ModelLoadOptions, modelInfo: ModelInfo, threads: Int,
+        gpuLayers: Int = 0
+    ) throws {
         self.library = library
         let api = library.api
         var modelParams = api.llama_model_default_params()
-        modelParams.n_gpu_layers = 0
+        modelParams.n_gpu_layers = Int32(clamping: gpuLayers)
         guard let model = api.llama_model_load_from_file(path, modelParams) else {
             throw SDKError.llm(.modelLoadFailed, library.logSink.explain("llama.cpp could not load \(path)"))
         }
@@ -62,7 +66,10 @@ final class LlamaContext: @unchecked Sendable {
         }
         do {
             self.vision = try projector.map { projector in
-                try LlamaVision(library: MtmdLibrary.load(besides: library), projector: projector, model: model, threads: threads, explain: library.logSink.explain)
+                try LlamaVision(
+                    library: MtmdLibrary.load(besides: library), projector: projector, model: model, threads: threads, useGPU: gpuLayers > 0,
+                    explain: library.logSink.explain
+                )
             }
         } catch {
             api.llama_free(context)

@@ -33,6 +33,14 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         }
     }
 
+    /// The devices llama.cpp's ggml reports in this build (the CPU, and each GPU its CUDA or
+    /// Vulkan backend finds), and the GPU backends it lacks with why; none when libllama
+    /// cannot be opened.
+    public func accelerators() -> [Accelerator] {
+        guard let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else { return [] }
+        return LlamaDevices.accelerators(library: library, drivers: .current())
+    }
+
     /// The file (and vision projector), plus room for the KV cache and compute buffers.
     public func estimateMemoryUsage(for model: ModelInfo) -> Int64 {
         let size = model.primaryFileSize
@@ -69,12 +77,44 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         // A vision-language model's projector is checked like the model before the engine reads it.
         let projector = model.category == .language ? nil : model.projectorFile.map(\.path)
         if let projector { _ = try GGUFReader.read(URL(fileURLWithPath: projector)) }
-        let llama = try await runBlocking {
-            try LlamaContext(
-                library: LlamaLibrary.load(candidates: candidates, logger: engineLogger), path: path, projector: projector,
-                options: options, modelInfo: model, threads: threads
-            )
+        let (llama, backend) = try await runBlocking { () throws -> (LlamaContext, String) in
+            let library = try LlamaLibrary.load(candidates: candidates, logger: engineLogger)
+            let offload = Self.offload(model, path: path, options: options, library: library)
+            func load(gpuLayers: Int) throws -> LlamaContext {
+                try LlamaContext(
+                    library: library, path: path, projector: projector, options: options, modelInfo: model, threads: threads, gpuLayers: gpuLayers
+                )
+            }
+            guard offload.layers > 0, let device = offload.device else {
+                logger.debug("\(model.id) runs on the CPU: \(offload.reason)")
+                return (try load(gpuLayers: 0), "cpu")
+            }
+            do {
+                logger.info("\(model.id): \(offload.reason) (\(device.backend))")
+                // More layers than the model has puts the output layer on the GPU too.
+                return (try load(gpuLayers: offload.layers >= offload.layerCount ? offload.layers + 1 : offload.layers), device.backend)
+            } catch {
+                logger.warning("\(model.id) could not be loaded on \(device.name) (\(error)); loading it on the CPU")
+                return (try load(gpuLayers: 0), "cpu")
+            }
         }
-        return LlamaCppService(llama: llama, defaultThreads: threads, queueLimit: options.queueLimit)
+        return LlamaCppService(llama: llama, defaultThreads: threads, queueLimit: options.queueLimit, backend: backend)
+    }
+
+    /// The layers of `model` to put on a GPU, from llama.cpp's devices, the GGUF's layer
+    /// count and the memory its weights and KV cache take (``GPUOffload``).
+    private static func offload(
+        _ model: ModelInfo, path: String, options: ModelLoadOptions, library: LlamaLibrary
+    ) -> (layers: Int, layerCount: Int, device: Accelerator?, reason: String) {
+        let accelerators = LlamaDevices.accelerators(library: library, drivers: .current())
+        let metadata = try? GGUFReader.read(URL(fileURLWithPath: path))
+        let layerCount = metadata?.layerCount ?? 0
+        let context = options.resolvedContextLength(for: model, trainedContext: metadata?.contextLength ?? 0)
+        let kv = Int64(metadata?.kvBytesPerToken ?? 0) * Int64(context) * Int64(max(1, options.parallel))
+        let plan = GPUOffload.plan(
+            requested: options.gpuLayers, layerCount: layerCount, modelBytes: Int64(metadata?.fileSize ?? 0), contextBytes: kv,
+            accelerators: accelerators
+        )
+        return (plan.layers, layerCount, plan.device, plan.reason)
     }
 }

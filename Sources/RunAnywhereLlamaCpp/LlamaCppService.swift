@@ -13,9 +13,12 @@ final class LlamaCppService: LLMService {
     private let llama: LlamaContext
     private let defaultThreads: Int
     private let scheduler: BatchScheduler
+    let backend: String
 
-    init(llama: LlamaContext, defaultThreads: Int, queueLimit: Int) {
+    /// A service over `llama`, which runs on `backend` (`cpu`, `cuda`, `vulkan`).
+    init(llama: LlamaContext, defaultThreads: Int, queueLimit: Int, backend: String) {
         self.llama = llama
+        self.backend = backend
         self.defaultThreads = defaultThreads
         self.scheduler = BatchScheduler(llama: llama, queueLimit: queueLimit)
     }

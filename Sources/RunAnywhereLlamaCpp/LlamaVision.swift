@@ -16,11 +16,11 @@ final class LlamaVision: @unchecked Sendable {
 
     /// Loads `projector` for `model`; throws when the file is not a projector libmtmd reads,
     /// does not match the model, or needs positions this engine does not give (M-RoPE).
-    init(library: MtmdLibrary, projector: String, model: OpaquePointer, threads: Int, explain: (String) -> String) throws {
+    init(library: MtmdLibrary, projector: String, model: OpaquePointer, threads: Int, useGPU: Bool, explain: (String) -> String) throws {
         self.library = library
         let api = library.api
         var params = api.mtmd_context_params_default()
-        params.use_gpu = false
+        params.use_gpu = useGPU
         params.print_timings = false
         params.n_threads = Int32(threads)
         let context = LLMEngineRequest.imageMarker.withCString { marker in

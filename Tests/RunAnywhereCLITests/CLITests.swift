@@ -26,6 +26,49 @@ struct CLITests {
         }
     }
 
+    /// The accelerators come from llama.cpp's ggml registry: the CPU device always, each GPU its
+    /// backends find, and CUDA and Vulkan listed with a reason when this build or machine cannot
+    /// use them; `hasGPU` agrees with them.
+    @Test func infoListsTheAcceleratorsTheEngineReports() throws {
+        let output = try CLIRunner().run(["info", "--json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let json = try output.json()
+        let accelerators = try #require(json["accelerators"] as? [[String: Any]])
+        let cpu = try #require(accelerators.first { $0["backend"] as? String == "cpu" })
+        #expect(cpu["available"] as? Bool == true && cpu["kind"] as? String == "cpu" && cpu["engine"] as? String == "llama.cpp")
+        #expect((cpu["memoryBytes"] as? Int ?? 0) > 0 && !(cpu["name"] as? String ?? "").isEmpty)
+        for backend in ["cuda", "vulkan"] {
+            let entries = accelerators.filter { $0["backend"] as? String == backend }
+            #expect(!entries.isEmpty, "\(backend) is listed")
+            for entry in entries where entry["available"] as? Bool == false {
+                #expect(!(entry["reason"] as? String ?? "").isEmpty)
+            }
+        }
+        let usable = accelerators.contains { $0["available"] as? Bool == true && ["gpu", "igpu"].contains($0["kind"] as? String ?? "") }
+        #expect((json["hardware"] as? [String: Any])?["hasGPU"] as? Bool == usable)
+        let text = try CLIRunner().run(["info"])
+        #expect(text.stdout.contains("Accelerators") && text.stdout.contains("cpu CPU"))
+    }
+
+    /// Every result says where the model ran: the CPU with `--gpu-layers 0`, and by default the
+    /// CPU where no GPU can be used (this kind of machine), a GPU backend where one can.
+    @Test func generationsSayWhereTheyRan() throws {
+        let info = try CLIRunner().run(["info", "--json"]).json()
+        let hasGPU = try #require((info["hardware"] as? [String: Any])?["hasGPU"] as? Bool)
+        for flags in [[], ["--gpu-layers", "0"], ["--gpu-layers", "8"]] {
+            let output = try CLIRunner().run(["generate", "--json", "--max-tokens", "2", "--threads", "1"] + flags + ["Hi"])
+            #expect(output.status == 0, "\(output.stderr)")
+            let backend = try output.json()["backend"] as? String
+            if flags.last == "0" || !hasGPU {
+                #expect(backend == "cpu", "\(flags)")
+            } else {
+                #expect(["cuda", "vulkan"].contains(backend ?? ""), "\(flags)")
+            }
+        }
+        let refused = try CLIRunner().run(["generate", "--gpu-layers=-1", "Hi"])
+        #expect(refused.status != 0 && refused.stderr.contains("--gpu-layers cannot be negative"))
+    }
+
     @Test func modelsListAndInfo() throws {
         try CLIRunner.withData { cli, _ in
             let list = try cli.run(["models", "list", "--json"])

@@ -271,7 +271,7 @@ import Testing
                 try await Task.sleep(for: .milliseconds(10))
             }
             #expect(text.contains(#"runanywhere_completion_tokens_total{model="scripted"} 3"#), "\(text)")
-            #expect(text.contains(#"runanywhere_generations_total{model="scripted",stop_reason="stop"} 1"#))
+            #expect(text.contains(#"runanywhere_generations_total{model="scripted",backend="cpu",stop_reason="stop"} 1"#))
             #expect(text.contains(#"runanywhere_time_to_first_token_seconds_count{model="scripted"} 1"#))
             #expect(text.contains(#"runanywhere_http_requests_total{route="/v1/chat/completions",method="POST",status="200"} 1"#))
             #expect(text.contains(#"runanywhere_http_requests_total{route="/v1/models/{id}",method="GET",status="404"} 1"#))

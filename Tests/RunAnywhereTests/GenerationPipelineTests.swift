@@ -6,7 +6,7 @@ import Testing
 @Suite struct GenerationPipelineTests {
     func pipeline(stops: [String] = []) -> GenerationPipeline {
         GenerationPipeline(
-            modelID: "m", framework: .llamaCpp,
+            modelID: "m", framework: .llamaCpp, backend: "cpu",
             plan: PromptPlan(prompt: "p", inputTokens: 7, droppedMessages: 0, maxNewTokens: 50),
             stopSequences: stops, thinkingPattern: .defaultPattern
         )

@@ -232,6 +232,11 @@ def settings_checks(page, server):
     check("available" in page.text("tr[data-framework=LlamaCpp]"), "llama.cpp is not shown available")
     check("Apple" in page.text("tr[data-framework=CoreML]"), "Core ML's reason is not shown")
     page.find("#device-title")
+    # The accelerators llama.cpp reports: the CPU available; CUDA and Vulkan with their reasons where unusable.
+    check(page.all("[data-accelerator=cpu] .badge.ok"), "the CPU is not shown as an available accelerator")
+    for backend in ("cuda", "vulkan"):
+        shown = page.text(f"[data-accelerator={backend}]")
+        check("available" in shown, f"the {backend} accelerator is not shown: {shown!r}")
     page.shot("settings")
     # Back to development, so that nothing else sees a staging selection.
     Select(page.find("#setting-environment")).select_by_value("development")

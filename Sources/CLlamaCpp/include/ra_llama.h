@@ -55,7 +55,16 @@
     X(llama_sampler_accept)                    \
     X(llama_vocab_eos)                         \
     X(llama_sampler_sample)                    \
-    X(llama_sampler_free)
+    X(llama_sampler_free)                      \
+    X(ggml_backend_reg_count)                  \
+    X(ggml_backend_reg_get)                    \
+    X(ggml_backend_reg_name)                   \
+    X(ggml_backend_reg_dev_count)              \
+    X(ggml_backend_reg_dev_get)                \
+    X(ggml_backend_dev_name)                   \
+    X(ggml_backend_dev_description)            \
+    X(ggml_backend_dev_memory)                 \
+    X(ggml_backend_dev_type)
 
 /// Function pointers into one dlopen'ed libllama.
 typedef struct ra_llama_api {

@@ -39,6 +39,9 @@ public struct MessageAnalytics: Codable, Sendable, Equatable {
     public let modelId: String
     public let modelName: String
     public let framework: String
+    /// Where the model ran: `cpu`, `cuda` or `vulkan` (nil when no answer came, and in
+    /// conversations saved before it was kept). Additive to the spec.
+    public let backend: String?
     public let timestamp: Date
 
     // Timing metrics
@@ -77,13 +80,14 @@ public struct MessageAnalytics: Codable, Sendable, Equatable {
         inputTokens: Int, outputTokens: Int, thinkingTokens: Int?, responseTokens: Int, averageTokensPerSecond: Double,
         messageLength: Int, wasThinkingMode: Bool, wasInterrupted: Bool, retryCount: Int, completionStatus: CompletionStatus,
         tokensPerSecondHistory: [Double], generationMode: GenerationMode, contextWindowUsage: Double,
-        generationParameters: GenerationParameters
+        generationParameters: GenerationParameters, backend: String? = nil
     ) {
         self.messageId = messageId
         self.conversationId = conversationId
         self.modelId = modelId
         self.modelName = modelName
         self.framework = framework
+        self.backend = backend
         self.timestamp = timestamp
         self.timeToFirstToken = timeToFirstToken
         self.totalGenerationTime = totalGenerationTime

@@ -40,11 +40,15 @@ public struct ModelLoadOptions: Sendable, Equatable {
     /// Generations that may wait for a free sequence; beyond them a request fails with
     /// ``ErrorCode/busy``.
     public var queueLimit: Int
+    /// Layers to place on the GPU; nil lets the engine decide (``GPUOffload``: all when the
+    /// model fits in the GPU's free memory, as many as fit otherwise, none without a GPU); 0
+    /// keeps the model on the CPU.
+    public var gpuLayers: Int?
 
     /// Creates load options.
     public init(
         contextLength: Int? = nil, threads: Int? = nil, flashAttention: FlashAttention = .auto, batchSize: Int = 64,
-        parallel: Int = 1, queueLimit: Int = 64
+        parallel: Int = 1, queueLimit: Int = 64, gpuLayers: Int? = nil
     ) {
         self.contextLength = contextLength
         self.threads = threads
@@ -52,6 +56,7 @@ public struct ModelLoadOptions: Sendable, Equatable {
         self.batchSize = batchSize
         self.parallel = parallel
         self.queueLimit = queueLimit
+        self.gpuLayers = gpuLayers
     }
 
     /// The context to load `model` with: the requested one, else the model's own, at most 4096.
@@ -74,6 +79,9 @@ public protocol FrameworkAdapter: Sendable {
     var supportedFormats: [ModelFormat] { get }
     /// Whether the engine can run here now (its library found and loadable), and why not.
     func availability() -> FrameworkAvailability
+    /// The devices the engine can run models on here, as the engine reports them, and the
+    /// backends it knows but cannot use here with the reason.
+    func accelerators() -> [Accelerator]
     /// Whether this adapter can run `model` at all.
     func canHandle(model: ModelInfo) -> Bool
     /// Bytes of memory the model needs once loaded, estimated.
@@ -98,6 +106,9 @@ extension FrameworkAdapter {
     public func estimateMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 {
         estimateMemoryUsage(for: model)
     }
+
+    /// Default: the engine reports no devices of its own.
+    public func accelerators() -> [Accelerator] { [] }
 
     /// Default: the formats its framework reads.
     public var supportedFormats: [ModelFormat] { framework.formats }

@@ -66,6 +66,12 @@ public final class FrameworkAdapterRegistry: Sendable {
         }
     }
 
+    /// The accelerators every registered adapter reports, in the order of the frameworks.
+    public func accelerators() -> [Accelerator] {
+        let registered = adapters.withLock { $0 }
+        return InferenceFramework.allCases.compactMap { registered[$0] }.flatMap { $0.accelerators() }
+    }
+
     /// The available frameworks that do `modality`.
     public func frameworks(for modality: FrameworkModality) -> [InferenceFramework] {
         statuses().filter { $0.availability.isAvailable && $0.modalities.contains(modality) }.map(\.framework)

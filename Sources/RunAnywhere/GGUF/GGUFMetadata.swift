@@ -28,6 +28,8 @@ public struct GGUFMetadata: Sendable, Equatable {
     public var fileType: Int? { values["general.file_type"]?.intValue }
     /// The quantization name, e.g. "Q4_K_M", from `general.file_type`.
     public var quantization: String? { fileType.flatMap(GGMLType.fileTypeName) }
+    /// The number of repeating layers (transformer blocks), `<arch>.block_count`.
+    public var layerCount: Int? { architecture.flatMap { values["\($0).block_count"]?.intValue } }
     /// The context length the model was trained with, `<arch>.context_length`.
     public var contextLength: Int? { architecture.flatMap { values["\($0).context_length"]?.intValue } }
     /// Bytes of keys and values one token takes in the KV cache at 16 bits, from the layer

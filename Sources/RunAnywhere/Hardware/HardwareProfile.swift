@@ -16,14 +16,16 @@ public struct HardwareProfile: Codable, Sendable, Equatable {
     public let availableMemoryBytes: Int64
     /// Operating system name and version, e.g. "Debian GNU/Linux 12 (bookworm)".
     public let operatingSystem: String
-    /// Whether a GPU usable for inference was found (none is used by this SDK on Linux yet).
+    /// Whether an engine can run models on a GPU here: true only when one of the accelerators
+    /// the engines report is an available GPU (see ``current(accelerators:)``).
     public let hasGPU: Bool
 
     /// Threads to use when the caller does not say: all cores, at most 4.
     public var defaultThreads: Int { max(1, min(4, cores)) }
 
-    /// Reads the profile of this machine.
-    public static func current() -> HardwareProfile {
+    /// Reads the profile of this machine; `accelerators` are the devices the engines report
+    /// (``RunAnywhereRuntime/accelerators()``), which decide ``hasGPU``.
+    public static func current(accelerators: [Accelerator] = []) -> HardwareProfile {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let meminfo = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""
         let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
@@ -45,7 +47,7 @@ public struct HardwareProfile: Codable, Sendable, Equatable {
             totalMemoryBytes: kibibytes("MemTotal", in: meminfo) ?? Int64(ProcessInfo.processInfo.physicalMemory),
             availableMemoryBytes: kibibytes("MemAvailable", in: meminfo) ?? 0,
             operatingSystem: os ?? ProcessInfo.processInfo.operatingSystemVersionString,
-            hasGPU: false
+            hasGPU: accelerators.contains { $0.available && $0.isGPU }
         )
     }
 

@@ -7,6 +7,8 @@ import Foundation
 struct GenerationPipeline {
     let modelID: String
     let framework: InferenceFramework
+    /// Where the model runs (``LLMService/backend``).
+    let backend: String
     let plan: PromptPlan
     let stopSequences: [String]
     let thinkingPattern: ThinkingTagPattern
@@ -108,6 +110,7 @@ struct GenerationPipeline {
             modelUsed: modelID,
             latencyMs: latency * 1000,
             framework: framework.displayName,
+            backend: backend,
             tokensPerSecond: latency > 0 ? Double(tokens) / latency : 0,
             timeToFirstTokenMs: firstToken.map { ($0 - start).inSeconds * 1000 },
             thinkingTokens: split.thinking == nil ? nil : thinkingTokens,

@@ -28,6 +28,8 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
     public let latencyMs: TimeInterval
     /// The framework's display name.
     public let framework: String?
+    /// Where the model ran: `cpu`, `cuda` or `vulkan` (nil in results saved before it was kept).
+    public let backend: String?
     /// `tokensUsed` divided by the total generation time (the spec's definition).
     public let tokensPerSecond: Double
     /// Milliseconds from the request to the first generated token.
@@ -59,7 +61,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
     /// Creates a result.
     public init(
         text: String, thinkingContent: String? = nil, inputTokens: Int, tokensUsed: Int, modelUsed: String,
-        latencyMs: TimeInterval, framework: String? = nil, tokensPerSecond: Double = 0,
+        latencyMs: TimeInterval, framework: String? = nil, backend: String? = nil, tokensPerSecond: Double = 0,
         timeToFirstTokenMs: Double? = nil, thinkingTokens: Int? = nil, responseTokens: Int? = nil,
         promptTokensPerSecond: Double = 0, decodeTokensPerSecond: Double = 0, cachedInputTokens: Int = 0,
         stopReason: LLMStopReason = .stop, tokensPerSecondHistory: [Double] = [], thinkingTimeMs: Double? = nil,
@@ -72,6 +74,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         self.modelUsed = modelUsed
         self.latencyMs = latencyMs
         self.framework = framework
+        self.backend = backend
         self.tokensPerSecond = tokensPerSecond
         self.timeToFirstTokenMs = timeToFirstTokenMs
         self.thinkingTokens = thinkingTokens
@@ -86,7 +89,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         self.toolCalls = toolCalls
     }
 
-    /// Decodes a result; `toolCalls` may be absent (results saved before tools existed).
+    /// Decodes a result; `toolCalls` and `backend` may be absent (results saved before they existed).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         text = try c.decode(String.self, forKey: .text)
@@ -96,6 +99,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         modelUsed = try c.decode(String.self, forKey: .modelUsed)
         latencyMs = try c.decode(TimeInterval.self, forKey: .latencyMs)
         framework = try c.decodeIfPresent(String.self, forKey: .framework)
+        backend = try c.decodeIfPresent(String.self, forKey: .backend)
         tokensPerSecond = try c.decode(Double.self, forKey: .tokensPerSecond)
         timeToFirstTokenMs = try c.decodeIfPresent(Double.self, forKey: .timeToFirstTokenMs)
         thinkingTokens = try c.decodeIfPresent(Int.self, forKey: .thinkingTokens)

@@ -35,6 +35,9 @@ public protocol LLMService: AnyObject, Sendable {
     /// How many tokens `image` becomes where a prompt shows it (its embeddings and the tokens
     /// around them), for fitting prompts to the context; only for a model that reads images.
     func imageTokenCount(_ image: LoadedImage) throws -> Int
+
+    /// Where the model runs: `cpu`, or the GPU backend that holds its layers (`cuda`, `vulkan`).
+    var backend: String { get }
 }
 
 extension LLMService {
@@ -46,6 +49,9 @@ extension LLMService {
 
     /// Default: a text-only model shows no images.
     public func imageTokenCount(_ image: LoadedImage) throws -> Int { 0 }
+
+    /// Default: the CPU.
+    public var backend: String { "cpu" }
 }
 
 /// Sampling settings passed to an engine.

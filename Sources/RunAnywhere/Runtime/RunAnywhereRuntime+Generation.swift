@@ -193,7 +193,7 @@ extension RunAnywhereRuntime {
                 threads: options.threads, reuseCache: options.reusePromptCache, images: shown, grammar: grammar
             )
             let pipeline = GenerationPipeline(
-                modelID: lease.info.id, framework: lease.framework, plan: plan,
+                modelID: lease.info.id, framework: lease.framework, backend: lease.service.backend, plan: plan,
                 stopSequences: options.stopSequences + prepared.terminators,
                 thinkingPattern: thinking ?? .defaultPattern,
                 toolCalls: options.offersTools ? prepared.toolFormat.map { ToolCallStreamFilter(format: $0, thinking: thinking) } : nil

@@ -7,8 +7,10 @@ public struct SystemInfo: Codable, Sendable, Equatable {
     public let sdkVersion: String
     /// The machine's host name.
     public let hostname: String
-    /// CPU, memory, SIMD features and GPU.
+    /// CPU, memory, SIMD features and whether a GPU is used.
     public let hardware: HardwareProfile
+    /// The devices the engines can run models on, and the backends they cannot use here with why.
+    public let accelerators: [Accelerator]
     /// Every known framework with its availability.
     public let frameworks: [FrameworkStatus]
     /// Every kind of work with the frameworks that do it here, or why none does.
@@ -43,8 +45,10 @@ extension RunAnywhereRuntime {
     public nonisolated func systemInfo() throws -> SystemInfo {
         let defaultModel = try model(id: RunAnywhere.defaultModelID)
         let statuses = frameworks.statuses()  // each engine's availability, read once
+        let accelerators = frameworks.accelerators()
         return SystemInfo(
-            sdkVersion: RunAnywhere.version, hostname: ProcessInfo.processInfo.hostName, hardware: HardwareProfile.current(),
+            sdkVersion: RunAnywhere.version, hostname: ProcessInfo.processInfo.hostName,
+            hardware: HardwareProfile.current(accelerators: accelerators), accelerators: accelerators,
             frameworks: statuses, modalities: FrameworkAdapterRegistry.modalityStatuses(of: statuses),
             categories: ModelCategory.allCases.map { CategoryInfo(
                 category: $0, displayName: $0.displayName, modality: FrameworkModality(category: $0), supportsThinking: $0.supportsThinking

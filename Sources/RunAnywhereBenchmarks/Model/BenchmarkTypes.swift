@@ -79,6 +79,8 @@ public struct BenchmarkMetrics: Codable, Sendable, Equatable {
     public var decodeTokensPerSecond: Double?
     /// Growth of the process's peak resident memory over load and passes. Additive.
     public var peakRSSDeltaBytes: Int64?
+    /// Where the model ran: `cpu`, `cuda` or `vulkan` (language and vision models). Additive.
+    public var backend: String?
 
     /// Creates metrics; everything but the latency is optional.
     public init(

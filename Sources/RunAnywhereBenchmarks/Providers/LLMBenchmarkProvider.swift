@@ -89,6 +89,7 @@ public struct LLMBenchmarkProvider: BenchmarkScenarioProvider {
         metrics.promptTokensPerSecond = Spread(passes.map(\.result.promptTokensPerSecond))?.median
         metrics.decodeTokensPerSecond = Spread(passes.map(\.result.decodeTokensPerSecond))?.median
         metrics.peakRSSDeltaBytes = peakDelta
+        metrics.backend = passes.last?.result.backend
         return metrics
     }
 }

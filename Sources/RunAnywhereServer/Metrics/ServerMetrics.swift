@@ -41,7 +41,8 @@ final class ServerMetrics: Sendable {
     /// Records a completed generation.
     func record(_ result: LLMGenerationResult) {
         let model = [("model", result.modelUsed)]
-        registry.makeCounter(descriptor: .named("runanywhere_generations_total", help: "Generations ended"), labels: model + [("stop_reason", result.stopReason.rawValue)]).increment()
+        let ended = model + [("backend", result.backend ?? "cpu"), ("stop_reason", result.stopReason.rawValue)]
+        registry.makeCounter(descriptor: .named("runanywhere_generations_total", help: "Generations ended, by where the model ran"), labels: ended).increment()
         registry.makeCounter(descriptor: .named("runanywhere_prompt_tokens_total", help: "Prompt tokens read"), labels: model).increment(by: Int64(result.inputTokens))
         registry.makeCounter(descriptor: .named("runanywhere_cached_prompt_tokens_total", help: "Prompt tokens reused from the KV cache"), labels: model).increment(by: Int64(result.cachedInputTokens))
         registry.makeCounter(descriptor: .named("runanywhere_completion_tokens_total", help: "Tokens generated"), labels: model).increment(by: Int64(result.tokensUsed))

@@ -170,7 +170,12 @@ function showDevice(section, info) {
     ["Host", info.hostname], ["System", hw.operatingSystem], ["CPU", `${hw.cpuModel} (${hw.architecture}, ${hw.cores} cores)`],
     ["SIMD", hw.simdFeatures.length ? hw.simdFeatures.join(", ") : "none detected"],
     ["Memory", `${bytes(hw.totalMemoryBytes)} total, ${bytes(hw.availableMemoryBytes)} available`],
-    ["GPU", hw.hasGPU ? "yes" : "none used (CPU inference)"], ["SDK", info.sdkVersion],
+    ["GPU", hw.hasGPU ? "yes" : "none used (CPU inference)"],
+    ...(info.accelerators ?? []).map((a) => [`${a.backend} ${a.name}`, a.available
+      ? h("span", { "data-accelerator": a.backend }, h("span", { class: "badge ok" }, "available"), " ",
+        [a.description, a.memoryBytes ? `${bytes(a.memoryBytes)}` : ""].filter(Boolean).join(" · "))
+      : h("span", { "data-accelerator": a.backend }, h("span", { class: "badge" }, "unavailable"), h("small", { class: "muted reason" }, " ", a.reason ?? ""))]),
+    ["SDK", info.sdkVersion],
     ["Models folder", h("code", {}, info.modelsDirectory)], ["Data folder", h("code", {}, info.dataDirectory)],
   ];
   fill(section, h("h2", { id: "device-title" }, "Device"),
