@@ -38,7 +38,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
     /// cannot be opened.
     public func accelerators() -> [Accelerator] {
         guard let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else { return [] }
-        return LlamaDevices.accelerators(library: library, drivers: .current())
+        return LlamaDevices.accelerators(library: library, drivers: .current(), variant: .installed())
     }
 
     /// The file (and vision projector), plus room for the KV cache and compute buffers.
@@ -106,7 +106,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
     private static func offload(
         _ model: ModelInfo, path: String, options: ModelLoadOptions, library: LlamaLibrary
     ) -> (layers: Int, layerCount: Int, device: Accelerator?, reason: String) {
-        let accelerators = LlamaDevices.accelerators(library: library, drivers: .current())
+        let accelerators = LlamaDevices.accelerators(library: library, drivers: .current(), variant: .installed())
         let metadata = try? GGUFReader.read(URL(fileURLWithPath: path))
         let layerCount = metadata?.layerCount ?? 0
         let context = options.resolvedContextLength(for: model, trainedContext: metadata?.contextLength ?? 0)

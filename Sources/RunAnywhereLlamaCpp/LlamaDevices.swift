@@ -9,8 +9,8 @@ enum LlamaDevices {
     static let gpuBackends: [(registry: String, backend: String)] = [("CUDA", "cuda"), ("Vulkan", "vulkan")]
 
     /// Every device of every backend in `library`, then an unavailable entry for each GPU
-    /// backend the build lacks, its reason read from `drivers`.
-    static func accelerators(library: LlamaLibrary, drivers: GPUDrivers) -> [Accelerator] {
+    /// backend the build lacks, its reason read from `drivers` and the GPU `variant` installed.
+    static func accelerators(library: LlamaLibrary, drivers: GPUDrivers, variant: LlamaGPUVariant?) -> [Accelerator] {
         let api = library.api
         var accelerators: [Accelerator] = []
         var backends: Set<String> = []
@@ -40,7 +40,8 @@ enum LlamaDevices {
         }
         for (registry, backend) in gpuBackends where !backends.contains(backend) {
             accelerators.append(Accelerator(
-                backend: backend, name: registry, kind: .gpu, available: false, reason: missingReason(backend, drivers: drivers), engine: "llama.cpp"
+                backend: backend, name: registry, kind: .gpu, available: false, reason: missingReason(backend, drivers: drivers, variant: variant),
+                engine: "llama.cpp"
             ))
         }
         return accelerators
@@ -59,20 +60,25 @@ enum LlamaDevices {
         }
     }
 
-    /// Why the GPU backend `backend` cannot be used: no driver for it, or a build without it.
-    static func missingReason(_ backend: String, drivers: GPUDrivers) -> String {
-        let build = "this build of llama.cpp has no \(backend == "cuda" ? "CUDA" : "Vulkan") backend (scripts/setup builds the CPU engine)"
+    /// Why the GPU backend `backend` cannot be used: no driver for it, its build installed but
+    /// no GPU found for it, or no build with it (and how to make one).
+    static func missingReason(_ backend: String, drivers: GPUDrivers, variant: LlamaGPUVariant?) -> String {
         switch backend {
         case "cuda":
             guard let driver = drivers.nvidiaDriver else { return "no NVIDIA driver is loaded (/proc/driver/nvidia/version is absent)" }
-            let toolkit = drivers.cudaCompiler.map { "the CUDA compiler is at \($0)" }
-                ?? "building one needs the CUDA toolkit (nvcc on the PATH or under CUDA_HOME; PyPI's NVIDIA wheels have no nvcc)"
-            return "\(build); NVIDIA driver: \(driver); \(toolkit)"
+            let build = drivers.cudaCompiler.map { "RUNANYWHERE_GPU=cuda scripts/setup builds one with \($0)" }
+                ?? "building one needs the CUDA toolkit (nvcc on the PATH or under CUDA_HOME; PyPI's NVIDIA wheels have no nvcc), then RUNANYWHERE_GPU=cuda scripts/setup"
+            return "this build of llama.cpp has no CUDA backend: \(build); NVIDIA driver: \(driver)"
         default:
             guard !drivers.vulkanDrivers.isEmpty else {
                 return "no Vulkan driver is installed (no ICD manifest in /usr/share/vulkan/icd.d or /etc/vulkan/icd.d)"
             }
-            return "\(build); Vulkan drivers: \(drivers.vulkanDrivers.joined(separator: ", "))"
+            if variant?.backend == "vulkan" {
+                return "the Vulkan build of llama.cpp is installed but not used: no GPU was found (no render node in /dev/dri); "
+                    + "GGML_VK_VISIBLE_DEVICES=N picks Vulkan devices by hand"
+            }
+            return "this build of llama.cpp has no Vulkan backend: RUNANYWHERE_GPU=vulkan scripts/setup builds one "
+                + "(with Debian's glslc, libvulkan-dev and spirv-headers); Vulkan drivers: \(drivers.vulkanDrivers.joined(separator: ", "))"
         }
     }
 }

@@ -50,6 +50,32 @@ struct CLITests {
         #expect(text.stdout.contains("Accelerators") && text.stdout.contains("cpu CPU"))
     }
 
+    /// llama.cpp's Vulkan build on a real Vulkan device: Mesa's lavapipe (a Vulkan driver that
+    /// runs on the CPU), chosen by hand with GGML_VK_VISIBLE_DEVICES since ggml skips CPU-type
+    /// devices by default. Runs where `RUNANYWHERE_GPU=vulkan scripts/setup` built the variant
+    /// and mesa-vulkan-drivers is installed (not on a fresh machine: the default set-up builds
+    /// the CPU engine only).
+    @Test(.enabled(if: TestEnvironment.vulkanOnLavapipe, "needs the Vulkan build of llama.cpp and lavapipe"))
+    func theVulkanBuildRunsTheModelOnAVulkanDevice() throws {
+        var runner = CLIRunner()
+        runner.environment = ["GGML_VK_VISIBLE_DEVICES": "0"]
+        let info = try runner.run(["info", "--json"]).json()
+        let accelerators = try #require(info["accelerators"] as? [[String: Any]])
+        let vulkan = try #require(accelerators.first { $0["backend"] as? String == "vulkan" && $0["available"] as? Bool == true })
+        #expect((vulkan["description"] as? String ?? "").contains("llvmpipe") && (vulkan["memoryBytes"] as? Int ?? 0) > 0)
+        #expect((info["hardware"] as? [String: Any])?["hasGPU"] as? Bool == true)
+        let generated = try runner.run(["generate", "--json", "--max-tokens", "4", "--threads", "1", "--temperature", "0", "Name a colour."])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let result = try generated.json()
+        #expect(result["backend"] as? String == "vulkan" && (result["tokensUsed"] as? Int ?? 0) > 0)
+        let cpu = try runner.run(["generate", "--json", "--max-tokens", "4", "--threads", "1", "--gpu-layers", "0", "Name a colour."])
+        #expect(try cpu.json()["backend"] as? String == "cpu")
+        // Without the variable the Vulkan build finds no GPU, so the CPU engine runs and says why Vulkan is unused.
+        let plain = try CLIRunner().run(["info", "--json"]).json()
+        let unused = (plain["accelerators"] as? [[String: Any]] ?? []).first { $0["backend"] as? String == "vulkan" }
+        #expect(unused?["available"] as? Bool == false && (unused?["reason"] as? String ?? "").contains("installed but not used"))
+    }
+
     /// Every result says where the model ran: the CPU with `--gpu-layers 0`, and by default the
     /// CPU where no GPU can be used (this kind of machine), a GPU backend where one can.
     @Test func generationsSayWhereTheyRan() throws {

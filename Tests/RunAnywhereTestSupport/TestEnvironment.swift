@@ -109,6 +109,16 @@ public enum TestEnvironment {
             && FileManager.default.fileExists(atPath: "/usr/include/espeak-ng/speak_lib.h")
     }
 
+    /// Whether llama.cpp's Vulkan variant is installed (`RUNANYWHERE_GPU=vulkan scripts/setup`) and
+    /// Mesa's CPU Vulkan driver (lavapipe, Debian's mesa-vulkan-drivers) is there to run it: then
+    /// `GGML_VK_VISIBLE_DEVICES=0` gives the variant a real Vulkan device on a machine without a GPU.
+    public static var vulkanOnLavapipe: Bool {
+        let variant = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/llama.cpp-gpu").resolvingSymlinksInPath()
+        return variant.lastPathComponent.hasPrefix("llama.cpp-vulkan-")
+            && FileManager.default.fileExists(atPath: variant.appendingPathComponent("lib/libllama.so").path)
+            && FileManager.default.fileExists(atPath: "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
+    }
+
     /// Whether scripts/setup has installed LiteRT (libLiteRt.so from the ai-edge-litert wheel, for
     /// the platforms that wheel is built for).
     public static var liteRTInstalled: Bool {

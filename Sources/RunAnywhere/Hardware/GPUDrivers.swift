@@ -10,6 +10,9 @@ public struct GPUDrivers: Sendable, Equatable {
     public let vulkanDrivers: [String]
     /// The CUDA compiler (`nvcc` under `$CUDA_HOME/bin` or on the PATH), if any.
     public let cudaCompiler: String?
+    /// The GPU render nodes (`/dev/dri/renderD*`): a GPU with a kernel driver (Mesa's CPU Vulkan
+    /// driver, lavapipe, has none).
+    public let renderNodes: [String]
 
     /// Reads them under `root` (the file system's root; tests give a tree of their own).
     public static func current(root: String = "/", environment: [String: String] = ProcessInfo.processInfo.environment) -> GPUDrivers {
@@ -25,13 +28,16 @@ public struct GPUDrivers: Sendable, Equatable {
         compilers += (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/nvcc" }
         compilers.append("/usr/local/cuda/bin/nvcc")
         let compiler = compilers.first { FileManager.default.isExecutableFile(atPath: base.appendingPathComponent($0).path) }
-        return GPUDrivers(nvidiaDriver: nvidia, vulkanDrivers: Array(Set(icds)).sorted(), cudaCompiler: compiler)
+        let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent("dev/dri").path)) ?? [])
+            .filter { $0.hasPrefix("renderD") }.sorted()
+        return GPUDrivers(nvidiaDriver: nvidia, vulkanDrivers: Array(Set(icds)).sorted(), cudaCompiler: compiler, renderNodes: nodes)
     }
 
     /// Drivers as given.
-    public init(nvidiaDriver: String?, vulkanDrivers: [String], cudaCompiler: String?) {
+    public init(nvidiaDriver: String?, vulkanDrivers: [String], cudaCompiler: String?, renderNodes: [String] = []) {
         self.nvidiaDriver = nvidiaDriver
         self.vulkanDrivers = vulkanDrivers
         self.cudaCompiler = cudaCompiler
+        self.renderNodes = renderNodes
     }
 }
