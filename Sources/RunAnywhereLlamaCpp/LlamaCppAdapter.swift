@@ -23,11 +23,14 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         self.logger = logger
     }
 
-    /// Available when libllama opens and has every function the SDK calls.
+    /// Available when libllama opens and has every function the SDK calls; the detail names the
+    /// library and the compute backends its ggml has (CPU, and CUDA or Vulkan in a GPU build).
     public func availability() -> FrameworkAvailability {
         do {
             let library = try LlamaLibrary.load(candidates: libraryCandidates, logger: logger)
-            return .available(detail: library.path)
+            let api = library.api
+            let backends = (0..<api.ggml_backend_reg_count()).compactMap { api.ggml_backend_reg_get($0).flatMap { api.ggml_backend_reg_name($0) } }
+            return .available(detail: "\(library.path); backends: \(backends.map { String(cString: $0) }.joined(separator: ", "))")
         } catch {
             return .unavailable(reason: (error as? SDKError)?.message ?? "\(error)")
         }

@@ -24,10 +24,12 @@ public struct WhisperCppAdapter: FrameworkAdapter {
         supportedFormats.contains(model.format) && [.speechRecognition, .audio].contains(model.category)
     }
 
-    /// Available when libwhisper opens and has every function the SDK calls.
+    /// Available when libwhisper opens and has every function the SDK calls; the detail names the
+    /// library and the compute backends its ggml has (CPU for the wheel scripts/setup installs).
     public func availability() -> FrameworkAvailability {
         do {
-            return .available(detail: try WhisperLibrary.load(candidates: libraryCandidates, logger: logger).path)
+            let library = try WhisperLibrary.load(candidates: libraryCandidates, logger: logger)
+            return .available(detail: "\(library.path); backends: \(library.backends.joined(separator: ", "))")
         } catch {
             return .unavailable(reason: (error as? SDKError)?.message ?? "\(error)")
         }

@@ -28,6 +28,13 @@ final class WhisperLibrary: Sendable {
         EngineLibraryLocator.candidates(environmentVariable: "RUNANYWHERE_WHISPER_LIB", engine: "whisper.cpp", fileName: "libwhisper", systemName: "libwhisper.so")
     }
 
+    /// The compute backends this build of whisper.cpp has (its ggml's registry: "CPU" for the
+    /// wheel scripts/setup installs; a GPU build would add "CUDA" or "Vulkan").
+    var backends: [String] {
+        (0..<api.ggml_backend_reg_count()).compactMap { api.ggml_backend_reg_get($0).flatMap { api.ggml_backend_reg_name($0) } }
+            .map { String(cString: $0) }
+    }
+
     /// Opens the first library that exists among `candidates` (cached per process); the
     /// library's log goes to `logger`.
     static func load(candidates: [String] = candidatePaths(), logger: Logger) throws -> WhisperLibrary {

@@ -46,6 +46,12 @@ struct CLITests {
         }
         let usable = accelerators.contains { $0["available"] as? Bool == true && ["gpu", "igpu"].contains($0["kind"] as? String ?? "") }
         #expect((json["hardware"] as? [String: Any])?["hasGPU"] as? Bool == usable)
+        // Each ggml-based engine says which compute backends its build has.
+        let frameworks = try #require(json["frameworks"] as? [[String: Any]])
+        for name in ["LlamaCpp", "WhisperCpp"] {
+            let available = (frameworks.first { $0["framework"] as? String == name }?["availability"] as? [String: Any])?["available"] as? [String: Any]
+            #expect((available?["detail"] as? String ?? "").contains("backends: "), "\(name)")
+        }
         let text = try CLIRunner().run(["info"])
         #expect(text.stdout.contains("Accelerators") && text.stdout.contains("cpu CPU"))
     }

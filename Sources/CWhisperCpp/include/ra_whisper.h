@@ -4,6 +4,7 @@
 #define RA_WHISPER_H
 
 #include "../../../.deps/whisper.cpp/include/whisper.h"
+#include "../../../.deps/whisper.cpp/include/ggml-backend.h"
 #include "ra_engine.h"
 #include <stddef.h>
 
@@ -34,7 +35,10 @@
     X(whisper_vad_segments_get_segment_t0)        \
     X(whisper_vad_segments_get_segment_t1)        \
     X(whisper_vad_free_segments)                  \
-    X(whisper_vad_free)
+    X(whisper_vad_free)                           \
+    X(ggml_backend_reg_count)                     \
+    X(ggml_backend_reg_get)                       \
+    X(ggml_backend_reg_name)
 
 /// Function pointers into one dlopen'ed libwhisper.
 typedef struct ra_whisper_api {
