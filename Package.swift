@@ -229,7 +229,8 @@ let package = Package(
             name: "RunAnywhereCLITests",
             dependencies: [
                 "RunAnywhereCLI", "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -57,10 +57,26 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         return size + size / 2 + (32 << 20)
     }
 
+    /// The host's part of ``totalMemoryUsage(for:options:)``: all of it, less what goes to a GPU.
+    public func estimateMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 {
+        totalMemoryUsage(for: model, options: options) - estimateDeviceMemoryUsage(for: model, options: options)
+    }
+
+    /// The GPU's part: the share of the layers ``GPUOffload`` puts there, of the weights and KV cache.
+    public func estimateDeviceMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 {
+        guard let path = model.primaryFile?.path, let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else {
+            return 0
+        }
+        let offload = Self.offload(model, path: path, options: options, library: library)
+        guard offload.layers > 0, offload.layerCount > 0 else { return 0 }
+        let share = min(1, Double(offload.layers) / Double(offload.layerCount))
+        return Int64(Double(totalMemoryUsage(for: model, options: options)) * share)
+    }
+
     /// The file, the KV cache of every sequence at its context length (from the GGUF's
     /// attention shape, 16-bit keys and values) and compute buffers; without readable metadata,
     /// ``estimateMemoryUsage(for:)``.
-    public func estimateMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 {
+    private func totalMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 {
         guard let path = model.primaryFile, let metadata = try? GGUFReader.read(path), let perToken = metadata.kvBytesPerToken else {
             return estimateMemoryUsage(for: model)
         }

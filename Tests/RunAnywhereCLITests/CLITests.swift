@@ -1,4 +1,7 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOFoundationCompat
 import RunAnywhere
 import RunAnywhereLlamaCpp
 import RunAnywhereTestSupport
@@ -62,7 +65,7 @@ struct CLITests {
     /// and mesa-vulkan-drivers is installed (not on a fresh machine: the default set-up builds
     /// the CPU engine only).
     @Test(.enabled(if: TestEnvironment.vulkanOnLavapipe, "needs the Vulkan build of llama.cpp and lavapipe"))
-    func theVulkanBuildRunsTheModelOnAVulkanDevice() throws {
+    func theVulkanBuildRunsTheModelOnAVulkanDevice() async throws {
         var runner = CLIRunner()
         runner.environment = ["GGML_VK_VISIBLE_DEVICES": "0"]
         let info = try runner.run(["info", "--json"]).json()
@@ -76,10 +79,37 @@ struct CLITests {
         #expect(result["backend"] as? String == "vulkan" && (result["tokensUsed"] as? Int ?? 0) > 0)
         let cpu = try runner.run(["generate", "--json", "--max-tokens", "4", "--threads", "1", "--gpu-layers", "0", "Name a colour."])
         #expect(try cpu.json()["backend"] as? String == "cpu")
+        // The server loads it there too: /api/ps counts its GPU memory apart, /metrics its generations under vulkan.
+        let server = try ServeProcess(runner, arguments: ["--threads", "1", "--parallel", "1"])
+        defer { _ = server.stop() }
+        let root = "http://127.0.0.1:\(server.port)"
+        _ = try await Self.request("\(root)/api/models/\(SDKConstants.Models.defaultModelID)/load", post: true)
+        let ps = try #require(try JSONSerialization.jsonObject(with: await Self.request("\(root)/api/ps")) as? [String: Any])
+        let loaded = try #require((ps["models"] as? [[String: Any]])?.first)
+        #expect((loaded["deviceMemoryBytes"] as? Int ?? 0) > 0 && (loaded["memoryBytes"] as? Int ?? -1) >= 0)
+        let body = #"{"model":"\#(SDKConstants.Models.defaultModelID)","messages":[{"role":"user","content":"Hi"}],"max_tokens":2}"#
+        _ = try await Self.request("\(root)/v1/chat/completions", post: true, body: body)
+        let metrics = String(decoding: try await Self.request("\(root)/metrics"), as: UTF8.self)
+        #expect(metrics.contains("backend=\"vulkan\"") && metrics.contains("runanywhere_models_device_memory_bytes"))
         // Without the variable the Vulkan build finds no GPU, so the CPU engine runs and says why Vulkan is unused.
         let plain = try CLIRunner().run(["info", "--json"]).json()
         let unused = (plain["accelerators"] as? [[String: Any]] ?? []).first { $0["backend"] as? String == "vulkan" }
         #expect(unused?["available"] as? Bool == false && (unused?["reason"] as? String ?? "").contains("installed but not used"))
+    }
+
+    /// The body of a GET, or with `post` a POST of `body`, to a test server (a 60 s limit); a
+    /// status over 299 is an error.
+    static func request(_ url: String, post: Bool = false, body: String? = nil) async throws -> Data {
+        var request = HTTPClientRequest(url: url)
+        if post { request.method = .POST }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        guard response.status.code < 300 else { throw ServeProcess.ServeError(message: "\(url): HTTP \(response.status.code)") }
+        return Data(buffer: bytes)
     }
 
     /// Every result says where the model ran: the CPU with `--gpu-layers 0`, and by default the

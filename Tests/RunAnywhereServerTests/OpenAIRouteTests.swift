@@ -252,6 +252,7 @@ import Testing
                 #expect(model["modelId"] as? String == "scripted")
                 #expect(model["state"] as? String == "loaded")
                 #expect(model["activeRequests"] as? Int == 0)
+                #expect(model["deviceMemoryBytes"] as? Int == 0)  // the scripted engine runs on no GPU
                 #expect(model["keepAliveSeconds"] as? Double == 60)
                 #expect(model["expiresAt"] is String)
             }

@@ -86,9 +86,12 @@ public protocol FrameworkAdapter: Sendable {
     func canHandle(model: ModelInfo) -> Bool
     /// Bytes of memory the model needs once loaded, estimated.
     func estimateMemoryUsage(for model: ModelInfo) -> Int64
-    /// Bytes of memory the model needs once loaded with `options` (context, parallel
-    /// sequences), estimated; by default the same as without options.
+    /// Bytes of host memory the model needs once loaded with `options` (context, parallel
+    /// sequences, GPU layers), estimated; by default the same as without options.
     func estimateMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64
+    /// Bytes of GPU memory the model takes once loaded with `options`, estimated (what part of
+    /// it goes to a GPU); 0 for an engine that runs on the CPU.
+    func estimateDeviceMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64
     /// Loads a language model.
     func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService
     /// Loads a speech-to-text model.
@@ -106,6 +109,9 @@ extension FrameworkAdapter {
     public func estimateMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 {
         estimateMemoryUsage(for: model)
     }
+
+    /// Default: the CPU only.
+    public func estimateDeviceMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 { 0 }
 
     /// Default: the engine reports no devices of its own.
     public func accelerators() -> [Accelerator] { [] }

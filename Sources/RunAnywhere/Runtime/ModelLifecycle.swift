@@ -51,8 +51,10 @@ public struct LoadedModelStatus: Sendable, Equatable, Codable {
     public let modelId: String
     /// Loading, loaded, unloading, or failed (with ``error``).
     public let state: ModelLifecycleState
-    /// Memory the model is estimated to take.
+    /// Host memory the model is estimated to take (what the memory budget counts).
     public let memoryBytes: Int64
+    /// GPU memory it is estimated to take (the part of it on a GPU; 0 on the CPU).
+    public let deviceMemoryBytes: Int64
     /// Requests using it now; a model in use is never unloaded.
     public let activeRequests: Int
     /// Of those, requests the engine holds in its queue until a sequence is free.

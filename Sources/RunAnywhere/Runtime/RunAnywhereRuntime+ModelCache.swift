@@ -4,7 +4,10 @@ import Foundation
 struct CachedModel {
     let info: ModelInfo
     let framework: InferenceFramework
+    /// Host memory it is estimated to take (what the memory budget counts).
     let memory: Int64
+    /// GPU memory it is estimated to take (outside the budget).
+    let deviceMemory: Int64
     var service: (any LLMService)?
     var loading: Task<any LLMService, any Error>?
     var uses = 0
@@ -45,13 +48,13 @@ extension RunAnywhereRuntime {
     public func loadedModels() -> [LoadedModelStatus] {
         let cached = cache.values.map { entry in
             LoadedModelStatus(
-                modelId: entry.info.id, state: entry.state, memoryBytes: entry.memory, activeRequests: entry.uses,
+                modelId: entry.info.id, state: entry.state, memoryBytes: entry.memory, deviceMemoryBytes: entry.deviceMemory, activeRequests: entry.uses,
                 queuedRequests: entry.service?.queuedGenerations ?? 0,
                 keepAliveSeconds: entry.keepAlive.seconds, expiresAt: entry.expiresAt, error: nil
             )
         }
         let failed = failedLoads.filter { cache[$0.key] == nil }.map {
-            LoadedModelStatus(modelId: $0.key, state: .failed, memoryBytes: 0, activeRequests: 0, queuedRequests: 0, keepAliveSeconds: nil, expiresAt: nil, error: $0.value)
+            LoadedModelStatus(modelId: $0.key, state: .failed, memoryBytes: 0, deviceMemoryBytes: 0, activeRequests: 0, queuedRequests: 0, keepAliveSeconds: nil, expiresAt: nil, error: $0.value)
         }
         return (cached + failed).sorted { $0.modelId < $1.modelId }
     }
@@ -125,7 +128,7 @@ extension RunAnywhereRuntime {
     private func load(_ model: ModelInfo, options: ModelLoadOptions, keepAlive: KeepAlive) async throws {
         let loading: Task<any LLMService, any Error>
         do {
-            let (adapter, memory) = try adapter(for: model, options: options)
+            let (adapter, memory, deviceMemory) = try adapter(for: model, options: options)
             try makeRoom(for: memory, model: model.id)
             let (logger, probe, models) = (logger, configuration.modelProbe, configuration.modelsDirectory)
             loading = Task {
@@ -141,7 +144,9 @@ extension RunAnywhereRuntime {
                 ])
                 return service
             }
-            cache[model.id] = CachedModel(info: model, framework: adapter.framework, memory: memory, loading: loading, keepAlive: keepAlive)
+            cache[model.id] = CachedModel(
+                info: model, framework: adapter.framework, memory: memory, deviceMemory: deviceMemory, loading: loading, keepAlive: keepAlive
+            )
             events.publish(.modelStateChanged(modelId: model.id, state: .loading))
         } catch {
             recordFailure(model.id, error)

@@ -92,7 +92,9 @@ public actor RunAnywhereRuntime {
 
     /// The engine to load `model` with (`options`) and the memory it will take, after checking
     /// the file is there and (for GGUF) whole, and that it fits in the memory available.
-    nonisolated func adapter(for model: ModelInfo, options: ModelLoadOptions = ModelLoadOptions()) throws -> (adapter: any FrameworkAdapter, memory: Int64) {
+    nonisolated func adapter(
+        for model: ModelInfo, options: ModelLoadOptions = ModelLoadOptions()
+    ) throws -> (adapter: any FrameworkAdapter, memory: Int64, deviceMemory: Int64) {
         guard let path = model.primaryFile else {
             throw SDKError(.modelNotDownloaded, "Model '\(model.id)' is not downloaded (expected at \(model.localPath?.path ?? "no path"))")
         }
@@ -105,7 +107,7 @@ public actor RunAnywhereRuntime {
         if available > 0, needed > available {
             throw SDKError(.insufficientMemory, "Model '\(model.id)' needs about \(needed >> 20) MiB but only \(available >> 20) MiB is available")
         }
-        return (adapter, needed)
+        return (adapter, needed, adapter.estimateDeviceMemoryUsage(for: model, options: options))
     }
 
     private nonisolated func unavailableReason(for model: ModelInfo) -> String {

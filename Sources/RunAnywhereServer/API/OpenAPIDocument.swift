@@ -2713,6 +2713,9 @@ enum OpenAPIDocument {
      "memoryBytes": {
       "type": "integer"
      },
+     "deviceMemoryBytes": {
+      "type": "integer"
+     },
      "activeRequests": {
       "type": "integer"
      },

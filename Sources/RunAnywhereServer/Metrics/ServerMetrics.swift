@@ -80,6 +80,8 @@ final class ServerMetrics: Sendable {
         registry.makeGauge(descriptor: .named("runanywhere_models_loaded", help: "Language models loaded")).set(Double(models.filter { $0.state == .loaded }.count))
         registry.makeGauge(descriptor: .named("runanywhere_models_memory_bytes", help: "Estimated memory of the loaded language models"))
             .set(Double(models.reduce(0) { $0 + $1.memoryBytes }))
+        registry.makeGauge(descriptor: .named("runanywhere_models_device_memory_bytes", help: "Estimated GPU memory of the loaded language models"))
+            .set(Double(models.reduce(0) { $0 + $1.deviceMemoryBytes }))
         registry.makeGauge(descriptor: .named("runanywhere_models_memory_budget_bytes", help: "Memory the loaded language models may take (0: no limit)"))
             .set(Double(await runtime.modelMemoryBudget))
         for model in models {
