@@ -28,9 +28,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
     public func availability() -> FrameworkAvailability {
         do {
             let library = try LlamaLibrary.load(candidates: libraryCandidates, logger: logger)
-            let api = library.api
-            let backends = (0..<api.ggml_backend_reg_count()).compactMap { api.ggml_backend_reg_get($0).flatMap { api.ggml_backend_reg_name($0) } }
-            return .available(detail: "\(library.path); backends: \(backends.map { String(cString: $0) }.joined(separator: ", "))")
+            return .available(detail: "\(library.path); backends: \(LlamaDevices.backendNames(library: library).joined(separator: ", "))")
         } catch {
             return .unavailable(reason: (error as? SDKError)?.message ?? "\(error)")
         }

@@ -8,6 +8,12 @@ enum LlamaDevices {
     /// and the lower-case backend name results carry.
     static let gpuBackends: [(registry: String, backend: String)] = [("CUDA", "cuda"), ("Vulkan", "vulkan")]
 
+    /// The names of the backends in `library`'s ggml registry, e.g. ["Vulkan", "CPU"].
+    static func backendNames(library: LlamaLibrary) -> [String] {
+        let api = library.api
+        return (0..<api.ggml_backend_reg_count()).compactMap { api.ggml_backend_reg_get($0) }.map { text(api.ggml_backend_reg_name($0)) }
+    }
+
     /// Every device of every backend in `library`, then an unavailable entry for each GPU
     /// backend the build lacks, its reason read from `drivers` and the GPU `variant` installed.
     static func accelerators(library: LlamaLibrary, drivers: GPUDrivers, variant: LlamaGPUVariant?) -> [Accelerator] {
