@@ -91,6 +91,14 @@ struct CLITests {
         _ = try await Self.request("\(root)/v1/chat/completions", post: true, body: body)
         let metrics = String(decoding: try await Self.request("\(root)/metrics"), as: UTF8.self)
         #expect(metrics.contains("backend=\"vulkan\"") && metrics.contains("runanywhere_models_device_memory_bytes"))
+        // Unloaded and loaded again with gpu_layers 0, it takes no GPU memory.
+        var unload = HTTPClientRequest(url: "\(root)/api/models/\(SDKConstants.Models.defaultModelID)/load")
+        unload.method = .DELETE
+        _ = try await HTTPClient.shared.execute(unload, timeout: .seconds(30))
+        let onCPU = try JSONSerialization.jsonObject(
+            with: await Self.request("\(root)/api/models/\(SDKConstants.Models.defaultModelID)/load", post: true, body: #"{"gpu_layers": 0}"#)
+        ) as? [String: Any]
+        #expect(onCPU?["deviceMemoryBytes"] as? Int == 0 && (onCPU?["memoryBytes"] as? Int ?? 0) > 0)
         // Without the variable the Vulkan build finds no GPU, so the CPU engine runs and says why Vulkan is unused.
         let plain = try CLIRunner().run(["info", "--json"]).json()
         let unused = (plain["accelerators"] as? [[String: Any]] ?? []).first { $0["backend"] as? String == "vulkan" }

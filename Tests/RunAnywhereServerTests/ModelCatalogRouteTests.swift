@@ -209,6 +209,13 @@ import Testing
             }
             try await client.execute(uri: "/api/models/scripted/load", method: .post) { #expect($0.status == .ok, "no body: the server's keep-alive") }
             try await client.execute(uri: "/api/models/whisper-tiny.en/load", method: .post) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/api/models/scripted/load", method: .post, body: ByteBuffer(string: #"{"gpu_layers": -2}"#)) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains("gpu_layers cannot be negative"))
+            }
+            try await client.execute(uri: "/api/models/scripted/load", method: .post, body: ByteBuffer(string: #"{"gpu_layers": 0}"#)) {
+                #expect($0.status == .ok)
+            }
             try await client.execute(uri: "/api/models/nope/load", method: .post) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/api/models/nope/load", method: .delete) { #expect($0.status == .notFound) }
         }

@@ -5,15 +5,17 @@ import RunAnywhere
 /// RunAnywhere's own API for what OpenAI has no word for: `GET /api/ps`, the language models
 /// loaded or loading, with their state, memory, requests in use and keep-alive (like ollama's
 /// `/api/ps`); `POST /api/models/{id}/load` (optional `keep_alive`, as the completion routes take
-/// it) loads a language model so that the next request starts at once, and answers with its
-/// status; `DELETE /api/models/{id}/load` unloads it once its requests end (204).
+/// it, and `gpu_layers`, the layers to place on a GPU, 0 for the CPU) loads a language model so
+/// that the next request starts at once, and answers with its status (a model already loaded
+/// keeps where it runs); `DELETE /api/models/{id}/load` unloads it once its requests end (204).
 struct LoadedModelRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
 
     struct LoadRequest: Decodable, Sendable {
         let keepAlive: KeepAliveField?
-        enum CodingKeys: String, CodingKey { case keepAlive = "keep_alive" }
+        let gpuLayers: Int?
+        enum CodingKeys: String, CodingKey { case keepAlive = "keep_alive", gpuLayers = "gpu_layers" }
     }
 
     struct LoadedModels: Encodable, Sendable {
@@ -28,8 +30,13 @@ struct LoadedModelRoutes: Sendable {
         router.post("api/models/:id/load") { request, context in
             let id = try context.parameters.require("id")
             let bytes = try await collectBody(of: request, limit: configuration.maxBodySize)
-            let body = bytes.readableBytes == 0 ? LoadRequest(keepAlive: nil) : try JSONDecoder().decode(LoadRequest.self, from: Data(buffer: bytes))
-            try await runtime.preloadModel(id, options: configuration.loadOptions, keepAlive: body.keepAlive?.value ?? configuration.keepAlive)
+            let body = bytes.readableBytes == 0 ? LoadRequest(keepAlive: nil, gpuLayers: nil) : try JSONDecoder().decode(LoadRequest.self, from: Data(buffer: bytes))
+            var options = configuration.loadOptions
+            if let layers = body.gpuLayers {
+                guard layers >= 0 else { throw OpenAIError(.badRequest, "gpu_layers cannot be negative", param: "gpu_layers") }
+                options.gpuLayers = layers
+            }
+            try await runtime.preloadModel(id, options: options, keepAlive: body.keepAlive?.value ?? configuration.keepAlive)
             guard let status = await runtime.loadedModels().first(where: { $0.modelId == id }) else {
                 throw OpenAIError(.internalServerError, "Model '\(id)' was loaded but is no longer in the cache")
             }

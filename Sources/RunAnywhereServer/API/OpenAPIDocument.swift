@@ -828,6 +828,11 @@ enum OpenAPIDocument {
         "properties": {
          "keep_alive": {
           "description": "Seconds, or \"30s\", \"5m\", \"1h\"; -1 for ever"
+         },
+         "gpu_layers": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Layers to place on a GPU (0: the CPU; default: as many as fit); a model already loaded keeps where it runs"
          }
         }
        }
