@@ -17,7 +17,7 @@ public final class LiteRTModel {
     private let options: ra_litert_options
     private let compiled: ra_litert_compiled_model
     private let inputType: ra_litert_ranked_tensor_type
-    private let output: LiteRTInput
+    private let output: LiteRTTensor
     /// The flatbuffer LiteRT reads from: it must outlive the model.
     private let flatbuffer: UnsafeMutableRawBufferPointer
 
@@ -49,7 +49,7 @@ public final class LiteRTModel {
             self.inputType = input
             self.inputShape = Self.shape(of: input)
             self.outputShape = Self.shape(of: output)
-            self.output = try LiteRTInput(type: output, count: outputShape.reduce(1, *), library: library)
+            self.output = try LiteRTTensor(type: output, count: outputShape.reduce(1, *), library: library)
             self.compiled = compiled
             self.options = options
             self.model = model
@@ -77,18 +77,18 @@ public final class LiteRTModel {
 
     /// `values` as an input of this model (row-major, as many as the input's shape holds), in
     /// memory LiteRT reads directly.
-    public func makeInput(_ values: [Float]) throws -> LiteRTInput {
+    public func makeInput(_ values: [Float]) throws -> LiteRTTensor {
         let count = inputShape.reduce(1, *)
         guard values.count == count else {
             throw SDKError(.invalidInput, "The model's input of shape \(inputShape) holds \(count) values, not \(values.count)")
         }
-        let input = try LiteRTInput(type: inputType, count: count, library: library)
+        let input = try LiteRTTensor(type: inputType, count: count, library: library)
         input.write(values)
         return input
     }
 
     /// Runs the model on `input` and returns a copy of its output (row-major, ``outputShape``).
-    public func run(_ input: LiteRTInput) throws -> [Float] {
+    public func run(_ input: LiteRTTensor) throws -> [Float] {
         var inputs: [ra_litert_tensor_buffer] = [input.buffer]
         var outputs: [ra_litert_tensor_buffer] = [output.buffer]
         try library.check(library.api.LiteRtRunCompiledModel(compiled, 0, 1, &inputs, 1, &outputs), "run the model")
@@ -152,41 +152,5 @@ public final class LiteRTModel {
             api.LiteRtDestroyOpaqueOptions(opaque)
             throw SDKError(.generationFailed, "LiteRT could not take the CPU options: \(LiteRTLibrary.describe(added))")
         }
-    }
-}
-
-/// A tensor in host memory that LiteRT reads or writes in place (64-byte aligned, as LiteRT asks).
-public final class LiteRTInput {
-    fileprivate let buffer: ra_litert_tensor_buffer
-    private let memory: UnsafeMutableRawPointer
-    private let count: Int
-    private let library: LiteRTLibrary
-
-    fileprivate init(type: ra_litert_ranked_tensor_type, count: Int, library: LiteRTLibrary) throws {
-        let size = count * MemoryLayout<Float>.stride
-        memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: Int(RA_LITERT_HOST_ALIGNMENT))
-        var type = type
-        var buffer: ra_litert_tensor_buffer?
-        let status = library.api.LiteRtCreateTensorBufferFromHostMemory(&type, memory, size, nil, &buffer)
-        guard status == 0, let buffer else {
-            memory.deallocate()
-            throw SDKError(.generationFailed, "LiteRT could not wrap a tensor's memory: \(LiteRTLibrary.describe(status))")
-        }
-        self.buffer = buffer
-        self.count = count
-        self.library = library
-    }
-
-    deinit {
-        library.api.LiteRtDestroyTensorBuffer(buffer)
-        memory.deallocate()
-    }
-
-    fileprivate func write(_ values: [Float]) {
-        values.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-    }
-
-    fileprivate func read() -> [Float] {
-        Array(UnsafeBufferPointer(start: memory.assumingMemoryBound(to: Float.self), count: count))
     }
 }

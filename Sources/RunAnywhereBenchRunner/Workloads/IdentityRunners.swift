@@ -43,7 +43,7 @@ struct OnnxIdentityRunner: IdentityRunner {
 struct TFLiteIdentityRunner: IdentityRunner {
     let modelBytes: Int
     private let model: LiteRTModel
-    private let frames: [LiteRTInput]
+    private let frames: [LiteRTTensor]
     let firstFrame: [Float]
 
     init(threads: Int, frames source: GradientFrames, frameCount: Int) throws {
