@@ -160,7 +160,7 @@ let package = Package(
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak",
                 "RunAnywhereFFmpeg", "RunAnywhereStableDiffusion", "RunAnywhereBenchmarks", "RunAnywhereServer", "RunAnywhereBenchRunner",
-                "RunAnywhereTelemetry", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RunAnywhereTelemetry", "CEngineSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -24,3 +24,7 @@ int ra_engine_open(const char *path, const char *const *names, void **const *slo
 void ra_engine_release_free_memory(void) {
     malloc_trim(0);
 }
+
+void ra_engine_limit_malloc_arenas(int count) {
+    mallopt(M_ARENA_MAX, count);
+}

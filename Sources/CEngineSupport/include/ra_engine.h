@@ -18,6 +18,10 @@ int ra_engine_open(const char * _Nonnull path, const char * _Nonnull const * _No
 /// engine frees a model: otherwise the allocator keeps the peak of a long-running process.
 void ra_engine_release_free_memory(void);
 
+/// Lets glibc's malloc use at most `count` arenas (M_ARENA_MAX; by default up to 8 per core, one
+/// per thread that allocates at once), so that freed engine buffers are not kept in many of them.
+void ra_engine_limit_malloc_arenas(int count);
+
 /// A table field for the function `name`, typed from its real declaration with __typeof__ so
 /// that calls through the table are fully type-checked.
 #define RA_ENGINE_FIELD(name) __typeof__(&name) _Nonnull name;
