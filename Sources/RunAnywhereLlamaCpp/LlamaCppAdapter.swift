@@ -57,18 +57,24 @@ public struct LlamaCppAdapter: FrameworkAdapter {
 
     /// The host's part of ``totalMemoryUsage(for:options:)``: all of it, less what goes to a GPU.
     public func estimateMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 {
-        totalMemoryUsage(for: model, options: options) - estimateDeviceMemoryUsage(for: model, options: options)
+        let (total, device) = memorySplit(for: model, options: options)
+        return total - device
     }
 
     /// The GPU's part: the share of the layers ``GPUOffload`` puts there, of the weights and KV cache.
     public func estimateDeviceMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 {
+        memorySplit(for: model, options: options).device
+    }
+
+    /// The model's whole memory and the part of it on a GPU, the total read once.
+    private func memorySplit(for model: ModelInfo, options: ModelLoadOptions) -> (total: Int64, device: Int64) {
+        let total = totalMemoryUsage(for: model, options: options)
         guard let path = model.primaryFile?.path, let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else {
-            return 0
+            return (total, 0)
         }
         let offload = Self.offload(model, path: path, options: options, library: library)
-        guard offload.layers > 0, offload.layerCount > 0 else { return 0 }
-        let share = min(1, Double(offload.layers) / Double(offload.layerCount))
-        return Int64(Double(totalMemoryUsage(for: model, options: options)) * share)
+        guard offload.layers > 0, offload.layerCount > 0 else { return (total, 0) }
+        return (total, Int64(Double(total) * min(1, Double(offload.layers) / Double(offload.layerCount))))
     }
 
     /// The file, the KV cache of every sequence at its context length (from the GGUF's
