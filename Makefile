@@ -16,6 +16,9 @@ build: setup
 run: build
 	.build/release/runanywhere serve $(ARGS)
 
+# The tests' set-up also builds llama.cpp's Vulkan variant and installs Mesa's lavapipe, to run
+# the Vulkan path on a machine without a GPU (scripts/setup: install_lavapipe_for_tests).
+test: export RUNANYWHERE_TEST_VULKAN := 1
 test: setup
 	$(SWIFT) test --no-parallel
 

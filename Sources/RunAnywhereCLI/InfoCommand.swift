@@ -38,7 +38,9 @@ struct InfoCommand: AsyncParsableCommand {
             text += "  SIMD:       \(hw.simdFeatures.isEmpty ? "none detected" : hw.simdFeatures.joined(separator: ", "))\n"
             text += "  Memory:     \(Terminal.bytes(hw.totalMemoryBytes)) total, \(Terminal.bytes(hw.availableMemoryBytes)) available\n"
             let gpus = system.accelerators.filter { $0.available && $0.isGPU }.map(\.name)
-            text += "  GPU:        \(hw.hasGPU ? "yes (\(gpus.joined(separator: ", ")))" : "none used (CPU inference)")\n\n"
+            let emulated = system.accelerators.filter { $0.available && $0.emulated }.map(\.name)
+            let noGPU = emulated.isEmpty ? "none used (CPU inference)" : "none (\(emulated.joined(separator: ", ")): a GPU driver running on the CPU)"
+            text += "  GPU:        \(hw.hasGPU ? "yes (\(gpus.joined(separator: ", ")))" : noGPU)\n\n"
             text += Terminal.bold("Accelerators") + "\n" + Self.describe(system.accelerators) + "\n"
             text += Terminal.bold("Frameworks") + "\n"
             let nameWidth = system.frameworks.map(\.displayName.count).max() ?? 0
@@ -68,7 +70,8 @@ struct InfoCommand: AsyncParsableCommand {
                 // ggml's CPU device reports the machine's memory as free too, so only a GPU's free memory is shown.
                 detail += " · \(Terminal.bytes(total))" + (device.isGPU ? device.freeMemoryBytes.map { ", \(Terminal.bytes($0)) free" } ?? "" : "")
             }
-            return "  \(label)  " + Terminal.green("available") + (detail.isEmpty ? "" : " (\(detail))") + " · \(device.engine)\n"
+            let software = device.emulated ? " · runs on the CPU (a software GPU driver), not counted as a GPU" : ""
+            return "  \(label)  " + Terminal.green("available") + (detail.isEmpty ? "" : " (\(detail))") + " · \(device.engine)\(software)\n"
         }.joined()
     }
 }

@@ -50,6 +50,9 @@ final class LlamaContext: @unchecked Sendable {
         contextParams.n_threads = Int32(threads)
         contextParams.n_threads_batch = Int32(threads)
         contextParams.no_perf = true
+        // On the CPU alone, prompts stay there too: ggml would otherwise copy a long prompt's
+        // work to any GPU the build finds (on Mesa's lavapipe, 50 times slower).
+        contextParams.op_offload = gpuLayers > 0
         contextParams.flash_attn_type = switch options.flashAttention {
         case .auto: LLAMA_FLASH_ATTN_TYPE_AUTO
         case .enabled: LLAMA_FLASH_ATTN_TYPE_ENABLED

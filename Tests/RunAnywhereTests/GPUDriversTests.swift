@@ -42,13 +42,31 @@ struct GPUDriversTests {
         #expect(HardwareProfile.current(accelerators: [cpu, missing, gpu]).hasGPU)
     }
 
+    /// Mesa's lavapipe is a Vulkan device that runs on the CPU: it takes layers when picked by
+    /// hand, but it is not a GPU, and a hardware GPU beside it comes first.
+    @Test func aSoftwareGPUDriverIsNotAGPU() {
+        let lavapipe = Accelerator(
+            backend: "vulkan", name: "Vulkan0", deviceDescription: "llvmpipe (LLVM 15.0.6, 256 bits)", kind: .gpu,
+            memoryBytes: 2 << 30, freeMemoryBytes: 2 << 30, available: true, engine: "llama.cpp"
+        )
+        #expect(lavapipe.emulated && lavapipe.takesLayers && !lavapipe.isGPU)
+        #expect(!HardwareProfile.current(accelerators: [lavapipe]).hasGPU)
+        #expect(GPUOffload.plan(requested: nil, layerCount: 30, modelBytes: 100 << 20, contextBytes: 0, accelerators: [lavapipe]).device == lavapipe)
+        let radeon = Accelerator(
+            backend: "vulkan", name: "Vulkan1", deviceDescription: "AMD Radeon RX 7600", kind: .gpu, memoryBytes: 1 << 30,
+            freeMemoryBytes: 1 << 30, available: true, engine: "llama.cpp"
+        )
+        #expect(!radeon.emulated)
+        #expect(GPUOffload.plan(requested: 10, layerCount: 30, modelBytes: 100 << 20, contextBytes: 0, accelerators: [lavapipe, radeon]).device == radeon)
+    }
+
     @Test func acceleratorsEncodeWithTheDocumentedKeys() throws {
         let gpu = Accelerator(
             backend: "cuda", name: "CUDA0", deviceDescription: "NVIDIA H100 80GB HBM3", kind: .gpu, memoryBytes: 85_000_000_000,
             freeMemoryBytes: 84_000_000_000, available: true, engine: "llama.cpp"
         )
         let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(gpu)) as? [String: Any])
-        #expect(Set(object.keys) == ["backend", "name", "description", "kind", "memoryBytes", "freeMemoryBytes", "available", "engine"])
+        #expect(Set(object.keys) == ["backend", "name", "description", "kind", "memoryBytes", "freeMemoryBytes", "available", "engine", "emulated"])
         #expect(try JSONDecoder().decode(Accelerator.self, from: JSONEncoder().encode(gpu)) == gpu)
     }
 }

@@ -33,11 +33,22 @@ public struct Accelerator: Codable, Sendable, Equatable {
     public let reason: String?
     /// The engine that reported it, e.g. "llama.cpp".
     public let engine: String
+    /// Whether it is a GPU driver that runs on the CPU (Mesa's lavapipe, "llvmpipe …", or
+    /// SwiftShader): a device a model can be placed on when it is picked by hand (ggml skips
+    /// such devices unless `GGML_VK_VISIBLE_DEVICES` names them), but not a GPU.
+    public let emulated: Bool
 
-    /// Whether it is a GPU (discrete or integrated).
-    public var isGPU: Bool { kind == .gpu || kind == .integratedGPU }
+    /// The device descriptions of GPU drivers that run on the CPU begin with one of these.
+    static let emulatedDevicePrefixes = ["llvmpipe", "SwiftShader"]
 
-    /// An accelerator as described above.
+    /// Whether it is a GPU (discrete or integrated) in hardware.
+    public var isGPU: Bool { takesLayers && !emulated }
+
+    /// Whether a model's layers can be placed on it: an available GPU-type device, in hardware
+    /// or emulated.
+    public var takesLayers: Bool { kind == .gpu || kind == .integratedGPU }
+
+    /// An accelerator as described above; ``emulated`` follows from the description.
     public init(
         backend: String, name: String, deviceDescription: String = "", kind: Kind, memoryBytes: Int64? = nil,
         freeMemoryBytes: Int64? = nil, available: Bool, reason: String? = nil, engine: String
@@ -51,9 +62,10 @@ public struct Accelerator: Codable, Sendable, Equatable {
         self.available = available
         self.reason = reason
         self.engine = engine
+        emulated = Self.emulatedDevicePrefixes.contains { deviceDescription.hasPrefix($0) }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case backend, name, deviceDescription = "description", kind, memoryBytes, freeMemoryBytes, available, reason, engine
+        case backend, name, deviceDescription = "description", kind, memoryBytes, freeMemoryBytes, available, reason, engine, emulated
     }
 }

@@ -20,8 +20,11 @@ public struct GPUOffload: Sendable, Equatable {
     /// `contextBytes` (KV cache) among `accelerators`; `requested` overrides the automatic
     /// choice (nil: automatic; 0: the CPU; more than the model has: all of them).
     public static func plan(requested: Int?, layerCount: Int, modelBytes: Int64, contextBytes: Int64, accelerators: [Accelerator]) -> GPUOffload {
-        let gpus = accelerators.filter { $0.available && $0.isGPU }
-        let device = gpus.max { ($0.freeMemoryBytes ?? 0) < ($1.freeMemoryBytes ?? 0) }
+        // A GPU driver on the CPU is listed only when picked by hand, so it is used then; a
+        // hardware GPU beside it comes first.
+        let device = accelerators.filter { $0.available && $0.takesLayers }.max {
+            ($0.isGPU ? 1 : 0, $0.freeMemoryBytes ?? 0) < ($1.isGPU ? 1 : 0, $1.freeMemoryBytes ?? 0)
+        }
         if let requested {
             guard requested > 0 else { return GPUOffload(layers: 0, device: nil, reason: "the CPU was asked for (0 GPU layers)") }
             guard let device else { return GPUOffload(layers: 0, device: nil, reason: "\(requested) GPU layers were asked for, but no GPU is available") }

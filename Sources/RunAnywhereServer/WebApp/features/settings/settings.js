@@ -173,7 +173,8 @@ function showDevice(section, info) {
     ["GPU", hw.hasGPU ? "yes" : "none used (CPU inference)"],
     ...(info.accelerators ?? []).map((a) => [`${a.backend} ${a.name}`, a.available
       ? h("span", { "data-accelerator": a.backend }, h("span", { class: "badge ok" }, "available"), " ",
-        [a.description, a.memoryBytes ? `${bytes(a.memoryBytes)}` : ""].filter(Boolean).join(" · "))
+        [a.description, a.memoryBytes ? `${bytes(a.memoryBytes)}` : "", a.emulated ? "runs on the CPU, not counted as a GPU" : ""]
+          .filter(Boolean).join(" · "))
       : h("span", { "data-accelerator": a.backend }, h("span", { class: "badge" }, "unavailable"), h("small", { class: "muted reason" }, " ", a.reason ?? ""))]),
     ["SDK", info.sdkVersion],
     ["Models folder", h("code", {}, info.modelsDirectory)], ["Data folder", h("code", {}, info.dataDirectory)],
