@@ -16,10 +16,20 @@ struct CachedModel {
     var expiresAt: Date?
     /// Bumped whenever the keep-alive timer is set or cleared, so a stale timer does nothing.
     var timerEpoch: UInt64 = 0
+    /// The running keep-alive timer, cancelled when it is superseded: a busy server ends a
+    /// request every few milliseconds, and each sleeping timer holds about 2 KB until it wakes.
+    var keepAliveTimer: Task<Void, Never>?
     /// Tasks waiting for the model to be idle, to unload it.
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     var state: ModelLifecycleState { service == nil ? .loading : .loaded }
+
+    /// Stops the keep-alive timer, if one runs: it neither fires nor stays in memory.
+    mutating func stopKeepAliveTimer() {
+        timerEpoch += 1
+        keepAliveTimer?.cancel()
+        keepAliveTimer = nil
+    }
 }
 
 /// A loaded language model lent to one request; give it back with ``RunAnywhereRuntime/release(_:)``.
@@ -100,7 +110,7 @@ extension RunAnywhereRuntime {
                 guard let service = entry.service else { continue }
                 entry.uses += 1
                 entry.expiresAt = nil
-                entry.timerEpoch += 1
+                entry.stopKeepAliveTimer()
                 if let keepAlive { entry.keepAlive = keepAlive }
                 cache[model.id] = entry
                 return ModelLease(info: entry.info, framework: entry.framework, service: service)
@@ -198,7 +208,7 @@ extension RunAnywhereRuntime {
     /// Starts the idle model's keep-alive: unloads it now, later, or never.
     private func startKeepAlive(_ id: String) {
         guard var entry = cache[id] else { return }
-        entry.timerEpoch += 1
+        entry.stopKeepAliveTimer()
         guard case .duration(let duration) = entry.keepAlive else { return cache[id] = entry }
         guard duration > .zero else {
             cache[id] = entry
@@ -206,11 +216,11 @@ extension RunAnywhereRuntime {
         }
         entry.expiresAt = Date().addingTimeInterval(entry.keepAlive.seconds ?? 0)
         let epoch = entry.timerEpoch
-        cache[id] = entry
-        Task { [weak self] in
-            try? await Task.sleep(for: duration)
+        entry.keepAliveTimer = Task { [weak self] in
+            guard (try? await Task.sleep(for: duration)) != nil else { return }  // cancelled: superseded
             await self?.expire(id, epoch: epoch)
         }
+        cache[id] = entry
     }
 
     private func expire(_ id: String, epoch: UInt64) {
@@ -223,6 +233,7 @@ extension RunAnywhereRuntime {
     func unloadNow(_ id: String) {
         guard cache[id] != nil else { return }
         events.publish(.modelStateChanged(modelId: id, state: .unloading))
+        cache[id]?.stopKeepAliveTimer()
         cache[id] = nil
         logger.info("Unloaded model", metadata: ["event": "\(SDKConstants.Events.modelUnloaded)", "model": "\(id)"])
         events.publish(.modelUnloaded(modelId: id))
