@@ -22,6 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "CPU threads per generation (default: the model's).") var threads: Int?
     @Option(name: .customLong("context-length"), help: "Context window for models loaded on demand (default: the model's, at most 4096).") var contextLength: Int?
     @Option(name: .customLong("gpu-layers"), help: "Layers of each language model on the GPU; 0 keeps models on the CPU (default: as many as fit).") var gpuLayers: Int?
+    @Option(name: .customLong("batch-size"), help: "Prompt tokens evaluated per step (default: \(ModelLoadOptions().batchSize)); a GPU reads long prompts faster with 512.")
+    var batchSize = ModelLoadOptions().batchSize
     @Option(name: .customLong("max-body"), help: "Largest request body in MiB.") var maxBodyMiB = 32
     @Option(name: .customLong("telemetry-database"), help: "The BenchRunner runs served under /telemetry: a postgres:// URL or an SQLite file (default: the collector's file in the data folder).")
     var telemetryDatabase: String?
@@ -35,6 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let gpuLayers, gpuLayers < 0 { throw ValidationError("--gpu-layers cannot be negative") }
+        if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
         if maxBodyMiB < 1 { throw ValidationError("--max-body must be at least 1 MiB") }
         if parallel < 1 || parallel > 64 { throw ValidationError("--parallel must be between 1 and 64") }
         if queue < 0 { throw ValidationError("--queue cannot be negative") }
@@ -60,7 +63,9 @@ struct ServeCommand: AsyncParsableCommand {
             logger.logLevel = global.verbose ? .debug : .info
             var configuration = ServerConfiguration(
                 host: host, port: port, apiKey: key, corsOrigins: corsOrigins, maxBodySize: maxBodyMiB << 20, threads: threads,
-                loadOptions: ModelLoadOptions(contextLength: contextLength, threads: threads, parallel: parallel, queueLimit: queue, gpuLayers: gpuLayers),
+                loadOptions: ModelLoadOptions(
+                    contextLength: contextLength, threads: threads, batchSize: batchSize, parallel: parallel, queueLimit: queue, gpuLayers: gpuLayers
+                ),
                 keepAlive: KeepAlive(parsing: keepAlive) ?? .default, logger: logger
             )
             configuration.appVersion = RunAnywhereCommand.configuration.version

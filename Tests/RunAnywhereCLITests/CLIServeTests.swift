@@ -68,4 +68,16 @@ struct CLIServeTests {
             #expect(result.stderr.contains("without an API key"), "\(result.stderr)")
         }
     }
+
+    /// Out-of-range numbers are refused before anything is opened.
+    @Test func refusesOutOfRangeOptions() throws {
+        let cases = [
+            (["--batch-size", "0"], "--batch-size must be at least 1"), (["--parallel", "0"], "--parallel must be between 1 and 64"),
+            (["--gpu-layers=-1"], "--gpu-layers cannot be negative"), (["--max-body", "0"], "--max-body must be at least 1 MiB"),
+        ]
+        for (flags, message) in cases {
+            let result = try CLIRunner().run(["serve", "--port", "0"] + flags)
+            #expect(result.status != 0 && result.stderr.contains(message), "\(flags): \(result.stderr)")
+        }
+    }
 }

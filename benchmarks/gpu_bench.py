@@ -1,0 +1,220 @@
+"""Driver for benchmarks/gpu; see that script."""
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+from serve_process import start_server
+
+# A text that keeps a small model writing (no end-of-text for 128 tokens or more), as
+# llm-overhead's prompt does.
+STORY = ("The history of computing is a story of people who built machines to think faster than they could. "
+         "Here is the next chapter of that story, told at length:\n\n")
+
+
+def engine_library(binary, env):
+    """The libllama the SDK opens here (the GPU variant when the machine can use it, else the CPU
+    engine) and the backends its build has, from `info --json`."""
+    info = json.loads(subprocess.run([binary, "info", "--json"], env=env, check=True, capture_output=True, text=True).stdout)
+    llama = next(f for f in info["frameworks"] if f["framework"] == "LlamaCpp")
+    detail = llama["availability"].get("available", {}).get("detail") or ""
+    path, _, backends = detail.partition("; backends: ")
+    if not path.endswith(".so"):
+        raise SystemExit(f"gpu: llama.cpp is not available here: {llama['availability']}")
+    return os.path.realpath(path), backends
+
+
+def tools(library, home, version, threads):
+    """llama-bench and llama-batched-bench from the same llama.cpp source, built against the ggml
+    libraries beside `library` (so they run the very backends the SDK runs), cached per library
+    under $RUNANYWHERE_HOME/engines/llama.cpp-tools/."""
+    lib = os.path.dirname(library)
+    prefix = os.path.dirname(os.path.dirname(lib))  # …/llama_cpp/lib → the install's root
+    folder = os.path.join(home, "engines", "llama.cpp-tools", hashlib.sha256(lib.encode()).hexdigest()[:12])
+    build = os.path.join(folder, "build")
+    bench, batched = os.path.join(build, "bin", "llama-bench"), os.path.join(build, "bin", "llama-batched-bench")
+    if os.path.exists(os.path.join(folder, ".built")):
+        return bench, batched
+    venv = os.path.join(home, "engines", "venv", "bin")
+    cmake = shutil.which("cmake") or os.path.join(venv, "cmake")
+    ninja = shutil.which("ninja") or os.path.join(venv, "ninja")
+    if not (os.path.exists(cmake) and os.path.exists(ninja)):
+        print("installing cmake and ninja into the set-up's venv (PyPI)", flush=True)
+        subprocess.run([os.path.join(venv, "pip"), "install", "-q", "--disable-pip-version-check", "cmake", "ninja"], check=True)
+        cmake, ninja = shutil.which("cmake") or os.path.join(venv, "cmake"), shutil.which("ninja") or os.path.join(venv, "ninja")
+    sdist = os.path.join(home, "downloads", "pypi-sdist", f"llama_cpp_python-{version}.tar.gz")
+    if not os.path.exists(sdist):
+        raise SystemExit(f"gpu: {sdist} is missing (scripts/setup downloads it when it builds a GPU variant)")
+    print(f"building llama-bench and llama-batched-bench against {lib} (llama.cpp's tools; once)", flush=True)
+    started = time.time()
+    shutil.rmtree(folder, ignore_errors=True)
+    with tempfile.TemporaryDirectory() as work:
+        with tarfile.open(sdist) as archive:
+            archive.extractall(work, filter="data")
+        source = os.path.join(work, f"llama_cpp_python-{version}", "vendor", "llama.cpp")
+        for step in ([cmake, "-S", source, "-B", build, "-G", "Ninja", f"-DCMAKE_MAKE_PROGRAM={ninja}", "-DCMAKE_BUILD_TYPE=Release",
+                      # The installed ggml, not a second build of it: the tools link the SDK's backends.
+                      "-DLLAMA_USE_SYSTEM_GGML=ON", f"-Dggml_DIR={prefix}/lib/cmake/ggml", f"-DCMAKE_LIBRARY_PATH={lib}",
+                      # ggml's headers from this source, the one the libraries were built from (the CPU
+                      # engine's include folder is shared with other wheels that carry their own ggml.h).
+                      f"-DCMAKE_C_FLAGS=-I{source}/ggml/include", f"-DCMAKE_CXX_FLAGS=-I{source}/ggml/include",
+                      "-DLLAMA_BUILD_TOOLS=ON", "-DLLAMA_BUILD_EXAMPLES=OFF", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_SERVER=OFF",
+                      "-DLLAMA_CURL=OFF", "-DLLAMA_OPENSSL=OFF"],
+                     [cmake, "--build", build, "--target", "llama-bench", "llama-batched-bench", "-j", str(threads)]):
+            result = subprocess.run(step, capture_output=True, text=True)
+            if result.returncode != 0:
+                raise SystemExit(f"gpu: building llama.cpp's tools failed: {(result.stdout + result.stderr)[-3000:]}")
+    # The binaries and their libraries stay in build/bin (their run path); the objects go.
+    for directory, _, files in os.walk(build):
+        for name in files:
+            if name.endswith(".o"):
+                os.remove(os.path.join(directory, name))
+    open(os.path.join(folder, ".built"), "w").close()
+    print(f"built in {time.time() - started:.0f} s", flush=True)
+    return bench, batched
+
+
+def run_tool(command, env):
+    result = subprocess.run(command, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"gpu: {os.path.basename(command[0])} failed ({result.returncode}): {result.stderr[-2000:]}")
+    return result.stdout
+
+
+def llama_bench(bench, model, args, env):
+    """pp<prompt> and tg<tokens> tokens/sec from llama-bench (averages over its repetitions)."""
+    out = run_tool([bench, "-m", model, "-p", str(args.prompt), "-n", str(args.tokens), "-ngl", str(args.gpu_layers_tools),
+                    "-t", str(args.threads), "-b", str(args.prompt), "-ub", str(args.prompt), "-r", str(args.reps), "-o", "json"], env)
+    rows = json.loads(out[out.index("["):])
+    prompt = next(r["avg_ts"] for r in rows if r["n_prompt"] == args.prompt and r["n_gen"] == 0)
+    decode = next(r["avg_ts"] for r in rows if r["n_gen"] == args.tokens and r["n_prompt"] == 0)
+    return prompt, decode
+
+
+def batched_bench(batched, model, args, prompt_tokens, env):
+    """Tokens/sec, prompts and generated together, over `streams` sequences at once
+    (llama-batched-bench's S: every prompt read, then args.stream_tokens generated for each)."""
+    context = args.streams * (prompt_tokens + args.stream_tokens) + 64
+    out = run_tool([batched, "-m", model, "-c", str(context), "-b", "2048", "-ub", "512", "-ngl", str(args.gpu_layers_tools),
+                    "-t", str(args.threads), "-npp", str(prompt_tokens), "-ntg", str(args.stream_tokens), "-npl", str(args.streams),
+                    "--output-format", "jsonl"], env)
+    row = json.loads([line for line in out.splitlines() if line.startswith("{")][-1])
+    return row["speed"]
+
+
+def post(base, path, body):
+    request = urllib.request.Request(base + path, json.dumps(body).encode(), {"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=900) as response:
+        return json.load(response)
+
+
+def complete(base, model, prompt, tokens):
+    return post(base, "/v1/completions", {"model": model, "prompt": prompt, "max_tokens": tokens, "temperature": 0})
+
+
+def sdk(binary, model, args, env):
+    """The SDK through `runanywhere serve`, warmed up like llama-bench: prompt tokens/sec over a
+    prompt of args.prompt tokens (a fresh one each time: the prompt cache must not help), decode
+    tokens/sec over args.tokens, each the mean of args.reps; then args.streams requests at once
+    (a second server with as many sequences) and their tokens/sec together, prompts and
+    generated, from the first request sent to the last answer received."""
+    flags = ["--threads", str(args.threads), "--batch-size", str(args.prompt), "--context-length", str(args.prompt + args.tokens + 64)]
+    if args.gpu_layers is not None:
+        flags += ["--gpu-layers", str(args.gpu_layers)]
+    process, base = start_server(binary, flags + ["--parallel", "1"], env)
+    try:
+        complete(base, model, "Hello", 4)  # loads the model and warms the device up
+        words = args.prompt
+        for _ in range(3):  # one token per word here; find the count that gives the prompt size
+            used = complete(base, model, "0" + " the" * words, 1)["usage"]["prompt_tokens"]
+            if used == args.prompt:
+                break
+            words += args.prompt - used
+        prompts, decodes, generated = [], [], []
+        for rep in range(args.reps):
+            answer = complete(base, model, f"{rep + 1}" + " the" * words, 1)
+            prompts.append(answer["timings"]["prompt_per_second"])
+            answer = complete(base, model, f"{rep + 1}. {STORY}", args.tokens)
+            decodes.append(answer["timings"]["predicted_per_second"])
+            generated.append(answer["usage"]["completion_tokens"])
+        prompt_tokens = answer["usage"]["prompt_tokens"]
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+    # The streams: short prompts, args.stream_tokens each, all at once.
+    stream_flags = ["--threads", str(args.threads), "--context-length", str(prompt_tokens + args.stream_tokens + 64),
+                    "--parallel", str(args.streams), "--queue", "0"]
+    if args.gpu_layers is not None:
+        stream_flags += ["--gpu-layers", str(args.gpu_layers)]
+    process, base = start_server(binary, stream_flags, env)
+    try:
+        complete(base, model, "Hello", 4)
+        with ThreadPoolExecutor(args.streams) as pool:
+            started = time.perf_counter()
+            answers = list(pool.map(lambda i: complete(base, model, f"{i + 1}. {STORY}", args.stream_tokens), range(args.streams)))
+            elapsed = time.perf_counter() - started
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+    streamed = sum(a["usage"]["prompt_tokens"] + a["usage"]["completion_tokens"] for a in answers)
+    return {"prompt": sum(prompts) / len(prompts), "decode": sum(decodes) / len(decodes), "generated": min(generated),
+            "streams": streamed / elapsed, "streamPrompt": prompt_tokens}
+
+
+def main():
+    parser = argparse.ArgumentParser(description="The SDK against llama.cpp's own tools on the same device and model")
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--model", default="smollm2-135m-instruct-q4_1")
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--prompt", type=int, default=512)
+    parser.add_argument("--tokens", type=int, default=128)
+    parser.add_argument("--streams", type=int, default=64)
+    parser.add_argument("--stream-tokens", type=int, default=128)
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--gpu-layers", type=int, help="the SDK's --gpu-layers (default: its own choice); the tools get 99, or 0 with 0")
+    args = parser.parse_args()
+    home = os.environ.get("RUNANYWHERE_HOME") or os.path.expanduser("~/.cache/runanywhere")
+    env = dict(os.environ)
+    library, backends = engine_library(args.binary, env)
+    on_cpu = args.gpu_layers == 0 or backends == "CPU"
+    args.gpu_layers_tools = 0 if on_cpu else 99
+    # Set-up builds every variant from this llama-cpp-python version's source.
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "setup")) as setup:
+        version = setup.read().split("LLAMA_CPP_PYTHON_VERSION=")[1].split()[0]
+    bench, batched = tools(library, home, version, args.threads)
+    model = json.loads(subprocess.run([args.binary, "models", "info", args.model, "--json"], env=env, check=True,
+                                      capture_output=True, text=True).stdout)["model"]
+    model_path = (model.get("localPath") or "").removeprefix("file://")
+    if os.path.isdir(model_path):
+        model_path = os.path.join(model_path, next(f for f in sorted(os.listdir(model_path)) if f.endswith(".gguf")))
+    if not model_path.endswith(".gguf"):
+        raise SystemExit(f"gpu: {args.model} has no local GGUF file (runanywhere models download {args.model})")
+    where = [args.binary, "generate", "--json", "--max-tokens", "1", "--threads", str(args.threads), "--model", args.model, "Hi"]
+    if args.gpu_layers is not None:
+        where[2:2] = ["--gpu-layers", str(args.gpu_layers)]
+    backend = json.loads(subprocess.run(where, env=env, check=True, capture_output=True, text=True).stdout)["backend"]
+    print(f"engine: {library} (backends: {backends}); the SDK runs the model on: {backend}", flush=True)
+    print(f"model: {model_path}; threads: {args.threads}", flush=True)
+    ours = sdk(args.binary, args.model, args, env)
+    prompt, decode = llama_bench(bench, model_path, args, env)
+    streams = batched_bench(batched, model_path, args, ours["streamPrompt"], env)
+    rows = [(f"prompt tok/s (pp{args.prompt})", ours["prompt"], prompt, 0.95),
+            (f"decode tok/s (tg{args.tokens}; the SDK wrote {ours['generated']}+)", ours["decode"], decode, 0.95),
+            (f"{args.streams} streams at once, prompt+generated tok/s", ours["streams"], streams, 0.9)]
+    print(f"\n{'measure':<44} {'SDK':>10} {'llama.cpp':>10} {'ratio':>7}  target")
+    for name, mine, theirs, target in rows:
+        ratio = mine / theirs if theirs else 0
+        print(f"{name:<44} {mine:>10.1f} {theirs:>10.1f} {ratio:>7.2f}  >= {target} {'ok' if ratio >= target else 'BELOW'}")
+    print("llama.cpp: llama-bench (pp, tg) and llama-batched-bench (S) built from the same source against the same ggml")
+
+
+if __name__ == "__main__":
+    main()
