@@ -116,7 +116,7 @@ public enum TestEnvironment {
         let variant = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/llama.cpp-gpu").resolvingSymlinksInPath()
         return variant.lastPathComponent.hasPrefix("llama.cpp-vulkan-")
             && FileManager.default.fileExists(atPath: variant.appendingPathComponent("lib/libllama.so").path)
-            && FileManager.default.fileExists(atPath: "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
+            && GPUDrivers.current().vulkanDrivers.contains { $0.hasPrefix("lvp_icd.") }
     }
 
     /// Whether scripts/setup has installed LiteRT (libLiteRt.so from the ai-edge-litert wheel, for
