@@ -44,12 +44,13 @@ def tools(library, home, version, threads):
     if os.path.exists(os.path.join(folder, ".built")):
         return bench, batched
     venv = os.path.join(home, "engines", "venv", "bin")
-    cmake = shutil.which("cmake") or os.path.join(venv, "cmake")
-    ninja = shutil.which("ninja") or os.path.join(venv, "ninja")
-    if not (os.path.exists(cmake) and os.path.exists(ninja)):
+
+    def program(name):
+        return shutil.which(name) or os.path.join(venv, name)
+    if not (os.path.exists(program("cmake")) and os.path.exists(program("ninja"))):
         print("installing cmake and ninja into the set-up's venv (PyPI)", flush=True)
         subprocess.run([os.path.join(venv, "pip"), "install", "-q", "--disable-pip-version-check", "cmake", "ninja"], check=True)
-        cmake, ninja = shutil.which("cmake") or os.path.join(venv, "cmake"), shutil.which("ninja") or os.path.join(venv, "ninja")
+    cmake, ninja = program("cmake"), program("ninja")
     sdist = os.path.join(home, "downloads", "pypi-sdist", f"llama_cpp_python-{version}.tar.gz")
     if not os.path.exists(sdist):
         raise SystemExit(f"gpu: {sdist} is missing (scripts/setup downloads it when it builds a GPU variant)")

@@ -55,38 +55,28 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         return size + size / 2 + (32 << 20)
     }
 
-    /// The host's part of ``totalMemoryUsage(for:options:)``: all of it, less what goes to a GPU.
+    /// The host's part of ``estimateMemorySplit(for:options:)``.
     public func estimateMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 {
-        let (total, device) = memorySplit(for: model, options: options)
-        return total - device
+        estimateMemorySplit(for: model, options: options).host
     }
 
-    /// The GPU's part: the share of the layers ``GPUOffload`` puts there, of the weights and KV cache.
-    public func estimateDeviceMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 {
-        memorySplit(for: model, options: options).device
-    }
-
-    /// The model's whole memory and the part of it on a GPU, the total read once.
-    private func memorySplit(for model: ModelInfo, options: ModelLoadOptions) -> (total: Int64, device: Int64) {
-        let total = totalMemoryUsage(for: model, options: options)
-        guard let path = model.primaryFile?.path, let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else {
-            return (total, 0)
+    /// The whole model — the file, the KV cache of every sequence at its context length (from
+    /// the GGUF's attention shape, 16-bit keys and values) and compute buffers; without readable
+    /// metadata, ``estimateMemoryUsage(for:)`` — split by the share of the layers ``GPUOffload``
+    /// puts on a GPU. The GGUF is read once for both.
+    public func estimateMemorySplit(for model: ModelInfo, options: ModelLoadOptions) -> (host: Int64, device: Int64) {
+        let metadata = model.primaryFile.flatMap { try? GGUFReader.read($0) }
+        var total = estimateMemoryUsage(for: model)
+        if let metadata, let perToken = metadata.kvBytesPerToken {
+            let context = options.resolvedContextLength(for: model, trainedContext: metadata.contextLength ?? 0)
+            let kv = Int64(perToken) * Int64(context) * Int64(max(1, options.parallel))
+            total = Int64(metadata.fileSize) + kv + Self.projectorSize(model) + (64 << 20)
         }
-        let offload = Self.offload(model, path: path, options: options, library: library)
+        guard model.primaryFile != nil, let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else { return (total, 0) }
+        let offload = Self.offload(model, metadata: metadata, options: options, library: library)
         guard offload.layers > 0, offload.layerCount > 0 else { return (total, 0) }
-        return (total, Int64(Double(total) * min(1, Double(offload.layers) / Double(offload.layerCount))))
-    }
-
-    /// The file, the KV cache of every sequence at its context length (from the GGUF's
-    /// attention shape, 16-bit keys and values) and compute buffers; without readable metadata,
-    /// ``estimateMemoryUsage(for:)``.
-    private func totalMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 {
-        guard let path = model.primaryFile, let metadata = try? GGUFReader.read(path), let perToken = metadata.kvBytesPerToken else {
-            return estimateMemoryUsage(for: model)
-        }
-        let context = options.resolvedContextLength(for: model, trainedContext: metadata.contextLength ?? 0)
-        let kv = Int64(perToken) * Int64(context) * Int64(max(1, options.parallel))
-        return Int64(metadata.fileSize) + kv + Self.projectorSize(model) + (64 << 20)
+        let device = Int64(Double(total) * min(1, Double(offload.layers) / Double(offload.layerCount)))
+        return (total - device, device)
     }
 
     /// Loads a GGUF model and creates its context; a multimodal model with a vision projector
@@ -102,7 +92,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         if let projector { _ = try GGUFReader.read(URL(fileURLWithPath: projector)) }
         let (llama, backend) = try await runBlocking { () throws -> (LlamaContext, String) in
             let library = try LlamaLibrary.load(candidates: candidates, logger: engineLogger)
-            let offload = Self.offload(model, path: path, options: options, library: library)
+            let offload = Self.offload(model, metadata: try? GGUFReader.read(URL(fileURLWithPath: path)), options: options, library: library)
             func load(gpuLayers: Int) throws -> LlamaContext {
                 try LlamaContext(
                     library: library, path: path, projector: projector, options: options, modelInfo: model, threads: threads, gpuLayers: gpuLayers
@@ -127,10 +117,9 @@ public struct LlamaCppAdapter: FrameworkAdapter {
     /// The layers of `model` to put on a GPU, from llama.cpp's devices, the GGUF's layer
     /// count and the memory its weights and KV cache take (``GPUOffload``).
     private static func offload(
-        _ model: ModelInfo, path: String, options: ModelLoadOptions, library: LlamaLibrary
+        _ model: ModelInfo, metadata: GGUFMetadata?, options: ModelLoadOptions, library: LlamaLibrary
     ) -> (layers: Int, layerCount: Int, device: Accelerator?, reason: String) {
         let accelerators = LlamaDevices.accelerators(library: library, drivers: .current(), variant: .installed())
-        let metadata = try? GGUFReader.read(URL(fileURLWithPath: path))
         let layerCount = metadata?.layerCount ?? 0
         let context = options.resolvedContextLength(for: model, trainedContext: metadata?.contextLength ?? 0)
         let kv = Int64(metadata?.kvBytesPerToken ?? 0) * Int64(context) * Int64(max(1, options.parallel))

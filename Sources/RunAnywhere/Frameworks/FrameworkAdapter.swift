@@ -89,9 +89,9 @@ public protocol FrameworkAdapter: Sendable {
     /// Bytes of host memory the model needs once loaded with `options` (context, parallel
     /// sequences, GPU layers), estimated; by default the same as without options.
     func estimateMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64
-    /// Bytes of GPU memory the model takes once loaded with `options`, estimated (what part of
-    /// it goes to a GPU); 0 for an engine that runs on the CPU.
-    func estimateDeviceMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64
+    /// Bytes of host and of GPU memory the model takes once loaded with `options`, estimated
+    /// together (where its layers go is worked out once); the GPU's part is 0 on the CPU.
+    func estimateMemorySplit(for model: ModelInfo, options: ModelLoadOptions) -> (host: Int64, device: Int64)
     /// Loads a language model.
     func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService
     /// Loads a speech-to-text model.
@@ -110,8 +110,10 @@ extension FrameworkAdapter {
         estimateMemoryUsage(for: model)
     }
 
-    /// Default: the CPU only.
-    public func estimateDeviceMemoryUsage(for model: ModelInfo, options: ModelLoadOptions) -> Int64 { 0 }
+    /// Default: all of ``estimateMemoryUsage(for:options:)`` on the host, none on a GPU.
+    public func estimateMemorySplit(for model: ModelInfo, options: ModelLoadOptions) -> (host: Int64, device: Int64) {
+        (estimateMemoryUsage(for: model, options: options), 0)
+    }
 
     /// Default: the engine reports no devices of its own.
     public func accelerators() -> [Accelerator] { [] }

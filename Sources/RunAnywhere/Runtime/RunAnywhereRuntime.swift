@@ -103,11 +103,11 @@ public actor RunAnywhereRuntime {
         guard let adapter = frameworks.bestAdapter(for: model, availableMemory: available) else {
             throw SDKError(.frameworkNotAvailable, "No available engine can run '\(model.id)' (\(model.framework.displayName), \(model.format.rawValue)): \(unavailableReason(for: model))")
         }
-        let needed = adapter.estimateMemoryUsage(for: model, options: options)
+        let (needed, device) = adapter.estimateMemorySplit(for: model, options: options)
         if available > 0, needed > available {
             throw SDKError(.insufficientMemory, "Model '\(model.id)' needs about \(needed >> 20) MiB but only \(available >> 20) MiB is available")
         }
-        return (adapter, needed, adapter.estimateDeviceMemoryUsage(for: model, options: options))
+        return (adapter, needed, device)
     }
 
     private nonisolated func unavailableReason(for model: ModelInfo) -> String {
