@@ -3,17 +3,18 @@ import Foundation
 import RunAnywhere
 
 /// Runs every generation of one loaded model on one engine thread, continuously batched: each
-/// step evaluates one prompt chunk for every request still reading its prompt, then decodes the
-/// next token of every generating request, so a new request starts within a step instead of
-/// waiting for the others to finish. Requests wait in a bounded queue while every sequence is
-/// taken.
+/// step advances every request by a prompt chunk or a token, so a new request starts within a
+/// step instead of waiting for the others to finish, and a step stays short however many
+/// requests arrive at once. Requests wait in a bounded queue while every sequence is taken.
 ///
 /// **Reproducibility.** llama.cpp's CPU kernels round differently for different batch shapes
 /// (see ``PromptCache``), so requests that promise reproducible output (greedy or seeded) are
 /// evaluated in decode calls of their own: prompt chunks on the fixed chunk grid, then one token
 /// per call, in their own sequence's KV stream; what else runs meanwhile changes nothing of their
-/// numbers. Randomly sampled requests promise nothing to reproduce, and their next tokens are
-/// decoded together in one batch, which is where batching gains throughput.
+/// numbers. Randomly sampled requests promise nothing to reproduce: their next tokens and, beside
+/// them, up to a chunk of their prompts are evaluated together in one decode call per step, as
+/// llama.cpp's server does, which is where batching gains throughput. A sampled request alone
+/// reads its prompt in calls of its own, so that what it leaves in memory stays reusable.
 final class BatchScheduler: @unchecked Sendable {
     private let llama: LlamaContext
     private let queueLimit: Int
@@ -41,7 +42,7 @@ final class BatchScheduler: @unchecked Sendable {
         slots = Array(repeating: nil, count: llama.parallel)
         caches = Array(repeating: PromptCache(chunk: llama.promptChunk), count: llama.parallel)
         lastUsed = Array(repeating: 0, count: llama.parallel)
-        batch = LlamaBatch(api: llama.library.api, capacity: max(llama.promptChunk, llama.parallel))
+        batch = LlamaBatch(api: llama.library.api, capacity: llama.batchCapacity)
         let thread = Thread { [self] in run() }
         thread.name = "llama.cpp scheduler"
         thread.stackSize = 8 << 20
@@ -151,19 +152,28 @@ final class BatchScheduler: @unchecked Sendable {
         lastUsed[slot] = clock
     }
 
-    /// One step: cancelled requests leave, every prompt advances by one chunk, and every
-    /// generating request gets its next token.
+    /// One step: cancelled requests leave, every prompt advances, and every generating request
+    /// gets its next token.
     private func step() {
         for slot in slots.indices where slots[slot]?.emitter.isCancelled == true { end(slot, .cancelled) }
+        var reading: [Int] = [], decoding: [Int] = []
         for slot in slots.indices {
-            if let generation = slots[slot], generation.isReadingPrompt { readPromptChunk(generation, in: slot) }
+            guard let generation = slots[slot] else { continue }
+            if generation.isReadingPrompt {
+                if generation.isReproducible || generation.prompt.image(at: generation.evaluated) != nil {
+                    readPromptChunk(generation, in: slot)
+                } else {
+                    reading.append(slot)
+                }
+            } else if generation.pending != nil {
+                if generation.isReproducible { decodeNext(of: [slot], threads: generation.threads) } else { decoding.append(slot) }
+            }
         }
-        var shared: [Int] = []
-        for slot in slots.indices {
-            guard let generation = slots[slot], generation.pending != nil else { continue }
-            if generation.isReproducible { decodeNext(of: [slot], threads: generation.threads) } else { shared.append(slot) }
+        if decoding.isEmpty, reading.count == 1, let slot = reading.first, let generation = slots[slot] {
+            readPromptChunk(generation, in: slot)
+        } else if let first = (decoding + reading).first, let generation = slots[first] {
+            decodeTogether(decoding, reading: reading, threads: generation.threads)
         }
-        if let first = shared.first, let generation = slots[first] { decodeNext(of: shared, threads: generation.threads) }
     }
 
     /// Evaluates the next chunk of the prompt in a decode call of its own; after the last one,
@@ -182,6 +192,11 @@ final class BatchScheduler: @unchecked Sendable {
         caches[slot].appendChunk(chunk)
         generation.evaluated += chunk.count
         guard !generation.isReadingPrompt else { return }
+        promptRead(generation, in: slot, output: Int32(chunk.count - 1))
+    }
+
+    /// Reports the prompt read and samples the first token from the batch's output `output`.
+    private func promptRead(_ generation: LlamaGeneration, in slot: Int, output: Int32) {
         if !generation.request.images.isEmpty {
             generation.emitter.emit(.imagesEncoded(
                 count: generation.imagesEncoded, tokens: generation.prompt.imageTokenCount, seconds: generation.imageEncodeSeconds
@@ -191,7 +206,7 @@ final class BatchScheduler: @unchecked Sendable {
             evaluated: generation.prompt.tokens.count - generation.reused, cached: generation.reused,
             seconds: (ContinuousClock.now - generation.promptStarted).inSeconds
         ))
-        sample(slot, output: Int32(chunk.count - 1))
+        sample(slot, output: output)
     }
 
     /// Encodes an image of the prompt and writes its embeddings into the sequence's memory, as
@@ -207,6 +222,48 @@ final class BatchScheduler: @unchecked Sendable {
         generation.evaluated += image.count
         generation.imagesEncoded += 1
         generation.imageEncodeSeconds += seconds
+    }
+
+    /// Decodes the pending token of each of `decoding` and as much of the prompts of `reading` as
+    /// the batch has room for, up to a chunk, in one call; then samples the next token of each
+    /// that has one. Prompt tokens read this way are off the chunk grid, never reused by a
+    /// reproducible request.
+    private func decodeTogether(_ decoding: [Int], reading: [Int], threads: Int) {
+        batch.clear()
+        for slot in decoding {
+            guard let token = slots[slot]?.pending else { continue }
+            batch.add(token, position: caches[slot].count, sequence: slot, output: true)
+        }
+        var read: [(slot: Int, tokens: ArraySlice<llama_token>, output: Int?)] = []
+        var room = min(batch.capacity - batch.count, caches.first?.chunk ?? 0)
+        for slot in reading where room > 0 {
+            guard let generation = slots[slot] else { continue }
+            let start = generation.evaluated
+            let end = min(start + room, generation.prompt.textEnd(after: start))
+            let last = end == generation.prompt.tokens.count
+            for position in start..<end {
+                batch.add(generation.prompt.tokens[position], position: position, sequence: slot, output: last && position == end - 1)
+            }
+            read.append((slot, generation.prompt.tokens[start..<end], last ? batch.count - 1 : nil))
+            room -= end - start
+        }
+        let status = decode(threads: threads, abortingOn: nil)
+        guard status == 0 else {
+            failed(decoding, status, readingPrompt: false)
+            return failed(read.map(\.slot), status, readingPrompt: true)
+        }
+        for (output, slot) in decoding.enumerated() {
+            guard let generation = slots[slot], let token = generation.pending else { continue }
+            caches[slot].appendGenerated(token)
+            generation.pending = nil
+            sample(slot, output: Int32(output))
+        }
+        for (slot, tokens, output) in read {
+            guard let generation = slots[slot] else { continue }
+            caches[slot].appendUnreusable(Array(tokens))
+            generation.evaluated += tokens.count
+            if let output { promptRead(generation, in: slot, output: Int32(output)) }
+        }
     }
 
     /// Decodes the pending token of each of `slots` in one call, then samples each one's next.

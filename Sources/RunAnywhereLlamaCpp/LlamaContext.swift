@@ -43,9 +43,11 @@ final class LlamaContext: @unchecked Sendable {
         contextParams.n_ctx = UInt32(contextLength * parallel)
         contextParams.n_seq_max = UInt32(parallel)
         contextParams.kv_unified = false
-        // One decode call evaluates one prompt chunk, in one micro-batch (see PromptCache).
+        // A reproducible request's decode call evaluates one prompt chunk, in one micro-batch
+        // (see PromptCache); a shared call of sampled requests holds up to a chunk of prompt
+        // tokens beside one token of every sequence (see BatchScheduler).
         let chunk = max(1, min(options.batchSize, contextLength))
-        contextParams.n_batch = UInt32(max(chunk, parallel))  // room for one token of every sequence
+        contextParams.n_batch = UInt32(chunk + parallel)
         contextParams.n_ubatch = UInt32(chunk)
         contextParams.n_threads = Int32(threads)
         contextParams.n_threads_batch = Int32(threads)
@@ -99,6 +101,9 @@ final class LlamaContext: @unchecked Sendable {
 
     /// How many sequences (generations at once) the context has.
     var parallel: Int { Int(api.llama_n_seq_max(context)) }
+
+    /// The most tokens one decode call takes.
+    var batchCapacity: Int { Int(api.llama_n_batch(context)) }
 
     /// The fixed length of the chunks prompts are evaluated in: one decode call and one
     /// micro-batch each (llama.cpp caps the batch at the context size).

@@ -55,6 +55,27 @@ extension LlamaTests {
             #expect(await runtime.loadedModels().first?.activeRequests == 0)
         }
 
+        /// A sampled request's prompt read beside other requests' tokens is off the chunk grid:
+        /// a reproducible request never reuses it, and reuses its own chunks as before.
+        @Test func promptsReadTogetherAreNeverReusedByAReproducibleRequest() async throws {
+            let load = ModelLoadOptions(contextLength: 512, threads: 1, flashAttention: .disabled, batchSize: 16, parallel: 2, queueLimit: 0)
+            let runtime = try await makeRuntime(load: false)
+            // A decoding request, so that the next prompt is read in the calls that decode its tokens.
+            let chatty = LLMGenerationOptions(maxTokens: 400, temperature: 0.9, threads: 1, applyChatTemplate: false)
+            let running = try await Self.start(runtime, "Once upon a time", chatty, load: load)
+            var pieces = running.stream.makeAsyncIterator()
+            _ = try await pieces.next()
+            let together = try await Self.answer(runtime, longPrompt, Self.sampled(seed: nil), load: load)
+            running.result.cancel()
+            _ = try? await running.result.value
+            #expect(together.cachedInputTokens == 0 && together.inputTokens > 3 * load.batchSize, "\(together.inputTokens) prompt tokens")
+
+            let first = try await Self.answer(runtime, longPrompt, greedy(12), load: load)
+            #expect(first.cachedInputTokens == 0, "a reproducible request reused tokens read in a shared batch")
+            let second = try await Self.answer(runtime, longPrompt, greedy(12), load: load)
+            #expect(second.cachedInputTokens > 0 && second.text == first.text)
+        }
+
         @Test func theMemoryEstimateCountsEverySequencesKVCache() throws {
             let model = try #require(try makeRuntimeModel())
             let metadata = try GGUFReader.read(try #require(model.primaryFile))

@@ -25,6 +25,7 @@
     X(llama_model_get_vocab)                   \
     X(llama_model_n_ctx_train)                 \
     X(llama_model_chat_template)               \
+    X(llama_n_batch)                           \
     X(llama_n_ubatch)                          \
     X(llama_n_ctx_seq)                         \
     X(llama_n_seq_max)                         \
