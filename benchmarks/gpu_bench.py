@@ -64,8 +64,8 @@ def tools(library, home, version, threads):
         for step in ([cmake, "-S", source, "-B", build, "-G", "Ninja", f"-DCMAKE_MAKE_PROGRAM={ninja}", "-DCMAKE_BUILD_TYPE=Release",
                       # The installed ggml, not a second build of it: the tools link the SDK's backends.
                       "-DLLAMA_USE_SYSTEM_GGML=ON", f"-Dggml_DIR={prefix}/lib/cmake/ggml", f"-DCMAKE_LIBRARY_PATH={lib}",
-                      # ggml's headers from this source, the one the libraries were built from (the CPU
-                      # engine's include folder is shared with other wheels that carry their own ggml.h).
+                      # ggml's headers from this source, the one the libraries were built from (ggml's CMake
+                      # package points at the venv's include folder, where other wheels write their own ggml.h).
                       f"-DCMAKE_C_FLAGS=-I{source}/ggml/include", f"-DCMAKE_CXX_FLAGS=-I{source}/ggml/include",
                       "-DLLAMA_BUILD_TOOLS=ON", "-DLLAMA_BUILD_EXAMPLES=OFF", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_SERVER=OFF",
                       "-DLLAMA_CURL=OFF", "-DLLAMA_OPENSSL=OFF"],

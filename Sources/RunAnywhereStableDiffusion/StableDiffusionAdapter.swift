@@ -18,10 +18,12 @@ public struct StableDiffusionAdapter: FrameworkAdapter {
         self.logger = logger
     }
 
-    /// Available when libstable-diffusion opens and has every function the SDK calls.
+    /// Available when libstable-diffusion opens and has every function the SDK calls; the detail
+    /// names the library and its compute backends.
     public func availability() -> FrameworkAvailability {
         do {
-            return .available(detail: try StableDiffusionLibrary.load(candidates: libraryCandidates, logger: logger).path)
+            let library = try StableDiffusionLibrary.load(candidates: libraryCandidates, logger: logger)
+            return .available(detail: "\(library.path); backends: \(library.backends.joined(separator: ", "))")
         } catch {
             return .unavailable(reason: (error as? SDKError)?.message ?? "\(error)")
         }

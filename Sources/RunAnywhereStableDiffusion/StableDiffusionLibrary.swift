@@ -19,6 +19,13 @@ final class StableDiffusionLibrary: Sendable {
         self.logSink = logSink
     }
 
+    /// The compute backends this build has (its ggml's registry: "CPU" for the build scripts/setup
+    /// makes; a GPU build would add "CUDA" or "Vulkan").
+    var backends: [String] {
+        (0..<api.ggml_backend_reg_count()).compactMap { api.ggml_backend_reg_get($0).flatMap { api.ggml_backend_reg_name($0) } }
+            .map { String(cString: $0) }
+    }
+
     private static let libraries = EngineLibraryCache<StableDiffusionLibrary>(
         engine: "stable-diffusion.cpp", hint: "run scripts/setup, or set RUNANYWHERE_SD_LIB to a libstable-diffusion.so"
     )

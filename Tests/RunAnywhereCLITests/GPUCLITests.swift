@@ -34,7 +34,7 @@ struct GPUCLITests {
         #expect((json["hardware"] as? [String: Any])?["hasGPU"] as? Bool == usable)
         // Each ggml-based engine says which compute backends its build has.
         let frameworks = try #require(json["frameworks"] as? [[String: Any]])
-        for name in ["LlamaCpp", "WhisperCpp"] {
+        for name in ["LlamaCpp", "WhisperCpp", "StableDiffusionCpp"] {
             let available = (frameworks.first { $0["framework"] as? String == name }?["availability"] as? [String: Any])?["available"] as? [String: Any]
             let detail = available?["detail"] as? String ?? ""
             #expect(detail.contains("backends: "), "\(name)")

@@ -21,6 +21,13 @@ void * _Nullable tdefl_write_image_to_png_file_in_memory(const void * _Nonnull i
                                                          int channels, size_t * _Nonnull length);
 void mz_free(void * _Nullable memory);
 
+// The backend registry of the ggml compiled into libstable-diffusion (exported, as ggml-backend.h
+// declares it), which says whether this build has a GPU backend.
+struct ggml_backend_reg;
+size_t ggml_backend_reg_count(void);
+struct ggml_backend_reg * _Nullable ggml_backend_reg_get(size_t index);
+const char * _Nullable ggml_backend_reg_name(struct ggml_backend_reg * _Nullable reg);
+
 #define RA_SD_FUNCTIONS(X)                     \
     X(sd_version)                              \
     X(sd_commit)                               \
@@ -34,7 +41,10 @@ void mz_free(void * _Nullable memory);
     X(sd_img_gen_params_init)                  \
     X(generate_image)                          \
     X(tdefl_write_image_to_png_file_in_memory) \
-    X(mz_free)
+    X(mz_free)                                 \
+    X(ggml_backend_reg_count)                  \
+    X(ggml_backend_reg_get)                    \
+    X(ggml_backend_reg_name)
 
 /// Function pointers into one dlopen'ed libstable-diffusion.
 typedef struct ra_sd_api {
