@@ -235,7 +235,7 @@ final class BatchScheduler: @unchecked Sendable {
             batch.add(token, position: caches[slot].count, sequence: slot, output: true)
         }
         var read: [(slot: Int, tokens: ArraySlice<llama_token>, output: Int?)] = []
-        var room = min(batch.capacity - batch.count, caches.first?.chunk ?? 0)
+        var room = min(batch.capacity - batch.count, llama.promptChunk)
         for slot in reading where room > 0 {
             guard let generation = slots[slot] else { continue }
             let start = generation.evaluated

@@ -71,9 +71,14 @@ enum LlamaDevices {
     static func missingReason(_ backend: String, drivers: GPUDrivers, variant: LlamaGPUVariant?) -> String {
         switch backend {
         case "cuda":
-            guard let driver = drivers.nvidiaDriver else { return "no NVIDIA driver is loaded (/proc/driver/nvidia/version is absent)" }
+            guard let driver = drivers.nvidiaDriver else {
+                let installed = variant?.backend == "cuda" ? "the CUDA build of llama.cpp is installed but not used: " : ""
+                return installed + "no NVIDIA driver is loaded (/proc/driver/nvidia/version is absent)"
+            }
             let build = drivers.cudaCompiler.map { "RUNANYWHERE_GPU=cuda scripts/setup builds one with \($0)" }
-                ?? "building one needs the CUDA toolkit (nvcc on the PATH or under CUDA_HOME; PyPI's NVIDIA wheels have no nvcc), then RUNANYWHERE_GPU=cuda scripts/setup"
+                ?? "building one needs the CUDA toolkit (nvcc on the PATH or under CUDA_HOME: NVIDIA's CUDA 12, or on Debian 12 "
+                + "nvidia-cuda-toolkit from non-free, CUDA 11.8, for GPUs before Hopper; PyPI's NVIDIA wheels have no nvcc), "
+                + "then RUNANYWHERE_GPU=cuda scripts/setup"
             return "this build of llama.cpp has no CUDA backend: \(build); NVIDIA driver: \(driver)"
         default:
             guard !drivers.vulkanDrivers.isEmpty else {

@@ -18,6 +18,9 @@ struct LlamaDevicesTests {
         let lavapipe = GPUDrivers(nvidiaDriver: nil, vulkanDrivers: ["lvp_icd.x86_64.json"], cudaCompiler: nil)
         let unused = LlamaDevices.missingReason("vulkan", drivers: lavapipe, variant: LlamaGPUVariant(backend: "vulkan", library: "/x/libllama.so"))
         #expect(unused.contains("installed but not used") && unused.contains("GGML_VK_VISIBLE_DEVICES"))
+        let cudaUnused = LlamaDevices.missingReason("cuda", drivers: none, variant: LlamaGPUVariant(backend: "cuda", library: "/x/libllama.so"))
+        #expect(cudaUnused.contains("CUDA build of llama.cpp is installed but not used") && cudaUnused.contains("no NVIDIA driver"))
+        #expect(cuda.contains("nvidia-cuda-toolkit"))
     }
 
     /// The GPU variant is opened only where its backend can find a device.
