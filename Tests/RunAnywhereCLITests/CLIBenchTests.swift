@@ -4,7 +4,8 @@ import Testing
 
 @Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
 struct CLIBenchTests {
-    /// Spec 5.3.1: benchmark tokens/sec is within 20% of what `generate --json` measures.
+    /// A benchmark run, listed, shown, exported and cleared. (Spec 5.3.1, its tokens/sec within
+    /// 20% of what `generate --json` measures, compares timings: `benchmarks/bench-agreement`.)
     @Test func runListShowExportClear() throws {
         try CLIRunner.withData { cli, data in
             let bench = try cli.run(["bench", "run", "--category", "llm", "--scenario", "Medium generation", "--repetitions", "3", "--threads", "1", "--json"])
@@ -14,15 +15,9 @@ struct CLIBenchTests {
             let run = try #require(export["run"] as? [String: Any])
             let result = try #require((run["results"] as? [[String: Any]])?.first)
             let metrics = try #require(result["metrics"] as? [String: Any])
-            let benchSpeed = try #require(metrics["tokensPerSecond"] as? Double)
+            let speeds = try ["tokensPerSecondMin", "tokensPerSecond", "tokensPerSecondMax"].map { try #require(metrics[$0] as? Double) }
+            #expect(speeds[0] > 0 && speeds == speeds.sorted(), "the median lies between the slowest and the fastest: \(speeds)")
             #expect(metrics["repetitions"] as? Int == 3)
-            // The median of three `generate` runs against the benchmark's median of three passes.
-            let generateSpeeds = try (0..<3).map { _ in
-                try cli.run(["generate", "--json", "--temperature", "0", "--max-tokens", "256", "--threads", "1",
-                             "Explain how photosynthesis works in 3 paragraphs."]).json()["tokensPerSecond"] as? Double ?? 0
-            }.sorted()
-            let generateSpeed = generateSpeeds[1]
-            #expect(abs(benchSpeed - generateSpeed) / generateSpeed < 0.2, "bench \(benchSpeed) vs generate \(generateSpeeds)")
 
             let id = try #require(run["id"] as? String)
             let listed = try #require(try JSONSerialization.jsonObject(with: Data(cli.run(["bench", "list", "--json"]).stdout.utf8)) as? [[String: Any]])
