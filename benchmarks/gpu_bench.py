@@ -53,7 +53,7 @@ def tools(library, home, version, threads):
     cmake, ninja = program("cmake"), program("ninja")
     sdist = os.path.join(home, "downloads", "pypi-sdist", f"llama_cpp_python-{version}.tar.gz")
     if not os.path.exists(sdist):
-        raise SystemExit(f"gpu: {sdist} is missing (scripts/setup downloads it when it builds a GPU variant)")
+        raise SystemExit(f"gpu: {sdist} is missing (scripts/setup downloads it)")
     print(f"building llama-bench and llama-batched-bench against {lib} (llama.cpp's tools; once)", flush=True)
     started = time.time()
     shutil.rmtree(folder, ignore_errors=True)

@@ -166,7 +166,7 @@ final class BatchScheduler: @unchecked Sendable {
                     reading.append(slot)
                 }
             } else if generation.pending != nil {
-                if generation.isReproducible { decodeNext(of: [slot], threads: generation.threads) } else { decoding.append(slot) }
+                if generation.isReproducible { decodeTogether([slot], reading: [], threads: generation.threads) } else { decoding.append(slot) }
             }
         }
         if decoding.isEmpty, reading.count == 1, let slot = reading.first, let generation = slots[slot] {
@@ -224,9 +224,9 @@ final class BatchScheduler: @unchecked Sendable {
         generation.imageEncodeSeconds += seconds
     }
 
-    /// Decodes the pending token of each of `decoding` and as much of the prompts of `reading` as
-    /// the batch has room for, up to a chunk, in one call; then samples the next token of each
-    /// that has one. Prompt tokens read this way are off the chunk grid, never reused by a
+    /// Decodes the pending token of each of `decoding` (a reproducible request alone) and as much
+    /// of the prompts of `reading` as the batch has room for, up to a chunk, in one call; then
+    /// samples the next token of each that has one. Prompt tokens read this way are off the chunk grid, never reused by a
     /// reproducible request.
     private func decodeTogether(_ decoding: [Int], reading: [Int], threads: Int) {
         batch.clear()
@@ -263,23 +263,6 @@ final class BatchScheduler: @unchecked Sendable {
             caches[slot].appendUnreusable(Array(tokens))
             generation.evaluated += tokens.count
             if let output { promptRead(generation, in: slot, output: Int32(output)) }
-        }
-    }
-
-    /// Decodes the pending token of each of `slots` in one call, then samples each one's next.
-    private func decodeNext(of group: [Int], threads: Int) {
-        batch.clear()
-        for slot in group {
-            guard let token = slots[slot]?.pending else { continue }
-            batch.add(token, position: caches[slot].count, sequence: slot, output: true)
-        }
-        let status = decode(threads: threads, abortingOn: nil)
-        guard status == 0 else { return failed(group, status, readingPrompt: false) }
-        for (output, slot) in group.enumerated() {
-            guard let generation = slots[slot], let token = generation.pending else { continue }
-            caches[slot].appendGenerated(token)
-            generation.pending = nil
-            sample(slot, output: Int32(output))
         }
     }
 

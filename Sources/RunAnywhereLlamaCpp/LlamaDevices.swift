@@ -11,7 +11,7 @@ enum LlamaDevices {
     /// The names of the backends in `library`'s ggml registry, e.g. ["Vulkan", "CPU"].
     static func backendNames(library: LlamaLibrary) -> [String] {
         let api = library.api
-        return (0..<api.ggml_backend_reg_count()).compactMap { api.ggml_backend_reg_get($0) }.map { text(api.ggml_backend_reg_name($0)) }
+        return GGMLBackends.names(count: api.ggml_backend_reg_count, get: api.ggml_backend_reg_get, name: api.ggml_backend_reg_name)
     }
 
     /// Every device of every backend in `library`, then an unavailable entry for each GPU

@@ -22,8 +22,7 @@ final class StableDiffusionLibrary: Sendable {
     /// The compute backends this build has (its ggml's registry: "CPU" for the build scripts/setup
     /// makes; a GPU build would add "CUDA" or "Vulkan").
     var backends: [String] {
-        (0..<api.ggml_backend_reg_count()).compactMap { api.ggml_backend_reg_get($0).flatMap { api.ggml_backend_reg_name($0) } }
-            .map { String(cString: $0) }
+        GGMLBackends.names(count: api.ggml_backend_reg_count, get: api.ggml_backend_reg_get, name: api.ggml_backend_reg_name)
     }
 
     private static let libraries = EngineLibraryCache<StableDiffusionLibrary>(

@@ -31,8 +31,7 @@ final class WhisperLibrary: Sendable {
     /// The compute backends this build of whisper.cpp has (its ggml's registry: "CPU" for the
     /// wheel scripts/setup installs; a GPU build would add "CUDA" or "Vulkan").
     var backends: [String] {
-        (0..<api.ggml_backend_reg_count()).compactMap { api.ggml_backend_reg_get($0).flatMap { api.ggml_backend_reg_name($0) } }
-            .map { String(cString: $0) }
+        GGMLBackends.names(count: api.ggml_backend_reg_count, get: api.ggml_backend_reg_get, name: api.ggml_backend_reg_name)
     }
 
     /// Opens the first library that exists among `candidates` (cached per process); the
