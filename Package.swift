@@ -143,7 +143,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The benchmark suite: types, providers, runner, store and reports (screens' logic lives here).
-        .target(name: "RunAnywhereBenchmarks", dependencies: ["RunAnywhere"], swiftSettings: swiftSettings),
+        .target(
+            name: "RunAnywhereBenchmarks", dependencies: ["RunAnywhere", .product(name: "CSV", package: "CSV.swift")], swiftSettings: swiftSettings
+        ),
         .target(
             name: "RunAnywhereServer",
             dependencies: [

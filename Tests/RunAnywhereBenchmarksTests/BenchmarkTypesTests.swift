@@ -30,7 +30,7 @@ import Testing
     @Test func csvHasTheSpecsHeaderAndSurvivesAStandardReader() throws {
         let awkward = "load failed: \"model.gguf\", line 3\nsecond line, with comma"
         let run = Fixtures.run(results: [Fixtures.result(), Fixtures.result(error: awkward, scenario: "Odd, \"quoted\" scenario")])
-        let csv = BenchmarkReportFormatter.csv(run)
+        let csv = try BenchmarkReportFormatter.csv(run)
         #expect(csv.hasPrefix(BenchmarkReportFormatter.csvHeader + "\r\n"))
         #expect(BenchmarkReportFormatter.csvHeader == "run_id,timestamp,category,scenario,model_id,model_name,framework,quantization,device,os,load_time_ms,warmup_ms,ttft_ms,tokens_per_sec,e2e_latency_ms,input_tokens,output_tokens,memory_delta_bytes,stt_time_ms,tts_time_ms,vlm_time_ms,diffusion_time_ms,error")
         let parsed = try Fixtures.python("import csv, json, sys; print(json.dumps(list(csv.reader(sys.stdin, strict=True))))", input: Data(csv.utf8))

@@ -1,3 +1,4 @@
+import CSV
 import Foundation
 import RunAnywhere
 
@@ -23,7 +24,7 @@ public enum BenchmarkReportFormatter {
         switch format {
         case .md: markdown(run)
         case .json: String(decoding: try JSONEncoder.runAnywhere.encode(Export(exportedAt: exportedAt, device: run.deviceInfo, run: run)), as: UTF8.self) + "\n"
-        case .csv: csv(run)
+        case .csv: try csv(run)
         }
     }
 
@@ -79,13 +80,17 @@ public enum BenchmarkReportFormatter {
         return lines.joined(separator: "\n")
     }
 
-    /// One row per result under the spec's header.
-    public static func csv(_ run: BenchmarkRun) -> String {
+    /// One row per result under the spec's header, CRLF line ends, written by CSV.swift.
+    public static func csv(_ run: BenchmarkRun) throws -> String {
         func number(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "" }
-        var rows = [csvHeader]
+        let stream = OutputStream.toMemory()
+        stream.open()
+        let writer = try CSVWriter(stream: stream, newline: .crlf)
+        try writer.write(row: csvHeader.split(separator: ",").map(String.init))
         for r in run.results {
             let m = r.metrics
-            let fields = [
+            writer.beginNewRow()
+            try writer.write(row: [
                 run.id, r.timestamp.formatted(.iso8601), r.category.rawValue, r.scenarioName, r.componentModelInfo.modelId,
                 r.componentModelInfo.modelName, r.componentModelInfo.framework, r.componentModelInfo.formatOrQuantization ?? "",
                 run.deviceInfo.modelName, run.deviceInfo.osVersion, number(m.loadTimeMs), number(m.warmupTimeMs),
@@ -93,16 +98,10 @@ public enum BenchmarkReportFormatter {
                 m.inputTokens.map(String.init) ?? "", m.outputTokens.map(String.init) ?? "", m.peakMemoryDeltaBytes.map(String.init) ?? "",
                 number(m.sttTranscriptionTimeMs), number(m.ttsSynthesisTimeMs), number(m.vlmDescriptionTimeMs),
                 number(m.imageGenerationTimeMs), m.error ?? "",
-            ]
-            rows.append(fields.map(csvField).joined(separator: ","))
+            ])
         }
-        return rows.joined(separator: "\r\n") + "\r\n"
-    }
-
-    /// A field quoted as RFC 4180 requires: when it holds a comma, a quote or a line break,
-    /// it is wrapped in quotes and its quotes are doubled.
-    static func csvField(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        stream.close()
+        let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\r\n"
     }
 }
