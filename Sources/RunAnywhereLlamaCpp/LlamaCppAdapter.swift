@@ -99,7 +99,9 @@ public struct LlamaCppAdapter: FrameworkAdapter {
                 )
             }
             guard offload.layers > 0, let device = offload.device else {
-                logger.debug("\(model.id) runs on the CPU: \(offload.reason)")
+                // Asked-for layers that no GPU can take are worth a warning; the CPU by default is not.
+                let level: Logger.Level = (options.gpuLayers ?? 0) > 0 ? .warning : .debug
+                logger.log(level: level, "\(model.id) runs on the CPU: \(offload.reason)")
                 return (try load(gpuLayers: 0), "cpu")
             }
             do {

@@ -84,6 +84,9 @@ struct GPUOffloadTests {
         let plan = GPUOffload.plan(requested: nil, layerCount: 30, modelBytes: 1 << 30, contextBytes: 1 << 26, accelerators: [cpu, missing])
         #expect(plan.layers == 0 && plan.device == nil && plan.reason == "no GPU is available")
         #expect(GPUOffload.plan(requested: 12, layerCount: 30, modelBytes: 1 << 30, contextBytes: 0, accelerators: [cpu]).layers == 0)
+        // Layers asked for with no GPU: the reason says why each GPU backend cannot take them.
+        let asked = GPUOffload.plan(requested: 99, layerCount: 30, modelBytes: 1 << 30, contextBytes: 0, accelerators: [cpu, missing])
+        #expect(asked.layers == 0 && asked.reason == "99 GPU layers were asked for, but no GPU is available (vulkan: no driver); running on the CPU")
     }
 
     @Test func aModelThatFitsGoesWholeAndOneThatDoesNotGoesInPart() {

@@ -27,7 +27,11 @@ public struct GPUOffload: Sendable, Equatable {
         }
         if let requested {
             guard requested > 0 else { return GPUOffload(layers: 0, device: nil, reason: "the CPU was asked for (0 GPU layers)") }
-            guard let device else { return GPUOffload(layers: 0, device: nil, reason: "\(requested) GPU layers were asked for, but no GPU is available") }
+            guard let device else {
+                let why = accelerators.filter { !$0.available && $0.kind != .cpu }.map { "\($0.backend): \($0.reason ?? "unavailable")" }
+                let detail = why.isEmpty ? "" : " (\(why.joined(separator: "; ")))"
+                return GPUOffload(layers: 0, device: nil, reason: "\(requested) GPU layers were asked for, but no GPU is available\(detail); running on the CPU")
+            }
             let layers = min(requested, layerCount)
             return GPUOffload(layers: layers, device: device, reason: "\(layers) of \(layerCount) layers on \(device.name), as asked")
         }
