@@ -30,11 +30,16 @@ def check(condition, message):
 
 
 class Server:
-    """`runanywhere serve --port 0` with the data folder `data`."""
+    """`runanywhere serve --port 0` with the data folder `data`; with `api_key`, started with
+    --api-key-stdin, and `get` and `post` send the key."""
 
-    def __init__(self, binary, data):
+    def __init__(self, binary, data, api_key=None):
         environment = dict(os.environ, RUNANYWHERE_DATA=data)
-        self.process = subprocess.Popen([binary, "serve", "--port", "0", "--threads", "1"], stderr=subprocess.PIPE, text=True, env=environment)
+        arguments = [binary, "serve", "--port", "0", "--threads", "1"] + (["--api-key-stdin"] if api_key else [])
+        self.process = subprocess.Popen(arguments, stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+        self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self.process.stdin.write(api_key or "")
+        self.process.stdin.close()
         self.log = []
         for line in self.process.stderr:
             self.log.append(line)
@@ -46,12 +51,12 @@ class Server:
         raise SystemExit("runanywhere serve did not start:\n" + "".join(self.log))
 
     def get(self, path):
-        with urllib.request.urlopen(self.url + path) as response:
+        with urllib.request.urlopen(urllib.request.Request(self.url + path, headers=self.headers)) as response:
             return json.load(response)
 
     def post(self, path, body):
         """POSTs JSON and returns the response's bytes."""
-        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json", **self.headers})
         with urllib.request.urlopen(request) as response:
             return response.read()
 

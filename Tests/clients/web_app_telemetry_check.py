@@ -1,12 +1,16 @@
 """The web app's Telemetry page in a real browser (see web_app_support.py), against a live
-`runanywhere serve`, which also receives BenchRunner payloads on /telemetry: the empty page,
-runs posted (three at about 100 fps, then three at about 70), the groups' table, the regression
-found, the charts across runs and the newest runs, and a bad payload refused naming its field.
+`runanywhere serve` started with an API key, which also receives BenchRunner payloads on
+/telemetry: the page asking for the key, then empty; runs posted (three at about 100 fps, then
+three at about 70), the groups' table, the regression found, the charts across runs and the
+newest runs, a bad payload refused naming its field, and Export CSV downloading every run.
 
     web_app_telemetry_check.py --binary PATH --screenshots DIR
 """
+import csv
 import datetime
 import json
+import os
+import time
 import urllib.error
 import urllib.request
 import uuid
@@ -24,9 +28,12 @@ def payload(fps, minutes_ago, model="GradientIdentity"):
 
 
 def checks(page, options, folders):
-    server = Server(options.binary, folders["data"])
+    key = f"telemetry-{uuid.uuid4()}"
+    server = Server(options.binary, folders["data"], api_key=key)
     try:
         page.driver.get(server.url + "/#/telemetry")
+        page.find("dialog[open] input[type=password]").send_keys(key)
+        page.click("dialog[open] button.primary")
         page.wait(lambda d: "No runs yet" in page.text(".telemetry"))
         check(page.driver.find_element("css selector", ".tabs a[data-tab='telemetry']").get_attribute("aria-current") == "page",
               "the Telemetry tab is the current one")
@@ -38,7 +45,7 @@ def checks(page, options, folders):
         try:
             bad = payload(50, 1)
             bad["metrics"]["fps_min"] = -5
-            request = urllib.request.Request(server.url + "/telemetry", data=json.dumps(bad).encode(), headers={"Content-Type": "application/json"})
+            request = urllib.request.Request(server.url + "/telemetry", data=json.dumps(bad).encode(), headers={"Content-Type": "application/json", **server.headers})
             urllib.request.urlopen(request)
             check(False, "a negative fps was accepted")
         except urllib.error.HTTPError as error:
@@ -63,6 +70,18 @@ def checks(page, options, folders):
         check("smollm2" in page.text(".telemetry-detail h2"), "choosing a group shows its runs")
         check(page.all("tr.group")[1].get_attribute("aria-selected") == "true", "the chosen group is marked")
         page.shot("telemetry-group")
+
+        # Export CSV fetches with the tab's key (a plain link would be refused) and saves every run.
+        page.click("button.export-csv")
+        path = os.path.join(folders["downloads"], "telemetry.csv")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not os.path.exists(path):
+            time.sleep(0.1)
+        if check(os.path.exists(path), f"Export CSV saved {sorted(os.listdir(folders['downloads']))}"):
+            with open(path, encoding="utf-8", newline="") as file:
+                rows = list(csv.reader(file))
+            check(rows[0][:3] == ["platform", "model_id", "run_id"] and len(rows) == 8, f"the export has a header and 7 runs: {rows[:2]}, {len(rows)} rows")
+            check(sorted(float(row[rows[0].index("fps_avg")]) for row in rows[1:]) == [30, 69, 70, 71, 99, 100, 101], "the runs' fps")
     finally:
         check(server.stop() == 0, "the server stopped cleanly")
 

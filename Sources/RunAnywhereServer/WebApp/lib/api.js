@@ -56,6 +56,14 @@ export async function send(path, { method = "GET", body, signal, headers = {} } 
   throw new APIError(response.status, message, code, param);
 }
 
+/** Fetches a file the server offers as an attachment, with this tab's API key: `{name, blob}`,
+ * the name from its Content-Disposition, else `fallback`. */
+export async function attachment(path, fallback) {
+  const response = await send(path);
+  const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? fallback;
+  return { name, blob: await response.blob() };
+}
+
 /** Sends a request and returns its JSON (null when the answer has no body, as 202 and 204 may). */
 export async function api(path, options) {
   const text = await (await send(path, options)).text();

@@ -2,7 +2,7 @@
 // results grouped by category, each with its model (id, name, framework, quantization) and
 // every metric; Copy Report (Markdown to the clipboard), the JSON and CSV files to download,
 // and Save to the exports folder with the file name confirmed.
-import { api, send } from "../../lib/api.js";
+import { api, attachment } from "../../lib/api.js";
 import { bytes, download, fill, h, notice, seconds, toast } from "../../lib/dom.js";
 import { metricList, statusBadge } from "./results.js";
 
@@ -52,11 +52,7 @@ async function show(page, id) {
         metricList(r.metrics)))))));
 }
 
-async function exportText(run, format) {
-  const response = await send(`/api/benchmarks/${encodeURIComponent(run.id)}/export?format=${format}`);
-  const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? `benchmark.${format}`;
-  return { name, blob: await response.blob() };
-}
+const exportText = (run, format) => attachment(`/api/benchmarks/${encodeURIComponent(run.id)}/export?format=${format}`, `benchmark.${format}`);
 
 async function copyReport(run) {
   try {

@@ -1,7 +1,7 @@
 // The Chat screen: conversations (newest first, searchable), a model picker with the model's
 // state, the answer streamed as it is written, Stop and Retry, per-conversation generation
 // settings, rename, delete and export. Everything is read from and saved by the server.
-import { api, events, send } from "../../lib/api.js";
+import { api, attachment, events } from "../../lib/api.js";
 import { download, fill, h, notice, toast, when } from "../../lib/dom.js";
 import { messageView, StreamingAnswer } from "./messages.js";
 
@@ -335,9 +335,8 @@ class ChatScreen {
 
   async export(format) {
     try {
-      const response = await send(`/api/conversations/${this.conversation.id}/export?format=${format}`);
-      const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? `conversation.${format}`;
-      download(name, await response.blob());
+      const { name, blob } = await attachment(`/api/conversations/${this.conversation.id}/export?format=${format}`, `conversation.${format}`);
+      download(name, blob);
     } catch (error) {
       toast(error.message, { error: true });
     }

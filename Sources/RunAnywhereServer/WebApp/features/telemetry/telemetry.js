@@ -2,14 +2,24 @@
 // server's or a collector's /telemetry): per device model, OS, model and backend, the run count,
 // median fps with its spread, median latency and cold start; the regressions (latest runs worse
 // than the ones before them); one group's fps and latency across its runs; and its newest runs.
-import { api } from "../../lib/api.js";
+import { api, attachment } from "../../lib/api.js";
 import { lineChart } from "../../lib/chart.js";
-import { fill, h, notice, when } from "../../lib/dom.js";
+import { download, fill, h, notice, toast, when } from "../../lib/dom.js";
 
 /** Shows the page; returns nothing to unmount (it holds no connection). */
 export function mount(root) {
   const page = new TelemetryPage(root);
   page.start();
+}
+
+/** Downloads every stored run as CSV, fetched with the tab's API key (a plain link would send none). */
+async function exportCSV() {
+  try {
+    const { name, blob } = await attachment("/telemetry/export?format=csv", "telemetry.csv");
+    download(name, blob);
+  } catch (error) {
+    toast(`Cannot export the runs: ${error.message}`, { error: true });
+  }
 }
 
 const number = (value, digits = 1) => (value === null || value === undefined ? "–" : value >= 100 ? Math.round(value).toString() : value.toFixed(digits));
@@ -26,7 +36,7 @@ class TelemetryPage {
     this.detail = h("section", { class: "telemetry-detail", "aria-labelledby": "detail-title" });
     fill(this.root, h("div", { class: "page telemetry" },
       h("div", { class: "page-header" }, h("h1", {}, "Telemetry"),
-        h("a", { class: "button", href: "/telemetry/export?format=csv", download: "telemetry.csv" }, "Export CSV")),
+        h("button", { class: "export-csv", onclick: () => exportCSV() }, "Export CSV")),
       h("p", { class: "muted" }, "Runs that ", h("code", {}, "runanywhere benchrunner"), " posted to ",
         h("code", {}, `${location.origin}/telemetry`), " (set BENCH_TELEMETRY_URL), or that a collector stored in the same database."),
       this.regressions, this.summary, this.detail));
