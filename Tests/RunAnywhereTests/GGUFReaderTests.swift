@@ -68,6 +68,25 @@ import Testing
         }
     }
 
+    /// Array elements past the kept prefix are stepped over, not decoded: what follows them is
+    /// read right, and a cut anywhere inside them is still a truncation.
+    @Test func longArraysAreSteppedOverAndStillChecked() throws {
+        let strings = (0..<40).map { "merge \($0)" }
+        let writer = GGUFWriter(
+            metadata: [("test.merges", .strings(strings)), ("test.ids", .u32s(Array(0..<40))), ("test.after", .u32(7))],
+            tensors: [.init(name: "w", shape: [8], type: 0, bytes: 32)]
+        )
+        let data = writer.data()
+        let metadata = try GGUFReader.parse(data, name: "arrays.gguf")
+        #expect(metadata.values["test.merges"] == .array(count: 40, prefix: strings.prefix(16).map { .string($0) }))
+        #expect(metadata.values["test.ids"] == .array(count: 40, prefix: (0..<16).map { .unsigned(UInt64($0)) }))
+        #expect(metadata.values["test.after"] == .unsigned(7))
+        for length in 1..<data.count - 32 {
+            let error = try #require(throws: SDKError.self, "cut at \(length)") { try GGUFReader.parse(data.prefix(length), name: "cut.gguf") }
+            #expect(error.message.contains("truncated") || error.message.contains("magic"), "cut at \(length): \(error.message)")
+        }
+    }
+
     @Test func rejectsUnknownTensorType() throws {
         let writer = GGUFWriter(metadata: [("general.architecture", .string("llama"))], tensors: [.init(name: "w", shape: [32], type: 99, bytes: 32)])
         let error = try #require(throws: SDKError.self) { try GGUFReader.parse(writer.data(), name: "odd.gguf") }
@@ -86,6 +105,9 @@ import Testing
         // llama.cpp reads tokens as C strings: what follows a NUL byte does not count.
         vocabulary.metadata = vocabulary.metadata.map { $0.0 == "tokenizer.ggml.tokens" ? ($0.0, .strings(["ab", "a\u{0}c", "a"])) : $0 }
         #expect(try error(vocabulary).contains(#"its vocabulary has the token "a" twice (token 2)"#))
+        // An empty token is keyed "[EMPTY_<index>]", as llama.cpp keys it.
+        vocabulary.metadata = vocabulary.metadata.map { $0.0 == "tokenizer.ggml.tokens" ? ($0.0, .strings(["a", "", "[EMPTY_1]"])) : $0 }
+        #expect(try error(vocabulary).contains(#"its vocabulary has the token "[EMPTY_1]" twice (token 2)"#))
         var key = GGUFWriter.tinyLlama()
         key.metadata.append(("general.name", .string("again")))
         #expect(try error(key).contains("the metadata key general.name appears twice"))
@@ -108,6 +130,28 @@ import Testing
         #expect(try GGUFReader.read(url).architecture == "llama")
         let error = try #require(throws: SDKError.self) { try GGUFReader.read(folder.appendingPathComponent("missing.gguf")) }
         #expect(error.code == .fileNotFound)
+    }
+
+    /// A file read before is read again once it changed: rewritten in place at the same size,
+    /// replaced, or cut short.
+    @Test func aChangedFileIsReadAgain() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("tiny.gguf")
+        let data = GGUFWriter.tinyLlama().data()
+        try data.write(to: url)
+        #expect(try GGUFReader.read(url).name == "Tiny Test Llama")
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seek(toOffset: UInt64(try #require(data.firstRange(of: Data("Llama".utf8))).lowerBound))
+        try handle.write(contentsOf: Data("Lemur".utf8))
+        try handle.close()
+        #expect(try GGUFReader.read(url).name == "Tiny Test Lemur")
+        var renamed = GGUFWriter.tinyLlama()
+        renamed.metadata = renamed.metadata.map { $0.0 == "general.name" ? ($0.0, .string("Replaced")) : $0 }
+        try renamed.data().write(to: url, options: .atomic)
+        #expect(try GGUFReader.read(url).name == "Replaced")
+        try renamed.data().prefix(100).write(to: url)
+        #expect(throws: SDKError.self) { try GGUFReader.read(url) }
     }
 
     @Test(.enabled(if: TestEnvironment.defaultModelFile != nil, "needs the default model: run scripts/setup"))

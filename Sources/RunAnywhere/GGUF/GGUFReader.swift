@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Reads the header, metadata and tensor table of a GGUF file in pure Swift, checking every
 /// length against the file so that a truncated or foreign file gives a clear error, and the
@@ -8,8 +9,41 @@ public enum GGUFReader {
     /// Longest array kept in ``GGUFMetadata/values``; longer ones keep a prefix and their count.
     static let keptArrayPrefix = 16
 
-    /// Reads the metadata of the GGUF file at `url`.
+    /// The files read last, by identity, so that the checks before a load (the file whole, the
+    /// memory it needs, the layers a GPU takes) and the load itself parse its header once.
+    private static let recent = Mutex<[FileIdentity: GGUFMetadata]>([:])
+
+    /// A file as it is now: a replaced or rewritten file has another identity.
+    private struct FileIdentity: Hashable {
+        let device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64
+
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        }
+    }
+
+    /// Reads the metadata of the GGUF file at `url` (parsed again only when the file changed
+    /// since it was last read whole).
     public static func read(_ url: URL) throws -> GGUFMetadata {
+        let identity = FileIdentity(path: url.path)
+        if let identity, let known = recent.withLock({ $0[identity] }) { return known }
+        let metadata = try parse(contentsOf: url)
+        if let identity {
+            recent.withLock { recent in
+                if recent.count >= 8 { recent.removeAll() }
+                recent[identity] = metadata
+            }
+        }
+        return metadata
+    }
+
+    private static func parse(contentsOf url: URL) throws -> GGUFMetadata {
         let data: Data
         do {
             data = try Data(contentsOf: url, options: .alwaysMapped)
@@ -108,27 +142,48 @@ public enum GGUFReader {
     static let vocabularyKey = "tokenizer.ggml.tokens"
 
     /// The vocabulary (an array of strings), checked whole: llama.cpp aborts the process when two
-    /// tokens are the same string as it reads them.
+    /// tokens are the same string as it reads them. Tokens are told apart by a hash of their
+    /// bytes, compared in full only when two hashes meet, so no token is copied.
     private static func readVocabulary(cursor: inout ByteCursor, invalid: (String) -> SDKError) throws -> GGUFValue {
         guard try cursor.u32() == 8 else { throw invalid("\(vocabularyKey) is not an array of strings") }
         let count = try cursor.u64()
         guard count <= UInt64(cursor.remaining) / 8 else { throw ByteCursor.Truncated() }
-        var seen = Set<[UInt8]>(minimumCapacity: Int(count))
-        var prefix: [GGUFValue] = []
+        // As llama.cpp keys its vocabulary: the text up to a NUL byte (it reads C strings), and an
+        // empty token as "[EMPTY_<index>]" (a span of length -1 here).
+        var spans: [(start: Int, length: Int)] = []
+        // Reserved for a real vocabulary's size at most (the largest have about 260 000 tokens),
+        // whatever count a damaged header claims.
+        spans.reserveCapacity(min(Int(count), 1 << 20))
+        var first: [Int: Int] = Dictionary(minimumCapacity: min(Int(count), 1 << 20))
+        var others: [Int: [Int]] = [:]
+        func text(_ index: Int) -> [UInt8] {
+            let span = spans[index]
+            return span.length < 0 ? Array("[EMPTY_\(index)]".utf8) : cursor.bytes(at: span.start, count: span.length)
+        }
         for index in 0..<Int(count) {
             let length = try cursor.u64()
             guard length <= UInt64(cursor.remaining) else { throw ByteCursor.Truncated() }
-            // As llama.cpp keys its vocabulary: the text up to a NUL byte (it reads C strings),
-            // and an empty token as "[EMPTY_<index>]".
-            var bytes = Array(try cursor.bytes(Int(length)).prefix { $0 != 0 })
-            if bytes.isEmpty { bytes = Array("[EMPTY_\(index)]".utf8) }
-            guard seen.insert(bytes).inserted else {
-                throw invalid("its vocabulary has the token \(String(decoding: bytes, as: UTF8.self).debugDescription) twice (token \(index))")
+            let start = cursor.offset
+            try cursor.skip(Int(length))
+            let kept = cursor.prefixLength(at: start, count: Int(length), before: 0)
+            spans.append((start, kept == 0 ? -1 : kept))
+            let hash = kept == 0 ? Array("[EMPTY_\(index)]".utf8).withUnsafeBytes(ByteCursor.hash) : cursor.hash(at: start, count: kept)
+            if let earlier = first[hash] {
+                let mine = text(index)
+                for other in [earlier] + (others[hash] ?? []) where text(other) == mine {
+                    throw invalid("its vocabulary has the token \(String(decoding: mine, as: UTF8.self).debugDescription) twice (token \(index))")
+                }
+                others[hash, default: []].append(index)
+            } else {
+                first[hash] = index
             }
-            if index < keptArrayPrefix { prefix.append(.string(String(decoding: bytes, as: UTF8.self))) }
         }
+        let prefix = (0..<min(Int(count), keptArrayPrefix)).map { GGUFValue.string(String(decoding: text($0), as: UTF8.self)) }
         return .array(count: Int(count), prefix: prefix)
     }
+
+    /// The byte size of each fixed-size metadata value type.
+    private static let fixedSizes: [UInt32: UInt64] = [0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8]
 
     private static func readValue(
         type: UInt32, cursor: inout ByteCursor, invalid: (String) -> SDKError
@@ -149,9 +204,22 @@ public enum GGUFReader {
             let count = try cursor.u64()
             guard count <= UInt64(cursor.remaining) else { throw ByteCursor.Truncated() }
             var prefix: [GGUFValue] = []
-            for index in 0..<count {
-                let value = try readValue(type: elementType, cursor: &cursor, invalid: invalid)
-                if index < keptArrayPrefix { prefix.append(value) }
+            for _ in 0..<min(count, UInt64(keptArrayPrefix)) {
+                prefix.append(try readValue(type: elementType, cursor: &cursor, invalid: invalid))
+            }
+            // The rest is only stepped over: fixed-size values at once, strings one length at a time.
+            let rest = count - UInt64(prefix.count)
+            if let size = fixedSizes[elementType] {
+                guard rest <= UInt64(cursor.remaining) / size else { throw ByteCursor.Truncated() }
+                try cursor.skip(Int(rest * size))
+            } else if elementType == 8 {
+                for _ in 0..<rest {
+                    let length = try cursor.u64()
+                    guard length <= UInt64(cursor.remaining) else { throw ByteCursor.Truncated() }
+                    try cursor.skip(Int(length))
+                }
+            } else if rest > 0 {
+                throw invalid("unknown metadata value type \(elementType)")
             }
             return .array(count: Int(count), prefix: prefix)
         case 10: return .unsigned(try cursor.u64())
@@ -175,9 +243,30 @@ struct ByteCursor {
 
     mutating func bytes(_ count: Int) throws -> [UInt8] {
         guard count >= 0, count <= remaining else { throw Truncated() }
-        let start = data.startIndex + offset
-        offset += count
-        return Array(data[start..<start + count])
+        defer { offset += count }
+        return bytes(at: offset, count: count)
+    }
+
+    /// The `count` bytes at `start` (an offset already checked to lie inside the data).
+    func bytes(at start: Int, count: Int) -> [UInt8] {
+        data.withUnsafeBytes { Array($0[start..<start + count]) }
+    }
+
+    /// How many of the `count` bytes at `start` come before the first `byte`.
+    func prefixLength(at start: Int, count: Int, before byte: UInt8) -> Int {
+        data.withUnsafeBytes { $0[start..<start + count].firstIndex(of: byte).map { $0 - start } ?? count }
+    }
+
+    /// The hash of the `count` bytes at `start`: ``ByteCursor/hash(_:)`` of them.
+    func hash(at start: Int, count: Int) -> Int {
+        data.withUnsafeBytes { Self.hash(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
+    }
+
+    /// A hash of `bytes` (this process's seed, as `Hashable`'s).
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: bytes)
+        return hasher.finalize()
     }
 
     /// Moves past `count` bytes.
@@ -202,10 +291,7 @@ struct ByteCursor {
     private mutating func integer<T: FixedWidthInteger>(_: T.Type) throws -> T {
         let size = MemoryLayout<T>.size
         guard size <= remaining else { throw Truncated() }
-        let start = data.startIndex + offset
-        offset += size
-        var value: T = 0
-        withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: data[start..<start + size]) }
-        return T(littleEndian: value)
+        defer { offset += size }
+        return T(littleEndian: data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) })
     }
 }
