@@ -226,8 +226,8 @@ final class BatchScheduler: @unchecked Sendable {
 
     /// Decodes the pending token of each of `decoding` (a reproducible request alone) and as much
     /// of the prompts of `reading` as the batch has room for, up to a chunk, in one call; then
-    /// samples the next token of each that has one. Prompt tokens read this way are off the chunk grid, never reused by a
-    /// reproducible request.
+    /// samples the next token of each that has one. Prompt tokens read this way are off the
+    /// chunk grid, never reused by a reproducible request.
     private func decodeTogether(_ decoding: [Int], reading: [Int], threads: Int) {
         batch.clear()
         for slot in decoding {
