@@ -37,7 +37,8 @@ struct BenchRunnerCommand: AsyncParsableCommand {
     @Option(name: .long, help: .hidden) var overheadRounds: Int?
 
     func validate() throws {
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        let most = SDKConstants.Limits.maxThreads
+        if let threads, !(1...most).contains(threads) { throw ValidationError("--threads must be 1 to \(most)") }
     }
 
     /// The `BENCH_*` environment with the flags applied over it.

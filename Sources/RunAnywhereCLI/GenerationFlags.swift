@@ -53,8 +53,11 @@ struct GenerationFlags: ParsableArguments {
     }
 
     func validate() throws {
-        if let contextLength, contextLength < 16 { throw ValidationError("--context-length must be at least 16") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        let limits = SDKConstants.Limits.self
+        if let contextLength, !(16...limits.maxContextLength).contains(contextLength) {
+            throw ValidationError("--context-length must be 16 to \(limits.maxContextLength)")
+        }
+        if let threads, !(1...limits.maxThreads).contains(threads) { throw ValidationError("--threads must be 1 to \(limits.maxThreads)") }
         if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
         if let gpuLayers, gpuLayers < 0 { throw ValidationError("--gpu-layers cannot be negative") }
     }

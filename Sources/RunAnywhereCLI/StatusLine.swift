@@ -29,7 +29,7 @@ struct StatusLine {
 
     /// A `width`-character bar, `fraction` (0 to 1) of it filled: `[####......]` without brackets.
     static func bar(_ fraction: Double, width: Int = 20) -> String {
-        let filled = max(0, min(width, Int(fraction * Double(width))))
+        let filled = fraction.isNaN ? 0 : Int(max(0, min(1, fraction)) * Double(width))  // clamped before converting
         return String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
     }
 }

@@ -20,10 +20,13 @@ public struct FFmpegAudioDecoder: AudioFileDecoder {
     /// Decodes the first audio stream of `data` to mono float samples (see ``AudioFileDecoder``).
     public func decode(_ data: Data, name: String, sampleRate: Int?, maxDuration: TimeInterval?) throws -> AudioSamples {
         guard !data.isEmpty else { throw SDKError(.emptyInput, "\(name) is empty") }
-        var api = try FFmpegLibraries.load(directory: directory)
         let rate = sampleRate ?? 0
+        guard (0...768_000).contains(rate) else { throw SDKError(.invalidInput, "Invalid sample rate \(rate)") }  // as AudioSamples takes it
+        guard maxDuration.map({ $0 >= 0 }) ?? true else { throw SDKError(.invalidInput, "The longest duration taken must be 0 s or more") }
+        var api = try FFmpegLibraries.load(directory: directory)
         // Stops decoding early at the target rate; at the file's own rate the length is checked after.
-        let maxSamples = rate > 0 ? maxDuration.map { Int($0 * Double(rate)) + 1 } ?? 0 : 0
+        // Capped at 2^52 samples (no file holds more), so that a huge or infinite limit converts.
+        let maxSamples = rate > 0 ? maxDuration.map { Int(min($0 * Double(rate), 0x1p52)) + 1 } ?? 0 : 0
         var samples: UnsafeMutablePointer<Float>?
         var count = 0
         var decodedRate: Int32 = 0

@@ -138,7 +138,8 @@ public final class LiteRTModel {
 
     /// XNNPACK's thread count, given as LiteRT's CPU options ("xnnpack" opaque options).
     private static func addThreads(_ threads: Int, to options: ra_litert_options, api: ra_litert_api, library: LiteRTLibrary) throws {
-        guard let payload = ra_litert_cpu_options_payload(Int32(max(1, threads))) else {
+        // Callers keep threads to 1...512; a larger count is clamped to what C takes, never trapped on.
+        guard let payload = ra_litert_cpu_options_payload(Int32(clamping: max(1, threads))) else {
             throw SDKError(.generationFailed, "Out of memory preparing LiteRT's CPU options")
         }
         var opaque: ra_litert_opaque_options?

@@ -290,7 +290,8 @@ final class BatchScheduler: @unchecked Sendable {
     /// Sets the threads of the next decode calls, and what aborts them.
     private func prepare(threads: Int, abortingOn flag: CancellationFlag?) {
         let context = llama.context
-        api.llama_set_n_threads(context, Int32(threads), Int32(threads))
+        let threads = Int32(clamping: threads)  // ModelLoadOptions and LLMGenerationOptions keep it to 1...512
+        api.llama_set_n_threads(context, threads, threads)
         if let flag {
             // llama.cpp polls this between graph nodes, so even a long prompt chunk stops promptly.
             api.llama_set_abort_callback(context, { data in
@@ -382,7 +383,8 @@ final class BatchScheduler: @unchecked Sendable {
             api.llama_sampler_chain_add(chain, api.llama_sampler_init_greedy())
             return chain
         }
-        if sampling.topK > 0 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_top_k(Int32(sampling.topK))) }
+        // A top-k beyond any vocabulary (a client may send 1e18) keeps every token, as Int32.max does.
+        if sampling.topK > 0 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_top_k(Int32(clamping: sampling.topK))) }
         if sampling.topP < 1 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_top_p(sampling.topP, 1)) }
         api.llama_sampler_chain_add(chain, api.llama_sampler_init_temp(sampling.temperature))
         api.llama_sampler_chain_add(chain, api.llama_sampler_init_dist(sampling.seed ?? UInt32.random(in: 0..<UInt32.max)))

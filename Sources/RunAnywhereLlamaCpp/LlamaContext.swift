@@ -40,6 +40,8 @@ final class LlamaContext: @unchecked Sendable {
         let parallel = max(1, options.parallel)
         // Each sequence has a KV stream of its own (not a unified buffer), so what one request
         // holds never changes the shape of another's attention.
+        // ModelLoadOptions.validate() (run by every load) keeps these within 32 bits: a context of
+        // at most 2^24 tokens, 128 sequences, 512 threads; a model's own context is at most 4096.
         contextParams.n_ctx = UInt32(contextLength * parallel)
         contextParams.n_seq_max = UInt32(parallel)
         contextParams.kv_unified = false
@@ -111,7 +113,10 @@ final class LlamaContext: @unchecked Sendable {
 
     /// Tokens of `text`; special-token text such as `<|im_start|>` becomes its token.
     func tokenize(_ text: String, addSpecial: Bool) throws -> [llama_token] {
-        let length = Int32(text.utf8.count)
+        // llama.cpp counts bytes and tokens in C ints: 2 GiB of text is refused, not trapped on.
+        guard let length = Int32(exactly: text.utf8.count), length <= Int32.max - 8 else {
+            throw SDKError.llm(.invalidInput, "The text (\(text.utf8.count) bytes) is too long to tokenize")
+        }
         var tokens = [llama_token](repeating: 0, count: Int(length) + 8)
         for _ in 0..<2 {
             let count = text.withCString { api.llama_tokenize(vocab, $0, length, &tokens, Int32(tokens.count), addSpecial, true) }
@@ -147,7 +152,8 @@ final class LlamaContext: @unchecked Sendable {
         let chat = stride(from: 0, to: strings.count, by: 2).map { llama_chat_message(role: strings[$0], content: strings[$0 + 1]) }
         var buffer = [CChar](repeating: 0, count: 2 * messages.reduce(256) { $0 + $1.content.utf8.count + 64 })
         for _ in 0..<2 {
-            let count = api.llama_chat_apply_template(chatTemplate, chat, chat.count, addAssistantPrefix, &buffer, Int32(buffer.count))
+            // A buffer beyond a C int is offered as Int32.max bytes; a longer result is then reported, not written.
+            let count = api.llama_chat_apply_template(chatTemplate, chat, chat.count, addAssistantPrefix, &buffer, Int32(clamping: buffer.count))
             guard count >= 0 else { return nil }
             if Int(count) <= buffer.count {
                 return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)

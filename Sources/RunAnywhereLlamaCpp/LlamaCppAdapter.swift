@@ -68,20 +68,28 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         let metadata = model.primaryFile.flatMap { try? GGUFReader.read($0) }
         var total = estimateMemoryUsage(for: model)
         if let metadata, let perToken = metadata.kvBytesPerToken {
-            let context = options.resolvedContextLength(for: model, trainedContext: metadata.contextLength ?? 0)
-            let kv = Int64(perToken) * Int64(context) * Int64(max(1, options.parallel))
-            total = Int64(metadata.fileSize) + kv + Self.projectorSize(model) + (64 << 20)
+            let kv = Self.kvBytes(perToken: perToken, model: model, metadata: metadata, options: options)
+            total = Int64(metadata.fileSize).saturatingAdd(kv).saturatingAdd(Self.projectorSize(model) + (64 << 20))
         }
         guard model.primaryFile != nil, let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else { return (total, 0) }
         let offload = Self.offload(model, metadata: metadata, options: options, library: library)
         guard offload.layers > 0, offload.layerCount > 0 else { return (total, 0) }
-        let device = Int64(Double(total) * min(1, Double(offload.layers) / Double(offload.layerCount)))
+        // In whole numbers (a Double of a total near Int64.max would not convert back).
+        let device = offload.layers >= offload.layerCount ? total : total / Int64(offload.layerCount) * Int64(offload.layers)
         return (total - device, device)
+    }
+
+    /// Bytes of the KV cache of every sequence at its context length, `perToken` each (the GGUF's
+    /// numbers, so the product saturates instead of overflowing).
+    private static func kvBytes(perToken: Int, model: ModelInfo, metadata: GGUFMetadata?, options: ModelLoadOptions) -> Int64 {
+        let context = options.resolvedContextLength(for: model, trainedContext: metadata?.contextLength ?? 0)
+        return Int64(perToken).saturatingMultiply(Int64(context)).saturatingMultiply(Int64(max(1, options.parallel)))
     }
 
     /// Loads a GGUF model and creates its context; a multimodal model with a vision projector
     /// (mmproj) in its folder also gets the projector, so its requests may carry images.
     public func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService {
+        try options.validate()  // LlamaContext passes them to C as 32-bit numbers
         guard let path = model.primaryFile?.path else {
             throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file")
         }
@@ -106,8 +114,10 @@ public struct LlamaCppAdapter: FrameworkAdapter {
             }
             do {
                 logger.info("\(model.id): \(offload.reason) (\(device.backend))")
-                // More layers than the model has puts the output layer on the GPU too.
-                return (try load(gpuLayers: offload.layers >= offload.layerCount ? offload.layers + 1 : offload.layers), device.backend)
+                // More layers than the model has puts the output layer on the GPU too (n_gpu_layers
+                // is a C int: a layer count from the file near Int.max is capped, not overflowed).
+                let layers = offload.layers >= offload.layerCount ? min(offload.layers, Int(Int32.max) - 1) + 1 : offload.layers
+                return (try load(gpuLayers: layers), device.backend)
             } catch {
                 logger.warning("\(model.id) could not be loaded on \(device.name) (\(error)); loading it on the CPU")
                 return (try load(gpuLayers: 0), "cpu")
@@ -123,8 +133,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
     ) -> (layers: Int, layerCount: Int, device: Accelerator?, reason: String) {
         let accelerators = LlamaDevices.accelerators(library: library, drivers: .current(), variant: .installed())
         let layerCount = metadata?.layerCount ?? 0
-        let context = options.resolvedContextLength(for: model, trainedContext: metadata?.contextLength ?? 0)
-        let kv = Int64(metadata?.kvBytesPerToken ?? 0) * Int64(context) * Int64(max(1, options.parallel))
+        let kv = kvBytes(perToken: metadata?.kvBytesPerToken ?? 0, model: model, metadata: metadata, options: options)
         let plan = GPUOffload.plan(
             requested: options.gpuLayers, layerCount: layerCount, modelBytes: Int64(metadata?.fileSize ?? 0), contextBytes: kv,
             accelerators: accelerators

@@ -47,7 +47,8 @@ public final class OnnxRuntimeSession {
             try library.check(api.CreateSessionOptions(&options), "create session options")
             guard let options else { throw SDKError(.generationFailed, "ONNX Runtime created no session options") }
             defer { api.ReleaseSessionOptions(options) }
-            try library.check(api.SetIntraOpNumThreads(options, Int32(max(1, threads))), "set the thread count")
+            // Callers keep threads to 1...512; a larger count is clamped to what C takes, never trapped on.
+            try library.check(api.SetIntraOpNumThreads(options, Int32(clamping: max(1, threads))), "set the thread count")
             try library.check(api.SetInterOpNumThreads(options, 1), "set the thread count")
             try library.check(api.SetSessionGraphOptimizationLevel(options, RA_ORT_ENABLE_ALL), "set the optimization level")
             try model.withUnsafeBytes { bytes in

@@ -12,6 +12,8 @@ func decodeMultipartForm<T: Decodable>(_ type: T.Type, from request: Request, li
     let body = try await collectBody(of: request, limit: limit)
     do {
         return try FormDataDecoder().decode(T.self, from: body, boundary: boundary)
+    } catch let error as OpenAIError {
+        throw error  // a field refused by name (NumberField)
     } catch let error as DecodingError {
         if case .dataCorrupted(let context) = error, context.codingPath.isEmpty { throw OpenAIError(.badRequest, "The body is not well-formed multipart/form-data") }
         throw error  // a 400 naming the field

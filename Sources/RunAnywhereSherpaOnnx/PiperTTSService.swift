@@ -38,7 +38,12 @@ final class PiperTTSService: TTSService, @unchecked Sendable {
     func synthesize(_ text: String, options: TTSOptions, cancellation: CancellationFlag) throws -> AudioSamples {
         let sentences = try phonemizer.phonemize(text, voice: espeakVoice).filter { !$0.isEmpty }
         guard !sentences.isEmpty else { return try AudioSamples(samples: [], sampleRate: Int(library.api.SherpaOnnxOfflineTtsSampleRate(tts))) }
-        var codepoints = sentences.flatMap { $0.unicodeScalars.map { Int32($0.value) } }
+        // C ints count the sentences and each one's phonemes: no text that fits in memory comes
+        // near 2^31, but a count beyond is refused rather than trapped on.
+        guard sentences.count <= Int32.max, sentences.allSatisfy({ $0.unicodeScalars.count <= Int32.max }) else {
+            throw SDKError(.invalidInput, "The text is too long to synthesize at once; split it into parts")
+        }
+        var codepoints = sentences.flatMap { $0.unicodeScalars.map { Int32($0.value) } }  // at most 0x10FFFF
         var lengths = sentences.map { Int32($0.unicodeScalars.count) }
         if cancellation.isCancelled { throw CancellationError() }
         var config = SherpaOnnxGenerationConfig()
@@ -88,7 +93,7 @@ private struct PiperConfig {
                     var config = SherpaOnnxOfflineTtsConfig()
                     config.model.vits.model = model
                     config.model.vits.tokens = tokens
-                    config.model.num_threads = Int32(threads)
+                    config.model.num_threads = Int32(threads)  // 1...512: the adapter validates its ModelLoadOptions
                     config.model.provider = provider
                     config.max_num_sentences = 1
                     return withUnsafePointer(to: &config, body)

@@ -40,6 +40,7 @@ public struct SherpaOnnxAdapter: FrameworkAdapter {
 
     /// Loads a Piper voice: its `.onnx` (with Piper metadata) and `tokens.txt` beside it.
     public func loadSpeechSynthesisModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any TTSService {
+        try options.validate()  // its threads reach C as an int
         guard let file = model.primaryFile else { throw SDKError(.modelNotDownloaded, "Voice '\(model.id)' is not installed") }
         let tokens = file.deletingLastPathComponent().appendingPathComponent("tokens.txt")
         guard FileManager.default.fileExists(atPath: tokens.path) else {

@@ -26,7 +26,7 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
         params.clip_g_path = strings.copy(files.clipG)
         params.t5xxl_path = strings.copy(files.t5xxl)
         params.llm_path = strings.copy(files.llm)
-        params.n_threads = Int32(max(1, threads))  // every generation of this context uses them
+        params.n_threads = Int32(clamping: max(1, threads))  // every generation uses them; the runtime checks 1...512
         params.vae_decode_only = true  // text to image never encodes an image
         params.free_params_immediately = false  // keep the weights for the next image
         var message = [CChar](repeating: 0, count: 512)

@@ -50,16 +50,33 @@ struct CTranslate2Model {
             for _ in 0..<rank { shape.append(Int(try integer(UInt32.self))) }
             let dtype = try integer(UInt8.self)
             let bytes = Int(try integer(UInt32.self))
+            // Every later slice of the data relies on its size matching the shape (for the types
+            // known; the converter refuses the others before slicing them).
+            if let width = Self.widths[dtype], shape.reduce(width, { $0.saturatingMultiply($1) }) != bytes {
+                throw bad("variable \(name) of shape \(shape) and type \(dtype) does not hold \(bytes) bytes")
+            }
             variables[name] = Variable(shape: shape, dtype: dtype, data: try take(bytes))
         }
         self.variables = variables
     }
+
+    /// Bytes per value of each dtype.
+    private static let widths: [UInt8: Int] = [0: 4, 1: 1, 2: 2, 3: 4, 4: 2, 5: 2]
 
     func variable(_ name: String) throws -> Variable {
         guard let variable = variables[name] else {
             throw SDKError.fileManagement(.invalidModelFormat, "The CTranslate2 model has no variable \(name)")
         }
         return variable
+    }
+
+    /// Side `index` of the variable `name`'s shape, which must have it.
+    func dimension(_ name: String, _ index: Int) throws -> Int {
+        let shape = try variable(name).shape
+        guard shape.indices.contains(index) else {
+            throw SDKError.fileManagement(.invalidModelFormat, "The CTranslate2 variable \(name) has the shape \(shape), without a dimension \(index)")
+        }
+        return shape[index]
     }
 
     /// A scalar integer variable.

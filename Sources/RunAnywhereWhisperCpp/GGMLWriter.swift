@@ -29,8 +29,11 @@ final class GGMLWriter {
         tensor.shape.reversed().forEach { i32($0) }
         data.append(Data(tensor.name.utf8))
         let source = tensor.source
-        let rowLength = source.shape.dropFirst().reduce(1, *)
+        let rowLength = source.shape.dropFirst().reduce(1, *)  // the whole product fits: CTranslate2Model checked it
         let range = tensor.rows ?? 0..<(source.shape.first ?? 1)
+        guard range.lowerBound >= 0, range.upperBound <= source.shape.first ?? 1 else {
+            throw SDKError.fileManagement(.invalidModelFormat, "\(tensor.name): rows \(range) of a source of shape \(source.shape)")
+        }
         let count = range.count * rowLength
         guard count == tensor.shape.reduce(1, *) else {
             throw SDKError.fileManagement(.invalidModelFormat, "\(tensor.name): the source holds \(count) values, the tensor needs \(tensor.shape.reduce(1, *))")
@@ -39,6 +42,7 @@ final class GGMLWriter {
         guard source.dtype == 4 || source.dtype == 0 else {
             throw SDKError.fileManagement(.invalidModelFormat, "\(tensor.name) is stored as CTranslate2 type \(source.dtype); only float16 and float32 models can be converted")
         }
+        // Within the data: its size is the shape's product times the width, and the rows lie inside the shape.
         let start = source.data.startIndex + range.lowerBound * rowLength * width
         let bytes = source.data[start..<start + count * width]
         switch (source.dtype == 4, tensor.half) {

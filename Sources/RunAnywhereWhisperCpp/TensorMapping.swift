@@ -9,7 +9,7 @@ enum TensorMapping {
         func v(_ name: String) throws -> CTranslate2Model.Variable { try model.variable(name) }
         func matrix(_ name: String, _ source: String, rows: Range<Int>? = nil) throws -> GGMLTensor {
             let variable = try v(source)
-            let shape = [rows?.count ?? variable.shape[0]] + variable.shape.dropFirst()
+            let shape = [rows?.count ?? variable.shape.first ?? 1] + variable.shape.dropFirst()
             return GGMLTensor(name: name, shape: shape, half: true, source: variable, rows: rows)
         }
         func vector(_ name: String, _ source: String, rows: Range<Int>? = nil, shape: [Int]? = nil) throws -> GGMLTensor {

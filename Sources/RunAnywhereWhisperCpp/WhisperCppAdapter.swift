@@ -45,6 +45,7 @@ public struct WhisperCppAdapter: FrameworkAdapter {
     /// (``WhisperGGMLReader``), so that a damaged header is refused before whisper.cpp sizes its
     /// buffers from it.
     public func loadSpeechRecognitionModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any STTService {
+        try options.validate()  // its threads reach C as an int
         let (candidates, engineLogger) = (libraryCandidates, self.logger)
         guard let path = model.primaryFile?.path else { throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file") }
         let threads = options.threads ?? HardwareProfile.current().defaultThreads
@@ -56,6 +57,7 @@ public struct WhisperCppAdapter: FrameworkAdapter {
 
     /// Loads the Silero voice activity model whisper.cpp runs.
     public func loadVoiceActivityModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any VADService {
+        try options.validate()  // its threads reach C as an int
         let (candidates, engineLogger) = (libraryCandidates, self.logger)
         guard let path = model.primaryFile?.path else { throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file") }
         let threads = options.threads ?? 1

@@ -24,15 +24,13 @@ public enum WhisperModelConverter {
             throw SDKError.fileManagement(.invalidModelFormat, "\(directory.lastPathComponent) holds a \(model.specName), not a Whisper model")
         }
         let writer = GGMLWriter()
-        let embeddings = try model.variable("decoder/embeddings/weight")
-        let encoderPositions = try model.variable("encoder/position_encodings/encodings")
-        let decoderPositions = try model.variable("decoder/position_encodings/encodings")
-        let conv1 = try model.variable("encoder/conv1/weight")
-        let melBins = conv1.shape[1]
+        let (encoderPositions, decoderPositions) = ("encoder/position_encodings/encodings", "decoder/position_encodings/encodings")
+        let melBins = try model.dimension("encoder/conv1/weight", 1)
+        let state = try model.dimension(encoderPositions, 1)
         let hyperparameters = [
-            embeddings.shape[0], encoderPositions.shape[0], encoderPositions.shape[1], try model.integer("encoder/num_heads"),
-            model.layerCount("encoder"), decoderPositions.shape[0], decoderPositions.shape[1], try model.integer("decoder/num_heads"),
-            model.layerCount("decoder"), melBins, 1,
+            try model.dimension("decoder/embeddings/weight", 0), try model.dimension(encoderPositions, 0), state, try model.integer("encoder/num_heads"),
+            model.layerCount("encoder"), try model.dimension(decoderPositions, 0), try model.dimension(decoderPositions, 1),
+            try model.integer("decoder/num_heads"), model.layerCount("decoder"), melBins, 1,
         ]
         writer.u32(0x6767_6D6C)
         hyperparameters.forEach { writer.i32($0) }
@@ -43,7 +41,7 @@ public enum WhisperModelConverter {
             writer.u32(token.count)
             writer.append(Data(token))
         }
-        let tensors = try TensorMapping.tensors(of: model, state: encoderPositions.shape[1])
+        let tensors = try TensorMapping.tensors(of: model, state: state)
         for tensor in tensors { try writer.tensor(tensor) }
         do {
             try AtomicFile.write(writer.data, to: output)
@@ -61,6 +59,9 @@ public enum WhisperModelConverter {
         let ints = (0..<2).map { index in data[data.startIndex + 48 + index * 4..<data.startIndex + 52 + index * 4].enumerated().reduce(Int32(0)) { $0 | Int32($1.element) << (8 * $1.offset) } }
         guard Int(ints[0]) == bins else {
             throw SDKError.fileManagement(.invalidModelFormat, "\(reference.lastPathComponent) has \(ints[0]) mel bins; the model needs \(bins)")
+        }
+        guard (1...1024).contains(ints[1]) else {  // Whisper's is 201; a bound keeps the size below from overflowing
+            throw SDKError.fileManagement(.invalidModelFormat, "\(reference.lastPathComponent) has \(ints[1]) FFT bins")
         }
         let length = 8 + Int(ints[0]) * Int(ints[1]) * 4
         guard data.count >= 48 + length else { throw SDKError.fileManagement(.invalidModelFormat, "\(reference.lastPathComponent) is truncated") }

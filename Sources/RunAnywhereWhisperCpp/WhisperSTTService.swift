@@ -29,8 +29,9 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
 
     func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (segments: [TranscriptionSegment], language: String?) {
         let api = library.api
+        let count = try Self.sampleCount(audio)
         var params = api.whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
-        params.n_threads = Int32(options.threads ?? threads)
+        params.n_threads = Int32(options.threads ?? threads)  // both checked to be 1...512 (ModelLoadOptions.checkThreads)
         params.print_progress = false
         params.print_realtime = false
         params.print_timestamps = false
@@ -50,7 +51,7 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
             params.detect_language = false
             return withOptionalCString(options.prompt) { prompt in
                 params.initial_prompt = prompt
-                return audio.samples.withUnsafeBufferPointer { api.whisper_full(context, params, $0.baseAddress, Int32($0.count)) }
+                return audio.samples.withUnsafeBufferPointer { api.whisper_full(context, params, $0.baseAddress, count) }
             }
         }
         if cancellation.isCancelled { throw CancellationError() }
@@ -72,6 +73,14 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         let detected = api.whisper_lang_str(api.whisper_full_lang_id(context)).map { String(cString: $0) }
         return (segments, detected ?? (multilingual ? nil : "en"))
     }
+
+    /// The number of samples whisper.cpp takes as a C int; longer audio (37 hours at 16 kHz) is refused.
+    static func sampleCount(_ audio: AudioSamples) throws -> Int32 {
+        guard let count = Int32(exactly: audio.samples.count) else {
+            throw SDKError(.invalidInput, "The audio holds \(audio.samples.count) samples; whisper.cpp takes at most \(Int32.max) (cut it into parts)")
+        }
+        return count
+    }
 }
 
 /// Silero voice activity detection through whisper.cpp.
@@ -83,7 +92,7 @@ final class WhisperVADService: VADService, @unchecked Sendable {
 
     init(library: WhisperLibrary, path: String, threads: Int) throws {
         var params = library.api.whisper_vad_default_context_params()
-        params.n_threads = Int32(threads)
+        params.n_threads = Int32(threads)  // 1...512: the adapter validates its ModelLoadOptions
         params.use_gpu = false
         guard let context = library.api.whisper_vad_init_from_file_with_params(path, params) else {
             throw SDKError(.modelLoadFailed, library.logSink.explain("whisper.cpp could not load the voice activity model \(path)"))
@@ -96,12 +105,14 @@ final class WhisperVADService: VADService, @unchecked Sendable {
 
     func detectSpeech(_ audio: AudioSamples, options: VADOptions) throws -> [SpeechSegment] {
         let api = library.api
+        let count = try WhisperSTTService.sampleCount(audio)
         var params = api.whisper_vad_default_params()
         params.threshold = options.threshold
-        params.min_speech_duration_ms = Int32(options.minSpeechDurationMs)
-        params.min_silence_duration_ms = Int32(options.minSilenceDurationMs)
-        params.speech_pad_ms = Int32(options.speechPadMs)
-        guard let found = audio.samples.withUnsafeBufferPointer({ api.whisper_vad_segments_from_samples(context, params, $0.baseAddress, Int32($0.count)) }) else {
+        // Durations beyond what C's int holds (24 days of milliseconds) mean "longer than any audio".
+        params.min_speech_duration_ms = Int32(clamping: options.minSpeechDurationMs)
+        params.min_silence_duration_ms = Int32(clamping: options.minSilenceDurationMs)
+        params.speech_pad_ms = Int32(clamping: options.speechPadMs)
+        guard let found = audio.samples.withUnsafeBufferPointer({ api.whisper_vad_segments_from_samples(context, params, $0.baseAddress, count) }) else {
             throw SDKError(.generationFailed, library.logSink.explain("whisper.cpp could not run voice activity detection"))
         }
         defer { api.whisper_vad_free_segments(found) }

@@ -74,6 +74,10 @@ struct CLIServeTests {
         let cases = [
             (["--batch-size", "0"], "--batch-size must be at least 1"), (["--parallel", "0"], "--parallel must be between 1 and 64"),
             (["--gpu-layers=-1"], "--gpu-layers cannot be negative"), (["--max-body", "0"], "--max-body must be at least 1 MiB"),
+            // Values whose conversion used to trap (issue 38): a clear refusal instead.
+            (["--max-body", "\(Int.max >> 10)"], "--max-body must be at most"), (["--models-budget", "1e300"], "--models-budget must be a size"),
+            (["--keep-alive", "nan"], "--keep-alive must be"), (["--threads", "4294967296"], "--threads must be 1 to 512"),
+            (["--context-length", "4294967296"], "--context-length must be 16 to"),
         ]
         for (flags, message) in cases {
             let result = try CLIRunner().run(["serve", "--port", "0"] + flags)

@@ -104,10 +104,11 @@ struct AnalyticsTotals {
         averageTTFT = ttfts.isEmpty ? 0 : ttfts.reduce(0, +) / Double(ttfts.count)
         averageTokensPerSecond = analytics.map(\.averageTokensPerSecond).reduce(0, +) / total
         averageResponseTime = analytics.map(\.totalGenerationTime).reduce(0, +) / total
-        totalTokens = analytics.reduce(0) { $0 + $1.inputTokens + $1.outputTokens }
+        // Saved conversations are files anyone may edit: counts are summed saturating, never trapping.
+        totalTokens = analytics.reduce(0) { $0.saturatingAdd($1.inputTokens).saturatingAdd($1.outputTokens) }
         modelNames = Set(analytics.map(\.modelName))
         thinkingModeUsage = Double(analytics.filter(\.wasThinkingMode).count) / total
         completionRate = Double(analytics.filter { $0.completionStatus == .complete }.count) / total
-        averageMessageLength = analytics.reduce(0) { $0 + $1.messageLength } / analytics.count
+        averageMessageLength = analytics.reduce(0) { $0.saturatingAdd($1.messageLength) } / analytics.count
     }
 }

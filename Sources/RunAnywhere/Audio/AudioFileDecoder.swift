@@ -16,6 +16,8 @@ extension AudioSamples {
     /// is at `sampleRate` when one is given, else at the file's own rate.
     public init(fileData data: Data, name: String, decoder: (any AudioFileDecoder)?, sampleRate: Int? = nil, maxDuration: TimeInterval? = nil) throws {
         guard !data.isEmpty else { throw SDKError(.emptyInput, "\(name) is empty") }
+        // Not NaN nor negative: then a duration beyond it is finite, and Int(maxDuration) below cannot trap.
+        guard maxDuration.map({ $0 >= 0 }) ?? true else { throw SDKError(.invalidInput, "The longest duration taken must be 0 s or more") }
         let isWAV = data.count >= 12 && data.prefix(4).elementsEqual("RIFF".utf8) && data.dropFirst(8).prefix(4).elementsEqual("WAVE".utf8)
         let wav: Result<AudioSamples, any Error>? = isWAV ? Result { try WAVCodec.decode(data, name: name) } : nil
         switch (wav, decoder) {

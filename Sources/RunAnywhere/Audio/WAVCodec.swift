@@ -80,11 +80,12 @@ enum WAVCodec {
         }
     }
 
-    /// A WAV file around 16-bit PCM.
+    /// A WAV file around 16-bit PCM. A size beyond RIFF's 32 bits (4 GiB of speech) is written
+    /// as 0xFFFFFFFF, "unknown", as other writers do, rather than trapping.
     static func encode(pcm16 data: Data, sampleRate: Int, channels: Int) -> Data {
         var out = Data()
-        func u32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { out.append(contentsOf: $0) } }
-        func u16(_ value: Int) { withUnsafeBytes(of: UInt16(value).littleEndian) { out.append(contentsOf: $0) } }
+        func u32(_ value: Int) { withUnsafeBytes(of: UInt32(clamping: value).littleEndian) { out.append(contentsOf: $0) } }
+        func u16(_ value: Int) { withUnsafeBytes(of: UInt16(clamping: value).littleEndian) { out.append(contentsOf: $0) } }
         out.append(contentsOf: Array("RIFF".utf8)); u32(36 + data.count); out.append(contentsOf: Array("WAVE".utf8))
         out.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(1); u16(channels); u32(sampleRate)
         u32(sampleRate * channels * 2); u16(channels * 2); u16(16)

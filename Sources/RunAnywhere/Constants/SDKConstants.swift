@@ -31,6 +31,13 @@ public enum SDKConstants {
         public static let defaultContextLength = 2048
         /// Largest context loaded unless the caller asks for more.
         public static let maxDefaultContextLength = 4096
+        /// Largest context a model may be loaded with, per sequence, in tokens.
+        public static let maxContextLength = 1 << 24
+        /// Most generations one model may run at once (with ``maxContextLength``, llama.cpp's
+        /// 32-bit context size still holds every sequence).
+        public static let maxParallel = 128
+        /// Most CPU threads a model, a generation or a transcription may be given.
+        public static let maxThreads = 512
         /// Longest side, in pixels, of an image the vision engine decodes.
         public static let maxImageSide = 16384
         /// Most pixels of an image the vision engine decodes (3 bytes each once decoded).

@@ -7,7 +7,8 @@ extension ChatMessage {
         if let error { return "failed: \(error)" }
         guard let analytics else { return "" }
         var parts = [String(format: "%.1fs", analytics.totalGenerationTime)]
-        if analytics.averageTokensPerSecond > 0 { parts.append("\(Int(analytics.averageTokensPerSecond)) tok/s") }
+        // Formatted, not converted with Int(): a saved file may hold any number, such as 1e300.
+        if analytics.averageTokensPerSecond > 0 { parts.append(String(format: "%.0f tok/s", analytics.averageTokensPerSecond.rounded(.down))) }
         if analytics.wasThinkingMode { parts.append("thinking") }
         switch analytics.completionStatus {
         case .interrupted: parts.append("stopped")

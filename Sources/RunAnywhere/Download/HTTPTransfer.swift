@@ -43,7 +43,7 @@ struct HTTPTransfer {
         request.method = .HEAD
         request.headers = headers
         guard let response = try? await client.execute(request, timeout: .seconds(30)), response.status == .ok else { return nil }
-        return response.headers.first(name: "content-length").flatMap { Int64($0) }
+        return byteCount(response.headers.first(name: "content-length"))
     }
 
     /// Transfers the file, reporting bytes on disk and the total as they become known.
@@ -89,7 +89,7 @@ struct HTTPTransfer {
         } catch {
             throw classify(error)
         }
-        let length = response.headers.first(name: "content-length").flatMap { Int64($0) }
+        let length = Self.byteCount(response.headers.first(name: "content-length"))
         var total: Int64?
         switch response.status.code {
         case 200:
@@ -100,7 +100,7 @@ struct HTTPTransfer {
                 offset = 0
                 throw TransientError(reason: "the server answered a different byte range")
             }
-            total = Self.rangeTotal(response.headers.first(name: "content-range")) ?? length.map { offset + $0 }
+            total = Self.rangeTotal(response.headers.first(name: "content-range")) ?? length.map { offset.saturatingAdd($0) }
         case 416 where offset > 0:
             try? FileManager.default.removeItem(at: partial)
             throw TransientError(reason: "the saved part no longer matches the file on the server")
@@ -170,11 +170,17 @@ struct HTTPTransfer {
 
     private static func rangeStart(_ header: String) -> Int64? {
         guard let bytes = header.split(separator: " ").last, let dash = bytes.firstIndex(of: "-") else { return nil }
-        return Int64(bytes[..<dash])
+        return byteCount(bytes[..<dash])
     }
 
     private static func rangeTotal(_ header: String?) -> Int64? {
-        header?.split(separator: "/").last.flatMap { Int64($0) }
+        header?.split(separator: "/").last.flatMap { byteCount($0) }
+    }
+
+    /// A size or offset a server sent: a whole number from 0, or nil (a negative one, such as
+    /// `-9223372036854775808`, would overflow the arithmetic on it).
+    private static func byteCount<Text: StringProtocol>(_ text: Text?) -> Int64? {
+        text.flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
     private func readState() -> PartialState? {

@@ -95,13 +95,14 @@ final class ModelDownloader: Sendable {
         case .multiFile(let files):
             var sizes: [Int64?] = []
             for file in files { sizes.append(await HTTPTransfer.contentLength(of: file.url, headers: Self.headers(for: file.url))) }
-            let total = sizes.contains(nil) ? nil : sizes.compactMap { $0 }.reduce(0, +)
+            // The servers' sizes, summed saturating: a bogus Content-Length must not overflow.
+            let total = sizes.contains(nil) ? nil : sizes.compactMap { $0 }.reduce(Int64(0)) { $0.saturatingAdd($1) }
             meter.setTotal(total)
             var base: Int64 = 0
             for (file, size) in zip(files, sizes) {
                 let destination = localPath.appendingPathComponent(file.filename)
-                try await fetch(file.url, to: destination) { done, _ in try progress(base + done, total) }
-                base += size ?? 0
+                try await fetch(file.url, to: destination) { done, _ in try progress(base.saturatingAdd(done), total) }
+                base = base.saturatingAdd(size ?? 0)
                 try verify(destination, sha256: file.sha256)
             }
             report(meter.report(.verifying))

@@ -59,12 +59,38 @@ public struct ModelLoadOptions: Sendable, Equatable {
         self.gpuLayers = gpuLayers
     }
 
-    /// The context to load `model` with: the requested one, else the model's own, at most 4096.
+    /// The context to load `model` with: the requested one, else the model's own, at most 4096
+    /// (a length of 0 or less, as a damaged file or registry may say, is no length).
     public func resolvedContextLength(for model: ModelInfo, trainedContext: Int) -> Int {
         contextLength ?? min(
-            trainedContext > 0 ? trainedContext : (model.contextLength ?? SDKConstants.Limits.defaultContextLength),
+            [trainedContext, model.contextLength ?? 0].first { $0 > 0 } ?? SDKConstants.Limits.defaultContextLength,
             SDKConstants.Limits.maxDefaultContextLength
         )
+    }
+
+    /// Throws ``ErrorCode/invalidConfiguration`` naming the first value out of range: a context
+    /// of 16 to ``SDKConstants/Limits/maxContextLength`` tokens, 1 to
+    /// ``SDKConstants/Limits/maxThreads`` threads, a batch of at least 1, 1 to
+    /// ``SDKConstants/Limits/maxParallel`` generations at once, no negative queue or GPU layers.
+    /// Engines pass these to C as 32-bit numbers; within these ranges they always fit.
+    public func validate() throws {
+        func bad(_ why: String) -> SDKError { SDKError(.invalidConfiguration, "Invalid load options: \(why)") }
+        let limits = SDKConstants.Limits.self
+        if let contextLength, !(16...limits.maxContextLength).contains(contextLength) {
+            throw bad("contextLength must be 16 to \(limits.maxContextLength) tokens (got \(contextLength))")
+        }
+        try Self.checkThreads(threads)
+        guard batchSize >= 1 else { throw bad("batchSize must be at least 1 (got \(batchSize))") }
+        guard (1...limits.maxParallel).contains(parallel) else { throw bad("parallel must be 1 to \(limits.maxParallel) (got \(parallel))") }
+        guard queueLimit >= 0 else { throw bad("queueLimit cannot be negative (got \(queueLimit))") }
+        if let gpuLayers, gpuLayers < 0 { throw bad("gpuLayers cannot be negative (got \(gpuLayers))") }
+    }
+
+    /// Throws ``ErrorCode/invalidConfiguration`` unless `threads` is nil or 1 to ``SDKConstants/Limits/maxThreads``.
+    static func checkThreads(_ threads: Int?) throws {
+        if let threads, !(1...SDKConstants.Limits.maxThreads).contains(threads) {
+            throw SDKError(.invalidConfiguration, "threads must be 1 to \(SDKConstants.Limits.maxThreads) (got \(threads))")
+        }
     }
 }
 

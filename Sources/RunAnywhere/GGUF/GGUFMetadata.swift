@@ -35,7 +35,7 @@ public struct GGUFMetadata: Sendable, Equatable {
     /// Bytes of keys and values one token takes in the KV cache at 16 bits, from the layer
     /// count and attention shape (`<arch>.block_count`, `.attention.head_count_kv`,
     /// `.attention.key_length` / `.value_length`, else `embedding_length / head_count`); nil
-    /// when the metadata does not say.
+    /// when the metadata does not say, or says something negative or too large to multiply out.
     public var kvBytesPerToken: Int? {
         guard let arch = architecture, let layers = values["\(arch).block_count"]?.intValue,
               let embedding = values["\(arch).embedding_length"]?.intValue,
@@ -43,7 +43,11 @@ public struct GGUFMetadata: Sendable, Equatable {
         let kvHeads = values["\(arch).attention.head_count_kv"]?.intValue ?? heads
         let keyLength = values["\(arch).attention.key_length"]?.intValue ?? embedding / heads
         let valueLength = values["\(arch).attention.value_length"]?.intValue ?? embedding / heads
-        return layers * kvHeads * (keyLength + valueLength) * 2
+        // The file's numbers are anyone's: summed and multiplied with overflow checks, never trapping.
+        guard [layers, kvHeads, keyLength, valueLength].allSatisfy({ $0 >= 0 }) else { return nil }
+        var bytes = keyLength.addingReportingOverflow(valueLength)
+        for factor in [layers, kvHeads, 2] where !bytes.overflow { bytes = bytes.partialValue.multipliedReportingOverflow(by: factor) }
+        return bytes.overflow ? nil : bytes.partialValue
     }
     /// The Jinja chat template, `tokenizer.chat_template`.
     public var chatTemplate: String? { values["tokenizer.chat_template"]?.stringValue }

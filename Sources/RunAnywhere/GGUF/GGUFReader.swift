@@ -88,8 +88,10 @@ public enum GGUFReader {
                     values[key] = try readValue(type: type, cursor: &cursor, invalid: invalid)
                 }
             }
-            let alignment = UInt64(values["general.alignment"]?.intValue ?? 32)
-            guard alignment > 0, alignment.nonzeroBitCount == 1 else { throw invalid("alignment \(alignment) is not a power of two") }
+            let alignmentValue = values["general.alignment"]?.intValue ?? 32
+            guard let alignment = UInt64(exactly: alignmentValue), alignment.nonzeroBitCount == 1 else {
+                throw invalid("alignment \(alignmentValue) is not a power of two")
+            }
             var parameters: Int64 = 0
             var dataEnd: UInt64 = 0
             var diffusion = false
@@ -119,12 +121,15 @@ public enum GGUFReader {
                 guard let bytes = GGMLType.byteCount(type: type, elements: elements, rowLength: rowLength) else {
                     throw invalid("tensor \(tensorName) has unknown type \(type) or a malformed shape")
                 }
-                parameters += Int64(clamping: elements)
-                dataEnd = max(dataEnd, offset &+ bytes)
+                parameters = parameters.saturatingAdd(Int64(clamping: elements))
+                let (end, past) = offset.addingReportingOverflow(bytes)
+                guard !past else { throw invalid("tensor \(tensorName) ends beyond any file") }
+                dataEnd = max(dataEnd, end)
             }
+            // The header is shorter than the file and the alignment at most 2^63: this cannot overflow.
             let dataStart = (UInt64(cursor.offset) + alignment - 1) / alignment * alignment
-            let expected = dataStart + dataEnd
-            guard UInt64(data.count) >= expected else {
+            let (expected, past) = dataStart.addingReportingOverflow(dataEnd)
+            guard !past, UInt64(data.count) >= expected else {
                 throw invalid("the file is truncated (\(data.count) bytes, its tensors need \(expected))")
             }
             var metadata = GGUFMetadata(

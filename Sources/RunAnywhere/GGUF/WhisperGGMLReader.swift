@@ -90,8 +90,9 @@ public enum WhisperGGMLReader {
                 let tensor = String(decoding: try cursor.bytes(nameLength), as: UTF8.self)
                 guard shape.allSatisfy({ (1...(1 << 24)).contains($0) }) else { throw invalid("tensor \(tensor) has the shape \(shape)") }
                 guard names.insert(tensor).inserted else { throw invalid("the tensor \(tensor) appears twice") }
-                let elements = shape.reduce(1, *)
-                guard let bytes = GGMLType.byteCount(type: type, elements: elements, rowLength: shape[0]), bytes <= UInt64(cursor.remaining) else {
+                // Up to four sides of 2^24 each: multiplied with overflow checks.
+                let elements = shape.reduce(UInt64(1)) { $0.saturatingMultiply($1) }
+                guard elements < .max, let bytes = GGMLType.byteCount(type: type, elements: elements, rowLength: shape[0]), bytes <= UInt64(cursor.remaining) else {
                     throw invalid("tensor \(tensor) (type \(type), shape \(shape)) does not fit in the file")
                 }
                 try cursor.skip(Int(bytes))

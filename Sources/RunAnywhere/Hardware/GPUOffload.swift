@@ -40,11 +40,12 @@ public struct GPUOffload: Sendable, Equatable {
             return GPUOffload(layers: 0, device: nil, reason: "the model's layer count or size is unknown, so it stays on the CPU")
         }
         let free = (device.freeMemoryBytes ?? 0) - reserve(of: device)
-        if free >= modelBytes + contextBytes {
+        // The sizes come from the model file's header: saturating, so a damaged one cannot overflow.
+        if free >= modelBytes.saturatingAdd(contextBytes) {
             return GPUOffload(layers: layerCount, device: device, reason: "the whole model fits in \(device.name)'s free memory")
         }
         let perLayer = max(1, modelBytes / Int64(layerCount))
-        let layers = Int(max(0, min(Int64(layerCount), (free - contextBytes) / perLayer)))
+        let layers = Int(max(0, min(Int64(layerCount), free.saturatingSubtract(contextBytes) / perLayer)))
         guard layers > 0 else { return GPUOffload(layers: 0, device: nil, reason: "not one layer fits in \(device.name)'s free memory") }
         return GPUOffload(layers: layers, device: device, reason: "\(layers) of \(layerCount) layers fit in \(device.name)'s free memory")
     }

@@ -30,7 +30,7 @@ public enum ContextWindow {
             let prompt = try render(messages)
             let tokens = try countTokens(prompt)
             let dropped = history.count - kept.count + start
-            if tokens + maxTokens <= contextLength {
+            if maxTokens <= contextLength - tokens {  // not `tokens + maxTokens`: maxTokens may be Int.max
                 return PromptPlan(prompt: prompt, inputTokens: tokens, droppedMessages: dropped, maxNewTokens: maxTokens)
             }
             if start < kept.count {

@@ -85,7 +85,9 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         }
         guard topP.isFinite, topP > 0, topP <= 1 else { throw bad("topP must be in (0, 1] (got \(topP))") }
         guard topK >= 0 else { throw bad("topK must be 0 or more (got \(topK))") }
-        if let threads, threads < 1 || threads > 512 { throw bad("threads must be between 1 and 512 (got \(threads))") }
+        if let threads, !(1...SDKConstants.Limits.maxThreads).contains(threads) {
+            throw bad("threads must be between 1 and \(SDKConstants.Limits.maxThreads) (got \(threads))")
+        }
         guard !stopSequences.contains("") else { throw bad("stop sequences must not be empty") }
         try validateTools()
     }

@@ -19,23 +19,36 @@ public enum KeepAlive: Sendable, Equatable {
     /// Five minutes, as ollama keeps a model.
     public static let `default` = KeepAlive.duration(.seconds(300))
 
-    /// ollama's `keep_alive` in seconds: negative keeps the model forever, 0 unloads it at once.
-    public init(seconds: Double) {
-        self = seconds < 0 ? .forever : .duration(.milliseconds(Int64((seconds * 1000).rounded())))
+    /// The longest keep-alive kept as a duration, in seconds: 2^63 − 1 nanoseconds (about 292
+    /// years), ollama's own "for ever". A longer one is ``forever``.
+    public static let longestSeconds = Double(Int64.max) / 1e9
+
+    /// ollama's `keep_alive` in seconds: negative keeps the model forever, 0 unloads it at once,
+    /// and a finite value beyond ``longestSeconds`` (such as `1e300`) is clamped to ``forever``;
+    /// nil for NaN or an infinity, which are not durations.
+    public init?(seconds: Double) {
+        guard seconds.isFinite else { return nil }
+        guard seconds >= 0, seconds < Self.longestSeconds else {
+            self = .forever
+            return
+        }
+        // Below 2^63 ns, so at most about 9.2e12 ms: the conversion cannot trap.
+        self = .duration(.milliseconds(Int64((seconds * 1000).rounded())))
     }
 
     /// ollama's `keep_alive` as text: a number of seconds, or a duration such as `30s`, `5m`,
-    /// `1h`, `-1`; nil when it is neither.
+    /// `1h`, `-1` (clamped as ``init(seconds:)`` clamps); nil when it is neither, or not finite.
     public init?(parsing text: String) {
         let text = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         for (suffix, scale) in units where text.hasSuffix(suffix) {
             guard let value = Double(text.dropLast(suffix.count)), value.isFinite else { return nil }
-            self.init(seconds: value * scale)
+            // A finite value times a unit overflows to an infinity only far beyond longestSeconds.
+            self = KeepAlive(seconds: value * scale) ?? .forever
             return
         }
-        guard let value = Double(text), value.isFinite else { return nil }
-        self.init(seconds: value)
+        guard let value = Double(text), let keepAlive = KeepAlive(seconds: value) else { return nil }
+        self = keepAlive
     }
 
     /// Seconds, or nil for ``forever``.

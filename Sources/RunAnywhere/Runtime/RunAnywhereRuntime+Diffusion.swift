@@ -106,6 +106,7 @@ extension RunAnywhereRuntime {
     /// Loads `model` unless it is the loaded one; the caller holds ``diffusionLock``.
     private func loadLocked(_ model: ModelInfo, configuration: DiffusionConfiguration?) async throws -> LoadedDiffusion {
         let configuration = configuration ?? DiffusionConfiguration(modelId: model.id)
+        try ModelLoadOptions.checkThreads(configuration.threads)
         if let loaded = loadedDiffusion, loaded.info.id == model.id, loaded.info.localPath == model.localPath, loaded.configuration == configuration {
             return loaded
         }

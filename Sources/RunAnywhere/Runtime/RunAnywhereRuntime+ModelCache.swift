@@ -193,14 +193,15 @@ extension RunAnywhereRuntime {
     /// budget; throws when they cannot, because the models in use hold the rest.
     private func makeRoom(for memory: Int64, model: String?) throws {
         guard memoryBudget > 0 else { return }
-        var held = cache.values.reduce(Int64(0)) { $0 + $1.memory }
+        // Estimates come from model files' headers: summed saturating, so a damaged one cannot overflow.
+        var held = cache.values.reduce(Int64(0)) { $0.saturatingAdd($1.memory) }
         let idle = cache.values.filter { $0.uses == 0 && $0.loading == nil }.sorted { $0.lastUsed < $1.lastUsed }
-        for entry in idle where held + memory > memoryBudget {
+        for entry in idle where held.saturatingAdd(memory) > memoryBudget {
             logger.info("Unloading an idle model to make room", metadata: ["model": "\(entry.info.id)", "for": "\(model ?? "the budget")"])
             unloadNow(entry.info.id)
-            held -= entry.memory
+            held = held.saturatingSubtract(entry.memory)
         }
-        if let model, held + memory > memoryBudget {
+        if let model, held.saturatingAdd(memory) > memoryBudget {
             throw SDKError(.insufficientMemory, "Model '\(model)' needs about \(memory >> 20) MiB; the model memory budget is \(memoryBudget >> 20) MiB and models in use hold \(held >> 20) MiB")
         }
     }

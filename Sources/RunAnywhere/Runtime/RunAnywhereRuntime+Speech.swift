@@ -96,6 +96,7 @@ extension RunAnywhereRuntime {
 
     private func checkSpeech(_ audio: AudioSamples, options: STTOptions) throws {
         guard !audio.samples.isEmpty else { throw SDKError(.emptyInput, "The audio is empty") }
+        try ModelLoadOptions.checkThreads(options.threads)
         if options.enableDiarization {
             logger.notice("Speaker diarization is not available on Linux yet; transcribing without it")
         }

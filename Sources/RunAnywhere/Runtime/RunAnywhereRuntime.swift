@@ -91,10 +91,11 @@ public actor RunAnywhereRuntime {
     }
 
     /// The engine to load `model` with (`options`) and the memory it will take, after checking
-    /// the file is there and (for GGUF) whole, and that it fits in the memory available.
+    /// the options, that the file is there and (for GGUF) whole, and that it fits in the memory available.
     nonisolated func adapter(
         for model: ModelInfo, options: ModelLoadOptions = ModelLoadOptions()
     ) throws -> (adapter: any FrameworkAdapter, memory: Int64, deviceMemory: Int64) {
+        try options.validate()
         guard let path = model.primaryFile else {
             throw SDKError(.modelNotDownloaded, "Model '\(model.id)' is not downloaded (expected at \(model.localPath?.path ?? "no path"))")
         }

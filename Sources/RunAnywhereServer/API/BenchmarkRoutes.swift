@@ -32,8 +32,8 @@ struct BenchmarkRoutes: Sendable {
     struct StartRequest: Decodable, Sendable {
         let categories: [BenchmarkCategory]?
         let scenarios: [String]?
-        let repetitions: Int?
-        let threads: Int?
+        @NumberField var repetitions: Int?
+        @NumberField var threads: Int?
     }
 
     struct Runs: Encodable, Sendable {
@@ -72,7 +72,7 @@ struct BenchmarkRoutes: Sendable {
             if let repetitions = body.repetitions, !(1...20).contains(repetitions) {
                 throw OpenAIError(.badRequest, "repetitions must be between 1 and 20", param: "repetitions")
             }
-            if let threads = body.threads, !(1...256).contains(threads) { throw OpenAIError(.badRequest, "threads must be at least 1", param: "threads") }
+            if let threads = body.threads, !(1...256).contains(threads) { throw OpenAIError(.badRequest, "threads must be between 1 and 256", param: "threads") }
             let runner = BenchmarkRunner(
                 configuration: BenchmarkConfiguration(runtime: runtime, repetitions: body.repetitions ?? 3, threads: body.threads ?? configuration.threads),
                 store: store, appVersion: configuration.appVersion

@@ -65,11 +65,11 @@ struct ConversationRoutes: Sendable {
     struct AnswerRequest: Decodable, Sendable {
         let content: String?
         let model: String
-        let temperature: Float?
-        let maxTokens: Int?
-        let topP: Float?
-        let topK: Int?
-        let seed: UInt32?
+        @NumberField var temperature: Float?
+        @NumberField var maxTokens: Int?
+        @NumberField var topP: Float?
+        @NumberField var topK: Int?
+        @NumberField var seed: UInt32?
         let systemPrompt: String?
 
         func options(over settings: GenerationSettings) -> LLMGenerationOptions {

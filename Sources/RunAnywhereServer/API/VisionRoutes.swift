@@ -25,8 +25,8 @@ struct VisionRoutes: Sendable {
         let file: UploadedFile
         let prompt: String
         let model: String?
-        let maxTokens: Int?
-        let temperature: Float?
+        @NumberField var maxTokens: Int?
+        @NumberField var temperature: Float?
     }
 
     struct Delta: Encodable, Sendable { let content: String }
@@ -35,11 +35,11 @@ struct VisionRoutes: Sendable {
         let prompt: String
         let model: String?
         let negativePrompt: String?
-        let width: Int?
-        let height: Int?
-        let steps: Int?
-        let guidanceScale: Float?
-        let seed: Int64?
+        @NumberField var width: Int?
+        @NumberField var height: Int?
+        @NumberField var steps: Int?
+        @NumberField var guidanceScale: Float?
+        @NumberField var seed: Int64?
         let scheduler: DiffusionScheduler?
 
         /// The options asked for over Stable Diffusion 1.5's defaults, checked.

@@ -70,14 +70,16 @@ struct StopSequences: Decodable, Sendable {
 }
 
 /// ollama's `keep_alive`: seconds as a number, or a duration such as `"5m"`; negative keeps
-/// the model loaded for ever, 0 unloads it once the request ends.
+/// the model loaded for ever, 0 unloads it once the request ends, and one longer than
+/// ``KeepAlive/longestSeconds`` (about 292 years, e.g. `1e300`) is for ever too. Anything else —
+/// a number JSON cannot hold as a Double such as `1e400`, `"nan"`, `"inf"` — is a 400 naming `keep_alive`.
 struct KeepAliveField: Decodable, Sendable {
     let value: KeepAlive
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let seconds = try? container.decode(Double.self), seconds.isFinite {
-            value = KeepAlive(seconds: seconds)
+        if let seconds = try? container.decode(Double.self), let keepAlive = KeepAlive(seconds: seconds) {
+            value = keepAlive
         } else if let text = try? container.decode(String.self), let parsed = KeepAlive(parsing: text) {
             value = parsed
         } else {
@@ -117,14 +119,15 @@ struct GenerationFields: Decodable, Sendable {
         model = try container.decode(String.self, forKey: .model)
         stream = try container.decodeIfPresent(Bool.self, forKey: .stream) ?? false
         streamOptions = try container.decodeIfPresent(StreamOptions.self, forKey: .streamOptions)
-        maxTokens = try container.decodeIfPresent(Int.self, forKey: .maxTokens)
-        maxCompletionTokens = try container.decodeIfPresent(Int.self, forKey: .maxCompletionTokens)
-        temperature = try container.decodeIfPresent(Float.self, forKey: .temperature)
-        topP = try container.decodeIfPresent(Float.self, forKey: .topP)
-        topK = try container.decodeIfPresent(Int.self, forKey: .topK)
-        seed = try container.decodeIfPresent(Int.self, forKey: .seed)
+        // Numbers through NumberField: one its type cannot hold is a 400 naming the field.
+        maxTokens = try container.decode(NumberField<Int>.self, forKey: .maxTokens).wrappedValue
+        maxCompletionTokens = try container.decode(NumberField<Int>.self, forKey: .maxCompletionTokens).wrappedValue
+        temperature = try container.decode(NumberField<Float>.self, forKey: .temperature).wrappedValue
+        topP = try container.decode(NumberField<Float>.self, forKey: .topP).wrappedValue
+        topK = try container.decode(NumberField<Int>.self, forKey: .topK).wrappedValue
+        seed = try container.decode(NumberField<Int>.self, forKey: .seed).wrappedValue
         stop = try container.decodeIfPresent(StopSequences.self, forKey: .stop)
-        n = try container.decodeIfPresent(Int.self, forKey: .n)
+        n = try container.decode(NumberField<Int>.self, forKey: .n).wrappedValue
         keepAlive = try container.decodeIfPresent(KeepAliveField.self, forKey: .keepAlive)
         responseFormat = try container.decodeIfPresent(ResponseFormat.self, forKey: .responseFormat)
         grammar = try container.decodeIfPresent(String.self, forKey: .grammar)

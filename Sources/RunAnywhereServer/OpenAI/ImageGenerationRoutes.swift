@@ -17,13 +17,13 @@ struct ImageGenerationRoutes: Sendable {
     struct GenerationRequest: Decodable, Sendable {
         let prompt: String
         let model: String?
-        let n: Int?
+        @NumberField var n: Int?
         let size: String?
         let responseFormat: String?
         let negativePrompt: String?
-        let steps: Int?
-        let seed: Int64?
-        let guidanceScale: Float?
+        @NumberField var steps: Int?
+        @NumberField var seed: Int64?
+        @NumberField var guidanceScale: Float?
         let sampler: String?
         enum CodingKeys: String, CodingKey {
             case prompt, model, n, size, responseFormat = "response_format", negativePrompt = "negative_prompt", steps, seed
@@ -54,11 +54,15 @@ struct ImageGenerationRoutes: Sendable {
             }
             let count = body.n ?? 1
             guard (1...4).contains(count) else { throw OpenAIError(.badRequest, "n must be 1 to 4 (got \(count))", param: "n") }
+            // Image i is drawn with seed + i: the last of them must still be a seed.
+            if let seed = body.seed, seed > Int64.max - Int64(count - 1) {
+                throw OpenAIError(.badRequest, "seed must be at most \(Int64.max - Int64(count - 1)) for n = \(count) (the images take seed, seed + 1…)", param: "seed")
+            }
             let model = try body.model.map { try runtime.model(id: $0, category: .imageGeneration) } ?? runtime.defaultDiffusionModel()
             var options = try Self.options(body)
             var images: [ImagesResponse.Image] = []
             for index in 0..<count {
-                if let seed = body.seed, seed >= 0 { options.seed = seed + Int64(index) }
+                if let seed = body.seed, seed >= 0 { options.seed = seed + Int64(index) }  // checked above: no overflow
                 let progress = try await runtime.generateImageStream(
                     prompt: body.prompt, options: options, model: model, configuration: DiffusionConfiguration(modelId: model.id, threads: configuration.threads)
                 )

@@ -15,7 +15,7 @@ struct SpeechRoutes: Sendable {
         let model: String
         let input: String
         let voice: String?
-        let speed: Float?
+        @NumberField var speed: Float?
         let responseFormat: String?
         enum CodingKeys: String, CodingKey { case model, input, voice, speed, responseFormat = "response_format" }
     }

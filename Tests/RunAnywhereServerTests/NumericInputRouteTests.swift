@@ -1,0 +1,140 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RunAnywhere
+import RunAnywhereServer
+import RunAnywhereTestSupport
+import Testing
+
+/// Numbers no conversion can hold (issue 38: `"keep_alive": 1e300` ended the server with
+/// SIGILL): each is a 400 naming its field, or is clamped where that is the documented meaning,
+/// and the server answers the next request.
+@Suite struct NumericInputRouteTests {
+    static let hi = #""messages": [{"role": "user", "content": "hi"}]"#
+
+    /// POSTs `body` to `uri` and returns the status and JSON body.
+    static func post(_ client: some TestClientProtocol, _ uri: String, _ body: String) async throws -> (HTTPResponse.Status, [String: Any]) {
+        try await client.execute(uri: uri, method: .post, headers: .json, body: ByteBuffer(string: body)) { response in
+            (response.status, try OpenAIRouteTests.json(response.body))
+        }
+    }
+
+    /// The cache's entry for the scripted model, from `/api/ps`.
+    static func loaded(_ client: some TestClientProtocol) async throws -> [String: Any] {
+        try await client.execute(uri: "/api/ps", method: .get) { response in
+            try #require((try OpenAIRouteTests.json(response.body)["models"] as? [[String: Any]])?.first)
+        }
+    }
+
+    @Test(arguments: ["1e300", "-1e300", #""1e300h""#, "1.7976931348623157e308"])
+    func aHugeKeepAliveKeepsTheModelForEver(keepAlive: String) async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            let (status, body) = try await Self.post(client, "/v1/chat/completions", #"{"model": "scripted", "keep_alive": \#(keepAlive), \#(Self.hi)}"#)
+            #expect(status == .ok, "\(body)")
+            let model = try await Self.loaded(client)
+            #expect(model["keepAliveSeconds"] == nil && model["expiresAt"] == nil, "kept for ever: \(model)")
+        }
+    }
+
+    @Test func aHugeKeepAliveOnTheLoadRouteKeepsTheModelForEver() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            let (status, model) = try await Self.post(client, "/api/models/scripted/load", #"{"keep_alive": 1e300}"#)
+            #expect(status == .ok, "\(model)")
+            #expect(model["state"] as? String == "loaded" && model["keepAliveSeconds"] == nil, "\(model)")
+            let (again, _) = try await Self.post(client, "/api/models/scripted/load", #"{"keep_alive": 300}"#)
+            #expect(again == .ok)
+            #expect(try await Self.loaded(client)["keepAliveSeconds"] as? Double == 300, "the server still answers, and a later keep-alive applies")
+        }
+    }
+
+    @Test(arguments: [
+        ("/v1/chat/completions", #"{"model": "scripted", "keep_alive": 1e400, \#(hi)}"#, "keep_alive"),
+        ("/v1/chat/completions", #"{"model": "scripted", "keep_alive": "nan", \#(hi)}"#, "keep_alive"),
+        ("/v1/chat/completions", #"{"model": "scripted", "keep_alive": "inf", \#(hi)}"#, "keep_alive"),
+        ("/v1/chat/completions", #"{"model": "scripted", "keep_alive": "-infs", \#(hi)}"#, "keep_alive"),
+        ("/v1/completions", #"{"model": "scripted", "prompt": "hi", "keep_alive": -1e400}"#, "keep_alive"),
+        ("/api/models/scripted/load", #"{"keep_alive": 1e400}"#, "keep_alive"),
+        ("/api/models/scripted/load", #"{"keep_alive": "nan"}"#, "keep_alive"),
+        ("/api/models/scripted/load", #"{"gpu_layers": 1e300}"#, "gpu_layers"),
+        ("/api/models/scripted/load", #"{"gpu_layers": 9223372036854775808}"#, "gpu_layers"),
+        ("/v1/chat/completions", #"{"model": "scripted", "max_tokens": 1e300, \#(hi)}"#, "max_tokens"),
+        ("/v1/chat/completions", #"{"model": "scripted", "max_tokens": 9223372036854775808, \#(hi)}"#, "max_tokens"),
+        ("/v1/chat/completions", #"{"model": "scripted", "temperature": 1e300, \#(hi)}"#, "temperature"),
+        ("/v1/chat/completions", #"{"model": "scripted", "top_p": -1e39, \#(hi)}"#, "top_p"),
+        ("/v1/chat/completions", #"{"model": "scripted", "top_k": 1e19, \#(hi)}"#, "top_k"),
+        ("/v1/chat/completions", #"{"model": "scripted", "seed": 4294967296, \#(hi)}"#, "seed"),
+        ("/v1/chat/completions", #"{"model": "scripted", "seed": 1e300, \#(hi)}"#, "seed"),
+        ("/v1/chat/completions", #"{"model": "scripted", "n": 1e300, \#(hi)}"#, "n"),
+        ("/v1/images/generations", #"{"prompt": "a cat", "n": 2, "seed": 9223372036854775807}"#, "seed"),
+        ("/v1/images/generations", #"{"prompt": "a cat", "steps": 1e300}"#, "steps"),
+        ("/v1/audio/speech", #"{"model": "espeak-ng-en-us", "input": "hi", "speed": 1e300}"#, "speed"),
+        ("/api/benchmarks", #"{"threads": 4294967297}"#, "threads"),
+    ])
+    func numbersNoTypeHoldsAreRefusedNamingTheirField(uri: String, body: String, param: String) async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            let (status, response) = try await Self.post(client, uri, body)
+            #expect(status == .badRequest, "\(body): \(response)")
+            let error = try #require(response["error"] as? [String: Any], "\(response)")
+            #expect((error["param"] as? String)?.hasPrefix(param) == true, "\(body): \(error)")
+            let (next, _) = try await Self.post(client, "/v1/chat/completions", #"{"model": "scripted", \#(Self.hi)}"#)
+            #expect(next == .ok, "the server answers the next request")
+        }
+    }
+
+    /// Limits far beyond any model are what they say: as many tokens as the context holds, every token.
+    @Test func theLargestLimitsAreHonouredNotOverflowed() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            let request = #"{"model": "scripted", "max_tokens": 9223372036854775807, "top_k": 9223372036854775807, "seed": 4294967295, \#(Self.hi)}"#
+            let (status, body) = try await Self.post(client, "/v1/chat/completions", request)
+            #expect(status == .ok, "\(body)")
+            let choice = try #require((body["choices"] as? [[String: Any]])?.first)
+            #expect((choice["message"] as? [String: Any])?["content"] as? String == "hi")
+            let (completion, _) = try await Self.post(client, "/v1/completions", #"{"model": "scripted", "prompt": "hi", "max_tokens": 9223372036854775807}"#)
+            #expect(completion == .ok)
+        }
+    }
+
+    /// Form fields are text: `1e300` reads as an infinite Float, `nan` as NaN, both refused.
+    @Test(arguments: ["1e300", "nan", "-inf"])
+    func aTranscriptionTemperatureNoNumberHoldsIsRefused(temperature: String) async throws {
+        let app = OpenAIRouteTests.server(try TranscriptionRouteTests.runtime()).application()
+        try await app.test(.router) { client in
+            try await TranscriptionRouteTests.transcribe(client, [("model", "scripted-stt"), ("temperature", temperature)]) { response in
+                let error = try OpenAIRouteTests.error(response.body)
+                #expect(response.status == .badRequest && error["param"] as? String == "temperature", "\(error)")
+            }
+        }
+    }
+
+    @Test(arguments: [("maxTokens", "1e300"), ("maxTokens", "9223372036854775808"), ("temperature", "1e300"), ("temperature", "nan")])
+    func describeOptionsNoNumberHoldsAreRefused(field: String, value: String) async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let body = TranscriptionRouteTests.form([("prompt", "what is it?"), (field, value)], file: (name: "x.png", data: png))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/vision/describe", method: .post, headers: TranscriptionRouteTests.multipart, body: body) { response in
+                let error = try OpenAIRouteTests.error(response.body)
+                #expect(response.status == .badRequest, "\(field)=\(value)")
+                #expect(error["param"] as? String == field, "refused before any model is looked for: \(error)")
+            }
+        }
+    }
+
+    @Test func hugeSettingsAreRefusedNamingTheSetting() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            for (body, param) in [(#"{"temperature": 1e300}"#, "temperature"), (#"{"maxTokens": 1e300}"#, "maxTokens"), (#"{"threads": 1e18}"#, "threads"),
+                                  (#"{"topK": 9223372036854775808}"#, "topK")] {
+                try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: body)) { response in
+                    let error = try OpenAIRouteTests.error(response.body)
+                    #expect(response.status == .badRequest, "\(body)")
+                    #expect(error["param"] as? String == param, "\(body): \(error)")
+                }
+            }
+        }
+    }
+}
