@@ -18,7 +18,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Address to listen on.") var host = "127.0.0.1"
     @Option(name: .long, help: "Port to listen on (0 picks a free one).") var port = 8080
     @Flag(name: .customLong("api-key-stdin"), help: "Read an API key from standard input; clients then send 'Authorization: Bearer KEY'.") var apiKeyStdin = false
-    @Option(name: .customLong("cors"), help: "Let web pages from this origin call the API (repeatable).") var corsOrigins: [String] = []
+    @Option(name: .customLong("cors"), help: "Let web pages from this origin call the API (repeatable); pages on any other origin but the server's own are refused.")
+    var corsOrigins: [String] = []
+    @Option(name: .customLong("allowed-host"), help: "A host name clients may reach the server by, beyond loopback names and --host (repeatable; * for any).")
+    var allowedHosts: [String] = []
     @Option(name: .long, help: "CPU threads per generation (default: the model's).") var threads: Int?
     @Option(name: .customLong("context-length"), help: "Context window for models loaded on demand (default: the model's, at most 4096).") var contextLength: Int?
     @Option(name: .customLong("gpu-layers"), help: "Layers of each language model on the GPU; 0 keeps models on the CPU (default: as many as fit).") var gpuLayers: Int?
@@ -35,23 +38,30 @@ struct ServeCommand: AsyncParsableCommand {
     var keepAlive = "5m"
 
     func validate() throws {
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        let limits = SDKConstants.Limits.self
+        if let threads, !(1...limits.maxThreads).contains(threads) { throw ValidationError("--threads must be 1 to \(limits.maxThreads)") }
+        if let contextLength, !(16...limits.maxContextLength).contains(contextLength) {
+            throw ValidationError("--context-length must be 16 to \(limits.maxContextLength)")
+        }
         if let gpuLayers, gpuLayers < 0 { throw ValidationError("--gpu-layers cannot be negative") }
         if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
         if maxBodyMiB < 1 { throw ValidationError("--max-body must be at least 1 MiB") }
+        let largestBodyMiB = 1 << 20  // 1 TiB: its size in bytes, maxBodyMiB << 20, always fits an Int
+        if maxBodyMiB > largestBodyMiB { throw ValidationError("--max-body must be at most \(largestBodyMiB) MiB (1 TiB)") }
         if parallel < 1 || parallel > 64 { throw ValidationError("--parallel must be between 1 and 64") }
         if queue < 0 { throw ValidationError("--queue cannot be negative") }
-        if let modelsBudget, Self.bytes(modelsBudget) == nil { throw ValidationError("--models-budget must be a size such as 4G, 512M or 0") }
+        if let modelsBudget, Self.bytes(modelsBudget) == nil { throw ValidationError("--models-budget must be a size such as 4G, 512M or 0 (below 8 EiB)") }
         if KeepAlive(parsing: keepAlive) == nil { throw ValidationError("--keep-alive must be seconds or a duration such as 30s, 5m, 1h, or -1") }
     }
 
-    /// Bytes of a size such as `4G`, `512M`, `1.5GiB` or `1048576`.
+    /// Bytes of a size such as `4G`, `512M`, `1.5GiB` or `1048576`; nil for anything else,
+    /// including sizes of 2^63 bytes or more (such as `1e300`), which no Int64 holds.
     static func bytes(_ text: String) -> Int64? {
         let text = text.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: "IB", with: "").replacingOccurrences(of: "B", with: "")
         let scales: [Character: Double] = ["K": 0x1p10, "M": 0x1p20, "G": 0x1p30, "T": 0x1p40]
         let (number, scale) = text.last.flatMap { scales[$0] }.map { (text.dropLast(), $0) } ?? (Substring(text), 1)
-        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
-        return Int64(value * scale)
+        guard let value = Double(number), value.isFinite, value >= 0, value * scale < 0x1p63 else { return nil }
+        return Int64(value * scale)  // finite, 0 or more and below 2^63: cannot trap
     }
 
     func run() async throws {
@@ -62,13 +72,14 @@ struct ServeCommand: AsyncParsableCommand {
             var logger = context.logger
             logger.logLevel = global.verbose ? .debug : .info
             var configuration = ServerConfiguration(
-                host: host, port: port, apiKey: key, corsOrigins: corsOrigins, maxBodySize: maxBodyMiB << 20, threads: threads,
+                host: host, port: port, apiKey: key, corsOrigins: corsOrigins, maxBodySize: maxBodyMiB << 20, threads: threads,  // validate() keeps it to 1 TiB
                 loadOptions: ModelLoadOptions(
                     contextLength: contextLength, threads: threads, batchSize: batchSize, parallel: parallel, queueLimit: queue, gpuLayers: gpuLayers
                 ),
                 keepAlive: KeepAlive(parsing: keepAlive) ?? .default, logger: logger
             )
             configuration.appVersion = RunAnywhereCommand.configuration.version
+            configuration.allowedHosts = allowedHosts
             try configuration.validate()  // before anything is opened
             let database = telemetryDatabase ?? ProcessInfo.processInfo.environment["RUNANYWHERE_TELEMETRY_DATABASE"]
             do {

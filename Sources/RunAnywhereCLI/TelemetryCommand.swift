@@ -60,6 +60,8 @@ struct TelemetryCommand: AsyncParsableCommand {
         @Option(name: .long, help: "Address to bind.") var host = "127.0.0.1"
         @Option(name: .long, help: "Port (0 picks a free one).") var port = 8000
         @Flag(name: .customLong("api-key-stdin"), help: "Read an API key from standard input; clients then send 'Authorization: Bearer KEY'.") var apiKeyStdin = false
+        @Option(name: .customLong("allowed-host"), help: "A host name clients may reach the collector by, beyond loopback and --host (repeatable; * for any).")
+        var allowedHosts: [String] = []
 
         func run() async throws {
             try await CLIContext.run(global) { context in
@@ -67,7 +69,8 @@ struct TelemetryCommand: AsyncParsableCommand {
                 if apiKeyStdin, key?.isEmpty ?? true { throw SDKError(.invalidConfiguration, "--api-key-stdin read no key from standard input") }
                 // Checked before the store is opened: nothing to close when the address is refused.
                 try TelemetryCollector.validate(host: host, port: port, apiKey: key)
-                let collector = TelemetryCollector(store: try await store.open(context), host: host, port: port, apiKey: key, logger: context.logger)
+                var collector = TelemetryCollector(store: try await store.open(context), host: host, port: port, apiKey: key, logger: context.logger)
+                collector.allowedHosts = allowedHosts
                 let kind = collector.store.kind
                 try await collector.run { port in
                     Terminal.standardError("Collecting telemetry at http://\(host):\(port)/telemetry (\(kind)); Ctrl-C stops.")

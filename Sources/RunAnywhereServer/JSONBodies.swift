@@ -1,10 +1,25 @@
 import Foundation
 import Hummingbird
+import RunAnywhere
 
-/// Reads a request body of at most `limit` bytes (413 beyond) and decodes it as JSON; what does
-/// not decode becomes a 400 through ``OpenAIError/from(_:)``.
+/// Reads a JSON request body of at most `limit` bytes (413 beyond, 415 for another content type)
+/// and decodes it; what does not decode becomes a 400 through ``OpenAIError/from(_:)``.
 func decodeJSON<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-    try JSONDecoder().decode(T.self, from: Data(buffer: try await collectBody(of: request, limit: limit)))
+    try JSONDecoder().decode(T.self, from: Data(buffer: try await collectJSONBody(of: request, limit: limit)))
+}
+
+/// The whole body of a request that must be JSON: a 415 before it is read when its
+/// `Content-Type` is anything else, or missing (a browser's `text/plain` or untyped body, which it
+/// sends across origins without asking). With `optional`, an empty body may come without a type.
+func collectJSONBody(of request: Request, limit: Int, optional: Bool = false) async throws -> ByteBuffer {
+    if JSONMediaType.matches(request.headers[.contentType]) { return try await collectBody(of: request, limit: limit) }
+    let unsupported = OpenAIError(
+        .unsupportedMediaType, "The body must be JSON, sent with 'Content-Type: application/json'", code: "unsupported_media_type"
+    )
+    guard optional, request.headers[.contentType] == nil else { throw unsupported }
+    let body = try await collectBody(of: request, limit: limit)
+    guard body.readableBytes == 0 else { throw unsupported }
+    return body
 }
 
 /// The whole body of `request`, refused with a 413 beyond `limit` bytes.

@@ -22,11 +22,13 @@ public struct RunAnywhereServer: Sendable {
         self.metrics = ServerMetrics(runtime: runtime)
     }
 
-    /// The routes with their middleware: access log and metrics, error shapes, CORS, API key.
+    /// The routes with their middleware: access log and metrics, error shapes, foreign hosts and
+    /// pages refused, CORS, API key.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: AccessLogMiddleware(metrics: metrics))
         router.add(middleware: OpenAIErrorMiddleware())
+        router.add(middleware: OriginGuardMiddleware(policy: configuration.originPolicy))
         if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSAllowListMiddleware(origins: configuration.corsOrigins)) }
         if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
         if let webApp = Self.webAppFolder {

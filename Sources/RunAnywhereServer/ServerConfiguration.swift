@@ -11,8 +11,12 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// When set, every route but `/health` needs `Authorization: Bearer <key>`.
     public var apiKey: String?
-    /// Origins allowed to call the API from a browser; empty turns CORS off.
+    /// Origins allowed to call the API from a browser besides the server's own (the web app);
+    /// a page on any other origin is refused with a 403.
     public var corsOrigins: [String]
+    /// Host names requests may name beyond loopback names and `host` (`--allowed-host`; `*`: any):
+    /// a request whose `Host` names another server is refused with a 403 (DNS rebinding).
+    public var allowedHosts: [String] = []
     /// Largest request body accepted, in bytes.
     public var maxBodySize: Int
     /// The version benchmark reports name.
@@ -49,6 +53,11 @@ public struct ServerConfiguration: Sendable {
         self.logger = logger
     }
 
+    /// Which requests may come in by their `Host`, `Origin` and `Sec-Fetch-*` headers.
+    package var originPolicy: RequestOriginPolicy {
+        RequestOriginPolicy(boundHost: host, allowedHosts: allowedHosts, allowedOrigins: corsOrigins)
+    }
+
     /// Whether `host` is a loopback address, reachable only from this machine.
     public var isLoopback: Bool {
         LoopbackAddress.contains(host)
@@ -61,7 +70,9 @@ public struct ServerConfiguration: Sendable {
         }
         guard (0...65_535).contains(port) else { throw SDKError(.invalidConfiguration, "The port must be between 0 and 65535") }
         guard maxBodySize > 0 else { throw SDKError(.invalidConfiguration, "The body size limit must be positive") }
-        guard loadOptions.parallel >= 1 else { throw SDKError(.invalidConfiguration, "At least one generation must run at a time (--parallel)") }
-        guard loadOptions.queueLimit >= 0 else { throw SDKError(.invalidConfiguration, "The queue length cannot be negative") }
+        if let threads, !(1...SDKConstants.Limits.maxThreads).contains(threads) {
+            throw SDKError(.invalidConfiguration, "The thread count must be between 1 and \(SDKConstants.Limits.maxThreads)")
+        }
+        try loadOptions.validate()
     }
 }

@@ -44,6 +44,16 @@ struct WebAppTests {
         #expect(status == 0, "\(output)")
     }
 
+    /// A page on another origin can neither drive nor read the server (a `text/plain` chat
+    /// completion, a read, a preflighted write), nor can a page that reached it by a rebound DNS
+    /// name; the web app on its own origin still works.
+    @Test func aForeignPageCanNeitherDriveNorReadTheServer() throws {
+        let (status, output) = try CLIServeTests.python(Self.clients.appendingPathComponent("web_app_origin_check.py"), [
+            "--binary", CLIRunner.binary.path, "--screenshots", Self.screenshots.path, "--model", RunAnywhere.defaultModelID,
+        ])
+        #expect(status == 0, "\(output)")
+    }
+
     /// The Telemetry page: empty, then runs posted to the server's /telemetry, their groups, a
     /// regression, the charts and a group's runs; a bad payload refused naming its field.
     @Test func telemetryInTheBrowser() throws {

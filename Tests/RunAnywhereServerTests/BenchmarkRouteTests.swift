@@ -11,7 +11,7 @@ import Testing
 /// saved run, its exports, cancellation, one run at a time, and bad requests.
 @Suite struct BenchmarkRouteTests {
     static func start(_ client: some TestClientProtocol, _ body: String) async throws -> HTTPResponse.Status {
-        try await client.execute(uri: "/api/benchmarks", method: .post, body: ByteBuffer(string: body)) { $0.status }
+        try await client.execute(uri: "/api/benchmarks", method: .post, headers: .json, body: ByteBuffer(string: body)) { $0.status }
     }
 
     @Test func aRunStreamsItsProgressAndIsSavedAndExported() async throws {

@@ -42,7 +42,7 @@ import Testing
                 let entries = try Self.entries(response.body)
                 #expect(!entries.isEmpty && entries.values.allSatisfy { ($0["model"] as? [String: Any])?["category"] as? String == "speech-recognition" })
             }
-            try await client.execute(uri: "/v1/completions", method: .post, body: ByteBuffer(string: #"{"model": "scripted", "prompt": "a b", "keep_alive": -1}"#)) {
+            try await client.execute(uri: "/v1/completions", method: .post, headers: .json, body: ByteBuffer(string: #"{"model": "scripted", "prompt": "a b", "keep_alive": -1}"#)) {
                 #expect($0.status == .ok)
             }
             try await client.execute(uri: "/api/models/scripted", method: .get) { response in
@@ -67,7 +67,7 @@ import Testing
         let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in
             let add = #"{"url": "\#(web.url("/models/Tiny-Model.Q4.gguf"))", "category": "language", "name": "Tiny"}"#
-            let id = try await client.execute(uri: "/api/models", method: .post, body: ByteBuffer(string: add)) { response in
+            let id = try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: add)) { response in
                 #expect(response.status == .created)
                 let entry = try OpenAIRouteTests.json(response.body)
                 #expect(entry["installed"] as? Bool == false)
@@ -97,7 +97,7 @@ import Testing
 
             // A download that fails is an `error` event; the model stays not installed.
             let gone = #"{"url": "\#(web.url("/gone.gguf"))", "category": "language"}"#
-            let goneID = try await client.execute(uri: "/api/models", method: .post, body: ByteBuffer(string: gone)) { response in
+            let goneID = try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: gone)) { response in
                 try #require(((try OpenAIRouteTests.json(response.body))["model"] as? [String: Any])?["id"] as? String)
             }
             try await client.execute(uri: "/api/models/\(goneID)/pull", method: .post) { response in
@@ -117,16 +117,16 @@ import Testing
                 (#"{"url": "http://example.com/m.gguf", "category": "bogus"}"#, "category"),
                 (#"{"category": "language"}"#, "url"),
             ] {
-                try await client.execute(uri: "/api/models", method: .post, body: ByteBuffer(string: body)) { response in
+                try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: body)) { response in
                     #expect(response.status == .badRequest, "\(body)")
                     let error = try OpenAIRouteTests.error(response.body)
                     #expect(error["param"] as? String == param, "\(body)")
                 }
             }
-            try await client.execute(uri: "/api/models", method: .post, body: ByteBuffer(string: #"{"url": "http://example.com/voice.onnx", "category": "language"}"#)) { response in
+            try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: #"{"url": "http://example.com/voice.onnx", "category": "language"}"#)) { response in
                 #expect(response.status == .badRequest, "a language engine does not read ONNX files")
             }
-            try await client.execute(uri: "/api/models", method: .post, body: ByteBuffer(string: #"{"url": "http://example.com/scripted.gguf", "category": "language"}"#)) { response in
+            try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: #"{"url": "http://example.com/scripted.gguf", "category": "language"}"#)) { response in
                 #expect(response.status == .conflict, "the id derived from the file name is taken")
                 let error = try OpenAIRouteTests.error(response.body)
                 #expect(error["param"] as? String == "id")
@@ -141,7 +141,7 @@ import Testing
         let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in
             let wrong = #"{"url": "http://example.com/voice.onnx", "category": "language", "id": "a b", "sha256": "xyz"}"#
-            try await client.execute(uri: "/api/models/check", method: .post, body: ByteBuffer(string: wrong)) { response in
+            try await client.execute(uri: "/api/models/check", method: .post, headers: .json, body: ByteBuffer(string: wrong)) { response in
                 #expect(response.status == .ok)
                 let check = try OpenAIRouteTests.json(response.body)
                 let problems = try #require(check["problems"] as? [[String: Any]])
@@ -149,14 +149,14 @@ import Testing
                 #expect(check["detectedFormat"] as? String == "onnx" && check["model"] == nil)
             }
             let right = #"{"url": "https://example.com/org/Tiny-Chat.Q4_K_M.gguf", "category": "language"}"#
-            try await client.execute(uri: "/api/models/check", method: .post, body: ByteBuffer(string: right)) { response in
+            try await client.execute(uri: "/api/models/check", method: .post, headers: .json, body: ByteBuffer(string: right)) { response in
                 let check = try OpenAIRouteTests.json(response.body)
                 #expect((check["problems"] as? [Any])?.isEmpty == true)
                 #expect(check["detectedFormat"] as? String == "gguf" && check["framework"] as? String == InferenceFramework.llamaCpp.rawValue)
                 #expect((check["model"] as? [String: Any])?["id"] as? String == "tiny-chat.q4_k_m")
             }
             try await client.execute(uri: "/api/models/tiny-chat.q4_k_m", method: .get) { #expect($0.status == .notFound, "a check adds nothing") }
-            try await client.execute(uri: "/api/models/check", method: .post, body: ByteBuffer(string: #"{"url": "ftp://x/y.gguf", "category": "language"}"#)) { response in
+            try await client.execute(uri: "/api/models/check", method: .post, headers: .json, body: ByteBuffer(string: #"{"url": "ftp://x/y.gguf", "category": "language"}"#)) { response in
                 let problems = try #require(try OpenAIRouteTests.json(response.body)["problems"] as? [[String: Any]])
                 #expect(problems.map { $0["field"] as? String } == ["url"])
             }
@@ -190,10 +190,39 @@ import Testing
         }
     }
 
+    /// A vision model is a folder (its GGUF beside its projector): its metadata is its main
+    /// file's; it was a 500 that named the server's path.
+    @Test func aFolderModelShowsItsMainFilesMetadata() async throws {
+        let runtime = try scriptedRuntime()
+        let folder = try #require(try runtime.model(id: SDKConstants.Models.visionFixtureID).localPath)
+        let app = OpenAIRouteTests.server(runtime).application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/models/\(SDKConstants.Models.visionFixtureID)/gguf", method: .get) { response in
+                #expect(response.status == .notFound, "not downloaded yet")
+                let error = try OpenAIRouteTests.error(response.body)
+                #expect(error["code"] as? String == "model_not_downloaded")
+            }
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try GGUFWriter.tinyLlama().write(to: folder.appendingPathComponent("model.gguf"))
+            try GGUFWriter.tinyLlama().write(to: folder.appendingPathComponent("mmproj-model.gguf"))
+            try await client.execute(uri: "/api/models/\(SDKConstants.Models.visionFixtureID)/gguf", method: .get) { response in
+                #expect(response.status == .ok)
+                let metadata = try OpenAIRouteTests.json(response.body)
+                #expect(metadata["architecture"] as? String == "llama")
+                #expect(!String(buffer: response.body).contains(folder.path))
+            }
+        }
+    }
+
+    @Test func aServerErrorNamesNoPath() {
+        let message = OpenAIError.from(SDKError(.generationFailed, "Could not read '/root/.cache/runanywhere/models/x/model.gguf': I/O error")).message
+        #expect(message == "Could not read '…/model.gguf': I/O error")
+    }
+
     @Test func aLanguageModelIsLoadedAheadAndUnloaded() async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/api/models/scripted/load", method: .post, body: ByteBuffer(string: #"{"keep_alive": -1}"#)) { response in
+            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"keep_alive": -1}"#)) { response in
                 #expect(response.status == .ok)
                 let status = try OpenAIRouteTests.json(response.body)
                 #expect(status["state"] as? String == "loaded" && status["keepAliveSeconds"] == nil, "kept for ever: \(status)")
@@ -209,11 +238,11 @@ import Testing
             }
             try await client.execute(uri: "/api/models/scripted/load", method: .post) { #expect($0.status == .ok, "no body: the server's keep-alive") }
             try await client.execute(uri: "/api/models/whisper-tiny.en/load", method: .post) { #expect($0.status == .badRequest) }
-            try await client.execute(uri: "/api/models/scripted/load", method: .post, body: ByteBuffer(string: #"{"gpu_layers": -2}"#)) { response in
+            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"gpu_layers": -2}"#)) { response in
                 #expect(response.status == .badRequest)
                 #expect(String(buffer: response.body).contains("gpu_layers cannot be negative"))
             }
-            try await client.execute(uri: "/api/models/scripted/load", method: .post, body: ByteBuffer(string: #"{"gpu_layers": 0}"#)) {
+            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"gpu_layers": 0}"#)) {
                 #expect($0.status == .ok)
             }
             try await client.execute(uri: "/api/models/nope/load", method: .post) { #expect($0.status == .notFound) }

@@ -64,7 +64,7 @@ import Testing
         let app = Self.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in
             let request = #"{"model": "scripted", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": [{"type": "text", "text": "one two three"}]}]}"#
-            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(request)) { response in
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/json")
                 let body = try Self.json(response.body)
@@ -85,7 +85,7 @@ import Testing
                 #expect(timings["predicted_n"] as? Int == 3)
             }
             let short = #"{"model": "scripted", "max_tokens": 2, "messages": [{"role": "user", "content": "one two three"}]}"#
-            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(short)) { response in
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(short)) { response in
                 let body = try Self.json(response.body)
                 let choice = try #require((body["choices"] as? [[String: Any]])?.first)
                 #expect(choice["finish_reason"] as? String == "length")
@@ -100,7 +100,7 @@ import Testing
         let app = Self.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in
             func promptTokens(_ messages: String) async throws -> Int {
-                try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(#"{"model": "scripted", "messages": \#(messages)}"#)) { response in
+                try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(#"{"model": "scripted", "messages": \#(messages)}"#)) { response in
                     try #require(Self.json(response.body)["usage"] as? [String: Any])["prompt_tokens"] as? Int ?? 0
                 }
             }
@@ -114,7 +114,7 @@ import Testing
         let app = Self.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in
             let request = #"{"model": "scripted", "stream": true, "stream_options": {"include_usage": true}, "messages": [{"role": "user", "content": "alpha beta"}]}"#
-            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(request)) { response in
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/event-stream")
                 let events = ServerSentEvents.data(in: String(buffer: response.body))
@@ -143,7 +143,7 @@ import Testing
         let call = #"{\"tool_calls\":[{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"}}]}"#
         let request = #"{"model": "scripted", \#(tools), "messages": [{"role": "user", "content": "\#(call)"}]"#
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(request + "}")) { response in
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request + "}")) { response in
                 let choice = try #require((try Self.json(response.body)["choices"] as? [[String: Any]])?.first)
                 #expect(choice["finish_reason"] as? String == "tool_calls")
                 let message = try #require(choice["message"] as? [String: Any])
@@ -153,7 +153,7 @@ import Testing
                 #expect(calls.count == 1 && calls.first?["type"] as? String == "function" && (calls.first?["id"] as? String)?.hasPrefix("call_") == true)
                 #expect(function["name"] as? String == "get_weather" && function["arguments"] as? String == #"{"city":"Oslo"}"#)
             }
-            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(request + #", "stream": true}"#)) { response in
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request + #", "stream": true}"#)) { response in
                 let events = ServerSentEvents.data(in: String(buffer: response.body))
                 let chunks = try events.dropLast().map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
                 let choices = chunks.compactMap { ($0["choices"] as? [[String: Any]])?.first }
@@ -169,7 +169,7 @@ import Testing
             let answered = #"{"model": "scripted", \#(tools), "messages": [{"role": "user", "content": "Weather?"}, "# +
                 #"{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Oslo\"}"}}]}, "# +
                 #"{"role": "tool", "tool_call_id": "call_1", "content": "18 C"}]}"#
-            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(answered)) { response in
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(answered)) { response in
                 let choice = try #require((try Self.json(response.body)["choices"] as? [[String: Any]])?.first)
                 #expect((choice["message"] as? [String: Any])?["content"] as? String == "Result of the tool get_weather: 18 C")
                 #expect(choice["finish_reason"] as? String == "stop")
@@ -180,14 +180,14 @@ import Testing
     @Test func completionsWholeAndStreamed() async throws {
         let app = Self.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/completions", method: .post, body: Self.body(#"{"model": "scripted", "prompt": "red green blue", "max_tokens": 5}"#)) { response in
+            try await client.execute(uri: "/v1/completions", method: .post, headers: .json, body: Self.body(#"{"model": "scripted", "prompt": "red green blue", "max_tokens": 5}"#)) { response in
                 let body = try Self.json(response.body)
                 #expect(body["object"] as? String == "text_completion")
                 let choice = try #require((body["choices"] as? [[String: Any]])?.first)
                 #expect(choice["text"] as? String == "red green blue", "the prompt is read as is, without a chat template")
                 #expect(choice["finish_reason"] as? String == "stop")
             }
-            try await client.execute(uri: "/v1/completions", method: .post, body: Self.body(#"{"model": "scripted", "prompt": ["red green blue"], "stream": true, "max_tokens": 2}"#)) { response in
+            try await client.execute(uri: "/v1/completions", method: .post, headers: .json, body: Self.body(#"{"model": "scripted", "prompt": ["red green blue"], "stream": true, "max_tokens": 2}"#)) { response in
                 let events = ServerSentEvents.data(in: String(buffer: response.body))
                 #expect(events.last == "[DONE]")
                 let chunks = try events.dropLast().map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
@@ -226,7 +226,7 @@ import Testing
     func badChatRequestsGetOpenAIErrors(body: String, status: Int, param: String?, code: String?) async throws {
         let app = Self.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(body)) { response in
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(body)) { response in
                 #expect(response.status.code == status, "\(body)")
                 let error = try Self.error(response.body)
                 #expect(!(error["message"] as? String ?? "").isEmpty)
@@ -245,7 +245,7 @@ import Testing
                 #expect((body["models"] as? [Any])?.isEmpty == true)
             }
             let request = #"{"model": "scripted", "keep_alive": "1m", "messages": [{"role": "user", "content": "hi"}]}"#
-            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(request)) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) { #expect($0.status == .ok) }
             try await client.execute(uri: "/api/ps", method: .get) { response in
                 let body = try Self.json(response.body)
                 let model = try #require((body["models"] as? [[String: Any]])?.first)
@@ -263,7 +263,7 @@ import Testing
         let app = Self.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in
             let request = #"{"model": "scripted", "messages": [{"role": "user", "content": "one two three"}]}"#
-            try await client.execute(uri: "/v1/chat/completions", method: .post, body: Self.body(request)) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/models/nope", method: .get) { #expect($0.status == .notFound) }
             // The generation reaches the metrics through the event bus, a moment after its response.
             var text = ""
@@ -286,7 +286,7 @@ import Testing
         let app = Self.server(try scriptedRuntime(), maxBody: 1024).application()
         try await app.test(.router) { client in
             let request = #"{"model": "scripted", "prompt": "\#(String(repeating: "x", count: 4096))"}"#
-            try await client.execute(uri: "/v1/completions", method: .post, body: Self.body(request)) { response in
+            try await client.execute(uri: "/v1/completions", method: .post, headers: .json, body: Self.body(request)) { response in
                 #expect(response.status == .contentTooLarge)
                 let error = try Self.error(response.body)
                 #expect(error["message"] as? String == "The request body is larger than 1024 bytes")
@@ -315,6 +315,7 @@ import Testing
                 #expect(response.headers[.accessControlAllowOrigin] == "http://localhost:3000")
             }
             try await client.execute(uri: "/v1/models", method: .get, headers: [.origin: "http://evil.example"]) { response in
+                #expect(response.status == .forbidden, "a page on another origin is refused, not merely left without CORS headers")
                 #expect(response.headers[.accessControlAllowOrigin] == nil)
             }
             let preflight: HTTPFields = [.origin: "http://localhost:3000", .accessControlRequestMethod: "POST"]
@@ -326,6 +327,7 @@ import Testing
         let closed = Self.server(try scriptedRuntime()).application()
         try await closed.test(.router) { client in
             try await client.execute(uri: "/v1/models", method: .get, headers: [.origin: "http://localhost:3000"]) { response in
+                #expect(response.status == .forbidden, "no page but the server's own unless origins are given")
                 #expect(response.headers[.accessControlAllowOrigin] == nil, "CORS is off unless origins are given")
             }
         }

@@ -18,25 +18,25 @@ import Testing
                 let settings = try OpenAIRouteTests.json(response.body)
                 #expect(abs((settings["temperature"] as? Double ?? -1) - Double(GenerationSettings().temperature)) < 1e-6)
             }
-            try await client.execute(uri: "/api/settings", method: .patch, body: ByteBuffer(string: #"{"temperature": 0.2, "maxTokens": 64, "systemPrompt": "Be terse.", "streaming": false}"#)) { response in
+            try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"temperature": 0.2, "maxTokens": 64, "systemPrompt": "Be terse.", "streaming": false}"#)) { response in
                 #expect(response.status == .ok)
                 let settings = try OpenAIRouteTests.json(response.body)
                 #expect(settings["maxTokens"] as? Int == 64 && settings["systemPrompt"] as? String == "Be terse.")
             }
             #expect(try store.load().temperature == 0.2 && store.load().streaming == false, "saved where the CLI reads them")
-            try await client.execute(uri: "/api/settings", method: .patch, body: ByteBuffer(string: #"{"threads": 2}"#)) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"threads": 2}"#)) { #expect($0.status == .ok) }
             #expect(try store.load().maxTokens == 64 && store.load().threads == 2, "a partial change keeps the other settings")
-            try await client.execute(uri: "/api/settings", method: .patch, body: ByteBuffer(string: #"{"systemPrompt": null, "threads": null}"#)) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"systemPrompt": null, "threads": null}"#)) { #expect($0.status == .ok) }
             #expect(try store.load().systemPrompt == nil && store.load().threads == nil)
             for (body, param) in [(#"{"temperature": 9}"#, "temperature"), (#"{"colour": "blue"}"#, "colour"), (#"{"maxTokens": "many"}"#, "maxTokens")] {
-                try await client.execute(uri: "/api/settings", method: .patch, body: ByteBuffer(string: body)) { response in
+                try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: body)) { response in
                     #expect(response.status == .badRequest, "\(body)")
                     let error = try OpenAIRouteTests.error(response.body)
                     #expect(error["param"] as? String == param, "\(error)")
                 }
             }
             #expect(try store.load().maxTokens == 64, "a refused change saves nothing")
-            try await client.execute(uri: "/api/settings", method: .patch, body: ByteBuffer(string: "[1, 2]")) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: "[1, 2]")) { #expect($0.status == .badRequest) }
             try await client.execute(uri: "/api/settings", method: .delete) { response in
                 let settings = try OpenAIRouteTests.json(response.body)
                 #expect(settings["maxTokens"] as? Int == GenerationSettings().maxTokens)
@@ -50,7 +50,7 @@ import Testing
         let app = OpenAIRouteTests.server(runtime).application()
         try await app.test(.router) { client in
             let change = #"{"environment": "staging", "baseURL": "https://staging.example.com", "apiKey": "sk-secret-key-1234"}"#
-            try await client.execute(uri: "/api/environment", method: .put, body: ByteBuffer(string: change)) { response in
+            try await client.execute(uri: "/api/environment", method: .put, headers: .json, body: ByteBuffer(string: change)) { response in
                 #expect(response.status == .ok)
                 let text = String(buffer: response.body)
                 #expect(!text.contains("sk-secret"), "the key is never sent back")
@@ -61,16 +61,16 @@ import Testing
             try await client.execute(uri: "/api/environment", method: .get) { response in
                 #expect(!String(buffer: response.body).contains("sk-secret"))
             }
-            try await client.execute(uri: "/api/environment", method: .put, body: ByteBuffer(string: #"{"environment": "production"}"#)) { response in
+            try await client.execute(uri: "/api/environment", method: .put, headers: .json, body: ByteBuffer(string: #"{"environment": "production"}"#)) { response in
                 #expect(response.status == .badRequest, "production needs a key")
                 let error = try OpenAIRouteTests.error(response.body)
                 #expect(error["param"] as? String == "apiKey")
             }
-            try await client.execute(uri: "/api/environment", method: .put, body: ByteBuffer(string: #"{"environment": "staging", "baseURL": "ftp://x"}"#)) { response in
+            try await client.execute(uri: "/api/environment", method: .put, headers: .json, body: ByteBuffer(string: #"{"environment": "staging", "baseURL": "ftp://x"}"#)) { response in
                 let error = try OpenAIRouteTests.error(response.body)
                 #expect(response.status == .badRequest && error["param"] as? String == "baseURL", "a stored key, a bad base URL")
             }
-            try await client.execute(uri: "/api/environment", method: .put, body: ByteBuffer(string: #"{"environment": "moon"}"#)) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/api/environment", method: .put, headers: .json, body: ByteBuffer(string: #"{"environment": "moon"}"#)) { #expect($0.status == .badRequest) }
             let credentials = runtime.configuration.dataDirectory.appendingPathComponent(SDKConstants.Files.credentials).path
             let permissions = try FileManager.default.attributesOfItem(atPath: credentials)[.posixPermissions] as? Int
             #expect(permissions == 0o600)

@@ -28,7 +28,7 @@ struct TelemetryCollectorTests {
         let payload = TelemetryFixtures.payload()
         try await Self.application(store).test(.router) { client in
             for expected in [HTTPResponse.Status.created, .ok] {
-                try await client.execute(uri: "/telemetry", method: .post, body: ByteBuffer(data: try payload.encoded())) { response in
+                try await client.execute(uri: "/telemetry", method: .post, headers: .json, body: ByteBuffer(data: try payload.encoded())) { response in
                     #expect(response.status == expected)
                     let body = try Self.json(response.body)
                     #expect(body["status"] as? String == (expected == .created ? "stored" : "duplicate") && body["run_id"] as? String == payload.metrics.runID)
@@ -82,7 +82,7 @@ struct TelemetryCollectorTests {
         ]
         try await Self.application(store).test(.router) { client in
             for (body, status, field) in bodies {
-                try await client.execute(uri: "/telemetry", method: .post, body: ByteBuffer(data: body)) { response in
+                try await client.execute(uri: "/telemetry", method: .post, headers: .json, body: ByteBuffer(data: body)) { response in
                     #expect(response.status == status)
                     let error = try #require(try Self.json(response.body)["error"] as? [String: Any])
                     #expect(error["field"] as? String == field)
@@ -103,9 +103,9 @@ struct TelemetryCollectorTests {
         let store = try await TelemetryStoreKind.sqlite.make()
         let body = ByteBuffer(data: try TelemetryFixtures.payload().encoded())
         try await Self.application(store, apiKey: "s3cret").test(.router) { client in
-            try await client.execute(uri: "/telemetry", method: .post, body: body) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/telemetry", method: .post, headers: .json, body: body) { #expect($0.status == .unauthorized) }
             try await client.execute(uri: "/telemetry/runs", method: .get, headers: [.authorization: "Bearer wrong"]) { #expect($0.status == .unauthorized) }
-            try await client.execute(uri: "/telemetry", method: .post, headers: [.authorization: "Bearer s3cret"], body: body) { #expect($0.status == .created) }
+            try await client.execute(uri: "/telemetry", method: .post, headers: [.authorization: "Bearer s3cret", .contentType: "application/json"], body: body) { #expect($0.status == .created) }
             try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
         }
         #expect(throws: SDKError.self) { try TelemetryCollector.validate(host: "0.0.0.0", port: 8000, apiKey: nil) }

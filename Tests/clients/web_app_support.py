@@ -69,10 +69,13 @@ class Page:
     """Headless Chromium, with downloads saved to `downloads`, audio allowed to play, and a fake
     microphone (Chromium's test tone) that the page may use without asking."""
 
+    extra_arguments = []
+    """Chromium's command-line switches that a check adds (a subclass sets them)."""
+
     def __init__(self, downloads, screenshots):
         options = webdriver.ChromeOptions()
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860", "--lang=en-US",
-                         "--autoplay-policy=no-user-gesture-required", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]:
+                         "--autoplay-policy=no-user-gesture-required", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"] + self.extra_arguments:
             options.add_argument(argument)
         options.binary_location = "/usr/bin/chromium"
         options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})

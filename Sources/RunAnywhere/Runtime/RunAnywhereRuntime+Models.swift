@@ -27,9 +27,11 @@ extension RunAnywhereRuntime {
         return model
     }
 
-    /// The GGUF metadata of a downloaded GGUF model, or nil for other formats.
+    /// The GGUF metadata of a downloaded GGUF model (for a model that is a folder, such as a
+    /// vision model beside its projector, of its main file: ``ModelInfo/primaryFile``), or nil
+    /// for other formats and models not on this machine.
     public nonisolated func metadata(of model: ModelInfo) throws -> GGUFMetadata? {
-        guard model.format == .gguf, let path = model.localPath, model.isDownloaded else { return nil }
+        guard model.format == .gguf, let path = model.primaryFile else { return nil }
         return try GGUFReader.read(path)
     }
 

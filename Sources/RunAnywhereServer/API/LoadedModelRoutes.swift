@@ -14,7 +14,7 @@ struct LoadedModelRoutes: Sendable {
 
     struct LoadRequest: Decodable, Sendable {
         let keepAlive: KeepAliveField?
-        let gpuLayers: Int?
+        @NumberField var gpuLayers: Int?
         enum CodingKeys: String, CodingKey { case keepAlive = "keep_alive", gpuLayers = "gpu_layers" }
     }
 
@@ -29,16 +29,21 @@ struct LoadedModelRoutes: Sendable {
         }
         router.post("api/models/:id/load") { request, context in
             let id = try context.parameters.require("id")
-            let bytes = try await collectBody(of: request, limit: configuration.maxBodySize)
+            let bytes = try await collectJSONBody(of: request, limit: configuration.maxBodySize, optional: true)
             let body = bytes.readableBytes == 0 ? LoadRequest(keepAlive: nil, gpuLayers: nil) : try JSONDecoder().decode(LoadRequest.self, from: Data(buffer: bytes))
             var options = configuration.loadOptions
             if let layers = body.gpuLayers {
                 guard layers >= 0 else { throw OpenAIError(.badRequest, "gpu_layers cannot be negative", param: "gpu_layers") }
                 options.gpuLayers = layers
             }
-            try await runtime.preloadModel(id, options: options, keepAlive: body.keepAlive?.value ?? configuration.keepAlive)
+            let keepAlive = body.keepAlive?.value ?? configuration.keepAlive
+            if keepAlive == .duration(.zero) {
+                // Loading only to unload at once is a no-op; ollama's way to unload is DELETE here.
+                throw OpenAIError(.badRequest, "keep_alive 0 would unload the model as soon as it is loaded; DELETE /api/models/\(id)/load unloads it", param: "keep_alive")
+            }
+            try await runtime.preloadModel(id, options: options, keepAlive: keepAlive)
             guard let status = await runtime.loadedModels().first(where: { $0.modelId == id }) else {
-                throw OpenAIError(.internalServerError, "Model '\(id)' was loaded but is no longer in the cache")
+                throw OpenAIError(.serviceUnavailable, "Model '\(id)' was unloaded again at once: another model needed its memory", code: "busy")
             }
             return try jsonResponse(status)
         }

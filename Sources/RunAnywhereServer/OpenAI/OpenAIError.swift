@@ -52,7 +52,7 @@ public struct OpenAIError: HTTPResponseError, Encodable, Sendable {
 
     /// The OpenAI error for any error a handler throws. SDK errors keep their message (they say
     /// what to do); anything unexpected becomes a 500 that leaks no internals.
-    static func from(_ error: any Error) -> OpenAIError {
+    package static func from(_ error: any Error) -> OpenAIError {
         switch error {
         case let error as OpenAIError:
             return error
@@ -77,7 +77,16 @@ public struct OpenAIError: HTTPResponseError, Encodable, Sendable {
         case .contextTooLong: OpenAIError(.badRequest, error.message, code: "context_length_exceeded")
         case .modelIncompatible: OpenAIError(.badRequest, error.message, param: "model", code: "model_incompatible")
         case .insufficientMemory, .frameworkNotAvailable, .busy: OpenAIError(.serviceUnavailable, error.message, code: error.code.rawValue)
-        default: OpenAIError(.internalServerError, error.message, code: error.code.rawValue)
+        default: OpenAIError(.internalServerError, redactingPaths(error.message), code: error.code.rawValue)
+        }
+    }
+
+    /// `message` with every absolute file path cut to its last component: a 500 tells the client
+    /// what failed, never where the server keeps its files (the full message is in the log).
+    static func redactingPaths(_ message: String) -> String {
+        message.replacing(/(^|[\s'"`(\[=])(\/[^\s'"`,;:()\[\]]+)/) { match in
+            let last = match.output.2.split(separator: "/").last.map(String.init) ?? ""
+            return match.output.1 + "…/" + last
         }
     }
 

@@ -18,7 +18,7 @@ struct OpenAIRoutes: Sendable {
             return try jsonResponse(ModelObject(model))
         }
         v1.post("chat/completions") { request, _ in
-            let data = Data(buffer: try await collectBody(of: request, limit: configuration.maxBodySize))
+            let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
             var body = try JSONDecoder().decode(ChatCompletionRequest.self, from: data)
             let ordered = try? JSONValue(parsing: data)
             body.fields.keepSchemaOrder(from: ordered)
@@ -26,7 +26,7 @@ struct OpenAIRoutes: Sendable {
             return try await complete(body.fields, tools: body.tools, conversation: try body.conversation())
         }
         v1.post("completions") { request, _ in
-            let data = Data(buffer: try await collectBody(of: request, limit: configuration.maxBodySize))
+            let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
             var body = try JSONDecoder().decode(CompletionRequest.self, from: data)
             body.fields.keepSchemaOrder(from: try? JSONValue(parsing: data))
             return try await complete(body.fields, prompt: body.prompt)

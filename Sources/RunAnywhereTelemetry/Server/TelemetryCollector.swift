@@ -14,6 +14,8 @@ public struct TelemetryCollector: Sendable {
     public var port: Int
     /// The key clients must send (`Authorization: Bearer KEY`); needed beyond loopback.
     public var apiKey: String?
+    /// Host names requests may name beyond loopback and `host` (`--allowed-host`; `*`: any).
+    public var allowedHosts: [String] = []
     /// Where requests and failures are logged.
     public var logger: Logger
 
@@ -39,10 +41,11 @@ public struct TelemetryCollector: Sendable {
         guard (0...65_535).contains(port) else { throw SDKError(.invalidConfiguration, "The port must be between 0 and 65535") }
     }
 
-    /// The routes with their middleware: errors as JSON, then the API key.
+    /// The routes with their middleware: errors as JSON, foreign hosts and pages refused, then the API key.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: TelemetryErrorMiddleware())
+        router.add(middleware: TelemetryOriginMiddleware(policy: RequestOriginPolicy(boundHost: host, allowedHosts: allowedHosts)))
         if let apiKey, !apiKey.isEmpty { router.add(middleware: TelemetryKeyMiddleware(key: apiKey)) }
         router.get("health") { [store] _, _ in try TelemetryRoutes.json(["status": "ok", "store": store.kind]) }
         TelemetryRoutes(store: store).register(on: router)

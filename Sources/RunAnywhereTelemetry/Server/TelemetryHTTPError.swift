@@ -73,3 +73,14 @@ struct TelemetryKeyMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 }
+
+/// Refuses with a 403 what a web page on another site sent or could read (``RequestOriginPolicy``):
+/// the collector's clients are harnesses and scripts, which send no `Origin`.
+struct TelemetryOriginMiddleware<Context: RequestContext>: RouterMiddleware {
+    let policy: RequestOriginPolicy
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let refusal = policy.refusal(request) { throw TelemetryHTTPError(.forbidden, refusal.description) }
+        return try await next(request, context)
+    }
+}

@@ -50,6 +50,9 @@ public struct TelemetryRoutes: Sendable {
     }
 
     private func receive(_ request: Request) async throws -> Response {
+        guard JSONMediaType.matches(request.headers[.contentType]) else {
+            throw TelemetryHTTPError(.unsupportedMediaType, "The payload must be JSON, sent with 'Content-Type: application/json'")
+        }
         var request = request
         let body: ByteBuffer
         do {
