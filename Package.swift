@@ -221,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereServerTests",
             dependencies: [
-                "RunAnywhereServer", "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport",
+                "RunAnywhereServer", "RunAnywhere", "RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -57,6 +57,9 @@ enum OpenAPIDocument {
         }
        }
       }
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      }
     }
    }
@@ -80,6 +83,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      }
     }
    }
@@ -103,6 +109,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      }
     }
    }
@@ -126,6 +135,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      }
     },
     "tags": [
@@ -152,6 +164,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
@@ -187,7 +202,42 @@ enum OpenAPIDocument {
        },
        "text/event-stream": {
         "schema": {
-         "type": "string"
+         "type": "object",
+         "description": "With stream: each event's data is a ChatCompletionChunk (the last one with usage when stream_options.include_usage), an Error if the generation fails, then [DONE]",
+         "required": [
+          "event",
+          "data"
+         ],
+         "properties": {
+          "event": {
+           "const": "message"
+          },
+          "data": {
+           "type": "string",
+           "if": {
+            "const": "[DONE]"
+           },
+           "else": {
+            "contentMediaType": "application/json",
+            "contentSchema": {
+             "oneOf": [
+              {
+               "$ref": "#/components/schemas/ChatCompletionChunk"
+              },
+              {
+               "$ref": "#/components/schemas/Error"
+              }
+             ]
+            }
+           }
+          },
+          "id": {
+           "type": "string"
+          },
+          "retry": {
+           "type": "integer"
+          }
+         }
         }
        }
       }
@@ -198,11 +248,17 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      },
      "413": {
       "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
      },
      "503": {
       "$ref": "#/components/responses/Busy"
@@ -237,7 +293,42 @@ enum OpenAPIDocument {
        },
        "text/event-stream": {
         "schema": {
-         "type": "string"
+         "type": "object",
+         "description": "With stream: each event's data is a text_completion chunk (the last one with usage when stream_options.include_usage), an Error if the generation fails, then [DONE]",
+         "required": [
+          "event",
+          "data"
+         ],
+         "properties": {
+          "event": {
+           "const": "message"
+          },
+          "data": {
+           "type": "string",
+           "if": {
+            "const": "[DONE]"
+           },
+           "else": {
+            "contentMediaType": "application/json",
+            "contentSchema": {
+             "oneOf": [
+              {
+               "$ref": "#/components/schemas/Completion"
+              },
+              {
+               "$ref": "#/components/schemas/Error"
+              }
+             ]
+            }
+           }
+          },
+          "id": {
+           "type": "string"
+          },
+          "retry": {
+           "type": "integer"
+          }
+         }
         }
        }
       }
@@ -248,11 +339,17 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      },
      "413": {
       "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
      },
      "503": {
       "$ref": "#/components/responses/Busy"
@@ -300,11 +397,20 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      },
      "413": {
       "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
      }
     },
     "requestBody": {
@@ -342,11 +448,17 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      },
      "413": {
       "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
      },
      "503": {
       "$ref": "#/components/responses/Busy"
@@ -402,11 +514,17 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      },
      "413": {
       "$ref": "#/components/responses/TooLarge"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
      }
     },
     "requestBody": {
@@ -454,6 +572,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      }
     },
     "tags": [
@@ -480,6 +601,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      }
     },
     "tags": [
@@ -514,6 +638,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      }
     },
     "parameters": [
@@ -522,16 +649,7 @@ enum OpenAPIDocument {
       "in": "query",
       "required": false,
       "schema": {
-       "enum": [
-        "language",
-        "speech-recognition",
-        "speech-synthesis",
-        "vision",
-        "image-generation",
-        "multimodal",
-        "audio",
-        "embedding"
-       ]
+       "$ref": "#/components/schemas/ModelCategory"
       }
      }
     ],
@@ -558,8 +676,17 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "409": {
       "$ref": "#/components/responses/Conflict"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
      }
     },
     "requestBody": {
@@ -596,6 +723,15 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
      }
     },
     "requestBody": {
@@ -632,6 +768,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
@@ -678,6 +817,9 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      }
@@ -693,7 +835,117 @@ enum OpenAPIDocument {
       "content": {
        "text/event-stream": {
         "schema": {
-         "type": "string"
+         "type": "object",
+         "description": "`progress` events, then `done` with the catalog entry, `cancelled` or `error`",
+         "required": [
+          "event",
+          "data"
+         ],
+         "properties": {
+          "event": {
+           "enum": [
+            "progress",
+            "done",
+            "cancelled",
+            "error"
+           ]
+          },
+          "data": {
+           "type": "string"
+          },
+          "id": {
+           "type": "string"
+          },
+          "retry": {
+           "type": "integer"
+          }
+         },
+         "allOf": [
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "progress"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "$ref": "#/components/schemas/PullProgress"
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "done"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "$ref": "#/components/schemas/CatalogEntry"
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "cancelled"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "required": [
+                "modelId"
+               ],
+               "properties": {
+                "modelId": {
+                 "type": "string"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "error"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           }
+          }
+         ]
         }
        }
       }
@@ -703,6 +955,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
@@ -731,6 +986,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
@@ -772,6 +1030,9 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      }
@@ -812,8 +1073,17 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
      },
      "503": {
       "$ref": "#/components/responses/Busy"
@@ -827,17 +1097,19 @@ enum OpenAPIDocument {
         "type": "object",
         "properties": {
          "keep_alive": {
-          "description": "Seconds, or \"30s\", \"5m\", \"1h\"; -1 for ever"
+          "$ref": "#/components/schemas/KeepAlive"
          },
          "gpu_layers": {
           "type": "integer",
           "minimum": 0,
+          "maximum": 9223372036854775807,
           "description": "Layers to place on a GPU (0: the CPU; default: as many as fit); a model already loaded keeps where it runs"
          }
         }
        }
       }
-     }
+     },
+     "description": "Optional: an empty body, without a Content-Type, takes the defaults"
     },
     "parameters": [
      {
@@ -860,8 +1132,14 @@ enum OpenAPIDocument {
      "204": {
       "description": "Unloaded"
      },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
@@ -902,6 +1180,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      }
     },
     "tags": [
@@ -928,6 +1209,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      }
     },
     "tags": [
@@ -952,6 +1236,15 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
      }
     },
     "requestBody": {
@@ -959,7 +1252,7 @@ enum OpenAPIDocument {
      "content": {
       "application/json": {
        "schema": {
-        "$ref": "#/components/schemas/GenerationSettings"
+        "$ref": "#/components/schemas/SettingsChange"
        }
       }
      }
@@ -986,6 +1279,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      }
     },
     "tags": [
@@ -1020,6 +1316,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      }
     },
     "parameters": [
@@ -1055,6 +1354,15 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
      }
     },
     "requestBody": {
@@ -1091,6 +1399,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
@@ -1130,8 +1441,17 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
      }
     },
     "requestBody": {
@@ -1139,7 +1459,7 @@ enum OpenAPIDocument {
      "content": {
       "application/json": {
        "schema": {
-        "$ref": "#/components/schemas/Title"
+        "$ref": "#/components/schemas/TitleChange"
        }
       }
      }
@@ -1185,6 +1505,9 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      }
@@ -1200,8 +1523,99 @@ enum OpenAPIDocument {
       "content": {
        "text/event-stream": {
         "schema": {
-         "type": "string",
-         "description": "`delta` events ({content} or {reasoning}), then `message` (ChatMessage), after `error` when it failed"
+         "type": "object",
+         "description": "`delta` events (the answer's text, or a thinking model's reasoning), then `message` with the saved assistant message, after `error` when it failed",
+         "required": [
+          "event",
+          "data"
+         ],
+         "properties": {
+          "event": {
+           "enum": [
+            "delta",
+            "message",
+            "error"
+           ]
+          },
+          "data": {
+           "type": "string"
+          },
+          "id": {
+           "type": "string"
+          },
+          "retry": {
+           "type": "integer"
+          }
+         },
+         "allOf": [
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "delta"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "properties": {
+                "content": {
+                 "type": "string"
+                },
+                "reasoning": {
+                 "type": "string"
+                }
+               },
+               "minProperties": 1,
+               "maxProperties": 1
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "message"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "$ref": "#/components/schemas/ChatMessage"
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "error"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           }
+          }
+         ]
         }
        }
       }
@@ -1212,11 +1626,23 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      },
      "409": {
       "$ref": "#/components/responses/Conflict"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
      }
     },
     "requestBody": {
@@ -1224,7 +1650,7 @@ enum OpenAPIDocument {
      "content": {
       "application/json": {
        "schema": {
-        "$ref": "#/components/schemas/AnswerRequest"
+        "$ref": "#/components/schemas/MessageRequest"
        }
       }
      }
@@ -1270,6 +1696,9 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      }
@@ -1311,6 +1740,9 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      }
@@ -1340,8 +1772,99 @@ enum OpenAPIDocument {
       "content": {
        "text/event-stream": {
         "schema": {
-         "type": "string",
-         "description": "`delta` events ({content} or {reasoning}), then `message` (ChatMessage), after `error` when it failed"
+         "type": "object",
+         "description": "`delta` events (the answer's text, or a thinking model's reasoning), then `message` with the saved assistant message, after `error` when it failed",
+         "required": [
+          "event",
+          "data"
+         ],
+         "properties": {
+          "event": {
+           "enum": [
+            "delta",
+            "message",
+            "error"
+           ]
+          },
+          "data": {
+           "type": "string"
+          },
+          "id": {
+           "type": "string"
+          },
+          "retry": {
+           "type": "integer"
+          }
+         },
+         "allOf": [
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "delta"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "properties": {
+                "content": {
+                 "type": "string"
+                },
+                "reasoning": {
+                 "type": "string"
+                }
+               },
+               "minProperties": 1,
+               "maxProperties": 1
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "message"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "$ref": "#/components/schemas/ChatMessage"
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "error"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           }
+          }
+         ]
         }
        }
       }
@@ -1352,11 +1875,23 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      },
      "409": {
       "$ref": "#/components/responses/Conflict"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
      }
     },
     "requestBody": {
@@ -1447,6 +1982,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      }
     },
     "tags": [
@@ -1477,8 +2015,17 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "409": {
       "$ref": "#/components/responses/Conflict"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
      }
     },
     "requestBody": {
@@ -1510,6 +2057,9 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "409": {
       "$ref": "#/components/responses/Conflict"
      }
@@ -1525,7 +2075,144 @@ enum OpenAPIDocument {
       "content": {
        "text/event-stream": {
         "schema": {
-         "type": "string"
+         "type": "object",
+         "description": "The last run's events from its start: `skipped` (a category without models), `progress`, `result` (a BenchmarkResult), then `done` with the saved run",
+         "required": [
+          "event",
+          "data"
+         ],
+         "properties": {
+          "event": {
+           "enum": [
+            "skipped",
+            "progress",
+            "result",
+            "done"
+           ]
+          },
+          "data": {
+           "type": "string"
+          },
+          "id": {
+           "type": "string"
+          },
+          "retry": {
+           "type": "integer"
+          }
+         },
+         "allOf": [
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "skipped"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "required": [
+                "category",
+                "reason"
+               ],
+               "properties": {
+                "category": {
+                 "$ref": "#/components/schemas/BenchmarkCategory"
+                },
+                "reason": {
+                 "type": "string"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "progress"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "required": [
+                "currentScenario",
+                "progress",
+                "completedCount",
+                "totalCount"
+               ],
+               "properties": {
+                "currentScenario": {
+                 "type": "string"
+                },
+                "progress": {
+                 "type": "number",
+                 "minimum": 0,
+                 "maximum": 1
+                },
+                "completedCount": {
+                 "type": "integer"
+                },
+                "totalCount": {
+                 "type": "integer"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "result"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "description": "The benchmark specification's BenchmarkResult: a scenario's metrics on one model"
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "done"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "$ref": "#/components/schemas/BenchmarkRun"
+              }
+             }
+            }
+           }
+          }
+         ]
         }
        }
       }
@@ -1535,6 +2222,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
@@ -1558,6 +2248,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
@@ -1584,6 +2277,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
@@ -1633,6 +2329,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      },
      "404": {
       "$ref": "#/components/responses/NotFound"
@@ -1695,6 +2394,9 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      }
@@ -1727,14 +2429,243 @@ enum OpenAPIDocument {
   },
   "/api/voice": {
    "post": {
-    "summary": "A voice turn: voice activity detection, transcription, an answer, the answer spoken; streamed as `speech`, `transcript`, `delta`, `audio` (base64 WAV), then `done` (timings), or `nospeech`",
+    "summary": "A voice turn: voice activity detection, transcription, an answer, the answer spoken",
     "responses": {
      "200": {
       "description": "OK",
       "content": {
        "text/event-stream": {
         "schema": {
-         "type": "string"
+         "type": "object",
+         "description": "The turn's stages as they finish: `speech` (the segments voice activity detection found), `transcript`, `delta` (pieces of the answer), `audio` (the spoken answer, a base64 WAV file), then `done` with the stage timings; `nospeech` ends a turn without speech; `error`",
+         "required": [
+          "event",
+          "data"
+         ],
+         "properties": {
+          "event": {
+           "enum": [
+            "speech",
+            "nospeech",
+            "transcript",
+            "delta",
+            "audio",
+            "done",
+            "error"
+           ]
+          },
+          "data": {
+           "type": "string"
+          },
+          "id": {
+           "type": "string"
+          },
+          "retry": {
+           "type": "integer"
+          }
+         },
+         "allOf": [
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "speech"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "required": [
+                "segments"
+               ],
+               "properties": {
+                "segments": {
+                 "type": "array",
+                 "items": {
+                  "type": "object"
+                 }
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "nospeech"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object"
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "transcript"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "required": [
+                "text"
+               ],
+               "properties": {
+                "text": {
+                 "type": "string"
+                },
+                "language": {
+                 "type": "string"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "delta"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "required": [
+                "content"
+               ],
+               "properties": {
+                "content": {
+                 "type": "string"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "audio"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "required": [
+                "format",
+                "sampleRate",
+                "duration",
+                "data"
+               ],
+               "properties": {
+                "format": {
+                 "const": "wav"
+                },
+                "sampleRate": {
+                 "type": "integer"
+                },
+                "duration": {
+                 "type": "number"
+                },
+                "data": {
+                 "type": "string",
+                 "contentEncoding": "base64"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "done"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "required": [
+                "transcript",
+                "response",
+                "timings"
+               ],
+               "properties": {
+                "transcript": {
+                 "type": "string"
+                },
+                "response": {
+                 "type": "string"
+                },
+                "timings": {
+                 "type": "object"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "error"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           }
+          }
+         ]
         }
        }
       }
@@ -1745,11 +2676,17 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      },
      "413": {
       "$ref": "#/components/responses/TooLarge"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
      }
     },
     "requestBody": {
@@ -1790,14 +2727,112 @@ enum OpenAPIDocument {
   },
   "/api/vision/describe": {
    "post": {
-    "summary": "Describes an image with a vision-language model (the Vision screen): streamed as `delta` pieces of the answer, then `done` (the VLMResult: text, promptTokens, completionTokens, totalTimeMs, tokensPerSecond, timeToFirstTokenMs, imageEncodeTimeMs, stopReason, modelId), or `error`",
+    "summary": "Describes an image with a vision-language model (the Vision screen)",
     "responses": {
      "200": {
       "description": "OK",
       "content": {
        "text/event-stream": {
         "schema": {
-         "type": "string"
+         "type": "object",
+         "description": "`delta` pieces of the answer, then `done` with the VLMResult (text, promptTokens, completionTokens, totalTimeMs, tokensPerSecond, timeToFirstTokenMs, imageEncodeTimeMs, stopReason, modelId), or `error`",
+         "required": [
+          "event",
+          "data"
+         ],
+         "properties": {
+          "event": {
+           "enum": [
+            "delta",
+            "done",
+            "error"
+           ]
+          },
+          "data": {
+           "type": "string"
+          },
+          "id": {
+           "type": "string"
+          },
+          "retry": {
+           "type": "integer"
+          }
+         },
+         "allOf": [
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "delta"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "required": [
+                "content"
+               ],
+               "properties": {
+                "content": {
+                 "type": "string"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "done"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "required": [
+                "text"
+               ],
+               "properties": {
+                "text": {
+                 "type": "string"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "error"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           }
+          }
+         ]
         }
        }
       }
@@ -1808,11 +2843,17 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      },
      "413": {
       "$ref": "#/components/responses/TooLarge"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
      }
     },
     "requestBody": {
@@ -1859,14 +2900,105 @@ enum OpenAPIDocument {
   },
   "/api/vision/imagine": {
    "post": {
-    "summary": "Generates an image with a diffusion model (the Vision screen): streamed as `progress` (DiffusionProgress: progress, currentStep, totalSteps, stage, elapsedMs, etaMs) after each step, then `done` (the DiffusionResult: imageData as base64 PNG, width, height, seedUsed, steps, generationTimeMs, safetyFlagged, modelId), or `error`",
+    "summary": "Generates an image with a diffusion model (the Vision screen)",
     "responses": {
      "200": {
       "description": "OK",
       "content": {
        "text/event-stream": {
         "schema": {
-         "type": "string"
+         "type": "object",
+         "description": "`progress` after each step (DiffusionProgress: progress, currentStep, totalSteps, stage, elapsedMs, etaMs), then `done` with the DiffusionResult (imageData as base64 PNG, width, height, seedUsed, steps, generationTimeMs, safetyFlagged, modelId), or `error`",
+         "required": [
+          "event",
+          "data"
+         ],
+         "properties": {
+          "event": {
+           "enum": [
+            "progress",
+            "done",
+            "error"
+           ]
+          },
+          "data": {
+           "type": "string"
+          },
+          "id": {
+           "type": "string"
+          },
+          "retry": {
+           "type": "integer"
+          }
+         },
+         "allOf": [
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "progress"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object"
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "done"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "required": [
+                "imageData"
+               ],
+               "properties": {
+                "imageData": {
+                 "type": "string",
+                 "contentEncoding": "base64"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "error"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           }
+          }
+         ]
         }
        }
       }
@@ -1877,11 +3009,17 @@ enum OpenAPIDocument {
      "401": {
       "$ref": "#/components/responses/Unauthorized"
      },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
      "404": {
       "$ref": "#/components/responses/NotFound"
      },
      "413": {
       "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
      },
      "503": {
       "$ref": "#/components/responses/Busy"
@@ -1898,14 +3036,16 @@ enum OpenAPIDocument {
         ],
         "properties": {
          "prompt": {
-          "type": "string"
+          "type": "string",
+          "maxLength": 2000
          },
          "model": {
           "type": "string",
           "description": "An image-generation model; by default the first downloaded one"
          },
          "negativePrompt": {
-          "type": "string"
+          "type": "string",
+          "maxLength": 2000
          },
          "width": {
           "type": "integer",
@@ -1931,22 +3071,11 @@ enum OpenAPIDocument {
          },
          "seed": {
           "type": "integer",
-          "minimum": -1
+          "minimum": -1,
+          "maximum": 9223372036854775807
          },
          "scheduler": {
-          "type": "string",
-          "enum": [
-           "dpm++_2m_karras",
-           "dpm++_2m",
-           "dpm++_2m_sde",
-           "ddim",
-           "euler",
-           "euler_a",
-           "pndm",
-           "lms",
-           "lcm"
-          ],
-          "description": "stable-diffusion.cpp has all but dpm++_2m_sde and lms"
+          "$ref": "#/components/schemas/DiffusionScheduler"
          }
         }
        }
@@ -1977,6 +3106,9 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
      }
     },
     "tags": [
@@ -2001,6 +3133,15 @@ enum OpenAPIDocument {
      },
      "401": {
       "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
      }
     },
     "requestBody": {
@@ -2190,15 +3331,19 @@ enum OpenAPIDocument {
     ],
     "properties": {
      "model": {
-      "type": "string"
+      "type": "string",
+      "minLength": 1
      },
      "max_tokens": {
       "type": "integer",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 9223372036854775807
      },
      "max_completion_tokens": {
       "type": "integer",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 9223372036854775807,
+      "description": "Takes the place of max_tokens"
      },
      "temperature": {
       "type": "number",
@@ -2212,24 +3357,35 @@ enum OpenAPIDocument {
      },
      "top_k": {
       "type": "integer",
-      "minimum": 0
+      "minimum": 0,
+      "maximum": 9223372036854775807
      },
      "seed": {
-      "type": "integer"
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 4294967295
      },
      "stop": {
       "oneOf": [
        {
-        "type": "string"
+        "type": "string",
+        "minLength": 1
        },
        {
         "type": "array",
         "items": {
-         "type": "string"
-        },
-        "maxItems": 4
+         "type": "string",
+         "minLength": 1
+        }
        }
-      ]
+      ],
+      "description": "Stop sequences (none empty)"
+     },
+     "n": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 1,
+      "description": "Only 1 choice is supported"
      },
      "stream": {
       "type": "boolean"
@@ -2243,15 +3399,7 @@ enum OpenAPIDocument {
       }
      },
      "keep_alive": {
-      "oneOf": [
-       {
-        "type": "number"
-       },
-       {
-        "type": "string"
-       }
-      ],
-      "description": "ollama's keep_alive: seconds, or \"30s\", \"5m\", \"1h\"; -1 for ever, 0 to unload when done"
+      "$ref": "#/components/schemas/KeepAlive"
      },
      "response_format": {
       "type": "object",
@@ -2286,11 +3434,33 @@ enum OpenAPIDocument {
          }
         }
        }
-      }
+      },
+      "oneOf": [
+       {
+        "properties": {
+         "type": {
+          "enum": [
+           "text",
+           "json_object"
+          ]
+         }
+        }
+       },
+       {
+        "required": [
+         "json_schema"
+        ],
+        "properties": {
+         "type": {
+          "const": "json_schema"
+         }
+        }
+       }
+      ]
      },
      "grammar": {
       "type": "string",
-      "description": "A GBNF grammar (root rule `root`), as llama-server takes it; excludes response_format"
+      "description": "A GBNF grammar (root rule `root`), as llama-server takes it; excludes response_format other than text"
      }
     }
    },
@@ -2310,6 +3480,18 @@ enum OpenAPIDocument {
         "minItems": 1,
         "items": {
          "$ref": "#/components/schemas/Message"
+        },
+        "description": "The conversation: at least one user message, and the last message must be the user's or a tool's result",
+        "contains": {
+         "type": "object",
+         "required": [
+          "role"
+         ],
+         "properties": {
+          "role": {
+           "const": "user"
+          }
+         }
         }
        },
        "tools": {
@@ -2405,7 +3587,20 @@ enum OpenAPIDocument {
       ],
       "properties": {
        "prompt": {
-        "type": "string"
+        "oneOf": [
+         {
+          "type": "string"
+         },
+         {
+          "type": "array",
+          "items": {
+           "type": "string"
+          },
+          "minItems": 1,
+          "maxItems": 1
+         }
+        ],
+        "description": "One prompt, used verbatim (a one-string array is accepted)"
        }
       }
      }
@@ -2560,11 +3755,17 @@ enum OpenAPIDocument {
         "finish_reason": {
          "enum": [
           "stop",
-          "length"
-         ]
+          "length",
+          null
+         ],
+         "description": "null in stream chunks before the last"
+        },
+        "logprobs": {
+         "type": "null"
         }
        }
-      }
+      },
+      "description": "Empty in the closing usage chunk of a stream"
      },
      "usage": {
       "$ref": "#/components/schemas/Usage"
@@ -2582,14 +3783,16 @@ enum OpenAPIDocument {
     ],
     "properties": {
      "model": {
-      "type": "string"
+      "type": "string",
+      "minLength": 1
      },
      "input": {
       "type": "string",
       "maxLength": 10000
      },
      "voice": {
-      "type": "string"
+      "type": "string",
+      "description": "OpenAI's voice names (alloy, nova…) select the model's own voice; any other is passed to the engine (eSpeak NG: en, de, fr…)"
      },
      "speed": {
       "type": "number",
@@ -2616,7 +3819,9 @@ enum OpenAPIDocument {
       "format": "binary"
      },
      "model": {
-      "type": "string"
+      "type": "string",
+      "minLength": 1,
+      "description": "A speech-to-text model id; whisper-1 means the default one"
      },
      "language": {
       "type": "string"
@@ -2749,13 +3954,15 @@ enum OpenAPIDocument {
     }
    },
    "LifecycleState": {
+    "type": "string",
     "enum": [
      "notLoaded",
      "loading",
      "loaded",
      "unloading",
      "failed"
-    ]
+    ],
+    "description": "The SDK's ModelLifecycleState"
    },
    "ModelInfo": {
     "type": "object",
@@ -2765,7 +3972,12 @@ enum OpenAPIDocument {
      "name",
      "category",
      "format",
-     "framework"
+     "framework",
+     "artifactType",
+     "supportsThinking",
+     "source",
+     "createdAt",
+     "updatedAt"
     ],
     "properties": {
      "id": {
@@ -2775,40 +3987,64 @@ enum OpenAPIDocument {
       "type": "string"
      },
      "category": {
-      "enum": [
-       "language",
-       "speech-recognition",
-       "speech-synthesis",
-       "vision",
-       "image-generation",
-       "multimodal",
-       "audio",
-       "embedding"
-      ]
+      "$ref": "#/components/schemas/ModelCategory"
      },
      "format": {
-      "type": "string"
+      "$ref": "#/components/schemas/ModelFormat"
      },
      "framework": {
-      "enum": [
-       "ONNX",
-       "LlamaCpp",
-       "WhisperCpp",
-       "EspeakNG",
-       "FoundationModels",
-       "SystemTTS",
-       "FluidAudio",
-       "CoreML",
-       "MLX",
-       "WhisperKitCoreML",
-       "MetalRT",
-       "BuiltIn",
-       "None",
-       "Unknown"
-      ]
+      "$ref": "#/components/schemas/InferenceFramework"
      },
      "downloadURL": {
       "type": "string"
+     },
+     "localPath": {
+      "type": "string",
+      "description": "A file: URL"
+     },
+     "artifactType": {
+      "type": "object",
+      "required": [
+       "type"
+      ],
+      "properties": {
+       "type": {
+        "enum": [
+         "singleFile",
+         "archive",
+         "multiFile"
+        ]
+       },
+       "archiveType": {
+        "enum": [
+         "zip",
+         "tar.gz",
+         "tar.bz2",
+         "tar.xz"
+        ]
+       },
+       "files": {
+        "type": "array",
+        "items": {
+         "type": "object",
+         "required": [
+          "url",
+          "filename"
+         ],
+         "properties": {
+          "url": {
+           "type": "string"
+          },
+          "filename": {
+           "type": "string"
+          },
+          "sha256": {
+           "type": "string"
+          }
+         }
+        }
+       }
+      }
      },
      "downloadSize": {
       "type": "integer"
@@ -2819,14 +4055,50 @@ enum OpenAPIDocument {
      "supportsThinking": {
       "type": "boolean"
      },
+     "thinkingPattern": {
+      "type": "object",
+      "required": [
+       "openingTag",
+       "closingTag"
+      ],
+      "properties": {
+       "openingTag": {
+        "type": "string"
+       },
+       "closingTag": {
+        "type": "string"
+       }
+      }
+     },
      "description": {
       "type": "string"
+     },
+     "source": {
+      "enum": [
+       "remote",
+       "local"
+      ],
+      "description": "The built-in catalog (remote) or the user (local)"
+     },
+     "createdAt": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "updatedAt": {
+      "type": "string",
+      "format": "date-time"
      },
      "license": {
       "type": "string"
      },
      "sha256": {
       "type": "string"
+     },
+     "toolCallFormat": {
+      "enum": [
+       "hermes",
+       "json"
+      ]
      }
     }
    },
@@ -2865,37 +4137,15 @@ enum OpenAPIDocument {
       "pattern": "^https?://"
      },
      "category": {
-      "enum": [
-       "language",
-       "speech-recognition",
-       "speech-synthesis",
-       "vision",
-       "image-generation",
-       "multimodal",
-       "audio",
-       "embedding"
-      ]
+      "$ref": "#/components/schemas/ModelCategory"
      },
      "framework": {
-      "enum": [
-       "ONNX",
-       "LlamaCpp",
-       "WhisperCpp",
-       "EspeakNG",
-       "FoundationModels",
-       "SystemTTS",
-       "FluidAudio",
-       "CoreML",
-       "MLX",
-       "WhisperKitCoreML",
-       "MetalRT",
-       "BuiltIn",
-       "None",
-       "Unknown"
-      ]
+      "$ref": "#/components/schemas/InferenceFramework"
      },
      "id": {
-      "type": "string"
+      "type": "string",
+      "pattern": "^(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$",
+      "description": "1 to 128 letters, digits, '.', '_' and '-', not starting with '.' or '-', no '..' (default: from the file name)"
      },
      "name": {
       "type": "string"
@@ -2907,7 +4157,8 @@ enum OpenAPIDocument {
      "supportsThinking": {
       "type": "boolean"
      }
-    }
+    },
+    "description": "A model to add from a URL. /api/models/check answers every problem by field; POST /api/models refuses the first (400, 409 for an id in use)"
    },
    "PullProgress": {
     "type": "object",
@@ -2989,6 +4240,14 @@ enum OpenAPIDocument {
    },
    "GenerationSettings": {
     "type": "object",
+    "description": "The generation defaults",
+    "required": [
+     "temperature",
+     "maxTokens",
+     "topP",
+     "topK",
+     "streaming"
+    ],
     "properties": {
      "temperature": {
       "type": "number",
@@ -3000,27 +4259,26 @@ enum OpenAPIDocument {
       "minimum": 1
      },
      "topP": {
-      "type": "number"
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 1
      },
      "topK": {
       "type": "integer",
       "minimum": 0
      },
      "systemPrompt": {
-      "type": [
-       "string",
-       "null"
-      ]
+      "type": "string",
+      "description": "Absent when none is set"
      },
      "streaming": {
       "type": "boolean"
      },
      "threads": {
-      "type": [
-       "integer",
-       "null"
-      ],
-      "minimum": 1
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 512,
+      "description": "Absent: all cores, at most 4"
      }
     }
    },
@@ -3033,11 +4291,7 @@ enum OpenAPIDocument {
        "type": "object",
        "properties": {
         "environment": {
-         "enum": [
-          "development",
-          "staging",
-          "production"
-         ]
+         "$ref": "#/components/schemas/SDKEnvironment"
         },
         "isSelected": {
          "type": "boolean"
@@ -3067,11 +4321,7 @@ enum OpenAPIDocument {
     ],
     "properties": {
      "environment": {
-      "enum": [
-       "development",
-       "staging",
-       "production"
-      ]
+      "$ref": "#/components/schemas/SDKEnvironment"
      },
      "baseURL": {
       "type": "string"
@@ -3079,7 +4329,8 @@ enum OpenAPIDocument {
      "apiKey": {
       "type": "string"
      }
-    }
+    },
+    "description": "staging and production need an API key and an http(s) base URL, given or stored before"
    },
    "ConversationSummary": {
     "type": "object",
@@ -3132,14 +4383,11 @@ enum OpenAPIDocument {
     ],
     "properties": {
      "id": {
-      "type": "string"
+      "type": "string",
+      "format": "uuid"
      },
      "role": {
-      "enum": [
-       "system",
-       "user",
-       "assistant"
-      ]
+      "$ref": "#/components/schemas/MessageRole"
      },
      "content": {
       "type": "string"
@@ -3168,7 +4416,8 @@ enum OpenAPIDocument {
         "type": "string"
        },
        "framework": {
-        "type": "string"
+        "type": "string",
+        "description": "An InferenceFramework raw value, e.g. LlamaCpp"
        }
       }
      },
@@ -3236,7 +4485,8 @@ enum OpenAPIDocument {
     "type": "object",
     "properties": {
      "title": {
-      "type": "string"
+      "type": "string",
+      "description": "Blank: the default title, then the start of the first message"
      }
     }
    },
@@ -3245,14 +4495,12 @@ enum OpenAPIDocument {
     "required": [
      "model"
     ],
-    "description": "Options over the saved settings",
+    "description": "What a retry asks for: the model, and options over the saved settings",
     "properties": {
-     "content": {
-      "type": "string",
-      "description": "The message (needed by /messages)"
-     },
      "model": {
-      "type": "string"
+      "type": "string",
+      "description": "An installed language model",
+      "minLength": 1
      },
      "temperature": {
       "type": "number",
@@ -3261,21 +4509,27 @@ enum OpenAPIDocument {
      },
      "maxTokens": {
       "type": "integer",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 9223372036854775807
      },
      "topP": {
-      "type": "number"
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 1
      },
      "topK": {
       "type": "integer",
-      "minimum": 0
+      "minimum": 0,
+      "maximum": 9223372036854775807
      },
      "seed": {
       "type": "integer",
-      "minimum": 0
+      "minimum": 0,
+      "maximum": 4294967295
      },
      "systemPrompt": {
-      "type": "string"
+      "type": "string",
+      "description": "\"\" for none"
      }
     }
    },
@@ -3285,13 +4539,7 @@ enum OpenAPIDocument {
      "categories": {
       "type": "array",
       "items": {
-       "enum": [
-        "llm",
-        "stt",
-        "tts",
-        "vlm",
-        "diffusion"
-       ]
+       "$ref": "#/components/schemas/BenchmarkCategory"
       }
      },
      "scenarios": {
@@ -3346,12 +4594,7 @@ enum OpenAPIDocument {
       "type": "object"
      },
      "status": {
-      "enum": [
-       "running",
-       "completed",
-       "failed",
-       "cancelled"
-      ]
+      "$ref": "#/components/schemas/BenchmarkRunStatus"
      }
     }
    },
@@ -3363,11 +4606,19 @@ enum OpenAPIDocument {
     ],
     "properties": {
      "detectedFormat": {
-      "type": "string",
+      "allOf": [
+       {
+        "$ref": "#/components/schemas/ModelFormat"
+       }
+      ],
       "description": "The format the URL's extension shows"
      },
      "framework": {
-      "type": "string",
+      "allOf": [
+       {
+        "$ref": "#/components/schemas/InferenceFramework"
+       }
+      ],
       "description": "The framework that would run it"
      },
      "problems": {
@@ -3463,6 +4714,7 @@ enum OpenAPIDocument {
      "sdkVersion",
      "hostname",
      "hardware",
+     "accelerators",
      "frameworks",
      "modalities",
      "categories",
@@ -3482,6 +4734,60 @@ enum OpenAPIDocument {
       "type": "object",
       "description": "CPU model, architecture, cores, SIMD features, memory, GPU"
      },
+     "accelerators": {
+      "type": "array",
+      "description": "The devices the engines can run models on, and backends they cannot use here with why",
+      "items": {
+       "type": "object",
+       "required": [
+        "backend",
+        "name",
+        "description",
+        "kind",
+        "available",
+        "engine",
+        "emulated"
+       ],
+       "properties": {
+        "backend": {
+         "type": "string"
+        },
+        "name": {
+         "type": "string"
+        },
+        "description": {
+         "type": "string",
+         "description": "What the engine says the device is; empty when none"
+        },
+        "kind": {
+         "enum": [
+          "cpu",
+          "gpu",
+          "igpu",
+          "accelerator"
+         ]
+        },
+        "memoryBytes": {
+         "type": "integer"
+        },
+        "freeMemoryBytes": {
+         "type": "integer"
+        },
+        "available": {
+         "type": "boolean"
+        },
+        "reason": {
+         "type": "string"
+        },
+        "engine": {
+         "type": "string"
+        },
+        "emulated": {
+         "type": "boolean"
+        }
+       }
+      }
+     },
      "frameworks": {
       "type": "array",
       "items": {
@@ -3494,7 +4800,7 @@ enum OpenAPIDocument {
        ],
        "properties": {
         "framework": {
-         "type": "string"
+         "$ref": "#/components/schemas/InferenceFramework"
         },
         "displayName": {
          "type": "string"
@@ -3502,7 +4808,7 @@ enum OpenAPIDocument {
         "modalities": {
          "type": "array",
          "items": {
-          "type": "string"
+          "$ref": "#/components/schemas/FrameworkModality"
          }
         },
         "availability": {
@@ -3522,12 +4828,12 @@ enum OpenAPIDocument {
        ],
        "properties": {
         "modality": {
-         "type": "string"
+         "$ref": "#/components/schemas/FrameworkModality"
         },
         "frameworks": {
          "type": "array",
          "items": {
-          "type": "string"
+          "$ref": "#/components/schemas/InferenceFramework"
          }
         },
         "reason": {
@@ -3548,13 +4854,13 @@ enum OpenAPIDocument {
        ],
        "properties": {
         "category": {
-         "type": "string"
+         "$ref": "#/components/schemas/ModelCategory"
         },
         "displayName": {
          "type": "string"
         },
         "modality": {
-         "type": "string"
+         "$ref": "#/components/schemas/FrameworkModality"
         },
         "supportsThinking": {
          "type": "boolean"
@@ -3583,7 +4889,8 @@ enum OpenAPIDocument {
     ],
     "properties": {
      "prompt": {
-      "type": "string"
+      "type": "string",
+      "maxLength": 2000
      },
      "model": {
       "type": "string",
@@ -3597,6 +4904,7 @@ enum OpenAPIDocument {
      },
      "size": {
       "type": "string",
+      "pattern": "^(auto|[0-9]+[xX][0-9]+)$",
       "description": "WIDTHxHEIGHT, each a multiple of 8 from 64 to 2048, or auto (512x512)"
      },
      "response_format": {
@@ -3621,7 +4929,8 @@ enum OpenAPIDocument {
      },
      "negative_prompt": {
       "type": "string",
-      "description": "What the image should not show"
+      "description": "What the image should not show",
+      "maxLength": 2000
      },
      "steps": {
       "type": "integer",
@@ -3632,7 +4941,8 @@ enum OpenAPIDocument {
      "seed": {
       "type": "integer",
       "minimum": -1,
-      "description": "The noise's seed (-1 or absent: random); image i of n uses seed + i"
+      "description": "The noise's seed (-1 or absent: random); image i of n uses seed + i",
+      "maximum": 9223372036854775807
      },
      "guidance_scale": {
       "type": "number",
@@ -3642,18 +4952,7 @@ enum OpenAPIDocument {
      },
      "sampler": {
       "type": "string",
-      "enum": [
-       "dpm++_2m_karras",
-       "dpm++_2m",
-       "dpm++_2m_sde",
-       "ddim",
-       "euler",
-       "euler_a",
-       "pndm",
-       "lms",
-       "lcm"
-      ],
-      "description": "stable-diffusion.cpp has all but dpm++_2m_sde and lms"
+      "description": "A DiffusionScheduler, in any case; stable-diffusion.cpp has all but dpm++_2m_sde and lms"
      }
     }
    },
@@ -3727,9 +5026,326 @@ enum OpenAPIDocument {
        },
        "arguments": {
         "type": "string",
+        "contentMediaType": "application/json",
+        "contentSchema": {
+         "type": "object"
+        },
         "description": "The arguments as JSON text: an object that matches the tool's parameters schema"
        }
       }
+     }
+    }
+   },
+   "InferenceFramework": {
+    "type": "string",
+    "enum": [
+     "ONNX",
+     "LlamaCpp",
+     "WhisperCpp",
+     "EspeakNG",
+     "StableDiffusionCpp",
+     "FoundationModels",
+     "SystemTTS",
+     "FluidAudio",
+     "CoreML",
+     "MLX",
+     "WhisperKitCoreML",
+     "MetalRT",
+     "BuiltIn",
+     "None",
+     "Unknown"
+    ],
+    "description": "The SDK's InferenceFramework"
+   },
+   "ModelCategory": {
+    "type": "string",
+    "enum": [
+     "language",
+     "speech-recognition",
+     "speech-synthesis",
+     "vision",
+     "image-generation",
+     "multimodal",
+     "audio",
+     "embedding"
+    ],
+    "description": "The SDK's ModelCategory"
+   },
+   "ModelFormat": {
+    "type": "string",
+    "enum": [
+     "onnx",
+     "ort",
+     "gguf",
+     "ggml",
+     "safetensors",
+     "bin",
+     "coreml",
+     "unknown"
+    ],
+    "description": "The SDK's ModelFormat"
+   },
+   "FrameworkModality": {
+    "type": "string",
+    "enum": [
+     "text-to-text",
+     "voice-to-text",
+     "text-to-voice",
+     "image-to-text",
+     "text-to-image",
+     "multimodal"
+    ],
+    "description": "The SDK's FrameworkModality: a kind of work"
+   },
+   "MessageRole": {
+    "type": "string",
+    "enum": [
+     "system",
+     "user",
+     "assistant",
+     "tool"
+    ],
+    "description": "The SDK's MessageRole"
+   },
+   "SDKEnvironment": {
+    "type": "string",
+    "enum": [
+     "development",
+     "staging",
+     "production"
+    ],
+    "description": "The SDK's SDKEnvironment"
+   },
+   "BenchmarkCategory": {
+    "type": "string",
+    "enum": [
+     "llm",
+     "stt",
+     "tts",
+     "vlm",
+     "diffusion"
+    ],
+    "description": "The benchmarks' BenchmarkCategory"
+   },
+   "BenchmarkRunStatus": {
+    "type": "string",
+    "enum": [
+     "running",
+     "completed",
+     "failed",
+     "cancelled",
+     "interrupted"
+    ],
+    "description": "The benchmarks' BenchmarkRunStatus; interrupted: its process died before the run ended"
+   },
+   "DiffusionScheduler": {
+    "type": "string",
+    "enum": [
+     "dpm++_2m_karras",
+     "dpm++_2m",
+     "dpm++_2m_sde",
+     "ddim",
+     "euler",
+     "euler_a",
+     "pndm",
+     "lms",
+     "lcm"
+    ],
+    "description": "The SDK's DiffusionScheduler (stable-diffusion.cpp has all but dpm++_2m_sde and lms)"
+   },
+   "KeepAlive": {
+    "description": "ollama's keep_alive: seconds as a number, or a duration such as \"30s\", \"5m\", \"1h\", \"500ms\"; negative keeps the model loaded for ever, and so does one over about 292 years (2^63 ns, e.g. 1e300); 0 unloads it once the request ends (on POST /api/models/{id}/load, 0 is a 400: DELETE unloads). \"nan\", \"inf\" and numbers beyond a double are a 400 naming keep_alive",
+    "oneOf": [
+     {
+      "type": "number"
+     },
+     {
+      "type": "string",
+      "pattern": "^[ \\t]*[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]{1,2})?([mM][sS]|[sSmMhH])?[ \\t]*$"
+     }
+    ]
+   },
+   "SettingsChange": {
+    "type": "object",
+    "additionalProperties": false,
+    "description": "Some of the settings; any other key is refused (400). null clears systemPrompt and threads",
+    "properties": {
+     "temperature": {
+      "type": "number",
+      "minimum": 0,
+      "maximum": 2
+     },
+     "maxTokens": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 999999999999999
+     },
+     "topP": {
+      "type": "number",
+      "exclusiveMinimum": 0,
+      "maximum": 1
+     },
+     "topK": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 999999999999999
+     },
+     "systemPrompt": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "description": "\"\" or null clears it"
+     },
+     "streaming": {
+      "type": "boolean"
+     },
+     "threads": {
+      "type": [
+       "integer",
+       "null"
+      ],
+      "minimum": 1,
+      "maximum": 512,
+      "description": "null: all cores, at most 4"
+     }
+    }
+   },
+   "TitleChange": {
+    "type": "object",
+    "required": [
+     "title"
+    ],
+    "properties": {
+     "title": {
+      "type": "string",
+      "pattern": "\\S",
+      "description": "Not blank; trimmed"
+     }
+    }
+   },
+   "MessageRequest": {
+    "allOf": [
+     {
+      "$ref": "#/components/schemas/AnswerRequest"
+     },
+     {
+      "type": "object",
+      "required": [
+       "content"
+      ],
+      "properties": {
+       "content": {
+        "type": "string",
+        "pattern": "\\S",
+        "description": "The message; not blank"
+       }
+      }
+     }
+    ],
+    "description": "A message to answer: its text, the model, and options over the saved settings"
+   },
+   "ChatCompletionChunk": {
+    "type": "object",
+    "required": [
+     "id",
+     "object",
+     "created",
+     "model",
+     "choices"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "object": {
+      "const": "chat.completion.chunk"
+     },
+     "created": {
+      "type": "integer"
+     },
+     "model": {
+      "type": "string"
+     },
+     "choices": {
+      "type": "array",
+      "description": "Empty in the closing usage chunk",
+      "items": {
+       "type": "object",
+       "required": [
+        "index",
+        "delta",
+        "finish_reason"
+       ],
+       "properties": {
+        "index": {
+         "type": "integer"
+        },
+        "delta": {
+         "type": "object",
+         "properties": {
+          "role": {
+           "const": "assistant"
+          },
+          "content": {
+           "type": "string"
+          },
+          "reasoning_content": {
+           "type": "string"
+          },
+          "tool_calls": {
+           "type": "array",
+           "items": {
+            "type": "object",
+            "required": [
+             "index",
+             "function"
+            ],
+            "properties": {
+             "index": {
+              "type": "integer"
+             },
+             "id": {
+              "type": "string"
+             },
+             "type": {
+              "const": "function"
+             },
+             "function": {
+              "type": "object",
+              "required": [
+               "arguments"
+              ],
+              "properties": {
+               "name": {
+                "type": "string"
+               },
+               "arguments": {
+                "type": "string"
+               }
+              }
+             }
+            }
+           }
+          }
+         }
+        },
+        "finish_reason": {
+         "enum": [
+          "stop",
+          "length",
+          "tool_calls",
+          null
+         ]
+        }
+       }
+      }
+     },
+     "usage": {
+      "$ref": "#/components/schemas/Usage"
+     },
+     "timings": {
+      "$ref": "#/components/schemas/Timings"
      }
     }
    }
@@ -3801,6 +5417,26 @@ enum OpenAPIDocument {
       }
      }
     },
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    }
+   },
+   "Forbidden": {
+    "description": "Refused before any work, by where the request comes from: a Host that is not the server's address (nor allowed by --allowed-host), an Origin that is neither the server's own nor allowed by --cors, or a browser's cross-site request without one (code host_not_allowed or origin_not_allowed)",
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    }
+   },
+   "UnsupportedMediaType": {
+    "description": "A body whose Content-Type is not application/json (or application/*+json), or none (code unsupported_media_type)",
     "content": {
      "application/json": {
       "schema": {
