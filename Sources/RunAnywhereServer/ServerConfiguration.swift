@@ -70,9 +70,7 @@ public struct ServerConfiguration: Sendable {
         }
         guard (0...65_535).contains(port) else { throw SDKError(.invalidConfiguration, "The port must be between 0 and 65535") }
         guard maxBodySize > 0 else { throw SDKError(.invalidConfiguration, "The body size limit must be positive") }
-        if let threads, !(1...SDKConstants.Limits.maxThreads).contains(threads) {
-            throw SDKError(.invalidConfiguration, "The thread count must be between 1 and \(SDKConstants.Limits.maxThreads)")
-        }
+        try ModelLoadOptions.checkThreads(threads)
         try loadOptions.validate()
     }
 }

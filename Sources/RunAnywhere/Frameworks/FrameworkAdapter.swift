@@ -87,7 +87,7 @@ public struct ModelLoadOptions: Sendable, Equatable {
     }
 
     /// Throws ``ErrorCode/invalidConfiguration`` unless `threads` is nil or 1 to ``SDKConstants/Limits/maxThreads``.
-    static func checkThreads(_ threads: Int?) throws {
+    package static func checkThreads(_ threads: Int?) throws {
         if let threads, !(1...SDKConstants.Limits.maxThreads).contains(threads) {
             throw SDKError(.invalidConfiguration, "threads must be 1 to \(SDKConstants.Limits.maxThreads) (got \(threads))")
         }

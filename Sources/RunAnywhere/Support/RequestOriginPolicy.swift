@@ -66,7 +66,7 @@ package struct RequestOriginPolicy: Sendable {
         if let origin {
             let normalized = Self.normalizedOrigin(origin)
             if allowedOrigins.contains(normalized) { return nil }
-            if let host, normalized == "http://" + host.lowercased() || normalized == Self.normalizedOrigin("http://" + host) { return nil }
+            if let host, normalized == Self.normalizedOrigin("http://" + host) { return nil }
             return .origin(origin)
         }
         if let fetchSite, ["cross-site", "same-site"].contains(fetchSite.lowercased()), fetchMode?.lowercased() != "navigate" { return .crossSite }
