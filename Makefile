@@ -1,26 +1,43 @@
 # Quick start: `make run` (set-up if needed, build, then `runanywhere serve`: the web app and the API
-# at http://127.0.0.1:8080/) and `make test`
-# (set-up if needed, then every test). Engines and models live under $RUNANYWHERE_HOME.
+# at http://127.0.0.1:8080/) and `make test` (set-up if needed, then every test). Engines and models
+# live under $RUNANYWHERE_HOME; scripts/setup says what each part installs.
 SHELL := /bin/bash
 SWIFT ?= swift
+export SWIFT
 export RUNANYWHERE_HOME ?= $(HOME)/.cache/runanywhere
 
-.PHONY: run test setup build bench clean
+.PHONY: run test test-unit setup setup-tests build bench clean
 
+# What running needs: engines, the default models, the .deps link.
 setup:
 	@scripts/setup
 
-build: setup
-	$(SWIFT) build -c release --product runanywhere
+# What the tests add: their Python packages, browser, database server, fixtures, the Vulkan build.
+setup-tests: export RUNANYWHERE_TEST_VULKAN := 1
+setup-tests:
+	@scripts/setup --tests
+
+# The release CLI, built once; Whisper tiny.en is converted with it.
+build:
+	@scripts/setup --build release
 
 run: build
 	.build/release/runanywhere serve $(ARGS)
 
-# The tests' set-up also builds llama.cpp's Vulkan variant and installs Mesa's lavapipe, to run
-# the Vulkan path on a machine without a GPU (scripts/setup: install_lavapipe_for_tests).
+# Every test: the tests' set-up (with llama.cpp's Vulkan variant on Mesa's CPU driver, so the
+# Vulkan path runs on a machine without a GPU), one debug build, then the tests, in parallel where
+# they can be (the suites that run models, processes, a browser or timings are serialized).
 test: export RUNANYWHERE_TEST_VULKAN := 1
-test: setup
-	$(SWIFT) test --no-parallel
+test:
+	@scripts/setup --tests --build tests
+	$(SWIFT) test --skip-build $(TEST_ARGS)
+
+# The unit tests alone, in parallel, in seconds once built: the tests that run models, the binary
+# or a browser (those holding a lane: Tests/RunAnywhereTestSupport/TestLanes.swift) are skipped,
+# so only the running set-up is needed (the build includes the engines' headers through .deps).
+test-unit: export RUNANYWHERE_TEST_UNIT := 1
+test-unit: setup
+	$(SWIFT) test $(TEST_ARGS)
 
 bench: build
 	benchmarks/llm-overhead
