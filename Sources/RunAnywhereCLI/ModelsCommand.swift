@@ -5,7 +5,7 @@ import RunAnywhere
 /// `runanywhere models …`: the model catalog.
 struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "models", abstract: "List, inspect, import, download, add, delete models and show their disk use.",
+        commandName: "models", abstract: "List, inspect, import, download, add and delete models, show their disk use, and convert Whisper models.",
         subcommands: [List.self, Info.self, Import.self, Pull.self, Add.self, Remove.self, Storage.self, ConvertWhisper.self], defaultSubcommand: List.self
     )
 

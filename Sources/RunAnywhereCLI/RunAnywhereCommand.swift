@@ -5,7 +5,12 @@ import ArgumentParser
 struct RunAnywhereCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runanywhere",
-        abstract: "On-device AI on Linux: local LLM generation and chat through llama.cpp, with conversation analytics.",
+        abstract: "On-device AI on Linux: text generation and chat, speech to text, text to speech, voice, image description and image generation, on this machine's CPU (and GPU).",
+        discussion: """
+            Runs models locally through llama.cpp, whisper.cpp, sherpa-onnx, eSpeak NG and stable-diffusion.cpp: \
+            manages and downloads them, saves conversations with their analytics, benchmarks every installed \
+            model, and serves an OpenAI-compatible API with a web app (runanywhere serve).
+            """,
         version: "0.1.0",
         subcommands: [
             InfoCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self, ConversationsCommand.self,

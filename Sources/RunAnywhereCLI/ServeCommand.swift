@@ -10,7 +10,7 @@ import RunAnywhereTelemetry
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve an OpenAI-compatible API (chat completions, completions, models) on this machine.",
+        abstract: "Serve the web app and an OpenAI-compatible API (chat, completions, transcriptions, speech, images, models) on this machine.",
         discussion: "Binds to 127.0.0.1 unless told otherwise; another address needs an API key (--api-key-stdin). SIGINT or SIGTERM stops it gracefully."
     )
 

@@ -7,7 +7,7 @@ import RunAnywhereTestSupport
 import Testing
 
 /// GradientIdentity on the real ONNX Runtime (the one sherpa-onnx brings), through the harness.
-@Suite(.enabled(if: TestEnvironment.speechInstalled, "scripts/setup installs sherpa-onnx and its ONNX Runtime"))
+@Suite(.inProcessLane, .enabled(if: TestEnvironment.speechInstalled, "scripts/setup --tests installs sherpa-onnx and its ONNX Runtime"))
 struct BenchRunnerTests {
     private let logger = Logger(label: "benchrunner-tests")
 

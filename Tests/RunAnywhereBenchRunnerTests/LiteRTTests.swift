@@ -7,7 +7,7 @@ import RunAnywhereTestSupport
 import Testing
 
 /// GradientIdentity on the real LiteRT (TensorFlow Lite's runtime from the ai-edge-litert wheel).
-@Suite(.enabled(if: TestEnvironment.liteRTInstalled && TestEnvironment.speechInstalled, "scripts/setup installs LiteRT and ONNX Runtime"))
+@Suite(.inProcessLane, .enabled(if: TestEnvironment.liteRTInstalled && TestEnvironment.speechInstalled, "scripts/setup --tests installs LiteRT and ONNX Runtime"))
 struct LiteRTTests {
     private func identity() throws -> Data {
         try #require(Data(base64Encoded: EmbeddedResources.gradientIdentityTFLite, options: .ignoreUnknownCharacters))

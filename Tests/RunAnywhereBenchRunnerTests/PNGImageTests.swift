@@ -10,7 +10,7 @@ import Testing
 @Suite struct PNGImageTests {
     /// `testsrc2` scaled to 37×23 (odd sizes, so rows do not line up with anything) through ffmpeg.
     private func encode(_ arguments: [String], format: String) throws -> Data {
-        guard let ffmpeg = TestEnvironment.ffmpeg else { throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup") }
+        guard let ffmpeg = TestEnvironment.ffmpeg else { throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup --tests --build tests") }
         let folder = try TestEnvironment.temporaryDirectory("png")
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out")

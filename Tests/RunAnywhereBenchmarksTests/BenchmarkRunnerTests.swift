@@ -6,7 +6,7 @@ import Testing
 
 /// The runner's bookkeeping, driven by providers that report fixed numbers, fail, or wait to be
 /// cancelled (the real LLM provider is exercised in the llama.cpp tests).
-@Suite struct BenchmarkRunnerTests {
+@Suite(.inProcessLane) struct BenchmarkRunnerTests {
     struct ScriptedProvider: BenchmarkScenarioProvider {
         let category = BenchmarkCategory.llm
         let failing: String

@@ -5,9 +5,9 @@ import RunAnywhereStableDiffusion
 import RunAnywhereTestSupport
 import Testing
 
-/// The image-generation provider on the fixture scripts/setup writes (random weights), 1 thread,
+/// The image-generation provider on the fixture scripts/setup --tests writes (random weights), 1 thread,
 /// at the spec's settings (512×512, 10 steps: about half a minute here).
-@Suite(.enabled(if: TestEnvironment.diffusionFixture != nil, "needs the diffusion fixture and libstable-diffusion: run scripts/setup"))
+@Suite(.inProcessLane, .enabled(if: TestEnvironment.diffusionFixture != nil, "needs the diffusion fixture and libstable-diffusion: run scripts/setup --tests --build tests"))
 struct DiffusionBenchmarkTests {
     @Test func measuresTheSpecScenarioOnTheFixture() async throws {
         let folder = try TestEnvironment.temporaryDirectory()

@@ -6,7 +6,7 @@ import RunAnywhereTestSupport
 import Testing
 
 /// The LLM provider on the real default model through llama.cpp, 1 thread.
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.inProcessLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct LLMBenchmarkTests {
     func runtime(models: URL) -> RunAnywhereRuntime {
         let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(modelsDirectory: models, dataDirectory: FileManager.default.temporaryDirectory))

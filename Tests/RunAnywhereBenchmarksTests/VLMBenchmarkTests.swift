@@ -5,8 +5,8 @@ import RunAnywhereLlamaCpp
 import RunAnywhereTestSupport
 import Testing
 
-/// The vision-language provider on the fixture scripts/setup writes (random weights), 1 thread.
-@Suite(.enabled(if: TestEnvironment.visionFixture != nil, "needs the vision-language fixture and libmtmd: run scripts/setup"))
+/// The vision-language provider on the fixture scripts/setup --tests writes (random weights), 1 thread.
+@Suite(.inProcessLane, .enabled(if: TestEnvironment.visionFixture != nil, "needs the vision-language fixture and libmtmd: run scripts/setup --tests --build tests"))
 struct VLMBenchmarkTests {
     @Test func measuresBothScenariosOnTheFixture() async throws {
         let folder = try TestEnvironment.temporaryDirectory()

@@ -9,7 +9,7 @@ import Testing
 /// long jobs (Tests/clients/schemathesis_check.py lists those left out and why), and fails on any
 /// 5xx, a status, Content-Type or body the document does not describe. The server must still be
 /// running and answer `/health` afterwards.
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled && schemathesisInstalled, "needs llama.cpp, the default model and schemathesis in the venv: run scripts/setup"))
+@Suite(.serverLane, .serialized, .enabled(if: TestEnvironment.engineInstalled && schemathesisInstalled, "needs llama.cpp, the default model and schemathesis in the venv: run scripts/setup --tests --build tests"))
 struct APIConformanceTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("clients/schemathesis_check.py")

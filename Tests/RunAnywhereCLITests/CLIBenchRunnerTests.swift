@@ -4,7 +4,7 @@ import RunAnywhereTestSupport
 import Testing
 
 /// `runanywhere benchrunner` as a user runs it: short loops, 1 thread.
-@Suite(.serialized, .enabled(if: TestEnvironment.speechInstalled, "scripts/setup installs sherpa-onnx (ONNX Runtime) and the speech models"))
+@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.speechInstalled, "scripts/setup --tests installs sherpa-onnx (ONNX Runtime) and the speech models"))
 struct CLIBenchRunnerTests {
     private let short = ["--measure-seconds", "0.4", "--warmup-frames", "3", "--frame-count", "8", "--threads", "1"]
     /// Nothing listens on port 1 of the loopback address: a POST there fails at once.
@@ -38,7 +38,7 @@ struct CLIBenchRunnerTests {
     }
 
     /// The environment configures the run, TensorFlow Lite included: GradientIdentity runs on LiteRT.
-    @Test(.enabled(if: TestEnvironment.liteRTInstalled, "scripts/setup installs LiteRT"))
+    @Test(.enabled(if: TestEnvironment.liteRTInstalled, "scripts/setup --tests installs LiteRT"))
     func theEnvironmentConfiguresTheRunOnTFLite() throws {
         var runner = CLIRunner()
         runner.environment = [
@@ -100,7 +100,7 @@ struct CLIBenchRunnerTests {
 
     /// The vision-language fixture (SmolVLM's shape, random weights: the real code path, not real
     /// answers): one gradient frame encoded and one token generated per frame.
-    @Test(.enabled(if: TestEnvironment.visionFixture != nil, "scripts/setup writes the vision fixture"))
+    @Test(.enabled(if: TestEnvironment.visionFixture != nil, "scripts/setup --tests writes the vision fixture"))
     func theVisionModelRunsOverImageFrames() throws {
         let output = try CLIRunner().run([
             "benchrunner", "--model", SDKConstants.Models.visionFixtureID, "--measure-seconds", "1", "--warmup-frames", "1",

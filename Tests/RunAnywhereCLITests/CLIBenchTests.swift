@@ -2,7 +2,7 @@ import Foundation
 import RunAnywhereTestSupport
 import Testing
 
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLIBenchTests {
     /// A benchmark run, listed, shown, exported and cleared. (Spec 5.3.1, its tokens/sec within
     /// 20% of what `generate --json` measures, compares timings: `benchmarks/bench-agreement`.)

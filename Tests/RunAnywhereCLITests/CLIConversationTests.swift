@@ -3,7 +3,7 @@ import RunAnywhereTestSupport
 import Testing
 
 /// Conversations, settings and environments through the CLI, each test with its own app-data folder.
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLIConversationTests {
     @Test func chatThenListShowContinueExportAndDelete() throws {
         try CLIRunner.withData { cli, data in

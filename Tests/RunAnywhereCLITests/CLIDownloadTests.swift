@@ -5,7 +5,7 @@ import Testing
 
 /// Adding, pulling and deleting models through the CLI, against a loopback HTTP server serving
 /// the real default model.
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLIDownloadTests {
     /// The default model's sha256.
     static let sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"

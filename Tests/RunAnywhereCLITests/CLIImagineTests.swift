@@ -4,7 +4,7 @@ import RunAnywhereTestSupport
 import Testing
 
 /// `runanywhere imagine` on the diffusion fixture (random weights: the image is noise).
-@Suite(.serialized, .enabled(if: TestEnvironment.diffusionFixture != nil, "needs the diffusion fixture and libstable-diffusion: run scripts/setup"))
+@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.diffusionFixture != nil, "needs the diffusion fixture and libstable-diffusion: run scripts/setup --tests --build tests"))
 struct CLIImagineTests {
     static let small = ["--width", "64", "--height", "64", "--steps", "2", "--guidance", "1", "--threads", "1"]
 

@@ -8,7 +8,7 @@ import Testing
 /// Every case must end in a clear error or an answer, never a signal: what GGUFReader and
 /// WhisperGGMLReader cannot see, the check in a child process contains.
 /// (A longer run: benchmarks/fuzz-models.)
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.serverLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLIReliabilityTests {
     /// `original` with 1 to 4 bytes changed: half in the first 4 KiB (counts, lengths, keys,
     /// scalar values), half anywhere in the first MiB (the vocabulary and merges).
@@ -48,7 +48,7 @@ struct CLIReliabilityTests {
         print("damaged models: \(outcomes)")
     }
 
-    @Test(.enabled(if: TestEnvironment.speechInstalled, "needs scripts/setup's speech models"))
+    @Test(.enabled(if: TestEnvironment.speechInstalled, "needs the speech models of scripts/setup --build"))
     func damagedWhisperModelsEndInAnErrorOrATranscriptNeverASignal() throws {
         let (cli, home) = try CLIRunner.isolated(allEngines: true)
         defer { try? FileManager.default.removeItem(at: home) }
@@ -86,7 +86,7 @@ struct CLIReliabilityTests {
     /// The bundled Piper voice with one byte of its network changed (found by
     /// `benchmarks/fuzz-models --kind onnx`): ONNX Runtime aborts on it. The check in a child
     /// process takes the abort; `speak` says so and exits 1.
-    @Test(.enabled(if: TestEnvironment.speechInstalled, "needs scripts/setup's speech models"))
+    @Test(.enabled(if: TestEnvironment.speechInstalled, "needs the speech models of scripts/setup --build"))
     func aVoiceThatAbortsONNXRuntimeIsRefusedByTheCheck() throws {
         let (cli, home) = try CLIRunner.isolated(allEngines: true)
         defer { try? FileManager.default.removeItem(at: home) }

@@ -5,7 +5,7 @@ import Testing
 
 /// `runanywhere serve` with the real engine and default model, driven by the official `openai`
 /// Python package from the project venv, exactly as a user's script would drive it.
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.venvPython != nil, "needs llama.cpp, the default model and the venv: run scripts/setup"))
+@Suite(.serverLane, .serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.venvPython != nil, "needs llama.cpp, the default model and the venv: run scripts/setup --tests --build tests"))
 struct CLIServeTests {
     static let clientScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("clients/openai_client_check.py")

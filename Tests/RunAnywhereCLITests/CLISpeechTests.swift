@@ -2,7 +2,7 @@ import Foundation
 import RunAnywhereTestSupport
 import Testing
 
-@Suite(.serialized, .enabled(if: TestEnvironment.speechInstalled && TestEnvironment.engineInstalled, "needs the speech engines and models: run scripts/setup"))
+@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.speechInstalled && TestEnvironment.engineInstalled, "needs the speech engines and models: run scripts/setup --tests --build tests"))
 struct CLISpeechTests {
     /// The check: speak a sentence, then transcribe it back.
     @Test func speakThenTranscribe() throws {

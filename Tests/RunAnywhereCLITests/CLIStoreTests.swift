@@ -8,7 +8,7 @@ import Testing
 /// limit): every store stays readable, keeps everything a finished command saved, and no partial
 /// file is left behind. `RUNANYWHERE_KILL_CASES=500 swift test --filter CLIStoreTests` is the
 /// long run of the kill test.
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "models add needs llama.cpp installed: run scripts/setup"))
+@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "models add needs llama.cpp installed: run scripts/setup --tests --build tests"))
 struct CLIStoreTests {
     /// The four stores a command can be killed while writing.
     enum Store: CaseIterable {

@@ -4,7 +4,7 @@ import RunAnywhereTestSupport
 import Testing
 
 /// `runanywhere generate --json-schema / --grammar / --json-object` on the default model.
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLIStructuredOutputTests {
     @Test func constrainedAnswersAndTheirErrors() throws {
         try CLIRunner.withData { cli, folder in

@@ -4,7 +4,7 @@ import RunAnywhereLlamaCpp
 import RunAnywhereTestSupport
 import Testing
 
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLITests {
     @Test func infoReportsHardwareAndFrameworks() throws {
         try CLIRunner.withData { cli, _ in
@@ -126,7 +126,7 @@ struct CLITests {
 }
 
 /// Every bad input ends with a one-line error and exit status 1, never a crash.
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLIBadInputTests {
     func expectError(_ output: CLIRunner.Output, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(output.status == 1, "status \(output.status): \(output.stderr)", sourceLocation: sourceLocation)

@@ -4,7 +4,7 @@ import RunAnywhereTestSupport
 import Testing
 
 /// `runanywhere describe` on the vision-language fixture (random weights: the answer is noise).
-@Suite(.serialized, .enabled(if: TestEnvironment.visionFixture != nil && TestEnvironment.ffmpeg != nil, "needs the vision-language fixture and ffmpeg: run scripts/setup"))
+@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.visionFixture != nil && TestEnvironment.ffmpeg != nil, "needs the vision-language fixture and ffmpeg: run scripts/setup --tests --build tests"))
 struct CLIVisionTests {
     @Test func describeAnImage() throws {
         try CLIRunner.withData { cli, folder in

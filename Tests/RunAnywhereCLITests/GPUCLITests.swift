@@ -8,7 +8,7 @@ import Testing
 
 /// Where models run: the accelerators `info` reports, `backend` on every result, and llama.cpp's
 /// Vulkan build on Mesa's lavapipe (a real Vulkan device on a machine without a GPU).
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.alone, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct GPUCLITests {
     /// The accelerators come from llama.cpp's ggml registry: the CPU device always, each GPU its
     /// backends find, and CUDA and Vulkan listed with a reason when this build or machine cannot

@@ -5,10 +5,10 @@ import RunAnywhereStableDiffusion
 import RunAnywhereTestSupport
 import Testing
 
-/// Image generation on stable-diffusion.cpp with the fixture scripts/setup writes (a tiny FLUX.2
+/// Image generation on stable-diffusion.cpp with the fixture scripts/setup --tests writes (a tiny FLUX.2
 /// klein-shaped model with random weights: its images are noise, so these tests check everything
 /// but what they show). 64×64 images, a few steps, 1 thread.
-@Suite(.serialized, .enabled(if: TestEnvironment.diffusionFixture != nil, "needs the diffusion fixture and libstable-diffusion: run scripts/setup"))
+@Suite(.inProcessLane, .serialized, .enabled(if: TestEnvironment.diffusionFixture != nil, "needs the diffusion fixture and libstable-diffusion: run scripts/setup --tests --build tests"))
 struct DiffusionTests {
     static let fixtureID = SDKConstants.Models.diffusionFixtureID
     static let configuration = DiffusionConfiguration(modelId: fixtureID, threads: 1)

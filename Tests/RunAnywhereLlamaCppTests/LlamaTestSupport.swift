@@ -43,5 +43,5 @@ enum SharedModel {
 
 /// Every test that runs the model, one at a time: two model runs at once on 2 cores would
 /// distort each other.
-@Suite(.serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup"))
+@Suite(.inProcessLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct LlamaTests {}

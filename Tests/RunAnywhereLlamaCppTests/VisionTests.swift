@@ -4,10 +4,10 @@ import RunAnywhereLlamaCpp
 import RunAnywhereTestSupport
 import Testing
 
-/// The vision-language path on the fixture scripts/setup writes (SmolVLM's shape, random
+/// The vision-language path on the fixture scripts/setup --tests writes (SmolVLM's shape, random
 /// weights: its answers are noise, so these tests check everything but their meaning).
 extension LlamaTests {
-    @Suite(.enabled(if: TestEnvironment.visionFixture != nil, "needs the vision-language fixture and libmtmd: run scripts/setup"))
+    @Suite(.enabled(if: TestEnvironment.visionFixture != nil, "needs the vision-language fixture and libmtmd: run scripts/setup --tests --build tests"))
     struct Vision {
         static let fixtureID = SDKConstants.Models.visionFixtureID
 

@@ -9,7 +9,7 @@ import Testing
 /// RunAnywhere's model-management API in process: the catalog with install state, adding a
 /// model from a URL (served on loopback), pulling it with progress as server-sent events,
 /// storage, deletion, and every error.
-@Suite struct ModelCatalogRouteTests {
+@Suite(.inProcessLane) struct ModelCatalogRouteTests {
     /// The server-sent events of a body: each one's name and JSON data.
     static func events(_ body: ByteBuffer) throws -> [(name: String?, data: [String: Any])] {
         try String(buffer: body).components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { block in

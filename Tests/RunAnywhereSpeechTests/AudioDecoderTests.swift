@@ -6,7 +6,7 @@ import Testing
 
 /// FFmpeg's decoding of the compressed files clients send, on files Debian's ffmpeg command
 /// encodes from a generated tone: every format must give back the same sound.
-@Suite(.enabled(if: TestEnvironment.ffmpeg != nil, "needs Debian's ffmpeg and FFmpeg libraries: run scripts/setup"))
+@Suite(.inProcessLane, .enabled(if: TestEnvironment.ffmpeg != nil, "needs Debian's ffmpeg and FFmpeg libraries: run scripts/setup --tests --build tests"))
 struct AudioDecoderTests {
     let decoder = FFmpegAudioDecoder()
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Speech on the real engines: whisper.cpp (tiny.en, converted by our converter), Piper through
 /// sherpa-onnx with eSpeak NG phonemes, and Silero VAD. 1 thread.
-@Suite(.serialized, .enabled(if: TestEnvironment.speechInstalled, "needs the speech engines and models: run scripts/setup"))
+@Suite(.inProcessLane, .serialized, .enabled(if: TestEnvironment.speechInstalled, "needs the speech engines and models: run scripts/setup --tests --build tests"))
 struct SpeechTests {
     static let sentences = [
         "The quick brown fox jumps over the lazy dog.",

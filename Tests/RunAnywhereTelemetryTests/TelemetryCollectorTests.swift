@@ -12,7 +12,7 @@ import Testing
 
 /// The collector's HTTP API over both stores: in process for the answers, and on a real
 /// loopback port for concurrent senders.
-@Suite(.serialized, .enabled(if: TestPostgres.isInstalled, "scripts/setup installs PostgreSQL"), .postgresCluster)
+@Suite(.inProcessLane, .serialized, .enabled(if: TestPostgres.isInstalled, "scripts/setup --tests installs PostgreSQL"), .postgresCluster)
 struct TelemetryCollectorTests {
     private static func application(_ store: any TelemetryStore, apiKey: String? = nil) -> some ApplicationProtocol {
         Application(router: TelemetryCollector(store: store, port: 0, apiKey: apiKey, logger: Logger(label: "collector")).router())

@@ -6,7 +6,7 @@ import RunAnywhereTestSupport
 import Testing
 
 /// The same checks against real SQLite and real PostgreSQL.
-@Suite(.serialized, .enabled(if: TestPostgres.isInstalled, "scripts/setup installs PostgreSQL"), .postgresCluster)
+@Suite(.inProcessLane, .serialized, .enabled(if: TestPostgres.isInstalled, "scripts/setup --tests installs PostgreSQL"), .postgresCluster)
 struct TelemetryStoreTests {
     @Test(arguments: TelemetryStoreKind.allCases)
     func aRunIsStoredOnceAndReadBackAsSent(_ kind: TelemetryStoreKind) async throws {

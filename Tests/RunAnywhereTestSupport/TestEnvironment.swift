@@ -1,7 +1,7 @@
 import Foundation
 import RunAnywhere
 
-/// Temporary folders and the locations of the real engine and model that scripts/setup installs.
+/// Temporary folders and the locations of the real engine and model that scripts/setup --tests installs.
 public enum TestEnvironment {
     /// A new empty folder under the system's temporary folder.
     public static func temporaryDirectory(_ name: String = #function) throws -> URL {
@@ -22,7 +22,7 @@ public enum TestEnvironment {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
-    /// The libllama scripts/setup installs, when present.
+    /// The libllama scripts/setup --tests installs, when present.
     public static var llamaLibrary: URL? {
         let url = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/llama.cpp/lib/libllama.so")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
@@ -34,7 +34,7 @@ public enum TestEnvironment {
         return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
     }
 
-    /// Debian's ffmpeg command, which scripts/setup installs for the tests to encode audio with.
+    /// Debian's ffmpeg command, which scripts/setup --tests installs for the tests to encode audio with.
     public static var ffmpeg: URL? {
         ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].map(URL.init(fileURLWithPath:)).first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
@@ -42,7 +42,7 @@ public enum TestEnvironment {
     /// `input` (any audio file) re-encoded by ffmpeg as a `container` file ("mp3", "ogg", "webm",
     /// "flac", "ipod" for M4A, "wav"…), with `arguments` added (a codec, a rate, channels).
     public static func encodeAudio(_ input: Data, as container: String, _ arguments: [String] = []) throws -> Data {
-        guard let ffmpeg else { throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup") }
+        guard let ffmpeg else { throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup --tests --build tests") }
         let folder = try temporaryDirectory("encode")
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = folder.appendingPathComponent("input"), output = folder.appendingPathComponent("output")
@@ -59,7 +59,7 @@ public enum TestEnvironment {
     /// Whether scripts/setup has installed llama.cpp and the default model.
     public static var engineInstalled: Bool { llamaLibrary != nil && defaultModelFile != nil }
 
-    /// The folder of the vision-language fixture scripts/setup writes (SmolVLM's shape, random
+    /// The folder of the vision-language fixture scripts/setup --tests writes (SmolVLM's shape, random
     /// weights), when it is there with libmtmd beside libllama.
     public static var visionFixture: URL? {
         let folder = installedModelsDirectory.appendingPathComponent(SDKConstants.Models.visionFixtureID)
@@ -69,7 +69,7 @@ public enum TestEnvironment {
         return folder
     }
 
-    /// The image-generation fixture scripts/setup writes (a tiny FLUX.2 klein-shaped model, random
+    /// The image-generation fixture scripts/setup --tests writes (a tiny FLUX.2 klein-shaped model, random
     /// weights), when it is there with libstable-diffusion.
     public static var diffusionFixture: URL? {
         let file = installedModelsDirectory.appendingPathComponent("\(SDKConstants.Models.diffusionFixtureID)/\(SDKConstants.Models.diffusionFixtureID).gguf")
@@ -80,7 +80,7 @@ public enum TestEnvironment {
     /// `width`×`height` pixels of the colour `rgb` as an image file of `format` ("png", "mjpeg"
     /// for JPEG, "gif", "bmp"), written by ffmpeg.
     public static func encodeImage(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8) = (255, 0, 0), as format: String = "png") throws -> Data {
-        guard let ffmpeg else { throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup") }
+        guard let ffmpeg else { throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup --tests --build tests") }
         let folder = try temporaryDirectory("image")
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("image")

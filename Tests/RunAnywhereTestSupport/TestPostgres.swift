@@ -1,7 +1,7 @@
 import Foundation
 import RunAnywhere
 
-/// A throwaway PostgreSQL cluster from Debian's server (scripts/setup installs it): `initdb` into
+/// A throwaway PostgreSQL cluster from Debian's server (scripts/setup --tests installs it): `initdb` into
 /// a temporary folder, started on a free loopback port with its socket in that folder, stopped
 /// and deleted by ``stop()``. As root the server runs as the `postgres` user (PostgreSQL refuses
 /// to run as root).
@@ -30,7 +30,7 @@ public final class TestPostgres: Sendable {
 
     /// Creates and starts a cluster whose superuser is `runanywhere` (trusted on loopback).
     public static func start() throws -> TestPostgres {
-        guard let binaries else { throw SDKError(.frameworkNotAvailable, "PostgreSQL is not installed; run scripts/setup") }
+        guard let binaries else { throw SDKError(.frameworkNotAvailable, "PostgreSQL is not installed; run scripts/setup --tests --build tests") }
         let folder = try TestEnvironment.temporaryDirectory("postgres")
         let data = folder.appendingPathComponent("data")
         if getuid() == 0 { try run("/bin/chown", ["-R", "postgres:postgres", folder.path]) }

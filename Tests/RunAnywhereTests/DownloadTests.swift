@@ -6,7 +6,7 @@ import Testing
 import ZIPFoundation
 
 /// Downloads against a real HTTP server on 127.0.0.1.
-@Suite(.serialized) struct DownloadTests {
+@Suite(.inProcessLane, .serialized) struct DownloadTests {
     /// A valid-looking GGUF (its header) padded to `size` bytes of pseudo-random data.
     static func modelBytes(_ size: Int, seed: UInt64 = 7) -> Data {
         var data = GGUFWriter.tinyLlama().data()

@@ -1,11 +1,12 @@
 import Foundation
 import Logging
 import RunAnywhere
+import RunAnywhereTestSupport
 import Testing
 
 /// The registry's choice logic, exercised with adapters that describe themselves but load
 /// nothing (loading is covered by the llama.cpp tests).
-@Suite struct FrameworkRegistryTests {
+@Suite(.inProcessLane) struct FrameworkRegistryTests {
     struct DescribedAdapter: FrameworkAdapter {
         let framework: InferenceFramework
         let supportedModalities: Set<FrameworkModality> = [.textToText]
@@ -54,7 +55,7 @@ import Testing
     }
 }
 
-@Suite(.serialized) struct SDKLifecycleTests {
+@Suite(.inProcessLane, .serialized) struct SDKLifecycleTests {
     @Test func initializeNeedsNoNetworkInDevelopmentAndCredentialsElsewhere() throws {
         RunAnywhere.reset()
         #expect(!RunAnywhere.isSDKInitialized)

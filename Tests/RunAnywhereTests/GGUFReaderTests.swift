@@ -154,9 +154,9 @@ import Testing
         #expect(throws: SDKError.self) { try GGUFReader.read(url) }
     }
 
-    @Test(.enabled(if: TestEnvironment.defaultModelFile != nil, "needs the default model: run scripts/setup"))
+    @Test(.enabled(if: TestEnvironment.defaultModelFile != nil, "needs the default model: run scripts/setup --tests --build tests"))
     func readsTheInstalledDefaultModel() throws {
-        let file = try #require(TestEnvironment.defaultModelFile, "scripts/setup installs the default model")
+        let file = try #require(TestEnvironment.defaultModelFile, "scripts/setup --tests installs the default model")
         let metadata = try GGUFReader.read(file)
         #expect(metadata.architecture == "llama")
         #expect(metadata.quantization == "Q4_1")

@@ -3,7 +3,7 @@ import Foundation
 import RunAnywhereTestSupport
 import Testing
 
-@Suite struct ModelCatalogTests {
+@Suite(.inProcessLane) struct ModelCatalogTests {
     func makeRuntime(_ folder: URL) -> RunAnywhereRuntime {
         RunAnywhereRuntime(configuration: RuntimeConfiguration(
             modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")

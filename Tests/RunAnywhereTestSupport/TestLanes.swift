@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// What `make test` runs in parallel and what it keeps apart. Swift Testing runs every test side by
+/// side; a suite that runs models, the binary or a browser takes a lane, and the tests holding one
+/// lane run one at a time: models in this process, the `runanywhere` commands, servers under their
+/// clients and the browser run beside each other (most of their time is spent waiting, on a
+/// process, a port or a page), never two of one kind at once, and a suite that needs the whole
+/// machine (the CPU Vulkan driver's threads) runs alone. The unit tests take no lane.
+///
+/// With `RUNANYWHERE_TEST_UNIT=1` (`make test-unit`) every test that holds a lane is skipped, as
+/// cancelled, so that the unit tests run alone in seconds with no set-up.
+public enum TestLane: Int, Sendable, CaseIterable, Hashable {
+    /// Models run in this process: the SDK's engines and its process-wide state.
+    case inProcess
+    /// The `runanywhere` binary and the database servers the tests start.
+    case processes
+    /// `runanywhere serve` under a client: the official clients, schemathesis, crashes and kills.
+    case servers
+    /// Chromium driving the web app.
+    case browser
+}
+
+/// Runs each test of the suite (or the test) it is attached to while holding its lanes; with
+/// `wholeSuite`, a suite holds them from its first test to its last.
+public struct LaneTrait: SuiteTrait, TestTrait, TestScoping {
+    let lanes: Set<TestLane>
+    var wholeSuite = false
+
+    /// The lanes the current task holds already: a test inside a suite that holds them, or with a
+    /// trait of its own beside its suite's, takes only those it lacks.
+    @TaskLocal static var held: Set<TestLane> = []
+
+    /// The suite's nested suites and tests hold the lanes too.
+    public var isRecursive: Bool { true }
+
+    /// Holds the lanes around each test case, or around the whole suite with `wholeSuite`.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        if test.isSuite && !wholeSuite {
+            try await function()
+            return
+        }
+        if ProcessInfo.processInfo.environment["RUNANYWHERE_TEST_UNIT"] == "1" && !test.isSuite {
+            try Test.cancel("a unit-test run (RUNANYWHERE_TEST_UNIT=1) skips the tests that run models, the binary or a browser")
+        }
+        let needed = lanes.subtracting(Self.held)
+        guard !needed.isEmpty else {
+            try await function()
+            return
+        }
+        await LaneLock.shared.acquire(needed)
+        do {
+            try await Self.$held.withValue(Self.held.union(needed)) { try await function() }
+        } catch {
+            await LaneLock.shared.release(needed)
+            throw error
+        }
+        await LaneLock.shared.release(needed)
+    }
+}
+
+extension Trait where Self == LaneTrait {
+    /// One test at a time among those that run models in this process.
+    public static var inProcessLane: Self { LaneTrait(lanes: [.inProcess]) }
+    /// One test at a time among those that run the binary, servers or a database.
+    public static var processLane: Self { LaneTrait(lanes: [.processes]) }
+    /// One test at a time among those that run `runanywhere serve` under a client.
+    public static var serverLane: Self { LaneTrait(lanes: [.servers]) }
+    /// One test at a time among those that drive the web app in Chromium.
+    public static var browserLane: Self { LaneTrait(lanes: [.browser]) }
+    /// Nothing heavy beside it: every lane, held by a suite from its first test to its last (the
+    /// CPU Vulkan driver's threads take every core).
+    public static var alone: Self { LaneTrait(lanes: Set(TestLane.allCases), wholeSuite: true) }
+}
+
+/// The lanes held, and the tests waiting for theirs, first come first served: a test waits while an
+/// earlier waiter needs one of its lanes, so one that needs every lane is never passed over.
+actor LaneLock {
+    static let shared = LaneLock()
+
+    private var held = Set<TestLane>()
+    private var waiting: [(lanes: Set<TestLane>, resume: CheckedContinuation<Void, Never>)] = []
+
+    func acquire(_ lanes: Set<TestLane>) async {
+        let claimed = waiting.reduce(held) { $0.union($1.lanes) }
+        if claimed.isDisjoint(with: lanes) {
+            held.formUnion(lanes)
+            return
+        }
+        await withCheckedContinuation { waiting.append((lanes, $0)) }
+    }
+
+    func release(_ lanes: Set<TestLane>) {
+        held.subtract(lanes)
+        var claimed = held
+        var stillWaiting: [(lanes: Set<TestLane>, resume: CheckedContinuation<Void, Never>)] = []
+        for waiter in waiting {
+            if claimed.isDisjoint(with: waiter.lanes) {
+                held.formUnion(waiter.lanes)
+                waiter.resume.resume()
+            } else {
+                stillWaiting.append(waiter)
+            }
+            claimed.formUnion(waiter.lanes)
+        }
+        waiting = stillWaiting
+    }
+}
