@@ -6,7 +6,7 @@ import Testing
 /// scripts/requirements/fetch-sdist, which set-up downloads the engines' source distributions with:
 /// run against a real package index on 127.0.0.1 (PEP 691's JSON simple API), it keeps a file
 /// whose sha256 the lock lists and refuses, leaving nothing behind, one whose sha256 it does not.
-/// And the checked-in locks pin every file they name by sha256.
+/// And the checked-in locks pin every file they name by sha256, each package at one version.
 @Suite struct PinnedDownloadTests {
     static let requirements = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/requirements")
@@ -64,9 +64,15 @@ import Testing
     }
 
     @Test func everyLockedFileIsPinnedBySHA256() throws {
+        var versions: [String: String] = [:]
         for name in ["run.txt", "tests.txt", "files.txt"] {
             let text = try String(contentsOf: Self.requirements.appendingPathComponent(name), encoding: .utf8)
             let entries = text.split(separator: "\n").filter { $0.first?.isLetter == true }
+            for pin in entries.map({ $0.split(separator: " ")[0].split(separator: "=") }) where pin.count == 2 {
+                let (package, version) = (String(pin[0]), String(pin[1]))
+                #expect(versions[package, default: version] == version, "\(package) is pinned at two versions")
+                versions[package] = version
+            }
             #expect(entries.count >= 4, "\(name) has \(entries.count) entries")
             for entry in entries {
                 #expect(entry.contains("==") && entry.hasSuffix(" \\"), "\(name): \(entry) is not pinned with hashes")
