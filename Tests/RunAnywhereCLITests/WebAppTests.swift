@@ -9,7 +9,7 @@ import Testing
 /// `web_app_benchmarks_check.py` for the Benchmarks dashboard, `web_app_telemetry_check.py`
 /// for the Telemetry page), against the real engines
 /// and default models. Screenshots of every screen go to `.build/screenshots/web-app/`.
-@Suite(.browserLane, .serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.speechInstalled && TestEnvironment.venvPython != nil
+@Suite(.alone, .serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.speechInstalled && TestEnvironment.venvPython != nil
                              && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"),
                              "needs llama.cpp, the speech engines, the default models, the venv and Chromium: run scripts/setup --tests --build tests"))
 struct WebAppTests {

@@ -3,10 +3,10 @@ import Testing
 
 /// What `make test` runs in parallel and what it keeps apart. Swift Testing runs every test side by
 /// side; a suite that runs models, the binary or a browser takes a lane, and the tests holding one
-/// lane run one at a time: models in this process, the `runanywhere` commands, servers under their
-/// clients and the browser run beside each other (most of their time is spent waiting, on a
-/// process, a port or a page), never two of one kind at once, and a suite that needs the whole
-/// machine (the CPU Vulkan driver's threads) runs alone. The unit tests take no lane.
+/// lane run one at a time: models in this process, the `runanywhere` commands and servers under
+/// their clients run beside each other (most of their time is spent waiting, on a process or a
+/// port), never two of one kind at once, and a suite that needs the whole machine (the CPU Vulkan
+/// driver's threads, the browser's timed waits) runs alone. The unit tests take no lane.
 ///
 /// With `RUNANYWHERE_TEST_UNIT=1` (`make test-unit`) every test that holds a lane is skipped, as
 /// cancelled, so that the unit tests run alone in seconds with no set-up.
@@ -17,8 +17,6 @@ public enum TestLane: Int, Sendable, CaseIterable, Hashable {
     case processes
     /// `runanywhere serve` under a client: the official clients, schemathesis, crashes and kills.
     case servers
-    /// Chromium driving the web app.
-    case browser
 }
 
 /// Runs each test of the suite (or the test) it is attached to while holding its lanes; with
@@ -52,7 +50,9 @@ public struct LaneTrait: SuiteTrait, TestTrait, TestScoping {
         }
         await LaneLock.shared.acquire(needed)
         do {
-            try await Self.$held.withValue(Self.held.union(needed)) { try await function() }
+            try await withTaskExecutorPreference(LaneExecutor.shared) {
+                try await Self.$held.withValue(Self.held.union(needed)) { try await function() }
+            }
         } catch {
             await LaneLock.shared.release(needed)
             throw error
@@ -68,10 +68,9 @@ extension Trait where Self == LaneTrait {
     public static var processLane: Self { LaneTrait(lanes: [.processes]) }
     /// One test at a time among those that run `runanywhere serve` under a client.
     public static var serverLane: Self { LaneTrait(lanes: [.servers]) }
-    /// One test at a time among those that drive the web app in Chromium.
-    public static var browserLane: Self { LaneTrait(lanes: [.browser]) }
     /// Nothing heavy beside it: every lane, held by a suite from its first test to its last (the
-    /// CPU Vulkan driver's threads take every core).
+    /// CPU Vulkan driver's threads take every core; the browser's waits on a page and on
+    /// downloads it starts are timed, and missed them beside the other lanes).
     public static var alone: Self { LaneTrait(lanes: Set(TestLane.allCases), wholeSuite: true) }
 }
 
@@ -106,5 +105,18 @@ actor LaneLock {
             claimed.formUnion(waiter.lanes)
         }
         waiting = stillWaiting
+    }
+}
+
+/// Where the tests holding a lane run: Dispatch's global queue, not Swift's cooperative pool. They
+/// wait on child processes, pipes and sockets with blocking calls, and the cooperative pool has
+/// one thread per core: two such waits would stall every other test. Dispatch adds a thread when
+/// one of its threads blocks.
+final class LaneExecutor: TaskExecutor {
+    static let shared = LaneExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

@@ -7,10 +7,12 @@ import Testing
 /// on the event bus, keep-alive, the memory budget with least-recently-used eviction, and
 /// models in use never unloaded.
 @Suite(.timeLimit(.minutes(1))) struct ModelCacheTests {
-    /// A request of `words` words to `model`; the scripted engine answers with them.
+    /// A request of `words` words to `model`; the scripted engine answers with them, all of them
+    /// (a request meant to hold its model for a while must not end at the default 100 tokens).
     static func start(_ runtime: RunAnywhereRuntime, _ model: String, words: Int = 2, keepAlive: KeepAlive? = nil) async throws -> LLMStreamingResult {
         let prompt = (1...words).map { "w\($0)" }.joined(separator: " ")
-        return try await runtime.generateStream(prompt, context: nil, options: nil, model: model, loadOptions: ModelLoadOptions(), keepAlive: keepAlive)
+        let options = LLMGenerationOptions(maxTokens: words)
+        return try await runtime.generateStream(prompt, context: nil, options: options, model: model, loadOptions: ModelLoadOptions(), keepAlive: keepAlive)
     }
 
     /// A whole answer; the stream is read to its end (dropping it unread would cancel the request).
