@@ -9,7 +9,7 @@ import Testing
 /// driver's threads, the browser's timed waits) runs alone. The unit tests take no lane.
 ///
 /// With `RUNANYWHERE_TEST_UNIT=1` (`make test-unit`) every test that holds a lane is skipped, as
-/// cancelled, so that the unit tests run alone in seconds with no set-up.
+/// cancelled, so that the unit tests run alone, in seconds.
 public enum TestLane: Int, Sendable, CaseIterable, Hashable {
     /// Models run in this process: the SDK's engines and its process-wide state.
     case inProcess
@@ -64,7 +64,7 @@ public struct LaneTrait: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == LaneTrait {
     /// One test at a time among those that run models in this process.
     public static var inProcessLane: Self { LaneTrait(lanes: [.inProcess]) }
-    /// One test at a time among those that run the binary, servers or a database.
+    /// One test at a time among those that run the binary or a database server.
     public static var processLane: Self { LaneTrait(lanes: [.processes]) }
     /// One test at a time among those that run `runanywhere serve` under a client.
     public static var serverLane: Self { LaneTrait(lanes: [.servers]) }
