@@ -10,7 +10,7 @@ import Testing
 ///
 /// With `RUNANYWHERE_TEST_UNIT=1` (`make test-unit`) every test that holds a lane is skipped, as
 /// cancelled, so that the unit tests run alone, in seconds.
-public enum TestLane: Int, Sendable, CaseIterable, Hashable {
+public enum TestLane: Sendable, CaseIterable {
     /// Models run in this process: the SDK's engines and its process-wide state.
     case inProcess
     /// The `runanywhere` binary and the database servers the tests start.
