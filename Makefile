@@ -8,7 +8,8 @@ export RUNANYWHERE_HOME ?= $(HOME)/.cache/runanywhere
 
 .PHONY: run test test-unit setup setup-tests build bench clean
 
-# What running needs: engines, the default models, the .deps link.
+# What running needs: the engines and the default models (also what an app that depends on the
+# package runs `scripts/setup` for; building the package needs neither).
 setup:
 	@scripts/setup
 
@@ -25,7 +26,8 @@ run: build
 	.build/release/runanywhere serve $(ARGS)
 
 # Every test: the tests' set-up (with llama.cpp's Vulkan variant on Mesa's CPU driver, so the
-# Vulkan path runs on a machine without a GPU), one debug build, then the tests, in parallel where
+# Vulkan path runs on a machine without a GPU), one debug build (and the example app in
+# examples/QuickStart, built as a package depending on this one), then the tests, in parallel where
 # they can be (the suites that run models, processes, a browser or timings are serialized).
 test: export RUNANYWHERE_TEST_VULKAN := 1
 test:
@@ -34,7 +36,8 @@ test:
 
 # The unit tests alone, in parallel, in seconds once built: the tests that run models, the binary
 # or a browser (those holding a lane: Tests/RunAnywhereTestSupport/TestLanes.swift) are skipped,
-# so only the running set-up is needed (the build includes the engines' headers through .deps).
+# so only the running set-up is needed (its engines and models, and the engines' headers the
+# declaration check reads).
 test-unit: export RUNANYWHERE_TEST_UNIT := 1
 test-unit: setup
 	$(SWIFT) test $(TEST_ARGS)

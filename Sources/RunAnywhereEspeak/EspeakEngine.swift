@@ -21,7 +21,7 @@ final class EspeakEngine: Sendable {
     }
 
     private static let libraries = EngineLibraryCache<EspeakEngine>(
-        engine: "eSpeak NG", hint: "run scripts/setup, or apt-get install libespeak-ng1 espeak-ng-data"
+        engine: "eSpeak NG", hint: "apt-get install libespeak-ng1 espeak-ng-data"
     )
 
     /// `$RUNANYWHERE_ESPEAK_LIB`, then the engines cache, then the system's libespeak-ng.so.1.

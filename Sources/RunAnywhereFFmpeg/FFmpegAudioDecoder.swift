@@ -51,7 +51,7 @@ public struct FFmpegAudioDecoder: AudioFileDecoder {
 /// FFmpeg's libraries, opened once per process.
 enum FFmpegLibraries {
     private static let libraries = EngineLibraryCache<ra_ffmpeg_api>(
-        engine: "FFmpeg", hint: "run scripts/setup, or apt-get install libavformat59 libavcodec59 libswresample4"
+        engine: "FFmpeg", hint: "apt-get install libavformat59 libavcodec59 libswresample4"
     )
 
     /// The function tables of the libraries in `directory`, or on the system's library path.

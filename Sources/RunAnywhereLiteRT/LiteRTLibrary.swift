@@ -14,7 +14,7 @@ final class LiteRTLibrary: Sendable {
     }
 
     private static let libraries = EngineLibraryCache<LiteRTLibrary>(
-        engine: "LiteRT (TensorFlow Lite)", hint: "run scripts/setup (it installs libLiteRt.so from ai-edge-litert), or set RUNANYWHERE_TFLITE_LIB"
+        engine: "LiteRT (TensorFlow Lite)", hint: "set RUNANYWHERE_TFLITE_LIB to a libLiteRt.so (from the ai-edge-litert wheel)"
     )
 
     /// `$RUNANYWHERE_TFLITE_LIB`, then the LiteRT engine's folder in the engines cache, then the

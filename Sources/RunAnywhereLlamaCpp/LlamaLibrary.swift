@@ -22,7 +22,7 @@ final class LlamaLibrary: Sendable {
     }
 
     private static let libraries = EngineLibraryCache<LlamaLibrary>(
-        engine: "llama.cpp", hint: "run scripts/setup, or set RUNANYWHERE_LLAMA_LIB to a libllama.so"
+        engine: "llama.cpp", hint: "set RUNANYWHERE_LLAMA_LIB to a libllama.so"
     )
 
     /// Where libllama is looked for, in order: `$RUNANYWHERE_LLAMA_LIB` (a file or a folder),

@@ -18,7 +18,7 @@ final class MtmdLibrary: Sendable {
     }
 
     private static let libraries = EngineLibraryCache<MtmdLibrary>(
-        engine: "llama.cpp's multimodal library (libmtmd)", hint: "run scripts/setup, whose llama.cpp build includes it"
+        engine: "llama.cpp's multimodal library (libmtmd)", hint: "set RUNANYWHERE_LLAMA_LIB to a llama.cpp build with libmtmd beside libllama"
     )
 
     /// The libmtmd beside `llama`'s library file.

@@ -17,7 +17,7 @@ final class OnnxRuntimeLibrary: Sendable {
     }
 
     private static let libraries = EngineLibraryCache<OnnxRuntimeLibrary>(
-        engine: "ONNX Runtime", hint: "run scripts/setup (it comes with sherpa-onnx), or set RUNANYWHERE_ONNXRUNTIME_LIB"
+        engine: "ONNX Runtime", hint: "set RUNANYWHERE_ONNXRUNTIME_LIB (it comes with sherpa-onnx)"
     )
 
     /// `$RUNANYWHERE_ONNXRUNTIME_LIB`, then the sherpa-onnx engine's folder in the engines cache,

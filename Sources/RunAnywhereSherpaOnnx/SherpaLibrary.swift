@@ -14,7 +14,7 @@ final class SherpaLibrary: Sendable {
     }
 
     private static let libraries = EngineLibraryCache<SherpaLibrary>(
-        engine: "sherpa-onnx", hint: "run scripts/setup, or set RUNANYWHERE_SHERPA_LIB"
+        engine: "sherpa-onnx", hint: "set RUNANYWHERE_SHERPA_LIB"
     )
 
     /// `$RUNANYWHERE_SHERPA_LIB`, then the engines cache, then the system's library.

@@ -26,7 +26,7 @@ final class StableDiffusionLibrary: Sendable {
     }
 
     private static let libraries = EngineLibraryCache<StableDiffusionLibrary>(
-        engine: "stable-diffusion.cpp", hint: "run scripts/setup, or set RUNANYWHERE_SD_LIB to a libstable-diffusion.so"
+        engine: "stable-diffusion.cpp", hint: "set RUNANYWHERE_SD_LIB to a libstable-diffusion.so"
     )
 
     /// `$RUNANYWHERE_SD_LIB`, then the engines cache, then the system's `libstable-diffusion.so`.

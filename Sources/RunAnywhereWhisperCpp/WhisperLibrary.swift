@@ -20,7 +20,7 @@ final class WhisperLibrary: Sendable {
     }
 
     private static let libraries = EngineLibraryCache<WhisperLibrary>(
-        engine: "whisper.cpp", hint: "run scripts/setup, or set RUNANYWHERE_WHISPER_LIB to a libwhisper.so"
+        engine: "whisper.cpp", hint: "set RUNANYWHERE_WHISPER_LIB to a libwhisper.so"
     )
 
     /// `$RUNANYWHERE_WHISPER_LIB`, then the engines cache, then the system's `libwhisper.so`.

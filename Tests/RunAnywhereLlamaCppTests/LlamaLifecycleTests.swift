@@ -144,7 +144,8 @@ extension LlamaTests {
             Issue.record("a missing library cannot be available")
             return
         }
-        #expect(reason.contains("run scripts/setup"))
+        #expect(reason.contains("install the engines with `\(EngineInstallation.command)`"))
+        #expect(reason.contains("RUNANYWHERE_LLAMA_LIB"))
     }
 
     @Test func engineUnavailableIsAClearError() async throws {

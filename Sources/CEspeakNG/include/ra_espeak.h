@@ -1,9 +1,10 @@
 // A table of the espeak-ng functions RunAnywhere calls, filled by dlopen/dlsym (see ra_llama.h).
-// speak_lib.h comes from Debian's libespeak-ng-dev through the `.deps` link scripts/setup writes.
+// Their declarations are the package's own, in ra_espeak_declarations.h (checked against
+// espeak-ng's speak_lib.h by scripts/check-declarations), so no engine is needed to build.
 #ifndef RA_ESPEAK_H
 #define RA_ESPEAK_H
 
-#include "../../../.deps/espeak-ng/include/speak_lib.h"
+#include "ra_espeak_declarations.h"
 #include "ra_engine.h"
 #include <stddef.h>
 

@@ -1,13 +1,12 @@
 // A table of the llama.cpp functions RunAnywhere calls, filled at run time by dlopen/dlsym so
-// that the package links no engine. Each field's type is taken from the real declaration in
-// llama.h with __typeof__, so calls through the table are fully type-checked.
-//
-// llama.h is not in this repo: scripts/setup links `.deps` at the package root to the engines
-// cache, and the quoted include below resolves relative to this file.
+// that the package links no engine. Each field's type is taken with __typeof__ from the function's
+// declaration in ra_llama_declarations.h (the package's own copy of the parts of llama.h it uses,
+// checked against the real header by scripts/check-declarations), so calls through the table are
+// fully type-checked and the package builds with no engine installed.
 #ifndef RA_LLAMA_H
 #define RA_LLAMA_H
 
-#include "../../../.deps/llama.cpp/include/llama.h"
+#include "ra_llama_declarations.h"
 #include "ra_engine.h"
 #include <stddef.h>
 

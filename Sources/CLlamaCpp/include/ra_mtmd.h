@@ -1,12 +1,13 @@
 // A table of the libmtmd functions RunAnywhere calls: llama.cpp's multimodal library, which
 // turns images into embeddings a language model reads (vision-language models: a language GGUF
 // plus its `mmproj` projector GGUF). Filled at run time by dlopen/dlsym like ra_llama.h, from the
-// libmtmd that sits beside libllama; it links to that same libllama, already open.
+// libmtmd that sits beside libllama; it links to that same libllama, already open. The functions'
+// types come from ra_mtmd_declarations.h, the package's own copy of the parts of mtmd.h and
+// mtmd-helper.h it uses.
 #ifndef RA_MTMD_H
 #define RA_MTMD_H
 
-#include "../../../.deps/llama.cpp/include/mtmd.h"
-#include "../../../.deps/llama.cpp/include/mtmd-helper.h"
+#include "ra_mtmd_declarations.h"
 #include "ra_engine.h"
 #include <stddef.h>
 

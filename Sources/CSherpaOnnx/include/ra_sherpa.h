@@ -1,9 +1,10 @@
 // A table of the sherpa-onnx C API functions RunAnywhere calls, filled by dlopen/dlsym (see
-// ra_llama.h). c-api.h comes from the sherpa-onnx-core wheel through the `.deps` link.
+// ra_llama.h). Their declarations are the package's own, in ra_sherpa_declarations.h (checked
+// against sherpa-onnx's c-api.h by scripts/check-declarations), so no engine is needed to build.
 #ifndef RA_SHERPA_H
 #define RA_SHERPA_H
 
-#include "../../../.deps/sherpa-onnx/include/sherpa-onnx/c-api/c-api.h"
+#include "ra_sherpa_declarations.h"
 #include "ra_engine.h"
 #include <stddef.h>
 

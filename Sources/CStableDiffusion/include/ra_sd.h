@@ -1,11 +1,12 @@
 // A table of the stable-diffusion.cpp functions RunAnywhere calls (image generation), filled at
 // run time by dlopen/dlsym from libstable-diffusion.so (see ra_llama.h for why). That library
 // carries a ggml of its own, compiled in; RTLD_LOCAL keeps it apart from llama.cpp's.
-// stable-diffusion.h is reached through the `.deps` link scripts/setup writes.
+// The engine's functions and types come from ra_sd_declarations.h, the package's own copy of the
+// part of stable-diffusion.h it uses, so the package builds with no engine installed.
 #ifndef RA_SD_H
 #define RA_SD_H
 
-#include "../../../.deps/stable-diffusion.cpp/include/stable-diffusion.h"
+#include "ra_sd_declarations.h"
 #include "ra_engine.h"
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,10 +1,11 @@
 // A table of the whisper.cpp functions RunAnywhere calls, filled at run time by dlopen/dlsym
-// (see ra_llama.h for why). whisper.h is reached through the `.deps` link scripts/setup writes.
+// (see ra_llama.h for why). The engine's functions and types come from
+// ra_whisper_declarations.h, the package's own copy of the part of whisper.h (and of ggml's
+// headers) it uses, so the package builds with no engine installed.
 #ifndef RA_WHISPER_H
 #define RA_WHISPER_H
 
-#include "../../../.deps/whisper.cpp/include/whisper.h"
-#include "../../../.deps/whisper.cpp/include/ggml-backend.h"
+#include "ra_whisper_declarations.h"
 #include "ra_engine.h"
 #include <stddef.h>
 

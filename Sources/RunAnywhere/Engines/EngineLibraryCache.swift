@@ -9,8 +9,9 @@ public final class EngineLibraryCache<Library: Sendable>: Sendable {
     private let hint: String
     private let opened = Mutex<[String: Result<Library, SDKError>]>([:])
 
-    /// A cache for `engine` (a name for people, e.g. "llama.cpp"); `hint` ends the message when
-    /// the library cannot be opened and says how to install or point to it.
+    /// A cache for `engine` (a name for people, e.g. "llama.cpp"); when the library cannot be
+    /// opened, the message names ``EngineInstallation/command``, then `hint`: another way to
+    /// provide it (an environment variable pointing to a library, a Debian package).
     public init(engine: String, hint: String) {
         self.engine = engine
         self.hint = hint
@@ -44,7 +45,7 @@ public final class EngineLibraryCache<Library: Sendable>: Sendable {
         var message = [CChar](repeating: 0, count: 1024)
         guard load(path, table, &message, message.count) == 0 else {
             let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw SDKError(.frameworkNotAvailable, "\(engine) is not installed or cannot be opened (\(detail)); \(hint)")
+            throw SDKError(.frameworkNotAvailable, "\(engine) is not installed or cannot be opened (\(detail)); \(EngineInstallation.instructions), or \(hint)")
         }
         return table.move()  // filled completely by a successful load
     }

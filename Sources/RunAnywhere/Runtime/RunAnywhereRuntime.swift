@@ -97,7 +97,9 @@ public actor RunAnywhereRuntime {
     ) throws -> (adapter: any FrameworkAdapter, memory: Int64, deviceMemory: Int64) {
         try options.validate()
         guard let path = model.primaryFile else {
-            throw SDKError(.modelNotDownloaded, "Model '\(model.id)' is not downloaded (expected at \(model.localPath?.path ?? "no path"))")
+            let installedBySetup = [SDKConstants.Models.defaultModelID, SDKConstants.Models.defaultVoiceID, SDKConstants.Models.voiceActivityModelID]
+            let remedy = installedBySetup.contains(model.id) ? "; \(EngineInstallation.command) installs it with the engines" : ""
+            throw SDKError(.modelNotDownloaded, "Model '\(model.id)' is not downloaded (expected at \(model.localPath?.path ?? "no path"))\(remedy)")
         }
         if model.format == .gguf { _ = try GGUFReader.read(path) }
         let available = HardwareProfile.availableMemory()
