@@ -81,7 +81,7 @@ struct ChatCommand: AsyncParsableCommand {
         await Interrupts.shared.whileRunning(onInterrupt: { reply.message.cancel() }) {
             var printer = StreamPrinter()
             do {
-                for try await piece in reply.stream { printer.print(piece) }
+                for try await event in reply.events { printer.print(event) }
             } catch {}
             printer.finish()
             return await reply.message.value

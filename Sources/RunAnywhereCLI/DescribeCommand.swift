@@ -29,9 +29,12 @@ struct DescribeCommand: AsyncParsableCommand {
             if model.id == SDKConstants.Models.visionFixtureID {
                 context.logger.warning("\(model.id) is a test fixture with random weights: its answer is noise, not a description")
             }
-            try await runtime.loadVLMModel(model, options: flags.loadOptions(context.settings()))
-            let streaming = try await runtime.processImageStream(picture, prompt: prompt, options: flags.options(context.settings()))
-            let result = try await StreamPrinter.run(streaming.stream, result: streaming.result, printing: !json)
+            let settings = context.settings()
+            try await runtime.loadVLMModel(model, options: flags.loadOptions(settings))  // checks its projector
+            let generation = try await runtime.generateEvents(
+                prompt, images: [picture], context: nil, options: flags.options(settings), model: model.id, loadOptions: flags.loadOptions(settings)
+            )
+            let result = VLMResult(try await StreamPrinter.run(generation, printing: !json))
             if json {
                 try JSONOutput.print(result)
             } else {

@@ -53,8 +53,7 @@ struct GenerateCommand: AsyncParsableCommand {
             var options = flags.options(settings, stopSequences: stop, applyChatTemplate: !raw)
             options.structuredOutput = try structuredOutput()
             try await RunAnywhere.loadModel(flags.model ?? RunAnywhere.defaultModelID, options: flags.loadOptions(settings))
-            let streaming = try await RunAnywhere.generateStream(text, options: options)
-            let result = try await StreamPrinter.run(streaming.stream, result: streaming.result, printing: !json)
+            let result = try await StreamPrinter.run(try await RunAnywhere.generateEvents(text, options: options), printing: !json)
             if json {
                 try JSONOutput.print(result)
             } else {
@@ -65,48 +64,45 @@ struct GenerateCommand: AsyncParsableCommand {
     }
 }
 
-/// Prints streamed text: thinking dimmed on a terminal (left out when piped), the answer as is.
+/// Prints a generation's events: the reasoning dimmed on a terminal (left out when piped), the
+/// answer as is.
 struct StreamPrinter {
-    private var parser = ThinkingParser()
     private var wroteThinking = false
 
-    /// Waits for `result`, printing `stream` as it arrives when `printing`; Ctrl-C cancels it.
-    static func run<Result: Sendable>(
-        _ stream: AsyncThrowingStream<String, any Error>, result: Task<Result, any Error>, printing: Bool
-    ) async throws -> Result {
-        try await Interrupts.shared.whileRunning(onInterrupt: { result.cancel() }) {
-            if printing {
-                var printer = StreamPrinter()
-                for try await piece in stream { printer.print(piece) }
-                printer.finish()
+    /// Reads `generation` to its end, printing it as it arrives when `printing`, and returns its
+    /// result; Ctrl-C stops the generation (the result then says `.cancelled`).
+    static func run(_ generation: GenerationEvents, printing: Bool) async throws -> LLMGenerationResult {
+        try await Interrupts.shared.whileRunning(onInterrupt: { generation.cancel() }) {
+            var printer = StreamPrinter()
+            var result: LLMGenerationResult?
+            for try await event in generation {
+                if case .completed(let final) = event { result = final } else if printing { printer.print(event) }
             }
-            return try await result.value
+            if printing { printer.finish() }
+            guard let result else { throw CancellationError() }
+            return result
         }
     }
 
-    mutating func print(_ piece: String) {
-        write(parser.feed(piece))
-    }
-
-    /// Prints what is held back and ends the line.
-    mutating func finish() {
-        write(parser.finish())
-        Terminal.write("\n")
-    }
-
-    private mutating func write(_ chunks: [ThinkingChunk]) {
-        for chunk in chunks {
-            switch chunk {
-            case .thinking(let text) where Terminal.isInteractive:
-                wroteThinking = true
-                Terminal.write(Terminal.dim(text))
-            case .thinking:
-                break
-            case .response(let text):
-                Terminal.write(wroteThinking ? String(text.drop { $0.isNewline }) : text)
+    mutating func print(_ event: GenerationEvent) {
+        switch event {
+        case .reasoning(let text) where Terminal.isInteractive:
+            wroteThinking = true
+            Terminal.write(Terminal.dim(text))
+        case .text(let text):
+            if wroteThinking {
+                Terminal.write("\n\n")  // the answer below the reasoning
                 wroteThinking = false
             }
+            Terminal.write(text)
+        case .reasoning, .toolCall, .completed:
+            break
         }
+    }
+
+    /// Ends the line.
+    func finish() {
+        Terminal.write("\n")
     }
 
     /// The spec's message footer: "1.2s • 45 tok/s".

@@ -18,7 +18,7 @@ extension LlamaTests {
             let chat = try await makeChat(folder, settings: .greedy(25))
             let reply = try await chat.send("Write a long story about a dragon who learns to fly.")
             var pieces: [String] = []
-            for try await piece in reply.stream { pieces.append(piece) }
+            for try await case .text(let piece) in reply.events { pieces.append(piece) }
             let message = await reply.message.value
             let analytics = try #require(message.analytics)
             #expect(message.content == pieces.joined())
@@ -51,7 +51,7 @@ extension LlamaTests {
             let chat = try await makeChat(folder, settings: .greedy(400))
 
             let stopped = try await chat.send("Count from 1 to 500, one number per line.")
-            var iterator = stopped.stream.makeAsyncIterator()
+            var iterator = stopped.events.makeAsyncIterator()
             _ = try await iterator.next()
             stopped.message.cancel()
             let interrupted = await stopped.message.value
@@ -84,7 +84,7 @@ extension LlamaTests {
             let chat = try await makeChat(folder, settings: settings)
             let reply = try await chat.send("Tell me about the sea.")
             var pieces: [String] = []
-            for try await piece in reply.stream { pieces.append(piece) }
+            for try await case .text(let piece) in reply.events { pieces.append(piece) }
             let message = await reply.message.value
             #expect(message.analytics?.generationMode == .nonStreaming)
             #expect(message.analytics?.outputTokens == 5)

@@ -134,6 +134,17 @@ extension LlamaTests {
             for try await piece in generation.stream { streamed += piece }
             let result = try await generation.result.value
             #expect(streamed.isEmpty && result.toolCalls.first?.name == "get_weather", "streamed \(streamed)")
+            // The typed events: no text, the call as its own event, then the result.
+            var events: [GenerationEvent] = []
+            for try await event in try await runtime.generateEvents("Weather in Rome?", options: options) { events.append(event) }
+            let calls = events.compactMap { if case .toolCall(let call) = $0 { call } else { nil } }
+            #expect(calls.map(\.name) == ["get_weather"], "\(events)")
+            #expect(!events.contains { if case .text = $0 { true } else { false } }, "\(events)")
+            guard case .completed(let final)? = events.last else {
+                Issue.record("the result comes last: \(events)")
+                return
+            }
+            #expect(final.toolCalls == calls && final.stopReason == .toolCalls)
         }
 
         @Test func badToolsAndShortBudgetsAreClear() async throws {

@@ -36,9 +36,17 @@ import Testing
     }
 
     @Test func splitsThinkingAndKeepsCharactersWhole() async throws {
-        var pieces: [String] = []
-        let result = try await pipeline().drive(scripted(Self.tokens), startedAt: .now) { pieces.append($0) }
-        #expect(pieces.joined() == "<think>Plan: say café 🌍.</think>\n\nCafé 🌍 is here.")
+        var events: [GenerationEvent] = []
+        let result = try await pipeline().drive(scripted(Self.tokens), startedAt: .now) { events.append($0) }
+        let pieces = events.map { event in
+            switch event {
+            case .reasoning(let text): "R:" + text
+            case .text(let text): text
+            case .toolCall, .completed: "?"
+            }
+        }
+        #expect(pieces.filter { $0.hasPrefix("R:") }.map { $0.dropFirst(2) }.joined() == "Plan: say café 🌍.")
+        #expect(pieces.filter { !$0.hasPrefix("R:") }.joined() == "Café 🌍 is here.")
         #expect(!pieces.contains { $0.contains("\u{FFFD}") })
         #expect(result.thinkingContent == "Plan: say café 🌍.")
         #expect(result.text == "Café 🌍 is here.")
@@ -55,7 +63,7 @@ import Testing
     @Test func stopSequenceEndsTheTextAndTheRun() async throws {
         let tokens = ["Hello", " wor", "ld\nUs", "er: more", " never"].map { Array($0.utf8) }
         var pieces: [String] = []
-        let result = try await pipeline(stops: ["\nUser:"]).drive(scripted(tokens), startedAt: .now) { pieces.append($0) }
+        let result = try await pipeline(stops: ["\nUser:"]).drive(scripted(tokens), startedAt: .now) { if case .text(let text) = $0 { pieces.append(text) } }
         #expect(pieces.joined() == "Hello world")
         #expect(result.text == "Hello world")
         #expect(result.stopReason == .stop)

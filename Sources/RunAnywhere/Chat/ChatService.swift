@@ -4,8 +4,9 @@ import Logging
 /// An answer being written: its text as it arrives, and the finished assistant message.
 /// Reading the stream is optional; to stop the answer, cancel ``message``.
 public struct ChatReply: Sendable {
-    /// The answer's text, piece by piece (thinking tags included, as the model wrote them).
-    public let stream: AsyncThrowingStream<String, any Error>
+    /// The answer's events: its reasoning and text pieces, its tool calls, then `.completed`
+    /// (see ``GenerationEvent``); without streaming, one piece of each kind.
+    public let events: AsyncThrowingStream<GenerationEvent, any Error>
     /// The assistant message with its analytics, once generation ends — also when it was
     /// stopped, timed out or failed (then ``ChatMessage/error`` says why). Cancelling this task
     /// stops the generation.
@@ -102,7 +103,7 @@ public actor ChatService {
     private func answer(
         _ text: String, history: [Message], model: ModelInfo, options: LLMGenerationOptions, timeout: Duration?, retryCount: Int
     ) -> ChatReply {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: GenerationEvent.self)
         let context = Context(systemPrompt: options.systemPrompt, messages: history)
         let timeoutFired = CancellationFlag()
         let runtime = self.runtime
@@ -112,11 +113,10 @@ public actor ChatService {
             let clock = ContinuousClock.now
             let outcome: Result<LLMGenerationResult, any Error>
             do {
-                let streaming = switch chatModel {
-                case .current: try await runtime.generateStream(text, context: context, options: options)
-                case .named(let id, let loadOptions): try await runtime.generateStream(text, context: context, options: options, model: id, loadOptions: loadOptions)
+                let generation = switch chatModel {
+                case .current: try await runtime.generateEvents(text, context: context, options: options)
+                case .named(let id, let loadOptions): try await runtime.generateEvents(text, context: context, options: options, model: id, loadOptions: loadOptions)
                 }
-                let generation = streaming.result
                 let watchdog = timeout.map { limit in
                     Task {
                         try await Task.sleep(for: limit)
@@ -126,16 +126,29 @@ public actor ChatService {
                 }
                 defer { watchdog?.cancel() }
                 // Without streaming the answer is passed on whole, exactly as it would have streamed.
-                var whole = ""
+                var whole = (reasoning: "", text: "")
                 let result = try await withTaskCancellationHandler {
-                    for try await piece in streaming.stream {
-                        if options.streamingEnabled { continuation.yield(piece) } else { whole += piece }
+                    for try await event in generation {
+                        switch event {
+                        case .completed(let result):
+                            if !options.streamingEnabled {
+                                if !whole.reasoning.isEmpty { continuation.yield(.reasoning(whole.reasoning)) }
+                                if !whole.text.isEmpty { continuation.yield(.text(whole.text)) }
+                                result.toolCalls.forEach { continuation.yield(.toolCall($0)) }
+                            }
+                            continuation.yield(event)
+                            return result
+                        case .reasoning(let piece) where !options.streamingEnabled: whole.reasoning += piece
+                        case .text(let piece) where !options.streamingEnabled: whole.text += piece
+                        case .toolCall where !options.streamingEnabled: break
+                        default: continuation.yield(event)
+                        }
                     }
-                    return try await generation.value
+                    // The events end early when this task is cancelled: the result the engine stopped with.
+                    return try await generation.task.value
                 } onCancel: {
                     generation.cancel()
                 }
-                if !options.streamingEnabled { continuation.yield(whole) }
                 outcome = .success(result)
             } catch {
                 outcome = .failure(error)
@@ -146,7 +159,7 @@ public actor ChatService {
                 timedOut: timeoutFired.isCancelled, retryCount: retryCount
             )
         }
-        return ChatReply(stream: stream, message: message)
+        return ChatReply(events: stream, message: message)
     }
 
     /// Turns the outcome into the assistant message with its analytics, and saves.

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Drives one engine run and turns its token bytes into the caller's text and result: whole
-/// UTF-8 characters only, stop sequences cut out, thinking split from the answer, tool calls
-/// kept out of the streamed text and parsed into the result, and the timings measured on one
-/// monotonic clock.
+/// Drives one engine run and turns its token bytes into the generation's events and result:
+/// whole UTF-8 characters only, stop sequences cut out, thinking split from the answer once
+/// (``GenerationEventSplitter``), tool calls kept out of the streamed text and parsed into the
+/// result, and the timings measured on one monotonic clock.
 struct GenerationPipeline {
     let modelID: String
     let framework: InferenceFramework
@@ -12,16 +12,16 @@ struct GenerationPipeline {
     let plan: PromptPlan
     let stopSequences: [String]
     let thinkingPattern: ThinkingTagPattern
-    /// When the model is offered tools: what keeps its calls out of the streamed text.
-    var toolCalls: ToolCallStreamFilter? = nil
+    /// When the model is offered tools: the format its calls come in.
+    var toolCalls: ToolCallFormat? = nil
 
-    /// Runs `run` to its end, passing each piece of text to `emit`, and returns the result.
-    /// Cancelling the calling task cancels the run; the result then says `.cancelled`.
-    func drive(_ run: LLMEngineRun, startedAt start: ContinuousClock.Instant, emit: (String) -> Void) async throws -> LLMGenerationResult {
+    /// Runs `run` to its end, passing each `.reasoning`, `.text` and `.toolCall` event to `emit`,
+    /// and returns the result (the caller sends `.completed`). Cancelling the calling task
+    /// cancels the run; the result then says `.cancelled`.
+    func drive(_ run: LLMEngineRun, startedAt start: ContinuousClock.Instant, emit: (GenerationEvent) -> Void) async throws -> LLMGenerationResult {
         var decoder = UTF8StreamDecoder()
         var stops = StopSequenceMatcher(sequences: stopSequences)
-        var thinking = ThinkingParser(pattern: thinkingPattern)
-        var raw = ""
+        var thinking = GenerationEventSplitter(pattern: thinkingPattern, toolCalls: toolCalls)
         var tokens = 0
         var thinkingTokens = 0
         var firstToken: ContinuousClock.Instant?
@@ -32,14 +32,10 @@ struct GenerationPipeline {
         var thinkingStart: ContinuousClock.Instant?
         var thinkingEnd: ContinuousClock.Instant?
         var stopReason = LLMStopReason.stop
-        var callFilter = toolCalls
 
         func output(_ text: String) {
             guard !text.isEmpty else { return }
-            raw += text
-            _ = thinking.feed(text)
-            let shown = callFilter?.feed(text) ?? text
-            if !shown.isEmpty { emit(shown) }
+            thinking.feed(text).forEach(emit)
         }
 
         do {
@@ -77,7 +73,6 @@ struct GenerationPipeline {
                         }
                         let (tail, _) = stops.feed(decoder.finish())
                         output(tail + stops.finish())
-                        if let held = callFilter?.finish(), !held.isEmpty { emit(held) }
                     }
                 }
             } onCancel: {
@@ -90,20 +85,22 @@ struct GenerationPipeline {
         }
         await run.waitUntilFinished()
         if Task.isCancelled { stopReason = .cancelled }
+        thinking.finish().forEach(emit)  // what the splitter held back, also after a stop sequence
 
         let end = ContinuousClock.now
-        let split = ThinkingParser.split(raw, pattern: thinkingPattern)
-        var text = split.response
+        let reasoning = thinking.sawThinking ? thinking.reasoning : nil
+        var text = thinking.answer
         var calls: [ToolCall] = []
-        if let format = toolCalls?.format, stopReason == .stop {
-            (text, calls) = format.parse(split.response)
+        if let format = toolCalls, stopReason == .stop {
+            (text, calls) = format.parse(thinking.answer)
             if !calls.isEmpty { stopReason = .toolCalls }
+            calls.forEach { emit(.toolCall($0)) }
         }
         let latency = (end - start).inSeconds
         let decodeSeconds = firstToken.flatMap { first in lastToken.map { ($0 - first).inSeconds } } ?? 0
         return LLMGenerationResult(
             text: text,
-            thinkingContent: split.thinking,
+            thinkingContent: reasoning,
             // With images, the engine's count: the plan counted each image's marker as text.
             inputTokens: imageEncodeSeconds == nil ? plan.inputTokens : prompt.evaluated + prompt.cached,
             tokensUsed: tokens,
@@ -113,7 +110,7 @@ struct GenerationPipeline {
             backend: backend,
             tokensPerSecond: latency > 0 ? Double(tokens) / latency : 0,
             timeToFirstTokenMs: firstToken.map { ($0 - start).inSeconds * 1000 },
-            thinkingTokens: split.thinking == nil ? nil : thinkingTokens,
+            thinkingTokens: reasoning == nil ? nil : thinkingTokens,
             responseTokens: tokens - thinkingTokens,
             promptTokensPerSecond: prompt.seconds > 0 ? Double(prompt.evaluated) / prompt.seconds : 0,
             decodeTokensPerSecond: tokens > 1 && decodeSeconds > 0 ? Double(tokens - 1) / decodeSeconds : 0,

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// Why generation ended.
@@ -115,11 +116,13 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
     }
 }
 
-/// A generation in progress: its text as it arrives, and its result once it ends.
+/// A generation in progress: its text as it arrives, and its result once it ends; the spec's
+/// shape, projected from the generation's ``GenerationEvent``s (which `generateEvents` gives
+/// typed: reasoning, answer text and tool calls apart).
 ///
-/// Iterate `stream` for the text pieces (always whole UTF-8 characters, thinking tags included
-/// as the model wrote them; ``ThinkingParser`` splits them); `await result.value` for the
-/// measurements. Cancelling the task that iterates `stream`, cancelling `result`, or dropping
+/// Iterate `stream` for the text pieces (always whole UTF-8 characters; the reasoning between
+/// the model's own thinking tags, trimmed at its ends, then the answer; tool calls are in the
+/// result); `await result.value` for the measurements. Cancelling the task that iterates `stream`, cancelling `result`, or dropping
 /// `stream` before it ends stops the engine within one decode step; the result then has stop
 /// reason ``LLMStopReason/cancelled``. To wait only for the result, use `generate` instead.
 public struct LLMStreamingResult: Sendable {
@@ -132,5 +135,32 @@ public struct LLMStreamingResult: Sendable {
     public init(stream: AsyncThrowingStream<String, any Error>, result: Task<LLMGenerationResult, any Error>) {
         self.stream = stream
         self.result = result
+    }
+    /// The text of a generation's events: reasoning inside the model's thinking tags, then the
+    /// answer (nothing for tool calls and the end).
+    package final class Projection: Sendable {
+        private let pattern: ThinkingTagPattern
+        private let reasoning = Mutex(false)
+
+        package init(thinkingPattern: ThinkingTagPattern) {
+            pattern = thinkingPattern
+        }
+
+        /// The text pieces `event` becomes, in order.
+        @Sendable package func project(_ event: GenerationEvent) -> [String] {
+            reasoning.withLock { inside in
+                switch event {
+                case .reasoning(let text):
+                    defer { inside = true }
+                    return inside ? [text] : [pattern.openingTag, text]
+                case .text(let text):
+                    defer { inside = false }
+                    return inside ? [pattern.closingTag, text] : [text]
+                case .toolCall, .completed:
+                    defer { inside = false }
+                    return inside ? [pattern.closingTag] : []
+                }
+            }
+        }
     }
 }

@@ -19,6 +19,15 @@ extension RunAnywhere {
         try await runtime().generateStream(prompt, context: context, options: options)
     }
 
+    /// Starts generating the next assistant message of a conversation (`context` may be nil)
+    /// with the loaded model: its typed events, the reasoning, the answer's text and the tool
+    /// calls apart, ending with `.completed(result)`. Cancelling the iteration stops the engine.
+    public static func generateEvents(
+        _ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil
+    ) async throws -> GenerationEvents {
+        try await runtime().generateEvents(prompt, context: context, options: options)
+    }
+
     /// A one-line chat: the answer's text only.
     public static func chat(_ prompt: String) async throws -> String {
         try await generate(prompt).text

@@ -21,7 +21,41 @@ extension RunAnywhereRuntime {
     /// Starts generating the next assistant message of a conversation, streaming its text.
     public func generateStream(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) throws -> LLMStreamingResult {
         let turn = try Self.turn(prompt)
-        return try streaming { try start(turn, context: context, options: options, emit: $0) }
+        let projection = LLMStreamingResult.Projection(thinkingPattern: currentModelEntry?.info.thinkingPattern ?? .defaultPattern)
+        let (stream, task) = try generation(projection.project) { try start(turn, context: context, options: options, emit: $0) }
+        return LLMStreamingResult(stream: stream, result: task)
+    }
+
+    /// Starts generating the next assistant message of a conversation (`context` may be nil) with
+    /// the current model: its events, ending with `.completed` (see ``GenerationEvent``).
+    /// Cancelling the iteration stops the engine within one decode step.
+    public func generateEvents(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) throws -> GenerationEvents {
+        let turn = try Self.turn(prompt)
+        let (events, task) = try generation({ [$0] }) { try start(turn, context: context, options: options, emit: $0) }
+        return GenerationEvents(events: events, task: task)
+    }
+
+    /// Starts generating with the model `model`: its events, ending with `.completed`. Returns
+    /// once the engine has taken the request, as
+    /// ``generateStream(_:images:context:options:model:loadOptions:keepAlive:)`` does.
+    public func generateEvents(
+        _ prompt: String, images: [VLMImage] = [], context: Context?, options: LLMGenerationOptions?, model: String,
+        loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
+    ) async throws -> GenerationEvents {
+        let (events, task) = try await generation(
+            turn: try Self.turn(prompt, images: images), context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive
+        ) { [$0] }
+        return GenerationEvents(events: events, task: task)
+    }
+
+    /// Generates the assistant's next message in `context` (ending with the user's message, or
+    /// with tool calls and their results) with the model `model`: its events, ending with `.completed`.
+    public func generateEvents(
+        continuing context: Context, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
+    ) async throws -> GenerationEvents {
+        let (history, turn) = try Self.split(context)
+        let (events, task) = try await generation(turn: turn, context: history, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive) { [$0] }
+        return GenerationEvents(events: events, task: task)
     }
 
     /// Starts generating with the model `model`, streaming its text. Returns once the model is
@@ -34,9 +68,12 @@ extension RunAnywhereRuntime {
         _ prompt: String, images: [VLMImage] = [], context: Context?, options: LLMGenerationOptions?, model: String,
         loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
     ) async throws -> LLMStreamingResult {
-        try await generateStream(
-            turn: try Self.turn(prompt, images: images), context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive
+        let projection = LLMStreamingResult.Projection(thinkingPattern: try catalog.model(id: model).thinkingPattern ?? .defaultPattern)
+        let (stream, task) = try await generation(
+            turn: try Self.turn(prompt, images: images), context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive,
+            project: projection.project
         )
+        return LLMStreamingResult(stream: stream, result: task)
     }
 
     /// Starts generating the assistant's next message in `context` with the model `model`,
@@ -47,17 +84,24 @@ extension RunAnywhereRuntime {
         continuing context: Context, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
     ) async throws -> LLMStreamingResult {
         let (history, turn) = try Self.split(context)
-        return try await generateStream(turn: turn, context: history, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
+        let projection = LLMStreamingResult.Projection(thinkingPattern: try catalog.model(id: model).thinkingPattern ?? .defaultPattern)
+        let (stream, task) = try await generation(
+            turn: turn, context: history, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive, project: projection.project
+        )
+        return LLMStreamingResult(stream: stream, result: task)
     }
 
-    private func generateStream(
-        turn: [Message], context: Context?, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
-    ) async throws -> LLMStreamingResult {
+    /// Admits `turn` on the model `model` (loading it if needed) and starts generating; its
+    /// events reach the stream through `project`.
+    private func generation<Element: Sendable>(
+        turn: [Message], context: Context?, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?,
+        project: @escaping @Sendable (GenerationEvent) -> [Element]
+    ) async throws -> (stream: AsyncThrowingStream<Element, any Error>, task: Task<LLMGenerationResult, any Error>) {
         let model = try catalog.model(id: model)
         let options = options ?? LLMGenerationOptions()
         try options.validate()
         let admitted = try await admit(turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
-        return try streaming { emit in track { try await self.drive(admitted, emit: emit) } }
+        return try generation(project) { emit in track { try await self.drive(admitted, emit: emit) } }
     }
 
     /// Generates the assistant's next message in `context`, which ends with the user's message or
@@ -68,15 +112,19 @@ extension RunAnywhereRuntime {
         return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
     }
 
-    /// A streaming result over the generation `start` starts with the stream's emitter.
-    func streaming(
-        _ start: (@escaping @Sendable (String) -> Void) throws -> Task<LLMGenerationResult, any Error>
-    ) throws -> LLMStreamingResult {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
-        let task = try start { continuation.yield($0) }
+    /// The generation `start` starts with an emitter of its events, as a stream of what
+    /// `project` makes of each event (`.completed` last), and the task that drives it.
+    func generation<Element: Sendable>(
+        _ project: @escaping @Sendable (GenerationEvent) -> [Element],
+        _ start: (@escaping @Sendable (GenerationEvent) -> Void) throws -> Task<LLMGenerationResult, any Error>
+    ) throws -> (stream: AsyncThrowingStream<Element, any Error>, task: Task<LLMGenerationResult, any Error>) {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self)
+        let task = try start { event in project(event).forEach { continuation.yield($0) } }
         Task {
             switch await task.result {
-            case .success: continuation.finish()
+            case .success(let result):
+                project(.completed(result)).forEach { continuation.yield($0) }
+                continuation.finish()
             case .failure(let error): continuation.finish(throwing: error)
             }
         }
@@ -84,12 +132,12 @@ extension RunAnywhereRuntime {
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
         }
-        return LLMStreamingResult(stream: stream, result: task)
+        return (stream, task)
     }
 
-    /// Validates the request and starts it on the current model as a task; `emit` receives the text pieces.
+    /// Validates the request and starts it on the current model as a task; `emit` receives the events.
     private func start(
-        _ turn: [Message], context: Context?, options: LLMGenerationOptions?, emit: @escaping @Sendable (String) -> Void
+        _ turn: [Message], context: Context?, options: LLMGenerationOptions?, emit: @escaping @Sendable (GenerationEvent) -> Void
     ) throws -> Task<LLMGenerationResult, any Error> {
         let options = options ?? LLMGenerationOptions()
         try options.validate()
@@ -196,7 +244,7 @@ extension RunAnywhereRuntime {
                 modelID: lease.info.id, framework: lease.framework, backend: lease.service.backend, plan: plan,
                 stopSequences: options.stopSequences + prepared.terminators,
                 thinkingPattern: thinking ?? .defaultPattern,
-                toolCalls: options.offersTools ? prepared.toolFormat.map { ToolCallStreamFilter(format: $0, thinking: thinking) } : nil
+                toolCalls: options.offersTools ? prepared.toolFormat : nil
             )
             return Admitted(lease: lease, run: try lease.service.startGeneration(request), pipeline: pipeline, startedAt: start)
         } catch {
@@ -206,7 +254,7 @@ extension RunAnywhereRuntime {
     }
 
     /// Drives an admitted request to its end, gives the model back and publishes the result.
-    func drive(_ admitted: Admitted, emit: @escaping @Sendable (String) -> Void) async throws -> LLMGenerationResult {
+    func drive(_ admitted: Admitted, emit: @escaping @Sendable (GenerationEvent) -> Void) async throws -> LLMGenerationResult {
         defer { release(admitted.lease) }
         let result = try await admitted.pipeline.drive(admitted.run, startedAt: admitted.startedAt, emit: emit)
         events.publish(.generationCompleted(result))

@@ -59,9 +59,10 @@ extension RunAnywhereRuntime {
         let admitted = try await admit(
             try Self.turn(prompt, images: [image]), context: nil, options: options, model: current.info, loadOptions: current.options, keepAlive: nil
         )
-        let text = try streaming { emit in track { try await self.drive(admitted, emit: emit) } }
+        let projection = LLMStreamingResult.Projection(thinkingPattern: admitted.lease.info.thinkingPattern ?? .defaultPattern)
+        let text = try generation(projection.project) { emit in track { try await self.drive(admitted, emit: emit) } }
         let result = Task {
-            try await withTaskCancellationHandler { VLMResult(try await text.result.value) } onCancel: { text.result.cancel() }
+            try await withTaskCancellationHandler { VLMResult(try await text.task.value) } onCancel: { text.task.cancel() }
         }
         return VLMStreamingResult(stream: text.stream, result: result)
     }

@@ -84,12 +84,19 @@ public actor ModularVoicePipeline {
         let llmStart = ContinuousClock.now
         var options = config.generationOptions
         options.threads = options.threads ?? config.threads
-        let streaming = try await runtime.generateStream(
+        let generation = try await runtime.generateEvents(
             transcription.text, context: Context(systemPrompt: config.systemPrompt, messages: history), options: options,
             model: config.llmModelId, loadOptions: ModelLoadOptions(threads: config.threads)
         )
-        for try await piece in streaming.stream { emit(.responseText(piece)) }
-        let result = try await streaming.result.value
+        var completed: LLMGenerationResult?
+        for try await event in generation {
+            switch event {
+            case .text(let piece): emit(.responseText(piece))  // the answer only: reasoning is not spoken
+            case .completed(let result): completed = result
+            case .reasoning, .toolCall: break
+            }
+        }
+        guard let result = completed else { throw CancellationError() }
         let llmMs = (ContinuousClock.now - llmStart).inSeconds * 1000
         emit(.responded(result))
         history += [Message(role: .user, content: transcription.text), Message(role: .assistant, content: result.text)]

@@ -168,7 +168,7 @@ struct ConversationRoutes: Sendable {
         let answering = self.answering
         return ServerSentEvents.response { writer in
             do {
-                try await Self.stream(reply, thinking: ThinkingParser(pattern: model.thinkingPattern ?? .defaultPattern), to: &writer)
+                try await Self.stream(reply, to: &writer)
                 await answering.end(id)
             } catch {
                 await answering.end(id)
@@ -179,24 +179,17 @@ struct ConversationRoutes: Sendable {
 
     /// Writes the answer's deltas as they come, then the saved message. If the client goes away,
     /// the answer is stopped (and saved as interrupted) before this returns.
-    private static func stream(_ reply: ChatReply, thinking: ThinkingParser, to writer: inout any ResponseBodyWriter) async throws {
-        var thinking = thinking
+    private static func stream(_ reply: ChatReply, to writer: inout any ResponseBodyWriter) async throws {
         var events: [ServerSentEvent] = []
-        func deltas(_ chunks: [ThinkingChunk]) throws {
-            for chunk in chunks {
-                switch chunk {
-                case .thinking(let text): events.append(try ServerSentEvents.event(Delta(content: nil, reasoning: text), name: "delta"))
-                case .response(let text): events.append(try ServerSentEvents.event(Delta(content: text, reasoning: nil), name: "delta"))
-                }
-            }
-        }
         do {
-            for try await piece in reply.stream {
-                try deltas(thinking.feed(piece))
+            for try await event in reply.events {
+                switch event {
+                case .reasoning(let text): events.append(try ServerSentEvents.event(Delta(content: nil, reasoning: text), name: "delta"))
+                case .text(let text): events.append(try ServerSentEvents.event(Delta(content: text, reasoning: nil), name: "delta"))
+                case .toolCall, .completed: break  // the saved message, below, carries the result
+                }
                 try await ServerSentEvents.send(&events, to: &writer)
             }
-            try deltas(thinking.finish())
-            try await ServerSentEvents.send(&events, to: &writer)
         } catch is SDKError {
             // The generation failed: the saved message says why, below.
         } catch {

@@ -29,7 +29,11 @@ struct VisionRoutes: Sendable {
         @NumberField var temperature: Float?
     }
 
-    struct Delta: Encodable, Sendable { let content: String }
+    /// A piece of the answer (`content`) or of the model's reasoning (`reasoning`).
+    struct Delta: Encodable, Sendable {
+        let content: String?
+        let reasoning: String?
+    }
 
     struct ImagineRequest: Decodable, Sendable {
         let prompt: String
@@ -61,18 +65,22 @@ struct VisionRoutes: Sendable {
             var options = LLMGenerationOptions(threads: configuration.threads)
             if let maxTokens = form.maxTokens { options.maxTokens = maxTokens }
             if let temperature = form.temperature { options.temperature = temperature }
-            let generation = try await runtime.generateStream(
+            let generation = try await runtime.generateEvents(
                 form.prompt, images: [image], context: nil, options: options, model: model.id, loadOptions: configuration.loadOptions,
                 keepAlive: configuration.keepAlive
             )
             return ServerSentEvents.response { writer in
                 var pending: [ServerSentEvent] = []
                 do {
-                    for try await piece in generation.stream {
-                        pending.append(try ServerSentEvents.event(Delta(content: piece), name: "delta"))
+                    for try await event in generation {
+                        switch event {
+                        case .text(let text): pending.append(try ServerSentEvents.event(Delta(content: text, reasoning: nil), name: "delta"))
+                        case .reasoning(let text): pending.append(try ServerSentEvents.event(Delta(content: nil, reasoning: text), name: "delta"))
+                        case .completed(let result): pending.append(try ServerSentEvents.event(VLMResult(result), name: "done"))
+                        case .toolCall: break  // describing offers no tools
+                        }
                         try await ServerSentEvents.send(&pending, to: &writer)
                     }
-                    pending.append(try ServerSentEvents.event(VLMResult(try await generation.result.value), name: "done"))
                 } catch let error as SDKError {
                     pending.append(try ServerSentEvents.event(OpenAIError.from(error).envelope, name: "error"))
                 }

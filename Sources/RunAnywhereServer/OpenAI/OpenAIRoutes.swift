@@ -11,7 +11,7 @@ struct OpenAIRoutes: Sendable {
         let v1 = router.group("v1")
         v1.get("models") { _, _ in try jsonResponse(ModelList(data: languageModels().map(ModelObject.init))) }
         v1.get("models/{id}") { _, context in
-            let id = try context.parameters.require("id")
+            let id = try modelIDParameter(context)
             guard let model = languageModels().first(where: { $0.id == id }) else {
                 throw OpenAIError(.notFound, "The model '\(id)' does not exist or is not installed", param: "model", code: "model_not_found")
             }
@@ -42,7 +42,7 @@ struct OpenAIRoutes: Sendable {
     private func complete(_ fields: GenerationFields, tools: ToolFields, conversation: Context) async throws -> Response {
         var options = try fields.options(threads: configuration.threads, applyChatTemplate: true)
         try tools.apply(to: &options)
-        let generation = try await runtime.generateStream(
+        let generation = try await runtime.generateEvents(
             continuing: conversation, options: options, model: fields.model, loadOptions: configuration.loadOptions,
             keepAlive: fields.keepAlive?.value ?? configuration.keepAlive
         )
@@ -52,7 +52,7 @@ struct OpenAIRoutes: Sendable {
     /// Runs one completion of `prompt`, used verbatim.
     private func complete(_ fields: GenerationFields, prompt: String) async throws -> Response {
         let options = try fields.options(threads: configuration.threads, applyChatTemplate: false)
-        let generation = try await runtime.generateStream(
+        let generation = try await runtime.generateEvents(
             prompt, context: nil, options: options, model: fields.model, loadOptions: configuration.loadOptions,
             keepAlive: fields.keepAlive?.value ?? configuration.keepAlive
         )
@@ -60,13 +60,12 @@ struct OpenAIRoutes: Sendable {
     }
 
     /// Answers with the whole result, or streams it as server-sent events.
-    private func respond(_ fields: GenerationFields, generation: LLMStreamingResult, chat: Bool) async throws -> Response {
+    private func respond(_ fields: GenerationFields, generation: GenerationEvents, chat: Bool) async throws -> Response {
         let model = fields.model
         let id = (chat ? "chatcmpl-" : "cmpl-") + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let created = Int(Date().timeIntervalSince1970)
         guard fields.stream else {
-            for try await _ in generation.stream {}  // read to its end: a stream dropped unread cancels the request
-            let result = try await generation.result.value
+            let result = try await generation.result()
             if chat {
                 let reply = ChatCompletion.Choice.Reply(result)
                 return try jsonResponse(ChatCompletion(
@@ -83,8 +82,10 @@ struct OpenAIRoutes: Sendable {
             let events = CompletionEvents(framing: framing, includeUsage: fields.includeUsage, generation: generation)
             return ServerSentEvents.response { writer in try await events.write(to: &writer) }
         }
-        guard chat else { return serverSentEvents(TextChunkFraming(id: id, created: created, model: model)) }
-        let pattern = (try? runtime.model(id: model))?.thinkingPattern ?? .defaultPattern
-        return serverSentEvents(ChatChunkFraming(id: id, created: created, model: model, thinking: ThinkingParser(pattern: pattern)))
+        guard chat else {
+            let pattern = (try? runtime.model(id: model))?.thinkingPattern ?? .defaultPattern
+            return serverSentEvents(TextChunkFraming(id: id, created: created, model: model, text: LLMStreamingResult.Projection(thinkingPattern: pattern)))
+        }
+        return serverSentEvents(ChatChunkFraming(id: id, created: created, model: model))
     }
 }

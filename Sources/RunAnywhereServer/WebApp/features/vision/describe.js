@@ -63,7 +63,7 @@ export function describeCard(models) {
     try {
       for await (const { event, data } of events("/api/vision/describe", { method: "POST", body: form, signal: controller.signal })) {
         if (event === "delta") {
-          answer.append(data.content);
+          if (data.content) answer.append(data.content);
           facts.textContent = "Answering…";
         } else if (event === "done") {
           fill(facts, measurements(data));
