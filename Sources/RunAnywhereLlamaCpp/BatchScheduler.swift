@@ -26,6 +26,8 @@ final class BatchScheduler: @unchecked Sendable {
     private var waiting: [LlamaGeneration] = []
     private var running = 0
     private var stopping = false
+    /// Given once the scheduler thread has ended every generation and stopped using the model.
+    let stopped = CompletionSignal()
 
     // The scheduler thread's own.
     private var slots: [LlamaGeneration?]
@@ -86,6 +88,7 @@ final class BatchScheduler: @unchecked Sendable {
                 lock.unlock()
                 abandoned.forEach(Self.cancel)
                 slots.indices.forEach { end($0, .cancelled) }
+                stopped.signal()
                 return
             }
             // A queued request whose client went away leaves the queue within a step.

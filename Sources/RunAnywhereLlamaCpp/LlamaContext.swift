@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import CLlamaCpp
 import RunAnywhere
@@ -20,6 +21,7 @@ final class LlamaContext: @unchecked Sendable {
     let vision: LlamaVision?
 
     private var api: ra_llama_api { library.api }
+    private let freed = Mutex(false)
 
     /// Loads the model at `path` and its context, `gpuLayers` of its layers on the GPU (more
     /// than it has: all of them, the output layer too); with `projector`, also the vision
@@ -89,7 +91,12 @@ final class LlamaContext: @unchecked Sendable {
         self.chatTemplate = api.llama_model_chat_template(model, nil).map { String(cString: $0) }
     }
 
-    deinit {
+    deinit { free() }
+
+    /// Frees the model, its context and its projector now, once (later calls and the deinit do
+    /// nothing); the caller makes sure nothing uses them any more.
+    func free() {
+        guard freed.withLock({ freed in defer { freed = true }; return !freed }) else { return }
         vision?.free()  // it refers to the model
         api.llama_free(context)
         api.llama_model_free(model)
@@ -111,15 +118,15 @@ final class LlamaContext: @unchecked Sendable {
     /// micro-batch each (llama.cpp caps the batch at the context size).
     var promptChunk: Int { Int(api.llama_n_ubatch(context)) }
 
-    /// Tokens of `text`; special-token text such as `<|im_start|>` becomes its token.
-    func tokenize(_ text: String, addSpecial: Bool) throws -> [llama_token] {
+    /// Tokens of `text`; with `parseSpecial`, special-token text such as `<|im_start|>` becomes its token.
+    func tokenize(_ text: String, addSpecial: Bool, parseSpecial: Bool = true) throws -> [llama_token] {
         // llama.cpp counts bytes and tokens in C ints: 2 GiB of text is refused, not trapped on.
         guard let length = Int32(exactly: text.utf8.count), length <= Int32.max - 8 else {
             throw SDKError.llm(.invalidInput, "The text (\(text.utf8.count) bytes) is too long to tokenize")
         }
         var tokens = [llama_token](repeating: 0, count: Int(length) + 8)
         for _ in 0..<2 {
-            let count = text.withCString { api.llama_tokenize(vocab, $0, length, &tokens, Int32(tokens.count), addSpecial, true) }
+            let count = text.withCString { api.llama_tokenize(vocab, $0, length, &tokens, Int32(tokens.count), addSpecial, parseSpecial) }
             if count >= 0 {
                 tokens.removeLast(tokens.count - Int(count))
                 let bos = api.llama_vocab_bos(vocab)
@@ -132,13 +139,17 @@ final class LlamaContext: @unchecked Sendable {
         throw SDKError.llm(.invalidInput, "The text (\(text.utf8.count) bytes) is too long to tokenize")
     }
 
-    /// The bytes of `token`'s text; control tokens render as nothing.
-    func piece(_ token: llama_token) -> [UInt8] {
+    /// How many tokens the vocabulary has.
+    var vocabularySize: Int { Int(api.llama_vocab_n_tokens(vocab)) }
+
+    /// The bytes of `token`'s text (a token of the vocabulary: llama.cpp aborts on any other);
+    /// control tokens render as nothing unless `special`.
+    func piece(_ token: llama_token, special: Bool = false) -> [UInt8] {
         var buffer = [CChar](repeating: 0, count: 32)
-        var count = api.llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+        var count = api.llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, special)
         if count < 0 {
             buffer = [CChar](repeating: 0, count: Int(-count))
-            count = api.llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+            count = api.llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, special)
         }
         return buffer.prefix(Int(max(count, 0))).map { UInt8(bitPattern: $0) }
     }
@@ -148,7 +159,7 @@ final class LlamaContext: @unchecked Sendable {
     func applyChatTemplate(_ messages: [Message], addAssistantPrefix: Bool) -> String? {
         guard let chatTemplate else { return nil }
         let strings = messages.flatMap { [strdup($0.role.rawValue), strdup($0.content)] }
-        defer { strings.forEach { free($0) } }
+        defer { strings.forEach { Glibc.free($0) } }
         let chat = stride(from: 0, to: strings.count, by: 2).map { llama_chat_message(role: strings[$0], content: strings[$0 + 1]) }
         var buffer = [CChar](repeating: 0, count: 2 * messages.reduce(256) { $0 + $1.content.utf8.count + 64 })
         for _ in 0..<2 {

@@ -10,7 +10,7 @@ import RunAnywhere
 /// chunks of earlier turns, so every number of its result is what a fresh run computes; a
 /// randomly sampled one keeps the whole common prefix (see ``PromptCache``).
 final class LlamaCppService: LLMService {
-    private let llama: LlamaContext
+    let llama: LlamaContext
     private let defaultThreads: Int
     private let scheduler: BatchScheduler
     let backend: String
@@ -24,6 +24,14 @@ final class LlamaCppService: LLMService {
     }
 
     deinit { scheduler.stop() }
+
+    /// Ends the scheduler thread (running and queued generations end as cancelled), then frees
+    /// the model and its context: when this returns, the memory is the system's again.
+    func unload() async {
+        scheduler.stop()
+        await scheduler.stopped.wait()
+        llama.free()
+    }
 
     var contextLength: Int { llama.contextLength }
 

@@ -65,6 +65,27 @@ struct SpeechTests {
         #expect(try await runtime.detectSpeech(in: AudioSamples(samples: silence(2), sampleRate: 16_000)).isEmpty)
     }
 
+    /// Speech-to-text, voice activity and voices load through the one model cache that language
+    /// models use: listed with their memory and state, and held through handles.
+    @Test func speechModelsLiveInTheOneModelCache() async throws {
+        let runtime = try await SpeechRuntime.shared.value
+        let speech = try await SpeechRuntime.speech("Open the window.")
+        _ = try await runtime.detectSpeech(in: speech)
+        let loaded = await runtime.loadedModels()
+        for id in [SDKConstants.Models.defaultSpeechRecognitionModelID, SDKConstants.Models.defaultVoiceID, SDKConstants.Models.voiceActivityModelID] {
+            let status = try #require(loaded.first { $0.modelId == id }, "\(id) is not in \(loaded.map(\.modelId))")
+            #expect(status.state == .loaded && status.memoryBytes > 0, "\(status)")
+        }
+        let whisper = try await runtime.hold(SDKConstants.Models.defaultSpeechRecognitionModelID, options: ModelLoadOptions(threads: 1))
+        let heard = try await whisper.transcribe(speech, options: STTOptions(threads: 1))
+        #expect(wordErrors("Open the window.", heard.text).errors <= 1, "\(heard.text)")
+        #expect(await runtime.loadedModels().first { $0.modelId == whisper.model.id }?.activeRequests == 1, "the handle holds it")
+        await #expect(throws: SDKError.self) { try await whisper.synthesize("Not a voice.") }
+        await whisper.release()
+        #expect(await runtime.loadedModels().first { $0.modelId == whisper.model.id }?.activeRequests == 0)
+        #expect(await runtime.isSTTModelLoaded, "still the current speech-to-text model")
+    }
+
     @Test func synthesisMetadataOptionsAndLimits() async throws {
         let runtime = try await SpeechRuntime.shared.value
         let text = "Hello, world. This is a test of the voice."

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Logging
 import RunAnywhere
@@ -14,26 +15,59 @@ public struct ScriptedAdapter: FrameworkAdapter {
     public let tokenDelay: Duration
     /// Memory each model is said to take.
     public let memory: Int64
+    /// How long a model takes to free its memory when unloaded.
+    public let unloadDelay: Duration
+    /// Where loads and finished unloads are written down, in order ("load ID", "unloaded ID").
+    public let log: ScriptedLog
 
-    /// An adapter whose models take `memory` bytes and `tokenDelay` per token.
-    public init(tokenDelay: Duration = .zero, memory: Int64 = 1 << 20) {
+    /// An adapter whose models take `memory` bytes, `tokenDelay` per token and `unloadDelay` to unload.
+    public init(tokenDelay: Duration = .zero, memory: Int64 = 1 << 20, unloadDelay: Duration = .zero, log: ScriptedLog = ScriptedLog()) {
         self.tokenDelay = tokenDelay
         self.memory = memory
+        self.unloadDelay = unloadDelay
+        self.log = log
     }
 
     public func availability() -> FrameworkAvailability { .available(detail: "scripted") }
     public func estimateMemoryUsage(for model: ModelInfo) -> Int64 { memory }
     public func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService {
-        ScriptedService(tokenDelay: tokenDelay)
+        log.append("load \(model.id)")
+        return ScriptedService(tokenDelay: tokenDelay, unloadDelay: unloadDelay, onUnloaded: { [log] in log.append("unloaded \(model.id)") })
     }
+}
+
+/// What the scripted engine did, in order.
+public final class ScriptedLog: Sendable {
+    private let entries = Mutex<[String]>([])
+
+    /// An empty log.
+    public init() {}
+
+    /// Writes `entry` down.
+    public func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+
+    /// Everything written down so far.
+    public var all: [String] { entries.withLock { $0 } }
 }
 
 /// The scripted engine's model.
 public final class ScriptedService: LLMService {
     public let contextLength = 2048
     let tokenDelay: Duration
+    let unloadDelay: Duration
+    let onUnloaded: @Sendable () -> Void
 
-    init(tokenDelay: Duration) { self.tokenDelay = tokenDelay }
+    init(tokenDelay: Duration, unloadDelay: Duration = .zero, onUnloaded: @escaping @Sendable () -> Void = {}) {
+        self.tokenDelay = tokenDelay
+        self.unloadDelay = unloadDelay
+        self.onUnloaded = onUnloaded
+    }
+
+    /// Takes `unloadDelay` to free the model, as an engine thread finishing would.
+    public func unload() async {
+        try? await Task.sleep(for: unloadDelay)
+        onUnloaded()
+    }
 
     public func tokenCount(_ text: String) throws -> Int { text.split(whereSeparator: \.isWhitespace).count + 1 }
     public func hasSpecialToken(_ text: String) -> Bool { false }

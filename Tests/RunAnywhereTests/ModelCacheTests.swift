@@ -98,6 +98,32 @@ import Testing
         #expect(await runtime.loadedModels().allSatisfy { $0.activeRequests == 0 })
     }
 
+    /// A model evicted to make room has freed its memory before the next load starts (as ollama
+    /// waits for a runner to exit), so the budget holds; `unloadModel(id:)` returns once it has.
+    @Test func theNextLoadWaitsUntilAnUnloadHasFreedItsMemory() async throws {
+        let log = ScriptedLog()
+        let runtime = try scriptedRuntime(ids: ["a", "b"], adapter: ScriptedAdapter(unloadDelay: .milliseconds(300), log: log), budget: 3 << 19)
+        _ = try await Self.generate(runtime, "a")
+        _ = try await Self.generate(runtime, "b")
+        #expect(log.all == ["load a", "unloaded a", "load b"])
+        await runtime.unloadModel(id: "b")
+        #expect(log.all.last == "unloaded b", "unloadModel(id:) returned before the engine freed its memory")
+    }
+
+    /// A handle holds its model: never evicted while held, then back under its keep-alive.
+    @Test func aHeldModelStaysUntilItsHandleIsReleased() async throws {
+        let runtime = try scriptedRuntime(ids: ["a", "b"], budget: 3 << 19)
+        let handle = try await runtime.hold("a")
+        let held = try await handle.generate("held words")
+        #expect(held.text == "held words")
+        await #expect(throws: SDKError.self) { try await Self.generate(runtime, "b") }  // a is held: no room
+        await #expect(throws: SDKError.self) { try await handle.transcribe(AudioSamples(pcm16: Data(count: 3_200), sampleRate: 16_000)) }
+        await handle.release()
+        await #expect(throws: SDKError.self) { try await handle.generate("after release") }
+        _ = try await Self.generate(runtime, "b")
+        #expect(await Self.loaded(runtime) == ["b"], "a, released and idle, made room")
+    }
+
     @Test func unloadingWaitsForTheRequestsUsingTheModel() async throws {
         let runtime = try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(5)))
         let running = try await Self.start(runtime, "scripted", words: 40)

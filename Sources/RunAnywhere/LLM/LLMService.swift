@@ -38,6 +38,16 @@ public protocol LLMService: AnyObject, Sendable {
 
     /// Where the model runs: `cpu`, or the GPU backend that holds its layers (`cuda`, `vulkan`).
     var backend: String { get }
+
+    /// Frees the model's memory, returning once it is freed (after its running work has ended
+    /// as cancelled); the runtime calls it when it unloads the model, and uses the model no
+    /// more. The default does nothing: the memory goes with the last reference.
+    func unload() async
+}
+
+extension LLMService {
+    /// Does nothing: the model's memory is freed with its last reference.
+    public func unload() async {}
 }
 
 extension LLMService {

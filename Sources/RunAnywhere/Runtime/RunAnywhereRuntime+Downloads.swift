@@ -82,21 +82,18 @@ extension RunAnywhereRuntime {
 
     /// Deletes a model's files from the models folder (a partial download too). A user-added
     /// model's entry goes with them; a file registered where it lies outside the models folder
-    /// is left alone. The current language model and loaded speech or voice activity models must
-    /// be unloaded first, and a language model in use cannot be deleted; an idle cached one is
-    /// unloaded. The check and the deletion run without a suspension, so no load of the model
+    /// is left alone. The current language, speech-to-text and voice models must be unloaded
+    /// first, and a model in use cannot be deleted; an idle cached one is unloaded. The check and the deletion run without a suspension, so no load of the model
     /// can start meanwhile.
     public func deleteStoredModel(_ id: String) async throws {
         let model = try catalog.model(id: id)
-        // Every speech lock, so that no speech model loads meanwhile.
-        try await sttLock.withLock { try await vadLock.withLock { try await ttsLock.withLock { try deleteUnloaded(id) } } }
+        try deleteUnloaded(id)
         events.publish(.modelDeleted(modelId: model.id))
     }
 
-    /// Deletes the files of a model that is not loaded; the caller holds the speech locks.
+    /// Deletes the files of a model that is not loaded.
     private func deleteUnloaded(_ id: String) throws {
-        let inUse = [currentModelEntry?.info.id, loadedSTT?.info.id, loadedTTS?.info.id,
-                     loadedVAD == nil ? nil : SDKConstants.Models.voiceActivityModelID]
+        let inUse = [currentModelEntry?.info.id, currentSTTEntry?.info.id, currentTTSEntry?.info.id]
         if inUse.contains(id) { throw SDKError(.invalidInput, "Model '\(id)' is loaded; unload it first") }
         if let cached = cache[id] {
             guard cached.uses == 0, cached.loading == nil else { throw SDKError(.invalidInput, "Model '\(id)' is in use; try again when its requests have finished") }
@@ -104,6 +101,13 @@ extension RunAnywhereRuntime {
         }
         let folder = catalog.modelsDirectory.appendingPathComponent(id)
         if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
+        // A reference's folder is nested (hf.co/OWNER/REPO:QUANT): the folders it leaves empty go too.
+        var parent = folder.deletingLastPathComponent()
+        while parent.standardizedFileURL.path.count > catalog.modelsDirectory.standardizedFileURL.path.count,
+              (try? FileManager.default.contentsOfDirectory(atPath: parent.path))?.isEmpty == true {
+            try? FileManager.default.removeItem(at: parent)
+            parent = parent.deletingLastPathComponent()
+        }
         if !catalog.isBuiltIn(id) { try catalog.remove(id: id) }
     }
 }

@@ -1,15 +1,58 @@
 import Foundation
+import Logging
 
-/// A language model the runtime holds: loading or loaded, with its users and keep-alive.
+/// What a model is loaded as: one kind of engine per modality the scheduler holds.
+enum EngineKind: String, Sendable {
+    case language, speechRecognition, voiceActivity, speechSynthesis
+
+    var description: String {
+        switch self {
+        case .language: "a language model"
+        case .speechRecognition: "a speech-to-text model"
+        case .voiceActivity: "a voice activity detector"
+        case .speechSynthesis: "a voice"
+        }
+    }
+}
+
+/// A loaded model's engine, of whichever modality.
+enum LoadedEngine: Sendable {
+    case language(any LLMService)
+    case speechRecognition(any STTService)
+    case voiceActivity(any VADService)
+    case speechSynthesis(any TTSService)
+
+    var kind: EngineKind {
+        switch self {
+        case .language: .language
+        case .speechRecognition: .speechRecognition
+        case .voiceActivity: .voiceActivity
+        case .speechSynthesis: .speechSynthesis
+        }
+    }
+
+    /// Frees the engine's memory; returns once it is freed.
+    func unload() async {
+        switch self {
+        case .language(let service): await service.unload()
+        case .speechRecognition(let service): await service.unload()
+        case .voiceActivity(let service): await service.unload()
+        case .speechSynthesis(let service): await service.unload()
+        }
+    }
+}
+
+/// A model the runtime holds, of any modality: loading or loaded, with its users and keep-alive.
 struct CachedModel {
     let info: ModelInfo
+    let kind: EngineKind
     let framework: InferenceFramework
     /// Host memory it is estimated to take (what the memory budget counts).
     let memory: Int64
     /// GPU memory it is estimated to take (outside the budget).
     let deviceMemory: Int64
-    var service: (any LLMService)?
-    var loading: Task<any LLMService, any Error>?
+    var engine: LoadedEngine?
+    var loading: Task<LoadedEngine, any Error>?
     var uses = 0
     var lastUsed = ContinuousClock.now
     var keepAlive: KeepAlive
@@ -22,7 +65,12 @@ struct CachedModel {
     /// Tasks waiting for the model to be idle, to unload it.
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
-    var state: ModelLifecycleState { service == nil ? .loading : .loaded }
+    var state: ModelLifecycleState { engine == nil ? .loading : .loaded }
+
+    /// The engine of a loaded language model.
+    var service: (any LLMService)? {
+        if case .language(let service)? = engine { service } else { nil }
+    }
 
     /// Stops the keep-alive timer, if one runs: it neither fires nor stays in memory.
     mutating func stopKeepAliveTimer() {
@@ -39,22 +87,30 @@ struct ModelLease {
     let service: any LLMService
 }
 
+/// A loaded model of any modality lent to one request; give it back with ``RunAnywhereRuntime/release(_:)``.
+struct EngineLease: Sendable {
+    let info: ModelInfo
+    let framework: InferenceFramework
+    let engine: LoadedEngine
+}
+
 extension RunAnywhereRuntime {
     /// The context window, in tokens, of the language model `id` if it is loaded.
     public func contextLength(ofLoaded id: String) -> Int? { cache[id]?.service?.contextLength }
 
-    /// The memory the loaded language models may take together, in bytes; 0 for no limit.
-    /// Defaults to three quarters of the memory available when the runtime was created.
+    /// The memory the loaded models (of every modality) may take together, in bytes; 0 for no
+    /// limit. Defaults to three quarters of the memory available when the runtime was created.
     public var modelMemoryBudget: Int64 { memoryBudget }
 
-    /// Sets the memory budget for loaded language models; idle models over it are unloaded,
-    /// least recently used first.
+    /// Sets the memory budget for loaded models; idle models over it are unloaded, least
+    /// recently used first.
     public func setModelMemoryBudget(_ bytes: Int64) {
         memoryBudget = max(0, bytes)
         try? makeRoom(for: 0, model: nil)
     }
 
-    /// The language models loaded, loading, or whose last load failed.
+    /// The models loaded (language, vision-language, speech-to-text, voice activity, voices),
+    /// loading, or whose last load failed.
     public func loadedModels() -> [LoadedModelStatus] {
         let cached = cache.values.map { entry in
             LoadedModelStatus(
@@ -76,7 +132,7 @@ extension RunAnywhereRuntime {
         release(try await acquire(try model(id: id, category: .language), options: options, keepAlive: keepAlive))
     }
 
-    /// Unloads the language model `id` once no request uses it; waits for that.
+    /// Unloads the model `id` once no request uses it; returns once its engine has freed its memory.
     public func unloadModel(id: String) async {
         while let entry = cache[id] {
             if let loading = entry.loading {
@@ -88,74 +144,104 @@ extension RunAnywhereRuntime {
                 continue
             }
             unloadNow(id)
-            return
         }
+        await unloading[id]?.task.value
     }
 
-    /// Unloads every language model, each once idle.
+    /// Unloads every model, each once idle.
     public func unloadAllModels() async {
-        for id in cache.keys { await unloadModel(id: id) }
         currentModelEntry = nil
+        currentSTTEntry = nil
+        currentTTSEntry = nil
+        for id in cache.keys { await unloadModel(id: id) }
     }
 
     /// Lends `model` to a request, loading it first if needed (with `options`); requests for a
     /// model being loaded wait for that load. `keepAlive`, when given, replaces the model's.
     func acquire(_ model: ModelInfo, options: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> ModelLease {
+        let lease = try await acquire(model, as: .language, options: options, keepAlive: keepAlive)
+        guard case .language(let service) = lease.engine else { preconditionFailure("acquired as a language model") }
+        return ModelLease(info: lease.info, framework: lease.framework, service: service)
+    }
+
+    /// Lends `model`, loaded as `kind`, to a request, loading it first if needed (with
+    /// `options`); requests for a model being loaded wait for that load. `keepAlive`, when
+    /// given, replaces the model's. A model loaded as another kind is refused.
+    func acquire(_ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> EngineLease {
         while true {
             if var entry = cache[model.id] {
                 if let loading = entry.loading {
                     try settle(model.id, loading, await loading.result)
                     continue
                 }
-                guard let service = entry.service else { continue }
+                guard let engine = entry.engine else { continue }
+                guard entry.kind == kind else {
+                    throw SDKError(.modelIncompatible, "Model '\(model.id)' is loaded as \(entry.kind.description), not as \(kind.description)")
+                }
                 entry.uses += 1
                 entry.expiresAt = nil
                 entry.stopKeepAliveTimer()
                 if let keepAlive { entry.keepAlive = keepAlive }
                 cache[model.id] = entry
-                return ModelLease(info: entry.info, framework: entry.framework, service: service)
+                return EngineLease(info: entry.info, framework: entry.framework, engine: engine)
             }
-            try await load(model, options: options, keepAlive: keepAlive ?? .default)
+            try await load(model, as: kind, options: options, keepAlive: keepAlive ?? .default)
         }
     }
 
     /// Gives back a model lent by ``acquire(_:options:keepAlive:)``; once idle, its keep-alive starts.
-    func release(_ lease: ModelLease) {
-        guard var entry = cache[lease.info.id] else { return }
+    func release(_ lease: ModelLease) { release(model: lease.info.id) }
+
+    /// Gives back a model lent by ``acquire(_:as:options:keepAlive:)``.
+    func release(_ lease: EngineLease) { release(model: lease.info.id) }
+
+    private func release(model id: String) {
+        guard var entry = cache[id] else { return }
         entry.uses -= 1
         entry.lastUsed = .now
-        guard entry.uses == 0 else { return cache[lease.info.id] = entry }
+        guard entry.uses == 0 else { return cache[id] = entry }
         let waiters = entry.idleWaiters
         entry.idleWaiters = []
-        cache[lease.info.id] = entry
+        cache[id] = entry
         waiters.forEach { $0.resume() }
-        startKeepAlive(lease.info.id)
+        startKeepAlive(id)
     }
 
-    /// Starts loading `model` into the cache after making room for it within the memory budget;
+    /// Starts loading `model` as `kind` into the cache after making room for it within the
+    /// memory budget; the load itself starts once every model unloaded to make room (and every
+    /// unload in progress) has freed its memory, as ollama waits for a runner to exit.
     /// ``settle(_:_:_:)`` records the outcome. A failure is remembered for ``loadedModels()``
     /// until a load succeeds.
-    private func load(_ model: ModelInfo, options: ModelLoadOptions, keepAlive: KeepAlive) async throws {
-        let loading: Task<any LLMService, any Error>
+    private func load(_ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, keepAlive: KeepAlive) async throws {
+        let loading: Task<LoadedEngine, any Error>
         do {
             let (adapter, memory, deviceMemory) = try adapter(for: model, options: options)
             try makeRoom(for: memory, model: model.id)
             let (logger, probe, models) = (logger, configuration.modelProbe, configuration.modelsDirectory)
+            let freeing = unloading.values.map(\.task)
             loading = Task {
-                // Only for engines that load it as a language model (a voice asked to chat is refused below).
-                if let probe, adapter.supportedModalities.contains(.textToText), let file = model.primaryFile {
+                for unload in freeing { await unload.value }
+                // A language model only for engines that load it as one (a voice asked to chat is refused below).
+                if let probe, kind != .voiceActivity, kind != .language || adapter.supportedModalities.contains(.textToText), let file = model.primaryFile {
                     try await probe.check(file, framework: adapter.framework, modelID: model.id, modelsDirectory: models)
                 }
                 let started = ContinuousClock.now
-                let service = try await adapter.loadLanguageModel(model, options: options, logger: logger)
-                logger.info("Loaded model", metadata: [
+                let engine: LoadedEngine = switch kind {
+                case .language: .language(try await adapter.loadLanguageModel(model, options: options, logger: logger))
+                case .speechRecognition: .speechRecognition(try await adapter.loadSpeechRecognitionModel(model, options: options, logger: logger))
+                case .voiceActivity: .voiceActivity(try await adapter.loadVoiceActivityModel(model, options: options, logger: logger))
+                case .speechSynthesis: .speechSynthesis(try await adapter.loadSpeechSynthesisModel(model, options: options, logger: logger))
+                }
+                var metadata: Logger.Metadata = [
                     "event": "\(SDKConstants.Events.modelLoaded)", "model": "\(model.id)", "framework": "\(adapter.framework.displayName)",
-                    "seconds": "\((ContinuousClock.now - started).inSeconds)", "context": "\(service.contextLength)",
-                ])
-                return service
+                    "kind": "\(kind.rawValue)", "seconds": "\((ContinuousClock.now - started).inSeconds)",
+                ]
+                if case .language(let service) = engine { metadata["context"] = "\(service.contextLength)" }
+                logger.info("Loaded model", metadata: metadata)
+                return engine
             }
             cache[model.id] = CachedModel(
-                info: model, framework: adapter.framework, memory: memory, deviceMemory: deviceMemory, loading: loading, keepAlive: keepAlive
+                info: model, kind: kind, framework: adapter.framework, memory: memory, deviceMemory: deviceMemory, loading: loading, keepAlive: keepAlive
             )
             events.publish(.modelStateChanged(modelId: model.id, state: .loading))
         } catch {
@@ -167,11 +253,11 @@ extension RunAnywhereRuntime {
 
     /// Records the outcome of the load `loading` of model `id`, once, whichever of the requests
     /// waiting for it resumes first; rethrows its error.
-    private func settle(_ id: String, _ loading: Task<any LLMService, any Error>, _ result: Result<any LLMService, any Error>) throws {
+    private func settle(_ id: String, _ loading: Task<LoadedEngine, any Error>, _ result: Result<LoadedEngine, any Error>) throws {
         guard cache[id]?.loading == loading else { return _ = try result.get() }
         switch result {
-        case .success(let service):
-            cache[id]?.service = service
+        case .success(let engine):
+            cache[id]?.engine = engine
             cache[id]?.loading = nil
             cache[id]?.lastUsed = .now
             failedLoads[id] = nil
@@ -230,12 +316,26 @@ extension RunAnywhereRuntime {
         unloadNow(id)
     }
 
-    /// Drops an idle model; its engine frees the memory once its thread has stopped.
+    /// Drops an idle model and starts freeing its engine's memory; until that has finished the
+    /// model is `unloading`, and no load starts (``unloading``).
     func unloadNow(_ id: String) {
-        guard cache[id] != nil else { return }
+        guard let entry = cache[id] else { return }
         events.publish(.modelStateChanged(modelId: id, state: .unloading))
         cache[id]?.stopKeepAliveTimer()
         cache[id] = nil
+        let engine = entry.engine
+        let previous = unloading[id]?.task
+        let token = UUID()
+        unloading[id] = (token, Task { [weak self] in
+            await previous?.value
+            await engine?.unload()
+            await self?.unloaded(id, token: token)
+        })
+    }
+
+    /// Records that the engine of model `id` has freed its memory (the unload `token` started).
+    private func unloaded(_ id: String, token: UUID) {
+        if unloading[id]?.token == token { unloading[id] = nil }
         logger.info("Unloaded model", metadata: ["event": "\(SDKConstants.Events.modelUnloaded)", "model": "\(id)"])
         events.publish(.modelUnloaded(modelId: id))
         events.publish(.modelStateChanged(modelId: id, state: .notLoaded))

@@ -2,34 +2,30 @@ import Foundation
 
 extension RunAnywhereRuntime {
     /// Whether a speech-to-text model is loaded.
-    public var isSTTModelLoaded: Bool { loadedSTT != nil }
+    public var isSTTModelLoaded: Bool { currentSTTEntry.map { cache[$0.info.id]?.engine != nil } ?? false }
 
     /// The loaded speech-to-text model.
-    public var currentSTTModel: ModelInfo? { loadedSTT?.info }
+    public var currentSTTModel: ModelInfo? { currentSTTEntry?.info }
 
-    /// Loads a speech-to-text model, replacing the loaded one (a new file is first checked in a
-    /// child process when ``RuntimeConfiguration/modelProbe`` is set).
+    /// Loads a speech-to-text model into the model cache, with the memory budget and
+    /// lifecycle every model has, and makes it the current one (kept until it is replaced or
+    /// unloaded); the previous current one is unloaded first. A new file is first checked in a
+    /// child process when ``RuntimeConfiguration/modelProbe`` is set.
     public func loadSTTModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try self.model(id: id, category: .speechRecognition)
-        try await sttLock.withLock { try await loadSTT(model, options: options) }
-    }
-
-    /// Loads `model` unless it is the loaded one; the caller holds ``sttLock``.
-    private func loadSTT(_ model: ModelInfo, options: ModelLoadOptions) async throws {
-        if loadedSTT?.info.id == model.id { return }
-        let adapter = try adapter(for: model, options: options).adapter
-        try await checkInChildProcess(model.primaryFile, of: model, framework: adapter.framework)
-        loadedSTT = nil
-        loadedSTT = (model, try await adapter.loadSpeechRecognitionModel(model, options: options, logger: logger))
-        events.publish(.modelLoaded(modelId: model.id))
-    }
-
-    /// Unloads the speech-to-text model.
-    public func unloadSTTModel() async {
-        await sttLock.withLock {
-            if let id = loadedSTT?.info.id { events.publish(.modelUnloaded(modelId: id)) }
-            loadedSTT = nil
+        if let previous = currentSTTEntry?.info.id, previous != model.id {
+            currentSTTEntry = nil
+            await unloadModel(id: previous)
         }
+        release(try await acquire(model, as: .speechRecognition, options: options, keepAlive: .forever))
+        currentSTTEntry = (model, options)
+    }
+
+    /// Unloads the current speech-to-text model, after a transcription in progress ends.
+    public func unloadSTTModel() async {
+        guard let id = currentSTTEntry?.info.id else { return }
+        currentSTTEntry = nil
+        await unloadModel(id: id)
     }
 
     /// The text of 16 kHz mono 16-bit PCM audio.
@@ -71,27 +67,23 @@ extension RunAnywhereRuntime {
 
     /// Transcribes audio at any sample rate (resampled to 16 kHz) with the loaded model.
     public func transcribe(_ audio: AudioSamples, options: STTOptions = STTOptions()) async throws -> STTOutput {
-        try checkSpeech(audio, options: options)
-        return try await sttLock.withLock {
-            guard let (model, service) = loadedSTT else {
-                throw SDKError(.notInitialized, "No speech-to-text model is loaded; call loadSTTModel(_:) first")
-            }
-            return try await transcribe(audio, model: model, service: service, options: options)
+        guard let current = currentSTTEntry else {
+            throw SDKError(.notInitialized, "No speech-to-text model is loaded; call loadSTTModel(_:) first")
         }
+        return try await transcribe(audio, model: current.info.id, options: options, loadOptions: current.options)
     }
 
-    /// Transcribes audio with the speech-to-text model `modelId`, loading it first if it is not
-    /// the loaded one, in one step: another caller asking for another model waits instead of
-    /// swapping the model out mid-transcription.
+    /// Transcribes audio with the speech-to-text model `modelId`, loading it into the model cache
+    /// first if needed; the model is lent to the transcription until it ends.
     public func transcribe(_ audio: AudioSamples, model modelId: String, options: STTOptions = STTOptions(),
                            loadOptions: ModelLoadOptions = ModelLoadOptions()) async throws -> STTOutput {
         let model = try self.model(id: modelId, category: .speechRecognition)
         try checkSpeech(audio, options: options)
-        return try await sttLock.withLock {
-            try await loadSTT(model, options: loadOptions)
-            guard let (model, service) = loadedSTT else { throw SDKError(.notInitialized, "The model '\(modelId)' did not load") }
-            return try await transcribe(audio, model: model, service: service, options: options)
-        }
+        let lease = try await acquire(model, as: .speechRecognition, options: loadOptions, keepAlive: nil)
+        defer { release(lease) }
+        guard case .speechRecognition(let service) = lease.engine else { preconditionFailure("acquired as a speech-to-text model") }
+        // One transcription at a time: an engine's model is not shared between threads.
+        return try await sttLock.withLock { try await transcribe(audio, model: model, service: service, options: options) }
     }
 
     private func checkSpeech(_ audio: AudioSamples, options: STTOptions) throws {
@@ -102,7 +94,8 @@ extension RunAnywhereRuntime {
         }
     }
 
-    /// Runs one transcription on an engine thread and publishes it; the caller holds ``sttLock``.
+    /// Runs one transcription on an engine thread and publishes it; the caller holds ``sttLock``
+    /// and the model's lease.
     private func transcribe(_ audio: AudioSamples, model: ModelInfo, service: any STTService, options: STTOptions) async throws -> STTOutput {
         let input = audio.resampled(to: 16_000)
         let started = ContinuousClock.now
@@ -126,20 +119,14 @@ extension RunAnywhereRuntime {
     }
 
     /// The parts of `audio` that hold speech, found by the Silero voice activity detector
-    /// (loaded on first use).
+    /// (loaded into the model cache on first use).
     public func detectSpeech(in audio: AudioSamples, options: VADOptions = VADOptions()) async throws -> [SpeechSegment] {
         guard !audio.samples.isEmpty else { throw SDKError(.emptyInput, "The audio is empty") }
-        return try await vadLock.withLock {
-            let vad: any VADService
-            if let loadedVAD {
-                vad = loadedVAD
-            } else {
-                let model = try catalog.model(id: SDKConstants.Models.voiceActivityModelID)
-                vad = try await adapter(for: model).adapter.loadVoiceActivityModel(model, options: ModelLoadOptions(), logger: logger)
-                loadedVAD = vad
-            }
-            let input = audio.resampled(to: 16_000)
-            return try await runBlocking { try vad.detectSpeech(input, options: options) }
-        }
+        let model = try catalog.model(id: SDKConstants.Models.voiceActivityModelID)
+        let lease = try await acquire(model, as: .voiceActivity, options: ModelLoadOptions(), keepAlive: nil)
+        defer { release(lease) }
+        guard case .voiceActivity(let vad) = lease.engine else { preconditionFailure("acquired as a voice activity detector") }
+        let input = audio.resampled(to: 16_000)
+        return try await vadLock.withLock { try await runBlocking { try vad.detectSpeech(input, options: options) } }
     }
 }

@@ -5,59 +5,52 @@ extension RunAnywhereRuntime {
     public static let maxSynthesisCharacters = 10_000
 
     /// Whether a text-to-speech voice is loaded.
-    public var isTTSVoiceLoaded: Bool { loadedTTS != nil }
+    public var isTTSVoiceLoaded: Bool { currentTTSEntry.map { cache[$0.info.id]?.engine != nil } ?? false }
 
     /// The loaded voice.
-    public var currentTTSVoice: ModelInfo? { loadedTTS?.info }
+    public var currentTTSVoice: ModelInfo? { currentTTSEntry?.info }
 
-    /// Loads a text-to-speech voice, replacing the loaded one.
+    /// Loads a text-to-speech voice into the model cache (budget, keep-alive and lifecycle as
+    /// every model) and makes it the current one, unloading the previous one first.
     public func loadTTSModel(_ voiceId: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try self.model(id: voiceId, category: .speechSynthesis)
-        try await ttsLock.withLock { try await loadVoice(model, options: options) }
-    }
-
-    /// Loads `model` unless it is the loaded voice; the caller holds ``ttsLock``.
-    private func loadVoice(_ model: ModelInfo, options: ModelLoadOptions) async throws {
-        if loadedTTS?.info.id == model.id { return }
-        let adapter = try adapter(for: model, options: options).adapter
-        try await checkInChildProcess(model.primaryFile, of: model, framework: adapter.framework)
-        loadedTTS = nil
-        loadedTTS = (model, try await adapter.loadSpeechSynthesisModel(model, options: options, logger: logger))
-        events.publish(.modelLoaded(modelId: model.id))
-    }
-
-    /// Unloads the voice.
-    public func unloadTTSVoice() async {
-        await ttsLock.withLock {
-            if let id = loadedTTS?.info.id { events.publish(.modelUnloaded(modelId: id)) }
-            loadedTTS = nil
+        if let previous = currentTTSEntry?.info.id, previous != model.id {
+            currentTTSEntry = nil
+            await unloadModel(id: previous)
         }
+        release(try await acquire(model, as: .speechSynthesis, options: options, keepAlive: .forever))
+        currentTTSEntry = (model, options)
+    }
+
+    /// Unloads the current voice, after a synthesis in progress ends.
+    public func unloadTTSVoice() async {
+        guard let id = currentTTSEntry?.info.id else { return }
+        currentTTSEntry = nil
+        await unloadModel(id: id)
     }
 
     /// Speaks `text` with the loaded voice. Long text is split into sentences and synthesized
     /// in order; the result is one piece of 16-bit mono audio (WAV when `options.audioFormat`
     /// is `.wav`).
     public func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws -> TTSOutput {
-        let text = try checkedText(text, options: options)
-        return try await ttsLock.withLock {
-            guard let (_, service) = loadedTTS else {
-                throw SDKError(.notInitialized, "No text-to-speech voice is loaded; call loadTTSModel(_:) first")
-            }
-            return try await speak(text, options: options, service: service)
+        guard let current = currentTTSEntry else {
+            throw SDKError(.notInitialized, "No text-to-speech voice is loaded; call loadTTSModel(_:) first")
         }
+        return try await synthesize(text, voiceModel: current.info.id, options: options, loadOptions: current.options)
     }
 
-    /// Speaks `text` with the voice model `voiceId`, loading it first if it is not the loaded
-    /// voice, in one step: another caller asking for another voice waits instead of swapping the
-    /// voice out mid-sentence.
-    public func synthesize(_ text: String, voiceModel voiceId: String, options: TTSOptions = TTSOptions()) async throws -> TTSOutput {
+    /// Speaks `text` with the voice model `voiceId`, loading it into the model cache first if
+    /// needed; the voice is lent to the synthesis until it ends.
+    public func synthesize(
+        _ text: String, voiceModel voiceId: String, options: TTSOptions = TTSOptions(), loadOptions: ModelLoadOptions = ModelLoadOptions()
+    ) async throws -> TTSOutput {
         let model = try self.model(id: voiceId, category: .speechSynthesis)
         let text = try checkedText(text, options: options)
-        return try await ttsLock.withLock {
-            try await loadVoice(model, options: ModelLoadOptions())
-            guard let (_, service) = loadedTTS else { throw SDKError(.notInitialized, "The voice '\(voiceId)' did not load") }
-            return try await speak(text, options: options, service: service)
-        }
+        let lease = try await acquire(model, as: .speechSynthesis, options: loadOptions, keepAlive: nil)
+        defer { release(lease) }
+        guard case .speechSynthesis(let service) = lease.engine else { preconditionFailure("acquired as a voice") }
+        // One synthesis at a time: an engine's voice is not shared between threads.
+        return try await ttsLock.withLock { try await speak(text, options: options, service: service) }
     }
 
     /// The text to speak, trimmed, after checking it and the options.
@@ -71,7 +64,7 @@ extension RunAnywhereRuntime {
         return trimmed
     }
 
-    /// Synthesizes `text` sentence by sentence; the caller holds ``ttsLock``.
+    /// Synthesizes `text` sentence by sentence; the caller holds ``ttsLock`` and the voice's lease.
     private func speak(_ text: String, options: TTSOptions, service: any TTSService) async throws -> TTSOutput {
         let started = ContinuousClock.now
         let cancellation = CancellationFlag()

@@ -18,12 +18,19 @@ public actor RunAnywhereRuntime {
     public nonisolated let configuration: RuntimeConfiguration
     /// The engines plugged in.
     public nonisolated let frameworks: FrameworkAdapterRegistry
+    /// The readers of model files' metadata: GGUF, safetensors, ONNX, and those an app adds.
+    public nonisolated let metadataExtractors = ModelMetadataExtractorRegistry()
     nonisolated let catalog: ModelCatalog
     nonisolated let downloader: ModelDownloader
+    /// Where models named by reference (`hf.co/OWNER/REPO:QUANT`) come from, and whose tokens
+    /// authenticate downloads from their hosts.
+    public nonisolated let providers: ModelProviderRegistry
     /// Events: model states, loads, downloads' progress, registrations, completed work.
     public nonisolated let events = SDKEventBus()
     /// The language models loading or loaded, by id.
     var cache: [String: CachedModel] = [:]
+    /// Models dropped from the cache whose engines are still freeing their memory; a load waits for them.
+    var unloading: [String: (token: UUID, task: Task<Void, Never>)] = [:]
     /// The last load failure of models not in the cache, by id.
     var failedLoads: [String: String] = [:]
     var memoryBudget: Int64
@@ -37,9 +44,9 @@ public actor RunAnywhereRuntime {
     let sttLock = AsyncMutex()
     let vadLock = AsyncMutex()
     let ttsLock = AsyncMutex()
-    var loadedSTT: (info: ModelInfo, service: any STTService)?
-    var loadedVAD: (any VADService)?
-    var loadedTTS: (info: ModelInfo, service: any TTSService)?
+    /// The current speech-to-text model and voice (the spec's single-model calls), held in the cache.
+    var currentSTTEntry: (info: ModelInfo, options: ModelLoadOptions)?
+    var currentTTSEntry: (info: ModelInfo, options: ModelLoadOptions)?
     /// Image generation has a lock of its own too, held across a load and a generation.
     let diffusionLock = AsyncMutex()
     var loadedDiffusion: LoadedDiffusion?
@@ -49,13 +56,16 @@ public actor RunAnywhereRuntime {
 
     nonisolated var logger: Logger { configuration.logger }
 
-    /// Creates a runtime; nothing is read from disk and nothing is loaded until asked.
+    /// Creates a runtime; nothing is read from disk and nothing is loaded until asked. The
+    /// configuration's hardware detector, when it has one, becomes `frameworks`' detector.
     public init(configuration: RuntimeConfiguration, frameworks: FrameworkAdapterRegistry = FrameworkAdapterRegistry()) {
         self.configuration = configuration
+        if let detector = configuration.hardwareDetector { frameworks.register(hardwareDetector: detector) }
         self.frameworks = frameworks
         self.catalog = ModelCatalog(modelsDirectory: configuration.modelsDirectory, logger: configuration.logger)
-        self.downloader = ModelDownloader(logger: configuration.logger)
-        self.memoryBudget = configuration.modelMemoryBudget ?? HardwareProfile.availableMemory() / 4 * 3
+        self.providers = ModelProviderRegistry()
+        self.downloader = ModelDownloader(logger: configuration.logger, providers: providers)
+        self.memoryBudget = configuration.modelMemoryBudget ?? frameworks.hardwareDetector.availableMemory() / 4 * 3
     }
 
     /// Whether the current language model is loaded.
@@ -102,7 +112,7 @@ public actor RunAnywhereRuntime {
             throw SDKError(.modelNotDownloaded, "Model '\(model.id)' is not downloaded (expected at \(model.localPath?.path ?? "no path"))\(remedy)")
         }
         if model.format == .gguf { _ = try GGUFReader.read(path) }
-        let available = HardwareProfile.availableMemory()
+        let available = frameworks.hardwareDetector.availableMemory()
         guard let adapter = frameworks.bestAdapter(for: model, availableMemory: available) else {
             throw SDKError(.frameworkNotAvailable, "No available engine can run '\(model.id)' (\(model.framework.displayName), \(model.format.rawValue)): \(unavailableReason(for: model))")
         }

@@ -98,6 +98,16 @@ public struct STTOutput: Codable, Sendable, Equatable {
 public protocol STTService: AnyObject, Sendable {
     /// Transcribes 16 kHz mono samples; blocking. Stops early once `cancellation` is raised.
     func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (segments: [TranscriptionSegment], language: String?)
+
+    /// Frees the model's memory, returning once it is freed (after its running work has ended
+    /// as cancelled); the runtime calls it when it unloads the model, and uses the model no
+    /// more. The default does nothing: the memory goes with the last reference.
+    func unload() async
+}
+
+extension STTService {
+    /// Does nothing: the model's memory is freed with its last reference.
+    public func unload() async {}
 }
 
 /// A part of the audio that holds speech.
@@ -135,4 +145,14 @@ public struct VADOptions: Codable, Sendable, Equatable {
 public protocol VADService: AnyObject, Sendable {
     /// The speech segments of 16 kHz mono samples; blocking.
     func detectSpeech(_ audio: AudioSamples, options: VADOptions) throws -> [SpeechSegment]
+
+    /// Frees the model's memory, returning once it is freed (after its running work has ended
+    /// as cancelled); the runtime calls it when it unloads the model, and uses the model no
+    /// more. The default does nothing: the memory goes with the last reference.
+    func unload() async
+}
+
+extension VADService {
+    /// Does nothing: the model's memory is freed with its last reference.
+    public func unload() async {}
 }

@@ -67,6 +67,16 @@ public protocol TTSService: AnyObject, Sendable {
     var language: String { get }
     /// Synthesizes one chunk of text (a few sentences); blocking.
     func synthesize(_ text: String, options: TTSOptions, cancellation: CancellationFlag) throws -> AudioSamples
+
+    /// Frees the model's memory, returning once it is freed (after its running work has ended
+    /// as cancelled); the runtime calls it when it unloads the model, and uses the model no
+    /// more. The default does nothing: the memory goes with the last reference.
+    func unload() async
+}
+
+extension TTSService {
+    /// Does nothing: the model's memory is freed with its last reference.
+    public func unload() async {}
 }
 
 /// Turns text into phonemes (IPA), sentence by sentence, for voices that read phonemes.

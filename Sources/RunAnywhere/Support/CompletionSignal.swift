@@ -1,11 +1,14 @@
 import Synchronization
 
 /// A one-shot signal that any number of tasks can wait for.
-final class CompletionSignal: Sendable {
+package final class CompletionSignal: Sendable {
+    /// A signal not yet given.
+    package init() {}
+
     private let state = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     /// Marks the signal done and wakes every waiter.
-    func signal() {
+    package func signal() {
         let waiters = state.withLock { state in
             state.done = true
             defer { state.waiters = [] }
@@ -15,7 +18,7 @@ final class CompletionSignal: Sendable {
     }
 
     /// Returns once ``signal()`` has been called.
-    func wait() async {
+    package func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = state.withLock { state in
                 if !state.done { state.waiters.append(continuation) }
