@@ -5,8 +5,10 @@ import RunAnywhere
 /// `runanywhere models …`: the model catalog.
 struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "models", abstract: "List, inspect, import, download, add and delete models, show their disk use, and convert Whisper models.",
-        subcommands: [List.self, Info.self, Import.self, Pull.self, Add.self, Remove.self, Storage.self, ConvertWhisper.self], defaultSubcommand: List.self
+        commandName: "models",
+        abstract: "List, inspect, import, search, download, add and delete models, show their disk use, and convert Whisper models.",
+        subcommands: [List.self, Info.self, Import.self, Search.self, Pull.self, Add.self, Remove.self, Storage.self, ConvertWhisper.self],
+        defaultSubcommand: List.self
     )
 
     /// A model with its download state, for `--json`.
@@ -43,7 +45,7 @@ struct ModelsCommand: AsyncParsableCommand {
     }
 
     struct Info: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "info", abstract: "Show every field of a model, and its GGUF metadata.")
+        static let configuration = CommandConfiguration(commandName: "info", abstract: "Show every field of a model, and what its file says about itself (GGUF, safetensors, ONNX).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The model id.") var id: String
         @Flag(name: .long, help: "Print one JSON object.") var json = false
@@ -51,13 +53,36 @@ struct ModelsCommand: AsyncParsableCommand {
         struct Report: Encodable {
             let model: Listing
             let gguf: GGUFMetadata?
+            let metadata: ModelMetadata?
+        }
+
+        /// The metadata of a file that is not GGUF (whose section above has GGUF's own fields).
+        static func describe(_ metadata: ModelMetadata) -> String {
+            let title = Terminal.bold("\(metadata.format.rawValue.uppercased()) metadata") + "\n"
+            let types = metadata.tensorTypes.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            var rows: [(String, String?)] = [
+                ("architecture", metadata.architecture), ("name", metadata.name), ("producer", metadata.producer),
+                ("formatVersion", metadata.formatVersion.map(String.init)),
+                ("parameters", "\(metadata.parameterCountLabel) (\(metadata.parameterCount))"), ("tensorTypes", types.isEmpty ? nil : types),
+                ("tensors", String(metadata.tensorCount)), ("contextLength", metadata.contextLength.map(String.init)),
+                ("fileSize", Terminal.bytes(Int64(clamping: metadata.fileSize))),
+            ]
+            if !metadata.operatorSets.isEmpty {
+                rows.append(("operatorSets", metadata.operatorSets.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
+            }
+            rows += metadata.inputs.map { ("input", $0.summary) } + metadata.outputs.map { ("output", $0.summary) }
+            rows += metadata.values.sorted { $0.key < $1.key }.map { ($0.key, $0.value.count > 80 ? "\($0.value.prefix(77))... (\($0.value.count) chars)" : $0.value) }
+            return title + rows.map { "  \($0.0.padding(toLength: 17, withPad: " ", startingAt: 0)) \($0.1 ?? "-")\n" }.joined()
         }
 
         func run() async throws {
             try await CLIContext.run(global) { _ in
                 let runtime = try RunAnywhere.runtime()
                 let model = try runtime.model(id: id)
-                let report = Report(model: Listing(model: model, isDownloaded: model.isDownloaded), gguf: try runtime.metadata(of: model))
+                let report = Report(
+                    model: Listing(model: model, isDownloaded: model.isDownloaded), gguf: try runtime.metadata(of: model),
+                    metadata: try runtime.modelMetadata(of: model)
+                )
                 if json { return try JSONOutput.print(report) }
                 var text = Terminal.bold(model.name) + "\n"
                 let fields: [(String, String?)] = [
@@ -84,6 +109,8 @@ struct ModelsCommand: AsyncParsableCommand {
                         ("chatTemplate", gguf.chatTemplate.map { "\($0.count) characters" }),
                     ]
                     for (name, value) in rows { text += "  \(name.padding(toLength: 17, withPad: " ", startingAt: 0)) \(value ?? "-")\n" }
+                } else if let metadata = report.metadata {
+                    text += Self.describe(metadata)
                 }
                 Terminal.write(text)
             }
@@ -91,9 +118,9 @@ struct ModelsCommand: AsyncParsableCommand {
     }
 
     struct Import: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "import", abstract: "Copy a local GGUF file into the models folder and register it.")
+        static let configuration = CommandConfiguration(commandName: "import", abstract: "Copy a local model file into the models folder and register it: GGUF, a safetensors diffusion checkpoint, or an ONNX Piper voice (with the tokens.txt beside it).")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Path of the GGUF file.") var path: String
+        @Argument(help: "Path of the model file (.gguf, .safetensors, .onnx).") var path: String
         @Option(name: .long, help: "Model id (default: derived from the file name).") var id: String?
         @Option(name: .long, help: "Display name (default: the model's own name).") var name: String?
         @Flag(name: .long, help: "Print the new model as JSON.") var json = false

@@ -50,6 +50,7 @@ public struct RunAnywhereServer: Sendable {
         BenchmarkRoutes(runtime: runtime, configuration: configuration).register(on: router)
         VoiceRoutes(runtime: runtime, configuration: configuration).register(on: router)
         VisionRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        TokenizeRoutes(runtime: runtime, configuration: configuration).register(on: router)
         if let store = configuration.telemetryStore { TelemetryRoutes(store: store).register(on: router) }
         OpenAPIDocument.register(on: router)
         return router

@@ -17,6 +17,8 @@ public struct GGUFMetadata: Sendable, Equatable {
     /// Whether it holds a diffusion model's denoiser under the checkpoint names stable-diffusion.cpp
     /// reads (`model.diffusion_model.…`): an image-generation model, not a language model.
     public internal(set) var hasDiffusionModelTensors = false
+    /// Weights by ggml tensor type (`Q4_1`, `F32`; `type <id>` for one this reader has no name for).
+    public internal(set) var tensorTypes: [String: Int64] = [:]
 
     /// `general.architecture`, e.g. "llama".
     public var architecture: String? { values["general.architecture"]?.stringValue }

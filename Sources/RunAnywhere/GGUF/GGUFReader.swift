@@ -95,6 +95,7 @@ public enum GGUFReader {
             var parameters: Int64 = 0
             var dataEnd: UInt64 = 0
             var diffusion = false
+            var typeParameters: [UInt32: Int64] = [:]
             var names = Set<String>()
             for _ in 0..<tensorCount {
                 let tensorName = try cursor.string()
@@ -122,6 +123,7 @@ public enum GGUFReader {
                     throw invalid("tensor \(tensorName) has unknown type \(type) or a malformed shape")
                 }
                 parameters = parameters.saturatingAdd(Int64(clamping: elements))
+                typeParameters[type] = (typeParameters[type] ?? 0).saturatingAdd(Int64(clamping: elements))
                 let (end, past) = offset.addingReportingOverflow(bytes)
                 guard !past else { throw invalid("tensor \(tensorName) ends beyond any file") }
                 dataEnd = max(dataEnd, end)
@@ -137,6 +139,7 @@ public enum GGUFReader {
                 parameterCount: parameters, expectedFileSize: expected, fileSize: UInt64(data.count)
             )
             metadata.hasDiffusionModelTensors = diffusion
+            metadata.tensorTypes = Dictionary(typeParameters.map { (GGMLType.name(of: $0.key), $0.value) }, uniquingKeysWith: +)
             return metadata
         } catch is ByteCursor.Truncated {
             throw invalid("the file is truncated (\(data.count) bytes) inside its header")

@@ -54,46 +54,42 @@ extension RunAnywhereRuntime {
         return try catalog.model(id: id)
     }
 
-    /// Imports a local GGUF file: checks it is a complete GGUF model, copies it into the models
-    /// folder and registers it with what its metadata says (name, context, licence): a language
-    /// model for llama.cpp, or an image-generation model for stable-diffusion.cpp when it holds a
-    /// diffusion model's tensors.
+    /// Imports a local model file: checks it is whole and valid with its format's metadata reader,
+    /// copies it into the models folder and registers it with what its metadata says (name,
+    /// context, licence). A GGUF file is a language model for llama.cpp, or an image-generation
+    /// model for stable-diffusion.cpp when it holds a diffusion model's tensors; a safetensors
+    /// file must be such a diffusion checkpoint; an ONNX file must be a Piper voice, copied with
+    /// the `tokens.txt` (and `.onnx.json`) beside it. Anything else is refused, and nothing is left behind.
     @discardableResult
     public nonisolated func importModel(at source: URL, id: String? = nil, name: String? = nil) throws -> ModelInfo {
-        let metadata = try GGUFReader.read(source)
-        let fileName = source.lastPathComponent
-        let diffusion = metadata.hasDiffusionModelTensors
-        guard let architecture = metadata.architecture ?? (diffusion ? "diffusion" : nil) else {
-            throw SDKError.fileManagement(.invalidModelFormat, "\(fileName) has no general.architecture; it is not a model llama.cpp can load")
-        }
-        guard architecture != "clip" else {
-            throw SDKError.fileManagement(.modelIncompatible, "\(fileName) is a vision projector (mmproj), not a language model")
-        }
-        let id = try id ?? Self.derivedID(from: fileName)
+        let plan = try ModelImportPlan.make(for: source, name: name)
+        let id = try id ?? Self.derivedID(from: source.lastPathComponent)
         try ModelInfo.validateID(id)
         let folder = catalog.modelsDirectory.appendingPathComponent(id)
-        let destination = folder.appendingPathComponent(fileName)
         let model = ModelInfo(
-            id: id, name: name ?? metadata.name ?? source.deletingPathExtension().lastPathComponent,
-            category: diffusion ? .imageGeneration : .language, format: .gguf, framework: diffusion ? .stableDiffusionCpp : .llamaCpp,
-            localPath: destination, downloadSize: Int64(metadata.fileSize), contextLength: diffusion ? nil : metadata.contextLength,
-            supportsThinking: !diffusion && metadata.chatTemplate?.contains("<think>") ?? false,
-            description: "Imported from \(source.path)", source: .local, license: metadata.license
+            id: id, name: plan.name, category: plan.category, format: plan.format, framework: plan.framework,
+            localPath: plan.isFolder ? folder : folder.appendingPathComponent(source.lastPathComponent),
+            downloadSize: plan.size, contextLength: plan.contextLength,
+            supportsThinking: plan.supportsThinking, description: "Imported from \(source.path)", source: .local, license: plan.license
         )
         try? FileManager.default.createDirectory(at: catalog.modelsDirectory, withIntermediateDirectories: true)
         ScratchFile.removeAbandoned(in: catalog.modelsDirectory, prefix: ".import.")
         let staging = ScratchFile.url(in: catalog.modelsDirectory, prefix: ".import.", suffix: ".partial")
         defer { try? FileManager.default.removeItem(at: staging) }
         do {
-            try FileManager.default.copyItem(at: source, to: staging)
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+            for file in plan.files { try FileManager.default.copyItem(at: file, to: staging.appendingPathComponent(file.lastPathComponent)) }
         } catch {
             throw SDKError.writeFailed("Cannot copy \(source.path) into \(catalog.modelsDirectory.path)", error)
         }
         try catalog.add(model) {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try? FileManager.default.removeItem(at: destination)
-                try FileManager.default.moveItem(at: staging, to: destination)
+                for file in plan.files {
+                    let destination = folder.appendingPathComponent(file.lastPathComponent)
+                    try? FileManager.default.removeItem(at: destination)
+                    try FileManager.default.moveItem(at: staging.appendingPathComponent(file.lastPathComponent), to: destination)
+                }
             } catch {
                 throw SDKError.writeFailed("Cannot move the model into \(folder.path)", error)
             }
@@ -130,7 +126,7 @@ extension RunAnywhereRuntime {
     /// character outside `[a-z0-9._-]` replaced by `-`.
     static func derivedID(from fileName: String) throws -> String {
         var stem = fileName.lowercased()
-        for ext in [".gguf", ".onnx", ".ort", ".bin", ".zip", ".gz", ".bz2", ".tar"] where stem.hasSuffix(ext) {
+        for ext in [".gguf", ".safetensors", ".onnx", ".ort", ".bin", ".zip", ".gz", ".bz2", ".tar"] where stem.hasSuffix(ext) {
             stem.removeLast(ext.count)
         }
         var id = String(stem.map { "abcdefghijklmnopqrstuvwxyz0123456789._-".contains($0) ? $0 : "-" })

@@ -1,0 +1,22 @@
+import Foundation
+
+/// GGUF's metadata (llama.cpp and stable-diffusion.cpp models) through ``GGUFReader``, which
+/// checks the whole header and that the file holds all its tensors' data.
+public struct GGUFMetadataExtractor: ModelMetadataExtractor {
+    /// ``ModelFormat/gguf``.
+    public let format = ModelFormat.gguf
+
+    /// Creates the extractor.
+    public init() {}
+
+    /// Reads the file with ``GGUFReader/read(_:)``: architecture, name, quantization, trained
+    /// context, tensors by type, and every key with its value as text.
+    public func extract(from url: URL) throws -> ModelMetadata {
+        let gguf = try GGUFReader.read(url)
+        return ModelMetadata(
+            format: .gguf, formatVersion: gguf.version, architecture: gguf.architecture, name: gguf.name, parameterCount: gguf.parameterCount,
+            quantization: gguf.quantization, tensorTypes: gguf.tensorTypes, contextLength: gguf.contextLength, tensorCount: gguf.tensorCount,
+            fileSize: gguf.fileSize, values: gguf.values.mapValues(\.description)
+        )
+    }
+}

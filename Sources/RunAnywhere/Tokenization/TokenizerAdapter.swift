@@ -1,0 +1,60 @@
+/// A loaded model's vocabulary: text to token ids and back. An engine's ``LLMService`` that can
+/// tokenize conforms to it too (llama.cpp's does); ``RunAnywhereRuntime/tokenize(_:model:addSpecial:parseSpecial:loadOptions:keepAlive:)``
+/// and ``RunAnywhereRuntime/detokenize(_:model:loadOptions:keepAlive:)`` reach it through the
+/// model cache, as generation does.
+public protocol TokenizerAdapter: Sendable {
+    /// How many tokens the vocabulary has: valid ids are 0 to one less than this.
+    var vocabularySize: Int { get }
+
+    /// The ids of the tokens `text` becomes. `addSpecial` adds the tokens the model puts around a
+    /// text (a beginning-of-text token, for models that want one); `parseSpecial` reads special-token
+    /// text such as `<|im_start|>` as that token rather than as plain text.
+    func tokenize(_ text: String, addSpecial: Bool, parseSpecial: Bool) throws -> [Int32]
+
+    /// The bytes of `token`'s text, special tokens written out as their text; a piece may end
+    /// inside a UTF-8 character. An id outside the vocabulary throws ``ErrorCode/invalidInput``.
+    func piece(_ token: Int32) throws -> [UInt8]
+}
+
+extension TokenizerAdapter {
+    /// Throws ``ErrorCode/invalidInput`` naming the first of `tokens` outside the vocabulary.
+    public func checkVocabulary(_ tokens: [Int32]) throws {
+        guard let index = tokens.firstIndex(where: { $0 < 0 || Int($0) >= vocabularySize }) else { return }
+        throw SDKError(
+            .invalidInput,
+            "Token \(tokens[index]) (at position \(index)) is not in the model's vocabulary of \(vocabularySize) tokens (ids 0 to \(vocabularySize - 1))"
+        )
+    }
+
+    /// The text of `tokens`: their pieces joined, as llama-server's `/detokenize` writes it (bytes
+    /// that are not UTF-8 become U+FFFD). Ids outside the vocabulary throw ``ErrorCode/invalidInput``.
+    public func detokenize(_ tokens: [Int32]) throws -> String {
+        try checkVocabulary(tokens)
+        var bytes: [UInt8] = []
+        for token in tokens { bytes += try piece(token) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Each token of `tokens` with its piece; ids outside the vocabulary throw ``ErrorCode/invalidInput``.
+    public func pieces(_ tokens: [Int32]) throws -> [TokenPiece] {
+        try checkVocabulary(tokens)
+        return try tokens.map { TokenPiece(id: $0, bytes: try piece($0)) }
+    }
+}
+
+/// A token and the bytes of its text.
+public struct TokenPiece: Sendable, Equatable, Hashable {
+    /// The token's id in the vocabulary.
+    public let id: Int32
+    /// The bytes of its text; a piece may end inside a UTF-8 character.
+    public let bytes: [UInt8]
+
+    /// Creates a token piece.
+    public init(id: Int32, bytes: [UInt8]) {
+        self.id = id
+        self.bytes = bytes
+    }
+
+    /// The piece as text, or nil when its bytes are not whole UTF-8 (part of a character).
+    public var text: String? { String(validating: bytes, as: UTF8.self) }
+}
