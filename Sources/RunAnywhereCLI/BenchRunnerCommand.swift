@@ -61,8 +61,8 @@ struct BenchRunnerCommand: AsyncParsableCommand {
             let configuration = try benchConfiguration()
             let logger = context.logger
             for note in configuration.notes { logger.warning("\(note)") }
-            let threads = threads ?? HardwareProfile.current().defaultThreads
             let runtime = try RunAnywhere.runtime()
+            let threads = threads ?? runtime.frameworks.hardwareDetector.profile(accelerators: []).defaultThreads
             let model = model
             let run = Task {
                 let workload: any FrameWorkload

@@ -14,7 +14,7 @@ struct BenchRunnerOverhead {
         guard rounds >= 1 else { throw ValidationError("--overhead-rounds must be at least 1") }
         try await CLIContext.run(command.global) { context in
             let configuration = try command.benchConfiguration()
-            let threads = command.threads ?? HardwareProfile.current().defaultThreads
+            let threads = try command.threads ?? RunAnywhere.runtime().frameworks.hardwareDetector.profile(accelerators: []).defaultThreads
             let seconds = Duration.seconds(configuration.measureSeconds)
             let backend: IdentityBackend = configuration.useTFLite ? .tfLite : .onnxRuntime
             var rows: [[String]] = []

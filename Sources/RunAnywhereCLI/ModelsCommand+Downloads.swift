@@ -9,23 +9,30 @@ extension ModelsCommand {
             discussion: "Ctrl-C stops and keeps what was downloaded; pulling again resumes. Exit status 130 when interrupted."
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The model id.") var id: String
+        @Argument(help: "The model id, or a reference such as hf.co/OWNER/REPO:QUANT (registered first).") var id: String
 
         func run() async throws {
             try await CLIContext.run(global) { _ in
-                try await ModelsCommand.download(id)
+                let runtime = try RunAnywhere.runtime()
+                guard (try? runtime.model(id: id)) == nil, runtime.isModelReference(id) else { return try await ModelsCommand.download(id) }
+                let model = try await runtime.addModel(reference: id)
+                try await ModelsCommand.download(model.id)
             }
         }
     }
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add", abstract: "Add a model from a URL (http, https or file), then download it.",
-            discussion: "The category comes first; only a framework that runs it and reads the URL's format is accepted."
+            commandName: "add", abstract: "Add a model from a URL (http, https or file) or a Hugging Face reference, then download it.",
+            discussion: """
+                The category comes first; only a framework that runs it and reads the URL's format is accepted. A reference \
+                (hf.co/OWNER/REPO:QUANT, ollama's form; without :QUANT, Q4_K_M or the first GGUF file) registers that GGUF \
+                file of the repository as a language model with its size and sha256; HF_TOKEN is sent to Hugging Face only.
+                """
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "Where to download the model from.") var url: String
-        @Option(name: .long, help: "What the model does: \(ModelCategory.allCases.map(\.rawValue).joined(separator: ", ")).") var category: ModelCategory
+        @Argument(help: "Where to download the model from: a URL, or hf.co/OWNER/REPO[:QUANT].") var url: String
+        @Option(name: .long, help: "What the model does: \(ModelCategory.allCases.map(\.rawValue).joined(separator: ", ")) (required for a URL).") var category: ModelCategory?
         @Option(name: .long, help: "The framework (default: the first installed one that fits).") var framework: String?
         @Option(name: .long, help: "Model id (default: derived from the file name).") var id: String?
         @Option(name: .long, help: "Display name.") var name: String?
@@ -35,7 +42,9 @@ extension ModelsCommand {
 
         func run() async throws {
             try await CLIContext.run(global) { _ in
+                if try RunAnywhere.runtime().isModelReference(url) { return try await addReference() }
                 guard let parsed = URL(string: url), parsed.scheme != nil else { throw SDKError(.invalidInput, "'\(url)' is not a URL") }
+                guard let category else { throw SDKError(.invalidInput, "--category is required to add a model from a URL") }
                 var chosen: InferenceFramework?
                 if let framework {
                     guard let known = InferenceFramework(caseInsensitive: framework) else {
@@ -45,12 +54,28 @@ extension ModelsCommand {
                 }
                 let model = try RunAnywhere.addModel(from: parsed, category: category, framework: chosen, id: id, name: name, sha256: sha256)
                 Terminal.write("Added \(Terminal.bold(model.id)) (\(model.name), \(model.framework.displayName), \(model.format.rawValue), \(model.artifactType.displayName))\n")
-                guard !noDownload else { return }
-                try await ModelsCommand.download(model.id)
-                if load {
-                    try await RunAnywhere.loadModel(model.id)
-                    Terminal.write("Loaded \(model.id); chat with it: runanywhere chat --model \(model.id)\n")
-                }
+                try await finish(model)
+            }
+        }
+
+        /// Registers the model a reference names: its category, framework, id and checksum come from its provider.
+        private func addReference() async throws {
+            let given = [("--category", category != nil), ("--framework", framework != nil), ("--id", id != nil), ("--name", name != nil), ("--sha256", sha256 != nil)]
+            if let option = given.first(where: \.1) {
+                throw SDKError(.invalidInput, "\(option.0) does not apply to a reference: its provider says what the model is")
+            }
+            let model = try await RunAnywhere.addModel(reference: url)
+            Terminal.write("Registered \(Terminal.bold(model.id)) (\(model.name), \(model.downloadSize.map(Terminal.bytes) ?? "size unknown"))\n")
+            try await finish(model)
+        }
+
+        /// Downloads the model added, unless asked not to, and loads it when asked.
+        private func finish(_ model: ModelInfo) async throws {
+            guard !noDownload else { return }
+            try await ModelsCommand.download(model.id)
+            if load {
+                try await RunAnywhere.loadModel(model.id)
+                Terminal.write("Loaded \(model.id); chat with it: runanywhere chat --model \(model.id)\n")
             }
         }
     }

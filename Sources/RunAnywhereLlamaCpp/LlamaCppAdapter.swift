@@ -13,14 +13,27 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         let multimodal = EngineLibraryLocator.first(of: libraryCandidates)
         return FileManager.default.fileExists(atPath: MtmdLibrary.path(besides: multimodal)) ? [.textToText, .imageToText] : [.textToText]
     }
-    private let libraryCandidates: [String]
+    private let libraryPath: String?
+    private var libraryCandidates: [String]
     private let logger: Logger
+    /// What the machine offers: threads, GPU drivers (which build to open), the devices to use.
+    private var hardware: any HardwareDetector = SystemHardwareDetector()
 
     /// Creates the adapter. `libraryPath` overrides where libllama is looked for; llama.cpp's
     /// own log goes to `logger`.
     public init(libraryPath: String? = nil, logger: Logger = Logger(label: "runanywhere.llamacpp", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        self.libraryPath = libraryPath
         self.libraryCandidates = libraryPath.map { [$0] } ?? LlamaLibrary.candidatePaths()
         self.logger = logger
+    }
+
+    /// This adapter with `hardwareDetector`'s threads, GPU drivers and devices: the GPU build of
+    /// llama.cpp is chosen from its drivers, and models' layers go to its devices.
+    public func using(hardwareDetector: any HardwareDetector) -> any FrameworkAdapter {
+        var adapter = self
+        adapter.hardware = hardwareDetector
+        adapter.libraryCandidates = libraryPath.map { [$0] } ?? LlamaLibrary.candidatePaths(drivers: hardwareDetector.gpuDrivers())
+        return adapter
     }
 
     /// Available when libllama opens and has every function the SDK calls; the detail names the
@@ -35,11 +48,16 @@ public struct LlamaCppAdapter: FrameworkAdapter {
     }
 
     /// The devices llama.cpp's ggml reports in this build (the CPU, and each GPU its CUDA or
-    /// Vulkan backend finds), and the GPU backends it lacks with why; none when libllama
-    /// cannot be opened.
+    /// Vulkan backend finds), and the GPU backends it lacks with why, as the hardware detector
+    /// passes them on (``HardwareDetector/accelerators(from:)``); none when libllama cannot be opened.
     public func accelerators() -> [Accelerator] {
         guard let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else { return [] }
-        return LlamaDevices.accelerators(library: library, drivers: .current(), variant: .installed())
+        return Self.devices(library: library, hardware: hardware)
+    }
+
+    /// llama.cpp's devices through `hardware`.
+    private static func devices(library: LlamaLibrary, hardware: any HardwareDetector) -> [Accelerator] {
+        hardware.accelerators(from: LlamaDevices.accelerators(library: library, drivers: hardware.gpuDrivers(), variant: .installed()))
     }
 
     /// The file (and vision projector), plus room for the KV cache and compute buffers.
@@ -72,7 +90,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
             total = Int64(metadata.fileSize).saturatingAdd(kv).saturatingAdd(Self.projectorSize(model) + (64 << 20))
         }
         guard model.primaryFile != nil, let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else { return (total, 0) }
-        let offload = Self.offload(model, metadata: metadata, options: options, library: library)
+        let offload = Self.offload(model, metadata: metadata, options: options, library: library, hardware: hardware)
         guard offload.layers > 0, offload.layerCount > 0 else { return (total, 0) }
         // In whole numbers (a Double of a total near Int64.max would not convert back).
         let device = offload.layers >= offload.layerCount ? total : total / Int64(offload.layerCount) * Int64(offload.layers)
@@ -93,14 +111,16 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         guard let path = model.primaryFile?.path else {
             throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file")
         }
-        let (candidates, engineLogger) = (libraryCandidates, self.logger)
-        let threads = options.threads ?? HardwareProfile.current().defaultThreads
+        let (candidates, engineLogger, hardware) = (libraryCandidates, self.logger, self.hardware)
+        let threads = options.threads ?? hardware.profile(accelerators: []).defaultThreads
         // A vision-language model's projector is checked like the model before the engine reads it.
         let projector = model.category == .language ? nil : model.projectorFile.map(\.path)
         if let projector { _ = try GGUFReader.read(URL(fileURLWithPath: projector)) }
         let (llama, backend) = try await runBlocking { () throws -> (LlamaContext, String) in
             let library = try LlamaLibrary.load(candidates: candidates, logger: engineLogger)
-            let offload = Self.offload(model, metadata: try? GGUFReader.read(URL(fileURLWithPath: path)), options: options, library: library)
+            let offload = Self.offload(
+                model, metadata: try? GGUFReader.read(URL(fileURLWithPath: path)), options: options, library: library, hardware: hardware
+            )
             func load(gpuLayers: Int) throws -> LlamaContext {
                 try LlamaContext(
                     library: library, path: path, projector: projector, options: options, modelInfo: model, threads: threads, gpuLayers: gpuLayers
@@ -126,12 +146,12 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         return LlamaCppService(llama: llama, defaultThreads: threads, queueLimit: options.queueLimit, backend: backend)
     }
 
-    /// The layers of `model` to put on a GPU, from llama.cpp's devices, the GGUF's layer
-    /// count and the memory its weights and KV cache take (``GPUOffload``).
+    /// The layers of `model` to put on a GPU, from llama.cpp's devices as `hardware` passes them
+    /// on, the GGUF's layer count and the memory its weights and KV cache take (``GPUOffload``).
     private static func offload(
-        _ model: ModelInfo, metadata: GGUFMetadata?, options: ModelLoadOptions, library: LlamaLibrary
+        _ model: ModelInfo, metadata: GGUFMetadata?, options: ModelLoadOptions, library: LlamaLibrary, hardware: any HardwareDetector
     ) -> (layers: Int, layerCount: Int, device: Accelerator?, reason: String) {
-        let accelerators = LlamaDevices.accelerators(library: library, drivers: .current(), variant: .installed())
+        let accelerators = devices(library: library, hardware: hardware)
         let layerCount = metadata?.layerCount ?? 0
         let kv = kvBytes(perToken: metadata?.kvBytesPerToken ?? 0, model: model, metadata: metadata, options: options)
         let plan = GPUOffload.plan(

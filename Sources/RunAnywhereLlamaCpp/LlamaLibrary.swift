@@ -28,12 +28,12 @@ final class LlamaLibrary: Sendable {
     /// Where libllama is looked for, in order: `$RUNANYWHERE_LLAMA_LIB` (a file or a folder),
     /// the GPU variant when it is installed and the machine has its driver (``LlamaGPUVariant``),
     /// the engines cache that scripts/setup fills (`$RUNANYWHERE_HOME/engines/llama.cpp/lib`),
-    /// then the system's library path.
-    static func candidatePaths() -> [String] {
+    /// then the system's library path. `drivers` are the machine's (its hardware detector's).
+    static func candidatePaths(drivers: GPUDrivers = .current()) -> [String] {
         let cpu = EngineLibraryLocator.candidates(
             environmentVariable: "RUNANYWHERE_LLAMA_LIB", engine: "llama.cpp", fileName: "libllama", systemName: "libllama.so"
         )
-        guard let gpu = LlamaGPUVariant.installed(), gpu.usable(drivers: .current()) else { return cpu }
+        guard let gpu = LlamaGPUVariant.installed(), gpu.usable(drivers: drivers) else { return cpu }
         return [gpu.library] + cpu
     }
 

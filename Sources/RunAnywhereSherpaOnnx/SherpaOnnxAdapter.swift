@@ -12,11 +12,20 @@ public struct SherpaOnnxAdapter: FrameworkAdapter {
     /// ONNX.
     private let phonemizer: any Phonemizer
     private let libraryCandidates: [String]
+    /// What the machine offers: the default thread count.
+    private var hardware: any HardwareDetector = SystemHardwareDetector()
 
     /// Creates the adapter with the phonemizer Piper voices need.
     public init(phonemizer: any Phonemizer, libraryPath: String? = nil) {
         self.phonemizer = phonemizer
         self.libraryCandidates = libraryPath.map { [$0] } ?? SherpaLibrary.candidatePaths()
+    }
+
+    /// This adapter with `hardwareDetector`'s default thread count.
+    public func using(hardwareDetector: any HardwareDetector) -> any FrameworkAdapter {
+        var adapter = self
+        adapter.hardware = hardwareDetector
+        return adapter
     }
 
     /// Speech synthesis models in ONNX format (Piper voices).
@@ -47,7 +56,7 @@ public struct SherpaOnnxAdapter: FrameworkAdapter {
             throw SDKError.fileManagement(.fileNotFound, "Voice '\(model.id)' has no tokens.txt beside \(file.lastPathComponent)")
         }
         let (candidates, phonemizer) = (libraryCandidates, self.phonemizer)
-        let threads = options.threads ?? HardwareProfile.current().defaultThreads
+        let threads = options.threads ?? hardware.profile(accelerators: []).defaultThreads
         return try await runBlocking {
             try PiperTTSService(library: SherpaLibrary.load(candidates: candidates), model: file, tokens: tokens, threads: threads,
                                 voiceName: model.id, phonemizer: phonemizer)

@@ -11,11 +11,20 @@ public struct StableDiffusionAdapter: FrameworkAdapter {
     public let supportedModalities: Set<FrameworkModality> = [.textToImage]
     private let libraryCandidates: [String]
     private let logger: Logger
+    /// What the machine offers: the default thread count.
+    private var hardware: any HardwareDetector = SystemHardwareDetector()
 
     /// Creates the adapter; stable-diffusion.cpp's own log goes to `logger`.
     public init(libraryPath: String? = nil, logger: Logger = Logger(label: "runanywhere.stablediffusion", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.libraryCandidates = libraryPath.map { [$0] } ?? StableDiffusionLibrary.candidatePaths()
         self.logger = logger
+    }
+
+    /// This adapter with `hardwareDetector`'s default thread count.
+    public func using(hardwareDetector: any HardwareDetector) -> any FrameworkAdapter {
+        var adapter = self
+        adapter.hardware = hardwareDetector
+        return adapter
     }
 
     /// Available when libstable-diffusion opens and has every function the SDK calls; the detail
@@ -41,7 +50,7 @@ public struct StableDiffusionAdapter: FrameworkAdapter {
     public func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration, logger: Logger) async throws -> any DiffusionService {
         let (candidates, engineLogger) = (libraryCandidates, self.logger)
         let files = try StableDiffusionFiles(model: model)
-        let threads = configuration.threads ?? HardwareProfile.current().defaultThreads
+        let threads = configuration.threads ?? hardware.profile(accelerators: []).defaultThreads
         return try await runBlocking {
             try StableDiffusionService(
                 library: StableDiffusionLibrary.load(candidates: candidates, logger: engineLogger), files: files, configuration: configuration, threads: threads

@@ -12,11 +12,20 @@ public struct WhisperCppAdapter: FrameworkAdapter {
     /// whisper.cpp's ggml model files.
     private let libraryCandidates: [String]
     private let logger: Logger
+    /// What the machine offers: the default thread count.
+    private var hardware: any HardwareDetector = SystemHardwareDetector()
 
     /// Creates the adapter; whisper.cpp's own log goes to `logger`.
     public init(libraryPath: String? = nil, logger: Logger = Logger(label: "runanywhere.whispercpp", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.libraryCandidates = libraryPath.map { [$0] } ?? WhisperLibrary.candidatePaths()
         self.logger = logger
+    }
+
+    /// This adapter with `hardwareDetector`'s default thread count.
+    public func using(hardwareDetector: any HardwareDetector) -> any FrameworkAdapter {
+        var adapter = self
+        adapter.hardware = hardwareDetector
+        return adapter
     }
 
     /// Speech recognition models, and the voice activity detector (category `audio`).
@@ -48,7 +57,7 @@ public struct WhisperCppAdapter: FrameworkAdapter {
         try options.validate()  // its threads reach C as an int
         let (candidates, engineLogger) = (libraryCandidates, self.logger)
         guard let path = model.primaryFile?.path else { throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file") }
-        let threads = options.threads ?? HardwareProfile.current().defaultThreads
+        let threads = options.threads ?? hardware.profile(accelerators: []).defaultThreads
         return try await runBlocking {
             try WhisperGGMLReader.validate(URL(fileURLWithPath: path))
             return try WhisperSTTService(library: WhisperLibrary.load(candidates: candidates, logger: engineLogger), path: path, threads: threads)

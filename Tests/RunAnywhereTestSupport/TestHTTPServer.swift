@@ -6,10 +6,11 @@ import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 for download tests: files with byte ranges (and
 /// `If-Range`), a connection cut halfway through the first response, slow responses, status
-/// codes and redirects. It records every request it gets, with its method and body.
+/// codes, redirects and routes that need a token. It records every request it gets, with its
+/// method, body and `Authorization` header.
 public final class TestHTTPServer: Sendable {
     /// What a path answers.
-    public enum Route: Sendable {
+    public indirect enum Route: Sendable {
         /// The bytes; `cutFirstAfter`: the first response stops after that many body bytes and
         /// the connection closes; `delayPerChunk`: a pause between 16 KiB chunks.
         case file(Data, etag: String? = "\"v1\"", cutFirstAfter: Int? = nil, delayPerChunk: TimeAmount? = nil)
@@ -17,6 +18,8 @@ public final class TestHTTPServer: Sendable {
         case redirect(String)
         /// Headers announcing `length` bytes, then a closed connection.
         case claims(length: Int64)
+        /// 401 unless the request's `Authorization` header is `authorization`; then `route`.
+        case authorized(String, Route)
     }
 
     /// A request as the server saw it.
@@ -27,6 +30,8 @@ public final class TestHTTPServer: Sendable {
         public var method = "GET"
         /// The request's body (a POST's payload).
         public var body = Data()
+        /// Its `Authorization` header, if it had one.
+        public var authorization: String?
     }
 
     private struct State {
@@ -112,7 +117,8 @@ private final class Handler: ChannelInboundHandler, @unchecked Sendable {
         case .end:
             guard let head, let server = box.server.withLock({ $0 }) else { return }
             let request = TestHTTPServer.Request(
-                path: String(head.uri.split(separator: "?").first ?? ""), range: head.headers.first(name: "range"), method: head.method.rawValue, body: body
+                path: String(head.uri.split(separator: "?").first ?? ""), range: head.headers.first(name: "range"), method: head.method.rawValue, body: body,
+                authorization: head.headers.first(name: "authorization")
             )
             let (route, cut) = server.route(for: request)
             respond(context: context, head: head, route: route, cut: cut)
@@ -121,6 +127,8 @@ private final class Handler: ChannelInboundHandler, @unchecked Sendable {
 
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead, route: TestHTTPServer.Route?, cut: Bool) {
         switch route {
+        case .authorized(let expected, let inner):
+            respond(context: context, head: head, route: head.headers.first(name: "authorization") == expected ? inner : .status(401), cut: cut)
         case nil, .status:
             var code = 404
             if case .status(let status)? = route { code = status }

@@ -15,17 +15,22 @@ final class ModelDownloader: Sendable {
 
     private let active = Mutex<[String: Claim]>([:])
     private let logger: Logger
+    /// The providers whose tokens authenticate downloads from their hosts.
+    private let providers: ModelProviderRegistry
 
-    init(logger: Logger) { self.logger = logger }
+    init(logger: Logger, providers: ModelProviderRegistry) {
+        self.logger = logger
+        self.providers = providers
+    }
 
-    /// Headers for a download: a user agent, and a Hugging Face token (`HF_TOKEN`) for its hosts.
-    static func headers(for url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> HTTPHeaders {
-        var headers = HTTPHeaders([("User-Agent", "RunAnywhere/\(RunAnywhere.version) (Linux)")])
-        let host = url.host?.lowercased() ?? ""
-        if host == "huggingface.co" || host.hasSuffix(".huggingface.co") || host.hasSuffix(".hf.co"),
-           let token = environment["HF_TOKEN"] ?? environment["HUGGING_FACE_HUB_TOKEN"], !token.isEmpty {
-            headers.add(name: "Authorization", value: "Bearer \(token)")
-        }
+    /// The SDK's User-Agent on every request it makes.
+    static let userAgent = "RunAnywhere/\(RunAnywhere.version) (Linux)"
+
+    /// Headers for a download: the user agent, and the authentication of the provider whose host
+    /// `url` is (none for other hosts; a redirect to another origin drops it too).
+    func headers(for url: URL) -> HTTPHeaders {
+        var headers = HTTPHeaders([("User-Agent", Self.userAgent)])
+        for (name, value) in providers.authenticationHeaders(for: url) { headers.add(name: name, value: value) }
         return headers
     }
 
@@ -94,7 +99,7 @@ final class ModelDownloader: Sendable {
             try? FileManager.default.removeItem(at: archive.deletingLastPathComponent())
         case .multiFile(let files):
             var sizes: [Int64?] = []
-            for file in files { sizes.append(await HTTPTransfer.contentLength(of: file.url, headers: Self.headers(for: file.url))) }
+            for file in files { sizes.append(await HTTPTransfer.contentLength(of: file.url, headers: headers(for: file.url))) }
             // The servers' sizes, summed saturating: a bogus Content-Length must not overflow.
             let total = sizes.contains(nil) ? nil : sizes.compactMap { $0 }.reduce(Int64(0)) { $0.saturatingAdd($1) }
             meter.setTotal(total)
@@ -152,7 +157,7 @@ final class ModelDownloader: Sendable {
             let size = FileDigest.size(of: destination)
             return try progress(size, size)
         }
-        try await HTTPTransfer(url: url, destination: destination, logger: logger).run(headers: Self.headers(for: url), progress: progress)
+        try await HTTPTransfer(url: url, destination: destination, logger: logger).run(headers: headers(for: url), progress: progress)
     }
 
     private func verify(_ file: URL, sha256 expected: String?) throws {

@@ -105,7 +105,8 @@ public protocol FrameworkAdapter: Sendable {
     var supportedFormats: [ModelFormat] { get }
     /// Whether the engine can run here now (its library found and loadable), and why not.
     func availability() -> FrameworkAvailability
-    /// The devices the engine can run models on here, as the engine reports them, and the
+    /// The devices the engine can run models on here, as the engine reports them (passed
+    /// through its hardware detector's ``HardwareDetector/accelerators(from:)``), and the
     /// backends it knows but cannot use here with the reason.
     func accelerators() -> [Accelerator]
     /// Whether this adapter can run `model` at all.
@@ -118,6 +119,9 @@ public protocol FrameworkAdapter: Sendable {
     /// Bytes of host and of GPU memory the model takes once loaded with `options`, estimated
     /// together (where its layers go is worked out once); the GPU's part is 0 on the CPU.
     func estimateMemorySplit(for model: ModelInfo, options: ModelLoadOptions) -> (host: Int64, device: Int64)
+    /// This adapter reading the machine through `hardwareDetector` (default threads, GPU drivers,
+    /// the devices its models' layers may go to); the registry hands every adapter its detector.
+    func using(hardwareDetector: any HardwareDetector) -> any FrameworkAdapter
     /// Loads a language model.
     func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService
     /// Loads a speech-to-text model.
@@ -143,6 +147,9 @@ extension FrameworkAdapter {
 
     /// Default: the engine reports no devices of its own.
     public func accelerators() -> [Accelerator] { [] }
+
+    /// Default: the adapter itself, for an engine that reads nothing of the machine.
+    public func using(hardwareDetector: any HardwareDetector) -> any FrameworkAdapter { self }
 
     /// Default: the formats its framework reads.
     public var supportedFormats: [ModelFormat] { framework.formats }

@@ -22,18 +22,38 @@ public struct ModalityStatus: Sendable, Codable, Equatable {
     public let reason: String?
 }
 
-/// The engines plugged into the SDK, and the choice of one for a model.
+/// The engines plugged into the SDK, the hardware detector they read the machine through, and
+/// the choice of an engine for a model.
 public final class FrameworkAdapterRegistry: Sendable {
     private let adapters = Mutex<[InferenceFramework: any FrameworkAdapter]>([:])
     private let decoder = Mutex<(any AudioFileDecoder)?>(nil)
+    /// Taken before `adapters` wherever both are, so that every adapter has the current detector.
+    private let detector: Mutex<any HardwareDetector>
 
-    /// Creates an empty registry.
-    public init() {}
-
-    /// Adds an adapter, replacing any earlier one for the same framework.
-    public func register(_ adapter: any FrameworkAdapter) {
-        adapters.withLock { $0[adapter.framework] = adapter }
+    /// Creates an empty registry whose engines read the machine through `hardwareDetector`.
+    public init(hardwareDetector: any HardwareDetector = SystemHardwareDetector()) {
+        detector = Mutex(hardwareDetector)
     }
+
+    /// Adds an adapter, replacing any earlier one for the same framework; it reads the machine
+    /// through the registry's ``hardwareDetector``.
+    public func register(_ adapter: any FrameworkAdapter) {
+        detector.withLock { detector in
+            adapters.withLock { $0[adapter.framework] = adapter.using(hardwareDetector: detector) }
+        }
+    }
+
+    /// Replaces the hardware detector, for the adapters registered already and those to come.
+    public func register(hardwareDetector: any HardwareDetector) {
+        detector.withLock { detector in
+            detector = hardwareDetector
+            adapters.withLock { $0 = $0.mapValues { $0.using(hardwareDetector: hardwareDetector) } }
+        }
+    }
+
+    /// What the runtime and the engines read the machine through (``SystemHardwareDetector``
+    /// unless one is registered).
+    public var hardwareDetector: any HardwareDetector { detector.withLock { $0 } }
 
     /// Sets the reader of compressed audio files (MP3, FLAC, Ogg, WebM…), replacing any earlier one.
     public func register(audioDecoder: any AudioFileDecoder) {

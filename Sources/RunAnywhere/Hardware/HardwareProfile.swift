@@ -20,6 +20,21 @@ public struct HardwareProfile: Codable, Sendable, Equatable {
     /// the engines report is an available GPU (see ``current(accelerators:)``).
     public let hasGPU: Bool
 
+    /// A profile as given (a ``HardwareDetector`` of an app's own describes its machine with one).
+    public init(
+        cpuModel: String, architecture: String, cores: Int, simdFeatures: [String], totalMemoryBytes: Int64, availableMemoryBytes: Int64,
+        operatingSystem: String, hasGPU: Bool
+    ) {
+        self.cpuModel = cpuModel
+        self.architecture = architecture
+        self.cores = cores
+        self.simdFeatures = simdFeatures
+        self.totalMemoryBytes = totalMemoryBytes
+        self.availableMemoryBytes = availableMemoryBytes
+        self.operatingSystem = operatingSystem
+        self.hasGPU = hasGPU
+    }
+
     /// Threads to use when the caller does not say: all cores, at most 4.
     public var defaultThreads: Int { max(1, min(4, cores)) }
 

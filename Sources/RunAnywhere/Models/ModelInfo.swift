@@ -138,7 +138,10 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
     public var isAvailable: Bool { isDownloaded }
 
     /// Checks that `id` is safe as a model id and folder name: 1 to 128 characters of letters,
-    /// digits, `.`, `_` and `-`, not starting with `.` or `-`, and no `..`.
+    /// digits, `.`, `_` and `-`, not starting with `.` or `-`, and no `..`; or a model provider's
+    /// reference, such as `hf.co/OWNER/REPO:QUANT`: a host name (with a dot), then names of that
+    /// kind separated by `/`, the last with an optional `:TAG` of that kind. A reference's folder
+    /// is nested the same way.
     public static func validateID(_ id: String) throws {
         func invalid(_ why: String) -> SDKError {
             SDKError(.invalidInput, "Invalid model id '\(id.debugDescription.dropFirst().dropLast())': \(why)")
@@ -147,12 +150,25 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         guard id.utf8.count <= SDKConstants.Limits.modelIDLength else {
             throw invalid("it is longer than \(SDKConstants.Limits.modelIDLength) characters")
         }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-        guard id.allSatisfy({ allowed.contains($0) }) else {
-            throw invalid("use only letters, digits, '.', '_' and '-' (no '/', spaces or control characters)")
+        let segments = id.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if segments.count > 1, segments[0].contains("."), !segments[0].hasPrefix(".") {
+            let names = segments.dropLast() + segments[segments.count - 1].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard names.allSatisfy({ nameProblem($0) == nil }) else {
+                throw invalid("a reference is a host, then names of letters, digits, '.', '_' and '-' separated by '/', the last with an optional ':TAG' (e.g. hf.co/OWNER/REPO:Q4_K_M)")
+            }
+            return
         }
-        guard !id.hasPrefix("."), !id.hasPrefix("-") else { throw invalid("it must not start with '.' or '-'") }
-        guard !id.contains("..") else { throw invalid("it must not contain '..'") }
+        if let problem = nameProblem(id) { throw invalid(problem) }
+    }
+
+    /// What is wrong with `name` as a plain id (or one name of a reference); nil when nothing is.
+    private static func nameProblem(_ name: String) -> String? {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        if name.isEmpty { return "it has an empty name" }
+        if !name.allSatisfy({ allowed.contains($0) }) { return "use only letters, digits, '.', '_' and '-' (no '/', spaces or control characters)" }
+        if name.hasPrefix(".") || name.hasPrefix("-") { return "it must not start with '.' or '-'" }
+        if name.contains("..") { return "it must not contain '..'" }
+        return nil
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -131,7 +131,7 @@ extension RunAnywhereRuntime {
         try options.validate()
         try loaded.service.check(options)
         let needed = loaded.service.workingMemory(width: options.width, height: options.height)
-        let free = HardwareProfile.availableMemory()
+        let free = frameworks.hardwareDetector.availableMemory()
         let available = configuration.modelMemoryBudget.map { free > 0 ? min(free, $0) : $0 } ?? free  // a budget set bounds it too
         if available > 0, needed > available {
             throw SDKError(.insufficientMemory, "A \(options.width)×\(options.height) image needs about \(needed >> 20) MiB more memory but only \(available >> 20) MiB is available; choose a smaller size\(loaded.configuration.reduceMemory ? "" : ", or load the model with reduceMemory")")

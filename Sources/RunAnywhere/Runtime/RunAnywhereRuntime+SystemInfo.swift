@@ -41,14 +41,14 @@ public struct CategoryInfo: Codable, Sendable, Equatable {
 
 extension RunAnywhereRuntime {
     /// The device, its hardware, the frameworks and kinds of work available here, and the
-    /// SDK's folders.
+    /// SDK's folders; the hardware and the devices as the registry's ``HardwareDetector`` reads them.
     public nonisolated func systemInfo() throws -> SystemInfo {
         let defaultModel = try model(id: RunAnywhere.defaultModelID)
         let statuses = frameworks.statuses()  // each engine's availability, read once
         let accelerators = frameworks.accelerators()
         return SystemInfo(
             sdkVersion: RunAnywhere.version, hostname: ProcessInfo.processInfo.hostName,
-            hardware: HardwareProfile.current(accelerators: accelerators), accelerators: accelerators,
+            hardware: frameworks.hardwareDetector.profile(accelerators: accelerators), accelerators: accelerators,
             frameworks: statuses, modalities: FrameworkAdapterRegistry.modalityStatuses(of: statuses),
             categories: ModelCategory.allCases.map { CategoryInfo(
                 category: $0, displayName: $0.displayName, modality: FrameworkModality(category: $0), supportsThinking: $0.supportsThinking

@@ -16,6 +16,10 @@ public struct RuntimeConfiguration: Sendable {
     /// so that a file that crashes its engine cannot take this process down (``ModelProbe``);
     /// nil loads files directly. The CLI and the server set it to `runanywhere probe-model`.
     public var modelProbe: ModelProbe?
+    /// What the runtime and its engines read the machine through (system info, the memory free
+    /// for models, GPU drivers and devices); the runtime hands it to its framework registry. Nil
+    /// keeps the registry's own, ``SystemHardwareDetector`` unless one was registered.
+    public var hardwareDetector: (any HardwareDetector)?
 
     /// Creates a configuration.
     public init(modelsDirectory: URL, dataDirectory: URL, logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })) {

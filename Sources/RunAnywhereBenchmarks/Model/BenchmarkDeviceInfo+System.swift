@@ -2,9 +2,10 @@ import Foundation
 import RunAnywhere
 
 extension BenchmarkDeviceInfo {
-    /// This machine: DMI product name (else host name), CPU model, memory, OS, versions.
-    public static func fromSystem(appVersion: String) -> BenchmarkDeviceInfo {
-        let hardware = HardwareProfile.current()
+    /// This machine: DMI product name (else host name), CPU model, memory and OS as `detector`
+    /// reads them, versions.
+    public static func fromSystem(appVersion: String, detector: any HardwareDetector = SystemHardwareDetector()) -> BenchmarkDeviceInfo {
+        let hardware = detector.profile(accelerators: [])
         let product = (try? String(contentsOfFile: "/sys/class/dmi/id/product_name", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let unhelpful: Set = ["", "None", "To Be Filled By O.E.M.", "System Product Name", "Default string"]

@@ -61,7 +61,9 @@ public struct BenchmarkRunner: Sendable {
         let (events, continuation) = AsyncStream.makeStream(of: BenchmarkEvent.self)
         let selected = categories.isEmpty ? Set(BenchmarkCategory.allCases) : categories
         let run = Task { [self] in
-            var run = BenchmarkRun(deviceInfo: BenchmarkDeviceInfo.fromSystem(appVersion: appVersion))
+            var run = BenchmarkRun(deviceInfo: BenchmarkDeviceInfo.fromSystem(
+                appVersion: appVersion, detector: configuration.runtime.frameworks.hardwareDetector
+            ))
             run.processID = getpid()
             let work = workList(selected, names, report: { continuation.yield($0) })
             checkpoint(run)

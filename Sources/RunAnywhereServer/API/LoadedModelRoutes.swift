@@ -28,7 +28,7 @@ struct LoadedModelRoutes: Sendable {
             try jsonResponse(LoadedModels(models: await runtime.loadedModels(), memoryBudgetBytes: await runtime.modelMemoryBudget))
         }
         router.post("api/models/:id/load") { request, context in
-            let id = try context.parameters.require("id")
+            let id = try modelIDParameter(context)
             let bytes = try await collectJSONBody(of: request, limit: configuration.maxBodySize, optional: true)
             let body = bytes.readableBytes == 0 ? LoadRequest(keepAlive: nil, gpuLayers: nil) : try JSONDecoder().decode(LoadRequest.self, from: Data(buffer: bytes))
             var options = configuration.loadOptions
@@ -48,7 +48,7 @@ struct LoadedModelRoutes: Sendable {
             return try jsonResponse(status)
         }
         router.delete("api/models/:id/load") { _, context in
-            let id = try context.parameters.require("id")
+            let id = try modelIDParameter(context)
             _ = try runtime.model(id: id)
             await runtime.unloadModel(id: id)
             return Response(status: .noContent)

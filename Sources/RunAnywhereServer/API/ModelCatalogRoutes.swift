@@ -8,18 +8,21 @@ import RunAnywhere
 ///   installed, its size on disk and, for a language model in the cache, its lifecycle state;
 /// - `GET /api/models/{id}`: one model;
 /// - `POST /api/models`: add a model from a URL (`url`, `category`, optional `framework`, `id`,
-///   `name`, `sha256`, `supportsThinking`); checked before anything is downloaded; 201;
+///   `name`, `sha256`, `supportsThinking`), or from a model provider's reference in `url`
+///   (`hf.co/OWNER/REPO:QUANT`, resolved at the provider); checked before anything is downloaded; 201;
 /// - `POST /api/models/check`: the same body checked without adding anything: the detected
 ///   format, the framework, and every problem by field (the page shows them inline);
 /// - `GET /api/models/{id}/gguf`: a downloaded GGUF model's metadata (architecture,
 ///   parameters, quantization, context, vocabulary, chat template);
 /// - `POST /api/models/{id}/pull`: download it, its progress as server-sent events (`progress`
 ///   events, then `done`, `cancelled` or `error`); a client that goes away cancels the download, which the
-///   next pull resumes;
+///   next pull resumes; an id that is a provider's reference not yet registered is registered first;
 /// - `DELETE /api/models/{id}/pull`: stops the download and answers once it has stopped (204),
 ///   so that a resume can follow at once; 404 when none is running;
 /// - `DELETE /api/models/{id}`: delete its files (and a user-added model's entry); 204;
 /// - `GET /api/storage`: disk use of the models folder and the space left.
+///
+/// Ids in paths are percent-decoded, so a reference's id travels as one segment.
 struct ModelCatalogRoutes: Sendable {
     let runtime: RunAnywhereRuntime
 
@@ -92,14 +95,14 @@ struct ModelCatalogRoutes: Sendable {
             return try jsonResponse(Catalog(models: models.map { entry($0, states: states) }))
         }
         router.get("api/models/:id") { _, context in
-            try jsonResponse(entry(try runtime.model(id: context.parameters.require("id")), states: await states()))
+            try jsonResponse(entry(try runtime.model(id: modelIDParameter(context)), states: await states()))
         }
         router.post("api/models/check") { request, _ in
-            try jsonResponse(check(try await decodeJSON(AddModelRequest.self, from: request, limit: maxBodySize)))
+            try jsonResponse(await check(try await decodeJSON(AddModelRequest.self, from: request, limit: maxBodySize)))
         }
         router.post("api/models") { request, _ in
             let body = try await decodeJSON(AddModelRequest.self, from: request, limit: maxBodySize)
-            let check = check(body)
+            let check = await check(body)
             if let problem = check.problems.first {
                 // No engine here runs it: not something a retry fixes, unlike an engine failing to open.
                 let code = problem.code == .frameworkNotAvailable ? "framework_not_available" : problem.code.rawValue
@@ -108,7 +111,7 @@ struct ModelCatalogRoutes: Sendable {
             return try jsonResponse(entry(try runtime.addModel(check), states: [:]), status: .created)
         }
         router.get("api/models/:id/gguf") { _, context in
-            let model = try runtime.model(id: try context.parameters.require("id"))
+            let model = try runtime.model(id: try modelIDParameter(context))
             guard model.format == .gguf else { throw OpenAIError(.notFound, "Model '\(model.id)' is not a GGUF model", param: "id", code: "not_gguf") }
             guard let metadata = try runtime.metadata(of: model) else {
                 throw OpenAIError(.notFound, "Model '\(model.id)' is not downloaded", param: "id", code: "model_not_downloaded")
@@ -116,12 +119,16 @@ struct ModelCatalogRoutes: Sendable {
             return try jsonResponse(metadata)
         }
         router.post("api/models/:id/pull") { _, context in
-            let id = try context.parameters.require("id")
-            let progress = try runtime.downloadModelWithProgress(id)
+            let requested = try modelIDParameter(context)
+            // A reference not registered yet is resolved in the stream, so that its provider's errors are events.
+            let register = (try? runtime.model(id: requested)) == nil && runtime.isModelReference(requested)
+            let started = register ? nil : try runtime.downloadModelWithProgress(requested)
             return ServerSentEvents.response { writer in
                 var events: [ServerSentEvent] = []
+                var id = requested
                 do {
-                    for try await report in progress {
+                    if register { id = try await runtime.addModel(reference: requested).id }
+                    for try await report in try started ?? runtime.downloadModelWithProgress(id) {
                         if case .failed = report.state { continue }  // the stream throws the error next
                         events.append(try ServerSentEvents.event(PullProgress(report), name: "progress"))
                         try await ServerSentEvents.send(&events, to: &writer)
@@ -136,14 +143,14 @@ struct ModelCatalogRoutes: Sendable {
             }
         }
         router.delete("api/models/:id/pull") { _, context in
-            let id = try context.parameters.require("id")
+            let id = try modelIDParameter(context)
             guard await runtime.cancelDownload(id) else {
                 throw OpenAIError(.notFound, "No download of '\(id)' is running", param: "id", code: "no_download")
             }
             return Response(status: .noContent)
         }
         router.delete("api/models/:id") { _, context in
-            try await runtime.deleteStoredModel(try context.parameters.require("id"))
+            try await runtime.deleteStoredModel(try modelIDParameter(context))
             return Response(status: .noContent)
         }
         router.get("api/storage") { _, _ in
@@ -152,10 +159,18 @@ struct ModelCatalogRoutes: Sendable {
     }
 
     /// What adding `body` would do, with a URL the server does not fetch (not http or https)
-    /// as a problem of its own.
-    private func check(_ body: AddModelRequest) -> ModelSourceCheck {
+    /// as a problem of its own. A provider's reference is resolved at the provider, which says
+    /// what the model is: a framework, id, name or sha256 beside it is a problem of that field.
+    private func check(_ body: AddModelRequest) async -> ModelSourceCheck {
+        if runtime.isModelReference(body.url) {
+            let given: [(ModelSourceField, Bool)] = [(.framework, body.framework != nil), (.id, body.id != nil), (.sha256, body.sha256 != nil)]
+            if let field = given.first(where: \.1)?.0 {
+                return ModelSourceCheck(problem: ModelSourceProblem(field, .invalidInput, "\(field.rawValue) does not apply to a reference: its provider says what the model is"), detectedFormat: .unknown)
+            }
+            return await runtime.checkModelReference(body.url, category: body.category)
+        }
         guard let url = body.httpURL else {
-            return ModelSourceCheck(problem: ModelSourceProblem(.url, .invalidInput, "url must be an http or https address"), detectedFormat: .unknown)
+            return ModelSourceCheck(problem: ModelSourceProblem(.url, .invalidInput, "url must be an http or https address, or a reference such as hf.co/OWNER/REPO:QUANT"), detectedFormat: .unknown)
         }
         return runtime.checkModelSource(url, category: body.category, framework: body.framework, id: body.id, name: body.name,
                                         sha256: body.sha256, supportsThinking: body.supportsThinking ?? false)

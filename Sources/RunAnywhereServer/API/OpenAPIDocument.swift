@@ -180,7 +180,7 @@ enum OpenAPIDocument {
       "schema": {
        "type": "string"
       },
-      "description": "A model id, as `GET /api/models` lists it"
+      "description": "A model id, as `GET /api/models` lists it, percent-encoded (a reference's id, hf.co/OWNER/REPO:QUANT, as hf.co%2FOWNER%2FREPO%3AQUANT)"
      }
     ],
     "tags": [
@@ -542,6 +542,204 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/tokenize": {
+   "post": {
+    "summary": "A text's tokens in a language model's vocabulary, in llama-server's shape",
+    "responses": {
+     "200": {
+      "description": "OK: the token ids; with with_pieces, each id with its piece of text (as its bytes when they are not whole UTF-8)",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "required": [
+          "tokens"
+         ],
+         "properties": {
+          "tokens": {
+           "type": "array",
+           "items": {
+            "oneOf": [
+             {
+              "type": "integer"
+             },
+             {
+              "type": "object",
+              "required": [
+               "id",
+               "piece"
+              ],
+              "properties": {
+               "id": {
+                "type": "integer"
+               },
+               "piece": {
+                "oneOf": [
+                 {
+                  "type": "string"
+                 },
+                 {
+                  "type": "array",
+                  "items": {
+                   "type": "integer",
+                   "minimum": 0,
+                   "maximum": 255
+                  }
+                 }
+                ]
+               }
+              }
+             }
+            ]
+           }
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "content"
+        ],
+        "properties": {
+         "content": {
+          "type": "string",
+          "description": "The text"
+         },
+         "add_special": {
+          "type": "boolean",
+          "default": false,
+          "description": "Add the tokens the model puts around a text (a beginning-of-text token, for models that want one)"
+         },
+         "parse_special": {
+          "type": "boolean",
+          "default": true,
+          "description": "Read special-token text such as <|im_start|> as that token, not as plain text"
+         },
+         "with_pieces": {
+          "type": "boolean",
+          "default": false,
+          "description": "Give each token with its piece of text"
+         },
+         "model": {
+          "type": "string",
+          "description": "A language model id, as `GET /api/models` lists it (default: the default model); RunAnywhere's addition, loaded as a generation loads it"
+         }
+        }
+       }
+      }
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
+  "/detokenize": {
+   "post": {
+    "summary": "The text a language model's tokens stand for, in llama-server's shape",
+    "responses": {
+     "200": {
+      "description": "OK: the tokens' pieces joined, special tokens written out",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "required": [
+          "content"
+         ],
+         "properties": {
+          "content": {
+           "type": "string"
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "tokens"
+        ],
+        "properties": {
+         "tokens": {
+          "type": "array",
+          "items": {
+           "type": "integer",
+           "minimum": 0,
+           "maximum": 2147483647
+          },
+          "description": "Token ids of the model's vocabulary; one outside it is a 400"
+         },
+         "model": {
+          "type": "string",
+          "description": "A language model id, as `GET /api/models` lists it (default: the default model); RunAnywhere's addition, loaded as a generation loads it"
+         }
+        }
+       }
+      }
+     }
+    },
+    "tags": [
+     "RunAnywhere"
+    ]
+   }
+  },
   "/api/ps": {
    "get": {
     "summary": "The language models loaded or loading, like ollama's /api/ps",
@@ -658,7 +856,7 @@ enum OpenAPIDocument {
     ]
    },
    "post": {
-    "summary": "Add a model from a URL (checked before anything is downloaded)",
+    "summary": "Add a model from a URL or a Hugging Face reference (checked before anything is downloaded)",
     "responses": {
      "201": {
       "description": "Added",
@@ -784,7 +982,7 @@ enum OpenAPIDocument {
       "schema": {
        "type": "string"
       },
-      "description": "A model id, as `GET /api/models` lists it"
+      "description": "A model id, as `GET /api/models` lists it, percent-encoded (a reference's id, hf.co/OWNER/REPO:QUANT, as hf.co%2FOWNER%2FREPO%3AQUANT)"
      }
     ],
     "tags": [
@@ -801,7 +999,7 @@ enum OpenAPIDocument {
       "schema": {
        "type": "string"
       },
-      "description": "A model id, as `GET /api/models` lists it"
+      "description": "A model id, as `GET /api/models` lists it, percent-encoded (a reference's id, hf.co/OWNER/REPO:QUANT, as hf.co%2FOWNER%2FREPO%3AQUANT)"
      }
     ],
     "tags": [
@@ -828,7 +1026,7 @@ enum OpenAPIDocument {
   },
   "/api/models/{id}/pull": {
    "post": {
-    "summary": "Download a model: `progress` events (PullProgress), then `done` (CatalogEntry), `cancelled` or `error` (Error)",
+    "summary": "Download a model (a Hugging Face reference not registered yet is registered first): `progress` events (PullProgress), then `done` (CatalogEntry), `cancelled` or `error` (Error)",
     "responses": {
      "200": {
       "description": "OK",
@@ -971,7 +1169,7 @@ enum OpenAPIDocument {
       "schema": {
        "type": "string"
       },
-      "description": "A model id, as `GET /api/models` lists it"
+      "description": "A model id, as `GET /api/models` lists it, percent-encoded (a reference's id, hf.co/OWNER/REPO:QUANT, as hf.co%2FOWNER%2FREPO%3AQUANT)"
      }
     ],
     "tags": [
@@ -1002,7 +1200,7 @@ enum OpenAPIDocument {
       "schema": {
        "type": "string"
       },
-      "description": "A model id, as `GET /api/models` lists it"
+      "description": "A model id, as `GET /api/models` lists it, percent-encoded (a reference's id, hf.co/OWNER/REPO:QUANT, as hf.co%2FOWNER%2FREPO%3AQUANT)"
      }
     ],
     "tags": [
@@ -1048,7 +1246,7 @@ enum OpenAPIDocument {
       "schema": {
        "type": "string"
       },
-      "description": "A model id, as `GET /api/models` lists it"
+      "description": "A model id, as `GET /api/models` lists it, percent-encoded (a reference's id, hf.co/OWNER/REPO:QUANT, as hf.co%2FOWNER%2FREPO%3AQUANT)"
      }
     ]
    }
@@ -1119,7 +1317,7 @@ enum OpenAPIDocument {
       "schema": {
        "type": "string"
       },
-      "description": "A model id, as `GET /api/models` lists it"
+      "description": "A model id, as `GET /api/models` lists it, percent-encoded (a reference's id, hf.co/OWNER/REPO:QUANT, as hf.co%2FOWNER%2FREPO%3AQUANT)"
      }
     ],
     "tags": [
@@ -1153,7 +1351,7 @@ enum OpenAPIDocument {
       "schema": {
        "type": "string"
       },
-      "description": "A model id, as `GET /api/models` lists it"
+      "description": "A model id, as `GET /api/models` lists it, percent-encoded (a reference's id, hf.co/OWNER/REPO:QUANT, as hf.co%2FOWNER%2FREPO%3AQUANT)"
      }
     ],
     "tags": [
@@ -2735,7 +2933,7 @@ enum OpenAPIDocument {
        "text/event-stream": {
         "schema": {
          "type": "object",
-         "description": "`delta` pieces of the answer, then `done` with the VLMResult (text, promptTokens, completionTokens, totalTimeMs, tokensPerSecond, timeToFirstTokenMs, imageEncodeTimeMs, stopReason, modelId), or `error`",
+         "description": "`delta` pieces of the answer (`content`) or of the model's reasoning (`reasoning`), then `done` with the VLMResult (text, promptTokens, completionTokens, totalTimeMs, tokensPerSecond, timeToFirstTokenMs, imageEncodeTimeMs, stopReason, modelId), or `error`",
          "required": [
           "event",
           "data"
@@ -2773,14 +2971,16 @@ enum OpenAPIDocument {
               "contentMediaType": "application/json",
               "contentSchema": {
                "type": "object",
-               "required": [
-                "content"
-               ],
                "properties": {
                 "content": {
                  "type": "string"
+                },
+                "reasoning": {
+                 "type": "string"
                 }
-               }
+               },
+               "minProperties": 1,
+               "maxProperties": 1
               }
              }
             }
@@ -4133,8 +4333,8 @@ enum OpenAPIDocument {
     "properties": {
      "url": {
       "type": "string",
-      "format": "uri",
-      "pattern": "^https?://"
+      "pattern": "^(https?://|hf\\.co/|huggingface\\.co/)",
+      "description": "An http(s) URL of the model's file or archive, or a Hugging Face reference in ollama's form, hf.co/OWNER/REPO:QUANT (without :QUANT, Q4_K_M or the first GGUF file): the repository's GGUF file whose name carries QUANT, registered as a language model with its size and sha256 (framework, id and sha256 do not apply to a reference)"
      },
      "category": {
       "$ref": "#/components/schemas/ModelCategory"

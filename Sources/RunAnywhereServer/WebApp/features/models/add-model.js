@@ -31,7 +31,7 @@ function build(page, info) {
   const framework = field("framework", h("select", {}), "Framework");
   const modalityNote = h("p", { class: "muted modality-note", role: "status" });
   const name = field("name", h("input", { type: "text", autocomplete: "off", placeholder: "From the file name" }), "Name");
-  const url = field("url", h("input", { type: "url", required: true, autocomplete: "off", placeholder: "https://huggingface.co/…/model.Q4_K_M.gguf" }), "Download URL");
+  const url = field("url", h("input", { type: "url", required: true, autocomplete: "off", placeholder: "https://…/model.Q4_K_M.gguf, or hf.co/OWNER/REPO:Q4_K_M" }), "Download URL or Hugging Face reference");
   const format = h("output", { class: "detected-format", for: "add-url", "aria-live": "polite" }, "–");
   const id = field("id", h("input", { type: "text", autocomplete: "off", spellcheck: false }), "Id (optional)");
   const sha256 = field("sha256", h("input", { type: "text", autocomplete: "off", spellcheck: false, placeholder: "64 hexadecimal digits (optional)" }), "SHA-256");
