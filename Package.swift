@@ -48,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        // `swift package generate-documentation --target RunAnywhere`: the DocC catalog in Sources/RunAnywhere/RunAnywhere.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Core: public API and types, catalog, GGUF reader, chat formatting. No C, no engine.
@@ -59,6 +61,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // The analytics outbox of the staging and production backends.
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -175,6 +179,7 @@ let package = Package(
             dependencies: [
                 "RunAnywhere", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/RunAnywhereTestSupport", swiftSettings: swiftSettings
         ),

@@ -64,9 +64,20 @@ struct CLIContext {
         return CLIContext(logger: logger, initializationTime: elapsed, configuration: configuration)
     }
 
-    /// Initializes the SDK and runs `body` with it, reporting SDK errors as ``reportingErrors(_:)`` does.
+    /// Initializes the SDK and runs `body` with it, reporting SDK errors as ``reportingErrors(_:)``
+    /// does. Then the SDK shuts down: in staging and production the analytics the command recorded
+    /// are queued and sent for a few seconds at most (what is not sent goes with a later command).
     static func run(_ options: GlobalOptions, _ body: (CLIContext) async throws -> Void) async throws {
-        try await reportingErrors { try await body(start(options)) }
+        try await reportingErrors {
+            let context = try start(options)
+            do {
+                try await body(context)
+            } catch {
+                await RunAnywhere.shutdown()
+                throw error
+            }
+            await RunAnywhere.shutdown()
+        }
     }
 
     /// Runs `body`, turning SDK errors into a one-line message and exit code 1.

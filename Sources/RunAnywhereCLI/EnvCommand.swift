@@ -20,6 +20,7 @@ struct EnvCommand: AsyncParsableCommand {
                 let statuses = try context.environments.statuses()
                 if json { return try JSONOutput.print(statuses) }
                 Terminal.write(EnvCommand.describe(statuses))
+                if let backend = try await RunAnywhere.backendStatus() { Terminal.write(EnvCommand.describe(backend)) }
             }
         }
     }
@@ -42,6 +43,12 @@ struct EnvCommand: AsyncParsableCommand {
                 Terminal.write("SDK re-initialized for the \(environment.description).\n" + EnvCommand.describe(try context.environments.statuses()))
             }
         }
+    }
+
+    /// The selected backend's device registration and queued analytics.
+    static func describe(_ backend: BackendStatus) -> String {
+        let device = backend.deviceID.map { "registered as \($0)" } ?? "not registered yet"
+        return "Backend \(backend.baseURL): device \(device); \(backend.queuedEvents) analytics event(s) queued\n"
     }
 
     static func describe(_ statuses: [EnvironmentStatus]) -> String {

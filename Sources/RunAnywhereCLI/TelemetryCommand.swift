@@ -3,11 +3,13 @@ import Foundation
 import RunAnywhere
 import RunAnywhereTelemetry
 
-/// `runanywhere telemetry …`: the collector BenchRunner posts to, and its runs.
+/// `runanywhere telemetry …`: the collector BenchRunner posts to and the SDK's staging and
+/// production environments send to, and what it stored.
 struct TelemetryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "telemetry", abstract: "Collect BenchRunner payloads from many machines, list, summarize and export them.",
-        subcommands: [Serve.self, List.self, Summary.self, Export.self]
+        commandName: "telemetry",
+        abstract: "Collect BenchRunner payloads and the SDK's device registrations and analytics; list, summarize and export them.",
+        subcommands: [Serve.self, List.self, Summary.self, Export.self, Devices.self, Events.self]
     )
 
     /// Where runs are kept: `--database` or `$RUNANYWHERE_TELEMETRY_DATABASE`, else an SQLite file in the data folder.
@@ -52,7 +54,9 @@ struct TelemetryCommand: AsyncParsableCommand {
             discussion: """
                 Binds to 127.0.0.1:8000 (BenchRunner's default endpoint) unless told otherwise; another address needs an API key \
                 (--api-key-stdin), which harnesses send from BENCH_TELEMETRY_API_KEY. Also serves GET /telemetry/runs, \
-                /telemetry/summary, /telemetry/export and /health. SIGINT or SIGTERM stops it gracefully.
+                /telemetry/summary, /telemetry/export and /health, and is the SDK's staging or production backend: \
+                POST /api/v1/devices/register and POST /api/v1/analytics/events (each event stored once), read back with \
+                GET /api/v1/devices and GET /api/v1/analytics/events. SIGINT or SIGTERM stops it gracefully.
                 """
         )
         @OptionGroup var global: GlobalOptions
@@ -196,6 +200,64 @@ struct TelemetryCommand: AsyncParsableCommand {
                     throw SDKError.writeFailed("Cannot write \(output)", error)
                 }
                 Terminal.standardError("Wrote \(records.count) runs to \(output)")
+            }
+        }
+    }
+
+    struct Devices: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "devices", abstract: "The devices registered by the SDK in staging or production.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var store: StoreOptions
+        @Option(name: .long, help: "How many devices (1 to 1000).") var limit = 20
+        @Flag(name: .long, help: "Print JSON.") var json = false
+
+        func validate() throws {
+            guard (1...1000).contains(limit) else { throw ValidationError("--limit must be from 1 to 1000") }
+        }
+
+        func run() async throws {
+            try await CLIContext.run(global) { context in
+                let (devices, total) = try await store.with(context) { store in (try await store.devices(limit: limit, offset: 0), try await store.deviceCount()) }
+                if json { return try JSONOutput.print(devices) }
+                let rows = devices.map { device in
+                    [device.deviceID, device.registration.environment, device.registration.osVersion, device.registration.sdkVersion,
+                     device.registeredAt.formatted(.iso8601), device.lastSeenAt.formatted(.iso8601)]
+                }
+                Terminal.write(Terminal.table(["device", "environment", "OS", "SDK", "registered", "last seen"], rows))
+                Terminal.standardError("\(devices.count) of \(total) devices")
+            }
+        }
+    }
+
+    struct Events: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "events", abstract: "The newest analytics events the SDK sent in staging or production.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var store: StoreOptions
+        @Option(name: .long, help: "Only events from this device (its id from `telemetry devices`).") var device: String?
+        @Option(name: .long, help: "Only events of this type: generation, transcription or synthesis.") var type: String?
+        @Option(name: .long, help: "How many events (1 to 1000).") var limit = 20
+        @Flag(name: .long, help: "Print JSON.") var json = false
+
+        func validate() throws {
+            guard (1...1000).contains(limit) else { throw ValidationError("--limit must be from 1 to 1000") }
+            if let type, !AnalyticsEvent.types.contains(type) { throw ValidationError("--type must be one of \(AnalyticsEvent.types.sorted().joined(separator: ", "))") }
+        }
+
+        func run() async throws {
+            try await CLIContext.run(global) { context in
+                let query = AnalyticsQuery(deviceID: device, type: type, limit: limit)
+                let (records, total) = try await store.with(context) { store in (try await store.analyticsEvents(query), try await store.analyticsEventCount(query)) }
+                if json { return try JSONOutput.print(records) }
+                let rows = records.map { record -> [String] in
+                    let model: String
+                    switch record.event.properties["model_id"] ?? record.event.properties["voice"] {
+                    case .text(let text)?: model = text
+                    default: model = ""
+                    }
+                    return [record.event.occurredAt, record.event.type, model, String(record.deviceID.prefix(8)), String(record.event.id.prefix(8))]
+                }
+                Terminal.write(Terminal.table(["time", "type", "model", "device", "event"], rows))
+                Terminal.standardError("\(records.count) of \(total) events")
             }
         }
     }

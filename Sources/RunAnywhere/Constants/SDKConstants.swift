@@ -83,6 +83,9 @@ public enum SDKConstants {
         public static let environment = "environment.json"
         /// API keys per environment, readable only by the user (mode 0600), in the app-data folder.
         public static let credentials = "credentials.json"
+        /// The staging and production backends' folder, in the app-data folder: the device's
+        /// identity (`device.json`) and the analytics outbox (`outbox.sqlite`).
+        public static let backend = "backend"
     }
 
     /// Names of the events the SDK reports in its log metadata (`event`).
@@ -94,5 +97,8 @@ public enum SDKConstants {
         public static let conversationSaved = "conversation.saved"
         public static let fileMovedAside = "storage.fileMovedAside"
         public static let environmentChanged = "environment.changed"
+        public static let deviceRegistered = "backend.deviceRegistered"
+        public static let analyticsSent = "backend.analyticsSent"
+        public static let backendFailed = "backend.failed"
     }
 }

@@ -20,6 +20,7 @@ public enum SDKEvent: Sendable, Equatable {
 /// The SDK's event stream: every subscriber gets every event from the moment it subscribes.
 public final class SDKEventBus: Sendable {
     private let subscribers = Mutex<[Int: AsyncStream<SDKEvent>.Continuation]>([:])
+    private let observers = Mutex<[Int: @Sendable (SDKEvent) -> Void]>([:])
     private let nextID = Mutex(0)
 
     public init() {}
@@ -38,6 +39,24 @@ public final class SDKEventBus: Sendable {
 
     /// Sends `event` to every subscriber.
     public func publish(_ event: SDKEvent) {
+        for observer in observers.withLock({ Array($0.values) }) { observer(event) }
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
+    }
+
+    /// Calls `handler` with every event published from now on, on the publisher's thread before
+    /// ``publish(_:)`` returns, until ``stopObserving(_:)``: for a subscriber that must hold every
+    /// event published before a given moment (the backend's outbox). `handler` must be quick.
+    func observe(_ handler: @escaping @Sendable (SDKEvent) -> Void) -> Int {
+        let id = nextID.withLock { id in
+            defer { id += 1 }
+            return id
+        }
+        observers.withLock { $0[id] = handler }
+        return id
+    }
+
+    /// Stops calling the handler ``observe(_:)`` returned `id` for.
+    func stopObserving(_ id: Int) {
+        _ = observers.withLock { $0.removeValue(forKey: id) }
     }
 }

@@ -1,5 +1,6 @@
-/// Which RunAnywhere backend the SDK would talk to. On-device inference never needs it; in
-/// development no key is needed and no network call is ever made.
+/// Which RunAnywhere backend the SDK talks to: in staging and production it registers the device
+/// and sends its analytics there (inference itself stays on the device); in development no key
+/// is needed and no network call is ever made.
 public enum SDKEnvironment: String, CaseIterable, Codable, Sendable {
     case development
     case staging

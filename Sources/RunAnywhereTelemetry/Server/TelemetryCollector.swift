@@ -3,8 +3,10 @@ import Hummingbird
 import Logging
 import RunAnywhere
 
-/// `runanywhere telemetry serve`: receives BenchRunner payloads from a fleet and keeps them in a
-/// ``TelemetryStore``. Listens on loopback unless given another host together with an API key.
+/// `runanywhere telemetry serve`: receives BenchRunner payloads from a fleet, and the device
+/// registrations and analytics the SDK sends in staging and production (``BackendRoutes``), and
+/// keeps them in a ``TelemetryStore``. Listens on loopback unless given another host together
+/// with an API key.
 public struct TelemetryCollector: Sendable {
     /// Where runs are kept.
     public let store: any TelemetryStore
@@ -41,7 +43,8 @@ public struct TelemetryCollector: Sendable {
         guard (0...65_535).contains(port) else { throw SDKError(.invalidConfiguration, "The port must be between 0 and 65535") }
     }
 
-    /// The routes with their middleware: errors as JSON, foreign hosts and pages refused, then the API key.
+    /// The routes with their middleware: errors as JSON, foreign hosts and pages refused, then the
+    /// API key (for `/telemetry…` and `/api/…`).
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: TelemetryErrorMiddleware())
@@ -49,6 +52,7 @@ public struct TelemetryCollector: Sendable {
         if let apiKey, !apiKey.isEmpty { router.add(middleware: TelemetryKeyMiddleware(key: apiKey)) }
         router.get("health") { [store] _, _ in try TelemetryRoutes.json(["status": "ok", "store": store.kind]) }
         TelemetryRoutes(store: store).register(on: router)
+        BackendRoutes(store: store).register(on: router)
         return router
     }
 

@@ -60,13 +60,13 @@ struct TelemetryErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// With an API key, only requests with `Authorization: Bearer <key>` reach `/telemetry…`
-/// (`/health` stays open for supervisors).
+/// With an API key, only requests with `Authorization: Bearer <key>` reach `/telemetry…` and the
+/// SDK backend's `/api/…` (`/health` stays open for supervisors).
 struct TelemetryKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let key: String
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.uri.path.hasPrefix("/telemetry") else { return try await next(request, context) }
+        guard request.uri.path.hasPrefix("/telemetry") || request.uri.path.hasPrefix("/api/") else { return try await next(request, context) }
         guard ConstantTime.isBearer(request.headers[.authorization], key: key) else {
             throw TelemetryHTTPError(.unauthorized, "A valid API key is needed: send 'Authorization: Bearer <key>'")
         }

@@ -11,9 +11,9 @@ public final class PostgresTelemetryStore: TelemetryStore {
     public let kind = "postgresql"
     /// Where it connects, without the password.
     public let location: String
-    private let client: PostgresClient
+    let client: PostgresClient
     private let running: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
     private static let migrationLock: Int64 = 0x5241_7465_6C65  // "RAtele"
 
     private init(client: PostgresClient, location: String, logger: Logger) {
@@ -147,7 +147,7 @@ public final class PostgresTelemetryStore: TelemetryStore {
     }
 
     /// A full disk as ``ErrorCode/insufficientStorage``; the server's own message otherwise.
-    private static func error(_ error: any Error, location: String) -> any Error {
+    static func error(_ error: any Error, location: String) -> any Error {
         guard let error = error as? PSQLError else { return error }
         let message = error.serverInfo?[.message] ?? "\(error.code)"
         if error.serverInfo?[.sqlState] == "53100" { return SDKError(.insufficientStorage, "PostgreSQL at \(location) has no space left: \(message)") }

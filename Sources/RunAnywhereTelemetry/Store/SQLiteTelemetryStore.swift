@@ -12,7 +12,7 @@ public final class SQLiteTelemetryStore: TelemetryStore {
     public let kind = "sqlite"
     /// The database file.
     public let url: URL
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
 
     private init(url: URL, connection: SQLiteConnection) {
         self.url = url
@@ -88,7 +88,7 @@ public final class SQLiteTelemetryStore: TelemetryStore {
         try await connection.close()
     }
 
-    private static func data(_ value: TelemetryColumns.Value) -> SQLiteData {
+    static func data(_ value: TelemetryColumns.Value) -> SQLiteData {
         switch value {
         case .text(let text): .text(text)
         case .integer(let integer): .integer(Int(integer))
@@ -109,7 +109,7 @@ public final class SQLiteTelemetryStore: TelemetryStore {
     }
 
     /// A full disk as ``ErrorCode/insufficientStorage``; other errors named with the file.
-    private static func error(_ error: any Error, url: URL) -> any Error {
+    static func error(_ error: any Error, url: URL) -> any Error {
         guard let error = error as? SQLiteError else { return error }
         if error.reason == .full { return SDKError(.insufficientStorage, "No space left to store runs in \(url.path)") }
         return SDKError(.fileWriteFailed, "The telemetry database \(url.path) failed: \(error.message)")

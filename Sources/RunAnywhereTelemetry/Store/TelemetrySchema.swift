@@ -1,4 +1,5 @@
-/// The collector's tables, and the migrations that create them, for both SQL dialects.
+/// The collector's tables, and the migrations that create them, for both SQL dialects: BenchRunner's
+/// runs (1), the SDK backend's devices and analytics events (2, ``BackendSchema``).
 enum TelemetrySchema {
     /// The two dialects.
     enum Dialect {
@@ -46,6 +47,7 @@ enum TelemetrySchema {
                 "CREATE INDEX runs_by_group ON runs (device_model, os_version, model_id, backend, run_at)",
                 "CREATE INDEX runs_by_time ON runs (run_at, received_at)",
             ]),
+            (2, BackendSchema.migration(dialect)),
         ]
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhere
 import RunAnywhereBenchRunner
 
 /// Which runs to read: equal to every filter given, newest run first.
@@ -29,7 +30,8 @@ public struct TelemetryQuery: Sendable, Equatable {
     }
 }
 
-/// Where the collector keeps runs: SQLite (``SQLiteTelemetryStore``) or PostgreSQL
+/// Where the collector keeps BenchRunner's runs, and the devices and analytics events the SDK
+/// sends in staging and production: SQLite (``SQLiteTelemetryStore``) or PostgreSQL
 /// (``PostgresTelemetryStore``), with the same schema and behaviour. A stored run survives the
 /// process being killed once ``insert(_:receivedAt:)`` has returned.
 public protocol TelemetryStore: Sendable {
@@ -41,6 +43,21 @@ public protocol TelemetryStore: Sendable {
     func runs(_ query: TelemetryQuery) async throws -> [TelemetryRecord]
     /// How many runs `query`'s filters select (its limit and offset aside).
     func count(_ query: TelemetryQuery) async throws -> Int
+    /// Registers the device `registration` describes, or finds it by its identifier (keeping its
+    /// id and first registration, updating the rest): its record, and whether it is new.
+    func registerDevice(_ registration: DeviceRegistration, at date: Date) async throws -> (device: DeviceRecord, created: Bool)
+    /// Whether `deviceID` (the collector's id) is a registered device; marks it seen at `date`.
+    func touchDevice(_ deviceID: String, at date: Date) async throws -> Bool
+    /// Stores those of `events` (from `deviceID`) whose ids are not stored yet; the ids it stored.
+    func insertEvents(_ events: [AnalyticsEvent], deviceID: String, receivedAt: Date) async throws -> Set<String>
+    /// The analytics events `query` selects, newest first (by when they happened, then arrival).
+    func analyticsEvents(_ query: AnalyticsQuery) async throws -> [AnalyticsRecord]
+    /// How many analytics events `query`'s filters select (its limit and offset aside).
+    func analyticsEventCount(_ query: AnalyticsQuery) async throws -> Int
+    /// A page of the registered devices, most recently seen first.
+    func devices(limit: Int, offset: Int) async throws -> [DeviceRecord]
+    /// How many devices are registered.
+    func deviceCount() async throws -> Int
     /// Closes the connection(s).
     func close() async throws
 }

@@ -60,7 +60,7 @@ public enum TelemetryValidator {
     }
 
     /// Refuses bodies nested deeper than a payload ever is before a parser recurses into them.
-    private static func checkNesting(_ body: Data) throws(TelemetryValidationError) {
+    static func checkNesting(_ body: Data) throws(TelemetryValidationError) {
         var depth = 0, inString = false, escaped = false
         for byte in body {
             if inString {
