@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import OpenAPIRuntime
+import RunAnywhere
 
 /// Server-sent event streams (`text/event-stream`), framed by OpenAPIRuntime's encoder.
 enum ServerSentEvents {
@@ -18,6 +19,22 @@ enum ServerSentEvents {
     /// An event whose data is `value` as JSON, named `name` when given.
     static func event(_ value: some Encodable, name: String? = nil) throws -> ServerSentEvent {
         ServerSentEvent(event: name, data: String(decoding: try JSONEncoder.server.encode(value), as: UTF8.self))
+    }
+
+    /// A piece of an answer (`content`) or of the model's reasoning (`reasoning`): the `delta`
+    /// events of the conversation and vision routes.
+    struct Delta: Encodable, Sendable {
+        let content: String?
+        let reasoning: String?
+    }
+
+    /// The `delta` event of a generation's `.text` or `.reasoning` event; nil for the others.
+    static func delta(_ event: GenerationEvent) throws -> ServerSentEvent? {
+        switch event {
+        case .text(let text): try self.event(Delta(content: text, reasoning: nil), name: "delta")
+        case .reasoning(let text): try self.event(Delta(content: nil, reasoning: text), name: "delta")
+        case .toolCall, .completed: nil
+        }
     }
 
     /// Frames `events`, writes them and empties the list.

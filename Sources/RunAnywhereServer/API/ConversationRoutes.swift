@@ -85,11 +85,6 @@ struct ConversationRoutes: Sendable {
         }
     }
 
-    struct Delta: Encodable, Sendable {
-        let content: String?
-        let reasoning: String?
-    }
-
     func register(on router: Router<BasicRequestContext>) {
         router.get("api/conversations") { request, _ in
             let query = request.uri.queryParameters.get("q").flatMap { $0.isEmpty ? nil : $0 }
@@ -183,11 +178,8 @@ struct ConversationRoutes: Sendable {
         var events: [ServerSentEvent] = []
         do {
             for try await event in reply.events {
-                switch event {
-                case .reasoning(let text): events.append(try ServerSentEvents.event(Delta(content: nil, reasoning: text), name: "delta"))
-                case .text(let text): events.append(try ServerSentEvents.event(Delta(content: text, reasoning: nil), name: "delta"))
-                case .toolCall, .completed: break  // the saved message, below, carries the result
-                }
+                // The saved message, below, carries the result and tool calls.
+                if let delta = try ServerSentEvents.delta(event) { events.append(delta) }
                 try await ServerSentEvents.send(&events, to: &writer)
             }
         } catch is SDKError {

@@ -29,12 +29,6 @@ struct VisionRoutes: Sendable {
         @NumberField var temperature: Float?
     }
 
-    /// A piece of the answer (`content`) or of the model's reasoning (`reasoning`).
-    struct Delta: Encodable, Sendable {
-        let content: String?
-        let reasoning: String?
-    }
-
     struct ImagineRequest: Decodable, Sendable {
         let prompt: String
         let model: String?
@@ -73,11 +67,10 @@ struct VisionRoutes: Sendable {
                 var pending: [ServerSentEvent] = []
                 do {
                     for try await event in generation {
-                        switch event {
-                        case .text(let text): pending.append(try ServerSentEvents.event(Delta(content: text, reasoning: nil), name: "delta"))
-                        case .reasoning(let text): pending.append(try ServerSentEvents.event(Delta(content: nil, reasoning: text), name: "delta"))
-                        case .completed(let result): pending.append(try ServerSentEvents.event(VLMResult(result), name: "done"))
-                        case .toolCall: break  // describing offers no tools
+                        if case .completed(let result) = event {
+                            pending.append(try ServerSentEvents.event(VLMResult(result), name: "done"))
+                        } else if let delta = try ServerSentEvents.delta(event) {
+                            pending.append(delta)
                         }
                         try await ServerSentEvents.send(&pending, to: &writer)
                     }
