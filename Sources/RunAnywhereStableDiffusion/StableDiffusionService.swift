@@ -1,14 +1,17 @@
 internal import CStableDiffusion
 import Foundation
 import RunAnywhere
+import Synchronization
 
 /// A diffusion model loaded in stable-diffusion.cpp: one `sd_ctx_t`, used by one generation at a
 /// time (the runtime's diffusion lock, and the C shim's own). Text to image, decoding only.
 final class StableDiffusionService: DiffusionService, @unchecked Sendable {
-    // @unchecked: `context` is only used under the locks above, and freed once, in deinit.
+    // @unchecked: `context` is only used under the locks above, and freed once (`freed`): by
+    // unload(), which the runtime calls only when no generation runs, or else in deinit.
     private let library: StableDiffusionLibrary
     private let context: OpaquePointer
     private let reduceMemory: Bool
+    private let freed = Mutex(false)
 
     /// Loads the model's files; a file stable-diffusion.cpp cannot read is a clear error.
     init(library: StableDiffusionLibrary, files: StableDiffusionFiles, configuration: DiffusionConfiguration, threads: Int) throws {
@@ -43,9 +46,15 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
         self.context = loaded
     }
 
-    deinit {
+    deinit { freeContext() }
+
+    func unload() async { freeContext() }
+
+    /// Frees the context once, and gives the freed buffers back to the system.
+    private func freeContext() {
+        guard freed.withLock({ freed in defer { freed = true }; return !freed }) else { return }
         library.api.free_sd_ctx(context)
-        ra_engine_release_free_memory()  // give the freed buffers back to the system
+        ra_engine_release_free_memory()
     }
 
     /// A generous estimate: about 6.5 KB per pixel for decoding the image, the largest buffer of a
@@ -61,6 +70,7 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
     }
 
     func generate(_ request: DiffusionRequest, cancellation: CancellationFlag, onStep: @escaping @Sendable (Int, Int) -> Void) throws -> DiffusionImage {
+        guard !freed.withLock({ $0 }) else { throw SDKError(.notInitialized, "The diffusion model was unloaded") }
         let options = request.options
         let (method, scheduler) = try Self.sampler(options.scheduler)
         var params = sd_img_gen_params_t()

@@ -164,14 +164,49 @@ struct DiffusionTests {
         var last: DiffusionProgress?
         for try await progress in stream { last = progress }
         #expect(last?.stage == .complete && last?.result?.width == 64)
-        #expect(await runtime.currentDiffusionModel?.id == Self.fixtureID)
+        // The model is in the one model cache, idle, with its keep-alive; not the facade's current model.
+        let status = await runtime.loadedModels().first { $0.modelId == Self.fixtureID }
+        #expect(status?.state == .loaded && status?.activeRequests == 0 && status?.keepAliveSeconds == 300 && (status?.memoryBytes ?? 0) > 0)
+        #expect(await runtime.currentDiffusionModel == nil)
         // What only the loaded model can say ends the stream with the error.
         var lms = Self.small()
         lms.scheduler = .lms
         await #expect(throws: SDKError.self) {
             for try await _ in try await runtime.generateImageStream(prompt: "A cat", options: lms, model: model, configuration: Self.configuration) {}
         }
-        await runtime.unloadDiffusionModel()
+        await runtime.unloadModel(id: Self.fixtureID)
+        #expect(await runtime.loadedModels().isEmpty)
+    }
+
+    @Test func anotherConfigurationReloadsTheModelOnceIdleAndTheBudgetCountsIt() async throws {
+        let runtime = Self.makeRuntime()
+        let model = try runtime.model(id: Self.fixtureID)
+        let events = runtime.events.subscribe()
+        let first = try await runtime.generateImageStream(prompt: "A cat", options: Self.small(), model: model, configuration: Self.configuration)
+        var tiled = Self.configuration
+        tiled.reduceMemory = true
+        // Asked while the first image is drawn: it waits for that one, then the model is loaded again, tiled.
+        async let second = RunAnywhereRuntime.image(from: runtime.generateImageStream(prompt: "A dog", options: Self.small(), model: model, configuration: tiled))
+        #expect(try await RunAnywhereRuntime.image(from: first).width == 64)
+        #expect(try await second.width == 64)
+        await runtime.unloadModel(id: Self.fixtureID)
+        var (loads, unloads) = (0, 0)
+        for await event in events {
+            if case .modelLoaded(let id) = event, id == Self.fixtureID { loads += 1 }
+            if case .modelUnloaded(let id) = event, id == Self.fixtureID { unloads += 1 }
+            if unloads == 2 { break }
+        }
+        #expect(loads == 2)
+        // Held in the cache, it is evicted for a model that needs its room once idle.
+        _ = try await RunAnywhereRuntime.image(from: runtime.generateImageStream(prompt: "A cat", options: Self.small(), model: model, configuration: Self.configuration))
+        let image = try #require(await runtime.loadedModels().first { $0.modelId == Self.fixtureID }).memoryBytes
+        try await runtime.preloadModel(RunAnywhere.defaultModelID, options: ModelLoadOptions(threads: 1))
+        let language = try #require(await runtime.loadedModels().first { $0.modelId == RunAnywhere.defaultModelID }).memoryBytes
+        await runtime.unloadModel(id: RunAnywhere.defaultModelID)
+        await runtime.setModelMemoryBudget(image + language - 1)  // either fits, not both
+        try await runtime.preloadModel(RunAnywhere.defaultModelID, options: ModelLoadOptions(threads: 1))
+        #expect(await runtime.loadedModels().map(\.modelId) == [RunAnywhere.defaultModelID])
+        await runtime.unloadAllModels()
     }
 
     @Test func badModelFilesAreClearErrors() async throws {

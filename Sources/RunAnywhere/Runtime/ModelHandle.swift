@@ -52,6 +52,18 @@ public final class ModelHandle: Sendable {
         return try await runtime.transcribe(audio, model: model.id, options: options, loadOptions: loadOptions)
     }
 
+    /// Generates an image of `prompt` with the held image-generation model, streaming its
+    /// progress as ``RunAnywhereRuntime/generateImageStream(prompt:options:)`` does.
+    public func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<DiffusionProgress, any Error> {
+        try check(.imageGeneration)
+        return try await runtime.generateImageStream(prompt: prompt, options: options, model: model, configuration: Self.diffusionConfiguration(model, loadOptions))
+    }
+
+    /// How ``RunAnywhereRuntime/hold(_:options:)`` loads an image-generation model: its defaults, with the threads of `options`.
+    static func diffusionConfiguration(_ model: ModelInfo, _ options: ModelLoadOptions) -> DiffusionConfiguration {
+        DiffusionConfiguration(modelId: model.id, threads: options.threads)
+    }
+
     /// Speaks `text` with the held voice.
     public func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws -> TTSOutput {
         try check(.speechSynthesis)
@@ -68,8 +80,8 @@ public final class ModelHandle: Sendable {
 
 extension RunAnywhereRuntime {
     /// Loads the model `id` (of any modality: language, vision-language, speech-to-text, voice
-    /// activity, voice) into the model cache if needed and holds it for the caller until the
-    /// handle is released.
+    /// activity, voice, image generation) into the model cache if needed and holds it
+    /// for the caller until the handle is released.
     public func hold(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws -> ModelHandle {
         let model = try catalog.model(id: id)
         let kind: EngineKind = switch model.category {
@@ -77,10 +89,12 @@ extension RunAnywhereRuntime {
         case .speechSynthesis: .speechSynthesis
         case .audio: .voiceActivity
         case .language, .multimodal, .vision: .language
-        case .imageGeneration, .embedding:
+        case .imageGeneration: .imageGeneration
+        case .embedding:
             throw SDKError(.modelIncompatible, "Model '\(id)' is a \(model.category.displayName.lowercased()) model, which the model cache does not hold")
         }
-        let lease = try await acquire(model, as: kind, options: options, keepAlive: nil)
+        let diffusion = kind == .imageGeneration ? ModelHandle.diffusionConfiguration(model, options) : nil
+        let lease = try await acquire(model, as: kind, options: options, keepAlive: nil, diffusion: diffusion)
         return ModelHandle(runtime: self, lease: lease, loadOptions: options)
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
 extension RunAnywhereRuntime {
-    /// Whether a diffusion model is loaded.
-    public var isDiffusionModelLoaded: Bool { loadedDiffusion != nil }
+    /// Whether the current diffusion model is loaded.
+    public var isDiffusionModelLoaded: Bool { currentDiffusionEntry.map { cache[$0.info.id]?.engine != nil } ?? false }
 
-    /// The loaded diffusion model.
-    public var currentDiffusionModel: ModelInfo? { loadedDiffusion?.info }
+    /// The current diffusion model.
+    public var currentDiffusionModel: ModelInfo? { currentDiffusionEntry?.info }
 
     /// Loads the diffusion model at `modelPath` (a file, or a model's folder) and makes it the one
     /// ``generateImage(prompt:options:)`` uses, replacing the loaded one (the spec's Appendix B
@@ -28,18 +28,28 @@ extension RunAnywhereRuntime {
         try await loadDiffusionModel(model, configuration: configuration)
     }
 
-    /// Loads the diffusion model `model` (a catalog entry, downloaded) and makes it the current
-    /// one; loading the loaded model again with the same configuration does nothing.
+    /// Loads the diffusion model `model` (a catalog entry, downloaded) into the model cache, with
+    /// the memory budget and lifecycle every model has, and makes it the current one (kept until
+    /// it is replaced or unloaded); the previous current one is unloaded first. Loading the
+    /// current model again with the same configuration does nothing.
     public func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration? = nil) async throws {
-        try Self.checkImageGeneration(model)
-        try await diffusionLock.withLock { _ = try await loadLocked(model, configuration: configuration) }
+        let configuration = try Self.check(model, configuration)
+        try await diffusionLock.withLock {
+            if let previous = currentDiffusionEntry?.info.id, previous != model.id {
+                currentDiffusionEntry = nil
+                await unloadModel(id: previous)  // free its memory before the next model takes some
+            }
+            release(try await acquire(model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: .forever, diffusion: configuration))
+            currentDiffusionEntry = (model, configuration)
+        }
     }
 
-    /// Unloads the diffusion model, after a generation in progress ends.
+    /// Unloads the current diffusion model, after a generation in progress ends.
     public func unloadDiffusionModel() async {
         await diffusionLock.withLock {
-            if let id = loadedDiffusion?.info.id { events.publish(.modelUnloaded(modelId: id)) }
-            loadedDiffusion = nil
+            guard let id = currentDiffusionEntry?.info.id else { return }
+            currentDiffusionEntry = nil
+            await unloadModel(id: id)
         }
     }
 
@@ -50,30 +60,30 @@ extension RunAnywhereRuntime {
         try await Self.image(from: generateImageStream(prompt: prompt, options: options))
     }
 
-    /// Starts generating an image with the loaded model and streams its progress: one value after
-    /// each denoising step (step n of N, elapsed time, time to go), then one carrying the image.
-    /// Bad options, an empty prompt, no loaded model or a size the memory cannot hold throw here,
-    /// before any work. Cancelling the iterating task, dropping the stream, or
-    /// ``cancelImageGeneration()`` stops the engine at its next step.
+    /// Starts generating an image with the current model and streams its progress: one value
+    /// after each denoising step (step n of N, elapsed time, time to go), then one carrying the
+    /// image. Bad options, an empty prompt, no current model or (with the model loaded) a size
+    /// the memory cannot hold throw here, before any work. Cancelling the iterating task,
+    /// dropping the stream, or ``cancelImageGeneration()`` stops the engine at its next step.
     public func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<DiffusionProgress, any Error> {
-        guard let loaded = loadedDiffusion else {
+        guard let current = currentDiffusionEntry else {
             throw SDKError(.notInitialized, "No diffusion model is loaded; call loadDiffusionModel(modelPath:modelId:modelName:configuration:) first")
         }
-        let request = try prepare(prompt, options, for: loaded)
-        return progressStream { cancellation, continuation in
-            try await self.drawLocked(request, expecting: loaded, cancellation: cancellation, continuation: continuation)
+        if case .imageGeneration(let service)? = cache[current.info.id]?.engine {
+            _ = try prepare(prompt, options, service: service, configuration: current.configuration)
         }
+        return try await generateImageStream(prompt: prompt, options: options, model: current.info, configuration: current.configuration)
     }
 
-    /// Generates an image with `model`, loading it first (with `configuration`) when it is not the
-    /// loaded one, in one step: another caller asking for another model waits instead of swapping
-    /// the model out between the load and the image (what a server needs). The options are checked
-    /// before anything loads; what only the model can say (its samplers, the memory a size needs)
-    /// ends the stream with an error.
+    /// Generates an image with `model`, loading it into the model cache first (with
+    /// `configuration`) when it is not loaded, or loaded otherwise; the model is lent to the
+    /// generation until it ends, so no other request unloads it meanwhile. The options are
+    /// checked before anything loads; what only the model can say (its samplers, the memory a
+    /// size needs) ends the stream with an error.
     public func generateImageStream(
         prompt: String, options: DiffusionGenerationOptions?, model: ModelInfo, configuration: DiffusionConfiguration? = nil
     ) async throws -> AsyncThrowingStream<DiffusionProgress, any Error> {
-        try Self.checkImageGeneration(model)
+        let configuration = try Self.check(model, configuration)
         try options?.validate()
         guard !(prompt.isEmpty ? options?.prompt ?? "" : prompt).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw SDKError(.emptyInput, "The image prompt is empty")
@@ -97,44 +107,34 @@ extension RunAnywhereRuntime {
         throw CancellationError()  // the stream ends without an image only when cancelled
     }
 
-    private static func checkImageGeneration(_ model: ModelInfo) throws {
+    /// The configuration to load `model` with (`configuration`, or the defaults), after checking
+    /// that it is an image-generation model and the threads are in range.
+    private static func check(_ model: ModelInfo, _ configuration: DiffusionConfiguration?) throws -> DiffusionConfiguration {
         guard model.category == .imageGeneration else {
             throw SDKError(.modelIncompatible, "Model '\(model.id)' is a \(model.category.rawValue) model, not an image-generation model")
         }
-    }
-
-    /// Loads `model` unless it is the loaded one; the caller holds ``diffusionLock``.
-    private func loadLocked(_ model: ModelInfo, configuration: DiffusionConfiguration?) async throws -> LoadedDiffusion {
         let configuration = configuration ?? DiffusionConfiguration(modelId: model.id)
         try ModelLoadOptions.checkThreads(configuration.threads)
-        if let loaded = loadedDiffusion, loaded.info.id == model.id, loaded.info.localPath == model.localPath, loaded.configuration == configuration {
-            return loaded
-        }
-        let adapter = try adapter(for: model).adapter
-        // The whole model (a file, or a folder of parts), as the engine loads it.
-        try await checkInChildProcess(model.isDownloaded ? model.localPath : nil, of: model, framework: adapter.framework)
-        if let previous = loadedDiffusion?.info.id { events.publish(.modelUnloaded(modelId: previous)) }
-        loadedDiffusion = nil  // free its memory before the next model takes some
-        let loaded = (info: model, configuration: configuration, service: try await adapter.loadDiffusionModel(model, configuration: configuration, logger: logger))
-        loadedDiffusion = loaded
-        events.publish(.modelLoaded(modelId: model.id))
-        return loaded
+        return configuration
     }
 
-    /// The request `prompt` and `options` make for the model `loaded` (its family's defaults for
-    /// options not given, a seed picked for -1), after checking both and the memory it needs.
-    private func prepare(_ prompt: String, _ options: DiffusionGenerationOptions?, for loaded: LoadedDiffusion) throws -> DiffusionRequest {
-        var options = options ?? DiffusionGenerationOptions.defaults(for: loaded.configuration.modelVariant)
+    /// The request `prompt` and `options` make for the model `service` loaded with
+    /// `configuration` (its family's defaults for options not given, a seed picked for -1),
+    /// after checking both and the memory it needs.
+    private func prepare(
+        _ prompt: String, _ options: DiffusionGenerationOptions?, service: any DiffusionService, configuration loaded: DiffusionConfiguration
+    ) throws -> DiffusionRequest {
+        var options = options ?? DiffusionGenerationOptions.defaults(for: loaded.modelVariant)
         let text = (prompt.isEmpty ? options.prompt : prompt).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw SDKError(.emptyInput, "The image prompt is empty") }
         options.prompt = text
         try options.validate()
-        try loaded.service.check(options)
-        let needed = loaded.service.workingMemory(width: options.width, height: options.height)
+        try service.check(options)
+        let needed = service.workingMemory(width: options.width, height: options.height)
         let free = frameworks.hardwareDetector.availableMemory()
         let available = configuration.modelMemoryBudget.map { free > 0 ? min(free, $0) : $0 } ?? free  // a budget set bounds it too
         if available > 0, needed > available {
-            throw SDKError(.insufficientMemory, "A \(options.width)×\(options.height) image needs about \(needed >> 20) MiB more memory but only \(available >> 20) MiB is available; choose a smaller size\(loaded.configuration.reduceMemory ? "" : ", or load the model with reduceMemory")")
+            throw SDKError(.insufficientMemory, "A \(options.width)×\(options.height) image needs about \(needed >> 20) MiB more memory but only \(available >> 20) MiB is available; choose a smaller size\(loaded.reduceMemory ? "" : ", or load the model with reduceMemory")")
         }
         if options.seed < 0 { options.seed = Int64.random(in: 0...Int64(Int32.max)) }
         return DiffusionRequest(prompt: text, options: options)
@@ -168,38 +168,31 @@ extension RunAnywhereRuntime {
         return stream
     }
 
-    /// Draws `request` under ``diffusionLock`` with the model `loaded`, unless it was replaced meanwhile.
-    private func drawLocked(
-        _ request: DiffusionRequest, expecting loaded: LoadedDiffusion, cancellation: CancellationFlag,
-        continuation: AsyncThrowingStream<DiffusionProgress, any Error>.Continuation
-    ) async throws -> DiffusionResult {
-        try await diffusionLock.withLock {
-            guard let current = loadedDiffusion, current.service === loaded.service else {
-                throw SDKError(.notInitialized, "The diffusion model '\(loaded.info.id)' was unloaded before the generation started")
-            }
-            return try await draw(request, with: current, cancellation: cancellation, continuation: continuation)
-        }
-    }
-
-    /// Loads `model` if needed and draws, both under one hold of ``diffusionLock``.
+    /// Leases `model` (loading it with `configuration` if needed) and draws, both under
+    /// ``diffusionLock``: one generation at a time, as the engine's context is not shared, and
+    /// requests for another model or configuration wait their turn instead of swapping the model
+    /// out between one request's load and its image.
     private func loadAndDraw(
-        _ prompt: String, _ options: DiffusionGenerationOptions?, model: ModelInfo, configuration: DiffusionConfiguration?,
+        _ prompt: String, _ options: DiffusionGenerationOptions?, model: ModelInfo, configuration: DiffusionConfiguration,
         cancellation: CancellationFlag, continuation: AsyncThrowingStream<DiffusionProgress, any Error>.Continuation
     ) async throws -> DiffusionResult {
         try await diffusionLock.withLock {
-            let loaded = try await loadLocked(model, configuration: configuration)
-            return try await draw(prepare(prompt, options, for: loaded), with: loaded, cancellation: cancellation, continuation: continuation)
+            let lease = try await acquire(model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: nil, diffusion: configuration)
+            defer { release(lease) }
+            guard case .imageGeneration(let service) = lease.engine else { preconditionFailure("acquired as an image-generation model") }
+            let request = try prepare(prompt, options, service: service, configuration: configuration)
+            return try await draw(request, with: service, model: lease.info, cancellation: cancellation, continuation: continuation)
         }
     }
 
-    /// Draws one image, reporting each step to `continuation`; the caller holds ``diffusionLock``.
+    /// Draws one image with `service` (model `model`), reporting each step to `continuation`;
+    /// the caller holds ``diffusionLock`` and the model's lease.
     private func draw(
-        _ request: DiffusionRequest, with loaded: LoadedDiffusion, cancellation: CancellationFlag,
+        _ request: DiffusionRequest, with service: any DiffusionService, model: ModelInfo, cancellation: CancellationFlag,
         continuation: AsyncThrowingStream<DiffusionProgress, any Error>.Continuation
     ) async throws -> DiffusionResult {
         imageGenerationCancellation = cancellation
         defer { imageGenerationCancellation = nil }
-        let service = loaded.service
         let started = ContinuousClock.now
         let image = try await withTaskCancellationHandler {
             try await runBlocking {
@@ -216,7 +209,7 @@ extension RunAnywhereRuntime {
         }
         return DiffusionResult(
             imageData: image.png, width: image.width, height: image.height, seedUsed: request.options.seed, steps: request.options.steps,
-            generationTimeMs: Int64((ContinuousClock.now - started).inSeconds * 1000), modelId: loaded.info.id
+            generationTimeMs: Int64((ContinuousClock.now - started).inSeconds * 1000), modelId: model.id
         )
     }
 }

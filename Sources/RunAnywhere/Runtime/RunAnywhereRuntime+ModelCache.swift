@@ -3,7 +3,7 @@ import Logging
 
 /// What a model is loaded as: one kind of engine per modality the scheduler holds.
 enum EngineKind: String, Sendable {
-    case language, speechRecognition, voiceActivity, speechSynthesis
+    case language, speechRecognition, voiceActivity, speechSynthesis, imageGeneration
 
     var description: String {
         switch self {
@@ -11,6 +11,7 @@ enum EngineKind: String, Sendable {
         case .speechRecognition: "a speech-to-text model"
         case .voiceActivity: "a voice activity detector"
         case .speechSynthesis: "a voice"
+        case .imageGeneration: "an image-generation model"
         }
     }
 }
@@ -21,6 +22,7 @@ enum LoadedEngine: Sendable {
     case speechRecognition(any STTService)
     case voiceActivity(any VADService)
     case speechSynthesis(any TTSService)
+    case imageGeneration(any DiffusionService)
 
     var kind: EngineKind {
         switch self {
@@ -28,6 +30,7 @@ enum LoadedEngine: Sendable {
         case .speechRecognition: .speechRecognition
         case .voiceActivity: .voiceActivity
         case .speechSynthesis: .speechSynthesis
+        case .imageGeneration: .imageGeneration
         }
     }
 
@@ -38,6 +41,7 @@ enum LoadedEngine: Sendable {
         case .speechRecognition(let service): await service.unload()
         case .voiceActivity(let service): await service.unload()
         case .speechSynthesis(let service): await service.unload()
+        case .imageGeneration(let service): await service.unload()
         }
     }
 }
@@ -51,6 +55,8 @@ struct CachedModel {
     let memory: Int64
     /// GPU memory it is estimated to take (outside the budget).
     let deviceMemory: Int64
+    /// How an image-generation model was loaded; a request for it loaded otherwise reloads it.
+    let diffusionConfiguration: DiffusionConfiguration?
     var engine: LoadedEngine?
     var loading: Task<LoadedEngine, any Error>?
     var uses = 0
@@ -109,8 +115,8 @@ extension RunAnywhereRuntime {
         try? makeRoom(for: 0, model: nil)
     }
 
-    /// The models loaded (language, vision-language, speech-to-text, voice activity, voices),
-    /// loading, or whose last load failed.
+    /// The models loaded (language, vision-language, speech-to-text, voice activity, voices, image
+    /// generation), loading, or whose last load failed.
     public func loadedModels() -> [LoadedModelStatus] {
         let cached = cache.values.map { entry in
             LoadedModelStatus(
@@ -153,6 +159,7 @@ extension RunAnywhereRuntime {
         currentModelEntry = nil
         currentSTTEntry = nil
         currentTTSEntry = nil
+        currentDiffusionEntry = nil
         for id in cache.keys { await unloadModel(id: id) }
     }
 
@@ -165,9 +172,14 @@ extension RunAnywhereRuntime {
     }
 
     /// Lends `model`, loaded as `kind`, to a request, loading it first if needed (with
-    /// `options`); requests for a model being loaded wait for that load. `keepAlive`, when
-    /// given, replaces the model's. A model loaded as another kind is refused.
-    func acquire(_ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> EngineLease {
+    /// `options`, and for an image-generation model `diffusion`); requests for a model being
+    /// loaded wait for that load. `keepAlive`, when given, replaces the model's. A model loaded
+    /// as another kind is refused; an image-generation model loaded from another path or with
+    /// another configuration is reloaded once no request uses it.
+    func acquire(
+        _ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, keepAlive: KeepAlive?, diffusion: DiffusionConfiguration? = nil
+    ) async throws -> EngineLease {
+        let diffusion = kind == .imageGeneration ? diffusion ?? DiffusionConfiguration(modelId: model.id) : nil
         while true {
             if var entry = cache[model.id] {
                 if let loading = entry.loading {
@@ -178,6 +190,10 @@ extension RunAnywhereRuntime {
                 guard entry.kind == kind else {
                     throw SDKError(.modelIncompatible, "Model '\(model.id)' is loaded as \(entry.kind.description), not as \(kind.description)")
                 }
+                if kind == .imageGeneration, entry.info.localPath != model.localPath || entry.diffusionConfiguration != diffusion {
+                    await unloadModel(id: model.id)  // loaded otherwise: once idle, reload
+                    continue
+                }
                 entry.uses += 1
                 entry.expiresAt = nil
                 entry.stopKeepAliveTimer()
@@ -185,7 +201,7 @@ extension RunAnywhereRuntime {
                 cache[model.id] = entry
                 return EngineLease(info: entry.info, framework: entry.framework, engine: engine)
             }
-            try await load(model, as: kind, options: options, keepAlive: keepAlive ?? .default)
+            try await load(model, as: kind, options: options, keepAlive: keepAlive ?? .default, diffusion: diffusion)
         }
     }
 
@@ -212,7 +228,7 @@ extension RunAnywhereRuntime {
     /// unload in progress) has freed its memory, as ollama waits for a runner to exit.
     /// ``settle(_:_:_:)`` records the outcome. A failure is remembered for ``loadedModels()``
     /// until a load succeeds.
-    private func load(_ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, keepAlive: KeepAlive) async throws {
+    private func load(_ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, keepAlive: KeepAlive, diffusion: DiffusionConfiguration?) async throws {
         let loading: Task<LoadedEngine, any Error>
         do {
             let (adapter, memory, deviceMemory) = try adapter(for: model, options: options)
@@ -221,8 +237,10 @@ extension RunAnywhereRuntime {
             let freeing = unloading.values.map(\.task)
             loading = Task {
                 for unload in freeing { await unload.value }
-                // A language model only for engines that load it as one (a voice asked to chat is refused below).
-                if let probe, kind != .voiceActivity, kind != .language || adapter.supportedModalities.contains(.textToText), let file = model.primaryFile {
+                // A language model only for engines that load it as one (a voice asked to chat is
+                // refused below); an image-generation model whole (a file, or a folder of parts).
+                let file = kind == .imageGeneration ? model.isDownloaded ? model.localPath : nil : model.primaryFile
+                if let probe, kind != .voiceActivity, kind != .language || adapter.supportedModalities.contains(.textToText), let file {
                     try await probe.check(file, framework: adapter.framework, modelID: model.id, modelsDirectory: models)
                 }
                 let started = ContinuousClock.now
@@ -231,6 +249,7 @@ extension RunAnywhereRuntime {
                 case .speechRecognition: .speechRecognition(try await adapter.loadSpeechRecognitionModel(model, options: options, logger: logger))
                 case .voiceActivity: .voiceActivity(try await adapter.loadVoiceActivityModel(model, options: options, logger: logger))
                 case .speechSynthesis: .speechSynthesis(try await adapter.loadSpeechSynthesisModel(model, options: options, logger: logger))
+                case .imageGeneration: .imageGeneration(try await adapter.loadDiffusionModel(model, configuration: diffusion ?? DiffusionConfiguration(), logger: logger))
                 }
                 var metadata: Logger.Metadata = [
                     "event": "\(SDKConstants.Events.modelLoaded)", "model": "\(model.id)", "framework": "\(adapter.framework.displayName)",
@@ -241,7 +260,8 @@ extension RunAnywhereRuntime {
                 return engine
             }
             cache[model.id] = CachedModel(
-                info: model, kind: kind, framework: adapter.framework, memory: memory, deviceMemory: deviceMemory, loading: loading, keepAlive: keepAlive
+                info: model, kind: kind, framework: adapter.framework, memory: memory, deviceMemory: deviceMemory,
+                diffusionConfiguration: diffusion, loading: loading, keepAlive: keepAlive
             )
             events.publish(.modelStateChanged(modelId: model.id, state: .loading))
         } catch {

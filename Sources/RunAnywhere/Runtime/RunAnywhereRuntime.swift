@@ -4,16 +4,14 @@ import Logging
 /// One instance of the SDK: its model catalog, engines and loaded models. The static
 /// ``RunAnywhere`` API forwards to a shared runtime; tests and servers can create their own.
 ///
-/// Language models live in a cache: a request names its model, which is loaded on demand and
-/// lent to the request for its whole duration, so two requests for different models never pull
-/// a model out from under each other, and a model in use is never unloaded. Idle models stay
-/// loaded for their keep-alive (default 5 minutes), and the least recently used ones are
-/// unloaded when a load would not fit the memory budget. The facade's "current model"
-/// (``loadModel(_:options:)``) is one such model, kept for ever until another replaces it.
+/// Models of every modality live in one cache: a request names its model, which is loaded on
+/// demand and lent to the request for its whole duration, so two requests for different models
+/// never pull a model out from under each other, and a model in use is never unloaded. Idle
+/// models stay loaded for their keep-alive (default 5 minutes), and the least recently used ones
+/// are unloaded when a load would not fit the memory budget. The facade's current models
+/// (``loadModel(_:options:)``, ``loadSTTModel(_:options:)``, ``loadDiffusionModel(_:configuration:)``…)
+/// are such models, kept for ever until another replaces them.
 public actor RunAnywhereRuntime {
-    /// A diffusion model loaded, how, and its engine.
-    typealias LoadedDiffusion = (info: ModelInfo, configuration: DiffusionConfiguration, service: any DiffusionService)
-
     /// Where data lives and where diagnostics go.
     public nonisolated let configuration: RuntimeConfiguration
     /// The engines plugged in.
@@ -47,9 +45,10 @@ public actor RunAnywhereRuntime {
     /// The current speech-to-text model and voice (the spec's single-model calls), held in the cache.
     var currentSTTEntry: (info: ModelInfo, options: ModelLoadOptions)?
     var currentTTSEntry: (info: ModelInfo, options: ModelLoadOptions)?
-    /// Image generation has a lock of its own too, held across a load and a generation.
+    /// Image generation has a lock of its own too, held across a generation.
     let diffusionLock = AsyncMutex()
-    var loadedDiffusion: LoadedDiffusion?
+    /// The current image-generation model (the spec's single-model calls) and how it was loaded, held in the cache.
+    var currentDiffusionEntry: (info: ModelInfo, configuration: DiffusionConfiguration)?
     /// The running image generation's flag, which ``cancelImageGeneration()`` raises.
     var imageGenerationCancellation: CancellationFlag?
     var activeGenerations: [UUID: Task<LLMGenerationResult, any Error>] = [:]
