@@ -186,7 +186,10 @@ let package = Package(
         .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "RunAnywhereTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
         .testTarget(
             name: "RunAnywhereLlamaCppTests",
-            dependencies: ["RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -7,7 +7,7 @@ struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
         abstract: "List, inspect, import, search, download, add and delete models, show their disk use, and convert Whisper models.",
-        subcommands: [List.self, Info.self, Import.self, Search.self, Pull.self, Add.self, Remove.self, Storage.self, ConvertWhisper.self],
+        subcommands: [List.self, Info.self, Import.self, Search.self, Pull.self, Add.self, Remove.self, Storage.self, ConvertWhisper.self, ConvertEmbedding.self],
         defaultSubcommand: List.self
     )
 

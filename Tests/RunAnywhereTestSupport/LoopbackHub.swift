@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RunAnywhere
 
 /// Hugging Face's Hub as its API documents it, on loopback: the hub itself cannot be reached from
 /// the machines the tests run on. `GET /api/models/OWNER/REPO?blobs=true` answers a

@@ -28,6 +28,12 @@ import Testing
             #expect(ids.contains(id), "catalog lacks \(id)")
         }
         #expect(models.filter { $0.category == .speechRecognition }.allSatisfy { $0.framework == .whisperCpp && !$0.isDownloaded })
+        let embedding = try #require(models.first { $0.id == SDKConstants.Models.defaultEmbeddingModelID })
+        #expect(embedding.category == .embedding && embedding.framework == .llamaCpp && embedding.format == .gguf && !embedding.isDownloaded)
+        #expect(embedding.localPath?.path.hasSuffix("/models/all-minilm-l6-v2/all-minilm-l6-v2.gguf") == true && embedding.license == "Apache-2.0")
+        // An embedding model is never offered for chat: asked for as a language model, it is a clear error.
+        let refused = try #require(throws: SDKError.self) { try makeRuntime(folder).model(id: embedding.id, category: .language) }
+        #expect(refused.code == .modelIncompatible && refused.message.contains("not a language model"), "\(refused.message)")
     }
 
     @Test func unknownAndUnsafeIDs() throws {

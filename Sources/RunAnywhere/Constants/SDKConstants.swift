@@ -65,6 +65,8 @@ public enum SDKConstants {
         public static let defaultVoiceID = "piper-en_US-joe-medium"
         /// The voice activity detector scripts/setup installs.
         public static let voiceActivityModelID = "silero-vad"
+        /// The embedding model scripts/setup installs (all-MiniLM-L6-v2, converted to GGUF).
+        public static let defaultEmbeddingModelID = "all-minilm-l6-v2"
         /// The vision-language fixture scripts/setup writes: SmolVLM's shape, random weights.
         public static let visionFixtureID = "smolvlm-fixture"
         /// The image-generation fixture scripts/setup writes: a tiny Stable Diffusion, random weights.

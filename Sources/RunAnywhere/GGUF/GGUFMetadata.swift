@@ -19,6 +19,10 @@ public struct GGUFMetadata: Sendable, Equatable {
     public internal(set) var hasDiffusionModelTensors = false
     /// Weights by ggml tensor type (`Q4_1`, `F32`; `type <id>` for one this reader has no name for).
     public internal(set) var tensorTypes: [String: Int64] = [:]
+    /// The tensor table, in the file's order.
+    package internal(set) var tensors: [GGUFTensorInfo] = []
+    /// Where the tensor data section starts in the file (the tensors' offsets count from there).
+    package internal(set) var dataOffset: UInt64 = 0
 
     /// `general.architecture`, e.g. "llama".
     public var architecture: String? { values["general.architecture"]?.stringValue }

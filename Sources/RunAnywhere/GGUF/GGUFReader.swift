@@ -97,6 +97,7 @@ public enum GGUFReader {
             var diffusion = false
             var typeParameters: [UInt32: Int64] = [:]
             var names = Set<String>()
+            var table: [GGUFTensorInfo] = []
             for _ in 0..<tensorCount {
                 let tensorName = try cursor.string()
                 guard names.insert(tensorName).inserted else { throw invalid("the tensor \(tensorName) appears twice") }
@@ -107,8 +108,10 @@ public enum GGUFReader {
                 }
                 var elements: UInt64 = 1
                 var rowLength: UInt64 = 0
+                var shape: [UInt64] = []
                 for index in 0..<dimensionCount {
                     let size = try cursor.u64()
+                    shape.append(size)
                     // An empty dimension makes engines divide by zero (stable-diffusion.cpp: SIGFPE).
                     guard size > 0 else { throw invalid("tensor \(tensorName) has an empty dimension") }
                     if index == 0 { rowLength = size }
@@ -127,6 +130,7 @@ public enum GGUFReader {
                 let (end, past) = offset.addingReportingOverflow(bytes)
                 guard !past else { throw invalid("tensor \(tensorName) ends beyond any file") }
                 dataEnd = max(dataEnd, end)
+                table.append(GGUFTensorInfo(name: tensorName, shape: shape, type: type, offset: offset))
             }
             // The header is shorter than the file and the alignment at most 2^63: this cannot overflow.
             let dataStart = (UInt64(cursor.offset) + alignment - 1) / alignment * alignment
@@ -139,6 +143,8 @@ public enum GGUFReader {
                 parameterCount: parameters, expectedFileSize: expected, fileSize: UInt64(data.count)
             )
             metadata.hasDiffusionModelTensors = diffusion
+            metadata.tensors = table
+            metadata.dataOffset = dataStart
             metadata.tensorTypes = Dictionary(typeParameters.map { (GGMLType.name(of: $0.key), $0.value) }, uniquingKeysWith: +)
             return metadata
         } catch is ByteCursor.Truncated {

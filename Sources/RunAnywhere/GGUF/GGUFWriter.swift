@@ -1,67 +1,47 @@
 import Foundation
 
-/// Writes small GGUF files for tests: metadata of every value type and tensors of any ggml type,
-/// with zeroed data, laid out as the format requires (aligned data section).
-public struct GGUFWriter {
-    /// A metadata value.
-    public enum Value {
+/// Writes GGUF files (version 3 by default): the header, the metadata in the order given, the
+/// tensor table, then each tensor's data, every tensor starting at a multiple of 32 bytes from
+/// the data section (GGUF's default alignment; the writer does not read `general.alignment`).
+/// Converters build their files with it (RunAnywhereLlamaCpp's BERT converter), and the tests their fixtures.
+package struct GGUFWriter: Sendable {
+    /// A metadata value, by GGUF value type.
+    package enum Value: Sendable {
         case u8(UInt8), i8(Int8), u16(UInt16), i16(Int16), u32(UInt32), i32(Int32), f32(Float)
         case bool(Bool), string(String), u64(UInt64), i64(Int64), f64(Double)
-        case strings([String]), u32s([UInt32])
+        case strings([String]), u32s([UInt32]), i32s([Int32])
     }
 
-    /// A tensor: name, shape (innermost first) and ggml type id.
-    public struct Tensor {
-        public let name: String
-        public let shape: [UInt64]
-        public let type: UInt32
-        public let bytes: Int
+    /// A tensor: its name, shape (innermost dimension first, as ggml orders it), ggml type id and
+    /// data (written as given: the writer does not check it against the shape and type).
+    package struct Tensor: Sendable {
+        package let name: String
+        package let shape: [UInt64]
+        package let type: UInt32
+        package let data: Data
 
-        public init(name: String, shape: [UInt64], type: UInt32, bytes: Int) {
+        package init(name: String, shape: [UInt64], type: UInt32, data: Data) {
             self.name = name
             self.shape = shape
             self.type = type
-            self.bytes = bytes
+            self.data = data
         }
     }
 
-    public var metadata: [(String, Value)]
-    public var tensors: [Tensor]
-    public var version: UInt32 = 3
+    /// The alignment of the tensor data.
+    package static let alignment = 32
 
-    public init(metadata: [(String, Value)] = [], tensors: [Tensor] = []) {
+    package var metadata: [(String, Value)]
+    package var tensors: [Tensor]
+    package var version: UInt32 = 3
+
+    package init(metadata: [(String, Value)] = [], tensors: [Tensor] = []) {
         self.metadata = metadata
         self.tensors = tensors
     }
 
-    /// A tiny llama-style model description: 2 F32 tensors of 64×4 and a Q4_0 tensor of 256×2.
-    public static func tinyLlama(chatTemplate: String? = "{{ bos_token }}{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}") -> GGUFWriter {
-        var metadata: [(String, Value)] = [
-            ("general.architecture", .string("llama")),
-            ("general.name", .string("Tiny Test Llama")),
-            ("general.license", .string("MIT")),
-            ("general.file_type", .u32(2)),
-            ("general.alignment", .u32(32)),
-            ("llama.context_length", .u32(512)),
-            ("llama.embedding_length", .u32(64)),
-            ("llama.rope.freq_base", .f32(10000)),
-            ("test.signed", .i64(-5)),
-            ("test.small", .i8(-3)),
-            ("test.flag", .bool(true)),
-            ("test.double", .f64(0.25)),
-            ("tokenizer.ggml.tokens", .strings((0..<300).map { "tok\($0)" })),
-            ("tokenizer.ggml.token_type", .u32s([1, 2, 3])),
-        ]
-        if let chatTemplate { metadata.append(("tokenizer.chat_template", .string(chatTemplate))) }
-        return GGUFWriter(metadata: metadata, tensors: [
-            Tensor(name: "token_embd.weight", shape: [64, 4], type: 0, bytes: 64 * 4 * 4),
-            Tensor(name: "output_norm.weight", shape: [64], type: 0, bytes: 64 * 4),
-            Tensor(name: "blk.0.attn_q.weight", shape: [256, 2], type: 2, bytes: 2 * 8 * 18),
-        ])
-    }
-
     /// The file's bytes.
-    public func data() -> Data {
+    package func data() -> Data {
         var out = Data("GGUF".utf8)
         append(version, to: &out)
         append(UInt64(tensors.count), to: &out)
@@ -77,19 +57,24 @@ public struct GGUFWriter {
             tensor.shape.forEach { append($0, to: &out) }
             append(tensor.type, to: &out)
             append(offset, to: &out)
-            offset += UInt64((tensor.bytes + 31) / 32 * 32)
+            offset += UInt64(Self.padded(tensor.data.count))
         }
-        out.append(Data(count: (32 - out.count % 32) % 32))
+        out.reserveCapacity(Self.padded(out.count) + Int(offset))
+        out.append(Data(count: Self.padded(out.count) - out.count))
         for tensor in tensors {
-            out.append(Data(count: (tensor.bytes + 31) / 32 * 32))
+            out.append(tensor.data)
+            out.append(Data(count: Self.padded(tensor.data.count) - tensor.data.count))
         }
         return out
     }
 
-    /// Writes the file to `url`.
-    public func write(to url: URL) throws {
-        try data().write(to: url)
+    /// Writes the file to `url` through ``AtomicFile``: the previous file stays whole until the new
+    /// one is complete, and a full disk is ``ErrorCode/insufficientStorage``.
+    package func write(to url: URL) throws {
+        try AtomicFile.write(data(), to: url)
     }
+
+    private static func padded(_ count: Int) -> Int { (count + alignment - 1) / alignment * alignment }
 
     private func appendValue(_ value: Value, to out: inout Data) {
         switch value {
@@ -110,6 +95,9 @@ public struct GGUFWriter {
             values.forEach { appendString($0, to: &out) }
         case .u32s(let values):
             append(UInt32(9), to: &out); append(UInt32(4), to: &out); append(UInt64(values.count), to: &out)
+            values.forEach { append($0, to: &out) }
+        case .i32s(let values):
+            append(UInt32(9), to: &out); append(UInt32(5), to: &out); append(UInt64(values.count), to: &out)
             values.forEach { append($0, to: &out) }
         }
     }
