@@ -8,10 +8,10 @@ import RunAnywhereStableDiffusion
 import RunAnywhereWhisperCpp
 
 /// `runanywhere probe-model --framework LlamaCpp|WhisperCpp|StableDiffusionCpp|ONNX FILE`: loads a
-/// model file and uses it once (one token of a language model; half a second of silence through a
-/// speech model; one 64×64 step of a diffusion model; a word in a Piper voice), in a process of
-/// its own. The runtime runs it before it loads a new file itself (``ModelProbe``), so
-/// that a file that crashes the engine ends this process, not the caller.
+/// model file and uses it once (one token of a language model; two texts through an embedding
+/// model; half a second of silence through a speech model; one 64×64 step of a diffusion model; a
+/// word in a Piper voice), in a process of its own. The runtime runs it before it loads a new file
+/// itself (``ModelProbe``), so that a file that crashes the engine ends this process, not the caller.
 struct ProbeModelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe-model", abstract: "Load a model file once and use it (the check run before a new file is loaded).",
@@ -25,6 +25,13 @@ struct ProbeModelCommand: AsyncParsableCommand {
 
     @Argument(help: "The model file.")
     var file: String
+
+    /// Whether the GGUF at `url` names a pooling type (`{arch}.pooling_type`): an embedding model,
+    /// checked by embedding two texts instead of generating a token.
+    static func poolsEmbeddings(_ url: URL) throws -> Bool {
+        let metadata = try GGUFReader.read(url)
+        return metadata.architecture.flatMap { metadata.values["\($0).pooling_type"] } != nil
+    }
 
     func run() async throws {
         let logger = CLIContext.makeLogger(global)
@@ -58,10 +65,17 @@ struct ProbeModelCommand: AsyncParsableCommand {
                 await runtime.unloadSTTModel()
             default:
                 runtime.frameworks.register(LlamaCppAdapter(logger: logger))
-                try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .llamaCpp)
-                try await runtime.loadModel("probe", options: ModelLoadOptions(contextLength: 256, threads: 1))
-                _ = try await runtime.generate("Hello", options: LLMGenerationOptions(maxTokens: 1, temperature: 0, threads: 1, applyChatTemplate: false))
-                await runtime.unloadModel()
+                let loadOptions = ModelLoadOptions(contextLength: 256, threads: 1)
+                if try Self.poolsEmbeddings(url) {
+                    try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .llamaCpp, modality: .embedding)
+                    _ = try await runtime.embed(["Hello", "world"], model: "probe", options: EmbeddingOptions(threads: 1), loadOptions: loadOptions)
+                    await runtime.unloadModel(id: "probe")
+                } else {
+                    try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .llamaCpp)
+                    try await runtime.loadModel("probe", options: loadOptions)
+                    _ = try await runtime.generate("Hello", options: LLMGenerationOptions(maxTokens: 1, temperature: 0, threads: 1, applyChatTemplate: false))
+                    await runtime.unloadModel()
+                }
             }
         }
     }

@@ -1,7 +1,7 @@
 import CLlamaCpp
 
 /// A `llama_batch` with room for `capacity` tokens, each in one sequence; freed with this object.
-/// Used by the scheduler thread only.
+/// Used by one thread at a time: a model's scheduler thread, or an embedding call.
 final class LlamaBatch {
     private let api: ra_llama_api
     private(set) var batch: llama_batch

@@ -23,12 +23,39 @@ final class LlamaContext: @unchecked Sendable {
     private var api: ra_llama_api { library.api }
     private let freed = Mutex(false)
 
-    /// Loads the model at `path` and its context, `gpuLayers` of its layers on the GPU (more
-    /// than it has: all of them, the output layer too); with `projector`, also the vision
+    /// Loads the model at `path` and its context for generation, `gpuLayers` of its layers on the
+    /// GPU (more than it has: all of them, the output layer too); with `projector`, also the vision
     /// projector (libmtmd) that lets it read images, on the GPU when any layer is.
-    init(
+    convenience init(
         library: LlamaLibrary, path: String, projector: String? = nil, options: ModelLoadOptions, modelInfo: ModelInfo, threads: Int,
         gpuLayers: Int = 0
+    ) throws {
+        try self.init(library: library, path: path, projector: projector, threads: threads, gpuLayers: gpuLayers) { model, contextParams in
+            let contextLength = options.resolvedContextLength(for: modelInfo, trainedContext: Int(library.api.llama_model_n_ctx_train(model)))
+            let parallel = max(1, options.parallel)
+            // Each sequence has a KV stream of its own (not a unified buffer), so what one request
+            // holds never changes the shape of another's attention.
+            // ModelLoadOptions.validate() (run by every load) keeps these within 32 bits: a context of
+            // at most 2^24 tokens, 128 sequences, 512 threads; a model's own context is at most 4096.
+            contextParams.n_ctx = UInt32(contextLength * parallel)
+            contextParams.n_seq_max = UInt32(parallel)
+            contextParams.kv_unified = false
+            // A reproducible request's decode call evaluates one prompt chunk, in one micro-batch
+            // (see PromptCache); a shared call of sampled requests holds up to a chunk of prompt
+            // tokens beside one token of every sequence (see BatchScheduler).
+            let chunk = max(1, min(options.batchSize, contextLength))
+            contextParams.n_batch = UInt32(chunk + parallel)
+            contextParams.n_ubatch = UInt32(chunk)
+            contextParams.flash_attn_type = Self.flashAttention(options.flashAttention)
+        }
+    }
+
+    /// Loads the model at `path` and creates its context from llama.cpp's defaults with the
+    /// threads, `gpuLayers` and the settings `configure` makes for the loaded model (the context's
+    /// size and shape); with `projector`, also the vision projector.
+    init(
+        library: LlamaLibrary, path: String, projector: String? = nil, threads: Int, gpuLayers: Int = 0,
+        configure: (_ model: OpaquePointer, _ contextParams: inout llama_context_params) throws -> Void
     ) throws {
         self.library = library
         let api = library.api
@@ -38,35 +65,21 @@ final class LlamaContext: @unchecked Sendable {
             throw SDKError.llm(.modelLoadFailed, library.logSink.explain("llama.cpp could not load \(path)"))
         }
         var contextParams = api.llama_context_default_params()
-        let contextLength = options.resolvedContextLength(for: modelInfo, trainedContext: Int(api.llama_model_n_ctx_train(model)))
-        let parallel = max(1, options.parallel)
-        // Each sequence has a KV stream of its own (not a unified buffer), so what one request
-        // holds never changes the shape of another's attention.
-        // ModelLoadOptions.validate() (run by every load) keeps these within 32 bits: a context of
-        // at most 2^24 tokens, 128 sequences, 512 threads; a model's own context is at most 4096.
-        contextParams.n_ctx = UInt32(contextLength * parallel)
-        contextParams.n_seq_max = UInt32(parallel)
-        contextParams.kv_unified = false
-        // A reproducible request's decode call evaluates one prompt chunk, in one micro-batch
-        // (see PromptCache); a shared call of sampled requests holds up to a chunk of prompt
-        // tokens beside one token of every sequence (see BatchScheduler).
-        let chunk = max(1, min(options.batchSize, contextLength))
-        contextParams.n_batch = UInt32(chunk + parallel)
-        contextParams.n_ubatch = UInt32(chunk)
         contextParams.n_threads = Int32(threads)
         contextParams.n_threads_batch = Int32(threads)
         contextParams.no_perf = true
         // On the CPU alone, prompts stay there too: ggml would otherwise copy a long prompt's
         // work to any GPU the build finds (on Mesa's lavapipe, 50 times slower).
         contextParams.op_offload = gpuLayers > 0
-        contextParams.flash_attn_type = switch options.flashAttention {
-        case .auto: LLAMA_FLASH_ATTN_TYPE_AUTO
-        case .enabled: LLAMA_FLASH_ATTN_TYPE_ENABLED
-        case .disabled: LLAMA_FLASH_ATTN_TYPE_DISABLED
+        do {
+            try configure(model, &contextParams)
+        } catch {
+            api.llama_model_free(model)
+            throw error
         }
         guard let context = api.llama_init_from_model(model, contextParams) else {
             api.llama_model_free(model)
-            throw SDKError.llm(.modelLoadFailed, library.logSink.explain("llama.cpp could not create a \(contextLength)-token context for \(path)"))
+            throw SDKError.llm(.modelLoadFailed, library.logSink.explain("llama.cpp could not create a \(contextParams.n_ctx)-token context for \(path)"))
         }
         guard let vocab = api.llama_model_get_vocab(model) else {
             api.llama_free(context)
@@ -89,6 +102,15 @@ final class LlamaContext: @unchecked Sendable {
         self.context = context
         self.vocab = vocab
         self.chatTemplate = api.llama_model_chat_template(model, nil).map { String(cString: $0) }
+    }
+
+    /// llama.cpp's setting for `flashAttention`.
+    static func flashAttention(_ flashAttention: ModelLoadOptions.FlashAttention) -> llama_flash_attn_type {
+        switch flashAttention {
+        case .auto: LLAMA_FLASH_ATTN_TYPE_AUTO
+        case .enabled: LLAMA_FLASH_ATTN_TYPE_ENABLED
+        case .disabled: LLAMA_FLASH_ATTN_TYPE_DISABLED
+        }
     }
 
     deinit { free() }

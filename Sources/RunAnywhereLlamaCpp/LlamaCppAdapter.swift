@@ -1,3 +1,4 @@
+import CLlamaCpp
 import Foundation
 import Logging
 import RunAnywhere
@@ -118,32 +119,75 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         if let projector { _ = try GGUFReader.read(URL(fileURLWithPath: projector)) }
         let (llama, backend) = try await runBlocking { () throws -> (LlamaContext, String) in
             let library = try LlamaLibrary.load(candidates: candidates, logger: engineLogger)
-            let offload = Self.offload(
-                model, metadata: try? GGUFReader.read(URL(fileURLWithPath: path)), options: options, library: library, hardware: hardware
-            )
-            func load(gpuLayers: Int) throws -> LlamaContext {
+            return try Self.load(model, path: path, options: options, library: library, hardware: hardware, logger: logger) { gpuLayers in
                 try LlamaContext(
                     library: library, path: path, projector: projector, options: options, modelInfo: model, threads: threads, gpuLayers: gpuLayers
                 )
             }
-            guard offload.layers > 0, let device = offload.device else {
-                // Asked-for layers that no GPU can take are worth a warning; the CPU by default is not.
-                let level: Logger.Level = (options.gpuLayers ?? 0) > 0 ? .warning : .debug
-                logger.log(level: level, "\(model.id) runs on the CPU: \(offload.reason)")
-                return (try load(gpuLayers: 0), "cpu")
-            }
-            do {
-                logger.info("\(model.id): \(offload.reason) (\(device.backend))")
-                // More layers than the model has puts the output layer on the GPU too (n_gpu_layers
-                // is a C int: a layer count from the file near Int.max is capped, not overflowed).
-                let layers = offload.layers >= offload.layerCount ? min(offload.layers, Int(Int32.max) - 1) + 1 : offload.layers
-                return (try load(gpuLayers: layers), device.backend)
-            } catch {
-                logger.warning("\(model.id) could not be loaded on \(device.name) (\(error)); loading it on the CPU")
-                return (try load(gpuLayers: 0), "cpu")
-            }
         }
         return LlamaCppService(llama: llama, defaultThreads: threads, queueLimit: options.queueLimit, backend: backend)
+    }
+
+    /// Loads a GGUF text-embedding model (a BERT-style encoder, or a decoder embedding model)
+    /// with a context for embedding, pooled as its GGUF says (``embeddingPooling(_:model:)``).
+    public func loadEmbeddingModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any EmbeddingService {
+        try options.validate()  // LlamaEmbeddingService passes them to C as 32-bit numbers
+        guard let path = model.primaryFile?.path else {
+            throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file")
+        }
+        let pooling = try Self.embeddingPooling(GGUFReader.read(URL(fileURLWithPath: path)), model: model)
+        let (candidates, engineLogger, hardware) = (libraryCandidates, self.logger, self.hardware)
+        let threads = options.threads ?? hardware.profile(accelerators: []).defaultThreads
+        return try await runBlocking {
+            let library = try LlamaLibrary.load(candidates: candidates, logger: engineLogger)
+            let (llama, _) = try Self.load(model, path: path, options: options, library: library, hardware: hardware, logger: logger) { gpuLayers in
+                try LlamaEmbeddingService.context(
+                    library: library, path: path, model: model, options: options, pooling: pooling, threads: threads, gpuLayers: gpuLayers
+                )
+            }
+            return try LlamaEmbeddingService(llama: llama, defaultThreads: threads)
+        }
+    }
+
+    /// How an embedding model's vectors are pooled: as its GGUF says (`{arch}.pooling_type`:
+    /// mean, CLS or last token). A GGUF that names no pooling (a decoder language model added as
+    /// an embedding model) is mean-pooled; a reranker's rank pooling is refused.
+    static func embeddingPooling(_ metadata: GGUFMetadata, model: ModelInfo) throws -> llama_pooling_type {
+        let value = metadata.architecture.flatMap { metadata.values["\($0).pooling_type"]?.intValue }
+        switch value.map({ llama_pooling_type(rawValue: Int32(clamping: $0)) }) {
+        case nil, LLAMA_POOLING_TYPE_NONE?: return LLAMA_POOLING_TYPE_MEAN
+        case let pooling? where [LLAMA_POOLING_TYPE_MEAN, LLAMA_POOLING_TYPE_CLS, LLAMA_POOLING_TYPE_LAST].contains(pooling): return pooling
+        case LLAMA_POOLING_TYPE_RANK?:
+            throw SDKError(.modelIncompatible, "Model '\(model.id)' is a reranker (its GGUF pools by rank), not an embedding model")
+        default:
+            throw SDKError(.invalidModelFormat, "Model '\(model.id)' names pooling type \(value ?? 0), which llama.cpp does not know")
+        }
+    }
+
+    /// Loads `model` through `make` with the layers ``offload(_:metadata:options:library:hardware:)``
+    /// puts on a GPU, or on the CPU when none takes them or loading there fails; returns the
+    /// context and the backend it runs on (`cpu`, `cuda`, `vulkan`).
+    private static func load(
+        _ model: ModelInfo, path: String, options: ModelLoadOptions, library: LlamaLibrary, hardware: any HardwareDetector, logger: Logger,
+        make: (_ gpuLayers: Int) throws -> LlamaContext
+    ) throws -> (LlamaContext, String) {
+        let offload = offload(model, metadata: try? GGUFReader.read(URL(fileURLWithPath: path)), options: options, library: library, hardware: hardware)
+        guard offload.layers > 0, let device = offload.device else {
+            // Asked-for layers that no GPU can take are worth a warning; the CPU by default is not.
+            let level: Logger.Level = (options.gpuLayers ?? 0) > 0 ? .warning : .debug
+            logger.log(level: level, "\(model.id) runs on the CPU: \(offload.reason)")
+            return (try make(0), "cpu")
+        }
+        do {
+            logger.info("\(model.id): \(offload.reason) (\(device.backend))")
+            // More layers than the model has puts the output layer on the GPU too (n_gpu_layers
+            // is a C int: a layer count from the file near Int.max is capped, not overflowed).
+            let layers = offload.layers >= offload.layerCount ? min(offload.layers, Int(Int32.max) - 1) + 1 : offload.layers
+            return (try make(layers), device.backend)
+        } catch {
+            logger.warning("\(model.id) could not be loaded on \(device.name) (\(error)); loading it on the CPU")
+            return (try make(0), "cpu")
+        }
     }
 
     /// The layers of `model` to put on a GPU, from llama.cpp's devices as `hardware` passes them

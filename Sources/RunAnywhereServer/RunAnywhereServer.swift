@@ -41,6 +41,7 @@ public struct RunAnywhereServer: Sendable {
         OpenAIRoutes(runtime: runtime, configuration: configuration).register(on: router)
         SpeechRoutes(runtime: runtime, configuration: configuration).register(on: router)
         ImageGenerationRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        EmbeddingRoutes(runtime: runtime, configuration: configuration).register(on: router)
         TranscriptionRoutes(runtime: runtime, configuration: configuration).register(on: router)
         LoadedModelRoutes(runtime: runtime, configuration: configuration).register(on: router)
         SystemRoutes(runtime: runtime).register(on: router)

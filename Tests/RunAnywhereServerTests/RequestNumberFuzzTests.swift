@@ -27,6 +27,7 @@ import Testing
         (.patch, "/api/settings", #"{}"#, ["temperature", "maxTokens", "topP", "topK", "threads"]),
         (.post, "/v1/audio/speech", #"{"model": "scripted", "input": "hi"}"#, ["speed"]),
         (.post, "/v1/images/generations", #"{"prompt": "a red square"}"#, ["n", "steps", "seed", "guidance_scale"]),
+        (.post, "/v1/embeddings", #"{"input": "hi"}"#, ["dimensions", "keep_alive"]),
         (.post, "/api/vision/imagine", #"{"prompt": "a red square"}"#, ["width", "height", "steps", "guidanceScale", "seed"]),
         (.post, "/api/benchmarks", #"{"categories": []}"#, ["repetitions", "threads"]),
     ]

@@ -22,6 +22,13 @@ public enum TestEnvironment {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
+    /// The default embedding model's GGUF (all-MiniLM-L6-v2, converted by scripts/setup), when installed.
+    public static var embeddingModelFile: URL? {
+        let id = SDKConstants.Models.defaultEmbeddingModelID
+        let url = installedModelsDirectory.appendingPathComponent("\(id)/\(id).gguf")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
     /// The libllama scripts/setup --tests installs, when present.
     public static var llamaLibrary: URL? {
         let url = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/llama.cpp/lib/libllama.so")

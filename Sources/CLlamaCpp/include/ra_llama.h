@@ -24,6 +24,8 @@
     X(llama_model_get_vocab)                   \
     X(llama_model_n_ctx_train)                 \
     X(llama_model_chat_template)               \
+    X(llama_model_n_embd_out)                  \
+    X(llama_model_has_encoder)                 \
     X(llama_n_batch)                           \
     X(llama_n_ubatch)                          \
     X(llama_n_ctx_seq)                         \
@@ -38,6 +40,8 @@
     X(llama_batch_init)                        \
     X(llama_batch_free)                        \
     X(llama_decode)                            \
+    X(llama_encode)                            \
+    X(llama_get_embeddings_seq)                \
     X(llama_set_n_threads)                     \
     X(llama_set_abort_callback)                \
     X(llama_vocab_bos)                         \

@@ -1,12 +1,13 @@
 // The subset of llama.cpp's C API (llama.h, with the parts of ggml.h and ggml-backend.h it needs;
 // the llama.cpp of llama-cpp-python 0.3.36, the engines cache's llama.cpp-0.3.36-*) that
 // RunAnywhere calls: loading a model and its context, tokenizing, the chat template, batched
-// decoding, samplers and grammars, the log and ggml's backend and device registry. Declared here,
-// with the same names and types as the real headers, so the package builds without the engine
-// installed; the library itself is opened at run time (ra_llama.h). Structs passed by value, and
-// the enums in their fields, are declared in full, field for field and constant for constant;
-// types only used through pointers are declared without their fields. scripts/check-declarations
-// (run by the tests) checks every declaration below against the real headers.
+// decoding, pooled embeddings, samplers and grammars, the log and ggml's backend and device
+// registry. Declared here, with the same names and types as the real headers, so the package
+// builds without the engine installed; the library itself is opened at run time (ra_llama.h).
+// Structs passed by value, and the enums in their fields, are declared in full, field for field
+// and constant for constant; types only used through pointers are declared without their fields.
+// scripts/check-declarations (run by the tests) checks every declaration below against the real
+// headers.
 #ifndef RA_LLAMA_DECLARATIONS_H
 #define RA_LLAMA_DECLARATIONS_H
 
@@ -367,6 +368,13 @@ const struct llama_vocab * llama_model_get_vocab(const struct llama_model * mode
 /// The context length the model was trained with.
 int32_t llama_model_n_ctx_train(const struct llama_model * model);
 
+/// The length of the model's output embeddings (a pooled sequence embedding has this many floats).
+int32_t llama_model_n_embd_out(const struct llama_model * model);
+
+/// Whether the model has an encoder that llama_encode runs (T5's); a BERT-style model has none
+/// and runs through llama_decode.
+bool llama_model_has_encoder(const struct llama_model * model);
+
 /// The model's chat template `name` (NULL: the default one), or NULL when it has none.
 const char * llama_model_chat_template(const struct llama_model * model, const char * name);
 
@@ -391,6 +399,14 @@ void llama_set_n_threads(struct llama_context * ctx, int32_t n_threads, int32_t 
 
 /// Sets what aborts llama_decode (checked between its steps).
 void llama_set_abort_callback(struct llama_context * ctx, ggml_abort_callback abort_callback, void * abort_callback_data);
+
+/// Evaluates `batch` with the model's encoder, keeping no KV memory: 0 on success, 2 when aborted,
+/// below 0 on an error.
+int32_t llama_encode(struct llama_context * ctx, struct llama_batch batch);
+
+/// The pooled embedding (llama_model_n_embd_out floats) of sequence `seq_id` in the last
+/// evaluated batch of a context made with `embeddings` and a pooling type; NULL otherwise.
+float * llama_get_embeddings_seq(struct llama_context * ctx, llama_seq_id seq_id);
 
 /// The logits (n_vocab floats) of token `i` of the last decoded batch, which must have asked for
 /// them (negative: outputs counted from the end); NULL for an invalid `i`.

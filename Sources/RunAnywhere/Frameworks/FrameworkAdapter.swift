@@ -132,6 +132,8 @@ public protocol FrameworkAdapter: Sendable {
     func loadSpeechSynthesisModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any TTSService
     /// Loads an image-generation (diffusion) model.
     func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration, logger: Logger) async throws -> any DiffusionService
+    /// Loads a text-embedding model.
+    func loadEmbeddingModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any EmbeddingService
 }
 
 extension FrameworkAdapter {
@@ -172,6 +174,11 @@ extension FrameworkAdapter {
     /// Default: this adapter generates no images.
     public func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration, logger: Logger) async throws -> any DiffusionService {
         throw SDKError(.modelIncompatible, "\(framework.displayName) does not generate images")
+    }
+
+    /// Default: this adapter computes no text embeddings.
+    public func loadEmbeddingModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any EmbeddingService {
+        throw SDKError(.modelIncompatible, "\(framework.displayName) does not compute text embeddings")
     }
 
     /// Default: this adapter runs no voice activity detectors.

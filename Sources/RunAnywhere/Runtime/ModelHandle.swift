@@ -64,6 +64,12 @@ public final class ModelHandle: Sendable {
         DiffusionConfiguration(modelId: model.id, threads: options.threads)
     }
 
+    /// Embeds `texts` with the held embedding model: one vector per text, in order.
+    public func embed(_ texts: [String], options: EmbeddingOptions = EmbeddingOptions()) async throws -> EmbeddingResult {
+        try check(.embedding)
+        return try await runtime.embed(texts, model: model.id, options: options, loadOptions: loadOptions)
+    }
+
     /// Speaks `text` with the held voice.
     public func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws -> TTSOutput {
         try check(.speechSynthesis)
@@ -80,7 +86,7 @@ public final class ModelHandle: Sendable {
 
 extension RunAnywhereRuntime {
     /// Loads the model `id` (of any modality: language, vision-language, speech-to-text, voice
-    /// activity, voice, image generation) into the model cache if needed and holds it
+    /// activity, voice, image generation, embedding) into the model cache if needed and holds it
     /// for the caller until the handle is released.
     public func hold(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws -> ModelHandle {
         let model = try catalog.model(id: id)
@@ -90,8 +96,7 @@ extension RunAnywhereRuntime {
         case .audio: .voiceActivity
         case .language, .multimodal, .vision: .language
         case .imageGeneration: .imageGeneration
-        case .embedding:
-            throw SDKError(.modelIncompatible, "Model '\(id)' is a \(model.category.displayName.lowercased()) model, which the model cache does not hold")
+        case .embedding: .embedding
         }
         let diffusion = kind == .imageGeneration ? ModelHandle.diffusionConfiguration(model, options) : nil
         let lease = try await acquire(model, as: kind, options: options, keepAlive: nil, diffusion: diffusion)

@@ -3,7 +3,7 @@ import Logging
 
 /// What a model is loaded as: one kind of engine per modality the scheduler holds.
 enum EngineKind: String, Sendable {
-    case language, speechRecognition, voiceActivity, speechSynthesis, imageGeneration
+    case language, speechRecognition, voiceActivity, speechSynthesis, imageGeneration, embedding
 
     var description: String {
         switch self {
@@ -12,6 +12,7 @@ enum EngineKind: String, Sendable {
         case .voiceActivity: "a voice activity detector"
         case .speechSynthesis: "a voice"
         case .imageGeneration: "an image-generation model"
+        case .embedding: "an embedding model"
         }
     }
 }
@@ -23,6 +24,7 @@ enum LoadedEngine: Sendable {
     case voiceActivity(any VADService)
     case speechSynthesis(any TTSService)
     case imageGeneration(any DiffusionService)
+    case embedding(any EmbeddingService)
 
     var kind: EngineKind {
         switch self {
@@ -31,6 +33,7 @@ enum LoadedEngine: Sendable {
         case .voiceActivity: .voiceActivity
         case .speechSynthesis: .speechSynthesis
         case .imageGeneration: .imageGeneration
+        case .embedding: .embedding
         }
     }
 
@@ -42,6 +45,7 @@ enum LoadedEngine: Sendable {
         case .voiceActivity(let service): await service.unload()
         case .speechSynthesis(let service): await service.unload()
         case .imageGeneration(let service): await service.unload()
+        case .embedding(let service): await service.unload()
         }
     }
 }
@@ -116,7 +120,7 @@ extension RunAnywhereRuntime {
     }
 
     /// The models loaded (language, vision-language, speech-to-text, voice activity, voices, image
-    /// generation), loading, or whose last load failed.
+    /// generation, embedding), loading, or whose last load failed.
     public func loadedModels() -> [LoadedModelStatus] {
         let cached = cache.values.map { entry in
             LoadedModelStatus(
@@ -250,12 +254,17 @@ extension RunAnywhereRuntime {
                 case .voiceActivity: .voiceActivity(try await adapter.loadVoiceActivityModel(model, options: options, logger: logger))
                 case .speechSynthesis: .speechSynthesis(try await adapter.loadSpeechSynthesisModel(model, options: options, logger: logger))
                 case .imageGeneration: .imageGeneration(try await adapter.loadDiffusionModel(model, configuration: diffusion ?? DiffusionConfiguration(), logger: logger))
+                case .embedding: .embedding(try await adapter.loadEmbeddingModel(model, options: options, logger: logger))
                 }
                 var metadata: Logger.Metadata = [
                     "event": "\(SDKConstants.Events.modelLoaded)", "model": "\(model.id)", "framework": "\(adapter.framework.displayName)",
                     "kind": "\(kind.rawValue)", "seconds": "\((ContinuousClock.now - started).inSeconds)",
                 ]
-                if case .language(let service) = engine { metadata["context"] = "\(service.contextLength)" }
+                switch engine {
+                case .language(let service): metadata["context"] = "\(service.contextLength)"
+                case .embedding(let service): metadata["context"] = "\(service.contextLength)"
+                default: break
+                }
                 logger.info("Loaded model", metadata: metadata)
                 return engine
             }

@@ -20,6 +20,7 @@ extension RunAnywhereRuntime {
             case .speechRecognition: "speech recognition"
             case .speechSynthesis: "a text-to-speech voice"
             case .imageGeneration: "an image-generation model"
+            case .embedding: "an embedding model"
             default: "a \(category.rawValue) model"
             }
             throw SDKError(.modelIncompatible, "Model '\(id)' is a \(model.category.rawValue) model, not \(wanted)")

@@ -479,6 +479,58 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/v1/embeddings": {
+   "post": {
+    "summary": "Embedding vectors of texts with a local embedding model (llama.cpp's BERT support), OpenAI's Embeddings API",
+    "description": "One L2-normalized vector per text, in the order given. Token-id arrays as input (OpenAI takes them) are refused with a 400 naming input: ids counted with OpenAI's tokenizer are other words to a local model; langchain-openai's OpenAIEmbeddings sends texts with check_embedding_ctx_length=False. A text longer than the model reads is a 400 (code context_length_exceeded) unless truncate",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/EmbeddingList"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/EmbeddingRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "OpenAI"
+    ]
+   }
+  },
   "/v1/audio/transcriptions": {
    "post": {
     "summary": "Text from an audio file (WAV, MP3, FLAC, Ogg, WebM, M4A…)",
@@ -2155,7 +2207,8 @@ enum OpenAPIDocument {
                "stt",
                "tts",
                "vlm",
-               "diffusion"
+               "diffusion",
+               "embedding"
               ]
              },
              "displayName": {
@@ -5200,6 +5253,132 @@ enum OpenAPIDocument {
      }
     }
    },
+   "EmbeddingRequest": {
+    "type": "object",
+    "required": [
+     "input"
+    ],
+    "properties": {
+     "input": {
+      "description": "A text, or up to 2048 texts; none may be empty",
+      "oneOf": [
+       {
+        "type": "string",
+        "minLength": 1
+       },
+       {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": 2048,
+        "items": {
+         "type": "string",
+         "minLength": 1
+        }
+       }
+      ]
+     },
+     "model": {
+      "type": "string",
+      "description": "An embedding model id; by default all-minilm-l6-v2. Another kind of model is a 400 (code model_incompatible), an unknown one a 404"
+     },
+     "encoding_format": {
+      "type": "string",
+      "enum": [
+       "float",
+       "base64"
+      ],
+      "description": "float (the default): numbers; base64: each vector's float32 values, little-endian, in base64"
+     },
+     "dimensions": {
+      "type": "integer",
+      "minimum": 1,
+      "description": "Accepted only when it is the model's own (all-minilm-l6-v2: 384): the model cannot shorten its vectors; any other is a 400 naming dimensions"
+     },
+     "user": {
+      "type": "string",
+      "description": "Accepted, no effect"
+     },
+     "truncate": {
+      "type": "boolean",
+      "description": "RunAnywhere's own: cut a text longer than the model reads to fit (keeping its start) instead of refusing it (default false)"
+     },
+     "keep_alive": {
+      "$ref": "#/components/schemas/KeepAlive"
+     }
+    }
+   },
+   "EmbeddingList": {
+    "type": "object",
+    "required": [
+     "object",
+     "data",
+     "model",
+     "usage"
+    ],
+    "properties": {
+     "object": {
+      "const": "list"
+     },
+     "data": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "required": [
+        "object",
+        "index",
+        "embedding"
+       ],
+       "properties": {
+        "object": {
+         "const": "embedding"
+        },
+        "index": {
+         "type": "integer",
+         "minimum": 0,
+         "description": "The text's place in input"
+        },
+        "embedding": {
+         "oneOf": [
+          {
+           "type": "array",
+           "items": {
+            "type": "number"
+           },
+           "description": "encoding_format float"
+          },
+          {
+           "type": "string",
+           "description": "encoding_format base64: little-endian float32 values"
+          }
+         ]
+        }
+       }
+      }
+     },
+     "model": {
+      "type": "string",
+      "description": "The model that embedded the texts"
+     },
+     "usage": {
+      "type": "object",
+      "required": [
+       "prompt_tokens",
+       "total_tokens"
+      ],
+      "properties": {
+       "prompt_tokens": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "The texts' tokens, the model's special tokens included"
+       },
+       "total_tokens": {
+        "type": "integer",
+        "minimum": 0
+       }
+      }
+     }
+    }
+   },
    "ToolCall": {
     "type": "object",
     "required": [
@@ -5323,7 +5502,8 @@ enum OpenAPIDocument {
      "stt",
      "tts",
      "vlm",
-     "diffusion"
+     "diffusion",
+     "embedding"
     ],
     "description": "The benchmarks' BenchmarkCategory"
    },
