@@ -1,0 +1,126 @@
+import Crypto
+import Foundation
+
+/// A document's text as a RAG collection stores it.
+public struct DocumentText: Sendable, Equatable {
+    /// The file, as an absolute path (or the name its bytes were read with).
+    public let path: String
+    /// What the file was read as.
+    public let format: DocumentFormat
+    /// The text: the file's own for plain text and Markdown, the text of its elements for HTML;
+    /// line ends are `\n` in every case. Chunks' offsets count its Unicode scalars.
+    public let text: String
+    /// The file's size in bytes.
+    public let size: Int
+    /// The sha256 of the file's bytes, lowercase hex.
+    public let sha256: String
+
+    /// Creates a document's text.
+    public init(path: String, format: DocumentFormat, text: String, size: Int, sha256: String) {
+        self.path = path
+        self.format = format
+        self.text = text
+        self.size = size
+        self.sha256 = sha256
+    }
+}
+
+/// Reads the files a RAG collection ingests: plain text, Markdown and HTML, in UTF-8 (a byte-order
+/// mark is skipped). PDF and office files are refused with a message saying to convert them
+/// first; a file with NUL bytes or bytes that are not UTF-8 is refused as binary, and so is one
+/// larger than ``maxFileSize``. Every refusal is an ``SDKError`` naming the file.
+public struct DocumentReader: Sendable {
+    /// The default largest file: 20 MiB.
+    public static let defaultMaxFileSize = 20 << 20
+
+    /// The largest file read, in bytes; a larger one is refused before it is read.
+    public var maxFileSize: Int
+
+    /// Creates a reader of files up to `maxFileSize` bytes.
+    public init(maxFileSize: Int = DocumentReader.defaultMaxFileSize) {
+        self.maxFileSize = maxFileSize
+    }
+
+    /// Reads the file at `url`.
+    public func read(_ url: URL) throws -> DocumentText {
+        let path = url.standardizedFileURL.path
+        let values: URLResourceValues
+        do {
+            values = try url.resourceValues(forKeys: [.isDirectoryKey, .fileSizeKey, .isRegularFileKey])
+        } catch {
+            throw SDKError.fileManagement(.fileNotFound, "Cannot read \(path): no such file")
+        }
+        guard values.isDirectory != true else { throw SDKError(.invalidInput, "\(path) is a folder, not a document") }
+        guard values.isRegularFile == true else { throw SDKError(.invalidInput, "\(path) is not a regular file") }
+        try Self.checkName(path)
+        let size = values.fileSize ?? 0
+        guard size <= maxFileSize else { throw Self.tooLarge(path, size: size, limit: maxFileSize) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw SDKError.fileManagement(.fileReadFailed, "Cannot read \(path): \(error.localizedDescription)")
+        }
+        return try read(data, path: path)
+    }
+
+    /// Reads a document's bytes, `data`, named `path` (a file's path, or an upload's name): its
+    /// format is told by the name's extension, as for a file, and it is refused as a file would be.
+    public func read(_ data: Data, path: String) throws -> DocumentText {
+        try Self.checkName(path)
+        guard data.count <= maxFileSize else { throw Self.tooLarge(path, size: data.count, limit: maxFileSize) }
+        if data.starts(with: Array("%PDF-".utf8)) { throw SDKError(.invalidInput, "\(path): \(DocumentFormat.refused["pdf"] ?? "")") }
+        if let nul = data.firstIndex(of: 0) {
+            throw SDKError(.invalidInput, "\(path) is not a text document: it has a NUL byte at byte \(nul - data.startIndex) (a binary file?)")
+        }
+        let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        guard let decoded = String(validating: body, as: UTF8.self) else {
+            throw SDKError(.invalidInput, "\(path) is not UTF-8 text: save it as UTF-8 (it may be a binary file or another encoding)")
+        }
+        let raw = Self.unifyingLineEnds(decoded)
+        let format = DocumentFormat.of(URL(fileURLWithPath: path), head: raw.prefix(64))
+        let text = format == .html ? HTMLText.text(of: raw) : raw
+        guard text.contains(where: { !$0.isWhitespace }) else { throw SDKError(.emptyInput, "\(path) has no text to ingest") }
+        let sha256 = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        return DocumentText(path: path, format: format, text: text, size: data.count, sha256: sha256)
+    }
+
+    /// The document files below the folder `url`, every level down, sorted by path: those whose
+    /// extension is a known format's (``DocumentFormat``); hidden files and folders are left out.
+    public func files(in url: URL) throws -> [URL] {
+        guard let enumerator = FileManager.default.enumerator(
+            at: url, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]
+        ) else { throw SDKError.fileManagement(.fileReadFailed, "Cannot list the folder \(url.path)") }
+        var files: [URL] = []
+        for case let file as URL in enumerator where DocumentFormat.isDocumentFile(file) {
+            if (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { files.append(file.standardizedFileURL) }
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// Throws for a name whose extension is a refused format's (PDF, Word…), saying what to do.
+    private static func checkName(_ path: String) throws {
+        if let reason = DocumentFormat.refused[URL(fileURLWithPath: path).pathExtension.lowercased()] { throw SDKError(.invalidInput, "\(path): \(reason)") }
+    }
+
+    private static func tooLarge(_ path: String, size: Int, limit: Int) -> SDKError {
+        let bytes = { (count: Int) in ByteCountFormatter.string(fromByteCount: Int64(count), countStyle: .file) }
+        return SDKError(.invalidInput, "\(path) is \(bytes(size)); documents larger than \(bytes(limit)) are refused")
+    }
+
+    /// `text` with every `\r\n` and lone `\r` made `\n`.
+    static func unifyingLineEnds(_ text: String) -> String {
+        guard text.unicodeScalars.contains("\r") else { return text }
+        var out = String.UnicodeScalarView()
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n", afterCR {
+                afterCR = false
+                continue
+            }
+            afterCR = scalar == "\r"
+            out.append(afterCR ? "\n" : scalar)
+        }
+        return String(out)
+    }
+}

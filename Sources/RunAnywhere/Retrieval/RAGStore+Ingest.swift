@@ -1,0 +1,109 @@
+import Foundation
+import NIOCore
+import SQLiteNIO
+
+/// A document ready to store: its text, its chunks and one vector per chunk.
+package struct IngestedDocument: Sendable {
+    /// The document as read.
+    package let document: DocumentText
+    /// Its chunks.
+    package let chunks: [TextChunk]
+    /// One vector per chunk, in order.
+    package let vectors: [[Float]]
+
+    /// Creates a document to store.
+    package init(document: DocumentText, chunks: [TextChunk], vectors: [[Float]]) {
+        self.document = document
+        self.chunks = chunks
+        self.vectors = vectors
+    }
+}
+
+extension RAGStore {
+    /// Chunk rows per INSERT statement (7 values each, far below SQLite's limit on them).
+    private static let rowsPerInsert = 200
+
+    /// Stores `documents` in the collection `collection` in one transaction, creating the
+    /// collection (made with `embeddingModel`, vectors of `dimensions`) if it is new: each
+    /// document's earlier chunks and vectors, when its path was ingested before, are replaced.
+    /// A collection made with another model or other dimensions throws
+    /// ``ErrorCode/modelIncompatible``, and a document whose vectors do not match its chunks
+    /// ``ErrorCode/invalidInput``; either way, as with any failure, nothing is changed. Returns
+    /// each document as stored, and whether it replaced one.
+    package func write(
+        _ documents: [IngestedDocument], collection: String, embeddingModel: String, dimensions: Int
+    ) async throws -> [(document: RAGDocument, replaced: Bool)] {
+        try RAGCollection.validateName(collection)
+        return try await writing { connection in
+            let now = Date()
+            let collectionID: Int
+            if let existing = try await Self.collections(connection, named: collection).first {
+                try Self.check(existing, model: embeddingModel, dimensions: dimensions)
+                collectionID = try await Self.collectionID(connection, collection) ?? 0
+            } else {
+                collectionID = try await connection.query(
+                    "INSERT INTO collections (name, embedding_model, dimensions, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+                    [.text(collection), .text(embeddingModel), .integer(dimensions), .float(now.timeIntervalSince1970)]
+                ).first?.column("id")?.integer ?? 0
+            }
+            var stored: [(document: RAGDocument, replaced: Bool)] = []
+            for item in documents {
+                try Self.check(item, dimensions: dimensions)
+                let document = item.document
+                let key = [SQLiteData.integer(collectionID), .text(document.path)]
+                _ = try await connection.query("DELETE FROM chunks WHERE document_id IN (SELECT id FROM documents WHERE collection_id = ? AND path = ?)", key)
+                let replaced = try await !connection.query("DELETE FROM documents WHERE collection_id = ? AND path = ? RETURNING id", key).isEmpty
+                guard let documentID = try await connection.query(
+                    "INSERT INTO documents (collection_id, path, format, sha256, size, ingested_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                    key + [.text(document.format.rawValue), .text(document.sha256), .integer(document.size), .float(now.timeIntervalSince1970)]
+                ).first?.column("id")?.integer else { throw SDKError.fileManagement(.fileWriteFailed, "The RAG store \(url.path) did not keep \(document.path)") }
+                for batch in stride(from: 0, to: item.chunks.count, by: Self.rowsPerInsert) {
+                    let range = batch..<min(batch + Self.rowsPerInsert, item.chunks.count)
+                    var binds: [SQLiteData] = []
+                    for index in range {
+                        let chunk = item.chunks[index]
+                        binds += [
+                            .integer(documentID), .integer(chunk.ordinal), .text(chunk.text), .integer(chunk.start), .integer(chunk.end),
+                            .blob(VectorBlob.encode(item.vectors[index])),
+                        ]
+                    }
+                    let rows = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: range.count).joined(separator: ", ")
+                    _ = try await connection.query("INSERT INTO chunks (document_id, ordinal, text, start_offset, end_offset, vector) VALUES \(rows)", binds)
+                }
+                stored.append((RAGDocument(
+                    collection: collection, path: document.path, format: document.format, sha256: document.sha256, size: document.size,
+                    chunkCount: item.chunks.count, ingestedAt: now
+                ), replaced))
+            }
+            return stored
+        }
+    }
+
+    /// Throws ``ErrorCode/modelIncompatible`` unless `collection` was made with `model` and vectors of `dimensions`.
+    static func check(_ collection: RAGCollection, model: String, dimensions: Int) throws {
+        guard collection.embeddingModelId == model else {
+            throw SDKError(
+                .modelIncompatible,
+                "Collection '\(collection.name)' was made with the embedding model '\(collection.embeddingModelId)', not '\(model)': "
+                    + "use '\(collection.embeddingModelId)' with it, or another collection for '\(model)'"
+            )
+        }
+        guard collection.dimensions == dimensions else {
+            throw SDKError(
+                .modelIncompatible,
+                "Collection '\(collection.name)' holds vectors of \(collection.dimensions) dimensions, but '\(model)' now makes \(dimensions): "
+                    + "ingest its documents into a new collection"
+            )
+        }
+    }
+
+    /// Throws ``ErrorCode/invalidInput`` unless `item` has one finite vector of `dimensions` per chunk.
+    private static func check(_ item: IngestedDocument, dimensions: Int) throws {
+        guard item.vectors.count == item.chunks.count else {
+            throw SDKError(.invalidInput, "\(item.document.path) has \(item.chunks.count) chunks but \(item.vectors.count) vectors")
+        }
+        if let bad = item.vectors.firstIndex(where: { $0.count != dimensions || !$0.allSatisfy(\.isFinite) }) {
+            throw SDKError(.invalidInput, "Chunk \(bad) of \(item.document.path) has a vector of \(item.vectors[bad].count) values, not \(dimensions) finite ones")
+        }
+    }
+}

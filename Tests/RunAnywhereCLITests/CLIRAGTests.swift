@@ -1,0 +1,98 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+/// `runanywhere rag` as a user runs it: ingest a folder, ask with `--json` (the default language
+/// model at 1 thread, a few tokens), list, remove, and the clear errors.
+@Suite(.processLane, .serialized, .enabled(if: RAGModels.installed, "needs llama.cpp, the default model and the embedding model: run scripts/setup --tests"))
+struct CLIRAGTests {
+    func expectError(_ output: CLIRunner.Output, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        CLIBadInputTests().expectError(output, fragment, sourceLocation: sourceLocation)
+    }
+
+    /// Three documents on unrelated subjects, in a folder of `data`.
+    func writeCorpus(in data: URL) throws -> URL {
+        let folder = data.appendingPathComponent("docs")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let files = [
+            "volcanoes.md": "# Volcanoes\n\nMagma that reaches the surface is called lava. Basaltic lava erupts at about 1,100 to 1,250 degrees Celsius.",
+            "tea.html": "<html><body><h1>Green tea</h1><p>Brew green tea with water at 70 to 80 &deg;C for two to three minutes.</p></body></html>",
+            "chess.txt": "In chess, castling moves the king two squares towards a rook, and the rook to the square the king crossed.",
+        ]
+        for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
+        return folder
+    }
+
+    @Test func ingestQueryListAndRemove() throws {
+        try CLIRunner.withData { cli, data in
+            let folder = try writeCorpus(in: data)
+            let ingest = try cli.run(["rag", "ingest", folder.path, "--collection", "notes", "--threads", "1"])
+            #expect(ingest.status == 0, "\(ingest.stderr)")
+            #expect(ingest.stdout.contains("Ingested 3 documents") && ingest.stdout.contains("'notes'"), "\(ingest.stdout)")
+            #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("rag.sqlite").path))
+
+            let query = try cli.run(["rag", "query", "How do castling moves work in chess?", "--collection", "notes", "--top-k", "2",
+                                     "--max-tokens", "8", "--threads", "1", "--temperature", "0", "--json"])
+            #expect(query.status == 0, "\(query.stderr)")
+            let json = try query.json()
+            #expect(json["answer"] is String)
+            let sources = try #require(json["sources"] as? [[String: Any]])
+            #expect(sources.count == 2)
+            #expect((sources[0]["document"] as? String) == folder.appendingPathComponent("chess.txt").standardizedFileURL.path)
+            #expect((sources[0]["text"] as? String)?.contains("castling") == true)
+            let scores = sources.compactMap { $0["score"] as? Double }
+            #expect(scores.count == 2 && scores[0] >= scores[1], "best first: \(scores)")
+
+            let streamed = try cli.run(["rag", "query", "What temperature for green tea?", "--collection", "notes", "--top-k", "1", "--max-tokens", "4", "--threads", "1"])
+            #expect(streamed.status == 0, "\(streamed.stderr)")
+            #expect(streamed.stdout.contains("Sources\n[1] \(folder.appendingPathComponent("tea.html").standardizedFileURL.path) (score "), "\(streamed.stdout)")
+
+            let list = try cli.run(["rag", "list", "--json"])
+            let collections = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+            #expect(collections.count == 1 && collections[0]["name"] as? String == "notes" && collections[0]["documentCount"] as? Int == 3)
+            #expect(collections[0]["embeddingModelId"] as? String == RunAnywhere.defaultEmbeddingModelID && collections[0]["dimensions"] as? Int == 384)
+            let documents = try cli.run(["rag", "list", "--collection", "notes"])
+            #expect(documents.status == 0 && documents.stdout.contains("tea.html") && documents.stdout.contains("html"), "\(documents.stdout)")
+
+            let chess = folder.appendingPathComponent("chess.txt").path
+            let removed = try cli.run(["rag", "rm", "notes", chess])
+            #expect(removed.status == 0 && removed.stdout.contains("Removed"), "\(removed.stderr)")
+            expectError(try cli.run(["rag", "rm", "notes", chess]), "has no document")
+            #expect(try cli.run(["rag", "rm", "notes"]).status == 0)
+            #expect(try cli.run(["rag", "list"]).stdout.contains("No collections"))
+        }
+    }
+
+    @Test func badInputsAreClearErrorsAndLeaveTheCollection() throws {
+        try CLIRunner.withData { cli, data in
+            let folder = try writeCorpus(in: data)
+            #expect(try cli.run(["rag", "ingest", folder.appendingPathComponent("tea.html").path, "--threads", "1"]).status == 0)
+            let pdf = data.appendingPathComponent("paper.pdf")
+            try Data("%PDF-1.7\n".utf8).write(to: pdf)
+            let binary = data.appendingPathComponent("blob.txt")
+            try Data([0x41, 0x00, 0xFF]).write(to: binary)
+            let chess = folder.appendingPathComponent("chess.txt").path
+            expectError(try cli.run(["rag", "ingest", chess, pdf.path]), "PDF is not supported: convert it to text first")
+            expectError(try cli.run(["rag", "ingest", chess, binary.path]), "NUL byte")
+            expectError(try cli.run(["rag", "ingest", chess, "--max-file-size", "0"]), "--max-file-size must be 1 to 4096")
+            expectError(try cli.run(["rag", "ingest", chess, "--embedding-model", "other-model"]), "made with the embedding model '\(RunAnywhere.defaultEmbeddingModelID)', not 'other-model'")
+            expectError(try cli.run(["rag", "ingest", chess, "--collection", "../up"]), "Invalid collection name")
+            expectError(try cli.run(["rag", "query", "Hi", "--collection", "missing"]), "no RAG collection 'missing'")
+            expectError(try cli.run(["rag", "query", "Hi", "--top-k", "0"]), "topK must be 1 to 100")
+            expectError(try cli.run(["rag", "rm", "missing"]), "no RAG collection 'missing'")
+            let documents = try cli.run(["rag", "list", "--collection", RAGCollection.defaultName, "--json"])
+            let paths = try #require(try JSONSerialization.jsonObject(with: Data(documents.stdout.utf8)) as? [[String: Any]]).compactMap { $0["path"] as? String }
+            #expect(paths == [folder.appendingPathComponent("tea.html").standardizedFileURL.path], "the failed ingests added nothing")
+        }
+    }
+}
+
+/// Whether llama.cpp, the default language model and the default embedding model are installed.
+enum RAGModels {
+    static var installed: Bool {
+        let id = RunAnywhere.defaultEmbeddingModelID
+        return TestEnvironment.engineInstalled
+            && FileManager.default.fileExists(atPath: TestEnvironment.installedModelsDirectory.appendingPathComponent("\(id)/\(id).gguf").path)
+    }
+}
