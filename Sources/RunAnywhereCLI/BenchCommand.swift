@@ -16,10 +16,14 @@ struct BenchCommand: AsyncParsableCommand {
             discussion: "Ctrl-C cancels and saves the finished results. Exit status: 0 done, 1 error, 130 cancelled."
         )
         @OptionGroup var global: GlobalOptions
-        @Option(name: .long, help: "Comma-separated categories: llm, stt, tts, vlm, diffusion (default: all).") var category: String?
+        @Option(name: .long, help: "Comma-separated categories: \(Run.categoryNames) (default: all).") var category: String?
         @Option(name: .long, help: "Measured passes per scenario after one discarded warm-up; the median is reported.") var repetitions = 3
         @Option(name: .long, help: "CPU threads (default: all cores, at most 4).") var threads: Int?
         @Option(name: .long, help: "Only this scenario, e.g. \"Short generation\" (repeatable).") var scenario: [String] = []
+        @Option(name: .long, help: ArgumentHelp(
+            "Embeddings: also embed the lines of this file as one batch (blank lines skipped).",
+            discussion: "It adds the scenario \"Custom texts (N)\", N the number of lines.", valueName: "file"
+        )) var embeddingTexts: String?
         @Flag(name: .long, help: "Print the JSON export instead of the Markdown report.") var json = false
 
         func validate() throws {
@@ -32,17 +36,37 @@ struct BenchCommand: AsyncParsableCommand {
             guard let category else { return [] }
             return Set(try category.split(separator: ",").map { name in
                 guard let parsed = BenchmarkCategory(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
-                    throw ValidationError("Unknown category '\(name)'; use llm, stt, tts, vlm or diffusion")
+                    throw ValidationError("Unknown category '\(name)'; use \(Self.categoryNames)")
                 }
                 return parsed
             })
         }
 
+        /// The categories `--category` takes.
+        static let categoryNames = BenchmarkCategory.allCases.map(\.rawValue).joined(separator: ", ")
+
+        /// The non-blank lines of `--embedding-texts`; none without it.
+        func customTexts() throws -> [String] {
+            guard let embeddingTexts else { return [] }
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: embeddingTexts))
+            } catch {
+                throw SDKError(.fileNotFound, "Cannot read --embedding-texts \(embeddingTexts): \(error.localizedDescription)")
+            }
+            guard let text = String(data: data, encoding: .utf8) else { throw SDKError(.invalidInput, "--embedding-texts \(embeddingTexts) is not UTF-8 text") }
+            let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            guard !lines.isEmpty else { throw SDKError(.emptyInput, "--embedding-texts \(embeddingTexts) has no lines of text") }
+            return lines
+        }
+
         func run() async throws {
             try await CLIContext.run(global) { context in
                 let store = context.benchmarks
+                let configuration = BenchmarkConfiguration(runtime: try RunAnywhere.runtime(), repetitions: repetitions, threads: threads)
                 let runner = BenchmarkRunner(
-                    configuration: BenchmarkConfiguration(runtime: try RunAnywhere.runtime(), repetitions: repetitions, threads: threads),
+                    configuration: configuration,
+                    providers: BenchmarkRunner.defaultProviders(configuration) + [EmbeddingBenchmarkProvider(configuration: configuration, customTexts: try customTexts())],
                     store: store, appVersion: RunAnywhereCommand.configuration.version
                 )
                 let handle = runner.start(categories: try categories(), scenarios: Set(scenario))

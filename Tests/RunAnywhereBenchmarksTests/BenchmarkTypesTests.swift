@@ -23,8 +23,8 @@ import Testing
         #expect((object["run"] as? [String: Any])?["status"] as? String == "completed")
         #expect(((object["run"] as? [String: Any])?["results"] as? [[String: Any]])?.first?["category"] as? String == "llm")
         #expect(try JSONDecoder.runAnywhere.decode(BenchmarkReportFormatter.Export.self, from: Data(export.utf8)).run == run)
-        #expect(BenchmarkCategory.allCases.map(\.rawValue) == ["llm", "stt", "tts", "vlm", "diffusion"])
-        #expect(BenchmarkCategory.stt.modelCategory == .speechRecognition && BenchmarkCategory.vlm.modelCategory == .multimodal)
+        #expect(BenchmarkCategory.allCases.map(\.rawValue) == ["llm", "stt", "tts", "vlm", "diffusion", "embedding"])
+        #expect(BenchmarkCategory.stt.modelCategory == .speechRecognition && BenchmarkCategory.vlm.modelCategory == .multimodal && BenchmarkCategory.embedding.modelCategory == .embedding)
     }
 
     @Test func csvHasTheSpecsHeaderAndSurvivesAStandardReader() throws {

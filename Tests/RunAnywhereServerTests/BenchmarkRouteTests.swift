@@ -34,7 +34,7 @@ import Testing
                 let body = try OpenAIRouteTests.json(response.body)
                 #expect((body["runs"] as? [[String: Any]])?.first?["id"] as? String == id && body["running"] as? Bool == false)
                 let categories = try #require(body["categories"] as? [[String: Any]])
-                #expect(categories.map { $0["category"] as? String } == ["llm", "stt", "tts", "vlm", "diffusion"])
+                #expect(categories.map { $0["category"] as? String } == ["llm", "stt", "tts", "vlm", "diffusion", "embedding"])
                 #expect(categories.first?["models"] as? [String] == ["scripted"] && (categories[1]["models"] as? [String])?.isEmpty == true)
             }
             // Save to Files: written in the exports folder, its name and path given back.

@@ -3,7 +3,7 @@ import RunAnywhere
 /// A component that can be benchmarked. Adding one: a case here, a provider, and one line in
 /// ``BenchmarkRunner/defaultProviders(_:)``.
 public enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Comparable, Sendable {
-    case llm, stt, tts, vlm, diffusion
+    case llm, stt, tts, vlm, diffusion, embedding
 
     public var id: String { rawValue }
 
@@ -15,6 +15,7 @@ public enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Comp
         case .tts: "Text-to-Speech"
         case .vlm: "Vision Language"
         case .diffusion: "Image Generation"
+        case .embedding: "Embeddings"
         }
     }
 
@@ -26,6 +27,7 @@ public enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Comp
         case .tts: .speechSynthesis
         case .vlm: .multimodal
         case .diffusion: .imageGeneration
+        case .embedding: .embedding
         }
     }
 

@@ -54,6 +54,7 @@ public struct BenchmarkMetrics: Codable, Sendable, Equatable {
     public var loadTimeMs: Double?
     public var warmupTimeMs: Double?
     public var timeToFirstTokenMs: Double?
+    /// Output tokens per second (LLM, VLM); for embeddings, the tokens embedded per second.
     public var tokensPerSecond: Double?
     public var endToEndLatencyMs: Double
     public var inputTokens: Int?
@@ -81,6 +82,12 @@ public struct BenchmarkMetrics: Codable, Sendable, Equatable {
     public var peakRSSDeltaBytes: Int64?
     /// Where the model ran: `cpu`, `cuda` or `vulkan` (language and vision models). Additive.
     public var backend: String?
+    /// Texts embedded per second (median), with its range over the passes. Additive.
+    public var sentencesPerSecond: Double?
+    public var sentencesPerSecondMin: Double?
+    public var sentencesPerSecondMax: Double?
+    /// Embeddings: the SDK's own time for a batch, from `EmbeddingResult.latencyMs` (median). Additive.
+    public var embeddingTimeMs: Double?
 
     /// Creates metrics; everything but the latency is optional.
     public init(

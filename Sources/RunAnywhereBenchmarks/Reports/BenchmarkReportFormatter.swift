@@ -63,6 +63,7 @@ public enum BenchmarkReportFormatter {
                 if let v = m.tokensPerSecond { lines.append("- Tokens/sec: \(String(format: "%.1f", v))" + range(m.tokensPerSecondMin, m.tokensPerSecondMax, "")) }
                 if let v = m.promptTokensPerSecond { lines.append("- Prompt tokens/sec: \(String(format: "%.1f", v))") }
                 if let v = m.decodeTokensPerSecond { lines.append("- Decode tokens/sec: \(String(format: "%.1f", v))") }
+                if let v = m.sentencesPerSecond { lines.append("- Sentences/sec: \(String(format: "%.1f", v))" + range(m.sentencesPerSecondMin, m.sentencesPerSecondMax, "")) }
                 lines.append("- E2E Latency: \(ms(m.endToEndLatencyMs))" + range(m.endToEndLatencyMinMs, m.endToEndLatencyMaxMs, " ms"))
                 if let v = m.inputTokens { lines.append("- Input tokens: \(v)") }
                 if let v = m.outputTokens { lines.append("- Output tokens: \(v)") }
@@ -70,6 +71,7 @@ public enum BenchmarkReportFormatter {
                 if let v = m.ttsSynthesisTimeMs { lines.append("- Synthesis: \(ms(v))") }
                 if let v = m.vlmDescriptionTimeMs { lines.append("- VLM time: \(ms(v))") }
                 if let v = m.imageGenerationTimeMs { lines.append("- Generation: \(ms(v))") }
+                if let v = m.embeddingTimeMs { lines.append("- Embedding: \(ms(v))") }
                 if let v = m.peakMemoryDeltaBytes { lines.append("- Memory delta: \(v / 1_048_576) MB") }
                 if let v = m.peakRSSDeltaBytes { lines.append("- Peak RSS growth: \(v / 1_048_576) MB") }
                 if let v = m.repetitions { lines.append("- Measured passes: \(v) (median shown)") }

@@ -45,6 +45,7 @@ public struct BenchmarkRunner: Sendable {
             TTSBenchmarkProvider(configuration: configuration),
             VLMBenchmarkProvider(configuration: configuration),
             DiffusionBenchmarkProvider(configuration: configuration),
+            EmbeddingBenchmarkProvider(configuration: configuration),
         ]
     }
 

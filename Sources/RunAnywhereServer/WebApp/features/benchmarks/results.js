@@ -4,6 +4,7 @@ import { bytes, h } from "../../lib/dom.js";
 
 const ms = (value) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(value >= 100 ? 0 : 1)} ms`);
 const perSecond = (value) => `${value.toFixed(1)} tok/s`;
+const sentencesPerSecond = (value) => `${value.toFixed(1)} sentences/s`;
 const range = (low, high, format) => (low === undefined || low === null || high === undefined || high === null ? null : `${format(low)} – ${format(high)}`);
 
 /** The metrics a result may have, in the order the spec lists them for its category. */
@@ -14,11 +15,13 @@ const metrics = [
   ["tokensPerSecond", "Tokens per second", perSecond],
   ["promptTokensPerSecond", "Prompt tok/s", perSecond],
   ["decodeTokensPerSecond", "Decode tok/s", perSecond],
+  ["sentencesPerSecond", "Sentences per second", sentencesPerSecond],
   ["endToEndLatencyMs", "End-to-end latency", ms],
   ["sttTranscriptionTimeMs", "Transcription time", ms],
   ["ttsSynthesisTimeMs", "Synthesis time", ms],
   ["vlmDescriptionTimeMs", "Description time", ms],
   ["imageGenerationTimeMs", "Generation time", ms],
+  ["embeddingTimeMs", "Embedding time", ms],
   ["peakMemoryDeltaBytes", "Memory delta", (v) => `${v < 0 ? "−" : ""}${bytes(Math.abs(v))}`],
   ["peakRSSDeltaBytes", "Peak RSS delta", (v) => `${v < 0 ? "−" : ""}${bytes(Math.abs(v))}`],
 ];
@@ -31,6 +34,7 @@ export function metricList(m) {
   if (m.repetitions) items.push(["repetitions", "Repetitions", String(m.repetitions)]);
   const spreads = [["TTFT range", range(m.timeToFirstTokenMinMs, m.timeToFirstTokenMaxMs, ms)],
     ["Tok/s range", range(m.tokensPerSecondMin, m.tokensPerSecondMax, perSecond)],
+    ["Sentences/s range", range(m.sentencesPerSecondMin, m.sentencesPerSecondMax, sentencesPerSecond)],
     ["Latency range", range(m.endToEndLatencyMinMs, m.endToEndLatencyMaxMs, ms)]].filter(([, value]) => value);
   return h("dl", { class: "metrics" },
     items.map(([key, label, value]) => h("div", { "data-metric": key }, h("dt", {}, label), h("dd", {}, value))),
