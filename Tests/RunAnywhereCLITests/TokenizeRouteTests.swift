@@ -24,7 +24,7 @@ struct TokenizeRouteTests {
 
     static func jsonString(_ value: some Encodable) throws -> String { String(decoding: try JSONEncoder().encode(value), as: UTF8.self) }
 
-    @Test(.timeLimit(.minutes(3))) func tokenizeAndDetokenizeRoundTripInLlamaServersShapes() async throws {
+    @Test(.timeLimit(.minutes(15))) func tokenizeAndDetokenizeRoundTripInLlamaServersShapes() async throws {
         try await CLIRunner.withData { runner, _ in
             let server = try ServeProcess(runner, arguments: ["--threads", "1", "--context-length", "256", "--parallel", "1"])
             defer { _ = server.stop() }
@@ -59,7 +59,7 @@ struct TokenizeRouteTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(3))) func badRequestsAreRefusedWithTheErrorEnvelope() async throws {
+    @Test(.timeLimit(.minutes(15))) func badRequestsAreRefusedWithTheErrorEnvelope() async throws {
         try await CLIRunner.withData { runner, _ in
             let server = try ServeProcess(runner, arguments: ["--threads", "1", "--context-length", "256", "--parallel", "1"])
             defer { _ = server.stop() }
