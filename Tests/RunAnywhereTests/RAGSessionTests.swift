@@ -28,17 +28,6 @@ struct RAGSessionTests {
         try await body(session, store, folder)
     }
 
-    func expectError(_ code: ErrorCode, _ fragments: [String], sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async {
-        do {
-            try await body()
-            Issue.record("no error", sourceLocation: sourceLocation)
-        } catch let error as SDKError {
-            #expect(error.code == code && fragments.allSatisfy(error.message.contains), "\(error)", sourceLocation: sourceLocation)
-        } catch {
-            Issue.record("not an SDKError: \(error)", sourceLocation: sourceLocation)
-        }
-    }
-
     @Test func aBadFileInABatchLeavesTheCollectionAsItWas() async throws {
         try await withSession { session, store, folder in
             let before = try await session.listDocuments(collection: "docs")
@@ -52,11 +41,11 @@ struct RAGSessionTests {
             ] {
                 let bad = folder.appendingPathComponent(name)
                 try bytes.write(to: bad)
-                await expectError(.invalidInput, [name, message]) {
+                await expectSDKError(.invalidInput, [name, message]) {
                     _ = try await session.ingest(paths: [good, bad.path, other.path], collection: "docs")
                 }
             }
-            await expectError(.fileNotFound, ["missing.md"]) {
+            await expectSDKError(.fileNotFound, ["missing.md"]) {
                 _ = try await session.ingest(paths: [other.path, folder.appendingPathComponent("missing.md").path], collection: "docs")
             }
             #expect(try await session.listDocuments(collection: "docs") == before)
@@ -68,10 +57,10 @@ struct RAGSessionTests {
     @Test func aCollectionRefusesAnotherEmbeddingModelBeforeEmbedding() async throws {
         try await withSession { session, _, folder in
             let good = folder.appendingPathComponent("good.md").path
-            await expectError(.modelIncompatible, ["'docs'", "'\(RunAnywhere.defaultEmbeddingModelID)'", "'nomic-embed-text'"]) {
+            await expectSDKError(.modelIncompatible, ["'docs'", "'\(RunAnywhere.defaultEmbeddingModelID)'", "'nomic-embed-text'"]) {
                 _ = try await session.ingest(paths: [good], collection: "docs", options: RAGIngestOptions(embeddingModel: "nomic-embed-text"))
             }
-            await expectError(.modelIncompatible, ["'docs'", "'\(RunAnywhere.defaultEmbeddingModelID)'", "'nomic-embed-text'"]) {
+            await expectSDKError(.modelIncompatible, ["'docs'", "'\(RunAnywhere.defaultEmbeddingModelID)'", "'nomic-embed-text'"]) {
                 _ = try await session.query("What is good?", collection: "docs", options: RAGQueryOptions(embeddingModel: "nomic-embed-text"))
             }
         }
@@ -79,21 +68,21 @@ struct RAGSessionTests {
 
     @Test func refusesBadQuestionsAndNames() async throws {
         try await withSession { session, _, folder in
-            await expectError(.invalidInput, ["topK must be 1 to 100"]) { _ = try await session.retrieve("q", collection: "docs", topK: 0) }
-            await expectError(.emptyInput, ["question is empty"]) { _ = try await session.retrieve(" \n", collection: "docs") }
-            await expectError(.fileNotFound, ["'none'"]) { _ = try await session.query("q", collection: "none") }
-            await expectError(.invalidInput, ["Invalid collection name"]) { _ = try await session.query("q", collection: "../x") }
-            await expectError(.invalidInput, ["takes no tools"]) {
+            await expectSDKError(.invalidInput, ["topK must be 1 to 100"]) { _ = try await session.retrieve("q", collection: "docs", topK: 0) }
+            await expectSDKError(.emptyInput, ["question is empty"]) { _ = try await session.retrieve(" \n", collection: "docs") }
+            await expectSDKError(.fileNotFound, ["'none'"]) { _ = try await session.query("q", collection: "none") }
+            await expectSDKError(.invalidInput, ["Invalid collection name"]) { _ = try await session.query("q", collection: "../x") }
+            await expectSDKError(.invalidInput, ["takes no tools"]) {
                 let tool = Tool(name: "f", description: "f")
                 _ = try await session.query("q", collection: "docs", options: RAGQueryOptions(generation: LLMGenerationOptions(tools: [tool])))
             }
-            await expectError(.emptyInput, ["No documents"]) { _ = try await session.ingest(paths: [], collection: "docs") }
+            await expectSDKError(.emptyInput, ["No documents"]) { _ = try await session.ingest(paths: [], collection: "docs") }
             let empty = folder.appendingPathComponent("empty")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-            await expectError(.emptyInput, ["has no documents"]) { _ = try await session.ingest(paths: [empty.path], collection: "docs") }
+            await expectSDKError(.emptyInput, ["has no documents"]) { _ = try await session.ingest(paths: [empty.path], collection: "docs") }
             let text = try DocumentReader().read(Data("x".utf8), path: "upload.txt")
-            await expectError(.invalidInput, ["given twice"]) { _ = try await session.ingest(documents: [text, text], collection: "docs") }
-            await expectError(.invalidConfiguration, ["overlap"]) {
+            await expectSDKError(.invalidInput, ["given twice"]) { _ = try await session.ingest(documents: [text, text], collection: "docs") }
+            await expectSDKError(.invalidConfiguration, ["overlap"]) {
                 var chunked = session
                 chunked.chunker = TextChunker(size: 100, overlap: 60)
                 _ = try await chunked.ingest(documents: [text], collection: "docs")

@@ -24,17 +24,6 @@ struct RAGStoreTests {
         return IngestedDocument(document: text, chunks: chunks, vectors: vectors)
     }
 
-    func expectError(_ code: ErrorCode, _ fragments: [String], sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async {
-        do {
-            try await body()
-            Issue.record("no error", sourceLocation: sourceLocation)
-        } catch let error as SDKError {
-            #expect(error.code == code && fragments.allSatisfy(error.message.contains), "\(error)", sourceLocation: sourceLocation)
-        } catch {
-            Issue.record("not an SDKError: \(error)", sourceLocation: sourceLocation)
-        }
-    }
-
     @Test func storesAndRanksByCosineBestFirst() async throws {
         try await withStore { store, _ in
             let written = try await store.write([
@@ -56,8 +45,8 @@ struct RAGStoreTests {
             #expect(collection.documentCount == 2 && collection.chunkCount == 4)
             #expect(try await store.documents(in: "docs").map(\.path) == ["/docs/a.txt", "/docs/b.txt"])
 
-            await expectError(.fileNotFound, ["'nope'"]) { _ = try await store.search([1, 0, 0], collection: "nope", topK: 1) }
-            await expectError(.modelIncompatible, ["3 dimensions"]) { _ = try await store.search([1, 0], collection: "docs", topK: 1) }
+            await expectSDKError(.fileNotFound, ["'nope'"]) { _ = try await store.search([1, 0, 0], collection: "nope", topK: 1) }
+            await expectSDKError(.modelIncompatible, ["3 dimensions"]) { _ = try await store.search([1, 0], collection: "docs", topK: 1) }
         }
     }
 
@@ -88,13 +77,13 @@ struct RAGStoreTests {
             #expect(try await store.chunkRowCount() == 2)
             #expect(try await store.search([1, 0], collection: "c", topK: 10).map(\.text) == ["bee"])
             #expect(try await store.documents(in: "d").map(\.path) == ["/a.md"], "the other collection's document of that path stays")
-            await expectError(.fileNotFound, ["'c'", "/a.md"]) { try await store.removeDocument(path: "/a.md", collection: "c") }
+            await expectSDKError(.fileNotFound, ["'c'", "/a.md"]) { try await store.removeDocument(path: "/a.md", collection: "c") }
 
             try await store.removeCollection("c")
             #expect(try await store.chunkRowCount() == 1)
             #expect(try await store.collections().map(\.name) == ["d"])
-            await expectError(.fileNotFound, ["'c'"]) { _ = try await store.documents(in: "c") }
-            await expectError(.fileNotFound, ["'c'"]) { try await store.removeCollection("c") }
+            await expectSDKError(.fileNotFound, ["'c'"]) { _ = try await store.documents(in: "c") }
+            await expectSDKError(.fileNotFound, ["'c'"]) { try await store.removeCollection("c") }
         }
     }
 
@@ -103,14 +92,14 @@ struct RAGStoreTests {
             _ = try await store.write([document("/a.md", ["one", "two"], [[1, 0], [0, 1]])], collection: "c", embeddingModel: "m", dimensions: 2)
             let before = try await store.documents(in: "c")
             // The first document is written (replacing /a.md) before the second, with a vector too short, fails.
-            await expectError(.invalidInput, ["/b.md", "not 2 finite"]) {
+            await expectSDKError(.invalidInput, ["/b.md", "not 2 finite"]) {
                 _ = try await store.write([document("/a.md", ["new"], [[1, 1]]), document("/b.md", ["bee", "bad"], [[1, 0], [1]])],
                                           collection: "c", embeddingModel: "m", dimensions: 2)
             }
-            await expectError(.invalidInput, ["/b.md", "not 2 finite"]) {
+            await expectSDKError(.invalidInput, ["/b.md", "not 2 finite"]) {
                 _ = try await store.write([document("/b.md", ["nan"], [[.nan, 0]])], collection: "c", embeddingModel: "m", dimensions: 2)
             }
-            await expectError(.invalidInput, ["/b.md", "2 chunks but 1 vectors"]) {
+            await expectSDKError(.invalidInput, ["/b.md", "2 chunks but 1 vectors"]) {
                 _ = try await store.write([document("/b.md", ["x", "y"], [[1, 0]])], collection: "c", embeddingModel: "m", dimensions: 2)
             }
             #expect(try await store.documents(in: "c") == before)
@@ -118,7 +107,7 @@ struct RAGStoreTests {
             #expect(try await store.chunkRowCount() == 2)
 
             // A new collection whose first write fails is not made.
-            await expectError(.invalidInput, ["/z.md"]) {
+            await expectSDKError(.invalidInput, ["/z.md"]) {
                 _ = try await store.write([document("/z.md", ["z"], [[1]])], collection: "new", embeddingModel: "m", dimensions: 2)
             }
             #expect(try await store.collections().map(\.name) == ["c"])
@@ -128,10 +117,10 @@ struct RAGStoreTests {
     @Test func aCollectionRefusesAnotherEmbeddingModel() async throws {
         try await withStore { store, _ in
             _ = try await store.write([document("/a.md", ["one"], [[1, 0]])], collection: "c", embeddingModel: "all-minilm-l6-v2", dimensions: 2)
-            await expectError(.modelIncompatible, ["'c'", "'all-minilm-l6-v2'", "'nomic-embed-text'"]) {
+            await expectSDKError(.modelIncompatible, ["'c'", "'all-minilm-l6-v2'", "'nomic-embed-text'"]) {
                 _ = try await store.write([document("/b.md", ["b"], [[1, 0]])], collection: "c", embeddingModel: "nomic-embed-text", dimensions: 2)
             }
-            await expectError(.modelIncompatible, ["2 dimensions", "makes 3"]) {
+            await expectSDKError(.modelIncompatible, ["2 dimensions", "makes 3"]) {
                 _ = try await store.write([document("/b.md", ["b"], [[1, 0, 0]])], collection: "c", embeddingModel: "all-minilm-l6-v2", dimensions: 3)
             }
             #expect(try await store.documents(in: "c").map(\.path) == ["/a.md"])
@@ -146,7 +135,7 @@ struct RAGStoreTests {
             #expect(throws: Never.self) { try RAGCollection.validateName(name) }
         }
         try await withStore { store, _ in
-            await expectError(.invalidInput, ["Invalid collection name"]) {
+            await expectSDKError(.invalidInput, ["Invalid collection name"]) {
                 _ = try await store.write([document("/a.md", ["a"], [[1]])], collection: "a b", embeddingModel: "m", dimensions: 1)
             }
         }
@@ -157,11 +146,11 @@ struct RAGStoreTests {
             #expect(try await store.collections().isEmpty)
             #expect(try await store.collection(named: "c") == nil)
             #expect(!FileManager.default.fileExists(atPath: store.url.path))
-            await expectError(.fileNotFound, ["'c'"]) { _ = try await store.documents(in: "c") }
+            await expectSDKError(.fileNotFound, ["'c'"]) { _ = try await store.documents(in: "c") }
 
             try Data(repeating: 0x5A, count: 4096).write(to: store.url)
-            await expectError(.modelStorageCorrupted, [store.url.path, "damaged"]) { _ = try await store.collections() }
-            await expectError(.modelStorageCorrupted, ["damaged"]) {
+            await expectSDKError(.modelStorageCorrupted, [store.url.path, "damaged"]) { _ = try await store.collections() }
+            await expectSDKError(.modelStorageCorrupted, ["damaged"]) {
                 _ = try await store.write([document("/a.md", ["a"], [[1]])], collection: "c", embeddingModel: "m", dimensions: 1)
             }
             #expect(try Data(contentsOf: store.url) == Data(repeating: 0x5A, count: 4096), "the damaged file is left as it was")
