@@ -22,8 +22,10 @@ struct GenerationFlags: ParsableArguments {
     var system: String?
     @Option(name: .customLong("context-length"), help: "Context window in tokens (default: the model's, at most 4096).")
     var contextLength: Int?
-    @Option(name: .customLong("batch-size"), help: "Prompt tokens evaluated per step (default: \(ModelLoadOptions().batchSize)); seeded and greedy runs reuse a cached prompt in whole steps.")
+    @Option(name: .customLong("batch-size"), help: "Prompt tokens evaluated per step (default: \(ModelLoadOptions().batchSize)).")
     var batchSize: Int?
+    @Flag(name: .long, help: "Greedy output reproducible like seeded output, the same as `serve --reproducible` gives (llama.cpp's batch-invariant configuration).")
+    var reproducible = false
     @Option(name: .customLong("flash-attention"), help: "Flash attention: auto, enabled or disabled.")
     var flashAttention: ModelLoadOptions.FlashAttention = .auto
     @Option(name: .customLong("gpu-layers"), help: "Layers on the GPU; 0 keeps the model on the CPU (default: all when it fits in the GPU's free memory, as many as fit otherwise, none without a GPU).")
@@ -49,6 +51,7 @@ struct GenerationFlags: ParsableArguments {
         var options = ModelLoadOptions(contextLength: contextLength, threads: threads ?? settings.threads, flashAttention: flashAttention)
         if let batchSize { options.batchSize = batchSize }
         options.gpuLayers = gpuLayers
+        options.reproducible = reproducible
         return options
     }
 

@@ -31,6 +31,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("telemetry-database"), help: "The BenchRunner runs served under /telemetry: a postgres:// URL or an SQLite file (default: the collector's file in the data folder).")
     var telemetryDatabase: String?
     @Option(name: .long, help: "Generations per model at once, decoded together.") var parallel = 4
+    @Flag(name: .long, help: "Promise greedy requests reproducible output, as seeded ones always are: the same alone or among others, and in every process (llama.cpp's batch-invariant configuration; one long prompt alone reads more slowly).")
+    var reproducible = false
     @Option(name: .long, help: "Requests that may wait for a free generation slot; beyond them the server answers 503.") var queue = 16
     @Option(name: .customLong("models-budget"), help: "Memory all loaded models may take, e.g. 4G or 512M (default: 3/4 of the available memory; 0: no limit).")
     var modelsBudget: String?
@@ -74,7 +76,8 @@ struct ServeCommand: AsyncParsableCommand {
             var configuration = ServerConfiguration(
                 host: host, port: port, apiKey: key, corsOrigins: corsOrigins, maxBodySize: maxBodyMiB << 20, threads: threads,  // validate() keeps it to 1 TiB
                 loadOptions: ModelLoadOptions(
-                    contextLength: contextLength, threads: threads, batchSize: batchSize, parallel: parallel, queueLimit: queue, gpuLayers: gpuLayers
+                    contextLength: contextLength, threads: threads, batchSize: batchSize, parallel: parallel, queueLimit: queue, gpuLayers: gpuLayers,
+                    reproducible: reproducible
                 ),
                 keepAlive: KeepAlive(parsing: keepAlive) ?? .default, logger: logger
             )

@@ -7,14 +7,17 @@ import RunAnywhere
 /// step instead of waiting for the others to finish, and a step stays short however many
 /// requests arrive at once. Requests wait in a bounded queue while every sequence is taken.
 ///
-/// **Reproducibility.** llama.cpp's CPU kernels round differently for different batch shapes
-/// (see ``PromptCache``), so requests that promise reproducible output (greedy or seeded) are
-/// evaluated in decode calls of their own: prompt chunks on the fixed chunk grid, then one token
-/// per call, in their own sequence's KV stream; what else runs meanwhile changes nothing of their
-/// numbers. Randomly sampled requests promise nothing to reproduce: their next tokens and, beside
-/// them, up to a chunk of their prompts are evaluated together in one decode call per step, as
-/// llama.cpp's server does, which is where batching gains throughput. A sampled request alone
-/// reads its prompt in calls of its own, so that what it leaves in memory stays reusable.
+/// Every request's next token and, beside them, up to a chunk of the prompts being read are
+/// evaluated together in one decode call per step, as llama.cpp's server does, which is where
+/// batching gains throughput; a request alone reads its prompt in calls of its own.
+///
+/// **Reproducibility.** A request that promises reproducible output (seeded; greedy too on a
+/// model loaded reproducible) shares the batch like any other when the context is
+/// batch-invariant (``LlamaBatchInvariance``): its numbers are then the same whatever runs
+/// beside it, and it reuses any cached prefix. Elsewhere llama.cpp's kernels round differently
+/// for different batch shapes (see ``PromptCache``), so such a request decodes in calls of its
+/// own: prompt chunks on the fixed chunk grid, then one token per call, in its own sequence's KV
+/// stream, where what else runs meanwhile changes nothing of its numbers.
 final class BatchScheduler: @unchecked Sendable {
     private let llama: LlamaContext
     private let queueLimit: Int
@@ -130,7 +133,7 @@ final class BatchScheduler: @unchecked Sendable {
     /// Keeps what the request may reuse of the sequence's memory and prepares its sampler.
     private func begin(_ generation: LlamaGeneration, in slot: Int) {
         var cache = caches[slot]
-        var reused = switch (generation.request.reuseCache, generation.isReproducible) {
+        var reused = switch (generation.request.reuseCache, generation.decodesAlone) {
         case (false, _): 0
         case (true, true): cache.reusablePrefix(of: generation.prompt.tokens, threads: generation.threads)
         case (true, false): cache.commonPrefix(of: generation.prompt.tokens)
@@ -163,13 +166,13 @@ final class BatchScheduler: @unchecked Sendable {
         for slot in slots.indices {
             guard let generation = slots[slot] else { continue }
             if generation.isReadingPrompt {
-                if generation.isReproducible || generation.prompt.image(at: generation.evaluated) != nil {
+                if generation.decodesAlone || generation.prompt.image(at: generation.evaluated) != nil {
                     readPromptChunk(generation, in: slot)
                 } else {
                     reading.append(slot)
                 }
             } else if generation.pending != nil {
-                if generation.isReproducible { decodeTogether([slot], reading: [], threads: generation.threads) } else { decoding.append(slot) }
+                if generation.decodesAlone { decodeTogether([slot], reading: [], threads: generation.threads) } else { decoding.append(slot) }
             }
         }
         if decoding.isEmpty, reading.count == 1, let slot = reading.first, let generation = slots[slot] {
@@ -213,7 +216,7 @@ final class BatchScheduler: @unchecked Sendable {
     }
 
     /// Encodes an image of the prompt and writes its embeddings into the sequence's memory, as
-    /// one step. Its placeholders join the cache, never reusable by a reproducible request.
+    /// one step. Its placeholders join the cache, never reusable by a request decoding alone.
     private func readImage(_ image: LlamaImageChunk, of generation: LlamaGeneration, in slot: Int) {
         guard let vision = llama.vision else {
             return end(slot, throwing: SDKError.llm(.modelIncompatible, "The model has no vision projector"))
@@ -227,10 +230,10 @@ final class BatchScheduler: @unchecked Sendable {
         generation.imageEncodeSeconds += seconds
     }
 
-    /// Decodes the pending token of each of `decoding` (a reproducible request alone) and as much
-    /// of the prompts of `reading` as the batch has room for, up to a chunk, in one call; then
-    /// samples the next token of each that has one. Prompt tokens read this way are off the
-    /// chunk grid, never reused by a reproducible request.
+    /// Decodes the pending token of each of `decoding` (a request decoding alone by itself) and
+    /// as much of the prompts of `reading` as the batch has room for, up to a chunk, in one call;
+    /// then samples the next token of each that has one. Prompt tokens read this way are off the
+    /// chunk grid, never reused by a request decoding alone.
     private func decodeTogether(_ decoding: [Int], reading: [Int], threads: Int) {
         batch.clear()
         for slot in decoding {

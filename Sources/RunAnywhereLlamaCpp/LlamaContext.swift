@@ -19,6 +19,12 @@ final class LlamaContext: @unchecked Sendable {
     let chatTemplate: String?
     /// The vision projector of a vision-language model; nil for a text model.
     let vision: LlamaVision?
+    /// Whether greedy requests promise reproducible output, as seeded ones always do
+    /// (``ModelLoadOptions/reproducible``).
+    let reproducible: Bool
+    /// Whether a sequence's numbers are the same whatever shares its decode calls
+    /// (``LlamaBatchInvariance``), so that reproducible requests are batched like any other.
+    let batchInvariant: Bool
 
     private var api: ra_llama_api { library.api }
     private let freed = Mutex(false)
@@ -26,11 +32,17 @@ final class LlamaContext: @unchecked Sendable {
     /// Loads the model at `path` and its context for generation, `gpuLayers` of its layers on the
     /// GPU (more than it has: all of them, the output layer too); with `projector`, also the vision
     /// projector (libmtmd) that lets it read images, on the GPU when any layer is.
+    /// Reproducible per `options`, it is batch-invariant when nothing in `invarianceObstacle` stands
+    /// in the way (see ``LlamaBatchInvariance``).
     convenience init(
         library: LlamaLibrary, path: String, projector: String? = nil, options: ModelLoadOptions, modelInfo: ModelInfo, threads: Int,
-        gpuLayers: Int = 0
+        gpuLayers: Int = 0, invarianceObstacle: String?
     ) throws {
-        try self.init(library: library, path: path, projector: projector, threads: threads, gpuLayers: gpuLayers) { model, contextParams in
+        let invariant = options.reproducible && invarianceObstacle == nil
+        try self.init(
+            library: library, path: path, projector: projector, threads: threads, gpuLayers: gpuLayers, reproducible: options.reproducible,
+            batchInvariant: invariant
+        ) { model, contextParams in
             let contextLength = options.resolvedContextLength(for: modelInfo, trainedContext: Int(library.api.llama_model_n_ctx_train(model)))
             let parallel = max(1, options.parallel)
             // Each sequence has a KV stream of its own (not a unified buffer), so what one request
@@ -40,13 +52,17 @@ final class LlamaContext: @unchecked Sendable {
             contextParams.n_ctx = UInt32(contextLength * parallel)
             contextParams.n_seq_max = UInt32(parallel)
             contextParams.kv_unified = false
-            // A reproducible request's decode call evaluates one prompt chunk, in one micro-batch
-            // (see PromptCache); a shared call of sampled requests holds up to a chunk of prompt
-            // tokens beside one token of every sequence (see BatchScheduler).
+            // A request decoding alone evaluates one prompt chunk per call, in one micro-batch
+            // (see PromptCache); a shared call holds up to a chunk of prompt tokens beside one
+            // token of every sequence (see BatchScheduler).
             let chunk = max(1, min(options.batchSize, contextLength))
             contextParams.n_batch = UInt32(chunk + parallel)
             contextParams.n_ubatch = UInt32(chunk)
             contextParams.flash_attn_type = Self.flashAttention(options.flashAttention)
+            if invariant {
+                contextParams.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_ENABLED
+                contextParams.type_k = LlamaBatchInvariance.keyType
+            }
         }
     }
 
@@ -54,10 +70,12 @@ final class LlamaContext: @unchecked Sendable {
     /// threads, `gpuLayers` and the settings `configure` makes for the loaded model (the context's
     /// size and shape); with `projector`, also the vision projector.
     init(
-        library: LlamaLibrary, path: String, projector: String? = nil, threads: Int, gpuLayers: Int = 0,
-        configure: (_ model: OpaquePointer, _ contextParams: inout llama_context_params) throws -> Void
+        library: LlamaLibrary, path: String, projector: String? = nil, threads: Int, gpuLayers: Int = 0, reproducible: Bool = false,
+        batchInvariant: Bool = false, configure: (_ model: OpaquePointer, _ contextParams: inout llama_context_params) throws -> Void
     ) throws {
         self.library = library
+        self.reproducible = reproducible
+        self.batchInvariant = batchInvariant
         let api = library.api
         var modelParams = api.llama_model_default_params()
         modelParams.n_gpu_layers = Int32(clamping: gpuLayers)

@@ -119,9 +119,15 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         if let projector { _ = try GGUFReader.read(URL(fileURLWithPath: projector)) }
         let (llama, backend) = try await runBlocking { () throws -> (LlamaContext, String) in
             let library = try LlamaLibrary.load(candidates: candidates, logger: engineLogger)
+            let metadata = try? GGUFReader.read(URL(fileURLWithPath: path))
             return try Self.load(model, path: path, options: options, library: library, hardware: hardware, logger: logger) { gpuLayers in
-                try LlamaContext(
-                    library: library, path: path, projector: projector, options: options, modelInfo: model, threads: threads, gpuLayers: gpuLayers
+                let obstacle = LlamaBatchInvariance.obstacle(options: options, gpuLayers: gpuLayers, metadata: metadata)
+                if options.reproducible, let obstacle {
+                    logger.notice("\(model.id) cannot be batch-invariant (\(obstacle)): its greedy and seeded requests decode one at a time")
+                }
+                return try LlamaContext(
+                    library: library, path: path, projector: projector, options: options, modelInfo: model, threads: threads, gpuLayers: gpuLayers,
+                    invarianceObstacle: obstacle
                 )
             }
         }

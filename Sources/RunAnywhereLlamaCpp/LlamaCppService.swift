@@ -6,9 +6,11 @@ import RunAnywhere
 /// generations on the model's ``BatchScheduler``.
 ///
 /// Each sequence's KV memory is remembered between generations, so a chat turn only evaluates
-/// what is new since the previous one. A seeded or greedy request keeps only whole prompt
-/// chunks of earlier turns, so every number of its result is what a fresh run computes; a
-/// randomly sampled one keeps the whole common prefix (see ``PromptCache``).
+/// what is new since the previous one: the whole common prefix, the previous answer included.
+/// A request that promises reproducible output (seeded; greedy too on a model loaded
+/// ``ModelLoadOptions/reproducible``) on a context that is not batch-invariant decodes alone
+/// and keeps only whole prompt chunks of earlier turns, so every number of its result is what
+/// a fresh run computes (see ``PromptCache``).
 final class LlamaCppService: LLMService {
     let llama: LlamaContext
     private let defaultThreads: Int
@@ -74,7 +76,10 @@ final class LlamaCppService: LLMService {
             throw SDKError.llm(.contextTooLong, "The prompt has \(prompt.tokens.count) tokens\(images); the context holds \(contextLength)")
         }
         let (run, emitter) = LLMEngineRun.make()
-        try scheduler.submit(LlamaGeneration(request: request, prompt: prompt, emitter: emitter, threads: request.threads ?? defaultThreads))
+        let promised = llama.reproducible ? request.sampling.isReproducible : request.sampling.seed != nil
+        try scheduler.submit(LlamaGeneration(
+            request: request, prompt: prompt, emitter: emitter, threads: request.threads ?? defaultThreads, decodesAlone: promised && !llama.batchInvariant
+        ))
         return run
     }
 }

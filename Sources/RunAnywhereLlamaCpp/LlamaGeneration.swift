@@ -10,6 +10,9 @@ final class LlamaGeneration {
     let emitter: LLMEngineEmitter
     /// CPU threads its prompt chunks and lone decode steps run on.
     let threads: Int
+    /// Whether it decodes in calls of its own to keep a reproducibility promise that the
+    /// context cannot keep in a shared batch (see ``BatchScheduler``).
+    let decodesAlone: Bool
     var sampler: UnsafeMutablePointer<llama_sampler>?
     /// The request's grammar, kept out of `sampler`'s chain (see ``BatchScheduler``'s sampling).
     var grammar: UnsafeMutablePointer<llama_sampler>?
@@ -27,16 +30,14 @@ final class LlamaGeneration {
     var imagesEncoded = 0
     var imageEncodeSeconds = 0.0
 
-    init(request: LLMEngineRequest, prompt: LlamaPrompt, emitter: LLMEngineEmitter, threads: Int) {
+    init(request: LLMEngineRequest, prompt: LlamaPrompt, emitter: LLMEngineEmitter, threads: Int, decodesAlone: Bool) {
         self.request = request
         self.prompt = prompt
         self.emitter = emitter
         self.threads = threads
+        self.decodesAlone = decodesAlone
     }
 
     /// Whether part of the prompt still has to be evaluated.
     var isReadingPrompt: Bool { evaluated < prompt.tokens.count }
-
-    /// Whether its output must not depend on anything but the request (greedy or seeded).
-    var isReproducible: Bool { request.sampling.isReproducible }
 }

@@ -1,9 +1,10 @@
 /// What one sequence of a llama.cpp context holds in its KV memory, and how much of it a new
 /// prompt may reuse without changing a single number of the result.
 ///
-/// llama.cpp's CPU kernels round differently for different batch shapes, so a token's keys,
-/// values and logits depend on the batch it was evaluated in, not only on the tokens before it.
-/// To make the output a function of the prompt alone, every prompt is evaluated in **fixed
+/// Outside its batch-invariant configuration, llama.cpp's kernels round differently for
+/// different batch shapes, so a token's keys, values and logits depend on the batch it was
+/// evaluated in, not only on the tokens before it. To make a request's output a function of
+/// its prompt alone there, every prompt is evaluated in **fixed
 /// chunks**: `[0, chunk)`, `[chunk, 2·chunk)`, … from position 0, the last one shorter. A fresh
 /// run and a run that reuses the cache then see exactly the same batches, provided only whole
 /// chunks are reused that were themselves evaluated as such a chunk, on the same number of
@@ -11,9 +12,11 @@
 /// memory but never reused by such a request: a fresh evaluation of a later prompt would put
 /// them in a full chunk.
 ///
-/// A request whose output is random anyway (sampled without a seed) promises nothing to
-/// reproduce, so it reuses the longest common prefix instead (``commonPrefix(of:)``), which
-/// keeps a chat's previous answer and saves most of a turn's prompt evaluation.
+/// Only a request that decodes alone to keep a reproducibility promise needs this. Every other
+/// one reuses the longest common prefix instead (``commonPrefix(of:)``), which keeps a chat's
+/// previous answer and saves most of a turn's prompt evaluation: a request that promises
+/// nothing, and any request on a batch-invariant context (``LlamaBatchInvariance``), where a
+/// token's numbers are the same however it was evaluated.
 struct PromptCache: Equatable {
     /// Tokens in the sequence's memory, in order.
     private(set) var tokens: [Int32] = []
@@ -41,7 +44,7 @@ struct PromptCache: Equatable {
     }
 
     /// How many leading tokens of `prompt` are in memory, leaving at least the last token to
-    /// evaluate: the most a request without a reproducibility promise can keep.
+    /// evaluate: the most a request sharing the batch can keep.
     func commonPrefix(of prompt: [Int32]) -> Int {
         min(zip(tokens, prompt).prefix { $0 == $1 }.count, max(prompt.count - 1, 0))
     }
@@ -69,7 +72,7 @@ struct PromptCache: Equatable {
     }
 
     /// Records tokens evaluated off the chunk grid (an image's placeholders): kept, and like
-    /// everything after them, never reusable by a reproducible request.
+    /// everything after them, never reusable by a request decoding alone.
     mutating func appendUnreusable(_ tokens: [Int32]) {
         self.tokens += tokens
     }

@@ -31,7 +31,8 @@ struct CLIServeTests {
 
     @Test func theOpenAIClientWorksUnchanged() throws {
         try CLIRunner.withData { runner, _ in
-            let server = try ServeProcess(runner, arguments: ["--threads", "1"])
+            // Reproducible, so that greedy answers are promised the same alone and among others.
+            let server = try ServeProcess(runner, arguments: ["--threads", "1", "--reproducible"])
             let speech = TestEnvironment.speechInstalled ? ["--voice-model", SDKConstants.Models.defaultVoiceID] : []
             let vision = TestEnvironment.visionFixture != nil ? ["--vision-model", SDKConstants.Models.visionFixtureID] : []
             let images = TestEnvironment.diffusionFixture != nil ? ["--image-model", SDKConstants.Models.diffusionFixtureID] : []

@@ -28,8 +28,10 @@ extension LlamaTests {
             LLMGenerationOptions(maxTokens: 20, temperature: 0.9, seed: seed, threads: 1)
         }
 
+        /// Without flash attention the context cannot be batch-invariant: greedy and seeded
+        /// requests of a model loaded reproducible decode alone, and keep their answers.
         @Test func concurrentReproducibleRequestsGetTheirLoneAnswers() async throws {
-            let load = Self.options(parallel: 4, queue: 8)
+            let load = ModelLoadOptions(contextLength: 512, threads: 1, flashAttention: .disabled, parallel: 4, queueLimit: 8, reproducible: true)
             let runtime = try await makeRuntime(load: false)
             let reproducible: [(String, LLMGenerationOptions)] = [
                 ("Name three colours.", greedy(20)), (longPrompt, greedy(20)),
@@ -56,9 +58,11 @@ extension LlamaTests {
         }
 
         /// A sampled request's prompt read beside other requests' tokens is off the chunk grid:
-        /// a reproducible request never reuses it, and reuses its own chunks as before.
+        /// a reproducible request decoding alone never reuses it, and reuses its own chunks as before.
         @Test func promptsReadTogetherAreNeverReusedByAReproducibleRequest() async throws {
-            let load = ModelLoadOptions(contextLength: 512, threads: 1, flashAttention: .disabled, batchSize: 16, parallel: 2, queueLimit: 0)
+            let load = ModelLoadOptions(
+                contextLength: 512, threads: 1, flashAttention: .disabled, batchSize: 16, parallel: 2, queueLimit: 0, reproducible: true
+            )
             let runtime = try await makeRuntime(load: false)
             // A decoding request, so that the next prompt is read in the calls that decode its tokens.
             let chatty = LLMGenerationOptions(maxTokens: 400, temperature: 0.9, threads: 1, applyChatTemplate: false)

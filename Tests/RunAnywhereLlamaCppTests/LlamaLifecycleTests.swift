@@ -85,7 +85,7 @@ extension LlamaTests {
     /// reuses exactly its whole chunks and gives the same answer.
     @Test func promptsLongerThanABatchAreReadInChunks() async throws {
         let prompt = (1...60).map(String.init).joined(separator: ", ") + ","
-        let small = try await makeRuntime(options: ModelLoadOptions(contextLength: 256, threads: 1, flashAttention: .disabled, batchSize: 16))
+        let small = try await makeRuntime(options: ModelLoadOptions(contextLength: 256, threads: 1, flashAttention: .disabled, batchSize: 16, reproducible: true))
         let chunked = try await small.generate(prompt, options: greedy(6, raw: true))
         let repeated = try await small.generate(prompt, options: greedy(6, raw: true))
         #expect(chunked.inputTokens > 100)

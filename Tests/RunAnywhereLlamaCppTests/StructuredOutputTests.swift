@@ -17,7 +17,7 @@ extension LlamaTests {
             let path = try #require(TestEnvironment.defaultModelFile).path
             let info = try RunAnywhereRuntime(configuration: RuntimeConfiguration(modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: FileManager.default.temporaryDirectory))
                 .model(id: RunAnywhere.defaultModelID)
-            return try LlamaContext(library: library, path: path, options: ModelLoadOptions(contextLength: 256, threads: 1), modelInfo: info, threads: 1)
+            return try LlamaContext(library: library, path: path, options: ModelLoadOptions(contextLength: 256, threads: 1), modelInfo: info, threads: 1, invarianceObstacle: nil)
         }
 
         /// Whether llama.cpp's grammar engine lets a model write exactly `text` under `grammar`:

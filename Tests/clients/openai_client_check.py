@@ -109,7 +109,8 @@ def check_all(client, model):
     streamed = "".join(choice.text for piece in pieces for choice in piece.choices)
     check(streamed == completion.choices[0].text, f"streamed completion {streamed!r} differs from {completion.choices[0].text!r}")
 
-    # Four users at once, each with their own question: each gets the answer it gets alone.
+    # Four users at once, each with their own question: each gets the answer it gets alone
+    # (greedy answers are promised that on a server started with --reproducible, as this one is).
     questions = ["Name a fruit.", "Name a city.", "Name a planet.", "Name a river."]
     alone = {q: client.chat.completions.create(model=model, messages=chat_messages(q), max_tokens=10, temperature=0)
              .choices[0].message.content for q in questions}

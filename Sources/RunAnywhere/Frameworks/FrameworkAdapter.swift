@@ -30,9 +30,10 @@ public struct ModelLoadOptions: Sendable, Equatable {
     public var threads: Int?
     /// Flash attention.
     public var flashAttention: FlashAttention
-    /// Tokens evaluated per decode call while reading a prompt. Prompts are always cut into
-    /// chunks of this length from their first token, and a seeded or greedy request reuses a
-    /// cached prefix only in whole chunks, so that it gets the same numbers whatever the cache holds.
+    /// Tokens evaluated per decode call while reading a prompt. A request that decodes on its own
+    /// to stay reproducible (see ``reproducible``) has its prompt cut into chunks of this length
+    /// from its first token and reuses a cached prefix only in whole chunks, so that it gets the
+    /// same numbers whatever the cache holds.
     public var batchSize: Int
     /// Generations that run at once, each in a sequence of its own with its own `contextLength`;
     /// an engine that batches (llama.cpp) decodes them together.
@@ -44,12 +45,23 @@ public struct ModelLoadOptions: Sendable, Equatable {
     /// model fits in the GPU's free memory, as many as fit otherwise, none without a GPU); 0
     /// keeps the model on the CPU.
     public var gpuLayers: Int?
+    /// Whether greedy requests promise reproducible output, as seeded ones always do: the same
+    /// tokens for the same request alone or among others, cached or not, in any process.
+    ///
+    /// llama.cpp (on the CPU, with flash attention and weights it computes the same way at every
+    /// batch size) then runs in its batch-invariant configuration, and every request shares the
+    /// batch; it reads one long prompt alone more slowly (the README has the figures). Where that
+    /// configuration is not available, greedy and seeded requests decode one at a time instead.
+    /// Off, greedy requests are batched and reuse cached prefixes as randomly sampled ones are,
+    /// as llama.cpp's server and ollama do, and only seeded requests promise reproducibility.
+    public var reproducible: Bool
 
     /// Creates load options.
     public init(
         contextLength: Int? = nil, threads: Int? = nil, flashAttention: FlashAttention = .auto, batchSize: Int = 64,
-        parallel: Int = 1, queueLimit: Int = 64, gpuLayers: Int? = nil
+        parallel: Int = 1, queueLimit: Int = 64, gpuLayers: Int? = nil, reproducible: Bool = false
     ) {
+        self.reproducible = reproducible
         self.contextLength = contextLength
         self.threads = threads
         self.flashAttention = flashAttention

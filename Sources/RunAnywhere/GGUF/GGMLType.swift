@@ -1,6 +1,6 @@
 /// Storage layout of ggml tensor types: how many elements a block holds and its size in bytes.
 /// Used to compute where a GGUF file's tensor data must end, so truncated files are caught.
-enum GGMLType {
+package enum GGMLType {
     /// (elements per block, bytes per block) by ggml type id, as ggml 0.25 defines them.
     private static let layouts: [UInt32: (block: Int, bytes: Int)] = [
         0: (1, 4), 1: (1, 2), 2: (32, 18), 3: (32, 20), 6: (32, 22), 7: (32, 24), 8: (32, 34), 9: (32, 40),
@@ -19,7 +19,7 @@ enum GGMLType {
     }
 
     /// The name ggml gives a tensor type (`GGML_TYPE_Q4_K` → "Q4_K"), or `type <id>` for one not known here.
-    static func name(of type: UInt32) -> String {
+    package static func name(of type: UInt32) -> String {
         let names: [UInt32: String] = [
             0: "F32", 1: "F16", 2: "Q4_0", 3: "Q4_1", 6: "Q5_0", 7: "Q5_1", 8: "Q8_0", 9: "Q8_1", 10: "Q2_K", 11: "Q3_K",
             12: "Q4_K", 13: "Q5_K", 14: "Q6_K", 15: "Q8_K", 16: "IQ2_XXS", 17: "IQ2_XS", 18: "IQ3_XXS", 19: "IQ1_S", 20: "IQ4_NL",

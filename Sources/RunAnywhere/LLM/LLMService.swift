@@ -75,7 +75,9 @@ public struct LLMSampling: Sendable, Equatable {
     /// Seed; nil picks a random one.
     public var seed: UInt32?
 
-    /// Whether the same prompt must give the same output: greedy, or sampled with a seed.
+    /// Whether the tokens drawn depend only on the logits: greedy, or sampled with a seed. A
+    /// seeded request promises reproducible output; a greedy one where the model was loaded
+    /// ``ModelLoadOptions/reproducible``.
     public var isReproducible: Bool { temperature <= 0 || seed != nil }
 
     /// Creates sampling settings.
