@@ -1,86 +1,19 @@
 """Driver for benchmarks/gpu; see that script."""
 import argparse
-import hashlib
 import json
 import os
-import shutil
 import subprocess
-import sys
-import tarfile
-import tempfile
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
+import llama_tools
 from serve_process import start_server
 
 # A text that keeps a small model writing (no end-of-text for 128 tokens or more), as
 # llm-overhead's prompt does.
 STORY = ("The history of computing is a story of people who built machines to think faster than they could. "
          "Here is the next chapter of that story, told at length:\n\n")
-
-
-def engine_library(binary, env):
-    """The libllama the SDK opens here (the GPU variant when the machine can use it, else the CPU
-    engine) and the backends its build has, from `info --json`."""
-    info = json.loads(subprocess.run([binary, "info", "--json"], env=env, check=True, capture_output=True, text=True).stdout)
-    llama = next(f for f in info["frameworks"] if f["framework"] == "LlamaCpp")
-    detail = llama["availability"].get("available", {}).get("detail") or ""
-    path, _, backends = detail.partition("; backends: ")
-    if not path.endswith(".so"):
-        raise SystemExit(f"gpu: llama.cpp is not available here: {llama['availability']}")
-    return os.path.realpath(path), backends
-
-
-def tools(library, home, version, threads):
-    """llama-bench and llama-batched-bench from the same llama.cpp source, built against the ggml
-    libraries beside `library` (so they run the very backends the SDK runs), cached per library
-    under $RUNANYWHERE_HOME/engines/llama.cpp-tools/."""
-    lib = os.path.dirname(library)
-    prefix = os.path.dirname(os.path.dirname(lib))  # …/llama_cpp/lib → the install's root
-    folder = os.path.join(home, "engines", "llama.cpp-tools", hashlib.sha256(lib.encode()).hexdigest()[:12])
-    build = os.path.join(folder, "build")
-    bench, batched = os.path.join(build, "bin", "llama-bench"), os.path.join(build, "bin", "llama-batched-bench")
-    if os.path.exists(os.path.join(folder, ".built")):
-        return bench, batched
-    venv = os.path.join(home, "engines", "venv", "bin")
-
-    def program(name):
-        return shutil.which(name) or os.path.join(venv, name)
-    if not (os.path.exists(program("cmake")) and os.path.exists(program("ninja"))):
-        print("installing cmake and ninja into the set-up's venv (PyPI)", flush=True)
-        subprocess.run([os.path.join(venv, "pip"), "install", "-q", "--disable-pip-version-check", "cmake", "ninja"], check=True)
-    cmake, ninja = program("cmake"), program("ninja")
-    sdist = os.path.join(home, "downloads", "pypi-sdist", f"llama_cpp_python-{version}.tar.gz")
-    if not os.path.exists(sdist):
-        raise SystemExit(f"gpu: {sdist} is missing (scripts/setup downloads it)")
-    print(f"building llama-bench and llama-batched-bench against {lib} (llama.cpp's tools; once)", flush=True)
-    started = time.time()
-    shutil.rmtree(folder, ignore_errors=True)
-    with tempfile.TemporaryDirectory() as work:
-        with tarfile.open(sdist) as archive:
-            archive.extractall(work, filter="data")
-        source = os.path.join(work, f"llama_cpp_python-{version}", "vendor", "llama.cpp")
-        for step in ([cmake, "-S", source, "-B", build, "-G", "Ninja", f"-DCMAKE_MAKE_PROGRAM={ninja}", "-DCMAKE_BUILD_TYPE=Release",
-                      # The installed ggml, not a second build of it: the tools link the SDK's backends.
-                      "-DLLAMA_USE_SYSTEM_GGML=ON", f"-Dggml_DIR={prefix}/lib/cmake/ggml", f"-DCMAKE_LIBRARY_PATH={lib}",
-                      # ggml's headers from this source, the one the libraries were built from (ggml's CMake
-                      # package points at the venv's include folder, where other wheels write their own ggml.h).
-                      f"-DCMAKE_C_FLAGS=-I{source}/ggml/include", f"-DCMAKE_CXX_FLAGS=-I{source}/ggml/include",
-                      "-DLLAMA_BUILD_TOOLS=ON", "-DLLAMA_BUILD_EXAMPLES=OFF", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_SERVER=OFF",
-                      "-DLLAMA_CURL=OFF", "-DLLAMA_OPENSSL=OFF"],
-                     [cmake, "--build", build, "--target", "llama-bench", "llama-batched-bench", "-j", str(threads)]):
-            result = subprocess.run(step, capture_output=True, text=True)
-            if result.returncode != 0:
-                raise SystemExit(f"gpu: building llama.cpp's tools failed: {(result.stdout + result.stderr)[-3000:]}")
-    # The binaries and their libraries stay in build/bin (their run path); the objects go.
-    for directory, _, files in os.walk(build):
-        for name in files:
-            if name.endswith(".o"):
-                os.remove(os.path.join(directory, name))
-    open(os.path.join(folder, ".built"), "w").close()
-    print(f"built in {time.time() - started:.0f} s", flush=True)
-    return bench, batched
 
 
 def run_tool(command, env):
@@ -186,20 +119,12 @@ def main():
     args = parser.parse_args()
     home = os.environ.get("RUNANYWHERE_HOME") or os.path.expanduser("~/.cache/runanywhere")
     env = dict(os.environ)
-    library, backends = engine_library(args.binary, env)
+    library, backends = llama_tools.engine_library(args.binary, env, "gpu")
     on_cpu = args.gpu_layers == 0 or backends == "CPU"
     args.gpu_layers_tools = 0 if on_cpu else 99
-    # Set-up builds every variant from this llama-cpp-python version's source.
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "setup")) as setup:
-        version = setup.read().split("LLAMA_CPP_PYTHON_VERSION=")[1].split()[0]
-    bench, batched = tools(library, home, version, args.threads)
-    model = json.loads(subprocess.run([args.binary, "models", "info", args.model, "--json"], env=env, check=True,
-                                      capture_output=True, text=True).stdout)["model"]
-    model_path = (model.get("localPath") or "").removeprefix("file://")
-    if os.path.isdir(model_path):
-        model_path = os.path.join(model_path, next(f for f in sorted(os.listdir(model_path)) if f.endswith(".gguf")))
-    if not model_path.endswith(".gguf"):
-        raise SystemExit(f"gpu: {args.model} has no local GGUF file (runanywhere models download {args.model})")
+    tools = llama_tools.build(library, home, ["llama-bench", "llama-batched-bench"], args.threads, "gpu")
+    bench, batched = tools["llama-bench"], tools["llama-batched-bench"]
+    model_path = llama_tools.model_file(args.binary, args.model, env, "gpu")
     where = [args.binary, "generate", "--json", "--max-tokens", "1", "--threads", str(args.threads), "--model", args.model, "Hi"]
     if args.gpu_layers is not None:
         where[2:2] = ["--gpu-layers", str(args.gpu_layers)]
