@@ -9,7 +9,7 @@ import RunAnywhereWhisperCpp
 
 /// `runanywhere probe-model --framework LlamaCpp|WhisperCpp|StableDiffusionCpp|ONNX FILE`: loads a
 /// model file and uses it once (one token of a language model; two texts through an embedding
-/// model; half a second of silence through a speech model; one 64×64 step of a diffusion model; a
+/// model; a query and a document through a reranker; half a second of silence through a speech model; one 64×64 step of a diffusion model; a
 /// word in a Piper voice), in a process of its own. The runtime runs it before it loads a new file
 /// itself (``ModelProbe``), so that a file that crashes the engine ends this process, not the caller.
 struct ProbeModelCommand: AsyncParsableCommand {
@@ -26,11 +26,12 @@ struct ProbeModelCommand: AsyncParsableCommand {
     @Argument(help: "The model file.")
     var file: String
 
-    /// Whether the GGUF at `url` names a pooling type (`{arch}.pooling_type`): an embedding model,
-    /// checked by embedding two texts instead of generating a token.
-    static func poolsEmbeddings(_ url: URL) throws -> Bool {
+    /// The pooling type the GGUF at `url` names (`{arch}.pooling_type`), nil for none: an
+    /// embedding model is checked by embedding two texts, a reranker (rank pooling, 4) by scoring
+    /// a pair, instead of generating a token.
+    static func pooling(_ url: URL) throws -> Int? {
         let metadata = try GGUFReader.read(url)
-        return metadata.architecture.flatMap { metadata.values["\($0).pooling_type"] } != nil
+        return metadata.architecture.flatMap { metadata.values["\($0).pooling_type"]?.intValue }
     }
 
     func run() async throws {
@@ -66,7 +67,12 @@ struct ProbeModelCommand: AsyncParsableCommand {
             default:
                 runtime.frameworks.register(LlamaCppAdapter(logger: logger))
                 let loadOptions = ModelLoadOptions(contextLength: 256, threads: 1)
-                if try Self.poolsEmbeddings(url) {
+                let pooling = try Self.pooling(url)
+                if pooling == 4 {
+                    try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .llamaCpp, modality: .reranking)
+                    _ = try await runtime.rerank(query: "Hello", documents: ["world"], model: "probe", options: RerankOptions(threads: 1), loadOptions: loadOptions)
+                    await runtime.unloadModel(id: "probe")
+                } else if pooling != nil {
                     try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .llamaCpp, modality: .embedding)
                     _ = try await runtime.embed(["Hello", "world"], model: "probe", options: EmbeddingOptions(threads: 1), loadOptions: loadOptions)
                     await runtime.unloadModel(id: "probe")

@@ -3,7 +3,7 @@ import RunAnywhere
 
 /// How a Hugging Face BERT checkpoint's tensors become the ones llama.cpp's BERT loads: their
 /// names (`encoder.layer.0.attention.self.query.weight` → `blk.0.attn_q.weight`), the shapes it
-/// expects, and their types as llama.cpp's converter writes an f16 file (matrices F16; norms,
+/// expects, and their types as llama.cpp's converter writes a bf16 file (matrices BF16; norms,
 /// biases, position and token-type embeddings F32).
 enum BertTensorMapping {
     /// A tensor llama.cpp's BERT loads: its name and shape in the checkpoint's order (outermost first).
@@ -11,8 +11,8 @@ enum BertTensorMapping {
         let name: String
         let shape: [Int]
 
-        /// Whether it is stored as F16: the 2-D weights but the position and token-type embeddings.
-        var storedAsHalf: Bool {
+        /// Whether it is stored as BF16: the 2-D weights but the position and token-type embeddings.
+        var storedAsBFloat16: Bool {
             shape.count == 2 && name.hasSuffix(".weight") && !["position_embd.weight", "token_types.weight"].contains(name)
         }
     }

@@ -3,8 +3,8 @@ import Foundation
 import Logging
 import RunAnywhere
 
-/// Runs GGUF language models on llama.cpp, opened at run time from the engines cache that
-/// scripts/setup fills (or `$RUNANYWHERE_LLAMA_LIB`).
+/// Runs GGUF language models, embedding models and rerankers on llama.cpp, opened at run time
+/// from the engines cache that scripts/setup fills (or `$RUNANYWHERE_LLAMA_LIB`).
 public struct LlamaCppAdapter: FrameworkAdapter {
     /// ``InferenceFramework/llamaCpp``.
     public let framework = InferenceFramework.llamaCpp
@@ -137,21 +137,36 @@ public struct LlamaCppAdapter: FrameworkAdapter {
     /// Loads a GGUF text-embedding model (a BERT-style encoder, or a decoder embedding model)
     /// with a context for embedding, pooled as its GGUF says (``embeddingPooling(_:model:)``).
     public func loadEmbeddingModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any EmbeddingService {
-        try options.validate()  // LlamaEmbeddingService passes them to C as 32-bit numbers
+        try await loadPooled(model, options: options, logger: logger, pooling: Self.embeddingPooling) { try LlamaEmbeddingService(pooled: $0) }
+    }
+
+    /// Loads a GGUF reranker (a cross-encoder whose GGUF pools by rank and has the classifier
+    /// head, ``rerankPooling(_:model:)``) with a context for scoring query-document pairs.
+    public func loadRerankingModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any RerankingService {
+        try await loadPooled(model, options: options, logger: logger, pooling: Self.rerankPooling) { try LlamaRerankingService(pooled: $0) }
+    }
+
+    /// Loads `model` with a context for pooled outputs, pooled as `pooling` reads its GGUF, and
+    /// makes the service over it with `make`.
+    private func loadPooled<Service: Sendable>(
+        _ model: ModelInfo, options: ModelLoadOptions, logger: Logger, pooling: (GGUFMetadata, ModelInfo) throws -> llama_pooling_type,
+        make: @escaping @Sendable (LlamaPooledContext) throws -> Service
+    ) async throws -> Service {
+        try options.validate()  // LlamaPooledContext passes them to C as 32-bit numbers
         guard let path = model.primaryFile?.path else {
             throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file")
         }
-        let pooling = try Self.embeddingPooling(GGUFReader.read(URL(fileURLWithPath: path)), model: model)
+        let pooling = try pooling(GGUFReader.read(URL(fileURLWithPath: path)), model)
         let (candidates, engineLogger, hardware) = (libraryCandidates, self.logger, self.hardware)
         let threads = options.threads ?? hardware.profile(accelerators: []).defaultThreads
         return try await runBlocking {
             let library = try LlamaLibrary.load(candidates: candidates, logger: engineLogger)
             let (llama, _) = try Self.load(model, path: path, options: options, library: library, hardware: hardware, logger: logger) { gpuLayers in
-                try LlamaEmbeddingService.context(
+                try LlamaPooledContext.context(
                     library: library, path: path, model: model, options: options, pooling: pooling, threads: threads, gpuLayers: gpuLayers
                 )
             }
-            return try LlamaEmbeddingService(llama: llama, defaultThreads: threads)
+            return try make(LlamaPooledContext(llama: llama, defaultThreads: threads))
         }
     }
 
@@ -169,6 +184,24 @@ public struct LlamaCppAdapter: FrameworkAdapter {
             throw SDKError(.invalidModelFormat, "Model '\(model.id)' names pooling type \(value ?? 0), which llama.cpp does not know")
         }
     }
+
+    /// A reranker's pooling: rank, as its GGUF must say (`{arch}.pooling_type` 4), with the
+    /// classifier head (`cls` or `cls.output` tensors) that turns the pooled state into a score.
+    /// An embedding model, or a GGUF that names no pooling, is ``ErrorCode/modelIncompatible``.
+    static func rerankPooling(_ metadata: GGUFMetadata, model: ModelInfo) throws -> llama_pooling_type {
+        let value = metadata.architecture.flatMap { metadata.values["\($0).pooling_type"]?.intValue }
+        guard value == Int(LLAMA_POOLING_TYPE_RANK.rawValue) else {
+            let pooling = value.map { "pools by \(Self.poolingNames[$0] ?? "type \($0)") (an embedding model)" } ?? "names no pooling"
+            throw SDKError(.modelIncompatible, "Model '\(model.id)' is not a reranker: its GGUF \(pooling), where a reranker's pools by rank")
+        }
+        guard metadata.tensors.contains(where: { $0.name == "cls.weight" || $0.name == "cls.output.weight" }) else {
+            throw SDKError(.invalidModelFormat, "Model '\(model.id)' pools by rank but has no classifier head (cls.weight or cls.output.weight) to score with")
+        }
+        return LLAMA_POOLING_TYPE_RANK
+    }
+
+    /// llama.cpp's names of its pooling types, by `pooling_type` value.
+    private static let poolingNames = [0: "none", 1: "mean", 2: "CLS", 3: "last token", 4: "rank"]
 
     /// Loads `model` through `make` with the layers ``offload(_:metadata:options:library:hardware:)``
     /// puts on a GPU, or on the CPU when none takes them or loading there fails; returns the

@@ -42,6 +42,7 @@ public struct RunAnywhereServer: Sendable {
         SpeechRoutes(runtime: runtime, configuration: configuration).register(on: router)
         ImageGenerationRoutes(runtime: runtime, configuration: configuration).register(on: router)
         EmbeddingRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        RerankRoutes(runtime: runtime, configuration: configuration).register(on: router)
         TranscriptionRoutes(runtime: runtime, configuration: configuration).register(on: router)
         LoadedModelRoutes(runtime: runtime, configuration: configuration).register(on: router)
         SystemRoutes(runtime: runtime).register(on: router)
@@ -52,6 +53,7 @@ public struct RunAnywhereServer: Sendable {
         VoiceRoutes(runtime: runtime, configuration: configuration).register(on: router)
         VisionRoutes(runtime: runtime, configuration: configuration).register(on: router)
         TokenizeRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        RAGRoutes(runtime: runtime, configuration: configuration).register(on: router)
         if let store = configuration.telemetryStore { TelemetryRoutes(store: store).register(on: router) }
         OpenAPIDocument.register(on: router)
         return router

@@ -1,11 +1,11 @@
 import Foundation
 import RunAnywhere
-import RunAnywhereLlamaCpp
+@testable import RunAnywhereLlamaCpp
 import RunAnywhereTestSupport
 import Testing
 
 /// A tiny BERT folder as sentence-transformers saves one: 2 layers of width 8, 12 tokens in
-/// vocab.txt for a vocab_size of 14, mean pooling, weights whose values F16 holds exactly.
+/// vocab.txt for a vocab_size of 14, mean pooling, weights whose values BF16 holds exactly.
 struct TinyBert {
     static let vocabulary = ["[PAD]", "[unused0]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "the", "play", "##ing", "##s", "a", "#"]
     static let (hidden, feedForward, layers, positions, vocabularySize) = (8, 16, 2, 16, 14)
@@ -18,7 +18,7 @@ struct TinyBert {
     var vocabulary = Self.vocabulary
     var tensors: [SafetensorsWriter.Tensor]
 
-    /// Values k/64 for |k| < 32: exact in F16, different for each tensor.
+    /// Values k/64 for |k| < 32: exact in BF16, different for each tensor.
     static func values(_ count: Int, seed: Int) -> [Float] { (0..<count).map { Float(($0 * 7 + seed) % 63 - 31) / 64 } }
 
     init() {
@@ -84,7 +84,7 @@ struct TinyBert {
         let gguf = try GGUFReader.parse(data, name: "tiny.gguf")
         let expected: [String: GGUFValue] = [
             "general.architecture": .string("bert"), "general.name": .string("Tiny BERT"), "general.license": .string("apache-2.0"),
-            "general.file_type": .unsigned(1), "bert.context_length": .unsigned(16), "bert.embedding_length": .unsigned(8),
+            "general.file_type": .unsigned(32), "bert.context_length": .unsigned(16), "bert.embedding_length": .unsigned(8),
             "bert.feed_forward_length": .unsigned(16), "bert.block_count": .unsigned(2), "bert.attention.head_count": .unsigned(2),
             "bert.attention.layer_norm_epsilon": .float(Double(Float(1e-12))), "bert.attention.causal": .bool(false),
             "bert.pooling_type": .unsigned(1), "tokenizer.ggml.model": .string("bert"), "tokenizer.ggml.token_type_count": .unsigned(2),
@@ -105,22 +105,25 @@ struct TinyBert {
         #expect(gguf.tensors.count == 37)
         let tensors = Dictionary(uniqueKeysWithValues: gguf.tensors.map { ($0.name, $0) })
         let shapes: [String: ([UInt64], UInt32)] = [
-            "token_embd.weight": ([8, 14], 1), "token_types.weight": ([8, 2], 0), "position_embd.weight": ([8, 16], 0),
-            "token_embd_norm.weight": ([8], 0), "token_embd_norm.bias": ([8], 0), "blk.0.attn_q.weight": ([8, 8], 1), "blk.0.attn_q.bias": ([8], 0),
-            "blk.1.attn_k.weight": ([8, 8], 1), "blk.1.attn_v.bias": ([8], 0), "blk.1.attn_output.weight": ([8, 8], 1),
-            "blk.1.attn_output_norm.weight": ([8], 0), "blk.0.ffn_up.weight": ([8, 16], 1), "blk.0.ffn_up.bias": ([16], 0),
-            "blk.1.ffn_down.weight": ([16, 8], 1), "blk.1.ffn_down.bias": ([8], 0), "blk.1.layer_output_norm.bias": ([8], 0),
+            "token_embd.weight": ([8, 14], 30), "token_types.weight": ([8, 2], 0), "position_embd.weight": ([8, 16], 0),
+            "token_embd_norm.weight": ([8], 0), "token_embd_norm.bias": ([8], 0), "blk.0.attn_q.weight": ([8, 8], 30), "blk.0.attn_q.bias": ([8], 0),
+            "blk.1.attn_k.weight": ([8, 8], 30), "blk.1.attn_v.bias": ([8], 0), "blk.1.attn_output.weight": ([8, 8], 30),
+            "blk.1.attn_output_norm.weight": ([8], 0), "blk.0.ffn_up.weight": ([8, 16], 30), "blk.0.ffn_up.bias": ([16], 0),
+            "blk.1.ffn_down.weight": ([16, 8], 30), "blk.1.ffn_down.bias": ([8], 0), "blk.1.layer_output_norm.bias": ([8], 0),
         ]
         for (name, (shape, type)) in shapes {
             #expect(tensors[name]?.shape == shape && tensors[name]?.type == type, "\(name): \(String(describing: tensors[name]))")
         }
         #expect(!tensors.keys.contains { $0.contains("pooler") || $0.contains("position_ids") })
-        // The values: the word embeddings as F16, the renamed LayerNorm and the position embeddings as stored.
+        // The values: the word embeddings as BF16 (an F32's upper half), the renamed LayerNorm and the position embeddings as stored.
         func values(_ name: String) throws -> [Float] {
             let tensor = try #require(tensors[name])
             let start = Int(gguf.dataOffset + tensor.offset), count = tensor.shape.reduce(1) { $0 * Int($1) }
-            return data[start..<start + count * (tensor.type == 1 ? 2 : 4)].withUnsafeBytes { raw in
-                (0..<count).map { tensor.type == 1 ? Float(raw.loadUnaligned(fromByteOffset: $0 * 2, as: Float16.self)) : raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) }
+            return data[start..<start + count * (tensor.type == 30 ? 2 : 4)].withUnsafeBytes { raw in
+                (0..<count).map {
+                    tensor.type == 30 ? Float(bitPattern: UInt32(raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self)) << 16)
+                        : raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self)
+                }
             }
         }
         #expect(try values("token_embd.weight") == TinyBert.values(14 * 8, seed: 0))
@@ -129,6 +132,19 @@ struct TinyBert {
         #expect(try values("blk.1.ffn_down.weight") == TinyBert.values(16 * 8, seed: 7 + 16 + 14), "layer 1's 15th tensor")
         let again = try convert(TinyBert(), in: folder.appendingPathComponent("again")).1
         #expect(try Data(contentsOf: again) == data, "the same folder gives the same bytes")
+    }
+
+    /// F32 to BF16 rounds to the nearest, ties to even, never a NaN into an infinity.
+    @Test func bfloat16RoundsToNearestEven() {
+        let cases: [(Float, UInt16)] = [
+            (1, 0x3F80), (-0.0, 0x8000), (0.5 + 1.0 / 64, 0x3F04),
+            (1 + 0x1p-8, 0x3F80), (1 + 3 * 0x1p-8, 0x3F82), (1 + 0x1p-8 + 0x1p-20, 0x3F81),  // ties to even; above a tie, up
+            (-(1 + 0x1p-8 + 0x1p-20), 0xBF81), (.greatestFiniteMagnitude, 0x7F80), (.infinity, 0x7F80), (-.infinity, 0xFF80),
+            (.leastNonzeroMagnitude, 0x0000), (Float(bitPattern: 0x7F80_0001), 0x7FC0), (Float(bitPattern: 0xFFC1_2345), 0xFFC1),
+        ]
+        for (value, bits) in cases {
+            #expect(BFloat16.bits(value) == bits, "\(value) (\(String(value.bitPattern, radix: 16)))")
+        }
     }
 
     @Test func badSourcesAreClearErrors() throws {

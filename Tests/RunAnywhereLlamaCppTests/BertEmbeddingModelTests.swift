@@ -25,9 +25,10 @@ struct BertEmbeddingModelTests {
         #expect(gguf.architecture == "bert" && gguf.license == "apache-2.0" && gguf.contextLength == 512 && gguf.layerCount == 6)
         #expect(gguf.values["bert.pooling_type"] == .unsigned(1) && gguf.values["tokenizer.ggml.bos_token_id"] == .unsigned(101))
         let (hidden, feedForward, layers): (Int64, Int64, Int64) = (384, 1_536, 6)
-        let half: Int64 = 30_522 * hidden + layers * (4 * hidden * hidden + 2 * hidden * feedForward)
+        let matrices: Int64 = 30_522 * hidden + layers * (4 * hidden * hidden + 2 * hidden * feedForward)
         let single: Int64 = (2 + 512 + 2) * hidden + layers * (9 * hidden + feedForward)
-        #expect(gguf.tensorTypes == ["F16": half, "F32": single], "matrices F16; norms, biases, position and token-type embeddings F32")
+        #expect(gguf.values["general.file_type"] == .unsigned(32))
+        #expect(gguf.tensorTypes == ["BF16": matrices, "F32": single], "matrices BF16; norms, biases, position and token-type embeddings F32")
         #expect(try Data(contentsOf: try #require(EmbeddingModelSource.installed)) == data, "the conversion is deterministic and is what scripts/setup installed")
     }
 }

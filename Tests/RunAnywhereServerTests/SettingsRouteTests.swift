@@ -82,7 +82,7 @@ import Testing
 @Suite struct OpenAPIDocumentTests {
     @Test func theDocumentListsEveryRouteAndNoOther() async throws {
         let server = OpenAIRouteTests.server(try scriptedRuntime())
-        let served = Set(server.router().routes.map { "\($0.method.rawValue.lowercased()) \($0.path.description.replacingOccurrences(of: ":id", with: "{id}"))" })
+        let served = Set(server.router().routes.map { "\($0.method.rawValue.lowercased()) \($0.path.description.replacing(/:(\w+)/) { "{\($0.output.1)}" })" })
         let app = server.application()
         try await app.test(.router) { client in
             try await client.execute(uri: "/openapi.json", method: .get) { response in

@@ -3,16 +3,19 @@ live `runanywhere serve` (started here, on a free loopback port, with its own da
 
     web_app_check.py --binary PATH --model MODEL --screenshots DIR
 
-(the Chat and Chat Details screens; web_app_screens_check.py checks the others)
+(the Chat, Chat Details and Documents screens; web_app_screens_check.py checks the others)
 
 Checks a streamed answer with its footer, Chat Details numbers against the saved analytics, Stop,
 an answer being streamed when the page reloads (kept as stopped), a conversation surviving a
-server restart, search, rename, export and delete. Saves a screenshot of every screen it sees.
+server restart, search, rename, export and delete; a file uploaded in Documents (a PDF refused
+first), its collection picked in Chat, an answer with numbered sources and a source's passage
+opened. Saves a screenshot of every screen it sees.
 Prints what failed and exits 1 if anything did.
 """
 import json
 import os
 import re
+import tempfile
 import time
 
 from selenium.common.exceptions import StaleElementReferenceException
@@ -175,6 +178,60 @@ def conversation_checks(page, server, conversation_id, downloads):
     check(server.get("/api/conversations")["conversations"] == [], "the conversation was not deleted")
 
 
+def documents_checks(page, server, model):
+    folder = tempfile.mkdtemp(prefix="web-app-documents-")
+    notes, pdf = os.path.join(folder, "volcanoes.md"), os.path.join(folder, "paper.pdf")
+    with open(notes, "w", encoding="utf-8") as file:
+        file.write("# Volcanoes\n\nMount Etna in Sicily is the most active volcano in Europe.\n\nKilauea in Hawaii erupted from 1983 to 2018.\n")
+    with open(pdf, "wb") as file:
+        file.write(b"%PDF-1.7 not text")
+    page.driver.get(server.url + "/#/documents")
+    name = page.find("input[name=collection]")
+    name.clear()
+    name.send_keys("geology")
+    # A PDF beside a good file: both refused, nothing stored; then the good file alone.
+    for paths in ((notes, pdf), (notes,)):
+        for path in paths:
+            page.find("input[type=file]").send_keys(path)
+        page.find("form.upload button.primary").click()
+        if pdf in paths:
+            refusal = page.wait(lambda d: page.text(".toast.error"), 30)
+            check("paper.pdf: PDF is not supported" in refusal, f"a PDF upload was refused with {refusal!r}")
+            page.click(".toast.error button")
+            check(server.get("/api/rag/collections")["collections"] == [], "a refused upload left a collection")
+    page.find("tr[data-document='volcanoes.md']")
+    added = [toast.text for toast in page.all(".toast:not(.error)")]
+    check(any(text.startswith("Added 1 document") for text in added), f"the upload said {added!r}")
+    for button in page.all(".toast:not(.error) button"):
+        button.click()  # so that none covers the chat's Send button
+    collection = server.get("/api/rag/collections")["collections"][0]
+    check(collection["name"] == "geology" and collection["documentCount"] == 1, f"the upload made {collection}")
+    check("1 document" in page.text("li.collection[aria-current=true]"), "the collection's counts are not shown")
+    page.shot("documents")
+
+    page.driver.get(server.url + "/#/chat/new")
+    Select(page.find("select[aria-label=Model]")).select_by_value(model)
+    page.find("select[aria-label='Answer from documents'] option[value=geology]")
+    Select(page.find("select[aria-label='Answer from documents']")).select_by_value("geology")
+    page.settings(max_tokens=16, temperature=0)
+    page.send("Which volcano is the most active in Europe?")
+    sources = page.wait(lambda d: page.all("article.message.assistant ol.sources button.source"))
+    check(sources[0].text == "[1] volcanoes.md", f"the first source reads {sources[0].text!r}")
+    check(page.text("article.message.assistant .content").strip(), "the answer from the documents is empty")
+    page.shot("chat-sources")
+    sources[0].click()
+    passage = page.find("dialog.passage[open] .passage-text").text
+    check("Etna" in passage and "volcanoes.md" in page.text("dialog.passage h2"), f"source 1 opened {passage!r}")
+    page.shot("chat-source-passage")
+    page.find("dialog.passage button.primary").click()
+
+    page.driver.get(server.url + "/#/documents")
+    page.click("li.collection button.danger")
+    page.wait(EC.alert_is_present(), 10).accept()
+    page.wait(lambda d: "No collections yet" in page.text(".collections"), 10)
+    check(server.get("/api/rag/collections")["collections"] == [], "the collection was not deleted")
+
+
 def checks(page, options, folders):
     server = Server(options.binary, folders["data"])
     try:
@@ -182,6 +239,7 @@ def checks(page, options, folders):
         check(server.stop() == 0, "the server did not stop cleanly")
         server = Server(options.binary, folders["data"])
         conversation_checks(page, server, conversation_id, folders["downloads"])
+        documents_checks(page, server, options.model)
     finally:
         server.stop()
 

@@ -58,6 +58,10 @@
     X(llama_sampler_apply)                     \
     X(llama_sampler_accept)                    \
     X(llama_vocab_eos)                         \
+    X(llama_vocab_sep)                         \
+    X(llama_vocab_get_add_bos)                 \
+    X(llama_vocab_get_add_eos)                 \
+    X(llama_vocab_get_add_sep)                 \
     X(llama_sampler_sample)                    \
     X(llama_sampler_free)                      \
     X(ggml_backend_reg_count)                  \

@@ -419,6 +419,12 @@ bool llama_vocab_is_eog(const struct llama_vocab * vocab, llama_token token);
 
 llama_token llama_vocab_bos(const struct llama_vocab * vocab);
 llama_token llama_vocab_eos(const struct llama_vocab * vocab);
+/// The sentence separator token (BERT's [SEP]); -1 (LLAMA_TOKEN_NULL) when the vocabulary has none.
+llama_token llama_vocab_sep(const struct llama_vocab * vocab);
+/// Whether tokenizing with add_special adds BOS, EOS, SEP: what a reranker's query-document pair is built with.
+bool llama_vocab_get_add_bos(const struct llama_vocab * vocab);
+bool llama_vocab_get_add_eos(const struct llama_vocab * vocab);
+bool llama_vocab_get_add_sep(const struct llama_vocab * vocab);
 
 /// Tokenizes `text_len` bytes of `text` into `tokens`; returns how many tokens, or minus how many
 /// are needed when `n_tokens_max` is too small.

@@ -67,6 +67,8 @@ public enum SDKConstants {
         public static let voiceActivityModelID = "silero-vad"
         /// The embedding model scripts/setup installs (all-MiniLM-L6-v2, converted to GGUF).
         public static let defaultEmbeddingModelID = "all-minilm-l6-v2"
+        /// The reranker a message suggests pulling when none is downloaded (jina-reranker-v1-tiny-en, F16).
+        public static let suggestedRerankerID = "jina-reranker-v1-tiny-en"
         /// The vision-language fixture scripts/setup writes: SmolVLM's shape, random weights.
         public static let visionFixtureID = "smolvlm-fixture"
         /// The image-generation fixture scripts/setup writes: a tiny Stable Diffusion, random weights.

@@ -146,6 +146,8 @@ public protocol FrameworkAdapter: Sendable {
     func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration, logger: Logger) async throws -> any DiffusionService
     /// Loads a text-embedding model.
     func loadEmbeddingModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any EmbeddingService
+    /// Loads a reranker (a cross-encoder, ``ModelCategory/reranking``).
+    func loadRerankingModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any RerankingService
 }
 
 extension FrameworkAdapter {
@@ -191,6 +193,11 @@ extension FrameworkAdapter {
     /// Default: this adapter computes no text embeddings.
     public func loadEmbeddingModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any EmbeddingService {
         throw SDKError(.modelIncompatible, "\(framework.displayName) does not compute text embeddings")
+    }
+
+    /// Default: this adapter runs no rerankers.
+    public func loadRerankingModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any RerankingService {
+        throw SDKError(.modelIncompatible, "\(framework.displayName) does not run rerankers")
     }
 
     /// Default: this adapter runs no voice activity detectors.

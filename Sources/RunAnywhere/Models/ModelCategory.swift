@@ -8,6 +8,8 @@ public enum ModelCategory: String, CaseIterable, Codable, Sendable {
     case multimodal = "multimodal"
     case audio = "audio"
     case embedding = "embedding"
+    /// Rerankers: cross-encoders that score how relevant a document is to a query.
+    case reranking = "reranking"
 
     /// Whether models of this category have a context window measured in tokens.
     public var requiresContextLength: Bool { self == .language || self == .multimodal }
@@ -26,6 +28,7 @@ public enum ModelCategory: String, CaseIterable, Codable, Sendable {
         case .multimodal: "Multimodal"
         case .audio: "Audio"
         case .embedding: "Embedding"
+        case .reranking: "Reranking"
         }
     }
 }

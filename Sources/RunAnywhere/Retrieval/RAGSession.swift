@@ -26,7 +26,8 @@ public struct RAGSession: Sendable {
     public var reader: DocumentReader
     /// How documents are split.
     public var chunker: TextChunker
-    let store: RAGStore
+    /// The database, for callers in this package that name documents exactly as stored (the server's uploads).
+    package let store: RAGStore
 
     /// A session over the collections in `database` (by default `rag.sqlite` in the runtime's
     /// data folder, ``RuntimeConfiguration/dataDirectory``).

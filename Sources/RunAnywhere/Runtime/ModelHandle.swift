@@ -70,6 +70,12 @@ public final class ModelHandle: Sendable {
         return try await runtime.embed(texts, model: model.id, options: options, loadOptions: loadOptions)
     }
 
+    /// Ranks `documents` against `query` with the held reranker.
+    public func rerank(query: String, documents: [String], options: RerankOptions = RerankOptions()) async throws -> RerankResult {
+        try check(.reranking)
+        return try await runtime.rerank(query: query, documents: documents, model: model.id, options: options, loadOptions: loadOptions)
+    }
+
     /// Speaks `text` with the held voice.
     public func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws -> TTSOutput {
         try check(.speechSynthesis)
@@ -86,7 +92,7 @@ public final class ModelHandle: Sendable {
 
 extension RunAnywhereRuntime {
     /// Loads the model `id` (of any modality: language, vision-language, speech-to-text, voice
-    /// activity, voice, image generation, embedding) into the model cache if needed and holds it
+    /// activity, voice, image generation, embedding, reranker) into the model cache if needed and holds it
     /// for the caller until the handle is released.
     public func hold(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws -> ModelHandle {
         let model = try catalog.model(id: id)
@@ -97,6 +103,7 @@ extension RunAnywhereRuntime {
         case .language, .multimodal, .vision: .language
         case .imageGeneration: .imageGeneration
         case .embedding: .embedding
+        case .reranking: .reranking
         }
         let diffusion = kind == .imageGeneration ? ModelHandle.diffusionConfiguration(model, options) : nil
         let lease = try await acquire(model, as: kind, options: options, keepAlive: nil, diffusion: diffusion)

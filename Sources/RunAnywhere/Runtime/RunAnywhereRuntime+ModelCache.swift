@@ -3,7 +3,7 @@ import Logging
 
 /// What a model is loaded as: one kind of engine per modality the scheduler holds.
 enum EngineKind: String, Sendable {
-    case language, speechRecognition, voiceActivity, speechSynthesis, imageGeneration, embedding
+    case language, speechRecognition, voiceActivity, speechSynthesis, imageGeneration, embedding, reranking
 
     var description: String {
         switch self {
@@ -13,6 +13,7 @@ enum EngineKind: String, Sendable {
         case .speechSynthesis: "a voice"
         case .imageGeneration: "an image-generation model"
         case .embedding: "an embedding model"
+        case .reranking: "a reranker"
         }
     }
 }
@@ -25,6 +26,7 @@ enum LoadedEngine: Sendable {
     case speechSynthesis(any TTSService)
     case imageGeneration(any DiffusionService)
     case embedding(any EmbeddingService)
+    case reranking(any RerankingService)
 
     var kind: EngineKind {
         switch self {
@@ -34,6 +36,7 @@ enum LoadedEngine: Sendable {
         case .speechSynthesis: .speechSynthesis
         case .imageGeneration: .imageGeneration
         case .embedding: .embedding
+        case .reranking: .reranking
         }
     }
 
@@ -46,6 +49,7 @@ enum LoadedEngine: Sendable {
         case .speechSynthesis(let service): await service.unload()
         case .imageGeneration(let service): await service.unload()
         case .embedding(let service): await service.unload()
+        case .reranking(let service): await service.unload()
         }
     }
 }
@@ -255,6 +259,7 @@ extension RunAnywhereRuntime {
                 case .speechSynthesis: .speechSynthesis(try await adapter.loadSpeechSynthesisModel(model, options: options, logger: logger))
                 case .imageGeneration: .imageGeneration(try await adapter.loadDiffusionModel(model, configuration: diffusion ?? DiffusionConfiguration(), logger: logger))
                 case .embedding: .embedding(try await adapter.loadEmbeddingModel(model, options: options, logger: logger))
+                case .reranking: .reranking(try await adapter.loadRerankingModel(model, options: options, logger: logger))
                 }
                 var metadata: Logger.Metadata = [
                     "event": "\(SDKConstants.Events.modelLoaded)", "model": "\(model.id)", "framework": "\(adapter.framework.displayName)",
@@ -263,6 +268,7 @@ extension RunAnywhereRuntime {
                 switch engine {
                 case .language(let service): metadata["context"] = "\(service.contextLength)"
                 case .embedding(let service): metadata["context"] = "\(service.contextLength)"
+                case .reranking(let service): metadata["context"] = "\(service.contextLength)"
                 default: break
                 }
                 logger.info("Loaded model", metadata: metadata)

@@ -21,6 +21,7 @@ extension RunAnywhereRuntime {
             case .speechSynthesis: "a text-to-speech voice"
             case .imageGeneration: "an image-generation model"
             case .embedding: "an embedding model"
+            case .reranking: "a reranker"
             default: "a \(category.rawValue) model"
             }
             throw SDKError(.modelIncompatible, "Model '\(id)' is a \(model.category.rawValue) model, not \(wanted)")

@@ -531,6 +531,110 @@ enum OpenAPIDocument {
     ]
    }
   },
+  "/v1/rerank": {
+   "post": {
+    "summary": "Documents ranked by relevance to a query with a local reranker (llama.cpp's rank pooling), in the shape llama.cpp's server and Jina use",
+    "description": "The reranker reads the query with each document (as llama.cpp's server pairs them: the model's rerank template, else BOS query EOS SEP document EOS) and scores the pair; results come best first, at most top_n. A pair longer than the model reads is a 400 (code context_length_exceeded, param documents) unless truncate; an empty query or document, no documents or more than 1024, or top_n below 1 is a 400; a model that is not a reranker a 400 (code model_incompatible); no reranker downloaded, or an unknown model, a 404",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/RerankList"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/RerankRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "OpenAI"
+    ]
+   }
+  },
+  "/rerank": {
+   "post": {
+    "summary": "The same as POST /v1/rerank (the path llama.cpp's server also answers)",
+    "description": "The reranker reads the query with each document (as llama.cpp's server pairs them: the model's rerank template, else BOS query EOS SEP document EOS) and scores the pair; results come best first, at most top_n. A pair longer than the model reads is a 400 (code context_length_exceeded, param documents) unless truncate; an empty query or document, no documents or more than 1024, or top_n below 1 is a 400; a model that is not a reranker a 400 (code model_incompatible); no reranker downloaded, or an unknown model, a 404",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/RerankList"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/RerankRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "OpenAI"
+    ]
+   }
+  },
   "/v1/audio/transcriptions": {
    "post": {
     "summary": "Text from an audio file (WAV, MP3, FLAC, Ogg, WebM, M4A…)",
@@ -3411,10 +3515,761 @@ enum OpenAPIDocument {
      "RunAnywhere"
     ]
    }
+  },
+  "/api/rag/collections": {
+   "get": {
+    "summary": "The document collections, with their embedding model and document and chunk counts",
+    "tags": [
+     "RunAnywhere"
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "required": [
+          "collections"
+         ],
+         "properties": {
+          "collections": {
+           "type": "array",
+           "items": {
+            "$ref": "#/components/schemas/RAGCollection"
+           }
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     }
+    }
+   }
+  },
+  "/api/rag/collections/{name}": {
+   "delete": {
+    "summary": "Delete a collection with its documents and vectors",
+    "tags": [
+     "RunAnywhere"
+    ],
+    "parameters": [
+     {
+      "name": "name",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string",
+       "pattern": "^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$"
+      },
+      "description": "A collection's name: 1 to 64 letters, digits, '.', '_' and '-', not starting with '.' or '-'"
+     }
+    ],
+    "responses": {
+     "204": {
+      "description": "Deleted"
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    }
+   }
+  },
+  "/api/rag/collections/{name}/documents": {
+   "get": {
+    "summary": "A collection's documents, by path",
+    "tags": [
+     "RunAnywhere"
+    ],
+    "parameters": [
+     {
+      "name": "name",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string",
+       "pattern": "^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$"
+      },
+      "description": "A collection's name: 1 to 64 letters, digits, '.', '_' and '-', not starting with '.' or '-'"
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "required": [
+          "documents"
+         ],
+         "properties": {
+          "documents": {
+           "type": "array",
+           "items": {
+            "$ref": "#/components/schemas/RAGDocument"
+           }
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    }
+   },
+   "post": {
+    "summary": "Upload documents into a collection (made on first use); nothing is stored unless every file is read",
+    "tags": [
+     "RunAnywhere"
+    ],
+    "parameters": [
+     {
+      "name": "name",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string",
+       "pattern": "^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$"
+      },
+      "description": "A collection's name: 1 to 64 letters, digits, '.', '_' and '-', not starting with '.' or '-'"
+     }
+    ],
+    "requestBody": {
+     "required": true,
+     "content": {
+      "multipart/form-data": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "files[]"
+        ],
+        "properties": {
+         "files[]": {
+          "type": "array",
+          "items": {
+           "type": "string",
+           "format": "binary"
+          },
+          "description": "Text, Markdown or HTML files, UTF-8, each named (its extension tells its format); one named as a stored document replaces it. PDF, Word and binary files are refused"
+         },
+         "embeddingModel": {
+          "type": "string",
+          "description": "A new collection's embedding model (default all-minilm-l6-v2); an existing collection keeps its own"
+         }
+        }
+       }
+      }
+     }
+    },
+    "responses": {
+     "201": {
+      "description": "Created",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/RAGIngestReport"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
+     }
+    }
+   },
+   "delete": {
+    "summary": "Delete one document of a collection",
+    "tags": [
+     "RunAnywhere"
+    ],
+    "parameters": [
+     {
+      "name": "name",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string",
+       "pattern": "^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$"
+      },
+      "description": "A collection's name: 1 to 64 letters, digits, '.', '_' and '-', not starting with '.' or '-'"
+     },
+     {
+      "name": "path",
+      "in": "query",
+      "required": true,
+      "schema": {
+       "type": "string",
+       "minLength": 1
+      },
+      "description": "The document's path, as listed"
+     }
+    ],
+    "responses": {
+     "204": {
+      "description": "Deleted"
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    }
+   }
+  },
+  "/api/rag/collections/{name}/passages": {
+   "get": {
+    "summary": "A stored passage (chunk): what a source's number opens",
+    "tags": [
+     "RunAnywhere"
+    ],
+    "parameters": [
+     {
+      "name": "name",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string",
+       "pattern": "^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$"
+      },
+      "description": "A collection's name: 1 to 64 letters, digits, '.', '_' and '-', not starting with '.' or '-'"
+     },
+     {
+      "name": "document",
+      "in": "query",
+      "required": true,
+      "schema": {
+       "type": "string",
+       "minLength": 1
+      },
+      "description": "The document's path, as a source names it"
+     },
+     {
+      "name": "ordinal",
+      "in": "query",
+      "required": true,
+      "schema": {
+       "type": "integer",
+       "minimum": 0
+      },
+      "description": "The chunk's place in its document, from 0"
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/RAGPassage"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    }
+   }
+  },
+  "/api/rag/collections/{name}/questions": {
+   "post": {
+    "summary": "Ask a question answered from a collection, with numbered sources; streamed unless `stream` is false",
+    "tags": [
+     "RunAnywhere"
+    ],
+    "parameters": [
+     {
+      "name": "name",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string",
+       "pattern": "^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$"
+      },
+      "description": "A collection's name: 1 to 64 letters, digits, '.', '_' and '-', not starting with '.' or '-'"
+     }
+    ],
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/RAGQuestion"
+       }
+      }
+     }
+    },
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "text/event-stream": {
+        "schema": {
+         "type": "object",
+         "description": "`delta` pieces of the answer (`content`) or of the model's reasoning (`reasoning`), then `done` with the answer and its numbered sources, or `error`",
+         "required": [
+          "event",
+          "data"
+         ],
+         "properties": {
+          "event": {
+           "enum": [
+            "delta",
+            "done",
+            "error"
+           ]
+          },
+          "data": {
+           "type": "string"
+          },
+          "id": {
+           "type": "string"
+          },
+          "retry": {
+           "type": "integer"
+          }
+         },
+         "allOf": [
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "delta"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "type": "object",
+               "properties": {
+                "content": {
+                 "type": "string"
+                },
+                "reasoning": {
+                 "type": "string"
+                }
+               },
+               "minProperties": 1,
+               "maxProperties": 1
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "done"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "$ref": "#/components/schemas/RAGAnswer"
+              }
+             }
+            }
+           }
+          },
+          {
+           "if": {
+            "properties": {
+             "event": {
+              "const": "error"
+             }
+            }
+           },
+           "then": {
+            "properties": {
+             "data": {
+              "contentMediaType": "application/json",
+              "contentSchema": {
+               "$ref": "#/components/schemas/Error"
+              }
+             }
+            }
+           }
+          }
+         ]
+        }
+       },
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/RAGAnswer"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
+     }
+    }
+   }
   }
  },
  "components": {
   "schemas": {
+   "RAGCollection": {
+    "type": "object",
+    "required": [
+     "name",
+     "embeddingModelId",
+     "dimensions",
+     "createdAt",
+     "documentCount",
+     "chunkCount"
+    ],
+    "properties": {
+     "name": {
+      "type": "string"
+     },
+     "embeddingModelId": {
+      "type": "string"
+     },
+     "dimensions": {
+      "type": "integer"
+     },
+     "createdAt": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "documentCount": {
+      "type": "integer"
+     },
+     "chunkCount": {
+      "type": "integer"
+     }
+    }
+   },
+   "RAGDocument": {
+    "type": "object",
+    "required": [
+     "collection",
+     "path",
+     "format",
+     "sha256",
+     "size",
+     "chunkCount",
+     "ingestedAt"
+    ],
+    "properties": {
+     "collection": {
+      "type": "string"
+     },
+     "path": {
+      "type": "string",
+      "description": "An upload's file name, or the absolute path `runanywhere rag ingest` read"
+     },
+     "format": {
+      "enum": [
+       "text",
+       "markdown",
+       "html"
+      ]
+     },
+     "sha256": {
+      "type": "string"
+     },
+     "size": {
+      "type": "integer"
+     },
+     "chunkCount": {
+      "type": "integer"
+     },
+     "ingestedAt": {
+      "type": "string",
+      "format": "date-time"
+     }
+    }
+   },
+   "RAGIngestReport": {
+    "type": "object",
+    "required": [
+     "collection",
+     "embeddingModelId",
+     "documents",
+     "embeddingTokens"
+    ],
+    "properties": {
+     "collection": {
+      "type": "string"
+     },
+     "embeddingModelId": {
+      "type": "string"
+     },
+     "embeddingTokens": {
+      "type": "integer"
+     },
+     "documents": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "required": [
+        "path",
+        "format",
+        "chunkCount",
+        "replaced"
+       ],
+       "properties": {
+        "path": {
+         "type": "string"
+        },
+        "format": {
+         "enum": [
+          "text",
+          "markdown",
+          "html"
+         ]
+        },
+        "chunkCount": {
+         "type": "integer"
+        },
+        "replaced": {
+         "type": "boolean"
+        }
+       }
+      }
+     }
+    }
+   },
+   "RAGPassage": {
+    "type": "object",
+    "required": [
+     "collection",
+     "documentPath",
+     "ordinal",
+     "documentChunkCount",
+     "text",
+     "start",
+     "end"
+    ],
+    "properties": {
+     "collection": {
+      "type": "string"
+     },
+     "documentPath": {
+      "type": "string"
+     },
+     "ordinal": {
+      "type": "integer"
+     },
+     "documentChunkCount": {
+      "type": "integer"
+     },
+     "text": {
+      "type": "string"
+     },
+     "start": {
+      "type": "integer",
+      "description": "Where it starts in its document's text, in Unicode scalars"
+     },
+     "end": {
+      "type": "integer"
+     }
+    }
+   },
+   "RAGQuestion": {
+    "type": "object",
+    "required": [
+     "question"
+    ],
+    "properties": {
+     "question": {
+      "type": "string",
+      "pattern": "\\S",
+      "description": "Not blank"
+     },
+     "model": {
+      "type": "string",
+      "description": "A language model (default smollm2-135m-instruct-q4_1)"
+     },
+     "topK": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 100,
+      "description": "Passages retrieved (default 4)"
+     },
+     "maxTokens": {
+      "type": "integer",
+      "minimum": 1
+     },
+     "temperature": {
+      "type": "number",
+      "minimum": 0,
+      "maximum": 2
+     },
+     "seed": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 4294967295
+     },
+     "stream": {
+      "type": "boolean",
+      "description": "Server-sent events (default) or one JSON answer"
+     }
+    }
+   },
+   "RAGAnswer": {
+    "type": "object",
+    "required": [
+     "answer",
+     "sources",
+     "collection",
+     "model",
+     "stopReason",
+     "tokensUsed",
+     "tokensPerSecond"
+    ],
+    "properties": {
+     "answer": {
+      "type": "string"
+     },
+     "reasoning": {
+      "type": "string"
+     },
+     "collection": {
+      "type": "string"
+     },
+     "model": {
+      "type": "string"
+     },
+     "stopReason": {
+      "type": "string"
+     },
+     "tokensUsed": {
+      "type": "integer"
+     },
+     "tokensPerSecond": {
+      "type": "number"
+     },
+     "sources": {
+      "type": "array",
+      "description": "Best first; `[n]` in the answer cites the source numbered n",
+      "items": {
+       "type": "object",
+       "required": [
+        "number",
+        "document",
+        "ordinal",
+        "text",
+        "start",
+        "end",
+        "score"
+       ],
+       "properties": {
+        "number": {
+         "type": "integer",
+         "minimum": 1
+        },
+        "document": {
+         "type": "string"
+        },
+        "ordinal": {
+         "type": "integer"
+        },
+        "text": {
+         "type": "string"
+        },
+        "start": {
+         "type": "integer"
+        },
+        "end": {
+         "type": "integer"
+        },
+        "score": {
+         "type": "number"
+        }
+       }
+      }
+     }
+    }
+   },
    "Error": {
     "type": "object",
     "required": [
@@ -5253,6 +6108,136 @@ enum OpenAPIDocument {
      }
     }
    },
+   "RerankRequest": {
+    "type": "object",
+    "required": [
+     "query",
+     "documents"
+    ],
+    "properties": {
+     "query": {
+      "type": "string",
+      "minLength": 1,
+      "description": "What the documents are ranked against"
+     },
+     "documents": {
+      "type": "array",
+      "minItems": 1,
+      "maxItems": 1024,
+      "description": "The documents: strings, or Jina's objects with a text; none may be empty",
+      "items": {
+       "oneOf": [
+        {
+         "type": "string",
+         "minLength": 1
+        },
+        {
+         "type": "object",
+         "required": [
+          "text"
+         ],
+         "properties": {
+          "text": {
+           "type": "string",
+           "minLength": 1
+          }
+         }
+        }
+       ]
+      }
+     },
+     "model": {
+      "type": "string",
+      "description": "A reranker id; by default the first downloaded reranker. Another kind of model is a 400 (code model_incompatible), an unknown one a 404"
+     },
+     "top_n": {
+      "type": "integer",
+      "minimum": 1,
+      "description": "How many of the best documents to return (default: all)"
+     },
+     "return_documents": {
+      "type": "boolean",
+      "description": "Give each result its document as {text} (default false, as llama.cpp's server answers)"
+     },
+     "truncate": {
+      "type": "boolean",
+      "description": "RunAnywhere's own: shorten a document whose pair with the query is longer than the model reads, keeping its start, instead of refusing it (default false)"
+     },
+     "keep_alive": {
+      "$ref": "#/components/schemas/KeepAlive"
+     }
+    }
+   },
+   "RerankList": {
+    "type": "object",
+    "required": [
+     "object",
+     "model",
+     "results",
+     "usage"
+    ],
+    "properties": {
+     "object": {
+      "const": "list"
+     },
+     "model": {
+      "type": "string",
+      "description": "The reranker that scored the documents"
+     },
+     "results": {
+      "type": "array",
+      "description": "Best first (equal scores in the order given), at most top_n",
+      "items": {
+       "type": "object",
+       "required": [
+        "index",
+        "relevance_score"
+       ],
+       "properties": {
+        "index": {
+         "type": "integer",
+         "minimum": 0,
+         "description": "The document's place in documents"
+        },
+        "relevance_score": {
+         "type": "number",
+         "description": "The model's raw score (a logit for BERT-style cross-encoders, not a probability): higher is more relevant"
+        },
+        "document": {
+         "type": "object",
+         "required": [
+          "text"
+         ],
+         "properties": {
+          "text": {
+           "type": "string"
+          }
+         },
+         "description": "With return_documents"
+        }
+       }
+      }
+     },
+     "usage": {
+      "type": "object",
+      "required": [
+       "prompt_tokens",
+       "total_tokens"
+      ],
+      "properties": {
+       "prompt_tokens": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "The tokens of every query-document pair scored, the model's special tokens included"
+       },
+       "total_tokens": {
+        "type": "integer",
+        "minimum": 0
+       }
+      }
+     }
+    }
+   },
    "EmbeddingRequest": {
     "type": "object",
     "required": [
@@ -5446,7 +6431,8 @@ enum OpenAPIDocument {
      "image-generation",
      "multimodal",
      "audio",
-     "embedding"
+     "embedding",
+     "reranking"
     ],
     "description": "The SDK's ModelCategory"
    },

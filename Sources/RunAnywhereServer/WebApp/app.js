@@ -1,13 +1,14 @@
 // The web app's shell: the screens by URL hash (#/chat/<id>, #/chat/<id>/details, #/voice,
-// #/vision, #/models, #/models/add, #/models/info/<id>, #/settings, #/benchmarks[/<id>],
-// #/telemetry), the
-// server's state, and the API key prompt when the server asks for one.
+// #/vision, #/documents[/<collection>], #/models, #/models/add, #/models/info/<id>, #/settings,
+// #/benchmarks[/<id>], #/telemetry), the server's state, and the API key prompt when the server
+// asks for one.
 import { api, setAPIKey } from "./lib/api.js";
 import { fill, h, notice } from "./lib/dom.js";
 import * as chat from "./features/chat/chat.js";
 import * as benchmarkRun from "./features/benchmarks/benchmark-run.js";
 import * as benchmarks from "./features/benchmarks/benchmarks.js";
 import * as chatDetails from "./features/chat/chat-details.js";
+import * as documents from "./features/documents/documents.js";
 import * as addModel from "./features/models/add-model.js";
 import * as modelDetails from "./features/models/model-details.js";
 import * as models from "./features/models/models.js";
@@ -20,6 +21,7 @@ const screens = {
   chat: (root, [id, view]) => (view === "details" ? chatDetails.mount(root, id) : chat.mount(root, id)),
   voice: (root) => voice.mount(root),
   vision: (root) => vision.mount(root),
+  documents: (root, [name]) => documents.mount(root, name),
   models: (root, [view, id]) => (view === "add" ? addModel.mount(root) : view === "info" && id ? modelDetails.mount(root, id) : models.mount(root)),
   settings: (root) => settings.mount(root),
   telemetry: (root) => telemetry.mount(root),

@@ -1,11 +1,14 @@
 // The Chat screen: conversations (newest first, searchable), a model picker with the model's
 // state, the answer streamed as it is written, Stop and Retry, per-conversation generation
-// settings, rename, delete and export. Everything is read from and saved by the server.
+// settings, rename, delete and export. Everything is read from and saved by the server. With a
+// document collection picked, questions are answered from it with numbered sources (rag-answer.js).
 import { api, attachment, events } from "../../lib/api.js";
 import { download, fill, h, notice, toast, when } from "../../lib/dom.js";
 import { messageView, StreamingAnswer } from "./messages.js";
+import { askCollection } from "./rag-answer.js";
 
 const modelKey = "runanywhere.chat.model";
+const collectionKey = "runanywhere.chat.collection";
 const settingsKey = (id) => `runanywhere.chat.settings.${id}`;
 
 /** Shows the Chat screen for conversation `id` (or a new one); returns what unmounts it. */
@@ -27,7 +30,7 @@ class ChatScreen {
 
   async start() {
     this.build();
-    await Promise.all([this.loadModels(), this.loadList(), this.loadDefaults()]);
+    await Promise.all([this.loadModels(), this.loadList(), this.loadDefaults(), this.loadCollections()]);
     await this.loadConversation();
     if (!this.closed) this.stateTimer = setInterval(() => this.showModelState(), 3000);
   }
@@ -44,6 +47,8 @@ class ChatScreen {
     this.title = h("h1", {}, "New conversation");
     this.modelSelect = h("select", { "aria-label": "Model", onchange: () => { localStorage.setItem(modelKey, this.modelSelect.value); this.showModelState(); } });
     this.modelState = h("span", { class: "badge model-state", role: "status" });
+    this.collectionSelect = h("select", { "aria-label": "Answer from documents", title: "Answer from a document collection, with numbered sources",
+      onchange: () => localStorage.setItem(collectionKey, this.collectionSelect.value) });
     this.actions = h("div", { class: "conversation-actions" });
     this.settingsPanel = h("form", { class: "chat-settings", hidden: true, "aria-label": "Generation settings", onsubmit: (e) => e.preventDefault() });
     this.settingsButton = h("button", { "aria-expanded": "false", "aria-controls": "chat-settings", onclick: () => this.toggleSettings() }, "Settings");
@@ -59,7 +64,7 @@ class ChatScreen {
         h("button", { class: "primary new-chat", onclick: () => { location.hash = "#/chat/new"; } }, "New chat"),
         this.search, this.list),
       h("div", { class: "chat-main" },
-        h("div", { class: "chat-header" }, this.title, this.modelSelect, this.modelState, this.settingsButton, this.actions),
+        h("div", { class: "chat-header" }, this.title, this.modelSelect, this.modelState, this.collectionSelect, this.settingsButton, this.actions),
         this.settingsPanel, this.messages,
         h("div", { class: "composer" }, this.input, this.sendButton, this.stopButton))));
   }
@@ -80,6 +85,20 @@ class ChatScreen {
     } catch (error) {
       toast(`Cannot list the models: ${error.message}`, { error: true });
     }
+  }
+
+  /** The document collections to answer from; "No documents" is the plain chat. */
+  async loadCollections() {
+    let collections = [];
+    try {
+      ({ collections } = await api("/api/rag/collections"));
+    } catch {
+      // Chat works without them.
+    }
+    fill(this.collectionSelect, h("option", { value: "" }, "No documents"),
+      collections.map((c) => h("option", { value: c.name }, `Documents: ${c.name}`)));
+    const saved = localStorage.getItem(collectionKey);
+    if (collections.some((c) => c.name === saved)) this.collectionSelect.value = saved;
   }
 
   async showModelState() {
@@ -219,6 +238,7 @@ class ChatScreen {
     if (!this.modelSelect.value) return toast("Pick a model first", { error: true });
     this.input.value = "";
     this.begin();
+    if (this.collectionSelect.value) return this.askDocuments(text);
     try {
       if (!this.conversation) {
         this.conversation = await api("/api/conversations", { method: "POST", body: {} });
@@ -236,6 +256,18 @@ class ChatScreen {
     }
     const answered = await this.answer(`/api/conversations/${this.conversation.id}/messages`, this.request({ content: text }));
     if (!answered && !this.input.value) this.input.value = text;  // refused before any answer: keep what was typed
+  }
+
+  /** Answers `text` from the picked collection (after ``begin()``); not saved in the conversation. */
+  async askDocuments(text) {
+    this.askingDocuments = true;
+    const { temperature, maxTokens } = this.settings();
+    const failure = await askCollection(this.messages, this.collectionSelect.value, text,
+      { model: this.modelSelect.value, temperature, maxTokens }, this.controller.signal);
+    this.askingDocuments = false;
+    this.end();
+    if (failure) toast(failure, { error: true });
+    this.showModelState();
   }
 
   async retry() {
@@ -299,6 +331,7 @@ class ChatScreen {
 
   async stop() {
     if (!this.controller) return;
+    if (this.askingDocuments) return this.controller.abort();
     try {
       await api(`/api/conversations/${this.conversation.id}/answer`, { method: "DELETE" });
     } catch {

@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import OpenAPIRuntime
+import RunAnywhere
+
+/// A question to a collection, `POST /api/rag/collections/{name}/questions`: `question`, and
+/// optionally `model` (a language model; by default ``RunAnywhere/defaultModelID``), `topK`
+/// (passages retrieved), `maxTokens`, `temperature`, `seed` over the saved settings, and `stream`
+/// (default true: server-sent events; false: one JSON ``RAGAnswerBody``).
+struct RAGQuestionRequest: Decodable, Sendable {
+    let question: String
+    let model: String?
+    @NumberField var topK: Int?
+    @NumberField var maxTokens: Int?
+    @NumberField var temperature: Float?
+    @NumberField var seed: UInt32?
+    let stream: Bool?
+
+    /// The query's options: the saved generation settings with this request's over them, the
+    /// server's threads and load options.
+    func options(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) throws -> RAGQueryOptions {
+        let model = try model.map { try runtime.model(id: $0, category: .language).id } ?? RunAnywhere.defaultModelID
+        var options = try SettingsStore(dataDirectory: runtime.configuration.dataDirectory).load().options
+        if let maxTokens { options.maxTokens = maxTokens }
+        if let temperature { options.temperature = temperature }
+        if let seed { options.seed = seed }
+        if let threads = configuration.threads { options.threads = threads }
+        options.streamingEnabled = true
+        return RAGQueryOptions(generation: options, model: model, loadOptions: configuration.loadOptions, embeddingThreads: configuration.threads)
+    }
+}
+
+/// An answer with its numbered sources: the `done` event of a streamed answer, or the whole body
+/// of one asked with `"stream": false`.
+struct RAGAnswerBody: Encodable, Sendable {
+    /// A passage the answer was given: `[number]` in the answer cites it.
+    struct Source: Encodable, Sendable {
+        let number: Int
+        let document: String
+        let ordinal: Int
+        let text: String
+        let start: Int
+        let end: Int
+        let score: Double
+    }
+
+    let answer: String
+    let reasoning: String?
+    let sources: [Source]
+    let collection: String
+    let model: String
+    let stopReason: String
+    let tokensUsed: Int
+    let tokensPerSecond: Double
+
+    init(_ answer: RAGAnswer) {
+        self.answer = answer.text
+        reasoning = answer.generation.thinkingContent
+        sources = answer.sources.enumerated().map { index, source in
+            Source(number: index + 1, document: source.documentPath, ordinal: source.ordinal, text: source.text, start: source.start, end: source.end,
+                   score: source.score)
+        }
+        collection = answer.collection
+        model = answer.generation.modelUsed
+        stopReason = answer.generation.stopReason.rawValue
+        tokensUsed = answer.generation.tokensUsed
+        tokensPerSecond = answer.generation.tokensPerSecond
+    }
+
+    /// Writes `answer` as server-sent events: `delta` pieces (`content`, or `reasoning`), then
+    /// `done` with the answer and its sources, or `error`. A client that goes away stops it.
+    static func stream(_ answer: RAGAnswerEvents, to writer: inout any ResponseBodyWriter) async throws {
+        var pending: [ServerSentEvent] = []
+        do {
+            for try await event in answer {
+                switch event {
+                case .text(let text): pending.append(try ServerSentEvents.event(ServerSentEvents.Delta(content: text, reasoning: nil), name: "delta"))
+                case .reasoning(let text): pending.append(try ServerSentEvents.event(ServerSentEvents.Delta(content: nil, reasoning: text), name: "delta"))
+                case .completed(let result): pending.append(try ServerSentEvents.event(RAGAnswerBody(result), name: "done"))
+                }
+                try await ServerSentEvents.send(&pending, to: &writer)
+            }
+        } catch let error as SDKError {
+            pending.append(try ServerSentEvents.event(OpenAIError.from(error).envelope, name: "error"))
+        } catch {
+            answer.cancel()  // writing failed: the client went away
+            throw error
+        }
+        try await ServerSentEvents.send(&pending, to: &writer)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import RunAnywhere
+import RunAnywhereLlamaCpp
+import RunAnywhereServer
+import RunAnywhereTestSupport
+import Testing
+
+/// The document collections API on a real server on 127.0.0.1 with the real default models
+/// (all-MiniLM-L6-v2 embeds, the default language model answers in a few tokens on 1 thread):
+/// uploads, listings, passages, streamed and whole answers with numbered sources, removal, and
+/// every refused upload leaving the collection as it was.
+@Suite(.inProcessLane, .serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.embeddingModelFile != nil, "needs llama.cpp and the default models: run scripts/setup --tests"))
+struct RAGRouteTests {
+    static let boundary = "----runanywhere-rag-boundary"
+    static let upload: HTTPFields = [.contentType: "multipart/form-data; boundary=\(boundary)"]
+
+    /// A multipart body of `files` (name, bytes) as `files[]`, and `fields`.
+    static func form(_ files: [(String, Data)], fields: [String: String] = [:]) -> ByteBuffer {
+        var body = Data()
+        for (name, value) in fields { body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)) }
+        for (name, bytes) in files {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"\(name)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8))
+            body.append(bytes)
+            body.append(Data("\r\n".utf8))
+        }
+        body.append(Data("--\(boundary)--\r\n".utf8))
+        return ByteBuffer(data: body)
+    }
+
+    static let cats = Data("# Cats\n\nA group of cats is called a clowder. Cats sleep for twelve to sixteen hours a day.".utf8)
+    static let volcano = Data("<!doctype html><html><body><h1>Volcanoes</h1><p>Mount Etna in Sicily is the most active volcano in Europe.</p></body></html>".utf8)
+
+    /// A live server over the installed models, 1 thread, its data in a new folder.
+    static func withServer(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
+            modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: try TestEnvironment.temporaryDirectory("rag-routes").appendingPathComponent("data")
+        ))
+        runtime.frameworks.register(LlamaCppAdapter())
+        let server = RunAnywhereServer(runtime: runtime, configuration: ServerConfiguration(
+            port: 0, threads: 1, loadOptions: ModelLoadOptions(contextLength: 1024, threads: 1, flashAttention: .disabled),
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        ))
+        try await server.application().test(.live) { client in try await body(client) }
+        await runtime.unloadAllModels()
+    }
+
+    static func get(_ client: some TestClientProtocol, _ uri: String) async throws -> (HTTPResponse.Status, [String: Any]) {
+        try await client.execute(uri: uri, method: .get) { ($0.status, try OpenAIRouteTests.json($0.body)) }
+    }
+
+    static func documents(_ client: some TestClientProtocol, _ name: String) async throws -> [[String: Any]] {
+        let (status, body) = try await get(client, "/api/rag/collections/\(name)/documents")
+        #expect(status == .ok)
+        return try #require(body["documents"] as? [[String: Any]])
+    }
+
+    @Test func uploadsAreListedAskedWithNumberedSourcesOpenedAndRemoved() async throws {
+        try await Self.withServer { client in
+            try await client.execute(uri: "/api/rag/collections/notes/documents", method: .post, headers: Self.upload,
+                                     body: Self.form([("cats.md", Self.cats), ("../etna.html", Self.volcano)])) { response in
+                #expect(response.status == .created)
+                let report = try OpenAIRouteTests.json(response.body)
+                #expect(report["embeddingModelId"] as? String == RunAnywhere.defaultEmbeddingModelID)
+                let documents = try #require(report["documents"] as? [[String: Any]])
+                #expect(documents.map { $0["path"] as? String } == ["cats.md", "etna.html"], "stored by file name, without folders")
+                #expect(documents.map { $0["format"] as? String } == ["markdown", "html"])
+            }
+            let (status, listing) = try await Self.get(client, "/api/rag/collections")
+            let collection = try #require((listing["collections"] as? [[String: Any]])?.first)
+            #expect(status == .ok && collection["name"] as? String == "notes" && collection["documentCount"] as? Int == 2)
+            #expect(collection["chunkCount"] as? Int == 2 && collection["embeddingModelId"] as? String == RunAnywhere.defaultEmbeddingModelID)
+            #expect(try await Self.documents(client, "notes").map { $0["path"] as? String } == ["cats.md", "etna.html"])
+
+            // Streamed: deltas, then `done` with the numbered sources, best first.
+            let question = ByteBuffer(string: #"{"question": "Which volcano is the most active in Europe?", "topK": 2, "maxTokens": 6, "temperature": 0}"#)
+            let sources = try await client.execute(uri: "/api/rag/collections/notes/questions", method: .post, headers: .json, body: question) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "text/event-stream")
+                let events = try ModelCatalogRouteTests.events(response.body)
+                #expect(events.dropLast().allSatisfy { $0.name == "delta" } && events.last?.name == "done", "\(events.map(\.name))")
+                let done = try #require(events.last?.data)
+                let deltas = events.dropLast().compactMap { $0.data["content"] as? String }.joined()
+                #expect(done["answer"] as? String == deltas && !deltas.isEmpty)
+                #expect(done["model"] as? String == RunAnywhere.defaultModelID && done["collection"] as? String == "notes")
+                return try #require(done["sources"] as? [[String: Any]])
+            }
+            #expect(sources.map { $0["number"] as? Int } == [1, 2])
+            #expect(sources.first?["document"] as? String == "etna.html" && (sources.first?["text"] as? String)?.contains("Etna") == true)
+
+            // A source opens its passage.
+            let ordinal = try #require(sources.first?["ordinal"] as? Int)
+            let (found, passage) = try await Self.get(client, "/api/rag/collections/notes/passages?document=etna.html&ordinal=\(ordinal)")
+            #expect(found == .ok && passage["text"] as? String == sources.first?["text"] as? String && passage["documentPath"] as? String == "etna.html")
+            #expect(passage["start"] as? Int == sources.first?["start"] as? Int && passage["end"] as? Int == sources.first?["end"] as? Int)
+            #expect(try await Self.get(client, "/api/rag/collections/notes/passages?document=etna.html&ordinal=9").0 == .notFound)
+            #expect(try await Self.get(client, "/api/rag/collections/notes/passages?document=nope.md&ordinal=0").0 == .notFound)
+            #expect(try await Self.get(client, "/api/rag/collections/notes/passages?document=etna.html&ordinal=-1").0 == .badRequest)
+
+            // Whole, as JSON.
+            let whole = ByteBuffer(string: #"{"question": "What is a group of cats called?", "topK": 1, "maxTokens": 4, "stream": false}"#)
+            try await client.execute(uri: "/api/rag/collections/notes/questions", method: .post, headers: .json, body: whole) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "application/json")
+                let answer = try OpenAIRouteTests.json(response.body)
+                let only = try #require((answer["sources"] as? [[String: Any]])?.first)
+                #expect(only["number"] as? Int == 1 && only["document"] as? String == "cats.md")
+            }
+
+            try await client.execute(uri: "/api/rag/collections/notes/documents?path=cats.md", method: .delete) { #expect($0.status == .noContent) }
+            #expect(try await Self.documents(client, "notes").map { $0["path"] as? String } == ["etna.html"])
+            try await client.execute(uri: "/api/rag/collections/notes/documents?path=cats.md", method: .delete) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/api/rag/collections/notes", method: .delete) { #expect($0.status == .noContent) }
+            #expect((try await Self.get(client, "/api/rag/collections").1["collections"] as? [Any])?.isEmpty == true)
+            #expect(try await Self.get(client, "/api/rag/collections/notes/documents").0 == .notFound)
+        }
+    }
+
+    @Test func badInputIsRefusedClearlyAndLeavesTheCollectionAsItWas() async throws {
+        try await Self.withServer { client in
+            try await client.execute(uri: "/api/rag/collections/kept/documents", method: .post, headers: Self.upload, body: Self.form([("cats.md", Self.cats)])) {
+                #expect($0.status == .created)
+            }
+            let before = try await Self.documents(client, "kept")
+            let refused: [(String, [(String, Data)], String)] = [
+                ("a PDF", [("etna.html", Self.volcano), ("paper.pdf", Data("%PDF-1.7 stuff".utf8))], "PDF is not supported"),
+                ("a Word file", [("report.docx", Data("PK".utf8))], "Word documents are not supported"),
+                ("a binary", [("etna.html", Self.volcano), ("blob.txt", Data([0x41, 0x00, 0x42]))], "NUL byte"),
+                ("damaged UTF-8", [("broken.md", Data([0x23, 0x20, 0xC3, 0x28]))], "not UTF-8"),
+                ("an empty file", [("empty.txt", Data("  \n".utf8))], "no text"),
+                ("a nameless file", [("", Self.cats)], "file name"),
+                ("one file twice", [("etna.html", Self.volcano), ("etna.html", Self.volcano)], "given twice"),
+            ]
+            for (what, files, message) in refused {
+                try await client.execute(uri: "/api/rag/collections/kept/documents", method: .post, headers: Self.upload, body: Self.form(files)) { response in
+                    #expect(response.status == .badRequest, "\(what)")
+                    let text = try OpenAIRouteTests.error(response.body)["message"] as? String ?? ""
+                    #expect(text.contains(message), "\(what): \(text)")
+                }
+                let after = try await Self.documents(client, "kept")
+                #expect(after.map { $0["path"] as? String } == before.map { $0["path"] as? String }, "\(what) stored nothing")
+                #expect(after.map { $0["sha256"] as? String } == before.map { $0["sha256"] as? String }, "\(what) changed nothing")
+            }
+            // A refused upload into a new collection makes no collection.
+            try await client.execute(uri: "/api/rag/collections/fresh/documents", method: .post, headers: Self.upload, body: Self.form([("x.pdf", Data("%PDF".utf8))])) {
+                #expect($0.status == .badRequest)
+            }
+            let names = (try await Self.get(client, "/api/rag/collections").1["collections"] as? [[String: Any]])?.map { $0["name"] as? String }
+            #expect(names == ["kept"])
+
+            let other: [(String, ByteBuffer, HTTPFields, HTTPResponse.Status)] = [
+                ("/api/rag/collections/kept/documents", ByteBuffer(string: "{}"), .json, .badRequest),  // not a form
+                ("/api/rag/collections/kept/documents", Self.form([], fields: ["embeddingModel": ""]), Self.upload, .badRequest),  // no files
+                ("/api/rag/collections/kept/documents", Self.form([("a.md", Self.cats)], fields: ["embeddingModel": "nope"]), Self.upload, .notFound),
+                ("/api/rag/collections/-bad/documents", Self.form([("a.md", Self.cats)]), Self.upload, .badRequest),
+                ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "  "}"#), .json, .badRequest),
+                ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "topK": 0}"#), .json, .badRequest),
+                ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "model": "nope"}"#), .json, .notFound),
+                ("/api/rag/collections/none/questions", ByteBuffer(string: #"{"question": "cats?"}"#), .json, .notFound),
+            ]
+            for (uri, body, headers, status) in other {
+                try await client.execute(uri: uri, method: .post, headers: headers, body: body) { response in
+                    #expect(response.status == status, "\(uri) \(String(buffer: body).prefix(80))")
+                    let message = try OpenAIRouteTests.error(response.body)["message"] as? String
+                    #expect(message?.isEmpty == false, "the usual error envelope")
+                }
+            }
+            #expect(try await Self.documents(client, "kept").map { $0["sha256"] as? String } == before.map { $0["sha256"] as? String })
+            try await client.execute(uri: "/api/rag/collections/none", method: .delete) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/api/rag/collections/kept/documents", method: .delete) { #expect($0.status == .badRequest, "no path") }
+        }
+    }
+}
