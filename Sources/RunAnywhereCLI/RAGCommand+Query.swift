@@ -16,7 +16,11 @@ extension RAGCommand {
         @Option(name: .long, help: "Sampling temperature, 0 to 2; 0 is greedy and deterministic.") var temperature: Float?
         @Option(name: .long, help: "Sampling seed, for repeatable sampled output.") var seed: UInt32?
         @Option(name: .long, help: "CPU threads (default: all cores, at most 4).") var threads: Int?
-        @Flag(name: .long, help: "Print one JSON object: answer, and sources [{document, text, score, …}] best first.") var json = false
+        @Option(
+            name: .long,
+            help: "Reranker id, or none: rerank \(RAGReranker.candidatesPerSource)× top-k passages and keep the best (default: the first downloaded reranker, if any)."
+        ) var reranker: String?
+        @Flag(name: .long, help: "Print one JSON object: answer, and sources [{document, text, score, rerankScore, …}] best first.") var json = false
         @Argument(help: "The question; '-' reads it from standard input.") var question: String
 
         /// One source of `--json`.
@@ -25,6 +29,7 @@ extension RAGCommand {
             let document: String
             let text: String
             let score: Double
+            let rerankScore: Double?
             let ordinal: Int
             let start: Int
             let end: Int
@@ -35,6 +40,7 @@ extension RAGCommand {
             let answer: String
             let sources: [Source]
             let collection: String
+            let reranker: String?
             let model: String
             let stopReason: String
             let tokensUsed: Int
@@ -51,16 +57,20 @@ extension RAGCommand {
                 let threads = threads ?? settings.threads
                 options.threads = threads
                 let query = RAGQueryOptions(
-                    generation: options, model: model ?? RunAnywhere.defaultModelID, loadOptions: ModelLoadOptions(threads: threads), embeddingThreads: threads
+                    generation: options, model: model ?? RunAnywhere.defaultModelID, loadOptions: ModelLoadOptions(threads: threads), embeddingThreads: threads,
+                    reranker: try reranker.map(RAGReranker.init(parsing:)) ?? .automatic
                 )
                 let answer = try await RunAnywhere.queryDocuments(text, collection: collection, topK: topK, options: query)
                 let result = try await Self.stream(answer, printing: !json)
                 if json {
                     try JSONOutput.print(Output(
                         answer: result.text, sources: result.sources.enumerated().map { index, source in
-                            Source(number: index + 1, document: source.documentPath, text: source.text, score: source.score, ordinal: source.ordinal, start: source.start, end: source.end)
+                            Source(
+                                number: index + 1, document: source.documentPath, text: source.text, score: source.score, rerankScore: source.rerankScore,
+                                ordinal: source.ordinal, start: source.start, end: source.end
+                            )
                         },
-                        collection: result.collection, model: result.generation.modelUsed, stopReason: result.generation.stopReason.rawValue,
+                        collection: result.collection, reranker: result.reranker, model: result.generation.modelUsed, stopReason: result.generation.stopReason.rawValue,
                         tokensUsed: result.generation.tokensUsed
                     ))
                 } else {
@@ -89,12 +99,13 @@ extension RAGCommand {
             }
         }
 
-        /// The numbered sources under an answer: document, score, and the passage's start.
+        /// The numbered sources under an answer: document, scores, and the passage's start.
         static func sourcesText(_ sources: [RAGSource]) -> String {
             let lines = sources.enumerated().map { index, source in
                 let passage = source.text.split(whereSeparator: \.isNewline).joined(separator: " ")
                 let excerpt = passage.count > 160 ? passage.prefix(160) + "…" : passage
-                let place = "score \(String(format: "%.3f", source.score)), characters \(source.start)–\(source.end)"
+                let rerank = source.rerankScore.map { ", rerank \(String(format: "%.3f", $0))" } ?? ""
+                let place = "score \(String(format: "%.3f", source.score))\(rerank), characters \(source.start)–\(source.end)"
                 return "[\(index + 1)] \(source.documentPath) (\(place))\n    \(Terminal.dim(String(excerpt)))\n"
             }
             return "\n" + Terminal.bold("Sources") + "\n" + lines.joined()

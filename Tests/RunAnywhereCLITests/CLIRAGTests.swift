@@ -33,7 +33,7 @@ struct CLIRAGTests {
             #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("rag.sqlite").path))
 
             let query = try cli.run(["rag", "query", "How do castling moves work in chess?", "--collection", "notes", "--top-k", "2",
-                                     "--max-tokens", "8", "--threads", "1", "--temperature", "0", "--json"])
+                                     "--max-tokens", "8", "--threads", "1", "--temperature", "0", "--reranker", "none", "--json"])
             #expect(query.status == 0, "\(query.stderr)")
             let json = try query.json()
             #expect(json["answer"] is String)
@@ -43,6 +43,7 @@ struct CLIRAGTests {
             #expect((sources[0]["text"] as? String)?.contains("castling") == true)
             let scores = sources.compactMap { $0["score"] as? Double }
             #expect(scores.count == 2 && scores[0] >= scores[1], "best first: \(scores)")
+            #expect(json["reranker"] == nil && sources.allSatisfy { $0["rerankScore"] == nil }, "--reranker none keeps the cosine order")
 
             let streamed = try cli.run(["rag", "query", "What temperature for green tea?", "--collection", "notes", "--top-k", "1", "--max-tokens", "4", "--threads", "1"])
             #expect(streamed.status == 0, "\(streamed.stderr)")
@@ -80,6 +81,8 @@ struct CLIRAGTests {
             expectError(try cli.run(["rag", "ingest", chess, "--collection", "../up"]), "Invalid collection name")
             expectError(try cli.run(["rag", "query", "Hi", "--collection", "missing"]), "no RAG collection 'missing'")
             expectError(try cli.run(["rag", "query", "Hi", "--top-k", "0"]), "topK must be 1 to 100")
+            expectError(try cli.run(["rag", "query", "Hi", "--reranker", RunAnywhere.defaultEmbeddingModelID]), "is an embedding model, not a reranker")
+            expectError(try cli.run(["rag", "query", "Hi", "--reranker", ""]), "The reranker is empty")
             expectError(try cli.run(["rag", "rm", "missing"]), "no RAG collection 'missing'")
             let documents = try cli.run(["rag", "list", "--collection", RAGCollection.defaultName, "--json"])
             let paths = try #require(try JSONSerialization.jsonObject(with: Data(documents.stdout.utf8)) as? [[String: Any]]).compactMap { $0["path"] as? String }

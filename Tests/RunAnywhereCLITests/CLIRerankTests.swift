@@ -74,7 +74,7 @@ struct CLIRerankTests {
             let truncated = try cli.run(["rerank", "--json", "--truncate", "--threads", "1", Self.query, long])
             #expect(truncated.status == 0, "\(truncated.stderr)")
             #expect((try truncated.json()["results"] as? [[String: Any]])?.first?["tokens"] as? Int == 128)
-            expectError(try cli.run(["rerank", "--model", RunAnywhere.defaultEmbeddingModelID, Self.query, "the mat"]), "is a embedding model, not a reranker")
+            expectError(try cli.run(["rerank", "--model", RunAnywhere.defaultEmbeddingModelID, Self.query, "the mat"]), "is an embedding model, not a reranker")
             expectError(try cli.run(["rerank", "--model", "no-such-model", Self.query, "the mat"]), "not found")
         }
     }

@@ -27,7 +27,14 @@ import Testing
     }
 
     @Test func healthAndModels() async throws {
-        let app = Self.server(try scriptedRuntime()).application()
+        let runtime = try scriptedRuntime()
+        // Besides the language model: an embedding model and a reranker (served on /v1), and a voice-activity model (not).
+        for (id, category) in [("embedder", ModelCategory.embedding), ("reranker", .reranking), ("vad", .audio)] {
+            let file = runtime.configuration.modelsDirectory.deletingLastPathComponent().appendingPathComponent("\(id).gguf")
+            try GGUFWriter.tinyLlama().write(to: file)
+            try runtime.registerModel(id: id, name: id, url: file, framework: .llamaCpp, modality: category)
+        }
+        let app = Self.server(runtime).application()
         try await app.test(.router) { client in
             try await client.execute(uri: "/health", method: .get) { response in
                 #expect(response.status == .ok)
@@ -38,14 +45,19 @@ import Testing
                 let body = try Self.json(response.body)
                 #expect(body["object"] as? String == "list")
                 let models = try #require(body["data"] as? [[String: Any]])
-                #expect(models.contains { $0["id"] as? String == "scripted" && $0["object"] as? String == "model" })
-                #expect(!models.contains { $0["id"] as? String == "whisper-tiny-en" }, "only language models are listed")
+                #expect(models.allSatisfy { $0["object"] as? String == "model" && $0["owned_by"] as? String == "runanywhere" })
+                let listed = Dictionary(models.map { ($0["id"] as? String ?? "", $0["category"] as? String ?? "") }, uniquingKeysWith: { first, _ in first })
+                #expect(listed["scripted"] == "language" && listed["embedder"] == "embedding" && listed["reranker"] == "reranking", "\(listed)")
+                #expect(listed["vad"] == nil, "a model no /v1 route takes is not listed")
             }
-            try await client.execute(uri: "/v1/models/scripted", method: .get) { response in
-                #expect(response.status == .ok)
-                let body = try Self.json(response.body)
-                #expect(body["id"] as? String == "scripted")
+            for id in ["scripted", "embedder", "reranker"] {
+                try await client.execute(uri: "/v1/models/\(id)", method: .get) { response in
+                    #expect(response.status == .ok)
+                    let body = try Self.json(response.body)
+                    #expect(body["id"] as? String == id)
+                }
             }
+            try await client.execute(uri: "/v1/models/vad", method: .get) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/v1/models/nope", method: .get) { response in
                 #expect(response.status == .notFound)
                 let error = try Self.error(response.body)

@@ -33,12 +33,17 @@ struct RAGRouteTests {
     static let cats = Data("# Cats\n\nA group of cats is called a clowder. Cats sleep for twelve to sixteen hours a day.".utf8)
     static let volcano = Data("<!doctype html><html><body><h1>Volcanoes</h1><p>Mount Etna in Sicily is the most active volcano in Europe.</p></body></html>".utf8)
 
-    /// A live server over the installed models, 1 thread, its data in a new folder.
-    static func withServer(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    /// A live server over the models in `models` (by default the installed ones), 1 thread, its
+    /// data in a new folder; `setUp` prepares its runtime first.
+    static func withServer(
+        models: URL = TestEnvironment.installedModelsDirectory, setUp: (RunAnywhereRuntime) throws -> Void = { _ in },
+        _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
         let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
-            modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: try TestEnvironment.temporaryDirectory("rag-routes").appendingPathComponent("data")
+            modelsDirectory: models, dataDirectory: try TestEnvironment.temporaryDirectory("rag-routes").appendingPathComponent("data")
         ))
         runtime.frameworks.register(LlamaCppAdapter())
+        try setUp(runtime)
         let server = RunAnywhereServer(runtime: runtime, configuration: ServerConfiguration(
             port: 0, threads: 1, loadOptions: ModelLoadOptions(contextLength: 1024, threads: 1, flashAttention: .disabled),
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -156,6 +161,8 @@ struct RAGRouteTests {
                 ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "  "}"#), .json, .badRequest),
                 ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "topK": 0}"#), .json, .badRequest),
                 ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "model": "nope"}"#), .json, .notFound),
+                ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "reranker": "nope"}"#), .json, .notFound),
+                ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "reranker": ""}"#), .json, .badRequest),
                 ("/api/rag/collections/none/questions", ByteBuffer(string: #"{"question": "cats?"}"#), .json, .notFound),
             ]
             for (uri, body, headers, status) in other {
@@ -168,6 +175,49 @@ struct RAGRouteTests {
             #expect(try await Self.documents(client, "kept").map { $0["sha256"] as? String } == before.map { $0["sha256"] as? String })
             try await client.execute(uri: "/api/rag/collections/none", method: .delete) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/api/rag/collections/kept/documents", method: .delete) { #expect($0.status == .badRequest, "no path") }
+        }
+    }
+
+    /// A question reranked by the reranker it names (the generated fixture, whose scores are
+    /// noise): each source has its rerank score beside its cosine score and the answer names the
+    /// reranker; `none` turns reranking off, and a model that is not a reranker is refused.
+    @Test func aQuestionIsRerankedByTheRerankerItNamesOrNone() async throws {
+        let models = try TestEnvironment.temporaryDirectory("rag-reranker-models")
+        defer { try? FileManager.default.removeItem(at: models) }
+        for id in [RunAnywhere.defaultEmbeddingModelID, RunAnywhere.defaultModelID] {
+            try FileManager.default.createSymbolicLink(
+                at: models.appendingPathComponent(id), withDestinationURL: TestEnvironment.installedModelsDirectory.appendingPathComponent(id)
+            )
+        }
+        let reranker = "reranker-fixture"
+        try await Self.withServer(models: models, setUp: { runtime in
+            let file = models.appendingPathComponent("\(reranker).gguf")
+            try GGUFWriter.rerankerFixture().write(to: file)
+            try runtime.registerModel(id: reranker, name: reranker, url: file, framework: .llamaCpp, modality: .reranking)
+        }) { client in
+            try await client.execute(uri: "/api/rag/collections/notes/documents", method: .post, headers: Self.upload,
+                                     body: Self.form([("cats.md", Self.cats), ("etna.html", Self.volcano)])) { #expect($0.status == .created) }
+            func ask(_ field: String) async throws -> (HTTPResponse.Status, [String: Any]) {
+                let body = ByteBuffer(string: #"{"question": "Which volcano is the most active?", "topK": 2, "maxTokens": 2, "stream": false\#(field)}"#)
+                return try await client.execute(uri: "/api/rag/collections/notes/questions", method: .post, headers: .json, body: body) {
+                    ($0.status, try OpenAIRouteTests.json($0.body))
+                }
+            }
+            for field in [#", "reranker": "\#(reranker)""#, ""] {  // named, and by default the only reranker downloaded
+                let (status, answer) = try await ask(field)
+                let sources = try #require(answer["sources"] as? [[String: Any]])
+                let scores = sources.compactMap { $0["rerankScore"] as? Double }
+                #expect(status == .ok && answer["reranker"] as? String == reranker, "\(field)")
+                #expect(sources.count == 2 && scores.count == 2 && scores == scores.sorted(by: >) && sources.allSatisfy { $0["score"] is Double })
+            }
+            let (status, plain) = try await ask(#", "reranker": "none""#)
+            let sources = try #require(plain["sources"] as? [[String: Any]])
+            #expect(status == .ok && plain["reranker"] == nil && sources.count == 2 && sources.allSatisfy { $0["rerankScore"] == nil })
+
+            let (refused, body) = try await ask(#", "reranker": "\#(RunAnywhere.defaultEmbeddingModelID)""#)
+            let error = try #require(body["error"] as? [String: Any])
+            #expect(refused == .badRequest && error["param"] as? String == "reranker" && error["code"] as? String == "model_incompatible")
+            #expect((error["message"] as? String)?.contains("not a reranker") == true, "\(error)")
         }
     }
 }

@@ -73,6 +73,10 @@ def check_openai(client, model, chat_model):
     vectors = [item.embedding for item in default.data]
     dimensions = len(vectors[0])
     check(dimensions == 384, f"{model} made {dimensions} dimensions, not 384")
+    listed = {m.id: (m.owned_by, m.model_extra.get("category")) for m in client.models.list().data}
+    check(listed.get(model) == ("runanywhere", "embedding"), f"/v1/models lists {model} as {listed.get(model)}")
+    check(listed.get(chat_model) == ("runanywhere", "language"), f"/v1/models lists {chat_model} as {listed.get(chat_model)}")
+    check(client.models.retrieve(model).id == model, "models.retrieve returns another model")
     check_vectors("default", vectors, 384)
     check(default.usage.prompt_tokens > len(texts) * 2, f"prompt_tokens {default.usage.prompt_tokens}")
     check(default.usage.total_tokens == default.usage.prompt_tokens, f"total_tokens {default.usage.total_tokens}")

@@ -149,6 +149,8 @@ def check_all(client, model):
 
 def check_speech(client, voice_model):
     """Speech through client.audio.speech: WAV and OpenAI's 24 kHz PCM, speed, eSpeak NG voices, errors."""
+    listed = {m.id: m.model_extra.get("category") for m in client.models.list().data}
+    check(listed.get(voice_model) == "speech-synthesis", f"/v1/models lists {voice_model} as {listed.get(voice_model)}")
     wav = client.audio.speech.create(model=voice_model, voice="alloy", input="Hello from RunAnywhere.", response_format="wav").content
     check(wav[:4] == b"RIFF" and wav[8:12] == b"WAVE", f"speech is not a WAV file: {wav[:12]!r}")
     rate = int.from_bytes(wav[24:28], "little")
@@ -547,6 +549,8 @@ def check_images(client, image_model):
     seeds and errors are checked): base64 and data-URL answers, n images with consecutive
     seeds, the same seed drawing the same image, and refusals as OpenAI's errors."""
     import base64
+    listed = {m.id: m.model_extra.get("category") for m in client.models.list().data}
+    check(listed.get(image_model) == "image-generation", f"/v1/models lists {image_model} as {listed.get(image_model)}")
     small = {"steps": 2, "guidance_scale": 1}
     first = client.images.generate(model=image_model, prompt="A red circle on a white background", size="64x64", n=2,
                                    response_format="b64_json", extra_body={**small, "seed": 11})

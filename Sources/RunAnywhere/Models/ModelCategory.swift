@@ -17,6 +17,9 @@ public enum ModelCategory: String, CaseIterable, Codable, Sendable {
     /// Whether models of this category may emit `<think>` reasoning.
     public var supportsThinking: Bool { self == .language || self == .multimodal }
 
+    /// "a language model", "an embedding model": the category's wire name as a noun phrase, for messages.
+    package var aModel: String { "\("aeiou".contains(rawValue.first!) ? "an" : "a") \(rawValue) model" }
+
     /// A name for people.
     public var displayName: String {
         switch self {

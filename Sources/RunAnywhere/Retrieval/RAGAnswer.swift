@@ -8,12 +8,15 @@ public struct RAGAnswer: Codable, Sendable, Equatable {
     public let generation: LLMGenerationResult
     /// The collection searched.
     public let collection: String
+    /// The reranker that ordered the sources, or nil when they are in cosine order.
+    public let reranker: String?
 
     /// Creates an answer.
-    public init(sources: [RAGSource], generation: LLMGenerationResult, collection: String) {
+    public init(sources: [RAGSource], generation: LLMGenerationResult, collection: String, reranker: String? = nil) {
         self.sources = sources
         self.generation = generation
         self.collection = collection
+        self.reranker = reranker
     }
 }
 
@@ -41,11 +44,14 @@ public struct RAGAnswerEvents: AsyncSequence, Sendable {
     public let sources: [RAGSource]
     /// The collection searched.
     public let collection: String
+    /// The reranker that ordered the sources, or nil when they are in cosine order.
+    public let reranker: String?
     private let generation: GenerationEvents
 
-    init(sources: [RAGSource], collection: String, generation: GenerationEvents) {
+    init(sources: [RAGSource], collection: String, reranker: String?, generation: GenerationEvents) {
         self.sources = sources
         self.collection = collection
+        self.reranker = reranker
         self.generation = generation
     }
 
@@ -54,6 +60,7 @@ public struct RAGAnswerEvents: AsyncSequence, Sendable {
         var base: AsyncThrowingStream<GenerationEvent, any Error>.AsyncIterator
         let sources: [RAGSource]
         let collection: String
+        let reranker: String?
 
         /// The next event; nil after `.completed`.
         public mutating func next() async throws -> RAGEvent? {
@@ -62,7 +69,7 @@ public struct RAGAnswerEvents: AsyncSequence, Sendable {
                 case .text(let text): return .text(text)
                 case .reasoning(let text): return .reasoning(text)
                 case .toolCall: continue  // a RAG answer offers no tools
-                case .completed(let result): return .completed(RAGAnswer(sources: sources, generation: result, collection: collection))
+                case .completed(let result): return .completed(RAGAnswer(sources: sources, generation: result, collection: collection, reranker: reranker))
                 }
             }
             return nil
@@ -71,7 +78,7 @@ public struct RAGAnswerEvents: AsyncSequence, Sendable {
 
     /// An iterator over the events (an answer is iterated once).
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: generation.makeAsyncIterator(), sources: sources, collection: collection)
+        AsyncIterator(base: generation.makeAsyncIterator(), sources: sources, collection: collection, reranker: reranker)
     }
 
     /// Stops the generation within one decode step.
@@ -81,6 +88,6 @@ public struct RAGAnswerEvents: AsyncSequence, Sendable {
 
     /// The answer, reading the events to their end.
     public func result() async throws -> RAGAnswer {
-        RAGAnswer(sources: sources, generation: try await generation.result(), collection: collection)
+        RAGAnswer(sources: sources, generation: try await generation.result(), collection: collection, reranker: reranker)
     }
 }

@@ -32,19 +32,23 @@ public struct RAGQueryOptions: Sendable {
     /// The embedding model to embed the question with: nil for the collection's own; another is
     /// refused (``ErrorCode/modelIncompatible``), since its vectors could not be compared.
     public var embeddingModel: String?
-    /// CPU threads for embedding the question; nil for the model's default.
+    /// CPU threads for embedding the question (and reranking its passages); nil for the model's default.
     public var embeddingThreads: Int?
+    /// Whether and with which reranker the passages are reranked: by default with the first
+    /// downloaded reranker, when there is one.
+    public var reranker: RAGReranker
 
     /// Creates options.
     public init(
         generation: LLMGenerationOptions? = nil, model: String? = nil, loadOptions: ModelLoadOptions = ModelLoadOptions(),
-        embeddingModel: String? = nil, embeddingThreads: Int? = nil
+        embeddingModel: String? = nil, embeddingThreads: Int? = nil, reranker: RAGReranker = .automatic
     ) {
         self.generation = generation
         self.model = model
         self.loadOptions = loadOptions
         self.embeddingModel = embeddingModel
         self.embeddingThreads = embeddingThreads
+        self.reranker = reranker
     }
 }
 

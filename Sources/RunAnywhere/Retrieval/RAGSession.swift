@@ -14,8 +14,9 @@ import Foundation
 /// Ingesting reads each file (``DocumentReader``), splits it into overlapping chunks
 /// (``TextChunker``), embeds them with the collection's embedding model and stores chunks and
 /// vectors in SQLite (``databaseURL``). A question is embedded with the same model, the closest
-/// chunks by cosine similarity are retrieved, and the language model answers from them, citing
-/// them by number. A session holds no state of its own: any number of them, in any number of
+/// chunks by cosine similarity are retrieved (more of them, reranked down to the best, when a
+/// reranker is downloaded or named: ``RAGReranker``), and the language model answers from them,
+/// citing them by number. A session holds no state of its own: any number of them, in any number of
 /// processes, may use one database.
 public struct RAGSession: Sendable {
     /// The runtime that embeds and generates.

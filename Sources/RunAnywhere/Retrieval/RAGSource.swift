@@ -12,14 +12,24 @@ public struct RAGSource: Codable, Sendable, Equatable {
     public let end: Int
     /// The cosine similarity of the chunk's vector and the question's, -1 to 1; higher is closer.
     public let score: Double
+    /// The reranker's score of the chunk read with the question (``RerankResult/Item/score``:
+    /// higher is more relevant, comparable only with the same reranker's), or nil when the
+    /// passages were not reranked (``RAGReranker``).
+    public let rerankScore: Double?
 
     /// Creates a source.
-    public init(documentPath: String, ordinal: Int, text: String, start: Int, end: Int, score: Double) {
+    public init(documentPath: String, ordinal: Int, text: String, start: Int, end: Int, score: Double, rerankScore: Double? = nil) {
         self.documentPath = documentPath
         self.ordinal = ordinal
         self.text = text
         self.start = start
         self.end = end
         self.score = score
+        self.rerankScore = rerankScore
+    }
+
+    /// This source with the reranker's score `rerankScore`.
+    func reranked(_ rerankScore: Double) -> RAGSource {
+        RAGSource(documentPath: documentPath, ordinal: ordinal, text: text, start: start, end: end, score: score, rerankScore: rerankScore)
     }
 }

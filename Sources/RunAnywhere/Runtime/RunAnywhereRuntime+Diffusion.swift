@@ -111,7 +111,7 @@ extension RunAnywhereRuntime {
     /// that it is an image-generation model and the threads are in range.
     private static func check(_ model: ModelInfo, _ configuration: DiffusionConfiguration?) throws -> DiffusionConfiguration {
         guard model.category == .imageGeneration else {
-            throw SDKError(.modelIncompatible, "Model '\(model.id)' is a \(model.category.rawValue) model, not an image-generation model")
+            throw SDKError(.modelIncompatible, "Model '\(model.id)' is \(model.category.aModel), not an image-generation model")
         }
         let configuration = configuration ?? DiffusionConfiguration(modelId: model.id)
         try ModelLoadOptions.checkThreads(configuration.threads)

@@ -24,7 +24,7 @@ extension RunAnywhereRuntime {
             case .reranking: "a reranker"
             default: "a \(category.rawValue) model"
             }
-            throw SDKError(.modelIncompatible, "Model '\(id)' is a \(model.category.rawValue) model, not \(wanted)")
+            throw SDKError(.modelIncompatible, "Model '\(id)' is \(model.category.aModel), not \(wanted)")
         }
         return model
     }

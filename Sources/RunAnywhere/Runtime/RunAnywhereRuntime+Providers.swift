@@ -32,7 +32,7 @@ extension RunAnywhereRuntime {
         }
         var problems: [ModelSourceProblem] = []
         if model.category != category {
-            problems.append(ModelSourceProblem(.framework, .modelIncompatible, "\(reference) is a \(model.category.rawValue) model, not a \(category.rawValue) one"))
+            problems.append(ModelSourceProblem(.framework, .modelIncompatible, "\(reference) is \(model.category.aModel), not \(category.aModel)"))
         }
         if catalog.contains(id: model.id) {
             problems.append(ModelSourceProblem(.id, .modelAlreadyExists, "A model with id '\(model.id)' already exists"))

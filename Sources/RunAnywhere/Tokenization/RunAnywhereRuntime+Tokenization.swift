@@ -58,7 +58,7 @@ extension RunAnywhereRuntime {
         }
         let model = try catalog.model(id: id)
         guard model.category == .language || model.category == .multimodal else {
-            throw SDKError(.modelIncompatible, "Model '\(id)' is a \(model.category.rawValue) model; only language models have a vocabulary to tokenize with")
+            throw SDKError(.modelIncompatible, "Model '\(id)' is \(model.category.aModel); only language models have a vocabulary to tokenize with")
         }
         return try await acquire(model, options: loadOptions, keepAlive: keepAlive)
     }

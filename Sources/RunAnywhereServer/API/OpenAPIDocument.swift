@@ -118,7 +118,7 @@ enum OpenAPIDocument {
   },
   "/v1/models": {
    "get": {
-    "summary": "The installed language models",
+    "summary": "The installed models the /v1 routes serve: language, vision-language, embedding, reranking, speech and image-generation models",
     "responses": {
      "200": {
       "description": "OK",
@@ -147,7 +147,7 @@ enum OpenAPIDocument {
   },
   "/v1/models/{id}": {
    "get": {
-    "summary": "One installed language model",
+    "summary": "One installed model the /v1 routes serve",
     "responses": {
      "200": {
       "description": "OK",
@@ -4230,7 +4230,7 @@ enum OpenAPIDocument {
      },
      "sources": {
       "type": "array",
-      "description": "Best first; `[n]` in the answer cites the source numbered n",
+      "description": "Best first (by rerankScore when reranked); `[n]` in the answer cites the source numbered n",
       "items": {
        "type": "object",
        "required": [
@@ -4578,6 +4578,11 @@ enum OpenAPIDocument {
       "$ref": "#/components/schemas/GenerationFields"
      },
      {
+     "reranker": {
+      "type": "string",
+      "minLength": 1,
+      "description": "A reranker id, or `none`: 4 times topK passages (at most 100) by cosine similarity are reranked and the topK best kept (default: the first downloaded reranker, if any)"
+     },
       "type": "object",
       "required": [
        "messages"
@@ -4619,6 +4624,10 @@ enum OpenAPIDocument {
            "type": "object",
            "required": [
             "name"
+     "reranker": {
+      "type": "string",
+      "description": "The reranker that ordered the sources; absent when they are in cosine order"
+     },
            ],
            "properties": {
             "name": {
@@ -4733,6 +4742,10 @@ enum OpenAPIDocument {
         "type": "integer"
        }
       }
+     },
+     "category": {
+      "type": "string",
+      "description": "What the model does, and so the route that takes it: language and multimodal (chat and completions), embedding, reranking, speech-synthesis, speech-recognition, image-generation"
      }
     }
    },
@@ -4989,7 +5002,12 @@ enum OpenAPIDocument {
          "type": "integer"
         },
         "start": {
-         "type": "number"
+         "type": "number",
+         "description": "Cosine similarity of the passage's vector and the question's"
+        },
+        "rerankScore": {
+         "type": "number",
+         "description": "The reranker's score of the passage read with the question; absent when not reranked"
         },
         "end": {
          "type": "number"

@@ -5,11 +5,13 @@ import RunAnywhere
 
 /// A question to a collection, `POST /api/rag/collections/{name}/questions`: `question`, and
 /// optionally `model` (a language model; by default ``RunAnywhere/defaultModelID``), `topK`
-/// (passages retrieved), `maxTokens`, `temperature`, `seed` over the saved settings, and `stream`
+/// (passages retrieved), `reranker` (a reranker id, or `none`; by default the first downloaded
+/// reranker, if any), `maxTokens`, `temperature`, `seed` over the saved settings, and `stream`
 /// (default true: server-sent events; false: one JSON ``RAGAnswerBody``).
 struct RAGQuestionRequest: Decodable, Sendable {
     let question: String
     let model: String?
+    let reranker: String?
     @NumberField var topK: Int?
     @NumberField var maxTokens: Int?
     @NumberField var temperature: Float?
@@ -20,13 +22,29 @@ struct RAGQuestionRequest: Decodable, Sendable {
     /// server's threads and load options.
     func options(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) throws -> RAGQueryOptions {
         let model = try model.map { try runtime.model(id: $0, category: .language).id } ?? RunAnywhere.defaultModelID
+        let reranker = try rerankerOption(runtime: runtime)
         var options = try SettingsStore(dataDirectory: runtime.configuration.dataDirectory).load().options
         if let maxTokens { options.maxTokens = maxTokens }
         if let temperature { options.temperature = temperature }
         if let seed { options.seed = seed }
         if let threads = configuration.threads { options.threads = threads }
         options.streamingEnabled = true
-        return RAGQueryOptions(generation: options, model: model, loadOptions: configuration.loadOptions, embeddingThreads: configuration.threads)
+        return RAGQueryOptions(
+            generation: options, model: model, loadOptions: configuration.loadOptions, embeddingThreads: configuration.threads, reranker: reranker
+        )
+    }
+
+    /// The reranker asked for, checked before any work: an unknown model, or one that is not a
+    /// reranker, is refused naming the `reranker` field.
+    private func rerankerOption(runtime: RunAnywhereRuntime) throws -> RAGReranker {
+        do {
+            let reranker = try reranker.map(RAGReranker.init(parsing:)) ?? .automatic
+            if case .model(let id) = reranker { _ = try runtime.model(id: id, category: .reranking) }
+            return reranker
+        } catch let error as SDKError {
+            let refusal = OpenAIError.from(error)
+            throw OpenAIError(refusal.status, refusal.message, type: refusal.type, param: "reranker", code: refusal.code)
+        }
     }
 }
 
@@ -42,12 +60,14 @@ struct RAGAnswerBody: Encodable, Sendable {
         let start: Int
         let end: Int
         let score: Double
+        let rerankScore: Double?
     }
 
     let answer: String
     let reasoning: String?
     let sources: [Source]
     let collection: String
+    let reranker: String?
     let model: String
     let stopReason: String
     let tokensUsed: Int
@@ -58,9 +78,10 @@ struct RAGAnswerBody: Encodable, Sendable {
         reasoning = answer.generation.thinkingContent
         sources = answer.sources.enumerated().map { index, source in
             Source(number: index + 1, document: source.documentPath, ordinal: source.ordinal, text: source.text, start: source.start, end: source.end,
-                   score: source.score)
+                   score: source.score, rerankScore: source.rerankScore)
         }
         collection = answer.collection
+        reranker = answer.reranker
         model = answer.generation.modelUsed
         stopReason = answer.generation.stopReason.rawValue
         tokensUsed = answer.generation.tokensUsed

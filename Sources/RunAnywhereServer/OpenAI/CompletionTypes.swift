@@ -47,21 +47,24 @@ struct Completion: Encodable, Sendable {
     let timings: Timings?
 }
 
-/// `GET /v1/models` entries: the installed language models.
+/// `GET /v1/models` entries: the installed models the `/v1` routes serve, with their category
+/// (`language`, `embedding`, `reranking`, …) so that a client can tell which route takes each.
 struct ModelObject: Encodable, Sendable {
     let id: String
     let object = "model"
     let created: Int
     let ownedBy = "runanywhere"
     let name: String
+    let category: String
     let contextLength: Int?
 
-    enum CodingKeys: String, CodingKey { case id, object, created, ownedBy = "owned_by", name, contextLength = "context_length" }
+    enum CodingKeys: String, CodingKey { case id, object, created, ownedBy = "owned_by", name, category, contextLength = "context_length" }
 
     init(_ model: ModelInfo) {
         id = model.id
         created = Int(model.createdAt.timeIntervalSince1970)
         name = model.name
+        category = model.category.rawValue
         contextLength = model.contextLength
     }
 }

@@ -9,10 +9,10 @@ struct OpenAIRoutes: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         let v1 = router.group("v1")
-        v1.get("models") { _, _ in try jsonResponse(ModelList(data: languageModels().map(ModelObject.init))) }
+        v1.get("models") { _, _ in try jsonResponse(ModelList(data: servedModels().map(ModelObject.init))) }
         v1.get("models/{id}") { _, context in
             let id = try modelIDParameter(context)
-            guard let model = languageModels().first(where: { $0.id == id }) else {
+            guard let model = servedModels().first(where: { $0.id == id }) else {
                 throw OpenAIError(.notFound, "The model '\(id)' does not exist or is not installed", param: "model", code: "model_not_found")
             }
             return try jsonResponse(ModelObject(model))
@@ -33,9 +33,13 @@ struct OpenAIRoutes: Sendable {
         }
     }
 
-    /// The installed models that chat: language models, and vision-language models with their projector.
-    private func languageModels() -> [ModelInfo] {
-        runtime.availableModels().filter { ($0.category == .language && $0.isDownloaded) || ($0.category == .multimodal && $0.projectorFile != nil) }
+    /// The installed models a client can name on the `/v1` routes: language models, and
+    /// vision-language models with their projector (chat and completions), embedding models
+    /// (`/v1/embeddings`), rerankers (`/v1/rerank`), text-to-speech voices (`/v1/audio/speech`),
+    /// speech recognition (`/v1/audio/transcriptions`) and image-generation models (`/v1/images/generations`).
+    private func servedModels() -> [ModelInfo] {
+        let served: Set<ModelCategory> = [.language, .embedding, .reranking, .speechSynthesis, .speechRecognition, .imageGeneration]
+        return runtime.availableModels().filter { ($0.category == .multimodal && $0.projectorFile != nil) || (served.contains($0.category) && $0.isDownloaded) }
     }
 
     /// Runs one chat completion: the assistant's next message in `conversation`.

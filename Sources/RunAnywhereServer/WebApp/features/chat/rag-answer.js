@@ -6,12 +6,14 @@ import { h } from "../../lib/dom.js";
 import { collectionPath, openPassage } from "../documents/passage.js";
 import { StreamingAnswer } from "./messages.js";
 
-/** The numbered sources under an answer from `collection`, each opening its passage. */
+/** The numbered sources under an answer from `collection`, each opening its passage, with its
+ * cosine score (and its reranker's score when reranked). */
 export function sourcesView(collection, sources) {
   return h("ol", { class: "sources", "aria-label": "Sources" }, sources.map((source) => h("li", {},
     h("button", { class: "source", title: source.text, onclick: () => openPassage(collection, source) },
       h("span", { class: "source-number" }, `[${source.number}]`), " ", source.document),
-    h("span", { class: "muted" }, ` ${source.score.toFixed(2)}`))));
+    h("span", { class: "muted" }, ` ${source.score.toFixed(2)}`
+      + (source.rerankScore === undefined ? "" : ` · rerank ${source.rerankScore.toFixed(2)}`)))));
 }
 
 /**
