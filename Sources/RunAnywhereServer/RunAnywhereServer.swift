@@ -39,6 +39,8 @@ public struct RunAnywhereServer: Sendable {
             bodyResponse(ByteBuffer(bytes: await metrics.scrape()), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
         OpenAIRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        AnthropicRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        ResponseRoutes(runtime: runtime, configuration: configuration).register(on: router)
         SpeechRoutes(runtime: runtime, configuration: configuration).register(on: router)
         ImageGenerationRoutes(runtime: runtime, configuration: configuration).register(on: router)
         EmbeddingRoutes(runtime: runtime, configuration: configuration).register(on: router)

@@ -23,6 +23,7 @@ import Testing
          ["max_tokens", "max_completion_tokens", "temperature", "top_p", "top_k", "seed", "n", "keep_alive"]),
         (.post, "/v1/completions", #"{"model": "scripted", "prompt": "hi", "max_tokens": 2}"#,
          ["max_tokens", "max_completion_tokens", "temperature", "top_p", "top_k", "seed", "n", "keep_alive"]),
+        (.post, "/v1/responses", #"{"model": "scripted", "input": "hi", "max_output_tokens": 2}"#, ["max_output_tokens", "temperature", "top_p"]),
         (.post, "/api/models/scripted/load", #"{}"#, ["keep_alive", "gpu_layers"]),
         (.patch, "/api/settings", #"{}"#, ["temperature", "maxTokens", "topP", "topK", "threads"]),
         (.post, "/v1/audio/speech", #"{"model": "scripted", "input": "hi"}"#, ["speed"]),

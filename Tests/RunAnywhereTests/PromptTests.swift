@@ -49,6 +49,7 @@ import Testing
         #expect(matcher.feed("Hello") == ("Hello", false))
         #expect(matcher.feed(" there\nUs") == (" there", false))
         #expect(matcher.feed("er: more") == ("", true))
+        #expect(matcher.matched == "\nUser:", "the sequence reached is kept")
     }
 
     @Test func releasesHeldTextThatWasNotAStop() {
@@ -57,11 +58,13 @@ import Testing
         #expect(matcher.feed("AR") == ("STAR", false))
         #expect(matcher.feed("S") == ("", false))
         #expect(matcher.finish() == "S")
+        #expect(matcher.matched == nil)
     }
 
     @Test func earliestOfSeveral() {
         var matcher = StopSequenceMatcher(sequences: ["b", "a"])
         #expect(matcher.feed("xxaxb") == ("xx", true))
+        #expect(matcher.matched == "a")
     }
 }
 

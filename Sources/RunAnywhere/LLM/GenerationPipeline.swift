@@ -11,6 +11,9 @@ struct GenerationPipeline {
     let backend: String
     let plan: PromptPlan
     let stopSequences: [String]
+    /// The caller's stop sequences among ``stopSequences`` (the others end the chat template's
+    /// turn): the one reached is the result's ``LLMGenerationResult/stopSequence``.
+    var requestedStopSequences: [String] = []
     let thinkingPattern: ThinkingTagPattern
     /// When the model is offered tools: the format its calls come in.
     var toolCalls: ToolCallFormat? = nil
@@ -119,7 +122,8 @@ struct GenerationPipeline {
             tokensPerSecondHistory: history,
             thinkingTimeMs: thinkingStart.map { ((thinkingEnd ?? lastToken ?? $0) - $0).inSeconds * 1000 },
             imageEncodeTimeMs: imageEncodeSeconds.map { $0 * 1000 },
-            toolCalls: calls
+            toolCalls: calls,
+            stopSequence: stops.matched.flatMap { requestedStopSequences.contains($0) ? $0 : nil }
         )
     }
 }

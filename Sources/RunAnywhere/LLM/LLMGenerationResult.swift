@@ -58,6 +58,9 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
     /// The tools the model called (then `text` is what it wrote besides, often nothing, and the
     /// stop reason ``LLMStopReason/toolCalls``). Additive to the spec.
     public let toolCalls: [ToolCall]
+    /// The caller's stop sequence (``LLMGenerationOptions/stopSequences``) that ended the
+    /// generation, if one did (the stop reason is then ``LLMStopReason/stop``). Additive to the spec.
+    public let stopSequence: String?
 
     /// Creates a result.
     public init(
@@ -66,7 +69,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         timeToFirstTokenMs: Double? = nil, thinkingTokens: Int? = nil, responseTokens: Int? = nil,
         promptTokensPerSecond: Double = 0, decodeTokensPerSecond: Double = 0, cachedInputTokens: Int = 0,
         stopReason: LLMStopReason = .stop, tokensPerSecondHistory: [Double] = [], thinkingTimeMs: Double? = nil,
-        imageEncodeTimeMs: Double? = nil, toolCalls: [ToolCall] = []
+        imageEncodeTimeMs: Double? = nil, toolCalls: [ToolCall] = [], stopSequence: String? = nil
     ) {
         self.text = text
         self.thinkingContent = thinkingContent
@@ -88,9 +91,10 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         self.thinkingTimeMs = thinkingTimeMs
         self.imageEncodeTimeMs = imageEncodeTimeMs
         self.toolCalls = toolCalls
+        self.stopSequence = stopSequence
     }
 
-    /// Decodes a result; `toolCalls` and `backend` may be absent (results saved before they existed).
+    /// Decodes a result; `toolCalls`, `backend` and `stopSequence` may be absent (results saved before they existed).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         text = try c.decode(String.self, forKey: .text)
@@ -113,6 +117,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         thinkingTimeMs = try c.decodeIfPresent(Double.self, forKey: .thinkingTimeMs)
         imageEncodeTimeMs = try c.decodeIfPresent(Double.self, forKey: .imageEncodeTimeMs)
         toolCalls = try c.decodeIfPresent([ToolCall].self, forKey: .toolCalls) ?? []
+        stopSequence = try c.decodeIfPresent(String.self, forKey: .stopSequence)
     }
 }
 

@@ -3,6 +3,8 @@
 struct StopSequenceMatcher: Sendable {
     private let sequences: [String]
     private var pending = ""
+    /// The stop sequence that was reached, once one is.
+    private(set) var matched: String?
 
     init(sequences: [String]) {
         self.sequences = sequences.filter { !$0.isEmpty }
@@ -16,6 +18,7 @@ struct StopSequenceMatcher: Sendable {
         let earliest = sequences.compactMap { buffer.range(of: $0) }.min { $0.lowerBound < $1.lowerBound }
         if let earliest {
             pending = ""
+            matched = sequences.first { buffer[earliest] == $0 }
             return (String(buffer[..<earliest.lowerBound]), true)
         }
         let held = sequences.map { ThinkingParser.longestSuffix(of: buffer, thatPrefixes: $0) }.max() ?? 0

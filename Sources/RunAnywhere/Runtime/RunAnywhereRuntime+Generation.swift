@@ -243,6 +243,7 @@ extension RunAnywhereRuntime {
             let pipeline = GenerationPipeline(
                 modelID: lease.info.id, framework: lease.framework, backend: lease.service.backend, plan: plan,
                 stopSequences: options.stopSequences + prepared.terminators,
+                requestedStopSequences: options.stopSequences,
                 thinkingPattern: thinking ?? .defaultPattern,
                 toolCalls: options.offersTools ? prepared.toolFormat : nil
             )

@@ -15,7 +15,7 @@ enum OpenAPIDocument {
  "info": {
   "title": "RunAnywhere",
   "version": "1",
-  "description": "`runanywhere serve`: OpenAI-compatible routes under /v1 and RunAnywhere's own under /api. Errors are OpenAI's JSON shape."
+  "description": "`runanywhere serve`: OpenAI-compatible routes under /v1 and RunAnywhere's own under /api. Errors are OpenAI's JSON shape (on /v1/messages, Anthropic's)."
  },
  "servers": [
   {
@@ -35,6 +35,10 @@ enum OpenAPIDocument {
   {
    "name": "RunAnywhere",
    "description": "What OpenAI has no word for; the web app uses these"
+  },
+  {
+   "name": "Anthropic",
+   "description": "Anthropic's Messages API, in the shapes the official anthropic clients expect"
   }
  ],
  "paths": {
@@ -363,6 +367,405 @@ enum OpenAPIDocument {
         "$ref": "#/components/schemas/CompletionRequest"
        }
       }
+     }
+    },
+    "tags": [
+     "OpenAI"
+    ]
+   }
+  },
+  "/v1/messages": {
+   "post": {
+    "summary": "Anthropic's Messages API: the assistant's next message, whole or streamed as Anthropic's events",
+    "description": "The request maps onto the same generation as chat completions; errors on this route take Anthropic's shape (AnthropicError). The key may come as x-api-key or as a bearer token.",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/AnthropicMessage"
+        }
+       },
+       "text/event-stream": {
+        "schema": {
+         "type": "object",
+         "description": "With stream: message_start, ping, then for each content block content_block_start, content_block_delta events and content_block_stop, then message_delta (stop_reason, usage) and message_stop; an error event (AnthropicError) if the generation fails",
+         "required": [
+          "event",
+          "data"
+         ],
+         "properties": {
+          "event": {
+           "enum": [
+            "message_start",
+            "ping",
+            "content_block_start",
+            "content_block_delta",
+            "content_block_stop",
+            "message_delta",
+            "message_stop",
+            "error"
+           ]
+          },
+          "data": {
+           "type": "string",
+           "contentMediaType": "application/json",
+           "contentSchema": {
+            "oneOf": [
+             {
+              "$ref": "#/components/schemas/AnthropicMessageStartEvent"
+             },
+             {
+              "$ref": "#/components/schemas/AnthropicPingEvent"
+             },
+             {
+              "$ref": "#/components/schemas/AnthropicContentBlockStartEvent"
+             },
+             {
+              "$ref": "#/components/schemas/AnthropicContentBlockDeltaEvent"
+             },
+             {
+              "$ref": "#/components/schemas/AnthropicContentBlockStopEvent"
+             },
+             {
+              "$ref": "#/components/schemas/AnthropicMessageDeltaEvent"
+             },
+             {
+              "$ref": "#/components/schemas/AnthropicMessageStopEvent"
+             },
+             {
+              "$ref": "#/components/schemas/AnthropicError"
+             }
+            ]
+           }
+          },
+          "id": {
+           "type": "string"
+          },
+          "retry": {
+           "type": "integer"
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "401": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "403": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "404": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "413": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "415": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "500": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "503": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/AnthropicMessagesRequest"
+       }
+      }
+     }
+    },
+    "security": [
+     {
+      "bearer": []
+     },
+     {
+      "apiKey": []
+     }
+    ],
+    "tags": [
+     "Anthropic"
+    ]
+   }
+  },
+  "/v1/messages/count_tokens": {
+   "post": {
+    "summary": "The tokens of a Messages request's prompt, after the model's chat template (with the tools' instruction), as the answer's usage.input_tokens counts them",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/AnthropicTokenCount"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "401": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "403": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "404": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "413": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "415": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "500": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     },
+     "503": {
+      "$ref": "#/components/responses/AnthropicFailure"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/AnthropicCountTokensRequest"
+       }
+      }
+     }
+    },
+    "security": [
+     {
+      "bearer": []
+     },
+     {
+      "apiKey": []
+     }
+    ],
+    "tags": [
+     "Anthropic"
+    ]
+   }
+  },
+  "/v1/responses": {
+   "post": {
+    "summary": "A response (OpenAI's Responses API), whole or streamed as semantic events; stored unless store is false",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Response"
+        }
+       },
+       "text/event-stream": {
+        "schema": {
+         "type": "object",
+         "description": "With stream: the semantic events, each named by its type (event: response.created …), numbered by sequence_number from 0: response.created, response.in_progress, then per output item output_item.added, its deltas and .done events, output_item.done, and last response.completed, response.incomplete or response.failed (after an error event)",
+         "required": [
+          "event",
+          "data"
+         ],
+         "properties": {
+          "event": {
+           "type": "string"
+          },
+          "data": {
+           "type": "string",
+           "contentMediaType": "application/json",
+           "contentSchema": {
+            "$ref": "#/components/schemas/ResponseStreamEvent"
+           }
+          },
+          "id": {
+           "type": "string"
+          },
+          "retry": {
+           "type": "integer"
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     },
+     "413": {
+      "$ref": "#/components/responses/TooLarge"
+     },
+     "415": {
+      "$ref": "#/components/responses/UnsupportedMediaType"
+     },
+     "503": {
+      "$ref": "#/components/responses/Busy"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/ResponseRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "OpenAI"
+    ]
+   }
+  },
+  "/v1/responses/{id}": {
+   "get": {
+    "summary": "A stored response",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A stored response's id (resp_…)"
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Response"
+        }
+       }
+      }
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "tags": [
+     "OpenAI"
+    ]
+   },
+   "delete": {
+    "summary": "Delete a stored response (the later turns that continued it are kept)",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A stored response's id (resp_…)"
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "Deleted",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/ResponseDeleted"
+        }
+       }
+      }
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    },
+    "tags": [
+     "OpenAI"
+    ]
+   }
+  },
+  "/v1/responses/{id}/input_items": {
+   "get": {
+    "summary": "The items a stored response answered: the earlier turns' items, then its input",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      },
+      "description": "A stored response's id (resp_…)"
+     },
+     {
+      "name": "order",
+      "in": "query",
+      "required": false,
+      "schema": {
+       "enum": [
+        "asc",
+        "desc"
+       ]
+      },
+      "description": "desc (the default): newest first"
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/ResponseInputItemList"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/BadRequest"
+     },
+     "401": {
+      "$ref": "#/components/responses/Unauthorized"
+     },
+     "403": {
+      "$ref": "#/components/responses/Forbidden"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
      }
     },
     "tags": [
@@ -4175,6 +4578,11 @@ enum OpenAPIDocument {
       "maximum": 100,
       "description": "Passages retrieved (default 4)"
      },
+     "reranker": {
+      "type": "string",
+      "minLength": 1,
+      "description": "A reranker id, or `none`: 4 times topK passages (at most 100) by cosine similarity are reranked and the topK best kept (default: the first downloaded reranker, if any)"
+     },
      "maxTokens": {
       "type": "integer",
       "minimum": 1
@@ -4215,6 +4623,10 @@ enum OpenAPIDocument {
      },
      "collection": {
       "type": "string"
+     },
+     "reranker": {
+      "type": "string",
+      "description": "The reranker that ordered the sources; absent when they are in cosine order"
      },
      "model": {
       "type": "string"
@@ -4263,7 +4675,12 @@ enum OpenAPIDocument {
          "type": "integer"
         },
         "score": {
-         "type": "number"
+         "type": "number",
+         "description": "Cosine similarity of the passage's vector and the question's"
+        },
+        "rerankScore": {
+         "type": "number",
+         "description": "The reranker's score of the passage read with the question; absent when not reranked"
         }
        }
       }
@@ -4325,6 +4742,10 @@ enum OpenAPIDocument {
      },
      "owned_by": {
       "type": "string"
+     },
+     "category": {
+      "type": "string",
+      "description": "What the model does, and so the route that takes it: language and multimodal (chat and completions), embedding, reranking, speech-synthesis, speech-recognition, image-generation"
      }
     }
    },
@@ -4578,11 +4999,6 @@ enum OpenAPIDocument {
       "$ref": "#/components/schemas/GenerationFields"
      },
      {
-     "reranker": {
-      "type": "string",
-      "minLength": 1,
-      "description": "A reranker id, or `none`: 4 times topK passages (at most 100) by cosine similarity are reranked and the topK best kept (default: the first downloaded reranker, if any)"
-     },
       "type": "object",
       "required": [
        "messages"
@@ -4624,10 +5040,6 @@ enum OpenAPIDocument {
            "type": "object",
            "required": [
             "name"
-     "reranker": {
-      "type": "string",
-      "description": "The reranker that ordered the sources; absent when they are in cosine order"
-     },
            ],
            "properties": {
             "name": {
@@ -4742,10 +5154,6 @@ enum OpenAPIDocument {
         "type": "integer"
        }
       }
-     },
-     "category": {
-      "type": "string",
-      "description": "What the model does, and so the route that takes it: language and multimodal (chat and completions), embedding, reranking, speech-synthesis, speech-recognition, image-generation"
      }
     }
    },
@@ -4896,6 +5304,1181 @@ enum OpenAPIDocument {
      }
     }
    },
+   "ResponseContentPart": {
+    "oneOf": [
+     {
+      "type": "object",
+      "required": [
+       "type",
+       "text"
+      ],
+      "properties": {
+       "type": {
+        "enum": [
+         "input_text",
+         "output_text"
+        ]
+       },
+       "text": {
+        "type": "string"
+       },
+       "annotations": {
+        "type": "array",
+        "items": {}
+       }
+      }
+     },
+     {
+      "type": "object",
+      "required": [
+       "type",
+       "image_url"
+      ],
+      "properties": {
+       "type": {
+        "const": "input_image"
+       },
+       "image_url": {
+        "type": "string",
+        "pattern": "^data:",
+        "description": "A data: URL; this server fetches no images"
+       },
+       "detail": {
+        "type": "string"
+       }
+      }
+     }
+    ],
+    "description": "A part of a message: input_text, output_text (with annotations, none here) or input_image"
+   },
+   "ResponseMessageItem": {
+    "type": "object",
+    "required": [
+     "role",
+     "content"
+    ],
+    "properties": {
+     "type": {
+      "const": "message"
+     },
+     "id": {
+      "type": "string"
+     },
+     "status": {
+      "enum": [
+       "in_progress",
+       "completed",
+       "incomplete"
+      ]
+     },
+     "role": {
+      "enum": [
+       "user",
+       "system",
+       "developer",
+       "assistant"
+      ]
+     },
+     "content": {
+      "oneOf": [
+       {
+        "type": "string"
+       },
+       {
+        "type": "array",
+        "items": {
+         "$ref": "#/components/schemas/ResponseContentPart"
+        }
+       }
+      ],
+      "description": "Text, or parts"
+     }
+    },
+    "description": "A message; in input, type may be left out. system and developer messages join the instructions"
+   },
+   "ResponseFunctionCallItem": {
+    "type": "object",
+    "required": [
+     "type",
+     "call_id",
+     "name",
+     "arguments"
+    ],
+    "properties": {
+     "type": {
+      "const": "function_call"
+     },
+     "id": {
+      "type": "string"
+     },
+     "call_id": {
+      "type": "string"
+     },
+     "name": {
+      "type": "string"
+     },
+     "arguments": {
+      "type": "string",
+      "description": "The arguments, a JSON object as text"
+     },
+     "status": {
+      "enum": [
+       "in_progress",
+       "completed",
+       "incomplete"
+      ]
+     }
+    },
+    "description": "A call of a function tool by the model"
+   },
+   "ResponseFunctionCallOutputItem": {
+    "type": "object",
+    "required": [
+     "type",
+     "call_id",
+     "output"
+    ],
+    "properties": {
+     "type": {
+      "const": "function_call_output"
+     },
+     "id": {
+      "type": "string"
+     },
+     "call_id": {
+      "type": "string"
+     },
+     "output": {
+      "oneOf": [
+       {
+        "type": "string"
+       },
+       {
+        "type": "array",
+        "items": {
+         "$ref": "#/components/schemas/ResponseContentPart"
+        }
+       }
+      ]
+     },
+     "status": {
+      "type": "string"
+     }
+    },
+    "description": "The result of a function call, sent back in input"
+   },
+   "ResponseReasoningItem": {
+    "type": "object",
+    "required": [
+     "type",
+     "summary"
+    ],
+    "properties": {
+     "type": {
+      "const": "reasoning"
+     },
+     "id": {
+      "type": "string"
+     },
+     "summary": {
+      "type": "array",
+      "items": {}
+     },
+     "content": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "required": [
+        "type",
+        "text"
+       ],
+       "properties": {
+        "type": {
+         "const": "reasoning_text"
+        },
+        "text": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "status": {
+      "enum": [
+       "in_progress",
+       "completed",
+       "incomplete"
+      ]
+     }
+    },
+    "description": "A thinking model's reasoning as reasoning_text (no summary is made); sent back in input, it is not shown to the model again"
+   },
+   "ResponseInputItem": {
+    "oneOf": [
+     {
+      "$ref": "#/components/schemas/ResponseMessageItem"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseFunctionCallItem"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseFunctionCallOutputItem"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseReasoningItem"
+     }
+    ]
+   },
+   "ResponseOutputItem": {
+    "oneOf": [
+     {
+      "$ref": "#/components/schemas/ResponseMessageItem"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseFunctionCallItem"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseReasoningItem"
+     }
+    ]
+   },
+   "ResponseRequest": {
+    "type": "object",
+    "required": [
+     "model",
+     "input"
+    ],
+    "properties": {
+     "model": {
+      "type": "string"
+     },
+     "input": {
+      "oneOf": [
+       {
+        "type": "string"
+       },
+       {
+        "type": "array",
+        "items": {
+         "$ref": "#/components/schemas/ResponseInputItem"
+        }
+       }
+      ],
+      "description": "Text (one user message) or items; with the earlier turns, it must end with a user message or a function_call_output"
+     },
+     "instructions": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "description": "The system prompt of this turn (not carried to the next by previous_response_id)"
+     },
+     "tools": {
+      "type": "array",
+      "description": "Function tools; each call is grammar-constrained, so its arguments always parse and match the schema",
+      "items": {
+       "type": "object",
+       "required": [
+        "type",
+        "name"
+       ],
+       "properties": {
+        "type": {
+         "const": "function"
+        },
+        "name": {
+         "type": "string",
+         "pattern": "^[A-Za-z0-9_-]{1,64}$"
+        },
+        "description": {
+         "type": "string"
+        },
+        "parameters": {
+         "type": "object"
+        },
+        "strict": {
+         "type": "boolean"
+        }
+       }
+      }
+     },
+     "tool_choice": {
+      "oneOf": [
+       {
+        "enum": [
+         "auto",
+         "none",
+         "required"
+        ]
+       },
+       {
+        "type": "object",
+        "required": [
+         "type",
+         "name"
+        ],
+        "properties": {
+         "type": {
+          "const": "function"
+         },
+         "name": {
+          "type": "string"
+         }
+        }
+       }
+      ]
+     },
+     "parallel_tool_calls": {
+      "type": "boolean",
+      "description": "Whether one answer may make several calls (default false)"
+     },
+     "text": {
+      "type": "object",
+      "required": [],
+      "properties": {
+       "format": {
+        "oneOf": [
+         {
+          "type": "object",
+          "required": [
+           "type"
+          ],
+          "properties": {
+           "type": {
+            "enum": [
+             "text",
+             "json_object"
+            ]
+           }
+          }
+         },
+         {
+          "type": "object",
+          "required": [
+           "type",
+           "schema"
+          ],
+          "properties": {
+           "type": {
+            "const": "json_schema"
+           },
+           "name": {
+            "type": "string"
+           },
+           "schema": {
+            "type": "object"
+           },
+           "description": {
+            "type": "string"
+           },
+           "strict": {
+            "type": "boolean"
+           }
+          }
+         }
+        ]
+       }
+      },
+      "description": "text.format json_schema constrains the output to the schema (the supported subset; others are a 400 naming text.format.schema)"
+     },
+     "max_output_tokens": {
+      "type": [
+       "integer",
+       "null"
+      ],
+      "minimum": 1,
+      "description": "At most this many tokens; reaching it ends the response incomplete"
+     },
+     "temperature": {
+      "type": [
+       "number",
+       "null"
+      ],
+      "minimum": 0
+     },
+     "top_p": {
+      "type": [
+       "number",
+       "null"
+      ],
+      "minimum": 0,
+      "maximum": 1
+     },
+     "reasoning": {
+      "type": [
+       "object",
+       "null"
+      ],
+      "description": "Accepted and echoed; a thinking model's reasoning comes as reasoning items"
+     },
+     "previous_response_id": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "description": "Continue a stored response: its input and output items come before this input"
+     },
+     "store": {
+      "type": "boolean",
+      "description": "Keep the response for GET and previous_response_id (default true)"
+     },
+     "stream": {
+      "type": "boolean",
+      "description": "Answer with the semantic stream events"
+     },
+     "metadata": {
+      "type": "object",
+      "additionalProperties": {
+       "type": "string"
+      }
+     }
+    }
+   },
+   "ResponseUsage": {
+    "type": "object",
+    "required": [
+     "input_tokens",
+     "input_tokens_details",
+     "output_tokens",
+     "output_tokens_details",
+     "total_tokens"
+    ],
+    "properties": {
+     "input_tokens": {
+      "type": "integer"
+     },
+     "input_tokens_details": {
+      "type": "object",
+      "required": [
+       "cached_tokens"
+      ],
+      "properties": {
+       "cached_tokens": {
+        "type": "integer"
+       }
+      }
+     },
+     "output_tokens": {
+      "type": "integer"
+     },
+     "output_tokens_details": {
+      "type": "object",
+      "required": [
+       "reasoning_tokens"
+      ],
+      "properties": {
+       "reasoning_tokens": {
+        "type": "integer"
+       }
+      }
+     },
+     "total_tokens": {
+      "type": "integer"
+     }
+    }
+   },
+   "Response": {
+    "type": "object",
+    "required": [
+     "id",
+     "object",
+     "created_at",
+     "status",
+     "model",
+     "output",
+     "parallel_tool_calls",
+     "store",
+     "tool_choice",
+     "tools",
+     "text",
+     "metadata"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "object": {
+      "const": "response"
+     },
+     "created_at": {
+      "type": "integer"
+     },
+     "status": {
+      "enum": [
+       "in_progress",
+       "completed",
+       "incomplete",
+       "failed"
+      ]
+     },
+     "completed_at": {
+      "type": "integer"
+     },
+     "error": {
+      "oneOf": [
+       {
+        "type": "null"
+       },
+       {
+        "type": "object",
+        "required": [
+         "code",
+         "message"
+        ],
+        "properties": {
+         "code": {
+          "type": "string"
+         },
+         "message": {
+          "type": "string"
+         }
+        }
+       }
+      ]
+     },
+     "incomplete_details": {
+      "oneOf": [
+       {
+        "type": "null"
+       },
+       {
+        "type": "object",
+        "required": [
+         "reason"
+        ],
+        "properties": {
+         "reason": {
+          "const": "max_output_tokens"
+         }
+        }
+       }
+      ]
+     },
+     "instructions": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "max_output_tokens": {
+      "type": [
+       "integer",
+       "null"
+      ]
+     },
+     "model": {
+      "type": "string"
+     },
+     "output": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/ResponseOutputItem"
+      }
+     },
+     "parallel_tool_calls": {
+      "type": "boolean"
+     },
+     "previous_response_id": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "reasoning": {
+      "type": [
+       "object",
+       "null"
+      ]
+     },
+     "store": {
+      "type": "boolean"
+     },
+     "temperature": {
+      "type": [
+       "number",
+       "null"
+      ]
+     },
+     "top_p": {
+      "type": [
+       "number",
+       "null"
+      ]
+     },
+     "text": {
+      "type": "object"
+     },
+     "tool_choice": {},
+     "tools": {
+      "type": "array",
+      "items": {
+       "type": "object"
+      }
+     },
+     "truncation": {
+      "const": "disabled"
+     },
+     "usage": {
+      "oneOf": [
+       {
+        "type": "null"
+       },
+       {
+        "$ref": "#/components/schemas/ResponseUsage"
+       }
+      ]
+     },
+     "metadata": {
+      "type": "object",
+      "additionalProperties": {
+       "type": "string"
+      }
+     }
+    },
+    "description": "A response: the request's settings echoed, the output items and usage; in_progress only in stream events"
+   },
+   "ResponseDeleted": {
+    "type": "object",
+    "required": [
+     "id",
+     "object",
+     "deleted"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "object": {
+      "const": "response"
+     },
+     "deleted": {
+      "const": true
+     }
+    }
+   },
+   "ResponseInputItemList": {
+    "type": "object",
+    "required": [
+     "object",
+     "data",
+     "has_more"
+    ],
+    "properties": {
+     "object": {
+      "const": "list"
+     },
+     "data": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/ResponseInputItem"
+      }
+     },
+     "first_id": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "last_id": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "has_more": {
+      "type": "boolean"
+     }
+    }
+   },
+   "ResponseCreatedEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "response"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.created"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "response": {
+      "$ref": "#/components/schemas/Response"
+     }
+    },
+    "description": "First: the response in_progress, no output yet"
+   },
+   "ResponseInProgressEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "response"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.in_progress"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "response": {
+      "$ref": "#/components/schemas/Response"
+     }
+    },
+    "description": "The response is being generated"
+   },
+   "ResponseCompletedEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "response"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.completed"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "response": {
+      "$ref": "#/components/schemas/Response"
+     }
+    },
+    "description": "Last: the finished response"
+   },
+   "ResponseIncompleteEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "response"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.incomplete"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "response": {
+      "$ref": "#/components/schemas/Response"
+     }
+    },
+    "description": "Last, when max_output_tokens was reached: the response with incomplete_details"
+   },
+   "ResponseFailedEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "response"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.failed"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "response": {
+      "$ref": "#/components/schemas/Response"
+     }
+    },
+    "description": "Last, when the generation failed: the response with error"
+   },
+   "ResponseOutputItemAddedEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "output_index",
+     "item"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.output_item.added"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "output_index": {
+      "type": "integer"
+     },
+     "item": {
+      "$ref": "#/components/schemas/ResponseOutputItem"
+     }
+    },
+    "description": "An output item begins (in_progress)"
+   },
+   "ResponseOutputItemDoneEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "output_index",
+     "item"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.output_item.done"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "output_index": {
+      "type": "integer"
+     },
+     "item": {
+      "$ref": "#/components/schemas/ResponseOutputItem"
+     }
+    },
+    "description": "An output item is finished"
+   },
+   "ResponseContentPartAddedEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "item_id",
+     "output_index",
+     "content_index",
+     "part"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.content_part.added"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "item_id": {
+      "type": "string"
+     },
+     "output_index": {
+      "type": "integer"
+     },
+     "content_index": {
+      "type": "integer"
+     },
+     "part": {
+      "$ref": "#/components/schemas/ResponseContentPart"
+     }
+    },
+    "description": "A message's output_text part begins"
+   },
+   "ResponseContentPartDoneEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "item_id",
+     "output_index",
+     "content_index",
+     "part"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.content_part.done"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "item_id": {
+      "type": "string"
+     },
+     "output_index": {
+      "type": "integer"
+     },
+     "content_index": {
+      "type": "integer"
+     },
+     "part": {
+      "$ref": "#/components/schemas/ResponseContentPart"
+     }
+    },
+    "description": "A message's output_text part is finished"
+   },
+   "ResponseOutputTextDeltaEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "item_id",
+     "output_index",
+     "content_index",
+     "delta"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.output_text.delta"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "item_id": {
+      "type": "string"
+     },
+     "output_index": {
+      "type": "integer"
+     },
+     "content_index": {
+      "type": "integer"
+     },
+     "delta": {
+      "type": "string"
+     },
+     "logprobs": {
+      "type": "array",
+      "items": {}
+     }
+    },
+    "description": "A piece of the answer's text"
+   },
+   "ResponseOutputTextDoneEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "item_id",
+     "output_index",
+     "content_index",
+     "text"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.output_text.done"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "item_id": {
+      "type": "string"
+     },
+     "output_index": {
+      "type": "integer"
+     },
+     "content_index": {
+      "type": "integer"
+     },
+     "text": {
+      "type": "string"
+     },
+     "logprobs": {
+      "type": "array",
+      "items": {}
+     }
+    },
+    "description": "The answer's whole text"
+   },
+   "ResponseReasoningTextDeltaEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "item_id",
+     "output_index",
+     "content_index",
+     "delta"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.reasoning_text.delta"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "item_id": {
+      "type": "string"
+     },
+     "output_index": {
+      "type": "integer"
+     },
+     "content_index": {
+      "type": "integer"
+     },
+     "delta": {
+      "type": "string"
+     }
+    },
+    "description": "A piece of a thinking model's reasoning"
+   },
+   "ResponseReasoningTextDoneEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "item_id",
+     "output_index",
+     "content_index",
+     "text"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.reasoning_text.done"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "item_id": {
+      "type": "string"
+     },
+     "output_index": {
+      "type": "integer"
+     },
+     "content_index": {
+      "type": "integer"
+     },
+     "text": {
+      "type": "string"
+     }
+    },
+    "description": "The whole reasoning"
+   },
+   "ResponseFunctionCallArgumentsDeltaEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "item_id",
+     "output_index",
+     "delta"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.function_call_arguments.delta"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "item_id": {
+      "type": "string"
+     },
+     "output_index": {
+      "type": "integer"
+     },
+     "delta": {
+      "type": "string"
+     }
+    },
+    "description": "A function call's arguments (all of them: a call is complete when it is streamed)"
+   },
+   "ResponseFunctionCallArgumentsDoneEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "item_id",
+     "output_index",
+     "arguments"
+    ],
+    "properties": {
+     "type": {
+      "const": "response.function_call_arguments.done"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "item_id": {
+      "type": "string"
+     },
+     "output_index": {
+      "type": "integer"
+     },
+     "arguments": {
+      "type": "string"
+     },
+     "name": {
+      "type": "string"
+     }
+    },
+    "description": "A function call's whole arguments"
+   },
+   "ResponseErrorEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "sequence_number",
+     "code",
+     "message"
+    ],
+    "properties": {
+     "type": {
+      "const": "error"
+     },
+     "sequence_number": {
+      "type": "integer"
+     },
+     "code": {
+      "type": "string"
+     },
+     "message": {
+      "type": "string"
+     },
+     "param": {
+      "type": [
+       "string",
+       "null"
+      ]
+     }
+    },
+    "description": "The generation failed; response.failed follows"
+   },
+   "ResponseStreamEvent": {
+    "oneOf": [
+     {
+      "$ref": "#/components/schemas/ResponseCreatedEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseInProgressEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseCompletedEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseIncompleteEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseFailedEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseOutputItemAddedEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseOutputItemDoneEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseContentPartAddedEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseContentPartDoneEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseOutputTextDeltaEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseOutputTextDoneEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseReasoningTextDeltaEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseReasoningTextDoneEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseFunctionCallArgumentsDeltaEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseFunctionCallArgumentsDoneEvent"
+     },
+     {
+      "$ref": "#/components/schemas/ResponseErrorEvent"
+     }
+    ],
+    "description": "One semantic event of a streamed response, sent with the event name of its type"
+   },
    "SpeechRequest": {
     "type": "object",
     "required": [
@@ -5002,12 +6585,7 @@ enum OpenAPIDocument {
          "type": "integer"
         },
         "start": {
-         "type": "number",
-         "description": "Cosine similarity of the passage's vector and the question's"
-        },
-        "rerankScore": {
-         "type": "number",
-         "description": "The reranker's score of the passage read with the question; absent when not reranked"
+         "type": "number"
         },
         "end": {
          "type": "number"
@@ -6732,6 +8310,794 @@ enum OpenAPIDocument {
       "$ref": "#/components/schemas/Timings"
      }
     }
+   },
+   "AnthropicPrompt": {
+    "type": "object",
+    "description": "What the Messages routes share",
+    "required": [
+     "model",
+     "messages"
+    ],
+    "properties": {
+     "model": {
+      "type": "string",
+      "minLength": 1
+     },
+     "messages": {
+      "type": "array",
+      "minItems": 1,
+      "items": {
+       "$ref": "#/components/schemas/AnthropicMessageParam"
+      },
+      "description": "The conversation, ending with the user's message (a prefilled assistant message is refused)"
+     },
+     "system": {
+      "oneOf": [
+       {
+        "type": "string"
+       },
+       {
+        "type": "array",
+        "items": {
+         "type": "object",
+         "required": [
+          "type",
+          "text"
+         ],
+         "properties": {
+          "type": {
+           "const": "text"
+          },
+          "text": {
+           "type": "string"
+          }
+         }
+        }
+       }
+      ],
+      "description": "The system prompt"
+     },
+     "tools": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/AnthropicTool"
+      }
+     },
+     "tool_choice": {
+      "$ref": "#/components/schemas/AnthropicToolChoice"
+     },
+     "thinking": {
+      "$ref": "#/components/schemas/AnthropicThinking"
+     },
+     "output_config": {
+      "$ref": "#/components/schemas/AnthropicOutputConfig"
+     }
+    }
+   },
+   "AnthropicMessagesRequest": {
+    "allOf": [
+     {
+      "$ref": "#/components/schemas/AnthropicPrompt"
+     },
+     {
+      "type": "object",
+      "required": [
+       "max_tokens"
+      ],
+      "properties": {
+       "max_tokens": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 9223372036854775807
+       },
+       "stop_sequences": {
+        "type": "array",
+        "items": {
+         "type": "string",
+         "minLength": 1
+        }
+       },
+       "temperature": {
+        "type": "number",
+        "minimum": 0,
+        "maximum": 2,
+        "description": "Sent by older clients and others (the current anthropic package has no argument for it)"
+       },
+       "top_p": {
+        "type": "number",
+        "exclusiveMinimum": 0,
+        "maximum": 1
+       },
+       "top_k": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 9223372036854775807
+       },
+       "stream": {
+        "type": "boolean"
+       },
+       "metadata": {
+        "type": "object",
+        "description": "Accepted; not used"
+       }
+      }
+     }
+    ]
+   },
+   "AnthropicCountTokensRequest": {
+    "allOf": [
+     {
+      "$ref": "#/components/schemas/AnthropicPrompt"
+     }
+    ]
+   },
+   "AnthropicMessageParam": {
+    "type": "object",
+    "required": [
+     "role",
+     "content"
+    ],
+    "properties": {
+     "role": {
+      "enum": [
+       "user",
+       "assistant"
+      ]
+     },
+     "content": {
+      "oneOf": [
+       {
+        "type": "string"
+       },
+       {
+        "type": "array",
+        "items": {
+         "$ref": "#/components/schemas/AnthropicRequestBlock"
+        }
+       }
+      ]
+     }
+    }
+   },
+   "AnthropicRequestBlock": {
+    "description": "text; image (base64); an assistant's tool_use; a user's tool_result; thinking and redacted_thinking (skipped: the chat template does not read them again)",
+    "oneOf": [
+     {
+      "type": "object",
+      "required": [
+       "type",
+       "text"
+      ],
+      "properties": {
+       "type": {
+        "const": "text"
+       },
+       "text": {
+        "type": "string"
+       }
+      }
+     },
+     {
+      "type": "object",
+      "required": [
+       "type",
+       "source"
+      ],
+      "description": "An image for a vision-language model, in the request (this server fetches no URLs)",
+      "properties": {
+       "type": {
+        "const": "image"
+       },
+       "source": {
+        "type": "object",
+        "required": [
+         "type",
+         "media_type",
+         "data"
+        ],
+        "properties": {
+         "type": {
+          "const": "base64"
+         },
+         "media_type": {
+          "type": "string",
+          "examples": [
+           "image/png"
+          ]
+         },
+         "data": {
+          "type": "string",
+          "description": "The image's bytes, base64"
+         }
+        }
+       }
+      }
+     },
+     {
+      "type": "object",
+      "required": [
+       "type",
+       "id",
+       "name",
+       "input"
+      ],
+      "properties": {
+       "type": {
+        "const": "tool_use"
+       },
+       "id": {
+        "type": "string"
+       },
+       "name": {
+        "type": "string"
+       },
+       "input": {
+        "type": "object"
+       }
+      }
+     },
+     {
+      "type": "object",
+      "required": [
+       "type",
+       "tool_use_id"
+      ],
+      "properties": {
+       "type": {
+        "const": "tool_result"
+       },
+       "tool_use_id": {
+        "type": "string"
+       },
+       "content": {
+        "oneOf": [
+         {
+          "type": "string"
+         },
+         {
+          "type": "array",
+          "items": {
+           "oneOf": [
+            {
+             "type": "object",
+             "required": [
+              "type",
+              "text"
+             ],
+             "properties": {
+              "type": {
+               "const": "text"
+              },
+              "text": {
+               "type": "string"
+              }
+             }
+            },
+            {
+             "type": "object",
+             "required": [
+              "type",
+              "source"
+             ],
+             "description": "An image for a vision-language model, in the request (this server fetches no URLs)",
+             "properties": {
+              "type": {
+               "const": "image"
+              },
+              "source": {
+               "type": "object",
+               "required": [
+                "type",
+                "media_type",
+                "data"
+               ],
+               "properties": {
+                "type": {
+                 "const": "base64"
+                },
+                "media_type": {
+                 "type": "string",
+                 "examples": [
+                  "image/png"
+                 ]
+                },
+                "data": {
+                 "type": "string",
+                 "description": "The image's bytes, base64"
+                }
+               }
+              }
+             }
+            }
+           ]
+          }
+         }
+        ]
+       },
+       "is_error": {
+        "type": "boolean"
+       }
+      }
+     },
+     {
+      "type": "object",
+      "required": [
+       "type"
+      ],
+      "properties": {
+       "type": {
+        "enum": [
+         "thinking",
+         "redacted_thinking"
+        ]
+       }
+      }
+     }
+    ]
+   },
+   "AnthropicTool": {
+    "type": "object",
+    "required": [
+     "name"
+    ],
+    "description": "A custom tool (Anthropic's server tools do not exist here); each call is grammar-constrained, so its input always matches input_schema",
+    "properties": {
+     "type": {
+      "const": "custom"
+     },
+     "name": {
+      "type": "string",
+      "pattern": "^[A-Za-z0-9_-]{1,64}$"
+     },
+     "description": {
+      "type": "string"
+     },
+     "input_schema": {
+      "type": "object"
+     }
+    }
+   },
+   "AnthropicToolChoice": {
+    "type": "object",
+    "required": [
+     "type"
+    ],
+    "description": "auto (the default with tools), any (a call of some tool), tool (a call of the one named), none",
+    "properties": {
+     "type": {
+      "enum": [
+       "auto",
+       "any",
+       "tool",
+       "none"
+      ]
+     },
+     "name": {
+      "type": "string"
+     },
+     "disable_parallel_tool_use": {
+      "type": "boolean"
+     }
+    }
+   },
+   "AnthropicThinking": {
+    "type": "object",
+    "required": [
+     "type"
+    ],
+    "description": "A thinking model's reasoning comes as thinking blocks unless type is disabled or display omitted; the model thinks as it does (there is no budget to give it)",
+    "properties": {
+     "type": {
+      "enum": [
+       "enabled",
+       "adaptive",
+       "disabled",
+       "between_tools"
+      ]
+     },
+     "budget_tokens": {
+      "type": "integer",
+      "description": "Accepted"
+     },
+     "display": {
+      "enum": [
+       "summarized",
+       "omitted"
+      ]
+     }
+    }
+   },
+   "AnthropicOutputConfig": {
+    "type": "object",
+    "properties": {
+     "effort": {
+      "type": "string",
+      "description": "Accepted; a local model has one way of working"
+     },
+     "format": {
+      "type": "object",
+      "required": [
+       "type",
+       "schema"
+      ],
+      "description": "The answer keeps to this JSON schema (the json_schema subset of response_format)",
+      "properties": {
+       "type": {
+        "const": "json_schema"
+       },
+       "schema": {
+        "type": "object"
+       }
+      }
+     }
+    }
+   },
+   "AnthropicMessage": {
+    "type": "object",
+    "required": [
+     "id",
+     "type",
+     "role",
+     "content",
+     "model",
+     "stop_reason",
+     "stop_sequence",
+     "usage"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "type": {
+      "const": "message"
+     },
+     "role": {
+      "const": "assistant"
+     },
+     "content": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/AnthropicContentBlock"
+      }
+     },
+     "model": {
+      "type": "string"
+     },
+     "stop_reason": {
+      "description": "null in message_start",
+      "oneOf": [
+       {
+        "enum": [
+         "end_turn",
+         "max_tokens",
+         "stop_sequence",
+         "tool_use"
+        ]
+       },
+       {
+        "type": "null"
+       }
+      ]
+     },
+     "stop_sequence": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "description": "The request's stop sequence that ended the answer"
+     },
+     "usage": {
+      "$ref": "#/components/schemas/AnthropicUsage"
+     }
+    }
+   },
+   "AnthropicContentBlock": {
+    "description": "The model's reasoning (thinking; its signature is empty), text, or a tool call",
+    "oneOf": [
+     {
+      "type": "object",
+      "required": [
+       "type",
+       "thinking",
+       "signature"
+      ],
+      "properties": {
+       "type": {
+        "const": "thinking"
+       },
+       "thinking": {
+        "type": "string"
+       },
+       "signature": {
+        "type": "string"
+       }
+      }
+     },
+     {
+      "type": "object",
+      "required": [
+       "type",
+       "text"
+      ],
+      "properties": {
+       "type": {
+        "const": "text"
+       },
+       "text": {
+        "type": "string"
+       }
+      }
+     },
+     {
+      "type": "object",
+      "required": [
+       "type",
+       "id",
+       "name",
+       "input"
+      ],
+      "properties": {
+       "type": {
+        "const": "tool_use"
+       },
+       "id": {
+        "type": "string"
+       },
+       "name": {
+        "type": "string"
+       },
+       "input": {
+        "type": "object"
+       }
+      }
+     }
+    ]
+   },
+   "AnthropicUsage": {
+    "type": "object",
+    "required": [
+     "input_tokens",
+     "output_tokens"
+    ],
+    "properties": {
+     "input_tokens": {
+      "type": "integer",
+      "description": "The prompt's tokens (0 in message_start: the count comes with message_delta)"
+     },
+     "output_tokens": {
+      "type": "integer"
+     },
+     "cache_read_input_tokens": {
+      "type": "integer",
+      "description": "Of the prompt's tokens, those reused from an earlier request's cache"
+     },
+     "cache_creation_input_tokens": {
+      "type": "integer"
+     }
+    }
+   },
+   "AnthropicTokenCount": {
+    "type": "object",
+    "required": [
+     "input_tokens"
+    ],
+    "properties": {
+     "input_tokens": {
+      "type": "integer"
+     }
+    }
+   },
+   "AnthropicMessageStartEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "message"
+    ],
+    "properties": {
+     "type": {
+      "const": "message_start"
+     },
+     "message": {
+      "$ref": "#/components/schemas/AnthropicMessage"
+     }
+    }
+   },
+   "AnthropicPingEvent": {
+    "type": "object",
+    "required": [
+     "type"
+    ],
+    "properties": {
+     "type": {
+      "const": "ping"
+     }
+    }
+   },
+   "AnthropicContentBlockStartEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "index",
+     "content_block"
+    ],
+    "properties": {
+     "type": {
+      "const": "content_block_start"
+     },
+     "index": {
+      "type": "integer"
+     },
+     "content_block": {
+      "$ref": "#/components/schemas/AnthropicContentBlock"
+     }
+    }
+   },
+   "AnthropicContentBlockDeltaEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "index",
+     "delta"
+    ],
+    "properties": {
+     "type": {
+      "const": "content_block_delta"
+     },
+     "index": {
+      "type": "integer"
+     },
+     "delta": {
+      "oneOf": [
+       {
+        "type": "object",
+        "required": [
+         "type",
+         "text"
+        ],
+        "properties": {
+         "type": {
+          "const": "text_delta"
+         },
+         "text": {
+          "type": "string"
+         }
+        }
+       },
+       {
+        "type": "object",
+        "required": [
+         "type",
+         "thinking"
+        ],
+        "properties": {
+         "type": {
+          "const": "thinking_delta"
+         },
+         "thinking": {
+          "type": "string"
+         }
+        }
+       },
+       {
+        "type": "object",
+        "required": [
+         "type",
+         "partial_json"
+        ],
+        "description": "A tool call's input, whole",
+        "properties": {
+         "type": {
+          "const": "input_json_delta"
+         },
+         "partial_json": {
+          "type": "string"
+         }
+        }
+       }
+      ]
+     }
+    }
+   },
+   "AnthropicContentBlockStopEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "index"
+    ],
+    "properties": {
+     "type": {
+      "const": "content_block_stop"
+     },
+     "index": {
+      "type": "integer"
+     }
+    }
+   },
+   "AnthropicMessageDeltaEvent": {
+    "type": "object",
+    "required": [
+     "type",
+     "delta",
+     "usage"
+    ],
+    "properties": {
+     "type": {
+      "const": "message_delta"
+     },
+     "delta": {
+      "type": "object",
+      "required": [
+       "stop_reason",
+       "stop_sequence"
+      ],
+      "properties": {
+       "stop_reason": {
+        "enum": [
+         "end_turn",
+         "max_tokens",
+         "stop_sequence",
+         "tool_use"
+        ]
+       },
+       "stop_sequence": {
+        "type": [
+         "string",
+         "null"
+        ]
+       }
+      }
+     },
+     "usage": {
+      "$ref": "#/components/schemas/AnthropicUsage"
+     }
+    }
+   },
+   "AnthropicMessageStopEvent": {
+    "type": "object",
+    "required": [
+     "type"
+    ],
+    "properties": {
+     "type": {
+      "const": "message_stop"
+     }
+    }
+   },
+   "AnthropicError": {
+    "type": "object",
+    "required": [
+     "type",
+     "error"
+    ],
+    "description": "An error of the Messages routes, in Anthropic's shape",
+    "properties": {
+     "type": {
+      "const": "error"
+     },
+     "error": {
+      "type": "object",
+      "required": [
+       "type",
+       "message"
+      ],
+      "properties": {
+       "type": {
+        "enum": [
+         "invalid_request_error",
+         "authentication_error",
+         "permission_error",
+         "not_found_error",
+         "request_too_large",
+         "overloaded_error",
+         "api_error"
+        ]
+       },
+       "message": {
+        "type": "string"
+       }
+      }
+     }
+    }
    }
   },
   "securitySchemes": {
@@ -6739,6 +9105,12 @@ enum OpenAPIDocument {
     "type": "http",
     "scheme": "bearer",
     "description": "Needed only when the server was started with --api-key-stdin"
+   },
+   "apiKey": {
+    "type": "apiKey",
+    "in": "header",
+    "name": "x-api-key",
+    "description": "The same key, as Anthropic's clients may send it"
    }
   },
   "responses": {
@@ -6825,6 +9197,16 @@ enum OpenAPIDocument {
      "application/json": {
       "schema": {
        "$ref": "#/components/schemas/Error"
+      }
+     }
+    }
+   },
+   "AnthropicFailure": {
+    "description": "A Messages route's error, in Anthropic's shape; error.type by status: 400 and 415 invalid_request_error, 401 authentication_error, 403 permission_error, 404 not_found_error, 413 request_too_large, 429 and 503 overloaded_error (with Retry-After), 500 api_error",
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/AnthropicError"
       }
      }
     }

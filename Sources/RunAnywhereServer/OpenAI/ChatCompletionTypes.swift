@@ -170,24 +170,7 @@ struct GenerationFields: Decodable, Sendable {
             }
             return .grammar(grammar)
         }
-        guard let format = responseFormat else { return nil }
-        switch format.type {
-        case "text": return nil
-        case "json_object": return .jsonObject
-        case "json_schema":
-            guard let schema = format.jsonSchema?.schema else {
-                throw OpenAIError(.badRequest, "response_format json_schema needs json_schema.schema", param: "response_format.json_schema.schema")
-            }
-            do {
-                let config = StructuredOutputConfig.schema(schema)
-                _ = try config.grammar()
-                return config
-            } catch let error as SDKError {
-                throw OpenAIError(.badRequest, error.message, param: "response_format.json_schema.schema", code: "unsupported_schema")
-            }
-        default:
-            throw OpenAIError(.badRequest, "response_format type '\(format.type)' is not supported; use text, json_object or json_schema", param: "response_format.type")
-        }
+        return try responseFormat?.structuredOutput(field: "response_format", schemaField: "response_format.json_schema.schema")
     }
 }
 
@@ -204,6 +187,28 @@ struct ResponseFormat: Decodable, Sendable {
     var jsonSchema: JSONSchemaFormat?
 
     enum CodingKeys: String, CodingKey { case type, jsonSchema = "json_schema" }
+
+    /// The output constraint this format asks for; errors name `field` (the format, as the
+    /// request spells it) and `schemaField` (where its schema is).
+    func structuredOutput(field: String, schemaField: String) throws -> StructuredOutputConfig? {
+        switch type {
+        case "text": return nil
+        case "json_object": return .jsonObject
+        case "json_schema":
+            guard let schema = jsonSchema?.schema else {
+                throw OpenAIError(.badRequest, "\(field) json_schema needs a schema", param: schemaField)
+            }
+            do {
+                let config = StructuredOutputConfig.schema(schema)
+                _ = try config.grammar()
+                return config
+            } catch let error as SDKError {
+                throw OpenAIError(.badRequest, error.message, param: schemaField, code: "unsupported_schema")
+            }
+        default:
+            throw OpenAIError(.badRequest, "\(field) type '\(type)' is not supported; use text, json_object or json_schema", param: "\(field).type")
+        }
+    }
 }
 
 /// `stream_options`.

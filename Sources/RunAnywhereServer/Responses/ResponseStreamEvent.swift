@@ -1,0 +1,47 @@
+import Foundation
+import RunAnywhere
+
+/// One of the Responses API's semantic stream events, sent as a server-sent event named by its
+/// `type`, numbered by `sequence_number`. Which fields it carries depends on the type:
+/// - `response.created`, `response.in_progress`, `response.completed`, `response.incomplete`,
+///   `response.failed`: `response`;
+/// - `response.output_item.added` / `.done`: `output_index`, `item`;
+/// - `response.content_part.added` / `.done`: `item_id`, `output_index`, `content_index`, `part`;
+/// - `response.output_text.delta` / `.done`, `response.reasoning_text.delta` / `.done`: the
+///   same indexes and `delta` or the whole `text` (`logprobs`, empty, for output text);
+/// - `response.function_call_arguments.delta` / `.done`: `item_id`, `output_index`, `delta` or
+///   `arguments` (and `name` when done);
+/// - `error`: `code`, `message`, `param`.
+struct ResponseStreamEvent: Encodable, Sendable {
+    let type: String
+    var sequenceNumber = 0
+    var response: ResponseObject?
+    var outputIndex: Int?
+    var item: ResponseItem?
+    var itemID: String?
+    var contentIndex: Int?
+    var part: ResponseContentPart?
+    var delta: String?
+    var text: String?
+    var arguments: String?
+    var name: String?
+    var logprobs: [JSONValue]?
+    var code: String?
+    var message: String?
+    var param: String?
+
+    enum CodingKeys: String, CodingKey {
+        case type, sequenceNumber = "sequence_number", response, outputIndex = "output_index", item, itemID = "item_id"
+        case contentIndex = "content_index", part, delta, text, arguments, name, logprobs, code, message, param
+    }
+
+    /// A `response.*` lifecycle event carrying the response as it stands.
+    static func lifecycle(_ type: String, _ response: ResponseObject) -> ResponseStreamEvent {
+        ResponseStreamEvent(type: type, response: response)
+    }
+
+    /// The `error` event for `error`.
+    static func error(_ error: OpenAIError) -> ResponseStreamEvent {
+        ResponseStreamEvent(type: "error", code: error.code ?? error.type, message: error.message, param: error.param)
+    }
+}

@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""OpenAI's Responses API through the official `openai` package, unchanged, against a running
+`runanywhere serve` (started with --reproducible, so that greedy answers repeat).
+
+Run by the CLI tests with the project venv's Python:
+    responses_client_check.py --base-url http://127.0.0.1:PORT/v1 --model MODEL [--retrieve RESPONSE_ID]
+Checks: text and item input (the same prompt), instructions, the semantic stream events in
+order with consecutive sequence numbers (and the `responses.stream` helper), max_output_tokens
+ending incomplete, a forced function call and its function_call_output round trip (as items and
+through previous_response_id), text.format json_schema (and `responses.parse`), a conversation
+continued by previous_response_id, retrieve, input_items, delete, store false, and 404s.
+Prints one JSON object of what it saw and exits 1 with the failed checks listed.
+"""
+import argparse
+import json
+import sys
+
+import jsonschema
+import openai
+import pydantic
+from openai import OpenAI
+
+failures = []
+
+INSTRUCTIONS = "You answer in one short sentence."
+WEATHER = {
+    "type": "function", "name": "get_weather", "description": "Get the current weather in a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+                   "required": ["city", "unit"], "additionalProperties": False},
+}
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+    return condition
+
+
+def check_whole(response, question):
+    """The shape of a finished response."""
+    check(response.object == "response" and response.id.startswith("resp_"), f"{question}: id {response.id}, object {response.object}")
+    check(response.status == "completed" and response.incomplete_details is None and response.error is None, f"{question}: status {response.status}")
+    messages = [item for item in response.output if item.type == "message"]
+    check(len(messages) == 1 and messages[0].role == "assistant" and messages[0].status == "completed"
+          and [part.type for part in messages[0].content] == ["output_text"], f"{question}: output {response.output}")
+    check(response.output_text.strip() != "", f"{question}: no output_text")
+    usage = response.usage
+    check(usage.input_tokens > 0 and usage.output_tokens > 0 and usage.total_tokens == usage.input_tokens + usage.output_tokens,
+          f"{question}: usage {usage}")
+
+
+def check_inputs(client, model):
+    """Text input and the same message as items give the same greedy answer from the same
+    number of tokens; instructions are read (more input tokens) and echoed."""
+    question = "Name a primary color."
+    text = client.responses.create(model=model, input=question, instructions=INSTRUCTIONS, max_output_tokens=24, temperature=0)
+    check_whole(text, "text input")
+    check(text.instructions == INSTRUCTIONS and text.max_output_tokens == 24 and text.temperature == 0, f"settings echoed: {text}")
+    easy = client.responses.create(model=model, input=[{"role": "user", "content": question}], instructions=INSTRUCTIONS,
+                                   max_output_tokens=24, temperature=0)
+    parts = client.responses.create(model=model, input=[{"type": "message", "role": "user", "content": [{"type": "input_text", "text": question}]}],
+                                    instructions=INSTRUCTIONS, max_output_tokens=24, temperature=0)
+    for name, other in (("role/content item", easy), ("input_text parts", parts)):
+        check(other.output_text == text.output_text and other.usage.input_tokens == text.usage.input_tokens,
+              f"{name}: {other.output_text!r} from {other.usage.input_tokens} tokens, text input: {text.output_text!r} from {text.usage.input_tokens}")
+    bare = client.responses.create(model=model, input=question, max_output_tokens=24, temperature=0)
+    check(bare.usage.input_tokens < text.usage.input_tokens, f"instructions add no input tokens: {bare.usage.input_tokens} vs {text.usage.input_tokens}")
+    return {"text": text.output_text, "usage": text.usage.model_dump()}, text
+
+
+def check_stream(client, model, whole):
+    """The stream's events in order, numbered from 0, building the same answer as the whole
+    response; the `responses.stream` helper's final response agrees."""
+    events = list(client.responses.create(model=model, input="Name a primary color.", instructions=INSTRUCTIONS, max_output_tokens=24,
+                                          temperature=0, stream=True))
+    types = [event.type for event in events]
+    check([event.sequence_number for event in events] == list(range(len(events))), f"sequence numbers {[e.sequence_number for e in events]}")
+    deltas = [event for event in events if event.type == "response.output_text.delta"]
+    expected = (["response.created", "response.in_progress", "response.output_item.added", "response.content_part.added"]
+                + ["response.output_text.delta"] * len(deltas)
+                + ["response.output_text.done", "response.content_part.done", "response.output_item.done", "response.completed"])
+    check(types == expected and len(deltas) > 0, f"event order: {types}")
+    streamed = "".join(event.delta for event in deltas)
+    done = next((event for event in events if event.type == "response.output_text.done"), None)
+    final = events[-1].response if events else None
+    check(streamed == whole.output_text and done is not None and done.text == streamed, f"streamed {streamed!r}, whole {whole.output_text!r}")
+    check(final is not None and final.status == "completed" and final.output_text == streamed and final.id == events[0].response.id
+          and final.usage.output_tokens == whole.usage.output_tokens, f"response.completed: {final}")
+    check(events[0].response.status == "in_progress" and events[0].response.output == [], f"response.created: {events[0]}")
+    item_ids = {getattr(event, "item_id", None) for event in events if hasattr(event, "item_id")}
+    check(len(item_ids) == 1 and item_ids == {final.output[0].id}, f"item ids {item_ids}")
+    seen = {"stream_events": len(events)}
+    if hasattr(client.responses, "stream"):
+        with client.responses.stream(model=model, input="Name a primary color.", instructions=INSTRUCTIONS, max_output_tokens=24,
+                                     temperature=0) as stream:
+            helper_text = "".join(event.delta for event in stream if event.type == "response.output_text.delta")
+            helper = stream.get_final_response()
+        check(helper_text == whole.output_text and helper.output_text == whole.output_text, f"responses.stream gave {helper_text!r}, {helper.output_text!r}")
+        seen["stream_helper"] = True
+    return seen
+
+
+def check_incomplete(client, model):
+    """max_output_tokens stops the answer: status incomplete, reason max_output_tokens, whole and streamed."""
+    cut = client.responses.create(model=model, input="Tell me a long story about a dragon.", max_output_tokens=3, temperature=0)
+    check(cut.status == "incomplete" and cut.incomplete_details is not None and cut.incomplete_details.reason == "max_output_tokens"
+          and cut.usage.output_tokens == 3, f"max_output_tokens 3 gave {cut.status}, {cut.incomplete_details}, {cut.usage}")
+    check(cut.output and cut.output[0].type == "message" and cut.output[0].status == "incomplete", f"incomplete output {cut.output}")
+    events = list(client.responses.create(model=model, input="Tell me a long story about a dragon.", max_output_tokens=3, temperature=0, stream=True))
+    check(events and events[-1].type == "response.incomplete" and events[-1].response.incomplete_details.reason == "max_output_tokens"
+          and events[-1].response.output_text == cut.output_text, f"streamed incomplete ends with {events[-1] if events else None}")
+    return {"incomplete": cut.output_text}
+
+
+def check_tools(client, model):
+    """A forced function call: a function_call item with valid arguments, streamed as argument
+    events; its output sent back as items and through previous_response_id gives the same answer."""
+    question = [{"role": "user", "content": "What is the weather in Paris?"}]
+    forced = {"type": "function", "name": "get_weather"}
+    first = client.responses.create(model=model, input=question, tools=[WEATHER], tool_choice=forced, max_output_tokens=60, temperature=0)
+    calls = [item for item in first.output if item.type == "function_call"]
+    check(first.status == "completed" and len(calls) == 1 and calls[0].name == "get_weather" and calls[0].call_id
+          and calls[0].status == "completed", f"a forced call gave {first.output}")
+    check([tool.name for tool in first.tools] == ["get_weather"] and first.tool_choice.name == "get_weather", f"tools echoed: {first.tools}, {first.tool_choice}")
+    if not calls:
+        return {}
+    arguments = json.loads(calls[0].arguments)
+    try:
+        jsonschema.validate(arguments, WEATHER["parameters"])
+    except jsonschema.ValidationError as error:
+        check(False, f"arguments {arguments} are not valid: {error}")
+    events = list(client.responses.create(model=model, input=question, tools=[WEATHER], tool_choice=forced, max_output_tokens=60,
+                                          temperature=0, stream=True))
+    added = [event.item for event in events if event.type == "response.output_item.added" and event.item.type == "function_call"]
+    deltas = "".join(event.delta for event in events if event.type == "response.function_call_arguments.delta")
+    done = [event for event in events if event.type == "response.function_call_arguments.done"]
+    check(len(added) == 1 and added[0].name == "get_weather" and json.loads(deltas) == arguments and len(done) == 1
+          and done[0].arguments == deltas and events[-1].type == "response.completed", f"streamed call: {[e.type for e in events]}, {deltas!r}")
+    result = {"type": "function_call_output", "call_id": calls[0].call_id, "output": "18 degrees Celsius and sunny"}
+    answer = client.responses.create(model=model, input=question + [item.model_dump(exclude_none=True) for item in first.output] + [result],
+                                     tools=[WEATHER], tool_choice="none", max_output_tokens=60, temperature=0)
+    check_whole(answer, "after the function's output")
+    check("18" in answer.output_text or "sunny" in answer.output_text, f"the answer does not use the function's output: {answer.output_text!r}")
+    continued = client.responses.create(model=model, previous_response_id=first.id, input=[result], tools=[WEATHER], tool_choice="none",
+                                        max_output_tokens=60, temperature=0)
+    check(continued.output_text == answer.output_text and continued.usage.input_tokens == answer.usage.input_tokens,
+          f"previous_response_id round trip: {continued.output_text!r} vs {answer.output_text!r}")
+    return {"function_call": arguments, "function_answer": answer.output_text}
+
+
+def check_structured(client, model):
+    """text.format json_schema: JSON valid for the schema with its properties in order, and `responses.parse` with a pydantic model."""
+    schema = {"type": "object", "properties": {"name": {"type": "string", "maxLength": 30}, "age": {"type": "integer", "minimum": 0, "maximum": 120}},
+              "required": ["name", "age"], "additionalProperties": False}
+    response = client.responses.create(model=model, input="Invent a person.", max_output_tokens=60, temperature=0,
+                                       text={"format": {"type": "json_schema", "name": "person", "schema": schema, "strict": True}})
+    person = None
+    try:
+        person = json.loads(response.output_text)
+        jsonschema.validate(person, schema)
+        check(list(person) == ["name", "age"], f"properties out of order: {person}")
+    except (ValueError, jsonschema.ValidationError) as error:
+        check(False, f"json_schema output {response.output_text!r} is not valid: {error}")
+    check(response.text.format.type == "json_schema" and response.text.format.name == "person", f"text.format echoed: {response.text}")
+    seen = {"person": person}
+    if hasattr(client.responses, "parse"):
+        class Pet(pydantic.BaseModel):
+            kind: str
+            legs: int
+
+        parsed = client.responses.parse(model=model, input="Describe a pet.", text_format=Pet, max_output_tokens=60, temperature=0)
+        check(isinstance(parsed.output_parsed, Pet), f"responses.parse gave {parsed.output_text!r}")
+        seen["parsed"] = parsed.output_parsed.model_dump() if isinstance(parsed.output_parsed, Pet) else None
+    try:
+        client.responses.create(model=model, input="Hi", max_output_tokens=5,
+                                text={"format": {"type": "json_schema", "name": "x", "schema": {"type": "string", "format": "email"}}})
+        check(False, "an unsupported schema was accepted")
+    except openai.BadRequestError as error:
+        body = error.body if isinstance(error.body, dict) else {}
+        check(body.get("param") == "text.format.schema", f"unsupported schema: {error.body}")
+    return seen
+
+
+def check_stored(client, model):
+    """previous_response_id continues a conversation (the earlier turn counts in the input
+    tokens); stored responses are retrieved, listed and deleted; store false keeps nothing."""
+    first = client.responses.create(model=model, input="My name is Ada.", max_output_tokens=16, temperature=0)
+    second = client.responses.create(model=model, input="What is my name?", previous_response_id=first.id, max_output_tokens=16, temperature=0)
+    alone = client.responses.create(model=model, input="What is my name?", max_output_tokens=16, temperature=0, store=False)
+    # The earlier turn's words ("My name is Ada." and the answer) are read before the question.
+    check(second.previous_response_id == first.id and second.usage.input_tokens >= alone.usage.input_tokens + first.usage.output_tokens + 3,
+          f"continued turn read {second.usage.input_tokens} tokens; alone {alone.usage.input_tokens}, first answer {first.usage.output_tokens}")
+    again = client.responses.retrieve(first.id)
+    check(again.id == first.id and again.output_text == first.output_text and again.usage.input_tokens == first.usage.input_tokens,
+          f"retrieve gave {again}")
+    items = client.responses.input_items.list(second.id, order="asc")
+    check([item.type for item in items.data] == ["message", "message", "message"] and items.data[-1].content[0].text == "What is my name?"
+          and items.data[1].id == first.output[0].id, f"input_items of the continued turn: {items.data}")
+    newest = client.responses.input_items.list(second.id)
+    check([item.id for item in newest.data] == [item.id for item in reversed(items.data)], "input_items are newest first by default")
+    client.responses.delete(first.id)
+    seen = {"continued": second.output_text, "kept": second.id}
+    for name, call in (("deleted", lambda: client.responses.retrieve(first.id)), ("store false", lambda: client.responses.retrieve(alone.id)),
+                       ("deleted again", lambda: client.responses.delete(first.id)),
+                       ("previous of a deleted one", lambda: client.responses.create(model=model, input="Hi", previous_response_id=first.id))):
+        try:
+            call()
+            check(False, f"{name}: no 404")
+        except openai.NotFoundError as error:
+            body = error.body if isinstance(error.body, dict) else {}
+            check(body.get("type") == "not_found_error" and body.get("code") == "response_not_found", f"{name}: {error.body}")
+    check(client.responses.retrieve(second.id).previous_response_id == first.id, "the later turn outlives the deleted one")
+    try:
+        client.responses.create(model=model, input=[{"role": "assistant", "content": "Hello"}], max_output_tokens=5)
+        check(False, "an input ending with the assistant's message was accepted")
+    except openai.BadRequestError as error:
+        check("input" in str(error), f"refusal of an assistant-ending input: {error}")
+    return seen
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--retrieve", help="only check that this stored response of a continued turn is retrieved (after a restart)")
+    args = parser.parse_args()
+    client = OpenAI(base_url=args.base_url, api_key="not-needed", max_retries=0, timeout=300)
+    if args.retrieve:
+        kept = client.responses.retrieve(args.retrieve)
+        items = client.responses.input_items.list(args.retrieve)
+        check(kept.id == args.retrieve and kept.status in ("completed", "incomplete") and kept.output_text and len(items.data) == 3,
+              f"after a restart: {kept}, input items {items.data}")
+        print(json.dumps({"retrieved": kept.output_text, "failures": failures}, indent=2))
+        return 1 if failures else 0
+    seen, whole = check_inputs(client, args.model)
+    seen.update(check_stream(client, args.model, whole))
+    seen.update(check_incomplete(client, args.model))
+    seen.update(check_tools(client, args.model))
+    seen.update(check_structured(client, args.model))
+    seen.update(check_stored(client, args.model))
+    print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
