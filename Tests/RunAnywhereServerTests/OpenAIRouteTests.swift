@@ -334,6 +334,9 @@ import Testing
             try await client.execute(uri: "/v1/chat/completions", method: .options, headers: preflight) { response in
                 #expect(response.status == .noContent || response.status == .ok)
                 #expect(response.headers[.accessControlAllowMethods]?.contains("POST") == true)
+                // Anthropic's clients send their key and API version in headers of their own.
+                let allowed = response.headers[.accessControlAllowHeaders]?.lowercased() ?? ""
+                #expect(["authorization", "x-api-key", "anthropic-version"].allSatisfy(allowed.contains), "\(allowed)")
             }
         }
         let closed = Self.server(try scriptedRuntime()).application()

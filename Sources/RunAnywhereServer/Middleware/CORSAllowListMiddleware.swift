@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// CORS for the listed origins only: their requests and preflights get Hummingbird's CORS
@@ -5,9 +6,13 @@ import Hummingbird
 struct CORSAllowListMiddleware<Context: RequestContext>: RouterMiddleware {
     let origins: Set<String>
     private let cors = CORSMiddleware<Context>(
-        allowOrigin: .originBased, allowHeaders: [.accept, .authorization, .contentType, .origin],
+        // Anthropic's clients send their key and API version in headers of their own.
+        allowOrigin: .originBased, allowHeaders: [.accept, .authorization, .contentType, .origin, Self.apiKey, Self.anthropicVersion],
         allowMethods: [.get, .post, .put, .patch, .delete, .options], maxAge: .seconds(600)
     )
+
+    private static var apiKey: HTTPField.Name { HTTPField.Name("x-api-key")! }
+    private static var anthropicVersion: HTTPField.Name { HTTPField.Name("anthropic-version")! }
 
     init(origins: [String]) { self.origins = Set(origins) }
 
