@@ -31,12 +31,10 @@ enum LlamaBatchInvariance {
     static func obstacle(options: ModelLoadOptions, gpuLayers: Int, metadata: GGUFMetadata?) -> String? {
         if options.flashAttention == .disabled { return "flash attention is disabled" }
         if gpuLayers > 0 { return "layers run on a GPU" }
-        guard let metadata, let arch = metadata.architecture else { return "the model's GGUF metadata is unreadable" }
+        guard let metadata, metadata.architecture != nil else { return "the model's GGUF metadata is unreadable" }
         let other = metadata.tensors.first { $0.shape.count >= 2 && !weightTypes.contains($0.type) }
         if let other { return "its weight \(other.name) is \(GGMLType.name(of: other.type)), not Q4_1 or Q8_0" }
-        let heads = metadata.values["\(arch).attention.head_count"]?.intValue ?? 0
-        let embedding = metadata.values["\(arch).embedding_length"]?.intValue ?? 0
-        let keyLength = metadata.values["\(arch).attention.key_length"]?.intValue ?? (heads > 0 ? embedding / heads : 0)
+        let keyLength = metadata.keyLength ?? 0
         guard keyLength > 0, keyLength % keyBlock == 0 else { return "its attention heads' \(keyLength) keys do not fill Q8_0 blocks" }
         return nil
     }

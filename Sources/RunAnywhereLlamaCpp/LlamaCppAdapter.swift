@@ -120,7 +120,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         let (llama, backend) = try await runBlocking { () throws -> (LlamaContext, String) in
             let library = try LlamaLibrary.load(candidates: candidates, logger: engineLogger)
             let metadata = try? GGUFReader.read(URL(fileURLWithPath: path))
-            return try Self.load(model, path: path, options: options, library: library, hardware: hardware, logger: logger) { gpuLayers in
+            return try Self.load(model, path: path, metadata: metadata, options: options, library: library, hardware: hardware, logger: logger) { gpuLayers in
                 let obstacle = LlamaBatchInvariance.obstacle(options: options, gpuLayers: gpuLayers, metadata: metadata)
                 if options.reproducible, let obstacle {
                     logger.notice("\(model.id) cannot be batch-invariant (\(obstacle)): its greedy and seeded requests decode one at a time")
@@ -156,12 +156,13 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         guard let path = model.primaryFile?.path else {
             throw SDKError(.modelNotDownloaded, "Model '\(model.id)' has no local file")
         }
-        let pooling = try pooling(GGUFReader.read(URL(fileURLWithPath: path)), model)
+        let metadata = try GGUFReader.read(URL(fileURLWithPath: path))
+        let pooling = try pooling(metadata, model)
         let (candidates, engineLogger, hardware) = (libraryCandidates, self.logger, self.hardware)
         let threads = options.threads ?? hardware.profile(accelerators: []).defaultThreads
         return try await runBlocking {
             let library = try LlamaLibrary.load(candidates: candidates, logger: engineLogger)
-            let (llama, _) = try Self.load(model, path: path, options: options, library: library, hardware: hardware, logger: logger) { gpuLayers in
+            let (llama, _) = try Self.load(model, path: path, metadata: metadata, options: options, library: library, hardware: hardware, logger: logger) { gpuLayers in
                 try LlamaPooledContext.context(
                     library: library, path: path, model: model, options: options, pooling: pooling, threads: threads, gpuLayers: gpuLayers
                 )
@@ -203,14 +204,15 @@ public struct LlamaCppAdapter: FrameworkAdapter {
     /// llama.cpp's names of its pooling types, by `pooling_type` value.
     private static let poolingNames = [0: "none", 1: "mean", 2: "CLS", 3: "last token", 4: "rank"]
 
-    /// Loads `model` through `make` with the layers ``offload(_:metadata:options:library:hardware:)``
-    /// puts on a GPU, or on the CPU when none takes them or loading there fails; returns the
-    /// context and the backend it runs on (`cpu`, `cuda`, `vulkan`).
+    /// Loads `model` (the file at `path`, whose GGUF says `metadata`) through `make` with the layers
+    /// ``offload(_:metadata:options:library:hardware:)`` puts on a GPU, or on the CPU when none
+    /// takes them or loading there fails; returns the context and the backend it runs on (`cpu`,
+    /// `cuda`, `vulkan`).
     private static func load(
-        _ model: ModelInfo, path: String, options: ModelLoadOptions, library: LlamaLibrary, hardware: any HardwareDetector, logger: Logger,
-        make: (_ gpuLayers: Int) throws -> LlamaContext
+        _ model: ModelInfo, path: String, metadata: GGUFMetadata?, options: ModelLoadOptions, library: LlamaLibrary,
+        hardware: any HardwareDetector, logger: Logger, make: (_ gpuLayers: Int) throws -> LlamaContext
     ) throws -> (LlamaContext, String) {
-        let offload = offload(model, metadata: try? GGUFReader.read(URL(fileURLWithPath: path)), options: options, library: library, hardware: hardware)
+        let offload = offload(model, metadata: metadata, options: options, library: library, hardware: hardware)
         guard offload.layers > 0, let device = offload.device else {
             // Asked-for layers that no GPU can take are worth a warning; the CPU by default is not.
             let level: Logger.Level = (options.gpuLayers ?? 0) > 0 ? .warning : .debug

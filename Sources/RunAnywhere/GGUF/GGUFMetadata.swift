@@ -38,6 +38,15 @@ public struct GGUFMetadata: Sendable, Equatable {
     public var layerCount: Int? { architecture.flatMap { values["\($0).block_count"]?.intValue } }
     /// The context length the model was trained with, `<arch>.context_length`.
     public var contextLength: Int? { architecture.flatMap { values["\($0).context_length"]?.intValue } }
+    /// The length of one attention head's keys: `<arch>.attention.key_length`, else
+    /// `embedding_length / head_count`; nil when the metadata says neither.
+    package var keyLength: Int? {
+        guard let arch = architecture else { return nil }
+        if let length = values["\(arch).attention.key_length"]?.intValue { return length }
+        guard let embedding = values["\(arch).embedding_length"]?.intValue,
+              let heads = values["\(arch).attention.head_count"]?.intValue, heads > 0 else { return nil }
+        return embedding / heads
+    }
     /// Bytes of keys and values one token takes in the KV cache at 16 bits, from the layer
     /// count and attention shape (`<arch>.block_count`, `.attention.head_count_kv`,
     /// `.attention.key_length` / `.value_length`, else `embedding_length / head_count`); nil
@@ -47,7 +56,7 @@ public struct GGUFMetadata: Sendable, Equatable {
               let embedding = values["\(arch).embedding_length"]?.intValue,
               let heads = values["\(arch).attention.head_count"]?.intValue, heads > 0 else { return nil }
         let kvHeads = values["\(arch).attention.head_count_kv"]?.intValue ?? heads
-        let keyLength = values["\(arch).attention.key_length"]?.intValue ?? embedding / heads
+        let keyLength = self.keyLength ?? embedding / heads
         let valueLength = values["\(arch).attention.value_length"]?.intValue ?? embedding / heads
         // The file's numbers are anyone's: summed and multiplied with overflow checks, never trapping.
         guard [layers, kvHeads, keyLength, valueLength].allSatisfy({ $0 >= 0 }) else { return nil }
