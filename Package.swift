@@ -160,7 +160,7 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MultipartKit", package: "multipart-kit"), .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("WebApp")],
             swiftSettings: swiftSettings

@@ -94,7 +94,7 @@ def draw(base, model):
 
 
 def loaded(base):
-    with urllib.request.urlopen(f"{base}/api/ps", timeout=30) as response:
+    with urllib.request.urlopen(f"{base}/api/models/loaded", timeout=30) as response:
         return [m["modelId"] for m in json.load(response).get("models", [])]
 
 

@@ -41,6 +41,8 @@ public struct RunAnywhereServer: Sendable {
         OpenAIRoutes(runtime: runtime, configuration: configuration).register(on: router)
         AnthropicRoutes(runtime: runtime, configuration: configuration).register(on: router)
         ResponseRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        OllamaRoutes(runtime: runtime, configuration: configuration).register(on: router)
+        OllamaModelRoutes(runtime: runtime, configuration: configuration).register(on: router)
         SpeechRoutes(runtime: runtime, configuration: configuration).register(on: router)
         ImageGenerationRoutes(runtime: runtime, configuration: configuration).register(on: router)
         EmbeddingRoutes(runtime: runtime, configuration: configuration).register(on: router)

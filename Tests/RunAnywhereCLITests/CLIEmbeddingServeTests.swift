@@ -27,7 +27,7 @@ struct CLIEmbeddingServeTests {
 }
 
 /// Whether scripts/setup has converted the default embedding model.
-private var embeddingModelInstalled: Bool {
+var embeddingModelInstalled: Bool {
     let id = RunAnywhere.defaultEmbeddingModelID
     return FileManager.default.fileExists(atPath: TestEnvironment.installedModelsDirectory.appendingPathComponent("\(id)/\(id).gguf").path)
 }

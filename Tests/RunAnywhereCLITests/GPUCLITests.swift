@@ -117,7 +117,7 @@ struct GPUCLITests {
         #expect(device(whole) > device(part) && device(part) > 0 && device(none) == 0, "\(whole) \(part) \(none)")
         #expect((none["memoryBytes"] as? Int ?? 0) > 0)
         _ = try await load(nil)
-        let ps = try #require(try JSONSerialization.jsonObject(with: await Self.request("\(root)/api/ps")) as? [String: Any])
+        let ps = try #require(try JSONSerialization.jsonObject(with: await Self.request("\(root)/api/models/loaded")) as? [String: Any])
         #expect(((ps["models"] as? [[String: Any]])?.first?["deviceMemoryBytes"] as? Int ?? 0) == device(whole))
         let chat = #"{"model":"\#(model)","messages":[{"role":"user","content":"Hi"}],"max_tokens":2}"#
         _ = try await Self.request("\(root)/v1/chat/completions", post: true, body: chat)

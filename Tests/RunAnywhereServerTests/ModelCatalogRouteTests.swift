@@ -232,7 +232,7 @@ import Testing
                 #expect(entry["state"] as? String == "loaded")
             }
             try await client.execute(uri: "/api/models/scripted/load", method: .delete) { #expect($0.status == .noContent) }
-            try await client.execute(uri: "/api/ps", method: .get) { response in
+            try await client.execute(uri: "/api/models/loaded", method: .get) { response in
                 let models = try OpenAIRouteTests.json(response.body)["models"] as? [Any]
                 #expect(models?.isEmpty == true)
             }

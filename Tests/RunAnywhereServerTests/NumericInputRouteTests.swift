@@ -19,9 +19,9 @@ import Testing
         }
     }
 
-    /// The cache's entry for the scripted model, from `/api/ps`.
+    /// The cache's entry for the scripted model, from `/api/models/loaded`.
     static func loaded(_ client: some TestClientProtocol) async throws -> [String: Any] {
-        try await client.execute(uri: "/api/ps", method: .get) { response in
+        try await client.execute(uri: "/api/models/loaded", method: .get) { response in
             try #require((try OpenAIRouteTests.json(response.body)["models"] as? [[String: Any]])?.first)
         }
     }

@@ -252,13 +252,13 @@ import Testing
     @Test func loadedModelsAreListedWithTheirKeepAlive() async throws {
         let app = Self.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/api/ps", method: .get) { response in
+            try await client.execute(uri: "/api/models/loaded", method: .get) { response in
                 let body = try Self.json(response.body)
                 #expect((body["models"] as? [Any])?.isEmpty == true)
             }
             let request = #"{"model": "scripted", "keep_alive": "1m", "messages": [{"role": "user", "content": "hi"}]}"#
             try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) { #expect($0.status == .ok) }
-            try await client.execute(uri: "/api/ps", method: .get) { response in
+            try await client.execute(uri: "/api/models/loaded", method: .get) { response in
                 let body = try Self.json(response.body)
                 let model = try #require((body["models"] as? [[String: Any]])?.first)
                 #expect(model["modelId"] as? String == "scripted")

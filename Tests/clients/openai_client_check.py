@@ -614,7 +614,7 @@ def check_busy(client, base_url, model):
         check(isinstance(error.body, dict) and error.body.get("code") == "busy", f"busy body {error.body}")
     stream.close()
     # The server notices the disconnection at its next token, well before the 4000 tokens end.
-    ps_url = base_url.rsplit("/v1", 1)[0] + "/api/ps"
+    ps_url = base_url.rsplit("/v1", 1)[0] + "/api/models/loaded"
     deadline, freed = time.monotonic() + 20, False
     while not freed and time.monotonic() < deadline:
         with urllib.request.urlopen(ps_url) as response:

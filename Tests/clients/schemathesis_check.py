@@ -33,6 +33,9 @@ EXCLUDED = {
     # Deletes a model's files; the fuzzer learns real ids from GET /api/models, and the files are
     # set-up's shared ones (the default model every other test uses).
     "DELETE /api/models/{id}": "deletes the shared installed models",
+    # ollama's pull and delete: the same download and deletion under ollama's names.
+    "POST /api/pull": "downloads a model",
+    "DELETE /api/delete": "deletes the shared installed models",
     # Benchmarks every installed model of the categories: minutes of work.
     "POST /api/benchmarks": "runs a benchmark",
     # Speech synthesis of up to 10,000 characters with the installed Piper voice: minutes.

@@ -88,7 +88,7 @@ def checks(page, options, folders):
         log = "".join(server.log)
         for line in ["POST /v1/chat/completions 403", "GET /api/settings 403", "OPTIONS /api/conversations 403"]:
             check(line in log, f"the server refused '{line.rsplit(' ', 1)[0]}' with a 403: {re.findall(r'(?:GET|POST|OPTIONS) /[^ ]* [0-9]+', log)}")
-        check(server.get("/api/ps")["models"] == [], "no model was loaded for the foreign page")
+        check(server.get("/api/models/loaded")["models"] == [], "no model was loaded for the foreign page")
         check(server.get("/api/conversations")["conversations"] == [], "no conversation was made")
 
         port = server.url.rsplit(":", 1)[1]

@@ -137,10 +137,10 @@ def models_checks(page, server):
     page.driver.get(server.url + "/#/models/info/smollm2-135m-instruct-q4_1")
     page.click("button.load")
     page.wait(lambda d: page.all("button.unload") and "loaded" in page.text("table.fields"), 60)
-    check(any(m["modelId"] == "smollm2-135m-instruct-q4_1" and m["state"] == "loaded" for m in server.get("/api/ps")["models"]), "Load did not load the model")
+    check(any(m["modelId"] == "smollm2-135m-instruct-q4_1" and m["state"] == "loaded" for m in server.get("/api/models/loaded")["models"]), "Load did not load the model")
     page.click("button.unload")
     page.wait(lambda d: page.all("button.load"), 30)
-    check(server.get("/api/ps")["models"] == [], "Unload did not unload the model")
+    check(server.get("/api/models/loaded")["models"] == [], "Unload did not unload the model")
     page.driver.get(server.url + "/#/models")
     page.find("li.model[data-model]")
 

@@ -58,7 +58,7 @@ public enum KeepAlive: Sendable, Equatable {
     }
 }
 
-/// A language model in the runtime's cache, as `runanywhere serve` lists it (like ollama's `/api/ps`).
+/// A language model in the runtime's cache, as `runanywhere serve` lists it (`GET /api/models/loaded`; ollama's `/api/ps` shows it in ollama's shape).
 public struct LoadedModelStatus: Sendable, Equatable, Codable {
     /// The model.
     public let modelId: String

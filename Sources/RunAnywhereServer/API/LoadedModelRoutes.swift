@@ -2,9 +2,9 @@ import Foundation
 import Hummingbird
 import RunAnywhere
 
-/// RunAnywhere's own API for what OpenAI has no word for: `GET /api/ps`, the language models
-/// loaded or loading, with their state, memory, requests in use and keep-alive (like ollama's
-/// `/api/ps`); `POST /api/models/{id}/load` (optional `keep_alive`, as the completion routes take
+/// RunAnywhere's own API for what OpenAI has no word for: `GET /api/models/loaded`, the language
+/// models loaded or loading, with their state, memory, requests in use and keep-alive (ollama's
+/// `/api/ps` is served in ollama's shape by ``OllamaModelRoutes``); `POST /api/models/{id}/load` (optional `keep_alive`, as the completion routes take
 /// it, and `gpu_layers`, the layers to place on a GPU, 0 for the CPU) loads a language model so
 /// that the next request starts at once, and answers with its status (a model already loaded
 /// keeps where it runs); `DELETE /api/models/{id}/load` unloads it once its requests end (204).
@@ -24,7 +24,7 @@ struct LoadedModelRoutes: Sendable {
     }
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("api/ps") { _, _ in
+        router.get("api/models/loaded") { _, _ in
             try jsonResponse(LoadedModels(models: await runtime.loadedModels(), memoryBudgetBytes: await runtime.modelMemoryBudget))
         }
         router.post("api/models/:id/load") { request, context in

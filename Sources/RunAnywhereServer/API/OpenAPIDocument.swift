@@ -15,7 +15,7 @@ enum OpenAPIDocument {
  "info": {
   "title": "RunAnywhere",
   "version": "1",
-  "description": "`runanywhere serve`: OpenAI-compatible routes under /v1 and RunAnywhere's own under /api. Errors are OpenAI's JSON shape (on /v1/messages, Anthropic's)."
+  "description": "`runanywhere serve`: OpenAI-compatible routes under /v1 and RunAnywhere's own under /api, and ollama's API (/api/chat, /api/generate, /api/embed, /api/embeddings, /api/tags, /api/show, /api/ps, /api/pull, /api/delete, /api/version). Errors are OpenAI's JSON shape (on /v1/messages, Anthropic's; on ollama's routes, ollama's)."
  },
  "servers": [
   {
@@ -39,6 +39,10 @@ enum OpenAPIDocument {
   {
    "name": "Anthropic",
    "description": "Anthropic's Messages API, in the shapes the official anthropic clients expect"
+  },
+  {
+   "name": "ollama",
+   "description": "ollama's API, in the shapes the official ollama clients expect"
   }
  ],
  "paths": {
@@ -1299,9 +1303,9 @@ enum OpenAPIDocument {
     ]
    }
   },
-  "/api/ps": {
+  "/api/models/loaded": {
    "get": {
-    "summary": "The language models loaded or loading, like ollama's /api/ps",
+    "summary": "The language models loaded or loading (ollama's /api/ps lists them in ollama's shape)",
     "responses": {
      "200": {
       "description": "OK",
@@ -4393,6 +4397,486 @@ enum OpenAPIDocument {
       "$ref": "#/components/responses/Busy"
      }
     }
+   }
+  },
+  "/api/chat": {
+   "post": {
+    "summary": "ollama's chat: the assistant's next message, whole or as lines",
+    "description": "Each line maps one of the SDK's generation events; the body may come as JSON or, as curl -d sends it, labelled application/x-www-form-urlencoded",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/OllamaChatResponse"
+        }
+       },
+       "application/x-ndjson": {
+        "schema": {
+         "oneOf": [
+          {
+           "$ref": "#/components/schemas/OllamaChatResponse"
+          },
+          {
+           "$ref": "#/components/schemas/OllamaError"
+          }
+         ],
+         "description": "With stream (the default): each line an OllamaChatResponse, a piece of text, reasoning or a tool call, then the last with done true; an OllamaError line if the generation fails"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "401": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "403": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "404": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "413": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "415": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "500": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "503": {
+      "$ref": "#/components/responses/OllamaFailure"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/OllamaChatRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "ollama"
+    ]
+   }
+  },
+  "/api/generate": {
+   "post": {
+    "summary": "ollama's completion of a prompt, whole or as lines",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/OllamaGenerateResponse"
+        }
+       },
+       "application/x-ndjson": {
+        "schema": {
+         "oneOf": [
+          {
+           "$ref": "#/components/schemas/OllamaGenerateResponse"
+          },
+          {
+           "$ref": "#/components/schemas/OllamaError"
+          }
+         ],
+         "description": "With stream (the default): each line an OllamaGenerateResponse, then the last with done true; an OllamaError line if the generation fails"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "401": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "403": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "404": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "413": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "415": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "500": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "503": {
+      "$ref": "#/components/responses/OllamaFailure"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/OllamaGenerateRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "ollama"
+    ]
+   }
+  },
+  "/api/embed": {
+   "post": {
+    "summary": "ollama's embeddings: a vector per text",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/OllamaEmbedResponse"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "401": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "403": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "404": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "413": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "415": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "500": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "503": {
+      "$ref": "#/components/responses/OllamaFailure"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/OllamaEmbedRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "ollama"
+    ]
+   }
+  },
+  "/api/embeddings": {
+   "post": {
+    "summary": "ollama's older embeddings route: one prompt, one vector",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/OllamaEmbeddingsResponse"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "401": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "403": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "404": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "413": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "415": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "500": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "503": {
+      "$ref": "#/components/responses/OllamaFailure"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/OllamaEmbeddingsRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "ollama"
+    ]
+   }
+  },
+  "/api/tags": {
+   "get": {
+    "summary": "ollama's list of the installed models it runs (language, vision-language with their projector, embedding)",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/OllamaModelList"
+        }
+       }
+      }
+     },
+     "401": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "403": {
+      "$ref": "#/components/responses/OllamaFailure"
+     }
+    },
+    "tags": [
+     "ollama"
+    ]
+   }
+  },
+  "/api/show": {
+   "post": {
+    "summary": "ollama's description of an installed model",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/OllamaShowResponse"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "401": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "403": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "404": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "413": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "415": {
+      "$ref": "#/components/responses/OllamaFailure"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/OllamaModelRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "ollama"
+    ]
+   }
+  },
+  "/api/ps": {
+   "get": {
+    "summary": "ollama's list of the loaded models",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/OllamaLoadedModelList"
+        }
+       }
+      }
+     },
+     "401": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "403": {
+      "$ref": "#/components/responses/OllamaFailure"
+     }
+    },
+    "tags": [
+     "ollama"
+    ]
+   }
+  },
+  "/api/pull": {
+   "post": {
+    "summary": "ollama's pull: download a catalog model or a hf.co/OWNER/REPO:QUANT reference",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/OllamaPullProgress"
+        }
+       },
+       "application/x-ndjson": {
+        "schema": {
+         "oneOf": [
+          {
+           "$ref": "#/components/schemas/OllamaPullProgress"
+          },
+          {
+           "$ref": "#/components/schemas/OllamaError"
+          }
+         ],
+         "description": "With stream (the default): progress lines ending with status success; an OllamaError line if the download fails"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "401": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "403": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "404": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "413": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "415": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "500": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "503": {
+      "$ref": "#/components/responses/OllamaFailure"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/OllamaModelRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "ollama"
+    ]
+   }
+  },
+  "/api/delete": {
+   "delete": {
+    "summary": "ollama's delete: remove an installed model's files",
+    "responses": {
+     "200": {
+      "description": "Deleted (no body)"
+     },
+     "400": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "401": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "403": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "404": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "413": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "415": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "500": {
+      "$ref": "#/components/responses/OllamaFailure"
+     }
+    },
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "$ref": "#/components/schemas/OllamaModelRequest"
+       }
+      }
+     }
+    },
+    "tags": [
+     "ollama"
+    ]
+   }
+  },
+  "/api/version": {
+   "get": {
+    "summary": "ollama's version route: the SDK's version",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/OllamaVersion"
+        }
+       }
+      }
+     },
+     "401": {
+      "$ref": "#/components/responses/OllamaFailure"
+     },
+     "403": {
+      "$ref": "#/components/responses/OllamaFailure"
+     }
+    },
+    "tags": [
+     "ollama"
+    ]
    }
   }
  },
@@ -9098,6 +9582,875 @@ enum OpenAPIDocument {
       }
      }
     }
+   },
+   "OllamaError": {
+    "type": "object",
+    "required": [
+     "error"
+    ],
+    "additionalProperties": false,
+    "properties": {
+     "error": {
+      "type": "string"
+     }
+    },
+    "description": "ollama's error shape, on ollama's routes; also the last line of a stream that failed"
+   },
+   "OllamaOptions": {
+    "type": "object",
+    "description": "ollama's runner parameters. Mapped: num_predict (-1 or -2: as many tokens as the context holds, ollama's default), temperature, top_k, top_p, seed (negative: none), stop, num_thread, and for the request that loads the model num_ctx and num_gpu (-1: the engine decides). Other names are accepted without effect, as ollama accepts them",
+    "properties": {
+     "num_predict": {
+      "type": "integer",
+      "minimum": -2,
+      "not": {
+       "const": 0
+      }
+     },
+     "temperature": {
+      "type": "number",
+      "minimum": 0,
+      "maximum": 2
+     },
+     "top_k": {
+      "type": "integer",
+      "minimum": 0
+     },
+     "top_p": {
+      "type": "number",
+      "minimum": 0,
+      "maximum": 1
+     },
+     "seed": {
+      "type": "integer",
+      "maximum": 4294967295
+     },
+     "stop": {
+      "oneOf": [
+       {
+        "type": "string"
+       },
+       {
+        "type": "array",
+        "items": {
+         "type": "string"
+        }
+       }
+      ]
+     },
+     "num_ctx": {
+      "type": "integer",
+      "minimum": 1
+     },
+     "num_gpu": {
+      "type": "integer",
+      "minimum": -1
+     },
+     "num_thread": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 512
+     }
+    }
+   },
+   "OllamaFormat": {
+    "description": "\"json\" (any JSON object), a JSON schema the answer keeps to, or \"\" (free text)",
+    "oneOf": [
+     {
+      "enum": [
+       "",
+       "json"
+      ]
+     },
+     {
+      "type": "object"
+     }
+    ]
+   },
+   "OllamaThink": {
+    "description": "Whether the model's reasoning is sent (in thinking); true for a model that does not think is a 400. An effort is taken as true",
+    "oneOf": [
+     {
+      "type": "boolean"
+     },
+     {
+      "enum": [
+       "high",
+       "medium",
+       "low"
+      ]
+     }
+    ]
+   },
+   "OllamaToolCallParam": {
+    "type": "object",
+    "required": [
+     "function"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "function": {
+      "type": "object",
+      "required": [
+       "name"
+      ],
+      "properties": {
+       "name": {
+        "type": "string"
+       },
+       "arguments": {
+        "oneOf": [
+         {
+          "type": "object"
+         },
+         {
+          "type": "string",
+          "description": "JSON text of an object"
+         }
+        ]
+       }
+      }
+     }
+    }
+   },
+   "OllamaChatMessageParam": {
+    "type": "object",
+    "required": [
+     "role"
+    ],
+    "properties": {
+     "role": {
+      "enum": [
+       "system",
+       "user",
+       "assistant",
+       "tool"
+      ]
+     },
+     "content": {
+      "type": "string"
+     },
+     "images": {
+      "type": "array",
+      "items": {
+       "type": "string",
+       "description": "base64 of a PNG or JPEG (vision-language models)"
+      }
+     },
+     "thinking": {
+      "type": "string",
+      "description": "An assistant's earlier reasoning: accepted, not read again"
+     },
+     "tool_calls": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/OllamaToolCallParam"
+      }
+     },
+     "tool_name": {
+      "type": "string",
+      "description": "A tool result's tool: it answers the earliest unanswered call of that name"
+     },
+     "tool_call_id": {
+      "type": "string"
+     }
+    }
+   },
+   "OllamaChatRequest": {
+    "type": "object",
+    "required": [
+     "model"
+    ],
+    "properties": {
+     "model": {
+      "type": "string",
+      "minLength": 1,
+      "description": "An installed model's id, or its ollama name (id:latest)"
+     },
+     "stream": {
+      "type": "boolean",
+      "default": true,
+      "description": "Lines of application/x-ndjson unless false"
+     },
+     "options": {
+      "$ref": "#/components/schemas/OllamaOptions"
+     },
+     "format": {
+      "$ref": "#/components/schemas/OllamaFormat"
+     },
+     "think": {
+      "$ref": "#/components/schemas/OllamaThink"
+     },
+     "keep_alive": {
+      "$ref": "#/components/schemas/KeepAlive"
+     },
+     "messages": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/OllamaChatMessageParam"
+      },
+      "description": "The conversation, ending with the user's message or tool results; none loads the model (with keep_alive 0, unloads it)"
+     },
+     "tools": {
+      "type": "array",
+      "description": "Functions the model may call; each call is grammar-constrained, so its arguments always parse and match the schema (the json_schema subset of response_format)",
+      "items": {
+       "type": "object",
+       "required": [
+        "type",
+        "function"
+       ],
+       "properties": {
+        "type": {
+         "const": "function"
+        },
+        "function": {
+         "type": "object",
+         "required": [
+          "name"
+         ],
+         "properties": {
+          "name": {
+           "type": "string",
+           "pattern": "^[A-Za-z0-9_-]{1,64}$"
+          },
+          "description": {
+           "type": "string"
+          },
+          "parameters": {
+           "type": "object"
+          },
+          "strict": {
+           "type": "boolean",
+           "description": "Accepted; the arguments always keep to the schema"
+          }
+         }
+        }
+       }
+      }
+     }
+    }
+   },
+   "OllamaGenerateRequest": {
+    "type": "object",
+    "required": [
+     "model"
+    ],
+    "properties": {
+     "model": {
+      "type": "string",
+      "minLength": 1,
+      "description": "An installed model's id, or its ollama name (id:latest)"
+     },
+     "stream": {
+      "type": "boolean",
+      "default": true,
+      "description": "Lines of application/x-ndjson unless false"
+     },
+     "options": {
+      "$ref": "#/components/schemas/OllamaOptions"
+     },
+     "format": {
+      "$ref": "#/components/schemas/OllamaFormat"
+     },
+     "think": {
+      "$ref": "#/components/schemas/OllamaThink"
+     },
+     "keep_alive": {
+      "$ref": "#/components/schemas/KeepAlive"
+     },
+     "prompt": {
+      "type": "string",
+      "description": "Empty (with no images) loads the model, or with keep_alive 0 unloads it"
+     },
+     "system": {
+      "type": "string"
+     },
+     "raw": {
+      "type": "boolean",
+      "description": "The prompt verbatim, without the chat template"
+     },
+     "images": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      }
+     },
+     "template": {
+      "type": "string",
+      "description": "Only empty: an ollama Go template is a 400 (the model's own chat template is used)"
+     },
+     "suffix": {
+      "type": "string",
+      "description": "Only empty: fill-in-the-middle is a 400"
+     },
+     "context": {
+      "type": "array",
+      "items": {
+       "type": "integer"
+      },
+      "description": "Only empty: token ids of an earlier answer (deprecated by ollama) are a 400"
+     }
+    }
+   },
+   "OllamaToolCall": {
+    "type": "object",
+    "required": [
+     "id",
+     "function"
+    ],
+    "properties": {
+     "id": {
+      "type": "string"
+     },
+     "function": {
+      "type": "object",
+      "required": [
+       "index",
+       "name",
+       "arguments"
+      ],
+      "properties": {
+       "index": {
+        "type": "integer",
+        "minimum": 0
+       },
+       "name": {
+        "type": "string"
+       },
+       "arguments": {
+        "type": "object"
+       }
+      }
+     }
+    }
+   },
+   "OllamaMessage": {
+    "type": "object",
+    "required": [
+     "role",
+     "content"
+    ],
+    "properties": {
+     "role": {
+      "const": "assistant"
+     },
+     "content": {
+      "type": "string"
+     },
+     "thinking": {
+      "type": "string"
+     },
+     "tool_calls": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/OllamaToolCall"
+      }
+     }
+    }
+   },
+   "OllamaChatResponse": {
+    "type": "object",
+    "required": [
+     "model",
+     "created_at",
+     "message",
+     "done"
+    ],
+    "description": "A streamed line (done false) or the last line and whole answer (done true, with done_reason and the stats)",
+    "properties": {
+     "model": {
+      "type": "string"
+     },
+     "created_at": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "message": {
+      "$ref": "#/components/schemas/OllamaMessage"
+     },
+     "done": {
+      "type": "boolean"
+     },
+     "done_reason": {
+      "enum": [
+       "stop",
+       "length",
+       "load",
+       "unload"
+      ],
+      "description": "On the last line: stop (also after tool calls), length, or load and unload for a request without a prompt"
+     },
+     "total_duration": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Nanoseconds since the request arrived"
+     },
+     "load_duration": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Nanoseconds until the engine took the request: loading the model, or waiting for it"
+     },
+     "prompt_eval_count": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "The prompt's tokens, cached ones included"
+     },
+     "prompt_eval_duration": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Nanoseconds until the first token"
+     },
+     "eval_count": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Tokens generated"
+     },
+     "eval_duration": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Nanoseconds generating after the first token"
+     }
+    }
+   },
+   "OllamaGenerateResponse": {
+    "type": "object",
+    "required": [
+     "model",
+     "created_at",
+     "response",
+     "done"
+    ],
+    "description": "A streamed line (done false) or the last line and whole answer (done true, with done_reason and the stats)",
+    "properties": {
+     "model": {
+      "type": "string"
+     },
+     "created_at": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "response": {
+      "type": "string"
+     },
+     "thinking": {
+      "type": "string"
+     },
+     "done": {
+      "type": "boolean"
+     },
+     "done_reason": {
+      "enum": [
+       "stop",
+       "length",
+       "load",
+       "unload"
+      ],
+      "description": "On the last line: stop (also after tool calls), length, or load and unload for a request without a prompt"
+     },
+     "total_duration": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Nanoseconds since the request arrived"
+     },
+     "load_duration": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Nanoseconds until the engine took the request: loading the model, or waiting for it"
+     },
+     "prompt_eval_count": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "The prompt's tokens, cached ones included"
+     },
+     "prompt_eval_duration": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Nanoseconds until the first token"
+     },
+     "eval_count": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Tokens generated"
+     },
+     "eval_duration": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Nanoseconds generating after the first token"
+     }
+    }
+   },
+   "OllamaEmbedRequest": {
+    "type": "object",
+    "required": [
+     "model",
+     "input"
+    ],
+    "properties": {
+     "model": {
+      "type": "string"
+     },
+     "input": {
+      "oneOf": [
+       {
+        "type": "string"
+       },
+       {
+        "type": "array",
+        "items": {
+         "type": "string"
+        }
+       }
+      ]
+     },
+     "truncate": {
+      "type": "boolean",
+      "default": true,
+      "description": "Cut a text longer than the model reads (ollama's default); false refuses it"
+     },
+     "dimensions": {
+      "type": "integer",
+      "minimum": 1,
+      "description": "Only the model's own"
+     },
+     "options": {
+      "$ref": "#/components/schemas/OllamaOptions"
+     },
+     "keep_alive": {
+      "$ref": "#/components/schemas/KeepAlive"
+     }
+    }
+   },
+   "OllamaEmbedResponse": {
+    "type": "object",
+    "required": [
+     "model",
+     "embeddings"
+    ],
+    "properties": {
+     "model": {
+      "type": "string"
+     },
+     "embeddings": {
+      "type": "array",
+      "items": {
+       "type": "array",
+       "items": {
+        "type": "number"
+       }
+      },
+      "description": "L2-normalized vectors, in the order of input"
+     },
+     "total_duration": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Nanoseconds since the request arrived"
+     },
+     "load_duration": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Nanoseconds until the engine took the request: loading the model, or waiting for it"
+     },
+     "prompt_eval_count": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "The prompt's tokens, cached ones included"
+     }
+    }
+   },
+   "OllamaEmbeddingsRequest": {
+    "type": "object",
+    "required": [
+     "model"
+    ],
+    "properties": {
+     "model": {
+      "type": "string"
+     },
+     "prompt": {
+      "type": "string",
+      "description": "Empty is answered with an empty vector, as ollama answers it"
+     },
+     "options": {
+      "$ref": "#/components/schemas/OllamaOptions"
+     },
+     "keep_alive": {
+      "$ref": "#/components/schemas/KeepAlive"
+     }
+    }
+   },
+   "OllamaEmbeddingsResponse": {
+    "type": "object",
+    "required": [
+     "embedding"
+    ],
+    "properties": {
+     "embedding": {
+      "type": "array",
+      "items": {
+       "type": "number"
+      }
+     }
+    }
+   },
+   "OllamaModelDetails": {
+    "type": "object",
+    "required": [
+     "parent_model",
+     "format",
+     "family",
+     "families",
+     "parameter_size",
+     "quantization_level"
+    ],
+    "properties": {
+     "parent_model": {
+      "type": "string"
+     },
+     "format": {
+      "type": "string"
+     },
+     "family": {
+      "type": "string"
+     },
+     "families": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      }
+     },
+     "parameter_size": {
+      "type": "string"
+     },
+     "quantization_level": {
+      "type": "string"
+     }
+    }
+   },
+   "OllamaModelEntry": {
+    "type": "object",
+    "required": [
+     "name",
+     "model",
+     "modified_at",
+     "size",
+     "digest",
+     "details"
+    ],
+    "properties": {
+     "name": {
+      "type": "string",
+      "description": "id:latest"
+     },
+     "model": {
+      "type": "string"
+     },
+     "modified_at": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "size": {
+      "type": "integer"
+     },
+     "digest": {
+      "type": "string",
+      "description": "SHA-256 of the id, size and modification time of the model's file: it changes when they do"
+     },
+     "details": {
+      "$ref": "#/components/schemas/OllamaModelDetails"
+     }
+    }
+   },
+   "OllamaModelList": {
+    "type": "object",
+    "required": [
+     "models"
+    ],
+    "properties": {
+     "models": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/OllamaModelEntry"
+      }
+     }
+    }
+   },
+   "OllamaLoadedModel": {
+    "type": "object",
+    "required": [
+     "name",
+     "model",
+     "size",
+     "digest",
+     "details",
+     "size_vram"
+    ],
+    "properties": {
+     "name": {
+      "type": "string"
+     },
+     "model": {
+      "type": "string"
+     },
+     "size": {
+      "type": "integer",
+      "description": "Host memory, bytes"
+     },
+     "digest": {
+      "type": "string"
+     },
+     "details": {
+      "$ref": "#/components/schemas/OllamaModelDetails"
+     },
+     "expires_at": {
+      "type": "string",
+      "format": "date-time",
+      "description": "Absent while the model stays loaded for ever or is in use"
+     },
+     "size_vram": {
+      "type": "integer",
+      "description": "The part on a GPU, bytes"
+     },
+     "context_length": {
+      "type": "integer"
+     }
+    }
+   },
+   "OllamaLoadedModelList": {
+    "type": "object",
+    "required": [
+     "models"
+    ],
+    "properties": {
+     "models": {
+      "type": "array",
+      "items": {
+       "$ref": "#/components/schemas/OllamaLoadedModel"
+      }
+     }
+    }
+   },
+   "OllamaModelRequest": {
+    "type": "object",
+    "properties": {
+     "model": {
+      "type": "string",
+      "minLength": 1
+     },
+     "name": {
+      "type": "string",
+      "minLength": 1,
+      "description": "model's older spelling"
+     },
+     "stream": {
+      "type": "boolean",
+      "default": true
+     },
+     "verbose": {
+      "type": "boolean"
+     },
+     "insecure": {
+      "type": "boolean"
+     }
+    },
+    "anyOf": [
+     {
+      "required": [
+       "model"
+      ]
+     },
+     {
+      "required": [
+       "name"
+      ]
+     }
+    ]
+   },
+   "OllamaShowResponse": {
+    "type": "object",
+    "required": [
+     "license",
+     "modelfile",
+     "parameters",
+     "template",
+     "details",
+     "model_info",
+     "capabilities",
+     "modified_at"
+    ],
+    "properties": {
+     "license": {
+      "type": "string"
+     },
+     "modelfile": {
+      "type": "string"
+     },
+     "parameters": {
+      "type": "string"
+     },
+     "template": {
+      "type": "string",
+      "description": "The GGUF's chat template (Jinja)"
+     },
+     "details": {
+      "$ref": "#/components/schemas/OllamaModelDetails"
+     },
+     "model_info": {
+      "type": "object",
+      "description": "The GGUF header's values; arrays as null"
+     },
+     "capabilities": {
+      "type": "array",
+      "items": {
+       "enum": [
+        "completion",
+        "tools",
+        "vision",
+        "embedding",
+        "thinking"
+       ]
+      }
+     },
+     "modified_at": {
+      "type": "string",
+      "format": "date-time"
+     }
+    }
+   },
+   "OllamaPullProgress": {
+    "type": "object",
+    "required": [
+     "status"
+    ],
+    "properties": {
+     "status": {
+      "type": "string",
+      "description": "pulling manifest, pulling <id> (with digest, total and completed bytes), verifying sha256 digest, extracting, writing manifest, success"
+     },
+     "digest": {
+      "type": "string"
+     },
+     "total": {
+      "type": "integer"
+     },
+     "completed": {
+      "type": "integer"
+     }
+    }
+   },
+   "OllamaVersion": {
+    "type": "object",
+    "required": [
+     "version"
+    ],
+    "properties": {
+     "version": {
+      "type": "string",
+      "description": "The SDK's version"
+     }
+    }
    }
   },
   "securitySchemes": {
@@ -9207,6 +10560,16 @@ enum OpenAPIDocument {
      "application/json": {
       "schema": {
        "$ref": "#/components/schemas/AnthropicError"
+      }
+     }
+    }
+   },
+   "OllamaFailure": {
+    "description": "An ollama route's error, in ollama's shape, with the failure's status (503 with Retry-After when busy)",
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/OllamaError"
       }
      }
     }

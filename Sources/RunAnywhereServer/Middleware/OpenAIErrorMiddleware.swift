@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// Answers every error a route throws, and unknown routes, with an OpenAI-style JSON error (on
-/// the Messages routes, Anthropic's: ``AnthropicError``). Unexpected errors are logged here and
+/// the Messages routes, Anthropic's: ``AnthropicError``; on ollama's, ollama's: ``OllamaError``). Unexpected errors are logged here and
 /// reach the client without their details.
 struct OpenAIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -13,6 +13,7 @@ struct OpenAIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 context.logger.error("Request failed", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
             }
             if AnthropicError.isMessagesPath(request.uri.path) { return try AnthropicError(answer).response() }
+            if OllamaError.isOllamaPath(request.uri.path) { return try OllamaError.response(answer) }
             return try answer.response(from: request, context: context)
         }
     }

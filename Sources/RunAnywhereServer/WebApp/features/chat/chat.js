@@ -105,7 +105,7 @@ class ChatScreen {
     const id = this.modelSelect.value;
     if (!id || this.closed) return;
     try {
-      const { models } = await api("/api/ps");
+      const { models } = await api("/api/models/loaded");
       const status = models.find((m) => m.modelId === id);
       const state = status?.state ?? "notLoaded";
       const label = { notLoaded: "not loaded", loading: "loading…", loaded: "loaded", unloading: "unloading", failed: "failed" }[state] ?? state;

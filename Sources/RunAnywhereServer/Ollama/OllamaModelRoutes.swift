@@ -1,0 +1,256 @@
+import Crypto
+import Foundation
+import Hummingbird
+import RunAnywhere
+
+/// `details` of a model in ollama's listings, from its GGUF header.
+struct OllamaModelDetails: Encodable, Sendable {
+    let parentModel = ""
+    let format: String
+    let family: String
+    let families: [String]
+    let parameterSize: String
+    let quantizationLevel: String
+
+    enum CodingKeys: String, CodingKey {
+        case parentModel = "parent_model", format, family, families, parameterSize = "parameter_size", quantizationLevel = "quantization_level"
+    }
+
+    init(_ model: ModelInfo, metadata: GGUFMetadata?) {
+        format = model.format.rawValue
+        family = metadata?.architecture ?? ""
+        families = metadata?.architecture.map { [$0] } ?? []
+        parameterSize = metadata.map(\.parameterCountLabel) ?? ""
+        quantizationLevel = metadata?.quantization ?? ""
+    }
+}
+
+/// An installed model as `/api/tags` lists it. `digest` identifies the installed files (a
+/// SHA-256 of the id, size and modification time: it changes when they do), not a registry
+/// manifest, which a local file has none of.
+struct OllamaModelEntry: Encodable, Sendable {
+    let name: String
+    let model: String
+    let modifiedAt: Date
+    let size: Int64
+    let digest: String
+    let details: OllamaModelDetails
+
+    enum CodingKeys: String, CodingKey { case name, model, modifiedAt = "modified_at", size, digest, details }
+}
+
+/// A loaded model as `/api/ps` lists it: its memory (`size`, the part on a GPU `size_vram`), when
+/// its keep-alive ends (absent when it stays loaded) and its context window.
+struct OllamaLoadedModel: Encodable, Sendable {
+    let name: String
+    let model: String
+    let size: Int64
+    let digest: String
+    let details: OllamaModelDetails
+    let expiresAt: Date?
+    let sizeVram: Int64
+    let contextLength: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case name, model, size, digest, details, expiresAt = "expires_at", sizeVram = "size_vram", contextLength = "context_length"
+    }
+}
+
+/// `/api/show`'s answer: the model's license, a Modelfile that names its file, its defaults
+/// (`parameters`), its chat template (the GGUF's, a Jinja template where ollama shows a Go one),
+/// `details`, `model_info` (the GGUF header's values; its arrays, such as the vocabulary, as null,
+/// as ollama shows them) and `capabilities`.
+struct OllamaShowResponse: Encodable, Sendable {
+    let license: String
+    let modelfile: String
+    let parameters: String
+    let template: String
+    let details: OllamaModelDetails
+    let modelInfo: [String: JSONValue]
+    let capabilities: [String]
+    let modifiedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case license, modelfile, parameters, template, details, modelInfo = "model_info", capabilities, modifiedAt = "modified_at"
+    }
+}
+
+/// A line of `/api/pull`'s progress: `status`, and while downloading `digest`, `total` and `completed` bytes.
+struct OllamaPullProgress: Encodable, Sendable {
+    let status: String
+    var digest: String?
+    var total: Int64?
+    var completed: Int64?
+
+    init(status: String) {
+        self.status = status
+    }
+
+    init(_ progress: DownloadProgress, model: ModelInfo?) {
+        switch progress.state {
+        case .downloading:
+            status = "pulling \(progress.modelId)"
+            digest = model?.sha256.map { "sha256:\($0)" } ?? ""
+            total = progress.totalBytes
+            completed = progress.bytesDownloaded
+        case .verifying: status = "verifying sha256 digest"
+        case .extracting: status = "extracting"
+        case .completed, .failed: status = "writing manifest"
+        }
+    }
+}
+
+/// ollama's API for models: `GET /api/tags` (the installed models it can run: language,
+/// vision-language with their projector, embedding), `POST /api/show`, `GET /api/ps` (the models
+/// loaded), `POST /api/pull` (a catalog id or a `hf.co/OWNER/REPO:QUANT` reference, downloaded
+/// with its progress as lines), `DELETE /api/delete` and `GET /api/version` (the SDK's).
+/// Names are ollama's (``OllamaName``); errors take ollama's shape (``OllamaError``).
+struct OllamaModelRoutes: Sendable {
+    let runtime: RunAnywhereRuntime
+    let configuration: ServerConfiguration
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("api/tags") { _, _ in
+            let models = runtime.availableModels().filter(Self.isServed).map { model in
+                let (modified, size) = Self.fileFacts(model)
+                return OllamaModelEntry(
+                    name: OllamaName.name(model.id), model: OllamaName.name(model.id), modifiedAt: modified, size: size, digest: Self.digest(model),
+                    details: OllamaModelDetails(model, metadata: try? runtime.metadata(of: model))
+                )
+            }
+            return try jsonResponse(["models": models])
+        }
+        router.post("api/show") { request, _ in
+            let body = try JSONDecoder().decode(OllamaModelRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
+            let model = try installed(body.model)
+            let metadata = try runtime.metadata(of: model)
+            return try jsonResponse(OllamaShowResponse(
+                license: metadata?.license ?? model.license ?? "", modelfile: Self.modelfile(model, template: metadata?.chatTemplate),
+                parameters: Self.parameters(model, context: configuration.loadOptions.resolvedContextLength(for: model, trainedContext: metadata?.contextLength ?? 0)), template: metadata?.chatTemplate ?? "",
+                details: OllamaModelDetails(model, metadata: metadata), modelInfo: Self.modelInfo(metadata), capabilities: Self.capabilities(model),
+                modifiedAt: Self.fileFacts(model).modified
+            ))
+        }
+        router.get("api/ps") { _, _ in
+            var models: [OllamaLoadedModel] = []
+            for status in await runtime.loadedModels() {
+                guard let model = try? runtime.model(id: status.modelId) else { continue }
+                models.append(OllamaLoadedModel(
+                    name: OllamaName.name(model.id), model: OllamaName.name(model.id), size: status.memoryBytes, digest: Self.digest(model),
+                    details: OllamaModelDetails(model, metadata: try? runtime.metadata(of: model)), expiresAt: status.expiresAt,
+                    sizeVram: status.deviceMemoryBytes, contextLength: await runtime.contextLength(ofLoaded: model.id)
+                ))
+            }
+            return try jsonResponse(["models": models])
+        }
+        router.post("api/pull") { request, _ in
+            let body = try JSONDecoder().decode(OllamaModelRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
+            return try await pull(body)
+        }
+        router.delete("api/delete") { request, _ in
+            let body = try JSONDecoder().decode(OllamaModelRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
+            try await runtime.deleteStoredModel(try installed(body.model).id)
+            return Response(status: .ok)
+        }
+        router.get("api/version") { _, _ in try jsonResponse(["version": RunAnywhere.version]) }
+    }
+
+    /// Downloads the model `body` names (registering a reference first), its progress as lines
+    /// ending with `success`, or once done as `{"status": "success"}` when `stream` is false. An
+    /// unknown name is refused before anything starts; a failure later is the last line.
+    private func pull(_ body: OllamaModelRequest) async throws -> Response {
+        let requested = body.model
+        let register = (try? runtime.model(id: requested)) == nil && runtime.isModelReference(requested)
+        let started = register ? nil : try runtime.downloadModelWithProgress(requested)
+        let download: @Sendable () async throws -> (String, AsyncThrowingStream<DownloadProgress, any Error>) = {
+            let id = register ? try await runtime.addModel(reference: requested).id : requested
+            return (id, try started ?? runtime.downloadModelWithProgress(id))
+        }
+        guard body.stream else {
+            for try await _ in try await download().1 {}
+            return try jsonResponse(OllamaPullProgress(status: "success"))
+        }
+        return NDJSON.response { writer in
+            do {
+                try await NDJSON.write([OllamaPullProgress(status: "pulling manifest")], to: &writer)
+                let (id, progress) = try await download()
+                let model = try? runtime.model(id: id)
+                for try await report in progress {
+                    if case .failed = report.state { continue }  // the stream throws the error next
+                    try await NDJSON.write([OllamaPullProgress(report, model: model)], to: &writer)
+                }
+                try await NDJSON.write([OllamaPullProgress(status: "success")], to: &writer)
+            } catch is CancellationError {
+                // The client went away: the download stopped with the stream.
+            } catch {
+                try await NDJSON.write([OllamaError(OpenAIError.from(error))], to: &writer)
+            }
+        }
+    }
+
+    /// The installed model `id`; a 404 in ollama's words when it is not installed.
+    private func installed(_ id: String) throws -> ModelInfo {
+        guard let model = try? runtime.model(id: id), model.isDownloaded else {
+            throw OpenAIError(.notFound, "model '\(id)' not found", param: "model", code: "model_not_found")
+        }
+        return model
+    }
+
+    /// Whether ollama's routes run `model`: an installed language or embedding model, or a
+    /// vision-language model with its projector.
+    static func isServed(_ model: ModelInfo) -> Bool {
+        (model.category == .multimodal && model.projectorFile != nil) || ([.language, .embedding].contains(model.category) && model.isDownloaded)
+    }
+
+    /// What `model` can do, in ollama's words.
+    static func capabilities(_ model: ModelInfo) -> [String] {
+        switch model.category {
+        case .embedding: return ["embedding"]
+        case .multimodal: return ["completion", "tools", "vision"] + (model.supportsThinking ? ["thinking"] : [])
+        default: return ["completion", "tools"] + (model.supportsThinking ? ["thinking"] : [])
+        }
+    }
+
+    /// When `model`'s file last changed, and its size in bytes.
+    static func fileFacts(_ model: ModelInfo) -> (modified: Date, size: Int64) {
+        let attributes = model.primaryFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path) }
+        return (attributes?[.modificationDate] as? Date ?? model.updatedAt, model.primaryFileSize)
+    }
+
+    /// A SHA-256 (hex) of the id, size and modification time of `model`'s file.
+    static func digest(_ model: ModelInfo) -> String {
+        let (modified, size) = fileFacts(model)
+        let hash = SHA256.hash(data: Data("\(model.id)\n\(size)\n\(modified.timeIntervalSince1970)".utf8))
+        return hash.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A Modelfile that rebuilds `model` in ollama: its file and chat template.
+    static func modelfile(_ model: ModelInfo, template: String?) -> String {
+        var text = "# Modelfile generated by RunAnywhere for \(model.id)\nFROM \(model.primaryFile?.path ?? model.id)\n"
+        if let template { text += "TEMPLATE \"\"\"\(template)\"\"\"\n" }
+        return text
+    }
+
+    /// The model's defaults as ollama writes `parameters`: the context window this server loads it
+    /// with and the SDK's sampling defaults.
+    static func parameters(_ model: ModelInfo, context: Int) -> String {
+        guard model.category != .embedding else { return "" }
+        return [
+            "num_ctx \(context)", "temperature \(SDKConstants.Generation.temperature)", "top_k \(SDKConstants.Generation.topK)", "top_p \(SDKConstants.Generation.topP)",
+        ].joined(separator: "\n")
+    }
+
+    /// The GGUF header's values as JSON, arrays as null.
+    static func modelInfo(_ metadata: GGUFMetadata?) -> [String: JSONValue] {
+        (metadata?.values ?? [:]).mapValues { value in
+            switch value {
+            case .unsigned(let number): .number(Double(number))
+            case .signed(let number): .number(Double(number))
+            case .float(let number): .number(number)
+            case .bool(let flag): .bool(flag)
+            case .string(let text): .string(text)
+            case .array: .null
+            }
+        }
+    }
+}

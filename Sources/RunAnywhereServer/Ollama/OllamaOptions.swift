@@ -1,0 +1,183 @@
+import Foundation
+import RunAnywhere
+
+/// ollama's `options`: the runner's parameters by name. Those the SDK has are mapped —
+/// `num_predict` (the most tokens to generate; -1 or -2, or none, for as many as the context
+/// holds), `temperature`, `top_k`, `top_p`, `seed`, `stop`, `num_thread`, and, for the request
+/// that loads the model, `num_ctx` (its context window) and `num_gpu` (its layers on a GPU, -1 to
+/// let the engine decide); a model already loaded keeps its own. The other names ollama knows
+/// (`repeat_penalty`, `mirostat`, `num_batch`…) are accepted without effect, as ollama itself
+/// accepts names it does not use.
+struct OllamaOptions: Decodable, Sendable {
+    @NumberField var numPredict: Int?
+    @NumberField var temperature: Float?
+    @NumberField var topK: Int?
+    @NumberField var topP: Float?
+    @NumberField var seed: Int?
+    var stop: StopSequences?
+    @NumberField var numCtx: Int?
+    @NumberField var numGPU: Int?
+    @NumberField var numThread: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case numPredict = "num_predict", temperature, topK = "top_k", topP = "top_p", seed, stop, numCtx = "num_ctx", numGPU = "num_gpu"
+        case numThread = "num_thread"
+    }
+
+    init() {}
+
+    /// Whether the answer may run until the context is full (ollama's default, `num_predict` -1).
+    var unbounded: Bool { numPredict == nil || numPredict == -1 || numPredict == -2 }
+
+    /// `options` with these parameters; `maxTokens` is set only when `num_predict` bounds it.
+    func apply(to options: inout LLMGenerationOptions) throws {
+        if let numPredict, !unbounded {
+            guard numPredict >= 1 else {
+                throw OpenAIError(.badRequest, "options.num_predict must be at least 1, or -1 for as many tokens as the context holds", param: "options.num_predict")
+            }
+            options.maxTokens = numPredict
+        }
+        if let temperature { options.temperature = temperature }
+        if let topK { options.topK = topK }
+        if let topP { options.topP = topP }
+        if let seed {
+            // ollama reads a negative seed as none (a random one each time).
+            if seed >= 0 {
+                guard let value = UInt32(exactly: seed) else { throw OpenAIError(.badRequest, "options.seed must be at most \(UInt32.max)", param: "options.seed") }
+                options.seed = value
+            }
+        }
+        if let stop { options.stopSequences = stop.values }
+        if let numThread {
+            guard numThread >= 1 else { throw OpenAIError(.badRequest, "options.num_thread must be at least 1", param: "options.num_thread") }
+            options.threads = numThread
+        }
+    }
+
+    /// `load` with the context window and GPU layers asked for.
+    func apply(to load: inout ModelLoadOptions) throws {
+        if let numCtx {
+            guard numCtx >= 1 else { throw OpenAIError(.badRequest, "options.num_ctx must be at least 1", param: "options.num_ctx") }
+            load.contextLength = numCtx
+        }
+        if let numGPU {
+            guard numGPU >= -1 else { throw OpenAIError(.badRequest, "options.num_gpu must be -1 (the engine decides) or a number of layers", param: "options.num_gpu") }
+            load.gpuLayers = numGPU == -1 ? nil : numGPU
+        }
+    }
+}
+
+/// `format`: `"json"` (any JSON object), a JSON schema the answer keeps to, or `""` (free text).
+struct OllamaFormat: Decodable, Sendable {
+    var value: JSONValue
+
+    init(from decoder: any Decoder) throws {
+        value = try JSONValue(from: decoder)
+    }
+
+    /// The output constraint it asks for.
+    func structuredOutput() throws -> StructuredOutputConfig? {
+        switch value {
+        case .null, .string(""): return nil
+        case .string("json"): return .jsonObject
+        case .object:
+            do {
+                let config = StructuredOutputConfig.schema(value)
+                _ = try config.grammar()
+                return config
+            } catch let error as SDKError {
+                throw OpenAIError(.badRequest, error.message, param: "format")
+            }
+        default: throw OpenAIError(.badRequest, "format must be \"json\" or a JSON schema object", param: "format")
+        }
+    }
+}
+
+/// `think`: `true` or `false`, or an effort (`"high"`, `"medium"`, `"low"`, taken as `true`: a
+/// local model thinks in its one way).
+struct OllamaThink: Decodable, Sendable {
+    let enabled: Bool
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let flag = try? container.decode(Bool.self) {
+            enabled = flag
+        } else if let effort = try? container.decode(String.self), ["high", "medium", "low"].contains(effort) {
+            enabled = true
+        } else {
+            throw OpenAIError(.badRequest, "think must be true, false, \"high\", \"medium\" or \"low\"", param: "think")
+        }
+    }
+}
+
+/// What `/api/chat` and `/api/generate` share: the model, streaming (on unless `false`), the
+/// options, the output format, thinking and `keep_alive`.
+struct OllamaGenerationFields: Decodable, Sendable {
+    /// The model's name as the client wrote it, which the answers repeat.
+    let name: String
+    /// The model's id.
+    let model: String
+    let stream: Bool
+    let options: OllamaOptions
+    var format: OllamaFormat?
+    let think: OllamaThink?
+    let keepAlive: KeepAliveField?
+
+    enum CodingKeys: String, CodingKey { case model, stream, options, format, think, keepAlive = "keep_alive" }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .model)
+        model = OllamaName.modelID(name)
+        stream = try container.decodeIfPresent(Bool.self, forKey: .stream) ?? true
+        options = try container.decodeIfPresent(OllamaOptions.self, forKey: .options) ?? OllamaOptions()
+        format = try container.decodeIfPresent(OllamaFormat.self, forKey: .format)
+        think = try container.decodeIfPresent(OllamaThink.self, forKey: .think)
+        keepAlive = try container.decodeIfPresent(KeepAliveField.self, forKey: .keepAlive)
+    }
+
+    /// Puts back the key order of `format`'s schema from the body parsed as `ordered`.
+    mutating func keepSchemaOrder(from ordered: JSONValue?) {
+        if let schema = ordered?["format"], schema.objectValue != nil { format?.value = schema }
+    }
+
+    /// The SDK options these fields ask for, on `threads` threads unless `num_thread` says.
+    func generationOptions(threads: Int?, applyChatTemplate: Bool) throws -> LLMGenerationOptions {
+        var generation = LLMGenerationOptions(threads: threads, applyChatTemplate: applyChatTemplate)
+        try options.apply(to: &generation)
+        generation.structuredOutput = try format?.structuredOutput()
+        return generation
+    }
+
+    /// The server's load options with `num_ctx` and `num_gpu`.
+    func loadOptions(_ base: ModelLoadOptions) throws -> ModelLoadOptions {
+        var load = base
+        try options.apply(to: &load)
+        return load
+    }
+
+    /// Whether the model's reasoning is sent (apart, in `thinking`): unless `think` is `false`.
+    /// `think: true` for a model that does not think is refused, as ollama refuses it.
+    func showsThinking(_ model: ModelInfo) throws -> Bool {
+        guard let think else { return true }
+        if think.enabled, !model.supportsThinking {
+            throw OpenAIError(.badRequest, "\"\(model.id)\" does not support thinking", param: "think")
+        }
+        return think.enabled
+    }
+}
+
+/// Model names as ollama writes them, `name:tag`. An installed model is listed as
+/// `<id>:latest` (an id that has a `:` already as it is), and a name is read back as the id
+/// without `:latest`, so that clients may send either.
+enum OllamaName {
+    /// The model id `name` refers to.
+    static func modelID(_ name: String) -> String {
+        name.hasSuffix(":latest") ? String(name.dropLast(":latest".count)) : name
+    }
+
+    /// The name ollama's clients see for the model `id`.
+    static func name(_ id: String) -> String {
+        id.contains(":") ? id : id + ":latest"
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Hummingbird
+import RunAnywhere
+
+/// ollama's API for generation: `POST /api/chat`, `POST /api/generate`, `POST /api/embed` and
+/// `POST /api/embeddings`, so that ollama's clients and the apps built on them work unchanged.
+/// Answers stream as newline-delimited JSON unless `stream` is `false`, each line a mapping of the
+/// SDK's one stream of typed events (nothing parses the model's output again); a request without
+/// a prompt or messages loads the model (`done_reason: load`), or with `keep_alive: 0` unloads it
+/// (`unload`). Errors take ollama's shape (``OllamaError``). The model routes are
+/// ``OllamaModelRoutes``.
+struct OllamaRoutes: Sendable {
+    let runtime: RunAnywhereRuntime
+    let configuration: ServerConfiguration
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.post("api/chat") { request, _ in
+            var timing = OllamaTiming()
+            let data = try await ollamaBody(of: request, limit: configuration.maxBodySize)
+            var body = try JSONDecoder().decode(OllamaChatRequest.self, from: data)
+            body.keepSchemaOrder(from: try? JSONValue(parsing: data))
+            let fields = body.fields
+            if body.messages.isEmpty { return try await loadOrUnload(fields, chat: true, timing: timing) }
+            let model = try runtime.model(id: fields.model)
+            let showsThinking = try fields.showsThinking(model)
+            let (load, keepAlive) = (try fields.loadOptions(configuration.loadOptions), fields.keepAlive?.value ?? configuration.keepAlive)
+            let conversation = try body.conversation()
+            var options = try body.options(threads: configuration.threads)
+            if fields.options.unbounded {
+                options.maxTokens = try await wholeContext(conversation, options: options, model: model.id, load: load, keepAlive: keepAlive)
+            }
+            let generation = try await runtime.generateEvents(continuing: conversation, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive)
+            timing.engineTook()
+            return try await respond(generation, mapper: OllamaStreamMapper(model: fields.name, chat: true, showsThinking: showsThinking), stream: fields.stream, timing: timing)
+        }
+        router.post("api/generate") { request, _ in
+            var timing = OllamaTiming()
+            let data = try await ollamaBody(of: request, limit: configuration.maxBodySize)
+            var body = try JSONDecoder().decode(OllamaGenerateRequest.self, from: data)
+            body.fields.keepSchemaOrder(from: try? JSONValue(parsing: data))
+            let fields = body.fields
+            if body.prompt.isEmpty, body.images.isEmpty { return try await loadOrUnload(fields, chat: false, timing: timing) }
+            let model = try runtime.model(id: fields.model)
+            let showsThinking = try fields.showsThinking(model)
+            let (load, keepAlive) = (try fields.loadOptions(configuration.loadOptions), fields.keepAlive?.value ?? configuration.keepAlive)
+            var options = try fields.generationOptions(threads: configuration.threads, applyChatTemplate: !body.raw)
+            let generation: GenerationEvents
+            if body.raw {
+                // A verbatim prompt's answer is bounded by the context alone when num_predict is not.
+                if fields.options.unbounded { options.maxTokens = Int.max }
+                generation = try await runtime.generateEvents(
+                    body.prompt, images: body.images.map(VLMImage.init(base64:)), context: nil, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive
+                )
+            } else {
+                if fields.options.unbounded {
+                    options.maxTokens = try await wholeContext(body.conversation, options: options, model: model.id, load: load, keepAlive: keepAlive)
+                }
+                generation = try await runtime.generateEvents(continuing: body.conversation, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive)
+            }
+            timing.engineTook()
+            return try await respond(generation, mapper: OllamaStreamMapper(model: fields.name, chat: false, showsThinking: showsThinking), stream: fields.stream, timing: timing)
+        }
+        router.post("api/embed") { request, _ in
+            let timing = OllamaTiming()
+            let body = try JSONDecoder().decode(OllamaEmbedRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
+            let texts = body.input.texts
+            guard texts.count <= EmbeddingRoutes.maxInputs else {
+                throw OpenAIError(.badRequest, "input has \(texts.count) texts; one request embeds at most \(EmbeddingRoutes.maxInputs)", param: "input")
+            }
+            if let dimensions = body.dimensions, dimensions < 1 {
+                throw OpenAIError(.badRequest, "dimensions must be at least 1 (got \(dimensions))", param: "dimensions")
+            }
+            let model = try runtime.model(id: OllamaName.modelID(body.model), category: .embedding)
+            var load = configuration.loadOptions
+            try body.options?.apply(to: &load)
+            let keepAlive = body.keepAlive?.value ?? configuration.keepAlive
+            guard !texts.isEmpty else {
+                return try jsonResponse(OllamaEmbedResponse(model: body.model, embeddings: [], timing: timing, engineMs: 0, tokens: 0))
+            }
+            let result = try await runtime.embed(texts, model: model.id, options: EmbeddingOptions(truncate: body.truncate ?? true), loadOptions: load, keepAlive: keepAlive)
+            if let dimensions = body.dimensions { try EmbeddingRoutes.check(dimensions, own: result.dimensions, model: result.modelId) }
+            return try jsonResponse(OllamaEmbedResponse(model: body.model, embeddings: result.embeddings, timing: timing, engineMs: result.latencyMs, tokens: result.totalTokens))
+        }
+        router.post("api/embeddings") { request, _ in
+            let body = try JSONDecoder().decode(OllamaEmbeddingsRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
+            let model = try runtime.model(id: OllamaName.modelID(body.model), category: .embedding)
+            var load = configuration.loadOptions
+            try body.options?.apply(to: &load)
+            // ollama answers an empty prompt with an empty vector.
+            guard let prompt = body.prompt, !prompt.isEmpty else { return try jsonResponse(["embedding": [Float]()]) }
+            let result = try await runtime.embed(
+                [prompt], model: model.id, options: EmbeddingOptions(truncate: true), loadOptions: load, keepAlive: body.keepAlive?.value ?? configuration.keepAlive
+            )
+            return try jsonResponse(["embedding": result.embeddings[0]])
+        }
+    }
+
+    /// Loads the model `fields` names (ollama's request without a prompt), or with `keep_alive: 0`
+    /// unloads it; one last line, or the whole answer.
+    private func loadOrUnload(_ fields: OllamaGenerationFields, chat: Bool, timing: OllamaTiming) async throws -> Response {
+        var timing = timing
+        let model = try runtime.model(id: fields.model)
+        let keepAlive = fields.keepAlive?.value ?? configuration.keepAlive
+        var answer = OllamaChunk.piece(model: fields.name, chat: chat)
+        if keepAlive == .duration(.zero) {
+            await runtime.unloadModel(id: model.id)
+            answer.doneReason = "unload"
+        } else {
+            try await runtime.preloadModel(model.id, options: try fields.loadOptions(configuration.loadOptions), keepAlive: keepAlive)
+            answer.doneReason = "load"
+        }
+        timing.engineTook()
+        answer.stats = OllamaStats(timing: timing)
+        guard fields.stream else { return try jsonResponse(answer) }
+        return NDJSON.response { [answer] writer in try await NDJSON.write([answer], to: &writer) }
+    }
+
+    /// The most tokens an answer to `conversation` may have when `num_predict` sets no bound:
+    /// what the model's context holds after the prompt, as ollama generates until it is full.
+    private func wholeContext(_ conversation: Context, options: LLMGenerationOptions, model: String, load: ModelLoadOptions, keepAlive: KeepAlive) async throws -> Int {
+        var probe = options
+        probe.maxTokens = 1
+        let plan = try await runtime.preparePrompt(continuing: conversation, options: probe, model: model, loadOptions: load, keepAlive: keepAlive)
+        guard let context = await runtime.contextLength(ofLoaded: model) else { return SDKConstants.Generation.chatMaxTokens }
+        return max(1, context - plan.inputTokens)
+    }
+
+    /// Answers with the whole result, or streams it as lines.
+    private func respond(_ generation: GenerationEvents, mapper: OllamaStreamMapper, stream: Bool, timing: OllamaTiming) async throws -> Response {
+        guard stream else { return try jsonResponse(mapper.whole(try await generation.result(), timing: timing)) }
+        let writer = OllamaLineWriter(mapper: mapper, generation: generation, timing: timing)
+        return NDJSON.response { body in try await writer.write(to: &body) }
+    }
+}
+
+/// `/api/embed`'s answer: the vectors, L2-normalized, and ollama's measurements in nanoseconds.
+struct OllamaEmbedResponse: Encodable, Sendable {
+    let model: String
+    let embeddings: [[Float]]
+    let totalDuration: Int64
+    let loadDuration: Int64
+    let promptEvalCount: Int
+
+    enum CodingKeys: String, CodingKey {
+        case model, embeddings, totalDuration = "total_duration", loadDuration = "load_duration", promptEvalCount = "prompt_eval_count"
+    }
+
+    /// The answer for `embeddings` of `tokens` tokens, made in `engineMs` by the engine; the rest
+    /// of the time since the request arrived is counted as loading.
+    init(model: String, embeddings: [[Float]], timing: OllamaTiming, engineMs: Double, tokens: Int) {
+        self.model = model
+        self.embeddings = embeddings
+        totalDuration = timing.elapsed.nanoseconds
+        loadDuration = max(0, totalDuration - Int64(engineMs * 1_000_000))
+        promptEvalCount = tokens
+    }
+}
+
+/// The JSON body of an ollama request. ollama's own examples post with `curl -d`, which labels the
+/// body `application/x-www-form-urlencoded`; that label and none are read as JSON too. (A page on
+/// another site cannot make use of that: ``OriginGuardMiddleware`` refuses its requests first.)
+func ollamaBody(of request: Request, limit: Int) async throws -> Data {
+    let type = request.headers[.contentType]?.lowercased()
+    if type == nil || type?.hasPrefix("application/x-www-form-urlencoded") == true {
+        return Data(buffer: try await collectBody(of: request, limit: limit))
+    }
+    return Data(buffer: try await collectJSONBody(of: request, limit: limit))
+}
