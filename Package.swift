@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // RunAnywhere for Linux: the on-device AI SDK, its engine adapters and the `runanywhere` CLI.
 // Engines are opened at run time with dlopen(RTLD_LOCAL), so nothing here links a native engine,
 // and the C loader targets declare the engine functions they call themselves (*_declarations.h,
@@ -162,9 +162,14 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"), .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Crypto", package: "swift-crypto"),
             ],
+            exclude: ["openapi.json"],
             resources: [.copy("WebApp")],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "OpenAPIDocumentEmbedder")]
         ),
+        // Builds the server's openapi.json into its binary (OpenAPIDocument.json).
+        .executableTarget(name: "OpenAPIDocumentEmbed", swiftSettings: swiftSettings),
+        .plugin(name: "OpenAPIDocumentEmbedder", capability: .buildTool(), dependencies: ["OpenAPIDocumentEmbed"]),
         .executableTarget(
             name: "RunAnywhereCLI",
             dependencies: [
@@ -233,7 +238,7 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereServerTests",
             dependencies: [
-                "RunAnywhereServer", "RunAnywhere", "RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywhereTestSupport",
+                "RunAnywhereServer", "RunAnywhere", "RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywhereTelemetry", "RunAnywhereTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

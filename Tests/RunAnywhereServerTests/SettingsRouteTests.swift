@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import RunAnywhere
 import RunAnywhereServer
+import RunAnywhereTelemetry
 import RunAnywhereTestSupport
 import Testing
 
@@ -81,7 +83,12 @@ import Testing
 /// `/openapi.json` describes exactly the routes the server has.
 @Suite struct OpenAPIDocumentTests {
     @Test func theDocumentListsEveryRouteAndNoOther() async throws {
-        let server = OpenAIRouteTests.server(try scriptedRuntime())
+        // With a telemetry store, so that the /telemetry routes `serve --telemetry-store` mounts are served too.
+        let folder = try TestEnvironment.temporaryDirectory("openapi-telemetry")
+        let store = try await SQLiteTelemetryStore.open(at: folder.appendingPathComponent("runs.sqlite"), logger: Logger(label: "test"))
+        var configuration = OpenAIRouteTests.server(try scriptedRuntime()).configuration
+        configuration.telemetryStore = store
+        let server = RunAnywhereServer(runtime: try scriptedRuntime(), configuration: configuration)
         let served = Set(server.router().routes.map { "\($0.method.rawValue.lowercased()) \($0.path.description.replacing(/:(\w+)/) { "{\($0.output.1)}" })" })
         let app = server.application()
         try await app.test(.router) { client in
@@ -92,6 +99,20 @@ import Testing
                 let paths = try #require(document["paths"] as? [String: [String: Any]])
                 let described = Set(paths.flatMap { path, operations in operations.keys.map { "\($0) \(path)" } })
                 #expect(described == served, "described only: \(described.subtracting(served).sorted()); served only: \(served.subtracting(described).sorted())")
+            }
+        }
+        try await store.close()
+    }
+
+    @Test func theDocumentIsServedAsItsFileHoldsIt() async throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/RunAnywhereServer/openapi.json")
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/openapi.json", method: .get) { response in
+                #expect(response.headers[.contentType] == "application/json")
+                let source = try Data(contentsOf: file)
+                #expect(Data(buffer: response.body) == source, "openapi.json is the one source, served byte for byte")
             }
         }
     }
