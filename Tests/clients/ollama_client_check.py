@@ -9,17 +9,20 @@ Checks, through `ollama.Client(host=…)`: version, list, show and ps; chat whol
 JSON and as a JSON schema, a tool call the model makes after a history of calls without ids (with
 `tool_name` results) and its result sent back, generate whole, streamed and raw, load and unload
 (keep_alive 0), embed and embeddings, pull of an installed model, and errors as `ResponseError`
-with the status. Prints one JSON object of what it saw and exits 1 with the failed checks listed.
+with the status; then each route's raw answer (whole, as lines, errors) against the server's
+OpenAPI document (openapi_validation.py). Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
 import importlib.metadata
 import json
 import sys
+import urllib.error
 import urllib.request
 
 import ollama
 
 from openai_client_check import png
+from openapi_validation import Document
 
 failures = []
 GREEDY = {"temperature": 0, "num_thread": 1}
@@ -177,6 +180,37 @@ def check_embeddings(client, model):
     return {"embed": {"count": len(vectors), "dimensions": len(vectors[0]) if vectors else 0}}
 
 
+def check_documented(base_url, model, embedding_model):
+    """Each ollama route's raw answer, whole and as lines, and its errors, as the server's OpenAPI document describes them."""
+    document = Document(base_url)
+    chat = {"model": model, "messages": [{"role": "user", "content": "Hi"}], "options": dict(GREEDY, num_predict=4)}
+    requests = [
+        ("POST", "/api/chat", dict(chat, stream=False)), ("POST", "/api/chat", chat),
+        ("POST", "/api/generate", {"model": model, "prompt": "Hi", "options": dict(GREEDY, num_predict=4)}),
+        ("POST", "/api/generate", {"model": model, "prompt": "Hi", "stream": False, "options": dict(GREEDY, num_predict=4)}),
+        ("POST", "/api/chat", {"model": model, "messages": []}),
+        ("POST", "/api/embed", {"model": embedding_model, "input": ["a", "b"]}), ("POST", "/api/embeddings", {"model": embedding_model, "prompt": "a"}),
+        ("GET", "/api/tags", None), ("GET", "/api/ps", None), ("POST", "/api/show", {"model": model}), ("GET", "/api/version", None),
+        ("POST", "/api/pull", {"model": model}), ("POST", "/api/pull", {"model": model, "stream": False}),
+        ("POST", "/api/chat", {"model": "no-such-model", "messages": [{"role": "user", "content": "x"}]}),
+        ("POST", "/api/chat", {"model": model, "messages": [{"role": "user", "content": "x"}], "options": {"num_predict": 0}}),
+        ("POST", "/api/show", {}), ("DELETE", "/api/delete", {"model": "no-such-model"}),
+    ]
+    checked = 0
+    for method, path, body in requests:
+        request = urllib.request.Request(f"{base_url}{path}", method=method, data=None if body is None else json.dumps(body).encode(),
+                                         headers={} if body is None else {"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=300) as response:
+                status, content_type, data = response.status, response.headers["Content-Type"], response.read()
+        except urllib.error.HTTPError as error:
+            status, content_type, data = error.code, error.headers["Content-Type"], error.read()
+        for problem in document.check(method, path, status, content_type or "", data):
+            check(False, problem)
+        checked += 1
+    return {"documented": checked}
+
+
 def check_vision(client, vision_model, text_model):
     red = png(96, 64, (255, 0, 0))
     with_image = [{"role": "user", "content": "What colour is this?", "images": [red]}]
@@ -206,6 +240,7 @@ def main():
     seen.update(check_chat(client, arguments.model))
     seen.update(check_generate(client, arguments.model))
     seen.update(check_embeddings(client, arguments.embedding_model))
+    seen.update(check_documented(arguments.base_url.rstrip("/"), arguments.model, arguments.embedding_model))
     if arguments.vision_model:
         seen.update(check_vision(client, arguments.vision_model, arguments.model))
     print(json.dumps({"ollama": importlib.metadata.version("ollama"), "seen": seen, "failures": failures}, indent=2, default=str))

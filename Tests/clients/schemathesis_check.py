@@ -5,7 +5,8 @@ schemathesis (installed by scripts/setup into the venv this runs with) reads `GE
 and sends generated requests, valid and invalid (`--mode all`), to every operation below that
 neither downloads nor runs long jobs, checking each answer: no 5xx (`not_a_server_error`), a
 status the document lists for the operation, a Content-Type it lists, and a body that matches its
-schema. Then `GET /health` must still answer 200. The run is bounded (examples per operation,
+schema (newline-delimited JSON line by line, through schemathesis_hooks.py). Then `GET /health`
+must still answer 200. The run is bounded (examples per operation,
 one worker) and seeded, so a failure can be reproduced by running this script again with the same
 `--seed` against a server started the same way.
 
@@ -82,8 +83,10 @@ def main():
 
     started = time.monotonic()
     print("$ " + " ".join(command), flush=True)
+    # NDJSON answers (ollama's streams) checked line by line: schemathesis_hooks.py.
+    environment = dict(os.environ, SCHEMATHESIS_HOOKS=os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemathesis_hooks.py"))
     with tempfile.TemporaryDirectory() as scratch:  # anything schemathesis writes stays out of the repo
-        status = subprocess.run(command, cwd=scratch).returncode
+        status = subprocess.run(command, cwd=scratch, env=environment).returncode
     print(f"schemathesis: exit status {status} after {time.monotonic() - started:.1f} s", flush=True)
 
     try:
