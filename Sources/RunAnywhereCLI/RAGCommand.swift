@@ -83,14 +83,17 @@ struct RAGCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a collection, or one document of it, with their vectors.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The collection.") var collection: String
-        @Argument(help: "The document's path, as ingested (default: the whole collection).") var document: String?
+        @Argument(help: "The document: its path, as ingested, or its name as `rag list` shows it (default: the whole collection).") var document: String?
 
         func run() async throws {
             try await CLIContext.run(global) { _ in
                 let session = try RunAnywhere.ragSession()
                 if let document {
-                    try await session.removeDocument(document, collection: collection)
-                    Terminal.write("Removed \(URL(fileURLWithPath: document).standardizedFileURL.path) from '\(collection)'.\n")
+                    // A name stored as given (an upload's), else a file's path from the current folder.
+                    let stored = try await session.listDocuments(collection: collection).map(\.path)
+                    let name = stored.contains(document) ? document : URL(fileURLWithPath: document).standardizedFileURL.path
+                    try await session.removeDocument(name, collection: collection)
+                    Terminal.write("Removed \(name) from '\(collection)'.\n")
                 } else {
                     try await session.removeCollection(collection)
                     Terminal.write("Removed the collection '\(collection)'.\n")

@@ -27,8 +27,8 @@ public struct RAGSession: Sendable {
     public var reader: DocumentReader
     /// How documents are split.
     public var chunker: TextChunker
-    /// The database, for callers in this package that name documents exactly as stored (the server's uploads).
-    package let store: RAGStore
+    /// The database of chunks and vectors.
+    let store: RAGStore
 
     /// A session over the collections in `database` (by default `rag.sqlite` in the runtime's
     /// data folder, ``RuntimeConfiguration/dataDirectory``).
@@ -95,12 +95,12 @@ public struct RAGSession: Sendable {
         return try await store.documents(in: collection)
     }
 
-    /// Removes the document `path` (as ingested; a relative path is taken from the current
-    /// folder) from `collection`, with its chunks and vectors. One that is not there throws
-    /// ``ErrorCode/fileNotFound``.
-    public func removeDocument(_ path: String, collection: String = RAGCollection.defaultName) async throws {
+    /// Removes the document `name` from `collection`, with its chunks and vectors: its
+    /// ``RAGDocument/path`` as stored (a file's absolute path as ingested, or the name an uploaded
+    /// document was given). One that is not there throws ``ErrorCode/fileNotFound``.
+    public func removeDocument(_ name: String, collection: String = RAGCollection.defaultName) async throws {
         try RAGCollection.validateName(collection)
-        try await store.removeDocument(path: URL(fileURLWithPath: path).standardizedFileURL.path, collection: collection)
+        try await store.removeDocument(path: name, collection: collection)
     }
 
     /// Removes the collection `name` with its documents, chunks and vectors. One that is not

@@ -64,7 +64,7 @@ struct RAGRoutes: Sendable {
         router.delete("api/rag/collections/:name/documents") { request, context in
             let name = try Self.name(context)
             let path = try Self.query(request, "path")
-            try await Self.notFound { try await session.store.removeDocument(path: path, collection: name) }
+            try await Self.notFound { try await session.removeDocument(path, collection: name) }
             return Response(status: .noContent)
         }
         router.get("api/rag/collections/:name/passages") { request, context in
