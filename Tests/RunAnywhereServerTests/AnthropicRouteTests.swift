@@ -80,6 +80,9 @@ import Testing
                 let end = try #require(events.first { $0.name == "message_delta" }?.data)
                 #expect((end["delta"] as? [String: Any])?["stop_reason"] as? String == "end_turn")
                 #expect((end["usage"] as? [String: Any])?["output_tokens"] as? Int == 2)
+                let start = try #require((events.first?.data["message"] as? [String: Any])?["usage"] as? [String: Any])
+                let planned = try #require(start["input_tokens"] as? Int)
+                #expect(planned > 2 && planned == (end["usage"] as? [String: Any])?["input_tokens"] as? Int, "message_start counts the prompt already")
             }
         }
     }

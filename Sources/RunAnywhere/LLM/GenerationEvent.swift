@@ -31,10 +31,16 @@ public struct GenerationEvents: AsyncSequence, Sendable {
     private let events: AsyncThrowingStream<GenerationEvent, any Error>
     /// The generation, to its result.
     let task: Task<LLMGenerationResult, any Error>
+    /// The prompt's tokens as planned when the engine took the request, before the first event
+    /// (nil from ``RunAnywhereRuntime/generateEvents(_:context:options:)``, which returns before
+    /// that). The result's ``LLMGenerationResult/inputTokens`` is the engine's own count, which
+    /// differs from it only with images.
+    public let promptTokens: Int?
 
-    init(events: AsyncThrowingStream<GenerationEvent, any Error>, task: Task<LLMGenerationResult, any Error>) {
+    init(events: AsyncThrowingStream<GenerationEvent, any Error>, task: Task<LLMGenerationResult, any Error>, promptTokens: Int? = nil) {
         self.events = events
         self.task = task
+        self.promptTokens = promptTokens
     }
 
     /// An iterator over the events (a generation is iterated once).

@@ -42,10 +42,10 @@ extension RunAnywhereRuntime {
         _ prompt: String, images: [VLMImage] = [], context: Context?, options: LLMGenerationOptions?, model: String,
         loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
     ) async throws -> GenerationEvents {
-        let (events, task) = try await generation(
+        let (events, task, plan) = try await generation(
             turn: try Self.turn(prompt, images: images), context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive
         ) { [$0] }
-        return GenerationEvents(events: events, task: task)
+        return GenerationEvents(events: events, task: task, promptTokens: plan.inputTokens)
     }
 
     /// Generates the assistant's next message in `context` (ending with the user's message, or
@@ -54,8 +54,8 @@ extension RunAnywhereRuntime {
         continuing context: Context, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
     ) async throws -> GenerationEvents {
         let (history, turn) = try Self.split(context)
-        let (events, task) = try await generation(turn: turn, context: history, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive) { [$0] }
-        return GenerationEvents(events: events, task: task)
+        let (events, task, plan) = try await generation(turn: turn, context: history, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive) { [$0] }
+        return GenerationEvents(events: events, task: task, promptTokens: plan.inputTokens)
     }
 
     /// Starts generating with the model `model`, streaming its text. Returns once the model is
@@ -69,7 +69,7 @@ extension RunAnywhereRuntime {
         loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
     ) async throws -> LLMStreamingResult {
         let projection = LLMStreamingResult.Projection(thinkingPattern: try catalog.model(id: model).thinkingPattern ?? .defaultPattern)
-        let (stream, task) = try await generation(
+        let (stream, task, _) = try await generation(
             turn: try Self.turn(prompt, images: images), context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive,
             project: projection.project
         )
@@ -85,23 +85,24 @@ extension RunAnywhereRuntime {
     ) async throws -> LLMStreamingResult {
         let (history, turn) = try Self.split(context)
         let projection = LLMStreamingResult.Projection(thinkingPattern: try catalog.model(id: model).thinkingPattern ?? .defaultPattern)
-        let (stream, task) = try await generation(
+        let (stream, task, _) = try await generation(
             turn: turn, context: history, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive, project: projection.project
         )
         return LLMStreamingResult(stream: stream, result: task)
     }
 
     /// Admits `turn` on the model `model` (loading it if needed) and starts generating; its
-    /// events reach the stream through `project`.
+    /// events reach the stream through `project`. Also returns the prompt's plan.
     private func generation<Element: Sendable>(
         turn: [Message], context: Context?, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?,
         project: @escaping @Sendable (GenerationEvent) -> [Element]
-    ) async throws -> (stream: AsyncThrowingStream<Element, any Error>, task: Task<LLMGenerationResult, any Error>) {
+    ) async throws -> (stream: AsyncThrowingStream<Element, any Error>, task: Task<LLMGenerationResult, any Error>, plan: PromptPlan) {
         let model = try catalog.model(id: model)
         let options = options ?? LLMGenerationOptions()
         try options.validate()
         let admitted = try await admit(turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
-        return try generation(project) { emit in track { try await self.drive(admitted, emit: emit) } }
+        let (stream, task) = try generation(project) { emit in track { try await self.drive(admitted, emit: emit) } }
+        return (stream, task, admitted.pipeline.plan)
     }
 
     /// Generates the assistant's next message in `context`, which ends with the user's message or

@@ -86,10 +86,12 @@ struct AnthropicStreamMapper: Sendable {
         self.showsThinking = showsThinking
     }
 
-    /// The events that open a stream for the message `id` of `model`.
-    static func opening(id: String, model: String) -> [AnthropicStreamEvent] {
+    /// The events that open a stream for the message `id` of `model`, whose prompt has
+    /// `inputTokens` tokens as planned (`message_delta`'s usage has the engine's final count).
+    static func opening(id: String, model: String, inputTokens: Int) -> [AnthropicStreamEvent] {
         let start = AnthropicMessage(
-            id: id, content: [], model: model, stopReason: nil, stopSequence: nil, usage: AnthropicUsage(inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0)
+            id: id, content: [], model: model, stopReason: nil, stopSequence: nil,
+            usage: AnthropicUsage(inputTokens: inputTokens, outputTokens: 0, cacheReadInputTokens: 0)
         )
         return [.messageStart(start), .ping]
     }
@@ -149,7 +151,7 @@ struct AnthropicEventWriter: Sendable {
         var finished = false
         defer { if !finished { generation.cancel() } }
         var mapper = AnthropicStreamMapper(showsThinking: showsThinking)
-        var events = try AnthropicStreamMapper.opening(id: id, model: model).map { try $0.sent() }
+        var events = try AnthropicStreamMapper.opening(id: id, model: model, inputTokens: generation.promptTokens ?? 0).map { try $0.sent() }
         try await ServerSentEvents.send(&events, to: &writer)
         do {
             for try await event in generation {
