@@ -109,6 +109,16 @@ import Testing
             let items = try await client.execute(uri: "/v1/responses/\(second["id"] as? String ?? "")/input_items?order=asc", method: .get)
             let listed = try #require(try OpenAIRouteTests.json(items.body)["data"] as? [[String: Any]])
             #expect(listed.map { $0["role"] as? String } == ["user", "assistant", "user"])
+            #expect(listed.allSatisfy { ($0["id"] as? String)?.isEmpty == false }, "stored input items have ids")
+            // Pages: two items, then the rest after the second.
+            let base = "/v1/responses/\(second["id"] as? String ?? "")/input_items?order=asc"
+            let page = try OpenAIRouteTests.json(try await client.execute(uri: base + "&limit=2", method: .get).body)
+            #expect((page["data"] as? [Any])?.count == 2 && page["has_more"] as? Bool == true)
+            let rest = try OpenAIRouteTests.json(try await client.execute(uri: base + "&after=\(page["last_id"] as? String ?? "")", method: .get).body)
+            #expect((rest["data"] as? [[String: Any]])?.map { $0["id"] as? String } == [listed.last?["id"] as? String] && rest["has_more"] as? Bool == false)
+            for bad in ["&limit=0", "&limit=101", "&after=msg_nope"] {
+                #expect(try await client.execute(uri: base + bad, method: .get).status == .badRequest, "\(bad)")
+            }
             let deleted = try await client.execute(uri: "/v1/responses/\(id)", method: .delete)
             #expect(try OpenAIRouteTests.json(deleted.body)["deleted"] as? Bool == true)
             for uri in ["/v1/responses/\(id)", "/v1/responses/\(alone["id"] as? String ?? "")"] {

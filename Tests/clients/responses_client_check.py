@@ -198,6 +198,11 @@ def check_stored(client, model):
           and items.data[1].id == first.output[0].id, f"input_items of the continued turn: {items.data}")
     newest = client.responses.input_items.list(second.id)
     check([item.id for item in newest.data] == [item.id for item in reversed(items.data)], "input_items are newest first by default")
+    page = client.responses.input_items.list(second.id, order="asc", limit=2)
+    check(len(page.data) == 2 and page.has_more, f"a page of 2: {page}")
+    check([item.id for item in client.responses.input_items.list(second.id, order="asc", after=page.last_id).data] == [items.data[-1].id],
+          "the page after the first two")
+    check(len([item for item in client.responses.input_items.list(second.id, order="asc", limit=1)]) == 3, "the client's auto-paging reads every item")
     client.responses.delete(first.id)
     seen = {"continued": second.output_text, "kept": second.id}
     for name, call in (("deleted", lambda: client.responses.retrieve(first.id)), ("store false", lambda: client.responses.retrieve(alone.id)),

@@ -196,4 +196,24 @@ extension ResponseItem {
         case .reasoning(let item): item.id
         }
     }
+
+    /// The item with an id: its own, else a new one with its kind's prefix (`msg`, `fc`, `fco`,
+    /// `rs`), as OpenAI gives the input items it stores.
+    var identified: ResponseItem {
+        guard id == nil else { return self }
+        switch self {
+        case .message(var item):
+            item.id = Self.newID("msg")
+            return .message(item)
+        case .functionCall(var item):
+            item.id = Self.newID("fc")
+            return .functionCall(item)
+        case .functionCallOutput(var item):
+            item.id = Self.newID("fco")
+            return .functionCallOutput(item)
+        case .reasoning(var item):
+            item.id = Self.newID("rs")
+            return .reasoning(item)
+        }
+    }
 }

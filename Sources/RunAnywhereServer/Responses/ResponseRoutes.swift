@@ -7,8 +7,9 @@ import RunAnywhere
 ///   semantic events (``ResponseStreamEvent``) ending with `response.completed`,
 ///   `response.incomplete` or `response.failed`;
 /// - `GET /v1/responses/{id}`, `GET /v1/responses/{id}/input_items` (`order` `desc`, the default,
-///   or `asc`) and `DELETE /v1/responses/{id}` for the stored ones (``ResponseStore``); an unknown
-///   id is a 404.
+///   or `asc`; pages of `limit` items, 20 unless 1 to 100 is asked, `after` an item's id, with
+///   `has_more`) and `DELETE /v1/responses/{id}` for the stored ones (``ResponseStore``); an
+///   unknown id is a 404.
 struct ResponseRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
@@ -48,11 +49,23 @@ struct ResponseRoutes: Sendable {
         }
         responses.get("{id}") { _, context in try jsonResponse(try await stored(context).response) }
         responses.get("{id}/input_items") { request, context in
-            let order = request.uri.queryParameters.get("order") ?? "desc"
+            let parameters = request.uri.queryParameters
+            let order = parameters.get("order") ?? "desc"
             guard order == "asc" || order == "desc" else { throw OpenAIError(.badRequest, "order must be asc or desc", param: "order") }
+            let limit = try parameters.get("limit").map { text in
+                guard let value = Int(text), (1...100).contains(value) else { throw OpenAIError(.badRequest, "limit must be a whole number from 1 to 100", param: "limit") }
+                return value
+            } ?? 20
             let stored = try await stored(context).input
-            let input = order == "asc" ? stored : stored.reversed()
-            return try jsonResponse(InputItems(data: input, firstID: input.first?.id, lastID: input.last?.id))
+            var input = order == "asc" ? stored : stored.reversed()
+            if let after = parameters.get("after") {
+                guard let index = input.firstIndex(where: { $0.id == after }) else {
+                    throw OpenAIError(.badRequest, "after: this response has no input item '\(after)'", param: "after")
+                }
+                input = Array(input[(index + 1)...])
+            }
+            let page = Array(input.prefix(limit))
+            return try jsonResponse(InputItems(data: page, firstID: page.first?.id, lastID: page.last?.id, hasMore: input.count > limit))
         }
         responses.delete("{id}") { _, context in
             let id = try context.parameters.require("id")
@@ -86,7 +99,7 @@ struct ResponseRoutes: Sendable {
             continuing: try request.conversation(items), options: options, model: request.model, loadOptions: configuration.loadOptions,
             keepAlive: configuration.keepAlive
         )
-        let run = ResponseRun(response: ResponseObject(id: ResponseItem.newID("resp"), request: request, ordered: ordered), input: items, store: request.store ? store : nil)
+        let run = ResponseRun(response: ResponseObject(id: ResponseItem.newID("resp"), request: request, ordered: ordered), input: items.map(\.identified), store: request.store ? store : nil)
         guard request.stream else { return try jsonResponse(try await run.whole(generation)) }
         return ServerSentEvents.response { writer in try await run.stream(generation, to: &writer) }
     }
