@@ -121,6 +121,58 @@ struct RAGRouteTests {
         }
     }
 
+    /// A conversation's message answered from a collection: the question saved as asked, the
+    /// answer saved with its passages (its `grounding`), kept by a retry and in the export.
+    @Test func aConversationAnswerFromDocumentsIsSavedWithItsSources() async throws {
+        try await Self.withServer { client in
+            try await client.execute(uri: "/api/rag/collections/notes/documents", method: .post, headers: Self.upload,
+                                     body: Self.form([("cats.md", Self.cats), ("etna.html", Self.volcano)])) { #expect($0.status == .created) }
+            let id = try await client.execute(uri: "/api/conversations", method: .post, headers: .json, body: ByteBuffer(string: "{}")) { response in
+                try #require(try OpenAIRouteTests.json(response.body)["id"] as? String)
+            }
+            let ask = #"{"content": "Which volcano is the most active in Europe?", "model": "\#(RunAnywhere.defaultModelID)", "maxTokens": 6, "temperature": 0, "collection": "notes", "passages": 1, "reranker": "none"}"#
+            let streamed = try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: ask)) { response in
+                #expect(response.status == .ok)
+                let events = try ModelCatalogRouteTests.events(response.body)
+                #expect(events.last?.name == "message", "\(events.map(\.name))")
+                return try #require(events.last?.data)
+            }
+            let grounding = try #require(streamed["grounding"] as? [String: Any])
+            let sources = try #require(grounding["sources"] as? [[String: Any]])
+            #expect(grounding["collection"] as? String == "notes" && sources.count == 1)
+            #expect(sources.first?["documentPath"] as? String == "etna.html" && (sources.first?["text"] as? String)?.contains("Etna") == true)
+            let (_, conversation) = try await Self.get(client, "/api/conversations/\(id)")
+            let messages = try #require(conversation["messages"] as? [[String: Any]])
+            #expect(messages.first?["content"] as? String == "Which volcano is the most active in Europe?", "the question is saved as asked, not the prompt")
+            #expect((messages.last?["grounding"] as? [String: Any])?["collection"] as? String == "notes")
+            // A retry answers from the same passages.
+            let retry = #"{"model": "\#(RunAnywhere.defaultModelID)", "maxTokens": 6, "temperature": 0}"#
+            let retried = try await client.execute(uri: "/api/conversations/\(id)/retry", method: .post, headers: .json, body: ByteBuffer(string: retry)) { response in
+                try #require(try ModelCatalogRouteTests.events(response.body).last?.data)
+            }
+            #expect(((retried["grounding"] as? [String: Any])?["sources"] as? [[String: Any]])?.first?["documentPath"] as? String == "etna.html")
+            let markdown = try await client.execute(uri: "/api/conversations/\(id)/export?format=md", method: .get) { String(buffer: $0.body) }
+            #expect(markdown.contains("Sources (notes):\n1. etna.html, passage 1"), "\(markdown)")
+            // A plain message is not grounded; an unknown collection is a 404 and saves nothing.
+            let plain = #"{"content": "Thanks", "model": "\#(RunAnywhere.defaultModelID)", "maxTokens": 3}"#
+            let answered = try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: plain)) { response in
+                try #require(try ModelCatalogRouteTests.events(response.body).last?.data)
+            }
+            #expect(answered["grounding"] == nil)
+            let unknown = #"{"content": "Hi", "model": "\#(RunAnywhere.defaultModelID)", "collection": "nope"}"#
+            try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: unknown)) { response in
+                #expect(response.status == .notFound)
+            }
+            let tooMany = #"{"content": "Hi", "model": "\#(RunAnywhere.defaultModelID)", "collection": "notes", "passages": 0}"#
+            try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: tooMany)) { response in
+                let error = try OpenAIRouteTests.error(response.body)
+                #expect(response.status == .badRequest && error["param"] as? String == "passages")
+            }
+            let (_, after) = try await Self.get(client, "/api/conversations/\(id)")
+            #expect((after["messages"] as? [Any])?.count == 4, "the refused messages saved nothing")
+        }
+    }
+
     @Test func badInputIsRefusedClearlyAndLeavesTheCollectionAsItWas() async throws {
         try await Self.withServer { client in
             try await client.execute(uri: "/api/rag/collections/kept/documents", method: .post, headers: Self.upload, body: Self.form([("cats.md", Self.cats)])) {

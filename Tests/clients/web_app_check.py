@@ -224,6 +224,17 @@ def documents_checks(page, server, model):
     check("Etna" in passage and "volcanoes.md" in page.text("dialog.passage h2"), f"source 1 opened {passage!r}")
     page.shot("chat-source-passage")
     page.find("dialog.passage button.primary").click()
+    # The answer is saved in the conversation with its sources, and shown with them again.
+    conversation_id = page.wait(lambda d: "#/chat/" in d.current_url and d.current_url.rsplit("/", 1)[1] != "new" and d.current_url.rsplit("/", 1)[1], 10)
+    saved = server.get(f"/api/conversations/{conversation_id}")["messages"]
+    check([m["role"] for m in saved] == ["user", "assistant"] and saved[0]["content"] == "Which volcano is the most active in Europe?",
+          f"the question was not saved as asked: {[(m['role'], m['content'][:60]) for m in saved]}")
+    grounding = saved[-1].get("grounding") or {}
+    check(grounding.get("collection") == "geology" and grounding.get("sources", [{}])[0].get("documentPath", "").endswith("volcanoes.md"),
+          f"the saved answer has no sources: {grounding}")
+    page.driver.refresh()
+    shown = page.wait(lambda d: page.all("article.message.assistant ol.sources button.source"))
+    check(shown[0].text == "[1] volcanoes.md", f"the reloaded answer's first source reads {shown[0].text!r}")
 
     page.driver.get(server.url + "/#/documents")
     page.click("li.collection button.danger")

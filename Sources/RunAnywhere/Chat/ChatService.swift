@@ -53,18 +53,23 @@ public actor ChatService {
     }
 
     /// Sends `text` as the user's next message and starts the answer. `options` override the
-    /// settings; past `timeout` the answer is stopped and marked `timeout`.
-    public func send(_ text: String, options: LLMGenerationOptions? = nil, timeout: Duration? = nil) async throws -> ChatReply {
+    /// settings; past `timeout` the answer is stopped and marked `timeout`. With `grounding`, the
+    /// model answers from its passages (numbered, with the question) and the saved answer keeps
+    /// them; the saved question is `text` as it is.
+    public func send(
+        _ text: String, grounding: ChatGrounding? = nil, options: LLMGenerationOptions? = nil, timeout: Duration? = nil
+    ) async throws -> ChatReply {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw SDKError.llm(.emptyInput, "The message is empty") }
         let (model, options) = try await prepare(options)
         let history = conversation.contextMessages
         conversation.append(ChatMessage(role: .user, content: text))
         try store.save(conversation)
-        return answer(text, history: history, model: model, options: options, timeout: timeout, retryCount: 0)
+        return answer(text, grounding: grounding, history: history, model: model, options: options, timeout: timeout, retryCount: 0)
     }
 
-    /// Answers the last user message again, replacing the last answer (its retry count goes up).
+    /// Answers the last user message again, replacing the last answer (its retry count goes up),
+    /// from the same passages when that answer was grounded on some.
     public func retryLastAnswer(options: LLMGenerationOptions? = nil, timeout: Duration? = nil) async throws -> ChatReply {
         guard let userIndex = conversation.messages.lastIndex(where: { $0.role == .user }) else {
             throw SDKError(.invalidInput, "There is no message to answer again")
@@ -75,7 +80,7 @@ public actor ChatService {
         conversation.messages.removeSubrange((userIndex + 1)...)
         var earlier = conversation
         earlier.messages.removeSubrange(userIndex...)
-        return answer(question, history: earlier.contextMessages, model: model, options: options, timeout: timeout,
+        return answer(question, grounding: previous?.grounding, history: earlier.contextMessages, model: model, options: options, timeout: timeout,
                       retryCount: (previous?.analytics?.retryCount ?? 0) + 1)
     }
 
@@ -101,8 +106,10 @@ public actor ChatService {
     }
 
     private func answer(
-        _ text: String, history: [Message], model: ModelInfo, options: LLMGenerationOptions, timeout: Duration?, retryCount: Int
+        _ question: String, grounding: ChatGrounding?, history: [Message], model: ModelInfo, options: LLMGenerationOptions, timeout: Duration?,
+        retryCount: Int
     ) -> ChatReply {
+        let text = grounding?.prompt(for: question) ?? question
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: GenerationEvent.self)
         let context = Context(systemPrompt: options.systemPrompt, messages: history)
         let timeoutFired = CancellationFlag()
@@ -156,7 +163,7 @@ public actor ChatService {
             if case .failure(let error) = outcome { continuation.finish(throwing: error) } else { continuation.finish() }
             return await self.record(
                 outcome, started: started, elapsed: (ContinuousClock.now - clock).inSeconds, model: model, options: options,
-                timedOut: timeoutFired.isCancelled, retryCount: retryCount
+                timedOut: timeoutFired.isCancelled, retryCount: retryCount, grounding: grounding
             )
         }
         return ChatReply(events: stream, message: message)
@@ -165,7 +172,7 @@ public actor ChatService {
     /// Turns the outcome into the assistant message with its analytics, and saves.
     private func record(
         _ outcome: Result<LLMGenerationResult, any Error>, started: Date, elapsed: TimeInterval, model: ModelInfo,
-        options: LLMGenerationOptions, timedOut: Bool, retryCount: Int
+        options: LLMGenerationOptions, timedOut: Bool, retryCount: Int, grounding: ChatGrounding?
     ) async -> ChatMessage {
         let id = UUID()
         let result = try? outcome.get()
@@ -184,7 +191,7 @@ public actor ChatService {
         if case .failure(let error) = outcome { failure = (error as? SDKError)?.message ?? "\(error)" }
         let message = ChatMessage(
             id: id, role: .assistant, content: result?.text ?? "", thinkingContent: result?.thinkingContent,
-            analytics: analytics, modelInfo: MessageModelInfo(from: model), error: failure
+            analytics: analytics, modelInfo: MessageModelInfo(from: model), error: failure, grounding: grounding
         )
         conversation.append(message)
         conversation.modelName = model.name

@@ -16,11 +16,14 @@ public struct ChatMessage: Codable, Sendable, Identifiable, Equatable {
     public let modelInfo: MessageModelInfo?
     /// Why generation failed, for a failed assistant message. Additive to the spec.
     public let error: String?
+    /// For an answer from documents, the collection and passages it was given (absent in
+    /// conversations saved before it existed). Additive to the spec.
+    public let grounding: ChatGrounding?
 
     /// Creates a message.
     public init(
         id: UUID = UUID(), role: MessageRole, content: String, thinkingContent: String? = nil, timestamp: Date = Date(),
-        analytics: MessageAnalytics? = nil, modelInfo: MessageModelInfo? = nil, error: String? = nil
+        analytics: MessageAnalytics? = nil, modelInfo: MessageModelInfo? = nil, error: String? = nil, grounding: ChatGrounding? = nil
     ) {
         self.id = id
         self.role = role
@@ -30,6 +33,7 @@ public struct ChatMessage: Codable, Sendable, Identifiable, Equatable {
         self.analytics = analytics
         self.modelInfo = modelInfo
         self.error = error
+        self.grounding = grounding
     }
 
     /// The SDK message for a ``Context``; the id and any thinking travel in its metadata.

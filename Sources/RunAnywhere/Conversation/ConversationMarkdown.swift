@@ -20,7 +20,8 @@ extension ChatMessage {
 }
 
 extension Conversation {
-    /// The conversation as Markdown: its messages and, under each answer, its footer (what
+    /// The conversation as Markdown: its messages and, under each answer, its numbered sources
+    /// when it came from documents and its footer (what
     /// `runanywhere conversations export` and the web app's export write).
     public var markdown: String {
         var text = "# \(title)\n\n"
@@ -35,6 +36,12 @@ extension Conversation {
             text += "\n## \(message.role.rawValue.capitalized)\n\n"
             if let thinking = message.thinkingContent { text += "> Thinking: \(thinking.replacingOccurrences(of: "\n", with: "\n> "))\n\n" }
             text += message.content + "\n"
+            if let grounding = message.grounding {
+                text += "\nSources (\(grounding.collection)):\n"
+                for (index, source) in grounding.sources.enumerated() {
+                    text += "\(index + 1). \(URL(fileURLWithPath: source.documentPath).lastPathComponent), passage \(source.ordinal + 1)\n"
+                }
+            }
             if message.analytics != nil { text += "\n_\(message.footer)_\n" }
         }
         return text

@@ -13,7 +13,9 @@ import RunAnywhere
 /// - `PATCH /api/conversations/{id}` (`title`): rename; `DELETE /api/conversations/{id}`: 204;
 /// - `GET /api/conversations/{id}/export?format=md|json`: the conversation as a file to keep;
 /// - `POST /api/conversations/{id}/messages` (`content`, `model`, optional `temperature`,
-///   `maxTokens`, `topP`, `topK`, `seed`, `systemPrompt` over the saved settings) and
+///   `maxTokens`, `topP`, `topK`, `seed`, `systemPrompt` over the saved settings; `collection`
+///   to answer from a document collection's `passages` most relevant passages, reranked as
+///   `reranker` says, the saved answer keeping them as its `grounding`) and
 ///   `POST /api/conversations/{id}/retry` (`model`, same options): the answer as server-sent
 ///   events, `delta` (`{"content"}` or `{"reasoning"}` for a thinking model's thoughts), then
 ///   `message` with the saved assistant message and its analytics, or `error`. A client that goes
@@ -27,12 +29,14 @@ struct ConversationRoutes: Sendable {
     let store: ConversationStore
     let settings: SettingsStore
     let answering = AnsweringConversations()
+    let documents: RAGSession
 
     init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
         self.runtime = runtime
         self.configuration = configuration
         store = ConversationStore(dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger)
         settings = SettingsStore(dataDirectory: runtime.configuration.dataDirectory)
+        documents = runtime.ragSession()
     }
 
     /// A conversation as the list shows it.
@@ -71,6 +75,11 @@ struct ConversationRoutes: Sendable {
         @NumberField var topK: Int?
         @NumberField var seed: UInt32?
         let systemPrompt: String?
+        /// A document collection to answer from (messages only), its `passages` most relevant
+        /// passages (by default ``RAGQueryOptions/defaultTopK``), reranked as `reranker` says.
+        let collection: String?
+        @NumberField var passages: Int?
+        let reranker: String?
 
         func options(over settings: GenerationSettings) -> LLMGenerationOptions {
             var options = settings.options
@@ -121,7 +130,20 @@ struct ConversationRoutes: Sendable {
         router.post("api/conversations/:id/messages") { request, context in
             let body = try await decodeJSON(AnswerRequest.self, from: request, limit: configuration.maxBodySize)
             guard let content = body.content else { throw OpenAIError(.badRequest, "'content' is required", param: "content") }
-            return try await answer(exactID(context), body) { chat, options in try await chat.send(content, options: options) }
+            guard let collection = body.collection else {
+                return try await answer(exactID(context), body) { chat, options in try await chat.send(content, options: options) }
+            }
+            let reranker = try RAGQuestionRequest.reranker(body.reranker, runtime: runtime)
+            let passages = body.passages ?? RAGQueryOptions.defaultTopK
+            guard (1...RAGQueryOptions.maxTopK).contains(passages) else {
+                throw OpenAIError(.badRequest, "passages must be 1 to \(RAGQueryOptions.maxTopK)", param: "passages")
+            }
+            return try await answer(exactID(context), body) { [documents, configuration] chat, options in
+                let sources = try await RAGRoutes.notFound {
+                    try await documents.retrieve(content, collection: collection, topK: passages, threads: configuration.threads, reranker: reranker)
+                }
+                return try await chat.send(content, grounding: ChatGrounding(collection: collection, sources: sources), options: options)
+            }
         }
         router.post("api/conversations/:id/retry") { request, context in
             let body = try await decodeJSON(AnswerRequest.self, from: request, limit: configuration.maxBodySize)

@@ -22,7 +22,7 @@ struct RAGQuestionRequest: Decodable, Sendable {
     /// server's threads and load options.
     func options(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) throws -> RAGQueryOptions {
         let model = try model.map { try runtime.model(id: $0, category: .language).id } ?? RunAnywhere.defaultModelID
-        let reranker = try rerankerOption(runtime: runtime)
+        let reranker = try Self.reranker(reranker, runtime: runtime)
         var options = try SettingsStore(dataDirectory: runtime.configuration.dataDirectory).load().options
         if let maxTokens { options.maxTokens = maxTokens }
         if let temperature { options.temperature = temperature }
@@ -34,9 +34,9 @@ struct RAGQuestionRequest: Decodable, Sendable {
         )
     }
 
-    /// The reranker asked for, checked before any work: an unknown model, or one that is not a
-    /// reranker, is refused naming the `reranker` field.
-    private func rerankerOption(runtime: RunAnywhereRuntime) throws -> RAGReranker {
+    /// The reranker `reranker` names (the automatic choice when nil), checked before any work: an
+    /// unknown model, or one that is not a reranker, is refused naming the `reranker` field.
+    static func reranker(_ reranker: String?, runtime: RunAnywhereRuntime) throws -> RAGReranker {
         do {
             let reranker = try reranker.map(RAGReranker.init(parsing:)) ?? .automatic
             if case .model(let id) = reranker { _ = try runtime.model(id: id, category: .reranking) }

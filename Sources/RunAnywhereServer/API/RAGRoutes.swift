@@ -114,7 +114,7 @@ struct RAGRoutes: Sendable {
     }
 
     /// Runs `body`, turning the store's "no such collection, document or chunk" into a 404.
-    private static func notFound<T>(_ body: () async throws -> T) async throws -> T {
+    static func notFound<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as SDKError where error.code == .fileNotFound {

@@ -1,11 +1,11 @@
 // The Chat screen: conversations (newest first, searchable), a model picker with the model's
 // state, the answer streamed as it is written, Stop and Retry, per-conversation generation
 // settings, rename, delete and export. Everything is read from and saved by the server. With a
-// document collection picked, questions are answered from it with numbered sources (rag-answer.js).
+// document collection picked, questions are answered from it, and the saved answers keep their
+// numbered sources (sources.js).
 import { api, attachment, events } from "../../lib/api.js";
 import { download, fill, h, notice, toast, when } from "../../lib/dom.js";
 import { messageView, StreamingAnswer } from "./messages.js";
-import { askCollection } from "./rag-answer.js";
 
 const modelKey = "runanywhere.chat.model";
 const collectionKey = "runanywhere.chat.collection";
@@ -238,7 +238,6 @@ class ChatScreen {
     if (!this.modelSelect.value) return toast("Pick a model first", { error: true });
     this.input.value = "";
     this.begin();
-    if (this.collectionSelect.value) return this.askDocuments(text);
     try {
       if (!this.conversation) {
         this.conversation = await api("/api/conversations", { method: "POST", body: {} });
@@ -254,20 +253,10 @@ class ChatScreen {
       this.input.value = text;
       return toast(error.message, { error: true });
     }
-    const answered = await this.answer(`/api/conversations/${this.conversation.id}/messages`, this.request({ content: text }));
+    // With a collection picked, the answer comes from its passages, which the saved answer keeps.
+    const collection = this.collectionSelect.value ? { collection: this.collectionSelect.value } : {};
+    const answered = await this.answer(`/api/conversations/${this.conversation.id}/messages`, this.request({ content: text, ...collection }));
     if (!answered && !this.input.value) this.input.value = text;  // refused before any answer: keep what was typed
-  }
-
-  /** Answers `text` from the picked collection (after ``begin()``); not saved in the conversation. */
-  async askDocuments(text) {
-    this.askingDocuments = true;
-    const { temperature, maxTokens } = this.settings();
-    const failure = await askCollection(this.messages, this.collectionSelect.value, text,
-      { model: this.modelSelect.value, temperature, maxTokens }, this.controller.signal);
-    this.askingDocuments = false;
-    this.end();
-    if (failure) toast(failure, { error: true });
-    this.showModelState();
   }
 
   async retry() {
@@ -331,7 +320,6 @@ class ChatScreen {
 
   async stop() {
     if (!this.controller) return;
-    if (this.askingDocuments) return this.controller.abort();
     try {
       await api(`/api/conversations/${this.conversation.id}/answer`, { method: "DELETE" });
     } catch {

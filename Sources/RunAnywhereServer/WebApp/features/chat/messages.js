@@ -1,6 +1,8 @@
-// How a chat message looks: the user's bubble, or the answer with its collapsed, dimmed thinking
-// and the spec's footer ("1.2s • 45 tok/s", thinking, how it ended).
+// How a chat message looks: the user's bubble, or the answer with its collapsed, dimmed thinking,
+// the numbered sources of an answer from documents, and the spec's footer ("1.2s • 45 tok/s",
+// thinking, how it ended).
 import { h, seconds } from "../../lib/dom.js";
+import { sourcesView } from "./sources.js";
 
 /** The footer the SDK writes under an answer (ChatMessage.footer in Swift). */
 function footerText(message) {
@@ -21,6 +23,7 @@ export function messageView(message, { onRetry } = {}) {
   const article = h("article", { class: `message ${message.role}`, "aria-label": assistant ? "Answer" : message.role === "user" ? "You" : "System" });
   if (message.thinkingContent) article.append(thinkingView(message.thinkingContent, message.analytics?.thinkingTime));
   article.append(h("div", { class: "content" }, message.content));
+  if (message.grounding) article.append(sourcesView(message.grounding));
   if (assistant) {
     const footer = h("div", { class: "footer" },
       h("span", { class: message.error ? "error footer-text" : "footer-text" }, footerText(message)),
