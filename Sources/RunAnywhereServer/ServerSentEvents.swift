@@ -7,13 +7,7 @@ import RunAnywhere
 enum ServerSentEvents {
     /// A streaming response whose body `write` produces; if the client goes away, writing throws.
     static func response(_ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/event-stream"
-        headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await write(&writer)
-            try await writer.finish(nil)
-        })
+        streamingResponse(contentType: "text/event-stream", write)
     }
 
     /// An event whose data is `value` as JSON, named `name` when given.
@@ -45,4 +39,16 @@ enum ServerSentEvents {
         events.removeAll()
         try await writer.write(ByteBuffer(bytes: bytes))
     }
+}
+
+/// A response of `contentType` streamed as `write` produces it, not cached; if the client goes
+/// away, writing throws.
+func streamingResponse(contentType: String, _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void) -> Response {
+    var headers = HTTPFields()
+    headers[.contentType] = contentType
+    headers[.cacheControl] = "no-cache"
+    return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+        try await write(&writer)
+        try await writer.finish(nil)
+    })
 }

@@ -6,13 +6,7 @@ import Hummingbird
 enum NDJSON {
     /// A streaming response whose body `write` produces; if the client goes away, writing throws.
     static func response(_ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "application/x-ndjson"
-        headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await write(&writer)
-            try await writer.finish(nil)
-        })
+        streamingResponse(contentType: "application/x-ndjson", write)
     }
 
     /// Writes `values`, a line each.
