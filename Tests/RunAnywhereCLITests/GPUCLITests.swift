@@ -112,7 +112,7 @@ struct GPUCLITests {
             _ = try await HTTPClient.shared.execute(unload, timeout: .seconds(30))
             return try #require(try JSONSerialization.jsonObject(with: await Self.request("\(root)/api/models/\(model)/load", post: true, body: body)) as? [String: Any])
         }
-        let whole = try await load(nil), part = try await load(#"{"gpu_layers": 8}"#), none = try await load(#"{"gpu_layers": 0}"#)
+        let whole = try await load(nil), part = try await load(#"{"gpuLayers": 8}"#), none = try await load(#"{"gpuLayers": 0}"#)
         let device = { (status: [String: Any]) in status["deviceMemoryBytes"] as? Int ?? -1 }
         #expect(device(whole) > device(part) && device(part) > 0 && device(none) == 0, "\(whole) \(part) \(none)")
         #expect((none["memoryBytes"] as? Int ?? 0) > 0)

@@ -222,7 +222,7 @@ import Testing
     @Test func aLanguageModelIsLoadedAheadAndUnloaded() async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"keep_alive": -1}"#)) { response in
+            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"keepAlive": -1}"#)) { response in
                 #expect(response.status == .ok)
                 let status = try OpenAIRouteTests.json(response.body)
                 #expect(status["state"] as? String == "loaded" && status["keepAliveSeconds"] == nil, "kept for ever: \(status)")
@@ -238,12 +238,16 @@ import Testing
             }
             try await client.execute(uri: "/api/models/scripted/load", method: .post) { #expect($0.status == .ok, "no body: the server's keep-alive") }
             try await client.execute(uri: "/api/models/whisper-tiny.en/load", method: .post) { #expect($0.status == .badRequest) }
-            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"gpu_layers": -2}"#)) { response in
+            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"gpuLayers": -2}"#)) { response in
                 #expect(response.status == .badRequest)
-                #expect(String(buffer: response.body).contains("gpu_layers cannot be negative"))
+                #expect(String(buffer: response.body).contains("gpuLayers cannot be negative"))
             }
-            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"gpu_layers": 0}"#)) {
+            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"gpuLayers": 0}"#)) {
                 #expect($0.status == .ok)
+            }
+            // The route's older snake_case spelling is read too.
+            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"gpu_layers": -2}"#)) {
+                #expect($0.status == .badRequest)
             }
             try await client.execute(uri: "/api/models/nope/load", method: .post) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/api/models/nope/load", method: .delete) { #expect($0.status == .notFound) }

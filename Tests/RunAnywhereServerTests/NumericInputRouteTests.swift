@@ -40,7 +40,7 @@ import Testing
     @Test func aHugeKeepAliveOnTheLoadRouteKeepsTheModelForEver() async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
         try await app.test(.router) { client in
-            let (status, model) = try await Self.post(client, "/api/models/scripted/load", #"{"keep_alive": 1e300}"#)
+            let (status, model) = try await Self.post(client, "/api/models/scripted/load", #"{"keepAlive": 1e300}"#)
             #expect(status == .ok, "\(model)")
             #expect(model["state"] as? String == "loaded" && model["keepAliveSeconds"] == nil, "\(model)")
             let (again, _) = try await Self.post(client, "/api/models/scripted/load", #"{"keep_alive": 300}"#)
@@ -56,9 +56,9 @@ import Testing
         ("/v1/chat/completions", #"{"model": "scripted", "keep_alive": "-infs", \#(hi)}"#, "keep_alive"),
         ("/v1/completions", #"{"model": "scripted", "prompt": "hi", "keep_alive": -1e400}"#, "keep_alive"),
         ("/api/models/scripted/load", #"{"keep_alive": 1e400}"#, "keep_alive"),
-        ("/api/models/scripted/load", #"{"keep_alive": "nan"}"#, "keep_alive"),
-        ("/api/models/scripted/load", #"{"gpu_layers": 1e300}"#, "gpu_layers"),
-        ("/api/models/scripted/load", #"{"gpu_layers": 9223372036854775808}"#, "gpu_layers"),
+        ("/api/models/scripted/load", #"{"keepAlive": "nan"}"#, "keepAlive"),
+        ("/api/models/scripted/load", #"{"gpuLayers": 1e300}"#, "gpuLayers"),
+        ("/api/models/scripted/load", #"{"gpuLayers": 9223372036854775808}"#, "gpuLayers"),
         ("/v1/chat/completions", #"{"model": "scripted", "max_tokens": 1e300, \#(hi)}"#, "max_tokens"),
         ("/v1/chat/completions", #"{"model": "scripted", "max_tokens": 9223372036854775808, \#(hi)}"#, "max_tokens"),
         ("/v1/chat/completions", #"{"model": "scripted", "temperature": 1e300, \#(hi)}"#, "temperature"),

@@ -24,14 +24,19 @@ import Testing
         (.post, "/v1/completions", #"{"model": "scripted", "prompt": "hi", "max_tokens": 2}"#,
          ["max_tokens", "max_completion_tokens", "temperature", "top_p", "top_k", "seed", "n", "keep_alive"]),
         (.post, "/v1/responses", #"{"model": "scripted", "input": "hi", "max_output_tokens": 2}"#, ["max_output_tokens", "temperature", "top_p"]),
-        (.post, "/api/models/scripted/load", #"{}"#, ["keep_alive", "gpu_layers"]),
+        (.post, "/api/models/scripted/load", #"{}"#, ["keepAlive", "gpuLayers", "keep_alive", "gpu_layers"]),
         (.patch, "/api/settings", #"{}"#, ["temperature", "maxTokens", "topP", "topK", "threads"]),
         (.post, "/v1/audio/speech", #"{"model": "scripted", "input": "hi"}"#, ["speed"]),
         (.post, "/v1/images/generations", #"{"prompt": "a red square"}"#, ["n", "steps", "seed", "guidance_scale"]),
         (.post, "/v1/embeddings", #"{"input": "hi"}"#, ["dimensions", "keep_alive"]),
         (.post, "/api/vision/imagine", #"{"prompt": "a red square"}"#, ["width", "height", "steps", "guidanceScale", "seed"]),
         (.post, "/api/benchmarks", #"{"categories": []}"#, ["repetitions", "threads"]),
+        (.post, "/api/generate", #"{"model": "scripted", "prompt": "hi", "stream": false, "options": {"num_predict": 2}}"#, ["keep_alive"]),
+        (.post, "/api/embed", #"{"model": "scripted", "input": "hi"}"#, ["dimensions", "keep_alive"]),
     ]
+
+    /// ollama's numeric `options`, which `/api/chat` and `/api/generate` read inside `options`.
+    static let ollamaOptions = ["num_predict", "temperature", "top_k", "top_p", "seed", "num_ctx", "num_gpu", "num_thread"]
 
     @Test(arguments: routes.indices)
     func extremeNumbersGetAnAnswerNotATrap(route index: Int) async throws {
@@ -43,6 +48,22 @@ import Testing
                     let body = String(route.body.dropLast()) + (route.body == "{}" ? "" : ", ") + "\"\(field)\": \(value)}"
                     try await client.execute(uri: route.uri, method: route.method, headers: .json, body: ByteBuffer(string: body)) { response in
                         #expect(response.status.code < 500, "\(route.uri) \(field)=\(value): \(response.status) \(String(buffer: response.body).prefix(300))")
+                    }
+                }
+            }
+            try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test func extremeOllamaOptionsGetAnAnswerNotATrap() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        try await app.test(.router) { client in
+            for option in Self.ollamaOptions {
+                for value in Self.values {
+                    let budget = option == "num_predict" ? "" : #""num_predict": 2, "#
+                    let body = #"{"model": "scripted", "stream": false, "messages": [{"role": "user", "content": "hi"}], "options": {\#(budget)"\#(option)": \#(value)}}"#
+                    try await client.execute(uri: "/api/chat", method: .post, headers: .json, body: ByteBuffer(string: body)) { response in
+                        #expect(response.status.code < 500, "options.\(option)=\(value): \(response.status) \(String(buffer: response.body).prefix(300))")
                     }
                 }
             }

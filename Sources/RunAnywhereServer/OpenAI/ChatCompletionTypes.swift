@@ -83,7 +83,8 @@ struct KeepAliveField: Decodable, Sendable {
         } else if let text = try? container.decode(String.self), let parsed = KeepAlive(parsing: text) {
             value = parsed
         } else {
-            throw OpenAIError(.badRequest, "keep_alive must be a number of seconds or a duration such as \"5m\"", param: "keep_alive")
+            let field = decoder.codingPath.last?.stringValue ?? "keep_alive"  // as the request spells it
+            throw OpenAIError(.badRequest, "\(field) must be a number of seconds or a duration such as \"5m\"", param: field)
         }
     }
 }
