@@ -8,13 +8,18 @@ struct ChatCommand: AsyncParsableCommand {
         commandName: "chat", abstract: "Chat with a model interactively.",
         discussion: """
         Commands: /stats shows the conversation's analytics, /analytics the last answer's, /retry answers \
-        again, /reset starts a new conversation, /exit quits. Ctrl-C stops an answer; at the prompt it quits.
+        again, /reset starts a new conversation, /exit quits. Ctrl-C stops an answer; at the prompt it quits. \
+        With --collection, each message is answered from that document collection (`rag ingest`): the \
+        answer is followed by its numbered sources, and saved with them.
         """
     )
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var flags: GenerationFlags
     @Option(name: .long, help: "Continue this saved conversation (an id or a unique prefix of one).") var conversation: String?
+    @Option(name: .long, help: "Answer each message from this document collection, with numbered sources.") var collection: String?
+    @Option(name: .long, help: "With --collection: passages retrieved (1 to \(RAGQueryOptions.maxTopK)).") var passages = RAGQueryOptions.defaultTopK
+    @Option(name: .long, help: "With --collection: a reranker id, or none (default: the first downloaded reranker, if any).") var reranker: String?
 
     func run() async throws {
         try await CLIContext.run(global) { context in
@@ -25,6 +30,12 @@ struct ChatCommand: AsyncParsableCommand {
             Terminal.write(Terminal.dim("Loading \(model.name)...") + "\n")
             try await RunAnywhere.loadModel(model.id, options: flags.loadOptions(settings))
             let chat = ChatService(runtime: runtime, store: context.conversations, settings: settings, conversation: saved)
+            var documents: (name: String, session: RAGSession, reranker: RAGReranker)?
+            if let collection {
+                let session = try RunAnywhere.ragSession()
+                _ = try await session.listDocuments(collection: collection)  // an unknown collection is an error now, not at each message
+                documents = (collection, session, try reranker.map(RAGReranker.init(parsing:)) ?? .automatic)
+            }
             Terminal.write(Terminal.bold("RunAnywhere chat") + " with \(model.name) (\(model.framework.displayName))\n")
             Terminal.write(Terminal.dim("/stats, /analytics, /retry, /reset, /exit; Ctrl-C stops an answer.") + "\n\n")
             if let saved { Terminal.write(AnalyticsText.recap(saved)) }
@@ -57,10 +68,20 @@ struct ChatCommand: AsyncParsableCommand {
                     Terminal.write("Unknown command \(command); use /stats, /analytics, /retry, /reset or /exit.\n\n")
                     continue
                 default:
-                    guard let started = await handle({ try await chat.send(input, options: flags.options(settings)) }) else { continue }
+                    guard let started = await handle({
+                        // From documents: the passages for this message, which the answer reads and keeps.
+                        var grounding: ChatGrounding?
+                        if let documents {
+                            grounding = ChatGrounding(collection: documents.name, sources: try await documents.session.retrieve(
+                                input, collection: documents.name, topK: passages, threads: flags.threads ?? settings.threads, reranker: documents.reranker
+                            ))
+                        }
+                        return try await chat.send(input, grounding: grounding, options: flags.options(settings))
+                    }) else { continue }
                     reply = started
                 }
                 let message = await show(reply)
+                if let grounding = message.grounding { Terminal.write(RAGCommand.Query.sourcesText(grounding.sources)) }
                 Terminal.write(Terminal.dim(AnalyticsText.footer(message)) + "\n\n")
             }
         }

@@ -24,6 +24,28 @@ struct CLIRAGTests {
         return folder
     }
 
+    /// `chat --collection`: each message answered from the collection, its numbered sources
+    /// printed after it and saved with it in the conversation; an unknown collection is an error.
+    @Test func chatAnswersFromACollectionAndKeepsTheSources() throws {
+        try CLIRunner.withData { cli, data in
+            let folder = try writeCorpus(in: data)
+            #expect(try cli.run(["rag", "ingest", folder.path, "--collection", "notes", "--threads", "1"]).status == 0)
+            let chat = try cli.run(["chat", "--collection", "notes", "--passages", "1", "--reranker", "none", "--temperature", "0", "--max-tokens", "8", "--threads", "1"],
+                                   input: "How do castling moves work in chess?\n/exit\n")
+            #expect(chat.status == 0, "\(chat.stderr)")
+            #expect(chat.stdout.contains("Sources") && chat.stdout.contains("[1] \(folder.appendingPathComponent("chess.txt").path)"), "\(chat.stdout)")
+            let listed = try cli.run(["conversations", "list", "--json"])
+            let conversations = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+            let id = try #require(conversations.first?["id"] as? String)
+            let saved = try #require(try cli.run(["conversations", "show", id, "--json"]).json()["messages"] as? [[String: Any]])
+            #expect(saved.first?["content"] as? String == "How do castling moves work in chess?", "the question is saved as asked")
+            let grounding = try #require(saved.last?["grounding"] as? [String: Any])
+            #expect(grounding["collection"] as? String == "notes" && ((grounding["sources"] as? [[String: Any]])?.first?["documentPath"] as? String)?.hasSuffix("chess.txt") == true)
+
+            expectError(try cli.run(["chat", "--collection", "nope", "--threads", "1"], input: "Hi\n/exit\n"), "nope")
+        }
+    }
+
     @Test func ingestQueryListAndRemove() throws {
         try CLIRunner.withData { cli, data in
             let folder = try writeCorpus(in: data)
