@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "RunAnywhereLiteRT", targets: ["RunAnywhereLiteRT"]),
         .library(name: "RunAnywhereBenchRunner", targets: ["RunAnywhereBenchRunner"]),
         .library(name: "RunAnywhereTelemetry", targets: ["RunAnywhereTelemetry"]),
+        .library(name: "RunAnywherePostgres", targets: ["RunAnywherePostgres"]),
         .executable(name: "runanywhere", targets: ["RunAnywhereCLI"]),
     ],
     dependencies: [
@@ -138,12 +139,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // PostgreSQL for what the SDK keeps in SQLite by default (RAG collections), and the
+        // connection code the telemetry collector's PostgreSQL store shares.
+        .target(
+            name: "RunAnywherePostgres",
+            dependencies: ["RunAnywhere", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         // The telemetry collector: validation, SQLite and PostgreSQL stores, summaries and
         // regressions, export, and its HTTP routes.
         .target(
             name: "RunAnywhereTelemetry",
             dependencies: [
-                "RunAnywhere", "RunAnywhereBenchRunner", .product(name: "Hummingbird", package: "hummingbird"),
+                "RunAnywhere", "RunAnywhereBenchRunner", "RunAnywherePostgres", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log"),
             ],
@@ -156,7 +164,7 @@ let package = Package(
         .target(
             name: "RunAnywhereServer",
             dependencies: [
-                "RunAnywhere", "RunAnywhereBenchmarks", "RunAnywhereTelemetry", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                "RunAnywhere", "RunAnywhereBenchmarks", "RunAnywhereTelemetry", "RunAnywherePostgres", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MultipartKit", package: "multipart-kit"), .product(name: "SQLiteNIO", package: "sqlite-nio"),
@@ -175,7 +183,7 @@ let package = Package(
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak",
                 "RunAnywhereFFmpeg", "RunAnywhereStableDiffusion", "RunAnywhereBenchmarks", "RunAnywhereServer", "RunAnywhereBenchRunner",
-                "RunAnywhereTelemetry", "CEngineSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RunAnywhereTelemetry", "RunAnywherePostgres", "CEngineSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -190,7 +198,7 @@ let package = Package(
             ],
             path: "Tests/RunAnywhereTestSupport", swiftSettings: swiftSettings
         ),
-        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "RunAnywhereTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
+        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "RunAnywherePostgres", "RunAnywhereTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
         .testTarget(
             name: "RunAnywhereLlamaCppTests",
             dependencies: [

@@ -10,15 +10,15 @@ import Testing
 struct RAGSessionTests {
     /// A session over a new data folder (no engines: nothing here may reach a model), with a
     /// collection "docs" holding `good.md` as made with the default embedding model (3 dimensions).
-    func withSession(_ body: (RAGSession, RAGStore, URL) async throws -> Void) async throws {
+    func withSession(_ body: (RAGSession, SQLiteRAGStore, URL) async throws -> Void) async throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
             modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
         ))
         let session = runtime.ragSession(reader: DocumentReader(maxFileSize: 4096))
-        #expect(session.databaseURL == folder.appendingPathComponent("data/rag.sqlite"))
-        let store = RAGStore(url: session.databaseURL, logger: Logger(label: "test"))
+        #expect(session.database == folder.appendingPathComponent("data/rag.sqlite").path)
+        let store = SQLiteRAGStore(url: URL(fileURLWithPath: session.database), logger: Logger(label: "test"))
         let good = folder.appendingPathComponent("good.md")
         try Data("# Good\n\nA good document.".utf8).write(to: good)
         let text = try DocumentReader().read(good)

@@ -1,5 +1,4 @@
 import Foundation
-import SQLiteNIO
 
 /// One stored chunk of a document, as a source's number opens it: its text and where it lies.
 public struct RAGPassage: Codable, Sendable, Equatable {
@@ -17,6 +16,17 @@ public struct RAGPassage: Codable, Sendable, Equatable {
     public let start: Int
     /// Where it ends (exclusive), in Unicode scalars.
     public let end: Int
+
+    /// Creates a passage.
+    package init(collection: String, documentPath: String, ordinal: Int, documentChunkCount: Int, text: String, start: Int, end: Int) {
+        self.collection = collection
+        self.documentPath = documentPath
+        self.ordinal = ordinal
+        self.documentChunkCount = documentChunkCount
+        self.text = text
+        self.start = start
+        self.end = end
+    }
 }
 
 extension RAGSession {
@@ -26,32 +36,5 @@ extension RAGSession {
     public func passage(document path: String, ordinal: Int, collection: String = RAGCollection.defaultName) async throws -> RAGPassage {
         try RAGCollection.validateName(collection)
         return try await store.passage(document: path, ordinal: ordinal, collection: collection)
-    }
-}
-
-extension RAGStore {
-    /// The chunk `ordinal` of the document `path` in `collection`; what is not there throws ``ErrorCode/fileNotFound``.
-    package func passage(document path: String, ordinal: Int, collection: String) async throws -> RAGPassage {
-        let found = try await reading(nil) { connection -> RAGPassage? in
-            guard try await Self.collectionID(connection, collection) != nil else { throw Self.noCollection(collection) }
-            let rows = try await connection.query(
-                """
-                SELECT k.text, k.start_offset, k.end_offset, (SELECT COUNT(*) FROM chunks c WHERE c.document_id = d.id) AS total
-                FROM documents d JOIN collections o ON d.collection_id = o.id LEFT JOIN chunks k ON k.document_id = d.id AND k.ordinal = ?
-                WHERE o.name = ? AND d.path = ?
-                """,
-                [.integer(ordinal), .text(collection), .text(path)]
-            )
-            guard let row = rows.first else { throw SDKError.fileManagement(.fileNotFound, "Collection '\(collection)' has no document \(path)") }
-            guard let text = row.column("text")?.string else {
-                throw SDKError.fileManagement(.fileNotFound, "\(path) has no chunk \(ordinal) (it has \(row.column("total")?.integer ?? 0), numbered from 0)")
-            }
-            return RAGPassage(
-                collection: collection, documentPath: path, ordinal: ordinal, documentChunkCount: row.column("total")?.integer ?? 0, text: text,
-                start: row.column("start_offset")?.integer ?? 0, end: row.column("end_offset")?.integer ?? 0
-            )
-        }
-        guard let found else { throw Self.noCollection(collection) }
-        return found
     }
 }

@@ -62,8 +62,8 @@ extension RAGSession {
         case .model(let id): try runtime.model(id: id, category: .reranking)
         case .off: nil
         }
-        guard let info = try await store.collection(named: collection) else { throw RAGStore.noCollection(collection) }
-        if let embeddingModel { try RAGStore.check(info, model: embeddingModel, dimensions: info.dimensions) }
+        guard let info = try await store.collection(named: collection) else { throw RAGStoreChecks.noCollection(collection) }
+        if let embeddingModel { try RAGStoreChecks.check(info, model: embeddingModel, dimensions: info.dimensions) }
         let embedded = try await runtime.embed(
             question, model: info.embeddingModelId, options: EmbeddingOptions(threads: threads), loadOptions: ModelLoadOptions(threads: threads)
         )

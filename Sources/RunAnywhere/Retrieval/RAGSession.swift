@@ -13,31 +13,44 @@ import Foundation
 ///
 /// Ingesting reads each file (``DocumentReader``), splits it into overlapping chunks
 /// (``TextChunker``), embeds them with the collection's embedding model and stores chunks and
-/// vectors in SQLite (``databaseURL``). A question is embedded with the same model, the closest
+/// vectors in a database (``database``): SQLite by default, PostgreSQL through RunAnywherePostgres's
+/// `RAGDatabases`. A question is embedded with the same model, the closest
 /// chunks by cosine similarity are retrieved (more of them, reranked down to the best, when a
 /// reranker is downloaded or named: ``RAGReranker``), and the language model answers from them,
-/// citing them by number. A session holds no state of its own: any number of them, in any number of
-/// processes, may use one database.
+/// citing them by number. A session holds no state of its own but its database's connections: any
+/// number of them, in any number of processes, may use one database.
 public struct RAGSession: Sendable {
     /// The runtime that embeds and generates.
     public let runtime: RunAnywhereRuntime
-    /// The SQLite database of the collections.
-    public var databaseURL: URL { store.url }
+    /// Where the collections are: the SQLite file's path, or the PostgreSQL database's URL
+    /// without its password.
+    public var database: String { store.location }
     /// How files are read.
     public var reader: DocumentReader
     /// How documents are split.
     public var chunker: TextChunker
     /// The database of chunks and vectors.
-    let store: RAGStore
+    let store: any RAGStore
 
-    /// A session over the collections in `database` (by default `rag.sqlite` in the runtime's
-    /// data folder, ``RuntimeConfiguration/dataDirectory``).
+    /// A session over the collections in the SQLite file `database` (by default `rag.sqlite` in
+    /// the runtime's data folder, ``RuntimeConfiguration/dataDirectory``).
     public init(runtime: RunAnywhereRuntime, database: URL? = nil, reader: DocumentReader = DocumentReader(), chunker: TextChunker = TextChunker()) {
+        let url = database ?? runtime.configuration.dataDirectory.appendingPathComponent(SQLiteRAGStore.fileName)
+        self.init(runtime: runtime, store: SQLiteRAGStore(url: url, logger: runtime.configuration.logger), reader: reader, chunker: chunker)
+    }
+
+    /// A session over the collections in `store`.
+    package init(runtime: RunAnywhereRuntime, store: any RAGStore, reader: DocumentReader = DocumentReader(), chunker: TextChunker = TextChunker()) {
         self.runtime = runtime
+        self.store = store
         self.reader = reader
         self.chunker = chunker
-        let url = database ?? runtime.configuration.dataDirectory.appendingPathComponent(RAGStore.fileName)
-        store = RAGStore(url: url, logger: runtime.configuration.logger)
+    }
+
+    /// Lets go of the database's connections (a PostgreSQL session's; an SQLite one holds none
+    /// between calls). The session is not used afterwards.
+    public func close() async {
+        await store.close()
     }
 
     /// Ingests the files `paths` (a folder stands for its document files, every level down:
@@ -117,7 +130,7 @@ public struct RAGSession: Sendable {
         try chunker.validate()
         let existing = try await store.collection(named: collection)
         let model = options.embeddingModel ?? existing?.embeddingModelId ?? RunAnywhere.defaultEmbeddingModelID
-        if let existing { try RAGStore.check(existing, model: model, dimensions: existing.dimensions) }
+        if let existing { try RAGStoreChecks.check(existing, model: model, dimensions: existing.dimensions) }
         return model
     }
 

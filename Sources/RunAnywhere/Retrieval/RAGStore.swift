@@ -1,192 +1,126 @@
 import Foundation
-import Logging
-import NIOCore
-import SQLiteNIO
 
-/// The RAG collections on disk: one SQLite database (sqlite-nio's SQLite, WAL journal), by
-/// default `rag.sqlite` in the runtime's data folder, shared by every process using that folder.
-/// Its tables: `collections` (name, embedding model id, dimensions, created), `documents`
-/// (collection, path, format, sha256, size, ingested) and `chunks` (document, ordinal, text,
-/// offsets, and the vector as little-endian Float32s in a BLOB).
-///
-/// Each call opens its own connection and closes it; every change is one transaction, so that a
-/// failure leaves the collections as they were. Reads of a database that does not exist yet find
-/// nothing and create no file.
-package struct RAGStore: Sendable {
-    /// The database's file name in the data folder.
-    package static let fileName = "rag.sqlite"
-
-    /// The database file.
-    package let url: URL
-    let logger: Logger
-
-    /// The store in the file `url`.
-    package init(url: URL, logger: Logger) {
-        self.url = url
-        self.logger = logger
-    }
+/// Where a ``RAGSession`` keeps its collections, documents, chunks and vectors: an SQLite file
+/// (``SQLiteRAGStore``, the default) or a PostgreSQL database (`PostgresRAGStore`, in
+/// RunAnywherePostgres). Both keep the same rows and behave alike: every change is one
+/// transaction, so a failure leaves the collections as they were; an unknown collection or
+/// document throws ``ErrorCode/fileNotFound``; vectors are little-endian Float32s
+/// (``VectorBlob``) compared by cosine similarity, every one of a collection (brute force).
+package protocol RAGStore: Sendable {
+    /// Where it is, for messages: the file's path, or the database's URL without its password.
+    var location: String { get }
 
     /// The collection `name`, nil when there is none.
-    package func collection(named name: String) async throws -> RAGCollection? {
-        try await reading(nil) { try await Self.collections($0, named: name).first }
-    }
+    func collection(named name: String) async throws -> RAGCollection?
 
     /// Every collection, by name.
-    package func collections() async throws -> [RAGCollection] {
-        try await reading([]) { try await Self.collections($0, named: nil) }
-    }
+    func collections() async throws -> [RAGCollection]
 
     /// The documents of the collection `collection`, by path; an unknown collection throws ``ErrorCode/fileNotFound``.
-    package func documents(in collection: String) async throws -> [RAGDocument] {
-        let documents = try await reading(nil) { connection -> [RAGDocument]? in
-            guard try await Self.collectionID(connection, collection) != nil else { return nil }
-            return try await connection.query(
-                """
-                SELECT d.path, d.format, d.sha256, d.size, d.ingested_at, (SELECT COUNT(*) FROM chunks k WHERE k.document_id = d.id) AS chunks
-                FROM documents d JOIN collections c ON d.collection_id = c.id WHERE c.name = ? ORDER BY d.path
-                """,
-                [.text(collection)]
-            ).map { row in
-                RAGDocument(
-                    collection: collection, path: row.column("path")?.string ?? "",
-                    format: DocumentFormat(rawValue: row.column("format")?.string ?? "") ?? .plainText, sha256: row.column("sha256")?.string ?? "",
-                    size: row.column("size")?.integer ?? 0, chunkCount: row.column("chunks")?.integer ?? 0,
-                    ingestedAt: Date(timeIntervalSince1970: row.column("ingested_at")?.double ?? 0)
-                )
-            }
-        }
-        guard let documents else { throw Self.noCollection(collection) }
-        return documents
-    }
+    func documents(in collection: String) async throws -> [RAGDocument]
 
-    /// Removes the document `path` of `collection` with its chunks and vectors; one that is not
-    /// there throws ``ErrorCode/fileNotFound``.
-    package func removeDocument(path: String, collection: String) async throws {
-        try await writing { connection in
-            guard let id = try await Self.collectionID(connection, collection) else { throw Self.noCollection(collection) }
-            let documents = [SQLiteData.integer(id), .text(path)]
-            _ = try await connection.query("DELETE FROM chunks WHERE document_id IN (SELECT id FROM documents WHERE collection_id = ? AND path = ?)", documents)
-            guard try await !connection.query("DELETE FROM documents WHERE collection_id = ? AND path = ? RETURNING id", documents).isEmpty else {
-                throw SDKError.fileManagement(.fileNotFound, "Collection '\(collection)' has no document \(path)")
-            }
-        }
-    }
+    /// Removes the document `path` of `collection` with its chunks and vectors.
+    func removeDocument(path: String, collection: String) async throws
 
-    /// Removes the collection `name` with its documents, chunks and vectors; one that is not
-    /// there throws ``ErrorCode/fileNotFound``.
-    package func removeCollection(_ name: String) async throws {
-        try await writing { connection in
-            guard let id = try await Self.collectionID(connection, name) else { throw Self.noCollection(name) }
-            _ = try await connection.query("DELETE FROM chunks WHERE document_id IN (SELECT id FROM documents WHERE collection_id = ?)", [.integer(id)])
-            _ = try await connection.query("DELETE FROM documents WHERE collection_id = ?", [.integer(id)])
-            _ = try await connection.query("DELETE FROM collections WHERE id = ?", [.integer(id)])
-        }
-    }
+    /// Removes the collection `name` with its documents, chunks and vectors.
+    func removeCollection(_ name: String) async throws
 
-    /// Every chunk row in the database, whichever its collection: what the tests count to see
-    /// that removing frees the vectors.
-    package func chunkRowCount() async throws -> Int {
-        try await reading(0) { try await $0.query("SELECT COUNT(*) AS total FROM chunks").first?.column("total")?.integer ?? 0 }
-    }
+    /// Every chunk row in the store, whichever its collection: what the tests count to see that
+    /// removing frees the vectors.
+    func chunkRowCount() async throws -> Int
 
-    static func noCollection(_ name: String) -> SDKError {
+    /// Stores `documents` in the collection `collection` in one transaction, creating the
+    /// collection (made with `embeddingModel`, vectors of `dimensions`) if it is new: each
+    /// document's earlier chunks and vectors, when its path was ingested before, are replaced.
+    /// A collection made with another model or other dimensions throws
+    /// ``ErrorCode/modelIncompatible``, and a document whose vectors do not match its chunks
+    /// ``ErrorCode/invalidInput`` (``RAGStoreChecks``); either way, as with any failure, nothing
+    /// is changed. Returns each document as stored, and whether it replaced one.
+    func write(_ documents: [IngestedDocument], collection: String, embeddingModel: String, dimensions: Int) async throws
+        -> [(document: RAGDocument, replaced: Bool)]
+
+    /// The `topK` chunks of the collection `collection` closest to `vector` by cosine
+    /// similarity, best first (equal scores in the order they were stored), with their
+    /// documents' paths. An unknown collection throws ``ErrorCode/fileNotFound``, and a vector of
+    /// other dimensions than the collection's ``ErrorCode/modelIncompatible``.
+    func search(_ vector: [Float], collection: String, topK: Int) async throws -> [RAGSource]
+
+    /// The chunk `ordinal` of the document `path` in `collection`; what is not there throws ``ErrorCode/fileNotFound``.
+    func passage(document path: String, ordinal: Int, collection: String) async throws -> RAGPassage
+
+    /// Lets go of its connections; a store that holds none does nothing.
+    func close() async
+}
+
+/// A document ready to store: its text, its chunks and one vector per chunk.
+package struct IngestedDocument: Sendable {
+    /// The document as read.
+    package let document: DocumentText
+    /// Its chunks.
+    package let chunks: [TextChunk]
+    /// One vector per chunk, in order.
+    package let vectors: [[Float]]
+
+    /// Creates a document to store.
+    package init(document: DocumentText, chunks: [TextChunk], vectors: [[Float]]) {
+        self.document = document
+        self.chunks = chunks
+        self.vectors = vectors
+    }
+}
+
+/// The rules every ``RAGStore`` keeps, and their errors.
+package enum RAGStoreChecks {
+    /// The error for a collection `name` that does not exist.
+    package static func noCollection(_ name: String) -> SDKError {
         SDKError.fileManagement(.fileNotFound, "There is no RAG collection '\(name)'")
     }
 
-    /// The collections (those named `name`, or all), with their counts.
-    static func collections(_ connection: SQLiteConnection, named name: String?) async throws -> [RAGCollection] {
-        let rows = try await connection.query(
-            """
-            SELECT c.name, c.embedding_model, c.dimensions, c.created_at,
-                (SELECT COUNT(*) FROM documents d WHERE d.collection_id = c.id) AS documents,
-                (SELECT COUNT(*) FROM chunks k JOIN documents d ON k.document_id = d.id WHERE d.collection_id = c.id) AS chunks
-            FROM collections c \(name == nil ? "" : "WHERE c.name = ?") ORDER BY c.name
-            """,
-            name.map { [.text($0)] } ?? []
-        )
-        return rows.map { row in
-            RAGCollection(
-                name: row.column("name")?.string ?? "", embeddingModelId: row.column("embedding_model")?.string ?? "",
-                dimensions: row.column("dimensions")?.integer ?? 0, createdAt: Date(timeIntervalSince1970: row.column("created_at")?.double ?? 0),
-                documentCount: row.column("documents")?.integer ?? 0, chunkCount: row.column("chunks")?.integer ?? 0
+    /// The error for a document `path` that `collection` does not have.
+    package static func noDocument(_ path: String, collection: String) -> SDKError {
+        SDKError.fileManagement(.fileNotFound, "Collection '\(collection)' has no document \(path)")
+    }
+
+    /// The error for a chunk `ordinal` that the document `path` of `total` chunks does not have.
+    package static func noChunk(_ ordinal: Int, path: String, total: Int) -> SDKError {
+        SDKError.fileManagement(.fileNotFound, "\(path) has no chunk \(ordinal) (it has \(total), numbered from 0)")
+    }
+
+    /// Throws ``ErrorCode/modelIncompatible`` unless `collection` was made with `model` and vectors of `dimensions`.
+    package static func check(_ collection: RAGCollection, model: String, dimensions: Int) throws {
+        guard collection.embeddingModelId == model else {
+            throw SDKError(
+                .modelIncompatible,
+                "Collection '\(collection.name)' was made with the embedding model '\(collection.embeddingModelId)', not '\(model)': "
+                    + "use '\(collection.embeddingModelId)' with it, or another collection for '\(model)'"
+            )
+        }
+        guard collection.dimensions == dimensions else {
+            throw SDKError(
+                .modelIncompatible,
+                "Collection '\(collection.name)' holds vectors of \(collection.dimensions) dimensions, but '\(model)' now makes \(dimensions): "
+                    + "ingest its documents into a new collection"
             )
         }
     }
 
-    /// The row id of the collection `name`, nil when there is none.
-    static func collectionID(_ connection: SQLiteConnection, _ name: String) async throws -> Int? {
-        try await connection.query("SELECT id FROM collections WHERE name = ?", [.text(name)]).first?.column("id")?.integer
-    }
-
-    /// Runs `body` on a connection; `absent` when the database does not exist yet.
-    func reading<T>(_ absent: T, _ body: (SQLiteConnection) async throws -> T) async throws -> T {
-        guard FileManager.default.fileExists(atPath: url.path) else { return absent }
-        return try await withConnection(body)
-    }
-
-    /// Runs `body` on a connection in one transaction (creating the database if needed): its
-    /// changes are kept when it returns and undone when it throws.
-    func writing<T>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {
-        try await withConnection { connection in
-            _ = try await connection.query("BEGIN IMMEDIATE")
-            do {
-                let value = try await body(connection)
-                _ = try await connection.query("COMMIT")
-                return value
-            } catch {
-                _ = try? await connection.query("ROLLBACK")
-                throw error
-            }
+    /// Throws ``ErrorCode/modelIncompatible`` unless a question's `vector` has the dimensions of `collection`'s vectors.
+    package static func check(_ vector: [Float], searching collection: RAGCollection) throws {
+        guard collection.dimensions == vector.count else {
+            throw SDKError(
+                .modelIncompatible,
+                "Collection '\(collection.name)' holds vectors of \(collection.dimensions) dimensions; a question's vector of \(vector.count) cannot be compared with them"
+            )
         }
     }
 
-    private func withConnection<T>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw SDKError.writeFailed("Cannot create the folder \(url.deletingLastPathComponent().path)", error)
+    /// Throws ``ErrorCode/invalidInput`` unless `item` has one finite vector of `dimensions` per chunk.
+    package static func check(_ item: IngestedDocument, dimensions: Int) throws {
+        guard item.vectors.count == item.chunks.count else {
+            throw SDKError(.invalidInput, "\(item.document.path) has \(item.chunks.count) chunks but \(item.vectors.count) vectors")
         }
-        do {
-            let connection = try await SQLiteConnection.open(storage: .file(path: url.path), logger: logger)
-            do {
-                for statement in Self.schema { _ = try await connection.query(statement) }
-                let value = try await body(connection)
-                try? await connection.close()
-                return value
-            } catch {
-                try? await connection.close()
-                throw error
-            }
-        } catch {
-            throw Self.error(error, url: url)
-        }
-    }
-
-    private static let schema = [
-        "PRAGMA busy_timeout = 10000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON",
-        """
-        CREATE TABLE IF NOT EXISTS collections (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, embedding_model TEXT NOT NULL,
-            dimensions INTEGER NOT NULL, created_at REAL NOT NULL)
-        """,
-        """
-        CREATE TABLE IF NOT EXISTS documents (id INTEGER PRIMARY KEY, collection_id INTEGER NOT NULL REFERENCES collections (id) ON DELETE CASCADE,
-            path TEXT NOT NULL, format TEXT NOT NULL, sha256 TEXT NOT NULL, size INTEGER NOT NULL, ingested_at REAL NOT NULL, UNIQUE (collection_id, path))
-        """,
-        """
-        CREATE TABLE IF NOT EXISTS chunks (id INTEGER PRIMARY KEY, document_id INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
-            ordinal INTEGER NOT NULL, text TEXT NOT NULL, start_offset INTEGER NOT NULL, end_offset INTEGER NOT NULL, vector BLOB NOT NULL,
-            UNIQUE (document_id, ordinal))
-        """,
-    ]
-
-    /// SQLite's errors as ``SDKError``s naming the file: a full disk as ``ErrorCode/insufficientStorage``.
-    private static func error(_ error: any Error, url: URL) -> any Error {
-        guard let error = error as? SQLiteError else { return error }
-        switch error.reason {
-        case .full: return SDKError(.insufficientStorage, "No space left to write the RAG store \(url.path)")
-        case .corrupt, .notADatabase:
-            return SDKError.fileManagement(.modelStorageCorrupted, "The RAG store \(url.path) is damaged (\(error.message)); move it aside to start a new one")
-        default: return SDKError.fileManagement(.fileWriteFailed, "The RAG store \(url.path) failed: \(error.message)")
+        if let bad = item.vectors.firstIndex(where: { $0.count != dimensions || !$0.allSatisfy(\.isFinite) }) {
+            throw SDKError(.invalidInput, "Chunk \(bad) of \(item.document.path) has a vector of \(item.vectors[bad].count) values, not \(dimensions) finite ones")
         }
     }
 }

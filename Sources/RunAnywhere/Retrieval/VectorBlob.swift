@@ -1,9 +1,9 @@
 import NIOCore
 
 /// A vector as the RAG store keeps it: its Float32 values, little-endian, 4 bytes each.
-enum VectorBlob {
+package enum VectorBlob {
     /// The bytes of `vector`.
-    static func encode(_ vector: [Float]) -> ByteBuffer {
+    package static func encode(_ vector: [Float]) -> ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: vector.count * 4)
         for value in vector { buffer.writeInteger(value.bitPattern, endianness: .little) }
         return buffer
@@ -11,7 +11,7 @@ enum VectorBlob {
 
     /// The cosine similarity of `query` and the vector stored in `blob`, given `query`'s length
     /// (L2 norm); nil when the blob does not hold a vector as long as `query`, 0 for a zero vector.
-    static func cosine(_ query: [Float], queryNorm: Double, blob: ByteBuffer) -> Double? {
+    package static func cosine(_ query: [Float], queryNorm: Double, blob: ByteBuffer) -> Double? {
         guard blob.readableBytes == query.count * 4 else { return nil }
         return blob.withUnsafeReadableBytes { bytes in
             var dot = 0.0, squares = 0.0

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import RunAnywherePostgres
 import RunAnywhere
 
 /// The SDK backend's devices and analytics events in PostgreSQL (``BackendSchema``).
@@ -59,7 +60,7 @@ extension PostgresTelemetryStore {
             for try await row in try await client.query(PostgresQuery(unsafeSQL: statement, binds: binds), logger: logger) { rows.append(row) }
             return rows
         } catch {
-            throw Self.error(error, location: location)
+            throw server.error(error)
         }
     }
 

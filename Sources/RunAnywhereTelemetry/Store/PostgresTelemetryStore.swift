@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import RunAnywhere
 import RunAnywhereBenchRunner
+import RunAnywherePostgres
 
 /// Runs in PostgreSQL (postgres-nio's connection pool), for a fleet that outgrows one machine:
 /// the same table and behaviour as ``SQLiteTelemetryStore``; migrations run under an advisory
@@ -10,72 +11,28 @@ import RunAnywhereBenchRunner
 public final class PostgresTelemetryStore: TelemetryStore {
     public let kind = "postgresql"
     /// Where it connects, without the password.
-    public let location: String
-    let client: PostgresClient
-    private let running: Task<Void, Never>
+    public var location: String { server.location }
+    let server: PostgresServer
+    var client: PostgresClient { server.client }
     let logger: Logger
     private static let migrationLock: Int64 = 0x5241_7465_6C65  // "RAtele"
 
-    private init(client: PostgresClient, location: String, logger: Logger) {
-        self.client = client
-        self.location = location
+    private init(server: PostgresServer, logger: Logger) {
+        self.server = server
         self.logger = logger
-        running = Task { await client.run() }
     }
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`, with
     /// `?sslmode=disable|prefer|require`, or `?host=/socket/folder`) and migrates it; gives up
     /// after `timeout` when the server cannot be reached.
     public static func open(url: String, logger: Logger, timeout: Duration = .seconds(10)) async throws -> PostgresTelemetryStore {
-        let (configuration, location) = try configuration(url)
-        let store = PostgresTelemetryStore(client: PostgresClient(configuration: configuration, backgroundLogger: logger), location: location, logger: logger)
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await store.migrate() }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    throw SDKError(.networkError, "PostgreSQL at \(location) did not answer within \(timeout)")
-                }
-                try await group.next()
-                group.cancelAll()
-            }
-        } catch {
-            try? await store.close()
-            throw Self.error(error, location: location)
+        let server = try await PostgresServer.open(url: url, logger: logger, timeout: timeout) { server in
+            try await migrate(server.client, logger: logger)
         }
-        return store
+        return PostgresTelemetryStore(server: server, logger: logger)
     }
 
-    /// The client configuration for `url`, and the URL without its password.
-    static func configuration(_ url: String) throws -> (PostgresClient.Configuration, String) {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
-              let user = components.user, !user.isEmpty else {
-            throw SDKError(.invalidInput, "The database must be a postgres://user[:password]@host[:port]/database URL, not '\(url)'")
-        }
-        let options = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
-        let database = String(components.path.drop { $0 == "/" })
-        let password = components.password.map { $0.removingPercentEncoding ?? $0 }
-        var configuration: PostgresClient.Configuration
-        if let socket = options["host"], socket.hasPrefix("/") {
-            let port = components.port ?? 5432
-            configuration = .init(unixSocketPath: "\(socket)/.s.PGSQL.\(port)", username: user, password: password, database: database.isEmpty ? nil : database)
-        } else {
-            guard let host = components.host, !host.isEmpty else { throw SDKError(.invalidInput, "The database URL '\(url)' names no host") }
-            let tls: PostgresClient.Configuration.TLS
-            switch options["sslmode"] ?? "prefer" {
-            case "disable": tls = .disable
-            case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
-            case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-            case let mode: throw SDKError(.invalidInput, "Unknown sslmode '\(mode)'; use disable, prefer or require")
-            }
-            configuration = .init(host: host, port: components.port ?? 5432, username: user, password: password, database: database.isEmpty ? nil : database, tls: tls)
-        }
-        var shown = components
-        shown.password = nil
-        return (configuration, shown.string ?? url)
-    }
-
-    private func migrate() async throws {
+    private static func migrate(_ client: PostgresClient, logger: Logger) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
             try await connection.query(PostgresQuery(unsafeSQL: TelemetrySchema.migrationsTable), logger: logger)
@@ -108,7 +65,7 @@ public final class PostgresTelemetryStore: TelemetryStore {
             }
             return stored
         } catch {
-            throw Self.error(error, location: location)
+            throw server.error(error)
         }
     }
 
@@ -136,21 +93,12 @@ public final class PostgresTelemetryStore: TelemetryStore {
     }
 
     public func close() async throws {
-        running.cancel()
-        await running.value
+        await server.close()
     }
 
     private func filterBinds(_ query: TelemetryQuery) -> PostgresBindings {
         var binds = PostgresBindings()
         for filter in query.filters { binds.append(filter.value) }
         return binds
-    }
-
-    /// A full disk as ``ErrorCode/insufficientStorage``; the server's own message otherwise.
-    static func error(_ error: any Error, location: String) -> any Error {
-        guard let error = error as? PSQLError else { return error }
-        let message = error.serverInfo?[.message] ?? "\(error.code)"
-        if error.serverInfo?[.sqlState] == "53100" { return SDKError(.insufficientStorage, "PostgreSQL at \(location) has no space left: \(message)") }
-        return SDKError(.fileWriteFailed, "PostgreSQL at \(location) failed: \(message)")
     }
 }

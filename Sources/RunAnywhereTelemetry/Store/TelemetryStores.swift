@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RunAnywherePostgres
 
 /// Opens the store a `--database` value names.
 public enum TelemetryStores {
@@ -12,7 +13,7 @@ public enum TelemetryStores {
     /// path `database` (or the default file when it is nil or empty).
     public static func open(_ database: String?, dataDirectory: URL, logger: Logger) async throws -> any TelemetryStore {
         guard let database, !database.isEmpty else { return try await SQLiteTelemetryStore.open(at: defaultFile(dataDirectory: dataDirectory), logger: logger) }
-        if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
+        if PostgresServer.isURL(database) {
             return try await PostgresTelemetryStore.open(url: database, logger: logger)
         }
         return try await SQLiteTelemetryStore.open(at: URL(fileURLWithPath: (database as NSString).expandingTildeInPath), logger: logger)

@@ -2,34 +2,11 @@ import Foundation
 import NIOCore
 import SQLiteNIO
 
-/// A document ready to store: its text, its chunks and one vector per chunk.
-package struct IngestedDocument: Sendable {
-    /// The document as read.
-    package let document: DocumentText
-    /// Its chunks.
-    package let chunks: [TextChunk]
-    /// One vector per chunk, in order.
-    package let vectors: [[Float]]
-
-    /// Creates a document to store.
-    package init(document: DocumentText, chunks: [TextChunk], vectors: [[Float]]) {
-        self.document = document
-        self.chunks = chunks
-        self.vectors = vectors
-    }
-}
-
-extension RAGStore {
+extension SQLiteRAGStore {
     /// Chunk rows per INSERT statement (7 values each, far below SQLite's limit on them).
     private static let rowsPerInsert = 200
 
-    /// Stores `documents` in the collection `collection` in one transaction, creating the
-    /// collection (made with `embeddingModel`, vectors of `dimensions`) if it is new: each
-    /// document's earlier chunks and vectors, when its path was ingested before, are replaced.
-    /// A collection made with another model or other dimensions throws
-    /// ``ErrorCode/modelIncompatible``, and a document whose vectors do not match its chunks
-    /// ``ErrorCode/invalidInput``; either way, as with any failure, nothing is changed. Returns
-    /// each document as stored, and whether it replaced one.
+    /// Stores `documents` in the collection `collection` in one transaction (``RAGStore/write(_:collection:embeddingModel:dimensions:)``).
     package func write(
         _ documents: [IngestedDocument], collection: String, embeddingModel: String, dimensions: Int
     ) async throws -> [(document: RAGDocument, replaced: Bool)] {
@@ -38,7 +15,7 @@ extension RAGStore {
             let now = Date()
             let collectionID: Int
             if let existing = try await Self.collections(connection, named: collection).first {
-                try Self.check(existing, model: embeddingModel, dimensions: dimensions)
+                try RAGStoreChecks.check(existing, model: embeddingModel, dimensions: dimensions)
                 collectionID = try await Self.collectionID(connection, collection) ?? 0
             } else {
                 collectionID = try await connection.query(
@@ -48,7 +25,7 @@ extension RAGStore {
             }
             var stored: [(document: RAGDocument, replaced: Bool)] = []
             for item in documents {
-                try Self.check(item, dimensions: dimensions)
+                try RAGStoreChecks.check(item, dimensions: dimensions)
                 let document = item.document
                 let key = [SQLiteData.integer(collectionID), .text(document.path)]
                 _ = try await connection.query("DELETE FROM chunks WHERE document_id IN (SELECT id FROM documents WHERE collection_id = ? AND path = ?)", key)
@@ -76,34 +53,6 @@ extension RAGStore {
                 ), replaced))
             }
             return stored
-        }
-    }
-
-    /// Throws ``ErrorCode/modelIncompatible`` unless `collection` was made with `model` and vectors of `dimensions`.
-    static func check(_ collection: RAGCollection, model: String, dimensions: Int) throws {
-        guard collection.embeddingModelId == model else {
-            throw SDKError(
-                .modelIncompatible,
-                "Collection '\(collection.name)' was made with the embedding model '\(collection.embeddingModelId)', not '\(model)': "
-                    + "use '\(collection.embeddingModelId)' with it, or another collection for '\(model)'"
-            )
-        }
-        guard collection.dimensions == dimensions else {
-            throw SDKError(
-                .modelIncompatible,
-                "Collection '\(collection.name)' holds vectors of \(collection.dimensions) dimensions, but '\(model)' now makes \(dimensions): "
-                    + "ingest its documents into a new collection"
-            )
-        }
-    }
-
-    /// Throws ``ErrorCode/invalidInput`` unless `item` has one finite vector of `dimensions` per chunk.
-    private static func check(_ item: IngestedDocument, dimensions: Int) throws {
-        guard item.vectors.count == item.chunks.count else {
-            throw SDKError(.invalidInput, "\(item.document.path) has \(item.chunks.count) chunks but \(item.vectors.count) vectors")
-        }
-        if let bad = item.vectors.firstIndex(where: { $0.count != dimensions || !$0.allSatisfy(\.isFinite) }) {
-            throw SDKError(.invalidInput, "Chunk \(bad) of \(item.document.path) has a vector of \(item.vectors[bad].count) values, not \(dimensions) finite ones")
         }
     }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RunAnywhere
+
+/// What every RunAnywhere store in PostgreSQL shares: its connection URL, a client that runs
+/// until closed, opening with a time limit, and the server's errors as ``SDKError``s.
+package final class PostgresServer: Sendable {
+    /// Where it connects, without the password.
+    package let location: String
+    /// postgres-nio's connection pool.
+    package let client: PostgresClient
+    private let running: Task<Void, Never>
+
+    private init(client: PostgresClient, location: String) {
+        self.client = client
+        self.location = location
+        running = Task { await client.run() }
+    }
+
+    deinit {
+        running.cancel()
+    }
+
+    /// Connects to the database at `url` (`postgres://user:password@host:port/database`, with
+    /// `?sslmode=disable|prefer|require`, or `?host=/socket/folder`) and runs `prepare` (the
+    /// store's migrations) on it; gives up after `timeout` when the server cannot be reached.
+    package static func open(
+        url: String, logger: Logger, timeout: Duration, prepare: @escaping @Sendable (PostgresServer) async throws -> Void
+    ) async throws -> PostgresServer {
+        let (configuration, location) = try configuration(url)
+        let server = PostgresServer(client: PostgresClient(configuration: configuration, backgroundLogger: logger), location: location)
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await prepare(server) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw SDKError(.networkError, "PostgreSQL at \(location) did not answer within \(timeout)")
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        } catch {
+            await server.close()
+            throw server.error(error)
+        }
+        return server
+    }
+
+    /// Closes its connections.
+    package func close() async {
+        running.cancel()
+        await running.value
+    }
+
+    /// The client configuration for `url`, and the URL without its password.
+    package static func configuration(_ url: String) throws -> (PostgresClient.Configuration, String) {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+              let user = components.user, !user.isEmpty else {
+            throw SDKError(.invalidInput, "The database must be a postgres://user[:password]@host[:port]/database URL, not '\(url)'")
+        }
+        let options = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+        let database = String(components.path.drop { $0 == "/" })
+        let password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        var configuration: PostgresClient.Configuration
+        if let socket = options["host"], socket.hasPrefix("/") {
+            let port = components.port ?? 5432
+            configuration = .init(unixSocketPath: "\(socket)/.s.PGSQL.\(port)", username: user, password: password, database: database.isEmpty ? nil : database)
+        } else {
+            guard let host = components.host, !host.isEmpty else { throw SDKError(.invalidInput, "The database URL '\(url)' names no host") }
+            let tls: PostgresClient.Configuration.TLS
+            switch options["sslmode"] ?? "prefer" {
+            case "disable": tls = .disable
+            case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
+            case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+            case let mode: throw SDKError(.invalidInput, "Unknown sslmode '\(mode)'; use disable, prefer or require")
+            }
+            configuration = .init(host: host, port: components.port ?? 5432, username: user, password: password, database: database.isEmpty ? nil : database, tls: tls)
+        }
+        var shown = components
+        shown.password = nil
+        return (configuration, shown.string ?? url)
+    }
+
+    /// Whether `database` names a PostgreSQL database (a `postgres://` or `postgresql://` URL)
+    /// rather than a file.
+    package static func isURL(_ database: String) -> Bool {
+        database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
+    }
+
+    /// The server's errors as ``SDKError``s naming it: a full disk as
+    /// ``ErrorCode/insufficientStorage``, the server's own message otherwise; an error thrown inside
+    /// a transaction as it was thrown (postgres-nio wraps it); other errors as they are.
+    package func error(_ error: any Error) -> any Error {
+        if let failed = error as? PostgresTransactionError,
+           let cause = failed.closureError ?? failed.beginError ?? failed.commitError ?? failed.rollbackError {
+            return self.error(cause)
+        }
+        guard let error = error as? PSQLError else { return error }
+        let message = error.serverInfo?[.message] ?? "\(error.code)"
+        if error.serverInfo?[.sqlState] == "53100" { return SDKError(.insufficientStorage, "PostgreSQL at \(location) has no space left: \(message)") }
+        return SDKError(.fileWriteFailed, "PostgreSQL at \(location) failed: \(message)")
+    }
+
+    /// Runs `body`, its errors as ``error(_:)`` makes them.
+    package func run<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw self.error(error)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import RunAnywhere
+import RunAnywherePostgres
+import RunAnywhereTestSupport
+import Testing
+
+/// The RAG store in PostgreSQL: the behaviours every store keeps (``RAGStoreBehaviours``), each on
+/// a new database of one throwaway cluster, and what is PostgreSQL's own: one table set made once
+/// by stores opened together, writers into one new collection ordered by the lock, a session
+/// opened from a URL, unreachable and malformed URLs.
+@Suite(.processLane, .serialized, .enabled(if: TestPostgres.isInstalled, "scripts/setup --tests installs PostgreSQL"), .postgresCluster)
+struct PostgresRAGStoreTests {
+    let logger = Logger(label: "rag-postgres-tests")
+
+    func withStore(_ body: (PostgresRAGStore) async throws -> Void) async throws {
+        let store = try await PostgresRAGStore.open(url: try PostgresCluster.newDatabase(), logger: logger)
+        do {
+            try await body(store)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    @Test func storesAndRanksByCosineBestFirst() async throws {
+        try await withStore { try await RAGStoreBehaviours.storesAndRanksByCosineBestFirst($0) }
+    }
+
+    @Test func ingestingAgainReplacesTheDocumentsChunks() async throws {
+        try await withStore { try await RAGStoreBehaviours.ingestingAgainReplacesTheDocumentsChunks($0) }
+    }
+
+    @Test func removingADocumentOrACollectionRemovesItsVectors() async throws {
+        try await withStore { try await RAGStoreBehaviours.removingADocumentOrACollectionRemovesItsVectors($0) }
+    }
+
+    @Test func aFailedWriteLeavesTheCollectionAsItWas() async throws {
+        try await withStore { try await RAGStoreBehaviours.aFailedWriteLeavesTheCollectionAsItWas($0) }
+    }
+
+    @Test func aCollectionRefusesAnotherEmbeddingModel() async throws {
+        try await withStore { try await RAGStoreBehaviours.aCollectionRefusesAnotherEmbeddingModel($0) }
+    }
+
+    @Test func opensAPassageAndNamesWhatIsMissing() async throws {
+        try await withStore { try await RAGStoreBehaviours.opensAPassageAndNamesWhatIsMissing($0) }
+    }
+
+    @Test func storesOpenedTogetherShareOneSetOfTablesAndWritersAreOrdered() async throws {
+        let url = try PostgresCluster.newDatabase()
+        async let first = PostgresRAGStore.open(url: url, logger: logger)
+        async let second = PostgresRAGStore.open(url: url, logger: logger)
+        let stores = try await [first, second]
+        // Eight writers at once into one new collection: it is made once, and every document is kept.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    _ = try await stores[index % 2].write(
+                        [RAGStoreBehaviours.document("/doc\(index).md", ["text \(index)"], [[Float(index), 1]])], collection: "shared", embeddingModel: "m", dimensions: 2
+                    )
+                }
+            }
+            try await group.waitForAll()
+        }
+        let collections = try await stores[1].collections()
+        #expect(collections.map(\.name) == ["shared"] && collections.first?.documentCount == 8 && collections.first?.chunkCount == 8)
+        #expect(try await stores[0].documents(in: "shared").map(\.path) == (0..<8).map { "/doc\($0).md" })
+        for store in stores { await store.close() }
+    }
+
+    @Test func aSessionOpensFromAURLAndNamesItWithoutThePassword() async throws {
+        let url = try PostgresCluster.newDatabase()
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
+            modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
+        ))
+        let withPassword = url.replacingOccurrences(of: "postgres://runanywhere@", with: "postgres://runanywhere:secret@")
+        let session = try await RAGDatabases.session(withPassword, runtime: runtime)
+        #expect(session.database.hasPrefix("postgres://runanywhere@127.0.0.1:") && !session.database.contains("secret"))
+        #expect(try await session.listCollections().isEmpty)
+        await expectSDKError(.fileNotFound, ["'docs'"]) { _ = try await session.listDocuments(collection: "docs") }
+        await session.close()
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/rag.sqlite").path), "nothing was written to the SQLite default")
+
+        let file = try await RAGDatabases.session(folder.appendingPathComponent("other.sqlite").path, runtime: runtime)
+        #expect(file.database == folder.appendingPathComponent("other.sqlite").path)
+        #expect(try await RAGDatabases.session(nil, runtime: runtime).database == folder.appendingPathComponent("data/rag.sqlite").path)
+    }
+
+    @Test func unreachableOrMalformedDatabasesAreClearErrors() async throws {
+        await expectSDKError(.invalidInput, ["postgres://user"]) { _ = try await PostgresRAGStore.open(url: "postgres://", logger: logger) }
+        await expectSDKError(.invalidInput, ["sslmode"]) { _ = try await PostgresRAGStore.open(url: "postgres://u@127.0.0.1/db?sslmode=odd", logger: logger) }
+        // Nothing listens on port 1: the open gives up with a message, within its time limit.
+        await #expect(throws: SDKError.self) {
+            _ = try await PostgresRAGStore.open(url: "postgres://nobody@127.0.0.1:1/db?sslmode=disable", logger: logger, timeout: .seconds(2))
+        }
+    }
+}
