@@ -20,6 +20,7 @@ struct ChatCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Answer each message from this document collection, with numbered sources.") var collection: String?
     @Option(name: .long, help: "With --collection: passages retrieved (1 to \(RAGQueryOptions.maxTopK)).") var passages = RAGQueryOptions.defaultTopK
     @Option(name: .long, help: "With --collection: a reranker id, or none (default: the first downloaded reranker, if any).") var reranker: String?
+    @Option(name: .customLong("rag-database"), help: RAGDatabaseOption.help) var ragDatabase: String?
 
     func run() async throws {
         try await CLIContext.run(global) { context in
@@ -32,7 +33,7 @@ struct ChatCommand: AsyncParsableCommand {
             let chat = ChatService(runtime: runtime, store: context.conversations, settings: settings, conversation: saved)
             var documents: (name: String, session: RAGSession, reranker: RAGReranker)?
             if let collection {
-                let session = try RunAnywhere.ragSession()
+                let session = try await RAGDatabaseOption.session(ragDatabase)  // its connections close when the command ends
                 _ = try await session.listDocuments(collection: collection)  // an unknown collection is an error now, not at each message
                 documents = (collection, session, try reranker.map(RAGReranker.init(parsing:)) ?? .automatic)
             }

@@ -9,6 +9,7 @@ extension RAGCommand {
             discussion: "Ctrl-C stops the answer and keeps what was written. Exit status: 0 done, 1 error, 130 interrupted."
         )
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var store: RAGDatabaseOption
         @Option(name: .long, help: "The collection to search.") var collection = RAGCollection.defaultName
         @Option(name: .customLong("top-k"), help: "Passages retrieved (1 to \(RAGQueryOptions.maxTopK)).") var topK = RAGQueryOptions.defaultTopK
         @Option(name: .long, help: "Language model id (default: \(RunAnywhere.defaultModelID)).") var model: String?
@@ -60,8 +61,9 @@ extension RAGCommand {
                     generation: options, model: model ?? RunAnywhere.defaultModelID, loadOptions: ModelLoadOptions(threads: threads), embeddingThreads: threads,
                     reranker: try reranker.map(RAGReranker.init(parsing:)) ?? .automatic
                 )
-                let answer = try await RunAnywhere.queryDocuments(text, collection: collection, topK: topK, options: query)
-                let result = try await Self.stream(answer, printing: !json)
+                let result = try await store.withSession { session in
+                    try await Self.stream(try await session.query(text, collection: collection, topK: topK, options: query), printing: !json)
+                }
                 if json {
                     try JSONOutput.print(Output(
                         answer: result.text, sources: result.sources.enumerated().map { index, source in

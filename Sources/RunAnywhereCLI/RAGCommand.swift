@@ -8,7 +8,8 @@ struct RAGCommand: AsyncParsableCommand {
         commandName: "rag", abstract: "Answer questions from your own documents, with numbered sources (retrieval-augmented generation).",
         discussion: """
             `rag ingest` reads text, Markdown and HTML files (a folder: its files of those kinds), splits them into overlapping \
-            chunks, embeds them and stores them in a collection (SQLite, rag.sqlite in the data folder); ingesting a file again \
+            chunks, embeds them and stores them in a collection (SQLite, rag.sqlite in the data folder, or PostgreSQL with \
+            --database postgres://… or $RUNANYWHERE_RAG_DATABASE); ingesting a file again \
             replaces it. `rag query` retrieves the chunks closest to a question and streams the language model's answer, then \
             its numbered sources. PDF is not read: convert it to text first.
             """,
@@ -21,6 +22,7 @@ struct RAGCommand: AsyncParsableCommand {
             discussion: "Nothing is stored unless every file is read: a missing, binary, PDF or too large file is an error and leaves the collection as it was."
         )
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var store: RAGDatabaseOption
         @Option(name: .long, help: "The collection (made on first use).") var collection = RAGCollection.defaultName
         @Option(name: .customLong("embedding-model"), help: "Embedding model of a new collection (default: \(RunAnywhere.defaultEmbeddingModelID)); an existing collection keeps its own.")
         var embeddingModel: String?
@@ -34,10 +36,11 @@ struct RAGCommand: AsyncParsableCommand {
         func run() async throws {
             try await CLIContext.run(global) { _ in
                 guard (1...4096).contains(maxFileSize) else { throw SDKError(.invalidInput, "--max-file-size must be 1 to 4096 (MiB), not \(maxFileSize)") }
-                let session = try RunAnywhere.runtime().ragSession(
+                let report = try await store.withSession(
                     reader: DocumentReader(maxFileSize: maxFileSize << 20), chunker: TextChunker(size: chunkSize, overlap: chunkOverlap)
-                )
-                let report = try await session.ingest(paths: paths, collection: collection, options: RAGIngestOptions(embeddingModel: embeddingModel, threads: threads))
+                ) { session in
+                    try await session.ingest(paths: paths, collection: collection, options: RAGIngestOptions(embeddingModel: embeddingModel, threads: threads))
+                }
                 if json { return try JSONOutput.print(report) }
                 let lines = report.documents.map { "\($0.path): \($0.chunkCount) chunk\($0.chunkCount == 1 ? "" : "s")\($0.replaced ? " (replaced)" : "")\n" }
                 let total = report.documents.reduce(0) { $0 + $1.chunkCount }
@@ -52,52 +55,60 @@ struct RAGCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the collections, or one collection's documents.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var store: RAGDatabaseOption
         @Option(name: .long, help: "List this collection's documents.") var collection: String?
         @Flag(name: .long, help: "Print a JSON array.") var json = false
 
         func run() async throws {
             try await CLIContext.run(global) { _ in
-                let session = try RunAnywhere.ragSession()
-                if let collection {
-                    let documents = try await session.listDocuments(collection: collection)
-                    if json { return try JSONOutput.print(documents) }
-                    guard !documents.isEmpty else { return Terminal.write("Collection '\(collection)' has no documents.\n") }
-                    let rows = documents.map {
-                        [$0.path, $0.format.rawValue, "\($0.chunkCount)", ByteCountFormatter.string(fromByteCount: Int64($0.size), countStyle: .file),
-                         $0.ingestedAt.formatted(date: .abbreviated, time: .shortened)]
-                    }
-                    return Terminal.write(Terminal.table(["PATH", "FORMAT", "CHUNKS", "SIZE", "INGESTED"], rows))
-                }
-                let collections = try await session.listCollections()
-                if json { return try JSONOutput.print(collections) }
-                guard !collections.isEmpty else { return Terminal.write("No collections; `runanywhere rag ingest FILE...` makes one.\n") }
-                let rows = collections.map {
-                    [$0.name, $0.embeddingModelId, "\($0.dimensions)", "\($0.documentCount)", "\($0.chunkCount)", $0.createdAt.formatted(date: .abbreviated, time: .shortened)]
-                }
-                Terminal.write(Terminal.table(["NAME", "EMBEDDING MODEL", "DIMENSIONS", "DOCUMENTS", "CHUNKS", "CREATED"], rows))
+                try await store.withSession { try await list($0) }
             }
+        }
+
+        private func list(_ session: RAGSession) async throws {
+            if let collection {
+                let documents = try await session.listDocuments(collection: collection)
+                if json { return try JSONOutput.print(documents) }
+                guard !documents.isEmpty else { return Terminal.write("Collection '\(collection)' has no documents.\n") }
+                let rows = documents.map {
+                    [$0.path, $0.format.rawValue, "\($0.chunkCount)", ByteCountFormatter.string(fromByteCount: Int64($0.size), countStyle: .file),
+                     $0.ingestedAt.formatted(date: .abbreviated, time: .shortened)]
+                }
+                return Terminal.write(Terminal.table(["PATH", "FORMAT", "CHUNKS", "SIZE", "INGESTED"], rows))
+            }
+            let collections = try await session.listCollections()
+            if json { return try JSONOutput.print(collections) }
+            guard !collections.isEmpty else { return Terminal.write("No collections; `runanywhere rag ingest FILE...` makes one.\n") }
+            let rows = collections.map {
+                [$0.name, $0.embeddingModelId, "\($0.dimensions)", "\($0.documentCount)", "\($0.chunkCount)", $0.createdAt.formatted(date: .abbreviated, time: .shortened)]
+            }
+            Terminal.write(Terminal.table(["NAME", "EMBEDDING MODEL", "DIMENSIONS", "DOCUMENTS", "CHUNKS", "CREATED"], rows))
         }
     }
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a collection, or one document of it, with their vectors.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var store: RAGDatabaseOption
         @Argument(help: "The collection.") var collection: String
         @Argument(help: "The document: its path, as ingested, or its name as `rag list` shows it (default: the whole collection).") var document: String?
 
         func run() async throws {
             try await CLIContext.run(global) { _ in
-                let session = try RunAnywhere.ragSession()
-                if let document {
-                    // A name stored as given (an upload's), else a file's path from the current folder.
-                    let stored = try await session.listDocuments(collection: collection).map(\.path)
-                    let name = stored.contains(document) ? document : URL(fileURLWithPath: document).standardizedFileURL.path
-                    try await session.removeDocument(name, collection: collection)
-                    Terminal.write("Removed \(name) from '\(collection)'.\n")
-                } else {
-                    try await session.removeCollection(collection)
-                    Terminal.write("Removed the collection '\(collection)'.\n")
-                }
+                try await store.withSession { try await remove($0) }
+            }
+        }
+
+        private func remove(_ session: RAGSession) async throws {
+            if let document {
+                // A name stored as given (an upload's), else a file's path from the current folder.
+                let stored = try await session.listDocuments(collection: collection).map(\.path)
+                let name = stored.contains(document) ? document : URL(fileURLWithPath: document).standardizedFileURL.path
+                try await session.removeDocument(name, collection: collection)
+                Terminal.write("Removed \(name) from '\(collection)'.\n")
+            } else {
+                try await session.removeCollection(collection)
+                Terminal.write("Removed the collection '\(collection)'.\n")
             }
         }
     }

@@ -30,6 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-body"), help: "Largest request body in MiB.") var maxBodyMiB = 32
     @Option(name: .customLong("telemetry-database"), help: "The BenchRunner runs served under /telemetry: a postgres:// URL or an SQLite file (default: the collector's file in the data folder).")
     var telemetryDatabase: String?
+    @Option(name: .customLong("rag-database"), help: RAGDatabaseOption.help) var ragDatabase: String?
     @Option(name: .long, help: "Generations per model at once, decoded together.") var parallel = 4
     @Flag(name: .long, help: "Promise greedy requests reproducible output, as seeded ones always are: the same alone or among others, and in every process (llama.cpp's batch-invariant configuration; one long prompt alone reads more slowly).")
     var reproducible = false
@@ -92,6 +93,7 @@ struct ServeCommand: AsyncParsableCommand {
                 guard database == nil else { throw error }
                 logger.warning("serving without /telemetry: \((error as? SDKError)?.message ?? "\(error)")")
             }
+            configuration.ragSession = try await RAGDatabaseOption.session(ragDatabase)
             let runtime = try RunAnywhere.runtime()
             if let budget = modelsBudget.flatMap(Self.bytes) { await runtime.setModelMemoryBudget(budget) }
             let server = RunAnywhereServer(runtime: runtime, configuration: configuration)

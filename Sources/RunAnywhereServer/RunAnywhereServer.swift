@@ -75,17 +75,19 @@ public struct RunAnywhereServer: Sendable {
     }
 
     /// Serves until SIGINT or SIGTERM, then stops accepting, lets running requests finish, closes
-    /// the telemetry store and returns.
+    /// the telemetry store and the RAG session and returns.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         do {
             try configuration.validate()
             try await application(onServerRunning: onServerRunning).runService()
         } catch {
             try? await configuration.telemetryStore?.close()
+            await configuration.ragSession?.close()
             throw error
         }
         await runtime.unloadAllModels()
         try? await configuration.telemetryStore?.close()
+        await configuration.ragSession?.close()
     }
 }
 

@@ -46,6 +46,46 @@ struct CLIRAGTests {
         }
     }
 
+    /// The same commands over PostgreSQL (`--database postgres://…`, or `$RUNANYWHERE_RAG_DATABASE`),
+    /// and `serve --rag-database` answering from the collection the commands made.
+    @Test(.enabled(if: TestPostgres.isInstalled, "scripts/setup --tests installs PostgreSQL"))
+    func theCollectionsLiveInPostgreSQLWhenNamed() async throws {
+        let cluster = try TestPostgres.start()
+        defer { cluster.stop() }
+        try await CLIRunner.withData { cli, data in
+            let folder = try writeCorpus(in: data)
+            let database = ["--database", cluster.url]
+            let ingest = try cli.run(["rag", "ingest", folder.path, "--collection", "notes", "--threads", "1"] + database)
+            #expect(ingest.status == 0 && ingest.stdout.contains("Ingested 3 documents"), "\(ingest.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("rag.sqlite").path), "nothing went to the SQLite default")
+            #expect(try cluster.psql("SELECT COUNT(*) FROM rag_documents").trimmingCharacters(in: .whitespacesAndNewlines) == "3")
+
+            var fromEnvironment = cli
+            fromEnvironment.environment["RUNANYWHERE_RAG_DATABASE"] = cluster.url
+            let query = try fromEnvironment.run(["rag", "query", "How do castling moves work in chess?", "--collection", "notes", "--top-k", "1",
+                                                 "--max-tokens", "4", "--threads", "1", "--temperature", "0", "--reranker", "none", "--json"])
+            #expect(query.status == 0, "\(query.stderr)")
+            let chess = folder.appendingPathComponent("chess.txt").standardizedFileURL.path
+            #expect(((try query.json()["sources"] as? [[String: Any]])?.first?["document"] as? String) == chess)
+
+            let server = try ServeProcess(cli, arguments: ["--threads", "1", "--rag-database", cluster.url])
+            let root = "http://127.0.0.1:\(server.port)/api/rag/collections"
+            let listed = try JSONSerialization.jsonObject(with: try await GPUCLITests.request(root)) as? [String: Any]
+            let collection = try #require((listed?["collections"] as? [[String: Any]])?.first)
+            #expect(collection["name"] as? String == "notes" && collection["documentCount"] as? Int == 3, "\(collection)")
+            let document = chess.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? chess
+            let passage = try JSONSerialization.jsonObject(with: try await GPUCLITests.request("\(root)/notes/passages?document=\(document)&ordinal=0")) as? [String: Any]
+            #expect((passage?["text"] as? String)?.contains("castling") == true, "\(String(describing: passage))")
+            #expect(server.stop() == 0)
+
+            #expect(try cli.run(["rag", "rm", "notes", chess] + database).status == 0)
+            #expect(try cli.run(["rag", "list", "--collection", "notes"] + database).stdout.contains("chess") == false)
+            #expect(try cli.run(["rag", "rm", "notes"] + database).status == 0)
+            #expect(try cluster.psql("SELECT COUNT(*) FROM rag_chunks").trimmingCharacters(in: .whitespacesAndNewlines) == "0", "removing frees the vectors")
+            expectError(try cli.run(["rag", "list", "--database", "postgres://"]), "postgres://user")
+        }
+    }
+
     @Test func ingestQueryListAndRemove() throws {
         try CLIRunner.withData { cli, data in
             let folder = try writeCorpus(in: data)

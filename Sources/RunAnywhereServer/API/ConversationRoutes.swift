@@ -36,7 +36,7 @@ struct ConversationRoutes: Sendable {
         self.configuration = configuration
         store = ConversationStore(dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger)
         settings = SettingsStore(dataDirectory: runtime.configuration.dataDirectory)
-        documents = runtime.ragSession()
+        documents = configuration.ragSession ?? runtime.ragSession()
     }
 
     /// A conversation as the list shows it.

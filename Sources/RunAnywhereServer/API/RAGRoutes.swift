@@ -3,7 +3,7 @@ import Hummingbird
 import RunAnywhere
 
 /// RunAnywhere's document collections (retrieval-augmented generation), which the web app's
-/// Documents screen and Chat use; the same `rag.sqlite` as `runanywhere rag`:
+/// Documents screen and Chat use; the same database as `runanywhere rag` (``ServerConfiguration/ragSession``):
 /// - `GET /api/rag/collections`: each collection with its embedding model and document and chunk counts;
 /// - `DELETE /api/rag/collections/{name}`: the collection with its documents and vectors; 204;
 /// - `GET /api/rag/collections/{name}/documents`: its documents, by path;
@@ -26,7 +26,7 @@ struct RAGRoutes: Sendable {
     init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
         self.runtime = runtime
         self.configuration = configuration
-        session = runtime.ragSession()
+        session = configuration.ragSession ?? runtime.ragSession()
     }
 
     struct Collections: Encodable, Sendable { let collections: [RAGCollection] }
