@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func aWholeAnswer() async throws {
-        let app = Routes.server(try scriptedRuntime()).application()
+        let app = Routes.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let request = #"{"model": "scripted", "max_tokens": 10, "system": [{"type": "text", "text": "Be brief."}], "messages": [{"role": "user", "content": [{"type": "text", "text": "one two three"}]}]}"#
             try await client.execute(uri: "/v1/messages", method: .post, headers: .json, body: Routes.body(request)) { response in
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func aStreamIsAnthropicsEventsInOrder() async throws {
-        let app = Routes.server(try scriptedRuntime()).application()
+        let app = Routes.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let request = #"{"model": "scripted", "max_tokens": 10, "stream": true, "messages": [{"role": "user", "content": "alpha beta"}]}"#
             try await client.execute(uri: "/v1/messages", method: .post, headers: .json, body: Routes.body(request)) { response in
@@ -90,7 +90,7 @@ import Testing
     /// A message holding `<think>…</think>` comes back as a thinking model's answer: its reasoning
     /// as a `thinking` block, whole and streamed, and none with thinking disabled.
     @Test func reasoningAsThinkingBlocks() async throws {
-        let app = Routes.server(try scriptedRuntime()).application()
+        let app = Routes.server(try scriptedRuntime()).checkedApplication()
         let request = #"{"model": "scripted", "max_tokens": 20, "messages": [{"role": "user", "content": "<think> weighing options </think> Go north"}]"#
         try await app.test(.router) { client in
             try await client.execute(uri: "/v1/messages", method: .post, headers: .json, body: Routes.body(request + "}")) { response in
@@ -118,7 +118,7 @@ import Testing
 
     /// The scripted engine echoes a call in the built-in format, so the model "calls" the tool.
     @Test func toolUseWholeStreamedAndAnswered() async throws {
-        let app = Routes.server(try scriptedRuntime()).application()
+        let app = Routes.server(try scriptedRuntime()).checkedApplication()
         let tools = #""tools": [{"name": "get_weather", "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}]"#
         let call = #"{\"tool_calls\":[{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"}}]}"#
         let request = #"{"model": "scripted", "max_tokens": 50, \#(tools), "messages": [{"role": "user", "content": "\#(call)"}]"#
@@ -148,7 +148,7 @@ import Testing
     }
 
     @Test func errorsTakeAnthropicsShapeOnTheseRoutesOnly() async throws {
-        let app = Routes.server(try scriptedRuntime(), apiKey: "k-1", maxBody: 1 << 12).application()
+        let app = Routes.server(try scriptedRuntime(), apiKey: "k-1", maxBody: 1 << 12).checkedApplication()
         let key: HTTPFields = [.contentType: "application/json", .authorization: "Bearer k-1"]
         let cases: [(body: String, status: HTTPResponse.Status, type: String)] = [
             (#"{"model": "nope", "max_tokens": 4, "messages": [{"role": "user", "content": "hi"}]}"#, .notFound, "not_found_error"),

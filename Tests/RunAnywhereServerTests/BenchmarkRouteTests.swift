@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func aRunStreamsItsProgressAndIsSavedAndExported() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/benchmarks/current", method: .get) { #expect($0.status == .notFound) }
             #expect(try await Self.start(client, #"{"categories": ["llm", "stt"], "scenarios": ["Short generation"], "repetitions": 1}"#) == .accepted)
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func aRunCanBeStoppedAndOnlyOneRunsAtATime() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(50)))).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(50)))).checkedApplication()
         try await app.test(.router) { client in
             #expect(try await Self.start(client, #"{"categories": ["llm"], "repetitions": 3}"#) == .accepted)
             #expect(try await Self.start(client, #"{"categories": ["llm"]}"#) == .conflict)

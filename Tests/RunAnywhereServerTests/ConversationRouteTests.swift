@@ -20,7 +20,7 @@ import Testing
 
     @Test func conversationsAreKeptSearchedRenamedAndDeleted() async throws {
         let runtime = try scriptedRuntime()
-        let app = OpenAIRouteTests.server(runtime).application()
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
         try await app.test(.router) { client in
             let first = try await Self.create(client, title: "Trip planning")
             try await Task.sleep(for: .milliseconds(20))
@@ -51,7 +51,7 @@ import Testing
 
     @Test func answersStreamThenAreSavedWithTheirAnalytics() async throws {
         let runtime = try scriptedRuntime()
-        let app = OpenAIRouteTests.server(runtime).application()
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
         try await app.test(.router) { client in
             let id = try await Self.create(client, title: "Counting")
             let send = #"{"content": "one two three", "model": "scripted", "maxTokens": 16}"#
@@ -91,7 +91,7 @@ import Testing
 
     @Test func oneAnswerAtATimePerConversation() async throws {
         let runtime = try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(100)))
-        let app = OpenAIRouteTests.server(runtime).application()
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
         try await app.test(.router) { client in
             let id = try await Self.create(client)
             let other = try await Self.create(client)
@@ -115,7 +115,7 @@ import Testing
 
     @Test func anAnswerIsStoppedAndSavedAsInterrupted() async throws {
         let runtime = try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(100)))
-        let app = OpenAIRouteTests.server(runtime).application()
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
         try await app.test(.router) { client in
             let id = try await Self.create(client)
             try await client.execute(uri: "/api/conversations/\(id)/answer", method: .delete) { #expect($0.status == .notFound) }

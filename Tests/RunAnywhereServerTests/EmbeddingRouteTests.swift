@@ -86,7 +86,7 @@ import Testing
 
     @Test func textsGetUnitVectorsInOrderWithTheirTokens() async throws {
         let (server, _) = try Self.server()
-        try await server.application().test(.router) { client in
+        try await server.checkedApplication().test(.router) { client in
             let (status, body) = try await Self.post(client, #"{"model": "minilm", "input": ["one", "one two three", "one two"], "user": "u-1"}"#)
             #expect(status == .ok, "\(body)")
             #expect(body["object"] as? String == "list" && body["model"] as? String == "minilm")
@@ -104,7 +104,7 @@ import Testing
 
     @Test func base64IsTheLittleEndianFloat32sOfTheFloatAnswer() async throws {
         let (server, _) = try Self.server()
-        try await server.application().test(.router) { client in
+        try await server.checkedApplication().test(.router) { client in
             let (_, floats) = try await Self.post(client, #"{"input": ["a b", "a b c d"], "model": "minilm", "encoding_format": "float"}"#)
             let (status, encoded) = try await Self.post(client, #"{"input": ["a b", "a b c d"], "model": "minilm", "encoding_format": "base64"}"#)
             #expect(status == .ok, "\(encoded)")
@@ -117,7 +117,7 @@ import Testing
 
     @Test func oneStringIsOneText() async throws {
         let (server, _) = try Self.server()
-        try await server.application().test(.router) { client in
+        try await server.checkedApplication().test(.router) { client in
             let (status, body) = try await Self.post(client, #"{"input": "just one text", "model": "minilm", "dimensions": 4}"#)
             #expect(status == .ok, "\(body)")
             #expect((body["data"] as? [[String: Any]])?.count == 1)
@@ -127,7 +127,7 @@ import Testing
 
     @Test func aTextLongerThanTheModelReadsIsRefusedUnlessTruncated() async throws {
         let (server, _) = try Self.server()
-        try await server.application().test(.router) { client in
+        try await server.checkedApplication().test(.router) { client in
             let long = Array(repeating: "word", count: 20).joined(separator: " ")
             let (status, body) = try await Self.post(client, #"{"input": ["short", "\#(long)"], "model": "minilm"}"#)
             let error = try #require(body["error"] as? [String: Any], "\(body)")
@@ -158,7 +158,7 @@ import Testing
     ])
     func badRequestsAreRefusedBeforeAnyWork(body: String, param: String, what: String) async throws {
         let (server, log) = try Self.server(name: "bad-\(what)")
-        try await server.application().test(.router) { client in
+        try await server.checkedApplication().test(.router) { client in
             let (status, answer) = try await Self.post(client, body)
             let error = try #require(answer["error"] as? [String: Any], "\(what): \(answer)")
             #expect(status == .badRequest && error["type"] as? String == "invalid_request_error", "\(what): \(status) \(error)")
@@ -171,7 +171,7 @@ import Testing
 
     @Test func tooManyTextsAreRefused() async throws {
         let (server, log) = try Self.server()
-        try await server.application().test(.router) { client in
+        try await server.checkedApplication().test(.router) { client in
             let limit = 2048  // OpenAI's
             let texts = Array(repeating: "\"a\"", count: limit + 1).joined(separator: ",")
             let (status, answer) = try await Self.post(client, #"{"input": [\#(texts)], "model": "minilm"}"#)
@@ -186,7 +186,7 @@ import Testing
 
     @Test func anUnknownModelIsNotFound() async throws {
         let (server, _) = try Self.server()
-        try await server.application().test(.router) { client in
+        try await server.checkedApplication().test(.router) { client in
             let (status, answer) = try await Self.post(client, #"{"input": "a", "model": "no-such-model"}"#)
             let error = try #require(answer["error"] as? [String: Any], "\(answer)")
             #expect(status == .notFound && error["param"] as? String == "model" && error["code"] as? String == "model_not_found", "\(error)")
@@ -196,7 +196,7 @@ import Testing
     /// Where the model's file does not say its dimensions, the engine's answer decides.
     @Test func dimensionsAreCheckedAgainstTheEnginesWhenTheFileDoesNotSay() async throws {
         let (server, log) = try Self.server(dimensions: 4, fileSays: nil)
-        try await server.application().test(.router) { client in
+        try await server.checkedApplication().test(.router) { client in
             let (status, answer) = try await Self.post(client, #"{"input": "a", "model": "minilm", "dimensions": 3}"#)
             let error = try #require(answer["error"] as? [String: Any], "\(answer)")
             #expect(status == .badRequest && error["param"] as? String == "dimensions", "\(error)")

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func theCatalogShowsWhatIsInstalledAndLoaded() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/models", method: .get) { response in
                 #expect(response.status == .ok)
@@ -64,7 +64,7 @@ import Testing
         let bytes = GGUFWriter.tinyLlama().data() + Data(count: 256 << 10)  // padded so that the transfer takes a few reports
         let web = try await TestHTTPServer.start(routes: ["/models/Tiny-Model.Q4.gguf": .file(bytes, delayPerChunk: .milliseconds(5)), "/gone.gguf": .status(404)])
         defer { Task { try? await web.shutdown() } }
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let add = #"{"url": "\#(web.url("/models/Tiny-Model.Q4.gguf"))", "category": "language", "name": "Tiny"}"#
             let id = try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: add)) { response in
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func badRequestsAreClearErrors() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             for (body, param) in [
                 (#"{"url": "file:///etc/passwd", "category": "language"}"#, "url"),
@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func aModelToAddIsCheckedFieldByFieldWithoutBeingAdded() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let wrong = #"{"url": "http://example.com/voice.onnx", "category": "language", "id": "a b", "sha256": "xyz"}"#
             try await client.execute(uri: "/api/models/check", method: .post, headers: .json, body: ByteBuffer(string: wrong)) { response in
@@ -164,7 +164,7 @@ import Testing
     }
 
     @Test func aGGUFModelShowsItsMetadataAndTheSystemItsFrameworks() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/models/scripted/gguf", method: .get) { response in
                 #expect(response.status == .ok)
@@ -195,7 +195,7 @@ import Testing
     @Test func aFolderModelShowsItsMainFilesMetadata() async throws {
         let runtime = try scriptedRuntime()
         let folder = try #require(try runtime.model(id: SDKConstants.Models.visionFixtureID).localPath)
-        let app = OpenAIRouteTests.server(runtime).application()
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/models/\(SDKConstants.Models.visionFixtureID)/gguf", method: .get) { response in
                 #expect(response.status == .notFound, "not downloaded yet")
@@ -220,7 +220,7 @@ import Testing
     }
 
     @Test func aLanguageModelIsLoadedAheadAndUnloaded() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"keepAlive": -1}"#)) { response in
                 #expect(response.status == .ok)

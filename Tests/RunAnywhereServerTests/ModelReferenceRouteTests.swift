@@ -16,7 +16,7 @@ struct ModelReferenceRouteTests {
         defer { Task { try? await hub.shutdown() } }
         let runtime = try scriptedRuntime()
         runtime.providers.register(HuggingFaceProvider(endpoint: hub.endpoint, token: LoopbackHub.token))
-        let app = OpenAIRouteTests.server(runtime).application()
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
         try await app.test(.router) { client in
             let check = #"{"url": "hf.co/TestOrg/Tiny-GGUF:q8_0", "category": "language"}"#
             try await client.execute(uri: "/api/models/check", method: .post, headers: .json, body: ByteBuffer(string: check)) { response in
@@ -57,7 +57,7 @@ struct ModelReferenceRouteTests {
         defer { Task { try? await hub.shutdown() } }
         let runtime = try scriptedRuntime()
         runtime.providers.register(HuggingFaceProvider(endpoint: hub.endpoint))
-        let app = OpenAIRouteTests.server(runtime).application()
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
         try await app.test(.router) { client in
             for (body, param, fragment) in [
                 (#"{"url": "hf.co/TestOrg/Private-GGUF", "category": "language"}"#, "url", "token is needed"),

@@ -28,7 +28,7 @@ import Testing
 
     @Test(arguments: ["1e300", "-1e300", #""1e300h""#, "1.7976931348623157e308"])
     func aHugeKeepAliveKeepsTheModelForEver(keepAlive: String) async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let (status, body) = try await Self.post(client, "/v1/chat/completions", #"{"model": "scripted", "keep_alive": \#(keepAlive), \#(Self.hi)}"#)
             #expect(status == .ok, "\(body)")
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aHugeKeepAliveOnTheLoadRouteKeepsTheModelForEver() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let (status, model) = try await Self.post(client, "/api/models/scripted/load", #"{"keepAlive": 1e300}"#)
             #expect(status == .ok, "\(model)")
@@ -73,7 +73,7 @@ import Testing
         ("/api/benchmarks", #"{"threads": 4294967297}"#, "threads"),
     ])
     func numbersNoTypeHoldsAreRefusedNamingTheirField(uri: String, body: String, param: String) async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let (status, response) = try await Self.post(client, uri, body)
             #expect(status == .badRequest, "\(body): \(response)")
@@ -86,7 +86,7 @@ import Testing
 
     /// Limits far beyond any model are what they say: as many tokens as the context holds, every token.
     @Test func theLargestLimitsAreHonouredNotOverflowed() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let request = #"{"model": "scripted", "max_tokens": 9223372036854775807, "top_k": 9223372036854775807, "seed": 4294967295, \#(Self.hi)}"#
             let (status, body) = try await Self.post(client, "/v1/chat/completions", request)
@@ -101,7 +101,7 @@ import Testing
     /// Form fields are text: `1e300` reads as an infinite Float, `nan` as NaN, both refused.
     @Test(arguments: ["1e300", "nan", "-inf"])
     func aTranscriptionTemperatureNoNumberHoldsIsRefused(temperature: String) async throws {
-        let app = OpenAIRouteTests.server(try TranscriptionRouteTests.runtime()).application()
+        let app = OpenAIRouteTests.server(try TranscriptionRouteTests.runtime()).checkedApplication()
         try await app.test(.router) { client in
             try await TranscriptionRouteTests.transcribe(client, [("model", "scripted-stt"), ("temperature", temperature)]) { response in
                 let error = try OpenAIRouteTests.error(response.body)
@@ -112,7 +112,7 @@ import Testing
 
     @Test(arguments: [("maxTokens", "1e300"), ("maxTokens", "9223372036854775808"), ("temperature", "1e300"), ("temperature", "nan")])
     func describeOptionsNoNumberHoldsAreRefused(field: String, value: String) async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         let body = TranscriptionRouteTests.form([("prompt", "what is it?"), (field, value)], file: (name: "x.png", data: png))
         try await app.test(.router) { client in
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func hugeSettingsAreRefusedNamingTheSetting() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             for (body, param) in [(#"{"temperature": 1e300}"#, "temperature"), (#"{"maxTokens": 1e300}"#, "maxTokens"), (#"{"threads": 1e18}"#, "threads"),
                                   (#"{"topK": 9223372036854775808}"#, "topK")] {

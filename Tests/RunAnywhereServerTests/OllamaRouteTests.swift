@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func chatWholeAndAsLines() async throws {
-        let app = Routes.server(try scriptedRuntime()).application()
+        let app = Routes.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let request = #"{"model": "scripted:latest", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "alpha beta gamma"}]"#
             try await client.execute(uri: "/api/chat", method: .post, headers: .json, body: Routes.body(request + #", "stream": false}"#)) { response in
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func generateWholeRawAndAsLines() async throws {
-        let app = Routes.server(try scriptedRuntime()).application()
+        let app = Routes.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             // curl -d labels its body as a form; ollama's examples post that way.
             let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func toolCallsWholeStreamedAndAnswered() async throws {
-        let app = Routes.server(try scriptedRuntime()).application()
+        let app = Routes.server(try scriptedRuntime()).checkedApplication()
         let tools = #""tools": [{"type": "function", "function": {"name": "get_weather", "description": "The weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]"#
         let call = #"{\"tool_calls\":[{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"}}]}"#
         let request = #"{"model": "scripted", \#(tools), "messages": [{"role": "user", "content": "\#(call)"}]"#
@@ -148,7 +148,7 @@ import Testing
     }
 
     @Test func aRequestWithoutAPromptLoadsOrUnloads() async throws {
-        let app = Routes.server(try scriptedRuntime()).application()
+        let app = Routes.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/chat", method: .post, headers: .json, body: Routes.body(#"{"model": "scripted", "messages": [], "keep_alive": "1m"}"#)) { response in
                 let lines = try Self.lines(response.body)
@@ -176,7 +176,7 @@ import Testing
     }
 
     @Test func modelsListedShownAndDeleted() async throws {
-        let app = Routes.server(try scriptedRuntime(ids: ["scripted", "other"])).application()
+        let app = Routes.server(try scriptedRuntime(ids: ["scripted", "other"])).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/version", method: .get) { response in
                 let body = try Routes.json(response.body)
@@ -233,7 +233,7 @@ import Testing
         (#"{"messages": [{"role": "user", "content": "x"}]}"#, 400, "model"),
     ])
     func badRequestsGetOllamasErrors(body: String, status: Int, mention: String) async throws {
-        let app = Routes.server(try scriptedRuntime()).application()
+        let app = Routes.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/chat", method: .post, headers: .json, body: Routes.body(body)) { response in
                 #expect(response.status.code == status)
@@ -244,7 +244,7 @@ import Testing
     }
 
     @Test func theKeyAndTheOriginGuardCoverOllamasRoutes() async throws {
-        let app = Routes.server(try scriptedRuntime(), apiKey: "k-1").application()
+        let app = Routes.server(try scriptedRuntime(), apiKey: "k-1").checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/tags", method: .get) { response in
                 let message = try Self.error(response.body)

@@ -34,7 +34,7 @@ import Testing
             try GGUFWriter.tinyLlama().write(to: file)
             try runtime.registerModel(id: id, name: id, url: file, framework: .llamaCpp, modality: category)
         }
-        let app = Self.server(runtime).application()
+        let app = Self.server(runtime).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/health", method: .get) { response in
                 #expect(response.status == .ok)
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func chatCompletionWholeAndCutShort() async throws {
-        let app = Self.server(try scriptedRuntime()).application()
+        let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let request = #"{"model": "scripted", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": [{"type": "text", "text": "one two three"}]}]}"#
             try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) { response in
@@ -109,7 +109,7 @@ import Testing
     /// The whole conversation a client sends is read, not only its last message (the scripted
     /// engine counts one prompt token per word of the formatted prompt).
     @Test func chatCompletionReadsTheWholeConversation() async throws {
-        let app = Self.server(try scriptedRuntime()).application()
+        let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             func promptTokens(_ messages: String) async throws -> Int {
                 try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(#"{"model": "scripted", "messages": \#(messages)}"#)) { response in
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func chatCompletionStreamsServerSentEvents() async throws {
-        let app = Self.server(try scriptedRuntime()).application()
+        let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let request = #"{"model": "scripted", "stream": true, "stream_options": {"include_usage": true}, "messages": [{"role": "user", "content": "alpha beta"}]}"#
             try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) { response in
@@ -150,7 +150,7 @@ import Testing
     /// format comes back as one: the server's framing of calls, whole and streamed, and of the
     /// results sent back.
     @Test func chatCompletionToolCallsWholeStreamedAndAnswered() async throws {
-        let app = Self.server(try scriptedRuntime()).application()
+        let app = Self.server(try scriptedRuntime()).checkedApplication()
         let tools = #""tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]"#
         let call = #"{\"tool_calls\":[{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"}}]}"#
         let request = #"{"model": "scripted", \#(tools), "messages": [{"role": "user", "content": "\#(call)"}]"#
@@ -190,7 +190,7 @@ import Testing
     }
 
     @Test func completionsWholeAndStreamed() async throws {
-        let app = Self.server(try scriptedRuntime()).application()
+        let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/v1/completions", method: .post, headers: .json, body: Self.body(#"{"model": "scripted", "prompt": "red green blue", "max_tokens": 5}"#)) { response in
                 let body = try Self.json(response.body)
@@ -236,7 +236,7 @@ import Testing
         (#"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yes"}, {"role": "tool", "tool_call_id": "c", "content": "1"}]}"#, 400, nil, nil),
     ])
     func badChatRequestsGetOpenAIErrors(body: String, status: Int, param: String?, code: String?) async throws {
-        let app = Self.server(try scriptedRuntime()).application()
+        let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(body)) { response in
                 #expect(response.status.code == status, "\(body)")
@@ -250,7 +250,7 @@ import Testing
     }
 
     @Test func loadedModelsAreListedWithTheirKeepAlive() async throws {
-        let app = Self.server(try scriptedRuntime()).application()
+        let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/models/loaded", method: .get) { response in
                 let body = try Self.json(response.body)
@@ -272,7 +272,7 @@ import Testing
     }
 
     @Test func metricsCountRequestsAndGenerations() async throws {
-        let app = Self.server(try scriptedRuntime()).application()
+        let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let request = #"{"model": "scripted", "messages": [{"role": "user", "content": "one two three"}]}"#
             try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) { #expect($0.status == .ok) }
@@ -295,7 +295,7 @@ import Testing
     }
 
     @Test func bodiesOverTheLimitAreRefused() async throws {
-        let app = Self.server(try scriptedRuntime(), maxBody: 1024).application()
+        let app = Self.server(try scriptedRuntime(), maxBody: 1024).checkedApplication()
         try await app.test(.router) { client in
             let request = #"{"model": "scripted", "prompt": "\#(String(repeating: "x", count: 4096))"}"#
             try await client.execute(uri: "/v1/completions", method: .post, headers: .json, body: Self.body(request)) { response in
@@ -307,7 +307,7 @@ import Testing
     }
 
     @Test func anAPIKeyGuardsEveryRouteButHealth() async throws {
-        let app = Self.server(try scriptedRuntime(), apiKey: "s3cret").application()
+        let app = Self.server(try scriptedRuntime(), apiKey: "s3cret").checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/models", method: .get) { response in
@@ -321,7 +321,7 @@ import Testing
     }
 
     @Test func corsOnlyForTheListedOrigins() async throws {
-        let app = Self.server(try scriptedRuntime(), cors: ["http://localhost:3000"]).application()
+        let app = Self.server(try scriptedRuntime(), cors: ["http://localhost:3000"]).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/v1/models", method: .get, headers: [.origin: "http://localhost:3000"]) { response in
                 #expect(response.headers[.accessControlAllowOrigin] == "http://localhost:3000")
@@ -339,7 +339,7 @@ import Testing
                 #expect(["authorization", "x-api-key", "anthropic-version"].allSatisfy(allowed.contains), "\(allowed)")
             }
         }
-        let closed = Self.server(try scriptedRuntime()).application()
+        let closed = Self.server(try scriptedRuntime()).checkedApplication()
         try await closed.test(.router) { client in
             try await client.execute(uri: "/v1/models", method: .get, headers: [.origin: "http://localhost:3000"]) { response in
                 #expect(response.status == .forbidden, "no page but the server's own unless origins are given")

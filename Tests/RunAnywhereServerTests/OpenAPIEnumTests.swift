@@ -13,7 +13,7 @@ import Testing
 @Suite struct OpenAPIEnumTests {
     /// The document as `GET /openapi.json` serves it.
     static func document() async throws -> [String: Any] {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         let body = try await app.test(.router) { client in
             try await client.execute(uri: "/openapi.json", method: .get) { response in
                 #expect(response.status == .ok)

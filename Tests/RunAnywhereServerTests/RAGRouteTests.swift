@@ -48,7 +48,7 @@ struct RAGRouteTests {
             port: 0, threads: 1, loadOptions: ModelLoadOptions(contextLength: 1024, threads: 1, flashAttention: .disabled),
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         ))
-        try await server.application().test(.live) { client in try await body(client) }
+        try await server.checkedApplication().test(.live) { client in try await body(client) }
         await runtime.unloadAllModels()
     }
 

@@ -41,7 +41,7 @@ import Testing
     @Test(arguments: routes.indices)
     func extremeNumbersGetAnAnswerNotATrap(route index: Int) async throws {
         let route = Self.routes[index]
-        let app = OpenAIRouteTests.server(try scriptedRuntime(name: "fuzz-\(index)")).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime(name: "fuzz-\(index)")).checkedApplication()
         try await app.test(.router) { client in
             for field in route.fields {
                 for value in Self.values {
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func extremeOllamaOptionsGetAnAnswerNotATrap() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             for option in Self.ollamaOptions {
                 for value in Self.values {

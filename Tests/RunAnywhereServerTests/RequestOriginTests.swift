@@ -42,7 +42,7 @@ import Testing
     /// The request the issue found: a chat completion sent as `text/plain` from a foreign page.
     @Test func aForeignPageIsRefusedBeforeAnyWork() async throws {
         let runtime = try scriptedRuntime()
-        let app = OpenAIRouteTests.server(runtime).application()
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
         let chat = ByteBuffer(string: #"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 2}"#)
         try await app.test(.router) { client in
             let foreign: HTTPFields = [.origin: "http://evil.example", .contentType: "text/plain"]
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func routesThatTakeJSONRefuseOtherBodies() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         let chat = ByteBuffer(string: #"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 2}"#)
         try await app.test(.router) { client in
             for type in ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx"] {
@@ -88,7 +88,7 @@ import Testing
     /// DNS rebinding: a page whose own name was made to resolve to 127.0.0.1 sends its name as
     /// `Host`; the server must not answer it, whatever the route.
     @Test func aRequestNamingAnotherHostIsRefused() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.live) { client in
             let port = try #require(client.port)
             try await TestClient.withClient(host: "127.0.0.1", port: port) { raw in

@@ -14,7 +14,7 @@ import Testing
     static let thinking = #""input": "<think> weighing options </think> Go north""#
 
     @Test func aThinkingAnswerIsAReasoningItemThenAMessageWholeAndStreamed() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let whole = try await client.execute(uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", \#(Self.thinking)}"#))
             #expect(whole.status == .ok)
@@ -56,7 +56,7 @@ import Testing
     /// engine echoes it): a function_call item, streamed as its argument events, answered by a
     /// function_call_output through previous_response_id.
     @Test func aFunctionCallIsAnItemWholeStreamedAndAnswered() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         let tools = #""tools": [{"type": "function", "name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]"#
         let call = #""input": "{\"tool_calls\":[{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"}}]}""#
         try await app.test(.router) { client in
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func storedResponsesContinueAndAreRetrievedAndDeleted() async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             func create(_ fields: String) async throws -> [String: Any] {
                 let response = try await client.execute(uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", \#(fields)}"#))
@@ -146,7 +146,7 @@ import Testing
         (#""input": [{"type": "function_call", "call_id": "c", "name": "f", "arguments": "[1]"}, {"type": "function_call_output", "call_id": "c", "output": "x"}]"#, "input"),
     ])
     func badRequestsAreRefusedNamingTheField(fields: String, param: String) async throws {
-        let app = OpenAIRouteTests.server(try scriptedRuntime(name: "refused-\(param)")).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime(name: "refused-\(param)")).checkedApplication()
         try await app.test(.router) { client in
             let response = try await client.execute(uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", \#(fields)}"#))
             #expect(response.status == .badRequest, "\(fields): \(String(buffer: response.body))")

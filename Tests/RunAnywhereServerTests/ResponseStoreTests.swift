@@ -11,7 +11,7 @@ import Testing
 @Suite struct ResponseStoreTests {
     @Test func responsesExpireAfterTheRetention() async throws {
         let runtime = try scriptedRuntime()
-        let app = OpenAIRouteTests.server(runtime).application()
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
         let id = try await app.test(.router) { client in
             let response = try await client.execute(uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", "input": "one two"}"#))
             return try #require(try OpenAIRouteTests.json(response.body)["id"] as? String)

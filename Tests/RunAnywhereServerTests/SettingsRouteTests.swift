@@ -13,7 +13,7 @@ import Testing
 @Suite struct SettingsRouteTests {
     @Test func settingsAreCheckedSavedAndReset() async throws {
         let runtime = try scriptedRuntime()
-        let app = OpenAIRouteTests.server(runtime).application()
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
         let store = SettingsStore(dataDirectory: runtime.configuration.dataDirectory)
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/settings", method: .get) { response in
@@ -49,7 +49,7 @@ import Testing
 
     @Test func environmentKeysComeBackMasked() async throws {
         let runtime = try scriptedRuntime()
-        let app = OpenAIRouteTests.server(runtime).application()
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
         try await app.test(.router) { client in
             let change = #"{"environment": "staging", "baseURL": "https://staging.example.com", "apiKey": "sk-secret-key-1234"}"#
             try await client.execute(uri: "/api/environment", method: .put, headers: .json, body: ByteBuffer(string: change)) { response in
@@ -90,7 +90,7 @@ import Testing
         configuration.telemetryStore = store
         let server = RunAnywhereServer(runtime: try scriptedRuntime(), configuration: configuration)
         let served = Set(server.router().routes.map { "\($0.method.rawValue.lowercased()) \($0.path.description.replacing(/:(\w+)/) { "{\($0.output.1)}" })" })
-        let app = server.application()
+        let app = server.checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/openapi.json", method: .get) { response in
                 #expect(response.status == .ok)
@@ -107,7 +107,7 @@ import Testing
     @Test func theDocumentIsServedAsItsFileHoldsIt() async throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/RunAnywhereServer/openapi.json")
-        let app = OpenAIRouteTests.server(try scriptedRuntime()).application()
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/openapi.json", method: .get) { response in
                 #expect(response.headers[.contentType] == "application/json")

@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func everyResponseFormat() async throws {
-        let app = OpenAIRouteTests.server(try Self.runtime()).application()
+        let app = OpenAIRouteTests.server(try Self.runtime()).checkedApplication()
         try await app.test(.router) { client in
             try await Self.transcribe(client, [("model", "scripted-stt")]) { response in
                 #expect(response.status == .ok)
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func badFormsAndFilesAreClearErrors() async throws {
-        let app = OpenAIRouteTests.server(try Self.runtime(), maxBody: 200_000).application()
+        let app = OpenAIRouteTests.server(try Self.runtime(), maxBody: 200_000).checkedApplication()
         try await app.test(.router) { client in
             func expectError(_ fields: [(String, String)], file: (String, Data)? = ("tone.wav", Self.wav), status: HTTPResponse.Status,
                              param: String? = nil, mentions: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test func transcriptionsAreCountedInTheMetrics() async throws {
-        let app = OpenAIRouteTests.server(try Self.runtime()).application()
+        let app = OpenAIRouteTests.server(try Self.runtime()).checkedApplication()
         try await app.test(.router) { client in
             try await Self.transcribe(client, [("model", "scripted-stt")]) { #expect($0.status == .ok) }
             // The metrics are fed from the event bus, a moment after the response.
@@ -154,7 +154,7 @@ import Testing
 /// client check, on the real models).
 @Suite struct VoiceRouteTests {
     @Test func badTurnsAreClearErrors() async throws {
-        let app = OpenAIRouteTests.server(try TranscriptionRouteTests.runtime(), maxBody: 200_000).application()
+        let app = OpenAIRouteTests.server(try TranscriptionRouteTests.runtime(), maxBody: 200_000).checkedApplication()
         try await app.test(.router) { client in
             func status(_ fields: [(String, String)], file: (String, Data)?) async throws -> (HTTPResponse.Status, String) {
                 try await client.execute(uri: "/api/voice", method: .post, headers: TranscriptionRouteTests.multipart,
@@ -177,7 +177,7 @@ import Testing
 /// the web app's browser check).
 @Suite struct VisionRouteTests {
     @Test func badRequestsAreClearErrorsBeforeAnyWork() async throws {
-        let app = OpenAIRouteTests.server(try TranscriptionRouteTests.runtime(), maxBody: 200_000).application()
+        let app = OpenAIRouteTests.server(try TranscriptionRouteTests.runtime(), maxBody: 200_000).checkedApplication()
         try await app.test(.router) { client in
             func status(_ fields: [(String, String)], file: (String, Data)?) async throws -> (HTTPResponse.Status, String) {
                 try await client.execute(uri: "/api/vision/describe", method: .post, headers: TranscriptionRouteTests.multipart,

@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhere
+import Synchronization
 
 /// Temporary folders and the locations of the real engine and model that scripts/setup --tests installs.
 public enum TestEnvironment {
@@ -40,6 +41,21 @@ public enum TestEnvironment {
         let url = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/venv/bin/python")
         return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
     }
+
+    /// Whether `python` imports `module` (asked once per module and process).
+    public static func pythonHas(_ module: String, python: URL) -> Bool {
+        if let known = importable.withLock({ $0[module] }) { return known }
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["-c", "import \(module)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let found = (try? process.run()).map { process.waitUntilExit(); return process.terminationStatus == 0 } ?? false
+        importable.withLock { $0[module] = found }
+        return found
+    }
+
+    private static let importable = Mutex<[String: Bool]>([:])
 
     /// Debian's ffmpeg command, which scripts/setup --tests installs for the tests to encode audio with.
     public static var ffmpeg: URL? {

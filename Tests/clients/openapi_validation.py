@@ -1,22 +1,39 @@
-"""Answers checked against the server's own OpenAPI document (`GET /openapi.json`).
+"""Answers checked against the server's own OpenAPI document.
 
-`Document(base_url).check(method, path, status, content_type, body)` validates a body with
-`jsonschema` (draft 2020-12, `$ref`s resolved in the document) against the schema the document
-gives that operation, status and media type: a JSON body as a whole, newline-delimited JSON line
-by line. It returns the problems found, empty when the body is as documented.
+`Document(base_url)` reads the document a server serves (`GET /openapi.json`),
+`Document.from_file(path)` the repository's file. `check(method, path, status, content_type, body)`
+validates a body with `jsonschema` (draft 2020-12, `$ref`s resolved in the document) against the
+schema the document gives that operation (`path` as the document writes it, `{id}` and all),
+status and media type: a JSON body as a whole, newline-delimited JSON line by line, server-sent
+events event by event (each event's fields against the event schema, then its `data` against the
+`contentSchema` that applies to that event). Other media types are checked for being documented
+only. It returns the problems found, empty when the answer is as documented.
+
+Run as a program, it checks the answers an in-process route test recorded:
+`python openapi_validation.py DOCUMENT ANSWERS.jsonl`, each line `{"method", "path", "status",
+"contentType", "body"}` (the body base64-encoded); it prints the problems and exits 1 when there are any.
 """
+import base64
 import json
+import sys
 import urllib.request
 
 import jsonschema
 
 
 class Document:
-    def __init__(self, base_url):
-        with urllib.request.urlopen(f"{base_url}/openapi.json", timeout=30) as response:
-            self.document = json.load(response)
+    def __init__(self, base_url=None, document=None):
+        if document is None:
+            with urllib.request.urlopen(f"{base_url}/openapi.json", timeout=30) as response:
+                document = json.load(response)
+        self.document = document
 
-    def schema(self, method, path, status, content_type):
+    @classmethod
+    def from_file(cls, path):
+        with open(path, encoding="utf-8") as file:
+            return cls(document=json.load(file))
+
+    def schema(self, method, path, status, content_type, empty=False):
         operation = self.document["paths"].get(path, {}).get(method.lower())
         if operation is None:
             return None, f"{method} {path} is not in the document"
@@ -27,23 +44,131 @@ class Document:
             declared = self.document["components"]["responses"][declared["$ref"].rsplit("/", 1)[1]]
         media_type = content_type.split(";")[0].strip()
         content = declared.get("content", {})
-        if media_type not in content:
+        if not content and empty:
+            return None, None
+        if media_type not in content and content_type not in content:
             return None, f"{method} {path} {status} does not document {media_type} (only {sorted(content)})"
-        return content[media_type].get("schema"), None
+        return (content.get(media_type) or content[content_type]).get("schema"), None
+
+    def validator(self, schema):
+        return jsonschema.Draft202012Validator({**schema, "components": self.document.get("components", {})})
 
     def check(self, method, path, status, content_type, body):
-        schema, problem = self.schema(method, path, status, content_type)
+        schema, problem = self.schema(method, path, status, content_type, empty=not body)
         if problem or schema is None:
             return [problem] if problem else []
-        validator = jsonschema.Draft202012Validator({**schema, "components": self.document.get("components", {})})
-        if content_type.startswith("application/x-ndjson"):
-            values = [json.loads(line) for line in body.decode().splitlines() if line.strip()]
+        where = f"{method} {path} {status}"
+        media_type = content_type.split(";")[0].strip()
+        text = body.decode("utf-8", errors="replace")
+        if media_type == "text/event-stream":
+            return self.check_events(schema, where, text)
+        if media_type == "application/x-ndjson":
+            try:
+                values = [json.loads(line) for line in complete_lines(text)]
+            except json.JSONDecodeError as error:
+                return [f"{where}: a line is not JSON ({error})"]
+        elif media_type == "application/json" or media_type.endswith("+json"):
+            try:
+                values = [json.loads(text)]
+            except json.JSONDecodeError as error:
+                return [f"{where}: the body is not JSON ({error}): {text[:200]!r}"]
         else:
-            values = [json.loads(body)]
+            return []
+        return self.validate_all(schema, where, values)
+
+    def validate_all(self, schema, where, values):
+        validator = self.validator(schema)
         problems = []
         for number, value in enumerate(values, 1):
             error = jsonschema.exceptions.best_match(validator.iter_errors(value))
             if error is not None:
-                where = f" line {number}" if len(values) > 1 else ""
-                problems.append(f"{method} {path} {status}{where}: {error.message[:300]} at {list(error.absolute_path)}")
+                line = f" line {number}" if len(values) > 1 else ""
+                problems.append(f"{where}{line}: {error.message[:300]} at {list(error.absolute_path)}")
         return problems
+
+    def check_events(self, schema, where, text):
+        problems = []
+        for number, event in enumerate(server_sent_events(text), 1):
+            found = self.validate_all(schema, f"{where} event {number}", [event])
+            if found:
+                problems += found
+                continue
+            for content_schema in content_schemas(schema, event):
+                try:
+                    data = json.loads(event["data"])
+                except json.JSONDecodeError:
+                    problems.append(f"{where} event {number} ({event.get('event')}): data is not JSON: {event['data'][:200]!r}")
+                    break
+                problems += self.validate_all(content_schema, f"{where} event {number} ({event.get('event')})", [data])
+        return problems
+
+
+def complete_lines(text):
+    """The lines of `text` that were written whole (a stream cut short ends in a partial one)."""
+    lines = text.split("\n")
+    return [line for line in lines[:-1] if line.strip()]
+
+
+def server_sent_events(text):
+    """Each whole event of an event stream as {"event", "data", "id", "retry"} (an event's name
+    defaults to "message"; comments are dropped; a last event not ended by a blank line is left out)."""
+    events = []
+    blocks = text.replace("\r\n", "\n").split("\n\n")
+    for block in blocks[:-1]:
+        event, data = {}, []
+        for line in block.split("\n"):
+            if not line or line.startswith(":"):
+                continue
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "data":
+                data.append(value)
+            elif field == "retry" and value.isdigit():
+                event["retry"] = int(value)
+            elif field in ("event", "id"):
+                event[field] = value
+        if data or event:
+            event.setdefault("event", "message")
+            event["data"] = "\n".join(data)
+            events.append(event)
+    return events
+
+
+def content_schemas(schema, event):
+    """The `contentSchema`s that apply to `event`'s data: on the `data` property itself (or in the
+    `else` of an `if` the data does not match), and in each `allOf` branch whose `if` names the event."""
+    found = []
+
+    def from_data(data_schema):
+        if not isinstance(data_schema, dict):
+            return
+        if "contentSchema" in data_schema:
+            found.append(data_schema["contentSchema"])
+        condition = data_schema.get("if")
+        if isinstance(condition, dict) and "const" in condition:
+            from_data(data_schema.get("then") if event["data"] == condition["const"] else data_schema.get("else"))
+
+    from_data(schema.get("properties", {}).get("data"))
+    for branch in schema.get("allOf", []):
+        named = branch.get("if", {}).get("properties", {}).get("event", {})
+        matches = named.get("const") == event["event"] or event["event"] in named.get("enum", [])
+        chosen = branch.get("then") if matches else branch.get("else")
+        if isinstance(chosen, dict):
+            from_data(chosen.get("properties", {}).get("data"))
+    return found
+
+
+def main(document_path, answers_path):
+    document = Document.from_file(document_path)
+    problems = []
+    with open(answers_path, encoding="utf-8") as answers:
+        for line in answers:
+            answer = json.loads(line)
+            problems += document.check(answer["method"], answer["path"], answer["status"], answer["contentType"], base64.b64decode(answer["body"]))
+    for problem in dict.fromkeys(problems):
+        print(problem)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))
