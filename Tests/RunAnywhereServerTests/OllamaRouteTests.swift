@@ -243,6 +243,18 @@ import Testing
         }
     }
 
+    @Test(arguments: [#"[1, 2, 3]"#, #"[[1, 2]]"#, "7", #"{"text": "x"}"#])
+    func embedTakesTextsOnlyAndSaysSoInItsOwnTerms(input: String) async throws {
+        let app = Routes.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/embed", method: .post, headers: .json, body: Routes.body(#"{"model": "scripted", "input": \#(input)}"#)) { response in
+                let message = try Self.error(response.body)
+                #expect(response.status == .badRequest && message.contains("input must be a string or an array of strings"), "\(message)")
+                #expect(!message.contains("OpenAI"), "ollama's route speaks of nobody else's tokenizer: \(message)")
+            }
+        }
+    }
+
     @Test func theKeyAndTheOriginGuardCoverOllamasRoutes() async throws {
         let app = Routes.server(try scriptedRuntime(), apiKey: "k-1").checkedApplication()
         try await app.test(.router) { client in

@@ -171,13 +171,29 @@ struct OllamaGenerateRequest: Decodable, Sendable {
 /// `options` (`num_ctx`, `num_thread`…), `keep_alive`.
 struct OllamaEmbedRequest: Decodable, Sendable {
     let model: String
-    let input: EmbeddingRoutes.EmbeddingInput
+    let input: Input
     let truncate: Bool?
     @NumberField var dimensions: Int?
     let options: OllamaOptions?
     let keepAlive: KeepAliveField?
 
     enum CodingKeys: String, CodingKey { case model, input, truncate, dimensions, options, keepAlive = "keep_alive" }
+
+    /// `input`: one text, or a list of them, as ollama takes it.
+    struct Input: Decodable, Sendable {
+        let texts: [String]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                texts = [text]
+            } else if let texts = try? container.decode([String].self) {
+                self.texts = texts
+            } else {
+                throw OpenAIError(.badRequest, "input must be a string or an array of strings", param: "input")
+            }
+        }
+    }
 }
 
 /// `POST /api/embeddings`, ollama's older form: one `prompt`, answered with one `embedding`.
