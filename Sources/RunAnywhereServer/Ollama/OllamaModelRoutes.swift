@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import RunAnywhere
+import Synchronization
 
 /// `details` of a model in ollama's listings, from its GGUF header.
 struct OllamaModelDetails: Encodable, Sendable {
@@ -108,14 +109,16 @@ struct OllamaPullProgress: Encodable, Sendable {
 struct OllamaModelRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
+    /// Each model's `details`, read from its GGUF header once per version of its file.
+    let details = OllamaModelDetailsCache()
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("api/tags") { _, _ in
             let models = runtime.availableModels().filter(Self.isServed).map { model in
-                let (modified, size) = Self.fileFacts(model)
+                let facts = Self.fileFacts(model)
                 return OllamaModelEntry(
-                    name: OllamaName.name(model.id), model: OllamaName.name(model.id), modifiedAt: modified, size: size, digest: Self.digest(model),
-                    details: OllamaModelDetails(model, metadata: try? runtime.metadata(of: model))
+                    name: OllamaName.name(model.id), model: OllamaName.name(model.id), modifiedAt: facts.modified, size: facts.size,
+                    digest: Self.digest(model, facts), details: details.details(of: model, facts, runtime: runtime)
                 )
             }
             return try jsonResponse(["models": models])
@@ -135,9 +138,10 @@ struct OllamaModelRoutes: Sendable {
             var models: [OllamaLoadedModel] = []
             for status in await runtime.loadedModels() {
                 guard let model = try? runtime.model(id: status.modelId) else { continue }
+                let facts = Self.fileFacts(model)
                 models.append(OllamaLoadedModel(
-                    name: OllamaName.name(model.id), model: OllamaName.name(model.id), size: status.memoryBytes, digest: Self.digest(model),
-                    details: OllamaModelDetails(model, metadata: try? runtime.metadata(of: model)), expiresAt: status.expiresAt,
+                    name: OllamaName.name(model.id), model: OllamaName.name(model.id), size: status.memoryBytes, digest: Self.digest(model, facts),
+                    details: details.details(of: model, facts, runtime: runtime), expiresAt: status.expiresAt,
                     sizeVram: status.deviceMemoryBytes, contextLength: await runtime.contextLength(ofLoaded: model.id)
                 ))
             }
@@ -159,21 +163,15 @@ struct OllamaModelRoutes: Sendable {
     /// ending with `success`, or once done as `{"status": "success"}` when `stream` is false. An
     /// unknown name is refused before anything starts; a failure later is the last line.
     private func pull(_ body: OllamaModelRequest) async throws -> Response {
-        let requested = body.model
-        let register = (try? runtime.model(id: requested)) == nil && runtime.isModelReference(requested)
-        let started = register ? nil : try runtime.downloadModelWithProgress(requested)
-        let download: @Sendable () async throws -> (String, AsyncThrowingStream<DownloadProgress, any Error>) = {
-            let id = register ? try await runtime.addModel(reference: requested).id : requested
-            return (id, try started ?? runtime.downloadModelWithProgress(id))
-        }
+        let pull = try runtime.pull(body.model)
         guard body.stream else {
-            for try await _ in try await download().1 {}
+            for try await _ in try await pull.start().progress {}
             return try jsonResponse(OllamaPullProgress(status: "success"))
         }
         return NDJSON.response { writer in
             do {
                 try await NDJSON.write([OllamaPullProgress(status: "pulling manifest")], to: &writer)
-                let (id, progress) = try await download()
+                let (id, progress) = try await pull.start()
                 let model = try? runtime.model(id: id)
                 for try await report in progress {
                     if case .failed = report.state { continue }  // the stream throws the error next
@@ -217,9 +215,9 @@ struct OllamaModelRoutes: Sendable {
         return (attributes?[.modificationDate] as? Date ?? model.updatedAt, model.primaryFileSize)
     }
 
-    /// A SHA-256 (hex) of the id, size and modification time of `model`'s file.
-    static func digest(_ model: ModelInfo) -> String {
-        let (modified, size) = fileFacts(model)
+    /// A SHA-256 (hex) of the id, size and modification time (`facts`) of `model`'s file.
+    static func digest(_ model: ModelInfo, _ facts: (modified: Date, size: Int64)) -> String {
+        let (modified, size) = facts
         let hash = SHA256.hash(data: Data("\(model.id)\n\(size)\n\(modified.timeIntervalSince1970)".utf8))
         return hash.map { String(format: "%02x", $0) }.joined()
     }
@@ -252,5 +250,20 @@ struct OllamaModelRoutes: Sendable {
             case .array: .null
             }
         }
+    }
+}
+
+/// Each model's ``OllamaModelDetails``, read from its GGUF header the first time and again only
+/// when its file changes (another size or modification time): `/api/tags` and `/api/ps`, which
+/// clients poll, then read no file but the directory's.
+final class OllamaModelDetailsCache: Sendable {
+    private let entries = Mutex<[String: (modified: Date, size: Int64, details: OllamaModelDetails)]>([:])
+
+    /// `model`'s details, its file as `facts` describe it.
+    func details(of model: ModelInfo, _ facts: (modified: Date, size: Int64), runtime: RunAnywhereRuntime) -> OllamaModelDetails {
+        if let entry = entries.withLock({ $0[model.id] }), entry.modified == facts.modified, entry.size == facts.size { return entry.details }
+        let details = OllamaModelDetails(model, metadata: try? runtime.metadata(of: model))
+        entries.withLock { $0[model.id] = (facts.modified, facts.size, details) }
+        return details
     }
 }
