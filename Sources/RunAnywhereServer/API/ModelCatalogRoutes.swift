@@ -119,16 +119,15 @@ struct ModelCatalogRoutes: Sendable {
             return try jsonResponse(metadata)
         }
         router.post("api/models/:id/pull") { _, context in
-            let requested = try modelIDParameter(context)
             // A reference not registered yet is resolved in the stream, so that its provider's errors are events.
-            let register = (try? runtime.model(id: requested)) == nil && runtime.isModelReference(requested)
-            let started = register ? nil : try runtime.downloadModelWithProgress(requested)
+            let pull = try runtime.pull(try modelIDParameter(context))
             return ServerSentEvents.response { writer in
                 var events: [ServerSentEvent] = []
-                var id = requested
+                var id = pull.requested
                 do {
-                    if register { id = try await runtime.addModel(reference: requested).id }
-                    for try await report in try started ?? runtime.downloadModelWithProgress(id) {
+                    let (modelId, progress) = try await pull.start()
+                    id = modelId
+                    for try await report in progress {
                         if case .failed = report.state { continue }  // the stream throws the error next
                         events.append(try ServerSentEvents.event(PullProgress(report), name: "progress"))
                         try await ServerSentEvents.send(&events, to: &writer)
