@@ -110,6 +110,19 @@ import Testing
         #expect(plan.prompt.hasPrefix("user question 4"))
     }
 
+    @Test func untilContextFullKeepsTheHistoryThatLeavesATokenAndGivesTheRest() throws {
+        let plan = try ContextWindow.fit(
+            system: nil, history: history(3), newMessages: [Message(role: .user, content: "last")],
+            maxMessages: 100, contextLength: 100, maxTokens: LLMGenerationOptions.untilContextFull, render: render, countTokens: words
+        )
+        #expect(plan.droppedMessages == 0 && plan.inputTokens == 6 * 5 + 2 && plan.maxNewTokens == 100 - 32, "nothing dropped, all the rest to generate")
+        let tight = try ContextWindow.fit(
+            system: nil, history: history(3), newMessages: [Message(role: .user, content: "last")],
+            maxMessages: 100, contextLength: 20, maxTokens: LLMGenerationOptions.untilContextFull, render: render, countTokens: words
+        )
+        #expect(tight.droppedMessages == 4 && tight.inputTokens == 12 && tight.maxNewTokens == 8, "the oldest turns go only while no token fits")
+    }
+
     @Test func limitsGenerationWhenOnlyTheNewestMessageFits() throws {
         let plan = try ContextWindow.fit(
             system: nil, history: history(3), newMessages: [Message(role: .user, content: "a b c d e f g h")],

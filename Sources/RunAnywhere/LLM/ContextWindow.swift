@@ -17,21 +17,25 @@ public enum ContextWindow {
     /// prompt would not leave `maxTokens` free in `contextLength`, the oldest history message is
     /// dropped (and any assistant or tool message left leading the history). With no history
     /// left, generation is limited to the room that remains; when the new messages alone leave no
-    /// room at all, this throws ``ErrorCode/contextTooLong``.
+    /// room at all, this throws ``ErrorCode/contextTooLong``. With `maxTokens`
+    /// ``LLMGenerationOptions/untilContextFull``, history is dropped only while no token would
+    /// fit, and the plan's ``PromptPlan/maxNewTokens`` is all the room left.
     public static func fit(
         system: Message?, history: [Message], newMessages: [Message], maxMessages: Int,
         contextLength: Int, maxTokens: Int,
         render: ([Message]) throws -> String, countTokens: (String) throws -> Int
     ) throws -> PromptPlan {
         let kept = Array(history.suffix(max(0, maxMessages)))
+        let room = maxTokens == LLMGenerationOptions.untilContextFull ? 1 : maxTokens  // what the prompt must leave free
         var start = 0
         while true {
             let messages = (system.map { [$0] } ?? []) + kept[start...] + newMessages
             let prompt = try render(messages)
             let tokens = try countTokens(prompt)
             let dropped = history.count - kept.count + start
-            if maxTokens <= contextLength - tokens {  // not `tokens + maxTokens`: maxTokens may be Int.max
-                return PromptPlan(prompt: prompt, inputTokens: tokens, droppedMessages: dropped, maxNewTokens: maxTokens)
+            if room <= contextLength - tokens {  // not `tokens + room`: a caller's maxTokens may be near Int.max
+                let allowed = maxTokens == LLMGenerationOptions.untilContextFull ? contextLength - tokens : maxTokens
+                return PromptPlan(prompt: prompt, inputTokens: tokens, droppedMessages: dropped, maxNewTokens: allowed)
             }
             if start < kept.count {
                 start += 1

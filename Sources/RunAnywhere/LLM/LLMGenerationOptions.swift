@@ -1,6 +1,11 @@
 /// How to generate text. Defaults follow the RunAnywhere SDK.
 public struct LLMGenerationOptions: Codable, Sendable, Equatable {
-    /// Most tokens to generate.
+    /// The ``maxTokens`` that bounds an answer by the context alone, as ollama's `num_predict: -1`
+    /// does: the prompt keeps as much history as leaves room for one token, and the answer may
+    /// take all the room that is left.
+    public static let untilContextFull = Int.max
+
+    /// Most tokens to generate; ``untilContextFull`` generates until the model's context is full.
     public var maxTokens: Int
     /// Sampling temperature; 0 picks the most likely token every time (greedy, deterministic).
     public var temperature: Float

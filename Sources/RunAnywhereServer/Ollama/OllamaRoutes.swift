@@ -26,9 +26,7 @@ struct OllamaRoutes: Sendable {
             let (load, keepAlive) = (try fields.loadOptions(configuration.loadOptions), fields.keepAlive?.value ?? configuration.keepAlive)
             let conversation = try body.conversation()
             var options = try body.options(threads: configuration.threads)
-            if fields.options.unbounded {
-                options.maxTokens = try await wholeContext(conversation, options: options, model: model.id, load: load, keepAlive: keepAlive)
-            }
+            if fields.options.unbounded { options.maxTokens = LLMGenerationOptions.untilContextFull }
             let generation = try await runtime.generateEvents(continuing: conversation, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive)
             timing.engineTook()
             return try await respond(generation, mapper: OllamaStreamMapper(model: fields.name, chat: true, showsThinking: showsThinking), stream: fields.stream, timing: timing)
@@ -44,17 +42,14 @@ struct OllamaRoutes: Sendable {
             let showsThinking = try fields.showsThinking(model)
             let (load, keepAlive) = (try fields.loadOptions(configuration.loadOptions), fields.keepAlive?.value ?? configuration.keepAlive)
             var options = try fields.generationOptions(threads: configuration.threads, applyChatTemplate: !body.raw)
+            // An answer is bounded by the context alone when num_predict is not.
+            if fields.options.unbounded { options.maxTokens = LLMGenerationOptions.untilContextFull }
             let generation: GenerationEvents
             if body.raw {
-                // A verbatim prompt's answer is bounded by the context alone when num_predict is not.
-                if fields.options.unbounded { options.maxTokens = Int.max }
                 generation = try await runtime.generateEvents(
                     body.prompt, images: body.images.map(VLMImage.init(base64:)), context: nil, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive
                 )
             } else {
-                if fields.options.unbounded {
-                    options.maxTokens = try await wholeContext(body.conversation, options: options, model: model.id, load: load, keepAlive: keepAlive)
-                }
                 generation = try await runtime.generateEvents(continuing: body.conversation, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive)
             }
             timing.engineTook()
@@ -113,16 +108,6 @@ struct OllamaRoutes: Sendable {
         answer.stats = OllamaStats(timing: timing)
         guard fields.stream else { return try jsonResponse(answer) }
         return NDJSON.response { [answer] writer in try await NDJSON.write([answer], to: &writer) }
-    }
-
-    /// The most tokens an answer to `conversation` may have when `num_predict` sets no bound:
-    /// what the model's context holds after the prompt, as ollama generates until it is full.
-    private func wholeContext(_ conversation: Context, options: LLMGenerationOptions, model: String, load: ModelLoadOptions, keepAlive: KeepAlive) async throws -> Int {
-        var probe = options
-        probe.maxTokens = 1
-        let plan = try await runtime.preparePrompt(continuing: conversation, options: probe, model: model, loadOptions: load, keepAlive: keepAlive)
-        guard let context = await runtime.contextLength(ofLoaded: model) else { return SDKConstants.Generation.chatMaxTokens }
-        return max(1, context - plan.inputTokens)
     }
 
     /// Answers with the whole result, or streams it as lines.
