@@ -184,14 +184,10 @@ struct OllamaEmbedRequest: Decodable, Sendable {
         let texts: [String]
 
         init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let text = try? container.decode(String.self) {
-                texts = [text]
-            } else if let texts = try? container.decode([String].self) {
-                self.texts = texts
-            } else {
+            guard let texts = EmbeddingRoutes.EmbeddingInput.texts(in: try decoder.singleValueContainer()) else {
                 throw OpenAIError(.badRequest, "input must be a string or an array of strings", param: "input")
             }
+            self.texts = texts
         }
     }
 }

@@ -37,9 +37,7 @@ struct EmbeddingRoutes: Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let text = try? container.decode(String.self) {
-                texts = [text]
-            } else if let texts = try? container.decode([String].self) {
+            if let texts = Self.texts(in: container) {
                 self.texts = texts
             } else if (try? container.decode([Int].self)) != nil || (try? container.decode([[Int]].self)) != nil {
                 throw OpenAIError(
@@ -51,6 +49,12 @@ struct EmbeddingRoutes: Sendable {
             } else {
                 throw OpenAIError(.badRequest, "input must be a string or an array of strings", param: "input")
             }
+        }
+
+        /// The texts `container` holds, one string or an array of them; nil when it holds neither.
+        static func texts(in container: any SingleValueDecodingContainer) -> [String]? {
+            if let text = try? container.decode(String.self) { return [text] }
+            return try? container.decode([String].self)
         }
     }
 
