@@ -18,7 +18,15 @@ struct NumberField<Value: Decodable & Sendable>: Decodable, Sendable {
         let value: Value?
         do {
             let container = try decoder.singleValueContainer()
-            value = container.decodeNil() ? nil : try container.decode(Value.self)
+            if container.decodeNil() {
+                value = nil
+            } else if let decoded = try? container.decode(Value.self) {
+                value = decoded
+            } else if Value.self == Float.self, let tiny = Self.belowFloatsNormalRange(try container.decode(Double.self)) {
+                value = tiny as? Value
+            } else {
+                throw refusal
+            }
         } catch {
             throw refusal
         }
@@ -27,11 +35,19 @@ struct NumberField<Value: Decodable & Sendable>: Decodable, Sendable {
         wrappedValue = value
     }
 
+    /// A number too small in size for a Float's normal range (which Foundation refuses to read as
+    /// a Float, such as 5e-324) as the smallest normal Float of its sign: it stays non-zero, as
+    /// `top_p`'s "more than 0" needs; nil for any other number.
+    private static func belowFloatsNormalRange(_ number: Double) -> Float? {
+        guard number != 0, number.magnitude < Double(Float.leastNormalMagnitude) else { return nil }
+        return number < 0 ? -Float.leastNormalMagnitude : Float.leastNormalMagnitude
+    }
+
     /// What a value must be, for the error.
     private static var expected: String {
         if let integer = Value.self as? any FixedWidthInteger.Type { return "a whole number from \(integer.min) to \(integer.max)" }
         if let real = Value.self as? any BinaryFloatingPoint.Type {
-            return "a number that a \(MemoryLayout<Value>.size * 8)-bit float holds: within ±\(real.greatestFiniteMagnitude), and 0 or at least \(real.leastNormalMagnitude) in size"
+            return "a number that a \(MemoryLayout<Value>.size * 8)-bit float holds: within ±\(real.greatestFiniteMagnitude)"
         }
         return "a \(Value.self)"
     }

@@ -37,36 +37,49 @@ struct ContractCheckedApplication {
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         )
         let value = try await app.test(setup, test)
-        try Self.check(answers.all, sourceLocation: sourceLocation)
+        try await Self.check(answers.all, sourceLocation: sourceLocation)
         return value
     }
 
     /// The repository's document, and the validating script beside the other clients' checks.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func check(_ answers: [RecordedAnswers.Answer], sourceLocation: SourceLocation) throws {
+    /// Validates `answers` in a Python process, awaited without holding a thread of the
+    /// cooperative pool (on 2 cores, blocking one would stall the other tests' timed requests).
+    static func check(_ answers: [RecordedAnswers.Answer], sourceLocation: SourceLocation) async throws {
         guard !answers.isEmpty else { return }
         guard let python = TestEnvironment.venvPython, TestEnvironment.pythonHas("jsonschema", python: python) else {
             if ProcessInfo.processInfo.environment["RUNANYWHERE_TEST_UNIT"] == "1" { return }
             Issue.record("The answers cannot be checked against the OpenAPI document: run scripts/setup --tests (jsonschema)", sourceLocation: sourceLocation)
             return
         }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("answers-\(UUID().uuidString).jsonl")
-        defer { try? FileManager.default.removeItem(at: file) }
+        let name = UUID().uuidString
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("answers-\(name).jsonl")
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("answers-\(name).txt")
+        defer { for url in [file, report] { try? FileManager.default.removeItem(at: url) } }
         let lines = try answers.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        FileManager.default.createFile(atPath: report.path, contents: nil)
+        let output = try FileHandle(forWritingTo: report)
+        defer { try? output.close() }
         let process = Process()
         process.executableURL = python
         process.arguments = [
             root.appendingPathComponent("Tests/clients/openapi_validation.py").path, root.appendingPathComponent("Sources/RunAnywhereServer/openapi.json").path, file.path,
         ]
-        let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if process.terminationStatus != 0 {
+        let status = try await withCheckedThrowingContinuation { (finished: CheckedContinuation<Int32, any Error>) in
+            process.terminationHandler = { finished.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                finished.resume(throwing: error)
+            }
+        }
+        if status != 0 {
+            let printed = (try? String(contentsOf: report, encoding: .utf8)) ?? ""
             Issue.record("Answers that do not match the OpenAPI document:\n\(printed)", sourceLocation: sourceLocation)
         }
     }

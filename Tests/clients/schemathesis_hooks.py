@@ -6,8 +6,13 @@ checks every line against the schema the document gives the response's lines (`j
 draft 2020-12, `$ref`s resolved in the document). It hands schemathesis the first line that does
 not match (a line that is not JSON as its text), else the last line, and schemathesis's own
 response-schema check validates that one: a line at fault fails the run with the usual report.
+
+Valid requests accepted (`valid_requests_accepted`): a request generated as valid by the document
+must not be refused as malformed (400, 422), unless for a rule listed below that JSON Schema
+cannot state; every other constraint a route enforces belongs in the document.
 """
 import json
+import re
 
 import jsonschema
 import schemathesis
@@ -35,3 +40,56 @@ def ndjson_lines(ctx, response):
             if not validator.is_valid(line):
                 return line
     return lines[-1]
+
+
+# What a request the document calls valid may still be refused for (a 400), per operation: rules
+# that hold between a request and what the server has (which ids are which kind of model, the
+# vocabulary, a conversation's messages, stored credentials) or between a request's fields, which
+# JSON Schema cannot state. Each is matched in the error's text; any other refusal of a valid
+# request fails the run (valid_requests_accepted).
+ANY_OPERATION = [
+    # A model of another kind than the route runs (the catalog decides which id is which), as
+    # the runtime or the engine the model belongs to says it, or without the capability asked.
+    r"Model '[^']*' is (loaded as )?an? [a-z-]+ model", r"does not run language models", r"does not support thinking", r"does not read images",
+    r"dimensions \d+ is not available",  # only the embedding model's own dimensions
+    # A conversation's rules: a user's message to answer, last (or a tool's result), tool results
+    # after the calls they answer, tool calls' arguments a JSON object (inside a string).
+    r"has no user message", r"The last message must be", r"must end with a user message", r"must follow the assistant's tool_calls", r"are not a JSON object",
+    r"The prompt is empty",  # messages whose contents are all empty
+    # Fields that exclude each other or must agree: tool_choice and tools, tools and structured
+    # output, grammar and response_format.
+    r"toolChoice names", r"toolChoice is required, but there are no tools", r"two tools are named", r"structuredOutput and tools exclude each other",
+    r"grammar and response_format exclude each other",
+    # Inputs checked by the parser that uses them: a GBNF grammar, the subset of JSON Schema that
+    # becomes a grammar.
+    r"The grammar is not one llama.cpp can use", r"Unsupported JSON Schema",
+]
+SEMANTIC_REFUSALS = {
+    "POST /api/conversations/{id}/messages": [r"does not fit the model's context"],  # the saved maxTokens setting
+    "POST /api/conversations/{id}/retry": [r"no message to answer again", r"does not fit the model's context"],
+    "POST /api/models/{id}/load": [r"would unload the model as soon as it is loaded"],  # keepAlive 0
+    # A file's contents, not its form field, decide whether it is a text document.
+    "POST /api/rag/collections/{name}/documents": [
+        r"is not a text document", r"is empty", r"not UTF-8", r"has no text to ingest", r"PDF is not supported",
+    ],
+    "POST /v1/audio/transcriptions": [r"could not be read as audio", r"file is empty"],
+    "GET /v1/responses/{id}/input_items": [r"has no input item"],  # an `after` cursor names a stored item
+    "POST /detokenize": [r"is not in the model's vocabulary"],
+    "POST /telemetry": [r"must lie between fps_min and fps_max", r"must not be below latency_p50_ms", r"must be an ISO 8601 time"],
+    # staging and production need a base URL and key, given now or stored before.
+    "PUT /api/environment": [r"is required for the"],
+}
+
+
+@schemathesis.check
+def valid_requests_accepted(ctx, response, case):
+    """A request the document calls valid is not refused as malformed (400, 422), unless for one
+    of the rules above that JSON Schema cannot state."""
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or response.status_code not in (400, 422):
+        return None
+    text = response.content.decode("utf-8", errors="replace")
+    label = f"{case.operation.method.upper()} {case.operation.path}"
+    if any(re.search(pattern, text) for pattern in ANY_OPERATION + SEMANTIC_REFUSALS.get(label, [])):
+        return None
+    raise AssertionError(f"{label}: a request the document calls valid was refused with {response.status_code}: {text[:400]}")

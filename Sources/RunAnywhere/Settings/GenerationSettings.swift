@@ -45,11 +45,18 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
             }
             return parsed
         }
+        // A number too small in size for a Float reads as 0; it stays non-zero (the smallest normal
+        // Float of its sign), as topP's "more than 0" needs.
+        func real() throws -> Float {
+            let parsed = try number(Float.self)
+            guard parsed == 0, let exact = Double(value.trimmingCharacters(in: .whitespaces)), exact != 0 else { return parsed }
+            return exact < 0 ? -Float.leastNormalMagnitude : Float.leastNormalMagnitude
+        }
         var updated = self
         switch key {
-        case "temperature": updated.temperature = try number(Float.self)
+        case "temperature": updated.temperature = try real()
         case "maxTokens": updated.maxTokens = try number(Int.self)
-        case "topP": updated.topP = try number(Float.self)
+        case "topP": updated.topP = try real()
         case "topK": updated.topK = try number(Int.self)
         case "systemPrompt": updated.systemPrompt = value.isEmpty ? nil : value
         case "streaming":
