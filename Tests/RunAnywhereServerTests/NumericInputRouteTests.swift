@@ -85,6 +85,20 @@ import Testing
     }
 
     /// Limits far beyond any model are what they say: as many tokens as the context holds, every token.
+    /// A number too small in size for a Float's normal range (which Foundation will not read as
+    /// a Float) is the smallest normal Float of its sign: a `top_p` "more than 0" stays so.
+    @Test func aNumberBelowAFloatsNormalRangeIsTakenAsItsSmallestNormal() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            let (status, body) = try await Self.post(client, "/v1/chat/completions", #"{"model": "scripted", "top_p": 5e-324, "max_tokens": 2, \#(Self.hi)}"#)
+            #expect(status == .ok, "\(body)")
+            let settings = try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"topP": 5e-324}"#)) { response in
+                (response.status, try OpenAIRouteTests.json(response.body))
+            }
+            #expect(settings.0 == .ok && (settings.1["topP"] as? Double ?? 0) > 0, "\(settings.1)")
+        }
+    }
+
     @Test func theLargestLimitsAreHonouredNotOverflowed() async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
