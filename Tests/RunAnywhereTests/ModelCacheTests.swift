@@ -83,10 +83,13 @@ import Testing
         _ = try await Self.generate(runtime, "c")
         #expect(await Self.loaded(runtime) == ["a", "c"], "b, used least recently, made room for c")
 
-        let onC = try await Self.start(runtime, "c", words: 2000)
+        // Requests that hold their model for about 20 s (about 1,000 tokens of room in the
+        // scripted model's 2,048 after a 1,000-word prompt, at 20 ms each) until cancelled: a
+        // 2,000-word prompt left room for about 45 tokens, under a second, which a loaded machine outlasted.
+        let onC = try await Self.start(runtime, "c", words: 1000)
         _ = try await Self.generate(runtime, "b")
         #expect(await Self.loaded(runtime) == ["b", "c"], "a, idle, made room; c is in use")
-        let onB = try await Self.start(runtime, "b", words: 2000)
+        let onB = try await Self.start(runtime, "b", words: 1000)
         await #expect(throws: SDKError.self) { try await Self.generate(runtime, "a") }
         #expect(await runtime.loadedModels().first { $0.modelId == "c" }?.activeRequests == 1)
 
