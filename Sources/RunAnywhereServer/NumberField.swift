@@ -22,8 +22,8 @@ struct NumberField<Value: Decodable & Sendable>: Decodable, Sendable {
                 value = nil
             } else if let decoded = try? container.decode(Value.self) {
                 value = decoded
-            } else if Value.self == Float.self, let tiny = Self.belowFloatsNormalRange(try container.decode(Double.self)) {
-                value = tiny as? Value
+            } else if Value.self == Float.self, let real = Float(keepingSign: try container.decode(Double.self)) {
+                value = real as? Value
             } else {
                 throw refusal
             }
@@ -33,14 +33,6 @@ struct NumberField<Value: Decodable & Sendable>: Decodable, Sendable {
         // Text (a form's field) can spell what JSON cannot: nan, inf, or 1e300 read as a Float's infinity.
         if let real = value as? any BinaryFloatingPoint, !real.isFinite { throw refusal }
         wrappedValue = value
-    }
-
-    /// A number too small in size for a Float's normal range (which Foundation refuses to read as
-    /// a Float, such as 5e-324) as the smallest normal Float of its sign: it stays non-zero, as
-    /// `top_p`'s "more than 0" needs; nil for any other number.
-    private static func belowFloatsNormalRange(_ number: Double) -> Float? {
-        guard number != 0, number.magnitude < Double(Float.leastNormalMagnitude) else { return nil }
-        return number < 0 ? -Float.leastNormalMagnitude : Float.leastNormalMagnitude
     }
 
     /// What a value must be, for the error.

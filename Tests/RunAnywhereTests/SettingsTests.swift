@@ -26,10 +26,12 @@ import Testing
         try settings.set("systemPrompt", to: "")
         try settings.set("threads", to: "auto")
         #expect(settings.systemPrompt == nil && settings.threads == nil)
+        try settings.set("topP", to: "5e-324")
+        #expect(settings.topP == Float.leastNormalMagnitude, "a number too small for a Float stays more than 0")
         let before = settings
         for (key, value, fragment) in [
             ("temperature", "2.5", "temperature"), ("temperature", "warm", "not a valid value"), ("maxTokens", "0", "maxTokens"),
-            ("topP", "0", "topP"), ("topK", "-1", "topK"), ("streaming", "maybe", "on or off"), ("threads", "0", "threads"),
+            ("topP", "0", "topP"), ("topP", "1e39", "not a valid value"), ("temperature", "nan", "not a valid value"), ("topK", "-1", "topK"), ("streaming", "maybe", "on or off"), ("threads", "0", "threads"),
             ("colour", "red", "Unknown setting"),
         ] {
             let error = try #require(throws: SDKError.self, "\(key)=\(value)") { try settings.set(key, to: value) }

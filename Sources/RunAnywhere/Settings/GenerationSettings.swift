@@ -45,12 +45,12 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
             }
             return parsed
         }
-        // A number too small in size for a Float reads as 0; it stays non-zero (the smallest normal
-        // Float of its sign), as topP's "more than 0" needs.
+        // A number too small in size for a Float stays non-zero, as topP's "more than 0" needs.
         func real() throws -> Float {
-            let parsed = try number(Float.self)
-            guard parsed == 0, let exact = Double(value.trimmingCharacters(in: .whitespaces)), exact != 0 else { return parsed }
-            return exact < 0 ? -Float.leastNormalMagnitude : Float.leastNormalMagnitude
+            guard let parsed = Float(keepingSign: try number(Double.self)) else {
+                throw SDKError(.invalidInput, "'\(value)' is not a valid value for \(key)")
+            }
+            return parsed
         }
         var updated = self
         switch key {
