@@ -27,11 +27,14 @@ struct OllamaOptions: Decodable, Sendable {
     init() {}
 
     /// Whether the answer may run until the context is full (ollama's default, `num_predict` -1).
-    var unbounded: Bool { numPredict == nil || numPredict == -1 || numPredict == -2 }
+    private var unbounded: Bool { numPredict == nil || numPredict == -1 || numPredict == -2 }
 
-    /// `options` with these parameters; `maxTokens` is set only when `num_predict` bounds it.
+    /// `options` with these parameters; without a bound from `num_predict` the answer is bounded
+    /// by the context alone (``LLMGenerationOptions/untilContextFull``).
     func apply(to options: inout LLMGenerationOptions) throws {
-        if let numPredict, !unbounded {
+        if unbounded {
+            options.maxTokens = LLMGenerationOptions.untilContextFull
+        } else if let numPredict {
             guard numPredict >= 1 else {
                 throw OpenAIError(.badRequest, "options.num_predict must be at least 1, or -1 for as many tokens as the context holds", param: "options.num_predict")
             }

@@ -25,8 +25,7 @@ struct OllamaRoutes: Sendable {
             let showsThinking = try fields.showsThinking(model)
             let (load, keepAlive) = (try fields.loadOptions(configuration.loadOptions), fields.keepAlive?.value ?? configuration.keepAlive)
             let conversation = try body.conversation()
-            var options = try body.options(threads: configuration.threads)
-            if fields.options.unbounded { options.maxTokens = LLMGenerationOptions.untilContextFull }
+            let options = try body.options(threads: configuration.threads)
             let generation = try await runtime.generateEvents(continuing: conversation, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive)
             timing.engineTook()
             return try await respond(generation, mapper: OllamaStreamMapper(model: fields.name, chat: true, showsThinking: showsThinking), stream: fields.stream, timing: timing)
@@ -41,9 +40,7 @@ struct OllamaRoutes: Sendable {
             let model = try runtime.model(id: fields.model)
             let showsThinking = try fields.showsThinking(model)
             let (load, keepAlive) = (try fields.loadOptions(configuration.loadOptions), fields.keepAlive?.value ?? configuration.keepAlive)
-            var options = try fields.generationOptions(threads: configuration.threads, applyChatTemplate: !body.raw)
-            // An answer is bounded by the context alone when num_predict is not.
-            if fields.options.unbounded { options.maxTokens = LLMGenerationOptions.untilContextFull }
+            let options = try fields.generationOptions(threads: configuration.threads, applyChatTemplate: !body.raw)
             let generation: GenerationEvents
             if body.raw {
                 generation = try await runtime.generateEvents(
