@@ -14,9 +14,9 @@ extension PostgresRAGStore {
         return try await writing { connection in
             let now = Date()
             let collectionID: Int
-            if let existing = try await Self.collections(connection, named: collection, logger: logger).first {
+            if let existing = try await Self.stored(connection, collection, logger: logger) {
                 try RAGStoreChecks.check(existing, model: embeddingModel, dimensions: dimensions)
-                collectionID = try await Self.collectionID(connection, collection, logger: logger) ?? 0
+                collectionID = existing.id
             } else {
                 collectionID = try await Self.id(connection.query(
                     """
@@ -75,13 +75,12 @@ extension PostgresRAGStore {
     /// Every vector of the collection is compared, streamed from the server in the order stored.
     package func search(_ vector: [Float], collection: String, topK: Int) async throws -> [RAGSource] {
         try await reading { connection in
-            guard let info = try await Self.collections(connection, named: collection, logger: logger).first,
-                  let id = try await Self.collectionID(connection, collection, logger: logger) else { throw RAGStoreChecks.noCollection(collection) }
-            try RAGStoreChecks.check(vector, searching: info)
+            guard let stored = try await Self.stored(connection, collection, logger: logger) else { throw RAGStoreChecks.noCollection(collection) }
+            try RAGStoreChecks.check(vector, searching: stored)
             let best = TopScores(limit: topK)
             let queryNorm = EmbeddingMath.norm(vector)
             let vectors = try await connection.query(
-                "SELECT k.id, k.vector FROM rag_chunks k JOIN rag_documents d ON k.document_id = d.id WHERE d.collection_id = \(id) ORDER BY k.id",
+                "SELECT k.id, k.vector FROM rag_chunks k JOIN rag_documents d ON k.document_id = d.id WHERE d.collection_id = \(stored.id) ORDER BY k.id",
                 logger: logger
             )
             for try await (chunk, blob) in vectors.decode((Int, ByteBuffer).self) {
@@ -108,7 +107,7 @@ extension PostgresRAGStore {
 
     package func passage(document path: String, ordinal: Int, collection: String) async throws -> RAGPassage {
         try await reading { connection in
-            guard try await Self.collectionID(connection, collection, logger: logger) != nil else { throw RAGStoreChecks.noCollection(collection) }
+            guard try await Self.stored(connection, collection, logger: logger) != nil else { throw RAGStoreChecks.noCollection(collection) }
             let rows = try await connection.query(
                 """
                 SELECT k.text, k.start_offset, k.end_offset, (SELECT COUNT(*) FROM rag_chunks c WHERE c.document_id = d.id)

@@ -48,7 +48,7 @@ package final class PostgresRAGStore: RAGStore {
 
     package func documents(in collection: String) async throws -> [RAGDocument] {
         try await reading { connection in
-            guard let id = try await Self.collectionID(connection, collection, logger: logger) else { throw RAGStoreChecks.noCollection(collection) }
+            guard let id = try await Self.stored(connection, collection, logger: logger)?.id else { throw RAGStoreChecks.noCollection(collection) }
             let rows = try await connection.query(
                 """
                 SELECT d.path, d.format, d.sha256, d.size, d.ingested_at, (SELECT COUNT(*) FROM rag_chunks k WHERE k.document_id = d.id)
@@ -69,7 +69,7 @@ package final class PostgresRAGStore: RAGStore {
 
     package func removeDocument(path: String, collection: String) async throws {
         try await writing { connection in
-            guard let id = try await Self.collectionID(connection, collection, logger: logger) else { throw RAGStoreChecks.noCollection(collection) }
+            guard let id = try await Self.stored(connection, collection, logger: logger)?.id else { throw RAGStoreChecks.noCollection(collection) }
             let removed = try await connection.query("DELETE FROM rag_documents WHERE collection_id = \(id) AND path = \(path) RETURNING id", logger: logger)
             guard try await Self.hasRows(removed) else { throw RAGStoreChecks.noDocument(path, collection: collection) }
         }
@@ -108,9 +108,12 @@ package final class PostgresRAGStore: RAGStore {
         return collections
     }
 
-    /// The row id of the collection `name`, nil when there is none.
-    static func collectionID(_ connection: PostgresConnection, _ name: String, logger: Logger) async throws -> Int? {
-        for try await id in try await connection.query("SELECT id FROM rag_collections WHERE name = \(name)", logger: logger).decode(Int.self) { return id }
+    /// The collection `name` without its counts, nil when there is none.
+    static func stored(_ connection: PostgresConnection, _ name: String, logger: Logger) async throws -> StoredCollection? {
+        let rows = try await connection.query("SELECT id, embedding_model, dimensions FROM rag_collections WHERE name = \(name)", logger: logger)
+        for try await (id, model, dimensions) in rows.decode((Int, String, Int).self) {
+            return StoredCollection(id: id, name: name, embeddingModelId: model, dimensions: dimensions)
+        }
         return nil
     }
 

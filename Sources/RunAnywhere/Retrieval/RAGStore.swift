@@ -69,6 +69,36 @@ package struct IngestedDocument: Sendable {
     }
 }
 
+/// What a collection's vectors are: its name, the model that made them and their dimensions.
+package protocol RAGVectorSpace {
+    /// The collection's name.
+    var name: String { get }
+    /// The embedding model its vectors come from.
+    var embeddingModelId: String { get }
+    /// How many numbers each vector has.
+    var dimensions: Int { get }
+}
+
+extension RAGCollection: RAGVectorSpace {}
+
+/// A collection as a store finds it before a write or a search: its row id and its vector space,
+/// without the counts that ``RAGStore/collection(named:)`` adds up.
+package struct StoredCollection: RAGVectorSpace, Sendable {
+    /// Its row id in the store.
+    package let id: Int
+    package let name: String
+    package let embeddingModelId: String
+    package let dimensions: Int
+
+    /// A collection found in a store.
+    package init(id: Int, name: String, embeddingModelId: String, dimensions: Int) {
+        self.id = id
+        self.name = name
+        self.embeddingModelId = embeddingModelId
+        self.dimensions = dimensions
+    }
+}
+
 /// The rules every ``RAGStore`` keeps, and their errors.
 package enum RAGStoreChecks {
     /// The error for a collection `name` that does not exist.
@@ -87,7 +117,7 @@ package enum RAGStoreChecks {
     }
 
     /// Throws ``ErrorCode/modelIncompatible`` unless `collection` was made with `model` and vectors of `dimensions`.
-    package static func check(_ collection: RAGCollection, model: String, dimensions: Int) throws {
+    package static func check(_ collection: some RAGVectorSpace, model: String, dimensions: Int) throws {
         guard collection.embeddingModelId == model else {
             throw SDKError(
                 .modelIncompatible,
@@ -105,7 +135,7 @@ package enum RAGStoreChecks {
     }
 
     /// Throws ``ErrorCode/modelIncompatible`` unless a question's `vector` has the dimensions of `collection`'s vectors.
-    package static func check(_ vector: [Float], searching collection: RAGCollection) throws {
+    package static func check(_ vector: [Float], searching collection: some RAGVectorSpace) throws {
         guard collection.dimensions == vector.count else {
             throw SDKError(
                 .modelIncompatible,

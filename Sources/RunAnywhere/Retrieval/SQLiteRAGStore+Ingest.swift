@@ -14,9 +14,9 @@ extension SQLiteRAGStore {
         return try await writing { connection in
             let now = Date()
             let collectionID: Int
-            if let existing = try await Self.collections(connection, named: collection).first {
+            if let existing = try await Self.stored(connection, collection) {
                 try RAGStoreChecks.check(existing, model: embeddingModel, dimensions: dimensions)
-                collectionID = try await Self.collectionID(connection, collection) ?? 0
+                collectionID = existing.id
             } else {
                 collectionID = try await connection.query(
                     "INSERT INTO collections (name, embedding_model, dimensions, created_at) VALUES (?, ?, ?, ?) RETURNING id",

@@ -6,13 +6,12 @@ extension SQLiteRAGStore {
     /// every vector of the collection is compared, read one row at a time.
     package func search(_ vector: [Float], collection: String, topK: Int) async throws -> [RAGSource] {
         let found = try await reading(nil) { connection -> [RAGSource]? in
-            guard let info = try await Self.collections(connection, named: collection).first,
-                  let id = try await Self.collectionID(connection, collection) else { return nil }
-            try RAGStoreChecks.check(vector, searching: info)
+            guard let stored = try await Self.stored(connection, collection) else { return nil }
+            try RAGStoreChecks.check(vector, searching: stored)
             let best = TopScores(limit: topK)
             let queryNorm = EmbeddingMath.norm(vector)
             try await connection.query(
-                "SELECT k.id, k.vector FROM chunks k JOIN documents d ON k.document_id = d.id WHERE d.collection_id = ?", [.integer(id)]
+                "SELECT k.id, k.vector FROM chunks k JOIN documents d ON k.document_id = d.id WHERE d.collection_id = ?", [.integer(stored.id)]
             ) { row in
                 guard let chunk = row.column("id")?.integer, case .blob(let blob)? = row.column("vector") else { return }
                 let score = VectorBlob.cosine(vector, queryNorm: queryNorm, blob: blob)
@@ -45,7 +44,7 @@ extension SQLiteRAGStore {
     /// The chunk `ordinal` of the document `path` in `collection` (``RAGStore/passage(document:ordinal:collection:)``).
     package func passage(document path: String, ordinal: Int, collection: String) async throws -> RAGPassage {
         let found = try await reading(nil) { connection -> RAGPassage? in
-            guard try await Self.collectionID(connection, collection) != nil else { throw RAGStoreChecks.noCollection(collection) }
+            guard try await Self.stored(connection, collection) != nil else { throw RAGStoreChecks.noCollection(collection) }
             let rows = try await connection.query(
                 """
                 SELECT k.text, k.start_offset, k.end_offset, (SELECT COUNT(*) FROM chunks c WHERE c.document_id = d.id) AS total

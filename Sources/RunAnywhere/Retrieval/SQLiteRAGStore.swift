@@ -46,7 +46,7 @@ package struct SQLiteRAGStore: RAGStore {
     /// The documents of the collection `collection`, by path; an unknown collection throws ``ErrorCode/fileNotFound``.
     package func documents(in collection: String) async throws -> [RAGDocument] {
         let documents = try await reading(nil) { connection -> [RAGDocument]? in
-            guard try await Self.collectionID(connection, collection) != nil else { return nil }
+            guard try await Self.stored(connection, collection) != nil else { return nil }
             return try await connection.query(
                 """
                 SELECT d.path, d.format, d.sha256, d.size, d.ingested_at, (SELECT COUNT(*) FROM chunks k WHERE k.document_id = d.id) AS chunks
@@ -70,7 +70,7 @@ package struct SQLiteRAGStore: RAGStore {
     /// there throws ``ErrorCode/fileNotFound``.
     package func removeDocument(path: String, collection: String) async throws {
         try await writing { connection in
-            guard let id = try await Self.collectionID(connection, collection) else { throw RAGStoreChecks.noCollection(collection) }
+            guard let id = try await Self.stored(connection, collection)?.id else { throw RAGStoreChecks.noCollection(collection) }
             let documents = [SQLiteData.integer(id), .text(path)]
             _ = try await connection.query("DELETE FROM chunks WHERE document_id IN (SELECT id FROM documents WHERE collection_id = ? AND path = ?)", documents)
             guard try await !connection.query("DELETE FROM documents WHERE collection_id = ? AND path = ? RETURNING id", documents).isEmpty else {
@@ -83,7 +83,7 @@ package struct SQLiteRAGStore: RAGStore {
     /// there throws ``ErrorCode/fileNotFound``.
     package func removeCollection(_ name: String) async throws {
         try await writing { connection in
-            guard let id = try await Self.collectionID(connection, name) else { throw RAGStoreChecks.noCollection(name) }
+            guard let id = try await Self.stored(connection, name)?.id else { throw RAGStoreChecks.noCollection(name) }
             _ = try await connection.query("DELETE FROM chunks WHERE document_id IN (SELECT id FROM documents WHERE collection_id = ?)", [.integer(id)])
             _ = try await connection.query("DELETE FROM documents WHERE collection_id = ?", [.integer(id)])
             _ = try await connection.query("DELETE FROM collections WHERE id = ?", [.integer(id)])
@@ -116,9 +116,13 @@ package struct SQLiteRAGStore: RAGStore {
         }
     }
 
-    /// The row id of the collection `name`, nil when there is none.
-    static func collectionID(_ connection: SQLiteConnection, _ name: String) async throws -> Int? {
-        try await connection.query("SELECT id FROM collections WHERE name = ?", [.text(name)]).first?.column("id")?.integer
+    /// The collection `name` without its counts, nil when there is none.
+    static func stored(_ connection: SQLiteConnection, _ name: String) async throws -> StoredCollection? {
+        let row = try await connection.query("SELECT id, embedding_model, dimensions FROM collections WHERE name = ?", [.text(name)]).first
+        guard let row, let id = row.column("id")?.integer else { return nil }
+        return StoredCollection(
+            id: id, name: name, embeddingModelId: row.column("embedding_model")?.string ?? "", dimensions: row.column("dimensions")?.integer ?? 0
+        )
     }
 
     /// Runs `body` on a connection; `absent` when the database does not exist yet.
