@@ -31,60 +31,71 @@ struct ChatCommand: AsyncParsableCommand {
             Terminal.write(Terminal.dim("Loading \(model.name)...") + "\n")
             try await RunAnywhere.loadModel(model.id, options: flags.loadOptions(settings))
             let chat = ChatService(runtime: runtime, store: context.conversations, settings: settings, conversation: saved)
-            var documents: (name: String, session: RAGSession, reranker: RAGReranker)?
-            if let collection {
-                let session = try await RAGDatabaseOption.session(ragDatabase)  // its connections close when the command ends
+            guard let collection else { return await converse(chat, model: model, documents: nil, settings: settings, saved: saved) }
+            try await RAGDatabaseOption.withSession(ragDatabase) { session in
                 _ = try await session.listDocuments(collection: collection)  // an unknown collection is an error now, not at each message
-                documents = (collection, session, try reranker.map(RAGReranker.init(parsing:)) ?? .automatic)
+                let documents = Documents(name: collection, session: session, reranker: try reranker.map(RAGReranker.init(parsing:)) ?? .automatic)
+                await converse(chat, model: model, documents: documents, settings: settings, saved: saved)
             }
-            Terminal.write(Terminal.bold("RunAnywhere chat") + " with \(model.name) (\(model.framework.displayName))\n")
-            Terminal.write(Terminal.dim("/stats, /analytics, /retry, /reset, /exit; Ctrl-C stops an answer.") + "\n\n")
-            if let saved { Terminal.write(AnalyticsText.recap(saved)) }
-            while true {
-                Terminal.write(Terminal.bold("> "))
-                guard let line = readLine() else {
-                    Terminal.write("\n")
-                    return
-                }
-                let input = line.trimmingCharacters(in: .whitespacesAndNewlines)
-                let reply: ChatReply
-                switch input {
-                case "": continue
-                case "/exit", "/quit": return
-                case "/reset":
-                    await chat.reset()
-                    Terminal.write(Terminal.dim("Started a new conversation.") + "\n\n")
-                    continue
-                case "/stats":
-                    Terminal.write(AnalyticsText.conversation(await chat.conversation) + "\n")
-                    continue
-                case "/analytics":
-                    let last = await chat.conversation.messages.last { $0.analytics != nil }
-                    Terminal.write((last?.analytics.map(AnalyticsText.message) ?? "No answers yet.\n") + "\n")
-                    continue
-                case "/retry":
-                    guard let started = await handle({ try await chat.retryLastAnswer(options: flags.options(settings)) }) else { continue }
-                    reply = started
-                case let command where command.hasPrefix("/"):
-                    Terminal.write("Unknown command \(command); use /stats, /analytics, /retry, /reset or /exit.\n\n")
-                    continue
-                default:
-                    guard let started = await handle({
-                        // From documents: the passages for this message, which the answer reads and keeps.
-                        var grounding: ChatGrounding?
-                        if let documents {
-                            grounding = ChatGrounding(collection: documents.name, sources: try await documents.session.retrieve(
-                                input, collection: documents.name, topK: passages, threads: flags.threads ?? settings.threads, reranker: documents.reranker
-                            ))
-                        }
-                        return try await chat.send(input, grounding: grounding, options: flags.options(settings))
-                    }) else { continue }
-                    reply = started
-                }
-                let message = await show(reply)
-                if let grounding = message.grounding { Terminal.write(RAGCommand.Query.sourcesText(grounding.sources)) }
-                Terminal.write(Terminal.dim(AnalyticsText.footer(message)) + "\n\n")
+        }
+    }
+
+    /// The collection a chat answers from, the session over it and how its passages are reranked.
+    private struct Documents {
+        let name: String
+        let session: RAGSession
+        let reranker: RAGReranker
+    }
+
+    /// Reads messages and commands until `/exit` or the end of the input, answering each.
+    private func converse(_ chat: ChatService, model: ModelInfo, documents: Documents?, settings: GenerationSettings, saved: Conversation?) async {
+        Terminal.write(Terminal.bold("RunAnywhere chat") + " with \(model.name) (\(model.framework.displayName))\n")
+        Terminal.write(Terminal.dim("/stats, /analytics, /retry, /reset, /exit; Ctrl-C stops an answer.") + "\n\n")
+        if let saved { Terminal.write(AnalyticsText.recap(saved)) }
+        while true {
+            Terminal.write(Terminal.bold("> "))
+            guard let line = readLine() else {
+                Terminal.write("\n")
+                return
             }
+            let input = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            let reply: ChatReply
+            switch input {
+            case "": continue
+            case "/exit", "/quit": return
+            case "/reset":
+                await chat.reset()
+                Terminal.write(Terminal.dim("Started a new conversation.") + "\n\n")
+                continue
+            case "/stats":
+                Terminal.write(AnalyticsText.conversation(await chat.conversation) + "\n")
+                continue
+            case "/analytics":
+                let last = await chat.conversation.messages.last { $0.analytics != nil }
+                Terminal.write((last?.analytics.map(AnalyticsText.message) ?? "No answers yet.\n") + "\n")
+                continue
+            case "/retry":
+                guard let started = await handle({ try await chat.retryLastAnswer(options: flags.options(settings)) }) else { continue }
+                reply = started
+            case let command where command.hasPrefix("/"):
+                Terminal.write("Unknown command \(command); use /stats, /analytics, /retry, /reset or /exit.\n\n")
+                continue
+            default:
+                guard let started = await handle({
+                    // From documents: the passages for this message, which the answer reads and keeps.
+                    var grounding: ChatGrounding?
+                    if let documents {
+                        grounding = ChatGrounding(collection: documents.name, sources: try await documents.session.retrieve(
+                            input, collection: documents.name, topK: passages, threads: flags.threads ?? settings.threads, reranker: documents.reranker
+                        ))
+                    }
+                    return try await chat.send(input, grounding: grounding, options: flags.options(settings))
+                }) else { continue }
+                reply = started
+            }
+            let message = await show(reply)
+            if let grounding = message.grounding { Terminal.write(RAGCommand.Query.sourcesText(grounding.sources)) }
+            Terminal.write(Terminal.dim(AnalyticsText.footer(message)) + "\n\n")
         }
     }
 

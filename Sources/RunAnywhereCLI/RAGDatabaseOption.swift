@@ -14,7 +14,15 @@ struct RAGDatabaseOption: ParsableArguments {
     func withSession<T>(
         reader: DocumentReader = DocumentReader(), chunker: TextChunker = TextChunker(), _ body: (RAGSession) async throws -> T
     ) async throws -> T {
-        let session = try await Self.session(database, reader: reader, chunker: chunker)
+        try await Self.withSession(database, reader: reader, chunker: chunker, body)
+    }
+
+    /// Runs `body` with a session over the collections of `database` (as ``session(_:reader:chunker:)``
+    /// finds them), closed after it.
+    static func withSession<T>(
+        _ database: String?, reader: DocumentReader = DocumentReader(), chunker: TextChunker = TextChunker(), _ body: (RAGSession) async throws -> T
+    ) async throws -> T {
+        let session = try await session(database, reader: reader, chunker: chunker)
         do {
             let value = try await body(session)
             await session.close()
