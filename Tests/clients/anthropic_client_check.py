@@ -9,6 +9,8 @@ text_stream and get_final_message, and the raw events of stream=True in Anthropi
 prompt, stop_sequences, max_tokens, a tool call forced with tool_choice and its result sent back,
 count_tokens, and errors as the client's typed exceptions. With --check auth (a server started with
 --api-key KEY): the key accepted as x-api-key and as a bearer token, and refused when wrong.
+With --check all, every answer the client reads is also checked against the server's OpenAPI
+document as the client reads it, streams event by event (openapi_validation.py).
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
@@ -21,9 +23,11 @@ import urllib.error
 import urllib.request
 
 import anthropic
+import httpx2
 from anthropic import Anthropic
 
 from openai_client_check import png
+from openapi_validation import Document
 
 failures = []
 # The current client has no sampling arguments (temperature, top_p, top_k); older ones and other
@@ -229,10 +233,12 @@ def main():
         if arguments.check == "auth":
             seen = check_auth(base_url, arguments.model, arguments.api_key)
         else:
-            client = client_for(base_url, api_key="unused")
+            transport = Document(base_url).checked_transport(httpx2)  # every answer also checked against the OpenAPI document
+            client = client_for(base_url, api_key="unused", http_client=httpx2.Client(transport=transport))
             seen = check_all(client, arguments.model)
             if arguments.vision_model:
                 seen.update(check_vision(client, arguments.vision_model, arguments.model))
+            seen.update(transport.report(check))
     print(json.dumps({"anthropic": anthropic.__version__, "seen": seen, "failures": failures}, indent=2, default=str))
     sys.exit(1 if failures else 0)
 

@@ -10,6 +10,8 @@ for base64 and decodes it; float; base64 decoded here as little-endian float32) 
 OpenAI's error envelope. langchain-openai is configured with check_embedding_ctx_length=False:
 by default it counts tokens with tiktoken (whose vocabulary it downloads at run time) and sends
 the token ids, which mean other words to a local model; the server refuses ids with a 400.
+Every answer the `openai` client reads is also checked against the server's OpenAPI document
+(openapi_validation.py).
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
@@ -19,8 +21,11 @@ import math
 import struct
 import sys
 
+import httpx
 import openai
 from openai import OpenAI
+
+from openapi_validation import Document, server_root
 
 failures = []
 
@@ -140,9 +145,11 @@ def main():
     parser.add_argument("--model", required=True, help="the embedding model")
     parser.add_argument("--chat-model", required=True, help="a language model, which the route must refuse")
     args = parser.parse_args()
-    client = OpenAI(base_url=args.base_url, api_key="not-needed", max_retries=0, timeout=300)
+    transport = Document(server_root(args.base_url)).checked_transport()  # every answer also checked against the OpenAPI document
+    client = OpenAI(base_url=args.base_url, api_key="not-needed", max_retries=0, timeout=300, http_client=httpx.Client(transport=transport))
     seen, vectors = check_openai(client, args.model, args.chat_model)
     seen.update(check_langchain(args.base_url, args.model, vectors))
+    seen.update(transport.report(check))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
     return 1 if failures else 0
 

@@ -10,7 +10,8 @@ JSON and as a JSON schema, a tool call the model makes after a history of calls 
 `tool_name` results) and its result sent back, generate whole, streamed and raw, load and unload
 (keep_alive 0), embed and embeddings, pull of an installed model, and errors as `ResponseError`
 with the status; then each route's raw answer (whole, as lines, errors) against the server's
-OpenAPI document (openapi_validation.py). Prints one JSON object of what it saw and exits 1 with the failed checks listed.
+OpenAPI document (openapi_validation.py), as is every answer the client itself reads.
+Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
 import importlib.metadata
@@ -234,7 +235,8 @@ def main():
     parser.add_argument("--embedding-model", required=True)
     parser.add_argument("--vision-model", help="a vision-language model, for images")
     arguments = parser.parse_args()
-    client = ollama.Client(host=arguments.base_url.rstrip("/"), timeout=300)
+    transport = Document(arguments.base_url.rstrip("/")).checked_transport()  # every answer also checked against the OpenAPI document
+    client = ollama.Client(host=arguments.base_url.rstrip("/"), timeout=300, transport=transport)
     seen = {}
     seen.update(check_models(client, arguments.base_url.rstrip("/"), arguments.model, arguments.embedding_model))
     seen.update(check_chat(client, arguments.model))
@@ -243,6 +245,7 @@ def main():
     seen.update(check_documented(arguments.base_url.rstrip("/"), arguments.model, arguments.embedding_model))
     if arguments.vision_model:
         seen.update(check_vision(client, arguments.vision_model, arguments.model))
+    seen.update(transport.report(check))
     print(json.dumps({"ollama": importlib.metadata.version("ollama"), "seen": seen, "failures": failures}, indent=2, default=str))
     sys.exit(1 if failures else 0)
 

@@ -8,6 +8,8 @@ Run by the CLI tests (`make test`) with the project venv's Python:
                            [--image-model MODEL]   (images.generate: b64_json, data URLs, seeds, errors)
 With --check all it also checks structured output (response_format, and parse() with a pydantic model)
 and tool calling (tools, tool_choice, tool_calls whole and streamed, tool results, pydantic_function_tool).
+Every answer the client reads in the checks of --check all is also checked against the server's
+OpenAPI document as the client reads it, streams event by event (openapi_validation.py).
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
@@ -21,8 +23,11 @@ import time
 import urllib.error
 import urllib.request
 
+import httpx
 import openai
 from openai import OpenAI
+
+from openapi_validation import Document, server_root
 
 failures = []
 
@@ -636,7 +641,9 @@ def main():
     parser.add_argument("--vision-model", help="also check images in chat with this vision-language model")
     parser.add_argument("--image-model", help="also check image generation with this diffusion model")
     args = parser.parse_args()
-    client = OpenAI(base_url=args.base_url, api_key=args.api_key, max_retries=0, timeout=300)
+    # Every answer of the checks of a server without a key is also checked against its OpenAPI document.
+    transport = Document(server_root(args.base_url)).checked_transport() if args.check == "all" else None
+    client = OpenAI(base_url=args.base_url, api_key=args.api_key, max_retries=0, timeout=300, http_client=transport and httpx.Client(transport=transport))
     checks = {"all": lambda: check_all(client, args.model), "auth": lambda: check_auth(client, args.base_url, args.model),
               "busy": lambda: check_busy(client, args.base_url, args.model)}
     seen = checks[args.check]()
@@ -650,6 +657,8 @@ def main():
         seen.update(check_structured(client, args.model))
         seen.update(check_random_schemas(client, args.model))
         seen.update(check_tools(client, args.model))
+    if transport:
+        seen.update(transport.report(check))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
     return 1 if failures else 0
 

@@ -9,15 +9,22 @@ events event by event (each event's fields against the event schema, then its `d
 `contentSchema` that applies to that event). Other media types are checked for being documented
 only. It returns the problems found, empty when the answer is as documented.
 
+`Document.checked_transport()` is an httpx transport for the official clients (`http_client=` of
+`openai`, `transport=` of `ollama`; `checked_transport(httpx2)` for `anthropic`'s `http_client=`): it passes each request on and checks each
+answer the same way once the client has read it, streams included, as the client reads it; the
+problems gather in `transport.problems`, `transport.checked` counts the answers.
+
 Run as a program, it checks the answers an in-process route test recorded:
 `python openapi_validation.py DOCUMENT ANSWERS.jsonl`, each line `{"method", "path", "status",
 "contentType", "body"}` (the body base64-encoded); it prints the problems and exits 1 when there are any.
 """
 import base64
 import json
+import re
 import sys
 import urllib.request
 
+import httpx
 import jsonschema
 
 
@@ -49,6 +56,21 @@ class Document:
         if media_type not in content and content_type not in content:
             return None, f"{method} {path} {status} does not document {media_type} (only {sorted(content)})"
         return (content.get(media_type) or content[content_type]).get("schema"), None
+
+    def template(self, method, path):
+        """The document's path for the concrete `path` (`/v1/responses/{id}` for `/v1/responses/resp_1`);
+        `path` itself when none matches."""
+        if path in self.document["paths"]:
+            return path
+        for template, operations in self.document["paths"].items():
+            if method.lower() in operations and "{" in template:
+                pattern = "".join("[^/]+" if part.startswith("{") else re.escape(part) for part in re.split(r"(\{[^}]+\})", template))
+                if re.fullmatch(pattern, path):
+                    return template
+        return path
+
+    def checked_transport(self, http=httpx):
+        return checked_transport(self, http)
 
     def validator(self, schema):
         return jsonschema.Draft202012Validator({**schema, "components": self.document.get("components", {})})
@@ -101,6 +123,71 @@ class Document:
                     break
                 problems += self.validate_all(content_schema, f"{where} event {number} ({event.get('event')})", [data])
         return problems
+
+
+def server_root(base_url):
+    """The server's root for a client's base URL (`http://host:port/v1` → `http://host:port`)."""
+    return re.sub(r"/v1$", "", base_url.rstrip("/"))
+
+
+def checked_transport(document, http):
+    """A transport of the httpx package `http` (`httpx`, or `httpx2` for `anthropic`, which
+    refuses httpx's objects) that passes requests to `http`'s own transport and checks each answer
+    against `document` when the client has read it: a body the client left unread is not
+    checked; a stream it stopped reading is checked as far as it was written whole."""
+
+    class CheckedStream(http.SyncByteStream):
+        """A response body passed on as it arrives and handed to `finished(body, whole)` when closed."""
+
+        def __init__(self, stream, finished):
+            self.stream, self.finished = stream, finished
+            self.chunks, self.whole, self.closed = [], False, False
+
+        def __iter__(self):
+            for chunk in self.stream:
+                self.chunks.append(chunk)
+                yield chunk
+            self.whole = True
+
+        def close(self):
+            if self.closed:
+                return
+            self.closed = True
+            self.stream.close()
+            self.finished(b"".join(self.chunks), self.whole)
+
+    class CheckedTransport(http.BaseTransport):
+        def __init__(self):
+            self.inner = http.HTTPTransport()
+            self.problems = []
+            self.checked = 0
+
+        def handle_request(self, request):
+            response = self.inner.handle_request(request)
+            path = document.template(request.method, request.url.path)
+            content_type = response.headers.get("content-type", "")
+
+            def finished(body, whole):
+                if not whole and content_type.split(";")[0].strip() not in ("text/event-stream", "application/x-ndjson"):
+                    return
+                self.checked += 1
+                self.problems += document.check(request.method, path, response.status_code, content_type, body)
+
+            return http.Response(
+                status_code=response.status_code, headers=response.headers, extensions=response.extensions,
+                stream=CheckedStream(response.stream, finished),
+            )
+
+        def close(self):
+            self.inner.close()
+
+        def report(self, check):
+            """Each problem found, once, as a failed `check`; what was checked, for the script's report."""
+            for problem in dict.fromkeys(self.problems):
+                check(False, problem)
+            return {"answers_checked_against_the_document": self.checked}
+
+    return CheckedTransport()
 
 
 def complete_lines(text):

@@ -9,16 +9,21 @@ order with consecutive sequence numbers (and the `responses.stream` helper), max
 ending incomplete, a forced function call and its function_call_output round trip (as items and
 through previous_response_id), text.format json_schema (and `responses.parse`), a conversation
 continued by previous_response_id, retrieve, input_items, delete, store false, and 404s.
+Every answer the client reads is also checked against the server's OpenAPI document as the
+client reads it, streams event by event (openapi_validation.py).
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
 import json
 import sys
 
+import httpx
 import jsonschema
 import openai
 import pydantic
 from openai import OpenAI
+
+from openapi_validation import Document, server_root
 
 failures = []
 
@@ -229,12 +234,14 @@ def main():
     parser.add_argument("--model", required=True)
     parser.add_argument("--retrieve", help="only check that this stored response of a continued turn is retrieved (after a restart)")
     args = parser.parse_args()
-    client = OpenAI(base_url=args.base_url, api_key="not-needed", max_retries=0, timeout=300)
+    transport = Document(server_root(args.base_url)).checked_transport()  # every answer also checked against the OpenAPI document
+    client = OpenAI(base_url=args.base_url, api_key="not-needed", max_retries=0, timeout=300, http_client=httpx.Client(transport=transport))
     if args.retrieve:
         kept = client.responses.retrieve(args.retrieve)
         items = client.responses.input_items.list(args.retrieve)
         check(kept.id == args.retrieve and kept.status in ("completed", "incomplete") and kept.output_text and len(items.data) == 3,
               f"after a restart: {kept}, input items {items.data}")
+        transport.report(check)
         print(json.dumps({"retrieved": kept.output_text, "failures": failures}, indent=2))
         return 1 if failures else 0
     seen, whole = check_inputs(client, args.model)
@@ -243,6 +250,7 @@ def main():
     seen.update(check_tools(client, args.model))
     seen.update(check_structured(client, args.model))
     seen.update(check_stored(client, args.model))
+    seen.update(transport.report(check))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
     return 1 if failures else 0
 
