@@ -19,8 +19,9 @@ extension RunAnywhereServer {
 /// An in-process application whose every answer to a documented route (its status, content type
 /// and body: JSON whole, NDJSON line by line, server-sent events event by event) is checked
 /// against `Sources/RunAnywhereServer/openapi.json` by `Tests/clients/openapi_validation.py`
-/// (jsonschema, draft 2020-12) after the test's requests: a mismatch is a test failure naming the
-/// route, status and field. Requests no route matched (404s of unknown paths) are not checked.
+/// (jsonschema, draft 2020-12) after the test's requests, the document closed to fields it does
+/// not name (a field the route writes that the document leaves out fails as a missing one does):
+/// a mismatch is a test failure naming the route, status and field. Requests no route matched (404s of unknown paths) are not checked.
 /// A unit-test run (`RUNANYWHERE_TEST_UNIT=1`) without the tests' Python packages skips the check.
 struct ContractCheckedApplication {
     let server: RunAnywhereServer

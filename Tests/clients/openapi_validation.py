@@ -29,11 +29,15 @@ import jsonschema
 
 
 class Document:
+    """A served or stored document; answers are checked against its closed form (`closed`): a
+    field an answer carries that the document does not name is a problem, as a named field that
+    is missing or malformed is, so that the document and the code agree field by field."""
+
     def __init__(self, base_url=None, document=None):
         if document is None:
             with urllib.request.urlopen(f"{base_url}/openapi.json", timeout=30) as response:
                 document = json.load(response)
-        self.document = document
+        self.document = closed(document)
 
     @classmethod
     def from_file(cls, path):
@@ -123,6 +127,76 @@ class Document:
                     break
                 problems += self.validate_all(content_schema, f"{where} event {number} ({event.get('event')})", [data])
         return problems
+
+
+APPLICATORS = ("allOf", "oneOf", "anyOf")
+OPEN_ENDED = ("additionalProperties", "unevaluatedProperties", "patternProperties")
+
+
+def closed(document):
+    """`document` with every object schema that leaves other properties unsaid closed to them
+    (`unevaluatedProperties: false`), where closing is sound: on the outermost schema of a
+    composition, whose `unevaluatedProperties` sees the properties its `allOf`, `if`/`then`/`else`,
+    and `oneOf`/`anyOf` branches name, not on a branch (which would refuse its siblings' properties).
+    A schema that says what other properties may be (`additionalProperties`…) is left as it says."""
+    document = json.loads(json.dumps(document))
+    schemas = document.get("components", {}).get("schemas", {})
+
+    def component(node):
+        reference = node.get("$ref", "") if isinstance(node, dict) else ""
+        return reference.rsplit("/", 1)[1] if reference.startswith("#/components/schemas/") else None
+
+    def names_properties(node):
+        node = schemas.get(component(node), node) if component(node) else node
+        return isinstance(node, dict) and ("properties" in node or any(names_properties(member) for key in APPLICATORS for member in node.get(key, [])))
+
+    def branches(node):
+        """The schemas evaluated in place with `node`'s own properties: they must stay open."""
+        found = [node.get(key) for key in ("then", "else") if isinstance(node.get(key), dict)] + node.get("allOf", [])
+        if "properties" in node:
+            found += node.get("oneOf", []) + node.get("anyOf", [])
+        return found
+
+    inner = set()
+
+    def mark(node):
+        if isinstance(node, dict):
+            for branch in branches(node):
+                if component(branch):
+                    inner.add(component(branch))
+            for value in node.values():
+                mark(value)
+        elif isinstance(node, list):
+            for value in node:
+                mark(value)
+
+    def close(node, is_branch=False):
+        if isinstance(node, dict):
+            inside = [id(branch) for branch in branches(node)]
+            for key, value in node.items():
+                if key in ("properties", "$defs"):
+                    for member in value.values():
+                        close(member)
+                elif key in ("if", "not", "const", "enum", "examples", "default", "example"):
+                    continue
+                elif isinstance(value, list):
+                    for member in value:
+                        close(member, id(member) in inside)
+                else:
+                    close(value, id(value) in inside)
+            if not is_branch and not any(key in node for key in OPEN_ENDED) and names_properties(node):
+                node["unevaluatedProperties"] = False
+        elif isinstance(node, list):
+            for member in node:
+                close(member)
+
+    mark(document)
+    for name, schema in schemas.items():
+        close(schema, name in inner)
+    for path in document.get("paths", {}).values():
+        close(path)
+    close(document.get("components", {}).get("responses", {}))
+    return document
 
 
 def server_root(base_url):

@@ -5,7 +5,8 @@ schemathesis (installed by scripts/setup into the venv this runs with) reads `GE
 and sends generated requests, valid and invalid (`--mode all`), to every operation below that
 neither downloads nor runs long jobs, checking each answer: no 5xx (`not_a_server_error`), a
 status the document lists for the operation, a Content-Type it lists, and a body that matches its
-schema (newline-delimited JSON line by line, through schemathesis_hooks.py), and that a request
+schema (newline-delimited JSON line by line, through schemathesis_hooks.py) and names no field the
+document leaves out (`answers_as_documented`, also there), and that a request
 generated as valid is not refused as malformed unless for a rule the document cannot state
 (`valid_requests_accepted`, also in schemathesis_hooks.py). Then `GET /health`
 must still answer 200. The run is bounded (examples per operation,
@@ -52,13 +53,17 @@ EXCLUDED = {
     "POST /api/vision/imagine": "image generation",
 }
 
-# What each answer is checked for. valid_requests_accepted (schemathesis_hooks.py) is
+# What each answer is checked for. answers_as_documented (schemathesis_hooks.py) checks each answer
+# against the document closed to other fields. valid_requests_accepted (schemathesis_hooks.py) is
 # schemathesis's positive_data_acceptance with the refusals JSON Schema cannot state listed: a
 # request the document calls valid must not be refused as malformed for anything else. The others
 # schemathesis has need more than the document gives (negative_data_rejection: every constraint
 # enforced by the route, such as a message list ending with the user's; ignored_auth: a server
 # started with an API key).
-CHECKS = ["not_a_server_error", "status_code_conformance", "content_type_conformance", "response_schema_conformance", "valid_requests_accepted"]
+CHECKS = [
+    "not_a_server_error", "status_code_conformance", "content_type_conformance", "response_schema_conformance", "answers_as_documented",
+    "valid_requests_accepted",
+]
 
 
 def main():

@@ -7,15 +7,25 @@ draft 2020-12, `$ref`s resolved in the document). It hands schemathesis the firs
 not match (a line that is not JSON as its text), else the last line, and schemathesis's own
 response-schema check validates that one: a line at fault fails the run with the usual report.
 
+Answers as documented, field by field (`answers_as_documented`): every answer is also checked by
+openapi_validation.py against the document closed to fields it does not name, server-sent events
+event by event with each event's data against its `contentSchema`, so a field the server writes
+that the document leaves out fails the run as a missing or malformed one does.
+
 Valid requests accepted (`valid_requests_accepted`): a request generated as valid by the document
 must not be refused as malformed (400, 422), unless for a rule listed below that JSON Schema
 cannot state; every other constraint a route enforces belongs in the document.
 """
 import json
+import os
 import re
+import sys
 
 import jsonschema
 import schemathesis
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from openapi_validation import Document  # noqa: E402
 
 
 @schemathesis.deserializer("application/x-ndjson")
@@ -93,3 +103,21 @@ def valid_requests_accepted(ctx, response, case):
     if any(re.search(pattern, text) for pattern in ANY_OPERATION + SEMANTIC_REFUSALS.get(label, [])):
         return None
     raise AssertionError(f"{label}: a request the document calls valid was refused with {response.status_code}: {text[:400]}")
+
+
+CLOSED = {}
+
+
+@schemathesis.check
+def answers_as_documented(ctx, response, case):
+    """The answer as the document closed to other fields describes it (openapi_validation.py)."""
+    method = case.operation.method.upper()
+    if (response.request.method or "").upper() != method:
+        return None  # another method on the operation's path (TRACE, …): what the document says of none
+    raw = case.operation.schema.raw_schema
+    document = CLOSED.get(id(raw)) or CLOSED.setdefault(id(raw), Document(document=raw))
+    content_type = next((values[0] for name, values in response.headers.items() if name.lower() == "content-type" and values), "")
+    problems = document.check(method, case.operation.path, response.status_code, content_type, response.content)
+    if problems:
+        raise AssertionError("; ".join(dict.fromkeys(problems))[:1500])
+    return None
