@@ -11,7 +11,9 @@ import Testing
 /// error envelope.
 @Suite(.serverLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct TokenizeRouteTests {
-    /// The status and JSON body of a POST of `body` (sent as JSON unless `contentType` says otherwise).
+    /// The status and JSON body of a POST of `body` (sent as JSON unless `contentType` says
+    /// otherwise), the answer recorded for the check against the OpenAPI document when the test
+    /// runs inside ``OpenAPIAnswers/checking(sourceLocation:_:)``.
     static func post(_ url: String, _ body: String, contentType: String = "application/json") async throws -> (status: Int, json: [String: Any]) {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
@@ -19,83 +21,90 @@ struct TokenizeRouteTests {
         request.body = .bytes(ByteBuffer(string: body))
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         let data = Data(buffer: try await response.body.collect(upTo: 1 << 20))
+        OpenAPIAnswers.recording?.record(
+            method: "POST", path: URL(string: url)?.path ?? url, status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type") ?? "", body: data
+        )
         return (Int(response.status.code), try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))"))
     }
 
     static func jsonString(_ value: some Encodable) throws -> String { String(decoding: try JSONEncoder().encode(value), as: UTF8.self) }
 
     @Test(.timeLimit(.minutes(15))) func tokenizeAndDetokenizeRoundTripInLlamaServersShapes() async throws {
-        try await CLIRunner.withData { runner, _ in
-            let server = try ServeProcess(runner, arguments: ["--threads", "1", "--context-length", "256", "--parallel", "1"])
-            defer { _ = server.stop() }
-            let root = "http://127.0.0.1:\(server.port)"
-            let text = "Hello, naïve world 🐱! <|im_start|>user"
-            let tokenized = try await Self.post("\(root)/tokenize", Self.jsonString(["content": text]))
-            #expect(tokenized.status == 200, "\(tokenized.json)")
-            let ids = try #require(tokenized.json["tokens"] as? [Int])
-            #expect(!ids.isEmpty)
-            let back = try await Self.post("\(root)/detokenize", "{\"tokens\": \(ids)}")
-            #expect(back.status == 200 && back.json["content"] as? String == text, "\(back.json)")
+        try await OpenAPIAnswers.checking {
+            try await CLIRunner.withData { runner, _ in
+                let server = try ServeProcess(runner, arguments: ["--threads", "1", "--context-length", "256", "--parallel", "1"])
+                defer { _ = server.stop() }
+                let root = "http://127.0.0.1:\(server.port)"
+                let text = "Hello, naïve world 🐱! <|im_start|>user"
+                let tokenized = try await Self.post("\(root)/tokenize", Self.jsonString(["content": text]))
+                #expect(tokenized.status == 200, "\(tokenized.json)")
+                let ids = try #require(tokenized.json["tokens"] as? [Int])
+                #expect(!ids.isEmpty)
+                let back = try await Self.post("\(root)/detokenize", "{\"tokens\": \(ids)}")
+                #expect(back.status == 200 && back.json["content"] as? String == text, "\(back.json)")
 
-            // The same tokens as the SDK's own call with llama-server's defaults (no special tokens
-            // added, special-token text parsed), and its flags change what they say they change.
-            let sdk = try runner.run(["tokenize", "--json", "--no-special", text]).json()
-            #expect(sdk["tokens"] as? [Int] == ids)
-            let plain = try await Self.post("\(root)/tokenize", "{\"content\": \"<|im_start|>\", \"parse_special\": false}")
-            #expect((plain.json["tokens"] as? [Int])?.count ?? 0 > 1, "\(plain.json)")
-            let special = try await Self.post("\(root)/tokenize", "{\"content\": \"<|im_start|>\", \"model\": \"\(RunAnywhere.defaultModelID)\"}")
-            #expect((special.json["tokens"] as? [Int])?.count == 1, "\(special.json)")
+                // The same tokens as the SDK's own call with llama-server's defaults (no special tokens
+                // added, special-token text parsed), and its flags change what they say they change.
+                let sdk = try runner.run(["tokenize", "--json", "--no-special", text]).json()
+                #expect(sdk["tokens"] as? [Int] == ids)
+                let plain = try await Self.post("\(root)/tokenize", "{\"content\": \"<|im_start|>\", \"parse_special\": false}")
+                #expect((plain.json["tokens"] as? [Int])?.count ?? 0 > 1, "\(plain.json)")
+                let special = try await Self.post("\(root)/tokenize", "{\"content\": \"<|im_start|>\", \"model\": \"\(RunAnywhere.defaultModelID)\"}")
+                #expect((special.json["tokens"] as? [Int])?.count == 1, "\(special.json)")
 
-            let pieces = try await Self.post("\(root)/tokenize", "{\"content\": \"Hi 🐱\", \"with_pieces\": true}")
-            let entries = try #require(pieces.json["tokens"] as? [[String: Any]], "\(pieces.json)")
-            #expect(entries.first?["piece"] as? String == "Hi", "\(entries)")
-            #expect(entries.allSatisfy { $0["id"] is Int })
-            let bytes = entries.flatMap { entry -> [UInt8] in
-                if let text = entry["piece"] as? String { return Array(text.utf8) }
-                return (entry["piece"] as? [Int] ?? []).map { UInt8($0) }
+                let pieces = try await Self.post("\(root)/tokenize", "{\"content\": \"Hi 🐱\", \"with_pieces\": true}")
+                let entries = try #require(pieces.json["tokens"] as? [[String: Any]], "\(pieces.json)")
+                #expect(entries.first?["piece"] as? String == "Hi", "\(entries)")
+                #expect(entries.allSatisfy { $0["id"] is Int })
+                let bytes = entries.flatMap { entry -> [UInt8] in
+                    if let text = entry["piece"] as? String { return Array(text.utf8) }
+                    return (entry["piece"] as? [Int] ?? []).map { UInt8($0) }
+                }
+                #expect(bytes == Array("Hi 🐱".utf8), "pieces that are not whole UTF-8 come as their bytes: \(entries)")
+                #expect(entries.contains { $0["piece"] is [Int] })
             }
-            #expect(bytes == Array("Hi 🐱".utf8), "pieces that are not whole UTF-8 come as their bytes: \(entries)")
-            #expect(entries.contains { $0["piece"] is [Int] })
         }
     }
 
     @Test(.timeLimit(.minutes(15))) func badRequestsAreRefusedWithTheErrorEnvelope() async throws {
-        try await CLIRunner.withData { runner, _ in
-            let server = try ServeProcess(runner, arguments: ["--threads", "1", "--context-length", "256", "--parallel", "1"])
-            defer { _ = server.stop() }
-            let root = "http://127.0.0.1:\(server.port)"
-            let file = try #require(TestEnvironment.defaultModelFile)
-            let size = try #require(try GGUFReader.read(file).vocabularySize)
-            let cases: [(route: String, body: String, status: Int, message: String)] = [
-                ("tokenize", "{}", 400, "'content' is required"),
-                ("tokenize", "{\"content\": 42}", 400, "content"),
-                ("tokenize", "{\"content\": \"Hi\", \"with_pieces\": \"yes\"}", 400, "with_pieces"),
-                ("tokenize", "not json", 400, "not JSON"),
-                ("tokenize", "{\"content\": \"Hi\", \"model\": \"no-such-model\"}", 404, "not found"),
-                ("tokenize", "{\"content\": \"Hi\", \"model\": \"\(SDKConstants.Models.defaultSpeechRecognitionModelID)\"}", 400, "only language models"),
-                ("detokenize", "{}", 400, "'tokens' is required"),
-                ("detokenize", "{\"tokens\": \"1 2 3\"}", 400, "tokens"),
-                ("detokenize", "{\"tokens\": [1, 2.5]}", 400, "tokens.1 must be a whole number"),
-                ("detokenize", "{\"tokens\": [1, \"two\"]}", 400, "tokens.1 must be a whole number"),
-                ("detokenize", "{\"tokens\": [1, null]}", 400, "tokens.1 must be a token id"),
-                ("detokenize", "{\"tokens\": [1, 4294967296]}", 400, "tokens.1 must be a whole number"),
-                ("detokenize", "{\"tokens\": [1, 2, \(size)]}", 400, "Token \(size) (at position 2) is not in the model's vocabulary of \(size) tokens"),
-                ("detokenize", "{\"tokens\": [-1]}", 400, "is not in the model's vocabulary"),
-                ("detokenize", "{\"tokens\": [2147483647]}", 400, "is not in the model's vocabulary"),
-            ]
-            for (route, body, status, message) in cases {
-                let answer = try await Self.post("\(root)/\(route)", body)
-                let error = answer.json["error"] as? [String: Any]
-                #expect(answer.status == status, "\(route) \(body): \(answer.json)")
-                #expect((error?["message"] as? String)?.contains(message) == true, "\(route) \(body): \(answer.json)")
-                #expect(error?["type"] is String, "\(route) \(body): the error envelope")
+        try await OpenAPIAnswers.checking {
+            try await CLIRunner.withData { runner, _ in
+                let server = try ServeProcess(runner, arguments: ["--threads", "1", "--context-length", "256", "--parallel", "1"])
+                defer { _ = server.stop() }
+                let root = "http://127.0.0.1:\(server.port)"
+                let file = try #require(TestEnvironment.defaultModelFile)
+                let size = try #require(try GGUFReader.read(file).vocabularySize)
+                let cases: [(route: String, body: String, status: Int, message: String)] = [
+                    ("tokenize", "{}", 400, "'content' is required"),
+                    ("tokenize", "{\"content\": 42}", 400, "content"),
+                    ("tokenize", "{\"content\": \"Hi\", \"with_pieces\": \"yes\"}", 400, "with_pieces"),
+                    ("tokenize", "not json", 400, "not JSON"),
+                    ("tokenize", "{\"content\": \"Hi\", \"model\": \"no-such-model\"}", 404, "not found"),
+                    ("tokenize", "{\"content\": \"Hi\", \"model\": \"\(SDKConstants.Models.defaultSpeechRecognitionModelID)\"}", 400, "only language models"),
+                    ("detokenize", "{}", 400, "'tokens' is required"),
+                    ("detokenize", "{\"tokens\": \"1 2 3\"}", 400, "tokens"),
+                    ("detokenize", "{\"tokens\": [1, 2.5]}", 400, "tokens.1 must be a whole number"),
+                    ("detokenize", "{\"tokens\": [1, \"two\"]}", 400, "tokens.1 must be a whole number"),
+                    ("detokenize", "{\"tokens\": [1, null]}", 400, "tokens.1 must be a token id"),
+                    ("detokenize", "{\"tokens\": [1, 4294967296]}", 400, "tokens.1 must be a whole number"),
+                    ("detokenize", "{\"tokens\": [1, 2, \(size)]}", 400, "Token \(size) (at position 2) is not in the model's vocabulary of \(size) tokens"),
+                    ("detokenize", "{\"tokens\": [-1]}", 400, "is not in the model's vocabulary"),
+                    ("detokenize", "{\"tokens\": [2147483647]}", 400, "is not in the model's vocabulary"),
+                ]
+                for (route, body, status, message) in cases {
+                    let answer = try await Self.post("\(root)/\(route)", body)
+                    let error = answer.json["error"] as? [String: Any]
+                    #expect(answer.status == status, "\(route) \(body): \(answer.json)")
+                    #expect((error?["message"] as? String)?.contains(message) == true, "\(route) \(body): \(answer.json)")
+                    #expect(error?["type"] is String, "\(route) \(body): the error envelope")
+                }
+                let notJSON = try await Self.post("\(root)/detokenize", "{\"tokens\": [1]}", contentType: "text/plain")
+                #expect(notJSON.status == 415 && notJSON.json["error"] != nil)
+                let hello = try #require(try await Self.post("\(root)/tokenize", "{\"content\": \"Hello\"}").json["tokens"] as? [Int])
+                let still = try await Self.post("\(root)/detokenize", "{\"tokens\": \(hello)}")
+                #expect(still.status == 200 && still.json["content"] as? String == "Hello", "the server still answers: \(still.json)")
+                #expect(server.stop() == 0, "\(server.standardError.suffix(4000))")
             }
-            let notJSON = try await Self.post("\(root)/detokenize", "{\"tokens\": [1]}", contentType: "text/plain")
-            #expect(notJSON.status == 415 && notJSON.json["error"] != nil)
-            let hello = try #require(try await Self.post("\(root)/tokenize", "{\"content\": \"Hello\"}").json["tokens"] as? [Int])
-            let still = try await Self.post("\(root)/detokenize", "{\"tokens\": \(hello)}")
-            #expect(still.status == 200 && still.json["content"] as? String == "Hello", "the server still answers: \(still.json)")
-            #expect(server.stop() == 0, "\(server.standardError.suffix(4000))")
         }
     }
 }

@@ -16,7 +16,7 @@ problems gather in `transport.problems`, `transport.checked` counts the answers.
 
 Run as a program, it checks the answers an in-process route test recorded:
 `python openapi_validation.py DOCUMENT ANSWERS.jsonl`, each line `{"method", "path", "status",
-"contentType", "body"}` (the body base64-encoded); it prints the problems and exits 1 when there are any.
+"contentType", "body"}` (the path as the document writes it or as requested; the body base64-encoded); it prints the problems and exits 1 when there are any.
 """
 import base64
 import json
@@ -325,7 +325,8 @@ def main(document_path, answers_path):
     with open(answers_path, encoding="utf-8") as answers:
         for line in answers:
             answer = json.loads(line)
-            problems += document.check(answer["method"], answer["path"], answer["status"], answer["contentType"], base64.b64decode(answer["body"]))
+            path = document.template(answer["method"], answer["path"])  # a concrete path (a live server's) as the document writes it
+            problems += document.check(answer["method"], path, answer["status"], answer["contentType"], base64.b64decode(answer["body"]))
     for problem in dict.fromkeys(problems):
         print(problem)
     return 1 if problems else 0
