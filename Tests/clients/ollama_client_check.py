@@ -181,9 +181,8 @@ def check_embeddings(client, model):
     return {"embed": {"count": len(vectors), "dimensions": len(vectors[0]) if vectors else 0}}
 
 
-def check_documented(base_url, model, embedding_model):
-    """Each ollama route's raw answer, whole and as lines, and its errors, as the server's OpenAPI document describes them."""
-    document = Document(base_url)
+def check_documented(document, base_url, model, embedding_model):
+    """Each ollama route's raw answer, whole and as lines, and its errors, as the server's OpenAPI `document` describes them."""
     chat = {"model": model, "messages": [{"role": "user", "content": "Hi"}], "options": dict(GREEDY, num_predict=4)}
     requests = [
         ("POST", "/api/chat", dict(chat, stream=False)), ("POST", "/api/chat", chat),
@@ -235,14 +234,15 @@ def main():
     parser.add_argument("--embedding-model", required=True)
     parser.add_argument("--vision-model", help="a vision-language model, for images")
     arguments = parser.parse_args()
-    transport = Document(arguments.base_url.rstrip("/")).checked_transport()  # every answer also checked against the OpenAPI document
+    document = Document(arguments.base_url.rstrip("/"))
+    transport = document.checked_transport()  # every answer the client reads also checked against the document
     client = ollama.Client(host=arguments.base_url.rstrip("/"), timeout=300, transport=transport)
     seen = {}
     seen.update(check_models(client, arguments.base_url.rstrip("/"), arguments.model, arguments.embedding_model))
     seen.update(check_chat(client, arguments.model))
     seen.update(check_generate(client, arguments.model))
     seen.update(check_embeddings(client, arguments.embedding_model))
-    seen.update(check_documented(arguments.base_url.rstrip("/"), arguments.model, arguments.embedding_model))
+    seen.update(check_documented(document, arguments.base_url.rstrip("/"), arguments.model, arguments.embedding_model))
     if arguments.vision_model:
         seen.update(check_vision(client, arguments.vision_model, arguments.model))
     seen.update(transport.report(check))

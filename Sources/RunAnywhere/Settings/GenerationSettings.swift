@@ -39,17 +39,14 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
     /// Sets `key` from text as a user types it, checking the value. `systemPrompt ""` and
     /// `threads auto` clear those settings.
     public mutating func set(_ key: String, to value: String) throws {
+        let invalid = SDKError(.invalidInput, "'\(value)' is not a valid value for \(key)")
         func number<T: LosslessStringConvertible>(_: T.Type) throws -> T {
-            guard let parsed = T(value.trimmingCharacters(in: .whitespaces)) else {
-                throw SDKError(.invalidInput, "'\(value)' is not a valid value for \(key)")
-            }
+            guard let parsed = T(value.trimmingCharacters(in: .whitespaces)) else { throw invalid }
             return parsed
         }
         // A number too small in size for a Float stays non-zero, as topP's "more than 0" needs.
         func real() throws -> Float {
-            guard let parsed = Float(keepingSign: try number(Double.self)) else {
-                throw SDKError(.invalidInput, "'\(value)' is not a valid value for \(key)")
-            }
+            guard let parsed = Float(keepingSign: try number(Double.self)) else { throw invalid }
             return parsed
         }
         var updated = self
