@@ -47,7 +47,7 @@ struct CLIBenchTests {
 
     @Test func ctrlCCancelsAndSavesThePartialRun() async throws {
         try await CLIRunner.withData { cli, _ in
-            let output = try await cli.runInterrupted(["bench", "run", "--category", "llm", "--repetitions", "3", "--threads", "1"], after: .seconds(3))
+            let output = try await cli.runInterrupted(["bench", "run", "--category", "llm", "--repetitions", "3", "--threads", "1"], once: "elapsed", after: .milliseconds(500))
             #expect(output.status == 130)
             #expect(output.stdout.contains("**Status**: cancelled"))
             let listed = try #require(try JSONSerialization.jsonObject(with: Data(cli.run(["bench", "list", "--json"]).stdout.utf8)) as? [[String: Any]])

@@ -11,7 +11,8 @@ struct CLIDownloadTests {
     static let sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 
     /// The default model's bytes, served slowly on the loopback address: 6 000 chunks of 16 KiB,
-    /// 1 ms apart, at least 6 s, so that an interrupt or a kill within 2.5 s lands mid-download.
+    /// 1 ms apart, at least 6 s, so that an interrupt or a kill soon after the first progress
+    /// line lands mid-download.
     static func slowServer() async throws -> (model: Data, server: TestHTTPServer) {
         let model = try Data(contentsOf: try #require(TestEnvironment.defaultModelFile))
         return (model, try await TestHTTPServer.start(routes: ["/SmolLM2.Q4_1.gguf": .file(model, delayPerChunk: .milliseconds(1))]))
@@ -26,7 +27,7 @@ struct CLIDownloadTests {
 
         let added = try await cli.runInterrupted(
             ["models", "add", server.url("/SmolLM2.Q4_1.gguf").absoluteString, "--category", "language", "--id", "smol", "--sha256", sha],
-            after: .seconds(2.5)
+            once: "ETA", after: .milliseconds(300)
         )
         let progress = added.stderr
         #expect(added.status == 130, "\(progress)")
@@ -62,7 +63,7 @@ struct CLIDownloadTests {
 
         var random = SeededGenerator(seed: 20_261_125)
         for attempt in 0..<3 {
-            let killed = try cli.runKilled(["models", "pull", "smol"], after: .milliseconds(Int.random(in: 300...1_500, using: &random)))
+            let killed = try cli.runKilled(["models", "pull", "smol"], once: "%", after: .milliseconds(Int.random(in: 0...1_200, using: &random)))
             #expect(killed.crashed, "attempt \(attempt) ended before the kill: \(killed.stderr)")
             #expect(try cli.run(["models", "list", "--json"]).stdout.contains("\"smol\""))
         }

@@ -69,9 +69,9 @@ struct CLIImagineTests {
     @Test func ctrlCStopsAndWritesNothing() async throws {
         try await CLIRunner.withData { cli, folder in
             let file = folder.appendingPathComponent("long.png")
-            // 150 steps at 256×256 take far longer than the delay on any machine.
+            // 150 steps at 256×256 take far longer than one step and the delay on any machine.
             let arguments = ["imagine", "A long walk", "-o", file.path, "--width", "256", "--height", "256", "--steps", "150", "--threads", "1"]
-            let output = try await cli.runInterrupted(arguments, after: .seconds(3))
+            let output = try await cli.runInterrupted(arguments, once: "step 1/", after: .milliseconds(500))
             #expect(output.status == 130, "\(output.stderr)")
             #expect(!FileManager.default.fileExists(atPath: file.path))
         }

@@ -39,20 +39,30 @@ struct CLIRunner {
         return finish(process, stdout: stdout, stderr: stderr)
     }
 
-    /// Starts the binary with `arguments` (standard input closed), sends it SIGINT (Ctrl-C) after
-    /// `delay`, and returns what it printed and its exit status once it has stopped.
-    func runInterrupted(_ arguments: [String], after delay: Duration) async throws -> Output {
+    /// Starts the binary with `arguments` (standard input closed), sends it SIGINT (Ctrl-C) once
+    /// its standard error shows `marker` (when given; at most `limit` is waited for it) and then
+    /// `delay` more, and returns what it printed and its exit status once it has stopped. Waiting
+    /// for what the binary prints, not for a time alone, keeps a loaded machine from interrupting
+    /// it before it has started.
+    func runInterrupted(_ arguments: [String], once marker: String? = nil, within limit: Duration = .seconds(120), after delay: Duration) async throws -> Output {
         let (process, stdin, stdout, stderr) = try launch(arguments)
         try stdin.fileHandleForWriting.close()
+        let err = ErrorBytes(reading: stderr)
         do {
+            if let marker {
+                let deadline = ContinuousClock.now + limit
+                while process.isRunning, !err.contains(marker), ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
             try await Task.sleep(for: delay)
         } catch {
             process.terminate()
-            _ = finish(process, stdout: stdout, stderr: stderr)
+            _ = finish(process, stdout: stdout, stderr: err)
             throw error
         }
         process.interrupt()
-        return finish(process, stdout: stdout, stderr: stderr)
+        return finish(process, stdout: stdout, stderr: err)
     }
 
     /// Starts every command at once (each with its standard input) and returns their outputs in
@@ -67,15 +77,21 @@ struct CLIRunner {
         return started.map { finish($0.0, stdout: $0.stdout, stderr: $0.stderr) }
     }
 
-    /// Starts the binary with `arguments` (standard input closed) and sends it SIGKILL after
-    /// `delay` unless it has ended by then; `crashed` tells which happened.
-    func runKilled(_ arguments: [String], after delay: Duration) throws -> Output {
+    /// Starts the binary with `arguments` (standard input closed) and sends it SIGKILL `delay`
+    /// after its standard error first shows `marker` (when given; at most `limit` is waited for
+    /// it), unless it has ended by then; `crashed` tells which happened.
+    func runKilled(_ arguments: [String], once marker: String? = nil, within limit: Duration = .seconds(120), after delay: Duration) throws -> Output {
         let (process, stdin, stdout, stderr) = try launch(arguments)
         try stdin.fileHandleForWriting.close()
+        let err = ErrorBytes(reading: stderr)
+        if let marker {
+            let deadline = ContinuousClock.now + limit
+            while process.isRunning, !err.contains(marker), ContinuousClock.now < deadline { usleep(20_000) }
+        }
         let (seconds, attoseconds) = delay.components
         usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        return finish(process, stdout: stdout, stderr: stderr)
+        return finish(process, stdout: stdout, stderr: err)
     }
 
     /// Runs the binary under `prlimit --fsize=bytes`: a file-size limit, so that writing more
@@ -101,18 +117,16 @@ struct CLIRunner {
     /// Reads both outputs to their end, standard error on another thread so that neither pipe
     /// fills up and blocks the binary, then waits for it to exit.
     private func finish(_ process: Process, stdout: Pipe, stderr: Pipe) -> Output {
-        let errorHandle = stderr.fileHandleForReading
-        let err = ErrorBytes()
-        DispatchQueue.global().async {
-            err.data = errorHandle.readDataToEndOfFile()
-            err.done.signal()
-        }
+        finish(process, stdout: stdout, stderr: ErrorBytes(reading: stderr))
+    }
+
+    private func finish(_ process: Process, stdout: Pipe, stderr: ErrorBytes) -> Output {
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        err.done.wait()
+        let err = stderr.all()
         process.waitUntilExit()
         return Output(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err.data, as: UTF8.self), crashed: process.terminationReason == .uncaughtSignal
+            stderr: String(decoding: err, as: UTF8.self), crashed: process.terminationReason == .uncaughtSignal
         )
     }
 
@@ -146,9 +160,31 @@ struct CLIRunner {
     }
 }
 
-/// Standard error as read on another thread; `done` is signalled after `data` is set, and
-/// `data` is read only after waiting on it.
+/// Standard error as it is read, to its end, on a thread of its own: what has come so far can be
+/// looked at while the binary runs.
 private final class ErrorBytes: @unchecked Sendable {
-    var data = Data()
-    let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(reading pipe: Pipe) {
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                lock.withLock { data.append(chunk) }
+            }
+            done.signal()
+        }
+    }
+
+    /// Whether what has come so far contains `text`.
+    func contains(_ text: String) -> Bool {
+        lock.withLock { String(decoding: data, as: UTF8.self).contains(text) }
+    }
+
+    /// Everything, once the pipe has ended.
+    func all() -> Data {
+        done.wait()
+        return lock.withLock { data }
+    }
 }
