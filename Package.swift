@@ -22,6 +22,7 @@ let package = Package(
         // GPL-3, like eSpeak NG itself: a separate product an app opts into.
         .library(name: "RunAnywhereEspeak", targets: ["RunAnywhereEspeak"]),
         .library(name: "RunAnywhereFFmpeg", targets: ["RunAnywhereFFmpeg"]),
+        .library(name: "RunAnywherePoppler", targets: ["RunAnywherePoppler"]),
         .library(name: "RunAnywhereStableDiffusion", targets: ["RunAnywhereStableDiffusion"]),
         .library(name: "RunAnywhereBenchmarks", targets: ["RunAnywhereBenchmarks"]),
         .library(name: "RunAnywhereServer", targets: ["RunAnywhereServer"]),
@@ -112,6 +113,13 @@ let package = Package(
             dependencies: ["RunAnywhere", "CFFmpeg"],
             swiftSettings: swiftSettings
         ),
+        // Poppler (Debian's libpoppler-glib8): PDF files' text for RAG collections.
+        .target(name: "CPoppler", dependencies: ["CEngineSupport"]),
+        .target(
+            name: "RunAnywherePoppler",
+            dependencies: ["RunAnywhere", "CPoppler"],
+            swiftSettings: swiftSettings
+        ),
         // ONNX Runtime itself (the one that comes with sherpa-onnx), through its function table:
         // arbitrary ONNX networks such as BenchRunner's GradientIdentity.
         .target(name: "COnnxRuntime", dependencies: ["CEngineSupport"]),
@@ -182,8 +190,8 @@ let package = Package(
             name: "RunAnywhereCLI",
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak",
-                "RunAnywhereFFmpeg", "RunAnywhereStableDiffusion", "RunAnywhereBenchmarks", "RunAnywhereServer", "RunAnywhereBenchRunner",
-                "RunAnywhereTelemetry", "RunAnywherePostgres", "CEngineSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RunAnywhereFFmpeg", "RunAnywherePoppler", "RunAnywhereStableDiffusion", "RunAnywhereBenchmarks", "RunAnywhereServer",
+                "RunAnywhereBenchRunner", "RunAnywhereTelemetry", "RunAnywherePostgres", "CEngineSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -198,7 +206,7 @@ let package = Package(
             ],
             path: "Tests/RunAnywhereTestSupport", swiftSettings: swiftSettings
         ),
-        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "RunAnywherePostgres", "RunAnywhereTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
+        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "RunAnywherePoppler", "RunAnywherePostgres", "RunAnywhereTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
         .testTarget(
             name: "RunAnywhereLlamaCppTests",
             dependencies: [
@@ -246,7 +254,8 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereServerTests",
             dependencies: [
-                "RunAnywhereServer", "RunAnywhere", "RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywhereTelemetry", "RunAnywhereTestSupport",
+                "RunAnywhereServer", "RunAnywhere", "RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywherePoppler", "RunAnywhereTelemetry",
+                "RunAnywhereTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

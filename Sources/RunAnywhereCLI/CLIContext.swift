@@ -8,6 +8,7 @@ import RunAnywhereWhisperCpp
 import RunAnywhereSherpaOnnx
 import RunAnywhereEspeak
 import RunAnywhereFFmpeg
+import RunAnywherePoppler
 import RunAnywhereStableDiffusion
 
 /// What every command needs: the SDK initialized for the selected environment with the engines
@@ -61,6 +62,7 @@ struct CLIContext {
         try RunAnywhere.registerFrameworkAdapter(EspeakAdapter())
         try RunAnywhere.registerFrameworkAdapter(StableDiffusionAdapter(logger: logger))
         try RunAnywhere.registerAudioDecoder(FFmpegAudioDecoder())
+        try RunAnywhere.registerPDFReader(PopplerPDFReader())
         return CLIContext(logger: logger, initializationTime: elapsed, configuration: configuration)
     }
 

@@ -11,12 +11,15 @@ struct CLIRAGTests {
         CLIBadInputTests().expectError(output, fragment, sourceLocation: sourceLocation)
     }
 
-    /// Three documents on unrelated subjects, in a folder of `data`.
+    /// Three documents on unrelated subjects, in a folder of `data`: a two-page PDF (generated:
+    /// ``PDFFixture``), HTML and plain text.
     func writeCorpus(in data: URL) throws -> URL {
         let folder = data.appendingPathComponent("docs")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try PDFFixture.document(pages: [
+            ["Volcanoes", "Magma that reaches the surface is called lava."], ["Basaltic lava erupts at about 1,100 to 1,250 degrees Celsius."],
+        ]).write(to: folder.appendingPathComponent("volcanoes.pdf"))
         let files = [
-            "volcanoes.md": "# Volcanoes\n\nMagma that reaches the surface is called lava. Basaltic lava erupts at about 1,100 to 1,250 degrees Celsius.",
             "tea.html": "<html><body><h1>Green tea</h1><p>Brew green tea with water at 70 to 80 &deg;C for two to three minutes.</p></body></html>",
             "chess.txt": "In chess, castling moves the king two squares towards a rook, and the rook to the square the king crossed.",
         ]
@@ -111,12 +114,19 @@ struct CLIRAGTests {
             #expect(streamed.status == 0, "\(streamed.stderr)")
             #expect(streamed.stdout.contains("Sources\n[1] \(folder.appendingPathComponent("tea.html").standardizedFileURL.path) (score "), "\(streamed.stdout)")
 
+            let lava = try cli.run(["rag", "query", "At what temperature does basaltic lava erupt?", "--collection", "notes", "--top-k", "1",
+                                    "--max-tokens", "4", "--threads", "1", "--reranker", "none", "--json"])
+            let fromPDF = try #require((try lava.json()["sources"] as? [[String: Any]])?.first, "\(lava.stderr)")
+            #expect(fromPDF["document"] as? String == folder.appendingPathComponent("volcanoes.pdf").standardizedFileURL.path)
+            #expect((fromPDF["text"] as? String)?.contains("called lava.\n\nBasaltic lava erupts") == true, "the pages' text, a blank line between: \(fromPDF)")
+
             let list = try cli.run(["rag", "list", "--json"])
             let collections = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
             #expect(collections.count == 1 && collections[0]["name"] as? String == "notes" && collections[0]["documentCount"] as? Int == 3)
             #expect(collections[0]["embeddingModelId"] as? String == RunAnywhere.defaultEmbeddingModelID && collections[0]["dimensions"] as? Int == 384)
             let documents = try cli.run(["rag", "list", "--collection", "notes"])
             #expect(documents.status == 0 && documents.stdout.contains("tea.html") && documents.stdout.contains("html"), "\(documents.stdout)")
+            #expect(documents.stdout.contains("volcanoes.pdf"), "\(documents.stdout)")
 
             let chess = folder.appendingPathComponent("chess.txt").path
             let removed = try cli.run(["rag", "rm", "notes", chess])
@@ -136,7 +146,10 @@ struct CLIRAGTests {
             let binary = data.appendingPathComponent("blob.txt")
             try Data([0x41, 0x00, 0xFF]).write(to: binary)
             let chess = folder.appendingPathComponent("chess.txt").path
-            expectError(try cli.run(["rag", "ingest", chess, pdf.path]), "PDF is not supported: convert it to text first")
+            expectError(try cli.run(["rag", "ingest", chess, pdf.path]), "paper.pdf could not be read as PDF")
+            let locked = data.appendingPathComponent("locked.pdf")
+            try PDFFixture.encrypted(pages: [["Secret notes."]]).write(to: locked)
+            expectError(try cli.run(["rag", "ingest", chess, locked.path]), "locked.pdf is encrypted with a password")
             expectError(try cli.run(["rag", "ingest", chess, binary.path]), "NUL byte")
             expectError(try cli.run(["rag", "ingest", chess, "--max-file-size", "0"]), "--max-file-size must be 1 to 4096")
             expectError(try cli.run(["rag", "ingest", chess, "--embedding-model", "other-model"]), "made with the embedding model '\(RunAnywhere.defaultEmbeddingModelID)', not 'other-model'")

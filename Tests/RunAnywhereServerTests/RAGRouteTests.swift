@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import RunAnywhere
 import RunAnywhereLlamaCpp
+import RunAnywherePoppler
 import RunAnywhereServer
 import RunAnywhereTestSupport
 import Testing
@@ -32,6 +33,8 @@ struct RAGRouteTests {
 
     static let cats = Data("# Cats\n\nA group of cats is called a clowder. Cats sleep for twelve to sixteen hours a day.".utf8)
     static let volcano = Data("<!doctype html><html><body><h1>Volcanoes</h1><p>Mount Etna in Sicily is the most active volcano in Europe.</p></body></html>".utf8)
+    /// A two-page PDF (generated: ``PDFFixture``), read with Poppler.
+    static let kilauea = PDFFixture.document(pages: [["Kilauea", "Kilauea in Hawaii erupted without a break from 1983 to 2018."], ["Its lava reached the sea."]])
 
     /// A live server over the models in `models` (by default the installed ones), 1 thread, its
     /// data in a new folder; `setUp` prepares its runtime first.
@@ -43,6 +46,7 @@ struct RAGRouteTests {
             modelsDirectory: models, dataDirectory: try TestEnvironment.temporaryDirectory("rag-routes").appendingPathComponent("data")
         ))
         runtime.frameworks.register(LlamaCppAdapter())
+        runtime.frameworks.register(pdfReader: PopplerPDFReader())
         try setUp(runtime)
         let server = RunAnywhereServer(runtime: runtime, configuration: ServerConfiguration(
             port: 0, threads: 1, loadOptions: ModelLoadOptions(contextLength: 1024, threads: 1, flashAttention: .disabled),
@@ -65,19 +69,19 @@ struct RAGRouteTests {
     @Test func uploadsAreListedAskedWithNumberedSourcesOpenedAndRemoved() async throws {
         try await Self.withServer { client in
             try await client.execute(uri: "/api/rag/collections/notes/documents", method: .post, headers: Self.upload,
-                                     body: Self.form([("cats.md", Self.cats), ("../etna.html", Self.volcano)])) { response in
+                                     body: Self.form([("cats.md", Self.cats), ("../etna.html", Self.volcano), ("kilauea.pdf", Self.kilauea)])) { response in
                 #expect(response.status == .created)
                 let report = try OpenAIRouteTests.json(response.body)
                 #expect(report["embeddingModelId"] as? String == RunAnywhere.defaultEmbeddingModelID)
                 let documents = try #require(report["documents"] as? [[String: Any]])
-                #expect(documents.map { $0["path"] as? String } == ["cats.md", "etna.html"], "stored by file name, without folders")
-                #expect(documents.map { $0["format"] as? String } == ["markdown", "html"])
+                #expect(documents.map { $0["path"] as? String } == ["cats.md", "etna.html", "kilauea.pdf"], "stored by file name, without folders")
+                #expect(documents.map { $0["format"] as? String } == ["markdown", "html", "pdf"])
             }
             let (status, listing) = try await Self.get(client, "/api/rag/collections")
             let collection = try #require((listing["collections"] as? [[String: Any]])?.first)
-            #expect(status == .ok && collection["name"] as? String == "notes" && collection["documentCount"] as? Int == 2)
-            #expect(collection["chunkCount"] as? Int == 2 && collection["embeddingModelId"] as? String == RunAnywhere.defaultEmbeddingModelID)
-            #expect(try await Self.documents(client, "notes").map { $0["path"] as? String } == ["cats.md", "etna.html"])
+            #expect(status == .ok && collection["name"] as? String == "notes" && collection["documentCount"] as? Int == 3)
+            #expect(collection["chunkCount"] as? Int == 3 && collection["embeddingModelId"] as? String == RunAnywhere.defaultEmbeddingModelID)
+            #expect(try await Self.documents(client, "notes").map { $0["path"] as? String } == ["cats.md", "etna.html", "kilauea.pdf"])
 
             // Streamed: deltas, then `done` with the numbered sources, best first.
             let question = ByteBuffer(string: #"{"question": "Which volcano is the most active in Europe?", "topK": 2, "maxTokens": 6, "temperature": 0}"#)
@@ -111,9 +115,17 @@ struct RAGRouteTests {
                 let only = try #require((answer["sources"] as? [[String: Any]])?.first)
                 #expect(only["number"] as? Int == 1 && only["document"] as? String == "cats.md")
             }
+            // The PDF's passage: its two pages' text, a blank line between them.
+            let fromPDF = ByteBuffer(string: #"{"question": "Which volcano in Hawaii erupted from 1983 to 2018?", "topK": 1, "maxTokens": 4, "stream": false}"#)
+            try await client.execute(uri: "/api/rag/collections/notes/questions", method: .post, headers: .json, body: fromPDF) { response in
+                let only = try #require((try OpenAIRouteTests.json(response.body)["sources"] as? [[String: Any]])?.first)
+                #expect(only["document"] as? String == "kilauea.pdf", "\(only)")
+                let text = only["text"] as? String ?? ""
+                #expect(text.contains("erupted without a break from 1983 to 2018.\n\nIts lava reached the sea."), "\(text)")
+            }
 
             try await client.execute(uri: "/api/rag/collections/notes/documents?path=cats.md", method: .delete) { #expect($0.status == .noContent) }
-            #expect(try await Self.documents(client, "notes").map { $0["path"] as? String } == ["etna.html"])
+            #expect(try await Self.documents(client, "notes").map { $0["path"] as? String } == ["etna.html", "kilauea.pdf"])
             try await client.execute(uri: "/api/rag/collections/notes/documents?path=cats.md", method: .delete) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/api/rag/collections/notes", method: .delete) { #expect($0.status == .noContent) }
             #expect((try await Self.get(client, "/api/rag/collections").1["collections"] as? [Any])?.isEmpty == true)
@@ -180,7 +192,9 @@ struct RAGRouteTests {
             }
             let before = try await Self.documents(client, "kept")
             let refused: [(String, [(String, Data)], String)] = [
-                ("a PDF", [("etna.html", Self.volcano), ("paper.pdf", Data("%PDF-1.7 stuff".utf8))], "PDF is not supported"),
+                ("a damaged PDF", [("etna.html", Self.volcano), ("paper.pdf", Data("%PDF-1.7 stuff".utf8))], "paper.pdf could not be read as PDF"),
+                ("an encrypted PDF", [("locked.pdf", PDFFixture.encrypted(pages: [["Secret."]]))], "locked.pdf is encrypted with a password"),
+                ("a PDF without text", [("scan.pdf", PDFFixture.document(pages: [[], []]))], "its 2 page(s) hold no text"),
                 ("a Word file", [("report.docx", Data("PK".utf8))], "Word documents are not supported"),
                 ("a binary", [("etna.html", Self.volcano), ("blob.txt", Data([0x41, 0x00, 0x42]))], "NUL byte"),
                 ("damaged UTF-8", [("broken.md", Data([0x23, 0x20, 0xC3, 0x28]))], "not UTF-8"),

@@ -108,10 +108,10 @@ struct DocumentReaderTests {
         try withFolder { folder in
             let pdf = folder.appendingPathComponent("paper.pdf")
             try Data("%PDF-1.7\n...".utf8).write(to: pdf)
-            expectRefusal(pdf, "PDF is not supported: convert it to text first")
+            expectRefusal(pdf, "PDF is not read here (no PDF reader is registered): convert it to text first")
             let disguised = folder.appendingPathComponent("paper.txt")
             try Data("%PDF-1.4 binary".utf8).write(to: disguised)
-            expectRefusal(disguised, "PDF is not supported")
+            expectRefusal(disguised, "PDF is not read here")
             let word = folder.appendingPathComponent("letter.docx")
             try Data("PK".utf8).write(to: word)
             expectRefusal(word, "Word documents are not supported")

@@ -20,13 +20,24 @@ import Testing
         ("Sources/CStableDiffusion/include/ra_sd_declarations.h", ["stable-diffusion.cpp/include/stable-diffusion.h"]),
         ("Sources/CSherpaOnnx/include/ra_sherpa_declarations.h", ["sherpa-onnx/include/sherpa-onnx/c-api/c-api.h"]),
         ("Sources/CEspeakNG/include/ra_espeak_declarations.h", ["espeak-ng/include/speak_lib.h"]),
+        ("Sources/CPoppler/include/ra_poppler_declarations.h", ["poppler/include/poppler.h"]),
     ]
 
-    /// Runs scripts/check-declarations on `ours` against `real` (absolute paths).
-    static func check(_ ours: String, against real: [String]) throws -> (status: Int32, output: String) {
+    /// The folders a pair's real headers include from, beyond their own: for Poppler's, those
+    /// pkg-config named to scripts/setup (GLib's, cairo's), one per line in
+    /// `engines/poppler/include-paths`.
+    static func includes(_ pair: (ours: String, real: [String])) -> [String] {
+        let engine = pair.real[0].split(separator: "/")[0]
+        let list = engines.appendingPathComponent("\(engine)/include-paths")
+        return ((try? String(contentsOf: list, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Runs scripts/check-declarations on `ours` against `real` (absolute paths), the headers
+    /// found in `includes` too.
+    static func check(_ ours: String, against real: [String], includes: [String] = []) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", root.appendingPathComponent("scripts/check-declarations").path, ours] + real
+        process.arguments = ["python3", root.appendingPathComponent("scripts/check-declarations").path, ours] + real + includes.flatMap { ["-I", $0] }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -50,7 +61,7 @@ import Testing
     func declarationsMatchTheEngineHeaders(_ ours: String) throws {
         let pair = try #require(Self.pairs.first { $0.ours == ours })
         guard let real = Self.realHeaders(pair) else { return }
-        let result = try Self.check(Self.root.appendingPathComponent(ours).path, against: real)
+        let result = try Self.check(Self.root.appendingPathComponent(ours).path, against: real, includes: Self.includes(pair))
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains(", 0 different from"), "\(result.output)")
     }
@@ -63,6 +74,7 @@ import Testing
             (0, "int32_t n_tokens;", "int64_t n_tokens;", "llama_batch.n_tokens"),
             (0, "GGML_BACKEND_DEVICE_TYPE_GPU,", "GGML_BACKEND_DEVICE_TYPE_GPU = 7,", "enum ggml_backend_dev_type"),
             (5, "EE_NOT_FOUND = 2", "EE_NOT_FOUND = 3", "enum espeak_ERROR"),
+            (6, "gint code;", "guint32 code;", "_GError.code"),
         ]
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -73,7 +85,7 @@ import Testing
             #expect(original.contains(drift.from), "\(pair.ours) no longer holds \(drift.from)")
             let copy = folder.appendingPathComponent("drifted.h")
             try original.replacingOccurrences(of: drift.from, with: drift.to).write(to: copy, atomically: true, encoding: .utf8)
-            let result = try Self.check(copy.path, against: real)
+            let result = try Self.check(copy.path, against: real, includes: Self.includes(pair))
             #expect(result.status == 1, "\(drift.to): \(result.output)")
             #expect(result.output.contains(drift.reported), "\(drift.to): \(result.output)")
         }

@@ -37,7 +37,7 @@ struct RAGSessionTests {
             let good = folder.appendingPathComponent("good.md").path
             for (name, bytes, message) in [
                 ("binary.txt", Data([0x68, 0x69, 0x00, 0x01]), "NUL byte"), ("huge.txt", Data(repeating: 0x61, count: 5000), "larger than"),
-                ("paper.pdf", Data("%PDF-1.7".utf8), "PDF is not supported"), ("latin1.html", Data([0x3C, 0x70, 0x3E, 0xE9]), "not UTF-8"),
+                ("paper.pdf", Data("%PDF-1.7".utf8), "PDF is not read here"), ("latin1.html", Data([0x3C, 0x70, 0x3E, 0xE9]), "not UTF-8"),
             ] {
                 let bad = folder.appendingPathComponent(name)
                 try bytes.write(to: bad)

@@ -64,7 +64,7 @@ SEMANTIC_REFUSALS = {
     "POST /api/models/{id}/load": [r"would unload the model as soon as it is loaded"],  # keepAlive 0
     # A file's contents, not its form field, decide whether it is a text document.
     "POST /api/rag/collections/{name}/documents": [
-        r"is not a text document", r"is empty", r"not UTF-8", r"has no text to ingest", r"PDF is not supported",
+        r"is not a text document", r"is empty", r"not UTF-8", r"has no text to ingest", r"could not be read as PDF", r"encrypted with a password",
     ],
     "POST /v1/audio/transcriptions": [r"could not be read as audio", r"file is empty"],
     "GET /v1/responses/{id}/input_items": [r"has no input item"],  # an `after` cursor names a stored item

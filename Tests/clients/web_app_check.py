@@ -7,7 +7,7 @@ live `runanywhere serve` (started here, on a free loopback port, with its own da
 
 Checks a streamed answer with its footer, Chat Details numbers against the saved analytics, Stop,
 an answer being streamed when the page reloads (kept as stopped), a conversation surviving a
-server restart, search, rename, export and delete; a file uploaded in Documents (a PDF refused
+server restart, search, rename, export and delete; a file uploaded in Documents (a damaged PDF refused
 first), its collection picked in Chat, an answer with numbered sources and a source's passage
 opened. Saves a screenshot of every screen it sees.
 Prints what failed and exits 1 if anything did.
@@ -189,14 +189,14 @@ def documents_checks(page, server, model):
     name = page.find("input[name=collection]")
     name.clear()
     name.send_keys("geology")
-    # A PDF beside a good file: both refused, nothing stored; then the good file alone.
+    # A damaged PDF beside a good file: both refused, nothing stored; then the good file alone.
     for paths in ((notes, pdf), (notes,)):
         for path in paths:
             page.find("input[type=file]").send_keys(path)
         page.find("form.upload button.primary").click()
         if pdf in paths:
             refusal = page.wait(lambda d: page.text(".toast.error"), 30)
-            check("paper.pdf: PDF is not supported" in refusal, f"a PDF upload was refused with {refusal!r}")
+            check("paper.pdf could not be read as PDF" in refusal, f"a PDF upload was refused with {refusal!r}")
             page.click(".toast.error button")
             check(server.get("/api/rag/collections")["collections"] == [], "a refused upload left a collection")
     page.find("tr[data-document='volcanoes.md']")

@@ -27,6 +27,7 @@ public struct ModalityStatus: Sendable, Codable, Equatable {
 public final class FrameworkAdapterRegistry: Sendable {
     private let adapters = Mutex<[InferenceFramework: any FrameworkAdapter]>([:])
     private let decoder = Mutex<(any AudioFileDecoder)?>(nil)
+    private let pdf = Mutex<(any PDFTextReader)?>(nil)
     /// Taken before `adapters` wherever both are, so that every adapter has the current detector.
     private let detector: Mutex<any HardwareDetector>
 
@@ -62,6 +63,14 @@ public final class FrameworkAdapterRegistry: Sendable {
 
     /// The reader of compressed audio files, if one is registered.
     public var audioDecoder: (any AudioFileDecoder)? { decoder.withLock { $0 } }
+
+    /// Sets the reader of PDF files' text that RAG sessions use, replacing any earlier one.
+    public func register(pdfReader: any PDFTextReader) {
+        pdf.withLock { $0 = pdfReader }
+    }
+
+    /// The reader of PDF files' text, if one is registered.
+    public var pdfReader: (any PDFTextReader)? { pdf.withLock { $0 } }
 
     /// The adapter registered for `framework`.
     public func adapter(for framework: InferenceFramework) -> (any FrameworkAdapter)? {

@@ -124,6 +124,11 @@ public enum RunAnywhere {
         try frameworks().register(audioDecoder: decoder)
     }
 
+    /// Plugs in the reader of PDF files' text that RAG sessions ingest PDFs with.
+    public static func registerPDFReader(_ reader: any PDFTextReader) throws {
+        try frameworks().register(pdfReader: reader)
+    }
+
     /// Replaces what the SDK and its engines read the machine through (``SystemHardwareDetector``
     /// by default): the hardware `runanywhere info` shows, the memory free for models, the GPU
     /// drivers and the devices the GPU offload rule chooses among.

@@ -9,17 +9,20 @@ public enum DocumentFormat: String, Codable, Sendable, CaseIterable {
     case markdown
     /// HTML, turned into its text (see ``HTMLText``).
     case html
+    /// PDF, its pages' text as the registered ``PDFTextReader`` reads it, a blank line between
+    /// pages.
+    case pdf
 
     /// The file-name extensions of each format (lowercase, without the dot).
     static let extensions: [DocumentFormat: Set<String>] = [
         .plainText: ["txt", "text"],
         .markdown: ["md", "markdown", "mdown", "mkd", "mkdn"],
         .html: ["html", "htm", "xhtml"],
+        .pdf: ["pdf"],
     ]
 
     /// Extensions of formats that are refused with a message saying what to do instead.
     static let refused: [String: String] = [
-        "pdf": "PDF is not supported: convert it to text first (for example `pdftotext FILE.pdf`)",
         "docx": "Word documents are not supported: save them as text, Markdown or HTML first",
         "doc": "Word documents are not supported: save them as text, Markdown or HTML first",
         "odt": "OpenDocument files are not supported: save them as text, Markdown or HTML first",
@@ -36,9 +39,10 @@ public enum DocumentFormat: String, Codable, Sendable, CaseIterable {
         return start.hasPrefix("<!doctype html") || start.hasPrefix("<html") ? .html : .plainText
     }
 
-    /// Whether a folder's file named `url` is one ``DocumentReader/files(in:)`` picks.
-    static func isDocumentFile(_ url: URL) -> Bool {
+    /// Whether a folder's file named `url` is one ``DocumentReader/files(in:)`` picks: one of a
+    /// format in `formats`.
+    static func isDocumentFile(_ url: URL, formats: [DocumentFormat]) -> Bool {
         let ext = url.pathExtension.lowercased()
-        return extensions.values.contains { $0.contains(ext) }
+        return formats.contains { extensions[$0]?.contains(ext) == true }
     }
 }

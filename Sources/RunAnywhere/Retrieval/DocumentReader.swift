@@ -7,8 +7,8 @@ public struct DocumentText: Sendable, Equatable {
     public let path: String
     /// What the file was read as.
     public let format: DocumentFormat
-    /// The text: the file's own for plain text and Markdown, the text of its elements for HTML;
-    /// line ends are `\n` in every case. Chunks' offsets count its Unicode scalars.
+    /// The text: the file's own for plain text and Markdown, the text of its elements for HTML,
+    /// its pages' text for PDF; line ends are `\n` in every case. Chunks' offsets count its Unicode scalars.
     public let text: String
     /// The file's size in bytes.
     public let size: Int
@@ -26,20 +26,28 @@ public struct DocumentText: Sendable, Equatable {
 }
 
 /// Reads the files a RAG collection ingests: plain text, Markdown and HTML, in UTF-8 (a byte-order
-/// mark is skipped). PDF and office files are refused with a message saying to convert them
-/// first; a file with NUL bytes or bytes that are not UTF-8 is refused as binary, and so is one
-/// larger than ``maxFileSize``. Every refusal is an ``SDKError`` naming the file.
+/// mark is skipped), and PDF through ``pdf`` when there is one (else PDF is refused, saying how to
+/// convert it). Office files are refused with a message saying to convert them first; a file with
+/// NUL bytes or bytes that are not UTF-8 is refused as binary, and so is one larger than
+/// ``maxFileSize``. Every refusal is an ``SDKError`` naming the file.
 public struct DocumentReader: Sendable {
     /// The default largest file: 20 MiB.
     public static let defaultMaxFileSize = 20 << 20
 
     /// The largest file read, in bytes; a larger one is refused before it is read.
     public var maxFileSize: Int
+    /// What reads PDF files' text; nil refuses PDF files. A ``RAGSession`` fills it with its
+    /// runtime's registered reader (``FrameworkAdapterRegistry/pdfReader``) when it is nil.
+    public var pdf: (any PDFTextReader)?
 
-    /// Creates a reader of files up to `maxFileSize` bytes.
-    public init(maxFileSize: Int = DocumentReader.defaultMaxFileSize) {
+    /// Creates a reader of files up to `maxFileSize` bytes, reading PDF files with `pdf`.
+    public init(maxFileSize: Int = DocumentReader.defaultMaxFileSize, pdf: (any PDFTextReader)? = nil) {
         self.maxFileSize = maxFileSize
+        self.pdf = pdf
     }
+
+    /// The formats read: every one, or all but PDF without a PDF reader.
+    public var formats: [DocumentFormat] { DocumentFormat.allCases.filter { $0 != .pdf || pdf != nil } }
 
     /// Reads the file at `url`.
     public func read(_ url: URL) throws -> DocumentText {
@@ -69,7 +77,10 @@ public struct DocumentReader: Sendable {
     public func read(_ data: Data, path: String) throws -> DocumentText {
         try Self.checkName(path)
         guard data.count <= maxFileSize else { throw Self.tooLarge(path, size: data.count, limit: maxFileSize) }
-        if data.starts(with: Array("%PDF-".utf8)) { throw SDKError(.invalidInput, "\(path): \(DocumentFormat.refused["pdf"] ?? "")") }
+        let sha256 = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        if data.starts(with: Array("%PDF-".utf8)) || DocumentFormat.of(URL(fileURLWithPath: path), head: "") == .pdf {
+            return DocumentText(path: path, format: .pdf, text: try pdfText(data, path: path), size: data.count, sha256: sha256)
+        }
         if let nul = data.firstIndex(of: 0) {
             throw SDKError(.invalidInput, "\(path) is not a text document: it has a NUL byte at byte \(nul - data.startIndex) (a binary file?)")
         }
@@ -81,24 +92,41 @@ public struct DocumentReader: Sendable {
         let format = DocumentFormat.of(URL(fileURLWithPath: path), head: raw.prefix(64))
         let text = format == .html ? HTMLText.text(of: raw) : raw
         guard text.contains(where: { !$0.isWhitespace }) else { throw SDKError(.emptyInput, "\(path) has no text to ingest") }
-        let sha256 = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
         return DocumentText(path: path, format: format, text: text, size: data.count, sha256: sha256)
     }
 
     /// The document files below the folder `url`, every level down, sorted by path: those whose
-    /// extension is a known format's (``DocumentFormat``); hidden files and folders are left out.
+    /// extension is the extension of a format read (``formats``); hidden files and folders are
+    /// left out.
     public func files(in url: URL) throws -> [URL] {
         guard let enumerator = FileManager.default.enumerator(
             at: url, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]
         ) else { throw SDKError.fileManagement(.fileReadFailed, "Cannot list the folder \(url.path)") }
         var files: [URL] = []
-        for case let file as URL in enumerator where DocumentFormat.isDocumentFile(file) {
+        let formats = formats
+        for case let file as URL in enumerator where DocumentFormat.isDocumentFile(file, formats: formats) {
             if (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { files.append(file.standardizedFileURL) }
         }
         return files.sorted { $0.path < $1.path }
     }
 
-    /// Throws for a name whose extension is a refused format's (PDF, Word…), saying what to do.
+    /// The text of the PDF `data` named `path`: its pages' text, trimmed, a blank line between
+    /// pages (a page without text adds none), line ends `\n`.
+    private func pdfText(_ data: Data, path: String) throws -> String {
+        guard let pdf else {
+            throw SDKError(.invalidInput, "\(path): PDF is not read here (no PDF reader is registered): convert it to text first, for example `pdftotext FILE.pdf`")
+        }
+        let pages = try pdf.pages(of: data, name: path).map { page in
+            Self.unifyingLineEnds(page).replacingOccurrences(of: "\u{0C}", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let text = pages.filter { !$0.isEmpty }.joined(separator: "\n\n")
+        guard !text.isEmpty else {
+            throw SDKError(.emptyInput, "\(path) has no text to ingest: its \(pages.count) page(s) hold no text (a scanned PDF's pages are images: run OCR on it first)")
+        }
+        return text
+    }
+
+    /// Throws for a name whose extension is a refused format's (Word, RTF…), saying what to do.
     private static func checkName(_ path: String) throws {
         if let reason = DocumentFormat.refused[URL(fileURLWithPath: path).pathExtension.lowercased()] { throw SDKError(.invalidInput, "\(path): \(reason)") }
     }

@@ -25,7 +25,8 @@ public struct RAGSession: Sendable {
     /// Where the collections are: the SQLite file's path, or the PostgreSQL database's URL
     /// without its password.
     public var database: String { store.location }
-    /// How files are read.
+    /// How files are read (with the runtime's registered PDF reader when the reader given has
+    /// none).
     public var reader: DocumentReader
     /// How documents are split.
     public var chunker: TextChunker
@@ -44,6 +45,7 @@ public struct RAGSession: Sendable {
         self.runtime = runtime
         self.store = store
         self.reader = reader
+        if reader.pdf == nil { self.reader.pdf = runtime.frameworks.pdfReader }
         self.chunker = chunker
     }
 

@@ -7,11 +7,12 @@ import RunAnywhere
 /// - `GET /api/rag/collections`: each collection with its embedding model and document and chunk counts;
 /// - `DELETE /api/rag/collections/{name}`: the collection with its documents and vectors; 204;
 /// - `GET /api/rag/collections/{name}/documents`: its documents, by path;
-/// - `POST /api/rag/collections/{name}/documents`, multipart: `files[]` (text, Markdown or HTML
-///   files, named by their file names; one named as a stored document replaces it) and, for a new
-///   collection, `embeddingModel`; 201 with the ingest report. Every file is checked before
-///   anything is stored: a PDF or Word file, a binary, damaged (not UTF-8) or empty one, or one
-///   too large is a 400 naming it, and the collection stays as it was;
+/// - `POST /api/rag/collections/{name}/documents`, multipart: `files[]` (text, Markdown, HTML or,
+///   with a registered PDF reader, PDF files, named by their file names; one named as a stored
+///   document replaces it) and, for a new collection, `embeddingModel`; 201 with the ingest
+///   report. Every file is checked before anything is stored: a Word file, a binary, damaged (not
+///   UTF-8, not a readable PDF) or empty one, or one too large is a 400 naming it, and the
+///   collection stays as it was;
 /// - `DELETE /api/rag/collections/{name}/documents?path=…`: one document, named as listed; 204;
 /// - `GET /api/rag/collections/{name}/passages?document=…&ordinal=n`: a stored chunk, the passage a
 ///   source came from;

@@ -28,12 +28,12 @@ class DocumentsScreen {
       value: this.selected ?? "default", "aria-label": "Collection", title: "Letters, digits, '.', '_' and '-'" });
     this.names = h("datalist", { id: "collection-names" });
     this.uploadButton = h("button", { class: "primary", disabled: true }, "Upload");
-    this.files = h("input", { type: "file", name: "files", multiple: true, accept: ".txt,.text,.md,.markdown,.html,.htm,.xhtml", "aria-label": "Files",
+    this.files = h("input", { type: "file", name: "files", multiple: true, accept: ".txt,.text,.md,.markdown,.html,.htm,.xhtml,.pdf", "aria-label": "Files",
       onchange: () => { this.uploadButton.disabled = this.files.files.length === 0; } });
     this.status = h("span", { class: "muted", role: "status" });
     fill(this.root, h("div", { class: "page documents" },
       h("div", { class: "page-header" }, h("h1", {}, "Documents")),
-      h("p", { class: "muted" }, "Text, Markdown and HTML files are split into passages and embedded; pick a collection in Chat to get answers with numbered sources. Convert PDF and Word files to text first."),
+      h("p", { class: "muted" }, "Text, Markdown, HTML and PDF files are split into passages and embedded; pick a collection in Chat to get answers with numbered sources. Save Word files as PDF or text first."),
       h("form", { class: "card upload", "aria-label": "Upload documents", onsubmit: (e) => { e.preventDefault(); this.upload(); } },
         h("label", {}, "Collection (new or existing)", this.nameInput), this.names,
         h("label", {}, "Files", this.files),
