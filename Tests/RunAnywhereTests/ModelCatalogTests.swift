@@ -31,6 +31,10 @@ import Testing
         let embedding = try #require(models.first { $0.id == SDKConstants.Models.defaultEmbeddingModelID })
         #expect(embedding.category == .embedding && embedding.framework == .llamaCpp && embedding.format == .gguf && !embedding.isDownloaded)
         #expect(embedding.localPath?.path.hasSuffix("/models/all-minilm-l6-v2/all-minilm-l6-v2.gguf") == true && embedding.license == "Apache-2.0")
+        for id in ["bge-small-en-v1.5-f16", "e5-small-v2-q8-0", "nomic-embed-text-v1.5-q8-0"] {
+            let larger = try #require(models.first { $0.id == id }, "catalog lacks \(id)")
+            #expect(larger.category == .embedding && larger.framework == .llamaCpp && larger.downloadURL?.scheme == "https" && !larger.isDownloaded)
+        }
         // An embedding model is never offered for chat: asked for as a language model, it is a clear error.
         let refused = try #require(throws: SDKError.self) { try makeRuntime(folder).model(id: embedding.id, category: .language) }
         #expect(refused.code == .modelIncompatible && refused.message.contains("not a language model"), "\(refused.message)")

@@ -141,6 +141,29 @@ enum BuiltInModels {
                 source: .remote, createdAt: epoch, updatedAt: epoch, sha256: "453ca003ee8506a786070d767343be21c3b79d93df38049492f2d20ce34721b6",
                 license: "Apache-2.0"
             ),
+            // Larger embedding models, downloaded by URL; their GGUFs carry their pooling.
+            ModelInfo(
+                id: "bge-small-en-v1.5-f16", name: "bge-small-en-v1.5 (F16)", category: .embedding, format: .gguf, framework: .llamaCpp,
+                downloadURL: URL(string: "\(hf)/ggml-org/models/resolve/main/bert-bge-small/ggml-model-f16.gguf"),
+                localPath: modelsDirectory.appendingPathComponent("bge-small-en-v1.5-f16/ggml-model-f16.gguf"), contextLength: 512,
+                description: "English sentence embeddings from BAAI (384 dimensions, CLS pooled), the model llama.cpp's server tests embed with",
+                source: .remote, createdAt: epoch, updatedAt: epoch, license: "MIT"
+            ),
+            ModelInfo(
+                id: "e5-small-v2-q8-0", name: "e5-small-v2 Q8_0", category: .embedding, format: .gguf, framework: .llamaCpp,
+                downloadURL: URL(string: "\(hf)/ChristianAzinn/e5-small-v2-gguf/resolve/main/e5-small-v2.Q8_0.gguf"),
+                localPath: modelsDirectory.appendingPathComponent("e5-small-v2-q8-0/e5-small-v2.Q8_0.gguf"), contextLength: 512,
+                description: "English sentence embeddings from Microsoft (384 dimensions, 12 layers); made for texts prefixed `query: ` and `passage: `",
+                source: .remote, createdAt: epoch, updatedAt: epoch, license: "MIT"
+            ),
+            ModelInfo(
+                id: "nomic-embed-text-v1.5-q8-0", name: "nomic-embed-text v1.5 Q8_0", category: .embedding, format: .gguf, framework: .llamaCpp,
+                downloadURL: URL(string: "\(hf)/nomic-ai/nomic-embed-text-v1.5-GGUF/resolve/main/nomic-embed-text-v1.5.Q8_0.gguf"),
+                localPath: modelsDirectory.appendingPathComponent("nomic-embed-text-v1.5-q8-0/nomic-embed-text-v1.5.Q8_0.gguf"),
+                downloadSize: 146_146_432, contextLength: 2048,
+                description: "Long-context English embeddings from Nomic (768 dimensions, 2048 tokens), ollama's nomic-embed-text; made for texts prefixed `search_query: ` and `search_document: `",
+                source: .remote, createdAt: epoch, updatedAt: epoch, license: "Apache-2.0"
+            ),
         ]
         // Cross-encoders for llama.cpp's rank pooling (their GGUFs carry pooling_type 4 and the classifier head).
         let reranking = [
