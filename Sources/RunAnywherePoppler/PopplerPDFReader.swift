@@ -13,7 +13,8 @@ public struct PopplerPDFReader: PDFTextReader {
     private let candidates: [String]
 
     /// A reader that opens Poppler from `$RUNANYWHERE_POPPLER_LIB` (a file or a folder) when it is
-    /// set, else from the system's library path. Nothing is opened until the first PDF.
+    /// set, else from the engines cache's `poppler/lib` when it has one, else from the system's
+    /// library path. Nothing is opened until the first PDF.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         candidates = EngineLibraryLocator.candidates(
             environmentVariable: "RUNANYWHERE_POPPLER_LIB", engine: "poppler", fileName: "libpoppler-glib", systemName: "libpoppler-glib.so.8",

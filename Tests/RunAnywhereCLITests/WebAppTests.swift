@@ -18,8 +18,12 @@ struct WebAppTests {
         .appendingPathComponent(".build/screenshots/web-app")
 
     @Test func chatInTheBrowser() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pdf = folder.appendingPathComponent("tea.pdf")  // generated: PDFFixture
+        try PDFFixture.document(pages: [["Green tea", "Brew green tea with water at 70 to 80 degrees Celsius."]]).write(to: pdf)
         let (status, output) = try CLIServeTests.python(Self.clients.appendingPathComponent("web_app_check.py"), [
-            "--binary", CLIRunner.binary.path, "--model", RunAnywhere.defaultModelID, "--screenshots", Self.screenshots.path,
+            "--binary", CLIRunner.binary.path, "--model", RunAnywhere.defaultModelID, "--pdf", pdf.path, "--screenshots", Self.screenshots.path,
         ])
         #expect(status == 0, "\(output)")
     }

@@ -1,20 +1,21 @@
 """The web app in a real browser: Debian's Chromium, headless, driven through selenium against a
 live `runanywhere serve` (started here, on a free loopback port, with its own data folder).
 
-    web_app_check.py --binary PATH --model MODEL --screenshots DIR
+    web_app_check.py --binary PATH --model MODEL --pdf PDF --screenshots DIR
 
 (the Chat, Chat Details and Documents screens; web_app_screens_check.py checks the others)
 
 Checks a streamed answer with its footer, Chat Details numbers against the saved analytics, Stop,
 an answer being streamed when the page reloads (kept as stopped), a conversation surviving a
-server restart, search, rename, export and delete; a file uploaded in Documents (a damaged PDF refused
-first), its collection picked in Chat, an answer with numbered sources and a source's passage
+server restart, search, rename, export and delete; files uploaded in Documents (a damaged PDF refused
+first, then a Markdown file and the PDF --pdf names), their collection picked in Chat, an answer with numbered sources and a source's passage
 opened. Saves a screenshot of every screen it sees.
 Prints what failed and exits 1 if anything did.
 """
 import json
 import os
 import re
+import shutil
 import tempfile
 import time
 
@@ -178,9 +179,10 @@ def conversation_checks(page, server, conversation_id, downloads):
     check(server.get("/api/conversations")["conversations"] == [], "the conversation was not deleted")
 
 
-def documents_checks(page, server, model):
+def documents_checks(page, server, model, good_pdf):
     folder = tempfile.mkdtemp(prefix="web-app-documents-")
-    notes, pdf = os.path.join(folder, "volcanoes.md"), os.path.join(folder, "paper.pdf")
+    notes, pdf, tea = os.path.join(folder, "volcanoes.md"), os.path.join(folder, "paper.pdf"), os.path.join(folder, "tea.pdf")
+    shutil.copyfile(good_pdf, tea)
     with open(notes, "w", encoding="utf-8") as file:
         file.write("# Volcanoes\n\nMount Etna in Sicily is the most active volcano in Europe.\n\nKilauea in Hawaii erupted from 1983 to 2018.\n")
     with open(pdf, "wb") as file:
@@ -189,8 +191,8 @@ def documents_checks(page, server, model):
     name = page.find("input[name=collection]")
     name.clear()
     name.send_keys("geology")
-    # A damaged PDF beside a good file: both refused, nothing stored; then the good file alone.
-    for paths in ((notes, pdf), (notes,)):
+    # A damaged PDF beside a good file: both refused, nothing stored; then the good files.
+    for paths in ((notes, pdf), (notes, tea)):
         for path in paths:
             page.find("input[type=file]").send_keys(path)
         page.find("form.upload button.primary").click()
@@ -200,13 +202,14 @@ def documents_checks(page, server, model):
             page.click(".toast.error button")
             check(server.get("/api/rag/collections")["collections"] == [], "a refused upload left a collection")
     page.find("tr[data-document='volcanoes.md']")
+    check("pdf" in page.text("tr[data-document='tea.pdf']").split(), "the PDF is not listed as pdf")
     added = [toast.text for toast in page.all(".toast:not(.error)")]
-    check(any(text.startswith("Added 1 document") for text in added), f"the upload said {added!r}")
+    check(any(text.startswith("Added 2 documents") for text in added), f"the upload said {added!r}")
     for button in page.all(".toast:not(.error) button"):
         button.click()  # so that none covers the chat's Send button
     collection = server.get("/api/rag/collections")["collections"][0]
-    check(collection["name"] == "geology" and collection["documentCount"] == 1, f"the upload made {collection}")
-    check("1 document" in page.text("li.collection[aria-current=true]"), "the collection's counts are not shown")
+    check(collection["name"] == "geology" and collection["documentCount"] == 2, f"the upload made {collection}")
+    check("2 documents" in page.text("li.collection[aria-current=true]"), "the collection's counts are not shown")
     page.shot("documents")
 
     page.driver.get(server.url + "/#/chat/new")
@@ -250,10 +253,10 @@ def checks(page, options, folders):
         check(server.stop() == 0, "the server did not stop cleanly")
         server = Server(options.binary, folders["data"])
         conversation_checks(page, server, conversation_id, folders["downloads"])
-        documents_checks(page, server, options.model)
+        documents_checks(page, server, options.model, options.pdf)
     finally:
         server.stop()
 
 
 if __name__ == "__main__":
-    run(checks, "--model", page_class=ChatPage)
+    run(checks, "--model", "--pdf", page_class=ChatPage)
