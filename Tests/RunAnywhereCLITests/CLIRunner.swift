@@ -49,12 +49,8 @@ struct CLIRunner {
         try stdin.fileHandleForWriting.close()
         let err = ErrorBytes(reading: stderr)
         do {
-            if let marker {
-                let deadline = ContinuousClock.now + limit
-                while process.isRunning, !err.contains(marker), ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-            }
+            let deadline = ContinuousClock.now + limit
+            while err.awaits(marker, from: process, before: deadline) { try await Task.sleep(for: .milliseconds(20)) }
             try await Task.sleep(for: delay)
         } catch {
             process.terminate()
@@ -84,10 +80,8 @@ struct CLIRunner {
         let (process, stdin, stdout, stderr) = try launch(arguments)
         try stdin.fileHandleForWriting.close()
         let err = ErrorBytes(reading: stderr)
-        if let marker {
-            let deadline = ContinuousClock.now + limit
-            while process.isRunning, !err.contains(marker), ContinuousClock.now < deadline { usleep(20_000) }
-        }
+        let deadline = ContinuousClock.now + limit
+        while err.awaits(marker, from: process, before: deadline) { usleep(20_000) }
         let (seconds, attoseconds) = delay.components
         usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
@@ -177,9 +171,11 @@ private final class ErrorBytes: @unchecked Sendable {
         }
     }
 
-    /// Whether what has come so far contains `text`.
-    func contains(_ text: String) -> Bool {
-        lock.withLock { String(decoding: data, as: UTF8.self).contains(text) }
+    /// Whether a wait for `marker` goes on: there is one, `process` runs, `deadline` has not
+    /// passed, and what has come so far does not contain it.
+    func awaits(_ marker: String?, from process: Process, before deadline: ContinuousClock.Instant) -> Bool {
+        guard let marker, process.isRunning, ContinuousClock.now < deadline else { return false }
+        return lock.withLock { !String(decoding: data, as: UTF8.self).contains(marker) }
     }
 
     /// Everything, once the pipe has ended.

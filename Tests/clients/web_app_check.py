@@ -15,7 +15,6 @@ Prints what failed and exits 1 if anything did.
 import json
 import os
 import re
-import shutil
 import tempfile
 import time
 
@@ -181,8 +180,7 @@ def conversation_checks(page, server, conversation_id, downloads):
 
 def documents_checks(page, server, model, good_pdf):
     folder = tempfile.mkdtemp(prefix="web-app-documents-")
-    notes, pdf, tea = os.path.join(folder, "volcanoes.md"), os.path.join(folder, "paper.pdf"), os.path.join(folder, "tea.pdf")
-    shutil.copyfile(good_pdf, tea)
+    notes, pdf = os.path.join(folder, "volcanoes.md"), os.path.join(folder, "paper.pdf")
     with open(notes, "w", encoding="utf-8") as file:
         file.write("# Volcanoes\n\nMount Etna in Sicily is the most active volcano in Europe.\n\nKilauea in Hawaii erupted from 1983 to 2018.\n")
     with open(pdf, "wb") as file:
@@ -192,7 +190,7 @@ def documents_checks(page, server, model, good_pdf):
     name.clear()
     name.send_keys("geology")
     # A damaged PDF beside a good file: both refused, nothing stored; then the good files.
-    for paths in ((notes, pdf), (notes, tea)):
+    for paths in ((notes, pdf), (notes, good_pdf)):
         for path in paths:
             page.find("input[type=file]").send_keys(path)
         page.find("form.upload button.primary").click()
@@ -202,7 +200,7 @@ def documents_checks(page, server, model, good_pdf):
             page.click(".toast.error button")
             check(server.get("/api/rag/collections")["collections"] == [], "a refused upload left a collection")
     page.find("tr[data-document='volcanoes.md']")
-    check("pdf" in page.text("tr[data-document='tea.pdf']").split(), "the PDF is not listed as pdf")
+    check("pdf" in page.text(f"tr[data-document='{os.path.basename(good_pdf)}']").split(), "the PDF is not listed as pdf")
     added = [toast.text for toast in page.all(".toast:not(.error)")]
     check(any(text.startswith("Added 2 documents") for text in added), f"the upload said {added!r}")
     for button in page.all(".toast:not(.error) button"):
