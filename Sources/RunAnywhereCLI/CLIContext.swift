@@ -38,13 +38,15 @@ struct CLIContext {
 
     /// Initializes the SDK for a command. Each new language model file is loaded once by
     /// `runanywhere probe-model` in a child process before this process loads it.
-    static func start(_ options: GlobalOptions) throws -> CLIContext {
+    /// With `engineProcesses`, language models run in worker processes (`runanywhere engine-worker`).
+    static func start(_ options: GlobalOptions, engineProcesses: Bool = false) throws -> CLIContext {
         // A write beyond the file-size limit (`ulimit -f`) must fail with EFBIG and be reported
         // like a full disk, not end the process with SIGXFSZ.
         signal(SIGXFSZ, SIG_IGN)
         let logger = makeLogger(options)
         var configuration = RuntimeConfiguration.standard(logger: logger)
         configuration.modelProbe = ModelProbe(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), arguments: ["probe-model"])
+        if engineProcesses { configuration.engineProcesses = EngineWorkerCommand.processes(verbose: options.verbose) }
         let clock = ContinuousClock()
         let started = clock.now
         do {
@@ -69,9 +71,9 @@ struct CLIContext {
     /// Initializes the SDK and runs `body` with it, reporting SDK errors as ``reportingErrors(_:)``
     /// does. Then the SDK shuts down: in staging and production the analytics the command recorded
     /// are queued and sent for a few seconds at most (what is not sent goes with a later command).
-    static func run(_ options: GlobalOptions, _ body: (CLIContext) async throws -> Void) async throws {
+    static func run(_ options: GlobalOptions, engineProcesses: Bool = false, _ body: (CLIContext) async throws -> Void) async throws {
         try await reportingErrors {
-            let context = try start(options)
+            let context = try start(options, engineProcesses: engineProcesses)
             do {
                 try await body(context)
             } catch {

@@ -15,7 +15,7 @@ struct RunAnywhereCommand: AsyncParsableCommand {
         subcommands: [
             InfoCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self, TokenizeCommand.self, DetokenizeCommand.self, EmbedCommand.self, RerankCommand.self, RAGCommand.self, ConversationsCommand.self,
             SettingsCommand.self, EnvCommand.self, BenchCommand.self, TranscribeCommand.self, SpeakCommand.self, VoiceCommand.self,
-            DescribeCommand.self, ImagineCommand.self, ServeCommand.self, BenchRunnerCommand.self, TelemetryCommand.self, ProbeModelCommand.self,
+            DescribeCommand.self, ImagineCommand.self, ServeCommand.self, BenchRunnerCommand.self, TelemetryCommand.self, ProbeModelCommand.self, EngineWorkerCommand.self,
         ]
     )
 }

@@ -39,6 +39,8 @@ struct ServeCommand: AsyncParsableCommand {
     var modelsBudget: String?
     @Option(name: .customLong("keep-alive"), help: "How long a model stays loaded after its last request: 300, 30s, 5m, 1h; -1 for ever, 0 to unload at once.")
     var keepAlive = "5m"
+    @Flag(name: .customLong("in-process-engines"), help: "Run language models' engines inside the server instead of in a worker process each (runanywhere engine-worker); an engine's crash then ends the server.")
+    var inProcessEngines = false
 
     func validate() throws {
         let limits = SDKConstants.Limits.self
@@ -69,7 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         Self.limitMallocArenas()
-        try await CLIContext.run(global) { context in
+        try await CLIContext.run(global, engineProcesses: !inProcessEngines) { context in
             let key = apiKeyStdin ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
             if apiKeyStdin, key?.isEmpty ?? true { throw SDKError(.invalidConfiguration, "--api-key-stdin read no key from standard input") }
             var logger = context.logger

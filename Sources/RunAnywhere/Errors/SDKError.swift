@@ -57,6 +57,7 @@ public struct SDKError: Error, LocalizedError, Sendable, CustomStringConvertible
         case .frameworkNotAvailable: "Run scripts/setup to install the engines."
         case .insufficientMemory: "Close other programs or choose a smaller model."
         case .busy: "Try again in a moment, or serve with more --parallel slots or a longer --queue."
+        case .engineCrashed: "Send the request again: the model is loaded again in a new engine process."
         case .insufficientStorage: "Free up disk space and try again."
         case .networkError: "Check the connection and run the download again; it resumes where it stopped."
         default: nil
@@ -92,6 +93,9 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case alreadyInProgress
     /// Every generation slot is taken and the queue behind them is full; retry shortly.
     case busy
+    /// The engine process serving the request died (a signal, an abort, the OOM killer); the
+    /// next request for the model loads it again in a new process.
+    case engineCrashed
 }
 
 /// Which part of the SDK an error comes from.

@@ -9,21 +9,34 @@ public final class LLMEngineRun: Sendable {
     /// Raised by ``cancel()``; the engine polls it before every decode step.
     public let cancellation: CancellationFlag
     private let finished: CompletionSignal
+    /// Told of a cancellation as it happens, for an engine that cannot poll ``cancellation``
+    /// (one in another process).
+    private let onCancel: (@Sendable () -> Void)?
 
-    private init(events: AsyncThrowingStream<LLMEngineEvent, any Error>, cancellation: CancellationFlag, finished: CompletionSignal) {
+    private init(
+        events: AsyncThrowingStream<LLMEngineEvent, any Error>, cancellation: CancellationFlag, finished: CompletionSignal, onCancel: (@Sendable () -> Void)?
+    ) {
         self.events = events
         self.cancellation = cancellation
         self.finished = finished
+        self.onCancel = onCancel
     }
 
     /// A run and the emitter its engine reports through; the engine calls
     /// ``LLMEngineEmitter/finish(throwing:)`` once it is done with the run.
-    public static func make() -> (run: LLMEngineRun, emitter: LLMEngineEmitter) {
+    public static func make() -> (run: LLMEngineRun, emitter: LLMEngineEmitter) { make(onCancel: nil) }
+
+    /// A run whose cancellation also calls `onCancel` (each time it is asked for: make it
+    /// idempotent), for an engine that learns of it by message rather than by polling.
+    package static func make(onCancel: (@Sendable () -> Void)?) -> (run: LLMEngineRun, emitter: LLMEngineEmitter) {
         let (events, continuation) = AsyncThrowingStream.makeStream(of: LLMEngineEvent.self)
         let cancellation = CancellationFlag()
         let finished = CompletionSignal()
-        continuation.onTermination = { _ in cancellation.cancel() }
-        let run = LLMEngineRun(events: events, cancellation: cancellation, finished: finished)
+        continuation.onTermination = { termination in
+            cancellation.cancel()
+            if case .cancelled = termination { onCancel?() }
+        }
+        let run = LLMEngineRun(events: events, cancellation: cancellation, finished: finished, onCancel: onCancel)
         return (run, LLMEngineEmitter(continuation: continuation, cancellation: cancellation, finished: finished))
     }
 
@@ -44,7 +57,10 @@ public final class LLMEngineRun: Sendable {
     }
 
     /// Asks the engine to stop; it does so before its next decode step.
-    public func cancel() { cancellation.cancel() }
+    public func cancel() {
+        cancellation.cancel()
+        onCancel?()
+    }
 
     /// Returns once the engine has finished with the run.
     public func waitUntilFinished() async { await finished.wait() }

@@ -40,6 +40,11 @@ enum LoadedEngine: Sendable {
         }
     }
 
+    /// Why the engine can serve no more, for one whose worker process died (``EngineProcesses``).
+    var failure: SDKError? {
+        if case .language(let service) = self, let remote = service as? RemoteLLMService { remote.failure } else { nil }
+    }
+
     /// Frees the engine's memory; returns once it is freed.
     func unload() async {
         switch self {
@@ -195,6 +200,16 @@ extension RunAnywhereRuntime {
                     continue
                 }
                 guard let engine = entry.engine else { continue }
+                if let failure = engine.failure {
+                    // Its worker died: once the requests it failed have let go, load it afresh.
+                    if entry.uses > 0 {
+                        await withCheckedContinuation { cache[model.id]?.idleWaiters.append($0) }
+                    } else {
+                        logger.info("Loading a model again after its engine process died", metadata: ["model": "\(model.id)", "error": "\(failure.message)"])
+                        unloadNow(model.id)
+                    }
+                    continue
+                }
                 guard entry.kind == kind else {
                     throw SDKError(.modelIncompatible, "Model '\(model.id)' is loaded as \(entry.kind.description), not as \(kind.description)")
                 }
@@ -242,6 +257,7 @@ extension RunAnywhereRuntime {
             let (adapter, memory, deviceMemory) = try adapter(for: model, options: options)
             try makeRoom(for: memory, model: model.id)
             let (logger, probe, models) = (logger, configuration.modelProbe, configuration.modelsDirectory)
+            let processes = configuration.engineProcesses.flatMap { $0.frameworks.contains(adapter.framework) ? $0 : nil }
             let freeing = unloading.values.map(\.task)
             loading = Task {
                 for unload in freeing { await unload.value }
@@ -253,7 +269,12 @@ extension RunAnywhereRuntime {
                 }
                 let started = ContinuousClock.now
                 let engine: LoadedEngine = switch kind {
-                case .language: .language(try await adapter.loadLanguageModel(model, options: options, logger: logger))
+                case .language:
+                    if let processes {
+                        .language(try await RemoteLLMService.load(model, framework: adapter.framework, options: options, processes: processes, logger: logger))
+                    } else {
+                        .language(try await adapter.loadLanguageModel(model, options: options, logger: logger))
+                    }
                 case .speechRecognition: .speechRecognition(try await adapter.loadSpeechRecognitionModel(model, options: options, logger: logger))
                 case .voiceActivity: .voiceActivity(try await adapter.loadVoiceActivityModel(model, options: options, logger: logger))
                 case .speechSynthesis: .speechSynthesis(try await adapter.loadSpeechSynthesisModel(model, options: options, logger: logger))

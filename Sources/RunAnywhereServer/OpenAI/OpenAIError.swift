@@ -76,7 +76,7 @@ public struct OpenAIError: HTTPResponseError, Encodable, Sendable {
         case .invalidInput, .emptyInput, .invalidConfiguration: OpenAIError(.badRequest, error.message, code: error.code.rawValue)
         case .contextTooLong: OpenAIError(.badRequest, error.message, code: "context_length_exceeded")
         case .modelIncompatible: OpenAIError(.badRequest, error.message, param: "model", code: "model_incompatible")
-        case .insufficientMemory, .frameworkNotAvailable, .busy: OpenAIError(.serviceUnavailable, error.message, code: error.code.rawValue)
+        case .insufficientMemory, .frameworkNotAvailable, .busy, .engineCrashed: OpenAIError(.serviceUnavailable, error.message, code: error.code.rawValue)
         default: OpenAIError(.internalServerError, redactingPaths(error.message), code: error.code.rawValue)
         }
     }

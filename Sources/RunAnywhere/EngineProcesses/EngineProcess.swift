@@ -1,0 +1,270 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import Synchronization
+
+/// One engine worker, seen from the runtime: the process, the line of JSON each way, the
+/// generations and questions waiting for its answers, and what happened when it died.
+///
+/// Two threads of its own read the worker's standard output (answers, handed to whoever waits)
+/// and standard error (the engine's log, passed on to this process's standard error with the
+/// last lines kept for the crash report). When the output ends, the worker has gone: every
+/// waiting generation and question fails with ``ErrorCode/engineCrashed`` naming the signal.
+final class EngineProcess: Sendable {
+    let modelID: String
+    let pid: Int32
+    /// The worker's standard input, until ``stop(grace:)`` closes it.
+    private let input: Mutex<Int32?>
+    private let state = Mutex(State())
+    private let exited = CompletionSignal()
+    private let logger: Logger
+
+    private struct State {
+        var nextID: UInt64 = 1
+        var runs: [UInt64: LLMEngineEmitter] = [:]
+        var questions: [UInt64: Question] = [:]
+        var loading: CheckedContinuation<WorkerModelFacts, any Error>?
+        var loadFacts: Result<WorkerModelFacts, SDKError>?
+        var failure: SDKError?
+        var stopping = false
+        var lastErrorLines: [String] = []
+    }
+
+    /// The worker's `Process`, handed to the thread that waits for it to exit.
+    private struct ChildProcess: @unchecked Sendable {
+        // Only that thread touches it once the process has started.
+        let process: Process
+    }
+
+    /// A synchronous question's answer slot: the asking thread waits on the semaphore.
+    private final class Question: @unchecked Sendable {
+        // The reader thread sets `answer` before it signals; the asker reads it after waiting.
+        let semaphore = DispatchSemaphore(value: 0)
+        var answer: Result<WorkerAnswer, SDKError>?
+    }
+
+    /// Starts a worker for `model` (`executable arguments… --model <id>`), with pipes for its
+    /// standard input, output and error.
+    init(model: ModelInfo, processes: EngineProcesses, logger: Logger) throws {
+        signal(SIGPIPE, SIG_IGN)  // a write to a worker that has died must fail, not end this process
+        let process = Process()
+        process.executableURL = processes.executable
+        process.arguments = processes.arguments + ["--model", model.id]
+        let (input, output, errors) = (Pipe(), Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            throw SDKError(.modelLoadFailed, "Cannot start an engine process for model '\(model.id)' (\(processes.executable.path)): \(error.localizedDescription)")
+        }
+        modelID = model.id
+        pid = process.processIdentifier
+        self.logger = logger
+        // The pipes' descriptors outlive the Pipe objects: this process owns them from here.
+        // Close-on-exec, so that the next worker does not inherit this one's input (which would
+        // keep it from seeing its input end) or output.
+        func own(_ handle: FileHandle) -> Int32 { fcntl(handle.fileDescriptor, F_DUPFD_CLOEXEC, 0) }
+        self.input = Mutex(own(input.fileHandleForWriting))
+        let (outputFD, errorFD) = (own(output.fileHandleForReading), own(errors.fileHandleForReading))
+        try? input.fileHandleForWriting.close()
+        try? output.fileHandleForReading.close()
+        try? errors.fileHandleForReading.close()
+        let readErrors = Thread { [self] in readStandardError(errorFD) }
+        readErrors.name = "engine-worker-stderr"
+        readErrors.start()
+        let child = ChildProcess(process: process)
+        let readAnswers = Thread { [self] in
+            WorkerWire.readLines(from: outputFD) { handle($0) }
+            close(outputFD)
+            child.process.waitUntilExit()
+            workerEnded(reason: child.process.terminationReason, status: child.process.terminationStatus)
+        }
+        readAnswers.name = "engine-worker-stdout"
+        readAnswers.start()
+    }
+
+    /// Asks the worker to load its model and waits for it (at most `timeout`, then the worker is killed).
+    func load(_ model: ModelInfo, framework: InferenceFramework, options: ModelLoadOptions, timeout: Duration) async throws -> WorkerModelFacts {
+        send(.load(model: model, framework: framework, options: WorkerLoadOptions(options)))
+        let deadline = Task { [pid] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            kill(pid, SIGKILL)
+        }
+        defer { deadline.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            let settled = state.withLock { state -> Result<WorkerModelFacts, SDKError>? in
+                if let facts = state.loadFacts { return facts }
+                state.loading = continuation
+                return nil
+            }
+            if let settled { continuation.resume(with: settled) }
+        }
+    }
+
+    /// The failure that ended the worker, once it has died.
+    var failure: SDKError? { state.withLock { $0.failure } }
+
+    /// Generations started and not yet done.
+    var activeGenerations: Int { state.withLock { $0.runs.count } }
+
+    /// Starts a generation in the worker, waiting (on this thread, for a round trip) until its
+    /// engine has taken it, so that what the engine refuses at once (a full queue, an empty or
+    /// too long prompt, a bad grammar) throws here, as it does in process.
+    func generate(_ request: LLMEngineRequest) throws -> LLMEngineRun {
+        let id = state.withLock { state -> UInt64 in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        let (run, emitter) = LLMEngineRun.make(onCancel: { [weak self] in self?.send(.cancel(id: id)) })
+        let taken = Question()
+        let failure = state.withLock { state -> SDKError? in
+            if let failure = state.failure { return failure }
+            state.runs[id] = emitter
+            state.questions[id] = taken
+            return nil
+        }
+        if let failure { throw failure }
+        send(.generate(id: id, request: WorkerEngineRequest(request)))
+        taken.semaphore.wait()
+        _ = try taken.answer!.get()
+        return run
+    }
+
+    /// Asks the worker a quick question and waits for the answer on this thread (a question is
+    /// answered in well under a millisecond by the worker's reading thread).
+    func ask(_ question: WorkerQuestion) throws -> WorkerAnswer {
+        let slot = Question()
+        let (id, failure) = state.withLock { state -> (UInt64, SDKError?) in
+            defer { state.nextID += 1 }
+            if state.failure == nil { state.questions[state.nextID] = slot }
+            return (state.nextID, state.failure)
+        }
+        if let failure { throw failure }
+        send(.ask(id: id, question: question))
+        slot.semaphore.wait()
+        return try slot.answer!.get()
+    }
+
+    /// Ends the worker: closes its input (it frees its model and exits) and waits for it to go,
+    /// killing it after `grace`.
+    func stop(grace: Duration = .seconds(10)) async {
+        state.withLock { $0.stopping = true }
+        input.withLock { fd in
+            if let open = fd { close(open) }
+            fd = nil
+        }
+        let killer = Task { [pid] in
+            guard (try? await Task.sleep(for: grace)) != nil else { return }
+            kill(pid, SIGKILL)
+        }
+        await exited.wait()
+        killer.cancel()
+    }
+
+    private func send(_ request: WorkerRequest) {
+        input.withLock { fd in
+            if let fd { WorkerWire.write(request, to: fd) }
+        }
+    }
+
+    /// One line from the worker.
+    private func handle(_ line: Data) {
+        guard let reply = try? JSONDecoder().decode(WorkerReply.self, from: line) else {
+            logger.warning("An engine worker wrote a line that is not a message", metadata: ["model": "\(modelID)", "line": "\(String(decoding: line.prefix(200), as: UTF8.self))"])
+            return
+        }
+        switch reply {
+        case .loaded(let facts):
+            settleLoad(.success(facts))
+        case .loadFailed(let error):
+            settleLoad(.failure(error))
+        case .event(let id, let event):
+            let emitter = state.withLock { $0.runs[id] }
+            emitter?.emit(event.event(at: .now))
+        case .done(let id, let error):
+            let (emitter, question) = state.withLock { ($0.runs.removeValue(forKey: id), $0.questions.removeValue(forKey: id)) }
+            emitter?.finish(throwing: error)
+            if let question {
+                question.answer = .failure(error ?? SDKError(.generationFailed, "The engine worker gave no answer"))
+                question.semaphore.signal()
+            }
+        case .answer(let id, let value):
+            guard let question = state.withLock({ $0.questions.removeValue(forKey: id) }) else { return }
+            question.answer = .success(value)
+            question.semaphore.signal()
+        }
+    }
+
+    private func settleLoad(_ result: Result<WorkerModelFacts, SDKError>) {
+        let waiting = state.withLock { state -> CheckedContinuation<WorkerModelFacts, any Error>? in
+            state.loadFacts = result
+            defer { state.loading = nil }
+            return state.loading
+        }
+        waiting?.resume(with: result.mapError { $0 as any Error })
+    }
+
+    /// The worker's standard error: passed on line by line, the last few kept for a crash report.
+    private func readStandardError(_ fd: Int32) {
+        WorkerWire.readLines(from: fd) { line in
+            var text = String(decoding: line, as: UTF8.self)
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+            text = text.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return }
+            state.withLock { state in
+                state.lastErrorLines.append(String(text.prefix(300)))
+                if state.lastErrorLines.count > 20 { state.lastErrorLines.removeFirst() }
+            }
+        }
+        close(fd)
+    }
+
+    /// The worker has exited: fails what waited for it, with the reason.
+    private func workerEnded(reason: Process.TerminationReason, status: Int32) {
+        let (runs, questions, stopping, lines, loaded) = state.withLock { state in
+            (state.runs, state.questions, state.stopping, state.lastErrorLines, state.loadFacts != nil)
+        }
+        let error = Self.failure(model: modelID, pid: pid, reason: reason, status: status, stopping: stopping, loaded: loaded, said: lines)
+        state.withLock { state in
+            state.failure = error
+            state.runs = [:]
+            state.questions = [:]
+        }
+        if !stopping {
+            logger.error("An engine process died", metadata: ["model": "\(modelID)", "pid": "\(pid)", "error": "\(error.message)"])
+        }
+        settleLoad(.failure(error))
+        for emitter in runs.values { emitter.finish(throwing: error) }
+        for question in questions.values {
+            question.answer = .failure(error)
+            question.semaphore.signal()
+        }
+        exited.signal()
+    }
+
+    /// The error a worker's end is reported as: the signal (or exit status), with what the
+    /// engine or the Swift runtime said last (an assert, a crash report's first line).
+    static func failure(
+        model: String, pid: Int32, reason: Process.TerminationReason, status: Int32, stopping: Bool, loaded: Bool, said: [String]
+    ) -> SDKError {
+        if stopping { return SDKError(.engineCrashed, "Model '\(model)' was unloaded while the request ran") }
+        let how = reason == .uncaughtSignal
+            ? "died of \(ModelProbe.signalName(status) ?? "signal \(status)") (signal \(status))"
+            : "exited with status \(status)"
+        let clue = said.last { $0.contains("Program crashed") || $0.contains("GGML_ASSERT") || $0.contains("GGML_ABORT") || $0.hasPrefix("error:") }
+            ?? said.last
+        let detail = clue.map { ": \($0)" } ?? ""
+        guard loaded else {
+            return SDKError(.modelLoadFailed, "Model '\(model)' could not be loaded: its engine process (pid \(pid)) \(how) while loading it\(detail)")
+        }
+        return SDKError(
+            .engineCrashed,
+            "Model '\(model)' failed: its engine process (pid \(pid)) \(how)\(detail). The model was restarted: the next request loads it in a new engine process",
+            category: .runtime
+        )
+    }
+}

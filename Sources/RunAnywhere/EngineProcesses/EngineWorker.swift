@@ -1,0 +1,142 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// The engine side of ``EngineProcesses``: a worker process's main loop. It loads the one model
+/// its runtime sends, runs the generations and answers the questions the runtime sends on
+/// standard input, and writes the answers on standard output (which it keeps for them: anything
+/// else written there, an engine's `printf` included, goes to standard error). When its input
+/// ends (the runtime unloads the model, or has gone) it frees the model and returns.
+public enum EngineWorker {
+    /// Serves one model with `frameworks`' engines until standard input ends; returns the exit
+    /// status for the process.
+    public static func serve(frameworks: FrameworkAdapterRegistry, logger: Logger) async -> Int32 {
+        let output = dup(STDOUT_FILENO)
+        dup2(STDERR_FILENO, STDOUT_FILENO)
+        let worker = Worker(output: output, frameworks: frameworks, logger: logger)
+        let (lines, continuation) = AsyncStream.makeStream(of: Data.self)
+        let reader = Thread {
+            WorkerWire.readLines(from: STDIN_FILENO) { continuation.yield($0) }
+            continuation.finish()
+        }
+        reader.name = "engine-worker-stdin"
+        reader.start()
+        for await line in lines {
+            guard let request = try? JSONDecoder().decode(WorkerRequest.self, from: line) else {
+                logger.error("The engine worker read a line that is not a request", metadata: ["line": "\(String(decoding: line.prefix(200), as: UTF8.self))"])
+                continue
+            }
+            await worker.handle(request)
+        }
+        await worker.unload()
+        return 0
+    }
+
+    /// A test's way to make the worker fault for real, set in the worker's environment:
+    /// with `RUNANYWHERE_TEST_ENGINE_FAULTS=1`, a generation whose prompt holds
+    /// `[[engine-fault:segv]]` dereferences an invalid pointer (SIGSEGV) and one holding
+    /// `[[engine-fault:abort]]` calls `abort()` (SIGABRT), as a native engine's bug would.
+    static let faultsVariable = "RUNANYWHERE_TEST_ENGINE_FAULTS"
+
+    /// The state of one worker: its model, its running generations, and its output.
+    private actor Worker {
+        let output: Int32
+        let frameworks: FrameworkAdapterRegistry
+        let logger: Logger
+        let writing = Mutex<Void>(())
+        var service: (any LLMService)?
+        var runs: [UInt64: LLMEngineRun] = [:]
+        let faults = ProcessInfo.processInfo.environment[EngineWorker.faultsVariable] == "1"
+
+        init(output: Int32, frameworks: FrameworkAdapterRegistry, logger: Logger) {
+            self.output = output
+            self.frameworks = frameworks
+            self.logger = logger
+        }
+
+        nonisolated func send(_ reply: WorkerReply) {
+            writing.withLock { _ in WorkerWire.write(reply, to: output) }
+        }
+
+        func handle(_ request: WorkerRequest) async {
+            switch request {
+            case .load(let model, let framework, let options):
+                do {
+                    guard let adapter = frameworks.adapter(for: framework) else {
+                        throw SDKError(.frameworkNotAvailable, "The engine process has no \(framework.displayName) engine")
+                    }
+                    let loaded = try await adapter.loadLanguageModel(model, options: options.options, logger: logger)
+                    service = loaded
+                    send(.loaded(WorkerModelFacts(
+                        contextLength: loaded.contextLength, chatTemplateSource: loaded.chatTemplateSource, readsImages: loaded.readsImages, backend: loaded.backend
+                    )))
+                } catch {
+                    send(.loadFailed(Self.sdkError(error)))
+                }
+            case .generate(let id, let request):
+                generate(id, request.request)
+            case .cancel(let id):
+                runs[id]?.cancel()
+            case .ask(let id, let question):
+                do {
+                    send(.answer(id: id, try answer(question)))
+                } catch {
+                    send(.done(id: id, error: Self.sdkError(error)))
+                }
+            }
+        }
+
+        private func generate(_ id: UInt64, _ request: LLMEngineRequest) {
+            guard let service else { return send(.done(id: id, error: SDKError(.modelLoadFailed, "The engine process has no model loaded"))) }
+            let run: LLMEngineRun
+            do {
+                run = try service.startGeneration(request)
+            } catch {
+                return send(.done(id: id, error: Self.sdkError(error)))
+            }
+            runs[id] = run
+            send(.answer(id: id, .flag(true)))  // taken: the runtime's startGeneration returns
+            if faults { Self.faultIfAsked(request.prompt) }  // while the generation runs, as an engine's bug would
+            Task { [self] in
+                var failure: SDKError?
+                do {
+                    for try await event in run.events { send(.event(id: id, event: WorkerEngineEvent(event))) }
+                } catch {
+                    failure = Self.sdkError(error)
+                }
+                await run.waitUntilFinished()
+                send(.done(id: id, error: failure))
+                runs[id] = nil
+            }
+        }
+
+        private func answer(_ question: WorkerQuestion) throws -> WorkerAnswer {
+            guard let service else { throw SDKError(.modelLoadFailed, "The engine process has no model loaded") }
+            switch question {
+            case .tokenCount(let text): return .count(try service.tokenCount(text))
+            case .hasSpecialToken(let text): return .flag(service.hasSpecialToken(text))
+            case .applyChatTemplate(let messages, let prefix): return .text(service.applyChatTemplate(messages, addAssistantPrefix: prefix))
+            case .imageTokenCount(let image): return .count(try service.imageTokenCount(image.image))
+            }
+        }
+
+        /// Frees the model once its generations have ended (cancelled: the runtime has gone).
+        func unload() async {
+            for run in runs.values { run.cancel() }
+            for run in runs.values { await run.waitUntilFinished() }
+            await service?.unload()
+            service = nil
+        }
+
+        private static func faultIfAsked(_ prompt: String) {
+            if prompt.contains("[[engine-fault:segv]]") {
+                UnsafeMutablePointer<UInt8>(bitPattern: 8)!.pointee = 1  // SIGSEGV, as a native engine's bad pointer would
+            }
+            if prompt.contains("[[engine-fault:abort]]") { abort() }
+        }
+
+        private static func sdkError(_ error: any Error) -> SDKError {
+            error as? SDKError ?? SDKError(.generationFailed, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereLlamaCpp
+import RunAnywhereTestSupport
+import Testing
+
+/// A runtime whose language models run in engine worker processes (``EngineProcesses``, the
+/// `runanywhere engine-worker` built beside the tests): the default model answers as it does in
+/// this process, cancellation reaches the worker's engine, and a worker that dies (a real abort()
+/// in it, or SIGKILL) fails only its request, after which the model is loaded again.
+extension LlamaTests {
+    @Suite struct EngineProcess {
+        /// The `runanywhere` binary beside the test bundle.
+        static let worker = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+            .deletingLastPathComponent().appendingPathComponent("runanywhere")
+
+        /// A runtime over the installed models whose llama.cpp models run in workers.
+        static func isolatedRuntime() -> RunAnywhereRuntime {
+            var configuration = RuntimeConfiguration(
+                modelsDirectory: TestEnvironment.installedModelsDirectory,
+                dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-data-\(UUID())")
+            )
+            configuration.engineProcesses = EngineProcesses(executable: worker, arguments: ["engine-worker"])
+            let runtime = RunAnywhereRuntime(configuration: configuration)
+            runtime.frameworks.register(LlamaCppAdapter())
+            return runtime
+        }
+
+        /// The pids of this process's engine workers holding `model`.
+        static func workers(holding model: String) -> [Int32] {
+            let parent = "\(getpid())"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
+                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                      let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 1, fields[0] != "Z", fields[1] == Substring(parent),
+                      let argv = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")).split(separator: 0).map({ String(decoding: $0, as: UTF8.self) })
+                else { return false }
+                return argv.contains("engine-worker") && argv.firstIndex(of: "--model").map { argv.index(after: $0) < argv.count && argv[$0 + 1] == model } == true
+            }
+        }
+
+        static func answer(_ runtime: RunAnywhereRuntime, _ prompt: String, tokens: Int = 8) async throws -> LLMGenerationResult {
+            let streaming = try await runtime.generateStream(
+                prompt, context: nil, options: greedy(tokens), model: RunAnywhere.defaultModelID, loadOptions: testLoadOptions
+            )
+            for try await _ in streaming.stream {}
+            return try await streaming.result.value
+        }
+
+        @Test func aModelInAWorkerAnswersAsItDoesInThisProcess() async throws {
+            let inProcess = try await makeRuntime(load: false)
+            let isolated = Self.isolatedRuntime()
+            let here = try await Self.answer(inProcess, "Name three colours.")
+            await inProcess.unloadAllModels()
+            let there = try await Self.answer(isolated, "Name three colours.")
+            #expect(there.text == here.text, "greedy, alone, from a fresh context: the same tokens")
+            #expect(there.tokensUsed == here.tokensUsed)
+            #expect(there.inputTokens == here.inputTokens, "the prompt is planned with the worker's tokenizer and chat template")
+            let pids = Self.workers(holding: RunAnywhere.defaultModelID)
+            #expect(pids.count == 1, "one worker, its command line naming the model: \(pids)")
+            await isolated.unloadModel(id: RunAnywhere.defaultModelID)
+            #expect(Self.workers(holding: RunAnywhere.defaultModelID).isEmpty, "unloading the model ends its worker")
+        }
+
+        @Test func cancellingTheConsumerStopsTheWorkersEngine() async throws {
+            let runtime = Self.isolatedRuntime()
+            let streaming = try await runtime.generateStream(
+                "1, 2, 3, 4, 5, 6,", context: nil, options: greedy(400, raw: true), model: RunAnywhere.defaultModelID, loadOptions: testLoadOptions
+            )
+            let (seen, seenContinuation) = AsyncStream.makeStream(of: Int.self)
+            let consumer = Task {
+                var count = 0
+                for try await _ in streaming.stream {
+                    count += 1
+                    seenContinuation.yield(count)
+                }
+            }
+            for await count in seen where count >= 3 { break }
+            consumer.cancel()
+            let result = try await streaming.result.value
+            #expect(result.stopReason == .cancelled)
+            #expect(result.tokensUsed < 40, "stopped after \(result.tokensUsed) tokens")
+            let pid = Self.workers(holding: RunAnywhere.defaultModelID)
+            #expect(try await Self.answer(runtime, "Say hello.", tokens: 4).tokensUsed > 0)
+            #expect(Self.workers(holding: RunAnywhere.defaultModelID) == pid, "the same worker goes on")
+            await runtime.unloadAllModels()
+        }
+
+        @Test func aWorkerThatDiesFailsItsRequestAndTheNextLoadsTheModelAgain() async throws {
+            setenv("RUNANYWHERE_TEST_ENGINE_FAULTS", "1", 1)  // read by the workers this test starts
+            defer { unsetenv("RUNANYWHERE_TEST_ENGINE_FAULTS") }
+            let runtime = Self.isolatedRuntime()
+            _ = try await Self.answer(runtime, "Hello", tokens: 2)
+            let first = Self.workers(holding: RunAnywhere.defaultModelID)
+            #expect(first.count == 1)
+
+            let error = await #expect(throws: SDKError.self) { try await Self.answer(runtime, "Hello [[engine-fault:abort]]") }
+            #expect(error?.code == .engineCrashed)
+            for part in [RunAnywhere.defaultModelID, "SIGABRT", "restarted"] {
+                #expect(error?.message.contains(part) == true, "the error names \(part): \(error?.message ?? "")")
+            }
+            #expect(try await Self.answer(runtime, "Hello", tokens: 2).tokensUsed > 0, "the next request loads the model again")
+            let second = Self.workers(holding: RunAnywhere.defaultModelID)
+            #expect(second.count == 1 && second != first, "in a new worker: \(first) then \(second)")
+
+            // Killed while idle: the next request notices and loads it again.
+            kill(try #require(second.first), SIGKILL)
+            let deadline = ContinuousClock.now + .seconds(30)
+            while Self.workers(holding: RunAnywhere.defaultModelID) == second, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(try await Self.answer(runtime, "Hello", tokens: 2).tokensUsed > 0)
+            #expect(Self.workers(holding: RunAnywhere.defaultModelID).count == 1)
+            await runtime.unloadAllModels()
+        }
+    }
+}
