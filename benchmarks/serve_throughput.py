@@ -7,8 +7,11 @@ same model and options, in the same run, and, when its server extras are install
 at a time through llama-cpp-python's own OpenAI server on the same model file."""
 import argparse
 import concurrent.futures
+import datetime
 import importlib.util
 import json
+import os
+import platform
 import socket
 import statistics
 import subprocess
@@ -93,25 +96,14 @@ def reference(binary, model, args):
     return statistics.median(rates)
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--model", default="smollm2-135m-instruct-q4_1")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--tokens", type=int, default=128)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--concurrency", default="1,2,4,8")
-    parser.add_argument("--temperature", type=float, default=0.8)
-    parser.add_argument("--seed", type=int, help="seeded requests are decoded one by one (reproducible), not batched")
-    args = parser.parse_args()
-    levels = [int(n) for n in args.concurrency.split(",")]
-
-    generate_rate = reference(args.binary, args.model, args)
-    python_server = python_server_reference(args.binary, args.model, args)
-    process, base = start_server(args.binary, ["--parallel", str(max(levels)), "--queue", "0", "--threads", str(args.threads)])
-    base_url = f"{base}/v1"
+def measure(args, levels, engines):
+    """Rows (streams, median aggregate tok/s, TTFTs, median per-stream decode tok/s) of one
+    server whose language models run as `engines` says: `workers` (the default: an engine
+    process per model) or `in-process` (--in-process-engines)."""
+    extra = ["--in-process-engines"] if engines == "in-process" else []
+    process, base = start_server(args.binary, ["--parallel", str(max(levels)), "--queue", "0", "--threads", str(args.threads), *extra])
     try:
-        client = OpenAI(base_url=base_url, api_key="unused", max_retries=0, timeout=600)
+        client = OpenAI(base_url=f"{base}/v1", api_key="unused", max_retries=0, timeout=600)
         stream(client, args.model, QUESTIONS[0], args, time.perf_counter())  # loads the model
         rows = []
         for n in levels:
@@ -125,28 +117,79 @@ def main():
                 aggregates.append(sum(r["tokens"] for r in results) / (max(r["end"] for r in results) - sent))
                 decodes += [r["decode"] for r in results if r["decode"]]
             rows.append((n, statistics.median(aggregates), ttfts, statistics.median(decodes)))
+        return rows
     finally:
         process.terminate()
         process.wait()
 
+
+def table(rows):
     one = rows[0][1] if rows and rows[0][0] == 1 else None
-    print(f"runanywhere serve, {args.model}, {args.threads} threads, {args.tokens} tokens a request, "
-          f"temperature {args.temperature}{'' if args.seed is None else f', seed {args.seed}'}, median of {args.rounds} rounds")
-    print(f"reference: runanywhere generate decodes {generate_rate:.1f} tok/s\n")
-    print("| streams | aggregate tok/s | × one stream | per-stream decode tok/s | TTFT p50 | TTFT p95 | TTFT max |")
-    print("|---|---|---|---|---|---|---|")
+    lines = ["| streams | aggregate tok/s | × one stream | per-stream decode tok/s | TTFT p50 | TTFT p95 | TTFT max |", "|---|---|---|---|---|---|---|"]
     for n, aggregate, ttfts, decode in rows:
         q = statistics.quantiles(ttfts, n=20, method="inclusive") if len(ttfts) > 1 else ttfts * 19
-        print(f"| {n} | {aggregate:.1f} | {aggregate / one:.2f} | {decode:.1f} | {statistics.median(ttfts) * 1000:.0f} ms | "
-              f"{q[18] * 1000:.0f} ms | {max(ttfts) * 1000:.0f} ms |" if one else f"| {n} | {aggregate:.1f} |")
-    if rows and rows[0][0] == 1:
-        print(f"\none stream through the server decodes at {rows[0][3] / generate_rate:.2f}× `runanywhere generate`")
-        if python_server:
-            print(f"llama-cpp-python's server, one stream: decode {python_server['decode']:.1f} tok/s, first token in "
-                  f"{python_server['ttft'] * 1000:.0f} ms; ours decodes at {rows[0][3] / python_server['decode']:.2f}× that")
+        lines.append(f"| {n} | {aggregate:.1f} | {aggregate / one:.2f} | {decode:.1f} | {statistics.median(ttfts) * 1000:.0f} ms | "
+                     f"{q[18] * 1000:.0f} ms | {max(ttfts) * 1000:.0f} ms |" if one else f"| {n} | {aggregate:.1f} |")
+    return lines
+
+
+def cpu_model():
+    with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+        return next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), platform.machine())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--model", default="smollm2-135m-instruct-q4_1")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--tokens", type=int, default=128)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--concurrency", default="1,2,4,8")
+    parser.add_argument("--temperature", type=float, default=0.8)
+    parser.add_argument("--seed", type=int, help="seeded requests are decoded one by one (reproducible), not batched")
+    parser.add_argument("--engines", default="workers,in-process",
+                        help="where the server runs the model, each measured in turn: workers (an engine process per model, "
+                             "the default) and in-process (--in-process-engines)")
+    parser.add_argument("--results", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results"),
+                        help="folder of the dated results file this run writes")
+    args = parser.parse_args()
+    levels = [int(n) for n in args.concurrency.split(",")]
+    placements = [e.strip() for e in args.engines.split(",") if e.strip()]
+    if not placements or any(e not in ("workers", "in-process") for e in placements):
+        raise SystemExit("--engines takes workers, in-process or both, separated by a comma")
+
+    generate_rate = reference(args.binary, args.model, args)
+    python_server = python_server_reference(args.binary, args.model, args)
+    measured = {engines: measure(args, levels, engines) for engines in placements}
+
+    out = [f"runanywhere serve, {args.model}, {args.threads} threads, {args.tokens} tokens a request, "
+           f"temperature {args.temperature}{'' if args.seed is None else f', seed {args.seed}'}, median of {args.rounds} rounds",
+           f"reference: runanywhere generate decodes {generate_rate:.1f} tok/s"]
+    for engines, rows in measured.items():
+        out += ["", f"engines: {engines}", ""] + table(rows)
+        if rows and rows[0][0] == 1:
+            out.append(f"\none stream through the server ({engines}) decodes at {rows[0][3] / generate_rate:.2f}× `runanywhere generate`")
+            if python_server:
+                out.append(f"llama-cpp-python's server, one stream: decode {python_server['decode']:.1f} tok/s, first token in "
+                           f"{python_server['ttft'] * 1000:.0f} ms; ours ({engines}) decodes at {rows[0][3] / python_server['decode']:.2f}× that")
+    if len(measured) == 2:
+        out += ["", "engine workers against engines in the server, same run:", "",
+                "| streams | aggregate tok/s × | TTFT p50 × |", "|---|---|---|"]
+        for (n, aggregate, ttfts, _), (_, inside, inside_ttfts, _) in zip(measured["workers"], measured["in-process"]):
+            out.append(f"| {n} | {aggregate / inside:.2f} | {statistics.median(ttfts) / statistics.median(inside_ttfts):.2f} |")
     if not python_server:
-        print("\n(llama-cpp-python's server was not measured: install its extras into the venv with "
-              "pip install uvicorn fastapi pydantic-settings sse-starlette 'starlette-context<0.4')")
+        out.append("\n(llama-cpp-python's server was not measured: install its extras into the venv with "
+                   "pip install uvicorn fastapi pydantic-settings sse-starlette 'starlette-context<0.4')")
+    report = "\n".join(out)
+    print(report)
+    os.makedirs(args.results, exist_ok=True)
+    stamp = datetime.datetime.now(datetime.timezone.utc)
+    path = os.path.join(args.results, f"serve-throughput-{stamp:%Y-%m-%dT%H%M%SZ}.md")
+    with open(path, "w", encoding="utf-8") as results:
+        results.write(f"# serve-throughput, {stamp:%Y-%m-%d %H:%M} UTC\n\nmachine: {cpu_model()}, {os.cpu_count()} cores, "
+                      f"{platform.platform()}\ncommand: benchmarks/serve-throughput {' '.join(sys.argv[1:])}\n\n{report}\n")
+    print(f"\nresults: {path}")
 
 
 if __name__ == "__main__":
