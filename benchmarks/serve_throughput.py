@@ -96,31 +96,38 @@ def reference(binary, model, args):
     return statistics.median(rates)
 
 
-def measure(args, levels, engines):
-    """Rows (streams, median aggregate tok/s, TTFTs, median per-stream decode tok/s) of one
-    server whose language models run as `engines` says: `workers` (the default: an engine
-    process per model) or `in-process` (--in-process-engines)."""
-    extra = ["--in-process-engines"] if engines == "in-process" else []
-    process, base = start_server(args.binary, ["--parallel", str(max(levels)), "--queue", "0", "--threads", str(args.threads), *extra])
+def measure(args, levels, placements):
+    """{placement: rows (streams, median aggregate tok/s, TTFTs, median per-stream decode tok/s)}
+    of one server per placement of its model: `workers` (the default: an engine process per
+    model) or `in-process` (--in-process-engines). The servers run side by side and take turns,
+    round by round, so that what else the machine does falls on each alike."""
+    servers, clients = {}, {}
     try:
-        client = OpenAI(base_url=f"{base}/v1", api_key="unused", max_retries=0, timeout=600)
-        stream(client, args.model, QUESTIONS[0], args, time.perf_counter())  # loads the model
-        rows = []
+        for engines in placements:
+            extra = ["--in-process-engines"] if engines == "in-process" else []
+            servers[engines], base = start_server(args.binary, ["--parallel", str(max(levels)), "--queue", "0", "--threads", str(args.threads), *extra])
+            clients[engines] = OpenAI(base_url=f"{base}/v1", api_key="unused", max_retries=0, timeout=600)
+            stream(clients[engines], args.model, QUESTIONS[0], args, time.perf_counter())  # loads the model
+        rows = {engines: [] for engines in placements}
         for n in levels:
-            ttfts, aggregates, decodes = [], [], []
+            seen = {engines: ([], [], []) for engines in placements}
             for round_ in range(args.rounds):
                 questions = [QUESTIONS[(round_ + i) % len(QUESTIONS)] for i in range(n)]
-                with concurrent.futures.ThreadPoolExecutor(n) as pool:
-                    sent = time.perf_counter()
-                    results = list(pool.map(lambda q: stream(client, args.model, q, args, sent), questions))
-                ttfts += [r["ttft"] for r in results if r["ttft"] is not None]
-                aggregates.append(sum(r["tokens"] for r in results) / (max(r["end"] for r in results) - sent))
-                decodes += [r["decode"] for r in results if r["decode"]]
-            rows.append((n, statistics.median(aggregates), ttfts, statistics.median(decodes)))
+                for engines in placements:
+                    ttfts, aggregates, decodes = seen[engines]
+                    with concurrent.futures.ThreadPoolExecutor(n) as pool:
+                        sent = time.perf_counter()
+                        results = list(pool.map(lambda q: stream(clients[engines], args.model, q, args, sent), questions))
+                    ttfts += [r["ttft"] for r in results if r["ttft"] is not None]
+                    aggregates.append(sum(r["tokens"] for r in results) / (max(r["end"] for r in results) - sent))
+                    decodes += [r["decode"] for r in results if r["decode"]]
+            for engines, (ttfts, aggregates, decodes) in seen.items():
+                rows[engines].append((n, statistics.median(aggregates), ttfts, statistics.median(decodes)))
         return rows
     finally:
-        process.terminate()
-        process.wait()
+        for process in servers.values():
+            process.terminate()
+            process.wait()
 
 
 def table(rows):
@@ -161,7 +168,7 @@ def main():
 
     generate_rate = reference(args.binary, args.model, args)
     python_server = python_server_reference(args.binary, args.model, args)
-    measured = {engines: measure(args, levels, engines) for engines in placements}
+    measured = measure(args, levels, placements)
 
     out = [f"runanywhere serve, {args.model}, {args.threads} threads, {args.tokens} tokens a request, "
            f"temperature {args.temperature}{'' if args.seed is None else f', seed {args.seed}'}, median of {args.rounds} rounds",

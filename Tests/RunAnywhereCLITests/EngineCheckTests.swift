@@ -66,6 +66,35 @@ struct EngineCheckTests {
         }
     }
 
+    /// Whether this CPU advertises AMX (Intel Xeon Sapphire Rapids and later).
+    static var cpuHasAMX: Bool {
+        let info = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        return info.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").contains("amx_tile") ?? false
+    }
+
+    /// On a CPU with AMX, the engines set-up built hold no AMX instruction (ggml's AMX kernels
+    /// crash without a tile configuration: llama.cpp PR 26954); runs where such a CPU is present.
+    @Test(.enabled(if: cpuHasAMX, "this CPU has no AMX")) func enginesBuiltHereHoldNoAMXCode() throws {
+        let engines = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines")
+        var folders = ["llama.cpp/lib", "stable-diffusion.cpp/lib"].map { engines.appendingPathComponent($0).resolvingSymlinksInPath() }
+        let gpu = engines.appendingPathComponent("llama.cpp-gpu/lib")
+        if FileManager.default.fileExists(atPath: gpu.path) { folders.append(gpu.resolvingSymlinksInPath()) }
+        for folder in folders {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.contains(".so") {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/objdump")
+                process.arguments = ["-d", "--no-show-raw-insn", folder.appendingPathComponent(name).path]
+                let output = Pipe()
+                process.standardOutput = output
+                try process.run()
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                let amx = text.split(separator: "\n").filter { $0.contains(/\t(tilezero|tileloadd|tileloaddt1|tilestored|ldtilecfg|sttilecfg|tilerelease|tdpb[a-z]+|tdpfp16ps)\s/) }
+                #expect(amx.isEmpty, "\(folder.path)/\(name) holds \(amx.count) AMX instructions, first \(amx.first ?? "")")
+            }
+        }
+    }
+
     @Test func aMissingFileIsAFailureNotACrash() throws {
         let result = try Self.check(["llama.cpp", "/nonexistent", "/nonexistent/model.gguf"])
         #expect(result.status == 1)

@@ -66,17 +66,7 @@ extension LlamaTests {
             let streaming = try await runtime.generateStream(
                 "1, 2, 3, 4, 5, 6,", context: nil, options: greedy(400, raw: true), model: RunAnywhere.defaultModelID, loadOptions: testLoadOptions
             )
-            let (seen, seenContinuation) = AsyncStream.makeStream(of: Int.self)
-            let consumer = Task {
-                var count = 0
-                for try await _ in streaming.stream {
-                    count += 1
-                    seenContinuation.yield(count)
-                }
-            }
-            for await count in seen where count >= 3 { break }
-            consumer.cancel()
-            let result = try await streaming.result.value
+            let result = try await cancelConsumer(of: streaming, after: 3)
             #expect(result.stopReason == .cancelled)
             #expect(result.tokensUsed < 40, "stopped after \(result.tokensUsed) tokens")
             let pid = Self.workers(holding: RunAnywhere.defaultModelID)

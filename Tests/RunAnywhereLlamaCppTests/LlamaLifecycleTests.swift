@@ -12,17 +12,7 @@ extension LlamaTests {
     @Test func cancellingTheConsumerStopsTheEngine() async throws {
         let runtime = try await SharedModel.runtime.value
         let streaming = try await runtime.generateStream("1, 2, 3, 4, 5, 6,", options: greedy(400, raw: true))
-        let (seen, seenContinuation) = AsyncStream.makeStream(of: Int.self)
-        let consumer = Task {
-            var count = 0
-            for try await _ in streaming.stream {
-                count += 1
-                seenContinuation.yield(count)
-            }
-        }
-        for await count in seen where count >= 3 { break }
-        consumer.cancel()
-        let result = try await streaming.result.value
+        let result = try await cancelConsumer(of: streaming, after: 3)
         #expect(result.stopReason == .cancelled)
         #expect(result.tokensUsed < 40, "stopped after \(result.tokensUsed) tokens")
         let after = try await runtime.generate("Say hello.", options: greedy(4))

@@ -38,6 +38,22 @@ func makeRuntime(load: Bool = true, options: ModelLoadOptions = testLoadOptions,
     return runtime
 }
 
+/// Consumes `streaming` in a task of its own and cancels that task once `count` pieces have
+/// come (as a client that goes away does); the result the generation ends with.
+func cancelConsumer(of streaming: LLMStreamingResult, after count: Int) async throws -> LLMGenerationResult {
+    let (seen, seenContinuation) = AsyncStream.makeStream(of: Int.self)
+    let consumer = Task {
+        var pieces = 0
+        for try await _ in streaming.stream {
+            pieces += 1
+            seenContinuation.yield(pieces)
+        }
+    }
+    for await pieces in seen where pieces >= count { break }
+    consumer.cancel()
+    return try await streaming.result.value
+}
+
 /// One runtime with the default model loaded, shared by the tests that only generate.
 enum SharedModel {
     static let runtime = Task { try await makeRuntime() }
