@@ -68,7 +68,8 @@ public enum EngineWorker {
                     let loaded = try await adapter.loadLanguageModel(model, options: options.options, logger: logger)
                     service = loaded
                     send(.loaded(WorkerModelFacts(
-                        contextLength: loaded.contextLength, chatTemplateSource: loaded.chatTemplateSource, readsImages: loaded.readsImages, backend: loaded.backend
+                        contextLength: loaded.contextLength, chatTemplateSource: loaded.chatTemplateSource, readsImages: loaded.readsImages, backend: loaded.backend,
+                        vocabularySize: (loaded as? any TokenizerAdapter)?.vocabularySize
                     )))
                 } catch {
                     send(.loadFailed(Self.sdkError(error)))
@@ -117,7 +118,14 @@ public enum EngineWorker {
             case .hasSpecialToken(let text): return .flag(service.hasSpecialToken(text))
             case .applyChatTemplate(let messages, let prefix): return .text(service.applyChatTemplate(messages, addAssistantPrefix: prefix))
             case .imageTokenCount(let image): return .count(try service.imageTokenCount(image.image))
+            case .tokenize(let text, let addSpecial, let parseSpecial): return .tokens(try tokenizer().tokenize(text, addSpecial: addSpecial, parseSpecial: parseSpecial))
+            case .piece(let token): return .bytes(try tokenizer().piece(token))
             }
+        }
+
+        private func tokenizer() throws -> any TokenizerAdapter {
+            guard let tokenizer = service as? any TokenizerAdapter else { throw SDKError(.modelIncompatible, "The model's engine has no tokenizer the SDK can reach") }
+            return tokenizer
         }
 
         /// Frees the model once its generations have ended (cancelled: the runtime has gone).

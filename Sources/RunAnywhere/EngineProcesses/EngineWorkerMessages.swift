@@ -26,6 +26,8 @@ enum WorkerQuestion: Codable, Sendable {
     case hasSpecialToken(text: String)
     case applyChatTemplate(messages: [Message], addAssistantPrefix: Bool)
     case imageTokenCount(image: WorkerImage)
+    case tokenize(text: String, addSpecial: Bool, parseSpecial: Bool)
+    case piece(token: Int32)
 }
 
 /// An engine worker's message to its runtime.
@@ -45,6 +47,8 @@ enum WorkerAnswer: Codable, Sendable {
     case count(Int)
     case flag(Bool)
     case text(String?)
+    case tokens([Int32])
+    case bytes([UInt8])
 }
 
 /// What the runtime keeps of a model its worker loaded.
@@ -53,6 +57,8 @@ struct WorkerModelFacts: Codable, Sendable {
     let chatTemplateSource: String?
     let readsImages: Bool
     let backend: String
+    /// The vocabulary's size where the engine tokenizes for the SDK (``TokenizerAdapter``).
+    let vocabularySize: Int?
 }
 
 /// ``ModelLoadOptions`` on the wire.

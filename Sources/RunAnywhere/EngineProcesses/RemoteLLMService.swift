@@ -3,12 +3,14 @@ import Logging
 
 /// A language model whose engine runs in a worker process (``EngineProcesses``): the runtime's
 /// model cache holds it as it holds an engine in this process. Generations stream from the
-/// worker; the engine's quick questions (token counts, the chat template) are asked of it.
-final class RemoteLLMService: LLMService {
+/// worker; the engine's quick questions (token counts, the chat template, the vocabulary) are
+/// asked of it.
+final class RemoteLLMService: LLMService, TokenizerAdapter {
     let contextLength: Int
     let chatTemplateSource: String?
     let readsImages: Bool
     let backend: String
+    private let vocabulary: Int?
     private let worker: EngineProcess
     private let parallel: Int
 
@@ -19,6 +21,7 @@ final class RemoteLLMService: LLMService {
         chatTemplateSource = facts.chatTemplateSource
         readsImages = facts.readsImages
         backend = facts.backend
+        vocabulary = facts.vocabularySize
     }
 
     /// Starts a worker and loads `model` into it with `framework`'s engine.
@@ -60,6 +63,19 @@ final class RemoteLLMService: LLMService {
     func imageTokenCount(_ image: LoadedImage) throws -> Int {
         guard case .count(let count) = try worker.ask(.imageTokenCount(image: WorkerImage(image))) else { throw unexpected() }
         return count
+    }
+
+    var vocabularySize: Int { vocabulary ?? 0 }
+
+    func tokenize(_ text: String, addSpecial: Bool, parseSpecial: Bool) throws -> [Int32] {
+        guard case .tokens(let tokens) = try worker.ask(.tokenize(text: text, addSpecial: addSpecial, parseSpecial: parseSpecial)) else { throw unexpected() }
+        return tokens
+    }
+
+    func piece(_ token: Int32) throws -> [UInt8] {
+        try checkVocabulary([token])
+        guard case .bytes(let bytes) = try worker.ask(.piece(token: token)) else { throw unexpected() }
+        return bytes
     }
 
     func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun { try worker.generate(request) }
