@@ -10,5 +10,5 @@ public enum EngineInstallation {
     /// Where an app finds that command: RunAnywhere's checkout, which SwiftPM puts under the
     /// app's `.build/checkouts/` for a dependency by URL.
     public static let instructions =
-        "install the engines with `\(command)` in RunAnywhere's checkout (an app's is under .build/checkouts/; see the README's \"Installing the engines\")"
+        "install the engines with `\(command)` in RunAnywhere's checkout (an app's is under .build/checkouts/; see docs/swift-api.md, \"Installing the engines\")"
 }
