@@ -29,6 +29,7 @@ struct CLIEngineProcessTests {
         let server = try ServeProcess(cli, arguments: ["--threads", "1", "--parallel", "2"])
         let (status, output) = try CLIServeTests.python(Self.crashScript, [
             "--base-url", server.baseURL, "--model", SDKConstants.Models.defaultModelID, "--other", "other-model",
+            "--server-pid", "\(server.process.processIdentifier)",
         ])
         #expect(status == 0, "\(output)\n\(server.standardError.suffix(3000))")
         #expect(server.stop() == 0, "the server outlived three engine crashes and stops cleanly: \(server.standardError.suffix(2000))")

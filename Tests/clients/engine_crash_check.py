@@ -13,7 +13,7 @@ OTHER's worker is crashed three ways (SIGSEGV, abort(), and SIGKILL from outside
 - the next request for OTHER is answered, by a new worker;
 - `ps` tells the workers apart: each one's command line names its model.
 
-usage: engine_crash_check.py --base-url URL --model MODEL --other OTHER
+usage: engine_crash_check.py --base-url URL --model MODEL --other OTHER --server-pid PID
 """
 import argparse
 import os
@@ -25,16 +25,23 @@ import time
 import openai
 
 
+SERVER = 0  # the server's pid: only its workers count (other tests run workers of the same models)
+
+
 def workers():
-    """{model id: pid} of the engine workers running now, read from their command lines."""
+    """{model id: pid} of the server's engine workers running now, read from their command lines."""
     found = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
             with open(f"/proc/{entry}/cmdline", "rb") as f:
                 argv = f.read().split(b"\0")
         except OSError:
+            continue
+        if fields[0] == b"Z" or int(fields[1]) != SERVER:
             continue
         if b"engine-worker" in argv and b"--model" in argv:
             index = argv.index(b"--model")
@@ -103,7 +110,10 @@ def main():
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--model", required=True)
     parser.add_argument("--other", required=True)
+    parser.add_argument("--server-pid", type=int, required=True)
     args = parser.parse_args()
+    global SERVER
+    SERVER = args.server_pid
     client = openai.OpenAI(base_url=args.base_url, api_key="unused", timeout=300)
 
     assert ask(client, args.model, "Hello"), "the first model answers"
