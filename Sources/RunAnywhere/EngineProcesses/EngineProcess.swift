@@ -89,7 +89,7 @@ final class EngineProcess: Sendable {
 
     /// Asks the worker to load its model and waits for it (at most `timeout`, then the worker is killed).
     func load(_ model: ModelInfo, framework: InferenceFramework, options: ModelLoadOptions, timeout: Duration) async throws -> WorkerModelFacts {
-        send(.load(model: model, framework: framework, options: WorkerLoadOptions(options)))
+        send(.load(model: model, framework: framework, options: options))
         let deadline = Task { [pid] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             kill(pid, SIGKILL)
@@ -128,7 +128,7 @@ final class EngineProcess: Sendable {
             return nil
         }
         if let failure { throw failure }
-        send(.generate(id: id, request: WorkerEngineRequest(request)))
+        send(.generate(id: id, request: request))
         taken.semaphore.wait()
         _ = try taken.answer!.get()
         return run

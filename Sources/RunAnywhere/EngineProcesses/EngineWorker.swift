@@ -65,7 +65,7 @@ public enum EngineWorker {
                     guard let adapter = frameworks.adapter(for: framework) else {
                         throw SDKError(.frameworkNotAvailable, "The engine process has no \(framework.displayName) engine")
                     }
-                    let loaded = try await adapter.loadLanguageModel(model, options: options.options, logger: logger)
+                    let loaded = try await adapter.loadLanguageModel(model, options: options, logger: logger)
                     service = loaded
                     send(.loaded(WorkerModelFacts(
                         contextLength: loaded.contextLength, chatTemplateSource: loaded.chatTemplateSource, readsImages: loaded.readsImages, backend: loaded.backend,
@@ -75,7 +75,7 @@ public enum EngineWorker {
                     send(.loadFailed(Self.sdkError(error)))
                 }
             case .generate(let id, let request):
-                generate(id, request.request)
+                generate(id, request)
             case .cancel(let id):
                 runs[id]?.cancel()
             case .ask(let id, let question):
@@ -117,7 +117,7 @@ public enum EngineWorker {
             case .tokenCount(let text): return .count(try service.tokenCount(text))
             case .hasSpecialToken(let text): return .flag(service.hasSpecialToken(text))
             case .applyChatTemplate(let messages, let prefix): return .text(service.applyChatTemplate(messages, addAssistantPrefix: prefix))
-            case .imageTokenCount(let image): return .count(try service.imageTokenCount(image.image))
+            case .imageTokenCount(let image): return .count(try service.imageTokenCount(image))
             case .tokenize(let text, let addSpecial, let parseSpecial): return .tokens(try tokenizer().tokenize(text, addSpecial: addSpecial, parseSpecial: parseSpecial))
             case .piece(let token): return .bytes(try tokenizer().piece(token))
             }

@@ -10,10 +10,10 @@ import Glibc
 /// A runtime's message to its engine worker.
 enum WorkerRequest: Codable, Sendable {
     /// Load `model` with `framework`'s adapter; answered by ``WorkerReply/loaded(_:)`` or ``WorkerReply/loadFailed(_:)``.
-    case load(model: ModelInfo, framework: InferenceFramework, options: WorkerLoadOptions)
+    case load(model: ModelInfo, framework: InferenceFramework, options: ModelLoadOptions)
     /// Start a generation; answered at once by ``WorkerReply/answer(id:_:)`` (taken) or
     /// ``WorkerReply/done(id:error:)`` (refused), then by its events and ``WorkerReply/done(id:error:)``.
-    case generate(id: UInt64, request: WorkerEngineRequest)
+    case generate(id: UInt64, request: LLMEngineRequest)
     /// Stop generation `id` before its next decode step.
     case cancel(id: UInt64)
     /// One of the engine's quick questions; answered by ``WorkerReply/answer(id:_:)`` or ``WorkerReply/done(id:error:)``.
@@ -25,7 +25,7 @@ enum WorkerQuestion: Codable, Sendable {
     case tokenCount(text: String)
     case hasSpecialToken(text: String)
     case applyChatTemplate(messages: [Message], addAssistantPrefix: Bool)
-    case imageTokenCount(image: WorkerImage)
+    case imageTokenCount(image: LoadedImage)
     case tokenize(text: String, addSpecial: Bool, parseSpecial: Bool)
     case piece(token: Int32)
 }
@@ -59,87 +59,6 @@ struct WorkerModelFacts: Codable, Sendable {
     let backend: String
     /// The vocabulary's size where the engine tokenizes for the SDK (``TokenizerAdapter``).
     let vocabularySize: Int?
-}
-
-/// ``ModelLoadOptions`` on the wire.
-struct WorkerLoadOptions: Codable, Sendable {
-    let contextLength: Int?
-    let threads: Int?
-    let flashAttention: ModelLoadOptions.FlashAttention
-    let batchSize: Int
-    let parallel: Int
-    let queueLimit: Int
-    let gpuLayers: Int?
-    let reproducible: Bool
-
-    init(_ options: ModelLoadOptions) {
-        contextLength = options.contextLength
-        threads = options.threads
-        flashAttention = options.flashAttention
-        batchSize = options.batchSize
-        parallel = options.parallel
-        queueLimit = options.queueLimit
-        gpuLayers = options.gpuLayers
-        reproducible = options.reproducible
-    }
-
-    var options: ModelLoadOptions {
-        ModelLoadOptions(
-            contextLength: contextLength, threads: threads, flashAttention: flashAttention, batchSize: batchSize, parallel: parallel,
-            queueLimit: queueLimit, gpuLayers: gpuLayers, reproducible: reproducible
-        )
-    }
-}
-
-/// ``LoadedImage`` on the wire.
-struct WorkerImage: Codable, Sendable {
-    let bytes: Data
-    let format: ImageFormat?
-    let width: Int
-    let height: Int
-
-    init(_ image: LoadedImage) {
-        bytes = image.bytes
-        format = image.format
-        width = image.width
-        height = image.height
-    }
-
-    var image: LoadedImage { LoadedImage(bytes: bytes, format: format, width: width, height: height) }
-}
-
-/// ``LLMEngineRequest`` on the wire.
-struct WorkerEngineRequest: Codable, Sendable {
-    let prompt: String
-    let maxNewTokens: Int
-    let temperature: Float
-    let topP: Float
-    let topK: Int
-    let seed: UInt32?
-    let threads: Int?
-    let reuseCache: Bool
-    let images: [WorkerImage]
-    let grammar: String?
-
-    init(_ request: LLMEngineRequest) {
-        prompt = request.prompt
-        maxNewTokens = request.maxNewTokens
-        temperature = request.sampling.temperature
-        topP = request.sampling.topP
-        topK = request.sampling.topK
-        seed = request.sampling.seed
-        threads = request.threads
-        reuseCache = request.reuseCache
-        images = request.images.map(WorkerImage.init)
-        grammar = request.grammar
-    }
-
-    var request: LLMEngineRequest {
-        LLMEngineRequest(
-            prompt: prompt, maxNewTokens: maxNewTokens, sampling: LLMSampling(temperature: temperature, topP: topP, topK: topK, seed: seed),
-            threads: threads, reuseCache: reuseCache, images: images.map(\.image), grammar: grammar
-        )
-    }
 }
 
 /// ``LLMEngineEvent`` on the wire, without the tokens' times.

@@ -61,7 +61,7 @@ final class RemoteLLMService: LLMService, TokenizerAdapter {
     }
 
     func imageTokenCount(_ image: LoadedImage) throws -> Int {
-        guard case .count(let count) = try worker.ask(.imageTokenCount(image: WorkerImage(image))) else { throw unexpected() }
+        guard case .count(let count) = try worker.ask(.imageTokenCount(image: image)) else { throw unexpected() }
         return count
     }
 

@@ -15,7 +15,7 @@ public enum FrameworkAvailability: Sendable, Equatable, Codable {
 }
 
 /// How to load a model into an engine.
-public struct ModelLoadOptions: Sendable, Equatable {
+public struct ModelLoadOptions: Sendable, Equatable, Codable {
     /// Flash attention setting for engines that have one.
     public enum FlashAttention: String, Sendable, CaseIterable, Codable {
         /// Let the engine decide (llama.cpp: on for CPU).

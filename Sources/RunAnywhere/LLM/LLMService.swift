@@ -65,7 +65,7 @@ extension LLMService {
 }
 
 /// Sampling settings passed to an engine.
-public struct LLMSampling: Sendable, Equatable {
+public struct LLMSampling: Sendable, Equatable, Codable {
     /// 0 means greedy.
     public var temperature: Float
     /// Nucleus threshold; 1 disables it.
@@ -90,7 +90,7 @@ public struct LLMSampling: Sendable, Equatable {
 }
 
 /// What an engine is asked to generate.
-public struct LLMEngineRequest: Sendable, Equatable {
+public struct LLMEngineRequest: Sendable, Equatable, Codable {
     /// The prompt, already formatted.
     public var prompt: String
     /// Most tokens to generate.

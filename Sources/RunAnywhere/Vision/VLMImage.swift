@@ -111,7 +111,7 @@ public struct VLMImage: Sendable, Equatable, Codable {
 }
 
 /// An image read and checked by ``VLMImage/load()``, ready for an engine to decode.
-public struct LoadedImage: Sendable, Equatable {
+public struct LoadedImage: Sendable, Equatable, Codable {
     /// Encoded bytes, or raw RGB pixels when ``format`` is nil.
     public let bytes: Data
     /// The encoding; nil for raw RGB pixels.
