@@ -81,6 +81,7 @@ public struct RunAnywhereServer: Sendable {
             try configuration.validate()
             try await application(onServerRunning: onServerRunning).runService()
         } catch {
+            await runtime.unloadAllModels()
             try? await configuration.telemetryStore?.close()
             await configuration.ragSession?.close()
             throw error

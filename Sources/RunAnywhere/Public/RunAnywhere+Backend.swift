@@ -17,10 +17,15 @@ extension RunAnywhere {
         try await initializedState().backend?.flush()
     }
 
-    /// Shuts the SDK down before the app exits: the analytics recorded so far are written to the
-    /// outbox and, when any are queued, sent for at most `limit`; what is not sent goes with the
-    /// next run. The SDK is then reset (``reset()``); initialize it again to use it.
+    /// Shuts the SDK down before the app exits: every loaded model is unloaded (once its
+    /// requests end), the analytics recorded so far are written to the outbox and, when any are
+    /// queued, sent for at most `limit`; what is not sent goes with the next run. The SDK is then
+    /// reset (``reset()``); initialize it again to use it.
+    ///
+    /// Engines are freed here, not when the process ends: by then a GPU runtime (CUDA's) may
+    /// have been torn down by its own exit handler, and freeing a context on it aborts.
     public static func shutdown(sendingFor limit: Duration = .seconds(3)) async {
+        await current?.runtime.unloadAllModels()
         await replaceState(with: nil)?.close(sendingFor: limit)
     }
 }
