@@ -23,6 +23,10 @@ final class BatchScheduler: @unchecked Sendable {
     private let queueLimit: Int
     private let memory: OpaquePointer?
     private var api: ra_llama_api { llama.library.api }
+    private let vocabularySize: Int
+    /// Whether a step's sampling is spread over the cores: with fewer than 4, it only takes one
+    /// from the server's own work (measured on 2 cores: 1.1× faster one after another).
+    private let samplesInParallel = ProcessInfo.processInfo.activeProcessorCount >= 4
 
     // Shared with submitting threads, under `lock`.
     private let lock = NSCondition()
@@ -44,6 +48,7 @@ final class BatchScheduler: @unchecked Sendable {
         self.llama = llama
         self.queueLimit = max(0, queueLimit)
         self.memory = llama.library.api.llama_get_memory(llama.context)
+        vocabularySize = llama.vocabularySize
         slots = Array(repeating: nil, count: llama.parallel)
         caches = Array(repeating: PromptCache(chunk: llama.promptChunk), count: llama.parallel)
         lastUsed = Array(repeating: 0, count: llama.parallel)
@@ -151,7 +156,7 @@ final class BatchScheduler: @unchecked Sendable {
         generation.reused = reused
         generation.evaluated = reused
         generation.promptStarted = .now
-        generation.sampler = makeSampler(generation.request.sampling)
+        generation.sampler = LlamaTokenSampler(generation.request.sampling, api: api)
         // Checked when the request was submitted, so it parses here too.
         generation.grammar = generation.request.grammar.flatMap { llama.grammarSampler($0) }
         clock += 1
@@ -212,7 +217,7 @@ final class BatchScheduler: @unchecked Sendable {
             evaluated: generation.prompt.tokens.count - generation.reused, cached: generation.reused,
             seconds: (ContinuousClock.now - generation.promptStarted).inSeconds
         ))
-        sample(slot, output: output)
+        sample([(slot, output)])
     }
 
     /// Encodes an image of the prompt and writes its embeddings into the sequence's memory, as
@@ -258,12 +263,14 @@ final class BatchScheduler: @unchecked Sendable {
             failed(decoding, status, readingPrompt: false)
             return failed(read.map(\.slot), status, readingPrompt: true)
         }
+        var outputs: [(slot: Int, output: Int32)] = []
         for (output, slot) in decoding.enumerated() {
             guard let generation = slots[slot], let token = generation.pending else { continue }
             caches[slot].appendGenerated(token)
             generation.pending = nil
-            sample(slot, output: Int32(output))
+            outputs.append((slot, Int32(output)))
         }
+        sample(outputs)
         for (slot, tokens, output) in read {
             guard let generation = slots[slot] else { continue }
             caches[slot].appendUnreusable(Array(tokens))
@@ -272,20 +279,63 @@ final class BatchScheduler: @unchecked Sendable {
         }
     }
 
-    /// Samples the next token of `slot` from the batch's output `output` and emits it, or ends
-    /// the generation at an end-of-generation token, at its token budget or a full context.
-    private func sample(_ slot: Int, output: Int32) {
-        guard let generation = slots[slot] else { return }
-        guard let token = next(of: generation, output: output) else {
-            return end(slot, throwing: SDKError.llm(.generationFailed, "The grammar allows none of the model's tokens here"))
+    /// Samples the next token of each of `outputs` (a sequence and its output in the batch) and
+    /// emits it, or ends the generation at an end-of-generation token, at its token budget or a
+    /// full context. Where there are cores to spare, several are sampled at once: each reads its
+    /// own logit row with its own sampler, so a step's host work does not grow stream by stream.
+    private func sample(_ outputs: [(slot: Int, output: Int32)]) {
+        // One at a time: the first synchronizes the context with the device.
+        nonisolated(unsafe) let rows = outputs.map { api.llama_get_logits_ith(llama.context, $0.output).map { UnsafePointer<Float>($0) } }
+        var choices = [Choice](repeating: .noLogits, count: outputs.count)
+        choices.withUnsafeMutableBufferPointer { buffer in
+            // Each thread writes its own entry and reads its own row and generation.
+            nonisolated(unsafe) let choices = buffer
+            let choose: @Sendable (Int) -> Void = { i in
+                if let generation = self.slots[outputs[i].slot], let row = rows[i] { choices[i] = self.choose(for: generation, from: row) }
+            }
+            if outputs.count >= 4, samplesInParallel {
+                DispatchQueue.concurrentPerform(iterations: outputs.count, execute: choose)
+            } else {
+                (0..<outputs.count).forEach(choose)
+            }
         }
-        if api.llama_vocab_is_eog(llama.vocab, token) { return end(slot, .endOfGeneration) }
+        for (choice, (slot, _)) in zip(choices, outputs) { settle(slot, choice) }
+    }
+
+    /// What sampling made of a generation's logit row.
+    private enum Choice {
+        case token(llama_token)
+        case endOfGeneration
+        case refusedByGrammar
+        case noLogits
+    }
+
+    /// Samples `generation`'s next token from `row` and emits its text; touches nothing but
+    /// the generation, so that generations can be sampled on several threads at once.
+    private func choose(for generation: LlamaGeneration, from row: UnsafePointer<Float>) -> Choice {
+        guard let token = next(of: generation, from: row) else { return .refusedByGrammar }
+        if api.llama_vocab_is_eog(llama.vocab, token) { return .endOfGeneration }
         generation.emitter.emitToken(llama.piece(token))
-        generation.generated += 1
-        if generation.generated >= generation.request.maxNewTokens || caches[slot].count + 1 >= llama.contextLength {
-            return end(slot, .length)
+        return .token(token)
+    }
+
+    /// Ends the generation of `slot` or keeps its token for the next step, after ``choose(for:from:)``.
+    private func settle(_ slot: Int, _ choice: Choice) {
+        guard let generation = slots[slot] else { return }
+        switch choice {
+        case .noLogits:
+            end(slot, throwing: SDKError.llm(.generationFailed, "llama.cpp gave no logits for the token to sample"))
+        case .refusedByGrammar:
+            end(slot, throwing: SDKError.llm(.generationFailed, "The grammar allows none of the model's tokens here"))
+        case .endOfGeneration:
+            end(slot, .endOfGeneration)
+        case .token(let token):
+            generation.generated += 1
+            if generation.generated >= generation.request.maxNewTokens || caches[slot].count + 1 >= llama.contextLength {
+                return end(slot, .length)
+            }
+            generation.pending = token
         }
-        generation.pending = token
     }
 
     private func decode(threads: Int, abortingOn flag: CancellationFlag?) -> Int32 {
@@ -337,7 +387,7 @@ final class BatchScheduler: @unchecked Sendable {
     /// Frees `slot` for the next request, keeping its memory for prefix reuse.
     private func release(_ slot: Int) -> LlamaGeneration? {
         guard let generation = slots[slot] else { return nil }
-        if let sampler = generation.sampler { api.llama_sampler_free(sampler) }
+        generation.sampler?.free()
         if let grammar = generation.grammar { api.llama_sampler_free(grammar) }
         generation.sampler = nil
         generation.grammar = nil
@@ -348,14 +398,15 @@ final class BatchScheduler: @unchecked Sendable {
         return generation
     }
 
-    /// The next token of `generation` from the batch's output `output`. With a grammar, the
-    /// token is drawn as if there were none and then checked against the grammar alone, which is
-    /// cheap; only when the grammar refuses it is every token of the vocabulary checked and the
-    /// draw made again among those it allows (as llama.cpp's own sampler does: checking the whole
+    /// The next token of `generation` from its logit row `row`. With a grammar, the token is
+    /// drawn as if there were none and then checked against the grammar alone, which is cheap;
+    /// only when the grammar refuses it is every token of the vocabulary checked and the draw
+    /// made again among those it allows (as llama.cpp's own sampler does: checking the whole
     /// vocabulary at every step made decoding about twice as slow). Nil when the grammar allows
     /// no token at all.
-    private func next(of generation: LlamaGeneration, output: Int32) -> llama_token? {
-        let token = api.llama_sampler_sample(generation.sampler, llama.context, output)
+    private func next(of generation: LlamaGeneration, from row: UnsafePointer<Float>) -> llama_token? {
+        guard let sampler = generation.sampler else { return nil }
+        let token = sampler.sample(row, count: vocabularySize)
         guard let grammar = generation.grammar else { return token }
         var candidate = llama_token_data(id: token, logit: 1, p: 0)
         let allowed = withUnsafeMutablePointer(to: &candidate) { pointer in
@@ -367,33 +418,13 @@ final class BatchScheduler: @unchecked Sendable {
             api.llama_sampler_accept(grammar, token)
             return token
         }
-        let logits = api.llama_get_logits_ith(llama.context, output)!
-        var candidates = (0..<api.llama_vocab_n_tokens(llama.vocab)).map { llama_token_data(id: $0, logit: logits[Int($0)], p: 0) }
-        let chosen = candidates.withUnsafeMutableBufferPointer { buffer -> llama_token? in
+        var candidates = (0..<vocabularySize).map { llama_token_data(id: llama_token($0), logit: row[$0], p: 0) }
+        candidates.withUnsafeMutableBufferPointer { buffer in
             var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
             api.llama_sampler_apply(grammar, &array)
-            guard UnsafeBufferPointer(start: array.data, count: array.size).contains(where: { $0.logit != -Float.infinity }) else { return nil }
-            api.llama_sampler_apply(generation.sampler, &array)
-            return array.selected >= 0 ? array.data[Int(array.selected)].id : nil
         }
-        guard let chosen else { return nil }
+        guard candidates.contains(where: { $0.logit != -Float.infinity }), let chosen = sampler.sample(among: &candidates) else { return nil }
         api.llama_sampler_accept(grammar, chosen)
-        api.llama_sampler_accept(generation.sampler, chosen)
         return chosen
-    }
-
-    /// Greedy at temperature 0; otherwise top-k, top-p, temperature, then a seeded draw.
-    private func makeSampler(_ sampling: LLMSampling) -> UnsafeMutablePointer<llama_sampler> {
-        let chain = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
-        if sampling.temperature <= 0 {
-            api.llama_sampler_chain_add(chain, api.llama_sampler_init_greedy())
-            return chain
-        }
-        // A top-k beyond any vocabulary (a client may send 1e18) keeps every token, as Int32.max does.
-        if sampling.topK > 0 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_top_k(Int32(clamping: sampling.topK))) }
-        if sampling.topP < 1 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_top_p(sampling.topP, 1)) }
-        api.llama_sampler_chain_add(chain, api.llama_sampler_init_temp(sampling.temperature))
-        api.llama_sampler_chain_add(chain, api.llama_sampler_init_dist(sampling.seed ?? UInt32.random(in: 0..<UInt32.max)))
-        return chain
     }
 }

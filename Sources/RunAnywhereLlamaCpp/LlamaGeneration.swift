@@ -13,8 +13,8 @@ final class LlamaGeneration {
     /// Whether it decodes in calls of its own to keep a reproducibility promise that the
     /// context cannot keep in a shared batch (see ``BatchScheduler``).
     let decodesAlone: Bool
-    var sampler: UnsafeMutablePointer<llama_sampler>?
-    /// The request's grammar, kept out of `sampler`'s chain (see ``BatchScheduler``'s sampling).
+    var sampler: LlamaTokenSampler?
+    /// The request's grammar, kept apart from `sampler` (see ``BatchScheduler``'s sampling).
     var grammar: UnsafeMutablePointer<llama_sampler>?
     /// Prompt tokens taken from the sequence's memory instead of evaluated.
     var reused = 0

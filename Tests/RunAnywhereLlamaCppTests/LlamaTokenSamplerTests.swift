@@ -1,0 +1,80 @@
+import CLlamaCpp
+import Foundation
+import Logging
+import RunAnywhere
+@testable import RunAnywhereLlamaCpp
+import RunAnywhereTestSupport
+import Testing
+
+/// The scheduler's sampler reads a logit row once: its greedy choice, its top-k selection, and a
+/// seeded top-k draw must be exactly what llama.cpp's own samplers choose from the whole row.
+extension LlamaTests {
+    @Suite struct TokenSampler {
+        /// Rows of the default model's vocabulary size and of awkward sizes, seeded, with ties
+        /// (values rounded to a few levels) in every other one.
+        static func rows() -> [[Float]] {
+            var generator = SeededGenerator(seed: 48)
+            return [49_152, 1, 15, 16, 17, 40, 41, 1000, 4099].enumerated().map { index, count in
+                (0..<count).map { _ in
+                    let value = Float.random(in: -20...20, using: &generator)
+                    return index.isMultiple(of: 2) ? value.rounded() : value
+                }
+            }
+        }
+
+        @Test func greedyTakesTheFirstLargestEntry() {
+            for row in Self.rows() {
+                let expected = row.indices.reduce(0) { row[$1] > row[$0] ? $1 : $0 }
+                let chosen = row.withUnsafeBufferPointer { LlamaTokenSampler.argmax($0.baseAddress!, count: row.count) }
+                #expect(Int(chosen) == expected, "\(row.count) entries")
+            }
+        }
+
+        @Test func topKKeepsTheKLargestEntriesAndOfEqualsTheLowestTokens() {
+            for row in Self.rows() {
+                for k in [1, 2, 16, 40, 100] where k < row.count {
+                    let expected = Set(row.indices.sorted { row[$0] != row[$1] ? row[$0] > row[$1] : $0 < $1 }.prefix(k).map { llama_token($0) })
+                    var heap: [llama_token_data] = []
+                    row.withUnsafeBufferPointer { LlamaTokenSampler.best(k, of: $0.baseAddress!, count: row.count, into: &heap) }
+                    #expect(Set(heap.map(\.id)) == expected, "k \(k) of \(row.count)")
+                    #expect(heap.allSatisfy { row[Int($0.id)] == $0.logit })
+                }
+            }
+        }
+
+        /// A seeded draw among the row's top k is llama.cpp's draw over the whole row with the
+        /// same chain and seed, draw after draw.
+        @Test func aSeededDrawIsLlamaCppsDrawOverTheWholeRow() throws {
+            let api = try LlamaLibrary.load(logger: Logger(label: "test")).api
+            for sampling in [LLMSampling(temperature: 0.8, topP: 0.9, topK: 40, seed: 7), LLMSampling(temperature: 1.5, topP: 1, topK: 5, seed: 1),
+                             LLMSampling(temperature: 0.7, topP: 0.5, topK: 0, seed: 3), LLMSampling(temperature: 0, topP: 1, topK: 40, seed: nil)] {
+                let ours = LlamaTokenSampler(sampling, api: api)
+                defer { ours.free() }
+                let theirs = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
+                defer { api.llama_sampler_free(theirs) }
+                if sampling.temperature <= 0 {
+                    api.llama_sampler_chain_add(theirs, api.llama_sampler_init_greedy())
+                } else {
+                    if sampling.topK > 0 { api.llama_sampler_chain_add(theirs, api.llama_sampler_init_top_k(Int32(sampling.topK))) }
+                    if sampling.topP < 1 { api.llama_sampler_chain_add(theirs, api.llama_sampler_init_top_p(sampling.topP, 1)) }
+                    api.llama_sampler_chain_add(theirs, api.llama_sampler_init_temp(sampling.temperature))
+                    api.llama_sampler_chain_add(theirs, api.llama_sampler_init_dist(try #require(sampling.seed)))
+                }
+                var generator = SeededGenerator(seed: 11)
+                for draw in 0..<200 {
+                    // Distinct values: with equals at the k-th place, which of them a top-k keeps is llama.cpp's own choice.
+                    let row = (0..<4099).map { _ in Float.random(in: -8...8, using: &generator) }
+                    let chosen = row.withUnsafeBufferPointer { ours.sample($0.baseAddress!, count: row.count) }
+                    var all = row.indices.map { llama_token_data(id: llama_token($0), logit: row[$0], p: 0) }
+                    let expected = all.withUnsafeMutableBufferPointer { buffer in
+                        var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
+                        api.llama_sampler_apply(theirs, &array)
+                        return array.data[Int(array.selected)].id
+                    }
+                    api.llama_sampler_accept(theirs, expected)
+                    #expect(chosen == expected, "\(sampling), draw \(draw)")
+                }
+            }
+        }
+    }
+}
