@@ -166,13 +166,18 @@ final class EngineProcess: Sendable {
     }
 
     private func send(_ request: WorkerRequest) {
+        guard let line = WorkerWire.line(request) else { return }
         input.withLock { fd in
-            if let fd { WorkerWire.write(request, to: fd) }
+            if let fd { WorkerWire.write(line, to: fd) }
         }
     }
 
     /// One line from the worker.
     private func handle(_ line: Data) {
+        if WorkerTokenLine.isTokenLine(line), let (id, bytes) = WorkerTokenLine.decode(line) {
+            state.withLock { $0.runs[id] }?.emit(.token(bytes: bytes, at: .now))
+            return
+        }
         guard let reply = try? JSONDecoder().decode(WorkerReply.self, from: line) else {
             logger.warning("An engine worker wrote a line that is not a message", metadata: ["model": "\(modelID)", "line": "\(String(decoding: line.prefix(200), as: UTF8.self))"])
             return
@@ -184,7 +189,7 @@ final class EngineProcess: Sendable {
             settleLoad(.failure(error))
         case .event(let id, let event):
             let emitter = state.withLock { $0.runs[id] }
-            emitter?.emit(event.event(at: .now))
+            emitter?.emit(event.event)
         case .done(let id, let error):
             let (emitter, question) = state.withLock { ($0.runs.removeValue(forKey: id), $0.questions.removeValue(forKey: id)) }
             emitter?.finish(throwing: error)

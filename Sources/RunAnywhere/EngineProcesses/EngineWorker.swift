@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 
 /// The engine side of ``EngineProcesses``: a worker process's main loop. It loads the one model
 /// its runtime sends, runs the generations and answers the questions the runtime sends on
@@ -29,6 +28,7 @@ public enum EngineWorker {
             await worker.handle(request)
         }
         await worker.unload()
+        await worker.output.close()
         return 0
     }
 
@@ -40,22 +40,22 @@ public enum EngineWorker {
 
     /// The state of one worker: its model, its running generations, and its output.
     private actor Worker {
-        let output: Int32
+        let output: LineWriter
         let frameworks: FrameworkAdapterRegistry
         let logger: Logger
-        let writing = Mutex<Void>(())
         var service: (any LLMService)?
         var runs: [UInt64: LLMEngineRun] = [:]
         let faults = ProcessInfo.processInfo.environment[EngineWorker.faultsVariable] == "1"
 
         init(output: Int32, frameworks: FrameworkAdapterRegistry, logger: Logger) {
-            self.output = output
+            self.output = LineWriter(fd: output)
             self.frameworks = frameworks
             self.logger = logger
         }
 
+        /// Writes `reply`; encoded on the caller's thread, so that generations encode at once.
         nonisolated func send(_ reply: WorkerReply) {
-            writing.withLock { _ in WorkerWire.write(reply, to: output) }
+            if let line = WorkerWire.line(reply) { output.write(line) }
         }
 
         func handle(_ request: WorkerRequest) async {
@@ -101,7 +101,13 @@ public enum EngineWorker {
             Task { [self] in
                 var failure: SDKError?
                 do {
-                    for try await event in run.events { send(.event(id: id, event: WorkerEngineEvent(event))) }
+                    for try await event in run.events {
+                        if let event = WorkerEngineEvent(event) {
+                            send(.event(id: id, event: event))
+                        } else if case .token(let bytes, _) = event {
+                            output.write(WorkerTokenLine.encode(id: id, bytes: bytes))
+                        }
+                    }
                 } catch {
                     failure = Self.sdkError(error)
                 }
