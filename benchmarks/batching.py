@@ -20,8 +20,8 @@ from openai import OpenAI
 
 import llama_tools
 from chat_turn import TURNS
-from serve_process import start_server
-from serve_throughput import QUESTIONS, free_port
+from serve_process import free_port, start_server
+from serve_throughput import QUESTIONS
 
 CHAT_TURNS = TURNS[:5]
 SAMPLED = 0.8

@@ -1,14 +1,17 @@
 """Driver for benchmarks/gpu; see that script."""
 import argparse
+import datetime
 import json
 import os
+import platform
 import subprocess
+import sys
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import llama_tools
-from serve_process import start_server
+from serve_process import free_port, start_server
 
 # A text that keeps a small model writing (no end-of-text for 128 tokens or more), as
 # llm-overhead's prompt does.
@@ -36,12 +39,10 @@ def llama_bench(bench, model, args, env):
 def batched_bench(batched, model, args, prompt_tokens, env):
     """Tokens/sec, prompts and generated together, over `streams` sequences at once
     (llama-batched-bench's S: every prompt read, then args.stream_tokens generated for each)."""
-    context = args.streams * (prompt_tokens + args.stream_tokens) + 64
-    out = run_tool([batched, "-m", model, "-c", str(context), "-b", "2048", "-ub", "512", "-ngl", str(args.gpu_layers_tools),
-                    "-t", str(args.threads), "-npp", str(prompt_tokens), "-ntg", str(args.stream_tokens), "-npl", str(args.streams),
-                    "--output-format", "jsonl"], env)
-    row = json.loads([line for line in out.splitlines() if line.startswith("{")][-1])
-    return row["speed"]
+    context = llama_tools.batched_context(args.streams, prompt_tokens + args.stream_tokens)
+    return llama_tools.batched_bench_row([batched, "-m", model, "-c", str(context), "-b", "2048", "-ub", "512", "-ngl", str(args.gpu_layers_tools),
+                                          "-t", str(args.threads), "-npp", str(prompt_tokens), "-ntg", str(args.stream_tokens)],
+                                         args.streams, env, "gpu")["speed"]
 
 
 def post(base, path, body):
@@ -90,19 +91,48 @@ def sdk(binary, model, args, env):
         stream_flags += ["--gpu-layers", str(args.gpu_layers)]
     process, base = start_server(binary, stream_flags, env)
     try:
-        complete(base, model, "Hello", 4)
-        with ThreadPoolExecutor(args.streams) as pool:
-            started = time.perf_counter()
-            # Sampled, unseeded, as chat traffic is: the scheduler decodes such requests together
-            # (greedy and seeded ones promise reproducible numbers, so each gets decode calls of its own).
-            answers = list(pool.map(lambda i: complete(base, model, f"{i + 1}. {STORY}", args.stream_tokens, 0.8), range(args.streams)))
-            elapsed = time.perf_counter() - started
+        streams = concurrent_streams(base, model, args)
     finally:
         process.terminate()
         process.wait(timeout=60)
-    streamed = sum(a["usage"]["prompt_tokens"] + a["usage"]["completion_tokens"] for a in answers)
     return {"prompt": sum(prompts) / len(prompts), "decode": sum(decodes) / len(decodes), "generated": min(generated),
-            "streams": streamed / elapsed, "streamPrompt": prompt_tokens}
+            "streams": streams, "streamPrompt": prompt_tokens}
+
+
+def concurrent_streams(base, model, args):
+    """args.streams completions of args.stream_tokens at once, after a round of them to warm up:
+    prompt and generated tokens/s together, from the first request sent to the last answer received.
+    Sampled, unseeded, as chat traffic is (the scheduler decodes such requests together; greedy
+    and seeded ones promise reproducible numbers, so each gets decode calls of its own)."""
+    def round_of_streams():
+        with ThreadPoolExecutor(args.streams) as pool:
+            started = time.perf_counter()
+            answers = list(pool.map(lambda i: complete(base, model, f"{i + 1}. {STORY}", args.stream_tokens, 0.8), range(args.streams)))
+            return sum(a["usage"]["prompt_tokens"] + a["usage"]["completion_tokens"] for a in answers) / (time.perf_counter() - started)
+    # A first round warms the device up for every batch size the streams go through (a GPU
+    # backend prepares its kernels and graphs per shape), as llama-batched-bench warms up.
+    round_of_streams()
+    return round_of_streams()
+
+
+def llama_server(server, model_path, model, args, prompt_tokens, env):
+    """The same streams against llama-server from the same build, with as many slots."""
+    port = free_port()
+    process = subprocess.Popen([server, "-m", model_path, "--alias", model, "-ngl", str(args.gpu_layers_tools), "-np", str(args.streams),
+                                "-c", str(args.streams * (prompt_tokens + args.stream_tokens + 64)), "-t", str(args.threads),
+                                "--host", "127.0.0.1", "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(1200):
+            try:
+                urllib.request.urlopen(base + "/health", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.1)
+        return concurrent_streams(base, model, args)
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
 
 
 def main():
@@ -116,32 +146,60 @@ def main():
     parser.add_argument("--stream-tokens", type=int, default=128)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--gpu-layers", type=int, help="the SDK's --gpu-layers (default: its own choice); the tools get 99, or 0 with 0")
+    parser.add_argument("--results", default=os.path.join(llama_tools.ROOT, "benchmarks", "results"),
+                        help="folder of the dated results file this run writes")
     args = parser.parse_args()
     home = os.environ.get("RUNANYWHERE_HOME") or os.path.expanduser("~/.cache/runanywhere")
     env = dict(os.environ)
     library, backends = llama_tools.engine_library(args.binary, env, "gpu")
     on_cpu = args.gpu_layers == 0 or backends == "CPU"
     args.gpu_layers_tools = 0 if on_cpu else 99
-    tools = llama_tools.build(library, home, ["llama-bench", "llama-batched-bench"], args.threads, "gpu")
+    tools = llama_tools.build(library, home, ["llama-bench", "llama-batched-bench", "llama-server"], args.threads, "gpu")
     bench, batched = tools["llama-bench"], tools["llama-batched-bench"]
     model_path = llama_tools.model_file(args.binary, args.model, env, "gpu")
     where = [args.binary, "generate", "--json", "--max-tokens", "1", "--threads", str(args.threads), "--model", args.model, "Hi"]
     if args.gpu_layers is not None:
         where[2:2] = ["--gpu-layers", str(args.gpu_layers)]
-    backend = json.loads(subprocess.run(where, env=env, check=True, capture_output=True, text=True).stdout)["backend"]
+    # Its exit status is reported, not relied on: the figures are taken either way.
+    generated = subprocess.run(where, env=env, capture_output=True, text=True)
+    backend = json.loads(generated.stdout[generated.stdout.index("{"):])["backend"] if "{" in generated.stdout else "unknown"
+    if generated.returncode != 0:
+        print(f"gpu: `runanywhere generate` exited with status {generated.returncode}: {generated.stderr[-500:]}", flush=True)
     print(f"engine: {library} (backends: {backends}); the SDK runs the model on: {backend}", flush=True)
     print(f"model: {model_path}; threads: {args.threads}", flush=True)
     ours = sdk(args.binary, args.model, args, env)
     prompt, decode = llama_bench(bench, model_path, args, env)
     streams = batched_bench(batched, model_path, args, ours["streamPrompt"], env)
-    rows = [(f"prompt tok/s (pp{args.prompt})", ours["prompt"], prompt, 0.95),
-            (f"decode tok/s (tg{args.tokens}; the SDK wrote {ours['generated']}+)", ours["decode"], decode, 0.95),
-            (f"{args.streams} streams at once, prompt+generated tok/s", ours["streams"], streams, 0.9)]
-    print(f"\n{'measure':<44} {'SDK':>10} {'llama.cpp':>10} {'ratio':>7}  target")
+    served = llama_server(tools["llama-server"], model_path, args.model, args, ours["streamPrompt"], env)
+    rows = [(f"prompt tok/s (pp{args.prompt}) vs llama-bench", ours["prompt"], prompt, 0.95),
+            (f"decode tok/s (tg{args.tokens}; the SDK wrote {ours['generated']}+) vs llama-bench", ours["decode"], decode, 0.95),
+            (f"{args.streams} streams, prompt+generated tok/s vs llama-batched-bench", ours["streams"], streams, 0.6),
+            (f"{args.streams} streams, the same client vs llama-server", ours["streams"], served, 1.0)]
+    lines = [f"# benchmarks/gpu, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC", "",
+             f"machine: {gpu_name()}; {llama_tools.cpu_model()}, {os.cpu_count()} cores; {platform.platform()}",
+             f"command: benchmarks/gpu {' '.join(sys.argv[1:])}",
+             f"engine: {library} (backends: {backends}); the SDK runs the model on: {backend}; `generate` exit status {generated.returncode}",
+             f"model: {model_path}; threads: {args.threads}", "",
+             "| measure | SDK | llama.cpp | ratio | target |", "|---|---|---|---|---|"]
     for name, mine, theirs, target in rows:
         ratio = mine / theirs if theirs else 0
-        print(f"{name:<44} {mine:>10.1f} {theirs:>10.1f} {ratio:>7.2f}  >= {target} {'ok' if ratio >= target else 'BELOW'}")
-    print("llama.cpp: llama-bench (pp, tg) and llama-batched-bench (S) built from the same source against the same ggml")
+        lines.append(f"| {name} | {mine:.1f} | {theirs:.1f} | {ratio:.2f} | >= {target} {'ok' if ratio >= target else 'BELOW'} |")
+    lines += ["", "llama.cpp: llama-bench (pp, tg), llama-batched-bench (S) and llama-server built from the same source against the same ggml"]
+    report = "\n".join(lines) + "\n"
+    print("\n" + report, flush=True)
+    os.makedirs(args.results, exist_ok=True)
+    path = os.path.join(args.results, f"gpu-{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H%M%SZ}.md")
+    with open(path, "w") as out:
+        out.write(report)
+    print(f"written to {path}")
+
+
+def gpu_name():
+    try:
+        return subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                              capture_output=True, text=True, timeout=30).stdout.strip() or "no NVIDIA GPU"
+    except (OSError, subprocess.TimeoutExpired):
+        return "no NVIDIA GPU"
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import tarfile
 import tempfile
 import time
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
 def engine_library(binary, env, who):
@@ -101,3 +101,33 @@ def build(library, home, targets, threads, who):
     open(os.path.join(folder, ".built"), "w").close()
     print(f"built in {time.time() - started:.0f} s", flush=True)
     return paths
+
+
+def cpu_model():
+    """The CPU's model name, for results files."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            return next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
+    except (OSError, StopIteration):
+        return "unknown CPU"
+
+
+def batched_context(streams, tokens):
+    """A context for llama-batched-bench with `streams` sequences of `tokens` each: llama.cpp
+    rounds the context it is given (per sequence, to 256), and the benchmark silently skips a
+    configuration that does not fit what it got, so each sequence gets a whole 256 spare."""
+    return streams * ((tokens + 255) // 256 + 1) * 256
+
+
+def batched_bench_row(command, streams, env, who):
+    """Runs llama-batched-bench (`command`, without -npl and output options) for `streams`
+    sequences and returns its JSON row. The tool logs through llama.cpp's asynchronous logger,
+    which can drop the last line when the process ends right after it: a second, one-sequence
+    configuration runs after the one measured, so that its line is out before the end."""
+    result = subprocess.run(command + ["-npl", f"{streams},1", "--output-format", "jsonl"], env=env, capture_output=True, text=True)
+    # Some builds log on standard error.
+    rows = [json.loads(line) for line in (result.stdout + "\n" + result.stderr).splitlines() if line.startswith("{")]
+    row = next((r for r in rows if r["pl"] == streams), None)
+    if result.returncode != 0 or row is None:
+        raise SystemExit(f"{who}: llama-batched-bench gave no result for {streams} sequences ({result.returncode}): {result.stderr[-2000:]}")
+    return row

@@ -1,6 +1,14 @@
-"""Starting `runanywhere serve` for the benchmark scripts."""
+"""Starting `runanywhere serve` for the benchmark scripts (and a free port for other servers)."""
+import socket
 import subprocess
 import threading
+
+
+def free_port():
+    """A loopback port nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def start_server(binary, arguments=(), env=None):

@@ -12,7 +12,6 @@ import importlib.util
 import json
 import os
 import platform
-import socket
 import statistics
 import subprocess
 import sys
@@ -20,7 +19,7 @@ import time
 
 from openai import OpenAI
 
-from serve_process import start_server
+from serve_process import free_port, start_server
 
 QUESTIONS = [
     "Write a short story about a lighthouse keeper.", "Explain how rain forms.", "Describe a busy market in the morning.",
@@ -45,12 +44,6 @@ def stream(client, model, question, args, sent):
             last = now
     return {"ttft": (first - sent) if first else None, "end": last or time.perf_counter(), "tokens": tokens,
             "decode": (tokens - 1) / (last - first) if first and last and last > first and tokens > 1 else None}
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def python_server_reference(binary, model, args):
