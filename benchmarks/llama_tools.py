@@ -53,11 +53,14 @@ def build(library, home, targets, threads, who):
     Returns {target: path}."""
     lib = os.path.dirname(library)
     prefix = os.path.dirname(os.path.dirname(lib))  # …/llama_cpp/lib → the install's root
-    folder = os.path.join(home, "engines", "llama.cpp-tools", hashlib.sha256(lib.encode()).hexdigest()[:12], "+".join(sorted(targets)))
+    cache = os.path.join(home, "engines", "llama.cpp-tools", hashlib.sha256(lib.encode()).hexdigest()[:12])
+    # A build of more programs serves too (benchmarks/host-cost's serves benchmarks/batching).
+    for built in sorted(os.listdir(cache)) if os.path.isdir(cache) else []:
+        if set(targets) <= set(built.split("+")) and os.path.exists(os.path.join(cache, built, ".built")):
+            return {target: os.path.join(cache, built, "build", "bin", target) for target in targets}
+    folder = os.path.join(cache, "+".join(sorted(targets)))
     build_dir = os.path.join(folder, "build")
     paths = {target: os.path.join(build_dir, "bin", target) for target in targets}
-    if os.path.exists(os.path.join(folder, ".built")):
-        return paths
     venv = os.path.join(home, "engines", "venv", "bin")
 
     def program(name):
