@@ -28,7 +28,7 @@ public enum EngineWorker {
             await worker.handle(request)
         }
         await worker.unload()
-        await worker.output.close()
+        await worker.output.flush()
         return 0
     }
 
