@@ -10,17 +10,15 @@ import concurrent.futures
 import os
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 from openai import OpenAI
 
 import llama_tools
 from chat_turn import TURNS
-from serve_process import free_port, start_server
+from serve_process import start_server
 from serve_throughput import QUESTIONS
 
 CHAT_TURNS = TURNS[:5]
@@ -75,22 +73,7 @@ def chat(client, model, tokens, temperature, seed, tag):
 
 def llama_server(program, model_path, model, threads, parallel, context):
     """llama.cpp's server with `parallel` slots of `context` tokens each, otherwise its defaults."""
-    port = free_port()
-    process = subprocess.Popen([program, "-m", model_path, "-a", model, "--host", "127.0.0.1", "--port", str(port),
-                                "-t", str(threads), "-tb", str(threads), "-np", str(parallel), "-c", str(context * parallel),
-                                "--no-webui"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5) as response:
-                if response.status == 200:
-                    return process, f"http://127.0.0.1:{port}"
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise SystemExit(f"batching: llama-server did not start ({program})")
-        time.sleep(0.2)
+    return llama_tools.start_llama_server(program, model_path, model, threads, parallel, context, "batching")
 
 
 def busy():

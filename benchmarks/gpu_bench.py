@@ -11,7 +11,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import llama_tools
-from serve_process import free_port, start_server
+from serve_process import start_server
 
 # A text that keeps a small model writing (no end-of-text for 128 tokens or more), as
 # llm-overhead's prompt does.
@@ -117,18 +117,9 @@ def concurrent_streams(base, model, args):
 
 def llama_server(server, model_path, model, args, prompt_tokens, env):
     """The same streams against llama-server from the same build, with as many slots."""
-    port = free_port()
-    process = subprocess.Popen([server, "-m", model_path, "--alias", model, "-ngl", str(args.gpu_layers_tools), "-np", str(args.streams),
-                                "-c", str(args.streams * (prompt_tokens + args.stream_tokens + 64)), "-t", str(args.threads),
-                                "--host", "127.0.0.1", "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    process, base = llama_tools.start_llama_server(server, model_path, model, args.threads, args.streams, prompt_tokens + args.stream_tokens + 64,
+                                                   "gpu", gpu_layers=args.gpu_layers_tools, env=env)
     try:
-        for _ in range(1200):
-            try:
-                urllib.request.urlopen(base + "/health", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.1)
         return concurrent_streams(base, model, args)
     finally:
         process.terminate()

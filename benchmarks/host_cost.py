@@ -16,7 +16,7 @@ import numpy as np
 import gguf
 
 import llama_tools
-from serve_process import free_port, start_server
+from serve_process import start_server
 
 MODEL_ID = "host-cost-random"
 # The default model's vocabulary (SmolLM2: 49,152 tokens), since the per-token host work (a logit
@@ -106,19 +106,8 @@ def load(base, args, temperature):
 def start(server, args, model, env):
     """Starts one of the servers under test; returns (process, base URL)."""
     if server["kind"] == "llama-server":
-        port = free_port()
-        process = subprocess.Popen([server["path"], "-m", model, "--alias", MODEL_ID, "-ngl", "0", "-np", str(args.streams),
-                                    "-c", str(args.streams * (args.prompt + args.tokens + 16)), "-t", str(args.threads),
-                                    "--host", "127.0.0.1", "--port", str(port)], env=env,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(600):
-            try:
-                urllib.request.urlopen(base + "/health", timeout=2)
-                return process, base
-            except OSError:
-                time.sleep(0.2)
-        raise SystemExit("host-cost: llama-server did not start")
+        return llama_tools.start_llama_server(server["path"], model, MODEL_ID, args.threads, args.streams, args.prompt + args.tokens + 16,
+                                              "host-cost", env=env)
     flags = ["--threads", str(args.threads), "--parallel", str(args.streams), "--queue", "0", "--gpu-layers", "0",
              "--context-length", str(args.prompt + args.tokens + 16)] + server["flags"]
     return start_server(server["path"], flags, env)

@@ -9,6 +9,7 @@ import subprocess
 import tarfile
 import tempfile
 import time
+import urllib.request
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -134,3 +135,26 @@ def batched_bench_row(command, streams, env, who):
     if result.returncode != 0 or row is None:
         raise SystemExit(f"{who}: llama-batched-bench gave no result for {streams} sequences ({result.returncode}): {result.stderr[-2000:]}")
     return row
+
+
+def start_llama_server(program, model_path, alias, threads, slots, slot_context, who, gpu_layers=0, env=None):
+    """llama.cpp's server on a free loopback port with `slots` slots of `slot_context` tokens
+    each, `gpu_layers` layers on a GPU, otherwise its defaults; returns the process and its base
+    URL once /health answers."""
+    from serve_process import free_port
+    port = free_port()
+    process = subprocess.Popen([program, "-m", model_path, "-a", alias, "--host", "127.0.0.1", "--port", str(port),
+                                "-t", str(threads), "-tb", str(threads), "-np", str(slots), "-c", str(slot_context * slots),
+                                "-ngl", str(gpu_layers), "--no-webui"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5) as response:
+                if response.status == 200:
+                    return process, f"http://127.0.0.1:{port}"
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise SystemExit(f"{who}: llama-server did not start ({program})")
+        time.sleep(0.2)
