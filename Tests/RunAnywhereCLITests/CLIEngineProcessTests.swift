@@ -6,10 +6,10 @@ import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
 
-/// `runanywhere serve` runs each language model in an engine worker process: a real SIGSEGV, a
-/// real abort() and a SIGKILL of one model's worker cost only that worker's requests, while
-/// another model streams on (Tests/clients/engine_crash_check.py, with the official `openai`
-/// client); with `--in-process-engines` no worker is started.
+/// `runanywhere serve` runs each language and embedding model in an engine worker process named
+/// after its model: a real SIGSEGV, a real abort() and a SIGKILL of one model's worker cost only
+/// that worker's requests, while another model streams on (Tests/clients/engine_crash_check.py,
+/// with the official `openai` client); with `--in-process-engines` no worker is started.
 @Suite(.serverLane, .serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.venvPython != nil, "needs llama.cpp, the default model and the venv: run scripts/setup --tests --build tests"))
 struct CLIEngineProcessTests {
     static let crashScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -56,6 +56,18 @@ struct CLIEngineProcessTests {
         return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
     }
 
+    /// Two texts embedded by `server`'s default embedding model.
+    static func embed(_ server: ServeProcess) async throws {
+        var request = URLRequest(url: URL(string: server.baseURL + "/embeddings")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"model": "\#(RunAnywhere.defaultEmbeddingModelID)", "input": ["Hello", "World"]}"#.utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
+        let body = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        #expect((body?["data"] as? [Any])?.count == 2, "\(String(decoding: data, as: UTF8.self))")
+    }
+
     /// A chat completion of a few tokens from `server`'s default model; the answer's text.
     static func chat(_ server: ServeProcess) async throws -> String {
         var request = URLRequest(url: URL(string: server.baseURL + "/chat/completions")!)
@@ -71,8 +83,13 @@ struct CLIEngineProcessTests {
         try await CLIRunner.withData { runner, _ in
             let isolated = try ServeProcess(runner, arguments: ["--threads", "1"])
             _ = try await Self.chat(isolated)
+            var expected = [RunAnywhere.defaultModelID]
+            if embeddingModelInstalled {
+                try await Self.embed(isolated)
+                expected.append(RunAnywhere.defaultEmbeddingModelID)
+            }
             let workers = try Self.workers(of: isolated.process.processIdentifier)
-            #expect(Array(workers.values) == [RunAnywhere.defaultModelID], "one worker, named after its model")
+            #expect(workers.values.sorted() == expected.sorted(), "one worker a model, named after it")
             #expect(isolated.stop() == 0)
             let deadline = ContinuousClock.now + .seconds(30)
             while workers.keys.contains(where: Self.running), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
@@ -80,6 +97,7 @@ struct CLIEngineProcessTests {
 
             let inProcess = try ServeProcess(runner, arguments: ["--threads", "1", "--in-process-engines"])
             _ = try await Self.chat(inProcess)
+            if embeddingModelInstalled { try await Self.embed(inProcess) }
             #expect(try Self.workers(of: inProcess.process.processIdentifier).isEmpty, "no engine worker under the server")
             #expect(inProcess.stop() == 0)
         }

@@ -4,10 +4,11 @@ import RunAnywhereLlamaCpp
 import RunAnywhereTestSupport
 import Testing
 
-/// A runtime whose language models run in engine worker processes (``EngineProcesses``, the
-/// `runanywhere engine-worker` built beside the tests): the default model answers as it does in
-/// this process, cancellation reaches the worker's engine, and a worker that dies (a real abort()
-/// in it, or SIGKILL) fails only its request, after which the model is loaded again.
+/// A runtime whose language and embedding models run in engine worker processes
+/// (``EngineProcesses``, the `runanywhere engine-worker` built beside the tests): the default
+/// models answer as they do in this process, cancellation reaches the worker's engine, and a
+/// worker that dies (a real abort() in it, or SIGKILL) fails only its request, after which the
+/// model is loaded again.
 extension LlamaTests {
     @Suite struct EngineProcess {
         /// The `runanywhere` binary beside the test bundle.
@@ -73,6 +74,32 @@ extension LlamaTests {
             #expect(try await Self.answer(runtime, "Say hello.", tokens: 4).tokensUsed > 0)
             #expect(Self.workers(holding: RunAnywhere.defaultModelID) == pid, "the same worker goes on")
             await runtime.unloadAllModels()
+        }
+
+        @Test(.enabled(if: EmbeddingModel.installed, "needs the default embedding model: run scripts/setup --tests"))
+        func anEmbeddingModelInAWorkerEmbedsAsItDoesHereAndOutlivesACrash() async throws {
+            let texts = ["A man is eating food.", "The girl is carrying a baby."]
+            let inProcess = try await makeRuntime(load: false)
+            let here = try await inProcess.embed(texts, options: EmbeddingOptions(threads: 1))
+            await inProcess.unloadAllModels()
+            let isolated = Self.isolatedRuntime()
+            let there = try await isolated.embed(texts, options: EmbeddingOptions(threads: 1))
+            #expect(there.embeddings == here.embeddings, "the same engine on the same texts: the same vectors, bit for bit")
+            #expect(there.tokenCounts == here.tokenCounts && there.dimensions == here.dimensions)
+            let first = Self.workers(holding: SDKConstants.Models.defaultEmbeddingModelID)
+            #expect(first.count == 1, "one worker, named after the embedding model: \(first)")
+
+            setenv("RUNANYWHERE_TEST_ENGINE_FAULTS", "1", 1)  // read by the workers started from here
+            defer { unsetenv("RUNANYWHERE_TEST_ENGINE_FAULTS") }
+            await isolated.unloadAllModels()
+            let error = await #expect(throws: SDKError.self) {
+                try await isolated.embed(["Hello", "[[engine-fault:abort]]"], options: EmbeddingOptions(threads: 1))
+            }
+            #expect(error?.code == .engineCrashed && error?.message.contains("SIGABRT") == true, "\(String(describing: error))")
+            let again = try await isolated.embed(texts, options: EmbeddingOptions(threads: 1))
+            #expect(again.embeddings == here.embeddings, "the model loaded again answers as before")
+            await isolated.unloadAllModels()
+            #expect(Self.workers(holding: SDKConstants.Models.defaultEmbeddingModelID).isEmpty)
         }
 
         @Test func aWorkerThatDiesFailsItsRequestAndTheNextLoadsTheModelAgain() async throws {

@@ -25,6 +25,8 @@ final class EngineProcess: Sendable {
         var nextID: UInt64 = 1
         var runs: [UInt64: LLMEngineEmitter] = [:]
         var questions: [UInt64: Question] = [:]
+        /// Work answered once, awaited (an embedding).
+        var awaited: [UInt64: CheckedContinuation<WorkerAnswer, any Error>] = [:]
         var loading: CheckedContinuation<WorkerModelFacts, any Error>?
         var loadFacts: Result<WorkerModelFacts, SDKError>?
         var failure: SDKError?
@@ -87,9 +89,11 @@ final class EngineProcess: Sendable {
         readAnswers.start()
     }
 
-    /// Asks the worker to load its model and waits for it (at most `timeout`, then the worker is killed).
-    func load(_ model: ModelInfo, framework: InferenceFramework, options: ModelLoadOptions, timeout: Duration) async throws -> WorkerModelFacts {
-        send(.load(model: model, framework: framework, options: options))
+    /// Asks the worker to load its model as `kind` and waits for it (at most `timeout`, then the worker is killed).
+    func load(
+        _ model: ModelInfo, as kind: WorkerModelKind, framework: InferenceFramework, options: ModelLoadOptions, timeout: Duration
+    ) async throws -> WorkerModelFacts {
+        send(.load(model: model, framework: framework, kind: kind, options: options))
         let deadline = Task { [pid] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             kill(pid, SIGKILL)
@@ -149,6 +153,37 @@ final class EngineProcess: Sendable {
         return try slot.answer!.get()
     }
 
+    /// Embeds `texts` in the worker; cancelling the calling task stops the worker's engine.
+    func embed(_ texts: [String], options: EmbeddingOptions) async throws -> EngineEmbeddings {
+        let id = state.withLock { state -> UInt64 in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        let answer: WorkerAnswer
+        do {
+            answer = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WorkerAnswer, any Error>) in
+                    let failure = state.withLock { state -> SDKError? in
+                        if let failure = state.failure { return failure }
+                        state.awaited[id] = continuation
+                        return nil
+                    }
+                    if let failure { return continuation.resume(throwing: failure) }
+                    send(.embed(id: id, texts: texts, options: options))
+                }
+            } onCancel: {
+                send(.cancel(id: id))
+            }
+        } catch where Task.isCancelled {
+            throw CancellationError()  // the worker stopped because the caller went away
+        }
+        try Task.checkCancellation()
+        guard let embeddings = answer.engineEmbeddings else {
+            throw SDKError(.generationFailed, "Model '\(modelID)': its engine process gave an answer of the wrong kind")
+        }
+        return embeddings
+    }
+
     /// Ends the worker: closes its input (it frees its model and exits) and waits for it to go,
     /// killing it after `grace`.
     func stop(grace: Duration = .seconds(10)) async {
@@ -191,14 +226,19 @@ final class EngineProcess: Sendable {
             let emitter = state.withLock { $0.runs[id] }
             emitter?.emit(event.event)
         case .done(let id, let error):
-            let (emitter, question) = state.withLock { ($0.runs.removeValue(forKey: id), $0.questions.removeValue(forKey: id)) }
+            let (emitter, question, awaiting) = state.withLock {
+                ($0.runs.removeValue(forKey: id), $0.questions.removeValue(forKey: id), $0.awaited.removeValue(forKey: id))
+            }
             emitter?.finish(throwing: error)
+            awaiting?.resume(throwing: error ?? SDKError(.generationFailed, "The engine worker gave no answer"))
             if let question {
                 question.answer = .failure(error ?? SDKError(.generationFailed, "The engine worker gave no answer"))
                 question.semaphore.signal()
             }
         case .answer(let id, let value):
-            guard let question = state.withLock({ $0.questions.removeValue(forKey: id) }) else { return }
+            let (question, awaiting) = state.withLock { ($0.questions.removeValue(forKey: id), $0.awaited.removeValue(forKey: id)) }
+            awaiting?.resume(returning: value)
+            guard let question else { return }
             question.answer = .success(value)
             question.semaphore.signal()
         }
@@ -230,20 +270,22 @@ final class EngineProcess: Sendable {
 
     /// The worker has exited: fails what waited for it, with the reason.
     private func workerEnded(reason: Process.TerminationReason, status: Int32) {
-        let (runs, questions, stopping, lines, loaded) = state.withLock { state in
-            (state.runs, state.questions, state.stopping, state.lastErrorLines, state.loadFacts != nil)
+        let (runs, questions, awaited, stopping, lines, loaded) = state.withLock { state in
+            (state.runs, state.questions, state.awaited, state.stopping, state.lastErrorLines, (try? state.loadFacts?.get()) != nil)
         }
         let error = Self.failure(model: modelID, pid: pid, reason: reason, status: status, stopping: stopping, loaded: loaded, said: lines)
         state.withLock { state in
             state.failure = error
             state.runs = [:]
             state.questions = [:]
+            state.awaited = [:]
         }
         if !stopping {
             logger.error("An engine process died", metadata: ["model": "\(modelID)", "pid": "\(pid)", "error": "\(error.message)"])
         }
         settleLoad(.failure(error))
         for emitter in runs.values { emitter.finish(throwing: error) }
+        for awaiting in awaited.values { awaiting.resume(throwing: error) }
         for question in questions.values {
             question.answer = .failure(error)
             question.semaphore.signal()

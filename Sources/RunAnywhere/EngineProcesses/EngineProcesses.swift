@@ -1,7 +1,8 @@
 import Foundation
 
-/// Runs each loaded language model's engine in a worker process of its own instead of in this
-/// process (``RuntimeConfiguration/engineProcesses``), as ollama runs a runner per model.
+/// Runs each loaded language (and vision-language) model's and embedding model's engine in a
+/// worker process of its own instead of in this process (``RuntimeConfiguration/engineProcesses``),
+/// as ollama runs a runner per model.
 ///
 /// A fault in native engine code (a signal, an `abort()`, the OOM killer) then ends only its
 /// worker: the requests that worker was serving fail with ``ErrorCode/engineCrashed``, naming the
@@ -10,8 +11,8 @@ import Foundation
 /// process (memory budget, keep-alive, least recently used first, loaded-model listing), and the
 /// engine inside the worker batches as it does in process.
 ///
-/// `runanywhere serve` runs language models this way; apps keep engines in process unless they
-/// set it. The other modalities (speech, voices, images, embeddings, rerankers) stay in process.
+/// `runanywhere serve` runs models this way; apps keep engines in process unless they set it.
+/// The other modalities (speech, voices, images, rerankers) stay in process.
 public struct EngineProcesses: Sendable {
     /// The worker program: it must run ``EngineWorker/serve(frameworks:logger:)`` (the CLI's
     /// hidden `runanywhere engine-worker` does). It is started as `executable arguments…
@@ -21,8 +22,8 @@ public struct EngineProcesses: Sendable {
     public var arguments: [String]
     /// How long a worker may take to start and load its model before it counts as hung and is killed.
     public var loadTimeout: Duration
-    /// The engines whose language models run in workers (those the worker program registers);
-    /// models of other engines load in this process.
+    /// The engines whose language and embedding models run in workers (those the worker program
+    /// registers); models of other engines load in this process.
     public var frameworks: Set<InferenceFramework>
 
     /// Creates the setting (by default for llama.cpp's language and vision-language models).

@@ -33,9 +33,10 @@ public enum EngineWorker {
     }
 
     /// A test's way to make the worker fault for real, set in the worker's environment:
-    /// with `RUNANYWHERE_TEST_ENGINE_FAULTS=1`, a generation whose prompt holds
-    /// `[[engine-fault:segv]]` dereferences an invalid pointer (SIGSEGV) and one holding
-    /// `[[engine-fault:abort]]` calls `abort()` (SIGABRT), as a native engine's bug would.
+    /// with `RUNANYWHERE_TEST_ENGINE_FAULTS=1`, a generation whose prompt (or an embedding one
+    /// of whose texts) holds `[[engine-fault:segv]]` dereferences an invalid pointer (SIGSEGV)
+    /// and one holding `[[engine-fault:abort]]` calls `abort()` (SIGABRT), as a native engine's
+    /// bug would.
     static let faultsVariable = "RUNANYWHERE_TEST_ENGINE_FAULTS"
 
     /// The state of one worker: its model, its running generations, and its output.
@@ -44,7 +45,9 @@ public enum EngineWorker {
         let frameworks: FrameworkAdapterRegistry
         let logger: Logger
         var service: (any LLMService)?
+        var embedder: (any EmbeddingService)?
         var runs: [UInt64: LLMEngineRun] = [:]
+        var embeddings: [UInt64: CancellationFlag] = [:]
         let faults = ProcessInfo.processInfo.environment[EngineWorker.faultsVariable] == "1"
 
         init(output: Int32, frameworks: FrameworkAdapterRegistry, logger: Logger) {
@@ -60,24 +63,37 @@ public enum EngineWorker {
 
         func handle(_ request: WorkerRequest) async {
             switch request {
-            case .load(let model, let framework, let options):
+            case .load(let model, let framework, let kind, let options):
                 do {
                     guard let adapter = frameworks.adapter(for: framework) else {
                         throw SDKError(.frameworkNotAvailable, "The engine process has no \(framework.displayName) engine")
                     }
-                    let loaded = try await adapter.loadLanguageModel(model, options: options, logger: logger)
-                    service = loaded
-                    send(.loaded(WorkerModelFacts(
-                        contextLength: loaded.contextLength, chatTemplateSource: loaded.chatTemplateSource, readsImages: loaded.readsImages, backend: loaded.backend,
-                        vocabularySize: (loaded as? any TokenizerAdapter)?.vocabularySize
-                    )))
+                    switch kind {
+                    case .language:
+                        let loaded = try await adapter.loadLanguageModel(model, options: options, logger: logger)
+                        service = loaded
+                        send(.loaded(WorkerModelFacts(
+                            contextLength: loaded.contextLength, dimensions: 0, chatTemplateSource: loaded.chatTemplateSource, readsImages: loaded.readsImages,
+                            backend: loaded.backend, vocabularySize: (loaded as? any TokenizerAdapter)?.vocabularySize
+                        )))
+                    case .embedding:
+                        let loaded = try await adapter.loadEmbeddingModel(model, options: options, logger: logger)
+                        embedder = loaded
+                        send(.loaded(WorkerModelFacts(
+                            contextLength: loaded.contextLength, dimensions: loaded.dimensions, chatTemplateSource: nil, readsImages: false, backend: "cpu",
+                            vocabularySize: nil
+                        )))
+                    }
                 } catch {
                     send(.loadFailed(Self.sdkError(error)))
                 }
+            case .embed(let id, let texts, let options):
+                embed(id, texts, options)
             case .generate(let id, let request):
                 generate(id, request)
             case .cancel(let id):
                 runs[id]?.cancel()
+                embeddings[id]?.cancel()
             case .ask(let id, let question):
                 do {
                     send(.answer(id: id, try answer(question)))
@@ -117,6 +133,21 @@ public enum EngineWorker {
             }
         }
 
+        private func embed(_ id: UInt64, _ texts: [String], _ options: EmbeddingOptions) {
+            guard let embedder else { return send(.done(id: id, error: SDKError(.modelLoadFailed, "The engine process has no embedding model loaded"))) }
+            let cancellation = CancellationFlag()
+            embeddings[id] = cancellation
+            Task { [self] in
+                do {
+                    if faults { texts.forEach(Self.faultIfAsked) }
+                    send(.answer(id: id, .embeddings(try await embedder.embed(texts, options: options, cancellation: cancellation))))
+                } catch {
+                    send(.done(id: id, error: error is CancellationError ? SDKError(.generationFailed, "cancelled") : Self.sdkError(error)))
+                }
+                embeddings[id] = nil
+            }
+        }
+
         private func answer(_ question: WorkerQuestion) throws -> WorkerAnswer {
             guard let service else { throw SDKError(.modelLoadFailed, "The engine process has no model loaded") }
             switch question {
@@ -138,8 +169,11 @@ public enum EngineWorker {
         func unload() async {
             for run in runs.values { run.cancel() }
             for run in runs.values { await run.waitUntilFinished() }
+            for flag in embeddings.values { flag.cancel() }
             await service?.unload()
+            await embedder?.unload()
             service = nil
+            embedder = nil
         }
 
         private static func faultIfAsked(_ prompt: String) {

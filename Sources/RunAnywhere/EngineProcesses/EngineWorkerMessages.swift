@@ -10,12 +10,15 @@ import Glibc
 
 /// A runtime's message to its engine worker.
 enum WorkerRequest: Codable, Sendable {
-    /// Load `model` with `framework`'s adapter; answered by ``WorkerReply/loaded(_:)`` or ``WorkerReply/loadFailed(_:)``.
-    case load(model: ModelInfo, framework: InferenceFramework, options: ModelLoadOptions)
+    /// Load `model` as `kind` with `framework`'s adapter; answered by ``WorkerReply/loaded(_:)`` or ``WorkerReply/loadFailed(_:)``.
+    case load(model: ModelInfo, framework: InferenceFramework, kind: WorkerModelKind, options: ModelLoadOptions)
     /// Start a generation; answered at once by ``WorkerReply/answer(id:_:)`` (taken) or
     /// ``WorkerReply/done(id:error:)`` (refused), then by its events and ``WorkerReply/done(id:error:)``.
     case generate(id: UInt64, request: LLMEngineRequest)
-    /// Stop generation `id` before its next decode step.
+    /// Embed `texts` (an embedding model); answered by ``WorkerReply/answer(id:_:)`` with
+    /// ``WorkerAnswer/embeddings(vectors:tokenCounts:)`` or by ``WorkerReply/done(id:error:)``.
+    case embed(id: UInt64, texts: [String], options: EmbeddingOptions)
+    /// Stop generation (or embedding) `id` before its next engine step.
     case cancel(id: UInt64)
     /// One of the engine's quick questions; answered by ``WorkerReply/answer(id:_:)`` or ``WorkerReply/done(id:error:)``.
     case ask(id: UInt64, question: WorkerQuestion)
@@ -49,11 +52,39 @@ enum WorkerAnswer: Codable, Sendable {
     case text(String?)
     case tokens([Int32])
     case bytes([UInt8])
+    /// Each vector as its Floats' little-endian bytes (base64 in the JSON: a fraction of the
+    /// time and size of numbers written out).
+    case embeddings(vectors: [Data], tokenCounts: [Int])
+}
+
+/// What a worker loads its model as.
+enum WorkerModelKind: String, Codable, Sendable {
+    case language, embedding
+}
+
+extension WorkerAnswer {
+    /// An engine's embeddings on the wire.
+    static func embeddings(_ output: EngineEmbeddings) -> WorkerAnswer {
+        .embeddings(vectors: output.vectors.map { vector in vector.withUnsafeBytes { Data($0) } }, tokenCounts: output.tokenCounts)
+    }
+
+    /// The embeddings these answer, if they are embeddings.
+    var engineEmbeddings: EngineEmbeddings? {
+        guard case .embeddings(let vectors, let tokenCounts) = self else { return nil }
+        let floats = vectors.map { bytes in
+            var vector = [Float](repeating: 0, count: bytes.count / MemoryLayout<Float>.size)
+            vector.withUnsafeMutableBytes { _ = bytes.copyBytes(to: $0) }
+            return vector
+        }
+        return EngineEmbeddings(vectors: floats, tokenCounts: tokenCounts)
+    }
 }
 
 /// What the runtime keeps of a model its worker loaded.
 struct WorkerModelFacts: Codable, Sendable {
     let contextLength: Int
+    /// An embedding model's vector length (0 for a language model).
+    let dimensions: Int
     let chatTemplateSource: String?
     let readsImages: Bool
     let backend: String
@@ -139,7 +170,7 @@ enum WorkerTokenLine {
     }
 }
 
-/// Lines of JSON on a file descriptor: the framing both sides use.
+/// Lines on a file descriptor (JSON messages and token lines): the framing both sides use.
 enum WorkerWire {
     /// `message` as one line: its JSON and a newline.
     static func line(_ message: some Encodable) -> Data? {

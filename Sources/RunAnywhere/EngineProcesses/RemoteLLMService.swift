@@ -30,7 +30,7 @@ final class RemoteLLMService: LLMService, TokenizerAdapter {
     ) async throws -> RemoteLLMService {
         let worker = try EngineProcess(model: model, processes: processes, logger: logger)
         do {
-            let facts = try await worker.load(model, framework: framework, options: options, timeout: processes.loadTimeout)
+            let facts = try await worker.load(model, as: .language, framework: framework, options: options, timeout: processes.loadTimeout)
             logger.debug("Engine process loaded its model", metadata: ["model": "\(model.id)", "pid": "\(worker.pid)"])
             return RemoteLLMService(worker: worker, facts: facts, parallel: options.parallel)
         } catch {

@@ -42,7 +42,11 @@ enum LoadedEngine: Sendable {
 
     /// Why the engine can serve no more, for one whose worker process died (``EngineProcesses``).
     var failure: SDKError? {
-        if case .language(let service) = self, let remote = service as? RemoteLLMService { remote.failure } else { nil }
+        switch self {
+        case .language(let service): (service as? RemoteLLMService)?.failure
+        case .embedding(let service): (service as? RemoteEmbeddingService)?.failure
+        default: nil
+        }
     }
 
     /// Frees the engine's memory; returns once it is freed.
@@ -279,7 +283,12 @@ extension RunAnywhereRuntime {
                 case .voiceActivity: .voiceActivity(try await adapter.loadVoiceActivityModel(model, options: options, logger: logger))
                 case .speechSynthesis: .speechSynthesis(try await adapter.loadSpeechSynthesisModel(model, options: options, logger: logger))
                 case .imageGeneration: .imageGeneration(try await adapter.loadDiffusionModel(model, configuration: diffusion ?? DiffusionConfiguration(), logger: logger))
-                case .embedding: .embedding(try await adapter.loadEmbeddingModel(model, options: options, logger: logger))
+                case .embedding:
+                    if let processes {
+                        .embedding(try await RemoteEmbeddingService.load(model, framework: adapter.framework, options: options, processes: processes, logger: logger))
+                    } else {
+                        .embedding(try await adapter.loadEmbeddingModel(model, options: options, logger: logger))
+                    }
                 case .reranking: .reranking(try await adapter.loadRerankingModel(model, options: options, logger: logger))
                 }
                 var metadata: Logger.Metadata = [
