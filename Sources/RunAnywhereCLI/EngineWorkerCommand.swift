@@ -4,9 +4,9 @@ import RunAnywhere
 import RunAnywhereLlamaCpp
 
 /// `runanywhere engine-worker --model ID`: one loaded model's engine, in a process of its own,
-/// for `runanywhere serve` (``EngineProcesses``). The server starts one per language or
-/// embedding model it loads and talks to it over its standard input and output; `--model` names the model so that
-/// `ps` tells an operator which process holds which model.
+/// for `runanywhere serve` (``EngineProcesses``). The server starts one per language, embedding
+/// or reranking model it loads and talks to it over its standard input and output; `--model`
+/// names the model so that `ps` tells an operator which process holds which model.
 struct EngineWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "engine-worker", abstract: "Run one model's engine for runanywhere serve, which starts one per loaded model.",

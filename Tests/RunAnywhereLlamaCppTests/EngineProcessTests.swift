@@ -4,9 +4,9 @@ import RunAnywhereLlamaCpp
 import RunAnywhereTestSupport
 import Testing
 
-/// A runtime whose language and embedding models run in engine worker processes
+/// A runtime whose language, embedding and reranking models run in engine worker processes
 /// (``EngineProcesses``, the `runanywhere engine-worker` built beside the tests): the default
-/// models answer as they do in this process, cancellation reaches the worker's engine, and a
+/// models (and a generated reranker) answer as they do in this process, cancellation reaches the worker's engine, and a
 /// worker that dies (a real abort() in it, or SIGKILL) fails only its request, after which the
 /// model is loaded again.
 extension LlamaTests {
@@ -15,10 +15,10 @@ extension LlamaTests {
         static let worker = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
             .deletingLastPathComponent().appendingPathComponent("runanywhere")
 
-        /// A runtime over the installed models whose llama.cpp models run in workers.
-        static func isolatedRuntime() -> RunAnywhereRuntime {
+        /// A runtime over `models` (by default the installed ones) whose llama.cpp models run in workers.
+        static func isolatedRuntime(models: URL = TestEnvironment.installedModelsDirectory) -> RunAnywhereRuntime {
             var configuration = RuntimeConfiguration(
-                modelsDirectory: TestEnvironment.installedModelsDirectory,
+                modelsDirectory: models,
                 dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-data-\(UUID())")
             )
             configuration.engineProcesses = EngineProcesses(executable: worker, arguments: ["engine-worker"])
@@ -100,6 +100,32 @@ extension LlamaTests {
             #expect(again.embeddings == here.embeddings, "the model loaded again answers as before")
             await isolated.unloadAllModels()
             #expect(Self.workers(holding: SDKConstants.Models.defaultEmbeddingModelID).isEmpty)
+        }
+
+        @Test func aRerankerInAWorkerRanksAsItDoesHereAndOutlivesACrash() async throws {
+            let (query, documents, id) = (Reranking.query, Reranking.documents, Reranking.fixtureID)
+            let options = RerankOptions(threads: 1)
+            let inProcess = try await Reranking.makeFixtureRuntime()
+            defer { try? FileManager.default.removeItem(at: inProcess.configuration.modelsDirectory) }
+            let here = try await inProcess.rerank(query: query, documents: documents, model: id, options: options)
+            await inProcess.unloadAllModels()
+            let isolated = Self.isolatedRuntime(models: try TestEnvironment.temporaryDirectory("models"))
+            defer { try? FileManager.default.removeItem(at: isolated.configuration.modelsDirectory) }
+            try Reranking.register(GGUFWriter.rerankerFixture(), id: id, category: .reranking, in: isolated)
+            let there = try await isolated.rerank(query: query, documents: documents, model: id, options: options)
+            #expect(there.results == here.results, "the same engine on the same pairs: the same scores, bit for bit")
+            #expect(Self.workers(holding: id).count == 1, "one worker, named after the reranker")
+
+            setenv("RUNANYWHERE_TEST_ENGINE_FAULTS", "1", 1)  // read by the workers started from here
+            defer { unsetenv("RUNANYWHERE_TEST_ENGINE_FAULTS") }
+            await isolated.unloadAllModels()
+            let error = await #expect(throws: SDKError.self) {
+                try await isolated.rerank(query: query, documents: ["[[engine-fault:segv]]"], model: id, options: options)
+            }
+            #expect(error?.code == .engineCrashed && error?.message.contains("SIGSEGV") == true, "\(String(describing: error))")
+            #expect(try await isolated.rerank(query: query, documents: documents, model: id, options: options).results == here.results)
+            await isolated.unloadAllModels()
+            #expect(Self.workers(holding: id).isEmpty)
         }
 
         @Test func aWorkerThatDiesFailsItsRequestAndTheNextLoadsTheModelAgain() async throws {

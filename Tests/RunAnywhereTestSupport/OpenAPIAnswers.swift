@@ -78,7 +78,7 @@ public enum OpenAPIAnswers {
         defer { for url in [file, report] { try? FileManager.default.removeItem(at: url) } }
         let lines = try answers.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
-        FileManager.default.createFile(atPath: report.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: report.path, contents: nil)
         let output = try FileHandle(forWritingTo: report)
         defer { try? output.close() }
         let process = Process()

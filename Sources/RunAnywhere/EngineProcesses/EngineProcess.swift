@@ -25,7 +25,7 @@ final class EngineProcess: Sendable {
         var nextID: UInt64 = 1
         var runs: [UInt64: LLMEngineEmitter] = [:]
         var questions: [UInt64: Question] = [:]
-        /// Work answered once, awaited (an embedding).
+        /// Work answered once, awaited (an embedding, a ranking).
         var awaited: [UInt64: CheckedContinuation<WorkerAnswer, any Error>] = [:]
         var loading: CheckedContinuation<WorkerModelFacts, any Error>?
         var loadFacts: Result<WorkerModelFacts, SDKError>?
@@ -91,7 +91,7 @@ final class EngineProcess: Sendable {
 
     /// Asks the worker to load its model as `kind` and waits for it (at most `timeout`, then the worker is killed).
     func load(
-        _ model: ModelInfo, as kind: WorkerModelKind, framework: InferenceFramework, options: ModelLoadOptions, timeout: Duration
+        _ model: ModelInfo, as kind: EngineKind, framework: InferenceFramework, options: ModelLoadOptions, timeout: Duration
     ) async throws -> WorkerModelFacts {
         send(.load(model: model, framework: framework, kind: kind, options: options))
         let deadline = Task { [pid] in
@@ -153,12 +153,14 @@ final class EngineProcess: Sendable {
         return try slot.answer!.get()
     }
 
-    /// Embeds `texts` in the worker; cancelling the calling task stops the worker's engine.
-    func embed(_ texts: [String], options: EmbeddingOptions) async throws -> EngineEmbeddings {
+    /// Sends the request `make` builds with its id and waits for its one answer; cancelling the
+    /// calling task stops the worker's engine (`CancellationError`).
+    func call(_ make: (UInt64) -> WorkerRequest) async throws -> WorkerAnswer {
         let id = state.withLock { state -> UInt64 in
             defer { state.nextID += 1 }
             return state.nextID
         }
+        let request = make(id)
         let answer: WorkerAnswer
         do {
             answer = try await withTaskCancellationHandler {
@@ -169,7 +171,7 @@ final class EngineProcess: Sendable {
                         return nil
                     }
                     if let failure { return continuation.resume(throwing: failure) }
-                    send(.embed(id: id, texts: texts, options: options))
+                    send(request)
                 }
             } onCancel: {
                 send(.cancel(id: id))
@@ -178,10 +180,12 @@ final class EngineProcess: Sendable {
             throw CancellationError()  // the worker stopped because the caller went away
         }
         try Task.checkCancellation()
-        guard let embeddings = answer.engineEmbeddings else {
-            throw SDKError(.generationFailed, "Model '\(modelID)': its engine process gave an answer of the wrong kind")
-        }
-        return embeddings
+        return answer
+    }
+
+    /// The error for an answer of another kind than the request asked for.
+    func wrongAnswer() -> SDKError {
+        SDKError(.generationFailed, "Model '\(modelID)': its engine process gave an answer of the wrong kind")
     }
 
     /// Ends the worker: closes its input (it frees its model and exits) and waits for it to go,

@@ -1,6 +1,7 @@
 import Foundation
+import Logging
 
-/// Runs each loaded language (and vision-language) model's and embedding model's engine in a
+/// Runs each loaded language (and vision-language), embedding and reranking model's engine in a
 /// worker process of its own instead of in this process (``RuntimeConfiguration/engineProcesses``),
 /// as ollama runs a runner per model.
 ///
@@ -12,7 +13,7 @@ import Foundation
 /// engine inside the worker batches as it does in process.
 ///
 /// `runanywhere serve` runs models this way; apps keep engines in process unless they set it.
-/// The other modalities (speech, voices, images, rerankers) stay in process.
+/// The other modalities (speech, voice activity, voices, images) stay in process.
 public struct EngineProcesses: Sendable {
     /// The worker program: it must run ``EngineWorker/serve(frameworks:logger:)`` (the CLI's
     /// hidden `runanywhere engine-worker` does). It is started as `executable arguments…
@@ -22,15 +23,46 @@ public struct EngineProcesses: Sendable {
     public var arguments: [String]
     /// How long a worker may take to start and load its model before it counts as hung and is killed.
     public var loadTimeout: Duration
-    /// The engines whose language and embedding models run in workers (those the worker program
-    /// registers); models of other engines load in this process.
+    /// The engines whose language, embedding and reranking models run in workers (those the
+    /// worker program registers); models of other engines load in this process.
     public var frameworks: Set<InferenceFramework>
 
-    /// Creates the setting (by default for llama.cpp's language and vision-language models).
+    /// Creates the setting (by default for llama.cpp's models).
     public init(executable: URL, arguments: [String], loadTimeout: Duration = .seconds(600), frameworks: Set<InferenceFramework> = [.llamaCpp]) {
         self.executable = executable
         self.arguments = arguments
         self.loadTimeout = loadTimeout
         self.frameworks = frameworks
     }
+}
+
+extension EngineProcesses {
+    /// The kinds of model that run in workers.
+    static let kinds: Set<EngineKind> = [.language, .embedding, .reranking]
+
+    /// Starts a worker and loads `model` into it as `kind` (one of ``kinds``) with `framework`'s
+    /// engine; the engine the runtime holds stands for the worker's.
+    func load(_ model: ModelInfo, as kind: EngineKind, framework: InferenceFramework, options: ModelLoadOptions, logger: Logger) async throws -> LoadedEngine {
+        let worker = try EngineProcess(model: model, processes: self, logger: logger)
+        do {
+            let facts = try await worker.load(model, as: kind, framework: framework, options: options, timeout: loadTimeout)
+            logger.debug("Engine process loaded its model", metadata: ["model": "\(model.id)", "kind": "\(kind.rawValue)", "pid": "\(worker.pid)"])
+            switch kind {
+            case .language: return .language(RemoteLLMService(worker: worker, facts: facts, parallel: options.parallel))
+            case .embedding: return .embedding(RemoteEmbeddingService(worker: worker, facts: facts))
+            case .reranking: return .reranking(RemoteRerankingService(worker: worker, facts: facts))
+            case .speechRecognition, .voiceActivity, .speechSynthesis, .imageGeneration:
+                throw SDKError(.frameworkNotAvailable, "Model '\(model.id)': \(kind.description) does not run in an engine process")
+            }
+        } catch {
+            await worker.stop(grace: .seconds(1))
+            throw error
+        }
+    }
+}
+
+/// An engine the runtime holds that stands for one in a worker process.
+protocol RemoteEngine: AnyObject, Sendable {
+    /// The worker; its ``EngineProcess/failure`` says why the engine can serve no more.
+    var worker: EngineProcess { get }
 }

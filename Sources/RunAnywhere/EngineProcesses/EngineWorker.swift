@@ -2,10 +2,11 @@ import Foundation
 import Logging
 
 /// The engine side of ``EngineProcesses``: a worker process's main loop. It loads the one model
-/// its runtime sends, runs the generations and answers the questions the runtime sends on
-/// standard input, and writes the answers on standard output (which it keeps for them: anything
-/// else written there, an engine's `printf` included, goes to standard error). When its input
-/// ends (the runtime unloads the model, or has gone) it frees the model and returns.
+/// its runtime sends, runs the generations, embeddings and rankings and answers the questions
+/// the runtime sends on standard input, and writes the answers on standard output (which it
+/// keeps for them: anything else written there, an engine's `printf` included, goes to standard
+/// error). When its input ends (the runtime unloads the model, or has gone) it frees the model
+/// and returns.
 public enum EngineWorker {
     /// Serves one model with `frameworks`' engines until standard input ends; returns the exit
     /// status for the process.
@@ -33,21 +34,21 @@ public enum EngineWorker {
     }
 
     /// A test's way to make the worker fault for real, set in the worker's environment:
-    /// with `RUNANYWHERE_TEST_ENGINE_FAULTS=1`, a generation whose prompt (or an embedding one
-    /// of whose texts) holds `[[engine-fault:segv]]` dereferences an invalid pointer (SIGSEGV)
-    /// and one holding `[[engine-fault:abort]]` calls `abort()` (SIGABRT), as a native engine's
-    /// bug would.
+    /// with `RUNANYWHERE_TEST_ENGINE_FAULTS=1`, a generation whose prompt (an embedding or a
+    /// ranking one of whose texts) holds `[[engine-fault:segv]]` dereferences an invalid pointer
+    /// (SIGSEGV) and one holding `[[engine-fault:abort]]` calls `abort()` (SIGABRT), as a native
+    /// engine's bug would.
     static let faultsVariable = "RUNANYWHERE_TEST_ENGINE_FAULTS"
 
-    /// The state of one worker: its model, its running generations, and its output.
+    /// The state of one worker: its model, its running work, and its output.
     private actor Worker {
         let output: LineWriter
         let frameworks: FrameworkAdapterRegistry
         let logger: Logger
-        var service: (any LLMService)?
-        var embedder: (any EmbeddingService)?
+        var engine: LoadedEngine?
         var runs: [UInt64: LLMEngineRun] = [:]
-        var embeddings: [UInt64: CancellationFlag] = [:]
+        /// Embeddings and rankings under way.
+        var calls: [UInt64: CancellationFlag] = [:]
         let faults = ProcessInfo.processInfo.environment[EngineWorker.faultsVariable] == "1"
 
         init(output: Int32, frameworks: FrameworkAdapterRegistry, logger: Logger) {
@@ -68,32 +69,30 @@ public enum EngineWorker {
                     guard let adapter = frameworks.adapter(for: framework) else {
                         throw SDKError(.frameworkNotAvailable, "The engine process has no \(framework.displayName) engine")
                     }
-                    switch kind {
-                    case .language:
-                        let loaded = try await adapter.loadLanguageModel(model, options: options, logger: logger)
-                        service = loaded
-                        send(.loaded(WorkerModelFacts(
-                            contextLength: loaded.contextLength, dimensions: 0, chatTemplateSource: loaded.chatTemplateSource, readsImages: loaded.readsImages,
-                            backend: loaded.backend, vocabularySize: (loaded as? any TokenizerAdapter)?.vocabularySize
-                        )))
-                    case .embedding:
-                        let loaded = try await adapter.loadEmbeddingModel(model, options: options, logger: logger)
-                        embedder = loaded
-                        send(.loaded(WorkerModelFacts(
-                            contextLength: loaded.contextLength, dimensions: loaded.dimensions, chatTemplateSource: nil, readsImages: false, backend: "cpu",
-                            vocabularySize: nil
-                        )))
+                    let loaded = try await adapter.loadEngine(model, as: kind, options: options, diffusion: DiffusionConfiguration(), logger: logger)
+                    guard let facts = WorkerModelFacts(loaded) else {
+                        await loaded.unload()
+                        throw SDKError(.frameworkNotAvailable, "Model '\(model.id)': \(kind.description) does not run in an engine process")
                     }
+                    engine = loaded
+                    send(.loaded(facts))
                 } catch {
                     send(.loadFailed(Self.sdkError(error)))
                 }
             case .embed(let id, let texts, let options):
-                embed(id, texts, options)
+                guard case .embedding(let embedder) = engine else { return refuse(id, as: .embedding) }
+                respond(id, reading: texts) { .embeddings(try await embedder.embed(texts, options: options, cancellation: $0)) }
+            case .rerank(let id, let query, let documents, let options):
+                guard case .reranking(let reranker) = engine else { return refuse(id, as: .reranking) }
+                respond(id, reading: [query] + documents) {
+                    let ranking = try await reranker.rerank(query: query, documents: documents, options: options, cancellation: $0)
+                    return .ranking(scores: ranking.scores, tokenCounts: ranking.tokenCounts)
+                }
             case .generate(let id, let request):
                 generate(id, request)
             case .cancel(let id):
                 runs[id]?.cancel()
-                embeddings[id]?.cancel()
+                calls[id]?.cancel()
             case .ask(let id, let question):
                 do {
                     send(.answer(id: id, try answer(question)))
@@ -103,8 +102,17 @@ public enum EngineWorker {
             }
         }
 
+        /// The language model, if that is what the worker loaded.
+        private var service: (any LLMService)? {
+            if case .language(let service) = engine { service } else { nil }
+        }
+
+        private func refuse(_ id: UInt64, as kind: EngineKind) {
+            send(.done(id: id, error: SDKError(.modelLoadFailed, "The engine process has no \(kind.rawValue) model loaded")))
+        }
+
         private func generate(_ id: UInt64, _ request: LLMEngineRequest) {
-            guard let service else { return send(.done(id: id, error: SDKError(.modelLoadFailed, "The engine process has no model loaded"))) }
+            guard let service else { return refuse(id, as: .language) }
             let run: LLMEngineRun
             do {
                 run = try service.startGeneration(request)
@@ -133,18 +141,19 @@ public enum EngineWorker {
             }
         }
 
-        private func embed(_ id: UInt64, _ texts: [String], _ options: EmbeddingOptions) {
-            guard let embedder else { return send(.done(id: id, error: SDKError(.modelLoadFailed, "The engine process has no embedding model loaded"))) }
+        /// Runs `work` (an embedding, a ranking) and sends its answer; a ``WorkerRequest/cancel(id:)``
+        /// raises its flag. `texts` are what a test fault may hide in.
+        private func respond(_ id: UInt64, reading texts: [String], _ work: @escaping @Sendable (CancellationFlag) async throws -> WorkerAnswer) {
             let cancellation = CancellationFlag()
-            embeddings[id] = cancellation
-            Task { [self] in
+            calls[id] = cancellation
+            Task { [self, faults] in
                 do {
                     if faults { texts.forEach(Self.faultIfAsked) }
-                    send(.answer(id: id, .embeddings(try await embedder.embed(texts, options: options, cancellation: cancellation))))
+                    send(.answer(id: id, try await work(cancellation)))
                 } catch {
                     send(.done(id: id, error: error is CancellationError ? SDKError(.generationFailed, "cancelled") : Self.sdkError(error)))
                 }
-                embeddings[id] = nil
+                calls[id] = nil
             }
         }
 
@@ -165,15 +174,13 @@ public enum EngineWorker {
             return tokenizer
         }
 
-        /// Frees the model once its generations have ended (cancelled: the runtime has gone).
+        /// Frees the model once its work has ended (cancelled: the runtime has gone).
         func unload() async {
             for run in runs.values { run.cancel() }
             for run in runs.values { await run.waitUntilFinished() }
-            for flag in embeddings.values { flag.cancel() }
-            await service?.unload()
-            await embedder?.unload()
-            service = nil
-            embedder = nil
+            for flag in calls.values { flag.cancel() }
+            await engine?.unload()
+            engine = nil
         }
 
         private static func faultIfAsked(_ prompt: String) {

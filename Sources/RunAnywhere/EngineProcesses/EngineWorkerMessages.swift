@@ -10,15 +10,19 @@ import Glibc
 
 /// A runtime's message to its engine worker.
 enum WorkerRequest: Codable, Sendable {
-    /// Load `model` as `kind` with `framework`'s adapter; answered by ``WorkerReply/loaded(_:)`` or ``WorkerReply/loadFailed(_:)``.
-    case load(model: ModelInfo, framework: InferenceFramework, kind: WorkerModelKind, options: ModelLoadOptions)
+    /// Load `model` as `kind` (a language, embedding or reranking model) with `framework`'s
+    /// adapter; answered by ``WorkerReply/loaded(_:)`` or ``WorkerReply/loadFailed(_:)``.
+    case load(model: ModelInfo, framework: InferenceFramework, kind: EngineKind, options: ModelLoadOptions)
     /// Start a generation; answered at once by ``WorkerReply/answer(id:_:)`` (taken) or
     /// ``WorkerReply/done(id:error:)`` (refused), then by its events and ``WorkerReply/done(id:error:)``.
     case generate(id: UInt64, request: LLMEngineRequest)
     /// Embed `texts` (an embedding model); answered by ``WorkerReply/answer(id:_:)`` with
     /// ``WorkerAnswer/embeddings(vectors:tokenCounts:)`` or by ``WorkerReply/done(id:error:)``.
     case embed(id: UInt64, texts: [String], options: EmbeddingOptions)
-    /// Stop generation (or embedding) `id` before its next engine step.
+    /// Score `documents` against `query` (a reranker); answered by ``WorkerReply/answer(id:_:)``
+    /// with ``WorkerAnswer/ranking(scores:tokenCounts:)`` or by ``WorkerReply/done(id:error:)``.
+    case rerank(id: UInt64, query: String, documents: [String], options: RerankOptions)
+    /// Stop generation (embedding, ranking) `id` before its next engine step.
     case cancel(id: UInt64)
     /// One of the engine's quick questions; answered by ``WorkerReply/answer(id:_:)`` or ``WorkerReply/done(id:error:)``.
     case ask(id: UInt64, question: WorkerQuestion)
@@ -45,7 +49,7 @@ enum WorkerReply: Codable, Sendable {
     case answer(id: UInt64, _ value: WorkerAnswer)
 }
 
-/// An answer to a ``WorkerQuestion``.
+/// An answer to a ``WorkerQuestion``, or an embedding's or a ranking's result.
 enum WorkerAnswer: Codable, Sendable {
     case count(Int)
     case flag(Bool)
@@ -55,11 +59,7 @@ enum WorkerAnswer: Codable, Sendable {
     /// Each vector as its Floats' little-endian bytes (base64 in the JSON: a fraction of the
     /// time and size of numbers written out).
     case embeddings(vectors: [Data], tokenCounts: [Int])
-}
-
-/// What a worker loads its model as.
-enum WorkerModelKind: String, Codable, Sendable {
-    case language, embedding
+    case ranking(scores: [Float], tokenCounts: [Int])
 }
 
 extension WorkerAnswer {
@@ -78,18 +78,43 @@ extension WorkerAnswer {
         }
         return EngineEmbeddings(vectors: floats, tokenCounts: tokenCounts)
     }
+
+    /// The ranking this answers, if it is one.
+    var engineRanking: EngineRanking? {
+        guard case .ranking(let scores, let tokenCounts) = self else { return nil }
+        return EngineRanking(scores: scores, tokenCounts: tokenCounts)
+    }
 }
 
 /// What the runtime keeps of a model its worker loaded.
 struct WorkerModelFacts: Codable, Sendable {
     let contextLength: Int
-    /// An embedding model's vector length (0 for a language model).
-    let dimensions: Int
-    let chatTemplateSource: String?
-    let readsImages: Bool
-    let backend: String
+    /// An embedding model's vector length (0 for other kinds).
+    var dimensions = 0
+    var chatTemplateSource: String?
+    var readsImages = false
+    var backend = "cpu"
     /// The vocabulary's size where the engine tokenizes for the SDK (``TokenizerAdapter``).
-    let vocabularySize: Int?
+    var vocabularySize: Int?
+
+    /// The facts of `engine`, one the worker runs; nil for a kind workers do not run.
+    init?(_ engine: LoadedEngine) {
+        switch engine {
+        case .language(let service):
+            contextLength = service.contextLength
+            chatTemplateSource = service.chatTemplateSource
+            readsImages = service.readsImages
+            backend = service.backend
+            vocabularySize = (service as? any TokenizerAdapter)?.vocabularySize
+        case .embedding(let service):
+            contextLength = service.contextLength
+            dimensions = service.dimensions
+        case .reranking(let service):
+            contextLength = service.contextLength
+        case .speechRecognition, .voiceActivity, .speechSynthesis, .imageGeneration:
+            return nil
+        }
+    }
 }
 
 /// ``LLMEngineEvent`` on the wire, but its tokens (``WorkerTokenLine``).

@@ -28,12 +28,8 @@ extension RunAnywhereRuntime {
         guard !texts.isEmpty else { throw SDKError(.emptyInput, "There are no texts to embed") }
         if let index = texts.firstIndex(where: \.isEmpty) { throw SDKError(.emptyInput, "Text \(index) is empty; there is nothing to embed") }
         let info = try self.model(id: model ?? SDKConstants.Models.defaultEmbeddingModelID, category: .embedding)
-        do {
-            return try await embedOnce(texts, model: info, options: options, loadOptions: loadOptions, keepAlive: keepAlive)
-        } catch let error as SDKError where error.code == .engineCrashed {
-            // Its engine process died (killed while idle, or by this request): loaded again, once.
-            logger.info("Embedding again in a new engine process", metadata: ["model": "\(info.id)", "error": "\(error.message)"])
-            return try await embedOnce(texts, model: info, options: options, loadOptions: loadOptions, keepAlive: keepAlive)
+        return try await againIfItsWorkerDied(info) {
+            try await embedOnce(texts, model: info, options: options, loadOptions: loadOptions, keepAlive: keepAlive)
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 /// What a model is loaded as: one kind of engine per modality the scheduler holds.
-enum EngineKind: String, Sendable {
+enum EngineKind: String, Codable, Sendable {
     case language, speechRecognition, voiceActivity, speechSynthesis, imageGeneration, embedding, reranking
 
     var description: String {
@@ -42,11 +42,16 @@ enum LoadedEngine: Sendable {
 
     /// Why the engine can serve no more, for one whose worker process died (``EngineProcesses``).
     var failure: SDKError? {
-        switch self {
-        case .language(let service): (service as? RemoteLLMService)?.failure
-        case .embedding(let service): (service as? RemoteEmbeddingService)?.failure
-        default: nil
+        let service: AnyObject = switch self {
+        case .language(let service): service
+        case .speechRecognition(let service): service
+        case .voiceActivity(let service): service
+        case .speechSynthesis(let service): service
+        case .imageGeneration(let service): service
+        case .embedding(let service): service
+        case .reranking(let service): service
         }
+        return (service as? any RemoteEngine)?.worker.failure
     }
 
     /// Frees the engine's memory; returns once it is freed.
@@ -59,6 +64,24 @@ enum LoadedEngine: Sendable {
         case .imageGeneration(let service): await service.unload()
         case .embedding(let service): await service.unload()
         case .reranking(let service): await service.unload()
+        }
+    }
+}
+
+extension FrameworkAdapter {
+    /// Loads `model` as `kind` with this engine, in this process (an image-generation model
+    /// with `diffusion`).
+    func loadEngine(
+        _ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, diffusion: DiffusionConfiguration, logger: Logger
+    ) async throws -> LoadedEngine {
+        switch kind {
+        case .language: .language(try await loadLanguageModel(model, options: options, logger: logger))
+        case .speechRecognition: .speechRecognition(try await loadSpeechRecognitionModel(model, options: options, logger: logger))
+        case .voiceActivity: .voiceActivity(try await loadVoiceActivityModel(model, options: options, logger: logger))
+        case .speechSynthesis: .speechSynthesis(try await loadSpeechSynthesisModel(model, options: options, logger: logger))
+        case .imageGeneration: .imageGeneration(try await loadDiffusionModel(model, configuration: diffusion, logger: logger))
+        case .embedding: .embedding(try await loadEmbeddingModel(model, options: options, logger: logger))
+        case .reranking: .reranking(try await loadRerankingModel(model, options: options, logger: logger))
         }
     }
 }
@@ -188,6 +211,19 @@ extension RunAnywhereRuntime {
         return ModelLease(info: lease.info, framework: lease.framework, service: service)
     }
 
+    /// Runs `work` on `model`, and once more if the engine process it ran in died
+    /// (``ErrorCode/engineCrashed``: killed while idle, or by this very work), when the model is
+    /// loaded again in a new one. Only for work that changes nothing (embeddings, rankings); a
+    /// generation is handed over again only if its engine never took it.
+    func againIfItsWorkerDied<T>(_ model: ModelInfo, _ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch let error as SDKError where error.code == .engineCrashed {
+            logger.info("Asking a new engine process: the last one died", metadata: ["model": "\(model.id)", "error": "\(error.message)"])
+            return try await work()
+        }
+    }
+
     /// Lends `model`, loaded as `kind`, to a request, loading it first if needed (with
     /// `options`, and for an image-generation model `diffusion`); requests for a model being
     /// loaded wait for that load. `keepAlive`, when given, replaces the model's. A model loaded
@@ -272,24 +308,10 @@ extension RunAnywhereRuntime {
                     try await probe.check(file, framework: adapter.framework, modelID: model.id, modelsDirectory: models)
                 }
                 let started = ContinuousClock.now
-                let engine: LoadedEngine = switch kind {
-                case .language:
-                    if let processes {
-                        .language(try await RemoteLLMService.load(model, framework: adapter.framework, options: options, processes: processes, logger: logger))
-                    } else {
-                        .language(try await adapter.loadLanguageModel(model, options: options, logger: logger))
-                    }
-                case .speechRecognition: .speechRecognition(try await adapter.loadSpeechRecognitionModel(model, options: options, logger: logger))
-                case .voiceActivity: .voiceActivity(try await adapter.loadVoiceActivityModel(model, options: options, logger: logger))
-                case .speechSynthesis: .speechSynthesis(try await adapter.loadSpeechSynthesisModel(model, options: options, logger: logger))
-                case .imageGeneration: .imageGeneration(try await adapter.loadDiffusionModel(model, configuration: diffusion ?? DiffusionConfiguration(), logger: logger))
-                case .embedding:
-                    if let processes {
-                        .embedding(try await RemoteEmbeddingService.load(model, framework: adapter.framework, options: options, processes: processes, logger: logger))
-                    } else {
-                        .embedding(try await adapter.loadEmbeddingModel(model, options: options, logger: logger))
-                    }
-                case .reranking: .reranking(try await adapter.loadRerankingModel(model, options: options, logger: logger))
+                let engine = if let processes, EngineProcesses.kinds.contains(kind) {
+                    try await processes.load(model, as: kind, framework: adapter.framework, options: options, logger: logger)
+                } else {
+                    try await adapter.loadEngine(model, as: kind, options: options, diffusion: diffusion ?? DiffusionConfiguration(), logger: logger)
                 }
                 var metadata: Logger.Metadata = [
                     "event": "\(SDKConstants.Events.modelLoaded)", "model": "\(model.id)", "framework": "\(adapter.framework.displayName)",

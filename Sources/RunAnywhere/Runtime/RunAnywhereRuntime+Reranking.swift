@@ -24,6 +24,14 @@ extension RunAnywhereRuntime {
         }
         if let index = documents.firstIndex(where: \.isEmpty) { throw SDKError(.emptyInput, "Document \(index) is empty; there is nothing to rank") }
         let info = try model.map { try self.model(id: $0, category: .reranking) } ?? defaultReranker()
+        return try await againIfItsWorkerDied(info) {
+            try await rerankOnce(query: query, documents: documents, model: info, options: options, loadOptions: loadOptions, keepAlive: keepAlive)
+        }
+    }
+
+    private func rerankOnce(
+        query: String, documents: [String], model info: ModelInfo, options: RerankOptions, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
+    ) async throws -> RerankResult {
         let lease = try await acquire(info, as: .reranking, options: loadOptions, keepAlive: keepAlive)
         defer { release(lease) }
         guard case .reranking(let service) = lease.engine else { preconditionFailure("acquired as a reranker") }
