@@ -39,7 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
     var modelsBudget: String?
     @Option(name: .customLong("keep-alive"), help: "How long a model stays loaded after its last request: 300, 30s, 5m, 1h; -1 for ever, 0 to unload at once.")
     var keepAlive = "5m"
-    @Flag(name: .customLong("in-process-engines"), help: "Run language, embedding and reranking models' engines inside the server instead of in a worker process each (runanywhere engine-worker); an engine's crash then ends the server.")
+    @Flag(name: .customLong("in-process-engines"), help: "Run models' engines inside the server instead of in a worker process each (runanywhere engine-worker); an engine's crash then ends the server.")
     var inProcessEngines = false
 
     func validate() throws {

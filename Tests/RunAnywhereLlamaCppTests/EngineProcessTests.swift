@@ -11,33 +11,19 @@ import Testing
 /// model is loaded again.
 extension LlamaTests {
     @Suite struct EngineProcess {
-        /// The `runanywhere` binary beside the test bundle.
-        static let worker = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-            .deletingLastPathComponent().appendingPathComponent("runanywhere")
-
         /// A runtime over `models` (by default the installed ones) whose llama.cpp models run in workers.
         static func isolatedRuntime(models: URL = TestEnvironment.installedModelsDirectory) -> RunAnywhereRuntime {
             var configuration = RuntimeConfiguration(
                 modelsDirectory: models,
                 dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-data-\(UUID())")
             )
-            configuration.engineProcesses = EngineProcesses(executable: worker, arguments: ["engine-worker"])
+            configuration.engineProcesses = EngineWorkers.processes
             let runtime = RunAnywhereRuntime(configuration: configuration)
             runtime.frameworks.register(LlamaCppAdapter())
             return runtime
         }
 
-        /// The pids of this process's engine workers holding `model`.
-        static func workers(holding model: String) -> [Int32] {
-            let parent = "\(getpid())"
-            return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
-                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                      let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 1, fields[0] != "Z", fields[1] == Substring(parent),
-                      let argv = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")).split(separator: 0).map({ String(decoding: $0, as: UTF8.self) })
-                else { return false }
-                return argv.contains("engine-worker") && argv.firstIndex(of: "--model").map { argv.index(after: $0) < argv.count && argv[$0 + 1] == model } == true
-            }
-        }
+        static func workers(holding model: String) -> [Int32] { EngineWorkers.holding(model) }
 
         static func answer(_ runtime: RunAnywhereRuntime, _ prompt: String, tokens: Int = 8) async throws -> LLMGenerationResult {
             let streaming = try await runtime.generateStream(

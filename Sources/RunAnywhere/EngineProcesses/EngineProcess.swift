@@ -183,6 +183,29 @@ final class EngineProcess: Sendable {
         return answer
     }
 
+    /// ``call(_:)`` for an engine's blocking API: waits on this thread, and sends the worker a
+    /// ``WorkerRequest/cancel(id:)`` once `cancellation` is raised (checked every 20 ms), after
+    /// which the call throws `CancellationError`.
+    func callBlocking(_ make: (UInt64) -> WorkerRequest, cancellation: CancellationFlag) throws -> WorkerAnswer {
+        let slot = Question()
+        let (id, failure) = state.withLock { state -> (UInt64, SDKError?) in
+            defer { state.nextID += 1 }
+            if state.failure == nil { state.questions[state.nextID] = slot }
+            return (state.nextID, state.failure)
+        }
+        if let failure { throw failure }
+        send(make(id))
+        var cancelled = false
+        while slot.semaphore.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
+            if !cancelled, cancellation.isCancelled {
+                cancelled = true
+                send(.cancel(id: id))
+            }
+        }
+        if cancelled || cancellation.isCancelled { throw CancellationError() }
+        return try slot.answer!.get()
+    }
+
     /// The error for an answer of another kind than the request asked for.
     func wrongAnswer() -> SDKError {
         SDKError(.generationFailed, "Model '\(modelID)': its engine process gave an answer of the wrong kind")

@@ -1,8 +1,9 @@
 import Foundation
 import Logging
 
-/// Runs each loaded language (and vision-language), embedding and reranking model's engine in a
-/// worker process of its own instead of in this process (``RuntimeConfiguration/engineProcesses``),
+/// Runs each loaded model's engine but an image-generation model's (language and vision-language
+/// models, embedding models, rerankers, speech-to-text, voice activity and voices) in a worker
+/// process of its own instead of in this process (``RuntimeConfiguration/engineProcesses``),
 /// as ollama runs a runner per model.
 ///
 /// A fault in native engine code (a signal, an `abort()`, the OOM killer) then ends only its
@@ -13,7 +14,7 @@ import Logging
 /// engine inside the worker batches as it does in process.
 ///
 /// `runanywhere serve` runs models this way; apps keep engines in process unless they set it.
-/// The other modalities (speech, voice activity, voices, images) stay in process.
+/// Image-generation models stay in process.
 public struct EngineProcesses: Sendable {
     /// The worker program: it must run ``EngineWorker/serve(frameworks:logger:)`` (the CLI's
     /// hidden `runanywhere engine-worker` does). It is started as `executable arguments…
@@ -23,12 +24,15 @@ public struct EngineProcesses: Sendable {
     public var arguments: [String]
     /// How long a worker may take to start and load its model before it counts as hung and is killed.
     public var loadTimeout: Duration
-    /// The engines whose language, embedding and reranking models run in workers (those the
-    /// worker program registers); models of other engines load in this process.
+    /// The engines whose models run in workers (those the worker program registers); models of
+    /// other engines load in this process.
     public var frameworks: Set<InferenceFramework>
 
-    /// Creates the setting (by default for llama.cpp's models).
-    public init(executable: URL, arguments: [String], loadTimeout: Duration = .seconds(600), frameworks: Set<InferenceFramework> = [.llamaCpp]) {
+    /// Creates the setting (by default for the engines `runanywhere engine-worker` registers:
+    /// llama.cpp, whisper.cpp, sherpa-onnx and eSpeak NG).
+    public init(
+        executable: URL, arguments: [String], loadTimeout: Duration = .seconds(600), frameworks: Set<InferenceFramework> = [.llamaCpp, .whisperCpp, .onnx, .espeakNG]
+    ) {
         self.executable = executable
         self.arguments = arguments
         self.loadTimeout = loadTimeout
@@ -38,7 +42,7 @@ public struct EngineProcesses: Sendable {
 
 extension EngineProcesses {
     /// The kinds of model that run in workers.
-    static let kinds: Set<EngineKind> = [.language, .embedding, .reranking]
+    static let kinds: Set<EngineKind> = [.language, .embedding, .reranking, .speechRecognition, .voiceActivity, .speechSynthesis]
 
     /// Starts a worker and loads `model` into it as `kind` (one of ``kinds``) with `framework`'s
     /// engine; the engine the runtime holds stands for the worker's.
@@ -51,7 +55,10 @@ extension EngineProcesses {
             case .language: return .language(RemoteLLMService(worker: worker, facts: facts, parallel: options.parallel))
             case .embedding: return .embedding(RemoteEmbeddingService(worker: worker, facts: facts))
             case .reranking: return .reranking(RemoteRerankingService(worker: worker, facts: facts))
-            case .speechRecognition, .voiceActivity, .speechSynthesis, .imageGeneration:
+            case .speechRecognition: return .speechRecognition(RemoteSTTService(worker: worker))
+            case .voiceActivity: return .voiceActivity(RemoteVADService(worker: worker))
+            case .speechSynthesis: return .speechSynthesis(RemoteTTSService(worker: worker, facts: facts))
+            case .imageGeneration:
                 throw SDKError(.frameworkNotAvailable, "Model '\(model.id)': \(kind.description) does not run in an engine process")
             }
         } catch {

@@ -35,9 +35,9 @@ public enum EngineWorker {
 
     /// A test's way to make the worker fault for real, set in the worker's environment:
     /// with `RUNANYWHERE_TEST_ENGINE_FAULTS=1`, a generation whose prompt (an embedding or a
-    /// ranking one of whose texts) holds `[[engine-fault:segv]]` dereferences an invalid pointer
-    /// (SIGSEGV) and one holding `[[engine-fault:abort]]` calls `abort()` (SIGABRT), as a native
-    /// engine's bug would.
+    /// ranking one of whose texts, a transcription its prompt, a synthesis its text) holds
+    /// `[[engine-fault:segv]]` dereferences an invalid pointer (SIGSEGV) and one holding
+    /// `[[engine-fault:abort]]` calls `abort()` (SIGABRT), as a native engine's bug would.
     static let faultsVariable = "RUNANYWHERE_TEST_ENGINE_FAULTS"
 
     /// The state of one worker: its model, its running work, and its output.
@@ -47,7 +47,7 @@ public enum EngineWorker {
         let logger: Logger
         var engine: LoadedEngine?
         var runs: [UInt64: LLMEngineRun] = [:]
-        /// Embeddings and rankings under way.
+        /// Work under way but generations (embeddings, rankings, speech).
         var calls: [UInt64: CancellationFlag] = [:]
         let faults = ProcessInfo.processInfo.environment[EngineWorker.faultsVariable] == "1"
 
@@ -87,6 +87,24 @@ public enum EngineWorker {
                 respond(id, reading: [query] + documents) {
                     let ranking = try await reranker.rerank(query: query, documents: documents, options: options, cancellation: $0)
                     return .ranking(scores: ranking.scores, tokenCounts: ranking.tokenCounts)
+                }
+            case .transcribe(let id, let audio, let options):
+                guard case .speechRecognition(let stt) = engine else { return refuse(id, as: .speechRecognition) }
+                respond(id, reading: [options.prompt ?? ""]) { cancellation in
+                    let input = try audio.audio()
+                    let (segments, language) = try await runBlocking { try stt.transcribe(input, options: options, cancellation: cancellation) }
+                    return .transcription(segments: segments, language: language)
+                }
+            case .detectSpeech(let id, let audio, let options):
+                guard case .voiceActivity(let vad) = engine else { return refuse(id, as: .voiceActivity) }
+                respond(id, reading: []) { _ in
+                    let input = try audio.audio()
+                    return .speech(try await runBlocking { try vad.detectSpeech(input, options: options) })
+                }
+            case .synthesize(let id, let text, let options):
+                guard case .speechSynthesis(let tts) = engine else { return refuse(id, as: .speechSynthesis) }
+                respond(id, reading: [text]) { cancellation in
+                    .audio(WorkerAudio(try await runBlocking { try tts.synthesize(text, options: options, cancellation: cancellation) }))
                 }
             case .generate(let id, let request):
                 generate(id, request)
@@ -141,7 +159,7 @@ public enum EngineWorker {
             }
         }
 
-        /// Runs `work` (an embedding, a ranking) and sends its answer; a ``WorkerRequest/cancel(id:)``
+        /// Runs `work` (all but a generation) and sends its answer; a ``WorkerRequest/cancel(id:)``
         /// raises its flag. `texts` are what a test fault may hide in.
         private func respond(_ id: UInt64, reading texts: [String], _ work: @escaping @Sendable (CancellationFlag) async throws -> WorkerAnswer) {
             let cancellation = CancellationFlag()

@@ -10,8 +10,7 @@ import Glibc
 
 /// A runtime's message to its engine worker.
 enum WorkerRequest: Codable, Sendable {
-    /// Load `model` as `kind` (a language, embedding or reranking model) with `framework`'s
-    /// adapter; answered by ``WorkerReply/loaded(_:)`` or ``WorkerReply/loadFailed(_:)``.
+    /// Load `model` as `kind` (one of ``EngineProcesses/kinds``) with `framework`'s adapter; answered by ``WorkerReply/loaded(_:)`` or ``WorkerReply/loadFailed(_:)``.
     case load(model: ModelInfo, framework: InferenceFramework, kind: EngineKind, options: ModelLoadOptions)
     /// Start a generation; answered at once by ``WorkerReply/answer(id:_:)`` (taken) or
     /// ``WorkerReply/done(id:error:)`` (refused), then by its events and ``WorkerReply/done(id:error:)``.
@@ -22,6 +21,14 @@ enum WorkerRequest: Codable, Sendable {
     /// Score `documents` against `query` (a reranker); answered by ``WorkerReply/answer(id:_:)``
     /// with ``WorkerAnswer/ranking(scores:tokenCounts:)`` or by ``WorkerReply/done(id:error:)``.
     case rerank(id: UInt64, query: String, documents: [String], options: RerankOptions)
+    /// Transcribe 16 kHz `audio` (a speech-to-text model); answered with
+    /// ``WorkerAnswer/transcription(segments:language:)`` or by ``WorkerReply/done(id:error:)``.
+    case transcribe(id: UInt64, audio: WorkerAudio, options: STTOptions)
+    /// Find the speech in 16 kHz `audio` (a voice activity detector); answered with
+    /// ``WorkerAnswer/speech(_:)`` or by ``WorkerReply/done(id:error:)``.
+    case detectSpeech(id: UInt64, audio: WorkerAudio, options: VADOptions)
+    /// Speak `text` (a voice); answered with ``WorkerAnswer/audio(_:)`` or by ``WorkerReply/done(id:error:)``.
+    case synthesize(id: UInt64, text: String, options: TTSOptions)
     /// Stop generation (embedding, ranking) `id` before its next engine step.
     case cancel(id: UInt64)
     /// One of the engine's quick questions; answered by ``WorkerReply/answer(id:_:)`` or ``WorkerReply/done(id:error:)``.
@@ -60,6 +67,27 @@ enum WorkerAnswer: Codable, Sendable {
     /// time and size of numbers written out).
     case embeddings(vectors: [Data], tokenCounts: [Int])
     case ranking(scores: [Float], tokenCounts: [Int])
+    case transcription(segments: [TranscriptionSegment], language: String?)
+    case speech([SpeechSegment])
+    case audio(WorkerAudio)
+}
+
+/// Audio on the wire: its Floats' bytes (base64 in the JSON) and its rate.
+struct WorkerAudio: Codable, Sendable {
+    let samples: Data
+    let sampleRate: Int
+
+    init(_ audio: AudioSamples) {
+        samples = audio.samples.withUnsafeBytes { Data($0) }
+        sampleRate = audio.sampleRate
+    }
+
+    /// The audio; a rate no engine would give is refused as ``AudioSamples`` refuses it.
+    func audio() throws -> AudioSamples {
+        var floats = [Float](repeating: 0, count: samples.count / MemoryLayout<Float>.size)
+        floats.withUnsafeMutableBytes { _ = samples.copyBytes(to: $0) }
+        return try AudioSamples(samples: floats, sampleRate: sampleRate)
+    }
 }
 
 extension WorkerAnswer {
@@ -96,6 +124,9 @@ struct WorkerModelFacts: Codable, Sendable {
     var backend = "cpu"
     /// The vocabulary's size where the engine tokenizes for the SDK (``TokenizerAdapter``).
     var vocabularySize: Int?
+    /// A voice's name and language.
+    var voiceName = ""
+    var language = ""
 
     /// The facts of `engine`, one the worker runs; nil for a kind workers do not run.
     init?(_ engine: LoadedEngine) {
@@ -111,7 +142,13 @@ struct WorkerModelFacts: Codable, Sendable {
             dimensions = service.dimensions
         case .reranking(let service):
             contextLength = service.contextLength
-        case .speechRecognition, .voiceActivity, .speechSynthesis, .imageGeneration:
+        case .speechSynthesis(let service):
+            contextLength = 0
+            voiceName = service.voiceName
+            language = service.language
+        case .speechRecognition, .voiceActivity:
+            contextLength = 0
+        case .imageGeneration:
             return nil
         }
     }

@@ -213,8 +213,8 @@ extension RunAnywhereRuntime {
 
     /// Runs `work` on `model`, and once more if the engine process it ran in died
     /// (``ErrorCode/engineCrashed``: killed while idle, or by this very work), when the model is
-    /// loaded again in a new one. Only for work that changes nothing (embeddings, rankings); a
-    /// generation is handed over again only if its engine never took it.
+    /// loaded again in a new one. Only for work that changes nothing (embeddings, rankings,
+    /// speech); a generation is handed over again only if its engine never took it.
     func againIfItsWorkerDied<T>(_ model: ModelInfo, _ work: () async throws -> T) async throws -> T {
         do {
             return try await work()

@@ -79,11 +79,13 @@ extension RunAnywhereRuntime {
                            loadOptions: ModelLoadOptions = ModelLoadOptions()) async throws -> STTOutput {
         let model = try self.model(id: modelId, category: .speechRecognition)
         try checkSpeech(audio, options: options)
-        let lease = try await acquire(model, as: .speechRecognition, options: loadOptions, keepAlive: nil)
-        defer { release(lease) }
-        guard case .speechRecognition(let service) = lease.engine else { preconditionFailure("acquired as a speech-to-text model") }
-        // One transcription at a time: an engine's model is not shared between threads.
-        return try await sttLock.withLock { try await transcribe(audio, model: model, service: service, options: options) }
+        return try await againIfItsWorkerDied(model) {
+            let lease = try await acquire(model, as: .speechRecognition, options: loadOptions, keepAlive: nil)
+            defer { release(lease) }
+            guard case .speechRecognition(let service) = lease.engine else { preconditionFailure("acquired as a speech-to-text model") }
+            // One transcription at a time: an engine's model is not shared between threads.
+            return try await sttLock.withLock { try await transcribe(audio, model: model, service: service, options: options) }
+        }
     }
 
     private func checkSpeech(_ audio: AudioSamples, options: STTOptions) throws {
@@ -123,10 +125,12 @@ extension RunAnywhereRuntime {
     public func detectSpeech(in audio: AudioSamples, options: VADOptions = VADOptions()) async throws -> [SpeechSegment] {
         guard !audio.samples.isEmpty else { throw SDKError(.emptyInput, "The audio is empty") }
         let model = try catalog.model(id: SDKConstants.Models.voiceActivityModelID)
-        let lease = try await acquire(model, as: .voiceActivity, options: ModelLoadOptions(), keepAlive: nil)
-        defer { release(lease) }
-        guard case .voiceActivity(let vad) = lease.engine else { preconditionFailure("acquired as a voice activity detector") }
         let input = audio.resampled(to: 16_000)
-        return try await vadLock.withLock { try await runBlocking { try vad.detectSpeech(input, options: options) } }
+        return try await againIfItsWorkerDied(model) {
+            let lease = try await acquire(model, as: .voiceActivity, options: ModelLoadOptions(), keepAlive: nil)
+            defer { release(lease) }
+            guard case .voiceActivity(let vad) = lease.engine else { preconditionFailure("acquired as a voice activity detector") }
+            return try await vadLock.withLock { try await runBlocking { try vad.detectSpeech(input, options: options) } }
+        }
     }
 }

@@ -46,11 +46,13 @@ extension RunAnywhereRuntime {
     ) async throws -> TTSOutput {
         let model = try self.model(id: voiceId, category: .speechSynthesis)
         let text = try checkedText(text, options: options)
-        let lease = try await acquire(model, as: .speechSynthesis, options: loadOptions, keepAlive: nil)
-        defer { release(lease) }
-        guard case .speechSynthesis(let service) = lease.engine else { preconditionFailure("acquired as a voice") }
-        // One synthesis at a time: an engine's voice is not shared between threads.
-        return try await ttsLock.withLock { try await speak(text, options: options, service: service) }
+        return try await againIfItsWorkerDied(model) {
+            let lease = try await acquire(model, as: .speechSynthesis, options: loadOptions, keepAlive: nil)
+            defer { release(lease) }
+            guard case .speechSynthesis(let service) = lease.engine else { preconditionFailure("acquired as a voice") }
+            // One synthesis at a time: an engine's voice is not shared between threads.
+            return try await ttsLock.withLock { try await speak(text, options: options, service: service) }
+        }
     }
 
     /// The text to speak, trimmed, after checking it and the options.

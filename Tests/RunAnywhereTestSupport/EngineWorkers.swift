@@ -1,0 +1,25 @@
+import Foundation
+import RunAnywhere
+
+/// The engine worker processes tests start (``EngineProcesses``, with the `runanywhere` binary
+/// built beside the test bundle as the worker program).
+public enum EngineWorkers {
+    /// The `runanywhere` binary beside the test bundle.
+    public static let binary = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        .deletingLastPathComponent().appendingPathComponent("runanywhere")
+
+    /// The setting that runs models in workers of ``binary``.
+    public static var processes: EngineProcesses { EngineProcesses(executable: binary, arguments: ["engine-worker"]) }
+
+    /// The pids of this process's engine workers holding `model` (running, not zombies).
+    public static func holding(_ model: String) -> [Int32] {
+        let parent = "\(getpid())"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 1, fields[0] != "Z", fields[1] == Substring(parent),
+                  let argv = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")).split(separator: 0).map({ String(decoding: $0, as: UTF8.self) })
+            else { return false }
+            return argv.contains("engine-worker") && argv.firstIndex(of: "--model").map { argv.index(after: $0) < argv.count && argv[$0 + 1] == model } == true
+        }
+    }
+}
