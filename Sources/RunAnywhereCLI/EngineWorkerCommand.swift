@@ -4,12 +4,13 @@ import RunAnywhere
 import RunAnywhereEspeak
 import RunAnywhereLlamaCpp
 import RunAnywhereSherpaOnnx
+import RunAnywhereStableDiffusion
 import RunAnywhereWhisperCpp
 
 /// `runanywhere engine-worker --model ID`: one loaded model's engine, in a process of its own,
-/// for `runanywhere serve` (``EngineProcesses``). The server starts one per model it loads but
-/// image-generation models and talks to it over its standard input and output; `--model` names
-/// the model so that `ps` tells an operator which process holds which model.
+/// for `runanywhere serve` (``EngineProcesses``). The server starts one per model it loads and
+/// talks to it over its standard input and output; `--model` names the model so that `ps` tells
+/// an operator which process holds which model.
 struct EngineWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "engine-worker", abstract: "Run one model's engine for runanywhere serve, which starts one per loaded model.",
@@ -37,6 +38,7 @@ struct EngineWorkerCommand: AsyncParsableCommand {
         frameworks.register(WhisperCppAdapter(logger: logger))
         frameworks.register(SherpaOnnxAdapter(phonemizer: EspeakPhonemizer()))
         frameworks.register(EspeakAdapter())
+        frameworks.register(StableDiffusionAdapter(logger: logger))
         let status = await EngineWorker.serve(frameworks: frameworks, logger: logger)
         if status != 0 { throw ExitCode(status) }
     }

@@ -25,6 +25,8 @@ final class EngineProcess: Sendable {
         var nextID: UInt64 = 1
         var runs: [UInt64: LLMEngineEmitter] = [:]
         var questions: [UInt64: Question] = [:]
+        /// Drawings' step reports.
+        var steps: [UInt64: @Sendable (Int, Int) -> Void] = [:]
         /// Work answered once, awaited (an embedding, a ranking).
         var awaited: [UInt64: CheckedContinuation<WorkerAnswer, any Error>] = [:]
         var loading: CheckedContinuation<WorkerModelFacts, any Error>?
@@ -91,9 +93,9 @@ final class EngineProcess: Sendable {
 
     /// Asks the worker to load its model as `kind` and waits for it (at most `timeout`, then the worker is killed).
     func load(
-        _ model: ModelInfo, as kind: EngineKind, framework: InferenceFramework, options: ModelLoadOptions, timeout: Duration
+        _ model: ModelInfo, as kind: EngineKind, framework: InferenceFramework, options: ModelLoadOptions, diffusion: DiffusionConfiguration?, timeout: Duration
     ) async throws -> WorkerModelFacts {
-        send(.load(model: model, framework: framework, kind: kind, options: options))
+        send(.load(model: model, framework: framework, kind: kind, options: options, diffusion: diffusion))
         let deadline = Task { [pid] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             kill(pid, SIGKILL)
@@ -185,14 +187,20 @@ final class EngineProcess: Sendable {
 
     /// ``call(_:)`` for an engine's blocking API: waits on this thread, and sends the worker a
     /// ``WorkerRequest/cancel(id:)`` once `cancellation` is raised (checked every 20 ms), after
-    /// which the call throws `CancellationError`.
-    func callBlocking(_ make: (UInt64) -> WorkerRequest, cancellation: CancellationFlag) throws -> WorkerAnswer {
+    /// which the call throws `CancellationError`. `onStep` hears a drawing's steps.
+    func callBlocking(
+        _ make: (UInt64) -> WorkerRequest, cancellation: CancellationFlag, onStep: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws -> WorkerAnswer {
         let slot = Question()
         let (id, failure) = state.withLock { state -> (UInt64, SDKError?) in
             defer { state.nextID += 1 }
-            if state.failure == nil { state.questions[state.nextID] = slot }
+            if state.failure == nil {
+                state.questions[state.nextID] = slot
+                state.steps[state.nextID] = onStep
+            }
             return (state.nextID, state.failure)
         }
+        defer { state.withLock { _ = $0.steps.removeValue(forKey: id) } }
         if let failure { throw failure }
         send(make(id))
         var cancelled = false
@@ -249,6 +257,8 @@ final class EngineProcess: Sendable {
             settleLoad(.success(facts))
         case .loadFailed(let error):
             settleLoad(.failure(error))
+        case .step(let id, let done, let total):
+            state.withLock { $0.steps[id] }?(done, total)
         case .event(let id, let event):
             let emitter = state.withLock { $0.runs[id] }
             emitter?.emit(event.event)
@@ -306,6 +316,7 @@ final class EngineProcess: Sendable {
             state.runs = [:]
             state.questions = [:]
             state.awaited = [:]
+            state.steps = [:]
         }
         if !stopping {
             logger.error("An engine process died", metadata: ["model": "\(modelID)", "pid": "\(pid)", "error": "\(error.message)"])

@@ -1,10 +1,10 @@
 import Foundation
 import Logging
 
-/// Runs each loaded model's engine but an image-generation model's (language and vision-language
-/// models, embedding models, rerankers, speech-to-text, voice activity and voices) in a worker
-/// process of its own instead of in this process (``RuntimeConfiguration/engineProcesses``),
-/// as ollama runs a runner per model.
+/// Runs each loaded model's engine (language and vision-language models, embedding models,
+/// rerankers, speech-to-text, voice activity, voices, image generation) in a worker process of
+/// its own instead of in this process (``RuntimeConfiguration/engineProcesses``), as ollama runs
+/// a runner per model.
 ///
 /// A fault in native engine code (a signal, an `abort()`, the OOM killer) then ends only its
 /// worker: the requests that worker was serving fail with ``ErrorCode/engineCrashed``, naming the
@@ -14,7 +14,6 @@ import Logging
 /// engine inside the worker batches as it does in process.
 ///
 /// `runanywhere serve` runs models this way; apps keep engines in process unless they set it.
-/// Image-generation models stay in process.
 public struct EngineProcesses: Sendable {
     /// The worker program: it must run ``EngineWorker/serve(frameworks:logger:)`` (the CLI's
     /// hidden `runanywhere engine-worker` does). It is started as `executable arguments…
@@ -29,9 +28,9 @@ public struct EngineProcesses: Sendable {
     public var frameworks: Set<InferenceFramework>
 
     /// Creates the setting (by default for the engines `runanywhere engine-worker` registers:
-    /// llama.cpp, whisper.cpp, sherpa-onnx and eSpeak NG).
+    /// llama.cpp, whisper.cpp, sherpa-onnx, eSpeak NG and stable-diffusion.cpp).
     public init(
-        executable: URL, arguments: [String], loadTimeout: Duration = .seconds(600), frameworks: Set<InferenceFramework> = [.llamaCpp, .whisperCpp, .onnx, .espeakNG]
+        executable: URL, arguments: [String], loadTimeout: Duration = .seconds(600), frameworks: Set<InferenceFramework> = [.llamaCpp, .whisperCpp, .onnx, .espeakNG, .stableDiffusionCpp]
     ) {
         self.executable = executable
         self.arguments = arguments
@@ -41,25 +40,24 @@ public struct EngineProcesses: Sendable {
 }
 
 extension EngineProcesses {
-    /// The kinds of model that run in workers.
-    static let kinds: Set<EngineKind> = [.language, .embedding, .reranking, .speechRecognition, .voiceActivity, .speechSynthesis]
-
-    /// Starts a worker and loads `model` into it as `kind` (one of ``kinds``) with `framework`'s
-    /// engine; the engine the runtime holds stands for the worker's.
-    func load(_ model: ModelInfo, as kind: EngineKind, framework: InferenceFramework, options: ModelLoadOptions, logger: Logger) async throws -> LoadedEngine {
+    /// Starts a worker and loads `model` into it as `kind` (an image-generation model with
+    /// `diffusion`) with `framework`'s engine; the engine the runtime holds stands for the worker's.
+    func load(
+        _ model: ModelInfo, as kind: EngineKind, framework: InferenceFramework, options: ModelLoadOptions, diffusion: DiffusionConfiguration?,
+        logger: Logger
+    ) async throws -> LoadedEngine {
         let worker = try EngineProcess(model: model, processes: self, logger: logger)
         do {
-            let facts = try await worker.load(model, as: kind, framework: framework, options: options, timeout: loadTimeout)
+            let facts = try await worker.load(model, as: kind, framework: framework, options: options, diffusion: diffusion, timeout: loadTimeout)
             logger.debug("Engine process loaded its model", metadata: ["model": "\(model.id)", "kind": "\(kind.rawValue)", "pid": "\(worker.pid)"])
-            switch kind {
-            case .language: return .language(RemoteLLMService(worker: worker, facts: facts, parallel: options.parallel))
-            case .embedding: return .embedding(RemoteEmbeddingService(worker: worker, facts: facts))
-            case .reranking: return .reranking(RemoteRerankingService(worker: worker, facts: facts))
-            case .speechRecognition: return .speechRecognition(RemoteSTTService(worker: worker))
-            case .voiceActivity: return .voiceActivity(RemoteVADService(worker: worker))
-            case .speechSynthesis: return .speechSynthesis(RemoteTTSService(worker: worker, facts: facts))
-            case .imageGeneration:
-                throw SDKError(.frameworkNotAvailable, "Model '\(model.id)': \(kind.description) does not run in an engine process")
+            return switch kind {
+            case .language: .language(RemoteLLMService(worker: worker, facts: facts, parallel: options.parallel))
+            case .embedding: .embedding(RemoteEmbeddingService(worker: worker, facts: facts))
+            case .reranking: .reranking(RemoteRerankingService(worker: worker, facts: facts))
+            case .speechRecognition: .speechRecognition(RemoteSTTService(worker: worker))
+            case .voiceActivity: .voiceActivity(RemoteVADService(worker: worker))
+            case .speechSynthesis: .speechSynthesis(RemoteTTSService(worker: worker, facts: facts))
+            case .imageGeneration: .imageGeneration(RemoteDiffusionService(worker: worker))
             }
         } catch {
             await worker.stop(grace: .seconds(1))

@@ -35,7 +35,8 @@ public enum EngineWorker {
 
     /// A test's way to make the worker fault for real, set in the worker's environment:
     /// with `RUNANYWHERE_TEST_ENGINE_FAULTS=1`, a generation whose prompt (an embedding or a
-    /// ranking one of whose texts, a transcription its prompt, a synthesis its text) holds
+    /// ranking one of whose texts, a transcription its prompt, a synthesis its text, an image
+    /// its prompt) holds
     /// `[[engine-fault:segv]]` dereferences an invalid pointer (SIGSEGV) and one holding
     /// `[[engine-fault:abort]]` calls `abort()` (SIGABRT), as a native engine's bug would.
     static let faultsVariable = "RUNANYWHERE_TEST_ENGINE_FAULTS"
@@ -64,18 +65,14 @@ public enum EngineWorker {
 
         func handle(_ request: WorkerRequest) async {
             switch request {
-            case .load(let model, let framework, let kind, let options):
+            case .load(let model, let framework, let kind, let options, let diffusion):
                 do {
                     guard let adapter = frameworks.adapter(for: framework) else {
                         throw SDKError(.frameworkNotAvailable, "The engine process has no \(framework.displayName) engine")
                     }
-                    let loaded = try await adapter.loadEngine(model, as: kind, options: options, diffusion: DiffusionConfiguration(), logger: logger)
-                    guard let facts = WorkerModelFacts(loaded) else {
-                        await loaded.unload()
-                        throw SDKError(.frameworkNotAvailable, "Model '\(model.id)': \(kind.description) does not run in an engine process")
-                    }
+                    let loaded = try await adapter.loadEngine(model, as: kind, options: options, diffusion: diffusion ?? DiffusionConfiguration(), logger: logger)
                     engine = loaded
-                    send(.loaded(facts))
+                    send(.loaded(WorkerModelFacts(loaded)))
                 } catch {
                     send(.loadFailed(Self.sdkError(error)))
                 }
@@ -105,6 +102,16 @@ public enum EngineWorker {
                 guard case .speechSynthesis(let tts) = engine else { return refuse(id, as: .speechSynthesis) }
                 respond(id, reading: [text]) { cancellation in
                     .audio(WorkerAudio(try await runBlocking { try tts.synthesize(text, options: options, cancellation: cancellation) }))
+                }
+            case .draw(let id, let prompt, let options):
+                guard case .imageGeneration(let diffusion) = engine else { return refuse(id, as: .imageGeneration) }
+                respond(id, reading: [prompt]) { [self] cancellation in
+                    let image = try await runBlocking {
+                        try diffusion.generate(DiffusionRequest(prompt: prompt, options: options), cancellation: cancellation) { done, total in
+                            self.send(.step(id: id, done: done, total: total))
+                        }
+                    }
+                    return .image(png: image.png, width: image.width, height: image.height)
                 }
             case .generate(let id, let request):
                 generate(id, request)
@@ -176,7 +183,16 @@ public enum EngineWorker {
         }
 
         private func answer(_ question: WorkerQuestion) throws -> WorkerAnswer {
-            guard let service else { throw SDKError(.modelLoadFailed, "The engine process has no model loaded") }
+            if case .imageGeneration(let diffusion) = engine {
+                switch question {
+                case .workingMemory(let width, let height): return .count(Int(diffusion.workingMemory(width: width, height: height)))
+                case .checkImage(let options):
+                    try diffusion.check(options)
+                    return .flag(true)
+                default: break
+                }
+            }
+            guard let service else { throw SDKError(.modelLoadFailed, "The engine process has no language model loaded") }
             switch question {
             case .tokenCount(let text): return .count(try service.tokenCount(text))
             case .hasSpecialToken(let text): return .flag(service.hasSpecialToken(text))
@@ -184,6 +200,7 @@ public enum EngineWorker {
             case .imageTokenCount(let image): return .count(try service.imageTokenCount(image))
             case .tokenize(let text, let addSpecial, let parseSpecial): return .tokens(try tokenizer().tokenize(text, addSpecial: addSpecial, parseSpecial: parseSpecial))
             case .piece(let token): return .bytes(try tokenizer().piece(token))
+            case .workingMemory, .checkImage: throw SDKError(.modelLoadFailed, "The engine process has no image-generation model loaded")
             }
         }
 

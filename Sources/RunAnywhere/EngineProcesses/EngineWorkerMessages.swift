@@ -10,8 +10,9 @@ import Glibc
 
 /// A runtime's message to its engine worker.
 enum WorkerRequest: Codable, Sendable {
-    /// Load `model` as `kind` (one of ``EngineProcesses/kinds``) with `framework`'s adapter; answered by ``WorkerReply/loaded(_:)`` or ``WorkerReply/loadFailed(_:)``.
-    case load(model: ModelInfo, framework: InferenceFramework, kind: EngineKind, options: ModelLoadOptions)
+    /// Load `model` as `kind` (an image-generation model with `diffusion`) with `framework`'s
+    /// adapter; answered by ``WorkerReply/loaded(_:)`` or ``WorkerReply/loadFailed(_:)``.
+    case load(model: ModelInfo, framework: InferenceFramework, kind: EngineKind, options: ModelLoadOptions, diffusion: DiffusionConfiguration?)
     /// Start a generation; answered at once by ``WorkerReply/answer(id:_:)`` (taken) or
     /// ``WorkerReply/done(id:error:)`` (refused), then by its events and ``WorkerReply/done(id:error:)``.
     case generate(id: UInt64, request: LLMEngineRequest)
@@ -29,6 +30,10 @@ enum WorkerRequest: Codable, Sendable {
     case detectSpeech(id: UInt64, audio: WorkerAudio, options: VADOptions)
     /// Speak `text` (a voice); answered with ``WorkerAnswer/audio(_:)`` or by ``WorkerReply/done(id:error:)``.
     case synthesize(id: UInt64, text: String, options: TTSOptions)
+    /// Draw an image (an image-generation model); answered by a ``WorkerReply/step(id:done:total:)``
+    /// after each denoising step, then with ``WorkerAnswer/image(png:width:height:)`` or by
+    /// ``WorkerReply/done(id:error:)``.
+    case draw(id: UInt64, prompt: String, options: DiffusionGenerationOptions)
     /// Stop generation (embedding, ranking) `id` before its next engine step.
     case cancel(id: UInt64)
     /// One of the engine's quick questions; answered by ``WorkerReply/answer(id:_:)`` or ``WorkerReply/done(id:error:)``.
@@ -43,6 +48,10 @@ enum WorkerQuestion: Codable, Sendable {
     case imageTokenCount(image: LoadedImage)
     case tokenize(text: String, addSpecial: Bool, parseSpecial: Bool)
     case piece(token: Int32)
+    /// An image-generation model's ``DiffusionService/workingMemory(width:height:)``.
+    case workingMemory(width: Int, height: Int)
+    /// An image-generation model's ``DiffusionService/check(_:)``; answered by a flag.
+    case checkImage(options: DiffusionGenerationOptions)
 }
 
 /// An engine worker's message to its runtime.
@@ -51,6 +60,8 @@ enum WorkerReply: Codable, Sendable {
     case loadFailed(SDKError)
     /// What generation `id` reports but its tokens (``WorkerTokenLine``).
     case event(id: UInt64, event: WorkerEngineEvent)
+    /// Drawing `id` has done `done` of its `total` denoising steps.
+    case step(id: UInt64, done: Int, total: Int)
     /// Generation `id` ended (with `error` if it failed), or question `id` failed.
     case done(id: UInt64, error: SDKError?)
     case answer(id: UInt64, _ value: WorkerAnswer)
@@ -70,6 +81,7 @@ enum WorkerAnswer: Codable, Sendable {
     case transcription(segments: [TranscriptionSegment], language: String?)
     case speech([SpeechSegment])
     case audio(WorkerAudio)
+    case image(png: Data, width: Int, height: Int)
 }
 
 /// Audio on the wire: its Floats' bytes (base64 in the JSON) and its rate.
@@ -128,8 +140,8 @@ struct WorkerModelFacts: Codable, Sendable {
     var voiceName = ""
     var language = ""
 
-    /// The facts of `engine`, one the worker runs; nil for a kind workers do not run.
-    init?(_ engine: LoadedEngine) {
+    /// The facts of `engine`.
+    init(_ engine: LoadedEngine) {
         switch engine {
         case .language(let service):
             contextLength = service.contextLength
@@ -146,10 +158,8 @@ struct WorkerModelFacts: Codable, Sendable {
             contextLength = 0
             voiceName = service.voiceName
             language = service.language
-        case .speechRecognition, .voiceActivity:
+        case .speechRecognition, .voiceActivity, .imageGeneration:
             contextLength = 0
-        case .imageGeneration:
-            return nil
         }
     }
 }

@@ -308,8 +308,8 @@ extension RunAnywhereRuntime {
                     try await probe.check(file, framework: adapter.framework, modelID: model.id, modelsDirectory: models)
                 }
                 let started = ContinuousClock.now
-                let engine = if let processes, EngineProcesses.kinds.contains(kind) {
-                    try await processes.load(model, as: kind, framework: adapter.framework, options: options, logger: logger)
+                let engine = if let processes {
+                    try await processes.load(model, as: kind, framework: adapter.framework, options: options, diffusion: diffusion, logger: logger)
                 } else {
                     try await adapter.loadEngine(model, as: kind, options: options, diffusion: diffusion ?? DiffusionConfiguration(), logger: logger)
                 }

@@ -20,9 +20,8 @@ public struct RuntimeConfiguration: Sendable {
     /// for models, GPU drivers and devices); the runtime hands it to its framework registry. Nil
     /// keeps the registry's own, ``SystemHardwareDetector`` unless one was registered.
     public var hardwareDetector: (any HardwareDetector)?
-    /// Runs each model's engine but an image-generation model's in a worker process of its own,
-    /// so that an engine's crash costs only that model's requests (``EngineProcesses``); nil runs
-    /// engines in this process. The server sets it to `runanywhere engine-worker`.
+    /// Runs each model's engine in a worker process of its own, so that an engine's crash costs
+    /// only that model's requests (``EngineProcesses``); nil runs engines in this process. The server sets it to `runanywhere engine-worker`.
     public var engineProcesses: EngineProcesses?
 
     /// Creates a configuration.
