@@ -147,6 +147,25 @@ extension LlamaTests {
             #expect(final.toolCalls == calls && final.stopReason == .toolCalls)
         }
 
+        /// Parallel calls allowed and one forced: the default model repeats its call; it is stopped
+        /// at the repeat, and every complete call comes back once, with no call markup as text.
+        @Test func parallelCallsComeBackOnceAndNeverAsText() async throws {
+            let runtime = try await SharedModel.runtime.value
+            var options = greedy(60)
+            options.tools = [Self.weather]
+            options.toolChoice = .required
+            options.parallelToolCalls = true
+            var events: [GenerationEvent] = []
+            for try await event in try await runtime.generateEvents("What is the weather in Paris?", options: options) { events.append(event) }
+            guard case .completed(let result)? = events.last else {
+                Issue.record("the result comes last: \(events)")
+                return
+            }
+            #expect(!result.toolCalls.isEmpty && [.toolCalls, .length].contains(result.stopReason), "\(result)")
+            #expect(Set(result.toolCalls.map { "\($0.name) \($0.arguments)" }).count == result.toolCalls.count, "each call once: \(result.toolCalls)")
+            #expect(result.text.isEmpty && !events.contains { if case .text = $0 { true } else { false } }, "\(events)")
+        }
+
         @Test func badToolsAndShortBudgetsAreClear() async throws {
             let runtime = try await SharedModel.runtime.value
             func failure(_ tools: [Tool], _ choice: ToolChoice = .auto, maxTokens: Int = 20) async -> SDKError? {

@@ -23,10 +23,35 @@ struct ToolCallingTests {
         #expect(ToolCallFormat.json.parse(#"{"tool_calls": [{"name": "f", "arguments": "not an object"}]}"#).calls.isEmpty)
         let hermes = ToolCallFormat.hermes.parse("Let me look.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>")
         #expect(hermes.content == "Let me look." && hermes.calls.first?.arguments["city"] == "Oslo")
-        // A call cut off before its end is no call.
-        #expect(ToolCallFormat.hermes.parse("<tool_call>\n{\"name\": \"get_weather\", \"argu").calls.isEmpty)
+        // A call cut off before its end is no call, and its markup no text.
+        let cut = ToolCallFormat.hermes.parse("<tool_call>\n{\"name\": \"get_weather\", \"argu")
+        #expect(cut.calls.isEmpty && cut.content.isEmpty)
         #expect(ToolCallFormat.detect(chatTemplate: "{% for tool in tools %}<tool_call>{% endfor %}") == .hermes)
         #expect(ToolCallFormat.detect(chatTemplate: "<|im_start|>") == .json && ToolCallFormat.detect(chatTemplate: nil) == .json)
+    }
+
+    /// An answer cut by its token limit keeps its complete calls and drops the unfinished last
+    /// one; a call repeated exactly counts once (small models given parallel calls write the same
+    /// call until their limit); the markup never becomes text.
+    @Test func anAnswerCutShortKeepsItsCompleteCallsOnce() throws {
+        let paris = #"{"name": "get_weather", "arguments": {"city": "Paris", "note": "a } and a \" inside"}}"#
+        let cut = #"{"name": "get_weather", "arguments": {"#
+        let json = ToolCallFormat.json.parse(#"{"tool_calls": [\#(paris), \#(paris), \#(cut)"#)
+        #expect(json.content.isEmpty && json.calls.count == 1, "\(json)")
+        #expect(json.calls.first?.arguments["note"] == #"a } and a " inside"#)
+        for early in [#"{"tool_calls": [{"name": "get_w"#, #"{"tool_"#, "{"] {
+            let parsed = ToolCallFormat.json.parse(early)
+            #expect(parsed.content.isEmpty && parsed.calls.isEmpty, "\(early): \(parsed)")
+        }
+        let hermesCall = "<tool_call>\n\(paris)\n</tool_call>"
+        let hermes = ToolCallFormat.hermes.parse("\(hermesCall)\n\(hermesCall)\n<tool_call>\n\(cut)")
+        #expect(hermes.content.isEmpty && hermes.calls.count == 1, "\(hermes)")
+        // Repeats: the pipeline stops the model at the first one.
+        let other = #"{"name": "calculate", "arguments": {"expression": "2 + 2"}}"#
+        #expect(!ToolCallFormat.json.repeatsACall(#"{"tool_calls": [\#(paris), \#(other)"#))
+        #expect(ToolCallFormat.json.repeatsACall(#"{"tool_calls": [\#(paris), \#(other), \#(paris)"#))
+        #expect(!ToolCallFormat.json.repeatsACall(#"{"tool_calls": [\#(paris), \#(cut)"#))
+        #expect(ToolCallFormat.hermes.repeatsACall("\(hermesCall)\n\(hermesCall)") && !ToolCallFormat.hermes.repeatsACall(hermesCall))
     }
 
     @Test func toolResultsBecomeTurnsTheTemplateKnows() {

@@ -140,6 +140,20 @@ def check_all(client, model):
         check(answer.stop_reason in ("end_turn", "max_tokens", "tool_use"), f"answer after the tool result: {answer.stop_reason}")
         check(answer.usage.input_tokens > called.usage.input_tokens, "the tool result did not reach the prompt")
 
+    # A forced tool with parallel use allowed: a small model tends to repeat its call; what comes
+    # back are the complete calls, each once, and no text block holds the server's call markup.
+    for streamed in (False, True):
+        kwargs = dict(model=model, max_tokens=60, extra_body=GREEDY, messages=ask, tools=tools, tool_choice={"type": "tool", "name": "get_weather"})
+        if streamed:
+            with client.messages.stream(**kwargs) as stream:
+                parallel = stream.get_final_message()
+        else:
+            parallel = client.messages.create(**kwargs)
+        inputs = [json.dumps(b.input, sort_keys=True) for b in parallel.content if b.type == "tool_use"]
+        texts = [b.text for b in parallel.content if b.type == "text"]
+        check(parallel.stop_reason in ("tool_use", "max_tokens") and inputs and len(set(inputs)) == len(inputs)
+              and not any("tool_calls" in t or "{" in t for t in texts), f"parallel tool use (streamed: {streamed}): {parallel}")
+
     # count_tokens: the prompt as the model reads it, the same count the answer reports.
     counted = client.messages.count_tokens(model=model, system=system, messages=question)
     seen["count_tokens"] = counted.input_tokens

@@ -512,6 +512,28 @@ def check_tools(client, model):
     check(required.finish_reason == "tool_calls" and len(required.message.tool_calls or []) == 1, f"required gave {required}")
     for call in required.message.tool_calls or []:
         check_call(call, tools)
+    # required with parallel calls: a small model tends to repeat its call; what comes back are the
+    # complete calls, each once, never the server's call markup as content, whole or streamed.
+    weather = [{"role": "user", "content": "What is the weather in Paris?"}]
+    parallel = client.chat.completions.create(model=model, messages=weather, tools=[WEATHER_TOOL], tool_choice="required",
+                                              parallel_tool_calls=True, max_tokens=60, temperature=0).choices[0]
+    parallel_calls = [(c.function.name, c.function.arguments) for c in parallel.message.tool_calls or []]
+    check(parallel.finish_reason in ("tool_calls", "length") and parallel_calls and len(set(parallel_calls)) == len(parallel_calls)
+          and "tool_calls" not in (parallel.message.content or ""), f"parallel required calls gave {parallel}")
+    for call in parallel.message.tool_calls or []:
+        check_call(call, [WEATHER_TOOL])
+    stream = client.chat.completions.create(model=model, messages=weather, tools=[WEATHER_TOOL], tool_choice="required",
+                                            parallel_tool_calls=True, max_tokens=60, temperature=0, stream=True)
+    streamed, content = {}, ""
+    for chunk in stream:
+        for part in chunk.choices:
+            content += part.delta.content or ""
+            for delta in part.delta.tool_calls or []:
+                entry = streamed.setdefault(delta.index, ["", ""])
+                entry[0] += (delta.function.name or "") if delta.function else ""
+                entry[1] += (delta.function.arguments or "") if delta.function else ""
+    check(content == "" and [tuple(v) for _, v in sorted(streamed.items())] == parallel_calls,
+          f"streamed parallel calls {streamed}, content {content!r}, whole {parallel_calls}")
     auto = client.chat.completions.create(model=model, messages=[{"role": "user", "content": "What is 12 times 7?"}], tools=tools,
                                           max_tokens=60, temperature=0).choices[0]
     if auto.message.tool_calls:

@@ -3,7 +3,8 @@ import Foundation
 /// Drives one engine run and turns its token bytes into the generation's events and result:
 /// whole UTF-8 characters only, stop sequences cut out, thinking split from the answer once
 /// (``GenerationEventSplitter``), tool calls kept out of the streamed text and parsed into the
-/// result, and the timings measured on one monotonic clock.
+/// result (a model that repeats a call is stopped there), and the timings measured on one
+/// monotonic clock.
 struct GenerationPipeline {
     let modelID: String
     let framework: InferenceFramework
@@ -68,6 +69,11 @@ struct GenerationPipeline {
                             run.cancel()
                             break events
                         }
+                        if let format = toolCalls, text.contains(format.callCloser), format.repeatsACall(thinking.answer) {
+                            stopReason = .stop  // the calls so far are the answer; the repeat is dropped
+                            run.cancel()
+                            break events
+                        }
                     case .finished(let reason):
                         switch reason {
                         case .endOfGeneration: stopReason = .stop
@@ -94,9 +100,10 @@ struct GenerationPipeline {
         let reasoning = thinking.sawThinking ? thinking.reasoning : nil
         var text = thinking.answer
         var calls: [ToolCall] = []
-        if let format = toolCalls, stopReason == .stop {
+        if let format = toolCalls {
+            // Also when the limit or a cancellation cut the answer: its complete calls are calls.
             (text, calls) = format.parse(thinking.answer)
-            if !calls.isEmpty { stopReason = .toolCalls }
+            if !calls.isEmpty, stopReason == .stop { stopReason = .toolCalls }
             calls.forEach { emit(.toolCall($0)) }
         }
         let latency = (end - start).inSeconds

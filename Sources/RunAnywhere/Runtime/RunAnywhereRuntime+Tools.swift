@@ -35,10 +35,9 @@ extension RunAnywhereRuntime {
     /// `result`, unless the model ran out of tokens in the middle of a call.
     private func checkToolCalls(_ result: LLMGenerationResult, options: LLMGenerationOptions) throws -> LLMGenerationResult {
         guard result.stopReason == .length, result.toolCalls.isEmpty, options.offersTools else { return result }
-        guard let model = currentModelEntry?.info, let service = currentService else { return result }
-        let opener = ToolCallFormat.of(model, service: service).callOpener
-        if options.toolChoice != .auto || result.text.trimmingCharacters(in: .whitespacesAndNewlines).first == opener {
-            throw SDKError.llm(.generationFailed, "The model used all \(options.maxTokens) tokens before its tool call was complete; raise maxTokens (it wrote: \(result.text.prefix(200)))")
+        // A call's markup is never text: an empty answer cut by the limit was an unfinished call.
+        if options.toolChoice != .auto || result.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw SDKError.llm(.generationFailed, "The model used all \(options.maxTokens) tokens before its tool call was complete; raise maxTokens")
         }
         return result
     }

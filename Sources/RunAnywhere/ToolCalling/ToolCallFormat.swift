@@ -117,33 +117,4 @@ public enum ToolCallFormat: String, Codable, Sendable, CaseIterable {
             return all.text
         }
     }
-
-    /// The calls in a model's answer, and the text around them; no calls when it wrote none (or
-    /// stopped before one was complete).
-    func parse(_ text: String) -> (content: String, calls: [ToolCall]) {
-        var objects: [JSONValue] = []
-        var content = text
-        switch self {
-        case .hermes:
-            var rest = Substring(text)
-            var outside = ""
-            while let open = rest.range(of: "<tool_call>"), let close = rest[open.upperBound...].range(of: "</tool_call>") {
-                outside += rest[..<open.lowerBound]
-                if let call = try? JSONValue(parsing: String(rest[open.upperBound..<close.lowerBound])) { objects.append(call) }
-                rest = rest[close.upperBound...]
-            }
-            content = outside + rest
-        case .json:
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.hasPrefix("{"), let calls = (try? JSONValue(parsing: trimmed))?["tool_calls"]?.arrayValue {
-                objects = calls
-                content = ""
-            }
-        }
-        let calls = objects.compactMap { object -> ToolCall? in
-            guard let name = object["name"]?.stringValue, let arguments = object["arguments"], arguments.objectValue != nil else { return nil }
-            return ToolCall(name: name, arguments: arguments)
-        }
-        return calls.isEmpty ? (text, []) : (content.trimmingCharacters(in: .whitespacesAndNewlines), calls)
-    }
 }
