@@ -1,16 +1,13 @@
 """Driver for benchmarks/engine-workers; see that script."""
 import argparse
-import datetime
 import json
 import os
-import platform
 import statistics
-import sys
 import time
 import urllib.request
 import uuid
 
-from llama_tools import cpu_model
+import results_file
 from serve_process import start_server
 
 SENTENCES = [f"Sentence {i}: the {w} crossed the {p} before the storm reached the valley." for i, (w, p) in enumerate(
@@ -114,13 +111,7 @@ def main():
         lines.append(f"| {name} | {workers * 1000:.1f} ms | {inside * 1000:.1f} ms | {workers / inside:.3f} |")
     report = "\n".join(lines)
     print(report)
-    os.makedirs(args.results, exist_ok=True)
-    stamp = datetime.datetime.now(datetime.timezone.utc)
-    path = os.path.join(args.results, f"engine-workers-{stamp:%Y-%m-%dT%H%M%SZ}.md")
-    with open(path, "w", encoding="utf-8") as results:
-        results.write(f"# engine-workers, {stamp:%Y-%m-%d %H:%M} UTC\n\nmachine: {cpu_model()}, {os.cpu_count()} cores, "
-                      f"{platform.platform()}\ncommand: benchmarks/engine-workers {' '.join(sys.argv[1:])}\n\n{report}\n")
-    print(f"\nresults: {path}")
+    results_file.write(args.results, "engine-workers", f"# engine-workers\n\n{results_file.machine_and_command('engine-workers')}\n{report}\n")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import llama_tools
+import results_file
 from serve_process import start_server
 
 # A text that keeps a small model writing (no end-of-text for 128 tokens or more), as
@@ -178,11 +179,7 @@ def main():
     lines += ["", "llama.cpp: llama-bench (pp, tg), llama-batched-bench (S) and llama-server built from the same source against the same ggml"]
     report = "\n".join(lines) + "\n"
     print("\n" + report, flush=True)
-    os.makedirs(args.results, exist_ok=True)
-    path = os.path.join(args.results, f"gpu-{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H%M%SZ}.md")
-    with open(path, "w") as out:
-        out.write(report)
-    print(f"written to {path}")
+    results_file.write(args.results, "gpu", report)
 
 
 def gpu_name():

@@ -16,6 +16,7 @@ import numpy as np
 import gguf
 
 import llama_tools
+import results_file
 from serve_process import start_server
 
 MODEL_ID = "host-cost-random"
@@ -174,11 +175,7 @@ def main():
         lines.append(f"| {name} | {temperature} | {statistics.median(r[0] for r in rounds):.0f} | {statistics.median(r[1] for r in rounds):.1f} |")
     report = "\n".join(lines) + "\n"
     print("\n" + report)
-    os.makedirs(args.results, exist_ok=True)
-    path = os.path.join(args.results, f"host-cost-{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H%M%SZ}.md")
-    with open(path, "w") as out:
-        out.write(report)
-    print(f"written to {path}")
+    results_file.write(args.results, "host-cost", report)
 
 
 

@@ -7,11 +7,9 @@ same model and options, in the same run, and, when its server extras are install
 at a time through llama-cpp-python's own OpenAI server on the same model file."""
 import argparse
 import concurrent.futures
-import datetime
 import importlib.util
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -19,6 +17,7 @@ import time
 
 from openai import OpenAI
 
+import results_file
 from serve_process import free_port, start_server
 
 QUESTIONS = [
@@ -133,11 +132,6 @@ def table(rows):
     return lines
 
 
-def cpu_model():
-    with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
-        return next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), platform.machine())
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -183,13 +177,7 @@ def main():
                    "pip install uvicorn fastapi pydantic-settings sse-starlette 'starlette-context<0.4')")
     report = "\n".join(out)
     print(report)
-    os.makedirs(args.results, exist_ok=True)
-    stamp = datetime.datetime.now(datetime.timezone.utc)
-    path = os.path.join(args.results, f"serve-throughput-{stamp:%Y-%m-%dT%H%M%SZ}.md")
-    with open(path, "w", encoding="utf-8") as results:
-        results.write(f"# serve-throughput, {stamp:%Y-%m-%d %H:%M} UTC\n\nmachine: {cpu_model()}, {os.cpu_count()} cores, "
-                      f"{platform.platform()}\ncommand: benchmarks/serve-throughput {' '.join(sys.argv[1:])}\n\n{report}\n")
-    print(f"\nresults: {path}")
+    results_file.write(args.results, "serve-throughput", f"# serve-throughput\n\n{results_file.machine_and_command('serve-throughput')}\n{report}\n")
 
 
 if __name__ == "__main__":

@@ -27,12 +27,7 @@ struct DiffusionEngineProcessTests {
         let (_, here) = try await Self.draw(inProcess, "A lighthouse at dusk", options)
         await inProcess.unloadAllModels()
 
-        var configuration = RuntimeConfiguration(
-            modelsDirectory: TestEnvironment.installedModelsDirectory,
-            dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-data-\(UUID())")
-        )
-        configuration.engineProcesses = EngineWorkers.processes
-        let isolated = RunAnywhereRuntime(configuration: configuration)
+        let isolated = EngineWorkers.runtime()
         isolated.frameworks.register(StableDiffusionAdapter())
         let (steps, there) = try await Self.draw(isolated, "A lighthouse at dusk", options)
         #expect(there?.imageData == here?.imageData && there?.seedUsed == 11, "the same seed and engine: the same PNG")

@@ -13,12 +13,7 @@ extension LlamaTests {
     @Suite struct EngineProcess {
         /// A runtime over `models` (by default the installed ones) whose llama.cpp models run in workers.
         static func isolatedRuntime(models: URL = TestEnvironment.installedModelsDirectory) -> RunAnywhereRuntime {
-            var configuration = RuntimeConfiguration(
-                modelsDirectory: models,
-                dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-data-\(UUID())")
-            )
-            configuration.engineProcesses = EngineWorkers.processes
-            let runtime = RunAnywhereRuntime(configuration: configuration)
+            let runtime = EngineWorkers.runtime(models: models)
             runtime.frameworks.register(LlamaCppAdapter())
             return runtime
         }

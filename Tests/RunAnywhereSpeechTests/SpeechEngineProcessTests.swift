@@ -20,12 +20,7 @@ struct SpeechEngineProcessTests {
 
     /// A runtime over the installed models whose speech engines run in workers.
     static func isolatedRuntime() -> RunAnywhereRuntime {
-        var configuration = RuntimeConfiguration(
-            modelsDirectory: TestEnvironment.installedModelsDirectory,
-            dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-data-\(UUID())")
-        )
-        configuration.engineProcesses = EngineWorkers.processes
-        let runtime = RunAnywhereRuntime(configuration: configuration)
+        let runtime = EngineWorkers.runtime()
         runtime.frameworks.register(WhisperCppAdapter())
         runtime.frameworks.register(SherpaOnnxAdapter(phonemizer: EspeakPhonemizer()))
         runtime.frameworks.register(EspeakAdapter())

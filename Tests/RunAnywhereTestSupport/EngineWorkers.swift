@@ -8,8 +8,15 @@ public enum EngineWorkers {
     public static let binary = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         .deletingLastPathComponent().appendingPathComponent("runanywhere")
 
-    /// The setting that runs models in workers of ``binary``.
-    public static var processes: EngineProcesses { EngineProcesses(executable: binary, arguments: ["engine-worker"]) }
+    /// A runtime over `models` (by default the installed ones) whose models run in workers of
+    /// ``binary``, its data in a new folder; the caller registers the engines.
+    public static func runtime(models: URL = TestEnvironment.installedModelsDirectory) -> RunAnywhereRuntime {
+        var configuration = RuntimeConfiguration(
+            modelsDirectory: models, dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-data-\(UUID())")
+        )
+        configuration.engineProcesses = EngineProcesses(executable: binary, arguments: ["engine-worker"])
+        return RunAnywhereRuntime(configuration: configuration)
+    }
 
     /// The pids of this process's engine workers holding `model` (running, not zombies).
     public static func holding(_ model: String) -> [Int32] {

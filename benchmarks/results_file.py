@@ -1,0 +1,23 @@
+"""The dated results file each benchmark writes: RESULTS/NAME-DATE.md."""
+import datetime
+import os
+import platform
+import sys
+
+from llama_tools import cpu_model
+
+
+def machine_and_command(name):
+    """The lines that say where and how a run was made: the CPU, its cores, the platform, the command."""
+    return (f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.platform()}\n"
+            f"command: benchmarks/{name} {' '.join(sys.argv[1:])}\n")
+
+
+def write(folder, name, text):
+    """Writes `text` to FOLDER/NAME-DATE.md (the time in UTC) and says where."""
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"{name}-{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%dT%H%M%SZ}.md")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(text)
+    print(f"\nresults: {path}")
+    return path
