@@ -85,7 +85,7 @@ struct GenerationEventSplitter {
     /// A splitter for a model thinking in `pattern`, offered tools in `toolCalls`' format (nil: no tools).
     init(pattern: ThinkingTagPattern, toolCalls: ToolCallFormat?) {
         parser = ThinkingParser(pattern: pattern)
-        self.toolCalls = toolCalls.map { ToolCallStreamFilter(format: $0, thinking: nil) }
+        self.toolCalls = toolCalls.map { ToolCallStreamFilter(format: $0) }
     }
 
     /// Whether the model is between its thinking tags.
