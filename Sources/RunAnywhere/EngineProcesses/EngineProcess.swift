@@ -307,16 +307,15 @@ final class EngineProcess: Sendable {
 
     /// The worker has exited: fails what waited for it, with the reason.
     private func workerEnded(reason: Process.TerminationReason, status: Int32) {
-        let (runs, questions, awaited, stopping, lines, loaded) = state.withLock { state in
-            (state.runs, state.questions, state.awaited, state.stopping, state.lastErrorLines, (try? state.loadFacts?.get()) != nil)
-        }
-        let error = Self.failure(model: modelID, pid: pid, reason: reason, status: status, stopping: stopping, loaded: loaded, said: lines)
-        state.withLock { state in
+        // One lock: work registered after it sees the failure and never waits on a worker that has gone.
+        let (error, stopping, runs, questions, awaited) = state.withLock { state in
+            let error = Self.failure(
+                model: modelID, pid: pid, reason: reason, status: status, stopping: state.stopping, loaded: (try? state.loadFacts?.get()) != nil,
+                said: state.lastErrorLines
+            )
             state.failure = error
-            state.runs = [:]
-            state.questions = [:]
-            state.awaited = [:]
-            state.steps = [:]
+            defer { (state.runs, state.questions, state.awaited, state.steps) = ([:], [:], [:], [:]) }
+            return (error, state.stopping, state.runs, state.questions, state.awaited)
         }
         if !stopping {
             logger.error("An engine process died", metadata: ["model": "\(modelID)", "pid": "\(pid)", "error": "\(error.message)"])
