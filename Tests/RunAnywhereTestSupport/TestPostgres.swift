@@ -35,10 +35,25 @@ public final class TestPostgres: Sendable {
         let data = folder.appendingPathComponent("data")
         if getuid() == 0 { try run("/bin/chown", ["-R", "postgres:postgres", folder.path]) }
         try run(binaries.appendingPathComponent("initdb").path, ["-D", data.path, "-A", "trust", "-U", "runanywhere", "-E", "UTF8", "--no-sync"], asServer: true)
-        let port = try freePort()
-        let options = "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1"
-        try run(binaries.appendingPathComponent("pg_ctl").path, ["-D", data.path, "-l", folder.appendingPathComponent("server.log").path, "-o", options, "-w", "start"], asServer: true)
-        return TestPostgres(url: "postgres://runanywhere@127.0.0.1:\(port)/postgres?sslmode=disable", port: port, folder: folder)
+        // Suites start clusters side by side: a port another one took meanwhile, or a resource
+        // (shared memory, semaphores) another holds for a moment, fails a start; a new port and a
+        // pause make the next try. The server's own log says why each failed.
+        let log = folder.appendingPathComponent("server.log")
+        var failures: [String] = []
+        for attempt in 1...3 {
+            let port = try freePort()
+            let options = "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1"
+            do {
+                try run(binaries.appendingPathComponent("pg_ctl").path, ["-D", data.path, "-l", log.path, "-o", options, "-w", "start"], asServer: true)
+                return TestPostgres(url: "postgres://runanywhere@127.0.0.1:\(port)/postgres?sslmode=disable", port: port, folder: folder)
+            } catch let error as SDKError {
+                let said = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").suffix(5).joined(separator: "\n") ?? ""
+                failures.append("try \(attempt), port \(port): \(error.message)\nserver log: \(said)")
+                Thread.sleep(forTimeInterval: Double(attempt))
+            }
+        }
+        try? FileManager.default.removeItem(at: folder)
+        throw SDKError(.frameworkNotAvailable, "PostgreSQL did not start:\n" + failures.joined(separator: "\n"))
     }
 
     /// Stops the server at once and deletes its files.
