@@ -28,8 +28,6 @@ let package = Package(
         .library(name: "RunAnywhereServer", targets: ["RunAnywhereServer"]),
         .library(name: "RunAnywhereOnnxRuntime", targets: ["RunAnywhereOnnxRuntime"]),
         .library(name: "RunAnywhereLiteRT", targets: ["RunAnywhereLiteRT"]),
-        .library(name: "RunAnywhereBenchRunner", targets: ["RunAnywhereBenchRunner"]),
-        .library(name: "RunAnywhereTelemetry", targets: ["RunAnywhereTelemetry"]),
         .library(name: "RunAnywherePostgres", targets: ["RunAnywherePostgres"]),
         .executable(name: "runanywhere", targets: ["RunAnywhereCLI"]),
     ],

@@ -3,7 +3,7 @@ import Logging
 import RunAnywhere
 
 /// Where a run is, for a live status.
-public enum BenchRunnerProgress: Sendable {
+package enum BenchRunnerProgress: Sendable {
     /// Materializing and loading the model.
     case loading
     /// The model is loaded and its first frame done, `coldStart` after the process started.
@@ -17,31 +17,31 @@ public enum BenchRunnerProgress: Sendable {
 }
 
 /// One finished run: the payload, and what the payload does not carry.
-public struct BenchRunnerResult: Sendable {
+package struct BenchRunnerResult: Sendable {
     /// What is POSTed.
-    public var payload: TelemetryPayload
+    package var payload: TelemetryPayload
     /// The measured loop's statistics, unrounded.
-    public var statistics: FrameStatistics
+    package var statistics: FrameStatistics
     /// Frames of the extended pass (0 without one).
-    public var extendedFrames: Int
+    package var extendedFrames: Int
     /// How the POST ended; nil until it is sent.
-    public var telemetry: TelemetryPostOutcome?
+    package var telemetry: TelemetryPostOutcome?
 }
 
 /// The frame-benchmark harness (the seed's BenchRunner): loads a workload, runs warm-up frames,
 /// a timed loop and an optional extended pass over a deterministic sequence of frames, and
 /// builds the telemetry payload.
-public struct BenchRunner {
+package struct BenchRunner {
     /// Timings and endpoint.
-    public let configuration: BenchRunnerConfiguration
+    package let configuration: BenchRunnerConfiguration
     /// Where the device fields come from.
-    public let system: SystemProbe
+    package let system: SystemProbe
     private let logger: Logger
     private let clock = ContinuousClock()
     private static let progressInterval = Duration.milliseconds(250)
 
     /// A harness for `configuration` that logs to `logger`.
-    public init(configuration: BenchRunnerConfiguration, system: SystemProbe = SystemProbe(), logger: Logger) {
+    package init(configuration: BenchRunnerConfiguration, system: SystemProbe = SystemProbe(), logger: Logger) {
         self.configuration = configuration
         self.system = system
         self.logger = logger
@@ -50,7 +50,7 @@ public struct BenchRunner {
     /// Runs `workload` and returns the result, its payload not yet sent. `coldStartOrigin` is
     /// when the cold start began (the process's start when nil); `progress` is called from the
     /// running task as the run goes on. Cancelling the task stops the run between frames.
-    public func run(
+    package func run(
         _ workload: any FrameWorkload, coldStartOrigin: ContinuousClock.Instant? = nil, progress: (BenchRunnerProgress) -> Void = { _ in }
     ) async throws -> BenchRunnerResult {
         let started = clock.now

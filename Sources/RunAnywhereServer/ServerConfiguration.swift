@@ -34,7 +34,7 @@ public struct ServerConfiguration: Sendable {
     public var logger: Logger
     /// Where BenchRunner runs are kept, served under `/telemetry` (the collector's routes, for the
     /// web app's Telemetry page); nil serves none.
-    public var telemetryStore: (any TelemetryStore)?
+    package var telemetryStore: (any TelemetryStore)?
     /// The document collections of `/api/rag` and of conversations answered from documents
     /// (`RAGDatabases.session` opens one in PostgreSQL); nil uses `rag.sqlite` in the data
     /// folder, as `runanywhere rag` does. The server closes it when it stops.

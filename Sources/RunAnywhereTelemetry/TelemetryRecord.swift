@@ -2,20 +2,20 @@ import Foundation
 import RunAnywhereBenchRunner
 
 /// A run the collector keeps: the payload as it was sent, and when it arrived.
-public struct TelemetryRecord: Codable, Sendable, Equatable {
+package struct TelemetryRecord: Codable, Sendable, Equatable {
     /// The payload (validated).
-    public var payload: TelemetryPayload
+    package var payload: TelemetryPayload
     /// When the collector stored it.
-    public var receivedAt: Date
+    package var receivedAt: Date
 
     /// A record of `payload`, received at `receivedAt`.
-    public init(payload: TelemetryPayload, receivedAt: Date) {
+    package init(payload: TelemetryPayload, receivedAt: Date) {
         self.payload = payload
         self.receivedAt = receivedAt
     }
 
     /// When the run finished, from its payload's timestamp (validated, so it parses).
-    public var runDate: Date {
+    package var runDate: Date {
         TelemetryValidator.date(payload.metrics.timestamp) ?? receivedAt
     }
 
@@ -24,13 +24,13 @@ public struct TelemetryRecord: Codable, Sendable, Equatable {
     }
 
     /// The payload's own keys (`platform`, `metrics`) with `received_at` beside them.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try payload.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(receivedAt.formatted(.iso8601), forKey: .receivedAt)
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         payload = try TelemetryPayload(from: decoder)
         let text = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .receivedAt)
         guard let date = TelemetryValidator.date(text) else {

@@ -3,14 +3,14 @@ import RunAnywhere
 
 /// The engine worker processes tests start (``EngineProcesses``, with the `runanywhere` binary
 /// built beside the test bundle as the worker program).
-public enum EngineWorkers {
+package enum EngineWorkers {
     /// The `runanywhere` binary beside the test bundle.
-    public static let binary = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    package static let binary = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         .deletingLastPathComponent().appendingPathComponent("runanywhere")
 
     /// A runtime over `models` (by default the installed ones) whose models run in workers of
     /// ``binary``, its data in a new folder; the caller registers the engines.
-    public static func runtime(models: URL = TestEnvironment.installedModelsDirectory) -> RunAnywhereRuntime {
+    package static func runtime(models: URL = TestEnvironment.installedModelsDirectory) -> RunAnywhereRuntime {
         var configuration = RuntimeConfiguration(
             modelsDirectory: models, dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-data-\(UUID())")
         )
@@ -19,7 +19,7 @@ public enum EngineWorkers {
     }
 
     /// The pids of this process's engine workers holding `model` (running, not zombies).
-    public static func holding(_ model: String) -> [Int32] {
+    package static func holding(_ model: String) -> [Int32] {
         let parent = "\(getpid())"
         return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

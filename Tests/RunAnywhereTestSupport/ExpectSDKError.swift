@@ -3,7 +3,7 @@ import Testing
 
 /// Records an issue unless `body` throws an ``SDKError`` with `code` whose message contains every
 /// one of `fragments`.
-public func expectSDKError(
+package func expectSDKError(
     _ code: ErrorCode, _ fragments: [String], sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
 ) async {
     do {

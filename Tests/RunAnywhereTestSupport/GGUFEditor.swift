@@ -2,11 +2,11 @@ import Foundation
 
 /// Rewrites a real GGUF file without some metadata keys, keeping every tensor and its data
 /// (used to make a copy of a model that has no chat template).
-public enum GGUFEditor {
-    public struct Malformed: Error {}
+package enum GGUFEditor {
+    package struct Malformed: Error {}
 
     /// Copies `source` to `destination`, leaving out the keys in `removing`.
-    public static func copy(_ source: URL, to destination: URL, removing: Set<String>) throws {
+    package static func copy(_ source: URL, to destination: URL, removing: Set<String>) throws {
         let data = try Data(contentsOf: source, options: .alwaysMapped)
         var offset = 0
         func read<T: FixedWidthInteger>(_: T.Type) throws -> T {

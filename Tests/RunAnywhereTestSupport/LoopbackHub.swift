@@ -15,24 +15,24 @@ import RunAnywhere
 /// Q2_K model split in two, a README), `TestOrg/NoDefault-GGUF` (F16 and Q8_0, no Q4_K_M),
 /// `TestOrg/Private-GGUF` (private), `TestOrg/Gated-GGUF` (gated) and `TestOrg/WrongSum-GGUF`
 /// (a listing whose sha256 is not its file's).
-public struct LoopbackHub: Sendable {
+package struct LoopbackHub: Sendable {
     /// The token the private and gated repositories accept.
-    public static let token = "hf_loopbacktoken"
+    package static let token = "hf_loopbacktoken"
     /// The Q4_K_M files' bytes: a small GGUF model.
-    public static let q4 = GGUFWriter.tinyLlama().data()
+    package static let q4 = GGUFWriter.tinyLlama().data()
     /// The other GGUF files' bytes: another small GGUF model.
-    public static let other = GGUFWriter.tinyLlama(chatTemplate: nil).data()
+    package static let other = GGUFWriter.tinyLlama(chatTemplate: nil).data()
 
     /// The hub (`http://127.0.0.1:PORT`).
-    public let hub: TestHTTPServer
+    package let hub: TestHTTPServer
     /// The CDN (`http://localhost:PORT`).
-    public let cdn: TestHTTPServer
+    package let cdn: TestHTTPServer
 
     /// The hub's address, to use as the endpoint (`HF_ENDPOINT`).
-    public var endpoint: URL { URL(string: "http://127.0.0.1:\(hub.port)")! }
+    package var endpoint: URL { URL(string: "http://127.0.0.1:\(hub.port)")! }
 
     /// sha256 of `data`, in lowercase hex.
-    public static func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
+    package static func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
 
     private struct Repository {
         let id: String
@@ -43,7 +43,7 @@ public struct LoopbackHub: Sendable {
     }
 
     /// Starts the CDN, then the hub.
-    public static func start() async throws -> LoopbackHub {
+    package static func start() async throws -> LoopbackHub {
         let split = Data(repeating: 7, count: 100)
         let repositories = [
             Repository(id: "TestOrg/Tiny-GGUF", files: [
@@ -81,7 +81,7 @@ public struct LoopbackHub: Sendable {
     }
 
     /// Stops both servers.
-    public func shutdown() async throws {
+    package func shutdown() async throws {
         try await hub.shutdown()
         try await cdn.shutdown()
     }

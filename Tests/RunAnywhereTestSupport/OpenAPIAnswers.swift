@@ -5,10 +5,10 @@ import Testing
 
 /// What a test's requests were answered, in order: each answer's route, status, content type and
 /// body, for ``OpenAPIAnswers/check(_:sourceLocation:)``.
-public final class RecordedAnswers: Sendable {
+package final class RecordedAnswers: Sendable {
     /// One answer: the route (as the document writes it, or the concrete path), its status,
     /// content type and body.
-    public struct Answer: Encodable, Sendable {
+    package struct Answer: Encodable, Sendable {
         let method: String
         let path: String
         let status: Int
@@ -19,13 +19,13 @@ public final class RecordedAnswers: Sendable {
     private let answers = Mutex<[Answer]>([])
 
     /// An empty record.
-    public init() {}
+    package init() {}
 
     /// Every answer recorded so far.
-    public var all: [Answer] { answers.withLock { $0 } }
+    package var all: [Answer] { answers.withLock { $0 } }
 
     /// Starts recording an answer whose body is still to come; returns its place.
-    public func start(method: String, path: String, status: Int, contentType: String) -> Int {
+    package func start(method: String, path: String, status: Int, contentType: String) -> Int {
         answers.withLock {
             $0.append(Answer(method: method, path: path, status: status, contentType: contentType, body: Data()))
             return $0.count - 1
@@ -33,12 +33,12 @@ public final class RecordedAnswers: Sendable {
     }
 
     /// Adds `bytes` to the body of the answer at `index`.
-    public func append(_ bytes: ByteBuffer, to index: Int) {
+    package func append(_ bytes: ByteBuffer, to index: Int) {
         answers.withLock { $0[index].body.append(contentsOf: bytes.readableBytesView) }
     }
 
     /// Records a whole answer.
-    public func record(method: String, path: String, status: Int, contentType: String, body: Data) {
+    package func record(method: String, path: String, status: Int, contentType: String, body: Data) {
         answers.withLock { $0.append(Answer(method: method, path: path, status: status, contentType: contentType, body: body)) }
     }
 }
@@ -47,12 +47,12 @@ public final class RecordedAnswers: Sendable {
 /// `Tests/clients/openapi_validation.py` (jsonschema, draft 2020-12): JSON whole, NDJSON line by
 /// line, server-sent events event by event; an undocumented status, content type or field fails
 /// the test, naming the route, status and field.
-public enum OpenAPIAnswers {
+package enum OpenAPIAnswers {
     /// The record a test's helpers add answers to, inside ``checking(sourceLocation:_:)``.
-    @TaskLocal public static var recording: RecordedAnswers?
+    @TaskLocal package static var recording: RecordedAnswers?
 
     /// Runs `body` with its answers recorded (helpers add to ``recording``), then checks them.
-    public static func checking<Value>(sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Value) async throws -> Value {
+    package static func checking<Value>(sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Value) async throws -> Value {
         let answers = RecordedAnswers()
         let value = try await $recording.withValue(answers) { try await body() }
         try await check(answers.all, sourceLocation: sourceLocation)
@@ -65,7 +65,7 @@ public enum OpenAPIAnswers {
     /// Validates `answers` in a Python process, awaited without holding a thread of the
     /// cooperative pool (on 2 cores, blocking one would stall the other tests' timed requests).
     /// A unit-test run (`RUNANYWHERE_TEST_UNIT=1`) without the tests' Python packages skips it.
-    public static func check(_ answers: [RecordedAnswers.Answer], sourceLocation: SourceLocation) async throws {
+    package static func check(_ answers: [RecordedAnswers.Answer], sourceLocation: SourceLocation) async throws {
         guard !answers.isEmpty else { return }
         guard let python = TestEnvironment.venvPython, TestEnvironment.pythonHas("jsonschema", python: python) else {
             if ProcessInfo.processInfo.environment["RUNANYWHERE_TEST_UNIT"] == "1" { return }

@@ -4,15 +4,15 @@ import Foundation
 /// standard fonts, so nothing is embedded), as a PDF 1.4 file with its cross-reference table.
 /// Generated, not made by a PDF producer, so they test the reading path on real PDF syntax as
 /// the generated GGUF fixtures test the engines' paths; Poppler reads them as it reads any PDF.
-public enum PDFFixture {
+package enum PDFFixture {
     /// A PDF of `pages`, each a list of lines (ASCII); a page without lines holds no text.
-    public static func document(pages: [[String]]) -> Data {
+    package static func document(pages: [[String]]) -> Data {
         file(pages: pages, encrypt: nil)
     }
 
     /// A PDF of `pages` encrypted with the standard security handler (revision 2) under a user
     /// password that is not empty: a reader without the password cannot open it.
-    public static func encrypted(pages: [[String]]) -> Data {
+    package static func encrypted(pages: [[String]]) -> Data {
         // O and U as a tool would write them for passwords nobody here knows: the empty password
         // matches neither, which is all a reader checks before asking for one.
         let owner = String(repeating: "4f", count: 32), user = String(repeating: "75", count: 32)

@@ -3,22 +3,22 @@ import Testing
 
 /// Runs a suite with one throwaway PostgreSQL cluster, started before its first test and stopped
 /// after its last; each test takes a database of its own from it.
-public struct PostgresCluster: SuiteTrait, TestScoping {
+package struct PostgresCluster: SuiteTrait, TestScoping {
     /// The cluster of the suite running now.
-    @TaskLocal public static var current: TestPostgres?
+    @TaskLocal package static var current: TestPostgres?
 
     /// The trait.
-    public init() {}
+    package init() {}
 
     /// Starts the cluster before the suite's first test and stops it after its last.
-    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    package func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         let cluster = try TestPostgres.start()
         defer { cluster.stop() }
         try await Self.$current.withValue(cluster) { try await function() }
     }
 
     /// The URL of a new database in the suite's cluster.
-    public static func newDatabase() throws -> String {
+    package static func newDatabase() throws -> String {
         guard let cluster = current else { throw CancellationError() }
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         _ = try cluster.psql("CREATE DATABASE \(name)")
@@ -28,5 +28,5 @@ public struct PostgresCluster: SuiteTrait, TestScoping {
 
 extension Trait where Self == PostgresCluster {
     /// One throwaway PostgreSQL cluster for the suite.
-    public static var postgresCluster: Self { PostgresCluster() }
+    package static var postgresCluster: Self { PostgresCluster() }
 }

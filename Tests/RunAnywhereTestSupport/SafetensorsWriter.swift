@@ -3,15 +3,15 @@ import Foundation
 /// Writes safetensors files for tests as the format lays them out: the header's length (8 bytes,
 /// little-endian), the JSON header padded with spaces to a multiple of 8 bytes (as the
 /// `safetensors` package pads it), then each tensor's bytes in order.
-public struct SafetensorsWriter {
+package struct SafetensorsWriter {
     /// A tensor: its name, dtype (`F32`, `F16`…), shape and bytes.
-    public struct Tensor {
-        public let name: String
-        public let dtype: String
-        public let shape: [Int]
-        public let bytes: Data
+    package struct Tensor {
+        package let name: String
+        package let dtype: String
+        package let shape: [Int]
+        package let bytes: Data
 
-        public init(name: String, dtype: String, shape: [Int], bytes: Data) {
+        package init(name: String, dtype: String, shape: [Int], bytes: Data) {
             self.name = name
             self.dtype = dtype
             self.shape = shape
@@ -19,21 +19,21 @@ public struct SafetensorsWriter {
         }
 
         /// An F32 tensor holding `values`, row-major.
-        public static func float32(_ name: String, shape: [Int], values: [Float]) -> Tensor {
+        package static func float32(_ name: String, shape: [Int], values: [Float]) -> Tensor {
             Tensor(name: name, dtype: "F32", shape: shape, bytes: values.withUnsafeBufferPointer { Data(buffer: $0) })
         }
     }
 
-    public var tensors: [Tensor]
-    public var metadata: [String: String]?
+    package var tensors: [Tensor]
+    package var metadata: [String: String]?
 
-    public init(tensors: [Tensor], metadata: [String: String]? = nil) {
+    package init(tensors: [Tensor], metadata: [String: String]? = nil) {
         self.tensors = tensors
         self.metadata = metadata
     }
 
     /// The header's JSON text, before padding.
-    public func headerJSON() throws -> Data {
+    package func headerJSON() throws -> Data {
         var header: [String: Any] = [:]
         if let metadata { header["__metadata__"] = metadata }
         var offset = 0
@@ -45,7 +45,7 @@ public struct SafetensorsWriter {
     }
 
     /// The file's bytes.
-    public func data() throws -> Data {
+    package func data() throws -> Data {
         var json = try headerJSON()
         json.append(contentsOf: [UInt8](repeating: UInt8(ascii: " "), count: (8 - json.count % 8) % 8))
         var out = Data((0..<8).map { UInt8(truncatingIfNeeded: UInt64(json.count) >> (8 * $0)) })
@@ -54,7 +54,7 @@ public struct SafetensorsWriter {
         return out
     }
 
-    public func write(to url: URL) throws {
+    package func write(to url: URL) throws {
         try data().write(to: url)
     }
 }

@@ -8,51 +8,51 @@ import RunAnywhere
 /// last "user: " line of its chat template, or the whole prompt without one), one token per word,
 /// then stops; `max_tokens` cuts it short. It sleeps `tokenDelay` before each token, so that tests
 /// can catch a stream in flight, and stops within one token when cancelled.
-public struct ScriptedAdapter: FrameworkAdapter {
-    public let framework = InferenceFramework.llamaCpp
-    public let supportedModalities: Set<FrameworkModality> = [.textToText]
+package struct ScriptedAdapter: FrameworkAdapter {
+    package let framework = InferenceFramework.llamaCpp
+    package let supportedModalities: Set<FrameworkModality> = [.textToText]
     /// How long each token takes.
-    public let tokenDelay: Duration
+    package let tokenDelay: Duration
     /// Memory each model is said to take.
-    public let memory: Int64
+    package let memory: Int64
     /// How long a model takes to free its memory when unloaded.
-    public let unloadDelay: Duration
+    package let unloadDelay: Duration
     /// Where loads and finished unloads are written down, in order ("load ID", "unloaded ID").
-    public let log: ScriptedLog
+    package let log: ScriptedLog
 
     /// An adapter whose models take `memory` bytes, `tokenDelay` per token and `unloadDelay` to unload.
-    public init(tokenDelay: Duration = .zero, memory: Int64 = 1 << 20, unloadDelay: Duration = .zero, log: ScriptedLog = ScriptedLog()) {
+    package init(tokenDelay: Duration = .zero, memory: Int64 = 1 << 20, unloadDelay: Duration = .zero, log: ScriptedLog = ScriptedLog()) {
         self.tokenDelay = tokenDelay
         self.memory = memory
         self.unloadDelay = unloadDelay
         self.log = log
     }
 
-    public func availability() -> FrameworkAvailability { .available(detail: "scripted") }
-    public func estimateMemoryUsage(for model: ModelInfo) -> Int64 { memory }
-    public func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService {
+    package func availability() -> FrameworkAvailability { .available(detail: "scripted") }
+    package func estimateMemoryUsage(for model: ModelInfo) -> Int64 { memory }
+    package func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService {
         log.append("load \(model.id)")
         return ScriptedService(tokenDelay: tokenDelay, unloadDelay: unloadDelay, onUnloaded: { [log] in log.append("unloaded \(model.id)") })
     }
 }
 
 /// What the scripted engine did, in order.
-public final class ScriptedLog: Sendable {
+package final class ScriptedLog: Sendable {
     private let entries = Mutex<[String]>([])
 
     /// An empty log.
-    public init() {}
+    package init() {}
 
     /// Writes `entry` down.
-    public func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+    package func append(_ entry: String) { entries.withLock { $0.append(entry) } }
 
     /// Everything written down so far.
-    public var all: [String] { entries.withLock { $0 } }
+    package var all: [String] { entries.withLock { $0 } }
 }
 
 /// The scripted engine's model.
-public final class ScriptedService: LLMService {
-    public let contextLength = 2048
+package final class ScriptedService: LLMService {
+    package let contextLength = 2048
     let tokenDelay: Duration
     let unloadDelay: Duration
     let onUnloaded: @Sendable () -> Void
@@ -64,28 +64,28 @@ public final class ScriptedService: LLMService {
     }
 
     /// Takes `unloadDelay` to free the model, as an engine thread finishing would.
-    public func unload() async {
+    package func unload() async {
         try? await Task.sleep(for: unloadDelay)
         onUnloaded()
     }
 
-    public func tokenCount(_ text: String) throws -> Int { text.split(whereSeparator: \.isWhitespace).count + 1 }
-    public func hasSpecialToken(_ text: String) -> Bool { false }
+    package func tokenCount(_ text: String) throws -> Int { text.split(whereSeparator: \.isWhitespace).count + 1 }
+    package func hasSpecialToken(_ text: String) -> Bool { false }
 
-    public func applyChatTemplate(_ messages: [Message], addAssistantPrefix: Bool) -> String? {
+    package func applyChatTemplate(_ messages: [Message], addAssistantPrefix: Bool) -> String? {
         messages.map { "\($0.role.rawValue): \($0.content)\n" }.joined() + (addAssistantPrefix ? "assistant:" : "")
     }
 
     /// What the engine answers to `prompt`.
-    public static func reply(to prompt: String) -> [String] {
+    package static func reply(to prompt: String) -> [String] {
         let line = prompt.components(separatedBy: "\n").last { $0.hasPrefix("user: ") }.map { String($0.dropFirst(6)) } ?? prompt
         return line.split(separator: " ").enumerated().map { $0.offset == 0 ? String($0.element) : " \($0.element)" }
     }
 
     /// The scripted engine has no queue of its own: it starts every generation when asked.
-    public let queuedGenerations = 0
+    package let queuedGenerations = 0
 
-    public func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun {
+    package func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun {
         let words = Self.reply(to: request.prompt)
         let delay = tokenDelay
         let promptTokens = (try? tokenCount(request.prompt)) ?? 0
@@ -105,7 +105,7 @@ public final class ScriptedService: LLMService {
 /// A runtime in a temporary folder with the scripted engine and the models `ids` (by default
 /// one, `scripted`), whose files are generated GGUF headers (the runtime checks them before
 /// loading); `budget` is its model memory budget.
-public func scriptedRuntime(
+package func scriptedRuntime(
     ids: [String] = ["scripted"], adapter: ScriptedAdapter = ScriptedAdapter(), budget: Int64 = 0, probe: ModelProbe? = nil, name: String = #function
 ) throws -> RunAnywhereRuntime {
     let folder = try TestEnvironment.temporaryDirectory(name)

@@ -6,17 +6,17 @@ import RunAnywhere
 /// above an engine (the server's transcription route and its formats): it hears one segment
 /// a started second of audio, " second N" from N-1 to N seconds (the last one ends with the
 /// audio), in the language asked for, or "de" when asked to detect it.
-public struct ScriptedSpeechAdapter: FrameworkAdapter {
-    public let framework = InferenceFramework.whisperCpp
-    public let supportedModalities: Set<FrameworkModality> = [.voiceToText]
+package struct ScriptedSpeechAdapter: FrameworkAdapter {
+    package let framework = InferenceFramework.whisperCpp
+    package let supportedModalities: Set<FrameworkModality> = [.voiceToText]
 
     /// Creates the adapter.
-    public init() {}
+    package init() {}
 
-    public func availability() -> FrameworkAvailability { .available(detail: "scripted") }
-    public func canHandle(model: ModelInfo) -> Bool { model.category == .speechRecognition }
-    public func estimateMemoryUsage(for model: ModelInfo) -> Int64 { 1 << 20 }
-    public func loadSpeechRecognitionModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any STTService {
+    package func availability() -> FrameworkAvailability { .available(detail: "scripted") }
+    package func canHandle(model: ModelInfo) -> Bool { model.category == .speechRecognition }
+    package func estimateMemoryUsage(for model: ModelInfo) -> Int64 { 1 << 20 }
+    package func loadSpeechRecognitionModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any STTService {
         ScriptedSTTService()
     }
 }
@@ -34,7 +34,7 @@ final class ScriptedSTTService: STTService {
 
 /// Adds the scripted speech engine and a speech-to-text model `id` (whose file is a placeholder)
 /// to `runtime`.
-public func addScriptedSpeech(to runtime: RunAnywhereRuntime, id: String = "scripted-stt") throws {
+package func addScriptedSpeech(to runtime: RunAnywhereRuntime, id: String = "scripted-stt") throws {
     runtime.frameworks.register(ScriptedSpeechAdapter())
     let file = runtime.configuration.modelsDirectory.deletingLastPathComponent().appendingPathComponent("\(id).bin")
     try Data("scripted".utf8).write(to: file)

@@ -1,7 +1,7 @@
 /// What the seed harness's documentation shows (shared/spec/benchrunner-harness.md).
-public enum SeedTelemetry {
+package enum SeedTelemetry {
     /// The seed's example payload (BenchRunner's README), as the iOS harness sends it.
-    public static let example = """
+    package static let example = """
         {
           "platform": "ios",
           "metrics": {

@@ -2,13 +2,13 @@ import Foundation
 
 /// A random number generator that gives the same numbers for the same seed on every machine
 /// (SplitMix64), for fuzz tests that must find the same cases every run.
-public struct SeededGenerator: RandomNumberGenerator {
+package struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
     /// A generator started from `seed`.
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,7 +17,7 @@ public struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-public extension Data {
+package extension Data {
     /// These bytes with 1 to 4 replaced, mostly by characters that keep JSON looking like JSON
     /// (digits, signs, quotes, brackets), so that the damage reaches the decoders and not only
     /// the parser: for fuzzing the files the SDK keeps.

@@ -3,9 +3,9 @@ import RunAnywhere
 import Synchronization
 
 /// Temporary folders and the locations of the real engine and model that scripts/setup --tests installs.
-public enum TestEnvironment {
+package enum TestEnvironment {
     /// A new empty folder under the system's temporary folder.
-    public static func temporaryDirectory(_ name: String = #function) throws -> URL {
+    package static func temporaryDirectory(_ name: String = #function) throws -> URL {
         let safe = name.filter { $0.isLetter || $0.isNumber }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-tests-\(safe)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -13,37 +13,37 @@ public enum TestEnvironment {
     }
 
     /// The models folder scripts/setup fills.
-    public static var installedModelsDirectory: URL {
+    package static var installedModelsDirectory: URL {
         RuntimeConfiguration.homeDirectory().appendingPathComponent("models")
     }
 
     /// The default model file, when scripts/setup has installed it.
-    public static var defaultModelFile: URL? {
+    package static var defaultModelFile: URL? {
         let url = installedModelsDirectory.appendingPathComponent("\(RunAnywhere.defaultModelID)/SmolLM2-135M-Instruct.Q4_1.gguf")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
     /// The default embedding model's GGUF (all-MiniLM-L6-v2, converted by scripts/setup), when installed.
-    public static var embeddingModelFile: URL? {
+    package static var embeddingModelFile: URL? {
         let id = SDKConstants.Models.defaultEmbeddingModelID
         let url = installedModelsDirectory.appendingPathComponent("\(id)/\(id).gguf")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
     /// The libllama scripts/setup --tests installs, when present.
-    public static var llamaLibrary: URL? {
+    package static var llamaLibrary: URL? {
         let url = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/llama.cpp/lib/libllama.so")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
     /// The Python of the venv scripts/setup makes (llama-cpp-python, the `openai` client), when present.
-    public static var venvPython: URL? {
+    package static var venvPython: URL? {
         let url = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/venv/bin/python")
         return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
     }
 
     /// Whether `python` imports `module` (asked once per module and process).
-    public static func pythonHas(_ module: String, python: URL) -> Bool {
+    package static func pythonHas(_ module: String, python: URL) -> Bool {
         if let known = importable.withLock({ $0[module] }) { return known }
         let process = Process()
         process.executableURL = python
@@ -58,13 +58,13 @@ public enum TestEnvironment {
     private static let importable = Mutex<[String: Bool]>([:])
 
     /// Debian's ffmpeg command, which scripts/setup --tests installs for the tests to encode audio with.
-    public static var ffmpeg: URL? {
+    package static var ffmpeg: URL? {
         ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].map(URL.init(fileURLWithPath:)).first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
     /// `input` (any audio file) re-encoded by ffmpeg as a `container` file ("mp3", "ogg", "webm",
     /// "flac", "ipod" for M4A, "wav"…), with `arguments` added (a codec, a rate, channels).
-    public static func encodeAudio(_ input: Data, as container: String, _ arguments: [String] = []) throws -> Data {
+    package static func encodeAudio(_ input: Data, as container: String, _ arguments: [String] = []) throws -> Data {
         guard let ffmpeg else { throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup --tests --build tests") }
         let folder = try temporaryDirectory("encode")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -80,11 +80,11 @@ public enum TestEnvironment {
     }
 
     /// Whether scripts/setup has installed llama.cpp and the default model.
-    public static var engineInstalled: Bool { llamaLibrary != nil && defaultModelFile != nil }
+    package static var engineInstalled: Bool { llamaLibrary != nil && defaultModelFile != nil }
 
     /// The folder of the vision-language fixture scripts/setup --tests writes (SmolVLM's shape, random
     /// weights), when it is there with libmtmd beside libllama.
-    public static var visionFixture: URL? {
+    package static var visionFixture: URL? {
         let folder = installedModelsDirectory.appendingPathComponent(SDKConstants.Models.visionFixtureID)
         let files = ["SmolVLM-fixture.gguf", "mmproj-SmolVLM-fixture.gguf"].map { folder.appendingPathComponent($0).path }
         guard let llamaLibrary, files.allSatisfy(FileManager.default.fileExists(atPath:)),
@@ -94,7 +94,7 @@ public enum TestEnvironment {
 
     /// The image-generation fixture scripts/setup --tests writes (a tiny FLUX.2 klein-shaped model, random
     /// weights), when it is there with libstable-diffusion.
-    public static var diffusionFixture: URL? {
+    package static var diffusionFixture: URL? {
         let file = installedModelsDirectory.appendingPathComponent("\(SDKConstants.Models.diffusionFixtureID)/\(SDKConstants.Models.diffusionFixtureID).gguf")
         let library = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/stable-diffusion.cpp/lib/libstable-diffusion.so")
         return [file, library].allSatisfy { FileManager.default.fileExists(atPath: $0.path) } ? file : nil
@@ -102,7 +102,7 @@ public enum TestEnvironment {
 
     /// `width`×`height` pixels of the colour `rgb` as an image file of `format` ("png", "mjpeg"
     /// for JPEG, "gif", "bmp"), written by ffmpeg.
-    public static func encodeImage(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8) = (255, 0, 0), as format: String = "png") throws -> Data {
+    package static func encodeImage(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8) = (255, 0, 0), as format: String = "png") throws -> Data {
         guard let ffmpeg else { throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup --tests --build tests") }
         let folder = try temporaryDirectory("image")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -120,13 +120,13 @@ public enum TestEnvironment {
 
     /// Seeded cases per fuzz test: `RUNANYWHERE_FUZZ_CASES`, or `standard` (long runs set the
     /// variable, e.g. to 500).
-    public static func fuzzCases(standard: Int = 40) -> Int {
+    package static func fuzzCases(standard: Int = 40) -> Int {
         ProcessInfo.processInfo.environment["RUNANYWHERE_FUZZ_CASES"].flatMap { Int($0) } ?? standard
     }
 
     /// Whether scripts/setup has installed the speech models (Whisper tiny.en, Silero VAD, the
     /// Piper voice) and the eSpeak NG headers.
-    public static var speechInstalled: Bool {
+    package static var speechInstalled: Bool {
         ["whisper-tiny.en/ggml-tiny.en.bin", "silero-vad/silero-v6.2.0-ggml.bin", "piper-en_US-joe-medium/tokens.txt"]
             .allSatisfy { FileManager.default.fileExists(atPath: installedModelsDirectory.appendingPathComponent($0).path) }
             && FileManager.default.fileExists(atPath: "/usr/include/espeak-ng/speak_lib.h")
@@ -135,7 +135,7 @@ public enum TestEnvironment {
     /// Whether llama.cpp's Vulkan variant is installed (`RUNANYWHERE_GPU=vulkan scripts/setup`) and
     /// Mesa's CPU Vulkan driver (lavapipe, Debian's mesa-vulkan-drivers) is there to run it: then
     /// `GGML_VK_VISIBLE_DEVICES=0` gives the variant a real Vulkan device on a machine without a GPU.
-    public static var vulkanOnLavapipe: Bool {
+    package static var vulkanOnLavapipe: Bool {
         let variant = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/llama.cpp-gpu").resolvingSymlinksInPath()
         return variant.lastPathComponent.hasPrefix("llama.cpp-vulkan-")
             && FileManager.default.fileExists(atPath: variant.appendingPathComponent("lib/libllama.so").path)
@@ -144,12 +144,12 @@ public enum TestEnvironment {
 
     /// Whether scripts/setup has installed LiteRT (libLiteRt.so from the ai-edge-litert wheel, for
     /// the platforms that wheel is built for).
-    public static var liteRTInstalled: Bool {
+    package static var liteRTInstalled: Bool {
         FileManager.default.fileExists(atPath: RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/litert/lib/libLiteRt.so").path)
     }
 
     /// Writes the first `bytes` bytes of `source` to `destination`: a truncated model file.
-    public static func writeTruncatedCopy(of source: URL, to destination: URL, bytes: Int) throws {
+    package static func writeTruncatedCopy(of source: URL, to destination: URL, bytes: Int) throws {
         let handle = try FileHandle(forReadingFrom: source)
         defer { try? handle.close() }
         try (handle.read(upToCount: bytes) ?? Data()).write(to: destination)

@@ -8,9 +8,9 @@ import Synchronization
 /// `If-Range`), a connection cut halfway through the first response, slow responses, status
 /// codes, redirects and routes that need a token. It records every request it gets, with its
 /// method, body and `Authorization` header.
-public final class TestHTTPServer: Sendable {
+package final class TestHTTPServer: Sendable {
     /// What a path answers.
-    public indirect enum Route: Sendable {
+    package indirect enum Route: Sendable {
         /// The bytes; `cutFirstAfter`: the first response stops after that many body bytes and
         /// the connection closes; `delayPerChunk`: a pause between 16 KiB chunks.
         case file(Data, etag: String? = "\"v1\"", cutFirstAfter: Int? = nil, delayPerChunk: TimeAmount? = nil)
@@ -23,15 +23,15 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// A request as the server saw it.
-    public struct Request: Sendable {
-        public let path: String
-        public let range: String?
+    package struct Request: Sendable {
+        package let path: String
+        package let range: String?
         /// "GET", "POST", …
-        public var method = "GET"
+        package var method = "GET"
         /// The request's body (a POST's payload).
-        public var body = Data()
+        package var body = Data()
         /// Its `Authorization` header, if it had one.
-        public var authorization: String?
+        package var authorization: String?
     }
 
     private struct State {
@@ -44,7 +44,7 @@ public final class TestHTTPServer: Sendable {
     private let channel: any Channel
     private let state: Mutex<State>
     /// The port it listens on.
-    public let port: Int
+    package let port: Int
 
     private init(group: MultiThreadedEventLoopGroup, channel: any Channel, routes: [String: Route], port: Int) {
         self.group = group
@@ -54,7 +54,7 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// Starts a server with `routes` on a free port of 127.0.0.1.
-    public static func start(routes: [String: Route]) async throws -> TestHTTPServer {
+    package static func start(routes: [String: Route]) async throws -> TestHTTPServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let box = ServerBox()
         let channel = try await ServerBootstrap(group: group)
@@ -71,13 +71,13 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// `http://127.0.0.1:PORT/path`.
-    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    package func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     /// Every request so far.
-    public var requests: [Request] { state.withLock { $0.requests } }
+    package var requests: [Request] { state.withLock { $0.requests } }
 
     /// Stops the server.
-    public func shutdown() async throws {
+    package func shutdown() async throws {
         try await channel.close()
         try await group.shutdownGracefully()
     }

@@ -10,7 +10,7 @@ import Testing
 ///
 /// With `RUNANYWHERE_TEST_UNIT=1` (`make test-unit`) every test that holds a lane is skipped, as
 /// cancelled, so that the unit tests run alone, in seconds.
-public enum TestLane: Sendable, CaseIterable {
+package enum TestLane: Sendable, CaseIterable {
     /// Models run in this process: the SDK's engines and its process-wide state.
     case inProcess
     /// The `runanywhere` binary and the database servers the tests start.
@@ -21,7 +21,7 @@ public enum TestLane: Sendable, CaseIterable {
 
 /// Runs each test of the suite (or the test) it is attached to while holding its lanes; with
 /// `wholeSuite`, a suite holds them from its first test to its last.
-public struct LaneTrait: SuiteTrait, TestTrait, TestScoping {
+package struct LaneTrait: SuiteTrait, TestTrait, TestScoping {
     let lanes: Set<TestLane>
     var wholeSuite = false
 
@@ -30,10 +30,10 @@ public struct LaneTrait: SuiteTrait, TestTrait, TestScoping {
     @TaskLocal static var held: Set<TestLane> = []
 
     /// The suite's nested suites and tests hold the lanes too.
-    public var isRecursive: Bool { true }
+    package var isRecursive: Bool { true }
 
     /// Holds the lanes around each test case, or around the whole suite with `wholeSuite`.
-    public func provideScope(
+    package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         if test.isSuite && !wholeSuite {
@@ -63,15 +63,15 @@ public struct LaneTrait: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == LaneTrait {
     /// One test at a time among those that run models in this process.
-    public static var inProcessLane: Self { LaneTrait(lanes: [.inProcess]) }
+    package static var inProcessLane: Self { LaneTrait(lanes: [.inProcess]) }
     /// One test at a time among those that run the binary or a database server.
-    public static var processLane: Self { LaneTrait(lanes: [.processes]) }
+    package static var processLane: Self { LaneTrait(lanes: [.processes]) }
     /// One test at a time among those that run `runanywhere serve` under a client.
-    public static var serverLane: Self { LaneTrait(lanes: [.servers]) }
+    package static var serverLane: Self { LaneTrait(lanes: [.servers]) }
     /// Nothing heavy beside it: every lane, held by a suite from its first test to its last (the
     /// CPU Vulkan driver's threads take every core; the browser's waits on a page and on
     /// downloads it starts are timed, and missed them beside the other lanes).
-    public static var alone: Self { LaneTrait(lanes: Set(TestLane.allCases), wholeSuite: true) }
+    package static var alone: Self { LaneTrait(lanes: Set(TestLane.allCases), wholeSuite: true) }
 }
 
 /// The lanes held, and the tests waiting for theirs, first come first served: a test waits while an

@@ -5,22 +5,22 @@ import RunAnywhere
 /// a temporary folder, started on a free loopback port with its socket in that folder, stopped
 /// and deleted by ``stop()``. As root the server runs as the `postgres` user (PostgreSQL refuses
 /// to run as root).
-public final class TestPostgres: Sendable {
+package final class TestPostgres: Sendable {
     /// `postgres://runanywhere@127.0.0.1:PORT/postgres?sslmode=disable`.
-    public let url: String
+    package let url: String
     /// The port it listens on.
-    public let port: Int
+    package let port: Int
     private let folder: URL
 
     /// The folder of Debian's PostgreSQL programs, newest version first; nil when not installed.
-    public static var binaries: URL? {
+    package static var binaries: URL? {
         let root = URL(fileURLWithPath: "/usr/lib/postgresql")
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
         return versions.map { root.appendingPathComponent("\($0)/bin") }.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("initdb").path) }
     }
 
     /// Whether a cluster can be started here.
-    public static var isInstalled: Bool { binaries != nil }
+    package static var isInstalled: Bool { binaries != nil }
 
     private init(url: String, port: Int, folder: URL) {
         self.url = url
@@ -29,7 +29,7 @@ public final class TestPostgres: Sendable {
     }
 
     /// Creates and starts a cluster whose superuser is `runanywhere` (trusted on loopback).
-    public static func start() throws -> TestPostgres {
+    package static func start() throws -> TestPostgres {
         guard let binaries else { throw SDKError(.frameworkNotAvailable, "PostgreSQL is not installed; run scripts/setup --tests --build tests") }
         let folder = try TestEnvironment.temporaryDirectory("postgres")
         let data = folder.appendingPathComponent("data")
@@ -57,7 +57,7 @@ public final class TestPostgres: Sendable {
     }
 
     /// Stops the server at once and deletes its files.
-    public func stop() {
+    package func stop() {
         if let binaries = Self.binaries {
             try? Self.run(binaries.appendingPathComponent("pg_ctl").path, ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], asServer: true)
         }
@@ -65,7 +65,7 @@ public final class TestPostgres: Sendable {
     }
 
     /// Runs SQL through `psql` as the superuser and returns what it printed (unaligned, no headers).
-    public func psql(_ sql: String) throws -> String {
+    package func psql(_ sql: String) throws -> String {
         guard let binaries = Self.binaries else { throw SDKError(.frameworkNotAvailable, "PostgreSQL is not installed") }
         return try Self.run(binaries.appendingPathComponent("psql").path, ["-h", "127.0.0.1", "-p", "\(port)", "-U", "runanywhere", "-d", "postgres", "-At", "-c", sql])
     }

@@ -1,5 +1,5 @@
 /// Word error rate: word-level edit distance over the reference's length, ignoring case and punctuation.
-public func wordErrors(_ reference: String, _ hypothesis: String) -> (errors: Int, words: Int) {
+package func wordErrors(_ reference: String, _ hypothesis: String) -> (errors: Int, words: Int) {
     func words(_ text: String) -> [String] {
         text.lowercased().replacingOccurrences(of: "-", with: " ").split(whereSeparator: { $0 == " " })
             .map { $0.filter { $0.isLetter || $0.isNumber || $0 == "'" } }.filter { !$0.isEmpty }

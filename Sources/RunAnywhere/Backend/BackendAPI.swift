@@ -7,36 +7,36 @@ import Foundation
 ///   ``DeviceRegistrationResult`` (201 new, 200 known).
 /// - `POST /api/v1/analytics/events`: an ``AnalyticsBatch``; answers an ``AnalyticsBatchResult``
 ///   that acknowledges each event by id (404 when the device is not registered).
-public enum BackendAPI {
+package enum BackendAPI {
     /// Where a device registers.
-    public static let registerDevicePath = "/api/v1/devices/register"
+    package static let registerDevicePath = "/api/v1/devices/register"
     /// Where analytics batches go (and, with GET, are read back from the collector).
-    public static let analyticsEventsPath = "/api/v1/analytics/events"
+    package static let analyticsEventsPath = "/api/v1/analytics/events"
     /// The registered devices, read back from the collector.
-    public static let devicesPath = "/api/v1/devices"
+    package static let devicesPath = "/api/v1/devices"
     /// The most events the SDK puts in one batch.
-    public static let maxBatchEvents = 100
+    package static let maxBatchEvents = 100
 }
 
 /// What a device tells the backend when it registers.
-public struct DeviceRegistration: Codable, Sendable, Equatable {
+package struct DeviceRegistration: Codable, Sendable, Equatable {
     /// The identifier the SDK generated once for this installation (a UUID).
-    public var deviceIdentifier: String
+    package var deviceIdentifier: String
     /// `linux`.
-    public var platform: String
+    package var platform: String
     /// The operating system and its version.
-    public var osVersion: String
+    package var osVersion: String
     /// The CPU architecture (`x86_64`, `aarch64`).
-    public var architecture: String
+    package var architecture: String
     /// The CPU model.
-    public var deviceModel: String
+    package var deviceModel: String
     /// The SDK's version.
-    public var sdkVersion: String
+    package var sdkVersion: String
     /// `staging` or `production`.
-    public var environment: String
+    package var environment: String
 
     /// A registration with these fields.
-    public init(deviceIdentifier: String, platform: String, osVersion: String, architecture: String, deviceModel: String, sdkVersion: String, environment: String) {
+    package init(deviceIdentifier: String, platform: String, osVersion: String, architecture: String, deviceModel: String, sdkVersion: String, environment: String) {
         self.deviceIdentifier = deviceIdentifier
         self.platform = platform
         self.osVersion = osVersion
@@ -53,14 +53,14 @@ public struct DeviceRegistration: Codable, Sendable, Equatable {
 }
 
 /// The backend's answer to a registration: the device's id there.
-public struct DeviceRegistrationResult: Codable, Sendable, Equatable {
+package struct DeviceRegistrationResult: Codable, Sendable, Equatable {
     /// The id the backend knows the device by; analytics batches name it.
-    public var deviceID: String
+    package var deviceID: String
     /// When the device first registered (ISO 8601).
-    public var registeredAt: String
+    package var registeredAt: String
 
     /// A result with these fields.
-    public init(deviceID: String, registeredAt: String) {
+    package init(deviceID: String, registeredAt: String) {
         self.deviceID = deviceID
         self.registeredAt = registeredAt
     }
@@ -72,21 +72,21 @@ public struct DeviceRegistrationResult: Codable, Sendable, Equatable {
 
 /// One thing the SDK did, as it reports it: generation, transcription or synthesis metrics,
 /// never the text or audio itself.
-public struct AnalyticsEvent: Codable, Sendable, Equatable {
+package struct AnalyticsEvent: Codable, Sendable, Equatable {
     /// Unique (a UUID): the backend stores each id once, so a batch sent twice counts once.
-    public var id: String
+    package var id: String
     /// `generation`, `transcription` or `synthesis`.
-    public var type: String
+    package var type: String
     /// When it happened (ISO 8601 with milliseconds).
-    public var occurredAt: String
+    package var occurredAt: String
     /// Its metrics, by name.
-    public var properties: [String: AnalyticsValue]
+    package var properties: [String: AnalyticsValue]
 
     /// The event types the SDK sends.
-    public static let types: Set<String> = ["generation", "transcription", "synthesis"]
+    package static let types: Set<String> = ["generation", "transcription", "synthesis"]
 
     /// An event with these fields.
-    public init(id: String, type: String, occurredAt: String, properties: [String: AnalyticsValue]) {
+    package init(id: String, type: String, occurredAt: String, properties: [String: AnalyticsValue]) {
         self.id = id
         self.type = type
         self.occurredAt = occurredAt
@@ -99,7 +99,7 @@ public struct AnalyticsEvent: Codable, Sendable, Equatable {
 }
 
 /// A metric's value: a JSON string, whole number, number or boolean.
-public enum AnalyticsValue: Codable, Sendable, Equatable {
+package enum AnalyticsValue: Codable, Sendable, Equatable {
     /// A string (a model id, a stop reason).
     case text(String)
     /// A whole number (a token count).
@@ -109,7 +109,7 @@ public enum AnalyticsValue: Codable, Sendable, Equatable {
     /// A boolean.
     case flag(Bool)
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let flag = try? container.decode(Bool.self) {
             self = .flag(flag)
@@ -122,7 +122,7 @@ public enum AnalyticsValue: Codable, Sendable, Equatable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .text(let text): try container.encode(text)
@@ -134,14 +134,14 @@ public enum AnalyticsValue: Codable, Sendable, Equatable {
 }
 
 /// Events sent together by one registered device.
-public struct AnalyticsBatch: Codable, Sendable, Equatable {
+package struct AnalyticsBatch: Codable, Sendable, Equatable {
     /// The backend's id of the device (``DeviceRegistrationResult/deviceID``).
-    public var deviceID: String
+    package var deviceID: String
     /// At most ``BackendAPI/maxBatchEvents`` events, oldest first.
-    public var events: [AnalyticsEvent]
+    package var events: [AnalyticsEvent]
 
     /// A batch of `events` from `deviceID`.
-    public init(deviceID: String, events: [AnalyticsEvent]) {
+    package init(deviceID: String, events: [AnalyticsEvent]) {
         self.deviceID = deviceID
         self.events = events
     }
@@ -153,32 +153,32 @@ public struct AnalyticsBatch: Codable, Sendable, Equatable {
 
 /// The backend's answer to a batch: every event it has dealt with, by id. The SDK removes these
 /// from its outbox and keeps the others.
-public struct AnalyticsBatchResult: Codable, Sendable, Equatable {
+package struct AnalyticsBatchResult: Codable, Sendable, Equatable {
     /// An event the backend will never store, and why.
-    public struct Rejection: Codable, Sendable, Equatable {
+    package struct Rejection: Codable, Sendable, Equatable {
         /// The event's id.
-        public var id: String
+        package var id: String
         /// Why, for people.
-        public var message: String
+        package var message: String
 
         /// A rejection of `id`.
-        public init(id: String, message: String) {
+        package init(id: String, message: String) {
             self.id = id
             self.message = message
         }
     }
 
     /// The ids stored now or before (a retry).
-    public var accepted: [String]
+    package var accepted: [String]
     /// How many of them were new.
-    public var stored: Int
+    package var stored: Int
     /// How many had been stored before.
-    public var duplicates: Int
+    package var duplicates: Int
     /// The events refused for good (an unknown type, a malformed field).
-    public var rejected: [Rejection]
+    package var rejected: [Rejection]
 
     /// A result with these fields.
-    public init(accepted: [String], stored: Int, duplicates: Int, rejected: [Rejection]) {
+    package init(accepted: [String], stored: Int, duplicates: Int, rejected: [Rejection]) {
         self.accepted = accepted
         self.stored = stored
         self.duplicates = duplicates

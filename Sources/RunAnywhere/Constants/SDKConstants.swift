@@ -76,20 +76,20 @@ public enum SDKConstants {
     }
 
     /// File and folder names inside the models and app-data folders.
-    public enum Files {
+    package enum Files {
         /// The user-model registry, in the models folder.
-        public static let modelRegistry = "registry.json"
+        package static let modelRegistry = "registry.json"
         /// The conversations folder, in the app-data folder.
-        public static let conversations = "conversations"
+        package static let conversations = "conversations"
         /// The generation settings, in the app-data folder.
-        public static let settings = "settings.json"
+        package static let settings = "settings.json"
         /// The selected environment and its base URLs, in the app-data folder.
-        public static let environment = "environment.json"
+        package static let environment = "environment.json"
         /// API keys per environment, readable only by the user (mode 0600), in the app-data folder.
-        public static let credentials = "credentials.json"
+        package static let credentials = "credentials.json"
         /// The staging and production backends' folder, in the app-data folder: the device's
         /// identity (`device.json`) and the analytics outbox (`outbox.sqlite`).
-        public static let backend = "backend"
+        package static let backend = "backend"
     }
 
     /// Names of the events the SDK reports in its log metadata (`event`).

@@ -14,22 +14,22 @@ import Logging
 /// engine inside the worker batches as it does in process.
 ///
 /// `runanywhere serve` runs models this way; apps keep engines in process unless they set it.
-public struct EngineProcesses: Sendable {
+package struct EngineProcesses: Sendable {
     /// The worker program: it must run ``EngineWorker/serve(frameworks:logger:)`` (the CLI's
     /// hidden `runanywhere engine-worker` does). It is started as `executable arguments…
     /// --model <id>`, so that `ps` names the model each worker holds.
-    public var executable: URL
+    package var executable: URL
     /// The arguments before `--model`.
-    public var arguments: [String]
+    package var arguments: [String]
     /// How long a worker may take to start and load its model before it counts as hung and is killed.
-    public var loadTimeout: Duration
+    package var loadTimeout: Duration
     /// The engines whose models run in workers (those the worker program registers); models of
     /// other engines load in this process.
-    public var frameworks: Set<InferenceFramework>
+    package var frameworks: Set<InferenceFramework>
 
     /// Creates the setting (by default for the engines `runanywhere engine-worker` registers:
     /// llama.cpp, whisper.cpp, sherpa-onnx, eSpeak NG and stable-diffusion.cpp).
-    public init(
+    package init(
         executable: URL, arguments: [String], loadTimeout: Duration = .seconds(600), frameworks: Set<InferenceFramework> = [.llamaCpp, .whisperCpp, .onnx, .espeakNG, .stableDiffusionCpp]
     ) {
         self.executable = executable

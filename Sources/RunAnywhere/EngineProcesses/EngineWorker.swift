@@ -7,10 +7,10 @@ import Logging
 /// keeps for them: anything else written there, an engine's `printf` included, goes to standard
 /// error). When its input ends (the runtime unloads the model, or has gone) it frees the model
 /// and returns.
-public enum EngineWorker {
+package enum EngineWorker {
     /// Serves one model with `frameworks`' engines until standard input ends; returns the exit
     /// status for the process.
-    public static func serve(frameworks: FrameworkAdapterRegistry, logger: Logger) async -> Int32 {
+    package static func serve(frameworks: FrameworkAdapterRegistry, logger: Logger) async -> Int32 {
         let output = dup(STDOUT_FILENO)
         dup2(STDERR_FILENO, STDOUT_FILENO)
         let worker = Worker(output: output, frameworks: frameworks, logger: logger)

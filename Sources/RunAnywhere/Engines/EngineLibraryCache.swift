@@ -4,7 +4,7 @@ import Synchronization
 /// (`ra_*_api_load`) opens the file and fills its function table, then the engine's own set-up
 /// runs. The outcome is kept per path, failures included, so a missing engine is reported the
 /// same way every time without being looked for again.
-public final class EngineLibraryCache<Library: Sendable>: Sendable {
+package final class EngineLibraryCache<Library: Sendable>: Sendable {
     private let engine: String
     private let hint: String
     private let opened = Mutex<[String: Result<Library, SDKError>]>([:])
@@ -12,7 +12,7 @@ public final class EngineLibraryCache<Library: Sendable>: Sendable {
     /// A cache for `engine` (a name for people, e.g. "llama.cpp"); when the library cannot be
     /// opened, the message names ``EngineInstallation/command``, then `hint`: another way to
     /// provide it (an environment variable pointing to a library, a Debian package).
-    public init(engine: String, hint: String) {
+    package init(engine: String, hint: String) {
         self.engine = engine
         self.hint = hint
     }
@@ -22,7 +22,7 @@ public final class EngineLibraryCache<Library: Sendable>: Sendable {
     /// called with the path, a table to fill, and a buffer and its size for the reason it failed;
     /// it returns 0 on success. `setup` then receives the filled table and the path and does the
     /// engine's own start-up (log callback, backend).
-    public func library<Table>(
+    package func library<Table>(
         candidates: [String],
         load: (UnsafePointer<CChar>, UnsafeMutablePointer<Table>, UnsafeMutablePointer<CChar>, Int) -> Int32,
         setup: (Table, String) throws -> Library

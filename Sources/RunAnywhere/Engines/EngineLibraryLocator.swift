@@ -2,10 +2,10 @@ import Foundation
 
 /// Where an engine's shared library is looked for: an environment variable naming a file or a
 /// folder, then the engines cache that scripts/setup fills, then the system's library path.
-public enum EngineLibraryLocator {
+package enum EngineLibraryLocator {
     /// Candidate paths, best first. `fileName` matches the library's file in a folder (a prefix
     /// such as "libwhisper", since wheels rename libraries with hashes).
-    public static func candidates(
+    package static func candidates(
         environmentVariable: String, engine: String, fileName: String, systemName: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> [String] {
@@ -20,7 +20,7 @@ public enum EngineLibraryLocator {
     }
 
     /// The first candidate that exists (a bare name is left to the dynamic loader).
-    public static func first(of candidates: [String]) -> String {
+    package static func first(of candidates: [String]) -> String {
         candidates.first { !$0.contains("/") || FileManager.default.fileExists(atPath: $0) } ?? candidates.last ?? ""
     }
 

@@ -4,19 +4,19 @@ import Synchronization
 /// Receives an engine's log (ggml-based engines send it in pieces) and forwards whole lines to
 /// a `Logger`: errors at `notice`, warnings at `info`, the rest at `debug`/`trace`. The last
 /// error lines are kept to explain a failure.
-public final class EngineLogSink: Sendable {
+package final class EngineLogSink: Sendable {
     private let logger: Logger
     private let prefix: String
     private let state = Mutex<(line: String, level: Logger.Level, errors: [String])>(("", .debug, []))
 
     /// A sink whose lines start with `prefix` (e.g. "llama.cpp").
-    public init(logger: Logger, prefix: String) {
+    package init(logger: Logger, prefix: String) {
         self.logger = logger
         self.prefix = prefix
     }
 
     /// Takes a piece of log text at a ggml log level (1 debug, 2 info, 3 warn, 4 error, 5 continue).
-    public func receive(level: UInt32, text: String) {
+    package func receive(level: UInt32, text: String) {
         let mapped: Logger.Level? = switch level {
         case 4: .notice
         case 3: .info
@@ -43,7 +43,7 @@ public final class EngineLogSink: Sendable {
 
     /// `message` followed by the engine's latest error lines ("message: error; error"), or just
     /// `message` when there are none; the lines are cleared once reported.
-    public func explain(_ message: String) -> String {
+    package func explain(_ message: String) -> String {
         let errors = state.withLock { state in
             defer { state.errors = [] }
             return state.errors.joined(separator: "; ")

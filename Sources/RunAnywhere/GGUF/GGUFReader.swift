@@ -5,7 +5,7 @@ import Synchronization
 /// length against the file so that a truncated or foreign file gives a clear error, and the
 /// things llama.cpp asserts on instead of reporting (a vocabulary with a repeated token) or reads
 /// wrongly (repeated keys or tensor names, tensors not aligned).
-public enum GGUFReader {
+package enum GGUFReader {
     /// Longest array kept in ``GGUFMetadata/values``; longer ones keep a prefix and their count.
     static let keptArrayPrefix = 16
 
@@ -30,7 +30,7 @@ public enum GGUFReader {
 
     /// Reads the metadata of the GGUF file at `url` (parsed again only when the file changed
     /// since it was last read whole).
-    public static func read(_ url: URL) throws -> GGUFMetadata {
+    package static func read(_ url: URL) throws -> GGUFMetadata {
         let identity = FileIdentity(path: url.path)
         if let identity, let known = recent.withLock({ $0[identity] }) { return known }
         let metadata = try parse(contentsOf: url)
@@ -57,7 +57,7 @@ public enum GGUFReader {
     }
 
     /// Parses GGUF bytes; `name` appears in error messages.
-    public static func parse(_ data: Data, name: String) throws -> GGUFMetadata {
+    package static func parse(_ data: Data, name: String) throws -> GGUFMetadata {
         func invalid(_ why: String) -> SDKError {
             SDKError.fileManagement(.invalidModelFormat, "\(name) is not a valid GGUF model: \(why)")
         }

@@ -9,24 +9,24 @@ import Foundation
 /// quantized) has 1500 audio and 448 text positions, 80 or 128 mel bins, a 51864–51866 token
 /// vocabulary (of which the file lists the text tokens), and heads of 64 dimensions; anything
 /// else, and any length that runs past the file, is refused with a message naming the problem.
-public enum WhisperGGMLReader {
+package enum WhisperGGMLReader {
     /// What the header of a valid file says.
-    public struct Hyperparameters: Sendable, Equatable {
+    package struct Hyperparameters: Sendable, Equatable {
         /// Tokens in the vocabulary.
-        public let vocabularySize: Int
+        package let vocabularySize: Int
         /// Width of the encoder and decoder.
-        public let state: Int
+        package let state: Int
         /// Encoder and decoder layers.
-        public let audioLayers: Int, textLayers: Int
+        package let audioLayers: Int, textLayers: Int
         /// Mel bins of the input.
-        public let melBins: Int
+        package let melBins: Int
         /// Number of tensors.
-        public let tensorCount: Int
+        package let tensorCount: Int
     }
 
     /// Reads and checks the file at `url`.
     @discardableResult
-    public static func validate(_ url: URL) throws -> Hyperparameters {
+    package static func validate(_ url: URL) throws -> Hyperparameters {
         let data: Data
         do {
             data = try Data(contentsOf: url, options: .alwaysMapped)
@@ -37,7 +37,7 @@ public enum WhisperGGMLReader {
     }
 
     /// Checks ggml Whisper bytes; `name` appears in error messages.
-    public static func parse(_ data: Data, name: String) throws -> Hyperparameters {
+    package static func parse(_ data: Data, name: String) throws -> Hyperparameters {
         func invalid(_ why: String) -> SDKError {
             SDKError.fileManagement(.invalidModelFormat, "\(name) is not a valid whisper.cpp model: \(why)")
         }

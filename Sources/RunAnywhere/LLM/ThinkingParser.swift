@@ -1,7 +1,7 @@
 import Foundation
 
 /// A piece of generated text, classified as reasoning or answer.
-public enum ThinkingChunk: Sendable, Equatable {
+package enum ThinkingChunk: Sendable, Equatable {
     /// Text between the thinking tags.
     case thinking(String)
     /// Text outside them.
@@ -11,22 +11,22 @@ public enum ThinkingChunk: Sendable, Equatable {
 /// Splits streamed text into thinking and answer at the thinking tags, also when a tag is cut
 /// across pieces: the end of a piece that could be the start of a tag is held back until the
 /// next piece tells.
-public struct ThinkingParser: Sendable {
+package struct ThinkingParser: Sendable {
     /// The tags to look for.
-    public let pattern: ThinkingTagPattern
+    package let pattern: ThinkingTagPattern
     /// Whether the parser is between an opening and a closing tag.
-    public private(set) var isThinking = false
+    package private(set) var isThinking = false
     /// Whether any opening tag has been seen.
-    public private(set) var sawThinking = false
+    package private(set) var sawThinking = false
     private var pending = ""
 
     /// Creates a parser for `pattern`.
-    public init(pattern: ThinkingTagPattern = .defaultPattern) {
+    package init(pattern: ThinkingTagPattern = .defaultPattern) {
         self.pattern = pattern
     }
 
     /// Feeds a piece and returns the chunks that are now certain, in order (tags removed).
-    public mutating func feed(_ piece: String) -> [ThinkingChunk] {
+    package mutating func feed(_ piece: String) -> [ThinkingChunk] {
         var buffer = pending + piece
         pending = ""
         var chunks: [ThinkingChunk] = []
@@ -47,7 +47,7 @@ public struct ThinkingParser: Sendable {
     }
 
     /// Returns what is still held back, at the end of the text.
-    public mutating func finish() -> [ThinkingChunk] {
+    package mutating func finish() -> [ThinkingChunk] {
         var chunks: [ThinkingChunk] = []
         append(pending, to: &chunks)
         pending = ""
@@ -55,7 +55,7 @@ public struct ThinkingParser: Sendable {
     }
 
     /// Splits a whole text at once: the thinking (nil when there was none) and the answer.
-    public static func split(_ text: String, pattern: ThinkingTagPattern = .defaultPattern) -> (thinking: String?, response: String) {
+    package static func split(_ text: String, pattern: ThinkingTagPattern = .defaultPattern) -> (thinking: String?, response: String) {
         var parser = ThinkingParser(pattern: pattern)
         var thinking = ""
         var response = ""

@@ -1,13 +1,13 @@
 /// Turns token bytes into text without ever splitting a character: a multi-byte UTF-8 character
 /// cut across tokens is held back until its last byte arrives. Invalid bytes become U+FFFD.
-public struct UTF8StreamDecoder: Sendable {
+package struct UTF8StreamDecoder: Sendable {
     private var pending: [UInt8] = []
 
     /// Creates a decoder with nothing pending.
-    public init() {}
+    package init() {}
 
     /// Adds bytes and returns the text that is now complete.
-    public mutating func decode(_ bytes: [UInt8]) -> String {
+    package mutating func decode(_ bytes: [UInt8]) -> String {
         pending.append(contentsOf: bytes)
         let complete = completePrefixLength(pending)
         guard complete > 0 else { return "" }
@@ -17,7 +17,7 @@ public struct UTF8StreamDecoder: Sendable {
     }
 
     /// Returns whatever is still held back (an unfinished character becomes U+FFFD).
-    public mutating func finish() -> String {
+    package mutating func finish() -> String {
         defer { pending.removeAll() }
         return pending.isEmpty ? "" : String(decoding: pending, as: UTF8.self)
     }

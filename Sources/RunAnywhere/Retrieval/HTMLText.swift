@@ -5,7 +5,7 @@
 /// references decoded (numeric ones, and the names of HTML 4 and `&apos;`). Scripts, styles,
 /// templates, inline SVG, comments and the doctype are left out. A small reader in the manner of a
 /// browser's: malformed markup (unclosed tags, a stray `<`) never fails, it only reads as text.
-public enum HTMLText {
+package enum HTMLText {
     /// Elements whose content is not markup, to the next `</name`: dropped.
     private static let rawDropped: Set<String> = ["script", "style", "iframe", "noembed", "noframes"]
     /// Elements whose content is not markup but text (references decoded): kept.
@@ -24,7 +24,7 @@ public enum HTMLText {
     private static let cells: Set<String> = ["td", "th"]
 
     /// The text of `html`.
-    public static func text(of html: String) -> String {
+    package static func text(of html: String) -> String {
         let scalars = Array(html.unicodeScalars)
         var text = TextBuilder()
         var dropping: [String] = []  // the dropped elements open, innermost last

@@ -9,22 +9,22 @@ import Foundation
 /// loading it. A file that passed is remembered, by path, size and modification time, in
 /// `<models>/.checked-models.json`, and not probed again; a file that failed is probed again
 /// next time (it may have been replaced).
-public struct ModelProbe: Sendable {
+package struct ModelProbe: Sendable {
     /// The program, run as `executable arguments… --framework <framework> <file>`: it loads the
     /// file with that engine and uses it once (one token, half a second of silence, one 64×64
     /// step, a spoken word), then exits 0, or non-zero with the reason on standard error
     /// (`runanywhere probe-model` does this).
-    public var executable: URL
+    package var executable: URL
     /// The arguments before `--framework`.
-    public var arguments: [String]
+    package var arguments: [String]
     /// How long a probe may take before it counts as a hang and is killed.
-    public var timeout: Duration
+    package var timeout: Duration
     /// The engines whose files it checks; files for the others are loaded directly.
-    public var frameworks: Set<InferenceFramework>
+    package var frameworks: Set<InferenceFramework>
 
     /// Creates a probe (by default for llama.cpp's, whisper.cpp's, stable-diffusion.cpp's and
     /// sherpa-onnx's files, what `runanywhere probe-model` loads).
-    public init(
+    package init(
         executable: URL, arguments: [String], timeout: Duration = .seconds(300),
         frameworks: Set<InferenceFramework> = [.llamaCpp, .whisperCpp, .stableDiffusionCpp, .onnx]
     ) {

@@ -15,14 +15,14 @@ public struct RuntimeConfiguration: Sendable {
     /// Loads each new language model file once in a child process before loading it in this one,
     /// so that a file that crashes its engine cannot take this process down (``ModelProbe``);
     /// nil loads files directly. The CLI and the server set it to `runanywhere probe-model`.
-    public var modelProbe: ModelProbe?
+    package var modelProbe: ModelProbe?
     /// What the runtime and its engines read the machine through (system info, the memory free
     /// for models, GPU drivers and devices); the runtime hands it to its framework registry. Nil
     /// keeps the registry's own, ``SystemHardwareDetector`` unless one was registered.
     public var hardwareDetector: (any HardwareDetector)?
     /// Runs each model's engine in a worker process of its own, so that an engine's crash costs
     /// only that model's requests (``EngineProcesses``); nil runs engines in this process. The server sets it to `runanywhere engine-worker`.
-    public var engineProcesses: EngineProcesses?
+    package var engineProcesses: EngineProcesses?
 
     /// Creates a configuration.
     public init(modelsDirectory: URL, dataDirectory: URL, logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })) {

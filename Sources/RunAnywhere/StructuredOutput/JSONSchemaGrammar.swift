@@ -12,16 +12,16 @@ import Foundation
 /// `oneOf`, a one-element `allOf`; `$ref` to `#`, `#/$defs/…` and `#/definitions/…` (recursion
 /// included). Annotations (`title`, `description`, `examples`…) are ignored. Anything else is an
 /// ``ErrorCode/invalidInput`` error naming the keyword and where it is.
-public enum JSONSchemaGrammar {
+package enum JSONSchemaGrammar {
     /// A grammar for any JSON object (OpenAI's `json_object` response format).
-    public static var anyObject: String {
+    package static var anyObject: String {
         var rules = GrammarRules()
         let root = rules.primitive("object")
         return rules.text(root: root)
     }
 
     /// The grammar for the values `schema` accepts.
-    public static func grammar(for schema: JSONValue) throws -> String {
+    package static func grammar(for schema: JSONValue) throws -> String {
         var converter = SchemaConverter(root: schema)
         let root = try converter.expression(schema, path: "#", hint: "root")
         return converter.rules.text(root: root)

@@ -5,7 +5,7 @@ import Synchronization
 /// An actor alone does not hold exclusivity across `await`: two calls into a loaded model could
 /// interleave at every suspension point. Holding this mutex for a whole load, unload or
 /// generation serialises them.
-public final class AsyncMutex: Sendable {
+package final class AsyncMutex: Sendable {
     private struct State {
         var locked = false
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -14,11 +14,11 @@ public final class AsyncMutex: Sendable {
     private let state = Mutex(State())
 
     /// Creates an unlocked mutex.
-    public init() {}
+    package init() {}
 
     /// Runs `body` while holding the mutex, waiting for earlier holders first. `body` runs on
     /// the caller's actor.
-    public func withLock<T>(
+    package func withLock<T>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> sending T
     ) async rethrows -> sending T {

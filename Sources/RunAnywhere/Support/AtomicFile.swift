@@ -7,12 +7,12 @@ import Foundation
 /// old file or the new one, whatever happens to the writer. A writer killed before its rename
 /// leaves only its temporary file, which the next write of the same target deletes once that
 /// process is gone.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` to a temporary file beside `url`, flushes it, then renames it over `url`.
     /// With `permissions`, the file has that mode from its creation on (e.g. 0o600 for secrets).
     /// A full disk (or a file-size limit) is reported as ``ErrorCode/insufficientStorage``, with
     /// the previous file intact and nothing left behind.
-    public static func write(_ data: Data, to url: URL, permissions: Int? = nil) throws {
+    package static func write(_ data: Data, to url: URL, permissions: Int? = nil) throws {
         let directory = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         ScratchFile.removeAbandoned(in: directory, prefix: ".\(url.lastPathComponent).")
@@ -46,7 +46,7 @@ public enum AtomicFile {
     }
 
     /// Moves an unreadable file aside as `<name>.corrupt-<timestamp>` and returns the new location.
-    public static func moveAside(_ url: URL) throws -> URL {
+    package static func moveAside(_ url: URL) throws -> URL {
         let stamp = Int(Date().timeIntervalSince1970)
         var target = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).corrupt-\(stamp)")
         var attempt = 1

@@ -20,13 +20,13 @@ enum EngineThreads {
 
 /// Runs blocking engine work on one of the ``EngineThreads``, waiting for a free one when all are
 /// busy.
-public func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+package func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await EngineThreads.pool.runIfActive(work)
 }
 
 extension Duration {
     /// The duration in seconds.
-    public var inSeconds: Double {
+    package var inSeconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }

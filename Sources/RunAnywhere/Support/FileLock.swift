@@ -2,9 +2,9 @@ import Foundation
 
 /// An exclusive advisory lock on a file (flock), so that processes sharing a data folder take
 /// turns at read-modify-write updates.
-public enum FileLock {
+package enum FileLock {
     /// Runs `body` while holding the lock on `url`, creating the lock file if needed.
-    public static func withLock<T>(at url: URL, _ body: () throws -> T) throws -> T {
+    package static func withLock<T>(at url: URL, _ body: () throws -> T) throws -> T {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let descriptor = open(url.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {

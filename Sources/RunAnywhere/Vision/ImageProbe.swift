@@ -11,10 +11,10 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
 /// Reads an encoded image's format and size from its header, without decoding it, so that
 /// files that are not images, truncated headers and images too large to decode are refused
 /// before any engine sees them.
-public enum ImageProbe {
+package enum ImageProbe {
     /// The format, width and height of the image in `data`; throws ``ErrorCode/invalidInput``
     /// for anything that is not a PNG, JPEG, GIF or BMP image with a readable size.
-    public static func probe(_ data: Data) throws -> (format: ImageFormat, width: Int, height: Int) {
+    package static func probe(_ data: Data) throws -> (format: ImageFormat, width: Int, height: Int) {
         let bytes = [UInt8](data.prefix(64 << 10))
         func be16(_ at: Int) -> Int? { at + 1 < bytes.count ? Int(bytes[at]) << 8 | Int(bytes[at + 1]) : nil }
         func le16(_ at: Int) -> Int? { at + 1 < bytes.count ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : nil }
@@ -76,7 +76,7 @@ public enum ImageProbe {
     /// at least 1 and at most ``SDKConstants/Limits/maxImageSide``, at most
     /// ``SDKConstants/Limits/maxImagePixels`` pixels, and no side more than
     /// ``SDKConstants/Limits/maxImageAspectRatio`` times the other.
-    public static func checkSize(width: Int, height: Int) throws {
+    package static func checkSize(width: Int, height: Int) throws {
         let limits = SDKConstants.Limits.self
         guard width > 0, height > 0 else {
             throw SDKError(.invalidInput, "The image is \(width)×\(height) pixels; it must be at least 1×1")

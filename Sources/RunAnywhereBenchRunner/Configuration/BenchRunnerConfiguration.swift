@@ -3,35 +3,35 @@ import RunAnywhere
 
 /// BenchRunner's settings, with the seed harness's names and defaults: read from `BENCH_*`
 /// environment variables (``init(environment:)``), which command-line flags then override.
-public struct BenchRunnerConfiguration: Sendable, Equatable {
+package struct BenchRunnerConfiguration: Sendable, Equatable {
     /// Frames run before measuring (`BENCH_WARMUP_FRAMES`, 45).
-    public var warmupFrames: Int
+    package var warmupFrames: Int
     /// Length of the measured loop in seconds (`BENCH_MEASURE_SECONDS`, 60).
-    public var measureSeconds: Double
+    package var measureSeconds: Double
     /// Length of the extended pass in minutes, nil for none (`BENCH_EXTENDED_MINUTES`, or 15 with
     /// `BENCH_ENABLE_EXTENDED=1`).
-    public var extendedMinutes: Double?
+    package var extendedMinutes: Double?
     /// Frames generated for each loop iteration (`BENCH_FRAME_COUNT`, 150).
-    public var frameCount: Int
+    package var frameCount: Int
     /// Where the payload is POSTed (`BENCH_TELEMETRY_URL`).
-    public var telemetryURL: String
+    package var telemetryURL: String
     /// Whether to try the TensorFlow Lite (LiteRT) backend first (`BENCH_USE_TFLITE=1`).
-    public var useTFLite: Bool
+    package var useTFLite: Bool
     /// The key a collector beyond loopback asks for, sent as `Authorization: Bearer KEY`
     /// (`BENCH_TELEMETRY_API_KEY`; read from the environment only, never from a flag).
-    public var telemetryAPIKey: String?
+    package var telemetryAPIKey: String?
     /// Notes about values read from the environment (a replaced value), for the log.
-    public var notes: [String] = []
+    package var notes: [String] = []
 
     /// The extended pass's length when it is enabled without a usable number of minutes.
-    public static let defaultExtendedMinutes = 15.0
+    package static let defaultExtendedMinutes = 15.0
     /// The default telemetry endpoint, shared with the Android and iOS harnesses.
-    public static let defaultTelemetryURL = "http://localhost:8000/telemetry"
+    package static let defaultTelemetryURL = "http://localhost:8000/telemetry"
     /// The most frames a loop iteration may generate (each identity frame holds 224×224×3 floats).
-    public static let maxFrameCount = 1_000
+    package static let maxFrameCount = 1_000
 
     /// The seed's defaults: 45 warm-up frames, 60 s measured, no extended pass, 150 frames.
-    public init(
+    package init(
         warmupFrames: Int = 45, measureSeconds: Double = 60, extendedMinutes: Double? = nil, frameCount: Int = 150,
         telemetryURL: String = BenchRunnerConfiguration.defaultTelemetryURL, useTFLite: Bool = false
     ) {
@@ -46,7 +46,7 @@ public struct BenchRunnerConfiguration: Sendable, Equatable {
     /// The defaults overridden by the `BENCH_*` variables in `environment`; a variable that is
     /// set but not a valid value is an error naming it (except `BENCH_EXTENDED_MINUTES`, which,
     /// as in the seed, means the 15-minute pass when it holds no positive number).
-    public init(environment: [String: String]) throws {
+    package init(environment: [String: String]) throws {
         self.init()
         func value(_ name: String) -> String? {
             guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
@@ -71,7 +71,7 @@ public struct BenchRunnerConfiguration: Sendable, Equatable {
     }
 
     /// Checks every value's range, naming the setting that is out of it.
-    public func validate() throws {
+    package func validate() throws {
         guard (0...100_000).contains(warmupFrames) else {
             throw SDKError(.invalidInput, "The warm-up frame count must be between 0 and 100000, not \(warmupFrames)")
         }

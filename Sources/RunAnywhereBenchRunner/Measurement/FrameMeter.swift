@@ -2,17 +2,17 @@ import Histogram
 import RunAnywhere
 
 /// What the measured loop gives: its frames, their rate and their latency.
-public struct FrameStatistics: Sendable, Equatable {
+package struct FrameStatistics: Sendable, Equatable {
     /// Frames processed in the loop.
-    public var frames: Int
+    package var frames: Int
     /// Frames per second over the whole loop.
-    public var fpsAverage: Double
+    package var fpsAverage: Double
     /// The slowest and fastest whole second of the loop (the average when it lasted under a second).
-    public var fpsMin: Double
-    public var fpsMax: Double
+    package var fpsMin: Double
+    package var fpsMax: Double
     /// Latency of a frame, median and 95th percentile, in milliseconds.
-    public var latencyP50Milliseconds: Double
-    public var latencyP95Milliseconds: Double
+    package var latencyP50Milliseconds: Double
+    package var latencyP95Milliseconds: Double
 }
 
 /// Records the measured loop: each frame's latency in an HDR histogram (nanoseconds, three

@@ -4,18 +4,18 @@ import Foundation
 /// root unless a test points it at a folder of its own): the device model from DMI, the thermal
 /// state from the thermal zones' trip points, and the battery's charge. (The OS comes from
 /// ``HardwareProfile``.)
-public struct SystemProbe: Sendable {
+package struct SystemProbe: Sendable {
     /// The folder that stands for `/`.
-    public let root: URL
+    package let root: URL
 
     /// A probe of the machine it runs on, or of the tree under `root`.
-    public init(root: URL = URL(fileURLWithPath: "/")) {
+    package init(root: URL = URL(fileURLWithPath: "/")) {
         self.root = root
     }
 
     /// The DMI vendor and product name ("LENOVO 20XW00K4US"), the device-tree model on boards
     /// without DMI, or "unknown".
-    public func deviceModel() -> String {
+    package func deviceModel() -> String {
         let vendor = read("sys/class/dmi/id/sys_vendor")
         let product = read("sys/class/dmi/id/product_name")
         if let product {
@@ -29,7 +29,7 @@ public struct SystemProbe: Sendable {
     /// critical trip "critical", a hot trip "serious", a passive (throttling) or active (fan)
     /// trip "fair", below them all "nominal"; "unknown" without a zone that has a temperature
     /// and a trip point.
-    public func thermalState() -> String {
+    package func thermalState() -> String {
         let zones = folders("sys/class/thermal").filter { $0.hasPrefix("thermal_zone") }
         var worst: Int?
         for zone in zones {
@@ -56,7 +56,7 @@ public struct SystemProbe: Sendable {
 
     /// The charge of the system's batteries in percent (their energy added up when there are
     /// several), or nil when there is none.
-    public func batteryPercent() -> Double? {
+    package func batteryPercent() -> Double? {
         var now = 0.0, full = 0.0
         var capacities: [Double] = []
         for supply in folders("sys/class/power_supply") where read("sys/class/power_supply/\(supply)/type") == "Battery" {

@@ -2,57 +2,57 @@ import Foundation
 
 /// The JSON body BenchRunner POSTs after each run, with the keys and nesting of the Android and
 /// iOS harnesses: `{"platform": …, "metrics": {…}}`.
-public struct TelemetryPayload: Codable, Sendable, Equatable {
+package struct TelemetryPayload: Codable, Sendable, Equatable {
     /// "linux" here ("ios" and "android" from the other harnesses).
-    public var platform: String
+    package var platform: String
     /// The run's measurements.
-    public var metrics: Metrics
+    package var metrics: Metrics
 
     /// A payload of `metrics` from `platform`.
-    public init(platform: String = "linux", metrics: Metrics) {
+    package init(platform: String = "linux", metrics: Metrics) {
         self.platform = platform
         self.metrics = metrics
     }
 
     /// One run's measurements.
-    public struct Metrics: Codable, Sendable, Equatable {
+    package struct Metrics: Codable, Sendable, Equatable {
         /// The model that ran ("GradientIdentity" by default).
-        public var modelID: String
+        package var modelID: String
         /// A new UUID per run: the collector stores a run once, however often it is sent.
-        public var runID: String
+        package var runID: String
         /// When the run finished, ISO 8601 in UTC ("2024-10-02T20:30:00Z").
-        public var timestamp: String
+        package var timestamp: String
         /// Frames processed in the measured loop.
-        public var framesProcessed: Int
+        package var framesProcessed: Int
         /// Frames run before measuring.
-        public var warmupFrames: Int
+        package var warmupFrames: Int
         /// Frames per second: over the loop, and its slowest and fastest whole second.
-        public var fpsAvg: Double
-        public var fpsMin: Double
-        public var fpsMax: Double
+        package var fpsAvg: Double
+        package var fpsMin: Double
+        package var fpsMax: Double
         /// Latency of a frame in milliseconds: median and 95th percentile.
-        public var latencyP50Ms: Double
-        public var latencyP95Ms: Double
+        package var latencyP50Ms: Double
+        package var latencyP95Ms: Double
         /// From the process's start to the model materialized, loaded and its first frame done.
-        public var coldStartMs: Double
+        package var coldStartMs: Double
         /// The size of the model's files in MB (10⁶ bytes).
-        public var modelFileMB: Double
+        package var modelFileMB: Double
         /// The battery's drop over the extended pass, scaled to 15 minutes; absent without an
         /// extended pass or a battery.
-        public var batteryDropPct15m: Double?
+        package var batteryDropPct15m: Double?
         /// "nominal", "fair", "serious", "critical" or "unknown".
-        public var thermalState: String
+        package var thermalState: String
         /// The machine's model (DMI).
-        public var deviceModel: String
+        package var deviceModel: String
         /// The operating system and its version.
-        public var osVersion: String
+        package var osVersion: String
         /// The engine that ran the frames ("onnxruntime", "llama.cpp", "whisper.cpp").
-        public var backend: String
+        package var backend: String
         /// Where this payload was sent.
-        public var telemetryPostURL: String
+        package var telemetryPostURL: String
 
         /// Every field, in the payload's order.
-        public init(
+        package init(
             modelID: String, runID: String, timestamp: String, framesProcessed: Int, warmupFrames: Int, fpsAvg: Double, fpsMin: Double,
             fpsMax: Double, latencyP50Ms: Double, latencyP95Ms: Double, coldStartMs: Double, modelFileMB: Double,
             batteryDropPct15m: Double?, thermalState: String, deviceModel: String, osVersion: String, backend: String, telemetryPostURL: String
@@ -87,7 +87,7 @@ public struct TelemetryPayload: Codable, Sendable, Equatable {
     }
 
     /// The payload as JSON: keys in a stable (sorted) order, numbers as written.
-    public func encoded(pretty: Bool = false) throws -> Data {
+    package func encoded(pretty: Bool = false) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)

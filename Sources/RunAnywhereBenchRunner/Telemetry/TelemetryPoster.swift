@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 
 /// How a POST of the payload ended.
-public enum TelemetryPostOutcome: Sendable, Equatable {
+package enum TelemetryPostOutcome: Sendable, Equatable {
     /// The endpoint answered with a 2xx status.
     case accepted(status: Int)
     /// The endpoint answered with another status; `detail` is the start of its body.
@@ -13,7 +13,7 @@ public enum TelemetryPostOutcome: Sendable, Equatable {
     case failed(reason: String)
 
     /// One line for the log.
-    public var description: String {
+    package var description: String {
         switch self {
         case .accepted(let status): "accepted (HTTP \(status))"
         case .refused(let status, let detail): "refused (HTTP \(status)\(detail.isEmpty ? "" : ": \(detail)"))"
@@ -24,17 +24,17 @@ public enum TelemetryPostOutcome: Sendable, Equatable {
 
 /// Sends payloads to a telemetry endpoint: one POST with a short time limit and no retry. It
 /// never throws; what happened is the outcome, for the run's log.
-public struct TelemetryPoster: Sendable {
+package struct TelemetryPoster: Sendable {
     /// How long a POST may take, connecting included.
-    public var timeout: TimeAmount
+    package var timeout: TimeAmount
 
     /// A poster giving up after `timeout` (3 seconds by default).
-    public init(timeout: TimeAmount = .seconds(3)) {
+    package init(timeout: TimeAmount = .seconds(3)) {
         self.timeout = timeout
     }
 
     /// POSTs `payload` as JSON to `url`, with `apiKey` as a bearer token when given.
-    public func post(_ payload: TelemetryPayload, to url: String, apiKey: String? = nil) async -> TelemetryPostOutcome {
+    package func post(_ payload: TelemetryPayload, to url: String, apiKey: String? = nil) async -> TelemetryPostOutcome {
         do {
             var request = HTTPClientRequest(url: url)
             request.method = .POST

@@ -2,7 +2,7 @@ import Foundation
 
 /// A model the harness runs frame by frame. One task drives it: ``load()`` once, then
 /// ``process(frame:)`` for each frame, then ``unload()``.
-public protocol FrameWorkload: AnyObject {
+package protocol FrameWorkload: AnyObject {
     /// The payload's `model_id`.
     var modelID: String { get }
     /// The payload's `backend`: the engine that runs the frames.

@@ -3,7 +3,7 @@ import Logging
 import RunAnywhere
 
 /// The engine GradientIdentity runs on: the payload's `backend`.
-public enum IdentityBackend: String, Sendable {
+package enum IdentityBackend: String, Sendable {
     /// ONNX Runtime (the one that comes with sherpa-onnx): the default.
     case onnxRuntime = "onnxruntime"
     /// TensorFlow Lite, through LiteRT (`BENCH_USE_TFLITE`).
@@ -16,25 +16,25 @@ public enum IdentityBackend: String, Sendable {
 /// seed falls back to Core ML. Loading checks that the network gives back the first frame
 /// unchanged; then each frame's output only has its size checked, so that the loop times the
 /// engine rather than a comparison.
-public final class IdentityWorkload: FrameWorkload {
-    public let modelID = "GradientIdentity"
-    public var backend: String { engine.rawValue }
-    public private(set) var modelFileBytes: Int64 = 0
+package final class IdentityWorkload: FrameWorkload {
+    package let modelID = "GradientIdentity"
+    package var backend: String { engine.rawValue }
+    package private(set) var modelFileBytes: Int64 = 0
     /// The engine that runs the frames: the one asked for until loading falls back.
-    public private(set) var engine: IdentityBackend
+    package private(set) var engine: IdentityBackend
     private let threads: Int
     private let logger: Logger
     private var runner: (any IdentityRunner)?
 
     /// A workload on `backend`, running on `threads` CPU threads; `logger` hears why a
     /// TensorFlow Lite run falls back to ONNX Runtime.
-    public init(threads: Int, backend: IdentityBackend = .onnxRuntime, logger: Logger = Logger(label: "runanywhere.benchrunner")) {
+    package init(threads: Int, backend: IdentityBackend = .onnxRuntime, logger: Logger = Logger(label: "runanywhere.benchrunner")) {
         self.threads = threads
         self.engine = backend
         self.logger = logger
     }
 
-    public func load(frameCount: Int) async throws {
+    package func load(frameCount: Int) async throws {
         let frames = try GradientFrames()
         if engine == .tfLite {
             do {
@@ -56,7 +56,7 @@ public final class IdentityWorkload: FrameWorkload {
         self.runner = runner
     }
 
-    public func process(frame index: Int) async throws -> Bool {
+    package func process(frame index: Int) async throws -> Bool {
         guard let runner else { throw SDKError(.notInitialized, "GradientIdentity is not loaded") }
         let output = try runner.run(frame: index)
         guard output.count == runner.valuesPerFrame else {
@@ -68,7 +68,7 @@ public final class IdentityWorkload: FrameWorkload {
     /// The reference for the harness's own overhead: the same model over the same frames in a
     /// bare loop (no latency, rate or progress bookkeeping) for `duration`; returns the frames run.
     /// Call after ``load(frameCount:)``.
-    public func bareLoop(for duration: Duration) throws -> Int {
+    package func bareLoop(for duration: Duration) throws -> Int {
         guard let runner else { throw SDKError(.notInitialized, "GradientIdentity is not loaded") }
         let clock = ContinuousClock()
         let end = clock.now + duration
@@ -80,7 +80,7 @@ public final class IdentityWorkload: FrameWorkload {
         return frames
     }
 
-    public func unload() async {
+    package func unload() async {
         runner = nil
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 import RunAnywhere
 
 /// Workloads over the SDK's installed models, chosen by what the model does.
-public enum ModelWorkload {
+package enum ModelWorkload {
     /// The workload for the installed model `id`: one decode step per frame for a language
     /// model, a fixed window per frame for a speech-recognition model, a 32 ms frame for the
     /// voice activity detector, an image frame for a vision-language model.
-    public static func make(id: String, runtime: RunAnywhereRuntime, threads: Int) throws -> any FrameWorkload {
+    package static func make(id: String, runtime: RunAnywhereRuntime, threads: Int) throws -> any FrameWorkload {
         let model = try runtime.model(id: id)
         guard model.isDownloaded, let path = model.localPath else {
             throw SDKError(.modelNotDownloaded, "The model '\(id)' is not installed; `runanywhere models pull \(id)` installs it")

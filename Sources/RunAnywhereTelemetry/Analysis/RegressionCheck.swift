@@ -1,21 +1,21 @@
 import Foundation
 
 /// A group whose latest runs are slower than its earlier ones by more than the threshold.
-public struct TelemetryRegression: Codable, Sendable, Equatable {
-    public var deviceModel: String
-    public var osVersion: String
-    public var modelID: String
-    public var backend: String
+package struct TelemetryRegression: Codable, Sendable, Equatable {
+    package var deviceModel: String
+    package var osVersion: String
+    package var modelID: String
+    package var backend: String
     /// "fps" (the median fps fell) or "latency_p95" (the median p95 latency rose).
-    public var metric: String
+    package var metric: String
     /// The median of the baseline runs and of the latest runs.
-    public var baseline: Double
-    public var latest: Double
+    package var baseline: Double
+    package var latest: Double
     /// How much worse, in percent (positive).
-    public var changePercent: Double
+    package var changePercent: Double
     /// How many runs each side had.
-    public var baselineRuns: Int
-    public var latestRuns: Int
+    package var baselineRuns: Int
+    package var latestRuns: Int
 
     enum CodingKeys: String, CodingKey {
         case deviceModel = "device_model", osVersion = "os_version", modelID = "model_id", backend, metric, baseline, latest
@@ -24,23 +24,23 @@ public struct TelemetryRegression: Codable, Sendable, Equatable {
 }
 
 /// Compares each group's latest runs with the runs before them.
-public struct RegressionCheck: Sendable, Equatable {
+package struct RegressionCheck: Sendable, Equatable {
     /// How many of a group's newest runs are "latest" (the rest, up to ``baselineRuns``, are the baseline).
-    public var latestRuns: Int
+    package var latestRuns: Int
     /// How many runs before the latest make the baseline.
-    public var baselineRuns: Int
+    package var baselineRuns: Int
     /// The worsening, in percent, that counts as a regression.
-    public var thresholdPercent: Double
+    package var thresholdPercent: Double
 
     /// The latest 3 runs against up to 20 before them; 10 % worse is a regression.
-    public init(latestRuns: Int = 3, baselineRuns: Int = 20, thresholdPercent: Double = 10) {
+    package init(latestRuns: Int = 3, baselineRuns: Int = 20, thresholdPercent: Double = 10) {
         self.latestRuns = latestRuns
         self.baselineRuns = baselineRuns
         self.thresholdPercent = thresholdPercent
     }
 
     /// The regressions in `records` (groups with too few runs for both sides are skipped).
-    public func regressions(_ records: [TelemetryRecord]) -> [TelemetryRegression] {
+    package func regressions(_ records: [TelemetryRecord]) -> [TelemetryRegression] {
         Dictionary(grouping: records, by: GroupKey.init).flatMap { key, runs -> [TelemetryRegression] in
             // Newest first; each run's date parsed once.
             let ordered = runs.map { ($0.runDate, $0) }.sorted { ($0.0, $0.1.receivedAt) > ($1.0, $1.1.receivedAt) }.map(\.1)

@@ -1,28 +1,28 @@
 import Foundation
 
 /// The runs of one device model, OS, model and backend, summed up.
-public struct TelemetryGroup: Codable, Sendable, Equatable {
-    public var deviceModel: String
-    public var osVersion: String
-    public var modelID: String
-    public var backend: String
+package struct TelemetryGroup: Codable, Sendable, Equatable {
+    package var deviceModel: String
+    package var osVersion: String
+    package var modelID: String
+    package var backend: String
     /// How many runs.
-    public var runs: Int
+    package var runs: Int
     /// Medians over the runs, and the spread of their fps (lowest, quartiles, highest).
-    public var fpsMedian: Double
-    public var fpsSpread: Spread
-    public var latencyP50MedianMs: Double
-    public var latencyP95MedianMs: Double
-    public var coldStartMedianMs: Double
+    package var fpsMedian: Double
+    package var fpsSpread: Spread
+    package var latencyP50MedianMs: Double
+    package var latencyP95MedianMs: Double
+    package var coldStartMedianMs: Double
     /// The newest run's timestamp.
-    public var latest: String
+    package var latest: String
 
     /// Lowest, first quartile, third quartile and highest of a set of values.
-    public struct Spread: Codable, Sendable, Equatable {
-        public var min: Double
-        public var p25: Double
-        public var p75: Double
-        public var max: Double
+    package struct Spread: Codable, Sendable, Equatable {
+        package var min: Double
+        package var p25: Double
+        package var p75: Double
+        package var max: Double
     }
 
     enum CodingKeys: String, CodingKey {
@@ -33,9 +33,9 @@ public struct TelemetryGroup: Codable, Sendable, Equatable {
 }
 
 /// Summaries of stored runs per device model, OS, model and backend.
-public enum TelemetrySummary {
+package enum TelemetrySummary {
     /// One group per device model, OS, model and backend in `records`, the busiest first.
-    public static func groups(_ records: [TelemetryRecord]) -> [TelemetryGroup] {
+    package static func groups(_ records: [TelemetryRecord]) -> [TelemetryGroup] {
         Dictionary(grouping: records, by: GroupKey.init).map { key, runs in
             let fps = runs.map(\.payload.metrics.fpsAvg).sorted()
             let newest = runs.max { $0.runDate < $1.runDate }

@@ -3,16 +3,16 @@ import Foundation
 
 /// Stored runs as CSV (one row per run: `platform`, the payload's metric keys, `received_at`)
 /// or as a JSON array of records.
-public enum TelemetryExport {
+package enum TelemetryExport {
     /// The CSV header.
-    public static let csvHeader = [
+    package static let csvHeader = [
         "platform", "model_id", "run_id", "timestamp", "frames_processed", "warmup_frames", "fps_avg", "fps_min", "fps_max", "latency_p50_ms",
         "latency_p95_ms", "cold_start_ms", "model_file_mb", "battery_drop_pct_15m", "thermal_state", "device_model", "os_version", "backend",
         "telemetry_post_url", "received_at",
     ]
 
     /// `records` as CSV, CRLF line ends (RFC 4180), written by CSV.swift.
-    public static func csv(_ records: [TelemetryRecord]) throws -> Data {
+    package static func csv(_ records: [TelemetryRecord]) throws -> Data {
         let stream = OutputStream.toMemory()
         stream.open()
         let writer = try CSVWriter(stream: stream, newline: .crlf)
@@ -34,7 +34,7 @@ public enum TelemetryExport {
     }
 
     /// `records` as a JSON array, each the payload with `received_at`.
-    public static func json(_ records: [TelemetryRecord]) throws -> Data {
+    package static func json(_ records: [TelemetryRecord]) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return try encoder.encode(records)

@@ -8,17 +8,17 @@ import RunAnywhere
 /// (each event stored once by id; 404 for a device that is not registered), and their reads,
 /// `GET /api/v1/devices` and `GET /api/v1/analytics/events`. Errors are
 /// `{"error": {"message", "field"}}`.
-public struct BackendRoutes: Sendable {
+package struct BackendRoutes: Sendable {
     /// Where devices and events are kept.
-    public let store: any TelemetryStore
+    package let store: any TelemetryStore
 
     /// Routes over `store`.
-    public init(store: any TelemetryStore) {
+    package init(store: any TelemetryStore) {
         self.store = store
     }
 
     /// Adds the routes to `router` under `/api/v1`.
-    public func register<Context: RequestContext>(on router: Router<Context>) {
+    package func register<Context: RequestContext>(on router: Router<Context>) {
         let group = router.group("api/v1").add(middleware: TelemetryErrorMiddleware())
         group.post("devices/register") { request, _ in try await registerDevice(request) }
         group.post("analytics/events") { request, _ in try await receive(request) }

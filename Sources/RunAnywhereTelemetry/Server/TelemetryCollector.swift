@@ -7,22 +7,22 @@ import RunAnywhere
 /// registrations and analytics the SDK sends in staging and production (``BackendRoutes``), and
 /// keeps them in a ``TelemetryStore``. Listens on loopback unless given another host together
 /// with an API key.
-public struct TelemetryCollector: Sendable {
+package struct TelemetryCollector: Sendable {
     /// Where runs are kept.
-    public let store: any TelemetryStore
+    package let store: any TelemetryStore
     /// The address to bind (127.0.0.1 by default).
-    public var host: String
+    package var host: String
     /// The port (8000 by default, the harnesses' default endpoint; 0 picks a free one).
-    public var port: Int
+    package var port: Int
     /// The key clients must send (`Authorization: Bearer KEY`); needed beyond loopback.
-    public var apiKey: String?
+    package var apiKey: String?
     /// Host names requests may name beyond loopback and `host` (`--allowed-host`; `*`: any).
-    public var allowedHosts: [String] = []
+    package var allowedHosts: [String] = []
     /// Where requests and failures are logged.
-    public var logger: Logger
+    package var logger: Logger
 
     /// A collector over `store`.
-    public init(store: any TelemetryStore, host: String = "127.0.0.1", port: Int = 8000, apiKey: String? = nil, logger: Logger) {
+    package init(store: any TelemetryStore, host: String = "127.0.0.1", port: Int = 8000, apiKey: String? = nil, logger: Logger) {
         self.store = store
         self.host = host
         self.port = port
@@ -31,12 +31,12 @@ public struct TelemetryCollector: Sendable {
     }
 
     /// Refuses to listen beyond loopback without a key, and ports out of range.
-    public func validate() throws {
+    package func validate() throws {
         try Self.validate(host: host, port: port, apiKey: apiKey)
     }
 
     /// Refuses to listen on `host` beyond loopback without `apiKey`, and ports out of range.
-    public static func validate(host: String, port: Int, apiKey: String?) throws {
+    package static func validate(host: String, port: Int, apiKey: String?) throws {
         if !LoopbackAddress.contains(host), apiKey?.isEmpty ?? true {
             throw SDKError(.invalidConfiguration, "Refusing to listen on \(host) without an API key: anyone on the network could send runs. Pass --api-key-stdin, or bind to 127.0.0.1")
         }
@@ -45,7 +45,7 @@ public struct TelemetryCollector: Sendable {
 
     /// The routes with their middleware: errors as JSON, foreign hosts and pages refused, then the
     /// API key (for `/telemetry…` and `/api/…`).
-    public func router() -> Router<BasicRequestContext> {
+    package func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: TelemetryErrorMiddleware())
         router.add(middleware: TelemetryOriginMiddleware(policy: RequestOriginPolicy(boundHost: host, allowedHosts: allowedHosts)))
@@ -58,7 +58,7 @@ public struct TelemetryCollector: Sendable {
 
     /// Serves until SIGINT or SIGTERM (requests in progress finish), then closes the store;
     /// `onServerRunning` is told the bound port.
-    public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    package func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try validate()
         let application = Application(
             router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "RunAnywhere telemetry"),

@@ -3,15 +3,15 @@ import Hummingbird
 import RunAnywhere
 
 /// An error answered as `{"error": {"message": …, "field": …}}` with its status.
-public struct TelemetryHTTPError: HTTPResponseError, Sendable {
-    public let status: HTTPResponse.Status
+package struct TelemetryHTTPError: HTTPResponseError, Sendable {
+    package let status: HTTPResponse.Status
     /// What went wrong, for people.
-    public let message: String
+    package let message: String
     /// The request field at fault, when there is one.
-    public let field: String?
+    package let field: String?
 
     /// An error with `status` and `message`, naming `field`.
-    public init(_ status: HTTPResponse.Status, _ message: String, field: String? = nil) {
+    package init(_ status: HTTPResponse.Status, _ message: String, field: String? = nil) {
         self.status = status
         self.message = message
         self.field = field
@@ -30,7 +30,7 @@ public struct TelemetryHTTPError: HTTPResponseError, Sendable {
         return TelemetryHTTPError(.internalServerError, "The collector failed: \(error)")
     }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         let data = try JSONEncoder().encode(ErrorBody(error: .init(message: message, field: field)))

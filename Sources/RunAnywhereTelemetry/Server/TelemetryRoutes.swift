@@ -7,20 +7,20 @@ import RunAnywhereBenchRunner
 /// The collector's HTTP routes over a ``TelemetryStore``:
 /// `POST /telemetry` (a payload; 201 stored, 200 already stored, 400 naming the field, 413 too
 /// large), `GET /telemetry/runs`, `GET /telemetry/summary` and `GET /telemetry/export`.
-public struct TelemetryRoutes: Sendable {
+package struct TelemetryRoutes: Sendable {
     /// Where runs are kept.
-    public let store: any TelemetryStore
+    package let store: any TelemetryStore
     /// The most runs a summary reads (the newest).
-    public static let summaryWindow = 100_000
+    package static let summaryWindow = 100_000
 
     /// Routes over `store`.
-    public init(store: any TelemetryStore) {
+    package init(store: any TelemetryStore) {
         self.store = store
     }
 
     /// Adds the routes to `router` under `/telemetry`, with their own error answers
     /// (`{"error": {"message", "field"}}`) whatever else the router answers errors with.
-    public func register<Context: RequestContext>(on router: Router<Context>) {
+    package func register<Context: RequestContext>(on router: Router<Context>) {
         let group = router.group("telemetry").add(middleware: TelemetryErrorMiddleware())
         group.post { request, _ in try await receive(request) }
         group.get("runs") { request, _ in

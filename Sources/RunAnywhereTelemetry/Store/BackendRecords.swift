@@ -2,18 +2,18 @@ import Foundation
 import RunAnywhere
 
 /// A device registered with the collector (``BackendAPI/registerDevicePath``).
-public struct DeviceRecord: Encodable, Sendable, Equatable {
+package struct DeviceRecord: Encodable, Sendable, Equatable {
     /// The collector's id for the device, which its analytics batches name.
-    public var deviceID: String
+    package var deviceID: String
     /// What the device sent when it registered (its last registration).
-    public var registration: DeviceRegistration
+    package var registration: DeviceRegistration
     /// When it first registered.
-    public var registeredAt: Date
+    package var registeredAt: Date
     /// When it last registered or sent analytics.
-    public var lastSeenAt: Date
+    package var lastSeenAt: Date
 
     /// A record with these fields.
-    public init(deviceID: String, registration: DeviceRegistration, registeredAt: Date, lastSeenAt: Date) {
+    package init(deviceID: String, registration: DeviceRegistration, registeredAt: Date, lastSeenAt: Date) {
         self.deviceID = deviceID
         self.registration = registration
         self.registeredAt = registeredAt
@@ -25,7 +25,7 @@ public struct DeviceRecord: Encodable, Sendable, Equatable {
     }
 
     /// The registration's keys with `device_id`, `registered_at` and `last_seen_at` beside them.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try registration.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(deviceID, forKey: .deviceID)
@@ -35,16 +35,16 @@ public struct DeviceRecord: Encodable, Sendable, Equatable {
 }
 
 /// An analytics event the collector stored (``BackendAPI/analyticsEventsPath``).
-public struct AnalyticsRecord: Encodable, Sendable, Equatable {
+package struct AnalyticsRecord: Encodable, Sendable, Equatable {
     /// The event as the device sent it.
-    public var event: AnalyticsEvent
+    package var event: AnalyticsEvent
     /// The collector's id of the device that sent it.
-    public var deviceID: String
+    package var deviceID: String
     /// When the collector stored it.
-    public var receivedAt: Date
+    package var receivedAt: Date
 
     /// A record with these fields.
-    public init(event: AnalyticsEvent, deviceID: String, receivedAt: Date) {
+    package init(event: AnalyticsEvent, deviceID: String, receivedAt: Date) {
         self.event = event
         self.deviceID = deviceID
         self.receivedAt = receivedAt
@@ -55,7 +55,7 @@ public struct AnalyticsRecord: Encodable, Sendable, Equatable {
     }
 
     /// The event's keys with `device_id` and `received_at` beside them.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try event.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(deviceID, forKey: .deviceID)
@@ -64,18 +64,18 @@ public struct AnalyticsRecord: Encodable, Sendable, Equatable {
 }
 
 /// Which analytics events to read: equal to every filter given, newest first.
-public struct AnalyticsQuery: Sendable, Equatable {
+package struct AnalyticsQuery: Sendable, Equatable {
     /// Only events from this device (the collector's id).
-    public var deviceID: String?
+    package var deviceID: String?
     /// Only events of this type.
-    public var type: String?
+    package var type: String?
     /// At most this many events, after skipping `offset`.
-    public var limit: Int
+    package var limit: Int
     /// How many of the newest events to skip.
-    public var offset: Int
+    package var offset: Int
 
     /// A query for the newest `limit` events after `offset`, with the given filters.
-    public init(deviceID: String? = nil, type: String? = nil, limit: Int = 100, offset: Int = 0) {
+    package init(deviceID: String? = nil, type: String? = nil, limit: Int = 100, offset: Int = 0) {
         self.deviceID = deviceID
         self.type = type
         self.limit = limit

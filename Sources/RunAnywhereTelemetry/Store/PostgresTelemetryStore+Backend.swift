@@ -5,7 +5,7 @@ import RunAnywhere
 
 /// The SDK backend's devices and analytics events in PostgreSQL (``BackendSchema``).
 extension PostgresTelemetryStore {
-    public func registerDevice(_ registration: DeviceRegistration, at date: Date) async throws -> (device: DeviceRecord, created: Bool) {
+    package func registerDevice(_ registration: DeviceRegistration, at date: Date) async throws -> (device: DeviceRecord, created: Bool) {
         let proposed = UUID().uuidString.lowercased()
         let rows = try await run(BackendSchema.registerDevice(.postgres), BackendSchema.deviceValues(registration, deviceID: proposed, at: date))
         guard let row = rows.first else { throw SDKError(.fileWriteFailed, "PostgreSQL at \(location) stored no device") }
@@ -13,17 +13,17 @@ extension PostgresTelemetryStore {
         return (device, device.deviceID == proposed)
     }
 
-    public func touchDevice(_ deviceID: String, at date: Date) async throws -> Bool {
+    package func touchDevice(_ deviceID: String, at date: Date) async throws -> Bool {
         try await !run(BackendSchema.touchDevice(.postgres), [.integer(BackendTime.milliseconds(date)), .text(deviceID)]).isEmpty
     }
 
-    public func insertEvents(_ events: [AnalyticsEvent], deviceID: String, receivedAt: Date) async throws -> Set<String> {
+    package func insertEvents(_ events: [AnalyticsEvent], deviceID: String, receivedAt: Date) async throws -> Set<String> {
         guard !events.isEmpty else { return [] }
         let rows = try await run(BackendSchema.insertEvents(count: events.count, .postgres), try BackendSchema.eventValues(events, deviceID: deviceID, receivedAt: receivedAt))
         return Set(try rows.map { try $0.makeRandomAccess()["event_id"].decode(String.self) })
     }
 
-    public func analyticsEvents(_ query: AnalyticsQuery) async throws -> [AnalyticsRecord] {
+    package func analyticsEvents(_ query: AnalyticsQuery) async throws -> [AnalyticsRecord] {
         let values = query.filters.map { TelemetryColumns.Value.text($0.value) } + [.integer(Int64(query.limit)), .integer(Int64(query.offset))]
         return try await run(BackendSchema.selectEvents(query, .postgres), values).map { row in
             let cells = row.makeRandomAccess()
@@ -31,16 +31,16 @@ extension PostgresTelemetryStore {
         }
     }
 
-    public func analyticsEventCount(_ query: AnalyticsQuery) async throws -> Int {
+    package func analyticsEventCount(_ query: AnalyticsQuery) async throws -> Int {
         let rows = try await run(BackendSchema.countEvents(query, .postgres), query.filters.map { .text($0.value) })
         return Int(try rows.first?.makeRandomAccess()["total"].decode(Int64.self) ?? 0)
     }
 
-    public func devices(limit: Int, offset: Int) async throws -> [DeviceRecord] {
+    package func devices(limit: Int, offset: Int) async throws -> [DeviceRecord] {
         try await run(BackendSchema.selectDevices(.postgres), [.integer(Int64(limit)), .integer(Int64(offset))]).map(Self.device)
     }
 
-    public func deviceCount() async throws -> Int {
+    package func deviceCount() async throws -> Int {
         Int(try await run(BackendSchema.countDevices, []).first?.makeRandomAccess()["total"].decode(Int64.self) ?? 0)
     }
 

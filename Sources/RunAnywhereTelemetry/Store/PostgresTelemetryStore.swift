@@ -8,10 +8,10 @@ import RunAnywherePostgres
 /// Runs in PostgreSQL (postgres-nio's connection pool), for a fleet that outgrows one machine:
 /// the same table and behaviour as ``SQLiteTelemetryStore``; migrations run under an advisory
 /// lock, so collectors started together migrate once.
-public final class PostgresTelemetryStore: TelemetryStore {
-    public let kind = "postgresql"
+package final class PostgresTelemetryStore: TelemetryStore {
+    package let kind = "postgresql"
     /// Where it connects, without the password.
-    public var location: String { server.location }
+    package var location: String { server.location }
     let server: PostgresServer
     var client: PostgresClient { server.client }
     let logger: Logger
@@ -25,7 +25,7 @@ public final class PostgresTelemetryStore: TelemetryStore {
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`, with
     /// `?sslmode=disable|prefer|require`, or `?host=/socket/folder`) and migrates it; gives up
     /// after `timeout` when the server cannot be reached.
-    public static func open(url: String, logger: Logger, timeout: Duration = .seconds(10)) async throws -> PostgresTelemetryStore {
+    package static func open(url: String, logger: Logger, timeout: Duration = .seconds(10)) async throws -> PostgresTelemetryStore {
         let server = try await PostgresServer.open(url: url, logger: logger, timeout: timeout) { server in
             try await migrate(server.client, logger: logger)
         }
@@ -48,7 +48,7 @@ public final class PostgresTelemetryStore: TelemetryStore {
         }
     }
 
-    public func insert(_ payload: TelemetryPayload, receivedAt: Date) async throws -> Bool {
+    package func insert(_ payload: TelemetryPayload, receivedAt: Date) async throws -> Bool {
         var binds = PostgresBindings()
         for value in TelemetryColumns.values(payload, receivedAt: receivedAt) {
             switch value {
@@ -69,7 +69,7 @@ public final class PostgresTelemetryStore: TelemetryStore {
         }
     }
 
-    public func runs(_ query: TelemetryQuery) async throws -> [TelemetryRecord] {
+    package func runs(_ query: TelemetryQuery) async throws -> [TelemetryRecord] {
         var binds = filterBinds(query)
         binds.append(Int64(query.limit))
         binds.append(Int64(query.offset))
@@ -84,7 +84,7 @@ public final class PostgresTelemetryStore: TelemetryStore {
         return records
     }
 
-    public func count(_ query: TelemetryQuery) async throws -> Int {
+    package func count(_ query: TelemetryQuery) async throws -> Int {
         for try await total in try await client.query(PostgresQuery(unsafeSQL: TelemetrySchema.count(query, .postgres), binds: filterBinds(query)), logger: logger)
             .decode(Int64.self) {
             return Int(total)
@@ -92,7 +92,7 @@ public final class PostgresTelemetryStore: TelemetryStore {
         return 0
     }
 
-    public func close() async throws {
+    package func close() async throws {
         await server.close()
     }
 

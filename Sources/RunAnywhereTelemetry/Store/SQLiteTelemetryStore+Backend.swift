@@ -4,7 +4,7 @@ import SQLiteNIO
 
 /// The SDK backend's devices and analytics events in SQLite (``BackendSchema``).
 extension SQLiteTelemetryStore {
-    public func registerDevice(_ registration: DeviceRegistration, at date: Date) async throws -> (device: DeviceRecord, created: Bool) {
+    package func registerDevice(_ registration: DeviceRegistration, at date: Date) async throws -> (device: DeviceRecord, created: Bool) {
         let proposed = UUID().uuidString.lowercased()
         let rows = try await run(BackendSchema.registerDevice(.sqlite), BackendSchema.deviceValues(registration, deviceID: proposed, at: date))
         guard let row = rows.first else { throw SDKError(.fileWriteFailed, "The telemetry database \(url.path) stored no device") }
@@ -12,35 +12,35 @@ extension SQLiteTelemetryStore {
         return (device, device.deviceID == proposed)
     }
 
-    public func touchDevice(_ deviceID: String, at date: Date) async throws -> Bool {
+    package func touchDevice(_ deviceID: String, at date: Date) async throws -> Bool {
         try await !run(BackendSchema.touchDevice(.sqlite), [.integer(BackendTime.milliseconds(date)), .text(deviceID)]).isEmpty
     }
 
-    public func insertEvents(_ events: [AnalyticsEvent], deviceID: String, receivedAt: Date) async throws -> Set<String> {
+    package func insertEvents(_ events: [AnalyticsEvent], deviceID: String, receivedAt: Date) async throws -> Set<String> {
         guard !events.isEmpty else { return [] }
         let rows = try await run(BackendSchema.insertEvents(count: events.count, .sqlite), try BackendSchema.eventValues(events, deviceID: deviceID, receivedAt: receivedAt))
         return Set(rows.compactMap { $0.column("event_id")?.string })
     }
 
-    public func analyticsEvents(_ query: AnalyticsQuery) async throws -> [AnalyticsRecord] {
+    package func analyticsEvents(_ query: AnalyticsQuery) async throws -> [AnalyticsRecord] {
         let binds = query.filters.map { SQLiteData.text($0.value) } + [.integer(query.limit), .integer(query.offset)]
         return try await connection.query(BackendSchema.selectEvents(query, .sqlite), binds).map { row in
             try BackendSchema.event(text: { try Self.text(row, $0) }, integer: { try Self.integer(row, $0) })
         }
     }
 
-    public func analyticsEventCount(_ query: AnalyticsQuery) async throws -> Int {
+    package func analyticsEventCount(_ query: AnalyticsQuery) async throws -> Int {
         let rows = try await connection.query(BackendSchema.countEvents(query, .sqlite), query.filters.map { .text($0.value) })
         return rows.first?.column("total")?.integer ?? 0
     }
 
-    public func devices(limit: Int, offset: Int) async throws -> [DeviceRecord] {
+    package func devices(limit: Int, offset: Int) async throws -> [DeviceRecord] {
         try await connection.query(BackendSchema.selectDevices(.sqlite), [.integer(limit), .integer(offset)]).map { row in
             try BackendSchema.device(text: { try Self.text(row, $0) }, integer: { try Self.integer(row, $0) })
         }
     }
 
-    public func deviceCount() async throws -> Int {
+    package func deviceCount() async throws -> Int {
         try await connection.query(BackendSchema.countDevices).first?.column("total")?.integer ?? 0
     }
 

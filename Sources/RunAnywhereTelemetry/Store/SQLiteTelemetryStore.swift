@@ -8,10 +8,10 @@ import SQLiteNIO
 /// Runs in an SQLite file (sqlite-nio's own SQLite): WAL journal, synchronous writes (a run is on
 /// disk before the POST is answered), migrations on open. Other processes (`telemetry list`)
 /// may read it while a collector writes.
-public final class SQLiteTelemetryStore: TelemetryStore {
-    public let kind = "sqlite"
+package final class SQLiteTelemetryStore: TelemetryStore {
+    package let kind = "sqlite"
     /// The database file.
-    public let url: URL
+    package let url: URL
     let connection: SQLiteConnection
 
     private init(url: URL, connection: SQLiteConnection) {
@@ -26,7 +26,7 @@ public final class SQLiteTelemetryStore: TelemetryStore {
     }
 
     /// Opens (creating it and its folder if needed) and migrates the database at `url`.
-    public static func open(at url: URL, logger: Logger) async throws -> SQLiteTelemetryStore {
+    package static func open(at url: URL, logger: Logger) async throws -> SQLiteTelemetryStore {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
@@ -65,7 +65,7 @@ public final class SQLiteTelemetryStore: TelemetryStore {
         }
     }
 
-    public func insert(_ payload: TelemetryPayload, receivedAt: Date) async throws -> Bool {
+    package func insert(_ payload: TelemetryPayload, receivedAt: Date) async throws -> Bool {
         do {
             let rows = try await connection.query(TelemetrySchema.insert(.sqlite), TelemetryColumns.values(payload, receivedAt: receivedAt).map(Self.data))
             return !rows.isEmpty
@@ -74,17 +74,17 @@ public final class SQLiteTelemetryStore: TelemetryStore {
         }
     }
 
-    public func runs(_ query: TelemetryQuery) async throws -> [TelemetryRecord] {
+    package func runs(_ query: TelemetryQuery) async throws -> [TelemetryRecord] {
         let binds = query.filters.map { SQLiteData.text($0.value) } + [.integer(query.limit), .integer(query.offset)]
         return try await connection.query(TelemetrySchema.select(query, .sqlite), binds).map(Self.record)
     }
 
-    public func count(_ query: TelemetryQuery) async throws -> Int {
+    package func count(_ query: TelemetryQuery) async throws -> Int {
         let rows = try await connection.query(TelemetrySchema.count(query, .sqlite), query.filters.map { .text($0.value) })
         return rows.first?.column("total")?.integer ?? 0
     }
 
-    public func close() async throws {
+    package func close() async throws {
         try await connection.close()
     }
 

@@ -3,18 +3,18 @@ import RunAnywhere
 import RunAnywhereBenchRunner
 
 /// Which runs to read: equal to every filter given, newest run first.
-public struct TelemetryQuery: Sendable, Equatable {
+package struct TelemetryQuery: Sendable, Equatable {
     /// Only runs of this model, device model, backend or platform.
-    public var modelID: String?
-    public var deviceModel: String?
-    public var backend: String?
-    public var platform: String?
+    package var modelID: String?
+    package var deviceModel: String?
+    package var backend: String?
+    package var platform: String?
     /// At most this many runs, after skipping `offset`.
-    public var limit: Int
-    public var offset: Int
+    package var limit: Int
+    package var offset: Int
 
     /// A query for the newest `limit` runs after `offset`, with the given filters.
-    public init(modelID: String? = nil, deviceModel: String? = nil, backend: String? = nil, platform: String? = nil, limit: Int = 100, offset: Int = 0) {
+    package init(modelID: String? = nil, deviceModel: String? = nil, backend: String? = nil, platform: String? = nil, limit: Int = 100, offset: Int = 0) {
         self.modelID = modelID
         self.deviceModel = deviceModel
         self.backend = backend
@@ -34,7 +34,7 @@ public struct TelemetryQuery: Sendable, Equatable {
 /// sends in staging and production: SQLite (``SQLiteTelemetryStore``) or PostgreSQL
 /// (``PostgresTelemetryStore``), with the same schema and behaviour. A stored run survives the
 /// process being killed once ``insert(_:receivedAt:)`` has returned.
-public protocol TelemetryStore: Sendable {
+package protocol TelemetryStore: Sendable {
     /// "sqlite" or "postgresql".
     var kind: String { get }
     /// Stores `payload` unless a run with its `run_id` is stored already; true when it was new.

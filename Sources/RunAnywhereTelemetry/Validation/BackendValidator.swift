@@ -5,30 +5,30 @@ import RunAnywhere
 /// nesting, JSON syntax, exactly the known keys, and each value's type and range. A body that is
 /// not a registration or a batch at all is refused whole, naming its first bad field; in a batch,
 /// an event with a usable id but a bad field is rejected alone, so the device can drop it.
-public enum BackendValidator {
+package enum BackendValidator {
     /// The largest registration accepted.
-    public static let maxRegistrationBytes = 16 * 1024
+    package static let maxRegistrationBytes = 16 * 1024
     /// The largest batch accepted.
-    public static let maxBatchBytes = 1 << 20
+    package static let maxBatchBytes = 1 << 20
     /// The most events a batch may hold.
-    public static let maxBatchEvents = 500
+    package static let maxBatchEvents = 500
     /// The most properties an event may have.
-    public static let maxProperties = 64
+    package static let maxProperties = 64
     /// The environments a device may register from.
-    public static let environments: Set<String> = ["staging", "production"]
+    package static let environments: Set<String> = ["staging", "production"]
 
     /// A batch as the collector takes it: the events fit to store, and those refused with why.
-    public struct Batch: Sendable, Equatable {
+    package struct Batch: Sendable, Equatable {
         /// The collector's id of the device that sent it.
-        public var deviceID: String
+        package var deviceID: String
         /// The events to store, each id once.
-        public var events: [AnalyticsEvent]
+        package var events: [AnalyticsEvent]
         /// The events refused for good.
-        public var rejected: [AnalyticsBatchResult.Rejection]
+        package var rejected: [AnalyticsBatchResult.Rejection]
     }
 
     /// The registration in `body`, or the first reason it cannot be stored.
-    public static func registration(_ body: Data) throws(TelemetryValidationError) -> DeviceRegistration {
+    package static func registration(_ body: Data) throws(TelemetryValidationError) -> DeviceRegistration {
         let object = try parse(body, limit: maxRegistrationBytes)
         let keys: Set<String> = ["device_identifier", "platform", "os_version", "architecture", "device_model", "sdk_version", "environment"]
         try checkKeys(Set(object.keys), known: keys, required: keys, prefix: "")
@@ -48,7 +48,7 @@ public enum BackendValidator {
     }
 
     /// The batch in `body`, or the first reason it is not a batch.
-    public static func batch(_ body: Data) throws(TelemetryValidationError) -> Batch {
+    package static func batch(_ body: Data) throws(TelemetryValidationError) -> Batch {
         let object = try parse(body, limit: maxBatchBytes)
         try checkKeys(Set(object.keys), known: ["device_id", "events"], required: ["device_id", "events"], prefix: "")
         let deviceID = try identifier(object["device_id"], "device_id")

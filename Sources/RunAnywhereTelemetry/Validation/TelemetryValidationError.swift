@@ -1,23 +1,23 @@
 import Foundation
 
 /// Why a POSTed body was not stored: the field at fault (`metrics.fps_avg`) when there is one.
-public struct TelemetryValidationError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct TelemetryValidationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The JSON path of the field at fault, nil for the body as a whole.
-    public var field: String?
+    package var field: String?
     /// What is wrong, for people.
-    public var reason: String
+    package var reason: String
     /// Whether the body was refused for its size alone (HTTP 413 rather than 400).
-    public var tooLarge = false
+    package var tooLarge = false
 
     /// An error about `field` (nil: the whole body).
-    public init(_ field: String?, _ reason: String, tooLarge: Bool = false) {
+    package init(_ field: String?, _ reason: String, tooLarge: Bool = false) {
         self.field = field
         self.reason = reason
         self.tooLarge = tooLarge
     }
 
     /// "metrics.fps_avg: must be a number from 0 to 10000000".
-    public var description: String {
+    package var description: String {
         field.map { "\($0): \(reason)" } ?? reason
     }
 }

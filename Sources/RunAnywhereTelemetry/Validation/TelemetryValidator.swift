@@ -4,13 +4,13 @@ import RunAnywhereBenchRunner
 /// Checks a POSTed body against the payload's schema before anything is stored: its size and
 /// nesting, JSON syntax, exactly the known keys, each value's type and a plausible range. The
 /// first problem found is thrown, naming its field.
-public enum TelemetryValidator {
+package enum TelemetryValidator {
     /// The largest body accepted (a payload is about 700 bytes).
-    public static let maxBodyBytes = 16 * 1024
+    package static let maxBodyBytes = 16 * 1024
     /// The platforms the harnesses report.
-    public static let platforms: Set<String> = ["linux", "android", "ios", "macos", "windows"]
+    package static let platforms: Set<String> = ["linux", "android", "ios", "macos", "windows"]
     /// The seed's thermal states.
-    public static let thermalStates: Set<String> = ["nominal", "fair", "serious", "critical", "unknown"]
+    package static let thermalStates: Set<String> = ["nominal", "fair", "serious", "critical", "unknown"]
     /// Each metric's JSON type.
     private enum Kind {
         case text, whole, number
@@ -25,7 +25,7 @@ public enum TelemetryValidator {
     private static let metricKeys = Set(metricKinds.keys)
 
     /// The payload in `body`, or the first reason it cannot be stored.
-    public static func validate(_ body: Data) throws(TelemetryValidationError) -> TelemetryPayload {
+    package static func validate(_ body: Data) throws(TelemetryValidationError) -> TelemetryPayload {
         guard body.count <= maxBodyBytes else {
             throw TelemetryValidationError(nil, "the body is \(body.count) bytes; a payload may have at most \(maxBodyBytes)", tooLarge: true)
         }
@@ -55,7 +55,7 @@ public enum TelemetryValidator {
     }
 
     /// An ISO 8601 time with or without fractional seconds.
-    public static func date(_ text: String) -> Date? {
+    package static func date(_ text: String) -> Date? {
         (try? Date.ISO8601FormatStyle().parse(text)) ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
     }
 
