@@ -6,7 +6,7 @@ SWIFT ?= swift
 export SWIFT
 export RUNANYWHERE_HOME ?= $(HOME)/.cache/runanywhere
 
-.PHONY: run test test-unit setup setup-tests build bench clean
+.PHONY: run test test-unit setup setup-tests build bench clean api
 
 # What running needs: the engines and the default models (also what an app that depends on the
 # package runs `scripts/setup` for; building the package needs neither).
@@ -29,9 +29,11 @@ run: build
 # Vulkan path runs on a machine without a GPU), one debug build (and the example app in
 # examples/QuickStart, built as a package depending on this one), then the tests, in parallel where
 # they can be (the suites that run models, processes, a browser or timings are serialized).
+# Before the tests, the public API must be the one api/ records (scripts/api-surface).
 test: export RUNANYWHERE_TEST_VULKAN := 1
 test:
 	@scripts/setup --tests --build tests
+	scripts/api-surface --check
 	$(SWIFT) test --skip-build $(TEST_ARGS)
 
 # The unit tests alone, in parallel, in seconds once built: the tests that run models, the binary
@@ -41,6 +43,10 @@ test:
 test-unit: export RUNANYWHERE_TEST_UNIT := 1
 test-unit: setup
 	$(SWIFT) test $(TEST_ARGS)
+
+# Records a change to the public API in api/ (commit it with the change; `make test` checks it).
+api:
+	scripts/api-surface
 
 bench: build
 	benchmarks/llm-overhead
