@@ -29,7 +29,8 @@ run: build
 # Vulkan path runs on a machine without a GPU), one debug build (and the example app in
 # examples/QuickStart, built as a package depending on this one), then the tests, in parallel where
 # they can be (the suites that run models, processes, a browser or timings are serialized).
-# Before the tests, the public API must be the one api/ records (scripts/api-surface).
+# Before the tests, the public API must be the one api/ records and its documentation (DocC) must
+# build without a warning (scripts/api-surface).
 test: export RUNANYWHERE_TEST_VULKAN := 1
 test:
 	@scripts/setup --tests --build tests

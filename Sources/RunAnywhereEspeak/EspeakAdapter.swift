@@ -6,7 +6,7 @@ import RunAnywhere
 /// eSpeak NG's own formant voices (robotic but instant, in about a hundred languages). A
 /// separate product because eSpeak NG is GPL-3.
 public struct EspeakAdapter: FrameworkAdapter {
-    /// ``InferenceFramework/espeakNG``.
+    /// ``RunAnywhere/InferenceFramework/espeakNG``.
     public let framework = InferenceFramework.espeakNG
     /// Text-to-speech.
     public let supportedModalities: Set<FrameworkModality> = [.textToVoice]

@@ -17,7 +17,7 @@ public struct FFmpegAudioDecoder: AudioFileDecoder {
         directory = environment["RUNANYWHERE_FFMPEG_LIB"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Decodes the first audio stream of `data` to mono float samples (see ``AudioFileDecoder``).
+    /// Decodes the first audio stream of `data` to mono float samples (see ``RunAnywhere/AudioFileDecoder``).
     public func decode(_ data: Data, name: String, sampleRate: Int?, maxDuration: TimeInterval?) throws -> AudioSamples {
         guard !data.isEmpty else { throw SDKError(.emptyInput, "\(name) is empty") }
         let rate = sampleRate ?? 0

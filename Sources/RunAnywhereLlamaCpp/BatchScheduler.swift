@@ -59,7 +59,7 @@ final class BatchScheduler: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues `generation`; throws ``ErrorCode/busy`` when every sequence is taken and the queue is full.
+    /// Queues `generation`; throws ``RunAnywhere/ErrorCode/busy`` when every sequence is taken and the queue is full.
     func submit(_ generation: LlamaGeneration) throws {
         lock.lock()
         defer { lock.unlock() }

@@ -25,7 +25,7 @@ public enum BertEmbeddingConverter {
 
     /// Converts `directory` into `output`, written atomically (a failed conversion leaves no file,
     /// or the previous one); `name` becomes `general.name`. A missing file of the folder is
-    /// ``ErrorCode/fileNotFound``, a damaged or foreign one ``ErrorCode/invalidModelFormat``.
+    /// ``RunAnywhere/ErrorCode/fileNotFound``, a damaged or foreign one ``RunAnywhere/ErrorCode/invalidModelFormat``.
     @discardableResult
     public static func convert(sourceDirectory directory: URL, output: URL, name: String? = nil) throws -> Report {
         var isDirectory: ObjCBool = false

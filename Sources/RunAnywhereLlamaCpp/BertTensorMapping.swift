@@ -39,7 +39,7 @@ enum BertTensorMapping {
 
     /// llama.cpp's name for checkpoint tensor `source`, or nil for one it has no use for (the
     /// pooler, the pre-training heads, the position ids). A tensor of no known part of a BERT is
-    /// ``ErrorCode/invalidModelFormat``.
+    /// ``RunAnywhere/ErrorCode/invalidModelFormat``.
     static func llamaName(of source: String) throws -> String? {
         var name = source.hasPrefix("bert.") ? String(source.dropFirst(5)) : source
         if name.hasSuffix(".gamma") { name = name.dropLast(6) + ".weight" }

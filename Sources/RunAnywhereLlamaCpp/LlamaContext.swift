@@ -20,7 +20,7 @@ final class LlamaContext: @unchecked Sendable {
     /// The vision projector of a vision-language model; nil for a text model.
     let vision: LlamaVision?
     /// Whether greedy requests promise reproducible output, as seeded ones always do
-    /// (``ModelLoadOptions/reproducible``).
+    /// (``RunAnywhere/ModelLoadOptions/reproducible``).
     let reproducible: Bool
     /// Whether a sequence's numbers are the same whatever shares its decode calls
     /// (``LlamaBatchInvariance``), so that reproducible requests are batched like any other.

@@ -6,7 +6,7 @@ import RunAnywhere
 /// Runs GGUF language models, embedding models and rerankers on llama.cpp, opened at run time
 /// from the engines cache that scripts/setup fills (or `$RUNANYWHERE_LLAMA_LIB`).
 public struct LlamaCppAdapter: FrameworkAdapter {
-    /// ``InferenceFramework/llamaCpp``.
+    /// ``RunAnywhere/InferenceFramework/llamaCpp``.
     public let framework = InferenceFramework.llamaCpp
     /// Text generation, and image-to-text (vision-language models) where llama.cpp's
     /// multimodal library, libmtmd, is installed beside libllama.
@@ -50,7 +50,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
 
     /// The devices llama.cpp's ggml reports in this build (the CPU, and each GPU its CUDA or
     /// Vulkan backend finds), and the GPU backends it lacks with why, as the hardware detector
-    /// passes them on (``HardwareDetector/accelerators(from:)``); none when libllama cannot be opened.
+    /// passes them on (``RunAnywhere/HardwareDetector/accelerators(from:)``); none when libllama cannot be opened.
     public func accelerators() -> [Accelerator] {
         guard let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else { return [] }
         return Self.devices(library: library, hardware: hardware)
@@ -81,7 +81,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
 
     /// The whole model — the file, the KV cache of every sequence at its context length (from
     /// the GGUF's attention shape, 16-bit keys and values) and compute buffers; without readable
-    /// metadata, ``estimateMemoryUsage(for:)`` — split by the share of the layers ``GPUOffload``
+    /// metadata, ``estimateMemoryUsage(for:)`` — split by the share of the layers ``RunAnywhere/GPUOffload``
     /// puts on a GPU. The GGUF is read once for both.
     public func estimateMemorySplit(for model: ModelInfo, options: ModelLoadOptions) -> (host: Int64, device: Int64) {
         let metadata = model.primaryFile.flatMap { try? GGUFReader.read($0) }
@@ -135,13 +135,13 @@ public struct LlamaCppAdapter: FrameworkAdapter {
     }
 
     /// Loads a GGUF text-embedding model (a BERT-style encoder, or a decoder embedding model)
-    /// with a context for embedding, pooled as its GGUF says (``embeddingPooling(_:model:)``).
+    /// with a context for embedding, pooled as its GGUF says (`embeddingPooling(_:model:)`).
     public func loadEmbeddingModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any EmbeddingService {
         try await loadPooled(model, options: options, logger: logger, pooling: Self.embeddingPooling) { try LlamaEmbeddingService(pooled: $0) }
     }
 
     /// Loads a GGUF reranker (a cross-encoder whose GGUF pools by rank and has the classifier
-    /// head, ``rerankPooling(_:model:)``) with a context for scoring query-document pairs.
+    /// head, `rerankPooling(_:model:)`) with a context for scoring query-document pairs.
     public func loadRerankingModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any RerankingService {
         try await loadPooled(model, options: options, logger: logger, pooling: Self.rerankPooling) { try LlamaRerankingService(pooled: $0) }
     }
@@ -188,7 +188,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
 
     /// A reranker's pooling: rank, as its GGUF must say (`{arch}.pooling_type` 4), with the
     /// classifier head (`cls` or `cls.output` tensors) that turns the pooled state into a score.
-    /// An embedding model, or a GGUF that names no pooling, is ``ErrorCode/modelIncompatible``.
+    /// An embedding model, or a GGUF that names no pooling, is ``RunAnywhere/ErrorCode/modelIncompatible``.
     static func rerankPooling(_ metadata: GGUFMetadata, model: ModelInfo) throws -> llama_pooling_type {
         let value = metadata.architecture.flatMap { metadata.values["\($0).pooling_type"]?.intValue }
         guard value == Int(LLAMA_POOLING_TYPE_RANK.rawValue) else {
@@ -232,7 +232,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
     }
 
     /// The layers of `model` to put on a GPU, from llama.cpp's devices as `hardware` passes them
-    /// on, the GGUF's layer count and the memory its weights and KV cache take (``GPUOffload``).
+    /// on, the GGUF's layer count and the memory its weights and KV cache take (``RunAnywhere/GPUOffload``).
     private static func offload(
         _ model: ModelInfo, metadata: GGUFMetadata?, options: ModelLoadOptions, library: LlamaLibrary, hardware: any HardwareDetector
     ) -> (layers: Int, layerCount: Int, device: Accelerator?, reason: String) {

@@ -8,7 +8,7 @@ import RunAnywhere
 /// Each sequence's KV memory is remembered between generations, so a chat turn only evaluates
 /// what is new since the previous one: the whole common prefix, the previous answer included.
 /// A request that promises reproducible output (seeded; greedy too on a model loaded
-/// ``ModelLoadOptions/reproducible``) on a context that is not batch-invariant decodes alone
+/// ``RunAnywhere/ModelLoadOptions/reproducible``) on a context that is not batch-invariant decodes alone
 /// and keeps only whole prompt chunks of earlier turns, so every number of its result is what
 /// a fresh run computes (see ``PromptCache``).
 final class LlamaCppService: LLMService {

@@ -8,7 +8,7 @@ extension LlamaContext {
         library.api.llama_sampler_init_grammar(vocab, grammar, "root")
     }
 
-    /// Throws ``ErrorCode/invalidInput`` with llama.cpp's reason when `grammar` does not parse
+    /// Throws ``RunAnywhere/ErrorCode/invalidInput`` with llama.cpp's reason when `grammar` does not parse
     /// (a syntax error, an undefined rule, left recursion, no `root`), before any generation.
     func checkGrammar(_ grammar: String) throws {
         guard let sampler = grammarSampler(grammar) else {

@@ -26,7 +26,7 @@ final class LlamaPooledContext: Sendable {
     private var api: ra_llama_api { llama.library.api }
 
     /// Loads the GGUF model at `path` and a context for pooled outputs with it, pooled by
-    /// `pooling`: one call holds up to the model's context of tokens (``ModelLoadOptions/contextLength``
+    /// `pooling`: one call holds up to the model's context of tokens (``RunAnywhere/ModelLoadOptions/contextLength``
     /// when set, never beyond what the model was trained with) and as many sequences as llama.cpp
     /// allows (256), all in one micro-batch.
     static func context(

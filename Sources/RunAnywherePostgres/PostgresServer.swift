@@ -4,7 +4,7 @@ import PostgresNIO
 import RunAnywhere
 
 /// What every RunAnywhere store in PostgreSQL shares: its connection URL, a client that runs
-/// until closed, opening with a time limit, and the server's errors as ``SDKError``s.
+/// until closed, opening with a time limit, and the server's errors as ``RunAnywhere/SDKError``s.
 package final class PostgresServer: Sendable {
     /// Where it connects, without the password.
     package let location: String
@@ -88,8 +88,8 @@ package final class PostgresServer: Sendable {
         database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
     }
 
-    /// The server's errors as ``SDKError``s naming it: a full disk as
-    /// ``ErrorCode/insufficientStorage``, the server's own message otherwise; an error thrown inside
+    /// The server's errors as ``RunAnywhere/SDKError``s naming it: a full disk as
+    /// ``RunAnywhere/ErrorCode/insufficientStorage``, the server's own message otherwise; an error thrown inside
     /// a transaction as it was thrown (postgres-nio wraps it); other errors as they are.
     package func error(_ error: any Error) -> any Error {
         if let failed = error as? PostgresTransactionError,

@@ -16,8 +16,8 @@ public enum RAGDatabases {
     /// (`postgres://user:password@host:port/database`, with `?sslmode=disable|prefer|require`,
     /// or `?host=/socket/folder`), whose tables are created on first use; otherwise over the
     /// SQLite file at the path `database` (nil or empty: `rag.sqlite` in the runtime's data
-    /// folder). A server that does not answer within `timeout` throws ``ErrorCode/networkError``;
-    /// a malformed URL ``ErrorCode/invalidInput``. Close the session when done with it.
+    /// folder). A server that does not answer within `timeout` throws ``RunAnywhere/ErrorCode/networkError``;
+    /// a malformed URL ``RunAnywhere/ErrorCode/invalidInput``. Close the session when done with it.
     public static func session(
         _ database: String?, runtime: RunAnywhereRuntime, reader: DocumentReader = DocumentReader(), chunker: TextChunker = TextChunker(),
         timeout: Duration = .seconds(10)

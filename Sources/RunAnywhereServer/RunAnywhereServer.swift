@@ -4,7 +4,7 @@ import Logging
 import RunAnywhere
 import RunAnywhereTelemetry
 
-/// `runanywhere serve`: an OpenAI-compatible HTTP API over a ``RunAnywhereRuntime``.
+/// `runanywhere serve`: an OpenAI-compatible HTTP API over a ``RunAnywhere/RunAnywhereRuntime``.
 ///
 /// Requests name their model; it is loaded on demand and used in the same step, so a request for
 /// another model waits rather than swapping the model out from under a running one.

@@ -3,9 +3,9 @@ import Logging
 import RunAnywhere
 
 /// Piper text-to-speech voices on sherpa-onnx (ONNX Runtime). Piper voices read phonemes, so
-/// the adapter takes a ``Phonemizer`` (e.g. `EspeakPhonemizer` from RunAnywhereEspeak).
+/// the adapter takes a ``RunAnywhere/Phonemizer`` (e.g. `EspeakPhonemizer` from RunAnywhereEspeak).
 public struct SherpaOnnxAdapter: FrameworkAdapter {
-    /// ``InferenceFramework/onnx``.
+    /// ``RunAnywhere/InferenceFramework/onnx``.
     public let framework = InferenceFramework.onnx
     /// Text-to-speech.
     public let supportedModalities: Set<FrameworkModality> = [.textToVoice]

@@ -5,7 +5,7 @@ import RunAnywhere
 /// Image generation on stable-diffusion.cpp, opened at run time from the engines cache that
 /// scripts/setup fills (or `$RUNANYWHERE_SD_LIB`).
 public struct StableDiffusionAdapter: FrameworkAdapter {
-    /// ``InferenceFramework/stableDiffusionCpp``.
+    /// ``RunAnywhere/InferenceFramework/stableDiffusionCpp``.
     public let framework = InferenceFramework.stableDiffusionCpp
     /// Text to image.
     public let supportedModalities: Set<FrameworkModality> = [.textToImage]
@@ -39,7 +39,7 @@ public struct StableDiffusionAdapter: FrameworkAdapter {
     }
 
     /// The weights of every file of the model, plus a working margin; each generation's own
-    /// buffers are checked against the memory free when it starts (``DiffusionService/workingMemory(width:height:)``).
+    /// buffers are checked against the memory free when it starts (``RunAnywhere/DiffusionService/workingMemory(width:height:)``).
     public func estimateMemoryUsage(for model: ModelInfo) -> Int64 {
         let files = (try? StableDiffusionFiles(model: model))?.all ?? []
         let size = files.isEmpty ? model.primaryFileSize : files.reduce(0) { $0 + StableDiffusionFiles.size(of: $1) }

@@ -59,7 +59,7 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
 
     /// A generous estimate: about 6.5 KB per pixel for decoding the image, the largest buffer of a
     /// generation (for Stable Diffusion 1.5's VAE, about 1.6 GB at 512×512), or a tile's worth
-    /// when decoding in tiles (``DiffusionConfiguration/reduceMemory``), plus 256 MiB for the rest.
+    /// when decoding in tiles (``RunAnywhere/DiffusionConfiguration/reduceMemory``), plus 256 MiB for the rest.
     func workingMemory(width: Int, height: Int) -> Int64 {
         let pixels = Int64(width) * Int64(height)
         return (256 << 20) + 6_656 * (reduceMemory ? min(pixels, 512 * 512) : pixels)

@@ -5,7 +5,7 @@ import RunAnywhere
 /// Speech-to-text and voice activity detection on whisper.cpp, opened at run time from the
 /// engines cache that scripts/setup fills (or `$RUNANYWHERE_WHISPER_LIB`).
 public struct WhisperCppAdapter: FrameworkAdapter {
-    /// ``InferenceFramework/whisperCpp``.
+    /// ``RunAnywhere/InferenceFramework/whisperCpp``.
     public let framework = InferenceFramework.whisperCpp
     /// Speech-to-text.
     public let supportedModalities: Set<FrameworkModality> = [.voiceToText]
@@ -51,7 +51,7 @@ public struct WhisperCppAdapter: FrameworkAdapter {
     }
 
     /// Loads a whisper.cpp speech recognition model after checking the file
-    /// (``WhisperGGMLReader``), so that a damaged header is refused before whisper.cpp sizes its
+    /// (RunAnywhere's GGML reader), so that a damaged header is refused before whisper.cpp sizes its
     /// buffers from it.
     public func loadSpeechRecognitionModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any STTService {
         try options.validate()  // its threads reach C as an int

@@ -39,7 +39,7 @@ public struct HardwareProfile: Codable, Sendable, Equatable {
     public var defaultThreads: Int { max(1, min(4, cores)) }
 
     /// Reads the profile of this machine; `accelerators` are the devices the engines report
-    /// (``RunAnywhereRuntime/accelerators()``), which decide ``hasGPU``.
+    /// (``FrameworkAdapterRegistry/accelerators()``), which decide ``hasGPU``.
     public static func current(accelerators: [Accelerator] = []) -> HardwareProfile {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let meminfo = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""

@@ -40,7 +40,7 @@ public final class LLMEngineRun: Sendable {
         return (run, LLMEngineEmitter(continuation: continuation, cancellation: cancellation, finished: finished))
     }
 
-    /// Runs `work` on one of the engine threads (see ``runBlocking(_:)``). `work` reports through
+    /// Runs `work` on one of the engine threads (see `runBlocking(_:)`). `work` reports through
     /// the emitter and should return soon after the emitter says it is cancelled; what it throws
     /// ends ``events`` with that error.
     public static func start(_ work: @escaping @Sendable (LLMEngineEmitter) throws -> Void) -> LLMEngineRun {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// GGUF's metadata (llama.cpp and stable-diffusion.cpp models) through ``GGUFReader``, which
+/// GGUF's metadata (llama.cpp and stable-diffusion.cpp models) through RunAnywhere's GGUF reader, which
 /// checks the whole header and that the file holds all its tensors' data.
 public struct GGUFMetadataExtractor: ModelMetadataExtractor {
     /// ``ModelFormat/gguf``.
@@ -9,7 +9,7 @@ public struct GGUFMetadataExtractor: ModelMetadataExtractor {
     /// Creates the extractor.
     public init() {}
 
-    /// Reads the file with ``GGUFReader/read(_:)``: architecture, name, quantization, trained
+    /// Reads the file with RunAnywhere's GGUF reader: architecture, name, quantization, trained
     /// context, tensors by type, and every key with its value as text.
     public func extract(from url: URL) throws -> ModelMetadata {
         let gguf = try GGUFReader.read(url)

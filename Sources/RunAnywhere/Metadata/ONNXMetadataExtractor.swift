@@ -4,7 +4,7 @@ import Foundation
 /// `metadata_props`, the graph's inputs and outputs with their element types and shapes, and its
 /// initializers (the weights: count, parameters, element types).
 ///
-/// Read with ``ProtobufReader``, a wire-format reader of the few fields needed, rather than with
+/// Read with a wire-format reader of the few fields needed, rather than with
 /// SwiftProtobuf's runtime and message types: those would need either generated code (protoc and
 /// its Swift plugin, not available here) or hand-written conformances to SwiftProtobuf's
 /// underscored implementation protocols, and decoding a message copies its fields, so every

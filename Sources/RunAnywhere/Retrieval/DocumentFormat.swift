@@ -7,7 +7,7 @@ public enum DocumentFormat: String, Codable, Sendable, CaseIterable {
     /// Markdown, read as it is: its text with its markup, which language models read well, so
     /// that a passage's offsets are those of the file itself.
     case markdown
-    /// HTML, turned into its text (see ``HTMLText``).
+    /// HTML, turned into its text (its markup, scripts and styles left out).
     case html
     /// PDF, its pages' text as the registered ``PDFTextReader`` reads it, a blank line between
     /// pages.

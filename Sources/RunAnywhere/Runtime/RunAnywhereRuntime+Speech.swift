@@ -10,7 +10,7 @@ extension RunAnywhereRuntime {
     /// Loads a speech-to-text model into the model cache, with the memory budget and
     /// lifecycle every model has, and makes it the current one (kept until it is replaced or
     /// unloaded); the previous current one is unloaded first. A new file is first checked in a
-    /// child process when ``RuntimeConfiguration/modelProbe`` is set.
+    /// child process when `RuntimeConfiguration.modelProbe` is set.
     public func loadSTTModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try self.model(id: id, category: .speechRecognition)
         if let previous = currentSTTEntry?.info.id, previous != model.id {

@@ -3,15 +3,8 @@ import Foundation
 /// Turns a JSON Schema into a GBNF grammar for llama.cpp's grammar sampler, so that a model
 /// sampled through it can only write JSON that the schema accepts.
 ///
-/// Supported: `type` (one or a list), `enum`, `const`; objects with `properties` (written in
-/// their order, required ones first), `required` and `additionalProperties` (false, or a schema
-/// for extra keys; by default none are written, but an object schema with neither is any object); strings with `minLength`, `maxLength`, `pattern`
-/// (see ``RegexGrammar``) and `format` `date`, `time`, `date-time`, `uuid`; integers with
-/// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`; numbers with whole-number
-/// bounds; booleans; null; arrays with `items`, `prefixItems`, `minItems`, `maxItems`; `anyOf`,
-/// `oneOf`, a one-element `allOf`; `$ref` to `#`, `#/$defs/…` and `#/definitions/…` (recursion
-/// included). Annotations (`title`, `description`, `examples`…) are ignored. Anything else is an
-/// ``ErrorCode/invalidInput`` error naming the keyword and where it is.
+/// It supports the keywords ``StructuredOutputConfig`` lists; `pattern` is compiled by
+/// ``RegexGrammar``.
 package enum JSONSchemaGrammar {
     /// A grammar for any JSON object (OpenAI's `json_object` response format).
     package static var anyObject: String {

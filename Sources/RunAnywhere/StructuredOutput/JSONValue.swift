@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value whose objects keep their keys in order: a JSON Schema's `properties` order is
 /// the order a constrained model writes them in, and Foundation's JSON parsers do not keep it.
-/// Parse text with ``init(parsing:)``; write literals in Swift (dictionary literals keep their
+/// Parse text with ``init(parsing:)-(String)``; write literals in Swift (dictionary literals keep their
 /// order); ``text`` writes compact JSON back.
 public enum JSONValue: Sendable, Hashable {
     case null
@@ -140,7 +140,7 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
 
 extension JSONValue: Codable {
     /// Decodes any JSON value. Object keys come in the decoder's order, which Foundation's
-    /// `JSONDecoder` does not keep: parse text with ``init(parsing:)`` where order matters.
+    /// `JSONDecoder` does not keep: parse text with ``init(parsing:)-(String)`` where order matters.
     public init(from decoder: any Decoder) throws {
         if let container = try? decoder.container(keyedBy: AnyKey.self) {
             self = .object(JSONObject(try container.allKeys.sorted { $0.stringValue < $1.stringValue }.map {

@@ -4,7 +4,8 @@ import Foundation
 /// `generateStructured(_:prompt:options:)` constrains the model to the schema and decodes the
 /// answer as the type.
 public protocol Generatable: Decodable, Sendable {
-    /// The JSON Schema of the type's JSON form (see ``JSONSchemaGrammar`` for what is supported).
+    /// The JSON Schema of the type's JSON form (``StructuredOutputConfig`` lists the keywords
+    /// supported).
     static var jsonSchema: JSONValue { get }
 }
 
@@ -12,6 +13,17 @@ public protocol Generatable: Decodable, Sendable {
 /// object, or a GBNF grammar of the caller's own. The engine samples only tokens that keep the
 /// output inside it, so it is valid by construction; it ends when the grammar is complete, or at
 /// `maxTokens` with stop reason `length` when the model runs out of tokens first.
+///
+/// A JSON Schema may use `type` (one or a list), `enum`, `const`; objects with `properties`
+/// (written in their order, required ones first), `required` and `additionalProperties` (false,
+/// or a schema for extra keys; by default none are written, but an object schema with neither is
+/// any object); strings with `minLength`, `maxLength`, `pattern` (a regular expression) and
+/// `format` `date`, `time`, `date-time`, `uuid`; integers with `minimum`, `maximum`,
+/// `exclusiveMinimum`, `exclusiveMaximum`; numbers with whole-number bounds; booleans; null;
+/// arrays with `items`, `prefixItems`, `minItems`, `maxItems`; `anyOf`, `oneOf`, a one-element
+/// `allOf`; `$ref` to `#`, `#/$defs/…` and `#/definitions/…` (recursion included). Annotations
+/// (`title`, `description`, `examples`…) are ignored. Anything else is an
+/// ``ErrorCode/invalidInput`` error naming the keyword and where it is.
 public struct StructuredOutputConfig: Codable, Sendable, Equatable {
     /// What the output must be.
     public enum Format: Codable, Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A function the model may call: its name, what it does, and the JSON Schema of its arguments
-/// (an object schema; see ``JSONSchemaGrammar`` for the keywords supported). The model's call is
+/// (an object schema; see ``StructuredOutputConfig`` for the keywords supported). The model's call is
 /// sampled through a grammar made from the schema, so its arguments always parse and match it.
 public struct Tool: Codable, Sendable, Equatable {
     /// The name the model calls it by: letters, digits, `_` and `-`, at most 64 characters.

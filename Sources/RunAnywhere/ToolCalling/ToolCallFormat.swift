@@ -5,7 +5,7 @@ import Foundation
 /// llama.cpp's built-in chat templates have no place for tools, so the SDK writes them itself:
 /// in the format the model was trained on when its chat template shows one (``hermes``), else in
 /// a plain built-in format (``json``). Either way the call is sampled through a grammar
-/// (``grammar(tools:choice:parallel:thinking:)``), so it always parses.
+/// (`grammar(tools:choice:parallel:thinking:)`), so it always parses.
 public enum ToolCallFormat: String, Codable, Sendable, CaseIterable {
     /// The Hermes format that Qwen 2.5 and 3, Hermes, SmolLM3 and many fine-tunes are trained on:
     /// tools as JSON lines inside `<tools>` in the system prompt, each call as

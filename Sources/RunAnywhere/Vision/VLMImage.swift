@@ -30,7 +30,7 @@ public struct VLMImage: Sendable, Equatable, Codable {
     public init(rgbPixels: Data, width: Int, height: Int) { source = .rgbPixels(rgbPixels, width: width, height: height) }
 
     /// Reads and checks the image: its bytes, format and size, within the SDK's limits (see
-    /// ``ImageProbe/checkSize(width:height:)``). Decoding itself is the engine's.
+    /// ``SDKConstants/Limits``). Decoding itself is the engine's.
     public func load() throws -> LoadedImage {
         switch source {
         case .filePath(let path):

@@ -8,7 +8,7 @@ import RunAnywhere
 /// one `embed` call on the whole batch: tokenization, the engine and normalization, not the load.
 /// Reported: the latency per batch (median, min, max), sentences per second (additive, with its
 /// range), tokens embedded per second in `tokensPerSecond`, the tokens of the batch in
-/// `inputTokens`, and the SDK's own time for the batch (``EmbeddingResult/latencyMs``) in
+/// `inputTokens`, and the SDK's own time for the batch (``RunAnywhere/EmbeddingResult/latencyMs``) in
 /// `embeddingTimeMs`.
 public struct EmbeddingBenchmarkProvider: BenchmarkScenarioProvider {
     public let category = BenchmarkCategory.embedding

@@ -76,7 +76,7 @@ struct ConversationRoutes: Sendable {
         @NumberField var seed: UInt32?
         let systemPrompt: String?
         /// A document collection to answer from (messages only), its `passages` most relevant
-        /// passages (by default ``RAGQueryOptions/defaultTopK``), reranked as `reranker` says.
+        /// passages (by default ``RunAnywhere/RAGQueryOptions/defaultTopK``), reranked as `reranker` says.
         let collection: String?
         @NumberField var passages: Int?
         let reranker: String?

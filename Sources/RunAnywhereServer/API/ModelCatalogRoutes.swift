@@ -53,7 +53,7 @@ struct ModelCatalogRoutes: Sendable {
         }
     }
 
-    /// One event of a pull: the progress report of ``DownloadProgress`` as JSON.
+    /// One event of a pull: the progress report of ``RunAnywhere/DownloadProgress`` as JSON.
     struct PullProgress: Encodable, Sendable {
         let modelId: String
         /// `downloading`, `verifying`, `extracting`, `completed`.

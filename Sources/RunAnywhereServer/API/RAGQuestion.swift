@@ -4,7 +4,7 @@ import OpenAPIRuntime
 import RunAnywhere
 
 /// A question to a collection, `POST /api/rag/collections/{name}/questions`: `question`, and
-/// optionally `model` (a language model; by default ``RunAnywhere/defaultModelID``), `topK`
+/// optionally `model` (a language model; by default ``RunAnywhere/RunAnywhere/defaultModelID``), `topK`
 /// (passages retrieved), `reranker` (a reranker id, or `none`; by default the first downloaded
 /// reranker, if any), `maxTokens`, `temperature`, `seed` over the saved settings, and `stream`
 /// (default true: server-sent events; false: one JSON ``RAGAnswerBody``).

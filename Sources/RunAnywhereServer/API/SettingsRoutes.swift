@@ -85,7 +85,7 @@ enum SettingValue: Decodable, Sendable {
         }
     }
 
-    /// The value as ``GenerationSettings/set(_:to:)`` reads it; null clears `key`.
+    /// The value as ``RunAnywhere/GenerationSettings/set(_:to:)`` reads it; null clears `key`.
     func text(clearing key: String) -> String {
         switch self {
         case .number(let value): value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)

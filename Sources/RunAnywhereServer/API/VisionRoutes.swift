@@ -8,13 +8,13 @@ import RunAnywhere
 /// `POST /api/vision/describe`, multipart: `file` (a PNG, JPEG, GIF or BMP image), `prompt`, and
 /// optionally `model` (a vision-language model; by default the first downloaded one),
 /// `maxTokens` and `temperature`. The answer streams as server-sent events: `delta` (pieces of
-/// it), then `done` with the ``VLMResult``; a bad image or model is a 400 before anything runs.
+/// it), then `done` with the ``RunAnywhere/VLMResult``; a bad image or model is a 400 before anything runs.
 ///
 /// `POST /api/vision/imagine`, JSON: `prompt`, and optionally `model` (an image-generation model;
-/// by default the first downloaded one) and the ``DiffusionGenerationOptions`` fields
+/// by default the first downloaded one) and the ``RunAnywhere/DiffusionGenerationOptions`` fields
 /// (`negativePrompt`, `width`, `height`, `steps`, `guidanceScale`, `seed`, `scheduler`). The
-/// steps stream as `progress` events (``DiffusionProgress``), then `done` with the
-/// ``DiffusionResult`` (its PNG base64 in `imageData`); bad options or model are a 400 first.
+/// steps stream as `progress` events (``RunAnywhere/DiffusionProgress``), then `done` with the
+/// ``RunAnywhere/DiffusionResult`` (its PNG base64 in `imageData`); bad options or model are a 400 first.
 ///
 /// A client that goes away stops either.
 struct VisionRoutes: Sendable {

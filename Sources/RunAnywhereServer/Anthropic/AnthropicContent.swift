@@ -94,7 +94,7 @@ struct AnthropicContent: Decodable, Sendable {
         blocks.compactMap { if case .toolUse(let call) = $0 { call } else { nil } }
     }
 
-    /// The tool results, as the SDK's ``MessageRole/tool`` messages (a failed call's result says so).
+    /// The tool results, as the SDK's ``RunAnywhere/MessageRole/tool`` messages (a failed call's result says so).
     var toolResults: [Message] {
         blocks.compactMap {
             guard case .toolResult(let id, let content, let images, let isError) = $0 else { return nil }

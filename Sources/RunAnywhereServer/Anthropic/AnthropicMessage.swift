@@ -54,7 +54,7 @@ struct AnthropicUsage: Encodable, Sendable {
 }
 
 /// Anthropic's `stop_reason` for a result: `end_turn`, `stop_sequence` (one of the request's
-/// was reached: the result's ``LLMGenerationResult/stopSequence``), `max_tokens` or `tool_use`.
+/// was reached: the result's ``RunAnywhere/LLMGenerationResult/stopSequence``), `max_tokens` or `tool_use`.
 func anthropicStopReason(_ result: LLMGenerationResult) -> String {
     switch result.stopReason {
     case .length: "max_tokens"

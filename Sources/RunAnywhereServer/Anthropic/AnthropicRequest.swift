@@ -113,7 +113,7 @@ struct AnthropicPrompt: Decodable, Sendable {
     }
 
     /// The conversation as the SDK takes it: `system` as its system prompt; a user message's tool
-    /// results as ``MessageRole/tool`` messages, then its text and images as the user's message; an
+    /// results as ``RunAnywhere/MessageRole/tool`` messages, then its text and images as the user's message; an
     /// assistant message's text with its tool calls. It must end with the user's message (this
     /// server does not continue a prefilled answer).
     func conversation() throws -> Context {

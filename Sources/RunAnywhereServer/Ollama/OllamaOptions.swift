@@ -30,7 +30,7 @@ struct OllamaOptions: Decodable, Sendable {
     private var unbounded: Bool { numPredict == nil || numPredict == -1 || numPredict == -2 }
 
     /// `options` with these parameters; without a bound from `num_predict` the answer is bounded
-    /// by the context alone (``LLMGenerationOptions/untilContextFull``).
+    /// by the context alone (``RunAnywhere/LLMGenerationOptions/untilContextFull``).
     func apply(to options: inout LLMGenerationOptions) throws {
         if unbounded {
             options.maxTokens = LLMGenerationOptions.untilContextFull

@@ -50,7 +50,7 @@ struct ChatChunkFraming: ChunkFraming {
 }
 
 /// `text_completion` chunks: the generated text as it comes, any reasoning inside the model's
-/// own thinking tags (the spec's projection, ``LLMStreamingResult``).
+/// own thinking tags (the spec's projection, ``RunAnywhere/LLMStreamingResult``).
 struct TextChunkFraming: ChunkFraming {
     let id: String
     let created: Int

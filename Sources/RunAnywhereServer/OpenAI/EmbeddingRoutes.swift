@@ -4,7 +4,7 @@ import RunAnywhere
 
 /// `POST /v1/embeddings`, OpenAI's Embeddings API on the local embedding engine: `input` (a text,
 /// or up to 2048 texts, none empty), `model` (an embedding model id; by default
-/// ``RunAnywhere/defaultEmbeddingModelID``), `encoding_format` `float` (the default) or `base64`
+/// ``RunAnywhere/RunAnywhere/defaultEmbeddingModelID``), `encoding_format` `float` (the default) or `base64`
 /// (each vector's float32 values, little-endian, as OpenAI sends them), `dimensions` (accepted
 /// only when it is the model's own: a model cannot shorten its vectors), `user` (accepted, no
 /// effect), and RunAnywhere's own `truncate` (cut a text longer than the model reads instead of
