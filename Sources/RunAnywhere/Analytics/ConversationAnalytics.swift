@@ -2,9 +2,13 @@ import Foundation
 
 /// Aggregate measurements of a conversation, recomputed after every message.
 public struct ConversationAnalytics: Codable, Sendable, Equatable {
+    /// The conversation these figures are of.
     public let conversationId: String
+    /// When the conversation began.
     public let startTime: Date
+    /// When the latest answer ended; nil before the first.
     public let endTime: Date?
+    /// How many messages the conversation holds.
     public let messageCount: Int
 
     // Aggregate metrics
@@ -14,6 +18,7 @@ public struct ConversationAnalytics: Codable, Sendable, Equatable {
     public let averageGenerationSpeed: Double
     /// Input plus output tokens over all answers.
     public let totalTokensUsed: Int
+    /// Every model that answered in the conversation.
     public let modelsUsed: Set<String>
 
     // Efficiency metrics
@@ -25,7 +30,9 @@ public struct ConversationAnalytics: Codable, Sendable, Equatable {
     public let averageMessageLength: Int
 
     // Real-time metrics
+    /// The model of the latest answer, if any.
     public let currentModel: String?
+    /// The figures of the latest answer, if any.
     public let ongoingMetrics: MessageAnalytics?
 
     /// Computes the analytics of `conversation` from its messages' analytics; nil before the

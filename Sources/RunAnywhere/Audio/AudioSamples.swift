@@ -2,7 +2,9 @@ import Foundation
 
 /// Mono audio as floats in -1…1 at a sample rate.
 public struct AudioSamples: Sendable, Equatable {
+    /// Mono samples in -1...1.
     public let samples: [Float]
+    /// Samples per second.
     public let sampleRate: Int
 
     /// Wraps samples; the rate must be positive.

@@ -4,11 +4,13 @@ import Foundation
 /// message type; ``toSDKMessage()`` turns it into the ``Message`` that ``Context`` takes).
 public struct ChatMessage: Codable, Sendable, Identifiable, Equatable {
     public let id: UUID
+    /// Who wrote the message.
     public let role: MessageRole
     /// The text; for an assistant message, the answer without its thinking.
     public let content: String
     /// The reasoning between thinking tags, if any.
     public let thinkingContent: String?
+    /// When the message was written.
     public let timestamp: Date
     /// Measurements of an assistant message (also of stopped and failed ones).
     public let analytics: MessageAnalytics?
@@ -46,7 +48,9 @@ public struct ChatMessage: Codable, Sendable, Identifiable, Equatable {
 
 /// Which model wrote a message.
 public struct MessageModelInfo: Codable, Sendable, Equatable {
+    /// The model's ID.
     public let modelId: String
+    /// The model's name for people.
     public let modelName: String
     /// The framework's raw value, e.g. "LlamaCpp".
     public let framework: String

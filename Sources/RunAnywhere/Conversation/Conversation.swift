@@ -6,7 +6,9 @@ public struct Conversation: Codable, Sendable, Identifiable, Equatable {
     public let id: String
     /// A title, by default the start of the first user message.
     public var title: String
+    /// When the conversation began.
     public let createdAt: Date
+    /// When a message was last added or the conversation last changed.
     public var updatedAt: Date
     /// The messages, oldest first.
     public var messages: [ChatMessage]

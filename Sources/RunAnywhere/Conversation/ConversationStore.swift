@@ -7,6 +7,7 @@ import Logging
 public struct ConversationStore: Sendable {
     /// The conversations that could be read, newest first, and the files moved aside.
     public struct Listing: Sendable {
+        /// The conversations that could be read, newest first.
         public let conversations: [Conversation]
         /// Paths of unreadable files that were moved aside.
         public let movedAside: [String]

@@ -2,8 +2,11 @@ import Foundation
 
 /// Who wrote a message.
 public enum MessageRole: String, Codable, Sendable, CaseIterable {
+    /// Instructions for the model.
     case system
+    /// The person's message.
     case user
+    /// The model's answer.
     case assistant
     /// A tool's result, answering one of the assistant's ``Message/toolCalls``.
     case tool

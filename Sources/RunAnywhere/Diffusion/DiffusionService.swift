@@ -18,7 +18,9 @@ public struct DiffusionRequest: Sendable, Equatable {
 public struct DiffusionImage: Sendable, Equatable {
     /// A PNG file.
     public let png: Data
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
 
     /// Creates an image.

@@ -2,10 +2,15 @@ import Foundation
 
 /// Where a download is.
 public enum DownloadState: Sendable, Equatable {
+    /// Bytes are arriving.
     case downloading
+    /// An archive is being unpacked.
     case extracting
+    /// The downloaded files' checksums are being compared.
     case verifying
+    /// The files are in place and checked.
     case completed
+    /// The download stopped with this error; nothing half-written is left as the model.
     case failed(SDKError)
 }
 
@@ -31,6 +36,7 @@ public struct DownloadProgress: Sendable, Equatable {
         return min(1, Double(bytesDownloaded) / Double(totalBytes))
     }
 
+    /// Creates a progress report.
     public init(modelId: String, bytesDownloaded: Int64, totalBytes: Int64?, speed: Double?, estimatedTimeRemaining: TimeInterval?, state: DownloadState) {
         self.modelId = modelId
         self.bytesDownloaded = bytesDownloaded

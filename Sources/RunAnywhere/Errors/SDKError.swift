@@ -67,29 +67,53 @@ public struct SDKError: Error, LocalizedError, Sendable, CustomStringConvertible
 
 /// What went wrong, for matching in code. Raw values are the case names.
 public enum ErrorCode: String, Sendable, CaseIterable, Codable {
+    /// The SDK was used before `RunAnywhere.initialize`.
     case notInitialized
+    /// The SDK or a server was configured wrongly.
     case invalidConfiguration
+    /// No model has that ID.
     case modelNotFound
+    /// The model is known but its files are not on this machine.
     case modelNotDownloaded
+    /// A model with that ID is already registered.
     case modelAlreadyExists
+    /// The engine could not load the model.
     case modelLoadFailed
+    /// The model cannot do what was asked (for example, embeddings from a chat model).
     case modelIncompatible
+    /// A model file is damaged, truncated or not of its format.
     case invalidModelFormat
+    /// The model registry or a model folder could not be read as written.
     case modelStorageCorrupted
+    /// The engine failed while generating.
     case generationFailed
+    /// The prompt does not fit the model's context.
     case contextTooLong
+    /// The engine the model needs is not installed or cannot run here.
     case frameworkNotAvailable
+    /// Not enough memory for the model or the request.
     case insufficientMemory
+    /// A request or option is malformed or out of range.
     case invalidInput
+    /// The input was empty.
     case emptyInput
+    /// A file is not there.
     case fileNotFound
+    /// A file could not be read.
     case fileReadFailed
+    /// A file could not be written.
     case fileWriteFailed
+    /// A network request failed.
     case networkError
+    /// A download failed.
     case downloadFailed
+    /// The backend refused the API key.
     case unauthorized
+    /// Not enough disk space.
     case insufficientStorage
+    /// A downloaded file's SHA-256 is not the one expected.
     case checksumMismatch
+    /// The same operation is already running (for example the same download).
     case alreadyInProgress
     /// Every generation slot is taken and the queue behind them is full; retry shortly.
     case busy
@@ -100,8 +124,12 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
 
 /// Which part of the SDK an error comes from.
 public enum ErrorCategory: String, Sendable, CaseIterable, Codable {
+    /// Everything else.
     case general
+    /// Generation.
     case llm
+    /// Files and storage.
     case fileManagement
+    /// The SDK's state and configuration.
     case runtime
 }

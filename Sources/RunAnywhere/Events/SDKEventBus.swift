@@ -2,12 +2,17 @@ import Synchronization
 
 /// Something that happened in the SDK.
 public enum SDKEvent: Sendable, Equatable {
+    /// A model was loaded.
     case modelLoaded(modelId: String)
+    /// A model was unloaded.
     case modelUnloaded(modelId: String)
     /// A language model moved to another lifecycle state.
     case modelStateChanged(modelId: String, state: ModelLifecycleState)
+    /// A model was added to the registry.
     case modelRegistered(modelId: String)
+    /// A model's files were deleted.
     case modelDeleted(modelId: String)
+    /// A download moved on.
     case downloadProgress(DownloadProgress)
     /// A generation ended (finished, cut at its length, or cancelled), with its metrics.
     case generationCompleted(LLMGenerationResult)
@@ -23,6 +28,7 @@ public final class SDKEventBus: Sendable {
     private let observers = Mutex<[Int: @Sendable (SDKEvent) -> Void]>([:])
     private let nextID = Mutex(0)
 
+    /// Creates a bus with no subscribers.
     public init() {}
 
     /// A stream of the events published from now on; it ends when the consumer stops iterating.

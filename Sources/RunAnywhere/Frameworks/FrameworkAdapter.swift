@@ -20,7 +20,9 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
     public enum FlashAttention: String, Sendable, CaseIterable, Codable {
         /// Let the engine decide (llama.cpp: on for CPU).
         case auto
+        /// Always use flash attention.
         case enabled
+        /// Never use flash attention.
         case disabled
     }
 

@@ -1,9 +1,14 @@
 /// One metadata value of a GGUF file.
 public enum GGUFValue: Sendable, Equatable, CustomStringConvertible {
+    /// An unsigned integer.
     case unsigned(UInt64)
+    /// A signed integer.
     case signed(Int64)
+    /// A floating-point number.
     case float(Double)
+    /// A boolean.
     case bool(Bool)
+    /// A string.
     case string(String)
     /// An array; long arrays (such as a vocabulary) keep only their first elements.
     case array(count: Int, prefix: [GGUFValue])

@@ -1,19 +1,34 @@
 /// An inference engine a model can run on. Raw values are the SDK's wire strings.
 public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
+    /// ONNX Runtime, through sherpa-onnx for Piper voices and directly for other networks.
     case onnx = "ONNX"
+    /// llama.cpp: language, vision-language, embedding and reranking models.
     case llamaCpp = "LlamaCpp"
+    /// whisper.cpp: speech recognition and voice activity detection.
     case whisperCpp = "WhisperCpp"
+    /// eSpeak NG's formant voices.
     case espeakNG = "EspeakNG"
+    /// stable-diffusion.cpp: image generation.
     case stableDiffusionCpp = "StableDiffusionCpp"
+    /// Apple's Foundation Models (Apple platforms only; never available on Linux).
     case foundationModels = "FoundationModels"
+    /// The platform's own speech synthesis (Apple platforms only; never available on Linux).
     case systemTTS = "SystemTTS"
+    /// FluidAudio (Apple platforms only; never available on Linux).
     case fluidAudio = "FluidAudio"
+    /// Core ML (Apple platforms only; never available on Linux).
     case coreml = "CoreML"
+    /// MLX (Apple platforms only; never available on Linux).
     case mlx = "MLX"
+    /// WhisperKit (Apple platforms only; never available on Linux).
     case whisperKitCoreML = "WhisperKitCoreML"
+    /// MetalRT (Apple platforms only; never available on Linux).
     case metalrt = "MetalRT"
+    /// The SDK's own code, no engine.
     case builtIn = "BuiltIn"
+    /// No engine.
     case none = "None"
+    /// A framework this version of the SDK does not know.
     case unknown = "Unknown"
 
     /// A name for people.
@@ -113,11 +128,17 @@ public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
 
 /// A kind of work a framework does.
 public enum FrameworkModality: String, CaseIterable, Codable, Sendable {
+    /// Text generation.
     case textToText = "text-to-text"
+    /// Speech recognition.
     case voiceToText = "voice-to-text"
+    /// Speech synthesis.
     case textToVoice = "text-to-voice"
+    /// Describing images (vision-language models).
     case imageToText = "image-to-text"
+    /// Image generation.
     case textToImage = "text-to-image"
+    /// Several kinds of input at once.
     case multimodal = "multimodal"
 
     /// The modality that models of `category` need.

@@ -2,9 +2,13 @@ import Foundation
 
 /// An archive a model is packed in; it is extracted after download.
 public enum ArchiveType: String, Codable, Sendable, CaseIterable {
+    /// A ZIP archive.
     case zip = "zip"
+    /// A gzip-compressed tar archive.
     case tarGz = "tar.gz"
+    /// A bzip2-compressed tar archive.
     case tarBz2 = "tar.bz2"
+    /// An xz-compressed tar archive.
     case tarXz = "tar.xz"
 
     /// The archive type a file name or URL path ends with (query strings ignored).
@@ -27,6 +31,8 @@ public struct ModelFileDescriptor: Codable, Sendable, Equatable {
     /// Its expected sha256 (lowercase hex), when known.
     public let sha256: String?
 
+    /// Describes one file: where to download it, its name on disk (by default the URL's) and its
+    /// SHA-256, when known.
     public init(url: URL, filename: String? = nil, sha256: String? = nil) {
         self.url = url
         self.filename = filename ?? url.lastPathComponent

@@ -1,12 +1,20 @@
 /// What a model does; the raw values are the SDK's wire strings.
 public enum ModelCategory: String, CaseIterable, Codable, Sendable {
+    /// Language models: text in, text out.
     case language = "language"
+    /// Speech-to-text models.
     case speechRecognition = "speech-recognition"
+    /// Text-to-speech voices.
     case speechSynthesis = "speech-synthesis"
+    /// Vision models.
     case vision = "vision"
+    /// Image generation (diffusion) models.
     case imageGeneration = "image-generation"
+    /// Vision-language models: text and images in, text out.
     case multimodal = "multimodal"
+    /// Other audio models (such as voice activity detection).
     case audio = "audio"
+    /// Embedding models: text to vectors.
     case embedding = "embedding"
     /// Rerankers: cross-encoders that score how relevant a document is to a query.
     case reranking = "reranking"

@@ -2,13 +2,21 @@ import Foundation
 
 /// The file format a model is stored in.
 public enum ModelFormat: String, CaseIterable, Codable, Sendable {
+    /// An ONNX network.
     case onnx
+    /// An ONNX Runtime format network.
     case ort
+    /// A GGUF file (llama.cpp and stable-diffusion.cpp).
     case gguf
+    /// A GGML file (whisper.cpp's older format).
     case ggml
+    /// Safetensors weights.
     case safetensors
+    /// A raw `.bin` file of the engine's own layout.
     case bin
+    /// A Core ML model (Apple platforms only).
     case coreml
+    /// A format the SDK does not recognise.
     case unknown
 
     /// The format a file name or URL path suggests, from its extension (query strings ignored).

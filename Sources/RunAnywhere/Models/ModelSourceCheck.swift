@@ -1,5 +1,6 @@
 /// A field of an add-model request, as ``ModelSourceProblem`` names it.
 public enum ModelSourceField: String, Sendable, Codable {
+    /// A field of a model source entry that a check found wrong.
     case url, framework, id, sha256
 }
 

@@ -2,8 +2,11 @@
 /// and sends its analytics there (inference itself stays on the device); in development no key
 /// is needed and no network call is ever made.
 public enum SDKEnvironment: String, CaseIterable, Codable, Sendable {
+    /// Local use: no backend, no API key.
     case development
+    /// The staging backend; needs an API key.
     case staging
+    /// The production backend; needs an API key.
     case production
 
     /// A name for people.

@@ -2,10 +2,15 @@ import Foundation
 
 /// Where a language model is in its lifecycle (spec `framework-adapters.md`).
 public enum ModelLifecycleState: String, Sendable, Codable, CaseIterable {
+    /// Not in memory.
     case notLoaded
+    /// Being loaded.
     case loading
+    /// Loaded and ready.
     case loaded
+    /// Being unloaded.
     case unloading
+    /// Loading failed.
     case failed
 }
 

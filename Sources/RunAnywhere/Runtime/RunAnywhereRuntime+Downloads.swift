@@ -2,9 +2,13 @@ import Foundation
 
 /// A model's files on disk.
 public struct ModelStorage: Codable, Sendable, Equatable {
+    /// The model's ID.
     public let modelId: String
+    /// The model's name for people.
     public let name: String
+    /// The model's folder or file on disk.
     public let path: String
+    /// Bytes the model takes on disk.
     public let sizeBytes: Int64
 }
 

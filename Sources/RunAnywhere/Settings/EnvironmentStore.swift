@@ -3,8 +3,11 @@ import Logging
 
 /// One environment as the user configured it; the API key only ever appears masked.
 public struct EnvironmentStatus: Codable, Sendable, Equatable {
+    /// The environment described.
     public let environment: SDKEnvironment
+    /// Whether this is the environment the SDK starts in.
     public let isSelected: Bool
+    /// The backend URL stored for the environment, if any.
     public let baseURL: String?
     /// The API key with all but its last 4 characters hidden, or nil when none is stored.
     public let maskedAPIKey: String?

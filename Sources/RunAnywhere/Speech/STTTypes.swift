@@ -14,17 +14,21 @@ public struct STTOptions: Codable, Sendable, Equatable {
     public var language: String
     /// Detect the language instead (multilingual models only).
     public var detectLanguage: Bool
+    /// The spec's punctuation switch; whisper.cpp always punctuates, so it is not read.
     public var enablePunctuation: Bool
     /// Speaker diarization; no Linux engine offers it yet, so it is ignored (and logged).
     public var enableDiarization: Bool
+    /// The most speakers diarization may tell apart; ignored with diarization.
     public var maxSpeakers: Int?
     /// Whether segments carry start and end times.
     public var enableTimestamps: Bool
+    /// The spec's words to filter out; no Linux engine filters, so it is not read.
     public var vocabularyFilter: [String]
     /// How `Data` input is encoded.
     public var audioFormat: AudioFormat
     /// Sample rate of `.pcm` input.
     public var sampleRate: Int
+    /// The spec's engine choice; the model's own framework always transcribes, so it is not read.
     public var preferredFramework: InferenceFramework?
     /// CPU threads; nil uses the SDK's default. Additive.
     public var threads: Int?
@@ -34,6 +38,7 @@ public struct STTOptions: Codable, Sendable, Equatable {
     /// Sampling temperature; 0 decodes greedily. Additive.
     public var temperature: Float
 
+    /// Creates transcription options.
     public init(
         language: String = "en", detectLanguage: Bool = false, enablePunctuation: Bool = true, enableDiarization: Bool = false,
         maxSpeakers: Int? = nil, enableTimestamps: Bool = true, vocabularyFilter: [String] = [], audioFormat: AudioFormat = .pcm,
@@ -58,13 +63,16 @@ public struct STTOptions: Codable, Sendable, Equatable {
 
 /// A stretch of transcribed speech.
 public struct TranscriptionSegment: Codable, Sendable, Equatable {
+    /// The segment's text.
     public let text: String
     /// Seconds from the start of the audio.
     public let startTime: TimeInterval
+    /// Where the segment ends, in seconds.
     public let endTime: TimeInterval
     /// Mean probability of the segment's tokens, 0 to 1.
     public let confidence: Float
 
+    /// Creates a segment.
     public init(text: String, startTime: TimeInterval, endTime: TimeInterval, confidence: Float) {
         self.text = text
         self.startTime = startTime
@@ -75,6 +83,7 @@ public struct TranscriptionSegment: Codable, Sendable, Equatable {
 
 /// How long a transcription took.
 public struct TranscriptionMetadata: Codable, Sendable, Equatable {
+    /// The model that transcribed.
     public let modelId: String
     /// Seconds spent transcribing.
     public let processingTime: TimeInterval
@@ -86,11 +95,15 @@ public struct TranscriptionMetadata: Codable, Sendable, Equatable {
 
 /// A transcription.
 public struct STTOutput: Codable, Sendable, Equatable {
+    /// The whole transcript.
     public let text: String
     /// Mean confidence over the segments, 0 to 1.
     public let confidence: Float
+    /// The transcript in timed segments.
     public let segments: [TranscriptionSegment]
+    /// The language whisper.cpp detected, when asked to detect one.
     public let detectedLanguage: String?
+    /// The model, durations and speed of the transcription.
     public let metadata: TranscriptionMetadata
 }
 
@@ -114,8 +127,10 @@ extension STTService {
 public struct SpeechSegment: Codable, Sendable, Equatable {
     /// Seconds from the start.
     public let start: TimeInterval
+    /// Where speech ends, in seconds from the start of the audio.
     public let end: TimeInterval
 
+    /// Creates a segment from its start and end, in seconds.
     public init(start: TimeInterval, end: TimeInterval) {
         self.start = start
         self.end = end
@@ -133,6 +148,7 @@ public struct VADOptions: Codable, Sendable, Equatable {
     /// Padding added around each segment.
     public var speechPadMs: Int
 
+    /// Creates voice activity options; the defaults are Silero's.
     public init(threshold: Float = 0.5, minSpeechDurationMs: Int = 250, minSilenceDurationMs: Int = 100, speechPadMs: Int = 30) {
         self.threshold = threshold
         self.minSpeechDurationMs = minSpeechDurationMs

@@ -4,6 +4,7 @@ import Foundation
 public struct TTSOptions: Codable, Sendable, Equatable {
     /// A voice name the engine knows (e.g. "en-us" for eSpeak NG); nil uses the loaded voice's own.
     public var voice: String?
+    /// The spec's language; a voice speaks its own language, so it is not read.
     public var language: String
     /// Speaking rate; 1 is normal, 2 twice as fast (0.25 to 4).
     public var rate: Float
@@ -11,11 +12,15 @@ public struct TTSOptions: Codable, Sendable, Equatable {
     public var pitch: Float
     /// Loudness; 1 is unchanged (0 to 2, clipped at full scale).
     public var volume: Float
+    /// The encoding of the output.
     public var audioFormat: AudioFormat
     /// Requested sample rate; the output keeps the voice's own rate when 0.
     public var sampleRate: Int
+    /// The spec's SSML switch; no Linux voice reads SSML, so it is not read and the text is spoken
+    /// as written.
     public var useSSML: Bool
 
+    /// Creates speech options.
     public init(voice: String? = nil, language: String = "en-US", rate: Float = 1, pitch: Float = 1, volume: Float = 1,
                 audioFormat: AudioFormat = .pcm, sampleRate: Int = 0, useSSML: Bool = false) {
         self.voice = voice
@@ -40,10 +45,13 @@ public struct TTSOptions: Codable, Sendable, Equatable {
 
 /// How long a synthesis took.
 public struct TTSSynthesisMetadata: Codable, Sendable, Equatable {
+    /// The voice that spoke.
     public let voice: String
+    /// The language of the voice.
     public let language: String
     /// Seconds spent synthesizing.
     public let processingTime: TimeInterval
+    /// Characters of the text spoken.
     public let characterCount: Int
     /// characterCount / processingTime.
     public let charactersPerSecond: Double
@@ -53,10 +61,13 @@ public struct TTSSynthesisMetadata: Codable, Sendable, Equatable {
 public struct TTSOutput: Codable, Sendable, Equatable {
     /// 16-bit little-endian mono PCM (`format` .pcm), or a WAV file (`format` .wav).
     public let audioData: Data
+    /// The encoding of `audioData`.
     public let format: AudioFormat
+    /// Samples per second of the audio.
     public let sampleRate: Int
     /// Seconds of audio.
     public let duration: TimeInterval
+    /// The voice, language, length and timing of the synthesis.
     public let metadata: TTSSynthesisMetadata
 }
 
@@ -64,6 +75,7 @@ public struct TTSOutput: Codable, Sendable, Equatable {
 public protocol TTSService: AnyObject, Sendable {
     /// The voice's name and language, for metadata.
     var voiceName: String { get }
+    /// The language the loaded voice speaks.
     var language: String { get }
     /// Synthesizes one chunk of text (a few sentences); blocking.
     func synthesize(_ text: String, options: TTSOptions, cancellation: CancellationFlag) throws -> AudioSamples

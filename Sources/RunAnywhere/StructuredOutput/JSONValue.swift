@@ -5,11 +5,17 @@ import Foundation
 /// Parse text with ``init(parsing:)-(String)``; write literals in Swift (dictionary literals keep their
 /// order); ``text`` writes compact JSON back.
 public enum JSONValue: Sendable, Hashable {
+    /// JSON null.
     case null
+    /// A JSON boolean.
     case bool(Bool)
+    /// A JSON number.
     case number(Double)
+    /// A JSON string.
     case string(String)
+    /// A JSON array.
     case array([JSONValue])
+    /// A JSON object, its keys in their written order.
     case object(JSONObject)
 
     /// The string, if this is one.

@@ -2,6 +2,7 @@ import Foundation
 
 /// An encoded image format the vision engine decodes.
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
+    /// An image format (PNG, JPEG, GIF or BMP), named by its header.
     case png, jpeg, gif, bmp
 
     /// The MIME type, e.g. `image/png`.

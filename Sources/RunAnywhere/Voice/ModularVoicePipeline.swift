@@ -24,6 +24,7 @@ extension RunAnywhereRuntime {
 public actor ModularVoicePipeline {
     /// The runtime whose models the pipeline uses.
     public nonisolated let runtime: RunAnywhereRuntime
+    /// The models and options the pipeline runs with.
     public nonisolated let config: ModularPipelineConfig
     private var history: [Message] = []
 

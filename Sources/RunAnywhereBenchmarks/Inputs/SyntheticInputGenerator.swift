@@ -41,7 +41,9 @@ public enum SyntheticInputGenerator {
 
 /// An 8-bit RGB image, as raw pixels and as PNG.
 public struct SyntheticImage: Sendable, Equatable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// Row-major RGB bytes, 3 per pixel.
     public let rgb: [UInt8]

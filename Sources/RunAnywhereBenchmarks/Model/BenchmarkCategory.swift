@@ -3,6 +3,8 @@ import RunAnywhere
 /// A component that can be benchmarked. Adding one: a case here, a provider, and one line in
 /// ``BenchmarkRunner/defaultProviders(_:)``.
 public enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Comparable, Sendable {
+    /// The component a benchmark measures: language, speech-to-text, text-to-speech,
+    /// vision-language, diffusion or embedding models.
     case llm, stt, tts, vlm, diffusion, embedding
 
     public var id: String { rawValue }
@@ -45,5 +47,7 @@ public enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Comp
 /// then how it ended; `interrupted` when its process died before it ended (killed, or out of
 /// memory), with the results finished by then. `interrupted` is additive to the spec.
 public enum BenchmarkRunStatus: String, Codable, Sendable {
+    /// Where a run stands: running, completed, failed, cancelled, or interrupted (the process that
+    /// ran it ended before it did).
     case running, completed, failed, cancelled, interrupted
 }

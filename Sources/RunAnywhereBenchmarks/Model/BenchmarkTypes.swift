@@ -3,13 +3,17 @@ import RunAnywhere
 
 /// The model a result measured.
 public struct ComponentModelInfo: Codable, Sendable, Equatable {
+    /// The model's ID.
     public let modelId: String
+    /// The model's name for people.
     public let modelName: String
     /// The framework's display name, e.g. "llama.cpp".
     public let framework: String
+    /// The component the model is.
     public let category: BenchmarkCategory
     /// The model's format, e.g. "gguf".
     public let formatOrQuantization: String?
+    /// The model's download size, when known.
     public let downloadSizeBytes: Int64?
 
     /// The info of `model`, benchmarked as `category`.
@@ -29,11 +33,15 @@ public struct BenchmarkDeviceInfo: Codable, Sendable, Equatable {
     public let modelName: String
     /// The CPU model name.
     public let chipName: String
+    /// The machine's memory.
     public let totalMemoryBytes: Int64
+    /// Memory available when the benchmark ran.
     public let availableMemoryBytes: Int64
     /// Operating system name and version.
     public let osVersion: String
+    /// The version of the app that ran the benchmark.
     public let appVersion: String
+    /// The SDK's version.
     public let sdkVersion: String
 
     /// Creates device info.
@@ -51,28 +59,46 @@ public struct BenchmarkDeviceInfo: Codable, Sendable, Equatable {
 /// What one scenario measured. Spec fields first; the rest are additive: with several measured
 /// passes, the spec fields hold the median and the `…Min`/`…Max` fields the range.
 public struct BenchmarkMetrics: Codable, Sendable, Equatable {
+    /// Milliseconds to load the model.
     public var loadTimeMs: Double?
+    /// Milliseconds of the first, warm-up inference.
     public var warmupTimeMs: Double?
+    /// The median time to first token, in milliseconds.
     public var timeToFirstTokenMs: Double?
     /// Output tokens per second (LLM, VLM); for embeddings, the tokens embedded per second.
     public var tokensPerSecond: Double?
+    /// The median run, in milliseconds.
     public var endToEndLatencyMs: Double
+    /// Tokens of the prompt.
     public var inputTokens: Int?
+    /// Tokens generated.
     public var outputTokens: Int?
+    /// How far the memory available to the machine fell during the scenario.
     public var peakMemoryDeltaBytes: Int64?
+    /// Milliseconds to transcribe the audio.
     public var sttTranscriptionTimeMs: Double?
+    /// Milliseconds to synthesize the speech.
     public var ttsSynthesisTimeMs: Double?
+    /// Milliseconds to describe the image.
     public var vlmDescriptionTimeMs: Double?
+    /// Milliseconds to generate the image.
     public var imageGenerationTimeMs: Double?
+    /// Why the scenario failed, if it did.
     public var error: String?
 
     /// Measured passes behind the medians. Additive.
     public var repetitions: Int?
+    /// The fastest run's time to first token, in milliseconds.
     public var timeToFirstTokenMinMs: Double?
+    /// The slowest run's time to first token, in milliseconds.
     public var timeToFirstTokenMaxMs: Double?
+    /// The slowest run's tokens per second.
     public var tokensPerSecondMin: Double?
+    /// The fastest run's tokens per second.
     public var tokensPerSecondMax: Double?
+    /// The fastest run, in milliseconds.
     public var endToEndLatencyMinMs: Double?
+    /// The slowest run, in milliseconds.
     public var endToEndLatencyMaxMs: Double?
     /// Prompt tokens evaluated per second (median). Additive.
     public var promptTokensPerSecond: Double?
@@ -84,7 +110,9 @@ public struct BenchmarkMetrics: Codable, Sendable, Equatable {
     public var backend: String?
     /// Texts embedded per second (median), with its range over the passes. Additive.
     public var sentencesPerSecond: Double?
+    /// The slowest run's sentences per second.
     public var sentencesPerSecondMin: Double?
+    /// The fastest run's sentences per second.
     public var sentencesPerSecondMax: Double?
     /// Embeddings: the SDK's own time for a batch, from `EmbeddingResult.latencyMs` (median). Additive.
     public var embeddingTimeMs: Double?
@@ -115,11 +143,17 @@ public struct BenchmarkMetrics: Codable, Sendable, Equatable {
 /// One scenario on one model.
 public struct BenchmarkResult: Codable, Sendable, Identifiable, Equatable {
     public let id: String
+    /// When the scenario ended.
     public let timestamp: Date
+    /// The component measured.
     public let category: BenchmarkCategory
+    /// The scenario that ran.
     public let scenarioName: String
+    /// The model measured.
     public let componentModelInfo: ComponentModelInfo
+    /// The machine it ran on.
     public let deviceInfo: BenchmarkDeviceInfo
+    /// What was measured.
     public let metrics: BenchmarkMetrics
 
     /// Creates a result.
@@ -138,10 +172,15 @@ public struct BenchmarkResult: Codable, Sendable, Identifiable, Equatable {
 /// One run of the suite.
 public struct BenchmarkRun: Codable, Sendable, Identifiable, Equatable {
     public let id: String
+    /// When the run began.
     public let startedAt: Date
+    /// When the run ended; nil while it runs.
     public var completedAt: Date?
+    /// One result per scenario run so far.
     public var results: [BenchmarkResult]
+    /// The machine the run is on.
     public let deviceInfo: BenchmarkDeviceInfo
+    /// Where the run stands.
     public var status: BenchmarkRunStatus
     /// The process running it, while it runs: a saved run still `running` whose process is gone
     /// reads as ``BenchmarkRunStatus/interrupted``. Additive to the spec.

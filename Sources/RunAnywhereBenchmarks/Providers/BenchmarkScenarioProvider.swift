@@ -2,9 +2,12 @@ import RunAnywhere
 
 /// One scenario of the standard suite.
 public struct BenchmarkScenario: Sendable, Equatable {
+    /// The scenario's name.
     public let name: String
+    /// The component the scenario measures.
     public let category: BenchmarkCategory
 
+    /// Creates a scenario.
     public init(name: String, category: BenchmarkCategory) {
         self.name = name
         self.category = category
@@ -20,6 +23,8 @@ public struct BenchmarkConfiguration: Sendable {
     /// CPU threads; nil uses the SDK's default.
     public let threads: Int?
 
+    /// Creates a configuration: the runtime to measure, runs per scenario and CPU threads (nil:
+    /// each model's default).
     public init(runtime: RunAnywhereRuntime, repetitions: Int = 3, threads: Int? = nil) {
         self.runtime = runtime
         self.repetitions = max(1, repetitions)

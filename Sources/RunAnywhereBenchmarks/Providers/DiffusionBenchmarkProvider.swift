@@ -8,6 +8,7 @@ public struct DiffusionBenchmarkProvider: BenchmarkScenarioProvider {
     public let category = BenchmarkCategory.diffusion
     private let configuration: BenchmarkConfiguration
 
+    /// Creates the provider for a configuration.
     public init(configuration: BenchmarkConfiguration) {
         self.configuration = configuration
     }
@@ -18,6 +19,7 @@ public struct DiffusionBenchmarkProvider: BenchmarkScenarioProvider {
 
     /// The spec's prompt and options of the scenario.
     public static let prompt = "A red circle on a white background"
+    /// The image options every diffusion scenario uses.
     public static let options = DiffusionGenerationOptions.textToImage(prompt: prompt, width: 512, height: 512, steps: 10, guidanceScale: 7.5, seed: 42)
 
     public func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {

@@ -20,6 +20,7 @@ public struct LLMBenchmarkProvider: BenchmarkScenarioProvider {
     public let category = BenchmarkCategory.llm
     private let configuration: BenchmarkConfiguration
 
+    /// Creates the provider for a configuration.
     public init(configuration: BenchmarkConfiguration) {
         self.configuration = configuration
     }

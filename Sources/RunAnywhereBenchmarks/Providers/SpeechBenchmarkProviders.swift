@@ -6,6 +6,7 @@ public struct STTBenchmarkProvider: BenchmarkScenarioProvider {
     public let category = BenchmarkCategory.stt
     private let configuration: BenchmarkConfiguration
 
+    /// Creates the provider for a configuration.
     public init(configuration: BenchmarkConfiguration) {
         self.configuration = configuration
     }
@@ -39,6 +40,7 @@ public struct TTSBenchmarkProvider: BenchmarkScenarioProvider {
     public let category = BenchmarkCategory.tts
     private let configuration: BenchmarkConfiguration
 
+    /// Creates the provider for a configuration.
     public init(configuration: BenchmarkConfiguration) {
         self.configuration = configuration
     }

@@ -8,6 +8,7 @@ public struct VLMBenchmarkProvider: BenchmarkScenarioProvider {
     public let category = BenchmarkCategory.vlm
     private let configuration: BenchmarkConfiguration
 
+    /// Creates the provider for a configuration.
     public init(configuration: BenchmarkConfiguration) {
         self.configuration = configuration
     }

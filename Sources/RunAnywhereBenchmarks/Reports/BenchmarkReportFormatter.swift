@@ -6,13 +6,17 @@ import RunAnywhere
 public enum BenchmarkReportFormatter {
     /// The export formats.
     public enum Format: String, Sendable, CaseIterable {
+        /// A report format: Markdown, JSON or CSV.
         case md, json, csv
     }
 
     /// The JSON export's shape: when, on what, and the run.
     public struct Export: Codable, Sendable, Equatable {
+        /// When the report was written.
         public let exportedAt: Date
+        /// The machine the run was on.
         public let device: BenchmarkDeviceInfo
+        /// The run reported.
         public let run: BenchmarkRun
     }
 

@@ -7,7 +7,9 @@ public struct BenchmarkProgressUpdate: Sendable, Equatable {
     public let currentScenario: String
     /// 0 to 1.
     public let progress: Double
+    /// Scenarios finished so far.
     public let completedCount: Int
+    /// Scenarios in the run.
     public let totalCount: Int
 }
 
@@ -24,7 +26,9 @@ public enum BenchmarkEvent: Sendable, Equatable {
 /// A run in progress: its events, and the run once it ends. Cancel `run` to stop it; the
 /// finished results are kept and the status is ``BenchmarkRunStatus/cancelled``.
 public struct BenchmarkRunHandle: Sendable {
+    /// Progress and results as they happen.
     public let events: AsyncStream<BenchmarkEvent>
+    /// The run; its value is the finished run.
     public let run: Task<BenchmarkRun, Never>
 }
 

@@ -77,6 +77,7 @@ public struct BenchmarkStore: Sendable {
         return url
     }
 
+    /// Deletes every stored run.
     public func clearAll() throws {
         try FileLock.withLock(at: lockURL) {
             if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
