@@ -52,7 +52,7 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
     ///
     /// llama.cpp (on the CPU, with flash attention and weights it computes the same way at every
     /// batch size) then runs in its batch-invariant configuration, and every request shares the
-    /// batch; it reads one long prompt alone more slowly (docs/swift-api.md, "Reproducible output", has the figures). Where that
+    /// batch; it reads one long prompt alone more slowly (the "Generating text" article says why, under "Reproducible output"). Where that
     /// configuration is not available, greedy and seeded requests decode one at a time instead.
     /// Off, greedy requests are batched and reuse cached prefixes as randomly sampled ones are,
     /// as llama.cpp's server and ollama do, and only seeded requests promise reproducibility.
