@@ -65,19 +65,19 @@ struct VisionRoutes: Sendable {
             )
             return ServerSentEvents.response { writer in
                 var pending: [ServerSentEvent] = []
-                do {
-                    for try await event in generation {
+                try await generation.relay(
+                    to: &writer,
+                    event: { event, writer in
                         if case .completed(let result) = event {
                             pending.append(try ServerSentEvents.event(VLMResult(result), name: "done"))
                         } else if let delta = try ServerSentEvents.delta(event) {
                             pending.append(delta)
                         }
                         try await ServerSentEvents.send(&pending, to: &writer)
-                    }
-                } catch let error as SDKError {
-                    pending.append(try ServerSentEvents.event(OpenAIError.from(error).envelope, name: "error"))
-                }
-                try await ServerSentEvents.send(&pending, to: &writer)
+                    },
+                    failure: { error, _ in pending.append(try ServerSentEvents.event(error.envelope, name: "error")) },
+                    closing: { writer in try await ServerSentEvents.send(&pending, to: &writer) }
+                )
             }
         }
         router.post("api/vision/imagine") { request, _ in

@@ -148,20 +148,20 @@ struct AnthropicEventWriter: Sendable {
     let generation: GenerationEvents
 
     func write(to writer: inout any ResponseBodyWriter) async throws {
-        var finished = false
-        defer { if !finished { generation.cancel() } }
         var mapper = AnthropicStreamMapper(showsThinking: showsThinking)
-        var events = try AnthropicStreamMapper.opening(id: id, model: model, inputTokens: generation.promptTokens ?? 0).map { try $0.sent() }
-        try await ServerSentEvents.send(&events, to: &writer)
-        do {
-            for try await event in generation {
+        var events: [ServerSentEvent] = []
+        try await generation.relay(
+            to: &writer,
+            opening: { writer in
+                events = try AnthropicStreamMapper.opening(id: id, model: model, inputTokens: generation.promptTokens ?? 0).map { try $0.sent() }
+                try await ServerSentEvents.send(&events, to: &writer)
+            },
+            event: { event, writer in
                 events += try mapper.events(event).map { try $0.sent() }
                 try await ServerSentEvents.send(&events, to: &writer)
-            }
-        } catch let error where !(error is CancellationError) {
-            events.append(try ServerSentEvents.event(AnthropicError(OpenAIError.from(error)), name: "error"))
-        }
-        try await ServerSentEvents.send(&events, to: &writer)
-        finished = true
+            },
+            failure: { error, _ in events.append(try ServerSentEvents.event(AnthropicError(error), name: "error")) },
+            closing: { writer in try await ServerSentEvents.send(&events, to: &writer) }
+        )
     }
 }

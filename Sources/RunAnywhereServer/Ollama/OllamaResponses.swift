@@ -183,16 +183,11 @@ struct OllamaLineWriter: Sendable {
     let timing: OllamaTiming
 
     func write(to writer: inout any ResponseBodyWriter) async throws {
-        var finished = false
-        defer { if !finished { generation.cancel() } }
         var mapper = mapper
-        do {
-            for try await event in generation {
-                try await NDJSON.write(mapper.chunks(event, timing: timing), to: &writer)
-            }
-        } catch let error where !(error is CancellationError) {
-            try await NDJSON.write([OllamaError(OpenAIError.from(error))], to: &writer)
-        }
-        finished = true
+        try await generation.relay(
+            to: &writer,
+            event: { event, writer in try await NDJSON.write(mapper.chunks(event, timing: timing), to: &writer) },
+            failure: { error, writer in try await NDJSON.write([OllamaError(error)], to: &writer) }
+        )
     }
 }

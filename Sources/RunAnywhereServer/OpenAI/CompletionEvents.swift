@@ -81,11 +81,10 @@ struct CompletionEvents<Framing: ChunkFraming>: Sendable {
     let generation: GenerationEvents
 
     func write(to writer: inout any ResponseBodyWriter) async throws {
-        var finished = false
-        defer { if !finished { generation.cancel() } }
         var events = try framing.opening().map { [try ServerSentEvents.event($0)] } ?? []
-        do {
-            for try await event in generation {
+        try await generation.relay(
+            to: &writer,
+            event: { event, writer in
                 if case .completed(let result) = event {
                     events += try framing.finish(result).map { try ServerSentEvents.event($0) }
                     if includeUsage { events.append(try ServerSentEvents.event(framing.usage(result))) }
@@ -93,12 +92,12 @@ struct CompletionEvents<Framing: ChunkFraming>: Sendable {
                     events += try framing.pieces(event).map { try ServerSentEvents.event($0) }
                     try await ServerSentEvents.send(&events, to: &writer)
                 }
+            },
+            failure: { error, _ in events.append(try ServerSentEvents.event(error.envelope)) },
+            closing: { writer in
+                events.append(ServerSentEvent(data: "[DONE]"))
+                try await ServerSentEvents.send(&events, to: &writer)
             }
-        } catch let error where !(error is CancellationError) {
-            events.append(try ServerSentEvents.event(OpenAIError.from(error).envelope))
-        }
-        events.append(ServerSentEvent(data: "[DONE]"))
-        try await ServerSentEvents.send(&events, to: &writer)
-        finished = true
+        )
     }
 }

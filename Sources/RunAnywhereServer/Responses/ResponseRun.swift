@@ -28,8 +28,6 @@ struct ResponseRun: Sendable {
     /// Streams the response's events, each numbered; a failure ends it with `response.failed`.
     /// If the client goes away, writing fails and the generation is cancelled.
     func stream(_ generation: GenerationEvents, to writer: inout any ResponseBodyWriter) async throws {
-        var finished = false
-        defer { if !finished { generation.cancel() } }
         var builder = ResponseOutputBuilder()
         var response = self.response
         var pending: [ResponseStreamEvent] = [.lifecycle("response.created", response), .lifecycle("response.in_progress", response)]
@@ -44,9 +42,10 @@ struct ResponseRun: Sendable {
             pending.removeAll()
             try await ServerSentEvents.send(&events, to: &writer)
         }
-        try await send(&writer)
-        do {
-            for try await event in generation {
+        try await generation.relay(
+            to: &writer,
+            opening: { writer in try await send(&writer) },
+            event: { event, writer in
                 pending += builder.events(for: event)
                 if case .completed(let result) = event {
                     pending += builder.finish(result)
@@ -55,13 +54,12 @@ struct ResponseRun: Sendable {
                     pending.append(.lifecycle(response.status == "incomplete" ? "response.incomplete" : "response.completed", response))
                 }
                 try await send(&writer)
+            },
+            failure: { failure, writer in
+                response.fail(failure, output: builder.output)
+                pending += [.error(failure), .lifecycle("response.failed", response)]
+                try await send(&writer)
             }
-        } catch let error where !(error is CancellationError) {
-            let failure = OpenAIError.from(error)
-            response.fail(failure, output: builder.output)
-            pending += [.error(failure), .lifecycle("response.failed", response)]
-            try await send(&writer)
-        }
-        finished = true
+        )
     }
 }
