@@ -45,6 +45,29 @@ extension LlamaTests {
             #expect(promptTokens.first! > text, "an image adds its embeddings to the prompt")
         }
 
+        /// A model that is the current vision-language and the current language model stays
+        /// loaded until both let go of it, and unloading everything lets go of every role.
+        @Test func theCurrentModelOfEachRoleIsHeldUntilUnloaded() async throws {
+            let runtime = try await makeRuntime(load: false)
+            try await runtime.loadVLMModel(runtime.model(id: Self.fixtureID), options: testLoadOptions)
+            try await runtime.loadModel(Self.fixtureID, options: testLoadOptions)
+            await runtime.unloadVLMModel()
+            #expect(await runtime.currentVLMModel == nil)
+            #expect(await runtime.isModelLoaded, "still the current language model")
+            #expect(await runtime.loadedModels().map(\.modelId) == [Self.fixtureID])
+
+            try await runtime.loadVLMModel(runtime.model(id: Self.fixtureID), options: testLoadOptions)
+            await runtime.unloadAllModels()
+            #expect(await runtime.currentVLMModel == nil)
+            #expect(await runtime.currentModel == nil)
+            #expect(await !runtime.isVLMModelLoaded)
+            #expect(await !runtime.isModelLoaded)
+            #expect(await runtime.loadedModels().isEmpty)
+            await #expect { try await runtime.processImage(VLMImage(data: TestEnvironment.encodeImage(width: 32, height: 32)), prompt: "?") } throws: { error in
+                (error as? SDKError)?.code == .notInitialized
+            }
+        }
+
         /// The image shapes the prompt (a wide image becomes fewer tiles than a square one), and
         /// greedy answers repeat exactly.
         @Test func theImageShapesThePromptAndGreedyRepeats() async throws {

@@ -2,10 +2,10 @@ import Foundation
 
 extension RunAnywhereRuntime {
     /// Whether the current diffusion model is loaded.
-    public var isDiffusionModelLoaded: Bool { currentDiffusionEntry.map { cache[$0.info.id]?.engine != nil } ?? false }
+    public var isDiffusionModelLoaded: Bool { current[.imageGeneration].map { cache[$0.info.id]?.engine != nil } ?? false }
 
     /// The current diffusion model.
-    public var currentDiffusionModel: ModelInfo? { currentDiffusionEntry?.info }
+    public var currentDiffusionModel: ModelInfo? { current[.imageGeneration]?.info }
 
     /// Loads the diffusion model at `modelPath` (a file, or a model's folder) and makes it the one
     /// ``generateImage(prompt:options:)`` uses, replacing the loaded one (the spec's Appendix B
@@ -35,22 +35,15 @@ extension RunAnywhereRuntime {
     public func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration? = nil) async throws {
         let configuration = try Self.check(model, configuration)
         try await diffusionLock.withLock {
-            if let previous = currentDiffusionEntry?.info.id, previous != model.id {
-                currentDiffusionEntry = nil
-                await unloadModel(id: previous)  // free its memory before the next model takes some
-            }
+            await dropCurrent(.imageGeneration, keeping: model.id)  // free its memory before the next model takes some
             release(try await acquire(model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: .forever, diffusion: configuration))
-            currentDiffusionEntry = (model, configuration)
+            current[.imageGeneration] = CurrentModel(info: model, options: ModelLoadOptions(), diffusion: configuration)
         }
     }
 
     /// Unloads the current diffusion model, after a generation in progress ends.
     public func unloadDiffusionModel() async {
-        await diffusionLock.withLock {
-            guard let id = currentDiffusionEntry?.info.id else { return }
-            currentDiffusionEntry = nil
-            await unloadModel(id: id)
-        }
+        await diffusionLock.withLock { await dropCurrent(.imageGeneration) }
     }
 
     /// Generates an image of `prompt` (or of `options.prompt` when `prompt` is empty) with the
@@ -66,13 +59,13 @@ extension RunAnywhereRuntime {
     /// the memory cannot hold throw here, before any work. Cancelling the iterating task,
     /// dropping the stream, or ``cancelImageGeneration()`` stops the engine at its next step.
     public func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<DiffusionProgress, any Error> {
-        guard let current = currentDiffusionEntry else {
+        guard let current = current[.imageGeneration], let configuration = current.diffusion else {
             throw SDKError(.notInitialized, "No diffusion model is loaded; call loadDiffusionModel(modelPath:modelId:modelName:configuration:) first")
         }
         if case .imageGeneration(let service)? = cache[current.info.id]?.engine {
-            _ = try prepare(prompt, options, service: service, configuration: current.configuration)
+            _ = try prepare(prompt, options, service: service, configuration: configuration)
         }
-        return try await generateImageStream(prompt: prompt, options: options, model: current.info, configuration: current.configuration)
+        return try await generateImageStream(prompt: prompt, options: options, model: current.info, configuration: configuration)
     }
 
     /// Generates an image with `model`, loading it into the model cache first (with

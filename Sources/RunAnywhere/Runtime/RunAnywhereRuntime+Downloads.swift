@@ -97,8 +97,7 @@ extension RunAnywhereRuntime {
 
     /// Deletes the files of a model that is not loaded.
     private func deleteUnloaded(_ id: String) throws {
-        let inUse = [currentModelEntry?.info.id, currentSTTEntry?.info.id, currentTTSEntry?.info.id]
-        if inUse.contains(id) { throw SDKError(.invalidInput, "Model '\(id)' is loaded; unload it first") }
+        if isCurrent(id) { throw SDKError(.invalidInput, "Model '\(id)' is loaded; unload it first") }
         if let cached = cache[id] {
             guard cached.uses == 0, cached.loading == nil else { throw SDKError(.invalidInput, "Model '\(id)' is in use; try again when its requests have finished") }
             unloadNow(id)

@@ -21,7 +21,7 @@ extension RunAnywhereRuntime {
     /// Starts generating the next assistant message of a conversation, streaming its text.
     public func generateStream(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) throws -> LLMStreamingResult {
         let turn = try Self.turn(prompt)
-        let projection = LLMStreamingResult.Projection(thinkingPattern: currentModelEntry?.info.thinkingPattern ?? .defaultPattern)
+        let projection = LLMStreamingResult.Projection(thinkingPattern: current[.language]?.info.thinkingPattern ?? .defaultPattern)
         let (stream, task) = try generation(projection.project) { try start(turn, context: context, options: options, emit: $0) }
         return LLMStreamingResult(stream: stream, result: task)
     }
@@ -142,7 +142,7 @@ extension RunAnywhereRuntime {
     ) throws -> Task<LLMGenerationResult, any Error> {
         let options = options ?? LLMGenerationOptions()
         try options.validate()
-        guard let current = currentModelEntry else { throw Self.noModelLoaded }
+        guard let current = current[.language] else { throw Self.noModelLoaded }
         return track {
             let admitted = try await self.admit(turn, context: context, options: options, model: current.info, loadOptions: current.options, keepAlive: nil)
             return try await self.drive(admitted, emit: emit)
@@ -190,7 +190,7 @@ extension RunAnywhereRuntime {
     /// The prompt the current model would read for this request: formatted with its chat
     /// template, fitted to its context window, with its length in tokens.
     public func preparePrompt(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) throws -> PromptPlan {
-        guard let service = currentService, let model = currentModelEntry?.info else { throw Self.noModelLoaded }
+        guard let service = currentService, let model = current[.language]?.info else { throw Self.noModelLoaded }
         return try Self.plan(try Self.turn(prompt), context: context, options: options ?? LLMGenerationOptions(), model: model, service: service).plan
     }
 

@@ -196,10 +196,7 @@ extension RunAnywhereRuntime {
 
     /// Unloads every model, each once idle.
     public func unloadAllModels() async {
-        currentModelEntry = nil
-        currentSTTEntry = nil
-        currentTTSEntry = nil
-        currentDiffusionEntry = nil
+        current.removeAll()
         for id in cache.keys { await unloadModel(id: id) }
     }
 

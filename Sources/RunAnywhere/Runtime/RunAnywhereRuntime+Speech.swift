@@ -2,10 +2,10 @@ import Foundation
 
 extension RunAnywhereRuntime {
     /// Whether a speech-to-text model is loaded.
-    public var isSTTModelLoaded: Bool { currentSTTEntry.map { cache[$0.info.id]?.engine != nil } ?? false }
+    public var isSTTModelLoaded: Bool { current[.speechRecognition].map { cache[$0.info.id]?.engine != nil } ?? false }
 
     /// The loaded speech-to-text model.
-    public var currentSTTModel: ModelInfo? { currentSTTEntry?.info }
+    public var currentSTTModel: ModelInfo? { current[.speechRecognition]?.info }
 
     /// Loads a speech-to-text model into the model cache, with the memory budget and
     /// lifecycle every model has, and makes it the current one (kept until it is replaced or
@@ -13,19 +13,14 @@ extension RunAnywhereRuntime {
     /// child process when `RuntimeConfiguration.modelProbe` is set.
     public func loadSTTModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try self.model(id: id, category: .speechRecognition)
-        if let previous = currentSTTEntry?.info.id, previous != model.id {
-            currentSTTEntry = nil
-            await unloadModel(id: previous)
-        }
+        await dropCurrent(.speechRecognition, keeping: model.id)
         release(try await acquire(model, as: .speechRecognition, options: options, keepAlive: .forever))
-        currentSTTEntry = (model, options)
+        current[.speechRecognition] = CurrentModel(info: model, options: options)
     }
 
     /// Unloads the current speech-to-text model, after a transcription in progress ends.
     public func unloadSTTModel() async {
-        guard let id = currentSTTEntry?.info.id else { return }
-        currentSTTEntry = nil
-        await unloadModel(id: id)
+        await dropCurrent(.speechRecognition)
     }
 
     /// The text of 16 kHz mono 16-bit PCM audio.
@@ -67,7 +62,7 @@ extension RunAnywhereRuntime {
 
     /// Transcribes audio at any sample rate (resampled to 16 kHz) with the loaded model.
     public func transcribe(_ audio: AudioSamples, options: STTOptions = STTOptions()) async throws -> STTOutput {
-        guard let current = currentSTTEntry else {
+        guard let current = current[.speechRecognition] else {
             throw SDKError(.notInitialized, "No speech-to-text model is loaded; call loadSTTModel(_:) first")
         }
         return try await transcribe(audio, model: current.info.id, options: options, loadOptions: current.options)

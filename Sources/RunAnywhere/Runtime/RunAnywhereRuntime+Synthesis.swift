@@ -5,35 +5,30 @@ extension RunAnywhereRuntime {
     public static let maxSynthesisCharacters = 10_000
 
     /// Whether a text-to-speech voice is loaded.
-    public var isTTSVoiceLoaded: Bool { currentTTSEntry.map { cache[$0.info.id]?.engine != nil } ?? false }
+    public var isTTSVoiceLoaded: Bool { current[.speechSynthesis].map { cache[$0.info.id]?.engine != nil } ?? false }
 
     /// The loaded voice.
-    public var currentTTSVoice: ModelInfo? { currentTTSEntry?.info }
+    public var currentTTSVoice: ModelInfo? { current[.speechSynthesis]?.info }
 
     /// Loads a text-to-speech voice into the model cache (budget, keep-alive and lifecycle as
     /// every model) and makes it the current one, unloading the previous one first.
     public func loadTTSModel(_ voiceId: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try self.model(id: voiceId, category: .speechSynthesis)
-        if let previous = currentTTSEntry?.info.id, previous != model.id {
-            currentTTSEntry = nil
-            await unloadModel(id: previous)
-        }
+        await dropCurrent(.speechSynthesis, keeping: model.id)
         release(try await acquire(model, as: .speechSynthesis, options: options, keepAlive: .forever))
-        currentTTSEntry = (model, options)
+        current[.speechSynthesis] = CurrentModel(info: model, options: options)
     }
 
     /// Unloads the current voice, after a synthesis in progress ends.
     public func unloadTTSVoice() async {
-        guard let id = currentTTSEntry?.info.id else { return }
-        currentTTSEntry = nil
-        await unloadModel(id: id)
+        await dropCurrent(.speechSynthesis)
     }
 
     /// Speaks `text` with the loaded voice. Long text is split into sentences and synthesized
     /// in order; the result is one piece of 16-bit mono audio (WAV when `options.audioFormat`
     /// is `.wav`).
     public func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws -> TTSOutput {
-        guard let current = currentTTSEntry else {
+        guard let current = current[.speechSynthesis] else {
             throw SDKError(.notInitialized, "No text-to-speech voice is loaded; call loadTTSModel(_:) first")
         }
         return try await synthesize(text, voiceModel: current.info.id, options: options, loadOptions: current.options)

@@ -12,26 +12,21 @@ extension RunAnywhereRuntime {
                 ? "Model '\(model.id)' has no vision projector: its folder needs an mmproj GGUF beside the language model"
                 : "Model '\(model.id)' is not downloaded (run `runanywhere models pull \(model.id)`)")
         }
-        if let previous = currentVLMEntry?.info.id, previous != model.id {
-            currentVLMEntry = nil
-            if currentModelEntry?.info.id != previous { await unloadModel(id: previous) }
-        }
+        await dropCurrent(.vision, keeping: model.id)
         release(try await acquire(model, options: options, keepAlive: .forever))
-        currentVLMEntry = (model, options)
+        current[.vision] = CurrentModel(info: model, options: options)
     }
 
     /// Unloads the current vision-language model once no request uses it.
     public func unloadVLMModel() async {
-        guard let id = currentVLMEntry?.info.id else { return }
-        currentVLMEntry = nil
-        if currentModelEntry?.info.id != id { await unloadModel(id: id) }
+        await dropCurrent(.vision)
     }
 
     /// Whether a vision-language model is loaded.
-    public var isVLMModelLoaded: Bool { currentVLMEntry.map { cache[$0.info.id]?.service != nil } ?? false }
+    public var isVLMModelLoaded: Bool { current[.vision].map { cache[$0.info.id]?.service != nil } ?? false }
 
     /// The current vision-language model.
-    public var currentVLMModel: ModelInfo? { currentVLMEntry?.info }
+    public var currentVLMModel: ModelInfo? { current[.vision]?.info }
 
     /// Describes `image` as `prompt` asks, with the current vision-language model, and returns
     /// the answer when complete. Cancelling the calling task stops the engine.
@@ -51,7 +46,7 @@ extension RunAnywhereRuntime {
     /// Starts describing `image`, streaming the answer. Returns once the engine has taken the
     /// request, so that a bad image, no loaded model or a full queue throw here.
     public func processImageStream(_ image: VLMImage, prompt: String, options: LLMGenerationOptions? = nil) async throws -> VLMStreamingResult {
-        guard let current = currentVLMEntry else {
+        guard let current = current[.vision] else {
             throw SDKError.llm(.notInitialized, "No vision-language model is loaded; call loadVLMModel(_:) first")
         }
         let options = options ?? LLMGenerationOptions()

@@ -32,23 +32,16 @@ public actor RunAnywhereRuntime {
     /// The last load failure of models not in the cache, by id.
     var failedLoads: [String: String] = [:]
     var memoryBudget: Int64
-    /// The facade's current language model and how it was loaded.
-    var currentModelEntry: (info: ModelInfo, options: ModelLoadOptions)?
-    /// The facade's current vision-language model and how it was loaded.
-    var currentVLMEntry: (info: ModelInfo, options: ModelLoadOptions)?
+    /// The facade's current model of each role, and how it was loaded.
+    var current: [CurrentModel.Role: CurrentModel] = [:]
     /// Speech-to-text, voice activity detection and text-to-speech each have a lock of their own
     /// (held across a load and a use), so a synthesis never waits for a transcription, nor
     /// either for a generation. Where more than one is taken, they are taken in this order.
     let sttLock = AsyncMutex()
     let vadLock = AsyncMutex()
     let ttsLock = AsyncMutex()
-    /// The current speech-to-text model and voice (the spec's single-model calls), held in the cache.
-    var currentSTTEntry: (info: ModelInfo, options: ModelLoadOptions)?
-    var currentTTSEntry: (info: ModelInfo, options: ModelLoadOptions)?
     /// Image generation has a lock of its own too, held across a generation.
     let diffusionLock = AsyncMutex()
-    /// The current image-generation model (the spec's single-model calls) and how it was loaded, held in the cache.
-    var currentDiffusionEntry: (info: ModelInfo, configuration: DiffusionConfiguration)?
     /// The running image generation's flag, which ``cancelImageGeneration()`` raises.
     var imageGenerationCancellation: CancellationFlag?
     var activeGenerations: [UUID: Task<LLMGenerationResult, any Error>] = [:]
@@ -68,35 +61,30 @@ public actor RunAnywhereRuntime {
     }
 
     /// Whether the current language model is loaded.
-    public var isModelLoaded: Bool { currentModelEntry.map { cache[$0.info.id]?.service != nil } ?? false }
+    public var isModelLoaded: Bool { current[.language].map { cache[$0.info.id]?.service != nil } ?? false }
 
     /// The current language model.
-    public var currentModel: ModelInfo? { currentModelEntry?.info }
+    public var currentModel: ModelInfo? { current[.language]?.info }
 
     /// The context window of the current language model, in tokens.
     public var loadedContextLength: Int? { currentService?.contextLength }
 
     /// The current model's loaded service, if it is loaded.
-    var currentService: (any LLMService)? { currentModelEntry.flatMap { cache[$0.info.id]?.service } }
+    var currentService: (any LLMService)? { current[.language].flatMap { cache[$0.info.id]?.service } }
 
     /// Loads the model `id` and makes it the current one, replacing (and unloading) the previous
     /// current model once no request uses it. Loading the current model again does nothing.
     public func loadModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try catalog.model(id: id)
-        if let previous = currentModelEntry?.info.id, previous != id {
-            currentModelEntry = nil
-            await unloadModel(id: previous)  // free its memory before the next model takes some
-        }
+        await dropCurrent(.language, keeping: id)  // free its memory before the next model takes some
         let lease = try await acquire(model, options: options, keepAlive: .forever)
         release(lease)
-        currentModelEntry = (model, options)
+        current[.language] = CurrentModel(info: model, options: options)
     }
 
     /// Unloads the current language model, waiting for a running generation to finish first.
     public func unloadModel() async {
-        guard let id = currentModelEntry?.info.id else { return }
-        currentModelEntry = nil
-        await unloadModel(id: id)
+        await dropCurrent(.language)
     }
 
     /// The engine to load `model` with (`options`) and the memory it will take, after checking

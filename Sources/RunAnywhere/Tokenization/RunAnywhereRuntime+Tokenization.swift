@@ -53,7 +53,7 @@ extension RunAnywhereRuntime {
     /// Lends the language model `id` (the current model when nil), loading it if needed.
     private func lendForTokenizing(_ id: String?, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> ModelLease {
         guard let id else {
-            guard let current = currentModelEntry else { throw Self.noModelLoaded }
+            guard let current = current[.language] else { throw Self.noModelLoaded }
             return try await acquire(current.info, options: current.options, keepAlive: nil)
         }
         let model = try catalog.model(id: id)
