@@ -12,10 +12,10 @@ public final class ModelHandle: Sendable {
     /// The options it was loaded with.
     public let loadOptions: ModelLoadOptions
     private let runtime: RunAnywhereRuntime
-    private let lease: EngineLease
+    private let lease: ModelLease<LoadedEngine>
     private let released = Mutex(false)
 
-    init(runtime: RunAnywhereRuntime, lease: EngineLease, loadOptions: ModelLoadOptions) {
+    init(runtime: RunAnywhereRuntime, lease: ModelLease<LoadedEngine>, loadOptions: ModelLoadOptions) {
         self.runtime = runtime
         self.lease = lease
         self.model = lease.info

@@ -170,9 +170,9 @@ extension RunAnywhereRuntime {
         cancellation: CancellationFlag, continuation: AsyncThrowingStream<DiffusionProgress, any Error>.Continuation
     ) async throws -> DiffusionResult {
         try await diffusionLock.withLock {
-            let lease = try await acquire(model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: nil, diffusion: configuration)
+            let lease = try await acquire(model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: nil, diffusion: configuration, taking: \.imageGeneration)
             defer { release(lease) }
-            guard case .imageGeneration(let service) = lease.engine else { preconditionFailure("acquired as an image-generation model") }
+            let service = lease.engine
             let request = try prepare(prompt, options, service: service, configuration: configuration)
             return try await draw(request, with: service, model: lease.info, cancellation: cancellation, continuation: continuation)
         }

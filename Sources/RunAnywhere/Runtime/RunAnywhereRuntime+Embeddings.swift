@@ -36,9 +36,9 @@ extension RunAnywhereRuntime {
     private func embedOnce(
         _ texts: [String], model info: ModelInfo, options: EmbeddingOptions, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
     ) async throws -> EmbeddingResult {
-        let lease = try await acquire(info, as: .embedding, options: loadOptions, keepAlive: keepAlive)
+        let lease = try await acquire(info, as: .embedding, options: loadOptions, keepAlive: keepAlive, taking: \.embedding)
         defer { release(lease) }
-        guard case .embedding(let service) = lease.engine else { preconditionFailure("acquired as an embedding model") }
+        let service = lease.engine
         let cancellation = CancellationFlag()
         let started = ContinuousClock.now
         let output = try await withTaskCancellationHandler {

@@ -206,7 +206,7 @@ extension RunAnywhereRuntime {
 
     /// A request the engine has taken, with the model lent to it.
     struct Admitted: Sendable {
-        let lease: ModelLease
+        let lease: ModelLease<any LLMService>
         let run: LLMEngineRun
         let pipeline: GenerationPipeline
         let startedAt: ContinuousClock.Instant
@@ -237,9 +237,9 @@ extension RunAnywhereRuntime {
         if options.offersTools { _ = try ToolCallFormat.json.grammar(tools: options.tools, choice: options.toolChoice, parallel: true, thinking: nil) }
         let lease = try await acquire(model, options: loadOptions, keepAlive: keepAlive)
         do {
-            let loaded = try Self.images(newImages: turn.flatMap(\.images), context: context, service: lease.service, model: model)
+            let loaded = try Self.images(newImages: turn.flatMap(\.images), context: context, service: lease.engine, model: model)
             let thinking = lease.info.thinkingPattern
-            let prepared = try Self.plan(turn, loaded: loaded, context: context, options: options, model: lease.info, service: lease.service)
+            let prepared = try Self.plan(turn, loaded: loaded, context: context, options: options, model: lease.info, service: lease.engine)
             let plan = prepared.plan
             if let format = prepared.toolFormat, grammar == nil {
                 grammar = try format.grammar(tools: options.tools, choice: options.toolChoice, parallel: options.parallelToolCalls, thinking: thinking)
@@ -256,13 +256,13 @@ extension RunAnywhereRuntime {
                 threads: options.threads, reuseCache: options.reusePromptCache, images: shown, grammar: grammar
             )
             let pipeline = GenerationPipeline(
-                modelID: lease.info.id, framework: lease.framework, backend: lease.service.backend, plan: plan,
+                modelID: lease.info.id, framework: lease.framework, backend: lease.engine.backend, plan: plan,
                 stopSequences: options.stopSequences + prepared.terminators,
                 requestedStopSequences: options.stopSequences,
                 thinkingPattern: thinking ?? .defaultPattern,
                 toolCalls: options.offersTools ? prepared.toolFormat : nil
             )
-            return Admitted(lease: lease, run: try lease.service.startGeneration(request), pipeline: pipeline, startedAt: start)
+            return Admitted(lease: lease, run: try lease.engine.startGeneration(request), pipeline: pipeline, startedAt: start)
         } catch {
             release(lease)
             throw error

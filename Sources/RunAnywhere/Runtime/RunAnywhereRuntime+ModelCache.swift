@@ -28,6 +28,15 @@ enum LoadedEngine: Sendable {
     case embedding(any EmbeddingService)
     case reranking(any RerankingService)
 
+    /// The engine as a language model's service, when it is one; and so for each kind below.
+    var language: (any LLMService)? { if case .language(let service) = self { service } else { nil } }
+    var speechRecognition: (any STTService)? { if case .speechRecognition(let service) = self { service } else { nil } }
+    var voiceActivity: (any VADService)? { if case .voiceActivity(let service) = self { service } else { nil } }
+    var speechSynthesis: (any TTSService)? { if case .speechSynthesis(let service) = self { service } else { nil } }
+    var imageGeneration: (any DiffusionService)? { if case .imageGeneration(let service) = self { service } else { nil } }
+    var embedding: (any EmbeddingService)? { if case .embedding(let service) = self { service } else { nil } }
+    var reranking: (any RerankingService)? { if case .reranking(let service) = self { service } else { nil } }
+
     var kind: EngineKind {
         switch self {
         case .language: .language
@@ -126,19 +135,16 @@ struct CachedModel {
     }
 }
 
-/// A loaded language model lent to one request; give it back with ``RunAnywhereRuntime/release(_:)``.
-struct ModelLease {
+/// A loaded model lent to one request, with its engine as the request uses it: any kind's
+/// ``LoadedEngine``, or the one service of the kind it was lent as. Give it back with
+/// ``RunAnywhereRuntime/release(_:)``.
+struct ModelLease<Engine> {
     let info: ModelInfo
     let framework: InferenceFramework
-    let service: any LLMService
+    let engine: Engine
 }
 
-/// A loaded model of any modality lent to one request; give it back with ``RunAnywhereRuntime/release(_:)``.
-struct EngineLease: Sendable {
-    let info: ModelInfo
-    let framework: InferenceFramework
-    let engine: LoadedEngine
-}
+extension ModelLease: Sendable where Engine: Sendable {}
 
 extension RunAnywhereRuntime {
     /// The context window, in tokens, of the language model `id` if it is loaded.
@@ -202,10 +208,23 @@ extension RunAnywhereRuntime {
 
     /// Lends `model` to a request, loading it first if needed (with `options`); requests for a
     /// model being loaded wait for that load. `keepAlive`, when given, replaces the model's.
-    func acquire(_ model: ModelInfo, options: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> ModelLease {
-        let lease = try await acquire(model, as: .language, options: options, keepAlive: keepAlive)
-        guard case .language(let service) = lease.engine else { preconditionFailure("acquired as a language model") }
-        return ModelLease(info: lease.info, framework: lease.framework, service: service)
+    func acquire(_ model: ModelInfo, options: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> ModelLease<any LLMService> {
+        try await acquire(model, as: .language, options: options, keepAlive: keepAlive, taking: \.language)
+    }
+
+    /// Lends `model` loaded as `kind`, with the service `take` finds in its engine. The cache
+    /// refuses a model loaded as another kind, so `take` always finds one; were it not to, the
+    /// request fails with that reason rather than the process.
+    func acquire<Service>(
+        _ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, keepAlive: KeepAlive?, diffusion: DiffusionConfiguration? = nil,
+        taking take: (LoadedEngine) -> Service?
+    ) async throws -> ModelLease<Service> {
+        let lease = try await acquire(model, as: kind, options: options, keepAlive: keepAlive, diffusion: diffusion)
+        guard let service = take(lease.engine) else {
+            release(lease)
+            throw SDKError(.modelIncompatible, "Model '\(model.id)' is loaded as \(lease.engine.kind.description), not as \(kind.description)")
+        }
+        return ModelLease(info: lease.info, framework: lease.framework, engine: service)
     }
 
     /// Runs `work` on `model`, and once more if the engine process it ran in died
@@ -228,7 +247,7 @@ extension RunAnywhereRuntime {
     /// another configuration is reloaded once no request uses it.
     func acquire(
         _ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, keepAlive: KeepAlive?, diffusion: DiffusionConfiguration? = nil
-    ) async throws -> EngineLease {
+    ) async throws -> ModelLease<LoadedEngine> {
         let diffusion = kind == .imageGeneration ? diffusion ?? DiffusionConfiguration(modelId: model.id) : nil
         while true {
             if var entry = cache[model.id] {
@@ -259,17 +278,14 @@ extension RunAnywhereRuntime {
                 entry.stopKeepAliveTimer()
                 if let keepAlive { entry.keepAlive = keepAlive }
                 cache[model.id] = entry
-                return EngineLease(info: entry.info, framework: entry.framework, engine: engine)
+                return ModelLease(info: entry.info, framework: entry.framework, engine: engine)
             }
             try await load(model, as: kind, options: options, keepAlive: keepAlive ?? .default, diffusion: diffusion)
         }
     }
 
-    /// Gives back a model lent by ``acquire(_:options:keepAlive:)``; once idle, its keep-alive starts.
-    func release(_ lease: ModelLease) { release(model: lease.info.id) }
-
-    /// Gives back a model lent by ``acquire(_:as:options:keepAlive:)``.
-    func release(_ lease: EngineLease) { release(model: lease.info.id) }
+    /// Gives back a model lent by `acquire`; once idle, its keep-alive starts.
+    func release<Engine>(_ lease: ModelLease<Engine>) { release(model: lease.info.id) }
 
     private func release(model id: String) {
         guard var entry = cache[id] else { return }

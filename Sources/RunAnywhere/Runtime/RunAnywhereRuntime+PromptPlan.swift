@@ -12,7 +12,7 @@ extension RunAnywhereRuntime {
         try options.validate()
         let lease = try await acquire(try catalog.model(id: model), options: loadOptions, keepAlive: keepAlive)
         defer { release(lease) }
-        let loaded = try Self.images(newImages: turn.flatMap(\.images), context: history, service: lease.service, model: lease.info)
-        return try Self.plan(turn, loaded: loaded, context: history, options: options, model: lease.info, service: lease.service).plan
+        let loaded = try Self.images(newImages: turn.flatMap(\.images), context: history, service: lease.engine, model: lease.info)
+        return try Self.plan(turn, loaded: loaded, context: history, options: options, model: lease.info, service: lease.engine).plan
     }
 }

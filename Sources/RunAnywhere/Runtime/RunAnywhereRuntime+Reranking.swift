@@ -32,9 +32,9 @@ extension RunAnywhereRuntime {
     private func rerankOnce(
         query: String, documents: [String], model info: ModelInfo, options: RerankOptions, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
     ) async throws -> RerankResult {
-        let lease = try await acquire(info, as: .reranking, options: loadOptions, keepAlive: keepAlive)
+        let lease = try await acquire(info, as: .reranking, options: loadOptions, keepAlive: keepAlive, taking: \.reranking)
         defer { release(lease) }
-        guard case .reranking(let service) = lease.engine else { preconditionFailure("acquired as a reranker") }
+        let service = lease.engine
         let cancellation = CancellationFlag()
         let started = ContinuousClock.now
         let output = try await withTaskCancellationHandler {

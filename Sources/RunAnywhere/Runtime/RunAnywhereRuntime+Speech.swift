@@ -75,9 +75,9 @@ extension RunAnywhereRuntime {
         let model = try self.model(id: modelId, category: .speechRecognition)
         try checkSpeech(audio, options: options)
         return try await againIfItsWorkerDied(model) {
-            let lease = try await acquire(model, as: .speechRecognition, options: loadOptions, keepAlive: nil)
+            let lease = try await acquire(model, as: .speechRecognition, options: loadOptions, keepAlive: nil, taking: \.speechRecognition)
             defer { release(lease) }
-            guard case .speechRecognition(let service) = lease.engine else { preconditionFailure("acquired as a speech-to-text model") }
+            let service = lease.engine
             // One transcription at a time: an engine's model is not shared between threads.
             return try await sttLock.withLock { try await transcribe(audio, model: model, service: service, options: options) }
         }
@@ -122,9 +122,9 @@ extension RunAnywhereRuntime {
         let model = try catalog.model(id: SDKConstants.Models.voiceActivityModelID)
         let input = audio.resampled(to: 16_000)
         return try await againIfItsWorkerDied(model) {
-            let lease = try await acquire(model, as: .voiceActivity, options: ModelLoadOptions(), keepAlive: nil)
+            let lease = try await acquire(model, as: .voiceActivity, options: ModelLoadOptions(), keepAlive: nil, taking: \.voiceActivity)
             defer { release(lease) }
-            guard case .voiceActivity(let vad) = lease.engine else { preconditionFailure("acquired as a voice activity detector") }
+            let vad = lease.engine
             return try await vadLock.withLock { try await runBlocking { try vad.detectSpeech(input, options: options) } }
         }
     }

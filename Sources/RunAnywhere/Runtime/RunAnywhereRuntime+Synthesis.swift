@@ -42,9 +42,9 @@ extension RunAnywhereRuntime {
         let model = try self.model(id: voiceId, category: .speechSynthesis)
         let text = try checkedText(text, options: options)
         return try await againIfItsWorkerDied(model) {
-            let lease = try await acquire(model, as: .speechSynthesis, options: loadOptions, keepAlive: nil)
+            let lease = try await acquire(model, as: .speechSynthesis, options: loadOptions, keepAlive: nil, taking: \.speechSynthesis)
             defer { release(lease) }
-            guard case .speechSynthesis(let service) = lease.engine else { preconditionFailure("acquired as a voice") }
+            let service = lease.engine
             // One synthesis at a time: an engine's voice is not shared between threads.
             return try await ttsLock.withLock { try await speak(text, options: options, service: service) }
         }

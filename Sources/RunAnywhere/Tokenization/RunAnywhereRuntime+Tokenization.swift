@@ -38,7 +38,7 @@ extension RunAnywhereRuntime {
     ) async throws -> T {
         let lease = try await lendForTokenizing(model, loadOptions: loadOptions, keepAlive: keepAlive)
         do {
-            guard let tokenizer = lease.service as? any TokenizerAdapter else {
+            guard let tokenizer = lease.engine as? any TokenizerAdapter else {
                 throw SDKError(.modelIncompatible, "Model '\(lease.info.id)' runs on \(lease.framework.displayName), which has no tokenizer the SDK can reach")
             }
             let result = try await runBlocking { try work(tokenizer) }
@@ -51,7 +51,7 @@ extension RunAnywhereRuntime {
     }
 
     /// Lends the language model `id` (the current model when nil), loading it if needed.
-    private func lendForTokenizing(_ id: String?, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> ModelLease {
+    private func lendForTokenizing(_ id: String?, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> ModelLease<any LLMService> {
         guard let id else {
             guard let current = current[.language] else { throw Self.noModelLoaded }
             return try await acquire(current.info, options: current.options, keepAlive: nil)
