@@ -2,8 +2,8 @@ import Foundation
 import Logging
 
 /// The engine side of ``EngineProcesses``: a worker process's main loop. It loads the one model
-/// its runtime sends, runs the generations, embeddings and rankings and answers the questions
-/// the runtime sends on standard input, and writes the answers on standard output (which it
+/// its runtime sends, runs the requests (generations, embeddings, rankings, transcriptions,
+/// voice activity, speech, images) and answers the questions the runtime sends on standard input, and writes the answers on standard output (which it
 /// keeps for them: anything else written there, an engine's `printf` included, goes to standard
 /// error). When its input ends (the runtime unloads the model, or has gone) it frees the model
 /// and returns.

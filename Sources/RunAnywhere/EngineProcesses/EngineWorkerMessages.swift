@@ -34,7 +34,7 @@ enum WorkerRequest: Codable, Sendable {
     /// after each denoising step, then with ``WorkerAnswer/image(png:width:height:)`` or by
     /// ``WorkerReply/done(id:error:)``.
     case draw(id: UInt64, prompt: String, options: DiffusionGenerationOptions)
-    /// Stop generation (embedding, ranking) `id` before its next engine step.
+    /// Stop request `id` (any of the above) before its next engine step.
     case cancel(id: UInt64)
     /// One of the engine's quick questions; answered by ``WorkerReply/answer(id:_:)`` or ``WorkerReply/done(id:error:)``.
     case ask(id: UInt64, question: WorkerQuestion)
@@ -90,33 +90,26 @@ struct WorkerAudio: Codable, Sendable {
     let sampleRate: Int
 
     init(_ audio: AudioSamples) {
-        samples = audio.samples.withUnsafeBytes { Data($0) }
+        samples = Data(floats: audio.samples)
         sampleRate = audio.sampleRate
     }
 
     /// The audio; a rate no engine would give is refused as ``AudioSamples`` refuses it.
     func audio() throws -> AudioSamples {
-        var floats = [Float](repeating: 0, count: samples.count / MemoryLayout<Float>.size)
-        floats.withUnsafeMutableBytes { _ = samples.copyBytes(to: $0) }
-        return try AudioSamples(samples: floats, sampleRate: sampleRate)
+        try AudioSamples(samples: [Float](bytes: samples), sampleRate: sampleRate)
     }
 }
 
 extension WorkerAnswer {
     /// An engine's embeddings on the wire.
     static func embeddings(_ output: EngineEmbeddings) -> WorkerAnswer {
-        .embeddings(vectors: output.vectors.map { vector in vector.withUnsafeBytes { Data($0) } }, tokenCounts: output.tokenCounts)
+        .embeddings(vectors: output.vectors.map(Data.init(floats:)), tokenCounts: output.tokenCounts)
     }
 
     /// The embeddings these answer, if they are embeddings.
     var engineEmbeddings: EngineEmbeddings? {
         guard case .embeddings(let vectors, let tokenCounts) = self else { return nil }
-        let floats = vectors.map { bytes in
-            var vector = [Float](repeating: 0, count: bytes.count / MemoryLayout<Float>.size)
-            vector.withUnsafeMutableBytes { _ = bytes.copyBytes(to: $0) }
-            return vector
-        }
-        return EngineEmbeddings(vectors: floats, tokenCounts: tokenCounts)
+        return EngineEmbeddings(vectors: vectors.map([Float].init(bytes:)), tokenCounts: tokenCounts)
     }
 
     /// The ranking this answers, if it is one.
@@ -284,5 +277,19 @@ enum WorkerWire {
             pending.removeFirst(start)
         }
         if !pending.isEmpty { line(Data(pending)) }
+    }
+}
+
+/// Floats on the wire travel as their bytes, in this machine's order: both ends are the same
+/// machine.
+extension Data {
+    init(floats: [Float]) { self = floats.withUnsafeBytes { Data($0) } }
+}
+
+extension [Float] {
+    /// The Floats whose bytes `bytes` are (a trailing partial Float is dropped).
+    init(bytes: Data) {
+        self.init(repeating: 0, count: bytes.count / MemoryLayout<Float>.size)
+        withUnsafeMutableBytes { _ = bytes.copyBytes(to: $0) }
     }
 }
