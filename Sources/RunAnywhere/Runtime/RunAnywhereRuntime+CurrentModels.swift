@@ -10,6 +10,8 @@ struct CurrentModel: Sendable {
     }
 
     let info: ModelInfo
+    /// The options the model cache holds it under; an image-generation model, which takes its
+    /// settings from `diffusion`, is held under the default ones.
     let options: ModelLoadOptions
     /// How an image-generation model was loaded; nil for the other roles.
     var diffusion: DiffusionConfiguration? = nil
@@ -22,7 +24,7 @@ extension RunAnywhereRuntime {
     func dropCurrent(_ role: CurrentModel.Role, keeping: String? = nil) async {
         guard let id = current[role]?.info.id, id != keeping else { return }
         current[role] = nil
-        if !current.values.contains(where: { $0.info.id == id }) { await unloadModel(id: id) }
+        if !isCurrent(id) { await unloadModel(id: id) }
     }
 
     /// Whether `id` is the current model of any role.
