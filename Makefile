@@ -6,7 +6,7 @@ SWIFT ?= swift
 export SWIFT
 export RUNANYWHERE_HOME ?= $(HOME)/.cache/runanywhere
 
-.PHONY: run test test-unit setup setup-tests build bench clean api
+.PHONY: run test test-unit setup setup-tests build bench clean api format
 
 # What running needs: the engines and the default models (also what an app that depends on the
 # package runs `scripts/setup` for; building the package needs neither).
@@ -29,10 +29,12 @@ run: build
 # Vulkan path runs on a machine without a GPU), one debug build (and the example app in
 # examples/QuickStart, built as a package depending on this one), then the tests, in parallel where
 # they can be (the suites that run models, processes, a browser or timings are serialized).
-# Before the tests, the public API must be the one api/ records and its documentation (DocC) must
-# build without a warning (scripts/api-surface).
+# First the Swift sources must be formatted (scripts/format, in seconds); before the tests, the
+# public API must be the one api/ records and its documentation (DocC) must build without a
+# warning (scripts/api-surface).
 test: export RUNANYWHERE_TEST_VULKAN := 1
 test:
+	scripts/format --check
 	@scripts/setup --tests --build tests
 	scripts/api-surface --check
 	$(SWIFT) test --skip-build $(TEST_ARGS)
@@ -48,6 +50,10 @@ test-unit: setup
 # Records a change to the public API in api/ (commit it with the change; `make test` checks it).
 api:
 	scripts/api-surface
+
+# Formats the Swift sources as .swift-format says (`make test` checks it).
+format:
+	scripts/format
 
 bench: build
 	benchmarks/llm-overhead

@@ -8,7 +8,7 @@
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -149,7 +149,9 @@ let package = Package(
         // connection code the telemetry collector's PostgreSQL store shares.
         .target(
             name: "RunAnywherePostgres",
-            dependencies: ["RunAnywhere", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "RunAnywhere", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The telemetry collector: validation, SQLite and PostgreSQL stores, summaries and
@@ -165,14 +167,17 @@ let package = Package(
         ),
         // The benchmark suite: types, providers, runner, store and reports (screens' logic lives here).
         .target(
-            name: "RunAnywhereBenchmarks", dependencies: ["RunAnywhere", .product(name: "CSV", package: "CSV.swift")], swiftSettings: swiftSettings
+            name: "RunAnywhereBenchmarks", dependencies: ["RunAnywhere", .product(name: "CSV", package: "CSV.swift")],
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "RunAnywhereServer",
             dependencies: [
-                "RunAnywhere", "RunAnywhereBenchmarks", "RunAnywhereTelemetry", "RunAnywherePostgres", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                "RunAnywhere", "RunAnywhereBenchmarks", "RunAnywhereTelemetry", "RunAnywherePostgres",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"), .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MultipartKit", package: "multipart-kit"), .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -189,7 +194,8 @@ let package = Package(
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak",
                 "RunAnywhereFFmpeg", "RunAnywherePoppler", "RunAnywhereStableDiffusion", "RunAnywhereBenchmarks", "RunAnywhereServer",
-                "RunAnywhereBenchRunner", "RunAnywhereTelemetry", "RunAnywherePostgres", "CEngineSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RunAnywhereBenchRunner", "RunAnywhereTelemetry", "RunAnywherePostgres", "CEngineSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -204,7 +210,13 @@ let package = Package(
             ],
             path: "Tests/RunAnywhereTestSupport", swiftSettings: swiftSettings
         ),
-        .testTarget(name: "RunAnywhereTests", dependencies: ["RunAnywhere", "RunAnywherePoppler", "RunAnywherePostgres", "RunAnywhereTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RunAnywhereTests",
+            dependencies: [
+                "RunAnywhere", "RunAnywherePoppler", "RunAnywherePostgres", "RunAnywhereTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ], swiftSettings: swiftSettings),
         .testTarget(
             name: "RunAnywhereLlamaCppTests",
             dependencies: [
@@ -216,7 +228,8 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereSpeechTests",
             dependencies: [
-                "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak", "RunAnywhereFFmpeg",
+                "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak",
+                "RunAnywhereFFmpeg",
                 "RunAnywhereTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings
@@ -229,7 +242,9 @@ let package = Package(
         // BenchRunner's parts (frames, meter, payload, system probe) and GradientIdentity on ONNX Runtime.
         .testTarget(
             name: "RunAnywhereBenchRunnerTests",
-            dependencies: ["RunAnywhereBenchRunner", "RunAnywhereOnnxRuntime", "RunAnywhereLiteRT", "RunAnywhere", "RunAnywhereTestSupport"],
+            dependencies: [
+                "RunAnywhereBenchRunner", "RunAnywhereOnnxRuntime", "RunAnywhereLiteRT", "RunAnywhere", "RunAnywhereTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         // The collector against real SQLite and a throwaway PostgreSQL cluster, in process and over HTTP.
@@ -252,7 +267,8 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereServerTests",
             dependencies: [
-                "RunAnywhereServer", "RunAnywhere", "RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywherePoppler", "RunAnywhereTelemetry",
+                "RunAnywhereServer", "RunAnywhere", "RunAnywhereBenchmarks", "RunAnywhereLlamaCpp", "RunAnywherePoppler",
+                "RunAnywhereTelemetry",
                 "RunAnywhereTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ],

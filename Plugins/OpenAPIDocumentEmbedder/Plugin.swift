@@ -14,7 +14,7 @@ struct OpenAPIDocumentEmbedder: BuildToolPlugin {
             .buildCommand(
                 displayName: "Embedding \(target.name)'s openapi.json", executable: try context.tool(named: "OpenAPIDocumentEmbed").url,
                 arguments: [document.path(), output.path()], inputFiles: [document], outputFiles: [output]
-            ),
+            )
         ]
     }
 }

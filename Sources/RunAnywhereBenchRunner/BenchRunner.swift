@@ -65,7 +65,9 @@ package struct BenchRunner {
             logger.info("\(workload.modelID) loaded on \(workload.backend); cold start \(Self.milliseconds(coldStart)) ms")
             for done in 0..<configuration.warmupFrames {
                 try await runFrame(workload, &cursor)
-                if done % 10 == 9 || done + 1 == configuration.warmupFrames { progress(.warmingUp(done: done + 1, total: configuration.warmupFrames)) }
+                if done % 10 == 9 || done + 1 == configuration.warmupFrames {
+                    progress(.warmingUp(done: done + 1, total: configuration.warmupFrames))
+                }
             }
             let (statistics, elapsed) = try await measure(workload, &cursor, progress: progress)
             let (extendedFrames, batteryDrop) = try await extendedPass(workload, &cursor, progress: progress)
@@ -102,7 +104,9 @@ package struct BenchRunner {
             meter.record(latency: end - frameStart, endingAt: end - start)
             if end - reported >= Self.progressInterval {
                 reported = end
-                progress(.measuring(frames: meter.frames, elapsed: end - start, total: total, fps: Double(meter.frames) / (end - start).inSeconds))
+                progress(
+                    .measuring(
+                        frames: meter.frames, elapsed: end - start, total: total, fps: Double(meter.frames) / (end - start).inSeconds))
             }
         }
         let elapsed = clock.now - start
@@ -131,17 +135,24 @@ package struct BenchRunner {
         return (frames, (batteryBefore - batteryAfter) * 15 / minutes)
     }
 
-    private func payload(_ workload: any FrameWorkload, statistics: FrameStatistics, coldStart: Duration, batteryDrop: Double?) -> TelemetryPayload {
+    private func payload(_ workload: any FrameWorkload, statistics: FrameStatistics, coldStart: Duration, batteryDrop: Double?)
+        -> TelemetryPayload
+    {
         let timestamp = Date().formatted(.iso8601)
-        return TelemetryPayload(metrics: .init(
-            modelID: workload.modelID, runID: UUID().uuidString, timestamp: timestamp, framesProcessed: statistics.frames,
-            warmupFrames: configuration.warmupFrames, fpsAvg: Self.rounded(statistics.fpsAverage), fpsMin: Self.rounded(statistics.fpsMin),
-            fpsMax: Self.rounded(statistics.fpsMax), latencyP50Ms: Self.rounded(statistics.latencyP50Milliseconds, places: 3),
-            latencyP95Ms: Self.rounded(statistics.latencyP95Milliseconds, places: 3), coldStartMs: Self.rounded(coldStart.inSeconds * 1000),
-            modelFileMB: Self.rounded(Double(workload.modelFileBytes) / 1_000_000, places: 3), batteryDropPct15m: batteryDrop.map { Self.rounded($0) },
-            thermalState: system.thermalState(), deviceModel: system.deviceModel(), osVersion: HardwareProfile.current().operatingSystem, backend: workload.backend,
-            telemetryPostURL: configuration.telemetryURL
-        ))
+        return TelemetryPayload(
+            metrics: .init(
+                modelID: workload.modelID, runID: UUID().uuidString, timestamp: timestamp, framesProcessed: statistics.frames,
+                warmupFrames: configuration.warmupFrames, fpsAvg: Self.rounded(statistics.fpsAverage),
+                fpsMin: Self.rounded(statistics.fpsMin),
+                fpsMax: Self.rounded(statistics.fpsMax), latencyP50Ms: Self.rounded(statistics.latencyP50Milliseconds, places: 3),
+                latencyP95Ms: Self.rounded(statistics.latencyP95Milliseconds, places: 3),
+                coldStartMs: Self.rounded(coldStart.inSeconds * 1000),
+                modelFileMB: Self.rounded(Double(workload.modelFileBytes) / 1_000_000, places: 3),
+                batteryDropPct15m: batteryDrop.map { Self.rounded($0) },
+                thermalState: system.thermalState(), deviceModel: system.deviceModel(),
+                osVersion: HardwareProfile.current().operatingSystem, backend: workload.backend,
+                telemetryPostURL: configuration.telemetryURL
+            ))
     }
 
     private static func milliseconds(_ duration: Duration) -> String {

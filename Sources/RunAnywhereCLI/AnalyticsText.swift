@@ -16,13 +16,20 @@ enum AnalyticsText {
             ("mode", a.generationMode.rawValue), ("time to first token", seconds(a.timeToFirstToken)),
             ("total time", seconds(a.totalGenerationTime)), ("thinking time", seconds(a.thinkingTime)),
             ("response time", seconds(a.responseTime)),
-            ("tokens", "\(a.inputTokens) in, \(a.outputTokens) out (\(a.thinkingTokens.map { "\($0) thinking, " } ?? "")\(a.responseTokens) answer)"),
+            (
+                "tokens",
+                "\(a.inputTokens) in, \(a.outputTokens) out (\(a.thinkingTokens.map { "\($0) thinking, " } ?? "")\(a.responseTokens) answer)"
+            ),
             ("speed", String(format: "%.1f tok/s", a.averageTokensPerSecond)),
             ("speed history", a.tokensPerSecondHistory.map { String(format: "%.0f", $0) }.joined(separator: " ")),
             ("context used", String(format: "%.1f%%", a.contextWindowUsage * 100)),
             ("length", "\(a.messageLength) characters"), ("retries", "\(a.retryCount)"),
-            ("parameters", "temperature \(a.generationParameters.temperature), maxTokens \(a.generationParameters.maxTokens)"
-                + (a.generationParameters.topP.map { ", topP \($0)" } ?? "") + (a.generationParameters.topK.map { ", topK \($0)" } ?? "")),
+            (
+                "parameters",
+                "temperature \(a.generationParameters.temperature), maxTokens \(a.generationParameters.maxTokens)"
+                    + (a.generationParameters.topP.map { ", topP \($0)" } ?? "")
+                    + (a.generationParameters.topK.map { ", topK \($0)" } ?? "")
+            ),
         ]
         return table(rows)
     }

@@ -20,10 +20,12 @@ struct BenchCommand: AsyncParsableCommand {
         @Option(name: .long, help: "Measured passes per scenario after one discarded warm-up; the median is reported.") var repetitions = 3
         @Option(name: .long, help: "CPU threads (default: all cores, at most 4).") var threads: Int?
         @Option(name: .long, help: "Only this scenario, e.g. \"Short generation\" (repeatable).") var scenario: [String] = []
-        @Option(name: .long, help: ArgumentHelp(
-            "Embeddings: also embed the lines of this file as one batch (blank lines skipped).",
-            discussion: "It adds the scenario \"Custom texts (N)\", N the number of lines.", valueName: "file"
-        )) var embeddingTexts: String?
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Embeddings: also embed the lines of this file as one batch (blank lines skipped).",
+                discussion: "It adds the scenario \"Custom texts (N)\", N the number of lines.", valueName: "file"
+            )) var embeddingTexts: String?
         @Flag(name: .long, help: "Print the JSON export instead of the Markdown report.") var json = false
 
         func validate() throws {
@@ -34,12 +36,13 @@ struct BenchCommand: AsyncParsableCommand {
 
         func categories() throws -> Set<BenchmarkCategory> {
             guard let category else { return [] }
-            return Set(try category.split(separator: ",").map { name in
-                guard let parsed = BenchmarkCategory(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
-                    throw ValidationError("Unknown category '\(name)'; use \(Self.categoryNames)")
-                }
-                return parsed
-            })
+            return Set(
+                try category.split(separator: ",").map { name in
+                    guard let parsed = BenchmarkCategory(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                        throw ValidationError("Unknown category '\(name)'; use \(Self.categoryNames)")
+                    }
+                    return parsed
+                })
         }
 
         /// The categories `--category` takes.
@@ -54,7 +57,9 @@ struct BenchCommand: AsyncParsableCommand {
             } catch {
                 throw SDKError(.fileNotFound, "Cannot read --embedding-texts \(embeddingTexts): \(error.localizedDescription)")
             }
-            guard let text = String(data: data, encoding: .utf8) else { throw SDKError(.invalidInput, "--embedding-texts \(embeddingTexts) is not UTF-8 text") }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw SDKError(.invalidInput, "--embedding-texts \(embeddingTexts) is not UTF-8 text")
+            }
             let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             guard !lines.isEmpty else { throw SDKError(.emptyInput, "--embedding-texts \(embeddingTexts) has no lines of text") }
             return lines
@@ -66,7 +71,9 @@ struct BenchCommand: AsyncParsableCommand {
                 let configuration = BenchmarkConfiguration(runtime: try RunAnywhere.runtime(), repetitions: repetitions, threads: threads)
                 let runner = BenchmarkRunner(
                     configuration: configuration,
-                    providers: BenchmarkRunner.defaultProviders(configuration) + [EmbeddingBenchmarkProvider(configuration: configuration, customTexts: try customTexts())],
+                    providers: BenchmarkRunner.defaultProviders(configuration) + [
+                        EmbeddingBenchmarkProvider(configuration: configuration, customTexts: try customTexts())
+                    ],
                     store: store, appVersion: RunAnywhereCommand.configuration.version
                 )
                 let handle = runner.start(categories: try categories(), scenarios: Set(scenario))
@@ -79,7 +86,8 @@ struct BenchCommand: AsyncParsableCommand {
                 Terminal.write(try BenchmarkReportFormatter.format(run, as: json ? .json : .md))
                 // The runner marks a run it could not save as failed (and logs why).
                 if run.status == .failed { throw SDKError(.fileWriteFailed, "The run could not be saved to \(store.url.path)") }
-                Terminal.standardError("Saved run \(run.id) (\(run.status.rawValue)); see it again with `runanywhere bench show \(run.id.prefix(8))`.")
+                Terminal.standardError(
+                    "Saved run \(run.id) (\(run.status.rawValue)); see it again with `runanywhere bench show \(run.id.prefix(8))`.")
                 if run.status == .cancelled { throw ExitCode(130) }
             }
         }
@@ -103,15 +111,23 @@ struct BenchCommand: AsyncParsableCommand {
             try await CLIContext.run(global) { context in
                 let runs = try BenchCommand.history(context)
                 if json {
-                    return try JSONOutput.print(runs.map {
-                        Summary(id: $0.id, startedAt: $0.startedAt, completedAt: $0.completedAt, durationSeconds: $0.duration, resultCount: $0.results.count, status: $0.status)
-                    })
+                    return try JSONOutput.print(
+                        runs.map {
+                            Summary(
+                                id: $0.id, startedAt: $0.startedAt, completedAt: $0.completedAt, durationSeconds: $0.duration,
+                                resultCount: $0.results.count, status: $0.status)
+                        })
                 }
                 guard !runs.isEmpty else { return Terminal.write("No benchmark runs yet; start one with `runanywhere bench run`.\n") }
-                Terminal.write(Terminal.table(["ID", "DATE", "DURATION", "RESULTS", "STATUS"], runs.map { run in
-                    [String(run.id.prefix(8)), run.startedAt.formatted(date: .abbreviated, time: .shortened),
-                     run.duration.map { String(format: "%.1fs", $0) } ?? "-", "\(run.results.count)", run.status.rawValue]
-                }))
+                Terminal.write(
+                    Terminal.table(
+                        ["ID", "DATE", "DURATION", "RESULTS", "STATUS"],
+                        runs.map { run in
+                            [
+                                String(run.id.prefix(8)), run.startedAt.formatted(date: .abbreviated, time: .shortened),
+                                run.duration.map { String(format: "%.1fs", $0) } ?? "-", "\(run.results.count)", run.status.rawValue,
+                            ]
+                        }))
             }
         }
     }
@@ -173,7 +189,9 @@ struct BenchCommand: AsyncParsableCommand {
     /// The saved runs; an unreadable history file is reported (it was moved aside).
     static func history(_ context: CLIContext) throws -> [BenchmarkRun] {
         let history = try context.benchmarks.loadRuns()
-        if let aside = history.movedAside { Terminal.standardError("warning: the benchmark history was unreadable and was moved to \(aside)") }
+        if let aside = history.movedAside {
+            Terminal.standardError("warning: the benchmark history was unreadable and was moved to \(aside)")
+        }
         return history.runs
     }
 

@@ -67,7 +67,9 @@ struct BenchRunnerCommand: AsyncParsableCommand {
             let run = Task {
                 let workload: any FrameWorkload
                 if let model {
-                    if configuration.useTFLite { logger.warning("the TensorFlow Lite backend applies to GradientIdentity only; \(model) runs on its own engine") }
+                    if configuration.useTFLite {
+                        logger.warning("the TensorFlow Lite backend applies to GradientIdentity only; \(model) runs on its own engine")
+                    }
                     workload = try ModelWorkload.make(id: model, runtime: runtime, threads: threads)
                 } else {
                     workload = IdentityWorkload(threads: threads, backend: configuration.useTFLite ? .tfLite : .onnxRuntime, logger: logger)
@@ -84,9 +86,11 @@ struct BenchRunnerCommand: AsyncParsableCommand {
                 throw ExitCode(130)
             }
             Terminal.write(json ? String(decoding: try result.payload.encoded(pretty: true), as: UTF8.self) + "\n" : Self.summary(result))
-            let outcome = await TelemetryPoster().post(result.payload, to: configuration.telemetryURL, apiKey: configuration.telemetryAPIKey)
+            let outcome = await TelemetryPoster().post(
+                result.payload, to: configuration.telemetryURL, apiKey: configuration.telemetryAPIKey)
             if case .accepted = outcome {
-                Terminal.standardError("Telemetry \(outcome.description) at \(configuration.telemetryURL); run \(result.payload.metrics.runID)")
+                Terminal.standardError(
+                    "Telemetry \(outcome.description) at \(configuration.telemetryURL); run \(result.payload.metrics.runID)")
             } else {
                 logger.warning("telemetry to \(configuration.telemetryURL) \(outcome.description)")
             }
@@ -112,7 +116,8 @@ struct BenchRunnerCommand: AsyncParsableCommand {
     private static func summary(_ result: BenchRunnerResult) -> String {
         let metrics = result.payload.metrics
         var rows: [[String]] = [
-            ["model", metrics.modelID], ["backend", metrics.backend], ["frames", "\(metrics.framesProcessed) (after \(metrics.warmupFrames) warm-up)"],
+            ["model", metrics.modelID], ["backend", metrics.backend],
+            ["frames", "\(metrics.framesProcessed) (after \(metrics.warmupFrames) warm-up)"],
             ["fps", "\(metrics.fpsAvg) average, \(metrics.fpsMin) min, \(metrics.fpsMax) max"],
             ["latency", "\(metrics.latencyP50Ms) ms p50, \(metrics.latencyP95Ms) ms p95"], ["cold start", "\(metrics.coldStartMs) ms"],
             ["model file", "\(metrics.modelFileMB) MB"], ["thermal state", metrics.thermalState], ["device", metrics.deviceModel],

@@ -20,7 +20,8 @@ struct BenchRunnerOverhead {
             var rows: [[String]] = []
             var ratios: [Double] = []
             for round in 1...rounds {
-                let harness = try await BenchRunner(configuration: configuration, logger: context.logger).run(IdentityWorkload(threads: threads, backend: backend, logger: context.logger))
+                let harness = try await BenchRunner(configuration: configuration, logger: context.logger).run(
+                    IdentityWorkload(threads: threads, backend: backend, logger: context.logger))
                 let bare = IdentityWorkload(threads: threads, backend: backend, logger: context.logger)
                 try await bare.load(frameCount: configuration.frameCount)
                 for frame in 0..<configuration.warmupFrames { _ = try await bare.process(frame: frame % configuration.frameCount) }
@@ -28,11 +29,16 @@ struct BenchRunnerOverhead {
                 await bare.unload()
                 let harnessFPS = harness.statistics.fpsAverage
                 ratios.append(harnessFPS / bareFPS)
-                rows.append(["\(round)", String(format: "%.0f", harnessFPS), String(format: "%.0f", bareFPS), String(format: "%.3f", harnessFPS / bareFPS)])
+                rows.append([
+                    "\(round)", String(format: "%.0f", harnessFPS), String(format: "%.0f", bareFPS),
+                    String(format: "%.3f", harnessFPS / bareFPS),
+                ])
             }
             Terminal.write(Terminal.table(["round", "harness fps", "bare loop fps", "harness / bare"], rows))
             let median = ratios.sorted()[ratios.count / 2]
-            Terminal.write("median harness / bare: \(String(format: "%.3f", median)) (the harness's overhead: \(String(format: "%.1f", (1 - median) * 100)) %)\n")
+            Terminal.write(
+                "median harness / bare: \(String(format: "%.3f", median)) (the harness's overhead: \(String(format: "%.1f", (1 - median) * 100)) %)\n"
+            )
         }
     }
 }

@@ -3,13 +3,13 @@ import Foundation
 import Logging
 import RunAnywhere
 import RunAnywhereBenchmarks
-import RunAnywhereLlamaCpp
-import RunAnywhereWhisperCpp
-import RunAnywhereSherpaOnnx
 import RunAnywhereEspeak
 import RunAnywhereFFmpeg
+import RunAnywhereLlamaCpp
 import RunAnywherePoppler
+import RunAnywhereSherpaOnnx
 import RunAnywhereStableDiffusion
+import RunAnywhereWhisperCpp
 
 /// What every command needs: the SDK initialized for the selected environment with the engines
 /// registered, the user's settings, and uniform error reporting (a message on standard error
@@ -45,12 +45,14 @@ struct CLIContext {
         signal(SIGXFSZ, SIG_IGN)
         let logger = makeLogger(options)
         var configuration = RuntimeConfiguration.standard(logger: logger)
-        configuration.modelProbe = ModelProbe(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), arguments: ["probe-model"])
+        configuration.modelProbe = ModelProbe(
+            executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), arguments: ["probe-model"])
         if engineProcesses { configuration.engineProcesses = EngineWorkerCommand.processes(verbose: options.verbose) }
         let clock = ContinuousClock()
         let started = clock.now
         do {
-            try RunAnywhere.initialize(from: EnvironmentStore(dataDirectory: configuration.dataDirectory, logger: logger), configuration: configuration)
+            try RunAnywhere.initialize(
+                from: EnvironmentStore(dataDirectory: configuration.dataDirectory, logger: logger), configuration: configuration)
         } catch let error as SDKError where error.code == .invalidConfiguration {
             // Everything the CLI does is local, so a broken environment file must not lock the
             // user out of the command (`env use`) that repairs it.

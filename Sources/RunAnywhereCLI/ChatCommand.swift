@@ -7,19 +7,21 @@ struct ChatCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chat", abstract: "Chat with a model interactively.",
         discussion: """
-        Commands: /stats shows the conversation's analytics, /analytics the last answer's, /retry answers \
-        again, /reset starts a new conversation, /exit quits. Ctrl-C stops an answer; at the prompt it quits. \
-        With --collection, each message is answered from that document collection (`rag ingest`): the \
-        answer is followed by its numbered sources, and saved with them.
-        """
+            Commands: /stats shows the conversation's analytics, /analytics the last answer's, /retry answers \
+            again, /reset starts a new conversation, /exit quits. Ctrl-C stops an answer; at the prompt it quits. \
+            With --collection, each message is answered from that document collection (`rag ingest`): the \
+            answer is followed by its numbered sources, and saved with them.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var flags: GenerationFlags
     @Option(name: .long, help: "Continue this saved conversation (an id or a unique prefix of one).") var conversation: String?
     @Option(name: .long, help: "Answer each message from this document collection, with numbered sources.") var collection: String?
-    @Option(name: .long, help: "With --collection: passages retrieved (1 to \(RAGQueryOptions.maxTopK)).") var passages = RAGQueryOptions.defaultTopK
-    @Option(name: .long, help: "With --collection: a reranker id, or none (default: the first downloaded reranker, if any).") var reranker: String?
+    @Option(name: .long, help: "With --collection: passages retrieved (1 to \(RAGQueryOptions.maxTopK)).") var passages = RAGQueryOptions
+        .defaultTopK
+    @Option(name: .long, help: "With --collection: a reranker id, or none (default: the first downloaded reranker, if any).") var reranker:
+        String?
     @Option(name: .customLong("rag-database"), help: RAGDatabaseOption.help) var ragDatabase: String?
 
     func run() async throws {
@@ -34,7 +36,8 @@ struct ChatCommand: AsyncParsableCommand {
             guard let collection else { return await converse(chat, model: model, documents: nil, settings: settings, saved: saved) }
             try await RAGDatabaseOption.withSession(ragDatabase) { session in
                 _ = try await session.listDocuments(collection: collection)  // an unknown collection is an error now, not at each message
-                let documents = Documents(name: collection, session: session, reranker: try reranker.map(RAGReranker.init(parsing:)) ?? .automatic)
+                let documents = Documents(
+                    name: collection, session: session, reranker: try reranker.map(RAGReranker.init(parsing:)) ?? .automatic)
                 await converse(chat, model: model, documents: documents, settings: settings, saved: saved)
             }
         }
@@ -48,7 +51,9 @@ struct ChatCommand: AsyncParsableCommand {
     }
 
     /// Reads messages and commands until `/exit` or the end of the input, answering each.
-    private func converse(_ chat: ChatService, model: ModelInfo, documents: Documents?, settings: GenerationSettings, saved: Conversation?) async {
+    private func converse(_ chat: ChatService, model: ModelInfo, documents: Documents?, settings: GenerationSettings, saved: Conversation?)
+        async
+    {
         Terminal.write(Terminal.bold("RunAnywhere chat") + " with \(model.name) (\(model.framework.displayName))\n")
         Terminal.write(Terminal.dim("/stats, /analytics, /retry, /reset, /exit; Ctrl-C stops an answer.") + "\n\n")
         if let saved { Terminal.write(AnalyticsText.recap(saved)) }
@@ -81,16 +86,21 @@ struct ChatCommand: AsyncParsableCommand {
                 Terminal.write("Unknown command \(command); use /stats, /analytics, /retry, /reset or /exit.\n\n")
                 continue
             default:
-                guard let started = await handle({
-                    // From documents: the passages for this message, which the answer reads and keeps.
-                    var grounding: ChatGrounding?
-                    if let documents {
-                        grounding = ChatGrounding(collection: documents.name, sources: try await documents.session.retrieve(
-                            input, collection: documents.name, topK: passages, threads: flags.threads ?? settings.threads, reranker: documents.reranker
-                        ))
-                    }
-                    return try await chat.send(input, grounding: grounding, options: flags.options(settings))
-                }) else { continue }
+                guard
+                    let started = await handle({
+                        // From documents: the passages for this message, which the answer reads and keeps.
+                        var grounding: ChatGrounding?
+                        if let documents {
+                            grounding = ChatGrounding(
+                                collection: documents.name,
+                                sources: try await documents.session.retrieve(
+                                    input, collection: documents.name, topK: passages, threads: flags.threads ?? settings.threads,
+                                    reranker: documents.reranker
+                                ))
+                        }
+                        return try await chat.send(input, grounding: grounding, options: flags.options(settings))
+                    })
+                else { continue }
                 reply = started
             }
             let message = await show(reply)

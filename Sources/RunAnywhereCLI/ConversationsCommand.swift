@@ -34,7 +34,8 @@ struct ConversationsCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a conversation's messages with their analytics.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show a conversation's messages with their analytics.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Conversation id or a unique prefix of one.") var id: String
         @Flag(name: .long, help: "Print the conversation as JSON.") var json = false
@@ -45,10 +46,14 @@ struct ConversationsCommand: AsyncParsableCommand {
                 if json { return try JSONOutput.print(conversation) }
                 var text = AnalyticsText.conversation(conversation) + "\n"
                 for message in conversation.messages {
-                    text += Terminal.bold(message.role.rawValue) + " " + Terminal.dim(message.timestamp.formatted(date: .omitted, time: .standard)) + "\n"
+                    text +=
+                        Terminal.bold(message.role.rawValue) + " "
+                        + Terminal.dim(message.timestamp.formatted(date: .omitted, time: .standard)) + "\n"
                     if let thinking = message.thinkingContent { text += Terminal.dim(thinking) + "\n" }
                     text += message.content + "\n"
-                    if let analytics = message.analytics { text += Terminal.dim(AnalyticsText.footer(message)) + "\n" + Terminal.dim(AnalyticsText.message(analytics)) }
+                    if let analytics = message.analytics {
+                        text += Terminal.dim(AnalyticsText.footer(message)) + "\n" + Terminal.dim(AnalyticsText.message(analytics))
+                    }
                     text += "\n"
                 }
                 Terminal.write(text)
@@ -96,10 +101,11 @@ struct ConversationsCommand: AsyncParsableCommand {
         func run() async throws {
             try await CLIContext.run(global) { context in
                 let conversation = try context.conversations.load(id: id)
-                let text = switch format {
-                case .md: conversation.markdown
-                case .json: String(decoding: try JSONEncoder.runAnywhere.encode(conversation), as: UTF8.self) + "\n"
-                }
+                let text =
+                    switch format {
+                    case .md: conversation.markdown
+                    case .json: String(decoding: try JSONEncoder.runAnywhere.encode(conversation), as: UTF8.self) + "\n"
+                    }
                 guard let output else { return Terminal.write(text) }
                 do {
                     try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: output))

@@ -10,7 +10,8 @@ extension ModelsCommand {
             abstract: "Convert a Hugging Face BERT embedding model folder (sentence-transformers) into a GGUF file llama.cpp runs."
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The model folder (config.json, model.safetensors, vocab.txt, tokenizer files, modules.json).") var directory: String
+        @Argument(help: "The model folder (config.json, model.safetensors, vocab.txt, tokenizer files, modules.json).") var directory:
+            String
         @Option(name: .long, help: "The GGUF file to write.") var output: String
         @Option(name: .long, help: "The model's name, written as general.name.") var name: String?
 
@@ -20,7 +21,9 @@ extension ModelsCommand {
                     sourceDirectory: URL(fileURLWithPath: directory), output: URL(fileURLWithPath: output), name: name
                 )
                 let pooling = report.pooling.map { "\($0) pooling" } ?? "no pooling"
-                Terminal.write("Wrote \(output): \(report.tensorCount) tensors, \(report.vocabularySize) tokens, \(report.embeddingLength) dimensions, \(pooling), \(Terminal.bytes(report.bytes))\n")
+                Terminal.write(
+                    "Wrote \(output): \(report.tensorCount) tensors, \(report.vocabularySize) tokens, \(report.embeddingLength) dimensions, \(pooling), \(Terminal.bytes(report.bytes))\n"
+                )
             }
         }
     }

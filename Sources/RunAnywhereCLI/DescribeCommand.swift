@@ -7,11 +7,11 @@ struct DescribeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "describe", abstract: "Describe an image (PNG, JPEG, GIF or BMP) with a vision-language model, streaming the answer.",
         discussion: """
-        The model is a multimodal GGUF with its vision projector (mmproj): SmolVLM from the catalog \
-        (`runanywhere models pull smolvlm-256m-instruct`), or the fixture scripts/setup writes \
-        (\(SDKConstants.Models.visionFixtureID): random weights, so its answers are noise). \
-        Ctrl-C stops the answer and keeps what was written. Exit status: 0 done, 1 error, 130 interrupted.
-        """
+            The model is a multimodal GGUF with its vision projector (mmproj): SmolVLM from the catalog \
+            (`runanywhere models pull smolvlm-256m-instruct`), or the fixture scripts/setup writes \
+            (\(SDKConstants.Models.visionFixtureID): random weights, so its answers are noise). \
+            Ctrl-C stops the answer and keeps what was written. Exit status: 0 done, 1 error, 130 interrupted.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
@@ -32,14 +32,17 @@ struct DescribeCommand: AsyncParsableCommand {
             let settings = context.settings()
             try await runtime.loadVLMModel(model, options: flags.loadOptions(settings))  // checks its projector
             let generation = try await runtime.generateEvents(
-                prompt, images: [picture], context: nil, options: flags.options(settings), model: model.id, loadOptions: flags.loadOptions(settings)
+                prompt, images: [picture], context: nil, options: flags.options(settings), model: model.id,
+                loadOptions: flags.loadOptions(settings)
             )
             let result = VLMResult(try await StreamPrinter.run(generation, printing: !json))
             if json {
                 try JSONOutput.print(result)
             } else {
                 let encode = result.imageEncodeTimeMs.map { String(format: " • image encoded in %.0f ms", $0) } ?? ""
-                context.logger.info("\(String(format: "%.1fs • %d tok/s", result.totalTimeMs / 1000, Int(result.tokensPerSecond.rounded()))) • \(result.promptTokens) prompt tokens\(encode) • stop: \(result.stopReason.rawValue)")
+                context.logger.info(
+                    "\(String(format: "%.1fs • %d tok/s", result.totalTimeMs / 1000, Int(result.tokensPerSecond.rounded()))) • \(result.promptTokens) prompt tokens\(encode) • stop: \(result.stopReason.rawValue)"
+                )
             }
             if result.stopReason == .cancelled { throw ExitCode(130) }
         }

@@ -43,8 +43,10 @@ struct EmbedCommand: AsyncParsableCommand {
         let texts = arguments.flatMap { argument -> [String] in
             guard argument == "-" else { return [argument] }
             if lines == nil {
-                lines = String(decoding: standardInput(), as: UTF8.self).split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-                    .map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+                lines = String(decoding: standardInput(), as: UTF8.self).split(omittingEmptySubsequences: false) {
+                    $0 == "\n" || $0 == "\r\n"
+                }
+                .map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             }
             return lines ?? []
         }
@@ -59,10 +61,13 @@ struct EmbedCommand: AsyncParsableCommand {
         try await CLIContext.run(global) { _ in
             let inputs = try Self.texts(texts) { FileHandle.standardInput.readDataToEndOfFile() }
             let result = try await RunAnywhere.runtime().embed(
-                inputs, model: model, options: EmbeddingOptions(truncate: truncate, threads: threads), loadOptions: ModelLoadOptions(threads: threads)
+                inputs, model: model, options: EmbeddingOptions(truncate: truncate, threads: threads),
+                loadOptions: ModelLoadOptions(threads: threads)
             )
             if json {
-                let data = result.embeddings.indices.map { Item(index: $0, tokens: result.tokenCounts[$0], embedding: result.embeddings[$0]) }
+                let data = result.embeddings.indices.map {
+                    Item(index: $0, tokens: result.tokenCounts[$0], embedding: result.embeddings[$0])
+                }
                 return try JSONOutput.print(Output(model: result.modelId, dimensions: result.dimensions, data: data))
             }
             let lines = result.embeddings.indices.map { index in

@@ -40,7 +40,8 @@ struct EnvCommand: AsyncParsableCommand {
                 let key = apiKeyStdin ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : nil
                 try context.environments.use(environment, baseURL: baseURL, apiKey: key)
                 try RunAnywhere.initialize(from: context.environments, configuration: context.configuration)
-                Terminal.write("SDK re-initialized for the \(environment.description).\n" + EnvCommand.describe(try context.environments.statuses()))
+                Terminal.write(
+                    "SDK re-initialized for the \(environment.description).\n" + EnvCommand.describe(try context.environments.statuses()))
             }
         }
     }

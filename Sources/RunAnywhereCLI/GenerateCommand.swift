@@ -14,7 +14,9 @@ struct GenerateCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object with the text and its measurements instead of streaming.") var json = false
     @Flag(name: .long, help: "Feed the prompt to the model verbatim, without the chat template.") var raw = false
     @Option(name: .long, help: "Stop before this text (repeatable).") var stop: [String] = []
-    @Option(name: .customLong("json-schema"), help: "Answer with JSON this JSON Schema file accepts (constrained sampling: valid by construction).")
+    @Option(
+        name: .customLong("json-schema"),
+        help: "Answer with JSON this JSON Schema file accepts (constrained sampling: valid by construction).")
     var jsonSchema: String?
     @Option(name: .long, help: "Answer with text this GBNF grammar file (root rule `root`) produces.") var grammar: String?
     @Flag(name: .customLong("json-object"), help: "Answer with any JSON object.") var jsonObject = false
@@ -57,7 +59,8 @@ struct GenerateCommand: AsyncParsableCommand {
             if json {
                 try JSONOutput.print(result)
             } else {
-                context.logger.info("\(StreamPrinter.footer(result)) • \(result.inputTokens) prompt tokens • stop: \(result.stopReason.rawValue)")
+                context.logger.info(
+                    "\(StreamPrinter.footer(result)) • \(result.inputTokens) prompt tokens • stop: \(result.stopReason.rawValue)")
             }
             if result.stopReason == .cancelled { throw ExitCode(130) }
         }

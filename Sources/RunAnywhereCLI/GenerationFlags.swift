@@ -24,11 +24,19 @@ struct GenerationFlags: ParsableArguments {
     var contextLength: Int?
     @Option(name: .customLong("batch-size"), help: "Prompt tokens evaluated per step (default: \(ModelLoadOptions().batchSize)).")
     var batchSize: Int?
-    @Flag(name: .long, help: "Greedy output reproducible like seeded output, the same as `serve --reproducible` gives (llama.cpp's batch-invariant configuration).")
+    @Flag(
+        name: .long,
+        help:
+            "Greedy output reproducible like seeded output, the same as `serve --reproducible` gives (llama.cpp's batch-invariant configuration)."
+    )
     var reproducible = false
     @Option(name: .customLong("flash-attention"), help: "Flash attention: auto, enabled or disabled.")
     var flashAttention: ModelLoadOptions.FlashAttention = .auto
-    @Option(name: .customLong("gpu-layers"), help: "Layers on the GPU; 0 keeps the model on the CPU (default: all when it fits in the GPU's free memory, as many as fit otherwise, none without a GPU).")
+    @Option(
+        name: .customLong("gpu-layers"),
+        help:
+            "Layers on the GPU; 0 keeps the model on the CPU (default: all when it fits in the GPU's free memory, as many as fit otherwise, none without a GPU)."
+    )
     var gpuLayers: Int?
 
     /// The settings with these flags applied on top.

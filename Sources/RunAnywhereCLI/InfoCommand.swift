@@ -4,7 +4,8 @@ import RunAnywhere
 
 /// `runanywhere info`: the device, its hardware, and which frameworks can run here.
 struct InfoCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "info", abstract: "Show the device, its hardware and the available frameworks.")
+    static let configuration = CommandConfiguration(
+        commandName: "info", abstract: "Show the device, its hardware and the available frameworks.")
 
     @OptionGroup var global: GlobalOptions
     @Flag(name: .long, help: "Print one JSON object.") var json = false
@@ -30,8 +31,11 @@ struct InfoCommand: AsyncParsableCommand {
                 initializationMs: context.initializationTime.inSeconds * 1000
             )
             if json { return try JSONOutput.print(report) }
-            let system = report.system, hw = system.hardware
-            var text = Terminal.bold("RunAnywhere \(system.sdkVersion)") + " (\(report.environment), initialized in \(String(format: "%.2f", report.initializationMs)) ms)\n\n"
+            let system = report.system
+            let hw = system.hardware
+            var text =
+                Terminal.bold("RunAnywhere \(system.sdkVersion)")
+                + " (\(report.environment), initialized in \(String(format: "%.2f", report.initializationMs)) ms)\n\n"
             text += Terminal.bold("Device") + "\n"
             text += "  Host:       \(system.hostname)\n  OS:         \(hw.operatingSystem)\n"
             text += "  CPU:        \(hw.cpuModel) (\(hw.architecture), \(hw.cores) cores)\n"
@@ -39,7 +43,9 @@ struct InfoCommand: AsyncParsableCommand {
             text += "  Memory:     \(Terminal.bytes(hw.totalMemoryBytes)) total, \(Terminal.bytes(hw.availableMemoryBytes)) available\n"
             let gpus = system.accelerators.filter { $0.available && $0.isGPU }.map(\.name)
             let emulated = system.accelerators.filter { $0.available && $0.emulated }.map(\.name)
-            let noGPU = emulated.isEmpty ? "none used (CPU inference)" : "none (\(emulated.joined(separator: ", ")): a GPU driver running on the CPU)"
+            let noGPU =
+                emulated.isEmpty
+                ? "none used (CPU inference)" : "none (\(emulated.joined(separator: ", ")): a GPU driver running on the CPU)"
             text += "  GPU:        \(hw.hasGPU ? "yes (\(gpus.joined(separator: ", ")))" : noGPU)\n\n"
             text += Terminal.bold("Accelerators") + "\n" + Self.describe(system.accelerators) + "\n"
             text += Terminal.bold("Frameworks") + "\n"
@@ -53,7 +59,8 @@ struct InfoCommand: AsyncParsableCommand {
                 text += "  \(status.displayName.padding(toLength: nameWidth, withPad: " ", startingAt: 0)) \(state)\n"
             }
             text += "\n" + Terminal.bold("Data") + "\n  Models:     \(system.modelsDirectory)\n  App data:   \(system.dataDirectory)\n"
-            text += "  Default model: \(system.defaultModel) (\(system.defaultModelInstalled ? "installed" : "not installed: run scripts/setup"))\n"
+            text +=
+                "  Default model: \(system.defaultModel) (\(system.defaultModelInstalled ? "installed" : "not installed: run scripts/setup"))\n"
             Terminal.write(text)
         }
     }
@@ -68,10 +75,13 @@ struct InfoCommand: AsyncParsableCommand {
             var detail = device.deviceDescription
             if let total = device.memoryBytes {
                 // ggml's CPU device reports the machine's memory as free too, so only a GPU's free memory is shown.
-                detail += " · \(Terminal.bytes(total))" + (device.isGPU ? device.freeMemoryBytes.map { ", \(Terminal.bytes($0)) free" } ?? "" : "")
+                detail +=
+                    " · \(Terminal.bytes(total))"
+                    + (device.isGPU ? device.freeMemoryBytes.map { ", \(Terminal.bytes($0)) free" } ?? "" : "")
             }
             let software = device.emulated ? " · runs on the CPU (a software GPU driver), not counted as a GPU" : ""
-            return "  \(label)  " + Terminal.green("available") + (detail.isEmpty ? "" : " (\(detail))") + " · \(device.engine)\(software)\n"
+            return "  \(label)  " + Terminal.green("available") + (detail.isEmpty ? "" : " (\(detail))")
+                + " · \(device.engine)\(software)\n"
         }.joined()
     }
 }

@@ -32,7 +32,10 @@ extension ModelsCommand {
         )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Where to download the model from: a URL, or hf.co/OWNER/REPO[:QUANT].") var url: String
-        @Option(name: .long, help: "What the model does: \(ModelCategory.allCases.map(\.rawValue).joined(separator: ", ")) (required for a URL).") var category: ModelCategory?
+        @Option(
+            name: .long,
+            help: "What the model does: \(ModelCategory.allCases.map(\.rawValue).joined(separator: ", ")) (required for a URL).")
+        var category: ModelCategory?
         @Option(name: .long, help: "The framework (default: the first installed one that fits).") var framework: String?
         @Option(name: .long, help: "Model id (default: derived from the file name).") var id: String?
         @Option(name: .long, help: "Display name.") var name: String?
@@ -52,20 +55,27 @@ extension ModelsCommand {
                     }
                     chosen = known
                 }
-                let model = try RunAnywhere.addModel(from: parsed, category: category, framework: chosen, id: id, name: name, sha256: sha256)
-                Terminal.write("Added \(Terminal.bold(model.id)) (\(model.name), \(model.framework.displayName), \(model.format.rawValue), \(model.artifactType.displayName))\n")
+                let model = try RunAnywhere.addModel(
+                    from: parsed, category: category, framework: chosen, id: id, name: name, sha256: sha256)
+                Terminal.write(
+                    "Added \(Terminal.bold(model.id)) (\(model.name), \(model.framework.displayName), \(model.format.rawValue), \(model.artifactType.displayName))\n"
+                )
                 try await finish(model)
             }
         }
 
         /// Registers the model a reference names: its category, framework, id and checksum come from its provider.
         private func addReference() async throws {
-            let given = [("--category", category != nil), ("--framework", framework != nil), ("--id", id != nil), ("--name", name != nil), ("--sha256", sha256 != nil)]
+            let given = [
+                ("--category", category != nil), ("--framework", framework != nil), ("--id", id != nil), ("--name", name != nil),
+                ("--sha256", sha256 != nil),
+            ]
             if let option = given.first(where: \.1) {
                 throw SDKError(.invalidInput, "\(option.0) does not apply to a reference: its provider says what the model is")
             }
             let model = try await RunAnywhere.addModel(reference: url)
-            Terminal.write("Registered \(Terminal.bold(model.id)) (\(model.name), \(model.downloadSize.map(Terminal.bytes) ?? "size unknown"))\n")
+            Terminal.write(
+                "Registered \(Terminal.bold(model.id)) (\(model.name), \(model.downloadSize.map(Terminal.bytes) ?? "size unknown"))\n")
             try await finish(model)
         }
 
@@ -81,7 +91,8 @@ extension ModelsCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a model's files (and a user-added model's entry).")
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Delete a model's files (and a user-added model's entry).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The model id.") var id: String
         @Flag(name: .long, help: "Do not ask for confirmation.") var yes = false
@@ -91,7 +102,9 @@ extension ModelsCommand {
                 let model = try RunAnywhere.runtime().model(id: id)
                 if !yes {
                     Terminal.write("Delete \(model.name) (\(model.id)) from disk? [y/N] ")
-                    guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else { return Terminal.write("Nothing deleted.\n") }
+                    guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                        return Terminal.write("Nothing deleted.\n")
+                    }
                 }
                 try await RunAnywhere.deleteStoredModel(id)
                 Terminal.write("Deleted \(id)\n")
@@ -100,7 +113,8 @@ extension ModelsCommand {
     }
 
     struct Storage: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "storage", abstract: "Disk use of each model, the total, and the free space.")
+        static let configuration = CommandConfiguration(
+            commandName: "storage", abstract: "Disk use of each model, the total, and the free space.")
         @OptionGroup var global: GlobalOptions
         @Flag(name: .long, help: "Print one JSON object.") var json = false
 
@@ -108,8 +122,10 @@ extension ModelsCommand {
             try await CLIContext.run(global) { _ in
                 let info = try RunAnywhere.getStorageInfo()
                 if json { return try JSONOutput.print(info) }
-                var text = Terminal.table(["ID", "NAME", "SIZE", "PATH"], info.models.map { [$0.modelId, $0.name, Terminal.bytes($0.sizeBytes), $0.path] })
-                text += "\nTotal \(Terminal.bytes(info.totalModelBytes)) in \(info.directory); \(info.freeBytes.map(Terminal.bytes) ?? "unknown") free\n"
+                var text = Terminal.table(
+                    ["ID", "NAME", "SIZE", "PATH"], info.models.map { [$0.modelId, $0.name, Terminal.bytes($0.sizeBytes), $0.path] })
+                text +=
+                    "\nTotal \(Terminal.bytes(info.totalModelBytes)) in \(info.directory); \(info.freeBytes.map(Terminal.bytes) ?? "unknown") free\n"
                 Terminal.write(text)
             }
         }
@@ -146,7 +162,9 @@ struct DownloadLine {
             let total = update.totalBytes.map { " / " + Terminal.bytes($0) } ?? ""
             let speed = update.speed.map { " • " + Terminal.bytes(Int64($0)) + "/s" } ?? ""
             let eta = update.estimatedTimeRemaining.map { String(format: " • ETA %.0fs", $0) } ?? ""
-            text = String(format: "%@ %3.0f%% %@%@%@%@", update.modelId, update.percentage * 100, Terminal.bytes(update.bytesDownloaded), total, speed, eta)
+            text = String(
+                format: "%@ %3.0f%% %@%@%@%@", update.modelId, update.percentage * 100, Terminal.bytes(update.bytesDownloaded), total,
+                speed, eta)
             if !line.interactive, ContinuousClock.now - lastLine < .seconds(1) { return }
         case .verifying: text = "\(update.modelId): verifying"
         case .extracting: text = "\(update.modelId): extracting"

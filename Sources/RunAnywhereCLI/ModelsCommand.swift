@@ -7,7 +7,10 @@ struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
         abstract: "List, inspect, import, search, download, add and delete models, show their disk use, and convert Whisper models.",
-        subcommands: [List.self, Info.self, Import.self, Search.self, Pull.self, Add.self, Remove.self, Storage.self, ConvertWhisper.self, ConvertEmbedding.self],
+        subcommands: [
+            List.self, Info.self, Import.self, Search.self, Pull.self, Add.self, Remove.self, Storage.self, ConvertWhisper.self,
+            ConvertEmbedding.self,
+        ],
         defaultSubcommand: List.self
     )
 
@@ -45,7 +48,8 @@ struct ModelsCommand: AsyncParsableCommand {
     }
 
     struct Info: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "info", abstract: "Show every field of a model, and what its file says about itself (GGUF, safetensors, ONNX).")
+        static let configuration = CommandConfiguration(
+            commandName: "info", abstract: "Show every field of a model, and what its file says about itself (GGUF, safetensors, ONNX).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The model id.") var id: String
         @Flag(name: .long, help: "Print one JSON object.") var json = false
@@ -63,15 +67,22 @@ struct ModelsCommand: AsyncParsableCommand {
             var rows: [(String, String?)] = [
                 ("architecture", metadata.architecture), ("name", metadata.name), ("producer", metadata.producer),
                 ("formatVersion", metadata.formatVersion.map(String.init)),
-                ("parameters", "\(metadata.parameterCountLabel) (\(metadata.parameterCount))"), ("tensorTypes", types.isEmpty ? nil : types),
+                ("parameters", "\(metadata.parameterCountLabel) (\(metadata.parameterCount))"),
+                ("tensorTypes", types.isEmpty ? nil : types),
                 ("tensors", String(metadata.tensorCount)), ("contextLength", metadata.contextLength.map(String.init)),
                 ("fileSize", Terminal.bytes(Int64(clamping: metadata.fileSize))),
             ]
             if !metadata.operatorSets.isEmpty {
-                rows.append(("operatorSets", metadata.operatorSets.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
+                rows.append(
+                    (
+                        "operatorSets",
+                        metadata.operatorSets.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                    ))
             }
             rows += metadata.inputs.map { ("input", $0.summary) } + metadata.outputs.map { ("output", $0.summary) }
-            rows += metadata.values.sorted { $0.key < $1.key }.map { ($0.key, $0.value.count > 80 ? "\($0.value.prefix(77))... (\($0.value.count) chars)" : $0.value) }
+            rows += metadata.values.sorted { $0.key < $1.key }.map {
+                ($0.key, $0.value.count > 80 ? "\($0.value.prefix(77))... (\($0.value.count) chars)" : $0.value)
+            }
             return title + rows.map { "  \($0.0.padding(toLength: 17, withPad: " ", startingAt: 0)) \($0.1 ?? "-")\n" }.joined()
         }
 
@@ -118,7 +129,11 @@ struct ModelsCommand: AsyncParsableCommand {
     }
 
     struct Import: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "import", abstract: "Copy a local model file into the models folder and register it: GGUF, a safetensors diffusion checkpoint, or an ONNX Piper voice (with the tokens.txt beside it).")
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract:
+                "Copy a local model file into the models folder and register it: GGUF, a safetensors diffusion checkpoint, or an ONNX Piper voice (with the tokens.txt beside it)."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Path of the model file (.gguf, .safetensors, .onnx).") var path: String
         @Option(name: .long, help: "Model id (default: derived from the file name).") var id: String?

@@ -20,7 +20,10 @@ struct ProbeModelCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "The engine to load the file with: LlamaCpp (language models), WhisperCpp (speech recognition), StableDiffusionCpp (image generation) or ONNX (Piper voices).")
+    @Option(
+        help:
+            "The engine to load the file with: LlamaCpp (language models), WhisperCpp (speech recognition), StableDiffusionCpp (image generation) or ONNX (Piper voices)."
+    )
     var framework: String
 
     @Argument(help: "The model file.")
@@ -39,19 +42,25 @@ struct ProbeModelCommand: AsyncParsableCommand {
         try await CLIContext.reportingErrors {
             let engine = InferenceFramework(rawValue: framework)
             guard let engine, [.llamaCpp, .whisperCpp, .stableDiffusionCpp, .onnx].contains(engine) else {
-                throw SDKError(.invalidInput, "probe-model checks language, speech, image and voice models (--framework LlamaCpp, WhisperCpp, StableDiffusionCpp or ONNX), not '\(framework)'")
+                throw SDKError(
+                    .invalidInput,
+                    "probe-model checks language, speech, image and voice models (--framework LlamaCpp, WhisperCpp, StableDiffusionCpp or ONNX), not '\(framework)'"
+                )
             }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-probe-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
-                modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data"), logger: logger
-            ))
+            let runtime = RunAnywhereRuntime(
+                configuration: RuntimeConfiguration(
+                    modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data"),
+                    logger: logger
+                ))
             let url = URL(fileURLWithPath: file).standardizedFileURL
             switch engine {
             case .stableDiffusionCpp:
                 runtime.frameworks.register(StableDiffusionAdapter(logger: logger))
                 try await runtime.loadDiffusionModel(modelPath: url.path, modelId: "probe", modelName: url.lastPathComponent)
-                _ = try await runtime.generateImage(prompt: "a", options: DiffusionGenerationOptions(width: 64, height: 64, steps: 1, seed: 1))
+                _ = try await runtime.generateImage(
+                    prompt: "a", options: DiffusionGenerationOptions(width: 64, height: 64, steps: 1, seed: 1))
                 await runtime.unloadDiffusionModel()
             case .onnx:
                 runtime.frameworks.register(SherpaOnnxAdapter(phonemizer: EspeakPhonemizer()))
@@ -60,7 +69,8 @@ struct ProbeModelCommand: AsyncParsableCommand {
                 await runtime.unloadTTSVoice()
             case .whisperCpp:
                 runtime.frameworks.register(WhisperCppAdapter(logger: logger))
-                try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .whisperCpp, modality: .speechRecognition)
+                try runtime.registerModel(
+                    id: "probe", name: url.lastPathComponent, url: url, framework: .whisperCpp, modality: .speechRecognition)
                 try await runtime.loadSTTModel("probe", options: ModelLoadOptions(threads: 1))
                 _ = try await runtime.transcribe(try AudioSamples(samples: [Float](repeating: 0, count: 8_000), sampleRate: 16_000))
                 await runtime.unloadSTTModel()
@@ -69,17 +79,22 @@ struct ProbeModelCommand: AsyncParsableCommand {
                 let loadOptions = ModelLoadOptions(contextLength: 256, threads: 1)
                 let pooling = try Self.pooling(url)
                 if pooling == 4 {
-                    try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .llamaCpp, modality: .reranking)
-                    _ = try await runtime.rerank(query: "Hello", documents: ["world"], model: "probe", options: RerankOptions(threads: 1), loadOptions: loadOptions)
+                    try runtime.registerModel(
+                        id: "probe", name: url.lastPathComponent, url: url, framework: .llamaCpp, modality: .reranking)
+                    _ = try await runtime.rerank(
+                        query: "Hello", documents: ["world"], model: "probe", options: RerankOptions(threads: 1), loadOptions: loadOptions)
                     await runtime.unloadModel(id: "probe")
                 } else if pooling != nil {
-                    try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .llamaCpp, modality: .embedding)
-                    _ = try await runtime.embed(["Hello", "world"], model: "probe", options: EmbeddingOptions(threads: 1), loadOptions: loadOptions)
+                    try runtime.registerModel(
+                        id: "probe", name: url.lastPathComponent, url: url, framework: .llamaCpp, modality: .embedding)
+                    _ = try await runtime.embed(
+                        ["Hello", "world"], model: "probe", options: EmbeddingOptions(threads: 1), loadOptions: loadOptions)
                     await runtime.unloadModel(id: "probe")
                 } else {
                     try runtime.registerModel(id: "probe", name: url.lastPathComponent, url: url, framework: .llamaCpp)
                     try await runtime.loadModel("probe", options: loadOptions)
-                    _ = try await runtime.generate("Hello", options: LLMGenerationOptions(maxTokens: 1, temperature: 0, threads: 1, applyChatTemplate: false))
+                    _ = try await runtime.generate(
+                        "Hello", options: LLMGenerationOptions(maxTokens: 1, temperature: 0, threads: 1, applyChatTemplate: false))
                     await runtime.unloadModel()
                 }
             }

@@ -14,9 +14,14 @@ struct ProgressLine {
             Terminal.standardError("warning: \(message)")
         case .progress(let update):
             let elapsed = (ContinuousClock.now - started).inSeconds
-            let eta = update.completedCount > 0 ? elapsed / Double(update.completedCount) * Double(update.totalCount - update.completedCount) : nil
-            line.show(String(format: "[%@] %d/%d %3.0f%% %@ • %.0fs elapsed%@", StatusLine.bar(update.progress), update.completedCount + 1,
-                             update.totalCount, update.progress * 100, update.currentScenario, elapsed, eta.map { String(format: ", ETA %.0fs", $0) } ?? ""))
+            let eta =
+                update.completedCount > 0
+                ? elapsed / Double(update.completedCount) * Double(update.totalCount - update.completedCount) : nil
+            line.show(
+                String(
+                    format: "[%@] %d/%d %3.0f%% %@ • %.0fs elapsed%@", StatusLine.bar(update.progress), update.completedCount + 1,
+                    update.totalCount, update.progress * 100, update.currentScenario, elapsed,
+                    eta.map { String(format: ", ETA %.0fs", $0) } ?? ""))
         case .result(let result):
             if let error = result.metrics.error {
                 line.clear()

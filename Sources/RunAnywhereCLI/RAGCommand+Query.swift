@@ -11,7 +11,8 @@ extension RAGCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var store: RAGDatabaseOption
         @Option(name: .long, help: "The collection to search.") var collection = RAGCollection.defaultName
-        @Option(name: .customLong("top-k"), help: "Passages retrieved (1 to \(RAGQueryOptions.maxTopK)).") var topK = RAGQueryOptions.defaultTopK
+        @Option(name: .customLong("top-k"), help: "Passages retrieved (1 to \(RAGQueryOptions.maxTopK)).") var topK = RAGQueryOptions
+            .defaultTopK
         @Option(name: .long, help: "Language model id (default: \(RunAnywhere.defaultModelID)).") var model: String?
         @Option(name: .customLong("max-tokens"), help: "Most tokens of the answer.") var maxTokens: Int?
         @Option(name: .long, help: "Sampling temperature, 0 to 2; 0 is greedy and deterministic.") var temperature: Float?
@@ -19,9 +20,11 @@ extension RAGCommand {
         @Option(name: .long, help: "CPU threads (default: all cores, at most 4).") var threads: Int?
         @Option(
             name: .long,
-            help: "Reranker id, or none: rerank \(RAGReranker.candidatesPerSource)× top-k passages and keep the best (default: the first downloaded reranker, if any)."
+            help:
+                "Reranker id, or none: rerank \(RAGReranker.candidatesPerSource)× top-k passages and keep the best (default: the first downloaded reranker, if any)."
         ) var reranker: String?
-        @Flag(name: .long, help: "Print one JSON object: answer, and sources [{document, text, score, rerankScore, …}] best first.") var json = false
+        @Flag(name: .long, help: "Print one JSON object: answer, and sources [{document, text, score, rerankScore, …}] best first.")
+        var json = false
         @Argument(help: "The question; '-' reads it from standard input.") var question: String
 
         /// One source of `--json`.
@@ -58,23 +61,29 @@ extension RAGCommand {
                 let threads = threads ?? settings.threads
                 options.threads = threads
                 let query = RAGQueryOptions(
-                    generation: options, model: model ?? RunAnywhere.defaultModelID, loadOptions: ModelLoadOptions(threads: threads), embeddingThreads: threads,
+                    generation: options, model: model ?? RunAnywhere.defaultModelID, loadOptions: ModelLoadOptions(threads: threads),
+                    embeddingThreads: threads,
                     reranker: try reranker.map(RAGReranker.init(parsing:)) ?? .automatic
                 )
                 let result = try await store.withSession { session in
-                    try await Self.stream(try await session.query(text, collection: collection, topK: topK, options: query), printing: !json)
+                    try await Self.stream(
+                        try await session.query(text, collection: collection, topK: topK, options: query), printing: !json)
                 }
                 if json {
-                    try JSONOutput.print(Output(
-                        answer: result.text, sources: result.sources.enumerated().map { index, source in
-                            Source(
-                                number: index + 1, document: source.documentPath, text: source.text, score: source.score, rerankScore: source.rerankScore,
-                                ordinal: source.ordinal, start: source.start, end: source.end
-                            )
-                        },
-                        collection: result.collection, reranker: result.reranker, model: result.generation.modelUsed, stopReason: result.generation.stopReason.rawValue,
-                        tokensUsed: result.generation.tokensUsed
-                    ))
+                    try JSONOutput.print(
+                        Output(
+                            answer: result.text,
+                            sources: result.sources.enumerated().map { index, source in
+                                Source(
+                                    number: index + 1, document: source.documentPath, text: source.text, score: source.score,
+                                    rerankScore: source.rerankScore,
+                                    ordinal: source.ordinal, start: source.start, end: source.end
+                                )
+                            },
+                            collection: result.collection, reranker: result.reranker, model: result.generation.modelUsed,
+                            stopReason: result.generation.stopReason.rawValue,
+                            tokensUsed: result.generation.tokensUsed
+                        ))
                 } else {
                     Terminal.write(Self.sourcesText(result.sources))
                 }

@@ -18,11 +18,14 @@ struct RerankCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(name: .long, help: "Reranker model id (default: the first downloaded reranker).") var model: String?
     @Option(name: .long, help: "Print only the N best documents.") var topN: Int?
-    @Flag(name: .long, help: "Print one JSON object: model, and results [{index, relevance_score, tokens, document}], best first.") var json = false
-    @Flag(name: .long, help: "Shorten a document whose pair with the query is longer than the model reads, instead of refusing it.") var truncate = false
+    @Flag(name: .long, help: "Print one JSON object: model, and results [{index, relevance_score, tokens, document}], best first.")
+    var json = false
+    @Flag(name: .long, help: "Shorten a document whose pair with the query is longer than the model reads, instead of refusing it.")
+    var truncate = false
     @Option(name: .long, help: "CPU threads.") var threads: Int?
     @Argument(help: "The query.") var query: String
-    @Argument(help: "The documents; '-' reads one document per line from standard input (blank lines are skipped).") var documents: [String] = []
+    @Argument(help: "The documents; '-' reads one document per line from standard input (blank lines are skipped).") var documents:
+        [String] = []
 
     /// One result of `--json`.
     struct Item: Encodable {
@@ -46,9 +49,11 @@ struct RerankCommand: AsyncParsableCommand {
             do {
                 inputs = try EmbedCommand.texts(documents) { FileHandle.standardInput.readDataToEndOfFile() }
             } catch let error as SDKError where error.code == .emptyInput {
-                throw SDKError(.emptyInput, documents.isEmpty
-                    ? "No documents given: pass the documents to rank after the query, or '-' to read one per line from standard input"
-                    : "Standard input has no lines of text: give one document per line")
+                throw SDKError(
+                    .emptyInput,
+                    documents.isEmpty
+                        ? "No documents given: pass the documents to rank after the query, or '-' to read one per line from standard input"
+                        : "Standard input has no lines of text: give one document per line")
             }
             let result = try await RunAnywhere.runtime().rerank(
                 query: query, documents: inputs, model: model, options: RerankOptions(topN: topN, truncate: truncate, threads: threads),

@@ -10,36 +10,64 @@ import RunAnywhereTelemetry
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the web app and an OpenAI-compatible API (chat, completions, transcriptions, speech, images, models) on this machine.",
-        discussion: "Binds to 127.0.0.1 unless told otherwise; another address needs an API key (--api-key-stdin). SIGINT or SIGTERM stops it gracefully."
+        abstract:
+            "Serve the web app and an OpenAI-compatible API (chat, completions, transcriptions, speech, images, models) on this machine.",
+        discussion:
+            "Binds to 127.0.0.1 unless told otherwise; another address needs an API key (--api-key-stdin). SIGINT or SIGTERM stops it gracefully."
     )
 
     @OptionGroup var global: GlobalOptions
     @Option(name: .long, help: "Address to listen on.") var host = "127.0.0.1"
     @Option(name: .long, help: "Port to listen on (0 picks a free one).") var port = 8080
-    @Flag(name: .customLong("api-key-stdin"), help: "Read an API key from standard input; clients then send 'Authorization: Bearer KEY'.") var apiKeyStdin = false
-    @Option(name: .customLong("cors"), help: "Let web pages from this origin call the API (repeatable); pages on any other origin but the server's own are refused.")
+    @Flag(name: .customLong("api-key-stdin"), help: "Read an API key from standard input; clients then send 'Authorization: Bearer KEY'.")
+    var apiKeyStdin = false
+    @Option(
+        name: .customLong("cors"),
+        help: "Let web pages from this origin call the API (repeatable); pages on any other origin but the server's own are refused.")
     var corsOrigins: [String] = []
-    @Option(name: .customLong("allowed-host"), help: "A host name clients may reach the server by, beyond loopback names and --host (repeatable; * for any).")
+    @Option(
+        name: .customLong("allowed-host"),
+        help: "A host name clients may reach the server by, beyond loopback names and --host (repeatable; * for any).")
     var allowedHosts: [String] = []
     @Option(name: .long, help: "CPU threads per generation (default: the model's).") var threads: Int?
-    @Option(name: .customLong("context-length"), help: "Context window for models loaded on demand (default: the model's, at most 4096).") var contextLength: Int?
-    @Option(name: .customLong("gpu-layers"), help: "Layers of each language model on the GPU; 0 keeps models on the CPU (default: as many as fit).") var gpuLayers: Int?
-    @Option(name: .customLong("batch-size"), help: "Prompt tokens evaluated per step (default: \(ModelLoadOptions().batchSize)); a GPU reads long prompts faster with 512.")
+    @Option(name: .customLong("context-length"), help: "Context window for models loaded on demand (default: the model's, at most 4096).")
+    var contextLength: Int?
+    @Option(
+        name: .customLong("gpu-layers"),
+        help: "Layers of each language model on the GPU; 0 keeps models on the CPU (default: as many as fit).") var gpuLayers: Int?
+    @Option(
+        name: .customLong("batch-size"),
+        help: "Prompt tokens evaluated per step (default: \(ModelLoadOptions().batchSize)); a GPU reads long prompts faster with 512.")
     var batchSize = ModelLoadOptions().batchSize
     @Option(name: .customLong("max-body"), help: "Largest request body in MiB.") var maxBodyMiB = 32
-    @Option(name: .customLong("telemetry-database"), help: "The BenchRunner runs served under /telemetry: a postgres:// URL or an SQLite file (default: the collector's file in the data folder).")
+    @Option(
+        name: .customLong("telemetry-database"),
+        help:
+            "The BenchRunner runs served under /telemetry: a postgres:// URL or an SQLite file (default: the collector's file in the data folder)."
+    )
     var telemetryDatabase: String?
     @Option(name: .customLong("rag-database"), help: RAGDatabaseOption.help) var ragDatabase: String?
     @Option(name: .long, help: "Generations per model at once, decoded together.") var parallel = 4
-    @Flag(name: .long, help: "Promise greedy requests reproducible output, as seeded ones always are: the same alone or among others, and in every process (llama.cpp's batch-invariant configuration; one long prompt alone reads more slowly).")
+    @Flag(
+        name: .long,
+        help:
+            "Promise greedy requests reproducible output, as seeded ones always are: the same alone or among others, and in every process (llama.cpp's batch-invariant configuration; one long prompt alone reads more slowly)."
+    )
     var reproducible = false
     @Option(name: .long, help: "Requests that may wait for a free generation slot; beyond them the server answers 503.") var queue = 16
-    @Option(name: .customLong("models-budget"), help: "Memory all loaded models may take, e.g. 4G or 512M (default: 3/4 of the available memory; 0: no limit).")
+    @Option(
+        name: .customLong("models-budget"),
+        help: "Memory all loaded models may take, e.g. 4G or 512M (default: 3/4 of the available memory; 0: no limit).")
     var modelsBudget: String?
-    @Option(name: .customLong("keep-alive"), help: "How long a model stays loaded after its last request: 300, 30s, 5m, 1h; -1 for ever, 0 to unload at once.")
+    @Option(
+        name: .customLong("keep-alive"),
+        help: "How long a model stays loaded after its last request: 300, 30s, 5m, 1h; -1 for ever, 0 to unload at once.")
     var keepAlive = "5m"
-    @Flag(name: .customLong("in-process-engines"), help: "Run models' engines inside the server instead of in a worker process each (runanywhere engine-worker); an engine's crash then ends the server.")
+    @Flag(
+        name: .customLong("in-process-engines"),
+        help:
+            "Run models' engines inside the server instead of in a worker process each (runanywhere engine-worker); an engine's crash then ends the server."
+    )
     var inProcessEngines = false
 
     func validate() throws {
@@ -55,14 +83,19 @@ struct ServeCommand: AsyncParsableCommand {
         if maxBodyMiB > largestBodyMiB { throw ValidationError("--max-body must be at most \(largestBodyMiB) MiB (1 TiB)") }
         if parallel < 1 || parallel > 64 { throw ValidationError("--parallel must be between 1 and 64") }
         if queue < 0 { throw ValidationError("--queue cannot be negative") }
-        if let modelsBudget, Self.bytes(modelsBudget) == nil { throw ValidationError("--models-budget must be a size such as 4G, 512M or 0 (below 8 EiB)") }
-        if KeepAlive(parsing: keepAlive) == nil { throw ValidationError("--keep-alive must be seconds or a duration such as 30s, 5m, 1h, or -1") }
+        if let modelsBudget, Self.bytes(modelsBudget) == nil {
+            throw ValidationError("--models-budget must be a size such as 4G, 512M or 0 (below 8 EiB)")
+        }
+        if KeepAlive(parsing: keepAlive) == nil {
+            throw ValidationError("--keep-alive must be seconds or a duration such as 30s, 5m, 1h, or -1")
+        }
     }
 
     /// Bytes of a size such as `4G`, `512M`, `1.5GiB` or `1048576`; nil for anything else,
     /// including sizes of 2^63 bytes or more (such as `1e300`), which no Int64 holds.
     static func bytes(_ text: String) -> Int64? {
-        let text = text.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: "IB", with: "").replacingOccurrences(of: "B", with: "")
+        let text = text.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: "IB", with: "").replacingOccurrences(
+            of: "B", with: "")
         let scales: [Character: Double] = ["K": 0x1p10, "M": 0x1p20, "G": 0x1p30, "T": 0x1p40]
         let (number, scale) = text.last.flatMap { scales[$0] }.map { (text.dropLast(), $0) } ?? (Substring(text), 1)
         guard let value = Double(number), value.isFinite, value >= 0, value * scale < 0x1p63 else { return nil }
@@ -72,14 +105,20 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         Self.limitMallocArenas()
         try await CLIContext.run(global, engineProcesses: !inProcessEngines) { context in
-            let key = apiKeyStdin ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
-            if apiKeyStdin, key?.isEmpty ?? true { throw SDKError(.invalidConfiguration, "--api-key-stdin read no key from standard input") }
+            let key =
+                apiKeyStdin
+                ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(
+                    in: .whitespacesAndNewlines) : nil
+            if apiKeyStdin, key?.isEmpty ?? true {
+                throw SDKError(.invalidConfiguration, "--api-key-stdin read no key from standard input")
+            }
             var logger = context.logger
             logger.logLevel = global.verbose ? .debug : .info
             var configuration = ServerConfiguration(
                 host: host, port: port, apiKey: key, corsOrigins: corsOrigins, maxBodySize: maxBodyMiB << 20, threads: threads,  // validate() keeps it to 1 TiB
                 loadOptions: ModelLoadOptions(
-                    contextLength: contextLength, threads: threads, batchSize: batchSize, parallel: parallel, queueLimit: queue, gpuLayers: gpuLayers,
+                    contextLength: contextLength, threads: threads, batchSize: batchSize, parallel: parallel, queueLimit: queue,
+                    gpuLayers: gpuLayers,
                     reproducible: reproducible
                 ),
                 keepAlive: KeepAlive(parsing: keepAlive) ?? .default, logger: logger
@@ -89,7 +128,8 @@ struct ServeCommand: AsyncParsableCommand {
             try configuration.validate()  // before anything is opened
             let database = telemetryDatabase ?? ProcessInfo.processInfo.environment["RUNANYWHERE_TELEMETRY_DATABASE"]
             do {
-                configuration.telemetryStore = try await TelemetryStores.open(database, dataDirectory: context.configuration.dataDirectory, logger: logger)
+                configuration.telemetryStore = try await TelemetryStores.open(
+                    database, dataDirectory: context.configuration.dataDirectory, logger: logger)
             } catch {
                 // The AI server does not depend on it: serve without the Telemetry page's data.
                 guard database == nil else { throw error }
@@ -101,9 +141,11 @@ struct ServeCommand: AsyncParsableCommand {
             let server = RunAnywhereServer(runtime: runtime, configuration: configuration)
             try await server.run { port in
                 let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
-                Terminal.standardError(server.servesWebApp
-                    ? "RunAnywhere is serving its web app at \(base)/ and the OpenAI API at \(base)/v1"
-                    : "RunAnywhere is serving the OpenAI API at \(base)/v1 (no web app: its files are not beside the binary; set RUNANYWHERE_WEB_APP)")
+                Terminal.standardError(
+                    server.servesWebApp
+                        ? "RunAnywhere is serving its web app at \(base)/ and the OpenAI API at \(base)/v1"
+                        : "RunAnywhere is serving the OpenAI API at \(base)/v1 (no web app: its files are not beside the binary; set RUNANYWHERE_WEB_APP)"
+                )
             }
         }
     }

@@ -5,7 +5,8 @@ import RunAnywhere
 struct SettingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings", abstract: "Show, change or reset the generation defaults.",
-        discussion: "Keys: \(GenerationSettings.keys.joined(separator: ", ")). `settings set systemPrompt \"\"` and `settings set threads auto` clear those.",
+        discussion:
+            "Keys: \(GenerationSettings.keys.joined(separator: ", ")). `settings set systemPrompt \"\"` and `settings set threads auto` clear those.",
         subcommands: [Show.self, Set.self, Reset.self], defaultSubcommand: Show.self
     )
 

@@ -27,14 +27,21 @@ struct SpeakCommand: AsyncParsableCommand {
             let words = text == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : text
             let runtime = try RunAnywhere.runtime()
             try await runtime.loadTTSModel(voice, options: ModelLoadOptions(threads: threads))
-            let speech = try await runtime.synthesize(words, options: TTSOptions(rate: rate, pitch: pitch, volume: volume, audioFormat: .wav))
+            let speech = try await runtime.synthesize(
+                words, options: TTSOptions(rate: rate, pitch: pitch, volume: volume, audioFormat: .wav))
             do {
                 try AtomicFile.write(speech.audioData, to: URL(fileURLWithPath: output))
             } catch {
                 throw SDKError.writeFailed("Cannot write \(output)", error)
             }
-            if json { return try JSONOutput.print(Report(output: output, sampleRate: speech.sampleRate, duration: speech.duration, metadata: speech.metadata)) }
-            Terminal.write(String(format: "Wrote %@: %.1f s of speech at %d Hz in %.2f s\n", output, speech.duration, speech.sampleRate, speech.metadata.processingTime))
+            if json {
+                return try JSONOutput.print(
+                    Report(output: output, sampleRate: speech.sampleRate, duration: speech.duration, metadata: speech.metadata))
+            }
+            Terminal.write(
+                String(
+                    format: "Wrote %@: %.1f s of speech at %d Hz in %.2f s\n", output, speech.duration, speech.sampleRate,
+                    speech.metadata.processingTime))
         }
     }
 }

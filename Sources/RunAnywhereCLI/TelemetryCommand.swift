@@ -14,7 +14,9 @@ struct TelemetryCommand: AsyncParsableCommand {
 
     /// Where runs are kept: `--database` or `$RUNANYWHERE_TELEMETRY_DATABASE`, else an SQLite file in the data folder.
     struct StoreOptions: ParsableArguments {
-        @Option(name: .long, help: "A postgres://user:password@host:port/database URL or an SQLite file (default: <data>/telemetry/telemetry.sqlite).")
+        @Option(
+            name: .long,
+            help: "A postgres://user:password@host:port/database URL or an SQLite file (default: <data>/telemetry/telemetry.sqlite).")
         var database: String?
 
         func open(_ context: CLIContext) async throws -> any TelemetryStore {
@@ -63,17 +65,27 @@ struct TelemetryCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
         @Option(name: .long, help: "Address to bind.") var host = "127.0.0.1"
         @Option(name: .long, help: "Port (0 picks a free one).") var port = 8000
-        @Flag(name: .customLong("api-key-stdin"), help: "Read an API key from standard input; clients then send 'Authorization: Bearer KEY'.") var apiKeyStdin = false
-        @Option(name: .customLong("allowed-host"), help: "A host name clients may reach the collector by, beyond loopback and --host (repeatable; * for any).")
+        @Flag(
+            name: .customLong("api-key-stdin"), help: "Read an API key from standard input; clients then send 'Authorization: Bearer KEY'.")
+        var apiKeyStdin = false
+        @Option(
+            name: .customLong("allowed-host"),
+            help: "A host name clients may reach the collector by, beyond loopback and --host (repeatable; * for any).")
         var allowedHosts: [String] = []
 
         func run() async throws {
             try await CLIContext.run(global) { context in
-                let key = apiKeyStdin ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
-                if apiKeyStdin, key?.isEmpty ?? true { throw SDKError(.invalidConfiguration, "--api-key-stdin read no key from standard input") }
+                let key =
+                    apiKeyStdin
+                    ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(
+                        in: .whitespacesAndNewlines) : nil
+                if apiKeyStdin, key?.isEmpty ?? true {
+                    throw SDKError(.invalidConfiguration, "--api-key-stdin read no key from standard input")
+                }
                 // Checked before the store is opened: nothing to close when the address is refused.
                 try TelemetryCollector.validate(host: host, port: port, apiKey: key)
-                var collector = TelemetryCollector(store: try await store.open(context), host: host, port: port, apiKey: key, logger: context.logger)
+                var collector = TelemetryCollector(
+                    store: try await store.open(context), host: host, port: port, apiKey: key, logger: context.logger)
                 collector.allowedHosts = allowedHosts
                 let kind = collector.store.kind
                 try await collector.run { port in
@@ -107,7 +119,10 @@ struct TelemetryCommand: AsyncParsableCommand {
                 }
                 let rows = records.map { record -> [String] in
                     let m = record.payload.metrics
-                    return [m.timestamp, m.deviceModel, m.modelID, m.backend, "\(m.fpsAvg)", "\(m.latencyP50Ms)", "\(m.latencyP95Ms)", String(m.runID.prefix(8))]
+                    return [
+                        m.timestamp, m.deviceModel, m.modelID, m.backend, "\(m.fpsAvg)", "\(m.latencyP50Ms)", "\(m.latencyP95Ms)",
+                        String(m.runID.prefix(8)),
+                    ]
                 }
                 Terminal.write(Terminal.table(["time", "device", "model", "backend", "fps", "p50 ms", "p95 ms", "run"], rows))
                 Terminal.standardError("\(records.count) of \(total) runs in \(kind)")
@@ -118,7 +133,8 @@ struct TelemetryCommand: AsyncParsableCommand {
     struct Summary: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "summary", abstract: "Medians and spread per device model, OS, model and backend, and regressions.",
-            discussion: "A regression: the median of a group's latest runs is worse than the median of the runs before them by more than the threshold (fps lower, or p95 latency higher). With --check the exit status is 3 when there is one."
+            discussion:
+                "A regression: the median of a group's latest runs is worse than the median of the runs before them by more than the threshold (fps lower, or p95 latency higher). With --check the exit status is 3 when there is one."
         )
         @OptionGroup var global: GlobalOptions
         @OptionGroup var store: StoreOptions
@@ -139,7 +155,8 @@ struct TelemetryCommand: AsyncParsableCommand {
                 let query = filters.query(limit: TelemetryRoutes.summaryWindow)
                 let (records, kind) = try await store.with(context) { store in (try await store.runs(query), store.kind) }
                 let groups = TelemetrySummary.groups(records)
-                let regressions = RegressionCheck(latestRuns: latest, baselineRuns: baseline, thresholdPercent: threshold).regressions(records)
+                let regressions = RegressionCheck(latestRuns: latest, baselineRuns: baseline, thresholdPercent: threshold).regressions(
+                    records)
                 if json {
                     struct Body: Encodable {
                         let runs: Int
@@ -148,7 +165,10 @@ struct TelemetryCommand: AsyncParsableCommand {
                     }
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    Terminal.write(String(decoding: try encoder.encode(Body(runs: records.count, groups: groups, regressions: regressions)), as: UTF8.self) + "\n")
+                    Terminal.write(
+                        String(
+                            decoding: try encoder.encode(Body(runs: records.count, groups: groups, regressions: regressions)), as: UTF8.self
+                        ) + "\n")
                 } else {
                     Terminal.write(Self.text(groups, regressions, runs: records.count, store: kind))
                 }
@@ -159,15 +179,20 @@ struct TelemetryCommand: AsyncParsableCommand {
         private static func text(_ groups: [TelemetryGroup], _ regressions: [TelemetryRegression], runs: Int, store: String) -> String {
             func number(_ value: Double) -> String { String(format: value >= 100 ? "%.0f" : "%.2f", value) }
             let rows = groups.map { g in
-                [g.deviceModel, g.osVersion, g.modelID, g.backend, "\(g.runs)", number(g.fpsMedian), "\(number(g.fpsSpread.p25))–\(number(g.fpsSpread.p75))",
-                 number(g.latencyP50MedianMs), number(g.latencyP95MedianMs), number(g.coldStartMedianMs)]
+                [
+                    g.deviceModel, g.osVersion, g.modelID, g.backend, "\(g.runs)", number(g.fpsMedian),
+                    "\(number(g.fpsSpread.p25))–\(number(g.fpsSpread.p75))",
+                    number(g.latencyP50MedianMs), number(g.latencyP95MedianMs), number(g.coldStartMedianMs),
+                ]
             }
-            var text = Terminal.table(["device", "OS", "model", "backend", "runs", "fps", "fps p25–p75", "p50 ms", "p95 ms", "cold ms"], rows)
+            var text = Terminal.table(
+                ["device", "OS", "model", "backend", "runs", "fps", "fps p25–p75", "p50 ms", "p95 ms", "cold ms"], rows)
             text += "\(runs) runs in \(store).\n"
             if regressions.isEmpty { return text + "No regressions.\n" }
             text += "\n" + Terminal.red("Regressions:") + "\n"
             for r in regressions {
-                text += "  \(r.deviceModel) · \(r.modelID) · \(r.backend): \(r.metric) \(number(r.baseline)) → \(number(r.latest)) (\(r.changePercent)% worse, \(r.latestRuns) latest vs \(r.baselineRuns) before)\n"
+                text +=
+                    "  \(r.deviceModel) · \(r.modelID) · \(r.backend): \(r.metric) \(number(r.baseline)) → \(number(r.latest)) (\(r.changePercent)% worse, \(r.latestRuns) latest vs \(r.baselineRuns) before)\n"
             }
             return text
         }
@@ -205,7 +230,8 @@ struct TelemetryCommand: AsyncParsableCommand {
     }
 
     struct Devices: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "devices", abstract: "The devices registered by the SDK in staging or production.")
+        static let configuration = CommandConfiguration(
+            commandName: "devices", abstract: "The devices registered by the SDK in staging or production.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var store: StoreOptions
         @Option(name: .long, help: "How many devices (1 to 1000).") var limit = 20
@@ -217,11 +243,15 @@ struct TelemetryCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CLIContext.run(global) { context in
-                let (devices, total) = try await store.with(context) { store in (try await store.devices(limit: limit, offset: 0), try await store.deviceCount()) }
+                let (devices, total) = try await store.with(context) { store in
+                    (try await store.devices(limit: limit, offset: 0), try await store.deviceCount())
+                }
                 if json { return try JSONOutput.print(devices) }
                 let rows = devices.map { device in
-                    [device.deviceID, device.registration.environment, device.registration.osVersion, device.registration.sdkVersion,
-                     device.registeredAt.formatted(.iso8601), device.lastSeenAt.formatted(.iso8601)]
+                    [
+                        device.deviceID, device.registration.environment, device.registration.osVersion, device.registration.sdkVersion,
+                        device.registeredAt.formatted(.iso8601), device.lastSeenAt.formatted(.iso8601),
+                    ]
                 }
                 Terminal.write(Terminal.table(["device", "environment", "OS", "SDK", "registered", "last seen"], rows))
                 Terminal.standardError("\(devices.count) of \(total) devices")
@@ -230,7 +260,8 @@ struct TelemetryCommand: AsyncParsableCommand {
     }
 
     struct Events: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "events", abstract: "The newest analytics events the SDK sent in staging or production.")
+        static let configuration = CommandConfiguration(
+            commandName: "events", abstract: "The newest analytics events the SDK sent in staging or production.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var store: StoreOptions
         @Option(name: .long, help: "Only events from this device (its id from `telemetry devices`).") var device: String?
@@ -240,13 +271,17 @@ struct TelemetryCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard (1...1000).contains(limit) else { throw ValidationError("--limit must be from 1 to 1000") }
-            if let type, !AnalyticsEvent.types.contains(type) { throw ValidationError("--type must be one of \(AnalyticsEvent.types.sorted().joined(separator: ", "))") }
+            if let type, !AnalyticsEvent.types.contains(type) {
+                throw ValidationError("--type must be one of \(AnalyticsEvent.types.sorted().joined(separator: ", "))")
+            }
         }
 
         func run() async throws {
             try await CLIContext.run(global) { context in
                 let query = AnalyticsQuery(deviceID: device, type: type, limit: limit)
-                let (records, total) = try await store.with(context) { store in (try await store.analyticsEvents(query), try await store.analyticsEventCount(query)) }
+                let (records, total) = try await store.with(context) { store in
+                    (try await store.analyticsEvents(query), try await store.analyticsEventCount(query))
+                }
                 if json { return try JSONOutput.print(records) }
                 let rows = records.map { record -> [String] in
                     let model: String
@@ -254,7 +289,10 @@ struct TelemetryCommand: AsyncParsableCommand {
                     case .text(let text)?: model = text
                     default: model = ""
                     }
-                    return [record.event.occurredAt, record.event.type, model, String(record.deviceID.prefix(8)), String(record.event.id.prefix(8))]
+                    return [
+                        record.event.occurredAt, record.event.type, model, String(record.deviceID.prefix(8)),
+                        String(record.event.id.prefix(8)),
+                    ]
                 }
                 Terminal.write(Terminal.table(["time", "type", "model", "device", "event"], rows))
                 Terminal.standardError("\(records.count) of \(total) events")

@@ -26,8 +26,10 @@ struct TokenizeCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var flags: TokenizerFlags
     @Flag(name: .customLong("with-pieces"), help: "Show each token with its piece of text.") var withPieces = false
-    @Flag(name: .customLong("no-special"), help: "Add no special tokens around the text (no beginning-of-text token).") var noSpecial = false
-    @Flag(name: .customLong("no-parse-special"), help: "Read special-token text such as <|im_start|> as plain text.") var noParseSpecial = false
+    @Flag(name: .customLong("no-special"), help: "Add no special tokens around the text (no beginning-of-text token).") var noSpecial =
+        false
+    @Flag(name: .customLong("no-parse-special"), help: "Read special-token text such as <|im_start|> as plain text.") var noParseSpecial =
+        false
     @Argument(help: "The text; '-' reads it from standard input.") var text: String
 
     /// A token for `--json --with-pieces`: its piece as text, or as its bytes when they are not whole UTF-8.
@@ -37,7 +39,11 @@ struct TokenizeCommand: AsyncParsableCommand {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(piece.id, forKey: .id)
-            if let text = piece.text { try container.encode(text, forKey: .piece) } else { try container.encode(piece.bytes, forKey: .piece) }
+            if let text = piece.text {
+                try container.encode(text, forKey: .piece)
+            } else {
+                try container.encode(piece.bytes, forKey: .piece)
+            }
         }
     }
 
@@ -56,7 +62,9 @@ struct TokenizeCommand: AsyncParsableCommand {
                 let width = pieces.map { String($0.id).count }.max() ?? 1
                 let lines = pieces.map { piece in
                     let id = String(piece.id)
-                    let shown = piece.text.map(\.debugDescription) ?? "<" + piece.bytes.map { String(format: "0x%02X", $0) }.joined(separator: " ") + ">"
+                    let shown =
+                        piece.text.map(\.debugDescription) ?? "<" + piece.bytes.map { String(format: "0x%02X", $0) }.joined(separator: " ")
+                        + ">"
                     return String(repeating: " ", count: width - id.count) + id + "  " + shown + "\n"
                 }
                 Terminal.write(lines.joined())
@@ -75,14 +83,17 @@ struct DetokenizeCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var flags: TokenizerFlags
-    @Argument(help: "Token ids, separated by spaces or commas (the output of `tokenize`, or its JSON array); '-' reads them from standard input.")
+    @Argument(
+        help: "Token ids, separated by spaces or commas (the output of `tokenize`, or its JSON array); '-' reads them from standard input.")
     var tokens: [String]
 
     /// The ids in `arguments`: numbers separated by spaces, commas and brackets.
     static func ids(_ arguments: [String]) throws -> [Int32] {
         let words = arguments.joined(separator: " ").split { " \t\n\r,[]".contains($0) }
         return try words.map { word in
-            guard let id = Int32(word) else { throw SDKError(.invalidInput, "'\(word)' is not a token id (a whole number from 0 to \(Int32.max))") }
+            guard let id = Int32(word) else {
+                throw SDKError(.invalidInput, "'\(word)' is not a token id (a whole number from 0 to \(Int32.max))")
+            }
             return id
         }
     }

@@ -18,8 +18,9 @@ struct TranscribeCommand: AsyncParsableCommand {
         try await CLIContext.run(global) { _ in
             let runtime = try RunAnywhere.runtime()
             let audio = try await runtime.decodeAudio(contentsOf: URL(fileURLWithPath: file))
-            let output = try await runtime.transcribe(audio, model: model, options: STTOptions(language: language, threads: threads),
-                                                      loadOptions: ModelLoadOptions(threads: threads))
+            let output = try await runtime.transcribe(
+                audio, model: model, options: STTOptions(language: language, threads: threads),
+                loadOptions: ModelLoadOptions(threads: threads))
             if json { return try JSONOutput.print(output) }
             Terminal.write(output.text + "\n")
         }

@@ -32,13 +32,15 @@ struct VoiceCommand: AsyncParsableCommand {
             let audio = try await RunAnywhere.runtime().decodeAudio(contentsOf: URL(fileURLWithPath: file))
             let config = ModularPipelineConfig(
                 llmModelId: model, ttsVoiceId: voice, enableSpeakerDiarization: diarization,
-                generationOptions: LLMGenerationOptions(maxTokens: maxTokens, temperature: temperature, streamingEnabled: true), threads: threads
+                generationOptions: LLMGenerationOptions(maxTokens: maxTokens, temperature: temperature, streamingEnabled: true),
+                threads: threads
             )
             let pipeline = try await RunAnywhere.createVoicePipeline(config: config)
             var turn: VoiceTurn?
             for try await event in await pipeline.processTurn(audio) {
                 switch event {
-                case .transcribed(let text) where !json: Terminal.write(Terminal.bold("You said: ") + text.text + "\n" + Terminal.bold("Reply: "))
+                case .transcribed(let text) where !json:
+                    Terminal.write(Terminal.bold("You said: ") + text.text + "\n" + Terminal.bold("Reply: "))
                 case .responseText(let piece) where !json: Terminal.write(piece)
                 case .noSpeech where !json: Terminal.write("No speech was detected.\n")
                 case .completed(let finished): turn = finished
@@ -54,12 +56,18 @@ struct VoiceCommand: AsyncParsableCommand {
                 }
             }
             if json {
-                return try JSONOutput.print(Report(transcript: turn.transcript, response: turn.response, speechSegments: turn.speechSegments,
-                                                   timings: turn.timings, output: turn.audio == nil ? nil : output, replyDuration: turn.audio?.duration))
+                return try JSONOutput.print(
+                    Report(
+                        transcript: turn.transcript, response: turn.response, speechSegments: turn.speechSegments,
+                        timings: turn.timings, output: turn.audio == nil ? nil : output, replyDuration: turn.audio?.duration))
             }
             let t = turn.timings
             if !turn.response.isEmpty { Terminal.write("\n") }
-            Terminal.write(Terminal.dim(String(format: "VAD %.0f ms • STT %.0f ms • LLM %.0f ms • TTS %.0f ms • total %.0f ms", t.vadMs ?? 0, t.sttMs, t.llmMs, t.ttsMs, t.totalMs)) + "\n")
+            Terminal.write(
+                Terminal.dim(
+                    String(
+                        format: "VAD %.0f ms • STT %.0f ms • LLM %.0f ms • TTS %.0f ms • total %.0f ms", t.vadMs ?? 0, t.sttMs, t.llmMs,
+                        t.ttsMs, t.totalMs)) + "\n")
             if let output, turn.audio != nil { Terminal.write("Reply written to \(output)\n") }
         }
     }

@@ -68,7 +68,9 @@ final class EspeakTTSService: TTSService {
                 engine.api.espeak_Synth(pointer, strlen(pointer) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, box.toOpaque())
             }
             if cancellation.isCancelled { throw CancellationError() }
-            guard status == EE_OK else { throw SDKError(.generationFailed, "eSpeak NG could not speak the text (error \(status.rawValue))") }
+            guard status == EE_OK else {
+                throw SDKError(.generationFailed, "eSpeak NG could not speak the text (error \(status.rawValue))")
+            }
             return try AudioSamples(samples: collector.samples, sampleRate: engine.sampleRate)
         }
     }

@@ -26,7 +26,8 @@ final class EspeakEngine: Sendable {
 
     /// `$RUNANYWHERE_ESPEAK_LIB`, then the engines cache, then the system's libespeak-ng.so.1.
     static func candidatePaths() -> [String] {
-        EngineLibraryLocator.candidates(environmentVariable: "RUNANYWHERE_ESPEAK_LIB", engine: "espeak-ng", fileName: "libespeak-ng", systemName: "libespeak-ng.so.1")
+        EngineLibraryLocator.candidates(
+            environmentVariable: "RUNANYWHERE_ESPEAK_LIB", engine: "espeak-ng", fileName: "libespeak-ng", systemName: "libespeak-ng.so.1")
     }
 
     /// Opens the first library that exists among `candidates` and starts espeak-ng (cached per
@@ -34,7 +35,9 @@ final class EspeakEngine: Sendable {
     static func load(candidates: [String] = candidatePaths()) throws -> EspeakEngine {
         try libraries.library(candidates: candidates, load: ra_espeak_api_load) { api, path in
             let rate = api.espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
-            guard rate > 0 else { throw SDKError(.frameworkNotAvailable, "eSpeak NG could not start (its voice data, espeak-ng-data, is missing?)") }
+            guard rate > 0 else {
+                throw SDKError(.frameworkNotAvailable, "eSpeak NG could not start (its voice data, espeak-ng-data, is missing?)")
+            }
             api.espeak_SetSynthCallback { wav, count, events in
                 guard let wav, count > 0, let box = events?.pointee.user_data else { return 0 }
                 let collector = Unmanaged<SampleCollector>.fromOpaque(box).takeUnretainedValue()

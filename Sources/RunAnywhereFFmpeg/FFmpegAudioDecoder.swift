@@ -32,8 +32,9 @@ public struct FFmpegAudioDecoder: AudioFileDecoder {
         var decodedRate: Int32 = 0
         var message = [CChar](repeating: 0, count: 512)
         let status = data.withUnsafeBytes { raw in
-            ra_ffmpeg_decode(&api, raw.bindMemory(to: UInt8.self).baseAddress!, raw.count, Int32(rate), maxSamples,
-                             &samples, &count, &decodedRate, &message, message.count)
+            ra_ffmpeg_decode(
+                &api, raw.bindMemory(to: UInt8.self).baseAddress!, raw.count, Int32(rate), maxSamples,
+                &samples, &count, &decodedRate, &message, message.count)
         }
         guard status == 0, let samples else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -56,9 +57,11 @@ enum FFmpegLibraries {
 
     /// The function tables of the libraries in `directory`, or on the system's library path.
     static func load(directory: String?) throws -> ra_ffmpeg_api {
-        try libraries.library(candidates: [directory ?? ""], load: { path, table, error, size in
-            let folder = String(cString: path)
-            return folder.isEmpty ? ra_ffmpeg_api_load(nil, table, error, size) : ra_ffmpeg_api_load(path, table, error, size)
-        }, setup: { api, _ in api })
+        try libraries.library(
+            candidates: [directory ?? ""],
+            load: { path, table, error, size in
+                let folder = String(cString: path)
+                return folder.isEmpty ? ra_ffmpeg_api_load(nil, table, error, size) : ra_ffmpeg_api_load(path, table, error, size)
+            }, setup: { api, _ in api })
     }
 }

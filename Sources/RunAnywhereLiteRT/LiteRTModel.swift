@@ -37,7 +37,8 @@ public final class LiteRTModel {
         let flatbuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: Int(RA_LITERT_HOST_ALIGNMENT))
         flatbuffer.copyBytes(from: data)
         do {
-            try library.check(api.LiteRtCreateModelFromBuffer(environment, flatbuffer.baseAddress!, flatbuffer.count, &model), "read the model")
+            try library.check(
+                api.LiteRtCreateModelFromBuffer(environment, flatbuffer.baseAddress!, flatbuffer.count, &model), "read the model")
             guard let model else { throw SDKError(.generationFailed, "LiteRT read no model") }
             let (input, output) = try Self.signatureTensors(of: model, api: api, library: library)
             try library.check(api.LiteRtCreateOptions(&options), "create compilation options")
@@ -116,7 +117,10 @@ public final class LiteRTModel {
         try library.check(api.LiteRtGetSignatureInputTensorByIndex(signature, 0, &input), "find the input")
         try library.check(api.LiteRtGetSignatureOutputTensorByIndex(signature, 0, &output), "find the output")
         guard let input, let output else { throw SDKError(.generationFailed, "LiteRT gave no input or output tensor") }
-        return try (rankedType(of: input, role: "input", api: api, library: library), rankedType(of: output, role: "output", api: api, library: library))
+        return try (
+            rankedType(of: input, role: "input", api: api, library: library),
+            rankedType(of: output, role: "output", api: api, library: library)
+        )
     }
 
     private static func rankedType(
@@ -126,14 +130,18 @@ public final class LiteRTModel {
         try library.check(api.LiteRtGetRankedTensorType(tensor, &type), "read the \(role)'s type (it must have a fixed rank)")
         let shape = Self.shape(of: type)
         guard type.element_type == RA_LITERT_FLOAT32, !shape.isEmpty, shape.allSatisfy({ $0 > 0 }) else {
-            throw SDKError(.invalidInput, "The model's \(role) must be float32 with a fixed shape; it is element type \(type.element_type), shape \(shape)")
+            throw SDKError(
+                .invalidInput,
+                "The model's \(role) must be float32 with a fixed shape; it is element type \(type.element_type), shape \(shape)")
         }
         return type
     }
 
     private static func shape(of type: ra_litert_ranked_tensor_type) -> [Int] {
-        withUnsafeBytes(of: type.dimensions) { Array($0.bindMemory(to: Int32.self).prefix(Int(min(type.rank, UInt32(RA_LITERT_MAX_RANK))))) }
-            .map(Int.init)
+        withUnsafeBytes(of: type.dimensions) {
+            Array($0.bindMemory(to: Int32.self).prefix(Int(min(type.rank, UInt32(RA_LITERT_MAX_RANK)))))
+        }
+        .map(Int.init)
     }
 
     /// XNNPACK's thread count, given as LiteRT's CPU options ("xnnpack" opaque options).

@@ -138,11 +138,12 @@ final class BatchScheduler: @unchecked Sendable {
     /// Keeps what the request may reuse of the sequence's memory and prepares its sampler.
     private func begin(_ generation: LlamaGeneration, in slot: Int) {
         var cache = caches[slot]
-        var reused = switch (generation.request.reuseCache, generation.decodesAlone) {
-        case (false, _): 0
-        case (true, true): cache.reusablePrefix(of: generation.prompt.tokens, threads: generation.threads)
-        case (true, false): cache.commonPrefix(of: generation.prompt.tokens)
-        }
+        var reused =
+            switch (generation.request.reuseCache, generation.decodesAlone) {
+            case (false, _): 0
+            case (true, true): cache.reusablePrefix(of: generation.prompt.tokens, threads: generation.threads)
+            case (true, false): cache.commonPrefix(of: generation.prompt.tokens)
+            }
         // An image is evaluated whole: a prefix that ends inside one keeps none of it.
         if let image = generation.prompt.images.first(where: { $0.start < reused && reused < $0.start + $0.count }) {
             reused = image.start
@@ -167,7 +168,8 @@ final class BatchScheduler: @unchecked Sendable {
     /// gets its next token.
     private func step() {
         for slot in slots.indices where slots[slot]?.emitter.isCancelled == true { end(slot, .cancelled) }
-        var reading: [Int] = [], decoding: [Int] = []
+        var reading: [Int] = []
+        var decoding: [Int] = []
         for slot in slots.indices {
             guard let generation = slots[slot] else { continue }
             if generation.isReadingPrompt {
@@ -177,7 +179,11 @@ final class BatchScheduler: @unchecked Sendable {
                     reading.append(slot)
                 }
             } else if generation.pending != nil {
-                if generation.decodesAlone { decodeTogether([slot], reading: [], threads: generation.threads) } else { decoding.append(slot) }
+                if generation.decodesAlone {
+                    decodeTogether([slot], reading: [], threads: generation.threads)
+                } else {
+                    decoding.append(slot)
+                }
             }
         }
         if decoding.isEmpty, reading.count == 1, let slot = reading.first, let generation = slots[slot] {
@@ -209,14 +215,16 @@ final class BatchScheduler: @unchecked Sendable {
     /// Reports the prompt read and samples the first token from the batch's output `output`.
     private func promptRead(_ generation: LlamaGeneration, in slot: Int, output: Int32) {
         if !generation.request.images.isEmpty {
-            generation.emitter.emit(.imagesEncoded(
-                count: generation.imagesEncoded, tokens: generation.prompt.imageTokenCount, seconds: generation.imageEncodeSeconds
-            ))
+            generation.emitter.emit(
+                .imagesEncoded(
+                    count: generation.imagesEncoded, tokens: generation.prompt.imageTokenCount, seconds: generation.imageEncodeSeconds
+                ))
         }
-        generation.emitter.emit(.promptProcessed(
-            evaluated: generation.prompt.tokens.count - generation.reused, cached: generation.reused,
-            seconds: (ContinuousClock.now - generation.promptStarted).inSeconds
-        ))
+        generation.emitter.emit(
+            .promptProcessed(
+                evaluated: generation.prompt.tokens.count - generation.reused, cached: generation.reused,
+                seconds: (ContinuousClock.now - generation.promptStarted).inSeconds
+            ))
         sample([(slot, output)])
     }
 
@@ -350,10 +358,12 @@ final class BatchScheduler: @unchecked Sendable {
         api.llama_set_n_threads(context, threads, threads)
         if let flag {
             // llama.cpp polls this between graph nodes, so even a long prompt chunk stops promptly.
-            api.llama_set_abort_callback(context, { data in
-                guard let data else { return false }
-                return Unmanaged<CancellationFlag>.fromOpaque(data).takeUnretainedValue().isCancelled
-            }, Unmanaged.passUnretained(flag).toOpaque())
+            api.llama_set_abort_callback(
+                context,
+                { data in
+                    guard let data else { return false }
+                    return Unmanaged<CancellationFlag>.fromOpaque(data).takeUnretainedValue().isCancelled
+                }, Unmanaged.passUnretained(flag).toOpaque())
         } else {
             api.llama_set_abort_callback(context, nil, nil)
         }
@@ -423,7 +433,9 @@ final class BatchScheduler: @unchecked Sendable {
             var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
             api.llama_sampler_apply(grammar, &array)
         }
-        guard candidates.contains(where: { $0.logit != -Float.infinity }), let chosen = sampler.sample(among: &candidates) else { return nil }
+        guard candidates.contains(where: { $0.logit != -Float.infinity }), let chosen = sampler.sample(among: &candidates) else {
+            return nil
+        }
         api.llama_sampler_accept(grammar, chosen)
         return chosen
     }

@@ -53,7 +53,9 @@ public enum BertEmbeddingConverter {
     }
 
     /// The metadata llama.cpp's BERT and its `bert` tokenizer read.
-    private static func metadata(_ config: BertSourceConfiguration, _ vocabulary: BertVocabulary, name: String?) -> [(String, GGUFWriter.Value)] {
+    private static func metadata(_ config: BertSourceConfiguration, _ vocabulary: BertVocabulary, name: String?) -> [(
+        String, GGUFWriter.Value
+    )] {
         var values: [(String, GGUFWriter.Value)] = [("general.architecture", .string("bert")), ("general.type", .string("model"))]
         if let name { values.append(("general.name", .string(name))) }
         if let license = config.license { values.append(("general.license", .string(license))) }
@@ -98,18 +100,26 @@ public enum BertEmbeddingConverter {
         for tensor in file.tensors {
             guard let name = try BertTensorMapping.llamaName(of: tensor.name) else { continue }
             guard wanted.contains(name) else {
-                throw SDKError.fileManagement(.invalidModelFormat, "model.safetensors has the tensor \(tensor.name), which a BERT of config.json's shape (\(config.layerCount) layers) does not have")
+                throw SDKError.fileManagement(
+                    .invalidModelFormat,
+                    "model.safetensors has the tensor \(tensor.name), which a BERT of config.json's shape (\(config.layerCount) layers) does not have"
+                )
             }
             if let other = sources.updateValue(tensor, forKey: name) {
-                throw SDKError.fileManagement(.invalidModelFormat, "model.safetensors has both \(other.name) and \(tensor.name), which are the same tensor")
+                throw SDKError.fileManagement(
+                    .invalidModelFormat, "model.safetensors has both \(other.name) and \(tensor.name), which are the same tensor")
             }
         }
         return try targets.map { target in
             guard let source = sources[target.name] else {
-                throw SDKError.fileManagement(.invalidModelFormat, "model.safetensors has no tensor for llama.cpp's \(target.name) (truncated or not a BERT checkpoint?)")
+                throw SDKError.fileManagement(
+                    .invalidModelFormat,
+                    "model.safetensors has no tensor for llama.cpp's \(target.name) (truncated or not a BERT checkpoint?)")
             }
             guard source.shape == target.shape else {
-                throw SDKError.fileManagement(.invalidModelFormat, "model.safetensors' \(source.name) has the shape \(source.shape); config.json makes it \(target.shape)")
+                throw SDKError.fileManagement(
+                    .invalidModelFormat,
+                    "model.safetensors' \(source.name) has the shape \(source.shape); config.json makes it \(target.shape)")
             }
             let data: Data
             if target.storedAsBFloat16 {
@@ -119,7 +129,9 @@ public enum BertEmbeddingConverter {
             } else {
                 data = try file.floats(of: source.name).withUnsafeBytes { Data($0) }
             }
-            return GGUFWriter.Tensor(name: target.name, shape: target.shape.reversed().map(UInt64.init), type: target.storedAsBFloat16 ? BFloat16.ggmlType : 0, data: data)
+            return GGUFWriter.Tensor(
+                name: target.name, shape: target.shape.reversed().map(UInt64.init), type: target.storedAsBFloat16 ? BFloat16.ggmlType : 0,
+                data: data)
         }
     }
 }

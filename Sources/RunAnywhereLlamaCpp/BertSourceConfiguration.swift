@@ -33,17 +33,23 @@ struct BertSourceConfiguration {
         let config = try Self.decode(Config.self, from: directory.appendingPathComponent("config.json"), required: true)!
         let name = directory.lastPathComponent
         guard config.modelType == "bert" else {
-            throw SDKError.fileManagement(.invalidModelFormat, "\(name) holds a \(config.modelType ?? "model of no model_type") (config.json), not a BERT model")
+            throw SDKError.fileManagement(
+                .invalidModelFormat, "\(name) holds a \(config.modelType ?? "model of no model_type") (config.json), not a BERT model")
         }
         if let activation = config.hiddenAct, activation != "gelu" {
             throw SDKError.fileManagement(.invalidModelFormat, "\(name) uses the activation \(activation); llama.cpp's BERT runs GELU")
         }
         if let positions = config.positionEmbeddingType, positions != "absolute" {
-            throw SDKError.fileManagement(.invalidModelFormat, "\(name) has \(positions) position embeddings; llama.cpp's BERT reads absolute ones")
+            throw SDKError.fileManagement(
+                .invalidModelFormat, "\(name) has \(positions) position embeddings; llama.cpp's BERT reads absolute ones")
         }
-        let sizes = [config.hiddenSize, config.intermediateSize, config.numHiddenLayers, config.numAttentionHeads, config.maxPositionEmbeddings, config.vocabSize]
+        let sizes = [
+            config.hiddenSize, config.intermediateSize, config.numHiddenLayers, config.numAttentionHeads, config.maxPositionEmbeddings,
+            config.vocabSize,
+        ]
         guard sizes.allSatisfy({ (1...1 << 24).contains($0) }), (1...64).contains(config.typeVocabSize ?? 2),
-              config.hiddenSize % config.numAttentionHeads == 0 else {
+            config.hiddenSize % config.numAttentionHeads == 0
+        else {
             throw SDKError.fileManagement(.invalidModelFormat, "\(name)'s config.json gives an impossible shape: \(sizes)")
         }
         hiddenSize = config.hiddenSize
@@ -55,7 +61,8 @@ struct BertSourceConfiguration {
         vocabularySize = config.vocabSize
         layerNormEpsilon = Float(config.layerNormEps ?? 1e-12)
 
-        let tokenizer = try Self.decode(TokenizerFiles.self, from: directory.appendingPathComponent("tokenizer_config.json"), required: false)
+        let tokenizer = try Self.decode(
+            TokenizerFiles.self, from: directory.appendingPathComponent("tokenizer_config.json"), required: false)
         let map = try Self.decode(TokenizerFiles.self, from: directory.appendingPathComponent("special_tokens_map.json"), required: false)
         var special = SpecialTokens()
         for files in [tokenizer, map].compactMap({ $0 }) {
@@ -75,14 +82,17 @@ struct BertSourceConfiguration {
     /// llama.cpp's pooling type for the first pooling module of `modules.json`.
     private static func pooling(in directory: URL) throws -> Pooling? {
         guard let modules = try decode([Module].self, from: directory.appendingPathComponent("modules.json"), required: false),
-              let module = modules.first(where: { $0.type.hasSuffix("Pooling") }) else { return nil }
+            let module = modules.first(where: { $0.type.hasSuffix("Pooling") })
+        else { return nil }
         let url = directory.appendingPathComponent(module.path).appendingPathComponent("config.json")
         let pooling = try decode(PoolingConfig.self, from: url, required: true)!
         if pooling.poolingModeMeanTokens == true { return .mean }
         if pooling.poolingModeClsToken == true { return .cls }
         if pooling.poolingModeLasttoken == true { return .last }
         if let mode = pooling.poolingMode, let type = ["mean": Pooling.mean, "cls": .cls, "lasttoken": .last][mode] { return type }
-        throw SDKError.fileManagement(.invalidModelFormat, "\(module.path)/config.json asks for a pooling llama.cpp does not run (it runs mean, CLS and last-token pooling)")
+        throw SDKError.fileManagement(
+            .invalidModelFormat,
+            "\(module.path)/config.json asks for a pooling llama.cpp does not run (it runs mean, CLS and last-token pooling)")
     }
 
     /// The `license:` of the front matter of `README.md` (a Hugging Face model card), if any.
@@ -108,14 +118,18 @@ struct BertSourceConfiguration {
         } catch {
             // The keys as the file spells them (hidden_size, not hiddenSize).
             func path(_ keys: [any CodingKey]) -> String {
-                keys.map { $0.intValue.map(String.init) ?? $0.stringValue.reduce(into: "") { $0 += $1.isUppercase ? "_\($1.lowercased())" : String($1) } }
-                    .joined(separator: ".")
+                keys.map {
+                    $0.intValue.map(String.init)
+                        ?? $0.stringValue.reduce(into: "") { $0 += $1.isUppercase ? "_\($1.lowercased())" : String($1) }
+                }
+                .joined(separator: ".")
             }
-            let why = switch error as? DecodingError {
-            case .keyNotFound(let key, let context): "\(path(context.codingPath + [key])) is missing"
-            case .typeMismatch(_, let context), .valueNotFound(_, let context): "\(path(context.codingPath)) is not of the right type"
-            default: "it is not valid JSON"
-            }
+            let why =
+                switch error as? DecodingError {
+                case .keyNotFound(let key, let context): "\(path(context.codingPath + [key])) is missing"
+                case .typeMismatch(_, let context), .valueNotFound(_, let context): "\(path(context.codingPath)) is not of the right type"
+                default: "it is not valid JSON"
+                }
             throw SDKError.fileManagement(.invalidModelFormat, "\(url.path) is not a BERT model's \(url.lastPathComponent): \(why)")
         }
     }

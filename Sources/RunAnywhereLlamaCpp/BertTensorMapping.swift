@@ -23,11 +23,12 @@ enum BertTensorMapping {
         func pair(_ name: String, _ shape: [Int]) -> [Target] {
             [Target(name: "\(name).weight", shape: shape), Target(name: "\(name).bias", shape: [shape[0]])]
         }
-        var targets = [
-            Target(name: "token_embd.weight", shape: [config.vocabularySize, hidden]),
-            Target(name: "token_types.weight", shape: [config.tokenTypeCount, hidden]),
-            Target(name: "position_embd.weight", shape: [config.positionCount, hidden]),
-        ] + pair("token_embd_norm", [hidden])
+        var targets =
+            [
+                Target(name: "token_embd.weight", shape: [config.vocabularySize, hidden]),
+                Target(name: "token_types.weight", shape: [config.tokenTypeCount, hidden]),
+                Target(name: "position_embd.weight", shape: [config.positionCount, hidden]),
+            ] + pair("token_embd_norm", [hidden])
         for layer in 0..<config.layerCount {
             for name in ["attn_q", "attn_k", "attn_v", "attn_output"] { targets += pair("blk.\(layer).\(name)", [hidden, hidden]) }
             targets += pair("blk.\(layer).attn_output_norm", [hidden])
@@ -45,7 +46,9 @@ enum BertTensorMapping {
         if name.hasSuffix(".gamma") { name = name.dropLast(6) + ".weight" }
         if name.hasSuffix(".beta") { name = name.dropLast(5) + ".bias" }
         if name == "embeddings.position_ids" || name.hasPrefix("pooler.") || name.hasPrefix("cls.") { return nil }
-        let (stem, kind) = name.hasSuffix(".weight") ? (name.dropLast(7), "weight") : name.hasSuffix(".bias") ? (name.dropLast(5), "bias") : (name[...], "")
+        let (stem, kind) =
+            name.hasSuffix(".weight")
+            ? (name.dropLast(7), "weight") : name.hasSuffix(".bias") ? (name.dropLast(5), "bias") : (name[...], "")
         let embeddings = [
             "embeddings.word_embeddings": "token_embd", "embeddings.token_type_embeddings": "token_types",
             "embeddings.position_embeddings": "position_embd", "embeddings.LayerNorm": "token_embd_norm",
@@ -58,9 +61,11 @@ enum BertTensorMapping {
         if !kind.isEmpty, let mapped = embeddings[String(stem)] { return "\(mapped).\(kind)" }
         let parts = stem.split(separator: ".", maxSplits: 3).map(String.init)
         if !kind.isEmpty, parts.count == 4, parts[0] == "encoder", parts[1] == "layer", let layer = Int(parts[2]), layer >= 0,
-           let mapped = layerParts[parts[3]] {
+            let mapped = layerParts[parts[3]]
+        {
             return "blk.\(layer).\(mapped).\(kind)"
         }
-        throw SDKError.fileManagement(.invalidModelFormat, "model.safetensors has the tensor \(source), which is no part of a BERT model llama.cpp runs")
+        throw SDKError.fileManagement(
+            .invalidModelFormat, "model.safetensors has the tensor \(source), which is no part of a BERT model llama.cpp runs")
     }
 }

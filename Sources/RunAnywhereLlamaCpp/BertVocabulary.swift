@@ -30,17 +30,21 @@ struct BertVocabulary {
         var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         if lines.last == "" { lines.removeLast() }
         guard !lines.isEmpty, lines.count <= size else {
-            throw SDKError.fileManagement(.invalidModelFormat, "\(url.lastPathComponent) has \(lines.count) tokens; config.json's vocab_size is \(size)")
+            throw SDKError.fileManagement(
+                .invalidModelFormat, "\(url.lastPathComponent) has \(lines.count) tokens; config.json's vocab_size is \(size)")
         }
         var ids: [[UInt8]: Int] = [:]
         for (id, token) in lines.enumerated() {
             if let earlier = ids.updateValue(id, forKey: Array(token.utf8)) {
-                throw SDKError.fileManagement(.invalidModelFormat, "\(url.lastPathComponent) has the token \(token.debugDescription) twice (lines \(earlier + 1) and \(id + 1))")
+                throw SDKError.fileManagement(
+                    .invalidModelFormat,
+                    "\(url.lastPathComponent) has the token \(token.debugDescription) twice (lines \(earlier + 1) and \(id + 1))")
             }
         }
         func id(_ token: String, _ role: String) throws -> UInt32 {
             guard let id = ids[Array(token.utf8)] else {
-                throw SDKError.fileManagement(.invalidModelFormat, "\(url.lastPathComponent) has no \(token) token (the \(role) token the tokenizer names)")
+                throw SDKError.fileManagement(
+                    .invalidModelFormat, "\(url.lastPathComponent) has no \(token) token (the \(role) token the tokenizer names)")
             }
             return UInt32(id)
         }
@@ -57,9 +61,14 @@ struct BertVocabulary {
         for (id, token) in lines.enumerated() {
             let bytes = Array(token.utf8)
             let isControl = control.contains(bytes)
-            let converted = isControl ? token : bytes.starts(with: [0x23, 0x23]) ? String(decoding: bytes.dropFirst(2), as: UTF8.self) : "\u{2581}" + token
+            let converted =
+                isControl
+                ? token : bytes.starts(with: [0x23, 0x23]) ? String(decoding: bytes.dropFirst(2), as: UTF8.self) : "\u{2581}" + token
             if let earlier = seen.updateValue(id, forKey: Array(converted.utf8)) {
-                throw SDKError.fileManagement(.invalidModelFormat, "\(url.lastPathComponent)'s tokens \(lines[earlier].debugDescription) and \(token.debugDescription) are both \(converted.debugDescription) in llama.cpp's form")
+                throw SDKError.fileManagement(
+                    .invalidModelFormat,
+                    "\(url.lastPathComponent)'s tokens \(lines[earlier].debugDescription) and \(token.debugDescription) are both \(converted.debugDescription) in llama.cpp's form"
+                )
             }
             tokens.append(converted)
             types.append((isControl ? TokenType.control : .normal).rawValue)

@@ -1,7 +1,7 @@
-import Synchronization
-import Foundation
 import CLlamaCpp
+import Foundation
 import RunAnywhere
+import Synchronization
 
 /// A loaded llama.cpp model and its context with one sequence per parallel generation; both are
 /// freed when this object goes away.
@@ -43,7 +43,8 @@ final class LlamaContext: @unchecked Sendable {
             library: library, path: path, projector: projector, threads: threads, gpuLayers: gpuLayers, reproducible: options.reproducible,
             batchInvariant: invariant
         ) { model, contextParams in
-            let contextLength = options.resolvedContextLength(for: modelInfo, trainedContext: Int(library.api.llama_model_n_ctx_train(model)))
+            let contextLength = options.resolvedContextLength(
+                for: modelInfo, trainedContext: Int(library.api.llama_model_n_ctx_train(model)))
             let parallel = max(1, options.parallel)
             // Each sequence has a KV stream of its own (not a unified buffer), so what one request
             // holds never changes the shape of another's attention.
@@ -97,7 +98,8 @@ final class LlamaContext: @unchecked Sendable {
         }
         guard let context = api.llama_init_from_model(model, contextParams) else {
             api.llama_model_free(model)
-            throw SDKError.llm(.modelLoadFailed, library.logSink.explain("llama.cpp could not create a \(contextParams.n_ctx)-token context for \(path)"))
+            throw SDKError.llm(
+                .modelLoadFailed, library.logSink.explain("llama.cpp could not create a \(contextParams.n_ctx)-token context for \(path)"))
         }
         guard let vocab = api.llama_model_get_vocab(model) else {
             api.llama_free(context)
@@ -107,7 +109,8 @@ final class LlamaContext: @unchecked Sendable {
         do {
             self.vision = try projector.map { projector in
                 try LlamaVision(
-                    library: MtmdLibrary.load(besides: library), projector: projector, model: model, threads: threads, useGPU: gpuLayers > 0,
+                    library: MtmdLibrary.load(besides: library), projector: projector, model: model, threads: threads,
+                    useGPU: gpuLayers > 0,
                     explain: library.logSink.explain
                 )
             }
@@ -136,7 +139,12 @@ final class LlamaContext: @unchecked Sendable {
     /// Frees the model, its context and its projector now, once (later calls and the deinit do
     /// nothing); the caller makes sure nothing uses them any more.
     func free() {
-        guard freed.withLock({ freed in defer { freed = true }; return !freed }) else { return }
+        guard
+            freed.withLock({ freed in
+                defer { freed = true }
+                return !freed
+            })
+        else { return }
         vision?.free()  // it refers to the model
         api.llama_free(context)
         api.llama_model_free(model)
@@ -204,7 +212,8 @@ final class LlamaContext: @unchecked Sendable {
         var buffer = [CChar](repeating: 0, count: 2 * messages.reduce(256) { $0 + $1.content.utf8.count + 64 })
         for _ in 0..<2 {
             // A buffer beyond a C int is offered as Int32.max bytes; a longer result is then reported, not written.
-            let count = api.llama_chat_apply_template(chatTemplate, chat, chat.count, addAssistantPrefix, &buffer, Int32(clamping: buffer.count))
+            let count = api.llama_chat_apply_template(
+                chatTemplate, chat, chat.count, addAssistantPrefix, &buffer, Int32(clamping: buffer.count))
             guard count >= 0 else { return nil }
             if Int(count) <= buffer.count {
                 return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -214,4 +223,3 @@ final class LlamaContext: @unchecked Sendable {
         return nil
     }
 }
-

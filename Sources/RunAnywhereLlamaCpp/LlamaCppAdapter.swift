@@ -22,7 +22,9 @@ public struct LlamaCppAdapter: FrameworkAdapter {
 
     /// Creates the adapter. `libraryPath` overrides where libllama is looked for; llama.cpp's
     /// own log goes to `logger`.
-    public init(libraryPath: String? = nil, logger: Logger = Logger(label: "runanywhere.llamacpp", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    public init(
+        libraryPath: String? = nil, logger: Logger = Logger(label: "runanywhere.llamacpp", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
         self.libraryPath = libraryPath
         self.libraryCandidates = libraryPath.map { [$0] } ?? LlamaLibrary.candidatePaths()
         self.logger = logger
@@ -90,7 +92,9 @@ public struct LlamaCppAdapter: FrameworkAdapter {
             let kv = Self.kvBytes(perToken: perToken, model: model, metadata: metadata, options: options)
             total = Int64(metadata.fileSize).saturatingAdd(kv).saturatingAdd(Self.projectorSize(model) + (64 << 20))
         }
-        guard model.primaryFile != nil, let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else { return (total, 0) }
+        guard model.primaryFile != nil, let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else {
+            return (total, 0)
+        }
         let offload = Self.offload(model, metadata: metadata, options: options, library: library, hardware: hardware)
         guard offload.layers > 0, offload.layerCount > 0 else { return (total, 0) }
         // In whole numbers (a Double of a total near Int64.max would not convert back).
@@ -120,13 +124,17 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         let (llama, backend) = try await runBlocking { () throws -> (LlamaContext, String) in
             let library = try LlamaLibrary.load(candidates: candidates, logger: engineLogger)
             let metadata = try? GGUFReader.read(URL(fileURLWithPath: path))
-            return try Self.load(model, path: path, metadata: metadata, options: options, library: library, hardware: hardware, logger: logger) { gpuLayers in
+            return try Self.load(
+                model, path: path, metadata: metadata, options: options, library: library, hardware: hardware, logger: logger
+            ) { gpuLayers in
                 let obstacle = LlamaBatchInvariance.obstacle(options: options, gpuLayers: gpuLayers, metadata: metadata)
                 if options.reproducible, let obstacle {
-                    logger.notice("\(model.id) cannot be batch-invariant (\(obstacle)): its greedy and seeded requests decode one at a time")
+                    logger.notice(
+                        "\(model.id) cannot be batch-invariant (\(obstacle)): its greedy and seeded requests decode one at a time")
                 }
                 return try LlamaContext(
-                    library: library, path: path, projector: projector, options: options, modelInfo: model, threads: threads, gpuLayers: gpuLayers,
+                    library: library, path: path, projector: projector, options: options, modelInfo: model, threads: threads,
+                    gpuLayers: gpuLayers,
                     invarianceObstacle: obstacle
                 )
             }
@@ -137,7 +145,9 @@ public struct LlamaCppAdapter: FrameworkAdapter {
     /// Loads a GGUF text-embedding model (a BERT-style encoder, or a decoder embedding model)
     /// with a context for embedding, pooled as its GGUF says (`embeddingPooling(_:model:)`).
     public func loadEmbeddingModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any EmbeddingService {
-        try await loadPooled(model, options: options, logger: logger, pooling: Self.embeddingPooling) { try LlamaEmbeddingService(pooled: $0) }
+        try await loadPooled(model, options: options, logger: logger, pooling: Self.embeddingPooling) {
+            try LlamaEmbeddingService(pooled: $0)
+        }
     }
 
     /// Loads a GGUF reranker (a cross-encoder whose GGUF pools by rank and has the classifier
@@ -162,7 +172,9 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         let threads = options.threads ?? hardware.profile(accelerators: []).defaultThreads
         return try await runBlocking {
             let library = try LlamaLibrary.load(candidates: candidates, logger: engineLogger)
-            let (llama, _) = try Self.load(model, path: path, metadata: metadata, options: options, library: library, hardware: hardware, logger: logger) { gpuLayers in
+            let (llama, _) = try Self.load(
+                model, path: path, metadata: metadata, options: options, library: library, hardware: hardware, logger: logger
+            ) { gpuLayers in
                 try LlamaPooledContext.context(
                     library: library, path: path, model: model, options: options, pooling: pooling, threads: threads, gpuLayers: gpuLayers
                 )
@@ -193,10 +205,13 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         let value = metadata.architecture.flatMap { metadata.values["\($0).pooling_type"]?.intValue }
         guard value == Int(LLAMA_POOLING_TYPE_RANK.rawValue) else {
             let pooling = value.map { "pools by \(Self.poolingNames[$0] ?? "type \($0)") (an embedding model)" } ?? "names no pooling"
-            throw SDKError(.modelIncompatible, "Model '\(model.id)' is not a reranker: its GGUF \(pooling), where a reranker's pools by rank")
+            throw SDKError(
+                .modelIncompatible, "Model '\(model.id)' is not a reranker: its GGUF \(pooling), where a reranker's pools by rank")
         }
         guard metadata.tensors.contains(where: { $0.name == "cls.weight" || $0.name == "cls.output.weight" }) else {
-            throw SDKError(.invalidModelFormat, "Model '\(model.id)' pools by rank but has no classifier head (cls.weight or cls.output.weight) to score with")
+            throw SDKError(
+                .invalidModelFormat,
+                "Model '\(model.id)' pools by rank but has no classifier head (cls.weight or cls.output.weight) to score with")
         }
         return LLAMA_POOLING_TYPE_RANK
     }

@@ -58,7 +58,8 @@ final class LlamaCppService: LLMService {
     func imageTokenCount(_ image: LoadedImage) throws -> Int {
         guard let vision = llama.vision else { return 0 }
         // The same tokenization the engine does, less the text around the marker.
-        return try vision.tokenize(LLMEngineRequest.imageMarker + ".", images: [image]).tokens.count - llama.tokenize(".", addSpecial: true).count
+        return try vision.tokenize(LLMEngineRequest.imageMarker + ".", images: [image]).tokens.count
+            - llama.tokenize(".", addSpecial: true).count
     }
 
     func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun {
@@ -66,7 +67,9 @@ final class LlamaCppService: LLMService {
         if request.images.isEmpty {
             prompt = LlamaPrompt(tokens: try llama.tokenize(request.prompt, addSpecial: true))
         } else {
-            guard let vision = llama.vision else { throw SDKError.llm(.modelIncompatible, "The model does not read images: it has no vision projector") }
+            guard let vision = llama.vision else {
+                throw SDKError.llm(.modelIncompatible, "The model does not read images: it has no vision projector")
+            }
             prompt = try vision.tokenize(request.prompt, images: request.images)
         }
         guard !prompt.tokens.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt has no tokens") }
@@ -77,9 +80,11 @@ final class LlamaCppService: LLMService {
         }
         let (run, emitter) = LLMEngineRun.make()
         let promised = llama.reproducible ? request.sampling.isReproducible : request.sampling.seed != nil
-        try scheduler.submit(LlamaGeneration(
-            request: request, prompt: prompt, emitter: emitter, threads: request.threads ?? defaultThreads, decodesAlone: promised && !llama.batchInvariant
-        ))
+        try scheduler.submit(
+            LlamaGeneration(
+                request: request, prompt: prompt, emitter: emitter, threads: request.threads ?? defaultThreads,
+                decodesAlone: promised && !llama.batchInvariant
+            ))
         return run
     }
 }

@@ -27,28 +27,33 @@ enum LlamaDevices {
             backends.insert(backend)
             let devices = api.ggml_backend_reg_dev_count(registry)
             if devices == 0 {
-                accelerators.append(Accelerator(
-                    backend: backend, name: name, kind: gpuBackends.contains { $0.backend == backend } ? .gpu : .accelerator,
-                    available: false, reason: "llama.cpp's \(name) backend found no device", engine: "llama.cpp"
-                ))
+                accelerators.append(
+                    Accelerator(
+                        backend: backend, name: name, kind: gpuBackends.contains { $0.backend == backend } ? .gpu : .accelerator,
+                        available: false, reason: "llama.cpp's \(name) backend found no device", engine: "llama.cpp"
+                    ))
             }
             for position in 0..<devices {
                 guard let device = api.ggml_backend_reg_dev_get(registry, position) else { continue }
                 var free = 0
                 var total = 0
                 api.ggml_backend_dev_memory(device, &free, &total)
-                accelerators.append(Accelerator(
-                    backend: backend, name: text(api.ggml_backend_dev_name(device)),
-                    deviceDescription: text(api.ggml_backend_dev_description(device)), kind: kind(api.ggml_backend_dev_type(device)),
-                    memoryBytes: total > 0 ? Int64(total) : nil, freeMemoryBytes: total > 0 ? Int64(free) : nil, available: true, engine: "llama.cpp"
-                ))
+                accelerators.append(
+                    Accelerator(
+                        backend: backend, name: text(api.ggml_backend_dev_name(device)),
+                        deviceDescription: text(api.ggml_backend_dev_description(device)), kind: kind(api.ggml_backend_dev_type(device)),
+                        memoryBytes: total > 0 ? Int64(total) : nil, freeMemoryBytes: total > 0 ? Int64(free) : nil, available: true,
+                        engine: "llama.cpp"
+                    ))
             }
         }
         for (registry, backend) in gpuBackends where !backends.contains(backend) {
-            accelerators.append(Accelerator(
-                backend: backend, name: registry, kind: .gpu, available: false, reason: missingReason(backend, drivers: drivers, variant: variant),
-                engine: "llama.cpp"
-            ))
+            accelerators.append(
+                Accelerator(
+                    backend: backend, name: registry, kind: .gpu, available: false,
+                    reason: missingReason(backend, drivers: drivers, variant: variant),
+                    engine: "llama.cpp"
+                ))
         }
         return accelerators
     }
@@ -75,7 +80,8 @@ enum LlamaDevices {
                 let installed = variant?.backend == "cuda" ? "the CUDA build of llama.cpp is installed but not used: " : ""
                 return installed + "no NVIDIA driver is loaded (/proc/driver/nvidia/version is absent)"
             }
-            let build = drivers.cudaCompiler.map { "RUNANYWHERE_GPU=cuda scripts/setup builds one with \($0)" }
+            let build =
+                drivers.cudaCompiler.map { "RUNANYWHERE_GPU=cuda scripts/setup builds one with \($0)" }
                 ?? "building one needs the CUDA toolkit (nvcc on the PATH or under CUDA_HOME: NVIDIA's CUDA 12, or on Debian 12 "
                 + "nvidia-cuda-toolkit from non-free, CUDA 11.8, for GPUs before Hopper; PyPI's NVIDIA wheels have no nvcc), "
                 + "then RUNANYWHERE_GPU=cuda scripts/setup"

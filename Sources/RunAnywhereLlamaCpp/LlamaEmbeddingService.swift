@@ -27,7 +27,9 @@ final class LlamaEmbeddingService: EmbeddingService {
         let start = (0...max(0, full.count - plain.count)).first { full.dropFirst($0).starts(with: plain) }
         self.specialSuffix = start.map { Array(full.dropFirst($0 + plain.count)) } ?? []
         guard dimensions > 0, pooled.contextLength > specialSuffix.count + 1 else {
-            throw SDKError.llm(.modelLoadFailed, "llama.cpp made a context of \(pooled.contextLength) tokens with \(dimensions)-dimensional embeddings for this model")
+            throw SDKError.llm(
+                .modelLoadFailed,
+                "llama.cpp made a context of \(pooled.contextLength) tokens with \(dimensions)-dimensional embeddings for this model")
         }
     }
 
@@ -38,8 +40,13 @@ final class LlamaEmbeddingService: EmbeddingService {
 
     func embed(_ texts: [String], options: EmbeddingOptions, cancellation: CancellationFlag) async throws -> EngineEmbeddings {
         let (contextLength, suffix) = (contextLength, specialSuffix)
-        let (vectors, counts) = try await pooled.outputs(width: dimensions, threads: options.threads, what: "embedding model", cancellation: cancellation) { llama in
-            try texts.indices.map { try Self.tokenize(texts[$0], index: $0, llama: llama, contextLength: contextLength, suffix: suffix, truncate: options.truncate) }
+        let (vectors, counts) = try await pooled.outputs(
+            width: dimensions, threads: options.threads, what: "embedding model", cancellation: cancellation
+        ) { llama in
+            try texts.indices.map {
+                try Self.tokenize(
+                    texts[$0], index: $0, llama: llama, contextLength: contextLength, suffix: suffix, truncate: options.truncate)
+            }
         }
         return EngineEmbeddings(vectors: vectors, tokenCounts: counts)
     }
@@ -54,7 +61,8 @@ final class LlamaEmbeddingService: EmbeddingService {
         guard tokens.count > contextLength else { return tokens }
         guard truncate else {
             throw SDKError.llm(
-                .contextTooLong, "Text \(index) has \(tokens.count) tokens; the model reads at most \(contextLength) per text (ask for truncation to cut it to fit)"
+                .contextTooLong,
+                "Text \(index) has \(tokens.count) tokens; the model reads at most \(contextLength) per text (ask for truncation to cut it to fit)"
             )
         }
         return Array(tokens.prefix(contextLength - suffix.count)) + suffix

@@ -44,7 +44,9 @@ final class LlamaLibrary: Sendable {
             let sink = EngineLogSink(logger: logger, prefix: "llama.cpp")
             api.llama_log_set(ggmlLogCallback, Unmanaged.passRetained(sink).toOpaque())
             api.llama_backend_init()
-            logger.debug("Opened llama.cpp", metadata: ["path": "\(path)", "system": "\(api.llama_print_system_info().map { String(cString: $0) } ?? "")"])
+            logger.debug(
+                "Opened llama.cpp",
+                metadata: ["path": "\(path)", "system": "\(api.llama_print_system_info().map { String(cString: $0) } ?? "")"])
             return LlamaLibrary(api: api, path: path, logSink: sink)
         }
     }

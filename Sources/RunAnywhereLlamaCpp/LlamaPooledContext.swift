@@ -30,7 +30,8 @@ final class LlamaPooledContext: Sendable {
     /// when set, never beyond what the model was trained with) and as many sequences as llama.cpp
     /// allows (256), all in one micro-batch.
     static func context(
-        library: LlamaLibrary, path: String, model: ModelInfo, options: ModelLoadOptions, pooling: llama_pooling_type, threads: Int, gpuLayers: Int
+        library: LlamaLibrary, path: String, model: ModelInfo, options: ModelLoadOptions, pooling: llama_pooling_type, threads: Int,
+        gpuLayers: Int
     ) throws -> LlamaContext {
         try LlamaContext(library: library, path: path, threads: threads, gpuLayers: gpuLayers) { loaded, contextParams in
             let trained = Int(library.api.llama_model_n_ctx_train(loaded))
@@ -76,13 +77,17 @@ final class LlamaPooledContext: Sendable {
     /// call by call with `threads` (nil: the default), returning each list's first `width` pooled
     /// floats and its token count; one request at a time. `what` names the model in errors.
     func outputs(
-        width: Int, threads: Int?, what: String, cancellation: CancellationFlag, tokenize: @escaping @Sendable (LlamaContext) throws -> [[llama_token]]
+        width: Int, threads: Int?, what: String, cancellation: CancellationFlag,
+        tokenize: @escaping @Sendable (LlamaContext) throws -> [[llama_token]]
     ) async throws -> (outputs: [[Float]], tokenCounts: [Int]) {
         try await lock.withLock {
             guard !unloaded.withLock({ $0 }) else { throw SDKError.llm(.notInitialized, "The \(what) was unloaded") }
             return try await runBlocking {
                 let tokens = try tokenize(self.llama)
-                return (try self.evaluate(tokens, width: width, threads: threads ?? self.defaultThreads, cancellation: cancellation), tokens.map(\.count))
+                return (
+                    try self.evaluate(tokens, width: width, threads: threads ?? self.defaultThreads, cancellation: cancellation),
+                    tokens.map(\.count)
+                )
             }
         }
     }
@@ -92,10 +97,12 @@ final class LlamaPooledContext: Sendable {
         let threads = Int32(clamping: threads)  // checked to be 1...512
         api.llama_set_n_threads(llama.context, threads, threads)
         // llama.cpp polls this between graph nodes, so a long call stops promptly too.
-        api.llama_set_abort_callback(llama.context, { data in
-            guard let data else { return false }
-            return Unmanaged<CancellationFlag>.fromOpaque(data).takeUnretainedValue().isCancelled
-        }, Unmanaged.passUnretained(cancellation).toOpaque())
+        api.llama_set_abort_callback(
+            llama.context,
+            { data in
+                guard let data else { return false }
+                return Unmanaged<CancellationFlag>.fromOpaque(data).takeUnretainedValue().isCancelled
+            }, Unmanaged.passUnretained(cancellation).toOpaque())
         defer { api.llama_set_abort_callback(llama.context, nil, nil) }
         let batch = LlamaBatch(api: api, capacity: contextLength)
         var outputs: [[Float]] = []
@@ -104,7 +111,8 @@ final class LlamaPooledContext: Sendable {
         while start < tokens.count {
             if cancellation.isCancelled { throw CancellationError() }
             // As many of the next lists as fit the call (each fits alone: the caller saw to it).
-            var end = start, used = 0
+            var end = start
+            var used = 0
             while end < tokens.count, end - start < sequences, used + tokens[end].count <= contextLength {
                 used += tokens[end].count
                 end += 1
@@ -116,7 +124,9 @@ final class LlamaPooledContext: Sendable {
     }
 
     /// Evaluates one call of lists, each its own sequence, and reads their pooled outputs.
-    private func evaluateCall(_ group: ArraySlice<[llama_token]>, width: Int, batch: LlamaBatch, cancellation: CancellationFlag) throws -> [[Float]] {
+    private func evaluateCall(_ group: ArraySlice<[llama_token]>, width: Int, batch: LlamaBatch, cancellation: CancellationFlag) throws
+        -> [[Float]]
+    {
         batch.clear()
         for (sequence, tokens) in group.enumerated() {
             for (position, token) in tokens.enumerated() {
@@ -127,7 +137,10 @@ final class LlamaPooledContext: Sendable {
         let status = encoder ? api.llama_encode(llama.context, batch.batch) : api.llama_decode(llama.context, batch.batch)
         if cancellation.isCancelled { throw CancellationError() }
         guard status == 0 else {
-            throw SDKError.llm(.generationFailed, llama.library.logSink.explain("llama.cpp could not evaluate \(group.count) sequences of \(batch.count) tokens (status \(status))"))
+            throw SDKError.llm(
+                .generationFailed,
+                llama.library.logSink.explain(
+                    "llama.cpp could not evaluate \(group.count) sequences of \(batch.count) tokens (status \(status))"))
         }
         return try group.indices.map { index in
             let sequence = index - group.startIndex

@@ -54,7 +54,8 @@ final class LlamaRerankingService: RerankingService {
 
     func rerank(query: String, documents: [String], options: RerankOptions, cancellation: CancellationFlag) async throws -> EngineRanking {
         let (layout, contextLength) = (layout, contextLength)
-        let (scores, counts) = try await pooled.outputs(width: 1, threads: options.threads, what: "reranker", cancellation: cancellation) { llama in
+        let (scores, counts) = try await pooled.outputs(width: 1, threads: options.threads, what: "reranker", cancellation: cancellation) {
+            llama in
             let (before, after) = try Self.frame(query, layout: layout, llama: llama)
             return try documents.indices.map { index in
                 let document = try llama.tokenize(documents[index], addSpecial: false, parseSpecial: false)
@@ -65,7 +66,8 @@ final class LlamaRerankingService: RerankingService {
     }
 
     /// The tokens before and after the document in every pair of `query`.
-    private static func frame(_ query: String, layout: Layout, llama: LlamaContext) throws -> (before: [llama_token], after: [llama_token]) {
+    private static func frame(_ query: String, layout: Layout, llama: LlamaContext) throws -> (before: [llama_token], after: [llama_token])
+    {
         switch layout {
         case .template(let before, let after):
             return (try filled(before, query: query, llama: llama), try filled(after, query: query, llama: llama))
@@ -96,12 +98,14 @@ final class LlamaRerankingService: RerankingService {
         guard frame + document.count > contextLength else { return before + document + after }
         guard frame < contextLength else {
             throw SDKError.llm(
-                .contextTooLong, "The query takes \(frame) tokens with the model's special tokens; the model reads at most \(contextLength) per pair, which leaves no room for a document"
+                .contextTooLong,
+                "The query takes \(frame) tokens with the model's special tokens; the model reads at most \(contextLength) per pair, which leaves no room for a document"
             )
         }
         guard truncate else {
             throw SDKError.llm(
-                .contextTooLong, "Document \(index) makes a pair of \(frame + document.count) tokens with the query; the model reads at most \(contextLength) per pair (ask for truncation to cut the document to fit)"
+                .contextTooLong,
+                "Document \(index) makes a pair of \(frame + document.count) tokens with the query; the model reads at most \(contextLength) per pair (ask for truncation to cut the document to fit)"
             )
         }
         return before + document.prefix(contextLength - frame) + after

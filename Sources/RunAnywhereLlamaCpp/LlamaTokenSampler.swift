@@ -101,8 +101,11 @@ final class LlamaTokenSampler {
     @inline(__always)
     private static func blockMaximum(_ block: UnsafePointer<Float>) -> Float {
         @inline(__always) func larger(_ a: Float, _ b: Float) -> Float { a > b ? a : b }
-        let low = larger(larger(larger(block[0], block[1]), larger(block[2], block[3])), larger(larger(block[4], block[5]), larger(block[6], block[7])))
-        let high = larger(larger(larger(block[8], block[9]), larger(block[10], block[11])), larger(larger(block[12], block[13]), larger(block[14], block[15])))
+        let low = larger(
+            larger(larger(block[0], block[1]), larger(block[2], block[3])), larger(larger(block[4], block[5]), larger(block[6], block[7])))
+        let high = larger(
+            larger(larger(block[8], block[9]), larger(block[10], block[11])),
+            larger(larger(block[12], block[13]), larger(block[14], block[15])))
         return larger(low, high)
     }
 
@@ -126,7 +129,10 @@ final class LlamaTokenSampler {
                 }
                 i += 16
             }
-            while i < count { offer(i); i += 1 }
+            while i < count {
+                offer(i)
+                i += 1
+            }
         }
     }
 
@@ -138,7 +144,8 @@ final class LlamaTokenSampler {
     private static func siftDown(_ heap: UnsafeMutableBufferPointer<llama_token_data>, from start: Int) {
         var parent = start
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             var least = parent
             if left < heap.count, worse(heap[left], than: heap[least]) { least = left }
             if right < heap.count, worse(heap[right], than: heap[least]) { least = right }

@@ -36,7 +36,8 @@ final class LlamaVision: @unchecked Sendable {
         }
         guard !api.mtmd_decode_use_mrope(context) else {
             api.mtmd_free(context)
-            throw SDKError.llm(.modelIncompatible, "\(projector) needs M-RoPE positions (Qwen2-VL and later), which RunAnywhere does not support yet")
+            throw SDKError.llm(
+                .modelIncompatible, "\(projector) needs M-RoPE positions (Qwen2-VL and later), which RunAnywhere does not support yet")
         }
         self.context = context
     }
@@ -50,11 +51,15 @@ final class LlamaVision: @unchecked Sendable {
     func tokenize(_ text: String, images: [LoadedImage]) throws -> LlamaPrompt {
         let bitmaps = try images.enumerated().map { index, image in try bitmap(image, number: index + 1) }
         defer { bitmaps.forEach { api.mtmd_bitmap_free($0) } }
-        guard let chunks = api.mtmd_input_chunks_init() else { throw SDKError.llm(.generationFailed, "libmtmd could not allocate the prompt") }
+        guard let chunks = api.mtmd_input_chunks_init() else {
+            throw SDKError.llm(.generationFailed, "libmtmd could not allocate the prompt")
+        }
         defer { api.mtmd_input_chunks_free(chunks) }
         let status = text.withCString { cText in
             var input = mtmd_input_text(text: cText, text_len: text.utf8.count, add_special: true, parse_special: true)
-            return bitmaps.map { Optional($0) }.withUnsafeBufferPointer { api.mtmd_tokenize(context, chunks, &input, $0.baseAddress, $0.count) }
+            return bitmaps.map { Optional($0) }.withUnsafeBufferPointer {
+                api.mtmd_tokenize(context, chunks, &input, $0.baseAddress, $0.count)
+            }
         }
         switch status {
         case 0: break
@@ -75,7 +80,9 @@ final class LlamaVision: @unchecked Sendable {
             case MTMD_INPUT_CHUNK_TYPE_IMAGE:
                 let count = api.mtmd_input_chunk_get_n_tokens(chunk)
                 guard Int(api.mtmd_input_chunk_get_n_pos(chunk)) == count, let copy = api.mtmd_input_chunk_copy(chunk) else {
-                    throw SDKError.llm(.modelIncompatible, "The vision projector's image positions are not one per embedding, which RunAnywhere does not support yet")
+                    throw SDKError.llm(
+                        .modelIncompatible,
+                        "The vision projector's image positions are not one per embedding, which RunAnywhere does not support yet")
                 }
                 let id = api.mtmd_input_chunk_get_id(chunk).map { String(cString: $0) } ?? "image"
                 let occurrence = seen[id, default: 0]
@@ -95,7 +102,9 @@ final class LlamaVision: @unchecked Sendable {
     /// Encodes `image` and writes its embeddings at `position` of sequence `sequence` in
     /// `llama`'s memory, `batch` at a time. Returns llama.cpp's status (0 on success) and the
     /// seconds the encoding took.
-    func evaluate(_ image: LlamaImageChunk, in llama: LlamaContext, position: Int, sequence: Int, batch: Int) -> (status: Int32, encodeSeconds: Double) {
+    func evaluate(_ image: LlamaImageChunk, in llama: LlamaContext, position: Int, sequence: Int, batch: Int) -> (
+        status: Int32, encodeSeconds: Double
+    ) {
         let started = ContinuousClock.now
         let encoded = api.mtmd_encode_chunk(context, image.chunk)
         guard encoded == 0, let embeddings = api.mtmd_get_output_embd(context) else { return (encoded == 0 ? -1 : encoded, 0) }
@@ -125,7 +134,10 @@ final class LlamaVision: @unchecked Sendable {
         }
         guard let bitmap else {
             let what = image.format.map { "\($0.rawValue.uppercased()) image" } ?? "image"
-            throw SDKError.llm(.invalidInput, "Image \(number) (\(what), \(image.width)×\(image.height)) could not be decoded: the file is damaged or uses a variant the decoder does not read")
+            throw SDKError.llm(
+                .invalidInput,
+                "Image \(number) (\(what), \(image.width)×\(image.height)) could not be decoded: the file is damaged or uses a variant the decoder does not read"
+            )
         }
         return bitmap
     }

@@ -18,7 +18,8 @@ final class MtmdLibrary: Sendable {
     }
 
     private static let libraries = EngineLibraryCache<MtmdLibrary>(
-        engine: "llama.cpp's multimodal library (libmtmd)", hint: "set RUNANYWHERE_LLAMA_LIB to a llama.cpp build with libmtmd beside libllama"
+        engine: "llama.cpp's multimodal library (libmtmd)",
+        hint: "set RUNANYWHERE_LLAMA_LIB to a llama.cpp build with libmtmd beside libllama"
     )
 
     /// The libmtmd beside `llama`'s library file.

@@ -24,7 +24,8 @@ final class OnnxRuntimeLibrary: Sendable {
     /// then the system's library.
     static func candidatePaths() -> [String] {
         EngineLibraryLocator.candidates(
-            environmentVariable: "RUNANYWHERE_ONNXRUNTIME_LIB", engine: "sherpa-onnx", fileName: "libonnxruntime", systemName: "libonnxruntime.so"
+            environmentVariable: "RUNANYWHERE_ONNXRUNTIME_LIB", engine: "sherpa-onnx", fileName: "libonnxruntime",
+            systemName: "libonnxruntime.so"
         )
     }
 

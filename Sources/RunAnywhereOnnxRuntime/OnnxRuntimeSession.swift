@@ -52,7 +52,8 @@ public final class OnnxRuntimeSession {
             try library.check(api.SetInterOpNumThreads(options, 1), "set the thread count")
             try library.check(api.SetSessionGraphOptimizationLevel(options, RA_ORT_ENABLE_ALL), "set the optimization level")
             try model.withUnsafeBytes { bytes in
-                try library.check(api.CreateSessionFromArray(environment, bytes.baseAddress!, bytes.count, options, &session), "load the model")
+                try library.check(
+                    api.CreateSessionFromArray(environment, bytes.baseAddress!, bytes.count, options, &session), "load the model")
             }
             try library.check(api.CreateCpuMemoryInfo(RA_ORT_ARENA_ALLOCATOR, RA_ORT_MEM_TYPE_DEFAULT, &memory), "describe CPU memory")
         } catch {
@@ -85,7 +86,8 @@ public final class OnnxRuntimeSession {
             // ONNX Runtime reads the input in place and never writes it.
             let data = UnsafeMutableRawPointer(mutating: values.baseAddress!)
             try library.check(
-                api.CreateTensorWithDataAsOrtValue(memory, data, values.count * MemoryLayout<Float>.stride, shape, shape.count, RA_ORT_FLOAT, &value),
+                api.CreateTensorWithDataAsOrtValue(
+                    memory, data, values.count * MemoryLayout<Float>.stride, shape, shape.count, RA_ORT_FLOAT, &value),
                 "wrap the input of shape \(input.shape)"
             )
         }

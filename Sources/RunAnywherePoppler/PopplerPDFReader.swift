@@ -17,7 +17,8 @@ public struct PopplerPDFReader: PDFTextReader {
     /// library path. Nothing is opened until the first PDF.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         candidates = EngineLibraryLocator.candidates(
-            environmentVariable: "RUNANYWHERE_POPPLER_LIB", engine: "poppler", fileName: "libpoppler-glib", systemName: "libpoppler-glib.so.8",
+            environmentVariable: "RUNANYWHERE_POPPLER_LIB", engine: "poppler", fileName: "libpoppler-glib",
+            systemName: "libpoppler-glib.so.8",
             environment: environment
         )
     }

@@ -18,35 +18,40 @@ extension PostgresRAGStore {
                 try RAGStoreChecks.check(existing, model: embeddingModel, dimensions: dimensions)
                 collectionID = existing.id
             } else {
-                collectionID = try await Self.id(connection.query(
-                    """
-                    INSERT INTO rag_collections (name, embedding_model, dimensions, created_at)
-                    VALUES (\(collection), \(embeddingModel), \(dimensions), \(now.timeIntervalSince1970)) RETURNING id
-                    """,
-                    logger: logger
-                ))
+                collectionID = try await Self.id(
+                    connection.query(
+                        """
+                        INSERT INTO rag_collections (name, embedding_model, dimensions, created_at)
+                        VALUES (\(collection), \(embeddingModel), \(dimensions), \(now.timeIntervalSince1970)) RETURNING id
+                        """,
+                        logger: logger
+                    ))
             }
             var stored: [(document: RAGDocument, replaced: Bool)] = []
             for item in documents {
                 try RAGStoreChecks.check(item, dimensions: dimensions)
                 let document = item.document
-                let replaced = try await Self.hasRows(connection.query(
-                    "DELETE FROM rag_documents WHERE collection_id = \(collectionID) AND path = \(document.path) RETURNING id", logger: logger
-                ))
-                let documentID = try await Self.id(connection.query(
-                    """
-                    INSERT INTO rag_documents (collection_id, path, format, sha256, size, ingested_at)
-                    VALUES (\(collectionID), \(document.path), \(document.format.rawValue), \(document.sha256), \(document.size), \(now.timeIntervalSince1970))
-                    RETURNING id
-                    """,
-                    logger: logger
-                ))
+                let replaced = try await Self.hasRows(
+                    connection.query(
+                        "DELETE FROM rag_documents WHERE collection_id = \(collectionID) AND path = \(document.path) RETURNING id",
+                        logger: logger
+                    ))
+                let documentID = try await Self.id(
+                    connection.query(
+                        """
+                        INSERT INTO rag_documents (collection_id, path, format, sha256, size, ingested_at)
+                        VALUES (\(collectionID), \(document.path), \(document.format.rawValue), \(document.sha256), \(document.size), \(now.timeIntervalSince1970))
+                        RETURNING id
+                        """,
+                        logger: logger
+                    ))
                 for batch in stride(from: 0, to: item.chunks.count, by: Self.rowsPerInsert) {
                     let range = batch..<min(batch + Self.rowsPerInsert, item.chunks.count)
                     var binds = PostgresBindings(capacity: range.count * 6)
                     var rows: [String] = []
                     for index in range {
-                        let chunk = item.chunks[index], first = binds.count + 1
+                        let chunk = item.chunks[index]
+                        let first = binds.count + 1
                         binds.append(documentID)
                         binds.append(chunk.ordinal)
                         binds.append(chunk.text)
@@ -57,16 +62,21 @@ extension PostgresRAGStore {
                     }
                     try await connection.query(
                         PostgresQuery(
-                            unsafeSQL: "INSERT INTO rag_chunks (document_id, ordinal, text, start_offset, end_offset, vector) VALUES \(rows.joined(separator: ", "))",
+                            unsafeSQL:
+                                "INSERT INTO rag_chunks (document_id, ordinal, text, start_offset, end_offset, vector) VALUES \(rows.joined(separator: ", "))",
                             binds: binds
                         ),
                         logger: logger
                     )
                 }
-                stored.append((RAGDocument(
-                    collection: collection, path: document.path, format: document.format, sha256: document.sha256, size: document.size,
-                    chunkCount: item.chunks.count, ingestedAt: now
-                ), replaced))
+                stored.append(
+                    (
+                        RAGDocument(
+                            collection: collection, path: document.path, format: document.format, sha256: document.sha256,
+                            size: document.size,
+                            chunkCount: item.chunks.count, ingestedAt: now
+                        ), replaced
+                    ))
             }
             return stored
         }
@@ -75,7 +85,9 @@ extension PostgresRAGStore {
     /// Every vector of the collection is compared, streamed from the server in the order stored.
     package func search(_ vector: [Float], collection: String, topK: Int) async throws -> [RAGSource] {
         try await reading { connection in
-            guard let stored = try await Self.stored(connection, collection, logger: logger) else { throw RAGStoreChecks.noCollection(collection) }
+            guard let stored = try await Self.stored(connection, collection, logger: logger) else {
+                throw RAGStoreChecks.noCollection(collection)
+            }
             try RAGStoreChecks.check(vector, searching: stored)
             let best = TopScores(limit: topK)
             let queryNorm = EmbeddingMath.norm(vector)
@@ -100,14 +112,18 @@ extension PostgresRAGStore {
                 byID[id] = (ordinal, text, start, end, path)
             }
             return scores.compactMap { entry in
-                byID[entry.id].map { RAGSource(documentPath: $0.path, ordinal: $0.ordinal, text: $0.text, start: $0.start, end: $0.end, score: entry.score) }
+                byID[entry.id].map {
+                    RAGSource(documentPath: $0.path, ordinal: $0.ordinal, text: $0.text, start: $0.start, end: $0.end, score: entry.score)
+                }
             }
         }
     }
 
     package func passage(document path: String, ordinal: Int, collection: String) async throws -> RAGPassage {
         try await reading { connection in
-            guard try await Self.stored(connection, collection, logger: logger) != nil else { throw RAGStoreChecks.noCollection(collection) }
+            guard try await Self.stored(connection, collection, logger: logger) != nil else {
+                throw RAGStoreChecks.noCollection(collection)
+            }
             let rows = try await connection.query(
                 """
                 SELECT k.text, k.start_offset, k.end_offset, (SELECT COUNT(*) FROM rag_chunks c WHERE c.document_id = d.id)
@@ -118,7 +134,9 @@ extension PostgresRAGStore {
             )
             for try await (text, start, end, total) in rows.decode((String?, Int?, Int?, Int).self) {
                 guard let text, let start, let end else { throw RAGStoreChecks.noChunk(ordinal, path: path, total: total) }
-                return RAGPassage(collection: collection, documentPath: path, ordinal: ordinal, documentChunkCount: total, text: text, start: start, end: end)
+                return RAGPassage(
+                    collection: collection, documentPath: path, ordinal: ordinal, documentChunkCount: total, text: text, start: start,
+                    end: end)
             }
             throw RAGStoreChecks.noDocument(path, collection: collection)
         }

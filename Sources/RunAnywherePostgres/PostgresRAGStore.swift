@@ -48,7 +48,9 @@ package final class PostgresRAGStore: RAGStore {
 
     package func documents(in collection: String) async throws -> [RAGDocument] {
         try await reading { connection in
-            guard let id = try await Self.stored(connection, collection, logger: logger)?.id else { throw RAGStoreChecks.noCollection(collection) }
+            guard let id = try await Self.stored(connection, collection, logger: logger)?.id else {
+                throw RAGStoreChecks.noCollection(collection)
+            }
             let rows = try await connection.query(
                 """
                 SELECT d.path, d.format, d.sha256, d.size, d.ingested_at, (SELECT COUNT(*) FROM rag_chunks k WHERE k.document_id = d.id)
@@ -58,10 +60,12 @@ package final class PostgresRAGStore: RAGStore {
             )
             var documents: [RAGDocument] = []
             for try await (path, format, sha256, size, ingested, chunks) in rows.decode((String, String, String, Int, Double, Int).self) {
-                documents.append(RAGDocument(
-                    collection: collection, path: path, format: DocumentFormat(rawValue: format) ?? .plainText, sha256: sha256, size: size,
-                    chunkCount: chunks, ingestedAt: Date(timeIntervalSince1970: ingested)
-                ))
+                documents.append(
+                    RAGDocument(
+                        collection: collection, path: path, format: DocumentFormat(rawValue: format) ?? .plainText, sha256: sha256,
+                        size: size,
+                        chunkCount: chunks, ingestedAt: Date(timeIntervalSince1970: ingested)
+                    ))
             }
             return documents
         }
@@ -69,8 +73,11 @@ package final class PostgresRAGStore: RAGStore {
 
     package func removeDocument(path: String, collection: String) async throws {
         try await writing { connection in
-            guard let id = try await Self.stored(connection, collection, logger: logger)?.id else { throw RAGStoreChecks.noCollection(collection) }
-            let removed = try await connection.query("DELETE FROM rag_documents WHERE collection_id = \(id) AND path = \(path) RETURNING id", logger: logger)
+            guard let id = try await Self.stored(connection, collection, logger: logger)?.id else {
+                throw RAGStoreChecks.noCollection(collection)
+            }
+            let removed = try await connection.query(
+                "DELETE FROM rag_documents WHERE collection_id = \(id) AND path = \(path) RETURNING id", logger: logger)
             guard try await Self.hasRows(removed) else { throw RAGStoreChecks.noDocument(path, collection: collection) }
         }
     }
@@ -84,7 +91,9 @@ package final class PostgresRAGStore: RAGStore {
 
     package func chunkRowCount() async throws -> Int {
         try await reading { connection in
-            for try await total in try await connection.query("SELECT COUNT(*) FROM rag_chunks", logger: logger).decode(Int.self) { return total }
+            for try await total in try await connection.query("SELECT COUNT(*) FROM rag_chunks", logger: logger).decode(Int.self) {
+                return total
+            }
             return 0
         }
     }
@@ -99,18 +108,21 @@ package final class PostgresRAGStore: RAGStore {
             """
         var collections: [RAGCollection] = []
         for try await (name, model, dimensions, created, documents, chunks) in try await connection.query(query, logger: logger)
-            .decode((String, String, Int, Double, Int, Int).self) {
-            collections.append(RAGCollection(
-                name: name, embeddingModelId: model, dimensions: dimensions, createdAt: Date(timeIntervalSince1970: created),
-                documentCount: documents, chunkCount: chunks
-            ))
+            .decode((String, String, Int, Double, Int, Int).self)
+        {
+            collections.append(
+                RAGCollection(
+                    name: name, embeddingModelId: model, dimensions: dimensions, createdAt: Date(timeIntervalSince1970: created),
+                    documentCount: documents, chunkCount: chunks
+                ))
         }
         return collections
     }
 
     /// The collection `name` without its counts, nil when there is none.
     static func stored(_ connection: PostgresConnection, _ name: String, logger: Logger) async throws -> StoredCollection? {
-        let rows = try await connection.query("SELECT id, embedding_model, dimensions FROM rag_collections WHERE name = \(name)", logger: logger)
+        let rows = try await connection.query(
+            "SELECT id, embedding_model, dimensions FROM rag_collections WHERE name = \(name)", logger: logger)
         for try await (id, model, dimensions) in rows.decode((Int, String, Int).self) {
             return StoredCollection(id: id, name: name, embeddingModelId: model, dimensions: dimensions)
         }

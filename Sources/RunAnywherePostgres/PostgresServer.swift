@@ -56,7 +56,8 @@ package final class PostgresServer: Sendable {
     /// The client configuration for `url`, and the URL without its password.
     package static func configuration(_ url: String) throws -> (PostgresClient.Configuration, String) {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
-              let user = components.user, !user.isEmpty else {
+            let user = components.user, !user.isEmpty
+        else {
             throw SDKError(.invalidInput, "The database must be a postgres://user[:password]@host[:port]/database URL, not '\(url)'")
         }
         let options = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
@@ -65,9 +66,13 @@ package final class PostgresServer: Sendable {
         var configuration: PostgresClient.Configuration
         if let socket = options["host"], socket.hasPrefix("/") {
             let port = components.port ?? 5432
-            configuration = .init(unixSocketPath: "\(socket)/.s.PGSQL.\(port)", username: user, password: password, database: database.isEmpty ? nil : database)
+            configuration = .init(
+                unixSocketPath: "\(socket)/.s.PGSQL.\(port)", username: user, password: password,
+                database: database.isEmpty ? nil : database)
         } else {
-            guard let host = components.host, !host.isEmpty else { throw SDKError(.invalidInput, "The database URL '\(url)' names no host") }
+            guard let host = components.host, !host.isEmpty else {
+                throw SDKError(.invalidInput, "The database URL '\(url)' names no host")
+            }
             let tls: PostgresClient.Configuration.TLS
             switch options["sslmode"] ?? "prefer" {
             case "disable": tls = .disable
@@ -75,7 +80,9 @@ package final class PostgresServer: Sendable {
             case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
             case let mode: throw SDKError(.invalidInput, "Unknown sslmode '\(mode)'; use disable, prefer or require")
             }
-            configuration = .init(host: host, port: components.port ?? 5432, username: user, password: password, database: database.isEmpty ? nil : database, tls: tls)
+            configuration = .init(
+                host: host, port: components.port ?? 5432, username: user, password: password, database: database.isEmpty ? nil : database,
+                tls: tls)
         }
         var shown = components
         shown.password = nil
@@ -93,12 +100,15 @@ package final class PostgresServer: Sendable {
     /// a transaction as it was thrown (postgres-nio wraps it); other errors as they are.
     package func error(_ error: any Error) -> any Error {
         if let failed = error as? PostgresTransactionError,
-           let cause = failed.closureError ?? failed.beginError ?? failed.commitError ?? failed.rollbackError {
+            let cause = failed.closureError ?? failed.beginError ?? failed.commitError ?? failed.rollbackError
+        {
             return self.error(cause)
         }
         guard let error = error as? PSQLError else { return error }
         let message = error.serverInfo?[.message] ?? "\(error.code)"
-        if error.serverInfo?[.sqlState] == "53100" { return SDKError(.insufficientStorage, "PostgreSQL at \(location) has no space left: \(message)") }
+        if error.serverInfo?[.sqlState] == "53100" {
+            return SDKError(.insufficientStorage, "PostgreSQL at \(location) has no space left: \(message)")
+        }
         return SDKError(.fileWriteFailed, "PostgreSQL at \(location) failed: \(message)")
     }
 

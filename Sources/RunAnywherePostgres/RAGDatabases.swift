@@ -24,7 +24,9 @@ public enum RAGDatabases {
     ) async throws -> RAGSession {
         guard let database, !database.isEmpty else { return RAGSession(runtime: runtime, reader: reader, chunker: chunker) }
         guard PostgresServer.isURL(database) else {
-            return RAGSession(runtime: runtime, database: URL(fileURLWithPath: (database as NSString).expandingTildeInPath), reader: reader, chunker: chunker)
+            return RAGSession(
+                runtime: runtime, database: URL(fileURLWithPath: (database as NSString).expandingTildeInPath), reader: reader,
+                chunker: chunker)
         }
         let store = try await PostgresRAGStore.open(url: database, logger: runtime.configuration.logger, timeout: timeout)
         return RAGSession(runtime: runtime, store: store, reader: reader, chunker: chunker)

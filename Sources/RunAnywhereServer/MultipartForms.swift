@@ -6,7 +6,8 @@ import MultipartKit
 /// fields are ``UploadedFile``s; a missing field or a body that is not a form is a 400.
 func decodeMultipartForm<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
     guard let header = request.headers[.contentType], let mediaType = MediaType(from: header), mediaType.isType(.multipartForm),
-          let boundary = mediaType.parameter.flatMap({ $0.name.lowercased() == "boundary" ? $0.value : nil }) else {
+        let boundary = mediaType.parameter.flatMap({ $0.name.lowercased() == "boundary" ? $0.value : nil })
+    else {
         throw OpenAIError(.badRequest, "The body must be multipart/form-data with a boundary")
     }
     let body = try await collectBody(of: request, limit: limit)
@@ -15,7 +16,9 @@ func decodeMultipartForm<T: Decodable>(_ type: T.Type, from request: Request, li
     } catch let error as OpenAIError {
         throw error  // a field refused by name (NumberField)
     } catch let error as DecodingError {
-        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty { throw OpenAIError(.badRequest, "The body is not well-formed multipart/form-data") }
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+            throw OpenAIError(.badRequest, "The body is not well-formed multipart/form-data")
+        }
         throw error  // a 400 naming the field
     } catch {
         throw OpenAIError(.badRequest, "The body is not well-formed multipart/form-data")
@@ -36,7 +39,8 @@ struct UploadedFile: Decodable, Sendable, MultipartPartConvertible {
     }
 
     init(from decoder: any Decoder) throws {
-        throw DecodingError.typeMismatch(UploadedFile.self, .init(codingPath: decoder.codingPath, debugDescription: "A file is read from a multipart form only"))
+        throw DecodingError.typeMismatch(
+            UploadedFile.self, .init(codingPath: decoder.codingPath, debugDescription: "A file is read from a multipart form only"))
     }
 
     /// The file's name as the client gave it, or "The upload".
@@ -49,7 +53,9 @@ struct UploadedFile: Decodable, Sendable, MultipartPartConvertible {
     static func filename(inDisposition header: String) -> String? {
         for parameter in header.split(separator: ";") {
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pair.count == 2, pair[0].lowercased() == "filename" { return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            if pair.count == 2, pair[0].lowercased() == "filename" {
+                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
         }
         return nil
     }

@@ -32,7 +32,10 @@ public struct RunAnywhereServer: Sendable {
         if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSAllowListMiddleware(origins: configuration.corsOrigins)) }
         if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
         if let webApp = Self.webAppFolder {
-            router.add(middleware: FileMiddleware(webApp, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true, logger: configuration.logger))
+            router.add(
+                middleware: FileMiddleware(
+                    webApp, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true,
+                    logger: configuration.logger))
         }
         router.get("health") { _, _ in try jsonResponse(["status": "ok"]) }
         router.get("metrics") { [metrics] _, _ in

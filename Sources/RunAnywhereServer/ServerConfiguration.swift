@@ -70,7 +70,10 @@ public struct ServerConfiguration: Sendable {
     /// Refuses what would expose the server unsafely: binding beyond loopback without an API key.
     public func validate() throws {
         if !isLoopback, apiKey?.isEmpty ?? true {
-            throw SDKError(.invalidConfiguration, "Refusing to listen on \(host) without an API key: anyone on the network could use it. Pass --api-key-stdin, or bind to 127.0.0.1")
+            throw SDKError(
+                .invalidConfiguration,
+                "Refusing to listen on \(host) without an API key: anyone on the network could use it. Pass --api-key-stdin, or bind to 127.0.0.1"
+            )
         }
         guard (0...65_535).contains(port) else { throw SDKError(.invalidConfiguration, "The port must be between 0 and 65535") }
         guard maxBodySize > 0 else { throw SDKError(.invalidConfiguration, "The body size limit must be positive") }

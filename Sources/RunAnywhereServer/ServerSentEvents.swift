@@ -47,8 +47,10 @@ func streamingResponse(contentType: String, _ write: @escaping @Sendable (inout 
     var headers = HTTPFields()
     headers[.contentType] = contentType
     headers[.cacheControl] = "no-cache"
-    return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-        try await write(&writer)
-        try await writer.finish(nil)
-    })
+    return Response(
+        status: .ok, headers: headers,
+        body: ResponseBody { writer in
+            try await write(&writer)
+            try await writer.finish(nil)
+        })
 }

@@ -37,7 +37,9 @@ final class PiperTTSService: TTSService, @unchecked Sendable {
 
     func synthesize(_ text: String, options: TTSOptions, cancellation: CancellationFlag) throws -> AudioSamples {
         let sentences = try phonemizer.phonemize(text, voice: espeakVoice).filter { !$0.isEmpty }
-        guard !sentences.isEmpty else { return try AudioSamples(samples: [], sampleRate: Int(library.api.SherpaOnnxOfflineTtsSampleRate(tts))) }
+        guard !sentences.isEmpty else {
+            return try AudioSamples(samples: [], sampleRate: Int(library.api.SherpaOnnxOfflineTtsSampleRate(tts)))
+        }
         // C ints count the sentences and each one's phonemes: no text that fits in memory comes
         // near 2^31, but a count beyond is refused rather than trapped on.
         guard sentences.count <= Int32.max, sentences.allSatisfy({ $0.unicodeScalars.count <= Int32.max }) else {
@@ -75,7 +77,10 @@ final class PiperTTSService: TTSService, @unchecked Sendable {
         let tail = (try? handle.readToEnd()) ?? Data()
         let missing = ["sample_rate", "n_speakers", "language", "comment"].filter { tail.range(of: Data($0.utf8)) == nil }
         guard missing.isEmpty, tail.range(of: Data("piper".utf8)) != nil else {
-            throw SDKError.fileManagement(.invalidModelFormat, "\(model.lastPathComponent) lacks the Piper metadata sherpa-onnx needs (\(missing.isEmpty ? "comment=piper" : missing.joined(separator: ", "))); prepare it as scripts/setup does")
+            throw SDKError.fileManagement(
+                .invalidModelFormat,
+                "\(model.lastPathComponent) lacks the Piper metadata sherpa-onnx needs (\(missing.isEmpty ? "comment=piper" : missing.joined(separator: ", "))); prepare it as scripts/setup does"
+            )
         }
     }
 }

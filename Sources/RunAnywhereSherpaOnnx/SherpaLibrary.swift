@@ -19,7 +19,9 @@ final class SherpaLibrary: Sendable {
 
     /// `$RUNANYWHERE_SHERPA_LIB`, then the engines cache, then the system's library.
     static func candidatePaths() -> [String] {
-        EngineLibraryLocator.candidates(environmentVariable: "RUNANYWHERE_SHERPA_LIB", engine: "sherpa-onnx", fileName: "libsherpa-onnx-c-api", systemName: "libsherpa-onnx-c-api.so")
+        EngineLibraryLocator.candidates(
+            environmentVariable: "RUNANYWHERE_SHERPA_LIB", engine: "sherpa-onnx", fileName: "libsherpa-onnx-c-api",
+            systemName: "libsherpa-onnx-c-api.so")
     }
 
     /// Opens the first library that exists among `candidates` (cached per process).

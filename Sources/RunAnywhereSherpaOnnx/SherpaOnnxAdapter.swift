@@ -58,8 +58,9 @@ public struct SherpaOnnxAdapter: FrameworkAdapter {
         let (candidates, phonemizer) = (libraryCandidates, self.phonemizer)
         let threads = options.threads ?? hardware.profile(accelerators: []).defaultThreads
         return try await runBlocking {
-            try PiperTTSService(library: SherpaLibrary.load(candidates: candidates), model: file, tokens: tokens, threads: threads,
-                                voiceName: model.id, phonemizer: phonemizer)
+            try PiperTTSService(
+                library: SherpaLibrary.load(candidates: candidates), model: file, tokens: tokens, threads: threads,
+                voiceName: model.id, phonemizer: phonemizer)
         }
     }
 }

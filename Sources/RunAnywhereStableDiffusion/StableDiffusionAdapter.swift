@@ -15,7 +15,10 @@ public struct StableDiffusionAdapter: FrameworkAdapter {
     private var hardware: any HardwareDetector = SystemHardwareDetector()
 
     /// Creates the adapter; stable-diffusion.cpp's own log goes to `logger`.
-    public init(libraryPath: String? = nil, logger: Logger = Logger(label: "runanywhere.stablediffusion", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    public init(
+        libraryPath: String? = nil,
+        logger: Logger = Logger(label: "runanywhere.stablediffusion", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
         self.libraryCandidates = libraryPath.map { [$0] } ?? StableDiffusionLibrary.candidatePaths()
         self.logger = logger
     }
@@ -47,13 +50,16 @@ public struct StableDiffusionAdapter: FrameworkAdapter {
     }
 
     /// Loads a diffusion model: one file, or a folder whose files are told apart by name.
-    public func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration, logger: Logger) async throws -> any DiffusionService {
+    public func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration, logger: Logger) async throws
+        -> any DiffusionService
+    {
         let (candidates, engineLogger) = (libraryCandidates, self.logger)
         let files = try StableDiffusionFiles(model: model)
         let threads = configuration.threads ?? hardware.profile(accelerators: []).defaultThreads
         return try await runBlocking {
             try StableDiffusionService(
-                library: StableDiffusionLibrary.load(candidates: candidates, logger: engineLogger), files: files, configuration: configuration, threads: threads
+                library: StableDiffusionLibrary.load(candidates: candidates, logger: engineLogger), files: files,
+                configuration: configuration, threads: threads
             )
         }
     }

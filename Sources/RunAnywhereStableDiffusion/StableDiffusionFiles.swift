@@ -38,18 +38,28 @@ struct StableDiffusionFiles: Sendable, Equatable {
         for name in names {
             let file = path.appendingPathComponent(name).path
             let lower = name.lowercased()
-            if lower.contains("taesd") { taesd = file }
-            else if lower.contains("vae") { vae = file }
-            else if lower.contains("clip_l") { clipL = file }
-            else if lower.contains("clip_g") { clipG = file }
-            else if lower.contains("t5") { t5xxl = file }
-            else if lower.contains("llm") { llm = file }
-            else if ["diffusion_model", "unet", "transformer"].contains(where: lower.contains) { diffusionModel = file }
-            else { rest.append(file) }
+            if lower.contains("taesd") {
+                taesd = file
+            } else if lower.contains("vae") {
+                vae = file
+            } else if lower.contains("clip_l") {
+                clipL = file
+            } else if lower.contains("clip_g") {
+                clipG = file
+            } else if lower.contains("t5") {
+                t5xxl = file
+            } else if lower.contains("llm") {
+                llm = file
+            } else if ["diffusion_model", "unet", "transformer"].contains(where: lower.contains) {
+                diffusionModel = file
+            } else {
+                rest.append(file)
+            }
         }
         checkpoint = rest.max { Self.size(of: $0) < Self.size(of: $1) }
         guard checkpoint != nil || diffusionModel != nil else {
-            throw SDKError(.modelIncompatible, "Model '\(model.id)' has no diffusion model file (.gguf, .safetensors or .ckpt) in \(path.path)")
+            throw SDKError(
+                .modelIncompatible, "Model '\(model.id)' has no diffusion model file (.gguf, .safetensors or .ckpt) in \(path.path)")
         }
     }
 

@@ -32,7 +32,8 @@ final class StableDiffusionLibrary: Sendable {
     /// `$RUNANYWHERE_SD_LIB`, then the engines cache, then the system's `libstable-diffusion.so`.
     static func candidatePaths() -> [String] {
         EngineLibraryLocator.candidates(
-            environmentVariable: "RUNANYWHERE_SD_LIB", engine: "stable-diffusion.cpp", fileName: "libstable-diffusion", systemName: "libstable-diffusion.so"
+            environmentVariable: "RUNANYWHERE_SD_LIB", engine: "stable-diffusion.cpp", fileName: "libstable-diffusion",
+            systemName: "libstable-diffusion.so"
         )
     }
 
@@ -46,12 +47,16 @@ final class StableDiffusionLibrary: Sendable {
         }
         return try libraries.library(candidates: candidates, load: load) { api, path in
             let sink = EngineLogSink(logger: logger, prefix: "stable-diffusion.cpp")
-            api.sd_set_log_callback({ level, text, data in
-                guard let text, let data else { return }
-                // sd.cpp's levels are 0 debug … 3 error; the sink takes ggml's, 1 debug … 4 error.
-                Unmanaged<EngineLogSink>.fromOpaque(data).takeUnretainedValue().receive(level: level.rawValue + 1, text: String(cString: text))
-            }, Unmanaged.passRetained(sink).toOpaque())
-            logger.debug("Opened stable-diffusion.cpp", metadata: ["path": "\(path)", "version": "\(api.sd_version().map { String(cString: $0) } ?? "?")"])
+            api.sd_set_log_callback(
+                { level, text, data in
+                    guard let text, let data else { return }
+                    // sd.cpp's levels are 0 debug … 3 error; the sink takes ggml's, 1 debug … 4 error.
+                    Unmanaged<EngineLogSink>.fromOpaque(data).takeUnretainedValue().receive(
+                        level: level.rawValue + 1, text: String(cString: text))
+                }, Unmanaged.passRetained(sink).toOpaque())
+            logger.debug(
+                "Opened stable-diffusion.cpp",
+                metadata: ["path": "\(path)", "version": "\(api.sd_version().map { String(cString: $0) } ?? "?")"])
             return StableDiffusionLibrary(api: api, path: path, logSink: sink)
         }
     }

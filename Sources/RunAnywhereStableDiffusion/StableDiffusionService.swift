@@ -37,11 +37,14 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
         withExtendedLifetime(strings) {}
         guard let loaded else {
             let thrown = Self.text(message)
-            throw SDKError(.modelLoadFailed, library.logSink.explain("stable-diffusion.cpp could not load '\(name)'\(thrown.isEmpty ? "" : " (\(thrown))")"))
+            throw SDKError(
+                .modelLoadFailed,
+                library.logSink.explain("stable-diffusion.cpp could not load '\(name)'\(thrown.isEmpty ? "" : " (\(thrown))")"))
         }
         guard library.api.sd_ctx_supports_image_generation(loaded) else {
             library.api.free_sd_ctx(loaded)
-            throw SDKError(.modelIncompatible, "'\(name)' is not an image-generation model (stable-diffusion.cpp loaded it as a video model)")
+            throw SDKError(
+                .modelIncompatible, "'\(name)' is not an image-generation model (stable-diffusion.cpp loaded it as a video model)")
         }
         self.context = loaded
     }
@@ -52,7 +55,12 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
 
     /// Frees the context once, and gives the freed buffers back to the system.
     private func freeContext() {
-        guard freed.withLock({ freed in defer { freed = true }; return !freed }) else { return }
+        guard
+            freed.withLock({ freed in
+                defer { freed = true }
+                return !freed
+            })
+        else { return }
         library.api.free_sd_ctx(context)
         ra_engine_release_free_memory()
     }
@@ -69,7 +77,9 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
         _ = try Self.sampler(options.scheduler)
     }
 
-    func generate(_ request: DiffusionRequest, cancellation: CancellationFlag, onStep: @escaping @Sendable (Int, Int) -> Void) throws -> DiffusionImage {
+    func generate(_ request: DiffusionRequest, cancellation: CancellationFlag, onStep: @escaping @Sendable (Int, Int) -> Void) throws
+        -> DiffusionImage
+    {
         guard !freed.withLock({ $0 }) else { throw SDKError(.notInitialized, "The diffusion model was unloaded") }
         let options = request.options
         let (method, scheduler) = try Self.sampler(options.scheduler)
@@ -92,10 +102,12 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
                 params.prompt = prompt
                 params.negative_prompt = negative
                 return withUnsafePointer(to: library.api) { api in
-                    ra_sd_generate(api, context, &params, { step, steps, _, user in
-                        let reporter = Unmanaged<StepReporter>.fromOpaque(user!).takeUnretainedValue()
-                        return reporter.report(step: Int(step), of: Int(steps))
-                    }, Unmanaged.passUnretained(progress).toOpaque(), &stopped, &message, message.count)
+                    ra_sd_generate(
+                        api, context, &params,
+                        { step, steps, _, user in
+                            let reporter = Unmanaged<StepReporter>.fromOpaque(user!).takeUnretainedValue()
+                            return reporter.report(step: Int(step), of: Int(steps))
+                        }, Unmanaged.passUnretained(progress).toOpaque(), &stopped, &message, message.count)
                 }
             }
         }
@@ -104,28 +116,38 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
         guard let images, let pixels = images.pointee.data else {
             free(images)
             let thrown = Self.text(message)
-            throw SDKError(.generationFailed, library.logSink.explain("stable-diffusion.cpp could not generate the image\(thrown.isEmpty ? "" : " (\(thrown))")"))
+            throw SDKError(
+                .generationFailed,
+                library.logSink.explain("stable-diffusion.cpp could not generate the image\(thrown.isEmpty ? "" : " (\(thrown))")"))
         }
         defer {
             free(pixels)
             free(images)
         }
         let image = images.pointee
-        return try png(pixels, width: Int(image.width), height: Int(image.height), channels: Int(image.channel), croppedTo: (options.width, options.height))
+        return try png(
+            pixels, width: Int(image.width), height: Int(image.height), channels: Int(image.channel),
+            croppedTo: (options.width, options.height))
     }
 
     /// A PNG of `pixels` (8-bit, `channels` per pixel), cut to `size` around its centre when sd.cpp
     /// generated a larger image (it rounds sizes up to what its network divides).
-    private func png(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, channels: Int, croppedTo size: (width: Int, height: Int)) throws -> DiffusionImage {
+    private func png(
+        _ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, channels: Int, croppedTo size: (width: Int, height: Int)
+    ) throws -> DiffusionImage {
         let (outWidth, outHeight) = (min(width, size.width), min(height, size.height))
         let (left, top) = ((width - outWidth) / 2, (height - outHeight) / 2)
         if (outWidth, outHeight) != (width, height) {
             for row in 0..<outHeight {  // rows move towards the start, never overlapping unread ones
-                (pixels + row * outWidth * channels).update(from: pixels + ((top + row) * width + left) * channels, count: outWidth * channels)
+                (pixels + row * outWidth * channels).update(
+                    from: pixels + ((top + row) * width + left) * channels, count: outWidth * channels)
             }
         }
         var length = 0
-        guard let encoded = library.api.tdefl_write_image_to_png_file_in_memory(pixels, Int32(outWidth), Int32(outHeight), Int32(channels), &length) else {
+        guard
+            let encoded = library.api.tdefl_write_image_to_png_file_in_memory(
+                pixels, Int32(outWidth), Int32(outHeight), Int32(channels), &length)
+        else {
             throw SDKError(.generationFailed, "Could not encode the \(outWidth)×\(outHeight) image as PNG")
         }
         defer { library.api.mz_free(encoded) }

@@ -22,7 +22,9 @@ struct CTranslate2Model {
         } catch {
             throw SDKError.fileManagement(.fileNotFound, "Cannot read \(url.path): \(error.localizedDescription)")
         }
-        func bad(_ why: String) -> SDKError { SDKError.fileManagement(.invalidModelFormat, "\(url.lastPathComponent) is not a CTranslate2 model: \(why)") }
+        func bad(_ why: String) -> SDKError {
+            SDKError.fileManagement(.invalidModelFormat, "\(url.lastPathComponent) is not a CTranslate2 model: \(why)")
+        }
         var offset = data.startIndex
         func take(_ count: Int) throws -> Data {
             guard count >= 0, offset + count <= data.endIndex else { throw bad("it ends early") }
@@ -74,7 +76,8 @@ struct CTranslate2Model {
     func dimension(_ name: String, _ index: Int) throws -> Int {
         let shape = try variable(name).shape
         guard shape.indices.contains(index) else {
-            throw SDKError.fileManagement(.invalidModelFormat, "The CTranslate2 variable \(name) has the shape \(shape), without a dimension \(index)")
+            throw SDKError.fileManagement(
+                .invalidModelFormat, "The CTranslate2 variable \(name) has the shape \(shape), without a dimension \(index)")
         }
         return shape[index]
     }

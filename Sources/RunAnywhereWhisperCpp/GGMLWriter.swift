@@ -36,11 +36,14 @@ final class GGMLWriter {
         }
         let count = range.count * rowLength
         guard count == tensor.shape.reduce(1, *) else {
-            throw SDKError.fileManagement(.invalidModelFormat, "\(tensor.name): the source holds \(count) values, the tensor needs \(tensor.shape.reduce(1, *))")
+            throw SDKError.fileManagement(
+                .invalidModelFormat, "\(tensor.name): the source holds \(count) values, the tensor needs \(tensor.shape.reduce(1, *))")
         }
         let width = source.dtype == 4 ? 2 : 4
         guard source.dtype == 4 || source.dtype == 0 else {
-            throw SDKError.fileManagement(.invalidModelFormat, "\(tensor.name) is stored as CTranslate2 type \(source.dtype); only float16 and float32 models can be converted")
+            throw SDKError.fileManagement(
+                .invalidModelFormat,
+                "\(tensor.name) is stored as CTranslate2 type \(source.dtype); only float16 and float32 models can be converted")
         }
         // Within the data: its size is the shape's product times the width, and the rows lie inside the shape.
         let start = source.data.startIndex + range.lowerBound * rowLength * width
@@ -50,14 +53,16 @@ final class GGMLWriter {
         case (true, false):
             bytes.withUnsafeBytes { raw in
                 for index in 0..<count {
-                    let value = Float(Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self))))
+                    let value = Float(
+                        Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self))))
                     withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) }
                 }
             }
         case (false, true):
             bytes.withUnsafeBytes { raw in
                 for index in 0..<count {
-                    let value = Float16(Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))))
+                    let value = Float16(
+                        Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))))
                     withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) }
                 }
             }

@@ -14,7 +14,8 @@ enum TensorMapping {
         }
         func vector(_ name: String, _ source: String, rows: Range<Int>? = nil, shape: [Int]? = nil) throws -> GGMLTensor {
             let variable = try v(source)
-            return GGMLTensor(name: name, shape: shape ?? [rows?.count ?? variable.shape.reduce(1, *)], half: false, source: variable, rows: rows)
+            return GGMLTensor(
+                name: name, shape: shape ?? [rows?.count ?? variable.shape.reduce(1, *)], half: false, source: variable, rows: rows)
         }
         func norm(_ name: String, _ source: String) throws -> [GGMLTensor] {
             [try vector("\(name).weight", "\(source)/gamma"), try vector("\(name).bias", "\(source)/beta")]
@@ -31,7 +32,7 @@ enum TensorMapping {
                 try matrix("\(block).attn.value.weight", "\(fused)/weight", rows: 2 * d..<3 * d),
                 try vector("\(block).attn.value.bias", "\(fused)/bias", rows: 2 * d..<3 * d),
             ] + (try linear("\(block).attn.out", "\(layer)/self_attention/linear_1"))
-              + (try norm("\(block).attn_ln", "\(layer)/self_attention/layer_norm"))
+                + (try norm("\(block).attn_ln", "\(layer)/self_attention/layer_norm"))
         }
         func mlp(_ block: String, _ layer: String) throws -> [GGMLTensor] {
             try linear("\(block).mlp.0", "\(layer)/ffn/linear_0") + linear("\(block).mlp.2", "\(layer)/ffn/linear_1")
@@ -39,23 +40,30 @@ enum TensorMapping {
         }
 
         var tensors: [GGMLTensor] = [
-            try vector("encoder.positional_embedding", "encoder/position_encodings/encodings", shape: try v("encoder/position_encodings/encodings").shape),
+            try vector(
+                "encoder.positional_embedding", "encoder/position_encodings/encodings",
+                shape: try v("encoder/position_encodings/encodings").shape),
             try matrix("encoder.conv1.weight", "encoder/conv1/weight"),
             try vector("encoder.conv1.bias", "encoder/conv1/bias", shape: [d, 1]),
             try matrix("encoder.conv2.weight", "encoder/conv2/weight"),
             try vector("encoder.conv2.bias", "encoder/conv2/bias", shape: [d, 1]),
         ]
         for index in 0..<model.layerCount("encoder") {
-            let block = "encoder.blocks.\(index)", layer = "encoder/layer_\(index)"
+            let block = "encoder.blocks.\(index)"
+            let layer = "encoder/layer_\(index)"
             tensors += try selfAttention(block, layer) + mlp(block, layer)
         }
         tensors += try norm("encoder.ln_post", "encoder/layer_norm")
         tensors += [
-            try vector("decoder.positional_embedding", "decoder/position_encodings/encodings", shape: try v("decoder/position_encodings/encodings").shape),
+            try vector(
+                "decoder.positional_embedding", "decoder/position_encodings/encodings",
+                shape: try v("decoder/position_encodings/encodings").shape),
             try matrix("decoder.token_embedding.weight", "decoder/embeddings/weight"),
         ]
         for index in 0..<model.layerCount("decoder") {
-            let block = "decoder.blocks.\(index)", layer = "decoder/layer_\(index)", cross = "\(layer)/attention"
+            let block = "decoder.blocks.\(index)"
+            let layer = "decoder/layer_\(index)"
+            let cross = "\(layer)/attention"
             tensors += try selfAttention(block, layer)
             tensors += try linear("\(block).cross_attn.query", "\(cross)/linear_0")
             tensors += [

@@ -16,7 +16,9 @@ public struct WhisperCppAdapter: FrameworkAdapter {
     private var hardware: any HardwareDetector = SystemHardwareDetector()
 
     /// Creates the adapter; whisper.cpp's own log goes to `logger`.
-    public init(libraryPath: String? = nil, logger: Logger = Logger(label: "runanywhere.whispercpp", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    public init(
+        libraryPath: String? = nil, logger: Logger = Logger(label: "runanywhere.whispercpp", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
         self.libraryCandidates = libraryPath.map { [$0] } ?? WhisperLibrary.candidatePaths()
         self.logger = logger
     }
@@ -60,7 +62,8 @@ public struct WhisperCppAdapter: FrameworkAdapter {
         let threads = options.threads ?? hardware.profile(accelerators: []).defaultThreads
         return try await runBlocking {
             try WhisperGGMLReader.validate(URL(fileURLWithPath: path))
-            return try WhisperSTTService(library: WhisperLibrary.load(candidates: candidates, logger: engineLogger), path: path, threads: threads)
+            return try WhisperSTTService(
+                library: WhisperLibrary.load(candidates: candidates, logger: engineLogger), path: path, threads: threads)
         }
     }
 

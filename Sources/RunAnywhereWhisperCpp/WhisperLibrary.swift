@@ -25,7 +25,8 @@ final class WhisperLibrary: Sendable {
 
     /// `$RUNANYWHERE_WHISPER_LIB`, then the engines cache, then the system's `libwhisper.so`.
     static func candidatePaths() -> [String] {
-        EngineLibraryLocator.candidates(environmentVariable: "RUNANYWHERE_WHISPER_LIB", engine: "whisper.cpp", fileName: "libwhisper", systemName: "libwhisper.so")
+        EngineLibraryLocator.candidates(
+            environmentVariable: "RUNANYWHERE_WHISPER_LIB", engine: "whisper.cpp", fileName: "libwhisper", systemName: "libwhisper.so")
     }
 
     /// The compute backends this build of whisper.cpp has (its ggml's registry: "CPU" for the
@@ -37,18 +38,23 @@ final class WhisperLibrary: Sendable {
     /// Opens the first library that exists among `candidates` (cached per process); the
     /// library's log goes to `logger`.
     static func load(candidates: [String] = candidatePaths(), logger: Logger) throws -> WhisperLibrary {
-        let load = { (path: UnsafePointer<CChar>, api: UnsafeMutablePointer<ra_whisper_api>, error: UnsafeMutablePointer<CChar>, size: Int) in
+        let load = {
+            (path: UnsafePointer<CChar>, api: UnsafeMutablePointer<ra_whisper_api>, error: UnsafeMutablePointer<CChar>, size: Int) in
             // OpenMP threads that spin while waiting made transcription up to 15× slower under load.
             setenv("OMP_WAIT_POLICY", "PASSIVE", 0)
             return ra_whisper_api_load(path, api, error, size)
         }
         return try libraries.library(candidates: candidates, load: load) { api, path in
             let sink = EngineLogSink(logger: logger, prefix: "whisper.cpp")
-            api.whisper_log_set({ level, text, data in
-                guard let text, let data else { return }
-                Unmanaged<EngineLogSink>.fromOpaque(data).takeUnretainedValue().receive(level: level.rawValue, text: String(cString: text))
-            }, Unmanaged.passRetained(sink).toOpaque())
-            logger.debug("Opened whisper.cpp", metadata: ["path": "\(path)", "version": "\(api.whisper_version().map { String(cString: $0) } ?? "?")"])
+            api.whisper_log_set(
+                { level, text, data in
+                    guard let text, let data else { return }
+                    Unmanaged<EngineLogSink>.fromOpaque(data).takeUnretainedValue().receive(
+                        level: level.rawValue, text: String(cString: text))
+                }, Unmanaged.passRetained(sink).toOpaque())
+            logger.debug(
+                "Opened whisper.cpp",
+                metadata: ["path": "\(path)", "version": "\(api.whisper_version().map { String(cString: $0) } ?? "?")"])
             return WhisperLibrary(api: api, path: path, logSink: sink)
         }
     }

@@ -21,14 +21,16 @@ public enum WhisperModelConverter {
     public static func convert(ct2Directory directory: URL, output: URL, melFiltersFrom reference: URL) throws -> Report {
         let model = try CTranslate2Model(contentsOf: directory.appendingPathComponent("model.bin"))
         guard model.specName == "WhisperSpec" else {
-            throw SDKError.fileManagement(.invalidModelFormat, "\(directory.lastPathComponent) holds a \(model.specName), not a Whisper model")
+            throw SDKError.fileManagement(
+                .invalidModelFormat, "\(directory.lastPathComponent) holds a \(model.specName), not a Whisper model")
         }
         let writer = GGMLWriter()
         let (encoderPositions, decoderPositions) = ("encoder/position_encodings/encodings", "decoder/position_encodings/encodings")
         let melBins = try model.dimension("encoder/conv1/weight", 1)
         let state = try model.dimension(encoderPositions, 1)
         let hyperparameters = [
-            try model.dimension("decoder/embeddings/weight", 0), try model.dimension(encoderPositions, 0), state, try model.integer("encoder/num_heads"),
+            try model.dimension("decoder/embeddings/weight", 0), try model.dimension(encoderPositions, 0), state,
+            try model.integer("encoder/num_heads"),
             model.layerCount("encoder"), try model.dimension(decoderPositions, 0), try model.dimension(decoderPositions, 1),
             try model.integer("decoder/num_heads"), model.layerCount("decoder"), melBins, 1,
         ]
@@ -56,15 +58,22 @@ public enum WhisperModelConverter {
         guard let data = FileManager.default.contents(atPath: reference.path), data.count > 56 else {
             throw SDKError.fileManagement(.fileNotFound, "Cannot read the mel filters from \(reference.path); run scripts/setup")
         }
-        let ints = (0..<2).map { index in data[data.startIndex + 48 + index * 4..<data.startIndex + 52 + index * 4].enumerated().reduce(Int32(0)) { $0 | Int32($1.element) << (8 * $1.offset) } }
+        let ints = (0..<2).map { index in
+            data[data.startIndex + 48 + index * 4..<data.startIndex + 52 + index * 4].enumerated().reduce(Int32(0)) {
+                $0 | Int32($1.element) << (8 * $1.offset)
+            }
+        }
         guard Int(ints[0]) == bins else {
-            throw SDKError.fileManagement(.invalidModelFormat, "\(reference.lastPathComponent) has \(ints[0]) mel bins; the model needs \(bins)")
+            throw SDKError.fileManagement(
+                .invalidModelFormat, "\(reference.lastPathComponent) has \(ints[0]) mel bins; the model needs \(bins)")
         }
         guard (1...1024).contains(ints[1]) else {  // Whisper's is 201; a bound keeps the size below from overflowing
             throw SDKError.fileManagement(.invalidModelFormat, "\(reference.lastPathComponent) has \(ints[1]) FFT bins")
         }
         let length = 8 + Int(ints[0]) * Int(ints[1]) * 4
-        guard data.count >= 48 + length else { throw SDKError.fileManagement(.invalidModelFormat, "\(reference.lastPathComponent) is truncated") }
+        guard data.count >= 48 + length else {
+            throw SDKError.fileManagement(.invalidModelFormat, "\(reference.lastPathComponent) is truncated")
+        }
         return data[data.startIndex + 48..<data.startIndex + 48 + length]
     }
 
@@ -82,7 +91,8 @@ public enum WhisperModelConverter {
         return try lines[...end].map { line in
             try line.unicodeScalars.map { scalar in
                 guard let byte = decode[scalar.value] else {
-                    throw SDKError.fileManagement(.invalidModelFormat, "\(url.lastPathComponent) has a character outside GPT-2's byte alphabet in '\(line)'")
+                    throw SDKError.fileManagement(
+                        .invalidModelFormat, "\(url.lastPathComponent) has a character outside GPT-2's byte alphabet in '\(line)'")
                 }
                 return byte
             }

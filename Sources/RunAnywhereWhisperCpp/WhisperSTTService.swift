@@ -27,7 +27,9 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         ra_engine_release_free_memory()  // give the freed buffers back to the system
     }
 
-    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (segments: [TranscriptionSegment], language: String?) {
+    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (
+        segments: [TranscriptionSegment], language: String?
+    ) {
         let api = library.api
         let count = try Self.sampleCount(audio)
         var params = api.whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
@@ -77,7 +79,8 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
     /// The number of samples whisper.cpp takes as a C int; longer audio (37 hours at 16 kHz) is refused.
     static func sampleCount(_ audio: AudioSamples) throws -> Int32 {
         guard let count = Int32(exactly: audio.samples.count) else {
-            throw SDKError(.invalidInput, "The audio holds \(audio.samples.count) samples; whisper.cpp takes at most \(Int32.max) (cut it into parts)")
+            throw SDKError(
+                .invalidInput, "The audio holds \(audio.samples.count) samples; whisper.cpp takes at most \(Int32.max) (cut it into parts)")
         }
         return count
     }
@@ -112,14 +115,19 @@ final class WhisperVADService: VADService, @unchecked Sendable {
         params.min_speech_duration_ms = Int32(clamping: options.minSpeechDurationMs)
         params.min_silence_duration_ms = Int32(clamping: options.minSilenceDurationMs)
         params.speech_pad_ms = Int32(clamping: options.speechPadMs)
-        guard let found = audio.samples.withUnsafeBufferPointer({ api.whisper_vad_segments_from_samples(context, params, $0.baseAddress, count) }) else {
+        guard
+            let found = audio.samples.withUnsafeBufferPointer({
+                api.whisper_vad_segments_from_samples(context, params, $0.baseAddress, count)
+            })
+        else {
             throw SDKError(.generationFailed, library.logSink.explain("whisper.cpp could not run voice activity detection"))
         }
         defer { api.whisper_vad_free_segments(found) }
         return (0..<api.whisper_vad_segments_n_segments(found)).map { index in
             // whisper.cpp reports VAD segments in centiseconds.
-            SpeechSegment(start: Double(api.whisper_vad_segments_get_segment_t0(found, index)) / 100,
-                          end: Double(api.whisper_vad_segments_get_segment_t1(found, index)) / 100)
+            SpeechSegment(
+                start: Double(api.whisper_vad_segments_get_segment_t0(found, index)) / 100,
+                end: Double(api.whisper_vad_segments_get_segment_t1(found, index)) / 100)
         }
     }
 }

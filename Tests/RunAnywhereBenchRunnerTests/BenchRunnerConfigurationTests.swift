@@ -8,7 +8,8 @@ import Testing
         let configuration = try BenchRunnerConfiguration(environment: [:])
         #expect(configuration == BenchRunnerConfiguration())
         #expect(configuration.warmupFrames == 45 && configuration.measureSeconds == 60 && configuration.extendedMinutes == nil)
-        #expect(configuration.frameCount == 150 && configuration.telemetryURL == "http://localhost:8000/telemetry" && !configuration.useTFLite)
+        #expect(
+            configuration.frameCount == 150 && configuration.telemetryURL == "http://localhost:8000/telemetry" && !configuration.useTFLite)
     }
 
     @Test func everyVariableIsRead() throws {
@@ -22,7 +23,10 @@ import Testing
     }
 
     /// As the seed says: set without a usable number, or enabled with BENCH_ENABLE_EXTENDED, the pass lasts 15 minutes.
-    @Test(arguments: [["BENCH_EXTENDED_MINUTES": "yes"], ["BENCH_EXTENDED_MINUTES": "0"], ["BENCH_EXTENDED_MINUTES": "-3"], ["BENCH_ENABLE_EXTENDED": "1"]])
+    @Test(arguments: [
+        ["BENCH_EXTENDED_MINUTES": "yes"], ["BENCH_EXTENDED_MINUTES": "0"], ["BENCH_EXTENDED_MINUTES": "-3"],
+        ["BENCH_ENABLE_EXTENDED": "1"],
+    ])
     func theExtendedPassDefaultsToFifteenMinutes(_ environment: [String: String]) throws {
         let configuration = try BenchRunnerConfiguration(environment: environment)
         #expect(configuration.extendedMinutes == 15)

@@ -1,10 +1,11 @@
 import Foundation
 import Logging
 import RunAnywhere
-@testable import RunAnywhereBenchRunner
 import RunAnywhereOnnxRuntime
 import RunAnywhereTestSupport
 import Testing
+
+@testable import RunAnywhereBenchRunner
 
 /// GradientIdentity on the real ONNX Runtime (the one sherpa-onnx brings), through the harness.
 @Suite(.inProcessLane, .enabled(if: TestEnvironment.speechInstalled, "scripts/setup --tests installs sherpa-onnx and its ONNX Runtime"))
@@ -41,12 +42,14 @@ struct BenchRunnerTests {
         try FileManager.default.createDirectory(at: battery, withIntermediateDirectories: true)
         try "Battery\n".write(to: battery.appendingPathComponent("type"), atomically: true, encoding: .utf8)
         try "80\n".write(to: battery.appendingPathComponent("capacity"), atomically: true, encoding: .utf8)
-        let runner = BenchRunner(configuration: configuration(measureSeconds: 0.2, extendedMinutes: 0.01), system: SystemProbe(root: root), logger: logger)
+        let runner = BenchRunner(
+            configuration: configuration(measureSeconds: 0.2, extendedMinutes: 0.01), system: SystemProbe(root: root), logger: logger)
         let result = try await runner.run(IdentityWorkload(threads: 1))
         #expect(result.extendedFrames > 0)
         #expect(result.payload.metrics.batteryDropPct15m == 0)
         // Without a battery the field stays absent even after an extended pass.
-        let none = try await BenchRunner(configuration: configuration(measureSeconds: 0.2, extendedMinutes: 0.005), logger: logger).run(IdentityWorkload(threads: 1))
+        let none = try await BenchRunner(configuration: configuration(measureSeconds: 0.2, extendedMinutes: 0.005), logger: logger).run(
+            IdentityWorkload(threads: 1))
         #expect(none.extendedFrames > 0 && none.payload.metrics.batteryDropPct15m == nil)
     }
 
@@ -68,7 +71,9 @@ struct BenchRunnerTests {
         #expect(throws: SDKError.self) { try OnnxTensor(values: [1, 2, 3], shape: [1, 4]) }
         let renamed = try OnnxRuntimeSession(model: model, inputName: "picture", outputName: "identity", threads: 1)
         #expect(throws: SDKError.self) { try renamed.run(try OnnxTensor(values: [Float](repeating: 0, count: 3), shape: [1, 3, 1, 1])) }
-        #expect(throws: SDKError.self) { try OnnxRuntimeSession(model: Data("not a model".utf8), inputName: "image", outputName: "identity", threads: 1) }
+        #expect(throws: SDKError.self) {
+            try OnnxRuntimeSession(model: Data("not a model".utf8), inputName: "image", outputName: "identity", threads: 1)
+        }
         #expect(throws: SDKError.self) { try OnnxRuntimeSession(model: Data(), inputName: "image", outputName: "identity", threads: 1) }
     }
 }

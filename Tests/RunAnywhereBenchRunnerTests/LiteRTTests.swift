@@ -1,13 +1,17 @@
 import Foundation
 import Logging
 import RunAnywhere
-@testable import RunAnywhereBenchRunner
 import RunAnywhereLiteRT
 import RunAnywhereTestSupport
 import Testing
 
+@testable import RunAnywhereBenchRunner
+
 /// GradientIdentity on the real LiteRT (TensorFlow Lite's runtime from the ai-edge-litert wheel).
-@Suite(.inProcessLane, .enabled(if: TestEnvironment.liteRTInstalled && TestEnvironment.speechInstalled, "scripts/setup --tests installs LiteRT and ONNX Runtime"))
+@Suite(
+    .inProcessLane,
+    .enabled(
+        if: TestEnvironment.liteRTInstalled && TestEnvironment.speechInstalled, "scripts/setup --tests installs LiteRT and ONNX Runtime"))
 struct LiteRTTests {
     private func identity() throws -> Data {
         try #require(Data(base64Encoded: EmbeddedResources.gradientIdentityTFLite, options: .ignoreUnknownCharacters))

@@ -10,13 +10,18 @@ import Testing
 @Suite struct PNGImageTests {
     /// `testsrc2` scaled to 37×23 (odd sizes, so rows do not line up with anything) through ffmpeg.
     private func encode(_ arguments: [String], format: String) throws -> Data {
-        guard let ffmpeg = TestEnvironment.ffmpeg else { throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup --tests --build tests") }
+        guard let ffmpeg = TestEnvironment.ffmpeg else {
+            throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup --tests --build tests")
+        }
         let folder = try TestEnvironment.temporaryDirectory("png")
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out")
         let process = Process()
         process.executableURL = ffmpeg
-        process.arguments = ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x48,format=rgb24,scale=37:23", "-frames:v", "1"] + arguments + ["-f", format, output.path]
+        process.arguments =
+            ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x48,format=rgb24,scale=37:23", "-frames:v", "1"] + arguments + [
+                "-f", format, output.path,
+            ]
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw SDKError(.invalidInput, "ffmpeg failed: \(arguments)") }

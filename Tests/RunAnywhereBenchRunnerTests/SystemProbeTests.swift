@@ -28,7 +28,10 @@ import Testing
     @Test func thermalStatesFollowTheHottestZonesTripPoints() throws {
         let trips = [("passive", 80000), ("hot", 95000), ("critical", 105000)]
         for (temperature, state) in [(45000, "nominal"), (81000, "fair"), (96000, "serious"), (106000, "critical")] {
-            let root = try tree(zone("thermal_zone0", temperature: 40000, trips: trips).merging(zone("thermal_zone3", temperature: temperature, trips: trips)) { $1 })
+            let root = try tree(
+                zone("thermal_zone0", temperature: 40000, trips: trips).merging(
+                    zone("thermal_zone3", temperature: temperature, trips: trips)
+                ) { $1 })
             #expect(SystemProbe(root: root).thermalState() == state)
         }
         // A zone without trip points (or with disabled ones) says nothing; no zone at all is unknown.
@@ -56,7 +59,9 @@ import Testing
     @Test func theDeviceModelComesFromDMIOrTheDeviceTree() throws {
         let dmi = try tree(["sys/class/dmi/id/sys_vendor": "LENOVO", "sys/class/dmi/id/product_name": "20XW00K4US"])
         #expect(SystemProbe(root: dmi).deviceModel() == "LENOVO 20XW00K4US")
-        let named = try tree(["sys/class/dmi/id/sys_vendor": "QEMU", "sys/class/dmi/id/product_name": "QEMU Standard PC (i440FX + PIIX, 1996)"])
+        let named = try tree([
+            "sys/class/dmi/id/sys_vendor": "QEMU", "sys/class/dmi/id/product_name": "QEMU Standard PC (i440FX + PIIX, 1996)",
+        ])
         #expect(SystemProbe(root: named).deviceModel() == "QEMU Standard PC (i440FX + PIIX, 1996)")
         let board = try tree(["proc/device-tree/model": "Raspberry Pi 5 Model B Rev 1.0\0"])
         #expect(SystemProbe(root: board).deviceModel() == "Raspberry Pi 5 Model B Rev 1.0")

@@ -6,9 +6,11 @@ import Testing
 @Suite struct TelemetryPayloadTests {
     static func metrics(battery: Double?) -> TelemetryPayload.Metrics {
         .init(
-            modelID: "GradientIdentity", runID: UUID().uuidString, timestamp: "2026-11-24T03:00:00Z", framesProcessed: 1800, warmupFrames: 45,
+            modelID: "GradientIdentity", runID: UUID().uuidString, timestamp: "2026-11-24T03:00:00Z", framesProcessed: 1800,
+            warmupFrames: 45,
             fpsAvg: 29.8, fpsMin: 28.1, fpsMax: 31.4, latencyP50Ms: 34.2, latencyP95Ms: 38.5, coldStartMs: 215.7, modelFileMB: 0,
-            batteryDropPct15m: battery, thermalState: "unknown", deviceModel: "QEMU Standard PC", osVersion: "Debian GNU/Linux 12 (bookworm)",
+            batteryDropPct15m: battery, thermalState: "unknown", deviceModel: "QEMU Standard PC",
+            osVersion: "Debian GNU/Linux 12 (bookworm)",
             backend: "onnxruntime", telemetryPostURL: "http://localhost:8000/telemetry"
         )
     }
@@ -33,7 +35,8 @@ import Testing
     }
 
     @Test func theBatteryDropIsAbsentWithoutAnExtendedPass() throws {
-        let metrics = try #require(try object(try TelemetryPayload(metrics: Self.metrics(battery: nil)).encoded())["metrics"] as? [String: Any])
+        let metrics = try #require(
+            try object(try TelemetryPayload(metrics: Self.metrics(battery: nil)).encoded())["metrics"] as? [String: Any])
         #expect(metrics["battery_drop_pct_15m"] == nil)
         #expect(metrics.count == 17)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhere
+
 @testable import RunAnywhereBenchmarks
 
 enum Fixtures {
@@ -8,7 +9,8 @@ enum Fixtures {
         osVersion: "Debian 12", appVersion: "0.1.0", sdkVersion: "0.1.0"
     )
 
-    static let model = ModelInfo(id: "m", name: "Model, \"quoted\"", category: .language, format: .gguf, framework: .llamaCpp, downloadSize: 42)
+    static let model = ModelInfo(
+        id: "m", name: "Model, \"quoted\"", category: .language, format: .gguf, framework: .llamaCpp, downloadSize: 42)
 
     static func result(error: String? = nil, scenario: String = "Short generation") -> BenchmarkResult {
         var metrics = BenchmarkMetrics(
@@ -24,7 +26,9 @@ enum Fixtures {
     }
 
     static func run(startedAt: TimeInterval = 1_700_000_000, results: [BenchmarkResult] = [result()]) -> BenchmarkRun {
-        BenchmarkRun(startedAt: Date(timeIntervalSince1970: startedAt), completedAt: Date(timeIntervalSince1970: startedAt + 5), results: results, deviceInfo: device, status: .completed)
+        BenchmarkRun(
+            startedAt: Date(timeIntervalSince1970: startedAt), completedAt: Date(timeIntervalSince1970: startedAt + 5), results: results,
+            deviceInfo: device, status: .completed)
     }
 
     static func keys(_ value: some Encodable) throws -> Set<String> {
@@ -36,7 +40,8 @@ enum Fixtures {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script]
-        let stdin = Pipe(), stdout = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()

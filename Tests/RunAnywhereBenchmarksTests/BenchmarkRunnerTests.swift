@@ -1,8 +1,9 @@
 import Foundation
 import RunAnywhere
-@testable import RunAnywhereBenchmarks
 import RunAnywhereTestSupport
 import Testing
+
+@testable import RunAnywhereBenchmarks
 
 /// The runner's bookkeeping, driven by providers that report fixed numbers, fail, or wait to be
 /// cancelled (the real LLM provider is exercised in the llama.cpp tests).
@@ -24,7 +25,8 @@ import Testing
     }
 
     func makeRuntime(_ folder: URL, models: [String]) throws -> RunAnywhereRuntime {
-        let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder))
+        let runtime = RunAnywhereRuntime(
+            configuration: RuntimeConfiguration(modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder))
         for id in models {
             let file = folder.appendingPathComponent("\(id).gguf")
             try Data("stand-in".utf8).write(to: file)
@@ -36,7 +38,10 @@ import Testing
     func runner(_ runtime: RunAnywhereRuntime, _ store: BenchmarkStore, failing: String = "", waitOn: String? = nil) -> BenchmarkRunner {
         BenchmarkRunner(
             configuration: BenchmarkConfiguration(runtime: runtime, repetitions: 1),
-            providers: [ScriptedProvider(failing: failing, waitOn: waitOn), VLMBenchmarkProvider(configuration: BenchmarkConfiguration(runtime: runtime))],
+            providers: [
+                ScriptedProvider(failing: failing, waitOn: waitOn),
+                VLMBenchmarkProvider(configuration: BenchmarkConfiguration(runtime: runtime)),
+            ],
             store: store, appVersion: "test"
         )
     }
@@ -45,14 +50,19 @@ import Testing
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = BenchmarkStore(dataDirectory: folder)
-        let handle = runner(try makeRuntime(folder, models: ["alpha", "beta"]), store, failing: "alpha").start(categories: [.llm, .vlm, .tts])
+        let handle = runner(try makeRuntime(folder, models: ["alpha", "beta"]), store, failing: "alpha").start(categories: [
+            .llm, .vlm, .tts,
+        ])
         var events: [BenchmarkEvent] = []
         for await event in handle.events { events.append(event) }
         let run = await handle.run.value
         #expect(run.status == .completed)
         #expect(run.results.count == 4, "2 models × 2 scenarios")
         #expect(run.results.filter { $0.componentModelInfo.modelId == "alpha" }.allSatisfy { $0.metrics.error == "cannot load alpha" })
-        #expect(run.results.filter { $0.componentModelInfo.modelId == "beta" }.allSatisfy { $0.metrics.error == nil && $0.metrics.tokensPerSecond == 10 })
+        #expect(
+            run.results.filter { $0.componentModelInfo.modelId == "beta" }.allSatisfy {
+                $0.metrics.error == nil && $0.metrics.tokensPerSecond == 10
+            })
         #expect(events.contains(.skipped(.vlm, "No models available for Vision Language — download one first")))
         #expect(events.contains(.skipped(.tts, "No benchmark provider for Text-to-Speech in this build")))
         let progress = events.compactMap { if case .progress(let update) = $0 { update } else { nil } }

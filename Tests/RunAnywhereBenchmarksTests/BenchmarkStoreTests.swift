@@ -1,8 +1,9 @@
 import Foundation
 import RunAnywhere
-@testable import RunAnywhereBenchmarks
 import RunAnywhereTestSupport
 import Testing
+
+@testable import RunAnywhereBenchmarks
 
 @Suite struct BenchmarkStoreTests {
     @Test func keepsTheNewest50() throws {
@@ -30,7 +31,9 @@ import Testing
         gone.executableURL = URL(fileURLWithPath: "/bin/true")
         try gone.run()
         gone.waitUntilExit()
-        var live = Fixtures.run(startedAt: 1_700_000_000), dead = Fixtures.run(startedAt: 1_700_000_060), unowned = Fixtures.run(startedAt: 1_700_000_120)
+        var live = Fixtures.run(startedAt: 1_700_000_000)
+        var dead = Fixtures.run(startedAt: 1_700_000_060)
+        var unowned = Fixtures.run(startedAt: 1_700_000_120)
         (live.status, dead.status, unowned.status) = (.running, .running, .running)
         (live.processID, dead.processID) = (getpid(), gone.processIdentifier)
         for run in [live, dead, unowned] { try store.save(run) }
@@ -94,4 +97,3 @@ import Testing
         #expect(Set(try BenchmarkStore(dataDirectory: folder).loadRuns().runs.map(\.id)) == Set(runs.map(\.id)))
     }
 }
-

@@ -6,10 +6,13 @@ import RunAnywhereTestSupport
 import Testing
 
 /// The LLM provider on the real default model through llama.cpp, 1 thread.
-@Suite(.inProcessLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
+@Suite(
+    .inProcessLane, .serialized,
+    .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct LLMBenchmarkTests {
     func runtime(models: URL) -> RunAnywhereRuntime {
-        let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(modelsDirectory: models, dataDirectory: FileManager.default.temporaryDirectory))
+        let runtime = RunAnywhereRuntime(
+            configuration: RuntimeConfiguration(modelsDirectory: models, dataDirectory: FileManager.default.temporaryDirectory))
         runtime.frameworks.register(LlamaCppAdapter())
         return runtime
     }
@@ -30,7 +33,8 @@ struct LLMBenchmarkTests {
         #expect(m.error == nil)
         #expect((m.loadTimeMs ?? 0) > 0 && (m.warmupTimeMs ?? 0) > 0)
         #expect(m.repetitions == 3)
-        let ttft = try #require(m.timeToFirstTokenMs), speed = try #require(m.tokensPerSecond)
+        let ttft = try #require(m.timeToFirstTokenMs)
+        let speed = try #require(m.tokensPerSecond)
         #expect((m.timeToFirstTokenMinMs ?? .infinity) <= ttft && ttft <= (m.timeToFirstTokenMaxMs ?? 0))
         #expect((m.tokensPerSecondMin ?? .infinity) <= speed && speed <= (m.tokensPerSecondMax ?? 0))
         #expect((m.endToEndLatencyMinMs ?? .infinity) <= m.endToEndLatencyMs && m.endToEndLatencyMs <= (m.endToEndLatencyMaxMs ?? 0))
@@ -51,8 +55,10 @@ struct LLMBenchmarkTests {
         try TestEnvironment.writeTruncatedCopy(of: real, to: broken, bytes: 1 << 20)
         try runtime.registerModel(id: "broken", name: "Broken", url: broken, framework: .llamaCpp)
         try runtime.registerModel(id: "smol", name: "SmolLM2", url: real, framework: .llamaCpp)
-        let handle = BenchmarkRunner(configuration: BenchmarkConfiguration(runtime: runtime, repetitions: 1, threads: 1), store: nil, appVersion: "test")
-            .start(categories: [.llm], scenarios: ["Short generation"])
+        let handle = BenchmarkRunner(
+            configuration: BenchmarkConfiguration(runtime: runtime, repetitions: 1, threads: 1), store: nil, appVersion: "test"
+        )
+        .start(categories: [.llm], scenarios: ["Short generation"])
         for await _ in handle.events {}
         let run = await handle.run.value
         #expect(run.status == .completed)

@@ -6,18 +6,24 @@ import RunAnywhereTestSupport
 import Testing
 
 /// The vision-language provider on the fixture scripts/setup --tests writes (random weights), 1 thread.
-@Suite(.inProcessLane, .enabled(if: TestEnvironment.visionFixture != nil, "needs the vision-language fixture and libmtmd: run scripts/setup --tests --build tests"))
+@Suite(
+    .inProcessLane,
+    .enabled(
+        if: TestEnvironment.visionFixture != nil, "needs the vision-language fixture and libmtmd: run scripts/setup --tests --build tests"))
 struct VLMBenchmarkTests {
     @Test func measuresBothScenariosOnTheFixture() async throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let models = folder.appendingPathComponent("models")
         try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try #require(TestEnvironment.visionFixture), to: models.appendingPathComponent(SDKConstants.Models.visionFixtureID))
+        try FileManager.default.copyItem(
+            at: try #require(TestEnvironment.visionFixture), to: models.appendingPathComponent(SDKConstants.Models.visionFixtureID))
         let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(modelsDirectory: models, dataDirectory: folder))
         runtime.frameworks.register(LlamaCppAdapter())
-        let handle = BenchmarkRunner(configuration: BenchmarkConfiguration(runtime: runtime, repetitions: 2, threads: 1), store: nil, appVersion: "test")
-            .start(categories: [.vlm])
+        let handle = BenchmarkRunner(
+            configuration: BenchmarkConfiguration(runtime: runtime, repetitions: 2, threads: 1), store: nil, appVersion: "test"
+        )
+        .start(categories: [.vlm])
         for await _ in handle.events {}
         let run = await handle.run.value
         #expect(run.status == .completed)

@@ -9,7 +9,11 @@ import Testing
 /// long jobs (Tests/clients/schemathesis_check.py lists those left out and why), and fails on any
 /// 5xx, a status, Content-Type or body the document does not describe. The server must still be
 /// running and answer `/health` afterwards.
-@Suite(.serverLane, .serialized, .enabled(if: TestEnvironment.engineInstalled && schemathesisInstalled, "needs llama.cpp, the default model and schemathesis in the venv: run scripts/setup --tests --build tests"))
+@Suite(
+    .serverLane, .serialized,
+    .enabled(
+        if: TestEnvironment.engineInstalled && schemathesisInstalled,
+        "needs llama.cpp, the default model and schemathesis in the venv: run scripts/setup --tests --build tests"))
 struct APIConformanceTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("clients/schemathesis_check.py")
@@ -25,7 +29,10 @@ struct APIConformanceTests {
             let root = "http://127.0.0.1:\(server.port)"
             let (status, output) = try CLIServeTests.python(Self.script, ["--base-url", root])
             print(output)  // schemathesis's report, with a curl command for each failure
-            #expect(status == 0, "schemathesis found failures (seeded: run Tests/clients/schemathesis_check.py again to reproduce):\n\(output)\nserver log (end):\n\(server.standardError.suffix(6000))")
+            #expect(
+                status == 0,
+                "schemathesis found failures (seeded: run Tests/clients/schemathesis_check.py again to reproduce):\n\(output)\nserver log (end):\n\(server.standardError.suffix(6000))"
+            )
             #expect(server.process.isRunning, "the server is still running: \(server.standardError.suffix(6000))")
             let health = try await HTTPClient.shared.execute(HTTPClientRequest(url: "\(root)/health"), timeout: .seconds(10))
             #expect(health.status == .ok, "GET /health still answers")

@@ -4,7 +4,9 @@ import RunAnywhereTestSupport
 import Testing
 
 /// `runanywhere benchrunner` as a user runs it: short loops, 1 thread.
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.speechInstalled, "scripts/setup --tests installs sherpa-onnx (ONNX Runtime) and the speech models"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(if: TestEnvironment.speechInstalled, "scripts/setup --tests installs sherpa-onnx (ONNX Runtime) and the speech models"))
 struct CLIBenchRunnerTests {
     private let short = ["--measure-seconds", "0.4", "--warmup-frames", "3", "--frame-count", "8", "--threads", "1"]
     /// Nothing listens on port 1 of the loopback address: a POST there fails at once.
@@ -113,7 +115,8 @@ struct CLIBenchRunnerTests {
     }
 
     @Test func ctrlCStopsTheRunWithoutSending() async throws {
-        let output = try await CLIRunner().runInterrupted(["benchrunner", "--measure-seconds", "30", "--telemetry-url", deadEndpoint], once: "frames", after: .milliseconds(500))
+        let output = try await CLIRunner().runInterrupted(
+            ["benchrunner", "--measure-seconds", "30", "--telemetry-url", deadEndpoint], once: "frames", after: .milliseconds(500))
         #expect(output.status == 130, "\(output.stderr)")
         #expect(output.stderr.contains("Cancelled; nothing was sent."))
     }

@@ -2,13 +2,17 @@ import Foundation
 import RunAnywhereTestSupport
 import Testing
 
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLIBenchTests {
     /// A benchmark run, listed, shown, exported and cleared. (Spec 5.3.1, its tokens/sec within
     /// 20% of what `generate --json` measures, compares timings: `benchmarks/bench-agreement`.)
     @Test func runListShowExportClear() throws {
         try CLIRunner.withData { cli, data in
-            let bench = try cli.run(["bench", "run", "--category", "llm", "--scenario", "Medium generation", "--repetitions", "3", "--threads", "1", "--json"])
+            let bench = try cli.run([
+                "bench", "run", "--category", "llm", "--scenario", "Medium generation", "--repetitions", "3", "--threads", "1", "--json",
+            ])
             #expect(bench.status == 0, "\(bench.stderr)")
             #expect(bench.stderr.contains("[") && bench.stderr.contains("1/1"), "progress is shown")
             let export = try bench.json()
@@ -20,7 +24,8 @@ struct CLIBenchTests {
             #expect(metrics["repetitions"] as? Int == 3)
 
             let id = try #require(run["id"] as? String)
-            let listed = try #require(try JSONSerialization.jsonObject(with: Data(cli.run(["bench", "list", "--json"]).stdout.utf8)) as? [[String: Any]])
+            let listed = try #require(
+                try JSONSerialization.jsonObject(with: Data(cli.run(["bench", "list", "--json"]).stdout.utf8)) as? [[String: Any]])
             #expect(listed.count == 1 && listed[0]["status"] as? String == "completed" && listed[0]["resultCount"] as? Int == 1)
             let csv = try cli.run(["bench", "show", String(id.prefix(6)), "--format", "csv"]).stdout
             #expect(csv.hasPrefix("run_id,timestamp,category,scenario,model_id"))
@@ -47,10 +52,12 @@ struct CLIBenchTests {
 
     @Test func ctrlCCancelsAndSavesThePartialRun() async throws {
         try await CLIRunner.withData { cli, _ in
-            let output = try await cli.runInterrupted(["bench", "run", "--category", "llm", "--repetitions", "3", "--threads", "1"], once: "elapsed", after: .milliseconds(500))
+            let output = try await cli.runInterrupted(
+                ["bench", "run", "--category", "llm", "--repetitions", "3", "--threads", "1"], once: "elapsed", after: .milliseconds(500))
             #expect(output.status == 130)
             #expect(output.stdout.contains("**Status**: cancelled"))
-            let listed = try #require(try JSONSerialization.jsonObject(with: Data(cli.run(["bench", "list", "--json"]).stdout.utf8)) as? [[String: Any]])
+            let listed = try #require(
+                try JSONSerialization.jsonObject(with: Data(cli.run(["bench", "list", "--json"]).stdout.utf8)) as? [[String: Any]])
             #expect(listed.first?["status"] as? String == "cancelled")
             #expect((listed.first?["resultCount"] as? Int ?? 99) < 3, "stopped before the three scenarios finished")
         }
@@ -60,7 +67,9 @@ struct CLIBenchTests {
     /// listed as interrupted with the results it finished, and shows and exports like any other.
     @Test func aKilledRunKeepsItsFinishedResults() async throws {
         try await CLIRunner.withData { cli, data in
-            let (process, stdin, stdout, stderr) = try cli.launch(["bench", "run", "--category", "llm", "--repetitions", "1", "--threads", "1"])
+            let (process, stdin, stdout, stderr) = try cli.launch([
+                "bench", "run", "--category", "llm", "--repetitions", "1", "--threads", "1",
+            ])
             try stdin.fileHandleForWriting.close()
             for pipe in [stdout, stderr] {
                 let handle = pipe.fileHandleForReading
@@ -77,12 +86,14 @@ struct CLIBenchTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal)
-            let listed = try #require(try JSONSerialization.jsonObject(with: Data(cli.run(["bench", "list", "--json"]).stdout.utf8)) as? [[String: Any]])
+            let listed = try #require(
+                try JSONSerialization.jsonObject(with: Data(cli.run(["bench", "list", "--json"]).stdout.utf8)) as? [[String: Any]])
             let run = try #require(listed.first)
             #expect(run["status"] as? String == "interrupted" && (run["resultCount"] as? Int ?? 0) >= 1, "\(run)")
             let id = try #require(run["id"] as? String)
             let shown = try cli.run(["bench", "show", id])
-            #expect(shown.status == 0 && shown.stdout.contains("**Status**: interrupted") && shown.stdout.contains("## LLM"), "\(shown.stdout)")
+            #expect(
+                shown.status == 0 && shown.stdout.contains("**Status**: interrupted") && shown.stdout.contains("## LLM"), "\(shown.stdout)")
             #expect(try cli.run(["bench", "export", id, "--format", "csv"]).status == 0)
         }
     }

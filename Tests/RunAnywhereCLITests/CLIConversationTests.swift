@@ -3,11 +3,15 @@ import RunAnywhereTestSupport
 import Testing
 
 /// Conversations, settings and environments through the CLI, each test with its own app-data folder.
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLIConversationTests {
     @Test func chatThenListShowContinueExportAndDelete() throws {
         try CLIRunner.withData { cli, data in
-            let chat = try cli.run(["chat", "--temperature", "0", "--max-tokens", "8", "--threads", "1"], input: "The secret word is pineapple.\n/analytics\n/exit\n")
+            let chat = try cli.run(
+                ["chat", "--temperature", "0", "--max-tokens", "8", "--threads", "1"],
+                input: "The secret word is pineapple.\n/analytics\n/exit\n")
             #expect(chat.status == 0, "\(chat.stderr)")
             #expect(chat.stdout.contains("time to first token") && chat.stdout.contains("speed history"))
             let listed = try cli.run(["conversations", "list", "--json"])
@@ -15,8 +19,9 @@ struct CLIConversationTests {
             let id = try #require(conversations.first?["id"] as? String)
             #expect(conversations.first?["title"] as? String == "The secret word is pineapple.")
 
-            let again = try cli.run(["chat", "--conversation", String(id.prefix(8)), "--temperature", "0", "--max-tokens", "12", "--threads", "1"],
-                                    input: "What is the secret word?\n/stats\n/exit\n")
+            let again = try cli.run(
+                ["chat", "--conversation", String(id.prefix(8)), "--temperature", "0", "--max-tokens", "12", "--threads", "1"],
+                input: "What is the secret word?\n/stats\n/exit\n")
             #expect(again.status == 0, "\(again.stderr)")
             #expect(again.stdout.contains("Continuing"))
             #expect(again.stdout.contains("messages               4 (2 answers)"))
@@ -73,7 +78,10 @@ struct CLIConversationTests {
             let refused = try cli.run(["env", "use", "production"])
             #expect(refused.status == 1 && refused.stderr.contains("API key"))
             var outputs: [CLIRunner.Output] = []
-            outputs.append(try cli.run(["env", "use", "production", "--verbose", "--base-url", "https://api.example.com", "--api-key-stdin"], input: key + "\n"))
+            outputs.append(
+                try cli.run(
+                    ["env", "use", "production", "--verbose", "--base-url", "https://api.example.com", "--api-key-stdin"], input: key + "\n"
+                ))
             #expect(outputs[0].status == 0, "\(outputs[0].stderr)")
             #expect(outputs[0].stdout.contains("SDK re-initialized for the Production Environment"))
             outputs.append(try cli.run(["env"]))
@@ -85,7 +93,9 @@ struct CLIConversationTests {
             for output in outputs {
                 #expect(!output.stdout.contains(key) && !output.stderr.contains(key) && !output.stderr.contains("4f9a8b7c"))
             }
-            let mode = try FileManager.default.attributesOfItem(atPath: data.appendingPathComponent("credentials.json").path)[.posixPermissions] as? Int
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: data.appendingPathComponent("credentials.json").path)[.posixPermissions]
+                as? Int
             #expect(mode == 0o600)
             #expect(try cli.run(["env", "use", "development"]).status == 0)
             #expect(try cli.run(["info", "--json"]).json()["environment"] as? String == "development")

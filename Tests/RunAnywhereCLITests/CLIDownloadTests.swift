@@ -5,7 +5,9 @@ import Testing
 
 /// Adding, pulling and deleting models through the CLI, against a loopback HTTP server serving
 /// the real default model.
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLIDownloadTests {
     /// The default model's sha256.
     static let sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
@@ -40,10 +42,13 @@ struct CLIDownloadTests {
         #expect(server.requests.last?.range?.hasPrefix("bytes=") == true, "the pull resumed with a Range request")
         #expect(try cli.run(["models", "pull", "smol"]).status == 0, "pulling a downloaded model is a no-op")
 
-        let answer = try cli.run(["generate", "--model", "smol", "--temperature", "0", "--max-tokens", "6", "--threads", "1", "--json", "What is 2+2?"])
+        let answer = try cli.run([
+            "generate", "--model", "smol", "--temperature", "0", "--max-tokens", "6", "--threads", "1", "--json", "What is 2+2?",
+        ])
         #expect(answer.status == 0, "\(answer.stderr)")
         #expect(try answer.json()["modelUsed"] as? String == "smol")
-        let chat = try cli.run(["chat", "--model", "smol", "--temperature", "0", "--max-tokens", "6", "--threads", "1"], input: "Hello!\n/exit\n")
+        let chat = try cli.run(
+            ["chat", "--model", "smol", "--temperature", "0", "--max-tokens", "6", "--threads", "1"], input: "Hello!\n/exit\n")
         #expect(chat.status == 0 && chat.stdout.contains("tok/s"), "\(chat.stderr)")
 
         let storage = try cli.run(["models", "storage", "--json"]).json()
@@ -59,11 +64,14 @@ struct CLIDownloadTests {
         let (model, server) = try await Self.slowServer()
         defer { Task { try? await server.shutdown() } }
         let url = server.url("/SmolLM2.Q4_1.gguf").absoluteString
-        #expect(try cli.run(["models", "add", url, "--category", "language", "--id", "smol", "--sha256", Self.sha, "--no-download"]).status == 0)
+        #expect(
+            try cli.run(["models", "add", url, "--category", "language", "--id", "smol", "--sha256", Self.sha, "--no-download"]).status == 0
+        )
 
         var random = SeededGenerator(seed: 20_261_125)
         for attempt in 0..<3 {
-            let killed = try cli.runKilled(["models", "pull", "smol"], once: "%", after: .milliseconds(Int.random(in: 0...1_200, using: &random)))
+            let killed = try cli.runKilled(
+                ["models", "pull", "smol"], once: "%", after: .milliseconds(Int.random(in: 0...1_200, using: &random)))
             #expect(killed.crashed, "attempt \(attempt) ended before the kill: \(killed.stderr)")
             #expect(try cli.run(["models", "list", "--json"]).stdout.contains("\"smol\""))
         }
@@ -79,14 +87,22 @@ struct CLIDownloadTests {
         defer { try? FileManager.default.removeItem(at: home) }
         for (arguments, fragment) in [
             (["models", "add", "ftp://example.com/m.gguf", "--category", "language"], "use http, https or file"),
-            (["models", "add", "https://example.com/v.onnx", "--category", "language", "--framework", "llama.cpp"], "points to a onnx file"),
-            (["models", "add", "https://example.com/w.bin", "--category", "speech-recognition"], "No installed framework runs voice-to-text"),
+            (
+                ["models", "add", "https://example.com/v.onnx", "--category", "language", "--framework", "llama.cpp"],
+                "points to a onnx file"
+            ),
+            (
+                ["models", "add", "https://example.com/w.bin", "--category", "speech-recognition"],
+                "No installed framework runs voice-to-text"
+            ),
             (["models", "add", "https://example.com/m.gguf", "--category", "language", "--framework", "warp"], "Unknown framework"),
         ] {
             let output = try cli.run(arguments)
             #expect(output.status == 1 && output.stderr.contains(fragment), "\(arguments): \(output.stderr)")
         }
-        let registered = try cli.run(["models", "add", "https://127.0.0.1:9/m.gguf", "--category", "language", "--no-download", "--id", "later"])
+        let registered = try cli.run([
+            "models", "add", "https://127.0.0.1:9/m.gguf", "--category", "language", "--no-download", "--id", "later",
+        ])
         #expect(registered.status == 0 && registered.stdout.contains("Added later"))
         #expect(try cli.run(["models", "list", "--json"]).stdout.contains("\"later\""))
     }

@@ -4,8 +4,11 @@ import RunAnywhereTestSupport
 import Testing
 
 /// `runanywhere embed` with the default embedding model.
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.embeddingModelFile != nil,
-                                           "needs llama.cpp and the default embedding model: run scripts/setup --tests --build tests"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(
+        if: TestEnvironment.engineInstalled && TestEnvironment.embeddingModelFile != nil,
+        "needs llama.cpp and the default embedding model: run scripts/setup --tests --build tests"))
 struct CLIEmbedTests {
     func expectError(_ output: CLIRunner.Output, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
         CLIBadInputTests().expectError(output, fragment, sourceLocation: sourceLocation)
@@ -32,7 +35,8 @@ struct CLIEmbedTests {
             #expect(close > (try EmbeddingMath.cosineSimilarity(vectors[0], vectors[2])))
 
             // Standard input, one text per line (blank lines skipped), in place of '-'.
-            let piped = try data(try cli.run(["embed", "--json", "--threads", "1", "-", texts[2]], input: "\(texts[0])\n\n\(texts[1])\r\n"))
+            let piped = try data(
+                try cli.run(["embed", "--json", "--threads", "1", "-", texts[2]], input: "\(texts[0])\n\n\(texts[1])\r\n"))
             #expect(piped.map { $0["tokens"] as? Int } == [8, 11, 9])
             let again = piped.map { ($0["embedding"] as? [Double] ?? []).map(Float.init) }
             #expect(try zip(vectors, again).allSatisfy { try EmbeddingMath.cosineSimilarity($0, $1) > 0.9999 })
@@ -45,7 +49,9 @@ struct CLIEmbedTests {
             #expect(output.status == 0, "\(output.stderr)")
             let lines = output.stdout.split(separator: "\n")
             #expect(lines.count == 2, "\(output.stdout)")
-            #expect(lines.first?.hasPrefix("[0] 5 tokens, 384 dimensions: ") == true && lines.last?.hasPrefix("[1] 4 tokens, 384 dimensions: ") == true, "\(output.stdout)")
+            #expect(
+                lines.first?.hasPrefix("[0] 5 tokens, 384 dimensions: ") == true
+                    && lines.last?.hasPrefix("[1] 4 tokens, 384 dimensions: ") == true, "\(output.stdout)")
             #expect(lines.allSatisfy { $0.hasSuffix(" …") && $0.split(separator: " ").count == 11 }, "five values shown: \(output.stdout)")
         }
     }

@@ -4,7 +4,11 @@ import RunAnywhereTestSupport
 import Testing
 
 /// `runanywhere imagine` on the diffusion fixture (random weights: the image is noise).
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.diffusionFixture != nil, "needs the diffusion fixture and libstable-diffusion: run scripts/setup --tests --build tests"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(
+        if: TestEnvironment.diffusionFixture != nil,
+        "needs the diffusion fixture and libstable-diffusion: run scripts/setup --tests --build tests"))
 struct CLIImagineTests {
     static let small = ["--width", "64", "--height", "64", "--steps", "2", "--guidance", "1", "--threads", "1"]
 
@@ -17,7 +21,9 @@ struct CLIImagineTests {
             let first = try Data(contentsOf: file)
             let probe = try ImageProbe.probe(first)
             #expect(probe.format == .png && probe.width == 64 && probe.height == 64)
-            let result = try cli.run(["imagine", "A red circle on a white background", "-o", file.path, "--seed", "5", "--json"] + Self.small).json()
+            let result = try cli.run(
+                ["imagine", "A red circle on a white background", "-o", file.path, "--seed", "5", "--json"] + Self.small
+            ).json()
             #expect(result["output"] as? String == file.path && result["modelId"] as? String == SDKConstants.Models.diffusionFixtureID)
             #expect(result["width"] as? Int == 64 && result["seedUsed"] as? Int == 5 && result["steps"] as? Int == 2)
             #expect((result["generationTimeMs"] as? Int ?? 0) > 0 && result["bytes"] as? Int == first.count)
@@ -41,7 +47,8 @@ struct CLIImagineTests {
         let output = home.appendingPathComponent("out.png")
         let drawn = try cli.run(["imagine", "A red circle", "--model", "crashing", "--output", output.path] + Self.small)
         #expect(drawn.status == 1 && !drawn.crashed, "\(drawn.stderr)")
-        #expect(drawn.stderr.contains("crashed stable-diffusion.cpp while loading in a check process (signal 8, SIGFPE)"), "\(drawn.stderr)")
+        #expect(
+            drawn.stderr.contains("crashed stable-diffusion.cpp while loading in a check process (signal 8, SIGFPE)"), "\(drawn.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
@@ -56,7 +63,9 @@ struct CLIImagineTests {
                 (["--model", "no-such-model"], "no-such-model"),
             ] {
                 let output = try cli.run(["imagine", "A cat", "-o", file.path] + Self.small + arguments)
-                #expect(output.status == 1 && output.stderr.contains("error: ") && output.stderr.contains(fragment), "\(arguments): \(output.stderr)")
+                #expect(
+                    output.status == 1 && output.stderr.contains("error: ") && output.stderr.contains(fragment),
+                    "\(arguments): \(output.stderr)")
             }
             let nowhere = try cli.run(["imagine", "A cat", "-o", folder.appendingPathComponent("missing/out.png").path] + Self.small)
             #expect(nowhere.status == 1 && nowhere.stderr.contains("does not exist"), "\(nowhere.stderr)")
@@ -70,7 +79,9 @@ struct CLIImagineTests {
         try await CLIRunner.withData { cli, folder in
             let file = folder.appendingPathComponent("long.png")
             // 150 steps at 256×256 take far longer than one step and the delay on any machine.
-            let arguments = ["imagine", "A long walk", "-o", file.path, "--width", "256", "--height", "256", "--steps", "150", "--threads", "1"]
+            let arguments = [
+                "imagine", "A long walk", "-o", file.path, "--width", "256", "--height", "256", "--steps", "150", "--threads", "1",
+            ]
             let output = try await cli.runInterrupted(arguments, once: "step 1/", after: .milliseconds(500))
             #expect(output.status == 130, "\(output.stderr)")
             #expect(!FileManager.default.fileExists(atPath: file.path))

@@ -19,7 +19,9 @@ struct CLIModelReferenceTests {
 
         let search = try cli.run(["models", "search", "hf.co/TestOrg/Tiny-GGUF"])
         #expect(search.status == 0, "\(search.stderr)")
-        #expect(search.stdout.contains("hf.co/TestOrg/Tiny-GGUF:Q4_K_M") && search.stdout.contains("2 parts (not supported)"), "\(search.stdout)")
+        #expect(
+            search.stdout.contains("hf.co/TestOrg/Tiny-GGUF:Q4_K_M") && search.stdout.contains("2 parts (not supported)"),
+            "\(search.stdout)")
 
         let added = try cli.run(["models", "add", "hf.co/TestOrg/Private-GGUF:Q4_K_M"])
         #expect(added.status == 0, "\(added.stderr)")
@@ -27,7 +29,9 @@ struct CLIModelReferenceTests {
         let info = try cli.run(["models", "info", "hf.co/TestOrg/Private-GGUF:Q4_K_M", "--json"]).json()
         #expect((info["model"] as? [String: Any])?["isDownloaded"] as? Bool == true)
         #expect((info["gguf"] as? [String: Any])?["name"] as? String == "Tiny Test Llama")
-        #expect(hub.cdn.requests.allSatisfy { $0.authorization == nil } && hub.hub.requests.contains { $0.authorization == "Bearer \(LoopbackHub.token)" })
+        #expect(
+            hub.cdn.requests.allSatisfy { $0.authorization == nil }
+                && hub.hub.requests.contains { $0.authorization == "Bearer \(LoopbackHub.token)" })
 
         // Pull registers a reference first; without a quantization, the repository's default file.
         let pulled = try cli.run(["models", "pull", "hf.co/TestOrg/NoDefault-GGUF"])
@@ -43,6 +47,7 @@ struct CLIModelReferenceTests {
         anonymous.environment["HF_TOKEN"] = ""
         anonymous.environment["HUGGING_FACE_HUB_TOKEN"] = ""
         let refused = try anonymous.run(["models", "add", "hf.co/TestOrg/Gated-GGUF"])
-        #expect(refused.status == 1 && refused.stderr.contains("token is needed") && refused.stderr.contains("HF_TOKEN"), "\(refused.stderr)")
+        #expect(
+            refused.status == 1 && refused.stderr.contains("token is needed") && refused.stderr.contains("HF_TOKEN"), "\(refused.stderr)")
     }
 }

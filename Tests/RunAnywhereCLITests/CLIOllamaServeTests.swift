@@ -7,8 +7,11 @@ import Testing
 /// routes) with the real engine, the default model and the default embedding model, driven by the
 /// official `ollama` package from the project venv (Tests/clients/ollama_client_check.py says
 /// what it checks).
-@Suite(.serverLane, .serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.venvPython != nil && embeddingModelInstalled,
-                                          "needs llama.cpp, the default and embedding models and the venv: run scripts/setup --tests --build tests"))
+@Suite(
+    .serverLane, .serialized,
+    .enabled(
+        if: TestEnvironment.engineInstalled && TestEnvironment.venvPython != nil && embeddingModelInstalled,
+        "needs llama.cpp, the default and embedding models and the venv: run scripts/setup --tests --build tests"))
 struct CLIOllamaServeTests {
     static let clientScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("clients/ollama_client_check.py")
@@ -19,7 +22,10 @@ struct CLIOllamaServeTests {
             let vision = TestEnvironment.visionFixture != nil ? ["--vision-model", SDKConstants.Models.visionFixtureID] : []
             let (status, output) = try CLIServeTests.python(
                 Self.clientScript,
-                ["--base-url", "http://127.0.0.1:\(server.port)", "--model", RunAnywhere.defaultModelID, "--embedding-model", RunAnywhere.defaultEmbeddingModelID] + vision
+                [
+                    "--base-url", "http://127.0.0.1:\(server.port)", "--model", RunAnywhere.defaultModelID, "--embedding-model",
+                    RunAnywhere.defaultEmbeddingModelID,
+                ] + vision
             )
             #expect(status == 0, "\(output)\nserver log (end):\n\(server.standardError.suffix(4000))")
             #expect(server.process.isRunning, "every refusal left the server running")

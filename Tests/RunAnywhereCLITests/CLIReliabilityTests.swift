@@ -8,7 +8,9 @@ import Testing
 /// Every case must end in a clear error or an answer, never a signal: what GGUFReader and
 /// WhisperGGMLReader cannot see, the check in a child process contains.
 /// (A longer run: benchmarks/fuzz-models.)
-@Suite(.serverLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
+@Suite(
+    .serverLane, .serialized,
+    .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLIReliabilityTests {
     /// `original` with 1 to 4 bytes changed: half in the first 4 KiB (counts, lengths, keys,
     /// scalar values), half anywhere in the first MiB (the vocabulary and merges).
@@ -33,16 +35,21 @@ struct CLIReliabilityTests {
             try Self.mutate(original, &random).write(to: file)
             let imported = try cli.run(["models", "import", file.path, "--id", "damaged-\(index)"])
             try FileManager.default.removeItem(at: file)
-            #expect(!imported.crashed && [0, 1].contains(imported.status), "case \(index): import ended with \(imported.status): \(imported.stderr)")
+            #expect(
+                !imported.crashed && [0, 1].contains(imported.status),
+                "case \(index): import ended with \(imported.status): \(imported.stderr)")
             guard imported.status == 0 else {
                 #expect(imported.stderr.hasPrefix("error: "), "case \(index): \(imported.stderr)")
                 outcomes["refused by import", default: 0] += 1
                 continue
             }
             let answer = try cli.run(["generate", "--model", "damaged-\(index)", "--max-tokens", "2", "--threads", "1", "Hi"])
-            #expect(!answer.crashed && [0, 1].contains(answer.status), "case \(index): generate ended with \(answer.status): \(answer.stderr)")
+            #expect(
+                !answer.crashed && [0, 1].contains(answer.status), "case \(index): generate ended with \(answer.status): \(answer.stderr)")
             if answer.status == 1 { #expect(answer.stderr.contains("error: "), "case \(index): \(answer.stderr)") }
-            outcomes[answer.status == 0 ? "answered" : answer.stderr.contains("crashed") ? "contained by the check" : "refused at load", default: 0] += 1
+            outcomes[
+                answer.status == 0 ? "answered" : answer.stderr.contains("crashed") ? "contained by the check" : "refused at load",
+                default: 0] += 1
             _ = try cli.run(["models", "rm", "--yes", "damaged-\(index)"])
         }
         print("damaged models: \(outcomes)")
@@ -56,7 +63,8 @@ struct CLIReliabilityTests {
         let spoken = try CLIRunner(environment: ["RUNANYWHERE_DATA": home.appendingPathComponent("data").path])
             .run(["speak", "Hello there, this is a test.", "--output", speech, "--threads", "1"])
         #expect(spoken.status == 0, "\(spoken.stderr)")
-        let original = try Data(contentsOf: TestEnvironment.installedModelsDirectory.appendingPathComponent("whisper-tiny.en/ggml-tiny.en.bin"))
+        let original = try Data(
+            contentsOf: TestEnvironment.installedModelsDirectory.appendingPathComponent("whisper-tiny.en/ggml-tiny.en.bin"))
 
         // An intact copy is checked once in a child process, then remembered.
         let intact = home.appendingPathComponent("intact.bin")
@@ -75,7 +83,8 @@ struct CLIReliabilityTests {
             try FileManager.default.removeItem(at: file)
             #expect(added.status == 0, "case \(index): \(added.stderr)")
             let heard = try cli.run(["transcribe", speech, "--model", "damaged-\(index)", "--threads", "1"])
-            #expect(!heard.crashed && [0, 1].contains(heard.status), "case \(index): transcribe ended with \(heard.status): \(heard.stderr)")
+            #expect(
+                !heard.crashed && [0, 1].contains(heard.status), "case \(index): transcribe ended with \(heard.status): \(heard.stderr)")
             if heard.status == 1 { #expect(heard.stderr.hasPrefix("error: "), "case \(index): \(heard.stderr)") }
             outcomes[heard.status == 0 ? "transcribed" : "refused at load", default: 0] += 1
             _ = try cli.run(["models", "rm", "--yes", "damaged-\(index)"])
@@ -94,7 +103,8 @@ struct CLIReliabilityTests {
         let voice = home.appendingPathComponent("models/piper-en_US-joe-medium")
         try FileManager.default.createDirectory(at: voice, withIntermediateDirectories: true)
         for name in ["tokens.txt", "en_US-joe-medium.onnx.json"] {
-            try FileManager.default.createSymbolicLink(at: voice.appendingPathComponent(name), withDestinationURL: installed.appendingPathComponent(name))
+            try FileManager.default.createSymbolicLink(
+                at: voice.appendingPathComponent(name), withDestinationURL: installed.appendingPathComponent(name))
         }
         var network = try Data(contentsOf: installed.appendingPathComponent("en_US-joe-medium.onnx"))
         network[889_549] = 0xFF

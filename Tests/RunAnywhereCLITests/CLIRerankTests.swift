@@ -41,7 +41,8 @@ struct CLIRerankTests {
             #expect(results.first { $0["index"] as? Int == 0 }?["tokens"] as? Int == 13)
 
             // Text: one line per document, best first; --top-n keeps the best; '-' reads standard input.
-            let text = try cli.run(["rerank", "--top-n", "2", "--threads", "1", Self.query, "-"], input: Self.documents.joined(separator: "\n") + "\n\n")
+            let text = try cli.run(
+                ["rerank", "--top-n", "2", "--threads", "1", Self.query, "-"], input: Self.documents.joined(separator: "\n") + "\n\n")
             #expect(text.status == 0, "\(text.stderr)")
             let lines = text.stdout.split(separator: "\n")
             let best = results.prefix(2).map { "[\($0["index"] as? Int ?? -1)] \($0["document"] as? String ?? "")" }
@@ -74,7 +75,9 @@ struct CLIRerankTests {
             let truncated = try cli.run(["rerank", "--json", "--truncate", "--threads", "1", Self.query, long])
             #expect(truncated.status == 0, "\(truncated.stderr)")
             #expect((try truncated.json()["results"] as? [[String: Any]])?.first?["tokens"] as? Int == 128)
-            expectError(try cli.run(["rerank", "--model", RunAnywhere.defaultEmbeddingModelID, Self.query, "the mat"]), "is an embedding model, not a reranker")
+            expectError(
+                try cli.run(["rerank", "--model", RunAnywhere.defaultEmbeddingModelID, Self.query, "the mat"]),
+                "is an embedding model, not a reranker")
             expectError(try cli.run(["rerank", "--model", "no-such-model", Self.query, "the mat"]), "not found")
         }
     }

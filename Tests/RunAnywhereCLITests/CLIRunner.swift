@@ -22,7 +22,8 @@ struct CLIRunner {
 
     /// The binary, built beside the test bundle.
     static var binary: URL {
-        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let executable = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         return executable.deletingLastPathComponent().appendingPathComponent("runanywhere")
     }
 
@@ -44,7 +45,9 @@ struct CLIRunner {
     /// `delay` more, and returns what it printed and its exit status once it has stopped. Waiting
     /// for what the binary prints, not for a time alone, keeps a loaded machine from interrupting
     /// it before it has started.
-    func runInterrupted(_ arguments: [String], once marker: String? = nil, within limit: Duration = .seconds(120), after delay: Duration) async throws -> Output {
+    func runInterrupted(_ arguments: [String], once marker: String? = nil, within limit: Duration = .seconds(120), after delay: Duration)
+        async throws -> Output
+    {
         let (process, stdin, stdout, stderr) = try launch(arguments)
         try stdin.fileHandleForWriting.close()
         let err = ErrorBytes(reading: stderr)
@@ -76,7 +79,9 @@ struct CLIRunner {
     /// Starts the binary with `arguments` (standard input closed) and sends it SIGKILL `delay`
     /// after its standard error first shows `marker` (when given; at most `limit` is waited for
     /// it), unless it has ended by then; `crashed` tells which happened.
-    func runKilled(_ arguments: [String], once marker: String? = nil, within limit: Duration = .seconds(120), after delay: Duration) throws -> Output {
+    func runKilled(_ arguments: [String], once marker: String? = nil, within limit: Duration = .seconds(120), after delay: Duration) throws
+        -> Output
+    {
         let (process, stdin, stdout, stderr) = try launch(arguments)
         try stdin.fileHandleForWriting.close()
         let err = ErrorBytes(reading: stderr)
@@ -100,7 +105,9 @@ struct CLIRunner {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr

@@ -5,7 +5,11 @@ import Testing
 
 /// `runanywhere serve` with the real engine and default model, driven by the official `openai`
 /// Python package from the project venv, exactly as a user's script would drive it.
-@Suite(.serverLane, .serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.venvPython != nil, "needs llama.cpp, the default model and the venv: run scripts/setup --tests --build tests"))
+@Suite(
+    .serverLane, .serialized,
+    .enabled(
+        if: TestEnvironment.engineInstalled && TestEnvironment.venvPython != nil,
+        "needs llama.cpp, the default model and the venv: run scripts/setup --tests --build tests"))
 struct CLIServeTests {
     static let clientScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("clients/openai_client_check.py")
@@ -36,7 +40,8 @@ struct CLIServeTests {
             let speech = TestEnvironment.speechInstalled ? ["--voice-model", SDKConstants.Models.defaultVoiceID] : []
             let vision = TestEnvironment.visionFixture != nil ? ["--vision-model", SDKConstants.Models.visionFixtureID] : []
             let images = TestEnvironment.diffusionFixture != nil ? ["--image-model", SDKConstants.Models.diffusionFixtureID] : []
-            let (status, output) = try Self.openAIClient(["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID] + speech + vision + images)
+            let (status, output) = try Self.openAIClient(
+                ["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID] + speech + vision + images)
             #expect(status == 0, "\(output)")
             #expect(server.stop() == 0, "SIGTERM stops the server cleanly: \(server.standardError)")
             #expect(server.standardError.contains("POST /v1/chat/completions"), "requests are in the access log")
@@ -46,7 +51,9 @@ struct CLIServeTests {
     @Test func anAPIKeyReadFromStandardInputGuardsTheAPI() throws {
         try CLIRunner.withData { runner, _ in
             let server = try ServeProcess(runner, arguments: ["--api-key-stdin"], input: "k-123\n")
-            let (status, output) = try Self.openAIClient(["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID, "--check", "auth", "--api-key", "k-123"])
+            let (status, output) = try Self.openAIClient([
+                "--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID, "--check", "auth", "--api-key", "k-123",
+            ])
             #expect(status == 0, "\(output)")
             #expect(!server.standardError.contains("k-123"), "the key is never logged")
             #expect(server.stop() == 0)
@@ -56,7 +63,9 @@ struct CLIServeTests {
     @Test func aFullQueueAnswers503AndADisconnectedClientFreesItsSlot() throws {
         try CLIRunner.withData { runner, _ in
             let server = try ServeProcess(runner, arguments: ["--threads", "1", "--parallel", "1", "--queue", "0"])
-            let (status, output) = try Self.openAIClient(["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID, "--check", "busy"])
+            let (status, output) = try Self.openAIClient([
+                "--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID, "--check", "busy",
+            ])
             #expect(status == 0, "\(output)")
             #expect(server.stop() == 0)
         }
@@ -76,7 +85,8 @@ struct CLIServeTests {
             (["--batch-size", "0"], "--batch-size must be at least 1"), (["--parallel", "0"], "--parallel must be between 1 and 64"),
             (["--gpu-layers=-1"], "--gpu-layers cannot be negative"), (["--max-body", "0"], "--max-body must be at least 1 MiB"),
             // Values whose conversion used to trap (issue 38): a clear refusal instead.
-            (["--max-body", "\(Int.max >> 10)"], "--max-body must be at most"), (["--models-budget", "1e300"], "--models-budget must be a size"),
+            (["--max-body", "\(Int.max >> 10)"], "--max-body must be at most"),
+            (["--models-budget", "1e300"], "--models-budget must be a size"),
             (["--keep-alive", "nan"], "--keep-alive must be"), (["--threads", "4294967296"], "--threads must be 1 to 512"),
             (["--context-length", "4294967296"], "--context-length must be 16 to"),
         ]

@@ -2,7 +2,11 @@ import Foundation
 import RunAnywhereTestSupport
 import Testing
 
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.speechInstalled && TestEnvironment.engineInstalled, "needs the speech engines and models: run scripts/setup --tests --build tests"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(
+        if: TestEnvironment.speechInstalled && TestEnvironment.engineInstalled,
+        "needs the speech engines and models: run scripts/setup --tests --build tests"))
 struct CLISpeechTests {
     /// The check: speak a sentence, then transcribe it back.
     @Test func speakThenTranscribe() throws {
@@ -17,12 +21,14 @@ struct CLISpeechTests {
             let (errors, words) = wordErrors("The quick brown fox jumps over the lazy dog.", heard.stdout)
             #expect(errors <= 2, "\(errors) of \(words) words wrong in \(heard.stdout)")
             // The compressed files people have, read through FFmpeg.
-            for (container, codec) in [("mp3", [String]()), ("webm", ["-c:a", "libopus", "-ar", "48000"])] where TestEnvironment.ffmpeg != nil {
+            for (container, codec) in [("mp3", [String]()), ("webm", ["-c:a", "libopus", "-ar", "48000"])]
+            where TestEnvironment.ffmpeg != nil {
                 let file = folder.appendingPathComponent("a.\(container)")
                 try TestEnvironment.encodeAudio(Data(contentsOf: URL(fileURLWithPath: wav)), as: container, codec).write(to: file)
                 let heard = try cli.run(["transcribe", file.path, "--threads", "1"])
                 let (errors, words) = wordErrors("The quick brown fox jumps over the lazy dog.", heard.stdout)
-                #expect(heard.status == 0 && errors <= 2, "\(container): \(errors) of \(words) words wrong in \(heard.stdout) \(heard.stderr)")
+                #expect(
+                    heard.status == 0 && errors <= 2, "\(container): \(errors) of \(words) words wrong in \(heard.stdout) \(heard.stderr)")
             }
             let detailed = try cli.run(["transcribe", wav, "--threads", "1", "--json"]).json()
             #expect(((detailed["metadata"] as? [String: Any])?["realTimeFactor"] as? Double ?? 0) > 0)
@@ -30,7 +36,9 @@ struct CLISpeechTests {
             let question = folder.appendingPathComponent("q.wav").path
             #expect(try cli.run(["speak", "What is the capital of France?", "--output", question, "--threads", "1"]).status == 0)
             let reply = folder.appendingPathComponent("reply.wav").path
-            let turn = try cli.run(["voice", question, "--output", reply, "--threads", "1", "--temperature", "0", "--max-tokens", "20", "--json"])
+            let turn = try cli.run([
+                "voice", question, "--output", reply, "--threads", "1", "--temperature", "0", "--max-tokens", "20", "--json",
+            ])
             #expect(turn.status == 0, "\(turn.stderr)")
             let json = try turn.json()
             #expect((json["transcript"] as? String)?.lowercased().contains("france") == true)
@@ -56,7 +64,9 @@ struct CLISpeechTests {
                 (["transcribe", text.path, "--model", "smollm2-135m-instruct-q4_1"], "could not be read as audio"),
             ] {
                 let output = try cli.run(arguments)
-                #expect(output.status == 1 && output.stderr.hasPrefix("error: ") && output.stderr.contains(fragment), "\(arguments.prefix(2)): \(output.stderr)")
+                #expect(
+                    output.status == 1 && output.stderr.hasPrefix("error: ") && output.stderr.contains(fragment),
+                    "\(arguments.prefix(2)): \(output.stderr)")
             }
             #expect(!FileManager.default.fileExists(atPath: out), "no file is written for a refused request")
         }
@@ -64,7 +74,10 @@ struct CLISpeechTests {
 
     @Test func speechBenchmarksCoverEveryInstalledVoiceAndModel() throws {
         try CLIRunner.withData { cli, _ in
-            let bench = try cli.run(["bench", "run", "--category", "stt,tts", "--scenario", "Silent audio (2s)", "--scenario", "Short text", "--repetitions", "1", "--threads", "1", "--json"])
+            let bench = try cli.run([
+                "bench", "run", "--category", "stt,tts", "--scenario", "Silent audio (2s)", "--scenario", "Short text", "--repetitions",
+                "1", "--threads", "1", "--json",
+            ])
             #expect(bench.status == 0, "\(bench.stderr)")
             let results = try #require((try bench.json()["run"] as? [String: Any])?["results"] as? [[String: Any]])
             let models = Set(results.compactMap { ($0["componentModelInfo"] as? [String: Any])?["modelId"] as? String })

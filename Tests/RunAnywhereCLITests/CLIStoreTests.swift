@@ -8,7 +8,9 @@ import Testing
 /// limit): every store stays readable, keeps everything a finished command saved, and no partial
 /// file is left behind. `RUNANYWHERE_KILL_CASES=500 swift test --filter CLIStoreTests` is the
 /// long run of the kill test.
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "models add needs llama.cpp installed: run scripts/setup --tests --build tests"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(if: TestEnvironment.engineInstalled, "models add needs llama.cpp installed: run scripts/setup --tests --build tests"))
 struct CLIStoreTests {
     /// The four stores a command can be killed while writing.
     enum Store: CaseIterable {
@@ -52,9 +54,14 @@ struct CLIStoreTests {
             let value = Double(index % 200) / 100
             return (["settings", "set", "temperature", "\(value)"], { $0.temperature = Float(value) })
         case .environment:
-            return (["env", "use", "development", "--base-url", "http://dev-\(index).example"], { $0.developmentURL = "http://dev-\(index).example" })
+            return (
+                ["env", "use", "development", "--base-url", "http://dev-\(index).example"],
+                { $0.developmentURL = "http://dev-\(index).example" }
+            )
         case .registry:
-            let arguments = ["models", "add", "https://127.0.0.1:9/k\(index).gguf", "--category", "language", "--no-download", "--id", "k-\(index)"]
+            let arguments = [
+                "models", "add", "https://127.0.0.1:9/k\(index).gguf", "--category", "language", "--no-download", "--id", "k-\(index)",
+            ]
             return (arguments, { $0.models.insert("k-\(index)") })
         case .conversation:
             return (["conversations", "rename", conversation, "title \(index)"], { $0.title = "title \(index)" })
@@ -72,22 +79,35 @@ struct CLIStoreTests {
             ]
             var commands: [(arguments: [String], input: String)] = settings.map { (["settings", "set", $0.0, $0.1], "") }
             commands.append((["env", "use", "development", "--base-url", "http://dev-\(round).example"], ""))
-            commands.append((["env", "use", "staging", "--base-url", "https://staging-\(round).example", "--api-key-stdin"], "key-\(round)-abcdefgh"))
-            commands += (0..<4).map { (["models", "add", "https://127.0.0.1:9/m\(round)\($0).gguf", "--category", "language", "--no-download", "--id", "m-\(round)-\($0)"], "") }
+            commands.append(
+                (["env", "use", "staging", "--base-url", "https://staging-\(round).example", "--api-key-stdin"], "key-\(round)-abcdefgh"))
+            commands += (0..<4).map {
+                (
+                    [
+                        "models", "add", "https://127.0.0.1:9/m\(round)\($0).gguf", "--category", "language", "--no-download", "--id",
+                        "m-\(round)-\($0)",
+                    ], ""
+                )
+            }
             for (command, output) in zip(commands, try cli.runAtOnce(commands)) {
                 #expect(output.status == 0 && !output.crashed, "\(command.arguments): \(output.stderr)")
             }
 
             let saved = try SettingsStore(dataDirectory: data).load()
-            #expect(saved.temperature == Float("0.\(round)") && saved.maxTokens == 100 + round && saved.topP == Float("0.\(5 + round)"), "round \(round): \(saved)")
-            #expect(saved.topK == 10 + round && saved.systemPrompt == "round \(round)" && saved.threads == round, "round \(round): \(saved)")
+            #expect(
+                saved.temperature == Float("0.\(round)") && saved.maxTokens == 100 + round && saved.topP == Float("0.\(5 + round)"),
+                "round \(round): \(saved)")
+            #expect(
+                saved.topK == 10 + round && saved.systemPrompt == "round \(round)" && saved.threads == round, "round \(round): \(saved)")
             let environments = try EnvironmentStore(dataDirectory: data).statuses()
             #expect(environments.first { $0.environment == .development }?.baseURL == "http://dev-\(round).example")
             #expect(environments.first { $0.environment == .staging }?.baseURL == "https://staging-\(round).example")
             #expect(environments.first { $0.environment == .staging }?.maskedAPIKey == "••••efgh")
             let listed = try cli.run(["models", "list", "--json"]).stdout
             for earlier in 1...round {
-                for index in 0..<4 { #expect(listed.contains("\"m-\(earlier)-\(index)\""), "round \(round): m-\(earlier)-\(index) was lost") }
+                for index in 0..<4 {
+                    #expect(listed.contains("\"m-\(earlier)-\(index)\""), "round \(round): m-\(earlier)-\(index) was lost")
+                }
             }
         }
         #expect(Self.leftovers(in: home).isEmpty)
@@ -124,9 +144,13 @@ struct CLIStoreTests {
             apply(&written)
             let saved = try Self.read(home: home, conversation: conversation.id)
             if output.crashed {
-                #expect(saved == expected || saved == written, "case \(index) (\(store), killed): \(saved) is neither \(expected) nor \(written)")
+                #expect(
+                    saved == expected || saved == written,
+                    "case \(index) (\(store), killed): \(saved) is neither \(expected) nor \(written)")
                 outcomes[saved == written ? "killed after saving" : "killed before saving", default: 0] += 1
-                if !Set(Self.leftovers(in: home)).subtracting(leftBefore).isEmpty { outcomes["of which mid-write (a temporary file left)", default: 0] += 1 }
+                if !Set(Self.leftovers(in: home)).subtracting(leftBefore).isEmpty {
+                    outcomes["of which mid-write (a temporary file left)", default: 0] += 1
+                }
             } else {
                 #expect(output.status == 0 && saved == written, "case \(index) (\(store)): \(output.stderr) \(saved) is not \(written)")
                 outcomes["finished", default: 0] += 1
@@ -156,21 +180,27 @@ struct CLIStoreTests {
         #expect(try Data(contentsOf: settingsFile) == settingsBefore)
 
         for index in 0..<3 {
-            #expect(try cli.run(["models", "add", "https://127.0.0.1:9/r\(index).gguf", "--category", "language", "--no-download"]).status == 0)
+            #expect(
+                try cli.run(["models", "add", "https://127.0.0.1:9/r\(index).gguf", "--category", "language", "--no-download"]).status == 0)
         }
         let registryBefore = try Data(contentsOf: registry)
-        let added = try cli.runLimited(fileSize: registryBefore.count / 2, ["models", "add", "https://127.0.0.1:9/r9.gguf", "--category", "language", "--no-download"])
+        let added = try cli.runLimited(
+            fileSize: registryBefore.count / 2, ["models", "add", "https://127.0.0.1:9/r9.gguf", "--category", "language", "--no-download"])
         #expect(added.status == 1 && !added.crashed && added.stderr.lowercased().contains("no space left"), "\(added.stderr)")
         #expect(try Data(contentsOf: registry) == registryBefore)
 
         let server = try await TestHTTPServer.start(routes: ["/big.gguf": .file(Data(repeating: 7, count: 3 << 20))])
         defer { Task { try? await server.shutdown() } }
-        let download = try cli.runLimited(fileSize: 1 << 20, ["models", "add", server.url("/big.gguf").absoluteString, "--category", "language", "--id", "big"])
-        #expect(download.status == 1 && !download.crashed && download.stderr.contains("Cannot download big.gguf") && download.stderr.lowercased().contains("no space left"), "\(download.stderr)")
+        let download = try cli.runLimited(
+            fileSize: 1 << 20, ["models", "add", server.url("/big.gguf").absoluteString, "--category", "language", "--id", "big"])
+        #expect(
+            download.status == 1 && !download.crashed && download.stderr.contains("Cannot download big.gguf")
+                && download.stderr.lowercased().contains("no space left"), "\(download.stderr)")
         let bigFolder = home.appendingPathComponent("models/big")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: bigFolder.path)) ?? []).isEmpty, "the partial download is deleted")
 
-        let imported = try cli.runLimited(fileSize: 1 << 20, ["models", "import", try #require(TestEnvironment.defaultModelFile).path, "--id", "copy"])
+        let imported = try cli.runLimited(
+            fileSize: 1 << 20, ["models", "import", try #require(TestEnvironment.defaultModelFile).path, "--id", "copy"])
         #expect(imported.status == 1 && !imported.crashed && imported.stderr.lowercased().contains("no space left"), "\(imported.stderr)")
         #expect(try cli.run(["models", "info", "copy"]).status == 1)
         #expect(Self.leftovers(in: home).isEmpty, "\(Self.leftovers(in: home))")

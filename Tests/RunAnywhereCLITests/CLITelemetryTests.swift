@@ -8,7 +8,9 @@ import Testing
 
 /// `runanywhere telemetry serve` with `runanywhere benchrunner` posting to it, as a fleet uses
 /// them, over SQLite (the default file) and a throwaway PostgreSQL cluster.
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.speechInstalled && TestPostgres.isInstalled, "scripts/setup --tests installs ONNX Runtime and PostgreSQL"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(if: TestEnvironment.speechInstalled && TestPostgres.isInstalled, "scripts/setup --tests installs ONNX Runtime and PostgreSQL"))
 struct CLITelemetryTests {
     enum Store: String, CaseIterable, Sendable {
         case sqlite, postgres
@@ -31,7 +33,9 @@ struct CLITelemetryTests {
             let collector = try ServeProcess(runner, command: ["telemetry", "serve"], arguments: database)
             var bench = runner
             bench.environment["BENCH_TELEMETRY_URL"] = "http://127.0.0.1:\(collector.port)/telemetry"
-            let run = try bench.run(["benchrunner", "--measure-seconds", "0.4", "--warmup-frames", "3", "--frame-count", "8", "--threads", "1", "--json"])
+            let run = try bench.run([
+                "benchrunner", "--measure-seconds", "0.4", "--warmup-frames", "3", "--frame-count", "8", "--threads", "1", "--json",
+            ])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr.contains("Telemetry accepted (HTTP 201)"))
             let runID = try #require((try run.json()["metrics"] as? [String: Any])?["run_id"] as? String)
@@ -41,7 +45,9 @@ struct CLITelemetryTests {
             #expect(summary.status == 0, "\(summary.stderr)")
             let body = try summary.json()
             let group = try #require((body["groups"] as? [[String: Any]])?.first)
-            #expect(body["runs"] as? Int == 1 && group["model_id"] as? String == "GradientIdentity" && group["backend"] as? String == "onnxruntime")
+            #expect(
+                body["runs"] as? Int == 1 && group["model_id"] as? String == "GradientIdentity"
+                    && group["backend"] as? String == "onnxruntime")
             let text = try runner.run(["telemetry", "summary"] + database)
             #expect(text.stdout.contains("GradientIdentity") && text.stdout.contains("No regressions."))
             let list = try runner.run(["telemetry", "list"] + database)
@@ -104,10 +110,14 @@ struct CLITelemetryTests {
             let collector = try ServeProcess(runner, command: ["telemetry", "serve"], arguments: ["--api-key-stdin"], input: "fleet-key\n")
             var bench = runner
             bench.environment["BENCH_TELEMETRY_URL"] = "http://127.0.0.1:\(collector.port)/telemetry"
-            let refused = try bench.run(["benchrunner", "--measure-seconds", "0.2", "--warmup-frames", "1", "--frame-count", "4", "--threads", "1"])
+            let refused = try bench.run([
+                "benchrunner", "--measure-seconds", "0.2", "--warmup-frames", "1", "--frame-count", "4", "--threads", "1",
+            ])
             #expect(refused.status == 0 && refused.stderr.contains("refused (HTTP 401"))
             bench.environment["BENCH_TELEMETRY_API_KEY"] = "fleet-key"
-            let accepted = try bench.run(["benchrunner", "--measure-seconds", "0.2", "--warmup-frames", "1", "--frame-count", "4", "--threads", "1"])
+            let accepted = try bench.run([
+                "benchrunner", "--measure-seconds", "0.2", "--warmup-frames", "1", "--frame-count", "4", "--threads", "1",
+            ])
             #expect(accepted.status == 0 && accepted.stderr.contains("Telemetry accepted (HTTP 201)"))
             #expect(collector.stop() == 0)
         }

@@ -4,7 +4,9 @@ import RunAnywhereLlamaCpp
 import RunAnywhereTestSupport
 import Testing
 
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLITests {
     @Test func infoReportsHardwareAndFrameworks() throws {
         try CLIRunner.withData { cli, _ in
@@ -38,7 +40,10 @@ struct CLITests {
             #expect(info.status == 0)
             let json = try info.json()
             let model = try #require(json["model"] as? [String: Any])
-            for key in ["id", "name", "category", "format", "framework", "localPath", "downloadSize", "contextLength", "supportsThinking", "source", "isDownloaded"] {
+            for key in [
+                "id", "name", "category", "format", "framework", "localPath", "downloadSize", "contextLength", "supportsThinking", "source",
+                "isDownloaded",
+            ] {
                 #expect(model[key] != nil, "models info lacks \(key)")
             }
             let gguf = try #require(json["gguf"] as? [String: Any])
@@ -56,8 +61,10 @@ struct CLITests {
             #expect(output.status == 0, "\(output.stderr)")
             let json = try output.json()
             // thinkingContent is left out: it is only printed when the model thought.
-            for key in ["text", "inputTokens", "tokensUsed", "latencyMs", "timeToFirstTokenMs", "tokensPerSecond", "promptTokensPerSecond",
-                        "decodeTokensPerSecond", "cachedInputTokens", "responseTokens", "stopReason", "modelUsed", "framework"] {
+            for key in [
+                "text", "inputTokens", "tokensUsed", "latencyMs", "timeToFirstTokenMs", "tokensPerSecond", "promptTokensPerSecond",
+                "decodeTokensPerSecond", "cachedInputTokens", "responseTokens", "stopReason", "modelUsed", "framework",
+            ] {
                 #expect(json[key] != nil, "generate --json lacks \(key)")
             }
             #expect(!(json["text"] as? String ?? "").isEmpty)
@@ -71,8 +78,9 @@ struct CLITests {
     /// A seeded run in its own process gives the text an in-process run with the same options gives,
     /// even one that reuses the prompt from its KV cache.
     @Test func seededGenerationIsTheSameInAnotherProcess() async throws {
-        let prompt = String(repeating: "The keeper climbs the lighthouse stairs each evening, lights the lamp and watches the sea. ", count: 10) +
-            "Write a short story about this lighthouse keeper finding a message in a bottle."
+        let prompt =
+            String(repeating: "The keeper climbs the lighthouse stairs each evening, lights the lamp and watches the sea. ", count: 10)
+            + "Write a short story about this lighthouse keeper finding a message in a bottle."
         let cli = try CLIRunner.withData { cli, _ in
             try cli.run(["generate", "--json", "--seed", "1234", "--temperature", "0.9", "--max-tokens", "16", "--threads", "1", prompt])
         }
@@ -80,7 +88,8 @@ struct CLITests {
 
         let data = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
-        let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: data))
+        let runtime = RunAnywhereRuntime(
+            configuration: RuntimeConfiguration(modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: data))
         runtime.frameworks.register(LlamaCppAdapter())
         try await runtime.loadModel(RunAnywhere.defaultModelID, options: ModelLoadOptions(threads: 1))
         var options = GenerationSettings().options
@@ -109,7 +118,8 @@ struct CLITests {
 
     @Test func chatStreamsAnswersAndSavesTheConversation() throws {
         try CLIRunner.withData { chat, data in
-            let output = try chat.run(["chat", "--temperature", "0", "--max-tokens", "12", "--threads", "1"], input: "Hello!\n/stats\n/bogus\n/reset\n/exit\n")
+            let output = try chat.run(
+                ["chat", "--temperature", "0", "--max-tokens", "12", "--threads", "1"], input: "Hello!\n/stats\n/bogus\n/reset\n/exit\n")
             #expect(output.status == 0, "\(output.stderr)")
             #expect(output.stdout.contains("tok/s"))
             #expect(output.stdout.contains("messages               2 (1 answer)"))
@@ -126,7 +136,9 @@ struct CLITests {
 }
 
 /// Every bad input ends with a one-line error and exit status 1, never a crash.
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLIBadInputTests {
     func expectError(_ output: CLIRunner.Output, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(output.status == 1, "status \(output.status): \(output.stderr)", sourceLocation: sourceLocation)
@@ -158,7 +170,8 @@ struct CLIBadInputTests {
     @Test func chatReportsAFailedTurnAndGoesOn() throws {
         try CLIRunner.withData { cli, _ in
             let tooLong = String(repeating: "word ", count: 600)
-            let output = try cli.run(["chat", "--context-length", "256", "--threads", "1", "--max-tokens", "4"], input: "\(tooLong)\n/stats\n/exit\n")
+            let output = try cli.run(
+                ["chat", "--context-length", "256", "--threads", "1", "--max-tokens", "4"], input: "\(tooLong)\n/stats\n/exit\n")
             #expect(output.status == 0, "\(output.stderr)")
             #expect(output.stdout.contains("failed: The prompt needs"))
             #expect(output.stdout.contains("completion rate        0%"))

@@ -5,7 +5,9 @@ import Testing
 
 /// `runanywhere tokenize` and `detokenize` on the default model, and `models info` and `import`
 /// with safetensors and ONNX files.
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct CLITokenizeTests {
     /// A one-line error and exit status 1, as every bad input ends.
     func expectError(_ output: CLIRunner.Output, _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -18,7 +20,8 @@ struct CLITokenizeTests {
             let plain = try cli.run(["tokenize", text])
             #expect(plain.status == 0, "\(plain.stderr)")
             let ids = plain.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
-            #expect(!ids.isEmpty && ids.count == plain.stdout.split(whereSeparator: \.isWhitespace).count, "ids on one line: \(plain.stdout)")
+            #expect(
+                !ids.isEmpty && ids.count == plain.stdout.split(whereSeparator: \.isWhitespace).count, "ids on one line: \(plain.stdout)")
             #expect(try cli.run(["tokenize", "--json", text]).json()["tokens"] as? [Int] == ids.map(Int.init))
             let back = try cli.run(["detokenize", "-"], input: plain.stdout)
             #expect(back.status == 0 && back.stdout == text + "\n", "\(back.stdout.debugDescription) \(back.stderr)")
@@ -37,7 +40,8 @@ struct CLITokenizeTests {
 
             expectError(try cli.run(["detokenize", "99999999"]), "is not in the model's vocabulary")
             expectError(try cli.run(["detokenize", "1", "two"]), "'two' is not a token id")
-            expectError(try cli.run(["tokenize", "--model", SDKConstants.Models.defaultSpeechRecognitionModelID, "Hi"]), "only language models")
+            expectError(
+                try cli.run(["tokenize", "--model", SDKConstants.Models.defaultSpeechRecognitionModelID, "Hi"]), "only language models")
             expectError(try cli.run(["tokenize", "--model", "no-such-model", "Hi"]), "not found")
         }
     }
@@ -46,15 +50,19 @@ struct CLITokenizeTests {
         let (cli, home) = try CLIRunner.isolated()
         defer { try? FileManager.default.removeItem(at: home) }
         let checkpoint = home.appendingPathComponent("tiny-sd.safetensors")
-        try SafetensorsWriter(tensors: [
-            .float32("model.diffusion_model.out.weight", shape: [2, 3], values: [1, 2, 3, 4, 5, 6]),
-            .float32("first_stage_model.bias", shape: [4], values: [0, 0, 0, 0]),
-        ], metadata: ["modelspec.title": "Tiny SD", "modelspec.architecture": "stable-diffusion-v1"]).write(to: checkpoint)
+        try SafetensorsWriter(
+            tensors: [
+                .float32("model.diffusion_model.out.weight", shape: [2, 3], values: [1, 2, 3, 4, 5, 6]),
+                .float32("first_stage_model.bias", shape: [4], values: [0, 0, 0, 0]),
+            ], metadata: ["modelspec.title": "Tiny SD", "modelspec.architecture": "stable-diffusion-v1"]
+        ).write(to: checkpoint)
         let imported = try cli.run(["models", "import", checkpoint.path, "--json"])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(try imported.json()["category"] as? String == "image-generation")
         let info = try cli.run(["models", "info", "tiny-sd"])
-        #expect(info.status == 0 && info.stdout.contains("SAFETENSORS metadata") && info.stdout.contains("stable-diffusion-v1"), "\(info.stdout)")
+        #expect(
+            info.status == 0 && info.stdout.contains("SAFETENSORS metadata") && info.stdout.contains("stable-diffusion-v1"),
+            "\(info.stdout)")
         let json = try cli.run(["models", "info", "tiny-sd", "--json"]).json()
         let metadata = try #require(json["metadata"] as? [String: Any])
         #expect(metadata["parameterCount"] as? Int == 10 && metadata["tensorCount"] as? Int == 2 && json["gguf"] == nil)
@@ -73,7 +81,8 @@ struct CLITokenizeTests {
             let info = try cli.run(["models", "info", SDKConstants.Models.defaultVoiceID])
             #expect(info.status == 0, "\(info.stderr)")
             #expect(info.stdout.contains("ONNX metadata") && info.stdout.contains("input: INT64 [batch_size, phonemes]"), "\(info.stdout)")
-            let metadata = try #require(try cli.run(["models", "info", SDKConstants.Models.defaultVoiceID, "--json"]).json()["metadata"] as? [String: Any])
+            let metadata = try #require(
+                try cli.run(["models", "info", SDKConstants.Models.defaultVoiceID, "--json"]).json()["metadata"] as? [String: Any])
             #expect(metadata["format"] as? String == "onnx" && metadata["architecture"] as? String == "vits")
             #expect((metadata["outputs"] as? [[String: Any]])?.first?["name"] as? String == "output")
         }

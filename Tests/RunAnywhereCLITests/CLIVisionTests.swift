@@ -4,7 +4,11 @@ import RunAnywhereTestSupport
 import Testing
 
 /// `runanywhere describe` on the vision-language fixture (random weights: the answer is noise).
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.visionFixture != nil && TestEnvironment.ffmpeg != nil, "needs the vision-language fixture and ffmpeg: run scripts/setup --tests --build tests"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(
+        if: TestEnvironment.visionFixture != nil && TestEnvironment.ffmpeg != nil,
+        "needs the vision-language fixture and ffmpeg: run scripts/setup --tests --build tests"))
 struct CLIVisionTests {
     @Test func describeAnImage() throws {
         try CLIRunner.withData { cli, folder in
@@ -13,7 +17,10 @@ struct CLIVisionTests {
             let streamed = try cli.run(["describe", image.path, "--max-tokens", "5", "--threads", "1", "--temperature", "0"])
             #expect(streamed.status == 0, "\(streamed.stderr)")
             #expect(streamed.stderr.contains("test fixture with random weights"), "the fixture says what it is: \(streamed.stderr)")
-            let result = try cli.run(["describe", image.path, "--prompt", "What colour is it?", "--max-tokens", "5", "--threads", "1", "--temperature", "0", "--json"]).json()
+            let result = try cli.run([
+                "describe", image.path, "--prompt", "What colour is it?", "--max-tokens", "5", "--threads", "1", "--temperature", "0",
+                "--json",
+            ]).json()
             #expect(result["modelId"] as? String == SDKConstants.Models.visionFixtureID)
             #expect((result["completionTokens"] as? Int ?? 0) > 0 && (result["promptTokens"] as? Int ?? 0) > 10)
             #expect(result["imageEncodeTimeMs"] as? Double != nil && result["tokensPerSecond"] as? Double != nil)
@@ -33,7 +40,9 @@ struct CLIVisionTests {
                 (["describe", good.path, "--model", "no-such-model"], "no-such-model"),
             ] {
                 let output = try cli.run(arguments + ["--threads", "1"])
-                #expect(output.status == 1 && output.stderr.hasPrefix("error: ") && output.stderr.contains(fragment), "\(arguments): \(output.stderr)")
+                #expect(
+                    output.status == 1 && output.stderr.hasPrefix("error: ") && output.stderr.contains(fragment),
+                    "\(arguments): \(output.stderr)")
             }
         }
     }

@@ -8,7 +8,11 @@ import Testing
 /// made to fault for real (RUNANYWHERE_ENGINE_CHECK_CRASH: a read of address 0 in the child) is
 /// refused with exit status 3, naming the engine, the signal and the CPU's features, which is
 /// what makes set-up rebuild that engine conservatively.
-@Suite(.processLane, .serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.venvPython != nil && TestEnvironment.speechInstalled, "needs the engines and the venv: run scripts/setup --tests --build tests"))
+@Suite(
+    .processLane, .serialized,
+    .enabled(
+        if: TestEnvironment.engineInstalled && TestEnvironment.venvPython != nil && TestEnvironment.speechInstalled,
+        "needs the engines and the venv: run scripts/setup --tests --build tests"))
 struct EngineCheckTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scripts/engine-check")
@@ -17,9 +21,11 @@ struct EngineCheckTests {
     static func engines() throws -> [[String]] {
         let engines = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines")
         // llama-cpp-python's package folder: engines/llama.cpp/lib is its llama_cpp/lib.
-        let site = engines.appendingPathComponent("llama.cpp/lib").resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+        let site = engines.appendingPathComponent("llama.cpp/lib").resolvingSymlinksInPath().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let whisperLibraries = engines.appendingPathComponent("whisper.cpp/lib").resolvingSymlinksInPath()
-        let whisper = try #require(try FileManager.default.contentsOfDirectory(atPath: whisperLibraries.path).first { $0.hasPrefix("libwhisper-") })
+        let whisper = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: whisperLibraries.path).first { $0.hasPrefix("libwhisper-") })
         let vad = TestEnvironment.installedModelsDirectory.appendingPathComponent("silero-vad/silero-v6.2.0-ggml.bin")
         var cases = [
             ["llama.cpp", site.path, try #require(TestEnvironment.defaultModelFile).path],
@@ -89,7 +95,9 @@ struct EngineCheckTests {
                 try process.run()
                 let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 process.waitUntilExit()
-                let amx = text.split(separator: "\n").filter { $0.contains(/\t(tilezero|tileloadd|tileloaddt1|tilestored|ldtilecfg|sttilecfg|tilerelease|tdpb[a-z]+|tdpfp16ps)\s/) }
+                let amx = text.split(separator: "\n").filter {
+                    $0.contains(/\t(tilezero|tileloadd|tileloaddt1|tilestored|ldtilecfg|sttilecfg|tilerelease|tdpb[a-z]+|tdpfp16ps)\s/)
+                }
                 #expect(amx.isEmpty, "\(folder.path)/\(name) holds \(amx.count) AMX instructions, first \(amx.first ?? "")")
             }
         }

@@ -8,7 +8,9 @@ import Testing
 
 /// Where models run: the accelerators `info` reports, `backend` on every result, and llama.cpp's
 /// Vulkan build on Mesa's lavapipe (a real Vulkan device on a machine without a GPU).
-@Suite(.alone, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
+@Suite(
+    .alone, .serialized,
+    .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct GPUCLITests {
     /// The accelerators come from llama.cpp's ggml registry: the CPU device always, each GPU its
     /// backends find, and CUDA and Vulkan listed with a reason when this build or machine cannot
@@ -28,14 +30,15 @@ struct GPUCLITests {
                 #expect(!(entry["reason"] as? String ?? "").isEmpty)
             }
         }
-        let usable = accelerators.contains { 
+        let usable = accelerators.contains {
             $0["available"] as? Bool == true && ["gpu", "igpu"].contains($0["kind"] as? String ?? "") && $0["emulated"] as? Bool == false
         }
         #expect((json["hardware"] as? [String: Any])?["hasGPU"] as? Bool == usable)
         // Each ggml-based engine says which compute backends its build has.
         let frameworks = try #require(json["frameworks"] as? [[String: Any]])
         for name in ["LlamaCpp", "WhisperCpp", "StableDiffusionCpp"] {
-            let available = (frameworks.first { $0["framework"] as? String == name }?["availability"] as? [String: Any])?["available"] as? [String: Any]
+            let available =
+                (frameworks.first { $0["framework"] as? String == name }?["availability"] as? [String: Any])?["available"] as? [String: Any]
             let detail = available?["detail"] as? String ?? ""
             #expect(detail.contains("backends: "), "\(name)")
         }
@@ -59,9 +62,14 @@ struct GPUCLITests {
         #expect(try runner.run(["info"]).stdout.contains("runs on the CPU (a software GPU driver), not counted as a GPU"))
         // Whole (the default: the model fits), in part, and not at all.
         for (flags, backend) in [([String](), "vulkan"), (["--gpu-layers", "8"], "vulkan"), (["--gpu-layers", "0"], "cpu")] {
-            let generated = try runner.run(["generate", "--json", "--verbose", "--max-tokens", "3", "--threads", "1", "--temperature", "0"] + flags + ["Name a colour."])
+            let generated = try runner.run(
+                ["generate", "--json", "--verbose", "--max-tokens", "3", "--threads", "1", "--temperature", "0"] + flags + [
+                    "Name a colour."
+                ])
             // Exit 0 with the engine freed before the process's teardown (CUDA's aborted when a context outlived it).
-            #expect(generated.status == 0 && !generated.crashed && generated.stderr.contains("Unloaded model"), "\(flags): \(generated.stderr.suffix(2000))")
+            #expect(
+                generated.status == 0 && !generated.crashed && generated.stderr.contains("Unloaded model"),
+                "\(flags): \(generated.stderr.suffix(2000))")
             let result = try generated.json()
             #expect(result["backend"] as? String == backend && (result["tokensUsed"] as? Int ?? 0) > 0, "\(flags)")
         }
@@ -94,12 +102,14 @@ struct GPUCLITests {
         let words = "The river runs down from the hills to the sea, and the rain brings it back again.".split(separator: " ")
         var agreed = 0
         for count in 2..<14 {
-            let body = try JSONSerialization.data(withJSONObject: [
-                "model": model, "prompt": words.prefix(count).joined(separator: " "), "max_tokens": 1, "temperature": 0,
-            ] as [String: Any])
+            let body = try JSONSerialization.data(
+                withJSONObject: [
+                    "model": model, "prompt": words.prefix(count).joined(separator: " "), "max_tokens": 1, "temperature": 0,
+                ] as [String: Any])
             var next: [String] = []
             for server in [onVulkan, onCPU] {
-                let answer = try await Self.request("http://127.0.0.1:\(server.port)/v1/completions", post: true, body: String(decoding: body, as: UTF8.self))
+                let answer = try await Self.request(
+                    "http://127.0.0.1:\(server.port)/v1/completions", post: true, body: String(decoding: body, as: UTF8.self))
                 next.append(try Self.completionText(of: answer))
             }
             if next[0] == next[1] { agreed += 1 }
@@ -111,9 +121,13 @@ struct GPUCLITests {
             var unload = HTTPClientRequest(url: "\(root)/api/models/\(model)/load")
             unload.method = .DELETE
             _ = try await HTTPClient.shared.execute(unload, timeout: .seconds(30))
-            return try #require(try JSONSerialization.jsonObject(with: await Self.request("\(root)/api/models/\(model)/load", post: true, body: body)) as? [String: Any])
+            return try #require(
+                try JSONSerialization.jsonObject(with: await Self.request("\(root)/api/models/\(model)/load", post: true, body: body))
+                    as? [String: Any])
         }
-        let whole = try await load(nil), part = try await load(#"{"gpuLayers": 8}"#), none = try await load(#"{"gpuLayers": 0}"#)
+        let whole = try await load(nil)
+        let part = try await load(#"{"gpuLayers": 8}"#)
+        let none = try await load(#"{"gpuLayers": 0}"#)
         let device = { (status: [String: Any]) in status["deviceMemoryBytes"] as? Int ?? -1 }
         #expect(device(whole) > device(part) && device(part) > 0 && device(none) == 0, "\(whole) \(part) \(none)")
         #expect((none["memoryBytes"] as? Int ?? 0) > 0)

@@ -22,7 +22,10 @@ struct QuickStartExampleTests {
         return CLIRunner(environment: environment, executable: binary)
     }
 
-    @Test(.enabled(if: TestEnvironment.speechInstalled && TestEnvironment.engineInstalled, "needs the engines and models: run scripts/setup --tests --build tests"))
+    @Test(
+        .enabled(
+            if: TestEnvironment.speechInstalled && TestEnvironment.engineInstalled,
+            "needs the engines and models: run scripts/setup --tests --build tests"))
     func streamsAnAnswerAndTranscribesAFile() throws {
         guard let example = Self.example() else { return }
         try CLIRunner.withData { cli, folder in
@@ -37,7 +40,10 @@ struct QuickStartExampleTests {
             let summary = try #require(lines.first { $0.hasPrefix("[\(RunAnywhere.defaultModelID): ") }, "\(ran.stdout)")
             let tokens = Int(summary.split(separator: " ")[1]) ?? 0
             #expect((1...8).contains(tokens), "\(summary)")
-            #expect(!(ran.stdout.components(separatedBy: "[\(RunAnywhere.defaultModelID): ").first ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+            #expect(
+                !(ran.stdout.components(separatedBy: "[\(RunAnywhere.defaultModelID): ").first ?? "").trimmingCharacters(
+                    in: .whitespacesAndNewlines
+                ).isEmpty)
             let transcript = try #require(lines.first { $0.hasPrefix("transcript: ") }, "\(ran.stdout)")
             let (errors, words) = wordErrors(sentence, String(transcript.dropFirst("transcript: ".count)))
             #expect(errors <= 2, "\(errors) of \(words) words wrong in \(transcript)")
@@ -55,9 +61,12 @@ struct QuickStartExampleTests {
         guard let example = Self.example(environment: environment) else { return }
         let nothing = try example.run(["--max-tokens", "4"])
         #expect(nothing.status == 1 && !nothing.crashed, "\(nothing.stdout) \(nothing.stderr)")
-        #expect(nothing.stderr.contains("is not downloaded") && nothing.stderr.contains("\(EngineInstallation.command) installs it"), "\(nothing.stderr)")
+        #expect(
+            nothing.stderr.contains("is not downloaded") && nothing.stderr.contains("\(EngineInstallation.command) installs it"),
+            "\(nothing.stderr)")
 
-        try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("models"), withDestinationURL: TestEnvironment.installedModelsDirectory)
+        try FileManager.default.createSymbolicLink(
+            at: home.appendingPathComponent("models"), withDestinationURL: TestEnvironment.installedModelsDirectory)
         let noEngine = try example.run(["--max-tokens", "4"])
         #expect(noEngine.status == 1 && !noEngine.crashed, "\(noEngine.stdout) \(noEngine.stderr)")
         #expect(noEngine.stderr.contains("llama.cpp is not installed"), "\(noEngine.stderr)")

@@ -20,7 +20,8 @@ struct RerankRouteTests {
                 defer { _ = server.stop() }
                 let root = "http://127.0.0.1:\(server.port)"
                 let (query, documents) = (CLIRerankTests.query, CLIRerankTests.documents)
-                let ranked = try await Self.post("\(root)/v1/rerank", ["model": CLIRerankTests.fixtureID, "query": query, "documents": documents])
+                let ranked = try await Self.post(
+                    "\(root)/v1/rerank", ["model": CLIRerankTests.fixtureID, "query": query, "documents": documents])
                 #expect(ranked.status == 200, "\(ranked.json)")
                 #expect(ranked.json["model"] as? String == CLIRerankTests.fixtureID && ranked.json["object"] as? String == "list")
                 let results = try #require(ranked.json["results"] as? [[String: Any]])
@@ -31,13 +32,19 @@ struct RerankRouteTests {
                 #expect(usage["prompt_tokens"] as? Int == 13 + 13 + 11 && usage["total_tokens"] as? Int == 37, "\(usage)")
 
                 // /rerank, no model named (the downloaded reranker), top_n, documents returned, Jina's {text} objects.
-                let top = try await Self.post("\(root)/rerank", [
-                    "query": query, "documents": [["text": documents[0]], documents[1], ["text": documents[2]]], "top_n": 2, "return_documents": true,
-                ])
+                let top = try await Self.post(
+                    "\(root)/rerank",
+                    [
+                        "query": query, "documents": [["text": documents[0]], documents[1], ["text": documents[2]]], "top_n": 2,
+                        "return_documents": true,
+                    ])
                 #expect(top.status == 200, "\(top.json)")
                 let best = try #require(top.json["results"] as? [[String: Any]])
                 #expect(best.compactMap { $0["index"] as? Int } == results.prefix(2).compactMap { $0["index"] as? Int })
-                #expect(best.allSatisfy { item in ((item["document"] as? [String: Any])?["text"] as? String) == (item["index"] as? Int).map { documents[$0] } })
+                #expect(
+                    best.allSatisfy { item in
+                        ((item["document"] as? [String: Any])?["text"] as? String) == (item["index"] as? Int).map { documents[$0] }
+                    })
                 let alone = try await Self.post("\(root)/v1/rerank", ["query": query, "documents": [documents[1]]])
                 let together = try #require(results.first { $0["index"] as? Int == 1 }?["relevance_score"] as? Double)
                 let single = try #require((alone.json["results"] as? [[String: Any]])?.first?["relevance_score"] as? Double)
@@ -52,23 +59,35 @@ struct RerankRouteTests {
                     (["query": query, "documents": ["the mat", ""]], "documents 1 is empty", "documents", nil),
                     (["query": query, "documents": [1, 2]], "documents must be an array of strings", "documents", nil),
                     (["query": query, "documents": documents, "top_n": 0], "top_n must be at least 1", "top_n", nil),
-                    (["query": query, "documents": [long]], "Document 0 makes a pair of 207 tokens", "documents", "context_length_exceeded"),
-                    (["query": query, "documents": documents, "model": RunAnywhere.defaultEmbeddingModelID], "not a reranker", nil, "model_incompatible"),
+                    (
+                        ["query": query, "documents": [long]], "Document 0 makes a pair of 207 tokens", "documents",
+                        "context_length_exceeded"
+                    ),
+                    (
+                        ["query": query, "documents": documents, "model": RunAnywhere.defaultEmbeddingModelID], "not a reranker", nil,
+                        "model_incompatible"
+                    ),
                 ]
                 for (body, fragment, param, code) in refusals {
                     let refused = try await Self.post("\(root)/v1/rerank", body)
                     let error = try #require(refused.json["error"] as? [String: Any], "\(refused.json)")
-                    #expect(refused.status == 400 && (error["message"] as? String)?.contains(fragment) == true, "\(fragment): \(refused.status) \(error)")
+                    #expect(
+                        refused.status == 400 && (error["message"] as? String)?.contains(fragment) == true,
+                        "\(fragment): \(refused.status) \(error)")
                     #expect(error["type"] as? String == "invalid_request_error")
                     if let param { #expect(error["param"] as? String == param, "\(fragment): \(error)") }
                     if let code { #expect(error["code"] as? String == code, "\(fragment): \(error)") }
                 }
                 let truncated = try await Self.post("\(root)/v1/rerank", ["query": query, "documents": [long], "truncate": true])
-                #expect(truncated.status == 200 && (truncated.json["usage"] as? [String: Any])?["prompt_tokens"] as? Int == 128, "\(truncated.json)")
+                #expect(
+                    truncated.status == 200 && (truncated.json["usage"] as? [String: Any])?["prompt_tokens"] as? Int == 128,
+                    "\(truncated.json)")
                 let unknown = try await Self.post("\(root)/v1/rerank", ["query": query, "documents": documents, "model": "no-such-model"])
                 #expect(unknown.status == 404, "\(unknown.json)")
                 #expect(server.process.isRunning, "every refusal left the server running")
-                #expect(server.standardError.contains("POST /v1/rerank") && server.standardError.contains("POST /rerank"), "requests are in the access log")
+                #expect(
+                    server.standardError.contains("POST /v1/rerank") && server.standardError.contains("POST /rerank"),
+                    "requests are in the access log")
             }
         }
     }

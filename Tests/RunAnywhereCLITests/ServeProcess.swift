@@ -25,7 +25,8 @@ final class ServeProcess: @unchecked Sendable {
         guard let port = log.waitForPort() else {
             process.terminate()
             process.waitUntilExit()
-            throw ServeError(message: "runanywhere \(command.joined(separator: " ")) did not start (status \(process.terminationStatus)): \(log.text)")
+            throw ServeError(
+                message: "runanywhere \(command.joined(separator: " ")) did not start (status \(process.terminationStatus)): \(log.text)")
         }
         self.port = port
     }

@@ -9,12 +9,16 @@ import Testing
 /// `POST /tokenize` and `POST /detokenize` of `runanywhere serve`, in llama-server's shapes,
 /// through the real default model, and every bad request answered with a 400 in the server's
 /// error envelope.
-@Suite(.serverLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
+@Suite(
+    .serverLane, .serialized,
+    .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct TokenizeRouteTests {
     /// The status and JSON body of a POST of `body` (sent as JSON unless `contentType` says
     /// otherwise), the answer recorded for the check against the OpenAPI document when the test
     /// runs inside ``OpenAPIAnswers/checking(sourceLocation:_:)``.
-    static func post(_ url: String, _ body: String, contentType: String = "application/json") async throws -> (status: Int, json: [String: Any]) {
+    static func post(_ url: String, _ body: String, contentType: String = "application/json") async throws -> (
+        status: Int, json: [String: Any]
+    ) {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: contentType)
@@ -22,9 +26,13 @@ struct TokenizeRouteTests {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         let data = Data(buffer: try await response.body.collect(upTo: 1 << 20))
         OpenAPIAnswers.recording?.record(
-            method: "POST", path: URL(string: url)?.path ?? url, status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type") ?? "", body: data
+            method: "POST", path: URL(string: url)?.path ?? url, status: Int(response.status.code),
+            contentType: response.headers.first(name: "Content-Type") ?? "", body: data
         )
-        return (Int(response.status.code), try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))"))
+        return (
+            Int(response.status.code),
+            try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
+        )
     }
 
     static func jsonString(_ value: some Encodable) throws -> String { String(decoding: try JSONEncoder().encode(value), as: UTF8.self) }
@@ -49,7 +57,8 @@ struct TokenizeRouteTests {
                 #expect(sdk["tokens"] as? [Int] == ids)
                 let plain = try await Self.post("\(root)/tokenize", "{\"content\": \"<|im_start|>\", \"parse_special\": false}")
                 #expect((plain.json["tokens"] as? [Int])?.count ?? 0 > 1, "\(plain.json)")
-                let special = try await Self.post("\(root)/tokenize", "{\"content\": \"<|im_start|>\", \"model\": \"\(RunAnywhere.defaultModelID)\"}")
+                let special = try await Self.post(
+                    "\(root)/tokenize", "{\"content\": \"<|im_start|>\", \"model\": \"\(RunAnywhere.defaultModelID)\"}")
                 #expect((special.json["tokens"] as? [Int])?.count == 1, "\(special.json)")
 
                 let pieces = try await Self.post("\(root)/tokenize", "{\"content\": \"Hi 🐱\", \"with_pieces\": true}")
@@ -80,14 +89,20 @@ struct TokenizeRouteTests {
                     ("tokenize", "{\"content\": \"Hi\", \"with_pieces\": \"yes\"}", 400, "with_pieces"),
                     ("tokenize", "not json", 400, "not JSON"),
                     ("tokenize", "{\"content\": \"Hi\", \"model\": \"no-such-model\"}", 404, "not found"),
-                    ("tokenize", "{\"content\": \"Hi\", \"model\": \"\(SDKConstants.Models.defaultSpeechRecognitionModelID)\"}", 400, "only language models"),
+                    (
+                        "tokenize", "{\"content\": \"Hi\", \"model\": \"\(SDKConstants.Models.defaultSpeechRecognitionModelID)\"}", 400,
+                        "only language models"
+                    ),
                     ("detokenize", "{}", 400, "'tokens' is required"),
                     ("detokenize", "{\"tokens\": \"1 2 3\"}", 400, "tokens"),
                     ("detokenize", "{\"tokens\": [1, 2.5]}", 400, "tokens.1 must be a whole number"),
                     ("detokenize", "{\"tokens\": [1, \"two\"]}", 400, "tokens.1 must be a whole number"),
                     ("detokenize", "{\"tokens\": [1, null]}", 400, "tokens.1 must be a token id"),
                     ("detokenize", "{\"tokens\": [1, 4294967296]}", 400, "tokens.1 must be a whole number"),
-                    ("detokenize", "{\"tokens\": [1, 2, \(size)]}", 400, "Token \(size) (at position 2) is not in the model's vocabulary of \(size) tokens"),
+                    (
+                        "detokenize", "{\"tokens\": [1, 2, \(size)]}", 400,
+                        "Token \(size) (at position 2) is not in the model's vocabulary of \(size) tokens"
+                    ),
                     ("detokenize", "{\"tokens\": [-1]}", 400, "is not in the model's vocabulary"),
                     ("detokenize", "{\"tokens\": [2147483647]}", 400, "is not in the model's vocabulary"),
                 ]

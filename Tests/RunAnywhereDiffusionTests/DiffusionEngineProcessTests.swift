@@ -9,13 +9,21 @@ import Testing
 /// this process, each step is reported as it is done, what only the model can say (its samplers)
 /// is asked of the worker, and a real SIGSEGV inside the worker fails only that drawing, after
 /// which the model loads again.
-@Suite(.inProcessLane, .serialized, .enabled(if: TestEnvironment.diffusionFixture != nil, "needs the diffusion fixture and libstable-diffusion: run scripts/setup --tests --build tests"))
+@Suite(
+    .inProcessLane, .serialized,
+    .enabled(
+        if: TestEnvironment.diffusionFixture != nil,
+        "needs the diffusion fixture and libstable-diffusion: run scripts/setup --tests --build tests"))
 struct DiffusionEngineProcessTests {
     /// Draws `prompt` with the fixture in `runtime`: the steps reported, then the image.
-    static func draw(_ runtime: RunAnywhereRuntime, _ prompt: String, _ options: DiffusionGenerationOptions) async throws -> ([Int], DiffusionResult?) {
+    static func draw(_ runtime: RunAnywhereRuntime, _ prompt: String, _ options: DiffusionGenerationOptions) async throws -> (
+        [Int], DiffusionResult?
+    ) {
         let model = try runtime.model(id: DiffusionTests.fixtureID)
         var (steps, result): ([Int], DiffusionResult?) = ([], nil)
-        for try await progress in try await runtime.generateImageStream(prompt: prompt, options: options, model: model, configuration: DiffusionTests.configuration) {
+        for try await progress in try await runtime.generateImageStream(
+            prompt: prompt, options: options, model: model, configuration: DiffusionTests.configuration)
+        {
             if let image = progress.result { result = image } else { steps.append(progress.currentStep) }
         }
         return (steps, result)
@@ -35,14 +43,18 @@ struct DiffusionEngineProcessTests {
         #expect(EngineWorkers.holding(DiffusionTests.fixtureID).count == 1, "one worker, named after the model")
         var lms = options
         lms.scheduler = .lms
-        await #expect(throws: SDKError.self, "the worker's engine refuses a sampler it lacks") { try await Self.draw(isolated, "A cat", lms) }
+        await #expect(throws: SDKError.self, "the worker's engine refuses a sampler it lacks") {
+            try await Self.draw(isolated, "A cat", lms)
+        }
 
         setenv("RUNANYWHERE_TEST_ENGINE_FAULTS", "1", 1)  // read by the workers started from here
         defer { unsetenv("RUNANYWHERE_TEST_ENGINE_FAULTS") }
         await isolated.unloadAllModels()
         let error = await #expect(throws: SDKError.self) { try await Self.draw(isolated, "[[engine-fault:segv]]", options) }
         #expect(error?.code == .engineCrashed && error?.message.contains("SIGSEGV") == true, "\(String(describing: error))")
-        #expect(try await Self.draw(isolated, "A lighthouse at dusk", options).1?.imageData == here?.imageData, "loaded again, it draws as before")
+        #expect(
+            try await Self.draw(isolated, "A lighthouse at dusk", options).1?.imageData == here?.imageData,
+            "loaded again, it draws as before")
         await isolated.unloadAllModels()
         #expect(EngineWorkers.holding(DiffusionTests.fixtureID).isEmpty)
     }

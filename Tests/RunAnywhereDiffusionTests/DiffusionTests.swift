@@ -8,14 +8,19 @@ import Testing
 /// Image generation on stable-diffusion.cpp with the fixture scripts/setup --tests writes (a tiny FLUX.2
 /// klein-shaped model with random weights: its images are noise, so these tests check everything
 /// but what they show). 64×64 images, a few steps, 1 thread.
-@Suite(.inProcessLane, .serialized, .enabled(if: TestEnvironment.diffusionFixture != nil, "needs the diffusion fixture and libstable-diffusion: run scripts/setup --tests --build tests"))
+@Suite(
+    .inProcessLane, .serialized,
+    .enabled(
+        if: TestEnvironment.diffusionFixture != nil,
+        "needs the diffusion fixture and libstable-diffusion: run scripts/setup --tests --build tests"))
 struct DiffusionTests {
     static let fixtureID = SDKConstants.Models.diffusionFixtureID
     static let configuration = DiffusionConfiguration(modelId: fixtureID, threads: 1)
 
     /// A runtime with stable-diffusion.cpp and llama.cpp registered.
     static func makeRuntime(memoryBudget: Int64? = nil) -> RunAnywhereRuntime {
-        var configuration = RuntimeConfiguration(modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: FileManager.default.temporaryDirectory)
+        var configuration = RuntimeConfiguration(
+            modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: FileManager.default.temporaryDirectory)
         configuration.modelMemoryBudget = memoryBudget
         let runtime = RunAnywhereRuntime(configuration: configuration)
         runtime.frameworks.register(StableDiffusionAdapter())
@@ -27,7 +32,8 @@ struct DiffusionTests {
     static let runtime = Task {
         let runtime = makeRuntime()
         try await runtime.loadDiffusionModel(
-            modelPath: TestEnvironment.diffusionFixture!.path, modelId: fixtureID, modelName: "Diffusion fixture", configuration: configuration
+            modelPath: TestEnvironment.diffusionFixture!.path, modelId: fixtureID, modelName: "Diffusion fixture",
+            configuration: configuration
         )
         return runtime
     }
@@ -122,10 +128,14 @@ struct DiffusionTests {
         let bad: [(DiffusionGenerationOptions, String)] = [
             (Self.small(width: 60), "width must be 64 to 2048"), (Self.small(width: 68), "width must be a multiple of 8"),
             (Self.small(height: 4096), "height must be 64 to 2048"), (Self.small(height: 0), "height must be 64 to 2048"),
-            (Self.small(steps: 0), "steps must be 1 to"), (Self.small(steps: 151), "steps must be 1 to"), (Self.small(seed: -2), "seed must be -1"),
+            (Self.small(steps: 0), "steps must be 1 to"), (Self.small(steps: 151), "steps must be 1 to"),
+            (Self.small(seed: -2), "seed must be -1"),
             (DiffusionGenerationOptions(width: 64, height: 64, guidanceScale: .nan), "guidanceScale must be 0 to 30"),
             (DiffusionGenerationOptions(width: 64, height: 64, scheduler: .lms), "no 'lms' sampler; choose one of"),
-            (DiffusionGenerationOptions(negativePrompt: String(repeating: "no ", count: 700), width: 64, height: 64), "negativePrompt has 2100 characters"),
+            (
+                DiffusionGenerationOptions(negativePrompt: String(repeating: "no ", count: 700), width: 64, height: 64),
+                "negativePrompt has 2100 characters"
+            ),
         ]
         for (options, message) in bad {
             let error = await #expect(throws: SDKError.self) { try await runtime.generateImage(prompt: "A cat", options: options) }
@@ -133,8 +143,12 @@ struct DiffusionTests {
         }
         let empty = await #expect(throws: SDKError.self) { try await runtime.generateImage(prompt: "  \n", options: Self.small()) }
         #expect(empty?.code == .emptyInput)
-        let long = await #expect(throws: SDKError.self) { try await runtime.generateImage(prompt: String(repeating: "a cat ", count: 400), options: Self.small()) }
-        #expect(long?.code == .invalidInput && long?.message.contains("prompt has 2399 characters; at most 2000") == true, "\(long?.message ?? "")")
+        let long = await #expect(throws: SDKError.self) {
+            try await runtime.generateImage(prompt: String(repeating: "a cat ", count: 400), options: Self.small())
+        }
+        #expect(
+            long?.code == .invalidInput && long?.message.contains("prompt has 2399 characters; at most 2000") == true,
+            "\(long?.message ?? "")")
         #expect(try await runtime.generateImage(prompt: "A cat", options: Self.small()).width == 64)
     }
 
@@ -155,24 +169,32 @@ struct DiffusionTests {
         let runtime = Self.makeRuntime()
         let model = try runtime.model(id: Self.fixtureID)
         let language = try runtime.model(id: RunAnywhere.defaultModelID)
-        let wrong = await #expect(throws: SDKError.self) { try await runtime.generateImageStream(prompt: "A cat", options: Self.small(), model: language) }
+        let wrong = await #expect(throws: SDKError.self) {
+            try await runtime.generateImageStream(prompt: "A cat", options: Self.small(), model: language)
+        }
         #expect(wrong?.code == .modelIncompatible)
-        let invalid = await #expect(throws: SDKError.self) { try await runtime.generateImageStream(prompt: "A cat", options: Self.small(steps: 0), model: model) }
+        let invalid = await #expect(throws: SDKError.self) {
+            try await runtime.generateImageStream(prompt: "A cat", options: Self.small(steps: 0), model: model)
+        }
         #expect(invalid?.code == .invalidInput)
         #expect(await !runtime.isDiffusionModelLoaded, "nothing loads for a request refused up front")
-        let stream = try await runtime.generateImageStream(prompt: "A cat", options: Self.small(), model: model, configuration: Self.configuration)
+        let stream = try await runtime.generateImageStream(
+            prompt: "A cat", options: Self.small(), model: model, configuration: Self.configuration)
         var last: DiffusionProgress?
         for try await progress in stream { last = progress }
         #expect(last?.stage == .complete && last?.result?.width == 64)
         // The model is in the one model cache, idle, with its keep-alive; not the facade's current model.
         let status = await runtime.loadedModels().first { $0.modelId == Self.fixtureID }
-        #expect(status?.state == .loaded && status?.activeRequests == 0 && status?.keepAliveSeconds == 300 && (status?.memoryBytes ?? 0) > 0)
+        #expect(
+            status?.state == .loaded && status?.activeRequests == 0 && status?.keepAliveSeconds == 300 && (status?.memoryBytes ?? 0) > 0)
         #expect(await runtime.currentDiffusionModel == nil)
         // What only the loaded model can say ends the stream with the error.
         var lms = Self.small()
         lms.scheduler = .lms
         await #expect(throws: SDKError.self) {
-            for try await _ in try await runtime.generateImageStream(prompt: "A cat", options: lms, model: model, configuration: Self.configuration) {}
+            for try await _ in try await runtime.generateImageStream(
+                prompt: "A cat", options: lms, model: model, configuration: Self.configuration)
+            {}
         }
         await runtime.unloadModel(id: Self.fixtureID)
         #expect(await runtime.loadedModels().isEmpty)
@@ -182,11 +204,13 @@ struct DiffusionTests {
         let runtime = Self.makeRuntime()
         let model = try runtime.model(id: Self.fixtureID)
         let events = runtime.events.subscribe()
-        let first = try await runtime.generateImageStream(prompt: "A cat", options: Self.small(), model: model, configuration: Self.configuration)
+        let first = try await runtime.generateImageStream(
+            prompt: "A cat", options: Self.small(), model: model, configuration: Self.configuration)
         var tiled = Self.configuration
         tiled.reduceMemory = true
         // Asked while the first image is drawn: it waits for that one, then the model is loaded again, tiled.
-        async let second = RunAnywhereRuntime.image(from: runtime.generateImageStream(prompt: "A dog", options: Self.small(), model: model, configuration: tiled))
+        async let second = RunAnywhereRuntime.image(
+            from: runtime.generateImageStream(prompt: "A dog", options: Self.small(), model: model, configuration: tiled))
         #expect(try await RunAnywhereRuntime.image(from: first).width == 64)
         #expect(try await second.width == 64)
         await runtime.unloadModel(id: Self.fixtureID)
@@ -198,7 +222,8 @@ struct DiffusionTests {
         }
         #expect(loads == 2)
         // Held in the cache, it is evicted for a model that needs its room once idle.
-        _ = try await RunAnywhereRuntime.image(from: runtime.generateImageStream(prompt: "A cat", options: Self.small(), model: model, configuration: Self.configuration))
+        _ = try await RunAnywhereRuntime.image(
+            from: runtime.generateImageStream(prompt: "A cat", options: Self.small(), model: model, configuration: Self.configuration))
         let image = try #require(await runtime.loadedModels().first { $0.modelId == Self.fixtureID }).memoryBytes
         try await runtime.preloadModel(RunAnywhere.defaultModelID, options: ModelLoadOptions(threads: 1))
         let language = try #require(await runtime.loadedModels().first { $0.modelId == RunAnywhere.defaultModelID }).memoryBytes
@@ -221,7 +246,8 @@ struct DiffusionTests {
         }
         #expect(cut?.code == .invalidModelFormat && cut?.message.contains("the file is truncated") == true, "\(cut?.message ?? "")")
         let missing = await #expect(throws: SDKError.self) {
-            try await runtime.loadDiffusionModel(modelPath: folder.appendingPathComponent("none.gguf").path, modelId: "none", modelName: "None")
+            try await runtime.loadDiffusionModel(
+                modelPath: folder.appendingPathComponent("none.gguf").path, modelId: "none", modelName: "None")
         }
         #expect(missing?.code == .fileNotFound)
         if let language = TestEnvironment.defaultModelFile {
@@ -229,8 +255,12 @@ struct DiffusionTests {
             let error = await #expect(throws: SDKError.self) {
                 try await runtime.loadDiffusionModel(modelPath: language.path, modelId: "smollm", modelName: "SmolLM2")
             }
-            #expect(error?.code == .modelLoadFailed && error?.message.contains("stable-diffusion.cpp could not load") == true, "\(error?.message ?? "")")
-            let wrongKind = await #expect(throws: SDKError.self) { try await runtime.loadDiffusionModel(runtime.model(id: RunAnywhere.defaultModelID)) }
+            #expect(
+                error?.code == .modelLoadFailed && error?.message.contains("stable-diffusion.cpp could not load") == true,
+                "\(error?.message ?? "")")
+            let wrongKind = await #expect(throws: SDKError.self) {
+                try await runtime.loadDiffusionModel(runtime.model(id: RunAnywhere.defaultModelID))
+            }
             #expect(wrongKind?.code == .modelIncompatible)
         }
         #expect(await !runtime.isDiffusionModelLoaded)

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 import RunAnywhere
-@testable import RunAnywhereLlamaCpp
 import RunAnywhereTestSupport
 import Testing
+
+@testable import RunAnywhereLlamaCpp
 
 /// A model loaded reproducible on the CPU runs in llama.cpp's batch-invariant configuration:
 /// greedy and seeded requests share the batch with everyone else and still get the same tokens
@@ -12,7 +13,9 @@ extension LlamaTests {
     @Suite struct BatchInvariance {
         static let load = ModelLoadOptions(contextLength: 512, threads: 1, parallel: 8, queueLimit: 8, reproducible: true)
 
-        static func answer(_ runtime: RunAnywhereRuntime, _ prompt: String, _ options: LLMGenerationOptions, load: ModelLoadOptions = load) async throws -> LLMGenerationResult {
+        static func answer(_ runtime: RunAnywhereRuntime, _ prompt: String, _ options: LLMGenerationOptions, load: ModelLoadOptions = load)
+            async throws -> LLMGenerationResult
+        {
             try await Batching.answer(runtime, prompt, options, load: load)
         }
 
@@ -36,14 +39,17 @@ extension LlamaTests {
         /// this test able to fail).
         @Test func aHistoryDecodedTokenByTokenHasTheLogitsOfTheSameHistoryReadAsAPrompt() throws {
             let library = try LlamaLibrary.load(logger: Logger(label: "test"))
-            let info = try RunAnywhereRuntime(configuration: RuntimeConfiguration(
-                modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: try TestEnvironment.temporaryDirectory()
-            )).model(id: RunAnywhere.defaultModelID)
+            let info = try RunAnywhereRuntime(
+                configuration: RuntimeConfiguration(
+                    modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: try TestEnvironment.temporaryDirectory()
+                )
+            ).model(id: RunAnywhere.defaultModelID)
             let path = try #require(TestEnvironment.defaultModelFile).path
             var identical: [Bool] = []
             for reproducible in [true, false] {
                 let options = ModelLoadOptions(contextLength: 512, threads: 1, reproducible: reproducible)
-                let llama = try LlamaContext(library: library, path: path, options: options, modelInfo: info, threads: 1, invarianceObstacle: nil)
+                let llama = try LlamaContext(
+                    library: library, path: path, options: options, modelInfo: info, threads: 1, invarianceObstacle: nil)
                 defer { llama.free() }
                 let api = library.api
                 let memory = api.llama_get_memory(llama.context)
@@ -53,7 +59,9 @@ extension LlamaTests {
                     for chunk in stride(from: start, to: tokens.count, by: llama.promptChunk) {
                         batch.clear()
                         let end = min(chunk + llama.promptChunk, tokens.count)
-                        for index in chunk..<end { batch.add(tokens[index], position: index, sequence: 0, output: index == tokens.count - 1) }
+                        for index in chunk..<end {
+                            batch.add(tokens[index], position: index, sequence: 0, output: index == tokens.count - 1)
+                        }
                         #expect(api.llama_decode(llama.context, batch.batch) == 0)
                     }
                     let logits = api.llama_get_logits_ith(llama.context, -1)!
@@ -73,12 +81,15 @@ extension LlamaTests {
         }
 
         @Test func aReproducibleContextIsBatchInvariantAndAnOrdinaryOneIsNot() async throws {
-            let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
-                modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: try TestEnvironment.temporaryDirectory()
-            ))
+            let runtime = RunAnywhereRuntime(
+                configuration: RuntimeConfiguration(
+                    modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: try TestEnvironment.temporaryDirectory()
+                ))
             let model = try runtime.model(id: RunAnywhere.defaultModelID)
             for (options, invariant) in [(Self.load, true), (ModelLoadOptions(contextLength: 512, threads: 1), false)] {
-                let service = try #require(try await LlamaCppAdapter().loadLanguageModel(model, options: options, logger: Logger(label: "test")) as? LlamaCppService)
+                let service = try #require(
+                    try await LlamaCppAdapter().loadLanguageModel(model, options: options, logger: Logger(label: "test"))
+                        as? LlamaCppService)
                 #expect(service.llama.batchInvariant == invariant && service.llama.reproducible == options.reproducible)
                 await service.unload()
             }
@@ -112,7 +123,10 @@ extension LlamaTests {
             let data = try TestEnvironment.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: data) }
             let output = try Self.run(
-                ["generate", "--raw", "--json", "--reproducible", "--temperature", "0", "--max-tokens", "20", "--threads", "1", "--context-length", "512", raw],
+                [
+                    "generate", "--raw", "--json", "--reproducible", "--temperature", "0", "--max-tokens", "20", "--threads", "1",
+                    "--context-length", "512", raw,
+                ],
                 environment: ["RUNANYWHERE_DATA": data.path]
             )
             let text = try #require(JSONSerialization.jsonObject(with: output) as? [String: Any])["text"] as? String
@@ -128,7 +142,9 @@ extension LlamaTests {
             let turn = try await Self.answer(runtime, first, greedy(16, raw: true))
             let second = first + turn.text + "\nQuestion: What colour is grass?\nAnswer:"
             let cached = try await Self.answer(runtime, second, greedy(48, raw: true))
-            #expect(cached.cachedInputTokens > turn.inputTokens, "only \(cached.cachedInputTokens) of the history was reused (the first prompt had \(turn.inputTokens))")
+            #expect(
+                cached.cachedInputTokens > turn.inputTokens,
+                "only \(cached.cachedInputTokens) of the history was reused (the first prompt had \(turn.inputTokens))")
 
             let fresh = try await Self.answer(try await makeRuntime(load: false), second, greedy(48, raw: true))
             #expect(fresh.cachedInputTokens == 0 && fresh.text == cached.text, "fresh \(fresh.text) vs cached \(cached.text)")
@@ -157,7 +173,9 @@ extension LlamaTests {
             try process.run()
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw SDKError(.generationFailed, "runanywhere \(arguments.first ?? "") exited with \(process.terminationStatus)") }
+            guard process.terminationStatus == 0 else {
+                throw SDKError(.generationFailed, "runanywhere \(arguments.first ?? "") exited with \(process.terminationStatus)")
+            }
             return data
         }
     }

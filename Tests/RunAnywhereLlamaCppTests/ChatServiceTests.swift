@@ -7,7 +7,9 @@ extension LlamaTests {
     /// The chat service on the real default model: analytics against what was measured, every
     /// way an answer can end, retries, and a conversation continued after a restart.
     @Suite struct Chat {
-        func makeChat(_ folder: URL, settings: GenerationSettings = .greedy(24), runtime: RunAnywhereRuntime? = nil) async throws -> ChatService {
+        func makeChat(_ folder: URL, settings: GenerationSettings = .greedy(24), runtime: RunAnywhereRuntime? = nil) async throws
+            -> ChatService
+        {
             let shared = try await SharedModel.runtime.value
             return ChatService(runtime: runtime ?? shared, store: ConversationStore(dataDirectory: folder), settings: settings)
         }
@@ -25,7 +27,8 @@ extension LlamaTests {
             #expect(analytics.completionStatus == .complete && !analytics.wasInterrupted)
             #expect(analytics.outputTokens == 25, "maxTokens 25 on a long story")
             #expect(analytics.responseTokens == 25 && analytics.thinkingTokens == nil && !analytics.wasThinkingMode)
-            let plan = try await chat.runtime.preparePrompt("Write a long story about a dragon who learns to fly.", options: GenerationSettings.greedy(25).options)
+            let plan = try await chat.runtime.preparePrompt(
+                "Write a long story about a dragon who learns to fly.", options: GenerationSettings.greedy(25).options)
             #expect(analytics.inputTokens == plan.inputTokens)
             #expect(try await chat.runtime.tokenCount(plan.prompt) == analytics.inputTokens, "counted with the model's tokenizer")
             let ttft = try #require(analytics.timeToFirstToken)

@@ -97,9 +97,13 @@ extension LlamaTests {
         @Test func aTooLongTextIsRefusedUnlessTruncationIsAsked() async throws {
             let runtime = try await runtime()
             let long = String(repeating: "word ", count: 600)  // 600 tokens and [CLS], [SEP]
-            let refused = await #expect(throws: SDKError.self) { try await runtime.embed(["Short.", long], options: EmbeddingOptions(threads: 1)) }
+            let refused = await #expect(throws: SDKError.self) {
+                try await runtime.embed(["Short.", long], options: EmbeddingOptions(threads: 1))
+            }
             #expect(refused?.code == .contextTooLong)
-            #expect(refused?.message.contains("Text 1 has 602 tokens") == true && refused?.message.contains("at most 512") == true, "\(refused?.message ?? "")")
+            #expect(
+                refused?.message.contains("Text 1 has 602 tokens") == true && refused?.message.contains("at most 512") == true,
+                "\(refused?.message ?? "")")
             let truncated = try await runtime.embed(["Short.", long], options: EmbeddingOptions(truncate: true, threads: 1))
             #expect(truncated.tokenCounts[1] == 512)
             // The same as a text that fits exactly: its first 510 words between [CLS] and [SEP].
@@ -117,7 +121,9 @@ extension LlamaTests {
             let threads = await #expect(throws: SDKError.self) { try await runtime.embed("Hi", options: EmbeddingOptions(threads: 0)) }
             #expect(threads?.code == .invalidConfiguration)
             let language = await #expect(throws: SDKError.self) { try await runtime.embed("Hi", model: RunAnywhere.defaultModelID) }
-            #expect(language?.code == .modelIncompatible && language?.message.contains("is a language model, not an embedding model") == true, "\(language?.message ?? "")")
+            #expect(
+                language?.code == .modelIncompatible && language?.message.contains("is a language model, not an embedding model") == true,
+                "\(language?.message ?? "")")
             let unknown = await #expect(throws: SDKError.self) { try await runtime.embed("Hi", model: "no-such-model") }
             #expect(unknown?.code == .modelNotFound)
             #expect(await runtime.loadedModels().isEmpty, "nothing was loaded for the refusals")
@@ -138,13 +144,16 @@ extension LlamaTests {
             let runtime = try await EmbeddingModel.makeEmbeddingRuntime(privateModels: true)
             defer { try? FileManager.default.removeItem(at: runtime.configuration.modelsDirectory) }
             let file = try #require(TestEnvironment.defaultModelFile)
-            let model = try runtime.registerModel(id: "smollm2-as-embedding", name: "SmolLM2 as an embedding model", url: file, framework: .llamaCpp, modality: .embedding)
+            let model = try runtime.registerModel(
+                id: "smollm2-as-embedding", name: "SmolLM2 as an embedding model", url: file, framework: .llamaCpp, modality: .embedding)
             let options = EmbeddingOptions(threads: 1)
             let loadOptions = ModelLoadOptions(contextLength: 256, threads: 1)
             let first = try await runtime.embed([Self.food, Self.bread], model: model.id, options: options, loadOptions: loadOptions)
             #expect(first.dimensions == 576 && first.embeddings.allSatisfy { abs(EmbeddingMath.norm($0) - 1) < 1e-5 })
             let again = try await runtime.embed(Self.bread, model: model.id, options: options, loadOptions: loadOptions)
-            #expect(try EmbeddingMath.cosineSimilarity(first.embeddings[1], again.embeddings[0]) > 0.9999, "nothing of the first call stays in the memory")
+            #expect(
+                try EmbeddingMath.cosineSimilarity(first.embeddings[1], again.embeddings[0]) > 0.9999,
+                "nothing of the first call stays in the memory")
             await runtime.unloadAllModels()
         }
 
@@ -168,7 +177,10 @@ extension LlamaTests {
                 try data.write(to: url)
                 return url
             }
-            let files = [("original", source), ("no-pooling", bare), ("rank", try withPooling(4, "rank.gguf")), ("unknown", try withPooling(9, "unknown.gguf"))]
+            let files = [
+                ("original", source), ("no-pooling", bare), ("rank", try withPooling(4, "rank.gguf")),
+                ("unknown", try withPooling(9, "unknown.gguf")),
+            ]
             for (id, url) in files {
                 _ = try runtime.registerModel(id: id, name: id, url: url, framework: .llamaCpp, modality: .embedding)
             }
@@ -179,7 +191,8 @@ extension LlamaTests {
             let rank = await #expect(throws: SDKError.self) { try await runtime.embed(Self.food, model: "rank", options: options) }
             #expect(rank?.code == .modelIncompatible && rank?.message.contains("is a reranker") == true, "\(rank?.message ?? "")")
             let unknown = await #expect(throws: SDKError.self) { try await runtime.embed(Self.food, model: "unknown", options: options) }
-            #expect(unknown?.code == .invalidModelFormat && unknown?.message.contains("pooling type 9") == true, "\(unknown?.message ?? "")")
+            #expect(
+                unknown?.code == .invalidModelFormat && unknown?.message.contains("pooling type 9") == true, "\(unknown?.message ?? "")")
             await runtime.unloadAllModels()
         }
 
@@ -191,8 +204,11 @@ extension LlamaTests {
             #expect(held.embeddings.count == 2 && held.modelId == id)
             let status = try #require(await runtime.loadedModels().first { $0.modelId == id })
             #expect(status.state == .loaded && status.activeRequests == 1 && status.memoryBytes > 0)
-            let speech = await #expect(throws: SDKError.self) { try await handle.transcribe(AudioSamples(samples: [0], sampleRate: 16_000)) }
-            #expect(speech?.code == .modelIncompatible && speech?.message.contains("is an embedding model") == true, "\(speech?.message ?? "")")
+            let speech = await #expect(throws: SDKError.self) {
+                try await handle.transcribe(AudioSamples(samples: [0], sampleRate: 16_000))
+            }
+            #expect(
+                speech?.code == .modelIncompatible && speech?.message.contains("is an embedding model") == true, "\(speech?.message ?? "")")
             await handle.release()
             #expect(await runtime.loadedModels().first { $0.modelId == id }?.activeRequests == 0)
             await runtime.unloadModel(id: id)
@@ -205,7 +221,8 @@ extension LlamaTests {
             let task = Task { try await runtime.embed(texts, options: EmbeddingOptions(threads: 1)) }
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
-            #expect(try await runtime.embed("Still here?", options: EmbeddingOptions(threads: 1)).embeddings.count == 1, "the model still runs")
+            #expect(
+                try await runtime.embed("Still here?", options: EmbeddingOptions(threads: 1)).embeddings.count == 1, "the model still runs")
         }
     }
 }
@@ -218,7 +235,8 @@ enum EmbeddingModel {
     /// A runtime over the installed models with llama.cpp registered; with `privateModels`, over
     /// a new models folder instead (for tests that add models), the installed files still named by path.
     static func makeEmbeddingRuntime(privateModels: Bool = false) async throws -> RunAnywhereRuntime {
-        try await makeRuntime(load: false, models: privateModels ? TestEnvironment.temporaryDirectory("models") : TestEnvironment.installedModelsDirectory)
+        try await makeRuntime(
+            load: false, models: privateModels ? TestEnvironment.temporaryDirectory("models") : TestEnvironment.installedModelsDirectory)
     }
 
     /// One runtime shared by the tests that only embed.

@@ -46,7 +46,8 @@ extension LlamaTests {
         @Test func cancellingTheConsumerStopsTheWorkersEngine() async throws {
             let runtime = Self.isolatedRuntime()
             let streaming = try await runtime.generateStream(
-                "1, 2, 3, 4, 5, 6,", context: nil, options: greedy(400, raw: true), model: RunAnywhere.defaultModelID, loadOptions: testLoadOptions
+                "1, 2, 3, 4, 5, 6,", context: nil, options: greedy(400, raw: true), model: RunAnywhere.defaultModelID,
+                loadOptions: testLoadOptions
             )
             let result = try await cancelConsumer(of: streaming, after: 3)
             #expect(result.stopReason == .cancelled)
@@ -129,7 +130,9 @@ extension LlamaTests {
             // Killed while idle: the next request notices and loads it again.
             kill(try #require(second.first), SIGKILL)
             let deadline = ContinuousClock.now + .seconds(30)
-            while Self.workers(holding: RunAnywhere.defaultModelID) == second, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            while Self.workers(holding: RunAnywhere.defaultModelID) == second, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             #expect(try await Self.answer(runtime, "Hello", tokens: 2).tokensUsed > 0)
             #expect(Self.workers(holding: RunAnywhere.defaultModelID).count == 1)
             await runtime.unloadAllModels()

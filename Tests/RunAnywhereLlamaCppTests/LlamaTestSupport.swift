@@ -29,10 +29,14 @@ func greedy(_ maxTokens: Int, raw: Bool = false, stop: [String] = []) -> LLMGene
 
 /// A runtime over the installed models with llama.cpp registered and, unless told otherwise,
 /// the default model loaded. Its app data goes to a temporary folder.
-func makeRuntime(load: Bool = true, options: ModelLoadOptions = testLoadOptions, models: URL = TestEnvironment.installedModelsDirectory) async throws -> RunAnywhereRuntime {
-    let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
-        modelsDirectory: models, dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-data-\(UUID())")
-    ))
+func makeRuntime(load: Bool = true, options: ModelLoadOptions = testLoadOptions, models: URL = TestEnvironment.installedModelsDirectory)
+    async throws -> RunAnywhereRuntime
+{
+    let runtime = RunAnywhereRuntime(
+        configuration: RuntimeConfiguration(
+            modelsDirectory: models,
+            dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-data-\(UUID())")
+        ))
     runtime.frameworks.register(LlamaCppAdapter())
     if load { try await runtime.loadModel(RunAnywhere.defaultModelID, options: options) }
     return runtime
@@ -61,5 +65,7 @@ enum SharedModel {
 
 /// Every test that runs the model, one at a time: two model runs at once on 2 cores would
 /// distort each other.
-@Suite(.inProcessLane, .serialized, .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
+@Suite(
+    .inProcessLane, .serialized,
+    .enabled(if: TestEnvironment.engineInstalled, "needs llama.cpp and the default model: run scripts/setup --tests --build tests"))
 struct LlamaTests {}

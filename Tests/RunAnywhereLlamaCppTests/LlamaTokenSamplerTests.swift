@@ -2,9 +2,10 @@ import CLlamaCpp
 import Foundation
 import Logging
 import RunAnywhere
-@testable import RunAnywhereLlamaCpp
 import RunAnywhereTestSupport
 import Testing
+
+@testable import RunAnywhereLlamaCpp
 
 /// The scheduler's sampler reads a logit row once: its greedy choice, its top-k selection, and a
 /// seeded top-k draw must be exactly what llama.cpp's own samplers choose from the whole row.
@@ -33,7 +34,8 @@ extension LlamaTests {
         @Test func topKKeepsTheKLargestEntriesAndOfEqualsTheLowestTokens() {
             for row in Self.rows() {
                 for k in [1, 2, 16, 40, 100] where k < row.count {
-                    let expected = Set(row.indices.sorted { row[$0] != row[$1] ? row[$0] > row[$1] : $0 < $1 }.prefix(k).map { llama_token($0) })
+                    let expected = Set(
+                        row.indices.sorted { row[$0] != row[$1] ? row[$0] > row[$1] : $0 < $1 }.prefix(k).map { llama_token($0) })
                     var heap: [llama_token_data] = []
                     row.withUnsafeBufferPointer { LlamaTokenSampler.best(k, of: $0.baseAddress!, count: row.count, into: &heap) }
                     #expect(Set(heap.map(\.id)) == expected, "k \(k) of \(row.count)")
@@ -46,8 +48,10 @@ extension LlamaTests {
         /// same chain and seed, draw after draw.
         @Test func aSeededDrawIsLlamaCppsDrawOverTheWholeRow() throws {
             let api = try LlamaLibrary.load(logger: Logger(label: "test")).api
-            for sampling in [LLMSampling(temperature: 0.8, topP: 0.9, topK: 40, seed: 7), LLMSampling(temperature: 1.5, topP: 1, topK: 5, seed: 1),
-                             LLMSampling(temperature: 0.7, topP: 0.5, topK: 0, seed: 3), LLMSampling(temperature: 0, topP: 1, topK: 40, seed: nil)] {
+            for sampling in [
+                LLMSampling(temperature: 0.8, topP: 0.9, topK: 40, seed: 7), LLMSampling(temperature: 1.5, topP: 1, topK: 5, seed: 1),
+                LLMSampling(temperature: 0.7, topP: 0.5, topK: 0, seed: 3), LLMSampling(temperature: 0, topP: 1, topK: 40, seed: nil),
+            ] {
                 let ours = LlamaTokenSampler(sampling, api: api)
                 defer { ours.free() }
                 let theirs = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!

@@ -1,5 +1,6 @@
-@testable import RunAnywhereLlamaCpp
 import Testing
+
+@testable import RunAnywhereLlamaCpp
 
 /// The rule that keeps cached generation identical to a fresh one: only whole chunks, evaluated
 /// as chunks on the same thread count, are reused, and the prompt's last token is always evaluated.

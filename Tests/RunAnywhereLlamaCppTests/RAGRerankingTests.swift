@@ -16,29 +16,41 @@ extension LlamaTests {
         @Test func theCandidatesAreRerankedAndTheTopKKeptInTheRerankersOrder() async throws {
             try await Self.withSession { session, runtime in
                 let topK = 2
-                let candidates = try await session.retrieve(Self.question, collection: "corpus", topK: RAGReranker.candidates(for: topK), threads: 1, reranker: .off)
-                #expect(RAGReranker.candidates(for: topK) == 8 && candidates.count == 8, "the corpus makes at least 8 chunks: \(candidates.count)")
+                let candidates = try await session.retrieve(
+                    Self.question, collection: "corpus", topK: RAGReranker.candidates(for: topK), threads: 1, reranker: .off)
+                #expect(
+                    RAGReranker.candidates(for: topK) == 8 && candidates.count == 8,
+                    "the corpus makes at least 8 chunks: \(candidates.count)")
                 #expect(candidates.allSatisfy { $0.rerankScore == nil })
 
                 // The fixture is the only reranker downloaded: it reranks by default.
                 let reranked = try await session.retrieve(Self.question, collection: "corpus", topK: topK, threads: 1)
                 let scores = reranked.compactMap(\.rerankScore)
-                #expect(reranked.count == topK && scores.count == topK && scores == scores.sorted(by: >), "best first by the reranker: \(scores)")
+                #expect(
+                    reranked.count == topK && scores.count == topK && scores == scores.sorted(by: >),
+                    "best first by the reranker: \(scores)")
                 // Exactly the reranker's own ranking of the 8 cosine candidates, each with its cosine score kept.
                 let direct = try await runtime.rerank(
-                    query: Self.question, documents: candidates.map(\.text), model: LlamaTests.Reranking.fixtureID, options: RerankOptions(truncate: true, threads: 1)
+                    query: Self.question, documents: candidates.map(\.text), model: LlamaTests.Reranking.fixtureID,
+                    options: RerankOptions(truncate: true, threads: 1)
                 )
                 let expected = direct.results.prefix(topK).map { (source: candidates[$0.index], score: $0.score) }
                 #expect(reranked.map(Self.place) == expected.map { Self.place($0.source) })
-                #expect(zip(reranked, expected).allSatisfy { $0.score == $1.source.score && abs(($0.rerankScore ?? .nan) - $1.score) <= 1e-6 * max(1, abs($1.score)) })
+                #expect(
+                    zip(reranked, expected).allSatisfy {
+                        $0.score == $1.source.score && abs(($0.rerankScore ?? .nan) - $1.score) <= 1e-6 * max(1, abs($1.score))
+                    })
 
-                let named = try await session.retrieve(Self.question, collection: "corpus", topK: topK, threads: 1, reranker: .model(LlamaTests.Reranking.fixtureID))
+                let named = try await session.retrieve(
+                    Self.question, collection: "corpus", topK: topK, threads: 1, reranker: .model(LlamaTests.Reranking.fixtureID))
                 #expect(named.map(Self.place) == reranked.map(Self.place))
                 // More asked than the collection holds: every chunk is reranked and all are kept.
                 let all = try await session.retrieve(Self.question, collection: "corpus", topK: 50, threads: 1)
                 let every = try await session.retrieve(Self.question, collection: "corpus", topK: 50, threads: 1, reranker: .off)
                 #expect(all.count == every.count && Set(all.map(Self.place)) == Set(every.map(Self.place)))
-                #expect(all.allSatisfy { $0.rerankScore != nil } && all.map { $0.rerankScore ?? 0 } == all.map { $0.rerankScore ?? 0 }.sorted(by: >))
+                #expect(
+                    all.allSatisfy { $0.rerankScore != nil }
+                        && all.map { $0.rerankScore ?? 0 } == all.map { $0.rerankScore ?? 0 }.sorted(by: >))
                 await runtime.unloadAllModels()
             }
         }
@@ -60,7 +72,8 @@ extension LlamaTests {
                     _ = try await session.retrieve(Self.question, collection: "corpus", threads: 1, reranker: .model("no-such-reranker"))
                 }
                 await expectSDKError(.modelIncompatible, ["not a reranker"]) {
-                    _ = try await session.query(Self.question, collection: "corpus", options: RAGQueryOptions(embeddingThreads: 1, reranker: .model(embedding)))
+                    _ = try await session.query(
+                        Self.question, collection: "corpus", options: RAGQueryOptions(embeddingThreads: 1, reranker: .model(embedding)))
                 }
                 #expect(await runtime.loadedModels().isEmpty, "a bad reranker is refused before the question is embedded")
             }
@@ -68,17 +81,22 @@ extension LlamaTests {
 
         @Test func theAnswerCarriesTheRerankerAndTheSourcesScores() async throws {
             try await Self.withSession { session, runtime in
-                let answer = try await session.query(Self.question, collection: "corpus", topK: 2, options: RAGQueryOptions(
-                    generation: greedy(4), model: RunAnywhere.defaultModelID, loadOptions: testLoadOptions, embeddingThreads: 1
-                ))
+                let answer = try await session.query(
+                    Self.question, collection: "corpus", topK: 2,
+                    options: RAGQueryOptions(
+                        generation: greedy(4), model: RunAnywhere.defaultModelID, loadOptions: testLoadOptions, embeddingThreads: 1
+                    ))
                 #expect(answer.reranker == LlamaTests.Reranking.fixtureID && answer.sources.count == 2)
                 #expect(answer.sources.allSatisfy { $0.rerankScore != nil })
                 let result = try await answer.result()
                 #expect(result.reranker == LlamaTests.Reranking.fixtureID && result.sources == answer.sources)
 
-                let plain = try await session.query(Self.question, collection: "corpus", topK: 2, options: RAGQueryOptions(
-                    generation: greedy(4), model: RunAnywhere.defaultModelID, loadOptions: testLoadOptions, embeddingThreads: 1, reranker: .off
-                ))
+                let plain = try await session.query(
+                    Self.question, collection: "corpus", topK: 2,
+                    options: RAGQueryOptions(
+                        generation: greedy(4), model: RunAnywhere.defaultModelID, loadOptions: testLoadOptions, embeddingThreads: 1,
+                        reranker: .off
+                    ))
                 plain.cancel()
                 let unranked = try await plain.result()
                 #expect(unranked.reranker == nil && unranked.sources.allSatisfy { $0.rerankScore == nil })
@@ -109,12 +127,14 @@ extension LlamaTests {
             defer { try? FileManager.default.removeItem(at: models) }
             for id in [RunAnywhere.defaultEmbeddingModelID, RunAnywhere.defaultModelID] {
                 try FileManager.default.createSymbolicLink(
-                    at: models.appendingPathComponent(id), withDestinationURL: TestEnvironment.installedModelsDirectory.appendingPathComponent(id)
+                    at: models.appendingPathComponent(id),
+                    withDestinationURL: TestEnvironment.installedModelsDirectory.appendingPathComponent(id)
                 )
             }
             let runtime = try await makeRuntime(load: false, models: models)
             defer { try? FileManager.default.removeItem(at: runtime.configuration.dataDirectory) }
-            try LlamaTests.Reranking.register(GGUFWriter.rerankerFixture(), id: LlamaTests.Reranking.fixtureID, category: .reranking, in: runtime)
+            try LlamaTests.Reranking.register(
+                GGUFWriter.rerankerFixture(), id: LlamaTests.Reranking.fixtureID, category: .reranking, in: runtime)
             let folder = try TestEnvironment.temporaryDirectory("corpus")
             defer { try? FileManager.default.removeItem(at: folder) }
             for (name, text) in RAGCorpus.files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }

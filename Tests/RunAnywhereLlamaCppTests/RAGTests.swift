@@ -23,7 +23,9 @@ extension LlamaTests {
                     #expect(sources.count == 3)
                     #expect(sources.map(\.score) == sources.map(\.score).sorted(by: >), "best first")
                     let best = try #require(sources.first)
-                    #expect(best.documentPath.hasSuffix("/" + file) && best.text.contains(phrase), "\(question): \(best.documentPath) \(best.text)")
+                    #expect(
+                        best.documentPath.hasSuffix("/" + file) && best.text.contains(phrase),
+                        "\(question): \(best.documentPath) \(best.text)")
                     let text = try String(contentsOf: URL(fileURLWithPath: best.documentPath), encoding: .utf8)
                     if !file.hasSuffix(".html") {
                         // The offsets point at the passage in the file's own text.
@@ -44,7 +46,10 @@ extension LlamaTests {
                 #expect(!purr.contains { $0.text.contains("clowder") }, "the old passages are gone")
 
                 try await session.removeDocument(cats.path, collection: "corpus")
-                #expect(try await session.retrieve("cats purring", collection: "corpus", topK: 100, threads: 1).allSatisfy { !$0.documentPath.hasSuffix("cats.md") })
+                #expect(
+                    try await session.retrieve("cats purring", collection: "corpus", topK: 100, threads: 1).allSatisfy {
+                        !$0.documentPath.hasSuffix("cats.md")
+                    })
             }
         }
 
@@ -52,11 +57,14 @@ extension LlamaTests {
             try await RAGCorpus.withSession { session, folder in
                 _ = try await session.ingest(paths: [folder.path], collection: "corpus", options: RAGIngestOptions(threads: 1))
                 let (question, file, _) = RAGCorpus.questions[1]
-                let answer = try await session.query(question, collection: "corpus", topK: 2, options: RAGQueryOptions(
-                    generation: greedy(8), model: RunAnywhere.defaultModelID, loadOptions: testLoadOptions, embeddingThreads: 1
-                ))
+                let answer = try await session.query(
+                    question, collection: "corpus", topK: 2,
+                    options: RAGQueryOptions(
+                        generation: greedy(8), model: RunAnywhere.defaultModelID, loadOptions: testLoadOptions, embeddingThreads: 1
+                    ))
                 #expect(answer.sources.count == 2 && answer.sources[0].documentPath.hasSuffix("/" + file))
-                var pieces: [String] = [], final: RAGAnswer?
+                var pieces: [String] = []
+                var final: RAGAnswer?
                 for try await event in answer {
                     switch event {
                     case .text(let text): pieces.append(text)
@@ -80,35 +88,36 @@ enum RAGCorpus {
     static var modelsInstalled: Bool {
         let id = RunAnywhere.defaultEmbeddingModelID
         return TestEnvironment.engineInstalled
-            && FileManager.default.fileExists(atPath: TestEnvironment.installedModelsDirectory.appendingPathComponent("\(id)/\(id).gguf").path)
+            && FileManager.default.fileExists(
+                atPath: TestEnvironment.installedModelsDirectory.appendingPathComponent("\(id)/\(id).gguf").path)
     }
 
     static let files = [
         "cats.md": """
-            # Cats
+        # Cats
 
-            Cats sleep for twelve to sixteen hours a day. A group of cats is called a clowder.
+        Cats sleep for twelve to sixteen hours a day. A group of cats is called a clowder.
 
-            ## Paws and whiskers
+        ## Paws and whiskers
 
-            Cats have five toes on their front paws and four on the back ones. A cat's whiskers are about as wide as its body.
-            """,
+        Cats have five toes on their front paws and four on the back ones. A cat's whiskers are about as wide as its body.
+        """,
         "bread.html": """
-            <!doctype html><html><head><title>Sourdough</title><script>track("visit")</script></head><body>
-            <h1>Baking sourdough bread</h1>
-            <p>A sourdough starter is flour and water fermented by wild yeast and lactic acid bacteria; feed it every day.</p>
-            <p>Bake the loaf in a hot oven at 230 &deg;C for about forty minutes, with steam for the first twenty.</p>
-            </body></html>
-            """,
+        <!doctype html><html><head><title>Sourdough</title><script>track("visit")</script></head><body>
+        <h1>Baking sourdough bread</h1>
+        <p>A sourdough starter is flour and water fermented by wild yeast and lactic acid bacteria; feed it every day.</p>
+        <p>Bake the loaf in a hot oven at 230 &deg;C for about forty minutes, with steam for the first twenty.</p>
+        </body></html>
+        """,
         "saturn.txt": """
-            Saturn is the sixth planet from the Sun and the second largest in the Solar System.
-            Its rings are made mostly of ice particles, with a smaller amount of rock and dust.
-            A day on Saturn lasts about ten and a half hours. Titan is the largest of its many moons.
-            """,
+        Saturn is the sixth planet from the Sun and the second largest in the Solar System.
+        Its rings are made mostly of ice particles, with a smaller amount of rock and dust.
+        A day on Saturn lasts about ten and a half hours. Titan is the largest of its many moons.
+        """,
         "bicycle.md": """
-            Fixing a flat bicycle tyre: take the wheel off, lever the tyre from the rim and pull out the inner tube.
-            Find the puncture, roughen the rubber around it, apply glue and press a patch on it. Refit the tube and pump it up.
-            """,
+        Fixing a flat bicycle tyre: take the wheel off, lever the tyre from the rim and pull out the inner tube.
+        Find the puncture, roughen the rubber around it, apply glue and press a patch on it. Refit the tube and pump it up.
+        """,
     ]
 
     /// Each question, the file holding its answer, and a phrase of the passage that answers it.

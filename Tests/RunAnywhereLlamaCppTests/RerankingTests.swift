@@ -11,7 +11,9 @@ import Testing
 extension LlamaTests {
     @Suite struct Reranking {
         static let query = "where is the cat"
-        static let documents = ["the cat sat on the mat", "paris is the capital of france", "rain on the river", "the dog sleeps", "tea in the city"]
+        static let documents = [
+            "the cat sat on the mat", "paris is the capital of france", "rain on the river", "the dog sleeps", "tea in the city",
+        ]
         static let fixtureID = "reranker-fixture"
 
         /// A runtime over a private models folder holding the fixture (id ``fixtureID``, a reranker).
@@ -42,10 +44,12 @@ extension LlamaTests {
             // [CLS] where is the cat [SEP] the cat sat on the mat [SEP]
             #expect(result.results.first { $0.index == 0 }?.tokens == 13)
             #expect(result.totalTokens == result.results.map(\.tokens).reduce(0, +) && result.latencyMs > 0)
-            let top = try await runtime.rerank(query: Self.query, documents: Self.documents, model: Self.fixtureID, options: RerankOptions(topN: 2, threads: 1))
+            let top = try await runtime.rerank(
+                query: Self.query, documents: Self.documents, model: Self.fixtureID, options: RerankOptions(topN: 2, threads: 1))
             #expect(top.results.map(\.index) == result.results.prefix(2).map(\.index))
             #expect(top.totalTokens == result.totalTokens, "every pair was scored")
-            let more = try await runtime.rerank(query: Self.query, documents: Self.documents, model: Self.fixtureID, options: RerankOptions(topN: 99, threads: 1))
+            let more = try await runtime.rerank(
+                query: Self.query, documents: Self.documents, model: Self.fixtureID, options: RerankOptions(topN: 99, threads: 1))
             #expect(more.results.count == Self.documents.count)
             await runtime.unloadAllModels()
         }
@@ -61,10 +65,13 @@ extension LlamaTests {
             let load = ModelLoadOptions(threads: 1, flashAttention: flashAttention)
             // About 13 tokens a pair: 30 pairs take more than the fixture's 128-token context, so several calls.
             let many = (0..<30).map { "\(Self.documents[$0 % Self.documents.count]) \($0)" }
-            let together = try await runtime.rerank(query: Self.query, documents: many, model: Self.fixtureID, options: options, loadOptions: load)
+            let together = try await runtime.rerank(
+                query: Self.query, documents: many, model: Self.fixtureID, options: options, loadOptions: load)
             #expect(together.totalTokens > 128)
             for index in [0, 1, 14, 29] {
-                let alone = try await runtime.rerank(query: Self.query, documents: [many[index]], model: Self.fixtureID, options: options, loadOptions: load).results[0]
+                let alone = try await runtime.rerank(
+                    query: Self.query, documents: [many[index]], model: Self.fixtureID, options: options, loadOptions: load
+                ).results[0]
                 let packed = try #require(together.results.first { $0.index == index })
                 #expect(abs(alone.score - packed.score) <= tolerance, "document \(index): \(alone.score) alone, \(packed.score) packed")
                 #expect(alone.tokens == packed.tokens)
@@ -84,11 +91,13 @@ extension LlamaTests {
             )
             #expect(truncated.results.first { $0.index == 1 }?.tokens == 128)
             // The same as the document cut by hand to what fits: 128 - 7 tokens of the query's frame.
-            let fitting = try await runtime.rerank(query: Self.query, documents: [String(repeating: "cat ", count: 121)], model: Self.fixtureID, options: options)
+            let fitting = try await runtime.rerank(
+                query: Self.query, documents: [String(repeating: "cat ", count: 121)], model: Self.fixtureID, options: options)
             let cut = try #require(truncated.results.first { $0.index == 1 })
             #expect(fitting.results[0].tokens == 128 && abs(fitting.results[0].score - cut.score) <= 1e-4 * max(1, abs(cut.score)))
             await expectSDKError(.contextTooLong, ["The query takes 203 tokens", "no room for a document"]) {
-                _ = try await runtime.rerank(query: long, documents: ["the mat"], model: Self.fixtureID, options: RerankOptions(truncate: true, threads: 1))
+                _ = try await runtime.rerank(
+                    query: long, documents: ["the mat"], model: Self.fixtureID, options: RerankOptions(truncate: true, threads: 1))
             }
             await runtime.unloadAllModels()
         }
@@ -96,7 +105,9 @@ extension LlamaTests {
         @Test func badInputIsRefusedBeforeAnyWork() async throws {
             let runtime = try await makeRuntime(load: false, models: TestEnvironment.temporaryDirectory("models"))
             defer { try? FileManager.default.removeItem(at: runtime.configuration.modelsDirectory) }
-            await expectSDKError(.modelNotDownloaded, ["No reranker is downloaded", "models pull \(SDKConstants.Models.suggestedRerankerID)"]) {
+            await expectSDKError(
+                .modelNotDownloaded, ["No reranker is downloaded", "models pull \(SDKConstants.Models.suggestedRerankerID)"]
+            ) {
                 _ = try await runtime.rerank(query: "q", documents: ["d"])
             }
             try Self.register(GGUFWriter.rerankerFixture(), id: Self.fixtureID, category: .reranking, in: runtime)
@@ -110,7 +121,8 @@ extension LlamaTests {
                 _ = try await runtime.rerank(query: "q", documents: ["d"], options: RerankOptions(topN: 0))
             }
             let language = try runtime.registerModel(
-                id: "language", name: "language", url: try #require(TestEnvironment.defaultModelFile), framework: .llamaCpp, modality: .language
+                id: "language", name: "language", url: try #require(TestEnvironment.defaultModelFile), framework: .llamaCpp,
+                modality: .language
             )
             await expectSDKError(.modelIncompatible, ["is a language model, not a reranker"]) {
                 _ = try await runtime.rerank(query: "q", documents: ["d"], model: language.id)
@@ -148,15 +160,22 @@ extension LlamaTests {
         @Test func theModelsRerankTemplateBuildsThePair() async throws {
             let runtime = try await Self.makeFixtureRuntime()
             defer { try? FileManager.default.removeItem(at: runtime.configuration.modelsDirectory) }
-            try Self.register(GGUFWriter.rerankerFixture(rerankTemplate: "[CLS]{query}[SEP]{document}[SEP]"), id: "templated", category: .reranking, in: runtime)
+            try Self.register(
+                GGUFWriter.rerankerFixture(rerankTemplate: "[CLS]{query}[SEP]{document}[SEP]"), id: "templated", category: .reranking,
+                in: runtime)
             let plain = try await runtime.rerank(query: Self.query, documents: Self.documents, model: Self.fixtureID, options: options)
             let templated = try await runtime.rerank(query: Self.query, documents: Self.documents, model: "templated", options: options)
-            #expect(templated.results.map(\.index) == plain.results.map(\.index) && templated.results.map(\.tokens) == plain.results.map(\.tokens))
-            #expect(zip(templated.results, plain.results).allSatisfy { abs($0.score - $1.score) <= 1e-6 }, "\(templated.results) vs \(plain.results)")
+            #expect(
+                templated.results.map(\.index) == plain.results.map(\.index)
+                    && templated.results.map(\.tokens) == plain.results.map(\.tokens))
+            #expect(
+                zip(templated.results, plain.results).allSatisfy { abs($0.score - $1.score) <= 1e-6 },
+                "\(templated.results) vs \(plain.results)")
             // The query's and the document's own text never become special tokens.
             let spelled = try await runtime.rerank(query: "[SEP]", documents: ["[CLS]"], model: "templated", options: options)
             #expect(spelled.results[0].tokens > 5, "[SEP] and [CLS] in the texts are spelled out: \(spelled.results[0].tokens) tokens")
-            try Self.register(GGUFWriter.rerankerFixture(rerankTemplate: "{query} only"), id: "no-document", category: .reranking, in: runtime)
+            try Self.register(
+                GGUFWriter.rerankerFixture(rerankTemplate: "{query} only"), id: "no-document", category: .reranking, in: runtime)
             await expectSDKError(.modelLoadFailed, ["rerank template has no {document}"]) {
                 _ = try await runtime.rerank(query: "q", documents: ["d"], model: "no-document")
             }

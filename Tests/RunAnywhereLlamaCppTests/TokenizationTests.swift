@@ -18,7 +18,8 @@ extension LlamaTests {
                 for parseSpecial in [true, false] {
                     let tokens = try await runtime.tokenize(text, addSpecial: false, parseSpecial: parseSpecial)
                     #expect(!tokens.isEmpty)
-                    #expect(try await runtime.detokenize(tokens) == text, "\(text.debugDescription), parseSpecial \(parseSpecial): \(tokens)")
+                    #expect(
+                        try await runtime.detokenize(tokens) == text, "\(text.debugDescription), parseSpecial \(parseSpecial): \(tokens)")
                     let pieces = try await runtime.tokenizeWithPieces(text, addSpecial: false, parseSpecial: parseSpecial)
                     #expect(pieces.map(\.id) == tokens)
                     #expect(pieces.flatMap(\.bytes) == Array(text.utf8), "the pieces are the text's bytes, cut at the tokens")
@@ -43,7 +44,9 @@ extension LlamaTests {
                 #expect(plan.inputTokens == chat.inputTokens)
                 #expect(try await runtime.tokenize(plan.prompt).count == chat.inputTokens, "the prompt the chat template made")
             }
-            #expect(try await runtime.tokenize("Hi", model: RunAnywhere.defaultModelID) == runtime.tokenize("Hi"), "named, or the current model")
+            #expect(
+                try await runtime.tokenize("Hi", model: RunAnywhere.defaultModelID) == runtime.tokenize("Hi"), "named, or the current model"
+            )
         }
 
         @Test func idsOutsideTheVocabularyAreRefusedNeverACrash() async throws {
@@ -55,7 +58,9 @@ extension LlamaTests {
             for tokens: [Int32] in [[Int32(size)], [-1], [1, 2, .max], [.min]] {
                 let error = await #expect(throws: SDKError.self) { try await runtime.detokenize(tokens) }
                 #expect(error?.code == .invalidInput, "\(tokens)")
-                #expect(error?.message.contains("is not in the model's vocabulary of \(size) tokens") == true, "\(tokens): \(error?.message ?? "")")
+                #expect(
+                    error?.message.contains("is not in the model's vocabulary of \(size) tokens") == true,
+                    "\(tokens): \(error?.message ?? "")")
             }
             #expect(try await runtime.generate("Still here?", options: greedy(2)).tokensUsed > 0, "the model still runs")
         }
@@ -64,7 +69,9 @@ extension LlamaTests {
             let runtime = try await makeRuntime(load: false)
             let none = await #expect(throws: SDKError.self) { try await runtime.tokenize("Hi") }
             #expect(none?.code == .notInitialized)
-            let voice = await #expect(throws: SDKError.self) { try await runtime.tokenize("Hi", model: SDKConstants.Models.defaultSpeechRecognitionModelID) }
+            let voice = await #expect(throws: SDKError.self) {
+                try await runtime.tokenize("Hi", model: SDKConstants.Models.defaultSpeechRecognitionModelID)
+            }
             #expect(voice?.code == .modelIncompatible && voice?.message.contains("only language models") == true, "\(voice?.message ?? "")")
             let unknown = await #expect(throws: SDKError.self) { try await runtime.detokenize([1], model: "no-such-model") }
             #expect(unknown?.code == .modelNotFound)

@@ -1,21 +1,27 @@
 import Foundation
-@testable import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
+
+@testable import RunAnywhere
 
 /// Tool calling on the default model: the call grammars as llama.cpp's grammar engine reads them,
 /// and a weather tool and a calculator called, answered and used end to end.
 extension LlamaTests {
     @Suite struct ToolCalling {
-        static let weather = Tool(name: "get_weather", description: "Get the current weather in a city", parameters: [
-            "type": "object",
-            "properties": ["city": ["type": "string", "minLength": 1, "maxLength": 40], "unit": ["enum": ["celsius", "fahrenheit"]]],
-            "required": ["city", "unit"], "additionalProperties": false,
-        ])
-        static let calculator = Tool(name: "calculate", description: "Evaluate an arithmetic expression", parameters: [
-            "type": "object", "properties": ["expression": ["type": "string", "minLength": 1, "maxLength": 60]], "required": ["expression"],
-            "additionalProperties": false,
-        ])
+        static let weather = Tool(
+            name: "get_weather", description: "Get the current weather in a city",
+            parameters: [
+                "type": "object",
+                "properties": ["city": ["type": "string", "minLength": 1, "maxLength": 40], "unit": ["enum": ["celsius", "fahrenheit"]]],
+                "required": ["city", "unit"], "additionalProperties": false,
+            ])
+        static let calculator = Tool(
+            name: "calculate", description: "Evaluate an arithmetic expression",
+            parameters: [
+                "type": "object", "properties": ["expression": ["type": "string", "minLength": 1, "maxLength": 60]],
+                "required": ["expression"],
+                "additionalProperties": false,
+            ])
         static let tools = [weather, calculator]
 
         struct WeatherArguments: Decodable {
@@ -26,7 +32,9 @@ extension LlamaTests {
         static let oslo = ToolCall(name: "get_weather", arguments: ["city": "Oslo", "unit": "celsius"])
         static let sum = ToolCall(name: "calculate", arguments: ["expression": "2 + 2"])
 
-        static func grammar(_ format: ToolCallFormat, _ choice: ToolChoice, parallel: Bool = false, thinking: ThinkingTagPattern? = nil) throws -> String {
+        static func grammar(_ format: ToolCallFormat, _ choice: ToolChoice, parallel: Bool = false, thinking: ThinkingTagPattern? = nil)
+            throws -> String
+        {
             try format.grammar(tools: tools, choice: choice, parallel: parallel, thinking: thinking)
         }
 
@@ -37,27 +45,36 @@ extension LlamaTests {
 
         @Test func callGrammarsAcceptExactlyTheCallsTheChoiceAllows() async throws {
             for format in ToolCallFormat.allCases {
-                let one = format.write([Self.oslo]), two = format.write([Self.oslo, Self.sum])
+                let one = format.write([Self.oslo])
+                let two = format.write([Self.oslo, Self.sum])
                 let badUnit = format.write([ToolCall(name: "get_weather", arguments: ["city": "Oslo", "unit": "kelvin"])])
                 let unknown = format.write([ToolCall(name: "get_time", arguments: [:])])
                 let extra = format.write([ToolCall(name: "calculate", arguments: ["expression": "1", "x": 2])])
                 let text = "It is sunny in Oslo."
-                try await Self.expect(try Self.grammar(format, .required), accepts: [one, format.write([Self.sum])], refuses: [two, badUnit, unknown, extra, text])
+                try await Self.expect(
+                    try Self.grammar(format, .required), accepts: [one, format.write([Self.sum])],
+                    refuses: [two, badUnit, unknown, extra, text])
                 try await Self.expect(try Self.grammar(format, .required, parallel: true), accepts: [one, two], refuses: [badUnit])
-                try await Self.expect(try Self.grammar(format, .tool("calculate")), accepts: [format.write([Self.sum])], refuses: [one, text])
-                try await Self.expect(try Self.grammar(format, .auto), accepts: [one, text, "Yes."], refuses: [badUnit, " \(text)", "\(format.callOpener)b>"])
+                try await Self.expect(
+                    try Self.grammar(format, .tool("calculate")), accepts: [format.write([Self.sum])], refuses: [one, text])
+                try await Self.expect(
+                    try Self.grammar(format, .auto), accepts: [one, text, "Yes."], refuses: [badUnit, " \(text)", "\(format.callOpener)b>"])
                 try await Self.expect(try Self.grammar(format, .none), accepts: [text], refuses: [one])
                 // A thinking model may think first.
                 let thinking = try Self.grammar(format, .required, thinking: .defaultPattern)
-                try await Self.expect(thinking, accepts: ["<think>Oslo, so a < b.</think>\n\n" + one, one], refuses: ["<think>unclosed " + one, "<think>a</think>\(text)"])
-                try await Self.expect(try Self.grammar(format, .auto, thinking: .defaultPattern), accepts: ["<think>\n</think>\(text)", text], refuses: [])
+                try await Self.expect(
+                    thinking, accepts: ["<think>Oslo, so a < b.</think>\n\n" + one, one],
+                    refuses: ["<think>unclosed " + one, "<think>a</think>\(text)"])
+                try await Self.expect(
+                    try Self.grammar(format, .auto, thinking: .defaultPattern), accepts: ["<think>\n</think>\(text)", text], refuses: [])
             }
         }
 
         @Test func weatherToolIsCalledAndItsResultUsed() async throws {
             let runtime = try await SharedModel.runtime.value
             let question = "What is the weather in Paris?"
-            let first = try await runtime.generateWithTools(question, tools: Self.tools, toolChoice: .tool("get_weather"), options: greedy(60))
+            let first = try await runtime.generateWithTools(
+                question, tools: Self.tools, toolChoice: .tool("get_weather"), options: greedy(60))
             #expect(first.stopReason == .toolCalls && first.text.isEmpty && first.toolCalls.count == 1, "\(first)")
             let call = try #require(first.toolCalls.first)
             let arguments = try call.decodeArguments(as: WeatherArguments.self)
@@ -69,25 +86,30 @@ extension LlamaTests {
             ])
             let answer = try await runtime.generateWithTools(continuing: context, tools: Self.tools, toolChoice: .none, options: greedy(60))
             #expect(answer.stopReason == .stop && answer.toolCalls.isEmpty, "\(answer)")
-            #expect(answer.text.contains("18") || answer.text.contains("sunny"), "the answer does not use the tool's result: \(answer.text)")
+            #expect(
+                answer.text.contains("18") || answer.text.contains("sunny"), "the answer does not use the tool's result: \(answer.text)")
         }
 
         @Test func calculatorIsCalledAndItsResultUsed() async throws {
             let runtime = try await SharedModel.runtime.value
             let question = "What is 12 times 7?"
-            let first = try await runtime.generateWithTools(question, tools: Self.tools, toolChoice: .tool("calculate"), options: greedy(60))
+            let first = try await runtime.generateWithTools(
+                question, tools: Self.tools, toolChoice: .tool("calculate"), options: greedy(60))
             let call = try #require(first.toolCalls.first, "\(first)")
             let expression = try #require(call.arguments["expression"]?.stringValue)
             #expect(first.stopReason == .toolCalls && call.name == "calculate" && !expression.isEmpty)
             let context = Context(messages: [
-                Message(role: .user, content: question), Message(role: .assistant, content: "", toolCalls: first.toolCalls), .toolResult("84", for: call),
+                Message(role: .user, content: question), Message(role: .assistant, content: "", toolCalls: first.toolCalls),
+                .toolResult("84", for: call),
             ])
             let answer = try await runtime.generateWithTools(continuing: context, tools: Self.tools, toolChoice: .none, options: greedy(40))
             #expect(answer.text.contains("84"), "the answer does not use the tool's result: \(answer.text)")
             // Required: one of the tools, whichever the model picks; auto: the model decides between
             // text and a call.
             let required = try await runtime.generateWithTools(question, tools: Self.tools, toolChoice: .required, options: greedy(60))
-            #expect(required.stopReason == .toolCalls && required.toolCalls.count == 1 && Self.tools.contains { $0.name == required.toolCalls.first?.name })
+            #expect(
+                required.stopReason == .toolCalls && required.toolCalls.count == 1
+                    && Self.tools.contains { $0.name == required.toolCalls.first?.name })
             let free = try await runtime.generateWithTools(question, tools: Self.tools, options: greedy(60))
             if free.toolCalls.isEmpty {
                 #expect(free.stopReason == .stop && !free.text.isEmpty && !free.text.hasPrefix("{"), "\(free.text)")
@@ -103,21 +125,28 @@ extension LlamaTests {
             defer { try? FileManager.default.removeItem(at: models) }
             let runtime = try await makeRuntime(load: false, models: models)
             let file = try #require(TestEnvironment.defaultModelFile)
-            try runtime.catalog.add(ModelInfo(
-                id: "smollm2-hermes", name: "SmolLM2 with Hermes tools", category: .language, format: .gguf, framework: .llamaCpp,
-                localPath: file, source: .local, toolCallFormat: .hermes
-            ))
+            try runtime.catalog.add(
+                ModelInfo(
+                    id: "smollm2-hermes", name: "SmolLM2 with Hermes tools", category: .language, format: .gguf, framework: .llamaCpp,
+                    localPath: file, source: .local, toolCallFormat: .hermes
+                ))
             try await runtime.loadModel("smollm2-hermes", options: testLoadOptions)
             var options = greedy(60)
             options.tools = Self.tools
             options.toolChoice = .tool("get_weather")
             let prompt = try await runtime.preparePrompt("Weather in Rome?", options: options).prompt
-            #expect(prompt.contains("<tools>\n{\"type\":\"function\",\"function\":{\"name\":\"get_weather\"") && prompt.contains("<tool_call>"), "\(prompt)")
-            let first = try await runtime.generateWithTools("Weather in Rome?", tools: Self.tools, toolChoice: .tool("get_weather"), options: greedy(60))
+            #expect(
+                prompt.contains("<tools>\n{\"type\":\"function\",\"function\":{\"name\":\"get_weather\"") && prompt.contains("<tool_call>"),
+                "\(prompt)")
+            let first = try await runtime.generateWithTools(
+                "Weather in Rome?", tools: Self.tools, toolChoice: .tool("get_weather"), options: greedy(60))
             let call = try #require(first.toolCalls.first, "\(first)")
-            #expect(first.stopReason == .toolCalls && call.name == "get_weather" && (try? call.decodeArguments(as: WeatherArguments.self)) != nil)
+            #expect(
+                first.stopReason == .toolCalls && call.name == "get_weather"
+                    && (try? call.decodeArguments(as: WeatherArguments.self)) != nil)
             let context = Context(messages: [
-                Message(role: .user, content: "Weather in Rome?"), Message(role: .assistant, content: "", toolCalls: [call]), .toolResult("25 C, clear", for: call),
+                Message(role: .user, content: "Weather in Rome?"), Message(role: .assistant, content: "", toolCalls: [call]),
+                .toolResult("25 C, clear", for: call),
             ])
             let answer = try await runtime.generateWithTools(continuing: context, tools: Self.tools, toolChoice: .none, options: greedy(40))
             #expect(answer.stopReason == .stop && !answer.text.isEmpty && !answer.text.hasPrefix("<"), "\(answer.text)")
@@ -156,32 +185,48 @@ extension LlamaTests {
             options.toolChoice = .required
             options.parallelToolCalls = true
             var events: [GenerationEvent] = []
-            for try await event in try await runtime.generateEvents("What is the weather in Paris?", options: options) { events.append(event) }
+            for try await event in try await runtime.generateEvents("What is the weather in Paris?", options: options) {
+                events.append(event)
+            }
             guard case .completed(let result)? = events.last else {
                 Issue.record("the result comes last: \(events)")
                 return
             }
             #expect(!result.toolCalls.isEmpty && [.toolCalls, .length].contains(result.stopReason), "\(result)")
-            #expect(Set(result.toolCalls.map { "\($0.name) \($0.arguments)" }).count == result.toolCalls.count, "each call once: \(result.toolCalls)")
+            #expect(
+                Set(result.toolCalls.map { "\($0.name) \($0.arguments)" }).count == result.toolCalls.count,
+                "each call once: \(result.toolCalls)")
             #expect(result.text.isEmpty && !events.contains { if case .text = $0 { true } else { false } }, "\(events)")
         }
 
         @Test func badToolsAndShortBudgetsAreClear() async throws {
             let runtime = try await SharedModel.runtime.value
             func failure(_ tools: [Tool], _ choice: ToolChoice = .auto, maxTokens: Int = 20) async -> SDKError? {
-                await #expect(throws: SDKError.self) { try await runtime.generateWithTools("Hi", tools: tools, toolChoice: choice, options: greedy(maxTokens)) }
+                await #expect(throws: SDKError.self) {
+                    try await runtime.generateWithTools("Hi", tools: tools, toolChoice: choice, options: greedy(maxTokens))
+                }
             }
-            #expect(await failure([Tool(name: "get weather", description: "")])?.message.contains("Invalid tool name 'get weather'") == true)
+            #expect(
+                await failure([Tool(name: "get weather", description: "")])?.message.contains("Invalid tool name 'get weather'") == true)
             #expect(await failure([Self.weather, Self.weather])?.message.contains("two tools are named 'get_weather'") == true)
             #expect(await failure(Self.tools, .tool("get_time"))?.message.contains("'get_time', which is not one of the tools") == true)
-            #expect(await failure([Tool(name: "f", description: "", parameters: ["type": "array"])])?.message.contains("must describe an object") == true)
-            let email = Tool(name: "mail", description: "", parameters: ["type": "object", "properties": ["to": ["type": "string", "format": "email"]]])
+            #expect(
+                await failure([Tool(name: "f", description: "", parameters: ["type": "array"])])?.message.contains(
+                    "must describe an object") == true)
+            let email = Tool(
+                name: "mail", description: "", parameters: ["type": "object", "properties": ["to": ["type": "string", "format": "email"]]])
             #expect(await failure([email])?.message.contains("Tool 'mail': Unsupported JSON Schema at #/properties/to") == true)
             let short = await failure(Self.tools, .required, maxTokens: 3)
-            #expect(short?.code == .generationFailed && short?.message.contains("used all 3 tokens before its tool call was complete") == true, "\(short?.message ?? "")")
+            #expect(
+                short?.code == .generationFailed && short?.message.contains("used all 3 tokens before its tool call was complete") == true,
+                "\(short?.message ?? "")")
             // A conversation whose calls have no results yet cannot go on.
-            let pending = Context(messages: [Message(role: .user, content: "Weather?"), Message(role: .assistant, content: "", toolCalls: [Self.oslo])])
-            let unanswered = await #expect(throws: SDKError.self) { try await runtime.generateWithTools(continuing: pending, tools: Self.tools) }
+            let pending = Context(messages: [
+                Message(role: .user, content: "Weather?"), Message(role: .assistant, content: "", toolCalls: [Self.oslo]),
+            ])
+            let unanswered = await #expect(throws: SDKError.self) {
+                try await runtime.generateWithTools(continuing: pending, tools: Self.tools)
+            }
             #expect(unanswered?.message.contains("have no results yet") == true)
         }
     }

@@ -7,7 +7,10 @@ import Testing
 /// The vision-language path on the fixture scripts/setup --tests writes (SmolVLM's shape, random
 /// weights: its answers are noise, so these tests check everything but their meaning).
 extension LlamaTests {
-    @Suite(.enabled(if: TestEnvironment.visionFixture != nil, "needs the vision-language fixture and libmtmd: run scripts/setup --tests --build tests"))
+    @Suite(
+        .enabled(
+            if: TestEnvironment.visionFixture != nil,
+            "needs the vision-language fixture and libmtmd: run scripts/setup --tests --build tests"))
     struct Vision {
         static let fixtureID = SDKConstants.Models.visionFixtureID
 
@@ -27,7 +30,8 @@ extension LlamaTests {
             try png.write(to: folder.appendingPathComponent("red.png"))
             let sources = [
                 VLMImage(filePath: folder.appendingPathComponent("red.png").path), VLMImage(data: png),
-                VLMImage(base64: png.base64EncodedString()), VLMImage(data: try TestEnvironment.encodeImage(width: 224, height: 224, as: "mjpeg")),
+                VLMImage(base64: png.base64EncodedString()),
+                VLMImage(data: try TestEnvironment.encodeImage(width: 224, height: 224, as: "mjpeg")),
                 VLMImage(rgbPixels: Data((0..<224 * 224).flatMap { _ in [UInt8(255), 0, 0] }), width: 224, height: 224),
             ]
             var promptTokens: Set<Int> = []
@@ -40,8 +44,11 @@ extension LlamaTests {
             }
             // The same size gives the same tiles, whatever the encoding.
             #expect(promptTokens.count == 1)
-            let text = try await drained(runtime.generateStream("Describe this image.", context: nil, options: greedy(1), model: Self.fixtureID, loadOptions: testLoadOptions))
-                .inputTokens
+            let text = try await drained(
+                runtime.generateStream(
+                    "Describe this image.", context: nil, options: greedy(1), model: Self.fixtureID, loadOptions: testLoadOptions)
+            )
+            .inputTokens
             #expect(promptTokens.first! > text, "an image adds its embeddings to the prompt")
         }
 
@@ -63,7 +70,9 @@ extension LlamaTests {
             #expect(await !runtime.isVLMModelLoaded)
             #expect(await !runtime.isModelLoaded)
             #expect(await runtime.loadedModels().isEmpty)
-            await #expect { try await runtime.processImage(VLMImage(data: TestEnvironment.encodeImage(width: 32, height: 32)), prompt: "?") } throws: { error in
+            await #expect {
+                try await runtime.processImage(VLMImage(data: TestEnvironment.encodeImage(width: 32, height: 32)), prompt: "?")
+            } throws: { error in
                 (error as? SDKError)?.code == .notInitialized
             }
         }
@@ -84,7 +93,8 @@ extension LlamaTests {
         @Test func streamingStopsWhenCancelled() async throws {
             let runtime = try await Self.runtime.value
             let image = VLMImage(data: try TestEnvironment.encodeImage(width: 64, height: 64))
-            let streaming = try await runtime.processImageStream(image, prompt: "Describe it.", options: LLMGenerationOptions(maxTokens: 400, temperature: 0, threads: 1))
+            let streaming = try await runtime.processImageStream(
+                image, prompt: "Describe it.", options: LLMGenerationOptions(maxTokens: 400, temperature: 0, threads: 1))
             var pieces = 0
             for try await _ in streaming.stream {
                 pieces += 1
@@ -104,11 +114,17 @@ extension LlamaTests {
                 Message(role: .user, content: "What is in this picture?", images: [image]),
                 Message(role: .assistant, content: "A red square."),
             ])
-            let withImage = try await drained(runtime.generateStream("And its colour?", context: context, options: greedy(4), model: Self.fixtureID, loadOptions: testLoadOptions))
-            let withoutImage = try await drained(runtime.generateStream(
-                "And its colour?", context: Context(messages: [Message(role: .user, content: "What is in this picture?"), Message(role: .assistant, content: "A red square.")]),
-                options: greedy(4), model: Self.fixtureID, loadOptions: testLoadOptions
-            ))
+            let withImage = try await drained(
+                runtime.generateStream(
+                    "And its colour?", context: context, options: greedy(4), model: Self.fixtureID, loadOptions: testLoadOptions))
+            let withoutImage = try await drained(
+                runtime.generateStream(
+                    "And its colour?",
+                    context: Context(messages: [
+                        Message(role: .user, content: "What is in this picture?"), Message(role: .assistant, content: "A red square."),
+                    ]),
+                    options: greedy(4), model: Self.fixtureID, loadOptions: testLoadOptions
+                ))
             #expect(withImage.stopReason != .cancelled && withoutImage.stopReason != .cancelled)
             #expect(withImage.imageEncodeTimeMs != nil && withoutImage.imageEncodeTimeMs == nil)
             #expect(withImage.inputTokens > withoutImage.inputTokens)
@@ -123,9 +139,11 @@ extension LlamaTests {
             let history = (1...12).flatMap { turn in
                 [Message(role: .user, content: "Picture \(turn).", images: [image]), Message(role: .assistant, content: "Red.")]
             }
-            let result = try await drained(runtime.generateStream(
-                "And this one?", images: [image], context: Context(messages: history), options: greedy(4), model: Self.fixtureID, loadOptions: small
-            ))
+            let result = try await drained(
+                runtime.generateStream(
+                    "And this one?", images: [image], context: Context(messages: history), options: greedy(4), model: Self.fixtureID,
+                    loadOptions: small
+                ))
             let contextLength = try #require(await runtime.contextLength(ofLoaded: Self.fixtureID))
             #expect(result.stopReason != .cancelled && result.imageEncodeTimeMs != nil, "\(result)")
             #expect(result.inputTokens + 4 <= contextLength, "\(result.inputTokens) prompt tokens in a \(contextLength)-token context")
@@ -140,11 +158,14 @@ extension LlamaTests {
                 (VLMImage(data: Data("not an image".utf8)), "not an image"),
                 (VLMImage(rgbPixels: Data(count: 5), width: 2, height: 2), "these pixels have 5"),
             ] {
-                await #expect { try await runtime.processImage(image, prompt: "Describe it.", maxTokens: 4, temperature: 0) } throws: { error in
+                await #expect { try await runtime.processImage(image, prompt: "Describe it.", maxTokens: 4, temperature: 0) } throws: {
+                    error in
                     (error as? SDKError)?.message.contains(expected) == true
                 }
             }
-            await #expect(throws: SDKError.self) { try await runtime.processImage(VLMImage(data: png), prompt: "", maxTokens: 4, temperature: 0) }
+            await #expect(throws: SDKError.self) {
+                try await runtime.processImage(VLMImage(data: png), prompt: "", maxTokens: 4, temperature: 0)
+            }
             let after = try await runtime.processImage(VLMImage(data: png), prompt: "Describe it.", maxTokens: 2, temperature: 0)
             #expect(after.completionTokens > 0)
         }
@@ -157,7 +178,9 @@ extension LlamaTests {
                 (error as? SDKError)?.message.contains("no vision projector") == true
             }
             let image = VLMImage(data: try TestEnvironment.encodeImage(width: 64, height: 64))
-            let context = Context(messages: [Message(role: .user, content: "Look.", images: [image]), Message(role: .assistant, content: "I see.")])
+            let context = Context(messages: [
+                Message(role: .user, content: "Look.", images: [image]), Message(role: .assistant, content: "I see."),
+            ])
             let result = try await runtime.generate("Say hi.", context: context, options: greedy(2))
             #expect(result.tokensUsed > 0 && result.imageEncodeTimeMs == nil)
         }
@@ -171,7 +194,8 @@ extension LlamaTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: TestEnvironment.defaultModelFile!, to: folder.appendingPathComponent("model.gguf"))
             try FileManager.default.copyItem(
-                at: TestEnvironment.visionFixture!.appendingPathComponent("mmproj-SmolVLM-fixture.gguf"), to: folder.appendingPathComponent("mmproj.gguf")
+                at: TestEnvironment.visionFixture!.appendingPathComponent("mmproj-SmolVLM-fixture.gguf"),
+                to: folder.appendingPathComponent("mmproj.gguf")
             )
             let runtime = try await makeRuntime(load: false, models: models)
             await #expect { try await runtime.loadVLMModel(runtime.model(id: Self.fixtureID), options: testLoadOptions) } throws: { error in

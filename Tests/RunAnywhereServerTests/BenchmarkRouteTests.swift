@@ -18,8 +18,12 @@ import Testing
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/benchmarks/current", method: .get) { #expect($0.status == .notFound) }
-            #expect(try await Self.start(client, #"{"categories": ["llm", "stt"], "scenarios": ["Short generation"], "repetitions": 1}"#) == .accepted)
-            let events = try await client.execute(uri: "/api/benchmarks/current", method: .get) { try ModelCatalogRouteTests.events($0.body) }
+            #expect(
+                try await Self.start(client, #"{"categories": ["llm", "stt"], "scenarios": ["Short generation"], "repetitions": 1}"#)
+                    == .accepted)
+            let events = try await client.execute(uri: "/api/benchmarks/current", method: .get) {
+                try ModelCatalogRouteTests.events($0.body)
+            }
             #expect(events.map(\.name) == ["skipped", "progress", "result", "done"], "\(events.map(\.name))")
             #expect((events.first?.data["reason"] as? String)?.contains("download one first") == true, "no speech model in this catalog")
             #expect(events[1].data["currentScenario"] as? String == "LLM: Short generation (scripted)")
@@ -28,7 +32,9 @@ import Testing
             #expect(run["status"] as? String == "completed")
             let id = try #require(run["id"] as? String)
             // A subscriber after the end gets the whole run again.
-            let replay = try await client.execute(uri: "/api/benchmarks/current", method: .get) { try ModelCatalogRouteTests.events($0.body) }
+            let replay = try await client.execute(uri: "/api/benchmarks/current", method: .get) {
+                try ModelCatalogRouteTests.events($0.body)
+            }
             #expect(replay.map(\.name) == events.map(\.name))
             try await client.execute(uri: "/api/benchmarks", method: .get) { response in
                 let body = try OpenAIRouteTests.json(response.body)
@@ -47,16 +53,22 @@ import Testing
             #expect(path.hasSuffix("/exports/benchmark_\(id).json"))
             let file = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
             #expect((file?["run"] as? [String: Any])?["id"] as? String == id)
-            try await client.execute(uri: "/api/benchmarks/\(id)/export?format=md", method: .post) { #expect($0.status == .badRequest, "Markdown is for the clipboard") }
+            try await client.execute(uri: "/api/benchmarks/\(id)/export?format=md", method: .post) {
+                #expect($0.status == .badRequest, "Markdown is for the clipboard")
+            }
             try await client.execute(uri: "/api/benchmarks/\(id)", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/api/benchmarks/\(id)/export?format=csv", method: .get) { response in
                 #expect(response.headers[.contentType] == "text/csv; charset=utf-8")
                 #expect(response.headers[.contentDisposition]?.contains("benchmark-\(id.prefix(8).lowercased()).csv") == true)
                 #expect(String(buffer: response.body).hasPrefix("run_id,timestamp,category"))
             }
-            try await client.execute(uri: "/api/benchmarks/\(id)/export?format=md", method: .get) { #expect(String(buffer: $0.body).contains("Short generation")) }
+            try await client.execute(uri: "/api/benchmarks/\(id)/export?format=md", method: .get) {
+                #expect(String(buffer: $0.body).contains("Short generation"))
+            }
             try await client.execute(uri: "/api/benchmarks/\(id)/export?format=pdf", method: .get) { #expect($0.status == .badRequest) }
-            try await client.execute(uri: "/api/benchmarks/\(id.prefix(6))", method: .get) { #expect($0.status == .notFound, "no prefixes over HTTP") }
+            try await client.execute(uri: "/api/benchmarks/\(id.prefix(6))", method: .get) {
+                #expect($0.status == .notFound, "no prefixes over HTTP")
+            }
             try await client.execute(uri: "/api/benchmarks", method: .delete) { #expect($0.status == .noContent) }
             try await client.execute(uri: "/api/benchmarks", method: .get) { response in
                 let body = try OpenAIRouteTests.json(response.body)
@@ -70,13 +82,21 @@ import Testing
         try await app.test(.router) { client in
             #expect(try await Self.start(client, #"{"categories": ["llm"], "repetitions": 3}"#) == .accepted)
             #expect(try await Self.start(client, #"{"categories": ["llm"]}"#) == .conflict)
-            try await client.execute(uri: "/api/benchmarks", method: .delete) { #expect($0.status == .conflict, "no clearing while a run goes") }
+            try await client.execute(uri: "/api/benchmarks", method: .delete) {
+                #expect($0.status == .conflict, "no clearing while a run goes")
+            }
             try await Task.sleep(for: .milliseconds(300))
             try await client.execute(uri: "/api/benchmarks/current", method: .delete) { #expect($0.status == .accepted) }
-            let events = try await client.execute(uri: "/api/benchmarks/current", method: .get) { try ModelCatalogRouteTests.events($0.body) }
+            let events = try await client.execute(uri: "/api/benchmarks/current", method: .get) {
+                try ModelCatalogRouteTests.events($0.body)
+            }
             #expect(events.last?.name == "done" && events.last?.data["status"] as? String == "cancelled", "\(events.map(\.name))")
-            try await client.execute(uri: "/api/benchmarks/current", method: .delete) { #expect($0.status == .notFound, "nothing left to stop") }
-            #expect(try await Self.start(client, #"{"categories": ["llm"], "scenarios": ["Short generation"], "repetitions": 1}"#) == .accepted, "free again")
+            try await client.execute(uri: "/api/benchmarks/current", method: .delete) {
+                #expect($0.status == .notFound, "nothing left to stop")
+            }
+            #expect(
+                try await Self.start(client, #"{"categories": ["llm"], "scenarios": ["Short generation"], "repetitions": 1}"#) == .accepted,
+                "free again")
             _ = try await client.execute(uri: "/api/benchmarks/current", method: .get) { $0.status }
             for body in [#"{"repetitions": 0}"#, #"{"categories": ["quantum"]}"#, #"{"threads": -2}"#, "nope"] {
                 #expect(try await Self.start(client, body) == .badRequest, "\(body)")

@@ -3,10 +3,11 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import RunAnywhere
-@testable import RunAnywhereServer
 import RunAnywhereTestSupport
 import Synchronization
 import Testing
+
+@testable import RunAnywhereServer
 
 extension RunAnywhereServer {
     /// The server's routes and services as ``application()`` serves them, every answer a test receives
@@ -26,7 +27,8 @@ struct ContractCheckedApplication {
 
     /// Runs `test` against the application, as Hummingbird's `test(_:_:)` does, then checks what it answered.
     func test<Value>(
-        _ setup: TestingSetup, sourceLocation: SourceLocation = #_sourceLocation, _ test: @Sendable (any TestClientProtocol) async throws -> Value
+        _ setup: TestingSetup, sourceLocation: SourceLocation = #_sourceLocation,
+        _ test: @Sendable (any TestClientProtocol) async throws -> Value
     ) async throws -> Value {
         let answers = RecordedAnswers()
         let app = Application(
@@ -50,13 +52,16 @@ struct RecordingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Conte
     func respond(to request: Request, context: Context) async throws -> Response {
         var response = try await inner.respond(to: request, context: context)
         guard let path = context.endpointPath, path != "NotFound" else { return response }
-        let index = answers.start(method: request.method.rawValue, path: path, status: Int(response.status.code), contentType: response.headers[.contentType] ?? "")
+        let index = answers.start(
+            method: request.method.rawValue, path: path, status: Int(response.status.code),
+            contentType: response.headers[.contentType] ?? "")
         let body = response.body
         response.body = ResponseBody(contentLength: body.contentLength) { [answers] writer in
-            try await body.write(writer.map { buffer in
-                answers.append(buffer, to: index)
-                return buffer
-            })
+            try await body.write(
+                writer.map { buffer in
+                    answers.append(buffer, to: index)
+                    return buffer
+                })
         }
         return response
     }

@@ -12,7 +12,8 @@ import Testing
 @Suite struct ConversationRouteTests {
     static func create(_ client: some TestClientProtocol, title: String? = nil) async throws -> String {
         let body = title.map { #"{"title": "\#($0)"}"# } ?? "{}"
-        return try await client.execute(uri: "/api/conversations", method: .post, headers: .json, body: ByteBuffer(string: body)) { response in
+        return try await client.execute(uri: "/api/conversations", method: .post, headers: .json, body: ByteBuffer(string: body)) {
+            response in
             #expect(response.status == .created)
             return try #require(try OpenAIRouteTests.json(response.body)["id"] as? String)
         }
@@ -34,7 +35,9 @@ import Testing
                 let list = try #require(try OpenAIRouteTests.json(response.body)["conversations"] as? [[String: Any]])
                 #expect(list.map { $0["id"] as? String } == [first])
             }
-            try await client.execute(uri: "/api/conversations/\(first)", method: .patch, headers: .json, body: ByteBuffer(string: #"{"title": "Lisbon in May"}"#)) { response in
+            try await client.execute(
+                uri: "/api/conversations/\(first)", method: .patch, headers: .json, body: ByteBuffer(string: #"{"title": "Lisbon in May"}"#)
+            ) { response in
                 #expect(response.status == .ok)
                 let renamed = try OpenAIRouteTests.json(response.body)
                 #expect(renamed["title"] as? String == "Lisbon in May")
@@ -43,8 +46,12 @@ import Testing
             #expect(saved.title == "Lisbon in May", "in the files `runanywhere conversations` reads")
             try await client.execute(uri: "/api/conversations/\(second)", method: .delete) { #expect($0.status == .noContent) }
             try await client.execute(uri: "/api/conversations/\(second)", method: .get) { #expect($0.status == .notFound) }
-            try await client.execute(uri: "/api/conversations/\(first.prefix(4))", method: .get) { #expect($0.status == .notFound, "no prefixes over HTTP") }
-            try await client.execute(uri: "/api/conversations/\(first)", method: .patch, headers: .json, body: ByteBuffer(string: "{}")) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/api/conversations/\(first.prefix(4))", method: .get) {
+                #expect($0.status == .notFound, "no prefixes over HTTP")
+            }
+            try await client.execute(uri: "/api/conversations/\(first)", method: .patch, headers: .json, body: ByteBuffer(string: "{}")) {
+                #expect($0.status == .badRequest)
+            }
             try await client.execute(uri: "/api/conversations/nope", method: .delete) { #expect($0.status == .notFound) }
         }
     }
@@ -55,17 +62,23 @@ import Testing
         try await app.test(.router) { client in
             let id = try await Self.create(client, title: "Counting")
             let send = #"{"content": "one two three", "model": "scripted", "maxTokens": 16}"#
-            try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: send)) { response in
+            try await client.execute(
+                uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: send)
+            ) { response in
                 #expect(response.status == .ok && response.headers[.contentType] == "text/event-stream")
                 let events = try ModelCatalogRouteTests.events(response.body)
                 let deltas = events.filter { $0.name == "delta" }.compactMap { $0.data["content"] as? String }
                 #expect(deltas.joined() == "one two three")
                 let message = try #require(events.last)
-                #expect(message.name == "message" && message.data["content"] as? String == "one two three" && message.data["role"] as? String == "assistant")
+                #expect(
+                    message.name == "message" && message.data["content"] as? String == "one two three"
+                        && message.data["role"] as? String == "assistant")
                 let analytics = try #require(message.data["analytics"] as? [String: Any])
                 #expect(analytics["outputTokens"] as? Int == 3 && analytics["completionStatus"] as? String == "complete")
             }
-            try await client.execute(uri: "/api/conversations/\(id)/retry", method: .post, headers: .json, body: ByteBuffer(string: #"{"model": "scripted"}"#)) { response in
+            try await client.execute(
+                uri: "/api/conversations/\(id)/retry", method: .post, headers: .json, body: ByteBuffer(string: #"{"model": "scripted"}"#)
+            ) { response in
                 let message = try #require(try ModelCatalogRouteTests.events(response.body).last)
                 #expect(message.name == "message" && (message.data["analytics"] as? [String: Any])?["retryCount"] as? Int == 1)
             }
@@ -81,11 +94,14 @@ import Testing
                 (#"{"content": "hi", "model": "nope"}"#, .notFound), (#"{"content": "   ", "model": "scripted"}"#, .badRequest),
                 (#"{"content": "hi", "model": "scripted", "temperature": 7}"#, .badRequest),
             ] {
-                try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: body)) { response in
+                try await client.execute(
+                    uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: body)
+                ) { response in
                     #expect(response.status == status, "\(body)")
                 }
             }
-            try await client.execute(uri: "/api/conversations/nope/messages", method: .post, headers: .json, body: ByteBuffer(string: send)) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/api/conversations/nope/messages", method: .post, headers: .json, body: ByteBuffer(string: send))
+            { #expect($0.status == .notFound) }
         }
     }
 
@@ -97,19 +113,27 @@ import Testing
             let other = try await Self.create(client)
             let words = (1...200).map { "w\($0)" }.joined(separator: " ")
             let send = ByteBuffer(string: #"{"content": "\#(words)", "model": "scripted"}"#)
-            async let long: HTTPResponse.Status = client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: send) { $0.status }
+            async let long: HTTPResponse.Status = client.execute(
+                uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: send
+            ) { $0.status }
             try await Task.sleep(for: .milliseconds(300))
             try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: send) { response in
                 #expect(response.status == .conflict)
                 let error = try OpenAIRouteTests.error(response.body)
                 #expect(error["code"] as? String == "conversation_busy")
             }
-            try await client.execute(uri: "/api/conversations/\(other)/messages", method: .post, headers: .json, body: ByteBuffer(string: #"{"content": "x", "model": "scripted"}"#)) {
+            try await client.execute(
+                uri: "/api/conversations/\(other)/messages", method: .post, headers: .json,
+                body: ByteBuffer(string: #"{"content": "x", "model": "scripted"}"#)
+            ) {
                 #expect($0.status == .ok, "another conversation is answered meanwhile")
             }
             try await client.execute(uri: "/api/conversations/\(id)/answer", method: .delete) { #expect($0.status == .noContent) }
             #expect(try await long == .ok)
-            try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: #"{"content": "again", "model": "scripted"}"#)) {
+            try await client.execute(
+                uri: "/api/conversations/\(id)/messages", method: .post, headers: .json,
+                body: ByteBuffer(string: #"{"content": "again", "model": "scripted"}"#)
+            ) {
                 #expect($0.status == .ok, "free again once the answer ended")
             }
         }
@@ -123,7 +147,9 @@ import Testing
             try await client.execute(uri: "/api/conversations/\(id)/answer", method: .delete) { #expect($0.status == .notFound) }
             let words = (1...200).map { "w\($0)" }.joined(separator: " ")
             let send = ByteBuffer(string: #"{"content": "\#(words)", "model": "scripted"}"#)
-            async let long = client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: send) { String(buffer: $0.body) }
+            async let long = client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: send) {
+                String(buffer: $0.body)
+            }
             try await Task.sleep(for: .milliseconds(400))
             try await client.execute(uri: "/api/conversations/\(id)/answer", method: .delete) { #expect($0.status == .noContent) }
             let body = try await long

@@ -37,11 +37,13 @@ import Testing
                 let counts = try texts.enumerated().map { index, text in
                     let tokens = text.split(whereSeparator: \.isWhitespace).count + 2
                     guard tokens <= contextLength || options.truncate else {
-                        throw SDKError(.contextTooLong, "Text \(index) has \(tokens) tokens; the model reads at most \(contextLength) per text")
+                        throw SDKError(
+                            .contextTooLong, "Text \(index) has \(tokens) tokens; the model reads at most \(contextLength) per text")
                     }
                     return min(tokens, contextLength)
                 }
-                return EngineEmbeddings(vectors: counts.map { tokens in [Float(tokens - 2)] + (1..<dimensions).map(Float.init) }, tokenCounts: counts)
+                return EngineEmbeddings(
+                    vectors: counts.map { tokens in [Float(tokens - 2)] + (1..<dimensions).map(Float.init) }, tokenCounts: counts)
             }
         }
     }
@@ -55,13 +57,15 @@ import Testing
         let frameworks = FrameworkAdapterRegistry()
         frameworks.register(adapter)
         let runtime = RunAnywhereRuntime(
-            configuration: RuntimeConfiguration(modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")),
+            configuration: RuntimeConfiguration(
+                modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")),
             frameworks: frameworks
         )
         var header = GGUFWriter.tinyLlama(chatTemplate: nil)
         header.metadata.removeAll { $0.0 == "llama.embedding_length" }
         if let fileSays { header.metadata.append(("llama.embedding_length", .u32(UInt32(fileSays)))) }
-        let embedding = folder.appendingPathComponent("minilm.gguf"), chat = folder.appendingPathComponent("chat.gguf")
+        let embedding = folder.appendingPathComponent("minilm.gguf")
+        let chat = folder.appendingPathComponent("chat.gguf")
         try header.write(to: embedding)
         try GGUFWriter.tinyLlama().write(to: chat)
         try runtime.registerModel(id: "minilm", name: "minilm", url: embedding, framework: .llamaCpp, modality: .embedding)
@@ -87,7 +91,8 @@ import Testing
     @Test func textsGetUnitVectorsInOrderWithTheirTokens() async throws {
         let (server, _) = try Self.server()
         try await server.checkedApplication().test(.router) { client in
-            let (status, body) = try await Self.post(client, #"{"model": "minilm", "input": ["one", "one two three", "one two"], "user": "u-1"}"#)
+            let (status, body) = try await Self.post(
+                client, #"{"model": "minilm", "input": ["one", "one two three", "one two"], "user": "u-1"}"#)
             #expect(status == .ok, "\(body)")
             #expect(body["object"] as? String == "list" && body["model"] as? String == "minilm")
             let data = try #require(body["data"] as? [[String: Any]])
@@ -106,10 +111,13 @@ import Testing
         let (server, _) = try Self.server()
         try await server.checkedApplication().test(.router) { client in
             let (_, floats) = try await Self.post(client, #"{"input": ["a b", "a b c d"], "model": "minilm", "encoding_format": "float"}"#)
-            let (status, encoded) = try await Self.post(client, #"{"input": ["a b", "a b c d"], "model": "minilm", "encoding_format": "base64"}"#)
+            let (status, encoded) = try await Self.post(
+                client, #"{"input": ["a b", "a b c d"], "model": "minilm", "encoding_format": "base64"}"#)
             #expect(status == .ok, "\(encoded)")
             let expected = try #require(floats["data"] as? [[String: Any]]).map { ($0["embedding"] as? [Double] ?? []).map(Float.init) }
-            let decoded = try #require(encoded["data"] as? [[String: Any]]).map { try Self.floats(base64: $0["embedding"] as? String ?? "") }
+            let decoded = try #require(encoded["data"] as? [[String: Any]]).map {
+                try Self.floats(base64: $0["embedding"] as? String ?? "")
+            }
             #expect(decoded == expected && decoded.allSatisfy { $0.count == 4 })
             #expect(encoded["usage"] as? [String: Int] == floats["usage"] as? [String: Int])
         }
@@ -131,7 +139,9 @@ import Testing
             let long = Array(repeating: "word", count: 20).joined(separator: " ")
             let (status, body) = try await Self.post(client, #"{"input": ["short", "\#(long)"], "model": "minilm"}"#)
             let error = try #require(body["error"] as? [String: Any], "\(body)")
-            #expect(status == .badRequest && error["param"] as? String == "input" && error["code"] as? String == "context_length_exceeded", "\(error)")
+            #expect(
+                status == .badRequest && error["param"] as? String == "input" && error["code"] as? String == "context_length_exceeded",
+                "\(error)")
             #expect((error["message"] as? String)?.contains("Text 1 has 22 tokens") == true, "the SDK's message: \(error)")
             let (cut, truncated) = try await Self.post(client, #"{"input": ["short", "\#(long)"], "model": "minilm", "truncate": true}"#)
             #expect(cut == .ok, "\(truncated)")
@@ -176,7 +186,9 @@ import Testing
             let texts = Array(repeating: "\"a\"", count: limit + 1).joined(separator: ",")
             let (status, answer) = try await Self.post(client, #"{"input": [\#(texts)], "model": "minilm"}"#)
             let error = try #require(answer["error"] as? [String: Any], "\(answer)")
-            #expect(status == .badRequest && error["param"] as? String == "input" && (error["message"] as? String)?.contains("2048") == true, "\(error)")
+            #expect(
+                status == .badRequest && error["param"] as? String == "input" && (error["message"] as? String)?.contains("2048") == true,
+                "\(error)")
             #expect(log.all.isEmpty)
             let most = Array(repeating: "\"a\"", count: limit).joined(separator: ",")
             let (accepted, body) = try await Self.post(client, #"{"input": [\#(most)], "model": "minilm"}"#)
@@ -189,7 +201,8 @@ import Testing
         try await server.checkedApplication().test(.router) { client in
             let (status, answer) = try await Self.post(client, #"{"input": "a", "model": "no-such-model"}"#)
             let error = try #require(answer["error"] as? [String: Any], "\(answer)")
-            #expect(status == .notFound && error["param"] as? String == "model" && error["code"] as? String == "model_not_found", "\(error)")
+            #expect(
+                status == .notFound && error["param"] as? String == "model" && error["code"] as? String == "model_not_found", "\(error)")
         }
     }
 

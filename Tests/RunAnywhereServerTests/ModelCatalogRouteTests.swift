@@ -40,9 +40,14 @@ import Testing
             }
             try await client.execute(uri: "/api/models?category=speech-recognition", method: .get) { response in
                 let entries = try Self.entries(response.body)
-                #expect(!entries.isEmpty && entries.values.allSatisfy { ($0["model"] as? [String: Any])?["category"] as? String == "speech-recognition" })
+                #expect(
+                    !entries.isEmpty
+                        && entries.values.allSatisfy { ($0["model"] as? [String: Any])?["category"] as? String == "speech-recognition" })
             }
-            try await client.execute(uri: "/v1/completions", method: .post, headers: .json, body: ByteBuffer(string: #"{"model": "scripted", "prompt": "a b", "keep_alive": -1}"#)) {
+            try await client.execute(
+                uri: "/v1/completions", method: .post, headers: .json,
+                body: ByteBuffer(string: #"{"model": "scripted", "prompt": "a b", "keep_alive": -1}"#)
+            ) {
                 #expect($0.status == .ok)
             }
             try await client.execute(uri: "/api/models/scripted", method: .get) { response in
@@ -56,18 +61,23 @@ import Testing
                 #expect(error["param"] as? String == "category")
             }
             try await client.execute(uri: "/api/models/nope", method: .get) { #expect($0.status == .notFound) }
-            try await client.execute(uri: "/api/models/..%2F..%2Fetc", method: .get) { #expect($0.status == .notFound || $0.status == .badRequest) }
+            try await client.execute(uri: "/api/models/..%2F..%2Fetc", method: .get) {
+                #expect($0.status == .notFound || $0.status == .badRequest)
+            }
         }
     }
 
     @Test func aModelAddedFromAURLIsPulledWithProgressThenDeleted() async throws {
         let bytes = GGUFWriter.tinyLlama().data() + Data(count: 256 << 10)  // padded so that the transfer takes a few reports
-        let web = try await TestHTTPServer.start(routes: ["/models/Tiny-Model.Q4.gguf": .file(bytes, delayPerChunk: .milliseconds(5)), "/gone.gguf": .status(404)])
+        let web = try await TestHTTPServer.start(routes: [
+            "/models/Tiny-Model.Q4.gguf": .file(bytes, delayPerChunk: .milliseconds(5)), "/gone.gguf": .status(404),
+        ])
         defer { Task { try? await web.shutdown() } }
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let add = #"{"url": "\#(web.url("/models/Tiny-Model.Q4.gguf"))", "category": "language", "name": "Tiny"}"#
-            let id = try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: add)) { response in
+            let id = try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: add)) {
+                response in
                 #expect(response.status == .created)
                 let entry = try OpenAIRouteTests.json(response.body)
                 #expect(entry["installed"] as? Bool == false)
@@ -93,11 +103,14 @@ import Testing
                 #expect(models.contains { $0["modelId"] as? String == id && $0["sizeBytes"] as? Int == bytes.count })
             }
             try await client.execute(uri: "/api/models/\(id)", method: .delete) { #expect($0.status == .noContent) }
-            try await client.execute(uri: "/api/models/\(id)", method: .get) { #expect($0.status == .notFound, "a user-added model's entry goes with its files") }
+            try await client.execute(uri: "/api/models/\(id)", method: .get) {
+                #expect($0.status == .notFound, "a user-added model's entry goes with its files")
+            }
 
             // A download that fails is an `error` event; the model stays not installed.
             let gone = #"{"url": "\#(web.url("/gone.gguf"))", "category": "language"}"#
-            let goneID = try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: gone)) { response in
+            let goneID = try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: gone)) {
+                response in
                 try #require(((try OpenAIRouteTests.json(response.body))["model"] as? [String: Any])?["id"] as? String)
             }
             try await client.execute(uri: "/api/models/\(goneID)/pull", method: .post) { response in
@@ -123,16 +136,24 @@ import Testing
                     #expect(error["param"] as? String == param, "\(body)")
                 }
             }
-            try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: #"{"url": "http://example.com/voice.onnx", "category": "language"}"#)) { response in
+            try await client.execute(
+                uri: "/api/models", method: .post, headers: .json,
+                body: ByteBuffer(string: #"{"url": "http://example.com/voice.onnx", "category": "language"}"#)
+            ) { response in
                 #expect(response.status == .badRequest, "a language engine does not read ONNX files")
             }
-            try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: #"{"url": "http://example.com/scripted.gguf", "category": "language"}"#)) { response in
+            try await client.execute(
+                uri: "/api/models", method: .post, headers: .json,
+                body: ByteBuffer(string: #"{"url": "http://example.com/scripted.gguf", "category": "language"}"#)
+            ) { response in
                 #expect(response.status == .conflict, "the id derived from the file name is taken")
                 let error = try OpenAIRouteTests.error(response.body)
                 #expect(error["param"] as? String == "id")
             }
             try await client.execute(uri: "/api/models/nope/pull", method: .post) { #expect($0.status == .notFound) }
-            try await client.execute(uri: "/api/models/scripted/pull", method: .delete) { #expect($0.status == .notFound, "no download to stop") }
+            try await client.execute(uri: "/api/models/scripted/pull", method: .delete) {
+                #expect($0.status == .notFound, "no download to stop")
+            }
             try await client.execute(uri: "/api/models/nope", method: .delete) { #expect($0.status == .notFound) }
         }
     }
@@ -152,11 +173,17 @@ import Testing
             try await client.execute(uri: "/api/models/check", method: .post, headers: .json, body: ByteBuffer(string: right)) { response in
                 let check = try OpenAIRouteTests.json(response.body)
                 #expect((check["problems"] as? [Any])?.isEmpty == true)
-                #expect(check["detectedFormat"] as? String == "gguf" && check["framework"] as? String == InferenceFramework.llamaCpp.rawValue)
+                #expect(
+                    check["detectedFormat"] as? String == "gguf" && check["framework"] as? String == InferenceFramework.llamaCpp.rawValue)
                 #expect((check["model"] as? [String: Any])?["id"] as? String == "tiny-chat.q4_k_m")
             }
-            try await client.execute(uri: "/api/models/tiny-chat.q4_k_m", method: .get) { #expect($0.status == .notFound, "a check adds nothing") }
-            try await client.execute(uri: "/api/models/check", method: .post, headers: .json, body: ByteBuffer(string: #"{"url": "ftp://x/y.gguf", "category": "language"}"#)) { response in
+            try await client.execute(uri: "/api/models/tiny-chat.q4_k_m", method: .get) {
+                #expect($0.status == .notFound, "a check adds nothing")
+            }
+            try await client.execute(
+                uri: "/api/models/check", method: .post, headers: .json,
+                body: ByteBuffer(string: #"{"url": "ftp://x/y.gguf", "category": "language"}"#)
+            ) { response in
                 let problems = try #require(try OpenAIRouteTests.json(response.body)["problems"] as? [[String: Any]])
                 #expect(problems.map { $0["field"] as? String } == ["url"])
             }
@@ -215,14 +242,18 @@ import Testing
     }
 
     @Test func aServerErrorNamesNoPath() {
-        let message = OpenAIError.from(SDKError(.generationFailed, "Could not read '/root/.cache/runanywhere/models/x/model.gguf': I/O error")).message
+        let message = OpenAIError.from(
+            SDKError(.generationFailed, "Could not read '/root/.cache/runanywhere/models/x/model.gguf': I/O error")
+        ).message
         #expect(message == "Could not read '…/model.gguf': I/O error")
     }
 
     @Test func aLanguageModelIsLoadedAheadAndUnloaded() async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"keepAlive": -1}"#)) { response in
+            try await client.execute(
+                uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"keepAlive": -1}"#)
+            ) { response in
                 #expect(response.status == .ok)
                 let status = try OpenAIRouteTests.json(response.body)
                 #expect(status["state"] as? String == "loaded" && status["keepAliveSeconds"] == nil, "kept for ever: \(status)")
@@ -236,17 +267,25 @@ import Testing
                 let models = try OpenAIRouteTests.json(response.body)["models"] as? [Any]
                 #expect(models?.isEmpty == true)
             }
-            try await client.execute(uri: "/api/models/scripted/load", method: .post) { #expect($0.status == .ok, "no body: the server's keep-alive") }
+            try await client.execute(uri: "/api/models/scripted/load", method: .post) {
+                #expect($0.status == .ok, "no body: the server's keep-alive")
+            }
             try await client.execute(uri: "/api/models/whisper-tiny.en/load", method: .post) { #expect($0.status == .badRequest) }
-            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"gpuLayers": -2}"#)) { response in
+            try await client.execute(
+                uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"gpuLayers": -2}"#)
+            ) { response in
                 #expect(response.status == .badRequest)
                 #expect(String(buffer: response.body).contains("gpuLayers cannot be negative"))
             }
-            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"gpuLayers": 0}"#)) {
+            try await client.execute(
+                uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"gpuLayers": 0}"#)
+            ) {
                 #expect($0.status == .ok)
             }
             // The route's older snake_case spelling is read too.
-            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"gpu_layers": -2}"#)) {
+            try await client.execute(
+                uri: "/api/models/scripted/load", method: .post, headers: .json, body: ByteBuffer(string: #"{"gpu_layers": -2}"#)
+            ) {
                 #expect($0.status == .badRequest)
             }
             try await client.execute(uri: "/api/models/nope/load", method: .post) { #expect($0.status == .notFound) }

@@ -24,11 +24,14 @@ struct ModelReferenceRouteTests {
                 #expect((result["problems"] as? [Any])?.isEmpty == true && result["detectedFormat"] as? String == "gguf")
                 #expect((result["model"] as? [String: Any])?["id"] as? String == "hf.co/TestOrg/Tiny-GGUF:Q8_0")
             }
-            let id = try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: check)) { response in
+            let id = try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: check)) {
+                response in
                 #expect(response.status == .created)
                 return try #require((try OpenAIRouteTests.json(response.body)["model"] as? [String: Any])?["id"] as? String)
             }
-            try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: check)) { #expect($0.status == .conflict) }
+            try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: check)) {
+                #expect($0.status == .conflict)
+            }
             let path = try #require(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics))  // as encodeURIComponent writes it
             try await client.execute(uri: "/api/models/\(path)/pull", method: .post) { response in
                 let events = try ModelCatalogRouteTests.events(response.body)
@@ -63,7 +66,10 @@ struct ModelReferenceRouteTests {
                 (#"{"url": "hf.co/TestOrg/Private-GGUF", "category": "language"}"#, "url", "token is needed"),
                 (#"{"url": "hf.co/TestOrg/Tiny-GGUF:Q2_K", "category": "language"}"#, "url", "not supported"),
                 (#"{"url": "hf.co/TestOrg", "category": "language"}"#, "url", "hf.co/OWNER/REPO:QUANT"),
-                (#"{"url": "hf.co/TestOrg/Tiny-GGUF", "category": "language", "sha256": "\#(String(repeating: "a", count: 64))"}"#, "sha256", "does not apply"),
+                (
+                    #"{"url": "hf.co/TestOrg/Tiny-GGUF", "category": "language", "sha256": "\#(String(repeating: "a", count: 64))"}"#,
+                    "sha256", "does not apply"
+                ),
             ] {
                 try await client.execute(uri: "/api/models", method: .post, headers: .json, body: ByteBuffer(string: body)) { response in
                     #expect(response.status == .badRequest, "\(body)")

@@ -13,7 +13,8 @@ import Testing
     static let hi = #""messages": [{"role": "user", "content": "hi"}]"#
 
     /// POSTs `body` to `uri` and returns the status and JSON body.
-    static func post(_ client: some TestClientProtocol, _ uri: String, _ body: String) async throws -> (HTTPResponse.Status, [String: Any]) {
+    static func post(_ client: some TestClientProtocol, _ uri: String, _ body: String) async throws -> (HTTPResponse.Status, [String: Any])
+    {
         try await client.execute(uri: uri, method: .post, headers: .json, body: ByteBuffer(string: body)) { response in
             (response.status, try OpenAIRouteTests.json(response.body))
         }
@@ -30,7 +31,8 @@ import Testing
     func aHugeKeepAliveKeepsTheModelForEver(keepAlive: String) async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
-            let (status, body) = try await Self.post(client, "/v1/chat/completions", #"{"model": "scripted", "keep_alive": \#(keepAlive), \#(Self.hi)}"#)
+            let (status, body) = try await Self.post(
+                client, "/v1/chat/completions", #"{"model": "scripted", "keep_alive": \#(keepAlive), \#(Self.hi)}"#)
             #expect(status == .ok, "\(body)")
             let model = try await Self.loaded(client)
             #expect(model["keepAliveSeconds"] == nil && model["expiresAt"] == nil, "kept for ever: \(model)")
@@ -45,7 +47,9 @@ import Testing
             #expect(model["state"] as? String == "loaded" && model["keepAliveSeconds"] == nil, "\(model)")
             let (again, _) = try await Self.post(client, "/api/models/scripted/load", #"{"keep_alive": 300}"#)
             #expect(again == .ok)
-            #expect(try await Self.loaded(client)["keepAliveSeconds"] as? Double == 300, "the server still answers, and a later keep-alive applies")
+            #expect(
+                try await Self.loaded(client)["keepAliveSeconds"] as? Double == 300,
+                "the server still answers, and a later keep-alive applies")
         }
     }
 
@@ -90,9 +94,12 @@ import Testing
     @Test func aNumberBelowAFloatsNormalRangeIsTakenAsItsSmallestNormal() async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
-            let (status, body) = try await Self.post(client, "/v1/chat/completions", #"{"model": "scripted", "top_p": 5e-324, "max_tokens": 2, \#(Self.hi)}"#)
+            let (status, body) = try await Self.post(
+                client, "/v1/chat/completions", #"{"model": "scripted", "top_p": 5e-324, "max_tokens": 2, \#(Self.hi)}"#)
             #expect(status == .ok, "\(body)")
-            let settings = try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"topP": 5e-324}"#)) { response in
+            let settings = try await client.execute(
+                uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"topP": 5e-324}"#)
+            ) { response in
                 (response.status, try OpenAIRouteTests.json(response.body))
             }
             #expect(settings.0 == .ok && (settings.1["topP"] as? Double ?? 0) > 0, "\(settings.1)")
@@ -102,12 +109,14 @@ import Testing
     @Test func theLargestLimitsAreHonouredNotOverflowed() async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
-            let request = #"{"model": "scripted", "max_tokens": 9223372036854775807, "top_k": 9223372036854775807, "seed": 4294967295, \#(Self.hi)}"#
+            let request =
+                #"{"model": "scripted", "max_tokens": 9223372036854775807, "top_k": 9223372036854775807, "seed": 4294967295, \#(Self.hi)}"#
             let (status, body) = try await Self.post(client, "/v1/chat/completions", request)
             #expect(status == .ok, "\(body)")
             let choice = try #require((body["choices"] as? [[String: Any]])?.first)
             #expect((choice["message"] as? [String: Any])?["content"] as? String == "hi")
-            let (completion, _) = try await Self.post(client, "/v1/completions", #"{"model": "scripted", "prompt": "hi", "max_tokens": 9223372036854775807}"#)
+            let (completion, _) = try await Self.post(
+                client, "/v1/completions", #"{"model": "scripted", "prompt": "hi", "max_tokens": 9223372036854775807}"#)
             #expect(completion == .ok)
         }
     }
@@ -130,7 +139,8 @@ import Testing
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         let body = TranscriptionRouteTests.form([("prompt", "what is it?"), (field, value)], file: (name: "x.png", data: png))
         try await app.test(.router) { client in
-            try await client.execute(uri: "/api/vision/describe", method: .post, headers: TranscriptionRouteTests.multipart, body: body) { response in
+            try await client.execute(uri: "/api/vision/describe", method: .post, headers: TranscriptionRouteTests.multipart, body: body) {
+                response in
                 let error = try OpenAIRouteTests.error(response.body)
                 #expect(response.status == .badRequest, "\(field)=\(value)")
                 #expect(error["param"] as? String == field, "refused before any model is looked for: \(error)")
@@ -141,8 +151,10 @@ import Testing
     @Test func hugeSettingsAreRefusedNamingTheSetting() async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
-            for (body, param) in [(#"{"temperature": 1e300}"#, "temperature"), (#"{"maxTokens": 1e300}"#, "maxTokens"), (#"{"threads": 1e18}"#, "threads"),
-                                  (#"{"topK": 9223372036854775808}"#, "topK")] {
+            for (body, param) in [
+                (#"{"temperature": 1e300}"#, "temperature"), (#"{"maxTokens": 1e300}"#, "maxTokens"), (#"{"threads": 1e18}"#, "threads"),
+                (#"{"topK": 9223372036854775808}"#, "topK"),
+            ] {
                 try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: body)) { response in
                     let error = try OpenAIRouteTests.error(response.body)
                     #expect(response.status == .badRequest, "\(body)")

@@ -30,8 +30,10 @@ import Testing
     @Test func chatWholeAndAsLines() async throws {
         let app = Routes.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
-            let request = #"{"model": "scripted:latest", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "alpha beta gamma"}]"#
-            try await client.execute(uri: "/api/chat", method: .post, headers: .json, body: Routes.body(request + #", "stream": false}"#)) { response in
+            let request =
+                #"{"model": "scripted:latest", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "alpha beta gamma"}]"#
+            try await client.execute(uri: "/api/chat", method: .post, headers: .json, body: Routes.body(request + #", "stream": false}"#)) {
+                response in
                 #expect(response.status == .ok && response.headers[.contentType] == "application/json")
                 let body = try Routes.json(response.body)
                 #expect(body["model"] as? String == "scripted:latest", "the name as the client wrote it")
@@ -40,7 +42,8 @@ import Testing
                 #expect(message["role"] as? String == "assistant" && message["content"] as? String == "alpha beta gamma")
                 #expect(body["eval_count"] as? Int == 3 && (body["prompt_eval_count"] as? Int ?? 0) > 3)
                 let total = try #require(body["total_duration"] as? Int)
-                #expect(total > 0 && total >= (body["load_duration"] as? Int ?? .max), "durations in nanoseconds, the load within the total")
+                #expect(
+                    total > 0 && total >= (body["load_duration"] as? Int ?? .max), "durations in nanoseconds, the load within the total")
                 #expect((body["created_at"] as? String)?.hasSuffix("Z") == true)
             }
             // Streaming is ollama's default.
@@ -55,13 +58,15 @@ import Testing
                 #expect(last["done"] as? Bool == true && last["done_reason"] as? String == "stop" && last["eval_count"] as? Int == 3)
             }
             // num_predict bounds the answer; a stop sequence ends it.
-            let bounded = #"{"model": "scripted", "stream": false, "options": {"num_predict": 2, "temperature": 0, "seed": 7}, "messages": [{"role": "user", "content": "one two three"}]}"#
+            let bounded =
+                #"{"model": "scripted", "stream": false, "options": {"num_predict": 2, "temperature": 0, "seed": 7}, "messages": [{"role": "user", "content": "one two three"}]}"#
             try await client.execute(uri: "/api/chat", method: .post, headers: .json, body: Routes.body(bounded)) { response in
                 let body = try Routes.json(response.body)
                 #expect(body["done_reason"] as? String == "length" && body["eval_count"] as? Int == 2)
                 #expect((body["message"] as? [String: Any])?["content"] as? String == "one two")
             }
-            let stopped = #"{"model": "scripted", "stream": false, "options": {"stop": [" two"]}, "messages": [{"role": "user", "content": "one two three"}]}"#
+            let stopped =
+                #"{"model": "scripted", "stream": false, "options": {"stop": [" two"]}, "messages": [{"role": "user", "content": "one two three"}]}"#
             try await client.execute(uri: "/api/chat", method: .post, headers: .json, body: Routes.body(stopped)) { response in
                 let body = try Routes.json(response.body)
                 #expect((body["message"] as? [String: Any])?["content"] as? String == "one")
@@ -75,7 +80,8 @@ import Testing
             // curl -d labels its body as a form; ollama's examples post that way.
             let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
             let request = #"{"model": "scripted", "prompt": "red green", "system": "Answer.", "stream": false}"#
-            let templated = try await client.execute(uri: "/api/generate", method: .post, headers: form, body: Routes.body(request)) { response in
+            let templated = try await client.execute(uri: "/api/generate", method: .post, headers: form, body: Routes.body(request)) {
+                response in
                 #expect(response.status == .ok)
                 let body = try Routes.json(response.body)
                 #expect(body["response"] as? String == "red green" && body["done"] as? Bool == true && body["message"] == nil)
@@ -86,7 +92,9 @@ import Testing
                 let body = try Routes.json(response.body)
                 #expect(response.status == .ok && body["response"] is String && body["done_reason"] is String)
                 let tokens = try #require(body["prompt_eval_count"] as? Int)
-                #expect(tokens < templated - 2, "the prompt verbatim, without the chat template or the system prompt: \(tokens) vs \(templated)")
+                #expect(
+                    tokens < templated - 2, "the prompt verbatim, without the chat template or the system prompt: \(tokens) vs \(templated)"
+                )
             }
             let streamed = #"{"model": "scripted", "prompt": "red green blue"}"#
             try await client.execute(uri: "/api/generate", method: .post, headers: .json, body: Routes.body(streamed)) { response in
@@ -107,11 +115,13 @@ import Testing
 
     @Test func toolCallsWholeStreamedAndAnswered() async throws {
         let app = Routes.server(try scriptedRuntime()).checkedApplication()
-        let tools = #""tools": [{"type": "function", "function": {"name": "get_weather", "description": "The weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]"#
+        let tools =
+            #""tools": [{"type": "function", "function": {"name": "get_weather", "description": "The weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]"#
         let call = #"{\"tool_calls\":[{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"}}]}"#
         let request = #"{"model": "scripted", \#(tools), "messages": [{"role": "user", "content": "\#(call)"}]"#
         try await app.test(.router) { client in
-            try await client.execute(uri: "/api/chat", method: .post, headers: .json, body: Routes.body(request + #", "stream": false}"#)) { response in
+            try await client.execute(uri: "/api/chat", method: .post, headers: .json, body: Routes.body(request + #", "stream": false}"#)) {
+                response in
                 let body = try Routes.json(response.body)
                 #expect(body["done_reason"] as? String == "stop")
                 let message = try #require(body["message"] as? [String: Any])
@@ -131,15 +141,17 @@ import Testing
                 #expect(lines.last?["done"] as? Bool == true)
             }
             // The result goes back as a tool message naming the tool; ollama's clients send calls without ids.
-            let answered = #"{"model": "scripted", "stream": false, \#(tools), "messages": [{"role": "user", "content": "Weather?"}, "# +
-                #"{"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "Oslo"}}}]}, "# +
-                #"{"role": "tool", "tool_name": "get_weather", "content": "18 C"}]}"#
+            let answered =
+                #"{"model": "scripted", "stream": false, \#(tools), "messages": [{"role": "user", "content": "Weather?"}, "#
+                + #"{"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "Oslo"}}}]}, "#
+                + #"{"role": "tool", "tool_name": "get_weather", "content": "18 C"}]}"#
             try await client.execute(uri: "/api/chat", method: .post, headers: .json, body: Routes.body(answered)) { response in
                 #expect(response.status == .ok)
                 let body = try Routes.json(response.body)
                 #expect((body["message"] as? [String: Any])?["content"] as? String == "Result of the tool get_weather: 18 C")
             }
-            let orphan = #"{"model": "scripted", "messages": [{"role": "user", "content": "Weather?"}, {"role": "tool", "tool_name": "get_weather", "content": "18 C"}]}"#
+            let orphan =
+                #"{"model": "scripted", "messages": [{"role": "user", "content": "Weather?"}, {"role": "tool", "tool_name": "get_weather", "content": "18 C"}]}"#
             try await client.execute(uri: "/api/chat", method: .post, headers: .json, body: Routes.body(orphan)) { response in
                 let message = try Self.error(response.body)
                 #expect(response.status == .badRequest && message.contains("tool_calls"))
@@ -150,21 +162,32 @@ import Testing
     @Test func aRequestWithoutAPromptLoadsOrUnloads() async throws {
         let app = Routes.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/api/chat", method: .post, headers: .json, body: Routes.body(#"{"model": "scripted", "messages": [], "keep_alive": "1m"}"#)) { response in
+            try await client.execute(
+                uri: "/api/chat", method: .post, headers: .json,
+                body: Routes.body(#"{"model": "scripted", "messages": [], "keep_alive": "1m"}"#)
+            ) { response in
                 let lines = try Self.lines(response.body)
                 #expect(lines.count == 1 && lines.first?["done_reason"] as? String == "load" && lines.first?["done"] as? Bool == true)
             }
             try await client.execute(uri: "/api/ps", method: .get) { response in
                 let models = try #require(try Routes.json(response.body)["models"] as? [[String: Any]])
-                #expect(models.count == 1 && models.first?["name"] as? String == "scripted:latest" && models.first?["model"] as? String == "scripted:latest")
-                #expect(models.first?["expires_at"] is String && (models.first?["size"] as? Int ?? 0) > 0 && models.first?["size_vram"] as? Int == 0)
+                #expect(
+                    models.count == 1 && models.first?["name"] as? String == "scripted:latest"
+                        && models.first?["model"] as? String == "scripted:latest")
+                #expect(
+                    models.first?["expires_at"] is String && (models.first?["size"] as? Int ?? 0) > 0
+                        && models.first?["size_vram"] as? Int == 0)
                 #expect((models.first?["details"] as? [String: Any])?["format"] as? String == "gguf")
             }
             try await client.execute(uri: "/api/models/loaded", method: .get) { response in
                 let models = try #require(try Routes.json(response.body)["models"] as? [[String: Any]])
-                #expect(models.first?["modelId"] as? String == "scripted", "RunAnywhere's own list, in its own shape, moved off ollama's path")
+                #expect(
+                    models.first?["modelId"] as? String == "scripted", "RunAnywhere's own list, in its own shape, moved off ollama's path")
             }
-            try await client.execute(uri: "/api/generate", method: .post, headers: .json, body: Routes.body(#"{"model": "scripted", "keep_alive": 0, "stream": false}"#)) { response in
+            try await client.execute(
+                uri: "/api/generate", method: .post, headers: .json,
+                body: Routes.body(#"{"model": "scripted", "keep_alive": 0, "stream": false}"#)
+            ) { response in
                 let body = try Routes.json(response.body)
                 #expect(body["done_reason"] as? String == "unload")
             }
@@ -188,20 +211,29 @@ import Testing
                 let entry = try #require(models.first { $0["name"] as? String == "scripted:latest" })
                 #expect((entry["digest"] as? String)?.count == 64 && (entry["size"] as? Int ?? 0) > 0 && entry["modified_at"] is String)
                 let details = try #require(entry["details"] as? [String: Any])
-                #expect(details["family"] as? String == "llama" && details["families"] as? [String] == ["llama"] && details["format"] as? String == "gguf")
+                #expect(
+                    details["family"] as? String == "llama" && details["families"] as? [String] == ["llama"]
+                        && details["format"] as? String == "gguf")
             }
-            try await client.execute(uri: "/api/show", method: .post, headers: .json, body: Routes.body(#"{"model": "scripted:latest"}"#)) { response in
+            try await client.execute(uri: "/api/show", method: .post, headers: .json, body: Routes.body(#"{"model": "scripted:latest"}"#)) {
+                response in
                 let body = try Routes.json(response.body)
                 #expect(body["capabilities"] as? [String] == ["completion", "tools"])
                 #expect((body["model_info"] as? [String: Any])?["general.architecture"] as? String == "llama")
-                #expect((body["modelfile"] as? String)?.contains("FROM ") == true && (body["parameters"] as? String)?.contains("num_ctx") == true)
+                #expect(
+                    (body["modelfile"] as? String)?.contains("FROM ") == true
+                        && (body["parameters"] as? String)?.contains("num_ctx") == true)
             }
-            try await client.execute(uri: "/api/show", method: .post, headers: .json, body: Routes.body(#"{"model": "nope"}"#)) { response in
+            try await client.execute(uri: "/api/show", method: .post, headers: .json, body: Routes.body(#"{"model": "nope"}"#)) {
+                response in
                 let message = try Self.error(response.body)
                 #expect(response.status == .notFound && message == "model 'nope' not found")
             }
-            try await client.execute(uri: "/api/delete", method: .delete, headers: .json, body: Routes.body(#"{"model": "other"}"#)) { #expect($0.status == .ok) }
-            try await client.execute(uri: "/api/delete", method: .delete, headers: .json, body: Routes.body(#"{"model": "other"}"#)) { response in
+            try await client.execute(uri: "/api/delete", method: .delete, headers: .json, body: Routes.body(#"{"model": "other"}"#)) {
+                #expect($0.status == .ok)
+            }
+            try await client.execute(uri: "/api/delete", method: .delete, headers: .json, body: Routes.body(#"{"model": "other"}"#)) {
+                response in
                 let message = try Self.error(response.body)
                 #expect(response.status == .notFound && message.contains("not found"))
             }
@@ -209,11 +241,16 @@ import Testing
                 let models = try #require(try Routes.json(response.body)["models"] as? [[String: Any]])
                 #expect(models.compactMap { $0["name"] as? String } == ["scripted:latest"], "the deleted model is gone")
             }
-            try await client.execute(uri: "/api/pull", method: .post, headers: .json, body: Routes.body(#"{"model": "scripted"}"#)) { response in
+            try await client.execute(uri: "/api/pull", method: .post, headers: .json, body: Routes.body(#"{"model": "scripted"}"#)) {
+                response in
                 let lines = try Self.lines(response.body)
-                #expect(lines.first?["status"] as? String == "pulling manifest" && lines.last?["status"] as? String == "success", "installed: nothing to download")
+                #expect(
+                    lines.first?["status"] as? String == "pulling manifest" && lines.last?["status"] as? String == "success",
+                    "installed: nothing to download")
             }
-            try await client.execute(uri: "/api/pull", method: .post, headers: .json, body: Routes.body(#"{"model": "nope", "stream": false}"#)) { response in
+            try await client.execute(
+                uri: "/api/pull", method: .post, headers: .json, body: Routes.body(#"{"model": "nope", "stream": false}"#)
+            ) { response in
                 let message = try Self.error(response.body)
                 #expect(response.status == .notFound && message.contains("nope"))
             }
@@ -223,13 +260,19 @@ import Testing
     @Test(arguments: [
         (#"{"model": "nope", "messages": [{"role": "user", "content": "x"}]}"#, 404, "nope"),
         (#"{"model": "scripted", "messages": [{"role": "user", "content": "x"}], "options": {"num_predict": 0}}"#, 400, "num_predict"),
-        (#"{"model": "scripted", "messages": [{"role": "user", "content": "x"}], "options": {"temperature": "hot"}}"#, 400, "options.temperature"),
+        (
+            #"{"model": "scripted", "messages": [{"role": "user", "content": "x"}], "options": {"temperature": "hot"}}"#, 400,
+            "options.temperature"
+        ),
         (#"{"model": "scripted", "messages": [{"role": "user", "content": "x"}], "think": true}"#, 400, "does not support thinking"),
         (#"{"model": "scripted", "messages": [{"role": "user", "content": "x"}], "think": "max"}"#, 400, "think"),
         (#"{"model": "scripted", "messages": [{"role": "user", "content": "x"}], "format": "xml"}"#, 400, "format"),
         (#"{"model": "scripted", "messages": [{"role": "user", "content": "x"}], "keep_alive": "soon"}"#, 400, "keep_alive"),
         (#"{"model": "scripted", "messages": [{"role": "critic", "content": "x"}]}"#, 400, "critic"),
-        (#"{"model": "scripted", "messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}]}"#, 400, "last message"),
+        (
+            #"{"model": "scripted", "messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}]}"#, 400,
+            "last message"
+        ),
         (#"{"messages": [{"role": "user", "content": "x"}]}"#, 400, "model"),
     ])
     func badRequestsGetOllamasErrors(body: String, status: Int, mention: String) async throws {
@@ -247,7 +290,9 @@ import Testing
     func embedTakesTextsOnlyAndSaysSoInItsOwnTerms(input: String) async throws {
         let app = Routes.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/api/embed", method: .post, headers: .json, body: Routes.body(#"{"model": "scripted", "input": \#(input)}"#)) { response in
+            try await client.execute(
+                uri: "/api/embed", method: .post, headers: .json, body: Routes.body(#"{"model": "scripted", "input": \#(input)}"#)
+            ) { response in
                 let message = try Self.error(response.body)
                 #expect(response.status == .badRequest && message.contains("input must be a string or an array of strings"), "\(message)")
                 #expect(!message.contains("OpenAI"), "ollama's route speaks of nobody else's tokenizer: \(message)")
@@ -263,8 +308,12 @@ import Testing
                 #expect(response.status == .unauthorized && !message.isEmpty)
             }
             try await client.execute(uri: "/api/tags", method: .get, headers: [.authorization: "Bearer k-1"]) { #expect($0.status == .ok) }
-            let page: HTTPFields = [.authorization: "Bearer k-1", .origin: "https://evil.example", .contentType: "application/x-www-form-urlencoded"]
-            try await client.execute(uri: "/api/generate", method: .post, headers: page, body: Routes.body(#"{"model": "scripted", "prompt": "x"}"#)) { response in
+            let page: HTTPFields = [
+                .authorization: "Bearer k-1", .origin: "https://evil.example", .contentType: "application/x-www-form-urlencoded",
+            ]
+            try await client.execute(
+                uri: "/api/generate", method: .post, headers: page, body: Routes.body(#"{"model": "scripted", "prompt": "x"}"#)
+            ) { response in
                 #expect(response.status == .forbidden, "a form from another site's page is refused before it is read")
             }
         }

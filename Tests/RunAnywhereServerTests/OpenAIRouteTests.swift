@@ -9,10 +9,15 @@ import Testing
 
 /// Every OpenAI route, status and error shape, in process, against the scripted engine.
 @Suite struct OpenAIRouteTests {
-    static func server(_ runtime: RunAnywhereRuntime, apiKey: String? = nil, cors: [String] = [], maxBody: Int = 1 << 20) -> RunAnywhereServer {
-        RunAnywhereServer(runtime: runtime, configuration: ServerConfiguration(
-            port: 0, apiKey: apiKey, corsOrigins: cors, maxBodySize: maxBody, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        ))
+    static func server(_ runtime: RunAnywhereRuntime, apiKey: String? = nil, cors: [String] = [], maxBody: Int = 1 << 20)
+        -> RunAnywhereServer
+    {
+        RunAnywhereServer(
+            runtime: runtime,
+            configuration: ServerConfiguration(
+                port: 0, apiKey: apiKey, corsOrigins: cors, maxBodySize: maxBody,
+                logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+            ))
     }
 
     static func json(_ buffer: ByteBuffer) throws -> [String: Any] {
@@ -46,8 +51,10 @@ import Testing
                 #expect(body["object"] as? String == "list")
                 let models = try #require(body["data"] as? [[String: Any]])
                 #expect(models.allSatisfy { $0["object"] as? String == "model" && $0["owned_by"] as? String == "runanywhere" })
-                let listed = Dictionary(models.map { ($0["id"] as? String ?? "", $0["category"] as? String ?? "") }, uniquingKeysWith: { first, _ in first })
-                #expect(listed["scripted"] == "language" && listed["embedder"] == "embedding" && listed["reranker"] == "reranking", "\(listed)")
+                let listed = Dictionary(
+                    models.map { ($0["id"] as? String ?? "", $0["category"] as? String ?? "") }, uniquingKeysWith: { first, _ in first })
+                #expect(
+                    listed["scripted"] == "language" && listed["embedder"] == "embedding" && listed["reranker"] == "reranking", "\(listed)")
                 #expect(listed["vad"] == nil, "a model no /v1 route takes is not listed")
             }
             for id in ["scripted", "embedder", "reranker"] {
@@ -75,7 +82,8 @@ import Testing
     @Test func chatCompletionWholeAndCutShort() async throws {
         let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
-            let request = #"{"model": "scripted", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": [{"type": "text", "text": "one two three"}]}]}"#
+            let request =
+                #"{"model": "scripted", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": [{"type": "text", "text": "one two three"}]}]}"#
             try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/json")
@@ -112,12 +120,17 @@ import Testing
         let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             func promptTokens(_ messages: String) async throws -> Int {
-                try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(#"{"model": "scripted", "messages": \#(messages)}"#)) { response in
+                try await client.execute(
+                    uri: "/v1/chat/completions", method: .post, headers: .json,
+                    body: Self.body(#"{"model": "scripted", "messages": \#(messages)}"#)
+                ) { response in
                     try #require(Self.json(response.body)["usage"] as? [String: Any])["prompt_tokens"] as? Int ?? 0
                 }
             }
             let alone = try await promptTokens(#"[{"role": "user", "content": "four"}]"#)
-            let after = try await promptTokens(#"[{"role": "user", "content": "one two three"}, {"role": "assistant", "content": "yes"}, {"role": "user", "content": "four"}]"#)
+            let after = try await promptTokens(
+                #"[{"role": "user", "content": "one two three"}, {"role": "assistant", "content": "yes"}, {"role": "user", "content": "four"}]"#
+            )
             #expect(after == alone + 6, "the earlier turns' words are in the prompt: \(after) vs \(alone)")
         }
     }
@@ -125,13 +138,16 @@ import Testing
     @Test func chatCompletionStreamsServerSentEvents() async throws {
         let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
-            let request = #"{"model": "scripted", "stream": true, "stream_options": {"include_usage": true}, "messages": [{"role": "user", "content": "alpha beta"}]}"#
+            let request =
+                #"{"model": "scripted", "stream": true, "stream_options": {"include_usage": true}, "messages": [{"role": "user", "content": "alpha beta"}]}"#
             try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/event-stream")
                 let events = ServerSentEvents.data(in: String(buffer: response.body))
                 #expect(events.last == "[DONE]")
-                let chunks = try events.dropLast().map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+                let chunks = try events.dropLast().map {
+                    try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+                }
                 #expect(chunks.allSatisfy { $0["object"] as? String == "chat.completion.chunk" })
                 #expect(Set(chunks.compactMap { $0["id"] as? String }).count == 1, "every chunk has the completion's id")
                 let deltas = chunks.compactMap { ($0["choices"] as? [[String: Any]])?.first?["delta"] as? [String: Any] }
@@ -151,23 +167,31 @@ import Testing
     /// results sent back.
     @Test func chatCompletionToolCallsWholeStreamedAndAnswered() async throws {
         let app = Self.server(try scriptedRuntime()).checkedApplication()
-        let tools = #""tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]"#
+        let tools =
+            #""tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]"#
         let call = #"{\"tool_calls\":[{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"}}]}"#
         let request = #"{"model": "scripted", \#(tools), "messages": [{"role": "user", "content": "\#(call)"}]"#
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request + "}")) { response in
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request + "}")) {
+                response in
                 let choice = try #require((try Self.json(response.body)["choices"] as? [[String: Any]])?.first)
                 #expect(choice["finish_reason"] as? String == "tool_calls")
                 let message = try #require(choice["message"] as? [String: Any])
                 #expect(message["content"] is NSNull, "content is null beside the calls")
                 let calls = try #require(message["tool_calls"] as? [[String: Any]])
                 let function = try #require(calls.first?["function"] as? [String: Any])
-                #expect(calls.count == 1 && calls.first?["type"] as? String == "function" && (calls.first?["id"] as? String)?.hasPrefix("call_") == true)
+                #expect(
+                    calls.count == 1 && calls.first?["type"] as? String == "function"
+                        && (calls.first?["id"] as? String)?.hasPrefix("call_") == true)
                 #expect(function["name"] as? String == "get_weather" && function["arguments"] as? String == #"{"city":"Oslo"}"#)
             }
-            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request + #", "stream": true}"#)) { response in
+            try await client.execute(
+                uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request + #", "stream": true}"#)
+            ) { response in
                 let events = ServerSentEvents.data(in: String(buffer: response.body))
-                let chunks = try events.dropLast().map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+                let chunks = try events.dropLast().map {
+                    try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+                }
                 let choices = chunks.compactMap { ($0["choices"] as? [[String: Any]])?.first }
                 let deltas = choices.compactMap { $0["delta"] as? [String: Any] }
                 #expect(deltas.compactMap { $0["content"] as? String }.joined().isEmpty, "the call's text is not streamed as content")
@@ -178,9 +202,10 @@ import Testing
                 #expect(choices.compactMap { $0["finish_reason"] as? String } == ["tool_calls"])
             }
             // The result goes back as a tool message, which the model reads as a turn of its own.
-            let answered = #"{"model": "scripted", \#(tools), "messages": [{"role": "user", "content": "Weather?"}, "# +
-                #"{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Oslo\"}"}}]}, "# +
-                #"{"role": "tool", "tool_call_id": "call_1", "content": "18 C"}]}"#
+            let answered =
+                #"{"model": "scripted", \#(tools), "messages": [{"role": "user", "content": "Weather?"}, "#
+                + #"{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Oslo\"}"}}]}, "#
+                + #"{"role": "tool", "tool_call_id": "call_1", "content": "18 C"}]}"#
             try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(answered)) { response in
                 let choice = try #require((try Self.json(response.body)["choices"] as? [[String: Any]])?.first)
                 #expect((choice["message"] as? [String: Any])?["content"] as? String == "Result of the tool get_weather: 18 C")
@@ -192,17 +217,25 @@ import Testing
     @Test func completionsWholeAndStreamed() async throws {
         let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/completions", method: .post, headers: .json, body: Self.body(#"{"model": "scripted", "prompt": "red green blue", "max_tokens": 5}"#)) { response in
+            try await client.execute(
+                uri: "/v1/completions", method: .post, headers: .json,
+                body: Self.body(#"{"model": "scripted", "prompt": "red green blue", "max_tokens": 5}"#)
+            ) { response in
                 let body = try Self.json(response.body)
                 #expect(body["object"] as? String == "text_completion")
                 let choice = try #require((body["choices"] as? [[String: Any]])?.first)
                 #expect(choice["text"] as? String == "red green blue", "the prompt is read as is, without a chat template")
                 #expect(choice["finish_reason"] as? String == "stop")
             }
-            try await client.execute(uri: "/v1/completions", method: .post, headers: .json, body: Self.body(#"{"model": "scripted", "prompt": ["red green blue"], "stream": true, "max_tokens": 2}"#)) { response in
+            try await client.execute(
+                uri: "/v1/completions", method: .post, headers: .json,
+                body: Self.body(#"{"model": "scripted", "prompt": ["red green blue"], "stream": true, "max_tokens": 2}"#)
+            ) { response in
                 let events = ServerSentEvents.data(in: String(buffer: response.body))
                 #expect(events.last == "[DONE]")
-                let chunks = try events.dropLast().map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+                let chunks = try events.dropLast().map {
+                    try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+                }
                 let choices = chunks.compactMap { ($0["choices"] as? [[String: Any]])?.first }
                 #expect(choices.compactMap { $0["text"] as? String }.joined() == "red green")
                 #expect(choices.compactMap { $0["finish_reason"] as? String } == ["length"])
@@ -218,7 +251,10 @@ import Testing
         (#"{"model": "scripted", "messages": []}"#, 400, "messages", nil),
         (#"{"model": "scripted", "messages": [{"role": "assistant", "content": "hi"}]}"#, 400, "messages", nil),
         (#"{"model": "scripted", "messages": [{"role": "robot", "content": "hi"}]}"#, 400, "messages", nil),
-        (#"{"model": "scripted", "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]}]}"#, 400, "messages", nil),
+        (
+            #"{"model": "scripted", "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]}]}"#, 400,
+            "messages", nil
+        ),
         (#"{"model": "scripted", "n": 2, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "n", nil),
         (#"{"model": "scripted", "max_tokens": 0, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "max_tokens", nil),
         (#"{"model": "scripted", "seed": -1, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "seed", nil),
@@ -228,12 +264,27 @@ import Testing
         (#"{"model": "nope", "messages": [{"role": "user", "content": "hi"}]}"#, 404, "model", "model_not_found"),
         (#"{"model": "../../etc/passwd", "messages": [{"role": "user", "content": "hi"}]}"#, 400, nil, nil),
         (#"{"model": "scripted", "tool_choice": "sometimes", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "tool_choice", nil),
-        (#"{"model": "scripted", "tools": [{"type": "function", "function": {"name": "a b"}}], "messages": [{"role": "user", "content": "hi"}]}"#, 400, "tools", nil),
-        (#"{"model": "scripted", "tools": [{"type": "retrieval", "function": {"name": "a"}}], "messages": [{"role": "user", "content": "hi"}]}"#, 400, "tools", nil),
+        (
+            #"{"model": "scripted", "tools": [{"type": "function", "function": {"name": "a b"}}], "messages": [{"role": "user", "content": "hi"}]}"#,
+            400, "tools", nil
+        ),
+        (
+            #"{"model": "scripted", "tools": [{"type": "retrieval", "function": {"name": "a"}}], "messages": [{"role": "user", "content": "hi"}]}"#,
+            400, "tools", nil
+        ),
         (#"{"model": "scripted", "tool_choice": "required", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "tools", nil),
-        (#"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}"#, 400, "messages", nil),
-        (#"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "[1"}}]}, {"role": "tool", "tool_call_id": "c", "content": "1"}]}"#, 400, "messages", nil),
-        (#"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yes"}, {"role": "tool", "tool_call_id": "c", "content": "1"}]}"#, 400, nil, nil),
+        (
+            #"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}"#,
+            400, "messages", nil
+        ),
+        (
+            #"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "[1"}}]}, {"role": "tool", "tool_call_id": "c", "content": "1"}]}"#,
+            400, "messages", nil
+        ),
+        (
+            #"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yes"}, {"role": "tool", "tool_call_id": "c", "content": "1"}]}"#,
+            400, nil, nil
+        ),
     ])
     func badChatRequestsGetOpenAIErrors(body: String, status: Int, param: String?, code: String?) async throws {
         let app = Self.server(try scriptedRuntime()).checkedApplication()
@@ -257,7 +308,9 @@ import Testing
                 #expect((body["models"] as? [Any])?.isEmpty == true)
             }
             let request = #"{"model": "scripted", "keep_alive": "1m", "messages": [{"role": "user", "content": "hi"}]}"#
-            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) {
+                #expect($0.status == .ok)
+            }
             try await client.execute(uri: "/api/models/loaded", method: .get) { response in
                 let body = try Self.json(response.body)
                 let model = try #require((body["models"] as? [[String: Any]])?.first)
@@ -275,7 +328,9 @@ import Testing
         let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             let request = #"{"model": "scripted", "messages": [{"role": "user", "content": "one two three"}]}"#
-            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) {
+                #expect($0.status == .ok)
+            }
             try await client.execute(uri: "/v1/models/nope", method: .get) { #expect($0.status == .notFound) }
             // The generation reaches the metrics through the event bus, a moment after its response.
             var text = ""
@@ -315,8 +370,12 @@ import Testing
                 let error = try Self.error(response.body)
                 #expect(error["code"] as? String == "invalid_api_key")
             }
-            try await client.execute(uri: "/v1/models", method: .get, headers: [.authorization: "Bearer wrong"]) { #expect($0.status == .unauthorized) }
-            try await client.execute(uri: "/v1/models", method: .get, headers: [.authorization: "Bearer s3cret"]) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/v1/models", method: .get, headers: [.authorization: "Bearer wrong"]) {
+                #expect($0.status == .unauthorized)
+            }
+            try await client.execute(uri: "/v1/models", method: .get, headers: [.authorization: "Bearer s3cret"]) {
+                #expect($0.status == .ok)
+            }
         }
     }
 

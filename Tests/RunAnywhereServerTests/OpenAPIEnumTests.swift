@@ -46,7 +46,9 @@ import Testing
         // BenchmarkRunStatus has no allCases: the switch stops compiling when a case is added.
         let statuses: [BenchmarkRunStatus] = [.running, .completed, .failed, .cancelled, .interrupted]
         for status in statuses {
-            switch status { case .running, .completed, .failed, .cancelled, .interrupted: break }
+            switch status {
+            case .running, .completed, .failed, .cancelled, .interrupted: break
+            }
         }
         #expect(schema("BenchmarkRunStatus") == statuses.map(\.rawValue))
         let modelInfo = ["components", "schemas", "ModelInfo", "properties"]
@@ -57,11 +59,14 @@ import Testing
         #expect(inModelInfo("artifactType", "properties", "archiveType", "enum") == ArchiveType.allCases.map(\.rawValue))
         let sources: [ModelSource] = [.remote, .local]
         for source in sources {
-            switch source { case .remote, .local: break }
+            switch source {
+            case .remote, .local: break
+            }
         }
         #expect(inModelInfo("source", "enum") == sources.map(\.rawValue))
-        #expect(listed("components", "schemas", "ModelSourceCheck", "properties", "problems", "items", "properties", "field", "enum")
-            == [ModelSourceField.url, .framework, .id, .sha256].map(\.rawValue))
+        #expect(
+            listed("components", "schemas", "ModelSourceCheck", "properties", "problems", "items", "properties", "field", "enum")
+                == [ModelSourceField.url, .framework, .id, .sha256].map(\.rawValue))
     }
 
     @Test func everyReferenceResolves() async throws {
@@ -79,8 +84,9 @@ import Testing
         #expect(!references.isEmpty)
         for reference in references.sorted() {
             let path = reference.split(separator: "/").dropFirst().map(String.init)
-            #expect(reference.hasPrefix("#/") && path.reduce(document as Any?) { node, key in (node as? [String: Any])?[key] } != nil,
-                    "\(reference) names nothing in the document")
+            #expect(
+                reference.hasPrefix("#/") && path.reduce(document as Any?) { node, key in (node as? [String: Any])?[key] } != nil,
+                "\(reference) names nothing in the document")
         }
     }
 

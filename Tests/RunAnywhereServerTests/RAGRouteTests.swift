@@ -15,7 +15,11 @@ import Testing
 /// every refused upload leaving the collection as it was. Not on a socket: Hummingbird's live
 /// test client gives up after 20 silent seconds, and an upload that embeds on a busy 2-core
 /// machine can take longer (the official clients test the socket against `runanywhere serve`).
-@Suite(.inProcessLane, .serialized, .enabled(if: TestEnvironment.engineInstalled && TestEnvironment.embeddingModelFile != nil, "needs llama.cpp and the default models: run scripts/setup --tests"))
+@Suite(
+    .inProcessLane, .serialized,
+    .enabled(
+        if: TestEnvironment.engineInstalled && TestEnvironment.embeddingModelFile != nil,
+        "needs llama.cpp and the default models: run scripts/setup --tests"))
 struct RAGRouteTests {
     static let boundary = "----runanywhere-rag-boundary"
     static let upload: HTTPFields = [.contentType: "multipart/form-data; boundary=\(boundary)"]
@@ -23,9 +27,14 @@ struct RAGRouteTests {
     /// A multipart body of `files` (name, bytes) as `files[]`, and `fields`.
     static func form(_ files: [(String, Data)], fields: [String: String] = [:]) -> ByteBuffer {
         var body = Data()
-        for (name, value) in fields { body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)) }
+        for (name, value) in fields {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))
+        }
         for (name, bytes) in files {
-            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"\(name)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8))
+            body.append(
+                Data(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"\(name)\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                        .utf8))
             body.append(bytes)
             body.append(Data("\r\n".utf8))
         }
@@ -34,9 +43,12 @@ struct RAGRouteTests {
     }
 
     static let cats = Data("# Cats\n\nA group of cats is called a clowder. Cats sleep for twelve to sixteen hours a day.".utf8)
-    static let volcano = Data("<!doctype html><html><body><h1>Volcanoes</h1><p>Mount Etna in Sicily is the most active volcano in Europe.</p></body></html>".utf8)
+    static let volcano = Data(
+        "<!doctype html><html><body><h1>Volcanoes</h1><p>Mount Etna in Sicily is the most active volcano in Europe.</p></body></html>".utf8)
     /// A two-page PDF (generated: ``PDFFixture``), read with Poppler.
-    static let kilauea = PDFFixture.document(pages: [["Kilauea", "Kilauea in Hawaii erupted without a break from 1983 to 2018."], ["Its lava reached the sea."]])
+    static let kilauea = PDFFixture.document(pages: [
+        ["Kilauea", "Kilauea in Hawaii erupted without a break from 1983 to 2018."], ["Its lava reached the sea."],
+    ])
 
     /// A server over the models in `models` (by default the installed ones), 1 thread, its
     /// data in a new folder; `setUp` prepares its runtime first.
@@ -44,16 +56,19 @@ struct RAGRouteTests {
         models: URL = TestEnvironment.installedModelsDirectory, setUp: (RunAnywhereRuntime) throws -> Void = { _ in },
         _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
-        let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
-            modelsDirectory: models, dataDirectory: try TestEnvironment.temporaryDirectory("rag-routes").appendingPathComponent("data")
-        ))
+        let runtime = RunAnywhereRuntime(
+            configuration: RuntimeConfiguration(
+                modelsDirectory: models, dataDirectory: try TestEnvironment.temporaryDirectory("rag-routes").appendingPathComponent("data")
+            ))
         runtime.frameworks.register(LlamaCppAdapter())
         runtime.frameworks.register(pdfReader: PopplerPDFReader())
         try setUp(runtime)
-        let server = RunAnywhereServer(runtime: runtime, configuration: ServerConfiguration(
-            port: 0, threads: 1, loadOptions: ModelLoadOptions(contextLength: 1024, threads: 1, flashAttention: .disabled),
-            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        ))
+        let server = RunAnywhereServer(
+            runtime: runtime,
+            configuration: ServerConfiguration(
+                port: 0, threads: 1, loadOptions: ModelLoadOptions(contextLength: 1024, threads: 1, flashAttention: .disabled),
+                logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+            ))
         try await server.checkedApplication().test(.router) { client in try await body(client) }
         await runtime.unloadAllModels()
     }
@@ -70,24 +85,32 @@ struct RAGRouteTests {
 
     @Test func uploadsAreListedAskedWithNumberedSourcesOpenedAndRemoved() async throws {
         try await Self.withServer { client in
-            try await client.execute(uri: "/api/rag/collections/notes/documents", method: .post, headers: Self.upload,
-                                     body: Self.form([("cats.md", Self.cats), ("../etna.html", Self.volcano), ("kilauea.pdf", Self.kilauea)])) { response in
+            try await client.execute(
+                uri: "/api/rag/collections/notes/documents", method: .post, headers: Self.upload,
+                body: Self.form([("cats.md", Self.cats), ("../etna.html", Self.volcano), ("kilauea.pdf", Self.kilauea)])
+            ) { response in
                 #expect(response.status == .created)
                 let report = try OpenAIRouteTests.json(response.body)
                 #expect(report["embeddingModelId"] as? String == RunAnywhere.defaultEmbeddingModelID)
                 let documents = try #require(report["documents"] as? [[String: Any]])
-                #expect(documents.map { $0["path"] as? String } == ["cats.md", "etna.html", "kilauea.pdf"], "stored by file name, without folders")
+                #expect(
+                    documents.map { $0["path"] as? String } == ["cats.md", "etna.html", "kilauea.pdf"],
+                    "stored by file name, without folders")
                 #expect(documents.map { $0["format"] as? String } == ["markdown", "html", "pdf"])
             }
             let (status, listing) = try await Self.get(client, "/api/rag/collections")
             let collection = try #require((listing["collections"] as? [[String: Any]])?.first)
             #expect(status == .ok && collection["name"] as? String == "notes" && collection["documentCount"] as? Int == 3)
-            #expect(collection["chunkCount"] as? Int == 3 && collection["embeddingModelId"] as? String == RunAnywhere.defaultEmbeddingModelID)
+            #expect(
+                collection["chunkCount"] as? Int == 3 && collection["embeddingModelId"] as? String == RunAnywhere.defaultEmbeddingModelID)
             #expect(try await Self.documents(client, "notes").map { $0["path"] as? String } == ["cats.md", "etna.html", "kilauea.pdf"])
 
             // Streamed: deltas, then `done` with the numbered sources, best first.
-            let question = ByteBuffer(string: #"{"question": "Which volcano is the most active in Europe?", "topK": 2, "maxTokens": 6, "temperature": 0}"#)
-            let sources = try await client.execute(uri: "/api/rag/collections/notes/questions", method: .post, headers: .json, body: question) { response in
+            let question = ByteBuffer(
+                string: #"{"question": "Which volcano is the most active in Europe?", "topK": 2, "maxTokens": 6, "temperature": 0}"#)
+            let sources = try await client.execute(
+                uri: "/api/rag/collections/notes/questions", method: .post, headers: .json, body: question
+            ) { response in
                 #expect(response.status == .ok && response.headers[.contentType] == "text/event-stream")
                 let events = try ModelCatalogRouteTests.events(response.body)
                 #expect(events.dropLast().allSatisfy { $0.name == "delta" } && events.last?.name == "done", "\(events.map(\.name))")
@@ -103,7 +126,9 @@ struct RAGRouteTests {
             // A source opens its passage.
             let ordinal = try #require(sources.first?["ordinal"] as? Int)
             let (found, passage) = try await Self.get(client, "/api/rag/collections/notes/passages?document=etna.html&ordinal=\(ordinal)")
-            #expect(found == .ok && passage["text"] as? String == sources.first?["text"] as? String && passage["documentPath"] as? String == "etna.html")
+            #expect(
+                found == .ok && passage["text"] as? String == sources.first?["text"] as? String
+                    && passage["documentPath"] as? String == "etna.html")
             #expect(passage["start"] as? Int == sources.first?["start"] as? Int && passage["end"] as? Int == sources.first?["end"] as? Int)
             #expect(try await Self.get(client, "/api/rag/collections/notes/passages?document=etna.html&ordinal=9").0 == .notFound)
             #expect(try await Self.get(client, "/api/rag/collections/notes/passages?document=nope.md&ordinal=0").0 == .notFound)
@@ -118,17 +143,23 @@ struct RAGRouteTests {
                 #expect(only["number"] as? Int == 1 && only["document"] as? String == "cats.md")
             }
             // The PDF's passage: its two pages' text, a blank line between them.
-            let fromPDF = ByteBuffer(string: #"{"question": "Which volcano in Hawaii erupted from 1983 to 2018?", "topK": 1, "maxTokens": 4, "stream": false}"#)
-            try await client.execute(uri: "/api/rag/collections/notes/questions", method: .post, headers: .json, body: fromPDF) { response in
+            let fromPDF = ByteBuffer(
+                string: #"{"question": "Which volcano in Hawaii erupted from 1983 to 2018?", "topK": 1, "maxTokens": 4, "stream": false}"#)
+            try await client.execute(uri: "/api/rag/collections/notes/questions", method: .post, headers: .json, body: fromPDF) {
+                response in
                 let only = try #require((try OpenAIRouteTests.json(response.body)["sources"] as? [[String: Any]])?.first)
                 #expect(only["document"] as? String == "kilauea.pdf", "\(only)")
                 let text = only["text"] as? String ?? ""
                 #expect(text.contains("erupted without a break from 1983 to 2018.\n\nIts lava reached the sea."), "\(text)")
             }
 
-            try await client.execute(uri: "/api/rag/collections/notes/documents?path=cats.md", method: .delete) { #expect($0.status == .noContent) }
+            try await client.execute(uri: "/api/rag/collections/notes/documents?path=cats.md", method: .delete) {
+                #expect($0.status == .noContent)
+            }
             #expect(try await Self.documents(client, "notes").map { $0["path"] as? String } == ["etna.html", "kilauea.pdf"])
-            try await client.execute(uri: "/api/rag/collections/notes/documents?path=cats.md", method: .delete) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/api/rag/collections/notes/documents?path=cats.md", method: .delete) {
+                #expect($0.status == .notFound)
+            }
             try await client.execute(uri: "/api/rag/collections/notes", method: .delete) { #expect($0.status == .noContent) }
             #expect((try await Self.get(client, "/api/rag/collections").1["collections"] as? [Any])?.isEmpty == true)
             #expect(try await Self.get(client, "/api/rag/collections/notes/documents").0 == .notFound)
@@ -139,13 +170,19 @@ struct RAGRouteTests {
     /// answer saved with its passages (its `grounding`), kept by a retry and in the export.
     @Test func aConversationAnswerFromDocumentsIsSavedWithItsSources() async throws {
         try await Self.withServer { client in
-            try await client.execute(uri: "/api/rag/collections/notes/documents", method: .post, headers: Self.upload,
-                                     body: Self.form([("cats.md", Self.cats), ("etna.html", Self.volcano)])) { #expect($0.status == .created) }
-            let id = try await client.execute(uri: "/api/conversations", method: .post, headers: .json, body: ByteBuffer(string: "{}")) { response in
+            try await client.execute(
+                uri: "/api/rag/collections/notes/documents", method: .post, headers: Self.upload,
+                body: Self.form([("cats.md", Self.cats), ("etna.html", Self.volcano)])
+            ) { #expect($0.status == .created) }
+            let id = try await client.execute(uri: "/api/conversations", method: .post, headers: .json, body: ByteBuffer(string: "{}")) {
+                response in
                 try #require(try OpenAIRouteTests.json(response.body)["id"] as? String)
             }
-            let ask = #"{"content": "Which volcano is the most active in Europe?", "model": "\#(RunAnywhere.defaultModelID)", "maxTokens": 6, "temperature": 0, "collection": "notes", "passages": 1, "reranker": "none"}"#
-            let streamed = try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: ask)) { response in
+            let ask =
+                #"{"content": "Which volcano is the most active in Europe?", "model": "\#(RunAnywhere.defaultModelID)", "maxTokens": 6, "temperature": 0, "collection": "notes", "passages": 1, "reranker": "none"}"#
+            let streamed = try await client.execute(
+                uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: ask)
+            ) { response in
                 #expect(response.status == .ok)
                 let events = try ModelCatalogRouteTests.events(response.body)
                 #expect(events.last?.name == "message", "\(events.map(\.name))")
@@ -154,31 +191,46 @@ struct RAGRouteTests {
             let grounding = try #require(streamed["grounding"] as? [String: Any])
             let sources = try #require(grounding["sources"] as? [[String: Any]])
             #expect(grounding["collection"] as? String == "notes" && sources.count == 1)
-            #expect(sources.first?["documentPath"] as? String == "etna.html" && (sources.first?["text"] as? String)?.contains("Etna") == true)
+            #expect(
+                sources.first?["documentPath"] as? String == "etna.html" && (sources.first?["text"] as? String)?.contains("Etna") == true)
             let (_, conversation) = try await Self.get(client, "/api/conversations/\(id)")
             let messages = try #require(conversation["messages"] as? [[String: Any]])
-            #expect(messages.first?["content"] as? String == "Which volcano is the most active in Europe?", "the question is saved as asked, not the prompt")
+            #expect(
+                messages.first?["content"] as? String == "Which volcano is the most active in Europe?",
+                "the question is saved as asked, not the prompt")
             #expect((messages.last?["grounding"] as? [String: Any])?["collection"] as? String == "notes")
             // A retry answers from the same passages.
             let retry = #"{"model": "\#(RunAnywhere.defaultModelID)", "maxTokens": 6, "temperature": 0}"#
-            let retried = try await client.execute(uri: "/api/conversations/\(id)/retry", method: .post, headers: .json, body: ByteBuffer(string: retry)) { response in
+            let retried = try await client.execute(
+                uri: "/api/conversations/\(id)/retry", method: .post, headers: .json, body: ByteBuffer(string: retry)
+            ) { response in
                 try #require(try ModelCatalogRouteTests.events(response.body).last?.data)
             }
-            #expect(((retried["grounding"] as? [String: Any])?["sources"] as? [[String: Any]])?.first?["documentPath"] as? String == "etna.html")
-            let markdown = try await client.execute(uri: "/api/conversations/\(id)/export?format=md", method: .get) { String(buffer: $0.body) }
+            #expect(
+                ((retried["grounding"] as? [String: Any])?["sources"] as? [[String: Any]])?.first?["documentPath"] as? String == "etna.html"
+            )
+            let markdown = try await client.execute(uri: "/api/conversations/\(id)/export?format=md", method: .get) {
+                String(buffer: $0.body)
+            }
             #expect(markdown.contains("Sources (notes):\n1. etna.html, passage 1"), "\(markdown)")
             // A plain message is not grounded; an unknown collection is a 404 and saves nothing.
             let plain = #"{"content": "Thanks", "model": "\#(RunAnywhere.defaultModelID)", "maxTokens": 3}"#
-            let answered = try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: plain)) { response in
+            let answered = try await client.execute(
+                uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: plain)
+            ) { response in
                 try #require(try ModelCatalogRouteTests.events(response.body).last?.data)
             }
             #expect(answered["grounding"] == nil)
             let unknown = #"{"content": "Hi", "model": "\#(RunAnywhere.defaultModelID)", "collection": "nope"}"#
-            try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: unknown)) { response in
+            try await client.execute(
+                uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: unknown)
+            ) { response in
                 #expect(response.status == .notFound)
             }
             let tooMany = #"{"content": "Hi", "model": "\#(RunAnywhere.defaultModelID)", "collection": "notes", "passages": 0}"#
-            try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: tooMany)) { response in
+            try await client.execute(
+                uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: ByteBuffer(string: tooMany)
+            ) { response in
                 let error = try OpenAIRouteTests.error(response.body)
                 #expect(response.status == .badRequest && error["param"] as? String == "passages")
             }
@@ -189,13 +241,21 @@ struct RAGRouteTests {
 
     @Test func badInputIsRefusedClearlyAndLeavesTheCollectionAsItWas() async throws {
         try await Self.withServer { client in
-            try await client.execute(uri: "/api/rag/collections/kept/documents", method: .post, headers: Self.upload, body: Self.form([("cats.md", Self.cats)])) {
+            try await client.execute(
+                uri: "/api/rag/collections/kept/documents", method: .post, headers: Self.upload, body: Self.form([("cats.md", Self.cats)])
+            ) {
                 #expect($0.status == .created)
             }
             let before = try await Self.documents(client, "kept")
             let refused: [(String, [(String, Data)], String)] = [
-                ("a damaged PDF", [("etna.html", Self.volcano), ("paper.pdf", Data("%PDF-1.7 stuff".utf8))], "paper.pdf could not be read as PDF"),
-                ("an encrypted PDF", [("locked.pdf", PDFFixture.encrypted(pages: [["Secret."]]))], "locked.pdf is encrypted with a password"),
+                (
+                    "a damaged PDF", [("etna.html", Self.volcano), ("paper.pdf", Data("%PDF-1.7 stuff".utf8))],
+                    "paper.pdf could not be read as PDF"
+                ),
+                (
+                    "an encrypted PDF", [("locked.pdf", PDFFixture.encrypted(pages: [["Secret."]]))],
+                    "locked.pdf is encrypted with a password"
+                ),
                 ("a PDF without text", [("scan.pdf", PDFFixture.document(pages: [[], []]))], "its 2 page(s) hold no text"),
                 ("a Word file", [("report.docx", Data("PK".utf8))], "Word documents are not supported"),
                 ("a binary", [("etna.html", Self.volcano), ("blob.txt", Data([0x41, 0x00, 0x42]))], "NUL byte"),
@@ -205,7 +265,9 @@ struct RAGRouteTests {
                 ("one file twice", [("etna.html", Self.volcano), ("etna.html", Self.volcano)], "given twice"),
             ]
             for (what, files, message) in refused {
-                try await client.execute(uri: "/api/rag/collections/kept/documents", method: .post, headers: Self.upload, body: Self.form(files)) { response in
+                try await client.execute(
+                    uri: "/api/rag/collections/kept/documents", method: .post, headers: Self.upload, body: Self.form(files)
+                ) { response in
                     #expect(response.status == .badRequest, "\(what)")
                     let text = try OpenAIRouteTests.error(response.body)["message"] as? String ?? ""
                     #expect(text.contains(message), "\(what): \(text)")
@@ -215,21 +277,32 @@ struct RAGRouteTests {
                 #expect(after.map { $0["sha256"] as? String } == before.map { $0["sha256"] as? String }, "\(what) changed nothing")
             }
             // A refused upload into a new collection makes no collection.
-            try await client.execute(uri: "/api/rag/collections/fresh/documents", method: .post, headers: Self.upload, body: Self.form([("x.pdf", Data("%PDF".utf8))])) {
+            try await client.execute(
+                uri: "/api/rag/collections/fresh/documents", method: .post, headers: Self.upload,
+                body: Self.form([("x.pdf", Data("%PDF".utf8))])
+            ) {
                 #expect($0.status == .badRequest)
             }
-            let names = (try await Self.get(client, "/api/rag/collections").1["collections"] as? [[String: Any]])?.map { $0["name"] as? String }
+            let names = (try await Self.get(client, "/api/rag/collections").1["collections"] as? [[String: Any]])?.map {
+                $0["name"] as? String
+            }
             #expect(names == ["kept"])
 
             let other: [(String, ByteBuffer, HTTPFields, HTTPResponse.Status)] = [
                 ("/api/rag/collections/kept/documents", ByteBuffer(string: "{}"), .json, .badRequest),  // not a form
                 ("/api/rag/collections/kept/documents", Self.form([], fields: ["embeddingModel": ""]), Self.upload, .badRequest),  // no files
-                ("/api/rag/collections/kept/documents", Self.form([("a.md", Self.cats)], fields: ["embeddingModel": "nope"]), Self.upload, .notFound),
+                (
+                    "/api/rag/collections/kept/documents", Self.form([("a.md", Self.cats)], fields: ["embeddingModel": "nope"]),
+                    Self.upload, .notFound
+                ),
                 ("/api/rag/collections/-bad/documents", Self.form([("a.md", Self.cats)]), Self.upload, .badRequest),
                 ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "  "}"#), .json, .badRequest),
                 ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "topK": 0}"#), .json, .badRequest),
                 ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "model": "nope"}"#), .json, .notFound),
-                ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "reranker": "nope"}"#), .json, .notFound),
+                (
+                    "/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "reranker": "nope"}"#), .json,
+                    .notFound
+                ),
                 ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "reranker": ""}"#), .json, .badRequest),
                 ("/api/rag/collections/none/questions", ByteBuffer(string: #"{"question": "cats?"}"#), .json, .notFound),
             ]
@@ -242,7 +315,9 @@ struct RAGRouteTests {
             }
             #expect(try await Self.documents(client, "kept").map { $0["sha256"] as? String } == before.map { $0["sha256"] as? String })
             try await client.execute(uri: "/api/rag/collections/none", method: .delete) { #expect($0.status == .notFound) }
-            try await client.execute(uri: "/api/rag/collections/kept/documents", method: .delete) { #expect($0.status == .badRequest, "no path") }
+            try await client.execute(uri: "/api/rag/collections/kept/documents", method: .delete) {
+                #expect($0.status == .badRequest, "no path")
+            }
         }
     }
 
@@ -254,19 +329,26 @@ struct RAGRouteTests {
         defer { try? FileManager.default.removeItem(at: models) }
         for id in [RunAnywhere.defaultEmbeddingModelID, RunAnywhere.defaultModelID] {
             try FileManager.default.createSymbolicLink(
-                at: models.appendingPathComponent(id), withDestinationURL: TestEnvironment.installedModelsDirectory.appendingPathComponent(id)
+                at: models.appendingPathComponent(id),
+                withDestinationURL: TestEnvironment.installedModelsDirectory.appendingPathComponent(id)
             )
         }
         let reranker = "reranker-fixture"
-        try await Self.withServer(models: models, setUp: { runtime in
-            let file = models.appendingPathComponent("\(reranker).gguf")
-            try GGUFWriter.rerankerFixture().write(to: file)
-            try runtime.registerModel(id: reranker, name: reranker, url: file, framework: .llamaCpp, modality: .reranking)
-        }) { client in
-            try await client.execute(uri: "/api/rag/collections/notes/documents", method: .post, headers: Self.upload,
-                                     body: Self.form([("cats.md", Self.cats), ("etna.html", Self.volcano)])) { #expect($0.status == .created) }
+        try await Self.withServer(
+            models: models,
+            setUp: { runtime in
+                let file = models.appendingPathComponent("\(reranker).gguf")
+                try GGUFWriter.rerankerFixture().write(to: file)
+                try runtime.registerModel(id: reranker, name: reranker, url: file, framework: .llamaCpp, modality: .reranking)
+            }
+        ) { client in
+            try await client.execute(
+                uri: "/api/rag/collections/notes/documents", method: .post, headers: Self.upload,
+                body: Self.form([("cats.md", Self.cats), ("etna.html", Self.volcano)])
+            ) { #expect($0.status == .created) }
             func ask(_ field: String) async throws -> (HTTPResponse.Status, [String: Any]) {
-                let body = ByteBuffer(string: #"{"question": "Which volcano is the most active?", "topK": 2, "maxTokens": 2, "stream": false\#(field)}"#)
+                let body = ByteBuffer(
+                    string: #"{"question": "Which volcano is the most active?", "topK": 2, "maxTokens": 2, "stream": false\#(field)}"#)
                 return try await client.execute(uri: "/api/rag/collections/notes/questions", method: .post, headers: .json, body: body) {
                     ($0.status, try OpenAIRouteTests.json($0.body))
                 }
@@ -276,7 +358,9 @@ struct RAGRouteTests {
                 let sources = try #require(answer["sources"] as? [[String: Any]])
                 let scores = sources.compactMap { $0["rerankScore"] as? Double }
                 #expect(status == .ok && answer["reranker"] as? String == reranker, "\(field)")
-                #expect(sources.count == 2 && scores.count == 2 && scores == scores.sorted(by: >) && sources.allSatisfy { $0["score"] is Double })
+                #expect(
+                    sources.count == 2 && scores.count == 2 && scores == scores.sorted(by: >)
+                        && sources.allSatisfy { $0["score"] is Double })
             }
             let (status, plain) = try await ask(#", "reranker": "none""#)
             let sources = try #require(plain["sources"] as? [[String: Any]])

@@ -13,10 +13,15 @@ import Testing
     static let policy = RequestOriginPolicy(boundHost: "127.0.0.1", allowedOrigins: ["http://localhost:3000"])
 
     @Test func hostsThatNameTheServerPassAndOthersAreRefused() {
-        for host in ["127.0.0.1:8080", "127.0.0.1", "localhost:8080", "LOCALHOST", "localhost.", "app.localhost:8080", "[::1]:8080", "127.1.2.3:80"] {
+        for host in [
+            "127.0.0.1:8080", "127.0.0.1", "localhost:8080", "LOCALHOST", "localhost.", "app.localhost:8080", "[::1]:8080", "127.1.2.3:80",
+        ] {
             #expect(Self.policy.refusal(host: host, origin: nil) == nil, "\(host)")
         }
-        for host in ["evil.example", "evil.example:8080", "127.0.0.1.evil.example", "localhost.evil.example", "192.168.1.5:8080", "[2001:db8::1]:8080", ""] {
+        for host in [
+            "evil.example", "evil.example:8080", "127.0.0.1.evil.example", "localhost.evil.example", "192.168.1.5:8080",
+            "[2001:db8::1]:8080", "",
+        ] {
             #expect(Self.policy.refusal(host: host, origin: nil) == .host(host), "\(host)")
         }
         #expect(Self.policy.refusal(host: nil, origin: nil) == nil, "HTTP/1.0 tools send no Host; no browser does that")
@@ -34,8 +39,12 @@ import Testing
         for origin in ["http://evil.example", "http://127.0.0.1:9999", "https://127.0.0.1:8080", "null", "http://localhost:3001"] {
             #expect(Self.policy.refusal(host: "127.0.0.1:8080", origin: origin) == .origin(origin), "\(origin)")
         }
-        #expect(Self.policy.refusal(host: "127.0.0.1:8080", origin: nil, fetchSite: "cross-site", fetchMode: "no-cors") == .crossSite, "an <img> or <script> tag")
-        #expect(Self.policy.refusal(host: "127.0.0.1:8080", origin: nil, fetchSite: "cross-site", fetchMode: "navigate") == nil, "a link to the web app")
+        #expect(
+            Self.policy.refusal(host: "127.0.0.1:8080", origin: nil, fetchSite: "cross-site", fetchMode: "no-cors") == .crossSite,
+            "an <img> or <script> tag")
+        #expect(
+            Self.policy.refusal(host: "127.0.0.1:8080", origin: nil, fetchSite: "cross-site", fetchMode: "navigate") == nil,
+            "a link to the web app")
         #expect(Self.policy.refusal(host: "127.0.0.1:8080", origin: nil, fetchSite: "same-origin", fetchMode: "cors") == nil)
     }
 
@@ -51,13 +60,22 @@ import Testing
                 let error = try OpenAIRouteTests.error(response.body)
                 #expect(error["code"] as? String == "origin_not_allowed" && error["type"] as? String == "permission_error")
             }
-            for (method, uri) in [(HTTPRequest.Method.get, "/api/settings"), (.get, "/api/conversations"), (.options, "/v1/chat/completions"), (.get, "/")] {
-                try await client.execute(uri: uri, method: method, headers: [.origin: "http://evil.example"]) { #expect($0.status == .forbidden, "\(method) \(uri)") }
+            for (method, uri) in [
+                (HTTPRequest.Method.get, "/api/settings"), (.get, "/api/conversations"), (.options, "/v1/chat/completions"), (.get, "/"),
+            ] {
+                try await client.execute(uri: uri, method: method, headers: [.origin: "http://evil.example"]) {
+                    #expect($0.status == .forbidden, "\(method) \(uri)")
+                }
             }
-            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: [.origin: "http://localhost", .contentType: "application/json"], body: chat) {
+            try await client.execute(
+                uri: "/v1/chat/completions", method: .post, headers: [.origin: "http://localhost", .contentType: "application/json"],
+                body: chat
+            ) {
                 #expect($0.status == .ok, "the web app's own origin")
             }
-            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: chat) { #expect($0.status == .ok, "curl and the official clients") }
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: chat) {
+                #expect($0.status == .ok, "curl and the official clients")
+            }
         }
     }
 
@@ -65,22 +83,34 @@ import Testing
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         let chat = ByteBuffer(string: #"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 2}"#)
         try await app.test(.router) { client in
-            for type in ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx"] {
-                try await client.execute(uri: "/v1/chat/completions", method: .post, headers: [.contentType: type], body: chat) { response in
+            for type in [
+                "text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+                "application/jsonx",
+            ] {
+                try await client.execute(uri: "/v1/chat/completions", method: .post, headers: [.contentType: type], body: chat) {
+                    response in
                     #expect(response.status == .unsupportedMediaType, "\(type)")
                     let error = try OpenAIRouteTests.error(response.body)
                     #expect(error["code"] as? String == "unsupported_media_type")
                 }
             }
-            try await client.execute(uri: "/v1/chat/completions", method: .post, body: chat) { #expect($0.status == .unsupportedMediaType, "no type at all") }
-            try await client.execute(uri: "/api/settings", method: .patch, headers: [.contentType: "text/plain"], body: ByteBuffer(string: #"{"threads": 1}"#)) {
+            try await client.execute(uri: "/v1/chat/completions", method: .post, body: chat) {
+                #expect($0.status == .unsupportedMediaType, "no type at all")
+            }
+            try await client.execute(
+                uri: "/api/settings", method: .patch, headers: [.contentType: "text/plain"], body: ByteBuffer(string: #"{"threads": 1}"#)
+            ) {
                 #expect($0.status == .unsupportedMediaType)
             }
-            try await client.execute(uri: "/api/models/scripted/load", method: .post, headers: [.contentType: "text/plain"], body: ByteBuffer(string: "{}")) {
+            try await client.execute(
+                uri: "/api/models/scripted/load", method: .post, headers: [.contentType: "text/plain"], body: ByteBuffer(string: "{}")
+            ) {
                 #expect($0.status == .unsupportedMediaType, "an optional body, when sent, is JSON too")
             }
             for type in ["application/json; charset=utf-8", "Application/JSON", "application/vnd.api+json"] {
-                try await client.execute(uri: "/v1/chat/completions", method: .post, headers: [.contentType: type], body: chat) { #expect($0.status == .ok, "\(type)") }
+                try await client.execute(uri: "/v1/chat/completions", method: .post, headers: [.contentType: type], body: chat) {
+                    #expect($0.status == .ok, "\(type)")
+                }
             }
         }
     }

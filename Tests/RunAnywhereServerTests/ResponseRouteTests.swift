@@ -16,7 +16,9 @@ import Testing
     @Test func aThinkingAnswerIsAReasoningItemThenAMessageWholeAndStreamed() async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
-            let whole = try await client.execute(uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", \#(Self.thinking)}"#))
+            let whole = try await client.execute(
+                uri: "/v1/responses", method: .post, headers: .json,
+                body: OpenAIRouteTests.body(#"{"model": "scripted", \#(Self.thinking)}"#))
             #expect(whole.status == .ok)
             let response = try OpenAIRouteTests.json(whole.body)
             let output = try #require(response["output"] as? [[String: Any]])
@@ -29,19 +31,21 @@ import Testing
             #expect(response["status"] as? String == "completed")
 
             let streamed = try await client.execute(
-                uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", "stream": true, \#(Self.thinking)}"#)
+                uri: "/v1/responses", method: .post, headers: .json,
+                body: OpenAIRouteTests.body(#"{"model": "scripted", "stream": true, \#(Self.thinking)}"#)
             )
             #expect(streamed.headers[.contentType] == "text/event-stream")
             let events = try ModelCatalogRouteTests.events(streamed.body)
             #expect(events.allSatisfy { $0.name == $0.data["type"] as? String }, "each event is named by its type")
             #expect(events.map { $0.data["sequence_number"] as? Int } == Array(0..<events.count))
             let types = events.map { $0.name ?? "" }.filter { !$0.hasSuffix(".delta") }
-            #expect(types == [
-                "response.created", "response.in_progress",
-                "response.output_item.added", "response.reasoning_text.done", "response.output_item.done",
-                "response.output_item.added", "response.content_part.added", "response.output_text.done", "response.content_part.done",
-                "response.output_item.done", "response.completed",
-            ])
+            #expect(
+                types == [
+                    "response.created", "response.in_progress",
+                    "response.output_item.added", "response.reasoning_text.done", "response.output_item.done",
+                    "response.output_item.added", "response.content_part.added", "response.output_text.done", "response.content_part.done",
+                    "response.output_item.done", "response.completed",
+                ])
             let reasoned = events.filter { $0.name == "response.reasoning_text.delta" }.compactMap { $0.data["delta"] as? String }.joined()
             let answered = events.filter { $0.name == "response.output_text.delta" }.compactMap { $0.data["delta"] as? String }.joined()
             #expect(reasoned == reasoning["text"] as? String && answered == text, "the stream builds what the whole response holds")
@@ -57,30 +61,42 @@ import Testing
     /// function_call_output through previous_response_id.
     @Test func aFunctionCallIsAnItemWholeStreamedAndAnswered() async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
-        let tools = #""tools": [{"type": "function", "name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]"#
+        let tools =
+            #""tools": [{"type": "function", "name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]"#
         let call = #""input": "{\"tool_calls\":[{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"}}]}""#
         try await app.test(.router) { client in
-            let whole = try await client.execute(uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", \#(tools), \#(call)}"#))
+            let whole = try await client.execute(
+                uri: "/v1/responses", method: .post, headers: .json,
+                body: OpenAIRouteTests.body(#"{"model": "scripted", \#(tools), \#(call)}"#))
             let response = try OpenAIRouteTests.json(whole.body)
             let items = try #require(response["output"] as? [[String: Any]])
-            #expect(items.count == 1 && items.first?["type"] as? String == "function_call" && items.first?["name"] as? String == "get_weather")
-            #expect(items.first?["arguments"] as? String == #"{"city":"Oslo"}"# && (items.first?["call_id"] as? String)?.hasPrefix("call_") == true)
+            #expect(
+                items.count == 1 && items.first?["type"] as? String == "function_call" && items.first?["name"] as? String == "get_weather")
+            #expect(
+                items.first?["arguments"] as? String == #"{"city":"Oslo"}"#
+                    && (items.first?["call_id"] as? String)?.hasPrefix("call_") == true)
 
             let streamed = try await client.execute(
-                uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", "stream": true, \#(tools), \#(call)}"#)
+                uri: "/v1/responses", method: .post, headers: .json,
+                body: OpenAIRouteTests.body(#"{"model": "scripted", "stream": true, \#(tools), \#(call)}"#)
             )
             let events = try ModelCatalogRouteTests.events(streamed.body)
-            #expect(events.map { $0.name ?? "" } == [
-                "response.created", "response.in_progress", "response.output_item.added", "response.function_call_arguments.delta",
-                "response.function_call_arguments.done", "response.output_item.done", "response.completed",
-            ])
+            #expect(
+                events.map { $0.name ?? "" } == [
+                    "response.created", "response.in_progress", "response.output_item.added", "response.function_call_arguments.delta",
+                    "response.function_call_arguments.done", "response.output_item.done", "response.completed",
+                ])
             #expect((events[2].data["item"] as? [String: Any])?["arguments"] as? String == "")
-            #expect(events[3].data["delta"] as? String == #"{"city":"Oslo"}"# && events[4].data["arguments"] as? String == #"{"city":"Oslo"}"#)
+            #expect(
+                events[3].data["delta"] as? String == #"{"city":"Oslo"}"# && events[4].data["arguments"] as? String == #"{"city":"Oslo"}"#)
 
             let id = try #require(response["id"] as? String)
             let callID = try #require(items.first?["call_id"] as? String)
-            let output = #""input": [{"type": "function_call_output", "call_id": "\#(callID)", "output": "18 C"}], "previous_response_id": "\#(id)""#
-            let answered = try await client.execute(uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", \#(tools), \#(output)}"#))
+            let output =
+                #""input": [{"type": "function_call_output", "call_id": "\#(callID)", "output": "18 C"}], "previous_response_id": "\#(id)""#
+            let answered = try await client.execute(
+                uri: "/v1/responses", method: .post, headers: .json,
+                body: OpenAIRouteTests.body(#"{"model": "scripted", \#(tools), \#(output)}"#))
             let answer = try #require((try OpenAIRouteTests.json(answered.body)["output"] as? [[String: Any]])?.first)
             #expect(((answer["content"] as? [[String: Any]])?.first)?["text"] as? String == "Result of the tool get_weather: 18 C")
         }
@@ -90,7 +106,8 @@ import Testing
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
             func create(_ fields: String) async throws -> [String: Any] {
-                let response = try await client.execute(uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", \#(fields)}"#))
+                let response = try await client.execute(
+                    uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", \#(fields)}"#))
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 return try OpenAIRouteTests.json(response.body)
             }
@@ -114,8 +131,11 @@ import Testing
             let base = "/v1/responses/\(second["id"] as? String ?? "")/input_items?order=asc"
             let page = try OpenAIRouteTests.json(try await client.execute(uri: base + "&limit=2", method: .get).body)
             #expect((page["data"] as? [Any])?.count == 2 && page["has_more"] as? Bool == true)
-            let rest = try OpenAIRouteTests.json(try await client.execute(uri: base + "&after=\(page["last_id"] as? String ?? "")", method: .get).body)
-            #expect((rest["data"] as? [[String: Any]])?.map { $0["id"] as? String } == [listed.last?["id"] as? String] && rest["has_more"] as? Bool == false)
+            let rest = try OpenAIRouteTests.json(
+                try await client.execute(uri: base + "&after=\(page["last_id"] as? String ?? "")", method: .get).body)
+            #expect(
+                (rest["data"] as? [[String: Any]])?.map { $0["id"] as? String } == [listed.last?["id"] as? String]
+                    && rest["has_more"] as? Bool == false)
             for bad in ["&limit=0", "&limit=101", "&after=msg_nope"] {
                 #expect(try await client.execute(uri: base + bad, method: .get).status == .badRequest, "\(bad)")
             }
@@ -143,12 +163,16 @@ import Testing
         (#""input": "hi", "text": {"format": {"type": "json_schema", "name": "x"}}"#, "text.format.schema"),
         (#""input": "hi", "text": {"format": {"type": "yaml"}}"#, "text.format.type"),
         (#""input": "hi", "reasoning": "high""#, "reasoning"),
-        (#""input": [{"type": "function_call", "call_id": "c", "name": "f", "arguments": "[1]"}, {"type": "function_call_output", "call_id": "c", "output": "x"}]"#, "input"),
+        (
+            #""input": [{"type": "function_call", "call_id": "c", "name": "f", "arguments": "[1]"}, {"type": "function_call_output", "call_id": "c", "output": "x"}]"#,
+            "input"
+        ),
     ])
     func badRequestsAreRefusedNamingTheField(fields: String, param: String) async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime(name: "refused-\(param)")).checkedApplication()
         try await app.test(.router) { client in
-            let response = try await client.execute(uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", \#(fields)}"#))
+            let response = try await client.execute(
+                uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", \#(fields)}"#))
             #expect(response.status == .badRequest, "\(fields): \(String(buffer: response.body))")
             #expect(try OpenAIRouteTests.error(response.body)["param"] as? String == param, "\(fields): \(String(buffer: response.body))")
         }

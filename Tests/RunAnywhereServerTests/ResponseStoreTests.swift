@@ -2,9 +2,10 @@ import Foundation
 import HummingbirdTesting
 import Logging
 import RunAnywhere
-@testable import RunAnywhereServer
 import RunAnywhereTestSupport
 import Testing
+
+@testable import RunAnywhereServer
 
 /// Stored responses are kept for ``ResponseStore/retention`` (30 days, as OpenAI keeps them): past
 /// it one is no longer found, and saving the next removes it from the file.
@@ -13,7 +14,9 @@ import Testing
         let runtime = try scriptedRuntime()
         let app = OpenAIRouteTests.server(runtime).checkedApplication()
         let id = try await app.test(.router) { client in
-            let response = try await client.execute(uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", "input": "one two"}"#))
+            let response = try await client.execute(
+                uri: "/v1/responses", method: .post, headers: .json,
+                body: OpenAIRouteTests.body(#"{"model": "scripted", "input": "one two"}"#))
             return try #require(try OpenAIRouteTests.json(response.body)["id"] as? String)
         }
         let store = ResponseStore(dataDirectory: runtime.configuration.dataDirectory, logger: Logger(label: "test"))

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import Logging
 import HummingbirdTesting
+import Logging
 import RunAnywhere
 import RunAnywhereServer
 import RunAnywhereTelemetry
@@ -20,17 +20,26 @@ import Testing
                 let settings = try OpenAIRouteTests.json(response.body)
                 #expect(abs((settings["temperature"] as? Double ?? -1) - Double(GenerationSettings().temperature)) < 1e-6)
             }
-            try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"temperature": 0.2, "maxTokens": 64, "systemPrompt": "Be terse.", "streaming": false}"#)) { response in
+            try await client.execute(
+                uri: "/api/settings", method: .patch, headers: .json,
+                body: ByteBuffer(string: #"{"temperature": 0.2, "maxTokens": 64, "systemPrompt": "Be terse.", "streaming": false}"#)
+            ) { response in
                 #expect(response.status == .ok)
                 let settings = try OpenAIRouteTests.json(response.body)
                 #expect(settings["maxTokens"] as? Int == 64 && settings["systemPrompt"] as? String == "Be terse.")
             }
             #expect(try store.load().temperature == 0.2 && store.load().streaming == false, "saved where the CLI reads them")
-            try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"threads": 2}"#)) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"threads": 2}"#)) {
+                #expect($0.status == .ok)
+            }
             #expect(try store.load().maxTokens == 64 && store.load().threads == 2, "a partial change keeps the other settings")
-            try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"systemPrompt": null, "threads": null}"#)) { #expect($0.status == .ok) }
+            try await client.execute(
+                uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"systemPrompt": null, "threads": null}"#)
+            ) { #expect($0.status == .ok) }
             #expect(try store.load().systemPrompt == nil && store.load().threads == nil)
-            for (body, param) in [(#"{"temperature": 9}"#, "temperature"), (#"{"colour": "blue"}"#, "colour"), (#"{"maxTokens": "many"}"#, "maxTokens")] {
+            for (body, param) in [
+                (#"{"temperature": 9}"#, "temperature"), (#"{"colour": "blue"}"#, "colour"), (#"{"maxTokens": "many"}"#, "maxTokens"),
+            ] {
                 try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: body)) { response in
                     #expect(response.status == .badRequest, "\(body)")
                     let error = try OpenAIRouteTests.error(response.body)
@@ -38,7 +47,9 @@ import Testing
                 }
             }
             #expect(try store.load().maxTokens == 64, "a refused change saves nothing")
-            try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: "[1, 2]")) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: "[1, 2]")) {
+                #expect($0.status == .badRequest)
+            }
             try await client.execute(uri: "/api/settings", method: .delete) { response in
                 let settings = try OpenAIRouteTests.json(response.body)
                 #expect(settings["maxTokens"] as? Int == GenerationSettings().maxTokens)
@@ -63,16 +74,23 @@ import Testing
             try await client.execute(uri: "/api/environment", method: .get) { response in
                 #expect(!String(buffer: response.body).contains("sk-secret"))
             }
-            try await client.execute(uri: "/api/environment", method: .put, headers: .json, body: ByteBuffer(string: #"{"environment": "production"}"#)) { response in
+            try await client.execute(
+                uri: "/api/environment", method: .put, headers: .json, body: ByteBuffer(string: #"{"environment": "production"}"#)
+            ) { response in
                 #expect(response.status == .badRequest, "production needs a key")
                 let error = try OpenAIRouteTests.error(response.body)
                 #expect(error["param"] as? String == "apiKey")
             }
-            try await client.execute(uri: "/api/environment", method: .put, headers: .json, body: ByteBuffer(string: #"{"environment": "staging", "baseURL": "ftp://x"}"#)) { response in
+            try await client.execute(
+                uri: "/api/environment", method: .put, headers: .json,
+                body: ByteBuffer(string: #"{"environment": "staging", "baseURL": "ftp://x"}"#)
+            ) { response in
                 let error = try OpenAIRouteTests.error(response.body)
                 #expect(response.status == .badRequest && error["param"] as? String == "baseURL", "a stored key, a bad base URL")
             }
-            try await client.execute(uri: "/api/environment", method: .put, headers: .json, body: ByteBuffer(string: #"{"environment": "moon"}"#)) { #expect($0.status == .badRequest) }
+            try await client.execute(
+                uri: "/api/environment", method: .put, headers: .json, body: ByteBuffer(string: #"{"environment": "moon"}"#)
+            ) { #expect($0.status == .badRequest) }
             let credentials = runtime.configuration.dataDirectory.appendingPathComponent(SDKConstants.Files.credentials).path
             let permissions = try FileManager.default.attributesOfItem(atPath: credentials)[.posixPermissions] as? Int
             #expect(permissions == 0o600)
@@ -89,7 +107,10 @@ import Testing
         var configuration = OpenAIRouteTests.server(try scriptedRuntime()).configuration
         configuration.telemetryStore = store
         let server = RunAnywhereServer(runtime: try scriptedRuntime(), configuration: configuration)
-        let served = Set(server.router().routes.map { "\($0.method.rawValue.lowercased()) \($0.path.description.replacing(/:(\w+)/) { "{\($0.output.1)}" })" })
+        let served = Set(
+            server.router().routes.map {
+                "\($0.method.rawValue.lowercased()) \($0.path.description.replacing(/:(\w+)/) { "{\($0.output.1)}" })"
+            })
         let app = server.checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/openapi.json", method: .get) { response in
@@ -98,7 +119,9 @@ import Testing
                 #expect(document["openapi"] as? String == "3.1.0")
                 let paths = try #require(document["paths"] as? [String: [String: Any]])
                 let described = Set(paths.flatMap { path, operations in operations.keys.map { "\($0) \(path)" } })
-                #expect(described == served, "described only: \(described.subtracting(served).sorted()); served only: \(served.subtracting(described).sorted())")
+                #expect(
+                    described == served,
+                    "described only: \(described.subtracting(served).sorted()); served only: \(served.subtracting(described).sorted())")
             }
         }
         try await store.close()

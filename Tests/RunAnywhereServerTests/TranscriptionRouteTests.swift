@@ -18,7 +18,10 @@ import Testing
             body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))
         }
         if let file {
-            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(file.name)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8))
+            body.append(
+                Data(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(file.name)\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                        .utf8))
             body.append(file.data)
             body.append(Data("\r\n".utf8))
         }
@@ -40,9 +43,14 @@ import Testing
         return runtime
     }
 
-    static func transcribe(_ client: some TestClientProtocol, _ fields: [(String, String)], file: (String, Data)? = ("tone.wav", wav),
-                           _ check: @escaping @Sendable (TestResponse) throws -> Void) async throws {
-        try await client.execute(uri: "/v1/audio/transcriptions", method: .post, headers: multipart, body: form(fields, file: file.map { (name: $0.0, data: $0.1) })) {
+    static func transcribe(
+        _ client: some TestClientProtocol, _ fields: [(String, String)], file: (String, Data)? = ("tone.wav", wav),
+        _ check: @escaping @Sendable (TestResponse) throws -> Void
+    ) async throws {
+        try await client.execute(
+            uri: "/v1/audio/transcriptions", method: .post, headers: multipart,
+            body: form(fields, file: file.map { (name: $0.0, data: $0.1) })
+        ) {
             try check($0)
         }
     }
@@ -56,7 +64,9 @@ import Testing
                 #expect(body["text"] as? String == "second 1 second 2 second 3")
                 #expect((body["usage"] as? [String: Any])?["seconds"] as? Int == 3)
             }
-            try await Self.transcribe(client, [("model", "scripted-stt"), ("response_format", "verbose_json"), ("timestamp_granularities[]", "segment")]) { response in
+            try await Self.transcribe(
+                client, [("model", "scripted-stt"), ("response_format", "verbose_json"), ("timestamp_granularities[]", "segment")]
+            ) { response in
                 let body = try OpenAIRouteTests.json(response.body)
                 #expect(body["task"] as? String == "transcribe")
                 #expect(body["language"] as? String == "german", "no language given: detected, and named as OpenAI names it")
@@ -68,7 +78,8 @@ import Testing
                 #expect(abs((segments.last?["end"] as? Double ?? 0) - 2.5) < 0.01)
                 #expect(segments.first?["text"] as? String == " second 1")
             }
-            try await Self.transcribe(client, [("model", "scripted-stt"), ("response_format", "verbose_json"), ("language", "EN")]) { response in
+            try await Self.transcribe(client, [("model", "scripted-stt"), ("response_format", "verbose_json"), ("language", "EN")]) {
+                response in
                 let body = try OpenAIRouteTests.json(response.body)
                 #expect(body["language"] as? String == "english")
             }
@@ -77,20 +88,21 @@ import Testing
                 #expect(String(buffer: response.body) == "second 1 second 2 second 3\n")
             }
             try await Self.transcribe(client, [("model", "scripted-stt"), ("response_format", "srt")]) { response in
-                #expect(String(buffer: response.body) == """
-                    1
-                    00:00:00,000 --> 00:00:01,000
-                    second 1
+                #expect(
+                    String(buffer: response.body) == """
+                        1
+                        00:00:00,000 --> 00:00:01,000
+                        second 1
 
-                    2
-                    00:00:01,000 --> 00:00:02,000
-                    second 2
+                        2
+                        00:00:01,000 --> 00:00:02,000
+                        second 2
 
-                    3
-                    00:00:02,000 --> 00:00:02,500
-                    second 3
+                        3
+                        00:00:02,000 --> 00:00:02,500
+                        second 3
 
-                    """)
+                        """)
             }
             try await Self.transcribe(client, [("model", "scripted-stt"), ("response_format", "vtt")]) { response in
                 #expect(response.headers[.contentType]?.hasPrefix("text/vtt") == true)
@@ -102,8 +114,10 @@ import Testing
     @Test func badFormsAndFilesAreClearErrors() async throws {
         let app = OpenAIRouteTests.server(try Self.runtime(), maxBody: 200_000).checkedApplication()
         try await app.test(.router) { client in
-            func expectError(_ fields: [(String, String)], file: (String, Data)? = ("tone.wav", Self.wav), status: HTTPResponse.Status,
-                             param: String? = nil, mentions: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            func expectError(
+                _ fields: [(String, String)], file: (String, Data)? = ("tone.wav", Self.wav), status: HTTPResponse.Status,
+                param: String? = nil, mentions: String, sourceLocation: SourceLocation = #_sourceLocation
+            ) async throws {
                 try await Self.transcribe(client, fields, file: file) { response in
                     #expect(response.status == status, sourceLocation: sourceLocation)
                     let error = try OpenAIRouteTests.error(response.body)
@@ -111,24 +125,38 @@ import Testing
                     if let param { #expect(error["param"] as? String == param, sourceLocation: sourceLocation) }
                 }
             }
-            try await expectError([("model", "scripted-stt")], file: nil, status: .badRequest, param: "file", mentions: "'file' is required")
+            try await expectError(
+                [("model", "scripted-stt")], file: nil, status: .badRequest, param: "file", mentions: "'file' is required")
             try await expectError([], status: .badRequest, param: "model", mentions: "'model' is required")
-            try await expectError([("model", "scripted-stt"), ("response_format", "mp3")], status: .badRequest, param: "response_format", mentions: "json, text")
-            try await expectError([("model", "scripted-stt"), ("timestamp_granularities[]", "word")], status: .badRequest, param: "timestamp_granularities", mentions: "word")
-            try await expectError([("model", "scripted-stt"), ("temperature", "7")], status: .badRequest, param: "temperature", mentions: "between 0 and 1")
+            try await expectError(
+                [("model", "scripted-stt"), ("response_format", "mp3")], status: .badRequest, param: "response_format",
+                mentions: "json, text")
+            try await expectError(
+                [("model", "scripted-stt"), ("timestamp_granularities[]", "word")], status: .badRequest, param: "timestamp_granularities",
+                mentions: "word")
+            try await expectError(
+                [("model", "scripted-stt"), ("temperature", "7")], status: .badRequest, param: "temperature", mentions: "between 0 and 1")
             try await expectError([("model", "nope")], status: .notFound, param: "model", mentions: "nope")
             try await expectError([("model", "scripted")], status: .badRequest, param: "model", mentions: "not speech recognition")
             // No audio decoder is registered in this runtime: WAV is read, anything else is named and refused.
-            try await expectError([("model", "scripted-stt")], file: ("memo.mp3", Data([0xFF, 0xFB, 0x90, 0x00] + Array(repeating: 0, count: 400))),
-                                  status: .badRequest, mentions: "memo.mp3 is not a WAV file, and no decoder")
-            try await expectError([("model", "scripted-stt")], file: ("empty.wav", Data()), status: .badRequest, mentions: "empty.wav is empty")
-            try await expectError([("model", "scripted-stt")], file: ("big.wav", Data(count: 300_000)), status: .contentTooLarge, mentions: "larger than 200000 bytes")
-            try await client.execute(uri: "/v1/audio/transcriptions", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")) { response in
+            try await expectError(
+                [("model", "scripted-stt")], file: ("memo.mp3", Data([0xFF, 0xFB, 0x90, 0x00] + Array(repeating: 0, count: 400))),
+                status: .badRequest, mentions: "memo.mp3 is not a WAV file, and no decoder")
+            try await expectError(
+                [("model", "scripted-stt")], file: ("empty.wav", Data()), status: .badRequest, mentions: "empty.wav is empty")
+            try await expectError(
+                [("model", "scripted-stt")], file: ("big.wav", Data(count: 300_000)), status: .contentTooLarge,
+                mentions: "larger than 200000 bytes")
+            try await client.execute(
+                uri: "/v1/audio/transcriptions", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")
+            ) { response in
                 #expect(response.status == .badRequest)
                 let error = try OpenAIRouteTests.error(response.body)
                 #expect((error["message"] as? String ?? "").contains("multipart/form-data"))
             }
-            try await client.execute(uri: "/v1/audio/transcriptions", method: .post, headers: Self.multipart, body: ByteBuffer(string: "no parts here")) { response in
+            try await client.execute(
+                uri: "/v1/audio/transcriptions", method: .post, headers: Self.multipart, body: ByteBuffer(string: "no parts here")
+            ) { response in
                 #expect(response.status == .badRequest)
             }
         }
@@ -157,8 +185,10 @@ import Testing
         let app = OpenAIRouteTests.server(try TranscriptionRouteTests.runtime(), maxBody: 200_000).checkedApplication()
         try await app.test(.router) { client in
             func status(_ fields: [(String, String)], file: (String, Data)?) async throws -> (HTTPResponse.Status, String) {
-                try await client.execute(uri: "/api/voice", method: .post, headers: TranscriptionRouteTests.multipart,
-                                         body: TranscriptionRouteTests.form(fields, file: file.map { (name: $0.0, data: $0.1) })) { response in
+                try await client.execute(
+                    uri: "/api/voice", method: .post, headers: TranscriptionRouteTests.multipart,
+                    body: TranscriptionRouteTests.form(fields, file: file.map { (name: $0.0, data: $0.1) })
+                ) { response in
                     (response.status, String(buffer: response.body))
                 }
             }
@@ -180,12 +210,16 @@ import Testing
         let app = OpenAIRouteTests.server(try TranscriptionRouteTests.runtime(), maxBody: 200_000).checkedApplication()
         try await app.test(.router) { client in
             func status(_ fields: [(String, String)], file: (String, Data)?) async throws -> (HTTPResponse.Status, String) {
-                try await client.execute(uri: "/api/vision/describe", method: .post, headers: TranscriptionRouteTests.multipart,
-                                         body: TranscriptionRouteTests.form(fields, file: file.map { (name: $0.0, data: $0.1) })) { response in
+                try await client.execute(
+                    uri: "/api/vision/describe", method: .post, headers: TranscriptionRouteTests.multipart,
+                    body: TranscriptionRouteTests.form(fields, file: file.map { (name: $0.0, data: $0.1) })
+                ) { response in
                     (response.status, String(buffer: response.body))
                 }
             }
-            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + Data("IHDR".utf8) + Data([0, 0, 0, 8, 0, 0, 0, 8, 8, 2, 0, 0, 0])
+            let png =
+                Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + Data("IHDR".utf8)
+                + Data([0, 0, 0, 8, 0, 0, 0, 8, 8, 2, 0, 0, 0])
             #expect(try await status([("prompt", "hi")], file: nil).0 == .badRequest)
             let unknown = try await status([("prompt", "hi"), ("model", "nope")], file: ("a.png", png))
             #expect(unknown.0 == .notFound && unknown.1.contains("nope"))
@@ -193,7 +227,8 @@ import Testing
             #expect(text.0 == .badRequest && text.1.contains("not a multimodal model"), "\(text)")
             let none = try await status([("prompt", "hi")], file: ("a.png", png))
             #expect(none.0 == .notFound && none.1.contains("No vision-language model is downloaded"), "\(none)")
-            #expect(try await status([("prompt", "hi"), ("model", "scripted")], file: ("big.png", Data(count: 300_000))).0 == .contentTooLarge)
+            #expect(
+                try await status([("prompt", "hi"), ("model", "scripted")], file: ("big.png", Data(count: 300_000))).0 == .contentTooLarge)
         }
     }
 }

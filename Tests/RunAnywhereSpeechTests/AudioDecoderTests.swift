@@ -6,7 +6,9 @@ import Testing
 
 /// FFmpeg's decoding of the compressed files clients send, on files Debian's ffmpeg command
 /// encodes from a generated tone: every format must give back the same sound.
-@Suite(.inProcessLane, .enabled(if: TestEnvironment.ffmpeg != nil, "needs Debian's ffmpeg and FFmpeg libraries: run scripts/setup --tests --build tests"))
+@Suite(
+    .inProcessLane,
+    .enabled(if: TestEnvironment.ffmpeg != nil, "needs Debian's ffmpeg and FFmpeg libraries: run scripts/setup --tests --build tests"))
 struct AudioDecoderTests {
     let decoder = FFmpegAudioDecoder()
 
@@ -21,15 +23,25 @@ struct AudioDecoderTests {
         var header = Data()
         func u32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { header.append(contentsOf: $0) } }
         func u16(_ value: Int) { withUnsafeBytes(of: UInt16(value).littleEndian) { header.append(contentsOf: $0) } }
-        header.append(contentsOf: Array("RIFF".utf8)); u32(36 + pcm.count); header.append(contentsOf: Array("WAVE".utf8))
-        header.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(1); u16(2); u32(44_100); u32(44_100 * 4); u16(4); u16(16)
-        header.append(contentsOf: Array("data".utf8)); u32(pcm.count)
+        header.append(contentsOf: Array("RIFF".utf8))
+        u32(36 + pcm.count)
+        header.append(contentsOf: Array("WAVE".utf8))
+        header.append(contentsOf: Array("fmt ".utf8))
+        u32(16)
+        u16(1)
+        u16(2)
+        u32(44_100)
+        u32(44_100 * 4)
+        u16(4)
+        u16(16)
+        header.append(contentsOf: Array("data".utf8))
+        u32(pcm.count)
         return header + pcm
     }()
 
     /// The tone's frequency, from the zero crossings of the middle second.
     static func frequency(_ audio: AudioSamples) -> Double {
-        let middle = audio.samples[audio.sampleRate / 4 ..< audio.sampleRate * 5 / 4]
+        let middle = audio.samples[audio.sampleRate / 4..<audio.sampleRate * 5 / 4]
         let crossings = zip(middle, middle.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
         return Double(crossings) / 2
     }
@@ -70,20 +82,24 @@ struct AudioDecoderTests {
             #expect(error?.message.contains(mentions) == true, "\(String(describing: error))", sourceLocation: sourceLocation)
         }
         expectError(Data(), "empty.mp3", mentions: "empty.mp3 is empty")
-        expectError(Data("these are not the sounds you are looking for".utf8), "notes.mp3", mentions: "notes.mp3 could not be read as audio")
+        expectError(
+            Data("these are not the sounds you are looking for".utf8), "notes.mp3", mentions: "notes.mp3 could not be read as audio")
         var noise = SystemRandomNumberGenerator()
-        expectError(Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &noise) }), "noise.ogg", mentions: "noise.ogg could not be read as audio")
-        let video = try #require(try? {
-            let folder = try TestEnvironment.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let process = Process()
-            process.executableURL = TestEnvironment.ffmpeg
-            let path = folder.appendingPathComponent("video.webm").path
-            process.arguments = ["-loglevel", "error", "-f", "lavfi", "-i", "color=c=blue:s=32x32:d=1", "-c:v", "libvpx", path]
-            try process.run()
-            process.waitUntilExit()
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        }())
+        expectError(
+            Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &noise) }), "noise.ogg",
+            mentions: "noise.ogg could not be read as audio")
+        let video = try #require(
+            try? {
+                let folder = try TestEnvironment.temporaryDirectory()
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let process = Process()
+                process.executableURL = TestEnvironment.ffmpeg
+                let path = folder.appendingPathComponent("video.webm").path
+                process.arguments = ["-loglevel", "error", "-f", "lavfi", "-i", "color=c=blue:s=32x32:d=1", "-c:v", "libvpx", path]
+                try process.run()
+                process.waitUntilExit()
+                return try Data(contentsOf: URL(fileURLWithPath: path))
+            }())
         expectError(video, "video.webm", mentions: "it holds no audio stream")
         let mp3 = try TestEnvironment.encodeAudio(Self.tone, as: "mp3")
         #expect(throws: SDKError.self) { try decoder.decode(mp3, name: "long.mp3", sampleRate: 16_000, maxDuration: 1) }
@@ -108,7 +124,8 @@ struct AudioDecoderTests {
                 bytes[at] = [0x00, 0xFF, UInt8.random(in: 0...255, using: &random)].randomElement(using: &random)!
             }
             do {
-                let audio = try AudioSamples(fileData: bytes, name: "case-\(index).\(container)", decoder: decoder, sampleRate: 16_000, maxDuration: 60)
+                let audio = try AudioSamples(
+                    fileData: bytes, name: "case-\(index).\(container)", decoder: decoder, sampleRate: 16_000, maxDuration: 60)
                 #expect(audio.sampleRate == 16_000 && audio.samples.allSatisfy(\.isFinite), "case \(index): \(audio.samples.count) samples")
                 outcomes["decoded", default: 0] += 1
             } catch let error as SDKError {

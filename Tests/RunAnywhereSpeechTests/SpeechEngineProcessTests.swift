@@ -11,7 +11,9 @@ import Testing
 /// this process, Silero finds the same speech, the Piper voice speaks, each model in a worker
 /// named after it; a real abort() inside whisper's worker fails only that transcription (the
 /// voice's worker goes on), and the next transcription loads the model again.
-@Suite(.inProcessLane, .serialized, .enabled(if: TestEnvironment.speechInstalled, "needs the speech engines and models: run scripts/setup --tests --build tests"))
+@Suite(
+    .inProcessLane, .serialized,
+    .enabled(if: TestEnvironment.speechInstalled, "needs the speech engines and models: run scripts/setup --tests --build tests"))
 struct SpeechEngineProcessTests {
     static let (whisper, voice, vad) = (
         SDKConstants.Models.defaultSpeechRecognitionModelID, SDKConstants.Models.defaultVoiceID, SDKConstants.Models.voiceActivityModelID
@@ -35,14 +37,20 @@ struct SpeechEngineProcessTests {
         let options = STTOptions(threads: 1)
         let heardHere = try await here.transcribe(audio, model: Self.whisper, options: options, loadOptions: Self.load)
         let speechHere = try await here.detectSpeech(in: audio)
-        let spokenHere = try await here.synthesize("Open the window.", voiceModel: Self.voice, options: TTSOptions(audioFormat: .pcm), loadOptions: Self.load)
+        let spokenHere = try await here.synthesize(
+            "Open the window.", voiceModel: Self.voice, options: TTSOptions(audioFormat: .pcm), loadOptions: Self.load)
 
         let isolated = Self.isolatedRuntime()
         let heard = try await isolated.transcribe(audio, model: Self.whisper, options: options, loadOptions: Self.load)
-        #expect(heard.segments == heardHere.segments && heard.detectedLanguage == heardHere.detectedLanguage, "the same engine on the same samples")
+        #expect(
+            heard.segments == heardHere.segments && heard.detectedLanguage == heardHere.detectedLanguage,
+            "the same engine on the same samples")
         #expect(try await isolated.detectSpeech(in: audio) == speechHere)
-        let spoken = try await isolated.synthesize("Open the window.", voiceModel: Self.voice, options: TTSOptions(audioFormat: .pcm), loadOptions: Self.load)
-        #expect(spoken.sampleRate == spokenHere.sampleRate && abs(spoken.duration - spokenHere.duration) < 0.3, "\(spoken.duration) s, here \(spokenHere.duration) s")
+        let spoken = try await isolated.synthesize(
+            "Open the window.", voiceModel: Self.voice, options: TTSOptions(audioFormat: .pcm), loadOptions: Self.load)
+        #expect(
+            spoken.sampleRate == spokenHere.sampleRate && abs(spoken.duration - spokenHere.duration) < 0.3,
+            "\(spoken.duration) s, here \(spokenHere.duration) s")
         #expect(spoken.metadata.voice == spokenHere.metadata.voice && spoken.metadata.language == spokenHere.metadata.language)
         for id in [Self.whisper, Self.voice, Self.vad] {
             #expect(EngineWorkers.holding(id).count == 1, "one worker named after \(id)")
@@ -58,7 +66,9 @@ struct SpeechEngineProcessTests {
         }
         #expect(error?.code == .engineCrashed && error?.message.contains("SIGABRT") == true, "\(String(describing: error))")
         #expect(EngineWorkers.holding(Self.voice).count == 1, "the voice's worker goes on")
-        #expect(try await isolated.transcribe(audio, model: Self.whisper, options: options, loadOptions: Self.load).segments == heardHere.segments)
+        #expect(
+            try await isolated.transcribe(audio, model: Self.whisper, options: options, loadOptions: Self.load).segments
+                == heardHere.segments)
         await isolated.unloadAllModels()
         for id in [Self.whisper, Self.voice, Self.vad] {
             #expect(EngineWorkers.holding(id).isEmpty, "\(id)'s worker ended with its model")

@@ -9,9 +9,10 @@ import RunAnywhereWhisperCpp
 /// A runtime with every engine registered and whisper tiny.en and the Piper voice loaded, 1 thread.
 enum SpeechRuntime {
     static let shared = Task { () throws -> RunAnywhereRuntime in
-        let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
-            modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: FileManager.default.temporaryDirectory
-        ))
+        let runtime = RunAnywhereRuntime(
+            configuration: RuntimeConfiguration(
+                modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: FileManager.default.temporaryDirectory
+            ))
         runtime.frameworks.register(LlamaCppAdapter())
         runtime.frameworks.register(WhisperCppAdapter())
         runtime.frameworks.register(SherpaOnnxAdapter(phonemizer: EspeakPhonemizer()))

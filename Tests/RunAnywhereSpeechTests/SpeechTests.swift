@@ -5,7 +5,9 @@ import Testing
 
 /// Speech on the real engines: whisper.cpp (tiny.en, converted by our converter), Piper through
 /// sherpa-onnx with eSpeak NG phonemes, and Silero VAD. 1 thread.
-@Suite(.inProcessLane, .serialized, .enabled(if: TestEnvironment.speechInstalled, "needs the speech engines and models: run scripts/setup --tests --build tests"))
+@Suite(
+    .inProcessLane, .serialized,
+    .enabled(if: TestEnvironment.speechInstalled, "needs the speech engines and models: run scripts/setup --tests --build tests"))
 struct SpeechTests {
     static let sentences = [
         "The quick brown fox jumps over the lazy dog.",
@@ -18,7 +20,8 @@ struct SpeechTests {
     /// Piper speaks fixed sentences and Whisper writes them back: a word error rate of at most 0.3.
     @Test func speechRoundTripHasALowWordErrorRate() async throws {
         let runtime = try await SpeechRuntime.shared.value
-        var errors = 0, words = 0
+        var errors = 0
+        var words = 0
         for sentence in Self.sentences {
             let heard = try await runtime.transcribe(try await SpeechRuntime.speech(sentence), options: STTOptions(threads: 1))
             let (e, w) = wordErrors(sentence, heard.text)
@@ -72,7 +75,10 @@ struct SpeechTests {
         let speech = try await SpeechRuntime.speech("Open the window.")
         _ = try await runtime.detectSpeech(in: speech)
         let loaded = await runtime.loadedModels()
-        for id in [SDKConstants.Models.defaultSpeechRecognitionModelID, SDKConstants.Models.defaultVoiceID, SDKConstants.Models.voiceActivityModelID] {
+        for id in [
+            SDKConstants.Models.defaultSpeechRecognitionModelID, SDKConstants.Models.defaultVoiceID,
+            SDKConstants.Models.voiceActivityModelID,
+        ] {
             let status = try #require(loaded.first { $0.modelId == id }, "\(id) is not in \(loaded.map(\.modelId))")
             #expect(status.state == .loaded && status.memoryBytes > 0, "\(status)")
         }
@@ -120,32 +126,51 @@ struct SpeechTests {
 
     @Test func badSpeechInputsAreClearErrors() async throws {
         let runtime = try await SpeechRuntime.shared.value
-        #expect((await #expect(throws: SDKError.self) { try await runtime.transcribeWithOptions(Data(), options: STTOptions()) })?.code == .emptyInput)
-        #expect((await #expect(throws: SDKError.self) { try await runtime.transcribeWithOptions(Data([1, 2, 3]), options: STTOptions()) })?.message.contains("even number") == true)
-        #expect((await #expect(throws: SDKError.self) { try await runtime.transcribeWithOptions(Data("not audio".utf8), options: STTOptions(audioFormat: .wav)) })?.message.contains("The audio is not a WAV file, and no decoder for other audio formats is registered") == true)
-        let fresh = RunAnywhereRuntime(configuration: RuntimeConfiguration(modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: FileManager.default.temporaryDirectory))
+        #expect(
+            (await #expect(throws: SDKError.self) { try await runtime.transcribeWithOptions(Data(), options: STTOptions()) })?.code
+                == .emptyInput)
+        #expect(
+            (await #expect(throws: SDKError.self) { try await runtime.transcribeWithOptions(Data([1, 2, 3]), options: STTOptions()) })?
+                .message.contains("even number") == true)
+        #expect(
+            (await #expect(throws: SDKError.self) {
+                try await runtime.transcribeWithOptions(Data("not audio".utf8), options: STTOptions(audioFormat: .wav))
+            })?.message.contains("The audio is not a WAV file, and no decoder for other audio formats is registered") == true)
+        let fresh = RunAnywhereRuntime(
+            configuration: RuntimeConfiguration(
+                modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: FileManager.default.temporaryDirectory))
         #expect((await #expect(throws: SDKError.self) { try await fresh.transcribe(Data(count: 3200)) })?.code == .notInitialized)
-        #expect((await #expect(throws: SDKError.self) { try await fresh.loadSTTModel(SDKConstants.Models.defaultModelID) })?.code == .modelIncompatible)
+        #expect(
+            (await #expect(throws: SDKError.self) { try await fresh.loadSTTModel(SDKConstants.Models.defaultModelID) })?.code
+                == .modelIncompatible)
     }
 
     @Test func aVoiceTurnRunsEveryStage() async throws {
         let runtime = try await SpeechRuntime.shared.value
         try await runtime.loadModel(SDKConstants.Models.defaultModelID, options: ModelLoadOptions(contextLength: 1024, threads: 1))
         let question = try await SpeechRuntime.speech("What is the capital of France?")
-        let config = ModularPipelineConfig(enableSpeakerDiarization: true, generationOptions: LLMGenerationOptions(maxTokens: 24, temperature: 0), threads: 1)
+        let config = ModularPipelineConfig(
+            enableSpeakerDiarization: true, generationOptions: LLMGenerationOptions(maxTokens: 24, temperature: 0), threads: 1)
         let pipeline = try await runtime.createVoicePipeline(config: config)
         var events: [VoicePipelineEvent] = []
         for try await event in await pipeline.processTurn(question) { events.append(event) }
         #expect(events.first == .diarizationUnavailable, "diarization falls back to the standard pipeline")
-        guard case .completed(let turn)? = events.last else { Issue.record("the turn completes"); return }
+        guard case .completed(let turn)? = events.last else {
+            Issue.record("the turn completes")
+            return
+        }
         #expect(turn.transcript.lowercased().contains("capital") && turn.transcript.lowercased().contains("france"))
         #expect(!turn.response.isEmpty && (turn.audio?.duration ?? 0) > 0.3)
         #expect(turn.speechSegments.count >= 1)
         let t = turn.timings
         #expect((t.vadMs ?? 0) > 0 && t.sttMs > 0 && t.llmMs > 0 && t.ttsMs > 0 && t.totalMs >= t.sttMs + t.llmMs + t.ttsMs)
-        #expect(events.contains { if case .transcribed = $0 { true } else { false } } && events.contains { if case .synthesized = $0 { true } else { false } })
+        #expect(
+            events.contains { if case .transcribed = $0 { true } else { false } }
+                && events.contains { if case .synthesized = $0 { true } else { false } })
         var quiet: [VoicePipelineEvent] = []
-        for try await event in await pipeline.processTurn(try AudioSamples(samples: [Float](repeating: 0, count: 32_000), sampleRate: 16_000)) { quiet.append(event) }
+        for try await event in await pipeline.processTurn(
+            try AudioSamples(samples: [Float](repeating: 0, count: 32_000), sampleRate: 16_000))
+        { quiet.append(event) }
         #expect(quiet.contains(.noSpeech))
     }
 }

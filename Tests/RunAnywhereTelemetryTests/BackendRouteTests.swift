@@ -32,7 +32,10 @@ struct BackendRouteTests {
     static func event(_ id: String, type: String = "generation", tokens: Int = 12) -> AnalyticsEvent {
         AnalyticsEvent(
             id: id, type: type, occurredAt: "2026-01-02T03:04:05.678Z",
-            properties: ["model_id": .text("smollm2"), "output_tokens": .integer(tokens), "tokens_per_second": .number(41.5), "streamed": .flag(true)]
+            properties: [
+                "model_id": .text("smollm2"), "output_tokens": .integer(tokens), "tokens_per_second": .number(41.5),
+                "streamed": .flag(true),
+            ]
         )
     }
 
@@ -42,21 +45,30 @@ struct BackendRouteTests {
         try await Self.application(store).test(.router) { client in
             var deviceID = ""
             for expected in [HTTPResponse.Status.created, .ok] {
-                try await client.execute(uri: BackendAPI.registerDevicePath, method: .post, headers: .json, body: try Self.body(Self.registration)) { response in
+                try await client.execute(
+                    uri: BackendAPI.registerDevicePath, method: .post, headers: .json, body: try Self.body(Self.registration)
+                ) { response in
                     #expect(response.status == expected)
                     let result = try JSONDecoder().decode(DeviceRegistrationResult.self, from: Data(buffer: response.body))
-                    if expected == .created { deviceID = result.deviceID } else { #expect(result.deviceID == deviceID, "registering again keeps the id") }
+                    if expected == .created {
+                        deviceID = result.deviceID
+                    } else {
+                        #expect(result.deviceID == deviceID, "registering again keeps the id")
+                    }
                 }
             }
             let first = AnalyticsBatch(deviceID: deviceID, events: [Self.event("e1"), Self.event("e2", type: "transcription")])
-            try await client.execute(uri: BackendAPI.analyticsEventsPath, method: .post, headers: .json, body: try Self.body(first)) { response in
+            try await client.execute(uri: BackendAPI.analyticsEventsPath, method: .post, headers: .json, body: try Self.body(first)) {
+                response in
                 #expect(response.status == .ok)
                 let result = try JSONDecoder().decode(AnalyticsBatchResult.self, from: Data(buffer: response.body))
                 #expect(result == AnalyticsBatchResult(accepted: ["e1", "e2"], stored: 2, duplicates: 0, rejected: []))
             }
             // A retry of e2 (its acknowledgement lost), a new event, one sent twice, and one the collector can never store.
-            let retry = AnalyticsBatch(deviceID: deviceID, events: [Self.event("e2"), Self.event("e3"), Self.event("e3"), Self.event("e4", type: "dancing")])
-            try await client.execute(uri: BackendAPI.analyticsEventsPath, method: .post, headers: .json, body: try Self.body(retry)) { response in
+            let retry = AnalyticsBatch(
+                deviceID: deviceID, events: [Self.event("e2"), Self.event("e3"), Self.event("e3"), Self.event("e4", type: "dancing")])
+            try await client.execute(uri: BackendAPI.analyticsEventsPath, method: .post, headers: .json, body: try Self.body(retry)) {
+                response in
                 let result = try JSONDecoder().decode(AnalyticsBatchResult.self, from: Data(buffer: response.body))
                 #expect(result.accepted == ["e2", "e3"] && result.stored == 1 && result.duplicates == 1)
                 #expect(result.rejected.map(\.id) == ["e4"] && result.rejected.first?.message.contains("type") == true)
@@ -67,14 +79,20 @@ struct BackendRouteTests {
                 let events = try #require(body["events"] as? [[String: Any]])
                 #expect(Set(events.compactMap { $0["id"] as? String }) == ["e1", "e3"])
                 let stored = try #require(events.first)
-                #expect(stored["device_id"] as? String == deviceID && stored["occurred_at"] as? String == "2026-01-02T03:04:05.678Z" && stored["received_at"] is String)
+                #expect(
+                    stored["device_id"] as? String == deviceID && stored["occurred_at"] as? String == "2026-01-02T03:04:05.678Z"
+                        && stored["received_at"] is String)
                 let properties = try #require(stored["properties"] as? [String: Any])
-                #expect(properties["output_tokens"] as? Int == 12 && properties["tokens_per_second"] as? Double == 41.5 && properties["streamed"] as? Bool == true)
+                #expect(
+                    properties["output_tokens"] as? Int == 12 && properties["tokens_per_second"] as? Double == 41.5
+                        && properties["streamed"] as? Bool == true)
             }
             try await client.execute(uri: BackendAPI.devicesPath, method: .get) { response in
                 let body = try Self.json(response.body)
                 let device = try #require((body["devices"] as? [[String: Any]])?.first)
-                #expect(body["total"] as? Int == 1 && device["device_id"] as? String == deviceID && device["device_identifier"] as? String == Self.registration.deviceIdentifier)
+                #expect(
+                    body["total"] as? Int == 1 && device["device_id"] as? String == deviceID
+                        && device["device_identifier"] as? String == Self.registration.deviceIdentifier)
             }
         }
         #expect(try await store.analyticsEventCount(AnalyticsQuery()) == 3)
@@ -89,7 +107,8 @@ struct BackendRouteTests {
         let store = try await kind.make()
         try await Self.application(store).test(.router) { client in
             let batch = AnalyticsBatch(deviceID: "not-registered", events: [Self.event("e1")])
-            try await client.execute(uri: BackendAPI.analyticsEventsPath, method: .post, headers: .json, body: try Self.body(batch)) { response in
+            try await client.execute(uri: BackendAPI.analyticsEventsPath, method: .post, headers: .json, body: try Self.body(batch)) {
+                response in
                 #expect(response.status == .notFound)
                 let error = try #require(try Self.json(response.body)["error"] as? [String: Any])
                 #expect(error["field"] as? String == "device_id")
@@ -109,14 +128,23 @@ struct BackendRouteTests {
         }
         let cases: [(String, ByteBuffer, HTTPResponse.Status, String?)] = [
             (BackendAPI.registerDevicePath, ByteBuffer(string: "{\"device_identifier\": "), .badRequest, nil),
-            (BackendAPI.registerDevicePath, try registration { $0["device_identifier"] = "x' OR '1'='1" }, .badRequest, "device_identifier"),
+            (
+                BackendAPI.registerDevicePath, try registration { $0["device_identifier"] = "x' OR '1'='1" }, .badRequest,
+                "device_identifier"
+            ),
             (BackendAPI.registerDevicePath, try registration { $0["os_version"] = "<script>" }, .badRequest, "os_version"),
             (BackendAPI.registerDevicePath, try registration { $0["environment"] = "development" }, .badRequest, "environment"),
             (BackendAPI.registerDevicePath, try registration { $0["extra"] = 1 }, .badRequest, "extra"),
             (BackendAPI.analyticsEventsPath, ByteBuffer(string: "{\"device_id\": \"d\", \"events\": []}"), .badRequest, "events"),
-            (BackendAPI.analyticsEventsPath, ByteBuffer(string: "{\"device_id\": \"d\", \"events\": [{\"id\": \"\"}]}"), .badRequest, "events[0].id"),
+            (
+                BackendAPI.analyticsEventsPath, ByteBuffer(string: "{\"device_id\": \"d\", \"events\": [{\"id\": \"\"}]}"), .badRequest,
+                "events[0].id"
+            ),
             (BackendAPI.analyticsEventsPath, ByteBuffer(string: "{\"device_id\": \"d\", \"events\": [[[[[1]]]]]}"), .badRequest, nil),
-            (BackendAPI.analyticsEventsPath, ByteBuffer(string: "{\"device_id\": \"" + String(repeating: "x", count: 2 << 20) + "\"}"), .contentTooLarge, nil),
+            (
+                BackendAPI.analyticsEventsPath, ByteBuffer(string: "{\"device_id\": \"" + String(repeating: "x", count: 2 << 20) + "\"}"),
+                .contentTooLarge, nil
+            ),
         ]
         try await Self.application(store).test(.router) { client in
             for (path, body, status, field) in cases {
@@ -126,7 +154,8 @@ struct BackendRouteTests {
                     #expect(error["field"] as? String == field)
                 }
             }
-            try await client.execute(uri: BackendAPI.registerDevicePath, method: .post, body: try Self.body(Self.registration)) { response in
+            try await client.execute(uri: BackendAPI.registerDevicePath, method: .post, body: try Self.body(Self.registration)) {
+                response in
                 #expect(response.status == .unsupportedMediaType)
             }
             try await client.execute(uri: BackendAPI.analyticsEventsPath + "?limit=0", method: .get) { response in
@@ -140,12 +169,17 @@ struct BackendRouteTests {
     @Test func anAPIKeyGuardsTheBackendRoutes() async throws {
         let store = try await TelemetryStoreKind.sqlite.make()
         try await Self.application(store, apiKey: "s3cret").test(.router) { client in
-            try await client.execute(uri: BackendAPI.registerDevicePath, method: .post, headers: .json, body: try Self.body(Self.registration)) {
+            try await client.execute(
+                uri: BackendAPI.registerDevicePath, method: .post, headers: .json, body: try Self.body(Self.registration)
+            ) {
                 #expect($0.status == .unauthorized)
             }
-            try await client.execute(uri: BackendAPI.analyticsEventsPath, method: .get, headers: [.authorization: "Bearer wrong"]) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: BackendAPI.analyticsEventsPath, method: .get, headers: [.authorization: "Bearer wrong"]) {
+                #expect($0.status == .unauthorized)
+            }
             try await client.execute(
-                uri: BackendAPI.registerDevicePath, method: .post, headers: [.authorization: "Bearer s3cret", .contentType: "application/json"], body: try Self.body(Self.registration)
+                uri: BackendAPI.registerDevicePath, method: .post,
+                headers: [.authorization: "Bearer s3cret", .contentType: "application/json"], body: try Self.body(Self.registration)
             ) { #expect($0.status == .created) }
         }
         #expect(try await store.deviceCount() == 1)

@@ -19,7 +19,8 @@ struct EnvironmentBackendTests {
     /// Initializes the SDK from `environments` as an app would, over the shared data folder and
     /// models of its own (`run`), and plugs the scripted engines in: no API call yet.
     static func initializeSDK(_ folder: URL, _ environments: EnvironmentStore, run: String) throws {
-        let configuration = RuntimeConfiguration(modelsDirectory: folder.appendingPathComponent("\(run)/models"), dataDirectory: dataDirectory(folder))
+        let configuration = RuntimeConfiguration(
+            modelsDirectory: folder.appendingPathComponent("\(run)/models"), dataDirectory: dataDirectory(folder))
         try RunAnywhere.initialize(from: environments, configuration: configuration)
         try RunAnywhere.registerFrameworkAdapter(ScriptedAdapter())
     }
@@ -68,7 +69,9 @@ struct EnvironmentBackendTests {
         let environments = EnvironmentStore(dataDirectory: Self.dataDirectory(folder))
         try environments.use(.staging, baseURL: await collector.baseURL, apiKey: Self.key)
         try Self.initializeSDK(folder, environments, run: "first")
-        #expect(!FileManager.default.fileExists(atPath: Self.dataDirectory(folder).appendingPathComponent("backend").path), "initializing wrote nothing")
+        #expect(
+            !FileManager.default.fileExists(atPath: Self.dataDirectory(folder).appendingPathComponent("backend").path),
+            "initializing wrote nothing")
         #expect(try await collector.devices().isEmpty, "initializing called nothing")
 
         try await Self.work(folder, run: "first", generations: 3, transcriptions: 2)
@@ -99,9 +102,12 @@ struct EnvironmentBackendTests {
         try await collector.start()
         await collector.stop()
         let runtime = try scriptedRuntime()
-        var configuration = try #require(BackendConfiguration(environment: .staging, baseURL: URL(string: await collector.baseURL), apiKey: Self.key))
+        var configuration = try #require(
+            BackendConfiguration(environment: .staging, baseURL: URL(string: await collector.baseURL), apiKey: Self.key))
         configuration.retry = BackoffPolicy(initial: .milliseconds(20), maximum: .milliseconds(200))
-        let backend = EnvironmentBackend(configuration: configuration, dataDirectory: runtime.configuration.dataDirectory, events: runtime.events, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let backend = EnvironmentBackend(
+            configuration: configuration, dataDirectory: runtime.configuration.dataDirectory, events: runtime.events,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         backend.activate()
         try await runtime.loadModel("scripted")
         for index in 0..<4 { _ = try await runtime.generate("offline answer \(index)", options: LLMGenerationOptions(maxTokens: 4)) }

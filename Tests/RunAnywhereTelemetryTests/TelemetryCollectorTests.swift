@@ -28,10 +28,13 @@ struct TelemetryCollectorTests {
         let payload = TelemetryFixtures.payload()
         try await Self.application(store).test(.router) { client in
             for expected in [HTTPResponse.Status.created, .ok] {
-                try await client.execute(uri: "/telemetry", method: .post, headers: .json, body: ByteBuffer(data: try payload.encoded())) { response in
+                try await client.execute(uri: "/telemetry", method: .post, headers: .json, body: ByteBuffer(data: try payload.encoded())) {
+                    response in
                     #expect(response.status == expected)
                     let body = try Self.json(response.body)
-                    #expect(body["status"] as? String == (expected == .created ? "stored" : "duplicate") && body["run_id"] as? String == payload.metrics.runID)
+                    #expect(
+                        body["status"] as? String == (expected == .created ? "stored" : "duplicate")
+                            && body["run_id"] as? String == payload.metrics.runID)
                 }
             }
             try await client.execute(uri: "/telemetry/runs?model_id=GradientIdentity", method: .get) { response in
@@ -41,7 +44,8 @@ struct TelemetryCollectorTests {
                 #expect((run["metrics"] as? [String: Any])?["run_id"] as? String == payload.metrics.runID && run["received_at"] is String)
             }
             // A form-encoded filter, as browsers and Python write one: "+" a space, "%2B" a plus.
-            try await client.execute(uri: "/telemetry/runs?device_model=QEMU+Standard+PC+(i440FX+%2B+PIIX,+1996)", method: .get) { response in
+            try await client.execute(uri: "/telemetry/runs?device_model=QEMU+Standard+PC+(i440FX+%2B+PIIX,+1996)", method: .get) {
+                response in
                 let body = try Self.json(response.body)
                 #expect(body["total"] as? Int == 1)
             }
@@ -71,14 +75,28 @@ struct TelemetryCollectorTests {
         let store = try await kind.make()
         let bodies: [(Data, HTTPResponse.Status, String?)] = [
             (Data("{\"platform\": \"linux\", \"metrics\": ".utf8), .badRequest, nil),
-            (try TelemetryFixtures.json { _, metrics in metrics["model_id"] = "a'); DROP TABLE runs; --" }, .badRequest, "metrics.model_id"),
+            (
+                try TelemetryFixtures.json { _, metrics in metrics["model_id"] = "a'); DROP TABLE runs; --" }, .badRequest,
+                "metrics.model_id"
+            ),
             (try TelemetryFixtures.json { _, metrics in metrics["run_id"] = "x' OR '1'='1" }, .badRequest, "metrics.run_id"),
             (try TelemetryFixtures.json { _, metrics in metrics["frames_processed"] = 1e300 }, .badRequest, "metrics.frames_processed"),
-            (Data(("{\"platform\": \"linux\", \"metrics\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}").utf8),
-             .contentTooLarge, nil),
-            (Data(("{\"platform\": \"linux\", \"metrics\": {\"model_id\": " + String(repeating: "{\"a\":", count: 2000) + "1" + String(repeating: "}", count: 2000) + "}}").utf8),
-             .badRequest, nil),
-            (try TelemetryFixtures.json { _, metrics in metrics["device_model"] = String(repeating: "x", count: 20_000) }, .contentTooLarge, nil),
+            (
+                Data(
+                    ("{\"platform\": \"linux\", \"metrics\": " + String(repeating: "[", count: 100_000)
+                        + String(repeating: "]", count: 100_000) + "}").utf8),
+                .contentTooLarge, nil
+            ),
+            (
+                Data(
+                    ("{\"platform\": \"linux\", \"metrics\": {\"model_id\": " + String(repeating: "{\"a\":", count: 2000) + "1"
+                        + String(repeating: "}", count: 2000) + "}}").utf8),
+                .badRequest, nil
+            ),
+            (
+                try TelemetryFixtures.json { _, metrics in metrics["device_model"] = String(repeating: "x", count: 20_000) },
+                .contentTooLarge, nil
+            ),
         ]
         try await Self.application(store).test(.router) { client in
             for (body, status, field) in bodies {
@@ -104,8 +122,12 @@ struct TelemetryCollectorTests {
         let body = ByteBuffer(data: try TelemetryFixtures.payload().encoded())
         try await Self.application(store, apiKey: "s3cret").test(.router) { client in
             try await client.execute(uri: "/telemetry", method: .post, headers: .json, body: body) { #expect($0.status == .unauthorized) }
-            try await client.execute(uri: "/telemetry/runs", method: .get, headers: [.authorization: "Bearer wrong"]) { #expect($0.status == .unauthorized) }
-            try await client.execute(uri: "/telemetry", method: .post, headers: [.authorization: "Bearer s3cret", .contentType: "application/json"], body: body) { #expect($0.status == .created) }
+            try await client.execute(uri: "/telemetry/runs", method: .get, headers: [.authorization: "Bearer wrong"]) {
+                #expect($0.status == .unauthorized)
+            }
+            try await client.execute(
+                uri: "/telemetry", method: .post, headers: [.authorization: "Bearer s3cret", .contentType: "application/json"], body: body
+            ) { #expect($0.status == .created) }
             try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
         }
         #expect(throws: SDKError.self) { try TelemetryCollector.validate(host: "0.0.0.0", port: 8000, apiKey: nil) }

@@ -32,7 +32,8 @@ struct TelemetryStoreTests {
         let store = try await kind.make()
         for index in 0..<12 {
             let payload = TelemetryFixtures.payload(
-                model: index % 3 == 0 ? "smollm2" : "GradientIdentity", backend: index % 3 == 0 ? "llama.cpp" : "onnxruntime", minutesAgo: Double(index)
+                model: index % 3 == 0 ? "smollm2" : "GradientIdentity", backend: index % 3 == 0 ? "llama.cpp" : "onnxruntime",
+                minutesAgo: Double(index)
             )
             _ = try await store.insert(payload, receivedAt: Date())
         }
@@ -89,7 +90,8 @@ struct TelemetryStoreTests {
         }
         // Nothing listens on port 1: the open gives up after its time limit with a message.
         await #expect(throws: (any Error).self) {
-            try await PostgresTelemetryStore.open(url: "postgres://nobody@127.0.0.1:1/db?sslmode=disable", logger: .init(label: "t"), timeout: .seconds(2))
+            try await PostgresTelemetryStore.open(
+                url: "postgres://nobody@127.0.0.1:1/db?sslmode=disable", logger: .init(label: "t"), timeout: .seconds(2))
         }
         let folder = try TestEnvironment.temporaryDirectory("telemetry")
         let notADatabase = folder.appendingPathComponent("runs.sqlite")

@@ -10,7 +10,8 @@ import Testing
 
     @Test func groupsHaveMediansAndSpread() {
         let fps = [90.0, 100, 110, 120, 200]
-        let records = fps.enumerated().map { record(TelemetryFixtures.payload(fps: $1, p95: 10 + Double($0), minutesAgo: Double($0))) }
+        let records =
+            fps.enumerated().map { record(TelemetryFixtures.payload(fps: $1, p95: 10 + Double($0), minutesAgo: Double($0))) }
             + [record(TelemetryFixtures.payload(model: "smollm2", backend: "llama.cpp", fps: 30))]
         let groups = TelemetrySummary.groups(records)
         #expect(groups.count == 2)
@@ -29,12 +30,16 @@ import Testing
         var records: [TelemetryRecord] = []
         for index in 0..<13 {
             let slow = index >= 10
-            records.append(record(TelemetryFixtures.payload(fps: slow ? 80 + Double(index % 2) : 100 + Double(index % 3), p95: slow ? 15 : 10, minutesAgo: Double(100 - index))))
+            records.append(
+                record(
+                    TelemetryFixtures.payload(
+                        fps: slow ? 80 + Double(index % 2) : 100 + Double(index % 3), p95: slow ? 15 : 10, minutesAgo: Double(100 - index)))
+            )
         }
         records.append(record(TelemetryFixtures.payload(model: "steady", fps: 50, minutesAgo: 5)))
         let found = RegressionCheck().regressions(records)
         #expect(found.count == 2)
-        let fps = try? #require(found.first { $0.metric == "fps" })
+        let fps = found.first { $0.metric == "fps" }
         #expect(fps?.baseline == 101 && fps?.latest == 80 && fps?.latestRuns == 3 && fps?.baselineRuns == 10)
         #expect(found.first { $0.metric == "latency_p95" }?.changePercent == 50)
         #expect(RegressionCheck(thresholdPercent: 60).regressions(records).isEmpty)
@@ -43,7 +48,9 @@ import Testing
     }
 
     @Test func exportsKeepEveryField() throws {
-        let records = [record(TelemetryFixtures.payload(battery: 1.5)), record(TelemetryFixtures.payload(device: "Board \"Quoted\", rev 2"))]
+        let records = [
+            record(TelemetryFixtures.payload(battery: 1.5)), record(TelemetryFixtures.payload(device: "Board \"Quoted\", rev 2")),
+        ]
         let json = try TelemetryExport.json(records)
         let decoder = JSONDecoder()
         let back = try decoder.decode([TelemetryRecord].self, from: json)

@@ -13,7 +13,9 @@ extension GGUFWriter.Tensor {
 extension GGUFWriter {
     /// A tiny llama-style model description: 2 F32 tensors of 64×4 and a Q4_0 tensor of 256×2,
     /// metadata of every value type, zeroed weights.
-    package static func tinyLlama(chatTemplate: String? = "{{ bos_token }}{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}") -> GGUFWriter {
+    package static func tinyLlama(
+        chatTemplate: String? = "{{ bos_token }}{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
+    ) -> GGUFWriter {
         var metadata: [(String, Value)] = [
             ("general.architecture", .string("llama")),
             ("general.name", .string("Tiny Test Llama")),
@@ -31,10 +33,12 @@ extension GGUFWriter {
             ("tokenizer.ggml.token_type", .u32s([1, 2, 3])),
         ]
         if let chatTemplate { metadata.append(("tokenizer.chat_template", .string(chatTemplate))) }
-        return GGUFWriter(metadata: metadata, tensors: [
-            Tensor(name: "token_embd.weight", shape: [64, 4], type: 0, bytes: 64 * 4 * 4),
-            Tensor(name: "output_norm.weight", shape: [64], type: 0, bytes: 64 * 4),
-            Tensor(name: "blk.0.attn_q.weight", shape: [256, 2], type: 2, bytes: 2 * 8 * 18),
-        ])
+        return GGUFWriter(
+            metadata: metadata,
+            tensors: [
+                Tensor(name: "token_embd.weight", shape: [64, 4], type: 0, bytes: 64 * 4 * 4),
+                Tensor(name: "output_norm.weight", shape: [64], type: 0, bytes: 64 * 4),
+                Tensor(name: "blk.0.attn_q.weight", shape: [256, 2], type: 2, bytes: 2 * 8 * 18),
+            ])
     }
 }

@@ -31,12 +31,17 @@ extension GGUFWriter {
             ("general.architecture", .string("bert")), ("general.name", .string("Reranker fixture (random weights)")),
             ("general.file_type", .u32(0)), ("bert.context_length", .u32(UInt32(context))), ("bert.embedding_length", .u32(UInt32(hidden))),
             ("bert.feed_forward_length", .u32(UInt32(feedForward))), ("bert.block_count", .u32(UInt32(layers))),
-            ("bert.attention.head_count", .u32(2)), ("bert.attention.layer_norm_epsilon", .f32(1e-12)), ("bert.attention.causal", .bool(false)),
+            ("bert.attention.head_count", .u32(2)), ("bert.attention.layer_norm_epsilon", .f32(1e-12)),
+            ("bert.attention.causal", .bool(false)),
             ("bert.pooling_type", .u32(pooling)),
-            ("tokenizer.ggml.model", .string("bert")), ("tokenizer.ggml.tokens", .strings(tokens)), ("tokenizer.ggml.token_type", .i32s(types)),
-            ("tokenizer.ggml.token_type_count", .u32(2)), ("tokenizer.ggml.bos_token_id", .u32(2)), ("tokenizer.ggml.eos_token_id", .u32(3)),
-            ("tokenizer.ggml.unknown_token_id", .u32(1)), ("tokenizer.ggml.seperator_token_id", .u32(3)), ("tokenizer.ggml.padding_token_id", .u32(0)),
-            ("tokenizer.ggml.mask_token_id", .u32(4)), ("tokenizer.ggml.cls_token_id", .u32(2)), ("tokenizer.ggml.add_bos_token", .bool(true)),
+            ("tokenizer.ggml.model", .string("bert")), ("tokenizer.ggml.tokens", .strings(tokens)),
+            ("tokenizer.ggml.token_type", .i32s(types)),
+            ("tokenizer.ggml.token_type_count", .u32(2)), ("tokenizer.ggml.bos_token_id", .u32(2)),
+            ("tokenizer.ggml.eos_token_id", .u32(3)),
+            ("tokenizer.ggml.unknown_token_id", .u32(1)), ("tokenizer.ggml.seperator_token_id", .u32(3)),
+            ("tokenizer.ggml.padding_token_id", .u32(0)),
+            ("tokenizer.ggml.mask_token_id", .u32(4)), ("tokenizer.ggml.cls_token_id", .u32(2)),
+            ("tokenizer.ggml.add_bos_token", .bool(true)),
             ("tokenizer.ggml.add_eos_token", .bool(true)), ("tokenizer.ggml.add_sep_token", .bool(false)),
             ("tokenizer.ggml.normalizer.lowercase", .bool(true)),
         ]
@@ -48,9 +53,16 @@ extension GGUFWriter {
             return Tensor(name: name, shape: shape.map(UInt64.init), type: 0, data: values.withUnsafeBytes { Data($0) })
         }
         // A layer norm: weights near 1, small biases.
-        func norm(_ name: String) -> [Tensor] { [tensor("\(name).weight", [hidden], around: 1, spread: 0.1), tensor("\(name).bias", [hidden], spread: 0.1)] }
-        func linear(_ name: String, _ input: Int, _ output: Int) -> [Tensor] { [tensor("\(name).weight", [input, output]), tensor("\(name).bias", [output], spread: 0.1)] }
-        var tensors = [tensor("token_embd.weight", [hidden, tokens.count]), tensor("token_types.weight", [hidden, 2]), tensor("position_embd.weight", [hidden, context])]
+        func norm(_ name: String) -> [Tensor] {
+            [tensor("\(name).weight", [hidden], around: 1, spread: 0.1), tensor("\(name).bias", [hidden], spread: 0.1)]
+        }
+        func linear(_ name: String, _ input: Int, _ output: Int) -> [Tensor] {
+            [tensor("\(name).weight", [input, output]), tensor("\(name).bias", [output], spread: 0.1)]
+        }
+        var tensors = [
+            tensor("token_embd.weight", [hidden, tokens.count]), tensor("token_types.weight", [hidden, 2]),
+            tensor("position_embd.weight", [hidden, context]),
+        ]
         tensors += norm("token_embd_norm")
         for layer in 0..<layers {
             for part in ["attn_q", "attn_k", "attn_v", "attn_output"] { tensors += linear("blk.\(layer).\(part)", hidden, hidden) }

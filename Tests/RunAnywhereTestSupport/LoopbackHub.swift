@@ -46,12 +46,14 @@ package struct LoopbackHub: Sendable {
     package static func start() async throws -> LoopbackHub {
         let split = Data(repeating: 7, count: 100)
         let repositories = [
-            Repository(id: "TestOrg/Tiny-GGUF", files: [
-                (".gitattributes", Data("*.gguf filter=lfs\n".utf8), nil), ("README.md", Data("# Tiny\n".utf8), nil),
-                ("tiny-Q4_K_M.gguf", q4, nil), ("tiny-Q8_0.gguf", other, nil), ("tiny-IQ4_XS.gguf", other, nil),
-                ("mmproj-tiny-F16.gguf", other, nil),
-                ("Q2_K/tiny-Q2_K-00001-of-00002.gguf", split, nil), ("Q2_K/tiny-Q2_K-00002-of-00002.gguf", split, nil),
-            ]),
+            Repository(
+                id: "TestOrg/Tiny-GGUF",
+                files: [
+                    (".gitattributes", Data("*.gguf filter=lfs\n".utf8), nil), ("README.md", Data("# Tiny\n".utf8), nil),
+                    ("tiny-Q4_K_M.gguf", q4, nil), ("tiny-Q8_0.gguf", other, nil), ("tiny-IQ4_XS.gguf", other, nil),
+                    ("mmproj-tiny-F16.gguf", other, nil),
+                    ("Q2_K/tiny-Q2_K-00001-of-00002.gguf", split, nil), ("Q2_K/tiny-Q2_K-00002-of-00002.gguf", split, nil),
+                ]),
             Repository(id: "TestOrg/NoDefault-GGUF", files: [("model-F16.gguf", other, nil), ("model-Q8_0.gguf", q4, nil)]),
             Repository(id: "TestOrg/Private-GGUF", isPrivate: true, files: [("private-Q4_K_M.gguf", q4, nil)]),
             Repository(id: "TestOrg/Gated-GGUF", gated: true, files: [("gated-Q4_K_M.gguf", q4, nil)]),
@@ -74,7 +76,8 @@ package struct LoopbackHub: Sendable {
                 routes[path] = repository.isPrivate ? guarded(listing) : listing
             }
             for file in repository.files {
-                routes["/\(repository.id)/resolve/main/\(file.path)"] = guarded(.redirect("http://localhost:\(cdn.port)/blobs/\(repository.id)/\(file.path)"))
+                routes["/\(repository.id)/resolve/main/\(file.path)"] = guarded(
+                    .redirect("http://localhost:\(cdn.port)/blobs/\(repository.id)/\(file.path)"))
             }
         }
         return LoopbackHub(hub: try await TestHTTPServer.start(routes: routes), cdn: cdn)

@@ -52,7 +52,9 @@ package enum OpenAPIAnswers {
     @TaskLocal package static var recording: RecordedAnswers?
 
     /// Runs `body` with its answers recorded (helpers add to ``recording``), then checks them.
-    package static func checking<Value>(sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Value) async throws -> Value {
+    package static func checking<Value>(sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Value) async throws
+        -> Value
+    {
         let answers = RecordedAnswers()
         let value = try await $recording.withValue(answers) { try await body() }
         try await check(answers.all, sourceLocation: sourceLocation)
@@ -69,7 +71,9 @@ package enum OpenAPIAnswers {
         guard !answers.isEmpty else { return }
         guard let python = TestEnvironment.venvPython, TestEnvironment.pythonHas("jsonschema", python: python) else {
             if ProcessInfo.processInfo.environment["RUNANYWHERE_TEST_UNIT"] == "1" { return }
-            Issue.record("The answers cannot be checked against the OpenAPI document: run scripts/setup --tests (jsonschema)", sourceLocation: sourceLocation)
+            Issue.record(
+                "The answers cannot be checked against the OpenAPI document: run scripts/setup --tests (jsonschema)",
+                sourceLocation: sourceLocation)
             return
         }
         let name = UUID().uuidString
@@ -84,7 +88,8 @@ package enum OpenAPIAnswers {
         let process = Process()
         process.executableURL = python
         process.arguments = [
-            root.appendingPathComponent("Tests/clients/openapi_validation.py").path, root.appendingPathComponent("Sources/RunAnywhereServer/openapi.json").path, file.path,
+            root.appendingPathComponent("Tests/clients/openapi_validation.py").path,
+            root.appendingPathComponent("Sources/RunAnywhereServer/openapi.json").path, file.path,
         ]
         process.standardOutput = output
         process.standardError = output

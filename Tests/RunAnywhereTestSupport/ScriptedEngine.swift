@@ -1,7 +1,7 @@
-import Synchronization
 import Foundation
 import Logging
 import RunAnywhere
+import Synchronization
 
 /// A language engine whose answers are known in advance, so that tests of what sits above an
 /// engine (the model cache, the server's routes) can check every byte: it answers with the words of the last user message (the text after the
@@ -32,7 +32,8 @@ package struct ScriptedAdapter: FrameworkAdapter {
     package func estimateMemoryUsage(for model: ModelInfo) -> Int64 { memory }
     package func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService {
         log.append("load \(model.id)")
-        return ScriptedService(tokenDelay: tokenDelay, unloadDelay: unloadDelay, onUnloaded: { [log] in log.append("unloaded \(model.id)") })
+        return ScriptedService(
+            tokenDelay: tokenDelay, unloadDelay: unloadDelay, onUnloaded: { [log] in log.append("unloaded \(model.id)") })
     }
 }
 
@@ -106,12 +107,14 @@ package final class ScriptedService: LLMService {
 /// one, `scripted`), whose files are generated GGUF headers (the runtime checks them before
 /// loading); `budget` is its model memory budget.
 package func scriptedRuntime(
-    ids: [String] = ["scripted"], adapter: ScriptedAdapter = ScriptedAdapter(), budget: Int64 = 0, probe: ModelProbe? = nil, name: String = #function
+    ids: [String] = ["scripted"], adapter: ScriptedAdapter = ScriptedAdapter(), budget: Int64 = 0, probe: ModelProbe? = nil,
+    name: String = #function
 ) throws -> RunAnywhereRuntime {
     let folder = try TestEnvironment.temporaryDirectory(name)
     let frameworks = FrameworkAdapterRegistry()
     frameworks.register(adapter)
-    var configuration = RuntimeConfiguration(modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data"))
+    var configuration = RuntimeConfiguration(
+        modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data"))
     configuration.modelMemoryBudget = budget
     configuration.modelProbe = probe
     let runtime = RunAnywhereRuntime(configuration: configuration, frameworks: frameworks)

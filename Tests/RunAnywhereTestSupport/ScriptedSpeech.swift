@@ -23,10 +23,13 @@ package struct ScriptedSpeechAdapter: FrameworkAdapter {
 
 /// The scripted speech-to-text model.
 final class ScriptedSTTService: STTService {
-    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (segments: [TranscriptionSegment], language: String?) {
+    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (
+        segments: [TranscriptionSegment], language: String?
+    ) {
         let seconds = Int(audio.duration.rounded(.up))
         let segments = (0..<seconds).map { second in
-            TranscriptionSegment(text: " second \(second + 1)", startTime: Double(second), endTime: min(Double(second + 1), audio.duration), confidence: 0.5)
+            TranscriptionSegment(
+                text: " second \(second + 1)", startTime: Double(second), endTime: min(Double(second + 1), audio.duration), confidence: 0.5)
         }
         return (segments, options.detectLanguage ? "de" : options.language)
     }

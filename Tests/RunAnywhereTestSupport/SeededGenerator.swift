@@ -17,16 +17,18 @@ package struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-package extension Data {
+extension Data {
     /// These bytes with 1 to 4 replaced, mostly by characters that keep JSON looking like JSON
     /// (digits, signs, quotes, brackets), so that the damage reaches the decoders and not only
     /// the parser: for fuzzing the files the SDK keeps.
-    func damagedJSON(using random: inout SeededGenerator) -> Data {
+    package func damagedJSON(using random: inout SeededGenerator) -> Data {
         let alphabet = Array("0123456789-+.eE\"{}[],:ntfrul \\".utf8)
         var bytes = self
         for _ in 0..<Int.random(in: 1...4, using: &random) {
             let at = bytes.startIndex + Int.random(in: 0..<bytes.count, using: &random)
-            bytes[at] = Int.random(in: 0..<4, using: &random) == 0 ? UInt8.random(in: 0...255, using: &random) : alphabet.randomElement(using: &random)!
+            bytes[at] =
+                Int.random(in: 0..<4, using: &random) == 0
+                ? UInt8.random(in: 0...255, using: &random) : alphabet.randomElement(using: &random)!
         }
         return bytes
     }

@@ -50,7 +50,11 @@ package enum TestEnvironment {
         process.arguments = ["-c", "import \(module)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        let found = (try? process.run()).map { process.waitUntilExit(); return process.terminationStatus == 0 } ?? false
+        let found =
+            (try? process.run()).map {
+                process.waitUntilExit()
+                return process.terminationStatus == 0
+            } ?? false
         importable.withLock { $0[module] = found }
         return found
     }
@@ -59,7 +63,9 @@ package enum TestEnvironment {
 
     /// Debian's ffmpeg command, which scripts/setup --tests installs for the tests to encode audio with.
     package static var ffmpeg: URL? {
-        ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].map(URL.init(fileURLWithPath:)).first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].map(URL.init(fileURLWithPath:)).first {
+            FileManager.default.isExecutableFile(atPath: $0.path)
+        }
     }
 
     /// `input` (any audio file) re-encoded by ffmpeg as a `container` file ("mp3", "ogg", "webm",
@@ -68,7 +74,8 @@ package enum TestEnvironment {
         guard let ffmpeg else { throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup --tests --build tests") }
         let folder = try temporaryDirectory("encode")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent("input"), output = folder.appendingPathComponent("output")
+        let source = folder.appendingPathComponent("input")
+        let output = folder.appendingPathComponent("output")
         try input.write(to: source)
         let process = Process()
         process.executableURL = ffmpeg
@@ -88,21 +95,25 @@ package enum TestEnvironment {
         let folder = installedModelsDirectory.appendingPathComponent(SDKConstants.Models.visionFixtureID)
         let files = ["SmolVLM-fixture.gguf", "mmproj-SmolVLM-fixture.gguf"].map { folder.appendingPathComponent($0).path }
         guard let llamaLibrary, files.allSatisfy(FileManager.default.fileExists(atPath:)),
-              FileManager.default.fileExists(atPath: llamaLibrary.deletingLastPathComponent().appendingPathComponent("libmtmd.so").path) else { return nil }
+            FileManager.default.fileExists(atPath: llamaLibrary.deletingLastPathComponent().appendingPathComponent("libmtmd.so").path)
+        else { return nil }
         return folder
     }
 
     /// The image-generation fixture scripts/setup --tests writes (a tiny FLUX.2 klein-shaped model, random
     /// weights), when it is there with libstable-diffusion.
     package static var diffusionFixture: URL? {
-        let file = installedModelsDirectory.appendingPathComponent("\(SDKConstants.Models.diffusionFixtureID)/\(SDKConstants.Models.diffusionFixtureID).gguf")
+        let file = installedModelsDirectory.appendingPathComponent(
+            "\(SDKConstants.Models.diffusionFixtureID)/\(SDKConstants.Models.diffusionFixtureID).gguf")
         let library = RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/stable-diffusion.cpp/lib/libstable-diffusion.so")
         return [file, library].allSatisfy { FileManager.default.fileExists(atPath: $0.path) } ? file : nil
     }
 
     /// `width`×`height` pixels of the colour `rgb` as an image file of `format` ("png", "mjpeg"
     /// for JPEG, "gif", "bmp"), written by ffmpeg.
-    package static func encodeImage(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8) = (255, 0, 0), as format: String = "png") throws -> Data {
+    package static func encodeImage(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8) = (255, 0, 0), as format: String = "png") throws
+        -> Data
+    {
         guard let ffmpeg else { throw SDKError(.frameworkNotAvailable, "ffmpeg is not installed; run scripts/setup --tests --build tests") }
         let folder = try temporaryDirectory("image")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -110,8 +121,11 @@ package enum TestEnvironment {
         let colour = String(format: "0x%02X%02X%02X", rgb.0, rgb.1, rgb.2)
         let process = Process()
         process.executableURL = ffmpeg
-        process.arguments = ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=\(colour):s=\(width)x\(height)", "-frames:v", "1",
-                             "-f", format == "png" || format == "bmp" || format == "gif" ? "image2" : format, "-c:v", format == "mjpeg" ? "mjpeg" : format, output.path]
+        process.arguments = [
+            "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=\(colour):s=\(width)x\(height)", "-frames:v", "1",
+            "-f", format == "png" || format == "bmp" || format == "gif" ? "image2" : format, "-c:v", format == "mjpeg" ? "mjpeg" : format,
+            output.path,
+        ]
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw SDKError(.invalidInput, "ffmpeg could not make a \(format) image") }
@@ -145,7 +159,8 @@ package enum TestEnvironment {
     /// Whether scripts/setup has installed LiteRT (libLiteRt.so from the ai-edge-litert wheel, for
     /// the platforms that wheel is built for).
     package static var liteRTInstalled: Bool {
-        FileManager.default.fileExists(atPath: RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/litert/lib/libLiteRt.so").path)
+        FileManager.default.fileExists(
+            atPath: RuntimeConfiguration.homeDirectory().appendingPathComponent("engines/litert/lib/libLiteRt.so").path)
     }
 
     /// Writes the first `bytes` bytes of `source` to `destination`: a truncated model file.

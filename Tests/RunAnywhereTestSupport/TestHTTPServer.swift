@@ -86,7 +86,9 @@ package final class TestHTTPServer: Sendable {
         state.withLock { state in
             state.requests.append(request)
             let route = state.routes[request.path]
-            guard case .file(_, _, let cutAfter, _)? = route, cutAfter != nil, !state.cut.contains(request.path) else { return (route, false) }
+            guard case .file(_, _, let cutAfter, _)? = route, cutAfter != nil, !state.cut.contains(request.path) else {
+                return (route, false)
+            }
             state.cut.insert(request.path)
             return (route, true)
         }
@@ -117,7 +119,8 @@ private final class Handler: ChannelInboundHandler, @unchecked Sendable {
         case .end:
             guard let head, let server = box.server.withLock({ $0 }) else { return }
             let request = TestHTTPServer.Request(
-                path: String(head.uri.split(separator: "?").first ?? ""), range: head.headers.first(name: "range"), method: head.method.rawValue, body: body,
+                path: String(head.uri.split(separator: "?").first ?? ""), range: head.headers.first(name: "range"),
+                method: head.method.rawValue, body: body,
                 authorization: head.headers.first(name: "authorization")
             )
             let (route, cut) = server.route(for: request)
@@ -128,7 +131,8 @@ private final class Handler: ChannelInboundHandler, @unchecked Sendable {
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead, route: TestHTTPServer.Route?, cut: Bool) {
         switch route {
         case .authorized(let expected, let inner):
-            respond(context: context, head: head, route: head.headers.first(name: "authorization") == expected ? inner : .status(401), cut: cut)
+            respond(
+                context: context, head: head, route: head.headers.first(name: "authorization") == expected ? inner : .status(401), cut: cut)
         case nil, .status:
             var code = 404
             if case .status(let status)? = route { code = status }
@@ -145,7 +149,8 @@ private final class Handler: ChannelInboundHandler, @unchecked Sendable {
             var start = 0
             let ifRange = head.headers.first(name: "if-range")
             if let range = head.headers.first(name: "range"), range.hasPrefix("bytes="), ifRange == nil || ifRange == etag,
-               let from = Int(range.dropFirst(6).split(separator: "-").first ?? ""), from < data.count {
+                let from = Int(range.dropFirst(6).split(separator: "-").first ?? ""), from < data.count
+            {
                 start = from
             }
             let body = data.subdata(in: start..<data.count)
@@ -162,7 +167,9 @@ private final class Handler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func send(_ body: Data, from offset: Int, limit: Int, closeAfter: Bool, delay: TimeAmount?, context bound: NIOLoopBound<ChannelHandlerContext>) {
+    private func send(
+        _ body: Data, from offset: Int, limit: Int, closeAfter: Bool, delay: TimeAmount?, context bound: NIOLoopBound<ChannelHandlerContext>
+    ) {
         let context = bound.value
         guard offset < limit else {
             if closeAfter {
@@ -186,7 +193,9 @@ private final class Handler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func writeHead(_ context: ChannelHandlerContext, _ request: HTTPRequestHead, status: HTTPResponseStatus, headers: [(String, String)]) {
+    private func writeHead(
+        _ context: ChannelHandlerContext, _ request: HTTPRequestHead, status: HTTPResponseStatus, headers: [(String, String)]
+    ) {
         let head = HTTPResponseHead(version: request.version, status: status, headers: HTTPHeaders(headers))
         context.write(wrapOutboundOut(.head(head)), promise: nil)
     }

@@ -16,7 +16,9 @@ package final class TestPostgres: Sendable {
     package static var binaries: URL? {
         let root = URL(fileURLWithPath: "/usr/lib/postgresql")
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
-        return versions.map { root.appendingPathComponent("\($0)/bin") }.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("initdb").path) }
+        return versions.map { root.appendingPathComponent("\($0)/bin") }.first {
+            FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("initdb").path)
+        }
     }
 
     /// Whether a cluster can be started here.
@@ -30,11 +32,15 @@ package final class TestPostgres: Sendable {
 
     /// Creates and starts a cluster whose superuser is `runanywhere` (trusted on loopback).
     package static func start() throws -> TestPostgres {
-        guard let binaries else { throw SDKError(.frameworkNotAvailable, "PostgreSQL is not installed; run scripts/setup --tests --build tests") }
+        guard let binaries else {
+            throw SDKError(.frameworkNotAvailable, "PostgreSQL is not installed; run scripts/setup --tests --build tests")
+        }
         let folder = try TestEnvironment.temporaryDirectory("postgres")
         let data = folder.appendingPathComponent("data")
         if getuid() == 0 { try run("/bin/chown", ["-R", "postgres:postgres", folder.path]) }
-        try run(binaries.appendingPathComponent("initdb").path, ["-D", data.path, "-A", "trust", "-U", "runanywhere", "-E", "UTF8", "--no-sync"], asServer: true)
+        try run(
+            binaries.appendingPathComponent("initdb").path,
+            ["-D", data.path, "-A", "trust", "-U", "runanywhere", "-E", "UTF8", "--no-sync"], asServer: true)
         // Suites start clusters side by side: a port another one took meanwhile, or a resource
         // (shared memory, semaphores) another holds for a moment, fails a start; a new port and a
         // pause make the next try. The server's own log says why each failed.
@@ -44,7 +50,9 @@ package final class TestPostgres: Sendable {
             let port = try freePort()
             let options = "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1"
             do {
-                try run(binaries.appendingPathComponent("pg_ctl").path, ["-D", data.path, "-l", log.path, "-o", options, "-w", "start"], asServer: true)
+                try run(
+                    binaries.appendingPathComponent("pg_ctl").path, ["-D", data.path, "-l", log.path, "-o", options, "-w", "start"],
+                    asServer: true)
                 return TestPostgres(url: "postgres://runanywhere@127.0.0.1:\(port)/postgres?sslmode=disable", port: port, folder: folder)
             } catch let error as SDKError {
                 let said = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").suffix(5).joined(separator: "\n") ?? ""
@@ -59,7 +67,9 @@ package final class TestPostgres: Sendable {
     /// Stops the server at once and deletes its files.
     package func stop() {
         if let binaries = Self.binaries {
-            try? Self.run(binaries.appendingPathComponent("pg_ctl").path, ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], asServer: true)
+            try? Self.run(
+                binaries.appendingPathComponent("pg_ctl").path,
+                ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], asServer: true)
         }
         try? FileManager.default.removeItem(at: folder)
     }
@@ -67,7 +77,9 @@ package final class TestPostgres: Sendable {
     /// Runs SQL through `psql` as the superuser and returns what it printed (unaligned, no headers).
     package func psql(_ sql: String) throws -> String {
         guard let binaries = Self.binaries else { throw SDKError(.frameworkNotAvailable, "PostgreSQL is not installed") }
-        return try Self.run(binaries.appendingPathComponent("psql").path, ["-h", "127.0.0.1", "-p", "\(port)", "-U", "runanywhere", "-d", "postgres", "-At", "-c", sql])
+        return try Self.run(
+            binaries.appendingPathComponent("psql").path,
+            ["-h", "127.0.0.1", "-p", "\(port)", "-U", "runanywhere", "-d", "postgres", "-At", "-c", sql])
     }
 
     /// Runs `program` (as the `postgres` user when `asServer` and root) and returns its output.
@@ -76,7 +88,8 @@ package final class TestPostgres: Sendable {
     /// server would hold open.
     @discardableResult
     private static func run(_ program: String, _ arguments: [String], asServer: Bool = false) throws -> String {
-        let command = asServer && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] + arguments : [program] + arguments
+        let command =
+            asServer && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] + arguments : [program] + arguments
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-postgres-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
         var actions = posix_spawn_file_actions_t()

@@ -4,7 +4,8 @@ package func wordErrors(_ reference: String, _ hypothesis: String) -> (errors: I
         text.lowercased().replacingOccurrences(of: "-", with: " ").split(whereSeparator: { $0 == " " })
             .map { $0.filter { $0.isLetter || $0.isNumber || $0 == "'" } }.filter { !$0.isEmpty }
     }
-    let r = words(reference), h = words(hypothesis)
+    let r = words(reference)
+    let h = words(hypothesis)
     var previous = Array(0...h.count)
     for (i, word) in r.enumerated() {
         var current = [i + 1] + Array(repeating: 0, count: h.count)

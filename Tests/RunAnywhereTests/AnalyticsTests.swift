@@ -3,10 +3,14 @@ import RunAnywhere
 import Testing
 
 @Suite struct AnalyticsTests {
-    func analytics(ttft: Double?, total: Double, input: Int, output: Int, speed: Double, length: Int, thinking: Bool, status: MessageAnalytics.CompletionStatus, model: String) -> MessageAnalytics {
+    func analytics(
+        ttft: Double?, total: Double, input: Int, output: Int, speed: Double, length: Int, thinking: Bool,
+        status: MessageAnalytics.CompletionStatus, model: String
+    ) -> MessageAnalytics {
         MessageAnalytics(
             messageId: UUID().uuidString, conversationId: "c", modelId: model, modelName: model, framework: "LlamaCpp", timestamp: Date(),
-            timeToFirstToken: ttft, totalGenerationTime: total, thinkingTime: thinking ? 0.1 : nil, responseTime: thinking ? total - 0.1 : nil,
+            timeToFirstToken: ttft, totalGenerationTime: total, thinkingTime: thinking ? 0.1 : nil,
+            responseTime: thinking ? total - 0.1 : nil,
             inputTokens: input, outputTokens: output, thinkingTokens: thinking ? 3 : nil, responseTokens: output - (thinking ? 3 : 0),
             averageTokensPerSecond: speed, messageLength: length, wasThinkingMode: thinking, wasInterrupted: status == .interrupted,
             retryCount: 0, completionStatus: status, tokensPerSecondHistory: [], generationMode: .streaming, contextWindowUsage: 0.1,
@@ -17,11 +21,24 @@ import Testing
     @Test func conversationAnalyticsAndSummaryAggregateTheAnswers() throws {
         var chat = Conversation(createdAt: Date(timeIntervalSince1970: 0))
         chat.append(ChatMessage(role: .user, content: "a"))
-        chat.append(ChatMessage(role: .assistant, content: "x", analytics: analytics(ttft: 0.2, total: 1, input: 10, output: 20, speed: 20, length: 100, thinking: true, status: .complete, model: "A")))
+        chat.append(
+            ChatMessage(
+                role: .assistant, content: "x",
+                analytics: analytics(
+                    ttft: 0.2, total: 1, input: 10, output: 20, speed: 20, length: 100, thinking: true, status: .complete, model: "A")))
         chat.append(ChatMessage(role: .user, content: "b"))
-        chat.append(ChatMessage(role: .assistant, content: "y", analytics: analytics(ttft: 0.4, total: 3, input: 30, output: 40, speed: 40, length: 50, thinking: false, status: .interrupted, model: "B")))
+        chat.append(
+            ChatMessage(
+                role: .assistant, content: "y",
+                analytics: analytics(
+                    ttft: 0.4, total: 3, input: 30, output: 40, speed: 40, length: 50, thinking: false, status: .interrupted, model: "B")))
         chat.append(ChatMessage(role: .user, content: "c"))
-        chat.append(ChatMessage(role: .assistant, content: "", analytics: analytics(ttft: nil, total: 2, input: 0, output: 0, speed: 0, length: 0, thinking: false, status: .failed, model: "B"), error: "boom"))
+        chat.append(
+            ChatMessage(
+                role: .assistant, content: "",
+                analytics: analytics(
+                    ttft: nil, total: 2, input: 0, output: 0, speed: 0, length: 0, thinking: false, status: .failed, model: "B"),
+                error: "boom"))
         chat.refreshAnalytics(currentModel: "B")
         let analytics = try #require(chat.analytics)
         #expect(analytics.messageCount == 6)

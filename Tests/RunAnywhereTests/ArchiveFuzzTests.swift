@@ -1,7 +1,8 @@
 import Foundation
-@testable import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
+
+@testable import RunAnywhere
 
 /// Seeded damage (1 to 8 bytes, half in the first 512) to a zip and a tar.gz model archive:
 /// each extraction gives the folder or an `SDKError`, never a trap, and leaves no staging folder
@@ -13,14 +14,17 @@ import Testing
         let source = folder.appendingPathComponent("source/voice/espeak-ng-data")
         try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
         var random = SeededGenerator(seed: 9)
-        try Data((0..<20_000).map { _ in UInt8.random(in: 0...15, using: &random) }).write(to: source.deletingLastPathComponent().appendingPathComponent("model.onnx"))
-        try Data((0..<300).map { "token\($0) \($0)\n" }.joined().utf8).write(to: source.deletingLastPathComponent().appendingPathComponent("tokens.txt"))
+        try Data((0..<20_000).map { _ in UInt8.random(in: 0...15, using: &random) }).write(
+            to: source.deletingLastPathComponent().appendingPathComponent("model.onnx"))
+        try Data((0..<300).map { "token\($0) \($0)\n" }.joined().utf8).write(
+            to: source.deletingLastPathComponent().appendingPathComponent("tokens.txt"))
         try Data(repeating: 3, count: 4096).write(to: source.appendingPathComponent("phontab"))
         let output = folder.appendingPathComponent(type == .zip ? "voice.zip" : "voice.tar.gz")
         let process = Process()
         process.currentDirectoryURL = folder.appendingPathComponent("source")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = type == .zip ? ["python3", "-m", "zipfile", "-c", output.path, "voice"] : ["tar", "-czf", output.path, "voice"]
+        process.arguments =
+            type == .zip ? ["python3", "-m", "zipfile", "-c", output.path, "voice"] : ["tar", "-czf", output.path, "voice"]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)

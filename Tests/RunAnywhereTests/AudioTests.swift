@@ -1,6 +1,7 @@
 import Foundation
-@testable import RunAnywhere
 import Testing
+
+@testable import RunAnywhere
 
 @Suite struct AudioTests {
     /// A WAV file with the given format code, bits, channels and interleaved sample bytes.
@@ -11,30 +12,51 @@ import Testing
         let fmtSize: UInt32 = extensible ? 40 : 16
         u32(4 + 8 + fmtSize + 8 + UInt32(payload.count))
         out.append(contentsOf: Array("WAVEfmt ".utf8))
-        u32(fmtSize); u16(extensible ? 0xFFFE : code); u16(channels); u32(rate)
-        u32(rate * UInt32(channels) * UInt32(bits / 8)); u16(channels * bits / 8); u16(bits)
-        if extensible { u16(22); u16(bits); u32(0); u16(code); out.append(contentsOf: [UInt8](repeating: 0, count: 14)) }
-        out.append(contentsOf: Array("LIST".utf8)); u32(3); out.append(contentsOf: [1, 2, 3, 0])  // an odd-sized chunk to skip
-        out.append(contentsOf: Array("data".utf8)); u32(UInt32(payload.count)); out.append(contentsOf: payload)
+        u32(fmtSize)
+        u16(extensible ? 0xFFFE : code)
+        u16(channels)
+        u32(rate)
+        u32(rate * UInt32(channels) * UInt32(bits / 8))
+        u16(channels * bits / 8)
+        u16(bits)
+        if extensible {
+            u16(22)
+            u16(bits)
+            u32(0)
+            u16(code)
+            out.append(contentsOf: [UInt8](repeating: 0, count: 14))
+        }
+        out.append(contentsOf: Array("LIST".utf8))
+        u32(3)
+        out.append(contentsOf: [1, 2, 3, 0])  // an odd-sized chunk to skip
+        out.append(contentsOf: Array("data".utf8))
+        u32(UInt32(payload.count))
+        out.append(contentsOf: payload)
         return out
     }
 
     func bytes<T: FixedWidthInteger>(_ values: [T]) -> [UInt8] { values.flatMap { v in withUnsafeBytes(of: v.littleEndian, Array.init) } }
 
     @Test func readsEveryCommonEncodingAndMixesChannels() throws {
-        let int16 = try WAVCodec.decode(wav(code: 1, bits: 16, channels: 2, rate: 44_100, payload: bytes([Int16(16384), Int16(-16384), Int16(8192), Int16(8192)])), name: "s16")
+        let int16 = try WAVCodec.decode(
+            wav(code: 1, bits: 16, channels: 2, rate: 44_100, payload: bytes([Int16(16384), Int16(-16384), Int16(8192), Int16(8192)])),
+            name: "s16")
         #expect(int16.sampleRate == 44_100 && int16.samples == [0, 0.25])
         let int8 = try WAVCodec.decode(wav(code: 1, bits: 8, channels: 1, rate: 8_000, payload: [128, 192, 64]), name: "u8")
         #expect(int8.samples == [0, 0.5, -0.5])
-        let int24 = try WAVCodec.decode(wav(code: 1, bits: 24, channels: 1, rate: 16_000, payload: [0x00, 0x00, 0x40, 0x00, 0x00, 0xC0]), name: "s24")
+        let int24 = try WAVCodec.decode(
+            wav(code: 1, bits: 24, channels: 1, rate: 16_000, payload: [0x00, 0x00, 0x40, 0x00, 0x00, 0xC0]), name: "s24")
         #expect(int24.samples == [0.5, -0.5])
         let int32 = try WAVCodec.decode(wav(code: 1, bits: 32, channels: 1, rate: 16_000, payload: bytes([Int32.min / 2])), name: "s32")
         #expect(int32.samples == [-0.5])
-        let float32 = try WAVCodec.decode(wav(code: 3, bits: 32, channels: 1, rate: 48_000, payload: bytes([Float(0.75).bitPattern])), name: "f32")
+        let float32 = try WAVCodec.decode(
+            wav(code: 3, bits: 32, channels: 1, rate: 48_000, payload: bytes([Float(0.75).bitPattern])), name: "f32")
         #expect(float32.samples == [0.75])
-        let float64 = try WAVCodec.decode(wav(code: 3, bits: 64, channels: 1, rate: 48_000, payload: bytes([Double(-0.25).bitPattern])), name: "f64")
+        let float64 = try WAVCodec.decode(
+            wav(code: 3, bits: 64, channels: 1, rate: 48_000, payload: bytes([Double(-0.25).bitPattern])), name: "f64")
         #expect(float64.samples == [-0.25])
-        let extensible = try WAVCodec.decode(wav(code: 1, bits: 16, channels: 1, rate: 16_000, payload: bytes([Int16(-32768)]), extensible: true), name: "ext")
+        let extensible = try WAVCodec.decode(
+            wav(code: 1, bits: 16, channels: 1, rate: 16_000, payload: bytes([Int16(-32768)]), extensible: true), name: "ext")
         #expect(extensible.samples == [-1])
     }
 
@@ -64,7 +86,9 @@ import Testing
     }
 
     func tone(_ frequency: Double, rate: Int, seconds: Double = 1) throws -> AudioSamples {
-        try AudioSamples(samples: (0..<Int(Double(rate) * seconds)).map { Float(0.5 * sin(2 * .pi * frequency * Double($0) / Double(rate))) }, sampleRate: rate)
+        try AudioSamples(
+            samples: (0..<Int(Double(rate) * seconds)).map { Float(0.5 * sin(2 * .pi * frequency * Double($0) / Double(rate))) },
+            sampleRate: rate)
     }
 
     func rms(_ samples: ArraySlice<Float>) -> Float { (samples.map { $0 * $0 }.reduce(0, +) / Float(samples.count)).squareRoot() }
@@ -83,7 +107,8 @@ import Testing
     }
 
     @Test func longTextIsSplitIntoSentencesInOrder() {
-        let chunks = SentenceSplitter.chunks("One. Two? Three!\nFour and 3.5 stays together. " + String(repeating: "word ", count: 200), limit: 100)
+        let chunks = SentenceSplitter.chunks(
+            "One. Two? Three!\nFour and 3.5 stays together. " + String(repeating: "word ", count: 200), limit: 100)
         #expect(chunks.first == "One. Two? Three! Four and 3.5 stays together.")
         #expect(chunks.allSatisfy { $0.count <= 100 })
         #expect(chunks.joined(separator: " ").split(separator: " ").count == 8 + 200)
@@ -91,7 +116,9 @@ import Testing
 
     @Test func speechOptionsAreChecked() throws {
         try TTSOptions().validate()
-        for options in [TTSOptions(rate: 0), TTSOptions(rate: 9), TTSOptions(pitch: 3), TTSOptions(volume: -1), TTSOptions(sampleRate: 100)] {
+        for options in [
+            TTSOptions(rate: 0), TTSOptions(rate: 9), TTSOptions(pitch: 3), TTSOptions(volume: -1), TTSOptions(sampleRate: 100),
+        ] {
             #expect(throws: SDKError.self) { try options.validate() }
         }
     }

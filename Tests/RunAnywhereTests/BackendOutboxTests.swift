@@ -1,8 +1,9 @@
 import Foundation
 import Logging
-@testable import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
+
+@testable import RunAnywhere
 
 /// The backend's parts that need no network: the backoff's bounds and jitter, the outbox's
 /// durability, order and bounds, the device identity, and what an event carries.
@@ -23,7 +24,8 @@ struct BackendOutboxTests {
             #expect(Set(delays).count > 1, "jitter spreads retries")
         }
         #expect(policy.delay(attempt: 10_000, using: &generator) <= .seconds(60))
-        #expect(BackoffPolicy(initial: .seconds(5), maximum: .seconds(1)).maximum == .seconds(5), "the maximum is never below the first delay")
+        #expect(
+            BackoffPolicy(initial: .seconds(5), maximum: .seconds(1)).maximum == .seconds(5), "the maximum is never below the first delay")
     }
 
     @Test func theOutboxKeepsEventsInOrderAcrossReopeningUntilRemoved() async throws {
@@ -66,27 +68,38 @@ struct BackendOutboxTests {
 
         try Data("{not json".utf8).write(to: store.url)
         #expect(try store.identifier() != identifier, "an unreadable file is moved aside and a new identity made")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: store.url.deletingLastPathComponent().path).contains { $0.hasPrefix("device.json.corrupt-") })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: store.url.deletingLastPathComponent().path).contains {
+                $0.hasPrefix("device.json.corrupt-")
+            })
     }
 
     @Test func eventsCarryMeasurementsNeverText() throws {
         let result = LLMGenerationResult(
-            text: "the secret answer", thinkingContent: "private thoughts", inputTokens: 12, tokensUsed: 5, modelUsed: "smollm2", latencyMs: 250,
+            text: "the secret answer", thinkingContent: "private thoughts", inputTokens: 12, tokensUsed: 5, modelUsed: "smollm2",
+            latencyMs: 250,
             framework: "llama.cpp", backend: "cpu", tokensPerSecond: 20, timeToFirstTokenMs: 40, thinkingTokens: 2, responseTokens: 3,
             promptTokensPerSecond: .infinity
         )
         let event = try #require(AnalyticsEvent(.generationCompleted(result)))
         #expect(event.type == "generation" && UUID(uuidString: event.id) != nil)
-        #expect(event.properties["model_id"] == .text("smollm2") && event.properties["output_tokens"] == .integer(5) && event.properties["latency_ms"] == .number(250))
+        #expect(
+            event.properties["model_id"] == .text("smollm2") && event.properties["output_tokens"] == .integer(5)
+                && event.properties["latency_ms"] == .number(250))
         #expect(event.properties["prompt_tokens_per_second"] == nil, "JSON has no infinity")
         let json = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
         #expect(!json.contains("secret") && !json.contains("private"))
         #expect(AnalyticsEvent(.modelLoaded(modelId: "smollm2")) == nil)
         #expect(AnalyticsEvent(.generationCompleted(result))?.id != event.id, "every event has an id of its own")
 
-        let synthesis = try #require(AnalyticsEvent(.synthesisCompleted(
-            TTSSynthesisMetadata(voice: "joe", language: "en", processingTime: 0.5, characterCount: 40, charactersPerSecond: 80), audioDuration: 2.5
-        )))
-        #expect(synthesis.type == "synthesis" && synthesis.properties["audio_seconds"] == .number(2.5) && synthesis.properties["processing_ms"] == .number(500))
+        let synthesis = try #require(
+            AnalyticsEvent(
+                .synthesisCompleted(
+                    TTSSynthesisMetadata(voice: "joe", language: "en", processingTime: 0.5, characterCount: 40, charactersPerSecond: 80),
+                    audioDuration: 2.5
+                )))
+        #expect(
+            synthesis.type == "synthesis" && synthesis.properties["audio_seconds"] == .number(2.5)
+                && synthesis.properties["processing_ms"] == .number(500))
     }
 }

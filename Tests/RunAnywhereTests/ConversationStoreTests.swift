@@ -7,7 +7,8 @@ import Testing
     func conversation(_ title: String, updated: TimeInterval) -> Conversation {
         var conversation = Conversation(createdAt: Date(timeIntervalSince1970: updated))
         conversation.append(ChatMessage(role: .user, content: title, timestamp: Date(timeIntervalSince1970: updated)))
-        conversation.append(ChatMessage(role: .assistant, content: "Answer to \(title)", timestamp: Date(timeIntervalSince1970: updated + 1)))
+        conversation.append(
+            ChatMessage(role: .assistant, content: "Answer to \(title)", timestamp: Date(timeIntervalSince1970: updated + 1)))
         return conversation
     }
 
@@ -25,8 +26,11 @@ import Testing
         #expect(loaded.messages.map(\.content) == chat.messages.map(\.content))
         #expect(loaded.messages.map(\.id) == chat.messages.map(\.id))
         #expect(loaded.messages[1].thinkingContent == "Recall.")
-        #expect(zip(loaded.messages, chat.messages).allSatisfy { abs($0.timestamp.timeIntervalSince($1.timestamp)) < 0.001 }, "timestamps keep milliseconds")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.path) == ["\(chat.id).json"], "no temporary files are left")
+        #expect(
+            zip(loaded.messages, chat.messages).allSatisfy { abs($0.timestamp.timeIntervalSince($1.timestamp)) < 0.001 },
+            "timestamps keep milliseconds")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: store.directory.path) == ["\(chat.id).json"], "no temporary files are left")
     }
 
     @Test func listsNewestFirstSearchesRenamesAndDeletes() throws {
@@ -80,7 +84,9 @@ import Testing
         #expect(listing.movedAside.first?.contains(".corrupt-") == true)
         #expect(try String(contentsOfFile: try #require(listing.movedAside.first), encoding: .utf8) == "{ truncated", "nothing is lost")
         try Data("{".utf8).write(to: bad)
-        #expect((try #require(throws: SDKError.self) { try store.load(id: "BAD00000-0000-0000-0000-000000000000") }).code == .modelStorageCorrupted)
+        #expect(
+            (try #require(throws: SDKError.self) { try store.load(id: "BAD00000-0000-0000-0000-000000000000") }).code
+                == .modelStorageCorrupted)
     }
 
     @Test func concurrentWritersNeverTearAFile() async throws {

@@ -11,12 +11,16 @@ struct DocumentReaderTests {
         return try body(folder)
     }
 
-    func expectRefusal(_ url: URL, _ fragment: String, reader: DocumentReader = DocumentReader(), sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRefusal(
+        _ url: URL, _ fragment: String, reader: DocumentReader = DocumentReader(), sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             let document = try reader.read(url)
             Issue.record("read \(url.lastPathComponent) as \(document.format)", sourceLocation: sourceLocation)
         } catch let error as SDKError {
-            #expect(error.message.contains(fragment) && error.message.contains(url.lastPathComponent), "\(error.message)", sourceLocation: sourceLocation)
+            #expect(
+                error.message.contains(fragment) && error.message.contains(url.lastPathComponent), "\(error.message)",
+                sourceLocation: sourceLocation)
         } catch {
             Issue.record("not an SDKError: \(error)", sourceLocation: sourceLocation)
         }
@@ -41,31 +45,32 @@ struct DocumentReaderTests {
             <p title="a > b">Last paragraph.</p>
             </body></html>
             """
-        #expect(HTMLText.text(of: html) == """
-            Cats & Dogs
+        #expect(
+            HTMLText.text(of: html) == """
+                Cats & Dogs
 
-            Sleep
+                Sleep
 
-            Cats sleep twelve hours.
-            Dogs sleep less.
+                Cats sleep twelve hours.
+                Dogs sleep less.
 
-            One <two> "three"
-            café é é 🐱 end
+                One <two> "three"
+                café é é 🐱 end
 
-            Unclosed bold
+                Unclosed bold
 
-            nested
+                nested
 
-            5 < 6 &unknown; &amp
+                5 < 6 &unknown; &amp
 
-            a b
-            c
+                a b
+                c
 
-              keep   this
-                spacing
+                  keep   this
+                    spacing
 
-            Last paragraph.
-            """)
+                Last paragraph.
+                """)
     }
 
     @Test func htmlThatIsNotWellFormedStillReads() {
@@ -86,7 +91,8 @@ struct DocumentReaderTests {
             try Data("\u{FEFF}# Guide\r\n\r\nFirst *paragraph*.\r\nSecond line.\rThird.\n".utf8).write(to: markdown)
             let read = try DocumentReader().read(markdown)
             #expect(read.format == .markdown)
-            #expect(read.text == "# Guide\n\nFirst *paragraph*.\nSecond line.\nThird.\n", "the file's text, line ends unified, the BOM skipped")
+            #expect(
+                read.text == "# Guide\n\nFirst *paragraph*.\nSecond line.\nThird.\n", "the file's text, line ends unified, the BOM skipped")
             #expect(read.path == markdown.standardizedFileURL.path && read.size == 54)
             #expect(read.sha256.count == 64)
 

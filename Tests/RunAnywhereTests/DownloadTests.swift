@@ -1,9 +1,10 @@
 import Foundation
 import NIOCore
-@testable import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
 import ZIPFoundation
+
+@testable import RunAnywhere
 
 /// Downloads against a real HTTP server on 127.0.0.1.
 @Suite(.inProcessLane, .serialized) struct DownloadTests {
@@ -12,7 +13,7 @@ import ZIPFoundation
         var data = GGUFWriter.tinyLlama().data()
         var state = seed
         while data.count < size {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             data.append(UInt8(truncatingIfNeeded: state >> 33))
         }
         return data
@@ -26,7 +27,8 @@ import ZIPFoundation
         defer { Task { try? await server.shutdown() } }
         let rt = runtime(folder)
         let events = rt.events.subscribe()
-        let model = try rt.addModel(from: server.url("/m.gguf"), category: .language, framework: .llamaCpp, sha256: FileDigestHelper.sha256(bytes))
+        let model = try rt.addModel(
+            from: server.url("/m.gguf"), category: .language, framework: .llamaCpp, sha256: FileDigestHelper.sha256(bytes))
         let (updates, error) = await collect(try rt.downloadModelWithProgress(model.id))
         #expect(error == nil)
         #expect(updates.count >= 4, "progress arrives several times a second (\(updates.count) updates)")
@@ -38,7 +40,9 @@ import ZIPFoundation
         let stored = try rt.model(id: model.id)
         #expect(stored.isDownloaded)
         #expect(try Data(contentsOf: try #require(stored.localPath)) == bytes)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("models/\(model.id)").path) == ["m.gguf"], "no partial files are left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("models/\(model.id)").path) == ["m.gguf"],
+            "no partial files are left")
         var published = 0
         for await event in events {
             if case .downloadProgress(let progress) = event, progress.modelId == model.id { published += 1 }
@@ -54,7 +58,8 @@ import ZIPFoundation
         let server = try await TestHTTPServer.start(routes: ["/m.gguf": .file(bytes, cutFirstAfter: 1 << 19)])
         defer { Task { try? await server.shutdown() } }
         let rt = runtime(folder)
-        let model = try rt.addModel(from: server.url("/m.gguf"), category: .language, framework: .llamaCpp, sha256: FileDigestHelper.sha256(bytes))
+        let model = try rt.addModel(
+            from: server.url("/m.gguf"), category: .language, framework: .llamaCpp, sha256: FileDigestHelper.sha256(bytes))
         let (updates, error) = await collect(try rt.downloadModelWithProgress(model.id))
         #expect(error == nil)
         let ranges = server.requests.map(\.range)
@@ -72,10 +77,14 @@ import ZIPFoundation
         let server = try await TestHTTPServer.start(routes: ["/m.gguf": .file(Self.modelBytes(100_000))])
         defer { Task { try? await server.shutdown() } }
         let rt = runtime(folder)
-        let model = try rt.addModel(from: server.url("/m.gguf"), category: .language, framework: .llamaCpp, sha256: String(repeating: "ab", count: 32))
+        let model = try rt.addModel(
+            from: server.url("/m.gguf"), category: .language, framework: .llamaCpp, sha256: String(repeating: "ab", count: 32))
         let (updates, error) = await collect(try rt.downloadModelWithProgress(model.id))
         #expect((error as? SDKError)?.code == .checksumMismatch)
-        guard case .failed(let failure)? = updates.last?.state else { Issue.record("the last update says failed"); return }
+        guard case .failed(let failure)? = updates.last?.state else {
+            Issue.record("the last update says failed")
+            return
+        }
         #expect(failure.message.contains("not the expected"))
         #expect(!(try rt.model(id: model.id).isDownloaded))
     }
@@ -83,10 +92,15 @@ import ZIPFoundation
     @Test func httpErrorsAreClear() async throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await TestHTTPServer.start(routes: ["/gone.gguf": .status(404), "/gated.gguf": .status(401), "/forbidden.gguf": .status(403)])
+        let server = try await TestHTTPServer.start(routes: [
+            "/gone.gguf": .status(404), "/gated.gguf": .status(401), "/forbidden.gguf": .status(403),
+        ])
         defer { Task { try? await server.shutdown() } }
         let rt = runtime(folder)
-        for (path, code, fragment) in [("/gone.gguf", ErrorCode.downloadFailed, "HTTP 404"), ("/gated.gguf", .unauthorized, "HF_TOKEN"), ("/forbidden.gguf", .unauthorized, "access token")] {
+        for (path, code, fragment) in [
+            ("/gone.gguf", ErrorCode.downloadFailed, "HTTP 404"), ("/gated.gguf", .unauthorized, "HF_TOKEN"),
+            ("/forbidden.gguf", .unauthorized, "access token"),
+        ] {
             let model = try rt.addModel(from: server.url(path), category: .language, framework: .llamaCpp)
             let (_, error) = await collect(try rt.downloadModelWithProgress(model.id))
             #expect((error as? SDKError)?.code == code, "\(path)")
@@ -100,7 +114,9 @@ import ZIPFoundation
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await TestHTTPServer.start(routes: ["/busy.gguf": .status(503)])
         defer { Task { try? await server.shutdown() } }
-        let transfer = HTTPTransfer(url: server.url("/busy.gguf"), destination: folder.appendingPathComponent("busy.gguf"), logger: .init(label: "test"), maxRetries: 2, backoff: .milliseconds(10))
+        let transfer = HTTPTransfer(
+            url: server.url("/busy.gguf"), destination: folder.appendingPathComponent("busy.gguf"), logger: .init(label: "test"),
+            maxRetries: 2, backoff: .milliseconds(10))
         let error = await #expect(throws: SDKError.self) { try await transfer.run(headers: [:]) { _, _ in } }
         #expect(error?.code == .networkError && error?.message.contains("HTTP 503") == true)
         #expect(server.requests.count == 3, "one try and two retries")
@@ -179,8 +195,11 @@ import ZIPFoundation
     @Test func twoDownloadsAtOnceEachWithItsOwnProgress() async throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let a = Self.modelBytes(400_000, seed: 1), b = Self.modelBytes(600_000, seed: 2)
-        let server = try await TestHTTPServer.start(routes: ["/a.gguf": .file(a, delayPerChunk: .milliseconds(5)), "/b.gguf": .file(b, delayPerChunk: .milliseconds(5))])
+        let a = Self.modelBytes(400_000, seed: 1)
+        let b = Self.modelBytes(600_000, seed: 2)
+        let server = try await TestHTTPServer.start(routes: [
+            "/a.gguf": .file(a, delayPerChunk: .milliseconds(5)), "/b.gguf": .file(b, delayPerChunk: .milliseconds(5)),
+        ])
         defer { Task { try? await server.shutdown() } }
         let rt = runtime(folder)
         let first = try rt.addModel(from: server.url("/a.gguf"), category: .language, framework: .llamaCpp)

@@ -37,7 +37,8 @@ import Testing
     static func check(_ ours: String, against real: [String], includes: [String] = []) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", root.appendingPathComponent("scripts/check-declarations").path, ours] + real + includes.flatMap { ["-I", $0] }
+        process.arguments =
+            ["python3", root.appendingPathComponent("scripts/check-declarations").path, ours] + real + includes.flatMap { ["-I", $0] }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

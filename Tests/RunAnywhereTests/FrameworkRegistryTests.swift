@@ -28,7 +28,9 @@ import Testing
         registry.register(DescribedAdapter(framework: .llamaCpp, supportedFormats: [.gguf], available: true, memory: 1))
         let statuses = registry.statuses()
         #expect(statuses.first { $0.framework == .llamaCpp }?.availability == .available(detail: nil))
-        #expect(statuses.first { $0.framework == .coreml }?.availability == .unavailable(reason: "Core ML is only available on Apple platforms (iOS, macOS), not on Linux"))
+        #expect(
+            statuses.first { $0.framework == .coreml }?.availability
+                == .unavailable(reason: "Core ML is only available on Apple platforms (iOS, macOS), not on Linux"))
         if case .unavailable(let reason)? = statuses.first(where: { $0.framework == .onnx })?.availability {
             #expect(reason.contains("no ONNX Runtime adapter"))
         } else {
@@ -62,8 +64,13 @@ import Testing
         #expect((try #require(throws: SDKError.self) { try RunAnywhere.runtime() }).code == .notInitialized)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-lifecycle-\(UUID())")
         let configuration = RuntimeConfiguration(modelsDirectory: folder, dataDirectory: folder)
-        #expect((try #require(throws: SDKError.self) { try RunAnywhere.initialize(environment: .production, configuration: configuration) }).code == .invalidConfiguration)
-        #expect((try #require(throws: SDKError.self) { try RunAnywhere.initialize(apiKey: "k", baseURL: "not a url", environment: .staging, configuration: configuration) }).code == .invalidConfiguration)
+        #expect(
+            (try #require(throws: SDKError.self) { try RunAnywhere.initialize(environment: .production, configuration: configuration) })
+                .code == .invalidConfiguration)
+        #expect(
+            (try #require(throws: SDKError.self) {
+                try RunAnywhere.initialize(apiKey: "k", baseURL: "not a url", environment: .staging, configuration: configuration)
+            }).code == .invalidConfiguration)
         try RunAnywhere.initialize(apiKey: "k", baseURL: "https://api.example.com", environment: .staging, configuration: configuration)
         #expect(RunAnywhere.environment == .staging)
         try RunAnywhere.initialize(configuration: configuration)

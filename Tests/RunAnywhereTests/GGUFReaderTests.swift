@@ -62,7 +62,9 @@ import Testing
     @Test func rejectsEveryTruncation() throws {
         let data = GGUFWriter.tinyLlama().data()
         for length in stride(from: 1, to: data.count, by: 7) {
-            let error = try #require(throws: SDKError.self, "cut at \(length)") { try GGUFReader.parse(data.prefix(length), name: "cut.gguf") }
+            let error = try #require(throws: SDKError.self, "cut at \(length)") {
+                try GGUFReader.parse(data.prefix(length), name: "cut.gguf")
+            }
             #expect(error.code == .invalidModelFormat)
             #expect(error.message.contains("truncated") || error.message.contains("magic"), "cut at \(length): \(error.message)")
         }
@@ -82,13 +84,16 @@ import Testing
         #expect(metadata.values["test.ids"] == .array(count: 40, prefix: (0..<16).map { .unsigned(UInt64($0)) }))
         #expect(metadata.values["test.after"] == .unsigned(7))
         for length in 1..<data.count - 32 {
-            let error = try #require(throws: SDKError.self, "cut at \(length)") { try GGUFReader.parse(data.prefix(length), name: "cut.gguf") }
+            let error = try #require(throws: SDKError.self, "cut at \(length)") {
+                try GGUFReader.parse(data.prefix(length), name: "cut.gguf")
+            }
             #expect(error.message.contains("truncated") || error.message.contains("magic"), "cut at \(length): \(error.message)")
         }
     }
 
     @Test func rejectsUnknownTensorType() throws {
-        let writer = GGUFWriter(metadata: [("general.architecture", .string("llama"))], tensors: [.init(name: "w", shape: [32], type: 99, bytes: 32)])
+        let writer = GGUFWriter(
+            metadata: [("general.architecture", .string("llama"))], tensors: [.init(name: "w", shape: [32], type: 99, bytes: 32)])
         let error = try #require(throws: SDKError.self) { try GGUFReader.parse(writer.data(), name: "odd.gguf") }
         #expect(error.message.contains("unknown type 99"))
     }
@@ -113,7 +118,8 @@ import Testing
         #expect(try error(key).contains("the metadata key general.name appears twice"))
         let tensor = GGUFWriter.Tensor(name: "w", shape: [24], type: 0, bytes: 96)
         #expect(try error(GGUFWriter(tensors: [tensor, tensor])).contains("the tensor w appears twice"))
-        var aligned = GGUFWriter(metadata: [("general.alignment", .u32(64))], tensors: [tensor, .init(name: "v", shape: [8], type: 0, bytes: 32)])
+        var aligned = GGUFWriter(
+            metadata: [("general.alignment", .u32(64))], tensors: [tensor, .init(name: "v", shape: [8], type: 0, bytes: 32)])
         #expect(try error(aligned).contains("tensor v is not aligned to 64 bytes"))
         aligned.metadata = []
         #expect(throws: Never.self) { try GGUFReader.parse(aligned.data(), name: "ok.gguf") }

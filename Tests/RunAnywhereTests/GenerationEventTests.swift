@@ -1,7 +1,8 @@
 import Foundation
-@testable import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
+
+@testable import RunAnywhere
 
 /// The one typed event stream per generation: thinking split from the answer once, at the
 /// model's tags wherever the pieces are cut, trimmed exactly as the result is; `.completed` last;
@@ -21,7 +22,8 @@ import Testing
     /// Splits `text` fed in `pieces` into (reasoning, answer, event count), checking the order.
     static func split(_ pieces: [String]) -> (reasoning: String, answer: String, sawThinking: Bool) {
         var splitter = GenerationEventSplitter(pattern: .defaultPattern, toolCalls: nil)
-        var reasoning = "", answer = ""
+        var reasoning = ""
+        var answer = ""
         for event in pieces.flatMap({ splitter.feed($0) }) + splitter.finish() {
             switch event {
             case .reasoning(let text): reasoning += text
@@ -40,7 +42,8 @@ import Testing
         let characters = text.map(String.init)
         var cuts: [[String]] = [[text], characters]
         for _ in 0..<20 {
-            var pieces: [String] = [], rest = Substring(text)
+            var pieces: [String] = []
+            var rest = Substring(text)
             while !rest.isEmpty {
                 let size = Int.random(in: 1...5, using: &random)
                 pieces.append(String(rest.prefix(size)))

@@ -1,5 +1,6 @@
-@testable import RunAnywhere
 import Testing
+
+@testable import RunAnywhere
 
 /// The pipeline between an engine and the caller, fed with scripted engine events (the real
 /// engine is exercised in RunAnywhereLlamaCppTests).
@@ -63,7 +64,9 @@ import Testing
     @Test func stopSequenceEndsTheTextAndTheRun() async throws {
         let tokens = ["Hello", " wor", "ld\nUs", "er: more", " never"].map { Array($0.utf8) }
         var pieces: [String] = []
-        let result = try await pipeline(stops: ["\nUser:"]).drive(scripted(tokens), startedAt: .now) { if case .text(let text) = $0 { pieces.append(text) } }
+        let result = try await pipeline(stops: ["\nUser:"]).drive(scripted(tokens), startedAt: .now) {
+            if case .text(let text) = $0 { pieces.append(text) }
+        }
         #expect(pieces.joined() == "Hello world")
         #expect(result.text == "Hello world")
         #expect(result.stopReason == .stop)

@@ -47,9 +47,12 @@ private struct CPUEngine: FrameworkAdapter {
 /// The hardware detector an app can replace: what system info reports, the memory budget and the
 /// memory check before a load follow it.
 struct HardwareDetectorTests {
-    private func runtime(_ configuration: (inout RuntimeConfiguration) -> Void = { _ in }, name: String = #function) throws -> RunAnywhereRuntime {
+    private func runtime(_ configuration: (inout RuntimeConfiguration) -> Void = { _ in }, name: String = #function) throws
+        -> RunAnywhereRuntime
+    {
         let folder = try TestEnvironment.temporaryDirectory(name)
-        var settings = RuntimeConfiguration(modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data"))
+        var settings = RuntimeConfiguration(
+            modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data"))
         configuration(&settings)
         return RunAnywhereRuntime(configuration: settings)
     }
@@ -62,7 +65,8 @@ struct HardwareDetectorTests {
         described.frameworks.register(CPUEngine())
         let info = try described.systemInfo()
         #expect(info.hardware.cpuModel == "Described CPU" && info.hardware.cores == 64 && info.hardware.operatingSystem == "Described OS")
-        #expect(info.accelerators.map(\.name) == ["CPU", "CUDA0"] && info.hardware.hasGPU, "the engine's devices pass through the detector")
+        #expect(
+            info.accelerators.map(\.name) == ["CPU", "CUDA0"] && info.hardware.hasGPU, "the engine's devices pass through the detector")
         #expect(described.frameworks.hardwareDetector is DescribedMachine)
     }
 

@@ -13,9 +13,10 @@ struct HuggingFaceProviderTests {
     /// A runtime in a temporary folder whose Hugging Face provider uses `hub` (with `token`).
     private func runtime(_ hub: LoopbackHub, token: String? = nil, name: String = #function) throws -> RunAnywhereRuntime {
         let folder = try TestEnvironment.temporaryDirectory(name)
-        let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
-            modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
-        ))
+        let runtime = RunAnywhereRuntime(
+            configuration: RuntimeConfiguration(
+                modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
+            ))
         runtime.providers.register(HuggingFaceProvider(endpoint: hub.endpoint, token: token))
         return runtime
     }
@@ -32,12 +33,17 @@ struct HuggingFaceProviderTests {
         #expect(model.sha256 == LoopbackHub.sha256(LoopbackHub.q4) && model.downloadSize == Int64(LoopbackHub.q4.count))
         #expect(model.format == .gguf && model.framework == .llamaCpp && model.category == .language && model.license == "mit")
         // The other forms: huggingface.co, any case (the hub's spelling wins), no quantization, ollama's :latest.
-        for reference in ["huggingface.co/TestOrg/Tiny-GGUF:Q4_K_M", "hf.co/testorg/tiny-gguf:q4_k_m", "hf.co/TestOrg/Tiny-GGUF", "hf.co/TestOrg/Tiny-GGUF:latest"] {
+        for reference in [
+            "huggingface.co/TestOrg/Tiny-GGUF:Q4_K_M", "hf.co/testorg/tiny-gguf:q4_k_m", "hf.co/TestOrg/Tiny-GGUF",
+            "hf.co/TestOrg/Tiny-GGUF:latest",
+        ] {
             #expect(try await runtime.resolveModel(reference: reference).identity == model.identity, "\(reference)")
         }
         let q8 = try await runtime.resolveModel(reference: "hf.co/TestOrg/Tiny-GGUF:q8_0")
         #expect(q8.id == "hf.co/TestOrg/Tiny-GGUF:Q8_0" && q8.downloadURL?.lastPathComponent == "tiny-Q8_0.gguf")
-        #expect(try await runtime.resolveModel(reference: "hf.co/TestOrg/Tiny-GGUF:IQ4_XS").downloadURL?.lastPathComponent == "tiny-IQ4_XS.gguf")
+        #expect(
+            try await runtime.resolveModel(reference: "hf.co/TestOrg/Tiny-GGUF:IQ4_XS").downloadURL?.lastPathComponent == "tiny-IQ4_XS.gguf"
+        )
         // Without Q4_K_M, the first GGUF file.
         let fallback = try await runtime.resolveModel(reference: "hf.co/TestOrg/NoDefault-GGUF")
         #expect(fallback.id == "hf.co/TestOrg/NoDefault-GGUF:F16" && fallback.downloadURL?.lastPathComponent == "model-F16.gguf")
@@ -49,9 +55,13 @@ struct HuggingFaceProviderTests {
         defer { Task { try? await hub.shutdown() } }
         let runtime = try runtime(hub)
         let missing = await #expect(throws: SDKError.self) { try await runtime.resolveModel(reference: "hf.co/TestOrg/Tiny-GGUF:Q4_K") }
-        #expect(missing?.code == .modelNotFound && missing?.message.contains("it has Q2_K, IQ4_XS, Q4_K_M, Q8_0") == true, "\(missing?.message ?? "")")
+        #expect(
+            missing?.code == .modelNotFound && missing?.message.contains("it has Q2_K, IQ4_XS, Q4_K_M, Q8_0") == true,
+            "\(missing?.message ?? "")")
         let split = await #expect(throws: SDKError.self) { try await runtime.resolveModel(reference: "hf.co/TestOrg/Tiny-GGUF:Q2_K") }
-        #expect(split?.code == .modelIncompatible && split?.message.contains("one of 2 files") == true && split?.message.contains("llama-gguf-split --merge") == true)
+        #expect(
+            split?.code == .modelIncompatible && split?.message.contains("one of 2 files") == true
+                && split?.message.contains("llama-gguf-split --merge") == true)
         let absent = await #expect(throws: SDKError.self) { try await runtime.resolveModel(reference: "hf.co/TestOrg/Nothing-GGUF") }
         #expect(absent?.code == .modelNotFound)
         let notReference = await #expect(throws: SDKError.self) { try await runtime.resolveModel(reference: "smollm2") }
@@ -63,7 +73,11 @@ struct HuggingFaceProviderTests {
         defer { Task { try? await hub.shutdown() } }
         let runtime = try runtime(hub)
         let models = try await runtime.searchModels("hf.co/TestOrg/Tiny-GGUF")
-        #expect(models.map(\.reference) == ["hf.co/TestOrg/Tiny-GGUF:Q2_K", "hf.co/TestOrg/Tiny-GGUF:IQ4_XS", "hf.co/TestOrg/Tiny-GGUF:Q4_K_M", "hf.co/TestOrg/Tiny-GGUF:Q8_0"])
+        #expect(
+            models.map(\.reference) == [
+                "hf.co/TestOrg/Tiny-GGUF:Q2_K", "hf.co/TestOrg/Tiny-GGUF:IQ4_XS", "hf.co/TestOrg/Tiny-GGUF:Q4_K_M",
+                "hf.co/TestOrg/Tiny-GGUF:Q8_0",
+            ])
         #expect(models.map(\.parts) == [2, 1, 1, 1] && models[0].sizeBytes == 200 && models.allSatisfy { !$0.requiresToken })
         #expect(try await runtime.searchModels("hf.co/TestOrg/Tiny-GGUF:Q8_0").map(\.file) == ["tiny-Q8_0.gguf"])
         #expect(try await runtime.searchModels("hf.co/TestOrg/Gated-GGUF").map(\.requiresToken) == [true], "a gated listing is public")
@@ -77,7 +91,9 @@ struct HuggingFaceProviderTests {
         let anonymous = try runtime(hub)
         for reference in ["hf.co/TestOrg/Private-GGUF", "hf.co/TestOrg/Gated-GGUF"] {
             let error = await #expect(throws: SDKError.self) { try await anonymous.addModel(reference: reference) }
-            #expect(error?.code == .unauthorized && error?.message.contains("token is needed") == true && error?.message.contains("HF_TOKEN") == true)
+            #expect(
+                error?.code == .unauthorized && error?.message.contains("token is needed") == true
+                    && error?.message.contains("HF_TOKEN") == true)
         }
         #expect(hub.hub.requests.contains { $0.path == "/api/models/TestOrg/Private-GGUF" }, "the hub was asked, and answered 401")
         #expect(anonymous.availableModels().allSatisfy { !$0.id.hasPrefix("hf.co/") }, "nothing registered")
@@ -128,7 +144,9 @@ struct HuggingFaceProviderTests {
         let runtime = try runtime(hub)
         let fine = await runtime.checkModelReference("hf.co/TestOrg/Tiny-GGUF")
         #expect(fine.problems.isEmpty && fine.model?.id == "hf.co/TestOrg/Tiny-GGUF:Q4_K_M" && fine.detectedFormat == .gguf)
-        #expect(await runtime.checkModelReference("hf.co/TestOrg/Tiny-GGUF", category: .speechRecognition).problems.map(\.field) == [.framework])
+        #expect(
+            await runtime.checkModelReference("hf.co/TestOrg/Tiny-GGUF", category: .speechRecognition).problems.map(\.field) == [.framework]
+        )
         #expect(await runtime.checkModelReference("hf.co/TestOrg").problems.map(\.field) == [.url])
         try await runtime.addModel(reference: "hf.co/TestOrg/Tiny-GGUF")
         #expect(await runtime.checkModelReference("hf.co/TestOrg/Tiny-GGUF:Q4_K_M").problems.map(\.code) == [.modelAlreadyExists])

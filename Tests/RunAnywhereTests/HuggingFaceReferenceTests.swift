@@ -1,6 +1,7 @@
 import Foundation
-@testable import RunAnywhere
 import Testing
+
+@testable import RunAnywhere
 
 /// Hugging Face references (ollama's `hf.co/OWNER/REPO:QUANT`), the choice of a file by its
 /// quantization, reference ids in the catalog, and the hosts that get the token: no network.
@@ -10,9 +11,13 @@ struct HuggingFaceReferenceTests {
         #expect(full.owner == "bartowski" && full.repository == "Llama-3.2-1B-Instruct-GGUF" && full.quantization == "Q4_K_M")
         #expect(try HuggingFaceReference("huggingface.co/bartowski/Llama-3.2-1B-Instruct-GGUF:q8_0").quantization == "q8_0")
         #expect(try HuggingFaceReference(" HF.CO/TestOrg/Tiny-GGUF ").quantization == nil)
-        #expect(try HuggingFaceReference("hf.co/TestOrg/Tiny-GGUF:latest").quantization == nil, "ollama's default tag picks the default file")
+        #expect(
+            try HuggingFaceReference("hf.co/TestOrg/Tiny-GGUF:latest").quantization == nil, "ollama's default tag picks the default file")
         #expect(try HuggingFaceReference("hf.co/unsloth/Qwen3-0.6B-GGUF:UD-Q4_K_XL").quantization == "UD-Q4_K_XL")
-        for bad in ["hf.co/owner", "hf.co/owner/repo/file.gguf", "hf.co/../repo", "hf.co/owner/repo:", "hf.co/owner/re po", "hf.co//repo", "hf.co/owner/repo:a:b"] {
+        for bad in [
+            "hf.co/owner", "hf.co/owner/repo/file.gguf", "hf.co/../repo", "hf.co/owner/repo:", "hf.co/owner/re po", "hf.co//repo",
+            "hf.co/owner/repo:a:b",
+        ] {
             let error = try #require(throws: SDKError.self, "\(bad)") { try HuggingFaceReference(bad) }
             #expect(error.code == .invalidInput && error.message.contains("hf.co/OWNER/REPO:QUANT"))
         }
@@ -44,16 +49,23 @@ struct HuggingFaceReferenceTests {
             ("Q2_K/model-Q2_K-00002-of-00002.gguf", 40, "cc"), ("Q2_K/model-Q2_K-00001-of-00002.gguf", 50, "dd"), ("notes.GGUF", 5, nil),
         ])
         #expect(files.map(\.path) == ["Q2_K/model-Q2_K-00001-of-00002.gguf", "model-Q8_0.gguf", "notes.GGUF"])
-        #expect(files[0] == HuggingFaceGGUFFile(path: "Q2_K/model-Q2_K-00001-of-00002.gguf", size: 90, sha256: "dd", parts: 2, quantization: "Q2_K"))
+        #expect(
+            files[0]
+                == HuggingFaceGGUFFile(path: "Q2_K/model-Q2_K-00001-of-00002.gguf", size: 90, sha256: "dd", parts: 2, quantization: "Q2_K"))
         #expect(files[1].tag == "Q8_0" && files[2].tag == "notes", "a file without a quantization is named by its file name")
     }
 
     /// A reference is a model id (its folder nested the same way); anything else with a '/' is not.
     @Test func aReferenceIsAValidModelID() throws {
-        for good in ["hf.co/TestOrg/Tiny-GGUF:Q4_K_M", "hf.co/O/R", "hf.co/unsloth/Qwen3-0.6B-GGUF:UD-Q4_K_XL", "smollm2-135m-instruct-q4_1"] {
+        for good in [
+            "hf.co/TestOrg/Tiny-GGUF:Q4_K_M", "hf.co/O/R", "hf.co/unsloth/Qwen3-0.6B-GGUF:UD-Q4_K_XL", "smollm2-135m-instruct-q4_1",
+        ] {
             try ModelInfo.validateID(good)
         }
-        for bad in ["a/b", "hf.co/../x", "hf.co/x/..", "hf.co//x", "hf.co/x/y:", "hf.co/x:y/z", "hf.co/x/y:a:b", "hf.co/x y/z", "../etc", ".hf.co/x/y", "a:b"] {
+        for bad in [
+            "a/b", "hf.co/../x", "hf.co/x/..", "hf.co//x", "hf.co/x/y:", "hf.co/x:y/z", "hf.co/x/y:a:b", "hf.co/x y/z", "../etc",
+            ".hf.co/x/y", "a:b",
+        ] {
             #expect((try #require(throws: SDKError.self, "\(bad)") { try ModelInfo.validateID(bad) }).code == .invalidInput)
         }
     }
@@ -63,10 +75,16 @@ struct HuggingFaceReferenceTests {
         let provider = HuggingFaceProvider(environment: ["HF_ENDPOINT": "http://127.0.0.1:8123/", "HF_TOKEN": "hf_secret"])
         #expect(provider.endpoint.absoluteString == "http://127.0.0.1:8123" && provider.hasToken)
         let bearer = ["Authorization": "Bearer hf_secret"]
-        for url in ["http://127.0.0.1:8123/api/models/o/r", "https://huggingface.co/o/r/resolve/main/m.gguf", "https://hf.co/o/r", "https://cdn-lfs.hf.co/x", "https://cas-bridge.xethub.hf.co/x", "https://cdn-lfs-us-1.huggingface.co/x"] {
+        for url in [
+            "http://127.0.0.1:8123/api/models/o/r", "https://huggingface.co/o/r/resolve/main/m.gguf", "https://hf.co/o/r",
+            "https://cdn-lfs.hf.co/x", "https://cas-bridge.xethub.hf.co/x", "https://cdn-lfs-us-1.huggingface.co/x",
+        ] {
             #expect(provider.authenticationHeaders(for: URL(string: url)!) == bearer, "\(url)")
         }
-        for url in ["http://127.0.0.1:9999/x", "http://localhost:8123/x", "https://huggingface.co.evil.example/x", "https://evilhf.co/x", "https://example.com/m.gguf", "ftp://huggingface.co/x"] {
+        for url in [
+            "http://127.0.0.1:9999/x", "http://localhost:8123/x", "https://huggingface.co.evil.example/x", "https://evilhf.co/x",
+            "https://example.com/m.gguf", "ftp://huggingface.co/x",
+        ] {
             #expect(provider.authenticationHeaders(for: URL(string: url)!).isEmpty, "\(url)")
         }
         let fallback = HuggingFaceProvider(environment: ["HUGGING_FACE_HUB_TOKEN": "hf_other", "HF_TOKEN": ""])

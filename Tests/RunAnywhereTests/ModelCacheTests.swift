@@ -9,10 +9,13 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ModelCacheTests {
     /// A request of `words` words to `model`; the scripted engine answers with them, all of them
     /// (a request meant to hold its model for a while must not end at the default 100 tokens).
-    static func start(_ runtime: RunAnywhereRuntime, _ model: String, words: Int = 2, keepAlive: KeepAlive? = nil) async throws -> LLMStreamingResult {
+    static func start(_ runtime: RunAnywhereRuntime, _ model: String, words: Int = 2, keepAlive: KeepAlive? = nil) async throws
+        -> LLMStreamingResult
+    {
         let prompt = (1...words).map { "w\($0)" }.joined(separator: " ")
         let options = LLMGenerationOptions(maxTokens: words)
-        return try await runtime.generateStream(prompt, context: nil, options: options, model: model, loadOptions: ModelLoadOptions(), keepAlive: keepAlive)
+        return try await runtime.generateStream(
+            prompt, context: nil, options: options, model: model, loadOptions: ModelLoadOptions(), keepAlive: keepAlive)
     }
 
     /// A whole answer; the stream is read to its end (dropping it unread would cancel the request).
@@ -105,7 +108,8 @@ import Testing
     /// waits for a runner to exit), so the budget holds; `unloadModel(id:)` returns once it has.
     @Test func theNextLoadWaitsUntilAnUnloadHasFreedItsMemory() async throws {
         let log = ScriptedLog()
-        let runtime = try scriptedRuntime(ids: ["a", "b"], adapter: ScriptedAdapter(unloadDelay: .milliseconds(300), log: log), budget: 3 << 19)
+        let runtime = try scriptedRuntime(
+            ids: ["a", "b"], adapter: ScriptedAdapter(unloadDelay: .milliseconds(300), log: log), budget: 3 << 19)
         _ = try await Self.generate(runtime, "a")
         _ = try await Self.generate(runtime, "b")
         #expect(log.all == ["load a", "unloaded a", "load b"])

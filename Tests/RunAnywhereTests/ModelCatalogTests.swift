@@ -1,13 +1,15 @@
 import Foundation
-@testable import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
 
+@testable import RunAnywhere
+
 @Suite(.inProcessLane) struct ModelCatalogTests {
     func makeRuntime(_ folder: URL) -> RunAnywhereRuntime {
-        RunAnywhereRuntime(configuration: RuntimeConfiguration(
-            modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
-        ))
+        RunAnywhereRuntime(
+            configuration: RuntimeConfiguration(
+                modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
+            ))
     }
 
     @Test func builtInCatalogHasTheDefaultAndTheSpecModels() throws {
@@ -15,8 +17,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let models = makeRuntime(folder).availableModels()
         let ids = Set(models.map(\.id))
-        for id in [RunAnywhere.defaultModelID, "smollm2-360m-q8-0", "qwen-2.5-0.5b-instruct-q6-k", "llama-3.2-1b-instruct-q6-k",
-                   "smollm2-1.7b-instruct-q6-k-l", "qwen-2.5-1.5b-instruct-q6-k", "lfm2-350m-q4-k-m", "lfm2-350m-q8-0"] {
+        for id in [
+            RunAnywhere.defaultModelID, "smollm2-360m-q8-0", "qwen-2.5-0.5b-instruct-q6-k", "llama-3.2-1b-instruct-q6-k",
+            "smollm2-1.7b-instruct-q6-k-l", "qwen-2.5-1.5b-instruct-q6-k", "lfm2-350m-q4-k-m", "lfm2-350m-q8-0",
+        ] {
             #expect(ids.contains(id), "catalog lacks \(id)")
         }
         for model in models where model.category == .language && model.id != RunAnywhere.defaultModelID {
@@ -29,11 +33,16 @@ import Testing
         }
         #expect(models.filter { $0.category == .speechRecognition }.allSatisfy { $0.framework == .whisperCpp && !$0.isDownloaded })
         let embedding = try #require(models.first { $0.id == SDKConstants.Models.defaultEmbeddingModelID })
-        #expect(embedding.category == .embedding && embedding.framework == .llamaCpp && embedding.format == .gguf && !embedding.isDownloaded)
-        #expect(embedding.localPath?.path.hasSuffix("/models/all-minilm-l6-v2/all-minilm-l6-v2.gguf") == true && embedding.license == "Apache-2.0")
+        #expect(
+            embedding.category == .embedding && embedding.framework == .llamaCpp && embedding.format == .gguf && !embedding.isDownloaded)
+        #expect(
+            embedding.localPath?.path.hasSuffix("/models/all-minilm-l6-v2/all-minilm-l6-v2.gguf") == true
+                && embedding.license == "Apache-2.0")
         for id in ["bge-small-en-v1.5-f16", "e5-small-v2-q8-0", "nomic-embed-text-v1.5-q8-0"] {
             let larger = try #require(models.first { $0.id == id }, "catalog lacks \(id)")
-            #expect(larger.category == .embedding && larger.framework == .llamaCpp && larger.downloadURL?.scheme == "https" && !larger.isDownloaded)
+            #expect(
+                larger.category == .embedding && larger.framework == .llamaCpp && larger.downloadURL?.scheme == "https"
+                    && !larger.isDownloaded)
         }
         // An embedding model is never offered for chat: asked for as a language model, it is a clear error.
         let refused = try #require(throws: SDKError.self) { try makeRuntime(folder).model(id: embedding.id, category: .language) }
@@ -62,7 +71,8 @@ import Testing
         let reloaded = try makeRuntime(folder).model(id: "my-model.q8_0")
         #expect(reloaded == model)
         let duplicate = try #require(throws: SDKError.self) {
-            try makeRuntime(folder).registerModel(id: "my-model.q8_0", name: "Again", url: URL(string: "https://example.com/a.gguf")!, framework: .llamaCpp)
+            try makeRuntime(folder).registerModel(
+                id: "my-model.q8_0", name: "Again", url: URL(string: "https://example.com/a.gguf")!, framework: .llamaCpp)
         }
         #expect(duplicate.code == .modelAlreadyExists)
         let badScheme = try #require(throws: SDKError.self) {
@@ -77,7 +87,8 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<16 {
                 group.addTask {
-                    try makeRuntime(folder).registerModel(id: "model-\(index)", name: "M\(index)", url: URL(string: "https://e.com/m\(index).gguf")!, framework: .llamaCpp)
+                    try makeRuntime(folder).registerModel(
+                        id: "model-\(index)", name: "M\(index)", url: URL(string: "https://e.com/m\(index).gguf")!, framework: .llamaCpp)
                 }
             }
             try await group.waitForAll()
@@ -153,8 +164,12 @@ import Testing
             let error = try #require(throws: SDKError.self, "\(name)") { try runtime.importModel(at: url) }
             #expect(error.message.contains(expected), "\(name): \(error.message)")
         }
-        #expect((try #require(throws: SDKError.self) { try runtime.importModel(at: folder.appendingPathComponent("missing.gguf")) }).code == .fileNotFound)
-        #expect((try #require(throws: SDKError.self) { try runtime.importModel(at: folder.appendingPathComponent("empty.gguf"), id: "a/b") }).code == .invalidModelFormat)
+        #expect(
+            (try #require(throws: SDKError.self) { try runtime.importModel(at: folder.appendingPathComponent("missing.gguf")) }).code
+                == .fileNotFound)
+        #expect(
+            (try #require(throws: SDKError.self) { try runtime.importModel(at: folder.appendingPathComponent("empty.gguf"), id: "a/b") })
+                .code == .invalidModelFormat)
         let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("models").path)) ?? []
         #expect(left.allSatisfy { $0.hasPrefix(".") || $0 == "registry.json" }, "left behind: \(left)")
         #expect(runtime.availableModels().allSatisfy { $0.source == .remote })

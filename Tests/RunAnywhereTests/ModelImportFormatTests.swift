@@ -7,9 +7,10 @@ import Testing
 /// what no engine here runs is refused before anything is copied.
 @Suite struct ModelImportFormatTests {
     func makeRuntime(_ folder: URL) -> RunAnywhereRuntime {
-        RunAnywhereRuntime(configuration: RuntimeConfiguration(
-            modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
-        ))
+        RunAnywhereRuntime(
+            configuration: RuntimeConfiguration(
+                modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
+            ))
     }
 
     /// The models folder holds nothing but the registry and hidden files.
@@ -38,12 +39,16 @@ import Testing
             let weights = folder.appendingPathComponent("llm.safetensors")
             try SafetensorsWriter(tensors: [.float32("model.layers.0.mlp.weight", shape: [2, 2], values: [1, 2, 3, 4])]).write(to: weights)
             let refusedWeights = try #require(throws: SDKError.self) { try runtime.importModel(at: weights) }
-            #expect(refusedWeights.code == .modelIncompatible && refusedWeights.message.contains("convert_hf_to_gguf"), "\(refusedWeights.message)")
+            #expect(
+                refusedWeights.code == .modelIncompatible && refusedWeights.message.contains("convert_hf_to_gguf"),
+                "\(refusedWeights.message)")
 
             let classifier = folder.appendingPathComponent("classifier.onnx")
             try ModelMetadataTests.handWrittenONNX().write(to: classifier)
             let refusedClassifier = try #require(throws: SDKError.self) { try runtime.importModel(at: classifier) }
-            #expect(refusedClassifier.code == .modelIncompatible && refusedClassifier.message.contains("not a Piper voice"), "\(refusedClassifier.message)")
+            #expect(
+                refusedClassifier.code == .modelIncompatible && refusedClassifier.message.contains("not a Piper voice"),
+                "\(refusedClassifier.message)")
 
             let lonelyVoice = folder.appendingPathComponent("voice.onnx")
             try ModelMetadataTests.handWrittenONNX(properties: [("comment", "piper")]).write(to: lonelyVoice)
@@ -58,7 +63,9 @@ import Testing
             let cutWeights = folder.appendingPathComponent("cut.safetensors")
             try ModelMetadataTests.sampleSafetensors().data().dropLast(2).write(to: cutWeights)
             let refusedCutWeights = try #require(throws: SDKError.self) { try runtime.importModel(at: cutWeights) }
-            #expect(refusedCutWeights.code == .invalidModelFormat && refusedCutWeights.message.contains("truncated"), "\(refusedCutWeights.message)")
+            #expect(
+                refusedCutWeights.code == .invalidModelFormat && refusedCutWeights.message.contains("truncated"),
+                "\(refusedCutWeights.message)")
 
             expectNothingLeft(in: folder)
             #expect(runtime.availableModels().allSatisfy { $0.source == .remote })
@@ -70,7 +77,8 @@ import Testing
         try ModelMetadataTests.withFolder { folder in
             let runtime = makeRuntime(folder)
             let model = try runtime.importModel(at: ModelMetadataTests.piperVoice, id: "joe-copy")
-            #expect(model.category == .speechSynthesis && model.framework == .onnx && model.format == .onnx && model.name == "en_US-joe-medium")
+            #expect(
+                model.category == .speechSynthesis && model.framework == .onnx && model.format == .onnx && model.name == "en_US-joe-medium")
             let copied = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("models/joe-copy").path).sorted()
             #expect(copied == ["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json", "tokens.txt"])
             #expect(model.primaryFile?.lastPathComponent == "en_US-joe-medium.onnx")

@@ -20,7 +20,9 @@ import Testing
     }
 
     /// `expected` must be in the message of the ``ErrorCode/invalidModelFormat`` error `body` throws.
-    static func expectRefused(_ expected: String, _ comment: String, _ body: () throws -> Any, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectRefused(
+        _ expected: String, _ comment: String, _ body: () throws -> Any, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try body()
             Issue.record("\(comment): read without an error", sourceLocation: sourceLocation)
@@ -63,12 +65,17 @@ import Testing
     // MARK: safetensors
 
     static func sampleSafetensors() -> SafetensorsWriter {
-        SafetensorsWriter(tensors: [
-            .float32("model.diffusion_model.out.weight", shape: [2, 3], values: [1, 2, 3, 4, 5, 6]),
-            .init(name: "first_stage_model.bias", dtype: "F16", shape: [4], bytes: Data(repeating: 0x3C, count: 8)),
-            .init(name: "scale", dtype: "BF16", shape: [], bytes: Data([0x80, 0x3F])),
-            .init(name: "packed", dtype: "F4", shape: [3, 2], bytes: Data([0x12, 0x34, 0x56])),
-        ], metadata: ["format": "pt", "modelspec.architecture": "stable-diffusion-v1", "modelspec.title": "Tiny Diffusion", "modelspec.license": "MIT"])
+        SafetensorsWriter(
+            tensors: [
+                .float32("model.diffusion_model.out.weight", shape: [2, 3], values: [1, 2, 3, 4, 5, 6]),
+                .init(name: "first_stage_model.bias", dtype: "F16", shape: [4], bytes: Data(repeating: 0x3C, count: 8)),
+                .init(name: "scale", dtype: "BF16", shape: [], bytes: Data([0x80, 0x3F])),
+                .init(name: "packed", dtype: "F4", shape: [3, 2], bytes: Data([0x12, 0x34, 0x56])),
+            ],
+            metadata: [
+                "format": "pt", "modelspec.architecture": "stable-diffusion-v1", "modelspec.title": "Tiny Diffusion",
+                "modelspec.license": "MIT",
+            ])
     }
 
     @Test func aSafetensorsFileWrittenHereIsRead() throws {
@@ -80,12 +87,17 @@ import Testing
             #expect(metadata.architecture == "stable-diffusion-v1" && metadata.name == "Tiny Diffusion")
             #expect(metadata.tensorCount == 4 && metadata.parameterCount == 6 + 4 + 1 + 6)
             #expect(metadata.tensorTypes == ["F32": 6, "F16": 4, "BF16": 1, "F4": 6])
-            #expect(metadata.values == ["format": "pt", "modelspec.architecture": "stable-diffusion-v1", "modelspec.title": "Tiny Diffusion", "modelspec.license": "MIT"])
+            #expect(
+                metadata.values == [
+                    "format": "pt", "modelspec.architecture": "stable-diffusion-v1", "modelspec.title": "Tiny Diffusion",
+                    "modelspec.license": "MIT",
+                ])
             #expect(metadata.fileSize == UInt64(try Data(contentsOf: file).count))
             #expect(metadata.inputs.isEmpty && metadata.operatorSets.isEmpty && metadata.contextLength == nil)
             // Without __metadata__, and with the header's members in another order than their data.
             let bare = folder.appendingPathComponent("bare.safetensors")
-            try SafetensorsWriter(tensors: [.float32("z", shape: [1], values: [0]), .float32("a", shape: [2], values: [1, 2])]).write(to: bare)
+            try SafetensorsWriter(tensors: [.float32("z", shape: [1], values: [0]), .float32("a", shape: [2], values: [1, 2])]).write(
+                to: bare)
             let plain = try SafetensorsMetadataExtractor().extract(from: bare)
             #expect(plain.values.isEmpty && plain.name == nil && plain.parameterCount == 3 && plain.tensorTypes == ["F32": 3])
         }
@@ -121,10 +133,20 @@ import Testing
             ("negative size", header(#"{"w":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}}"#), "at w.shape"),
             ("missing offsets", header(#"{"w":{"dtype":"F32","shape":[2]}}"#), "data_offsets is missing"),
             ("a hole", header(#"{"w":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}"#), "hole"),
-            ("an overlap", header(#"{"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"v":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}"#), "overlaps"),
+            (
+                "an overlap",
+                header(#"{"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"v":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}"#),
+                "overlaps"
+            ),
             ("bytes after the data", header(#"{"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#), "4 bytes follow"),
-            ("metadata of numbers", header(#"{"__metadata__":{"epochs":3},"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}"#), "__metadata__.epochs"),
-            ("a member that is no tensor", header(#"{"notes":{"a":"b"},"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}"#), "notes is not a tensor"),
+            (
+                "metadata of numbers", header(#"{"__metadata__":{"epochs":3},"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}"#),
+                "__metadata__.epochs"
+            ),
+            (
+                "a member that is no tensor", header(#"{"notes":{"a":"b"},"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}"#),
+                "notes is not a tensor"
+            ),
         ]
         try Self.withFolder { folder in
             for (index, (name, data, expected)) in cases.enumerated() {
@@ -140,8 +162,15 @@ import Testing
     /// An ONNX model written byte by byte: IR version 7, opset 13, a 2×3 FLOAT weight, an input
     /// `x` of FLOAT [batch, 3] and an output `y` of FLOAT16 with one open dimension.
     static func handWrittenONNX(rawBytes: Int = 24, properties: [(String, String)] = [("model_type", "tiny")]) -> Data {
-        let weight = Proto.field(1, 2) + Proto.field(1, 3) + Proto.field(2, 1) + Proto.field(8, "w") + Proto.field(9, [UInt8](repeating: 0, count: rawBytes))
-        let input = Proto.field(1, "x") + Proto.field(2, Proto.field(1, Proto.field(1, 1) + Proto.field(2, Proto.field(1, Proto.field(2, "batch")) + Proto.field(1, Proto.field(1, 3)))))
+        let weight =
+            Proto.field(1, 2) + Proto.field(1, 3) + Proto.field(2, 1) + Proto.field(8, "w")
+            + Proto.field(9, [UInt8](repeating: 0, count: rawBytes))
+        let input =
+            Proto.field(1, "x")
+            + Proto.field(
+                2,
+                Proto.field(
+                    1, Proto.field(1, 1) + Proto.field(2, Proto.field(1, Proto.field(2, "batch")) + Proto.field(1, Proto.field(1, 3)))))
         let output = Proto.field(1, "y") + Proto.field(2, Proto.field(1, Proto.field(1, 10) + Proto.field(2, Proto.field(1, [UInt8]()))))
         let graph = Proto.field(2, "g") + Proto.field(5, weight) + Proto.field(11, input) + Proto.field(12, output)
         let props = properties.flatMap { Proto.field(14, Proto.field(1, $0.0) + Proto.field(2, $0.1)) }
@@ -154,7 +183,8 @@ import Testing
             try Self.handWrittenONNX().write(to: file)
             let metadata = try ONNXMetadataExtractor().extract(from: file)
             #expect(metadata.format == .onnx && metadata.formatVersion == 7 && metadata.producer == "swift-test")
-            #expect(metadata.operatorSets == ["ai.onnx": 13] && metadata.architecture == "tiny" && metadata.values == ["model_type": "tiny"])
+            #expect(
+                metadata.operatorSets == ["ai.onnx": 13] && metadata.architecture == "tiny" && metadata.values == ["model_type": "tiny"])
             #expect(metadata.tensorCount == 1 && metadata.parameterCount == 6 && metadata.tensorTypes == ["FLOAT": 6])
             #expect(metadata.inputs == [TensorSignature(name: "x", elementType: "FLOAT", shape: [.symbol("batch"), .size(3)])])
             #expect(metadata.outputs == [TensorSignature(name: "y", elementType: "FLOAT16", shape: [.unknown])])
@@ -175,7 +205,10 @@ import Testing
             ("no ir_version", Data(Proto.field(2, "x") + Proto.field(7, Proto.field(2, "g"))), "it has no ir_version"),
             ("an impossible ir_version", Data(Proto.field(1, 5000) + Proto.field(7, Proto.field(2, "g"))), "5000"),
             ("no operator set", Data(Proto.field(1, 7) + Proto.field(7, Proto.field(2, "g"))), "imports no operator set"),
-            ("ir_version of the wrong wire type", Data(Proto.field(1, "seven") + Proto.field(7, Proto.field(2, "g"))), "ir_version is not a number"),
+            (
+                "ir_version of the wrong wire type", Data(Proto.field(1, "seven") + Proto.field(7, Proto.field(2, "g"))),
+                "ir_version is not a number"
+            ),
             ("weights of the wrong size", Self.handWrittenONNX(rawBytes: 20), "holds 20 bytes of weights"),
             ("a group (wire type 3)", Data([0x0B, 0x0C]), "wire type 3"),
             ("field number 0", Data([0x00, 0x01]), "field number 0"),
@@ -227,14 +260,17 @@ import Testing
         let process = Process()
         process.executableURL = TestEnvironment.venvPython
         process.arguments = [referenceScript.path] + arguments
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let problems = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SDKError(.invalidInput, "onnx_reference.py failed: \(String(decoding: problems, as: UTF8.self))") }
+        guard process.terminationStatus == 0 else {
+            throw SDKError(.invalidInput, "onnx_reference.py failed: \(String(decoding: problems, as: UTF8.self))")
+        }
         return data
     }
 
@@ -242,7 +278,9 @@ import Testing
         guard let python = TestEnvironment.venvPython else { return false }
         let site = python.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("lib")
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: site.path)) ?? []
-        return versions.contains { FileManager.default.fileExists(atPath: site.appendingPathComponent("\($0)/site-packages/onnx/__init__.py").path) }
+        return versions.contains {
+            FileManager.default.fileExists(atPath: site.appendingPathComponent("\($0)/site-packages/onnx/__init__.py").path)
+        }
     }
 
     @Test(.enabled(if: onnxPackageInstalled, "needs the onnx package in the venv of scripts/setup --tests"))
@@ -257,7 +295,9 @@ import Testing
                 #expect(metadata.operatorSets == expected.operatorSets && metadata.values == expected.values, "\(file.lastPathComponent)")
                 #expect(metadata.inputs == expected.inputs, "\(file.lastPathComponent): weights are not inputs")
                 #expect(metadata.outputs == expected.outputs, "\(file.lastPathComponent)")
-                #expect(metadata.tensorCount == expected.tensorCount && metadata.parameterCount == expected.parameterCount, "\(file.lastPathComponent)")
+                #expect(
+                    metadata.tensorCount == expected.tensorCount && metadata.parameterCount == expected.parameterCount,
+                    "\(file.lastPathComponent)")
                 #expect(metadata.tensorTypes == expected.tensorTypes, "\(file.lastPathComponent)")
             }
         }
@@ -270,9 +310,15 @@ import Testing
         let registry = ModelMetadataExtractorRegistry()
         for file in [Self.whisperModel, Self.sileroModel] where FileManager.default.fileExists(atPath: file.path) {
             #expect(try registry.metadata(ofFileAt: file) == nil, "no extractor reads ggml: \(file.lastPathComponent)")
-            Self.expectRefused("not a valid GGUF model", "GGUF reading \(file.lastPathComponent)") { try GGUFMetadataExtractor().extract(from: file) }
-            Self.expectRefused("not a valid safetensors file", "safetensors reading \(file.lastPathComponent)") { try SafetensorsMetadataExtractor().extract(from: file) }
-            Self.expectRefused("not a valid ONNX model", "ONNX reading \(file.lastPathComponent)") { try ONNXMetadataExtractor().extract(from: file) }
+            Self.expectRefused("not a valid GGUF model", "GGUF reading \(file.lastPathComponent)") {
+                try GGUFMetadataExtractor().extract(from: file)
+            }
+            Self.expectRefused("not a valid safetensors file", "safetensors reading \(file.lastPathComponent)") {
+                try SafetensorsMetadataExtractor().extract(from: file)
+            }
+            Self.expectRefused("not a valid ONNX model", "ONNX reading \(file.lastPathComponent)") {
+                try ONNXMetadataExtractor().extract(from: file)
+            }
         }
     }
 
@@ -283,9 +329,11 @@ import Testing
         func recognizes(head: [UInt8]) -> Bool { head.starts(with: Array("KVMODEL\n".utf8)) }
         func extract(from url: URL) throws -> ModelMetadata {
             let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst()
-            let values = Dictionary(lines.map { line in (String(line.prefix { $0 != "=" }), String(line.drop { $0 != "=" }.dropFirst())) }) { $1 }
-            return ModelMetadata(format: format, name: values["name"], parameterCount: Int64(values["parameters"] ?? "") ?? 0, tensorCount: 0,
-                                 fileSize: UInt64(try Data(contentsOf: url).count), values: values)
+            let values = Dictionary(lines.map { line in (String(line.prefix { $0 != "=" }), String(line.drop { $0 != "=" }.dropFirst())) })
+            { $1 }
+            return ModelMetadata(
+                format: format, name: values["name"], parameterCount: Int64(values["parameters"] ?? "") ?? 0, tensorCount: 0,
+                fileSize: UInt64(try Data(contentsOf: url).count), values: values)
         }
     }
 
@@ -305,7 +353,9 @@ import Testing
             let textNamedONNX = folder.appendingPathComponent("notes.onnx")
             try Data("just notes".utf8).write(to: textNamedONNX)
             Self.expectRefused("not a valid ONNX model", "found by its extension") { try registry.metadata(ofFileAt: textNamedONNX) as Any }
-            #expect((try #require(throws: SDKError.self) { try registry.metadata(ofFileAt: folder.appendingPathComponent("gone.gguf")) }).code == .fileNotFound)
+            #expect(
+                (try #require(throws: SDKError.self) { try registry.metadata(ofFileAt: folder.appendingPathComponent("gone.gguf")) }).code
+                    == .fileNotFound)
 
             let own = folder.appendingPathComponent("voice.kvmodel")
             try Data("KVMODEL\nname=Mine\nparameters=42\n".utf8).write(to: own)
@@ -319,12 +369,15 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: piperInstalled && TestEnvironment.defaultModelFile != nil, "needs the default model and the Piper voice of scripts/setup"))
+    @Test(
+        .enabled(
+            if: piperInstalled && TestEnvironment.defaultModelFile != nil, "needs the default model and the Piper voice of scripts/setup"))
     func theRuntimeReadsAnInstalledModelsMetadata() throws {
         try Self.withFolder { folder throws in
-            let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
-                modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: folder.appendingPathComponent("data")
-            ))
+            let runtime = RunAnywhereRuntime(
+                configuration: RuntimeConfiguration(
+                    modelsDirectory: TestEnvironment.installedModelsDirectory, dataDirectory: folder.appendingPathComponent("data")
+                ))
             func metadata(_ id: String) throws -> ModelMetadata? { try runtime.modelMetadata(of: runtime.model(id: id)) }
             #expect(try metadata(SDKConstants.Models.defaultVoiceID)?.architecture == "vits")
             #expect(try metadata(RunAnywhere.defaultModelID)?.quantization == "Q4_1")
@@ -337,7 +390,8 @@ import Testing
 /// Protocol Buffers' wire format, written by hand: the ONNX test models.
 enum Proto {
     static func varint(_ value: UInt64) -> [UInt8] {
-        var value = value, out: [UInt8] = []
+        var value = value
+        var out: [UInt8] = []
         repeat {
             out.append(UInt8(value & 0x7F) | (value > 0x7F ? 0x80 : 0))
             value >>= 7

@@ -20,11 +20,15 @@ import Testing
         let runtime = try scriptedRuntime(probe: Self.probe("echo 'GGML_ASSERT failed' >&2; exec python3 -c 'import os; os.abort()'"))
         let error = try await #require(throws: SDKError.self) { try await runtime.loadModel("scripted") }
         #expect(error.code == .modelLoadFailed)
-        #expect(error.message.contains("Model 'scripted' (scripted.gguf) crashed") && error.message.contains("signal 6, SIGABRT"), "\(error.message)")
+        #expect(
+            error.message.contains("Model 'scripted' (scripted.gguf) crashed") && error.message.contains("signal 6, SIGABRT"),
+            "\(error.message)")
         #expect(error.message.contains("GGML_ASSERT failed") && error.message.hasSuffix("it was not loaded"), "\(error.message)")
         #expect(await !runtime.isModelLoaded)
         let status = await runtime.loadedModels()
-        #expect(status.count == 1 && status.first?.state == .failed && status.first?.error?.contains("SIGABRT") == true, "the failure is shown where loads are")
+        #expect(
+            status.count == 1 && status.first?.state == .failed && status.first?.error?.contains("SIGABRT") == true,
+            "the failure is shown where loads are")
     }
 
     @Test func aFailedOrHungCheckSaysWhy() async throws {
@@ -48,7 +52,8 @@ import Testing
         await runtime.unloadModel()
         try await runtime.loadModel("scripted")
         let lines = try String(contentsOf: counter, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 1 && lines.first?.hasPrefix("LlamaCpp ") == true && lines.first?.hasSuffix("scripted.gguf") == true, "\(lines)")
+        #expect(
+            lines.count == 1 && lines.first?.hasPrefix("LlamaCpp ") == true && lines.first?.hasSuffix("scripted.gguf") == true, "\(lines)")
         // A changed file is checked again.
         let file = try #require(try runtime.model(id: "scripted").localPath)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: file.path)

@@ -1,16 +1,20 @@
 import Foundation
 import NIOCore
-@testable import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
 import ZIPFoundation
+
+@testable import RunAnywhere
 
 @Suite struct FormatDetectionTests {
     /// Real-world URL shapes and what they point to.
     @Test func formatsFromURLs() {
         let table: [(String, ModelFormat, ArchiveType?)] = [
             ("https://huggingface.co/LiquidAI/LFM2-350M-GGUF/resolve/main/LFM2-350M-Q4_K_M.gguf", .gguf, nil),
-            ("https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q6_k.gguf?download=true", .gguf, nil),
+            (
+                "https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q6_k.gguf?download=true", .gguf,
+                nil
+            ),
             ("https://huggingface.co/bartowski/Llama-3.2-1B-Instruct-GGUF/blob/main/Llama-3.2-1B-Instruct-Q6_K.gguf", .gguf, nil),
             ("https://huggingface.co/rhasspy/piper-voices/resolve/v1.0.0/en/en_US/joe/medium/en_US-joe-medium.onnx", .onnx, nil),
             ("https://huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-tiny.en.bin", .bin, nil),
@@ -52,11 +56,17 @@ import ZIPFoundation
             (URL(string: "https://example.com/whisper.bin")!, .speechRecognition, nil, "No installed framework runs voice-to-text"),
         ]
         for (url, category, framework, fragment) in cases {
-            let error = try #require(throws: SDKError.self, "\(url)") { try rt.addModel(from: url, category: category, framework: framework) }
+            let error = try #require(throws: SDKError.self, "\(url)") {
+                try rt.addModel(from: url, category: category, framework: framework)
+            }
             #expect(error.message.contains(fragment), "\(url): \(error.message)")
         }
-        #expect((try #require(throws: SDKError.self) { try rt.addModel(from: URL(string: "https://e.com/m.gguf")!, category: .language, framework: .llamaCpp, sha256: "xyz") }).message.contains("64 hexadecimal"))
-        let unsafe = try rt.addModel(from: URL(string: "https://e.com/..%2F..%2Fetc%2Fpasswd.gguf")!, category: .language, framework: .llamaCpp)
+        #expect(
+            (try #require(throws: SDKError.self) {
+                try rt.addModel(from: URL(string: "https://e.com/m.gguf")!, category: .language, framework: .llamaCpp, sha256: "xyz")
+            }).message.contains("64 hexadecimal"))
+        let unsafe = try rt.addModel(
+            from: URL(string: "https://e.com/..%2F..%2Fetc%2Fpasswd.gguf")!, category: .language, framework: .llamaCpp)
         #expect(!unsafe.id.contains("/") && !unsafe.id.contains(".."), "derived ids are safe: \(unsafe.id)")
         #expect(rt.availableModels().filter { $0.source == .local }.count == 1, "refused models were not registered")
     }
@@ -116,7 +126,8 @@ import ZIPFoundation
         defer { try? FileManager.default.removeItem(at: folder) }
         func tar(_ names: [String], mode: String) throws -> Data {
             let url = folder.appendingPathComponent("\(UUID()).tar")
-            let script = "import io, sys, tarfile\nwith tarfile.open(sys.argv[1], 'w:\(mode)') as t:\n    for name in sys.argv[2:]:\n        data = b'GGUF' + bytes(60)\n        info = tarfile.TarInfo(name); info.size = len(data); t.addfile(info, io.BytesIO(data))\n"
+            let script =
+                "import io, sys, tarfile\nwith tarfile.open(sys.argv[1], 'w:\(mode)') as t:\n    for name in sys.argv[2:]:\n        data = b'GGUF' + bytes(60)\n        info = tarfile.TarInfo(name); info.size = len(data); t.addfile(info, io.BytesIO(data))\n"
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", "-c", script, url.path] + names
@@ -145,7 +156,8 @@ import ZIPFoundation
     @Test func multiFileModelsDownloadEveryFile() async throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let main = GGUFWriter.tinyLlama().data(), projector = Data(repeating: 3, count: 70_000)
+        let main = GGUFWriter.tinyLlama().data()
+        let projector = Data(repeating: 3, count: 70_000)
         let server = try await TestHTTPServer.start(routes: ["/model.gguf": .file(main), "/mmproj.gguf": .file(projector)])
         defer { Task { try? await server.shutdown() } }
         let rt = runtime(folder)

@@ -30,8 +30,10 @@ import Testing
             .write(to: lock, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.requirements.appendingPathComponent("fetch-sdist").path, lock.path, "demo-engine",
-                             work.appendingPathComponent("downloads").path]
+        process.arguments = [
+            "python3", Self.requirements.appendingPathComponent("fetch-sdist").path, lock.path, "demo-engine",
+            work.appendingPathComponent("downloads").path,
+        ]
         process.environment = ProcessInfo.processInfo.environment.merging(["PIP_INDEX_URL": server.url("/simple").absoluteString]) { $1 }
         let output = Pipe()
         process.standardOutput = output

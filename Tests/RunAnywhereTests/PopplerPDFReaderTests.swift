@@ -28,12 +28,13 @@ struct PopplerPDFReaderTests {
         let data = PDFFixture.document(pages: Self.pages)
         let document = try DocumentReader(pdf: reader).read(data, path: "volcanoes.pdf")
         #expect(document.format == .pdf && document.size == data.count)
-        #expect(document.text == """
-            Volcanoes
-            Mount Etna in Sicily is the most active volcano in Europe.
+        #expect(
+            document.text == """
+                Volcanoes
+                Mount Etna in Sicily is the most active volcano in Europe.
 
-            Kilauea (Hawaii) erupted from 1983 to 2018; its lava reached the sea \\ twice.
-            """)
+                Kilauea (Hawaii) erupted from 1983 to 2018; its lava reached the sea \\ twice.
+                """)
         // Told by its bytes, whatever its name.
         #expect(try DocumentReader(pdf: reader).read(data, path: "volcanoes.txt").format == .pdf)
     }
@@ -60,7 +61,8 @@ struct PopplerPDFReaderTests {
     @Test func damagedCopiesEndInTextOrAnErrorNeverASignal() throws {
         let good = PDFFixture.document(pages: Self.pages)
         var random = SeededGenerator(seed: 20_261_126)
-        var read = 0, refused = 0
+        var read = 0
+        var refused = 0
         for attempt in 0..<60 {
             var copy = good
             if attempt % 2 == 0 {

@@ -58,7 +58,8 @@ struct PostgresRAGStoreTests {
             for index in 0..<8 {
                 group.addTask {
                     _ = try await stores[index % 2].write(
-                        [RAGStoreBehaviours.document("/doc\(index).md", ["text \(index)"], [[Float(index), 1]])], collection: "shared", embeddingModel: "m", dimensions: 2
+                        [RAGStoreBehaviours.document("/doc\(index).md", ["text \(index)"], [[Float(index), 1]])], collection: "shared",
+                        embeddingModel: "m", dimensions: 2
                     )
                 }
             }
@@ -74,16 +75,19 @@ struct PostgresRAGStoreTests {
         let url = try PostgresCluster.newDatabase()
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
-            modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
-        ))
+        let runtime = RunAnywhereRuntime(
+            configuration: RuntimeConfiguration(
+                modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
+            ))
         let withPassword = url.replacingOccurrences(of: "postgres://runanywhere@", with: "postgres://runanywhere:secret@")
         let session = try await RAGDatabases.session(withPassword, runtime: runtime)
         #expect(session.database.hasPrefix("postgres://runanywhere@127.0.0.1:") && !session.database.contains("secret"))
         #expect(try await session.listCollections().isEmpty)
         await expectSDKError(.fileNotFound, ["'docs'"]) { _ = try await session.listDocuments(collection: "docs") }
         await session.close()
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/rag.sqlite").path), "nothing was written to the SQLite default")
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/rag.sqlite").path),
+            "nothing was written to the SQLite default")
 
         let file = try await RAGDatabases.session(folder.appendingPathComponent("other.sqlite").path, runtime: runtime)
         #expect(file.database == folder.appendingPathComponent("other.sqlite").path)
@@ -92,10 +96,13 @@ struct PostgresRAGStoreTests {
 
     @Test func unreachableOrMalformedDatabasesAreClearErrors() async throws {
         await expectSDKError(.invalidInput, ["postgres://user"]) { _ = try await PostgresRAGStore.open(url: "postgres://", logger: logger) }
-        await expectSDKError(.invalidInput, ["sslmode"]) { _ = try await PostgresRAGStore.open(url: "postgres://u@127.0.0.1/db?sslmode=odd", logger: logger) }
+        await expectSDKError(.invalidInput, ["sslmode"]) {
+            _ = try await PostgresRAGStore.open(url: "postgres://u@127.0.0.1/db?sslmode=odd", logger: logger)
+        }
         // Nothing listens on port 1: the open gives up with a message, within its time limit.
         await #expect(throws: SDKError.self) {
-            _ = try await PostgresRAGStore.open(url: "postgres://nobody@127.0.0.1:1/db?sslmode=disable", logger: logger, timeout: .seconds(2))
+            _ = try await PostgresRAGStore.open(
+                url: "postgres://nobody@127.0.0.1:1/db?sslmode=disable", logger: logger, timeout: .seconds(2))
         }
     }
 }

@@ -1,5 +1,6 @@
-@testable import RunAnywhere
 import Testing
+
+@testable import RunAnywhere
 
 @Suite struct ChatTemplateTests {
     let messages = [
@@ -10,29 +11,32 @@ import Testing
     ]
 
     @Test func chatML() {
-        #expect(ChatTemplate.chatML.format(messages) == """
-        <|im_start|>system
-        Be brief.<|im_end|>
-        <|im_start|>user
-        Hi<|im_end|>
-        <|im_start|>assistant
-        Hello!<|im_end|>
-        <|im_start|>user
-        2+2?<|im_end|>
-        <|im_start|>assistant
+        #expect(
+            ChatTemplate.chatML.format(messages) == """
+                <|im_start|>system
+                Be brief.<|im_end|>
+                <|im_start|>user
+                Hi<|im_end|>
+                <|im_start|>assistant
+                Hello!<|im_end|>
+                <|im_start|>user
+                2+2?<|im_end|>
+                <|im_start|>assistant
 
-        """)
+                """)
     }
 
     @Test func llama3() {
-        #expect(ChatTemplate.llama3.format(Array(messages.prefix(2))) ==
-            "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nBe brief.<|eot_id|>"
-            + "<|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n")
+        #expect(
+            ChatTemplate.llama3.format(Array(messages.prefix(2)))
+                == "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nBe brief.<|eot_id|>"
+                + "<|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n")
     }
 
     @Test func alpaca() {
-        #expect(ChatTemplate.alpaca.format(messages) ==
-            "Be brief.\n\n### Instruction:\nHi\n\n### Response:\nHello!\n\n### Instruction:\n2+2?\n\n### Response:\n")
+        #expect(
+            ChatTemplate.alpaca.format(messages)
+                == "Be brief.\n\n### Instruction:\nHi\n\n### Response:\nHello!\n\n### Instruction:\n2+2?\n\n### Response:\n")
         #expect(ChatTemplate.alpaca.format(messages, addAssistantPrefix: false).hasSuffix("2+2?\n\n"))
     }
 
@@ -74,7 +78,9 @@ import Testing
     let render: ([Message]) -> String = { $0.map { "\($0.role.rawValue) \($0.content)" }.joined(separator: "\n") }
 
     func history(_ turns: Int) -> [Message] {
-        (0..<turns).flatMap { [Message(role: .user, content: "question \($0) a b"), Message(role: .assistant, content: "answer \($0) c d")] }
+        (0..<turns).flatMap {
+            [Message(role: .user, content: "question \($0) a b"), Message(role: .assistant, content: "answer \($0) c d")]
+        }
     }
 
     @Test func keepsEverythingWhenItFits() throws {
@@ -115,12 +121,16 @@ import Testing
             system: nil, history: history(3), newMessages: [Message(role: .user, content: "last")],
             maxMessages: 100, contextLength: 100, maxTokens: LLMGenerationOptions.untilContextFull, render: render, countTokens: words
         )
-        #expect(plan.droppedMessages == 0 && plan.inputTokens == 6 * 5 + 2 && plan.maxNewTokens == 100 - 32, "nothing dropped, all the rest to generate")
+        #expect(
+            plan.droppedMessages == 0 && plan.inputTokens == 6 * 5 + 2 && plan.maxNewTokens == 100 - 32,
+            "nothing dropped, all the rest to generate")
         let tight = try ContextWindow.fit(
             system: nil, history: history(3), newMessages: [Message(role: .user, content: "last")],
             maxMessages: 100, contextLength: 20, maxTokens: LLMGenerationOptions.untilContextFull, render: render, countTokens: words
         )
-        #expect(tight.droppedMessages == 4 && tight.inputTokens == 12 && tight.maxNewTokens == 8, "the oldest turns go only while no token fits")
+        #expect(
+            tight.droppedMessages == 4 && tight.inputTokens == 12 && tight.maxNewTokens == 8, "the oldest turns go only while no token fits"
+        )
     }
 
     @Test func limitsGenerationWhenOnlyTheNewestMessageFits() throws {

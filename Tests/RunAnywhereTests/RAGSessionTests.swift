@@ -13,9 +13,10 @@ struct RAGSessionTests {
     func withSession(_ body: (RAGSession, SQLiteRAGStore, URL) async throws -> Void) async throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
-            modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
-        ))
+        let runtime = RunAnywhereRuntime(
+            configuration: RuntimeConfiguration(
+                modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
+            ))
         let session = runtime.ragSession(reader: DocumentReader(maxFileSize: 4096))
         #expect(session.database == folder.appendingPathComponent("data/rag.sqlite").path)
         let store = SQLiteRAGStore(url: URL(fileURLWithPath: session.database), logger: Logger(label: "test"))
@@ -23,8 +24,9 @@ struct RAGSessionTests {
         try Data("# Good\n\nA good document.".utf8).write(to: good)
         let text = try DocumentReader().read(good)
         let chunks = try TextChunker().chunks(of: text.text)
-        _ = try await store.write([IngestedDocument(document: text, chunks: chunks, vectors: chunks.map { _ in [1, 0, 0] })],
-                                  collection: "docs", embeddingModel: RunAnywhere.defaultEmbeddingModelID, dimensions: 3)
+        _ = try await store.write(
+            [IngestedDocument(document: text, chunks: chunks, vectors: chunks.map { _ in [1, 0, 0] })],
+            collection: "docs", embeddingModel: RunAnywhere.defaultEmbeddingModelID, dimensions: 3)
         try await body(session, store, folder)
     }
 
@@ -58,30 +60,39 @@ struct RAGSessionTests {
         try await withSession { session, _, folder in
             let good = folder.appendingPathComponent("good.md").path
             await expectSDKError(.modelIncompatible, ["'docs'", "'\(RunAnywhere.defaultEmbeddingModelID)'", "'nomic-embed-text'"]) {
-                _ = try await session.ingest(paths: [good], collection: "docs", options: RAGIngestOptions(embeddingModel: "nomic-embed-text"))
+                _ = try await session.ingest(
+                    paths: [good], collection: "docs", options: RAGIngestOptions(embeddingModel: "nomic-embed-text"))
             }
             await expectSDKError(.modelIncompatible, ["'docs'", "'\(RunAnywhere.defaultEmbeddingModelID)'", "'nomic-embed-text'"]) {
-                _ = try await session.query("What is good?", collection: "docs", options: RAGQueryOptions(embeddingModel: "nomic-embed-text"))
+                _ = try await session.query(
+                    "What is good?", collection: "docs", options: RAGQueryOptions(embeddingModel: "nomic-embed-text"))
             }
         }
     }
 
     @Test func refusesBadQuestionsAndNames() async throws {
         try await withSession { session, _, folder in
-            await expectSDKError(.invalidInput, ["topK must be 1 to 100"]) { _ = try await session.retrieve("q", collection: "docs", topK: 0) }
+            await expectSDKError(.invalidInput, ["topK must be 1 to 100"]) {
+                _ = try await session.retrieve("q", collection: "docs", topK: 0)
+            }
             await expectSDKError(.emptyInput, ["question is empty"]) { _ = try await session.retrieve(" \n", collection: "docs") }
             await expectSDKError(.fileNotFound, ["'none'"]) { _ = try await session.query("q", collection: "none") }
             await expectSDKError(.invalidInput, ["Invalid collection name"]) { _ = try await session.query("q", collection: "../x") }
             await expectSDKError(.invalidInput, ["takes no tools"]) {
                 let tool = Tool(name: "f", description: "f")
-                _ = try await session.query("q", collection: "docs", options: RAGQueryOptions(generation: LLMGenerationOptions(tools: [tool])))
+                _ = try await session.query(
+                    "q", collection: "docs", options: RAGQueryOptions(generation: LLMGenerationOptions(tools: [tool])))
             }
             await expectSDKError(.emptyInput, ["No documents"]) { _ = try await session.ingest(paths: [], collection: "docs") }
             let empty = folder.appendingPathComponent("empty")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-            await expectSDKError(.emptyInput, ["has no documents"]) { _ = try await session.ingest(paths: [empty.path], collection: "docs") }
+            await expectSDKError(.emptyInput, ["has no documents"]) {
+                _ = try await session.ingest(paths: [empty.path], collection: "docs")
+            }
             let text = try DocumentReader().read(Data("x".utf8), path: "upload.txt")
-            await expectSDKError(.invalidInput, ["given twice"]) { _ = try await session.ingest(documents: [text, text], collection: "docs") }
+            await expectSDKError(.invalidInput, ["given twice"]) {
+                _ = try await session.ingest(documents: [text, text], collection: "docs")
+            }
             await expectSDKError(.invalidConfiguration, ["overlap"]) {
                 var chunked = session
                 chunked.chunker = TextChunker(size: 100, overlap: 60)

@@ -10,7 +10,9 @@ import Testing
 /// SQLite file by ``RAGStoreTests`` and on a throwaway PostgreSQL cluster by ``PostgresRAGStoreTests``.
 enum RAGStoreBehaviours {
     /// A document `path` whose chunks are `texts`, with `vectors`.
-    static func document(_ path: String, _ texts: [String], _ vectors: [[Float]], sha: String = String(repeating: "a", count: 64)) -> IngestedDocument {
+    static func document(_ path: String, _ texts: [String], _ vectors: [[Float]], sha: String = String(repeating: "a", count: 64))
+        -> IngestedDocument
+    {
         var offset = 0
         let chunks = texts.enumerated().map { index, text in
             defer { offset += text.unicodeScalars.count + 1 }
@@ -21,10 +23,11 @@ enum RAGStoreBehaviours {
     }
 
     static func storesAndRanksByCosineBestFirst(_ store: any RAGStore) async throws {
-        let written = try await store.write([
-            document("/docs/a.txt", ["east", "north-east"], [[1, 0, 0], [1, 1, 0]]),
-            document("/docs/b.txt", ["up", "west"], [[0, 0, 2], [-1, 0, 0]]),
-        ], collection: "docs", embeddingModel: "m", dimensions: 3)
+        let written = try await store.write(
+            [
+                document("/docs/a.txt", ["east", "north-east"], [[1, 0, 0], [1, 1, 0]]),
+                document("/docs/b.txt", ["up", "west"], [[0, 0, 2], [-1, 0, 0]]),
+            ], collection: "docs", embeddingModel: "m", dimensions: 3)
         #expect(written.map(\.document.chunkCount) == [2, 2] && written.allSatisfy { !$0.replaced })
 
         let sources = try await store.search([0.9, 0.1, 0], collection: "docs", topK: 3)
@@ -45,10 +48,12 @@ enum RAGStoreBehaviours {
     }
 
     static func ingestingAgainReplacesTheDocumentsChunks(_ store: any RAGStore) async throws {
-        _ = try await store.write([document("/a.md", ["one", "two"], [[1, 0], [0, 1]]), document("/b.md", ["bee"], [[1, 1]])],
-                                  collection: "c", embeddingModel: "m", dimensions: 2)
-        let again = try await store.write([document("/a.md", ["uno", "dos", "tres"], [[1, 0], [0, 1], [1, 1]], sha: String(repeating: "b", count: 64))],
-                                          collection: "c", embeddingModel: "m", dimensions: 2)
+        _ = try await store.write(
+            [document("/a.md", ["one", "two"], [[1, 0], [0, 1]]), document("/b.md", ["bee"], [[1, 1]])],
+            collection: "c", embeddingModel: "m", dimensions: 2)
+        let again = try await store.write(
+            [document("/a.md", ["uno", "dos", "tres"], [[1, 0], [0, 1], [1, 1]], sha: String(repeating: "b", count: 64))],
+            collection: "c", embeddingModel: "m", dimensions: 2)
         #expect(again.first?.replaced == true)
         let documents = try await store.documents(in: "c")
         #expect(documents.map(\.path) == ["/a.md", "/b.md"] && documents.map(\.chunkCount) == [3, 1])
@@ -59,8 +64,9 @@ enum RAGStoreBehaviours {
     }
 
     static func removingADocumentOrACollectionRemovesItsVectors(_ store: any RAGStore) async throws {
-        _ = try await store.write([document("/a.md", ["one", "two"], [[1, 0], [0, 1]]), document("/b.md", ["bee"], [[1, 1]])],
-                                  collection: "c", embeddingModel: "m", dimensions: 2)
+        _ = try await store.write(
+            [document("/a.md", ["one", "two"], [[1, 0], [0, 1]]), document("/b.md", ["bee"], [[1, 1]])],
+            collection: "c", embeddingModel: "m", dimensions: 2)
         _ = try await store.write([document("/a.md", ["other"], [[1, 0]])], collection: "d", embeddingModel: "m", dimensions: 2)
         #expect(try await store.chunkRowCount() == 4)
 
@@ -78,12 +84,14 @@ enum RAGStoreBehaviours {
     }
 
     static func aFailedWriteLeavesTheCollectionAsItWas(_ store: any RAGStore) async throws {
-        _ = try await store.write([document("/a.md", ["one", "two"], [[1, 0], [0, 1]])], collection: "c", embeddingModel: "m", dimensions: 2)
+        _ = try await store.write(
+            [document("/a.md", ["one", "two"], [[1, 0], [0, 1]])], collection: "c", embeddingModel: "m", dimensions: 2)
         let before = try await store.documents(in: "c")
         // The first document is written (replacing /a.md) before the second, with a vector too short, fails.
         await expectSDKError(.invalidInput, ["/b.md", "not 2 finite"]) {
-            _ = try await store.write([document("/a.md", ["new"], [[1, 1]]), document("/b.md", ["bee", "bad"], [[1, 0], [1]])],
-                                      collection: "c", embeddingModel: "m", dimensions: 2)
+            _ = try await store.write(
+                [document("/a.md", ["new"], [[1, 1]]), document("/b.md", ["bee", "bad"], [[1, 0], [1]])],
+                collection: "c", embeddingModel: "m", dimensions: 2)
         }
         await expectSDKError(.invalidInput, ["/b.md", "not 2 finite"]) {
             _ = try await store.write([document("/b.md", ["nan"], [[.nan, 0]])], collection: "c", embeddingModel: "m", dimensions: 2)
@@ -103,22 +111,31 @@ enum RAGStoreBehaviours {
     }
 
     static func aCollectionRefusesAnotherEmbeddingModel(_ store: any RAGStore) async throws {
-        _ = try await store.write([document("/a.md", ["one"], [[1, 0]])], collection: "c", embeddingModel: "all-minilm-l6-v2", dimensions: 2)
+        _ = try await store.write(
+            [document("/a.md", ["one"], [[1, 0]])], collection: "c", embeddingModel: "all-minilm-l6-v2", dimensions: 2)
         await expectSDKError(.modelIncompatible, ["'c'", "'all-minilm-l6-v2'", "'nomic-embed-text'"]) {
-            _ = try await store.write([document("/b.md", ["b"], [[1, 0]])], collection: "c", embeddingModel: "nomic-embed-text", dimensions: 2)
+            _ = try await store.write(
+                [document("/b.md", ["b"], [[1, 0]])], collection: "c", embeddingModel: "nomic-embed-text", dimensions: 2)
         }
         await expectSDKError(.modelIncompatible, ["2 dimensions", "makes 3"]) {
-            _ = try await store.write([document("/b.md", ["b"], [[1, 0, 0]])], collection: "c", embeddingModel: "all-minilm-l6-v2", dimensions: 3)
+            _ = try await store.write(
+                [document("/b.md", ["b"], [[1, 0, 0]])], collection: "c", embeddingModel: "all-minilm-l6-v2", dimensions: 3)
         }
         #expect(try await store.documents(in: "c").map(\.path) == ["/a.md"])
     }
 
     static func opensAPassageAndNamesWhatIsMissing(_ store: any RAGStore) async throws {
-        _ = try await store.write([document("/a.md", ["one", "two", "three"], [[1, 0], [0, 1], [1, 1]])], collection: "c", embeddingModel: "m", dimensions: 2)
+        _ = try await store.write(
+            [document("/a.md", ["one", "two", "three"], [[1, 0], [0, 1], [1, 1]])], collection: "c", embeddingModel: "m", dimensions: 2)
         let passage = try await store.passage(document: "/a.md", ordinal: 1, collection: "c")
-        #expect(passage == RAGPassage(collection: "c", documentPath: "/a.md", ordinal: 1, documentChunkCount: 3, text: "two", start: 4, end: 7))
-        await expectSDKError(.fileNotFound, ["no chunk 3", "it has 3"]) { _ = try await store.passage(document: "/a.md", ordinal: 3, collection: "c") }
-        await expectSDKError(.fileNotFound, ["no document /b.md"]) { _ = try await store.passage(document: "/b.md", ordinal: 0, collection: "c") }
+        #expect(
+            passage == RAGPassage(collection: "c", documentPath: "/a.md", ordinal: 1, documentChunkCount: 3, text: "two", start: 4, end: 7))
+        await expectSDKError(.fileNotFound, ["no chunk 3", "it has 3"]) {
+            _ = try await store.passage(document: "/a.md", ordinal: 3, collection: "c")
+        }
+        await expectSDKError(.fileNotFound, ["no document /b.md"]) {
+            _ = try await store.passage(document: "/b.md", ordinal: 0, collection: "c")
+        }
         await expectSDKError(.fileNotFound, ["'d'"]) { _ = try await store.passage(document: "/a.md", ordinal: 0, collection: "d") }
     }
 }

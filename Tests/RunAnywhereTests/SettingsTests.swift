@@ -22,7 +22,9 @@ import Testing
         try settings.set("systemPrompt", to: "Be brief.")
         try settings.set("streaming", to: "off")
         try settings.set("threads", to: "2")
-        #expect(settings.temperature == 0 && settings.maxTokens == 64 && settings.systemPrompt == "Be brief." && !settings.streaming && settings.threads == 2)
+        #expect(
+            settings.temperature == 0 && settings.maxTokens == 64 && settings.systemPrompt == "Be brief." && !settings.streaming
+                && settings.threads == 2)
         try settings.set("systemPrompt", to: "")
         try settings.set("threads", to: "auto")
         #expect(settings.systemPrompt == nil && settings.threads == nil)
@@ -31,7 +33,8 @@ import Testing
         let before = settings
         for (key, value, fragment) in [
             ("temperature", "2.5", "temperature"), ("temperature", "warm", "not a valid value"), ("maxTokens", "0", "maxTokens"),
-            ("topP", "0", "topP"), ("topP", "1e39", "not a valid value"), ("temperature", "nan", "not a valid value"), ("topK", "-1", "topK"), ("streaming", "maybe", "on or off"), ("threads", "0", "threads"),
+            ("topP", "0", "topP"), ("topP", "1e39", "not a valid value"), ("temperature", "nan", "not a valid value"),
+            ("topK", "-1", "topK"), ("streaming", "maybe", "on or off"), ("threads", "0", "threads"),
             ("colour", "red", "Unknown setting"),
         ] {
             let error = try #require(throws: SDKError.self, "\(key)=\(value)") { try settings.set(key, to: value) }
@@ -81,7 +84,9 @@ import Testing
         let key = "sk-live-0123456789abcdef"
         #expect((try #require(throws: SDKError.self) { try store.use(.production) }).message.contains("API key"))
         #expect((try #require(throws: SDKError.self) { try store.use(.staging, apiKey: key) }).message.contains("base URL"))
-        #expect((try #require(throws: SDKError.self) { try store.use(.production, baseURL: "ftp://x", apiKey: key) }).message.contains("base URL"))
+        #expect(
+            (try #require(throws: SDKError.self) { try store.use(.production, baseURL: "ftp://x", apiKey: key) }).message.contains(
+                "base URL"))
         #expect(try store.selected() == .development, "a refused switch changes nothing")
         let status = try store.use(.production, apiKey: "  \(key)\n")
         #expect(status.isSelected && status.baseURL == "https://api.runanywhere.ai")
@@ -97,7 +102,8 @@ import Testing
         #expect(try store.statuses().first { $0.environment == .staging }?.maskedAPIKey == "••••")
         try store.use(.development)
         #expect(try store.credentials().apiKey == nil)
-        #expect(try store.statuses().first { $0.environment == .production }?.maskedAPIKey == "••••cdef", "keys stay stored per environment")
+        #expect(
+            try store.statuses().first { $0.environment == .production }?.maskedAPIKey == "••••cdef", "keys stay stored per environment")
     }
 
     @Test func useRepairsUnreadableFilesAndKeepsThemAside() throws {

@@ -40,12 +40,15 @@ import Testing
         settings.systemPrompt = "Be brief."
         settings.threads = 2
         try store.save(settings)
-        let outcomes = try Self.fuzz(store.url, seed: 1, read: {
-            _ = try store.load()
-        }, repair: {
-            try store.update { $0.maxTokens = 64 }
-            #expect(try store.load().maxTokens == 64)
-        })
+        let outcomes = try Self.fuzz(
+            store.url, seed: 1,
+            read: {
+                _ = try store.load()
+            },
+            repair: {
+                try store.update { $0.maxTokens = 64 }
+                #expect(try store.load().maxTokens == 64)
+            })
         print("damaged settings: \(outcomes)")
     }
 
@@ -55,13 +58,16 @@ import Testing
         let store = EnvironmentStore(dataDirectory: folder)
         try store.use(.staging, baseURL: "https://staging.example.com", apiKey: "key-1234567890")
         for name in [SDKConstants.Files.environment, SDKConstants.Files.credentials] {
-            let outcomes = try Self.fuzz(folder.appendingPathComponent(name), seed: 2, read: {
-                _ = try store.statuses()
-                _ = try store.credentials()
-            }, repair: {
-                try store.use(.staging, baseURL: "https://staging.example.com", apiKey: "key-1234567890")
-                #expect(try store.credentials().apiKey == "key-1234567890")
-            })
+            let outcomes = try Self.fuzz(
+                folder.appendingPathComponent(name), seed: 2,
+                read: {
+                    _ = try store.statuses()
+                    _ = try store.credentials()
+                },
+                repair: {
+                    try store.use(.staging, baseURL: "https://staging.example.com", apiKey: "key-1234567890")
+                    #expect(try store.credentials().apiKey == "key-1234567890")
+                })
             print("damaged \(name): \(outcomes)")
         }
     }
@@ -69,23 +75,29 @@ import Testing
     @Test func damagedModelRegistry() throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let runtime = RunAnywhereRuntime(configuration: RuntimeConfiguration(
-            modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
-        ))
+        let runtime = RunAnywhereRuntime(
+            configuration: RuntimeConfiguration(
+                modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")
+            ))
         let builtIn = runtime.availableModels().count
         for index in 0..<2 {
-            try runtime.registerModel(id: "user-\(index)", name: "User \(index)", url: URL(string: "https://example.com/u\(index).gguf")!, framework: .llamaCpp)
+            try runtime.registerModel(
+                id: "user-\(index)", name: "User \(index)", url: URL(string: "https://example.com/u\(index).gguf")!, framework: .llamaCpp)
         }
         let registry = folder.appendingPathComponent("models/\(SDKConstants.Files.modelRegistry)")
         var repairs = 0
-        let outcomes = try Self.fuzz(registry, seed: 3, read: {
-            let models = runtime.availableModels()
-            #expect(models.count >= builtIn && models.count <= builtIn + 2)
-        }, repair: {
-            repairs += 1
-            try runtime.registerModel(id: "repair-\(repairs)", name: "Repair", url: URL(string: "https://example.com/r.gguf")!, framework: .llamaCpp)
-            #expect(try runtime.model(id: "repair-\(repairs)").name == "Repair")
-        })
+        let outcomes = try Self.fuzz(
+            registry, seed: 3,
+            read: {
+                let models = runtime.availableModels()
+                #expect(models.count >= builtIn && models.count <= builtIn + 2)
+            },
+            repair: {
+                repairs += 1
+                try runtime.registerModel(
+                    id: "repair-\(repairs)", name: "Repair", url: URL(string: "https://example.com/r.gguf")!, framework: .llamaCpp)
+                #expect(try runtime.model(id: "repair-\(repairs)").name == "Repair")
+            })
         print("damaged registry: \(outcomes)")
     }
 
@@ -97,13 +109,16 @@ import Testing
         conversation.append(ChatMessage(role: .user, content: "What is 2+2?"))
         conversation.append(ChatMessage(role: .assistant, content: "4", thinkingContent: "Add."))
         try store.save(conversation)
-        let outcomes = try Self.fuzz(store.directory.appendingPathComponent("\(conversation.id).json"), seed: 4, read: {
-            _ = store.list()
-            _ = try store.load(id: conversation.id)
-        }, repair: {
-            try store.save(conversation)
-            #expect(try store.load(id: conversation.id).messages.count == 2)
-        })
+        let outcomes = try Self.fuzz(
+            store.directory.appendingPathComponent("\(conversation.id).json"), seed: 4,
+            read: {
+                _ = store.list()
+                _ = try store.load(id: conversation.id)
+            },
+            repair: {
+                try store.save(conversation)
+                #expect(try store.load(id: conversation.id).messages.count == 2)
+            })
         print("damaged conversation: \(outcomes)")
     }
 }

@@ -56,7 +56,9 @@ struct TextChunkerTests {
         let words = (1...200).map { "word\($0)" }.joined(separator: " ")
         let wordChunks = try chunker.chunks(of: words)
         checkInvariants(wordChunks, of: words, chunker: chunker)
-        for chunk in wordChunks { #expect(chunk.text.hasPrefix("word") && chunk.text.split(separator: " ").allSatisfy { $0.hasPrefix("word") && $0.count > 4 }) }
+        for chunk in wordChunks {
+            #expect(chunk.text.hasPrefix("word") && chunk.text.split(separator: " ").allSatisfy { $0.hasPrefix("word") && $0.count > 4 })
+        }
     }
 
     @Test func withoutBreaksCutsWholeCharacters() throws {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import RunAnywhere
 import Testing
+
+@testable import RunAnywhere
 
 /// Tool calling without a model: the two call formats (writing, parsing, the prompt's tool
 /// results), the filter that keeps calls out of streamed text, the request checks, and the
@@ -13,7 +14,9 @@ struct ToolCallingTests {
         for format in ToolCallFormat.allCases {
             let parsed = format.parse(format.write([oslo, sum]))
             #expect(parsed.content.isEmpty)
-            #expect(parsed.calls.map(\.name) == ["get_weather", "calculate"] && parsed.calls.map(\.arguments) == [oslo.arguments, sum.arguments])
+            #expect(
+                parsed.calls.map(\.name) == ["get_weather", "calculate"]
+                    && parsed.calls.map(\.arguments) == [oslo.arguments, sum.arguments])
             #expect(Set(parsed.calls.map(\.id)).count == 2 && parsed.calls.allSatisfy { $0.id.hasPrefix("call_") && $0.id.count == 29 })
             // Text that is no call stays text.
             let text = format.parse("It is sunny.")
@@ -21,7 +24,8 @@ struct ToolCallingTests {
         }
         #expect(ToolCallFormat.json.parse(#"{"answer": 4}"#).calls.isEmpty)
         #expect(ToolCallFormat.json.parse(#"{"tool_calls": [{"name": "f", "arguments": "not an object"}]}"#).calls.isEmpty)
-        let hermes = ToolCallFormat.hermes.parse("Let me look.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>")
+        let hermes = ToolCallFormat.hermes.parse(
+            "Let me look.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>")
         #expect(hermes.content == "Let me look." && hermes.calls.first?.arguments["city"] == "Oslo")
         // A call cut off before its end is no call, and its markup no text.
         let cut = ToolCallFormat.hermes.parse("<tool_call>\n{\"name\": \"get_weather\", \"argu")
@@ -67,7 +71,8 @@ struct ToolCallingTests {
         let hermes = ToolCallFormat.hermes.prepare(messages)
         #expect(hermes[2].content == "<tool_response>\n18 C\n</tool_response>\n<tool_response>\n4\n</tool_response>")
         // The instruction lists every tool and, for a named choice, says which to call.
-        let tool = Tool(name: "get_weather", description: "Weather now", parameters: ["type": "object", "properties": ["city": ["type": "string"]]])
+        let tool = Tool(
+            name: "get_weather", description: "Weather now", parameters: ["type": "object", "properties": ["city": ["type": "string"]]])
         let instruction = ToolCallFormat.hermes.instruction(tools: [tool], choice: .tool("get_weather"))
         #expect(instruction.contains(#"{"type":"function","function":{"name":"get_weather","description":"Weather now","parameters":"#))
         #expect(instruction.hasSuffix("Answer by calling the tool get_weather."))
@@ -91,14 +96,20 @@ struct ToolCallingTests {
 
     @Test func badToolRequestsAreRefusedByName() {
         func message(_ options: LLMGenerationOptions) -> String? {
-            do { try options.validate(); return nil } catch let error as SDKError { return error.message } catch { return "\(error)" }
+            do {
+                try options.validate()
+                return nil
+            } catch let error as SDKError { return error.message } catch { return "\(error)" }
         }
         let weather = Tool(name: "get_weather", description: "")
         #expect(message(LLMGenerationOptions(tools: [weather])) == nil)
         #expect(message(LLMGenerationOptions(tools: [Tool(name: "", description: "")]))?.contains("Invalid tool name ''") == true)
-        #expect(message(LLMGenerationOptions(tools: [Tool(name: String(repeating: "a", count: 65), description: "")]))?.contains("Invalid tool name") == true)
+        #expect(
+            message(LLMGenerationOptions(tools: [Tool(name: String(repeating: "a", count: 65), description: "")]))?.contains(
+                "Invalid tool name") == true)
         #expect(message(LLMGenerationOptions(toolChoice: .required))?.contains("there are no tools") == true)
-        #expect(message(LLMGenerationOptions(tools: [weather], toolChoice: .tool("x")))?.contains("'x', which is not one of the tools") == true)
+        #expect(
+            message(LLMGenerationOptions(tools: [weather], toolChoice: .tool("x")))?.contains("'x', which is not one of the tools") == true)
         #expect(message(LLMGenerationOptions(structuredOutput: .jsonObject, tools: [weather]))?.contains("exclude each other") == true)
         #expect(message(LLMGenerationOptions(structuredOutput: .jsonObject, tools: [weather], toolChoice: .none)) == nil)
         #expect(message(LLMGenerationOptions(applyChatTemplate: false, tools: [weather]))?.contains("need the chat template") == true)
@@ -107,18 +118,26 @@ struct ToolCallingTests {
     @Test func aConversationGoesOnOnlyAfterItsCallsHaveResults() throws {
         let user = Message(role: .user, content: "Weather?")
         let calling = Message(role: .assistant, content: "", toolCalls: [oslo])
-        let (history, turn) = try RunAnywhereRuntime.split(Context(systemPrompt: "Be brief", messages: [
-            Message(role: .user, content: "Hi"), Message(role: .assistant, content: "Hello"), user, calling, .toolResult("18 C", for: oslo),
-        ]))
+        let (history, turn) = try RunAnywhereRuntime.split(
+            Context(
+                systemPrompt: "Be brief",
+                messages: [
+                    Message(role: .user, content: "Hi"), Message(role: .assistant, content: "Hello"), user, calling,
+                    .toolResult("18 C", for: oslo),
+                ]))
         #expect(history.messages.map(\.content) == ["Hi", "Hello"] && history.systemPrompt == "Be brief")
         #expect(turn.map(\.role) == [.user, .assistant, .tool])
         func failure(_ messages: [Message]) -> String? {
-            do { _ = try RunAnywhereRuntime.split(Context(messages: messages)); return nil } catch let error as SDKError { return error.message } catch { return "\(error)" }
+            do {
+                _ = try RunAnywhereRuntime.split(Context(messages: messages))
+                return nil
+            } catch let error as SDKError { return error.message } catch { return "\(error)" }
         }
         #expect(failure([user]) == nil)
         #expect(failure([])?.contains("it has no user message") == true)
         #expect(failure([user, calling])?.contains("have no results yet") == true)
-        #expect(failure([user, Message(role: .assistant, content: "Sunny")])?.contains("not a assistant message without tool calls") == true)
+        #expect(
+            failure([user, Message(role: .assistant, content: "Sunny")])?.contains("not a assistant message without tool calls") == true)
     }
 
     @Test func messagesAndResultsKeepTheirCallsInJSON() throws {
@@ -127,7 +146,8 @@ struct ToolCallingTests {
         #expect(decoded == message && decoded.toolCalls.first?.arguments["city"] == "Oslo")
         let old = try JSONDecoder().decode(Message.self, from: Data(#"{"role":"user","content":"hi","timestamp":0}"#.utf8))
         #expect(old.toolCalls.isEmpty && old.toolCallId == nil)
-        let result = LLMGenerationResult(text: "", inputTokens: 1, tokensUsed: 2, modelUsed: "m", latencyMs: 3, stopReason: .toolCalls, toolCalls: [oslo])
+        let result = LLMGenerationResult(
+            text: "", inputTokens: 1, tokensUsed: 2, modelUsed: "m", latencyMs: 3, stopReason: .toolCalls, toolCalls: [oslo])
         let data = try JSONEncoder().encode(result)
         #expect(try JSONDecoder().decode(LLMGenerationResult.self, from: data) == result)
         var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -1,6 +1,7 @@
 import Foundation
-@testable import RunAnywhere
 import Testing
+
+@testable import RunAnywhere
 
 @Suite struct TypesTests {
     @Test func wireStringsMatchTheSDK() {
@@ -45,17 +46,23 @@ import Testing
         let data = try JSONEncoder.runAnywhere.encode(model)
         #expect(try JSONDecoder.runAnywhere.decode(ModelInfo.self, from: data) == model)
         let keys = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]).keys
-        for key in ["id", "name", "category", "format", "downloadURL", "localPath", "downloadSize", "framework", "contextLength",
-                    "supportsThinking", "thinkingPattern", "description", "source", "createdAt", "updatedAt"] {
+        for key in [
+            "id", "name", "category", "format", "downloadURL", "localPath", "downloadSize", "framework", "contextLength",
+            "supportsThinking", "thinkingPattern", "description", "source", "createdAt", "updatedAt",
+        ] {
             #expect(keys.contains(key), "ModelInfo JSON lacks \(key)")
         }
     }
 
     @Test func generationResultJSONHasTheSpecKeys() throws {
-        let result = LLMGenerationResult(text: "hi", inputTokens: 3, tokensUsed: 2, modelUsed: "m", latencyMs: 10, framework: "llama.cpp", tokensPerSecond: 200, timeToFirstTokenMs: 5)
+        let result = LLMGenerationResult(
+            text: "hi", inputTokens: 3, tokensUsed: 2, modelUsed: "m", latencyMs: 10, framework: "llama.cpp", tokensPerSecond: 200,
+            timeToFirstTokenMs: 5)
         let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder.runAnywhere.encode(result)) as? [String: Any])
-        for key in ["text", "inputTokens", "tokensUsed", "responseTokens", "latencyMs", "tokensPerSecond", "timeToFirstTokenMs",
-                    "modelUsed", "framework", "promptTokensPerSecond", "decodeTokensPerSecond", "stopReason"] {
+        for key in [
+            "text", "inputTokens", "tokensUsed", "responseTokens", "latencyMs", "tokensPerSecond", "timeToFirstTokenMs",
+            "modelUsed", "framework", "promptTokensPerSecond", "decodeTokensPerSecond", "stopReason",
+        ] {
             #expect(object[key] != nil, "result JSON lacks \(key)")
         }
         #expect(result.responseTokens == 2)
@@ -81,7 +88,9 @@ import Testing
 
     @Test func modelIDValidation() throws {
         for good in ["smollm2-135m-instruct-q4_1", "a", "Qwen2.5_0.5B"] { try ModelInfo.validateID(good) }
-        for bad in ["", "../etc", "a/b", "a..b", ".hidden", "-flag", "tab\there", "new\nline", "sp ace", String(repeating: "x", count: 129)] {
+        for bad in [
+            "", "../etc", "a/b", "a..b", ".hidden", "-flag", "tab\there", "new\nline", "sp ace", String(repeating: "x", count: 129),
+        ] {
             let error = try #require(throws: SDKError.self, "\(bad.debugDescription)") { try ModelInfo.validateID(bad) }
             #expect(error.code == .invalidInput)
         }
@@ -115,7 +124,10 @@ import Testing
     actor Counter {
         var inside = 0
         var most = 0
-        func enter() { inside += 1; most = max(most, inside) }
+        func enter() {
+            inside += 1
+            most = max(most, inside)
+        }
         func leave() { inside -= 1 }
     }
 

@@ -31,17 +31,20 @@ import Testing
             newMessages: [Message(role: .user, content: "e f")], maxMessages: 10, contextLength: 100, maxTokens: .max - 1,
             render: { $0.map(\.content).joined(separator: " ") }, countTokens: words
         )
-        #expect(chat.maxNewTokens == 98 && chat.droppedMessages == 2, "the whole history is dropped, then the rest of the context is the limit")
+        #expect(
+            chat.maxNewTokens == 98 && chat.droppedMessages == 2, "the whole history is dropped, then the rest of the context is the limit")
         let raw = try ContextWindow.fit(rawPrompt: "a b c", contextLength: 100, maxTokens: .max, countTokens: words)
         #expect(raw.maxNewTokens == 97)
     }
 
     @Test func loadOptionsOutOfRangeAreRefusedBeforeAnyEngine() throws {
         try ModelLoadOptions().validate()
-        try ModelLoadOptions(contextLength: SDKConstants.Limits.maxContextLength, threads: 512, parallel: SDKConstants.Limits.maxParallel).validate()
+        try ModelLoadOptions(contextLength: SDKConstants.Limits.maxContextLength, threads: 512, parallel: SDKConstants.Limits.maxParallel)
+            .validate()
         let refused = [
             ModelLoadOptions(contextLength: 1 << 40), ModelLoadOptions(contextLength: 8), ModelLoadOptions(threads: Int(Int32.max) + 1),
-            ModelLoadOptions(threads: 0), ModelLoadOptions(batchSize: 0), ModelLoadOptions(parallel: 1 << 20), ModelLoadOptions(queueLimit: -1),
+            ModelLoadOptions(threads: 0), ModelLoadOptions(batchSize: 0), ModelLoadOptions(parallel: 1 << 20),
+            ModelLoadOptions(queueLimit: -1),
             ModelLoadOptions(gpuLayers: -1),
         ]
         for options in refused {
@@ -52,15 +55,22 @@ import Testing
     @Test func aDamagedModelsNumbersContextIsIgnored() {
         let model = ModelInfo(id: "m", name: "m", category: .language, format: .gguf, framework: .llamaCpp, contextLength: -5)
         #expect(ModelLoadOptions().resolvedContextLength(for: model, trainedContext: -1) == SDKConstants.Limits.defaultContextLength)
-        #expect(ModelLoadOptions().resolvedContextLength(for: model, trainedContext: 1 << 40) == SDKConstants.Limits.maxDefaultContextLength)
+        #expect(
+            ModelLoadOptions().resolvedContextLength(for: model, trainedContext: 1 << 40) == SDKConstants.Limits.maxDefaultContextLength)
     }
 
     /// A GGUF header whose attention shape multiplies past Int.max, or is negative, has no KV size.
     @Test func anOverflowingAttentionShapeHasNoKVSize() throws {
         let shapes: [[(String, GGUFWriter.Value)]] = [
-            [("llama.block_count", .u64(1 << 40)), ("llama.attention.head_count", .u32(4)), ("llama.attention.head_count_kv", .u64(1 << 30))],
+            [
+                ("llama.block_count", .u64(1 << 40)), ("llama.attention.head_count", .u32(4)),
+                ("llama.attention.head_count_kv", .u64(1 << 30)),
+            ],
             [("llama.block_count", .i64(-2)), ("llama.attention.head_count", .u32(4))],
-            [("llama.block_count", .u32(2)), ("llama.attention.head_count", .u32(4)), ("llama.attention.key_length", .u64(UInt64(Int.max)))],
+            [
+                ("llama.block_count", .u32(2)), ("llama.attention.head_count", .u32(4)),
+                ("llama.attention.key_length", .u64(UInt64(Int.max))),
+            ],
         ]
         for values in shapes {
             var file = GGUFWriter.tinyLlama()
@@ -69,7 +79,9 @@ import Testing
         }
         var file = GGUFWriter.tinyLlama()
         file.metadata += [("llama.block_count", .u32(2)), ("llama.attention.head_count", .u32(4))]
-        #expect(try GGUFReader.parse(file.data(), name: "sane.gguf").kvBytesPerToken == 2 * 4 * 32 * 2, "64 wide, 4 heads: keys and values of 16 each")
+        #expect(
+            try GGUFReader.parse(file.data(), name: "sane.gguf").kvBytesPerToken == 2 * 4 * 32 * 2,
+            "64 wide, 4 heads: keys and values of 16 each")
     }
 
     @Test func aGGUFHeaderThatOverflowsIsRefused() {
@@ -78,9 +90,12 @@ import Testing
         negative.metadata.append(("general.alignment", .i32(-32)))
         #expect(throws: SDKError.self) { try GGUFReader.parse(negative.data(), name: "negative.gguf") }
         // Two tensors of 2^62 weights each: the parameter count passes Int64.max before the size check.
-        let huge = GGUFWriter(metadata: [("general.architecture", .string("llama"))], tensors: [
-            .init(name: "a", shape: [1 << 31, 1 << 31], type: 2, bytes: 32), .init(name: "b", shape: [1 << 31, 1 << 31], type: 2, bytes: 32),
-        ])
+        let huge = GGUFWriter(
+            metadata: [("general.architecture", .string("llama"))],
+            tensors: [
+                .init(name: "a", shape: [1 << 31, 1 << 31], type: 2, bytes: 32),
+                .init(name: "b", shape: [1 << 31, 1 << 31], type: 2, bytes: 32),
+            ])
         #expect(throws: SDKError.self) { try GGUFReader.parse(huge.data(), name: "huge.gguf") }
     }
 
@@ -90,7 +105,9 @@ import Testing
         let tensors = 4 + 11 * 4 + 8 + 80 * 201 * 4 + 4
         data.removeSubrange(tensors...)
         func i32(_ value: Int32) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
-        i32(4); i32(6); i32(0)
+        i32(4)
+        i32(6)
+        i32(0)
         for _ in 0..<4 { i32(1 << 24) }
         data.append(Data("tensor".utf8))
         #expect(throws: SDKError.self) { try WhisperGGMLReader.parse(data, name: "huge.bin") }
@@ -102,7 +119,8 @@ import Testing
         func analytics(tokens: Int, speed: Double) -> MessageAnalytics {
             MessageAnalytics(
                 messageId: "m", conversationId: "c", modelId: "x", modelName: "x", framework: "llama.cpp", timestamp: Date(),
-                timeToFirstToken: nil, totalGenerationTime: 1, thinkingTime: nil, responseTime: nil, inputTokens: tokens, outputTokens: tokens,
+                timeToFirstToken: nil, totalGenerationTime: 1, thinkingTime: nil, responseTime: nil, inputTokens: tokens,
+                outputTokens: tokens,
                 thinkingTokens: nil, responseTokens: tokens, averageTokensPerSecond: speed, messageLength: tokens, wasThinkingMode: false,
                 wasInterrupted: false, retryCount: 0, completionStatus: .complete, tokensPerSecondHistory: [], generationMode: .streaming,
                 contextWindowUsage: 0, generationParameters: .init()
@@ -122,7 +140,8 @@ import Testing
     @Test func saturatingArithmeticStopsAtTheBounds() {
         #expect(Int64.max.saturatingAdd(1) == .max && Int64.min.saturatingAdd(-1) == .min && Int64(2).saturatingAdd(3) == 5)
         #expect(Int64.min.saturatingSubtract(1) == .min && Int64.max.saturatingSubtract(-1) == .max && UInt64(1).saturatingSubtract(2) == 0)
-        #expect(Int64.max.saturatingMultiply(2) == .max && Int64.max.saturatingMultiply(-2) == .min && Int64.min.saturatingMultiply(-1) == .max)
+        #expect(
+            Int64.max.saturatingMultiply(2) == .max && Int64.max.saturatingMultiply(-2) == .min && Int64.min.saturatingMultiply(-1) == .max)
         #expect(UInt64.max.saturatingMultiply(3) == .max && Int(6).saturatingMultiply(7) == 42)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
+
+@testable import RunAnywhere
 
 /// Images are read and checked before any engine sees them: real files from ffmpeg's encoders,
 /// damaged and hostile headers, and every way of handing one over.
@@ -76,9 +77,12 @@ import Testing
     /// Messages with images round-trip through JSON (conversations store them); messages saved
     /// before images existed still load.
     @Test func messagesKeepTheirImages() throws {
-        let message = Message(role: .user, content: "What is this?", images: [
-            VLMImage(data: Data([1, 2, 3])), VLMImage(filePath: "/tmp/a.png"), VLMImage(rgbPixels: Data([9, 9, 9]), width: 1, height: 1),
-        ])
+        let message = Message(
+            role: .user, content: "What is this?",
+            images: [
+                VLMImage(data: Data([1, 2, 3])), VLMImage(filePath: "/tmp/a.png"),
+                VLMImage(rgbPixels: Data([9, 9, 9]), width: 1, height: 1),
+            ])
         let decoded = try JSONDecoder().decode(Message.self, from: JSONEncoder().encode(message))
         #expect(decoded.images.count == 3)
         #expect(decoded.images[0] == VLMImage(base64: Data([1, 2, 3]).base64EncodedString()))

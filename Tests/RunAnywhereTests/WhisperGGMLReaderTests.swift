@@ -9,7 +9,9 @@ import Testing
     /// tiny.en's header with one layer each (51864 tokens, width 384, 6 heads, 80 mel bins,
     /// float16), a mel filter bank, `tokens` vocabulary entries and the 50 tensors of one encoder
     /// and one decoder layer (small ones); `header` overrides fields by index.
-    static func file(header overrides: [Int: Int32] = [:], tokens: Int = 300, tokenLength: UInt32? = nil, tensorType: UInt32 = 1, firstWidth: Int = 384) -> Data {
+    static func file(
+        header overrides: [Int: Int32] = [:], tokens: Int = 300, tokenLength: UInt32? = nil, tensorType: UInt32 = 1, firstWidth: Int = 384
+    ) -> Data {
         var data = Data()
         func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
         func i32(_ value: Int32) { u32(UInt32(bitPattern: value)) }
@@ -17,7 +19,8 @@ import Testing
         var header: [Int32] = [51864, 1500, 384, 6, 1, 448, 384, 6, 1, 80, 1]
         for (index, value) in overrides { header[index] = value }
         header.forEach(i32)
-        i32(header[9]); i32(201)
+        i32(header[9])
+        i32(201)
         data.append(Data(count: Int(header[9]) * 201 * 4))
         i32(Int32(tokens))
         for index in 0..<tokens {
@@ -26,7 +29,9 @@ import Testing
             data.append(token)
         }
         for (name, shape) in (0..<50).map({ ("tensor.\($0)", $0 == 0 ? [firstWidth, 64] : [384]) }) {
-            i32(Int32(shape.count)); i32(Int32(name.utf8.count)); u32(tensorType)
+            i32(Int32(shape.count))
+            i32(Int32(name.utf8.count))
+            u32(tensorType)
             shape.forEach { i32(Int32($0)) }
             data.append(Data(name.utf8))
             data.append(Data(count: max(0, shape.reduce(1, *)) * (tensorType == 0 ? 4 : 2)))
@@ -35,7 +40,10 @@ import Testing
     }
 
     static func fields(_ parameters: WhisperGGMLReader.Hyperparameters) -> [Int] {
-        [parameters.vocabularySize, parameters.state, parameters.audioLayers, parameters.textLayers, parameters.melBins, parameters.tensorCount]
+        [
+            parameters.vocabularySize, parameters.state, parameters.audioLayers, parameters.textLayers, parameters.melBins,
+            parameters.tensorCount,
+        ]
     }
 
     @Test func readsAValidHeader() throws {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import RunAnywhere
 import Testing
+
+@testable import RunAnywhere
 
 /// The lines between the runtime and an engine worker: a token's line carries any bytes (a
 /// newline, a byte that is not UTF-8 alone, none at all) and leaves nothing JSON-shaped to it.

@@ -11,7 +11,7 @@ let package = Package(
     dependencies: [
         // By URL in an app of your own:
         // .package(url: "https://github.com/<owner>/runanywhere-linux", branch: "main"),
-        .package(name: "RunAnywhere", path: "../.."),
+        .package(name: "RunAnywhere", path: "../..")
     ],
     targets: [
         .executableTarget(
@@ -21,6 +21,6 @@ let package = Package(
                 .product(name: "RunAnywhereLlamaCpp", package: "RunAnywhere"),
                 .product(name: "RunAnywhereWhisperCpp", package: "RunAnywhere"),
             ]
-        ),
+        )
     ]
 )

@@ -14,7 +14,9 @@ extension AudioSamples {
     /// Reads the audio file held in `data`: PCM or float WAV by the SDK's own reader, anything
     /// else (and WAV encodings it does not read, such as µ-law or ADPCM) by `decoder`. The result
     /// is at `sampleRate` when one is given, else at the file's own rate.
-    public init(fileData data: Data, name: String, decoder: (any AudioFileDecoder)?, sampleRate: Int? = nil, maxDuration: TimeInterval? = nil) throws {
+    public init(
+        fileData data: Data, name: String, decoder: (any AudioFileDecoder)?, sampleRate: Int? = nil, maxDuration: TimeInterval? = nil
+    ) throws {
         guard !data.isEmpty else { throw SDKError(.emptyInput, "\(name) is empty") }
         // Not NaN nor negative: then a duration beyond it is finite, and Int(maxDuration) below cannot trap.
         guard maxDuration.map({ $0 >= 0 }) ?? true else { throw SDKError(.invalidInput, "The longest duration taken must be 0 s or more") }
@@ -30,7 +32,10 @@ extension AudioSamples {
         case (.failure(let error)?, nil):
             throw error
         case (nil, nil):
-            throw SDKError(.invalidInput, "\(name) is not a WAV file, and no decoder for other audio formats is registered (RunAnywhereFFmpeg reads MP3, FLAC, Ogg and WebM)")
+            throw SDKError(
+                .invalidInput,
+                "\(name) is not a WAV file, and no decoder for other audio formats is registered (RunAnywhereFFmpeg reads MP3, FLAC, Ogg and WebM)"
+            )
         case (_, let decoder?):
             self = try decoder.decode(data, name: name, sampleRate: sampleRate, maxDuration: maxDuration)
         }

@@ -69,7 +69,8 @@ enum Resampler {
             let center = Double(index) / ratio
             let first = max(0, Int((center - halfWidth).rounded(.up)))
             let last = min(input.count - 1, Int((center + halfWidth).rounded(.down)))
-            var sum = 0.0, weights = 0.0
+            var sum = 0.0
+            var weights = 0.0
             if first <= last {
                 for tap in first...last {
                     let x = Double(tap) - center

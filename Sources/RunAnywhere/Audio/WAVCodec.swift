@@ -37,7 +37,10 @@ enum WAVCodec {
         switch (format.code, format.bits) {
         case (1, 8), (1, 16), (1, 24), (1, 32), (3, 32), (3, 64): width = format.bits / 8
         case (1, _), (3, _): throw SDKError(.invalidInput, "\(name) uses \(format.bits)-bit samples, which are not supported")
-        default: throw SDKError(.invalidInput, "\(name) uses WAV encoding \(format.code) (\(encodingName(format.code))); only PCM and IEEE float are supported")
+        default:
+            throw SDKError(
+                .invalidInput,
+                "\(name) uses WAV encoding \(format.code) (\(encodingName(format.code))); only PCM and IEEE float are supported")
         }
         let frameBytes = width * format.channels
         let frames = payload.count / frameBytes
@@ -86,10 +89,20 @@ enum WAVCodec {
         var out = Data()
         func u32(_ value: Int) { withUnsafeBytes(of: UInt32(clamping: value).littleEndian) { out.append(contentsOf: $0) } }
         func u16(_ value: Int) { withUnsafeBytes(of: UInt16(clamping: value).littleEndian) { out.append(contentsOf: $0) } }
-        out.append(contentsOf: Array("RIFF".utf8)); u32(36 + data.count); out.append(contentsOf: Array("WAVE".utf8))
-        out.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(1); u16(channels); u32(sampleRate)
-        u32(sampleRate * channels * 2); u16(channels * 2); u16(16)
-        out.append(contentsOf: Array("data".utf8)); u32(data.count); out.append(data)
+        out.append(contentsOf: Array("RIFF".utf8))
+        u32(36 + data.count)
+        out.append(contentsOf: Array("WAVE".utf8))
+        out.append(contentsOf: Array("fmt ".utf8))
+        u32(16)
+        u16(1)
+        u16(channels)
+        u32(sampleRate)
+        u32(sampleRate * channels * 2)
+        u16(channels * 2)
+        u16(16)
+        out.append(contentsOf: Array("data".utf8))
+        u32(data.count)
+        out.append(data)
         return out
     }
 }

@@ -11,10 +11,12 @@ extension AnalyticsEvent {
         case .generationCompleted(let result):
             type = "generation"
             var values: [String: AnalyticsValue] = [
-                "model_id": .text(result.modelUsed), "input_tokens": .integer(result.inputTokens), "output_tokens": .integer(result.tokensUsed),
+                "model_id": .text(result.modelUsed), "input_tokens": .integer(result.inputTokens),
+                "output_tokens": .integer(result.tokensUsed),
                 "response_tokens": .integer(result.responseTokens), "cached_input_tokens": .integer(result.cachedInputTokens),
                 "latency_ms": .number(result.latencyMs), "tokens_per_second": .number(result.tokensPerSecond),
-                "prompt_tokens_per_second": .number(result.promptTokensPerSecond), "decode_tokens_per_second": .number(result.decodeTokensPerSecond),
+                "prompt_tokens_per_second": .number(result.promptTokensPerSecond),
+                "decode_tokens_per_second": .number(result.decodeTokensPerSecond),
                 "stop_reason": .text(result.stopReason.rawValue), "tool_calls": .integer(result.toolCalls.count),
             ]
             values["framework"] = result.framework.map(AnalyticsValue.text)
@@ -33,7 +35,8 @@ extension AnalyticsEvent {
         case .synthesisCompleted(let metadata, let audioDuration):
             type = "synthesis"
             properties = [
-                "voice": .text(metadata.voice), "language": .text(metadata.language), "processing_ms": .number(metadata.processingTime * 1000),
+                "voice": .text(metadata.voice), "language": .text(metadata.language),
+                "processing_ms": .number(metadata.processingTime * 1000),
                 "character_count": .integer(metadata.characterCount), "characters_per_second": .number(metadata.charactersPerSecond),
                 "audio_seconds": .number(audioDuration),
             ]
@@ -42,7 +45,8 @@ extension AnalyticsEvent {
         }
         // JSON has no infinity nor NaN (a rate over no time): such a measurement is left out.
         self.init(
-            id: UUID().uuidString.lowercased(), type: type, occurredAt: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date),
+            id: UUID().uuidString.lowercased(), type: type,
+            occurredAt: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date),
             properties: properties.filter { if case .number(let number) = $0.value { number.isFinite } else { true } }
         )
     }

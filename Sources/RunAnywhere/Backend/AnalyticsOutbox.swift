@@ -35,7 +35,9 @@ actor AnalyticsOutbox {
             for chunk in events.chunks(of: 200) {
                 var binds: [SQLiteData] = []
                 for event in chunk {
-                    binds += [.text(event.id), .text(target), .text(String(decoding: try encoder.encode(event), as: UTF8.self)), .integer(now)]
+                    binds += [
+                        .text(event.id), .text(target), .text(String(decoding: try encoder.encode(event), as: UTF8.self)), .integer(now),
+                    ]
                 }
                 let rows = Array(repeating: "(?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
                 _ = try await connection.query("INSERT OR IGNORE INTO outbox (id, target, event, created_at) VALUES \(rows)", binds)
@@ -55,18 +57,23 @@ actor AnalyticsOutbox {
     func batch(target: String, limit: Int) async throws -> [AnalyticsEvent] {
         let connection = try await connect()
         do {
-            let rows = try await connection.query("SELECT id, event FROM outbox WHERE target = ? ORDER BY seq LIMIT ?", [.text(target), .integer(limit)])
-            var events: [AnalyticsEvent] = [], unreadable: [String] = []
+            let rows = try await connection.query(
+                "SELECT id, event FROM outbox WHERE target = ? ORDER BY seq LIMIT ?", [.text(target), .integer(limit)])
+            var events: [AnalyticsEvent] = []
+            var unreadable: [String] = []
             for row in rows {
                 let id = row.column("id")?.string ?? ""
-                if let text = row.column("event")?.string, let event = try? JSONDecoder().decode(AnalyticsEvent.self, from: Data(text.utf8)) {
+                if let text = row.column("event")?.string, let event = try? JSONDecoder().decode(AnalyticsEvent.self, from: Data(text.utf8))
+                {
                     events.append(event)
                 } else {
                     unreadable.append(id)
                 }
             }
             if !unreadable.isEmpty {
-                logger.error("Unreadable analytics events were dropped from the outbox", metadata: ["file": "\(url.path)", "count": "\(unreadable.count)"])
+                logger.error(
+                    "Unreadable analytics events were dropped from the outbox",
+                    metadata: ["file": "\(url.path)", "count": "\(unreadable.count)"])
                 try await remove(unreadable)
             }
             return events

@@ -36,7 +36,10 @@ package struct DeviceRegistration: Codable, Sendable, Equatable {
     package var environment: String
 
     /// A registration with these fields.
-    package init(deviceIdentifier: String, platform: String, osVersion: String, architecture: String, deviceModel: String, sdkVersion: String, environment: String) {
+    package init(
+        deviceIdentifier: String, platform: String, osVersion: String, architecture: String, deviceModel: String, sdkVersion: String,
+        environment: String
+    ) {
         self.deviceIdentifier = deviceIdentifier
         self.platform = platform
         self.osVersion = osVersion

@@ -20,7 +20,10 @@ enum BackendFailure: Error, Sendable, Equatable {
         switch self {
         case .unreachable(let reason): return SDKError(.networkError, "\(backend) cannot be reached: \(reason); the analytics stay queued")
         case .unauthorized(let detail):
-            return SDKError(.unauthorized, "\(backend) refused the API key (\(detail)); store the right one with `runanywhere env use \(configuration.environment.rawValue) --api-key-stdin`")
+            return SDKError(
+                .unauthorized,
+                "\(backend) refused the API key (\(detail)); store the right one with `runanywhere env use \(configuration.environment.rawValue) --api-key-stdin`"
+            )
         case .unknownDevice: return SDKError(.networkError, "\(backend) no longer knows this device; it registers again")
         case .refused(let status, let detail):
             return SDKError(.invalidConfiguration, "\(backend) answered HTTP \(status): \(detail); is the base URL a RunAnywhere backend?")
@@ -52,8 +55,11 @@ struct BackendClient: Sendable {
         try await post(BackendAPI.analyticsEventsPath, batch, expecting: AnalyticsBatchResult.self)
     }
 
-    private func post<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body, expecting: Answer.Type) async throws(BackendFailure) -> Answer {
-        let status: Int, answer: ByteBuffer
+    private func post<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body, expecting: Answer.Type) async throws(BackendFailure)
+        -> Answer
+    {
+        let status: Int
+        let answer: ByteBuffer
         do {
             var request = HTTPClientRequest(url: configuration.url(path))
             request.method = .POST
@@ -92,7 +98,9 @@ struct BackendClient: Sendable {
             }
             let error: Detail
         }
-        if let decoded = try? JSONDecoder().decode(ErrorBody.self, from: Data(body.readableBytesView)) { return (decoded.error.message, decoded.error.field) }
+        if let decoded = try? JSONDecoder().decode(ErrorBody.self, from: Data(body.readableBytesView)) {
+            return (decoded.error.message, decoded.error.field)
+        }
         let text = String(buffer: body).trimmingCharacters(in: .whitespacesAndNewlines)
         return (text.isEmpty ? nil : String(text.prefix(200)), nil)
     }

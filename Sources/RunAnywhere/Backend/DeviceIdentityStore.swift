@@ -64,9 +64,11 @@ struct DeviceIdentityStore: Sendable {
                     contents = stored
                 } else {
                     let aside = try AtomicFile.moveAside(url)
-                    logger.warning("An unreadable device file was moved aside", metadata: [
-                        "event": "\(SDKConstants.Events.fileMovedAside)", "file": "\(url.path)", "movedTo": "\(aside.path)",
-                    ])
+                    logger.warning(
+                        "An unreadable device file was moved aside",
+                        metadata: [
+                            "event": "\(SDKConstants.Events.fileMovedAside)", "file": "\(url.path)", "movedTo": "\(aside.path)",
+                        ])
                     contents = Contents(deviceIdentifier: UUID().uuidString.lowercased())
                 }
             } else {

@@ -159,10 +159,13 @@ package final class EnvironmentBackend: Sendable {
             do {
                 let dropped = try await outbox.append(events, target: configuration.target, capacity: configuration.outboxCapacity)
                 if dropped > 0 {
-                    logger.warning("The analytics outbox is full; its oldest events were dropped", metadata: ["dropped": "\(dropped)", "capacity": "\(configuration.outboxCapacity)"])
+                    logger.warning(
+                        "The analytics outbox is full; its oldest events were dropped",
+                        metadata: ["dropped": "\(dropped)", "capacity": "\(configuration.outboxCapacity)"])
                 }
             } catch {
-                logger.error("Analytics events could not be queued and are lost", metadata: ["count": "\(events.count)", "reason": "\(error)"])
+                logger.error(
+                    "Analytics events could not be queued and are lost", metadata: ["count": "\(events.count)", "reason": "\(error)"])
                 throw error
             }
         }
@@ -184,9 +187,12 @@ package final class EnvironmentBackend: Sendable {
                 let delay = configuration.retry.delay(attempt: failures)
                 // Being offline is expected now and then; a refused key or a wrong base URL needs the user.
                 let unreachable = (error as? SDKError)?.code == .networkError
-                logger.log(level: unreachable ? .info : .warning, "The backend call failed; retrying", metadata: [
-                    "event": "\(SDKConstants.Events.backendFailed)", "reason": "\(error)", "retryInSeconds": "\(delay.inSeconds.formatted(.number.precision(.fractionLength(1))))",
-                ])
+                logger.log(
+                    level: unreachable ? .info : .warning, "The backend call failed; retrying",
+                    metadata: [
+                        "event": "\(SDKConstants.Events.backendFailed)", "reason": "\(error)",
+                        "retryInSeconds": "\(delay.inSeconds.formatted(.number.precision(.fractionLength(1))))",
+                    ])
                 do { try await Task.sleep(for: delay) } catch { return }
             }
         }
@@ -214,14 +220,17 @@ package final class EnvironmentBackend: Sendable {
                     throw failed(error)
                 }
                 for rejection in result.rejected {
-                    logger.warning("The backend rejected an analytics event", metadata: ["id": "\(rejection.id)", "reason": "\(rejection.message)"])
+                    logger.warning(
+                        "The backend rejected an analytics event", metadata: ["id": "\(rejection.id)", "reason": "\(rejection.message)"])
                 }
                 let handled = Set(result.accepted).union(result.rejected.map(\.id))
                 let acknowledged = batch.map(\.id).filter(handled.contains)
                 try await outbox.remove(acknowledged)
-                logger.debug("Analytics sent", metadata: [
-                    "event": "\(SDKConstants.Events.analyticsSent)", "stored": "\(result.stored)", "duplicates": "\(result.duplicates)",
-                ])
+                logger.debug(
+                    "Analytics sent",
+                    metadata: [
+                        "event": "\(SDKConstants.Events.analyticsSent)", "stored": "\(result.stored)", "duplicates": "\(result.duplicates)",
+                    ])
                 guard !acknowledged.isEmpty else {
                     throw failed(.refused(status: 200, "the backend acknowledged none of \(batch.count) events"))
                 }
@@ -239,7 +248,8 @@ package final class EnvironmentBackend: Sendable {
         }
         let hardware = HardwareProfile.current()
         let registration = DeviceRegistration(
-            deviceIdentifier: try devices.identifier(), platform: "linux", osVersion: hardware.operatingSystem, architecture: hardware.architecture,
+            deviceIdentifier: try devices.identifier(), platform: "linux", osVersion: hardware.operatingSystem,
+            architecture: hardware.architecture,
             deviceModel: hardware.cpuModel, sdkVersion: RunAnywhere.version, environment: configuration.environment.rawValue
         )
         let result: DeviceRegistrationResult
@@ -250,9 +260,11 @@ package final class EnvironmentBackend: Sendable {
         }
         try devices.store(result, for: configuration.target)
         state.withLock { $0.deviceID = result.deviceID }
-        logger.info("Device registered", metadata: [
-            "event": "\(SDKConstants.Events.deviceRegistered)", "backend": "\(configuration.target)", "deviceID": "\(result.deviceID)",
-        ])
+        logger.info(
+            "Device registered",
+            metadata: [
+                "event": "\(SDKConstants.Events.deviceRegistered)", "backend": "\(configuration.target)", "deviceID": "\(result.deviceID)",
+            ])
         return result.deviceID
     }
 

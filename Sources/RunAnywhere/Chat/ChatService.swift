@@ -32,8 +32,10 @@ public actor ChatService {
     private let logger: Logger
 
     /// A chat continuing `conversation`, or a new one, answered by `model`.
-    public init(runtime: RunAnywhereRuntime, store: ConversationStore, settings: GenerationSettings, conversation: Conversation? = nil,
-                model: ChatModel = .current) {
+    public init(
+        runtime: RunAnywhereRuntime, store: ConversationStore, settings: GenerationSettings, conversation: Conversation? = nil,
+        model: ChatModel = .current
+    ) {
         self.runtime = runtime
         self.store = store
         self.settings = settings
@@ -80,8 +82,9 @@ public actor ChatService {
         conversation.messages.removeSubrange((userIndex + 1)...)
         var earlier = conversation
         earlier.messages.removeSubrange(userIndex...)
-        return answer(question, grounding: previous?.grounding, history: earlier.contextMessages, model: model, options: options, timeout: timeout,
-                      retryCount: (previous?.analytics?.retryCount ?? 0) + 1)
+        return answer(
+            question, grounding: previous?.grounding, history: earlier.contextMessages, model: model, options: options, timeout: timeout,
+            retryCount: (previous?.analytics?.retryCount ?? 0) + 1)
     }
 
     private func prepare(_ overrides: LLMGenerationOptions?) async throws -> (ModelInfo, LLMGenerationOptions) {
@@ -100,13 +103,17 @@ public actor ChatService {
         let options = overrides ?? settings.options
         try options.validate()
         if let contextLength, options.maxTokens >= contextLength {
-            throw SDKError.llm(.invalidInput, "maxTokens \(options.maxTokens) does not fit the model's context of \(contextLength) tokens; choose fewer (`runanywhere settings set maxTokens N`)")
+            throw SDKError.llm(
+                .invalidInput,
+                "maxTokens \(options.maxTokens) does not fit the model's context of \(contextLength) tokens; choose fewer (`runanywhere settings set maxTokens N`)"
+            )
         }
         return (info, options)
     }
 
     private func answer(
-        _ question: String, grounding: ChatGrounding?, history: [Message], model: ModelInfo, options: LLMGenerationOptions, timeout: Duration?,
+        _ question: String, grounding: ChatGrounding?, history: [Message], model: ModelInfo, options: LLMGenerationOptions,
+        timeout: Duration?,
         retryCount: Int
     ) -> ChatReply {
         let text = grounding?.prompt(for: question) ?? question
@@ -120,10 +127,12 @@ public actor ChatService {
             let clock = ContinuousClock.now
             let outcome: Result<LLMGenerationResult, any Error>
             do {
-                let generation = switch chatModel {
-                case .current: try await runtime.generateEvents(text, context: context, options: options)
-                case .named(let id, let loadOptions): try await runtime.generateEvents(text, context: context, options: options, model: id, loadOptions: loadOptions)
-                }
+                let generation =
+                    switch chatModel {
+                    case .current: try await runtime.generateEvents(text, context: context, options: options)
+                    case .named(let id, let loadOptions):
+                        try await runtime.generateEvents(text, context: context, options: options, model: id, loadOptions: loadOptions)
+                    }
                 let watchdog = timeout.map { limit in
                     Task {
                         try await Task.sleep(for: limit)
@@ -176,11 +185,12 @@ public actor ChatService {
     ) async -> ChatMessage {
         let id = UUID()
         let result = try? outcome.get()
-        let status: MessageAnalytics.CompletionStatus = switch (outcome, timedOut) {
-        case (_, true): .timeout
-        case (.failure, false): .failed
-        case (.success(let result), false): result.stopReason == .cancelled ? .interrupted : .complete
-        }
+        let status: MessageAnalytics.CompletionStatus =
+            switch (outcome, timedOut) {
+            case (_, true): .timeout
+            case (.failure, false): .failed
+            case (.success(let result), false): result.stopReason == .cancelled ? .interrupted : .complete
+            }
         let contextLength = await runtime.contextLength(ofLoaded: model.id) ?? model.contextLength ?? 0
         let analytics = MessageAnalytics(
             id: id, conversationID: conversation.id, model: model, started: started, elapsed: elapsed, result: result,
@@ -197,9 +207,11 @@ public actor ChatService {
         conversation.modelName = model.name
         conversation.frameworkName = model.framework.displayName
         conversation.refreshAnalytics(currentModel: model.name)
-        logger.debug("Answer recorded", metadata: [
-            "event": "\(SDKConstants.Events.messageCompleted)", "status": "\(status.rawValue)", "tokens": "\(analytics.outputTokens)",
-        ])
+        logger.debug(
+            "Answer recorded",
+            metadata: [
+                "event": "\(SDKConstants.Events.messageCompleted)", "status": "\(status.rawValue)", "tokens": "\(analytics.outputTokens)",
+            ])
         do {
             try store.save(conversation)
         } catch {

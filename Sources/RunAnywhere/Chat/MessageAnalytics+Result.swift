@@ -23,7 +23,8 @@ extension MessageAnalytics {
             tokensPerSecondHistory: result?.tokensPerSecondHistory ?? [], generationMode: mode,
             contextWindowUsage: contextLength > 0 ? Double(input + output) / Double(contextLength) : 0,
             generationParameters: GenerationParameters(
-                temperature: Self.decimal(options.temperature), maxTokens: options.maxTokens, topP: Self.decimal(options.topP), topK: options.topK
+                temperature: Self.decimal(options.temperature), maxTokens: options.maxTokens, topP: Self.decimal(options.topP),
+                topK: options.topK
             ),
             backend: result?.backend
         )

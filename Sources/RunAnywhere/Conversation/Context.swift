@@ -13,7 +13,10 @@ public struct Context: Codable, Sendable, Equatable {
     public let metadata: [String: String]
 
     /// Creates a context.
-    public init(systemPrompt: String? = nil, messages: [Message] = [], maxMessages: Int = SDKConstants.Limits.contextMessages, metadata: [String: String] = [:]) {
+    public init(
+        systemPrompt: String? = nil, messages: [Message] = [], maxMessages: Int = SDKConstants.Limits.contextMessages,
+        metadata: [String: String] = [:]
+    ) {
         self.systemPrompt = systemPrompt
         self.messages = messages
         self.maxMessages = maxMessages

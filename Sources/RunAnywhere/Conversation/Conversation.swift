@@ -22,7 +22,10 @@ public struct Conversation: Codable, Sendable, Identifiable, Equatable {
     public var performanceSummary: PerformanceSummary?
 
     /// Creates an empty conversation.
-    public init(id: String = UUID().uuidString, title: String = Conversation.defaultTitle, createdAt: Date = Date(), modelName: String? = nil, frameworkName: String? = nil) {
+    public init(
+        id: String = UUID().uuidString, title: String = Conversation.defaultTitle, createdAt: Date = Date(), modelName: String? = nil,
+        frameworkName: String? = nil
+    ) {
         self.id = id
         self.title = title
         self.createdAt = createdAt

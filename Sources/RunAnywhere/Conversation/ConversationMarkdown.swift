@@ -8,7 +8,9 @@ extension ChatMessage {
         guard let analytics else { return "" }
         var parts = [String(format: "%.1fs", analytics.totalGenerationTime)]
         // Formatted, not converted with Int(): a saved file may hold any number, such as 1e300.
-        if analytics.averageTokensPerSecond > 0 { parts.append(String(format: "%.0f tok/s", analytics.averageTokensPerSecond.rounded(.down))) }
+        if analytics.averageTokensPerSecond > 0 {
+            parts.append(String(format: "%.0f tok/s", analytics.averageTokensPerSecond.rounded(.down)))
+        }
         if analytics.wasThinkingMode { parts.append("thinking") }
         switch analytics.completionStatus {
         case .interrupted: parts.append("stopped")
@@ -28,9 +30,10 @@ extension Conversation {
         text += "- Conversation: `\(id)`\n- Started: \(createdAt.formatted(.iso8601))\n"
         if let modelName { text += "- Model: \(modelName) (\(frameworkName ?? "?"))\n" }
         if let summary = performanceSummary {
-            text += String(format: "- Answers: %d, average %.1f tok/s, first token %.0f ms, %d tokens, %.0f%% completed\n",
-                           summary.messageCount, summary.averageTokensPerSecond, summary.averageTTFT * 1000, summary.totalTokens,
-                           summary.completionRate * 100)
+            text += String(
+                format: "- Answers: %d, average %.1f tok/s, first token %.0f ms, %d tokens, %.0f%% completed\n",
+                summary.messageCount, summary.averageTokensPerSecond, summary.averageTTFT * 1000, summary.totalTokens,
+                summary.completionRate * 100)
         }
         for message in messages {
             text += "\n## \(message.role.rawValue.capitalized)\n\n"

@@ -44,7 +44,9 @@ public struct ConversationStore: Sendable {
             return try JSONDecoder.runAnywhere.decode(Conversation.self, from: data)
         } catch {
             let aside = moveAside(url, error: error)
-            throw SDKError.fileManagement(.modelStorageCorrupted, "Conversation file \(url.lastPathComponent) is unreadable\(aside.map { "; it was moved to \($0)" } ?? "")")
+            throw SDKError.fileManagement(
+                .modelStorageCorrupted,
+                "Conversation file \(url.lastPathComponent) is unreadable\(aside.map { "; it was moved to \($0)" } ?? "")")
         }
     }
 
@@ -102,8 +104,12 @@ public struct ConversationStore: Sendable {
         try Self.validate(id)
         let ids = conversationFiles().map { $0.deletingPathExtension().lastPathComponent }
         let matches = ids.filter { $0.lowercased().hasPrefix(id.lowercased()) }
-        guard !matches.isEmpty else { throw SDKError.fileManagement(.fileNotFound, "No conversation \(id); `runanywhere conversations list` shows them") }
-        guard matches.count == 1 else { throw SDKError(.invalidInput, "'\(id)' matches \(matches.count) conversations; give more of the id") }
+        guard !matches.isEmpty else {
+            throw SDKError.fileManagement(.fileNotFound, "No conversation \(id); `runanywhere conversations list` shows them")
+        }
+        guard matches.count == 1 else {
+            throw SDKError(.invalidInput, "'\(id)' matches \(matches.count) conversations; give more of the id")
+        }
         return matches[0]
     }
 
@@ -127,12 +133,16 @@ public struct ConversationStore: Sendable {
     private func moveAside(_ url: URL, error: any Error) -> String? {
         do {
             let aside = try AtomicFile.moveAside(url)
-            logger.error("An unreadable conversation file was moved aside", metadata: [
-                "event": "\(SDKConstants.Events.fileMovedAside)", "file": "\(url.path)", "movedTo": "\(aside.path)", "error": "\(error)",
-            ])
+            logger.error(
+                "An unreadable conversation file was moved aside",
+                metadata: [
+                    "event": "\(SDKConstants.Events.fileMovedAside)", "file": "\(url.path)", "movedTo": "\(aside.path)",
+                    "error": "\(error)",
+                ])
             return aside.path
         } catch {
-            logger.error("An unreadable conversation file could not be moved aside", metadata: ["file": "\(url.path)", "error": "\(error)"])
+            logger.error(
+                "An unreadable conversation file could not be moved aside", metadata: ["file": "\(url.path)", "error": "\(error)"])
             return nil
         }
     }

@@ -81,13 +81,15 @@ public struct DiffusionGenerationOptions: Codable, Sendable, Equatable {
     public static func defaults(for variant: DiffusionModelVariant, prompt: String = "") -> DiffusionGenerationOptions {
         DiffusionGenerationOptions(
             prompt: prompt, width: variant.defaultResolution.width, height: variant.defaultResolution.height, steps: variant.defaultSteps,
-            guidanceScale: variant.defaultGuidanceScale, scheduler: variant == .sdxs || variant == .lcm ? .lcm : variant == .sdxlTurbo ? .eulerAncestral : .dpmPP2MKarras
+            guidanceScale: variant.defaultGuidanceScale,
+            scheduler: variant == .sdxs || variant == .lcm ? .lcm : variant == .sdxlTurbo ? .eulerAncestral : .dpmPP2MKarras
         )
     }
 
     /// These options with each value given in place of its own (nil keeps it).
     public func with(
-        negativePrompt: String? = nil, width: Int? = nil, height: Int? = nil, steps: Int? = nil, guidanceScale: Float? = nil, seed: Int64? = nil,
+        negativePrompt: String? = nil, width: Int? = nil, height: Int? = nil, steps: Int? = nil, guidanceScale: Float? = nil,
+        seed: Int64? = nil,
         scheduler: DiffusionScheduler? = nil
     ) -> DiffusionGenerationOptions {
         var options = self
@@ -107,13 +109,17 @@ public struct DiffusionGenerationOptions: Codable, Sendable, Equatable {
         let sides = SDKConstants.Limits.diffusionSides
         let multiple = SDKConstants.Limits.diffusionSideMultiple
         for (name, value) in [("width", width), ("height", height)] {
-            guard sides.contains(value) else { throw bad("\(name) must be \(sides.lowerBound) to \(sides.upperBound) pixels (got \(value))") }
+            guard sides.contains(value) else {
+                throw bad("\(name) must be \(sides.lowerBound) to \(sides.upperBound) pixels (got \(value))")
+            }
             guard value % multiple == 0 else { throw bad("\(name) must be a multiple of \(multiple) (got \(value))") }
         }
         guard (1...SDKConstants.Limits.maxDiffusionSteps).contains(steps) else {
             throw bad("steps must be 1 to \(SDKConstants.Limits.maxDiffusionSteps) (got \(steps))")
         }
-        guard guidanceScale.isFinite, (0...30).contains(guidanceScale) else { throw bad("guidanceScale must be 0 to 30 (got \(guidanceScale))") }
+        guard guidanceScale.isFinite, (0...30).contains(guidanceScale) else {
+            throw bad("guidanceScale must be 0 to 30 (got \(guidanceScale))")
+        }
         guard seed >= -1 else { throw bad("seed must be -1 (random) or a number from 0 (got \(seed))") }
         let longest = SDKConstants.Limits.maxDiffusionPromptCharacters
         for (name, text) in [("prompt", prompt), ("negativePrompt", negativePrompt)] where text.count > longest {

@@ -21,7 +21,10 @@ public struct DiffusionResult: Codable, Sendable, Equatable {
     public let modelId: String
 
     /// Creates a result.
-    public init(imageData: Data, width: Int, height: Int, seedUsed: Int64, steps: Int, generationTimeMs: Int64, safetyFlagged: Bool = false, modelId: String) {
+    public init(
+        imageData: Data, width: Int, height: Int, seedUsed: Int64, steps: Int, generationTimeMs: Int64, safetyFlagged: Bool = false,
+        modelId: String
+    ) {
         self.imageData = imageData
         self.width = width
         self.height = height
@@ -61,7 +64,9 @@ public struct DiffusionProgress: Codable, Sendable, Equatable {
     public let result: DiffusionResult?
 
     /// Creates a progress value.
-    public init(progress: Float, currentStep: Int, totalSteps: Int, stage: Stage, elapsedMs: Double, etaMs: Double?, result: DiffusionResult? = nil) {
+    public init(
+        progress: Float, currentStep: Int, totalSteps: Int, stage: Stage, elapsedMs: Double, etaMs: Double?, result: DiffusionResult? = nil
+    ) {
         self.progress = progress
         self.currentStep = currentStep
         self.totalSteps = totalSteps

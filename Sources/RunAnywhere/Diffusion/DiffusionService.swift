@@ -41,7 +41,8 @@ public protocol DiffusionService: AnyObject, Sendable {
     func check(_ options: DiffusionGenerationOptions) throws
     /// Generates one image; blocking. `onStep(done, total)` is called after each denoising step.
     /// Raising `cancellation` stops the engine at the next step, with `CancellationError`.
-    func generate(_ request: DiffusionRequest, cancellation: CancellationFlag, onStep: @escaping @Sendable (Int, Int) -> Void) throws -> DiffusionImage
+    func generate(_ request: DiffusionRequest, cancellation: CancellationFlag, onStep: @escaping @Sendable (Int, Int) -> Void) throws
+        -> DiffusionImage
     /// Frees the model's memory, returning once it is freed; the runtime calls it when it unloads
     /// the model (no generation runs then), and uses the model no more. The default does
     /// nothing: the memory goes with the last reference.

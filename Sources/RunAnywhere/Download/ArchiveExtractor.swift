@@ -33,7 +33,8 @@ enum ArchiveExtractor {
     }
 
     private static func refuse(_ entry: String, in archive: URL) -> SDKError {
-        SDKError.fileManagement(.invalidModelFormat, "\(archive.lastPathComponent) has an entry that would land outside the model folder: \(entry)")
+        SDKError.fileManagement(
+            .invalidModelFormat, "\(archive.lastPathComponent) has an entry that would land outside the model folder: \(entry)")
     }
 
     private static func extractZip(_ archive: URL, into staging: URL) throws {
@@ -57,11 +58,12 @@ enum ArchiveExtractor {
     }
 
     private static func extractTar(_ archive: URL, type: ArchiveType, into staging: URL) throws {
-        let flag = switch type {
-        case .tarGz: "-z"
-        case .tarBz2: "-j"
-        default: "-J"
-        }
+        let flag =
+            switch type {
+            case .tarGz: "-z"
+            case .tarBz2: "-j"
+            default: "-J"
+            }
         let listing = try run(["-t", flag, "-v", "-f", archive.path], archive: archive)
         for line in listing.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -71,7 +73,9 @@ enum ArchiveExtractor {
             if kind == "l" || kind == "h" {
                 let parts = rest.components(separatedBy: kind == "l" ? " -> " : " link to ")
                 guard parts.count == 2, isSafe(parts[0]) else { throw refuse(rest, in: archive) }
-                let target = parts[1].hasPrefix("/") ? parts[1] : ((parts[0] as NSString).deletingLastPathComponent as NSString).appendingPathComponent(parts[1])
+                let target =
+                    parts[1].hasPrefix("/")
+                    ? parts[1] : ((parts[0] as NSString).deletingLastPathComponent as NSString).appendingPathComponent(parts[1])
                 guard isSafe(target) else { throw refuse(rest, in: archive) }
             } else if !isSafe(rest) {
                 throw refuse(rest, in: archive)
@@ -84,19 +88,23 @@ enum ArchiveExtractor {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["tar"] + arguments
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         do {
             try process.run()
         } catch {
-            throw SDKError.fileManagement(.fileReadFailed, "Cannot run tar to extract \(archive.lastPathComponent): \(error.localizedDescription)")
+            throw SDKError.fileManagement(
+                .fileReadFailed, "Cannot run tar to extract \(archive.lastPathComponent): \(error.localizedDescription)")
         }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw SDKError.fileManagement(.invalidModelFormat, "\(archive.lastPathComponent) could not be extracted: \(problem.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw SDKError.fileManagement(
+                .invalidModelFormat,
+                "\(archive.lastPathComponent) could not be extracted: \(problem.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         return text
     }

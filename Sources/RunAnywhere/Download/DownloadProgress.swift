@@ -37,7 +37,10 @@ public struct DownloadProgress: Sendable, Equatable {
     }
 
     /// Creates a progress report.
-    public init(modelId: String, bytesDownloaded: Int64, totalBytes: Int64?, speed: Double?, estimatedTimeRemaining: TimeInterval?, state: DownloadState) {
+    public init(
+        modelId: String, bytesDownloaded: Int64, totalBytes: Int64?, speed: Double?, estimatedTimeRemaining: TimeInterval?,
+        state: DownloadState
+    ) {
         self.modelId = modelId
         self.bytesDownloaded = bytesDownloaded
         self.totalBytes = totalBytes
@@ -86,6 +89,7 @@ struct ProgressMeter {
         let remaining = total.map { max(0, $0 - reported) }
         var eta: TimeInterval?
         if let remaining, let speed, speed > 0 { eta = Double(remaining) / speed }
-        return DownloadProgress(modelId: modelId, bytesDownloaded: reported, totalBytes: total, speed: speed, estimatedTimeRemaining: eta, state: state)
+        return DownloadProgress(
+            modelId: modelId, bytesDownloaded: reported, totalBytes: total, speed: speed, estimatedTimeRemaining: eta, state: state)
     }
 }

@@ -35,7 +35,9 @@ struct HTTPTransfer {
     var backoff: Duration = .milliseconds(500)
 
     private var partial: URL { destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial") }
-    private var stateFile: URL { destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial.json") }
+    private var stateFile: URL {
+        destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial.json")
+    }
 
     /// The size the server reports for `url` (HEAD), when it does.
     static func contentLength(of url: URL, headers: HTTPHeaders) async -> Int64? {
@@ -57,7 +59,9 @@ struct HTTPTransfer {
             } catch let error as TransientError {
                 attempt += 1
                 guard attempt <= maxRetries else {
-                    throw SDKError(.networkError, "Download of \(url.absoluteString) failed after \(maxRetries) retries: \(error.reason); run it again to resume")
+                    throw SDKError(
+                        .networkError,
+                        "Download of \(url.absoluteString) failed after \(maxRetries) retries: \(error.reason); run it again to resume")
                 }
                 let delay = backoff * (1 << (attempt - 1))
                 logger.info("Retrying download", metadata: ["url": "\(url)", "attempt": "\(attempt)", "reason": "\(error.reason)"])
@@ -73,7 +77,10 @@ struct HTTPTransfer {
     private func attemptTransfer(headers: HTTPHeaders, progress: (Int64, Int64?) throws -> Void) async throws {
         var state = readState()
         var offset = FileDigest.size(of: partial)
-        if state?.url != url.absoluteString { offset = 0; state = nil }
+        if state?.url != url.absoluteString {
+            offset = 0
+            state = nil
+        }
         if offset > 0, let total = state?.total, offset == total {
             return try finish()
         }
@@ -105,7 +112,10 @@ struct HTTPTransfer {
             try? FileManager.default.removeItem(at: partial)
             throw TransientError(reason: "the saved part no longer matches the file on the server")
         case 401, 403:
-            throw SDKError(.unauthorized, "The server refused \(url.absoluteString) (HTTP \(response.status.code)). Gated models (e.g. Llama on Hugging Face) need an access token: accept the licence on the model page, then set HF_TOKEN")
+            throw SDKError(
+                .unauthorized,
+                "The server refused \(url.absoluteString) (HTTP \(response.status.code)). Gated models (e.g. Llama on Hugging Face) need an access token: accept the licence on the model page, then set HF_TOKEN"
+            )
         case 404, 410:
             throw SDKError(.downloadFailed, "Nothing to download at \(url.absoluteString) (HTTP \(response.status.code)); check the URL")
         case 408, 425, 429, 500...599:
@@ -114,9 +124,15 @@ struct HTTPTransfer {
             throw SDKError(.downloadFailed, "Download of \(url.absoluteString) failed with HTTP \(response.status.code)")
         }
         if let total, let free = FileDigest.freeSpace(at: destination), total - offset > free {
-            throw SDKError(.insufficientStorage, "\(url.lastPathComponent) needs \(ByteCountFormatter.string(fromByteCount: total - offset, countStyle: .file)) but only \(ByteCountFormatter.string(fromByteCount: free, countStyle: .file)) is free in \(destination.deletingLastPathComponent().path)")
+            throw SDKError(
+                .insufficientStorage,
+                "\(url.lastPathComponent) needs \(ByteCountFormatter.string(fromByteCount: total - offset, countStyle: .file)) but only \(ByteCountFormatter.string(fromByteCount: free, countStyle: .file)) is free in \(destination.deletingLastPathComponent().path)"
+            )
         }
-        try writeState(PartialState(url: url.absoluteString, validator: response.headers.first(name: "etag") ?? response.headers.first(name: "last-modified"), total: total))
+        try writeState(
+            PartialState(
+                url: url.absoluteString, validator: response.headers.first(name: "etag") ?? response.headers.first(name: "last-modified"),
+                total: total))
         if offset == 0 { _ = FileManager.default.createFile(atPath: partial.path, contents: nil) }
         let handle = try FileHandle(forWritingTo: partial)
         defer { try? handle.close() }
@@ -136,7 +152,7 @@ struct HTTPTransfer {
             throw CancellationError()
         } catch let error as SDKError {
             throw error
-        } catch where StorageFull.caused(error) {
+        } catch  where StorageFull.caused(error) {
             try? handle.close()
             discardPartial()
             throw SDKError.writeFailed("Cannot download \(url.lastPathComponent) (the partial download was deleted)", error)
@@ -162,7 +178,9 @@ struct HTTPTransfer {
     /// Connection trouble is worth retrying; anything else is reported as it is.
     private func classify(_ error: any Error) -> any Error {
         if error is CancellationError { return error }
-        if let error = error as? HTTPClientError, [HTTPClientError.invalidURL, .redirectLimitReached, .redirectCycleDetected].contains(error) {
+        if let error = error as? HTTPClientError,
+            [HTTPClientError.invalidURL, .redirectLimitReached, .redirectCycleDetected].contains(error)
+        {
             return SDKError(.downloadFailed, "Cannot download \(url.absoluteString): \(error)")
         }
         return TransientError(reason: "\(error)")

@@ -47,7 +47,11 @@ final class ModelDownloader: Sendable {
             work.cancel()
         }
         active.withLock { $0[model.id]?.stop = stop }
-        return try await withTaskCancellationHandler { try await work.value } onCancel: { stop() }
+        return try await withTaskCancellationHandler {
+            try await work.value
+        } onCancel: {
+            stop()
+        }
     }
 
     /// Stops model `id`'s download and returns once it has stopped (its partial file kept for a
@@ -142,7 +146,9 @@ final class ModelDownloader: Sendable {
 
     private func fetch(_ url: URL, to destination: URL, progress: (Int64, Int64?) throws -> Void) async throws {
         if url.isFileURL {
-            guard FileManager.default.fileExists(atPath: url.path) else { throw SDKError.fileManagement(.fileNotFound, "No such file: \(url.path)") }
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw SDKError.fileManagement(.fileNotFound, "No such file: \(url.path)")
+            }
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             let staging = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial")
             try? FileManager.default.removeItem(at: staging)
@@ -165,7 +171,8 @@ final class ModelDownloader: Sendable {
         let actual = try FileDigest.sha256(of: file)
         guard actual == expected else {
             try? FileManager.default.removeItem(at: file)
-            throw SDKError(.checksumMismatch, "\(file.lastPathComponent) has sha256 \(actual), not the expected \(expected); the file was deleted")
+            throw SDKError(
+                .checksumMismatch, "\(file.lastPathComponent) has sha256 \(actual), not the expected \(expected); the file was deleted")
         }
     }
 
@@ -178,7 +185,10 @@ final class ModelDownloader: Sendable {
         if sniffed != .unknown, readable.contains(sniffed) { return model.with(format: sniffed) }
         if sniffed == .unknown, !ModelFormat.sniffable.contains(model.format) { return model }
         try? FileManager.default.removeItem(at: file)
-        let what = sniffed == .unknown ? "not a model file (its first bytes match no known model format)" : "a \(sniffed.rawValue) file, which \(model.framework.displayName) does not read"
+        let what =
+            sniffed == .unknown
+            ? "not a model file (its first bytes match no known model format)"
+            : "a \(sniffed.rawValue) file, which \(model.framework.displayName) does not read"
         throw SDKError.fileManagement(.invalidModelFormat, "The download for '\(model.id)' is \(what); it was deleted")
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One engine worker, seen from the runtime: the process, the line of JSON each way, the
 /// generations and questions waiting for its answers, and what happened when it died.
@@ -63,7 +64,9 @@ final class EngineProcess: Sendable {
         do {
             try process.run()
         } catch {
-            throw SDKError(.modelLoadFailed, "Cannot start an engine process for model '\(model.id)' (\(processes.executable.path)): \(error.localizedDescription)")
+            throw SDKError(
+                .modelLoadFailed,
+                "Cannot start an engine process for model '\(model.id)' (\(processes.executable.path)): \(error.localizedDescription)")
         }
         modelID = model.id
         pid = process.processIdentifier
@@ -93,7 +96,8 @@ final class EngineProcess: Sendable {
 
     /// Asks the worker to load its model as `kind` and waits for it (at most `timeout`, then the worker is killed).
     func load(
-        _ model: ModelInfo, as kind: EngineKind, framework: InferenceFramework, options: ModelLoadOptions, diffusion: DiffusionConfiguration?, timeout: Duration
+        _ model: ModelInfo, as kind: EngineKind, framework: InferenceFramework, options: ModelLoadOptions,
+        diffusion: DiffusionConfiguration?, timeout: Duration
     ) async throws -> WorkerModelFacts {
         send(.load(model: model, framework: framework, kind: kind, options: options, diffusion: diffusion))
         let deadline = Task { [pid] in
@@ -178,7 +182,7 @@ final class EngineProcess: Sendable {
             } onCancel: {
                 send(.cancel(id: id))
             }
-        } catch where Task.isCancelled {
+        } catch  where Task.isCancelled {
             throw CancellationError()  // the worker stopped because the caller went away
         }
         try Task.checkCancellation()
@@ -249,7 +253,9 @@ final class EngineProcess: Sendable {
             return
         }
         guard let reply = try? JSONDecoder().decode(WorkerReply.self, from: line) else {
-            logger.warning("An engine worker wrote a line that is not a message", metadata: ["model": "\(modelID)", "line": "\(String(decoding: line.prefix(200), as: UTF8.self))"])
+            logger.warning(
+                "An engine worker wrote a line that is not a message",
+                metadata: ["model": "\(modelID)", "line": "\(String(decoding: line.prefix(200), as: UTF8.self))"])
             return
         }
         switch reply {
@@ -310,7 +316,8 @@ final class EngineProcess: Sendable {
         // One lock: work registered after it sees the failure and never waits on a worker that has gone.
         let (error, stopping, runs, questions, awaited) = state.withLock { state in
             let error = Self.failure(
-                model: modelID, pid: pid, reason: reason, status: status, stopping: state.stopping, loaded: (try? state.loadFacts?.get()) != nil,
+                model: modelID, pid: pid, reason: reason, status: status, stopping: state.stopping,
+                loaded: (try? state.loadFacts?.get()) != nil,
                 said: state.lastErrorLines
             )
             state.failure = error
@@ -336,14 +343,19 @@ final class EngineProcess: Sendable {
         model: String, pid: Int32, reason: Process.TerminationReason, status: Int32, stopping: Bool, loaded: Bool, said: [String]
     ) -> SDKError {
         if stopping { return SDKError(.engineCrashed, "Model '\(model)' was unloaded while the request ran") }
-        let how = reason == .uncaughtSignal
+        let how =
+            reason == .uncaughtSignal
             ? "died of \(ModelProbe.signalName(status) ?? "signal \(status)") (signal \(status))"
             : "exited with status \(status)"
-        let clue = said.last { $0.contains("Program crashed") || $0.contains("GGML_ASSERT") || $0.contains("GGML_ABORT") || $0.hasPrefix("error:") }
+        let clue =
+            said.last {
+                $0.contains("Program crashed") || $0.contains("GGML_ASSERT") || $0.contains("GGML_ABORT") || $0.hasPrefix("error:")
+            }
             ?? said.last
         let detail = clue.map { ": \($0)" } ?? ""
         guard loaded else {
-            return SDKError(.modelLoadFailed, "Model '\(model)' could not be loaded: its engine process (pid \(pid)) \(how) while loading it\(detail)")
+            return SDKError(
+                .modelLoadFailed, "Model '\(model)' could not be loaded: its engine process (pid \(pid)) \(how) while loading it\(detail)")
         }
         return SDKError(
             .engineCrashed,

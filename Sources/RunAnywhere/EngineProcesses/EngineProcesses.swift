@@ -30,7 +30,8 @@ package struct EngineProcesses: Sendable {
     /// Creates the setting (by default for the engines `runanywhere engine-worker` registers:
     /// llama.cpp, whisper.cpp, sherpa-onnx, eSpeak NG and stable-diffusion.cpp).
     package init(
-        executable: URL, arguments: [String], loadTimeout: Duration = .seconds(600), frameworks: Set<InferenceFramework> = [.llamaCpp, .whisperCpp, .onnx, .espeakNG, .stableDiffusionCpp]
+        executable: URL, arguments: [String], loadTimeout: Duration = .seconds(600),
+        frameworks: Set<InferenceFramework> = [.llamaCpp, .whisperCpp, .onnx, .espeakNG, .stableDiffusionCpp]
     ) {
         self.executable = executable
         self.arguments = arguments
@@ -43,13 +44,16 @@ extension EngineProcesses {
     /// Starts a worker and loads `model` into it as `kind` (an image-generation model with
     /// `diffusion`) with `framework`'s engine; the engine the runtime holds stands for the worker's.
     func load(
-        _ model: ModelInfo, as kind: EngineKind, framework: InferenceFramework, options: ModelLoadOptions, diffusion: DiffusionConfiguration?,
+        _ model: ModelInfo, as kind: EngineKind, framework: InferenceFramework, options: ModelLoadOptions,
+        diffusion: DiffusionConfiguration?,
         logger: Logger
     ) async throws -> LoadedEngine {
         let worker = try EngineProcess(model: model, processes: self, logger: logger)
         do {
-            let facts = try await worker.load(model, as: kind, framework: framework, options: options, diffusion: diffusion, timeout: loadTimeout)
-            logger.debug("Engine process loaded its model", metadata: ["model": "\(model.id)", "kind": "\(kind.rawValue)", "pid": "\(worker.pid)"])
+            let facts = try await worker.load(
+                model, as: kind, framework: framework, options: options, diffusion: diffusion, timeout: loadTimeout)
+            logger.debug(
+                "Engine process loaded its model", metadata: ["model": "\(model.id)", "kind": "\(kind.rawValue)", "pid": "\(worker.pid)"])
             return switch kind {
             case .language: .language(RemoteLLMService(worker: worker, facts: facts, parallel: options.parallel))
             case .embedding: .embedding(RemoteEmbeddingService(worker: worker, facts: facts))

@@ -23,7 +23,9 @@ package enum EngineWorker {
         reader.start()
         for await line in lines {
             guard let request = try? JSONDecoder().decode(WorkerRequest.self, from: line) else {
-                logger.error("The engine worker read a line that is not a request", metadata: ["line": "\(String(decoding: line.prefix(200), as: UTF8.self))"])
+                logger.error(
+                    "The engine worker read a line that is not a request",
+                    metadata: ["line": "\(String(decoding: line.prefix(200), as: UTF8.self))"])
                 continue
             }
             await worker.handle(request)
@@ -70,7 +72,8 @@ package enum EngineWorker {
                     guard let adapter = frameworks.adapter(for: framework) else {
                         throw SDKError(.frameworkNotAvailable, "The engine process has no \(framework.displayName) engine")
                     }
-                    let loaded = try await adapter.loadEngine(model, as: kind, options: options, diffusion: diffusion ?? DiffusionConfiguration(), logger: logger)
+                    let loaded = try await adapter.loadEngine(
+                        model, as: kind, options: options, diffusion: diffusion ?? DiffusionConfiguration(), logger: logger)
                     engine = loaded
                     send(.loaded(WorkerModelFacts(loaded)))
                 } catch {
@@ -89,7 +92,9 @@ package enum EngineWorker {
                 guard case .speechRecognition(let stt) = engine else { return refuse(id, as: .speechRecognition) }
                 respond(id, reading: [options.prompt ?? ""]) { cancellation in
                     let input = try audio.audio()
-                    let (segments, language) = try await runBlocking { try stt.transcribe(input, options: options, cancellation: cancellation) }
+                    let (segments, language) = try await runBlocking {
+                        try stt.transcribe(input, options: options, cancellation: cancellation)
+                    }
                     return .transcription(segments: segments, language: language)
                 }
             case .detectSpeech(let id, let audio, let options):
@@ -107,7 +112,8 @@ package enum EngineWorker {
                 guard case .imageGeneration(let diffusion) = engine else { return refuse(id, as: .imageGeneration) }
                 respond(id, reading: [prompt]) { [self] cancellation in
                     let image = try await runBlocking {
-                        try diffusion.generate(DiffusionRequest(prompt: prompt, options: options), cancellation: cancellation) { done, total in
+                        try diffusion.generate(DiffusionRequest(prompt: prompt, options: options), cancellation: cancellation) {
+                            done, total in
                             self.send(.step(id: id, done: done, total: total))
                         }
                     }
@@ -168,7 +174,9 @@ package enum EngineWorker {
 
         /// Runs `work` (all but a generation) and sends its answer; a ``WorkerRequest/cancel(id:)``
         /// raises its flag. `texts` are what a test fault may hide in.
-        private func respond(_ id: UInt64, reading texts: [String], _ work: @escaping @Sendable (CancellationFlag) async throws -> WorkerAnswer) {
+        private func respond(
+            _ id: UInt64, reading texts: [String], _ work: @escaping @Sendable (CancellationFlag) async throws -> WorkerAnswer
+        ) {
             let cancellation = CancellationFlag()
             calls[id] = cancellation
             Task { [self, faults] in
@@ -198,14 +206,17 @@ package enum EngineWorker {
             case .hasSpecialToken(let text): return .flag(service.hasSpecialToken(text))
             case .applyChatTemplate(let messages, let prefix): return .text(service.applyChatTemplate(messages, addAssistantPrefix: prefix))
             case .imageTokenCount(let image): return .count(try service.imageTokenCount(image))
-            case .tokenize(let text, let addSpecial, let parseSpecial): return .tokens(try tokenizer().tokenize(text, addSpecial: addSpecial, parseSpecial: parseSpecial))
+            case .tokenize(let text, let addSpecial, let parseSpecial):
+                return .tokens(try tokenizer().tokenize(text, addSpecial: addSpecial, parseSpecial: parseSpecial))
             case .piece(let token): return .bytes(try tokenizer().piece(token))
             case .workingMemory, .checkImage: throw SDKError(.modelLoadFailed, "The engine process has no image-generation model loaded")
             }
         }
 
         private func tokenizer() throws -> any TokenizerAdapter {
-            guard let tokenizer = service as? any TokenizerAdapter else { throw SDKError(.modelIncompatible, "The model's engine has no tokenizer the SDK can reach") }
+            guard let tokenizer = service as? any TokenizerAdapter else {
+                throw SDKError(.modelIncompatible, "The model's engine has no tokenizer the SDK can reach")
+            }
             return tokenizer
         }
 

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // What a runtime and an engine worker (``EngineWorker``) say to each other: one JSON object per
@@ -12,7 +13,8 @@ import Glibc
 enum WorkerRequest: Codable, Sendable {
     /// Load `model` as `kind` (an image-generation model with `diffusion`) with `framework`'s
     /// adapter; answered by ``WorkerReply/loaded(_:)`` or ``WorkerReply/loadFailed(_:)``.
-    case load(model: ModelInfo, framework: InferenceFramework, kind: EngineKind, options: ModelLoadOptions, diffusion: DiffusionConfiguration?)
+    case load(
+        model: ModelInfo, framework: InferenceFramework, kind: EngineKind, options: ModelLoadOptions, diffusion: DiffusionConfiguration?)
     /// Start a generation; answered at once by ``WorkerReply/answer(id:_:)`` (taken) or
     /// ``WorkerReply/done(id:error:)`` (refused), then by its events and ``WorkerReply/done(id:error:)``.
     case generate(id: UInt64, request: LLMEngineRequest)
@@ -168,7 +170,8 @@ enum WorkerEngineEvent: Codable, Sendable {
     /// `event`; nil for a token.
     init?(_ event: LLMEngineEvent) {
         switch event {
-        case .promptProcessed(let evaluated, let cached, let seconds): self = .promptProcessed(evaluated: evaluated, cached: cached, seconds: seconds)
+        case .promptProcessed(let evaluated, let cached, let seconds):
+            self = .promptProcessed(evaluated: evaluated, cached: cached, seconds: seconds)
         case .imagesEncoded(let count, let tokens, let seconds): self = .imagesEncoded(count: count, tokens: tokens, seconds: seconds)
         case .token: return nil
         case .finished(.endOfGeneration): self = .finished(.endOfGeneration)
@@ -180,7 +183,8 @@ enum WorkerEngineEvent: Codable, Sendable {
     /// The event.
     var event: LLMEngineEvent {
         switch self {
-        case .promptProcessed(let evaluated, let cached, let seconds): .promptProcessed(evaluated: evaluated, cached: cached, seconds: seconds)
+        case .promptProcessed(let evaluated, let cached, let seconds):
+            .promptProcessed(evaluated: evaluated, cached: cached, seconds: seconds)
         case .imagesEncoded(let count, let tokens, let seconds): .imagesEncoded(count: count, tokens: tokens, seconds: seconds)
         case .finished(.endOfGeneration): .finished(.endOfGeneration)
         case .finished(.length): .finished(.length)
@@ -214,7 +218,8 @@ enum WorkerTokenLine {
     /// The id and bytes of a token's line; nil for a malformed one.
     static func decode(_ line: Data) -> (id: UInt64, bytes: [UInt8])? {
         let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].elementsEqual([UInt8(ascii: "T")]), let id = UInt64(String(decoding: parts[1], as: UTF8.self)) else { return nil }
+        guard parts.count >= 2, parts[0].elementsEqual([UInt8(ascii: "T")]), let id = UInt64(String(decoding: parts[1], as: UTF8.self))
+        else { return nil }
         let hex = parts.count == 3 ? Array(parts[2]) : []
         guard hex.count.isMultiple(of: 2) else { return nil }
         var bytes: [UInt8] = []

@@ -17,7 +17,9 @@ final class RemoteDiffusionService: DiffusionService, RemoteEngine {
         _ = try worker.ask(.checkImage(options: options))
     }
 
-    func generate(_ request: DiffusionRequest, cancellation: CancellationFlag, onStep: @escaping @Sendable (Int, Int) -> Void) throws -> DiffusionImage {
+    func generate(_ request: DiffusionRequest, cancellation: CancellationFlag, onStep: @escaping @Sendable (Int, Int) -> Void) throws
+        -> DiffusionImage
+    {
         let answer = try worker.callBlocking(
             { .draw(id: $0, prompt: request.prompt, options: request.options) }, cancellation: cancellation, onStep: onStep
         )

@@ -36,7 +36,9 @@ final class RemoteLLMService: LLMService, TokenizerAdapter, RemoteEngine {
     }
 
     func applyChatTemplate(_ messages: [Message], addAssistantPrefix: Bool) -> String? {
-        guard case .text(let text)? = try? worker.ask(.applyChatTemplate(messages: messages, addAssistantPrefix: addAssistantPrefix)) else { return nil }
+        guard case .text(let text)? = try? worker.ask(.applyChatTemplate(messages: messages, addAssistantPrefix: addAssistantPrefix)) else {
+            return nil
+        }
         return text
     }
 
@@ -48,7 +50,9 @@ final class RemoteLLMService: LLMService, TokenizerAdapter, RemoteEngine {
     var vocabularySize: Int { vocabulary ?? 0 }
 
     func tokenize(_ text: String, addSpecial: Bool, parseSpecial: Bool) throws -> [Int32] {
-        guard case .tokens(let tokens) = try worker.ask(.tokenize(text: text, addSpecial: addSpecial, parseSpecial: parseSpecial)) else { throw worker.wrongAnswer() }
+        guard case .tokens(let tokens) = try worker.ask(.tokenize(text: text, addSpecial: addSpecial, parseSpecial: parseSpecial)) else {
+            throw worker.wrongAnswer()
+        }
         return tokens
     }
 

@@ -8,8 +8,11 @@ final class RemoteSTTService: STTService, RemoteEngine {
     /// The engine of the model `worker` has loaded.
     init(worker: EngineProcess) { self.worker = worker }
 
-    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (segments: [TranscriptionSegment], language: String?) {
-        let answer = try worker.callBlocking({ .transcribe(id: $0, audio: WorkerAudio(audio), options: options) }, cancellation: cancellation)
+    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (
+        segments: [TranscriptionSegment], language: String?
+    ) {
+        let answer = try worker.callBlocking(
+            { .transcribe(id: $0, audio: WorkerAudio(audio), options: options) }, cancellation: cancellation)
         guard case .transcription(let segments, let language) = answer else { throw worker.wrongAnswer() }
         return (segments, language)
     }
@@ -25,7 +28,8 @@ final class RemoteVADService: VADService, RemoteEngine {
     init(worker: EngineProcess) { self.worker = worker }
 
     func detectSpeech(_ audio: AudioSamples, options: VADOptions) throws -> [SpeechSegment] {
-        let answer = try worker.callBlocking({ .detectSpeech(id: $0, audio: WorkerAudio(audio), options: options) }, cancellation: CancellationFlag())
+        let answer = try worker.callBlocking(
+            { .detectSpeech(id: $0, audio: WorkerAudio(audio), options: options) }, cancellation: CancellationFlag())
         guard case .speech(let segments) = answer else { throw worker.wrongAnswer() }
         return segments
     }

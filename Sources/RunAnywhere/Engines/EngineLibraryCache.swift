@@ -45,7 +45,9 @@ package final class EngineLibraryCache<Library: Sendable>: Sendable {
         var message = [CChar](repeating: 0, count: 1024)
         guard load(path, table, &message, message.count) == 0 else {
             let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw SDKError(.frameworkNotAvailable, "\(engine) is not installed or cannot be opened (\(detail)); \(EngineInstallation.instructions), or \(hint)")
+            throw SDKError(
+                .frameworkNotAvailable,
+                "\(engine) is not installed or cannot be opened (\(detail)); \(EngineInstallation.instructions), or \(hint)")
         }
         return table.move()  // filled completely by a successful load
     }

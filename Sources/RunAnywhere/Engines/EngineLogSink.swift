@@ -17,13 +17,14 @@ package final class EngineLogSink: Sendable {
 
     /// Takes a piece of log text at a ggml log level (1 debug, 2 info, 3 warn, 4 error, 5 continue).
     package func receive(level: UInt32, text: String) {
-        let mapped: Logger.Level? = switch level {
-        case 4: .notice
-        case 3: .info
-        case 2: .debug
-        case 1: .trace
-        default: nil  // 0 (none) and 5 (continue) extend the previous line
-        }
+        let mapped: Logger.Level? =
+            switch level {
+            case 4: .notice
+            case 3: .info
+            case 2: .debug
+            case 1: .trace
+            default: nil  // 0 (none) and 5 (continue) extend the previous line
+            }
         let lines = state.withLock { state -> [(String, Logger.Level)] in
             if let mapped { state.level = mapped }
             state.line += text

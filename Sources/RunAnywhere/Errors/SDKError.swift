@@ -31,7 +31,8 @@ public struct SDKError: Error, LocalizedError, Sendable, CustomStringConvertible
     /// file-size limit), else ``ErrorCode/fileWriteFailed``.
     public static func writeFailed(_ message: String, _ error: any Error) -> SDKError {
         if let error = error as? SDKError {
-            return .fileManagement(error.code == .insufficientStorage ? .insufficientStorage : .fileWriteFailed, "\(message): \(error.message)")
+            return .fileManagement(
+                error.code == .insufficientStorage ? .insufficientStorage : .fileWriteFailed, "\(message): \(error.message)")
         }
         if StorageFull.caused(error) {
             return .fileManagement(.insufficientStorage, "\(message): no space left (\(error.localizedDescription))")

@@ -76,10 +76,11 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
     /// The context to load `model` with: the requested one, else the model's own, at most 4096
     /// (a length of 0 or less, as a damaged file or registry may say, is no length).
     public func resolvedContextLength(for model: ModelInfo, trainedContext: Int) -> Int {
-        contextLength ?? min(
-            [trainedContext, model.contextLength ?? 0].first { $0 > 0 } ?? SDKConstants.Limits.defaultContextLength,
-            SDKConstants.Limits.maxDefaultContextLength
-        )
+        contextLength
+            ?? min(
+                [trainedContext, model.contextLength ?? 0].first { $0 > 0 } ?? SDKConstants.Limits.defaultContextLength,
+                SDKConstants.Limits.maxDefaultContextLength
+            )
     }
 
     /// Throws ``ErrorCode/invalidConfiguration`` naming the first value out of range: a context
@@ -95,7 +96,9 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
         }
         try Self.checkThreads(threads)
         guard batchSize >= 1 else { throw bad("batchSize must be at least 1 (got \(batchSize))") }
-        guard (1...limits.maxParallel).contains(parallel) else { throw bad("parallel must be 1 to \(limits.maxParallel) (got \(parallel))") }
+        guard (1...limits.maxParallel).contains(parallel) else {
+            throw bad("parallel must be 1 to \(limits.maxParallel) (got \(parallel))")
+        }
         guard queueLimit >= 0 else { throw bad("queueLimit cannot be negative (got \(queueLimit))") }
         if let gpuLayers, gpuLayers < 0 { throw bad("gpuLayers cannot be negative (got \(gpuLayers))") }
     }
@@ -188,7 +191,9 @@ extension FrameworkAdapter {
     }
 
     /// Default: this adapter generates no images.
-    public func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration, logger: Logger) async throws -> any DiffusionService {
+    public func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration, logger: Logger) async throws
+        -> any DiffusionService
+    {
         throw SDKError(.modelIncompatible, "\(framework.displayName) does not generate images")
     }
 

@@ -91,7 +91,8 @@ public final class FrameworkAdapterRegistry: Sendable {
                 availability = .unavailable(reason: "no \(framework.displayName) adapter is registered in this build")
             }
             let modalities = (registered[framework]?.supportedModalities ?? framework.modalities).sorted { $0.rawValue < $1.rawValue }
-            return FrameworkStatus(framework: framework, displayName: framework.displayName, modalities: modalities, availability: availability)
+            return FrameworkStatus(
+                framework: framework, displayName: framework.displayName, modalities: modalities, availability: availability)
         }
     }
 
@@ -117,7 +118,9 @@ public final class FrameworkAdapterRegistry: Sendable {
                 if case .unavailable(let reason) = status.availability { return reason }
                 return nil
             }
-            let reason = "No framework in this build does \(modality.rawValue) here" + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))
+            let reason =
+                "No framework in this build does \(modality.rawValue) here"
+                + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))
             return ModalityStatus(modality: modality, frameworks: [], reason: reason)
         }
     }

@@ -44,7 +44,8 @@ public struct GGUFMetadata: Sendable, Equatable {
         guard let arch = architecture else { return nil }
         if let length = values["\(arch).attention.key_length"]?.intValue { return length }
         guard let embedding = values["\(arch).embedding_length"]?.intValue,
-              let heads = values["\(arch).attention.head_count"]?.intValue, heads > 0 else { return nil }
+            let heads = values["\(arch).attention.head_count"]?.intValue, heads > 0
+        else { return nil }
         return embedding / heads
     }
     /// Bytes of keys and values one token takes in the KV cache at 16 bits, from the layer
@@ -53,8 +54,9 @@ public struct GGUFMetadata: Sendable, Equatable {
     /// when the metadata does not say, or says something negative or too large to multiply out.
     public var kvBytesPerToken: Int? {
         guard let arch = architecture, let layers = values["\(arch).block_count"]?.intValue,
-              let embedding = values["\(arch).embedding_length"]?.intValue,
-              let heads = values["\(arch).attention.head_count"]?.intValue, heads > 0 else { return nil }
+            let embedding = values["\(arch).embedding_length"]?.intValue,
+            let heads = values["\(arch).attention.head_count"]?.intValue, heads > 0
+        else { return nil }
         let kvHeads = values["\(arch).attention.head_count_kv"]?.intValue ?? heads
         let keyLength = self.keyLength ?? embedding / heads
         let valueLength = values["\(arch).attention.value_length"]?.intValue ?? embedding / heads

@@ -185,7 +185,8 @@ package enum GGUFReader {
             if let earlier = first[hash] {
                 let mine = text(index)
                 for other in [earlier] + (others[hash] ?? []) where text(other) == mine {
-                    throw invalid("its vocabulary has the token \(String(decoding: mine, as: UTF8.self).debugDescription) twice (token \(index))")
+                    throw invalid(
+                        "its vocabulary has the token \(String(decoding: mine, as: UTF8.self).debugDescription) twice (token \(index))")
                 }
                 others[hash, default: []].append(index)
             } else {

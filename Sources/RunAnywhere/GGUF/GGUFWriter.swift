@@ -78,26 +78,56 @@ package struct GGUFWriter: Sendable {
 
     private func appendValue(_ value: Value, to out: inout Data) {
         switch value {
-        case .u8(let v): append(UInt32(0), to: &out); append(v, to: &out)
-        case .i8(let v): append(UInt32(1), to: &out); append(v, to: &out)
-        case .u16(let v): append(UInt32(2), to: &out); append(v, to: &out)
-        case .i16(let v): append(UInt32(3), to: &out); append(v, to: &out)
-        case .u32(let v): append(UInt32(4), to: &out); append(v, to: &out)
-        case .i32(let v): append(UInt32(5), to: &out); append(v, to: &out)
-        case .f32(let v): append(UInt32(6), to: &out); append(v.bitPattern, to: &out)
-        case .bool(let v): append(UInt32(7), to: &out); append(UInt8(v ? 1 : 0), to: &out)
-        case .string(let v): append(UInt32(8), to: &out); appendString(v, to: &out)
-        case .u64(let v): append(UInt32(10), to: &out); append(v, to: &out)
-        case .i64(let v): append(UInt32(11), to: &out); append(v, to: &out)
-        case .f64(let v): append(UInt32(12), to: &out); append(v.bitPattern, to: &out)
+        case .u8(let v):
+            append(UInt32(0), to: &out)
+            append(v, to: &out)
+        case .i8(let v):
+            append(UInt32(1), to: &out)
+            append(v, to: &out)
+        case .u16(let v):
+            append(UInt32(2), to: &out)
+            append(v, to: &out)
+        case .i16(let v):
+            append(UInt32(3), to: &out)
+            append(v, to: &out)
+        case .u32(let v):
+            append(UInt32(4), to: &out)
+            append(v, to: &out)
+        case .i32(let v):
+            append(UInt32(5), to: &out)
+            append(v, to: &out)
+        case .f32(let v):
+            append(UInt32(6), to: &out)
+            append(v.bitPattern, to: &out)
+        case .bool(let v):
+            append(UInt32(7), to: &out)
+            append(UInt8(v ? 1 : 0), to: &out)
+        case .string(let v):
+            append(UInt32(8), to: &out)
+            appendString(v, to: &out)
+        case .u64(let v):
+            append(UInt32(10), to: &out)
+            append(v, to: &out)
+        case .i64(let v):
+            append(UInt32(11), to: &out)
+            append(v, to: &out)
+        case .f64(let v):
+            append(UInt32(12), to: &out)
+            append(v.bitPattern, to: &out)
         case .strings(let values):
-            append(UInt32(9), to: &out); append(UInt32(8), to: &out); append(UInt64(values.count), to: &out)
+            append(UInt32(9), to: &out)
+            append(UInt32(8), to: &out)
+            append(UInt64(values.count), to: &out)
             values.forEach { appendString($0, to: &out) }
         case .u32s(let values):
-            append(UInt32(9), to: &out); append(UInt32(4), to: &out); append(UInt64(values.count), to: &out)
+            append(UInt32(9), to: &out)
+            append(UInt32(4), to: &out)
+            append(UInt64(values.count), to: &out)
             values.forEach { append($0, to: &out) }
         case .i32s(let values):
-            append(UInt32(9), to: &out); append(UInt32(5), to: &out); append(UInt64(values.count), to: &out)
+            append(UInt32(9), to: &out)
+            append(UInt32(5), to: &out)
+            append(UInt64(values.count), to: &out)
             values.forEach { append($0, to: &out) }
         }
     }

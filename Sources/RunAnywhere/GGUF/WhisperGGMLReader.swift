@@ -46,8 +46,12 @@ package enum WhisperGGMLReader {
             guard try cursor.u32() == 0x6767_6D6C else { throw invalid("it does not start with the ggml magic bytes") }
             let header = try (0..<11).map { _ in try cursor.i32() }
             let (vocabulary, audioContext, audioState, audioHeads, audioLayers) = (header[0], header[1], header[2], header[3], header[4])
-            let (textContext, textState, textHeads, textLayers, melBins, fileType) = (header[5], header[6], header[7], header[8], header[9], header[10])
-            guard (51_864...51_866).contains(vocabulary) else { throw invalid("a vocabulary of \(vocabulary) tokens (Whisper's has 51864 to 51866)") }
+            let (textContext, textState, textHeads, textLayers, melBins, fileType) = (
+                header[5], header[6], header[7], header[8], header[9], header[10]
+            )
+            guard (51_864...51_866).contains(vocabulary) else {
+                throw invalid("a vocabulary of \(vocabulary) tokens (Whisper's has 51864 to 51866)")
+            }
             guard audioContext == 1500, textContext == 448 else {
                 throw invalid("\(audioContext) audio and \(textContext) text positions (Whisper has 1500 and 448)")
             }
@@ -55,7 +59,8 @@ package enum WhisperGGMLReader {
                 throw invalid("encoder width \(audioState) and decoder width \(textState) (equal multiples of 64 are expected)")
             }
             guard audioHeads * 64 == audioState, textHeads * 64 == textState else {
-                throw invalid("\(audioHeads) encoder and \(textHeads) decoder heads for a width of \(audioState) (heads of 64 are expected)")
+                throw invalid(
+                    "\(audioHeads) encoder and \(textHeads) decoder heads for a width of \(audioState) (heads of 64 are expected)")
             }
             guard (1...64).contains(audioLayers), (1...64).contains(textLayers) else {
                 throw invalid("\(audioLayers) encoder and \(textLayers) decoder layers")
@@ -65,8 +70,11 @@ package enum WhisperGGMLReader {
                 throw invalid("file type \(fileType) is not one whisper.cpp reads")
             }
 
-            let filterBins = try cursor.i32(), fftBins = try cursor.i32()
-            guard filterBins == melBins, fftBins == 201 else { throw invalid("a mel filter bank of \(filterBins)×\(fftBins) (\(melBins)×201 is expected)") }
+            let filterBins = try cursor.i32()
+            let fftBins = try cursor.i32()
+            guard filterBins == melBins, fftBins == 201 else {
+                throw invalid("a mel filter bank of \(filterBins)×\(fftBins) (\(melBins)×201 is expected)")
+            }
             try cursor.skip(filterBins * fftBins * 4)
 
             let tokens = try cursor.i32()
@@ -92,16 +100,21 @@ package enum WhisperGGMLReader {
                 guard names.insert(tensor).inserted else { throw invalid("the tensor \(tensor) appears twice") }
                 // Up to four sides of 2^24 each: multiplied with overflow checks.
                 let elements = shape.reduce(UInt64(1)) { $0.saturatingMultiply($1) }
-                guard elements < .max, let bytes = GGMLType.byteCount(type: type, elements: elements, rowLength: shape[0]), bytes <= UInt64(cursor.remaining) else {
+                guard elements < .max, let bytes = GGMLType.byteCount(type: type, elements: elements, rowLength: shape[0]),
+                    bytes <= UInt64(cursor.remaining)
+                else {
                     throw invalid("tensor \(tensor) (type \(type), shape \(shape)) does not fit in the file")
                 }
                 try cursor.skip(Int(bytes))
             }
             // 11 outside the layers, 15 per encoder layer, 24 per decoder layer (cross-attention).
             let expected = 11 + 15 * audioLayers + 24 * textLayers
-            guard names.count == expected else { throw invalid("it holds \(names.count) tensors, not the \(expected) of its layers (truncated?)") }
+            guard names.count == expected else {
+                throw invalid("it holds \(names.count) tensors, not the \(expected) of its layers (truncated?)")
+            }
             return Hyperparameters(
-                vocabularySize: vocabulary, state: audioState, audioLayers: audioLayers, textLayers: textLayers, melBins: melBins, tensorCount: names.count
+                vocabularySize: vocabulary, state: audioState, audioLayers: audioLayers, textLayers: textLayers, melBins: melBins,
+                tensorCount: names.count
             )
         } catch is ByteCursor.Truncated {
             throw invalid("it ends early (truncated or damaged)")

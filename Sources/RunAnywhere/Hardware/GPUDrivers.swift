@@ -21,7 +21,9 @@ public struct GPUDrivers: Sendable, Equatable {
             .split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) }
         let icdFolders = ["usr/share/vulkan/icd.d", "etc/vulkan/icd.d", "usr/local/share/vulkan/icd.d"]
         let icds = icdFolders.flatMap { folder in
-            ((try? FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent(folder).path)) ?? []).filter { $0.hasSuffix(".json") }
+            ((try? FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent(folder).path)) ?? []).filter {
+                $0.hasSuffix(".json")
+            }
         }
         var compilers: [String] = []
         if let home = environment["CUDA_HOME"], !home.isEmpty { compilers.append("\(home)/bin/nvcc") }

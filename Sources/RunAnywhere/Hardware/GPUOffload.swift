@@ -19,7 +19,9 @@ public struct GPUOffload: Sendable, Equatable {
     /// The plan for a model of `layerCount` layers taking `modelBytes` (weights) and
     /// `contextBytes` (KV cache) among `accelerators`; `requested` overrides the automatic
     /// choice (nil: automatic; 0: the CPU; more than the model has: all of them).
-    public static func plan(requested: Int?, layerCount: Int, modelBytes: Int64, contextBytes: Int64, accelerators: [Accelerator]) -> GPUOffload {
+    public static func plan(requested: Int?, layerCount: Int, modelBytes: Int64, contextBytes: Int64, accelerators: [Accelerator])
+        -> GPUOffload
+    {
         // A GPU driver on the CPU is listed only when picked by hand, so it is used then; a
         // hardware GPU beside it comes first.
         let device = accelerators.filter { $0.available && $0.takesLayers }.max {
@@ -30,7 +32,9 @@ public struct GPUOffload: Sendable, Equatable {
             guard let device else {
                 let why = accelerators.filter { !$0.available && $0.kind != .cpu }.map { "\($0.backend): \($0.reason ?? "unavailable")" }
                 let detail = why.isEmpty ? "" : " (\(why.joined(separator: "; ")))"
-                return GPUOffload(layers: 0, device: nil, reason: "\(requested) GPU layers were asked for, but no GPU is available\(detail); running on the CPU")
+                return GPUOffload(
+                    layers: 0, device: nil,
+                    reason: "\(requested) GPU layers were asked for, but no GPU is available\(detail); running on the CPU")
             }
             let layers = min(requested, layerCount)
             return GPUOffload(layers: layers, device: device, reason: "\(layers) of \(layerCount) layers on \(device.name), as asked")

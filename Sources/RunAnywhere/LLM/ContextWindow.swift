@@ -53,7 +53,8 @@ public enum ContextWindow {
     }
 
     /// Plans a prompt used verbatim: it must leave room for at least one generated token.
-    public static func fit(rawPrompt: String, contextLength: Int, maxTokens: Int, countTokens: (String) throws -> Int) throws -> PromptPlan {
+    public static func fit(rawPrompt: String, contextLength: Int, maxTokens: Int, countTokens: (String) throws -> Int) throws -> PromptPlan
+    {
         let tokens = try countTokens(rawPrompt)
         guard tokens < contextLength else {
             throw SDKError.llm(.contextTooLong, "The prompt needs \(tokens) tokens, but the model's context holds \(contextLength)")

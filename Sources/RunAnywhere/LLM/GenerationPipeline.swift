@@ -22,7 +22,9 @@ struct GenerationPipeline {
     /// Runs `run` to its end, passing each `.reasoning`, `.text` and `.toolCall` event to `emit`,
     /// and returns the result (the caller sends `.completed`). Cancelling the calling task
     /// cancels the run; the result then says `.cancelled`.
-    func drive(_ run: LLMEngineRun, startedAt start: ContinuousClock.Instant, emit: (GenerationEvent) -> Void) async throws -> LLMGenerationResult {
+    func drive(_ run: LLMEngineRun, startedAt start: ContinuousClock.Instant, emit: (GenerationEvent) -> Void) async throws
+        -> LLMGenerationResult
+    {
         var decoder = UTF8StreamDecoder()
         var stops = StopSequenceMatcher(sequences: stopSequences)
         var thinking = GenerationEventSplitter(pattern: thinkingPattern, toolCalls: toolCalls)

@@ -14,7 +14,8 @@ public final class LLMEngineRun: Sendable {
     private let onCancel: (@Sendable () -> Void)?
 
     private init(
-        events: AsyncThrowingStream<LLMEngineEvent, any Error>, cancellation: CancellationFlag, finished: CompletionSignal, onCancel: (@Sendable () -> Void)?
+        events: AsyncThrowingStream<LLMEngineEvent, any Error>, cancellation: CancellationFlag, finished: CompletionSignal,
+        onCancel: (@Sendable () -> Void)?
     ) {
         self.events = events
         self.cancellation = cancellation

@@ -105,7 +105,8 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         }
         switch toolChoice {
         case .required where tools.isEmpty: throw bad("toolChoice is required, but there are no tools")
-        case .tool(let name) where !tools.contains { $0.name == name }: throw bad("toolChoice names '\(name)', which is not one of the tools")
+        case .tool(let name) where !tools.contains { $0.name == name }:
+            throw bad("toolChoice names '\(name)', which is not one of the tools")
         default: break
         }
         if offersTools, structuredOutput != nil {

@@ -1,5 +1,5 @@
-import Synchronization
 import Foundation
+import Synchronization
 
 /// Why generation ended.
 public enum LLMStopReason: String, Codable, Sendable {

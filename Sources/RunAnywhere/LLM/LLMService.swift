@@ -112,7 +112,8 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
 
     /// Creates a request.
     public init(
-        prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?, reuseCache: Bool = true, images: [LoadedImage] = [], grammar: String? = nil
+        prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?, reuseCache: Bool = true, images: [LoadedImage] = [],
+        grammar: String? = nil
     ) {
         self.prompt = prompt
         self.maxNewTokens = maxNewTokens

@@ -91,4 +91,3 @@ extension String {
         String(drop(while: { $0.isWhitespace }))
     }
 }
-

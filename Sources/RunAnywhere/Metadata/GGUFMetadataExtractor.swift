@@ -14,8 +14,10 @@ public struct GGUFMetadataExtractor: ModelMetadataExtractor {
     public func extract(from url: URL) throws -> ModelMetadata {
         let gguf = try GGUFReader.read(url)
         return ModelMetadata(
-            format: .gguf, formatVersion: gguf.version, architecture: gguf.architecture, name: gguf.name, parameterCount: gguf.parameterCount,
-            quantization: gguf.quantization, tensorTypes: gguf.tensorTypes, contextLength: gguf.contextLength, tensorCount: gguf.tensorCount,
+            format: .gguf, formatVersion: gguf.version, architecture: gguf.architecture, name: gguf.name,
+            parameterCount: gguf.parameterCount,
+            quantization: gguf.quantization, tensorTypes: gguf.tensorTypes, contextLength: gguf.contextLength,
+            tensorCount: gguf.tensorCount,
             fileSize: gguf.fileSize, values: gguf.values.mapValues(\.description)
         )
     }

@@ -44,7 +44,8 @@ struct ModelImportPlan {
         let fileName = source.lastPathComponent
         let diffusion = metadata.hasDiffusionModelTensors
         guard let architecture = metadata.architecture ?? (diffusion ? "diffusion" : nil) else {
-            throw SDKError.fileManagement(.invalidModelFormat, "\(fileName) has no general.architecture; it is not a model llama.cpp can load")
+            throw SDKError.fileManagement(
+                .invalidModelFormat, "\(fileName) has no general.architecture; it is not a model llama.cpp can load")
         }
         guard architecture != "clip" else {
             throw SDKError.fileManagement(.modelIncompatible, "\(fileName) is a vision projector (mmproj), not a language model")
@@ -87,7 +88,8 @@ struct ModelImportPlan {
         let folder = source.deletingLastPathComponent()
         let tokens = folder.appendingPathComponent("tokens.txt")
         guard FileManager.default.fileExists(atPath: tokens.path) else {
-            throw SDKError.fileManagement(.fileNotFound, "\(fileName) is a Piper voice, but the tokens.txt its engine reads is not beside it in \(folder.path)")
+            throw SDKError.fileManagement(
+                .fileNotFound, "\(fileName) is a Piper voice, but the tokens.txt its engine reads is not beside it in \(folder.path)")
         }
         let settings = source.appendingPathExtension("json")
         return ModelImportPlan(

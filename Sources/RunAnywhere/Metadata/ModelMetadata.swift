@@ -42,7 +42,8 @@ public struct ModelMetadata: Sendable, Equatable, Codable {
     public init(
         format: ModelFormat, formatVersion: Int? = nil, architecture: String? = nil, name: String? = nil, producer: String? = nil,
         parameterCount: Int64, quantization: String? = nil, tensorTypes: [String: Int64] = [:], contextLength: Int? = nil,
-        tensorCount: Int, fileSize: UInt64, operatorSets: [String: Int] = [:], inputs: [TensorSignature] = [], outputs: [TensorSignature] = [],
+        tensorCount: Int, fileSize: UInt64, operatorSets: [String: Int] = [:], inputs: [TensorSignature] = [],
+        outputs: [TensorSignature] = [],
         values: [String: String] = [:]
     ) {
         self.format = format

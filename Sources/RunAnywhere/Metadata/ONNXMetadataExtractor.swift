@@ -43,12 +43,17 @@ public struct ONNXMetadataExtractor: ModelMetadataExtractor {
     /// `name` appears in error messages.
     static func parse(_ input: Data, name: String) throws -> ModelMetadata {
         let data = input.startIndex == 0 ? input : Data(input)
-        func invalid(_ why: String) -> SDKError { SDKError.fileManagement(.invalidModelFormat, "\(name) is not a valid ONNX model: \(why)") }
+        func invalid(_ why: String) -> SDKError {
+            SDKError.fileManagement(.invalidModelFormat, "\(name) is not a valid ONNX model: \(why)")
+        }
         guard !data.isEmpty else { throw invalid("the file is empty") }
         do {
             var reader = ProtobufReader(data)
-            var irVersion: Int64?, producer = "", producerVersion = ""
-            var operatorSets: [String: Int] = [:], properties: [String: String] = [:]
+            var irVersion: Int64?
+            var producer = ""
+            var producerVersion = ""
+            var operatorSets: [String: Int] = [:]
+            var properties: [String: String] = [:]
             var graph: Graph?
             while let (number, value) = try reader.next() {
                 switch number {
@@ -58,7 +63,8 @@ public struct ONNXMetadataExtractor: ModelMetadataExtractor {
                 case 7: graph = try Graph(reader.message(try bytes(value, "graph")))
                 case 8:
                     var entry = reader.message(try bytes(value, "opset_import"))
-                    var domain = "", version: Int64 = 0
+                    var domain = ""
+                    var version: Int64 = 0
                     while let (field, value) = try entry.next() {
                         if field == 1 { domain = entry.string(try bytes(value, "opset_import.domain")) }
                         if field == 2 { version = try int(value, "opset_import.version") }
@@ -71,17 +77,21 @@ public struct ONNXMetadataExtractor: ModelMetadataExtractor {
                 }
             }
             guard let irVersion, (1...100).contains(irVersion) else {
-                throw invalid(irVersion.map { "its ir_version, \($0), is not one ONNX has" } ?? "it has no ir_version (not an ONNX ModelProto)")
+                throw invalid(
+                    irVersion.map { "its ir_version, \($0), is not one ONNX has" } ?? "it has no ir_version (not an ONNX ModelProto)")
             }
             guard let graph else { throw invalid("it has no graph") }
             guard irVersion < 3 || !operatorSets.isEmpty else { throw invalid("it imports no operator set") }
             if let problem = graph.problem { throw invalid(problem) }
             let weights = Set(graph.initializers.map(\.name))
             var types: [String: Int64] = [:]
-            for weight in graph.initializers { types[typeName(weight.type)] = (types[typeName(weight.type)] ?? 0).saturatingAdd(weight.elements) }
+            for weight in graph.initializers {
+                types[typeName(weight.type)] = (types[typeName(weight.type)] ?? 0).saturatingAdd(weight.elements)
+            }
             return ModelMetadata(
                 format: .onnx, formatVersion: Int(irVersion), architecture: properties["model_type"] ?? properties["architecture"],
-                name: properties["name"], producer: producer.isEmpty ? nil : [producer, producerVersion].filter { !$0.isEmpty }.joined(separator: " "),
+                name: properties["name"],
+                producer: producer.isEmpty ? nil : [producer, producerVersion].filter { !$0.isEmpty }.joined(separator: " "),
                 parameterCount: graph.initializers.reduce(Int64(0)) { $0.saturatingAdd($1.elements) },
                 tensorTypes: types,
                 tensorCount: graph.initializers.count, fileSize: UInt64(data.count), operatorSets: operatorSets,
@@ -128,11 +138,18 @@ public struct ONNXMetadataExtractor: ModelMetadataExtractor {
         /// (`raw_data`) are as many bytes as its shape and type need.
         private mutating func addInitializer(_ message: ProtobufReader) throws {
             var reader = message
-            var dims: [UInt64] = [], type: Int64 = 0, name = "", raw: Range<Int>?
+            var dims: [UInt64] = []
+            var type: Int64 = 0
+            var name = ""
+            var raw: Range<Int>?
             while let (number, value) = try reader.next() {
                 switch number {
                 case 1:
-                    if case .varint(let dim) = value { dims.append(dim) } else { dims += try reader.packedVarints(try bytes(value, "initializer.dims")) }
+                    if case .varint(let dim) = value {
+                        dims.append(dim)
+                    } else {
+                        dims += try reader.packedVarints(try bytes(value, "initializer.dims"))
+                    }
                 case 2: type = try int(value, "initializer.data_type")
                 case 8: name = reader.string(try bytes(value, "initializer.name"))
                 case 9: raw = try bytes(value, "initializer.raw_data")
@@ -151,7 +168,9 @@ public struct ONNXMetadataExtractor: ModelMetadataExtractor {
             if let raw, let bits = elementTypes[type]?.bits, bits > 0 {
                 let needed = (elements.multipliedReportingOverflow(by: UInt64(bits)).partialValue + 7) / 8
                 if UInt64(raw.count) != needed {
-                    problem = problem ?? "the initializer \(name) holds \(raw.count) bytes of weights; its shape and type (\(typeName(type))) need \(needed)"
+                    problem =
+                        problem
+                        ?? "the initializer \(name) holds \(raw.count) bytes of weights; its shape and type (\(typeName(type))) need \(needed)"
                 }
             }
             initializers.append(Initializer(name: name, type: type, elements: Int64(elements)))
@@ -161,7 +180,9 @@ public struct ONNXMetadataExtractor: ModelMetadataExtractor {
     /// A `ValueInfoProto`: a name and a `TypeProto`.
     private static func signature(_ message: ProtobufReader) throws -> TensorSignature {
         var reader = message
-        var name = "", elementType = "unknown", shape: [TensorSignature.Dimension]?
+        var name = ""
+        var elementType = "unknown"
+        var shape: [TensorSignature.Dimension]?
         while let (number, value) = try reader.next() {
             if number == 1 { name = reader.string(try bytes(value, "value_info.name")) }
             guard number == 2 else { continue }
@@ -182,7 +203,8 @@ public struct ONNXMetadataExtractor: ModelMetadataExtractor {
     /// A `TypeProto.Tensor`: its element type, and its shape when the model gives one.
     private static func tensorType(_ message: ProtobufReader, sparse: Bool) throws -> (String, [TensorSignature.Dimension]?) {
         var reader = message
-        var elementType = "unknown", shape: [TensorSignature.Dimension]?
+        var elementType = "unknown"
+        var shape: [TensorSignature.Dimension]?
         while let (number, value) = try reader.next() {
             if number == 1 { elementType = typeName(try int(value, "tensor_type.elem_type")) }
             guard number == 2 else { continue }
@@ -205,7 +227,8 @@ public struct ONNXMetadataExtractor: ModelMetadataExtractor {
     /// A `StringStringEntryProto`'s key and value.
     private static func stringPair(_ message: ProtobufReader) throws -> (String, String) {
         var reader = message
-        var key = "", value = ""
+        var key = ""
+        var value = ""
         while let (number, field) = try reader.next() {
             if number == 1 { key = reader.string(try bytes(field, "metadata_props.key")) }
             if number == 2 { value = reader.string(try bytes(field, "metadata_props.value")) }

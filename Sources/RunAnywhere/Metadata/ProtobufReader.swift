@@ -43,7 +43,8 @@ struct ProtobufReader {
         case 2:
             let length = try varint()
             guard length <= UInt64(end - offset) else {
-                throw Malformed(why: "field \(number) claims \(length) bytes at byte \(offset), but only \(end - offset) remain (truncated?)")
+                throw Malformed(
+                    why: "field \(number) claims \(length) bytes at byte \(offset), but only \(end - offset) remain (truncated?)")
             }
             defer { offset += Int(length) }
             return (number, .bytes(offset..<offset + Int(length)))

@@ -20,7 +20,8 @@ package struct SafetensorsFile: Sendable {
     /// Opens the safetensors file at `url`: a missing file is ``ErrorCode/fileNotFound``, a
     /// damaged one ``ErrorCode/invalidModelFormat``.
     package init(contentsOf url: URL) throws {
-        let data = try mappedContents(of: url), fileName = url.lastPathComponent
+        let data = try mappedContents(of: url)
+        let fileName = url.lastPathComponent
         let header = try SafetensorsMetadataExtractor.parse(data, name: fileName)
         // parse checked the length and that every tensor lies within the data that follows it.
         let start = 8 + data.prefix(8).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
@@ -30,7 +31,8 @@ package struct SafetensorsFile: Sendable {
             let shape = try tensor.shape.map { size in
                 // Only a tensor with an empty dimension can have another this large.
                 guard let size = Int(exactly: size) else {
-                    throw SDKError.fileManagement(.invalidModelFormat, "\(fileName): tensor \(tensor.name)'s shape \(tensor.shape) is impossibly large")
+                    throw SDKError.fileManagement(
+                        .invalidModelFormat, "\(fileName): tensor \(tensor.name)'s shape \(tensor.shape) is impossibly large")
                 }
                 return size
             }
@@ -67,11 +69,17 @@ package struct SafetensorsFile: Sendable {
                 values.withUnsafeMutableBytes { $0.copyMemory(from: raw) }
                 return values
             case "F16":
-                return (0..<raw.count / 2).map { Float(Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self)))) }
+                return (0..<raw.count / 2).map {
+                    Float(Float16(bitPattern: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self))))
+                }
             case "BF16":
-                return (0..<raw.count / 2).map { Float(bitPattern: UInt32(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self))) << 16) }
+                return (0..<raw.count / 2).map {
+                    Float(bitPattern: UInt32(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self))) << 16)
+                }
             default:
-                throw SDKError.fileManagement(.invalidModelFormat, "\(fileName): tensor \(name) is \(info.dtype); only F32, F16 and BF16 tensors can be read as floats")
+                throw SDKError.fileManagement(
+                    .invalidModelFormat,
+                    "\(fileName): tensor \(name) is \(info.dtype); only F32, F16 and BF16 tensors can be read as floats")
             }
         }
     }

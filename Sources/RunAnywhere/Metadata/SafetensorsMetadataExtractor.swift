@@ -100,10 +100,15 @@ public struct SafetensorsMetadataExtractor: ModelMetadataExtractor {
         var end: UInt64 = 0
         for tensor in tensors {
             guard tensor.offsets.begin == end else {
-                throw invalid(tensor.offsets.begin < end ? "tensor \(tensor.name) overlaps the tensor before it" : "there is a hole in the data before tensor \(tensor.name)")
+                throw invalid(
+                    tensor.offsets.begin < end
+                        ? "tensor \(tensor.name) overlaps the tensor before it" : "there is a hole in the data before tensor \(tensor.name)"
+                )
             }
             guard tensor.offsets.end <= dataLength else {
-                throw invalid("tensor \(tensor.name) ends at byte \(tensor.offsets.end) of the data, beyond the file's \(dataLength) bytes of data (truncated?)")
+                throw invalid(
+                    "tensor \(tensor.name) ends at byte \(tensor.offsets.end) of the data, beyond the file's \(dataLength) bytes of data (truncated?)"
+                )
             }
             end = tensor.offsets.end
         }
@@ -112,9 +117,13 @@ public struct SafetensorsMetadataExtractor: ModelMetadataExtractor {
     }
 
     /// A tensor entry, checked: a known dtype, and offsets spanning exactly its shape's bytes.
-    private static func tensor(_ name: String, dtype: String, shape: [UInt64], offsets: [UInt64], invalid: (String) -> SDKError) throws -> Tensor {
+    private static func tensor(_ name: String, dtype: String, shape: [UInt64], offsets: [UInt64], invalid: (String) -> SDKError) throws
+        -> Tensor
+    {
         guard let bits = dtypeBits[dtype] else { throw invalid("tensor \(name) has the unknown dtype \(dtype)") }
-        guard offsets.count == 2, offsets[0] <= offsets[1] else { throw invalid("tensor \(name)'s data_offsets \(offsets) are not [begin, end]") }
+        guard offsets.count == 2, offsets[0] <= offsets[1] else {
+            throw invalid("tensor \(name)'s data_offsets \(offsets) are not [begin, end]")
+        }
         var elements: UInt64 = 1
         for size in shape {
             let (product, overflow) = elements.multipliedReportingOverflow(by: size)
@@ -123,7 +132,9 @@ public struct SafetensorsMetadataExtractor: ModelMetadataExtractor {
         }
         let (totalBits, overflow) = elements.multipliedReportingOverflow(by: UInt64(bits))
         guard !overflow, totalBits % 8 == 0, totalBits / 8 == offsets[1] - offsets[0] else {
-            throw invalid("tensor \(name) (\(dtype), shape \(shape)) needs \(overflow ? "more" : String(totalBits / 8)) bytes, but its data_offsets span \(offsets[1] - offsets[0])")
+            throw invalid(
+                "tensor \(name) (\(dtype), shape \(shape)) needs \(overflow ? "more" : String(totalBits / 8)) bytes, but its data_offsets span \(offsets[1] - offsets[0])"
+            )
         }
         return Tensor(name: name, dtype: dtype, shape: shape, offsets: (offsets[0], offsets[1]))
     }
@@ -153,7 +164,8 @@ public struct SafetensorsMetadataExtractor: ModelMetadataExtractor {
                 return
             }
             self = .tensor(
-                dtype: try container.decode(String.self, forKey: .dtype), shape: try container.decode([Count].self, forKey: .shape).map(\.value),
+                dtype: try container.decode(String.self, forKey: .dtype),
+                shape: try container.decode([Count].self, forKey: .shape).map(\.value),
                 offsets: try container.decode([Count].self, forKey: .dataOffsets).map(\.value)
             )
         }

@@ -88,13 +88,17 @@ final class ModelCatalog: Sendable {
         } catch {
             do {
                 let aside = try AtomicFile.moveAside(registryURL)
-                logger.error("The model registry was unreadable and was moved aside", metadata: [
-                    "file": "\(registryURL.path)", "movedTo": "\(aside.path)", "error": "\(error)",
-                ])
+                logger.error(
+                    "The model registry was unreadable and was moved aside",
+                    metadata: [
+                        "file": "\(registryURL.path)", "movedTo": "\(aside.path)", "error": "\(error)",
+                    ])
             } catch let moveError {
-                logger.error("The model registry is unreadable and could not be moved aside", metadata: [
-                    "file": "\(registryURL.path)", "error": "\(moveError)",
-                ])
+                logger.error(
+                    "The model registry is unreadable and could not be moved aside",
+                    metadata: [
+                        "file": "\(registryURL.path)", "error": "\(moveError)",
+                    ])
             }
             return RegistryFile()
         }
@@ -109,9 +113,9 @@ final class ModelCatalog: Sendable {
     }
 }
 
-public extension JSONEncoder {
+extension JSONEncoder {
     /// Pretty, sorted, ISO-8601 dates with milliseconds: the SDK's files and `--json` output.
-    static var runAnywhere: JSONEncoder {
+    public static var runAnywhere: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -122,9 +126,9 @@ public extension JSONEncoder {
     }
 }
 
-public extension JSONDecoder {
+extension JSONDecoder {
     /// Reads what ``JSONEncoder.runAnywhere`` writes.
-    static var runAnywhere: JSONDecoder {
+    public static var runAnywhere: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)

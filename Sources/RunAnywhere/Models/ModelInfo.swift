@@ -152,9 +152,13 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         }
         let segments = id.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if segments.count > 1, segments[0].contains("."), !segments[0].hasPrefix(".") {
-            let names = segments.dropLast() + segments[segments.count - 1].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let names =
+                segments.dropLast()
+                + segments[segments.count - 1].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard names.allSatisfy({ nameProblem($0) == nil }) else {
-                throw invalid("a reference is a host, then names of letters, digits, '.', '_' and '-' separated by '/', the last with an optional ':TAG' (e.g. hf.co/OWNER/REPO:Q4_K_M)")
+                throw invalid(
+                    "a reference is a host, then names of letters, digits, '.', '_' and '-' separated by '/', the last with an optional ':TAG' (e.g. hf.co/OWNER/REPO:Q4_K_M)"
+                )
             }
             return
         }
@@ -165,7 +169,9 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
     private static func nameProblem(_ name: String) -> String? {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         if name.isEmpty { return "it has an empty name" }
-        if !name.allSatisfy({ allowed.contains($0) }) { return "use only letters, digits, '.', '_' and '-' (no '/', spaces or control characters)" }
+        if !name.allSatisfy({ allowed.contains($0) }) {
+            return "use only letters, digits, '.', '_' and '-' (no '/', spaces or control characters)"
+        }
         if name.hasPrefix(".") || name.hasPrefix("-") { return "it must not start with '.' or '-'" }
         if name.contains("..") { return "it must not contain '..'" }
         return nil

@@ -58,7 +58,8 @@ public struct HuggingFaceProvider: ModelProvider {
         return repository.ggufFiles.filter { file in reference.quantization.map(file.carries) ?? true }.map { file in
             ProviderModel(
                 reference: HuggingFaceReference.modelID(repositoryID: id, quantization: file.tag), provider: name, file: file.path,
-                quantization: file.quantization, sizeBytes: file.size, sha256: file.sha256, parts: file.parts, requiresToken: repository.requiresToken
+                quantization: file.quantization, sizeBytes: file.size, sha256: file.sha256, parts: file.parts,
+                requiresToken: repository.requiresToken
             )
         }
     }
@@ -72,7 +73,10 @@ public struct HuggingFaceProvider: ModelProvider {
         let repository = try await fetch(parsed)
         let id = repository.spelling(of: parsed)
         if repository.requiresToken, token == nil {
-            throw SDKError(.unauthorized, "hf.co/\(id) is \(repository.isPrivate ? "private" : "gated"): a Hugging Face token is needed to download it. \(Self.tokenHelp(base, id))")
+            throw SDKError(
+                .unauthorized,
+                "hf.co/\(id) is \(repository.isPrivate ? "private" : "gated"): a Hugging Face token is needed to download it. \(Self.tokenHelp(base, id))"
+            )
         }
         let files = repository.ggufFiles
         guard !files.isEmpty else { throw SDKError(.modelNotFound, "hf.co/\(id) has no GGUF file") }
@@ -87,13 +91,17 @@ public struct HuggingFaceProvider: ModelProvider {
             chosen = whole.first { $0.carries("Q4_K_M") } ?? whole.first ?? files[0]
         }
         guard chosen.parts == 1 else {
-            throw SDKError(.modelIncompatible, "hf.co/\(id)'s \(chosen.path) is one of \(chosen.parts) files: models split into several GGUF files are not supported; choose a quantization in one file (\(Self.tags(files.filter { $0.parts == 1 }))), or merge the parts with llama.cpp's `llama-gguf-split --merge` and import the result")
+            throw SDKError(
+                .modelIncompatible,
+                "hf.co/\(id)'s \(chosen.path) is one of \(chosen.parts) files: models split into several GGUF files are not supported; choose a quantization in one file (\(Self.tags(files.filter { $0.parts == 1 }))), or merge the parts with llama.cpp's `llama-gguf-split --merge` and import the result"
+            )
         }
         let modelID = HuggingFaceReference.modelID(repositoryID: id, quantization: parsed.quantization ?? chosen.tag)
         let fileName = chosen.path.split(separator: "/").last.map(String.init) ?? chosen.path
         let path = chosen.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? chosen.path
         return ModelInfo(
-            id: modelID, name: "\(id.split(separator: "/").last.map(String.init) ?? id) \(chosen.quantization ?? fileName)", category: .language,
+            id: modelID, name: "\(id.split(separator: "/").last.map(String.init) ?? id) \(chosen.quantization ?? fileName)",
+            category: .language,
             format: .gguf, framework: .llamaCpp, downloadURL: URL(string: "\(base)/\(id)/resolve/main/\(path)"),
             localPath: modelsDirectory.appendingPathComponent(modelID).appendingPathComponent(fileName), artifactType: .singleFile,
             downloadSize: chosen.size, description: "\(chosen.path) of \(id) on Hugging Face", source: .local, sha256: chosen.sha256,
@@ -111,7 +119,8 @@ public struct HuggingFaceProvider: ModelProvider {
 
     private func isHubHost(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host?.lowercased(), !host.isEmpty,
-              let endpointHost = endpoint.host?.lowercased() else { return false }
+            let endpointHost = endpoint.host?.lowercased()
+        else { return false }
         if host == endpointHost { return Self.port(of: url) == Self.port(of: endpoint) }
         return ["huggingface.co", "hf.co", endpointHost].contains { host == $0 || host.hasSuffix(".\($0)") }
     }
@@ -133,7 +142,9 @@ public struct HuggingFaceProvider: ModelProvider {
         var request = HTTPClientRequest(url: address)
         request.headers.add(name: "User-Agent", value: ModelDownloader.userAgent)
         request.headers.add(name: "Accept", value: "application/json")
-        for (name, value) in URL(string: address).map(authenticationHeaders(for:)) ?? [String: String]() { request.headers.add(name: name, value: value) }
+        for (name, value) in URL(string: address).map(authenticationHeaders(for:)) ?? [String: String]() {
+            request.headers.add(name: name, value: value)
+        }
         let body: Data
         let status: Int
         do {
@@ -148,13 +159,19 @@ public struct HuggingFaceProvider: ModelProvider {
             do {
                 return try JSONDecoder().decode(HuggingFaceRepository.self, from: body)
             } catch {
-                throw SDKError(.networkError, "\(base) answered for hf.co/\(reference.repositoryID) with something other than the Hub API's repository listing")
+                throw SDKError(
+                    .networkError,
+                    "\(base) answered for hf.co/\(reference.repositoryID) with something other than the Hub API's repository listing")
             }
         case 401, 403:
-            let why = token == nil
+            let why =
+                token == nil
                 ? "the repository is private or gated (or does not exist), so a Hugging Face token is needed."
                 : "the token configured (HF_TOKEN) does not give access to it."
-            throw SDKError(.unauthorized, "Hugging Face refused hf.co/\(reference.repositoryID) (HTTP \(status)): \(why) \(Self.tokenHelp(base, reference.repositoryID))")
+            throw SDKError(
+                .unauthorized,
+                "Hugging Face refused hf.co/\(reference.repositoryID) (HTTP \(status)): \(why) \(Self.tokenHelp(base, reference.repositoryID))"
+            )
         case 404:
             throw SDKError(.modelNotFound, "There is no repository hf.co/\(reference.repositoryID) on Hugging Face (\(base))")
         default:

@@ -22,7 +22,8 @@ struct HuggingFaceReference: Equatable {
     init(_ text: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let invalid = SDKError(
-            .invalidInput, "'\(trimmed)' is not a Hugging Face reference; use hf.co/OWNER/REPO or hf.co/OWNER/REPO:QUANT (e.g. hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M)"
+            .invalidInput,
+            "'\(trimmed)' is not a Hugging Face reference; use hf.co/OWNER/REPO or hf.co/OWNER/REPO:QUANT (e.g. hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M)"
         )
         guard let prefix = Self.prefixes.first(where: { trimmed.lowercased().hasPrefix($0) }) else { throw invalid }
         let rest = trimmed.dropFirst(prefix.count)
@@ -74,17 +75,23 @@ struct HuggingFaceGGUFFile: Equatable {
         var result: [HuggingFaceGGUFFile] = []
         var splits: [String: [(path: String, size: Int64?, sha256: String?, index: Int, count: Int)]] = [:]
         for file in files where file.path.lowercased().hasSuffix(".gguf") && !file.path.lowercased().contains("mmproj") {
-            if let match = file.path.firstMatch(of: /^(.*)-(\d{5})-of-(\d{5})\.gguf$/.ignoresCase()), let index = Int(match.2), let count = Int(match.3) {
+            if let match = file.path.firstMatch(of: /^(.*)-(\d{5})-of-(\d{5})\.gguf$/.ignoresCase()), let index = Int(match.2),
+                let count = Int(match.3)
+            {
                 splits["\(match.1)/\(count)", default: []].append((file.path, file.size, file.sha256, index, count))
             } else {
-                result.append(HuggingFaceGGUFFile(path: file.path, size: file.size, sha256: file.sha256, parts: 1, quantization: quantization(in: file.path)))
+                result.append(
+                    HuggingFaceGGUFFile(
+                        path: file.path, size: file.size, sha256: file.sha256, parts: 1, quantization: quantization(in: file.path)))
             }
         }
         for parts in splits.values {
             guard let first = parts.min(by: { $0.index < $1.index }) else { continue }
             let sizes = parts.map(\.size)
             let total = sizes.contains(nil) ? nil : sizes.compactMap { $0 }.reduce(Int64(0)) { $0.saturatingAdd($1) }
-            result.append(HuggingFaceGGUFFile(path: first.path, size: total, sha256: first.sha256, parts: first.count, quantization: quantization(in: first.path)))
+            result.append(
+                HuggingFaceGGUFFile(
+                    path: first.path, size: total, sha256: first.sha256, parts: first.count, quantization: quantization(in: first.path)))
         }
         return result.sorted { $0.path < $1.path }
     }

@@ -51,7 +51,8 @@ struct HuggingFaceRepository: Decodable {
     /// another case (and a valid `OWNER/REPO`); else as the reference spells it.
     func spelling(of reference: HuggingFaceReference) -> String {
         guard let id, id.lowercased() == reference.repositoryID.lowercased(),
-              id.split(separator: "/", omittingEmptySubsequences: false).allSatisfy({ HuggingFaceReference.isName(String($0)) }) else {
+            id.split(separator: "/", omittingEmptySubsequences: false).allSatisfy({ HuggingFaceReference.isName(String($0)) })
+        else {
             return reference.repositoryID
         }
         return id

@@ -1,6 +1,8 @@
 extension RunAnywhere {
     /// Loads the diffusion model at `modelPath` (the spec's Appendix B signature).
-    public static func loadDiffusionModel(modelPath: String, modelId: String, modelName: String, configuration: DiffusionConfiguration? = nil) async throws {
+    public static func loadDiffusionModel(
+        modelPath: String, modelId: String, modelName: String, configuration: DiffusionConfiguration? = nil
+    ) async throws {
         try await runtime().loadDiffusionModel(modelPath: modelPath, modelId: modelId, modelName: modelName, configuration: configuration)
     }
     /// Loads a downloaded catalog diffusion model.
@@ -16,7 +18,9 @@ extension RunAnywhere {
         try await runtime().generateImage(prompt: prompt, options: options)
     }
     /// Starts generating an image of `prompt`, streaming its progress and then the image.
-    public static func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<DiffusionProgress, any Error> {
+    public static func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<
+        DiffusionProgress, any Error
+    > {
         try await runtime().generateImageStream(prompt: prompt, options: options)
     }
     /// Stops the image generation in progress at its next step.

@@ -12,7 +12,8 @@ extension RunAnywhere {
         from url: URL, category: ModelCategory, framework: InferenceFramework? = nil, id: String? = nil, name: String? = nil,
         sha256: String? = nil, supportsThinking: Bool = false
     ) throws -> ModelInfo {
-        try runtime().addModel(from: url, category: category, framework: framework, id: id, name: name, sha256: sha256, supportsThinking: supportsThinking)
+        try runtime().addModel(
+            from: url, category: category, framework: framework, id: id, name: name, sha256: sha256, supportsThinking: supportsThinking)
     }
 
     /// Disk use of the models folder.

@@ -7,7 +7,9 @@ extension RunAnywhere {
     }
 
     /// Generates a `T`, constrained to its JSON Schema.
-    public static func generateStructured<T: Generatable>(_ type: T.Type, prompt: String, options: LLMGenerationOptions? = nil) async throws -> StructuredOutputResult<T> {
+    public static func generateStructured<T: Generatable>(_ type: T.Type, prompt: String, options: LLMGenerationOptions? = nil) async throws
+        -> StructuredOutputResult<T>
+    {
         try await runtime().generateStructured(type, prompt: prompt, options: options)
     }
 }

@@ -5,7 +5,9 @@ extension RunAnywhere {
     }
 
     /// Generates the next assistant message of a conversation (`prompt` is the new user message).
-    public static func generate(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
+    public static func generate(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) async throws
+        -> LLMGenerationResult
+    {
         try await runtime().generate(prompt, context: context, options: options)
     }
 
@@ -15,7 +17,9 @@ extension RunAnywhere {
     }
 
     /// Starts generating the next assistant message of a conversation, streaming its text.
-    public static func generateStream(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) async throws -> LLMStreamingResult {
+    public static func generateStream(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) async throws
+        -> LLMStreamingResult
+    {
         try await runtime().generateStream(prompt, context: context, options: options)
     }
 

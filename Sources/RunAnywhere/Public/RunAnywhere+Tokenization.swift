@@ -1,7 +1,9 @@
 extension RunAnywhere {
     /// The ids of the tokens `text` becomes in the vocabulary of the model `model` (the loaded
     /// model when nil); see ``RunAnywhereRuntime/tokenize(_:model:addSpecial:parseSpecial:loadOptions:keepAlive:)``.
-    public static func tokenize(_ text: String, model: String? = nil, addSpecial: Bool = true, parseSpecial: Bool = true) async throws -> [Int32] {
+    public static func tokenize(_ text: String, model: String? = nil, addSpecial: Bool = true, parseSpecial: Bool = true) async throws
+        -> [Int32]
+    {
         try await runtime().tokenize(text, model: model, addSpecial: addSpecial, parseSpecial: parseSpecial)
     }
 

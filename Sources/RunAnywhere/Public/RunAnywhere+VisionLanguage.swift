@@ -14,7 +14,10 @@ extension RunAnywhere {
         try await runtime().processImage(image, prompt: prompt, options: options)
     }
     /// Starts describing an image, streaming the answer.
-    public static func processImageStream(_ image: VLMImage, prompt: String, maxTokens: Int32, temperature: Float) async throws -> VLMStreamingResult {
-        try await runtime().processImageStream(image, prompt: prompt, options: LLMGenerationOptions(maxTokens: Int(maxTokens), temperature: temperature))
+    public static func processImageStream(_ image: VLMImage, prompt: String, maxTokens: Int32, temperature: Float) async throws
+        -> VLMStreamingResult
+    {
+        try await runtime().processImageStream(
+            image, prompt: prompt, options: LLMGenerationOptions(maxTokens: Int(maxTokens), temperature: temperature))
     }
 }

@@ -43,7 +43,8 @@ public enum RunAnywhere {
         let url = try validate(apiKey: apiKey, baseURL: baseURL, environment: environment)
         let runtime = RunAnywhereRuntime(configuration: configuration)
         let backend = BackendConfiguration(environment: environment, baseURL: url, apiKey: apiKey).map {
-            EnvironmentBackend(configuration: $0, dataDirectory: configuration.dataDirectory, events: runtime.events, logger: configuration.logger)
+            EnvironmentBackend(
+                configuration: $0, dataDirectory: configuration.dataDirectory, events: runtime.events, logger: configuration.logger)
         }
         stopInBackground(replaceState(with: State(runtime: runtime, environment: environment, baseURL: url, backend: backend)))
     }
@@ -79,7 +80,9 @@ public enum RunAnywhere {
         guard let apiKey, !apiKey.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw SDKError(.invalidConfiguration, "An API key is required for the \(environment.description)")
         }
-        guard let baseURL, let parsed = URL(string: baseURL), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+        guard let baseURL, let parsed = URL(string: baseURL), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+            parsed.host != nil
+        else {
             throw SDKError(.invalidConfiguration, "A base URL (http or https) is required for the \(environment.description)")
         }
         return parsed

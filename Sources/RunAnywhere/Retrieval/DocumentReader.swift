@@ -82,7 +82,8 @@ public struct DocumentReader: Sendable {
             return DocumentText(path: path, format: .pdf, text: try pdfText(data, path: path), size: data.count, sha256: sha256)
         }
         if let nul = data.firstIndex(of: 0) {
-            throw SDKError(.invalidInput, "\(path) is not a text document: it has a NUL byte at byte \(nul - data.startIndex) (a binary file?)")
+            throw SDKError(
+                .invalidInput, "\(path) is not a text document: it has a NUL byte at byte \(nul - data.startIndex) (a binary file?)")
         }
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
         guard let decoded = String(validating: body, as: UTF8.self) else {
@@ -99,9 +100,11 @@ public struct DocumentReader: Sendable {
     /// extension is the extension of a format read (``formats``); hidden files and folders are
     /// left out.
     public func files(in url: URL) throws -> [URL] {
-        guard let enumerator = FileManager.default.enumerator(
-            at: url, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]
-        ) else { throw SDKError.fileManagement(.fileReadFailed, "Cannot list the folder \(url.path)") }
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: url, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]
+            )
+        else { throw SDKError.fileManagement(.fileReadFailed, "Cannot list the folder \(url.path)") }
         var files: [URL] = []
         let formats = formats
         for case let file as URL in enumerator where DocumentFormat.isDocumentFile(file, formats: formats) {
@@ -114,21 +117,28 @@ public struct DocumentReader: Sendable {
     /// pages (a page without text adds none), line ends `\n`.
     private func pdfText(_ data: Data, path: String) throws -> String {
         guard let pdf else {
-            throw SDKError(.invalidInput, "\(path): PDF is not read here (no PDF reader is registered): convert it to text first, for example `pdftotext FILE.pdf`")
+            throw SDKError(
+                .invalidInput,
+                "\(path): PDF is not read here (no PDF reader is registered): convert it to text first, for example `pdftotext FILE.pdf`")
         }
         let pages = try pdf.pages(of: data, name: path).map { page in
             Self.unifyingLineEnds(page).replacingOccurrences(of: "\u{0C}", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let text = pages.filter { !$0.isEmpty }.joined(separator: "\n\n")
         guard !text.isEmpty else {
-            throw SDKError(.emptyInput, "\(path) has no text to ingest: its \(pages.count) page(s) hold no text (a scanned PDF's pages are images: run OCR on it first)")
+            throw SDKError(
+                .emptyInput,
+                "\(path) has no text to ingest: its \(pages.count) page(s) hold no text (a scanned PDF's pages are images: run OCR on it first)"
+            )
         }
         return text
     }
 
     /// Throws for a name whose extension is a refused format's (Word, RTF…), saying what to do.
     private static func checkName(_ path: String) throws {
-        if let reason = DocumentFormat.refused[URL(fileURLWithPath: path).pathExtension.lowercased()] { throw SDKError(.invalidInput, "\(path): \(reason)") }
+        if let reason = DocumentFormat.refused[URL(fileURLWithPath: path).pathExtension.lowercased()] {
+            throw SDKError(.invalidInput, "\(path): \(reason)")
+        }
     }
 
     private static func tooLarge(_ path: String, size: Int, limit: Int) -> SDKError {

@@ -45,7 +45,8 @@ enum HTMLEntities {
             let nameStart = index
             while index < scalars.count, index - nameStart <= 10, digit(scalars[index], radix: 36) != nil { index += 1 }
             guard index < scalars.count, scalars[index] == ";",
-                  let scalar = named[String(String.UnicodeScalarView(scalars[nameStart..<index]))] else { return nil }
+                let scalar = named[String(String.UnicodeScalarView(scalars[nameStart..<index]))]
+            else { return nil }
             return (scalar, index + 1)
         }
         index += 1

@@ -35,7 +35,11 @@ package enum HTMLText {
             if scalar == "<", let tag = Tag.parse(scalars, at: index) {
                 index = tag.end
                 if let name = dropping.last {
-                    if tag.isEnd, tag.name == name { dropping.removeLast() } else if !tag.isEnd, !tag.selfClosing, tag.name == name { dropping.append(name) }
+                    if tag.isEnd, tag.name == name {
+                        dropping.removeLast()
+                    } else if !tag.isEnd, !tag.selfClosing, tag.name == name {
+                        dropping.append(name)
+                    }
                     continue
                 }
                 guard let name = tag.name else { continue }  // a comment, a doctype, a processing instruction
@@ -140,9 +144,13 @@ private struct Tag {
         let target = Array("</\(name)".unicodeScalars)
         var index = start
         while index + target.count <= scalars.count {
-            if scalars[index] == "<", zip(scalars[index..<(index + target.count)], target).allSatisfy({ $0.properties.lowercaseMapping == String($1) }) {
+            if scalars[index] == "<",
+                zip(scalars[index..<(index + target.count)], target).allSatisfy({ $0.properties.lowercaseMapping == String($1) })
+            {
                 let next = index + target.count
-                if next == scalars.count || scalars[next] == ">" || scalars[next] == "/" || scalars[next].properties.isWhitespace { return index }
+                if next == scalars.count || scalars[next] == ">" || scalars[next] == "/" || scalars[next].properties.isWhitespace {
+                    return index
+                }
             }
             index += 1
         }

@@ -69,7 +69,8 @@ public struct RAGAnswerEvents: AsyncSequence, Sendable {
                 case .text(let text): return .text(text)
                 case .reasoning(let text): return .reasoning(text)
                 case .toolCall: continue  // a RAG answer offers no tools
-                case .completed(let result): return .completed(RAGAnswer(sources: sources, generation: result, collection: collection, reranker: reranker))
+                case .completed(let result):
+                    return .completed(RAGAnswer(sources: sources, generation: result, collection: collection, reranker: reranker))
                 }
             }
             return nil

@@ -35,11 +35,13 @@ public struct RAGCollection: Codable, Sendable, Equatable {
     public static func validateName(_ name: String) throws {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         let problem: String? =
-            if name.isEmpty { "it is empty" }
-            else if name.count > maxNameLength { "it is longer than \(maxNameLength) characters" }
-            else if !name.allSatisfy({ allowed.contains($0) }) { "use only letters, digits, '.', '_' and '-'" }
-            else if name.hasPrefix(".") || name.hasPrefix("-") { "it must not start with '.' or '-'" }
-            else { nil }
-        if let problem { throw SDKError(.invalidInput, "Invalid collection name '\(name.debugDescription.dropFirst().dropLast())': \(problem)") }
+            if name.isEmpty { "it is empty" } else if name.count > maxNameLength {
+                "it is longer than \(maxNameLength) characters"
+            } else if !name.allSatisfy({ allowed.contains($0) }) {
+                "use only letters, digits, '.', '_' and '-'"
+            } else if name.hasPrefix(".") || name.hasPrefix("-") { "it must not start with '.' or '-'" } else { nil }
+        if let problem {
+            throw SDKError(.invalidInput, "Invalid collection name '\(name.debugDescription.dropFirst().dropLast())': \(problem)")
+        }
     }
 }

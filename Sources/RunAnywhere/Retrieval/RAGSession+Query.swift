@@ -13,7 +13,9 @@ extension RAGSession {
         _ question: String, collection: String = RAGCollection.defaultName, topK: Int = RAGQueryOptions.defaultTopK,
         embeddingModel: String? = nil, threads: Int? = nil, reranker: RAGReranker = .automatic
     ) async throws -> [RAGSource] {
-        try await retrieval(question, collection: collection, topK: topK, embeddingModel: embeddingModel, threads: threads, reranker: reranker).sources
+        try await retrieval(
+            question, collection: collection, topK: topK, embeddingModel: embeddingModel, threads: threads, reranker: reranker
+        ).sources
     }
 
     /// Answers `question` from the collection `collection`: retrieves its `topK` most relevant
@@ -28,19 +30,25 @@ extension RAGSession {
         _ question: String, collection: String = RAGCollection.defaultName, topK: Int = RAGQueryOptions.defaultTopK,
         options: RAGQueryOptions = RAGQueryOptions()
     ) async throws -> RAGAnswerEvents {
-        if options.generation?.offersTools == true { throw SDKError(.invalidInput, "A RAG question takes no tools: it is answered from its sources") }
+        if options.generation?.offersTools == true {
+            throw SDKError(.invalidInput, "A RAG question takes no tools: it is answered from its sources")
+        }
         try options.generation?.validate()
         let found = try await retrieval(
-            question, collection: collection, topK: topK, embeddingModel: options.embeddingModel, threads: options.embeddingThreads, reranker: options.reranker
+            question, collection: collection, topK: topK, embeddingModel: options.embeddingModel, threads: options.embeddingThreads,
+            reranker: options.reranker
         )
-        guard !found.sources.isEmpty else { throw SDKError(.emptyInput, "Collection '\(collection)' has no documents to answer from; ingest some first") }
+        guard !found.sources.isEmpty else {
+            throw SDKError(.emptyInput, "Collection '\(collection)' has no documents to answer from; ingest some first")
+        }
         let prompt = RAGPrompt.make(question: question, sources: found.sources)
         let generation: GenerationEvents
         if options.model == nil, await runtime.currentModel != nil {
             generation = try await runtime.generateEvents(prompt, context: nil, options: options.generation)
         } else {
             generation = try await runtime.generateEvents(
-                prompt, context: nil, options: options.generation, model: options.model ?? RunAnywhere.defaultModelID, loadOptions: options.loadOptions
+                prompt, context: nil, options: options.generation, model: options.model ?? RunAnywhere.defaultModelID,
+                loadOptions: options.loadOptions
             )
         }
         return RAGAnswerEvents(sources: found.sources, collection: collection, reranker: found.reranker, generation: generation)
@@ -57,15 +65,17 @@ extension RAGSession {
             throw SDKError(.invalidInput, "topK must be 1 to \(RAGQueryOptions.maxTopK), not \(topK)")
         }
         guard question.contains(where: { !$0.isWhitespace }) else { throw SDKError(.emptyInput, "The question is empty") }
-        let rerankerModel: ModelInfo? = switch reranker {
-        case .automatic: try? runtime.defaultReranker()
-        case .model(let id): try runtime.model(id: id, category: .reranking)
-        case .off: nil
-        }
+        let rerankerModel: ModelInfo? =
+            switch reranker {
+            case .automatic: try? runtime.defaultReranker()
+            case .model(let id): try runtime.model(id: id, category: .reranking)
+            case .off: nil
+            }
         guard let info = try await store.collection(named: collection) else { throw RAGStoreChecks.noCollection(collection) }
         if let embeddingModel { try RAGStoreChecks.check(info, model: embeddingModel, dimensions: info.dimensions) }
         let embedded = try await runtime.embed(
-            question, model: info.embeddingModelId, options: EmbeddingOptions(threads: threads), loadOptions: ModelLoadOptions(threads: threads)
+            question, model: info.embeddingModelId, options: EmbeddingOptions(threads: threads),
+            loadOptions: ModelLoadOptions(threads: threads)
         )
         guard let rerankerModel else { return (try await store.search(embedded.embeddings[0], collection: collection, topK: topK), nil) }
         let candidates = try await store.search(embedded.embeddings[0], collection: collection, topK: RAGReranker.candidates(for: topK))

@@ -35,13 +35,17 @@ public struct RAGSession: Sendable {
 
     /// A session over the collections in the SQLite file `database` (by default `rag.sqlite` in
     /// the runtime's data folder, ``RuntimeConfiguration/dataDirectory``).
-    public init(runtime: RunAnywhereRuntime, database: URL? = nil, reader: DocumentReader = DocumentReader(), chunker: TextChunker = TextChunker()) {
+    public init(
+        runtime: RunAnywhereRuntime, database: URL? = nil, reader: DocumentReader = DocumentReader(), chunker: TextChunker = TextChunker()
+    ) {
         let url = database ?? runtime.configuration.dataDirectory.appendingPathComponent(SQLiteRAGStore.fileName)
         self.init(runtime: runtime, store: SQLiteRAGStore(url: url, logger: runtime.configuration.logger), reader: reader, chunker: chunker)
     }
 
     /// A session over the collections in `store`.
-    package init(runtime: RunAnywhereRuntime, store: any RAGStore, reader: DocumentReader = DocumentReader(), chunker: TextChunker = TextChunker()) {
+    package init(
+        runtime: RunAnywhereRuntime, store: any RAGStore, reader: DocumentReader = DocumentReader(), chunker: TextChunker = TextChunker()
+    ) {
         self.runtime = runtime
         self.store = store
         self.reader = reader
@@ -65,7 +69,9 @@ public struct RAGSession: Sendable {
     /// other failure. A collection made with another embedding model throws
     /// ``ErrorCode/modelIncompatible`` naming both. Chunks longer than the embedding model reads
     /// (rare at the default size) are embedded from their start, and stored whole.
-    public func ingest(paths: [String], collection: String = RAGCollection.defaultName, options: RAGIngestOptions = RAGIngestOptions()) async throws -> RAGIngestReport {
+    public func ingest(paths: [String], collection: String = RAGCollection.defaultName, options: RAGIngestOptions = RAGIngestOptions())
+        async throws -> RAGIngestReport
+    {
         _ = try await embeddingModel(collection: collection, options: options)  // a bad name or model fails before any file is read
         let documents = try self.files(paths).map { try reader.read($0) }
         return try await ingest(documents: documents, collection: collection, options: options)
@@ -80,7 +86,9 @@ public struct RAGSession: Sendable {
         let model = try await embeddingModel(collection: collection, options: options)
         guard !texts.isEmpty else { throw SDKError(.emptyInput, "No documents given to ingest") }
         var paths = Set<String>()
-        if let twice = texts.first(where: { !paths.insert($0.path).inserted }) { throw SDKError(.invalidInput, "The document \(twice.path) is given twice") }
+        if let twice = texts.first(where: { !paths.insert($0.path).inserted }) {
+            throw SDKError(.invalidInput, "The document \(twice.path) is given twice")
+        }
         let documents = try texts.map { ($0, try chunker.chunks(of: $0.text)) }
         let embedded = try await runtime.embed(
             documents.flatMap { $0.1.map(\.text) }, model: model, options: EmbeddingOptions(truncate: true, threads: options.threads),
@@ -91,10 +99,13 @@ public struct RAGSession: Sendable {
             defer { vectors = vectors.dropFirst(chunks.count) }
             return IngestedDocument(document: document, chunks: chunks, vectors: Array(vectors.prefix(chunks.count)))
         }
-        let stored = try await store.write(ingested, collection: collection, embeddingModel: embedded.modelId, dimensions: embedded.dimensions)
+        let stored = try await store.write(
+            ingested, collection: collection, embeddingModel: embedded.modelId, dimensions: embedded.dimensions)
         return RAGIngestReport(
             collection: collection, embeddingModelId: embedded.modelId,
-            documents: stored.map { .init(path: $0.document.path, format: $0.document.format, chunkCount: $0.document.chunkCount, replaced: $0.replaced) },
+            documents: stored.map {
+                .init(path: $0.document.path, format: $0.document.format, chunkCount: $0.document.chunkCount, replaced: $0.replaced)
+            },
             embeddingTokens: embedded.totalTokens
         )
     }
@@ -139,11 +150,14 @@ public struct RAGSession: Sendable {
     /// `paths` as files, folders replaced by their document files, each once.
     private func files(_ paths: [String]) throws -> [URL] {
         guard !paths.isEmpty else { throw SDKError(.emptyInput, "No documents given to ingest") }
-        var seen = Set<String>(), files: [URL] = []
+        var seen = Set<String>()
+        var files: [URL] = []
         for path in paths {
             let url = URL(fileURLWithPath: path).standardizedFileURL
             var isFolder: ObjCBool = false
-            let found = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue ? try reader.files(in: url) : [url]
+            let found =
+                FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
+                ? try reader.files(in: url) : [url]
             if isFolder.boolValue, found.isEmpty {
                 throw SDKError(.emptyInput, "The folder \(url.path) has no documents (.txt, .md, .html files)")
             }

@@ -150,7 +150,9 @@ package enum RAGStoreChecks {
             throw SDKError(.invalidInput, "\(item.document.path) has \(item.chunks.count) chunks but \(item.vectors.count) vectors")
         }
         if let bad = item.vectors.firstIndex(where: { $0.count != dimensions || !$0.allSatisfy(\.isFinite) }) {
-            throw SDKError(.invalidInput, "Chunk \(bad) of \(item.document.path) has a vector of \(item.vectors[bad].count) values, not \(dimensions) finite ones")
+            throw SDKError(
+                .invalidInput,
+                "Chunk \(bad) of \(item.document.path) has a vector of \(item.vectors[bad].count) values, not \(dimensions) finite ones")
         }
     }
 }

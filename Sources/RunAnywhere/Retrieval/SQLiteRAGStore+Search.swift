@@ -11,7 +11,8 @@ extension SQLiteRAGStore {
             let best = TopScores(limit: topK)
             let queryNorm = EmbeddingMath.norm(vector)
             try await connection.query(
-                "SELECT k.id, k.vector FROM chunks k JOIN documents d ON k.document_id = d.id WHERE d.collection_id = ?", [.integer(stored.id)]
+                "SELECT k.id, k.vector FROM chunks k JOIN documents d ON k.document_id = d.id WHERE d.collection_id = ?",
+                [.integer(stored.id)]
             ) { row in
                 guard let chunk = row.column("id")?.integer, case .blob(let blob)? = row.column("vector") else { return }
                 let score = VectorBlob.cosine(vector, queryNorm: queryNorm, blob: blob)
@@ -27,11 +28,13 @@ extension SQLiteRAGStore {
                 """,
                 scores.map { .integer($0.id) }
             )
-            let byID = Dictionary(rows.compactMap { row in row.column("id")?.integer.map { ($0, row) } }, uniquingKeysWith: { first, _ in first })
+            let byID = Dictionary(
+                rows.compactMap { row in row.column("id")?.integer.map { ($0, row) } }, uniquingKeysWith: { first, _ in first })
             return scores.compactMap { entry in
                 byID[entry.id].map { row in
                     RAGSource(
-                        documentPath: row.column("path")?.string ?? "", ordinal: row.column("ordinal")?.integer ?? 0, text: row.column("text")?.string ?? "",
+                        documentPath: row.column("path")?.string ?? "", ordinal: row.column("ordinal")?.integer ?? 0,
+                        text: row.column("text")?.string ?? "",
                         start: row.column("start_offset")?.integer ?? 0, end: row.column("end_offset")?.integer ?? 0, score: entry.score
                     )
                 }
@@ -58,7 +61,8 @@ extension SQLiteRAGStore {
                 throw RAGStoreChecks.noChunk(ordinal, path: path, total: row.column("total")?.integer ?? 0)
             }
             return RAGPassage(
-                collection: collection, documentPath: path, ordinal: ordinal, documentChunkCount: row.column("total")?.integer ?? 0, text: text,
+                collection: collection, documentPath: path, ordinal: ordinal, documentChunkCount: row.column("total")?.integer ?? 0,
+                text: text,
                 start: row.column("start_offset")?.integer ?? 0, end: row.column("end_offset")?.integer ?? 0
             )
         }

@@ -56,7 +56,8 @@ package struct SQLiteRAGStore: RAGStore {
             ).map { row in
                 RAGDocument(
                     collection: collection, path: row.column("path")?.string ?? "",
-                    format: DocumentFormat(rawValue: row.column("format")?.string ?? "") ?? .plainText, sha256: row.column("sha256")?.string ?? "",
+                    format: DocumentFormat(rawValue: row.column("format")?.string ?? "") ?? .plainText,
+                    sha256: row.column("sha256")?.string ?? "",
                     size: row.column("size")?.integer ?? 0, chunkCount: row.column("chunks")?.integer ?? 0,
                     ingestedAt: Date(timeIntervalSince1970: row.column("ingested_at")?.double ?? 0)
                 )
@@ -72,8 +73,10 @@ package struct SQLiteRAGStore: RAGStore {
         try await writing { connection in
             guard let id = try await Self.stored(connection, collection)?.id else { throw RAGStoreChecks.noCollection(collection) }
             let documents = [SQLiteData.integer(id), .text(path)]
-            _ = try await connection.query("DELETE FROM chunks WHERE document_id IN (SELECT id FROM documents WHERE collection_id = ? AND path = ?)", documents)
-            guard try await !connection.query("DELETE FROM documents WHERE collection_id = ? AND path = ? RETURNING id", documents).isEmpty else {
+            _ = try await connection.query(
+                "DELETE FROM chunks WHERE document_id IN (SELECT id FROM documents WHERE collection_id = ? AND path = ?)", documents)
+            guard try await !connection.query("DELETE FROM documents WHERE collection_id = ? AND path = ? RETURNING id", documents).isEmpty
+            else {
                 throw RAGStoreChecks.noDocument(path, collection: collection)
             }
         }
@@ -84,7 +87,8 @@ package struct SQLiteRAGStore: RAGStore {
     package func removeCollection(_ name: String) async throws {
         try await writing { connection in
             guard let id = try await Self.stored(connection, name)?.id else { throw RAGStoreChecks.noCollection(name) }
-            _ = try await connection.query("DELETE FROM chunks WHERE document_id IN (SELECT id FROM documents WHERE collection_id = ?)", [.integer(id)])
+            _ = try await connection.query(
+                "DELETE FROM chunks WHERE document_id IN (SELECT id FROM documents WHERE collection_id = ?)", [.integer(id)])
             _ = try await connection.query("DELETE FROM documents WHERE collection_id = ?", [.integer(id)])
             _ = try await connection.query("DELETE FROM collections WHERE id = ?", [.integer(id)])
         }
@@ -110,7 +114,8 @@ package struct SQLiteRAGStore: RAGStore {
         return rows.map { row in
             RAGCollection(
                 name: row.column("name")?.string ?? "", embeddingModelId: row.column("embedding_model")?.string ?? "",
-                dimensions: row.column("dimensions")?.integer ?? 0, createdAt: Date(timeIntervalSince1970: row.column("created_at")?.double ?? 0),
+                dimensions: row.column("dimensions")?.integer ?? 0,
+                createdAt: Date(timeIntervalSince1970: row.column("created_at")?.double ?? 0),
                 documentCount: row.column("documents")?.integer ?? 0, chunkCount: row.column("chunks")?.integer ?? 0
             )
         }
@@ -121,7 +126,8 @@ package struct SQLiteRAGStore: RAGStore {
         let row = try await connection.query("SELECT id, embedding_model, dimensions FROM collections WHERE name = ?", [.text(name)]).first
         guard let row, let id = row.column("id")?.integer else { return nil }
         return StoredCollection(
-            id: id, name: name, embeddingModelId: row.column("embedding_model")?.string ?? "", dimensions: row.column("dimensions")?.integer ?? 0
+            id: id, name: name, embeddingModelId: row.column("embedding_model")?.string ?? "",
+            dimensions: row.column("dimensions")?.integer ?? 0
         )
     }
 
@@ -192,7 +198,8 @@ package struct SQLiteRAGStore: RAGStore {
         switch error.reason {
         case .full: return SDKError(.insufficientStorage, "No space left to write the RAG store \(url.path)")
         case .corrupt, .notADatabase:
-            return SDKError.fileManagement(.modelStorageCorrupted, "The RAG store \(url.path) is damaged (\(error.message)); move it aside to start a new one")
+            return SDKError.fileManagement(
+                .modelStorageCorrupted, "The RAG store \(url.path) is damaged (\(error.message)); move it aside to start a new one")
         default: return SDKError.fileManagement(.fileWriteFailed, "The RAG store \(url.path) failed: \(error.message)")
         }
     }

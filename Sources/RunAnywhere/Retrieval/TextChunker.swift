@@ -59,7 +59,9 @@ public struct TextChunker: Codable, Sendable, Equatable {
             throw SDKError(.invalidConfiguration, "The chunk size must be at least \(Self.minimumSize) characters, not \(size)")
         }
         guard overlap >= 0, overlap < size / 2 else {
-            throw SDKError(.invalidConfiguration, "The chunk overlap must be 0 or more and less than half the chunk size (\(size / 2)), not \(overlap)")
+            throw SDKError(
+                .invalidConfiguration, "The chunk overlap must be 0 or more and less than half the chunk size (\(size / 2)), not \(overlap)"
+            )
         }
     }
 
@@ -75,9 +77,10 @@ public struct TextChunker: Codable, Sendable, Equatable {
             while textEnd > start, scalars[textEnd - 1].properties.isWhitespace { textEnd -= 1 }
             // A window whose text all lies in the previous chunk (spaces follow it) adds no chunk.
             if textEnd > chunks.last?.end ?? start {
-                chunks.append(TextChunk(
-                    ordinal: chunks.count, text: String(String.UnicodeScalarView(scalars[start..<textEnd])), start: start, end: textEnd
-                ))
+                chunks.append(
+                    TextChunk(
+                        ordinal: chunks.count, text: String(String.UnicodeScalarView(scalars[start..<textEnd])), start: start, end: textEnd
+                    ))
             }
             guard end < scalars.count else { break }
             let next = overlap == 0 ? end : Self.overlapStart(scalars, from: max(end - overlap, start + 1), before: end)
@@ -88,8 +91,11 @@ public struct TextChunker: Codable, Sendable, Equatable {
 
     /// Where the chunk starting at `start` ends (exclusive): the best break in its second half.
     private func breakPoint(_ scalars: [Unicode.Scalar], start: Int) -> Int {
-        let limit = start + size, floor = start + size / 2
-        var line: Int?, sentence: Int?, space: Int?
+        let limit = start + size
+        let floor = start + size / 2
+        var line: Int?
+        var sentence: Int?
+        var space: Int?
         for point in stride(from: limit, through: floor, by: -1) {
             let before = scalars[point - 1]
             if before == "\n", scalars[point - 2] == "\n" { return point }
@@ -117,7 +123,8 @@ public struct TextChunker: Codable, Sendable, Equatable {
     /// Whether `scalar` belongs to the character before it: a combining mark, a joiner, a
     /// variation selector, an emoji modifier.
     private static func continuesCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isGraphemeExtend || scalar == "\u{200D}" || scalar.properties.isVariationSelector || scalar.properties.isEmojiModifier
+        scalar.properties.isGraphemeExtend || scalar == "\u{200D}" || scalar.properties.isVariationSelector
+            || scalar.properties.isEmojiModifier
     }
 
     private static func endsSentence(_ scalar: Unicode.Scalar) -> Bool {

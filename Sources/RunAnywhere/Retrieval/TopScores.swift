@@ -22,7 +22,8 @@ package final class TopScores: Sendable {
     package func result(logger: Logger, collection: String) -> [(id: Int, score: Double)] {
         let (entries, damaged) = state.withLock { ($0.entries, $0.damaged) }
         if damaged > 0 {
-            logger.error("Chunks whose vectors have the wrong length were skipped", metadata: ["collection": "\(collection)", "count": "\(damaged)"])
+            logger.error(
+                "Chunks whose vectors have the wrong length were skipped", metadata: ["collection": "\(collection)", "count": "\(damaged)"])
         }
         return entries
     }

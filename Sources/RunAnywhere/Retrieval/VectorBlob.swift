@@ -14,7 +14,8 @@ package enum VectorBlob {
     package static func cosine(_ query: [Float], queryNorm: Double, blob: ByteBuffer) -> Double? {
         guard blob.readableBytes == query.count * 4 else { return nil }
         return blob.withUnsafeReadableBytes { bytes in
-            var dot = 0.0, squares = 0.0
+            var dot = 0.0
+            var squares = 0.0
             for index in query.indices {
                 let value = Double(Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))))
                 dot += value * Double(query[index])

@@ -30,19 +30,29 @@ public final class ModelHandle: Sendable {
 
     /// Gives the model back to the runtime; calls through the handle then fail.
     public func release() async {
-        guard released.withLock({ released in defer { released = true }; return !released }) else { return }
+        guard
+            released.withLock({ released in
+                defer { released = true }
+                return !released
+            })
+        else { return }
         await runtime.release(lease)
     }
 
     /// Starts generating the next assistant message (`prompt`, after `context`) with the held
     /// language or vision-language model: its events, ending with `.completed`.
-    public func generateEvents(_ prompt: String, images: [VLMImage] = [], context: Context? = nil, options: LLMGenerationOptions? = nil) async throws -> GenerationEvents {
+    public func generateEvents(_ prompt: String, images: [VLMImage] = [], context: Context? = nil, options: LLMGenerationOptions? = nil)
+        async throws -> GenerationEvents
+    {
         try check(.language)
-        return try await runtime.generateEvents(prompt, images: images, context: context, options: options, model: model.id, loadOptions: loadOptions)
+        return try await runtime.generateEvents(
+            prompt, images: images, context: context, options: options, model: model.id, loadOptions: loadOptions)
     }
 
     /// Generates the next assistant message with the held model and returns it when complete.
-    public func generate(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
+    public func generate(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) async throws
+        -> LLMGenerationResult
+    {
         try await generateEvents(prompt, context: context, options: options).result()
     }
 
@@ -54,9 +64,12 @@ public final class ModelHandle: Sendable {
 
     /// Generates an image of `prompt` with the held image-generation model, streaming its
     /// progress as ``RunAnywhereRuntime/generateImageStream(prompt:options:)`` does.
-    public func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<DiffusionProgress, any Error> {
+    public func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<
+        DiffusionProgress, any Error
+    > {
         try check(.imageGeneration)
-        return try await runtime.generateImageStream(prompt: prompt, options: options, model: model, configuration: Self.diffusionConfiguration(model, loadOptions))
+        return try await runtime.generateImageStream(
+            prompt: prompt, options: options, model: model, configuration: Self.diffusionConfiguration(model, loadOptions))
     }
 
     /// How ``RunAnywhereRuntime/hold(_:options:)`` loads an image-generation model: its defaults, with the threads of `options`.
@@ -96,15 +109,16 @@ extension RunAnywhereRuntime {
     /// for the caller until the handle is released.
     public func hold(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws -> ModelHandle {
         let model = try catalog.model(id: id)
-        let kind: EngineKind = switch model.category {
-        case .speechRecognition: .speechRecognition
-        case .speechSynthesis: .speechSynthesis
-        case .audio: .voiceActivity
-        case .language, .multimodal, .vision: .language
-        case .imageGeneration: .imageGeneration
-        case .embedding: .embedding
-        case .reranking: .reranking
-        }
+        let kind: EngineKind =
+            switch model.category {
+            case .speechRecognition: .speechRecognition
+            case .speechSynthesis: .speechSynthesis
+            case .audio: .voiceActivity
+            case .language, .multimodal, .vision: .language
+            case .imageGeneration: .imageGeneration
+            case .embedding: .embedding
+            case .reranking: .reranking
+            }
         let diffusion = kind == .imageGeneration ? ModelHandle.diffusionConfiguration(model, options) : nil
         let lease = try await acquire(model, as: kind, options: options, keepAlive: nil, diffusion: diffusion)
         return ModelHandle(runtime: self, lease: lease, loadOptions: options)

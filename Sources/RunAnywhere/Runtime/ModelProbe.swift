@@ -51,7 +51,9 @@ package struct ModelProbe: Sendable {
         switch outcome {
         case .passed: if let stamp { record.remember(file, stamp) }
         case .crashed(let signal, let said):
-            throw failed("crashed \(framework.displayName) while loading in a check process (signal \(signal)\(Self.signalName(signal).map { ", \($0)" } ?? "")): the file is damaged or not one this engine can read\(said.isEmpty ? "" : " (\(said))")")
+            throw failed(
+                "crashed \(framework.displayName) while loading in a check process (signal \(signal)\(Self.signalName(signal).map { ", \($0)" } ?? "")): the file is damaged or not one this engine can read\(said.isEmpty ? "" : " (\(said))")"
+            )
         case .failed(let said): throw failed("did not load: \(said.isEmpty ? "the check process failed" : said)")
         case .timedOut: throw failed("did not load within \(String(format: "%g", timeout.inSeconds)) seconds in a check process")
         }
@@ -86,8 +88,11 @@ package struct ModelProbe: Sendable {
         // The reason: the CLI's last `error:` line, else the engine's assert, else what the Swift
         // runtime's crash report says, else the last line.
         let lines = String(decoding: said, as: UTF8.self).split(separator: "\n")
-        let crash = lines.first { $0.contains("Program crashed: ") }.map { $0.split(separator: "Program crashed: ").last!.replacingOccurrences(of: " ***", with: "") }
-        let line = lines.last { $0.hasPrefix("error: ") } ?? lines.last { $0.contains("GGML_ASSERT") || $0.contains("GGML_ABORT") }
+        let crash = lines.first { $0.contains("Program crashed: ") }.map {
+            $0.split(separator: "Program crashed: ").last!.replacingOccurrences(of: " ***", with: "")
+        }
+        let line =
+            lines.last { $0.hasPrefix("error: ") } ?? lines.last { $0.contains("GGML_ASSERT") || $0.contains("GGML_ABORT") }
             ?? crash.map { Substring($0) } ?? lines.last ?? ""
         let reason = String((line.hasPrefix("error: ") ? line.dropFirst(7) : line).prefix(500))
         if killed.isCancelled { return .timedOut }
@@ -96,7 +101,10 @@ package struct ModelProbe: Sendable {
     }
 
     static func signalName(_ signal: Int32) -> String? {
-        [SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL", SIGKILL: "SIGKILL", SIGTRAP: "SIGTRAP"][signal]
+        [
+            SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL", SIGKILL: "SIGKILL",
+            SIGTRAP: "SIGTRAP",
+        ][signal]
     }
 }
 
@@ -118,13 +126,14 @@ struct ProbeRecord {
 
         init?(_ path: URL) {
             let keys: Set<URLResourceKey> = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
-            let files = (try? path.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true
+            let files =
+                (try? path.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true
                 ? (FileManager.default.enumerator(at: path, includingPropertiesForKeys: Array(keys))?.allObjects as? [URL] ?? [])
                 : [path]
             var (size, modified) = (Int64(0), 0.0)
             for file in files {
                 guard let values = try? file.resourceValues(forKeys: keys), values.isRegularFile == true,
-                      let bytes = values.fileSize, let time = values.contentModificationDate
+                    let bytes = values.fileSize, let time = values.contentModificationDate
                 else { continue }
                 size += Int64(bytes)
                 modified = max(modified, time.timeIntervalSince1970)

@@ -12,7 +12,9 @@ extension RunAnywhereRuntime {
         from url: URL, category: ModelCategory, framework: InferenceFramework? = nil, id: String? = nil, name: String? = nil,
         sha256: String? = nil, supportsThinking: Bool = false
     ) throws -> ModelInfo {
-        try addModel(checkModelSource(url, category: category, framework: framework, id: id, name: name, sha256: sha256, supportsThinking: supportsThinking))
+        try addModel(
+            checkModelSource(
+                url, category: category, framework: framework, id: id, name: name, sha256: sha256, supportsThinking: supportsThinking))
     }
 
     /// Adds the model `check` found (``checkModelSource(_:category:framework:id:name:sha256:supportsThinking:)``),
@@ -51,7 +53,8 @@ extension RunAnywhereRuntime {
                 let checked = try Self.sourceID(id, fileName: fileName ?? "")
                 modelID = checked
                 if catalog.contains(id: checked) {
-                    problems.append(ModelSourceProblem(.id, .modelAlreadyExists, "A model with id '\(checked)' already exists; choose another id"))
+                    problems.append(
+                        ModelSourceProblem(.id, .modelAlreadyExists, "A model with id '\(checked)' already exists; choose another id"))
                 }
             }
         } catch {
@@ -65,8 +68,10 @@ extension RunAnywhereRuntime {
             if let problem = frameworkProblem(chosen, category: category, format: format, archive: archive) { problems.append(problem) }
         } else {
             let modality = FrameworkModality(category: category).rawValue
-            problems.append(ModelSourceProblem(.framework, .frameworkNotAvailable,
-                                               "No installed framework runs \(modality) models\(format == .unknown ? "" : " in \(format.rawValue) format")"))
+            problems.append(
+                ModelSourceProblem(
+                    .framework, .frameworkNotAvailable,
+                    "No installed framework runs \(modality) models\(format == .unknown ? "" : " in \(format.rawValue) format")"))
         }
         guard problems.isEmpty, let chosen, let fileName, let modelID else {
             return ModelSourceCheck(detectedFormat: format, framework: chosen, problems: problems, model: nil)
@@ -82,17 +87,23 @@ extension RunAnywhereRuntime {
     }
 
     /// Why `framework` cannot run a `category` model in `format`; nil when it can.
-    private nonisolated func frameworkProblem(_ framework: InferenceFramework, category: ModelCategory, format: ModelFormat, archive: ArchiveType?) -> ModelSourceProblem? {
+    private nonisolated func frameworkProblem(
+        _ framework: InferenceFramework, category: ModelCategory, format: ModelFormat, archive: ArchiveType?
+    ) -> ModelSourceProblem? {
         let modality = FrameworkModality(category: category)
         if let restriction = framework.platformRestriction { return ModelSourceProblem(.framework, .frameworkNotAvailable, restriction) }
         guard frameworks.frameworkSupports(framework, modality: modality) else {
             let options = frameworks.frameworks(for: modality).map(\.displayName)
-            return ModelSourceProblem(.framework, .modelIncompatible,
-                                      "\(framework.displayName) does not run \(modality.rawValue) models; \(options.isEmpty ? "no installed framework does" : "use \(options.joined(separator: " or "))")")
+            return ModelSourceProblem(
+                .framework, .modelIncompatible,
+                "\(framework.displayName) does not run \(modality.rawValue) models; \(options.isEmpty ? "no installed framework does" : "use \(options.joined(separator: " or "))")"
+            )
         }
         if archive == nil, format.isDefinite, !framework.formats.contains(format) {
-            return ModelSourceProblem(.framework, .modelIncompatible,
-                                      "\(framework.displayName) reads \(framework.formats.map(\.rawValue).joined(separator: ", ")) models; this URL points to a \(format.rawValue) file")
+            return ModelSourceProblem(
+                .framework, .modelIncompatible,
+                "\(framework.displayName) reads \(framework.formats.map(\.rawValue).joined(separator: ", ")) models; this URL points to a \(format.rawValue) file"
+            )
         }
         return nil
     }

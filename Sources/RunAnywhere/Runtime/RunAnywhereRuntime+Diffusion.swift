@@ -11,7 +11,9 @@ extension RunAnywhereRuntime {
     /// ``generateImage(prompt:options:)`` uses, replacing the loaded one (the spec's Appendix B
     /// signature). A catalog model with that id and path is used as it is; any other path is
     /// loaded as a model of its own with that id and name.
-    public func loadDiffusionModel(modelPath: String, modelId: String, modelName: String, configuration: DiffusionConfiguration? = nil) async throws {
+    public func loadDiffusionModel(modelPath: String, modelId: String, modelName: String, configuration: DiffusionConfiguration? = nil)
+        async throws
+    {
         let url = URL(fileURLWithPath: modelPath)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw SDKError(.fileNotFound, "No diffusion model at \(modelPath)")
@@ -36,7 +38,8 @@ extension RunAnywhereRuntime {
         let configuration = try Self.check(model, configuration)
         try await diffusionLock.withLock {
             await dropCurrent(.imageGeneration, keeping: model.id)  // free its memory before the next model takes some
-            release(try await acquire(model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: .forever, diffusion: configuration))
+            release(
+                try await acquire(model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: .forever, diffusion: configuration))
             current[.imageGeneration] = CurrentModel(info: model, options: ModelLoadOptions(), diffusion: configuration)
         }
     }
@@ -58,9 +61,12 @@ extension RunAnywhereRuntime {
     /// image. Bad options, an empty prompt, no current model or (with the model loaded) a size
     /// the memory cannot hold throw here, before any work. Cancelling the iterating task,
     /// dropping the stream, or ``cancelImageGeneration()`` stops the engine at its next step.
-    public func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<DiffusionProgress, any Error> {
+    public func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<
+        DiffusionProgress, any Error
+    > {
         guard let current = current[.imageGeneration], let configuration = current.diffusion else {
-            throw SDKError(.notInitialized, "No diffusion model is loaded; call loadDiffusionModel(modelPath:modelId:modelName:configuration:) first")
+            throw SDKError(
+                .notInitialized, "No diffusion model is loaded; call loadDiffusionModel(modelPath:modelId:modelName:configuration:) first")
         }
         if case .imageGeneration(let service)? = cache[current.info.id]?.engine {
             _ = try prepare(prompt, options, service: service, configuration: configuration)
@@ -82,7 +88,8 @@ extension RunAnywhereRuntime {
             throw SDKError(.emptyInput, "The image prompt is empty")
         }
         return progressStream { cancellation, continuation in
-            try await self.loadAndDraw(prompt, options, model: model, configuration: configuration, cancellation: cancellation, continuation: continuation)
+            try await self.loadAndDraw(
+                prompt, options, model: model, configuration: configuration, cancellation: cancellation, continuation: continuation)
         }
     }
 
@@ -115,7 +122,8 @@ extension RunAnywhereRuntime {
     /// `configuration` (its family's defaults for options not given, a seed picked for -1),
     /// after checking both and the memory it needs.
     private func prepare(
-        _ prompt: String, _ options: DiffusionGenerationOptions?, service: any DiffusionService, configuration loaded: DiffusionConfiguration
+        _ prompt: String, _ options: DiffusionGenerationOptions?, service: any DiffusionService,
+        configuration loaded: DiffusionConfiguration
     ) throws -> DiffusionRequest {
         var options = options ?? DiffusionGenerationOptions.defaults(for: loaded.modelVariant)
         let text = (prompt.isEmpty ? options.prompt : prompt).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -127,7 +135,10 @@ extension RunAnywhereRuntime {
         let free = frameworks.hardwareDetector.availableMemory()
         let available = configuration.modelMemoryBudget.map { free > 0 ? min(free, $0) : $0 } ?? free  // a budget set bounds it too
         if available > 0, needed > available {
-            throw SDKError(.insufficientMemory, "A \(options.width)×\(options.height) image needs about \(needed >> 20) MiB more memory but only \(available >> 20) MiB is available; choose a smaller size\(loaded.reduceMemory ? "" : ", or load the model with reduceMemory")")
+            throw SDKError(
+                .insufficientMemory,
+                "A \(options.width)×\(options.height) image needs about \(needed >> 20) MiB more memory but only \(available >> 20) MiB is available; choose a smaller size\(loaded.reduceMemory ? "" : ", or load the model with reduceMemory")"
+            )
         }
         if options.seed < 0 { options.seed = Int64.random(in: 0...Int64(Int32.max)) }
         return DiffusionRequest(prompt: text, options: options)
@@ -136,17 +147,21 @@ extension RunAnywhereRuntime {
     /// A stream fed by `work`, run as a task: its steps, then its image. The consumer cancelling
     /// (or dropping the stream unfinished) raises the cancellation flag `work` receives.
     private nonisolated func progressStream(
-        _ work: @escaping @Sendable (CancellationFlag, AsyncThrowingStream<DiffusionProgress, any Error>.Continuation) async throws -> DiffusionResult
+        _ work:
+            @escaping @Sendable (CancellationFlag, AsyncThrowingStream<DiffusionProgress, any Error>.Continuation) async throws ->
+            DiffusionResult
     ) -> AsyncThrowingStream<DiffusionProgress, any Error> {
         let cancellation = CancellationFlag()
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: DiffusionProgress.self)
         let task = Task {
             do {
                 let result = try await work(cancellation, continuation)
-                continuation.yield(DiffusionProgress(
-                    progress: 1, currentStep: result.steps, totalSteps: result.steps, stage: .complete, elapsedMs: Double(result.generationTimeMs),
-                    etaMs: nil, result: result
-                ))
+                continuation.yield(
+                    DiffusionProgress(
+                        progress: 1, currentStep: result.steps, totalSteps: result.steps, stage: .complete,
+                        elapsedMs: Double(result.generationTimeMs),
+                        etaMs: nil, result: result
+                    ))
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -170,7 +185,9 @@ extension RunAnywhereRuntime {
         cancellation: CancellationFlag, continuation: AsyncThrowingStream<DiffusionProgress, any Error>.Continuation
     ) async throws -> DiffusionResult {
         try await diffusionLock.withLock {
-            let lease = try await acquire(model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: nil, diffusion: configuration, taking: \.imageGeneration)
+            let lease = try await acquire(
+                model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: nil, diffusion: configuration,
+                taking: \.imageGeneration)
             defer { release(lease) }
             let service = lease.engine
             let request = try prepare(prompt, options, service: service, configuration: configuration)
@@ -191,10 +208,11 @@ extension RunAnywhereRuntime {
             try await runBlocking {
                 try service.generate(request, cancellation: cancellation) { done, total in
                     let elapsed = (ContinuousClock.now - started).inSeconds * 1000
-                    continuation.yield(DiffusionProgress(
-                        progress: Float(done) / Float(max(total, 1)), currentStep: done, totalSteps: total, stage: .denoising,
-                        elapsedMs: elapsed, etaMs: done > 0 ? elapsed / Double(done) * Double(total - done) : nil
-                    ))
+                    continuation.yield(
+                        DiffusionProgress(
+                            progress: Float(done) / Float(max(total, 1)), currentStep: done, totalSteps: total, stage: .denoising,
+                            elapsedMs: elapsed, etaMs: done > 0 ? elapsed / Double(done) * Double(total - done) : nil
+                        ))
                 }
             }
         } onCancel: {
@@ -213,7 +231,10 @@ extension RunAnywhereRuntime {
     public nonisolated func defaultDiffusionModel() throws -> ModelInfo {
         let candidates = catalog.all().filter { $0.category == .imageGeneration && $0.isDownloaded }
         guard let model = candidates.first(where: { $0.id != SDKConstants.Models.diffusionFixtureID }) ?? candidates.first else {
-            throw SDKError(.modelNotDownloaded, "No image-generation model is downloaded: run `runanywhere models pull stable-diffusion-v1-5-q8-0`, or scripts/setup --tests for the fixture")
+            throw SDKError(
+                .modelNotDownloaded,
+                "No image-generation model is downloaded: run `runanywhere models pull stable-diffusion-v1-5-q8-0`, or scripts/setup --tests for the fixture"
+            )
         }
         return model
     }

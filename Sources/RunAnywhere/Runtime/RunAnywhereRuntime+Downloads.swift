@@ -43,7 +43,9 @@ extension RunAnywhereRuntime {
             }
             do {
                 if model.isDownloaded {
-                    report(DownloadProgress(modelId: id, bytesDownloaded: 0, totalBytes: nil, speed: nil, estimatedTimeRemaining: nil, state: .completed))
+                    report(
+                        DownloadProgress(
+                            modelId: id, bytesDownloaded: 0, totalBytes: nil, speed: nil, estimatedTimeRemaining: nil, state: .completed))
                 } else {
                     let downloaded = try await downloader.download(model, report: report)
                     if downloaded != model, !catalog.isBuiltIn(id) { try catalog.update(downloaded) }
@@ -52,7 +54,10 @@ extension RunAnywhereRuntime {
             } catch {
                 let failure = (error as? SDKError) ?? SDKError(.downloadFailed, "\(error)")
                 if !(error is CancellationError) {
-                    report(DownloadProgress(modelId: id, bytesDownloaded: 0, totalBytes: nil, speed: nil, estimatedTimeRemaining: nil, state: .failed(failure)))
+                    report(
+                        DownloadProgress(
+                            modelId: id, bytesDownloaded: 0, totalBytes: nil, speed: nil, estimatedTimeRemaining: nil,
+                            state: .failed(failure)))
                 }
                 continuation.finish(throwing: error)
             }
@@ -99,7 +104,9 @@ extension RunAnywhereRuntime {
     private func deleteUnloaded(_ id: String) throws {
         if isCurrent(id) { throw SDKError(.invalidInput, "Model '\(id)' is loaded; unload it first") }
         if let cached = cache[id] {
-            guard cached.uses == 0, cached.loading == nil else { throw SDKError(.invalidInput, "Model '\(id)' is in use; try again when its requests have finished") }
+            guard cached.uses == 0, cached.loading == nil else {
+                throw SDKError(.invalidInput, "Model '\(id)' is in use; try again when its requests have finished")
+            }
             unloadNow(id)
         }
         let folder = catalog.modelsDirectory.appendingPathComponent(id)
@@ -107,7 +114,8 @@ extension RunAnywhereRuntime {
         // A reference's folder is nested (hf.co/OWNER/REPO:QUANT): the folders it leaves empty go too.
         var parent = folder.deletingLastPathComponent()
         while parent.standardizedFileURL.path.count > catalog.modelsDirectory.standardizedFileURL.path.count,
-              (try? FileManager.default.contentsOfDirectory(atPath: parent.path))?.isEmpty == true {
+            (try? FileManager.default.contentsOfDirectory(atPath: parent.path))?.isEmpty == true
+        {
             try? FileManager.default.removeItem(at: parent)
             parent = parent.deletingLastPathComponent()
         }

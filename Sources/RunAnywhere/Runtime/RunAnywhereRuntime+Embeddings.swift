@@ -5,7 +5,8 @@ extension RunAnywhereRuntime {
     /// ``SDKConstants/Models/defaultEmbeddingModelID``, when nil): a result with one vector, as
     /// the list form below computes it.
     public func embed(
-        _ text: String, model: String? = nil, options: EmbeddingOptions = EmbeddingOptions(), loadOptions: ModelLoadOptions = ModelLoadOptions(),
+        _ text: String, model: String? = nil, options: EmbeddingOptions = EmbeddingOptions(),
+        loadOptions: ModelLoadOptions = ModelLoadOptions(),
         keepAlive: KeepAlive? = nil
     ) async throws -> EmbeddingResult {
         try await embed([text], model: model, options: options, loadOptions: loadOptions, keepAlive: keepAlive)
@@ -21,12 +22,15 @@ extension RunAnywhereRuntime {
     /// text and its token count) before any text is embedded, unless ``EmbeddingOptions/truncate``.
     /// Cancelling the calling task stops the engine (`CancellationError`).
     public func embed(
-        _ texts: [String], model: String? = nil, options: EmbeddingOptions = EmbeddingOptions(), loadOptions: ModelLoadOptions = ModelLoadOptions(),
+        _ texts: [String], model: String? = nil, options: EmbeddingOptions = EmbeddingOptions(),
+        loadOptions: ModelLoadOptions = ModelLoadOptions(),
         keepAlive: KeepAlive? = nil
     ) async throws -> EmbeddingResult {
         try options.validate()
         guard !texts.isEmpty else { throw SDKError(.emptyInput, "There are no texts to embed") }
-        if let index = texts.firstIndex(where: \.isEmpty) { throw SDKError(.emptyInput, "Text \(index) is empty; there is nothing to embed") }
+        if let index = texts.firstIndex(where: \.isEmpty) {
+            throw SDKError(.emptyInput, "Text \(index) is empty; there is nothing to embed")
+        }
         let info = try self.model(id: model ?? SDKConstants.Models.defaultEmbeddingModelID, category: .embedding)
         return try await againIfItsWorkerDied(info) {
             try await embedOnce(texts, model: info, options: options, loadOptions: loadOptions, keepAlive: keepAlive)
@@ -46,11 +50,16 @@ extension RunAnywhereRuntime {
         } onCancel: {
             cancellation.cancel()
         }
-        guard output.vectors.count == texts.count, output.tokenCounts.count == texts.count, output.vectors.allSatisfy({ $0.count == service.dimensions }) else {
-            throw SDKError(.generationFailed, "\(lease.framework.displayName) returned \(output.vectors.count) vectors for \(texts.count) texts of model '\(info.id)'")
+        guard output.vectors.count == texts.count, output.tokenCounts.count == texts.count,
+            output.vectors.allSatisfy({ $0.count == service.dimensions })
+        else {
+            throw SDKError(
+                .generationFailed,
+                "\(lease.framework.displayName) returned \(output.vectors.count) vectors for \(texts.count) texts of model '\(info.id)'")
         }
         return EmbeddingResult(
-            embeddings: options.normalize ? output.vectors.map(EmbeddingMath.l2Normalized) : output.vectors, tokenCounts: output.tokenCounts,
+            embeddings: options.normalize ? output.vectors.map(EmbeddingMath.l2Normalized) : output.vectors,
+            tokenCounts: output.tokenCounts,
             dimensions: service.dimensions, modelId: info.id, latencyMs: (ContinuousClock.now - started).inSeconds * 1000
         )
     }

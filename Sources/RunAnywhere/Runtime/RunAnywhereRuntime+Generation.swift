@@ -10,7 +10,11 @@ extension RunAnywhereRuntime {
     /// message, `context` the conversation so far. Cancelling the calling task stops the engine.
     public func generate(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
         let task = try start(try Self.turn(prompt), context: context, options: options) { _ in }
-        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     /// Starts generating an answer to `prompt`, streaming its text.
@@ -43,7 +47,8 @@ extension RunAnywhereRuntime {
         loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
     ) async throws -> GenerationEvents {
         let (events, task, plan) = try await generation(
-            turn: try Self.turn(prompt, images: images), context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive
+            turn: try Self.turn(prompt, images: images), context: context, options: options, model: model, loadOptions: loadOptions,
+            keepAlive: keepAlive
         ) { [$0] }
         return GenerationEvents(events: events, task: task, promptTokens: plan.inputTokens)
     }
@@ -51,10 +56,13 @@ extension RunAnywhereRuntime {
     /// Generates the assistant's next message in `context` (ending with the user's message, or
     /// with tool calls and their results) with the model `model`: its events, ending with `.completed`.
     public func generateEvents(
-        continuing context: Context, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
+        continuing context: Context, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions,
+        keepAlive: KeepAlive? = nil
     ) async throws -> GenerationEvents {
         let (history, turn) = try Self.split(context)
-        let (events, task, plan) = try await generation(turn: turn, context: history, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive) { [$0] }
+        let (events, task, plan) = try await generation(
+            turn: turn, context: history, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive
+        ) { [$0] }
         return GenerationEvents(events: events, task: task, promptTokens: plan.inputTokens)
     }
 
@@ -70,7 +78,8 @@ extension RunAnywhereRuntime {
     ) async throws -> LLMStreamingResult {
         let projection = LLMStreamingResult.Projection(thinkingPattern: try catalog.model(id: model).thinkingPattern ?? .defaultPattern)
         let (stream, task, _) = try await generation(
-            turn: try Self.turn(prompt, images: images), context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive,
+            turn: try Self.turn(prompt, images: images), context: context, options: options, model: model, loadOptions: loadOptions,
+            keepAlive: keepAlive,
             project: projection.project
         )
         return LLMStreamingResult(stream: stream, result: task)
@@ -81,12 +90,14 @@ extension RunAnywhereRuntime {
     /// calls and their results after it (``MessageRole/tool`` messages). Otherwise as
     /// ``generateStream(_:images:context:options:model:loadOptions:keepAlive:)``.
     public func generateStream(
-        continuing context: Context, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
+        continuing context: Context, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions,
+        keepAlive: KeepAlive? = nil
     ) async throws -> LLMStreamingResult {
         let (history, turn) = try Self.split(context)
         let projection = LLMStreamingResult.Projection(thinkingPattern: try catalog.model(id: model).thinkingPattern ?? .defaultPattern)
         let (stream, task, _) = try await generation(
-            turn: turn, context: history, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive, project: projection.project
+            turn: turn, context: history, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive,
+            project: projection.project
         )
         return LLMStreamingResult(stream: stream, result: task)
     }
@@ -94,13 +105,15 @@ extension RunAnywhereRuntime {
     /// Admits `turn` on the model `model` (loading it if needed) and starts generating; its
     /// events reach the stream through `project`. Also returns the prompt's plan.
     private func generation<Element: Sendable>(
-        turn: [Message], context: Context?, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?,
+        turn: [Message], context: Context?, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions,
+        keepAlive: KeepAlive?,
         project: @escaping @Sendable (GenerationEvent) -> [Element]
     ) async throws -> (stream: AsyncThrowingStream<Element, any Error>, task: Task<LLMGenerationResult, any Error>, plan: PromptPlan) {
         let model = try catalog.model(id: model)
         let options = options ?? LLMGenerationOptions()
         try options.validate()
-        let admitted = try await admit(turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
+        let admitted = try await admit(
+            turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
         let (stream, task) = try generation(project) { emit in track { try await self.drive(admitted, emit: emit) } }
         return (stream, task, admitted.pipeline.plan)
     }
@@ -110,7 +123,11 @@ extension RunAnywhereRuntime {
     public func generate(continuing context: Context, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
         let (history, turn) = try Self.split(context)
         let task = try start(turn, context: history, options: options) { _ in }
-        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     /// The generation `start` starts with an emitter of its events, as a stream of what
@@ -144,7 +161,8 @@ extension RunAnywhereRuntime {
         try options.validate()
         guard let current = current[.language] else { throw Self.noModelLoaded }
         return track {
-            let admitted = try await self.admit(turn, context: context, options: options, model: current.info, loadOptions: current.options, keepAlive: nil)
+            let admitted = try await self.admit(
+                turn, context: context, options: options, model: current.info, loadOptions: current.options, keepAlive: nil)
             return try await self.drive(admitted, emit: emit)
         }
     }
@@ -162,11 +180,19 @@ extension RunAnywhereRuntime {
         guard let userIndex = context.messages.lastIndex(where: { $0.role == .user }) else { throw bad("it has no user message") }
         let turn = Array(context.messages[userIndex...])
         for message in turn.dropFirst() where !(message.role == .tool || (message.role == .assistant && !message.toolCalls.isEmpty)) {
-            throw bad("after the last user message come only the assistant's tool calls and their results, not a \(message.role.rawValue) message\(message.role == .assistant ? " without tool calls" : "")")
+            throw bad(
+                "after the last user message come only the assistant's tool calls and their results, not a \(message.role.rawValue) message\(message.role == .assistant ? " without tool calls" : "")"
+            )
         }
-        if turn.count > 1, turn.last?.role != .tool { throw bad("the assistant's tool calls have no results yet (add a tool message for each call)") }
-        if let last = turn.last, last.role == .user, last.content.isEmpty, last.images.isEmpty { throw SDKError.llm(.emptyInput, "The prompt is empty") }
-        let history = Context(systemPrompt: context.systemPrompt, messages: Array(context.messages[..<userIndex]), maxMessages: context.maxMessages, metadata: context.metadata)
+        if turn.count > 1, turn.last?.role != .tool {
+            throw bad("the assistant's tool calls have no results yet (add a tool message for each call)")
+        }
+        if let last = turn.last, last.role == .user, last.content.isEmpty, last.images.isEmpty {
+            throw SDKError.llm(.emptyInput, "The prompt is empty")
+        }
+        let history = Context(
+            systemPrompt: context.systemPrompt, messages: Array(context.messages[..<userIndex]), maxMessages: context.maxMessages,
+            metadata: context.metadata)
         return (history, turn)
     }
 
@@ -191,7 +217,9 @@ extension RunAnywhereRuntime {
     /// template, fitted to its context window, with its length in tokens.
     public func preparePrompt(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) throws -> PromptPlan {
         guard let service = currentService, let model = current[.language]?.info else { throw Self.noModelLoaded }
-        return try Self.plan(try Self.turn(prompt), context: context, options: options ?? LLMGenerationOptions(), model: model, service: service).plan
+        return try Self.plan(
+            try Self.turn(prompt), context: context, options: options ?? LLMGenerationOptions(), model: model, service: service
+        ).plan
     }
 
     /// Token count of `text` for the current model.
@@ -218,23 +246,31 @@ extension RunAnywhereRuntime {
     /// anything of it: killed while idle, or just as the request came) costs the request
     /// nothing: the model is loaded again and the request handed to it, once.
     func admit(
-        _ turn: [Message], context: Context?, options: LLMGenerationOptions, model: ModelInfo, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
+        _ turn: [Message], context: Context?, options: LLMGenerationOptions, model: ModelInfo, loadOptions: ModelLoadOptions,
+        keepAlive: KeepAlive?
     ) async throws -> Admitted {
         do {
-            return try await admitOnce(turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
+            return try await admitOnce(
+                turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
         } catch let error as SDKError where error.code == .engineCrashed {
-            logger.info("Handing a request to a new engine process: the last one died before it took it", metadata: ["model": "\(model.id)", "error": "\(error.message)"])
-            return try await admitOnce(turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
+            logger.info(
+                "Handing a request to a new engine process: the last one died before it took it",
+                metadata: ["model": "\(model.id)", "error": "\(error.message)"])
+            return try await admitOnce(
+                turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
         }
     }
 
     private func admitOnce(
-        _ turn: [Message], context: Context?, options: LLMGenerationOptions, model: ModelInfo, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
+        _ turn: [Message], context: Context?, options: LLMGenerationOptions, model: ModelInfo, loadOptions: ModelLoadOptions,
+        keepAlive: KeepAlive?
     ) async throws -> Admitted {
         let start = ContinuousClock.now
         // An unsupported schema fails before the model loads.
         var grammar = try options.structuredOutput?.grammar()
-        if options.offersTools { _ = try ToolCallFormat.json.grammar(tools: options.tools, choice: options.toolChoice, parallel: true, thinking: nil) }
+        if options.offersTools {
+            _ = try ToolCallFormat.json.grammar(tools: options.tools, choice: options.toolChoice, parallel: true, thinking: nil)
+        }
         let lease = try await acquire(model, options: loadOptions, keepAlive: keepAlive)
         do {
             let loaded = try Self.images(newImages: turn.flatMap(\.images), context: context, service: lease.engine, model: model)
@@ -242,13 +278,17 @@ extension RunAnywhereRuntime {
             let prepared = try Self.plan(turn, loaded: loaded, context: context, options: options, model: lease.info, service: lease.engine)
             let plan = prepared.plan
             if let format = prepared.toolFormat, grammar == nil {
-                grammar = try format.grammar(tools: options.tools, choice: options.toolChoice, parallel: options.parallelToolCalls, thinking: thinking)
+                grammar = try format.grammar(
+                    tools: options.tools, choice: options.toolChoice, parallel: options.parallelToolCalls, thinking: thinking)
             }
             let shown = Array(loaded.suffix(plan.prompt.components(separatedBy: LLMEngineRequest.imageMarker).count - 1).map(\.image))
             if plan.droppedMessages > 0 {
-                logger.info("Dropped the oldest messages to fit the context window", metadata: [
-                    "event": "\(SDKConstants.Events.contextTrimmed)", "dropped": "\(plan.droppedMessages)", "inputTokens": "\(plan.inputTokens)",
-                ])
+                logger.info(
+                    "Dropped the oldest messages to fit the context window",
+                    metadata: [
+                        "event": "\(SDKConstants.Events.contextTrimmed)", "dropped": "\(plan.droppedMessages)",
+                        "inputTokens": "\(plan.inputTokens)",
+                    ])
             }
             let request = LLMEngineRequest(
                 prompt: plan.prompt, maxNewTokens: plan.maxNewTokens,
@@ -287,7 +327,8 @@ extension RunAnywhereRuntime {
 
     /// The prompt for `turn` (the new messages) after `context`, fitted to the context window.
     static func plan(
-        _ turn: [Message], loaded: [(image: LoadedImage, tokens: Int)] = [], context: Context?, options: LLMGenerationOptions, model: ModelInfo,
+        _ turn: [Message], loaded: [(image: LoadedImage, tokens: Int)] = [], context: Context?, options: LLMGenerationOptions,
+        model: ModelInfo,
         service: any LLMService
     ) throws -> PreparedPrompt {
         // A prompt's images count as the tokens each becomes; the last ones are those it shows.
@@ -300,13 +341,16 @@ extension RunAnywhereRuntime {
                 throw SDKError.llm(.invalidInput, "A conversation with tool calls needs the chat template (applyChatTemplate)")
             }
             let raw = String(repeating: LLMEngineRequest.imageMarker, count: message.images.count) + message.content
-            let plan = try ContextWindow.fit(rawPrompt: raw, contextLength: service.contextLength, maxTokens: options.maxTokens, countTokens: count)
+            let plan = try ContextWindow.fit(
+                rawPrompt: raw, contextLength: service.contextLength, maxTokens: options.maxTokens, countTokens: count)
             return PreparedPrompt(plan: plan, terminators: [], toolFormat: nil)
         }
         let history = context?.messages ?? []
         let format = ToolCallFormat.of(model, service: service)
         var systemText = options.systemPrompt ?? context?.systemPrompt ?? history.first { $0.role == .system }?.content
-        let instruction = options.offersTools ? format.instruction(tools: options.tools, choice: options.toolChoice) : options.structuredOutput?.instruction
+        let instruction =
+            options.offersTools
+            ? format.instruction(tools: options.tools, choice: options.toolChoice) : options.structuredOutput?.instruction
         if let instruction {
             systemText = [systemText, instruction].compactMap(\.self).joined(separator: "\n\n")
         }
@@ -345,7 +389,9 @@ extension RunAnywhereRuntime {
     ) throws -> [(image: LoadedImage, tokens: Int)] {
         guard service.readsImages else {
             guard newImages.isEmpty else {
-                throw SDKError.llm(.modelIncompatible, "Model '\(model.id)' does not read images: it is a text model, or its vision projector (mmproj) is missing")
+                throw SDKError.llm(
+                    .modelIncompatible,
+                    "Model '\(model.id)' does not read images: it is a text model, or its vision projector (mmproj) is missing")
             }
             return []
         }
@@ -359,9 +405,11 @@ extension RunAnywhereRuntime {
 extension Message {
     /// The message as a prompt template sees it: one image marker per image, then the text.
     var markingImages: Message {
-        images.isEmpty ? self : Message(
-            role: role, content: String(repeating: LLMEngineRequest.imageMarker, count: images.count) + content, metadata: metadata,
-            timestamp: timestamp, toolCalls: toolCalls, toolCallId: toolCallId
-        )
+        images.isEmpty
+            ? self
+            : Message(
+                role: role, content: String(repeating: LLMEngineRequest.imageMarker, count: images.count) + content, metadata: metadata,
+                timestamp: timestamp, toolCalls: toolCalls, toolCallId: toolCallId
+            )
     }
 }

@@ -51,15 +51,16 @@ enum LoadedEngine: Sendable {
 
     /// Why the engine can serve no more, for one whose worker process died (``EngineProcesses``).
     var failure: SDKError? {
-        let service: AnyObject = switch self {
-        case .language(let service): service
-        case .speechRecognition(let service): service
-        case .voiceActivity(let service): service
-        case .speechSynthesis(let service): service
-        case .imageGeneration(let service): service
-        case .embedding(let service): service
-        case .reranking(let service): service
-        }
+        let service: AnyObject =
+            switch self {
+            case .language(let service): service
+            case .speechRecognition(let service): service
+            case .voiceActivity(let service): service
+            case .speechSynthesis(let service): service
+            case .imageGeneration(let service): service
+            case .embedding(let service): service
+            case .reranking(let service): service
+            }
         return (service as? any RemoteEngine)?.worker.failure
     }
 
@@ -166,13 +167,16 @@ extension RunAnywhereRuntime {
     public func loadedModels() -> [LoadedModelStatus] {
         let cached = cache.values.map { entry in
             LoadedModelStatus(
-                modelId: entry.info.id, state: entry.state, memoryBytes: entry.memory, deviceMemoryBytes: entry.deviceMemory, activeRequests: entry.uses,
+                modelId: entry.info.id, state: entry.state, memoryBytes: entry.memory, deviceMemoryBytes: entry.deviceMemory,
+                activeRequests: entry.uses,
                 queuedRequests: entry.service?.queuedGenerations ?? 0,
                 keepAliveSeconds: entry.keepAlive.seconds, expiresAt: entry.expiresAt, error: nil
             )
         }
         let failed = failedLoads.filter { cache[$0.key] == nil }.map {
-            LoadedModelStatus(modelId: $0.key, state: .failed, memoryBytes: 0, deviceMemoryBytes: 0, activeRequests: 0, queuedRequests: 0, keepAliveSeconds: nil, expiresAt: nil, error: $0.value)
+            LoadedModelStatus(
+                modelId: $0.key, state: .failed, memoryBytes: 0, deviceMemoryBytes: 0, activeRequests: 0, queuedRequests: 0,
+                keepAliveSeconds: nil, expiresAt: nil, error: $0.value)
         }
         return (cached + failed).sorted { $0.modelId < $1.modelId }
     }
@@ -222,7 +226,8 @@ extension RunAnywhereRuntime {
         let lease = try await acquire(model, as: kind, options: options, keepAlive: keepAlive, diffusion: diffusion)
         guard let service = take(lease.engine) else {
             release(lease)
-            throw SDKError(.modelIncompatible, "Model '\(model.id)' is loaded as \(lease.engine.kind.description), not as \(kind.description)")
+            throw SDKError(
+                .modelIncompatible, "Model '\(model.id)' is loaded as \(lease.engine.kind.description), not as \(kind.description)")
         }
         return ModelLease(info: lease.info, framework: lease.framework, engine: service)
     }
@@ -261,13 +266,16 @@ extension RunAnywhereRuntime {
                     if entry.uses > 0 {
                         await withCheckedContinuation { cache[model.id]?.idleWaiters.append($0) }
                     } else {
-                        logger.info("Loading a model again after its engine process died", metadata: ["model": "\(model.id)", "error": "\(failure.message)"])
+                        logger.info(
+                            "Loading a model again after its engine process died",
+                            metadata: ["model": "\(model.id)", "error": "\(failure.message)"])
                         unloadNow(model.id)
                     }
                     continue
                 }
                 guard entry.kind == kind else {
-                    throw SDKError(.modelIncompatible, "Model '\(model.id)' is loaded as \(entry.kind.description), not as \(kind.description)")
+                    throw SDKError(
+                        .modelIncompatible, "Model '\(model.id)' is loaded as \(entry.kind.description), not as \(kind.description)")
                 }
                 if kind == .imageGeneration, entry.info.localPath != model.localPath || entry.diffusionConfiguration != diffusion {
                     await unloadModel(id: model.id)  // loaded otherwise: once idle, reload
@@ -291,7 +299,10 @@ extension RunAnywhereRuntime {
         guard var entry = cache[id] else { return }
         entry.uses -= 1
         entry.lastUsed = .now
-        guard entry.uses == 0 else { return cache[id] = entry }
+        guard entry.uses == 0 else {
+            cache[id] = entry
+            return
+        }
         let waiters = entry.idleWaiters
         entry.idleWaiters = []
         cache[id] = entry
@@ -304,7 +315,9 @@ extension RunAnywhereRuntime {
     /// unload in progress) has freed its memory, as ollama waits for a runner to exit.
     /// ``settle(_:_:_:)`` records the outcome. A failure is remembered for ``loadedModels()``
     /// until a load succeeds.
-    private func load(_ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, keepAlive: KeepAlive, diffusion: DiffusionConfiguration?) async throws {
+    private func load(
+        _ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, keepAlive: KeepAlive, diffusion: DiffusionConfiguration?
+    ) async throws {
         let loading: Task<LoadedEngine, any Error>
         do {
             let (adapter, memory, deviceMemory) = try adapter(for: model, options: options)
@@ -321,11 +334,14 @@ extension RunAnywhereRuntime {
                     try await probe.check(file, framework: adapter.framework, modelID: model.id, modelsDirectory: models)
                 }
                 let started = ContinuousClock.now
-                let engine = if let processes {
-                    try await processes.load(model, as: kind, framework: adapter.framework, options: options, diffusion: diffusion, logger: logger)
-                } else {
-                    try await adapter.loadEngine(model, as: kind, options: options, diffusion: diffusion ?? DiffusionConfiguration(), logger: logger)
-                }
+                let engine =
+                    if let processes {
+                        try await processes.load(
+                            model, as: kind, framework: adapter.framework, options: options, diffusion: diffusion, logger: logger)
+                    } else {
+                        try await adapter.loadEngine(
+                            model, as: kind, options: options, diffusion: diffusion ?? DiffusionConfiguration(), logger: logger)
+                    }
                 var metadata: Logger.Metadata = [
                     "event": "\(SDKConstants.Events.modelLoaded)", "model": "\(model.id)", "framework": "\(adapter.framework.displayName)",
                     "kind": "\(kind.rawValue)", "seconds": "\((ContinuousClock.now - started).inSeconds)",
@@ -354,7 +370,10 @@ extension RunAnywhereRuntime {
     /// Records the outcome of the load `loading` of model `id`, once, whichever of the requests
     /// waiting for it resumes first; rethrows its error.
     private func settle(_ id: String, _ loading: Task<LoadedEngine, any Error>, _ result: Result<LoadedEngine, any Error>) throws {
-        guard cache[id]?.loading == loading else { return _ = try result.get() }
+        guard cache[id]?.loading == loading else {
+            _ = try result.get()
+            return
+        }
         switch result {
         case .success(let engine):
             cache[id]?.engine = engine
@@ -388,7 +407,10 @@ extension RunAnywhereRuntime {
             held = held.saturatingSubtract(entry.memory)
         }
         if let model, held.saturatingAdd(memory) > memoryBudget {
-            throw SDKError(.insufficientMemory, "Model '\(model)' needs about \(memory >> 20) MiB; the model memory budget is \(memoryBudget >> 20) MiB and models in use hold \(held >> 20) MiB")
+            throw SDKError(
+                .insufficientMemory,
+                "Model '\(model)' needs about \(memory >> 20) MiB; the model memory budget is \(memoryBudget >> 20) MiB and models in use hold \(held >> 20) MiB"
+            )
         }
     }
 
@@ -396,7 +418,10 @@ extension RunAnywhereRuntime {
     private func startKeepAlive(_ id: String) {
         guard var entry = cache[id] else { return }
         entry.stopKeepAliveTimer()
-        guard case .duration(let duration) = entry.keepAlive else { return cache[id] = entry }
+        guard case .duration(let duration) = entry.keepAlive else {
+            cache[id] = entry
+            return
+        }
         guard duration > .zero else {
             cache[id] = entry
             return unloadNow(id)
@@ -426,11 +451,14 @@ extension RunAnywhereRuntime {
         let engine = entry.engine
         let previous = unloading[id]?.task
         let token = UUID()
-        unloading[id] = (token, Task { [weak self] in
-            await previous?.value
-            await engine?.unload()
-            await self?.unloaded(id, token: token)
-        })
+        unloading[id] = (
+            token,
+            Task { [weak self] in
+                await previous?.value
+                await engine?.unload()
+                await self?.unloaded(id, token: token)
+            }
+        )
     }
 
     /// Records that the engine of model `id` has freed its memory (the unload `token` started).

@@ -16,14 +16,15 @@ extension RunAnywhereRuntime {
     public nonisolated func model(id: String, category: ModelCategory) throws -> ModelInfo {
         let model = try catalog.model(id: id)
         guard model.category == category else {
-            let wanted = switch category {
-            case .speechRecognition: "speech recognition"
-            case .speechSynthesis: "a text-to-speech voice"
-            case .imageGeneration: "an image-generation model"
-            case .embedding: "an embedding model"
-            case .reranking: "a reranker"
-            default: "a \(category.rawValue) model"
-            }
+            let wanted =
+                switch category {
+                case .speechRecognition: "speech recognition"
+                case .speechSynthesis: "a text-to-speech voice"
+                case .imageGeneration: "an image-generation model"
+                case .embedding: "an embedding model"
+                case .reranking: "a reranker"
+                default: "a \(category.rawValue) model"
+                }
             throw SDKError(.modelIncompatible, "Model '\(id)' is \(model.category.aModel), not \(wanted)")
         }
         return model
@@ -80,7 +81,9 @@ extension RunAnywhereRuntime {
         defer { try? FileManager.default.removeItem(at: staging) }
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
-            for file in plan.files { try FileManager.default.copyItem(at: file, to: staging.appendingPathComponent(file.lastPathComponent)) }
+            for file in plan.files {
+                try FileManager.default.copyItem(at: file, to: staging.appendingPathComponent(file.lastPathComponent))
+            }
         } catch {
             throw SDKError.writeFailed("Cannot copy \(source.path) into \(catalog.modelsDirectory.path)", error)
         }

@@ -5,7 +5,8 @@ extension RunAnywhereRuntime {
     /// fitted to its context window, and its length in tokens (each image counted as the tokens
     /// it becomes). The model is loaded as generation loads it; nothing is generated.
     public func preparePrompt(
-        continuing context: Context, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
+        continuing context: Context, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions,
+        keepAlive: KeepAlive? = nil
     ) async throws -> PromptPlan {
         let (history, turn) = try Self.split(context)
         let options = options ?? LLMGenerationOptions()

@@ -32,12 +32,14 @@ extension RunAnywhereRuntime {
         }
         var problems: [ModelSourceProblem] = []
         if model.category != category {
-            problems.append(ModelSourceProblem(.framework, .modelIncompatible, "\(reference) is \(model.category.aModel), not \(category.aModel)"))
+            problems.append(
+                ModelSourceProblem(.framework, .modelIncompatible, "\(reference) is \(model.category.aModel), not \(category.aModel)"))
         }
         if catalog.contains(id: model.id) {
             problems.append(ModelSourceProblem(.id, .modelAlreadyExists, "A model with id '\(model.id)' already exists"))
         }
-        return ModelSourceCheck(detectedFormat: model.format, framework: model.framework, problems: problems, model: problems.isEmpty ? model : nil)
+        return ModelSourceCheck(
+            detectedFormat: model.format, framework: model.framework, problems: problems, model: problems.isEmpty ? model : nil)
     }
 
     /// The model `reference` names, registered (not downloaded): the catalog's entry when its id
@@ -57,7 +59,8 @@ extension RunAnywhereRuntime {
     private nonisolated func provider(for reference: String) throws -> any ModelProvider {
         guard let provider = providers.provider(for: reference) else {
             let names = providers.all.map(\.name).joined(separator: ", ")
-            throw SDKError(.invalidInput, "'\(reference)' is not a reference any model provider handles (\(names)); use e.g. hf.co/OWNER/REPO:QUANT")
+            throw SDKError(
+                .invalidInput, "'\(reference)' is not a reference any model provider handles (\(names)); use e.g. hf.co/OWNER/REPO:QUANT")
         }
         return provider
     }

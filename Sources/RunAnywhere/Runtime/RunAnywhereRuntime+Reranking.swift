@@ -22,15 +22,19 @@ extension RunAnywhereRuntime {
         guard documents.count <= RerankOptions.maxDocuments else {
             throw SDKError(.invalidInput, "There are \(documents.count) documents; one request ranks at most \(RerankOptions.maxDocuments)")
         }
-        if let index = documents.firstIndex(where: \.isEmpty) { throw SDKError(.emptyInput, "Document \(index) is empty; there is nothing to rank") }
+        if let index = documents.firstIndex(where: \.isEmpty) {
+            throw SDKError(.emptyInput, "Document \(index) is empty; there is nothing to rank")
+        }
         let info = try model.map { try self.model(id: $0, category: .reranking) } ?? defaultReranker()
         return try await againIfItsWorkerDied(info) {
-            try await rerankOnce(query: query, documents: documents, model: info, options: options, loadOptions: loadOptions, keepAlive: keepAlive)
+            try await rerankOnce(
+                query: query, documents: documents, model: info, options: options, loadOptions: loadOptions, keepAlive: keepAlive)
         }
     }
 
     private func rerankOnce(
-        query: String, documents: [String], model info: ModelInfo, options: RerankOptions, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
+        query: String, documents: [String], model info: ModelInfo, options: RerankOptions, loadOptions: ModelLoadOptions,
+        keepAlive: KeepAlive?
     ) async throws -> RerankResult {
         let lease = try await acquire(info, as: .reranking, options: loadOptions, keepAlive: keepAlive, taking: \.reranking)
         defer { release(lease) }
@@ -43,9 +47,14 @@ extension RunAnywhereRuntime {
             cancellation.cancel()
         }
         guard output.scores.count == documents.count, output.tokenCounts.count == documents.count else {
-            throw SDKError(.generationFailed, "\(lease.framework.displayName) returned \(output.scores.count) scores for \(documents.count) documents of model '\(info.id)'")
+            throw SDKError(
+                .generationFailed,
+                "\(lease.framework.displayName) returned \(output.scores.count) scores for \(documents.count) documents of model '\(info.id)'"
+            )
         }
-        let items = documents.indices.map { RerankResult.Item(index: $0, score: Double(output.scores[$0]), document: documents[$0], tokens: output.tokenCounts[$0]) }
+        let items = documents.indices.map {
+            RerankResult.Item(index: $0, score: Double(output.scores[$0]), document: documents[$0], tokens: output.tokenCounts[$0])
+        }
         // A stable order: equal scores keep the order the documents were given in.
         let ranked = items.sorted { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
         return RerankResult(
@@ -58,7 +67,9 @@ extension RunAnywhereRuntime {
     /// ``ErrorCode/modelNotDownloaded`` when there is none.
     public nonisolated func defaultReranker() throws -> ModelInfo {
         guard let model = catalog.all().first(where: { $0.category == .reranking && $0.isDownloaded }) else {
-            throw SDKError(.modelNotDownloaded, "No reranker is downloaded: run `runanywhere models pull \(SDKConstants.Models.suggestedRerankerID)`, or name one")
+            throw SDKError(
+                .modelNotDownloaded,
+                "No reranker is downloaded: run `runanywhere models pull \(SDKConstants.Models.suggestedRerankerID)`, or name one")
         }
         return model
     }

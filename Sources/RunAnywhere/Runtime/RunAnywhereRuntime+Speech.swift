@@ -32,10 +32,11 @@ extension RunAnywhereRuntime {
     /// `options.sampleRate`, or an audio file (``AudioFormat/wav``: WAV of any common rate and
     /// channel count, or any format the registered ``AudioFileDecoder`` reads).
     public func transcribeWithOptions(_ audioData: Data, options: STTOptions) async throws -> STTOutput {
-        let audio = switch options.audioFormat {
-        case .pcm: try AudioSamples(pcm16: audioData, sampleRate: options.sampleRate)
-        case .wav: try await decodeAudio(audioData, name: "The audio")
-        }
+        let audio =
+            switch options.audioFormat {
+            case .pcm: try AudioSamples(pcm16: audioData, sampleRate: options.sampleRate)
+            case .wav: try await decodeAudio(audioData, name: "The audio")
+            }
         return try await transcribe(audio, options: options)
     }
 
@@ -70,8 +71,10 @@ extension RunAnywhereRuntime {
 
     /// Transcribes audio with the speech-to-text model `modelId`, loading it into the model cache
     /// first if needed; the model is lent to the transcription until it ends.
-    public func transcribe(_ audio: AudioSamples, model modelId: String, options: STTOptions = STTOptions(),
-                           loadOptions: ModelLoadOptions = ModelLoadOptions()) async throws -> STTOutput {
+    public func transcribe(
+        _ audio: AudioSamples, model modelId: String, options: STTOptions = STTOptions(),
+        loadOptions: ModelLoadOptions = ModelLoadOptions()
+    ) async throws -> STTOutput {
         let model = try self.model(id: modelId, category: .speechRecognition)
         try checkSpeech(audio, options: options)
         return try await againIfItsWorkerDied(model) {
@@ -93,7 +96,8 @@ extension RunAnywhereRuntime {
 
     /// Runs one transcription on an engine thread and publishes it; the caller holds ``sttLock``
     /// and the model's lease.
-    private func transcribe(_ audio: AudioSamples, model: ModelInfo, service: any STTService, options: STTOptions) async throws -> STTOutput {
+    private func transcribe(_ audio: AudioSamples, model: ModelInfo, service: any STTService, options: STTOptions) async throws -> STTOutput
+    {
         let input = audio.resampled(to: 16_000)
         let started = ContinuousClock.now
         let cancellation = CancellationFlag()
@@ -108,8 +112,9 @@ extension RunAnywhereRuntime {
         let confidence = segments.isEmpty ? 0 : segments.map(\.confidence).reduce(0, +) / Float(segments.count)
         let output = STTOutput(
             text: text, confidence: confidence, segments: segments, detectedLanguage: language,
-            metadata: TranscriptionMetadata(modelId: model.id, processingTime: seconds, audioLength: audio.duration,
-                                            realTimeFactor: audio.duration > 0 ? seconds / audio.duration : 0)
+            metadata: TranscriptionMetadata(
+                modelId: model.id, processingTime: seconds, audioLength: audio.duration,
+                realTimeFactor: audio.duration > 0 ? seconds / audio.duration : 0)
         )
         events.publish(.transcriptionCompleted(output.metadata))
         return output

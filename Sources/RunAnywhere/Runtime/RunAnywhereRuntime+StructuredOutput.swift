@@ -24,7 +24,9 @@ extension RunAnywhereRuntime {
     }
 
     /// Generates a `T` (constrained to ``Generatable/jsonSchema``) with the current model.
-    public func generateStructured<T: Generatable>(_ type: T.Type, prompt: String, options: LLMGenerationOptions? = nil) async throws -> StructuredOutputResult<T> {
+    public func generateStructured<T: Generatable>(_ type: T.Type, prompt: String, options: LLMGenerationOptions? = nil) async throws
+        -> StructuredOutputResult<T>
+    {
         try await generateStructured(T.jsonSchema, as: type, prompt: prompt, options: options)
     }
 
@@ -32,7 +34,10 @@ extension RunAnywhereRuntime {
     static func decode<T: Decodable>(_ type: T.Type, from result: LLMGenerationResult, maxTokens: Int) throws -> T {
         switch result.stopReason {
         case .length:
-            throw SDKError.llm(.generationFailed, "The model used all \(maxTokens) tokens before its JSON was complete; raise maxTokens (it wrote: \(result.text.prefix(200)))")
+            throw SDKError.llm(
+                .generationFailed,
+                "The model used all \(maxTokens) tokens before its JSON was complete; raise maxTokens (it wrote: \(result.text.prefix(200)))"
+            )
         case .cancelled:
             throw CancellationError()
         default:
@@ -41,7 +46,8 @@ extension RunAnywhereRuntime {
         do {
             return try JSONDecoder().decode(T.self, from: Data(result.text.utf8))
         } catch {
-            throw SDKError.llm(.generationFailed, "The model's JSON does not decode as \(T.self): \(error) (it wrote: \(result.text.prefix(200)))")
+            throw SDKError.llm(
+                .generationFailed, "The model's JSON does not decode as \(T.self): \(error) (it wrote: \(result.text.prefix(200)))")
         }
     }
 }

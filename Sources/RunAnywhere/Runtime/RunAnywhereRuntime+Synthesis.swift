@@ -56,7 +56,9 @@ extension RunAnywhereRuntime {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw SDKError(.emptyInput, "There is no text to speak") }
         guard trimmed.count <= Self.maxSynthesisCharacters else {
-            throw SDKError(.invalidInput, "The text has \(trimmed.count) characters; one call speaks at most \(Self.maxSynthesisCharacters). Split it into parts")
+            throw SDKError(
+                .invalidInput,
+                "The text has \(trimmed.count) characters; one call speaks at most \(Self.maxSynthesisCharacters). Split it into parts")
         }
         return trimmed
     }

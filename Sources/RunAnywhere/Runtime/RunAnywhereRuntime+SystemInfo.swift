@@ -50,9 +50,12 @@ extension RunAnywhereRuntime {
             sdkVersion: RunAnywhere.version, hostname: ProcessInfo.processInfo.hostName,
             hardware: frameworks.hardwareDetector.profile(accelerators: accelerators), accelerators: accelerators,
             frameworks: statuses, modalities: FrameworkAdapterRegistry.modalityStatuses(of: statuses),
-            categories: ModelCategory.allCases.map { CategoryInfo(
-                category: $0, displayName: $0.displayName, modality: FrameworkModality(category: $0), supportsThinking: $0.supportsThinking
-            ) },
+            categories: ModelCategory.allCases.map {
+                CategoryInfo(
+                    category: $0, displayName: $0.displayName, modality: FrameworkModality(category: $0),
+                    supportsThinking: $0.supportsThinking
+                )
+            },
             modelsDirectory: configuration.modelsDirectory.path, dataDirectory: configuration.dataDirectory.path,
             defaultModel: defaultModel.id, defaultModelInstalled: defaultModel.isDownloaded
         )

@@ -37,7 +37,8 @@ extension RunAnywhereRuntime {
         guard result.stopReason == .length, result.toolCalls.isEmpty, options.offersTools else { return result }
         // A call's markup is never text: an empty answer cut by the limit was an unfinished call.
         if options.toolChoice != .auto || result.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            throw SDKError.llm(.generationFailed, "The model used all \(options.maxTokens) tokens before its tool call was complete; raise maxTokens")
+            throw SDKError.llm(
+                .generationFailed, "The model used all \(options.maxTokens) tokens before its tool call was complete; raise maxTokens")
         }
         return result
     }

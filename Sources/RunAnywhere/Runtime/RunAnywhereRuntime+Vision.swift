@@ -8,9 +8,11 @@ extension RunAnywhereRuntime {
     public func loadVLMModel(_ model: ModelInfo, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try catalog.model(id: model.id)
         guard model.projectorFile != nil else {
-            throw SDKError(.modelIncompatible, model.isDownloaded
-                ? "Model '\(model.id)' has no vision projector: its folder needs an mmproj GGUF beside the language model"
-                : "Model '\(model.id)' is not downloaded (run `runanywhere models pull \(model.id)`)")
+            throw SDKError(
+                .modelIncompatible,
+                model.isDownloaded
+                    ? "Model '\(model.id)' has no vision projector: its folder needs an mmproj GGUF beside the language model"
+                    : "Model '\(model.id)' is not downloaded (run `runanywhere models pull \(model.id)`)")
         }
         await dropCurrent(.vision, keeping: model.id)
         release(try await acquire(model, options: options, keepAlive: .forever))
@@ -35,7 +37,9 @@ extension RunAnywhereRuntime {
         return try await withTaskCancellationHandler {
             for try await _ in streaming.stream {}  // read to its end: a stream dropped unread cancels the generation
             return try await streaming.result.value
-        } onCancel: { streaming.result.cancel() }
+        } onCancel: {
+            streaming.result.cancel()
+        }
     }
 
     /// The spec's form: at most `maxTokens` tokens at `temperature`.
@@ -45,19 +49,26 @@ extension RunAnywhereRuntime {
 
     /// Starts describing `image`, streaming the answer. Returns once the engine has taken the
     /// request, so that a bad image, no loaded model or a full queue throw here.
-    public func processImageStream(_ image: VLMImage, prompt: String, options: LLMGenerationOptions? = nil) async throws -> VLMStreamingResult {
+    public func processImageStream(_ image: VLMImage, prompt: String, options: LLMGenerationOptions? = nil) async throws
+        -> VLMStreamingResult
+    {
         guard let current = current[.vision] else {
             throw SDKError.llm(.notInitialized, "No vision-language model is loaded; call loadVLMModel(_:) first")
         }
         let options = options ?? LLMGenerationOptions()
         try options.validate()
         let admitted = try await admit(
-            try Self.turn(prompt, images: [image]), context: nil, options: options, model: current.info, loadOptions: current.options, keepAlive: nil
+            try Self.turn(prompt, images: [image]), context: nil, options: options, model: current.info, loadOptions: current.options,
+            keepAlive: nil
         )
         let projection = LLMStreamingResult.Projection(thinkingPattern: admitted.lease.info.thinkingPattern ?? .defaultPattern)
         let text = try generation(projection.project) { emit in track { try await self.drive(admitted, emit: emit) } }
         let result = Task {
-            try await withTaskCancellationHandler { VLMResult(try await text.task.value) } onCancel: { text.task.cancel() }
+            try await withTaskCancellationHandler {
+                VLMResult(try await text.task.value)
+            } onCancel: {
+                text.task.cancel()
+            }
         }
         return VLMStreamingResult(stream: text.stream, result: result)
     }
@@ -69,7 +80,10 @@ extension RunAnywhereRuntime {
     public nonisolated func defaultVisionModel() throws -> ModelInfo {
         let candidates = catalog.all().filter { $0.category == .multimodal && $0.projectorFile != nil }
         guard let model = candidates.first(where: { $0.id != SDKConstants.Models.visionFixtureID }) ?? candidates.first else {
-            throw SDKError(.modelNotDownloaded, "No vision-language model is downloaded: run `runanywhere models pull smolvlm-256m-instruct`, or scripts/setup --tests for the fixture")
+            throw SDKError(
+                .modelNotDownloaded,
+                "No vision-language model is downloaded: run `runanywhere models pull smolvlm-256m-instruct`, or scripts/setup --tests for the fixture"
+            )
         }
         return model
     }

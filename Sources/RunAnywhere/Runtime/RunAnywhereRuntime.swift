@@ -94,18 +94,25 @@ public actor RunAnywhereRuntime {
     ) throws -> (adapter: any FrameworkAdapter, memory: Int64, deviceMemory: Int64) {
         try options.validate()
         guard let path = model.primaryFile else {
-            let installedBySetup = [SDKConstants.Models.defaultModelID, SDKConstants.Models.defaultVoiceID, SDKConstants.Models.voiceActivityModelID]
+            let installedBySetup = [
+                SDKConstants.Models.defaultModelID, SDKConstants.Models.defaultVoiceID, SDKConstants.Models.voiceActivityModelID,
+            ]
             let remedy = installedBySetup.contains(model.id) ? "; \(EngineInstallation.command) installs it with the engines" : ""
-            throw SDKError(.modelNotDownloaded, "Model '\(model.id)' is not downloaded (expected at \(model.localPath?.path ?? "no path"))\(remedy)")
+            throw SDKError(
+                .modelNotDownloaded, "Model '\(model.id)' is not downloaded (expected at \(model.localPath?.path ?? "no path"))\(remedy)")
         }
         if model.format == .gguf { _ = try GGUFReader.read(path) }
         let available = frameworks.hardwareDetector.availableMemory()
         guard let adapter = frameworks.bestAdapter(for: model, availableMemory: available) else {
-            throw SDKError(.frameworkNotAvailable, "No available engine can run '\(model.id)' (\(model.framework.displayName), \(model.format.rawValue)): \(unavailableReason(for: model))")
+            throw SDKError(
+                .frameworkNotAvailable,
+                "No available engine can run '\(model.id)' (\(model.framework.displayName), \(model.format.rawValue)): \(unavailableReason(for: model))"
+            )
         }
         let (needed, device) = adapter.estimateMemorySplit(for: model, options: options)
         if available > 0, needed > available {
-            throw SDKError(.insufficientMemory, "Model '\(model.id)' needs about \(needed >> 20) MiB but only \(available >> 20) MiB is available")
+            throw SDKError(
+                .insufficientMemory, "Model '\(model.id)' needs about \(needed >> 20) MiB but only \(available >> 20) MiB is available")
         }
         return (adapter, needed, device)
     }

@@ -25,7 +25,9 @@ public struct RuntimeConfiguration: Sendable {
     package var engineProcesses: EngineProcesses?
 
     /// Creates a configuration.
-    public init(modelsDirectory: URL, dataDirectory: URL, logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    public init(
+        modelsDirectory: URL, dataDirectory: URL, logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
         self.modelsDirectory = modelsDirectory
         self.dataDirectory = dataDirectory
         self.logger = logger
@@ -33,8 +35,11 @@ public struct RuntimeConfiguration: Sendable {
 
     /// The standard locations: models in `$RUNANYWHERE_HOME/models`, where scripts/setup installs
     /// them (`RUNANYWHERE_HOME` defaults to `~/.cache/runanywhere`), and app data in ``dataDirectory(environment:)``.
-    public static func standard(logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })) -> RuntimeConfiguration {
-        RuntimeConfiguration(modelsDirectory: homeDirectory().appendingPathComponent("models"), dataDirectory: dataDirectory(), logger: logger)
+    public static func standard(logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() }))
+        -> RuntimeConfiguration
+    {
+        RuntimeConfiguration(
+            modelsDirectory: homeDirectory().appendingPathComponent("models"), dataDirectory: dataDirectory(), logger: logger)
     }
 
     /// `$RUNANYWHERE_DATA`, else `$XDG_DATA_HOME/runanywhere`, else `~/.local/share/runanywhere`.

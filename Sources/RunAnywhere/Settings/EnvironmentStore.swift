@@ -79,7 +79,9 @@ public struct EnvironmentStore: Sendable {
         selection.selected = environment
         if apiKey != nil { try write(keys, to: credentialsURL, permissions: 0o600) }
         try write(selection, to: environmentURL, permissions: nil)
-        logger.info("Environment selected", metadata: ["event": "\(SDKConstants.Events.environmentChanged)", "environment": "\(environment.rawValue)"])
+        logger.info(
+            "Environment selected",
+            metadata: ["event": "\(SDKConstants.Events.environmentChanged)", "environment": "\(environment.rawValue)"])
         return try statuses().first { $0.environment == environment }!
     }
 
@@ -101,7 +103,8 @@ public struct EnvironmentStore: Sendable {
             return try JSONDecoder.runAnywhere.decode(Selection.self, from: data)
         } catch {
             guard replacingUnreadable else {
-                throw SDKError(.invalidConfiguration, "\(environmentURL.path) is unreadable; fix it or run `runanywhere env use development`")
+                throw SDKError(
+                    .invalidConfiguration, "\(environmentURL.path) is unreadable; fix it or run `runanywhere env use development`")
             }
             try moveAside(environmentURL)
             return Selection()
@@ -112,13 +115,16 @@ public struct EnvironmentStore: Sendable {
         guard let data = FileManager.default.contents(atPath: credentialsURL.path) else { return [:] }
         if let mode = try? FileManager.default.attributesOfItem(atPath: credentialsURL.path)[.posixPermissions] as? Int, mode & 0o077 != 0 {
             chmod(credentialsURL.path, 0o600)
-            logger.warning("The credentials file was readable by others; its mode is now 0600", metadata: ["file": "\(credentialsURL.path)"])
+            logger.warning(
+                "The credentials file was readable by others; its mode is now 0600", metadata: ["file": "\(credentialsURL.path)"])
         }
         do {
             return try JSONDecoder.runAnywhere.decode([String: String].self, from: data)
         } catch {
             guard replacingUnreadable else {
-                throw SDKError(.invalidConfiguration, "\(credentialsURL.path) is unreadable; store the keys again with `runanywhere env use ENV --api-key-stdin`")
+                throw SDKError(
+                    .invalidConfiguration,
+                    "\(credentialsURL.path) is unreadable; store the keys again with `runanywhere env use ENV --api-key-stdin`")
             }
             try moveAside(credentialsURL)
             return [:]
@@ -127,9 +133,11 @@ public struct EnvironmentStore: Sendable {
 
     private func moveAside(_ url: URL) throws {
         let aside = try AtomicFile.moveAside(url)
-        logger.warning("An unreadable environment file was moved aside", metadata: [
-            "event": "\(SDKConstants.Events.fileMovedAside)", "file": "\(url.path)", "movedTo": "\(aside.path)",
-        ])
+        logger.warning(
+            "An unreadable environment file was moved aside",
+            metadata: [
+                "event": "\(SDKConstants.Events.fileMovedAside)", "file": "\(url.path)", "movedTo": "\(aside.path)",
+            ])
     }
 
     private func write<T: Encodable>(_ value: T, to url: URL, permissions: Int?) throws {

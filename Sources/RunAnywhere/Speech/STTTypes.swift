@@ -110,7 +110,9 @@ public struct STTOutput: Codable, Sendable, Equatable {
 /// A speech-to-text model an engine has loaded.
 public protocol STTService: AnyObject, Sendable {
     /// Transcribes 16 kHz mono samples; blocking. Stops early once `cancellation` is raised.
-    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (segments: [TranscriptionSegment], language: String?)
+    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (
+        segments: [TranscriptionSegment], language: String?
+    )
 
     /// Frees the model's memory, returning once it is freed (after its running work has ended
     /// as cancelled); the runtime calls it when it unloads the model, and uses the model no

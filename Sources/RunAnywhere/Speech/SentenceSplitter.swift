@@ -47,4 +47,3 @@ enum SentenceSplitter {
         return pieces
     }
 }
-

@@ -21,8 +21,10 @@ public struct TTSOptions: Codable, Sendable, Equatable {
     public var useSSML: Bool
 
     /// Creates speech options.
-    public init(voice: String? = nil, language: String = "en-US", rate: Float = 1, pitch: Float = 1, volume: Float = 1,
-                audioFormat: AudioFormat = .pcm, sampleRate: Int = 0, useSSML: Bool = false) {
+    public init(
+        voice: String? = nil, language: String = "en-US", rate: Float = 1, pitch: Float = 1, volume: Float = 1,
+        audioFormat: AudioFormat = .pcm, sampleRate: Int = 0, useSSML: Bool = false
+    ) {
         self.voice = voice
         self.language = language
         self.rate = rate
@@ -39,7 +41,9 @@ public struct TTSOptions: Codable, Sendable, Equatable {
         guard rate.isFinite, (0.25...4).contains(rate) else { throw bad("rate must be between 0.25 and 4 (got \(rate))") }
         guard pitch.isFinite, (0.5...2).contains(pitch) else { throw bad("pitch must be between 0.5 and 2 (got \(pitch))") }
         guard volume.isFinite, (0...2).contains(volume) else { throw bad("volume must be between 0 and 2 (got \(volume))") }
-        guard sampleRate == 0 || (8_000...96_000).contains(sampleRate) else { throw bad("sampleRate must be 0 or 8000 to 96000 (got \(sampleRate))") }
+        guard sampleRate == 0 || (8_000...96_000).contains(sampleRate) else {
+            throw bad("sampleRate must be 0 or 8000 to 96000 (got \(sampleRate))")
+        }
     }
 }
 

@@ -90,6 +90,7 @@ struct GrammarRules {
         if let scalar = Unicode.Scalar(value), scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
             return String(scalar)
         }
-        return value < 0x100 ? String(format: "\\x%02X", value) : value < 0x10000 ? String(format: "\\u%04X", value) : String(format: "\\U%08X", value)
+        return value < 0x100
+            ? String(format: "\\x%02X", value) : value < 0x10000 ? String(format: "\\u%04X", value) : String(format: "\\U%08X", value)
     }
 }

@@ -32,7 +32,8 @@ enum IntegerRangeGrammar {
         for length in lowDigits...max(lowDigits, highDigits) {
             let first: Int64 = length == 1 ? 0 : power(length - 1)
             let last: Int64 = length >= 19 ? Int64.max : power(length) - 1
-            let from = max(low, first), to = min(high ?? last, last)
+            let from = max(low, first)
+            let to = min(high ?? last, last)
             guard from <= to else { continue }
             if high == nil, length > lowDigits {  // every number of this length and longer
                 alternatives.append("[1-9] [0-9]{\(length - 1),\(maxDigits - 1)}")

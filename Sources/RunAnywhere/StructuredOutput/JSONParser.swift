@@ -86,7 +86,10 @@ struct JSONParser {
             object[key] = try value()
             skipSpace()
             guard index < bytes.count else { throw fail("the object is not closed") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
             guard bytes[index] == UInt8(ascii: "}") else { throw fail("expected ',' or '}' in an object") }
             index += 1
             return .object(object)
@@ -108,7 +111,10 @@ struct JSONParser {
             values.append(try value())
             skipSpace()
             guard index < bytes.count else { throw fail("the array is not closed") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
             guard bytes[index] == UInt8(ascii: "]") else { throw fail("expected ',' or ']' in an array") }
             index += 1
             return .array(values)
@@ -132,7 +138,10 @@ struct JSONParser {
                 return String(scalars)
             }
             guard byte >= 0x20 else { throw fail("a control character inside a string") }
-            guard byte == UInt8(ascii: "\\") else { index += 1; continue }
+            guard byte == UInt8(ascii: "\\") else {
+                index += 1
+                continue
+            }
             try flush()
             index += 1
             guard index < bytes.count else { throw fail("the string ends inside an escape") }
@@ -193,7 +202,9 @@ struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw fail("no digits in the exponent") }
         }
-        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else { throw fail("a number out of range") }
+        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
+            throw fail("a number out of range")
+        }
         return value
     }
 }

@@ -98,7 +98,11 @@ private struct SchemaConverter {
         let types: [String]
         switch object["type"] {
         case .string(let type)?: types = [type]
-        case .array(let list)?: types = try list.map { guard let type = $0.stringValue else { throw fail(path, "type must be a string or a list of strings") }; return type }
+        case .array(let list)?:
+            types = try list.map {
+                guard let type = $0.stringValue else { throw fail(path, "type must be a string or a list of strings") }
+                return type
+            }
         case nil: types = Self.impliedTypes(object)
         default: throw fail(path, "type must be a string or a list of strings")
         }
@@ -146,13 +150,19 @@ private struct SchemaConverter {
     mutating func resolve(_ reference: JSONValue, path: String) throws -> String {
         guard let ref = reference.stringValue else { throw fail(path, "$ref must be a string") }
         if let name = references[ref] { return name }
-        guard ref == "#" || ref.hasPrefix("#/") else { throw fail(path, "only references inside the schema (#/…) are supported, not '\(ref)'") }
+        guard ref == "#" || ref.hasPrefix("#/") else {
+            throw fail(path, "only references inside the schema (#/…) are supported, not '\(ref)'")
+        }
         var target = root
         for raw in ref.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false) where ref != "#" {
             let key = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-            if let next = target[key] { target = next }
-            else if let index = Int(key), let list = target.arrayValue, list.indices.contains(index) { target = list[index] }
-            else { throw fail(path, "$ref '\(ref)' points to nothing") }
+            if let next = target[key] {
+                target = next
+            } else if let index = Int(key), let list = target.arrayValue, list.indices.contains(index) {
+                target = list[index]
+            } else {
+                throw fail(path, "$ref '\(ref)' points to nothing")
+            }
         }
         let name = rules.reserve(ref == "#" ? "root-ref" : "ref-" + String(ref.split(separator: "/").last ?? "ref"))
         references[ref] = name
@@ -184,7 +194,8 @@ private struct SchemaConverter {
 
     func formatted(_ format: String, path: String) throws -> String {
         let date = #"[0-9]{4} "-" ("0" [1-9] | "1" [0-2]) "-" ("0" [1-9] | [1-2] [0-9] | "3" [0-1])"#
-        let time = #"([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9] ":" [0-5] [0-9] ("." [0-9]{1,6})? ("Z" | [+-] ([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9])"#
+        let time =
+            #"([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9] ":" [0-5] [0-9] ("." [0-9]{1,6})? ("Z" | [+-] ([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9])"#
         switch format {
         case "date": return "(\(date))"
         case "time": return "(\(time))"
@@ -221,15 +232,21 @@ private struct SchemaConverter {
             if let low, let high, low > high { throw fail(path, "no integer lies between the bounds") }
             return IntegerRangeGrammar.expression(minimum: low.map { Int64($0) }, maximum: high.map { Int64($0) })
         }
-        for (key, value) in [("minimum", minimum), ("maximum", maximum), ("exclusiveMinimum", exclusiveMinimum), ("exclusiveMaximum", exclusiveMaximum)] {
-            if let value, value != value.rounded() { throw fail(path, "\(key) \(JSONValue.format(value)) on a number: only whole-number bounds are supported") }
+        for (key, value) in [
+            ("minimum", minimum), ("maximum", maximum), ("exclusiveMinimum", exclusiveMinimum), ("exclusiveMaximum", exclusiveMaximum),
+        ] {
+            if let value, value != value.rounded() {
+                throw fail(path, "\(key) \(JSONValue.format(value)) on a number: only whole-number bounds are supported")
+            }
         }
         // Whole-number bounds, made inclusive (an exclusive one moves a whole unit in: stricter,
         // never wrong): an integer part inside the range with any fraction, or a bound itself with
         // a zero fraction. Negative numbers are "-" and a magnitude, mirrored.
         let low = [minimum, exclusiveMinimum.map { $0 + 1 }].compactMap(\.self).max().map { Int64($0) }
         let high = [maximum, exclusiveMaximum.map { $0 - 1 }].compactMap(\.self).min().map { Int64($0) }
-        if let low, let high, low > high { throw fail(path, "no number lies between the bounds (exclusive bounds are kept a whole unit away)") }
+        if let low, let high, low > high {
+            throw fail(path, "no number lies between the bounds (exclusive bounds are kept a whole unit away)")
+        }
         let fraction = #"("." [0-9]{1,16})?"#
         let zeros = #"("." "0"{1,16})?"#
         var options: [String] = []
@@ -245,7 +262,9 @@ private struct SchemaConverter {
         if low.map({ $0 < 0 }) ?? true {
             let nearest = high.map { $0 < 0 ? -$0 : 0 } ?? 0  // the smallest magnitude allowed
             if let low {
-                if nearest <= -low - 1 { options.append("\"-\" " + IntegerRangeGrammar.magnitudes(from: nearest, to: -low - 1) + " " + fraction) }
+                if nearest <= -low - 1 {
+                    options.append("\"-\" " + IntegerRangeGrammar.magnitudes(from: nearest, to: -low - 1) + " " + fraction)
+                }
                 options.append("\"-\(-low)\" " + zeros)
             } else {
                 options.append("\"-\" " + IntegerRangeGrammar.magnitudes(from: nearest, to: nil) + " " + fraction)
@@ -285,16 +304,18 @@ private struct SchemaConverter {
         // Neither properties nor additionalProperties: any object.
         if object["properties"] == nil, object["additionalProperties"] == nil { return rules.primitive("object") }
         let ws = rules.primitive("ws")
-        let properties = try object["properties"].map { value -> JSONObject in
-            guard let properties = value.objectValue else { throw fail(path, "properties must be an object") }
-            return properties
-        } ?? JSONObject()
-        let required = try object["required"].map { value -> [String] in
-            guard let names = value.arrayValue?.compactMap(\.stringValue), names.count == value.arrayValue?.count else {
-                throw fail(path, "required must be a list of strings")
-            }
-            return names
-        } ?? []
+        let properties =
+            try object["properties"].map { value -> JSONObject in
+                guard let properties = value.objectValue else { throw fail(path, "properties must be an object") }
+                return properties
+            } ?? JSONObject()
+        let required =
+            try object["required"].map { value -> [String] in
+                guard let names = value.arrayValue?.compactMap(\.stringValue), names.count == value.arrayValue?.count else {
+                    throw fail(path, "required must be a list of strings")
+                }
+                return names
+            } ?? []
         if let missing = required.first(where: { properties[$0] == nil }) {
             throw fail(path, "'\(missing)' is required but not among the properties")
         }
@@ -312,7 +333,7 @@ private struct SchemaConverter {
         case .bool(true)?: extra = rules.primitive("value")
         case let schema?: extra = try expression(schema, path: "\(path)/additionalProperties", hint: "\(hint)-additional")
         }
-        let extraPair = try extra.map { value -> String in
+        let extraPair = extra.map { value -> String in
             let string = rules.primitive("string")
             return rules.add("\(hint)-additional-kv", "\(string) \(ws) \":\" \(ws) \(value) \(ws)")
         }

@@ -149,19 +149,26 @@ extension JSONValue: Codable {
     /// `JSONDecoder` does not keep: parse text with ``init(parsing:)-(String)`` where order matters.
     public init(from decoder: any Decoder) throws {
         if let container = try? decoder.container(keyedBy: AnyKey.self) {
-            self = .object(JSONObject(try container.allKeys.sorted { $0.stringValue < $1.stringValue }.map {
-                ($0.stringValue, try container.decode(JSONValue.self, forKey: $0))
-            }))
+            self = .object(
+                JSONObject(
+                    try container.allKeys.sorted { $0.stringValue < $1.stringValue }.map {
+                        ($0.stringValue, try container.decode(JSONValue.self, forKey: $0))
+                    }))
         } else if var container = try? decoder.unkeyedContainer() {
             var values: [JSONValue] = []
             while !container.isAtEnd { values.append(try container.decode(JSONValue.self)) }
             self = .array(values)
         } else {
             let container = try decoder.singleValueContainer()
-            if container.decodeNil() { self = .null }
-            else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-            else if let value = try? container.decode(Double.self) { self = .number(value) }
-            else { self = .string(try container.decode(String.self)) }
+            if container.decodeNil() {
+                self = .null
+            } else if let value = try? container.decode(Bool.self) {
+                self = .bool(value)
+            } else if let value = try? container.decode(Double.self) {
+                self = .number(value)
+            } else {
+                self = .string(try container.decode(String.self))
+            }
         }
     }
 

@@ -55,7 +55,9 @@ struct RegexGrammar {
         switch char {
         case "(":
             if current == "?" {
-                guard index + 1 < pattern.count, pattern[index + 1] == ":" else { throw fail("lookarounds and named groups are not supported") }
+                guard index + 1 < pattern.count, pattern[index + 1] == ":" else {
+                    throw fail("lookarounds and named groups are not supported")
+                }
                 index += 2
             }
             let inner = try alternation(rules: &rules)
@@ -83,7 +85,9 @@ struct RegexGrammar {
             guard let close = pattern[index...].firstIndex(of: "}") else { throw fail("a '{' quantifier is not closed") }
             let body = String(pattern[(index + 1)..<close])
             let parts = body.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard (1...2).contains(parts.count), let low = Int(parts[0]), parts.count == 1 || parts[1].isEmpty || Int(parts[1]).map({ $0 >= low }) == true else {
+            guard (1...2).contains(parts.count), let low = Int(parts[0]),
+                parts.count == 1 || parts[1].isEmpty || Int(parts[1]).map({ $0 >= low }) == true
+            else {
                 throw fail("a malformed {…} quantifier")
             }
             index = close + 1
@@ -131,9 +135,15 @@ struct RegexGrammar {
                 guard let escaped = current else { throw fail("a class ends with '\\'") }
                 index += 1
                 switch escaped {
-                case "d": items += "0-9"; continue
-                case "w": items += "a-zA-Z0-9_"; continue
-                case "s": items += "\\x20"; continue
+                case "d":
+                    items += "0-9"
+                    continue
+                case "w":
+                    items += "a-zA-Z0-9_"
+                    continue
+                case "s":
+                    items += "\\x20"
+                    continue
                 case "n", "t", "r": continue  // control characters never appear unescaped in JSON
                 case "D", "W", "S", "b", "p", "P": throw fail("'\\\(escaped)' inside a class is not supported")
                 default: low = escaped
@@ -180,7 +190,8 @@ struct RegexGrammar {
         return pieces.map { piece -> String in
             let first = max(piece.0, 0x20)
             guard first <= piece.1 else { return "" }
-            return first == piece.1 ? GrammarRules.classCharacter(first) : GrammarRules.classCharacter(first) + "-" + GrammarRules.classCharacter(piece.1)
+            return first == piece.1
+                ? GrammarRules.classCharacter(first) : GrammarRules.classCharacter(first) + "-" + GrammarRules.classCharacter(piece.1)
         }.joined()
     }
 

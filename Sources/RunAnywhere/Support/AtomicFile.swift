@@ -39,7 +39,9 @@ package enum AtomicFile {
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             if StorageFull.caused(error) {
-                throw SDKError.fileManagement(.insufficientStorage, "No space left to write \(url.path) (\(error.localizedDescription)); the previous file is unchanged")
+                throw SDKError.fileManagement(
+                    .insufficientStorage,
+                    "No space left to write \(url.path) (\(error.localizedDescription)); the previous file is unchanged")
             }
             throw error
         }

@@ -2,7 +2,8 @@
 package enum ConstantTime {
     /// Whether `a` and `b` are equal, comparing every byte (so timing reveals nothing of a key).
     package static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         var difference = UInt8(x.count == y.count ? 0 : 1)
         for index in 0..<max(x.count, y.count) {
             difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)

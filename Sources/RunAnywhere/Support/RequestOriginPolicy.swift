@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Which requests a local HTTP server (`runanywhere serve`, `runanywhere telemetry serve`)
@@ -69,7 +69,9 @@ package struct RequestOriginPolicy: Sendable {
             if let host, normalized == Self.normalizedOrigin("http://" + host) { return nil }
             return .origin(origin)
         }
-        if let fetchSite, ["cross-site", "same-site"].contains(fetchSite.lowercased()), fetchMode?.lowercased() != "navigate" { return .crossSite }
+        if let fetchSite, ["cross-site", "same-site"].contains(fetchSite.lowercased()), fetchMode?.lowercased() != "navigate" {
+            return .crossSite
+        }
         return nil
     }
 

@@ -39,7 +39,9 @@ extension RunAnywhereRuntime {
         let lease = try await lendForTokenizing(model, loadOptions: loadOptions, keepAlive: keepAlive)
         do {
             guard let tokenizer = lease.engine as? any TokenizerAdapter else {
-                throw SDKError(.modelIncompatible, "Model '\(lease.info.id)' runs on \(lease.framework.displayName), which has no tokenizer the SDK can reach")
+                throw SDKError(
+                    .modelIncompatible,
+                    "Model '\(lease.info.id)' runs on \(lease.framework.displayName), which has no tokenizer the SDK can reach")
             }
             let result = try await runBlocking { try work(tokenizer) }
             await release(lease)
@@ -51,14 +53,17 @@ extension RunAnywhereRuntime {
     }
 
     /// Lends the language model `id` (the current model when nil), loading it if needed.
-    private func lendForTokenizing(_ id: String?, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> ModelLease<any LLMService> {
+    private func lendForTokenizing(_ id: String?, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> ModelLease<
+        any LLMService
+    > {
         guard let id else {
             guard let current = current[.language] else { throw Self.noModelLoaded }
             return try await acquire(current.info, options: current.options, keepAlive: nil)
         }
         let model = try catalog.model(id: id)
         guard model.category == .language || model.category == .multimodal else {
-            throw SDKError(.modelIncompatible, "Model '\(id)' is \(model.category.aModel); only language models have a vocabulary to tokenize with")
+            throw SDKError(
+                .modelIncompatible, "Model '\(id)' is \(model.category.aModel); only language models have a vocabulary to tokenize with")
         }
         return try await acquire(model, options: loadOptions, keepAlive: keepAlive)
     }

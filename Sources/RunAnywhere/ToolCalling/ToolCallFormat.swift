@@ -37,11 +37,12 @@ public enum ToolCallFormat: String, Codable, Sendable, CaseIterable {
             let wrapped: JSONValue = ["type": "function", "function": function]
             return (self == .hermes ? wrapped : function).text
         }.joined(separator: "\n")
-        let must = switch choice {
-        case .auto, .none: ""
-        case .required: "\n\nAnswer by calling one or more of the tools."
-        case .tool(let name): "\n\nAnswer by calling the tool \(name)."
-        }
+        let must =
+            switch choice {
+            case .auto, .none: ""
+            case .required: "\n\nAnswer by calling one or more of the tools."
+            case .tool(let name): "\n\nAnswer by calling the tool \(name)."
+            }
         switch self {
         case .hermes:
             return """
@@ -60,7 +61,9 @@ public enum ToolCallFormat: String, Codable, Sendable, CaseIterable {
                 </tool_call>
                 """ + must
         case .json:
-            let otherwise = choice == .auto ? "\nIf no tool is needed, or a tool's result answers the question, answer the user in plain text instead." : ""
+            let otherwise =
+                choice == .auto
+                ? "\nIf no tool is needed, or a tool's result answers the question, answer the user in plain text instead." : ""
             return """
                 You can call these tools (functions); each is described as JSON with the JSON Schema of its arguments:
                 \(lines)

@@ -13,7 +13,10 @@ extension ToolCallFormat {
         let text = rules.add("text", #"[^\#(opener) \t\r\n] [^\x00]*"#)
         func withThinking(_ body: String) -> String {
             guard let thinking else { return rules.text(root: body) }
-            let think = rules.add("thinking", "\(GrammarRules.literal(thinking.openingTag)) \(Self.textWithout(thinking.closingTag)) \(GrammarRules.literal(thinking.closingTag)) [ \\t\\r\\n]*")
+            let think = rules.add(
+                "thinking",
+                "\(GrammarRules.literal(thinking.openingTag)) \(Self.textWithout(thinking.closingTag)) \(GrammarRules.literal(thinking.closingTag)) [ \\t\\r\\n]*"
+            )
             return rules.text(root: "\(think)? (\(body))")
         }
         if choice == .none { return withThinking(text) }
@@ -28,9 +31,11 @@ extension ToolCallFormat {
                 throw SDKError.llm(.invalidInput, "Tool '\(tool.name)': \(error.message)")
             }
             let name = GrammarRules.literal(JSONValue.string(tool.name).text)
-            alternatives.append(rules.add(
-                "\(tool.name)-call", #""{" \#(ws) "\"name\"" \#(ws) ":" \#(ws) \#(name) \#(ws) "," \#(ws) "\"arguments\"" \#(ws) ":" \#(ws) \#(arguments) \#(ws) "}""#
-            ))
+            alternatives.append(
+                rules.add(
+                    "\(tool.name)-call",
+                    #""{" \#(ws) "\"name\"" \#(ws) ":" \#(ws) \#(name) \#(ws) "," \#(ws) "\"arguments\"" \#(ws) ":" \#(ws) \#(arguments) \#(ws) "}""#
+                ))
         }
         let call = rules.add("call", alternatives.joined(separator: " | "))
         let calls: String

@@ -10,8 +10,12 @@ extension ToolCallFormat {
         guard let (content, objects) = split(text) else { return (text, []) }
         var calls: [ToolCall] = []
         for object in objects {
-            guard let name = object["name"]?.stringValue, let arguments = object["arguments"], arguments.objectValue != nil else { continue }
-            if !calls.contains(where: { $0.name == name && $0.arguments == arguments }) { calls.append(ToolCall(name: name, arguments: arguments)) }
+            guard let name = object["name"]?.stringValue, let arguments = object["arguments"], arguments.objectValue != nil else {
+                continue
+            }
+            if !calls.contains(where: { $0.name == name && $0.arguments == arguments }) {
+                calls.append(ToolCall(name: name, arguments: arguments))
+            }
         }
         return (content.trimmingCharacters(in: .whitespacesAndNewlines), calls)
     }
@@ -66,7 +70,7 @@ extension ToolCallFormat {
                 continue
             }
             guard byte == UInt8(ascii: "{"), let end = objectEnd(bytes, from: index),
-                  let object = try? JSONValue(parsing: String(decoding: bytes[index..<end], as: UTF8.self))
+                let object = try? JSONValue(parsing: String(decoding: bytes[index..<end], as: UTF8.self))
             else { break }
             objects.append(object)
             index = end
@@ -82,7 +86,13 @@ extension ToolCallFormat {
         for index in start..<bytes.count {
             let byte = bytes[index]
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {

@@ -56,8 +56,14 @@ package enum ImageProbe {
         while index + 3 < bytes.count {
             guard bytes[index] == 0xFF else { break }
             let marker = bytes[index + 1]
-            if marker == 0xFF { index += 1; continue }  // fill byte
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { index += 2; continue }  // no length
+            if marker == 0xFF {
+                index += 1
+                continue
+            }  // fill byte
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                index += 2
+                continue
+            }  // no length
             let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
             guard length >= 2 else { break }
             // SOF0–SOF15, except DHT (C4), JPG (C8) and DAC (CC), carry the frame size.
@@ -83,10 +89,15 @@ package enum ImageProbe {
             throw SDKError(.invalidInput, "The image is \(width)×\(height) pixels; it must be at least 1×1")
         }
         guard width <= limits.maxImageSide, height <= limits.maxImageSide, width * height <= limits.maxImagePixels else {
-            throw SDKError(.invalidInput, "The image is \(width)×\(height) pixels; the most the vision engine decodes is \(limits.maxImageSide) pixels a side and \(limits.maxImagePixels / 1_000_000) megapixels")
+            throw SDKError(
+                .invalidInput,
+                "The image is \(width)×\(height) pixels; the most the vision engine decodes is \(limits.maxImageSide) pixels a side and \(limits.maxImagePixels / 1_000_000) megapixels"
+            )
         }
         guard max(width, height) <= min(width, height) * limits.maxImageAspectRatio else {
-            throw SDKError(.invalidInput, "The image is \(width)×\(height) pixels; one side may be at most \(limits.maxImageAspectRatio) times the other")
+            throw SDKError(
+                .invalidInput,
+                "The image is \(width)×\(height) pixels; one side may be at most \(limits.maxImageAspectRatio) times the other")
         }
     }
 }

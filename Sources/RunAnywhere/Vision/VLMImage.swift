@@ -58,7 +58,8 @@ public struct VLMImage: Sendable, Equatable, Codable {
         case .rgbPixels(let data, let width, let height):
             try ImageProbe.checkSize(width: width, height: height)
             guard data.count == width * height * 3 else {
-                throw SDKError(.invalidInput, "A \(width)×\(height) RGB image has \(width * height * 3) bytes; these pixels have \(data.count)")
+                throw SDKError(
+                    .invalidInput, "A \(width)×\(height) RGB image has \(width * height * 3) bytes; these pixels have \(data.count)")
             }
             return LoadedImage(bytes: data, format: nil, width: width, height: height)
         }

@@ -12,7 +12,9 @@ extension RunAnywhereRuntime {
         try await loadSTTModel(config.sttModelId, options: options)
         try await loadModel(config.llmModelId, options: options)
         try await loadTTSModel(config.ttsVoiceId, options: options)
-        logger.info("Created the standard voice pipeline", metadata: ["stt": "\(config.sttModelId)", "llm": "\(config.llmModelId)", "tts": "\(config.ttsVoiceId)"])
+        logger.info(
+            "Created the standard voice pipeline",
+            metadata: ["stt": "\(config.sttModelId)", "llm": "\(config.llmModelId)", "tts": "\(config.ttsVoiceId)"])
         return ModularVoicePipeline(runtime: self, config: config)
     }
 }
@@ -65,17 +67,24 @@ public actor ModularVoicePipeline {
             vadMs = (ContinuousClock.now - vadStart).inSeconds * 1000
             guard let first = segments.first, let last = segments.last else {
                 emit(.noSpeech)
-                emit(.completed(VoiceTurn(speechSegments: [], transcript: "", response: "", audio: nil, timings: VoiceTurnTimings(
-                    vadMs: vadMs, sttMs: 0, llmMs: 0, timeToFirstTokenMs: nil, ttsMs: 0, totalMs: (ContinuousClock.now - start).inSeconds * 1000))))
+                emit(
+                    .completed(
+                        VoiceTurn(
+                            speechSegments: [], transcript: "", response: "", audio: nil,
+                            timings: VoiceTurnTimings(
+                                vadMs: vadMs, sttMs: 0, llmMs: 0, timeToFirstTokenMs: nil, ttsMs: 0,
+                                totalMs: (ContinuousClock.now - start).inSeconds * 1000))))
                 return
             }
             emit(.speechDetected(segments))
-            let from = max(0, Int(first.start * Double(audio.sampleRate))), to = min(audio.samples.count, Int(last.end * Double(audio.sampleRate)))
+            let from = max(0, Int(first.start * Double(audio.sampleRate)))
+            let to = min(audio.samples.count, Int(last.end * Double(audio.sampleRate)))
             if to > from { heard = AudioSamples(validated: Array(audio.samples[from..<to]), sampleRate: audio.sampleRate) }
         }
         let sttStart = ContinuousClock.now
-        let transcription = try await runtime.transcribe(heard, model: config.sttModelId, options: STTOptions(threads: config.threads),
-                                                         loadOptions: ModelLoadOptions(threads: config.threads))
+        let transcription = try await runtime.transcribe(
+            heard, model: config.sttModelId, options: STTOptions(threads: config.threads),
+            loadOptions: ModelLoadOptions(threads: config.threads))
         let sttMs = (ContinuousClock.now - sttStart).inSeconds * 1000
         emit(.transcribed(transcription))
         guard !transcription.text.isEmpty else {
@@ -102,13 +111,17 @@ public actor ModularVoicePipeline {
         emit(.responded(result))
         history += [Message(role: .user, content: transcription.text), Message(role: .assistant, content: result.text)]
         let ttsStart = ContinuousClock.now
-        let speech = result.text.isEmpty ? nil : try await runtime.synthesize(result.text, voiceModel: config.ttsVoiceId, options: config.ttsOptions)
+        let speech =
+            result.text.isEmpty ? nil : try await runtime.synthesize(result.text, voiceModel: config.ttsVoiceId, options: config.ttsOptions)
         let ttsMs = (ContinuousClock.now - ttsStart).inSeconds * 1000
         if let speech { emit(.synthesized(speech)) }
-        emit(.completed(VoiceTurn(
-            speechSegments: segments, transcript: transcription.text, response: result.text, audio: speech,
-            timings: VoiceTurnTimings(vadMs: vadMs, sttMs: sttMs, llmMs: llmMs, timeToFirstTokenMs: result.timeToFirstTokenMs,
-                                      ttsMs: ttsMs, totalMs: (ContinuousClock.now - start).inSeconds * 1000)
-        )))
+        emit(
+            .completed(
+                VoiceTurn(
+                    speechSegments: segments, transcript: transcription.text, response: result.text, audio: speech,
+                    timings: VoiceTurnTimings(
+                        vadMs: vadMs, sttMs: sttMs, llmMs: llmMs, timeToFirstTokenMs: result.timeToFirstTokenMs,
+                        ttsMs: ttsMs, totalMs: (ContinuousClock.now - start).inSeconds * 1000)
+                )))
     }
 }

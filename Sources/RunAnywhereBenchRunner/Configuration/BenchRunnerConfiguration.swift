@@ -84,7 +84,8 @@ package struct BenchRunnerConfiguration: Sendable, Equatable {
         guard (1...Self.maxFrameCount).contains(frameCount) else {
             throw SDKError(.invalidInput, "The frame count must be between 1 and \(Self.maxFrameCount), not \(frameCount)")
         }
-        guard let url = URL(string: telemetryURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+        guard let url = URL(string: telemetryURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false
+        else {
             throw SDKError(.invalidInput, "The telemetry URL must be an http or https URL, not '\(telemetryURL)'")
         }
     }

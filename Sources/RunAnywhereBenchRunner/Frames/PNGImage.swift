@@ -68,13 +68,16 @@ struct PNGImage: Equatable {
         var output = [UInt8]()
         output.reserveCapacity(expected)
         do {
-            _ = try Data.decompress(size: Int64(deflated.count), bufferSize: 64 * 1024, skipCRC32: true, provider: { position, size in
-                let start = deflated.startIndex + Int(position)
-                return deflated[start..<min(start + size, deflated.endIndex)]
-            }, consumer: { chunk in
-                guard output.count + chunk.count <= expected else { throw SDKError(.invalidInput, "too much image data") }
-                output.append(contentsOf: chunk)
-            })
+            _ = try Data.decompress(
+                size: Int64(deflated.count), bufferSize: 64 * 1024, skipCRC32: true,
+                provider: { position, size in
+                    let start = deflated.startIndex + Int(position)
+                    return deflated[start..<min(start + size, deflated.endIndex)]
+                },
+                consumer: { chunk in
+                    guard output.count + chunk.count <= expected else { throw SDKError(.invalidInput, "too much image data") }
+                    output.append(contentsOf: chunk)
+                })
         } catch {
             throw invalid("its image data cannot be inflated (\(error))")
         }

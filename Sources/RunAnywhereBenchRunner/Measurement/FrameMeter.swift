@@ -19,7 +19,8 @@ package struct FrameStatistics: Sendable, Equatable {
 /// significant digits) and how many frames ended in each whole second since the start.
 struct FrameMeter {
     private static let highestLatency: UInt64 = 600_000_000_000  // 10 minutes, in nanoseconds
-    private var latencies = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: highestLatency, numberOfSignificantValueDigits: .three)
+    private var latencies = Histogram<UInt64>(
+        lowestDiscernibleValue: 1, highestTrackableValue: highestLatency, numberOfSignificantValueDigits: .three)
     private var perSecond: [Int] = []
     private(set) var frames = 0
 
@@ -50,6 +51,7 @@ struct FrameMeter {
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow ? Int64.max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
+            ? Int64.max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

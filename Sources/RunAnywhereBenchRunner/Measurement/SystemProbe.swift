@@ -37,7 +37,8 @@ package struct SystemProbe: Sendable {
             var level: Int?
             for trip in 0..<32 {
                 guard let type = read("sys/class/thermal/\(zone)/trip_point_\(trip)_type"),
-                      let limit = read("sys/class/thermal/\(zone)/trip_point_\(trip)_temp").flatMap(Int.init) else { break }
+                    let limit = read("sys/class/thermal/\(zone)/trip_point_\(trip)_temp").flatMap(Int.init)
+                else { break }
                 guard limit > 0 else { continue }  // a disabled trip point
                 let reached: Int
                 switch type {
@@ -57,13 +58,15 @@ package struct SystemProbe: Sendable {
     /// The charge of the system's batteries in percent (their energy added up when there are
     /// several), or nil when there is none.
     package func batteryPercent() -> Double? {
-        var now = 0.0, full = 0.0
+        var now = 0.0
+        var full = 0.0
         var capacities: [Double] = []
         for supply in folders("sys/class/power_supply") where read("sys/class/power_supply/\(supply)/type") == "Battery" {
             if read("sys/class/power_supply/\(supply)/scope") == "Device" { continue }  // a mouse's or keyboard's battery
             let base = "sys/class/power_supply/\(supply)/"
             if let energy = (read(base + "energy_now") ?? read(base + "charge_now")).flatMap(Double.init),
-               let capacity = (read(base + "energy_full") ?? read(base + "charge_full")).flatMap(Double.init), capacity > 0 {
+                let capacity = (read(base + "energy_full") ?? read(base + "charge_full")).flatMap(Double.init), capacity > 0
+            {
                 now += energy
                 full += capacity
             } else if let percent = read(base + "capacity").flatMap(Double.init) {

@@ -55,7 +55,8 @@ package struct TelemetryPayload: Codable, Sendable, Equatable {
         package init(
             modelID: String, runID: String, timestamp: String, framesProcessed: Int, warmupFrames: Int, fpsAvg: Double, fpsMin: Double,
             fpsMax: Double, latencyP50Ms: Double, latencyP95Ms: Double, coldStartMs: Double, modelFileMB: Double,
-            batteryDropPct15m: Double?, thermalState: String, deviceModel: String, osVersion: String, backend: String, telemetryPostURL: String
+            batteryDropPct15m: Double?, thermalState: String, deviceModel: String, osVersion: String, backend: String,
+            telemetryPostURL: String
         ) {
             self.modelID = modelID
             self.runID = runID
@@ -79,7 +80,8 @@ package struct TelemetryPayload: Codable, Sendable, Equatable {
 
         enum CodingKeys: String, CodingKey {
             case modelID = "model_id", runID = "run_id", timestamp, framesProcessed = "frames_processed", warmupFrames = "warmup_frames"
-            case fpsAvg = "fps_avg", fpsMin = "fps_min", fpsMax = "fps_max", latencyP50Ms = "latency_p50_ms", latencyP95Ms = "latency_p95_ms"
+            case fpsAvg = "fps_avg", fpsMin = "fps_min", fpsMax = "fps_max", latencyP50Ms = "latency_p50_ms", latencyP95Ms =
+                "latency_p95_ms"
             case coldStartMs = "cold_start_ms", modelFileMB = "model_file_mb", batteryDropPct15m = "battery_drop_pct_15m"
             case thermalState = "thermal_state", deviceModel = "device_model", osVersion = "os_version", backend
             case telemetryPostURL = "telemetry_post_url"
@@ -89,7 +91,8 @@ package struct TelemetryPayload: Codable, Sendable, Equatable {
     /// The payload as JSON: keys in a stable (sorted) order, numbers as written.
     package func encoded(pretty: Bool = false) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
     }
 }

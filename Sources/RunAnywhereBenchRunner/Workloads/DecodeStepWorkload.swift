@@ -25,7 +25,8 @@ final class DecodeStepWorkload: InstalledModelWorkload {
             return true
         }
         // The answer ended (or none was started): start the next, through its first piece.
-        let options = LLMGenerationOptions(maxTokens: Self.answerTokens, temperature: 0, seed: 42, threads: model.threads, reusePromptCache: false)
+        let options = LLMGenerationOptions(
+            maxTokens: Self.answerTokens, temperature: 0, seed: 42, threads: model.threads, reusePromptCache: false)
         var iterator = try await model.runtime.generateStream(Self.prompt, options: options).stream.makeAsyncIterator()
         guard try await iterator.next() != nil else {
             throw SDKError(.generationFailed, "\(modelID) answered the benchmark prompt with nothing")

@@ -60,7 +60,8 @@ package final class IdentityWorkload: FrameWorkload {
         guard let runner else { throw SDKError(.notInitialized, "GradientIdentity is not loaded") }
         let output = try runner.run(frame: index)
         guard output.count == runner.valuesPerFrame else {
-            throw SDKError(.generationFailed, "GradientIdentity gave frame \(index) back with \(output.count) values, not \(runner.valuesPerFrame)")
+            throw SDKError(
+                .generationFailed, "GradientIdentity gave frame \(index) back with \(output.count) values, not \(runner.valuesPerFrame)")
         }
         return true
     }

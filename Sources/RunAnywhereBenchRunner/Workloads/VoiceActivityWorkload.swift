@@ -16,7 +16,8 @@ final class VoiceActivityWorkload: InstalledModelWorkload {
     func load(frameCount: Int) async throws {
         let signal = SyntheticAudio.samples(Self.frameSamples * frameCount)
         frames = try (0..<frameCount).map {
-            try AudioSamples(samples: Array(signal[$0 * Self.frameSamples..<($0 + 1) * Self.frameSamples]), sampleRate: SyntheticAudio.sampleRate)
+            try AudioSamples(
+                samples: Array(signal[$0 * Self.frameSamples..<($0 + 1) * Self.frameSamples]), sampleRate: SyntheticAudio.sampleRate)
         }
         // The detector loads on first use: run one frame so that loading is part of the start.
         _ = try await model.runtime.detectSpeech(in: frames[0])

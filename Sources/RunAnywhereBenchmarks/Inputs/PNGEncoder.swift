@@ -31,7 +31,8 @@ enum PNGEncoder {
             out += bytes[offset..<(offset + length)]
             offset += length
         } while offset < bytes.count
-        var a: UInt32 = 1, b: UInt32 = 0
+        var a: UInt32 = 1
+        var b: UInt32 = 0
         for byte in bytes {
             a = (a + UInt32(byte)) % 65_521
             b = (b + a) % 65_521

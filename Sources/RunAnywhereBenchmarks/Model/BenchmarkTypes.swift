@@ -45,7 +45,10 @@ public struct BenchmarkDeviceInfo: Codable, Sendable, Equatable {
     public let sdkVersion: String
 
     /// Creates device info.
-    public init(modelName: String, chipName: String, totalMemoryBytes: Int64, availableMemoryBytes: Int64, osVersion: String, appVersion: String, sdkVersion: String) {
+    public init(
+        modelName: String, chipName: String, totalMemoryBytes: Int64, availableMemoryBytes: Int64, osVersion: String, appVersion: String,
+        sdkVersion: String
+    ) {
         self.modelName = modelName
         self.chipName = chipName
         self.totalMemoryBytes = totalMemoryBytes
@@ -157,8 +160,10 @@ public struct BenchmarkResult: Codable, Sendable, Identifiable, Equatable {
     public let metrics: BenchmarkMetrics
 
     /// Creates a result.
-    public init(id: String = UUID().uuidString, timestamp: Date = Date(), category: BenchmarkCategory, scenarioName: String,
-                componentModelInfo: ComponentModelInfo, deviceInfo: BenchmarkDeviceInfo, metrics: BenchmarkMetrics) {
+    public init(
+        id: String = UUID().uuidString, timestamp: Date = Date(), category: BenchmarkCategory, scenarioName: String,
+        componentModelInfo: ComponentModelInfo, deviceInfo: BenchmarkDeviceInfo, metrics: BenchmarkMetrics
+    ) {
         self.id = id
         self.timestamp = timestamp
         self.category = category
@@ -187,8 +192,10 @@ public struct BenchmarkRun: Codable, Sendable, Identifiable, Equatable {
     public var processID: Int32?
 
     /// Creates a run.
-    public init(id: String = UUID().uuidString, startedAt: Date = Date(), completedAt: Date? = nil, results: [BenchmarkResult] = [],
-                deviceInfo: BenchmarkDeviceInfo, status: BenchmarkRunStatus = .running) {
+    public init(
+        id: String = UUID().uuidString, startedAt: Date = Date(), completedAt: Date? = nil, results: [BenchmarkResult] = [],
+        deviceInfo: BenchmarkDeviceInfo, status: BenchmarkRunStatus = .running
+    ) {
         self.id = id
         self.startedAt = startedAt
         self.completedAt = completedAt

@@ -20,14 +20,16 @@ public struct DiffusionBenchmarkProvider: BenchmarkScenarioProvider {
     /// The spec's prompt and options of the scenario.
     public static let prompt = "A red circle on a white background"
     /// The image options every diffusion scenario uses.
-    public static let options = DiffusionGenerationOptions.textToImage(prompt: prompt, width: 512, height: 512, steps: 10, guidanceScale: 7.5, seed: 42)
+    public static let options = DiffusionGenerationOptions.textToImage(
+        prompt: prompt, width: 512, height: 512, steps: 10, guidanceScale: 7.5, seed: 42)
 
     public func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
         let runtime = configuration.runtime
         await runtime.unloadDiffusionModel()
         let memory = MemoryProbe.start()
         let loadStart = ContinuousClock.now
-        try await runtime.loadDiffusionModel(model, configuration: DiffusionConfiguration(modelId: model.id, threads: configuration.threads))
+        try await runtime.loadDiffusionModel(
+            model, configuration: DiffusionConfiguration(modelId: model.id, threads: configuration.threads))
         let loadTimeMs = loadStart.millisecondsElapsed
         let availableDelta = memory.availableDelta()
         do {
@@ -46,7 +48,8 @@ public struct DiffusionBenchmarkProvider: BenchmarkScenarioProvider {
             await runtime.unloadDiffusionModel()
             let latency = Spread(passes.map(\.e2eMs))
             var metrics = BenchmarkMetrics(
-                loadTimeMs: loadTimeMs, warmupTimeMs: warmupMs, endToEndLatencyMs: latency?.median ?? 0, peakMemoryDeltaBytes: availableDelta,
+                loadTimeMs: loadTimeMs, warmupTimeMs: warmupMs, endToEndLatencyMs: latency?.median ?? 0,
+                peakMemoryDeltaBytes: availableDelta,
                 imageGenerationTimeMs: Spread(passes.map { Double($0.result.generationTimeMs) })?.median
             )
             metrics.repetitions = passes.count

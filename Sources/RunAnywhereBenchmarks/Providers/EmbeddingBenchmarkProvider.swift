@@ -99,7 +99,9 @@ public struct EmbeddingBenchmarkProvider: BenchmarkScenarioProvider {
             }
             await handle.release()
             await runtime.unloadModel(id: model.id)
-            return metrics(passes, texts: texts.count, loadTimeMs: loadTimeMs, warmupMs: warmupMs, availableDelta: availableDelta, peakDelta: memory.peakResidentDelta())
+            return metrics(
+                passes, texts: texts.count, loadTimeMs: loadTimeMs, warmupMs: warmupMs, availableDelta: availableDelta,
+                peakDelta: memory.peakResidentDelta())
         } catch {
             await handle.release()
             await runtime.unloadModel(id: model.id)
@@ -108,13 +110,15 @@ public struct EmbeddingBenchmarkProvider: BenchmarkScenarioProvider {
     }
 
     private func metrics(
-        _ passes: [(result: EmbeddingResult, e2eMs: Double)], texts: Int, loadTimeMs: Double, warmupMs: Double, availableDelta: Int64?, peakDelta: Int64?
+        _ passes: [(result: EmbeddingResult, e2eMs: Double)], texts: Int, loadTimeMs: Double, warmupMs: Double, availableDelta: Int64?,
+        peakDelta: Int64?
     ) -> BenchmarkMetrics {
         let latency = Spread(passes.map(\.e2eMs))
         let sentences = Spread(passes.map { Double(texts) / ($0.e2eMs / 1000) })
         let tokens = passes.first?.result.totalTokens
         var metrics = BenchmarkMetrics(
-            loadTimeMs: loadTimeMs, warmupTimeMs: warmupMs, tokensPerSecond: Spread(passes.map { Double($0.result.totalTokens) / ($0.e2eMs / 1000) })?.median,
+            loadTimeMs: loadTimeMs, warmupTimeMs: warmupMs,
+            tokensPerSecond: Spread(passes.map { Double($0.result.totalTokens) / ($0.e2eMs / 1000) })?.median,
             endToEndLatencyMs: latency?.median ?? 0, inputTokens: tokens, peakMemoryDeltaBytes: availableDelta
         )
         metrics.repetitions = passes.count

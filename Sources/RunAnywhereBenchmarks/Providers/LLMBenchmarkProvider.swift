@@ -47,14 +47,16 @@ public struct LLMBenchmarkProvider: BenchmarkScenarioProvider {
             var passes: [(result: LLMGenerationResult, e2eMs: Double)] = []
             for _ in 0..<configuration.repetitions {
                 let start = ContinuousClock.now
-                let streaming = try await runtime.generateStream(spec.prompt, options: options(maxTokens: spec.maxTokens, temperature: spec.temperature))
+                let streaming = try await runtime.generateStream(
+                    spec.prompt, options: options(maxTokens: spec.maxTokens, temperature: spec.temperature))
                 for try await _ in streaming.stream {}
                 let result = try await streaming.result.value
                 try Task.checkCancellation()
                 passes.append((result, start.millisecondsElapsed))
             }
             await runtime.unloadModel()
-            return metrics(passes, loadTimeMs: loadTimeMs, warmupMs: warmupMs, availableDelta: availableDelta, peakDelta: memory.peakResidentDelta())
+            return metrics(
+                passes, loadTimeMs: loadTimeMs, warmupMs: warmupMs, availableDelta: availableDelta, peakDelta: memory.peakResidentDelta())
         } catch {
             await runtime.unloadModel()
             throw error
@@ -69,7 +71,8 @@ public struct LLMBenchmarkProvider: BenchmarkScenarioProvider {
     }
 
     private func metrics(
-        _ passes: [(result: LLMGenerationResult, e2eMs: Double)], loadTimeMs: Double, warmupMs: Double, availableDelta: Int64?, peakDelta: Int64?
+        _ passes: [(result: LLMGenerationResult, e2eMs: Double)], loadTimeMs: Double, warmupMs: Double, availableDelta: Int64?,
+        peakDelta: Int64?
     ) -> BenchmarkMetrics {
         let ttft = Spread(passes.compactMap(\.result.timeToFirstTokenMs))
         let speed = Spread(passes.map(\.result.tokensPerSecond))

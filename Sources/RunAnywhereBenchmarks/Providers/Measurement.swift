@@ -31,7 +31,9 @@ struct MemoryProbe {
     private static func status(_ key: String) -> Int64? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
-            return Int64(line.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "").map { $0 * 1024 }
+            return Int64(line.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "").map {
+                $0 * 1024
+            }
         }
         return nil
     }

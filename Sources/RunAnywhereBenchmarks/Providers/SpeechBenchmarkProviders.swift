@@ -26,12 +26,15 @@ public struct STTBenchmarkProvider: BenchmarkScenarioProvider {
         let runtime = configuration.runtime
         let audio = Self.audio(for: scenario)
         let options = STTOptions(threads: configuration.threads)
-        return try await measure(configuration, load: {
-            await runtime.unloadSTTModel()
-            try await runtime.loadSTTModel(model.id, options: ModelLoadOptions(threads: configuration.threads))
-        }, unload: { await runtime.unloadSTTModel() }, pass: {
-            (try await runtime.transcribeWithOptions(audio, options: options).metadata.processingTime * 1000)
-        }, fill: { metrics, componentMs in metrics.sttTranscriptionTimeMs = componentMs })
+        return try await measure(
+            configuration,
+            load: {
+                await runtime.unloadSTTModel()
+                try await runtime.loadSTTModel(model.id, options: ModelLoadOptions(threads: configuration.threads))
+            }, unload: { await runtime.unloadSTTModel() },
+            pass: {
+                (try await runtime.transcribeWithOptions(audio, options: options).metadata.processingTime * 1000)
+            }, fill: { metrics, componentMs in metrics.sttTranscriptionTimeMs = componentMs })
     }
 }
 
@@ -48,7 +51,8 @@ public struct TTSBenchmarkProvider: BenchmarkScenarioProvider {
     /// The text of each scenario.
     public static let texts = [
         "Short text": "Hello, world.",
-        "Medium text": "The quick brown fox jumps over the lazy dog. This is a benchmark test for text to speech synthesis quality and speed.",
+        "Medium text":
+            "The quick brown fox jumps over the lazy dog. This is a benchmark test for text to speech synthesis quality and speed.",
     ]
 
     public func scenarios() -> [BenchmarkScenario] {
@@ -58,12 +62,15 @@ public struct TTSBenchmarkProvider: BenchmarkScenarioProvider {
     public func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
         let runtime = configuration.runtime
         let text = Self.texts[scenario.name] ?? "Hello, world."
-        return try await measure(configuration, load: {
-            await runtime.unloadTTSVoice()
-            try await runtime.loadTTSModel(model.id, options: ModelLoadOptions(threads: configuration.threads))
-        }, unload: { await runtime.unloadTTSVoice() }, pass: {
-            (try await runtime.synthesize(text).metadata.processingTime * 1000)
-        }, fill: { metrics, componentMs in metrics.ttsSynthesisTimeMs = componentMs })
+        return try await measure(
+            configuration,
+            load: {
+                await runtime.unloadTTSVoice()
+                try await runtime.loadTTSModel(model.id, options: ModelLoadOptions(threads: configuration.threads))
+            }, unload: { await runtime.unloadTTSVoice() },
+            pass: {
+                (try await runtime.synthesize(text).metadata.processingTime * 1000)
+            }, fill: { metrics, componentMs in metrics.ttsSynthesisTimeMs = componentMs })
     }
 }
 
@@ -83,7 +90,8 @@ func measure(
         let warmupStart = ContinuousClock.now
         _ = try await pass()
         let warmupMs = warmupStart.millisecondsElapsed
-        var latencies: [Double] = [], componentTimes: [Double] = []
+        var latencies: [Double] = []
+        var componentTimes: [Double] = []
         for _ in 0..<configuration.repetitions {
             let start = ContinuousClock.now
             componentTimes.append(try await pass())
@@ -92,7 +100,8 @@ func measure(
         }
         await unload()
         let latency = Spread(latencies)
-        var metrics = BenchmarkMetrics(loadTimeMs: loadTimeMs, warmupTimeMs: warmupMs, endToEndLatencyMs: latency?.median ?? 0, peakMemoryDeltaBytes: availableDelta)
+        var metrics = BenchmarkMetrics(
+            loadTimeMs: loadTimeMs, warmupTimeMs: warmupMs, endToEndLatencyMs: latency?.median ?? 0, peakMemoryDeltaBytes: availableDelta)
         fill(&metrics, Spread(componentTimes)?.median)
         metrics.repetitions = latencies.count
         metrics.endToEndLatencyMinMs = latency?.min

@@ -46,7 +46,8 @@ public struct VLMBenchmarkProvider: BenchmarkScenarioProvider {
                 passes.append((result, start.millisecondsElapsed))
             }
             await runtime.unloadVLMModel()
-            let latency = Spread(passes.map(\.e2eMs)), speed = Spread(passes.map(\.result.tokensPerSecond))
+            let latency = Spread(passes.map(\.e2eMs))
+            let speed = Spread(passes.map(\.result.tokensPerSecond))
             let ttft = Spread(passes.compactMap(\.result.timeToFirstTokenMs))
             let median = passes.sorted { $0.e2eMs < $1.e2eMs }[passes.count / 2].result
             var metrics = BenchmarkMetrics(

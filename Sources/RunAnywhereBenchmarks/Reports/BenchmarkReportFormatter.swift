@@ -21,13 +21,17 @@ public enum BenchmarkReportFormatter {
     }
 
     /// The spec's CSV header, exactly.
-    public static let csvHeader = "run_id,timestamp,category,scenario,model_id,model_name,framework,quantization,device,os,load_time_ms,warmup_ms,ttft_ms,tokens_per_sec,e2e_latency_ms,input_tokens,output_tokens,memory_delta_bytes,stt_time_ms,tts_time_ms,vlm_time_ms,diffusion_time_ms,error"
+    public static let csvHeader =
+        "run_id,timestamp,category,scenario,model_id,model_name,framework,quantization,device,os,load_time_ms,warmup_ms,ttft_ms,tokens_per_sec,e2e_latency_ms,input_tokens,output_tokens,memory_delta_bytes,stt_time_ms,tts_time_ms,vlm_time_ms,diffusion_time_ms,error"
 
     /// The run in `format`.
     public static func format(_ run: BenchmarkRun, as format: Format, exportedAt: Date = Date()) throws -> String {
         switch format {
         case .md: markdown(run)
-        case .json: String(decoding: try JSONEncoder.runAnywhere.encode(Export(exportedAt: exportedAt, device: run.deviceInfo, run: run)), as: UTF8.self) + "\n"
+        case .json:
+            String(
+                decoding: try JSONEncoder.runAnywhere.encode(Export(exportedAt: exportedAt, device: run.deviceInfo, run: run)),
+                as: UTF8.self) + "\n"
         case .csv: try csv(run)
         }
     }
@@ -63,11 +67,18 @@ public enum BenchmarkReportFormatter {
                 }
                 if let v = m.loadTimeMs { lines.append("- Load: \(ms(v))") }
                 if let v = m.warmupTimeMs { lines.append("- Warmup: \(ms(v))") }
-                if let v = m.timeToFirstTokenMs { lines.append("- TTFT: \(ms(v))" + range(m.timeToFirstTokenMinMs, m.timeToFirstTokenMaxMs, " ms")) }
-                if let v = m.tokensPerSecond { lines.append("- Tokens/sec: \(String(format: "%.1f", v))" + range(m.tokensPerSecondMin, m.tokensPerSecondMax, "")) }
+                if let v = m.timeToFirstTokenMs {
+                    lines.append("- TTFT: \(ms(v))" + range(m.timeToFirstTokenMinMs, m.timeToFirstTokenMaxMs, " ms"))
+                }
+                if let v = m.tokensPerSecond {
+                    lines.append("- Tokens/sec: \(String(format: "%.1f", v))" + range(m.tokensPerSecondMin, m.tokensPerSecondMax, ""))
+                }
                 if let v = m.promptTokensPerSecond { lines.append("- Prompt tokens/sec: \(String(format: "%.1f", v))") }
                 if let v = m.decodeTokensPerSecond { lines.append("- Decode tokens/sec: \(String(format: "%.1f", v))") }
-                if let v = m.sentencesPerSecond { lines.append("- Sentences/sec: \(String(format: "%.1f", v))" + range(m.sentencesPerSecondMin, m.sentencesPerSecondMax, "")) }
+                if let v = m.sentencesPerSecond {
+                    lines.append(
+                        "- Sentences/sec: \(String(format: "%.1f", v))" + range(m.sentencesPerSecondMin, m.sentencesPerSecondMax, ""))
+                }
                 lines.append("- E2E Latency: \(ms(m.endToEndLatencyMs))" + range(m.endToEndLatencyMinMs, m.endToEndLatencyMaxMs, " ms"))
                 if let v = m.inputTokens { lines.append("- Input tokens: \(v)") }
                 if let v = m.outputTokens { lines.append("- Output tokens: \(v)") }

@@ -54,7 +54,9 @@ public struct BenchmarkRunner: Sendable {
     }
 
     /// Creates a runner; `store`, when given, receives the run when it ends.
-    public init(configuration: BenchmarkConfiguration, providers: [any BenchmarkScenarioProvider]? = nil, store: BenchmarkStore?, appVersion: String) {
+    public init(
+        configuration: BenchmarkConfiguration, providers: [any BenchmarkScenarioProvider]? = nil, store: BenchmarkStore?, appVersion: String
+    ) {
         self.configuration = configuration
         self.providers = Dictionary((providers ?? Self.defaultProviders(configuration)).map { ($0.category, $0) }) { _, last in last }
         self.store = store
@@ -66,29 +68,33 @@ public struct BenchmarkRunner: Sendable {
         let (events, continuation) = AsyncStream.makeStream(of: BenchmarkEvent.self)
         let selected = categories.isEmpty ? Set(BenchmarkCategory.allCases) : categories
         let run = Task { [self] in
-            var run = BenchmarkRun(deviceInfo: BenchmarkDeviceInfo.fromSystem(
-                appVersion: appVersion, detector: configuration.runtime.frameworks.hardwareDetector
-            ))
+            var run = BenchmarkRun(
+                deviceInfo: BenchmarkDeviceInfo.fromSystem(
+                    appVersion: appVersion, detector: configuration.runtime.frameworks.hardwareDetector
+                ))
             run.processID = getpid()
             let work = workList(selected, names, report: { continuation.yield($0) })
             checkpoint(run)
             for (index, item) in work.enumerated() {
                 if Task.isCancelled { break }
-                continuation.yield(.progress(BenchmarkProgressUpdate(
-                    currentScenario: "\(item.category.displayName): \(item.scenario.name) (\(item.model.name))",
-                    progress: Double(index) / Double(work.count), completedCount: index, totalCount: work.count
-                )))
+                continuation.yield(
+                    .progress(
+                        BenchmarkProgressUpdate(
+                            currentScenario: "\(item.category.displayName): \(item.scenario.name) (\(item.model.name))",
+                            progress: Double(index) / Double(work.count), completedCount: index, totalCount: work.count
+                        )))
                 let metrics: BenchmarkMetrics
                 do {
                     metrics = try await item.provider.execute(scenario: item.scenario, model: item.model, deviceInfo: run.deviceInfo)
-                } catch where Task.isCancelled || error is CancellationError {
+                } catch  where Task.isCancelled || error is CancellationError {
                     break
                 } catch {
                     metrics = BenchmarkMetrics(endToEndLatencyMs: 0, error: (error as? SDKError)?.message ?? "\(error)")
                 }
                 let result = BenchmarkResult(
                     category: item.category, scenarioName: item.scenario.name,
-                    componentModelInfo: ComponentModelInfo(from: item.model, category: item.category), deviceInfo: run.deviceInfo, metrics: metrics
+                    componentModelInfo: ComponentModelInfo(from: item.model, category: item.category), deviceInfo: run.deviceInfo,
+                    metrics: metrics
                 )
                 run.results.append(result)
                 checkpoint(run)
@@ -101,7 +107,8 @@ public struct BenchmarkRunner: Sendable {
                 do {
                     try store.save(run)
                 } catch {
-                    configuration.runtime.configuration.logger.error("The benchmark run could not be saved", metadata: ["error": "\(error)"])
+                    configuration.runtime.configuration.logger.error(
+                        "The benchmark run could not be saved", metadata: ["error": "\(error)"])
                     run.status = .failed
                 }
             }
@@ -116,7 +123,8 @@ public struct BenchmarkRunner: Sendable {
         do {
             try store?.save(run)
         } catch {
-            configuration.runtime.configuration.logger.warning("The benchmark run could not be saved as it goes", metadata: ["error": "\(error)"])
+            configuration.runtime.configuration.logger.warning(
+                "The benchmark run could not be saved as it goes", metadata: ["error": "\(error)"])
         }
     }
 
@@ -142,7 +150,9 @@ public struct BenchmarkRunner: Sendable {
             }
             let scenarios = provider.scenarios().filter { names.isEmpty || names.contains($0.name) }
             for model in downloaded {
-                for scenario in scenarios { work.append(WorkItem(category: category, provider: provider, model: model, scenario: scenario)) }
+                for scenario in scenarios {
+                    work.append(WorkItem(category: category, provider: provider, model: model, scenario: scenario))
+                }
             }
         }
         return work

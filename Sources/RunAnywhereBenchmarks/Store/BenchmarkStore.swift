@@ -102,7 +102,8 @@ public struct BenchmarkStore: Sendable {
             do {
                 return History(runs: [], movedAside: try AtomicFile.moveAside(url).path)
             } catch {
-                throw SDKError.fileManagement(.modelStorageCorrupted, "The benchmark history \(url.path) is unreadable and could not be moved aside")
+                throw SDKError.fileManagement(
+                    .modelStorageCorrupted, "The benchmark history \(url.path) is unreadable and could not be moved aside")
             }
         }
     }

@@ -72,9 +72,12 @@ struct BenchmarkRoutes: Sendable {
             if let repetitions = body.repetitions, !(1...20).contains(repetitions) {
                 throw OpenAIError(.badRequest, "repetitions must be between 1 and 20", param: "repetitions")
             }
-            if let threads = body.threads, !(1...256).contains(threads) { throw OpenAIError(.badRequest, "threads must be between 1 and 256", param: "threads") }
+            if let threads = body.threads, !(1...256).contains(threads) {
+                throw OpenAIError(.badRequest, "threads must be between 1 and 256", param: "threads")
+            }
             let runner = BenchmarkRunner(
-                configuration: BenchmarkConfiguration(runtime: runtime, repetitions: body.repetitions ?? 3, threads: body.threads ?? configuration.threads),
+                configuration: BenchmarkConfiguration(
+                    runtime: runtime, repetitions: body.repetitions ?? 3, threads: body.threads ?? configuration.threads),
                 store: store, appVersion: configuration.appVersion
             )
             try await jobs.start { runner.start(categories: Set(body.categories ?? []), scenarios: Set(body.scenarios ?? [])) }
@@ -103,7 +106,9 @@ struct BenchmarkRoutes: Sendable {
             return try jsonResponse(Runs(runs: try store.loadRuns().runs, running: await jobs.isRunning, categories: categories))
         }
         router.delete("api/benchmarks") { _, _ in
-            guard await !jobs.isRunning else { throw OpenAIError(.conflict, "A benchmark run is running; stop it first", code: "benchmark_running") }
+            guard await !jobs.isRunning else {
+                throw OpenAIError(.conflict, "A benchmark run is running; stop it first", code: "benchmark_running")
+            }
             try store.clearAll()
             return Response(status: .noContent)
         }
@@ -119,13 +124,15 @@ struct BenchmarkRoutes: Sendable {
         router.get("api/benchmarks/:id/export") { request, context in
             let format = try Self.format(request)
             let run = try savedRun(context)
-            let type = switch format {
-            case .json: "application/json"
-            case .csv: "text/csv; charset=utf-8"
-            case .md: "text/markdown; charset=utf-8"
-            }
-            return bodyResponse(ByteBuffer(string: try BenchmarkReportFormatter.format(run, as: format)), contentType: type,
-                                attachment: "benchmark-\(run.id.prefix(8).lowercased()).\(format.rawValue)")
+            let type =
+                switch format {
+                case .json: "application/json"
+                case .csv: "text/csv; charset=utf-8"
+                case .md: "text/markdown; charset=utf-8"
+                }
+            return bodyResponse(
+                ByteBuffer(string: try BenchmarkReportFormatter.format(run, as: format)), contentType: type,
+                attachment: "benchmark-\(run.id.prefix(8).lowercased()).\(format.rawValue)")
         }
     }
 
@@ -160,7 +167,10 @@ actor BenchmarkJobs {
 
     /// Starts the run `start` makes, unless one is running.
     func start(_ start: () -> BenchmarkRunHandle) throws {
-        guard finished else { throw OpenAIError(.conflict, "A benchmark run is already running; follow it at /api/benchmarks/current", code: "benchmark_running") }
+        guard finished else {
+            throw OpenAIError(
+                .conflict, "A benchmark run is already running; follow it at /api/benchmarks/current", code: "benchmark_running")
+        }
         let handle = start()
         self.handle = handle
         log = []
@@ -195,11 +205,15 @@ actor BenchmarkJobs {
     private func pump(_ handle: BenchmarkRunHandle) async {
         for await event in handle.events {
             switch event {
-            case .skipped(let category, let reason): publish(try? ServerSentEvents.event(BenchmarkRoutes.Skipped(category: category, reason: reason), name: "skipped"))
+            case .skipped(let category, let reason):
+                publish(try? ServerSentEvents.event(BenchmarkRoutes.Skipped(category: category, reason: reason), name: "skipped"))
             case .progress(let update):
-                publish(try? ServerSentEvents.event(BenchmarkRoutes.Progress(
-                    currentScenario: update.currentScenario, progress: update.progress, completedCount: update.completedCount, totalCount: update.totalCount
-                ), name: "progress"))
+                publish(
+                    try? ServerSentEvents.event(
+                        BenchmarkRoutes.Progress(
+                            currentScenario: update.currentScenario, progress: update.progress, completedCount: update.completedCount,
+                            totalCount: update.totalCount
+                        ), name: "progress"))
             case .result(let result): publish(try? ServerSentEvents.event(result, name: "result"))
             }
         }

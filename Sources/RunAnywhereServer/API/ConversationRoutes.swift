@@ -119,9 +119,11 @@ struct ConversationRoutes: Sendable {
             let format = request.uri.queryParameters.get("format") ?? "md"
             guard format == "md" || format == "json" else { throw OpenAIError(.badRequest, "format must be md or json", param: "format") }
             let conversation = try store.load(id: exactID(context))
-            let body = format == "md" ? ByteBuffer(string: conversation.markdown) : ByteBuffer(bytes: try JSONEncoder.server.encode(conversation))
-            return bodyResponse(body, contentType: format == "md" ? "text/markdown; charset=utf-8" : "application/json",
-                                attachment: "conversation-\(conversation.id.prefix(8).lowercased()).\(format)")
+            let body =
+                format == "md" ? ByteBuffer(string: conversation.markdown) : ByteBuffer(bytes: try JSONEncoder.server.encode(conversation))
+            return bodyResponse(
+                body, contentType: format == "md" ? "text/markdown; charset=utf-8" : "application/json",
+                attachment: "conversation-\(conversation.id.prefix(8).lowercased()).\(format)")
         }
         router.delete("api/conversations/:id") { _, context in
             try store.delete(id: exactID(context))
@@ -140,7 +142,8 @@ struct ConversationRoutes: Sendable {
             }
             return try await answer(exactID(context), body) { [documents, configuration] chat, options in
                 let sources = try await RAGRoutes.notFound {
-                    try await documents.retrieve(content, collection: collection, topK: passages, threads: configuration.threads, reranker: reranker)
+                    try await documents.retrieve(
+                        content, collection: collection, topK: passages, threads: configuration.threads, reranker: reranker)
                 }
                 return try await chat.send(content, grounding: ChatGrounding(collection: collection, sources: sources), options: options)
             }
@@ -167,15 +170,18 @@ struct ConversationRoutes: Sendable {
     }
 
     /// Starts an answer in conversation `id` and streams it.
-    private func answer(_ id: String, _ body: AnswerRequest, start: @Sendable (ChatService, LLMGenerationOptions) async throws -> ChatReply) async throws -> Response {
+    private func answer(_ id: String, _ body: AnswerRequest, start: @Sendable (ChatService, LLMGenerationOptions) async throws -> ChatReply)
+        async throws -> Response
+    {
         try await answering.begin(id)
         let reply: ChatReply
         let model: ModelInfo
         do {
             model = try runtime.model(id: body.model, category: .language)
             let saved = try settings.load()
-            let chat = ChatService(runtime: runtime, store: store, settings: saved, conversation: try store.load(id: id),
-                                   model: .named(model.id, loadOptions: configuration.loadOptions))
+            let chat = ChatService(
+                runtime: runtime, store: store, settings: saved, conversation: try store.load(id: id),
+                model: .named(model.id, loadOptions: configuration.loadOptions))
             reply = try await start(chat, body.options(over: saved))
             await answering.started(id, stop: reply.message.cancel)
         } catch {
@@ -228,7 +234,8 @@ actor AnsweringConversations {
     /// Claims conversation `id`; throws 409 when it is being answered.
     func begin(_ id: String) throws {
         guard answers[id] == nil else {
-            throw OpenAIError(.conflict, "Conversation '\(id)' is being answered; wait for that answer or stop it", code: "conversation_busy")
+            throw OpenAIError(
+                .conflict, "Conversation '\(id)' is being answered; wait for that answer or stop it", code: "conversation_busy")
         }
         answers[id] = .some(nil)
     }

@@ -25,9 +25,11 @@ struct LoadedModelRoutes: Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            keepAlive = try container.decodeIfPresent(KeepAliveField.self, forKey: .keepAlive)
+            keepAlive =
+                try container.decodeIfPresent(KeepAliveField.self, forKey: .keepAlive)
                 ?? container.decodeIfPresent(KeepAliveField.self, forKey: .olderKeepAlive)
-            gpuLayers = try container.decode(NumberField<Int>.self, forKey: .gpuLayers).wrappedValue
+            gpuLayers =
+                try container.decode(NumberField<Int>.self, forKey: .gpuLayers).wrappedValue
                 ?? container.decode(NumberField<Int>.self, forKey: .olderGPULayers).wrappedValue
         }
     }
@@ -53,11 +55,14 @@ struct LoadedModelRoutes: Sendable {
             let keepAlive = body.keepAlive?.value ?? configuration.keepAlive
             if keepAlive == .duration(.zero) {
                 // Loading only to unload at once is a no-op; ollama's way to unload is DELETE here.
-                throw OpenAIError(.badRequest, "keepAlive 0 would unload the model as soon as it is loaded; DELETE /api/models/\(id)/load unloads it", param: "keepAlive")
+                throw OpenAIError(
+                    .badRequest, "keepAlive 0 would unload the model as soon as it is loaded; DELETE /api/models/\(id)/load unloads it",
+                    param: "keepAlive")
             }
             try await runtime.preloadModel(id, options: options, keepAlive: keepAlive)
             guard let status = await runtime.loadedModels().first(where: { $0.modelId == id }) else {
-                throw OpenAIError(.serviceUnavailable, "Model '\(id)' was unloaded again at once: another model needed its memory", code: "busy")
+                throw OpenAIError(
+                    .serviceUnavailable, "Model '\(id)' was unloaded again at once: another model needed its memory", code: "busy")
             }
             return try jsonResponse(status)
         }

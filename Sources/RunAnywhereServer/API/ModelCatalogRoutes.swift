@@ -48,7 +48,8 @@ struct ModelCatalogRoutes: Sendable {
 
         /// `url` when it is an http or https address with a host, the only kind the server fetches.
         var httpURL: URL? {
-            guard let url = URL(string: url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else { return nil }
+            guard let url = URL(string: url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil
+            else { return nil }
             return url
         }
     }
@@ -67,13 +68,14 @@ struct ModelCatalogRoutes: Sendable {
 
         init(_ progress: DownloadProgress) {
             modelId = progress.modelId
-            state = switch progress.state {
-            case .downloading: "downloading"
-            case .verifying: "verifying"
-            case .extracting: "extracting"
-            case .completed: "completed"
-            case .failed: "failed"
-            }
+            state =
+                switch progress.state {
+                case .downloading: "downloading"
+                case .verifying: "verifying"
+                case .extracting: "extracting"
+                case .completed: "completed"
+                case .failed: "failed"
+                }
             bytesDownloaded = progress.bytesDownloaded
             totalBytes = progress.totalBytes
             fraction = progress.percentage
@@ -86,7 +88,10 @@ struct ModelCatalogRoutes: Sendable {
         router.get("api/models") { request, _ in
             let category = try request.uri.queryParameters.get("category").map { raw in
                 guard let category = ModelCategory(rawValue: String(raw)) else {
-                    throw OpenAIError(.badRequest, "Unknown category '\(raw)'; use one of \(ModelCategory.allCases.map(\.rawValue).joined(separator: ", "))", param: "category")
+                    throw OpenAIError(
+                        .badRequest,
+                        "Unknown category '\(raw)'; use one of \(ModelCategory.allCases.map(\.rawValue).joined(separator: ", "))",
+                        param: "category")
                 }
                 return category
             }
@@ -106,13 +111,17 @@ struct ModelCatalogRoutes: Sendable {
             if let problem = check.problems.first {
                 // No engine here runs it: not something a retry fixes, unlike an engine failing to open.
                 let code = problem.code == .frameworkNotAvailable ? "framework_not_available" : problem.code.rawValue
-                throw OpenAIError(problem.code == .modelAlreadyExists ? .conflict : .badRequest, problem.message, param: problem.field.rawValue, code: code)
+                throw OpenAIError(
+                    problem.code == .modelAlreadyExists ? .conflict : .badRequest, problem.message, param: problem.field.rawValue,
+                    code: code)
             }
             return try jsonResponse(entry(try runtime.addModel(check), states: [:]), status: .created)
         }
         router.get("api/models/:id/gguf") { _, context in
             let model = try runtime.model(id: try modelIDParameter(context))
-            guard model.format == .gguf else { throw OpenAIError(.notFound, "Model '\(model.id)' is not a GGUF model", param: "id", code: "not_gguf") }
+            guard model.format == .gguf else {
+                throw OpenAIError(.notFound, "Model '\(model.id)' is not a GGUF model", param: "id", code: "not_gguf")
+            }
             guard let metadata = try runtime.metadata(of: model) else {
                 throw OpenAIError(.notFound, "Model '\(model.id)' is not downloaded", param: "id", code: "model_not_downloaded")
             }
@@ -162,17 +171,26 @@ struct ModelCatalogRoutes: Sendable {
     /// what the model is: a framework, id, name or sha256 beside it is a problem of that field.
     private func check(_ body: AddModelRequest) async -> ModelSourceCheck {
         if runtime.isModelReference(body.url) {
-            let given: [(ModelSourceField, Bool)] = [(.framework, body.framework != nil), (.id, body.id != nil), (.sha256, body.sha256 != nil)]
+            let given: [(ModelSourceField, Bool)] = [
+                (.framework, body.framework != nil), (.id, body.id != nil), (.sha256, body.sha256 != nil),
+            ]
             if let field = given.first(where: \.1)?.0 {
-                return ModelSourceCheck(problem: ModelSourceProblem(field, .invalidInput, "\(field.rawValue) does not apply to a reference: its provider says what the model is"), detectedFormat: .unknown)
+                return ModelSourceCheck(
+                    problem: ModelSourceProblem(
+                        field, .invalidInput, "\(field.rawValue) does not apply to a reference: its provider says what the model is"),
+                    detectedFormat: .unknown)
             }
             return await runtime.checkModelReference(body.url, category: body.category)
         }
         guard let url = body.httpURL else {
-            return ModelSourceCheck(problem: ModelSourceProblem(.url, .invalidInput, "url must be an http or https address, or a reference such as hf.co/OWNER/REPO:QUANT"), detectedFormat: .unknown)
+            return ModelSourceCheck(
+                problem: ModelSourceProblem(
+                    .url, .invalidInput, "url must be an http or https address, or a reference such as hf.co/OWNER/REPO:QUANT"),
+                detectedFormat: .unknown)
         }
-        return runtime.checkModelSource(url, category: body.category, framework: body.framework, id: body.id, name: body.name,
-                                        sha256: body.sha256, supportsThinking: body.supportsThinking ?? false)
+        return runtime.checkModelSource(
+            url, category: body.category, framework: body.framework, id: body.id, name: body.name,
+            sha256: body.sha256, supportsThinking: body.supportsThinking ?? false)
     }
 
     private func states() async -> [String: ModelLifecycleState] {
@@ -180,6 +198,8 @@ struct ModelCatalogRoutes: Sendable {
     }
 
     private func entry(_ model: ModelInfo, states: [String: ModelLifecycleState]) -> CatalogEntry {
-        CatalogEntry(model: model, installed: model.isDownloaded, sizeOnDiskBytes: model.isDownloaded ? model.primaryFileSize : 0, state: states[model.id])
+        CatalogEntry(
+            model: model, installed: model.isDownloaded, sizeOnDiskBytes: model.isDownloaded ? model.primaryFileSize : 0,
+            state: states[model.id])
     }
 }

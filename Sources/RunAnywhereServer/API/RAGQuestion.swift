@@ -30,7 +30,8 @@ struct RAGQuestionRequest: Decodable, Sendable {
         if let threads = configuration.threads { options.threads = threads }
         options.streamingEnabled = true
         return RAGQueryOptions(
-            generation: options, model: model, loadOptions: configuration.loadOptions, embeddingThreads: configuration.threads, reranker: reranker
+            generation: options, model: model, loadOptions: configuration.loadOptions, embeddingThreads: configuration.threads,
+            reranker: reranker
         )
     }
 
@@ -77,8 +78,10 @@ struct RAGAnswerBody: Encodable, Sendable {
         self.answer = answer.text
         reasoning = answer.generation.thinkingContent
         sources = answer.sources.enumerated().map { index, source in
-            Source(number: index + 1, document: source.documentPath, ordinal: source.ordinal, text: source.text, start: source.start, end: source.end,
-                   score: source.score, rerankScore: source.rerankScore)
+            Source(
+                number: index + 1, document: source.documentPath, ordinal: source.ordinal, text: source.text, start: source.start,
+                end: source.end,
+                score: source.score, rerankScore: source.rerankScore)
         }
         collection = answer.collection
         reranker = answer.reranker
@@ -95,8 +98,10 @@ struct RAGAnswerBody: Encodable, Sendable {
         do {
             for try await event in answer {
                 switch event {
-                case .text(let text): pending.append(try ServerSentEvents.event(ServerSentEvents.Delta(content: text, reasoning: nil), name: "delta"))
-                case .reasoning(let text): pending.append(try ServerSentEvents.event(ServerSentEvents.Delta(content: nil, reasoning: text), name: "delta"))
+                case .text(let text):
+                    pending.append(try ServerSentEvents.event(ServerSentEvents.Delta(content: text, reasoning: nil), name: "delta"))
+                case .reasoning(let text):
+                    pending.append(try ServerSentEvents.event(ServerSentEvents.Delta(content: nil, reasoning: text), name: "delta"))
                 case .completed(let result): pending.append(try ServerSentEvents.event(RAGAnswerBody(result), name: "done"))
                 }
                 try await ServerSentEvents.send(&pending, to: &writer)

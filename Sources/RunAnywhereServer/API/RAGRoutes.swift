@@ -58,7 +58,8 @@ struct RAGRoutes: Sendable {
             let documents = try form.files.map { file in try session.reader.read(file.data, path: try Self.documentName(file)) }
             let embeddingModel = try form.embeddingModel.flatMap { $0.isEmpty ? nil : try runtime.model(id: $0, category: .embedding).id }
             let report = try await session.ingest(
-                documents: documents, collection: name, options: RAGIngestOptions(embeddingModel: embeddingModel, threads: configuration.threads)
+                documents: documents, collection: name,
+                options: RAGIngestOptions(embeddingModel: embeddingModel, threads: configuration.threads)
             )
             return try jsonResponse(report, status: .created)
         }
@@ -74,13 +75,17 @@ struct RAGRoutes: Sendable {
             guard let ordinal = Int(try Self.query(request, "ordinal")), ordinal >= 0 else {
                 throw OpenAIError(.badRequest, "ordinal must be a chunk's number, 0 or more", param: "ordinal")
             }
-            return try jsonResponse(try await Self.notFound { try await session.passage(document: document, ordinal: ordinal, collection: name) })
+            return try jsonResponse(
+                try await Self.notFound { try await session.passage(document: document, ordinal: ordinal, collection: name) })
         }
         router.post("api/rag/collections/:name/questions") { request, context in
             let name = try Self.name(context)
             let body = try await decodeJSON(RAGQuestionRequest.self, from: request, limit: configuration.maxBodySize)
-            let answer = try await Self.notFound { try await session.query(body.question, collection: name, topK: body.topK ?? RAGQueryOptions.defaultTopK,
-                                                                                options: try body.options(runtime: runtime, configuration: configuration)) }
+            let answer = try await Self.notFound {
+                try await session.query(
+                    body.question, collection: name, topK: body.topK ?? RAGQueryOptions.defaultTopK,
+                    options: try body.options(runtime: runtime, configuration: configuration))
+            }
             guard body.stream ?? true else { return try jsonResponse(RAGAnswerBody(try await answer.result())) }
             return ServerSentEvents.response { writer in try await RAGAnswerBody.stream(answer, to: &writer) }
         }
@@ -108,7 +113,8 @@ struct RAGRoutes: Sendable {
     /// The name an uploaded file is stored under: its file name without any folders.
     private static func documentName(_ file: UploadedFile) throws -> String {
         let name = (file.filename ?? "").split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        guard !name.isEmpty, name != ".", name != "..", !name.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 } == true }) else {
+        guard !name.isEmpty, name != ".", name != "..", !name.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 } == true })
+        else {
             throw OpenAIError(.badRequest, "Each file needs a file name (its extension tells its format)", param: "files")
         }
         return name

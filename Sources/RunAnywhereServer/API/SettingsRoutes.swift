@@ -35,15 +35,16 @@ final class SettingsRoutes: Sendable {
         router.get("api/settings") { [self] _, _ in try jsonResponse(try settings.load()) }
         router.patch("api/settings") { [self] request, _ in
             let changes = try await decodeJSON([String: SettingValue].self, from: request, limit: maxBodySize)
-            return try jsonResponse(try settings.update { updated in
-                for key in changes.keys.sorted() {
-                    do {
-                        try updated.set(key, to: changes[key]!.text(clearing: key))
-                    } catch let error as SDKError {
-                        throw OpenAIError(.badRequest, error.message, param: key)
+            return try jsonResponse(
+                try settings.update { updated in
+                    for key in changes.keys.sorted() {
+                        do {
+                            try updated.set(key, to: changes[key]!.text(clearing: key))
+                        } catch let error as SDKError {
+                            throw OpenAIError(.badRequest, error.message, param: key)
+                        }
                     }
-                }
-            })
+                })
         }
         router.delete("api/settings") { [self] _, _ in
             try settings.reset()

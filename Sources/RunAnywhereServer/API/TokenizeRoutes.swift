@@ -33,7 +33,9 @@ struct TokenizeRoutes: Sendable {
             model = try container.decodeIfPresent(String.self, forKey: .model)
             // Each id through NumberField: a fraction, a number beyond 32 bits or a string is a 400 naming its place.
             tokens = try container.decode([NumberField<Int32>].self, forKey: .tokens).enumerated().map { index, field in
-                guard let token = field.wrappedValue else { throw OpenAIError(.badRequest, "tokens.\(index) must be a token id, not null", param: "tokens.\(index)") }
+                guard let token = field.wrappedValue else {
+                    throw OpenAIError(.badRequest, "tokens.\(index) must be a token id, not null", param: "tokens.\(index)")
+                }
                 return token
             }
         }
@@ -52,7 +54,11 @@ struct TokenizeRoutes: Sendable {
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(id, forKey: .id)
-                if let text = piece.text { try container.encode(text, forKey: .piece) } else { try container.encode(piece.bytes, forKey: .piece) }
+                if let text = piece.text {
+                    try container.encode(text, forKey: .piece)
+                } else {
+                    try container.encode(piece.bytes, forKey: .piece)
+                }
             }
         }
         let tokens: [Token]
@@ -63,22 +69,27 @@ struct TokenizeRoutes: Sendable {
     func register(on router: Router<BasicRequestContext>) {
         router.post("tokenize") { request, _ in
             let body = try await decodeJSON(TokenizeRequest.self, from: request, limit: configuration.maxBodySize)
-            let (model, addSpecial, parseSpecial) = (body.model ?? RunAnywhere.defaultModelID, body.addSpecial ?? false, body.parseSpecial ?? true)
+            let (model, addSpecial, parseSpecial) = (
+                body.model ?? RunAnywhere.defaultModelID, body.addSpecial ?? false, body.parseSpecial ?? true
+            )
             guard body.withPieces ?? false else {
                 let tokens = try await runtime.tokenize(
-                    body.content, model: model, addSpecial: addSpecial, parseSpecial: parseSpecial, loadOptions: configuration.loadOptions, keepAlive: configuration.keepAlive
+                    body.content, model: model, addSpecial: addSpecial, parseSpecial: parseSpecial, loadOptions: configuration.loadOptions,
+                    keepAlive: configuration.keepAlive
                 )
                 return try jsonResponse(Tokens(tokens: tokens))
             }
             let pieces = try await runtime.tokenizeWithPieces(
-                body.content, model: model, addSpecial: addSpecial, parseSpecial: parseSpecial, loadOptions: configuration.loadOptions, keepAlive: configuration.keepAlive
+                body.content, model: model, addSpecial: addSpecial, parseSpecial: parseSpecial, loadOptions: configuration.loadOptions,
+                keepAlive: configuration.keepAlive
             )
             return try jsonResponse(TokensWithPieces(tokens: pieces.map { .init(id: $0.id, piece: $0) }))
         }
         router.post("detokenize") { request, _ in
             let body = try await decodeJSON(DetokenizeRequest.self, from: request, limit: configuration.maxBodySize)
             let content = try await runtime.detokenize(
-                body.tokens, model: body.model ?? RunAnywhere.defaultModelID, loadOptions: configuration.loadOptions, keepAlive: configuration.keepAlive
+                body.tokens, model: body.model ?? RunAnywhere.defaultModelID, loadOptions: configuration.loadOptions,
+                keepAlive: configuration.keepAlive
             )
             return try jsonResponse(Content(content: content))
         }

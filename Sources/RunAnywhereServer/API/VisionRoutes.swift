@@ -43,7 +43,8 @@ struct VisionRoutes: Sendable {
         /// The options asked for over Stable Diffusion 1.5's defaults, checked.
         func options() throws -> DiffusionGenerationOptions {
             let options = DiffusionGenerationOptions.defaults(for: .sd15, prompt: prompt).with(
-                negativePrompt: negativePrompt, width: width, height: height, steps: steps, guidanceScale: guidanceScale, seed: seed, scheduler: scheduler
+                negativePrompt: negativePrompt, width: width, height: height, steps: steps, guidanceScale: guidanceScale, seed: seed,
+                scheduler: scheduler
             )
             try options.validate()
             return options
@@ -84,13 +85,16 @@ struct VisionRoutes: Sendable {
             let body = try await decodeJSON(ImagineRequest.self, from: request, limit: configuration.maxBodySize)
             let model = try body.model.map { try runtime.model(id: $0, category: .imageGeneration) } ?? runtime.defaultDiffusionModel()
             let progress = try await runtime.generateImageStream(
-                prompt: body.prompt, options: body.options(), model: model, configuration: DiffusionConfiguration(modelId: model.id, threads: configuration.threads)
+                prompt: body.prompt, options: body.options(), model: model,
+                configuration: DiffusionConfiguration(modelId: model.id, threads: configuration.threads)
             )
             return ServerSentEvents.response { writer in
                 var pending: [ServerSentEvent] = []
                 do {
                     for try await step in progress {
-                        pending.append(try step.result.map { try ServerSentEvents.event($0, name: "done") } ?? ServerSentEvents.event(step, name: "progress"))
+                        pending.append(
+                            try step.result.map { try ServerSentEvents.event($0, name: "done") }
+                                ?? ServerSentEvents.event(step, name: "progress"))
                         try await ServerSentEvents.send(&pending, to: &writer)
                     }
                 } catch let error as SDKError {

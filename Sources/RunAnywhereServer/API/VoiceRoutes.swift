@@ -48,10 +48,13 @@ struct VoiceRoutes: Sendable {
             if let stt = form.stt { config.sttModelId = stt }
             if let prompt = form.systemPrompt { config.systemPrompt = prompt.isEmpty ? nil : prompt }
             // Refused before any work: an unknown model, or one of the wrong kind.
-            for (id, category) in [(config.sttModelId, ModelCategory.speechRecognition), (config.llmModelId, .language), (config.ttsVoiceId, .speechSynthesis)] {
+            for (id, category) in [
+                (config.sttModelId, ModelCategory.speechRecognition), (config.llmModelId, .language), (config.ttsVoiceId, .speechSynthesis),
+            ] {
                 _ = try runtime.model(id: id, category: category)
             }
-            let audio = try await runtime.decodeAudio(form.file.data, name: form.file.displayName, maxDuration: configuration.maxAudioDuration)
+            let audio = try await runtime.decodeAudio(
+                form.file.data, name: form.file.displayName, maxDuration: configuration.maxAudioDuration)
             let events = await ModularVoicePipeline(runtime: runtime, config: config).processTurn(audio)
             return ServerSentEvents.response { writer in
                 var pending: [ServerSentEvent] = []
@@ -74,11 +77,15 @@ struct VoiceRoutes: Sendable {
         case .diarizationUnavailable, .responded: nil
         case .speechDetected(let segments): try ServerSentEvents.event(Segments(segments: segments), name: "speech")
         case .noSpeech: try ServerSentEvents.event(Empty(), name: "nospeech")
-        case .transcribed(let output): try ServerSentEvents.event(Transcript(text: output.text, language: output.detectedLanguage), name: "transcript")
+        case .transcribed(let output):
+            try ServerSentEvents.event(Transcript(text: output.text, language: output.detectedLanguage), name: "transcript")
         case .responseText(let text): try ServerSentEvents.event(Delta(content: text), name: "delta")
         case .synthesized(let speech):
-            try ServerSentEvents.event(SpokenAudio(sampleRate: speech.sampleRate, duration: speech.duration, data: speech.audioData.base64EncodedString()), name: "audio")
-        case .completed(let turn): try ServerSentEvents.event(Done(transcript: turn.transcript, response: turn.response, timings: turn.timings), name: "done")
+            try ServerSentEvents.event(
+                SpokenAudio(sampleRate: speech.sampleRate, duration: speech.duration, data: speech.audioData.base64EncodedString()),
+                name: "audio")
+        case .completed(let turn):
+            try ServerSentEvents.event(Done(transcript: turn.transcript, response: turn.response, timings: turn.timings), name: "done")
         }
     }
 }

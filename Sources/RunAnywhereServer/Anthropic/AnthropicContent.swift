@@ -34,13 +34,21 @@ enum AnthropicContentBlock: Decodable, Sendable {
         case "image":
             let source = try container.decode(ImageSource.self, forKey: .source)
             guard source.type == "base64", let mediaType = source.mediaType, let data = source.data else {
-                throw OpenAIError(.badRequest, "An image's source must be {\"type\": \"base64\", \"media_type\", \"data\"}; this server fetches no images", param: "messages")
+                throw OpenAIError(
+                    .badRequest,
+                    "An image's source must be {\"type\": \"base64\", \"media_type\", \"data\"}; this server fetches no images",
+                    param: "messages")
             }
             self = .image(VLMImage(base64: "data:\(mediaType);base64,\(data)"))
         case "tool_use":
             let input = try container.decode(JSONValue.self, forKey: .input)
-            guard input.objectValue != nil else { throw OpenAIError(.badRequest, "A tool_use block's input must be a JSON object", param: "messages") }
-            self = .toolUse(ToolCall(id: try container.decode(String.self, forKey: .id), name: try container.decode(String.self, forKey: .name), arguments: input))
+            guard input.objectValue != nil else {
+                throw OpenAIError(.badRequest, "A tool_use block's input must be a JSON object", param: "messages")
+            }
+            self = .toolUse(
+                ToolCall(
+                    id: try container.decode(String.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+                    arguments: input))
         case "tool_result":
             let id = try container.decode(String.self, forKey: .toolUseId)
             let isError = try container.decodeIfPresent(Bool.self, forKey: .isError) ?? false
@@ -57,7 +65,8 @@ enum AnthropicContentBlock: Decodable, Sendable {
         case "thinking", "redacted_thinking":
             self = .thinking
         default:
-            throw OpenAIError(.badRequest, "Unsupported content block type '\(type)': use text, image, tool_use or tool_result", param: "messages")
+            throw OpenAIError(
+                .badRequest, "Unsupported content block type '\(type)': use text, image, tool_use or tool_result", param: "messages")
         }
     }
 }

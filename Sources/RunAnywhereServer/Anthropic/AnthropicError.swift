@@ -45,6 +45,7 @@ struct AnthropicError: Encodable, Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         if status == .serviceUnavailable || status == .tooManyRequests { headers[.retryAfter] = "1" }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder.server.encode(self))))
+        return Response(
+            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder.server.encode(self))))
     }
 }

@@ -37,7 +37,8 @@ struct AnthropicThinking: Decodable, Sendable {
         budgetTokens = try container.decode(NumberField<Int>.self, forKey: .budgetTokens).wrappedValue
         display = try container.decodeIfPresent(String.self, forKey: .display)
         guard ["enabled", "adaptive", "disabled", "between_tools"].contains(type) else {
-            throw OpenAIError(.badRequest, "thinking.type '\(type)' is not supported; use enabled, adaptive or disabled", param: "thinking.type")
+            throw OpenAIError(
+                .badRequest, "thinking.type '\(type)' is not supported; use enabled, adaptive or disabled", param: "thinking.type")
         }
         if let display, !["summarized", "omitted"].contains(display) {
             throw OpenAIError(.badRequest, "thinking.display must be summarized or omitted", param: "thinking.display")
@@ -62,7 +63,8 @@ struct AnthropicOutputConfig: Decodable, Sendable {
     func structuredOutput() throws -> StructuredOutputConfig? {
         guard let format else { return nil }
         guard format.type == "json_schema", let schema = format.schema else {
-            throw OpenAIError(.badRequest, "output_config.format must be {\"type\": \"json_schema\", \"schema\": {…}}", param: "output_config.format")
+            throw OpenAIError(
+                .badRequest, "output_config.format must be {\"type\": \"json_schema\", \"schema\": {…}}", param: "output_config.format")
         }
         do {
             let config = StructuredOutputConfig.schema(schema)
@@ -129,11 +131,15 @@ struct AnthropicPrompt: Decodable, Sendable {
             case "assistant":
                 history.append(Message(role: .assistant, content: message.content.text, toolCalls: message.content.toolUses))
             default:
-                throw OpenAIError(.badRequest, "Unsupported message role '\(message.role)': use user or assistant (the system prompt goes in system)", param: "messages")
+                throw OpenAIError(
+                    .badRequest, "Unsupported message role '\(message.role)': use user or assistant (the system prompt goes in system)",
+                    param: "messages")
             }
         }
         guard messages.last?.role == "user" else {
-            throw OpenAIError(.badRequest, "The last message must be the user's: this server does not continue a prefilled assistant message", param: "messages")
+            throw OpenAIError(
+                .badRequest, "The last message must be the user's: this server does not continue a prefilled assistant message",
+                param: "messages")
         }
         // Every message the client sent is read; only a full context window drops the oldest.
         return Context(systemPrompt: system?.text, messages: history, maxMessages: history.count)

@@ -40,9 +40,11 @@ struct AnthropicRoutes: Sendable {
         )
         let id = "msg_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         guard body.stream else {
-            return try jsonResponse(AnthropicMessage(id: id, result: try await generation.result(), showsThinking: body.prompt.showsThinking))
+            return try jsonResponse(
+                AnthropicMessage(id: id, result: try await generation.result(), showsThinking: body.prompt.showsThinking))
         }
-        let events = AnthropicEventWriter(id: id, model: body.prompt.model, showsThinking: body.prompt.showsThinking, generation: generation)
+        let events = AnthropicEventWriter(
+            id: id, model: body.prompt.model, showsThinking: body.prompt.showsThinking, generation: generation)
         return ServerSentEvents.response { writer in try await events.write(to: &writer) }
     }
 }

@@ -116,7 +116,8 @@ struct AnthropicStreamMapper: Sendable {
         case .completed(let result):
             let empty: [AnthropicStreamEvent] = sawText || !result.toolCalls.isEmpty ? [] : enter(.text)
             return close(keeping: empty) + [
-                .messageDelta(stopReason: anthropicStopReason(result), stopSequence: result.stopSequence, usage: AnthropicUsage(result)), .messageStop,
+                .messageDelta(stopReason: anthropicStopReason(result), stopSequence: result.stopSequence, usage: AnthropicUsage(result)),
+                .messageStop,
             ]
         }
     }
@@ -153,7 +154,9 @@ struct AnthropicEventWriter: Sendable {
         try await generation.relay(
             to: &writer,
             opening: { writer in
-                events = try AnthropicStreamMapper.opening(id: id, model: model, inputTokens: generation.promptTokens ?? 0).map { try $0.sent() }
+                events = try AnthropicStreamMapper.opening(id: id, model: model, inputTokens: generation.promptTokens ?? 0).map {
+                    try $0.sent()
+                }
                 try await ServerSentEvents.send(&events, to: &writer)
             },
             event: { event, writer in

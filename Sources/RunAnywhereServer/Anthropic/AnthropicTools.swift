@@ -14,7 +14,9 @@ struct AnthropicToolParam: Decodable, Sendable {
     /// The SDK's tool.
     func tool() throws -> Tool {
         guard type == nil || type == "custom" else {
-            throw OpenAIError(.badRequest, "Tool type '\(type ?? "")' is not supported: only custom tools (name, description, input_schema) run here", param: "tools")
+            throw OpenAIError(
+                .badRequest, "Tool type '\(type ?? "")' is not supported: only custom tools (name, description, input_schema) run here",
+                param: "tools")
         }
         return Tool(name: name, description: description ?? "", parameters: inputSchema ?? ["type": "object", "properties": [:]])
     }
@@ -38,7 +40,8 @@ struct AnthropicToolChoice: Decodable, Sendable {
             guard let name else { throw OpenAIError(.badRequest, "tool_choice of type tool needs a name", param: "tool_choice.name") }
             return .tool(name)
         default:
-            throw OpenAIError(.badRequest, "tool_choice type '\(type)' is not supported; use auto, any, tool or none", param: "tool_choice.type")
+            throw OpenAIError(
+                .badRequest, "tool_choice type '\(type)' is not supported; use auto, any, tool or none", param: "tool_choice.type")
         }
     }
 }

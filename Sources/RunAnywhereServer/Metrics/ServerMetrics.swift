@@ -31,9 +31,11 @@ final class ServerMetrics: Sendable {
     func finished(route: String, method: String, status: Int, after duration: Duration) {
         inFlight.decrement()
         let labels = [("route", route), ("method", method), ("status", "\(status)")]
-        registry.makeCounter(descriptor: .named("runanywhere_http_requests_total", help: "HTTP requests answered"), labels: labels).increment()
+        registry.makeCounter(descriptor: .named("runanywhere_http_requests_total", help: "HTTP requests answered"), labels: labels)
+            .increment()
         registry.makeDurationHistogram(
-            descriptor: .named("runanywhere_http_request_duration_seconds", help: "Time to the response head (streams keep going after it)"),
+            descriptor: .named(
+                "runanywhere_http_request_duration_seconds", help: "Time to the response head (streams keep going after it)"),
             labels: [("route", route)], buckets: Self.buckets
         ).record(duration)
     }
@@ -42,53 +44,85 @@ final class ServerMetrics: Sendable {
     func record(_ result: LLMGenerationResult) {
         let model = [("model", result.modelUsed)]
         let ended = model + [("backend", result.backend ?? "cpu"), ("stop_reason", result.stopReason.rawValue)]
-        registry.makeCounter(descriptor: .named("runanywhere_generations_total", help: "Generations ended, by where the model ran"), labels: ended).increment()
-        registry.makeCounter(descriptor: .named("runanywhere_prompt_tokens_total", help: "Prompt tokens read"), labels: model).increment(by: Int64(result.inputTokens))
-        registry.makeCounter(descriptor: .named("runanywhere_cached_prompt_tokens_total", help: "Prompt tokens reused from the KV cache"), labels: model).increment(by: Int64(result.cachedInputTokens))
-        registry.makeCounter(descriptor: .named("runanywhere_completion_tokens_total", help: "Tokens generated"), labels: model).increment(by: Int64(result.tokensUsed))
+        registry.makeCounter(
+            descriptor: .named("runanywhere_generations_total", help: "Generations ended, by where the model ran"), labels: ended
+        ).increment()
+        registry.makeCounter(descriptor: .named("runanywhere_prompt_tokens_total", help: "Prompt tokens read"), labels: model).increment(
+            by: Int64(result.inputTokens))
+        registry.makeCounter(
+            descriptor: .named("runanywhere_cached_prompt_tokens_total", help: "Prompt tokens reused from the KV cache"), labels: model
+        ).increment(by: Int64(result.cachedInputTokens))
+        registry.makeCounter(descriptor: .named("runanywhere_completion_tokens_total", help: "Tokens generated"), labels: model).increment(
+            by: Int64(result.tokensUsed))
         if let ttft = result.timeToFirstTokenMs {
-            registry.makeDurationHistogram(descriptor: .named("runanywhere_time_to_first_token_seconds", help: "Time to the first token"), labels: model, buckets: Self.buckets)
-                .record(.microseconds(Int64(ttft * 1000)))
+            registry.makeDurationHistogram(
+                descriptor: .named("runanywhere_time_to_first_token_seconds", help: "Time to the first token"), labels: model,
+                buckets: Self.buckets
+            )
+            .record(.microseconds(Int64(ttft * 1000)))
         }
-        registry.makeDurationHistogram(descriptor: .named("runanywhere_generation_duration_seconds", help: "Whole generations"), labels: model, buckets: Self.buckets)
-            .record(.microseconds(Int64(result.latencyMs * 1000)))
+        registry.makeDurationHistogram(
+            descriptor: .named("runanywhere_generation_duration_seconds", help: "Whole generations"), labels: model, buckets: Self.buckets
+        )
+        .record(.microseconds(Int64(result.latencyMs * 1000)))
     }
 
     /// Records a completed transcription.
     func record(_ transcription: TranscriptionMetadata) {
         let model = [("model", transcription.modelId)]
-        registry.makeCounter(descriptor: .named("runanywhere_transcriptions_total", help: "Transcriptions finished"), labels: model).increment()
-        registry.makeCounter(descriptor: .named("runanywhere_transcribed_audio_seconds_total", help: "Seconds of audio transcribed"), labels: model)
-            .increment(by: transcription.audioLength)
-        registry.makeDurationHistogram(descriptor: .named("runanywhere_transcription_duration_seconds", help: "Whole transcriptions"), labels: model, buckets: Self.buckets)
-            .record(.microseconds(Int64(transcription.processingTime * 1_000_000)))
+        registry.makeCounter(descriptor: .named("runanywhere_transcriptions_total", help: "Transcriptions finished"), labels: model)
+            .increment()
+        registry.makeCounter(
+            descriptor: .named("runanywhere_transcribed_audio_seconds_total", help: "Seconds of audio transcribed"), labels: model
+        )
+        .increment(by: transcription.audioLength)
+        registry.makeDurationHistogram(
+            descriptor: .named("runanywhere_transcription_duration_seconds", help: "Whole transcriptions"), labels: model,
+            buckets: Self.buckets
+        )
+        .record(.microseconds(Int64(transcription.processingTime * 1_000_000)))
     }
 
     /// Records a completed synthesis.
     func record(_ synthesis: TTSSynthesisMetadata, audioDuration: Double) {
         let voice = [("voice", synthesis.voice)]
         registry.makeCounter(descriptor: .named("runanywhere_syntheses_total", help: "Syntheses finished"), labels: voice).increment()
-        registry.makeCounter(descriptor: .named("runanywhere_synthesized_audio_seconds_total", help: "Seconds of speech synthesized"), labels: voice)
-            .increment(by: audioDuration)
-        registry.makeDurationHistogram(descriptor: .named("runanywhere_synthesis_duration_seconds", help: "Whole syntheses"), labels: voice, buckets: Self.buckets)
-            .record(.microseconds(Int64(synthesis.processingTime * 1_000_000)))
+        registry.makeCounter(
+            descriptor: .named("runanywhere_synthesized_audio_seconds_total", help: "Seconds of speech synthesized"), labels: voice
+        )
+        .increment(by: audioDuration)
+        registry.makeDurationHistogram(
+            descriptor: .named("runanywhere_synthesis_duration_seconds", help: "Whole syntheses"), labels: voice, buckets: Self.buckets
+        )
+        .record(.microseconds(Int64(synthesis.processingTime * 1_000_000)))
     }
 
     /// The Prometheus text, after reading the loaded models' state.
     func scrape() async -> [UInt8] {
         let models = await runtime.loadedModels()
-        registry.makeGauge(descriptor: .named("runanywhere_models_loaded", help: "Language models loaded")).set(Double(models.filter { $0.state == .loaded }.count))
+        registry.makeGauge(descriptor: .named("runanywhere_models_loaded", help: "Language models loaded")).set(
+            Double(models.filter { $0.state == .loaded }.count))
         registry.makeGauge(descriptor: .named("runanywhere_models_memory_bytes", help: "Estimated memory of the loaded language models"))
             .set(Double(models.reduce(0) { $0 + $1.memoryBytes }))
-        registry.makeGauge(descriptor: .named("runanywhere_models_device_memory_bytes", help: "Estimated GPU memory of the loaded language models"))
-            .set(Double(models.reduce(0) { $0 + $1.deviceMemoryBytes }))
-        registry.makeGauge(descriptor: .named("runanywhere_models_memory_budget_bytes", help: "Memory the loaded language models may take (0: no limit)"))
-            .set(Double(await runtime.modelMemoryBudget))
+        registry.makeGauge(
+            descriptor: .named("runanywhere_models_device_memory_bytes", help: "Estimated GPU memory of the loaded language models")
+        )
+        .set(Double(models.reduce(0) { $0 + $1.deviceMemoryBytes }))
+        registry.makeGauge(
+            descriptor: .named("runanywhere_models_memory_budget_bytes", help: "Memory the loaded language models may take (0: no limit)")
+        )
+        .set(Double(await runtime.modelMemoryBudget))
         for model in models {
-            registry.makeGauge(descriptor: .named("runanywhere_model_requests", help: "Requests generating or queued, per model"), labels: [("model", model.modelId)])
-                .set(Double(model.activeRequests))
-            registry.makeGauge(descriptor: .named("runanywhere_queue_depth", help: "Requests waiting for a free sequence, per model"), labels: [("model", model.modelId)])
-                .set(Double(model.queuedRequests))
+            registry.makeGauge(
+                descriptor: .named("runanywhere_model_requests", help: "Requests generating or queued, per model"),
+                labels: [("model", model.modelId)]
+            )
+            .set(Double(model.activeRequests))
+            registry.makeGauge(
+                descriptor: .named("runanywhere_queue_depth", help: "Requests waiting for a free sequence, per model"),
+                labels: [("model", model.modelId)]
+            )
+            .set(Double(model.queuedRequests))
         }
         return registry.emitToBuffer()
     }

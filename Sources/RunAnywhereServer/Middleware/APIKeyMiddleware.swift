@@ -17,7 +17,9 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
         if !Self.isGuarded(request.uri.path) || request.method == .options { return try await next(request, context) }
         let apiKeyHeader = request.headers.first { $0.name.canonicalName == "x-api-key" }.map { ConstantTime.equal($0.value, key) } ?? false
         guard ConstantTime.isBearer(request.headers[.authorization], key: key) || apiKeyHeader else {
-            throw OpenAIError(.unauthorized, "A valid API key is needed: send 'Authorization: Bearer <key>' or 'x-api-key: <key>'", code: "invalid_api_key")
+            throw OpenAIError(
+                .unauthorized, "A valid API key is needed: send 'Authorization: Bearer <key>' or 'x-api-key: <key>'",
+                code: "invalid_api_key")
         }
         return try await next(request, context)
     }

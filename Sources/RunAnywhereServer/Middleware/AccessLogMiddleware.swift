@@ -18,9 +18,12 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let response = try await next(request, context)
         status = response.status.code
         let milliseconds = (ContinuousClock.now - start).inSeconds * 1000
-        context.logger.info("\(request.method) \(request.uri.path) \(status)", metadata: [
-            "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(status)", "ms": "\((milliseconds * 10).rounded() / 10)",
-        ])
+        context.logger.info(
+            "\(request.method) \(request.uri.path) \(status)",
+            metadata: [
+                "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(status)",
+                "ms": "\((milliseconds * 10).rounded() / 10)",
+            ])
         return response
     }
 }

@@ -16,7 +16,8 @@ struct OllamaError: Encodable, Sendable {
 
     /// The paths of ollama's API that this server answers.
     static let paths: Set<String> = [
-        "/api/chat", "/api/generate", "/api/embed", "/api/embeddings", "/api/tags", "/api/show", "/api/ps", "/api/pull", "/api/delete", "/api/version",
+        "/api/chat", "/api/generate", "/api/embed", "/api/embeddings", "/api/tags", "/api/show", "/api/ps", "/api/pull", "/api/delete",
+        "/api/version",
     ]
 
     /// Whether `path` is one of ollama's routes, whose errors take this shape.
@@ -27,6 +28,8 @@ struct OllamaError: Encodable, Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         if error.status == .serviceUnavailable || error.status == .tooManyRequests { headers[.retryAfter] = "1" }
-        return Response(status: error.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder.server.encode(Self(error)))))
+        return Response(
+            status: error.status, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder.server.encode(Self(error)))))
     }
 }

@@ -14,7 +14,8 @@ struct OllamaModelDetails: Encodable, Sendable {
     let quantizationLevel: String
 
     enum CodingKeys: String, CodingKey {
-        case parentModel = "parent_model", format, family, families, parameterSize = "parameter_size", quantizationLevel = "quantization_level"
+        case parentModel = "parent_model", format, family, families, parameterSize = "parameter_size", quantizationLevel =
+            "quantization_level"
     }
 
     init(_ model: ModelInfo, metadata: GGUFMetadata?) {
@@ -124,35 +125,45 @@ struct OllamaModelRoutes: Sendable {
             return try jsonResponse(["models": models])
         }
         router.post("api/show") { request, _ in
-            let body = try JSONDecoder().decode(OllamaModelRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
+            let body = try JSONDecoder().decode(
+                OllamaModelRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
             let model = try installed(body.model)
             let metadata = try runtime.metadata(of: model)
-            return try jsonResponse(OllamaShowResponse(
-                license: metadata?.license ?? model.license ?? "", modelfile: Self.modelfile(model, template: metadata?.chatTemplate),
-                parameters: Self.parameters(model, context: configuration.loadOptions.resolvedContextLength(for: model, trainedContext: metadata?.contextLength ?? 0)), template: metadata?.chatTemplate ?? "",
-                details: OllamaModelDetails(model, metadata: metadata), modelInfo: Self.modelInfo(metadata), capabilities: Self.capabilities(model),
-                modifiedAt: Self.fileFacts(model).modified
-            ))
+            return try jsonResponse(
+                OllamaShowResponse(
+                    license: metadata?.license ?? model.license ?? "", modelfile: Self.modelfile(model, template: metadata?.chatTemplate),
+                    parameters: Self.parameters(
+                        model,
+                        context: configuration.loadOptions.resolvedContextLength(for: model, trainedContext: metadata?.contextLength ?? 0)),
+                    template: metadata?.chatTemplate ?? "",
+                    details: OllamaModelDetails(model, metadata: metadata), modelInfo: Self.modelInfo(metadata),
+                    capabilities: Self.capabilities(model),
+                    modifiedAt: Self.fileFacts(model).modified
+                ))
         }
         router.get("api/ps") { _, _ in
             var models: [OllamaLoadedModel] = []
             for status in await runtime.loadedModels() {
                 guard let model = try? runtime.model(id: status.modelId) else { continue }
                 let facts = Self.fileFacts(model)
-                models.append(OllamaLoadedModel(
-                    name: OllamaName.name(model.id), model: OllamaName.name(model.id), size: status.memoryBytes, digest: Self.digest(model, facts),
-                    details: details.details(of: model, facts, runtime: runtime), expiresAt: status.expiresAt,
-                    sizeVram: status.deviceMemoryBytes, contextLength: await runtime.contextLength(ofLoaded: model.id)
-                ))
+                models.append(
+                    OllamaLoadedModel(
+                        name: OllamaName.name(model.id), model: OllamaName.name(model.id), size: status.memoryBytes,
+                        digest: Self.digest(model, facts),
+                        details: details.details(of: model, facts, runtime: runtime), expiresAt: status.expiresAt,
+                        sizeVram: status.deviceMemoryBytes, contextLength: await runtime.contextLength(ofLoaded: model.id)
+                    ))
             }
             return try jsonResponse(["models": models])
         }
         router.post("api/pull") { request, _ in
-            let body = try JSONDecoder().decode(OllamaModelRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
+            let body = try JSONDecoder().decode(
+                OllamaModelRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
             return try await pull(body)
         }
         router.delete("api/delete") { request, _ in
-            let body = try JSONDecoder().decode(OllamaModelRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
+            let body = try JSONDecoder().decode(
+                OllamaModelRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
             try await runtime.deleteStoredModel(try installed(body.model).id)
             return Response(status: .ok)
         }
@@ -197,7 +208,8 @@ struct OllamaModelRoutes: Sendable {
     /// Whether ollama's routes run `model`: an installed language or embedding model, or a
     /// vision-language model with its projector.
     static func isServed(_ model: ModelInfo) -> Bool {
-        (model.category == .multimodal && model.projectorFile != nil) || ([.language, .embedding].contains(model.category) && model.isDownloaded)
+        (model.category == .multimodal && model.projectorFile != nil)
+            || ([.language, .embedding].contains(model.category) && model.isDownloaded)
     }
 
     /// What `model` can do, in ollama's words.
@@ -234,7 +246,8 @@ struct OllamaModelRoutes: Sendable {
     static func parameters(_ model: ModelInfo, context: Int) -> String {
         guard model.category != .embedding else { return "" }
         return [
-            "num_ctx \(context)", "temperature \(SDKConstants.Generation.temperature)", "top_k \(SDKConstants.Generation.topK)", "top_p \(SDKConstants.Generation.topP)",
+            "num_ctx \(context)", "temperature \(SDKConstants.Generation.temperature)", "top_k \(SDKConstants.Generation.topK)",
+            "top_p \(SDKConstants.Generation.topP)",
         ].joined(separator: "\n")
     }
 
@@ -261,7 +274,9 @@ final class OllamaModelDetailsCache: Sendable {
 
     /// `model`'s details, its file as `facts` describe it.
     func details(of model: ModelInfo, _ facts: (modified: Date, size: Int64), runtime: RunAnywhereRuntime) -> OllamaModelDetails {
-        if let entry = entries.withLock({ $0[model.id] }), entry.modified == facts.modified, entry.size == facts.size { return entry.details }
+        if let entry = entries.withLock({ $0[model.id] }), entry.modified == facts.modified, entry.size == facts.size {
+            return entry.details
+        }
         let details = OllamaModelDetails(model, metadata: try? runtime.metadata(of: model))
         entries.withLock { $0[model.id] = (facts.modified, facts.size, details) }
         return details

@@ -36,7 +36,9 @@ struct OllamaOptions: Decodable, Sendable {
             options.maxTokens = LLMGenerationOptions.untilContextFull
         } else if let numPredict {
             guard numPredict >= 1 else {
-                throw OpenAIError(.badRequest, "options.num_predict must be at least 1, or -1 for as many tokens as the context holds", param: "options.num_predict")
+                throw OpenAIError(
+                    .badRequest, "options.num_predict must be at least 1, or -1 for as many tokens as the context holds",
+                    param: "options.num_predict")
             }
             options.maxTokens = numPredict
         }
@@ -46,13 +48,17 @@ struct OllamaOptions: Decodable, Sendable {
         if let seed {
             // ollama reads a negative seed as none (a random one each time).
             if seed >= 0 {
-                guard let value = UInt32(exactly: seed) else { throw OpenAIError(.badRequest, "options.seed must be at most \(UInt32.max)", param: "options.seed") }
+                guard let value = UInt32(exactly: seed) else {
+                    throw OpenAIError(.badRequest, "options.seed must be at most \(UInt32.max)", param: "options.seed")
+                }
                 options.seed = value
             }
         }
         if let stop { options.stopSequences = stop.values }
         if let numThread {
-            guard numThread >= 1 else { throw OpenAIError(.badRequest, "options.num_thread must be at least 1", param: "options.num_thread") }
+            guard numThread >= 1 else {
+                throw OpenAIError(.badRequest, "options.num_thread must be at least 1", param: "options.num_thread")
+            }
             options.threads = numThread
         }
     }
@@ -64,7 +70,10 @@ struct OllamaOptions: Decodable, Sendable {
             load.contextLength = numCtx
         }
         if let numGPU {
-            guard numGPU >= -1 else { throw OpenAIError(.badRequest, "options.num_gpu must be -1 (the engine decides) or a number of layers", param: "options.num_gpu") }
+            guard numGPU >= -1 else {
+                throw OpenAIError(
+                    .badRequest, "options.num_gpu must be -1 (the engine decides) or a number of layers", param: "options.num_gpu")
+            }
             load.gpuLayers = numGPU == -1 ? nil : numGPU
         }
     }

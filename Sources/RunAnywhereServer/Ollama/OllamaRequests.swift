@@ -33,7 +33,9 @@ struct OllamaChatMessage: Decodable, Sendable {
     let toolName: String?
     let toolCallId: String?
 
-    enum CodingKeys: String, CodingKey { case role, content, images, toolCalls = "tool_calls", toolName = "tool_name", toolCallId = "tool_call_id" }
+    enum CodingKeys: String, CodingKey {
+        case role, content, images, toolCalls = "tool_calls", toolName = "tool_name", toolCallId = "tool_call_id"
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -101,23 +103,30 @@ struct OllamaChatRequest: Decodable, Sendable {
             case "user":
                 history.append(Message(role: .user, content: message.content, images: message.images.map(VLMImage.init(base64:))))
             case "assistant":
-                let calls = try message.toolCalls.enumerated().map { index, call in try call.call(fallbackID: "call_\(history.count)_\(index)") }
+                let calls = try message.toolCalls.enumerated().map { index, call in
+                    try call.call(fallbackID: "call_\(history.count)_\(index)")
+                }
                 unanswered = calls
                 history.append(Message(role: .assistant, content: message.content, toolCalls: calls))
             case "tool":
-                let answered = message.toolCallId.flatMap { id in unanswered.firstIndex { $0.id == id } }
+                let answered =
+                    message.toolCallId.flatMap { id in unanswered.firstIndex { $0.id == id } }
                     ?? message.toolName.flatMap { name in unanswered.firstIndex { $0.name == name } }
                     ?? (unanswered.isEmpty ? nil : 0)
                 guard let answered else {
-                    throw OpenAIError(.badRequest, "A tool message must follow the assistant's tool_calls that it answers", param: "messages")
+                    throw OpenAIError(
+                        .badRequest, "A tool message must follow the assistant's tool_calls that it answers", param: "messages")
                 }
                 history.append(Message(role: .tool, content: message.content, toolCallId: unanswered.remove(at: answered).id))
             default:
-                throw OpenAIError(.badRequest, "Unsupported message role '\(message.role)': use system, user, assistant or tool", param: "messages")
+                throw OpenAIError(
+                    .badRequest, "Unsupported message role '\(message.role)': use system, user, assistant or tool", param: "messages")
             }
         }
         guard let last = history.last, last.role == .user || last.role == .tool else {
-            throw OpenAIError(.badRequest, "The last message must be the user's, or a tool's result: this server does not continue an assistant message", param: "messages")
+            throw OpenAIError(
+                .badRequest, "The last message must be the user's, or a tool's result: this server does not continue an assistant message",
+                param: "messages")
         }
         // Every message the client sent is read; only a full context window drops the oldest.
         return Context(systemPrompt: system.isEmpty ? nil : system.joined(separator: "\n"), messages: history, maxMessages: history.count)
@@ -145,7 +154,8 @@ struct OllamaGenerateRequest: Decodable, Sendable {
         images = try container.decodeIfPresent([String].self, forKey: .images) ?? []
         if let template = try container.decodeIfPresent(String.self, forKey: .template), !template.isEmpty {
             throw OpenAIError(
-                .badRequest, "template (an ollama Go template) is not supported: the model's own chat template is used; leave template out, or send raw: true with the prompt already formatted",
+                .badRequest,
+                "template (an ollama Go template) is not supported: the model's own chat template is used; leave template out, or send raw: true with the prompt already formatted",
                 param: "template"
             )
         }
@@ -154,7 +164,9 @@ struct OllamaGenerateRequest: Decodable, Sendable {
         }
         if let context = try container.decodeIfPresent([Int].self, forKey: .context), !context.isEmpty {
             throw OpenAIError(
-                .badRequest, "context (the token ids of an earlier answer, deprecated by ollama) is not supported: send the conversation to /api/chat", param: "context"
+                .badRequest,
+                "context (the token ids of an earlier answer, deprecated by ollama) is not supported: send the conversation to /api/chat",
+                param: "context"
             )
         }
         fields = try OllamaGenerationFields(from: decoder)
@@ -162,7 +174,9 @@ struct OllamaGenerateRequest: Decodable, Sendable {
 
     /// The prompt as a conversation of one user message after `system`.
     var conversation: Context {
-        Context(systemPrompt: system, messages: [Message(role: .user, content: prompt, images: images.map(VLMImage.init(base64:)))], maxMessages: 1)
+        Context(
+            systemPrompt: system, messages: [Message(role: .user, content: prompt, images: images.map(VLMImage.init(base64:)))],
+            maxMessages: 1)
     }
 }
 
@@ -212,7 +226,10 @@ struct OllamaModelRequest: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard let name = try container.decodeIfPresent(String.self, forKey: .model) ?? container.decodeIfPresent(String.self, forKey: .name), !name.isEmpty else {
+        guard
+            let name = try container.decodeIfPresent(String.self, forKey: .model) ?? container.decodeIfPresent(String.self, forKey: .name),
+            !name.isEmpty
+        else {
             throw OpenAIError(.badRequest, "model is required", param: "model")
         }
         model = OllamaName.modelID(name)

@@ -96,7 +96,9 @@ struct OllamaChunk: Encodable, Sendable {
     var doneReason: String?
     var stats: OllamaStats?
 
-    enum CodingKeys: String, CodingKey { case model, createdAt = "created_at", message, response, thinking, done, doneReason = "done_reason" }
+    enum CodingKeys: String, CodingKey {
+        case model, createdAt = "created_at", message, response, thinking, done, doneReason = "done_reason"
+    }
 
     init(model: String, body: Body, doneReason: String? = nil, stats: OllamaStats? = nil) {
         self.model = model
@@ -108,7 +110,11 @@ struct OllamaChunk: Encodable, Sendable {
 
     /// The chunk with `body` for a `chat` or a generate request.
     static func piece(model: String, chat: Bool, text: String = "", thinking: String? = nil, toolCalls: [OllamaToolCall]? = nil) -> Self {
-        Self(model: model, body: chat ? .chat(OllamaMessage(content: text, thinking: thinking, toolCalls: toolCalls)) : .generate(response: text, thinking: thinking))
+        Self(
+            model: model,
+            body: chat
+                ? .chat(OllamaMessage(content: text, thinking: thinking, toolCalls: toolCalls))
+                : .generate(response: text, thinking: thinking))
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -167,7 +173,8 @@ struct OllamaStreamMapper: Sendable {
     func whole(_ result: LLMGenerationResult, timing: OllamaTiming) -> OllamaChunk {
         let thinking = showsThinking ? result.thinkingContent : nil
         let calls = result.toolCalls.enumerated().map { OllamaToolCall($1, index: $0) }
-        var answer = OllamaChunk.piece(model: model, chat: chat, text: result.text, thinking: thinking, toolCalls: chat && !calls.isEmpty ? calls : nil)
+        var answer = OllamaChunk.piece(
+            model: model, chat: chat, text: result.text, thinking: thinking, toolCalls: chat && !calls.isEmpty ? calls : nil)
         answer.doneReason = ollamaDoneReason(result.stopReason)
         answer.stats = OllamaStats(result, timing: timing)
         return answer

@@ -26,9 +26,12 @@ struct OllamaRoutes: Sendable {
             let (load, keepAlive) = (try fields.loadOptions(configuration.loadOptions), fields.keepAlive?.value ?? configuration.keepAlive)
             let conversation = try body.conversation()
             let options = try body.options(threads: configuration.threads)
-            let generation = try await runtime.generateEvents(continuing: conversation, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive)
+            let generation = try await runtime.generateEvents(
+                continuing: conversation, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive)
             timing.engineTook()
-            return try await respond(generation, mapper: OllamaStreamMapper(model: fields.name, chat: true, showsThinking: showsThinking), stream: fields.stream, timing: timing)
+            return try await respond(
+                generation, mapper: OllamaStreamMapper(model: fields.name, chat: true, showsThinking: showsThinking), stream: fields.stream,
+                timing: timing)
         }
         router.post("api/generate") { request, _ in
             var timing = OllamaTiming()
@@ -44,20 +47,26 @@ struct OllamaRoutes: Sendable {
             let generation: GenerationEvents
             if body.raw {
                 generation = try await runtime.generateEvents(
-                    body.prompt, images: body.images.map(VLMImage.init(base64:)), context: nil, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive
+                    body.prompt, images: body.images.map(VLMImage.init(base64:)), context: nil, options: options, model: model.id,
+                    loadOptions: load, keepAlive: keepAlive
                 )
             } else {
-                generation = try await runtime.generateEvents(continuing: body.conversation, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive)
+                generation = try await runtime.generateEvents(
+                    continuing: body.conversation, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive)
             }
             timing.engineTook()
-            return try await respond(generation, mapper: OllamaStreamMapper(model: fields.name, chat: false, showsThinking: showsThinking), stream: fields.stream, timing: timing)
+            return try await respond(
+                generation, mapper: OllamaStreamMapper(model: fields.name, chat: false, showsThinking: showsThinking),
+                stream: fields.stream, timing: timing)
         }
         router.post("api/embed") { request, _ in
             let timing = OllamaTiming()
-            let body = try JSONDecoder().decode(OllamaEmbedRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
+            let body = try JSONDecoder().decode(
+                OllamaEmbedRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
             let texts = body.input.texts
             guard texts.count <= EmbeddingRoutes.maxInputs else {
-                throw OpenAIError(.badRequest, "input has \(texts.count) texts; one request embeds at most \(EmbeddingRoutes.maxInputs)", param: "input")
+                throw OpenAIError(
+                    .badRequest, "input has \(texts.count) texts; one request embeds at most \(EmbeddingRoutes.maxInputs)", param: "input")
             }
             if let dimensions = body.dimensions, dimensions < 1 {
                 throw OpenAIError(.badRequest, "dimensions must be at least 1 (got \(dimensions))", param: "dimensions")
@@ -69,19 +78,25 @@ struct OllamaRoutes: Sendable {
             guard !texts.isEmpty else {
                 return try jsonResponse(OllamaEmbedResponse(model: body.model, embeddings: [], timing: timing, engineMs: 0, tokens: 0))
             }
-            let result = try await runtime.embed(texts, model: model.id, options: EmbeddingOptions(truncate: body.truncate ?? true), loadOptions: load, keepAlive: keepAlive)
+            let result = try await runtime.embed(
+                texts, model: model.id, options: EmbeddingOptions(truncate: body.truncate ?? true), loadOptions: load, keepAlive: keepAlive)
             if let dimensions = body.dimensions { try EmbeddingRoutes.check(dimensions, own: result.dimensions, model: result.modelId) }
-            return try jsonResponse(OllamaEmbedResponse(model: body.model, embeddings: result.embeddings, timing: timing, engineMs: result.latencyMs, tokens: result.totalTokens))
+            return try jsonResponse(
+                OllamaEmbedResponse(
+                    model: body.model, embeddings: result.embeddings, timing: timing, engineMs: result.latencyMs, tokens: result.totalTokens
+                ))
         }
         router.post("api/embeddings") { request, _ in
-            let body = try JSONDecoder().decode(OllamaEmbeddingsRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
+            let body = try JSONDecoder().decode(
+                OllamaEmbeddingsRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
             let model = try runtime.model(id: OllamaName.modelID(body.model), category: .embedding)
             var load = configuration.loadOptions
             try body.options?.apply(to: &load)
             // ollama answers an empty prompt with an empty vector.
             guard let prompt = body.prompt, !prompt.isEmpty else { return try jsonResponse(["embedding": [Float]()]) }
             let result = try await runtime.embed(
-                [prompt], model: model.id, options: EmbeddingOptions(truncate: true), loadOptions: load, keepAlive: body.keepAlive?.value ?? configuration.keepAlive
+                [prompt], model: model.id, options: EmbeddingOptions(truncate: true), loadOptions: load,
+                keepAlive: body.keepAlive?.value ?? configuration.keepAlive
             )
             return try jsonResponse(["embedding": result.embeddings[0]])
         }
@@ -108,7 +123,9 @@ struct OllamaRoutes: Sendable {
     }
 
     /// Answers with the whole result, or streams it as lines.
-    private func respond(_ generation: GenerationEvents, mapper: OllamaStreamMapper, stream: Bool, timing: OllamaTiming) async throws -> Response {
+    private func respond(_ generation: GenerationEvents, mapper: OllamaStreamMapper, stream: Bool, timing: OllamaTiming) async throws
+        -> Response
+    {
         guard stream else { return try jsonResponse(mapper.whole(try await generation.result(), timing: timing)) }
         let writer = OllamaLineWriter(mapper: mapper, generation: generation, timing: timing)
         return NDJSON.response { body in try await writer.write(to: &body) }

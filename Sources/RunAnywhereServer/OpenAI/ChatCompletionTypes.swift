@@ -31,13 +31,16 @@ struct ChatMessageParam: Decodable, Sendable {
             content = text
             images = []
         } else if let parts = try? container.decode([Part].self, forKey: .content) {
-            var text = "", images: [VLMImage] = []
+            var text = ""
+            var images: [VLMImage] = []
             for part in parts {
                 switch part.type {
                 case "text": text += part.text ?? ""
                 case "image_url":
                     guard let url = part.imageURL?.url, url.hasPrefix("data:") else {
-                        throw OpenAIError(.badRequest, "An image_url must be a data: URL (data:image/png;base64,…); this server fetches no images", param: "messages")
+                        throw OpenAIError(
+                            .badRequest, "An image_url must be a data: URL (data:image/png;base64,…); this server fetches no images",
+                            param: "messages")
                     }
                     images.append(VLMImage(base64: url))
                 default:
@@ -50,7 +53,8 @@ struct ChatMessageParam: Decodable, Sendable {
             content = ""
             images = []
         } else {
-            throw OpenAIError(.badRequest, "A message's content must be a string or an array of text and image_url parts", param: "messages")
+            throw OpenAIError(
+                .badRequest, "A message's content must be a string or an array of text and image_url parts", param: "messages")
         }
     }
 }
@@ -111,7 +115,8 @@ struct GenerationFields: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case model, stream, streamOptions = "stream_options"
-        case maxTokens = "max_tokens", maxCompletionTokens = "max_completion_tokens", temperature, topP = "top_p", topK = "top_k", seed, stop, n
+        case maxTokens = "max_tokens", maxCompletionTokens = "max_completion_tokens", temperature, topP = "top_p", topK = "top_k", seed,
+            stop, n
         case keepAlive = "keep_alive", responseFormat = "response_format", grammar
     }
 
@@ -155,7 +160,9 @@ struct GenerationFields: Decodable, Sendable {
         if let topP { options.topP = topP }
         if let topK { options.topK = topK }
         if let seed {
-            guard let value = UInt32(exactly: seed) else { throw OpenAIError(.badRequest, "seed must be between 0 and \(UInt32.max)", param: "seed") }
+            guard let value = UInt32(exactly: seed) else {
+                throw OpenAIError(.badRequest, "seed must be between 0 and \(UInt32.max)", param: "seed")
+            }
             options.seed = value
         }
         options.stopSequences = stop?.values ?? []
@@ -207,7 +214,8 @@ struct ResponseFormat: Decodable, Sendable {
                 throw OpenAIError(.badRequest, error.message, param: schemaField, code: "unsupported_schema")
             }
         default:
-            throw OpenAIError(.badRequest, "\(field) type '\(type)' is not supported; use text, json_object or json_schema", param: "\(field).type")
+            throw OpenAIError(
+                .badRequest, "\(field) type '\(type)' is not supported; use text, json_object or json_schema", param: "\(field).type")
         }
     }
 }
@@ -237,17 +245,19 @@ struct ChatCompletionRequest: Decodable, Sendable {
     func conversation() throws -> Context {
         var messages: [Message] = []
         for message in self.messages {
-            let role: MessageRole = switch message.role {
-            case "system", "developer": .system
-            case "user": .user
-            case "assistant": .assistant
-            case "tool": .tool
-            default: throw OpenAIError(.badRequest, "Unsupported message role '\(message.role)'", param: "messages")
-            }
-            messages.append(Message(
-                role: role, content: message.content, images: message.images, toolCalls: try message.toolCalls.map { try $0.call() },
-                toolCallId: message.toolCallId
-            ))
+            let role: MessageRole =
+                switch message.role {
+                case "system", "developer": .system
+                case "user": .user
+                case "assistant": .assistant
+                case "tool": .tool
+                default: throw OpenAIError(.badRequest, "Unsupported message role '\(message.role)'", param: "messages")
+                }
+            messages.append(
+                Message(
+                    role: role, content: message.content, images: message.images, toolCalls: try message.toolCalls.map { try $0.call() },
+                    toolCallId: message.toolCallId
+                ))
         }
         guard let last = messages.last, last.role == .user || last.role == .tool else {
             throw OpenAIError(.badRequest, "The last message must be the user's, or a tool's result", param: "messages")

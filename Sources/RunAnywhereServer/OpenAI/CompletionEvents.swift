@@ -45,7 +45,8 @@ struct ChatChunkFraming: ChunkFraming {
     }
 
     private func chunk(_ delta: ChatCompletionChunk.Choice.Delta, finishReason: String?) -> ChatCompletionChunk {
-        ChatCompletionChunk(id: id, created: created, model: model, choices: [.init(delta: delta, finishReason: finishReason)], usage: nil, timings: nil)
+        ChatCompletionChunk(
+            id: id, created: created, model: model, choices: [.init(delta: delta, finishReason: finishReason)], usage: nil, timings: nil)
     }
 }
 
@@ -68,7 +69,8 @@ struct TextChunkFraming: ChunkFraming {
     }
 
     private func chunk(_ text: String, finishReason: String?) -> Completion {
-        Completion(id: id, created: created, model: model, choices: [.init(text: text, finishReason: finishReason)], usage: nil, timings: nil)
+        Completion(
+            id: id, created: created, model: model, choices: [.init(text: text, finishReason: finishReason)], usage: nil, timings: nil)
     }
 }
 

@@ -96,15 +96,20 @@ struct EmbeddingRoutes: Sendable {
             let body = try await decodeJSON(EmbeddingRequest.self, from: request, limit: configuration.maxBodySize)
             let format = body.encodingFormat ?? "float"
             guard format == "float" || format == "base64" else {
-                throw OpenAIError(.badRequest, "encoding_format '\(format)' is not supported; use float or base64", param: "encoding_format")
+                throw OpenAIError(
+                    .badRequest, "encoding_format '\(format)' is not supported; use float or base64", param: "encoding_format")
             }
             let texts = body.input.texts
             guard !texts.isEmpty else { throw OpenAIError(.badRequest, "input is an empty array; give at least one text", param: "input") }
             guard texts.count <= Self.maxInputs else {
-                throw OpenAIError(.badRequest, "input has \(texts.count) texts; one request embeds at most \(Self.maxInputs)", param: "input")
+                throw OpenAIError(
+                    .badRequest, "input has \(texts.count) texts; one request embeds at most \(Self.maxInputs)", param: "input")
             }
             if let index = texts.firstIndex(where: \.isEmpty) {
-                throw OpenAIError(.badRequest, texts.count == 1 ? "input is empty; there is nothing to embed" : "input \(index) is empty; there is nothing to embed", param: "input")
+                throw OpenAIError(
+                    .badRequest,
+                    texts.count == 1 ? "input is empty; there is nothing to embed" : "input \(index) is empty; there is nothing to embed",
+                    param: "input")
             }
             if let dimensions = body.dimensions, dimensions < 1 {
                 throw OpenAIError(.badRequest, "dimensions must be at least 1 (got \(dimensions))", param: "dimensions")
@@ -115,7 +120,8 @@ struct EmbeddingRoutes: Sendable {
             let result: EmbeddingResult
             do {
                 result = try await runtime.embed(
-                    texts, model: model.id, options: EmbeddingOptions(truncate: body.truncate ?? false), loadOptions: configuration.loadOptions,
+                    texts, model: model.id, options: EmbeddingOptions(truncate: body.truncate ?? false),
+                    loadOptions: configuration.loadOptions,
                     keepAlive: body.keepAlive?.value ?? configuration.keepAlive
                 )
             } catch let error as SDKError where error.code == .contextTooLong {
@@ -125,9 +131,10 @@ struct EmbeddingRoutes: Sendable {
             let data = result.embeddings.enumerated().map { index, vector in
                 EmbeddingList.Item(index: index, embedding: format == "base64" ? .base64(Self.base64(vector)) : .float(vector))
             }
-            return try jsonResponse(EmbeddingList(
-                data: data, model: result.modelId, usage: .init(promptTokens: result.totalTokens, totalTokens: result.totalTokens)
-            ))
+            return try jsonResponse(
+                EmbeddingList(
+                    data: data, model: result.modelId, usage: .init(promptTokens: result.totalTokens, totalTokens: result.totalTokens)
+                ))
         }
     }
 
@@ -142,7 +149,8 @@ struct EmbeddingRoutes: Sendable {
     static func check(_ dimensions: Int, own: Int, model: String) throws {
         guard dimensions == own else {
             throw OpenAIError(
-                .badRequest, "dimensions \(dimensions) is not available: '\(model)' makes \(own)-dimensional vectors and cannot shorten them; leave dimensions out or send \(own)",
+                .badRequest,
+                "dimensions \(dimensions) is not available: '\(model)' makes \(own)-dimensional vectors and cannot shorten them; leave dimensions out or send \(own)",
                 param: "dimensions"
             )
         }

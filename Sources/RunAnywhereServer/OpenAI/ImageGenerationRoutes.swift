@@ -50,13 +50,16 @@ struct ImageGenerationRoutes: Sendable {
             let body = try await decodeJSON(GenerationRequest.self, from: request, limit: configuration.maxBodySize)
             let format = body.responseFormat ?? "b64_json"
             guard format == "b64_json" || format == "url" else {
-                throw OpenAIError(.badRequest, "response_format '\(format)' is not supported; use b64_json or url", param: "response_format")
+                throw OpenAIError(
+                    .badRequest, "response_format '\(format)' is not supported; use b64_json or url", param: "response_format")
             }
             let count = body.n ?? 1
             guard (1...4).contains(count) else { throw OpenAIError(.badRequest, "n must be 1 to 4 (got \(count))", param: "n") }
             // Image i is drawn with seed + i: the last of them must still be a seed.
             if let seed = body.seed, seed > Int64.max - Int64(count - 1) {
-                throw OpenAIError(.badRequest, "seed must be at most \(Int64.max - Int64(count - 1)) for n = \(count) (the images take seed, seed + 1…)", param: "seed")
+                throw OpenAIError(
+                    .badRequest, "seed must be at most \(Int64.max - Int64(count - 1)) for n = \(count) (the images take seed, seed + 1…)",
+                    param: "seed")
             }
             let model = try body.model.map { try runtime.model(id: $0, category: .imageGeneration) } ?? runtime.defaultDiffusionModel()
             var options = try Self.options(body)
@@ -64,14 +67,16 @@ struct ImageGenerationRoutes: Sendable {
             for index in 0..<count {
                 if let seed = body.seed, seed >= 0 { options.seed = seed + Int64(index) }  // checked above: no overflow
                 let progress = try await runtime.generateImageStream(
-                    prompt: body.prompt, options: options, model: model, configuration: DiffusionConfiguration(modelId: model.id, threads: configuration.threads)
+                    prompt: body.prompt, options: options, model: model,
+                    configuration: DiffusionConfiguration(modelId: model.id, threads: configuration.threads)
                 )
                 let result = try await RunAnywhereRuntime.image(from: progress)
                 let base64 = result.imageData.base64EncodedString()
-                images.append(.init(
-                    b64JSON: format == "b64_json" ? base64 : nil, url: format == "url" ? "data:image/png;base64,\(base64)" : nil,
-                    revisedPrompt: body.prompt, seed: result.seedUsed
-                ))
+                images.append(
+                    .init(
+                        b64JSON: format == "b64_json" ? base64 : nil, url: format == "url" ? "data:image/png;base64,\(base64)" : nil,
+                        revisedPrompt: body.prompt, seed: result.seedUsed
+                    ))
             }
             return try jsonResponse(ImagesResponse(created: Int(Date().timeIntervalSince1970), data: images, model: model.id))
         }
@@ -82,11 +87,16 @@ struct ImageGenerationRoutes: Sendable {
         var sides: [Int]?
         if let size = body.size, size != "auto" {
             sides = size.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard sides?.count == 2 else { throw OpenAIError(.badRequest, "size must be WIDTHxHEIGHT, e.g. 512x512 (got '\(size)')", param: "size") }
+            guard sides?.count == 2 else {
+                throw OpenAIError(.badRequest, "size must be WIDTHxHEIGHT, e.g. 512x512 (got '\(size)')", param: "size")
+            }
         }
         let scheduler = try body.sampler.map { sampler in
             guard let scheduler = DiffusionScheduler(caseInsensitive: sampler) else {
-                throw OpenAIError(.badRequest, "unknown sampler '\(sampler)'; choose one of \(DiffusionScheduler.allCases.map(\.rawValue).joined(separator: ", "))", param: "sampler")
+                throw OpenAIError(
+                    .badRequest,
+                    "unknown sampler '\(sampler)'; choose one of \(DiffusionScheduler.allCases.map(\.rawValue).joined(separator: ", "))",
+                    param: "sampler")
             }
             return scheduler
         }

@@ -76,7 +76,8 @@ public struct OpenAIError: HTTPResponseError, Encodable, Sendable {
         case .invalidInput, .emptyInput, .invalidConfiguration: OpenAIError(.badRequest, error.message, code: error.code.rawValue)
         case .contextTooLong: OpenAIError(.badRequest, error.message, code: "context_length_exceeded")
         case .modelIncompatible: OpenAIError(.badRequest, error.message, param: "model", code: "model_incompatible")
-        case .insufficientMemory, .frameworkNotAvailable, .busy, .engineCrashed: OpenAIError(.serviceUnavailable, error.message, code: error.code.rawValue)
+        case .insufficientMemory, .frameworkNotAvailable, .busy, .engineCrashed:
+            OpenAIError(.serviceUnavailable, error.message, code: error.code.rawValue)
         default: OpenAIError(.internalServerError, redactingPaths(error.message), code: error.code.rawValue)
         }
     }
@@ -91,11 +92,12 @@ public struct OpenAIError: HTTPResponseError, Encodable, Sendable {
     }
 
     private static func path(of error: DecodingError) -> String? {
-        let path: [any CodingKey] = switch error {
-        case .keyNotFound(let key, let context): context.codingPath + [key]
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context.codingPath
-        @unknown default: []
-        }
+        let path: [any CodingKey] =
+            switch error {
+            case .keyNotFound(let key, let context): context.codingPath + [key]
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context.codingPath
+            @unknown default: []
+            }
         return path.isEmpty ? nil : path.map { $0.intValue.map { "\($0)" } ?? $0.stringValue }.joined(separator: ".")
     }
 
@@ -104,7 +106,8 @@ public struct OpenAIError: HTTPResponseError, Encodable, Sendable {
         case .keyNotFound(let key, _): "'\(key.stringValue)' is required"
         case .typeMismatch(let type, let context): "\(path(of: error) ?? "the body") should be \(type): \(context.debugDescription)"
         case .valueNotFound(_, let context): "\(path(of: error) ?? "a value") is missing: \(context.debugDescription)"
-        case .dataCorrupted(let context): context.codingPath.isEmpty ? "it is not JSON" : "\(path(of: error) ?? "a value"): \(context.debugDescription)"
+        case .dataCorrupted(let context):
+            context.codingPath.isEmpty ? "it is not JSON" : "\(path(of: error) ?? "a value"): \(context.debugDescription)"
         @unknown default: "it could not be read"
         }
     }

@@ -13,7 +13,8 @@ struct OpenAIRoutes: Sendable {
         v1.get("models/{id}") { _, context in
             let id = try modelIDParameter(context)
             guard let model = servedModels().first(where: { $0.id == id }) else {
-                throw OpenAIError(.notFound, "The model '\(id)' does not exist or is not installed", param: "model", code: "model_not_found")
+                throw OpenAIError(
+                    .notFound, "The model '\(id)' does not exist or is not installed", param: "model", code: "model_not_found")
             }
             return try jsonResponse(ModelObject(model))
         }
@@ -39,7 +40,9 @@ struct OpenAIRoutes: Sendable {
     /// speech recognition (`/v1/audio/transcriptions`) and image-generation models (`/v1/images/generations`).
     private func servedModels() -> [ModelInfo] {
         let served: Set<ModelCategory> = [.language, .embedding, .reranking, .speechSynthesis, .speechRecognition, .imageGeneration]
-        return runtime.availableModels().filter { ($0.category == .multimodal && $0.projectorFile != nil) || (served.contains($0.category) && $0.isDownloaded) }
+        return runtime.availableModels().filter {
+            ($0.category == .multimodal && $0.projectorFile != nil) || (served.contains($0.category) && $0.isDownloaded)
+        }
     }
 
     /// Runs one chat completion: the assistant's next message in `conversation`.
@@ -72,15 +75,19 @@ struct OpenAIRoutes: Sendable {
             let result = try await generation.result()
             if chat {
                 let reply = ChatCompletion.Choice.Reply(result)
-                return try jsonResponse(ChatCompletion(
-                    id: id, created: created, model: result.modelUsed,
-                    choices: [.init(message: reply, finishReason: finishReason(result.stopReason))], usage: Usage(result), timings: Timings(result)
-                ))
+                return try jsonResponse(
+                    ChatCompletion(
+                        id: id, created: created, model: result.modelUsed,
+                        choices: [.init(message: reply, finishReason: finishReason(result.stopReason))], usage: Usage(result),
+                        timings: Timings(result)
+                    ))
             }
-            return try jsonResponse(Completion(
-                id: id, created: created, model: result.modelUsed,
-                choices: [.init(text: result.text, finishReason: finishReason(result.stopReason))], usage: Usage(result), timings: Timings(result)
-            ))
+            return try jsonResponse(
+                Completion(
+                    id: id, created: created, model: result.modelUsed,
+                    choices: [.init(text: result.text, finishReason: finishReason(result.stopReason))], usage: Usage(result),
+                    timings: Timings(result)
+                ))
         }
         func serverSentEvents(_ framing: some ChunkFraming) -> Response {
             let events = CompletionEvents(framing: framing, includeUsage: fields.includeUsage, generation: generation)
@@ -88,7 +95,8 @@ struct OpenAIRoutes: Sendable {
         }
         guard chat else {
             let pattern = (try? runtime.model(id: model))?.thinkingPattern ?? .defaultPattern
-            return serverSentEvents(TextChunkFraming(id: id, created: created, model: model, text: LLMStreamingResult.Projection(thinkingPattern: pattern)))
+            return serverSentEvents(
+                TextChunkFraming(id: id, created: created, model: model, text: LLMStreamingResult.Projection(thinkingPattern: pattern)))
         }
         return serverSentEvents(ChatChunkFraming(id: id, created: created, model: model))
     }

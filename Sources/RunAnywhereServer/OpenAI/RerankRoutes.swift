@@ -40,7 +40,8 @@ struct RerankRoutes: Sendable {
             } else if let text = try? decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .text) {
                 self.text = text
             } else {
-                throw OpenAIError(.badRequest, "documents must be an array of strings (or of objects with a text string)", param: "documents")
+                throw OpenAIError(
+                    .badRequest, "documents must be an array of strings (or of objects with a text string)", param: "documents")
             }
         }
     }
@@ -75,10 +76,16 @@ struct RerankRoutes: Sendable {
     private func rerank(_ request: Request) async throws -> Response {
         let body = try await decodeJSON(RerankRequest.self, from: request, limit: configuration.maxBodySize)
         let documents = body.documents.map(\.text)
-        guard !body.query.isEmpty else { throw OpenAIError(.badRequest, "query is empty; there is nothing to rank the documents against", param: "query") }
-        guard !documents.isEmpty else { throw OpenAIError(.badRequest, "documents is an empty array; give at least one document", param: "documents") }
+        guard !body.query.isEmpty else {
+            throw OpenAIError(.badRequest, "query is empty; there is nothing to rank the documents against", param: "query")
+        }
+        guard !documents.isEmpty else {
+            throw OpenAIError(.badRequest, "documents is an empty array; give at least one document", param: "documents")
+        }
         guard documents.count <= RerankOptions.maxDocuments else {
-            throw OpenAIError(.badRequest, "documents has \(documents.count) entries; one request ranks at most \(RerankOptions.maxDocuments)", param: "documents")
+            throw OpenAIError(
+                .badRequest, "documents has \(documents.count) entries; one request ranks at most \(RerankOptions.maxDocuments)",
+                param: "documents")
         }
         if let index = documents.firstIndex(where: \.isEmpty) {
             throw OpenAIError(.badRequest, "documents \(index) is empty; there is nothing to rank", param: "documents")
@@ -87,17 +94,20 @@ struct RerankRoutes: Sendable {
         let result: RerankResult
         do {
             result = try await runtime.rerank(
-                query: body.query, documents: documents, model: body.model, options: RerankOptions(topN: body.topN, truncate: body.truncate ?? false),
+                query: body.query, documents: documents, model: body.model,
+                options: RerankOptions(topN: body.topN, truncate: body.truncate ?? false),
                 loadOptions: configuration.loadOptions, keepAlive: body.keepAlive?.value ?? configuration.keepAlive
             )
         } catch let error as SDKError where error.code == .contextTooLong {
             throw OpenAIError(.badRequest, error.message, param: "documents", code: "context_length_exceeded")  // the SDK's message, naming the document
         }
         let items = result.results.map {
-            RerankList.Item(index: $0.index, relevanceScore: $0.score, document: body.returnDocuments == true ? .init(text: $0.document) : nil)
+            RerankList.Item(
+                index: $0.index, relevanceScore: $0.score, document: body.returnDocuments == true ? .init(text: $0.document) : nil)
         }
-        return try jsonResponse(RerankList(
-            model: result.modelId, results: items, usage: .init(promptTokens: result.totalTokens, totalTokens: result.totalTokens)
-        ))
+        return try jsonResponse(
+            RerankList(
+                model: result.modelId, results: items, usage: .init(promptTokens: result.totalTokens, totalTokens: result.totalTokens)
+            ))
     }
 }

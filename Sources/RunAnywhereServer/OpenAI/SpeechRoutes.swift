@@ -29,7 +29,8 @@ struct SpeechRoutes: Sendable {
             guard format == "wav" || format == "pcm" else {
                 throw OpenAIError(.badRequest, "response_format '\(format)' is not supported; use wav or pcm", param: "response_format")
             }
-            var options = TTSOptions(rate: body.speed ?? 1, audioFormat: format == "wav" ? .wav : .pcm, sampleRate: format == "pcm" ? 24_000 : 0)
+            var options = TTSOptions(
+                rate: body.speed ?? 1, audioFormat: format == "wav" ? .wav : .pcm, sampleRate: format == "pcm" ? 24_000 : 0)
             if let voice = body.voice, !Self.openAIVoices.contains(voice.lowercased()) { options.voice = voice }
             if let speed = body.speed, !(0.25...4).contains(speed) {
                 throw OpenAIError(.badRequest, "speed must be between 0.25 and 4", param: "speed")

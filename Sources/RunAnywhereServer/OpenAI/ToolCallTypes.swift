@@ -14,8 +14,12 @@ struct ToolParam: Decodable, Sendable {
 
     /// The SDK's tool; only functions exist.
     func tool() throws -> Tool {
-        guard type == "function" else { throw OpenAIError(.badRequest, "Tool type '\(type)' is not supported; use function", param: "tools") }
-        return Tool(name: function.name, description: function.description ?? "", parameters: function.parameters ?? ["type": "object", "properties": [:]])
+        guard type == "function" else {
+            throw OpenAIError(.badRequest, "Tool type '\(type)' is not supported; use function", param: "tools")
+        }
+        return Tool(
+            name: function.name, description: function.description ?? "",
+            parameters: function.parameters ?? ["type": "object", "properties": [:]])
     }
 }
 
@@ -36,12 +40,16 @@ struct ToolChoiceParam: Decodable, Sendable {
             case "auto": value = .auto
             case "none": value = .none
             case "required": value = .required
-            default: throw OpenAIError(.badRequest, "tool_choice '\(word)' is not supported; use auto, none, required or a function", param: "tool_choice")
+            default:
+                throw OpenAIError(
+                    .badRequest, "tool_choice '\(word)' is not supported; use auto, none, required or a function", param: "tool_choice")
             }
         } else if let named = try? container.decode(Named.self), named.type == "function" {
             value = .tool(named.function.name)
         } else {
-            throw OpenAIError(.badRequest, "tool_choice must be auto, none, required or {\"type\": \"function\", \"function\": {\"name\": …}}", param: "tool_choice")
+            throw OpenAIError(
+                .badRequest, "tool_choice must be auto, none, required or {\"type\": \"function\", \"function\": {\"name\": …}}",
+                param: "tool_choice")
         }
     }
 }
@@ -86,8 +94,10 @@ struct ToolCallDelta: Encodable, Sendable {
     /// The deltas that stream `calls`.
     static func deltas(_ calls: [ToolCall]) -> [[ToolCallDelta]] {
         calls.enumerated().flatMap { index, call in
-            [[ToolCallDelta(index: index, id: call.id, type: "function", function: Function(name: call.name, arguments: ""))],
-             [ToolCallDelta(index: index, function: Function(arguments: call.argumentsJSON))]]
+            [
+                [ToolCallDelta(index: index, id: call.id, type: "function", function: Function(name: call.name, arguments: ""))],
+                [ToolCallDelta(index: index, function: Function(arguments: call.argumentsJSON))],
+            ]
         }
     }
 }

@@ -48,14 +48,18 @@ struct TranscriptionResponse {
         switch format {
         case "text": return bodyResponse(ByteBuffer(string: output.text + "\n"), contentType: "text/plain; charset=utf-8")
         case "srt": return bodyResponse(ByteBuffer(string: subtitles(separator: ",")), contentType: "application/x-subrip; charset=utf-8")
-        case "vtt": return bodyResponse(ByteBuffer(string: "WEBVTT\n\n" + subtitles(separator: ".")), contentType: "text/vtt; charset=utf-8")
+        case "vtt":
+            return bodyResponse(ByteBuffer(string: "WEBVTT\n\n" + subtitles(separator: ".")), contentType: "text/vtt; charset=utf-8")
         case "verbose_json":
             let segments = output.segments.enumerated().map { index, segment in
-                Segment(id: index, seek: Int((segment.startTime * 100).rounded()), start: segment.startTime, end: segment.endTime,
-                        text: segment.text, temperature: temperature, avgLogprob: log(Double(max(segment.confidence, 1e-6))))
+                Segment(
+                    id: index, seek: Int((segment.startTime * 100).rounded()), start: segment.startTime, end: segment.endTime,
+                    text: segment.text, temperature: temperature, avgLogprob: log(Double(max(segment.confidence, 1e-6))))
             }
-            return try jsonResponse(Verbose(language: Self.languageName(output.detectedLanguage), duration: duration,
-                                            text: output.text, segments: segments, usage: usage))
+            return try jsonResponse(
+                Verbose(
+                    language: Self.languageName(output.detectedLanguage), duration: duration,
+                    text: output.text, segments: segments, usage: usage))
         default: return try jsonResponse(Simple(text: output.text, usage: usage))
         }
     }
@@ -63,7 +67,8 @@ struct TranscriptionResponse {
     /// Numbered (SRT) or plain (WebVTT) cues, one a segment.
     private func subtitles(separator: String) -> String {
         output.segments.enumerated().map { index, segment in
-            let cue = "\(Self.timestamp(segment.startTime, separator)) --> \(Self.timestamp(segment.endTime, separator))\n"
+            let cue =
+                "\(Self.timestamp(segment.startTime, separator)) --> \(Self.timestamp(segment.endTime, separator))\n"
                 + segment.text.trimmingCharacters(in: .whitespaces) + "\n"
             return separator == "," ? "\(index + 1)\n" + cue : cue
         }.joined(separator: "\n")

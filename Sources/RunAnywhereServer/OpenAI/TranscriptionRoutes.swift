@@ -32,22 +32,30 @@ struct TranscriptionRoutes: Sendable {
             let form = try await decodeMultipartForm(TranscriptionForm.self, from: request, limit: configuration.maxBodySize)
             let format = form.responseFormat ?? "json"
             guard Self.formats.contains(format) else {
-                throw OpenAIError(.badRequest, "response_format '\(format)' is not supported; use json, text, verbose_json, srt or vtt", param: "response_format")
+                throw OpenAIError(
+                    .badRequest, "response_format '\(format)' is not supported; use json, text, verbose_json, srt or vtt",
+                    param: "response_format")
             }
             if let other = form.timestampGranularities?.first(where: { $0 != "segment" }) {
-                throw OpenAIError(.badRequest, "timestamp_granularities '\(other)' is not supported; segments carry their times", param: "timestamp_granularities")
+                throw OpenAIError(
+                    .badRequest, "timestamp_granularities '\(other)' is not supported; segments carry their times",
+                    param: "timestamp_granularities")
             }
             if let temperature = form.temperature, !(0...1).contains(temperature) {
                 throw OpenAIError(.badRequest, "temperature must be between 0 and 1", param: "temperature")
             }
             let model = form.model == "whisper-1" ? SDKConstants.Models.defaultSpeechRecognitionModelID : form.model
             _ = try runtime.model(id: model, category: .speechRecognition)  // refused before the audio is decoded
-            let audio = try await runtime.decodeAudio(form.file.data, name: form.file.displayName, maxDuration: configuration.maxAudioDuration)
+            let audio = try await runtime.decodeAudio(
+                form.file.data, name: form.file.displayName, maxDuration: configuration.maxAudioDuration)
             let language = form.language.flatMap { $0.isEmpty ? nil : $0.lowercased() }
-            let options = STTOptions(language: language ?? "en", detectLanguage: language == nil, threads: configuration.threads,
-                                     prompt: form.prompt, temperature: form.temperature ?? 0)
-            let output = try await runtime.transcribe(audio, model: model, options: options, loadOptions: ModelLoadOptions(threads: configuration.threads))
-            return try TranscriptionResponse(output: output, duration: audio.duration).response(format: format, temperature: options.temperature)
+            let options = STTOptions(
+                language: language ?? "en", detectLanguage: language == nil, threads: configuration.threads,
+                prompt: form.prompt, temperature: form.temperature ?? 0)
+            let output = try await runtime.transcribe(
+                audio, model: model, options: options, loadOptions: ModelLoadOptions(threads: configuration.threads))
+            return try TranscriptionResponse(output: output, duration: audio.duration).response(
+                format: format, temperature: options.temperature)
         }
     }
 }

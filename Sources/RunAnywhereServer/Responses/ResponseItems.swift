@@ -21,7 +21,9 @@ enum ResponseItem: Codable, Sendable {
         case "function_call_output": self = .functionCallOutput(try ResponseFunctionCallOutput(from: decoder))
         case "reasoning": self = .reasoning(try ResponseReasoning(from: decoder))
         default:
-            throw OpenAIError(.badRequest, "Input item type '\(type)' is not supported; use message, function_call, function_call_output or reasoning", param: "input")
+            throw OpenAIError(
+                .badRequest, "Input item type '\(type)' is not supported; use message, function_call, function_call_output or reasoning",
+                param: "input")
         }
     }
 
@@ -77,7 +79,9 @@ struct ResponseMessage: Codable, Sendable {
     func images() throws -> [VLMImage] {
         try content.filter { $0.type == "input_image" }.map { part in
             guard let url = part.imageURL, url.hasPrefix("data:") else {
-                throw OpenAIError(.badRequest, "An input_image's image_url must be a data: URL (data:image/png;base64,…); this server fetches no images", param: "input")
+                throw OpenAIError(
+                    .badRequest, "An input_image's image_url must be a data: URL (data:image/png;base64,…); this server fetches no images",
+                    param: "input")
             }
             return VLMImage(base64: url)
         }
@@ -104,7 +108,8 @@ struct ResponseContentPart: Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(String.self, forKey: .type)
         guard ["input_text", "output_text", "input_image"].contains(type) else {
-            throw OpenAIError(.badRequest, "Content part type '\(type)' is not supported; use input_text, output_text or input_image", param: "input")
+            throw OpenAIError(
+                .badRequest, "Content part type '\(type)' is not supported; use input_text, output_text or input_image", param: "input")
         }
         text = try container.decodeIfPresent(String.self, forKey: .text)
         imageURL = try container.decodeIfPresent(String.self, forKey: .imageURL)

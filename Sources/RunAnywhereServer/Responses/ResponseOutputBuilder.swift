@@ -29,9 +29,15 @@ struct ResponseOutputBuilder: Sendable {
                 events = close(status: "completed")
                 let id = ResponseItem.newID("rs")
                 open = .reasoning(id: id, text: piece)
-                events.append(ResponseStreamEvent(type: "response.output_item.added", outputIndex: output.count, item: .reasoning(.init(id: id, text: "", status: "in_progress"))))
+                events.append(
+                    ResponseStreamEvent(
+                        type: "response.output_item.added", outputIndex: output.count,
+                        item: .reasoning(.init(id: id, text: "", status: "in_progress"))))
             }
-            return events + [ResponseStreamEvent(type: "response.reasoning_text.delta", outputIndex: output.count, itemID: openID, contentIndex: 0, delta: piece)]
+            return events + [
+                ResponseStreamEvent(
+                    type: "response.reasoning_text.delta", outputIndex: output.count, itemID: openID, contentIndex: 0, delta: piece)
+            ]
         case .text(let piece):
             var events: [ResponseStreamEvent] = []
             if case .message(let id, let text) = open {
@@ -40,18 +46,34 @@ struct ResponseOutputBuilder: Sendable {
                 events = close(status: "completed")
                 let id = ResponseItem.newID("msg")
                 open = .message(id: id, text: piece)
-                events.append(ResponseStreamEvent(type: "response.output_item.added", outputIndex: output.count, item: .message(.init(id: id, role: "assistant", status: "in_progress", content: []))))
-                events.append(ResponseStreamEvent(type: "response.content_part.added", outputIndex: output.count, itemID: id, contentIndex: 0, part: .outputText("")))
+                events.append(
+                    ResponseStreamEvent(
+                        type: "response.output_item.added", outputIndex: output.count,
+                        item: .message(.init(id: id, role: "assistant", status: "in_progress", content: []))))
+                events.append(
+                    ResponseStreamEvent(
+                        type: "response.content_part.added", outputIndex: output.count, itemID: id, contentIndex: 0, part: .outputText("")))
             }
-            return events + [ResponseStreamEvent(type: "response.output_text.delta", outputIndex: output.count, itemID: id(of: open), contentIndex: 0, delta: piece, logprobs: [])]
+            return events + [
+                ResponseStreamEvent(
+                    type: "response.output_text.delta", outputIndex: output.count, itemID: id(of: open), contentIndex: 0, delta: piece,
+                    logprobs: [])
+            ]
         case .toolCall(let call):
             var events = close(status: "completed")
             let id = ResponseItem.newID("fc")
             let index = output.count
             let item = ResponseFunctionCall(id: id, call: call, arguments: call.argumentsJSON, status: "completed")
-            events.append(ResponseStreamEvent(type: "response.output_item.added", outputIndex: index, item: .functionCall(.init(id: id, call: call, arguments: "", status: "in_progress"))))
-            events.append(ResponseStreamEvent(type: "response.function_call_arguments.delta", outputIndex: index, itemID: id, delta: item.arguments))
-            events.append(ResponseStreamEvent(type: "response.function_call_arguments.done", outputIndex: index, itemID: id, arguments: item.arguments, name: call.name))
+            events.append(
+                ResponseStreamEvent(
+                    type: "response.output_item.added", outputIndex: index,
+                    item: .functionCall(.init(id: id, call: call, arguments: "", status: "in_progress"))))
+            events.append(
+                ResponseStreamEvent(type: "response.function_call_arguments.delta", outputIndex: index, itemID: id, delta: item.arguments))
+            events.append(
+                ResponseStreamEvent(
+                    type: "response.function_call_arguments.done", outputIndex: index, itemID: id, arguments: item.arguments,
+                    name: call.name))
             events.append(ResponseStreamEvent(type: "response.output_item.done", outputIndex: index, item: .functionCall(item)))
             output.append(.functionCall(item))
             return events
@@ -91,8 +113,10 @@ struct ResponseOutputBuilder: Sendable {
             let item = ResponseItem.message(.init(id: id, role: "assistant", status: status, content: [.outputText(text)]))
             output.append(item)
             return [
-                ResponseStreamEvent(type: "response.output_text.done", outputIndex: index, itemID: id, contentIndex: 0, text: text, logprobs: []),
-                ResponseStreamEvent(type: "response.content_part.done", outputIndex: index, itemID: id, contentIndex: 0, part: .outputText(text)),
+                ResponseStreamEvent(
+                    type: "response.output_text.done", outputIndex: index, itemID: id, contentIndex: 0, text: text, logprobs: []),
+                ResponseStreamEvent(
+                    type: "response.content_part.done", outputIndex: index, itemID: id, contentIndex: 0, part: .outputText(text)),
                 ResponseStreamEvent(type: "response.output_item.done", outputIndex: index, item: item),
             ]
         }

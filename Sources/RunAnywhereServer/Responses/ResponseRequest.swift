@@ -61,7 +61,11 @@ struct ResponseRequest: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         model = try container.decode(String.self, forKey: .model)
         if let text = try? container.decode(String.self, forKey: .input) {
-            input = [.message(ResponseMessage(id: ResponseItem.newID("msg"), role: "user", status: "completed", content: [.init(type: "input_text", text: text)]))]
+            input = [
+                .message(
+                    ResponseMessage(
+                        id: ResponseItem.newID("msg"), role: "user", status: "completed", content: [.init(type: "input_text", text: text)]))
+            ]
         } else {
             input = try container.decode([ResponseItem].self, forKey: .input)
         }
@@ -97,7 +101,9 @@ struct ResponseRequest: Decodable, Sendable {
     func options(threads: Int?) throws -> LLMGenerationOptions {
         var options = LLMGenerationOptions(threads: threads, applyChatTemplate: true)
         if let maxOutputTokens {
-            guard maxOutputTokens >= 1 else { throw OpenAIError(.badRequest, "max_output_tokens must be at least 1", param: "max_output_tokens") }
+            guard maxOutputTokens >= 1 else {
+                throw OpenAIError(.badRequest, "max_output_tokens must be at least 1", param: "max_output_tokens")
+            }
             options.maxTokens = maxOutputTokens
         }
         if let temperature { options.temperature = temperature }
@@ -127,7 +133,8 @@ struct ResponseRequest: Decodable, Sendable {
         case "required": return .required
         default:
             guard value?["type"] == "function", let name = value?["name"]?.stringValue else {
-                throw OpenAIError(.badRequest, "tool_choice must be auto, none, required or {\"type\": \"function\", \"name\": …}", param: "tool_choice")
+                throw OpenAIError(
+                    .badRequest, "tool_choice must be auto, none, required or {\"type\": \"function\", \"name\": …}", param: "tool_choice")
             }
             return .tool(name)
         }
@@ -150,7 +157,8 @@ struct ResponseRequest: Decodable, Sendable {
                 }
             case .functionCall(let call):
                 if let last = messages.last, last.role == .assistant {
-                    messages[messages.count - 1] = Message(role: .assistant, content: last.content, toolCalls: last.toolCalls + [try call.call()])
+                    messages[messages.count - 1] = Message(
+                        role: .assistant, content: last.content, toolCalls: last.toolCalls + [try call.call()])
                 } else {
                     messages.append(Message(role: .assistant, content: "", toolCalls: [try call.call()]))
                 }

@@ -52,10 +52,13 @@ struct ResponseRoutes: Sendable {
             let parameters = request.uri.queryParameters
             let order = parameters.get("order") ?? "desc"
             guard order == "asc" || order == "desc" else { throw OpenAIError(.badRequest, "order must be asc or desc", param: "order") }
-            let limit = try parameters.get("limit").map { text in
-                guard let value = Int(text), (1...100).contains(value) else { throw OpenAIError(.badRequest, "limit must be a whole number from 1 to 100", param: "limit") }
-                return value
-            } ?? 20
+            let limit =
+                try parameters.get("limit").map { text in
+                    guard let value = Int(text), (1...100).contains(value) else {
+                        throw OpenAIError(.badRequest, "limit must be a whole number from 1 to 100", param: "limit")
+                    }
+                    return value
+                } ?? 20
             let stored = try await stored(context).input
             var input = order == "asc" ? stored : stored.reversed()
             if let after = parameters.get("after") {
@@ -90,7 +93,8 @@ struct ResponseRoutes: Sendable {
         var items = request.input
         if let previous = request.previousResponseID {
             guard let earlier = try await store.find(previous) else {
-                throw OpenAIError(.notFound, "No response with id '\(previous)' is stored", param: "previous_response_id", code: "response_not_found")
+                throw OpenAIError(
+                    .notFound, "No response with id '\(previous)' is stored", param: "previous_response_id", code: "response_not_found")
             }
             items = earlier.input + earlier.response.output + items
         }
@@ -99,7 +103,9 @@ struct ResponseRoutes: Sendable {
             continuing: try request.conversation(items), options: options, model: request.model, loadOptions: configuration.loadOptions,
             keepAlive: configuration.keepAlive
         )
-        let run = ResponseRun(response: ResponseObject(id: ResponseItem.newID("resp"), request: request, ordered: ordered), input: items.map(\.identified), store: request.store ? store : nil)
+        let run = ResponseRun(
+            response: ResponseObject(id: ResponseItem.newID("resp"), request: request, ordered: ordered), input: items.map(\.identified),
+            store: request.store ? store : nil)
         guard request.stream else { return try jsonResponse(try await run.whole(generation)) }
         return ServerSentEvents.response { writer in try await run.stream(generation, to: &writer) }
     }

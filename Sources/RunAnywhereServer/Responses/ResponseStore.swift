@@ -37,7 +37,8 @@ struct ResponseStore: Sendable {
         let encoder = JSONEncoder.server
         let values: [SQLiteData] = [
             .text(response.id), .integer(response.createdAt),
-            .text(String(decoding: try encoder.encode(response), as: UTF8.self)), .text(String(decoding: try encoder.encode(input), as: UTF8.self)),
+            .text(String(decoding: try encoder.encode(response), as: UTF8.self)),
+            .text(String(decoding: try encoder.encode(input), as: UTF8.self)),
         ]
         try await withConnection { connection in
             _ = try await connection.query("INSERT OR REPLACE INTO responses (id, created_at, response, input) VALUES (?, ?, ?, ?)", values)
@@ -75,7 +76,9 @@ struct ResponseStore: Sendable {
         do {
             _ = try await connection.query("PRAGMA busy_timeout = 5000")  // concurrent requests wait for each other's writes
             _ = try await connection.query("PRAGMA journal_mode = WAL")
-            _ = try await connection.query("CREATE TABLE IF NOT EXISTS responses (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, response TEXT NOT NULL, input TEXT NOT NULL)")
+            _ = try await connection.query(
+                "CREATE TABLE IF NOT EXISTS responses (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, response TEXT NOT NULL, input TEXT NOT NULL)"
+            )
             let value = try await body(connection)
             try? await connection.close()
             return value

@@ -52,14 +52,17 @@ package struct RegressionCheck: Sendable, Equatable {
             }
             var found: [TelemetryRegression] = []
             func check(_ metric: String, _ value: (TelemetryRecord) -> Double, higherIsBetter: Bool) {
-                let before = median(baseline, value), now = median(latest, value)
+                let before = median(baseline, value)
+                let now = median(latest, value)
                 guard before > 0 else { return }
                 let worse = (higherIsBetter ? before - now : now - before) / before * 100
                 guard worse > thresholdPercent else { return }
-                found.append(TelemetryRegression(
-                    deviceModel: key.deviceModel, osVersion: key.osVersion, modelID: key.modelID, backend: key.backend, metric: metric,
-                    baseline: before, latest: now, changePercent: (worse * 10).rounded() / 10, baselineRuns: baseline.count, latestRuns: latest.count
-                ))
+                found.append(
+                    TelemetryRegression(
+                        deviceModel: key.deviceModel, osVersion: key.osVersion, modelID: key.modelID, backend: key.backend, metric: metric,
+                        baseline: before, latest: now, changePercent: (worse * 10).rounded() / 10, baselineRuns: baseline.count,
+                        latestRuns: latest.count
+                    ))
             }
             check("fps", \.payload.metrics.fpsAvg, higherIsBetter: true)
             check("latency_p95", \.payload.metrics.latencyP95Ms, higherIsBetter: false)

@@ -41,14 +41,19 @@ package enum TelemetrySummary {
             let newest = runs.max { $0.runDate < $1.runDate }
             return TelemetryGroup(
                 deviceModel: key.deviceModel, osVersion: key.osVersion, modelID: key.modelID, backend: key.backend, runs: runs.count,
-                fpsMedian: quantile(fps, 0.5), fpsSpread: .init(min: fps.first ?? 0, p25: quantile(fps, 0.25), p75: quantile(fps, 0.75), max: fps.last ?? 0),
+                fpsMedian: quantile(fps, 0.5),
+                fpsSpread: .init(min: fps.first ?? 0, p25: quantile(fps, 0.25), p75: quantile(fps, 0.75), max: fps.last ?? 0),
                 latencyP50MedianMs: quantile(runs.map(\.payload.metrics.latencyP50Ms).sorted(), 0.5),
                 latencyP95MedianMs: quantile(runs.map(\.payload.metrics.latencyP95Ms).sorted(), 0.5),
                 coldStartMedianMs: quantile(runs.map(\.payload.metrics.coldStartMs).sorted(), 0.5),
                 latest: newest?.payload.metrics.timestamp ?? ""
             )
         }
-        .sorted { ($0.runs, $1.deviceModel, $1.modelID, $1.backend, $1.osVersion) > ($1.runs, $0.deviceModel, $0.modelID, $0.backend, $0.osVersion) }
+        .sorted {
+            ($0.runs, $1.deviceModel, $1.modelID, $1.backend, $1.osVersion) > (
+                $1.runs, $0.deviceModel, $0.modelID, $0.backend, $0.osVersion
+            )
+        }
     }
 
     /// The `q` quantile (0…1) of sorted `values`, interpolated between the two nearest (the

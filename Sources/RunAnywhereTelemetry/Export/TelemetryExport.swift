@@ -6,8 +6,10 @@ import Foundation
 package enum TelemetryExport {
     /// The CSV header.
     package static let csvHeader = [
-        "platform", "model_id", "run_id", "timestamp", "frames_processed", "warmup_frames", "fps_avg", "fps_min", "fps_max", "latency_p50_ms",
-        "latency_p95_ms", "cold_start_ms", "model_file_mb", "battery_drop_pct_15m", "thermal_state", "device_model", "os_version", "backend",
+        "platform", "model_id", "run_id", "timestamp", "frames_processed", "warmup_frames", "fps_avg", "fps_min", "fps_max",
+        "latency_p50_ms",
+        "latency_p95_ms", "cold_start_ms", "model_file_mb", "battery_drop_pct_15m", "thermal_state", "device_model", "os_version",
+        "backend",
         "telemetry_post_url", "received_at",
     ]
 
@@ -21,8 +23,10 @@ package enum TelemetryExport {
             let m = record.payload.metrics
             writer.beginNewRow()
             try writer.write(row: [
-                record.payload.platform, m.modelID, m.runID, m.timestamp, String(m.framesProcessed), String(m.warmupFrames), number(m.fpsAvg),
-                number(m.fpsMin), number(m.fpsMax), number(m.latencyP50Ms), number(m.latencyP95Ms), number(m.coldStartMs), number(m.modelFileMB),
+                record.payload.platform, m.modelID, m.runID, m.timestamp, String(m.framesProcessed), String(m.warmupFrames),
+                number(m.fpsAvg),
+                number(m.fpsMin), number(m.fpsMax), number(m.latencyP50Ms), number(m.latencyP95Ms), number(m.coldStartMs),
+                number(m.modelFileMB),
                 m.batteryDropPct15m.map(number) ?? "", m.thermalState, m.deviceModel, m.osVersion, m.backend, m.telemetryPostURL,
                 record.receivedAt.formatted(.iso8601),
             ])

@@ -24,13 +24,15 @@ package struct BackendRoutes: Sendable {
         group.post("analytics/events") { request, _ in try await receive(request) }
         group.get("devices") { request, _ in
             let (limit, offset) = try Self.page(TelemetryRoutes.parameters(request))
-            return try TelemetryRoutes.json(DevicesBody(total: try await store.deviceCount(), devices: try await store.devices(limit: limit, offset: offset)))
+            return try TelemetryRoutes.json(
+                DevicesBody(total: try await store.deviceCount(), devices: try await store.devices(limit: limit, offset: offset)))
         }
         group.get("analytics/events") { request, _ in
             let parameters = TelemetryRoutes.parameters(request)
             let (limit, offset) = try Self.page(parameters)
             let query = AnalyticsQuery(deviceID: parameters["device_id"], type: parameters["type"], limit: limit, offset: offset)
-            return try TelemetryRoutes.json(EventsBody(total: try await store.analyticsEventCount(query), events: try await store.analyticsEvents(query)))
+            return try TelemetryRoutes.json(
+                EventsBody(total: try await store.analyticsEventCount(query), events: try await store.analyticsEvents(query)))
         }
     }
 
@@ -42,7 +44,9 @@ package struct BackendRoutes: Sendable {
             throw TelemetryHTTPError(error.tooLarge ? .contentTooLarge : .badRequest, error.description, field: error.field)
         }
         let (device, created) = try await store.registerDevice(registration, at: Date())
-        return try TelemetryRoutes.json(DeviceRegistrationResult(deviceID: device.deviceID, registeredAt: BackendTime.text(device.registeredAt)), status: created ? .created : .ok)
+        return try TelemetryRoutes.json(
+            DeviceRegistrationResult(deviceID: device.deviceID, registeredAt: BackendTime.text(device.registeredAt)),
+            status: created ? .created : .ok)
     }
 
     private func receive(_ request: Request) async throws -> Response {
@@ -54,7 +58,9 @@ package struct BackendRoutes: Sendable {
         }
         let now = Date()
         guard try await store.touchDevice(batch.deviceID, at: now) else {
-            throw TelemetryHTTPError(.notFound, "The device \(batch.deviceID) is not registered; register it with POST \(BackendAPI.registerDevicePath) first", field: "device_id")
+            throw TelemetryHTTPError(
+                .notFound, "The device \(batch.deviceID) is not registered; register it with POST \(BackendAPI.registerDevicePath) first",
+                field: "device_id")
         }
         let stored = try await store.insertEvents(batch.events, deviceID: batch.deviceID, receivedAt: now)
         let result = AnalyticsBatchResult(

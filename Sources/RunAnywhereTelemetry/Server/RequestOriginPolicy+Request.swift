@@ -8,6 +8,8 @@ extension RequestOriginPolicy {
     package func refusal(_ request: Request) -> Refusal? {
         func header(_ name: String) -> String? { request.headers.first { $0.name.canonicalName == name }?.value }
         if let secondHost = header("host") { return .host(secondHost) }
-        return refusal(host: request.head.authority, origin: request.headers[.origin], fetchSite: header("sec-fetch-site"), fetchMode: header("sec-fetch-mode"))
+        return refusal(
+            host: request.head.authority, origin: request.headers[.origin], fetchSite: header("sec-fetch-site"),
+            fetchMode: header("sec-fetch-mode"))
     }
 }

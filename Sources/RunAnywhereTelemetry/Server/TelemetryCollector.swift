@@ -38,7 +38,10 @@ package struct TelemetryCollector: Sendable {
     /// Refuses to listen on `host` beyond loopback without `apiKey`, and ports out of range.
     package static func validate(host: String, port: Int, apiKey: String?) throws {
         if !LoopbackAddress.contains(host), apiKey?.isEmpty ?? true {
-            throw SDKError(.invalidConfiguration, "Refusing to listen on \(host) without an API key: anyone on the network could send runs. Pass --api-key-stdin, or bind to 127.0.0.1")
+            throw SDKError(
+                .invalidConfiguration,
+                "Refusing to listen on \(host) without an API key: anyone on the network could send runs. Pass --api-key-stdin, or bind to 127.0.0.1"
+            )
         }
         guard (0...65_535).contains(port) else { throw SDKError(.invalidConfiguration, "The port must be between 0 and 65535") }
     }

@@ -22,10 +22,13 @@ package struct TelemetryHTTPError: HTTPResponseError, Sendable {
     static func from(_ error: any Error) -> TelemetryHTTPError {
         if let error = error as? TelemetryHTTPError { return error }
         if let error = error as? any HTTPResponseError {
-            return TelemetryHTTPError(error.status, error.status == .contentTooLarge ? "The body is too large" : "\(error.status.reasonPhrase)")
+            return TelemetryHTTPError(
+                error.status, error.status == .contentTooLarge ? "The body is too large" : "\(error.status.reasonPhrase)")
         }
         if let error = error as? SDKError {
-            return TelemetryHTTPError(error.code == .insufficientStorage ? .init(code: 507, reasonPhrase: "Insufficient Storage") : .internalServerError, error.message)
+            return TelemetryHTTPError(
+                error.code == .insufficientStorage ? .init(code: 507, reasonPhrase: "Insufficient Storage") : .internalServerError,
+                error.message)
         }
         return TelemetryHTTPError(.internalServerError, "The collector failed: \(error)")
     }
@@ -66,7 +69,9 @@ struct TelemetryKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let key: String
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.uri.path.hasPrefix("/telemetry") || request.uri.path.hasPrefix("/api/") else { return try await next(request, context) }
+        guard request.uri.path.hasPrefix("/telemetry") || request.uri.path.hasPrefix("/api/") else {
+            return try await next(request, context)
+        }
         guard ConstantTime.isBearer(request.headers[.authorization], key: key) else {
             throw TelemetryHTTPError(.unauthorized, "A valid API key is needed: send 'Authorization: Bearer <key>'")
         }

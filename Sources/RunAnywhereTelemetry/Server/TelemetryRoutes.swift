@@ -34,7 +34,8 @@ package struct TelemetryRoutes: Sendable {
             query.limit = Self.summaryWindow
             let check = try Self.regressionCheck(parameters)
             let records = try await store.runs(query)
-            return try Self.json(SummaryBody(runs: records.count, groups: TelemetrySummary.groups(records), regressions: check.regressions(records)))
+            return try Self.json(
+                SummaryBody(runs: records.count, groups: TelemetrySummary.groups(records), regressions: check.regressions(records)))
         }
         group.get("export") { request, _ in
             let parameters = Self.parameters(request)
@@ -83,24 +84,31 @@ package struct TelemetryRoutes: Sendable {
         func number(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
             guard let text = parameters[name] else { return value }
             guard let number = Int(text), range.contains(number) else {
-                throw TelemetryHTTPError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)", field: name)
+                throw TelemetryHTTPError(
+                    .badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)", field: name)
             }
             return number
         }
         return TelemetryQuery(
-            modelID: parameters["model_id"], deviceModel: parameters["device_model"], backend: parameters["backend"], platform: parameters["platform"],
-            limit: try number("limit", default: min(defaultLimit, 1000), range: 1...1000), offset: try number("offset", default: 0, range: 0...Int(Int32.max))
+            modelID: parameters["model_id"], deviceModel: parameters["device_model"], backend: parameters["backend"],
+            platform: parameters["platform"],
+            limit: try number("limit", default: min(defaultLimit, 1000), range: 1...1000),
+            offset: try number("offset", default: 0, range: 0...Int(Int32.max))
         )
     }
 
     static func regressionCheck(_ parameters: [String: String]) throws -> RegressionCheck {
         var check = RegressionCheck()
         if let text = parameters["latest"] {
-            guard let value = Int(text), (1...1000).contains(value) else { throw TelemetryHTTPError(.badRequest, "latest must be from 1 to 1000", field: "latest") }
+            guard let value = Int(text), (1...1000).contains(value) else {
+                throw TelemetryHTTPError(.badRequest, "latest must be from 1 to 1000", field: "latest")
+            }
             check.latestRuns = value
         }
         if let text = parameters["baseline"] {
-            guard let value = Int(text), (1...10_000).contains(value) else { throw TelemetryHTTPError(.badRequest, "baseline must be from 1 to 10000", field: "baseline") }
+            guard let value = Int(text), (1...10_000).contains(value) else {
+                throw TelemetryHTTPError(.badRequest, "baseline must be from 1 to 10000", field: "baseline")
+            }
             check.baselineRuns = value
         }
         if let text = parameters["threshold"] {

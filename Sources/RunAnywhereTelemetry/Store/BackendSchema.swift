@@ -22,7 +22,8 @@ enum BackendSchema {
     }
 
     static let deviceColumns = [
-        "device_identifier", "device_id", "platform", "os_version", "architecture", "device_model", "sdk_version", "environment", "registered_at", "last_seen_at",
+        "device_identifier", "device_id", "platform", "os_version", "architecture", "device_model", "sdk_version", "environment",
+        "registered_at", "last_seen_at",
     ]
     static let eventColumns = ["event_id", "device_id", "type", "occurred_at", "occurred_at_text", "properties", "received_at"]
 
@@ -41,7 +42,8 @@ enum BackendSchema {
         let now = BackendTime.milliseconds(date)
         return [
             .text(registration.deviceIdentifier), .text(deviceID), .text(registration.platform), .text(registration.osVersion),
-            .text(registration.architecture), .text(registration.deviceModel), .text(registration.sdkVersion), .text(registration.environment),
+            .text(registration.architecture), .text(registration.deviceModel), .text(registration.sdkVersion),
+            .text(registration.environment),
             .integer(now), .integer(now),
         ]
     }
@@ -67,7 +69,8 @@ enum BackendSchema {
             let occurred = TelemetryValidator.date(event.occurredAt) ?? receivedAt
             return [
                 .text(event.id), .text(deviceID), .text(event.type), .integer(BackendTime.milliseconds(occurred)), .text(event.occurredAt),
-                .text(String(decoding: try encoder.encode(event.properties), as: UTF8.self)), .integer(BackendTime.milliseconds(receivedAt)),
+                .text(String(decoding: try encoder.encode(event.properties), as: UTF8.self)),
+                .integer(BackendTime.milliseconds(receivedAt)),
             ]
         }
     }
@@ -101,7 +104,8 @@ enum BackendSchema {
     static func device(text: (String) throws -> String, integer: (String) throws -> Int64) throws -> DeviceRecord {
         let registration = DeviceRegistration(
             deviceIdentifier: try text("device_identifier"), platform: try text("platform"), osVersion: try text("os_version"),
-            architecture: try text("architecture"), deviceModel: try text("device_model"), sdkVersion: try text("sdk_version"), environment: try text("environment")
+            architecture: try text("architecture"), deviceModel: try text("device_model"), sdkVersion: try text("sdk_version"),
+            environment: try text("environment")
         )
         return DeviceRecord(
             deviceID: try text("device_id"), registration: registration, registeredAt: BackendTime.date(try integer("registered_at")),
@@ -112,7 +116,8 @@ enum BackendSchema {
     /// An event from a row's values, read by column name.
     static func event(text: (String) throws -> String, integer: (String) throws -> Int64) throws -> AnalyticsRecord {
         let properties = try JSONDecoder().decode([String: AnalyticsValue].self, from: Data(try text("properties").utf8))
-        let event = AnalyticsEvent(id: try text("event_id"), type: try text("type"), occurredAt: try text("occurred_at_text"), properties: properties)
+        let event = AnalyticsEvent(
+            id: try text("event_id"), type: try text("type"), occurredAt: try text("occurred_at_text"), properties: properties)
         return AnalyticsRecord(event: event, deviceID: try text("device_id"), receivedAt: BackendTime.date(try integer("received_at")))
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 import PostgresNIO
-import RunAnywherePostgres
 import RunAnywhere
+import RunAnywherePostgres
 
 /// The SDK backend's devices and analytics events in PostgreSQL (``BackendSchema``).
 extension PostgresTelemetryStore {
     package func registerDevice(_ registration: DeviceRegistration, at date: Date) async throws -> (device: DeviceRecord, created: Bool) {
         let proposed = UUID().uuidString.lowercased()
-        let rows = try await run(BackendSchema.registerDevice(.postgres), BackendSchema.deviceValues(registration, deviceID: proposed, at: date))
+        let rows = try await run(
+            BackendSchema.registerDevice(.postgres), BackendSchema.deviceValues(registration, deviceID: proposed, at: date))
         guard let row = rows.first else { throw SDKError(.fileWriteFailed, "PostgreSQL at \(location) stored no device") }
         let device = try Self.device(row)
         return (device, device.deviceID == proposed)
@@ -19,12 +20,15 @@ extension PostgresTelemetryStore {
 
     package func insertEvents(_ events: [AnalyticsEvent], deviceID: String, receivedAt: Date) async throws -> Set<String> {
         guard !events.isEmpty else { return [] }
-        let rows = try await run(BackendSchema.insertEvents(count: events.count, .postgres), try BackendSchema.eventValues(events, deviceID: deviceID, receivedAt: receivedAt))
+        let rows = try await run(
+            BackendSchema.insertEvents(count: events.count, .postgres),
+            try BackendSchema.eventValues(events, deviceID: deviceID, receivedAt: receivedAt))
         return Set(try rows.map { try $0.makeRandomAccess()["event_id"].decode(String.self) })
     }
 
     package func analyticsEvents(_ query: AnalyticsQuery) async throws -> [AnalyticsRecord] {
-        let values = query.filters.map { TelemetryColumns.Value.text($0.value) } + [.integer(Int64(query.limit)), .integer(Int64(query.offset))]
+        let values =
+            query.filters.map { TelemetryColumns.Value.text($0.value) } + [.integer(Int64(query.limit)), .integer(Int64(query.offset))]
         return try await run(BackendSchema.selectEvents(query, .postgres), values).map { row in
             let cells = row.makeRandomAccess()
             return try BackendSchema.event(text: { try cells[$0].decode(String.self) }, integer: { try cells[$0].decode(Int64.self) })
@@ -57,7 +61,9 @@ extension PostgresTelemetryStore {
         }
         do {
             var rows: [PostgresRow] = []
-            for try await row in try await client.query(PostgresQuery(unsafeSQL: statement, binds: binds), logger: logger) { rows.append(row) }
+            for try await row in try await client.query(PostgresQuery(unsafeSQL: statement, binds: binds), logger: logger) {
+                rows.append(row)
+            }
             return rows
         } catch {
             throw server.error(error)

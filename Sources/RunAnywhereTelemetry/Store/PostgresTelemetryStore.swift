@@ -37,13 +37,15 @@ package final class PostgresTelemetryStore: TelemetryStore {
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
             try await connection.query(PostgresQuery(unsafeSQL: TelemetrySchema.migrationsTable), logger: logger)
             var applied = Set<Int>()
-            for try await version in try await connection.query("SELECT version FROM telemetry_migrations", logger: logger).decode(Int.self) {
+            for try await version in try await connection.query("SELECT version FROM telemetry_migrations", logger: logger).decode(Int.self)
+            {
                 applied.insert(version)
             }
             for migration in TelemetrySchema.migrations(.postgres) where !applied.contains(migration.version) {
                 for statement in migration.statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
                 let now = TelemetryColumns.milliseconds(Date())
-                try await connection.query("INSERT INTO telemetry_migrations (version, applied_at) VALUES (\(migration.version), \(now))", logger: logger)
+                try await connection.query(
+                    "INSERT INTO telemetry_migrations (version, applied_at) VALUES (\(migration.version), \(now))", logger: logger)
             }
         }
     }
@@ -60,7 +62,9 @@ package final class PostgresTelemetryStore: TelemetryStore {
         }
         do {
             var stored = false
-            for try await _ in try await client.query(PostgresQuery(unsafeSQL: TelemetrySchema.insert(.postgres), binds: binds), logger: logger) {
+            for try await _ in try await client.query(
+                PostgresQuery(unsafeSQL: TelemetrySchema.insert(.postgres), binds: binds), logger: logger)
+            {
                 stored = true
             }
             return stored
@@ -74,19 +78,25 @@ package final class PostgresTelemetryStore: TelemetryStore {
         binds.append(Int64(query.limit))
         binds.append(Int64(query.offset))
         var records: [TelemetryRecord] = []
-        for try await row in try await client.query(PostgresQuery(unsafeSQL: TelemetrySchema.select(query, .postgres), binds: binds), logger: logger) {
+        for try await row in try await client.query(
+            PostgresQuery(unsafeSQL: TelemetrySchema.select(query, .postgres), binds: binds), logger: logger)
+        {
             let cells = row.makeRandomAccess()
-            records.append(try TelemetryColumns.record(
-                text: { try cells[$0].decode(String.self) }, integer: { try cells[$0].decode(Int64.self) }, real: { try cells[$0].decode(Double.self) },
-                optionalReal: { try cells[$0].decode(Double?.self) }
-            ))
+            records.append(
+                try TelemetryColumns.record(
+                    text: { try cells[$0].decode(String.self) }, integer: { try cells[$0].decode(Int64.self) },
+                    real: { try cells[$0].decode(Double.self) },
+                    optionalReal: { try cells[$0].decode(Double?.self) }
+                ))
         }
         return records
     }
 
     package func count(_ query: TelemetryQuery) async throws -> Int {
-        for try await total in try await client.query(PostgresQuery(unsafeSQL: TelemetrySchema.count(query, .postgres), binds: filterBinds(query)), logger: logger)
-            .decode(Int64.self) {
+        for try await total in try await client.query(
+            PostgresQuery(unsafeSQL: TelemetrySchema.count(query, .postgres), binds: filterBinds(query)), logger: logger
+        )
+        .decode(Int64.self) {
             return Int(total)
         }
         return 0

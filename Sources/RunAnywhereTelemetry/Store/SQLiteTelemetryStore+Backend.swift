@@ -6,7 +6,8 @@ import SQLiteNIO
 extension SQLiteTelemetryStore {
     package func registerDevice(_ registration: DeviceRegistration, at date: Date) async throws -> (device: DeviceRecord, created: Bool) {
         let proposed = UUID().uuidString.lowercased()
-        let rows = try await run(BackendSchema.registerDevice(.sqlite), BackendSchema.deviceValues(registration, deviceID: proposed, at: date))
+        let rows = try await run(
+            BackendSchema.registerDevice(.sqlite), BackendSchema.deviceValues(registration, deviceID: proposed, at: date))
         guard let row = rows.first else { throw SDKError(.fileWriteFailed, "The telemetry database \(url.path) stored no device") }
         let device = try BackendSchema.device(text: { try Self.text(row, $0) }, integer: { try Self.integer(row, $0) })
         return (device, device.deviceID == proposed)
@@ -18,7 +19,9 @@ extension SQLiteTelemetryStore {
 
     package func insertEvents(_ events: [AnalyticsEvent], deviceID: String, receivedAt: Date) async throws -> Set<String> {
         guard !events.isEmpty else { return [] }
-        let rows = try await run(BackendSchema.insertEvents(count: events.count, .sqlite), try BackendSchema.eventValues(events, deviceID: deviceID, receivedAt: receivedAt))
+        let rows = try await run(
+            BackendSchema.insertEvents(count: events.count, .sqlite),
+            try BackendSchema.eventValues(events, deviceID: deviceID, receivedAt: receivedAt))
         return Set(rows.compactMap { $0.column("event_id")?.string })
     }
 
@@ -54,12 +57,16 @@ extension SQLiteTelemetryStore {
     }
 
     private static func text(_ row: SQLiteRow, _ name: String) throws -> String {
-        guard let text = row.column(name)?.string else { throw SDKError(.modelStorageCorrupted, "The telemetry database has no text column \(name)") }
+        guard let text = row.column(name)?.string else {
+            throw SDKError(.modelStorageCorrupted, "The telemetry database has no text column \(name)")
+        }
         return text
     }
 
     private static func integer(_ row: SQLiteRow, _ name: String) throws -> Int64 {
-        guard let integer = row.column(name)?.integer else { throw SDKError(.modelStorageCorrupted, "The telemetry database has no integer column \(name)") }
+        guard let integer = row.column(name)?.integer else {
+            throw SDKError(.modelStorageCorrupted, "The telemetry database has no integer column \(name)")
+        }
         return Int64(integer)
     }
 }

@@ -50,7 +50,8 @@ package final class SQLiteTelemetryStore: TelemetryStore {
         _ = try await connection.query("BEGIN IMMEDIATE")
         do {
             _ = try await connection.query(TelemetrySchema.migrationsTable)
-            let applied = Set(try await connection.query("SELECT version FROM telemetry_migrations").compactMap { $0.column("version")?.integer })
+            let applied = Set(
+                try await connection.query("SELECT version FROM telemetry_migrations").compactMap { $0.column("version")?.integer })
             for migration in TelemetrySchema.migrations(.sqlite) where !applied.contains(migration.version) {
                 for statement in migration.statements { _ = try await connection.query(statement) }
                 _ = try await connection.query(
@@ -67,7 +68,8 @@ package final class SQLiteTelemetryStore: TelemetryStore {
 
     package func insert(_ payload: TelemetryPayload, receivedAt: Date) async throws -> Bool {
         do {
-            let rows = try await connection.query(TelemetrySchema.insert(.sqlite), TelemetryColumns.values(payload, receivedAt: receivedAt).map(Self.data))
+            let rows = try await connection.query(
+                TelemetrySchema.insert(.sqlite), TelemetryColumns.values(payload, receivedAt: receivedAt).map(Self.data))
             return !rows.isEmpty
         } catch {
             throw Self.error(error, url: url)
@@ -99,7 +101,9 @@ package final class SQLiteTelemetryStore: TelemetryStore {
 
     private static func record(_ row: SQLiteRow) throws -> TelemetryRecord {
         func column(_ name: String) throws -> SQLiteData {
-            guard let data = row.column(name) else { throw SDKError(.modelStorageCorrupted, "The telemetry database has no column \(name)") }
+            guard let data = row.column(name) else {
+                throw SDKError(.modelStorageCorrupted, "The telemetry database has no column \(name)")
+            }
             return data
         }
         return try TelemetryColumns.record(

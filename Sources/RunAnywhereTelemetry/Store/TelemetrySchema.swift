@@ -42,11 +42,14 @@ enum TelemetrySchema {
         ]
         let definitions = columns.map { "\($0.0) \(dialect.type($0.1))\($0.nullable ? "" : " NOT NULL")" }
         return [
-            (1, [
-                "CREATE TABLE runs (run_id TEXT PRIMARY KEY, \(definitions.joined(separator: ", ")))",
-                "CREATE INDEX runs_by_group ON runs (device_model, os_version, model_id, backend, run_at)",
-                "CREATE INDEX runs_by_time ON runs (run_at, received_at)",
-            ]),
+            (
+                1,
+                [
+                    "CREATE TABLE runs (run_id TEXT PRIMARY KEY, \(definitions.joined(separator: ", ")))",
+                    "CREATE INDEX runs_by_group ON runs (device_model, os_version, model_id, backend, run_at)",
+                    "CREATE INDEX runs_by_time ON runs (run_at, received_at)",
+                ]
+            ),
             (2, BackendSchema.migration(dialect)),
         ]
     }

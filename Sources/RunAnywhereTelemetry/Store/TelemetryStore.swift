@@ -14,7 +14,10 @@ package struct TelemetryQuery: Sendable, Equatable {
     package var offset: Int
 
     /// A query for the newest `limit` runs after `offset`, with the given filters.
-    package init(modelID: String? = nil, deviceModel: String? = nil, backend: String? = nil, platform: String? = nil, limit: Int = 100, offset: Int = 0) {
+    package init(
+        modelID: String? = nil, deviceModel: String? = nil, backend: String? = nil, platform: String? = nil, limit: Int = 100,
+        offset: Int = 0
+    ) {
         self.modelID = modelID
         self.deviceModel = deviceModel
         self.backend = backend
@@ -73,8 +76,10 @@ enum TelemetryColumns {
     }
 
     static let names = [
-        "run_id", "platform", "model_id", "run_at", "timestamp", "frames_processed", "warmup_frames", "fps_avg", "fps_min", "fps_max", "latency_p50_ms",
-        "latency_p95_ms", "cold_start_ms", "model_file_mb", "battery_drop_pct_15m", "thermal_state", "device_model", "os_version", "backend",
+        "run_id", "platform", "model_id", "run_at", "timestamp", "frames_processed", "warmup_frames", "fps_avg", "fps_min", "fps_max",
+        "latency_p50_ms",
+        "latency_p95_ms", "cold_start_ms", "model_file_mb", "battery_drop_pct_15m", "thermal_state", "device_model", "os_version",
+        "backend",
         "telemetry_post_url", "received_at",
     ]
 
@@ -84,19 +89,25 @@ enum TelemetryColumns {
         let m = payload.metrics
         let runAt = TelemetryValidator.date(m.timestamp) ?? receivedAt
         return [
-            .text(m.runID), .text(payload.platform), .text(m.modelID), .integer(milliseconds(runAt)), .text(m.timestamp), .integer(Int64(m.framesProcessed)),
-            .integer(Int64(m.warmupFrames)), .real(m.fpsAvg), .real(m.fpsMin), .real(m.fpsMax), .real(m.latencyP50Ms), .real(m.latencyP95Ms),
-            .real(m.coldStartMs), .real(m.modelFileMB), m.batteryDropPct15m.map(Value.real) ?? .null, .text(m.thermalState), .text(m.deviceModel),
+            .text(m.runID), .text(payload.platform), .text(m.modelID), .integer(milliseconds(runAt)), .text(m.timestamp),
+            .integer(Int64(m.framesProcessed)),
+            .integer(Int64(m.warmupFrames)), .real(m.fpsAvg), .real(m.fpsMin), .real(m.fpsMax), .real(m.latencyP50Ms),
+            .real(m.latencyP95Ms),
+            .real(m.coldStartMs), .real(m.modelFileMB), m.batteryDropPct15m.map(Value.real) ?? .null, .text(m.thermalState),
+            .text(m.deviceModel),
             .text(m.osVersion), .text(m.backend), .text(m.telemetryPostURL), .integer(milliseconds(receivedAt)),
         ]
     }
 
     /// A record from a row's values, read by column name.
-    static func record(text: (String) throws -> String, integer: (String) throws -> Int64, real: (String) throws -> Double,
-                       optionalReal: (String) throws -> Double?) throws -> TelemetryRecord {
+    static func record(
+        text: (String) throws -> String, integer: (String) throws -> Int64, real: (String) throws -> Double,
+        optionalReal: (String) throws -> Double?
+    ) throws -> TelemetryRecord {
         let metrics = TelemetryPayload.Metrics(
             modelID: try text("model_id"), runID: try text("run_id"), timestamp: try text("timestamp"),
-            framesProcessed: Int(try integer("frames_processed")), warmupFrames: Int(try integer("warmup_frames")), fpsAvg: try real("fps_avg"),
+            framesProcessed: Int(try integer("frames_processed")), warmupFrames: Int(try integer("warmup_frames")),
+            fpsAvg: try real("fps_avg"),
             fpsMin: try real("fps_min"), fpsMax: try real("fps_max"), latencyP50Ms: try real("latency_p50_ms"),
             latencyP95Ms: try real("latency_p95_ms"), coldStartMs: try real("cold_start_ms"), modelFileMB: try real("model_file_mb"),
             batteryDropPct15m: try optionalReal("battery_drop_pct_15m"), thermalState: try text("thermal_state"),

@@ -12,7 +12,9 @@ package enum TelemetryStores {
     /// PostgreSQL for a `postgres://` or `postgresql://` URL, otherwise the SQLite file at the
     /// path `database` (or the default file when it is nil or empty).
     package static func open(_ database: String?, dataDirectory: URL, logger: Logger) async throws -> any TelemetryStore {
-        guard let database, !database.isEmpty else { return try await SQLiteTelemetryStore.open(at: defaultFile(dataDirectory: dataDirectory), logger: logger) }
+        guard let database, !database.isEmpty else {
+            return try await SQLiteTelemetryStore.open(at: defaultFile(dataDirectory: dataDirectory), logger: logger)
+        }
         if PostgresServer.isURL(database) {
             return try await PostgresTelemetryStore.open(url: database, logger: logger)
         }

@@ -30,10 +30,13 @@ package enum BackendValidator {
     /// The registration in `body`, or the first reason it cannot be stored.
     package static func registration(_ body: Data) throws(TelemetryValidationError) -> DeviceRegistration {
         let object = try parse(body, limit: maxRegistrationBytes)
-        let keys: Set<String> = ["device_identifier", "platform", "os_version", "architecture", "device_model", "sdk_version", "environment"]
+        let keys: Set<String> = [
+            "device_identifier", "platform", "os_version", "architecture", "device_model", "sdk_version", "environment",
+        ]
         try checkKeys(Set(object.keys), known: keys, required: keys, prefix: "")
         let registration = DeviceRegistration(
-            deviceIdentifier: try identifier(object["device_identifier"], "device_identifier"), platform: try text(object["platform"], "platform"),
+            deviceIdentifier: try identifier(object["device_identifier"], "device_identifier"),
+            platform: try text(object["platform"], "platform"),
             osVersion: try text(object["os_version"], "os_version"), architecture: try text(object["architecture"], "architecture"),
             deviceModel: try text(object["device_model"], "device_model"), sdkVersion: try text(object["sdk_version"], "sdk_version"),
             environment: try text(object["environment"], "environment")
@@ -72,12 +75,15 @@ package enum BackendValidator {
 
     /// One event's fields, checked.
     private static func event(_ fields: [String: Any], id: String) throws(TelemetryValidationError) -> AnalyticsEvent {
-        try checkKeys(Set(fields.keys), known: ["id", "type", "occurred_at", "properties"], required: ["id", "type", "occurred_at", "properties"], prefix: "")
+        try checkKeys(
+            Set(fields.keys), known: ["id", "type", "occurred_at", "properties"], required: ["id", "type", "occurred_at", "properties"],
+            prefix: "")
         guard let type = fields["type"] as? String, AnalyticsEvent.types.contains(type) else {
             throw TelemetryValidationError("type", "must be one of \(AnalyticsEvent.types.sorted().joined(separator: ", "))")
         }
         guard let occurred = fields["occurred_at"] as? String, let date = TelemetryValidator.date(occurred),
-              date > Date(timeIntervalSince1970: 946_684_800), date < Date().addingTimeInterval(86_400) else {
+            date > Date(timeIntervalSince1970: 946_684_800), date < Date().addingTimeInterval(86_400)
+        else {
             throw TelemetryValidationError("occurred_at", "must be an ISO 8601 time between 2000 and tomorrow")
         }
         guard let values = fields["properties"] as? [String: Any], values.count <= maxProperties else {
@@ -85,7 +91,9 @@ package enum BackendValidator {
         }
         var properties: [String: AnalyticsValue] = [:]
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-            guard (1...64).contains(name.count), name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }) else {
+            guard (1...64).contains(name.count),
+                name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
+            else {
                 throw TelemetryValidationError("properties", "names must be 1 to 64 lower-case letters, digits or '_'")
             }
             properties[name] = try property(value, "properties.\(name)")
@@ -109,14 +117,20 @@ package enum BackendValidator {
 
     /// The JSON object in `body`, at most `limit` bytes and as shallow as the API's bodies.
     private static func parse(_ body: Data, limit: Int) throws(TelemetryValidationError) -> [String: Any] {
-        guard body.count <= limit else { throw TelemetryValidationError(nil, "the body is \(body.count) bytes; at most \(limit) are accepted", tooLarge: true) }
+        guard body.count <= limit else {
+            throw TelemetryValidationError(nil, "the body is \(body.count) bytes; at most \(limit) are accepted", tooLarge: true)
+        }
         try TelemetryValidator.checkNesting(body)
-        guard let object = try? JSONSerialization.jsonObject(with: body) else { throw TelemetryValidationError(nil, "the body is not valid JSON") }
+        guard let object = try? JSONSerialization.jsonObject(with: body) else {
+            throw TelemetryValidationError(nil, "the body is not valid JSON")
+        }
         guard let fields = object as? [String: Any] else { throw TelemetryValidationError(nil, "the body must be a JSON object") }
         return fields
     }
 
-    private static func checkKeys(_ keys: Set<String>, known: Set<String>, required: Set<String>, prefix: String) throws(TelemetryValidationError) {
+    private static func checkKeys(_ keys: Set<String>, known: Set<String>, required: Set<String>, prefix: String)
+        throws(TelemetryValidationError)
+    {
         if let unknown = keys.subtracting(known).sorted().first { throw TelemetryValidationError(prefix + unknown, "is not a known field") }
         if let missing = required.subtracting(keys).sorted().first { throw TelemetryValidationError(prefix + missing, "is required") }
     }
@@ -124,7 +138,9 @@ package enum BackendValidator {
     /// An id: 1 to 128 letters, digits, '-', '_', '.' or ':' (a UUID).
     private static func identifier(_ value: Any?, _ field: String) throws(TelemetryValidationError) -> String {
         guard let text = value as? String, (1...128).contains(text.count),
-              text.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.:".unicodeScalars.contains($0)) }) else {
+            text.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.:".unicodeScalars.contains($0)) }
+            )
+        else {
             throw TelemetryValidationError(field, "must be 1 to 128 letters, digits, '-', '_', '.' or ':' (a UUID)")
         }
         return text
@@ -134,7 +150,8 @@ package enum BackendValidator {
     private static func text(_ value: Any?, _ field: String) throws(TelemetryValidationError) -> String {
         let forbidden = Set("'\";\\`<>".unicodeScalars)
         guard let text = value as? String, (1...200).contains(text.count),
-              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || forbidden.contains($0) }) else {
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || forbidden.contains($0) })
+        else {
             throw TelemetryValidationError(field, "must be 1 to 200 characters without control characters, quotes, ';', '\\', '<' or '>'")
         }
         return text

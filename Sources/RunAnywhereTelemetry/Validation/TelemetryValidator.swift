@@ -27,7 +27,8 @@ package enum TelemetryValidator {
     /// The payload in `body`, or the first reason it cannot be stored.
     package static func validate(_ body: Data) throws(TelemetryValidationError) -> TelemetryPayload {
         guard body.count <= maxBodyBytes else {
-            throw TelemetryValidationError(nil, "the body is \(body.count) bytes; a payload may have at most \(maxBodyBytes)", tooLarge: true)
+            throw TelemetryValidationError(
+                nil, "the body is \(body.count) bytes; a payload may have at most \(maxBodyBytes)", tooLarge: true)
         }
         try checkNesting(body)
         let object: Any
@@ -61,10 +62,18 @@ package enum TelemetryValidator {
 
     /// Refuses bodies nested deeper than a payload ever is before a parser recurses into them.
     static func checkNesting(_ body: Data) throws(TelemetryValidationError) {
-        var depth = 0, inString = false, escaped = false
+        var depth = 0
+        var inString = false
+        var escaped = false
         for byte in body {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {
@@ -78,8 +87,12 @@ package enum TelemetryValidator {
         }
     }
 
-    private static func checkKeys(_ keys: Set<String>, known: Set<String>, required: Set<String>, prefix: String) throws(TelemetryValidationError) {
-        if let unknown = keys.subtracting(known).sorted().first { throw TelemetryValidationError(prefix + unknown, "is not a payload field") }
+    private static func checkKeys(_ keys: Set<String>, known: Set<String>, required: Set<String>, prefix: String)
+        throws(TelemetryValidationError)
+    {
+        if let unknown = keys.subtracting(known).sorted().first {
+            throw TelemetryValidationError(prefix + unknown, "is not a payload field")
+        }
         if let missing = required.subtracting(keys).sorted().first { throw TelemetryValidationError(prefix + missing, "is required") }
     }
 
@@ -91,7 +104,8 @@ package enum TelemetryValidator {
             return
         }
         // A JSON true or false arrives as a number whose type is char.
-        guard let number = value as? NSNumber, !(value is String), String(cString: number.objCType) != "c", number.doubleValue.isFinite else {
+        guard let number = value as? NSNumber, !(value is String), String(cString: number.objCType) != "c", number.doubleValue.isFinite
+        else {
             throw TelemetryValidationError(field, kind == .whole ? "must be a whole number" : "must be a number")
         }
         if kind == .whole, number.doubleValue.rounded() != number.doubleValue || abs(number.doubleValue) > 9_007_199_254_740_992 {
@@ -109,8 +123,10 @@ package enum TelemetryValidator {
             let kind = type == String.self ? "a string" : type == Int.self ? "a whole number" : type == Double.self ? "a number" : "\(type)"
             return TelemetryValidationError(path(context), "must be \(kind)")
         case .valueNotFound(_, let context): return TelemetryValidationError(path(context), "must not be null")
-        case .keyNotFound(let key, let context): return TelemetryValidationError((path(context).map { $0 + "." } ?? "") + key.stringValue, "is required")
-        case .dataCorrupted(let context): return TelemetryValidationError(path(context), "is not a value of its type (a number out of range?)")
+        case .keyNotFound(let key, let context):
+            return TelemetryValidationError((path(context).map { $0 + "." } ?? "") + key.stringValue, "is required")
+        case .dataCorrupted(let context):
+            return TelemetryValidationError(path(context), "is not a value of its type (a number out of range?)")
         @unknown default: return TelemetryValidationError(nil, "the body cannot be read")
         }
     }
@@ -125,10 +141,14 @@ package enum TelemetryValidator {
         try text(metrics.osVersion, "os_version")
         try text(metrics.backend, "backend")
         guard (1...100).contains(metrics.runID.count),
-              metrics.runID.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_.:".unicodeScalars.contains($0) }) else {
+            metrics.runID.unicodeScalars.allSatisfy({
+                CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_.:".unicodeScalars.contains($0)
+            })
+        else {
             throw TelemetryValidationError("metrics.run_id", "must be 1 to 100 letters, digits, '-', '_', '.' or ':' (a UUID)")
         }
-        guard let date = date(metrics.timestamp), date > Date(timeIntervalSince1970: 946_684_800), date < Date().addingTimeInterval(86_400) else {
+        guard let date = date(metrics.timestamp), date > Date(timeIntervalSince1970: 946_684_800), date < Date().addingTimeInterval(86_400)
+        else {
             throw TelemetryValidationError("metrics.timestamp", "must be an ISO 8601 time between 2000 and tomorrow")
         }
         try range(Double(metrics.framesProcessed), "frames_processed", 0...1e9)
@@ -151,7 +171,9 @@ package enum TelemetryValidator {
         guard thermalStates.contains(metrics.thermalState) else {
             throw TelemetryValidationError("metrics.thermal_state", "must be one of \(thermalStates.sorted().joined(separator: ", "))")
         }
-        guard metrics.telemetryPostURL.count <= 2048 else { throw TelemetryValidationError("metrics.telemetry_post_url", "is longer than 2048 characters") }
+        guard metrics.telemetryPostURL.count <= 2048 else {
+            throw TelemetryValidationError("metrics.telemetry_post_url", "is longer than 2048 characters")
+        }
     }
 
     /// Names of things: plain text, without control characters nor the quotes and brackets
@@ -159,14 +181,17 @@ package enum TelemetryValidator {
     private static func text(_ value: String, _ name: String) throws(TelemetryValidationError) {
         let forbidden = Set("'\";\\`<>".unicodeScalars)
         guard (1...200).contains(value.count),
-              !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || forbidden.contains($0) }) else {
-            throw TelemetryValidationError("metrics.\(name)", "must be 1 to 200 characters without control characters, quotes, ';', '\\', '<' or '>'")
+            !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || forbidden.contains($0) })
+        else {
+            throw TelemetryValidationError(
+                "metrics.\(name)", "must be 1 to 200 characters without control characters, quotes, ';', '\\', '<' or '>'")
         }
     }
 
     private static func range(_ value: Double, _ name: String, _ bounds: ClosedRange<Double>) throws(TelemetryValidationError) {
         guard value.isFinite, bounds.contains(value) else {
-            throw TelemetryValidationError("metrics.\(name)", "must be a number from \(bounds.lowerBound.formatted()) to \(bounds.upperBound.formatted())")
+            throw TelemetryValidationError(
+                "metrics.\(name)", "must be a number from \(bounds.lowerBound.formatted()) to \(bounds.upperBound.formatted())")
         }
     }
 }
