@@ -11,7 +11,7 @@ extension GenerationEvents {
         to writer: inout any ResponseBodyWriter,
         opening: (inout any ResponseBodyWriter) async throws -> Void = { _ in },
         event: (GenerationEvent, inout any ResponseBodyWriter) async throws -> Void,
-        failure: (OpenAIError, inout any ResponseBodyWriter) async throws -> Void,
+        failure: (APIError, inout any ResponseBodyWriter) async throws -> Void,
         closing: (inout any ResponseBodyWriter) async throws -> Void = { _ in }
     ) async throws {
         var finished = false
@@ -20,7 +20,7 @@ extension GenerationEvents {
         do {
             for try await item in self { try await event(item, &writer) }
         } catch let error where !(error is CancellationError) {
-            try await failure(OpenAIError.from(error), &writer)
+            try await failure(APIError.from(error), &writer)
         }
         try await closing(&writer)
         finished = true

@@ -3,7 +3,7 @@ import Hummingbird
 import RunAnywhere
 
 /// Reads a JSON request body of at most `limit` bytes (413 beyond, 415 for another content type)
-/// and decodes it; what does not decode becomes a 400 through ``OpenAIError/from(_:)``.
+/// and decodes it; what does not decode becomes a 400 through ``APIError/from(_:)``.
 func decodeJSON<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
     try JSONDecoder().decode(T.self, from: Data(buffer: try await collectJSONBody(of: request, limit: limit)))
 }
@@ -13,7 +13,7 @@ func decodeJSON<T: Decodable>(_ type: T.Type, from request: Request, limit: Int)
 /// sends across origins without asking). With `optional`, an empty body may come without a type.
 func collectJSONBody(of request: Request, limit: Int, optional: Bool = false) async throws -> ByteBuffer {
     if JSONMediaType.matches(request.headers[.contentType]) { return try await collectBody(of: request, limit: limit) }
-    let unsupported = OpenAIError(
+    let unsupported = APIError(
         .unsupportedMediaType, "The body must be JSON, sent with 'Content-Type: application/json'", code: "unsupported_media_type"
     )
     guard optional, request.headers[.contentType] == nil else { throw unsupported }
@@ -28,7 +28,7 @@ func collectBody(of request: Request, limit: Int) async throws -> ByteBuffer {
     do {
         return try await request.collectBody(upTo: limit)
     } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-        throw OpenAIError(.contentTooLarge, "The request body is larger than \(limit) bytes")
+        throw APIError(.contentTooLarge, "The request body is larger than \(limit) bytes")
     }
 }
 

@@ -8,20 +8,20 @@ func decodeMultipartForm<T: Decodable>(_ type: T.Type, from request: Request, li
     guard let header = request.headers[.contentType], let mediaType = MediaType(from: header), mediaType.isType(.multipartForm),
         let boundary = mediaType.parameter.flatMap({ $0.name.lowercased() == "boundary" ? $0.value : nil })
     else {
-        throw OpenAIError(.badRequest, "The body must be multipart/form-data with a boundary")
+        throw APIError(.badRequest, "The body must be multipart/form-data with a boundary")
     }
     let body = try await collectBody(of: request, limit: limit)
     do {
         return try FormDataDecoder().decode(T.self, from: body, boundary: boundary)
-    } catch let error as OpenAIError {
+    } catch let error as APIError {
         throw error  // a field refused by name (NumberField)
     } catch let error as DecodingError {
         if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-            throw OpenAIError(.badRequest, "The body is not well-formed multipart/form-data")
+            throw APIError(.badRequest, "The body is not well-formed multipart/form-data")
         }
         throw error  // a 400 naming the field
     } catch {
-        throw OpenAIError(.badRequest, "The body is not well-formed multipart/form-data")
+        throw APIError(.badRequest, "The body is not well-formed multipart/form-data")
     }
 }
 

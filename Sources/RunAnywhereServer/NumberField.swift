@@ -14,7 +14,7 @@ struct NumberField<Value: Decodable & Sendable>: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let field = decoder.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-        let refusal = OpenAIError(.badRequest, "\(field) must be \(Self.expected)", param: field.isEmpty ? nil : field)
+        let refusal = APIError(.badRequest, "\(field) must be \(Self.expected)", param: field.isEmpty ? nil : field)
         let value: Value?
         do {
             let container = try decoder.singleValueContainer()

@@ -22,15 +22,22 @@ public struct RunAnywhereServer: Sendable {
         self.metrics = ServerMetrics(runtime: runtime)
     }
 
-    /// The routes with their middleware: access log and metrics, error shapes, foreign hosts and
-    /// pages refused, CORS, API key.
+    /// The routes with their middleware: the access log and metrics around everything; then, for
+    /// each family of routes, its errors in the family's shape, foreign hosts and
+    /// pages refused, CORS, and the API key. A router's middleware wraps only the routes added
+    /// after it (Hummingbird), so Anthropic's and ollama's routes, added first in groups of their
+    /// own, answer every failure in their shape; the router's own stack, in OpenAI's, wraps the
+    /// rest, unknown paths and the web app's files included.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: AccessLogMiddleware(metrics: metrics))
-        router.add(middleware: OpenAIErrorMiddleware())
-        router.add(middleware: OriginGuardMiddleware(policy: configuration.originPolicy))
-        if !configuration.corsOrigins.isEmpty { router.add(middleware: CORSAllowListMiddleware(origins: configuration.corsOrigins)) }
-        if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
+
+        AnthropicRoutes(runtime: runtime, configuration: configuration).register(on: apiGroup(router, shape: .anthropic))
+        let ollama = apiGroup(router, shape: .ollama)
+        OllamaRoutes(runtime: runtime, configuration: configuration).register(on: ollama)
+        OllamaModelRoutes(runtime: runtime, configuration: configuration).register(on: ollama)
+
+        for middleware in requestChecks(shape: .openAI) { router.add(middleware: middleware) }
         if let webApp = Self.webAppFolder {
             router.add(
                 middleware: FileMiddleware(
@@ -38,32 +45,50 @@ public struct RunAnywhereServer: Sendable {
                     logger: configuration.logger))
         }
         router.get("health") { _, _ in try jsonResponse(["status": "ok"]) }
-        router.get("metrics") { [metrics] _, _ in
+        let api = router.group()
+        if let key = configuration.apiKey, !key.isEmpty { api.add(middleware: APIKeyMiddleware(key: key)) }
+        api.get("metrics") { [metrics] _, _ in
             bodyResponse(ByteBuffer(bytes: await metrics.scrape()), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
-        OpenAIRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        AnthropicRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        ResponseRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        OllamaRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        OllamaModelRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        SpeechRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        ImageGenerationRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        EmbeddingRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        RerankRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        TranscriptionRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        LoadedModelRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        SystemRoutes(runtime: runtime).register(on: router)
-        ModelCatalogRoutes(runtime: runtime).register(on: router, maxBodySize: configuration.maxBodySize)
-        SettingsRoutes(dataDirectory: runtime.configuration.dataDirectory, maxBodySize: configuration.maxBodySize).register(on: router)
-        ConversationRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        BenchmarkRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        VoiceRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        VisionRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        TokenizeRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        RAGRoutes(runtime: runtime, configuration: configuration).register(on: router)
-        if let store = configuration.telemetryStore { TelemetryRoutes(store: store).register(on: router) }
-        OpenAPIDocument.register(on: router)
+        OpenAIRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        ResponseRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        SpeechRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        ImageGenerationRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        EmbeddingRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        RerankRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        TranscriptionRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        LoadedModelRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        SystemRoutes(runtime: runtime).register(on: api)
+        ModelCatalogRoutes(runtime: runtime).register(on: api, maxBodySize: configuration.maxBodySize)
+        SettingsRoutes(dataDirectory: runtime.configuration.dataDirectory, maxBodySize: configuration.maxBodySize).register(on: api)
+        ConversationRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        BenchmarkRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        VoiceRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        VisionRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        TokenizeRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        RAGRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        if let store = configuration.telemetryStore { TelemetryRoutes(store: store).register(on: api) }
+        OpenAPIDocument.register(on: api)
         return router
+    }
+
+    /// What every request passes before its route, in this order: the error answers in `shape`,
+    /// foreign hosts and pages refused, CORS for the listed origins.
+    private func requestChecks(shape: ErrorShape) -> [any MiddlewareProtocol<Request, Response, BasicRequestContext>] {
+        var checks: [any MiddlewareProtocol<Request, Response, BasicRequestContext>] = [
+            ErrorShapeMiddleware(shape: shape), OriginGuardMiddleware(policy: configuration.originPolicy),
+        ]
+        if !configuration.corsOrigins.isEmpty { checks.append(CORSAllowListMiddleware(origins: configuration.corsOrigins)) }
+        return checks
+    }
+
+    /// A group for a family of routes whose errors take `shape`: the request checks in that
+    /// shape, then the API key when the server has one.
+    private func apiGroup(_ router: Router<BasicRequestContext>, shape: ErrorShape) -> RouterGroup<BasicRequestContext> {
+        let group = router.group()
+        for check in requestChecks(shape: shape) { group.add(middleware: check) }
+        if let key = configuration.apiKey, !key.isEmpty { group.add(middleware: APIKeyMiddleware(key: key)) }
+        return group
     }
 
     /// The Hummingbird application; `onServerRunning` is told once the port is bound.

@@ -15,6 +15,12 @@ enum ServerSentEvents {
         ServerSentEvent(event: name, data: String(decoding: try JSONEncoder.server.encode(value), as: UTF8.self))
     }
 
+    /// The `error` event of the server's own streams when `error` ends one after it began: the
+    /// failure in OpenAI's shape, `{"error": {"message", "type", "param", "code"}}`.
+    static func error(_ error: any Error) throws -> ServerSentEvent {
+        try event(OpenAIErrorBody(APIError.from(error)), name: "error")
+    }
+
     /// A piece of an answer (`content`) or of the model's reasoning (`reasoning`): the `delta`
     /// events of the conversation and vision routes.
     struct Delta: Encodable, Sendable {

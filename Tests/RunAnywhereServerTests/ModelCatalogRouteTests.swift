@@ -242,7 +242,7 @@ import Testing
     }
 
     @Test func aServerErrorNamesNoPath() {
-        let message = OpenAIError.from(
+        let message = APIError.from(
             SDKError(.generationFailed, "Could not read '/root/.cache/runanywhere/models/x/model.gguf': I/O error")
         ).message
         #expect(message == "Could not read '…/model.gguf': I/O error")

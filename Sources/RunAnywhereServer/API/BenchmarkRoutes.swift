@@ -66,14 +66,14 @@ struct BenchmarkRoutes: Sendable {
         let totalCount: Int
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.post("api/benchmarks") { request, _ in
             let body = try await decodeJSON(StartRequest.self, from: request, limit: configuration.maxBodySize)
             if let repetitions = body.repetitions, !(1...20).contains(repetitions) {
-                throw OpenAIError(.badRequest, "repetitions must be between 1 and 20", param: "repetitions")
+                throw APIError(.badRequest, "repetitions must be between 1 and 20", param: "repetitions")
             }
             if let threads = body.threads, !(1...256).contains(threads) {
-                throw OpenAIError(.badRequest, "threads must be between 1 and 256", param: "threads")
+                throw APIError(.badRequest, "threads must be between 1 and 256", param: "threads")
             }
             let runner = BenchmarkRunner(
                 configuration: BenchmarkConfiguration(
@@ -85,7 +85,7 @@ struct BenchmarkRoutes: Sendable {
         }
         router.get("api/benchmarks/current") { _, _ in
             guard let events = await jobs.subscribe() else {
-                throw OpenAIError(.notFound, "No benchmark run has been started since the server started", code: "no_benchmark_run")
+                throw APIError(.notFound, "No benchmark run has been started since the server started", code: "no_benchmark_run")
             }
             return ServerSentEvents.response { writer in
                 for await event in events {
@@ -95,7 +95,7 @@ struct BenchmarkRoutes: Sendable {
             }
         }
         router.delete("api/benchmarks/current") { _, _ in
-            guard await jobs.cancel() else { throw OpenAIError(.notFound, "No benchmark run is running", code: "no_benchmark_run") }
+            guard await jobs.cancel() else { throw APIError(.notFound, "No benchmark run is running", code: "no_benchmark_run") }
             return Response(status: .accepted)
         }
         router.get("api/benchmarks") { _, _ in
@@ -107,7 +107,7 @@ struct BenchmarkRoutes: Sendable {
         }
         router.delete("api/benchmarks") { _, _ in
             guard await !jobs.isRunning else {
-                throw OpenAIError(.conflict, "A benchmark run is running; stop it first", code: "benchmark_running")
+                throw APIError(.conflict, "A benchmark run is running; stop it first", code: "benchmark_running")
             }
             try store.clearAll()
             return Response(status: .noContent)
@@ -117,7 +117,7 @@ struct BenchmarkRoutes: Sendable {
         }
         router.post("api/benchmarks/:id/export") { request, context in
             let format = try Self.format(request)
-            guard format != .md else { throw OpenAIError(.badRequest, "format must be json or csv", param: "format") }
+            guard format != .md else { throw APIError(.badRequest, "format must be json or csv", param: "format") }
             let url = try store.export(try savedRun(context), as: format)
             return try jsonResponse(SavedExport(path: url.path, fileName: url.lastPathComponent), status: .created)
         }
@@ -140,7 +140,7 @@ struct BenchmarkRoutes: Sendable {
     private static func format(_ request: Request) throws -> BenchmarkReportFormatter.Format {
         let name = request.uri.queryParameters.get("format") ?? "json"
         guard let format = BenchmarkReportFormatter.Format(rawValue: name) else {
-            throw OpenAIError(.badRequest, "format must be json, csv or md", param: "format")
+            throw APIError(.badRequest, "format must be json, csv or md", param: "format")
         }
         return format
     }
@@ -149,7 +149,7 @@ struct BenchmarkRoutes: Sendable {
     private func savedRun(_ context: BasicRequestContext) throws -> BenchmarkRun {
         let id = try context.parameters.require("id")
         guard let run = try store.loadRuns().runs.first(where: { $0.id == id }) else {
-            throw OpenAIError(.notFound, "No benchmark run '\(id)'", param: "id", code: "benchmark_run_not_found")
+            throw APIError(.notFound, "No benchmark run '\(id)'", param: "id", code: "benchmark_run_not_found")
         }
         return run
     }
@@ -168,7 +168,7 @@ actor BenchmarkJobs {
     /// Starts the run `start` makes, unless one is running.
     func start(_ start: () -> BenchmarkRunHandle) throws {
         guard finished else {
-            throw OpenAIError(
+            throw APIError(
                 .conflict, "A benchmark run is already running; follow it at /api/benchmarks/current", code: "benchmark_running")
         }
         let handle = start()

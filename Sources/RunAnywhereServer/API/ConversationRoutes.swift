@@ -94,7 +94,7 @@ struct ConversationRoutes: Sendable {
         }
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.get("api/conversations") { request, _ in
             let query = request.uri.queryParameters.get("q").flatMap { $0.isEmpty ? nil : $0 }
             let conversations = query.map { store.search($0) } ?? store.list().conversations
@@ -112,12 +112,12 @@ struct ConversationRoutes: Sendable {
         }
         router.patch("api/conversations/:id") { request, context in
             let body = try await decodeJSON(Title.self, from: request, limit: configuration.maxBodySize)
-            guard let title = body.title else { throw OpenAIError(.badRequest, "'title' is required", param: "title") }
+            guard let title = body.title else { throw APIError(.badRequest, "'title' is required", param: "title") }
             return try jsonResponse(try store.rename(id: exactID(context), to: title))
         }
         router.get("api/conversations/:id/export") { request, context in
             let format = request.uri.queryParameters.get("format") ?? "md"
-            guard format == "md" || format == "json" else { throw OpenAIError(.badRequest, "format must be md or json", param: "format") }
+            guard format == "md" || format == "json" else { throw APIError(.badRequest, "format must be md or json", param: "format") }
             let conversation = try store.load(id: exactID(context))
             let body =
                 format == "md" ? ByteBuffer(string: conversation.markdown) : ByteBuffer(bytes: try JSONEncoder.server.encode(conversation))
@@ -131,14 +131,14 @@ struct ConversationRoutes: Sendable {
         }
         router.post("api/conversations/:id/messages") { request, context in
             let body = try await decodeJSON(AnswerRequest.self, from: request, limit: configuration.maxBodySize)
-            guard let content = body.content else { throw OpenAIError(.badRequest, "'content' is required", param: "content") }
+            guard let content = body.content else { throw APIError(.badRequest, "'content' is required", param: "content") }
             guard let collection = body.collection else {
                 return try await answer(exactID(context), body) { chat, options in try await chat.send(content, options: options) }
             }
             let reranker = try RAGQuestionRequest.reranker(body.reranker, runtime: runtime)
             let passages = body.passages ?? RAGQueryOptions.defaultTopK
             guard (1...RAGQueryOptions.maxTopK).contains(passages) else {
-                throw OpenAIError(.badRequest, "passages must be 1 to \(RAGQueryOptions.maxTopK)", param: "passages")
+                throw APIError(.badRequest, "passages must be 1 to \(RAGQueryOptions.maxTopK)", param: "passages")
             }
             return try await answer(exactID(context), body) { [documents, configuration] chat, options in
                 let sources = try await RAGRoutes.notFound {
@@ -154,7 +154,7 @@ struct ConversationRoutes: Sendable {
         }
         router.delete("api/conversations/:id/answer") { _, context in
             guard await answering.stop(try exactID(context)) else {
-                throw OpenAIError(.notFound, "No answer is being streamed in this conversation", code: "no_answer")
+                throw APIError(.notFound, "No answer is being streamed in this conversation", code: "no_answer")
             }
             return Response(status: .noContent)
         }
@@ -164,7 +164,7 @@ struct ConversationRoutes: Sendable {
     private func exactID(_ context: BasicRequestContext) throws -> String {
         let id = try context.parameters.require("id")
         guard store.contains(id: id) else {
-            throw OpenAIError(.notFound, "No conversation '\(id)'", param: "id", code: "conversation_not_found")
+            throw APIError(.notFound, "No conversation '\(id)'", param: "id", code: "conversation_not_found")
         }
         return id
     }
@@ -219,7 +219,7 @@ struct ConversationRoutes: Sendable {
         }
         let message = await reply.message.value
         if let failure = message.error {
-            events.append(try ServerSentEvents.event(OpenAIError(.internalServerError, failure).envelope, name: "error"))
+            events.append(try ServerSentEvents.error(APIError(.internalServerError, failure)))
         }
         events.append(try ServerSentEvents.event(message, name: "message"))
         try await ServerSentEvents.send(&events, to: &writer)
@@ -234,7 +234,7 @@ actor AnsweringConversations {
     /// Claims conversation `id`; throws 409 when it is being answered.
     func begin(_ id: String) throws {
         guard answers[id] == nil else {
-            throw OpenAIError(
+            throw APIError(
                 .conflict, "Conversation '\(id)' is being answered; wait for that answer or stop it", code: "conversation_busy")
         }
         answers[id] = .some(nil)

@@ -39,7 +39,7 @@ struct LoadedModelRoutes: Sendable {
         let memoryBudgetBytes: Int64
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.get("api/models/loaded") { _, _ in
             try jsonResponse(LoadedModels(models: await runtime.loadedModels(), memoryBudgetBytes: await runtime.modelMemoryBudget))
         }
@@ -49,19 +49,19 @@ struct LoadedModelRoutes: Sendable {
             let body = bytes.readableBytes == 0 ? LoadRequest() : try JSONDecoder().decode(LoadRequest.self, from: Data(buffer: bytes))
             var options = configuration.loadOptions
             if let layers = body.gpuLayers {
-                guard layers >= 0 else { throw OpenAIError(.badRequest, "gpuLayers cannot be negative", param: "gpuLayers") }
+                guard layers >= 0 else { throw APIError(.badRequest, "gpuLayers cannot be negative", param: "gpuLayers") }
                 options.gpuLayers = layers
             }
             let keepAlive = body.keepAlive?.value ?? configuration.keepAlive
             if keepAlive == .duration(.zero) {
                 // Loading only to unload at once is a no-op; ollama's way to unload is DELETE here.
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "keepAlive 0 would unload the model as soon as it is loaded; DELETE /api/models/\(id)/load unloads it",
                     param: "keepAlive")
             }
             try await runtime.preloadModel(id, options: options, keepAlive: keepAlive)
             guard let status = await runtime.loadedModels().first(where: { $0.modelId == id }) else {
-                throw OpenAIError(
+                throw APIError(
                     .serviceUnavailable, "Model '\(id)' was unloaded again at once: another model needed its memory", code: "busy")
             }
             return try jsonResponse(status)

@@ -84,11 +84,11 @@ struct ModelCatalogRoutes: Sendable {
         }
     }
 
-    func register(on router: Router<BasicRequestContext>, maxBodySize: Int) {
+    func register(on router: some RouterMethods<BasicRequestContext>, maxBodySize: Int) {
         router.get("api/models") { request, _ in
             let category = try request.uri.queryParameters.get("category").map { raw in
                 guard let category = ModelCategory(rawValue: String(raw)) else {
-                    throw OpenAIError(
+                    throw APIError(
                         .badRequest,
                         "Unknown category '\(raw)'; use one of \(ModelCategory.allCases.map(\.rawValue).joined(separator: ", "))",
                         param: "category")
@@ -111,7 +111,7 @@ struct ModelCatalogRoutes: Sendable {
             if let problem = check.problems.first {
                 // No engine here runs it: not something a retry fixes, unlike an engine failing to open.
                 let code = problem.code == .frameworkNotAvailable ? "framework_not_available" : problem.code.rawValue
-                throw OpenAIError(
+                throw APIError(
                     problem.code == .modelAlreadyExists ? .conflict : .badRequest, problem.message, param: problem.field.rawValue,
                     code: code)
             }
@@ -120,10 +120,10 @@ struct ModelCatalogRoutes: Sendable {
         router.get("api/models/:id/gguf") { _, context in
             let model = try runtime.model(id: try modelIDParameter(context))
             guard model.format == .gguf else {
-                throw OpenAIError(.notFound, "Model '\(model.id)' is not a GGUF model", param: "id", code: "not_gguf")
+                throw APIError(.notFound, "Model '\(model.id)' is not a GGUF model", param: "id", code: "not_gguf")
             }
             guard let metadata = try runtime.metadata(of: model) else {
-                throw OpenAIError(.notFound, "Model '\(model.id)' is not downloaded", param: "id", code: "model_not_downloaded")
+                throw APIError(.notFound, "Model '\(model.id)' is not downloaded", param: "id", code: "model_not_downloaded")
             }
             return try jsonResponse(metadata)
         }
@@ -145,7 +145,7 @@ struct ModelCatalogRoutes: Sendable {
                 } catch is CancellationError {
                     events.append(try ServerSentEvents.event(["modelId": id], name: "cancelled"))  // by DELETE, or the client went away
                 } catch {
-                    events.append(try ServerSentEvents.event(OpenAIError.from(error).envelope, name: "error"))
+                    events.append(try ServerSentEvents.error(error))
                 }
                 try await ServerSentEvents.send(&events, to: &writer)
             }
@@ -153,7 +153,7 @@ struct ModelCatalogRoutes: Sendable {
         router.delete("api/models/:id/pull") { _, context in
             let id = try modelIDParameter(context)
             guard await runtime.cancelDownload(id) else {
-                throw OpenAIError(.notFound, "No download of '\(id)' is running", param: "id", code: "no_download")
+                throw APIError(.notFound, "No download of '\(id)' is running", param: "id", code: "no_download")
             }
             return Response(status: .noContent)
         }

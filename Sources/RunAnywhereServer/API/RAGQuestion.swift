@@ -43,8 +43,7 @@ struct RAGQuestionRequest: Decodable, Sendable {
             if case .model(let id) = reranker { _ = try runtime.model(id: id, category: .reranking) }
             return reranker
         } catch let error as SDKError {
-            let refusal = OpenAIError.from(error)
-            throw OpenAIError(refusal.status, refusal.message, type: refusal.type, param: "reranker", code: refusal.code)
+            throw APIError.from(error).naming("reranker")
         }
     }
 }
@@ -107,7 +106,7 @@ struct RAGAnswerBody: Encodable, Sendable {
                 try await ServerSentEvents.send(&pending, to: &writer)
             }
         } catch let error as SDKError {
-            pending.append(try ServerSentEvents.event(OpenAIError.from(error).envelope, name: "error"))
+            pending.append(try ServerSentEvents.error(error))
         } catch {
             answer.cancel()  // writing failed: the client went away
             throw error

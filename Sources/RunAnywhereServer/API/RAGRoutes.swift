@@ -39,7 +39,7 @@ struct RAGRoutes: Sendable {
         let embeddingModel: String?
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.get("api/rag/collections") { _, _ in
             try jsonResponse(Collections(collections: try await session.listCollections()))
         }
@@ -73,7 +73,7 @@ struct RAGRoutes: Sendable {
             let name = try Self.name(context)
             let document = try Self.query(request, "document")
             guard let ordinal = Int(try Self.query(request, "ordinal")), ordinal >= 0 else {
-                throw OpenAIError(.badRequest, "ordinal must be a chunk's number, 0 or more", param: "ordinal")
+                throw APIError(.badRequest, "ordinal must be a chunk's number, 0 or more", param: "ordinal")
             }
             return try jsonResponse(
                 try await Self.notFound { try await session.passage(document: document, ordinal: ordinal, collection: name) })
@@ -97,7 +97,7 @@ struct RAGRoutes: Sendable {
         do {
             try RAGCollection.validateName(name)
         } catch let error as SDKError {
-            throw OpenAIError(.badRequest, error.message, param: "name", code: "invalid_collection_name")
+            throw APIError(.badRequest, error.message, param: "name", code: "invalid_collection_name")
         }
         return name
     }
@@ -105,7 +105,7 @@ struct RAGRoutes: Sendable {
     /// The query parameter `key`, required and not empty.
     private static func query(_ request: Request, _ key: String) throws -> String {
         guard let value = request.uri.queryParameters.get(key), !value.isEmpty else {
-            throw OpenAIError(.badRequest, "The query parameter '\(key)' is required", param: key)
+            throw APIError(.badRequest, "The query parameter '\(key)' is required", param: key)
         }
         return value
     }
@@ -115,7 +115,7 @@ struct RAGRoutes: Sendable {
         let name = (file.filename ?? "").split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         guard !name.isEmpty, name != ".", name != "..", !name.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 } == true })
         else {
-            throw OpenAIError(.badRequest, "Each file needs a file name (its extension tells its format)", param: "files")
+            throw APIError(.badRequest, "Each file needs a file name (its extension tells its format)", param: "files")
         }
         return name
     }
@@ -125,7 +125,7 @@ struct RAGRoutes: Sendable {
         do {
             return try await body()
         } catch let error as SDKError where error.code == .fileNotFound {
-            throw OpenAIError(.notFound, error.message, code: "not_found")
+            throw APIError(.notFound, error.message, code: "not_found")
         }
     }
 }

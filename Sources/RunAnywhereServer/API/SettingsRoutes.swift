@@ -31,7 +31,7 @@ final class SettingsRoutes: Sendable {
         let apiKey: String?
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.get("api/settings") { [self] _, _ in try jsonResponse(try settings.load()) }
         router.patch("api/settings") { [self] request, _ in
             let changes = try await decodeJSON([String: SettingValue].self, from: request, limit: maxBodySize)
@@ -41,7 +41,7 @@ final class SettingsRoutes: Sendable {
                         do {
                             try updated.set(key, to: changes[key]!.text(clearing: key))
                         } catch let error as SDKError {
-                            throw OpenAIError(.badRequest, error.message, param: key)
+                            throw APIError(.badRequest, error.message, param: key)
                         }
                     }
                 })
@@ -59,7 +59,7 @@ final class SettingsRoutes: Sendable {
                 // A key is checked first, then the base URL: name the field to correct.
                 let stored = try environments.statuses().first { $0.environment == change.environment }?.maskedAPIKey != nil
                 let given = change.apiKey.map { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
-                throw OpenAIError(.badRequest, error.message, param: given ?? stored ? "baseURL" : "apiKey", code: error.code.rawValue)
+                throw APIError(.badRequest, error.message, param: given ?? stored ? "baseURL" : "apiKey", code: error.code.rawValue)
             }
             return try jsonResponse(Environments(environments: try environments.statuses()))
         }

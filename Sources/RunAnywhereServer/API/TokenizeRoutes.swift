@@ -34,7 +34,7 @@ struct TokenizeRoutes: Sendable {
             // Each id through NumberField: a fraction, a number beyond 32 bits or a string is a 400 naming its place.
             tokens = try container.decode([NumberField<Int32>].self, forKey: .tokens).enumerated().map { index, field in
                 guard let token = field.wrappedValue else {
-                    throw OpenAIError(.badRequest, "tokens.\(index) must be a token id, not null", param: "tokens.\(index)")
+                    throw APIError(.badRequest, "tokens.\(index) must be a token id, not null", param: "tokens.\(index)")
                 }
                 return token
             }
@@ -66,7 +66,7 @@ struct TokenizeRoutes: Sendable {
 
     struct Content: Encodable, Sendable { let content: String }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.post("tokenize") { request, _ in
             let body = try await decodeJSON(TokenizeRequest.self, from: request, limit: configuration.maxBodySize)
             let (model, addSpecial, parseSpecial) = (

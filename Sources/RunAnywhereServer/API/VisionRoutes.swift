@@ -51,7 +51,7 @@ struct VisionRoutes: Sendable {
         }
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.post("api/vision/describe") { request, _ in
             let form = try await decodeMultipartForm(DescribeForm.self, from: request, limit: configuration.maxBodySize)
             let model = try form.model.map { try runtime.model(id: $0, category: .multimodal) } ?? runtime.defaultVisionModel()
@@ -76,7 +76,7 @@ struct VisionRoutes: Sendable {
                         }
                         try await ServerSentEvents.send(&pending, to: &writer)
                     },
-                    failure: { error, _ in pending.append(try ServerSentEvents.event(error.envelope, name: "error")) },
+                    failure: { error, _ in pending.append(try ServerSentEvents.error(error)) },
                     closing: { writer in try await ServerSentEvents.send(&pending, to: &writer) }
                 )
             }
@@ -98,7 +98,7 @@ struct VisionRoutes: Sendable {
                         try await ServerSentEvents.send(&pending, to: &writer)
                     }
                 } catch let error as SDKError {
-                    pending.append(try ServerSentEvents.event(OpenAIError.from(error).envelope, name: "error"))
+                    pending.append(try ServerSentEvents.error(error))
                 }
                 try await ServerSentEvents.send(&pending, to: &writer)
             }

@@ -39,7 +39,7 @@ struct VoiceRoutes: Sendable {
     }
     struct Empty: Encodable, Sendable {}
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.post("api/voice") { request, _ in
             let form = try await decodeMultipartForm(VoiceForm.self, from: request, limit: configuration.maxBodySize)
             var config = ModularPipelineConfig(threads: configuration.threads)
@@ -64,7 +64,7 @@ struct VoiceRoutes: Sendable {
                         try await ServerSentEvents.send(&pending, to: &writer)
                     }
                 } catch let error as SDKError {
-                    pending.append(try ServerSentEvents.event(OpenAIError.from(error).envelope, name: "error"))
+                    pending.append(try ServerSentEvents.error(error))
                     try await ServerSentEvents.send(&pending, to: &writer)
                 }
             }

@@ -34,7 +34,7 @@ enum AnthropicContentBlock: Decodable, Sendable {
         case "image":
             let source = try container.decode(ImageSource.self, forKey: .source)
             guard source.type == "base64", let mediaType = source.mediaType, let data = source.data else {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest,
                     "An image's source must be {\"type\": \"base64\", \"media_type\", \"data\"}; this server fetches no images",
                     param: "messages")
@@ -43,7 +43,7 @@ enum AnthropicContentBlock: Decodable, Sendable {
         case "tool_use":
             let input = try container.decode(JSONValue.self, forKey: .input)
             guard input.objectValue != nil else {
-                throw OpenAIError(.badRequest, "A tool_use block's input must be a JSON object", param: "messages")
+                throw APIError(.badRequest, "A tool_use block's input must be a JSON object", param: "messages")
             }
             self = .toolUse(
                 ToolCall(
@@ -58,14 +58,14 @@ enum AnthropicContentBlock: Decodable, Sendable {
                 let blocks = try container.decodeIfPresent([AnthropicContentBlock].self, forKey: .content) ?? []
                 let content = AnthropicContent(blocks)
                 guard content.toolUses.isEmpty, content.toolResults.isEmpty else {
-                    throw OpenAIError(.badRequest, "A tool_result's content holds text and image blocks only", param: "messages")
+                    throw APIError(.badRequest, "A tool_result's content holds text and image blocks only", param: "messages")
                 }
                 self = .toolResult(id: id, content: content.text, images: content.images, isError: isError)
             }
         case "thinking", "redacted_thinking":
             self = .thinking
         default:
-            throw OpenAIError(
+            throw APIError(
                 .badRequest, "Unsupported content block type '\(type)': use text, image, tool_use or tool_result", param: "messages")
         }
     }

@@ -1,10 +1,9 @@
 import Foundation
 import Hummingbird
 
-/// An error as Anthropic's Messages API reports it: `{"type": "error", "error": {"type", "message"}}`
-/// with the matching HTTP status. The Messages routes (``isMessagesPath(_:)``) answer every
-/// failure in this shape, also the API key's and the body's, which ``OpenAIErrorMiddleware``
-/// turns into it from the ``OpenAIError`` the rest of the server throws.
+/// An error as Anthropic's Messages API reports it: `{"type": "error", "error": {"type", "message"}}`,
+/// the shape of every failure on the Messages routes (``ErrorShape/anthropic``), also the API key's
+/// and the body's, and of a stream's `error` event.
 struct AnthropicError: Encodable, Sendable {
     struct Detail: Encodable, Sendable {
         let type: String
@@ -12,19 +11,10 @@ struct AnthropicError: Encodable, Sendable {
     }
     var type = "error"
     let error: Detail
-    let status: HTTPResponse.Status
 
-    private enum CodingKeys: String, CodingKey { case type, error }
-
-    /// The same failure as `error`: its status, its message, and Anthropic's error type for the status.
-    init(_ error: OpenAIError) {
-        status = error.status
+    /// The same failure as `error`: its message, and Anthropic's error type for its status.
+    init(_ error: APIError) {
         self.error = Detail(type: Self.type(for: error.status), message: error.message)
-    }
-
-    /// Whether `path` is one of the Messages routes, whose errors take this shape.
-    static func isMessagesPath(_ path: String) -> Bool {
-        path == "/v1/messages" || path.hasPrefix("/v1/messages/")
     }
 
     /// Anthropic's error type for a status.
@@ -38,14 +28,5 @@ struct AnthropicError: Encodable, Sendable {
         case 400..<500: "invalid_request_error"
         default: "api_error"
         }
-    }
-
-    /// The response: the JSON body with the error's status.
-    func response() throws -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json"
-        if status == .serviceUnavailable || status == .tooManyRequests { headers[.retryAfter] = "1" }
-        return Response(
-            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder.server.encode(self))))
     }
 }

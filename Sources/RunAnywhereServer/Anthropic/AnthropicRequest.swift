@@ -14,7 +14,7 @@ struct AnthropicSystem: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         let content = try AnthropicContent(from: decoder)
         guard content.blocks.allSatisfy({ if case .text = $0 { true } else { false } }) else {
-            throw OpenAIError(.badRequest, "system must be a string or text blocks", param: "system")
+            throw APIError(.badRequest, "system must be a string or text blocks", param: "system")
         }
         text = content.text
     }
@@ -37,11 +37,11 @@ struct AnthropicThinking: Decodable, Sendable {
         budgetTokens = try container.decode(NumberField<Int>.self, forKey: .budgetTokens).wrappedValue
         display = try container.decodeIfPresent(String.self, forKey: .display)
         guard ["enabled", "adaptive", "disabled", "between_tools"].contains(type) else {
-            throw OpenAIError(
+            throw APIError(
                 .badRequest, "thinking.type '\(type)' is not supported; use enabled, adaptive or disabled", param: "thinking.type")
         }
         if let display, !["summarized", "omitted"].contains(display) {
-            throw OpenAIError(.badRequest, "thinking.display must be summarized or omitted", param: "thinking.display")
+            throw APIError(.badRequest, "thinking.display must be summarized or omitted", param: "thinking.display")
         }
     }
 
@@ -63,7 +63,7 @@ struct AnthropicOutputConfig: Decodable, Sendable {
     func structuredOutput() throws -> StructuredOutputConfig? {
         guard let format else { return nil }
         guard format.type == "json_schema", let schema = format.schema else {
-            throw OpenAIError(
+            throw APIError(
                 .badRequest, "output_config.format must be {\"type\": \"json_schema\", \"schema\": {…}}", param: "output_config.format")
         }
         do {
@@ -71,7 +71,7 @@ struct AnthropicOutputConfig: Decodable, Sendable {
             _ = try config.grammar()
             return config
         } catch let error as SDKError {
-            throw OpenAIError(.badRequest, error.message, param: "output_config.format.schema")
+            throw APIError(.badRequest, error.message, param: "output_config.format.schema")
         }
     }
 }
@@ -131,13 +131,13 @@ struct AnthropicPrompt: Decodable, Sendable {
             case "assistant":
                 history.append(Message(role: .assistant, content: message.content.text, toolCalls: message.content.toolUses))
             default:
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "Unsupported message role '\(message.role)': use user or assistant (the system prompt goes in system)",
                     param: "messages")
             }
         }
         guard messages.last?.role == "user" else {
-            throw OpenAIError(
+            throw APIError(
                 .badRequest, "The last message must be the user's: this server does not continue a prefilled assistant message",
                 param: "messages")
         }
@@ -164,7 +164,7 @@ struct AnthropicMessagesRequest: Decodable, Sendable {
         prompt = try AnthropicPrompt(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard let maxTokens = try container.decode(NumberField<Int>.self, forKey: .maxTokens).wrappedValue else {
-            throw OpenAIError(.badRequest, "max_tokens is required", param: "max_tokens")
+            throw APIError(.badRequest, "max_tokens is required", param: "max_tokens")
         }
         self.maxTokens = maxTokens
         stopSequences = try container.decodeIfPresent([String].self, forKey: .stopSequences)
@@ -176,7 +176,7 @@ struct AnthropicMessagesRequest: Decodable, Sendable {
 
     /// The SDK options this request asks for, on `threads` threads.
     func options(threads: Int?) throws -> LLMGenerationOptions {
-        guard maxTokens >= 1 else { throw OpenAIError(.badRequest, "max_tokens must be at least 1", param: "max_tokens") }
+        guard maxTokens >= 1 else { throw APIError(.badRequest, "max_tokens must be at least 1", param: "max_tokens") }
         var options = LLMGenerationOptions(maxTokens: maxTokens, threads: threads)
         if let temperature { options.temperature = temperature }
         if let topP { options.topP = topP }

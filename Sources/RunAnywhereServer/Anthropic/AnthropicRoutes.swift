@@ -5,12 +5,12 @@ import RunAnywhere
 /// Anthropic's Messages API: `POST /v1/messages` (an answer, whole or streamed as Anthropic's
 /// events) and `POST /v1/messages/count_tokens`. The request maps onto the same SDK calls as
 /// chat completions, and the SDK's one stream of typed events onto Anthropic's content blocks:
-/// nothing parses the model's output again. Errors take Anthropic's shape (``AnthropicError``).
+/// nothing parses the model's output again. Errors take Anthropic's shape (``ErrorShape/anthropic``).
 struct AnthropicRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         let v1 = router.group("v1")
         v1.post("messages") { request, _ in
             let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))

@@ -14,7 +14,7 @@ struct AnthropicToolParam: Decodable, Sendable {
     /// The SDK's tool.
     func tool() throws -> Tool {
         guard type == nil || type == "custom" else {
-            throw OpenAIError(
+            throw APIError(
                 .badRequest, "Tool type '\(type ?? "")' is not supported: only custom tools (name, description, input_schema) run here",
                 param: "tools")
         }
@@ -37,10 +37,10 @@ struct AnthropicToolChoice: Decodable, Sendable {
         case "any": return .required
         case "none": return .none
         case "tool":
-            guard let name else { throw OpenAIError(.badRequest, "tool_choice of type tool needs a name", param: "tool_choice.name") }
+            guard let name else { throw APIError(.badRequest, "tool_choice of type tool needs a name", param: "tool_choice.name") }
             return .tool(name)
         default:
-            throw OpenAIError(
+            throw APIError(
                 .badRequest, "tool_choice type '\(type)' is not supported; use auto, any, tool or none", param: "tool_choice.type")
         }
     }
@@ -70,7 +70,7 @@ struct AnthropicToolFields: Decodable, Sendable {
         do {
             try options.validate()
         } catch let error as SDKError {
-            throw OpenAIError(.badRequest, error.message, param: "tools")
+            throw APIError(.badRequest, error.message, param: "tools")
         }
     }
 }

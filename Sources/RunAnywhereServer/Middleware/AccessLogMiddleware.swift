@@ -3,7 +3,7 @@ import Logging
 
 /// One structured log line per request once its response head is ready: method, path (never the
 /// query, which may carry secrets), status and milliseconds; the same request is counted in the
-/// server's metrics under its route pattern. Errors are seen after ``OpenAIErrorMiddleware`` has
+/// server's metrics under its route pattern. Errors are seen after ``ErrorShapeMiddleware`` has
 /// turned them into responses, so every request gets its status.
 struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics

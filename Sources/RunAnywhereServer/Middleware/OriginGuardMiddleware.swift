@@ -11,7 +11,7 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     let policy: RequestOriginPolicy
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let refusal = policy.refusal(request) { throw OpenAIError(.forbidden, refusal.description, code: refusal.code) }
+        if let refusal = policy.refusal(request) { throw APIError(.forbidden, refusal.description, code: refusal.code) }
         return try await next(request, context)
     }
 }

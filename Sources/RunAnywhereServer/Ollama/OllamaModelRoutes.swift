@@ -106,14 +106,14 @@ struct OllamaPullProgress: Encodable, Sendable {
 /// vision-language with their projector, embedding), `POST /api/show`, `GET /api/ps` (the models
 /// loaded), `POST /api/pull` (a catalog id or a `hf.co/OWNER/REPO:QUANT` reference, downloaded
 /// with its progress as lines), `DELETE /api/delete` and `GET /api/version` (the SDK's).
-/// Names are ollama's (``OllamaName``); errors take ollama's shape (``OllamaError``).
+/// Names are ollama's (``OllamaName``); errors take ollama's shape (``ErrorShape/ollama``).
 struct OllamaModelRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
     /// Each model's `details`, read from its GGUF header once per version of its file.
     let details = OllamaModelDetailsCache()
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.get("api/tags") { _, _ in
             let models = runtime.availableModels().filter(Self.isServed).map { model in
                 let facts = Self.fileFacts(model)
@@ -192,7 +192,7 @@ struct OllamaModelRoutes: Sendable {
             } catch is CancellationError {
                 // The client went away: the download stopped with the stream.
             } catch {
-                try await NDJSON.write([OllamaError(OpenAIError.from(error))], to: &writer)
+                try await NDJSON.write([OllamaError(APIError.from(error))], to: &writer)
             }
         }
     }
@@ -200,7 +200,7 @@ struct OllamaModelRoutes: Sendable {
     /// The installed model `id`; a 404 in ollama's words when it is not installed.
     private func installed(_ id: String) throws -> ModelInfo {
         guard let model = try? runtime.model(id: id), model.isDownloaded else {
-            throw OpenAIError(.notFound, "model '\(id)' not found", param: "model", code: "model_not_found")
+            throw APIError(.notFound, "model '\(id)' not found", param: "model", code: "model_not_found")
         }
         return model
     }

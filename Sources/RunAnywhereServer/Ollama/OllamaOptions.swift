@@ -36,7 +36,7 @@ struct OllamaOptions: Decodable, Sendable {
             options.maxTokens = LLMGenerationOptions.untilContextFull
         } else if let numPredict {
             guard numPredict >= 1 else {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "options.num_predict must be at least 1, or -1 for as many tokens as the context holds",
                     param: "options.num_predict")
             }
@@ -49,7 +49,7 @@ struct OllamaOptions: Decodable, Sendable {
             // ollama reads a negative seed as none (a random one each time).
             if seed >= 0 {
                 guard let value = UInt32(exactly: seed) else {
-                    throw OpenAIError(.badRequest, "options.seed must be at most \(UInt32.max)", param: "options.seed")
+                    throw APIError(.badRequest, "options.seed must be at most \(UInt32.max)", param: "options.seed")
                 }
                 options.seed = value
             }
@@ -57,7 +57,7 @@ struct OllamaOptions: Decodable, Sendable {
         if let stop { options.stopSequences = stop.values }
         if let numThread {
             guard numThread >= 1 else {
-                throw OpenAIError(.badRequest, "options.num_thread must be at least 1", param: "options.num_thread")
+                throw APIError(.badRequest, "options.num_thread must be at least 1", param: "options.num_thread")
             }
             options.threads = numThread
         }
@@ -66,12 +66,12 @@ struct OllamaOptions: Decodable, Sendable {
     /// `load` with the context window and GPU layers asked for.
     func apply(to load: inout ModelLoadOptions) throws {
         if let numCtx {
-            guard numCtx >= 1 else { throw OpenAIError(.badRequest, "options.num_ctx must be at least 1", param: "options.num_ctx") }
+            guard numCtx >= 1 else { throw APIError(.badRequest, "options.num_ctx must be at least 1", param: "options.num_ctx") }
             load.contextLength = numCtx
         }
         if let numGPU {
             guard numGPU >= -1 else {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "options.num_gpu must be -1 (the engine decides) or a number of layers", param: "options.num_gpu")
             }
             load.gpuLayers = numGPU == -1 ? nil : numGPU
@@ -98,9 +98,9 @@ struct OllamaFormat: Decodable, Sendable {
                 _ = try config.grammar()
                 return config
             } catch let error as SDKError {
-                throw OpenAIError(.badRequest, error.message, param: "format")
+                throw APIError(.badRequest, error.message, param: "format")
             }
-        default: throw OpenAIError(.badRequest, "format must be \"json\" or a JSON schema object", param: "format")
+        default: throw APIError(.badRequest, "format must be \"json\" or a JSON schema object", param: "format")
         }
     }
 }
@@ -117,7 +117,7 @@ struct OllamaThink: Decodable, Sendable {
         } else if let effort = try? container.decode(String.self), ["high", "medium", "low"].contains(effort) {
             enabled = true
         } else {
-            throw OpenAIError(.badRequest, "think must be true, false, \"high\", \"medium\" or \"low\"", param: "think")
+            throw APIError(.badRequest, "think must be true, false, \"high\", \"medium\" or \"low\"", param: "think")
         }
     }
 }
@@ -173,7 +173,7 @@ struct OllamaGenerationFields: Decodable, Sendable {
     func showsThinking(_ model: ModelInfo) throws -> Bool {
         guard let think else { return true }
         if think.enabled, !model.supportsThinking {
-            throw OpenAIError(.badRequest, "\"\(model.id)\" does not support thinking", param: "think")
+            throw APIError(.badRequest, "\"\(model.id)\" does not support thinking", param: "think")
         }
         return think.enabled
     }

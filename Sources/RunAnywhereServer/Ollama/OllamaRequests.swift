@@ -16,7 +16,7 @@ struct OllamaToolCallParam: Decodable, Sendable {
         var arguments = function.arguments ?? .object(JSONObject())
         if let text = arguments.stringValue, let parsed = try? JSONValue(parsing: text) { arguments = parsed }
         guard arguments.objectValue != nil else {
-            throw OpenAIError(.badRequest, "The arguments of the call to '\(function.name)' are not a JSON object", param: "messages")
+            throw APIError(.badRequest, "The arguments of the call to '\(function.name)' are not a JSON object", param: "messages")
         }
         return ToolCall(id: id ?? fallbackID, name: function.name, arguments: arguments)
     }
@@ -83,7 +83,7 @@ struct OllamaChatRequest: Decodable, Sendable {
         do {
             try options.validate()
         } catch let error as SDKError {
-            throw OpenAIError(.badRequest, error.message, param: "tools")
+            throw APIError(.badRequest, error.message, param: "tools")
         }
         return options
     }
@@ -114,17 +114,17 @@ struct OllamaChatRequest: Decodable, Sendable {
                     ?? message.toolName.flatMap { name in unanswered.firstIndex { $0.name == name } }
                     ?? (unanswered.isEmpty ? nil : 0)
                 guard let answered else {
-                    throw OpenAIError(
+                    throw APIError(
                         .badRequest, "A tool message must follow the assistant's tool_calls that it answers", param: "messages")
                 }
                 history.append(Message(role: .tool, content: message.content, toolCallId: unanswered.remove(at: answered).id))
             default:
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "Unsupported message role '\(message.role)': use system, user, assistant or tool", param: "messages")
             }
         }
         guard let last = history.last, last.role == .user || last.role == .tool else {
-            throw OpenAIError(
+            throw APIError(
                 .badRequest, "The last message must be the user's, or a tool's result: this server does not continue an assistant message",
                 param: "messages")
         }
@@ -153,17 +153,17 @@ struct OllamaGenerateRequest: Decodable, Sendable {
         raw = try container.decodeIfPresent(Bool.self, forKey: .raw) ?? false
         images = try container.decodeIfPresent([String].self, forKey: .images) ?? []
         if let template = try container.decodeIfPresent(String.self, forKey: .template), !template.isEmpty {
-            throw OpenAIError(
+            throw APIError(
                 .badRequest,
                 "template (an ollama Go template) is not supported: the model's own chat template is used; leave template out, or send raw: true with the prompt already formatted",
                 param: "template"
             )
         }
         if let suffix = try container.decodeIfPresent(String.self, forKey: .suffix), !suffix.isEmpty {
-            throw OpenAIError(.badRequest, "suffix (fill-in-the-middle) is not supported", param: "suffix")
+            throw APIError(.badRequest, "suffix (fill-in-the-middle) is not supported", param: "suffix")
         }
         if let context = try container.decodeIfPresent([Int].self, forKey: .context), !context.isEmpty {
-            throw OpenAIError(
+            throw APIError(
                 .badRequest,
                 "context (the token ids of an earlier answer, deprecated by ollama) is not supported: send the conversation to /api/chat",
                 param: "context"
@@ -199,7 +199,7 @@ struct OllamaEmbedRequest: Decodable, Sendable {
 
         init(from decoder: any Decoder) throws {
             guard let texts = EmbeddingRoutes.EmbeddingInput.texts(in: try decoder.singleValueContainer()) else {
-                throw OpenAIError(.badRequest, "input must be a string or an array of strings", param: "input")
+                throw APIError(.badRequest, "input must be a string or an array of strings", param: "input")
             }
             self.texts = texts
         }
@@ -230,7 +230,7 @@ struct OllamaModelRequest: Decodable, Sendable {
             let name = try container.decodeIfPresent(String.self, forKey: .model) ?? container.decodeIfPresent(String.self, forKey: .name),
             !name.isEmpty
         else {
-            throw OpenAIError(.badRequest, "model is required", param: "model")
+            throw APIError(.badRequest, "model is required", param: "model")
         }
         model = OllamaName.modelID(name)
         stream = try container.decodeIfPresent(Bool.self, forKey: .stream) ?? true

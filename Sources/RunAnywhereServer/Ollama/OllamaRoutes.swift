@@ -7,13 +7,13 @@ import RunAnywhere
 /// Answers stream as newline-delimited JSON unless `stream` is `false`, each line a mapping of the
 /// SDK's one stream of typed events (nothing parses the model's output again); a request without
 /// a prompt or messages loads the model (`done_reason: load`), or with `keep_alive: 0` unloads it
-/// (`unload`). Errors take ollama's shape (``OllamaError``). The model routes are
+/// (`unload`). Errors take ollama's shape (``ErrorShape/ollama``). The model routes are
 /// ``OllamaModelRoutes``.
 struct OllamaRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.post("api/chat") { request, _ in
             var timing = OllamaTiming()
             let data = try await ollamaBody(of: request, limit: configuration.maxBodySize)
@@ -65,11 +65,11 @@ struct OllamaRoutes: Sendable {
                 OllamaEmbedRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
             let texts = body.input.texts
             guard texts.count <= EmbeddingRoutes.maxInputs else {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "input has \(texts.count) texts; one request embeds at most \(EmbeddingRoutes.maxInputs)", param: "input")
             }
             if let dimensions = body.dimensions, dimensions < 1 {
-                throw OpenAIError(.badRequest, "dimensions must be at least 1 (got \(dimensions))", param: "dimensions")
+                throw APIError(.badRequest, "dimensions must be at least 1 (got \(dimensions))", param: "dimensions")
             }
             let model = try runtime.model(id: OllamaName.modelID(body.model), category: .embedding)
             var load = configuration.loadOptions

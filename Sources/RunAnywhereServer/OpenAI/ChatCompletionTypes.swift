@@ -38,13 +38,13 @@ struct ChatMessageParam: Decodable, Sendable {
                 case "text": text += part.text ?? ""
                 case "image_url":
                     guard let url = part.imageURL?.url, url.hasPrefix("data:") else {
-                        throw OpenAIError(
+                        throw APIError(
                             .badRequest, "An image_url must be a data: URL (data:image/png;base64,…); this server fetches no images",
                             param: "messages")
                     }
                     images.append(VLMImage(base64: url))
                 default:
-                    throw OpenAIError(.badRequest, "Unsupported content part type '\(part.type)': use text or image_url", param: "messages")
+                    throw APIError(.badRequest, "Unsupported content part type '\(part.type)': use text or image_url", param: "messages")
                 }
             }
             content = text
@@ -53,7 +53,7 @@ struct ChatMessageParam: Decodable, Sendable {
             content = ""
             images = []
         } else {
-            throw OpenAIError(
+            throw APIError(
                 .badRequest, "A message's content must be a string or an array of text and image_url parts", param: "messages")
         }
     }
@@ -88,7 +88,7 @@ struct KeepAliveField: Decodable, Sendable {
             value = parsed
         } else {
             let field = decoder.codingPath.last?.stringValue ?? "keep_alive"  // as the request spells it
-            throw OpenAIError(.badRequest, "\(field) must be a number of seconds or a duration such as \"5m\"", param: field)
+            throw APIError(.badRequest, "\(field) must be a number of seconds or a duration such as \"5m\"", param: field)
         }
     }
 }
@@ -150,10 +150,10 @@ struct GenerationFields: Decodable, Sendable {
 
     /// The SDK options these fields ask for, on `threads` threads.
     func options(threads: Int?, applyChatTemplate: Bool) throws -> LLMGenerationOptions {
-        if let n, n != 1 { throw OpenAIError(.badRequest, "Only n = 1 is supported", param: "n") }
+        if let n, n != 1 { throw APIError(.badRequest, "Only n = 1 is supported", param: "n") }
         var options = LLMGenerationOptions(threads: threads, applyChatTemplate: applyChatTemplate)
         if let tokens = maxCompletionTokens ?? maxTokens {
-            guard tokens >= 1 else { throw OpenAIError(.badRequest, "max_tokens must be at least 1", param: "max_tokens") }
+            guard tokens >= 1 else { throw APIError(.badRequest, "max_tokens must be at least 1", param: "max_tokens") }
             options.maxTokens = tokens
         }
         if let temperature { options.temperature = temperature }
@@ -161,7 +161,7 @@ struct GenerationFields: Decodable, Sendable {
         if let topK { options.topK = topK }
         if let seed {
             guard let value = UInt32(exactly: seed) else {
-                throw OpenAIError(.badRequest, "seed must be between 0 and \(UInt32.max)", param: "seed")
+                throw APIError(.badRequest, "seed must be between 0 and \(UInt32.max)", param: "seed")
             }
             options.seed = value
         }
@@ -174,7 +174,7 @@ struct GenerationFields: Decodable, Sendable {
     func structuredOutput() throws -> StructuredOutputConfig? {
         if let grammar {
             guard responseFormat == nil || responseFormat?.type == "text" else {
-                throw OpenAIError(.badRequest, "grammar and response_format exclude each other", param: "grammar")
+                throw APIError(.badRequest, "grammar and response_format exclude each other", param: "grammar")
             }
             return .grammar(grammar)
         }
@@ -204,17 +204,17 @@ struct ResponseFormat: Decodable, Sendable {
         case "json_object": return .jsonObject
         case "json_schema":
             guard let schema = jsonSchema?.schema else {
-                throw OpenAIError(.badRequest, "\(field) json_schema needs a schema", param: schemaField)
+                throw APIError(.badRequest, "\(field) json_schema needs a schema", param: schemaField)
             }
             do {
                 let config = StructuredOutputConfig.schema(schema)
                 _ = try config.grammar()
                 return config
             } catch let error as SDKError {
-                throw OpenAIError(.badRequest, error.message, param: schemaField, code: "unsupported_schema")
+                throw APIError(.badRequest, error.message, param: schemaField, code: "unsupported_schema")
             }
         default:
-            throw OpenAIError(
+            throw APIError(
                 .badRequest, "\(field) type '\(type)' is not supported; use text, json_object or json_schema", param: "\(field).type")
         }
     }
@@ -251,7 +251,7 @@ struct ChatCompletionRequest: Decodable, Sendable {
                 case "user": .user
                 case "assistant": .assistant
                 case "tool": .tool
-                default: throw OpenAIError(.badRequest, "Unsupported message role '\(message.role)'", param: "messages")
+                default: throw APIError(.badRequest, "Unsupported message role '\(message.role)'", param: "messages")
                 }
             messages.append(
                 Message(
@@ -260,7 +260,7 @@ struct ChatCompletionRequest: Decodable, Sendable {
                 ))
         }
         guard let last = messages.last, last.role == .user || last.role == .tool else {
-            throw OpenAIError(.badRequest, "The last message must be the user's, or a tool's result", param: "messages")
+            throw APIError(.badRequest, "The last message must be the user's, or a tool's result", param: "messages")
         }
         let system = messages.filter { $0.role == .system }.map(\.content)
         let history = messages.filter { $0.role != .system }

@@ -95,7 +95,7 @@ struct CompletionEvents<Framing: ChunkFraming>: Sendable {
                     try await ServerSentEvents.send(&events, to: &writer)
                 }
             },
-            failure: { error, _ in events.append(try ServerSentEvents.event(error.envelope)) },
+            failure: { error, _ in events.append(try ServerSentEvents.event(OpenAIErrorBody(error))) },
             closing: { writer in
                 events.append(ServerSentEvent(data: "[DONE]"))
                 try await ServerSentEvents.send(&events, to: &writer)

@@ -15,7 +15,7 @@ struct CompletionRequest: Decodable, Sendable {
         } else if let many = try? container.decode([String].self, forKey: .prompt), many.count == 1 {
             prompt = many[0]
         } else {
-            throw OpenAIError(.badRequest, "prompt must be one string", param: "prompt")
+            throw APIError(.badRequest, "prompt must be one string", param: "prompt")
         }
         fields = try GenerationFields(from: decoder)
     }

@@ -40,14 +40,14 @@ struct EmbeddingRoutes: Sendable {
             if let texts = Self.texts(in: container) {
                 self.texts = texts
             } else if (try? container.decode([Int].self)) != nil || (try? container.decode([[Int]].self)) != nil {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest,
                     "input as token ids is not supported: send the texts. Ids counted with OpenAI's tokenizer are other words to a local model "
                         + "(langchain-openai's OpenAIEmbeddings sends them unless check_embedding_ctx_length=False)",
                     param: "input", code: "unsupported_input"
                 )
             } else {
-                throw OpenAIError(.badRequest, "input must be a string or an array of strings", param: "input")
+                throw APIError(.badRequest, "input must be a string or an array of strings", param: "input")
             }
         }
 
@@ -91,28 +91,28 @@ struct EmbeddingRoutes: Sendable {
         let usage: Usage
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.post("v1/embeddings") { request, _ in
             let body = try await decodeJSON(EmbeddingRequest.self, from: request, limit: configuration.maxBodySize)
             let format = body.encodingFormat ?? "float"
             guard format == "float" || format == "base64" else {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "encoding_format '\(format)' is not supported; use float or base64", param: "encoding_format")
             }
             let texts = body.input.texts
-            guard !texts.isEmpty else { throw OpenAIError(.badRequest, "input is an empty array; give at least one text", param: "input") }
+            guard !texts.isEmpty else { throw APIError(.badRequest, "input is an empty array; give at least one text", param: "input") }
             guard texts.count <= Self.maxInputs else {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "input has \(texts.count) texts; one request embeds at most \(Self.maxInputs)", param: "input")
             }
             if let index = texts.firstIndex(where: \.isEmpty) {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest,
                     texts.count == 1 ? "input is empty; there is nothing to embed" : "input \(index) is empty; there is nothing to embed",
                     param: "input")
             }
             if let dimensions = body.dimensions, dimensions < 1 {
-                throw OpenAIError(.badRequest, "dimensions must be at least 1 (got \(dimensions))", param: "dimensions")
+                throw APIError(.badRequest, "dimensions must be at least 1 (got \(dimensions))", param: "dimensions")
             }
             let model = try runtime.model(id: body.model ?? RunAnywhere.defaultEmbeddingModelID, category: .embedding)
             // Refused before any work where the model's file says its dimensions; otherwise once the engine has said them.
@@ -125,7 +125,7 @@ struct EmbeddingRoutes: Sendable {
                     keepAlive: body.keepAlive?.value ?? configuration.keepAlive
                 )
             } catch let error as SDKError where error.code == .contextTooLong {
-                throw OpenAIError(.badRequest, error.message, param: "input", code: "context_length_exceeded")  // the SDK's message, naming the text
+                throw APIError(.badRequest, error.message, param: "input", code: "context_length_exceeded")  // the SDK's message, naming the text
             }
             if let dimensions = body.dimensions { try Self.check(dimensions, own: result.dimensions, model: result.modelId) }
             let data = result.embeddings.enumerated().map { index, vector in
@@ -148,7 +148,7 @@ struct EmbeddingRoutes: Sendable {
     /// Refuses `dimensions` other than the model's own.
     static func check(_ dimensions: Int, own: Int, model: String) throws {
         guard dimensions == own else {
-            throw OpenAIError(
+            throw APIError(
                 .badRequest,
                 "dimensions \(dimensions) is not available: '\(model)' makes \(own)-dimensional vectors and cannot shorten them; leave dimensions out or send \(own)",
                 param: "dimensions"

@@ -45,19 +45,19 @@ struct ImageGenerationRoutes: Sendable {
         let model: String
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.post("v1/images/generations") { request, _ in
             let body = try await decodeJSON(GenerationRequest.self, from: request, limit: configuration.maxBodySize)
             let format = body.responseFormat ?? "b64_json"
             guard format == "b64_json" || format == "url" else {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "response_format '\(format)' is not supported; use b64_json or url", param: "response_format")
             }
             let count = body.n ?? 1
-            guard (1...4).contains(count) else { throw OpenAIError(.badRequest, "n must be 1 to 4 (got \(count))", param: "n") }
+            guard (1...4).contains(count) else { throw APIError(.badRequest, "n must be 1 to 4 (got \(count))", param: "n") }
             // Image i is drawn with seed + i: the last of them must still be a seed.
             if let seed = body.seed, seed > Int64.max - Int64(count - 1) {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "seed must be at most \(Int64.max - Int64(count - 1)) for n = \(count) (the images take seed, seed + 1…)",
                     param: "seed")
             }
@@ -88,12 +88,12 @@ struct ImageGenerationRoutes: Sendable {
         if let size = body.size, size != "auto" {
             sides = size.lowercased().split(separator: "x").compactMap { Int($0) }
             guard sides?.count == 2 else {
-                throw OpenAIError(.badRequest, "size must be WIDTHxHEIGHT, e.g. 512x512 (got '\(size)')", param: "size")
+                throw APIError(.badRequest, "size must be WIDTHxHEIGHT, e.g. 512x512 (got '\(size)')", param: "size")
             }
         }
         let scheduler = try body.sampler.map { sampler in
             guard let scheduler = DiffusionScheduler(caseInsensitive: sampler) else {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest,
                     "unknown sampler '\(sampler)'; choose one of \(DiffusionScheduler.allCases.map(\.rawValue).joined(separator: ", "))",
                     param: "sampler")

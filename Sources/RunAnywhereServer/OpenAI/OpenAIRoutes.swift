@@ -7,13 +7,13 @@ struct OpenAIRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         let v1 = router.group("v1")
         v1.get("models") { _, _ in try jsonResponse(ModelList(data: servedModels().map(ModelObject.init))) }
         v1.get("models/{id}") { _, context in
             let id = try modelIDParameter(context)
             guard let model = servedModels().first(where: { $0.id == id }) else {
-                throw OpenAIError(
+                throw APIError(
                     .notFound, "The model '\(id)' does not exist or is not installed", param: "model", code: "model_not_found")
             }
             return try jsonResponse(ModelObject(model))

@@ -40,7 +40,7 @@ struct RerankRoutes: Sendable {
             } else if let text = try? decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .text) {
                 self.text = text
             } else {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "documents must be an array of strings (or of objects with a text string)", param: "documents")
             }
         }
@@ -67,7 +67,7 @@ struct RerankRoutes: Sendable {
         let usage: Usage
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         for path in ["v1/rerank", "rerank"] {
             router.post(RouterPath(path)) { request, _ in try await rerank(request) }
         }
@@ -77,20 +77,20 @@ struct RerankRoutes: Sendable {
         let body = try await decodeJSON(RerankRequest.self, from: request, limit: configuration.maxBodySize)
         let documents = body.documents.map(\.text)
         guard !body.query.isEmpty else {
-            throw OpenAIError(.badRequest, "query is empty; there is nothing to rank the documents against", param: "query")
+            throw APIError(.badRequest, "query is empty; there is nothing to rank the documents against", param: "query")
         }
         guard !documents.isEmpty else {
-            throw OpenAIError(.badRequest, "documents is an empty array; give at least one document", param: "documents")
+            throw APIError(.badRequest, "documents is an empty array; give at least one document", param: "documents")
         }
         guard documents.count <= RerankOptions.maxDocuments else {
-            throw OpenAIError(
+            throw APIError(
                 .badRequest, "documents has \(documents.count) entries; one request ranks at most \(RerankOptions.maxDocuments)",
                 param: "documents")
         }
         if let index = documents.firstIndex(where: \.isEmpty) {
-            throw OpenAIError(.badRequest, "documents \(index) is empty; there is nothing to rank", param: "documents")
+            throw APIError(.badRequest, "documents \(index) is empty; there is nothing to rank", param: "documents")
         }
-        if let topN = body.topN, topN < 1 { throw OpenAIError(.badRequest, "top_n must be at least 1 (got \(topN))", param: "top_n") }
+        if let topN = body.topN, topN < 1 { throw APIError(.badRequest, "top_n must be at least 1 (got \(topN))", param: "top_n") }
         let result: RerankResult
         do {
             result = try await runtime.rerank(
@@ -99,7 +99,7 @@ struct RerankRoutes: Sendable {
                 loadOptions: configuration.loadOptions, keepAlive: body.keepAlive?.value ?? configuration.keepAlive
             )
         } catch let error as SDKError where error.code == .contextTooLong {
-            throw OpenAIError(.badRequest, error.message, param: "documents", code: "context_length_exceeded")  // the SDK's message, naming the document
+            throw APIError(.badRequest, error.message, param: "documents", code: "context_length_exceeded")  // the SDK's message, naming the document
         }
         let items = result.results.map {
             RerankList.Item(

@@ -22,18 +22,18 @@ struct SpeechRoutes: Sendable {
 
     static let openAIVoices: Set<String> = ["alloy", "ash", "ballad", "coral", "echo", "fable", "onyx", "nova", "sage", "shimmer", "verse"]
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.post("v1/audio/speech") { request, _ in
             let body = try await decodeJSON(SpeechRequest.self, from: request, limit: configuration.maxBodySize)
             let format = body.responseFormat ?? "wav"
             guard format == "wav" || format == "pcm" else {
-                throw OpenAIError(.badRequest, "response_format '\(format)' is not supported; use wav or pcm", param: "response_format")
+                throw APIError(.badRequest, "response_format '\(format)' is not supported; use wav or pcm", param: "response_format")
             }
             var options = TTSOptions(
                 rate: body.speed ?? 1, audioFormat: format == "wav" ? .wav : .pcm, sampleRate: format == "pcm" ? 24_000 : 0)
             if let voice = body.voice, !Self.openAIVoices.contains(voice.lowercased()) { options.voice = voice }
             if let speed = body.speed, !(0.25...4).contains(speed) {
-                throw OpenAIError(.badRequest, "speed must be between 0.25 and 4", param: "speed")
+                throw APIError(.badRequest, "speed must be between 0.25 and 4", param: "speed")
             }
             let output = try await runtime.synthesize(body.input, voiceModel: body.model, options: options)
             return bodyResponse(ByteBuffer(bytes: output.audioData), contentType: format == "wav" ? "audio/wav" : "audio/pcm")

@@ -15,7 +15,7 @@ struct ToolParam: Decodable, Sendable {
     /// The SDK's tool; only functions exist.
     func tool() throws -> Tool {
         guard type == "function" else {
-            throw OpenAIError(.badRequest, "Tool type '\(type)' is not supported; use function", param: "tools")
+            throw APIError(.badRequest, "Tool type '\(type)' is not supported; use function", param: "tools")
         }
         return Tool(
             name: function.name, description: function.description ?? "",
@@ -41,13 +41,13 @@ struct ToolChoiceParam: Decodable, Sendable {
             case "none": value = .none
             case "required": value = .required
             default:
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "tool_choice '\(word)' is not supported; use auto, none, required or a function", param: "tool_choice")
             }
         } else if let named = try? container.decode(Named.self), named.type == "function" {
             value = .tool(named.function.name)
         } else {
-            throw OpenAIError(
+            throw APIError(
                 .badRequest, "tool_choice must be auto, none, required or {\"type\": \"function\", \"function\": {\"name\": …}}",
                 param: "tool_choice")
         }
@@ -73,7 +73,7 @@ struct ToolCallObject: Codable, Sendable {
     /// The SDK's call; its arguments must be a JSON object.
     func call() throws -> ToolCall {
         guard let arguments = try? JSONValue(parsing: function.arguments), arguments.objectValue != nil else {
-            throw OpenAIError(.badRequest, "The arguments of tool call '\(id)' are not a JSON object", param: "messages")
+            throw APIError(.badRequest, "The arguments of tool call '\(id)' are not a JSON object", param: "messages")
         }
         return ToolCall(id: id, name: function.name, arguments: arguments)
     }
@@ -127,7 +127,7 @@ struct ToolFields: Decodable, Sendable {
         do {
             try options.validate()
         } catch let error as SDKError {
-            throw OpenAIError(.badRequest, error.message, param: "tools")
+            throw APIError(.badRequest, error.message, param: "tools")
         }
     }
 }

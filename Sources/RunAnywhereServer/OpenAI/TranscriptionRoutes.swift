@@ -27,22 +27,22 @@ struct TranscriptionRoutes: Sendable {
 
     static let formats: Set<String> = ["json", "text", "verbose_json", "srt", "vtt"]
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.post("v1/audio/transcriptions") { request, _ in
             let form = try await decodeMultipartForm(TranscriptionForm.self, from: request, limit: configuration.maxBodySize)
             let format = form.responseFormat ?? "json"
             guard Self.formats.contains(format) else {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "response_format '\(format)' is not supported; use json, text, verbose_json, srt or vtt",
                     param: "response_format")
             }
             if let other = form.timestampGranularities?.first(where: { $0 != "segment" }) {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "timestamp_granularities '\(other)' is not supported; segments carry their times",
                     param: "timestamp_granularities")
             }
             if let temperature = form.temperature, !(0...1).contains(temperature) {
-                throw OpenAIError(.badRequest, "temperature must be between 0 and 1", param: "temperature")
+                throw APIError(.badRequest, "temperature must be between 0 and 1", param: "temperature")
             }
             let model = form.model == "whisper-1" ? SDKConstants.Models.defaultSpeechRecognitionModelID : form.model
             _ = try runtime.model(id: model, category: .speechRecognition)  // refused before the audio is decoded

@@ -21,7 +21,7 @@ enum ResponseItem: Codable, Sendable {
         case "function_call_output": self = .functionCallOutput(try ResponseFunctionCallOutput(from: decoder))
         case "reasoning": self = .reasoning(try ResponseReasoning(from: decoder))
         default:
-            throw OpenAIError(
+            throw APIError(
                 .badRequest, "Input item type '\(type)' is not supported; use message, function_call, function_call_output or reasoning",
                 param: "input")
         }
@@ -79,7 +79,7 @@ struct ResponseMessage: Codable, Sendable {
     func images() throws -> [VLMImage] {
         try content.filter { $0.type == "input_image" }.map { part in
             guard let url = part.imageURL, url.hasPrefix("data:") else {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "An input_image's image_url must be a data: URL (data:image/png;base64,…); this server fetches no images",
                     param: "input")
             }
@@ -108,7 +108,7 @@ struct ResponseContentPart: Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(String.self, forKey: .type)
         guard ["input_text", "output_text", "input_image"].contains(type) else {
-            throw OpenAIError(
+            throw APIError(
                 .badRequest, "Content part type '\(type)' is not supported; use input_text, output_text or input_image", param: "input")
         }
         text = try container.decodeIfPresent(String.self, forKey: .text)
@@ -142,7 +142,7 @@ struct ResponseFunctionCall: Codable, Sendable {
     /// The SDK's call; its arguments must be a JSON object.
     func call() throws -> ToolCall {
         guard let value = try? JSONValue(parsing: arguments), value.objectValue != nil else {
-            throw OpenAIError(.badRequest, "The arguments of function call '\(callID)' are not a JSON object", param: "input")
+            throw APIError(.badRequest, "The arguments of function call '\(callID)' are not a JSON object", param: "input")
         }
         return ToolCall(id: callID, name: name, arguments: value)
     }

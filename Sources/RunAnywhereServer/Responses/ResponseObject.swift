@@ -112,7 +112,7 @@ struct ResponseObject: Codable, Sendable {
     }
 
     /// Failed with `error`, keeping the `output` items made before it.
-    mutating func fail(_ error: OpenAIError, output: [ResponseItem]) {
+    mutating func fail(_ error: APIError, output: [ResponseItem]) {
         self.output = output
         status = "failed"
         self.error = ResponseError(code: error.code ?? "server_error", message: error.message)

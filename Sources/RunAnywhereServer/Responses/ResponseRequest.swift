@@ -17,7 +17,7 @@ struct ResponseRequest: Decodable, Sendable {
 
         func tool() throws -> Tool {
             guard type == "function", let name else {
-                throw OpenAIError(.badRequest, "Tool type '\(type)' is not supported; use function tools with a name", param: "tools")
+                throw APIError(.badRequest, "Tool type '\(type)' is not supported; use function tools with a name", param: "tools")
             }
             return Tool(name: name, description: description ?? "", parameters: parameters ?? ["type": "object", "properties": [:]])
         }
@@ -79,7 +79,7 @@ struct ResponseRequest: Decodable, Sendable {
         topP = try container.decode(NumberField<Float>.self, forKey: .topP).wrappedValue
         reasoning = try container.decodeIfPresent(JSONValue.self, forKey: .reasoning)
         guard reasoning == nil || reasoning == .null || reasoning?.objectValue != nil else {
-            throw OpenAIError(.badRequest, "reasoning must be an object such as {\"effort\": \"low\"}", param: "reasoning")
+            throw APIError(.badRequest, "reasoning must be an object such as {\"effort\": \"low\"}", param: "reasoning")
         }
         previousResponseID = try container.decodeIfPresent(String.self, forKey: .previousResponseID)
         store = try container.decodeIfPresent(Bool.self, forKey: .store) ?? true
@@ -102,7 +102,7 @@ struct ResponseRequest: Decodable, Sendable {
         var options = LLMGenerationOptions(threads: threads, applyChatTemplate: true)
         if let maxOutputTokens {
             guard maxOutputTokens >= 1 else {
-                throw OpenAIError(.badRequest, "max_output_tokens must be at least 1", param: "max_output_tokens")
+                throw APIError(.badRequest, "max_output_tokens must be at least 1", param: "max_output_tokens")
             }
             options.maxTokens = maxOutputTokens
         }
@@ -120,7 +120,7 @@ struct ResponseRequest: Decodable, Sendable {
         do {
             try options.validate()
         } catch let error as SDKError {
-            throw OpenAIError(.badRequest, error.message, param: "tools")
+            throw APIError(.badRequest, error.message, param: "tools")
         }
         return options
     }
@@ -133,7 +133,7 @@ struct ResponseRequest: Decodable, Sendable {
         case "required": return .required
         default:
             guard value?["type"] == "function", let name = value?["name"]?.stringValue else {
-                throw OpenAIError(
+                throw APIError(
                     .badRequest, "tool_choice must be auto, none, required or {\"type\": \"function\", \"name\": …}", param: "tool_choice")
             }
             return .tool(name)
@@ -153,7 +153,7 @@ struct ResponseRequest: Decodable, Sendable {
                 case "system", "developer": system.append(message.text)
                 case "user": messages.append(Message(role: .user, content: message.text, images: try message.images()))
                 case "assistant": messages.append(Message(role: .assistant, content: message.text))
-                default: throw OpenAIError(.badRequest, "Unsupported message role '\(message.role)'", param: "input")
+                default: throw APIError(.badRequest, "Unsupported message role '\(message.role)'", param: "input")
                 }
             case .functionCall(let call):
                 if let last = messages.last, last.role == .assistant {
@@ -169,7 +169,7 @@ struct ResponseRequest: Decodable, Sendable {
             }
         }
         guard let last = messages.last, last.role == .user || last.role == .tool else {
-            throw OpenAIError(.badRequest, "The input must end with a user message or a function_call_output", param: "input")
+            throw APIError(.badRequest, "The input must end with a user message or a function_call_output", param: "input")
         }
         // Every item is read; only a full context window drops the oldest.
         return Context(systemPrompt: system.isEmpty ? nil : system.joined(separator: "\n"), messages: messages, maxMessages: messages.count)

@@ -38,7 +38,7 @@ struct ResponseRoutes: Sendable {
         enum CodingKeys: String, CodingKey { case object, data, firstID = "first_id", lastID = "last_id", hasMore = "has_more" }
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         let responses = router.group("v1/responses")
         responses.post { request, _ in
             let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
@@ -51,11 +51,11 @@ struct ResponseRoutes: Sendable {
         responses.get("{id}/input_items") { request, context in
             let parameters = request.uri.queryParameters
             let order = parameters.get("order") ?? "desc"
-            guard order == "asc" || order == "desc" else { throw OpenAIError(.badRequest, "order must be asc or desc", param: "order") }
+            guard order == "asc" || order == "desc" else { throw APIError(.badRequest, "order must be asc or desc", param: "order") }
             let limit =
                 try parameters.get("limit").map { text in
                     guard let value = Int(text), (1...100).contains(value) else {
-                        throw OpenAIError(.badRequest, "limit must be a whole number from 1 to 100", param: "limit")
+                        throw APIError(.badRequest, "limit must be a whole number from 1 to 100", param: "limit")
                     }
                     return value
                 } ?? 20
@@ -63,7 +63,7 @@ struct ResponseRoutes: Sendable {
             var input = order == "asc" ? stored : stored.reversed()
             if let after = parameters.get("after") {
                 guard let index = input.firstIndex(where: { $0.id == after }) else {
-                    throw OpenAIError(.badRequest, "after: this response has no input item '\(after)'", param: "after")
+                    throw APIError(.badRequest, "after: this response has no input item '\(after)'", param: "after")
                 }
                 input = Array(input[(index + 1)...])
             }
@@ -83,8 +83,8 @@ struct ResponseRoutes: Sendable {
         return stored
     }
 
-    private static func notFound(_ id: String) -> OpenAIError {
-        OpenAIError(.notFound, "No response with id '\(id)' is stored", param: "response_id", code: "response_not_found")
+    private static func notFound(_ id: String) -> APIError {
+        APIError(.notFound, "No response with id '\(id)' is stored", param: "response_id", code: "response_not_found")
     }
 
     /// Runs the request: the earlier turns (`previous_response_id`) and its input, generated as
@@ -93,7 +93,7 @@ struct ResponseRoutes: Sendable {
         var items = request.input
         if let previous = request.previousResponseID {
             guard let earlier = try await store.find(previous) else {
-                throw OpenAIError(
+                throw APIError(
                     .notFound, "No response with id '\(previous)' is stored", param: "previous_response_id", code: "response_not_found")
             }
             items = earlier.input + earlier.response.output + items

@@ -41,7 +41,8 @@ struct ResponseStreamEvent: Encodable, Sendable {
     }
 
     /// The `error` event for `error`.
-    static func error(_ error: OpenAIError) -> ResponseStreamEvent {
-        ResponseStreamEvent(type: "error", code: error.code ?? error.type, message: error.message, param: error.param)
+    static func error(_ error: APIError) -> ResponseStreamEvent {
+        ResponseStreamEvent(
+            type: "error", code: error.code ?? OpenAIErrorBody.type(for: error.status), message: error.message, param: error.param)
     }
 }

@@ -20,7 +20,7 @@ package struct TelemetryRoutes: Sendable {
 
     /// Adds the routes to `router` under `/telemetry`, with their own error answers
     /// (`{"error": {"message", "field"}}`) whatever else the router answers errors with.
-    package func register<Context: RequestContext>(on router: Router<Context>) {
+    package func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
         let group = router.group("telemetry").add(middleware: TelemetryErrorMiddleware())
         group.post { request, _ in try await receive(request) }
         group.get("runs") { request, _ in

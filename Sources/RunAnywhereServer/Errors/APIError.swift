@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import RunAnywhere
+
+/// A failure of a request, as every route and middleware of the server throws it: its HTTP
+/// status, a message for a person, and where they apply the request field at fault and a
+/// machine-readable code. It is one type for the whole server; each API family renders it in its
+/// own shape at its own routes (``ErrorShape``, ``ErrorShapeMiddleware``).
+package struct APIError: HTTPResponseError, Sendable {
+    /// The HTTP status.
+    package let status: HTTPResponse.Status
+    /// What went wrong, for a person.
+    package let message: String
+    /// The request field at fault, if one is.
+    package let param: String?
+    /// A machine-readable code, such as `model_not_found`.
+    package let code: String?
+
+    /// Creates an error.
+    package init(_ status: HTTPResponse.Status, _ message: String, param: String? = nil, code: String? = nil) {
+        self.status = status
+        self.message = message
+        self.param = param
+        self.code = code
+    }
+
+    /// The same failure, naming `param` as the field at fault.
+    package func naming(_ param: String) -> APIError { APIError(status, message, param: param, code: code) }
+
+    /// Where no route renders it (it never reaches here from a route): OpenAI's shape.
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
+        try ErrorShape.openAI.response(self)
+    }
+
+    /// The failure any error a handler throws stands for. SDK errors keep their message (they say
+    /// what to do); anything unexpected becomes a 500 that leaks no internals.
+    package static func from(_ error: any Error) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as SDKError:
+            return from(error)
+        case let error as DecodingError:
+            return APIError(.badRequest, "The request body is not valid: \(describe(error))", param: path(of: error))
+        case let error as any HTTPResponseError:
+            let message = (error as? HTTPError)?.body ?? error.status.reasonPhrase
+            return APIError(error.status, message)
+        default:
+            return APIError(.internalServerError, "The server could not complete the request")
+        }
+    }
+
+    private static func from(_ error: SDKError) -> APIError {
+        switch error.code {
+        case .modelNotFound: APIError(.notFound, error.message, param: "model", code: "model_not_found")
+        case .modelNotDownloaded: APIError(.notFound, error.message, param: "model", code: "model_not_downloaded")
+        case .modelAlreadyExists: APIError(.conflict, error.message, param: "id", code: "model_already_exists")
+        case .invalidInput, .emptyInput, .invalidConfiguration: APIError(.badRequest, error.message, code: error.code.rawValue)
+        case .contextTooLong: APIError(.badRequest, error.message, code: "context_length_exceeded")
+        case .modelIncompatible: APIError(.badRequest, error.message, param: "model", code: "model_incompatible")
+        case .insufficientMemory, .frameworkNotAvailable, .busy, .engineCrashed:
+            APIError(.serviceUnavailable, error.message, code: error.code.rawValue)
+        default: APIError(.internalServerError, redactingPaths(error.message), code: error.code.rawValue)
+        }
+    }
+
+    /// `message` with every absolute file path cut to its last component: a 500 tells the client
+    /// what failed, never where the server keeps its files (the full message is in the log).
+    static func redactingPaths(_ message: String) -> String {
+        message.replacing(/(^|[\s'"`(\[=])(\/[^\s'"`,;:()\[\]]+)/) { match in
+            let last = match.output.2.split(separator: "/").last.map(String.init) ?? ""
+            return match.output.1 + "…/" + last
+        }
+    }
+
+    private static func path(of error: DecodingError) -> String? {
+        let path: [any CodingKey] =
+            switch error {
+            case .keyNotFound(let key, let context): context.codingPath + [key]
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context.codingPath
+            @unknown default: []
+            }
+        return path.isEmpty ? nil : path.map { $0.intValue.map { "\($0)" } ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): "'\(key.stringValue)' is required"
+        case .typeMismatch(let type, let context): "\(path(of: error) ?? "the body") should be \(type): \(context.debugDescription)"
+        case .valueNotFound(_, let context): "\(path(of: error) ?? "a value") is missing: \(context.debugDescription)"
+        case .dataCorrupted(let context):
+            context.codingPath.isEmpty ? "it is not JSON" : "\(path(of: error) ?? "a value"): \(context.debugDescription)"
+        @unknown default: "it could not be read"
+        }
+    }
+}
