@@ -98,11 +98,7 @@ extension RAGCommand {
                 var printer = StreamPrinter()
                 var result: RAGAnswer?
                 for try await event in answer {
-                    switch event {
-                    case .text(let piece): if printing { printer.print(.text(piece)) }
-                    case .reasoning(let piece): if printing { printer.print(.reasoning(piece)) }
-                    case .completed(let final): result = final
-                    }
+                    if case .completed(let final) = event { result = answer.answer(final) } else if printing { printer.print(event) }
                 }
                 if printing { printer.finish() }
                 guard let result else { throw CancellationError() }

@@ -68,8 +68,8 @@ extension LlamaTests {
                 for try await event in answer {
                     switch event {
                     case .text(let text): pieces.append(text)
-                    case .reasoning: break
-                    case .completed(let result): final = result
+                    case .reasoning, .toolCall: break
+                    case .completed(let result): final = answer.answer(result)
                     }
                 }
                 let result = try #require(final)

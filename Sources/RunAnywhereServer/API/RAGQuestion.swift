@@ -94,23 +94,18 @@ struct RAGAnswerBody: Encodable, Sendable {
     /// `done` with the answer and its sources, or `error`. A client that goes away stops it.
     static func stream(_ answer: RAGAnswerEvents, to writer: inout any ResponseBodyWriter) async throws {
         var pending: [ServerSentEvent] = []
-        do {
-            for try await event in answer {
-                switch event {
-                case .text(let text):
-                    pending.append(try ServerSentEvents.event(ServerSentEvents.Delta(content: text, reasoning: nil), name: "delta"))
-                case .reasoning(let text):
-                    pending.append(try ServerSentEvents.event(ServerSentEvents.Delta(content: nil, reasoning: text), name: "delta"))
-                case .completed(let result): pending.append(try ServerSentEvents.event(RAGAnswerBody(result), name: "done"))
+        try await answer.generation.relay(
+            to: &writer,
+            event: { event, writer in
+                if case .completed(let result) = event {
+                    pending.append(try ServerSentEvents.event(RAGAnswerBody(answer.answer(result)), name: "done"))
+                } else if let delta = try ServerSentEvents.delta(event) {
+                    pending.append(delta)
                 }
                 try await ServerSentEvents.send(&pending, to: &writer)
-            }
-        } catch let error as SDKError {
-            pending.append(try ServerSentEvents.error(error))
-        } catch {
-            answer.cancel()  // writing failed: the client went away
-            throw error
-        }
-        try await ServerSentEvents.send(&pending, to: &writer)
+            },
+            failure: { error, _ in pending.append(try ServerSentEvents.error(error)) },
+            closing: { writer in try await ServerSentEvents.send(&pending, to: &writer) }
+        )
     }
 }
