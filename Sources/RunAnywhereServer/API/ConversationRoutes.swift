@@ -205,24 +205,26 @@ struct ConversationRoutes: Sendable {
     private static func stream(_ reply: ChatReply, to writer: inout any ResponseBodyWriter) async throws {
         var events: [ServerSentEvent] = []
         do {
-            for try await event in reply.events {
-                // The saved message, below, carries the result and tool calls.
-                if let delta = try ServerSentEvents.delta(event) { events.append(delta) }
-                try await ServerSentEvents.send(&events, to: &writer)
-            }
-        } catch is SDKError {
-            // The generation failed: the saved message says why, below.
+            try await relayEvents(
+                reply.events, cancel: { reply.message.cancel() }, to: &writer,
+                event: { event, writer in
+                    // The saved message, below, carries the result and tool calls.
+                    if let delta = try ServerSentEvents.delta(event) { events.append(delta) }
+                    try await ServerSentEvents.send(&events, to: &writer)
+                },
+                failure: { _, _ in },  // the generation failed: the saved message says why, below
+                closing: { writer in
+                    let message = await reply.message.value
+                    if let failure = message.error {
+                        events.append(try ServerSentEvents.error(APIError(.internalServerError, failure)))
+                    }
+                    events.append(try ServerSentEvents.event(message, name: "message"))
+                    try await ServerSentEvents.send(&events, to: &writer)
+                })
         } catch {
-            reply.message.cancel()  // writing failed, so the client went away: stop the answer
-            _ = await reply.message.value
+            _ = await reply.message.value  // stopped by the relay: saved before the conversation is free again
             throw error
         }
-        let message = await reply.message.value
-        if let failure = message.error {
-            events.append(try ServerSentEvents.error(APIError(.internalServerError, failure)))
-        }
-        events.append(try ServerSentEvents.event(message, name: "message"))
-        try await ServerSentEvents.send(&events, to: &writer)
     }
 }
 
