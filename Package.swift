@@ -229,7 +229,7 @@ let package = Package(
             name: "RunAnywhereSpeechTests",
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak",
-                "RunAnywhereFFmpeg",
+                "RunAnywhereFFmpeg", "RunAnywhereStableDiffusion",
                 "RunAnywhereTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings
