@@ -45,8 +45,7 @@ public struct RunAnywhereServer: Sendable {
                     logger: configuration.logger))
         }
         router.get("health") { _, _ in try jsonResponse(["status": "ok"]) }
-        let api = router.group()
-        if let key = configuration.apiKey, !key.isEmpty { api.add(middleware: APIKeyMiddleware(key: key)) }
+        let api = apiGroup(router)
         api.get("metrics") { [metrics] _, _ in
             bodyResponse(ByteBuffer(bytes: await metrics.scrape()), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
@@ -82,11 +81,11 @@ public struct RunAnywhereServer: Sendable {
         return checks
     }
 
-    /// A group for a family of routes whose errors take `shape`: the request checks in that
-    /// shape, then the API key when the server has one.
-    private func apiGroup(_ router: Router<BasicRequestContext>, shape: ErrorShape) -> RouterGroup<BasicRequestContext> {
+    /// A group for a family of API routes: with a `shape`, the request checks in that shape
+    /// (without, the router's own apply), then the API key when the server has one.
+    private func apiGroup(_ router: Router<BasicRequestContext>, shape: ErrorShape? = nil) -> RouterGroup<BasicRequestContext> {
         let group = router.group()
-        for check in requestChecks(shape: shape) { group.add(middleware: check) }
+        for check in shape.map(requestChecks) ?? [] { group.add(middleware: check) }
         if let key = configuration.apiKey, !key.isEmpty { group.add(middleware: APIKeyMiddleware(key: key)) }
         return group
     }

@@ -27,7 +27,7 @@ package enum ErrorShape: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         if error.status == .serviceUnavailable || error.status == .tooManyRequests { headers[.retryAfter] = "1" }
-        let body = try JSONEncoder.server.encode(body(error))
-        return Response(status: error.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        let json = try JSONEncoder.server.encode(body(error))
+        return Response(status: error.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
     }
 }
