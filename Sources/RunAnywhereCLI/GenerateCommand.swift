@@ -59,8 +59,9 @@ struct GenerateCommand: AsyncParsableCommand {
             if json {
                 try JSONOutput.print(result)
             } else {
+                let drafts = result.draftTokens.map { " • \(result.acceptedDraftTokens ?? 0) of \($0) guessed tokens kept" } ?? ""
                 context.logger.info(
-                    "\(StreamPrinter.footer(result)) • \(result.inputTokens) prompt tokens • stop: \(result.stopReason.rawValue)")
+                    "\(StreamPrinter.footer(result)) • \(result.inputTokens) prompt tokens\(drafts) • stop: \(result.stopReason.rawValue)")
             }
             if result.stopReason == .cancelled { throw ExitCode(130) }
         }

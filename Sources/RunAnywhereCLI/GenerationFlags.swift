@@ -38,6 +38,12 @@ struct GenerationFlags: ParsableArguments {
             "Layers on the GPU; 0 keeps the model on the CPU (default: all when it fits in the GPU's free memory, as many as fit otherwise, none without a GPU)."
     )
     var gpuLayers: Int?
+    @Option(
+        name: .long,
+        help:
+            "Speculative decoding by prompt lookup: guess up to N tokens a step from the text so far (1 to \(LLMSpeculation.maxDraftTokens); 0 or unset: off). Same output, faster where the answer repeats its input."
+    )
+    var speculate: Int?
 
     /// The settings with these flags applied on top.
     func options(_ settings: GenerationSettings, stopSequences: [String] = [], applyChatTemplate: Bool = true) -> LLMGenerationOptions {
@@ -51,6 +57,7 @@ struct GenerationFlags: ParsableArguments {
         options.seed = seed
         options.stopSequences = stopSequences
         options.applyChatTemplate = applyChatTemplate
+        if let speculate { options.speculation = LLMSpeculation(draftTokens: speculate) }
         return options
     }
 
@@ -71,6 +78,16 @@ struct GenerationFlags: ParsableArguments {
         if let threads, !(1...limits.maxThreads).contains(threads) { throw ValidationError("--threads must be 1 to \(limits.maxThreads)") }
         if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
         if let gpuLayers, gpuLayers < 0 { throw ValidationError("--gpu-layers cannot be negative") }
+        try LLMSpeculation.checkFlag(speculate)
+    }
+}
+
+extension LLMSpeculation {
+    /// Throws unless `--speculate`'s value is nil or 0 to ``maxDraftTokens``.
+    static func checkFlag(_ draftTokens: Int?) throws {
+        if let draftTokens, !(0...maxDraftTokens).contains(draftTokens) {
+            throw ValidationError("--speculate must be 0 to \(maxDraftTokens)")
+        }
     }
 }
 

@@ -54,6 +54,12 @@ struct ServeCommand: AsyncParsableCommand {
             "Promise greedy requests reproducible output, as seeded ones always are: the same alone or among others, and in every process (llama.cpp's batch-invariant configuration; one long prompt alone reads more slowly)."
     )
     var reproducible = false
+    @Option(
+        name: .long,
+        help:
+            "Speculative decoding by prompt lookup for requests that do not set speculative.n_max: guess up to N tokens a step from the text so far (0: off)."
+    )
+    var speculate = 0
     @Option(name: .long, help: "Requests that may wait for a free generation slot; beyond them the server answers 503.") var queue = 16
     @Option(
         name: .customLong("models-budget"),
@@ -83,6 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
         if maxBodyMiB > largestBodyMiB { throw ValidationError("--max-body must be at most \(largestBodyMiB) MiB (1 TiB)") }
         if parallel < 1 || parallel > 64 { throw ValidationError("--parallel must be between 1 and 64") }
         if queue < 0 { throw ValidationError("--queue cannot be negative") }
+        try LLMSpeculation.checkFlag(speculate)
         if let modelsBudget, Self.bytes(modelsBudget) == nil {
             throw ValidationError("--models-budget must be a size such as 4G, 512M or 0 (below 8 EiB)")
         }
@@ -119,7 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
                 loadOptions: ModelLoadOptions(
                     contextLength: contextLength, threads: threads, batchSize: batchSize, parallel: parallel, queueLimit: queue,
                     gpuLayers: gpuLayers,
-                    reproducible: reproducible
+                    reproducible: reproducible, speculation: LLMSpeculation(draftTokens: speculate)
                 ),
                 keepAlive: KeepAlive(parsing: keepAlive) ?? .default, logger: logger
             )

@@ -42,6 +42,8 @@ final class BatchScheduler: @unchecked Sendable {
     private var lastUsed: [UInt64]
     private var clock: UInt64 = 0
     private let batch: LlamaBatch
+    /// What decode calls of each size take here, which decides how much speculating requests guess.
+    private var cost: DecodeCost
 
     /// Starts the scheduler thread for `llama`'s sequences.
     init(llama: LlamaContext, queueLimit: Int) {
@@ -53,6 +55,7 @@ final class BatchScheduler: @unchecked Sendable {
         caches = Array(repeating: PromptCache(chunk: llama.promptChunk), count: llama.parallel)
         lastUsed = Array(repeating: 0, count: llama.parallel)
         batch = LlamaBatch(api: llama.library.api, capacity: llama.batchCapacity)
+        cost = DecodeCost(capacity: llama.batchCapacity)
         let thread = Thread { [self] in run() }
         thread.name = "llama.cpp scheduler"
         thread.stackSize = 8 << 20
@@ -243,15 +246,38 @@ final class BatchScheduler: @unchecked Sendable {
         generation.imageEncodeSeconds += seconds
     }
 
-    /// Decodes the pending token of each of `decoding` (a request decoding alone by itself) and
-    /// as much of the prompts of `reading` as the batch has room for, up to a chunk, in one call;
-    /// then samples the next token of each that has one. Prompt tokens read this way are off the
-    /// chunk grid, never reused by a request decoding alone.
+    /// Decodes the pending token of each of `decoding` (a request decoding alone by itself),
+    /// with the tokens a speculating request guesses after it, and as much of the prompts of
+    /// `reading` as the batch has room for, up to a chunk, in one call; then samples the next
+    /// token of each that has one. Prompt tokens read this way are off the chunk grid, never
+    /// reused by a request decoding alone.
     private func decodeTogether(_ decoding: [Int], reading: [Int], threads: Int) {
         batch.clear()
+        var rows: [(slot: Int, rows: [Int], drafts: [llama_token])] = []
         for slot in decoding {
             guard let token = slots[slot]?.pending else { continue }
+            rows.append((slot, [batch.count], []))
             batch.add(token, position: caches[slot].count, sequence: slot, output: true)
+        }
+        // Each speculating request adds the guesses the measured cost of a bigger call pays for.
+        var expected = Double(rows.count)
+        for i in rows.indices {
+            let slot = rows[i].slot
+            guard let generation = slots[slot], generation.draftLimit > 0, let pending = generation.pending else { continue }
+            let position = caches[slot].count + 1
+            let room = min(
+                generation.draftLimit, batch.capacity - batch.count, llama.contextLength - 1 - position,
+                generation.request.maxNewTokens - generation.generated - 1)
+            var drafts = PromptLookup.draft(after: caches[slot].tokens + [pending], count: room)
+            let kept = generation.keepChance
+            drafts = Array(drafts.prefix(cost.guesses(available: drafts.count, rows: batch.count, tokens: expected, kept: kept)))
+            for (offset, token) in drafts.enumerated() {
+                rows[i].rows.append(batch.count)
+                batch.add(token, position: position + offset, sequence: slot, output: true)
+            }
+            rows[i].drafts = drafts
+            generation.drafted += drafts.count
+            expected += (1 - pow(kept, Double(drafts.count + 1))) / (1 - kept) - 1
         }
         var read: [(slot: Int, tokens: ArraySlice<llama_token>, output: Int?)] = []
         var room = min(batch.capacity - batch.count, llama.promptChunk)
@@ -266,24 +292,50 @@ final class BatchScheduler: @unchecked Sendable {
             read.append((slot, generation.prompt.tokens[start..<end], last ? batch.count - 1 : nil))
             room -= end - start
         }
+        let started = ContinuousClock.now
         let status = decode(threads: threads, abortingOn: nil)
+        if status == 0, read.isEmpty { cost.record(rows: batch.count, seconds: (ContinuousClock.now - started).inSeconds) }
         guard status == 0 else {
-            failed(decoding, status, readingPrompt: false)
+            failed(rows.map(\.slot), status, readingPrompt: false)
             return failed(read.map(\.slot), status, readingPrompt: true)
         }
         var outputs: [(slot: Int, output: Int32)] = []
-        for (output, slot) in decoding.enumerated() {
+        for (slot, rows, drafts) in rows {
             guard let generation = slots[slot], let token = generation.pending else { continue }
             caches[slot].appendGenerated(token)
             generation.pending = nil
-            outputs.append((slot, Int32(output)))
+            if drafts.isEmpty { outputs.append((slot, Int32(rows[0]))) }
         }
         sample(outputs)
+        for (slot, rows, drafts) in rows where !drafts.isEmpty { verify(slot, rows: rows, drafts: drafts) }
         for (slot, tokens, output) in read {
             guard let generation = slots[slot] else { continue }
             caches[slot].appendUnreusable(Array(tokens))
             generation.evaluated += tokens.count
             if let output { promptRead(generation, in: slot, output: Int32(output)) }
+        }
+    }
+
+    /// Samples `slot`'s tokens from its batch rows `rows` in turn: the row of its pending token,
+    /// then one for each of its guesses `drafts`. A guess that is the token drawn is kept (its
+    /// keys and values are already in memory, and its row holds the logits after it); the first
+    /// that is not ends the step, with the token drawn instead pending, and the memory of the
+    /// guesses after it is forgotten. The sampler draws once per token, as without guesses.
+    private func verify(_ slot: Int, rows: [Int], drafts: [llama_token]) {
+        guard let generation = slots[slot] else { return }
+        var kept = 0
+        for (index, row) in rows.enumerated() {
+            let choice = api.llama_get_logits_ith(llama.context, Int32(row)).map { choose(for: generation, from: $0) } ?? .noLogits
+            settle(slot, choice)
+            guard slots[slot] === generation, case .token(let token) = choice, index < drafts.count, token == drafts[index] else { break }
+            caches[slot].appendGenerated(token)
+            generation.pending = nil
+            generation.accepted += 1
+            kept += 1
+        }
+        if kept < drafts.count {
+            generation.rejections += 1
+            _ = api.llama_memory_seq_rm(memory, llama_seq_id(slot), llama_pos(caches[slot].count), -1)
         }
     }
 
@@ -386,6 +438,7 @@ final class BatchScheduler: @unchecked Sendable {
 
     private func end(_ slot: Int, _ stop: LLMEngineStop) {
         guard let generation = release(slot) else { return }
+        if generation.draftLimit > 0 { generation.emitter.emit(.speculated(drafted: generation.drafted, accepted: generation.accepted)) }
         generation.emitter.emit(.finished(stop))
         generation.emitter.finish()
     }

@@ -139,7 +139,9 @@ public struct LlamaCppAdapter: FrameworkAdapter {
                 )
             }
         }
-        return LlamaCppService(llama: llama, defaultThreads: threads, queueLimit: options.queueLimit, backend: backend)
+        return LlamaCppService(
+            llama: llama, defaultThreads: threads, defaultSpeculation: options.speculation, queueLimit: options.queueLimit, backend: backend
+        )
     }
 
     /// Loads a GGUF text-embedding model (a BERT-style encoder, or a decoder embedding model)

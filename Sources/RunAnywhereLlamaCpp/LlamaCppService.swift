@@ -14,14 +14,16 @@ import RunAnywhere
 final class LlamaCppService: LLMService {
     let llama: LlamaContext
     private let defaultThreads: Int
+    private let defaultSpeculation: LLMSpeculation
     private let scheduler: BatchScheduler
     let backend: String
 
     /// A service over `llama`, which runs on `backend` (`cpu`, `cuda`, `vulkan`).
-    init(llama: LlamaContext, defaultThreads: Int, queueLimit: Int, backend: String) {
+    init(llama: LlamaContext, defaultThreads: Int, defaultSpeculation: LLMSpeculation, queueLimit: Int, backend: String) {
         self.llama = llama
         self.backend = backend
         self.defaultThreads = defaultThreads
+        self.defaultSpeculation = defaultSpeculation
         self.scheduler = BatchScheduler(llama: llama, queueLimit: queueLimit)
     }
 
@@ -74,6 +76,8 @@ final class LlamaCppService: LLMService {
         }
         guard !prompt.tokens.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt has no tokens") }
         if let grammar = request.grammar { try llama.checkGrammar(grammar) }
+        let speculation = request.speculation ?? defaultSpeculation
+        try speculation.validate()
         guard prompt.tokens.count < contextLength else {
             let images = prompt.images.isEmpty ? "" : " (\(prompt.imageTokenCount) of them for its images)"
             throw SDKError.llm(.contextTooLong, "The prompt has \(prompt.tokens.count) tokens\(images); the context holds \(contextLength)")
@@ -83,7 +87,7 @@ final class LlamaCppService: LLMService {
         try scheduler.submit(
             LlamaGeneration(
                 request: request, prompt: prompt, emitter: emitter, threads: request.threads ?? defaultThreads,
-                decodesAlone: promised && !llama.batchInvariant
+                decodesAlone: promised && !llama.batchInvariant, speculation: speculation
             ))
         return run
     }

@@ -25,18 +25,35 @@ final class LlamaGeneration {
     var generated = 0
     /// The token sampled last, to be decoded in the next step.
     var pending: llama_token?
+    /// The most tokens it guesses after `pending` in a step (``PromptLookup``); 0 when it does
+    /// not speculate.
+    let draftLimit: Int
+    /// Guesses checked and kept so far, and the steps in which one was not kept.
+    var drafted = 0
+    var accepted = 0
+    var rejections = 0
 
     /// Images encoded so far, and the seconds that took.
     var imagesEncoded = 0
     var imageEncodeSeconds = 0.0
 
-    init(request: LLMEngineRequest, prompt: LlamaPrompt, emitter: LLMEngineEmitter, threads: Int, decodesAlone: Bool) {
+    init(
+        request: LLMEngineRequest, prompt: LlamaPrompt, emitter: LLMEngineEmitter, threads: Int, decodesAlone: Bool,
+        speculation: LLMSpeculation
+    ) {
         self.request = request
         self.prompt = prompt
         self.emitter = emitter
         self.threads = threads
         self.decodesAlone = decodesAlone
+        // Speculation's decode calls of several rows would change the numbers of a request
+        // that decodes alone to keep them fixed.
+        draftLimit = decodesAlone ? 0 : speculation.draftLimit
     }
+
+    /// The chance that its next guess is kept, given the ones before it were: its own record so
+    /// far, starting from an even chance.
+    var keepChance: Double { Double(accepted + 1) / Double(accepted + rejections + 2) }
 
     /// Whether part of the prompt still has to be evaluated.
     var isReadingPrompt: Bool { evaluated < prompt.tokens.count }

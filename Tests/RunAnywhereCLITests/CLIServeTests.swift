@@ -89,6 +89,7 @@ struct CLIServeTests {
             (["--models-budget", "1e300"], "--models-budget must be a size"),
             (["--keep-alive", "nan"], "--keep-alive must be"), (["--threads", "4294967296"], "--threads must be 1 to 512"),
             (["--context-length", "4294967296"], "--context-length must be 16 to"),
+            (["--speculate", "33"], "--speculate must be 0 to 32"), (["--speculate=-1"], "--speculate must be 0 to 32"),
         ]
         for (flags, message) in cases {
             let result = try CLIRunner().run(["serve", "--port", "0"] + flags)

@@ -29,16 +29,22 @@ import Testing
                 #expect(settings["maxTokens"] as? Int == 64 && settings["systemPrompt"] as? String == "Be terse.")
             }
             #expect(try store.load().temperature == 0.2 && store.load().streaming == false, "saved where the CLI reads them")
-            try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"threads": 2}"#)) {
+            try await client.execute(
+                uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"threads": 2, "speculate": 4}"#)
+            ) {
                 #expect($0.status == .ok)
             }
-            #expect(try store.load().maxTokens == 64 && store.load().threads == 2, "a partial change keeps the other settings")
+            #expect(
+                try store.load().maxTokens == 64 && store.load().threads == 2 && store.load().speculate == 4,
+                "a partial change keeps the other settings")
             try await client.execute(
-                uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"systemPrompt": null, "threads": null}"#)
+                uri: "/api/settings", method: .patch, headers: .json,
+                body: ByteBuffer(string: #"{"systemPrompt": null, "threads": null, "speculate": null}"#)
             ) { #expect($0.status == .ok) }
-            #expect(try store.load().systemPrompt == nil && store.load().threads == nil)
+            #expect(try store.load().systemPrompt == nil && store.load().threads == nil && store.load().speculate == nil)
             for (body, param) in [
                 (#"{"temperature": 9}"#, "temperature"), (#"{"colour": "blue"}"#, "colour"), (#"{"maxTokens": "many"}"#, "maxTokens"),
+                (#"{"speculate": 99}"#, "speculate"),
             ] {
                 try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: body)) { response in
                     #expect(response.status == .badRequest, "\(body)")

@@ -28,6 +28,12 @@ import Testing
         try settings.set("systemPrompt", to: "")
         try settings.set("threads", to: "auto")
         #expect(settings.systemPrompt == nil && settings.threads == nil)
+        try settings.set("speculate", to: "6")
+        #expect(settings.options.speculation == .promptLookup(maxDraftTokens: 6))
+        try settings.set("speculate", to: "0")
+        #expect(settings.options.speculation == .off, "0 turns it off, whatever the model's default")
+        try settings.set("speculate", to: "auto")
+        #expect(settings.speculate == nil && settings.options.speculation == nil, "auto keeps the model's default")
         try settings.set("topP", to: "5e-324")
         #expect(settings.topP == Float.leastNormalMagnitude, "a number too small for a Float stays more than 0")
         let before = settings
@@ -35,7 +41,8 @@ import Testing
             ("temperature", "2.5", "temperature"), ("temperature", "warm", "not a valid value"), ("maxTokens", "0", "maxTokens"),
             ("topP", "0", "topP"), ("topP", "1e39", "not a valid value"), ("temperature", "nan", "not a valid value"),
             ("topK", "-1", "topK"), ("streaming", "maybe", "on or off"), ("threads", "0", "threads"),
-            ("colour", "red", "Unknown setting"),
+            ("colour", "red", "Unknown setting"), ("speculate", "33", "speculation guesses 1 to 32"),
+            ("speculate", "-1", "speculation"), ("speculate", "lots", "not a valid value"),
         ] {
             let error = try #require(throws: SDKError.self, "\(key)=\(value)") { try settings.set(key, to: value) }
             #expect(error.message.contains(fragment), "\(error.message)")

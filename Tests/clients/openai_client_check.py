@@ -125,6 +125,26 @@ def check_all(client, model):
     for q in questions:
         check(together[q] == alone[q], f"{q!r} answered {together[q]!r} among others, {alone[q]!r} alone")
 
+    # Speculative decoding by prompt lookup, asked for with llama-server's field: the same greedy
+    # answer, with the guesses counted in its timings (and in /metrics, below).
+    copy = 'Copy this sentence exactly: "The little grey cat sat on the warm stone wall and watched the boats come home."'
+    plain = client.chat.completions.create(model=model, messages=chat_messages(copy), max_tokens=24, temperature=0)
+    guessed = client.chat.completions.create(model=model, messages=chat_messages(copy), max_tokens=24, temperature=0,
+                                             extra_body={"speculative.n_max": 8})
+    timings = (guessed.model_extra or {}).get("timings") or {}
+    seen["speculation"] = {"answer": guessed.choices[0].message.content, "draft_n": timings.get("draft_n"),
+                           "draft_n_accepted": timings.get("draft_n_accepted")}
+    check(guessed.choices[0].message.content == plain.choices[0].message.content,
+          f"speculation changed the answer: {guessed.choices[0].message.content!r} vs {plain.choices[0].message.content!r}")
+    # How much it guesses is the server's choice (only what pays on this machine), so only the counts' shape is checked.
+    check(0 <= timings.get("draft_n_accepted", -1) <= timings.get("draft_n", -1), f"timings {timings}")
+    check("draft_n" not in ((plain.model_extra or {}).get("timings") or {}), "a request without speculation reports guesses")
+    try:
+        client.chat.completions.create(model=model, messages=chat_messages("hi"), extra_body={"speculative.n_max": 99})
+        check(False, "speculative.n_max=99 was accepted")
+    except openai.BadRequestError as error:
+        check("speculative.n_max" in json.dumps(error.body), f"speculative.n_max error body {error.body}")
+
     # Errors come back as the client's typed exceptions.
     try:
         client.chat.completions.create(model="no-such-model", messages=chat_messages("hi"))
@@ -142,12 +162,13 @@ def check_all(client, model):
     # Each generation is counted under the backend its model ran on (cpu, cuda, vulkan).
     cut = re.compile(r'runanywhere_generations_total\{model="' + re.escape(model) + r'",backend="(cpu|cuda|vulkan)",stop_reason="length"\}')
     deadline, text = time.monotonic() + 10, ""
-    while not cut.search(text) and time.monotonic() < deadline:
+    while not (cut.search(text) and "runanywhere_draft_tokens_total" in text) and time.monotonic() < deadline:
         with urllib.request.urlopen(metrics_url) as response:
             text = response.read().decode()
         time.sleep(0.05)
     check(f'runanywhere_completion_tokens_total{{model="{model}"}}' in text, "no completion tokens in /metrics")
     check(cut.search(text) is not None, "no generation cut at its length in /metrics")
+    check(f'runanywhere_draft_tokens_accepted_total{{model="{model}"}}' in text, "no speculative guesses in /metrics")
     check('runanywhere_http_requests_total{route="/v1/chat/completions",method="POST",status="404"} 1' in text, "the 404 is not counted")
     return seen
 

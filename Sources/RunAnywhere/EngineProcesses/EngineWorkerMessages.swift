@@ -163,6 +163,7 @@ struct WorkerModelFacts: Codable, Sendable {
 enum WorkerEngineEvent: Codable, Sendable {
     case promptProcessed(evaluated: Int, cached: Int, seconds: Double)
     case imagesEncoded(count: Int, tokens: Int, seconds: Double)
+    case speculated(drafted: Int, accepted: Int)
     case finished(Stop)
 
     enum Stop: String, Codable, Sendable { case endOfGeneration, length, cancelled }
@@ -173,6 +174,7 @@ enum WorkerEngineEvent: Codable, Sendable {
         case .promptProcessed(let evaluated, let cached, let seconds):
             self = .promptProcessed(evaluated: evaluated, cached: cached, seconds: seconds)
         case .imagesEncoded(let count, let tokens, let seconds): self = .imagesEncoded(count: count, tokens: tokens, seconds: seconds)
+        case .speculated(let drafted, let accepted): self = .speculated(drafted: drafted, accepted: accepted)
         case .token: return nil
         case .finished(.endOfGeneration): self = .finished(.endOfGeneration)
         case .finished(.length): self = .finished(.length)
@@ -186,6 +188,7 @@ enum WorkerEngineEvent: Codable, Sendable {
         case .promptProcessed(let evaluated, let cached, let seconds):
             .promptProcessed(evaluated: evaluated, cached: cached, seconds: seconds)
         case .imagesEncoded(let count, let tokens, let seconds): .imagesEncoded(count: count, tokens: tokens, seconds: seconds)
+        case .speculated(let drafted, let accepted): .speculated(drafted: drafted, accepted: accepted)
         case .finished(.endOfGeneration): .finished(.endOfGeneration)
         case .finished(.length): .finished(.length)
         case .finished(.cancelled): .finished(.cancelled)

@@ -57,13 +57,17 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
     /// Off, greedy requests are batched and reuse cached prefixes as randomly sampled ones are,
     /// as llama.cpp's server and ollama do, and only seeded requests promise reproducibility.
     public var reproducible: Bool
+    /// Speculative decoding for requests that do not choose their own
+    /// (``LLMGenerationOptions/speculation``).
+    public var speculation: LLMSpeculation
 
     /// Creates load options.
     public init(
         contextLength: Int? = nil, threads: Int? = nil, flashAttention: FlashAttention = .auto, batchSize: Int = 64,
-        parallel: Int = 1, queueLimit: Int = 64, gpuLayers: Int? = nil, reproducible: Bool = false
+        parallel: Int = 1, queueLimit: Int = 64, gpuLayers: Int? = nil, reproducible: Bool = false, speculation: LLMSpeculation = .off
     ) {
         self.reproducible = reproducible
+        self.speculation = speculation
         self.contextLength = contextLength
         self.threads = threads
         self.flashAttention = flashAttention
@@ -101,6 +105,7 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
         }
         guard queueLimit >= 0 else { throw bad("queueLimit cannot be negative (got \(queueLimit))") }
         if let gpuLayers, gpuLayers < 0 { throw bad("gpuLayers cannot be negative (got \(gpuLayers))") }
+        do { try speculation.validate() } catch let error as SDKError { throw bad(error.message) }
     }
 
     /// Throws ``ErrorCode/invalidConfiguration`` unless `threads` is nil or 1 to ``SDKConstants/Limits/maxThreads``.

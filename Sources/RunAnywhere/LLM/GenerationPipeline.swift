@@ -34,6 +34,7 @@ struct GenerationPipeline {
         var lastToken: ContinuousClock.Instant?
         var prompt: (evaluated: Int, cached: Int, seconds: Double) = (0, 0, 0)
         var imageEncodeSeconds: Double?
+        var drafts: (drafted: Int, accepted: Int)?
         var history: [Double] = []
         var thinkingStart: ContinuousClock.Instant?
         var thinkingEnd: ContinuousClock.Instant?
@@ -52,6 +53,8 @@ struct GenerationPipeline {
                         prompt = (evaluated, cached, seconds)
                     case .imagesEncoded(_, _, let seconds):
                         imageEncodeSeconds = (imageEncodeSeconds ?? 0) + seconds
+                    case .speculated(let drafted, let accepted):
+                        drafts = (drafted, accepted)
                     case .token(let bytes, let producedAt):
                         if firstToken == nil { firstToken = producedAt }
                         lastToken = producedAt
@@ -132,7 +135,9 @@ struct GenerationPipeline {
             thinkingTimeMs: thinkingStart.map { ((thinkingEnd ?? lastToken ?? $0) - $0).inSeconds * 1000 },
             imageEncodeTimeMs: imageEncodeSeconds.map { $0 * 1000 },
             toolCalls: calls,
-            stopSequence: stops.matched.flatMap { requestedStopSequences.contains($0) ? $0 : nil }
+            stopSequence: stops.matched.flatMap { requestedStopSequences.contains($0) ? $0 : nil },
+            draftTokens: drafts?.drafted,
+            acceptedDraftTokens: drafts?.accepted
         )
     }
 }

@@ -39,6 +39,9 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     public var toolChoice: ToolChoice
     /// Whether the model may call several tools in one answer (false: at most one call).
     public var parallelToolCalls: Bool
+    /// Speculative decoding for this request; nil keeps the model's
+    /// (``ModelLoadOptions/speculation``). The output is the same either way.
+    public var speculation: LLMSpeculation?
 
     /// Creates options.
     public init(
@@ -57,7 +60,8 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         structuredOutput: StructuredOutputConfig? = nil,
         tools: [Tool] = [],
         toolChoice: ToolChoice = .auto,
-        parallelToolCalls: Bool = false
+        parallelToolCalls: Bool = false,
+        speculation: LLMSpeculation? = nil
     ) {
         self.maxTokens = maxTokens
         self.temperature = temperature
@@ -75,6 +79,7 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         self.tools = tools
         self.toolChoice = toolChoice
         self.parallelToolCalls = parallelToolCalls
+        self.speculation = speculation
     }
 
     /// Whether the model is offered tools to call (there are some, and the choice is not `none`).
@@ -94,6 +99,7 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
             throw bad("threads must be between 1 and \(SDKConstants.Limits.maxThreads) (got \(threads))")
         }
         guard !stopSequences.contains("") else { throw bad("stop sequences must not be empty") }
+        try speculation?.validate()
         try validateTools()
     }
 

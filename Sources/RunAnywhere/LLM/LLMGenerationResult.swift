@@ -61,6 +61,17 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
     /// The caller's stop sequence (``LLMGenerationOptions/stopSequences``) that ended the
     /// generation, if one did (the stop reason is then ``LLMStopReason/stop``). Additive to the spec.
     public let stopSequence: String?
+    /// Tokens speculative decoding guessed (``LLMGenerationOptions/speculation``); nil when the
+    /// generation did not speculate. Additive to the spec.
+    public let draftTokens: Int?
+    /// Guessed tokens the model kept; each saved a decode step. Additive to the spec.
+    public let acceptedDraftTokens: Int?
+
+    /// The share of guessed tokens the model kept, 0 to 1; nil when nothing was guessed.
+    public var draftAcceptanceRate: Double? {
+        guard let draftTokens, draftTokens > 0 else { return nil }
+        return Double(acceptedDraftTokens ?? 0) / Double(draftTokens)
+    }
 
     /// Creates a result.
     public init(
@@ -69,7 +80,8 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         timeToFirstTokenMs: Double? = nil, thinkingTokens: Int? = nil, responseTokens: Int? = nil,
         promptTokensPerSecond: Double = 0, decodeTokensPerSecond: Double = 0, cachedInputTokens: Int = 0,
         stopReason: LLMStopReason = .stop, tokensPerSecondHistory: [Double] = [], thinkingTimeMs: Double? = nil,
-        imageEncodeTimeMs: Double? = nil, toolCalls: [ToolCall] = [], stopSequence: String? = nil
+        imageEncodeTimeMs: Double? = nil, toolCalls: [ToolCall] = [], stopSequence: String? = nil, draftTokens: Int? = nil,
+        acceptedDraftTokens: Int? = nil
     ) {
         self.text = text
         self.thinkingContent = thinkingContent
@@ -92,9 +104,11 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         self.imageEncodeTimeMs = imageEncodeTimeMs
         self.toolCalls = toolCalls
         self.stopSequence = stopSequence
+        self.draftTokens = draftTokens
+        self.acceptedDraftTokens = acceptedDraftTokens
     }
 
-    /// Decodes a result; `toolCalls`, `backend` and `stopSequence` may be absent (results saved before they existed).
+    /// Decodes a result; `toolCalls`, `backend`, `stopSequence` and the draft counts may be absent (results saved before they existed).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         text = try c.decode(String.self, forKey: .text)
@@ -118,6 +132,8 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         imageEncodeTimeMs = try c.decodeIfPresent(Double.self, forKey: .imageEncodeTimeMs)
         toolCalls = try c.decodeIfPresent([ToolCall].self, forKey: .toolCalls) ?? []
         stopSequence = try c.decodeIfPresent(String.self, forKey: .stopSequence)
+        draftTokens = try c.decodeIfPresent(Int.self, forKey: .draftTokens)
+        acceptedDraftTokens = try c.decodeIfPresent(Int.self, forKey: .acceptedDraftTokens)
     }
 }
 

@@ -106,6 +106,8 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
     /// A GBNF grammar (root rule `root`) every generated token must keep the output inside; the
     /// output ends when the grammar is complete. An engine without grammars refuses the request.
     public var grammar: String?
+    /// Speculative decoding; nil keeps the model's (``ModelLoadOptions/speculation``).
+    public var speculation: LLMSpeculation?
 
     /// The text that marks an image's place in a prompt (the one llama.cpp's libmtmd uses).
     public static let imageMarker = "<__media__>"
@@ -113,7 +115,7 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
     /// Creates a request.
     public init(
         prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?, reuseCache: Bool = true, images: [LoadedImage] = [],
-        grammar: String? = nil
+        grammar: String? = nil, speculation: LLMSpeculation? = nil
     ) {
         self.prompt = prompt
         self.maxNewTokens = maxNewTokens
@@ -122,6 +124,7 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
         self.reuseCache = reuseCache
         self.images = images
         self.grammar = grammar
+        self.speculation = speculation
     }
 }
 
@@ -144,6 +147,9 @@ public enum LLMEngineEvent: Sendable, Equatable {
     /// One generated token, as the bytes of its text (may end inside a UTF-8 character), and
     /// when the engine produced it (timings are taken here, not when the consumer wakes up).
     case token(bytes: [UInt8], at: ContinuousClock.Instant)
+    /// Speculative decoding guessed `drafted` tokens in all, of which the model kept `accepted`;
+    /// sent once, before `finished`, by a run that speculated.
+    case speculated(drafted: Int, accepted: Int)
     /// The engine stopped.
     case finished(LLMEngineStop)
 }

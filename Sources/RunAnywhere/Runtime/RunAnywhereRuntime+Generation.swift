@@ -293,7 +293,8 @@ extension RunAnywhereRuntime {
             let request = LLMEngineRequest(
                 prompt: plan.prompt, maxNewTokens: plan.maxNewTokens,
                 sampling: LLMSampling(temperature: options.temperature, topP: options.topP, topK: options.topK, seed: options.seed),
-                threads: options.threads, reuseCache: options.reusePromptCache, images: shown, grammar: grammar
+                threads: options.threads, reuseCache: options.reusePromptCache, images: shown, grammar: grammar,
+                speculation: options.speculation
             )
             let pipeline = GenerationPipeline(
                 modelID: lease.info.id, framework: lease.framework, backend: lease.engine.backend, plan: plan,

@@ -16,18 +16,21 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
     public var streaming: Bool = SDKConstants.Generation.streaming
     /// CPU threads; nil uses all cores, at most 4.
     public var threads: Int?
+    /// Speculative decoding by prompt lookup: the most tokens guessed a step, 0 for none; nil
+    /// keeps the model's own setting (``ModelLoadOptions/speculation``).
+    public var speculate: Int?
 
     /// The defaults.
     public init() {}
 
     /// The keys `set(_:to:)` accepts.
-    public static let keys = ["temperature", "maxTokens", "topP", "topK", "systemPrompt", "streaming", "threads"]
+    public static let keys = ["temperature", "maxTokens", "topP", "topK", "systemPrompt", "streaming", "threads", "speculate"]
 
     /// Generation options from these settings.
     public var options: LLMGenerationOptions {
         LLMGenerationOptions(
             maxTokens: maxTokens, temperature: temperature, topP: topP, topK: topK, streamingEnabled: streaming,
-            systemPrompt: systemPrompt, threads: threads
+            systemPrompt: systemPrompt, threads: threads, speculation: speculate.map(LLMSpeculation.init(draftTokens:))
         )
     }
 
@@ -36,8 +39,8 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
         try options.validate()
     }
 
-    /// Sets `key` from text as a user types it, checking the value. `systemPrompt ""` and
-    /// `threads auto` clear those settings.
+    /// Sets `key` from text as a user types it, checking the value. `systemPrompt ""`,
+    /// `threads auto` and `speculate auto` clear those settings.
     public mutating func set(_ key: String, to value: String) throws {
         let invalid = SDKError(.invalidInput, "'\(value)' is not a valid value for \(key)")
         func number<T: LosslessStringConvertible>(_: T.Type) throws -> T {
@@ -63,6 +66,7 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
             default: throw SDKError(.invalidInput, "streaming takes on or off, not '\(value)'")
             }
         case "threads": updated.threads = value.lowercased() == "auto" ? nil : try number(Int.self)
+        case "speculate": updated.speculate = ["auto", ""].contains(value.lowercased()) ? nil : try number(Int.self)
         default:
             throw SDKError(.invalidInput, "Unknown setting '\(key)'; the settings are \(Self.keys.joined(separator: ", "))")
         }
@@ -75,7 +79,7 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case temperature, maxTokens, topP, topK, systemPrompt, streaming, threads
+        case temperature, maxTokens, topP, topK, systemPrompt, streaming, threads, speculate
     }
 
     /// Reads settings; keys missing from the file keep their defaults.
@@ -89,6 +93,7 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
         systemPrompt = try container.decodeIfPresent(String.self, forKey: .systemPrompt)
         streaming = try container.decodeIfPresent(Bool.self, forKey: .streaming) ?? defaults.streaming
         threads = try container.decodeIfPresent(Int.self, forKey: .threads)
+        speculate = try container.decodeIfPresent(Int.self, forKey: .speculate)
     }
 }
 

@@ -92,7 +92,7 @@ enum SettingValue: Decodable, Sendable {
         case .number(let value): value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
         case .bool(let value): value ? "on" : "off"
         case .string(let value): value
-        case .null: key == "threads" ? "auto" : ""
+        case .null: ["threads", "speculate"].contains(key) ? "auto" : ""
         }
     }
 }

@@ -4,8 +4,8 @@ import RunAnywhere
 import ServiceLifecycle
 
 /// The server's Prometheus metrics (`GET /metrics`): HTTP requests by route and status with
-/// their latency; generations by model and stop reason with prompt and completion tokens, time
-/// to first token and duration, and transcriptions and syntheses by model with the seconds of
+/// their latency; generations by model and stop reason with prompt and completion tokens, the
+/// tokens speculative decoding guessed and kept, time to first token and duration, and transcriptions and syntheses by model with the seconds of
 /// audio and of work, read from the runtime's event bus; and, at each scrape, the
 /// language models loaded, their memory, the budget and the requests each is serving or queuing.
 final class ServerMetrics: Sendable {
@@ -54,6 +54,14 @@ final class ServerMetrics: Sendable {
         ).increment(by: Int64(result.cachedInputTokens))
         registry.makeCounter(descriptor: .named("runanywhere_completion_tokens_total", help: "Tokens generated"), labels: model).increment(
             by: Int64(result.tokensUsed))
+        if let drafted = result.draftTokens {
+            registry.makeCounter(
+                descriptor: .named("runanywhere_draft_tokens_total", help: "Tokens speculative decoding guessed"), labels: model
+            ).increment(by: Int64(drafted))
+            registry.makeCounter(
+                descriptor: .named("runanywhere_draft_tokens_accepted_total", help: "Guessed tokens the model kept"), labels: model
+            ).increment(by: Int64(result.acceptedDraftTokens ?? 0))
+        }
         if let ttft = result.timeToFirstTokenMs {
             registry.makeDurationHistogram(
                 descriptor: .named("runanywhere_time_to_first_token_seconds", help: "Time to the first token"), labels: model,

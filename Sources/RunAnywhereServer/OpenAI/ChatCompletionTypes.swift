@@ -112,12 +112,16 @@ struct GenerationFields: Decodable, Sendable {
     var responseFormat: ResponseFormat?
     /// A GBNF grammar, as llama-server takes it.
     let grammar: String?
+    /// llama-server's `speculative.n_max`: the most tokens speculative decoding guesses a step
+    /// (here by prompt lookup), 0 for none; absent, the model's own setting.
+    let speculativeMax: Int?
 
     enum CodingKeys: String, CodingKey {
         case model, stream, streamOptions = "stream_options"
         case maxTokens = "max_tokens", maxCompletionTokens = "max_completion_tokens", temperature, topP = "top_p", topK = "top_k", seed,
             stop, n
         case keepAlive = "keep_alive", responseFormat = "response_format", grammar
+        case speculativeMax = "speculative.n_max"
     }
 
     init(from decoder: any Decoder) throws {
@@ -137,6 +141,7 @@ struct GenerationFields: Decodable, Sendable {
         keepAlive = try container.decodeIfPresent(KeepAliveField.self, forKey: .keepAlive)
         responseFormat = try container.decodeIfPresent(ResponseFormat.self, forKey: .responseFormat)
         grammar = try container.decodeIfPresent(String.self, forKey: .grammar)
+        speculativeMax = try container.decode(NumberField<Int>.self, forKey: .speculativeMax).wrappedValue
     }
 
     /// Puts back the key order of `response_format`'s schema from the body parsed as `ordered`
@@ -167,6 +172,13 @@ struct GenerationFields: Decodable, Sendable {
         }
         options.stopSequences = stop?.values ?? []
         options.structuredOutput = try structuredOutput()
+        if let speculativeMax {
+            guard (0...LLMSpeculation.maxDraftTokens).contains(speculativeMax) else {
+                throw APIError(
+                    .badRequest, "speculative.n_max must be 0 to \(LLMSpeculation.maxDraftTokens)", param: "speculative.n_max")
+            }
+            options.speculation = LLMSpeculation(draftTokens: speculativeMax)
+        }
         return options
     }
 
@@ -302,10 +314,15 @@ struct Timings: Encodable, Sendable {
     let predictedPerSecond: Double
     let timeToFirstTokenMs: Double?
     let totalMs: Double
+    /// Tokens speculative decoding guessed and kept, as llama-server names them; absent when the
+    /// generation did not speculate.
+    let draftN: Int?
+    let draftNAccepted: Int?
 
     enum CodingKeys: String, CodingKey {
         case promptN = "prompt_n", cacheN = "cache_n", promptPerSecond = "prompt_per_second", predictedN = "predicted_n"
         case predictedPerSecond = "predicted_per_second", timeToFirstTokenMs = "time_to_first_token_ms", totalMs = "total_ms"
+        case draftN = "draft_n", draftNAccepted = "draft_n_accepted"
     }
 
     init(_ result: LLMGenerationResult) {
@@ -316,6 +333,8 @@ struct Timings: Encodable, Sendable {
         predictedPerSecond = result.decodeTokensPerSecond
         timeToFirstTokenMs = result.timeToFirstTokenMs
         totalMs = result.latencyMs
+        draftN = result.draftTokens
+        draftNAccepted = result.acceptedDraftTokens
     }
 }
 

@@ -46,6 +46,8 @@ async function showDefaults(section) {
     topP: field("Top P", number("topP", { min: "0", max: "1", step: "0.05" })),
     topK: field("Top K", number("topK", { min: "0", step: "1" })),
     threads: field("Threads", number("threads", { min: "1", step: "1", placeholder: "auto" })),
+    speculate: field("Speculative tokens", number("speculate", { min: "0", max: "32", step: "1", placeholder: "server default",
+      title: "Speculative decoding by prompt lookup: the most tokens guessed a step from the text so far (0: off). The answers are the same; text that repeats its input comes faster." })),
     systemPrompt: field("System prompt", h("textarea", { name: "systemPrompt", rows: 3, placeholder: "None" })),
   };
   fields.systemPrompt.control.value = settings.systemPrompt ?? "";
@@ -53,10 +55,10 @@ async function showDefaults(section) {
   const save = async (event) => {
     event.preventDefault();
     const changes = { streaming: streaming.checked, systemPrompt: fields.systemPrompt.control.value || null };
-    for (const name of ["temperature", "maxTokens", "topP", "topK", "threads"]) {
+    for (const name of ["temperature", "maxTokens", "topP", "topK", "threads", "speculate"]) {
       const value = fields[name].control.value;
       if (value !== "") changes[name] = Number(value);
-      else if (name === "threads") changes.threads = null;
+      else if (name === "threads" || name === "speculate") changes[name] = null;
     }
     for (const { control, error } of Object.values(fields)) {
       error.textContent = "";
@@ -85,7 +87,7 @@ async function showDefaults(section) {
   };
   fill(section, h("h2", { id: "defaults-title" }, "Generation defaults"),
     h("form", { class: "card settings-form", novalidate: true, onsubmit: save },
-      h("div", { class: "grid" }, ["temperature", "maxTokens", "topP", "topK", "threads"].map((name) => fields[name].element)),
+      h("div", { class: "grid" }, ["temperature", "maxTokens", "topP", "topK", "threads", "speculate"].map((name) => fields[name].element)),
       fields.systemPrompt.element,
       h("label", { class: "check" }, streaming, "Stream answers as they are written"),
       h("div", { class: "form-actions" }, h("button", { type: "button", onclick: reset }, "Restore defaults"), h("button", { class: "primary", type: "submit" }, "Save"))));

@@ -1,0 +1,136 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+@testable import RunAnywhereLlamaCpp
+
+/// Speculative decoding by prompt lookup on the real default model: guesses are kept only where
+/// they are the tokens the request draws, so on the batch-invariant context (where a token's
+/// numbers do not depend on the decode call it is in) an answer is token for token the one
+/// without speculation, greedy or seeded, alone or among other speculating streams.
+extension LlamaTests {
+    @Suite struct Speculation {
+        static let load = BatchInvariance.load
+        /// A task that repeats its input, where guesses from the prompt are right.
+        static let copy = """
+            Copy this sentence exactly, word for word: "The little grey cat sat on the warm stone wall and watched the \
+            boats come home across the quiet harbour."
+            """
+
+        static func answer(_ runtime: RunAnywhereRuntime, _ prompt: String, _ options: LLMGenerationOptions, _ speculation: LLMSpeculation)
+            async throws -> LLMGenerationResult
+        {
+            var options = options
+            options.speculation = speculation
+            return try await Batching.answer(runtime, prompt, options, load: load)
+        }
+
+        @Test func greedyAndSeededAnswersAreTheSameWithGuessesAndACopyKeepsThem() async throws {
+            let runtime = try await makeRuntime(load: false)
+            for (prompt, options) in [(Self.copy, greedy(40)), (longPrompt, greedy(40)), (Self.copy, Batching.sampled(seed: 7))] {
+                let plain = try await Self.answer(runtime, prompt, options, .off)
+                let guessed = try await Self.answer(runtime, prompt, options, .promptLookup(maxDraftTokens: 8))
+                #expect(plain.draftTokens == nil && !plain.text.isEmpty)
+                #expect(guessed.text == plain.text && guessed.tokensUsed == plain.tokensUsed, "\(guessed.text) vs \(plain.text)")
+                let drafted = try #require(guessed.draftTokens)
+                let kept = try #require(guessed.acceptedDraftTokens)
+                #expect(kept <= drafted)
+                // The first size of call not measured yet is tried whatever it costs, so a copy guesses.
+                if options.temperature == 0, prompt == Self.copy { #expect(drafted > 0, "a copy guessed nothing: \(guessed.text)") }
+            }
+        }
+
+        @Test func speculatingStreamsShareTheBatchAndKeepTheirLoneAnswers() async throws {
+            let runtime = try await makeRuntime(load: false)
+            let requests: [(String, LLMGenerationOptions)] = [
+                (Self.copy, greedy(32)), (longPrompt, greedy(32)), (Self.copy, Batching.sampled(seed: 3)), ("Count to ten.", greedy(32)),
+            ]
+            var alone: [String] = []
+            for (prompt, options) in requests { alone.append(try await Self.answer(runtime, prompt, options, .off).text) }
+            let together = try await withThrowingTaskGroup(of: (Int, LLMGenerationResult).self) { group in
+                for (index, (prompt, options)) in requests.enumerated() {
+                    group.addTask { (index, try await Self.answer(runtime, prompt, options, .promptLookup(maxDraftTokens: 6))) }
+                }
+                return try await group.reduce(into: [Int: LLMGenerationResult]()) { $0[$1.0] = $1.1 }
+            }
+            for index in requests.indices {
+                let result = try #require(together[index])
+                #expect(result.text == alone[index], "request \(index) answered \(result.text), alone \(alone[index])")
+                #expect(result.draftTokens != nil)
+            }
+        }
+
+        /// A request that decodes alone to keep its reproducibility promise (the context is not
+        /// batch-invariant without flash attention) does not speculate: larger decode calls
+        /// would change its numbers.
+        @Test func aRequestDecodingAloneDoesNotSpeculate() async throws {
+            let runtime = try await makeRuntime()
+            var options = greedy(8)
+            options.speculation = .promptLookup()
+            let result = try await runtime.generate(Self.copy, options: options)
+            #expect(result.draftTokens == nil && result.tokensUsed > 0)
+        }
+
+        @Test func aModelsDefaultSpeculationAppliesAndBadDraftLengthsAreRefused() async throws {
+            var load = Self.load
+            load.speculation = .promptLookup(maxDraftTokens: 4)
+            let runtime = try await makeRuntime(load: false)
+            let result = try await Batching.answer(runtime, Self.copy, greedy(16), load: load)
+            #expect(result.draftTokens != nil)
+            for count in [0, LLMSpeculation.maxDraftTokens + 1] {
+                var options = greedy(4)
+                options.speculation = .promptLookup(maxDraftTokens: count)
+                await #expect(throws: SDKError.self) { try await Batching.answer(runtime, Self.copy, options, load: load) }
+                var bad = Self.load
+                bad.speculation = .promptLookup(maxDraftTokens: count)
+                #expect(throws: SDKError.self) { try bad.validate() }
+            }
+        }
+    }
+}
+
+/// The drafter alone, on made-up token sequences.
+@Suite struct PromptLookupTests {
+    @Test func theLatestOccurrenceOfTheLongestRecurringTailIsContinued() {
+        // Tail [7, 8] recurs at 1 and 5; the latest, at 5, continues with 9, 1.
+        #expect(PromptLookup.draft(after: [0, 7, 8, 2, 3, 7, 8, 9, 1, 7, 8], count: 3) == [9, 1, 7])
+        // The 3-gram [2, 7, 8] beats the later 2-gram [7, 8].
+        #expect(PromptLookup.draft(after: [2, 7, 8, 5, 6, 7, 8, 4, 2, 7, 8], count: 3) == [5, 6, 7])
+        #expect(PromptLookup.draft(after: [1, 2, 3, 4, 5], count: 8).isEmpty, "nothing recurs")
+        #expect(PromptLookup.draft(after: [1, 2, 9, 1, 2], count: 1) == [9], "the count bounds the guess")
+        #expect(PromptLookup.draft(after: [1, 2, 9, 1, 2], count: 8) == [9, 1, 2], "a continuation ends with the history")
+        #expect(PromptLookup.draft(after: [1, 2, 9, 1, 2], count: 0).isEmpty)
+        #expect(PromptLookup.draft(after: [4, 1, 5, 1], count: 8).isEmpty, "one recurring token is no clue")
+    }
+}
+
+/// The speculation cost model on made-up timings.
+@Suite struct DecodeCostTests {
+    @Test func sizesNeverMeasuredLookCheapSoTheyGetTried() {
+        var cost = DecodeCost(capacity: 64)
+        #expect(cost.estimate(rows: 1) == nil)
+        #expect(cost.guesses(available: 8, rows: 1, tokens: 1, kept: 0.1) == 8, "before any call, every guess is tried")
+        cost.record(rows: 9, seconds: 0.030)
+        #expect(cost.estimate(rows: 3) == 0.010, "below the smallest measured, in proportion")
+        cost.record(rows: 1, seconds: 0.005)
+        #expect(abs((cost.estimate(rows: 5) ?? 0) - 0.0175) < 1e-9, "between two measured sizes, interpolated")
+        #expect(cost.estimate(rows: 20) == 0.030, "above the largest, as long as it")
+    }
+
+    @Test func guessesAreAddedOnlyWhereTheyPay() throws {
+        // A few CPU cores: every further row costs 60% of what the first does.
+        var cpu = DecodeCost(capacity: 64)
+        for rows in 1...9 { cpu.record(rows: rows, seconds: 0.005 + 0.003 * Double(rows - 1)) }
+        #expect(cpu.guesses(available: 8, rows: 1, tokens: 1, kept: 0.5) == 0)
+        #expect(cpu.guesses(available: 8, rows: 1, tokens: 1, kept: 0.99) > 0)
+        // A GPU: a few more rows cost almost nothing.
+        var gpu = DecodeCost(capacity: 64)
+        for rows in 1...9 { gpu.record(rows: rows, seconds: 0.005 + 0.0001 * Double(rows)) }
+        #expect(gpu.guesses(available: 8, rows: 1, tokens: 1, kept: 0.5) >= 4)
+        #expect(gpu.guesses(available: 0, rows: 1, tokens: 1, kept: 0.9) == 0)
+        // Averages move towards new measurements.
+        gpu.record(rows: 2, seconds: 1)
+        #expect(try #require(gpu.estimate(rows: 2)) > 0.1)
+    }
+}
