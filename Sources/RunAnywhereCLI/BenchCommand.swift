@@ -19,6 +19,8 @@ struct BenchCommand: AsyncParsableCommand {
         @Option(name: .long, help: "Comma-separated categories: \(Run.categoryNames) (default: all).") var category: String?
         @Option(name: .long, help: "Measured passes per scenario after one discarded warm-up; the median is reported.") var repetitions = 3
         @Option(name: .long, help: "CPU threads (default: all cores, at most 4).") var threads: Int?
+        @Option(name: .long, help: "Speculative decoding by prompt lookup for language models: up to N guessed tokens a step (0: off).")
+        var speculate: Int?
         @Option(name: .long, help: "Only this scenario, e.g. \"Short generation\" (repeatable).") var scenario: [String] = []
         @Option(
             name: .long,
@@ -31,6 +33,7 @@ struct BenchCommand: AsyncParsableCommand {
         func validate() throws {
             guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
             if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+            try LLMSpeculation.checkFlag(speculate)
             _ = try categories()
         }
 
@@ -68,7 +71,9 @@ struct BenchCommand: AsyncParsableCommand {
         func run() async throws {
             try await CLIContext.run(global) { context in
                 let store = context.benchmarks
-                let configuration = BenchmarkConfiguration(runtime: try RunAnywhere.runtime(), repetitions: repetitions, threads: threads)
+                let configuration = BenchmarkConfiguration(
+                    runtime: try RunAnywhere.runtime(), repetitions: repetitions, threads: threads,
+                    speculation: speculate.map(LLMSpeculation.init(draftTokens:)))
                 let runner = BenchmarkRunner(
                     configuration: configuration,
                     providers: BenchmarkRunner.defaultProviders(configuration) + [

@@ -18,6 +18,11 @@ import RunAnywhere
 /// for different batch shapes (see ``PromptCache``), so such a request decodes in calls of its
 /// own: prompt chunks on the fixed chunk grid, then one token per call, in its own sequence's KV
 /// stream, where what else runs meanwhile changes nothing of its numbers.
+///
+/// **Speculation.** A request that speculates (``RunAnywhere/LLMSpeculation``) adds tokens it
+/// guesses (``PromptLookup``) after its pending token, each with its logits, and keeps those its
+/// sampler would have drawn anyway; how many a step adds is what the measured cost of bigger
+/// calls (``DecodeCost``) and the request's own record of kept guesses make worthwhile.
 final class BatchScheduler: @unchecked Sendable {
     private let llama: LlamaContext
     private let queueLimit: Int
@@ -253,16 +258,16 @@ final class BatchScheduler: @unchecked Sendable {
     /// reused by a request decoding alone.
     private func decodeTogether(_ decoding: [Int], reading: [Int], threads: Int) {
         batch.clear()
-        var rows: [(slot: Int, rows: [Int], drafts: [llama_token])] = []
+        var steps: [(slot: Int, rows: [Int], drafts: [llama_token])] = []
         for slot in decoding {
             guard let token = slots[slot]?.pending else { continue }
-            rows.append((slot, [batch.count], []))
+            steps.append((slot, [batch.count], []))
             batch.add(token, position: caches[slot].count, sequence: slot, output: true)
         }
         // Each speculating request adds the guesses the measured cost of a bigger call pays for.
-        var expected = Double(rows.count)
-        for i in rows.indices {
-            let slot = rows[i].slot
+        var expected = Double(steps.count)
+        for i in steps.indices {
+            let slot = steps[i].slot
             guard let generation = slots[slot], generation.draftLimit > 0, let pending = generation.pending else { continue }
             let position = caches[slot].count + 1
             let room = min(
@@ -272,10 +277,10 @@ final class BatchScheduler: @unchecked Sendable {
             let kept = generation.keepChance
             drafts = Array(drafts.prefix(cost.guesses(available: drafts.count, rows: batch.count, tokens: expected, kept: kept)))
             for (offset, token) in drafts.enumerated() {
-                rows[i].rows.append(batch.count)
+                steps[i].rows.append(batch.count)
                 batch.add(token, position: position + offset, sequence: slot, output: true)
             }
-            rows[i].drafts = drafts
+            steps[i].drafts = drafts
             generation.drafted += drafts.count
             expected += (1 - pow(kept, Double(drafts.count + 1))) / (1 - kept) - 1
         }
@@ -296,18 +301,18 @@ final class BatchScheduler: @unchecked Sendable {
         let status = decode(threads: threads, abortingOn: nil)
         if status == 0, read.isEmpty { cost.record(rows: batch.count, seconds: (ContinuousClock.now - started).inSeconds) }
         guard status == 0 else {
-            failed(rows.map(\.slot), status, readingPrompt: false)
+            failed(steps.map(\.slot), status, readingPrompt: false)
             return failed(read.map(\.slot), status, readingPrompt: true)
         }
         var outputs: [(slot: Int, output: Int32)] = []
-        for (slot, rows, drafts) in rows {
+        for (slot, rows, drafts) in steps {
             guard let generation = slots[slot], let token = generation.pending else { continue }
             caches[slot].appendGenerated(token)
             generation.pending = nil
             if drafts.isEmpty { outputs.append((slot, Int32(rows[0]))) }
         }
         sample(outputs)
-        for (slot, rows, drafts) in rows where !drafts.isEmpty { verify(slot, rows: rows, drafts: drafts) }
+        for (slot, rows, drafts) in steps where !drafts.isEmpty { verify(slot, rows: rows, drafts: drafts) }
         for (slot, tokens, output) in read {
             guard let generation = slots[slot] else { continue }
             caches[slot].appendUnreusable(Array(tokens))

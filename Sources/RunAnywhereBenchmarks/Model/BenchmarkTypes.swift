@@ -111,6 +111,9 @@ public struct BenchmarkMetrics: Codable, Sendable, Equatable {
     public var peakRSSDeltaBytes: Int64?
     /// Where the model ran: `cpu`, `cuda` or `vulkan` (language and vision models). Additive.
     public var backend: String?
+    /// The share of speculative decoding's guesses the model kept over all passes, 0 to 1; nil
+    /// when nothing was guessed. Additive.
+    public var draftAcceptanceRate: Double?
     /// Texts embedded per second (median), with its range over the passes. Additive.
     public var sentencesPerSecond: Double?
     /// The slowest run's sentences per second.

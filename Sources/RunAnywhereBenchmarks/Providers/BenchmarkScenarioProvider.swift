@@ -22,13 +22,17 @@ public struct BenchmarkConfiguration: Sendable {
     public let repetitions: Int
     /// CPU threads; nil uses the SDK's default.
     public let threads: Int?
+    /// Speculative decoding for the language-model scenarios; nil keeps the model's default. With
+    /// it, language models load reproducible, where their seeded scenarios can speculate.
+    public let speculation: LLMSpeculation?
 
-    /// Creates a configuration: the runtime to measure, runs per scenario and CPU threads (nil:
-    /// each model's default).
-    public init(runtime: RunAnywhereRuntime, repetitions: Int = 3, threads: Int? = nil) {
+    /// Creates a configuration: the runtime to measure, runs per scenario, CPU threads (nil:
+    /// each model's default) and speculative decoding for language models.
+    public init(runtime: RunAnywhereRuntime, repetitions: Int = 3, threads: Int? = nil, speculation: LLMSpeculation? = nil) {
         self.runtime = runtime
         self.repetitions = max(1, repetitions)
         self.threads = threads
+        self.speculation = speculation
     }
 }
 

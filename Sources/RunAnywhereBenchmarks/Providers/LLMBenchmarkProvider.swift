@@ -37,7 +37,10 @@ public struct LLMBenchmarkProvider: BenchmarkScenarioProvider {
         await runtime.unloadModel()
         let memory = MemoryProbe.start()
         let loadStart = ContinuousClock.now
-        try await runtime.loadModel(model.id, options: ModelLoadOptions(threads: configuration.threads))
+        // The scenarios are seeded; elsewhere than in the reproducible (batch-invariant)
+        // configuration a seeded request decodes alone, and so never speculates.
+        let load = ModelLoadOptions(threads: configuration.threads, reproducible: configuration.speculation != nil)
+        try await runtime.loadModel(model.id, options: load)
         let loadTimeMs = loadStart.millisecondsElapsed
         let availableDelta = memory.availableDelta()
         do {
@@ -66,7 +69,8 @@ public struct LLMBenchmarkProvider: BenchmarkScenarioProvider {
     private func options(maxTokens: Int, temperature: Float) -> LLMGenerationOptions {
         LLMGenerationOptions(
             maxTokens: maxTokens, temperature: temperature, topP: SDKConstants.Generation.topP, topK: SDKConstants.Generation.topK,
-            seed: 42, streamingEnabled: true, threads: configuration.threads, reusePromptCache: false
+            seed: 42, streamingEnabled: true, threads: configuration.threads, reusePromptCache: false,
+            speculation: configuration.speculation
         )
     }
 
@@ -94,6 +98,10 @@ public struct LLMBenchmarkProvider: BenchmarkScenarioProvider {
         metrics.decodeTokensPerSecond = Spread(passes.map(\.result.decodeTokensPerSecond))?.median
         metrics.peakRSSDeltaBytes = peakDelta
         metrics.backend = passes.last?.result.backend
+        let drafted = passes.compactMap(\.result.draftTokens).reduce(0, +)
+        if drafted > 0 {
+            metrics.draftAcceptanceRate = Double(passes.compactMap(\.result.acceptedDraftTokens).reduce(0, +)) / Double(drafted)
+        }
         return metrics
     }
 }

@@ -75,6 +75,7 @@ public enum BenchmarkReportFormatter {
                 }
                 if let v = m.promptTokensPerSecond { lines.append("- Prompt tokens/sec: \(String(format: "%.1f", v))") }
                 if let v = m.decodeTokensPerSecond { lines.append("- Decode tokens/sec: \(String(format: "%.1f", v))") }
+                if let v = m.draftAcceptanceRate { lines.append("- Speculative guesses kept: \(String(format: "%.0f", v * 100))%") }
                 if let v = m.sentencesPerSecond {
                     lines.append(
                         "- Sentences/sec: \(String(format: "%.1f", v))" + range(m.sentencesPerSecondMin, m.sentencesPerSecondMax, ""))
