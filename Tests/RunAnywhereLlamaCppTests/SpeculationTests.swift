@@ -26,7 +26,7 @@ extension LlamaTests {
             return try await Batching.answer(runtime, prompt, options, load: load)
         }
 
-        @Test func greedyAndSeededAnswersAreTheSameWithGuessesAndACopyKeepsThem() async throws {
+        @Test func greedyAndSeededAnswersAreTheSameWithGuessesAndACopyGuesses() async throws {
             let runtime = try await makeRuntime(load: false)
             for (prompt, options) in [(Self.copy, greedy(40)), (longPrompt, greedy(40)), (Self.copy, Batching.sampled(seed: 7))] {
                 let plain = try await Self.answer(runtime, prompt, options, .off)
@@ -59,6 +59,35 @@ extension LlamaTests {
                 #expect(result.text == alone[index], "request \(index) answered \(result.text), alone \(alone[index])")
                 #expect(result.draftTokens != nil)
             }
+        }
+
+        /// Guesses go through the request's grammar like drawn tokens: a JSON answer copied from
+        /// the prompt is the same with them, and valid.
+        @Test func aConstrainedAnswerIsTheSameWithGuesses() async throws {
+            let runtime = try await makeRuntime(load: false)
+            var options = greedy(40)
+            options.structuredOutput = .jsonObject
+            let prompt = #"Repeat this JSON object exactly: {"city": "Paris", "country": "France", "population": 2100000}"#
+            let plain = try await Self.answer(runtime, prompt, options, .off)
+            let guessed = try await Self.answer(runtime, prompt, options, .promptLookup(maxDraftTokens: 8))
+            #expect(guessed.text == plain.text, "\(guessed.text) vs \(plain.text)")
+            #expect((try? JSONSerialization.jsonObject(with: Data(guessed.text.utf8))) is [String: Any] || plain.stopReason == .length)
+            #expect(guessed.draftTokens != nil)
+        }
+
+        /// A speculating stream cancelled part way ends as cancelled, and the sequence's memory
+        /// (guesses forgotten as they are refused) serves the next request: it answers as a fresh
+        /// model does.
+        @Test func aCancelledSpeculatingStreamLeavesTheSequenceUsable() async throws {
+            let runtime = try await makeRuntime(load: false)
+            var options = greedy(64)
+            options.speculation = .promptLookup(maxDraftTokens: 8)
+            let streaming = try await Batching.start(runtime, Self.copy, options, load: Self.load)
+            let cancelled = try await cancelConsumer(of: streaming, after: 3)
+            #expect(cancelled.stopReason == .cancelled)
+            let after = try await Self.answer(runtime, Self.copy, greedy(24), .promptLookup(maxDraftTokens: 8))
+            let fresh = try await Self.answer(try await makeRuntime(load: false), Self.copy, greedy(24), .off)
+            #expect(after.text == fresh.text, "after a cancelled stream: \(after.text); fresh: \(fresh.text)")
         }
 
         /// A request that decodes alone to keep its reproducibility promise (the context is not
