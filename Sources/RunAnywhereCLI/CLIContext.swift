@@ -23,6 +23,10 @@ struct CLIContext {
     var settingsStore: SettingsStore { SettingsStore(dataDirectory: configuration.dataDirectory) }
     var environments: EnvironmentStore { EnvironmentStore(dataDirectory: configuration.dataDirectory, logger: logger) }
     var benchmarks: BenchmarkStore { BenchmarkStore(dataDirectory: configuration.dataDirectory) }
+    /// Where `--save-prompts` keeps long prompts' states.
+    var savedPrompts: SavedPrompts {
+        SavedPrompts(directory: configuration.dataDirectory.appendingPathComponent(SDKConstants.Files.promptStates, isDirectory: true))
+    }
 
     /// The saved settings; unreadable ones are reported and the defaults used.
     func settings() -> GenerationSettings {

@@ -31,7 +31,7 @@ struct ChatCommand: AsyncParsableCommand {
             let settings = context.settings()
             let saved = try conversation.map { try context.conversations.load(id: $0) }
             Terminal.write(Terminal.dim("Loading \(model.name)...") + "\n")
-            try await RunAnywhere.loadModel(model.id, options: flags.loadOptions(settings))
+            try await RunAnywhere.loadModel(model.id, options: flags.loadOptions(settings, savedPrompts: context.savedPrompts))
             let chat = ChatService(runtime: runtime, store: context.conversations, settings: settings, conversation: saved)
             guard let collection else { return await converse(chat, model: model, documents: nil, settings: settings, saved: saved) }
             try await RAGDatabaseOption.withSession(ragDatabase) { session in

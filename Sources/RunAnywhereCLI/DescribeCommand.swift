@@ -30,10 +30,10 @@ struct DescribeCommand: AsyncParsableCommand {
                 context.logger.warning("\(model.id) is a test fixture with random weights: its answer is noise, not a description")
             }
             let settings = context.settings()
-            try await runtime.loadVLMModel(model, options: flags.loadOptions(settings))  // checks its projector
+            try await runtime.loadVLMModel(model, options: flags.loadOptions(settings, savedPrompts: context.savedPrompts))  // checks its projector
             let generation = try await runtime.generateEvents(
                 prompt, images: [picture], context: nil, options: flags.options(settings), model: model.id,
-                loadOptions: flags.loadOptions(settings)
+                loadOptions: flags.loadOptions(settings, savedPrompts: context.savedPrompts)
             )
             let result = VLMResult(try await StreamPrinter.run(generation, printing: !json))
             if json {

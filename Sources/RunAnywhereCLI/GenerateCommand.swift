@@ -54,7 +54,8 @@ struct GenerateCommand: AsyncParsableCommand {
             let settings = context.settings()
             var options = flags.options(settings, stopSequences: stop, applyChatTemplate: !raw)
             options.structuredOutput = try structuredOutput()
-            try await RunAnywhere.loadModel(flags.model ?? RunAnywhere.defaultModelID, options: flags.loadOptions(settings))
+            try await RunAnywhere.loadModel(
+                flags.model ?? RunAnywhere.defaultModelID, options: flags.loadOptions(settings, savedPrompts: context.savedPrompts))
             let result = try await StreamPrinter.run(try await RunAnywhere.generateEvents(text, options: options), printing: !json)
             if json {
                 try JSONOutput.print(result)

@@ -44,6 +44,12 @@ struct GenerationFlags: ParsableArguments {
             "Speculative decoding by prompt lookup: guess up to N tokens a step from the text so far (1 to \(LLMSpeculation.maxDraftTokens); 0 or unset: off). Same output, faster where the answer repeats its input."
     )
     var speculate: Int?
+    @Flag(
+        name: .customLong("save-prompts"),
+        help:
+            "Keep long prompts' state on disk (in the data folder's prompt-states), so that after a restart a prompt that starts the same way reads only what is new."
+    )
+    var savePrompts = false
 
     /// The settings with these flags applied on top.
     func options(_ settings: GenerationSettings, stopSequences: [String] = [], applyChatTemplate: Bool = true) -> LLMGenerationOptions {
@@ -61,12 +67,14 @@ struct GenerationFlags: ParsableArguments {
         return options
     }
 
-    /// The load options these flags (and the settings' threads) describe.
-    func loadOptions(_ settings: GenerationSettings) -> ModelLoadOptions {
+    /// The load options these flags (and the settings' threads) describe; saved prompts go to
+    /// `savedPrompts` when asked for.
+    func loadOptions(_ settings: GenerationSettings, savedPrompts: SavedPrompts) -> ModelLoadOptions {
         var options = ModelLoadOptions(contextLength: contextLength, threads: threads ?? settings.threads, flashAttention: flashAttention)
         if let batchSize { options.batchSize = batchSize }
         options.gpuLayers = gpuLayers
         options.reproducible = reproducible
+        if savePrompts { options.savedPrompts = savedPrompts }
         return options
     }
 

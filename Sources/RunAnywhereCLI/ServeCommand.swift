@@ -60,6 +60,12 @@ struct ServeCommand: AsyncParsableCommand {
             "Speculative decoding by prompt lookup for requests that do not set speculative.n_max: guess up to N tokens a step from the text so far (0: off)."
     )
     var speculate = 0
+    @Flag(
+        name: .customLong("save-prompts"),
+        help:
+            "Keep long prompts' state on disk (in the data folder's prompt-states, at most 1 GiB per model), so that after a restart a request or conversation that starts the same way reads only what is new."
+    )
+    var savePrompts = false
     @Option(name: .long, help: "Requests that may wait for a free generation slot; beyond them the server answers 503.") var queue = 16
     @Option(
         name: .customLong("models-budget"),
@@ -126,7 +132,8 @@ struct ServeCommand: AsyncParsableCommand {
                 loadOptions: ModelLoadOptions(
                     contextLength: contextLength, threads: threads, batchSize: batchSize, parallel: parallel, queueLimit: queue,
                     gpuLayers: gpuLayers,
-                    reproducible: reproducible, speculation: LLMSpeculation(draftTokens: speculate)
+                    reproducible: reproducible, speculation: LLMSpeculation(draftTokens: speculate),
+                    savedPrompts: savePrompts ? context.savedPrompts : nil
                 ),
                 keepAlive: KeepAlive(parsing: keepAlive) ?? .default, logger: logger
             )

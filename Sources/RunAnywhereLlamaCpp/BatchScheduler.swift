@@ -49,9 +49,13 @@ final class BatchScheduler: @unchecked Sendable {
     private let batch: LlamaBatch
     /// What decode calls of each size take here, which decides how much speculating requests guess.
     private var cost: DecodeCost
+    /// Where long prompts' states are saved across restarts, if anywhere.
+    private let states: PromptStateStore?
 
-    /// Starts the scheduler thread for `llama`'s sequences.
-    init(llama: LlamaContext, queueLimit: Int) {
+    /// Starts the scheduler thread for `llama`'s sequences, saving long prompts' states in
+    /// `states` when given.
+    init(llama: LlamaContext, queueLimit: Int, states: PromptStateStore? = nil) {
+        self.states = states
         self.llama = llama
         self.queueLimit = max(0, queueLimit)
         self.memory = llama.library.api.llama_get_memory(llama.context)
@@ -152,6 +156,12 @@ final class BatchScheduler: @unchecked Sendable {
             case (true, true): cache.reusablePrefix(of: generation.prompt.tokens, threads: generation.threads)
             case (true, false): cache.commonPrefix(of: generation.prompt.tokens)
             }
+        if generation.request.reuseCache, !generation.decodesAlone, generation.prompt.images.isEmpty,
+            let restored = restore(for: generation.prompt.tokens, in: slot, beyond: reused, threads: generation.threads)
+        {
+            cache = caches[slot]
+            reused = restored
+        }
         // An image is evaluated whole: a prefix that ends inside one keeps none of it.
         if let image = generation.prompt.images.first(where: { $0.start < reused && reused < $0.start + $0.count }) {
             reused = image.start
@@ -441,7 +451,47 @@ final class BatchScheduler: @unchecked Sendable {
         }
     }
 
+    /// Puts in `slot` the saved state sharing the longest prefix with `prompt`, when that keeps
+    /// more than `reused` tokens (by at least a chunk's worth); returns how many it keeps.
+    private func restore(for prompt: [llama_token], in slot: Int, beyond reused: Int, threads: Int) -> Int? {
+        guard let states, let (entry, common) = states.best(for: prompt) else { return nil }
+        let keep = min(common, prompt.count - 1)
+        guard keep >= reused + caches[slot].chunk, let state = states.load(entry) else { return nil }
+        let sequence = llama_seq_id(slot)
+        _ = api.llama_memory_seq_rm(memory, sequence, -1, -1)
+        caches[slot].clear()
+        let read = state.withUnsafeBytes { bytes in
+            api.llama_state_seq_set_data(llama.context, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, sequence)
+        }
+        guard read == state.count, api.llama_memory_seq_rm(memory, sequence, llama_pos(keep), -1) else {
+            _ = api.llama_memory_seq_rm(memory, sequence, -1, -1)
+            states.forget(entry, because: "llama.cpp could not restore it into this context")
+            return nil
+        }
+        var cache = PromptCache(chunk: caches[slot].chunk)
+        cache.appendUnreusable(entry.tokens)
+        cache.truncate(to: keep, threads: threads)
+        caches[slot] = cache
+        return keep
+    }
+
+    /// Saves `slot`'s state when its sequence is long enough to be worth restoring after a
+    /// restart; anything beyond its tokens (guesses not yet forgotten) is forgotten first.
+    private func save(_ slot: Int, of generation: LlamaGeneration) {
+        guard let states, !generation.decodesAlone, generation.prompt.images.isEmpty, caches[slot].count >= states.settings.minTokens
+        else { return }
+        let sequence = llama_seq_id(slot)
+        _ = api.llama_memory_seq_rm(memory, sequence, llama_pos(caches[slot].count), -1)
+        var state = Data(count: api.llama_state_seq_get_size(llama.context, sequence))
+        let written = state.withUnsafeMutableBytes { bytes in
+            api.llama_state_seq_get_data(llama.context, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, sequence)
+        }
+        guard written > 0 else { return }
+        states.save(tokens: caches[slot].tokens, state: state.prefix(written))
+    }
+
     private func end(_ slot: Int, _ stop: LLMEngineStop) {
+        if let generation = slots[slot], stop != .cancelled { save(slot, of: generation) }
         guard let generation = release(slot) else { return }
         if generation.draftLimit > 0 { generation.emitter.emit(.speculated(drafted: generation.drafted, accepted: generation.accepted)) }
         generation.emitter.emit(.finished(stop))

@@ -139,8 +139,16 @@ public struct LlamaCppAdapter: FrameworkAdapter {
                 )
             }
         }
+        // What shapes a sequence's saved state besides the model file: the engine build, the
+        // context's sizes, attention and its KV types (batch-invariant: Q8_0 keys), the device.
+        let shape =
+            "\(llama.library.path)|\(llama.contextLength)|\(llama.parallel)|\(llama.batchCapacity)|\(llama.promptChunk)|"
+            + "\(options.flashAttention)|\(llama.batchInvariant)|\(backend)"
+        let states = options.savedPrompts.map { PromptStateStore(settings: $0, modelPath: path, shape: shape, logger: logger) }
         return LlamaCppService(
-            llama: llama, defaultThreads: threads, defaultSpeculation: options.speculation, queueLimit: options.queueLimit, backend: backend
+            llama: llama, defaultThreads: threads, defaultSpeculation: options.speculation, queueLimit: options.queueLimit,
+            backend: backend,
+            states: states
         )
     }
 

@@ -16,15 +16,21 @@ final class LlamaCppService: LLMService {
     private let defaultThreads: Int
     private let defaultSpeculation: LLMSpeculation
     private let scheduler: BatchScheduler
+    private let states: PromptStateStore?
     let backend: String
 
     /// A service over `llama`, which runs on `backend` (`cpu`, `cuda`, `vulkan`).
-    init(llama: LlamaContext, defaultThreads: Int, defaultSpeculation: LLMSpeculation, queueLimit: Int, backend: String) {
+    /// Its long prompts' states are saved in and restored from `states`, when given.
+    init(
+        llama: LlamaContext, defaultThreads: Int, defaultSpeculation: LLMSpeculation, queueLimit: Int, backend: String,
+        states: PromptStateStore? = nil
+    ) {
         self.llama = llama
         self.backend = backend
         self.defaultThreads = defaultThreads
         self.defaultSpeculation = defaultSpeculation
-        self.scheduler = BatchScheduler(llama: llama, queueLimit: queueLimit)
+        self.states = states
+        self.scheduler = BatchScheduler(llama: llama, queueLimit: queueLimit, states: states)
     }
 
     deinit { scheduler.stop() }
@@ -35,6 +41,7 @@ final class LlamaCppService: LLMService {
         scheduler.stop()
         await scheduler.stopped.wait()
         llama.free()
+        states?.flush()
     }
 
     var contextLength: Int { llama.contextLength }

@@ -37,6 +37,9 @@
     X(llama_get_memory)                        \
     X(llama_memory_clear)                      \
     X(llama_memory_seq_rm)                     \
+    X(llama_state_seq_get_size)                \
+    X(llama_state_seq_get_data)                \
+    X(llama_state_seq_set_data)                \
     X(llama_batch_init)                        \
     X(llama_batch_free)                        \
     X(llama_decode)                            \

@@ -385,6 +385,16 @@ void llama_memory_clear(llama_memory_t mem, bool data);
 /// end). Returns false when part of a sequence cannot be removed; a whole sequence always can.
 bool llama_memory_seq_rm(llama_memory_t mem, llama_seq_id seq_id, llama_pos p0, llama_pos p1);
 
+/// The bytes a copy of sequence `seq_id`'s state (its KV memory) takes.
+size_t llama_state_seq_get_size(struct llama_context * ctx, llama_seq_id seq_id);
+
+/// Copies sequence `seq_id`'s state into `dst` (`size` bytes); returns the bytes written.
+size_t llama_state_seq_get_data(struct llama_context * ctx, uint8_t * dst, size_t size, llama_seq_id seq_id);
+
+/// Puts a state copied by llama_state_seq_get_data into sequence `dest_seq_id`; returns the
+/// bytes read, 0 when the state does not fit this context (then the sequence is empty).
+size_t llama_state_seq_set_data(struct llama_context * ctx, const uint8_t * src, size_t size, llama_seq_id dest_seq_id);
+
 /// A batch with room for `n_tokens` tokens (`embd` 0: tokens, not embeddings), each in at most
 /// `n_seq_max` sequences; freed with llama_batch_free.
 struct llama_batch llama_batch_init(int32_t n_tokens, int32_t embd, int32_t n_seq_max);

@@ -83,6 +83,8 @@ public enum SDKConstants {
         package static let conversations = "conversations"
         /// The generation settings, in the app-data folder.
         package static let settings = "settings.json"
+        /// Saved prompt states (`--save-prompts`), in the app-data folder.
+        package static let promptStates = "prompt-states"
         /// The selected environment and its base URLs, in the app-data folder.
         package static let environment = "environment.json"
         /// API keys per environment, readable only by the user (mode 0600), in the app-data folder.

@@ -60,14 +60,18 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
     /// Speculative decoding for requests that do not choose their own
     /// (``LLMGenerationOptions/speculation``).
     public var speculation: LLMSpeculation
+    /// Where long prompts' state is saved across restarts; nil saves none.
+    public var savedPrompts: SavedPrompts?
 
     /// Creates load options.
     public init(
         contextLength: Int? = nil, threads: Int? = nil, flashAttention: FlashAttention = .auto, batchSize: Int = 64,
-        parallel: Int = 1, queueLimit: Int = 64, gpuLayers: Int? = nil, reproducible: Bool = false, speculation: LLMSpeculation = .off
+        parallel: Int = 1, queueLimit: Int = 64, gpuLayers: Int? = nil, reproducible: Bool = false, speculation: LLMSpeculation = .off,
+        savedPrompts: SavedPrompts? = nil
     ) {
         self.reproducible = reproducible
         self.speculation = speculation
+        self.savedPrompts = savedPrompts
         self.contextLength = contextLength
         self.threads = threads
         self.flashAttention = flashAttention
@@ -106,6 +110,9 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
         guard queueLimit >= 0 else { throw bad("queueLimit cannot be negative (got \(queueLimit))") }
         if let gpuLayers, gpuLayers < 0 { throw bad("gpuLayers cannot be negative (got \(gpuLayers))") }
         do { try speculation.validate() } catch let error as SDKError { throw bad(error.message) }
+        if let savedPrompts, savedPrompts.maxBytes < 1 || savedPrompts.minTokens < 1 {
+            throw bad("savedPrompts needs a maxBytes and a minTokens of at least 1")
+        }
     }
 
     /// Throws ``ErrorCode/invalidConfiguration`` unless `threads` is nil or 1 to ``SDKConstants/Limits/maxThreads``.
