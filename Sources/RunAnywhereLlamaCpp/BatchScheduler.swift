@@ -452,7 +452,9 @@ final class BatchScheduler: @unchecked Sendable {
     }
 
     /// Puts in `slot` the saved state sharing the longest prefix with `prompt`, when that keeps
-    /// more than `reused` tokens (by at least a chunk's worth); returns how many it keeps.
+    /// more than `reused` tokens (by at least a chunk's worth); returns how many it keeps: 0 when
+    /// llama.cpp refused the state after the sequence was cleared for it, nil when nothing was
+    /// touched.
     private func restore(for prompt: [llama_token], in slot: Int, beyond reused: Int, threads: Int) -> Int? {
         guard let states, let (entry, common) = states.best(for: prompt) else { return nil }
         let keep = min(common, prompt.count - 1)
@@ -466,7 +468,7 @@ final class BatchScheduler: @unchecked Sendable {
         guard read == state.count, api.llama_memory_seq_rm(memory, sequence, llama_pos(keep), -1) else {
             _ = api.llama_memory_seq_rm(memory, sequence, -1, -1)
             states.forget(entry, because: "llama.cpp could not restore it into this context")
-            return nil
+            return 0
         }
         var cache = PromptCache(chunk: caches[slot].chunk)
         cache.appendUnreusable(entry.tokens)

@@ -104,12 +104,7 @@ final class PromptStateStore: @unchecked Sendable {
             guard keep else { return }
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                var file = Self.magic
-                let json = try JSONEncoder().encode(Header(key: key, tokens: tokens, bytes: state.count, sha256: Self.digest(state)))
-                withUnsafeBytes(of: UInt32(json.count).littleEndian) { file.append(contentsOf: $0) }
-                file.append(json)
-                file.append(state)
-                try AtomicFile.write(file, to: url)
+                try AtomicFile.write(try Self.file(key: key, tokens: tokens, state: state), to: url)
             } catch {
                 logger.warning("Could not save a prompt state", metadata: ["file": "\(url.path)", "error": "\(error)"])
             }
@@ -142,7 +137,18 @@ final class PromptStateStore: @unchecked Sendable {
         }
     }
 
-    private static func parse(_ data: Data) throws -> (Header, Data) {
+    /// A file's bytes: the magic, the header's length and JSON, then the state.
+    static func file(key: String, tokens: [Int32], state: Data) throws -> Data {
+        var file = magic
+        let json = try JSONEncoder().encode(Header(key: key, tokens: tokens, bytes: state.count, sha256: digest(state)))
+        withUnsafeBytes(of: UInt32(json.count).littleEndian) { file.append(contentsOf: $0) }
+        file.append(json)
+        file.append(state)
+        return file
+    }
+
+    /// A file's header and state; throws for anything that is not a whole file.
+    static func parse(_ data: Data) throws -> (Header, Data) {
         let bad = SDKError(.modelStorageCorrupted, "it is not a whole saved prompt state")
         guard data.count >= magic.count + 4, data.prefix(magic.count) == magic else { throw bad }
         let length = data.dropFirst(magic.count).prefix(4).withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }

@@ -3,6 +3,8 @@ import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
 
+@testable import RunAnywhereLlamaCpp
+
 /// Long prompts' states saved to disk (``SavedPrompts``) and restored by a new runtime, as after a
 /// restart, on the batch-invariant context, where a restored state must answer exactly as a fresh
 /// model does; damaged, foreign and surplus files are never used.
@@ -65,6 +67,26 @@ extension LlamaTests {
             let fresh = try await Batching.answer(
                 try await makeRuntime(load: false), longPrompt, greedy(8, raw: true), load: BatchInvariance.load)
             #expect(again.text == fresh.text)
+        }
+
+        /// A whole file with a true checksum whose state llama.cpp refuses (half of it): the
+        /// sequence it was being restored into, which held the start of the prompt, starts
+        /// again from nothing.
+        @Test func aStateLlamaCppRefusesLeavesTheRequestToReadItsPrompt() async throws {
+            let folder = try TestEnvironment.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            _ = try await Self.firstRun(folder)
+            let saved = try #require(Self.states(in: folder).first)
+            let (header, state) = try PromptStateStore.parse(try Data(contentsOf: saved))
+            try PromptStateStore.file(key: header.key, tokens: header.tokens, state: state.prefix(state.count / 2)).write(to: saved)
+            let runtime = try await makeRuntime(load: false)
+            _ = try await Batching.answer(runtime, String(longPrompt.prefix(60)), greedy(2, raw: true), load: Self.load(folder))
+            let again = try await Batching.answer(runtime, longPrompt, greedy(8, raw: true), load: Self.load(folder))
+            let fresh = try await Batching.answer(
+                try await makeRuntime(load: false), longPrompt, greedy(8, raw: true), load: BatchInvariance.load)
+            #expect(
+                again.cachedInputTokens == 0 && again.text == fresh.text,
+                "\(again.cachedInputTokens) cached: \(again.text) vs \(fresh.text)")
         }
 
         @Test func beyondTheLimitTheLeastRecentlyUsedStateGoes() async throws {
