@@ -89,6 +89,30 @@ extension LlamaTests {
                 "\(again.cachedInputTokens) cached: \(again.text) vs \(fresh.text)")
         }
 
+        /// A chat continued by another process restores the conversation so far instead of
+        /// reading it again.
+        @Test func aConversationResumedAfterARestartDoesNotReadItsHistoryAgain() async throws {
+            let (folder, states) = (try TestEnvironment.temporaryDirectory(), try TestEnvironment.temporaryDirectory())
+            defer { [folder, states].forEach { try? FileManager.default.removeItem(at: $0) } }
+            let first = try await makeRuntime(options: Self.load(states))
+            let before = ChatService(runtime: first, store: ConversationStore(dataDirectory: folder), settings: .greedy(12))
+            _ = try await before.send(longPrompt).message.value
+            let id = await before.conversation.id
+            await first.unloadAllModels()
+
+            let restarted = try await makeRuntime(options: Self.load(states))
+            var events = restarted.events.subscribe().makeAsyncIterator()
+            let store = ConversationStore(dataDirectory: folder)
+            let after = ChatService(runtime: restarted, store: store, settings: .greedy(4), conversation: try store.load(id: id))
+            _ = try await after.send("Which of these facts is the strangest?").message.value
+            var result: LLMGenerationResult?
+            while result == nil, let event = await events.next() {
+                if case .generationCompleted(let completed) = event { result = completed }
+            }
+            let resumed = try #require(result)
+            #expect(resumed.cachedInputTokens > resumed.inputTokens / 2, "\(resumed.cachedInputTokens) of \(resumed.inputTokens) restored")
+        }
+
         @Test func beyondTheLimitTheLeastRecentlyUsedStateGoes() async throws {
             let folder = try TestEnvironment.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
