@@ -52,8 +52,22 @@ def post(base, path, body):
         return json.load(response)
 
 
-def complete(base, model, prompt, tokens, temperature=0.0):
-    return post(base, "/v1/completions", {"model": model, "prompt": prompt, "max_tokens": tokens, "temperature": temperature})
+def complete(base, model, prompt, tokens, temperature=0.0, **extra):
+    return post(base, "/v1/completions", {"model": model, "prompt": prompt, "max_tokens": tokens, "temperature": temperature, **extra})
+
+
+def speculation(base, model, args):
+    """Decode tokens/s of greedy completions of a text that repeats itself (so that prompt lookup
+    has something to find, whatever the weights), with `speculative.n_max` 8 and without, each
+    the mean of args.reps on the same server, and whether the texts were the same."""
+    text = "\n\n".join([STORY + "The first machines filled rooms and were programmed by hand."] * 3)
+    speeds, texts = {0: [], 8: []}, {0: set(), 8: set()}
+    for _ in range(args.reps):
+        for draft in (0, 8):
+            answer = complete(base, model, text, args.tokens, **{"speculative.n_max": draft})
+            speeds[draft].append(answer["timings"]["predicted_per_second"])
+            texts[draft].add(answer["choices"][0]["text"])
+    return sum(speeds[8]) / args.reps, sum(speeds[0]) / args.reps, texts[0] == texts[8]
 
 
 def sdk(binary, model, args, env):
@@ -82,6 +96,7 @@ def sdk(binary, model, args, env):
             decodes.append(answer["timings"]["predicted_per_second"])
             generated.append(answer["usage"]["completion_tokens"])
         prompt_tokens = answer["usage"]["prompt_tokens"]
+        guessed, plain, same = speculation(base, model, args)
     finally:
         process.terminate()
         process.wait(timeout=60)
@@ -97,7 +112,7 @@ def sdk(binary, model, args, env):
         process.terminate()
         process.wait(timeout=60)
     return {"prompt": sum(prompts) / len(prompts), "decode": sum(decodes) / len(decodes), "generated": min(generated),
-            "streams": streams, "streamPrompt": prompt_tokens}
+            "streams": streams, "streamPrompt": prompt_tokens, "speculation": (guessed, plain, same)}
 
 
 def concurrent_streams(base, model, args):
@@ -177,6 +192,11 @@ def main():
         ratio = mine / theirs if theirs else 0
         lines.append(f"| {name} | {mine:.1f} | {theirs:.1f} | {ratio:.2f} | >= {target} {'ok' if ratio >= target else 'BELOW'} |")
     lines += ["", "llama.cpp: llama-bench (pp, tg), llama-batched-bench (S) and llama-server built from the same source against the same ggml"]
+    guessed, plain, same = ours["speculation"]
+    lines += ["", "| speculative decoding (prompt lookup, a repeating text, the same server) | n_max 8 | n_max 0 | ratio | target |",
+              "|---|---|---|---|---|",
+              f"| decode tok/s (tg{args.tokens}); the same text both ways: {'yes' if same else 'NO'} | {guessed:.1f} | {plain:.1f} | "
+              f"{guessed / plain if plain else 0:.2f} | >= 1.5 {'ok' if plain and guessed / plain >= 1.5 else 'BELOW'} |"]
     report = "\n".join(lines) + "\n"
     print("\n" + report, flush=True)
     results_file.write(args.results, "gpu", report)
