@@ -32,8 +32,9 @@ final class PromptStateStore: @unchecked Sendable {
     private var entries: [Entry] = []
     private let writes = DispatchQueue(label: "runanywhere.prompt-states")
 
-    /// The store for the model file at `modelPath` loaded as `options` describe (`shape`: what
-    /// else decides the state's numbers and layout), reading the headers of its saved files.
+    /// The store for the model file at `modelPath` in a context of `shape` (what else decides a
+    /// state's numbers and layout: the engine build, the context's sizes, its attention and KV
+    /// types, the device), reading the headers of its saved files.
     init(settings: SavedPrompts, modelPath: String, shape: String, logger: Logger) {
         let attributes = try? FileManager.default.attributesOfItem(atPath: modelPath)
         let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
