@@ -73,10 +73,7 @@ let package = Package(
         .target(name: "CLlamaCpp", dependencies: ["CEngineSupport"]),
         .target(
             name: "RunAnywhereLlamaCpp",
-            dependencies: [
-                "RunAnywhere", "CLlamaCpp", .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            dependencies: ["RunAnywhere", "CLlamaCpp", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // Table of whisper.cpp function pointers, and the speech-to-text / VAD adapter.

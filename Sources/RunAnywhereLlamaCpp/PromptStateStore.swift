@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Logging
 import RunAnywhere
@@ -40,7 +39,7 @@ final class PromptStateStore: @unchecked Sendable {
         let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         let identity = "\(modelPath)|\(size)|\(modified)|\(shape)"
-        key = SHA256.hash(data: Data(identity.utf8)).map { String(format: "%02x", $0) }.joined()
+        key = FileDigest.sha256(of: Data(identity.utf8))
         folder = settings.directory.appendingPathComponent(String(key.prefix(32)), isDirectory: true)
         self.settings = settings
         self.logger = logger
@@ -60,7 +59,7 @@ final class PromptStateStore: @unchecked Sendable {
             let data = try Data(contentsOf: entry.url)
             let (header, state) = try Self.parse(data)
             guard header.key == key, header.tokens == entry.tokens, header.bytes == state.count,
-                Self.digest(state) == header.sha256
+                FileDigest.sha256(of: state) == header.sha256
             else { throw SDKError(.modelStorageCorrupted, "its header or checksum does not match") }
             try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: entry.url.path)
             return state
@@ -72,17 +71,21 @@ final class PromptStateStore: @unchecked Sendable {
 
     /// Removes `entry`, saying why.
     func forget(_ entry: Entry, because reason: String) {
-        logger.warning(
-            "Ignored a saved prompt state", metadata: ["file": "\(entry.url.path)", "reason": "\(reason)"])
-        try? FileManager.default.removeItem(at: entry.url)
+        discard(entry.url, because: reason)
         entries.removeAll { $0.url == entry.url }
+    }
+
+    /// Deletes the file at `url`, saying why.
+    private func discard(_ url: URL, because reason: String) {
+        logger.warning("Ignored a saved prompt state", metadata: ["file": "\(url.path)", "reason": "\(reason)"])
+        try? FileManager.default.removeItem(at: url)
     }
 
     /// Saves `state` as the state after `tokens`, in the background. Saved states whose tokens
     /// begin these go (this one serves every prompt they served); beyond the size limit, the
     /// least recently used go.
     func save(tokens: [Int32], state: Data) {
-        let name = SHA256.hash(data: tokens.withUnsafeBytes { Data($0) }).map { String(format: "%02x", $0) }.joined()
+        let name = tokens.withUnsafeBytes { FileDigest.sha256(of: $0) }
         let url = folder.appendingPathComponent("\(name.prefix(40)).state")
         let dominated = entries.filter { $0.tokens.count <= tokens.count && tokens.starts(with: $0.tokens) }
         entries.removeAll { entry in dominated.contains { $0.url == entry.url } }
@@ -90,7 +93,7 @@ final class PromptStateStore: @unchecked Sendable {
         entries.append(Entry(url: url, tokens: tokens, size: size))
         var evicted: [Entry] = []
         var total = entries.reduce(Int64(0)) { $0 + $1.size }
-        let byAge = entries.filter { $0.url != url }.sorted { Self.lastUsed($0.url) < Self.lastUsed($1.url) }
+        let byAge = entries.filter { $0.url != url }.map { ($0, Self.lastUsed($0.url)) }.sorted { $0.1 < $1.1 }.map(\.0)
         for entry in byAge where total > settings.maxBytes {
             evicted.append(entry)
             total -= entry.size
@@ -121,18 +124,13 @@ final class PromptStateStore: @unchecked Sendable {
             do {
                 let handle = try FileHandle(forReadingFrom: url)
                 defer { try? handle.close() }
-                let head = try handle.read(upToCount: Self.magic.count + 4) ?? Data()
-                guard head.count == Self.magic.count + 4, head.prefix(Self.magic.count) == Self.magic else {
-                    throw SDKError(.modelStorageCorrupted, "it is not a saved prompt state")
-                }
-                let length = head.suffix(4).withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
+                let length = try Self.headerLength(try handle.read(upToCount: Self.headerStart) ?? Data())
                 let header = try JSONDecoder().decode(Header.self, from: try handle.read(upToCount: length) ?? Data())
                 guard header.key == key else { throw SDKError(.modelStorageCorrupted, "it was saved for another model or options") }
                 let size = Int64((try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
                 return Entry(url: url, tokens: header.tokens, size: size)
             } catch {
-                logger.warning("Ignored a saved prompt state", metadata: ["file": "\(url.path)", "reason": "\(error)"])
-                try? FileManager.default.removeItem(at: url)
+                discard(url, because: "\(error)")
                 return nil
             }
         }
@@ -141,7 +139,7 @@ final class PromptStateStore: @unchecked Sendable {
     /// A file's bytes: the magic, the header's length and JSON, then the state.
     static func file(key: String, tokens: [Int32], state: Data) throws -> Data {
         var file = magic
-        let json = try JSONEncoder().encode(Header(key: key, tokens: tokens, bytes: state.count, sha256: digest(state)))
+        let json = try JSONEncoder().encode(Header(key: key, tokens: tokens, bytes: state.count, sha256: FileDigest.sha256(of: state)))
         withUnsafeBytes(of: UInt32(json.count).littleEndian) { file.append(contentsOf: $0) }
         file.append(json)
         file.append(state)
@@ -150,17 +148,21 @@ final class PromptStateStore: @unchecked Sendable {
 
     /// A file's header and state; throws for anything that is not a whole file.
     static func parse(_ data: Data) throws -> (Header, Data) {
-        let bad = SDKError(.modelStorageCorrupted, "it is not a whole saved prompt state")
-        guard data.count >= magic.count + 4, data.prefix(magic.count) == magic else { throw bad }
-        let length = data.dropFirst(magic.count).prefix(4).withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
-        let start = magic.count + 4
-        guard data.count >= start + length else { throw bad }
-        let header = try JSONDecoder().decode(Header.self, from: data.subdata(in: start..<start + length))
-        return (header, data.subdata(in: start + length..<data.count))
+        let length = try headerLength(data.prefix(headerStart))
+        guard data.count >= headerStart + length else { throw SDKError(.modelStorageCorrupted, "it is not a whole saved prompt state") }
+        let header = try JSONDecoder().decode(Header.self, from: data.subdata(in: headerStart..<headerStart + length))
+        return (header, data.subdata(in: headerStart + length..<data.count))
     }
 
-    private static func digest(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    /// Where a file's header starts: after the magic and the header's length.
+    private static let headerStart = magic.count + 4
+
+    /// The header's length from a file's first ``headerStart`` bytes; throws unless they begin a saved state.
+    private static func headerLength(_ head: Data) throws -> Int {
+        guard head.count == headerStart, head.prefix(magic.count) == magic else {
+            throw SDKError(.modelStorageCorrupted, "it is not a saved prompt state")
+        }
+        return head.suffix(4).withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
     }
 
     private static func lastUsed(_ url: URL) -> Date {

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// A document's text as a RAG collection stores it.
@@ -77,7 +76,7 @@ public struct DocumentReader: Sendable {
     public func read(_ data: Data, path: String) throws -> DocumentText {
         try Self.checkName(path)
         guard data.count <= maxFileSize else { throw Self.tooLarge(path, size: data.count, limit: maxFileSize) }
-        let sha256 = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let sha256 = FileDigest.sha256(of: data)
         if data.starts(with: Array("%PDF-".utf8)) || DocumentFormat.of(URL(fileURLWithPath: path), head: "") == .pdf {
             return DocumentText(path: path, format: .pdf, text: try pdfText(data, path: path), size: data.count, sha256: sha256)
         }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import RunAnywhere
@@ -230,8 +229,7 @@ struct OllamaModelRoutes: Sendable {
     /// A SHA-256 (hex) of the id, size and modification time (`facts`) of `model`'s file.
     static func digest(_ model: ModelInfo, _ facts: (modified: Date, size: Int64)) -> String {
         let (modified, size) = facts
-        let hash = SHA256.hash(data: Data("\(model.id)\n\(size)\n\(modified.timeIntervalSince1970)".utf8))
-        return hash.map { String(format: "%02x", $0) }.joined()
+        return FileDigest.sha256(of: Data("\(model.id)\n\(size)\n\(modified.timeIntervalSince1970)".utf8))
     }
 
     /// A Modelfile that rebuilds `model` in ollama: its file and chat template.
