@@ -36,17 +36,14 @@ extension RunAnywhereRuntime {
     /// current model again with the same configuration does nothing.
     public func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration? = nil) async throws {
         let configuration = try Self.check(model, configuration)
-        try await diffusionLock.withLock {
-            await dropCurrent(.imageGeneration, keeping: model.id)  // free its memory before the next model takes some
-            release(
-                try await acquire(model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: .forever, diffusion: configuration))
-            current[.imageGeneration] = CurrentModel(info: model, options: ModelLoadOptions(), diffusion: configuration)
-        }
+        await dropCurrent(.imageGeneration, keeping: model.id)  // free its memory before the next model takes some
+        release(try await acquire(model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: .forever, diffusion: configuration))
+        current[.imageGeneration] = CurrentModel(info: model, options: ModelLoadOptions(), diffusion: configuration)
     }
 
     /// Unloads the current diffusion model, after a generation in progress ends.
     public func unloadDiffusionModel() async {
-        await diffusionLock.withLock { await dropCurrent(.imageGeneration) }
+        await dropCurrent(.imageGeneration)
     }
 
     /// Generates an image of `prompt` (or of `options.prompt` when `prompt` is empty) with the
@@ -93,9 +90,9 @@ extension RunAnywhereRuntime {
         }
     }
 
-    /// Stops the image generation in progress, if any, at its next step.
+    /// Stops the image generations in progress, if any, at their next step.
     public func cancelImageGeneration() {
-        imageGenerationCancellation?.cancel()
+        imageGenerationCancellations.values.forEach { $0.cancel() }
     }
 
     /// The image at the end of `progress`, a stream from ``generateImageStream(prompt:options:)``;
@@ -176,33 +173,33 @@ extension RunAnywhereRuntime {
         return stream
     }
 
-    /// Leases `model` (loading it with `configuration` if needed) and draws, both under
-    /// ``diffusionLock``: one generation at a time, as the engine's context is not shared, and
-    /// requests for another model or configuration wait their turn instead of swapping the model
-    /// out between one request's load and its image.
+    /// Leases `model` (loading it with `configuration` if needed) and draws in the model's turn:
+    /// one generation at a time per model, as the engine's context is not shared. The lease keeps
+    /// the model loaded as it is until the image is drawn; a request for another configuration
+    /// reloads it once no request holds it.
     private func loadAndDraw(
         _ prompt: String, _ options: DiffusionGenerationOptions?, model: ModelInfo, configuration: DiffusionConfiguration,
         cancellation: CancellationFlag, continuation: AsyncThrowingStream<DiffusionProgress, any Error>.Continuation
     ) async throws -> DiffusionResult {
-        try await diffusionLock.withLock {
-            let lease = try await acquire(
-                model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: nil, diffusion: configuration,
-                taking: \.imageGeneration)
-            defer { release(lease) }
-            let service = lease.engine
+        let lease = try await acquire(
+            model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: nil, diffusion: configuration, taking: \.imageGeneration)
+        defer { release(lease) }
+        let service = lease.engine
+        return try await inTurn(on: model.id) {
             let request = try prepare(prompt, options, service: service, configuration: configuration)
             return try await draw(request, with: service, model: lease.info, cancellation: cancellation, continuation: continuation)
         }
     }
 
     /// Draws one image with `service` (model `model`), reporting each step to `continuation`;
-    /// the caller holds ``diffusionLock`` and the model's lease.
+    /// the caller holds the model's lease and its turn.
     private func draw(
         _ request: DiffusionRequest, with service: any DiffusionService, model: ModelInfo, cancellation: CancellationFlag,
         continuation: AsyncThrowingStream<DiffusionProgress, any Error>.Continuation
     ) async throws -> DiffusionResult {
-        imageGenerationCancellation = cancellation
-        defer { imageGenerationCancellation = nil }
+        let id = UUID()
+        imageGenerationCancellations[id] = cancellation
+        defer { imageGenerationCancellations[id] = nil }
         let started = ContinuousClock.now
         let image = try await withTaskCancellationHandler {
             try await runBlocking {

@@ -120,6 +120,10 @@ struct CachedModel {
     var keepAliveTimer: Task<Void, Never>?
     /// Tasks waiting for the model to be idle, to unload it.
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Whether a request has the engine to itself (``RunAnywhereRuntime/inTurn(on:_:)``), and
+    /// the requests waiting for their turn, in order.
+    var serving = false
+    var turnWaiters: [CheckedContinuation<Void, Never>] = []
 
     var state: ModelLifecycleState { engine == nil ? .loading : .loaded }
 
@@ -288,8 +292,39 @@ extension RunAnywhereRuntime {
                 cache[model.id] = entry
                 return ModelLease(info: entry.info, framework: entry.framework, engine: engine)
             }
-            try await load(model, as: kind, options: options, keepAlive: keepAlive ?? .default, diffusion: diffusion)
+            if let lease = try await load(model, as: kind, options: options, keepAlive: keepAlive ?? .default, diffusion: diffusion) {
+                return lease
+            }
         }
+    }
+
+    /// Runs `work` with model `id`'s engine to itself, once the requests before it are done with
+    /// it. Engines that serve one request at a time (speech-to-text, voice activity, voices,
+    /// image generation) take turns per model, in the order requests come: two models of a kind
+    /// run at once, and none waits for another kind. The caller holds a lease on the model, so
+    /// its entry stays in the cache until the turn is passed on.
+    func inTurn<T>(on id: String, _ work: () async throws -> T) async throws -> T {
+        if cache[id]?.serving == true {
+            await withCheckedContinuation { continuation in
+                if cache[id] != nil { cache[id]?.turnWaiters.append(continuation) } else { continuation.resume() }
+            }
+        } else {
+            cache[id]?.serving = true
+        }
+        defer { passTurn(id) }
+        try Task.checkCancellation()  // cancelled while it waited: the turn goes on to the next
+        return try await work()
+    }
+
+    /// Hands model `id`'s engine to the next request waiting for it, or frees it.
+    private func passTurn(_ id: String) {
+        guard var entry = cache[id] else { return }
+        if entry.turnWaiters.isEmpty {
+            entry.serving = false
+        } else {
+            entry.turnWaiters.removeFirst().resume()  // still serving: the turn goes straight to it
+        }
+        cache[id] = entry
     }
 
     /// Gives back a model lent by `acquire`; once idle, its keep-alive starts.
@@ -315,9 +350,13 @@ extension RunAnywhereRuntime {
     /// unload in progress) has freed its memory, as ollama waits for a runner to exit.
     /// ``settle(_:_:_:)`` records the outcome. A failure is remembered for ``loadedModels()``
     /// until a load succeeds.
+    ///
+    /// The request that loads the model holds it from the start and gets it lent: were the model
+    /// idle between its load and its lease, a request for another configuration of it could
+    /// unload it first, and two such requests would reload it for each other forever.
     private func load(
         _ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, keepAlive: KeepAlive, diffusion: DiffusionConfiguration?
-    ) async throws {
+    ) async throws -> ModelLease<LoadedEngine>? {
         let loading: Task<LoadedEngine, any Error>
         do {
             let (adapter, memory, deviceMemory) = try adapter(for: model, options: options)
@@ -355,16 +394,20 @@ extension RunAnywhereRuntime {
                 logger.info("Loaded model", metadata: metadata)
                 return engine
             }
-            cache[model.id] = CachedModel(
+            var entry = CachedModel(
                 info: model, kind: kind, framework: adapter.framework, memory: memory, deviceMemory: deviceMemory,
                 diffusionConfiguration: diffusion, loading: loading, keepAlive: keepAlive
             )
+            entry.uses = 1
+            cache[model.id] = entry
             events.publish(.modelStateChanged(modelId: model.id, state: .loading))
         } catch {
             recordFailure(model.id, error)
             throw error
         }
         try settle(model.id, loading, await loading.result)
+        guard let entry = cache[model.id], let engine = entry.engine else { return nil }
+        return ModelLease(info: entry.info, framework: entry.framework, engine: engine)
     }
 
     /// Records the outcome of the load `loading` of model `id`, once, whichever of the requests

@@ -81,8 +81,8 @@ extension RunAnywhereRuntime {
             let lease = try await acquire(model, as: .speechRecognition, options: loadOptions, keepAlive: nil, taking: \.speechRecognition)
             defer { release(lease) }
             let service = lease.engine
-            // One transcription at a time: an engine's model is not shared between threads.
-            return try await sttLock.withLock { try await transcribe(audio, model: model, service: service, options: options) }
+            // One transcription at a time per model: an engine's model is not shared between threads.
+            return try await inTurn(on: model.id) { try await transcribe(audio, model: model, service: service, options: options) }
         }
     }
 
@@ -94,8 +94,8 @@ extension RunAnywhereRuntime {
         }
     }
 
-    /// Runs one transcription on an engine thread and publishes it; the caller holds ``sttLock``
-    /// and the model's lease.
+    /// Runs one transcription on an engine thread and publishes it; the caller holds the model's
+    /// lease and its turn.
     private func transcribe(_ audio: AudioSamples, model: ModelInfo, service: any STTService, options: STTOptions) async throws -> STTOutput
     {
         let input = audio.resampled(to: 16_000)
@@ -130,7 +130,7 @@ extension RunAnywhereRuntime {
             let lease = try await acquire(model, as: .voiceActivity, options: ModelLoadOptions(), keepAlive: nil, taking: \.voiceActivity)
             defer { release(lease) }
             let vad = lease.engine
-            return try await vadLock.withLock { try await runBlocking { try vad.detectSpeech(input, options: options) } }
+            return try await inTurn(on: model.id) { try await runBlocking { try vad.detectSpeech(input, options: options) } }
         }
     }
 }

@@ -45,8 +45,8 @@ extension RunAnywhereRuntime {
             let lease = try await acquire(model, as: .speechSynthesis, options: loadOptions, keepAlive: nil, taking: \.speechSynthesis)
             defer { release(lease) }
             let service = lease.engine
-            // One synthesis at a time: an engine's voice is not shared between threads.
-            return try await ttsLock.withLock { try await speak(text, options: options, service: service) }
+            // One synthesis at a time per voice: an engine's voice is not shared between threads.
+            return try await inTurn(on: model.id) { try await speak(text, options: options, service: service) }
         }
     }
 
@@ -63,7 +63,7 @@ extension RunAnywhereRuntime {
         return trimmed
     }
 
-    /// Synthesizes `text` sentence by sentence; the caller holds ``ttsLock`` and the voice's lease.
+    /// Synthesizes `text` sentence by sentence; the caller holds the voice's lease and its turn.
     private func speak(_ text: String, options: TTSOptions, service: any TTSService) async throws -> TTSOutput {
         let started = ContinuousClock.now
         let cancellation = CancellationFlag()

@@ -34,16 +34,8 @@ public actor RunAnywhereRuntime {
     var memoryBudget: Int64
     /// The facade's current model of each role, and how it was loaded.
     var current: [CurrentModel.Role: CurrentModel] = [:]
-    /// Speech-to-text, voice activity detection and text-to-speech each have a lock of their own
-    /// (held across a load and a use), so a synthesis never waits for a transcription, nor
-    /// either for a generation. Where more than one is taken, they are taken in this order.
-    let sttLock = AsyncMutex()
-    let vadLock = AsyncMutex()
-    let ttsLock = AsyncMutex()
-    /// Image generation has a lock of its own too, held across a generation.
-    let diffusionLock = AsyncMutex()
-    /// The running image generation's flag, which ``cancelImageGeneration()`` raises.
-    var imageGenerationCancellation: CancellationFlag?
+    /// The running image generations' flags, which ``cancelImageGeneration()`` raises.
+    var imageGenerationCancellations: [UUID: CancellationFlag] = [:]
     var activeGenerations: [UUID: Task<LLMGenerationResult, any Error>] = [:]
 
     nonisolated var logger: Logger { configuration.logger }
