@@ -2,10 +2,12 @@ import ArgumentParser
 import Foundation
 import RunAnywhere
 
-/// `runanywhere transcribe FILE`: speech to text, from any audio file FFmpeg reads.
+/// `runanywhere transcribe FILE`: speech to text, from any audio file FFmpeg reads, written
+/// segment by segment as it is heard.
 struct TranscribeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "transcribe", abstract: "Transcribe an audio file: WAV, MP3, FLAC, Ogg/Vorbis, Ogg/Opus, WebM/Opus, M4A…"
+        commandName: "transcribe",
+        abstract: "Transcribe an audio file (WAV, MP3, FLAC, Ogg/Vorbis, Ogg/Opus, WebM/Opus, M4A…), writing the text as it is heard"
     )
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The audio file (any sample rate and channel count).") var file: String
@@ -18,11 +20,23 @@ struct TranscribeCommand: AsyncParsableCommand {
         try await CLIContext.run(global) { _ in
             let runtime = try RunAnywhere.runtime()
             let audio = try await runtime.decodeAudio(contentsOf: URL(fileURLWithPath: file))
-            let output = try await runtime.transcribe(
+            let events = try await runtime.transcribeStream(
                 audio, model: model, options: STTOptions(language: language, threads: threads),
                 loadOptions: ModelLoadOptions(threads: threads))
-            if json { return try JSONOutput.print(output) }
-            Terminal.write(output.text + "\n")
+            // The text is written segment by segment as it is heard, as whisper.cpp's own CLI does.
+            var written = false
+            for try await event in events {
+                switch event {
+                case .segment(let segment) where !json:
+                    let text = written ? segment.text : String(segment.text.drop(while: \.isWhitespace))
+                    written = written || !text.isEmpty
+                    Terminal.write(text)
+                case .segment: break
+                case .completed(let output):
+                    if json { return try JSONOutput.print(output) }
+                    Terminal.write("\n")
+                }
+            }
         }
     }
 }

@@ -5,8 +5,8 @@ import RunAnywhere
 /// A Piper voice on sherpa-onnx. sherpa-onnx 2.0 reads phonemes, not text: the phonemizer turns
 /// each chunk into IPA sentences, passed as Unicode code points.
 ///
-/// `@unchecked Sendable`: the sherpa handle is used only under the runtime's text-to-speech lock and
-/// freed once, in `deinit`.
+/// `@unchecked Sendable`: the sherpa handle is used only in the voice's turn (the runtime's
+/// `inTurn(on:)`), one synthesis at a time, and freed once, in `deinit`.
 final class PiperTTSService: TTSService, @unchecked Sendable {
     let voiceName: String
     let language: String

@@ -4,7 +4,7 @@ import RunAnywhere
 import Synchronization
 
 /// A diffusion model loaded in stable-diffusion.cpp: one `sd_ctx_t`, used by one generation at a
-/// time (the runtime's diffusion lock, and the C shim's own). Text to image, decoding only.
+/// time (the model's turn, the runtime's `inTurn(on:)`, and the C shim's own lock). Text to image, decoding only.
 final class StableDiffusionService: DiffusionService, @unchecked Sendable {
     // @unchecked: `context` is only used under the locks above, and freed once (`freed`): by
     // unload(), which the runtime calls only when no generation runs, or else in deinit.

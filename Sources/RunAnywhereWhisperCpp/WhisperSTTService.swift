@@ -4,8 +4,8 @@ import RunAnywhere
 
 /// A whisper.cpp model, transcribing 16 kHz mono audio.
 ///
-/// `@unchecked Sendable`: the context is only used while the runtime's speech-to-text lock is held,
-/// one transcription at a time; it is freed once, in `deinit`.
+/// `@unchecked Sendable`: the context is only used in the model's turn (the runtime's
+/// `inTurn(on:)`), one transcription at a time; it is freed once, in `deinit`.
 final class WhisperSTTService: STTService, @unchecked Sendable {
     private let library: WhisperLibrary
     private let context: OpaquePointer
@@ -27,9 +27,10 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         ra_engine_release_free_memory()  // give the freed buffers back to the system
     }
 
-    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (
-        segments: [TranscriptionSegment], language: String?
-    ) {
+    func transcribe(
+        _ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag,
+        onSegment: @escaping @Sendable (TranscriptionSegment) -> Void
+    ) throws -> (segments: [TranscriptionSegment], language: String?) {
         let api = library.api
         let count = try Self.sampleCount(audio)
         var params = api.whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
@@ -46,6 +47,16 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
             return Unmanaged<CancellationFlag>.fromOpaque(data).takeUnretainedValue().isCancelled
         }
         params.abort_callback_user_data = Unmanaged.passUnretained(cancellation).toOpaque()
+        // whisper.cpp calls back on this thread, inside whisper_full, with the count of segments it just ended.
+        let newSegments = NewSegments { [self] count in
+            let total = api.whisper_full_n_segments(context)
+            for index in max(0, total - count)..<total { onSegment(segment(index)) }
+        }
+        params.new_segment_callback = { _, _, count, data in
+            guard let data else { return }
+            Unmanaged<NewSegments>.fromOpaque(data).takeUnretainedValue().report(count)
+        }
+        params.new_segment_callback_user_data = Unmanaged.passUnretained(newSegments).toOpaque()
         let multilingual = api.whisper_is_multilingual(context) != 0
         let language = options.detectLanguage && multilingual ? "auto" : (multilingual ? options.language : "en")
         let status = language.withCString { code in
@@ -56,24 +67,30 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
                 return audio.samples.withUnsafeBufferPointer { api.whisper_full(context, params, $0.baseAddress, count) }
             }
         }
+        withExtendedLifetime(newSegments) {}
         if cancellation.isCancelled { throw CancellationError() }
         guard status == 0 else {
             throw SDKError(.generationFailed, library.logSink.explain("whisper.cpp could not transcribe the audio (code \(status))"))
         }
-        let eot = api.whisper_token_eot(context)
-        let segments = (0..<api.whisper_full_n_segments(context)).map { index in
-            let text = api.whisper_full_get_segment_text(context, index).map { String(cString: $0) } ?? ""
-            let probabilities = (0..<api.whisper_full_n_tokens(context, index))
-                .filter { api.whisper_full_get_token_id(context, index, $0) < eot }
-                .map { api.whisper_full_get_token_p(context, index, $0) }
-            return TranscriptionSegment(
-                text: text, startTime: Double(api.whisper_full_get_segment_t0(context, index)) / 100,
-                endTime: Double(api.whisper_full_get_segment_t1(context, index)) / 100,
-                confidence: probabilities.isEmpty ? 0 : probabilities.reduce(0, +) / Float(probabilities.count)
-            )
-        }
+        let segments = (0..<api.whisper_full_n_segments(context)).map(segment)
         let detected = api.whisper_lang_str(api.whisper_full_lang_id(context)).map { String(cString: $0) }
         return (segments, detected ?? (multilingual ? nil : "en"))
+    }
+
+    /// Segment `index` of the last transcription: its text, times (whisper.cpp counts in
+    /// centiseconds) and the mean probability of its text tokens.
+    private func segment(_ index: Int32) -> TranscriptionSegment {
+        let api = library.api
+        let eot = api.whisper_token_eot(context)
+        let text = api.whisper_full_get_segment_text(context, index).map { String(cString: $0) } ?? ""
+        let probabilities = (0..<api.whisper_full_n_tokens(context, index))
+            .filter { api.whisper_full_get_token_id(context, index, $0) < eot }
+            .map { api.whisper_full_get_token_p(context, index, $0) }
+        return TranscriptionSegment(
+            text: text, startTime: Double(api.whisper_full_get_segment_t0(context, index)) / 100,
+            endTime: Double(api.whisper_full_get_segment_t1(context, index)) / 100,
+            confidence: probabilities.isEmpty ? 0 : probabilities.reduce(0, +) / Float(probabilities.count)
+        )
     }
 
     /// The number of samples whisper.cpp takes as a C int; longer audio (37 hours at 16 kHz) is refused.
@@ -86,9 +103,16 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
     }
 }
 
+/// What whisper.cpp's new-segment callback reaches through its user data: the transcription's
+/// handler of the count of segments just ended.
+private final class NewSegments {
+    let report: (Int32) -> Void
+    init(_ report: @escaping (Int32) -> Void) { self.report = report }
+}
+
 /// Silero voice activity detection through whisper.cpp.
 ///
-/// `@unchecked Sendable`: used only under the runtime's voice activity lock; freed once in `deinit`.
+/// `@unchecked Sendable`: used only in the model's turn (the runtime's `inTurn(on:)`); freed once in `deinit`.
 final class WhisperVADService: VADService, @unchecked Sendable {
     private let library: WhisperLibrary
     private let context: OpaquePointer

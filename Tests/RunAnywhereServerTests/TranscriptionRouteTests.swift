@@ -111,6 +111,41 @@ import Testing
         }
     }
 
+    @Test func streamedTranscriptionsSendEachSegmentThenTheText() async throws {
+        let app = OpenAIRouteTests.server(try Self.runtime()).checkedApplication()
+        try await app.test(.router) { client in
+            for format in ["json", "text"] {
+                try await Self.transcribe(client, [("model", "scripted-stt"), ("stream", "true"), ("response_format", format)]) {
+                    response in
+                    #expect(response.status == .ok && response.headers[.contentType] == "text/event-stream")
+                    let events = try ModelCatalogRouteTests.events(response.body)
+                    #expect(events.allSatisfy { $0.name == nil }, "typed by their data, as OpenAI's are")
+                    #expect(
+                        events.map { $0.data["type"] as? String } == Array(repeating: "transcript.text.delta", count: 3) + [
+                            "transcript.text.done"
+                        ])
+                    let deltas = events.dropLast().compactMap { $0.data["delta"] as? String }
+                    #expect(deltas == ["second 1", " second 2", " second 3"])
+                    #expect(events.last?.data["text"] as? String == deltas.joined())
+                }
+            }
+            try await Self.transcribe(client, [("model", "scripted-stt"), ("stream", "false")]) { response in
+                let text = try OpenAIRouteTests.json(response.body)["text"] as? String
+                #expect(text == "second 1 second 2 second 3")
+            }
+            try await Self.transcribe(client, [("model", "scripted-stt"), ("stream", "true"), ("response_format", "srt")]) { response in
+                #expect(response.status == .badRequest)
+                let error = try OpenAIRouteTests.error(response.body)
+                #expect(error["param"] as? String == "response_format" && (error["message"] as? String ?? "").contains("json or text"))
+            }
+            try await Self.transcribe(client, [("model", "scripted-stt"), ("stream", "sometimes")]) { response in
+                #expect(response.status == .badRequest)
+                let message = try OpenAIRouteTests.error(response.body)["message"] as? String
+                #expect(message?.contains("stream") == true, "\(message ?? "")")
+            }
+        }
+    }
+
     @Test func badFormsAndFilesAreClearErrors() async throws {
         let app = OpenAIRouteTests.server(try Self.runtime(), maxBody: 200_000).checkedApplication()
         try await app.test(.router) { client in

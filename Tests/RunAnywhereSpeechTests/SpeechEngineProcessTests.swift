@@ -45,6 +45,11 @@ struct SpeechEngineProcessTests {
         #expect(
             heard.segments == heardHere.segments && heard.detectedLanguage == heardHere.detectedLanguage,
             "the same engine on the same samples")
+        var streamed: [TranscriptionSegment] = []
+        for try await event in try await isolated.transcribeStream(audio, model: Self.whisper, options: options, loadOptions: Self.load) {
+            if case .segment(let segment) = event { streamed.append(segment) }
+        }
+        #expect(streamed == heardHere.segments, "a worker's segments come as they are heard, over the wire")
         #expect(try await isolated.detectSpeech(in: audio) == speechHere)
         let spoken = try await isolated.synthesize(
             "Open the window.", voiceModel: Self.voice, options: TTSOptions(audioFormat: .pcm), loadOptions: Self.load)

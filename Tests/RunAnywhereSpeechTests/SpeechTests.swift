@@ -56,6 +56,72 @@ struct SpeechTests {
         #expect(fromPCM.confidence > 0.3)
     }
 
+    /// Streamed, a transcription gives the segments whisper.cpp ends, in order, then the whole
+    /// transcription with the same segments; audio longer than whisper's 30 s window is heard
+    /// window by window, so its first segments come while the rest is still being heard, and
+    /// dropping the stream then stops the engine before the end.
+    @Test func transcriptionStreamsEachSegmentAsItIsHeard() async throws {
+        let runtime = try await SpeechRuntime.shared.value
+        let model = SDKConstants.Models.defaultSpeechRecognitionModelID
+        let (first, second) = (
+            try await SpeechRuntime.speech(Self.sentences[0]).resampled(to: 16_000),
+            try await SpeechRuntime.speech(Self.sentences[1]).resampled(to: 16_000)
+        )
+        let pause = [Float](repeating: 0, count: 8_000)
+        let short = try AudioSamples(samples: first.samples + pause + second.samples, sampleRate: 16_000)
+        var (segments, completed): ([TranscriptionSegment], STTOutput?) = ([], nil)
+        for try await event in try await runtime.transcribeStream(short, model: model, options: STTOptions(threads: 1)) {
+            #expect(completed == nil, "the whole transcription comes last")
+            switch event {
+            case .segment(let segment): segments.append(segment)
+            case .completed(let output): completed = output
+            }
+        }
+        let output = try #require(completed)
+        #expect(!segments.isEmpty && segments == output.segments)
+        #expect(wordErrors(Self.sentences[0] + " " + Self.sentences[1], output.text).0 <= 6, "heard \(output.text)")
+        let unstreamed = try await runtime.transcribe(short, model: model, options: STTOptions(threads: 1))
+        #expect(output.segments == unstreamed.segments && output.text == unstreamed.text, "streamed or not, the same")
+
+        // 40 s: the first sentence, silence, the second past the first window.
+        let long = try AudioSamples(
+            samples: first.samples + [Float](repeating: 0, count: 16_000 * 34 - first.samples.count) + second.samples
+                + [Float](repeating: 0, count: 16_000 * 2), sampleRate: 16_000)
+        let started = ContinuousClock.now
+        var (firstHeard, whole): (Duration?, STTOutput?) = (nil, nil)
+        for try await event in try await runtime.transcribeStream(long, model: model, options: STTOptions(threads: 1)) {
+            switch event {
+            case .segment: firstHeard = firstHeard ?? ContinuousClock.now - started
+            case .completed(let output): whole = output
+            }
+        }
+        let wholeLong = try #require(whole)
+        #expect(wholeLong.segments.contains { $0.startTime >= 30 }, "the second window is heard: \(wholeLong.segments)")
+        // Not a speed limit but an order: the first window's segments come out while the engine
+        // is still hearing the second, well before the time the engine says it took in all.
+        #expect(try #require(firstHeard) < .seconds(wholeLong.metadata.processingTime), "segments came only at the end")
+
+        let events = runtime.events.subscribe()
+        let early = try await { () async throws -> TranscriptionEvent? in
+            for try await event in try await runtime.transcribeStream(long, model: model, options: STTOptions(threads: 1)) {
+                return event  // the stream is dropped at its first event
+            }
+            return nil
+        }()
+        guard case .segment(let segment)? = early else {
+            Issue.record("the first event is a segment, not \(String(describing: early))")
+            return
+        }
+        #expect(segment.endTime <= 30, "a segment of the first window, heard before the second")
+        // Transcriptions of one model take turns: had the long one gone on, it would end first.
+        _ = try await runtime.transcribe(first, model: model, options: STTOptions(threads: 1))
+        for await event in events {
+            guard case .transcriptionCompleted(let metadata) = event else { continue }
+            #expect(metadata.audioLength < 30, "the dropped transcription stopped before its end")
+            break
+        }
+    }
+
     @Test func voiceActivityDetectionFindsEachUtterance() async throws {
         let runtime = try await SpeechRuntime.shared.value
         let speech = try await SpeechRuntime.speech("Turn off the lights.").resampled(to: 16_000)

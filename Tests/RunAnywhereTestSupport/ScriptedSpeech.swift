@@ -23,14 +23,16 @@ package struct ScriptedSpeechAdapter: FrameworkAdapter {
 
 /// The scripted speech-to-text model.
 final class ScriptedSTTService: STTService {
-    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (
-        segments: [TranscriptionSegment], language: String?
-    ) {
+    func transcribe(
+        _ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag,
+        onSegment: @escaping @Sendable (TranscriptionSegment) -> Void
+    ) throws -> (segments: [TranscriptionSegment], language: String?) {
         let seconds = Int(audio.duration.rounded(.up))
         let segments = (0..<seconds).map { second in
             TranscriptionSegment(
                 text: " second \(second + 1)", startTime: Double(second), endTime: min(Double(second + 1), audio.duration), confidence: 0.5)
         }
+        segments.forEach(onSegment)
         return (segments, options.detectLanguage ? "de" : options.language)
     }
 }

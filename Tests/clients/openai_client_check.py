@@ -237,6 +237,14 @@ def check_transcription(client, voice_model):
     check(vtt.startswith("WEBVTT\n\n00:00:00.") and "fox" in vtt.lower(), f"vtt {vtt!r}")
     text = client.audio.transcriptions.create(model="whisper-1", file=("speech.ogg", files["speech.ogg"]), response_format="text")
     check("fox" in text.lower(), f"text {text!r}")
+    streamed = list(client.audio.transcriptions.create(model="whisper-1", file=("speech.mp3", files["speech.mp3"]), stream=True))
+    check([event.type for event in streamed[:-1]] == ["transcript.text.delta"] * (len(streamed) - 1) and len(streamed) >= 2,
+          f"stream events {streamed}")
+    done = streamed[-1]
+    check(done.type == "transcript.text.done" and "".join(event.delta for event in streamed[:-1]) == done.text,
+          f"stream deltas against done {streamed}")
+    missed = set(words(sentence)) - set(words(done.text))
+    check(len(missed) <= 2, f"streamed, speech.mp3 was heard as {done.text!r}")
     try:
         client.audio.transcriptions.create(model="whisper-1", file=("notes.mp3", b"these are not the sounds you are looking for"))
         check(False, "a text file was transcribed")

@@ -26,8 +26,8 @@ final class EngineProcess: Sendable {
         var nextID: UInt64 = 1
         var runs: [UInt64: LLMEngineEmitter] = [:]
         var questions: [UInt64: Question] = [:]
-        /// Drawings' step reports.
-        var steps: [UInt64: @Sendable (Int, Int) -> Void] = [:]
+        /// Who hears work's progress (a drawing's steps, a transcription's segments).
+        var progress: [UInt64: @Sendable (WorkerProgress) -> Void] = [:]
         /// Work answered once, awaited (an embedding, a ranking).
         var awaited: [UInt64: CheckedContinuation<WorkerAnswer, any Error>] = [:]
         var loading: CheckedContinuation<WorkerModelFacts, any Error>?
@@ -191,20 +191,20 @@ final class EngineProcess: Sendable {
 
     /// ``call(_:)`` for an engine's blocking API: waits on this thread, and sends the worker a
     /// ``WorkerRequest/cancel(id:)`` once `cancellation` is raised (checked every 20 ms), after
-    /// which the call throws `CancellationError`. `onStep` hears a drawing's steps.
+    /// which the call throws `CancellationError`. `onProgress` hears the work's progress.
     func callBlocking(
-        _ make: (UInt64) -> WorkerRequest, cancellation: CancellationFlag, onStep: (@Sendable (Int, Int) -> Void)? = nil
+        _ make: (UInt64) -> WorkerRequest, cancellation: CancellationFlag, onProgress: (@Sendable (WorkerProgress) -> Void)? = nil
     ) throws -> WorkerAnswer {
         let slot = Question()
         let (id, failure) = state.withLock { state -> (UInt64, SDKError?) in
             defer { state.nextID += 1 }
             if state.failure == nil {
                 state.questions[state.nextID] = slot
-                state.steps[state.nextID] = onStep
+                state.progress[state.nextID] = onProgress
             }
             return (state.nextID, state.failure)
         }
-        defer { state.withLock { _ = $0.steps.removeValue(forKey: id) } }
+        defer { state.withLock { _ = $0.progress.removeValue(forKey: id) } }
         if let failure { throw failure }
         send(make(id))
         var cancelled = false
@@ -263,8 +263,8 @@ final class EngineProcess: Sendable {
             settleLoad(.success(facts))
         case .loadFailed(let error):
             settleLoad(.failure(error))
-        case .step(let id, let done, let total):
-            state.withLock { $0.steps[id] }?(done, total)
+        case .progress(let id, let progress):
+            state.withLock { $0.progress[id] }?(progress)
         case .event(let id, let event):
             let emitter = state.withLock { $0.runs[id] }
             emitter?.emit(event.event)
@@ -321,7 +321,7 @@ final class EngineProcess: Sendable {
                 said: state.lastErrorLines
             )
             state.failure = error
-            defer { (state.runs, state.questions, state.awaited, state.steps) = ([:], [:], [:], [:]) }
+            defer { (state.runs, state.questions, state.awaited, state.progress) = ([:], [:], [:], [:]) }
             return (error, state.stopping, state.runs, state.questions, state.awaited)
         }
         if !stopping {

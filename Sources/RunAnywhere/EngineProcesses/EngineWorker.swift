@@ -90,10 +90,12 @@ package enum EngineWorker {
                 }
             case .transcribe(let id, let audio, let options):
                 guard case .speechRecognition(let stt) = engine else { return refuse(id, as: .speechRecognition) }
-                respond(id, reading: [options.prompt ?? ""]) { cancellation in
+                respond(id, reading: [options.prompt ?? ""]) { [self] cancellation in
                     let input = try audio.audio()
                     let (segments, language) = try await runBlocking {
-                        try stt.transcribe(input, options: options, cancellation: cancellation)
+                        try stt.transcribe(input, options: options, cancellation: cancellation) { segment in
+                            self.send(.progress(id: id, .segment(segment)))
+                        }
                     }
                     return .transcription(segments: segments, language: language)
                 }
@@ -114,7 +116,7 @@ package enum EngineWorker {
                     let image = try await runBlocking {
                         try diffusion.generate(DiffusionRequest(prompt: prompt, options: options), cancellation: cancellation) {
                             done, total in
-                            self.send(.step(id: id, done: done, total: total))
+                            self.send(.progress(id: id, .step(done: done, total: total)))
                         }
                     }
                     return .image(png: image.png, width: image.width, height: image.height)

@@ -24,7 +24,8 @@ enum WorkerRequest: Codable, Sendable {
     /// Score `documents` against `query` (a reranker); answered by ``WorkerReply/answer(id:_:)``
     /// with ``WorkerAnswer/ranking(scores:tokenCounts:)`` or by ``WorkerReply/done(id:error:)``.
     case rerank(id: UInt64, query: String, documents: [String], options: RerankOptions)
-    /// Transcribe 16 kHz `audio` (a speech-to-text model); answered with
+    /// Transcribe 16 kHz `audio` (a speech-to-text model); answered by a
+    /// ``WorkerProgress/segment(_:)`` as each segment ends, then with
     /// ``WorkerAnswer/transcription(segments:language:)`` or by ``WorkerReply/done(id:error:)``.
     case transcribe(id: UInt64, audio: WorkerAudio, options: STTOptions)
     /// Find the speech in 16 kHz `audio` (a voice activity detector); answered with
@@ -32,7 +33,7 @@ enum WorkerRequest: Codable, Sendable {
     case detectSpeech(id: UInt64, audio: WorkerAudio, options: VADOptions)
     /// Speak `text` (a voice); answered with ``WorkerAnswer/audio(_:)`` or by ``WorkerReply/done(id:error:)``.
     case synthesize(id: UInt64, text: String, options: TTSOptions)
-    /// Draw an image (an image-generation model); answered by a ``WorkerReply/step(id:done:total:)``
+    /// Draw an image (an image-generation model); answered by a ``WorkerProgress/step(done:total:)``
     /// after each denoising step, then with ``WorkerAnswer/image(png:width:height:)`` or by
     /// ``WorkerReply/done(id:error:)``.
     case draw(id: UInt64, prompt: String, options: DiffusionGenerationOptions)
@@ -62,11 +63,19 @@ enum WorkerReply: Codable, Sendable {
     case loadFailed(SDKError)
     /// What generation `id` reports but its tokens (``WorkerTokenLine``).
     case event(id: UInt64, event: WorkerEngineEvent)
-    /// Drawing `id` has done `done` of its `total` denoising steps.
-    case step(id: UInt64, done: Int, total: Int)
+    /// How far work `id` (a drawing, a transcription) has come.
+    case progress(id: UInt64, _ progress: WorkerProgress)
     /// Generation `id` ended (with `error` if it failed), or question `id` failed.
     case done(id: UInt64, error: SDKError?)
     case answer(id: UInt64, _ value: WorkerAnswer)
+}
+
+/// What work reports before its answer.
+enum WorkerProgress: Codable, Sendable {
+    /// A drawing has done `done` of its `total` denoising steps.
+    case step(done: Int, total: Int)
+    /// A transcription has heard a segment.
+    case segment(TranscriptionSegment)
 }
 
 /// An answer to a ``WorkerQuestion``, or an embedding's or a ranking's result.

@@ -21,7 +21,8 @@ final class RemoteDiffusionService: DiffusionService, RemoteEngine {
         -> DiffusionImage
     {
         let answer = try worker.callBlocking(
-            { .draw(id: $0, prompt: request.prompt, options: request.options) }, cancellation: cancellation, onStep: onStep
+            { .draw(id: $0, prompt: request.prompt, options: request.options) }, cancellation: cancellation,
+            onProgress: { if case .step(let done, let total) = $0 { onStep(done, total) } }
         )
         guard case .image(let png, let width, let height) = answer else { throw worker.wrongAnswer() }
         return DiffusionImage(png: png, width: width, height: height)

@@ -8,11 +8,13 @@ final class RemoteSTTService: STTService, RemoteEngine {
     /// The engine of the model `worker` has loaded.
     init(worker: EngineProcess) { self.worker = worker }
 
-    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (
-        segments: [TranscriptionSegment], language: String?
-    ) {
+    func transcribe(
+        _ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag,
+        onSegment: @escaping @Sendable (TranscriptionSegment) -> Void
+    ) throws -> (segments: [TranscriptionSegment], language: String?) {
         let answer = try worker.callBlocking(
-            { .transcribe(id: $0, audio: WorkerAudio(audio), options: options) }, cancellation: cancellation)
+            { .transcribe(id: $0, audio: WorkerAudio(audio), options: options) }, cancellation: cancellation,
+            onProgress: { if case .segment(let segment) = $0 { onSegment(segment) } })
         guard case .transcription(let segments, let language) = answer else { throw worker.wrongAnswer() }
         return (segments, language)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension RunAnywhereRuntime {
     /// Whether a speech-to-text model is loaded.
@@ -78,11 +79,59 @@ extension RunAnywhereRuntime {
         let model = try self.model(id: modelId, category: .speechRecognition)
         try checkSpeech(audio, options: options)
         return try await againIfItsWorkerDied(model) {
-            let lease = try await acquire(model, as: .speechRecognition, options: loadOptions, keepAlive: nil, taking: \.speechRecognition)
-            defer { release(lease) }
-            let service = lease.engine
-            // One transcription at a time per model: an engine's model is not shared between threads.
-            return try await inTurn(on: model.id) { try await transcribe(audio, model: model, service: service, options: options) }
+            try await transcribe(audio, model: model, options: options, loadOptions: loadOptions) { _ in }
+        }
+    }
+
+    /// Transcribes audio with the speech-to-text model `modelId` (loading it into the model cache
+    /// first if needed) and streams each segment as the engine hears it, then the whole
+    /// transcription. An unknown model or empty audio throws here; what fails later ends the
+    /// stream with the error. Cancelling the iterating task, or dropping the stream, stops the
+    /// engine.
+    public func transcribeStream(
+        _ audio: AudioSamples, model modelId: String, options: STTOptions = STTOptions(),
+        loadOptions: ModelLoadOptions = ModelLoadOptions()
+    ) throws -> AsyncThrowingStream<TranscriptionEvent, any Error> {
+        let model = try self.model(id: modelId, category: .speechRecognition)
+        try checkSpeech(audio, options: options)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: TranscriptionEvent.self)
+        let heard = Mutex(false)
+        let task = Task {
+            do {
+                let hear: @Sendable (TranscriptionSegment) -> Void = { segment in
+                    heard.withLock { $0 = true }
+                    continuation.yield(.segment(segment))
+                }
+                let output: STTOutput
+                do {
+                    output = try await transcribe(audio, model: model, options: options, loadOptions: loadOptions, onSegment: hear)
+                } catch let error as SDKError where error.code == .engineCrashed && !heard.withLock({ $0 }) {
+                    // Nothing was heard yet, so asking a new engine process repeats nothing.
+                    output = try await transcribe(audio, model: model, options: options, loadOptions: loadOptions, onSegment: hear)
+                }
+                continuation.yield(.completed(output))
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        return stream
+    }
+
+    /// Leases `model` and transcribes in its turn: one transcription at a time per model, as an
+    /// engine's model is not shared between threads.
+    private func transcribe(
+        _ audio: AudioSamples, model: ModelInfo, options: STTOptions, loadOptions: ModelLoadOptions,
+        onSegment: @escaping @Sendable (TranscriptionSegment) -> Void
+    ) async throws -> STTOutput {
+        let lease = try await acquire(model, as: .speechRecognition, options: loadOptions, keepAlive: nil, taking: \.speechRecognition)
+        defer { release(lease) }
+        let service = lease.engine
+        return try await inTurn(on: model.id) {
+            try await transcribe(audio, model: model, service: service, options: options, onSegment: onSegment)
         }
     }
 
@@ -96,13 +145,15 @@ extension RunAnywhereRuntime {
 
     /// Runs one transcription on an engine thread and publishes it; the caller holds the model's
     /// lease and its turn.
-    private func transcribe(_ audio: AudioSamples, model: ModelInfo, service: any STTService, options: STTOptions) async throws -> STTOutput
-    {
+    private func transcribe(
+        _ audio: AudioSamples, model: ModelInfo, service: any STTService, options: STTOptions,
+        onSegment: @escaping @Sendable (TranscriptionSegment) -> Void
+    ) async throws -> STTOutput {
         let input = audio.resampled(to: 16_000)
         let started = ContinuousClock.now
         let cancellation = CancellationFlag()
         let (segments, language) = try await withTaskCancellationHandler {
-            try await runBlocking { try service.transcribe(input, options: options, cancellation: cancellation) }
+            try await runBlocking { try service.transcribe(input, options: options, cancellation: cancellation, onSegment: onSegment) }
         } onCancel: {
             cancellation.cancel()
         }

@@ -107,12 +107,24 @@ public struct STTOutput: Codable, Sendable, Equatable {
     public let metadata: TranscriptionMetadata
 }
 
+/// What a streamed transcription reports
+/// (``RunAnywhereRuntime/transcribeStream(_:model:options:loadOptions:)``).
+public enum TranscriptionEvent: Sendable, Equatable {
+    /// A part of the transcript, as soon as the engine has heard it; segments come in order.
+    case segment(TranscriptionSegment)
+    /// The whole transcription (the same segments, the text and the timings); the last event.
+    case completed(STTOutput)
+}
+
 /// A speech-to-text model an engine has loaded.
 public protocol STTService: AnyObject, Sendable {
-    /// Transcribes 16 kHz mono samples; blocking. Stops early once `cancellation` is raised.
-    func transcribe(_ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag) throws -> (
-        segments: [TranscriptionSegment], language: String?
-    )
+    /// Transcribes 16 kHz mono samples; blocking. Calls `onSegment` with each segment as soon as
+    /// the engine has it, in order (the segments returned are the same ones), so a caller can
+    /// show the transcript while the rest is heard. Stops early once `cancellation` is raised.
+    func transcribe(
+        _ audio: AudioSamples, options: STTOptions, cancellation: CancellationFlag,
+        onSegment: @escaping @Sendable (TranscriptionSegment) -> Void
+    ) throws -> (segments: [TranscriptionSegment], language: String?)
 
     /// Frees the model's memory, returning once it is freed (after its running work has ended
     /// as cancelled); the runtime calls it when it unloads the model, and uses the model no

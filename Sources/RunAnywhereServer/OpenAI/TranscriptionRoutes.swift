@@ -5,8 +5,9 @@ import RunAnywhere
 /// `POST /v1/audio/transcriptions`, multipart as OpenAI takes it: `file` (WAV, MP3, FLAC, Ogg,
 /// WebM, M4A…: whatever the registered audio decoder reads), `model` (a speech-to-text model id;
 /// OpenAI's `whisper-1` means the default one), `language`, `prompt`, `temperature`,
-/// `response_format` (`json`, `text`, `verbose_json`, `srt`, `vtt`) and
-/// `timestamp_granularities[]` (`segment`).
+/// `response_format` (`json`, `text`, `verbose_json`, `srt`, `vtt`),
+/// `timestamp_granularities[]` (`segment`) and `stream` (Server-Sent Events as each segment is
+/// heard: ``TranscriptionStream``).
 struct TranscriptionRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
@@ -19,8 +20,9 @@ struct TranscriptionRoutes: Sendable {
         let temperature: Float?
         let responseFormat: String?
         let timestampGranularities: [String]?
+        let stream: Bool?
         enum CodingKeys: String, CodingKey {
-            case file, model, language, prompt, temperature
+            case file, model, language, prompt, temperature, stream
             case responseFormat = "response_format", timestampGranularities = "timestamp_granularities"
         }
     }
@@ -34,6 +36,13 @@ struct TranscriptionRoutes: Sendable {
             guard Self.formats.contains(format) else {
                 throw APIError(
                     .badRequest, "response_format '\(format)' is not supported; use json, text, verbose_json, srt or vtt",
+                    param: "response_format")
+            }
+            let stream = form.stream ?? false
+            if stream, format != "json", format != "text" {
+                throw APIError(
+                    .badRequest,
+                    "stream=true sends the text as transcript.text events; response_format must be json or text, not \(format)",
                     param: "response_format")
             }
             if let other = form.timestampGranularities?.first(where: { $0 != "segment" }) {
@@ -52,8 +61,12 @@ struct TranscriptionRoutes: Sendable {
             let options = STTOptions(
                 language: language ?? "en", detectLanguage: language == nil, threads: configuration.threads,
                 prompt: form.prompt, temperature: form.temperature ?? 0)
-            let output = try await runtime.transcribe(
-                audio, model: model, options: options, loadOptions: ModelLoadOptions(threads: configuration.threads))
+            let loadOptions = ModelLoadOptions(threads: configuration.threads)
+            if stream {
+                return TranscriptionStream.response(
+                    try await runtime.transcribeStream(audio, model: model, options: options, loadOptions: loadOptions))
+            }
+            let output = try await runtime.transcribe(audio, model: model, options: options, loadOptions: loadOptions)
             return try TranscriptionResponse(output: output, duration: audio.duration).response(
                 format: format, temperature: options.temperature)
         }

@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import OpenAPIRuntime
+import RunAnywhere
+
+/// A transcription streamed as OpenAI streams one (`stream=true`): a `transcript.text.delta`
+/// event for each segment as the engine hears it, then `transcript.text.done` with the whole
+/// text. The deltas put together are the done event's text. A failure after the stream began
+/// is an event whose data is an error in OpenAI's shape (as in chat completion streams, which
+/// the official clients raise); a client that goes away stops the engine.
+enum TranscriptionStream {
+    struct Delta: Encodable {
+        let type = "transcript.text.delta"
+        let delta: String
+    }
+
+    struct Done: Encodable {
+        let type = "transcript.text.done"
+        let text: String
+    }
+
+    static func response(_ events: AsyncThrowingStream<TranscriptionEvent, any Error>) -> Response {
+        ServerSentEvents.response { writer in
+            var pending: [ServerSentEvent] = []
+            var started = false
+            do {
+                for try await event in events {
+                    switch event {
+                    case .segment(let segment):
+                        // The whole text is trimmed, so the first delta loses its leading space too.
+                        let text = started ? segment.text : String(segment.text.drop(while: \.isWhitespace))
+                        guard !text.isEmpty else { continue }
+                        started = true
+                        pending.append(try ServerSentEvents.event(Delta(delta: text)))
+                    case .completed(let output):
+                        pending.append(try ServerSentEvents.event(Done(text: output.text)))
+                    }
+                    try await ServerSentEvents.send(&pending, to: &writer)
+                }
+            } catch let error where !(error is CancellationError) {
+                pending.append(try ServerSentEvents.event(OpenAIErrorBody(APIError.from(error))))
+                try await ServerSentEvents.send(&pending, to: &writer)
+            }
+        }
+    }
+}
