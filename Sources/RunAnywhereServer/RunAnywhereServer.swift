@@ -1,8 +1,13 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import RunAnywhere
 import RunAnywhereTelemetry
+
+/// What every route of the server gets with its request: Hummingbird's, with the WebSocket
+/// upgrade `/v1/realtime` needs.
+package typealias ServerContext = BasicWebSocketRequestContext
 
 /// `runanywhere serve`: an OpenAI-compatible HTTP API over a ``RunAnywhere/RunAnywhereRuntime``.
 ///
@@ -28,8 +33,8 @@ public struct RunAnywhereServer: Sendable {
     /// after it (Hummingbird), so Anthropic's and ollama's routes, added first in groups of their
     /// own, answer every failure in their shape; the router's own stack, in OpenAI's, wraps the
     /// rest, unknown paths and the web app's files included.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    package func router() -> Router<ServerContext> {
+        let router = Router(context: ServerContext.self)
         router.add(middleware: AccessLogMiddleware(metrics: metrics))
 
         AnthropicRoutes(runtime: runtime, configuration: configuration).register(on: apiGroup(router, shape: .anthropic))
@@ -56,6 +61,7 @@ public struct RunAnywhereServer: Sendable {
         EmbeddingRoutes(runtime: runtime, configuration: configuration).register(on: api)
         RerankRoutes(runtime: runtime, configuration: configuration).register(on: api)
         TranscriptionRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        RealtimeRoutes(runtime: runtime, configuration: configuration).register(on: api)
         LoadedModelRoutes(runtime: runtime, configuration: configuration).register(on: api)
         SystemRoutes(runtime: runtime).register(on: api)
         ModelCatalogRoutes(runtime: runtime).register(on: api, maxBodySize: configuration.maxBodySize)
@@ -73,8 +79,8 @@ public struct RunAnywhereServer: Sendable {
 
     /// What every request passes before its route, in this order: the error answers in `shape`,
     /// foreign hosts and pages refused, CORS for the listed origins.
-    private func requestChecks(shape: ErrorShape) -> [any MiddlewareProtocol<Request, Response, BasicRequestContext>] {
-        var checks: [any MiddlewareProtocol<Request, Response, BasicRequestContext>] = [
+    private func requestChecks(shape: ErrorShape) -> [any MiddlewareProtocol<Request, Response, ServerContext>] {
+        var checks: [any MiddlewareProtocol<Request, Response, ServerContext>] = [
             ErrorShapeMiddleware(shape: shape), OriginGuardMiddleware(policy: configuration.originPolicy),
         ]
         if !configuration.corsOrigins.isEmpty { checks.append(CORSAllowListMiddleware(origins: configuration.corsOrigins)) }
@@ -83,7 +89,7 @@ public struct RunAnywhereServer: Sendable {
 
     /// A group for a family of API routes: with a `shape`, the request checks in that shape
     /// (without, the router's own apply), then the API key when the server has one.
-    private func apiGroup(_ router: Router<BasicRequestContext>, shape: ErrorShape? = nil) -> RouterGroup<BasicRequestContext> {
+    private func apiGroup(_ router: Router<ServerContext>, shape: ErrorShape? = nil) -> RouterGroup<ServerContext> {
         let group = router.group()
         for check in shape.map(requestChecks) ?? [] { group.add(middleware: check) }
         if let key = configuration.apiKey, !key.isEmpty { group.add(middleware: APIKeyMiddleware(key: key)) }
@@ -92,8 +98,10 @@ public struct RunAnywhereServer: Sendable {
 
     /// The Hummingbird application; `onServerRunning` is told once the port is bound.
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(
-            router: router(),
+        let router = router()
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "RunAnywhere"),
             services: [MetricsRecorder(runtime: runtime, metrics: metrics)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

@@ -44,8 +44,8 @@ struct ContractCheckedApplication {
 }
 
 /// The router's responder, each answer's body recorded as it is written.
-struct RecordingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BasicRequestContext {
-    typealias Context = BasicRequestContext
+struct RecordingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == ServerContext {
+    typealias Context = ServerContext
     let inner: Inner
     let answers: RecordedAnswers
 

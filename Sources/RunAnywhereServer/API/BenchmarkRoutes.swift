@@ -66,7 +66,7 @@ struct BenchmarkRoutes: Sendable {
         let totalCount: Int
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.post("api/benchmarks") { request, _ in
             let body = try await decodeJSON(StartRequest.self, from: request, limit: configuration.maxBodySize)
             if let repetitions = body.repetitions, !(1...20).contains(repetitions) {
@@ -146,7 +146,7 @@ struct BenchmarkRoutes: Sendable {
     }
 
     /// The saved run the path's `id` names exactly.
-    private func savedRun(_ context: BasicRequestContext) throws -> BenchmarkRun {
+    private func savedRun(_ context: ServerContext) throws -> BenchmarkRun {
         let id = try context.parameters.require("id")
         guard let run = try store.loadRuns().runs.first(where: { $0.id == id }) else {
             throw APIError(.notFound, "No benchmark run '\(id)'", param: "id", code: "benchmark_run_not_found")

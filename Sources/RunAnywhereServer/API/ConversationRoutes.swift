@@ -94,7 +94,7 @@ struct ConversationRoutes: Sendable {
         }
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.get("api/conversations") { request, _ in
             let query = request.uri.queryParameters.get("q").flatMap { $0.isEmpty ? nil : $0 }
             let conversations = query.map { store.search($0) } ?? store.list().conversations
@@ -161,7 +161,7 @@ struct ConversationRoutes: Sendable {
     }
 
     /// The `id` of the path, which must name a conversation exactly (no prefixes over HTTP).
-    private func exactID(_ context: BasicRequestContext) throws -> String {
+    private func exactID(_ context: ServerContext) throws -> String {
         let id = try context.parameters.require("id")
         guard store.contains(id: id) else {
             throw APIError(.notFound, "No conversation '\(id)'", param: "id", code: "conversation_not_found")

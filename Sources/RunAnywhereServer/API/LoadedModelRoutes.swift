@@ -39,7 +39,7 @@ struct LoadedModelRoutes: Sendable {
         let memoryBudgetBytes: Int64
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.get("api/models/loaded") { _, _ in
             try jsonResponse(LoadedModels(models: await runtime.loadedModels(), memoryBudgetBytes: await runtime.modelMemoryBudget))
         }

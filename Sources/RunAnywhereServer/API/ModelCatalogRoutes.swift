@@ -84,7 +84,7 @@ struct ModelCatalogRoutes: Sendable {
         }
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>, maxBodySize: Int) {
+    func register(on router: some RouterMethods<ServerContext>, maxBodySize: Int) {
         router.get("api/models") { request, _ in
             let category = try request.uri.queryParameters.get("category").map { raw in
                 guard let category = ModelCategory(rawValue: String(raw)) else {

@@ -6,7 +6,7 @@ import Hummingbird
 /// target's sources, which the OpenAPIDocumentEmbedder plugin builds into the binary as
 /// ``json``, so that `runanywhere` serves it wherever it is copied.
 enum OpenAPIDocument {
-    static func register(on router: some RouterMethods<BasicRequestContext>) {
+    static func register(on router: some RouterMethods<ServerContext>) {
         router.get("openapi.json") { _, _ in bodyResponse(ByteBuffer(string: json), contentType: "application/json") }
     }
 }

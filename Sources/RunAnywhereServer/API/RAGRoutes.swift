@@ -39,7 +39,7 @@ struct RAGRoutes: Sendable {
         let embeddingModel: String?
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.get("api/rag/collections") { _, _ in
             try jsonResponse(Collections(collections: try await session.listCollections()))
         }
@@ -92,7 +92,7 @@ struct RAGRoutes: Sendable {
     }
 
     /// The collection named in the path, checked.
-    private static func name(_ context: BasicRequestContext) throws -> String {
+    private static func name(_ context: ServerContext) throws -> String {
         let name = try context.parameters.require("name")
         do {
             try RAGCollection.validateName(name)

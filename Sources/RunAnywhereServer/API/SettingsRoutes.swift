@@ -31,7 +31,7 @@ final class SettingsRoutes: Sendable {
         let apiKey: String?
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.get("api/settings") { [self] _, _ in try jsonResponse(try settings.load()) }
         router.patch("api/settings") { [self] request, _ in
             let changes = try await decodeJSON([String: SettingValue].self, from: request, limit: maxBodySize)

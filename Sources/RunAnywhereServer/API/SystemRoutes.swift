@@ -7,7 +7,7 @@ import RunAnywhere
 struct SystemRoutes: Sendable {
     let runtime: RunAnywhereRuntime
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.get("api/system") { _, _ in try jsonResponse(try runtime.systemInfo()) }
     }
 }

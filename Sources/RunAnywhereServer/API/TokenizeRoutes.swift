@@ -66,7 +66,7 @@ struct TokenizeRoutes: Sendable {
 
     struct Content: Encodable, Sendable { let content: String }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.post("tokenize") { request, _ in
             let body = try await decodeJSON(TokenizeRequest.self, from: request, limit: configuration.maxBodySize)
             let (model, addSpecial, parseSpecial) = (

@@ -51,7 +51,7 @@ struct VisionRoutes: Sendable {
         }
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.post("api/vision/describe") { request, _ in
             let form = try await decodeMultipartForm(DescribeForm.self, from: request, limit: configuration.maxBodySize)
             let model = try form.model.map { try runtime.model(id: $0, category: .multimodal) } ?? runtime.defaultVisionModel()

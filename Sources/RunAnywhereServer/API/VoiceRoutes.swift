@@ -39,7 +39,7 @@ struct VoiceRoutes: Sendable {
     }
     struct Empty: Encodable, Sendable {}
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.post("api/voice") { request, _ in
             let form = try await decodeMultipartForm(VoiceForm.self, from: request, limit: configuration.maxBodySize)
             var config = ModularPipelineConfig(threads: configuration.threads)

@@ -112,7 +112,7 @@ struct OllamaModelRoutes: Sendable {
     /// Each model's `details`, read from its GGUF header once per version of its file.
     let details = OllamaModelDetailsCache()
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.get("api/tags") { _, _ in
             let models = runtime.availableModels().filter(Self.isServed).map { model in
                 let facts = Self.fileFacts(model)

@@ -13,7 +13,7 @@ struct OllamaRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.post("api/chat") { request, _ in
             var timing = OllamaTiming()
             let data = try await ollamaBody(of: request, limit: configuration.maxBodySize)

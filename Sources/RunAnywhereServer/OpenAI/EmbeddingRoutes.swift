@@ -91,7 +91,7 @@ struct EmbeddingRoutes: Sendable {
         let usage: Usage
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.post("v1/embeddings") { request, _ in
             let body = try await decodeJSON(EmbeddingRequest.self, from: request, limit: configuration.maxBodySize)
             let format = body.encodingFormat ?? "float"

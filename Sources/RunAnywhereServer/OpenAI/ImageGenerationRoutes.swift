@@ -45,7 +45,7 @@ struct ImageGenerationRoutes: Sendable {
         let model: String
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.post("v1/images/generations") { request, _ in
             let body = try await decodeJSON(GenerationRequest.self, from: request, limit: configuration.maxBodySize)
             let format = body.responseFormat ?? "b64_json"

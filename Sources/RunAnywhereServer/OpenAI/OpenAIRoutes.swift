@@ -7,7 +7,7 @@ struct OpenAIRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         let v1 = router.group("v1")
         v1.get("models") { _, _ in try jsonResponse(ModelList(data: servedModels().map(ModelObject.init))) }
         v1.get("models/{id}") { _, context in

@@ -67,7 +67,7 @@ struct RerankRoutes: Sendable {
         let usage: Usage
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         for path in ["v1/rerank", "rerank"] {
             router.post(RouterPath(path)) { request, _ in try await rerank(request) }
         }

@@ -22,7 +22,7 @@ struct SpeechRoutes: Sendable {
 
     static let openAIVoices: Set<String> = ["alloy", "ash", "ballad", "coral", "echo", "fable", "onyx", "nova", "sage", "shimmer", "verse"]
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.post("v1/audio/speech") { request, _ in
             let body = try await decodeJSON(SpeechRequest.self, from: request, limit: configuration.maxBodySize)
             let format = body.responseFormat ?? "wav"

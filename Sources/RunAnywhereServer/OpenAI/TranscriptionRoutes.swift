@@ -29,7 +29,7 @@ struct TranscriptionRoutes: Sendable {
 
     static let formats: Set<String> = ["json", "text", "verbose_json", "srt", "vtt"]
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.post("v1/audio/transcriptions") { request, _ in
             let form = try await decodeMultipartForm(TranscriptionForm.self, from: request, limit: configuration.maxBodySize)
             let format = form.responseFormat ?? "json"

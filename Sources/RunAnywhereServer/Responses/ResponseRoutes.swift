@@ -38,7 +38,7 @@ struct ResponseRoutes: Sendable {
         enum CodingKeys: String, CodingKey { case object, data, firstID = "first_id", lastID = "last_id", hasMore = "has_more" }
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         let responses = router.group("v1/responses")
         responses.post { request, _ in
             let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
@@ -77,7 +77,7 @@ struct ResponseRoutes: Sendable {
         }
     }
 
-    private func stored(_ context: BasicRequestContext) async throws -> ResponseStore.Stored {
+    private func stored(_ context: ServerContext) async throws -> ResponseStore.Stored {
         let id = try context.parameters.require("id")
         guard let stored = try await store.find(id) else { throw Self.notFound(id) }
         return stored

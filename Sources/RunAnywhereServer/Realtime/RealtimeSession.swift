@@ -1,0 +1,321 @@
+import Foundation
+import RunAnywhere
+
+/// One `/v1/realtime` connection: its settings, the audio the client has sent and not yet
+/// committed, its conversation, and the answer in progress. Client events come in through
+/// ``handle(_:)``; server events go out, in order, through `send`. Every model is the
+/// runtime's, shared with every other session and route: voice activity detection, speech to
+/// text, the language model (in the one batch scheduler) and the voice.
+actor RealtimeSession {
+    /// A conversation item: the user's words (written, or heard from committed audio once
+    /// transcribed) or an answer.
+    struct Item: Sendable {
+        let id: String
+        let role: MessageRole
+        let text: Task<String, Never>
+    }
+
+    let runtime: RunAnywhereRuntime
+    let configuration: ServerConfiguration
+    var settings: RealtimeSessionSettings
+    private let send: AsyncStream<String>.Continuation
+
+    private var items: [Item] = []
+    /// Uncommitted input, 24 kHz, and where it starts in the session's audio (ms).
+    private var input: [Float] = []
+    private var inputStartMs = 0
+    /// Server VAD: the item the speech in progress will become, and whether a check runs.
+    private var speechItem: String?
+    private var checking = false
+    private var uncheckedSamples = 0
+    private(set) var response: (id: String, task: Task<Void, Never>)?
+    /// Whether the answer in progress was cancelled because the user spoke.
+    private(set) var interruptedBySpeech = false
+
+    init(
+        runtime: RunAnywhereRuntime, configuration: ServerConfiguration, settings: RealtimeSessionSettings,
+        send: AsyncStream<String>.Continuation
+    ) {
+        self.runtime = runtime
+        self.configuration = configuration
+        self.settings = settings
+        self.send = send
+    }
+
+    /// Sends `session.created`.
+    func start() { emit("session.created", ["session": settings.json]) }
+
+    /// Ends the session: an answer in progress stops.
+    func close() async {
+        response?.task.cancel()
+        await response?.task.value
+    }
+
+    /// Handles one client event (a JSON text message); what it cannot do is an `error` event.
+    func handle(_ text: String) async {
+        let event: JSONValue
+        do {
+            event = try JSONValue(parsing: text)
+        } catch {
+            return refuse(RealtimeError("The message is not a JSON event: \(error)"), eventID: nil)
+        }
+        let eventID = event["event_id"]?.stringValue
+        do {
+            switch event["type"]?.stringValue ?? "" {
+            case "session.update":
+                try settings.update(event["session"] ?? .null)
+                emit("session.updated", ["session": settings.json])
+            case "input_audio_buffer.append": try append(event["audio"])
+            case "input_audio_buffer.commit": try commit(as: nil)
+            case "input_audio_buffer.clear":
+                clearInput()
+                emit("input_audio_buffer.cleared", [:])
+            case "conversation.item.create": try create(event["item"] ?? .null)
+            case "response.create": try respond(event["response"])
+            case "response.cancel":
+                guard let running = response else {
+                    throw RealtimeError("There is no response in progress", code: "response_cancel_not_active")
+                }
+                running.task.cancel()
+            case let type: throw RealtimeError("Unknown client event type '\(type)'", param: "type")
+            }
+        } catch let error as RealtimeError {
+            refuse(error, eventID: eventID)
+        } catch {
+            refuse(RealtimeError("\(error)"), eventID: eventID)
+        }
+    }
+
+    /// A binary message: the API speaks JSON text only.
+    func refuseBinary() {
+        refuse(RealtimeError("Send events as JSON text messages; audio goes base64 in input_audio_buffer.append"), eventID: nil)
+    }
+
+    // MARK: Input audio
+
+    private func append(_ audio: JSONValue?) throws {
+        guard let base64 = audio?.stringValue, let data = Data(base64Encoded: base64) else {
+            throw RealtimeError("audio must be base64 PCM16 at 24 kHz", param: "audio")
+        }
+        guard data.count % 2 == 0 else { throw RealtimeError("PCM16 audio has an even number of bytes, not \(data.count)", param: "audio") }
+        guard !data.isEmpty else { return }
+        let samples = try AudioSamples(pcm16: data, sampleRate: RealtimeSessionSettings.sampleRate).samples
+        guard Double(input.count + samples.count) / Double(RealtimeSessionSettings.sampleRate) <= configuration.maxAudioDuration else {
+            throw RealtimeError(
+                "The input audio buffer holds at most \(Int(configuration.maxAudioDuration)) s; commit or clear it",
+                code: "input_audio_buffer_full")
+        }
+        input += samples
+        uncheckedSamples += samples.count
+        // Silero checks the buffer four times a second, not at each small append.
+        if settings.turnDetection != nil, !checking, uncheckedSamples >= RealtimeSessionSettings.sampleRate / 4 {
+            checking = true
+            Task { await detectTurns() }
+        }
+    }
+
+    /// Checks the input for turns until the audio that came in meanwhile is less than a check's worth.
+    private func detectTurns() async {
+        defer { checking = false }
+        while settings.turnDetection != nil, uncheckedSamples >= RealtimeSessionSettings.sampleRate / 4 {
+            uncheckedSamples = 0
+            await detectTurn()
+        }
+    }
+
+    private func clearInput() {
+        inputStartMs += input.count * 1000 / RealtimeSessionSettings.sampleRate
+        input = []
+        speechItem = nil
+    }
+
+    /// Server VAD over the uncommitted audio: speech starting (which interrupts an answer),
+    /// and speech followed by enough silence, which commits the turn and answers it.
+    private func detectTurn() async {
+        guard let detection = settings.turnDetection, !input.isEmpty else { return }
+        let (heard, start) = (input.count, inputStartMs)
+        let segments: [SpeechSegment]
+        do {
+            let audio = try AudioSamples(samples: input, sampleRate: RealtimeSessionSettings.sampleRate)
+            segments = try await runtime.detectSpeech(
+                in: audio, options: VADOptions(threshold: detection.threshold, minSilenceDurationMs: detection.silenceMs))
+        } catch {
+            return refuse(RealtimeError("Voice activity detection failed: \(error)", code: "server_error"), eventID: nil)
+        }
+        guard inputStartMs == start else { return }  // committed or cleared meanwhile: the audio checked is gone
+        guard let first = segments.first, let last = segments.last else {
+            // Silence: of the audio checked, keep only what could pad the start of the next speech
+            // (what came in during the check is checked next).
+            let drop = heard - detection.prefixPaddingMs * RealtimeSessionSettings.sampleRate / 1000
+            if speechItem == nil, drop > 0 {
+                inputStartMs += drop * 1000 / RealtimeSessionSettings.sampleRate
+                input.removeFirst(drop)
+            }
+            return
+        }
+        if speechItem == nil {
+            let item = Self.newID("item")
+            speechItem = item
+            emit(
+                "input_audio_buffer.speech_started",
+                ["audio_start_ms": .number(Double(inputStartMs + Int(first.start * 1000))), "item_id": .string(item)])
+            if detection.interruptResponse, let running = response {
+                interruptedBySpeech = true
+                running.task.cancel()
+            }
+        }
+        let silence = Double(heard) / Double(RealtimeSessionSettings.sampleRate) - last.end
+        guard let item = speechItem, silence * 1000 >= Double(detection.silenceMs) else { return }
+        emit(
+            "input_audio_buffer.speech_stopped",
+            ["audio_end_ms": .number(Double(inputStartMs + Int(last.end * 1000))), "item_id": .string(item)])
+        do {
+            try commit(as: item)
+            if detection.createResponse { try respond(nil) }
+        } catch let error as RealtimeError {
+            refuse(error, eventID: nil)
+        } catch {
+            refuse(RealtimeError("\(error)"), eventID: nil)
+        }
+    }
+
+    /// Commits the input as a user item (`as` names it, after server VAD) and starts writing it.
+    private func commit(as id: String?) throws {
+        guard input.count >= RealtimeSessionSettings.sampleRate / 10 else {
+            throw RealtimeError(
+                "The input audio buffer holds \(input.count * 1000 / RealtimeSessionSettings.sampleRate) ms; commit at least 100 ms",
+                code: "input_audio_buffer_commit_empty")
+        }
+        let audio = try AudioSamples(samples: input, sampleRate: RealtimeSessionSettings.sampleRate)
+        let item = id ?? Self.newID("item")
+        let previous = items.last?.id
+        clearInput()
+        let (runtime, model, threads, reports) = (
+            runtime, settings.transcriptionModel, configuration.threads, settings.reportsTranscription
+        )
+        let heard = Task { [weak self] () -> String in
+            do {
+                let text = try await runtime.transcribe(
+                    audio, model: model, options: STTOptions(threads: threads), loadOptions: ModelLoadOptions(threads: threads)
+                ).text
+                await self?.heard(item, text, report: reports)
+                return text
+            } catch {
+                await self?.notHeard(item, error)
+                return ""
+            }
+        }
+        items.append(Item(id: item, role: .user, text: heard))
+        emit("input_audio_buffer.committed", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item_id": .string(item)])
+        emit(
+            "conversation.item.added",
+            ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": Self.userAudio(item, transcript: nil)])
+    }
+
+    private func heard(_ item: String, _ transcript: String, report: Bool) {
+        if report {
+            emit(
+                "conversation.item.input_audio_transcription.completed",
+                ["item_id": .string(item), "content_index": 0, "transcript": .string(transcript)])
+        }
+        emit("conversation.item.done", ["item": Self.userAudio(item, transcript: transcript)])
+    }
+
+    private func notHeard(_ item: String, _ error: any Error) {
+        emit(
+            "conversation.item.input_audio_transcription.failed",
+            ["item_id": .string(item), "content_index": 0, "error": ["type": "transcription_error", "message": .string("\(error)")]])
+    }
+
+    // MARK: Conversation
+
+    /// `conversation.item.create`: a user or system message of `input_text`, or an assistant
+    /// message of `output_text`, added at the end.
+    private func create(_ item: JSONValue) throws {
+        guard item["type"]?.stringValue == "message", let roleName = item["role"]?.stringValue,
+            let role = MessageRole(rawValue: roleName), role != .tool
+        else {
+            throw RealtimeError("item must be a message with role user, assistant or system", param: "item")
+        }
+        let parts = item["content"]?.arrayValue ?? []
+        let texts = parts.compactMap { part -> String? in
+            switch part["type"]?.stringValue {
+            case "input_text", "output_text", "text": part["text"]?.stringValue
+            default: nil
+            }
+        }
+        guard !texts.isEmpty, texts.count == parts.count else {
+            throw RealtimeError("Message content must be text parts (input_text, or output_text for the assistant)", param: "item.content")
+        }
+        let text = texts.joined(separator: "\n")
+        let id = item["id"]?.stringValue ?? Self.newID("item")
+        let previous = items.last?.id
+        items.append(Item(id: id, role: role, text: Task { text }))
+        let partType: JSONValue = role == .assistant ? "output_text" : "input_text"
+        let json: JSONValue = [
+            "id": .string(id), "object": "realtime.item", "type": "message", "role": .string(roleName), "status": "completed",
+            "content": [["type": partType, "text": .string(text)]],
+        ]
+        emit("conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": json])
+        emit("conversation.item.done", ["item": json])
+    }
+
+    // MARK: Responses
+
+    /// Starts an answer to the conversation (`response.create`); its `instructions` and
+    /// `output_modalities` replace the session's for this answer.
+    private func respond(_ overrides: JSONValue?) throws {
+        guard response == nil else {
+            throw RealtimeError("The conversation already has a response in progress", code: "conversation_already_has_active_response")
+        }
+        var settings = settings
+        if let instructions = overrides?["instructions"]?.stringValue { settings.instructions = instructions }
+        if let modalities = overrides?["output_modalities"] { try settings.update(["output_modalities": modalities]) }
+        let id = Self.newID("resp")
+        let answer = RealtimeAnswer(id: id, session: self, settings: settings, items: items)
+        interruptedBySpeech = false
+        response = (id, Task { await answer.run() })
+    }
+
+    /// The answer `id` ended: its item joins the conversation (cut short if it was cancelled).
+    func answered(_ id: String, item: String?, text: String) {
+        guard response?.id == id else { return }
+        response = nil
+        if let item, !text.isEmpty { items.append(Item(id: item, role: .assistant, text: Task { text })) }
+    }
+
+    // MARK: Events
+
+    /// Sends server event `type` with `fields`.
+    func emit(_ type: String, _ fields: JSONValue) {
+        let members = fields.objectValue?.members.map { ($0.key, $0.value) } ?? []
+        let event = JSONObject([("type", .string(type)), ("event_id", .string(Self.newID("event")))] + members)
+        send.yield(JSONValue.object(event).text)
+    }
+
+    /// Sends `error` as an `error` event that answers no client event.
+    func emitError(_ error: RealtimeError) { refuse(error, eventID: nil) }
+
+    private func refuse(_ error: RealtimeError, eventID: String?) {
+        emit(
+            "error",
+            [
+                "error": [
+                    "type": error.code == "server_error" ? "server_error" : "invalid_request_error", "code": .string(error.code),
+                    "message": .string(error.message), "param": error.param.map(JSONValue.string) ?? .null,
+                    "event_id": eventID.map(JSONValue.string) ?? .null,
+                ]
+            ])
+    }
+
+    static func newID(_ prefix: String) -> String {
+        prefix + "_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(20).lowercased()
+    }
+
+    private static func userAudio(_ id: String, transcript: String?) -> JSONValue {
+        [
+            "id": .string(id), "object": "realtime.item", "type": "message", "role": "user", "status": "completed",
+            "content": [["type": "input_audio", "transcript": transcript.map(JSONValue.string) ?? .null]],
+        ]
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import RunAnywhere
+
+/// A realtime session's settings, as `session.update` sets them and `session.created` /
+/// `session.updated` report them in OpenAI's shape: the instructions, whether answers are
+/// spoken or only written, the voice, server voice activity detection and input transcription.
+/// Audio is PCM16 at 24 kHz both ways, the one format the API and the engines share.
+struct RealtimeSessionSettings: Sendable {
+    /// Server voice activity detection: when speech starts and, after `silenceMs` of silence,
+    /// ends, the input is committed and (with `createResponse`) answered; speech while an answer
+    /// plays cancels it (with `interruptResponse`).
+    struct TurnDetection: Sendable, Equatable {
+        var threshold: Float = 0.5
+        var prefixPaddingMs = 300
+        var silenceMs = 500
+        var createResponse = true
+        var interruptResponse = true
+    }
+
+    let id: String
+    let model: String
+    var instructions = "You are a helpful voice assistant. Answer briefly, in plain sentences."
+    var spoken = true
+    /// An OpenAI voice name (the voice model's own voice) or an engine voice name.
+    var voice = "alloy"
+    var speed: Float = 1
+    var turnDetection: TurnDetection? = TurnDetection()
+    /// The speech-to-text model that writes the user's audio, which the model answers; reported
+    /// to the client (`conversation.item.input_audio_transcription.completed`) only when asked.
+    var transcriptionModel = SDKConstants.Models.defaultSpeechRecognitionModelID
+    var reportsTranscription = false
+    var maxOutputTokens: Int?
+
+    static let sampleRate = 24_000
+
+    /// Applies `session.update`'s `session`; refuses what the server cannot do, naming it.
+    mutating func update(_ session: JSONValue) throws(RealtimeError) {
+        guard case .object = session else { throw RealtimeError("session must be an object", param: "session") }
+        if let type = session["type"]?.stringValue, type != "realtime" {
+            throw RealtimeError("Only realtime sessions are served, not \(type)", param: "session.type")
+        }
+        if let text = session["instructions"]?.stringValue { instructions = text }
+        if let modalities = session["output_modalities"]?.arrayValue {
+            let names = modalities.compactMap(\.stringValue)
+            guard names == ["audio"] || names == ["text"] else {
+                throw RealtimeError("output_modalities must be [\"audio\"] or [\"text\"]", param: "session.output_modalities")
+            }
+            spoken = names == ["audio"]
+        }
+        if let tokens = session["max_output_tokens"] {
+            if tokens.stringValue == "inf" {
+                maxOutputTokens = nil
+            } else if let count = tokens.numberValue, count >= 1, count <= 4096, count == count.rounded() {
+                maxOutputTokens = Int(count)
+            } else {
+                throw RealtimeError("max_output_tokens must be 1 to 4096 or \"inf\"", param: "session.max_output_tokens")
+            }
+        }
+        if let tools = session["tools"]?.arrayValue, !tools.isEmpty {
+            throw RealtimeError("Tools are not served in realtime sessions yet", param: "session.tools")
+        }
+        guard let audio = session["audio"] else { return }
+        if let input = audio["input"] {
+            try Self.checkFormat(input["format"], param: "session.audio.input.format")
+            if let transcription = input["transcription"] {
+                if case .null = transcription {
+                    reportsTranscription = false
+                } else {
+                    reportsTranscription = true
+                    if let model = transcription["model"]?.stringValue, !model.hasPrefix("gpt-"), model != "whisper-1" {
+                        transcriptionModel = model
+                    }
+                }
+            }
+            if let detection = input["turn_detection"] { turnDetection = try Self.turnDetection(detection, current: turnDetection) }
+        }
+        if let output = audio["output"] {
+            try Self.checkFormat(output["format"], param: "session.audio.output.format")
+            if let name = output["voice"]?.stringValue { voice = name }
+            if let value = output["speed"] {
+                guard let number = value.numberValue, (0.25...1.5).contains(number) else {
+                    throw RealtimeError("speed must be between 0.25 and 1.5", param: "session.audio.output.speed")
+                }
+                speed = Float(number)
+            }
+        }
+    }
+
+    private static func checkFormat(_ format: JSONValue?, param: String) throws(RealtimeError) {
+        guard let format else { return }
+        let type = format["type"]?.stringValue
+        let rate = format["rate"]?.numberValue
+        guard type == "audio/pcm", rate == nil || rate == Double(sampleRate) else {
+            throw RealtimeError("Audio is PCM16 at 24 kHz: format must be {\"type\": \"audio/pcm\", \"rate\": 24000}", param: param)
+        }
+    }
+
+    private static func turnDetection(_ value: JSONValue, current: TurnDetection?) throws(RealtimeError) -> TurnDetection? {
+        if case .null = value { return nil }
+        guard value["type"]?.stringValue == "server_vad" else {
+            throw RealtimeError("turn_detection must be null or {\"type\": \"server_vad\", …}", param: "session.audio.input.turn_detection")
+        }
+        var detection = current ?? TurnDetection()
+        if let threshold = value["threshold"]?.numberValue {
+            guard (0...1).contains(threshold) else {
+                throw RealtimeError("threshold must be between 0 and 1", param: "session.audio.input.turn_detection.threshold")
+            }
+            detection.threshold = Float(threshold)
+        }
+        if let padding = value["prefix_padding_ms"]?.numberValue {
+            guard (0...10_000).contains(padding) else {
+                throw RealtimeError("prefix_padding_ms must be 0 to 10000", param: "session.audio.input.turn_detection.prefix_padding_ms")
+            }
+            detection.prefixPaddingMs = Int(padding)
+        }
+        if let silence = value["silence_duration_ms"]?.numberValue {
+            guard (100...10_000).contains(silence) else {
+                throw RealtimeError(
+                    "silence_duration_ms must be 100 to 10000", param: "session.audio.input.turn_detection.silence_duration_ms")
+            }
+            detection.silenceMs = Int(silence)
+        }
+        if let create = value["create_response"]?.boolValue { detection.createResponse = create }
+        if let interrupt = value["interrupt_response"]?.boolValue { detection.interruptResponse = interrupt }
+        return detection
+    }
+
+    /// The session object of `session.created` and `session.updated`.
+    var json: JSONValue {
+        let format: JSONValue = ["type": "audio/pcm", "rate": .number(Double(Self.sampleRate))]
+        let detection: JSONValue =
+            turnDetection.map { detection in
+                [
+                    "type": "server_vad", "threshold": .number(Double(detection.threshold)),
+                    "prefix_padding_ms": .number(Double(detection.prefixPaddingMs)),
+                    "silence_duration_ms": .number(Double(detection.silenceMs)), "create_response": .bool(detection.createResponse),
+                    "interrupt_response": .bool(detection.interruptResponse),
+                ]
+            } ?? .null
+        return [
+            "type": "realtime", "object": "realtime.session", "id": .string(id), "model": .string(model),
+            "output_modalities": spoken ? ["audio"] : ["text"], "instructions": .string(instructions),
+            "max_output_tokens": maxOutputTokens.map { .number(Double($0)) } ?? "inf", "tools": [], "tool_choice": "auto",
+            "audio": [
+                "input": [
+                    "format": format, "transcription": reportsTranscription ? ["model": .string(transcriptionModel)] : .null,
+                    "turn_detection": detection,
+                ],
+                "output": ["format": format, "voice": .string(voice), "speed": .number(Double(speed))],
+            ],
+        ]
+    }
+}
+
+/// A client event the session refuses: sent back as an `error` event, the session goes on.
+struct RealtimeError: Error {
+    let message: String
+    let param: String?
+    let code: String
+
+    init(_ message: String, param: String? = nil, code: String = "invalid_request_error") {
+        self.message = message
+        self.param = param
+        self.code = code
+    }
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""The official `openai` package's realtime connection, unchanged, against a running `runanywhere serve`.
+
+Run by the CLI tests (`make test`) with the project venv's Python:
+    openai_realtime_check.py --base-url http://127.0.0.1:PORT/v1 --voice-model VOICE --api-key KEY
+
+A text turn (session.update, conversation.item.create, response.create), a spoken turn found by
+server voice activity detection (speech made by /v1/audio/speech, sent as PCM16 at 24 kHz, heard,
+transcribed, answered in text and speech), a spoken answer cut short by the user speaking over it,
+the errors of bad events, and the upgrade refused for an unknown model or a wrong API key (run it
+against a server with --api-key-stdin and pass the key). Prints one JSON object of what it saw and exits 1 with the failed
+checks listed.
+"""
+import argparse
+import base64
+import json
+import sys
+import threading
+
+import openai
+from openai import OpenAI
+
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+    return condition
+
+
+class Silence(Exception):
+    pass
+
+
+def events_until(connection, last_type, limit=2000, seconds=120):
+    """Events received until one of `last_type` (inclusive), as plain dicts; an event that does
+    not come within `seconds` ends the check with what came before it."""
+    seen = []
+    # A blocked recv() does not see signals: the watchdog closes the connection, which ends it.
+    watchdog = threading.Timer(seconds, connection.close)
+    watchdog.start()
+    try:
+        for _ in range(limit):
+            event = connection.recv().to_dict()
+            seen.append(event)
+            if event["type"] == last_type:
+                break
+    except Exception as error:
+        if watchdog.is_alive():
+            raise
+        raise Silence(f"no {last_type} within {seconds} s; after {types(seen)[-12:]}") from error
+    finally:
+        watchdog.cancel()
+    return seen
+
+
+def types(events):
+    return [event["type"] for event in events]
+
+
+def speak(client, voice_model, text):
+    """PCM16 at 24 kHz of `text`, as /v1/audio/speech makes it."""
+    return client.audio.speech.create(model=voice_model, voice="alloy", input=text, response_format="pcm").content
+
+
+def send_audio(connection, pcm, chunk=4800):
+    for start in range(0, len(pcm), chunk):
+        connection.input_audio_buffer.append(audio=base64.b64encode(pcm[start:start + chunk]).decode())
+
+
+def check_text_turn(connection):
+    created = connection.recv().to_dict()
+    check(created["type"] == "session.created" and created["session"]["audio"]["input"]["format"]["rate"] == 24000, f"first event {created}")
+    connection.session.update(session={"type": "realtime", "output_modalities": ["text"], "instructions": "Answer in one short sentence.",
+                                       "audio": {"input": {"turn_detection": None}}})
+    updated = events_until(connection, "session.updated")[-1]
+    check(updated["session"]["output_modalities"] == ["text"] and updated["session"]["audio"]["input"]["turn_detection"] is None,
+          f"session.updated {updated}")
+    connection.conversation.item.create(item={"type": "message", "role": "user",
+                                              "content": [{"type": "input_text", "text": "What is the capital of France?"}]})
+    connection.response.create()
+    events = events_until(connection, "response.done")
+    kinds = types(events)
+    check(kinds[:2] == ["conversation.item.added", "conversation.item.done"], f"text turn: {kinds[:4]}")
+    check("response.created" in kinds and "response.output_text.delta" in kinds, f"text turn events {kinds}")
+    deltas = "".join(event["delta"] for event in events if event["type"] == "response.output_text.delta")
+    done = next((event for event in events if event["type"] == "response.output_text.done"), {})
+    # The answer is sampled (temperature 0.8, as OpenAI's sessions): its words are not checked.
+    check(deltas == done.get("text") and len(deltas.strip()) > 0, f"text answer {deltas!r}, done {done}")
+    response = events[-1]["response"]
+    check(response["status"] == "completed" and response["usage"]["output_tokens"] > 0, f"response.done {response}")
+    return deltas
+
+
+def check_spoken_turn(connection, question):
+    connection.session.update(session={
+        "type": "realtime", "output_modalities": ["audio"], "instructions": "Answer in one short sentence.",
+        "audio": {"input": {"transcription": {"model": "whisper-1"},
+                            "turn_detection": {"type": "server_vad", "silence_duration_ms": 500}},
+                  "output": {"voice": "alloy"}}})
+    events_until(connection, "session.updated")
+    send_audio(connection, question + bytes(2 * 24000 * 2))  # the question, then 2 s of silence
+    events = events_until(connection, "response.done")
+    kinds = types(events)
+    for kind in ["input_audio_buffer.speech_started", "input_audio_buffer.speech_stopped", "input_audio_buffer.committed",
+                 "conversation.item.input_audio_transcription.completed", "response.created",
+                 "response.output_audio_transcript.delta", "response.output_audio.delta", "response.done"]:
+        check(kind in kinds, f"spoken turn: no {kind} in {kinds}")
+    check(kinds.index("input_audio_buffer.speech_started") < kinds.index("input_audio_buffer.speech_stopped")
+          < kinds.index("response.created"), f"spoken turn order {kinds}")
+    heard = next((event["transcript"] for event in events if event["type"] == "conversation.item.input_audio_transcription.completed"), "")
+    check("france" in heard.lower(), f"heard {heard!r}")
+    transcript = "".join(event["delta"] for event in events if event["type"] == "response.output_audio_transcript.delta")
+    audio = b"".join(base64.b64decode(event["delta"]) for event in events if event["type"] == "response.output_audio.delta")
+    check(len(transcript) > 0 and len(audio) > 24000, f"spoken answer {transcript!r} with {len(audio)} bytes of audio")
+    check(events[-1]["response"]["status"] == "completed", f"spoken response.done {events[-1]}")
+    return {"heard": heard, "answer": transcript, "audio_seconds": round(len(audio) / 48000, 2)}
+
+
+def check_barge_in(connection, question):
+    # A long answer (hundreds of tokens, seconds of work), so that it is still being written and
+    # spoken when the speech comes in.
+    connection.session.update(session={"type": "realtime", "instructions": "Do exactly what the user asks."})
+    events_until(connection, "session.updated")
+    connection.conversation.item.create(item={"type": "message", "role": "user", "content": [
+        {"type": "input_text", "text": "Write the numbers from 1 to 300, separated by commas."}]})
+    connection.response.create()
+    events_until(connection, "response.output_audio_transcript.delta")  # answering
+    send_audio(connection, question)
+    events = events_until(connection, "response.done")
+    kinds = types(events)
+    check("input_audio_buffer.speech_started" in kinds, f"barge-in: no speech_started in {kinds}")
+    response = events[-1]["response"]
+    check(response["status"] == "cancelled" and response["status_details"]["reason"] == "turn_detected", f"barge-in response {response}")
+    item = response["output"][0] if response["output"] else {}
+    check(item.get("status") == "incomplete", f"the cut-short answer is kept as incomplete: {item}")
+    connection.input_audio_buffer.clear()
+    events_until(connection, "input_audio_buffer.cleared")
+    return item.get("content", [{}])[0].get("transcript", "")
+
+
+def check_errors(connection):
+    connection.send({"type": "input_audio_buffer.append", "audio": "not base64!"})
+    error = events_until(connection, "error")[-1]["error"]
+    check(error["param"] == "audio", f"bad audio error {error}")
+    connection.send({"type": "no.such.event"})
+    error = events_until(connection, "error")[-1]["error"]
+    check("no.such.event" in error["message"], f"unknown event error {error}")
+    connection.session.update(session={"type": "realtime", "audio": {"input": {"format": {"type": "audio/pcmu"}}}})
+    error = events_until(connection, "error")[-1]["error"]
+    check(error["param"] == "session.audio.input.format", f"format error {error}")
+    connection.response.cancel()
+    error = events_until(connection, "error")[-1]["error"]
+    check(error["code"] == "response_cancel_not_active", f"cancel error {error}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--voice-model", required=True)
+    parser.add_argument("--api-key", required=True)
+    args = parser.parse_args()
+    client = OpenAI(base_url=args.base_url, api_key=args.api_key)
+    question = speak(client, args.voice_model, "What is the capital of France?")
+    seen = {}
+    try:
+        with client.realtime.connect(model="gpt-realtime") as connection:
+            seen["text"] = check_text_turn(connection)
+            seen["spoken"] = check_spoken_turn(connection, question)
+            seen["barge_in"] = check_barge_in(connection, question)
+            check_errors(connection)
+    except Silence as silence:
+        check(False, str(silence))
+    # A refused upgrade is a bare 400 (the WebSocket library's answer), raised by the client.
+    for name, other in [("an unknown model", client), ("a wrong key", OpenAI(base_url=args.base_url, api_key="wrong-key"))]:
+        try:
+            with other.realtime.connect(model="no-such-model" if other is client else "gpt-realtime") as connection:
+                connection.recv()
+            check(False, f"{name} was accepted")
+        except Exception as error:
+            check("400" in str(error), f"{name}: {error}")
+    print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
