@@ -153,7 +153,7 @@ struct RealtimeAnswer: Sendable {
     /// The voice model and options the session's voice names: an installed voice by id, OpenAI's
     /// names for the default voice, or an engine voice of the default voice model.
     private func voice(_ runtime: RunAnywhereRuntime) -> (String, TTSOptions) {
-        var options = TTSOptions(rate: settings.speed, audioFormat: .pcm, sampleRate: RealtimeSessionSettings.sampleRate)
+        var options = TTSOptions(rate: Float(settings.speed), audioFormat: .pcm, sampleRate: RealtimeSessionSettings.sampleRate)
         if (try? runtime.model(id: settings.voice, category: .speechSynthesis)) != nil { return (settings.voice, options) }
         if !SpeechRoutes.openAIVoices.contains(settings.voice.lowercased()) { options.voice = settings.voice }
         return (SDKConstants.Models.defaultVoiceID, options)

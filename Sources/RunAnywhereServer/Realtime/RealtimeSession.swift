@@ -138,7 +138,7 @@ actor RealtimeSession {
         do {
             let audio = try AudioSamples(samples: input, sampleRate: RealtimeSessionSettings.sampleRate)
             segments = try await runtime.detectSpeech(
-                in: audio, options: VADOptions(threshold: detection.threshold, minSilenceDurationMs: detection.silenceMs))
+                in: audio, options: VADOptions(threshold: Float(detection.threshold), minSilenceDurationMs: detection.silenceMs))
         } catch {
             return refuse(RealtimeError("Voice activity detection failed: \(error)", code: "server_error"), eventID: nil)
         }

@@ -10,7 +10,7 @@ struct RealtimeSessionSettings: Sendable {
     /// ends, the input is committed and (with `createResponse`) answered; speech while an answer
     /// plays cancels it (with `interruptResponse`).
     struct TurnDetection: Sendable, Equatable {
-        var threshold: Float = 0.5
+        var threshold = 0.5
         var prefixPaddingMs = 300
         var silenceMs = 500
         var createResponse = true
@@ -23,7 +23,7 @@ struct RealtimeSessionSettings: Sendable {
     var spoken = true
     /// An OpenAI voice name (the voice model's own voice) or an engine voice name.
     var voice = "alloy"
-    var speed: Float = 1
+    var speed = 1.0
     var turnDetection: TurnDetection? = TurnDetection()
     /// The speech-to-text model that writes the user's audio, which the model answers; reported
     /// to the client (`conversation.item.input_audio_transcription.completed`) only when asked.
@@ -81,7 +81,7 @@ struct RealtimeSessionSettings: Sendable {
                 guard let number = value.numberValue, (0.25...1.5).contains(number) else {
                     throw RealtimeError("speed must be between 0.25 and 1.5", param: "session.audio.output.speed")
                 }
-                speed = Float(number)
+                speed = number
             }
         }
     }
@@ -105,7 +105,7 @@ struct RealtimeSessionSettings: Sendable {
             guard (0...1).contains(threshold) else {
                 throw RealtimeError("threshold must be between 0 and 1", param: "session.audio.input.turn_detection.threshold")
             }
-            detection.threshold = Float(threshold)
+            detection.threshold = threshold
         }
         if let padding = value["prefix_padding_ms"]?.numberValue {
             guard (0...10_000).contains(padding) else {
@@ -131,7 +131,7 @@ struct RealtimeSessionSettings: Sendable {
         let detection: JSONValue =
             turnDetection.map { detection in
                 [
-                    "type": "server_vad", "threshold": .number(Double(detection.threshold)),
+                    "type": "server_vad", "threshold": .number(detection.threshold),
                     "prefix_padding_ms": .number(Double(detection.prefixPaddingMs)),
                     "silence_duration_ms": .number(Double(detection.silenceMs)), "create_response": .bool(detection.createResponse),
                     "interrupt_response": .bool(detection.interruptResponse),
@@ -146,7 +146,7 @@ struct RealtimeSessionSettings: Sendable {
                     "format": format, "transcription": reportsTranscription ? ["model": .string(transcriptionModel)] : .null,
                     "turn_detection": detection,
                 ],
-                "output": ["format": format, "voice": .string(voice), "speed": .number(Double(speed))],
+                "output": ["format": format, "voice": .string(voice), "speed": .number(speed)],
             ],
         ]
     }

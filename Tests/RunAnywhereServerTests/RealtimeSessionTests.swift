@@ -1,0 +1,202 @@
+import Foundation
+import Logging
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+@testable import RunAnywhereServer
+
+/// A realtime session in process, against the scripted language engine (it answers with the
+/// words of the last user message): the settings `session.update` takes and refuses, the events
+/// of a written turn in the API's order, cancelling an answer, and the errors of bad events. The
+/// spoken path (server VAD, whisper, the voice) is checked with real models and the official
+/// client in `CLIRealtimeTests`.
+@Suite struct RealtimeSessionTests {
+    /// A session on `runtime` whose events are collected.
+    final class Wire: Sendable {
+        let session: RealtimeSession
+        private let events: AsyncStream<String>
+        private let iterator: Iterator
+
+        /// The iterator, used by one test at a time.
+        final class Iterator: @unchecked Sendable {
+            var base: AsyncStream<String>.Iterator
+            init(_ base: AsyncStream<String>.Iterator) { self.base = base }
+        }
+
+        init(_ runtime: RunAnywhereRuntime) {
+            let (events, send) = AsyncStream.makeStream(of: String.self)
+            self.events = events
+            iterator = Iterator(events.makeAsyncIterator())
+            let configuration = ServerConfiguration(port: 0, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            session = RealtimeSession(
+                runtime: runtime, configuration: configuration,
+                settings: RealtimeSessionSettings(id: "sess_test", model: "scripted"), send: send)
+        }
+
+        /// The next event.
+        func next() async throws -> JSONValue {
+            try JSONValue(parsing: try #require(await iterator.base.next()))
+        }
+
+        /// Events up to and including one of `type`.
+        func until(_ type: String) async throws -> [JSONValue] {
+            var seen: [JSONValue] = []
+            while true {
+                let event = try await next()
+                seen.append(event)
+                if event["type"]?.stringValue == type { return seen }
+            }
+        }
+
+        func send(_ event: JSONValue) async { await session.handle(event.text) }
+    }
+
+    static func types(_ events: [JSONValue]) -> [String] { events.compactMap { $0["type"]?.stringValue } }
+
+    @Test func settingsTakeWhatTheServerCanDoAndNameWhatItCannot() throws {
+        var settings = RealtimeSessionSettings(id: "s", model: "m")
+        try settings.update([
+            "type": "realtime", "instructions": "Be brief.", "output_modalities": ["text"], "max_output_tokens": 64,
+            "audio": [
+                "input": [
+                    "format": ["type": "audio/pcm", "rate": 24000], "transcription": ["model": "whisper-1"],
+                    "turn_detection": ["type": "server_vad", "threshold": 0.6, "silence_duration_ms": 800, "create_response": false],
+                ],
+                "output": ["voice": "espeak-ng-en-us", "speed": 1.2],
+            ],
+        ])
+        let json = settings.json
+        #expect(json["instructions"]?.stringValue == "Be brief." && json["output_modalities"] == ["text"])
+        #expect(json["max_output_tokens"]?.numberValue == 64)
+        let detection = try #require(json["audio"]?["input"]?["turn_detection"])
+        #expect(detection["threshold"]?.numberValue == 0.6 && detection["silence_duration_ms"]?.numberValue == 800)
+        #expect(detection["create_response"]?.boolValue == false && detection["interrupt_response"]?.boolValue == true)
+        #expect(json["audio"]?["input"]?["transcription"]?["model"]?.stringValue == SDKConstants.Models.defaultSpeechRecognitionModelID)
+        #expect(json["audio"]?["output"]?["voice"]?.stringValue == "espeak-ng-en-us")
+        try settings.update(["audio": ["input": ["turn_detection": nil, "transcription": nil]], "max_output_tokens": "inf"])
+        #expect(settings.json["audio"]?["input"]?["turn_detection"] == .null && settings.json["max_output_tokens"]?.stringValue == "inf")
+
+        let refusals: [(JSONValue, String)] = [
+            (["type": "transcription"], "session.type"),
+            (["output_modalities": ["audio", "text"]], "session.output_modalities"),
+            (["tools": [["type": "function", "name": "f"]]], "session.tools"),
+            (["max_output_tokens": 0], "session.max_output_tokens"),
+            (["audio": ["input": ["format": ["type": "audio/pcmu"]]]], "session.audio.input.format"),
+            (["audio": ["output": ["format": ["type": "audio/pcm", "rate": 16000]]]], "session.audio.output.format"),
+            (["audio": ["input": ["turn_detection": ["type": "semantic_vad"]]]], "session.audio.input.turn_detection"),
+            (
+                ["audio": ["input": ["turn_detection": ["type": "server_vad", "threshold": 2]]]],
+                "session.audio.input.turn_detection.threshold"
+            ),
+            (
+                ["audio": ["input": ["turn_detection": ["type": "server_vad", "silence_duration_ms": 10]]]],
+                "session.audio.input.turn_detection.silence_duration_ms"
+            ),
+            (["audio": ["output": ["speed": 3]]], "session.audio.output.speed"),
+        ]
+        for (update, param) in refusals {
+            var copy = settings
+            #expect(throws: RealtimeError.self, "\(update.text)") { try copy.update(update) }
+            do {
+                try copy.update(update)
+            } catch {
+                #expect(error.param == param, "\(update.text): \(error.message)")
+            }
+        }
+    }
+
+    @Test func spokenAnswersAreCutAtSentencesOrInLongListsAtCommas() {
+        func cut(_ text: String) -> String? { RealtimeAnswer.sentenceEnd(in: text).map { String(text[..<$0]) } }
+        #expect(cut("Paris is the capital. It is") == "Paris is the capital.")
+        #expect(cut("Is it? Yes! And then") == "Is it? Yes!")
+        #expect(cut("One line\nand more") == "One line\n")
+        #expect(cut("3.14 is pi") == nil, "a point inside a number ends nothing")
+        #expect(cut("No end yet") == nil)
+        let list = (1...60).map(String.init).joined(separator: ", ")
+        #expect(cut(list)?.hasSuffix(",") == true && (cut(list)?.count ?? 0) > 100)
+    }
+
+    @Test func aWrittenTurnComesInTheAPIsOrder() async throws {
+        let wire = Wire(try scriptedRuntime())
+        await wire.session.start()
+        let created = try await wire.next()
+        #expect(created["type"] == "session.created" && created["session"]?["model"] == "scripted")
+        await wire.send(["type": "session.update", "session": ["output_modalities": ["text"], "instructions": "Echo."]])
+        #expect(try await wire.next()["session"]?["instructions"] == "Echo.")
+        await wire.send([
+            "type": "conversation.item.create",
+            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "red green blue"]]],
+        ])
+        await wire.send(["type": "response.create"])
+        let events = try await wire.until("response.done")
+        #expect(
+            Self.types(events) == [
+                "conversation.item.added", "conversation.item.done", "response.created", "response.output_item.added",
+                "conversation.item.added", "response.content_part.added", "response.output_text.delta", "response.output_text.delta",
+                "response.output_text.delta", "response.output_text.done", "response.content_part.done", "response.output_item.done",
+                "conversation.item.done", "response.done",
+            ])
+        let deltas = events.filter { $0["type"] == "response.output_text.delta" }.compactMap { $0["delta"]?.stringValue }
+        let done = try #require(events.last?["response"])
+        #expect(deltas.joined() == events.first { $0["type"] == "response.output_text.done" }?["text"]?.stringValue)
+        #expect(deltas.joined().contains("blue"))
+        #expect(done["status"] == "completed" && (done["usage"]?["output_tokens"]?.numberValue ?? 0) == 3)
+        #expect(done["output"]?.arrayValue?.first?["status"] == "completed")
+        #expect(Set(events.compactMap { $0["event_id"]?.stringValue }).count == events.count, "every event has its own id")
+        await wire.session.close()
+    }
+
+    @Test func aCancelledAnswerKeepsWhatItWrote() async throws {
+        let wire = Wire(try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(200))))
+        await wire.session.start()
+        _ = try await wire.next()
+        await wire.send(["type": "session.update", "session": ["output_modalities": ["text"]]])
+        _ = try await wire.next()
+        await wire.send([
+            "type": "conversation.item.create",
+            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "one two three four five six seven"]]],
+        ])
+        await wire.send(["type": "response.create"])
+        await wire.send(["type": "response.create"])  // one at a time
+        let refused = try await wire.until("error")
+        #expect(refused.last?["error"]?["code"] == "conversation_already_has_active_response")
+        _ = try await wire.until("response.output_text.delta")
+        await wire.send(["type": "response.cancel"])
+        let done = try #require(try await wire.until("response.done").last?["response"])
+        #expect(done["status"] == "cancelled" && done["status_details"]?["reason"] == "client_cancelled")
+        let item = try #require(done["output"]?.arrayValue?.first)
+        let text = item["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
+        #expect(item["status"] == "incomplete" && !text.isEmpty && !text.contains("seven"), "\(text)")
+        await wire.session.close()
+    }
+
+    @Test func badEventsAreErrorEventsAndTheSessionGoesOn() async throws {
+        let wire = Wire(try scriptedRuntime())
+        await wire.session.start()
+        _ = try await wire.next()
+        func error(after message: String) async throws -> JSONValue {
+            await wire.session.handle(message)
+            return try #require(try await wire.until("error").last?["error"])
+        }
+        #expect(try await error(after: "not json")["message"]?.stringValue?.contains("not a JSON event") == true)
+        #expect(try await error(after: #"{"type": "no.such", "event_id": "e1"}"#)["event_id"] == "e1")
+        #expect(try await error(after: #"{"type": "input_audio_buffer.append", "audio": "%%%"}"#)["param"] == "audio")
+        #expect(try await error(after: #"{"type": "input_audio_buffer.append", "audio": "AAAA"}"#)["param"] == "audio", "3 bytes of PCM16")
+        #expect(try await error(after: #"{"type": "input_audio_buffer.commit"}"#)["code"] == "input_audio_buffer_commit_empty")
+        #expect(try await error(after: #"{"type": "response.cancel"}"#)["code"] == "response_cancel_not_active")
+        #expect(
+            try await error(after: #"{"type": "conversation.item.create", "item": {"type": "message", "role": "tool"}}"#)["param"] == "item"
+        )
+        await wire.session.refuseBinary()
+        #expect(try await wire.until("error").last?["error"]?["message"]?.stringValue?.contains("JSON text") == true)
+        // An answer needs a user message last.
+        await wire.send(["type": "response.create"])
+        let failed = try await wire.until("response.done")
+        #expect(Self.types(failed).contains("error") && failed.last?["response"]?["status"] == "failed")
+        // And still works.
+        await wire.send(["type": "input_audio_buffer.clear"])
+        #expect(try await wire.next()["type"] == "input_audio_buffer.cleared")
+        await wire.session.close()
+    }
+}
