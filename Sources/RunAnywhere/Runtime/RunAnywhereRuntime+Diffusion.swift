@@ -84,9 +84,14 @@ extension RunAnywhereRuntime {
         guard !(prompt.isEmpty ? options?.prompt ?? "" : prompt).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw SDKError(.emptyInput, "The image prompt is empty")
         }
-        return progressStream { cancellation, continuation in
-            try await self.loadAndDraw(
-                prompt, options, model: model, configuration: configuration, cancellation: cancellation, continuation: continuation)
+        // Its steps, then its image; cancelling the task raises the engine's flag (draw's handler).
+        return .fed { continuation in
+            let result = try await self.loadAndDraw(
+                prompt, options, model: model, configuration: configuration, cancellation: CancellationFlag(), continuation: continuation)
+            continuation.yield(
+                DiffusionProgress(
+                    progress: 1, currentStep: result.steps, totalSteps: result.steps, stage: .complete,
+                    elapsedMs: Double(result.generationTimeMs), etaMs: nil, result: result))
         }
     }
 
@@ -139,38 +144,6 @@ extension RunAnywhereRuntime {
         }
         if options.seed < 0 { options.seed = Int64.random(in: 0...Int64(Int32.max)) }
         return DiffusionRequest(prompt: text, options: options)
-    }
-
-    /// A stream fed by `work`, run as a task: its steps, then its image. The consumer cancelling
-    /// (or dropping the stream unfinished) raises the cancellation flag `work` receives.
-    private nonisolated func progressStream(
-        _ work:
-            @escaping @Sendable (CancellationFlag, AsyncThrowingStream<DiffusionProgress, any Error>.Continuation) async throws ->
-            DiffusionResult
-    ) -> AsyncThrowingStream<DiffusionProgress, any Error> {
-        let cancellation = CancellationFlag()
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: DiffusionProgress.self)
-        let task = Task {
-            do {
-                let result = try await work(cancellation, continuation)
-                continuation.yield(
-                    DiffusionProgress(
-                        progress: 1, currentStep: result.steps, totalSteps: result.steps, stage: .complete,
-                        elapsedMs: Double(result.generationTimeMs),
-                        etaMs: nil, result: result
-                    ))
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { termination in
-            if case .cancelled = termination {
-                cancellation.cancel()
-                task.cancel()
-            }
-        }
-        return stream
     }
 
     /// Leases `model` (loading it with `configuration` if needed) and draws in the model's turn:

@@ -34,9 +34,8 @@ extension RunAnywhereRuntime {
         if model.downloadURL == nil, case .singleFile = model.artifactType, !model.isDownloaded {
             throw SDKError(.invalidInput, "Model '\(id)' has no download URL; it is installed by scripts/setup")
         }
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: DownloadProgress.self)
         let events = self.events
-        let task = Task { [catalog, downloader] in
+        return .fed { [catalog, downloader] continuation in
             let report: @Sendable (DownloadProgress) -> Void = { progress in
                 continuation.yield(progress)
                 events.publish(.downloadProgress(progress))
@@ -50,7 +49,6 @@ extension RunAnywhereRuntime {
                     let downloaded = try await downloader.download(model, report: report)
                     if downloaded != model, !catalog.isBuiltIn(id) { try catalog.update(downloaded) }
                 }
-                continuation.finish()
             } catch {
                 let failure = (error as? SDKError) ?? SDKError(.downloadFailed, "\(error)")
                 if !(error is CancellationError) {
@@ -59,13 +57,9 @@ extension RunAnywhereRuntime {
                             modelId: id, bytesDownloaded: 0, totalBytes: nil, speed: nil, estimatedTimeRemaining: nil,
                             state: .failed(failure)))
                 }
-                continuation.finish(throwing: error)
+                throw error
             }
         }
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { task.cancel() }
-        }
-        return stream
     }
 
     /// Stops model `id`'s download and returns once it has stopped; its partial file stays, and

@@ -94,31 +94,21 @@ extension RunAnywhereRuntime {
     ) throws -> AsyncThrowingStream<TranscriptionEvent, any Error> {
         let model = try self.model(id: modelId, category: .speechRecognition)
         try checkSpeech(audio, options: options)
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: TranscriptionEvent.self)
         let heard = Mutex(false)
-        let task = Task {
-            do {
-                let hear: @Sendable (TranscriptionSegment) -> Void = { segment in
-                    heard.withLock { $0 = true }
-                    continuation.yield(.segment(segment))
-                }
-                let output: STTOutput
-                do {
-                    output = try await transcribe(audio, model: model, options: options, loadOptions: loadOptions, onSegment: hear)
-                } catch let error as SDKError where error.code == .engineCrashed && !heard.withLock({ $0 }) {
-                    // Nothing was heard yet, so asking a new engine process repeats nothing.
-                    output = try await transcribe(audio, model: model, options: options, loadOptions: loadOptions, onSegment: hear)
-                }
-                continuation.yield(.completed(output))
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
+        return .fed { continuation in
+            let hear: @Sendable (TranscriptionSegment) -> Void = { segment in
+                heard.withLock { $0 = true }
+                continuation.yield(.segment(segment))
             }
+            let output: STTOutput
+            do {
+                output = try await self.transcribe(audio, model: model, options: options, loadOptions: loadOptions, onSegment: hear)
+            } catch let error as SDKError where error.code == .engineCrashed && !heard.withLock({ $0 }) {
+                // Nothing was heard yet, so asking a new engine process repeats nothing.
+                output = try await self.transcribe(audio, model: model, options: options, loadOptions: loadOptions, onSegment: hear)
+            }
+            continuation.yield(.completed(output))
         }
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { task.cancel() }
-        }
-        return stream
     }
 
     /// Leases `model` and transcribes in its turn: one transcription at a time per model, as an

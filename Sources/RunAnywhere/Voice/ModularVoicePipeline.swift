@@ -39,19 +39,7 @@ public actor ModularVoicePipeline {
 
     /// Runs one turn on `audio` (any sample rate). Cancelling the consuming task stops it.
     public func processTurn(_ audio: AudioSamples) -> AsyncThrowingStream<VoicePipelineEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: VoicePipelineEvent.self)
-        let task = Task {
-            do {
-                try await run(audio) { continuation.yield($0) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { task.cancel() }
-        }
-        return stream
+        .fed { continuation in try await self.run(audio) { continuation.yield($0) } }
     }
 
     private func run(_ input: AudioSamples, emit: (VoicePipelineEvent) -> Void) async throws {
