@@ -101,7 +101,7 @@ public struct RunAnywhereServer: Sendable {
         let router = router()
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: .realtime(router),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "RunAnywhere"),
             services: [MetricsRecorder(runtime: runtime, metrics: metrics)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

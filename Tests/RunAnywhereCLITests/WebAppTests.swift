@@ -5,7 +5,8 @@ import Testing
 
 /// The web app that `runanywhere serve` serves, in Debian's Chromium driven headless through
 /// selenium (`Tests/clients/web_app_check.py` for Chat and Chat Details,
-/// `web_app_screens_check.py` for Models, Settings, Voice and Vision,
+/// `web_app_screens_check.py` for Models, Settings, Voice and Vision, `web_app_realtime_check.py`
+/// for the Voice page's live conversation,
 /// `web_app_benchmarks_check.py` for the Benchmarks dashboard, `web_app_telemetry_check.py`
 /// for the Telemetry page), against the real engines
 /// and default models. Screenshots of every screen go to `.build/screenshots/web-app/`.
@@ -45,6 +46,15 @@ struct WebAppTests {
             [
                 "--binary", CLIRunner.binary.path, "--screenshots", Self.screenshots.path,
             ])
+        #expect(status == 0, "\(output)")
+    }
+
+    /// The Voice page's live conversation on /v1/realtime, with Chromium's fake microphone playing
+    /// a spoken question: its words in the transcript, an answer, and the answer's audio played.
+    @Test func aSpokenConversationInTheBrowser() throws {
+        let (status, output) = try CLIServeTests.python(
+            Self.clients.appendingPathComponent("web_app_realtime_check.py"),
+            ["--binary", CLIRunner.binary.path, "--screenshots", Self.screenshots.path])
         #expect(status == 0, "\(output)")
     }
 

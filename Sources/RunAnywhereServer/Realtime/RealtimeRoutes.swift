@@ -20,7 +20,10 @@ struct RealtimeRoutes: Sendable {
                 throw APIError(.upgradeRequired, "/v1/realtime is a WebSocket: connect with 'Upgrade: websocket'", code: "upgrade_required")
             }
             _ = try model(request)  // an unknown model is refused before the upgrade
-            return .upgrade([:])
+            // A browser offers subprotocols (the API's, and its key): the handshake names the one taken.
+            let offered = request.headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }
+            return .upgrade(
+                offered.contains { $0.trimmingCharacters(in: .whitespaces) == "realtime" } ? [.secWebSocketProtocol: "realtime"] : [:])
         } onUpgrade: { inbound, outbound, context in
             let settings = RealtimeSessionSettings(id: RealtimeSession.newID("sess"), model: try model(context.request))
             let (outgoing, send) = AsyncStream.makeStream(of: String.self)

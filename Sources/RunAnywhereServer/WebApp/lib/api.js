@@ -18,13 +18,18 @@ export function setAPIKey(key) {
   if (key) sessionStorage.setItem(keyName, key); else sessionStorage.removeItem(keyName);
 }
 
+/** The API key this tab sends, if it has one. */
+export function apiKey() {
+  return sessionStorage.getItem(keyName);
+}
+
 /**
  * Sends a request and returns the response itself (for downloads); throws APIError when it
  * fails, with the field the server blamed (`param`) when it names one. A FormData body goes as
  * multipart, anything else as JSON.
  */
 export async function send(path, { method = "GET", body, signal, headers = {} } = {}) {
-  const key = sessionStorage.getItem(keyName);
+  const key = apiKey();
   const init = { method, signal, headers: { ...headers } };
   if (key) init.headers.Authorization = `Bearer ${key}`;
   if (body instanceof FormData) {

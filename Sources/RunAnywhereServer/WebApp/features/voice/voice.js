@@ -1,10 +1,11 @@
-// The Voice screen: speech to text (a WAV or other audio file, or the microphone) with the
+// The Voice screen: a live spoken conversation (/v1/realtime); speech to text (a WAV or other audio file, or the microphone) with the
 // transcript's segments and timings; text to speech with the Piper voice or eSpeak NG, played
 // and downloadable; and one full voice turn (speech in → transcript → answer → speech out)
 // with each stage's timing. It uses the server's OpenAI audio routes and /api/voice.
 import { api, send } from "../../lib/api.js";
 import { fill, h, notice, seconds, toast } from "../../lib/dom.js";
 import { recordButton } from "./recorder.js";
+import { conversation } from "./conversation.js";
 import { voiceTurn } from "./voice-turn.js";
 
 /** Shows the Voice screen; returns what unmounts it. */
@@ -34,7 +35,8 @@ async function build(page, urls) {
     page.append(notice("Cannot list the voice models", error.message, { error: true }));
     return;
   }
-  page.append(transcription(stt(), stt.count > 0), speech(tts(), tts.count > 0, urls),
+  page.append(conversation({ llm: llm(), tts: tts(), ready: stt.count > 0 && tts.count > 0 && llm.count > 0 }),
+    transcription(stt(), stt.count > 0), speech(tts(), tts.count > 0, urls),
     voiceTurn({ stt: stt(), tts: tts(), llm: llm(), ready: stt.count > 0 && tts.count > 0 && llm.count > 0, urls }));
 }
 
