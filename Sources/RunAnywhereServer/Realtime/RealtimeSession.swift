@@ -31,6 +31,8 @@ actor RealtimeSession {
     private(set) var response: (id: String, task: Task<Void, Never>)?
     /// Whether the answer in progress was cancelled because the user spoke.
     private(set) var interruptedBySpeech = false
+    /// Whether the connection has ended: a check still running starts nothing more.
+    private var closed = false
 
     init(
         runtime: RunAnywhereRuntime, configuration: ServerConfiguration, settings: RealtimeSessionSettings,
@@ -47,6 +49,7 @@ actor RealtimeSession {
 
     /// Ends the session: an answer in progress stops.
     func close() async {
+        closed = true
         response?.task.cancel()
         await response?.task.value
     }
@@ -117,7 +120,7 @@ actor RealtimeSession {
     /// Checks the input for turns until the audio that came in meanwhile is less than a check's worth.
     private func detectTurns() async {
         defer { checking = false }
-        while settings.turnDetection != nil, uncheckedSamples >= RealtimeSessionSettings.sampleRate / 4 {
+        while !closed, settings.turnDetection != nil, uncheckedSamples >= RealtimeSessionSettings.sampleRate / 4 {
             uncheckedSamples = 0
             await detectTurn()
         }
@@ -142,7 +145,7 @@ actor RealtimeSession {
         } catch {
             return refuse(RealtimeError("Voice activity detection failed: \(error)", code: "server_error"), eventID: nil)
         }
-        guard inputStartMs == start else { return }  // committed or cleared meanwhile: the audio checked is gone
+        guard inputStartMs == start, !closed else { return }  // committed or cleared meanwhile: the audio checked is gone
         guard let first = segments.first, let last = segments.last else {
             // Silence: of the audio checked, keep only what could pad the start of the next speech
             // (what came in during the check is checked next).
