@@ -33,7 +33,7 @@ class Silence(Exception):
     pass
 
 
-def events_until(connection, last_type, limit=2000, seconds=120):
+def events_until(connection, last_type, limit=2000, seconds=300):
     """Events received until one of `last_type` (inclusive), as plain dicts; an event that does
     not come within `seconds` ends the check with what came before it."""
     seen = []
