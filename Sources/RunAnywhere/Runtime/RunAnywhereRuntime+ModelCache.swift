@@ -239,11 +239,15 @@ extension RunAnywhereRuntime {
     /// Runs `work` on `model`, and once more if the engine process it ran in died
     /// (``ErrorCode/engineCrashed``: killed while idle, or by this very work), when the model is
     /// loaded again in a new one. Only for work that changes nothing (embeddings, rankings,
-    /// speech); a generation is handed over again only if its engine never took it.
-    func againIfItsWorkerDied<T>(_ model: ModelInfo, _ work: () async throws -> T) async throws -> T {
+    /// speech); a generation is handed over again only if its engine never took it. With
+    /// `repeatable`, only while it says the work can run again unseen (a stream that has sent
+    /// nothing yet).
+    func againIfItsWorkerDied<T>(
+        _ model: ModelInfo, repeatable: () -> Bool = { true }, _ work: () async throws -> T
+    ) async throws -> T {
         do {
             return try await work()
-        } catch let error as SDKError where error.code == .engineCrashed {
+        } catch let error as SDKError where error.code == .engineCrashed && repeatable() {
             logger.info("Asking a new engine process: the last one died", metadata: ["model": "\(model.id)", "error": "\(error.message)"])
             return try await work()
         }

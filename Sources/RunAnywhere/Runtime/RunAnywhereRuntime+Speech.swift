@@ -100,12 +100,9 @@ extension RunAnywhereRuntime {
                 heard.withLock { $0 = true }
                 continuation.yield(.segment(segment))
             }
-            let output: STTOutput
-            do {
-                output = try await self.transcribe(audio, model: model, options: options, loadOptions: loadOptions, onSegment: hear)
-            } catch let error as SDKError where error.code == .engineCrashed && !heard.withLock({ $0 }) {
-                // Nothing was heard yet, so asking a new engine process repeats nothing.
-                output = try await self.transcribe(audio, model: model, options: options, loadOptions: loadOptions, onSegment: hear)
+            // Asking a new engine process repeats nothing only while nothing was heard.
+            let output = try await self.againIfItsWorkerDied(model, repeatable: { !heard.withLock { $0 } }) {
+                try await self.transcribe(audio, model: model, options: options, loadOptions: loadOptions, onSegment: hear)
             }
             continuation.yield(.completed(output))
         }

@@ -27,10 +27,15 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Realtime API takes the key this way.
     static func subprotocolKey(_ request: Request, equals key: String) -> Bool {
         let prefix = "openai-insecure-api-key."
-        let offered = request.headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }
-        return offered.contains { protocolName in
-            let name = protocolName.trimmingCharacters(in: .whitespaces)
-            return name.hasPrefix(prefix) && ConstantTime.equal(String(name.dropFirst(prefix.count)), key)
+        return request.offeredSubprotocols.contains { name in
+            name.hasPrefix(prefix) && ConstantTime.equal(String(name.dropFirst(prefix.count)), key)
         }
+    }
+}
+
+extension Request {
+    /// The WebSocket subprotocols the request offers (`Sec-WebSocket-Protocol`, comma-separated).
+    var offeredSubprotocols: [String] {
+        headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 }

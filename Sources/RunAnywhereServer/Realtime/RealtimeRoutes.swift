@@ -21,9 +21,7 @@ struct RealtimeRoutes: Sendable {
             }
             _ = try model(request)  // an unknown model is refused before the upgrade
             // A browser offers subprotocols (the API's, and its key): the handshake names the one taken.
-            let offered = request.headers[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }
-            return .upgrade(
-                offered.contains { $0.trimmingCharacters(in: .whitespaces) == "realtime" } ? [.secWebSocketProtocol: "realtime"] : [:])
+            return .upgrade(request.offeredSubprotocols.contains("realtime") ? [.secWebSocketProtocol: "realtime"] : [:])
         } onUpgrade: { inbound, outbound, context in
             let settings = RealtimeSessionSettings(id: RealtimeSession.newID("sess"), model: try model(context.request))
             let (outgoing, send) = AsyncStream.makeStream(of: String.self)
