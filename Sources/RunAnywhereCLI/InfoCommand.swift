@@ -10,7 +10,7 @@ struct InfoCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Flag(name: .long, help: "Print one JSON object.") var json = false
 
-    /// ``SystemInfo`` and how this process started, as one flat JSON object.
+    /// `SystemInfo` and how this process started, as one flat JSON object.
     struct Report: Encodable {
         let system: SystemInfo
         let environment: String

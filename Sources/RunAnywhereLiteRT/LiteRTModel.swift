@@ -6,11 +6,11 @@ import RunAnywhere
 /// one float output in its first signature, run one input at a time. Inputs are prepared once
 /// with ``makeInput(_:)`` (LiteRT reads them in place); each run copies the output out. Not
 /// shared between tasks: each caller makes its own model.
-public final class LiteRTModel {
+package final class LiteRTModel {
     /// The input's shape, from the model.
-    public let inputShape: [Int]
+    package let inputShape: [Int]
     /// The output's shape, from the model.
-    public let outputShape: [Int]
+    package let outputShape: [Int]
     private let library: LiteRTLibrary
     private let environment: ra_litert_environment
     private let model: ra_litert_model
@@ -23,7 +23,7 @@ public final class LiteRTModel {
 
     /// Loads the serialized TensorFlow Lite `model` (a flatbuffer) and compiles it for
     /// `threads` CPU threads.
-    public init(model data: Data, threads: Int) throws {
+    package init(model data: Data, threads: Int) throws {
         guard !data.isEmpty else { throw SDKError(.invalidInput, "The TensorFlow Lite model is empty") }
         let library = try LiteRTLibrary.load()
         let api = library.api
@@ -78,7 +78,7 @@ public final class LiteRTModel {
 
     /// `values` as an input of this model (row-major, as many as the input's shape holds), in
     /// memory LiteRT reads directly.
-    public func makeInput(_ values: [Float]) throws -> LiteRTTensor {
+    package func makeInput(_ values: [Float]) throws -> LiteRTTensor {
         let count = inputShape.reduce(1, *)
         guard values.count == count else {
             throw SDKError(.invalidInput, "The model's input of shape \(inputShape) holds \(count) values, not \(values.count)")
@@ -89,7 +89,7 @@ public final class LiteRTModel {
     }
 
     /// Runs the model on `input` and returns a copy of its output (row-major, ``outputShape``).
-    public func run(_ input: LiteRTTensor) throws -> [Float] {
+    package func run(_ input: LiteRTTensor) throws -> [Float] {
         var inputs: [ra_litert_tensor_buffer] = [input.buffer]
         var outputs: [ra_litert_tensor_buffer] = [output.buffer]
         try library.check(library.api.LiteRtRunCompiledModel(compiled, 0, 1, &inputs, 1, &outputs), "run the model")

@@ -2,7 +2,7 @@ internal import CLiteRt
 import RunAnywhere
 
 /// A tensor in host memory that LiteRT reads or writes in place (64-byte aligned, as LiteRT asks).
-public final class LiteRTTensor {
+package final class LiteRTTensor {
     let buffer: ra_litert_tensor_buffer
     private let memory: UnsafeMutableRawPointer
     private let count: Int

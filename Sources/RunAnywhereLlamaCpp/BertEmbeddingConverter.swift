@@ -8,26 +8,26 @@ import RunAnywhere
 /// reads it, and the tensors under llama.cpp's names, matrices as BF16 and the rest F32 (as
 /// llama.cpp's own converter writes a bf16 file: BF16 keeps F32's range, and CPUs with BF16
 /// instructions multiply it faster than F16). The same folder always gives the same bytes.
-public enum BertEmbeddingConverter {
+package enum BertEmbeddingConverter {
     /// What a conversion produced.
-    public struct Report: Sendable, Equatable {
+    package struct Report: Sendable, Equatable {
         /// Tensors written.
-        public let tensorCount: Int
+        package let tensorCount: Int
         /// Tokens in the vocabulary.
-        public let vocabularySize: Int
+        package let vocabularySize: Int
         /// Dimensions of an embedding.
-        public let embeddingLength: Int
+        package let embeddingLength: Int
         /// The pooling llama.cpp applies (`mean`, `cls`, `last`), nil when the folder has no pooling module.
-        public let pooling: String?
+        package let pooling: String?
         /// Size of the GGUF file in bytes.
-        public let bytes: Int64
+        package let bytes: Int64
     }
 
     /// Converts `directory` into `output`, written atomically (a failed conversion leaves no file,
     /// or the previous one); `name` becomes `general.name`. A missing file of the folder is
     /// ``RunAnywhere/ErrorCode/fileNotFound``, a damaged or foreign one ``RunAnywhere/ErrorCode/invalidModelFormat``.
     @discardableResult
-    public static func convert(sourceDirectory directory: URL, output: URL, name: String? = nil) throws -> Report {
+    package static func convert(sourceDirectory directory: URL, output: URL, name: String? = nil) throws -> Report {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw SDKError.fileManagement(.fileNotFound, "No such model folder: \(directory.path)")

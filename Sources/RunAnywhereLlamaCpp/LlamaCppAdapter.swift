@@ -83,7 +83,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
 
     /// The whole model — the file, the KV cache of every sequence at its context length (from
     /// the GGUF's attention shape, 16-bit keys and values) and compute buffers; without readable
-    /// metadata, ``estimateMemoryUsage(for:)`` — split by the share of the layers ``RunAnywhere/GPUOffload``
+    /// metadata, ``estimateMemoryUsage(for:)`` — split by the share of the layers `GPUOffload`
     /// puts on a GPU. The GGUF is read once for both.
     public func estimateMemorySplit(for model: ModelInfo, options: ModelLoadOptions) -> (host: Int64, device: Int64) {
         let metadata = model.primaryFile.flatMap { try? GGUFReader.read($0) }
@@ -257,7 +257,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
     }
 
     /// The layers of `model` to put on a GPU, from llama.cpp's devices as `hardware` passes them
-    /// on, the GGUF's layer count and the memory its weights and KV cache take (``RunAnywhere/GPUOffload``).
+    /// on, the GGUF's layer count and the memory its weights and KV cache take (`GPUOffload`).
     private static func offload(
         _ model: ModelInfo, metadata: GGUFMetadata?, options: ModelLoadOptions, library: LlamaLibrary, hardware: any HardwareDetector
     ) -> (layers: Int, layerCount: Int, device: Accelerator?, reason: String) {

@@ -3,14 +3,14 @@ import Foundation
 import RunAnywhere
 
 /// A float tensor: its values in row-major order and its shape.
-public struct OnnxTensor: Sendable, Equatable {
+package struct OnnxTensor: Sendable, Equatable {
     /// The values, row-major.
-    public let values: [Float]
+    package let values: [Float]
     /// The size of each dimension.
-    public let shape: [Int]
+    package let shape: [Int]
 
     /// A tensor of `values` with `shape`; their counts must agree.
-    public init(values: [Float], shape: [Int]) throws {
+    package init(values: [Float], shape: [Int]) throws {
         guard !shape.isEmpty, shape.allSatisfy({ $0 > 0 }), shape.reduce(1, *) == values.count else {
             throw SDKError(.invalidInput, "A tensor of shape \(shape) cannot hold \(values.count) values")
         }
@@ -21,9 +21,9 @@ public struct OnnxTensor: Sendable, Equatable {
 
 /// An ONNX model loaded into ONNX Runtime (CPU) with one float input and one float output,
 /// run one input at a time. Not shared between tasks: each caller makes its own session.
-public final class OnnxRuntimeSession {
+package final class OnnxRuntimeSession {
     /// The ONNX Runtime version that runs the model, e.g. "1.28.2".
-    public let runtimeVersion: String
+    package let runtimeVersion: String
     private let library: OnnxRuntimeLibrary
     private let environment: OpaquePointer
     private let session: OpaquePointer
@@ -33,7 +33,7 @@ public final class OnnxRuntimeSession {
 
     /// Loads the serialized ONNX `model` whose input and output are named `inputName` and
     /// `outputName`, running on `threads` CPU threads.
-    public init(model: Data, inputName: String, outputName: String, threads: Int) throws {
+    package init(model: Data, inputName: String, outputName: String, threads: Int) throws {
         guard !model.isEmpty else { throw SDKError(.invalidInput, "The ONNX model is empty") }
         let library = try OnnxRuntimeLibrary.load()
         let api = library.api
@@ -78,7 +78,7 @@ public final class OnnxRuntimeSession {
     }
 
     /// Runs the model on `input` and returns its output.
-    public func run(_ input: OnnxTensor) throws -> OnnxTensor {
+    package func run(_ input: OnnxTensor) throws -> OnnxTensor {
         let api = library.api
         let shape = input.shape.map(Int64.init)
         var value: OpaquePointer?

@@ -5,20 +5,20 @@ import RunAnywhere
 /// float32) into the ggml file whisper.cpp loads. The mel filter bank, which CTranslate2 does
 /// not store, is copied from a reference ggml file of the same number of mel bins (whisper.cpp's
 /// `for-tests-ggml-*.bin`, which scripts/setup installs).
-public enum WhisperModelConverter {
+package enum WhisperModelConverter {
     /// What a conversion produced.
-    public struct Report: Sendable, Equatable {
+    package struct Report: Sendable, Equatable {
         /// Tensors written.
-        public let tensorCount: Int
+        package let tensorCount: Int
         /// Tokens in the vocabulary.
-        public let vocabularySize: Int
+        package let vocabularySize: Int
         /// Size of the ggml file in bytes.
-        public let bytes: Int64
+        package let bytes: Int64
     }
 
     /// Converts `directory` into `output` (written atomically).
     @discardableResult
-    public static func convert(ct2Directory directory: URL, output: URL, melFiltersFrom reference: URL) throws -> Report {
+    package static func convert(ct2Directory directory: URL, output: URL, melFiltersFrom reference: URL) throws -> Report {
         let model = try CTranslate2Model(contentsOf: directory.appendingPathComponent("model.bin"))
         guard model.specName == "WhisperSpec" else {
             throw SDKError.fileManagement(

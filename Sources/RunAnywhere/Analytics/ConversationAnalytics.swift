@@ -37,7 +37,7 @@ public struct ConversationAnalytics: Codable, Sendable, Equatable {
 
     /// Computes the analytics of `conversation` from its messages' analytics; nil before the
     /// first answer.
-    public init?(conversation: Conversation, currentModel: String?) {
+    package init?(conversation: Conversation, currentModel: String?) {
         guard let totals = AnalyticsTotals(conversation.messages.compactMap(\.analytics)) else { return nil }
         conversationId = conversation.id
         startTime = conversation.createdAt
@@ -77,7 +77,7 @@ public struct PerformanceSummary: Codable, Sendable, Equatable {
     public let averageMessageLength: Int
 
     /// Summarises `messages`; nil when none has analytics.
-    public init?(messages: [ChatMessage]) {
+    package init?(messages: [ChatMessage]) {
         guard let totals = AnalyticsTotals(messages.compactMap(\.analytics)) else { return nil }
         messageCount = totals.count
         averageTTFT = totals.averageTTFT

@@ -35,7 +35,7 @@ public struct MessageAnalytics: Codable, Sendable, Equatable {
         public let topK: Int?
 
         /// Creates parameters.
-        public init(temperature: Double = 0.7, maxTokens: Int = 500, topP: Double? = nil, topK: Int? = nil) {
+        package init(temperature: Double = 0.7, maxTokens: Int = 500, topP: Double? = nil, topK: Int? = nil) {
             self.temperature = temperature
             self.maxTokens = maxTokens
             self.topP = topP
@@ -107,7 +107,7 @@ public struct MessageAnalytics: Codable, Sendable, Equatable {
     public let generationParameters: GenerationParameters
 
     /// Creates analytics.
-    public init(
+    package init(
         messageId: String, conversationId: String, modelId: String, modelName: String, framework: String, timestamp: Date,
         timeToFirstToken: TimeInterval?, totalGenerationTime: TimeInterval, thinkingTime: TimeInterval?, responseTime: TimeInterval?,
         inputTokens: Int, outputTokens: Int, thinkingTokens: Int?, responseTokens: Int, averageTokensPerSecond: Double,

@@ -22,37 +22,37 @@ public enum SDKConstants {
     /// Limits the SDK enforces.
     public enum Limits {
         /// Longest model id, in bytes.
-        public static let modelIDLength = 128
+        package static let modelIDLength = 128
         /// Messages of history a chat keeps in its context before the oldest are dropped.
         public static let contextMessages = 100
         /// Tokens between two samples of the tokens-per-second history.
-        public static let tokensPerSecondSampleInterval = 10
+        package static let tokensPerSecondSampleInterval = 10
         /// Default context window when a model does not say, and the most loaded by default.
-        public static let defaultContextLength = 2048
+        package static let defaultContextLength = 2048
         /// Largest context loaded unless the caller asks for more.
-        public static let maxDefaultContextLength = 4096
+        package static let maxDefaultContextLength = 4096
         /// Largest context a model may be loaded with, per sequence, in tokens.
-        public static let maxContextLength = 1 << 24
+        package static let maxContextLength = 1 << 24
         /// Most generations one model may run at once (with ``maxContextLength``, llama.cpp's
         /// 32-bit context size still holds every sequence).
-        public static let maxParallel = 128
+        package static let maxParallel = 128
         /// Most CPU threads a model, a generation or a transcription may be given.
-        public static let maxThreads = 512
+        package static let maxThreads = 512
         /// Longest side, in pixels, of an image the vision engine decodes.
-        public static let maxImageSide = 16384
+        package static let maxImageSide = 16384
         /// Most pixels of an image the vision engine decodes (3 bytes each once decoded).
-        public static let maxImagePixels = 50_000_000
+        package static let maxImagePixels = 50_000_000
         /// Most times one side of an image may be longer than the other.
-        public static let maxImageAspectRatio = 32
+        package static let maxImageAspectRatio = 32
         /// Sides, in pixels, of an image a diffusion model may generate.
-        public static let diffusionSides = 64...2048
+        package static let diffusionSides = 64...2048
         /// What a generated image's sides must be a multiple of (the latent space is 8× smaller).
-        public static let diffusionSideMultiple = 8
+        package static let diffusionSideMultiple = 8
         /// Most denoising steps one generation may take.
-        public static let maxDiffusionSteps = 150
+        package static let maxDiffusionSteps = 150
         /// Longest image prompt (and negative prompt), in characters; text encoders read far less
         /// (CLIP 77 tokens at a time), and a huge prompt only costs time and memory.
-        public static let maxDiffusionPromptCharacters = 2_000
+        package static let maxDiffusionPromptCharacters = 2_000
     }
 
     /// Models.
@@ -70,9 +70,9 @@ public enum SDKConstants {
         /// The reranker a message suggests pulling when none is downloaded (jina-reranker-v1-tiny-en, F16).
         public static let suggestedRerankerID = "jina-reranker-v1-tiny-en"
         /// The vision-language fixture scripts/setup writes: SmolVLM's shape, random weights.
-        public static let visionFixtureID = "smolvlm-fixture"
+        package static let visionFixtureID = "smolvlm-fixture"
         /// The image-generation fixture scripts/setup writes: a tiny Stable Diffusion, random weights.
-        public static let diffusionFixtureID = "sd-fixture"
+        package static let diffusionFixtureID = "sd-fixture"
     }
 
     /// File and folder names inside the models and app-data folders.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A message of a saved chat, with the measurements of the answer it is (the sample app's
-/// message type; ``toSDKMessage()`` turns it into the ``Message`` that ``Context`` takes).
+/// message type; `toSDKMessage()` turns it into the ``Message`` that ``Context`` takes).
 public struct ChatMessage: Codable, Sendable, Identifiable, Equatable {
     public let id: UUID
     /// Who wrote the message.
@@ -39,7 +39,7 @@ public struct ChatMessage: Codable, Sendable, Identifiable, Equatable {
     }
 
     /// The SDK message for a ``Context``; the id and any thinking travel in its metadata.
-    public func toSDKMessage() -> Message {
+    package func toSDKMessage() -> Message {
         var metadata = ["messageId": id.uuidString]
         if let thinkingContent { metadata["thinking"] = thinkingContent }
         return Message(role: role, content: content, metadata: metadata, timestamp: timestamp)

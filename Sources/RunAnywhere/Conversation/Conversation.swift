@@ -40,7 +40,7 @@ public struct Conversation: Codable, Sendable, Identifiable, Equatable {
 
     /// Appends a message; the first user message also becomes the title, unless the
     /// conversation was given one.
-    public mutating func append(_ message: ChatMessage) {
+    package mutating func append(_ message: ChatMessage) {
         if message.role == .user, title == Self.defaultTitle, !messages.contains(where: { $0.role == .user }) {
             let line = message.content.split(whereSeparator: \.isNewline).first.map(String.init) ?? message.content
             title = line.count > 60 ? String(line.prefix(57)) + "..." : line
@@ -50,7 +50,7 @@ public struct Conversation: Codable, Sendable, Identifiable, Equatable {
     }
 
     /// Recomputes ``analytics`` and ``performanceSummary`` from the messages.
-    public mutating func refreshAnalytics(currentModel: String?) {
+    package mutating func refreshAnalytics(currentModel: String?) {
         analytics = ConversationAnalytics(conversation: self, currentModel: currentModel)
         performanceSummary = PerformanceSummary(messages: messages)
     }
@@ -70,7 +70,7 @@ public struct Conversation: Codable, Sendable, Identifiable, Equatable {
     }
 
     /// Whether the title or any message contains `text`, ignoring case and accents.
-    public func contains(_ text: String) -> Bool {
+    package func contains(_ text: String) -> Bool {
         ([title] + messages.map(\.content)).contains {
             $0.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil
         }

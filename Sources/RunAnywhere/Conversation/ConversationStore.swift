@@ -93,13 +93,13 @@ public struct ConversationStore: Sendable {
     }
 
     /// Whether a conversation has exactly the id `id` (no prefix matching).
-    public func contains(id: String) -> Bool {
+    package func contains(id: String) -> Bool {
         guard let url = try? file(for: id) else { return false }
         return FileManager.default.fileExists(atPath: url.path)
     }
 
     /// The full id of the conversation `id` names, exactly or as a unique prefix.
-    public func resolve(_ id: String) throws -> String {
+    package func resolve(_ id: String) throws -> String {
         if contains(id: id) { return id }  // no need to list the folder
         try Self.validate(id)
         let ids = conversationFiles().map { $0.deletingPathExtension().lastPathComponent }

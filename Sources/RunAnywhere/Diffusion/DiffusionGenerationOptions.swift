@@ -23,7 +23,7 @@ public enum DiffusionScheduler: String, Codable, Sendable, CaseIterable {
     case lcm = "lcm"
 
     /// Parses a raw value, ignoring case ("Euler_A").
-    public init?(caseInsensitive string: String) {
+    package init?(caseInsensitive string: String) {
         guard let match = Self.allCases.first(where: { $0.rawValue == string.lowercased() }) else { return nil }
         self = match
     }
@@ -104,7 +104,7 @@ public struct DiffusionGenerationOptions: Codable, Sendable, Equatable {
     }
 
     /// Throws ``ErrorCode/invalidInput`` naming the first value out of range.
-    public func validate() throws {
+    package func validate() throws {
         func bad(_ why: String) -> SDKError { SDKError(.invalidInput, "Invalid image options: \(why)") }
         let sides = SDKConstants.Limits.diffusionSides
         let multiple = SDKConstants.Limits.diffusionSideMultiple

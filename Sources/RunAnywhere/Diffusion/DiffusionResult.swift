@@ -21,7 +21,7 @@ public struct DiffusionResult: Codable, Sendable, Equatable {
     public let modelId: String
 
     /// Creates a result.
-    public init(
+    package init(
         imageData: Data, width: Int, height: Int, seedUsed: Int64, steps: Int, generationTimeMs: Int64, safetyFlagged: Bool = false,
         modelId: String
     ) {
@@ -64,7 +64,7 @@ public struct DiffusionProgress: Codable, Sendable, Equatable {
     public let result: DiffusionResult?
 
     /// Creates a progress value.
-    public init(
+    package init(
         progress: Float, currentStep: Int, totalSteps: Int, stage: Stage, elapsedMs: Double, etaMs: Double?, result: DiffusionResult? = nil
     ) {
         self.progress = progress

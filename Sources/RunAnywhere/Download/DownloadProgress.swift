@@ -37,7 +37,7 @@ public struct DownloadProgress: Sendable, Equatable {
     }
 
     /// Creates a progress report.
-    public init(
+    package init(
         modelId: String, bytesDownloaded: Int64, totalBytes: Int64?, speed: Double?, estimatedTimeRemaining: TimeInterval?,
         state: DownloadState
     ) {

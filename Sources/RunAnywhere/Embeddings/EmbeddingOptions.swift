@@ -20,7 +20,7 @@ public struct EmbeddingOptions: Codable, Sendable, Equatable {
 
     /// Throws ``ErrorCode/invalidConfiguration`` unless ``threads`` is nil or 1 to
     /// ``SDKConstants/Limits/maxThreads``.
-    public func validate() throws {
+    package func validate() throws {
         try ModelLoadOptions.checkThreads(threads)
     }
 }

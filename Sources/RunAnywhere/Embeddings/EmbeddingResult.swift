@@ -16,7 +16,7 @@ public struct EmbeddingResult: Codable, Sendable, Equatable {
     public let latencyMs: Double
 
     /// Creates a result; ``totalTokens`` is the sum of `tokenCounts`.
-    public init(embeddings: [[Float]], tokenCounts: [Int], dimensions: Int, modelId: String, latencyMs: Double) {
+    package init(embeddings: [[Float]], tokenCounts: [Int], dimensions: Int, modelId: String, latencyMs: Double) {
         self.embeddings = embeddings
         self.tokenCounts = tokenCounts
         self.totalTokens = tokenCounts.reduce(0, +)

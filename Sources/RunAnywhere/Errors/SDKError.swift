@@ -17,19 +17,19 @@ public struct SDKError: Error, LocalizedError, Sendable, CustomStringConvertible
     }
 
     /// An error in language-model loading or generation.
-    public static func llm(_ code: ErrorCode, _ message: String) -> SDKError {
+    package static func llm(_ code: ErrorCode, _ message: String) -> SDKError {
         SDKError(code, message, category: .llm)
     }
 
     /// An error reading, writing or validating model files.
-    public static func fileManagement(_ code: ErrorCode, _ message: String) -> SDKError {
+    package static func fileManagement(_ code: ErrorCode, _ message: String) -> SDKError {
         SDKError(code, message, category: .fileManagement)
     }
 
     /// The error for a file that could not be written, `message` followed by why:
     /// ``ErrorCode/insufficientStorage`` when there was no room (a full disk, a quota, a
     /// file-size limit), else ``ErrorCode/fileWriteFailed``.
-    public static func writeFailed(_ message: String, _ error: any Error) -> SDKError {
+    package static func writeFailed(_ message: String, _ error: any Error) -> SDKError {
         if let error = error as? SDKError {
             return .fileManagement(
                 error.code == .insufficientStorage ? .insufficientStorage : .fileWriteFailed, "\(message): \(error.message)")

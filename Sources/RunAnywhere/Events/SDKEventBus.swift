@@ -29,7 +29,7 @@ public final class SDKEventBus: Sendable {
     private let nextID = Mutex(0)
 
     /// Creates a bus with no subscribers.
-    public init() {}
+    package init() {}
 
     /// A stream of the events published from now on; it ends when the consumer stops iterating.
     public func subscribe() -> AsyncStream<SDKEvent> {
@@ -44,7 +44,7 @@ public final class SDKEventBus: Sendable {
     }
 
     /// Sends `event` to every subscriber.
-    public func publish(_ event: SDKEvent) {
+    package func publish(_ event: SDKEvent) {
         for observer in observers.withLock({ Array($0.values) }) { observer(event) }
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
     }

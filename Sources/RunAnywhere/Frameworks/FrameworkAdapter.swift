@@ -43,7 +43,7 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
     /// Generations that may wait for a free sequence; beyond them a request fails with
     /// ``ErrorCode/busy``.
     public var queueLimit: Int
-    /// Layers to place on the GPU; nil lets the engine decide (``GPUOffload``: all when the
+    /// Layers to place on the GPU; nil lets the engine decide (`GPUOffload`: all when the
     /// model fits in the GPU's free memory, as many as fit otherwise, none without a GPU); 0
     /// keeps the model on the CPU.
     public var gpuLayers: Int?
@@ -83,7 +83,7 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
 
     /// The context to load `model` with: the requested one, else the model's own, at most 4096
     /// (a length of 0 or less, as a damaged file or registry may say, is no length).
-    public func resolvedContextLength(for model: ModelInfo, trainedContext: Int) -> Int {
+    package func resolvedContextLength(for model: ModelInfo, trainedContext: Int) -> Int {
         contextLength
             ?? min(
                 [trainedContext, model.contextLength ?? 0].first { $0 > 0 } ?? SDKConstants.Limits.defaultContextLength,
@@ -96,7 +96,7 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
     /// ``SDKConstants/Limits/maxThreads`` threads, a batch of at least 1, 1 to
     /// ``SDKConstants/Limits/maxParallel`` generations at once, no negative queue or GPU layers.
     /// Engines pass these to C as 32-bit numbers; within these ranges they always fit.
-    public func validate() throws {
+    package func validate() throws {
         func bad(_ why: String) -> SDKError { SDKError(.invalidConfiguration, "Invalid load options: \(why)") }
         let limits = SDKConstants.Limits.self
         if let contextLength, !(16...limits.maxContextLength).contains(contextLength) {

@@ -13,13 +13,13 @@ public struct FrameworkStatus: Sendable, Codable, Equatable {
 }
 
 /// A kind of work and whether this build can do it here.
-public struct ModalityStatus: Sendable, Codable, Equatable {
+package struct ModalityStatus: Sendable, Codable, Equatable {
     /// The kind of work.
-    public let modality: FrameworkModality
+    package let modality: FrameworkModality
     /// The available frameworks that do it.
-    public let frameworks: [InferenceFramework]
+    package let frameworks: [InferenceFramework]
     /// Why none can, when none can: each framework known to do it, with its reason.
-    public let reason: String?
+    package let reason: String?
 }
 
 /// The engines plugged into the SDK, the hardware detector they read the machine through, and
@@ -37,7 +37,7 @@ public final class FrameworkAdapterRegistry: Sendable {
     }
 
     /// Adds an adapter, replacing any earlier one for the same framework; it reads the machine
-    /// through the registry's ``hardwareDetector``.
+    /// through the registry's `hardwareDetector`.
     public func register(_ adapter: any FrameworkAdapter) {
         detector.withLock { detector in
             adapters.withLock { $0[adapter.framework] = adapter.using(hardwareDetector: detector) }
@@ -54,7 +54,7 @@ public final class FrameworkAdapterRegistry: Sendable {
 
     /// What the runtime and the engines read the machine through (``SystemHardwareDetector``
     /// unless one is registered).
-    public var hardwareDetector: any HardwareDetector { detector.withLock { $0 } }
+    package var hardwareDetector: any HardwareDetector { detector.withLock { $0 } }
 
     /// Sets the reader of compressed audio files (MP3, FLAC, Ogg, WebM…), replacing any earlier one.
     public func register(audioDecoder: any AudioFileDecoder) {
@@ -62,7 +62,7 @@ public final class FrameworkAdapterRegistry: Sendable {
     }
 
     /// The reader of compressed audio files, if one is registered.
-    public var audioDecoder: (any AudioFileDecoder)? { decoder.withLock { $0 } }
+    package var audioDecoder: (any AudioFileDecoder)? { decoder.withLock { $0 } }
 
     /// Sets the reader of PDF files' text that RAG sessions use, replacing any earlier one.
     public func register(pdfReader: any PDFTextReader) {
@@ -70,16 +70,16 @@ public final class FrameworkAdapterRegistry: Sendable {
     }
 
     /// The reader of PDF files' text, if one is registered.
-    public var pdfReader: (any PDFTextReader)? { pdf.withLock { $0 } }
+    package var pdfReader: (any PDFTextReader)? { pdf.withLock { $0 } }
 
     /// The adapter registered for `framework`.
-    public func adapter(for framework: InferenceFramework) -> (any FrameworkAdapter)? {
+    package func adapter(for framework: InferenceFramework) -> (any FrameworkAdapter)? {
         adapters.withLock { $0[framework] }
     }
 
     /// Every known framework with its availability: registered adapters report their own;
     /// Apple-only frameworks say they cannot run on Linux; the rest say no adapter is installed.
-    public func statuses() -> [FrameworkStatus] {
+    package func statuses() -> [FrameworkStatus] {
         let registered = adapters.withLock { $0 }
         return InferenceFramework.allCases.filter { ![.builtIn, .none, .unknown].contains($0) }.map { framework in
             let availability: FrameworkAvailability
@@ -97,19 +97,19 @@ public final class FrameworkAdapterRegistry: Sendable {
     }
 
     /// The accelerators every registered adapter reports, in the order of the frameworks.
-    public func accelerators() -> [Accelerator] {
+    package func accelerators() -> [Accelerator] {
         let registered = adapters.withLock { $0 }
         return InferenceFramework.allCases.compactMap { registered[$0] }.flatMap { $0.accelerators() }
     }
 
     /// The available frameworks that do `modality`.
-    public func frameworks(for modality: FrameworkModality) -> [InferenceFramework] {
+    package func frameworks(for modality: FrameworkModality) -> [InferenceFramework] {
         statuses().filter { $0.availability.isAvailable && $0.modalities.contains(modality) }.map(\.framework)
     }
 
     /// Every kind of work, with the available frameworks that do it, or why none does, from
     /// the frameworks' ``statuses()``.
-    public static func modalityStatuses(of statuses: [FrameworkStatus]) -> [ModalityStatus] {
+    package static func modalityStatuses(of statuses: [FrameworkStatus]) -> [ModalityStatus] {
         FrameworkModality.allCases.map { modality in
             let claiming = statuses.filter { $0.modalities.contains(modality) }
             let available = claiming.filter(\.availability.isAvailable).map(\.framework)
@@ -126,14 +126,15 @@ public final class FrameworkAdapterRegistry: Sendable {
     }
 
     /// Whether `framework` does `modality`.
-    public func frameworkSupports(_ framework: InferenceFramework, modality: FrameworkModality) -> Bool {
+    package func frameworkSupports(_ framework: InferenceFramework, modality: FrameworkModality) -> Bool {
         (adapter(for: framework)?.supportedModalities ?? framework.modalities).contains(modality)
     }
 
     /// The best available adapter for `model`: it must handle the model and be available; the
     /// preferred framework wins, then the model's own framework, then the one whose memory
     /// estimate fits best within `availableMemory`.
-    public func bestAdapter(for model: ModelInfo, preferred: InferenceFramework? = nil, availableMemory: Int64) -> (any FrameworkAdapter)? {
+    package func bestAdapter(for model: ModelInfo, preferred: InferenceFramework? = nil, availableMemory: Int64) -> (any FrameworkAdapter)?
+    {
         let candidates = adapters.withLock { Array($0.values) }.filter { $0.canHandle(model: model) && $0.availability().isAvailable }
         func score(_ adapter: any FrameworkAdapter) -> Double {
             var score = 0.0

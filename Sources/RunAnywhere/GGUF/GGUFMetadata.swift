@@ -1,43 +1,43 @@
 import Foundation
 
 /// What a GGUF file says about itself, read without loading its weights.
-public struct GGUFMetadata: Sendable, Equatable {
+package struct GGUFMetadata: Sendable, Equatable {
     /// GGUF format version (2 or 3).
-    public let version: Int
+    package let version: Int
     /// Number of tensors.
-    public let tensorCount: Int
+    package let tensorCount: Int
     /// Every metadata key and value; long arrays keep only their first elements.
-    public let values: [String: GGUFValue]
+    package let values: [String: GGUFValue]
     /// Total number of weights, summed over all tensors.
-    public let parameterCount: Int64
+    package let parameterCount: Int64
     /// Bytes the file must have to hold all its tensor data.
-    public let expectedFileSize: UInt64
+    package let expectedFileSize: UInt64
     /// The file's actual size in bytes.
-    public let fileSize: UInt64
+    package let fileSize: UInt64
     /// Whether it holds a diffusion model's denoiser under the checkpoint names stable-diffusion.cpp
     /// reads (`model.diffusion_model.…`): an image-generation model, not a language model.
-    public internal(set) var hasDiffusionModelTensors = false
+    package internal(set) var hasDiffusionModelTensors = false
     /// Weights by ggml tensor type (`Q4_1`, `F32`; `type <id>` for one this reader has no name for).
-    public internal(set) var tensorTypes: [String: Int64] = [:]
+    package internal(set) var tensorTypes: [String: Int64] = [:]
     /// The tensor table, in the file's order.
     package internal(set) var tensors: [GGUFTensorInfo] = []
     /// Where the tensor data section starts in the file (the tensors' offsets count from there).
     package internal(set) var dataOffset: UInt64 = 0
 
     /// `general.architecture`, e.g. "llama".
-    public var architecture: String? { values["general.architecture"]?.stringValue }
+    package var architecture: String? { values["general.architecture"]?.stringValue }
     /// `general.name`.
-    public var name: String? { values["general.name"]?.stringValue }
+    package var name: String? { values["general.name"]?.stringValue }
     /// `general.license`.
-    public var license: String? { values["general.license"]?.stringValue }
+    package var license: String? { values["general.license"]?.stringValue }
     /// `general.file_type`, llama.cpp's `llama_ftype`.
-    public var fileType: Int? { values["general.file_type"]?.intValue }
+    package var fileType: Int? { values["general.file_type"]?.intValue }
     /// The quantization name, e.g. "Q4_K_M", from `general.file_type`.
-    public var quantization: String? { fileType.flatMap(GGMLType.fileTypeName) }
+    package var quantization: String? { fileType.flatMap(GGMLType.fileTypeName) }
     /// The number of repeating layers (transformer blocks), `<arch>.block_count`.
-    public var layerCount: Int? { architecture.flatMap { values["\($0).block_count"]?.intValue } }
+    package var layerCount: Int? { architecture.flatMap { values["\($0).block_count"]?.intValue } }
     /// The context length the model was trained with, `<arch>.context_length`.
-    public var contextLength: Int? { architecture.flatMap { values["\($0).context_length"]?.intValue } }
+    package var contextLength: Int? { architecture.flatMap { values["\($0).context_length"]?.intValue } }
     /// The length of one attention head's keys: `<arch>.attention.key_length`, else
     /// `embedding_length / head_count`; nil when the metadata says neither.
     package var keyLength: Int? {
@@ -52,7 +52,7 @@ public struct GGUFMetadata: Sendable, Equatable {
     /// count and attention shape (`<arch>.block_count`, `.attention.head_count_kv`,
     /// `.attention.key_length` / `.value_length`, else `embedding_length / head_count`); nil
     /// when the metadata does not say, or says something negative or too large to multiply out.
-    public var kvBytesPerToken: Int? {
+    package var kvBytesPerToken: Int? {
         guard let arch = architecture, let layers = values["\(arch).block_count"]?.intValue,
             let embedding = values["\(arch).embedding_length"]?.intValue,
             let heads = values["\(arch).attention.head_count"]?.intValue, heads > 0
@@ -67,15 +67,15 @@ public struct GGUFMetadata: Sendable, Equatable {
         return bytes.overflow ? nil : bytes.partialValue
     }
     /// The Jinja chat template, `tokenizer.chat_template`.
-    public var chatTemplate: String? { values["tokenizer.chat_template"]?.stringValue }
+    package var chatTemplate: String? { values["tokenizer.chat_template"]?.stringValue }
     /// Number of tokens in the vocabulary.
-    public var vocabularySize: Int? {
+    package var vocabularySize: Int? {
         if case .array(let count, _) = values["tokenizer.ggml.tokens"] { return count }
         return nil
     }
 
     /// The parameter count for people: "135M", "1.2B".
-    public var parameterCountLabel: String {
+    package var parameterCountLabel: String {
         let p = Double(parameterCount)
         if p >= 1e9 { return String(format: "%.1fB", p / 1e9) }
         if p >= 1e6 { return String(format: "%.0fM", p / 1e6) }
@@ -90,7 +90,7 @@ extension GGUFMetadata: Encodable {
     }
 
     /// Encodes the summary (not every raw value: the vocabulary alone can hold 150 000 strings).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(version, forKey: .version)
         try container.encode(tensorCount, forKey: .tensorCount)

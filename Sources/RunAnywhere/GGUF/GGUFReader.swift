@@ -6,7 +6,7 @@ import Synchronization
 /// things llama.cpp asserts on instead of reporting (a vocabulary with a repeated token) or reads
 /// wrongly (repeated keys or tensor names, tensors not aligned).
 package enum GGUFReader {
-    /// Longest array kept in ``GGUFMetadata/values``; longer ones keep a prefix and their count.
+    /// Longest array kept in `GGUFMetadata.values`; longer ones keep a prefix and their count.
     static let keptArrayPrefix = 16
 
     /// The files read last, by identity, so that the checks before a load (the file whole, the

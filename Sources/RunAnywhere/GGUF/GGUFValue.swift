@@ -1,5 +1,5 @@
 /// One metadata value of a GGUF file.
-public enum GGUFValue: Sendable, Equatable, CustomStringConvertible {
+package enum GGUFValue: Sendable, Equatable, CustomStringConvertible {
     /// An unsigned integer.
     case unsigned(UInt64)
     /// A signed integer.
@@ -14,7 +14,7 @@ public enum GGUFValue: Sendable, Equatable, CustomStringConvertible {
     case array(count: Int, prefix: [GGUFValue])
 
     /// The value as an integer, when it is one.
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case .unsigned(let v): Int(exactly: v)
         case .signed(let v): Int(exactly: v)
@@ -23,13 +23,13 @@ public enum GGUFValue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The value as a string, when it is one.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
     /// A short rendering for people; long strings and arrays are abbreviated.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsigned(let v): return String(v)
         case .signed(let v): return String(v)

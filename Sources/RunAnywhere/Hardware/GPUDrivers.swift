@@ -15,7 +15,7 @@ public struct GPUDrivers: Sendable, Equatable {
     public let renderNodes: [String]
 
     /// Reads them under `root` (the file system's root; tests give a tree of their own).
-    public static func current(root: String = "/", environment: [String: String] = ProcessInfo.processInfo.environment) -> GPUDrivers {
+    package static func current(root: String = "/", environment: [String: String] = ProcessInfo.processInfo.environment) -> GPUDrivers {
         let base = URL(fileURLWithPath: root)
         let nvidia = (try? String(contentsOf: base.appendingPathComponent("proc/driver/nvidia/version"), encoding: .utf8))?
             .split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) }

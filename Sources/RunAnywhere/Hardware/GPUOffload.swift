@@ -2,13 +2,13 @@
 /// engines: the whole model on the GPU when it fits in the device's free memory, as many layers
 /// as fit when it does not, the CPU when there is no GPU; a requested count overrides it (0
 /// means the CPU).
-public struct GPUOffload: Sendable, Equatable {
+package struct GPUOffload: Sendable, Equatable {
     /// Layers to place on the GPU (0: all on the CPU).
-    public let layers: Int
+    package let layers: Int
     /// The GPU that takes them, when any does.
-    public let device: Accelerator?
+    package let device: Accelerator?
     /// Why, for the log.
-    public let reason: String
+    package let reason: String
 
     /// Memory kept free on the device beyond the model and its context (compute buffers, the
     /// driver's own): 5 % of the device and at least 256 MiB.
@@ -19,7 +19,7 @@ public struct GPUOffload: Sendable, Equatable {
     /// The plan for a model of `layerCount` layers taking `modelBytes` (weights) and
     /// `contextBytes` (KV cache) among `accelerators`; `requested` overrides the automatic
     /// choice (nil: automatic; 0: the CPU; more than the model has: all of them).
-    public static func plan(requested: Int?, layerCount: Int, modelBytes: Int64, contextBytes: Int64, accelerators: [Accelerator])
+    package static func plan(requested: Int?, layerCount: Int, modelBytes: Int64, contextBytes: Int64, accelerators: [Accelerator])
         -> GPUOffload
     {
         // A GPU driver on the CPU is listed only when picked by hand, so it is used then; a

@@ -2,7 +2,7 @@
 /// (`runanywhere info`, `GET /api/system`), the memory free for models (the model memory budget
 /// and the check before each load), the GPU drivers installed (which llama.cpp build is opened,
 /// and why a GPU backend cannot be used) and the devices models may be placed on (what system
-/// info lists and what the GPU offload rule, ``GPUOffload``, plans with).
+/// info lists and what the GPU offload rule, `GPUOffload`, plans with).
 ///
 /// ``SystemHardwareDetector`` reads them from Linux. An app replaces it through
 /// ``RuntimeConfiguration/hardwareDetector`` or ``RunAnywhere/registerHardwareDetector(_:)`` to
@@ -38,19 +38,19 @@ extension HardwareDetector {
 }
 
 /// The machine as Linux describes it: `/proc/cpuinfo`, `/proc/meminfo` and `/etc/os-release`
-/// (``HardwareProfile/current(accelerators:)``), the drivers' files (``GPUDrivers/current(root:environment:)``)
+/// (`HardwareProfile.current(accelerators:)`), the drivers' files (`GPUDrivers.current(root:environment:)`)
 /// and the devices exactly as the engines report them.
 public struct SystemHardwareDetector: HardwareDetector {
     /// The system's detector.
     public init() {}
 
-    /// ``HardwareProfile/current(accelerators:)``.
+    /// `HardwareProfile.current(accelerators:)`.
     public func profile(accelerators: [Accelerator]) -> HardwareProfile { HardwareProfile.current(accelerators: accelerators) }
 
-    /// ``HardwareProfile/availableMemory()`` (MemAvailable).
+    /// `HardwareProfile.availableMemory()` (MemAvailable).
     public func availableMemory() -> Int64 { HardwareProfile.availableMemory() }
 
-    /// ``GPUDrivers/current(root:environment:)`` of this machine.
+    /// `GPUDrivers.current(root:environment:)` of this machine.
     public func gpuDrivers() -> GPUDrivers { GPUDrivers.current() }
 
     /// The devices as the engine reports them.

@@ -17,7 +17,7 @@ public struct HardwareProfile: Codable, Sendable, Equatable {
     /// Operating system name and version, e.g. "Debian GNU/Linux 12 (bookworm)".
     public let operatingSystem: String
     /// Whether an engine can run models on a GPU here: true only when one of the accelerators
-    /// the engines report is an available GPU (see ``current(accelerators:)``).
+    /// the engines report is an available GPU (see `current(accelerators:)`).
     public let hasGPU: Bool
 
     /// A profile as given (a ``HardwareDetector`` of an app's own describes its machine with one).
@@ -36,11 +36,11 @@ public struct HardwareProfile: Codable, Sendable, Equatable {
     }
 
     /// Threads to use when the caller does not say: all cores, at most 4.
-    public var defaultThreads: Int { max(1, min(4, cores)) }
+    package var defaultThreads: Int { max(1, min(4, cores)) }
 
     /// Reads the profile of this machine; `accelerators` are the devices the engines report
     /// (``FrameworkAdapterRegistry/accelerators()``), which decide ``hasGPU``.
-    public static func current(accelerators: [Accelerator] = []) -> HardwareProfile {
+    package static func current(accelerators: [Accelerator] = []) -> HardwareProfile {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let meminfo = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""
         let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
@@ -67,7 +67,7 @@ public struct HardwareProfile: Codable, Sendable, Equatable {
     }
 
     /// The current MemAvailable in bytes.
-    public static func availableMemory() -> Int64 {
+    package static func availableMemory() -> Int64 {
         kibibytes("MemAvailable", in: (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? "") ?? 0
     }
 

@@ -8,7 +8,7 @@ public enum ChatTemplate: String, Codable, Sendable, CaseIterable {
     case alpaca
 
     /// Picks the fallback whose special tokens the model's vocabulary has; Alpaca otherwise.
-    public static func fallback(vocabularyContains: (String) -> Bool) -> ChatTemplate {
+    package static func fallback(vocabularyContains: (String) -> Bool) -> ChatTemplate {
         if vocabularyContains("<|im_start|>") { return .chatML }
         if vocabularyContains("<|start_header_id|>") { return .llama3 }
         return .alpaca
@@ -16,7 +16,7 @@ public enum ChatTemplate: String, Codable, Sendable, CaseIterable {
 
     /// Formats `messages` (system first, if any) and, when `addAssistantPrefix`, opens the
     /// assistant's turn so the model writes the answer next.
-    public func format(_ messages: [Message], addAssistantPrefix: Bool = true) -> String {
+    package func format(_ messages: [Message], addAssistantPrefix: Bool = true) -> String {
         var prompt = ""
         switch self {
         case .chatML:
@@ -44,7 +44,7 @@ public enum ChatTemplate: String, Codable, Sendable, CaseIterable {
     }
 
     /// Strings that end an assistant turn in this format, for use as stop sequences.
-    public var turnTerminators: [String] {
+    package var turnTerminators: [String] {
         switch self {
         case .chatML: ["<|im_end|>"]
         case .llama3: ["<|eot_id|>"]

@@ -1,17 +1,17 @@
 /// A prompt that fits the model's context window, and how it was made to fit.
-public struct PromptPlan: Sendable, Equatable {
+package struct PromptPlan: Sendable, Equatable {
     /// The formatted prompt.
-    public let prompt: String
+    package let prompt: String
     /// Its length in tokens.
-    public let inputTokens: Int
+    package let inputTokens: Int
     /// How many of the oldest history messages were left out to make room.
-    public let droppedMessages: Int
+    package let droppedMessages: Int
     /// Most tokens that may be generated: the requested maximum, or less when the context is nearly full.
-    public let maxNewTokens: Int
+    package let maxNewTokens: Int
 }
 
 /// Fits prompts into a context window, dropping the oldest history first.
-public enum ContextWindow {
+package enum ContextWindow {
     /// Plans a chat prompt: `system` (if any), the newest `maxMessages` of `history`, then
     /// `newMessages` (the user's message, and the tool calls and results after it). While the
     /// prompt would not leave `maxTokens` free in `contextLength`, the oldest history message is
@@ -19,8 +19,8 @@ public enum ContextWindow {
     /// left, generation is limited to the room that remains; when the new messages alone leave no
     /// room at all, this throws ``ErrorCode/contextTooLong``. With `maxTokens`
     /// ``LLMGenerationOptions/untilContextFull``, history is dropped only while no token would
-    /// fit, and the plan's ``PromptPlan/maxNewTokens`` is all the room left.
-    public static func fit(
+    /// fit, and the plan's `PromptPlan.maxNewTokens` is all the room left.
+    package static func fit(
         system: Message?, history: [Message], newMessages: [Message], maxMessages: Int,
         contextLength: Int, maxTokens: Int,
         render: ([Message]) throws -> String, countTokens: (String) throws -> Int
@@ -53,7 +53,7 @@ public enum ContextWindow {
     }
 
     /// Plans a prompt used verbatim: it must leave room for at least one generated token.
-    public static func fit(rawPrompt: String, contextLength: Int, maxTokens: Int, countTokens: (String) throws -> Int) throws -> PromptPlan
+    package static func fit(rawPrompt: String, contextLength: Int, maxTokens: Int, countTokens: (String) throws -> Int) throws -> PromptPlan
     {
         let tokens = try countTokens(rawPrompt)
         guard tokens < contextLength else {

@@ -83,10 +83,10 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     }
 
     /// Whether the model is offered tools to call (there are some, and the choice is not `none`).
-    public var offersTools: Bool { !tools.isEmpty && toolChoice != .none }
+    package var offersTools: Bool { !tools.isEmpty && toolChoice != .none }
 
     /// Throws a clear error for values no engine can honour.
-    public func validate() throws {
+    package func validate() throws {
         func bad(_ why: String) -> SDKError { SDKError.llm(.invalidInput, "Invalid generation options: \(why)") }
         guard maxTokens >= 1 else { throw bad("maxTokens must be at least 1 (got \(maxTokens))") }
         let range = SDKConstants.Generation.temperatureRange

@@ -74,7 +74,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
     }
 
     /// Creates a result.
-    public init(
+    package init(
         text: String, thinkingContent: String? = nil, inputTokens: Int, tokensUsed: Int, modelUsed: String,
         latencyMs: TimeInterval, framework: String? = nil, backend: String? = nil, tokensPerSecond: Double = 0,
         timeToFirstTokenMs: Double? = nil, thinkingTokens: Int? = nil, responseTokens: Int? = nil,
@@ -153,7 +153,7 @@ public struct LLMStreamingResult: Sendable {
     public let result: Task<LLMGenerationResult, any Error>
 
     /// Creates a streaming result.
-    public init(stream: AsyncThrowingStream<String, any Error>, result: Task<LLMGenerationResult, any Error>) {
+    package init(stream: AsyncThrowingStream<String, any Error>, result: Task<LLMGenerationResult, any Error>) {
         self.stream = stream
         self.result = result
     }

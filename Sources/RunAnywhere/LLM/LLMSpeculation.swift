@@ -34,7 +34,7 @@ public enum LLMSpeculation: Codable, Sendable, Equatable {
     }
 
     /// Throws ``ErrorCode/invalidInput`` when the draft length is not 1 to ``maxDraftTokens``.
-    public func validate() throws {
+    package func validate() throws {
         if case .promptLookup(let count) = self, !(1...Self.maxDraftTokens).contains(count) {
             throw SDKError.llm(.invalidInput, "speculation guesses 1 to \(Self.maxDraftTokens) tokens a step (got \(count))")
         }

@@ -2,16 +2,16 @@ import Foundation
 
 /// GGUF's metadata (llama.cpp and stable-diffusion.cpp models) through RunAnywhere's GGUF reader, which
 /// checks the whole header and that the file holds all its tensors' data.
-public struct GGUFMetadataExtractor: ModelMetadataExtractor {
+package struct GGUFMetadataExtractor: ModelMetadataExtractor {
     /// ``ModelFormat/gguf``.
-    public let format = ModelFormat.gguf
+    package let format = ModelFormat.gguf
 
     /// Creates the extractor.
-    public init() {}
+    package init() {}
 
     /// Reads the file with RunAnywhere's GGUF reader: architecture, name, quantization, trained
     /// context, tensors by type, and every key with its value as text.
-    public func extract(from url: URL) throws -> ModelMetadata {
+    package func extract(from url: URL) throws -> ModelMetadata {
         let gguf = try GGUFReader.read(url)
         return ModelMetadata(
             format: .gguf, formatVersion: gguf.version, architecture: gguf.architecture, name: gguf.name,

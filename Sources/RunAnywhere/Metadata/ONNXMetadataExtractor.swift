@@ -13,17 +13,17 @@ import Foundation
 /// a field of the wrong wire type. Protobuf has no end marker: a file cut exactly between two
 /// top-level fields reads as a model without the fields that followed (ONNX writers put the graph,
 /// nearly all of the file, before `metadata_props`, so most cuts fall inside it and are refused).
-public struct ONNXMetadataExtractor: ModelMetadataExtractor {
+package struct ONNXMetadataExtractor: ModelMetadataExtractor {
     /// ``ModelFormat/onnx``.
-    public let format = ModelFormat.onnx
+    package let format = ModelFormat.onnx
 
     /// Creates the extractor.
-    public init() {}
+    package init() {}
 
     /// Reads the model's header and graph; the architecture is its `model_type` (or
     /// `architecture`) property, the name its `name` property, the producer its producer's name
     /// and version.
-    public func extract(from url: URL) throws -> ModelMetadata {
+    package func extract(from url: URL) throws -> ModelMetadata {
         try Self.parse(try mappedContents(of: url), name: url.lastPathComponent)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Protocol Buffers' wire format, read one field at a time over a range of bytes: the little that
-/// ``ONNXMetadataExtractor`` needs. Every length is checked against the range, so truncated or
+/// `ONNXMetadataExtractor` needs. Every length is checked against the range, so truncated or
 /// foreign bytes throw ``Malformed`` instead of being read past; a length-delimited field (a
 /// tensor's weights, a whole graph) is only stepped over until a message is asked to read it.
 struct ProtobufReader {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A safetensors file opened to read its tensors: the header parsed and checked as
-/// ``SafetensorsMetadataExtractor`` checks it (every tensor's bytes inside the file, no holes or
+/// `SafetensorsMetadataExtractor` checks it (every tensor's bytes inside the file, no holes or
 /// overlaps), the data mapped rather than read.
 package struct SafetensorsFile: Sendable {
     /// A tensor of the file: its name, dtype (`F32`, `F16`, `BF16`…) and shape (outermost first).

@@ -4,9 +4,9 @@ import Foundation
 /// naming each tensor's `dtype`, `shape` and `data_offsets` (from the end of the header), and an
 /// optional `__metadata__` of strings. The tensors' data must fill the rest of the file exactly,
 /// without holes or overlaps, as the format's own reader requires.
-public struct SafetensorsMetadataExtractor: ModelMetadataExtractor {
+package struct SafetensorsMetadataExtractor: ModelMetadataExtractor {
     /// ``ModelFormat/safetensors``.
-    public let format = ModelFormat.safetensors
+    package let format = ModelFormat.safetensors
 
     /// The longest header the format's own reader accepts.
     static let maxHeaderLength: UInt64 = 100_000_000
@@ -34,12 +34,12 @@ public struct SafetensorsMetadataExtractor: ModelMetadataExtractor {
     }
 
     /// Creates the extractor.
-    public init() {}
+    package init() {}
 
     /// Reads the header: parameters and element types from the tensors, the architecture and name
     /// from `__metadata__` when it says (`architecture`, `modelspec.architecture`; `name`,
     /// `modelspec.title`), and all of `__metadata__` as the key/value metadata.
-    public func extract(from url: URL) throws -> ModelMetadata {
+    package func extract(from url: URL) throws -> ModelMetadata {
         try Self.read(url).metadata
     }
 

@@ -115,7 +115,7 @@ public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
     }
 
     /// Parses a raw value, display name or analytics key, ignoring case ("llamacpp", "llama.cpp").
-    public init?(caseInsensitive string: String) {
+    package init?(caseInsensitive string: String) {
         let wanted = string.lowercased()
         let match = Self.allCases.first {
             $0.rawValue.lowercased() == wanted || $0.displayName.lowercased() == wanted

@@ -12,7 +12,7 @@ public enum ArchiveType: String, Codable, Sendable, CaseIterable {
     case tarXz = "tar.xz"
 
     /// The archive type a file name or URL path ends with (query strings ignored).
-    public static func from(path: String) -> ArchiveType? {
+    package static func from(path: String) -> ArchiveType? {
         let name = (path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path).lowercased()
         if name.hasSuffix(".zip") { return .zip }
         if name.hasSuffix(".tar.gz") || name.hasSuffix(".tgz") { return .tarGz }
@@ -50,7 +50,7 @@ public enum ModelArtifactType: Sendable, Equatable, Codable {
     case multiFile([ModelFileDescriptor])
 
     /// What a download URL suggests.
-    public static func infer(from url: URL?) -> ModelArtifactType {
+    package static func infer(from url: URL?) -> ModelArtifactType {
         guard let url, let archive = ArchiveType.from(path: url.path) else { return .singleFile }
         return .archive(archive)
     }

@@ -115,7 +115,7 @@ final class ModelCatalog: Sendable {
 
 extension JSONEncoder {
     /// Pretty, sorted, ISO-8601 dates with milliseconds: the SDK's files and `--json` output.
-    public static var runAnywhere: JSONEncoder {
+    package static var runAnywhere: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -128,7 +128,7 @@ extension JSONEncoder {
 
 extension JSONDecoder {
     /// Reads what ``JSONEncoder.runAnywhere`` writes.
-    public static var runAnywhere: JSONDecoder {
+    package static var runAnywhere: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)

@@ -20,7 +20,7 @@ public enum ModelFormat: String, CaseIterable, Codable, Sendable {
     case unknown
 
     /// The format a file name or URL path suggests, from its extension (query strings ignored).
-    public static func detect(fromPath path: String) -> ModelFormat {
+    package static func detect(fromPath path: String) -> ModelFormat {
         let name = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
         switch (name as NSString).pathExtension.lowercased() {
         case "gguf": return .gguf
@@ -36,13 +36,13 @@ public enum ModelFormat: String, CaseIterable, Codable, Sendable {
 
     /// The format a download URL points to: its path's extension, also for Hugging Face
     /// `…/resolve/main/file.gguf?download=true` links and `…/blob/…` page links.
-    public static func detectFromURL(_ url: URL) -> ModelFormat {
+    package static func detectFromURL(_ url: URL) -> ModelFormat {
         detect(fromPath: url.path)
     }
 
     /// The format the file's first bytes show: GGUF magic, ggml magic, a safetensors JSON
     /// header, or an ONNX protobuf (ir_version first); `.unknown` for anything else.
-    public static func sniff(fileAt url: URL) -> ModelFormat {
+    package static func sniff(fileAt url: URL) -> ModelFormat {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return .unknown }
         defer { try? handle.close() }
         let head = [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
@@ -50,7 +50,7 @@ public enum ModelFormat: String, CaseIterable, Codable, Sendable {
     }
 
     /// The format the given leading bytes show.
-    public static func sniff(_ head: [UInt8]) -> ModelFormat {
+    package static func sniff(_ head: [UInt8]) -> ModelFormat {
         guard head.count >= 8 else { return .unknown }
         if head.starts(with: Array("GGUF".utf8)) { return .gguf }
         if head.starts(with: [0x6C, 0x6D, 0x67, 0x67]) || head.starts(with: [0x67, 0x67, 0x6D, 0x6C]) { return .ggml }

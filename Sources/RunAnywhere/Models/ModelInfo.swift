@@ -2,7 +2,7 @@ import Foundation
 
 /// A model the SDK knows: from the built-in catalog, or registered or imported by the user.
 public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
-    /// Unique id; safe as a folder name (see ``ModelInfo/validateID(_:)``).
+    /// Unique id; safe as a folder name (see `ModelInfo.validateID(_:)`).
     public let id: String
     /// A name for people.
     public let name: String
@@ -39,7 +39,7 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
     /// The model's licence, when known. Additive to the spec.
     public let license: String?
     /// How the model is shown tools and writes its calls; nil reads it from the model's chat
-    /// template (``ToolCallFormat/detect(chatTemplate:)``). Additive to the spec.
+    /// template (`ToolCallFormat.detect(chatTemplate:)`). Additive to the spec.
     public let toolCallFormat: ToolCallFormat?
 
     /// Creates a model entry. Language and multimodal models get a 2048-token context when none
@@ -142,7 +142,7 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
     /// reference, such as `hf.co/OWNER/REPO:QUANT`: a host name (with a dot), then names of that
     /// kind separated by `/`, the last with an optional `:TAG` of that kind. A reference's folder
     /// is nested the same way.
-    public static func validateID(_ id: String) throws {
+    package static func validateID(_ id: String) throws {
         func invalid(_ why: String) -> SDKError {
             SDKError(.invalidInput, "Invalid model id '\(id.debugDescription.dropFirst().dropLast())': \(why)")
         }

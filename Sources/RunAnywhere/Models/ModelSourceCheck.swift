@@ -1,20 +1,20 @@
-/// A field of an add-model request, as ``ModelSourceProblem`` names it.
-public enum ModelSourceField: String, Sendable, Codable {
+/// A field of an add-model request, as `ModelSourceProblem` names it.
+package enum ModelSourceField: String, Sendable, Codable {
     /// A field of a model source entry that a check found wrong.
     case url, framework, id, sha256
 }
 
 /// One thing wrong with a model to add from a URL, and the field it belongs to.
-public struct ModelSourceProblem: Sendable, Equatable, Codable {
+package struct ModelSourceProblem: Sendable, Equatable, Codable {
     /// The field to correct.
-    public let field: ModelSourceField
+    package let field: ModelSourceField
     /// What is wrong, for people.
-    public let message: String
+    package let message: String
     /// The error code ``RunAnywhereRuntime/addModel(from:category:framework:id:name:sha256:supportsThinking:)`` throws for it.
-    public let code: ErrorCode
+    package let code: ErrorCode
 
     /// Creates a problem.
-    public init(_ field: ModelSourceField, _ code: ErrorCode, _ message: String) {
+    package init(_ field: ModelSourceField, _ code: ErrorCode, _ message: String) {
         self.field = field
         self.code = code
         self.message = message
@@ -27,24 +27,24 @@ public struct ModelSourceProblem: Sendable, Equatable, Codable {
     }
 
     /// The problem as the error adding the model throws.
-    public var error: SDKError { SDKError(code, message, category: .fileManagement) }
+    package var error: SDKError { SDKError(code, message, category: .fileManagement) }
 }
 
 /// What checking a model to add from a URL found (spec issue 70's validation before anything
 /// is downloaded): the format the URL shows, the framework that would run it, every problem by
 /// field, and, when there is none, the model that adding would register.
-public struct ModelSourceCheck: Sendable, Equatable, Codable {
+package struct ModelSourceCheck: Sendable, Equatable, Codable {
     /// The format the URL's extension shows (`unknown` when it shows none).
-    public let detectedFormat: ModelFormat
+    package let detectedFormat: ModelFormat
     /// The framework that would run it: the one asked for, else the first available that fits.
-    public let framework: InferenceFramework?
+    package let framework: InferenceFramework?
     /// Every problem found, at most one per field.
-    public let problems: [ModelSourceProblem]
+    package let problems: [ModelSourceProblem]
     /// The model adding would register; nil when there are problems.
-    public let model: ModelInfo?
+    package let model: ModelInfo?
 
     /// Creates a check's result.
-    public init(detectedFormat: ModelFormat, framework: InferenceFramework?, problems: [ModelSourceProblem], model: ModelInfo?) {
+    package init(detectedFormat: ModelFormat, framework: InferenceFramework?, problems: [ModelSourceProblem], model: ModelInfo?) {
         self.detectedFormat = detectedFormat
         self.framework = framework
         self.problems = problems
@@ -52,7 +52,7 @@ public struct ModelSourceCheck: Sendable, Equatable, Codable {
     }
 
     /// A check that found one problem before anything else could be checked.
-    public init(problem: ModelSourceProblem, detectedFormat: ModelFormat) {
+    package init(problem: ModelSourceProblem, detectedFormat: ModelFormat) {
         self.init(detectedFormat: detectedFormat, framework: nil, problems: [problem], model: nil)
     }
 }

@@ -24,13 +24,13 @@ public final class ModelProviderRegistry: Sendable {
     public var all: [any ModelProvider] { providers.withLock { $0 } }
 
     /// The provider that handles `reference`, if any.
-    public func provider(for reference: String) -> (any ModelProvider)? {
+    package func provider(for reference: String) -> (any ModelProvider)? {
         all.first { $0.handles(reference) }
     }
 
     /// The headers that authenticate a download of `url`: those of the first provider whose
     /// host it is; none for a host no provider claims.
-    public func authenticationHeaders(for url: URL) -> [String: String] {
+    package func authenticationHeaders(for url: URL) -> [String: String] {
         for provider in all {
             let headers = provider.authenticationHeaders(for: url)
             if !headers.isEmpty { return headers }

@@ -32,11 +32,6 @@ extension RunAnywhere {
         try await runtime().generateEvents(prompt, context: context, options: options)
     }
 
-    /// A one-line chat: the answer's text only.
-    public static func chat(_ prompt: String) async throws -> String {
-        try await generate(prompt).text
-    }
-
     /// Stops every running generation within one decode step.
     public static func cancelGeneration() async {
         await (try? runtime())?.cancelGeneration()

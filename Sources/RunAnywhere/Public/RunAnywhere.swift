@@ -67,7 +67,7 @@ public enum RunAnywhere {
 
     /// Initializes the SDK for the environment selected in `environments` (the runtime
     /// environment switcher), with its stored API key and base URL.
-    public static func initialize(from environments: EnvironmentStore, configuration: RuntimeConfiguration = .standard()) throws {
+    package static func initialize(from environments: EnvironmentStore, configuration: RuntimeConfiguration = .standard()) throws {
         let (environment, apiKey, baseURL) = try environments.credentials()
         try initialize(apiKey: apiKey, baseURL: baseURL, environment: environment, configuration: configuration)
     }

@@ -1,7 +1,7 @@
 /// How to rerank documents against a query.
 public struct RerankOptions: Codable, Sendable, Equatable {
     /// The most documents one call ranks.
-    public static let maxDocuments = 1024
+    package static let maxDocuments = 1024
 
     /// How many of the best documents to return; nil returns them all. Each keeps its index in
     /// the list given.
@@ -22,7 +22,7 @@ public struct RerankOptions: Codable, Sendable, Equatable {
 
     /// Throws ``ErrorCode/invalidConfiguration`` unless ``topN`` is nil or at least 1 and
     /// ``threads`` is nil or 1 to ``SDKConstants/Limits/maxThreads``.
-    public func validate() throws {
+    package func validate() throws {
         if let topN, topN < 1 { throw SDKError(.invalidConfiguration, "topN must be at least 1 (got \(topN))") }
         try ModelLoadOptions.checkThreads(threads)
     }

@@ -15,7 +15,7 @@ public struct RerankResult: Codable, Sendable, Equatable {
         public let tokens: Int
 
         /// Creates an item.
-        public init(index: Int, score: Double, document: String, tokens: Int) {
+        package init(index: Int, score: Double, document: String, tokens: Int) {
             self.index = index
             self.score = score
             self.document = document
@@ -35,7 +35,7 @@ public struct RerankResult: Codable, Sendable, Equatable {
     public let latencyMs: Double
 
     /// Creates a result.
-    public init(results: [Item], totalTokens: Int, modelId: String, latencyMs: Double) {
+    package init(results: [Item], totalTokens: Int, modelId: String, latencyMs: Double) {
         self.results = results
         self.totalTokens = totalTokens
         self.modelId = modelId

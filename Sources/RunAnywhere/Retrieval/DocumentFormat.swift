@@ -39,7 +39,7 @@ public enum DocumentFormat: String, Codable, Sendable, CaseIterable {
         return start.hasPrefix("<!doctype html") || start.hasPrefix("<html") ? .html : .plainText
     }
 
-    /// Whether a folder's file named `url` is one ``DocumentReader/files(in:)`` picks: one of a
+    /// Whether a folder's file named `url` is one `DocumentReader.files(in:)` picks: one of a
     /// format in `formats`.
     static func isDocumentFile(_ url: URL, formats: [DocumentFormat]) -> Bool {
         let ext = url.pathExtension.lowercased()

@@ -15,7 +15,7 @@ public struct DocumentText: Sendable, Equatable {
     public let sha256: String
 
     /// Creates a document's text.
-    public init(path: String, format: DocumentFormat, text: String, size: Int, sha256: String) {
+    package init(path: String, format: DocumentFormat, text: String, size: Int, sha256: String) {
         self.path = path
         self.format = format
         self.text = text
@@ -36,7 +36,7 @@ public struct DocumentReader: Sendable {
     /// The largest file read, in bytes; a larger one is refused before it is read.
     public var maxFileSize: Int
     /// What reads PDF files' text; nil refuses PDF files. A ``RAGSession`` fills it with its
-    /// runtime's registered reader (``FrameworkAdapterRegistry/pdfReader``) when it is nil.
+    /// runtime's registered reader (`FrameworkAdapterRegistry.pdfReader`) when it is nil.
     public var pdf: (any PDFTextReader)?
 
     /// Creates a reader of files up to `maxFileSize` bytes, reading PDF files with `pdf`.
@@ -98,7 +98,7 @@ public struct DocumentReader: Sendable {
     /// The document files below the folder `url`, every level down, sorted by path: those whose
     /// extension is the extension of a format read (``formats``); hidden files and folders are
     /// left out.
-    public func files(in url: URL) throws -> [URL] {
+    package func files(in url: URL) throws -> [URL] {
         guard
             let enumerator = FileManager.default.enumerator(
                 at: url, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]

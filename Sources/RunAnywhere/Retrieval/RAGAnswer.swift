@@ -12,7 +12,7 @@ public struct RAGAnswer: Codable, Sendable, Equatable {
     public let reranker: String?
 
     /// Creates an answer.
-    public init(sources: [RAGSource], generation: LLMGenerationResult, collection: String, reranker: String? = nil) {
+    package init(sources: [RAGSource], generation: LLMGenerationResult, collection: String, reranker: String? = nil) {
         self.sources = sources
         self.generation = generation
         self.collection = collection

@@ -2,7 +2,7 @@ import Foundation
 
 /// A named set of documents searched together, made with one embedding model.
 public struct RAGCollection: Codable, Sendable, Equatable {
-    /// The name, as ``validateName(_:)`` accepts it.
+    /// The name, as `validateName(_:)` accepts it.
     public let name: String
     /// The embedding model its vectors were made with; questions to it are embedded with the same.
     public let embeddingModelId: String
@@ -18,10 +18,10 @@ public struct RAGCollection: Codable, Sendable, Equatable {
     /// The collection the SDK and the CLI use when none is named.
     public static let defaultName = "default"
     /// The longest name, in characters.
-    public static let maxNameLength = 64
+    package static let maxNameLength = 64
 
     /// Creates a collection's description.
-    public init(name: String, embeddingModelId: String, dimensions: Int, createdAt: Date, documentCount: Int, chunkCount: Int) {
+    package init(name: String, embeddingModelId: String, dimensions: Int, createdAt: Date, documentCount: Int, chunkCount: Int) {
         self.name = name
         self.embeddingModelId = embeddingModelId
         self.dimensions = dimensions
@@ -32,7 +32,7 @@ public struct RAGCollection: Codable, Sendable, Equatable {
 
     /// Throws ``ErrorCode/invalidInput`` unless `name` is 1 to ``maxNameLength`` letters, digits,
     /// `.`, `_` and `-`, not starting with `.` or `-` (as model ids are).
-    public static func validateName(_ name: String) throws {
+    package static func validateName(_ name: String) throws {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         let problem: String? =
             if name.isEmpty { "it is empty" } else if name.count > maxNameLength {

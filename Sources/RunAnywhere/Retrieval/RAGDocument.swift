@@ -18,7 +18,7 @@ public struct RAGDocument: Codable, Sendable, Equatable {
     public let ingestedAt: Date
 
     /// Creates a document's description.
-    public init(collection: String, path: String, format: DocumentFormat, sha256: String, size: Int, chunkCount: Int, ingestedAt: Date) {
+    package init(collection: String, path: String, format: DocumentFormat, sha256: String, size: Int, chunkCount: Int, ingestedAt: Date) {
         self.collection = collection
         self.path = path
         self.format = format

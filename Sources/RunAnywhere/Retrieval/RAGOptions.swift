@@ -19,7 +19,7 @@ public struct RAGQueryOptions: Sendable {
     /// The default number of passages retrieved.
     public static let defaultTopK = 4
     /// The most passages one question may retrieve.
-    public static let maxTopK = 100
+    package static let maxTopK = 100
 
     /// How to generate the answer (sampling, most tokens, system prompt…); nil for the defaults.
     /// Tools are refused: the answer comes from the sources.

@@ -3,7 +3,7 @@ extension RAGSession {
     /// first with their scores: the question is embedded with the collection's embedding model
     /// and compared with every chunk's vector (cosine similarity, ``RAGSource/score``). With a
     /// reranker (`reranker`: by default the first downloaded one, if any), the
-    /// ``RAGReranker/candidates(for:)`` closest passages are read with the question by the
+    /// `RAGReranker.candidates(for:)` closest passages are read with the question by the
     /// reranker (each cut to what it reads) and the `topK` best by its score
     /// (``RAGSource/rerankScore``) are kept, in that order. An unknown collection throws
     /// ``ErrorCode/fileNotFound``, `embeddingModel`, when given and not the collection's,

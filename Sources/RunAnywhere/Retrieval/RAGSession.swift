@@ -60,7 +60,7 @@ public struct RAGSession: Sendable {
     }
 
     /// Ingests the files `paths` (a folder stands for its document files, every level down:
-    /// ``DocumentReader/files(in:)``) into the collection `collection`, created on first use with
+    /// `DocumentReader.files(in:)`) into the collection `collection`, created on first use with
     /// the embedding model ``RAGIngestOptions/embeddingModel`` (default
     /// ``RunAnywhere/defaultEmbeddingModelID``). A file ingested before (by its absolute path)
     /// has its chunks replaced. Every file is read and split before anything is embedded, and

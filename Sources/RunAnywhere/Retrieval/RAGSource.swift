@@ -18,7 +18,7 @@ public struct RAGSource: Codable, Sendable, Equatable {
     public let rerankScore: Double?
 
     /// Creates a source.
-    public init(documentPath: String, ordinal: Int, text: String, start: Int, end: Int, score: Double, rerankScore: Double? = nil) {
+    package init(documentPath: String, ordinal: Int, text: String, start: Int, end: Int, score: Double, rerankScore: Double? = nil) {
         self.documentPath = documentPath
         self.ordinal = ordinal
         self.text = text

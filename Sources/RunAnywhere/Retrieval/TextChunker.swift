@@ -11,7 +11,7 @@ public struct TextChunk: Codable, Sendable, Equatable {
     public let end: Int
 
     /// Creates a chunk.
-    public init(ordinal: Int, text: String, start: Int, end: Int) {
+    package init(ordinal: Int, text: String, start: Int, end: Int) {
         self.ordinal = ordinal
         self.text = text
         self.start = start
@@ -39,7 +39,7 @@ public struct TextChunker: Codable, Sendable, Equatable {
     /// The default overlap, in characters.
     public static let defaultOverlap = 150
     /// The smallest chunk size allowed.
-    public static let minimumSize = 20
+    package static let minimumSize = 20
 
     /// The most characters of a chunk.
     public var size: Int
@@ -54,7 +54,7 @@ public struct TextChunker: Codable, Sendable, Equatable {
 
     /// Throws ``ErrorCode/invalidConfiguration`` unless ``size`` is at least ``minimumSize`` and
     /// ``overlap`` is 0 or more and less than half of ``size``.
-    public func validate() throws {
+    package func validate() throws {
         guard size >= Self.minimumSize else {
             throw SDKError(.invalidConfiguration, "The chunk size must be at least \(Self.minimumSize) characters, not \(size)")
         }

@@ -26,10 +26,10 @@ public enum KeepAlive: Sendable, Equatable {
 
     /// The longest keep-alive kept as a duration, in seconds: 2^63 − 1 nanoseconds (about 292
     /// years), ollama's own "for ever". A longer one is ``forever``.
-    public static let longestSeconds = Double(Int64.max) / 1e9
+    package static let longestSeconds = Double(Int64.max) / 1e9
 
     /// ollama's `keep_alive` in seconds: negative keeps the model forever, 0 unloads it at once,
-    /// and a finite value beyond ``longestSeconds`` (such as `1e300`) is clamped to ``forever``;
+    /// and a finite value beyond `longestSeconds` (such as `1e300`) is clamped to ``forever``;
     /// nil for NaN or an infinity, which are not durations.
     public init?(seconds: Double) {
         guard seconds.isFinite else { return nil }
@@ -43,7 +43,7 @@ public enum KeepAlive: Sendable, Equatable {
 
     /// ollama's `keep_alive` as text: a number of seconds, or a duration such as `30s`, `5m`,
     /// `1h`, `-1` (clamped as ``init(seconds:)`` clamps); nil when it is neither, or not finite.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let text = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         for (suffix, scale) in units where text.hasSuffix(suffix) {

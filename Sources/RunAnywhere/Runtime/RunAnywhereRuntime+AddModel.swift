@@ -6,7 +6,7 @@ extension RunAnywhereRuntime {
     /// `framework` defaults to the first available one that fits. A URL without a definite
     /// extension (none, or `.bin`) is checked by the file's header after download. Archives
     /// (`.zip`, `.tar.gz`, `.tar.bz2`, `.tar.xz`) are extracted after download. Throws the first
-    /// problem ``checkModelSource(_:category:framework:id:name:sha256:supportsThinking:)`` finds.
+    /// problem `checkModelSource(_:category:framework:id:name:sha256:supportsThinking:)` finds.
     @discardableResult
     public nonisolated func addModel(
         from url: URL, category: ModelCategory, framework: InferenceFramework? = nil, id: String? = nil, name: String? = nil,
@@ -17,11 +17,11 @@ extension RunAnywhereRuntime {
                 url, category: category, framework: framework, id: id, name: name, sha256: sha256, supportsThinking: supportsThinking))
     }
 
-    /// Adds the model `check` found (``checkModelSource(_:category:framework:id:name:sha256:supportsThinking:)``),
+    /// Adds the model `check` found (`checkModelSource(_:category:framework:id:name:sha256:supportsThinking:)`),
     /// so that a caller that has shown the check does not make it again; throws its first
     /// problem, or ``ErrorCode/modelAlreadyExists`` when the id was taken since.
     @discardableResult
-    public nonisolated func addModel(_ check: ModelSourceCheck) throws -> ModelInfo {
+    package nonisolated func addModel(_ check: ModelSourceCheck) throws -> ModelInfo {
         if let problem = check.problems.first { throw problem.error }
         guard let model = check.model else { throw SDKError(.invalidInput, "The check found no model to add") }
         try catalog.add(model)
@@ -34,7 +34,7 @@ extension RunAnywhereRuntime {
     /// http, https or file; the id (given, or derived from the file name) must be valid and
     /// free; the framework must run here, do the category's modality and read the URL's format;
     /// a sha256 must be 64 hexadecimal digits.
-    public nonisolated func checkModelSource(
+    package nonisolated func checkModelSource(
         _ url: URL, category: ModelCategory, framework: InferenceFramework? = nil, id: String? = nil, name: String? = nil,
         sha256: String? = nil, supportsThinking: Bool = false
     ) -> ModelSourceCheck {

@@ -215,7 +215,7 @@ extension RunAnywhereRuntime {
 
     /// The prompt the current model would read for this request: formatted with its chat
     /// template, fitted to its context window, with its length in tokens.
-    public func preparePrompt(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) throws -> PromptPlan {
+    package func preparePrompt(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) throws -> PromptPlan {
         guard let service = currentService, let model = current[.language]?.info else { throw Self.noModelLoaded }
         return try Self.plan(
             try Self.turn(prompt), context: context, options: options ?? LLMGenerationOptions(), model: model, service: service

@@ -33,7 +33,7 @@ extension RunAnywhereRuntime {
     /// The GGUF metadata of a downloaded GGUF model (for a model that is a folder, such as a
     /// vision model beside its projector, of its main file: ``ModelInfo/primaryFile``), or nil
     /// for other formats and models not on this machine.
-    public nonisolated func metadata(of model: ModelInfo) throws -> GGUFMetadata? {
+    package nonisolated func metadata(of model: ModelInfo) throws -> GGUFMetadata? {
         guard model.format == .gguf, let path = model.primaryFile else { return nil }
         return try GGUFReader.read(path)
     }

@@ -4,7 +4,7 @@ extension RunAnywhereRuntime {
     /// formatted with its chat template (with the tools' or the output schema's instruction),
     /// fitted to its context window, and its length in tokens (each image counted as the tokens
     /// it becomes). The model is loaded as generation loads it; nothing is generated.
-    public func preparePrompt(
+    package func preparePrompt(
         continuing context: Context, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions,
         keepAlive: KeepAlive? = nil
     ) async throws -> PromptPlan {

@@ -19,11 +19,11 @@ extension RunAnywhereRuntime {
         try await provider(for: reference).resolve(reference, modelsDirectory: catalog.modelsDirectory)
     }
 
-    /// Checks adding the model `reference` names (as ``checkModelSource(_:category:framework:id:name:sha256:supportsThinking:)``
+    /// Checks adding the model `reference` names (as `checkModelSource(_:category:framework:id:name:sha256:supportsThinking:)`
     /// checks a URL): a reference that cannot be resolved is a problem of the `url` field, a model
     /// registered already one of the `id` field, and a `category` its provider's models are not
     /// one of the `framework` field.
-    public nonisolated func checkModelReference(_ reference: String, category: ModelCategory = .language) async -> ModelSourceCheck {
+    package nonisolated func checkModelReference(_ reference: String, category: ModelCategory = .language) async -> ModelSourceCheck {
         let model: ModelInfo
         do {
             model = try await resolveModel(reference: reference)

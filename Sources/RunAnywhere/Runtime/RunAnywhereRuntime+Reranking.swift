@@ -7,7 +7,7 @@ extension RunAnywhereRuntime {
     /// reads each query-document pair together and scores it, as many pairs to an engine call as
     /// its context allows; the result lists the documents by descending score, at most
     /// ``RerankOptions/topN``. Before anything loads, an empty query, list or document throws
-    /// ``ErrorCode/emptyInput``, more than ``RerankOptions/maxDocuments`` documents
+    /// ``ErrorCode/emptyInput``, more than `RerankOptions.maxDocuments` documents
     /// ``ErrorCode/invalidInput``, and a model that is not a reranker ``ErrorCode/modelIncompatible``;
     /// a pair longer than the model reads throws ``ErrorCode/contextTooLong`` (naming the document
     /// and its token count) before any pair is scored, unless ``RerankOptions/truncate``.

@@ -34,7 +34,7 @@ public struct RuntimeConfiguration: Sendable {
     }
 
     /// The standard locations: models in `$RUNANYWHERE_HOME/models`, where scripts/setup installs
-    /// them (`RUNANYWHERE_HOME` defaults to `~/.cache/runanywhere`), and app data in ``dataDirectory(environment:)``.
+    /// them (`RUNANYWHERE_HOME` defaults to `~/.cache/runanywhere`), and app data in `dataDirectory(environment:)`.
     public static func standard(logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() }))
         -> RuntimeConfiguration
     {
@@ -43,14 +43,14 @@ public struct RuntimeConfiguration: Sendable {
     }
 
     /// `$RUNANYWHERE_DATA`, else `$XDG_DATA_HOME/runanywhere`, else `~/.local/share/runanywhere`.
-    public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    package static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let data = environment["RUNANYWHERE_DATA"], !data.isEmpty { return URL(fileURLWithPath: data) }
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return URL(fileURLWithPath: xdg).appendingPathComponent("runanywhere") }
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/runanywhere")
     }
 
     /// `$RUNANYWHERE_HOME`, or its default.
-    public static func homeDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    package static func homeDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let home = environment["RUNANYWHERE_HOME"], !home.isEmpty { return URL(fileURLWithPath: home) }
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/runanywhere")
     }

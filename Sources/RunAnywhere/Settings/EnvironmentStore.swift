@@ -2,15 +2,15 @@ import Foundation
 import Logging
 
 /// One environment as the user configured it; the API key only ever appears masked.
-public struct EnvironmentStatus: Codable, Sendable, Equatable {
+package struct EnvironmentStatus: Codable, Sendable, Equatable {
     /// The environment described.
-    public let environment: SDKEnvironment
+    package let environment: SDKEnvironment
     /// Whether this is the environment the SDK starts in.
-    public let isSelected: Bool
+    package let isSelected: Bool
     /// The backend URL stored for the environment, if any.
-    public let baseURL: String?
+    package let baseURL: String?
     /// The API key with all but its last 4 characters hidden, or nil when none is stored.
-    public let maskedAPIKey: String?
+    package let maskedAPIKey: String?
 }
 
 /// The runtime environment switcher (spec issue 63): the selected environment and each one's
@@ -18,7 +18,7 @@ public struct EnvironmentStatus: Codable, Sendable, Equatable {
 /// only by the user (mode 0600). Keys are never logged or returned unmasked except to
 /// initialize the SDK. Changes are made under a file lock, so two processes storing different
 /// environments at once both keep theirs.
-public struct EnvironmentStore: Sendable {
+package struct EnvironmentStore: Sendable {
     private struct Selection: Codable {
         var selected: SDKEnvironment = .development
         var baseURLs: [String: String] = [:]
@@ -30,10 +30,10 @@ public struct EnvironmentStore: Sendable {
     private let logger: Logger
 
     /// Base URLs used when the user has set none.
-    public static let defaultBaseURLs: [SDKEnvironment: String] = [.development: "localhost", .production: "https://api.runanywhere.ai"]
+    package static let defaultBaseURLs: [SDKEnvironment: String] = [.development: "localhost", .production: "https://api.runanywhere.ai"]
 
     /// A store in `dataDirectory`.
-    public init(dataDirectory: URL, logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    package init(dataDirectory: URL, logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })) {
         environmentURL = dataDirectory.appendingPathComponent(SDKConstants.Files.environment)
         credentialsURL = dataDirectory.appendingPathComponent(SDKConstants.Files.credentials)
         lockURL = dataDirectory.appendingPathComponent(".environment.lock")
@@ -41,10 +41,10 @@ public struct EnvironmentStore: Sendable {
     }
 
     /// The selected environment.
-    public func selected() throws -> SDKEnvironment { try readSelection().selected }
+    package func selected() throws -> SDKEnvironment { try readSelection().selected }
 
     /// Every environment with its base URL and masked key.
-    public func statuses() throws -> [EnvironmentStatus] {
+    package func statuses() throws -> [EnvironmentStatus] {
         let selection = try readSelection()
         let keys = try readCredentials()
         return SDKEnvironment.allCases.map { environment in
@@ -61,7 +61,7 @@ public struct EnvironmentStore: Sendable {
     /// needs neither and makes no network call). An unreadable environment or credentials file
     /// is moved aside (kept, and logged) and replaced, so this is always the way to repair them.
     @discardableResult
-    public func use(_ environment: SDKEnvironment, baseURL: String? = nil, apiKey: String? = nil) throws -> EnvironmentStatus {
+    package func use(_ environment: SDKEnvironment, baseURL: String? = nil, apiKey: String? = nil) throws -> EnvironmentStatus {
         try FileLock.withLock(at: lockURL) { try change(environment, baseURL: baseURL, apiKey: apiKey) }
     }
 
@@ -86,14 +86,14 @@ public struct EnvironmentStore: Sendable {
     }
 
     /// The selected environment's API key and base URL, for initializing the SDK.
-    public func credentials() throws -> (environment: SDKEnvironment, apiKey: String?, baseURL: String?) {
+    package func credentials() throws -> (environment: SDKEnvironment, apiKey: String?, baseURL: String?) {
         let selection = try readSelection()
         let key = try readCredentials()[selection.selected.rawValue]
         return (selection.selected, key, selection.baseURLs[selection.selected.rawValue] ?? Self.defaultBaseURLs[selection.selected])
     }
 
     /// `••••abcd`: only the last 4 characters of a key long enough to spare them.
-    public static func mask(_ key: String) -> String {
+    package static func mask(_ key: String) -> String {
         key.count > 8 ? "••••" + key.suffix(4) : "••••"
     }
 

@@ -24,7 +24,7 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
     public init() {}
 
     /// The keys `set(_:to:)` accepts.
-    public static let keys = ["temperature", "maxTokens", "topP", "topK", "systemPrompt", "streaming", "threads", "speculate"]
+    package static let keys = ["temperature", "maxTokens", "topP", "topK", "systemPrompt", "streaming", "threads", "speculate"]
 
     /// Generation options from these settings.
     public var options: LLMGenerationOptions {
@@ -41,7 +41,7 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
 
     /// Sets `key` from text as a user types it, checking the value. `systemPrompt ""`,
     /// `threads auto` and `speculate auto` clear those settings.
-    public mutating func set(_ key: String, to value: String) throws {
+    package mutating func set(_ key: String, to value: String) throws {
         let invalid = SDKError(.invalidInput, "'\(value)' is not a valid value for \(key)")
         func number<T: LosslessStringConvertible>(_: T.Type) throws -> T {
             guard let parsed = T(value.trimmingCharacters(in: .whitespaces)) else { throw invalid }
@@ -99,19 +99,19 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
 
 /// The settings file, `<data>/settings.json`. Changes are made under a file lock, so two
 /// processes changing different keys at once both keep theirs.
-public struct SettingsStore: Sendable {
+package struct SettingsStore: Sendable {
     /// The file.
-    public let url: URL
+    package let url: URL
     private var lockURL: URL { url.deletingLastPathComponent().appendingPathComponent(".settings.lock") }
 
     /// A store in `dataDirectory`.
-    public init(dataDirectory: URL) {
+    package init(dataDirectory: URL) {
         url = dataDirectory.appendingPathComponent(SDKConstants.Files.settings)
     }
 
     /// The saved settings; the defaults when there are none. A file that cannot be read or holds
     /// values out of range is moved aside and reported in the error.
-    public func load() throws -> GenerationSettings {
+    package func load() throws -> GenerationSettings {
         guard let data = FileManager.default.contents(atPath: url.path) else { return GenerationSettings() }
         do {
             let settings = try JSONDecoder.runAnywhere.decode(GenerationSettings.self, from: data)
@@ -127,7 +127,7 @@ public struct SettingsStore: Sendable {
     }
 
     /// Saves `settings` after checking them, replacing every saved value.
-    public func save(_ settings: GenerationSettings) throws {
+    package func save(_ settings: GenerationSettings) throws {
         try FileLock.withLock(at: lockURL) { try write(settings) }
     }
 
@@ -135,7 +135,7 @@ public struct SettingsStore: Sendable {
     /// holding the lock: the way to change some keys without undoing another process's change.
     /// Unreadable settings are reported as ``load()`` reports them.
     @discardableResult
-    public func update(_ change: (inout GenerationSettings) throws -> Void) throws -> GenerationSettings {
+    package func update(_ change: (inout GenerationSettings) throws -> Void) throws -> GenerationSettings {
         try FileLock.withLock(at: lockURL) {
             var settings = try load()
             try change(&settings)
@@ -145,7 +145,7 @@ public struct SettingsStore: Sendable {
     }
 
     /// Removes the saved settings, so the defaults apply.
-    public func reset() throws {
+    package func reset() throws {
         try FileLock.withLock(at: lockURL) {
             if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
         }

@@ -36,7 +36,7 @@ public struct TTSOptions: Codable, Sendable, Equatable {
     }
 
     /// Throws a clear error for values out of range.
-    public func validate() throws {
+    package func validate() throws {
         func bad(_ why: String) -> SDKError { SDKError(.invalidInput, "Invalid speech options: \(why)") }
         guard rate.isFinite, (0.25...4).contains(rate) else { throw bad("rate must be between 0.25 and 4 (got \(rate))") }
         guard pitch.isFinite, (0.5...2).contains(pitch) else { throw bad("pitch must be between 0.5 and 2 (got \(pitch))") }

@@ -67,7 +67,7 @@ public struct StructuredOutputConfig: Codable, Sendable, Equatable {
 
     /// The GBNF grammar the engine samples with; throws ``ErrorCode/invalidInput`` naming what is
     /// unsupported in a schema. (Whether a raw grammar parses, the engine checks before it starts.)
-    public func grammar() throws -> String {
+    package func grammar() throws -> String {
         switch format {
         case .jsonSchema(let schema): try JSONSchemaGrammar.grammar(for: schema)
         case .jsonObject: JSONSchemaGrammar.anyObject
@@ -76,7 +76,7 @@ public struct StructuredOutputConfig: Codable, Sendable, Equatable {
     }
 
     /// What the system prompt gains: an instruction to answer in JSON, with the schema.
-    public var instruction: String? {
+    package var instruction: String? {
         guard includeSchemaInPrompt else { return nil }
         switch format {
         case .jsonSchema(let schema): return "Answer with a JSON value that matches this JSON Schema, and nothing else:\n\(schema.text)"

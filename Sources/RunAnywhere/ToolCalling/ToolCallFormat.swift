@@ -18,7 +18,7 @@ public enum ToolCallFormat: String, Codable, Sendable, CaseIterable {
     case json
 
     /// The format for a model whose chat template source is `chatTemplate` (nil: none known).
-    public static func detect(chatTemplate: String?) -> ToolCallFormat {
+    package static func detect(chatTemplate: String?) -> ToolCallFormat {
         chatTemplate?.contains("<tool_call>") == true ? .hermes : .json
     }
 

@@ -22,7 +22,7 @@ public struct VLMResult: Codable, Sendable, Equatable {
     public let modelId: String
 
     /// The result of the generation `result`.
-    public init(_ result: LLMGenerationResult) {
+    package init(_ result: LLMGenerationResult) {
         text = result.text
         promptTokens = result.inputTokens
         completionTokens = result.tokensUsed
@@ -44,7 +44,7 @@ public struct VLMStreamingResult: Sendable {
     public let result: Task<VLMResult, any Error>
 
     /// Creates a streaming result.
-    public init(stream: AsyncThrowingStream<String, any Error>, result: Task<VLMResult, any Error>) {
+    package init(stream: AsyncThrowingStream<String, any Error>, result: Task<VLMResult, any Error>) {
         self.stream = stream
         self.result = result
     }

@@ -1,17 +1,17 @@
 import Foundation
 
 /// Deterministic inputs that need no microphone or camera (spec 2.11).
-public enum SyntheticInputGenerator {
+package enum SyntheticInputGenerator {
     /// Sample rate of the synthetic audio.
-    public static let audioSampleRate = 16_000
+    package static let audioSampleRate = 16_000
 
     /// `durationSeconds` of 16 kHz mono Int16 PCM silence (2 s = 64 000 bytes).
-    public static func silentAudio(durationSeconds: Double) -> Data {
+    package static func silentAudio(durationSeconds: Double) -> Data {
         Data(count: Int(durationSeconds * Double(audioSampleRate)) * 2)
     }
 
     /// `durationSeconds` of a 16 kHz mono Int16 PCM sine wave at half amplitude, little-endian.
-    public static func sineWaveAudio(durationSeconds: Double, frequencyHz: Double = 440) -> Data {
+    package static func sineWaveAudio(durationSeconds: Double, frequencyHz: Double = 440) -> Data {
         let count = Int(durationSeconds * Double(audioSampleRate))
         var data = Data(capacity: count * 2)
         for index in 0..<count {
@@ -23,12 +23,12 @@ public enum SyntheticInputGenerator {
     }
 
     /// A 224×224 (by default) image of one colour.
-    public static func solidColorImage(red: UInt8, green: UInt8, blue: UInt8, width: Int = 224, height: Int = 224) -> SyntheticImage {
+    package static func solidColorImage(red: UInt8, green: UInt8, blue: UInt8, width: Int = 224, height: Int = 224) -> SyntheticImage {
         SyntheticImage(width: width, height: height) { _, _ in (red, green, blue) }
     }
 
     /// A top-to-bottom linear gradient from one colour to another.
-    public static func gradientImage(
+    package static func gradientImage(
         from start: (UInt8, UInt8, UInt8), to end: (UInt8, UInt8, UInt8), width: Int = 224, height: Int = 224
     ) -> SyntheticImage {
         SyntheticImage(width: width, height: height) { _, y in
@@ -40,13 +40,13 @@ public enum SyntheticInputGenerator {
 }
 
 /// An 8-bit RGB image, as raw pixels and as PNG.
-public struct SyntheticImage: Sendable, Equatable {
+package struct SyntheticImage: Sendable, Equatable {
     /// Width in pixels.
-    public let width: Int
+    package let width: Int
     /// Height in pixels.
-    public let height: Int
+    package let height: Int
     /// Row-major RGB bytes, 3 per pixel.
-    public let rgb: [UInt8]
+    package let rgb: [UInt8]
 
     init(width: Int, height: Int, pixel: (Int, Int) -> (UInt8, UInt8, UInt8)) {
         self.width = width
@@ -63,5 +63,5 @@ public struct SyntheticImage: Sendable, Equatable {
     }
 
     /// The image as a PNG file.
-    public var pngData: Data { PNGEncoder.encode(rgb: rgb, width: width, height: height) }
+    package var pngData: Data { PNGEncoder.encode(rgb: rgb, width: width, height: height) }
 }

@@ -2,15 +2,15 @@ import RunAnywhere
 
 /// A component that can be benchmarked. Adding one: a case here, a provider, and one line in
 /// ``BenchmarkRunner/defaultProviders(_:)``.
-public enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Comparable, Sendable {
+package enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Comparable, Sendable {
     /// The component a benchmark measures: language, speech-to-text, text-to-speech,
     /// vision-language, diffusion or embedding models.
     case llm, stt, tts, vlm, diffusion, embedding
 
-    public var id: String { rawValue }
+    package var id: String { rawValue }
 
     /// A name for people.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .llm: "LLM"
         case .stt: "Speech-to-Text"
@@ -22,7 +22,7 @@ public enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Comp
     }
 
     /// The SDK's category of the models this component runs.
-    public var modelCategory: ModelCategory {
+    package var modelCategory: ModelCategory {
         switch self {
         case .llm: .language
         case .stt: .speechRecognition
@@ -34,11 +34,11 @@ public enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Comp
     }
 
     /// The downloaded models of `models` this component benchmarks.
-    public func downloadedModels(_ models: [ModelInfo]) -> [ModelInfo] {
+    package func downloadedModels(_ models: [ModelInfo]) -> [ModelInfo] {
         models.filter { $0.category == modelCategory && $0.isDownloaded }
     }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool {
+    package static func < (lhs: Self, rhs: Self) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
 }
@@ -46,7 +46,7 @@ public enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Comp
 /// Where a run is: `running` while its process works on it (it is saved after every scenario),
 /// then how it ended; `interrupted` when its process died before it ended (killed, or out of
 /// memory), with the results finished by then. `interrupted` is additive to the spec.
-public enum BenchmarkRunStatus: String, Codable, Sendable {
+package enum BenchmarkRunStatus: String, Codable, Sendable {
     /// Where a run stands: running, completed, failed, cancelled, or interrupted (the process that
     /// ran it ended before it did).
     case running, completed, failed, cancelled, interrupted

@@ -4,7 +4,7 @@ import RunAnywhere
 extension BenchmarkDeviceInfo {
     /// This machine: DMI product name (else host name), CPU model, memory and OS as `detector`
     /// reads them, versions.
-    public static func fromSystem(appVersion: String, detector: any HardwareDetector = SystemHardwareDetector()) -> BenchmarkDeviceInfo {
+    package static func fromSystem(appVersion: String, detector: any HardwareDetector = SystemHardwareDetector()) -> BenchmarkDeviceInfo {
         let hardware = detector.profile(accelerators: [])
         let product = (try? String(contentsOfFile: "/sys/class/dmi/id/product_name", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)

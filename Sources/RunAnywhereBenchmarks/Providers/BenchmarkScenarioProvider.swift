@@ -1,34 +1,34 @@
 import RunAnywhere
 
 /// One scenario of the standard suite.
-public struct BenchmarkScenario: Sendable, Equatable {
+package struct BenchmarkScenario: Sendable, Equatable {
     /// The scenario's name.
-    public let name: String
+    package let name: String
     /// The component the scenario measures.
-    public let category: BenchmarkCategory
+    package let category: BenchmarkCategory
 
     /// Creates a scenario.
-    public init(name: String, category: BenchmarkCategory) {
+    package init(name: String, category: BenchmarkCategory) {
         self.name = name
         self.category = category
     }
 }
 
 /// How providers measure.
-public struct BenchmarkConfiguration: Sendable {
+package struct BenchmarkConfiguration: Sendable {
     /// The runtime whose engines and models are measured.
-    public let runtime: RunAnywhereRuntime
+    package let runtime: RunAnywhereRuntime
     /// Measured passes per scenario, after one discarded warm-up; the median is reported.
-    public let repetitions: Int
+    package let repetitions: Int
     /// CPU threads; nil uses the SDK's default.
-    public let threads: Int?
+    package let threads: Int?
     /// Speculative decoding for the language-model scenarios; nil keeps the model's default. With
     /// it, language models load reproducible, where their seeded scenarios can speculate.
-    public let speculation: LLMSpeculation?
+    package let speculation: LLMSpeculation?
 
     /// Creates a configuration: the runtime to measure, runs per scenario, CPU threads (nil:
     /// each model's default) and speculative decoding for language models.
-    public init(runtime: RunAnywhereRuntime, repetitions: Int = 3, threads: Int? = nil, speculation: LLMSpeculation? = nil) {
+    package init(runtime: RunAnywhereRuntime, repetitions: Int = 3, threads: Int? = nil, speculation: LLMSpeculation? = nil) {
         self.runtime = runtime
         self.repetitions = max(1, repetitions)
         self.threads = threads
@@ -37,7 +37,7 @@ public struct BenchmarkConfiguration: Sendable {
 }
 
 /// A component's benchmark: its scenarios and how to run one on a model.
-public protocol BenchmarkScenarioProvider: Sendable {
+package protocol BenchmarkScenarioProvider: Sendable {
     /// The component.
     var category: BenchmarkCategory { get }
     /// The scenarios of the standard suite.

@@ -4,26 +4,26 @@ import RunAnywhere
 /// Image generation: "A red circle on a white background", 512×512, 10 steps, seed 42, guidance
 /// 7.5 (spec 1.3); one discarded warm-up (one step at 64×64), then the configured passes, each
 /// drawing the whole image again.
-public struct DiffusionBenchmarkProvider: BenchmarkScenarioProvider {
-    public let category = BenchmarkCategory.diffusion
+package struct DiffusionBenchmarkProvider: BenchmarkScenarioProvider {
+    package let category = BenchmarkCategory.diffusion
     private let configuration: BenchmarkConfiguration
 
     /// Creates the provider for a configuration.
-    public init(configuration: BenchmarkConfiguration) {
+    package init(configuration: BenchmarkConfiguration) {
         self.configuration = configuration
     }
 
-    public func scenarios() -> [BenchmarkScenario] {
+    package func scenarios() -> [BenchmarkScenario] {
         [BenchmarkScenario(name: "Simple prompt (fast)", category: .diffusion)]
     }
 
     /// The spec's prompt and options of the scenario.
-    public static let prompt = "A red circle on a white background"
+    package static let prompt = "A red circle on a white background"
     /// The image options every diffusion scenario uses.
-    public static let options = DiffusionGenerationOptions.textToImage(
+    package static let options = DiffusionGenerationOptions.textToImage(
         prompt: prompt, width: 512, height: 512, steps: 10, guidanceScale: 7.5, seed: 42)
 
-    public func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
+    package func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
         let runtime = configuration.runtime
         await runtime.unloadDiffusionModel()
         let memory = MemoryProbe.start()

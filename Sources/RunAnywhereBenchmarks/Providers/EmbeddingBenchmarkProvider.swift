@@ -10,19 +10,19 @@ import RunAnywhere
 /// range), tokens embedded per second in `tokensPerSecond`, the tokens of the batch in
 /// `inputTokens`, and the SDK's own time for the batch (``RunAnywhere/EmbeddingResult/latencyMs``) in
 /// `embeddingTimeMs`.
-public struct EmbeddingBenchmarkProvider: BenchmarkScenarioProvider {
-    public let category = BenchmarkCategory.embedding
+package struct EmbeddingBenchmarkProvider: BenchmarkScenarioProvider {
+    package let category = BenchmarkCategory.embedding
     private let configuration: BenchmarkConfiguration
     private let customTexts: [String]
 
     /// A provider of the built-in scenarios, and of "Custom texts (N)" when `customTexts` has any.
-    public init(configuration: BenchmarkConfiguration, customTexts: [String] = []) {
+    package init(configuration: BenchmarkConfiguration, customTexts: [String] = []) {
         self.configuration = configuration
         self.customTexts = customTexts
     }
 
     /// The 32 short sentences of "Batch of 32 sentences"; the first is "Single sentence".
-    public static let sentences = [
+    package static let sentences = [
         "A man is eating food.",
         "The weather is lovely today.",
         "She plays the violin in an orchestra.",
@@ -58,16 +58,16 @@ public struct EmbeddingBenchmarkProvider: BenchmarkScenarioProvider {
     ]
 
     /// The name of the scenario of the caller's texts.
-    public static func customScenarioName(count: Int) -> String { "Custom texts (\(count))" }
+    package static func customScenarioName(count: Int) -> String { "Custom texts (\(count))" }
 
-    public func scenarios() -> [BenchmarkScenario] {
+    package func scenarios() -> [BenchmarkScenario] {
         var names = ["Single sentence", "Batch of 32 sentences"]
         if !customTexts.isEmpty { names.append(Self.customScenarioName(count: customTexts.count)) }
         return names.map { BenchmarkScenario(name: $0, category: .embedding) }
     }
 
     /// The texts `scenario` embeds in each pass; nil for a scenario this provider does not have.
-    public func texts(for scenario: BenchmarkScenario) -> [String]? {
+    package func texts(for scenario: BenchmarkScenario) -> [String]? {
         switch scenario.name {
         case "Single sentence": [Self.sentences[0]]
         case "Batch of 32 sentences": Self.sentences
@@ -76,7 +76,7 @@ public struct EmbeddingBenchmarkProvider: BenchmarkScenarioProvider {
         }
     }
 
-    public func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
+    package func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
         guard let texts = texts(for: scenario) else { throw SDKError(.invalidInput, "Unknown embedding scenario '\(scenario.name)'") }
         let runtime = configuration.runtime
         let options = EmbeddingOptions(threads: configuration.threads)

@@ -3,7 +3,7 @@ import RunAnywhere
 
 /// Text generation: the spec's three prompts, streamed; one discarded warm-up, then the
 /// configured number of measured passes, each evaluating its whole prompt (no KV reuse).
-public struct LLMBenchmarkProvider: BenchmarkScenarioProvider {
+package struct LLMBenchmarkProvider: BenchmarkScenarioProvider {
     struct Scenario {
         let name: String
         let prompt: String
@@ -17,19 +17,19 @@ public struct LLMBenchmarkProvider: BenchmarkScenarioProvider {
         Scenario(name: "Long generation", prompt: "Write a short story about a robot learning to paint.", maxTokens: 512, temperature: 0.7),
     ]
 
-    public let category = BenchmarkCategory.llm
+    package let category = BenchmarkCategory.llm
     private let configuration: BenchmarkConfiguration
 
     /// Creates the provider for a configuration.
-    public init(configuration: BenchmarkConfiguration) {
+    package init(configuration: BenchmarkConfiguration) {
         self.configuration = configuration
     }
 
-    public func scenarios() -> [BenchmarkScenario] {
+    package func scenarios() -> [BenchmarkScenario] {
         Self.suite.map { BenchmarkScenario(name: $0.name, category: .llm) }
     }
 
-    public func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
+    package func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
         guard let spec = Self.suite.first(where: { $0.name == scenario.name }) else {
             throw SDKError(.invalidInput, "Unknown LLM scenario '\(scenario.name)'")
         }

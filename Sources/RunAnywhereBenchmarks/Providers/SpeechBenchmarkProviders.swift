@@ -2,27 +2,27 @@ import Foundation
 import RunAnywhere
 
 /// Speech-to-text: 2 s of silence and 3 s of a 440 Hz tone, 16 kHz mono Int16 (spec 1.3).
-public struct STTBenchmarkProvider: BenchmarkScenarioProvider {
-    public let category = BenchmarkCategory.stt
+package struct STTBenchmarkProvider: BenchmarkScenarioProvider {
+    package let category = BenchmarkCategory.stt
     private let configuration: BenchmarkConfiguration
 
     /// Creates the provider for a configuration.
-    public init(configuration: BenchmarkConfiguration) {
+    package init(configuration: BenchmarkConfiguration) {
         self.configuration = configuration
     }
 
-    public func scenarios() -> [BenchmarkScenario] {
+    package func scenarios() -> [BenchmarkScenario] {
         ["Silent audio (2s)", "Synthetic tone (3s)"].map { BenchmarkScenario(name: $0, category: .stt) }
     }
 
     /// The audio each scenario transcribes.
-    public static func audio(for scenario: BenchmarkScenario) -> Data {
+    package static func audio(for scenario: BenchmarkScenario) -> Data {
         scenario.name == "Silent audio (2s)"
             ? SyntheticInputGenerator.silentAudio(durationSeconds: 2)
             : SyntheticInputGenerator.sineWaveAudio(durationSeconds: 3, frequencyHz: 440)
     }
 
-    public func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
+    package func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
         let runtime = configuration.runtime
         let audio = Self.audio(for: scenario)
         let options = STTOptions(threads: configuration.threads)
@@ -39,27 +39,27 @@ public struct STTBenchmarkProvider: BenchmarkScenarioProvider {
 }
 
 /// Text-to-speech: a short and a medium sentence (spec 1.3).
-public struct TTSBenchmarkProvider: BenchmarkScenarioProvider {
-    public let category = BenchmarkCategory.tts
+package struct TTSBenchmarkProvider: BenchmarkScenarioProvider {
+    package let category = BenchmarkCategory.tts
     private let configuration: BenchmarkConfiguration
 
     /// Creates the provider for a configuration.
-    public init(configuration: BenchmarkConfiguration) {
+    package init(configuration: BenchmarkConfiguration) {
         self.configuration = configuration
     }
 
     /// The text of each scenario.
-    public static let texts = [
+    package static let texts = [
         "Short text": "Hello, world.",
         "Medium text":
             "The quick brown fox jumps over the lazy dog. This is a benchmark test for text to speech synthesis quality and speed.",
     ]
 
-    public func scenarios() -> [BenchmarkScenario] {
+    package func scenarios() -> [BenchmarkScenario] {
         ["Short text", "Medium text"].map { BenchmarkScenario(name: $0, category: .tts) }
     }
 
-    public func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
+    package func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
         let runtime = configuration.runtime
         let text = Self.texts[scenario.name] ?? "Hello, world."
         return try await measure(

@@ -4,27 +4,27 @@ import RunAnywhere
 /// Vision-language: a solid red and a red-to-blue gradient 224×224 image, each described in at
 /// most 100 tokens at temperature 0 (spec 1.3); one discarded warm-up ("Hi", 5 tokens), then
 /// the configured passes, each reading its whole prompt and image again.
-public struct VLMBenchmarkProvider: BenchmarkScenarioProvider {
-    public let category = BenchmarkCategory.vlm
+package struct VLMBenchmarkProvider: BenchmarkScenarioProvider {
+    package let category = BenchmarkCategory.vlm
     private let configuration: BenchmarkConfiguration
 
     /// Creates the provider for a configuration.
-    public init(configuration: BenchmarkConfiguration) {
+    package init(configuration: BenchmarkConfiguration) {
         self.configuration = configuration
     }
 
-    public func scenarios() -> [BenchmarkScenario] {
+    package func scenarios() -> [BenchmarkScenario] {
         ["Solid color image", "Gradient image"].map { BenchmarkScenario(name: $0, category: .vlm) }
     }
 
     /// The image and prompt of each scenario.
-    public static func input(for scenario: BenchmarkScenario) -> (image: SyntheticImage, prompt: String) {
+    package static func input(for scenario: BenchmarkScenario) -> (image: SyntheticImage, prompt: String) {
         scenario.name == "Solid color image"
             ? (SyntheticInputGenerator.solidColorImage(red: 255, green: 0, blue: 0), "Describe what you see in this image.")
             : (SyntheticInputGenerator.gradientImage(from: (255, 0, 0), to: (0, 0, 255)), "What colors and patterns do you see?")
     }
 
-    public func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
+    package func execute(scenario: BenchmarkScenario, model: ModelInfo, deviceInfo: BenchmarkDeviceInfo) async throws -> BenchmarkMetrics {
         let runtime = configuration.runtime
         let (picture, prompt) = Self.input(for: scenario)
         let image = VLMImage(data: picture.pngData)

@@ -3,29 +3,29 @@ import Foundation
 import RunAnywhere
 
 /// A run as Markdown (to paste into a chat), JSON (spec 1.4) and CSV (spec 1.4 header, RFC 4180 quoting).
-public enum BenchmarkReportFormatter {
+package enum BenchmarkReportFormatter {
     /// The export formats.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// A report format: Markdown, JSON or CSV.
         case md, json, csv
     }
 
     /// The JSON export's shape: when, on what, and the run.
-    public struct Export: Codable, Sendable, Equatable {
+    package struct Export: Codable, Sendable, Equatable {
         /// When the report was written.
-        public let exportedAt: Date
+        package let exportedAt: Date
         /// The machine the run was on.
-        public let device: BenchmarkDeviceInfo
+        package let device: BenchmarkDeviceInfo
         /// The run reported.
-        public let run: BenchmarkRun
+        package let run: BenchmarkRun
     }
 
     /// The spec's CSV header, exactly.
-    public static let csvHeader =
+    package static let csvHeader =
         "run_id,timestamp,category,scenario,model_id,model_name,framework,quantization,device,os,load_time_ms,warmup_ms,ttft_ms,tokens_per_sec,e2e_latency_ms,input_tokens,output_tokens,memory_delta_bytes,stt_time_ms,tts_time_ms,vlm_time_ms,diffusion_time_ms,error"
 
     /// The run in `format`.
-    public static func format(_ run: BenchmarkRun, as format: Format, exportedAt: Date = Date()) throws -> String {
+    package static func format(_ run: BenchmarkRun, as format: Format, exportedAt: Date = Date()) throws -> String {
         switch format {
         case .md: markdown(run)
         case .json:
@@ -37,7 +37,7 @@ public enum BenchmarkReportFormatter {
     }
 
     /// Device block, then results grouped by category with every metric that applies; errors are marked.
-    public static func markdown(_ run: BenchmarkRun) -> String {
+    package static func markdown(_ run: BenchmarkRun) -> String {
         func ms(_ value: Double) -> String { String(format: "%.0f ms", value) }
         var lines = ["# Benchmark Report", "", "**Date**: \(run.startedAt.formatted(.iso8601))", "**Status**: \(run.status.rawValue)"]
         if let duration = run.duration { lines.append("**Duration**: \(String(format: "%.1f", duration))s") }
@@ -99,7 +99,7 @@ public enum BenchmarkReportFormatter {
     }
 
     /// One row per result under the spec's header, CRLF line ends, written by CSV.swift.
-    public static func csv(_ run: BenchmarkRun) throws -> String {
+    package static func csv(_ run: BenchmarkRun) throws -> String {
         func number(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "" }
         let stream = OutputStream.toMemory()
         stream.open()

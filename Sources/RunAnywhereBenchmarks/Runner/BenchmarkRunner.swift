@@ -2,19 +2,19 @@ import Foundation
 import RunAnywhere
 
 /// Where a run is.
-public struct BenchmarkProgressUpdate: Sendable, Equatable {
+package struct BenchmarkProgressUpdate: Sendable, Equatable {
     /// "LLM: Short generation (SmolLM2 135M Instruct Q4_1)".
-    public let currentScenario: String
+    package let currentScenario: String
     /// 0 to 1.
-    public let progress: Double
+    package let progress: Double
     /// Scenarios finished so far.
-    public let completedCount: Int
+    package let completedCount: Int
     /// Scenarios in the run.
-    public let totalCount: Int
+    package let totalCount: Int
 }
 
 /// What a run reports while it goes.
-public enum BenchmarkEvent: Sendable, Equatable {
+package enum BenchmarkEvent: Sendable, Equatable {
     /// A category was skipped, and why (e.g. no downloaded models).
     case skipped(BenchmarkCategory, String)
     /// The next scenario is starting.
@@ -25,24 +25,24 @@ public enum BenchmarkEvent: Sendable, Equatable {
 
 /// A run in progress: its events, and the run once it ends. Cancel `run` to stop it; the
 /// finished results are kept and the status is ``BenchmarkRunStatus/cancelled``.
-public struct BenchmarkRunHandle: Sendable {
+package struct BenchmarkRunHandle: Sendable {
     /// Progress and results as they happen.
-    public let events: AsyncStream<BenchmarkEvent>
+    package let events: AsyncStream<BenchmarkEvent>
     /// The run; its value is the finished run.
-    public let run: Task<BenchmarkRun, Never>
+    package let run: Task<BenchmarkRun, Never>
 }
 
 /// Runs every scenario of the selected categories on every downloaded model of each, one at a
 /// time, and saves the run as it goes: when it starts, after every scenario (so a killed run
 /// keeps what it finished) and when it ends (also cancelled).
-public struct BenchmarkRunner: Sendable {
+package struct BenchmarkRunner: Sendable {
     private let configuration: BenchmarkConfiguration
     private let providers: [BenchmarkCategory: any BenchmarkScenarioProvider]
     private let store: BenchmarkStore?
     private let appVersion: String
 
     /// The providers of every component. Adding a component: one line here.
-    public static func defaultProviders(_ configuration: BenchmarkConfiguration) -> [any BenchmarkScenarioProvider] {
+    package static func defaultProviders(_ configuration: BenchmarkConfiguration) -> [any BenchmarkScenarioProvider] {
         [
             LLMBenchmarkProvider(configuration: configuration),
             STTBenchmarkProvider(configuration: configuration),
@@ -54,7 +54,7 @@ public struct BenchmarkRunner: Sendable {
     }
 
     /// Creates a runner; `store`, when given, receives the run when it ends.
-    public init(
+    package init(
         configuration: BenchmarkConfiguration, providers: [any BenchmarkScenarioProvider]? = nil, store: BenchmarkStore?, appVersion: String
     ) {
         self.configuration = configuration
@@ -64,7 +64,7 @@ public struct BenchmarkRunner: Sendable {
     }
 
     /// Starts a run of `categories` (all when empty), limited to the named scenarios if any.
-    public func start(categories: Set<BenchmarkCategory>, scenarios names: Set<String> = []) -> BenchmarkRunHandle {
+    package func start(categories: Set<BenchmarkCategory>, scenarios names: Set<String> = []) -> BenchmarkRunHandle {
         let (events, continuation) = AsyncStream.makeStream(of: BenchmarkEvent.self)
         let selected = categories.isEmpty ? Set(BenchmarkCategory.allCases) : categories
         let run = Task { [self] in

@@ -6,35 +6,35 @@ import RunAnywhere
 /// keep their run; a file that cannot be read is moved aside and reported, never replaced. A run
 /// is saved after each of its scenarios, so a run whose process was killed is read back as
 /// ``BenchmarkRunStatus/interrupted`` with the results it had finished.
-public struct BenchmarkStore: Sendable {
+package struct BenchmarkStore: Sendable {
     /// Most runs kept.
-    public static let maxRuns = 50
+    package static let maxRuns = 50
     /// The file.
-    public let url: URL
+    package let url: URL
     private var lockURL: URL { url.deletingLastPathComponent().appendingPathComponent(".benchmarks.lock") }
 
     /// A store in `dataDirectory`.
-    public init(dataDirectory: URL) {
+    package init(dataDirectory: URL) {
         url = dataDirectory.appendingPathComponent("benchmarks.json")
     }
 
     /// The saved runs, and where an unreadable history file was moved.
-    public struct History: Sendable {
+    package struct History: Sendable {
         /// Newest first.
-        public let runs: [BenchmarkRun]
+        package let runs: [BenchmarkRun]
         /// Set when the file could not be read and was moved aside to this path.
-        public let movedAside: String?
+        package let movedAside: String?
     }
 
     /// The saved runs, newest first.
-    public func loadRuns() throws -> History {
+    package func loadRuns() throws -> History {
         try FileLock.withLock(at: lockURL) { try read() }
     }
 
     /// Adds `run` at the front (replacing a saved run with the same id) and prunes beyond 50.
     /// Returns where an unreadable history was moved, if it was.
     @discardableResult
-    public func save(_ run: BenchmarkRun) throws -> String? {
+    package func save(_ run: BenchmarkRun) throws -> String? {
         try FileLock.withLock(at: lockURL) {
             let history = try read()
             var runs = history.runs.filter { $0.id != run.id }
@@ -50,12 +50,12 @@ public struct BenchmarkStore: Sendable {
     }
 
     /// The run `id` names, exactly or as a unique prefix.
-    public func run(id: String) throws -> BenchmarkRun {
+    package func run(id: String) throws -> BenchmarkRun {
         try Self.run(id: id, in: loadRuns().runs)
     }
 
     /// The run among `runs` whose id is `id` or starts with it (case-insensitive).
-    public static func run(id: String, in runs: [BenchmarkRun]) throws -> BenchmarkRun {
+    package static func run(id: String, in runs: [BenchmarkRun]) throws -> BenchmarkRun {
         if let exact = runs.first(where: { $0.id == id }) { return exact }
         let matches = runs.filter { !id.isEmpty && $0.id.lowercased().hasPrefix(id.lowercased()) }
         guard !matches.isEmpty else { throw SDKError(.invalidInput, "No benchmark run \(id); `runanywhere bench list` shows them") }
@@ -67,7 +67,7 @@ public struct BenchmarkStore: Sendable {
     /// Writes `run` as `format` to `file`, by default `exports/benchmark_<id>.<format>` beside
     /// the history (the app's Save to Files); returns where it went.
     @discardableResult
-    public func export(_ run: BenchmarkRun, as format: BenchmarkReportFormatter.Format, to file: URL? = nil) throws -> URL {
+    package func export(_ run: BenchmarkRun, as format: BenchmarkReportFormatter.Format, to file: URL? = nil) throws -> URL {
         let url = file ?? url.deletingLastPathComponent().appendingPathComponent("exports/benchmark_\(run.id).\(format.rawValue)")
         do {
             try AtomicFile.write(Data(try BenchmarkReportFormatter.format(run, as: format).utf8), to: url)
@@ -78,7 +78,7 @@ public struct BenchmarkStore: Sendable {
     }
 
     /// Deletes every stored run.
-    public func clearAll() throws {
+    package func clearAll() throws {
         try FileLock.withLock(at: lockURL) {
             if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
         }

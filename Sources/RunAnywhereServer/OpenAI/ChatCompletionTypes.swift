@@ -75,7 +75,7 @@ struct StopSequences: Decodable, Sendable {
 
 /// ollama's `keep_alive`: seconds as a number, or a duration such as `"5m"`; negative keeps
 /// the model loaded for ever, 0 unloads it once the request ends, and one longer than
-/// ``RunAnywhere/KeepAlive/longestSeconds`` (about 292 years, e.g. `1e300`) is for ever too. Anything else —
+/// `KeepAlive.longestSeconds` (about 292 years, e.g. `1e300`) is for ever too. Anything else —
 /// a number JSON cannot hold as a Double such as `1e400`, `"nan"`, `"inf"` — is a 400 naming `keep_alive`.
 struct KeepAliveField: Decodable, Sendable {
     let value: KeepAlive

@@ -3,7 +3,7 @@ import Hummingbird
 import RunAnywhere
 
 /// `POST /v1/rerank` and `POST /rerank`, reranking in the shape llama.cpp's server and Jina use:
-/// `query`, `documents` (up to ``RunAnywhere/RerankOptions/maxDocuments`` texts, or Jina's `{"text": …}`
+/// `query`, `documents` (up to `RerankOptions.maxDocuments` texts, or Jina's `{"text": …}`
 /// objects; none empty), `model` (a reranker id; by default the first downloaded reranker),
 /// `top_n` (how many of the best to return; all by default), `return_documents` (each result
 /// with its `document` as `{"text": …}`; off by default, as llama.cpp's server answers), and
