@@ -1,12 +1,14 @@
 import Foundation
 import Logging
 
-/// An answer being written: its text as it arrives, and the finished assistant message.
-/// Reading the stream is optional; to stop the answer, cancel ``message``.
+/// An answer being written: its events as they arrive, and the finished assistant message.
+/// Reading the events is optional; to stop the answer, cancel ``events`` or ``message``.
 public struct ChatReply: Sendable {
     /// The answer's events: its reasoning and text pieces, its tool calls, then `.completed`
-    /// (see ``GenerationEvent``); without streaming, one piece of each kind.
-    public let events: AsyncThrowingStream<GenerationEvent, any Error>
+    /// (see ``GenerationEvent``); without streaming, one piece of each kind. This is the same
+    /// ``GenerationEvents`` a generation of the runtime gives: ``GenerationEvents/cancel()``
+    /// stops the answer, and the message still records it.
+    public let events: GenerationEvents
     /// The assistant message with its analytics, once generation ends — also when it was
     /// stopped, timed out or failed (then ``ChatMessage/error`` says why). Cancelling this task
     /// stops the generation.
@@ -122,10 +124,9 @@ public actor ChatService {
         let timeoutFired = CancellationFlag()
         let runtime = self.runtime
         let chatModel = self.model
-        let message = Task<ChatMessage, Never> {
-            let started = Date()
-            let clock = ContinuousClock.now
-            let outcome: Result<LLMGenerationResult, any Error>
+        let started = Date()
+        let clock = ContinuousClock.now
+        let generationTask = Task<LLMGenerationResult, any Error> {
             do {
                 let generation =
                     switch chatModel {
@@ -165,17 +166,25 @@ public actor ChatService {
                 } onCancel: {
                     generation.cancel()
                 }
-                outcome = .success(result)
+                continuation.finish()
+                return result
             } catch {
-                outcome = .failure(error)
+                continuation.finish(throwing: error)
+                throw error
             }
-            if case .failure(let error) = outcome { continuation.finish(throwing: error) } else { continuation.finish() }
+        }
+        let message = Task<ChatMessage, Never> {
+            let outcome = await withTaskCancellationHandler {
+                await generationTask.result
+            } onCancel: {
+                generationTask.cancel()
+            }
             return await self.record(
                 outcome, started: started, elapsed: (ContinuousClock.now - clock).inSeconds, model: model, options: options,
                 timedOut: timeoutFired.isCancelled, retryCount: retryCount, grounding: grounding
             )
         }
-        return ChatReply(events: stream, message: message)
+        return ChatReply(events: GenerationEvents(events: stream, task: generationTask), message: message)
     }
 
     /// Turns the outcome into the assistant message with its analytics, and saves.

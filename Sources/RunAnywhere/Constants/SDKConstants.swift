@@ -12,11 +12,11 @@ public enum SDKConstants {
         /// Top-k cut.
         public static let topK = 40
         /// Most tokens of a chat answer. Chat answers are bounded so a runaway model ends.
-        public static let chatMaxTokens = 1000
+        package static let chatMaxTokens = 1000
         /// Whether chat streams its answers.
-        public static let streaming = true
+        package static let streaming = true
         /// Allowed temperature range.
-        public static let temperatureRange: ClosedRange<Float> = 0...2
+        package static let temperatureRange: ClosedRange<Float> = 0...2
     }
 
     /// Limits the SDK enforces.

@@ -46,11 +46,11 @@ public final class ModelMetadataExtractorRegistry: Sendable {
     }
 
     /// The formats extractors are registered for, most recently registered first.
-    public var formats: [ModelFormat] { extractors.withLock { $0.map(\.format) } }
+    package var formats: [ModelFormat] { extractors.withLock { $0.map(\.format) } }
 
     /// The extractor for the file at `url`: the first that recognizes its leading bytes, else the
     /// first whose extensions include the file's; nil when none reads it.
-    public func extractor(forFileAt url: URL) -> (any ModelMetadataExtractor)? {
+    package func extractor(forFileAt url: URL) -> (any ModelMetadataExtractor)? {
         let registered = extractors.withLock { $0 }
         let head: [UInt8]
         if let handle = try? FileHandle(forReadingFrom: url) {
@@ -66,7 +66,7 @@ public final class ModelMetadataExtractorRegistry: Sendable {
 
     /// The metadata of the file at `url`, read by its extractor; nil when no extractor reads it.
     /// A missing file throws ``ErrorCode/fileNotFound``, a damaged one ``ErrorCode/invalidModelFormat``.
-    public func metadata(ofFileAt url: URL) throws -> ModelMetadata? {
+    package func metadata(ofFileAt url: URL) throws -> ModelMetadata? {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw SDKError.fileManagement(.fileNotFound, "No such file: \(url.path)")
         }

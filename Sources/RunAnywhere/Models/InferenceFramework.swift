@@ -68,7 +68,7 @@ public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
     }
 
     /// The snake_case key analytics events use.
-    public var analyticsKey: String {
+    package var analyticsKey: String {
         switch self {
         case .onnx: "onnx"
         case .llamaCpp: "llama_cpp"
@@ -89,7 +89,7 @@ public enum InferenceFramework: String, CaseIterable, Codable, Sendable {
     }
 
     /// Why this framework can never run here, when it exists only on Apple's systems.
-    public var platformRestriction: String? {
+    package var platformRestriction: String? {
         switch self {
         case .foundationModels, .systemTTS, .fluidAudio, .coreml, .mlx, .whisperKitCoreML, .metalrt:
             "\(displayName) is only available on Apple platforms (iOS, macOS), not on Linux"

@@ -20,7 +20,7 @@ public enum ModelCategory: String, CaseIterable, Codable, Sendable {
     case reranking = "reranking"
 
     /// Whether models of this category have a context window measured in tokens.
-    public var requiresContextLength: Bool { self == .language || self == .multimodal }
+    package var requiresContextLength: Bool { self == .language || self == .multimodal }
 
     /// Whether models of this category may emit `<think>` reasoning.
     public var supportsThinking: Bool { self == .language || self == .multimodal }

@@ -20,7 +20,7 @@ public struct Tool: Codable, Sendable, Equatable {
 
     /// Throws ``ErrorCode/invalidInput`` for a name a model cannot call or parameters that are
     /// not an object schema.
-    public func validate() throws {
+    package func validate() throws {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "_-"))
         guard !name.isEmpty, name.count <= 64, name.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) }) else {
             throw SDKError.llm(.invalidInput, "Invalid tool name '\(name)': use 1 to 64 letters, digits, '_' or '-'")

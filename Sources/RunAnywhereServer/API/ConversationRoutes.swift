@@ -205,8 +205,8 @@ struct ConversationRoutes: Sendable {
     private static func stream(_ reply: ChatReply, to writer: inout any ResponseBodyWriter) async throws {
         var events: [ServerSentEvent] = []
         do {
-            try await relayEvents(
-                reply.events, cancel: { reply.message.cancel() }, to: &writer,
+            try await reply.events.relay(
+                to: &writer,
                 event: { event, writer in
                     // The saved message, below, carries the result and tool calls.
                     if let delta = try ServerSentEvents.delta(event) { events.append(delta) }
