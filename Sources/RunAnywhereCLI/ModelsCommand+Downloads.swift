@@ -55,7 +55,7 @@ extension ModelsCommand {
                     }
                     chosen = known
                 }
-                let model = try RunAnywhere.addModel(
+                let model = try RunAnywhere.runtime().addModel(
                     from: parsed, category: category, framework: chosen, id: id, name: name, sha256: sha256)
                 Terminal.write(
                     "Added \(Terminal.bold(model.id)) (\(model.name), \(model.framework.displayName), \(model.format.rawValue), \(model.artifactType.displayName))\n"
@@ -73,7 +73,7 @@ extension ModelsCommand {
             if let option = given.first(where: \.1) {
                 throw SDKError(.invalidInput, "\(option.0) does not apply to a reference: its provider says what the model is")
             }
-            let model = try await RunAnywhere.addModel(reference: url)
+            let model = try await RunAnywhere.runtime().addModel(reference: url)
             Terminal.write(
                 "Registered \(Terminal.bold(model.id)) (\(model.name), \(model.downloadSize.map(Terminal.bytes) ?? "size unknown"))\n")
             try await finish(model)
@@ -106,7 +106,7 @@ extension ModelsCommand {
                         return Terminal.write("Nothing deleted.\n")
                     }
                 }
-                try await RunAnywhere.deleteStoredModel(id)
+                try await RunAnywhere.runtime().deleteStoredModel(id)
                 Terminal.write("Deleted \(id)\n")
             }
         }
@@ -120,7 +120,7 @@ extension ModelsCommand {
 
         func run() async throws {
             try await CLIContext.run(global) { _ in
-                let info = try RunAnywhere.getStorageInfo()
+                let info = try RunAnywhere.runtime().storageInfo()
                 if json { return try JSONOutput.print(info) }
                 var text = Terminal.table(
                     ["ID", "NAME", "SIZE", "PATH"], info.models.map { [$0.modelId, $0.name, Terminal.bytes($0.sizeBytes), $0.path] })

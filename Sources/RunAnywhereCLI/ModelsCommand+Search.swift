@@ -14,7 +14,7 @@ extension ModelsCommand {
 
         func run() async throws {
             try await CLIContext.run(global) { _ in
-                let models = try await RunAnywhere.searchModels(query)
+                let models = try await RunAnywhere.runtime().searchModels(query)
                 if json { return try JSONOutput.print(models) }
                 guard !models.isEmpty else { return Terminal.write("No GGUF models match \(query)\n") }
                 let rows = models.map { model in

@@ -142,7 +142,7 @@ struct ModelsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CLIContext.run(global) { _ in
-                let model = try RunAnywhere.importModel(at: URL(fileURLWithPath: path), id: id, name: name)
+                let model = try RunAnywhere.runtime().importModel(at: URL(fileURLWithPath: path), id: id, name: name)
                 if json { return try JSONOutput.print(Listing(model: model, isDownloaded: model.isDownloaded)) }
                 Terminal.write("Imported \(Terminal.bold(model.id)) (\(model.name)) to \(model.localPath?.path ?? "")\n")
             }

@@ -28,7 +28,7 @@ struct RAGCommand: AsyncParsableCommand {
         @Option(
             name: .customLong("embedding-model"),
             help:
-                "Embedding model of a new collection (default: \(RunAnywhere.defaultEmbeddingModelID)); an existing collection keeps its own."
+                "Embedding model of a new collection (default: \(SDKConstants.Models.defaultEmbeddingModelID)); an existing collection keeps its own."
         )
         var embeddingModel: String?
         @Option(name: .customLong("chunk-size"), help: "Most characters per chunk.") var chunkSize = TextChunker.defaultSize

@@ -30,7 +30,7 @@ struct EmbeddingBenchmarkTests {
         for await _ in handle.events {}
         let run = await handle.run.value
         #expect(run.status == .completed)
-        let results = run.results.filter { $0.componentModelInfo.modelId == RunAnywhere.defaultEmbeddingModelID }
+        let results = run.results.filter { $0.componentModelInfo.modelId == SDKConstants.Models.defaultEmbeddingModelID }
         #expect(results.map(\.scenarioName) == ["Single sentence", "Batch of 32 sentences", "Custom texts (3)"])
         // [CLS] and [SEP] counted: 8 tokens for the single sentence, 8 + 11 + 9 for the custom texts.
         let tokens = ["Single sentence": 8, "Custom texts (3)": 28]
@@ -55,7 +55,7 @@ struct EmbeddingBenchmarkTests {
             #expect(m.peakRSSDeltaBytes != nil)
         }
         #expect(
-            await !runtime.loadedModels().contains { $0.modelId == RunAnywhere.defaultEmbeddingModelID },
+            await !runtime.loadedModels().contains { $0.modelId == SDKConstants.Models.defaultEmbeddingModelID },
             "the provider unloads after measuring")
         let markdown = BenchmarkReportFormatter.markdown(run)
         for fragment in ["## Embeddings", "### Batch of 32 sentences — all-MiniLM-L6-v2", "- Sentences/sec: ", "- Embedding: "] {

@@ -18,7 +18,7 @@ struct CLIEmbedTests {
     func data(_ output: CLIRunner.Output, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
         #expect(output.status == 0, "\(output.stderr)", sourceLocation: sourceLocation)
         let json = try output.json()
-        #expect(json["model"] as? String == RunAnywhere.defaultEmbeddingModelID, sourceLocation: sourceLocation)
+        #expect(json["model"] as? String == SDKConstants.Models.defaultEmbeddingModelID, sourceLocation: sourceLocation)
         #expect(json["dimensions"] as? Int == 384, sourceLocation: sourceLocation)
         return try #require(json["data"] as? [[String: Any]], sourceLocation: sourceLocation)
     }

@@ -20,7 +20,10 @@ struct CLIEmbeddingServeTests {
             let server = try ServeProcess(runner, arguments: ["--threads", "1"])
             let (status, output) = try CLIServeTests.python(
                 Self.clientScript,
-                ["--base-url", server.baseURL, "--model", RunAnywhere.defaultEmbeddingModelID, "--chat-model", RunAnywhere.defaultModelID]
+                [
+                    "--base-url", server.baseURL, "--model", SDKConstants.Models.defaultEmbeddingModelID, "--chat-model",
+                    RunAnywhere.defaultModelID,
+                ]
             )
             #expect(status == 0, "\(output)\nserver log (end):\n\(server.standardError.suffix(4000))")
             #expect(server.process.isRunning, "every refusal left the server running")
@@ -32,6 +35,6 @@ struct CLIEmbeddingServeTests {
 
 /// Whether scripts/setup has converted the default embedding model.
 var embeddingModelInstalled: Bool {
-    let id = RunAnywhere.defaultEmbeddingModelID
+    let id = SDKConstants.Models.defaultEmbeddingModelID
     return FileManager.default.fileExists(atPath: TestEnvironment.installedModelsDirectory.appendingPathComponent("\(id)/\(id).gguf").path)
 }

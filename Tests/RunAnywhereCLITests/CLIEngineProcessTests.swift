@@ -71,7 +71,7 @@ struct CLIEngineProcessTests {
         var request = URLRequest(url: URL(string: server.baseURL + "/embeddings")!)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(#"{"model": "\#(RunAnywhere.defaultEmbeddingModelID)", "input": ["Hello", "World"]}"#.utf8)
+        request.httpBody = Data(#"{"model": "\#(SDKConstants.Models.defaultEmbeddingModelID)", "input": ["Hello", "World"]}"#.utf8)
         let (data, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
         let body = try JSONSerialization.jsonObject(with: data) as? [String: Any]
@@ -97,7 +97,7 @@ struct CLIEngineProcessTests {
             var expected = [RunAnywhere.defaultModelID]
             if embeddingModelInstalled {
                 try await Self.embed(isolated)
-                expected.append(RunAnywhere.defaultEmbeddingModelID)
+                expected.append(SDKConstants.Models.defaultEmbeddingModelID)
             }
             let workers = try Self.workers(of: isolated.process.processIdentifier)
             #expect(workers.values.sorted() == expected.sorted(), "one worker a model, named after it")

@@ -24,7 +24,7 @@ struct CLIOllamaServeTests {
                 Self.clientScript,
                 [
                     "--base-url", "http://127.0.0.1:\(server.port)", "--model", RunAnywhere.defaultModelID, "--embedding-model",
-                    RunAnywhere.defaultEmbeddingModelID,
+                    SDKConstants.Models.defaultEmbeddingModelID,
                 ] + vision
             )
             #expect(status == 0, "\(output)\nserver log (end):\n\(server.standardError.suffix(4000))")

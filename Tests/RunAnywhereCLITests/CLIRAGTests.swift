@@ -155,7 +155,7 @@ struct CLIRAGTests {
             let collections = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
             #expect(collections.count == 1 && collections[0]["name"] as? String == "notes" && collections[0]["documentCount"] as? Int == 3)
             #expect(
-                collections[0]["embeddingModelId"] as? String == RunAnywhere.defaultEmbeddingModelID
+                collections[0]["embeddingModelId"] as? String == SDKConstants.Models.defaultEmbeddingModelID
                     && collections[0]["dimensions"] as? Int == 384)
             let documents = try cli.run(["rag", "list", "--collection", "notes"])
             #expect(
@@ -188,12 +188,12 @@ struct CLIRAGTests {
             expectError(try cli.run(["rag", "ingest", chess, "--max-file-size", "0"]), "--max-file-size must be 1 to 4096")
             expectError(
                 try cli.run(["rag", "ingest", chess, "--embedding-model", "other-model"]),
-                "made with the embedding model '\(RunAnywhere.defaultEmbeddingModelID)', not 'other-model'")
+                "made with the embedding model '\(SDKConstants.Models.defaultEmbeddingModelID)', not 'other-model'")
             expectError(try cli.run(["rag", "ingest", chess, "--collection", "../up"]), "Invalid collection name")
             expectError(try cli.run(["rag", "query", "Hi", "--collection", "missing"]), "no RAG collection 'missing'")
             expectError(try cli.run(["rag", "query", "Hi", "--top-k", "0"]), "topK must be 1 to 100")
             expectError(
-                try cli.run(["rag", "query", "Hi", "--reranker", RunAnywhere.defaultEmbeddingModelID]),
+                try cli.run(["rag", "query", "Hi", "--reranker", SDKConstants.Models.defaultEmbeddingModelID]),
                 "is an embedding model, not a reranker")
             expectError(try cli.run(["rag", "query", "Hi", "--reranker", ""]), "The reranker is empty")
             expectError(try cli.run(["rag", "rm", "missing"]), "no RAG collection 'missing'")
@@ -209,7 +209,7 @@ struct CLIRAGTests {
 /// Whether llama.cpp, the default language model and the default embedding model are installed.
 enum RAGModels {
     static var installed: Bool {
-        let id = RunAnywhere.defaultEmbeddingModelID
+        let id = SDKConstants.Models.defaultEmbeddingModelID
         return TestEnvironment.engineInstalled
             && FileManager.default.fileExists(
                 atPath: TestEnvironment.installedModelsDirectory.appendingPathComponent("\(id)/\(id).gguf").path)

@@ -76,7 +76,7 @@ struct CLIRerankTests {
             #expect(truncated.status == 0, "\(truncated.stderr)")
             #expect((try truncated.json()["results"] as? [[String: Any]])?.first?["tokens"] as? Int == 128)
             expectError(
-                try cli.run(["rerank", "--model", RunAnywhere.defaultEmbeddingModelID, Self.query, "the mat"]),
+                try cli.run(["rerank", "--model", SDKConstants.Models.defaultEmbeddingModelID, Self.query, "the mat"]),
                 "is an embedding model, not a reranker")
             expectError(try cli.run(["rerank", "--model", "no-such-model", Self.query, "the mat"]), "not found")
         }

@@ -64,7 +64,8 @@ struct RerankRouteTests {
                         "context_length_exceeded"
                     ),
                     (
-                        ["query": query, "documents": documents, "model": RunAnywhere.defaultEmbeddingModelID], "not a reranker", nil,
+                        ["query": query, "documents": documents, "model": SDKConstants.Models.defaultEmbeddingModelID], "not a reranker",
+                        nil,
                         "model_incompatible"
                     ),
                 ]

@@ -40,7 +40,7 @@ extension LlamaTests {
 
         @Test func vectorsHaveTheModelsDimensionsUnitLengthAndTokenCounts() async throws {
             let result = try await runtime().embed([Self.food, Self.bread, Self.baby], options: EmbeddingOptions(threads: 1))
-            #expect(result.modelId == RunAnywhere.defaultEmbeddingModelID)
+            #expect(result.modelId == SDKConstants.Models.defaultEmbeddingModelID)
             #expect(result.dimensions == 384 && result.embeddings.count == 3)
             for vector in result.embeddings {
                 #expect(vector.count == 384)
@@ -198,7 +198,7 @@ extension LlamaTests {
 
         @Test func theModelIsCachedHeldAndUnloadedLikeEveryModel() async throws {
             let runtime = try await EmbeddingModel.makeEmbeddingRuntime()
-            let id = RunAnywhere.defaultEmbeddingModelID
+            let id = SDKConstants.Models.defaultEmbeddingModelID
             let handle = try await runtime.hold(id, options: ModelLoadOptions(threads: 1))
             let held = try await handle.embed([Self.food, Self.baby], options: EmbeddingOptions(threads: 1))
             #expect(held.embeddings.count == 2 && held.modelId == id)

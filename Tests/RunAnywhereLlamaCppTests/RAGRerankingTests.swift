@@ -64,7 +64,7 @@ extension LlamaTests {
                 #expect(await !runtime.loadedModels().contains { $0.modelId == LlamaTests.Reranking.fixtureID }, "no reranker was loaded")
 
                 await runtime.unloadAllModels()
-                let embedding = RunAnywhere.defaultEmbeddingModelID
+                let embedding = SDKConstants.Models.defaultEmbeddingModelID
                 await expectSDKError(.modelIncompatible, ["Model '\(embedding)' is an embedding model, not a reranker"]) {
                     _ = try await session.retrieve(Self.question, collection: "corpus", threads: 1, reranker: .model(embedding))
                 }
@@ -125,7 +125,7 @@ extension LlamaTests {
         static func withSession(_ body: (RAGSession, RunAnywhereRuntime) async throws -> Void) async throws {
             let models = try TestEnvironment.temporaryDirectory("models")
             defer { try? FileManager.default.removeItem(at: models) }
-            for id in [RunAnywhere.defaultEmbeddingModelID, RunAnywhere.defaultModelID] {
+            for id in [SDKConstants.Models.defaultEmbeddingModelID, RunAnywhere.defaultModelID] {
                 try FileManager.default.createSymbolicLink(
                     at: models.appendingPathComponent(id),
                     withDestinationURL: TestEnvironment.installedModelsDirectory.appendingPathComponent(id)

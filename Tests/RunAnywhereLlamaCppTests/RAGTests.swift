@@ -12,7 +12,9 @@ extension LlamaTests {
         @Test func retrievalRanksTheRightPassageFirst() async throws {
             try await RAGCorpus.withSession { session, folder in
                 let report = try await session.ingest(paths: [folder.path], collection: "corpus", options: RAGIngestOptions(threads: 1))
-                #expect(report.embeddingModelId == RunAnywhere.defaultEmbeddingModelID && report.documents.count == RAGCorpus.files.count)
+                #expect(
+                    report.embeddingModelId == SDKConstants.Models.defaultEmbeddingModelID
+                        && report.documents.count == RAGCorpus.files.count)
                 #expect(report.documents.allSatisfy { !$0.replaced && $0.chunkCount >= 1 })
                 #expect(report.documents.contains { $0.chunkCount > 1 }, "the small chunk size splits the longer documents")
                 let collection = try #require(try await session.listCollections().first)
@@ -86,7 +88,7 @@ extension LlamaTests {
 /// answer only one of them holds.
 enum RAGCorpus {
     static var modelsInstalled: Bool {
-        let id = RunAnywhere.defaultEmbeddingModelID
+        let id = SDKConstants.Models.defaultEmbeddingModelID
         return TestEnvironment.engineInstalled
             && FileManager.default.fileExists(
                 atPath: TestEnvironment.installedModelsDirectory.appendingPathComponent("\(id)/\(id).gguf").path)

@@ -91,7 +91,7 @@ struct RAGRouteTests {
             ) { response in
                 #expect(response.status == .created)
                 let report = try OpenAIRouteTests.json(response.body)
-                #expect(report["embeddingModelId"] as? String == RunAnywhere.defaultEmbeddingModelID)
+                #expect(report["embeddingModelId"] as? String == SDKConstants.Models.defaultEmbeddingModelID)
                 let documents = try #require(report["documents"] as? [[String: Any]])
                 #expect(
                     documents.map { $0["path"] as? String } == ["cats.md", "etna.html", "kilauea.pdf"],
@@ -102,7 +102,8 @@ struct RAGRouteTests {
             let collection = try #require((listing["collections"] as? [[String: Any]])?.first)
             #expect(status == .ok && collection["name"] as? String == "notes" && collection["documentCount"] as? Int == 3)
             #expect(
-                collection["chunkCount"] as? Int == 3 && collection["embeddingModelId"] as? String == RunAnywhere.defaultEmbeddingModelID)
+                collection["chunkCount"] as? Int == 3
+                    && collection["embeddingModelId"] as? String == SDKConstants.Models.defaultEmbeddingModelID)
             #expect(try await Self.documents(client, "notes").map { $0["path"] as? String } == ["cats.md", "etna.html", "kilauea.pdf"])
 
             // Streamed: deltas, then `done` with the numbered sources, best first.
@@ -327,7 +328,7 @@ struct RAGRouteTests {
     @Test func aQuestionIsRerankedByTheRerankerItNamesOrNone() async throws {
         let models = try TestEnvironment.temporaryDirectory("rag-reranker-models")
         defer { try? FileManager.default.removeItem(at: models) }
-        for id in [RunAnywhere.defaultEmbeddingModelID, RunAnywhere.defaultModelID] {
+        for id in [SDKConstants.Models.defaultEmbeddingModelID, RunAnywhere.defaultModelID] {
             try FileManager.default.createSymbolicLink(
                 at: models.appendingPathComponent(id),
                 withDestinationURL: TestEnvironment.installedModelsDirectory.appendingPathComponent(id)
@@ -366,7 +367,7 @@ struct RAGRouteTests {
             let sources = try #require(plain["sources"] as? [[String: Any]])
             #expect(status == .ok && plain["reranker"] == nil && sources.count == 2 && sources.allSatisfy { $0["rerankScore"] == nil })
 
-            let (refused, body) = try await ask(#", "reranker": "\#(RunAnywhere.defaultEmbeddingModelID)""#)
+            let (refused, body) = try await ask(#", "reranker": "\#(SDKConstants.Models.defaultEmbeddingModelID)""#)
             let error = try #require(body["error"] as? [String: Any])
             #expect(refused == .badRequest && error["param"] as? String == "reranker" && error["code"] as? String == "model_incompatible")
             #expect((error["message"] as? String)?.contains("not a reranker") == true, "\(error)")

@@ -31,7 +31,7 @@ struct EnvironmentBackendTests {
         let file = folder.appendingPathComponent("\(run)/scripted.gguf")
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try GGUFWriter.tinyLlama().write(to: file)
-        try RunAnywhere.registerModel(id: "scripted", name: "scripted", url: file, framework: .llamaCpp)
+        try RunAnywhere.runtime().registerModel(id: "scripted", name: "scripted", url: file, framework: .llamaCpp)
         try await RunAnywhere.loadModel("scripted")
         for index in 0..<generations {
             if index == generations - 1 {

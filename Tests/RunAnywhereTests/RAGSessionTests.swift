@@ -26,7 +26,7 @@ struct RAGSessionTests {
         let chunks = try TextChunker().chunks(of: text.text)
         _ = try await store.write(
             [IngestedDocument(document: text, chunks: chunks, vectors: chunks.map { _ in [1, 0, 0] })],
-            collection: "docs", embeddingModel: RunAnywhere.defaultEmbeddingModelID, dimensions: 3)
+            collection: "docs", embeddingModel: SDKConstants.Models.defaultEmbeddingModelID, dimensions: 3)
         try await body(session, store, folder)
     }
 
@@ -59,11 +59,11 @@ struct RAGSessionTests {
     @Test func aCollectionRefusesAnotherEmbeddingModelBeforeEmbedding() async throws {
         try await withSession { session, _, folder in
             let good = folder.appendingPathComponent("good.md").path
-            await expectSDKError(.modelIncompatible, ["'docs'", "'\(RunAnywhere.defaultEmbeddingModelID)'", "'nomic-embed-text'"]) {
+            await expectSDKError(.modelIncompatible, ["'docs'", "'\(SDKConstants.Models.defaultEmbeddingModelID)'", "'nomic-embed-text'"]) {
                 _ = try await session.ingest(
                     paths: [good], collection: "docs", options: RAGIngestOptions(embeddingModel: "nomic-embed-text"))
             }
-            await expectSDKError(.modelIncompatible, ["'docs'", "'\(RunAnywhere.defaultEmbeddingModelID)'", "'nomic-embed-text'"]) {
+            await expectSDKError(.modelIncompatible, ["'docs'", "'\(SDKConstants.Models.defaultEmbeddingModelID)'", "'nomic-embed-text'"]) {
                 _ = try await session.query(
                     "What is good?", collection: "docs", options: RAGQueryOptions(embeddingModel: "nomic-embed-text"))
             }

@@ -30,22 +30,4 @@ extension RunAnywhere {
     public static func getCurrentModelId() async -> String? {
         await currentLLMModel?.id
     }
-
-    /// Registers a model by URL (see ``RunAnywhereRuntime/registerModel(id:name:url:framework:modality:memoryRequirement:supportsThinking:)``).
-    @discardableResult
-    public static func registerModel(
-        id: String? = nil, name: String, url: URL, framework: InferenceFramework,
-        modality: ModelCategory = .language, memoryRequirement: Int64? = nil, supportsThinking: Bool = false
-    ) throws -> ModelInfo {
-        try runtime().registerModel(
-            id: id, name: name, url: url, framework: framework, modality: modality,
-            memoryRequirement: memoryRequirement, supportsThinking: supportsThinking
-        )
-    }
-
-    /// Imports a local GGUF file as a new model.
-    @discardableResult
-    public static func importModel(at path: URL, id: String? = nil, name: String? = nil) throws -> ModelInfo {
-        try runtime().importModel(at: path, id: id, name: name)
-    }
 }

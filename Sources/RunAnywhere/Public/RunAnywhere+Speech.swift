@@ -13,10 +13,7 @@ extension RunAnywhere {
     public static func transcribeWithOptions(_ audioData: Data, options: STTOptions) async throws -> STTOutput {
         try await runtime().transcribeWithOptions(audioData, options: options)
     }
-    /// The speech segments of audio.
-    public static func detectSpeech(in audio: AudioSamples, options: VADOptions = VADOptions()) async throws -> [SpeechSegment] {
-        try await runtime().detectSpeech(in: audio, options: options)
-    }
+
     /// Loads a text-to-speech voice.
     public static func loadTTSModel(_ voiceId: String) async throws { try await runtime().loadTTSModel(voiceId) }
     /// Unloads the voice.

@@ -1,7 +1,7 @@
 /// How to ingest documents into a collection.
 public struct RAGIngestOptions: Sendable, Equatable {
     /// The embedding model of a new collection: nil for the collection's own, or
-    /// ``RunAnywhere/defaultEmbeddingModelID`` for a new one. An existing collection made with
+    /// ``SDKConstants/Models/defaultEmbeddingModelID`` for a new one. An existing collection made with
     /// another model refuses it (``ErrorCode/modelIncompatible``).
     public var embeddingModel: String?
     /// CPU threads for embedding; nil for the model's default.

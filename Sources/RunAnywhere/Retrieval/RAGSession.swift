@@ -4,7 +4,7 @@ import Foundation
 /// collections kept on disk.
 ///
 /// ```swift
-/// let rag = try RunAnywhere.ragSession()
+/// let rag = try RunAnywhere.runtime().ragSession()
 /// let report = try await rag.ingest(paths: ["docs/guide.md", "docs/faq.html"], collection: "docs")
 /// let answer = try await rag.query("How do I reset the device?", collection: "docs")
 /// for try await case .text(let piece) in answer { print(piece, terminator: "") }
@@ -62,7 +62,7 @@ public struct RAGSession: Sendable {
     /// Ingests the files `paths` (a folder stands for its document files, every level down:
     /// `DocumentReader.files(in:)`) into the collection `collection`, created on first use with
     /// the embedding model ``RAGIngestOptions/embeddingModel`` (default
-    /// ``RunAnywhere/defaultEmbeddingModelID``). A file ingested before (by its absolute path)
+    /// ``SDKConstants/Models/defaultEmbeddingModelID``). A file ingested before (by its absolute path)
     /// has its chunks replaced. Every file is read and split before anything is embedded, and
     /// all are stored in one transaction: a file that cannot be read (missing, PDF, binary, too
     /// large, empty) throws naming it and leaves the collection exactly as it was, as does any
@@ -142,7 +142,7 @@ public struct RAGSession: Sendable {
         try RAGCollection.validateName(collection)
         try chunker.validate()
         let existing = try await store.collection(named: collection)
-        let model = options.embeddingModel ?? existing?.embeddingModelId ?? RunAnywhere.defaultEmbeddingModelID
+        let model = options.embeddingModel ?? existing?.embeddingModelId ?? SDKConstants.Models.defaultEmbeddingModelID
         if let existing { try RAGStoreChecks.check(existing, model: model, dimensions: existing.dimensions) }
         return model
     }

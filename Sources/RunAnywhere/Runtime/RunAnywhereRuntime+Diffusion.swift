@@ -11,7 +11,7 @@ extension RunAnywhereRuntime {
     /// ``generateImage(prompt:options:)`` uses, replacing the loaded one (the spec's Appendix B
     /// signature). A catalog model with that id and path is used as it is; any other path is
     /// loaded as a model of its own with that id and name.
-    public func loadDiffusionModel(modelPath: String, modelId: String, modelName: String, configuration: DiffusionConfiguration? = nil)
+    package func loadDiffusionModel(modelPath: String, modelId: String, modelName: String, configuration: DiffusionConfiguration? = nil)
         async throws
     {
         let url = URL(fileURLWithPath: modelPath)
@@ -102,7 +102,7 @@ extension RunAnywhereRuntime {
 
     /// The image at the end of `progress`, a stream from ``generateImageStream(prompt:options:)``;
     /// `CancellationError` when the stream ends without one.
-    public static func image(from progress: AsyncThrowingStream<DiffusionProgress, any Error>) async throws -> DiffusionResult {
+    package static func image(from progress: AsyncThrowingStream<DiffusionProgress, any Error>) async throws -> DiffusionResult {
         for try await step in progress {
             if let result = step.result { return result }
         }

@@ -223,7 +223,7 @@ extension RunAnywhereRuntime {
     }
 
     /// Token count of `text` for the current model.
-    public func tokenCount(_ text: String) throws -> Int {
+    package func tokenCount(_ text: String) throws -> Int {
         guard let service = currentService else { throw Self.noModelLoaded }
         return try service.tokenCount(text)
     }

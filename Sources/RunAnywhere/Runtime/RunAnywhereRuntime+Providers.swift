@@ -3,7 +3,7 @@ import Foundation
 extension RunAnywhereRuntime {
     /// Whether `text` is a reference a registered model provider handles (`hf.co/OWNER/REPO:QUANT`),
     /// rather than a model id or a URL.
-    public nonisolated func isModelReference(_ text: String) -> Bool {
+    package nonisolated func isModelReference(_ text: String) -> Bool {
         providers.provider(for: text) != nil
     }
 

@@ -25,14 +25,14 @@ extension RunAnywhereRuntime {
     }
 
     /// The text of 16 kHz mono 16-bit PCM audio.
-    public func transcribe(_ audioData: Data) async throws -> String {
+    package func transcribe(_ audioData: Data) async throws -> String {
         try await transcribeWithOptions(audioData, options: STTOptions()).text
     }
 
     /// Transcribes `audioData`, encoded as `options.audioFormat` says: PCM at
     /// `options.sampleRate`, or an audio file (``AudioFormat/wav``: WAV of any common rate and
     /// channel count, or any format the registered ``AudioFileDecoder`` reads).
-    public func transcribeWithOptions(_ audioData: Data, options: STTOptions) async throws -> STTOutput {
+    package func transcribeWithOptions(_ audioData: Data, options: STTOptions) async throws -> STTOutput {
         let audio =
             switch options.audioFormat {
             case .pcm: try AudioSamples(pcm16: audioData, sampleRate: options.sampleRate)

@@ -2,7 +2,7 @@ import Foundation
 
 extension RunAnywhereRuntime {
     /// Most characters one `synthesize` call takes (about ten minutes of speech).
-    public static let maxSynthesisCharacters = 10_000
+    package static let maxSynthesisCharacters = 10_000
 
     /// Whether a text-to-speech voice is loaded.
     public var isTTSVoiceLoaded: Bool { current[.speechSynthesis].map { cache[$0.info.id]?.engine != nil } ?? false }

@@ -43,7 +43,7 @@ extension RunAnywhereRuntime {
     }
 
     /// The spec's form: at most `maxTokens` tokens at `temperature`.
-    public func processImage(_ image: VLMImage, prompt: String, maxTokens: Int32, temperature: Float) async throws -> VLMResult {
+    package func processImage(_ image: VLMImage, prompt: String, maxTokens: Int32, temperature: Float) async throws -> VLMResult {
         try await processImage(image, prompt: prompt, options: LLMGenerationOptions(maxTokens: Int(maxTokens), temperature: temperature))
     }
 

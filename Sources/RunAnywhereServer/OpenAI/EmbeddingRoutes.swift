@@ -4,7 +4,7 @@ import RunAnywhere
 
 /// `POST /v1/embeddings`, OpenAI's Embeddings API on the local embedding engine: `input` (a text,
 /// or up to 2048 texts, none empty), `model` (an embedding model id; by default
-/// ``RunAnywhere/RunAnywhere/defaultEmbeddingModelID``), `encoding_format` `float` (the default) or `base64`
+/// ``RunAnywhere/SDKConstants/Models/defaultEmbeddingModelID``), `encoding_format` `float` (the default) or `base64`
 /// (each vector's float32 values, little-endian, as OpenAI sends them), `dimensions` (accepted
 /// only when it is the model's own: a model cannot shorten its vectors), `user` (accepted, no
 /// effect), and RunAnywhere's own `truncate` (cut a text longer than the model reads instead of
@@ -114,7 +114,7 @@ struct EmbeddingRoutes: Sendable {
             if let dimensions = body.dimensions, dimensions < 1 {
                 throw APIError(.badRequest, "dimensions must be at least 1 (got \(dimensions))", param: "dimensions")
             }
-            let model = try runtime.model(id: body.model ?? RunAnywhere.defaultEmbeddingModelID, category: .embedding)
+            let model = try runtime.model(id: body.model ?? SDKConstants.Models.defaultEmbeddingModelID, category: .embedding)
             // Refused before any work where the model's file says its dimensions; otherwise once the engine has said them.
             if let dimensions = body.dimensions, let own = modelDimensions(model) { try Self.check(dimensions, own: own, model: model.id) }
             let result: EmbeddingResult
