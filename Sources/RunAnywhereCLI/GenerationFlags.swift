@@ -50,6 +50,11 @@ struct GenerationFlags: ParsableArguments {
             "Keep long prompts' state on disk (in the data folder's prompt-states), so that after a restart a prompt that starts the same way reads only what is new."
     )
     var savePrompts = false
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Apply the LoRA adapter GGUF at PATH, its effect scaled by SCALE (default 1); repeatable.", valueName: "PATH[:SCALE]"))
+    var lora: [LoRAFlag] = []
 
     /// The settings with these flags applied on top.
     func options(_ settings: GenerationSettings, stopSequences: [String] = [], applyChatTemplate: Bool = true) -> LLMGenerationOptions {
@@ -64,6 +69,7 @@ struct GenerationFlags: ParsableArguments {
         options.stopSequences = stopSequences
         options.applyChatTemplate = applyChatTemplate
         if let speculate { options.speculation = LLMSpeculation(draftTokens: speculate) }
+        if !lora.isEmpty { options.loraAdapters = lora.map(\.adapter) }
         return options
     }
 
@@ -100,3 +106,19 @@ extension LLMSpeculation {
 }
 
 extension ModelLoadOptions.FlashAttention: ExpressibleByArgument {}
+
+/// `--lora PATH[:SCALE]`: an adapter file and its scale (a path may itself hold colons; only a
+/// number after the last one is a scale).
+struct LoRAFlag: ExpressibleByArgument {
+    let adapter: LoRAAdapter
+
+    init?(argument: String) {
+        if let colon = argument.lastIndex(of: ":"), let scale = Float(argument[argument.index(after: colon)...]) {
+            guard scale.isFinite, colon != argument.startIndex else { return nil }
+            adapter = LoRAAdapter(path: String(argument[..<colon]), scale: scale)
+        } else {
+            guard !argument.isEmpty else { return nil }
+            adapter = LoRAAdapter(path: argument)
+        }
+    }
+}

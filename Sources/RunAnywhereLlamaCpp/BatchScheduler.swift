@@ -23,6 +23,11 @@ import RunAnywhere
 /// guesses (``PromptLookup``) after its pending token, each with its logits, and keeps those its
 /// sampler would have drawn anyway; how many a step adds is what the measured cost of bigger
 /// calls (``DecodeCost``) and the request's own record of kept guesses make worthwhile.
+///
+/// **LoRA adapters.** llama.cpp applies adapters to a whole context, not to one sequence, so a
+/// step runs only the requests with one set of adapters (``RunAnywhere/LoRAAdapter``), taking
+/// the sets in turn when requests with different ones run at once; the base model stays loaded
+/// once. A sequence's memory is reused only by a request with the adapters it was computed with.
 final class BatchScheduler: @unchecked Sendable {
     private let llama: LlamaContext
     private let queueLimit: Int
@@ -51,6 +56,13 @@ final class BatchScheduler: @unchecked Sendable {
     private var cost: DecodeCost
     /// Where long prompts' states are saved across restarts, if anywhere.
     private let states: PromptStateStore?
+    /// The adapters each sequence's memory was computed with.
+    private var cachedAdapters: [[LoRAAdapter]]
+    /// The adapters loaded for the model, by path: they live as long as it does.
+    private var loadedAdapters: [String: OpaquePointer] = [:]
+    /// The adapters the context applies now, and which set of those waiting takes the next step.
+    private var appliedAdapters: [LoRAAdapter] = []
+    private var adapterTurn = 0
 
     /// Starts the scheduler thread for `llama`'s sequences, saving long prompts' states in
     /// `states` when given.
@@ -63,6 +75,7 @@ final class BatchScheduler: @unchecked Sendable {
         slots = Array(repeating: nil, count: llama.parallel)
         caches = Array(repeating: PromptCache(chunk: llama.promptChunk), count: llama.parallel)
         lastUsed = Array(repeating: 0, count: llama.parallel)
+        cachedAdapters = Array(repeating: [], count: llama.parallel)
         batch = LlamaBatch(api: llama.library.api, capacity: llama.batchCapacity)
         cost = DecodeCost(capacity: llama.batchCapacity)
         let thread = Thread { [self] in run() }
@@ -119,7 +132,7 @@ final class BatchScheduler: @unchecked Sendable {
                 return false
             }
             var admitted: [(LlamaGeneration, Int)] = []
-            while let next = waiting.first, let slot = freeSlot(for: next.prompt.tokens) {
+            while let next = waiting.first, let slot = freeSlot(for: next) {
                 waiting.removeFirst()
                 slots[slot] = next
                 running += 1
@@ -138,25 +151,35 @@ final class BatchScheduler: @unchecked Sendable {
         generation.emitter.finish()
     }
 
-    /// The free sequence whose memory shares the longest prefix with `prompt`, least recently
-    /// used among equals; nil when all are taken.
-    private func freeSlot(for prompt: [llama_token]) -> Int? {
-        slots.indices.filter { slots[$0] == nil }.max { a, b in
-            let (x, y) = (caches[a].commonPrefix(of: prompt), caches[b].commonPrefix(of: prompt))
+    /// The free sequence whose memory shares the longest prefix with `generation`'s prompt
+    /// (computed with its adapters), least recently used among equals; nil when all are taken.
+    private func freeSlot(for generation: LlamaGeneration) -> Int? {
+        func shared(_ slot: Int) -> Int {
+            cachedAdapters[slot] == generation.request.loraAdapters ? caches[slot].commonPrefix(of: generation.prompt.tokens) : 0
+        }
+        return slots.indices.filter { slots[$0] == nil }.max { a, b in
+            let (x, y) = (shared(a), shared(b))
             return x != y ? x < y : lastUsed[a] > lastUsed[b]
         }
     }
 
     /// Keeps what the request may reuse of the sequence's memory and prepares its sampler.
     private func begin(_ generation: LlamaGeneration, in slot: Int) {
+        let adapters = generation.request.loraAdapters
+        do {
+            try load(adapters)
+        } catch {
+            return end(slot, throwing: error)
+        }
         var cache = caches[slot]
         var reused =
-            switch (generation.request.reuseCache, generation.decodesAlone) {
+            switch (generation.request.reuseCache && cachedAdapters[slot] == adapters, generation.decodesAlone) {
             case (false, _): 0
             case (true, true): cache.reusablePrefix(of: generation.prompt.tokens, threads: generation.threads)
             case (true, false): cache.commonPrefix(of: generation.prompt.tokens)
             }
-        if generation.request.reuseCache, !generation.decodesAlone, generation.prompt.images.isEmpty,
+        // Saved states are the base model's.
+        if generation.request.reuseCache, adapters.isEmpty, !generation.decodesAlone, generation.prompt.images.isEmpty,
             let restored = restore(for: generation.prompt.tokens, in: slot, beyond: reused, threads: generation.threads)
         {
             cache = caches[slot]
@@ -172,6 +195,7 @@ final class BatchScheduler: @unchecked Sendable {
         }
         cache.truncate(to: reused, threads: generation.threads)
         caches[slot] = cache
+        cachedAdapters[slot] = adapters
         generation.reused = reused
         generation.evaluated = reused
         generation.promptStarted = .now
@@ -186,10 +210,11 @@ final class BatchScheduler: @unchecked Sendable {
     /// gets its next token.
     private func step() {
         for slot in slots.indices where slots[slot]?.emitter.isCancelled == true { end(slot, .cancelled) }
+        let adapters = adaptersForThisStep()
         var reading: [Int] = []
         var decoding: [Int] = []
         for slot in slots.indices {
-            guard let generation = slots[slot] else { continue }
+            guard let generation = slots[slot], generation.request.loraAdapters == adapters else { continue }
             if generation.isReadingPrompt {
                 if generation.decodesAlone || generation.prompt.image(at: generation.evaluated) != nil {
                     readPromptChunk(generation, in: slot)
@@ -208,6 +233,48 @@ final class BatchScheduler: @unchecked Sendable {
             readPromptChunk(generation, in: slot)
         } else if let first = (decoding + reading).first, let generation = slots[first] {
             decodeTogether(decoding, reading: reading, threads: generation.threads)
+        }
+    }
+
+    /// The adapters of the requests this step runs, applied to the context: the only set there
+    /// is, or the next in turn when requests with different sets run.
+    private func adaptersForThisStep() -> [LoRAAdapter] {
+        var sets: [[LoRAAdapter]] = []
+        for case let generation? in slots where !sets.contains(generation.request.loraAdapters) {
+            sets.append(generation.request.loraAdapters)
+        }
+        guard !sets.isEmpty else { return appliedAdapters }
+        if sets.count > 1 { adapterTurn += 1 }
+        let chosen = sets[adapterTurn % sets.count]
+        if chosen != appliedAdapters {
+            var pointers: [OpaquePointer?] = chosen.map { loadedAdapters[$0.path] }
+            var scales = chosen.map(\.scale)
+            let status = pointers.withUnsafeMutableBufferPointer { adapters in
+                scales.withUnsafeMutableBufferPointer { scales in
+                    api.llama_set_adapters_lora(llama.context, adapters.baseAddress, adapters.count, scales.baseAddress)
+                }
+            }
+            if status != 0 {
+                for slot in slots.indices where slots[slot]?.request.loraAdapters == chosen {
+                    end(slot, throwing: SDKError.llm(.generationFailed, "llama.cpp could not apply the LoRA adapters (status \(status))"))
+                }
+                return appliedAdapters
+            }
+            appliedAdapters = chosen
+        }
+        return chosen
+    }
+
+    /// Loads the adapters not loaded yet for the model.
+    private func load(_ adapters: [LoRAAdapter]) throws {
+        for adapter in adapters where loadedAdapters[adapter.path] == nil {
+            guard let loaded = api.llama_adapter_lora_init(llama.model, adapter.path) else {
+                throw SDKError.llm(
+                    .modelIncompatible,
+                    "llama.cpp could not apply the LoRA adapter \(adapter.path) to this model: its tensors do not match the model's (the engine log says which)"
+                )
+            }
+            loadedAdapters[adapter.path] = loaded
         }
     }
 
@@ -480,7 +547,8 @@ final class BatchScheduler: @unchecked Sendable {
     /// Saves `slot`'s state when its sequence is long enough to be worth restoring after a
     /// restart; anything beyond its tokens (guesses not yet forgotten) is forgotten first.
     private func save(_ slot: Int, of generation: LlamaGeneration) {
-        guard let states, !generation.decodesAlone, generation.prompt.images.isEmpty, caches[slot].count >= states.settings.minTokens
+        guard let states, !generation.decodesAlone, generation.prompt.images.isEmpty, generation.request.loraAdapters.isEmpty,
+            caches[slot].count >= states.settings.minTokens
         else { return }
         let sequence = llama_seq_id(slot)
         _ = api.llama_memory_seq_rm(memory, sequence, llama_pos(caches[slot].count), -1)

@@ -385,6 +385,21 @@ void llama_memory_clear(llama_memory_t mem, bool data);
 /// end). Returns false when part of a sequence cannot be removed; a whole sequence always can.
 bool llama_memory_seq_rm(llama_memory_t mem, llama_seq_id seq_id, llama_pos p0, llama_pos p1);
 
+/// A LoRA adapter loaded for a model.
+struct llama_adapter_lora;
+
+/// Loads the LoRA adapter GGUF at `path_lora` for `model`; NULL when it does not fit the model
+/// (another architecture, tensors of other shapes) or cannot be read. It lives until the model
+/// is freed.
+struct llama_adapter_lora * llama_adapter_lora_init(struct llama_model * model, const char * path_lora);
+
+/// The adapter's metadata value `key` as a string into `buf`; its length, or -1 when absent.
+int32_t llama_adapter_meta_val_str(const struct llama_adapter_lora * adapter, const char * key, char * buf, size_t buf_size);
+
+/// Applies `n_adapters` adapters with their `scales` to every later decode of `ctx` (none:
+/// the base model alone); does nothing when they are the ones applied already.
+int32_t llama_set_adapters_lora(struct llama_context * ctx, struct llama_adapter_lora ** adapters, size_t n_adapters, float * scales);
+
 /// The bytes a copy of sequence `seq_id`'s state (its KV memory) takes.
 size_t llama_state_seq_get_size(struct llama_context * ctx, llama_seq_id seq_id);
 

@@ -42,6 +42,9 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     /// Speculative decoding for this request; nil keeps the model's
     /// (``ModelLoadOptions/speculation``). The output is the same either way.
     public var speculation: LLMSpeculation?
+    /// The LoRA adapters applied to the model for this request, with their scales; nil or empty:
+    /// the base model alone.
+    public var loraAdapters: [LoRAAdapter]?
 
     /// Creates options.
     public init(
@@ -61,7 +64,8 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         tools: [Tool] = [],
         toolChoice: ToolChoice = .auto,
         parallelToolCalls: Bool = false,
-        speculation: LLMSpeculation? = nil
+        speculation: LLMSpeculation? = nil,
+        loraAdapters: [LoRAAdapter]? = nil
     ) {
         self.maxTokens = maxTokens
         self.temperature = temperature
@@ -80,6 +84,7 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         self.toolChoice = toolChoice
         self.parallelToolCalls = parallelToolCalls
         self.speculation = speculation
+        self.loraAdapters = loraAdapters
     }
 
     /// Whether the model is offered tools to call (there are some, and the choice is not `none`).

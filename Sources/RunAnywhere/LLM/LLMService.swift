@@ -108,6 +108,9 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
     public var grammar: String?
     /// Speculative decoding; nil keeps the model's (``ModelLoadOptions/speculation``).
     public var speculation: LLMSpeculation?
+    /// The LoRA adapters to apply to the model for this request, with absolute paths; none: the
+    /// base model. An engine without adapters refuses a request that has some.
+    public var loraAdapters: [LoRAAdapter]
 
     /// The text that marks an image's place in a prompt (the one llama.cpp's libmtmd uses).
     public static let imageMarker = "<__media__>"
@@ -115,7 +118,7 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
     /// Creates a request.
     public init(
         prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?, reuseCache: Bool = true, images: [LoadedImage] = [],
-        grammar: String? = nil, speculation: LLMSpeculation? = nil
+        grammar: String? = nil, speculation: LLMSpeculation? = nil, loraAdapters: [LoRAAdapter] = []
     ) {
         self.prompt = prompt
         self.maxNewTokens = maxNewTokens
@@ -125,6 +128,7 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
         self.images = images
         self.grammar = grammar
         self.speculation = speculation
+        self.loraAdapters = loraAdapters
     }
 }
 

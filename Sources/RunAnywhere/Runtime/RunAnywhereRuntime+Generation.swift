@@ -268,6 +268,7 @@ extension RunAnywhereRuntime {
         let start = ContinuousClock.now
         // An unsupported schema fails before the model loads.
         var grammar = try options.structuredOutput?.grammar()
+        let adapters = try LoRAAdapter.resolve(options.loraAdapters ?? [], for: model)
         if options.offersTools {
             _ = try ToolCallFormat.json.grammar(tools: options.tools, choice: options.toolChoice, parallel: true, thinking: nil)
         }
@@ -294,7 +295,7 @@ extension RunAnywhereRuntime {
                 prompt: plan.prompt, maxNewTokens: plan.maxNewTokens,
                 sampling: LLMSampling(temperature: options.temperature, topP: options.topP, topK: options.topK, seed: options.seed),
                 threads: options.threads, reuseCache: options.reusePromptCache, images: shown, grammar: grammar,
-                speculation: options.speculation
+                speculation: options.speculation, loraAdapters: adapters
             )
             let pipeline = GenerationPipeline(
                 modelID: lease.info.id, framework: lease.framework, backend: lease.engine.backend, plan: plan,

@@ -1,0 +1,70 @@
+import Foundation
+
+/// A LoRA adapter applied to a language model for one request: a low-rank change to some of the
+/// model's weights, read from an adapter GGUF made for that model (llama.cpp's
+/// `convert_lora_to_gguf.py` writes them), its effect multiplied by ``scale``.
+///
+/// The base model stays loaded once: requests with different adapters, or none, share it, and
+/// the engine switches adapters between its decode steps. An adapter made for another
+/// architecture or shape of model is refused with ``ErrorCode/modelIncompatible``.
+public struct LoRAAdapter: Codable, Sendable, Hashable {
+    /// The adapter GGUF's path (made absolute when the request starts).
+    public var path: String
+    /// How much of the adapter's change applies: 1 as trained, 0 none, negative the opposite.
+    public var scale: Float
+
+    /// An adapter at `path`, applied at `scale`.
+    public init(path: String, scale: Float = 1) {
+        self.path = path
+        self.scale = scale
+    }
+
+    /// The most adapters one request applies.
+    package static let maxPerRequest = 8
+
+    /// Checks `adapters` for a request to `model`: at most ``maxPerRequest``, finite scales, each
+    /// file once, each a LoRA adapter GGUF for the model's architecture; returns them with
+    /// absolute paths.
+    package static func resolve(_ adapters: [LoRAAdapter], for model: ModelInfo) throws -> [LoRAAdapter] {
+        guard !adapters.isEmpty else { return [] }
+        func bad(_ why: String) -> SDKError { SDKError.llm(.invalidInput, "Invalid LoRA adapters: \(why)") }
+        guard adapters.count <= maxPerRequest else { throw bad("at most \(maxPerRequest) per request (got \(adapters.count))") }
+        let resolved = try adapters.map { adapter in
+            guard !adapter.path.isEmpty else { throw bad("an adapter has no path") }
+            guard adapter.scale.isFinite else { throw bad("the scale of \(adapter.path) is not a finite number") }
+            let url = URL(fileURLWithPath: adapter.path).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                throw SDKError(.fileNotFound, "No LoRA adapter file at \(adapter.path)")
+            }
+            return LoRAAdapter(path: url.path, scale: adapter.scale)
+        }
+        guard model.format == .gguf, let base = model.primaryFile else {
+            throw SDKError.llm(.modelIncompatible, "LoRA adapters apply to GGUF language models; \(model.id) is \(model.format.rawValue)")
+        }
+        let architecture = try GGUFReader.read(base).architecture
+        if let twice = Dictionary(grouping: resolved, by: \.path).first(where: { $0.value.count > 1 })?.key {
+            throw bad("\(twice) is given twice")
+        }
+        for adapter in resolved {
+            let metadata: GGUFMetadata
+            do {
+                metadata = try GGUFReader.read(URL(fileURLWithPath: adapter.path))
+            } catch let error as SDKError {
+                throw SDKError.llm(.modelIncompatible, "\(adapter.path) is not a LoRA adapter GGUF: \(error.message)")
+            }
+            guard metadata.values["general.type"]?.stringValue == "adapter", metadata.values["adapter.type"]?.stringValue == "lora" else {
+                throw SDKError.llm(
+                    .modelIncompatible,
+                    "\(adapter.path) is a GGUF file but not a LoRA adapter (general.type is not adapter, or adapter.type not lora)")
+            }
+            guard metadata.architecture == architecture else {
+                throw SDKError.llm(
+                    .modelIncompatible,
+                    "The LoRA adapter \(adapter.path) was made for \(metadata.architecture ?? "an unnamed architecture"), and \(model.id) is \(architecture ?? "of an unnamed architecture")"
+                )
+            }
+        }
+        return resolved
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+/// LoRA adapters on the real default model, with a generated adapter (``GGUFWriter/loraFixture(for:seed:architecture:)``:
+/// random weights, no training), on the batch-invariant context, where a request's numbers do
+/// not depend on what shares the model: an adapter changes the answer, the same request without
+/// it is the base model's again to the token, and requests with and without adapters share the
+/// loaded model at once, each getting its lone answer.
+extension LlamaTests {
+    @Suite struct LoRA {
+        static let load = BatchInvariance.load
+
+        /// A fixture adapter for the default model, written into a new temporary folder.
+        static func adapter(seed: UInt64 = 1, architecture: String = "llama") throws -> URL {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-lora-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent("adapter-\(seed)-\(architecture).gguf")
+            try GGUFWriter.loraFixture(for: try #require(TestEnvironment.defaultModelFile), seed: seed, architecture: architecture)
+                .write(to: file)
+            return file
+        }
+
+        static func options(_ adapters: [LoRAAdapter]?) -> LLMGenerationOptions {
+            var options = greedy(12)
+            options.loraAdapters = adapters
+            return options
+        }
+
+        static let prompt = "Name three colours."
+
+        @Test func anAdapterChangesTheAnswerAndTheBaseModelComesBackExactly() async throws {
+            let runtime = try await makeRuntime(load: false)
+            let file = try Self.adapter()
+            let base = try await Batching.answer(runtime, Self.prompt, Self.options(nil), load: Self.load)
+            let adapted = try await Batching.answer(runtime, Self.prompt, Self.options([LoRAAdapter(path: file.path)]), load: Self.load)
+            #expect(!adapted.text.isEmpty && adapted.text != base.text, "the adapter changed nothing: \(base.text)")
+            // The base model's memory of the prompt was not reused for it: the answer is the adapter's own.
+            var uncached = Self.options([LoRAAdapter(path: file.path)])
+            uncached.reusePromptCache = false
+            let fresh = try await Batching.answer(runtime, Self.prompt, uncached, load: Self.load)
+            #expect(adapted.text == fresh.text, "\(adapted.text) vs \(fresh.text)")
+            // The sequence's memory now holds the prompt as the adapter computed it: not reused.
+            let again = try await Batching.answer(runtime, Self.prompt, Self.options([]), load: Self.load)
+            #expect(again.text == base.text, "\(again.text) vs \(base.text)")
+            let unscaled = try await Batching.answer(
+                runtime, Self.prompt, Self.options([LoRAAdapter(path: file.path, scale: 0)]), load: Self.load)
+            #expect(unscaled.text == base.text, "\(unscaled.text) vs \(base.text)")
+            let readded = try await Batching.answer(runtime, Self.prompt, Self.options([LoRAAdapter(path: file.path)]), load: Self.load)
+            #expect(readded.text == adapted.text, "\(readded.text) vs \(adapted.text)")
+        }
+
+        /// Two adapters and none at once on one loaded model: the scheduler takes each set in
+        /// turn, and every request answers as it does alone.
+        @Test func requestsWithDifferentAdaptersShareTheModelAndKeepTheirLoneAnswers() async throws {
+            let runtime = try await makeRuntime(load: false)
+            let (first, second) = (try Self.adapter(seed: 1), try Self.adapter(seed: 2))
+            let sets: [[LoRAAdapter]?] = [nil, [LoRAAdapter(path: first.path)], [LoRAAdapter(path: second.path, scale: 0.5)], nil]
+            var alone: [String] = []
+            for adapters in sets {
+                alone.append(try await Batching.answer(runtime, Self.prompt, Self.options(adapters), load: Self.load).text)
+            }
+            let together = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                for (index, adapters) in sets.enumerated() {
+                    group.addTask { (index, try await Batching.answer(runtime, Self.prompt, Self.options(adapters), load: Self.load).text) }
+                }
+                return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+            }
+            for index in sets.indices {
+                #expect(together[index] == alone[index], "request \(index): \(together[index] ?? "none") vs \(alone[index])")
+            }
+            #expect(Set(alone).count >= 2, "no adapter changed the answer: \(alone)")
+            #expect(await runtime.loadedModels().count == 1)
+        }
+
+        @Test func adaptersThatDoNotFitAreRefusedClearly() async throws {
+            let runtime = try await makeRuntime(load: false)
+            let model = try #require(TestEnvironment.defaultModelFile)
+            let answer = { (adapters: [LoRAAdapter]) in
+                _ = try await Batching.answer(runtime, Self.prompt, Self.options(adapters), load: Self.load)
+            }
+            await expectSDKError(.fileNotFound, ["No LoRA adapter file at /nowhere/adapter.gguf"]) {
+                try await answer([LoRAAdapter(path: "/nowhere/adapter.gguf")])
+            }
+            await expectSDKError(.modelIncompatible, ["was made for qwen2", "is llama"]) {
+                try await answer([LoRAAdapter(path: try Self.adapter(architecture: "qwen2").path)])
+            }
+            await expectSDKError(.modelIncompatible, ["not a LoRA adapter"]) { try await answer([LoRAAdapter(path: model.path)]) }
+            // The right architecture, the wrong width: llama.cpp's own check of the tensors.
+            let narrow = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-lora-narrow-\(UUID()).gguf")
+            try GGUFWriter.loraFixture(embedding: 64, values: 64, layers: 2).write(to: narrow)
+            await expectSDKError(.modelIncompatible, ["could not apply the LoRA adapter", narrow.path]) {
+                try await answer([LoRAAdapter(path: narrow.path)])
+            }
+            let file = try Self.adapter()
+            await expectSDKError(.invalidInput, ["is given twice"]) {
+                try await answer([LoRAAdapter(path: file.path), LoRAAdapter(path: file.path)])
+            }
+            await expectSDKError(.invalidInput, ["not a finite number"]) { try await answer([LoRAAdapter(path: file.path, scale: .nan)]) }
+            // The model serves on after every refusal.
+            #expect(!(try await Batching.answer(runtime, Self.prompt, Self.options(nil), load: Self.load).text.isEmpty))
+        }
+    }
+}
