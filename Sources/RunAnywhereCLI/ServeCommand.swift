@@ -68,6 +68,12 @@ struct ServeCommand: AsyncParsableCommand {
     var savePrompts = false
     @Option(name: .long, help: "Requests that may wait for a free generation slot; beyond them the server answers 503.") var queue = 16
     @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A LoRA adapter GGUF the language models apply, its effect scaled by SCALE (default 1; 0 lists it, applied only when a request asks); repeatable. Listed and rescaled at /lora-adapters; a request's `lora` field chooses by index.",
+            valueName: "PATH[:SCALE]"))
+    var lora: [LoRAFlag] = []
+    @Option(
         name: .customLong("models-budget"),
         help: "Memory all loaded models may take, e.g. 4G or 512M (default: 3/4 of the available memory; 0: no limit).")
     var modelsBudget: String?
@@ -139,6 +145,9 @@ struct ServeCommand: AsyncParsableCommand {
             )
             configuration.appVersion = RunAnywhereCommand.configuration.version
             configuration.allowedHosts = allowedHosts
+            configuration.loraAdapters = lora.map {
+                LoRAAdapter(path: URL(fileURLWithPath: $0.adapter.path).standardizedFileURL.path, scale: $0.adapter.scale)
+            }
             try configuration.validate()  // before anything is opened
             let database = telemetryDatabase ?? ProcessInfo.processInfo.environment["RUNANYWHERE_TELEMETRY_DATABASE"]
             do {

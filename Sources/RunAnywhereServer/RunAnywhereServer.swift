@@ -54,7 +54,9 @@ public struct RunAnywhereServer: Sendable {
         api.get("metrics") { [metrics] _, _ in
             bodyResponse(ByteBuffer(bytes: await metrics.scrape()), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
-        OpenAIRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        let adapters = ServedLoRAAdapters(configuration.loraAdapters)
+        OpenAIRoutes(runtime: runtime, configuration: configuration, adapters: adapters).register(on: api)
+        LoRAAdapterRoutes(adapters: adapters, configuration: configuration).register(on: api)
         ResponseRoutes(runtime: runtime, configuration: configuration).register(on: api)
         SpeechRoutes(runtime: runtime, configuration: configuration).register(on: api)
         ImageGenerationRoutes(runtime: runtime, configuration: configuration).register(on: api)

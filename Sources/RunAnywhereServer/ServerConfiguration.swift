@@ -39,6 +39,10 @@ public struct ServerConfiguration: Sendable {
     /// (`RAGDatabases.session` opens one in PostgreSQL); nil uses `rag.sqlite` in the data
     /// folder, as `runanywhere rag` does. The server closes it when it stops.
     public var ragSession: RAGSession?
+    /// LoRA adapters the language models may apply, with their scales (llama-server's `--lora`):
+    /// applied to every chat completion and completion that does not choose with `lora`, listed
+    /// and rescaled at `/lora-adapters`. A scale of 0 leaves an adapter out.
+    public var loraAdapters: [LoRAAdapter] = []
 
     /// Creates a configuration.
     public init(
@@ -78,6 +82,9 @@ public struct ServerConfiguration: Sendable {
         guard (0...65_535).contains(port) else { throw SDKError(.invalidConfiguration, "The port must be between 0 and 65535") }
         guard maxBodySize > 0 else { throw SDKError(.invalidConfiguration, "The body size limit must be positive") }
         try ModelLoadOptions.checkThreads(threads)
+        for adapter in loraAdapters where !FileManager.default.fileExists(atPath: adapter.path) || !adapter.scale.isFinite {
+            throw SDKError(.invalidConfiguration, "No LoRA adapter file at \(adapter.path), or its scale is not a finite number")
+        }
         try loadOptions.validate()
     }
 }

@@ -57,6 +57,8 @@ ANY_OPERATION = [
     # Inputs checked by the parser that uses them: a GBNF grammar, the subset of JSON Schema that
     # becomes a grammar.
     r"The grammar is not one llama.cpp can use", r"Unsupported JSON Schema",
+    # The LoRA adapters a server has (serve --lora), by index: `lora` and POST /lora-adapters name them.
+    r"No LoRA adapter with id",
 ]
 SEMANTIC_REFUSALS = {
     "POST /api/conversations/{id}/messages": [r"does not fit the model's context"],  # the saved maxTokens setting

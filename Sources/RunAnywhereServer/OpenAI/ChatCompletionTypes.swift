@@ -115,13 +115,16 @@ struct GenerationFields: Decodable, Sendable {
     /// llama-server's `speculative.n_max`: the most tokens speculative decoding guesses a step
     /// (here by prompt lookup), 0 for none; absent, the model's own setting.
     let speculativeMax: Int?
+    /// llama-server's `lora`: the server's adapters this request applies, by index, with their
+    /// scales (the others not at all); absent, the server's current ones.
+    let lora: [LoRAScale]?
 
     enum CodingKeys: String, CodingKey {
         case model, stream, streamOptions = "stream_options"
         case maxTokens = "max_tokens", maxCompletionTokens = "max_completion_tokens", temperature, topP = "top_p", topK = "top_k", seed,
             stop, n
         case keepAlive = "keep_alive", responseFormat = "response_format", grammar
-        case speculativeMax = "speculative.n_max"
+        case speculativeMax = "speculative.n_max", lora
     }
 
     init(from decoder: any Decoder) throws {
@@ -142,6 +145,7 @@ struct GenerationFields: Decodable, Sendable {
         responseFormat = try container.decodeIfPresent(ResponseFormat.self, forKey: .responseFormat)
         grammar = try container.decodeIfPresent(String.self, forKey: .grammar)
         speculativeMax = try container.decode(NumberField<Int>.self, forKey: .speculativeMax).wrappedValue
+        lora = try container.decodeIfPresent([LoRAScale].self, forKey: .lora)
     }
 
     /// Puts back the key order of `response_format`'s schema from the body parsed as `ordered`
@@ -153,8 +157,8 @@ struct GenerationFields: Decodable, Sendable {
     /// Whether a streamed answer ends with a usage chunk.
     var includeUsage: Bool { streamOptions?.includeUsage ?? false }
 
-    /// The SDK options these fields ask for, on `threads` threads.
-    func options(threads: Int?, applyChatTemplate: Bool) throws -> LLMGenerationOptions {
+    /// The SDK options these fields ask for, on `threads` threads, with the server's `adapters`.
+    func options(threads: Int?, applyChatTemplate: Bool, adapters: ServedLoRAAdapters) throws -> LLMGenerationOptions {
         if let n, n != 1 { throw APIError(.badRequest, "Only n = 1 is supported", param: "n") }
         var options = LLMGenerationOptions(threads: threads, applyChatTemplate: applyChatTemplate)
         if let tokens = maxCompletionTokens ?? maxTokens {
@@ -179,6 +183,7 @@ struct GenerationFields: Decodable, Sendable {
             }
             options.speculation = LLMSpeculation(draftTokens: speculativeMax)
         }
+        options.loraAdapters = try adapters.applied(lora)
         return options
     }
 

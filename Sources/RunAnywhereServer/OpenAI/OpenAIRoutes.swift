@@ -6,6 +6,7 @@ import RunAnywhere
 struct OpenAIRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
+    let adapters: ServedLoRAAdapters
 
     func register(on router: some RouterMethods<ServerContext>) {
         let v1 = router.group("v1")
@@ -47,7 +48,7 @@ struct OpenAIRoutes: Sendable {
 
     /// Runs one chat completion: the assistant's next message in `conversation`.
     private func complete(_ fields: GenerationFields, tools: ToolFields, conversation: Context) async throws -> Response {
-        var options = try fields.options(threads: configuration.threads, applyChatTemplate: true)
+        var options = try fields.options(threads: configuration.threads, applyChatTemplate: true, adapters: adapters)
         try tools.apply(to: &options)
         let generation = try await runtime.generateEvents(
             continuing: conversation, options: options, model: fields.model, loadOptions: configuration.loadOptions,
@@ -58,7 +59,7 @@ struct OpenAIRoutes: Sendable {
 
     /// Runs one completion of `prompt`, used verbatim.
     private func complete(_ fields: GenerationFields, prompt: String) async throws -> Response {
-        let options = try fields.options(threads: configuration.threads, applyChatTemplate: false)
+        let options = try fields.options(threads: configuration.threads, applyChatTemplate: false, adapters: adapters)
         let generation = try await runtime.generateEvents(
             prompt, context: nil, options: options, model: fields.model, loadOptions: configuration.loadOptions,
             keepAlive: fields.keepAlive?.value ?? configuration.keepAlive
