@@ -145,8 +145,19 @@ struct ServeCommand: AsyncParsableCommand {
             )
             configuration.appVersion = RunAnywhereCommand.configuration.version
             configuration.allowedHosts = allowedHosts
-            configuration.loraAdapters = lora.map {
-                LoRAAdapter(path: URL(fileURLWithPath: $0.adapter.path).standardizedFileURL.path, scale: $0.adapter.scale)
+            // A file, else an imported adapter's id.
+            configuration.loraAdapters = lora.map { flag in
+                let file = URL(fileURLWithPath: flag.adapter.path).standardizedFileURL
+                let imported = try? RunAnywhere.runtime().model(id: flag.adapter.path)
+                let path =
+                    if !FileManager.default.fileExists(atPath: file.path), let imported, imported.category == .loraAdapter,
+                        let adapter = imported.primaryFile
+                    {
+                        adapter.path
+                    } else {
+                        file.path
+                    }
+                return LoRAAdapter(path: path, scale: flag.adapter.scale)
             }
             try configuration.validate()  // before anything is opened
             let database = telemetryDatabase ?? ProcessInfo.processInfo.environment["RUNANYWHERE_TELEMETRY_DATABASE"]

@@ -83,7 +83,9 @@ public struct ServerConfiguration: Sendable {
         guard maxBodySize > 0 else { throw SDKError(.invalidConfiguration, "The body size limit must be positive") }
         try ModelLoadOptions.checkThreads(threads)
         for adapter in loraAdapters where !FileManager.default.fileExists(atPath: adapter.path) || !adapter.scale.isFinite {
-            throw SDKError(.invalidConfiguration, "No LoRA adapter file at \(adapter.path), or its scale is not a finite number")
+            throw SDKError(
+                .invalidConfiguration,
+                "No LoRA adapter file at \(adapter.path), and no imported adapter has that id; or its scale is not a finite number")
         }
         try loadOptions.validate()
     }

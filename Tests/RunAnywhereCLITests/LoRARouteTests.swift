@@ -87,6 +87,41 @@ struct LoRARouteTests {
         }
     }
 
+    /// `models import` knows an adapter GGUF: it is listed as one, applied by its id, and
+    /// refused as a model of its own.
+    @Test func anImportedAdapterIsListedAndAppliedByItsId() throws {
+        let (cli, home) = try CLIRunner.isolated()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let model = try #require(TestEnvironment.defaultModelFile)
+        let installed = home.appendingPathComponent("models/\(SDKConstants.Models.defaultModelID)")
+        try FileManager.default.createDirectory(at: installed, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: installed.appendingPathComponent(model.lastPathComponent), withDestinationURL: model)
+        let file = home.appendingPathComponent("tiny-adapter.gguf")
+        try GGUFWriter.loraFixture(for: model).write(to: file)
+
+        let imported = try cli.run(["models", "import", file.path, "--id", "tiny-adapter", "--json"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let listed = try cli.run(["models", "list", "--json"])
+        let entry = try #require(
+            (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])?.first {
+                $0["id"] as? String == "tiny-adapter"
+            },
+            "\(listed.stdout)")
+        #expect(entry["category"] as? String == "lora-adapter", "\(entry)")
+
+        let arguments = [
+            "--temperature", "0", "--max-tokens", "8", "--threads", "1", "--context-length", "256", "--json", "Name three colours.",
+        ]
+        let base = try cli.run(["generate"] + arguments)
+        let adapted = try cli.run(["generate", "--lora", "tiny-adapter"] + arguments)
+        #expect(base.status == 0 && adapted.status == 0, "\(base.stderr)\(adapted.stderr)")
+        #expect(try adapted.json()["text"] as? String != base.json()["text"] as? String, "the imported adapter changed nothing")
+
+        let alone = try cli.run(["generate", "--model", "tiny-adapter", "--max-tokens", "2", "Hi"])
+        #expect(alone.status != 0 && !alone.crashed, "\(alone.stderr)")
+        #expect(alone.stderr.contains("LoRA adapter"), "\(alone.stderr)")
+    }
+
     @Test func aMissingAdapterFileStopsServeAndGenerateWithAClearError() throws {
         try CLIRunner.withData { runner, _ in
             let served = try runner.run(["serve", "--port", "0", "--lora", "/nowhere/adapter.gguf"])

@@ -8,7 +8,9 @@ import Foundation
 /// the engine switches adapters between its decode steps. An adapter made for another
 /// architecture or shape of model is refused with ``ErrorCode/modelIncompatible``.
 public struct LoRAAdapter: Codable, Sendable, Hashable {
-    /// The adapter GGUF's path (made absolute when the request starts).
+    /// The adapter GGUF's path (made absolute when the request starts), or the id of an adapter
+    /// imported into the catalog (`runanywhere models import ADAPTER.gguf`, category
+    /// ``ModelCategory/loraAdapter``).
     public var path: String
     /// How much of the adapter's change applies: 1 as trained, 0 none, negative the opposite.
     public var scale: Float
@@ -19,23 +21,34 @@ public struct LoRAAdapter: Codable, Sendable, Hashable {
         self.scale = scale
     }
 
+    /// The error for loading the adapter `model` as a model of its own.
+    package static func notLoadable(_ model: ModelInfo) -> SDKError {
+        SDKError(
+            .modelIncompatible,
+            "'\(model.id)' is a LoRA adapter, not a model to load: apply it to a language model (LLMGenerationOptions.loraAdapters, --lora \(model.id))"
+        )
+    }
+
     /// The most adapters one request applies.
     package static let maxPerRequest = 8
 
     /// Checks `adapters` for a request to `model`: at most ``maxPerRequest``, finite scales, each
     /// file once, each a LoRA adapter GGUF for the model's architecture; returns them with
-    /// absolute paths.
-    package static func resolve(_ adapters: [LoRAAdapter], for model: ModelInfo) throws -> [LoRAAdapter] {
+    /// absolute paths. A path that names no file is looked up as an imported adapter's id with
+    /// `imported`.
+    package static func resolve(_ adapters: [LoRAAdapter], for model: ModelInfo, imported: (String) -> URL?) throws -> [LoRAAdapter] {
         guard !adapters.isEmpty else { return [] }
         func bad(_ why: String) -> SDKError { SDKError.llm(.invalidInput, "Invalid LoRA adapters: \(why)") }
         guard adapters.count <= maxPerRequest else { throw bad("at most \(maxPerRequest) per request (got \(adapters.count))") }
         let resolved = try adapters.map { adapter in
             guard !adapter.path.isEmpty else { throw bad("an adapter has no path") }
             guard adapter.scale.isFinite else { throw bad("the scale of \(adapter.path) is not a finite number") }
-            let url = URL(fileURLWithPath: adapter.path).standardizedFileURL
+            var url = URL(fileURLWithPath: adapter.path).standardizedFileURL
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                throw SDKError(.fileNotFound, "No LoRA adapter file at \(adapter.path)")
+            if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), let file = imported(adapter.path) {
+                url = file
+            } else if isDirectory.boolValue || !FileManager.default.fileExists(atPath: url.path) {
+                throw SDKError(.fileNotFound, "No LoRA adapter file at \(adapter.path), and no imported adapter has that id")
             }
             return LoRAAdapter(path: url.path, scale: adapter.scale)
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What importing a model file registers, decided from what the file says about itself: a GGUF
-/// language or diffusion model, a safetensors diffusion checkpoint, or an ONNX Piper voice with the
+/// language or diffusion model or LoRA adapter, a safetensors diffusion checkpoint, or an ONNX Piper voice with the
 /// files its engine reads beside it. Anything else is refused before a byte is copied.
 struct ModelImportPlan {
     var name: String
@@ -10,6 +10,8 @@ struct ModelImportPlan {
     var framework: InferenceFramework
     var contextLength: Int?
     var supportsThinking = false
+    /// What the model is, when the file says more than where it came from.
+    var description: String?
     var license: String?
     /// The files copied into the model's folder, the model file first.
     var files: [URL]
@@ -49,6 +51,19 @@ struct ModelImportPlan {
         }
         guard architecture != "clip" else {
             throw SDKError.fileManagement(.modelIncompatible, "\(fileName) is a vision projector (mmproj), not a language model")
+        }
+        if metadata.values["general.type"]?.stringValue == "adapter" {
+            guard metadata.values["adapter.type"]?.stringValue == "lora" else {
+                throw SDKError.fileManagement(
+                    .modelIncompatible,
+                    "\(fileName) is a \(metadata.values["adapter.type"]?.stringValue ?? "unnamed") adapter; only LoRA adapters are applied here"
+                )
+            }
+            // Applied to a language model of its architecture (checked then); never loaded alone.
+            let base = metadata.values["general.base_model.0.name"]?.stringValue.map { ", made for \($0)" } ?? ""
+            return ModelImportPlan(
+                name: name ?? metadata.name ?? stem, category: .loraAdapter, format: .gguf, framework: .llamaCpp,
+                description: "A LoRA adapter for \(architecture) language models\(base)", license: metadata.license, files: [source])
         }
         return ModelImportPlan(
             name: name ?? metadata.name ?? stem, category: diffusion ? .imageGeneration : .language, format: .gguf,

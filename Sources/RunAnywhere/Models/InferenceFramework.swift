@@ -144,7 +144,7 @@ public enum FrameworkModality: String, CaseIterable, Codable, Sendable {
     /// The modality that models of `category` need.
     public init(category: ModelCategory) {
         switch category {
-        case .language, .embedding, .reranking: self = .textToText
+        case .language, .embedding, .reranking, .loraAdapter: self = .textToText
         case .speechRecognition, .audio: self = .voiceToText
         case .speechSynthesis: self = .textToVoice
         case .vision: self = .imageToText

@@ -18,6 +18,9 @@ public enum ModelCategory: String, CaseIterable, Codable, Sendable {
     case embedding = "embedding"
     /// Rerankers: cross-encoders that score how relevant a document is to a query.
     case reranking = "reranking"
+    /// LoRA adapters: changes to a language model's weights that requests apply to it
+    /// (``LoRAAdapter``); never loaded on their own.
+    case loraAdapter = "lora-adapter"
 
     /// Whether models of this category have a context window measured in tokens.
     package var requiresContextLength: Bool { self == .language || self == .multimodal }
@@ -40,6 +43,7 @@ public enum ModelCategory: String, CaseIterable, Codable, Sendable {
         case .audio: "Audio"
         case .embedding: "Embedding"
         case .reranking: "Reranking"
+        case .loraAdapter: "LoRA adapter"
         }
     }
 }

@@ -111,6 +111,7 @@ extension RunAnywhereRuntime {
         let model = try catalog.model(id: id)
         let kind: EngineKind =
             switch model.category {
+            case .loraAdapter: throw LoRAAdapter.notLoadable(model)
             case .speechRecognition: .speechRecognition
             case .speechSynthesis: .speechSynthesis
             case .audio: .voiceActivity

@@ -261,6 +261,7 @@ extension RunAnywhereRuntime {
     func acquire(
         _ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, keepAlive: KeepAlive?, diffusion: DiffusionConfiguration? = nil
     ) async throws -> ModelLease<LoadedEngine> {
+        if model.category == .loraAdapter { throw LoRAAdapter.notLoadable(model) }
         let diffusion = kind == .imageGeneration ? diffusion ?? DiffusionConfiguration(modelId: model.id) : nil
         while true {
             if var entry = cache[model.id] {

@@ -73,7 +73,9 @@ extension RunAnywhereRuntime {
             id: id, name: plan.name, category: plan.category, format: plan.format, framework: plan.framework,
             localPath: plan.isFolder ? folder : folder.appendingPathComponent(source.lastPathComponent),
             downloadSize: plan.size, contextLength: plan.contextLength,
-            supportsThinking: plan.supportsThinking, description: "Imported from \(source.path)", source: .local, license: plan.license
+            supportsThinking: plan.supportsThinking,
+            description: [plan.description, "Imported from \(source.path)"].compactMap { $0 }.joined(separator: ". "), source: .local,
+            license: plan.license
         )
         try? FileManager.default.createDirectory(at: catalog.modelsDirectory, withIntermediateDirectories: true)
         ScratchFile.removeAbandoned(in: catalog.modelsDirectory, prefix: ".import.")
