@@ -21,12 +21,8 @@ struct CLIEngineProcessTests {
         .appendingPathComponent("clients/engine_crash_check.py")
 
     @Test func anEngineCrashCostsOnlyTheRequestsItsWorkerServed() throws {
-        var (cli, home) = try CLIRunner.isolated()
+        var (cli, home, model) = try CLIRunner.isolatedWithDefaultModel()
         defer { try? FileManager.default.removeItem(at: home) }
-        let model = try #require(TestEnvironment.defaultModelFile)
-        let installed = home.appendingPathComponent("models/\(SDKConstants.Models.defaultModelID)")
-        try FileManager.default.createDirectory(at: installed, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: installed.appendingPathComponent(model.lastPathComponent), withDestinationURL: model)
         let other = home.appendingPathComponent("other.gguf")
         try FileManager.default.linkItem(at: model, to: other)
         #expect(try cli.run(["models", "import", other.path, "--id", "other-model"]).status == 0)

@@ -159,6 +159,20 @@ struct CLIRunner {
         if let library = TestEnvironment.llamaLibrary { environment["RUNANYWHERE_LLAMA_LIB"] = library.path }
         return (CLIRunner(environment: environment), home)
     }
+
+    /// ``isolated(allEngines:)`` with the installed default model linked into its models folder;
+    /// also that model's file.
+    static func isolatedWithDefaultModel() throws -> (CLIRunner, URL, model: URL) {
+        let (runner, home) = try isolated()
+        guard let model = TestEnvironment.defaultModelFile else {
+            try? FileManager.default.removeItem(at: home)
+            throw SDKError(.modelNotFound, "The default model is not installed: run scripts/setup --tests")
+        }
+        let installed = home.appendingPathComponent("models/\(SDKConstants.Models.defaultModelID)")
+        try FileManager.default.createDirectory(at: installed, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: installed.appendingPathComponent(model.lastPathComponent), withDestinationURL: model)
+        return (runner, home, model)
+    }
 }
 
 /// Standard error as it is read, to its end, on a thread of its own: what has come so far can be

@@ -90,12 +90,8 @@ struct LoRARouteTests {
     /// `models import` knows an adapter GGUF: it is listed as one, applied by its id, and
     /// refused as a model of its own.
     @Test func anImportedAdapterIsListedAndAppliedByItsId() throws {
-        let (cli, home) = try CLIRunner.isolated()
+        let (cli, home, model) = try CLIRunner.isolatedWithDefaultModel()
         defer { try? FileManager.default.removeItem(at: home) }
-        let model = try #require(TestEnvironment.defaultModelFile)
-        let installed = home.appendingPathComponent("models/\(SDKConstants.Models.defaultModelID)")
-        try FileManager.default.createDirectory(at: installed, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: installed.appendingPathComponent(model.lastPathComponent), withDestinationURL: model)
         let file = home.appendingPathComponent("tiny-adapter.gguf")
         try GGUFWriter.loraFixture(for: model).write(to: file)
 
