@@ -171,6 +171,42 @@ import Testing
         await wire.session.close()
     }
 
+    /// Items are retrieved as the conversation holds them and deleted; a written answer has no
+    /// audio to truncate, and an unknown item is an error naming `item_id`.
+    @Test func itemsAreRetrievedAndDeleted() async throws {
+        let wire = Wire(try scriptedRuntime())
+        await wire.session.start()
+        _ = try await wire.next()
+        await wire.send(["type": "session.update", "session": ["output_modalities": ["text"]]])
+        _ = try await wire.next()
+        await wire.send([
+            "type": "conversation.item.create",
+            "item": ["type": "message", "role": "user", "id": "item_q", "content": [["type": "input_text", "text": "red green blue"]]],
+        ])
+        await wire.send(["type": "response.create"])
+        let done = try #require(try await wire.until("response.done").last?["response"])
+        let answer = try #require(done["output"]?.arrayValue?.first?["id"]?.stringValue)
+
+        await wire.send(["type": "conversation.item.retrieve", "item_id": "item_q"])
+        let question = try #require(try await wire.until("conversation.item.retrieved").last?["item"])
+        #expect(question["role"] == "user" && question["content"]?.arrayValue?.first?["text"] == "red green blue", "\(question.text)")
+        await wire.send(["type": "conversation.item.retrieve", "item_id": .string(answer)])
+        let written = try #require(try await wire.until("conversation.item.retrieved").last?["item"])
+        #expect(written["role"] == "assistant" && written["content"]?.arrayValue?.first?["type"] == "output_text")
+        #expect(written["content"]?.arrayValue?.first?["text"]?.stringValue?.contains("blue") == true, "\(written.text)")
+
+        await wire.send(["type": "conversation.item.truncate", "item_id": .string(answer), "content_index": 0, "audio_end_ms": 0])
+        #expect(try await wire.until("error").last?["error"]?["code"] == "item_truncate_invalid_item_id")
+        await wire.send(["type": "conversation.item.delete", "item_id": "item_q"])
+        #expect(try await wire.until("conversation.item.deleted").last?["item_id"] == "item_q")
+        for type in ["conversation.item.retrieve", "conversation.item.delete", "conversation.item.truncate"] {
+            await wire.send(["type": .string(type), "item_id": "item_q"])
+            let error = try #require(try await wire.until("error").last?["error"])
+            #expect(error["param"] == "item_id" && error["code"]?.stringValue?.hasPrefix("item_") == true, "\(type): \(error.text)")
+        }
+        await wire.session.close()
+    }
+
     @Test func badEventsAreErrorEventsAndTheSessionGoesOn() async throws {
         let wire = Wire(try scriptedRuntime())
         await wire.session.start()

@@ -6,7 +6,8 @@ Run by the CLI tests (`make test`) with the project venv's Python:
 
 A text turn (session.update, conversation.item.create, response.create), a spoken turn found by
 server voice activity detection (speech made by /v1/audio/speech, sent as PCM16 at 24 kHz, heard,
-transcribed, answered in text and speech), a spoken answer cut short by the user speaking over it,
+transcribed, answered in text and speech; that answer then truncated where the client stopped
+playing it, retrieved and deleted), a spoken answer cut short by the user speaking over it,
 the errors of bad events, and the upgrade refused for an unknown model or a wrong API key (run it
 against a server with --api-key-stdin and pass the key). Prints one JSON object of what it saw and exits 1 with the failed
 checks listed.
@@ -115,7 +116,29 @@ def check_spoken_turn(connection, question):
     audio = b"".join(base64.b64decode(event["delta"]) for event in events if event["type"] == "response.output_audio.delta")
     check(len(transcript) > 0 and len(audio) > 24000, f"spoken answer {transcript!r} with {len(audio)} bytes of audio")
     check(events[-1]["response"]["status"] == "completed", f"spoken response.done {events[-1]}")
+    check_truncation(connection, events[-1]["response"]["output"][0]["id"], transcript, len(audio) // 48)
     return {"heard": heard, "answer": transcript, "audio_seconds": round(len(audio) / 48000, 2)}
+
+
+def check_truncation(connection, item_id, transcript, audio_ms):
+    """A spoken answer the client played only half of keeps only what was heard by then (a start
+    of its words); beyond its audio is an error; retrieved and deleted, it answers as the API says."""
+    connection.conversation.item.truncate(item_id=item_id, content_index=0, audio_end_ms=audio_ms + 5000)
+    beyond = events_until(connection, "error")[-1]["error"]
+    check(beyond["param"] == "audio_end_ms", f"a truncation beyond the audio: {beyond}")
+    connection.conversation.item.truncate(item_id=item_id, content_index=0, audio_end_ms=audio_ms // 2)
+    truncated = events_until(connection, "conversation.item.truncated")[-1]
+    check(truncated["item_id"] == item_id and truncated["audio_end_ms"] == audio_ms // 2, f"conversation.item.truncated {truncated}")
+    connection.conversation.item.retrieve(item_id=item_id)
+    item = events_until(connection, "conversation.item.retrieved")[-1]["item"]
+    kept = item["content"][0]["transcript"]
+    check(item["role"] == "assistant" and transcript.startswith(kept) and len(kept) < len(transcript),
+          f"the truncated answer keeps what was heard: {kept!r} of {transcript!r}")
+    connection.conversation.item.delete(item_id=item_id)
+    check(events_until(connection, "conversation.item.deleted")[-1]["item_id"] == item_id, "conversation.item.deleted")
+    connection.conversation.item.retrieve(item_id=item_id)
+    gone = events_until(connection, "error")[-1]["error"]
+    check(gone["code"] == "item_retrieve_invalid_item_id", f"a deleted item is gone: {gone}")
 
 
 def check_barge_in(connection, question):

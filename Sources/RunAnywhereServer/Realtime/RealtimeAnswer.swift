@@ -121,7 +121,7 @@ struct RealtimeAnswer: Sendable {
                     "output": [done], "output_modalities": modalities, "usage": usage,
                 ]
             ])
-        await session.answered(id, item: item, text: text)
+        await session.answered(id, item: item, text: text, spoken: settings.spoken)
     }
 
     /// Speaks each sentence as it comes, in order, as 200 ms audio deltas.
@@ -142,6 +142,7 @@ struct RealtimeAnswer: Sendable {
                         Self.merge(where_, ["delta": .string(speech.audioData[offset..<end].base64EncodedString())]))
                     offset = end
                 }
+                await session.spoke(id, sentence, ms: speech.audioData.count / 2 * 1000 / RealtimeSessionSettings.sampleRate)
             } catch is CancellationError {
                 return
             } catch {
@@ -170,7 +171,7 @@ struct RealtimeAnswer: Sendable {
                     "output": [],
                 ]
             ])
-        await session.answered(id, item: nil, text: "")
+        await session.answered(id, item: nil, text: "", spoken: false)
     }
 
     private func emit(_ type: String, _ fields: JSONValue) async { await session.emit(type, fields) }

@@ -13,6 +13,16 @@ actor RealtimeSession {
         let id: String
         let role: MessageRole
         let text: Task<String, Never>
+        /// Whether it is audio: the user's speech, or an answer the voice spoke.
+        var isAudio = false
+        /// An answer's sentences as the voice spoke them, each with where its audio ends (ms).
+        var spoken: [SpokenSentence] = []
+    }
+
+    /// A sentence of an answer and where its audio ends, from the answer's first audio (ms).
+    struct SpokenSentence: Sendable {
+        let text: String
+        let endMs: Int
     }
 
     let runtime: RunAnywhereRuntime
@@ -33,6 +43,8 @@ actor RealtimeSession {
     private(set) var interruptedBySpeech = false
     /// Whether the connection has ended: a check still running starts nothing more.
     private var closed = false
+    /// The sentences the answer in progress has spoken so far.
+    private var spokenSoFar: [SpokenSentence] = []
 
     init(
         runtime: RunAnywhereRuntime, configuration: ServerConfiguration, settings: RealtimeSessionSettings,
@@ -74,6 +86,10 @@ actor RealtimeSession {
                 clearInput()
                 emit("input_audio_buffer.cleared", [:])
             case "conversation.item.create": try create(event["item"] ?? .null)
+            case "conversation.item.retrieve": try await retrieve(event["item_id"])
+            case "conversation.item.delete": try delete(event["item_id"])
+            case "conversation.item.truncate":
+                try truncate(event["item_id"], contentIndex: event["content_index"], audioEndMs: event["audio_end_ms"])
             case "response.create": try respond(event["response"])
             case "response.cancel":
                 guard let running = response else {
@@ -208,7 +224,7 @@ actor RealtimeSession {
                 return ""
             }
         }
-        items.append(Item(id: item, role: .user, text: heard))
+        items.append(Item(id: item, role: .user, text: heard, isAudio: true))
         emit("input_audio_buffer.committed", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item_id": .string(item)])
         emit(
             "conversation.item.added",
@@ -263,6 +279,84 @@ actor RealtimeSession {
         emit("conversation.item.done", ["item": json])
     }
 
+    /// The conversation's item `id`, by its place; `what` names the event for the error's code.
+    private func place(of id: JSONValue?, for what: String) throws -> Int {
+        guard let id = id?.stringValue, let index = items.firstIndex(where: { $0.id == id }) else {
+            throw RealtimeError(
+                "No conversation item \(id?.stringValue ?? "(none given)")", param: "item_id", code: "item_\(what)_invalid_item_id")
+        }
+        return index
+    }
+
+    /// `conversation.item.retrieve`: the item as the conversation holds it now.
+    private func retrieve(_ id: JSONValue?) async throws {
+        let item = items[try place(of: id, for: "retrieve")]
+        emit("conversation.item.retrieved", ["item": Self.json(item, text: await item.text.value)])
+    }
+
+    /// `conversation.item.delete`: the item leaves the conversation (an answer in progress
+    /// keeps the conversation it started with).
+    private func delete(_ id: JSONValue?) throws {
+        let item = items.remove(at: try place(of: id, for: "delete"))
+        emit("conversation.item.deleted", ["item_id": .string(item.id)])
+    }
+
+    /// `conversation.item.truncate`: a spoken answer the client played only up to
+    /// `audioEndMs` keeps only the words heard by then (whole sentences, and of the sentence
+    /// cut, as many words as the share of its audio played), so that the conversation holds
+    /// nothing the user did not hear.
+    private func truncate(_ id: JSONValue?, contentIndex: JSONValue?, audioEndMs: JSONValue?) throws {
+        let index = try place(of: id, for: "truncate")
+        let item = items[index]
+        guard item.role == .assistant, item.isAudio else {
+            throw RealtimeError(
+                "Only an assistant message's audio can be truncated", param: "item_id", code: "item_truncate_invalid_item_id")
+        }
+        guard contentIndex?.numberValue ?? 0 == 0 else {
+            throw RealtimeError("An answer has one content part: content_index is 0", param: "content_index")
+        }
+        let length = item.spoken.last?.endMs ?? 0
+        guard let end = audioEndMs?.numberValue, end >= 0, end == end.rounded(), end <= Double(length) else {
+            throw RealtimeError(
+                "audio_end_ms must be a whole number of ms within the message's \(length) ms of audio", param: "audio_end_ms")
+        }
+        var heard = ""
+        var kept: [SpokenSentence] = []
+        var start = 0
+        for sentence in item.spoken {
+            if sentence.endMs <= Int(end) {
+                heard += sentence.text
+                kept.append(sentence)
+            } else {
+                let share = Double(Int(end) - start) / Double(max(1, sentence.endMs - start))
+                let words = sentence.text.split(separator: " ", omittingEmptySubsequences: false)
+                let part = words.prefix(Int(share * Double(words.count))).joined(separator: " ")
+                heard += part
+                if !part.isEmpty { kept.append(SpokenSentence(text: part, endMs: Int(end))) }
+                break
+            }
+            start = sentence.endMs
+        }
+        let text = heard
+        items[index] = Item(id: item.id, role: .assistant, text: Task { text }, isAudio: true, spoken: kept)
+        emit("conversation.item.truncated", ["item_id": .string(item.id), "content_index": 0, "audio_end_ms": .number(end)])
+    }
+
+    /// An item as the API shows it.
+    private static func json(_ item: Item, text: String) -> JSONValue {
+        if item.role == .user, item.isAudio { return userAudio(item.id, transcript: text) }
+        let part: JSONValue =
+            switch (item.role, item.isAudio) {
+            case (.assistant, true): ["type": "output_audio", "transcript": .string(text)]
+            case (.assistant, false): ["type": "output_text", "text": .string(text)]
+            default: ["type": "input_text", "text": .string(text)]
+            }
+        return [
+            "id": .string(item.id), "object": "realtime.item", "type": "message", "role": .string(item.role.rawValue),
+            "status": "completed", "content": [part],
+        ]
+    }
+
     // MARK: Responses
 
     /// Starts an answer to the conversation (`response.create`); its `instructions` and
@@ -277,14 +371,24 @@ actor RealtimeSession {
         let id = Self.newID("resp")
         let answer = RealtimeAnswer(id: id, session: self, settings: settings, items: items)
         interruptedBySpeech = false
+        spokenSoFar = []
         response = (id, Task { await answer.run() })
     }
 
-    /// The answer `id` ended: its item joins the conversation (cut short if it was cancelled).
-    func answered(_ id: String, item: String?, text: String) {
+    /// The answer `id` has spoken `sentence`, whose audio took `ms`.
+    func spoke(_ id: String, _ sentence: String, ms: Int) {
+        guard response?.id == id else { return }
+        spokenSoFar.append(SpokenSentence(text: sentence, endMs: (spokenSoFar.last?.endMs ?? 0) + ms))
+    }
+
+    /// The answer `id` ended: its item joins the conversation (cut short if it was cancelled),
+    /// with the sentences it spoke when `spoken`.
+    func answered(_ id: String, item: String?, text: String, spoken: Bool) {
         guard response?.id == id else { return }
         response = nil
-        if let item, !text.isEmpty { items.append(Item(id: item, role: .assistant, text: Task { text })) }
+        if let item, !text.isEmpty {
+            items.append(Item(id: item, role: .assistant, text: Task { text }, isAudio: spoken, spoken: spokenSoFar))
+        }
     }
 
     // MARK: Events
