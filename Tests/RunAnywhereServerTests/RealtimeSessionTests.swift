@@ -74,13 +74,23 @@ import Testing
         #expect(detection["create_response"]?.boolValue == false && detection["interrupt_response"]?.boolValue == true)
         #expect(json["audio"]?["input"]?["transcription"]?["model"]?.stringValue == SDKConstants.Models.defaultSpeechRecognitionModelID)
         #expect(json["audio"]?["output"]?["voice"]?.stringValue == "espeak-ng-en-us")
+        try settings.update([
+            "tools": [
+                ["type": "function", "name": "get_weather", "parameters": ["type": "object", "properties": ["city": ["type": "string"]]]]
+            ],
+            "tool_choice": ["type": "function", "name": "get_weather"],
+        ])
+        #expect(settings.json["tools"]?.arrayValue?.first?["name"] == "get_weather")
+        #expect(settings.json["tool_choice"]?["name"] == "get_weather")
         try settings.update(["audio": ["input": ["turn_detection": nil, "transcription": nil]], "max_output_tokens": "inf"])
         #expect(settings.json["audio"]?["input"]?["turn_detection"] == .null && settings.json["max_output_tokens"]?.stringValue == "inf")
 
         let refusals: [(JSONValue, String)] = [
             (["type": "transcription"], "session.type"),
             (["output_modalities": ["audio", "text"]], "session.output_modalities"),
-            (["tools": [["type": "function", "name": "f"]]], "session.tools"),
+            (["tools": [["type": "code_interpreter"]]], "session.tools.0"),
+            (["tool_choice": ["type": "function", "name": "nowhere"]], "session.tool_choice"),
+            (["tool_choice": "sometimes"], "session.tool_choice"),
             (["max_output_tokens": 0], "session.max_output_tokens"),
             (["audio": ["input": ["format": ["type": "audio/pcmu"]]]], "session.audio.input.format"),
             (["audio": ["output": ["format": ["type": "audio/pcm", "rate": 16000]]]], "session.audio.output.format"),
@@ -224,6 +234,10 @@ import Testing
         #expect(
             try await error(after: #"{"type": "conversation.item.create", "item": {"type": "message", "role": "tool"}}"#)["param"] == "item"
         )
+        #expect(
+            try await error(
+                after: #"{"type": "conversation.item.create", "item": {"type": "function_call_output", "call_id": "c9", "output": "x"}}"#)[
+                    "param"] == "item.call_id", "an output for no call")
         await wire.session.refuseBinary()
         #expect(try await wire.until("error").last?["error"]?["message"]?.stringValue?.contains("JSON text") == true)
         // An answer needs a user message last.

@@ -4,7 +4,8 @@
 Run by the CLI tests (`make test`) with the project venv's Python:
     openai_realtime_check.py --base-url http://127.0.0.1:PORT/v1 --voice-model VOICE --api-key KEY
 
-A text turn (session.update, conversation.item.create, response.create), a spoken turn found by
+A text turn (session.update, conversation.item.create, response.create), a function call and an
+answer after its output, a spoken turn found by
 server voice activity detection (speech made by /v1/audio/speech, sent as PCM16 at 24 kHz, heard,
 transcribed, answered in text and speech; that answer then truncated where the client stopped
 playing it, retrieved and deleted), a spoken answer cut short by the user speaking over it,
@@ -92,6 +93,42 @@ def check_text_turn(connection):
     response = events[-1]["response"]
     check(response["status"] == "completed" and response["usage"]["output_tokens"] > 0, f"response.done {response}")
     return deltas
+
+
+WEATHER = {"type": "function", "name": "get_weather", "description": "The weather now in a city",
+           "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+
+
+def check_function_call(connection):
+    """A function the session offers, called (tool_choice required: the call is constrained to the
+    function's schema), its output given back, and a written answer after it."""
+    connection.session.update(session={"type": "realtime", "output_modalities": ["text"], "tools": [WEATHER], "tool_choice": "required"})
+    updated = events_until(connection, "session.updated")[-1]["session"]
+    check(updated["tools"][0]["name"] == "get_weather" and updated["tool_choice"] == "required", f"tools in session.updated {updated}")
+    connection.conversation.item.create(item={"type": "message", "role": "user",
+                                              "content": [{"type": "input_text", "text": "What is the weather in Paris?"}]})
+    connection.response.create()
+    events = events_until(connection, "response.done")
+    kinds = types(events)
+    done = next((event for event in events if event["type"] == "response.function_call_arguments.done"), {})
+    check(done.get("name") == "get_weather" and isinstance(json.loads(done.get("arguments", "null")), dict),
+          f"a function call: {kinds} {done}")
+    calls = [item for item in events[-1]["response"]["output"] if item["type"] == "function_call"]
+    check(len(calls) >= 1 and calls[0]["call_id"] == done.get("call_id"), f"the call in response.done: {events[-1]['response']}")
+    if not calls:
+        return None
+    connection.conversation.item.create(item={"type": "function_call_output", "call_id": calls[0]["call_id"],
+                                              "output": json.dumps({"temperature": "18 C", "sky": "sunny"})})
+    events_until(connection, "conversation.item.done")
+    connection.session.update(session={"type": "realtime", "tool_choice": "none"})
+    events_until(connection, "session.updated")
+    connection.response.create()
+    answer = events_until(connection, "response.done")
+    text = "".join(event["delta"] for event in answer if event["type"] == "response.output_text.delta")
+    check(answer[-1]["response"]["status"] == "completed" and text.strip(), f"an answer after the function's output: {types(answer)}")
+    connection.session.update(session={"type": "realtime", "tools": [], "tool_choice": "auto"})
+    events_until(connection, "session.updated")
+    return {"arguments": done.get("arguments"), "answer": text}
 
 
 def check_spoken_turn(connection, question):
@@ -190,6 +227,7 @@ def main():
     try:
         with client.realtime.connect(model="gpt-realtime") as connection:
             seen["text"] = check_text_turn(connection)
+            seen["function_call"] = check_function_call(connection)
             seen["spoken"] = check_spoken_turn(connection, question)
             seen["barge_in"] = check_barge_in(connection, question)
             check_errors(connection)

@@ -13,7 +13,6 @@ struct RealtimeAnswer: Sendable {
     let items: [RealtimeSession.Item]
 
     func run() async {
-        let item = RealtimeSession.newID("item")
         let modalities: JSONValue = settings.spoken ? ["audio"] : ["text"]
         await emit(
             "response.created",
@@ -23,65 +22,50 @@ struct RealtimeAnswer: Sendable {
                     "output_modalities": modalities,
                 ]
             ])
-        var messages: [Message] = []
-        for entry in items {
-            let text = await entry.text.value
-            if !text.isEmpty { messages.append(Message(role: entry.role, content: text)) }
-        }
-        guard let last = items.last, last.role == .user, let question = messages.popLast(), question.role == .user,
-            await last.text.value == question.content
-        else {
+        let messages = await Self.messages(items)
+        guard let last = items.last, last.role == .user || last.role == .tool, messages.last?.role == last.role else {
             let error = RealtimeError(
-                "The conversation does not end with a user message to answer (or nothing was heard in the last one)",
+                "The conversation does not end with a user message or a function's output to answer (or nothing was heard in the last one)",
                 code: "invalid_request_error")
-            return await fail(error, item: nil)
+            return await fail(error)
         }
-        await emit(
-            "response.output_item.added",
-            [
-                "response_id": .string(id), "output_index": 0,
-                "item": Self.item(item, status: "in_progress", spoken: settings.spoken, text: ""),
-            ])
-        await emit(
-            "conversation.item.added",
-            [
-                "previous_item_id": items.last.map { .string($0.id) } ?? .null,
-                "item": Self.item(item, status: "in_progress", spoken: settings.spoken, text: ""),
-            ])
-        let where_: JSONValue = ["response_id": .string(id), "item_id": .string(item), "output_index": 0, "content_index": 0]
-        await emit("response.content_part.added", Self.merge(where_, ["part": Self.part(spoken: settings.spoken, text: "")]))
-
-        let (sentences, speak) = AsyncStream.makeStream(of: String.self)
-        var text = ""
+        var output = Output(response: id, previous: items.last?.id, spoken: settings.spoken)
+        let (sentences, speak) = AsyncStream.makeStream(of: (sentence: String, at: JSONValue).self)
         var result: LLMGenerationResult?
         var failure: (any Error)?
         await withTaskGroup(of: Void.self) { group in
-            if settings.spoken { group.addTask { await say(sentences, at: where_) } }
+            if settings.spoken { group.addTask { await say(sentences) } }
             do {
                 let threads = session.configuration.threads
+                let options = LLMGenerationOptions(
+                    maxTokens: settings.maxOutputTokens ?? 1024, temperature: 0.8, threads: threads, tools: settings.tools,
+                    toolChoice: settings.toolChoice)
                 let generation = try await session.runtime.generateEvents(
-                    question.content, context: Context(systemPrompt: settings.instructions, messages: messages),
-                    options: LLMGenerationOptions(maxTokens: settings.maxOutputTokens ?? 1024, temperature: 0.8, threads: threads),
-                    model: settings.model, loadOptions: ModelLoadOptions(threads: threads))
+                    continuing: Context(systemPrompt: settings.instructions, messages: messages, maxMessages: messages.count),
+                    options: options, model: settings.model, loadOptions: ModelLoadOptions(threads: threads))
                 var pending = ""
                 for try await event in generation {
                     switch event {
                     case .text(let piece):
-                        text += piece
+                        let where_ = await output.message(session)
+                        output.text += piece
                         await emit(
                             settings.spoken ? "response.output_audio_transcript.delta" : "response.output_text.delta",
                             Self.merge(where_, ["delta": .string(piece)]))
                         guard settings.spoken else { continue }
                         pending += piece
                         if let end = Self.sentenceEnd(in: pending) {
-                            speak.yield(String(pending[..<end]))
+                            speak.yield((String(pending[..<end]), where_))
                             pending = String(pending[end...])
                         }
+                    case .toolCall(let call): await output.call(call, session)
                     case .completed(let completed): result = completed
-                    case .reasoning, .toolCall: break
+                    case .reasoning: break
                     }
                 }
-                if !pending.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { speak.yield(pending) }
+                if let where_ = output.messageAt, !pending.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    speak.yield((pending, where_))
+                }
             } catch {
                 failure = error
             }
@@ -89,19 +73,11 @@ struct RealtimeAnswer: Sendable {
         }
         let cancelled = Task.isCancelled || failure is CancellationError
         if let failure, !cancelled {
-            return await fail(RealtimeError("The answer failed: \(failure)", code: "server_error"), item: item)
+            return await fail(RealtimeError("The answer failed: \(failure)", code: "server_error"))
         }
-        let status = cancelled ? "incomplete" : "completed"
-        if settings.spoken {
-            await emit("response.output_audio.done", where_)
-            await emit("response.output_audio_transcript.done", Self.merge(where_, ["transcript": .string(text)]))
-        } else {
-            await emit("response.output_text.done", Self.merge(where_, ["text": .string(text)]))
-        }
-        await emit("response.content_part.done", Self.merge(where_, ["part": Self.part(spoken: settings.spoken, text: text)]))
-        let done = Self.item(item, status: status, spoken: settings.spoken, text: text)
-        await emit("response.output_item.done", ["response_id": .string(id), "output_index": 0, "item": done])
-        await emit("conversation.item.done", ["item": done])
+        // An answer with neither words nor calls is an empty message.
+        if output.calls.isEmpty { _ = await output.message(session) }
+        let done = await output.finish(session, status: cancelled ? "incomplete" : "completed")
         let interrupted = await session.interruptedBySpeech
         let usage: JSONValue =
             result.map { result in
@@ -118,17 +94,123 @@ struct RealtimeAnswer: Sendable {
                     "id": .string(id), "object": "realtime.response", "status": cancelled ? "cancelled" : "completed",
                     "status_details": cancelled
                         ? ["type": "cancelled", "reason": interrupted ? "turn_detected" : "client_cancelled"] : .null,
-                    "output": [done], "output_modalities": modalities, "usage": usage,
+                    "output": .array(done), "output_modalities": modalities, "usage": usage,
                 ]
             ])
-        await session.answered(id, item: item, text: text, spoken: settings.spoken)
+        await session.answered(id, message: output.messageItem.map { ($0, output.text) }, spoken: settings.spoken, calls: output.calls)
+    }
+
+    /// The conversation as messages: spoken and written words, and each function call with its
+    /// output (calls one after another are one assistant message).
+    static func messages(_ items: [RealtimeSession.Item]) async -> [Message] {
+        var messages: [Message] = []
+        for entry in items {
+            if let call = entry.call {
+                if let last = messages.last, last.role == .assistant, !last.toolCalls.isEmpty {
+                    messages[messages.count - 1] = Message(role: .assistant, content: last.content, toolCalls: last.toolCalls + [call])
+                } else {
+                    messages.append(Message(role: .assistant, content: "", toolCalls: [call]))
+                }
+                continue
+            }
+            let text = await entry.text.value
+            if entry.role == .tool {
+                messages.append(Message(role: .tool, content: text, toolCallId: entry.callID))
+            } else if !text.isEmpty {
+                messages.append(Message(role: entry.role, content: text))
+            }
+        }
+        return messages
+    }
+
+    /// The response's output items as they are written: the message (opened at its first words)
+    /// and each function call, in order.
+    struct Output {
+        let response: String
+        let previous: String?
+        let spoken: Bool
+        var text = ""
+        var messageItem: String?
+        var messageAt: JSONValue?
+        var calls: [(item: String, call: ToolCall)] = []
+        var items: [JSONValue] = []
+
+        init(response: String, previous: String?, spoken: Bool) {
+            self.response = response
+            self.previous = previous
+            self.spoken = spoken
+        }
+
+        /// Where the message's content goes, opening the message item first if it is not yet.
+        mutating func message(_ session: RealtimeSession) async -> JSONValue {
+            if let messageAt { return messageAt }
+            let item = RealtimeSession.newID("item")
+            let index = items.count
+            let added = RealtimeAnswer.item(item, status: "in_progress", spoken: spoken, text: "")
+            items.append(added)
+            await session.emit(
+                "response.output_item.added", ["response_id": .string(response), "output_index": .number(Double(index)), "item": added])
+            await session.emit("conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": added])
+            let where_: JSONValue = [
+                "response_id": .string(response), "item_id": .string(item), "output_index": .number(Double(index)), "content_index": 0,
+            ]
+            await session.emit(
+                "response.content_part.added", RealtimeAnswer.merge(where_, ["part": RealtimeAnswer.part(spoken: spoken, text: "")]))
+            messageItem = item
+            messageAt = where_
+            return where_
+        }
+
+        /// A function call the model made: its item, arguments and end, at once.
+        mutating func call(_ call: ToolCall, _ session: RealtimeSession) async {
+            let item = RealtimeSession.newID("item")
+            let index = JSONValue.number(Double(items.count))
+            let arguments = JSONValue.string(call.argumentsJSON)
+            let fields: [(String, JSONValue)] = [
+                ("id", .string(item)), ("object", "realtime.item"), ("type", "function_call"), ("name", .string(call.name)),
+                ("call_id", .string(call.id)),
+            ]
+            let added = JSONValue.object(JSONObject(fields + [("status", "in_progress"), ("arguments", "")]))
+            items.append(.object(JSONObject(fields + [("status", "completed"), ("arguments", arguments)])))
+            calls.append((item, call))
+            let where_: JSONValue = [
+                "response_id": .string(response), "item_id": .string(item), "output_index": index, "call_id": .string(call.id),
+            ]
+            await session.emit("response.output_item.added", ["response_id": .string(response), "output_index": index, "item": added])
+            await session.emit("conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": added])
+            await session.emit("response.function_call_arguments.delta", RealtimeAnswer.merge(where_, ["delta": arguments]))
+            await session.emit(
+                "response.function_call_arguments.done", RealtimeAnswer.merge(where_, ["name": .string(call.name), "arguments": arguments]))
+            await session.emit("response.output_item.done", ["response_id": .string(response), "output_index": index, "item": items.last!])
+            await session.emit("conversation.item.done", ["item": items.last!])
+        }
+
+        /// Ends the message item, if there is one, with `status`; the output items as they end.
+        mutating func finish(_ session: RealtimeSession, status: String) async -> [JSONValue] {
+            guard let messageItem, let where_ = messageAt, let index = items.firstIndex(where: { $0["id"]?.stringValue == messageItem })
+            else { return items }
+            if spoken {
+                await session.emit("response.output_audio.done", where_)
+                await session.emit("response.output_audio_transcript.done", RealtimeAnswer.merge(where_, ["transcript": .string(text)]))
+            } else {
+                await session.emit("response.output_text.done", RealtimeAnswer.merge(where_, ["text": .string(text)]))
+            }
+            await session.emit(
+                "response.content_part.done", RealtimeAnswer.merge(where_, ["part": RealtimeAnswer.part(spoken: spoken, text: text)]))
+            let done = RealtimeAnswer.item(messageItem, status: status, spoken: spoken, text: text)
+            items[index] = done
+            await session.emit(
+                "response.output_item.done", ["response_id": .string(response), "output_index": .number(Double(index)), "item": done])
+            await session.emit("conversation.item.done", ["item": done])
+            return items
+        }
     }
 
     /// Speaks each sentence as it comes, in order, as 200 ms audio deltas.
-    private func say(_ sentences: AsyncStream<String>, at where_: JSONValue) async {
+    private func say(_ sentences: AsyncStream<(sentence: String, at: JSONValue)>) async {
         let runtime = session.runtime
         let (voiceModel, options) = voice(runtime)
-        for await sentence in sentences {
+        for await (sentence, where_) in sentences {
             do {
                 let speech = try await runtime.synthesize(
                     sentence, voiceModel: voiceModel, options: options,
@@ -160,7 +242,7 @@ struct RealtimeAnswer: Sendable {
         return (SDKConstants.Models.defaultVoiceID, options)
     }
 
-    private func fail(_ error: RealtimeError, item: String?) async {
+    private func fail(_ error: RealtimeError) async {
         await session.emitError(error)
         await emit(
             "response.done",
@@ -171,7 +253,7 @@ struct RealtimeAnswer: Sendable {
                     "output": [],
                 ]
             ])
-        await session.answered(id, item: nil, text: "", spoken: false)
+        await session.answered(id, message: nil, spoken: false, calls: [])
     }
 
     private func emit(_ type: String, _ fields: JSONValue) async { await session.emit(type, fields) }
@@ -196,11 +278,11 @@ struct RealtimeAnswer: Sendable {
         .object(JSONObject(((base.objectValue?.members ?? []) + (more.objectValue?.members ?? [])).map { ($0.key, $0.value) }))
     }
 
-    private static func part(spoken: Bool, text: String) -> JSONValue {
+    static func part(spoken: Bool, text: String) -> JSONValue {
         spoken ? ["type": "audio", "transcript": .string(text)] : ["type": "text", "text": .string(text)]
     }
 
-    private static func item(_ id: String, status: String, spoken: Bool, text: String) -> JSONValue {
+    static func item(_ id: String, status: String, spoken: Bool, text: String) -> JSONValue {
         let content: JSONValue =
             text.isEmpty && status == "in_progress"
             ? [] : [spoken ? ["type": "output_audio", "transcript": .string(text)] : ["type": "output_text", "text": .string(text)]]

@@ -17,6 +17,10 @@ actor RealtimeSession {
         var isAudio = false
         /// An answer's sentences as the voice spoke them, each with where its audio ends (ms).
         var spoken: [SpokenSentence] = []
+        /// A function call the model made (an assistant item without words).
+        var call: ToolCall?
+        /// The call a function's output (a tool item) answers.
+        var callID: String?
     }
 
     /// A sentence of an answer and where its audio ends, from the answer's first audio (ms).
@@ -251,6 +255,9 @@ actor RealtimeSession {
     /// `conversation.item.create`: a user or system message of `input_text`, or an assistant
     /// message of `output_text`, added at the end.
     private func create(_ item: JSONValue) throws {
+        if item["type"]?.stringValue == "function_call_output" || item["type"]?.stringValue == "function_call" {
+            return try createCall(item)
+        }
         guard item["type"]?.stringValue == "message", let roleName = item["role"]?.stringValue,
             let role = MessageRole(rawValue: roleName), role != .tool
         else {
@@ -275,6 +282,32 @@ actor RealtimeSession {
             "id": .string(id), "object": "realtime.item", "type": "message", "role": .string(roleName), "status": "completed",
             "content": [["type": partType, "text": .string(text)]],
         ]
+        emit("conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": json])
+        emit("conversation.item.done", ["item": json])
+    }
+
+    /// A `function_call_output` item (a function's result for the model, `output` as text) for
+    /// the call `call_id`, or a `function_call` item (a call the assistant made, as history).
+    private func createCall(_ item: JSONValue) throws {
+        guard let callID = item["call_id"]?.stringValue, !callID.isEmpty else {
+            throw RealtimeError("A function item needs its call_id", param: "item.call_id")
+        }
+        let id = item["id"]?.stringValue ?? Self.newID("item")
+        let previous = items.last?.id
+        let entry: Item
+        if item["type"]?.stringValue == "function_call" {
+            guard let name = item["name"]?.stringValue, let arguments = try? JSONValue(parsing: item["arguments"]?.stringValue ?? "{}")
+            else { throw RealtimeError("A function_call item needs its name and arguments (a JSON object as text)", param: "item") }
+            entry = Item(id: id, role: .assistant, text: Task { "" }, call: ToolCall(id: callID, name: name, arguments: arguments))
+        } else {
+            guard items.contains(where: { $0.call?.id == callID }) else {
+                throw RealtimeError("No function call \(callID) in the conversation", param: "item.call_id")
+            }
+            let output = item["output"]?.stringValue ?? item["output"].map(\.text) ?? ""
+            entry = Item(id: id, role: .tool, text: Task { output }, callID: callID)
+        }
+        items.append(entry)
+        let json = Self.json(entry, text: entry.role == .tool ? (item["output"]?.stringValue ?? item["output"].map(\.text) ?? "") : "")
         emit("conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": json])
         emit("conversation.item.done", ["item": json])
     }
@@ -345,6 +378,19 @@ actor RealtimeSession {
     /// An item as the API shows it.
     private static func json(_ item: Item, text: String) -> JSONValue {
         if item.role == .user, item.isAudio { return userAudio(item.id, transcript: text) }
+        if let call = item.call {
+            return [
+                "id": .string(item.id), "object": "realtime.item", "type": "function_call", "status": "completed",
+                "name": .string(call.name),
+                "call_id": .string(call.id), "arguments": .string(call.argumentsJSON),
+            ]
+        }
+        if item.role == .tool {
+            return [
+                "id": .string(item.id), "object": "realtime.item", "type": "function_call_output",
+                "call_id": .string(item.callID ?? ""), "output": .string(text),
+            ]
+        }
         let part: JSONValue =
             switch (item.role, item.isAudio) {
             case (.assistant, true): ["type": "output_audio", "transcript": .string(text)]
@@ -381,14 +427,15 @@ actor RealtimeSession {
         spokenSoFar.append(SpokenSentence(text: sentence, endMs: (spokenSoFar.last?.endMs ?? 0) + ms))
     }
 
-    /// The answer `id` ended: its item joins the conversation (cut short if it was cancelled),
-    /// with the sentences it spoke when `spoken`.
-    func answered(_ id: String, item: String?, text: String, spoken: Bool) {
+    /// The answer `id` ended: its message (cut short if it was cancelled), with the sentences it
+    /// spoke when `spoken`, and its function calls join the conversation.
+    func answered(_ id: String, message: (item: String, text: String)?, spoken: Bool, calls: [(item: String, call: ToolCall)]) {
         guard response?.id == id else { return }
         response = nil
-        if let item, !text.isEmpty {
+        if let (item, text) = message, !text.isEmpty {
             items.append(Item(id: item, role: .assistant, text: Task { text }, isAudio: spoken, spoken: spokenSoFar))
         }
+        for (item, call) in calls { items.append(Item(id: item, role: .assistant, text: Task { "" }, call: call)) }
     }
 
     // MARK: Events

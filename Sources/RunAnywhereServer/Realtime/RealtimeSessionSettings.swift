@@ -30,6 +30,9 @@ struct RealtimeSessionSettings: Sendable {
     var transcriptionModel = SDKConstants.Models.defaultSpeechRecognitionModelID
     var reportsTranscription = false
     var maxOutputTokens: Int?
+    /// The functions the model may call, and whether it must.
+    var tools: [Tool] = []
+    var toolChoice = ToolChoice.auto
 
     static let sampleRate = 24_000
 
@@ -56,9 +59,7 @@ struct RealtimeSessionSettings: Sendable {
                 throw RealtimeError("max_output_tokens must be 1 to 4096 or \"inf\"", param: "session.max_output_tokens")
             }
         }
-        if let tools = session["tools"]?.arrayValue, !tools.isEmpty {
-            throw RealtimeError("Tools are not served in realtime sessions yet", param: "session.tools")
-        }
+        if session["tools"] != nil || session["tool_choice"] != nil { try updateTools(session) }
         guard let audio = session["audio"] else { return }
         if let input = audio["input"] {
             try Self.checkFormat(input["format"], param: "session.audio.input.format")
@@ -84,6 +85,46 @@ struct RealtimeSessionSettings: Sendable {
                 speed = number
             }
         }
+    }
+
+    /// `tools` (functions: a name, a description, a JSON Schema of their arguments) and
+    /// `tool_choice` (`auto`, `none`, `required` or `{"type": "function", "name"}`), checked together.
+    private mutating func updateTools(_ session: JSONValue) throws(RealtimeError) {
+        var tools = self.tools
+        if let list = session["tools"] {
+            guard let entries = list.arrayValue else { throw RealtimeError("tools must be a list", param: "session.tools") }
+            tools = []
+            for (index, entry) in entries.enumerated() {
+                guard entry["type"]?.stringValue == "function", let name = entry["name"]?.stringValue else {
+                    throw RealtimeError("A tool is {\"type\": \"function\", \"name\", …}", param: "session.tools.\(index)")
+                }
+                tools.append(
+                    Tool(
+                        name: name, description: entry["description"]?.stringValue ?? "",
+                        parameters: entry["parameters"] ?? ["type": "object", "properties": [:]]))
+            }
+        }
+        var choice = toolChoice
+        if let value = session["tool_choice"] {
+            switch (value.stringValue, value["type"]?.stringValue, value["name"]?.stringValue) {
+            case ("auto", _, _): choice = .auto
+            case ("none", _, _): choice = .none
+            case ("required", _, _): choice = .required
+            case (nil, "function", let name?): choice = .tool(name)
+            default:
+                throw RealtimeError(
+                    "tool_choice must be auto, none, required or {\"type\": \"function\", \"name\"}", param: "session.tool_choice")
+            }
+        }
+        do {
+            try LLMGenerationOptions(tools: tools, toolChoice: choice).validate()
+        } catch let error as SDKError {
+            throw RealtimeError(error.message, param: session["tool_choice"] != nil ? "session.tool_choice" : "session.tools")
+        } catch {
+            throw RealtimeError("\(error)", param: "session.tools")
+        }
+        self.tools = tools
+        toolChoice = choice
     }
 
     private static func checkFormat(_ format: JSONValue?, param: String) throws(RealtimeError) {
@@ -140,7 +181,12 @@ struct RealtimeSessionSettings: Sendable {
         return [
             "type": "realtime", "object": "realtime.session", "id": .string(id), "model": .string(model),
             "output_modalities": spoken ? ["audio"] : ["text"], "instructions": .string(instructions),
-            "max_output_tokens": maxOutputTokens.map { .number(Double($0)) } ?? "inf", "tools": [], "tool_choice": "auto",
+            "max_output_tokens": maxOutputTokens.map { .number(Double($0)) } ?? "inf",
+            "tools": .array(
+                tools.map {
+                    ["type": "function", "name": .string($0.name), "description": .string($0.description), "parameters": $0.parameters]
+                }),
+            "tool_choice": toolChoiceJSON,
             "audio": [
                 "input": [
                     "format": format, "transcription": reportsTranscription ? ["model": .string(transcriptionModel)] : .null,
@@ -149,6 +195,18 @@ struct RealtimeSessionSettings: Sendable {
                 "output": ["format": format, "voice": .string(voice), "speed": .number(speed)],
             ],
         ]
+    }
+}
+
+extension RealtimeSessionSettings {
+    /// `tool_choice` as the API spells it.
+    var toolChoiceJSON: JSONValue {
+        switch toolChoice {
+        case .auto: "auto"
+        case .none: "none"
+        case .required: "required"
+        case .tool(let name): ["type": "function", "name": .string(name)]
+        }
     }
 }
 
