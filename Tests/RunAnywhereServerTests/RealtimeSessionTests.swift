@@ -217,6 +217,52 @@ import Testing
         await wire.session.close()
     }
 
+    /// `response.create` with `input` answers from the items it gives (and references), and with
+    /// `conversation: none` its answer stays out of the conversation.
+    @Test func aResponseMayHaveItsOwnInputAndStayOutOfTheConversation() async throws {
+        let wire = Wire(try scriptedRuntime())
+        await wire.session.start()
+        _ = try await wire.next()
+        await wire.send(["type": "session.update", "session": ["output_modalities": ["text"]]])
+        _ = try await wire.next()
+        await wire.send([
+            "type": "conversation.item.create",
+            "item": ["type": "message", "role": "user", "id": "item_kept", "content": [["type": "input_text", "text": "amber jade"]]],
+        ])
+        _ = try await wire.until("conversation.item.done")
+        await wire.send([
+            "type": "response.create",
+            "response": [
+                "conversation": "none",
+                "input": [
+                    ["type": "item_reference", "id": "item_kept"],
+                    ["type": "message", "role": "user", "content": [["type": "input_text", "text": "coral slate"]]],
+                ],
+            ],
+        ])
+        let events = try await wire.until("response.done")
+        #expect(!Self.types(events).contains { $0.hasPrefix("conversation.item") }, "\(Self.types(events))")
+        let done = try #require(events.last?["response"])
+        let text = done["output"]?.arrayValue?.first?["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
+        #expect(done["status"] == "completed" && text.contains("slate"), "\(done.text)")
+        let answer = try #require(done["output"]?.arrayValue?.first?["id"])
+        await wire.send(["type": "conversation.item.retrieve", "item_id": answer])
+        #expect(try await wire.until("error").last?["error"]?["code"] == "item_retrieve_invalid_item_id", "out of band: not kept")
+
+        let refusals: [(JSONValue, String)] = [
+            (["input": [["type": "item_reference", "id": "item_gone"]]], "response.input.0.id"),
+            (["conversation": "other"], "response.conversation"),
+            (["tool_choice": "required"], "response.tool_choice"),
+            (["max_output_tokens": 0], "response.max_output_tokens"),
+        ]
+        for (response, param) in refusals {
+            await wire.send(["type": "response.create", "response": response])
+            let error = try #require(try await wire.until("error").last?["error"])
+            #expect(error["param"]?.stringValue == param, "\(response.text): \(error.text)")
+        }
+        await wire.session.close()
+    }
+
     @Test func badEventsAreErrorEventsAndTheSessionGoesOn() async throws {
         let wire = Wire(try scriptedRuntime())
         await wire.session.start()

@@ -11,6 +11,9 @@ struct RealtimeAnswer: Sendable {
     let session: RealtimeSession
     let settings: RealtimeSessionSettings
     let items: [RealtimeSession.Item]
+    /// Whether its items stay out of the conversation (`conversation: none`): no
+    /// `conversation.item` events, nothing added.
+    var outOfBand = false
 
     func run() async {
         let modalities: JSONValue = settings.spoken ? ["audio"] : ["text"]
@@ -29,7 +32,7 @@ struct RealtimeAnswer: Sendable {
                 code: "invalid_request_error")
             return await fail(error)
         }
-        var output = Output(response: id, previous: items.last?.id, spoken: settings.spoken)
+        var output = Output(response: id, previous: items.last?.id, spoken: settings.spoken, outOfBand: outOfBand)
         let (sentences, speak) = AsyncStream.makeStream(of: (sentence: String, at: JSONValue).self)
         var result: LLMGenerationResult?
         var failure: (any Error)?
@@ -129,16 +132,23 @@ struct RealtimeAnswer: Sendable {
         let response: String
         let previous: String?
         let spoken: Bool
+        let outOfBand: Bool
         var text = ""
         var messageItem: String?
         var messageAt: JSONValue?
         var calls: [(item: String, call: ToolCall)] = []
         var items: [JSONValue] = []
 
-        init(response: String, previous: String?, spoken: Bool) {
+        init(response: String, previous: String?, spoken: Bool, outOfBand: Bool) {
             self.response = response
             self.previous = previous
             self.spoken = spoken
+            self.outOfBand = outOfBand
+        }
+
+        /// A `conversation.item` event, unless the response stays out of the conversation.
+        private func conversationEvent(_ type: String, _ fields: JSONValue, _ session: RealtimeSession) async {
+            if !outOfBand { await session.emit(type, fields) }
         }
 
         /// Where the message's content goes, opening the message item first if it is not yet.
@@ -150,7 +160,8 @@ struct RealtimeAnswer: Sendable {
             items.append(added)
             await session.emit(
                 "response.output_item.added", ["response_id": .string(response), "output_index": .number(Double(index)), "item": added])
-            await session.emit("conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": added])
+            await conversationEvent(
+                "conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": added], session)
             let where_: JSONValue = [
                 "response_id": .string(response), "item_id": .string(item), "output_index": .number(Double(index)), "content_index": 0,
             ]
@@ -177,12 +188,13 @@ struct RealtimeAnswer: Sendable {
                 "response_id": .string(response), "item_id": .string(item), "output_index": index, "call_id": .string(call.id),
             ]
             await session.emit("response.output_item.added", ["response_id": .string(response), "output_index": index, "item": added])
-            await session.emit("conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": added])
+            await conversationEvent(
+                "conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": added], session)
             await session.emit("response.function_call_arguments.delta", RealtimeAnswer.merge(where_, ["delta": arguments]))
             await session.emit(
                 "response.function_call_arguments.done", RealtimeAnswer.merge(where_, ["name": .string(call.name), "arguments": arguments]))
             await session.emit("response.output_item.done", ["response_id": .string(response), "output_index": index, "item": items.last!])
-            await session.emit("conversation.item.done", ["item": items.last!])
+            await conversationEvent("conversation.item.done", ["item": items.last!], session)
         }
 
         /// Ends the message item, if there is one, with `status`; the output items as they end.
@@ -201,7 +213,7 @@ struct RealtimeAnswer: Sendable {
             items[index] = done
             await session.emit(
                 "response.output_item.done", ["response_id": .string(response), "output_index": .number(Double(index)), "item": done])
-            await session.emit("conversation.item.done", ["item": done])
+            await conversationEvent("conversation.item.done", ["item": done], session)
             return items
         }
     }

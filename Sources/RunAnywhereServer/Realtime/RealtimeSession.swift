@@ -49,6 +49,8 @@ actor RealtimeSession {
     private var closed = false
     /// The sentences the answer in progress has spoken so far.
     private var spokenSoFar: [SpokenSentence] = []
+    /// Whether the answer in progress stays out of the conversation (`conversation: none`).
+    private var respondsOutOfBand = false
 
     init(
         runtime: RunAnywhereRuntime, configuration: ServerConfiguration, settings: RealtimeSessionSettings,
@@ -252,64 +254,57 @@ actor RealtimeSession {
 
     // MARK: Conversation
 
-    /// `conversation.item.create`: a user or system message of `input_text`, or an assistant
-    /// message of `output_text`, added at the end.
-    private func create(_ item: JSONValue) throws {
-        if item["type"]?.stringValue == "function_call_output" || item["type"]?.stringValue == "function_call" {
-            return try createCall(item)
-        }
-        guard item["type"]?.stringValue == "message", let roleName = item["role"]?.stringValue,
-            let role = MessageRole(rawValue: roleName), role != .tool
-        else {
-            throw RealtimeError("item must be a message with role user, assistant or system", param: "item")
-        }
-        let parts = item["content"]?.arrayValue ?? []
-        let texts = parts.compactMap { part -> String? in
-            switch part["type"]?.stringValue {
-            case "input_text", "output_text", "text": part["text"]?.stringValue
-            default: nil
-            }
-        }
-        guard !texts.isEmpty, texts.count == parts.count else {
-            throw RealtimeError("Message content must be text parts (input_text, or output_text for the assistant)", param: "item.content")
-        }
-        let text = texts.joined(separator: "\n")
-        let id = item["id"]?.stringValue ?? Self.newID("item")
+    /// `conversation.item.create`: an item (``item(_:param:among:)``) added at the end.
+    private func create(_ json: JSONValue) throws {
+        let entry = try Self.item(json, param: "item", among: items)
         let previous = items.last?.id
-        items.append(Item(id: id, role: role, text: Task { text }))
-        let partType: JSONValue = role == .assistant ? "output_text" : "input_text"
-        let json: JSONValue = [
-            "id": .string(id), "object": "realtime.item", "type": "message", "role": .string(roleName), "status": "completed",
-            "content": [["type": partType, "text": .string(text)]],
-        ]
-        emit("conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": json])
-        emit("conversation.item.done", ["item": json])
+        items.append(entry.item)
+        let shown = Self.json(entry.item, text: entry.text)
+        emit("conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": shown])
+        emit("conversation.item.done", ["item": shown])
     }
 
-    /// A `function_call_output` item (a function's result for the model, `output` as text) for
-    /// the call `call_id`, or a `function_call` item (a call the assistant made, as history).
-    private func createCall(_ item: JSONValue) throws {
-        guard let callID = item["call_id"]?.stringValue, !callID.isEmpty else {
-            throw RealtimeError("A function item needs its call_id", param: "item.call_id")
-        }
-        let id = item["id"]?.stringValue ?? Self.newID("item")
-        let previous = items.last?.id
-        let entry: Item
-        if item["type"]?.stringValue == "function_call" {
-            guard let name = item["name"]?.stringValue, let arguments = try? JSONValue(parsing: item["arguments"]?.stringValue ?? "{}")
-            else { throw RealtimeError("A function_call item needs its name and arguments (a JSON object as text)", param: "item") }
-            entry = Item(id: id, role: .assistant, text: Task { "" }, call: ToolCall(id: callID, name: name, arguments: arguments))
-        } else {
+    /// An item a client gives, with its text: a user or system message of `input_text`, an
+    /// assistant message of `output_text`, a `function_call` (a call the assistant made, as
+    /// history) or a `function_call_output` (a function's result for one of the calls in
+    /// `among`, its `output` as text). Errors name `param`.
+    private static func item(_ item: JSONValue, param: String, among items: [Item]) throws -> (item: Item, text: String) {
+        let id = item["id"]?.stringValue ?? newID("item")
+        switch item["type"]?.stringValue {
+        case "function_call", "function_call_output":
+            guard let callID = item["call_id"]?.stringValue, !callID.isEmpty else {
+                throw RealtimeError("A function item needs its call_id", param: "\(param).call_id")
+            }
+            if item["type"]?.stringValue == "function_call" {
+                guard let name = item["name"]?.stringValue, let arguments = try? JSONValue(parsing: item["arguments"]?.stringValue ?? "{}")
+                else { throw RealtimeError("A function_call item needs its name and arguments (a JSON object as text)", param: param) }
+                return (Item(id: id, role: .assistant, text: Task { "" }, call: ToolCall(id: callID, name: name, arguments: arguments)), "")
+            }
             guard items.contains(where: { $0.call?.id == callID }) else {
-                throw RealtimeError("No function call \(callID) in the conversation", param: "item.call_id")
+                throw RealtimeError("No function call \(callID) in the conversation", param: "\(param).call_id")
             }
             let output = item["output"]?.stringValue ?? item["output"].map(\.text) ?? ""
-            entry = Item(id: id, role: .tool, text: Task { output }, callID: callID)
+            return (Item(id: id, role: .tool, text: Task { output }, callID: callID), output)
+        default:
+            guard item["type"]?.stringValue == "message", let roleName = item["role"]?.stringValue,
+                let role = MessageRole(rawValue: roleName), role != .tool
+            else {
+                throw RealtimeError("An item is a message with role user, assistant or system, or a function_call(_output)", param: param)
+            }
+            let parts = item["content"]?.arrayValue ?? []
+            let texts = parts.compactMap { part -> String? in
+                switch part["type"]?.stringValue {
+                case "input_text", "output_text", "text": part["text"]?.stringValue
+                default: nil
+                }
+            }
+            guard !texts.isEmpty, texts.count == parts.count else {
+                throw RealtimeError(
+                    "Message content must be text parts (input_text, or output_text for the assistant)", param: "\(param).content")
+            }
+            let text = texts.joined(separator: "\n")
+            return (Item(id: id, role: role, text: Task { text }), text)
         }
-        items.append(entry)
-        let json = Self.json(entry, text: entry.role == .tool ? (item["output"]?.stringValue ?? item["output"].map(\.text) ?? "") : "")
-        emit("conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": json])
-        emit("conversation.item.done", ["item": json])
     }
 
     /// The conversation's item `id`, by its place; `what` names the event for the error's code.
@@ -413,12 +408,48 @@ actor RealtimeSession {
         }
         var settings = settings
         if let instructions = overrides?["instructions"]?.stringValue { settings.instructions = instructions }
-        if let modalities = overrides?["output_modalities"] { try settings.update(["output_modalities": modalities]) }
+        // The session's settings a response may set for itself, with errors naming the response's field.
+        let own = overrides?.objectValue?.members.filter {
+            ["output_modalities", "tools", "tool_choice", "max_output_tokens"].contains($0.key)
+        }
+        if let own, !own.isEmpty {
+            do {
+                try settings.update(.object(JSONObject(own.map { ($0.key, $0.value) })))
+            } catch {
+                throw RealtimeError(
+                    error.message, param: error.param.map { "response." + $0.dropFirst("session.".count) }, code: error.code)
+            }
+        }
+        var outOfBand = false
+        switch overrides?["conversation"]?.stringValue {
+        case nil, "auto": break
+        case "none": outOfBand = true
+        default: throw RealtimeError("conversation must be auto or none", param: "response.conversation")
+        }
+        // `input` is this response's own context instead of the conversation: items, and
+        // references to the conversation's.
+        var context = items
+        if let input = overrides?["input"] {
+            guard let entries = input.arrayValue else { throw RealtimeError("input must be a list of items", param: "response.input") }
+            context = []
+            for (index, entry) in entries.enumerated() {
+                if entry["type"]?.stringValue == "item_reference" {
+                    guard let id = entry["id"]?.stringValue, let found = items.first(where: { $0.id == id }) else {
+                        throw RealtimeError(
+                            "No conversation item \(entry["id"]?.stringValue ?? "(none given)")", param: "response.input.\(index).id")
+                    }
+                    context.append(found)
+                } else {
+                    context.append(try Self.item(entry, param: "response.input.\(index)", among: items + context).item)
+                }
+            }
+        }
         let id = Self.newID("resp")
-        let answer = RealtimeAnswer(id: id, session: self, settings: settings, items: items)
+        let answer = RealtimeAnswer(id: id, session: self, settings: settings, items: context, outOfBand: outOfBand)
         interruptedBySpeech = false
         spokenSoFar = []
         response = (id, Task { await answer.run() })
+        respondsOutOfBand = outOfBand
     }
 
     /// The answer `id` has spoken `sentence`, whose audio took `ms`.
@@ -432,6 +463,7 @@ actor RealtimeSession {
     func answered(_ id: String, message: (item: String, text: String)?, spoken: Bool, calls: [(item: String, call: ToolCall)]) {
         guard response?.id == id else { return }
         response = nil
+        if respondsOutOfBand { return }
         if let (item, text) = message, !text.isEmpty {
             items.append(Item(id: item, role: .assistant, text: Task { text }, isAudio: spoken, spoken: spokenSoFar))
         }
