@@ -50,6 +50,14 @@ import Testing
         }
 
         func send(_ event: JSONValue) async { await session.handle(event.text) }
+
+        /// Starts the session and makes its answers written, past `session.created` and `session.updated`.
+        func startWritten() async throws {
+            await session.start()
+            _ = try await next()
+            await send(["type": "session.update", "session": ["output_modalities": ["text"]]])
+            _ = try await next()
+        }
     }
 
     static func types(_ events: [JSONValue]) -> [String] { events.compactMap { $0["type"]?.stringValue } }
@@ -159,10 +167,7 @@ import Testing
 
     @Test func aCancelledAnswerKeepsWhatItWrote() async throws {
         let wire = Wire(try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(200))))
-        await wire.session.start()
-        _ = try await wire.next()
-        await wire.send(["type": "session.update", "session": ["output_modalities": ["text"]]])
-        _ = try await wire.next()
+        try await wire.startWritten()
         await wire.send([
             "type": "conversation.item.create",
             "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "one two three four five six seven"]]],
@@ -185,10 +190,7 @@ import Testing
     /// audio to truncate, and an unknown item is an error naming `item_id`.
     @Test func itemsAreRetrievedAndDeleted() async throws {
         let wire = Wire(try scriptedRuntime())
-        await wire.session.start()
-        _ = try await wire.next()
-        await wire.send(["type": "session.update", "session": ["output_modalities": ["text"]]])
-        _ = try await wire.next()
+        try await wire.startWritten()
         await wire.send([
             "type": "conversation.item.create",
             "item": ["type": "message", "role": "user", "id": "item_q", "content": [["type": "input_text", "text": "red green blue"]]],
@@ -221,10 +223,7 @@ import Testing
     /// `conversation: none` its answer stays out of the conversation.
     @Test func aResponseMayHaveItsOwnInputAndStayOutOfTheConversation() async throws {
         let wire = Wire(try scriptedRuntime())
-        await wire.session.start()
-        _ = try await wire.next()
-        await wire.send(["type": "session.update", "session": ["output_modalities": ["text"]]])
-        _ = try await wire.next()
+        try await wire.startWritten()
         await wire.send([
             "type": "conversation.item.create",
             "item": ["type": "message", "role": "user", "id": "item_kept", "content": [["type": "input_text", "text": "amber jade"]]],
