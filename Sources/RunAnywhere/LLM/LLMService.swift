@@ -109,7 +109,7 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
     /// Speculative decoding; nil keeps the model's (``ModelLoadOptions/speculation``).
     public var speculation: LLMSpeculation?
     /// The LoRA adapters to apply to the model for this request, with absolute paths; none: the
-    /// base model. An engine without adapters refuses a request that has some.
+    /// base model. The runtime has checked each is a LoRA adapter GGUF for the model's architecture.
     public var loraAdapters: [LoRAAdapter]
 
     /// The text that marks an image's place in a prompt (the one llama.cpp's libmtmd uses).

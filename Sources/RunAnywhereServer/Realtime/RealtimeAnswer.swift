@@ -5,7 +5,8 @@ import RunAnywhere
 /// deltas as it is written and, when the session speaks, each sentence is spoken as soon as it
 /// is complete, while the model writes the next (`response.output_audio.delta`, PCM16 at 24 kHz).
 /// Cancelling its task (`response.cancel`, or speech while it plays) stops the generation and
-/// the voice; the part already written stays in the conversation, cut short.
+/// the voice; the part already written stays in the conversation, cut short (unless the
+/// response keeps out of it, `conversation: none`).
 struct RealtimeAnswer: Sendable {
     let id: String
     let session: RealtimeSession
@@ -236,7 +237,7 @@ struct RealtimeAnswer: Sendable {
                         Self.merge(where_, ["delta": .string(speech.audioData[offset..<end].base64EncodedString())]))
                     offset = end
                 }
-                await session.spoke(id, sentence, ms: speech.audioData.count / 2 * 1000 / RealtimeSessionSettings.sampleRate)
+                await session.spoke(id, sentence, samples: speech.audioData.count / 2)
             } catch is CancellationError {
                 return
             } catch {

@@ -49,6 +49,7 @@ actor RealtimeSession {
     private var closed = false
     /// The sentences the answer in progress has spoken so far.
     private var spokenSoFar: [SpokenSentence] = []
+    private var spokenSamples = 0
     /// Whether the answer in progress stays out of the conversation (`conversation: none`).
     private var respondsOutOfBand = false
 
@@ -400,8 +401,9 @@ actor RealtimeSession {
 
     // MARK: Responses
 
-    /// Starts an answer to the conversation (`response.create`); its `instructions` and
-    /// `output_modalities` replace the session's for this answer.
+    /// Starts an answer (`response.create`): its `instructions`, `output_modalities`, `tools`,
+    /// `tool_choice` and `max_output_tokens` replace the session's for this answer, `input` is its
+    /// context instead of the conversation, and `conversation: none` keeps it out of the conversation.
     private func respond(_ overrides: JSONValue?) throws {
         guard response == nil else {
             throw RealtimeError("The conversation already has a response in progress", code: "conversation_already_has_active_response")
@@ -448,18 +450,22 @@ actor RealtimeSession {
         let answer = RealtimeAnswer(id: id, session: self, settings: settings, items: context, outOfBand: outOfBand)
         interruptedBySpeech = false
         spokenSoFar = []
+        spokenSamples = 0
         response = (id, Task { await answer.run() })
         respondsOutOfBand = outOfBand
     }
 
-    /// The answer `id` has spoken `sentence`, whose audio took `ms`.
-    func spoke(_ id: String, _ sentence: String, ms: Int) {
+    /// The answer `id` has spoken `sentence` in `samples` samples of audio. Its end is counted
+    /// from the samples of every sentence so far, so the last one ends where the audio sent does.
+    func spoke(_ id: String, _ sentence: String, samples: Int) {
         guard response?.id == id else { return }
-        spokenSoFar.append(SpokenSentence(text: sentence, endMs: (spokenSoFar.last?.endMs ?? 0) + ms))
+        spokenSamples += samples
+        spokenSoFar.append(SpokenSentence(text: sentence, endMs: spokenSamples * 1000 / RealtimeSessionSettings.sampleRate))
     }
 
-    /// The answer `id` ended: its message (cut short if it was cancelled), with the sentences it
-    /// spoke when `spoken`, and its function calls join the conversation.
+    /// The answer `id` ended: unless it stays out of the conversation (`conversation: none`), its
+    /// message (cut short if it was cancelled), with the sentences it spoke when `spoken`, and its
+    /// function calls join the conversation.
     func answered(_ id: String, message: (item: String, text: String)?, spoken: Bool, calls: [(item: String, call: ToolCall)]) {
         guard response?.id == id else { return }
         response = nil
