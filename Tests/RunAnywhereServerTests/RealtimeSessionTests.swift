@@ -219,6 +219,57 @@ import Testing
         await wire.session.close()
     }
 
+    /// An answer's items join the conversation as they open: one being written is retrieved in
+    /// progress, one cancelled holds what was written as soon as the answer is done, and a
+    /// function call is answered as soon as its item is done; its words and calls are one
+    /// assistant message to the model.
+    @Test func anAnswersItemsJoinTheConversationAsTheyOpen() async throws {
+        let wire = Wire(try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(200))))
+        try await wire.startWritten()
+        await wire.send([
+            "type": "conversation.item.create",
+            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "one two three four five six seven"]]],
+        ])
+        await wire.send(["type": "response.create"])
+        let answer = try #require(try await wire.until("response.output_text.delta").last?["item_id"])
+        await wire.send(["type": "conversation.item.retrieve", "item_id": answer])
+        let writing = try #require(try await wire.until("conversation.item.retrieved").last?["item"])
+        #expect(writing["status"] == "in_progress", "\(writing.text)")
+        await wire.send(["type": "response.cancel"])
+        let done = try #require(try await wire.until("response.done").last?["response"]?["output"]?.arrayValue?.first)
+        await wire.send(["type": "conversation.item.retrieve", "item_id": answer])
+        let kept = try #require(try await wire.until("conversation.item.retrieved").last?["item"])
+        #expect(kept["status"] == "completed" && kept["content"] == done["content"], "\(kept.text) after \(done.text)")
+
+        let tools: JSONValue = [["type": "function", "name": "get_weather", "parameters": ["type": "object"]]]
+        await wire.send(["type": "session.update", "session": ["tools": tools]])
+        _ = try await wire.until("session.updated")
+        let call = #"{"tool_calls":[{"name":"get_weather","arguments":{"city":"Oslo"}}]}"#
+        await wire.send([
+            "type": "conversation.item.create",
+            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": .string(call)]]],
+        ])
+        await wire.send(["type": "response.create"])
+        let made = try #require(
+            try await wire.until("response.output_item.done").last?["item"], "the call's item is done before the response")
+        await wire.send([
+            "type": "conversation.item.create",
+            "item": ["type": "function_call_output", "call_id": made["call_id"] ?? .null, "output": "18 C"],
+        ])
+        let events = try await wire.until("response.done")
+        #expect(!Self.types(events).contains("error"), "\(events.map(\.text))")
+        await wire.session.close()
+
+        let messages = await RealtimeAnswer.messages([
+            RealtimeSession.Item(id: "a", role: .user, text: "weather?"),
+            RealtimeSession.Item(id: "b", role: .assistant, text: "Let me look."),
+            RealtimeSession.Item(id: "c", role: .assistant, text: "", call: ToolCall(id: "c1", name: "get_weather", arguments: [:])),
+            RealtimeSession.Item(id: "d", role: .tool, text: "18 C", callID: "c1"),
+        ])
+        #expect(messages.map(\.role) == [.user, .assistant, .tool])
+        #expect(messages[1].content == "Let me look." && messages[1].toolCalls.map(\.id) == ["c1"])
+    }
+
     /// `response.create` with `input` answers from the items it gives (and references), and with
     /// `conversation: none` its answer stays out of the conversation.
     @Test func aResponseMayHaveItsOwnInputAndStayOutOfTheConversation() async throws {

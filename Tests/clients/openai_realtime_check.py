@@ -8,7 +8,8 @@ A text turn (session.update, conversation.item.create, response.create), a funct
 answer after its output, a spoken turn found by
 server voice activity detection (speech made by /v1/audio/speech, sent as PCM16 at 24 kHz, heard,
 transcribed, answered in text and speech; that answer then truncated where the client stopped
-playing it, retrieved and deleted), a spoken answer cut short by the user speaking over it,
+playing it, retrieved and deleted), a spoken answer cut short by the user speaking over it (and
+truncated by the client at once, while it is being cancelled),
 the errors of bad events, and the upgrade refused for an unknown model or a wrong API key (run it
 against a server with --api-key-stdin and pass the key). Prints one JSON object of what it saw and exits 1 with the failed
 checks listed.
@@ -186,15 +187,23 @@ def check_barge_in(connection, question):
     connection.conversation.item.create(item={"type": "message", "role": "user", "content": [
         {"type": "input_text", "text": "Write the numbers from 1 to 300, separated by commas."}]})
     connection.response.create()
-    events_until(connection, "response.output_audio_transcript.delta")  # answering
+    answer_id = events_until(connection, "response.output_audio_transcript.delta")[-1]["item_id"]  # answering
     send_audio(connection, question)
-    events = events_until(connection, "response.done")
+    events = events_until(connection, "input_audio_buffer.speech_started")
+    # As a client does when the user speaks over the answer: it stops playing and truncates the
+    # answer where it stopped (here, before any of it), while the answer is still being cancelled.
+    connection.conversation.item.truncate(item_id=answer_id, content_index=0, audio_end_ms=0)
+    events += events_until(connection, "response.done")
     kinds = types(events)
-    check("input_audio_buffer.speech_started" in kinds, f"barge-in: no speech_started in {kinds}")
+    if "conversation.item.truncated" not in kinds:
+        kinds += types(events_until(connection, "conversation.item.truncated"))
     response = events[-1]["response"]
     check(response["status"] == "cancelled" and response["status_details"]["reason"] == "turn_detected", f"barge-in response {response}")
     item = response["output"][0] if response["output"] else {}
     check(item.get("status") == "incomplete", f"the cut-short answer is kept as incomplete: {item}")
+    connection.conversation.item.retrieve(item_id=answer_id)
+    kept = events_until(connection, "conversation.item.retrieved")[-1]["item"]["content"][0]["transcript"]
+    check(kept == "", f"the answer truncated before any of it was played keeps nothing: {kept!r}")
     connection.input_audio_buffer.clear()
     events_until(connection, "input_audio_buffer.cleared")
     return item.get("content", [{}])[0].get("transcript", "")

@@ -77,10 +77,11 @@ struct RealtimeAnswer: Sendable {
         }
         let cancelled = Task.isCancelled || failure is CancellationError
         if let failure, !cancelled {
+            if let item = output.messageItem { await session.wrote(id, item: item, text: output.text) }
             return await fail(RealtimeError("The answer failed: \(failure)", code: "server_error"))
         }
         // An answer with neither words nor calls is an empty message.
-        if output.calls.isEmpty { _ = await output.message(session) }
+        if !output.called { _ = await output.message(session) }
         let done = await output.finish(session, status: cancelled ? "incomplete" : "completed")
         let interrupted = await session.interruptedBySpeech
         let usage: JSONValue =
@@ -101,23 +102,23 @@ struct RealtimeAnswer: Sendable {
                     "output": .array(done), "output_modalities": modalities, "usage": usage,
                 ]
             ])
-        await session.answered(id, message: output.messageItem.map { ($0, output.text) }, spoken: settings.spoken, calls: output.calls)
+        await session.answered(id)
     }
 
     /// The conversation as messages: spoken and written words, and each function call with its
-    /// output (calls one after another are one assistant message).
+    /// output (an answer's words and the calls after them are one assistant message).
     static func messages(_ items: [RealtimeSession.Item]) async -> [Message] {
         var messages: [Message] = []
         for entry in items {
             if let call = entry.call {
-                if let last = messages.last, last.role == .assistant, !last.toolCalls.isEmpty {
+                if let last = messages.last, last.role == .assistant {
                     messages[messages.count - 1] = Message(role: .assistant, content: last.content, toolCalls: last.toolCalls + [call])
                 } else {
                     messages.append(Message(role: .assistant, content: "", toolCalls: [call]))
                 }
                 continue
             }
-            let text = await entry.text.value
+            let text = await entry.words()
             if entry.role == .tool {
                 messages.append(Message(role: .tool, content: text, toolCallId: entry.callID))
             } else if !text.isEmpty {
@@ -137,7 +138,8 @@ struct RealtimeAnswer: Sendable {
         var text = ""
         var messageItem: String?
         var messageAt: JSONValue?
-        var calls: [(item: String, call: ToolCall)] = []
+        /// Whether the model made a function call.
+        var called = false
         var items: [JSONValue] = []
 
         init(response: String, previous: String?, spoken: Bool, outOfBand: Bool) {
@@ -159,6 +161,7 @@ struct RealtimeAnswer: Sendable {
             let index = items.count
             let added = RealtimeAnswer.item(item, status: "in_progress", spoken: spoken, text: "")
             items.append(added)
+            await session.opened(response, RealtimeSession.Item(id: item, role: .assistant, text: nil, isAudio: spoken))
             await session.emit(
                 "response.output_item.added", ["response_id": .string(response), "output_index": .number(Double(index)), "item": added])
             await conversationEvent(
@@ -184,7 +187,8 @@ struct RealtimeAnswer: Sendable {
             ]
             let added = JSONValue.object(JSONObject(fields + [("status", "in_progress"), ("arguments", "")]))
             items.append(.object(JSONObject(fields + [("status", "completed"), ("arguments", arguments)])))
-            calls.append((item, call))
+            called = true
+            await session.opened(response, RealtimeSession.Item(id: item, role: .assistant, text: "", call: call))
             let where_: JSONValue = [
                 "response_id": .string(response), "item_id": .string(item), "output_index": index, "call_id": .string(call.id),
             ]
@@ -212,6 +216,7 @@ struct RealtimeAnswer: Sendable {
                 "response.content_part.done", RealtimeAnswer.merge(where_, ["part": RealtimeAnswer.part(spoken: spoken, text: text)]))
             let done = RealtimeAnswer.item(messageItem, status: status, spoken: spoken, text: text)
             items[index] = done
+            await session.wrote(response, item: messageItem, text: text)
             await session.emit(
                 "response.output_item.done", ["response_id": .string(response), "output_index": .number(Double(index)), "item": done])
             await conversationEvent("conversation.item.done", ["item": done], session)
@@ -237,7 +242,7 @@ struct RealtimeAnswer: Sendable {
                         Self.merge(where_, ["delta": .string(speech.audioData[offset..<end].base64EncodedString())]))
                     offset = end
                 }
-                await session.spoke(id, sentence, samples: speech.audioData.count / 2)
+                await session.spoke(id, item: where_["item_id"]?.stringValue ?? "", sentence, samples: speech.audioData.count / 2)
             } catch is CancellationError {
                 return
             } catch {
@@ -266,7 +271,7 @@ struct RealtimeAnswer: Sendable {
                     "output": [],
                 ]
             ])
-        await session.answered(id, message: nil, spoken: false, calls: [])
+        await session.answered(id)
     }
 
     private func emit(_ type: String, _ fields: JSONValue) async { await session.emit(type, fields) }

@@ -12,15 +12,40 @@ actor RealtimeSession {
     struct Item: Sendable {
         let id: String
         let role: MessageRole
-        let text: Task<String, Never>
+        /// Its words once known: nil while the user's speech is transcribed or the answer is written.
+        var text: String?
+        /// The transcription of the user's speech, while `text` waits for it.
+        var transcription: Task<String, Never>?
         /// Whether it is audio: the user's speech, or an answer the voice spoke.
         var isAudio = false
         /// An answer's sentences as the voice spoke them, each with where its audio ends (ms).
         var spoken: [SpokenSentence] = []
+        /// Whether the client cut the answer to what it played (`conversation.item.truncate`):
+        /// what the answer writes or speaks afterwards stays out of it.
+        var truncated = false
         /// A function call the model made (an assistant item without words).
         var call: ToolCall?
         /// The call a function's output (a tool item) answers.
         var callID: String?
+
+        init(
+            id: String, role: MessageRole, text: String?, transcription: Task<String, Never>? = nil, isAudio: Bool = false,
+            call: ToolCall? = nil, callID: String? = nil
+        ) {
+            self.id = id
+            self.role = role
+            self.text = text
+            self.transcription = transcription
+            self.isAudio = isAudio
+            self.call = call
+            self.callID = callID
+        }
+
+        /// Its words, waiting for the transcription of the user's speech if it still runs.
+        func words() async -> String {
+            if let text { return text }
+            return await transcription?.value ?? ""
+        }
     }
 
     /// A sentence of an answer and where its audio ends, from the answer's first audio (ms).
@@ -47,8 +72,7 @@ actor RealtimeSession {
     private(set) var interruptedBySpeech = false
     /// Whether the connection has ended: a check still running starts nothing more.
     private var closed = false
-    /// The sentences the answer in progress has spoken so far.
-    private var spokenSoFar: [SpokenSentence] = []
+    /// The samples of audio the answer in progress has spoken so far.
     private var spokenSamples = 0
     /// Whether the answer in progress stays out of the conversation (`conversation: none`).
     private var respondsOutOfBand = false
@@ -93,7 +117,7 @@ actor RealtimeSession {
                 clearInput()
                 emit("input_audio_buffer.cleared", [:])
             case "conversation.item.create": try create(event["item"] ?? .null)
-            case "conversation.item.retrieve": try await retrieve(event["item_id"])
+            case "conversation.item.retrieve": try retrieve(event["item_id"])
             case "conversation.item.delete": try delete(event["item_id"])
             case "conversation.item.truncate":
                 try truncate(event["item_id"], contentIndex: event["content_index"], audioEndMs: event["audio_end_ms"])
@@ -231,7 +255,7 @@ actor RealtimeSession {
                 return ""
             }
         }
-        items.append(Item(id: item, role: .user, text: heard, isAudio: true))
+        items.append(Item(id: item, role: .user, text: nil, transcription: heard, isAudio: true))
         emit("input_audio_buffer.committed", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item_id": .string(item)])
         emit(
             "conversation.item.added",
@@ -239,6 +263,7 @@ actor RealtimeSession {
     }
 
     private func heard(_ item: String, _ transcript: String, report: Bool) {
+        if let index = items.firstIndex(where: { $0.id == item }) { items[index].text = transcript }
         if report {
             emit(
                 "conversation.item.input_audio_transcription.completed",
@@ -248,6 +273,7 @@ actor RealtimeSession {
     }
 
     private func notHeard(_ item: String, _ error: any Error) {
+        if let index = items.firstIndex(where: { $0.id == item }) { items[index].text = "" }
         emit(
             "conversation.item.input_audio_transcription.failed",
             ["item_id": .string(item), "content_index": 0, "error": ["type": "transcription_error", "message": .string("\(error)")]])
@@ -279,13 +305,13 @@ actor RealtimeSession {
             if item["type"]?.stringValue == "function_call" {
                 guard let name = item["name"]?.stringValue, let arguments = try? JSONValue(parsing: item["arguments"]?.stringValue ?? "{}")
                 else { throw RealtimeError("A function_call item needs its name and arguments (a JSON object as text)", param: param) }
-                return (Item(id: id, role: .assistant, text: Task { "" }, call: ToolCall(id: callID, name: name, arguments: arguments)), "")
+                return (Item(id: id, role: .assistant, text: "", call: ToolCall(id: callID, name: name, arguments: arguments)), "")
             }
             guard items.contains(where: { $0.call?.id == callID }) else {
                 throw RealtimeError("No function call \(callID) in the conversation", param: "\(param).call_id")
             }
             let output = item["output"]?.stringValue ?? item["output"].map(\.text) ?? ""
-            return (Item(id: id, role: .tool, text: Task { output }, callID: callID), output)
+            return (Item(id: id, role: .tool, text: output, callID: callID), output)
         default:
             guard item["type"]?.stringValue == "message", let roleName = item["role"]?.stringValue,
                 let role = MessageRole(rawValue: roleName), role != .tool
@@ -304,7 +330,7 @@ actor RealtimeSession {
                     "Message content must be text parts (input_text, or output_text for the assistant)", param: "\(param).content")
             }
             let text = texts.joined(separator: "\n")
-            return (Item(id: id, role: role, text: Task { text }), text)
+            return (Item(id: id, role: role, text: text), text)
         }
     }
 
@@ -317,10 +343,11 @@ actor RealtimeSession {
         return index
     }
 
-    /// `conversation.item.retrieve`: the item as the conversation holds it now.
-    private func retrieve(_ id: JSONValue?) async throws {
+    /// `conversation.item.retrieve`: the item as the conversation holds it now (speech still
+    /// being transcribed has a null transcript; an answer still being written is in progress).
+    private func retrieve(_ id: JSONValue?) throws {
         let item = items[try place(of: id, for: "retrieve")]
-        emit("conversation.item.retrieved", ["item": Self.json(item, text: await item.text.value)])
+        emit("conversation.item.retrieved", ["item": Self.json(item, text: item.text)])
     }
 
     /// `conversation.item.delete`: the item leaves the conversation (an answer in progress
@@ -366,14 +393,16 @@ actor RealtimeSession {
             }
             start = sentence.endMs
         }
-        let text = heard
-        items[index] = Item(id: item.id, role: .assistant, text: Task { text }, isAudio: true, spoken: kept)
+        items[index].text = heard
+        items[index].spoken = kept
+        items[index].truncated = true
         emit("conversation.item.truncated", ["item_id": .string(item.id), "content_index": 0, "audio_end_ms": .number(end)])
     }
 
-    /// An item as the API shows it.
-    private static func json(_ item: Item, text: String) -> JSONValue {
+    /// An item as the API shows it, with `text` as its words (nil: not known yet).
+    private static func json(_ item: Item, text: String?) -> JSONValue {
         if item.role == .user, item.isAudio { return userAudio(item.id, transcript: text) }
+        let text = text ?? ""
         if let call = item.call {
             return [
                 "id": .string(item.id), "object": "realtime.item", "type": "function_call", "status": "completed",
@@ -395,7 +424,7 @@ actor RealtimeSession {
             }
         return [
             "id": .string(item.id), "object": "realtime.item", "type": "message", "role": .string(item.role.rawValue),
-            "status": "completed", "content": [part],
+            "status": item.text == nil ? "in_progress" : "completed", "content": [part],
         ]
     }
 
@@ -449,31 +478,40 @@ actor RealtimeSession {
         let id = Self.newID("resp")
         let answer = RealtimeAnswer(id: id, session: self, settings: settings, items: context, outOfBand: outOfBand)
         interruptedBySpeech = false
-        spokenSoFar = []
         spokenSamples = 0
         response = (id, Task { await answer.run() })
         respondsOutOfBand = outOfBand
     }
 
-    /// The answer `id` has spoken `sentence` in `samples` samples of audio. Its end is counted
-    /// from the samples of every sentence so far, so the last one ends where the audio sent does.
-    func spoke(_ id: String, _ sentence: String, samples: Int) {
-        guard response?.id == id else { return }
-        spokenSamples += samples
-        spokenSoFar.append(SpokenSentence(text: sentence, endMs: spokenSamples * 1000 / RealtimeSessionSettings.sampleRate))
+    /// The answer `id` opened `item`, its message or a function call: unless the answer stays
+    /// out of the conversation (`conversation: none`), it joins the conversation now, so that a
+    /// client can truncate, retrieve or answer it before the answer ends.
+    func opened(_ id: String, _ item: Item) {
+        guard response?.id == id, !respondsOutOfBand else { return }
+        items.append(item)
     }
 
-    /// The answer `id` ended: unless it stays out of the conversation (`conversation: none`), its
-    /// message (cut short if it was cancelled), with the sentences it spoke when `spoken`, and its
-    /// function calls join the conversation.
-    func answered(_ id: String, message: (item: String, text: String)?, spoken: Bool, calls: [(item: String, call: ToolCall)]) {
+    /// The answer `id` has spoken `sentence` of its message `item` in `samples` samples of audio.
+    /// Its end is counted from the samples of every sentence so far, so the last one ends where
+    /// the audio sent does.
+    func spoke(_ id: String, item: String, _ sentence: String, samples: Int) {
         guard response?.id == id else { return }
-        response = nil
-        if respondsOutOfBand { return }
-        if let (item, text) = message, !text.isEmpty {
-            items.append(Item(id: item, role: .assistant, text: Task { text }, isAudio: spoken, spoken: spokenSoFar))
-        }
-        for (item, call) in calls { items.append(Item(id: item, role: .assistant, text: Task { "" }, call: call)) }
+        spokenSamples += samples
+        guard let index = items.firstIndex(where: { $0.id == item }), !items[index].truncated else { return }
+        items[index].spoken.append(
+            SpokenSentence(text: sentence, endMs: spokenSamples * 1000 / RealtimeSessionSettings.sampleRate))
+    }
+
+    /// The answer `id` wrote `text` in its message `item`, all it will (cut short if it was
+    /// cancelled): the conversation holds it, unless the client truncated or deleted it meanwhile.
+    func wrote(_ id: String, item: String, text: String) {
+        guard response?.id == id, let index = items.firstIndex(where: { $0.id == item }), !items[index].truncated else { return }
+        items[index].text = text
+    }
+
+    /// The answer `id` ended: another may start.
+    func answered(_ id: String) {
+        if response?.id == id { response = nil }
     }
 
     // MARK: Events
