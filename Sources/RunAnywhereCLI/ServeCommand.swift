@@ -70,7 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A LoRA adapter GGUF the language models apply, its effect scaled by SCALE (default 1; 0 lists it, applied only when a request asks); repeatable. Listed and rescaled at /lora-adapters; a request's `lora` field chooses by index.",
+            "A LoRA adapter GGUF (or an imported adapter's id) that requests to models of its architecture apply, its effect scaled by SCALE (default 1; 0 lists it, applied only when a request asks); repeatable. Listed and rescaled at /lora-adapters; a chat completion's or completion's `lora` field chooses by index.",
             valueName: "PATH[:SCALE]"))
     var lora: [LoRAFlag] = []
     @Option(

@@ -54,7 +54,8 @@ public struct RunAnywhereServer: Sendable {
         api.get("metrics") { [metrics] _, _ in
             bodyResponse(ByteBuffer(bytes: await metrics.scrape()), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
-        let adapters = ServedLoRAAdapters(configuration.loraAdapters)
+        runtime.defaultLoRAAdapters.withLock { $0 = configuration.loraAdapters }
+        let adapters = ServedLoRAAdapters(runtime: runtime)
         OpenAIRoutes(runtime: runtime, configuration: configuration, adapters: adapters).register(on: api)
         LoRAAdapterRoutes(adapters: adapters, configuration: configuration).register(on: api)
         ResponseRoutes(runtime: runtime, configuration: configuration).register(on: api)

@@ -39,9 +39,10 @@ public struct ServerConfiguration: Sendable {
     /// (`RAGDatabases.session` opens one in PostgreSQL); nil uses `rag.sqlite` in the data
     /// folder, as `runanywhere rag` does. The server closes it when it stops.
     public var ragSession: RAGSession?
-    /// LoRA adapters the language models may apply, with their scales (llama-server's `--lora`):
-    /// applied to every chat completion and completion that does not choose with `lora`, listed
-    /// and rescaled at `/lora-adapters`. A scale of 0 leaves an adapter out.
+    /// LoRA adapter files the language models may apply, with their scales (llama-server's
+    /// `--lora`): every request of any API that does not choose (a chat completion's or
+    /// completion's `lora`) applies those made for its model's architecture. Listed and rescaled
+    /// at `/lora-adapters`; a scale of 0 leaves an adapter out.
     public var loraAdapters: [LoRAAdapter] = []
 
     /// Creates a configuration.
@@ -82,10 +83,13 @@ public struct ServerConfiguration: Sendable {
         guard (0...65_535).contains(port) else { throw SDKError(.invalidConfiguration, "The port must be between 0 and 65535") }
         guard maxBodySize > 0 else { throw SDKError(.invalidConfiguration, "The body size limit must be positive") }
         try ModelLoadOptions.checkThreads(threads)
-        for adapter in loraAdapters where !FileManager.default.fileExists(atPath: adapter.path) || !adapter.scale.isFinite {
-            throw SDKError(
-                .invalidConfiguration,
-                "No LoRA adapter file at \(adapter.path), and no imported adapter has that id; or its scale is not a finite number")
+        for adapter in loraAdapters {
+            guard FileManager.default.fileExists(atPath: adapter.path), adapter.scale.isFinite else {
+                throw SDKError(
+                    .invalidConfiguration,
+                    "No LoRA adapter file at \(adapter.path), and no imported adapter has that id; or its scale is not a finite number")
+            }
+            _ = try LoRAAdapter.architecture(ofAdapterAt: URL(fileURLWithPath: adapter.path))
         }
         try loadOptions.validate()
     }

@@ -118,10 +118,13 @@ struct LoRARouteTests {
         #expect(alone.stderr.contains("LoRA adapter"), "\(alone.stderr)")
     }
 
-    @Test func aMissingAdapterFileStopsServeAndGenerateWithAClearError() throws {
+    @Test func aMissingOrWrongAdapterFileStopsServeAndGenerateWithAClearError() throws {
         try CLIRunner.withData { runner, _ in
             let served = try runner.run(["serve", "--port", "0", "--lora", "/nowhere/adapter.gguf"])
             #expect(served.status != 0 && served.stderr.contains("No LoRA adapter file at /nowhere/adapter.gguf"), "\(served.stderr)")
+            let model = try #require(TestEnvironment.defaultModelFile)
+            let notAdapter = try runner.run(["serve", "--port", "0", "--lora", model.path])
+            #expect(notAdapter.status != 0 && notAdapter.stderr.contains("not a LoRA adapter"), "\(notAdapter.stderr)")
             let generated = try runner.run(["generate", "--lora", "/nowhere/adapter.gguf:0.5", "--max-tokens", "2", "Hi"])
             #expect(generated.status != 0 && !generated.crashed, "\(generated.stderr)")
             #expect(generated.stderr.contains("No LoRA adapter file at /nowhere/adapter.gguf"), "\(generated.stderr)")

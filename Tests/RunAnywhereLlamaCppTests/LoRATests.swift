@@ -51,6 +51,22 @@ extension LlamaTests {
             #expect(readded.text == adapted.text, "\(readded.text) vs \(adapted.text)")
         }
 
+        /// A server's adapters (the runtime's defaults) apply to a request that chooses none,
+        /// those made for another architecture left out; a request's own choice, even none,
+        /// replaces them.
+        @Test func defaultAdaptersApplyWhereTheyFit() async throws {
+            let runtime = try await makeRuntime(load: false)
+            let (file, other) = (try Self.adapter(), try Self.adapter(architecture: "qwen2"))
+            let adapted = try await Batching.answer(runtime, Self.prompt, Self.options([LoRAAdapter(path: file.path)]), load: Self.load)
+            let base = try await Batching.answer(runtime, Self.prompt, Self.options([]), load: Self.load)
+            runtime.defaultLoRAAdapters.withLock { $0 = [LoRAAdapter(path: other.path), LoRAAdapter(path: file.path)] }
+            defer { runtime.defaultLoRAAdapters.withLock { $0 = [] } }
+            let defaulted = try await Batching.answer(runtime, Self.prompt, Self.options(nil), load: Self.load)
+            #expect(defaulted.text == adapted.text, "\(defaulted.text) vs \(adapted.text)")
+            let chosen = try await Batching.answer(runtime, Self.prompt, Self.options([]), load: Self.load)
+            #expect(chosen.text == base.text, "\(chosen.text) vs \(base.text)")
+        }
+
         /// Two adapters and none at once on one loaded model: the scheduler takes each set in
         /// turn, and every request answers as it does alone.
         @Test func requestsWithDifferentAdaptersShareTheModelAndKeepTheirLoneAnswers() async throws {

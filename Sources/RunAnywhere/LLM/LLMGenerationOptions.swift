@@ -42,8 +42,9 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     /// Speculative decoding for this request; nil keeps the model's
     /// (``ModelLoadOptions/speculation``). The output is the same either way.
     public var speculation: LLMSpeculation?
-    /// The LoRA adapters applied to the model for this request, with their scales; nil or empty:
-    /// the base model alone.
+    /// The LoRA adapters applied to the model for this request, with their scales; empty: the
+    /// base model alone; nil: those a server was started with (`serve --lora`) that fit the
+    /// model, else none.
     public var loraAdapters: [LoRAAdapter]?
 
     /// Creates options.

@@ -52,32 +52,52 @@ public struct LoRAAdapter: Codable, Sendable, Hashable {
             }
             return LoRAAdapter(path: url.path, scale: adapter.scale)
         }
-        guard model.format == .gguf, let base = model.primaryFile else {
+        guard model.format == .gguf else {
             throw SDKError.llm(.modelIncompatible, "LoRA adapters apply to GGUF language models; \(model.id) is \(model.format.rawValue)")
+        }
+        guard let base = model.primaryFile else {
+            throw SDKError(.modelNotDownloaded, "Model '\(model.id)' is not downloaded, so no LoRA adapter can apply to it yet")
         }
         let architecture = try GGUFReader.read(base).architecture
         if let twice = Dictionary(grouping: resolved, by: \.path).first(where: { $0.value.count > 1 })?.key {
             throw bad("\(twice) is given twice")
         }
         for adapter in resolved {
-            let metadata: GGUFMetadata
-            do {
-                metadata = try GGUFReader.read(URL(fileURLWithPath: adapter.path))
-            } catch let error as SDKError {
-                throw SDKError.llm(.modelIncompatible, "\(adapter.path) is not a LoRA adapter GGUF: \(error.message)")
-            }
-            guard metadata.values["general.type"]?.stringValue == "adapter", metadata.values["adapter.type"]?.stringValue == "lora" else {
+            let made = try Self.architecture(ofAdapterAt: URL(fileURLWithPath: adapter.path))
+            guard made == architecture else {
                 throw SDKError.llm(
                     .modelIncompatible,
-                    "\(adapter.path) is a GGUF file but not a LoRA adapter (general.type is not adapter, or adapter.type not lora)")
-            }
-            guard metadata.architecture == architecture else {
-                throw SDKError.llm(
-                    .modelIncompatible,
-                    "The LoRA adapter \(adapter.path) was made for \(metadata.architecture ?? "an unnamed architecture"), and \(model.id) is \(architecture ?? "of an unnamed architecture")"
+                    "The LoRA adapter \(adapter.path) was made for \(made ?? "an unnamed architecture"), and \(model.id) is \(architecture ?? "of an unnamed architecture")"
                 )
             }
         }
         return resolved
+    }
+
+    /// The adapters of `defaults` (a server's, applied to requests that choose none) that apply
+    /// to `model`: those not at scale 0 made for its architecture.
+    package static func fitting(_ defaults: [LoRAAdapter], _ model: ModelInfo) -> [LoRAAdapter] {
+        let applied = defaults.filter { $0.scale != 0 }
+        guard !applied.isEmpty, model.format == .gguf, let base = model.primaryFile,
+            let architecture = try? GGUFReader.read(base).architecture
+        else { return [] }
+        return applied.filter { (try? Self.architecture(ofAdapterAt: URL(fileURLWithPath: $0.path))) == architecture }
+    }
+
+    /// The architecture the LoRA adapter GGUF at `url` was made for; an error names a file that
+    /// is not one.
+    package static func architecture(ofAdapterAt url: URL) throws -> String? {
+        let metadata: GGUFMetadata
+        do {
+            metadata = try GGUFReader.read(url)
+        } catch let error as SDKError {
+            throw SDKError.llm(.modelIncompatible, "\(url.path) is not a LoRA adapter GGUF: \(error.message)")
+        }
+        guard metadata.values["general.type"]?.stringValue == "adapter", metadata.values["adapter.type"]?.stringValue == "lora" else {
+            throw SDKError.llm(
+                .modelIncompatible,
+                "\(url.path) is a GGUF file but not a LoRA adapter (general.type is not adapter, or adapter.type not lora)")
+        }
+        return metadata.architecture
     }
 }

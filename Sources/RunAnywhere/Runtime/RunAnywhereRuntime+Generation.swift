@@ -268,7 +268,9 @@ extension RunAnywhereRuntime {
         let start = ContinuousClock.now
         // An unsupported schema fails before the model loads.
         var grammar = try options.structuredOutput?.grammar()
-        let adapters = try LoRAAdapter.resolve(options.loraAdapters ?? [], for: model) { [catalog] id in
+        let adapters = try LoRAAdapter.resolve(
+            options.loraAdapters ?? LoRAAdapter.fitting(defaultLoRAAdapters.withLock { $0 }, model), for: model
+        ) { [catalog] id in
             (try? catalog.model(id: id)).flatMap { $0.category == .loraAdapter ? $0.primaryFile : nil }
         }
         if options.offersTools {

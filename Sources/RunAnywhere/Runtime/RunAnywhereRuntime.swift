@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// One instance of the SDK: its model catalog, engines and loaded models. The static
 /// ``RunAnywhere`` API forwards to a shared runtime; tests and servers can create their own.
@@ -37,6 +38,10 @@ public actor RunAnywhereRuntime {
     /// The running image generations' flags, which ``cancelImageGeneration()`` raises.
     var imageGenerationCancellations: [UUID: CancellationFlag] = [:]
     var activeGenerations: [UUID: Task<LLMGenerationResult, any Error>] = [:]
+    /// The LoRA adapters a request that chooses none (``LLMGenerationOptions/loraAdapters`` nil)
+    /// applies, where they fit its model (``LoRAAdapter/fitting(_:_:)``): a server's `--lora`
+    /// list, with the scales it was last given.
+    package nonisolated let defaultLoRAAdapters = Mutex<[LoRAAdapter]>([])
 
     nonisolated var logger: Logger { configuration.logger }
 

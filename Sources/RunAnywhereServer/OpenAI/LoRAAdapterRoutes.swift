@@ -1,31 +1,28 @@
 import Foundation
 import Hummingbird
 import RunAnywhere
-import Synchronization
 
 /// The server's LoRA adapters (``ServerConfiguration/loraAdapters``) and their scales now:
 /// llama-server's `--lora` list, which `POST /lora-adapters` rescales and a request's `lora`
-/// field chooses from by index.
-final class ServedLoRAAdapters: Sendable {
-    private let adapters: Mutex<[LoRAAdapter]>
-
-    init(_ adapters: [LoRAAdapter]) {
-        self.adapters = Mutex(adapters)
-    }
+/// field chooses from by index. The list is the runtime's defaults
+/// (``RunAnywhereRuntime/defaultLoRAAdapters``), so that a request of any API that chooses none
+/// applies those that fit its model.
+struct ServedLoRAAdapters: Sendable {
+    let runtime: RunAnywhereRuntime
 
     /// The adapters with their current scales, by index.
-    var all: [LoRAAdapter] { adapters.withLock { $0 } }
+    var all: [LoRAAdapter] { runtime.defaultLoRAAdapters.withLock { $0 } }
 
-    /// The adapters a request applies: those `choice` scales by index (the others at 0), or
-    /// without a choice the current ones; adapters at scale 0 are left out.
-    func applied(_ choice: [LoRAScale]?) throws -> [LoRAAdapter] {
-        try (choice.map(rescaled) ?? all).filter { $0.scale != 0 }
+    /// The adapters a request applies: those `choice` scales by index (the others at 0, left
+    /// out); without a choice, nil: the runtime applies the current ones that fit the model.
+    func applied(_ choice: [LoRAScale]?) throws -> [LoRAAdapter]? {
+        try choice.map { try rescaled($0).filter { $0.scale != 0 } }
     }
 
     /// Sets the scales every request without a choice applies, as `choice` gives them.
     func rescale(_ choice: [LoRAScale]) throws {
         let rescaled = try rescaled(choice)
-        adapters.withLock { $0 = rescaled }
+        runtime.defaultLoRAAdapters.withLock { $0 = rescaled }
     }
 
     /// The adapters with the scales `choice` gives by index, every other one at 0.
