@@ -113,4 +113,26 @@ import Testing
         let next = try await runtime.generateEvents("still usable").result()
         #expect(next.text == "still usable")
     }
+
+    /// A chat answer's events end like a generation's when it is cancelled: with the result the
+    /// engine stopped with, which the message records.
+    @Test func aCancelledChatAnswerStillEndsWithTheResult() async throws {
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(20)))
+        try await runtime.loadModel("scripted")
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let chat = ChatService(runtime: runtime, store: ConversationStore(dataDirectory: folder), settings: GenerationSettings())
+        let reply = try await chat.send((1...200).map { "word\($0)" }.joined(separator: " "))
+        var last: GenerationEvent?
+        for try await event in reply.events {
+            if case .text = event { reply.events.cancel() }
+            last = event
+        }
+        guard case .completed(let result)? = last else {
+            Issue.record("a cancelled chat answer still ends with its result, not \(String(describing: last))")
+            return
+        }
+        let message = await reply.message.value
+        #expect(result.stopReason == .cancelled && message.content == result.text)
+    }
 }

@@ -144,25 +144,27 @@ public actor ChatService {
                 defer { watchdog?.cancel() }
                 // Without streaming the answer is passed on whole, exactly as it would have streamed.
                 var whole = (reasoning: "", text: "")
+                func complete(_ result: LLMGenerationResult) -> LLMGenerationResult {
+                    if !options.streamingEnabled {
+                        if !whole.reasoning.isEmpty { continuation.yield(.reasoning(whole.reasoning)) }
+                        if !whole.text.isEmpty { continuation.yield(.text(whole.text)) }
+                        result.toolCalls.forEach { continuation.yield(.toolCall($0)) }
+                    }
+                    continuation.yield(.completed(result))
+                    return result
+                }
                 let result = try await withTaskCancellationHandler {
                     for try await event in generation {
                         switch event {
-                        case .completed(let result):
-                            if !options.streamingEnabled {
-                                if !whole.reasoning.isEmpty { continuation.yield(.reasoning(whole.reasoning)) }
-                                if !whole.text.isEmpty { continuation.yield(.text(whole.text)) }
-                                result.toolCalls.forEach { continuation.yield(.toolCall($0)) }
-                            }
-                            continuation.yield(event)
-                            return result
+                        case .completed(let result): return complete(result)
                         case .reasoning(let piece) where !options.streamingEnabled: whole.reasoning += piece
                         case .text(let piece) where !options.streamingEnabled: whole.text += piece
                         case .toolCall where !options.streamingEnabled: break
                         default: continuation.yield(event)
                         }
                     }
-                    // The events end early when this task is cancelled: the result the engine stopped with.
-                    return try await generation.task.value
+                    // The events end early when this task is cancelled: they end with the result the engine stopped with.
+                    return complete(try await generation.task.value)
                 } onCancel: {
                     generation.cancel()
                 }
