@@ -27,7 +27,9 @@ import RunAnywhere
 /// **LoRA adapters.** llama.cpp applies adapters to a whole context, not to one sequence, so a
 /// step runs only the requests with one set of adapters (``RunAnywhere/LoRAAdapter``), taking
 /// the sets in turn when requests with different ones run at once; the base model stays loaded
-/// once. A sequence's memory is reused only by a request with the adapters it was computed with.
+/// once. A sequence's memory is reused only by a request with the adapters it was computed with
+/// (the same files, unchanged, at the same scales). The adapters themselves are loaded and
+/// freed by ``LoRAAdapterCache``.
 final class BatchScheduler: @unchecked Sendable {
     private let llama: LlamaContext
     private let queueLimit: Int
@@ -57,12 +59,13 @@ final class BatchScheduler: @unchecked Sendable {
     /// Where long prompts' states are saved across restarts, if anywhere.
     private let states: PromptStateStore?
     /// The adapters each sequence's memory was computed with.
-    private var cachedAdapters: [[LoRAAdapter]]
-    /// The adapters loaded for the model, by path: they live as long as it does.
-    private var loadedAdapters: [String: OpaquePointer] = [:]
+    private var cachedAdapters: [[LoRAAdapterCache.Applied]]
+    private let adapters: LoRAAdapterCache
     /// The adapters the context applies now, and which set of those waiting takes the next step.
-    private var appliedAdapters: [LoRAAdapter] = []
+    private var appliedAdapters: [LoRAAdapterCache.Applied] = []
     private var adapterTurn = 0
+    /// Whether a request with adapters ended since idle adapters were last freed.
+    private var adaptersReleased = false
 
     /// Starts the scheduler thread for `llama`'s sequences, saving long prompts' states in
     /// `states` when given.
@@ -76,6 +79,7 @@ final class BatchScheduler: @unchecked Sendable {
         caches = Array(repeating: PromptCache(chunk: llama.promptChunk), count: llama.parallel)
         lastUsed = Array(repeating: 0, count: llama.parallel)
         cachedAdapters = Array(repeating: [], count: llama.parallel)
+        adapters = LoRAAdapterCache(library: llama.library, model: llama.model)
         batch = LlamaBatch(api: llama.library.api, capacity: llama.batchCapacity)
         cost = DecodeCost(capacity: llama.batchCapacity)
         let thread = Thread { [self] in run() }
@@ -84,13 +88,20 @@ final class BatchScheduler: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues `generation`; throws ``RunAnywhere/ErrorCode/busy`` when every sequence is taken and the queue is full.
+    /// Loads the adapters `generation` applies and queues it; throws
+    /// ``RunAnywhere/ErrorCode/busy`` when every sequence is taken and the queue is full.
     func submit(_ generation: LlamaGeneration) throws {
+        generation.adapters = try adapters.pin(generation.request.loraAdapters)
         lock.lock()
         defer { lock.unlock() }
-        guard !stopping else { throw SDKError.llm(.generationFailed, "The model is being unloaded") }
-        guard running + waiting.count < slots.count + queueLimit else {
-            throw SDKError.llm(.busy, "All \(slots.count) generation slots are busy and \(waiting.count) requests are waiting")
+        do {
+            guard !stopping else { throw SDKError.llm(.generationFailed, "The model is being unloaded") }
+            guard running + waiting.count < slots.count + queueLimit else {
+                throw SDKError.llm(.busy, "All \(slots.count) generation slots are busy and \(waiting.count) requests are waiting")
+            }
+        } catch {
+            adapters.unpin(generation.adapters)
+            throw error
         }
         waiting.append(generation)
         lock.signal()
@@ -119,7 +130,7 @@ final class BatchScheduler: @unchecked Sendable {
                 let abandoned = waiting
                 waiting = []
                 lock.unlock()
-                abandoned.forEach(Self.cancel)
+                abandoned.forEach(cancel)
                 slots.indices.forEach { end($0, .cancelled) }
                 stopped.signal()
                 return
@@ -139,14 +150,19 @@ final class BatchScheduler: @unchecked Sendable {
                 admitted.append((next, slot))
             }
             lock.unlock()
-            withdrawn.forEach(Self.cancel)
+            withdrawn.forEach(cancel)
             admitted.forEach { begin($0.0, in: $0.1) }
+            if adaptersReleased { freeIdleAdapters() }
             step()
         }
     }
 
     /// Ends a generation that never got a sequence.
-    private static func cancel(_ generation: LlamaGeneration) {
+    private func cancel(_ generation: LlamaGeneration) {
+        if !generation.adapters.isEmpty {
+            adapters.unpin(generation.adapters)
+            adaptersReleased = true
+        }
         generation.emitter.emit(.finished(.cancelled))
         generation.emitter.finish()
     }
@@ -155,7 +171,7 @@ final class BatchScheduler: @unchecked Sendable {
     /// (computed with its adapters), least recently used among equals; nil when all are taken.
     private func freeSlot(for generation: LlamaGeneration) -> Int? {
         func shared(_ slot: Int) -> Int {
-            cachedAdapters[slot] == generation.request.loraAdapters ? caches[slot].commonPrefix(of: generation.prompt.tokens) : 0
+            cachedAdapters[slot] == generation.adapters ? caches[slot].commonPrefix(of: generation.prompt.tokens) : 0
         }
         return slots.indices.filter { slots[$0] == nil }.max { a, b in
             let (x, y) = (shared(a), shared(b))
@@ -165,12 +181,7 @@ final class BatchScheduler: @unchecked Sendable {
 
     /// Keeps what the request may reuse of the sequence's memory and prepares its sampler.
     private func begin(_ generation: LlamaGeneration, in slot: Int) {
-        let adapters = generation.request.loraAdapters
-        do {
-            try load(adapters)
-        } catch {
-            return end(slot, throwing: error)
-        }
+        let adapters = generation.adapters
         var cache = caches[slot]
         var reused =
             switch (generation.request.reuseCache && cachedAdapters[slot] == adapters, generation.decodesAlone) {
@@ -214,7 +225,7 @@ final class BatchScheduler: @unchecked Sendable {
         var reading: [Int] = []
         var decoding: [Int] = []
         for slot in slots.indices {
-            guard let generation = slots[slot], generation.request.loraAdapters == adapters else { continue }
+            guard let generation = slots[slot], generation.adapters == adapters else { continue }
             if generation.isReadingPrompt {
                 if generation.decodesAlone || generation.prompt.image(at: generation.evaluated) != nil {
                     readPromptChunk(generation, in: slot)
@@ -238,16 +249,16 @@ final class BatchScheduler: @unchecked Sendable {
 
     /// The adapters of the requests this step runs, applied to the context: the only set there
     /// is, or the next in turn when requests with different sets run.
-    private func adaptersForThisStep() -> [LoRAAdapter] {
-        var sets: [[LoRAAdapter]] = []
-        for case let generation? in slots where !sets.contains(generation.request.loraAdapters) {
-            sets.append(generation.request.loraAdapters)
+    private func adaptersForThisStep() -> [LoRAAdapterCache.Applied] {
+        var sets: [[LoRAAdapterCache.Applied]] = []
+        for case let generation? in slots where !sets.contains(generation.adapters) {
+            sets.append(generation.adapters)
         }
         guard !sets.isEmpty else { return appliedAdapters }
         if sets.count > 1 { adapterTurn += 1 }
         let chosen = sets[adapterTurn % sets.count]
         if chosen != appliedAdapters {
-            var pointers: [OpaquePointer?] = chosen.map { loadedAdapters[$0.path] }
+            var pointers = adapters.pointers(chosen)
             var scales = chosen.map(\.scale)
             let status = pointers.withUnsafeMutableBufferPointer { adapters in
                 scales.withUnsafeMutableBufferPointer { scales in
@@ -255,7 +266,7 @@ final class BatchScheduler: @unchecked Sendable {
                 }
             }
             if status != 0 {
-                for slot in slots.indices where slots[slot]?.request.loraAdapters == chosen {
+                for slot in slots.indices where slots[slot]?.adapters == chosen {
                     end(slot, throwing: SDKError.llm(.generationFailed, "llama.cpp could not apply the LoRA adapters (status \(status))"))
                 }
                 return appliedAdapters
@@ -265,17 +276,17 @@ final class BatchScheduler: @unchecked Sendable {
         return chosen
     }
 
-    /// Loads the adapters not loaded yet for the model.
-    private func load(_ adapters: [LoRAAdapter]) throws {
-        for adapter in adapters where loadedAdapters[adapter.path] == nil {
-            guard let loaded = api.llama_adapter_lora_init(llama.model, adapter.path) else {
-                throw SDKError.llm(
-                    .modelIncompatible,
-                    "llama.cpp could not apply the LoRA adapter \(adapter.path) to this model: its tensors do not match the model's (the engine log says which)"
-                )
-            }
-            loadedAdapters[adapter.path] = loaded
+    /// Frees the adapters no request uses beyond those kept (``LoRAAdapterCache/idleKept``),
+    /// first taking them off the context if it applies them.
+    private func freeIdleAdapters() {
+        adaptersReleased = false
+        let idle = adapters.takeIdle()
+        guard !idle.isEmpty else { return }
+        if appliedAdapters.contains(where: { idle[$0.identity] != nil }) {
+            _ = api.llama_set_adapters_lora(llama.context, nil, 0, nil)
+            appliedAdapters = []
         }
+        adapters.free(idle)
     }
 
     /// Evaluates the next chunk of the prompt in a decode call of its own; after the last one,
@@ -547,7 +558,7 @@ final class BatchScheduler: @unchecked Sendable {
     /// Saves `slot`'s state when its sequence is long enough to be worth restoring after a
     /// restart; anything beyond its tokens (guesses not yet forgotten) is forgotten first.
     private func save(_ slot: Int, of generation: LlamaGeneration) {
-        guard let states, !generation.decodesAlone, generation.prompt.images.isEmpty, generation.request.loraAdapters.isEmpty,
+        guard let states, !generation.decodesAlone, generation.prompt.images.isEmpty, generation.adapters.isEmpty,
             caches[slot].count >= states.settings.minTokens
         else { return }
         let sequence = llama_seq_id(slot)
@@ -580,6 +591,10 @@ final class BatchScheduler: @unchecked Sendable {
         generation.sampler = nil
         generation.grammar = nil
         slots[slot] = nil
+        if !generation.adapters.isEmpty {
+            adapters.unpin(generation.adapters)
+            adaptersReleased = true
+        }
         lock.lock()
         running -= 1
         lock.unlock()

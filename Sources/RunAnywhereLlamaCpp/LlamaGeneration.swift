@@ -13,6 +13,8 @@ final class LlamaGeneration {
     /// Whether it decodes in calls of its own to keep a reproducibility promise that the
     /// context cannot keep in a shared batch (see ``BatchScheduler``).
     let decodesAlone: Bool
+    /// The LoRA adapters it applies, loaded when it was submitted.
+    var adapters: [LoRAAdapterCache.Applied] = []
     var sampler: LlamaTokenSampler?
     /// The request's grammar, kept apart from `sampler` (see ``BatchScheduler``'s sampling).
     var grammar: UnsafeMutablePointer<llama_sampler>?

@@ -3,6 +3,8 @@ import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
 
+@testable import RunAnywhereLlamaCpp
+
 /// LoRA adapters on the real default model, with a generated adapter (``GGUFWriter/loraFixture(for:seed:architecture:)``:
 /// random weights, no training), on the batch-invariant context, where a request's numbers do
 /// not depend on what shares the model: an adapter changes the answer, the same request without
@@ -65,6 +67,47 @@ extension LlamaTests {
             #expect(defaulted.text == adapted.text, "\(defaulted.text) vs \(adapted.text)")
             let chosen = try await Batching.answer(runtime, Self.prompt, Self.options([]), load: Self.load)
             #expect(chosen.text == base.text, "\(chosen.text) vs \(base.text)")
+        }
+
+        /// An adapter file rewritten in place is loaded again: the answer is the new file's.
+        @Test func aRewrittenAdapterFileIsLoadedAgain() async throws {
+            let runtime = try await makeRuntime(load: false)
+            let (file, other) = (try Self.adapter(seed: 1), try Self.adapter(seed: 2))
+            let second = try await Batching.answer(runtime, Self.prompt, Self.options([LoRAAdapter(path: other.path)]), load: Self.load)
+            let first = try await Batching.answer(runtime, Self.prompt, Self.options([LoRAAdapter(path: file.path)]), load: Self.load)
+            #expect(first.text != second.text, "the two adapters answer alike: \(first.text)")
+            try FileManager.default.removeItem(at: file)
+            try FileManager.default.copyItem(at: other, to: file)
+            let rewritten = try await Batching.answer(runtime, Self.prompt, Self.options([LoRAAdapter(path: file.path)]), load: Self.load)
+            #expect(rewritten.text == second.text, "\(rewritten.text) vs \(second.text)")
+        }
+
+        /// The adapters a request applies stay loaded while it runs; of those no request uses,
+        /// only the ones used last are kept, the others freed.
+        @Test func idleAdaptersBeyondThoseKeptAreFreed() async throws {
+            let llama = try await StructuredOutput.llama.value
+            let cache = LoRAAdapterCache(library: llama.library, model: llama.model)
+            let files = try (1...(LoRAAdapterCache.idleKept + 3)).map { try Self.adapter(seed: UInt64($0)) }
+            let busy = try cache.pin([LoRAAdapter(path: files[0].path)])
+            for file in files.dropFirst() { cache.unpin(try cache.pin([LoRAAdapter(path: file.path, scale: 0.5)])) }
+            #expect(cache.count == files.count)
+            let taken = cache.takeIdle()
+            cache.free(taken)
+            #expect(taken.count == 2 && cache.count == LoRAAdapterCache.idleKept + 1)
+            #expect(taken[busy[0].identity] == nil, "a pinned adapter is kept")
+            // The two used first went; pinned again, they are loaded again.
+            let again = try cache.pin([LoRAAdapter(path: files[1].path), LoRAAdapter(path: files[2].path)])
+            #expect(cache.pointers(again).allSatisfy { $0 != nil } && cache.count == files.count)
+            cache.unpin(again)
+            cache.unpin(busy)
+            await expectSDKError(.modelIncompatible, ["could not apply the LoRA adapter"]) {
+                let narrow = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-lora-narrow-\(UUID()).gguf")
+                try GGUFWriter.loraFixture(embedding: 64, values: 64, layers: 2).write(to: narrow)
+                _ = try cache.pin([LoRAAdapter(path: files[3].path), LoRAAdapter(path: narrow.path)])
+            }
+            let rest = cache.takeIdle()
+            cache.free(rest)
+            #expect(rest.count == files.count - LoRAAdapterCache.idleKept, "a failed pin leaves nothing pinned")
         }
 
         /// Two adapters and none at once on one loaded model: the scheduler takes each set in

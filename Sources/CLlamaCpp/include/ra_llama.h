@@ -39,7 +39,7 @@
     X(llama_memory_seq_rm)                     \
     X(llama_state_seq_get_size)                \
     X(llama_adapter_lora_init)                 \
-    X(llama_adapter_meta_val_str)              \
+    X(llama_adapter_lora_free)                 \
     X(llama_set_adapters_lora)                 \
     X(llama_state_seq_get_data)                \
     X(llama_state_seq_set_data)                \

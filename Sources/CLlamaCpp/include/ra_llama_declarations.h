@@ -389,12 +389,12 @@ bool llama_memory_seq_rm(llama_memory_t mem, llama_seq_id seq_id, llama_pos p0, 
 struct llama_adapter_lora;
 
 /// Loads the LoRA adapter GGUF at `path_lora` for `model`; NULL when it does not fit the model
-/// (another architecture, tensors of other shapes) or cannot be read. It lives until the model
-/// is freed.
+/// (another architecture, tensors of other shapes) or cannot be read. It lives until it is
+/// freed, or the model is.
 struct llama_adapter_lora * llama_adapter_lora_init(struct llama_model * model, const char * path_lora);
 
-/// The adapter's metadata value `key` as a string into `buf`; its length, or -1 when absent.
-int32_t llama_adapter_meta_val_str(const struct llama_adapter_lora * adapter, const char * key, char * buf, size_t buf_size);
+/// Frees an adapter no context applies any more.
+void llama_adapter_lora_free(struct llama_adapter_lora * adapter);
 
 /// Applies `n_adapters` adapters with their `scales` to every later decode of `ctx` (none:
 /// the base model alone); does nothing when they are the ones applied already.

@@ -13,21 +13,6 @@ package enum GGUFReader {
     /// memory it needs, the layers a GPU takes) and the load itself parse its header once.
     private static let recent = Mutex<[FileIdentity: GGUFMetadata]>([:])
 
-    /// A file as it is now: a replaced or rewritten file has another identity.
-    private struct FileIdentity: Hashable {
-        let device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64
-
-        init?(path: String) {
-            var info = stat()
-            guard stat(path, &info) == 0 else { return nil }
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            size = Int64(info.st_size)
-            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-            changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-        }
-    }
-
     /// Reads the metadata of the GGUF file at `url` (parsed again only when the file changed
     /// since it was last read whole).
     package static func read(_ url: URL) throws -> GGUFMetadata {
