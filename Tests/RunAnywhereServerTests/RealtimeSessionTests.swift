@@ -100,7 +100,8 @@ import Testing
             (["tool_choice": ["type": "function", "name": "nowhere"]], "session.tool_choice"),
             (["tool_choice": "sometimes"], "session.tool_choice"),
             (["max_output_tokens": 0], "session.max_output_tokens"),
-            (["audio": ["input": ["format": ["type": "audio/pcmu"]]]], "session.audio.input.format"),
+            (["audio": ["input": ["format": ["type": "audio/opus"]]]], "session.audio.input.format"),
+            (["audio": ["input": ["format": ["type": "audio/pcmu", "rate": 24000]]]], "session.audio.input.format"),
             (["audio": ["output": ["format": ["type": "audio/pcm", "rate": 16000]]]], "session.audio.output.format"),
             (["audio": ["input": ["turn_detection": ["type": "semantic_vad"]]]], "session.audio.input.turn_detection"),
             (
@@ -113,6 +114,10 @@ import Testing
             ),
             (["audio": ["output": ["speed": 3]]], "session.audio.output.speed"),
         ]
+        var telephone = settings
+        try telephone.update(["audio": ["input": ["format": ["type": "audio/pcmu"]], "output": ["format": ["type": "audio/pcma"]]]])
+        #expect(telephone.inputFormat == .pcmu && telephone.outputFormat == .pcma)
+        #expect(telephone.json["audio"]?["output"]?["format"] == ["type": "audio/pcma"])
         for (update, param) in refusals {
             var copy = settings
             #expect(throws: RealtimeError.self, "\(update.text)") { try copy.update(update) }
@@ -268,6 +273,31 @@ import Testing
         ])
         #expect(messages.map(\.role) == [.user, .assistant, .tool])
         #expect(messages[1].content == "Let me look." && messages[1].toolCalls.map(\.id) == ["c1"])
+    }
+
+    /// G.711 input is taken at its 8 kHz (1.5 s of µ-law is heard as two started seconds), and
+    /// the format changes only while the input buffer is empty.
+    @Test func g711InputIsHeardAtItsRate() async throws {
+        let runtime = try scriptedRuntime()
+        try addScriptedSpeech(to: runtime)
+        let wire = Wire(runtime)
+        try await wire.startWritten()
+        let format: JSONValue = ["type": "audio/pcmu"]
+        await wire.send([
+            "type": "session.update",
+            "session": ["audio": ["input": ["format": format, "turn_detection": .null, "transcription": ["model": "scripted-stt"]]]],
+        ])
+        let updated = try #require(try await wire.until("session.updated").last?["session"])
+        #expect(updated["audio"]?["input"]?["format"] == format)
+        let speech = G711.muLaw.encode((0..<12_000).map { Float(sin(Double($0) * 0.3) * 0.5) })
+        await wire.send(["type": "input_audio_buffer.append", "audio": .string(speech.base64EncodedString())])
+        await wire.send(["type": "session.update", "session": ["audio": ["input": ["format": ["type": "audio/pcm"]]]]])
+        let refused = try #require(try await wire.until("error").last?["error"])
+        #expect(refused["param"] == "session.audio.input.format", "\(refused.text)")
+        await wire.send(["type": "input_audio_buffer.commit"])
+        let heard = try #require(try await wire.until("conversation.item.input_audio_transcription.completed").last)
+        #expect(heard["transcript"] == "second 1 second 2", "\(heard.text)")
+        await wire.session.close()
     }
 
     /// `response.create` with `input` answers from the items it gives (and references), and with

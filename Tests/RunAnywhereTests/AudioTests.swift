@@ -122,4 +122,23 @@ import Testing
             #expect(throws: SDKError.self) { try options.validate() }
         }
     }
+
+    /// G.711 as the standard defines it: every byte decodes to the middle of its step and
+    /// encodes back to itself (µ-law's two zeros to one), the ends of the scale are where the
+    /// standard puts them, and a sample comes back within its step.
+    @Test(arguments: [G711.muLaw, .aLaw]) func g711RoundTrips(_ law: G711) {
+        let bytes = Data(0...255)
+        let decoded = law.decode(bytes)
+        let again = law.encode(decoded)
+        for (byte, back) in zip(bytes, again) where !(law == .muLaw && byte == 0x7F) {
+            #expect(byte == back, "\(law) \(byte) came back as \(back)")
+        }
+        let ends: [UInt8: Int] =
+            law == .muLaw ? [0x00: -32124, 0x80: 32124, 0xFF: 0, 0x7F: 0] : [0x2A: -32256, 0xAA: 32256, 0x55: -8, 0xD5: 8]
+        for (byte, linear) in ends { #expect(Int(law.decode(Data([byte]))[0] * 32768) == linear, "\(law) \(byte)") }
+        let ramp = stride(from: -1.0, through: 1.0, by: 0.001).map { Float($0) }
+        for (sample, back) in zip(ramp, law.decode(law.encode(ramp))) {
+            #expect(abs(back - sample) <= max(abs(sample) / 15, 0.0005), "\(law): \(sample) came back as \(back)")
+        }
+    }
 }

@@ -9,16 +9,26 @@ answer after its output, a spoken turn found by
 server voice activity detection (speech made by /v1/audio/speech, sent as PCM16 at 24 kHz, heard,
 transcribed, answered in text and speech; that answer then truncated where the client stopped
 playing it, retrieved and deleted), a spoken answer cut short by the user speaking over it (and
-truncated by the client at once, while it is being cancelled),
+truncated by the client at once, while it is being cancelled), a spoken turn in G.711 µ-law at
+8 kHz both ways (Python's audioop encodes the question and decodes the answer, which whisper
+then writes),
 the errors of bad events, and the upgrade refused for an unknown model or a wrong API key (run it
 against a server with --api-key-stdin and pass the key). Prints one JSON object of what it saw and exits 1 with the failed
 checks listed.
 """
 import argparse
 import base64
+import io
 import json
+import re
 import sys
 import threading
+import warnings
+import wave
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import audioop  # Python's own G.711 codec (3.11), the reference the server's must agree with
 
 import openai
 from openai import OpenAI
@@ -209,6 +219,39 @@ def check_barge_in(connection, question):
     return item.get("content", [{}])[0].get("transcript", "")
 
 
+def check_telephone(client, connection, question):
+    """A spoken turn in G.711 µ-law at 8 kHz both ways, encoded and decoded by Python's audioop:
+    the question is heard, and the answer's audio, decoded, is transcribed to words of its text."""
+    connection.session.update(session={"type": "realtime", "audio": {
+        "input": {"format": {"type": "audio/pcmu"}, "turn_detection": {"type": "server_vad", "silence_duration_ms": 500}},
+        "output": {"format": {"type": "audio/pcmu"}}}})
+    session = events_until(connection, "session.updated")[-1]["session"]
+    check(session["audio"]["input"]["format"] == {"type": "audio/pcmu"} and session["audio"]["output"]["format"] == {"type": "audio/pcmu"},
+          f"G.711 formats in session.updated: {session['audio']}")
+    phone = audioop.lin2ulaw(audioop.ratecv(question, 2, 1, 24000, 8000, None)[0], 2)
+    send_audio(connection, phone + audioop.lin2ulaw(bytes(2 * 8000 * 2), 2), chunk=1600)
+    events = events_until(connection, "response.done")
+    heard = next((event["transcript"] for event in events if event["type"] == "conversation.item.input_audio_transcription.completed"), "")
+    check("france" in heard.lower(), f"heard over the phone {heard!r}")
+    transcript = "".join(event["delta"] for event in events if event["type"] == "response.output_audio_transcript.delta")
+    audio = audioop.ulaw2lin(b"".join(base64.b64decode(event["delta"]) for event in events
+                                      if event["type"] == "response.output_audio.delta"), 2)
+    check(len(audio) > 8000, f"the answer's µ-law audio: {len(audio) // 2} samples")
+    wav = io.BytesIO()
+    with wave.open(wav, "wb") as file:
+        file.setnchannels(1)
+        file.setsampwidth(2)
+        file.setframerate(8000)
+        file.writeframes(audio)
+    written = client.audio.transcriptions.create(model="whisper-1", file=("answer.wav", wav.getvalue(), "audio/wav")).text
+    words = lambda text: set(re.findall(r"[a-z]{3,}", text.lower()))
+    check(words(written) & words(transcript), f"the answer's µ-law audio says {written!r}, its text {transcript!r}")
+    connection.session.update(session={"type": "realtime", "audio": {"input": {"format": {"type": "audio/pcm", "rate": 24000}},
+                                                                      "output": {"format": {"type": "audio/pcm", "rate": 24000}}}})
+    events_until(connection, "session.updated")
+    return {"heard": heard, "answer": transcript, "transcribed": written}
+
+
 def check_errors(connection):
     connection.send({"type": "input_audio_buffer.append", "audio": "not base64!"})
     error = events_until(connection, "error")[-1]["error"]
@@ -216,7 +259,7 @@ def check_errors(connection):
     connection.send({"type": "no.such.event"})
     error = events_until(connection, "error")[-1]["error"]
     check("no.such.event" in error["message"], f"unknown event error {error}")
-    connection.session.update(session={"type": "realtime", "audio": {"input": {"format": {"type": "audio/pcmu"}}}})
+    connection.session.update(session={"type": "realtime", "audio": {"input": {"format": {"type": "audio/pcm", "rate": 16000}}}})
     error = events_until(connection, "error")[-1]["error"]
     check(error["param"] == "session.audio.input.format", f"format error {error}")
     connection.response.cancel()
@@ -239,6 +282,7 @@ def main():
             seen["function_call"] = check_function_call(connection)
             seen["spoken"] = check_spoken_turn(connection, question)
             seen["barge_in"] = check_barge_in(connection, question)
+            seen["telephone"] = check_telephone(client, connection, question)
             check_errors(connection)
     except Silence as silence:
         check(False, str(silence))

@@ -224,7 +224,7 @@ struct RealtimeAnswer: Sendable {
         }
     }
 
-    /// Speaks each sentence as it comes, in order, as 200 ms audio deltas.
+    /// Speaks each sentence as it comes, in order, as 200 ms audio deltas in the output format.
     private func say(_ sentences: AsyncStream<(sentence: String, at: JSONValue)>) async {
         let runtime = session.runtime
         let (voiceModel, options) = voice(runtime)
@@ -233,16 +233,18 @@ struct RealtimeAnswer: Sendable {
                 let speech = try await runtime.synthesize(
                     sentence, voiceModel: voiceModel, options: options,
                     loadOptions: ModelLoadOptions(threads: session.configuration.threads))
-                let chunk = RealtimeSessionSettings.sampleRate / 5 * 2
+                let format = settings.outputFormat
+                let audio = format.encode(pcm16: speech.audioData)
+                let chunk = format.sampleRate / 5 * format.bytesPerSample
                 var offset = 0
-                while offset < speech.audioData.count {
-                    let end = min(offset + chunk, speech.audioData.count)
+                while offset < audio.count {
+                    let end = min(offset + chunk, audio.count)
                     await emit(
-                        "response.output_audio.delta",
-                        Self.merge(where_, ["delta": .string(speech.audioData[offset..<end].base64EncodedString())]))
+                        "response.output_audio.delta", Self.merge(where_, ["delta": .string(audio[offset..<end].base64EncodedString())]))
                     offset = end
                 }
-                await session.spoke(id, item: where_["item_id"]?.stringValue ?? "", sentence, samples: speech.audioData.count / 2)
+                await session.spoke(
+                    id, item: where_["item_id"]?.stringValue ?? "", sentence, samples: speech.audioData.count / 2, rate: format.sampleRate)
             } catch is CancellationError {
                 return
             } catch {
@@ -254,7 +256,7 @@ struct RealtimeAnswer: Sendable {
     /// The voice model and options the session's voice names: an installed voice by id, OpenAI's
     /// names for the default voice, or an engine voice of the default voice model.
     private func voice(_ runtime: RunAnywhereRuntime) -> (String, TTSOptions) {
-        var options = TTSOptions(rate: Float(settings.speed), audioFormat: .pcm, sampleRate: RealtimeSessionSettings.sampleRate)
+        var options = TTSOptions(rate: Float(settings.speed), audioFormat: .pcm, sampleRate: settings.outputFormat.sampleRate)
         if (try? runtime.model(id: settings.voice, category: .speechSynthesis)) != nil { return (settings.voice, options) }
         if !SpeechRoutes.openAIVoices.contains(settings.voice.lowercased()) { options.voice = settings.voice }
         return (SDKConstants.Models.defaultVoiceID, options)

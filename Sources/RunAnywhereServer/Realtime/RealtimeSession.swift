@@ -60,7 +60,7 @@ actor RealtimeSession {
     private let send: AsyncStream<String>.Continuation
 
     private var items: [Item] = []
-    /// Uncommitted input, 24 kHz, and where it starts in the session's audio (ms).
+    /// Uncommitted input, at the input format's rate, and where it starts in the session's audio (ms).
     private var input: [Float] = []
     private var inputStartMs = 0
     /// Server VAD: the item the speech in progress will become, and whether a check runs.
@@ -109,7 +109,14 @@ actor RealtimeSession {
         do {
             switch event["type"]?.stringValue ?? "" {
             case "session.update":
-                try settings.update(event["session"] ?? .null)
+                var updated = settings
+                try updated.update(event["session"] ?? .null)
+                guard updated.inputFormat == settings.inputFormat || input.isEmpty else {
+                    throw RealtimeError(
+                        "The input audio buffer holds audio in the current format: commit or clear it before changing the format",
+                        param: "session.audio.input.format")
+                }
+                settings = updated
                 emit("session.updated", ["session": settings.json])
             case "input_audio_buffer.append": try append(event["audio"])
             case "input_audio_buffer.commit": try commit(as: nil)
@@ -143,14 +150,16 @@ actor RealtimeSession {
 
     // MARK: Input audio
 
+    /// The rate of the input audio: the input format's.
+    private var rate: Int { settings.inputFormat.sampleRate }
+
     private func append(_ audio: JSONValue?) throws {
         guard let base64 = audio?.stringValue, let data = Data(base64Encoded: base64) else {
-            throw RealtimeError("audio must be base64 PCM16 at 24 kHz", param: "audio")
+            throw RealtimeError("audio must be base64 \(settings.inputFormat.rawValue) audio (the session's input format)", param: "audio")
         }
-        guard data.count % 2 == 0 else { throw RealtimeError("PCM16 audio has an even number of bytes, not \(data.count)", param: "audio") }
-        guard !data.isEmpty else { return }
-        let samples = try AudioSamples(pcm16: data, sampleRate: RealtimeSessionSettings.sampleRate).samples
-        guard Double(input.count + samples.count) / Double(RealtimeSessionSettings.sampleRate) <= configuration.maxAudioDuration else {
+        let samples = try settings.inputFormat.decode(data, param: "audio")
+        guard !samples.isEmpty else { return }
+        guard Double(input.count + samples.count) / Double(rate) <= configuration.maxAudioDuration else {
             throw RealtimeError(
                 "The input audio buffer holds at most \(Int(configuration.maxAudioDuration)) s; commit or clear it",
                 code: "input_audio_buffer_full")
@@ -158,7 +167,7 @@ actor RealtimeSession {
         input += samples
         uncheckedSamples += samples.count
         // Silero checks the buffer four times a second, not at each small append.
-        if settings.turnDetection != nil, !checking, uncheckedSamples >= RealtimeSessionSettings.sampleRate / 4 {
+        if settings.turnDetection != nil, !checking, uncheckedSamples >= rate / 4 {
             checking = true
             Task { await detectTurns() }
         }
@@ -167,14 +176,14 @@ actor RealtimeSession {
     /// Checks the input for turns until the audio that came in meanwhile is less than a check's worth.
     private func detectTurns() async {
         defer { checking = false }
-        while !closed, settings.turnDetection != nil, uncheckedSamples >= RealtimeSessionSettings.sampleRate / 4 {
+        while !closed, settings.turnDetection != nil, uncheckedSamples >= rate / 4 {
             uncheckedSamples = 0
             await detectTurn()
         }
     }
 
     private func clearInput() {
-        inputStartMs += input.count * 1000 / RealtimeSessionSettings.sampleRate
+        inputStartMs += input.count * 1000 / rate
         input = []
         speechItem = nil
     }
@@ -186,7 +195,7 @@ actor RealtimeSession {
         let (heard, start) = (input.count, inputStartMs)
         let segments: [SpeechSegment]
         do {
-            let audio = try AudioSamples(samples: input, sampleRate: RealtimeSessionSettings.sampleRate)
+            let audio = try AudioSamples(samples: input, sampleRate: rate)
             segments = try await runtime.detectSpeech(
                 in: audio, options: VADOptions(threshold: Float(detection.threshold), minSilenceDurationMs: detection.silenceMs))
         } catch {
@@ -196,9 +205,9 @@ actor RealtimeSession {
         guard let first = segments.first, let last = segments.last else {
             // Silence: of the audio checked, keep only what could pad the start of the next speech
             // (what came in during the check is checked next).
-            let drop = heard - detection.prefixPaddingMs * RealtimeSessionSettings.sampleRate / 1000
+            let drop = heard - detection.prefixPaddingMs * rate / 1000
             if speechItem == nil, drop > 0 {
-                inputStartMs += drop * 1000 / RealtimeSessionSettings.sampleRate
+                inputStartMs += drop * 1000 / rate
                 input.removeFirst(drop)
             }
             return
@@ -214,7 +223,7 @@ actor RealtimeSession {
                 running.task.cancel()
             }
         }
-        let silence = Double(heard) / Double(RealtimeSessionSettings.sampleRate) - last.end
+        let silence = Double(heard) / Double(rate) - last.end
         guard let item = speechItem, silence * 1000 >= Double(detection.silenceMs) else { return }
         emit(
             "input_audio_buffer.speech_stopped",
@@ -231,12 +240,12 @@ actor RealtimeSession {
 
     /// Commits the input as a user item (`as` names it, after server VAD) and starts writing it.
     private func commit(as id: String?) throws {
-        guard input.count >= RealtimeSessionSettings.sampleRate / 10 else {
+        guard input.count >= rate / 10 else {
             throw RealtimeError(
-                "The input audio buffer holds \(input.count * 1000 / RealtimeSessionSettings.sampleRate) ms; commit at least 100 ms",
+                "The input audio buffer holds \(input.count * 1000 / rate) ms; commit at least 100 ms",
                 code: "input_audio_buffer_commit_empty")
         }
-        let audio = try AudioSamples(samples: input, sampleRate: RealtimeSessionSettings.sampleRate)
+        let audio = try AudioSamples(samples: input, sampleRate: rate)
         let item = id ?? Self.newID("item")
         let previous = items.last?.id
         clearInput()
@@ -491,15 +500,15 @@ actor RealtimeSession {
         items.append(item)
     }
 
-    /// The answer `id` has spoken `sentence` of its message `item` in `samples` samples of audio.
+    /// The answer `id` has spoken `sentence` of its message `item` in `samples` samples of audio
+    /// at `rate`.
     /// Its end is counted from the samples of every sentence so far, so the last one ends where
     /// the audio sent does.
-    func spoke(_ id: String, item: String, _ sentence: String, samples: Int) {
+    func spoke(_ id: String, item: String, _ sentence: String, samples: Int, rate: Int) {
         guard response?.id == id else { return }
         spokenSamples += samples
         guard let index = items.firstIndex(where: { $0.id == item }), !items[index].truncated else { return }
-        items[index].spoken.append(
-            SpokenSentence(text: sentence, endMs: spokenSamples * 1000 / RealtimeSessionSettings.sampleRate))
+        items[index].spoken.append(SpokenSentence(text: sentence, endMs: spokenSamples * 1000 / rate))
     }
 
     /// The answer `id` wrote `text` in its message `item`, all it will (cut short if it was

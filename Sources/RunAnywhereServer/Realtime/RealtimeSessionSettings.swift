@@ -4,7 +4,7 @@ import RunAnywhere
 /// A realtime session's settings, as `session.update` sets them and `session.created` /
 /// `session.updated` report them in OpenAI's shape: the instructions, whether answers are
 /// spoken or only written, the voice, server voice activity detection and input transcription.
-/// Audio is PCM16 at 24 kHz both ways, the one format the API and the engines share.
+/// Audio is PCM16 at 24 kHz or G.711 at 8 kHz, each way as the client chooses.
 struct RealtimeSessionSettings: Sendable {
     /// Server voice activity detection: when speech starts and, after `silenceMs` of silence,
     /// ends, the input is committed and (with `createResponse`) answered; speech while an answer
@@ -33,8 +33,9 @@ struct RealtimeSessionSettings: Sendable {
     /// The functions the model may call, and whether it must.
     var tools: [Tool] = []
     var toolChoice = ToolChoice.auto
-
-    static let sampleRate = 24_000
+    /// The format of the audio the client sends, and of the audio it hears.
+    var inputFormat = RealtimeAudioFormat.pcm
+    var outputFormat = RealtimeAudioFormat.pcm
 
     /// Applies `session.update`'s `session`; refuses what the server cannot do, naming it.
     mutating func update(_ session: JSONValue) throws(RealtimeError) {
@@ -62,7 +63,7 @@ struct RealtimeSessionSettings: Sendable {
         if session["tools"] != nil || session["tool_choice"] != nil { try updateTools(session) }
         guard let audio = session["audio"] else { return }
         if let input = audio["input"] {
-            try Self.checkFormat(input["format"], param: "session.audio.input.format")
+            if let format = input["format"] { inputFormat = try RealtimeAudioFormat(format, param: "session.audio.input.format") }
             if let transcription = input["transcription"] {
                 if case .null = transcription {
                     reportsTranscription = false
@@ -76,7 +77,7 @@ struct RealtimeSessionSettings: Sendable {
             if let detection = input["turn_detection"] { turnDetection = try Self.turnDetection(detection, current: turnDetection) }
         }
         if let output = audio["output"] {
-            try Self.checkFormat(output["format"], param: "session.audio.output.format")
+            if let format = output["format"] { outputFormat = try RealtimeAudioFormat(format, param: "session.audio.output.format") }
             if let name = output["voice"]?.stringValue { voice = name }
             if let value = output["speed"] {
                 guard let number = value.numberValue, (0.25...1.5).contains(number) else {
@@ -127,15 +128,6 @@ struct RealtimeSessionSettings: Sendable {
         toolChoice = choice
     }
 
-    private static func checkFormat(_ format: JSONValue?, param: String) throws(RealtimeError) {
-        guard let format else { return }
-        let type = format["type"]?.stringValue
-        let rate = format["rate"]?.numberValue
-        guard type == "audio/pcm", rate == nil || rate == Double(sampleRate) else {
-            throw RealtimeError("Audio is PCM16 at 24 kHz: format must be {\"type\": \"audio/pcm\", \"rate\": 24000}", param: param)
-        }
-    }
-
     private static func turnDetection(_ value: JSONValue, current: TurnDetection?) throws(RealtimeError) -> TurnDetection? {
         if case .null = value { return nil }
         guard value["type"]?.stringValue == "server_vad" else {
@@ -168,7 +160,6 @@ struct RealtimeSessionSettings: Sendable {
 
     /// The session object of `session.created` and `session.updated`.
     var json: JSONValue {
-        let format: JSONValue = ["type": "audio/pcm", "rate": .number(Double(Self.sampleRate))]
         let detection: JSONValue =
             turnDetection.map { detection in
                 [
@@ -189,10 +180,10 @@ struct RealtimeSessionSettings: Sendable {
             "tool_choice": toolChoiceJSON,
             "audio": [
                 "input": [
-                    "format": format, "transcription": reportsTranscription ? ["model": .string(transcriptionModel)] : .null,
+                    "format": inputFormat.json, "transcription": reportsTranscription ? ["model": .string(transcriptionModel)] : .null,
                     "turn_detection": detection,
                 ],
-                "output": ["format": format, "voice": .string(voice), "speed": .number(speed)],
+                "output": ["format": outputFormat.json, "voice": .string(voice), "speed": .number(speed)],
             ],
         ]
     }
