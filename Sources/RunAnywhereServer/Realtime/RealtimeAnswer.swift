@@ -47,7 +47,7 @@ struct RealtimeAnswer: Sendable {
                 let generation = try await session.runtime.generateEvents(
                     continuing: Context(systemPrompt: settings.instructions, messages: messages, maxMessages: messages.count),
                     options: options, model: settings.model, loadOptions: ModelLoadOptions(threads: threads))
-                var pending = ""
+                var (pending, spokeAny) = ("", false)
                 for try await event in generation {
                     switch event {
                     case .text(let piece):
@@ -58,9 +58,13 @@ struct RealtimeAnswer: Sendable {
                             Self.merge(where_, ["delta": .string(piece)]))
                         guard settings.spoken else { continue }
                         pending += piece
-                        if let end = Self.sentenceEnd(in: pending) {
-                            speak.yield((String(pending[..<end]), where_))
+                        if let end = Self.sentenceEnd(in: pending, first: !spokeAny) {
+                            let sentence = String(pending[..<end])
                             pending = String(pending[end...])
+                            // A line break alone has nothing to say.
+                            guard !sentence.allSatisfy(\.isWhitespace) else { continue }
+                            speak.yield((sentence, where_))
+                            spokeAny = true
                         }
                     case .toolCall(let call): await output.call(call, session)
                     case .completed(let completed): result = completed
@@ -280,8 +284,10 @@ struct RealtimeAnswer: Sendable {
 
     /// Where the last complete sentence of `text` ends (after its `.`, `!`, `?` or line break
     /// and the space that follows), if one has; in a long text without one, after its last
-    /// comma or space, so that a list is spoken while it is written.
-    static func sentenceEnd(in text: String) -> String.Index? {
+    /// comma or space, so that a list is spoken while it is written. The `first` words of an
+    /// answer are cut at their last clause (a comma, semicolon or colon) once they hold 20
+    /// characters, so that the voice starts as soon as it has a phrase to say.
+    static func sentenceEnd(in text: String, first: Bool = false) -> String.Index? {
         var (end, pause): (String.Index?, String.Index?) = (nil, nil)
         var index = text.startIndex
         while index < text.endIndex {
@@ -291,7 +297,9 @@ struct RealtimeAnswer: Sendable {
             if ",;:".contains(text[index]) && spaced { pause = next }
             index = next
         }
-        return end ?? (text.count >= 120 ? pause ?? text.lastIndex(where: \.isWhitespace) : nil)
+        if let end { return end }
+        if first, let pause, text.distance(from: text.startIndex, to: pause) >= 20 { return pause }
+        return text.count >= 120 ? pause ?? text.lastIndex(where: \.isWhitespace) : nil
     }
 
     static func merge(_ base: JSONValue, _ more: JSONValue) -> JSONValue {

@@ -67,6 +67,10 @@ actor RealtimeSession {
     private var speechItem: String?
     private var checking = false
     private var uncheckedSamples = 0
+    /// A transcription started at a pause in the speech, before the silence was long enough to
+    /// end the turn: the speech up to `speechEnd` (s into the input), which the turn takes if it
+    /// ends with no more speech after it. So the words are mostly written while the silence runs.
+    private var early: (speechEnd: Double, transcription: Task<String, any Error>)?
     private(set) var response: (id: String, task: Task<Void, Never>)?
     /// Whether the answer in progress was cancelled because the user spoke.
     private(set) var interruptedBySpeech = false
@@ -166,17 +170,24 @@ actor RealtimeSession {
         }
         input += samples
         uncheckedSamples += samples.count
-        // Silero checks the buffer four times a second, not at each small append.
-        if settings.turnDetection != nil, !checking, uncheckedSamples >= rate / 4 {
+        if settings.turnDetection != nil, !checking, uncheckedSamples >= checkEvery {
             checking = true
             Task { await detectTurns() }
         }
     }
 
+    /// Samples of new audio between two checks of server VAD: 100 ms, so that the end of a turn
+    /// is found within 100 ms of its silence; in a long utterance, a 40th of the buffer, since
+    /// Silero reads the whole buffer each time.
+    private var checkEvery: Int { max(rate / 10, input.count / 40) }
+
+    /// How long a pause in the speech starts its transcription early (``early``).
+    static let earlyTranscriptionPauseMs = 100
+
     /// Checks the input for turns until the audio that came in meanwhile is less than a check's worth.
     private func detectTurns() async {
         defer { checking = false }
-        while !closed, settings.turnDetection != nil, uncheckedSamples >= rate / 4 {
+        while !closed, settings.turnDetection != nil, uncheckedSamples >= checkEvery {
             uncheckedSamples = 0
             await detectTurn()
         }
@@ -186,6 +197,19 @@ actor RealtimeSession {
         inputStartMs += input.count * 1000 / rate
         input = []
         speechItem = nil
+        early?.transcription.cancel()
+        early = nil
+    }
+
+    /// The words of `audio`, by the session's transcription model.
+    private func transcription(of audio: AudioSamples) -> Task<String, any Error> {
+        let (runtime, model, threads) = (runtime, settings.transcriptionModel, configuration.threads)
+        return Task {
+            try await runtime.transcribe(
+                audio, model: model, options: STTOptions(threads: threads), loadOptions: ModelLoadOptions(threads: threads)
+            )
+            .text
+        }
     }
 
     /// Server VAD over the uncommitted audio: speech starting (which interrupts an answer),
@@ -196,8 +220,10 @@ actor RealtimeSession {
         let segments: [SpeechSegment]
         do {
             let audio = try AudioSamples(samples: input, sampleRate: rate)
+            // Segments end after 100 ms of silence, so that a pause is seen as it starts; the
+            // turn ends when the silence after the last one is long enough.
             segments = try await runtime.detectSpeech(
-                in: audio, options: VADOptions(threshold: Float(detection.threshold), minSilenceDurationMs: detection.silenceMs))
+                in: audio, options: VADOptions(threshold: Float(detection.threshold), minSilenceDurationMs: min(100, detection.silenceMs)))
         } catch {
             return refuse(RealtimeError("Voice activity detection failed: \(error)", code: "server_error"), eventID: nil)
         }
@@ -224,12 +250,24 @@ actor RealtimeSession {
             }
         }
         let silence = Double(heard) / Double(rate) - last.end
-        guard let item = speechItem, silence * 1000 >= Double(detection.silenceMs) else { return }
+        if let started = early, started.speechEnd < last.end {  // the speech went on: its words are not all in it
+            started.transcription.cancel()
+            early = nil
+        }
+        guard let item = speechItem, silence * 1000 >= Double(detection.silenceMs) else {
+            if silence * 1000 >= Double(Self.earlyTranscriptionPauseMs), early?.speechEnd != last.end,
+                let audio = try? AudioSamples(samples: input, sampleRate: rate)
+            {
+                early?.transcription.cancel()
+                early = (last.end, transcription(of: audio))
+            }
+            return
+        }
         emit(
             "input_audio_buffer.speech_stopped",
             ["audio_end_ms": .number(Double(inputStartMs + Int(last.end * 1000))), "item_id": .string(item)])
         do {
-            try commit(as: item)
+            try commit(as: item, transcribed: early.flatMap { $0.speechEnd == last.end ? $0.transcription : nil })
             if detection.createResponse { try respond(nil) }
         } catch let error as RealtimeError {
             refuse(error, eventID: nil)
@@ -238,25 +276,23 @@ actor RealtimeSession {
         }
     }
 
-    /// Commits the input as a user item (`as` names it, after server VAD) and starts writing it.
-    private func commit(as id: String?) throws {
+    /// Commits the input as a user item (`as` names it, after server VAD) and starts writing it,
+    /// unless a transcription of its words already runs (`transcribed`).
+    private func commit(as id: String?, transcribed: Task<String, any Error>? = nil) throws {
         guard input.count >= rate / 10 else {
             throw RealtimeError(
                 "The input audio buffer holds \(input.count * 1000 / rate) ms; commit at least 100 ms",
                 code: "input_audio_buffer_commit_empty")
         }
-        let audio = try AudioSamples(samples: input, sampleRate: rate)
+        let transcribing = try transcribed ?? transcription(of: AudioSamples(samples: input, sampleRate: rate))
+        if transcribed != nil { early = nil }
         let item = id ?? Self.newID("item")
         let previous = items.last?.id
         clearInput()
-        let (runtime, model, threads, reports) = (
-            runtime, settings.transcriptionModel, configuration.threads, settings.reportsTranscription
-        )
+        let reports = settings.reportsTranscription
         let heard = Task { [weak self] () -> String in
             do {
-                let text = try await runtime.transcribe(
-                    audio, model: model, options: STTOptions(threads: threads), loadOptions: ModelLoadOptions(threads: threads)
-                ).text
+                let text = try await transcribing.value
                 await self?.heard(item, text, report: reports)
                 return text
             } catch {
