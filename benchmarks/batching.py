@@ -17,6 +17,7 @@ import time
 from openai import OpenAI
 
 import llama_tools
+import results_file
 from chat_turn import TURNS
 from serve_process import start_server
 from serve_throughput import QUESTIONS
@@ -214,4 +215,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    with results_file.recorded("batching"):
+        main()

@@ -8,6 +8,8 @@ import statistics
 import subprocess
 import tempfile
 
+import results_file
+
 TURNS = [
     "Hi! I am planning a small vegetable garden behind my house. The soil is a bit sandy and the "
     "garden gets sun in the morning and shade after two in the afternoon. What should I think about first?",
@@ -70,4 +72,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    with results_file.recorded("chat-turn"):
+        main()

@@ -17,6 +17,8 @@ import zipfile
 
 import numpy as np
 
+import results_file
+
 # 64 sentences: 24 short, 24 medium, 16 long. SENTENCES below makes 256 of mixed lengths from them.
 BASE = [
     "A man is eating food.",
@@ -282,4 +284,6 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with results_file.recorded("embeddings"):
+        code = main()
+    sys.exit(code)

@@ -9,6 +9,8 @@ import subprocess
 import tempfile
 import time
 
+import results_file
+
 VOICE = "piper-en_US-joe-medium"
 
 # What each kind mutates, and the commands that register and use a mutated copy (MODEL is its id,
@@ -102,4 +104,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    with results_file.recorded("fuzz-models"):
+        main()

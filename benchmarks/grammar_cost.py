@@ -6,6 +6,8 @@ import statistics
 import subprocess
 import tempfile
 
+import results_file
+
 PROMPT = "Count upwards from 1, one number after another, separated by commas: 1, 2, 3,"
 SCHEMA = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 500}
 
@@ -48,4 +50,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    with results_file.recorded("grammar-cost"):
+        main()

@@ -7,6 +7,8 @@ import statistics
 import subprocess
 import sys
 
+import results_file
+
 PROMPT = (
     "The history of computing is a story of people who built machines to think faster than they could. "
     "It begins with the abacus and the slide rule, moves through the mechanical calculators of Pascal and "
@@ -114,4 +116,6 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with results_file.recorded("llm-overhead"):
+        code = main()
+    sys.exit(code)

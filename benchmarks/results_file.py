@@ -1,5 +1,7 @@
 """The dated results file each benchmark writes: RESULTS/NAME-DATE.md."""
+import contextlib
 import datetime
+import io
 import os
 import platform
 import sys
@@ -21,3 +23,26 @@ def write(folder, name, text):
         out.write(text)
     print(f"\nresults: {path}")
     return path
+
+
+FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+
+
+@contextlib.contextmanager
+def recorded(name, folder=FOLDER):
+    """What the benchmark prints inside, shown as it comes and, once it ends without an error,
+    written as its results file with the machine and the command."""
+    printed = io.StringIO()
+
+    class Both(io.TextIOBase):
+        def write(self, text):
+            sys.__stdout__.write(text)
+            sys.__stdout__.flush()
+            return printed.write(text)
+
+    sys.stdout = Both()
+    try:
+        yield
+    finally:
+        sys.stdout = sys.__stdout__
+    write(folder, name, f"# {name}\n\n{machine_and_command(name)}\n```\n{printed.getvalue()}```\n")

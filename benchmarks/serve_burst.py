@@ -6,6 +6,7 @@ import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
+import results_file
 from gpu_bench import STORY, complete
 from serve_process import start_server
 
@@ -71,4 +72,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    with results_file.recorded("serve-burst"):
+        main()

@@ -11,6 +11,7 @@ import urllib.error
 import urllib.request
 import zlib
 
+import results_file
 from serve_process import start_server
 
 MODEL = "smollm2-135m-instruct-q4_1"
@@ -231,4 +232,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    with results_file.recorded("serve-leaks"):
+        main()

@@ -13,6 +13,8 @@ import threading
 import time
 import uuid
 
+import results_file
+
 
 def free_port():
     with socket.socket() as probe:
@@ -119,4 +121,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    with results_file.recorded("telemetry-throughput"):
+        main()
