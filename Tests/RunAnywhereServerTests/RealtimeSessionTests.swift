@@ -140,7 +140,8 @@ import Testing
         #expect(cut(list)?.hasSuffix(",") == true && (cut(list)?.count ?? 0) > 100)
         // An answer's first words are cut at a clause once they are long enough.
         let opening = "The capital of France, as you asked, is Paris"
-        #expect(RealtimeAnswer.sentenceEnd(in: opening, first: true).map { String(opening[..<$0]) } == "The capital of France, as you asked,")
+        #expect(
+            RealtimeAnswer.sentenceEnd(in: opening, first: true).map { String(opening[..<$0]) } == "The capital of France, as you asked,")
         #expect(RealtimeAnswer.sentenceEnd(in: "Yes, it is", first: true) == nil, "a clause too short to say alone")
         #expect(cut(opening) == nil)
     }

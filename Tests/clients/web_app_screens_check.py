@@ -6,7 +6,8 @@ web_app_support.py), against a live `runanywhere serve` with the real engines an
 Models: the catalog by category; a model loaded ahead and unloaded; adding a model from a URL, each wrong field shown inline as it
 is typed; its download from a loopback server with live progress, cancelled and resumed (with a
 Range request); its GGUF metadata; deleting it. Settings: generation defaults saved and a bad
-one refused inline; the environment switcher never showing the key. Voice: an uploaded WAV
+one refused inline; the server's LoRA adapter (`serve --lora`, a header-only adapter file at scale
+0) rescaled and back; the environment switcher never showing the key. Voice: an uploaded WAV
 transcribed with segments; a recording from (Chromium's fake) microphone transcribed; a spoken
 reply that plays; a voice turn with each stage's timing.
 Vision: an image described by the vision-language fixture (whose answers are noise, as the page
@@ -199,8 +200,31 @@ def models_checks(page, server):
             pass  # deleted by the check, never added, or the server is gone
 
 
+def lora_adapter(path):
+    """A LoRA adapter GGUF for llama models with no tensors: what `serve --lora` checks at start,
+    listed and rescaled, never applied (its scale goes back to 0 before anything generates)."""
+    def string(text):
+        data = text.encode()
+        return struct.pack("<Q", len(data)) + data
+    values = [("general.architecture", "llama"), ("general.type", "adapter"), ("adapter.type", "lora")]
+    header = b"GGUF" + struct.pack("<IQQ", 3, 0, len(values))
+    for key, value in values:
+        header += string(key) + struct.pack("<I", 8) + string(value)
+    with open(path, "wb") as out:
+        out.write(header + b"\0" * (-len(header) % 32))
+
+
 def settings_checks(page, server):
     page.driver.get(server.url + "/#/settings")
+    scale = page.find("#lora-0")
+    listed = page.text("[data-adapter='0']")
+    check(listed.startswith("adapter.gguf") and scale.get_attribute("value") == "0",
+          f"the adapter as listed: {listed!r} at {scale.get_attribute('value')}")
+    for value in ("0.5", "0"):
+        scale.clear()
+        scale.send_keys(value)
+        page.find(".lora-form button[type=submit]").click()
+        page.wait(lambda d: server.get("/lora-adapters")[0]["scale"] == float(value), 10)
     temperature = page.find("#setting-temperature")
     temperature.clear()
     temperature.send_keys("7")
@@ -379,7 +403,9 @@ def phone_and_dark_checks(page, server):
 
 
 def checks(page, options, folders):
-    server = Server(options.binary, folders["data"])
+    adapter = os.path.join(tempfile.mkdtemp(prefix="web-app-lora-"), "adapter.gguf")
+    lora_adapter(adapter)
+    server = Server(options.binary, folders["data"], arguments=["--lora", f"{adapter}:0"])
     try:
         models_checks(page, server)
         settings_checks(page, server)

@@ -33,9 +33,9 @@ class Server:
     """`runanywhere serve --port 0` with the data folder `data`; with `api_key`, started with
     --api-key-stdin, and `get` and `post` send the key."""
 
-    def __init__(self, binary, data, api_key=None):
+    def __init__(self, binary, data, api_key=None, arguments=()):
         environment = dict(os.environ, RUNANYWHERE_DATA=data)
-        arguments = [binary, "serve", "--port", "0", "--threads", "1"] + (["--api-key-stdin"] if api_key else [])
+        arguments = [binary, "serve", "--port", "0", "--threads", "1", *arguments] + (["--api-key-stdin"] if api_key else [])
         self.process = subprocess.Popen(arguments, stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
         self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.process.stdin.write(api_key or "")

@@ -537,9 +537,8 @@ actor RealtimeSession {
     }
 
     /// The answer `id` has spoken `sentence` of its message `item` in `samples` samples of audio
-    /// at `rate`.
-    /// Its end is counted from the samples of every sentence so far, so the last one ends where
-    /// the audio sent does.
+    /// at `rate`. Its end is counted from the samples of every sentence so far, so the last one
+    /// ends where the audio sent does.
     func spoke(_ id: String, item: String, _ sentence: String, samples: Int, rate: Int) {
         guard response?.id == id else { return }
         spokenSamples += samples

@@ -1,5 +1,5 @@
 // The Settings screen: generation defaults (the same file as `runanywhere settings`), the
-// environment switcher (API keys typed in a password field and only ever shown masked),
+// scales of the server's LoRA adapters (`serve --lora`), the environment switcher (API keys typed in a password field and only ever shown masked),
 // the way to the Benchmarks dashboard, each framework's availability with its reason, and the device.
 import { api } from "../../lib/api.js";
 import { bytes, fill, h, notice, toast } from "../../lib/dom.js";
@@ -8,14 +8,16 @@ import { system, unavailableReason } from "../../lib/system.js";
 /** Shows the Settings screen; returns nothing to unmount. */
 export function mount(root) {
   const defaults = h("section", { "aria-labelledby": "defaults-title" });
+  const adapters = h("section", { "aria-labelledby": "adapters-title" });
   const environment = h("section", { "aria-labelledby": "environment-title" });
   const frameworks = h("section", { "aria-labelledby": "frameworks-title" });
   const device = h("section", { "aria-labelledby": "device-title" });
   const benchmarks = h("section", { "aria-labelledby": "benchmarks-title" }, h("h2", { id: "benchmarks-title" }, "Benchmarks"),
     h("a", { class: "card nav-card", href: "#/benchmarks" }, h("strong", {}, "Benchmarks ›"),
       h("span", { class: "muted" }, "Measure load time, first token, tokens per second and latency of every downloaded model; keep, compare and export the runs.")));
-  fill(root, h("div", { class: "page settings" }, h("h1", {}, "Settings"), defaults, environment, benchmarks, frameworks, device));
+  fill(root, h("div", { class: "page settings" }, h("h1", {}, "Settings"), defaults, adapters, environment, benchmarks, frameworks, device));
   showDefaults(defaults);
+  showAdapters(adapters);
   showEnvironments(environment);
   system().then((info) => {
     showFrameworks(frameworks, info);
@@ -91,6 +93,40 @@ async function showDefaults(section) {
       fields.systemPrompt.element,
       h("label", { class: "check" }, streaming, "Stream answers as they are written"),
       h("div", { class: "form-actions" }, h("button", { type: "button", onclick: reset }, "Restore defaults"), h("button", { class: "primary", type: "submit" }, "Save"))));
+}
+
+/** The server's LoRA adapters (GET /lora-adapters), each with the scale requests apply it at. */
+async function showAdapters(section) {
+  const title = h("h2", { id: "adapters-title" }, "LoRA adapters");
+  let listed;
+  try {
+    listed = await api("/lora-adapters");
+  } catch (error) {
+    fill(section, title, notice("Cannot read the LoRA adapters", error.message, { error: true }));
+    return;
+  }
+  if (!listed.length) {
+    fill(section, title, h("p", { class: "muted" }, "None. A server started with serve --lora PATH[:SCALE] lists its adapters here, to scale them."));
+    return;
+  }
+  const rows = listed.map((adapter) => {
+    const scale = h("input", { type: "number", name: `lora-${adapter.id}`, id: `lora-${adapter.id}`, min: "-100", max: "100", step: "0.05", value: String(adapter.scale) });
+    return { adapter, scale, element: h("label", { for: scale.id, "data-adapter": String(adapter.id) }, h("code", { title: adapter.path }, adapter.path.split("/").pop()), scale) };
+  });
+  const save = async (event) => {
+    event.preventDefault();
+    try {
+      await api("/lora-adapters", { method: "POST", body: rows.map(({ adapter, scale }) => ({ id: adapter.id, scale: Number(scale.value || 0) })) });
+      toast("Adapter scales saved");
+    } catch (error) {
+      toast(error.message, { error: true });
+    }
+  };
+  fill(section, title,
+    h("form", { class: "card lora-form", novalidate: true, onsubmit: save },
+      h("p", { class: "muted" }, "Requests that choose no adapters apply these to models of their architecture, at these scales (0 leaves one out)."),
+      h("div", { class: "grid" }, rows.map((row) => row.element)),
+      h("div", { class: "form-actions" }, h("button", { class: "primary", type: "submit" }, "Save"))));
 }
 
 async function showEnvironments(section) {
