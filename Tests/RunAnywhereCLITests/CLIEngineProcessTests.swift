@@ -9,8 +9,9 @@ import Testing
 
 /// `runanywhere serve` runs each language and embedding model in an engine worker process named
 /// after its model: a real SIGSEGV, a real abort() and a SIGKILL of one model's worker cost only
-/// that worker's requests, while another model streams on (Tests/clients/engine_crash_check.py,
-/// with the official `openai` client); with `--in-process-engines` no worker is started.
+/// that worker's requests, while another model streams on, and a realtime session whose answer
+/// crashed answers on (Tests/clients/engine_crash_check.py, with the official `openai` client);
+/// with `--in-process-engines` no worker is started.
 @Suite(
     .serverLane, .serialized,
     .enabled(

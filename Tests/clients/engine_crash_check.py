@@ -11,7 +11,10 @@ OTHER's worker is crashed three ways (SIGSEGV, abort(), and SIGKILL from outside
   restarted (the SIGKILL one mid-stream, as an error event in its stream);
 - MODEL's answer streams to its end, from the same worker throughout;
 - the next request for OTHER is answered, by a new worker;
-- `ps` tells the workers apart: each one's command line names its model.
+- `ps` tells the workers apart: each one's command line names its model;
+- a realtime session (`/v1/realtime`) whose answer crashes OTHER's worker ends that answer as
+  failed, naming the crash, and goes on: with the faulting message deleted, the next answer
+  comes from a new worker.
 
 usage: engine_crash_check.py --base-url URL --model MODEL --other OTHER --server-pid PID
 """
@@ -105,6 +108,37 @@ def expect_crash(client, other, fault, signal_name):
     raise AssertionError(f"{fault}: the faulting request was answered")
 
 
+def realtime_events(connection, last_type):
+    seen = []
+    while not seen or seen[-1]["type"] != last_type:
+        seen.append(connection.recv().to_dict())
+    return seen
+
+
+def check_realtime(client, model):
+    with client.realtime.connect(model=model) as connection:
+        realtime_events(connection, "session.created")
+        connection.session.update(session={"type": "realtime", "output_modalities": ["text"], "max_output_tokens": 8,
+                                           "audio": {"input": {"turn_detection": None}}})
+        realtime_events(connection, "session.updated")
+        connection.conversation.item.create(item={"type": "message", "role": "user", "id": "item_fault",
+                                                  "content": [{"type": "input_text", "text": "Hello [[engine-fault:abort]]"}]})
+        connection.response.create()
+        failed = realtime_events(connection, "response.done")[-1]["response"]
+        message = failed.get("status_details", {}).get("error", {}).get("message", "")
+        assert failed["status"] == "failed", f"realtime: the crashed answer ended {failed['status']}: {failed}"
+        for part in (model, "SIGABRT", "restarted"):
+            assert part in message, f"realtime: the failed answer does not name {part!r}: {message}"
+        print(f"realtime: failed answer: {message[:200]}")
+        connection.conversation.item.delete(item_id="item_fault")
+        realtime_events(connection, "conversation.item.deleted")
+        connection.conversation.item.create(item={"type": "message", "role": "user",
+                                                  "content": [{"type": "input_text", "text": "Hello"}]})
+        connection.response.create()
+        answered = realtime_events(connection, "response.done")[-1]["response"]
+        assert answered["status"] == "completed" and answered["output"], f"realtime: the next answer: {answered}"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--base-url", required=True)
@@ -148,6 +182,10 @@ def main():
     print(f"SIGKILL mid-stream: {str(stream.error)[:200]}")
     assert ask(client, args.other, "Hello"), "the other model answers after its worker was killed"
     assert worker_of(args.other) != other, "the other model runs in a new worker after the kill"
+    other = worker_of(args.other)
+
+    check_realtime(client, args.other)
+    assert worker_of(args.other) != other, "realtime: the other model runs in a new worker after its crash"
 
     assert worker_of(args.model) == steady, "the first model's worker never restarted"
     assert [m.id for m in client.models.list().data], "the server still lists its models"
