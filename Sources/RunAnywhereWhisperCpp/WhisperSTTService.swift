@@ -113,7 +113,7 @@ private final class NewSegments {
 /// Silero voice activity detection through whisper.cpp.
 ///
 /// `@unchecked Sendable`: used only in the model's turn (the runtime's `inTurn(on:)`); freed once in `deinit`.
-final class WhisperVADService: VADService, @unchecked Sendable {
+final class WhisperVADService: VADProbabilities, @unchecked Sendable {
     private let library: WhisperLibrary
     private let context: OpaquePointer
 
@@ -153,6 +153,17 @@ final class WhisperVADService: VADService, @unchecked Sendable {
                 start: Double(api.whisper_vad_segments_get_segment_t0(found, index)) / 100,
                 end: Double(api.whisper_vad_segments_get_segment_t1(found, index)) / 100)
         }
+    }
+
+    func speechProbabilities(_ audio: AudioSamples) throws -> [Float] {
+        let api = library.api
+        let count = try WhisperSTTService.sampleCount(audio)
+        guard audio.samples.withUnsafeBufferPointer({ api.whisper_vad_detect_speech(context, $0.baseAddress, count) }),
+            let probabilities = api.whisper_vad_probs(context)
+        else {
+            throw SDKError(.generationFailed, library.logSink.explain("whisper.cpp could not run voice activity detection"))
+        }
+        return Array(UnsafeBufferPointer(start: probabilities, count: Int(api.whisper_vad_n_probs(context))))
     }
 }
 

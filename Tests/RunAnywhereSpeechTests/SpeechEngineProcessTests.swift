@@ -51,6 +51,7 @@ struct SpeechEngineProcessTests {
         }
         #expect(streamed == heardHere.segments, "a worker's segments come as they are heard, over the wire")
         #expect(try await isolated.detectSpeech(in: audio) == speechHere)
+        #expect(try await isolated.speechProbabilities(in: audio) == here.speechProbabilities(in: audio))
         let spoken = try await isolated.synthesize(
             "Open the window.", voiceModel: Self.voice, options: TTSOptions(audioFormat: .pcm), loadOptions: Self.load)
         #expect(

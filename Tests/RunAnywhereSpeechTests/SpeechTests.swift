@@ -132,6 +132,15 @@ struct SpeechTests {
         #expect(abs((segments.first?.start ?? 0) - 1) < 0.4)
         #expect(abs((segments.last?.start ?? 0) - (2.5 + speech.duration)) < 0.4)
         #expect(try await runtime.detectSpeech(in: AudioSamples(samples: silence(2), sampleRate: 16_000)).isEmpty)
+
+        // Window by window, as a realtime session reads a stream: every 32 ms window scored, the
+        // speech above the threshold and the silence far under it.
+        let scores = try await runtime.speechProbabilities(in: audio)
+        #expect(scores.count == (audio.samples.count + 511) / 512)
+        let window = { (seconds: Double) in Int(seconds * 16_000) / 512 }
+        #expect(scores[..<window(0.9)].allSatisfy { $0 < 0.2 }, "\(scores[..<window(0.9)])")
+        let spoken = scores[window(1.2)..<window(0.8 + speech.duration)]
+        #expect(spoken.filter { $0 >= 0.5 }.count > spoken.count / 2, "\(spoken)")
     }
 
     /// Speech-to-text, voice activity and voices load through the one model cache that language

@@ -32,6 +32,9 @@
     X(whisper_vad_default_context_params)         \
     X(whisper_vad_init_from_file_with_params)     \
     X(whisper_vad_segments_from_samples)          \
+    X(whisper_vad_detect_speech)                  \
+    X(whisper_vad_n_probs)                        \
+    X(whisper_vad_probs)                          \
     X(whisper_vad_segments_n_segments)            \
     X(whisper_vad_segments_get_segment_t0)        \
     X(whisper_vad_segments_get_segment_t1)        \

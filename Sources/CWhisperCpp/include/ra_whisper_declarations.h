@@ -277,6 +277,13 @@ struct whisper_vad_context * whisper_vad_init_from_file_with_params(const char *
 /// The speech segments in 16 kHz mono samples; NULL on failure. Free with whisper_vad_free_segments.
 struct whisper_vad_segments * whisper_vad_segments_from_samples(
     struct whisper_vad_context * vctx, struct whisper_vad_params params, const float * samples, int n_samples);
+/// Computes the speech probability of each 512-sample window of 16 kHz mono `samples` (a
+/// partial last window padded with silence), from a fresh state; false on failure.
+bool whisper_vad_detect_speech(struct whisper_vad_context * vctx, const float * samples, int n_samples);
+/// How many probabilities the last whisper_vad_detect_speech computed.
+int whisper_vad_n_probs(struct whisper_vad_context * vctx);
+/// The probabilities the last whisper_vad_detect_speech computed, owned by the context.
+float * whisper_vad_probs(struct whisper_vad_context * vctx);
 int whisper_vad_segments_n_segments(struct whisper_vad_segments * segments);
 /// A speech segment's start, in centiseconds.
 float whisper_vad_segments_get_segment_t0(struct whisper_vad_segments * segments, int i_segment);

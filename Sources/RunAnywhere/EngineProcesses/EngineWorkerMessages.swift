@@ -31,6 +31,10 @@ enum WorkerRequest: Codable, Sendable {
     /// Find the speech in 16 kHz `audio` (a voice activity detector); answered with
     /// ``WorkerAnswer/speech(_:)`` or by ``WorkerReply/done(id:error:)``.
     case detectSpeech(id: UInt64, audio: WorkerAudio, options: VADOptions)
+    /// The speech probability of each window of 16 kHz `audio` (a voice activity detector that
+    /// gives them, ``VADProbabilities``); answered with ``WorkerAnswer/probabilities(_:)`` or by
+    /// ``WorkerReply/done(id:error:)``.
+    case speechProbabilities(id: UInt64, audio: WorkerAudio)
     /// Speak `text` (a voice); answered with ``WorkerAnswer/audio(_:)`` or by ``WorkerReply/done(id:error:)``.
     case synthesize(id: UInt64, text: String, options: TTSOptions)
     /// Draw an image (an image-generation model); answered by a ``WorkerProgress/step(done:total:)``
@@ -91,6 +95,7 @@ enum WorkerAnswer: Codable, Sendable {
     case ranking(scores: [Float], tokenCounts: [Int])
     case transcription(segments: [TranscriptionSegment], language: String?)
     case speech([SpeechSegment])
+    case probabilities([Float])
     case audio(WorkerAudio)
     case image(png: Data, width: Int, height: Int)
 }

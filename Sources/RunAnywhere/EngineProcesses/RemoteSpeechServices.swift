@@ -22,8 +22,9 @@ final class RemoteSTTService: STTService, RemoteEngine {
     func unload() async { await worker.stop() }
 }
 
-/// A voice activity detector whose engine runs in a worker process (``EngineProcesses``).
-final class RemoteVADService: VADService, RemoteEngine {
+/// A voice activity detector whose engine runs in a worker process (``EngineProcesses``); the
+/// worker refuses ``speechProbabilities(_:)`` when its engine does not give them.
+final class RemoteVADService: VADProbabilities, RemoteEngine {
     let worker: EngineProcess
 
     /// The engine of the model `worker` has loaded.
@@ -34,6 +35,12 @@ final class RemoteVADService: VADService, RemoteEngine {
             { .detectSpeech(id: $0, audio: WorkerAudio(audio), options: options) }, cancellation: CancellationFlag())
         guard case .speech(let segments) = answer else { throw worker.wrongAnswer() }
         return segments
+    }
+
+    func speechProbabilities(_ audio: AudioSamples) throws -> [Float] {
+        let answer = try worker.callBlocking({ .speechProbabilities(id: $0, audio: WorkerAudio(audio)) }, cancellation: CancellationFlag())
+        guard case .probabilities(let probabilities) = answer else { throw worker.wrongAnswer() }
+        return probabilities
     }
 
     func unload() async { await worker.stop() }

@@ -186,3 +186,20 @@ extension VADService {
     /// Does nothing: the model's memory is freed with its last reference.
     public func unload() async {}
 }
+
+/// A voice activity detector that gives the speech probability of each window of audio, for
+/// a caller that follows a stream (a realtime session) and reads only its new windows, with a
+/// little of what came before to settle the detector's state.
+package protocol VADProbabilities: VADService {
+    /// The speech probability of each ``VADWindow/samples``-sample window of 16 kHz mono `audio`
+    /// (a partial last window padded with silence), from a fresh state; blocking.
+    func speechProbabilities(_ audio: AudioSamples) throws -> [Float]
+}
+
+/// The window ``VADProbabilities`` scores: Silero's, 32 ms at 16 kHz.
+package enum VADWindow {
+    /// Samples in a window, at 16 kHz.
+    package static let samples = 512
+    /// A window's length.
+    package static let milliseconds = 32
+}

@@ -68,9 +68,11 @@ actor RealtimeSession {
     private var checking = false
     private var uncheckedSamples = 0
     /// A transcription started at a pause in the speech, before the silence was long enough to
-    /// end the turn: the speech up to `speechEnd` (s into the input), which the turn takes if it
+    /// end the turn: the speech up to window `speechEnd` of the input, which the turn takes if it
     /// ends with no more speech after it. So the words are mostly written while the silence runs.
-    private var early: (speechEnd: Double, transcription: Task<String, any Error>)?
+    private var early: (speechEnd: Int, transcription: Task<String, any Error>)?
+    /// Server VAD's reading of the uncommitted input, window by window.
+    private var tracker = SpeechTracker(threshold: 0.5)
     private(set) var response: (id: String, task: Task<Void, Never>)?
     /// Whether the answer in progress was cancelled because the user spoke.
     private(set) var interruptedBySpeech = false
@@ -177,9 +179,8 @@ actor RealtimeSession {
     }
 
     /// Samples of new audio between two checks of server VAD: 100 ms, so that the end of a turn
-    /// is found within 100 ms of its silence; in a long utterance, a 40th of the buffer, since
-    /// Silero reads the whole buffer each time.
-    private var checkEvery: Int { max(rate / 10, input.count / 40) }
+    /// is found within 100 ms of its silence.
+    private var checkEvery: Int { rate / 10 }
 
     /// How long a pause in the speech starts its transcription early (``early``).
     static let earlyTranscriptionPauseMs = 100
@@ -199,6 +200,7 @@ actor RealtimeSession {
         speechItem = nil
         early?.transcription.cancel()
         early = nil
+        tracker = SpeechTracker(threshold: tracker.threshold)
     }
 
     /// The words of `audio`, by the session's transcription model.
@@ -213,28 +215,36 @@ actor RealtimeSession {
     }
 
     /// Server VAD over the uncommitted audio: speech starting (which interrupts an answer),
-    /// and speech followed by enough silence, which commits the turn and answers it.
+    /// and speech followed by enough silence, which commits the turn and answers it. Only the
+    /// windows that came in since the last check are scored, each check with the 16 windows
+    /// (0.5 s) before them to settle the detector's state.
     private func detectTurn() async {
-        guard let detection = settings.turnDetection, !input.isEmpty else { return }
-        let (heard, start) = (input.count, inputStartMs)
-        let segments: [SpeechSegment]
+        guard let detection = settings.turnDetection else { return }
+        let perWindow = VADWindow.samples * rate / 16_000  // input samples in a window
+        let (start, scored, whole) = (inputStartMs, tracker.count, input.count / perWindow)
+        guard whole > scored else { return }
+        let context = min(scored, 16)
+        let scores: [Float]
         do {
-            let audio = try AudioSamples(samples: input, sampleRate: rate)
-            // Segments end after 100 ms of silence, so that a pause is seen as it starts; the
-            // turn ends when the silence after the last one is long enough.
-            segments = try await runtime.detectSpeech(
-                in: audio, options: VADOptions(threshold: Float(detection.threshold), minSilenceDurationMs: min(100, detection.silenceMs)))
+            let audio = try AudioSamples(samples: Array(input[(scored - context) * perWindow..<whole * perWindow]), sampleRate: rate)
+            scores = try await runtime.speechProbabilities(in: audio)
         } catch {
             return refuse(RealtimeError("Voice activity detection failed: \(error)", code: "server_error"), eventID: nil)
         }
-        guard inputStartMs == start, !closed else { return }  // committed or cleared meanwhile: the audio checked is gone
-        guard let first = segments.first, let last = segments.last else {
-            // Silence: of the audio checked, keep only what could pad the start of the next speech
-            // (what came in during the check is checked next).
-            let drop = heard - detection.prefixPaddingMs * rate / 1000
-            if speechItem == nil, drop > 0 {
-                inputStartMs += drop * 1000 / rate
-                input.removeFirst(drop)
+        // Committed or cleared meanwhile: the audio checked is gone.
+        guard inputStartMs == start, tracker.count == scored, !closed else { return }
+        tracker.threshold = Float(detection.threshold)
+        tracker.append(scores.dropFirst(context).prefix(whole - scored))
+        let window = VADWindow.milliseconds
+        guard let started = tracker.speechStart, let lastSpeech = tracker.lastSpeech, let silent = tracker.silence else {
+            // No speech yet: keep only what could pad the start of the next speech.
+            if tracker.candidate == nil, speechItem == nil {
+                let drop = tracker.count - detection.prefixPaddingMs / window
+                if drop > 0 {
+                    tracker.dropFirst(drop)
+                    input.removeFirst(drop * perWindow)
+                    inputStartMs += drop * window
+                }
             }
             return
         }
@@ -243,31 +253,30 @@ actor RealtimeSession {
             speechItem = item
             emit(
                 "input_audio_buffer.speech_started",
-                ["audio_start_ms": .number(Double(inputStartMs + Int(first.start * 1000))), "item_id": .string(item)])
+                ["audio_start_ms": .number(Double(inputStartMs + max(0, started * window - 30))), "item_id": .string(item)])
             if detection.interruptResponse, let running = response {
                 interruptedBySpeech = true
                 running.task.cancel()
             }
         }
-        let silence = Double(heard) / Double(rate) - last.end
-        if let started = early, started.speechEnd < last.end {  // the speech went on: its words are not all in it
-            started.transcription.cancel()
+        if let begun = early, begun.speechEnd < lastSpeech {  // the speech went on: its words are not all in it
+            begun.transcription.cancel()
             early = nil
         }
-        guard let item = speechItem, silence * 1000 >= Double(detection.silenceMs) else {
-            if silence * 1000 >= Double(Self.earlyTranscriptionPauseMs), early?.speechEnd != last.end,
+        guard let item = speechItem, silent * window >= detection.silenceMs else {
+            if silent * window >= Self.earlyTranscriptionPauseMs, early?.speechEnd != lastSpeech,
                 let audio = try? AudioSamples(samples: input, sampleRate: rate)
             {
                 early?.transcription.cancel()
-                early = (last.end, transcription(of: audio))
+                early = (lastSpeech, transcription(of: audio))
             }
             return
         }
         emit(
             "input_audio_buffer.speech_stopped",
-            ["audio_end_ms": .number(Double(inputStartMs + Int(last.end * 1000))), "item_id": .string(item)])
+            ["audio_end_ms": .number(Double(inputStartMs + (lastSpeech + 1) * window + 30)), "item_id": .string(item)])
         do {
-            try commit(as: item, transcribed: early.flatMap { $0.speechEnd == last.end ? $0.transcription : nil })
+            try commit(as: item, transcribed: early.flatMap { $0.speechEnd == lastSpeech ? $0.transcription : nil })
             if detection.createResponse { try respond(nil) }
         } catch let error as RealtimeError {
             refuse(error, eventID: nil)
