@@ -62,6 +62,18 @@ import Testing
 
     static func types(_ events: [JSONValue]) -> [String] { events.compactMap { $0["type"]?.stringValue } }
 
+    /// A written session asked to answer a seven-word message, a word every 200 ms.
+    static func slowAnswer() async throws -> Wire {
+        let wire = Wire(try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(200))))
+        try await wire.startWritten()
+        await wire.send([
+            "type": "conversation.item.create",
+            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "one two three four five six seven"]]],
+        ])
+        await wire.send(["type": "response.create"])
+        return wire
+    }
+
     @Test func settingsTakeWhatTheServerCanDoAndNameWhatItCannot() throws {
         var settings = RealtimeSessionSettings(id: "s", model: "m")
         try settings.update([
@@ -177,13 +189,7 @@ import Testing
     }
 
     @Test func aCancelledAnswerKeepsWhatItWrote() async throws {
-        let wire = Wire(try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(200))))
-        try await wire.startWritten()
-        await wire.send([
-            "type": "conversation.item.create",
-            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "one two three four five six seven"]]],
-        ])
-        await wire.send(["type": "response.create"])
+        let wire = try await Self.slowAnswer()
         await wire.send(["type": "response.create"])  // one at a time
         let refused = try await wire.until("error")
         #expect(refused.last?["error"]?["code"] == "conversation_already_has_active_response")
@@ -235,13 +241,7 @@ import Testing
     /// function call is answered as soon as its item is done; its words and calls are one
     /// assistant message to the model.
     @Test func anAnswersItemsJoinTheConversationAsTheyOpen() async throws {
-        let wire = Wire(try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(200))))
-        try await wire.startWritten()
-        await wire.send([
-            "type": "conversation.item.create",
-            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "one two three four five six seven"]]],
-        ])
-        await wire.send(["type": "response.create"])
+        let wire = try await Self.slowAnswer()
         let answer = try #require(try await wire.until("response.output_text.delta").last?["item_id"])
         await wire.send(["type": "conversation.item.retrieve", "item_id": answer])
         let writing = try #require(try await wire.until("conversation.item.retrieved").last?["item"])

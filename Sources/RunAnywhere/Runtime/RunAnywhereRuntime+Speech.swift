@@ -161,15 +161,7 @@ extension RunAnywhereRuntime {
     /// The parts of `audio` that hold speech, found by the Silero voice activity detector
     /// (loaded into the model cache on first use).
     public func detectSpeech(in audio: AudioSamples, options: VADOptions = VADOptions()) async throws -> [SpeechSegment] {
-        guard !audio.samples.isEmpty else { throw SDKError(.emptyInput, "The audio is empty") }
-        let model = try catalog.model(id: SDKConstants.Models.voiceActivityModelID)
-        let input = audio.resampled(to: 16_000)
-        return try await againIfItsWorkerDied(model) {
-            let lease = try await acquire(model, as: .voiceActivity, options: ModelLoadOptions(), keepAlive: nil, taking: \.voiceActivity)
-            defer { release(lease) }
-            let vad = lease.engine
-            return try await inTurn(on: model.id) { try await runBlocking { try vad.detectSpeech(input, options: options) } }
-        }
+        try await withVoiceActivity(audio) { vad, input in try vad.detectSpeech(input, options: options) }
     }
 
     /// The speech probability of each 32 ms window (``VADWindow``) of `audio`, by
@@ -177,6 +169,23 @@ extension RunAnywhereRuntime {
     /// reads its new windows with. A detector that gives only segments scores their windows 1
     /// and the others 0.
     package func speechProbabilities(in audio: AudioSamples) async throws -> [Float] {
+        try await withVoiceActivity(audio) { vad, input in
+            if let scorer = vad as? any VADProbabilities { return try scorer.speechProbabilities(input) }
+            let windows = (input.samples.count + VADWindow.samples - 1) / VADWindow.samples
+            let segments = try vad.detectSpeech(input, options: VADOptions(minSpeechDurationMs: 0, minSilenceDurationMs: 0, speechPadMs: 0))
+            return (0..<windows).map { window in
+                let middle = (Double(window) + 0.5) * Double(VADWindow.samples) / 16_000
+                return segments.contains { $0.start <= middle && middle < $0.end } ? 1 : 0
+            }
+        }
+    }
+
+    /// `body`'s answer with the voice activity detector (loaded into the model cache on first
+    /// use, asked again of a new worker if its worker died) and `audio` at its 16 kHz, in the
+    /// model's turn, off the cooperative threads.
+    private func withVoiceActivity<T: Sendable>(
+        _ audio: AudioSamples, _ body: @escaping @Sendable (any VADService, AudioSamples) throws -> T
+    ) async throws -> T {
         guard !audio.samples.isEmpty else { throw SDKError(.emptyInput, "The audio is empty") }
         let model = try catalog.model(id: SDKConstants.Models.voiceActivityModelID)
         let input = audio.resampled(to: 16_000)
@@ -184,18 +193,7 @@ extension RunAnywhereRuntime {
             let lease = try await acquire(model, as: .voiceActivity, options: ModelLoadOptions(), keepAlive: nil, taking: \.voiceActivity)
             defer { release(lease) }
             let vad = lease.engine
-            return try await inTurn(on: model.id) {
-                try await runBlocking {
-                    if let scorer = vad as? any VADProbabilities { return try scorer.speechProbabilities(input) }
-                    let windows = (input.samples.count + VADWindow.samples - 1) / VADWindow.samples
-                    let segments = try vad.detectSpeech(
-                        input, options: VADOptions(minSpeechDurationMs: 0, minSilenceDurationMs: 0, speechPadMs: 0))
-                    return (0..<windows).map { window in
-                        let middle = (Double(window) + 0.5) * Double(VADWindow.samples) / 16_000
-                        return segments.contains { $0.start <= middle && middle < $0.end } ? 1 : 0
-                    }
-                }
-            }
+            return try await inTurn(on: model.id) { try await runBlocking { try body(vad, input) } }
         }
     }
 }

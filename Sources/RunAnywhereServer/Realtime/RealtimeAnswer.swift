@@ -58,12 +58,10 @@ struct RealtimeAnswer: Sendable {
                             Self.merge(where_, ["delta": .string(piece)]))
                         guard settings.spoken else { continue }
                         pending += piece
-                        if let end = Self.sentenceEnd(in: pending, first: !spokeAny) {
-                            let sentence = String(pending[..<end])
+                        // A line break alone has nothing to say: it goes with the next sentence.
+                        if let end = Self.sentenceEnd(in: pending, first: !spokeAny), !pending[..<end].allSatisfy(\.isWhitespace) {
+                            speak.yield((String(pending[..<end]), where_))
                             pending = String(pending[end...])
-                            // A line break alone has nothing to say.
-                            guard !sentence.allSatisfy(\.isWhitespace) else { continue }
-                            speak.yield((sentence, where_))
                             spokeAny = true
                         }
                     case .toolCall(let call): await output.call(call, session)
