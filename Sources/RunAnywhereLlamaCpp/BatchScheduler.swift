@@ -124,6 +124,7 @@ final class BatchScheduler: @unchecked Sendable {
 
     private func run() {
         while true {
+            if adaptersReleased { freeIdleAdapters() }
             lock.lock()
             while !stopping, waiting.isEmpty, running == 0 { lock.wait() }
             if stopping {
@@ -152,7 +153,6 @@ final class BatchScheduler: @unchecked Sendable {
             lock.unlock()
             withdrawn.forEach(cancel)
             admitted.forEach { begin($0.0, in: $0.1) }
-            if adaptersReleased { freeIdleAdapters() }
             step()
         }
     }

@@ -32,6 +32,8 @@ final class LoRAAdapterCache: @unchecked Sendable {
     private let lock = NSLock()
     private var loaded: [FileIdentity: Loaded] = [:]
     private var clock: UInt64 = 0
+    /// Adapters taken out whose freeing waits for a load in progress to end.
+    private var unfreed: [OpaquePointer] = []
 
     init(library: LlamaLibrary, model: OpaquePointer) {
         self.library = library
@@ -118,10 +120,17 @@ final class LoRAAdapterCache: @unchecked Sendable {
         }
     }
 
-    /// Frees adapters taken out with ``takeIdle()``.
+    /// Frees adapters taken out with ``takeIdle()``; while another thread loads one, they are
+    /// freed by a later call instead, so that the scheduler never waits for a load.
     func free(_ taken: [FileIdentity: OpaquePointer]) {
-        guard !taken.isEmpty else { return }
-        loading.withLock { taken.values.forEach { library.api.llama_adapter_lora_free($0) } }
+        let due = lock.withLock {
+            unfreed += taken.values
+            return unfreed.isEmpty ? [] : unfreed
+        }
+        guard !due.isEmpty, loading.try() else { return }
+        defer { loading.unlock() }
+        lock.withLock { unfreed.removeAll { due.contains($0) } }
+        due.forEach { library.api.llama_adapter_lora_free($0) }
     }
 
     /// How many adapters are loaded now.

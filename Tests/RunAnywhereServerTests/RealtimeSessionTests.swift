@@ -156,6 +156,9 @@ import Testing
             RealtimeAnswer.sentenceEnd(in: opening, first: true).map { String(opening[..<$0]) } == "The capital of France, as you asked,")
         #expect(RealtimeAnswer.sentenceEnd(in: "Yes, it is", first: true) == nil, "a clause too short to say alone")
         #expect(cut(opening) == nil)
+        // A line break before any words ends nothing: it goes with the next sentence.
+        #expect(cut("\n\nParis is the capital. It") == "\n\nParis is the capital.")
+        #expect(RealtimeAnswer.sentenceEnd(in: "\n" + opening, first: true).map { String(("\n" + opening)[..<$0]) }?.hasSuffix("asked,") == true)
     }
 
     @Test func aWrittenTurnComesInTheAPIsOrder() async throws {

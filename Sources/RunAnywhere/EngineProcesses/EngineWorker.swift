@@ -106,12 +106,10 @@ package enum EngineWorker {
                     return .speech(try await runBlocking { try vad.detectSpeech(input, options: options) })
                 }
             case .speechProbabilities(let id, let audio):
-                guard case .voiceActivity(let vad) = engine, let scorer = vad as? any VADProbabilities else {
-                    return refuse(id, as: .voiceActivity)
-                }
+                guard case .voiceActivity(let vad) = engine else { return refuse(id, as: .voiceActivity) }
                 respond(id, reading: []) { _ in
                     let input = try audio.audio()
-                    return .probabilities(try await runBlocking { try scorer.speechProbabilities(input) })
+                    return .probabilities(try await runBlocking { try vad.windowProbabilities(input) })
                 }
             case .synthesize(let id, let text, let options):
                 guard case .speechSynthesis(let tts) = engine else { return refuse(id, as: .speechSynthesis) }

@@ -31,8 +31,8 @@ enum WorkerRequest: Codable, Sendable {
     /// Find the speech in 16 kHz `audio` (a voice activity detector); answered with
     /// ``WorkerAnswer/speech(_:)`` or by ``WorkerReply/done(id:error:)``.
     case detectSpeech(id: UInt64, audio: WorkerAudio, options: VADOptions)
-    /// The speech probability of each window of 16 kHz `audio` (a voice activity detector that
-    /// gives them, ``VADProbabilities``); answered with ``WorkerAnswer/probabilities(_:)`` or by
+    /// The speech probability of each window of 16 kHz `audio` (a voice activity detector,
+    /// ``VADService/windowProbabilities(_:)``); answered with ``WorkerAnswer/probabilities(_:)`` or by
     /// ``WorkerReply/done(id:error:)``.
     case speechProbabilities(id: UInt64, audio: WorkerAudio)
     /// Speak `text` (a voice); answered with ``WorkerAnswer/audio(_:)`` or by ``WorkerReply/done(id:error:)``.

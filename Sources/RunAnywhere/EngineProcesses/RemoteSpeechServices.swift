@@ -22,8 +22,7 @@ final class RemoteSTTService: STTService, RemoteEngine {
     func unload() async { await worker.stop() }
 }
 
-/// A voice activity detector whose engine runs in a worker process (``EngineProcesses``); the
-/// worker refuses ``speechProbabilities(_:)`` when its engine does not give them.
+/// A voice activity detector whose engine runs in a worker process (``EngineProcesses``).
 final class RemoteVADService: VADProbabilities, RemoteEngine {
     let worker: EngineProcess
 

@@ -308,7 +308,12 @@ extension RunAnywhereRuntime {
                 thinkingPattern: thinking ?? .defaultPattern,
                 toolCalls: options.offersTools ? prepared.toolFormat : nil
             )
-            return Admitted(lease: lease, run: try lease.engine.startGeneration(request), pipeline: pipeline, startedAt: start)
+            // An engine reads the request's adapter files as it takes the request: off the actor.
+            let engine = lease.engine
+            let run =
+                request.loraAdapters.isEmpty
+                ? try engine.startGeneration(request) : try await runBlocking { try engine.startGeneration(request) }
+            return Admitted(lease: lease, run: run, pipeline: pipeline, startedAt: start)
         } catch {
             release(lease)
             throw error

@@ -169,15 +169,7 @@ extension RunAnywhereRuntime {
     /// reads its new windows with. A detector that gives only segments scores their windows 1
     /// and the others 0.
     package func speechProbabilities(in audio: AudioSamples) async throws -> [Float] {
-        try await withVoiceActivity(audio) { vad, input in
-            if let scorer = vad as? any VADProbabilities { return try scorer.speechProbabilities(input) }
-            let windows = (input.samples.count + VADWindow.samples - 1) / VADWindow.samples
-            let segments = try vad.detectSpeech(input, options: VADOptions(minSpeechDurationMs: 0, minSilenceDurationMs: 0, speechPadMs: 0))
-            return (0..<windows).map { window in
-                let middle = (Double(window) + 0.5) * Double(VADWindow.samples) / 16_000
-                return segments.contains { $0.start <= middle && middle < $0.end } ? 1 : 0
-            }
-        }
+        try await withVoiceActivity(audio) { vad, input in try vad.windowProbabilities(input) }
     }
 
     /// `body`'s answer with the voice activity detector (loaded into the model cache on first

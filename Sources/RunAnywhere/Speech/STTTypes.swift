@@ -196,6 +196,21 @@ package protocol VADProbabilities: VADService {
     func speechProbabilities(_ audio: AudioSamples) throws -> [Float]
 }
 
+extension VADService {
+    /// The speech probability of each ``VADWindow`` of 16 kHz `audio`: the detector's own
+    /// (``VADProbabilities``), or for a detector that gives only segments, 1 for the windows
+    /// inside them and 0 for the others; blocking.
+    package func windowProbabilities(_ audio: AudioSamples) throws -> [Float] {
+        if let scorer = self as? any VADProbabilities { return try scorer.speechProbabilities(audio) }
+        let windows = (audio.samples.count + VADWindow.samples - 1) / VADWindow.samples
+        let segments = try detectSpeech(audio, options: VADOptions(minSpeechDurationMs: 0, minSilenceDurationMs: 0, speechPadMs: 0))
+        return (0..<windows).map { window in
+            let middle = (Double(window) + 0.5) * Double(VADWindow.samples) / 16_000
+            return segments.contains { $0.start <= middle && middle < $0.end } ? 1 : 0
+        }
+    }
+}
+
 /// The window ``VADProbabilities`` scores: Silero's, 32 ms at 16 kHz.
 package enum VADWindow {
     /// Samples in a window, at 16 kHz.

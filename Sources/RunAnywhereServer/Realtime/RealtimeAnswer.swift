@@ -3,7 +3,8 @@ import RunAnywhere
 
 /// One realtime response: the language model answers the conversation, its text goes out as
 /// deltas as it is written and, when the session speaks, each sentence is spoken as soon as it
-/// is complete, while the model writes the next (`response.output_audio.delta`, PCM16 at 24 kHz).
+/// is complete, while the model writes the next (`response.output_audio.delta`, in the
+/// session's output format).
 /// Cancelling its task (`response.cancel`, or speech while it plays) stops the generation and
 /// the voice; the part already written stays in the conversation, cut short (unless the
 /// response keeps out of it, `conversation: none`).
@@ -33,7 +34,7 @@ struct RealtimeAnswer: Sendable {
                 code: "invalid_request_error")
             return await fail(error)
         }
-        var output = Output(response: id, previous: items.last?.id, spoken: settings.spoken, outOfBand: outOfBand)
+        var output = Output(response: id, spoken: settings.spoken, outOfBand: outOfBand)
         let (sentences, speak) = AsyncStream.makeStream(of: (sentence: String, at: JSONValue).self)
         var result: LLMGenerationResult?
         var failure: (any Error)?
@@ -58,8 +59,7 @@ struct RealtimeAnswer: Sendable {
                             Self.merge(where_, ["delta": .string(piece)]))
                         guard settings.spoken else { continue }
                         pending += piece
-                        // A line break alone has nothing to say: it goes with the next sentence.
-                        if let end = Self.sentenceEnd(in: pending, first: !spokeAny), !pending[..<end].allSatisfy(\.isWhitespace) {
+                        if let end = Self.sentenceEnd(in: pending, first: !spokeAny) {
                             speak.yield((String(pending[..<end]), where_))
                             pending = String(pending[end...])
                             spokeAny = true
@@ -79,8 +79,9 @@ struct RealtimeAnswer: Sendable {
         }
         let cancelled = Task.isCancelled || failure is CancellationError
         if let failure, !cancelled {
-            if let item = output.messageItem { await session.wrote(id, item: item, text: output.text) }
-            return await fail(RealtimeError("The answer failed: \(failure)", code: "server_error"))
+            // The items it opened end, incomplete, with what it wrote.
+            let done = await output.finish(session, status: "incomplete")
+            return await fail(RealtimeError("The answer failed: \(failure)", code: "server_error"), output: done)
         }
         // An answer with neither words nor calls is an empty message.
         if !output.called { _ = await output.message(session) }
@@ -134,7 +135,6 @@ struct RealtimeAnswer: Sendable {
     /// and each function call, in order.
     struct Output {
         let response: String
-        let previous: String?
         let spoken: Bool
         let outOfBand: Bool
         var text = ""
@@ -144,9 +144,8 @@ struct RealtimeAnswer: Sendable {
         var called = false
         var items: [JSONValue] = []
 
-        init(response: String, previous: String?, spoken: Bool, outOfBand: Bool) {
+        init(response: String, spoken: Bool, outOfBand: Bool) {
             self.response = response
-            self.previous = previous
             self.spoken = spoken
             self.outOfBand = outOfBand
         }
@@ -163,7 +162,7 @@ struct RealtimeAnswer: Sendable {
             let index = items.count
             let added = RealtimeAnswer.item(item, status: "in_progress", spoken: spoken, text: "")
             items.append(added)
-            await session.opened(response, RealtimeSession.Item(id: item, role: .assistant, text: nil, isAudio: spoken))
+            let previous = await session.opened(response, RealtimeSession.Item(id: item, role: .assistant, text: nil, isAudio: spoken))
             await session.emit(
                 "response.output_item.added", ["response_id": .string(response), "output_index": .number(Double(index)), "item": added])
             await conversationEvent(
@@ -190,7 +189,7 @@ struct RealtimeAnswer: Sendable {
             let added = JSONValue.object(JSONObject(fields + [("status", "in_progress"), ("arguments", "")]))
             items.append(.object(JSONObject(fields + [("status", "completed"), ("arguments", arguments)])))
             called = true
-            await session.opened(response, RealtimeSession.Item(id: item, role: .assistant, text: "", call: call))
+            let previous = await session.opened(response, RealtimeSession.Item(id: item, role: .assistant, text: "", call: call))
             let where_: JSONValue = [
                 "response_id": .string(response), "item_id": .string(item), "output_index": index, "call_id": .string(call.id),
             ]
@@ -264,7 +263,7 @@ struct RealtimeAnswer: Sendable {
         return (SDKConstants.Models.defaultVoiceID, options)
     }
 
-    private func fail(_ error: RealtimeError) async {
+    private func fail(_ error: RealtimeError, output: [JSONValue] = []) async {
         await session.emitError(error)
         await emit(
             "response.done",
@@ -272,7 +271,7 @@ struct RealtimeAnswer: Sendable {
                 "response": [
                     "id": .string(id), "object": "realtime.response", "status": "failed",
                     "status_details": ["type": "failed", "error": ["type": .string(error.code), "message": .string(error.message)]],
-                    "output": [],
+                    "output": .array(output),
                 ]
             ])
         await session.answered(id)
@@ -287,7 +286,8 @@ struct RealtimeAnswer: Sendable {
     /// characters, so that the voice starts as soon as it has a phrase to say.
     static func sentenceEnd(in text: String, first: Bool = false) -> String.Index? {
         var (end, pause): (String.Index?, String.Index?) = (nil, nil)
-        var index = text.startIndex
+        // A line break before any words has nothing to say: it goes with the next sentence.
+        var index = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
         while index < text.endIndex {
             let next = text.index(after: index)
             let spaced = next < text.endIndex && text[next].isWhitespace

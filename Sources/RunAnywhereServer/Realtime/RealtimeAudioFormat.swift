@@ -50,9 +50,10 @@ enum RealtimeAudioFormat: String, Sendable, Equatable {
         return law.decode(data)
     }
 
-    /// Speech as PCM16 at ``sampleRate`` (the voice's output), in this format.
+    /// Speech as PCM16 at ``sampleRate`` (the voice's output), in this format (nothing, for
+    /// bytes that are not PCM16).
     func encode(pcm16 data: Data) -> Data {
-        guard let law, !data.isEmpty, let audio = try? AudioSamples(pcm16: data, sampleRate: sampleRate) else { return data }
-        return law.encode(audio.samples)
+        guard let law else { return data }
+        return law.encode((try? AudioSamples(pcm16: data, sampleRate: sampleRate).samples) ?? [])
     }
 }

@@ -99,6 +99,7 @@ actor RealtimeSession {
     /// Ends the session: an answer in progress stops.
     func close() async {
         closed = true
+        early?.transcription.cancel()
         response?.task.cancel()
         await response?.task.value
     }
@@ -540,9 +541,11 @@ actor RealtimeSession {
     /// The answer `id` opened `item`, its message or a function call: unless the answer stays
     /// out of the conversation (`conversation: none`), it joins the conversation now, so that a
     /// client can truncate, retrieve or answer it before the answer ends.
-    func opened(_ id: String, _ item: Item) {
-        guard response?.id == id, !respondsOutOfBand else { return }
-        items.append(item)
+    /// Returns the item it follows in the conversation.
+    func opened(_ id: String, _ item: Item) -> String? {
+        guard response?.id == id, !respondsOutOfBand else { return nil }
+        defer { items.append(item) }
+        return items.last?.id
     }
 
     /// The answer `id` has spoken `sentence` of its message `item` in `samples` samples of audio

@@ -39,7 +39,7 @@ struct SpeechTracker {
             if last - start + 1 >= Self.shortestSpeech {
                 speechStart = start
                 candidate = nil
-            } else if window - last > Self.candidateGap {
+            } else if window - last >= Self.candidateGap {
                 candidate = nil
                 lastSpeech = nil
             }
