@@ -158,7 +158,9 @@ import Testing
         #expect(cut(opening) == nil)
         // A line break before any words ends nothing: it goes with the next sentence.
         #expect(cut("\n\nParis is the capital. It") == "\n\nParis is the capital.")
-        #expect(RealtimeAnswer.sentenceEnd(in: "\n" + opening, first: true).map { String(("\n" + opening)[..<$0]) }?.hasSuffix("asked,") == true)
+        #expect(
+            RealtimeAnswer.sentenceEnd(in: "\n" + opening, first: true).map { String(("\n" + opening)[..<$0]) }?.hasSuffix("asked,") == true
+        )
     }
 
     @Test func aWrittenTurnComesInTheAPIsOrder() async throws {
