@@ -137,15 +137,15 @@ def batched_bench_row(command, streams, env, who):
     return row
 
 
-def start_llama_server(program, model_path, alias, threads, slots, slot_context, who, gpu_layers=0, env=None):
+def start_llama_server(program, model_path, alias, threads, slots, slot_context, who, gpu_layers=0, env=None, extra=()):
     """llama.cpp's server on a free loopback port with `slots` slots of `slot_context` tokens
-    each, `gpu_layers` layers on a GPU, otherwise its defaults; returns the process and its base
-    URL once /health answers."""
+    each, `gpu_layers` layers on a GPU, the options `extra`, otherwise its defaults; returns the
+    process and its base URL once /health answers."""
     from serve_process import free_port
     port = free_port()
     process = subprocess.Popen([program, "-m", model_path, "-a", alias, "--host", "127.0.0.1", "--port", str(port),
                                 "-t", str(threads), "-tb", str(threads), "-np", str(slots), "-c", str(slot_context * slots),
-                                "-ngl", str(gpu_layers), "--no-webui"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                "-ngl", str(gpu_layers), "--no-webui", *extra], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while True:
         try:

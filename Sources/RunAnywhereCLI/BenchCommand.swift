@@ -21,6 +21,12 @@ struct BenchCommand: AsyncParsableCommand {
         @Option(name: .long, help: "CPU threads (default: all cores, at most 4).") var threads: Int?
         @Option(name: .long, help: "Speculative decoding by prompt lookup for language models: up to N guessed tokens a step (0: off).")
         var speculate: Int?
+        @Option(
+            name: .customLong("draft-model"),
+            help: ArgumentHelp(
+                "Speculate with MODEL (a smaller model with the same vocabulary: an id or a GGUF path) guessing up to --speculate tokens a step (default 8).",
+                valueName: "MODEL"))
+        var draftModel: String?
         @Option(name: .long, help: "Only this scenario, e.g. \"Short generation\" (repeatable).") var scenario: [String] = []
         @Option(
             name: .long,
@@ -33,7 +39,7 @@ struct BenchCommand: AsyncParsableCommand {
         func validate() throws {
             guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
             if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-            try LLMSpeculation.checkFlag(speculate)
+            try LLMSpeculation.checkFlag(speculate, draftModel: draftModel)
             _ = try categories()
         }
 
@@ -73,7 +79,7 @@ struct BenchCommand: AsyncParsableCommand {
                 let store = context.benchmarks
                 let configuration = BenchmarkConfiguration(
                     runtime: try RunAnywhere.runtime(), repetitions: repetitions, threads: threads,
-                    speculation: speculate.map(LLMSpeculation.init(draftTokens:)))
+                    speculation: LLMSpeculation(flag: speculate, draftModel: draftModel))
                 let runner = BenchmarkRunner(
                     configuration: configuration,
                     providers: BenchmarkRunner.defaultProviders(configuration) + [

@@ -44,6 +44,12 @@ struct GenerationFlags: ParsableArguments {
             "Speculative decoding by prompt lookup: guess up to N tokens a step from the text so far (1 to \(LLMSpeculation.maxDraftTokens); 0 or unset: off). Same output, faster where the answer repeats its input."
     )
     var speculate: Int?
+    @Option(
+        name: .customLong("draft-model"),
+        help: ArgumentHelp(
+            "Speculate with MODEL (a smaller model with the same vocabulary: an id or a GGUF path) guessing ahead, up to --speculate tokens a step (default 8), instead of by prompt lookup.",
+            valueName: "MODEL"))
+    var draftModel: String?
     @Flag(
         name: .customLong("save-prompts"),
         help:
@@ -68,7 +74,7 @@ struct GenerationFlags: ParsableArguments {
         options.seed = seed
         options.stopSequences = stopSequences
         options.applyChatTemplate = applyChatTemplate
-        if let speculate { options.speculation = LLMSpeculation(draftTokens: speculate) }
+        if let speculation = LLMSpeculation(flag: speculate, draftModel: draftModel) { options.speculation = speculation }
         if !lora.isEmpty { options.loraAdapters = lora.map(\.adapter) }
         return options
     }
@@ -92,16 +98,26 @@ struct GenerationFlags: ParsableArguments {
         if let threads, !(1...limits.maxThreads).contains(threads) { throw ValidationError("--threads must be 1 to \(limits.maxThreads)") }
         if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
         if let gpuLayers, gpuLayers < 0 { throw ValidationError("--gpu-layers cannot be negative") }
-        try LLMSpeculation.checkFlag(speculate)
+        try LLMSpeculation.checkFlag(speculate, draftModel: draftModel)
     }
 }
 
 extension LLMSpeculation {
-    /// Throws unless `--speculate`'s value is nil or 0 to ``maxDraftTokens``.
-    static func checkFlag(_ draftTokens: Int?) throws {
+    /// Throws unless `--speculate`'s value is nil or 0 to ``maxDraftTokens`` (not 0 with a
+    /// `--draft-model`).
+    static func checkFlag(_ draftTokens: Int?, draftModel: String? = nil) throws {
         if let draftTokens, !(0...maxDraftTokens).contains(draftTokens) {
             throw ValidationError("--speculate must be 0 to \(maxDraftTokens)")
         }
+        if draftModel != nil, draftTokens == 0 { throw ValidationError("--draft-model guesses at least 1 token a step: not --speculate 0") }
+        if draftModel?.isEmpty == true { throw ValidationError("--draft-model needs a model id or a GGUF path") }
+    }
+
+    /// What `--speculate` and `--draft-model` ask for; nil when neither is given. A draft model
+    /// guesses 8 tokens a step unless `--speculate` says otherwise.
+    init?(flag draftTokens: Int?, draftModel: String?) {
+        guard draftTokens != nil || draftModel != nil else { return nil }
+        self.init(draftTokens: draftTokens ?? 8, draftModel: draftModel)
     }
 }
 

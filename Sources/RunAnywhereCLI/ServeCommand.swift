@@ -74,6 +74,12 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "PATH[:SCALE]"))
     var lora: [LoRAFlag] = []
     @Option(
+        name: .customLong("draft-model"),
+        help: ArgumentHelp(
+            "Speculative decoding for MODEL with DRAFT (a smaller model with the same vocabulary: an id or a GGUF path) guessing ahead, up to --speculate tokens a step (8 when 0), unless a request asks otherwise; repeatable.",
+            valueName: "MODEL=DRAFT"))
+    var draftModel: [String] = []
+    @Option(
         name: .customLong("models-budget"),
         help: "Memory all loaded models may take, e.g. 4G or 512M (default: 3/4 of the available memory; 0: no limit).")
     var modelsBudget: String?
@@ -121,6 +127,22 @@ struct ServeCommand: AsyncParsableCommand {
         return Int64(value * scale)  // finite, 0 or more and below 2^63: cannot trap
     }
 
+    /// `--draft-model`'s pairs, each checked: the model is in the catalog, the draft a GGUF
+    /// language model (its vocabulary is checked when the model loads).
+    func draftModels() throws -> [String: String] {
+        let runtime = try RunAnywhere.runtime()
+        var pairs: [String: String] = [:]
+        for pair in draftModel {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("--draft-model takes MODEL=DRAFT, such as qwen2.5-7b=qwen2.5-0.5b (got \(pair))")
+            }
+            _ = try runtime.model(id: parts[0])
+            pairs[parts[0]] = try LLMSpeculation.draftModel(model: parts[1]).resolved(model: runtime.model(id:)).draftModel
+        }
+        return pairs
+    }
+
     func run() async throws {
         Self.limitMallocArenas()
         try await CLIContext.run(global, engineProcesses: !inProcessEngines) { context in
@@ -159,6 +181,7 @@ struct ServeCommand: AsyncParsableCommand {
                     }
                 return LoRAAdapter(path: path, scale: flag.adapter.scale)
             }
+            configuration.draftModels = try draftModels()
             try configuration.validate()  // before anything is opened
             let database = telemetryDatabase ?? ProcessInfo.processInfo.environment["RUNANYWHERE_TELEMETRY_DATABASE"]
             do {

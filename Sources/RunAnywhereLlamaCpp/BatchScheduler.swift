@@ -20,9 +20,10 @@ import RunAnywhere
 /// stream, where what else runs meanwhile changes nothing of its numbers.
 ///
 /// **Speculation.** A request that speculates (``RunAnywhere/LLMSpeculation``) adds tokens it
-/// guesses (``PromptLookup``) after its pending token, each with its logits, and keeps those its
-/// sampler would have drawn anyway; how many a step adds is what the measured cost of bigger
-/// calls (``DecodeCost``) and the request's own record of kept guesses make worthwhile.
+/// guesses (``PromptLookup``, or a ``DraftModel``) after its pending token, each with its logits,
+/// and keeps those its sampler would have drawn anyway; how many a step adds is what the measured
+/// cost of bigger calls (``DecodeCost``) and the request's own record of kept guesses make
+/// worthwhile. Draft models are loaded and freed by ``DraftModelCache``.
 ///
 /// **LoRA adapters.** llama.cpp applies adapters to a whole context, not to one sequence, so a
 /// step runs only the requests with one set of adapters (``RunAnywhere/LoRAAdapter``), taking
@@ -66,6 +67,10 @@ final class BatchScheduler: @unchecked Sendable {
     private var adapterTurn = 0
     /// Whether a request with adapters ended since idle adapters were last freed.
     private var adaptersReleased = false
+    /// The draft models requests speculate with.
+    let drafts: DraftModelCache
+    /// Whether a request with a draft model ended since idle ones were last freed.
+    private var draftsReleased = false
 
     /// Starts the scheduler thread for `llama`'s sequences, saving long prompts' states in
     /// `states` when given.
@@ -80,6 +85,7 @@ final class BatchScheduler: @unchecked Sendable {
         lastUsed = Array(repeating: 0, count: llama.parallel)
         cachedAdapters = Array(repeating: [], count: llama.parallel)
         adapters = LoRAAdapterCache(library: llama.library, model: llama.model)
+        drafts = DraftModelCache(target: llama)
         batch = LlamaBatch(api: llama.library.api, capacity: llama.batchCapacity)
         cost = DecodeCost(capacity: llama.batchCapacity)
         let thread = Thread { [self] in run() }
@@ -88,10 +94,16 @@ final class BatchScheduler: @unchecked Sendable {
         thread.start()
     }
 
-    /// Loads the adapters `generation` applies and queues it; throws
+    /// Loads the adapters `generation` applies and its draft model, and queues it; throws
     /// ``RunAnywhere/ErrorCode/busy`` when every sequence is taken and the queue is full.
     func submit(_ generation: LlamaGeneration) throws {
         generation.adapters = try adapters.pin(generation.request.loraAdapters)
+        do {
+            if let path = generation.draftPath { generation.drafter = try drafts.pin(path: path, threads: generation.threads) }
+        } catch {
+            adapters.unpin(generation.adapters)
+            throw error
+        }
         lock.lock()
         defer { lock.unlock() }
         do {
@@ -101,6 +113,7 @@ final class BatchScheduler: @unchecked Sendable {
             }
         } catch {
             adapters.unpin(generation.adapters)
+            generation.drafter.map(drafts.unpin)
             throw error
         }
         waiting.append(generation)
@@ -125,6 +138,10 @@ final class BatchScheduler: @unchecked Sendable {
     private func run() {
         while true {
             if adaptersReleased { freeIdleAdapters() }
+            if draftsReleased {
+                draftsReleased = false
+                drafts.takeIdle().forEach { $0.llama.free() }
+            }
             lock.lock()
             while !stopping, waiting.isEmpty, running == 0 { lock.wait() }
             if stopping {
@@ -159,10 +176,7 @@ final class BatchScheduler: @unchecked Sendable {
 
     /// Ends a generation that never got a sequence.
     private func cancel(_ generation: LlamaGeneration) {
-        if !generation.adapters.isEmpty {
-            adapters.unpin(generation.adapters)
-            adaptersReleased = true
-        }
+        unpin(generation)
         generation.emitter.emit(.finished(.cancelled))
         generation.emitter.finish()
     }
@@ -361,9 +375,17 @@ final class BatchScheduler: @unchecked Sendable {
             let room = min(
                 generation.draftLimit, batch.capacity - batch.count, llama.contextLength - 1 - position,
                 generation.request.maxNewTokens - generation.generated - 1)
-            var drafts = PromptLookup.draft(after: caches[slot].tokens + [pending], count: room)
             let kept = generation.keepChance
-            drafts = Array(drafts.prefix(cost.guesses(available: drafts.count, rows: batch.count, tokens: expected, kept: kept)))
+            let drafts: [llama_token]
+            if let drafter = generation.drafter {
+                // A draft model's guesses take time to make: only as many as the call pays for.
+                let worth = cost.guesses(available: room, rows: batch.count, tokens: expected, kept: kept)
+                let made = drafter.draft(sequence: slot, after: caches[slot].tokens + [pending], count: worth, threads: generation.threads)
+                drafts = Array(made.prefix { $0 < vocabularySize })  // a larger draft vocabulary's extra ids are no guesses here
+            } else {
+                let found = PromptLookup.draft(after: caches[slot].tokens + [pending], count: room)
+                drafts = Array(found.prefix(cost.guesses(available: found.count, rows: batch.count, tokens: expected, kept: kept)))
+            }
             for (offset, token) in drafts.enumerated() {
                 steps[i].rows.append(batch.count)
                 batch.add(token, position: position + offset, sequence: slot, output: true)
@@ -591,14 +613,23 @@ final class BatchScheduler: @unchecked Sendable {
         generation.sampler = nil
         generation.grammar = nil
         slots[slot] = nil
-        if !generation.adapters.isEmpty {
-            adapters.unpin(generation.adapters)
-            adaptersReleased = true
-        }
+        unpin(generation)
         lock.lock()
         running -= 1
         lock.unlock()
         return generation
+    }
+
+    /// Lets go of the adapters and the draft model of a generation that ended.
+    private func unpin(_ generation: LlamaGeneration) {
+        if !generation.adapters.isEmpty {
+            adapters.unpin(generation.adapters)
+            adaptersReleased = true
+        }
+        if let drafter = generation.drafter {
+            drafts.unpin(drafter)
+            draftsReleased = true
+        }
     }
 
     /// The next token of `generation` from its logit row `row`. With a grammar, the token is

@@ -25,6 +25,8 @@ final class LlamaContext: @unchecked Sendable {
     /// Whether a sequence's numbers are the same whatever shares its decode calls
     /// (``LlamaBatchInvariance``), so that reproducible requests are batched like any other.
     let batchInvariant: Bool
+    /// How many of the model's layers are on the GPU (more than it has: all, the output too).
+    let gpuLayers: Int
 
     private var api: ra_llama_api { library.api }
     private let freed = Mutex(false)
@@ -75,6 +77,7 @@ final class LlamaContext: @unchecked Sendable {
         batchInvariant: Bool = false, configure: (_ model: OpaquePointer, _ contextParams: inout llama_context_params) throws -> Void
     ) throws {
         self.library = library
+        self.gpuLayers = gpuLayers
         self.reproducible = reproducible
         self.batchInvariant = batchInvariant
         let api = library.api

@@ -92,6 +92,11 @@ public struct LlamaCppAdapter: FrameworkAdapter {
             let kv = Self.kvBytes(perToken: perToken, model: model, metadata: metadata, options: options)
             total = Int64(metadata.fileSize).saturatingAdd(kv).saturatingAdd(Self.projectorSize(model) + (64 << 20))
         }
+        // A default draft model: its file and, as for a model without metadata, a fifth more.
+        if let draft = options.speculation.draftModel, let size = try? FileManager.default.attributesOfItem(atPath: draft)[.size] as? Int64
+        {
+            total = total.saturatingAdd(size + size / 5)
+        }
         guard model.primaryFile != nil, let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else {
             return (total, 0)
         }
@@ -145,11 +150,20 @@ public struct LlamaCppAdapter: FrameworkAdapter {
             "\(llama.library.path)|\(llama.contextLength)|\(llama.parallel)|\(llama.batchCapacity)|\(llama.promptChunk)|"
             + "\(options.flashAttention)|\(llama.batchInvariant)|\(backend)"
         let states = options.savedPrompts.map { PromptStateStore(settings: $0, modelPath: path, shape: shape, logger: logger) }
-        return LlamaCppService(
+        let service = LlamaCppService(
             llama: llama, defaultThreads: threads, defaultSpeculation: options.speculation, queueLimit: options.queueLimit,
             backend: backend,
             states: states
         )
+        if let draft = options.speculation.draftModel {
+            do {
+                try await runBlocking { try service.loadDraft(draft) }
+            } catch {
+                await service.unload()
+                throw error
+            }
+        }
+        return service
     }
 
     /// Loads a GGUF text-embedding model (a BERT-style encoder, or a decoder embedding model)

@@ -40,11 +40,18 @@ final class LlamaCppService: LLMService {
     func unload() async {
         scheduler.stop()
         await scheduler.stopped.wait()
+        scheduler.drafts.takeAll().forEach { $0.llama.free() }
         llama.free()
         states?.flush()
     }
 
     var contextLength: Int { llama.contextLength }
+
+    /// Loads the draft model at `path` (and keeps it loaded while idle, as the one used last), so
+    /// that a load whose default draft cannot draft for the model fails.
+    func loadDraft(_ path: String) throws {
+        scheduler.drafts.unpin(try scheduler.drafts.pin(path: path, threads: defaultThreads))
+    }
 
     var queuedGenerations: Int { scheduler.queued }
 

@@ -27,9 +27,13 @@ final class LlamaGeneration {
     var generated = 0
     /// The token sampled last, to be decoded in the next step.
     var pending: llama_token?
-    /// The most tokens it guesses after `pending` in a step (``PromptLookup``); 0 when it does
-    /// not speculate.
+    /// The most tokens it guesses after `pending` in a step (``PromptLookup``, or `drafter`); 0
+    /// when it does not speculate.
     let draftLimit: Int
+    /// The draft model that guesses for it, by path; nil for prompt lookup or no speculation.
+    let draftPath: String?
+    /// That draft model, loaded when it was submitted.
+    var drafter: DraftModel?
     /// Guesses checked and kept so far, and the steps in which one was not kept.
     var drafted = 0
     var accepted = 0
@@ -49,8 +53,10 @@ final class LlamaGeneration {
         self.threads = threads
         self.decodesAlone = decodesAlone
         // Speculation's decode calls of several rows would change the numbers of a request
-        // that decodes alone to keep them fixed.
-        draftLimit = decodesAlone ? 0 : speculation.draftLimit
+        // that decodes alone to keep them fixed; a draft model cannot read a prompt's images.
+        let speculating = decodesAlone || (speculation.draftModel != nil && !prompt.images.isEmpty) ? LLMSpeculation.off : speculation
+        draftLimit = speculating.draftLimit
+        draftPath = speculating.draftModel
     }
 
     /// The chance that its next guess is kept, given the ones before it were: its own record so

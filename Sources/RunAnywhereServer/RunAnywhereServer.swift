@@ -55,6 +55,7 @@ public struct RunAnywhereServer: Sendable {
             bodyResponse(ByteBuffer(bytes: await metrics.scrape()), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
         runtime.defaultLoRAAdapters.withLock { $0 = configuration.loraAdapters }
+        runtime.defaultDraftModels.withLock { $0 = configuration.draftModels }
         let adapters = ServedLoRAAdapters(runtime: runtime)
         OpenAIRoutes(runtime: runtime, configuration: configuration, adapters: adapters).register(on: api)
         LoRAAdapterRoutes(adapters: adapters, configuration: configuration).register(on: api)

@@ -44,6 +44,10 @@ public struct ServerConfiguration: Sendable {
     /// completion's `lora`) applies those made for its model's architecture. Listed and rescaled
     /// at `/lora-adapters`; a scale of 0 leaves an adapter out.
     public var loraAdapters: [LoRAAdapter] = []
+    /// The draft model each language model (by id) speculates with unless a request or a load
+    /// names another (`serve --draft-model MODEL=DRAFT`): a model id or a GGUF path, up to
+    /// ``RunAnywhere/ModelLoadOptions/speculation``'s draft length of tokens a step (8 when that is off).
+    public var draftModels: [String: String] = [:]
 
     /// Creates a configuration.
     public init(

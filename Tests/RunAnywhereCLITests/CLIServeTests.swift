@@ -71,6 +71,31 @@ struct CLIServeTests {
         }
     }
 
+    /// `serve --draft-model MODEL=DRAFT`: a request's `speculative.n_max` speculates with the
+    /// model's draft (here the default model drafting for itself: no second model of its family
+    /// can be installed), answering what it answers without, and says how many guesses it made.
+    @Test func aModelsDraftModelSpeculatesForItsRequests() async throws {
+        try await CLIRunner.withData { runner, _ in
+            let model = RunAnywhere.defaultModelID
+            let server = try ServeProcess(runner, arguments: ["--threads", "1", "--parallel", "1", "--draft-model", "\(model)=\(model)"])
+            defer { _ = server.stop() }
+            var answers: [Int: String] = [:]
+            for draft in [8, 0] {
+                let body: [String: Any] = [
+                    "model": model, "messages": [["role": "user", "content": "Name three colours."]], "max_tokens": 12, "temperature": 0,
+                    "speculative.n_max": draft,
+                ]
+                let (status, json) = try await TokenizeRouteTests.post(
+                    "\(server.baseURL)/chat/completions", String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self))
+                #expect(status == 200, "\(json)")
+                let timings = try #require(json["timings"] as? [String: Any])
+                #expect((timings["draft_n"] != nil) == (draft > 0), "\(timings)")
+                answers[draft] = ((json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])?["content"] as? String
+            }
+            #expect(answers[8] != nil && answers[8] == answers[0], "\(answers)")
+        }
+    }
+
     @Test func refusesToListenOnTheNetworkWithoutAKey() throws {
         try CLIRunner.withData { runner, _ in
             let result = try runner.run(["serve", "--host", "0.0.0.0", "--port", "0"])
@@ -90,6 +115,8 @@ struct CLIServeTests {
             (["--keep-alive", "nan"], "--keep-alive must be"), (["--threads", "4294967296"], "--threads must be 1 to 512"),
             (["--context-length", "4294967296"], "--context-length must be 16 to"),
             (["--speculate", "33"], "--speculate must be 0 to 32"), (["--speculate=-1"], "--speculate must be 0 to 32"),
+            (["--draft-model", "\(RunAnywhere.defaultModelID)"], "--draft-model takes MODEL=DRAFT"),
+            (["--draft-model", "\(RunAnywhere.defaultModelID)=no-such-draft"], "no model has that id"),
         ]
         for (flags, message) in cases {
             let result = try CLIRunner().run(["serve", "--port", "0"] + flags)

@@ -101,6 +101,91 @@ extension LlamaTests {
             #expect(result.draftTokens == nil && result.tokensUsed > 0)
         }
 
+        /// No second model of the default's family can be installed here (set-up reaches PyPI
+        /// and Debian only), so the default model drafts for itself: the real draft path, whose
+        /// greedy guesses the model mostly keeps.
+        static func selfDraft(_ runtime: RunAnywhereRuntime) throws -> String {
+            try #require(try runtime.model(id: RunAnywhere.defaultModelID).primaryFile).path
+        }
+
+        @Test func aDraftModelGivesTheSameAnswersGreedyAndSeeded() async throws {
+            let runtime = try await makeRuntime(load: false)
+            for (prompt, options) in [(longPrompt, greedy(32)), (Self.copy, Batching.sampled(seed: 11))] {
+                let plain = try await Self.answer(runtime, prompt, options, .off)
+                let drafted = try await Self.answer(
+                    runtime, prompt, options, .draftModel(model: RunAnywhere.defaultModelID, maxDraftTokens: 6))
+                #expect(drafted.text == plain.text && drafted.tokensUsed == plain.tokensUsed, "\(drafted.text) vs \(plain.text)")
+                let guessed = try #require(drafted.draftTokens)
+                let kept = try #require(drafted.acceptedDraftTokens)
+                #expect(kept <= guessed)
+                // The model agrees with itself wherever it guesses at all.
+                if options.temperature == 0 { #expect(guessed > 0 && kept == guessed, "guessed \(guessed), kept \(kept)") }
+            }
+        }
+
+        @Test func streamsDraftingTogetherKeepTheirLoneAnswers() async throws {
+            let runtime = try await makeRuntime(load: false)
+            let requests: [(String, LLMGenerationOptions)] = [
+                (Self.copy, greedy(24)), (longPrompt, greedy(24)), ("Count to ten.", Batching.sampled(seed: 5)),
+            ]
+            let draft = try Self.selfDraft(runtime)
+            var alone: [String] = []
+            for (prompt, options) in requests { alone.append(try await Self.answer(runtime, prompt, options, .off).text) }
+            let together = try await withThrowingTaskGroup(of: (Int, LLMGenerationResult).self) { group in
+                for (index, (prompt, options)) in requests.enumerated() {
+                    group.addTask { (index, try await Self.answer(runtime, prompt, options, .draftModel(model: draft, maxDraftTokens: 4))) }
+                }
+                return try await group.reduce(into: [Int: LLMGenerationResult]()) { $0[$1.0] = $1.1 }
+            }
+            for index in requests.indices {
+                let result = try #require(together[index])
+                #expect(result.text == alone[index], "request \(index) answered \(result.text), alone \(alone[index])")
+                #expect(result.draftTokens != nil)
+            }
+        }
+
+        /// A draft whose vocabulary is not the model's, or that is no language model, is refused
+        /// with what is wrong, per request and as a load's default; the model still answers.
+        @Test func draftsThatCannotDraftAreRefusedClearly() async throws {
+            let runtime = try await makeRuntime(load: false)
+            let fixture = TestEnvironment.installedModelsDirectory.appendingPathComponent("smolvlm-fixture/SmolVLM-fixture.gguf").path
+            let cases: [(String, ErrorCode, String)] = [
+                (fixture, .modelIncompatible, "vocabulary differs"),
+                (SDKConstants.Models.defaultSpeechRecognitionModelID, .modelIncompatible, "a draft is a GGUF language model"),
+                ("no-such-draft", .modelNotFound, "no model has that id"),
+            ]
+            for (draft, code, words) in cases {
+                await expectSDKError(code, [words]) {
+                    _ = try await Self.answer(runtime, Self.copy, greedy(4), .draftModel(model: draft))
+                }
+            }
+            var load = Self.load
+            load.speculation = .draftModel(model: fixture, maxDraftTokens: 4)
+            let unloaded = try await makeRuntime(load: false)
+            await expectSDKError(.modelIncompatible, ["vocabulary differs"]) {
+                _ = try await Batching.answer(unloaded, Self.copy, greedy(4), load: load)
+            }
+            await expectSDKError(.fileNotFound, ["No draft model file"]) {
+                _ = try await Self.answer(runtime, Self.copy, greedy(4), .draftModel(model: "/nowhere/draft.gguf"))
+            }
+            #expect(try await Self.answer(runtime, Self.copy, greedy(4), .off).tokensUsed > 0)
+        }
+
+        /// A model loaded with a draft by default speculates with it, and a server's default
+        /// (``RunAnywhereRuntime/defaultDraftModels``) applies to the model it names.
+        @Test func aDefaultDraftModelApplies() async throws {
+            let runtime = try await makeRuntime(load: false)
+            var load = Self.load
+            load.speculation = .draftModel(model: try Self.selfDraft(runtime), maxDraftTokens: 4)
+            let loaded = try await Batching.answer(runtime, longPrompt, greedy(12), load: load)
+            #expect((loaded.draftTokens ?? 0) > 0)
+            let served = try await makeRuntime(load: false)
+            served.defaultDraftModels.withLock { $0[RunAnywhere.defaultModelID] = RunAnywhere.defaultModelID }
+            let result = try await Batching.answer(served, longPrompt, greedy(12), load: Self.load)
+            #expect((result.draftTokens ?? 0) > 0)
+            #expect(result.text == loaded.text)
+        }
+
         @Test func aModelsDefaultSpeculationAppliesAndBadDraftLengthsAreRefused() async throws {
             var load = Self.load
             load.speculation = .promptLookup(maxDraftTokens: 4)

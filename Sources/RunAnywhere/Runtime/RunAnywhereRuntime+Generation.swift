@@ -299,7 +299,7 @@ extension RunAnywhereRuntime {
                 prompt: plan.prompt, maxNewTokens: plan.maxNewTokens,
                 sampling: LLMSampling(temperature: options.temperature, topP: options.topP, topK: options.topK, seed: options.seed),
                 threads: options.threads, reuseCache: options.reusePromptCache, images: shown, grammar: grammar,
-                speculation: options.speculation, loraAdapters: adapters
+                speculation: try options.speculation?.resolved(model: catalog.model(id:)), loraAdapters: adapters
             )
             let pipeline = GenerationPipeline(
                 modelID: lease.info.id, framework: lease.framework, backend: lease.engine.backend, plan: plan,
@@ -308,10 +308,10 @@ extension RunAnywhereRuntime {
                 thinkingPattern: thinking ?? .defaultPattern,
                 toolCalls: options.offersTools ? prepared.toolFormat : nil
             )
-            // An engine reads the request's adapter files as it takes the request: off the actor.
+            // An engine reads the request's adapter and draft model files as it takes the request: off the actor.
             let engine = lease.engine
             let run =
-                request.loraAdapters.isEmpty
+                request.loraAdapters.isEmpty && request.speculation?.draftModel == nil
                 ? try engine.startGeneration(request) : try await runBlocking { try engine.startGeneration(request) }
             return Admitted(lease: lease, run: run, pipeline: pipeline, startedAt: start)
         } catch {

@@ -216,8 +216,15 @@ extension RunAnywhereRuntime {
 
     /// Lends `model` to a request, loading it first if needed (with `options`); requests for a
     /// model being loaded wait for that load. `keepAlive`, when given, replaces the model's.
+    /// Its draft model, named in `options` or else by ``defaultDraftModels``, is a GGUF path by then.
     func acquire(_ model: ModelInfo, options: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> ModelLease<any LLMService> {
-        try await acquire(model, as: .language, options: options, keepAlive: keepAlive, taking: \.language)
+        var options = options
+        if options.speculation.draftModel == nil, let draft = defaultDraftModels.withLock({ $0[model.id] }) {
+            options.speculation = .draftModel(
+                model: draft, maxDraftTokens: options.speculation == .off ? 8 : options.speculation.draftLimit)
+        }
+        options.speculation = try options.speculation.resolved(model: catalog.model(id:))
+        return try await acquire(model, as: .language, options: options, keepAlive: keepAlive, taking: \.language)
     }
 
     /// Lends `model` loaded as `kind`, with the service `take` finds in its engine. The cache

@@ -42,6 +42,9 @@ public actor RunAnywhereRuntime {
     /// applies, where they fit its model (``LoRAAdapter/fitting(_:_:)``): a server's `--lora`
     /// list, with the scales it was last given.
     package nonisolated let defaultLoRAAdapters = Mutex<[LoRAAdapter]>([])
+    /// The draft model (an id or a GGUF path) each language model, by id, speculates with when
+    /// it is loaded with no draft model of its own: a server's `--draft-model MODEL=DRAFT`.
+    package nonisolated let defaultDraftModels = Mutex<[String: String]>([:])
 
     nonisolated var logger: Logger { configuration.logger }
 

@@ -30,7 +30,7 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
     public var options: LLMGenerationOptions {
         LLMGenerationOptions(
             maxTokens: maxTokens, temperature: temperature, topP: topP, topK: topK, streamingEnabled: streaming,
-            systemPrompt: systemPrompt, threads: threads, speculation: speculate.map(LLMSpeculation.init(draftTokens:))
+            systemPrompt: systemPrompt, threads: threads, speculation: speculate.map { LLMSpeculation(draftTokens: $0) }
         )
     }
 

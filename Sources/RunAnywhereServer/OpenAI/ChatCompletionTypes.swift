@@ -181,7 +181,9 @@ struct GenerationFields: Decodable, Sendable {
                 throw APIError(
                     .badRequest, "speculative.n_max must be 0 to \(LLMSpeculation.maxDraftTokens)", param: "speculative.n_max")
             }
-            options.speculation = LLMSpeculation(draftTokens: speculativeMax)
+            // As llama-server does: with a draft model for the model (`serve --draft-model`), it guesses.
+            let draft = adapters.runtime.defaultDraftModels.withLock { $0[model] }
+            options.speculation = LLMSpeculation(draftTokens: speculativeMax, draftModel: draft)
         }
         options.loraAdapters = try adapters.applied(lora)
         return options
