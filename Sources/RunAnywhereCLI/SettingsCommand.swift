@@ -6,7 +6,7 @@ struct SettingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings", abstract: "Show, change or reset the generation defaults.",
         discussion:
-            "Keys: \(GenerationSettings.keys.joined(separator: ", ")). `settings set systemPrompt \"\"`, `settings set threads auto` and `settings set speculate auto` clear those.",
+            "Keys: \(GenerationSettings.keys.joined(separator: ", ")). `settings set systemPrompt \"\"`, `settings set threads auto`, `settings set speculate auto` and `settings set draftModel \"\"` clear those.",
         subcommands: [Show.self, Set.self, Reset.self], defaultSubcommand: Show.self
     )
 

@@ -34,6 +34,13 @@ import Testing
         #expect(settings.options.speculation == .off, "0 turns it off, whatever the model's default")
         try settings.set("speculate", to: "auto")
         #expect(settings.speculate == nil && settings.options.speculation == nil, "auto keeps the model's default")
+        try settings.set("draftModel", to: "smollm2-135m-instruct-q4_1")
+        #expect(settings.options.speculation == .draftModel(model: "smollm2-135m-instruct-q4_1", maxDraftTokens: 8))
+        try settings.set("speculate", to: "3")
+        #expect(settings.options.speculation == .draftModel(model: "smollm2-135m-instruct-q4_1", maxDraftTokens: 3))
+        try settings.set("draftModel", to: " ")
+        try settings.set("speculate", to: "auto")
+        #expect(settings.draftModel == nil && settings.options.speculation == nil, "an empty draft model clears it")
         try settings.set("topP", to: "5e-324")
         #expect(settings.topP == Float.leastNormalMagnitude, "a number too small for a Float stays more than 0")
         let before = settings

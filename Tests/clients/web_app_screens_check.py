@@ -236,6 +236,13 @@ def settings_checks(page, server):
     page.find(".settings-form button[type=submit]").click()
     page.wait(lambda d: server.get("/api/settings")["temperature"] == 0.5, 10)
     check(not field_error(page, "temperature"), "the error stayed after a good value was saved")
+    draft = page.find("#setting-draftModel")
+    draft.send_keys("smollm2-135m-instruct-q4_1")
+    page.find(".settings-form button[type=submit]").click()
+    page.wait(lambda d: server.get("/api/settings").get("draftModel") == "smollm2-135m-instruct-q4_1", 10)
+    draft.clear()
+    page.find(".settings-form button[type=submit]").click()
+    page.wait(lambda d: "draftModel" not in server.get("/api/settings"), 10)
 
     key = f"sk-web-{random.randrange(10**12):012d}"
     Select(page.find("#setting-environment")).select_by_value("staging")

@@ -16,21 +16,27 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
     public var streaming: Bool = SDKConstants.Generation.streaming
     /// CPU threads; nil uses all cores, at most 4.
     public var threads: Int?
-    /// Speculative decoding by prompt lookup: the most tokens guessed a step, 0 for none; nil
-    /// keeps the model's own setting (``ModelLoadOptions/speculation``).
+    /// Speculative decoding: the most tokens guessed a step, 0 for none; nil keeps the model's
+    /// own setting (``ModelLoadOptions/speculation``), or 8 with a ``draftModel``.
     public var speculate: Int?
+    /// The draft model that guesses (a model id or a GGUF path; see
+    /// ``LLMSpeculation/draftModel(model:maxDraftTokens:)``); nil guesses by prompt lookup.
+    public var draftModel: String?
 
     /// The defaults.
     public init() {}
 
     /// The keys `set(_:to:)` accepts.
-    package static let keys = ["temperature", "maxTokens", "topP", "topK", "systemPrompt", "streaming", "threads", "speculate"]
+    package static let keys = [
+        "temperature", "maxTokens", "topP", "topK", "systemPrompt", "streaming", "threads", "speculate", "draftModel",
+    ]
 
     /// Generation options from these settings.
     public var options: LLMGenerationOptions {
         LLMGenerationOptions(
             maxTokens: maxTokens, temperature: temperature, topP: topP, topK: topK, streamingEnabled: streaming,
-            systemPrompt: systemPrompt, threads: threads, speculation: speculate.map { LLMSpeculation(draftTokens: $0) }
+            systemPrompt: systemPrompt, threads: threads,
+            speculation: speculate == nil && draftModel == nil ? nil : LLMSpeculation(draftTokens: speculate ?? 8, draftModel: draftModel)
         )
     }
 
@@ -40,7 +46,7 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
     }
 
     /// Sets `key` from text as a user types it, checking the value. `systemPrompt ""`,
-    /// `threads auto` and `speculate auto` clear those settings.
+    /// `threads auto`, `speculate auto` and `draftModel ""` clear those settings.
     package mutating func set(_ key: String, to value: String) throws {
         let invalid = SDKError(.invalidInput, "'\(value)' is not a valid value for \(key)")
         func number<T: LosslessStringConvertible>(_: T.Type) throws -> T {
@@ -67,6 +73,9 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
             }
         case "threads": updated.threads = value.lowercased() == "auto" ? nil : try number(Int.self)
         case "speculate": updated.speculate = ["auto", ""].contains(value.lowercased()) ? nil : try number(Int.self)
+        case "draftModel":
+            let reference = value.trimmingCharacters(in: .whitespaces)
+            updated.draftModel = reference.isEmpty ? nil : reference
         default:
             throw SDKError(.invalidInput, "Unknown setting '\(key)'; the settings are \(Self.keys.joined(separator: ", "))")
         }
@@ -79,7 +88,7 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case temperature, maxTokens, topP, topK, systemPrompt, streaming, threads, speculate
+        case temperature, maxTokens, topP, topK, systemPrompt, streaming, threads, speculate, draftModel
     }
 
     /// Reads settings; keys missing from the file keep their defaults.
@@ -94,6 +103,7 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
         streaming = try container.decodeIfPresent(Bool.self, forKey: .streaming) ?? defaults.streaming
         threads = try container.decodeIfPresent(Int.self, forKey: .threads)
         speculate = try container.decodeIfPresent(Int.self, forKey: .speculate)
+        draftModel = try container.decodeIfPresent(String.self, forKey: .draftModel)
     }
 }
 

@@ -5,8 +5,9 @@ import RunAnywhere
 /// RunAnywhere's settings API, which the web app's Settings page uses (the same files as
 /// `runanywhere settings` and `runanywhere env`):
 /// - `GET /api/settings`: the generation defaults; `PATCH /api/settings` with some of
-///   `temperature`, `maxTokens`, `topP`, `topK`, `systemPrompt`, `streaming`, `threads` (null
-///   clears `systemPrompt` and `threads`) checks and saves them; `DELETE /api/settings` restores
+///   `temperature`, `maxTokens`, `topP`, `topK`, `systemPrompt`, `streaming`, `threads`,
+///   `speculate`, `draftModel` (null clears `systemPrompt`, `threads`, `speculate` and
+///   `draftModel`) checks and saves them; `DELETE /api/settings` restores
 ///   the defaults;
 /// - `GET /api/environment`: each environment with its base URL and its API key masked;
 ///   `PUT /api/environment` with `environment` and optional `baseURL` and `apiKey` selects it

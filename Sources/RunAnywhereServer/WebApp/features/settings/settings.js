@@ -49,14 +49,17 @@ async function showDefaults(section) {
     topK: field("Top K", number("topK", { min: "0", step: "1" })),
     threads: field("Threads", number("threads", { min: "1", step: "1", placeholder: "auto" })),
     speculate: field("Speculative tokens", number("speculate", { min: "0", max: "32", step: "1", placeholder: "server default",
-      title: "Speculative decoding by prompt lookup: the most tokens guessed a step from the text so far (0: off). The answers are the same; text that repeats its input comes faster." })),
+      title: "Speculative decoding: the most tokens guessed a step, by the draft model or else from the text so far (0: off). The answers are the same; text that repeats its input comes faster." })),
+    draftModel: field("Draft model", h("input", { type: "text", name: "draftModel", value: settings.draftModel ?? "", placeholder: "none: prompt lookup",
+      title: "A smaller model with the same vocabulary (an id or a GGUF path) that guesses the tokens speculative decoding checks." })),
     systemPrompt: field("System prompt", h("textarea", { name: "systemPrompt", rows: 3, placeholder: "None" })),
   };
   fields.systemPrompt.control.value = settings.systemPrompt ?? "";
   const streaming = h("input", { type: "checkbox", name: "streaming", checked: settings.streaming });
   const save = async (event) => {
     event.preventDefault();
-    const changes = { streaming: streaming.checked, systemPrompt: fields.systemPrompt.control.value || null };
+    const changes = { streaming: streaming.checked, systemPrompt: fields.systemPrompt.control.value || null,
+      draftModel: fields.draftModel.control.value.trim() || null };
     for (const name of ["temperature", "maxTokens", "topP", "topK", "threads", "speculate"]) {
       const value = fields[name].control.value;
       if (value !== "") changes[name] = Number(value);
@@ -89,7 +92,7 @@ async function showDefaults(section) {
   };
   fill(section, h("h2", { id: "defaults-title" }, "Generation defaults"),
     h("form", { class: "card settings-form", novalidate: true, onsubmit: save },
-      h("div", { class: "grid" }, ["temperature", "maxTokens", "topP", "topK", "threads", "speculate"].map((name) => fields[name].element)),
+      h("div", { class: "grid" }, ["temperature", "maxTokens", "topP", "topK", "threads", "speculate", "draftModel"].map((name) => fields[name].element)),
       fields.systemPrompt.element,
       h("label", { class: "check" }, streaming, "Stream answers as they are written"),
       h("div", { class: "form-actions" }, h("button", { type: "button", onclick: reset }, "Restore defaults"), h("button", { class: "primary", type: "submit" }, "Save"))));
