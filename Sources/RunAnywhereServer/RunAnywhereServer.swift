@@ -113,18 +113,24 @@ public struct RunAnywhereServer: Sendable {
         )
     }
 
-    /// Serves until SIGINT or SIGTERM, then stops accepting, lets running requests finish, closes
-    /// the telemetry store and the RAG session and returns.
+    /// Serves until SIGINT or SIGTERM (or until the task running it is cancelled), then stops
+    /// accepting, lets running requests finish, and leaves the runtime as it found it: models
+    /// unloaded, the server's LoRA adapters and draft models no longer applied; closes the
+    /// telemetry store and the RAG session and returns.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         do {
             try configuration.validate()
             try await application(onServerRunning: onServerRunning).runService()
         } catch {
-            await runtime.unloadAllModels()
-            try? await configuration.telemetryStore?.close()
-            await configuration.ragSession?.close()
+            await stopped()
             throw error
         }
+        await stopped()
+    }
+
+    private func stopped() async {
+        runtime.defaultLoRAAdapters.withLock { $0 = [] }
+        runtime.defaultDraftModels.withLock { $0 = [:] }
         await runtime.unloadAllModels()
         try? await configuration.telemetryStore?.close()
         await configuration.ragSession?.close()
