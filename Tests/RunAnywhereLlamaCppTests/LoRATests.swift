@@ -56,12 +56,23 @@ extension LlamaTests {
         /// A server's adapters (the runtime's defaults) apply to a request that chooses none,
         /// those made for another architecture left out; a request's own choice, even none,
         /// replaces them.
+        /// An adapter for a llama of another width than the default model's.
+        static func narrowAdapter() throws -> URL {
+            let narrow = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-lora-narrow-\(UUID()).gguf")
+            try GGUFWriter.loraFixture(embedding: 64, values: 64, layers: 2).write(to: narrow)
+            return narrow
+        }
+
         @Test func defaultAdaptersApplyWhereTheyFit() async throws {
             let runtime = try await makeRuntime(load: false)
             let (file, other) = (try Self.adapter(), try Self.adapter(architecture: "qwen2"))
             let adapted = try await Batching.answer(runtime, Self.prompt, Self.options([LoRAAdapter(path: file.path)]), load: Self.load)
             let base = try await Batching.answer(runtime, Self.prompt, Self.options([]), load: Self.load)
-            runtime.defaultLoRAAdapters.withLock { $0 = [LoRAAdapter(path: other.path), LoRAAdapter(path: file.path)] }
+            // One for another architecture, one for another size of this one: left out, not failed.
+            let narrow = try Self.narrowAdapter()
+            runtime.defaultLoRAAdapters.withLock {
+                $0 = [LoRAAdapter(path: other.path), LoRAAdapter(path: narrow.path), LoRAAdapter(path: file.path)]
+            }
             defer { runtime.defaultLoRAAdapters.withLock { $0 = [] } }
             let defaulted = try await Batching.answer(runtime, Self.prompt, Self.options(nil), load: Self.load)
             #expect(defaulted.text == adapted.text, "\(defaulted.text) vs \(adapted.text)")
@@ -146,10 +157,9 @@ extension LlamaTests {
                 try await answer([LoRAAdapter(path: try Self.adapter(architecture: "qwen2").path)])
             }
             await expectSDKError(.modelIncompatible, ["not a LoRA adapter"]) { try await answer([LoRAAdapter(path: model.path)]) }
-            // The right architecture, the wrong width: llama.cpp's own check of the tensors.
-            let narrow = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-lora-narrow-\(UUID()).gguf")
-            try GGUFWriter.loraFixture(embedding: 64, values: 64, layers: 2).write(to: narrow)
-            await expectSDKError(.modelIncompatible, ["could not apply the LoRA adapter", narrow.path]) {
+            // The right architecture, the wrong width: llama.cpp's check of the tensors, made before the engine.
+            let narrow = try Self.narrowAdapter()
+            await expectSDKError(.modelIncompatible, ["does not fit", "in the model, 64×64 in the adapter", narrow.path]) {
                 try await answer([LoRAAdapter(path: narrow.path)])
             }
             let file = try Self.adapter()

@@ -6,24 +6,37 @@ import Testing
 
 /// Which adapters a request applies, on generated GGUF files (a tiny llama model and adapters
 /// with random weights; no engine runs): a server's defaults apply only to models of their
-/// architecture, and an adapter for a model not downloaded says so.
+/// architecture and size, and an adapter for a model not downloaded says so.
 @Suite struct LoRAAdapterTests {
     @Test func defaultsFitTheirArchitectureOnly() throws {
         try ModelMetadataTests.withFolder { folder in
+            // A llama of width 8 with one block's query and value projections, as the adapters change them.
             let model = folder.appendingPathComponent("tiny.gguf")
-            try GGUFWriter.tinyLlama().write(to: model)
+            try GGUFWriter(
+                metadata: [("general.architecture", .string("llama"))],
+                tensors: ["attn_q", "attn_v"].map {
+                    GGUFWriter.Tensor(name: "blk.0.\($0).weight", shape: [8, 8], type: 0, bytes: 8 * 8 * 4)
+                }
+            ).write(to: model)
             var written: [String: URL] = [:]
-            for architecture in ["llama", "qwen2"] {
-                written[architecture] = folder.appendingPathComponent("\(architecture).gguf")
-                try GGUFWriter.loraFixture(embedding: 8, values: 8, layers: 1, architecture: architecture).write(to: written[architecture]!)
+            for (name, architecture, width) in [("llama", "llama", 8), ("qwen2", "qwen2", 8), ("narrow", "llama", 4)] {
+                written[name] = folder.appendingPathComponent("\(name).gguf")
+                try GGUFWriter.loraFixture(embedding: width, values: width, layers: 1, architecture: architecture).write(to: written[name]!)
             }
             let llama = try #require(written["llama"])
             let qwen = try #require(written["qwen2"])
+            let narrow = try #require(written["narrow"])
             let info = ModelInfo(id: "tiny", name: "tiny", category: .language, format: .gguf, framework: .llamaCpp, localPath: model)
             let defaults = [
                 LoRAAdapter(path: qwen.path), LoRAAdapter(path: llama.path, scale: 0.5), LoRAAdapter(path: llama.path, scale: 0),
+                LoRAAdapter(path: narrow.path),
             ]
             #expect(LoRAAdapter.fitting(defaults, info) == [LoRAAdapter(path: llama.path, scale: 0.5)])
+            let base = try GGUFReader.read(model)
+            #expect(LoRAAdapter.mismatch(of: try LoRAAdapter.adapterMetadata(at: llama), with: base) == nil)
+            let why = try #require(LoRAAdapter.mismatch(of: try LoRAAdapter.adapterMetadata(at: narrow), with: base))
+            #expect(why.contains("8×8 in the model, 4×4 in the adapter"), "\(why)")
+            #expect(LoRAAdapter.mismatch(of: try LoRAAdapter.adapterMetadata(at: llama), with: try GGUFReader.read(narrow)) != nil)
             let onnx = ModelInfo(id: "tiny", name: "tiny", category: .language, format: .onnx, framework: .onnx, localPath: model)
             #expect(LoRAAdapter.fitting(defaults, onnx).isEmpty)
             #expect(try LoRAAdapter.architecture(ofAdapterAt: qwen) == "qwen2")

@@ -58,35 +58,67 @@ public struct LoRAAdapter: Codable, Sendable, Hashable {
         guard let base = model.primaryFile else {
             throw SDKError(.modelNotDownloaded, "Model '\(model.id)' is not downloaded, so no LoRA adapter can apply to it yet")
         }
-        let architecture = try GGUFReader.read(base).architecture
+        let baseMetadata = try GGUFReader.read(base)
+        let architecture = baseMetadata.architecture
         if let twice = Dictionary(grouping: resolved, by: \.path).first(where: { $0.value.count > 1 })?.key {
             throw bad("\(twice) is given twice")
         }
         for adapter in resolved {
-            let made = try Self.architecture(ofAdapterAt: URL(fileURLWithPath: adapter.path))
-            guard made == architecture else {
+            let metadata = try Self.adapterMetadata(at: URL(fileURLWithPath: adapter.path))
+            guard metadata.architecture == architecture else {
                 throw SDKError.llm(
                     .modelIncompatible,
-                    "The LoRA adapter \(adapter.path) was made for \(made ?? "an unnamed architecture"), and \(model.id) is \(architecture ?? "of an unnamed architecture")"
+                    "The LoRA adapter \(adapter.path) was made for \(metadata.architecture ?? "an unnamed architecture"), and \(model.id) is \(architecture ?? "of an unnamed architecture")"
                 )
+            }
+            if let mismatch = Self.mismatch(of: metadata, with: baseMetadata) {
+                throw SDKError.llm(.modelIncompatible, "The LoRA adapter \(adapter.path) does not fit \(model.id): \(mismatch)")
             }
         }
         return resolved
     }
 
     /// The adapters of `defaults` (a server's, applied to requests that choose none) that apply
-    /// to `model`: those not at scale 0 made for its architecture.
+    /// to `model`: those not at scale 0 made for its architecture and the shapes of its tensors
+    /// (a model of the same architecture but another size is left alone, not failed).
     package static func fitting(_ defaults: [LoRAAdapter], _ model: ModelInfo) -> [LoRAAdapter] {
         let applied = defaults.filter { $0.scale != 0 }
-        guard !applied.isEmpty, model.format == .gguf, let base = model.primaryFile,
-            let architecture = try? GGUFReader.read(base).architecture
-        else { return [] }
-        return applied.filter { (try? Self.architecture(ofAdapterAt: URL(fileURLWithPath: $0.path))) == architecture }
+        guard !applied.isEmpty, model.format == .gguf, let base = model.primaryFile, let metadata = try? GGUFReader.read(base) else {
+            return []
+        }
+        return applied.filter { adapter in
+            guard let made = try? Self.adapterMetadata(at: URL(fileURLWithPath: adapter.path)) else { return false }
+            return made.architecture == metadata.architecture && Self.mismatch(of: made, with: metadata) == nil
+        }
+    }
+
+    /// Why the adapter `adapter` cannot apply to the model `base`, as llama.cpp would refuse it
+    /// (a pair `NAME.lora_a` [in, rank] and `NAME.lora_b` [rank, out] for a model tensor `NAME`
+    /// [in, out]); nil when it fits.
+    package static func mismatch(of adapter: GGUFMetadata, with base: GGUFMetadata) -> String? {
+        let model = Dictionary(base.tensors.map { ($0.name, $0.shape) }, uniquingKeysWith: { first, _ in first })
+        let tensors = Dictionary(adapter.tensors.map { ($0.name, $0.shape) }, uniquingKeysWith: { first, _ in first })
+        for (name, a) in tensors where name.hasSuffix(".lora_a") {
+            let target = String(name.dropLast(".lora_a".count))
+            guard let b = tensors[target + ".lora_b"] else { return "\(name) has no lora_b beside it" }
+            guard let weight = model[target] else { return "the model has no tensor \(target)" }
+            guard a.count >= 2, b.count >= 2, weight.count >= 2, a[1] == b[0] else { return "\(target)'s lora_a and lora_b do not pair" }
+            guard a[0] == weight[0], b[1] == weight[1] else {
+                return "\(target) is \(weight[0])×\(weight[1]) in the model, \(a[0])×\(b[1]) in the adapter"
+            }
+        }
+        return nil
     }
 
     /// The architecture the LoRA adapter GGUF at `url` was made for; an error names a file that
     /// is not one.
     package static func architecture(ofAdapterAt url: URL) throws -> String? {
+        try adapterMetadata(at: url).architecture
+    }
+
+    /// The metadata and tensor table of the LoRA adapter GGUF at `url`; an error names a file
+    /// that is not one.
+    package static func adapterMetadata(at url: URL) throws -> GGUFMetadata {
         let metadata: GGUFMetadata
         do {
             metadata = try GGUFReader.read(url)
@@ -98,6 +130,6 @@ public struct LoRAAdapter: Codable, Sendable, Hashable {
                 .modelIncompatible,
                 "\(url.path) is a GGUF file but not a LoRA adapter (general.type is not adapter, or adapter.type not lora)")
         }
-        return metadata.architecture
+        return metadata
     }
 }
