@@ -578,9 +578,11 @@ final class BatchScheduler: @unchecked Sendable {
     }
 
     /// Saves `slot`'s state when its sequence is long enough to be worth restoring after a
-    /// restart; anything beyond its tokens (guesses not yet forgotten) is forgotten first.
+    /// restart; anything beyond its tokens (guesses not yet forgotten) is forgotten first. A
+    /// request that asked not to reuse cached prompts is not written to disk either.
     private func save(_ slot: Int, of generation: LlamaGeneration) {
-        guard let states, !generation.decodesAlone, generation.prompt.images.isEmpty, generation.adapters.isEmpty,
+        guard let states, generation.request.reuseCache, !generation.decodesAlone, generation.prompt.images.isEmpty,
+            generation.adapters.isEmpty,
             caches[slot].count >= states.settings.minTokens
         else { return }
         let sequence = llama_seq_id(slot)

@@ -45,6 +45,19 @@ extension LlamaTests {
             #expect(fresh.cachedInputTokens == 0 && restored.text == fresh.text, "restored \(restored.text), fresh \(fresh.text)")
         }
 
+        /// A request that does not reuse cached prompts (`cache_prompt: false`) leaves nothing on
+        /// disk: a client's way to keep one prompt out of the saved states.
+        @Test func aRequestThatReusesNoCacheIsNotSaved() async throws {
+            let folder = try TestEnvironment.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let runtime = try await makeRuntime(load: false)
+            var options = greedy(8, raw: true)
+            options.reusePromptCache = false
+            _ = try await Batching.answer(runtime, longPrompt, options, load: Self.load(folder))
+            await runtime.unloadAllModels()
+            #expect(Self.states(in: folder).isEmpty)
+        }
+
         @Test func damagedForeignAndStrayFilesAreIgnoredAndDeleted() async throws {
             let folder = try TestEnvironment.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }

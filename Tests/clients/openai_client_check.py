@@ -139,6 +139,14 @@ def check_all(client, model):
     # How much it guesses is the server's choice (only what pays on this machine), so only the counts' shape is checked.
     check(0 <= timings.get("draft_n_accepted", -1) <= timings.get("draft_n", -1), f"timings {timings}")
     check("draft_n" not in ((plain.model_extra or {}).get("timings") or {}), "a request without speculation reports guesses")
+    # llama-server's cache_prompt: false reads the whole prompt again (and saves nothing to disk).
+    long = " ".join([copy] * 4)
+    client.chat.completions.create(model=model, messages=chat_messages(long), max_tokens=2, temperature=0)
+    reused = client.chat.completions.create(model=model, messages=chat_messages(long), max_tokens=2, temperature=0)
+    fresh = client.chat.completions.create(model=model, messages=chat_messages(long), max_tokens=2, temperature=0,
+                                           extra_body={"cache_prompt": False})
+    cached = [((r.model_extra or {}).get("timings") or {}).get("cache_n") for r in (reused, fresh)]
+    check(cached[0] > 0 and cached[1] == 0, f"cache_n {cached[0]} reused, {cached[1]} with cache_prompt false")
     try:
         client.chat.completions.create(model=model, messages=chat_messages("hi"), extra_body={"speculative.n_max": 99})
         check(False, "speculative.n_max=99 was accepted")

@@ -28,7 +28,8 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     /// Format the prompt with the model's chat template (true) or feed it to the model verbatim.
     public var applyChatTemplate: Bool
     /// Reuse the previous generation's KV cache for a shared prompt prefix (true), or evaluate
-    /// the whole prompt again (false: what benchmarks of prompt processing need).
+    /// the whole prompt again (false: what benchmarks of prompt processing need); false also
+    /// keeps the request out of the prompts saved to disk (``ModelLoadOptions/savedPrompts``).
     public var reusePromptCache: Bool
     /// Output the model must keep to: JSON of a schema, any JSON object, or a grammar (the spec's
     /// `structuredOutput`).

@@ -113,8 +113,11 @@ struct GenerationFields: Decodable, Sendable {
     /// A GBNF grammar, as llama-server takes it.
     let grammar: String?
     /// llama-server's `speculative.n_max`: the most tokens speculative decoding guesses a step
-    /// (here by prompt lookup), 0 for none; absent, the model's own setting.
+    /// (with the model's draft model, or by prompt lookup), 0 for none; absent, the model's own setting.
     let speculativeMax: Int?
+    /// llama-server's `cache_prompt`: false evaluates the whole prompt again and keeps it out of
+    /// the prompts saved to disk; absent, true.
+    let cachePrompt: Bool?
     /// llama-server's `lora`: the server's adapters this request applies, by index, with their
     /// scales (the others not at all); absent, the server's current ones.
     let lora: [LoRAScale]?
@@ -124,7 +127,7 @@ struct GenerationFields: Decodable, Sendable {
         case maxTokens = "max_tokens", maxCompletionTokens = "max_completion_tokens", temperature, topP = "top_p", topK = "top_k", seed,
             stop, n
         case keepAlive = "keep_alive", responseFormat = "response_format", grammar
-        case speculativeMax = "speculative.n_max", lora
+        case speculativeMax = "speculative.n_max", lora, cachePrompt = "cache_prompt"
     }
 
     init(from decoder: any Decoder) throws {
@@ -146,6 +149,7 @@ struct GenerationFields: Decodable, Sendable {
         grammar = try container.decodeIfPresent(String.self, forKey: .grammar)
         speculativeMax = try container.decode(NumberField<Int>.self, forKey: .speculativeMax).wrappedValue
         lora = try container.decodeIfPresent([LoRAScale].self, forKey: .lora)
+        cachePrompt = try container.decodeIfPresent(Bool.self, forKey: .cachePrompt)
     }
 
     /// Puts back the key order of `response_format`'s schema from the body parsed as `ordered`
@@ -186,6 +190,7 @@ struct GenerationFields: Decodable, Sendable {
             options.speculation = LLMSpeculation(draftTokens: speculativeMax, draftModel: draft)
         }
         options.loraAdapters = try adapters.applied(lora)
+        options.reusePromptCache = cachePrompt ?? true
         return options
     }
 
