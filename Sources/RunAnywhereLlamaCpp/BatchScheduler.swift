@@ -61,7 +61,7 @@ final class BatchScheduler: @unchecked Sendable {
     private let states: PromptStateStore?
     /// The adapters each sequence's memory was computed with.
     private var cachedAdapters: [[LoRAAdapterCache.Applied]]
-    private let adapters: LoRAAdapterCache
+    let adapters: LoRAAdapterCache
     /// The adapters the context applies now, and which set of those waiting takes the next step.
     private var appliedAdapters: [LoRAAdapterCache.Applied] = []
     private var adapterTurn = 0

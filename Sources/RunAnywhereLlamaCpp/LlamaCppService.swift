@@ -47,6 +47,9 @@ final class LlamaCppService: LLMService {
 
     var contextLength: Int { llama.contextLength }
 
+    /// The LoRA adapters and draft models loaded for requests.
+    var auxiliaryMemory: Int64 { scheduler.adapters.memory + scheduler.drafts.memory }
+
     /// Loads the draft model at `path` (and keeps it loaded while idle, as the one used last), so
     /// that a load whose default draft cannot draft for the model fails.
     func loadDraft(_ path: String) throws {

@@ -135,4 +135,7 @@ final class LoRAAdapterCache: @unchecked Sendable {
 
     /// How many adapters are loaded now.
     var count: Int { lock.withLock { loaded.count } }
+
+    /// The bytes of the adapters loaded now (llama.cpp holds an adapter's tensors as its file has them).
+    var memory: Int64 { lock.withLock { loaded.keys.reduce(0) { $0 + $1.size } } }
 }

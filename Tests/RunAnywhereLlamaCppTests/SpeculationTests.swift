@@ -186,6 +186,22 @@ extension LlamaTests {
             #expect(result.text == loaded.text)
         }
 
+        /// A draft model loaded for requests counts in its model's memory (the budget's and
+        /// `loadedModels()`'), in this process and in an engine process alike.
+        @Test func aDraftModelCountsInItsModelsMemory() async throws {
+            let workers = EngineWorkers.runtime()
+            workers.frameworks.register(LlamaCppAdapter())
+            for runtime in [try await makeRuntime(load: false), workers] {
+                _ = try await Self.answer(runtime, Self.copy, greedy(2), .off)
+                let before = try #require(await runtime.loadedModels().first?.memoryBytes)
+                _ = try await Self.answer(runtime, Self.copy, greedy(2), .draftModel(model: RunAnywhere.defaultModelID))
+                let after = try #require(await runtime.loadedModels().first?.memoryBytes)
+                let size = try #require(FileIdentity(path: try Self.selfDraft(runtime))).size
+                #expect(after - before >= size, "\(before) bytes before the draft, \(after) after; its file has \(size)")
+                await runtime.unloadAllModels()
+            }
+        }
+
         @Test func aModelsDefaultSpeculationAppliesAndBadDraftLengthsAreRefused() async throws {
             var load = Self.load
             load.speculation = .promptLookup(maxDraftTokens: 4)

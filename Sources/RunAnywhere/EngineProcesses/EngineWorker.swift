@@ -217,6 +217,7 @@ package enum EngineWorker {
             case .tokenize(let text, let addSpecial, let parseSpecial):
                 return .tokens(try tokenizer().tokenize(text, addSpecial: addSpecial, parseSpecial: parseSpecial))
             case .piece(let token): return .bytes(try tokenizer().piece(token))
+            case .auxiliaryMemory: return .count(Int(service.auxiliaryMemory))
             case .workingMemory, .checkImage: throw SDKError(.modelLoadFailed, "The engine process has no image-generation model loaded")
             }
         }

@@ -55,6 +55,8 @@ enum WorkerQuestion: Codable, Sendable {
     case imageTokenCount(image: LoadedImage)
     case tokenize(text: String, addSpecial: Bool, parseSpecial: Bool)
     case piece(token: Int32)
+    /// ``LLMService/auxiliaryMemory``.
+    case auxiliaryMemory
     /// An image-generation model's ``DiffusionService/workingMemory(width:height:)``.
     case workingMemory(width: Int, height: Int)
     /// An image-generation model's ``DiffusionService/check(_:)``; answered by a flag.

@@ -64,6 +64,12 @@ final class RemoteLLMService: LLMService, TokenizerAdapter, RemoteEngine {
 
     func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun { try worker.generate(request) }
 
+    /// What the engine says it holds; 0 when it cannot say (its process gone).
+    var auxiliaryMemory: Int64 {
+        guard case .count(let bytes)? = try? worker.ask(.auxiliaryMemory) else { return 0 }
+        return Int64(bytes)
+    }
+
     /// The engine runs `parallel` generations at once; the rest wait in its queue.
     var queuedGenerations: Int { max(0, worker.activeGenerations - parallel) }
 

@@ -39,6 +39,11 @@ public protocol LLMService: AnyObject, Sendable {
     /// Where the model runs: `cpu`, or the GPU backend that holds its layers (`cuda`, `vulkan`).
     var backend: String { get }
 
+    /// Host memory, in bytes, the engine holds now for requests beyond the model it loaded: the
+    /// LoRA adapters and draft models it keeps loaded. The runtime's memory budget counts it
+    /// beside the model's estimate.
+    var auxiliaryMemory: Int64 { get }
+
     /// Frees the model's memory, returning once it is freed (after its running work has ended
     /// as cancelled); the runtime calls it when it unloads the model, and uses the model no
     /// more. The default does nothing: the memory goes with the last reference.
@@ -62,6 +67,9 @@ extension LLMService {
 
     /// Default: the CPU.
     public var backend: String { "cpu" }
+
+    /// Default: nothing beyond the model.
+    public var auxiliaryMemory: Int64 { 0 }
 }
 
 /// Sampling settings passed to an engine.

@@ -132,6 +132,10 @@ struct CachedModel {
         if case .language(let service)? = engine { service } else { nil }
     }
 
+    /// Host memory it holds now: its estimate, and what its engine loaded for requests since
+    /// (``LLMService/auxiliaryMemory``: LoRA adapters, draft models).
+    var heldMemory: Int64 { memory.saturatingAdd(service?.auxiliaryMemory ?? 0) }
+
     /// Stops the keep-alive timer, if one runs: it neither fires nor stays in memory.
     mutating func stopKeepAliveTimer() {
         timerEpoch += 1
@@ -171,7 +175,7 @@ extension RunAnywhereRuntime {
     public func loadedModels() -> [LoadedModelStatus] {
         let cached = cache.values.map { entry in
             LoadedModelStatus(
-                modelId: entry.info.id, state: entry.state, memoryBytes: entry.memory, deviceMemoryBytes: entry.deviceMemory,
+                modelId: entry.info.id, state: entry.state, memoryBytes: entry.heldMemory, deviceMemoryBytes: entry.deviceMemory,
                 activeRequests: entry.uses,
                 queuedRequests: entry.service?.queuedGenerations ?? 0,
                 keepAliveSeconds: entry.keepAlive.seconds, expiresAt: entry.expiresAt, error: nil
@@ -454,12 +458,13 @@ extension RunAnywhereRuntime {
     private func makeRoom(for memory: Int64, model: String?) throws {
         guard memoryBudget > 0 else { return }
         // Estimates come from model files' headers: summed saturating, so a damaged one cannot overflow.
-        var held = cache.values.reduce(Int64(0)) { $0.saturatingAdd($1.memory) }
+        let holding = cache.mapValues(\.heldMemory)
+        var held = holding.values.reduce(Int64(0)) { $0.saturatingAdd($1) }
         let idle = cache.values.filter { $0.uses == 0 && $0.loading == nil }.sorted { $0.lastUsed < $1.lastUsed }
         for entry in idle where held.saturatingAdd(memory) > memoryBudget {
             logger.info("Unloading an idle model to make room", metadata: ["model": "\(entry.info.id)", "for": "\(model ?? "the budget")"])
             unloadNow(entry.info.id)
-            held = held.saturatingSubtract(entry.memory)
+            held = held.saturatingSubtract(holding[entry.info.id] ?? entry.memory)
         }
         if let model, held.saturatingAdd(memory) > memoryBudget {
             throw SDKError(
