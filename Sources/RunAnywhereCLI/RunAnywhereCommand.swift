@@ -17,7 +17,7 @@ struct RunAnywhereCommand: AsyncParsableCommand {
             InfoCommand.self, ModelsCommand.self, GenerateCommand.self, ChatCommand.self, TokenizeCommand.self, DetokenizeCommand.self,
             EmbedCommand.self, RerankCommand.self, RAGCommand.self, ConversationsCommand.self,
             SettingsCommand.self, EnvCommand.self, BenchCommand.self, TranscribeCommand.self, SpeakCommand.self, VoiceCommand.self,
-            DescribeCommand.self, ImagineCommand.self, ServeCommand.self, BenchRunnerCommand.self, TelemetryCommand.self,
+            DescribeCommand.self, ImagineCommand.self, ServeCommand.self, KeysCommand.self, BenchRunnerCommand.self, TelemetryCommand.self,
             ProbeModelCommand.self, EngineWorkerCommand.self,
         ]
     )

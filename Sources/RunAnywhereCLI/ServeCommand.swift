@@ -182,7 +182,8 @@ struct ServeCommand: AsyncParsableCommand {
                 return LoRAAdapter(path: path, scale: flag.adapter.scale)
             }
             configuration.draftModels = try draftModels()
-            try configuration.validate()  // before anything is opened
+            let keys = try await APIKeyStore(dataDirectory: context.configuration.dataDirectory, logger: logger).list()
+            try configuration.validate(keysExist: keys.contains { $0.revokedAt == nil })  // before anything is opened
             let database = telemetryDatabase ?? ProcessInfo.processInfo.environment["RUNANYWHERE_TELEMETRY_DATABASE"]
             do {
                 configuration.telemetryStore = try await TelemetryStores.open(

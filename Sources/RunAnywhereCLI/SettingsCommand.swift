@@ -52,10 +52,12 @@ struct SettingsCommand: AsyncParsableCommand {
     }
 
     static func describe(_ settings: GenerationSettings) -> String {
-        [
+        let lines: [(String, String)] = [
             ("temperature", "\(settings.temperature)"), ("maxTokens", "\(settings.maxTokens)"), ("topP", "\(settings.topP)"),
             ("topK", "\(settings.topK)"), ("systemPrompt", settings.systemPrompt.map { "\"\($0)\"" } ?? "(none)"),
             ("streaming", settings.streaming ? "on" : "off"), ("threads", settings.threads.map(String.init) ?? "auto"),
-        ].map { "\($0.0.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n") + "\n"
+            ("speculate", settings.speculate.map(String.init) ?? "auto"), ("draftModel", settings.draftModel ?? "(none)"),
+        ]
+        return lines.map { "\($0.0.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n") + "\n"
     }
 }

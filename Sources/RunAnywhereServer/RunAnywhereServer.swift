@@ -19,12 +19,17 @@ public struct RunAnywhereServer: Sendable {
     /// Where and how the server listens.
     public let configuration: ServerConfiguration
     let metrics: ServerMetrics
+    /// The keys requests are checked against: `--api-key`'s and the data folder's key store.
+    let keys: KeyRing
 
     /// Creates a server; ``run(onServerRunning:)`` validates the configuration first.
     public init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
         self.runtime = runtime
         self.configuration = configuration
         self.metrics = ServerMetrics(runtime: runtime)
+        self.keys = KeyRing(
+            store: APIKeyStore(dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger),
+            serverKey: configuration.apiKey)
     }
 
     /// The routes with their middleware: the access log and metrics around everything; then, for
@@ -70,6 +75,11 @@ public struct RunAnywhereServer: Sendable {
         SystemRoutes(runtime: runtime).register(on: api)
         ModelCatalogRoutes(runtime: runtime).register(on: api, maxBodySize: configuration.maxBodySize)
         SettingsRoutes(dataDirectory: runtime.configuration.dataDirectory, maxBodySize: configuration.maxBodySize).register(on: api)
+        KeyRoutes(
+            store: APIKeyStore(dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger),
+            maxBodySize: configuration.maxBodySize
+        )
+        .register(on: api)
         ConversationRoutes(runtime: runtime, configuration: configuration).register(on: api)
         BenchmarkRoutes(runtime: runtime, configuration: configuration).register(on: api)
         VoiceRoutes(runtime: runtime, configuration: configuration).register(on: api)
@@ -92,11 +102,11 @@ public struct RunAnywhereServer: Sendable {
     }
 
     /// A group for a family of API routes: with a `shape`, the request checks in that shape
-    /// (without, the router's own apply), then the API key when the server has one.
+    /// (without, the router's own apply), then the API key once the server has any.
     private func apiGroup(_ router: Router<ServerContext>, shape: ErrorShape? = nil) -> RouterGroup<ServerContext> {
         let group = router.group()
         for check in shape.map(requestChecks) ?? [] { group.add(middleware: check) }
-        if let key = configuration.apiKey, !key.isEmpty { group.add(middleware: APIKeyMiddleware(key: key)) }
+        group.add(middleware: APIKeyMiddleware(keys: keys, metrics: metrics))
         return group
     }
 
@@ -119,7 +129,7 @@ public struct RunAnywhereServer: Sendable {
     /// telemetry store and the RAG session and returns.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         do {
-            try configuration.validate()
+            try configuration.validate(keysExist: try await keys.required())
             try await application(onServerRunning: onServerRunning).runService()
         } catch {
             await stopped()

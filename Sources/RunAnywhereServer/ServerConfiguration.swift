@@ -76,12 +76,13 @@ public struct ServerConfiguration: Sendable {
         LoopbackAddress.contains(host)
     }
 
-    /// Refuses what would expose the server unsafely: binding beyond loopback without an API key.
-    public func validate() throws {
-        if !isLoopback, apiKey?.isEmpty ?? true {
+    /// Refuses what would expose the server unsafely: binding beyond loopback with no API key,
+    /// neither ``apiKey`` nor, when `keysExist`, one of the data folder's (`runanywhere keys create`).
+    public func validate(keysExist: Bool = false) throws {
+        if !isLoopback, apiKey?.isEmpty ?? true, !keysExist {
             throw SDKError(
                 .invalidConfiguration,
-                "Refusing to listen on \(host) without an API key: anyone on the network could use it. Pass --api-key-stdin, or bind to 127.0.0.1"
+                "Refusing to listen on \(host) without an API key: anyone on the network could use it. Create one with 'runanywhere keys create NAME', pass --api-key-stdin, or bind to 127.0.0.1"
             )
         }
         guard (0...65_535).contains(port) else { throw SDKError(.invalidConfiguration, "The port must be between 0 and 65535") }

@@ -40,6 +40,14 @@ final class ServerMetrics: Sendable {
         ).record(duration)
     }
 
+    /// Counts a request let through with the key named `key`.
+    func keyUsed(_ key: String) {
+        registry.makeCounter(
+            descriptor: .named("runanywhere_api_key_requests_total", help: "Requests made with each API key"), labels: [("key", key)]
+        )
+        .increment()
+    }
+
     /// Records a completed generation.
     func record(_ result: LLMGenerationResult) {
         let model = [("model", result.modelUsed)]

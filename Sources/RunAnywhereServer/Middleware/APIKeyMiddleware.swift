@@ -2,34 +2,45 @@ import Foundation
 import Hummingbird
 import RunAnywhere
 
-/// Lets through only requests with `Authorization: Bearer <key>` (or `x-api-key: <key>`, as
-/// Anthropic's clients may send it, or, for a browser's WebSocket, the subprotocol
-/// `openai-insecure-api-key.<key>`). It guards each group of the API's routes (every route but
-/// `/health`, which supervisors probe, and the web app's own files, which hold no data: the page
-/// asks for the key), inside the group's error shape.
+/// Lets through only requests with a key of the server's (``KeyRing``) whose scopes allow the
+/// route (``KeyScope/required(method:path:)``), once the server has any key: its own `--api-key`
+/// or one made with `runanywhere keys create`. The key comes as `Authorization: Bearer <key>`, or
+/// `x-api-key: <key>` as Anthropic's clients send it, or, for a browser's WebSocket, the
+/// subprotocol `openai-insecure-api-key.<key>`. A server with no key at all lets every request
+/// through (it listens on loopback only: ``ServerConfiguration/validate(keysExist:)``).
+///
+/// It guards each group of the API's routes (every route but `/health`, which supervisors probe,
+/// and the web app's own files, which hold no data: the page asks for the key), inside the
+/// group's error shape; each key's requests are counted in the server's metrics.
 struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
-    let key: String
+    let keys: KeyRing
+    let metrics: ServerMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if request.method == .options { return try await next(request, context) }
-        let apiKeyHeader = request.headers.first { $0.name.canonicalName == "x-api-key" }.map { ConstantTime.equal($0.value, key) } ?? false
-        guard ConstantTime.isBearer(request.headers[.authorization], key: key) || apiKeyHeader || Self.subprotocolKey(request, equals: key)
-        else {
+        guard try await keys.required() else { return try await next(request, context) }
+        guard let presented = Self.presentedKey(request), let holder = try await keys.holder(of: presented) else {
             throw APIError(
                 .unauthorized, "A valid API key is needed: send 'Authorization: Bearer <key>' or 'x-api-key: <key>'",
                 code: "invalid_api_key")
         }
+        let scope = KeyScope.required(method: request.method, path: request.uri.path)
+        guard holder.allows(scope) else {
+            throw APIError(
+                .forbidden,
+                "The key '\(holder.name)' may not do this: \(request.method) \(request.uri.path) needs the scope \(scope.rawValue)",
+                code: "insufficient_scope")
+        }
+        metrics.keyUsed(holder.name)
         return try await next(request, context)
     }
 
-    /// Whether a WebSocket upgrade offers the key as the subprotocol
-    /// `openai-insecure-api-key.<key>`: browsers cannot set headers on a WebSocket, so OpenAI's
-    /// Realtime API takes the key this way.
-    static func subprotocolKey(_ request: Request, equals key: String) -> Bool {
+    /// The key a request presents, however it presents it.
+    static func presentedKey(_ request: Request) -> String? {
+        if let header = request.headers[.authorization], header.hasPrefix("Bearer ") { return String(header.dropFirst(7)) }
+        if let header = request.headers.first(where: { $0.name.canonicalName == "x-api-key" }) { return header.value }
         let prefix = "openai-insecure-api-key."
-        return request.offeredSubprotocols.contains { name in
-            name.hasPrefix(prefix) && ConstantTime.equal(String(name.dropFirst(prefix.count)), key)
-        }
+        return request.offeredSubprotocols.first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
     }
 }
 

@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+
+/// What a key may do. `admin` may do everything; the others only what they name.
+package enum KeyScope: String, Codable, Sendable, CaseIterable, Comparable {
+    /// Run models: every route that generates, transcribes, speaks, embeds, ranks, answers from
+    /// documents, or reads what the server has (models, conversations, settings).
+    case inference
+    /// Add, download, delete, load and unload models.
+    case modelsManage = "models:manage"
+    /// Everything, keys and the server's settings included.
+    case admin
+
+    package static func < (a: KeyScope, b: KeyScope) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// The scope a request needs: changing keys, settings, the environment, the server's LoRA
+    /// scales or benchmarks is `admin`; adding, downloading, deleting, loading or unloading
+    /// models is `models:manage`; the rest is `inference`.
+    package static func required(method: HTTPRequest.Method, path: String) -> KeyScope {
+        let path = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        let parts = path.split(separator: "/").map(String.init)
+        let reads = method == .get || method == .head
+        if path.hasPrefix("api/keys") { return .admin }
+        if !reads, ["api/settings", "api/environment", "lora-adapters"].contains(path) || path.hasPrefix("api/benchmarks") {
+            return path.hasSuffix("/export") ? .inference : .admin
+        }
+        if !reads {
+            // ollama's pull and delete; our model routes: add, pull, delete, load and unload.
+            if ["api/pull", "api/delete", "api/models"].contains(path) { return .modelsManage }
+            if parts.count >= 3, parts[0] == "api", parts[1] == "models", parts[2] != "check" {
+                return .modelsManage
+            }
+        }
+        return .inference
+    }
+}
+
+/// A key of the server's key store, as listed: never its secret, which is stored only as a hash.
+package struct APIKeyRecord: Codable, Sendable, Equatable {
+    /// The key's id, also the part of the key before its secret (`ra_<id>_<secret>`).
+    package let id: String
+    /// A name for people, unique among the keys not revoked.
+    package let name: String
+    /// The account the key's requests act for (its conversations, responses and collections).
+    package let account: String
+    /// What the key may do.
+    package let scopes: [KeyScope]
+    /// When it was created and, if it was, revoked.
+    package let createdAt: Date
+    package let revokedAt: Date?
+
+    /// Whether the key may make a request that needs `scope`.
+    package func allows(_ scope: KeyScope) -> Bool { scopes.contains(.admin) || scopes.contains(scope) }
+}

@@ -1,0 +1,135 @@
+import Crypto
+import Foundation
+import Logging
+import RunAnywhere
+import SQLiteNIO
+
+/// The server's API keys: `keys.sqlite` in the data folder, shared by `runanywhere keys` and
+/// `serve`. A key is `ra_<id>_<secret>`, shown once when it is made; the store keeps its id and
+/// the SHA-256 of the whole key (a key is 32 random bytes: a slow hash would add nothing), so the
+/// file never holds a usable key.
+package struct APIKeyStore: Sendable {
+    /// The database's file name in the data folder.
+    static let fileName = "keys.sqlite"
+
+    package let url: URL
+    let logger: Logger
+
+    package init(dataDirectory: URL, logger: Logger) {
+        url = dataDirectory.appendingPathComponent(Self.fileName)
+        self.logger = logger
+    }
+
+    /// A new key named `name` for `account`, with `scopes`; its record and the key itself, which
+    /// nothing can show again. Throws when a key not revoked already has the name.
+    package func create(name: String, account: String, scopes: [KeyScope], now: Date = Date()) async throws -> (APIKeyRecord, String) {
+        let name = name.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.count <= 64, !name.contains(where: \.isNewline) else {
+            throw SDKError(.invalidInput, "A key's name is 1 to 64 characters on one line")
+        }
+        guard !scopes.isEmpty else { throw SDKError(.invalidInput, "A key needs at least one scope: \(Self.scopeNames)") }
+        let id = Self.random(bytes: 8).map { String(format: "%02x", $0) }.joined()
+        let secret = Data(Self.random(bytes: 32)).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let key = "ra_\(id)_\(secret)"
+        let record = APIKeyRecord(
+            id: id, name: name, account: account.isEmpty ? name : account, scopes: Array(Set(scopes)).sorted(), createdAt: now,
+            revokedAt: nil)
+        try await withConnection { connection in
+            let taken = try await connection.query("SELECT id FROM keys WHERE name = ? AND revoked_at IS NULL", [.text(name)])
+            guard taken.isEmpty else {
+                throw SDKError(.modelAlreadyExists, "A key named '\(name)' exists; revoke it first or pick another name")
+            }
+            _ = try await connection.query(
+                "INSERT INTO keys (id, name, account, scopes, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    .text(id), .text(name), .text(record.account), .text(record.scopes.map(\.rawValue).joined(separator: " ")),
+                    .text(Self.hash(key)), .float(now.timeIntervalSince1970),
+                ])
+        }
+        return (record, key)
+    }
+
+    /// Every key, revoked ones too, oldest first.
+    package func list() async throws -> [APIKeyRecord] {
+        try await rows().map(\.record)
+    }
+
+    /// Revokes the key whose id or name (among those not revoked) is `reference`; whether one was.
+    package func revoke(_ reference: String, now: Date = Date()) async throws -> Bool {
+        guard FileManager.default.fileExists(atPath: url.path) else { return false }
+        return try await withConnection { connection in
+            try await !connection.query(
+                "UPDATE keys SET revoked_at = ? WHERE (id = ? OR name = ?) AND revoked_at IS NULL RETURNING id",
+                [.float(now.timeIntervalSince1970), .text(reference), .text(reference)]
+            ).isEmpty
+        }
+    }
+
+    /// The keys not revoked, with their hashes, for checking requests.
+    func active() async throws -> [(record: APIKeyRecord, hash: String)] {
+        try await rows().filter { $0.record.revokedAt == nil }
+    }
+
+    /// The SHA-256 of `key`, in hex.
+    static func hash(_ key: String) -> String {
+        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The id in a key of the form `ra_<id>_<secret>`; nil for anything else.
+    static func id(of key: String) -> String? {
+        let parts = key.split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "ra", parts[1].count == 16, !parts[2].isEmpty else { return nil }
+        return String(parts[1])
+    }
+
+    /// The scopes' names, for messages and help.
+    package static let scopeNames = KeyScope.allCases.map(\.rawValue).joined(separator: ", ")
+
+    private static func random(bytes count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    private func rows() async throws -> [(record: APIKeyRecord, hash: String)] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        return try await withConnection { connection in
+            try await connection.query("SELECT id, name, account, scopes, hash, created_at, revoked_at FROM keys ORDER BY created_at, id")
+                .compactMap { row in
+                    guard let id = row.column("id")?.string, let name = row.column("name")?.string,
+                        let account = row.column("account")?.string, let scopes = row.column("scopes")?.string,
+                        let hash = row.column("hash")?.string, let created = row.column("created_at")?.double
+                    else { return nil }
+                    let record = APIKeyRecord(
+                        id: id, name: name, account: account,
+                        scopes: scopes.split(separator: " ").compactMap { KeyScope(rawValue: String($0)) },
+                        createdAt: Date(timeIntervalSince1970: created),
+                        revokedAt: row.column("revoked_at")?.double.map(Date.init(timeIntervalSince1970:)))
+                    return (record, hash)
+                }
+        }
+    }
+
+    private func withConnection<T>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let fresh = !FileManager.default.fileExists(atPath: url.path)
+        let connection = try await SQLiteConnection.open(storage: .file(path: url.path), logger: logger)
+        // Only its owner reads the hashes.
+        if fresh { try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path) }
+        do {
+            _ = try await connection.query("PRAGMA busy_timeout = 5000")
+            // A rollback journal, not WAL: every change rewrites the file itself, which is how a
+            // running server notices a key created or revoked by another process (KeyRing).
+            _ = try await connection.query("PRAGMA journal_mode = DELETE")
+            _ = try await connection.query(
+                "CREATE TABLE IF NOT EXISTS keys (id TEXT PRIMARY KEY, name TEXT NOT NULL, account TEXT NOT NULL, scopes TEXT NOT NULL, hash TEXT NOT NULL, created_at REAL NOT NULL, revoked_at REAL)"
+            )
+            let value = try await body(connection)
+            try? await connection.close()
+            return value
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import RunAnywhere
+
+/// The keys a running server checks requests against: the store's keys not revoked, read again
+/// whenever the store's file changes (a key created or revoked by `runanywhere keys` or the
+/// admin routes counts from the next request), and the single `--api-key`, which acts as an
+/// admin key.
+package actor KeyRing {
+    /// Who made a request: a key of the store, or the server's single key.
+    package enum Holder: Sendable, Equatable {
+        case key(APIKeyRecord)
+        case serverKey
+
+        /// Whether the holder may make a request that needs `scope`.
+        package func allows(_ scope: KeyScope) -> Bool {
+            switch self {
+            case .key(let record): record.allows(scope)
+            case .serverKey: true
+            }
+        }
+
+        /// The name requests are counted under.
+        package var name: String {
+            switch self {
+            case .key(let record): record.name
+            case .serverKey: "server"
+            }
+        }
+    }
+
+    private let store: APIKeyStore
+    private let serverKey: String?
+    private var keys: [String: (record: APIKeyRecord, hash: String)] = [:]
+    private var readFrom: FileIdentity?
+    private var read = false
+
+    package init(store: APIKeyStore, serverKey: String?) {
+        self.store = store
+        self.serverKey = serverKey?.isEmpty == false ? serverKey : nil
+    }
+
+    /// Whether requests need a key: the server has its own, or the store has one not revoked.
+    package func required() async throws -> Bool {
+        try await refresh()
+        return serverKey != nil || !keys.isEmpty
+    }
+
+    /// Who `presented` belongs to; nil when it is no key of the server's.
+    package func holder(of presented: String) async throws -> Holder? {
+        if let serverKey, ConstantTime.equal(presented, serverKey) { return .serverKey }
+        try await refresh()
+        guard let id = APIKeyStore.id(of: presented), let entry = keys[id], ConstantTime.equal(APIKeyStore.hash(presented), entry.hash)
+        else { return nil }
+        return .key(entry.record)
+    }
+
+    /// Reads the store again if its file changed since it was last read.
+    private func refresh() async throws {
+        let identity = FileIdentity(path: store.url.path)
+        guard !read || identity != readFrom else { return }
+        let active = try await store.active()
+        keys = Dictionary(active.map { ($0.record.id, $0) }, uniquingKeysWith: { first, _ in first })
+        readFrom = identity
+        read = true
+    }
+}

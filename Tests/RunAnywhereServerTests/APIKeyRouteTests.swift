@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+@testable import RunAnywhereServer
+
+/// Keys of the data folder's key store (`runanywhere keys`), in process against the scripted
+/// engine: none lets everyone in on loopback; once one exists every route but `/health` needs one,
+/// in every API family's error shape; scopes are enforced; a key revoked or created by another
+/// process counts from the next request; the store never holds a key.
+@Suite struct APIKeyRouteTests {
+    static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    @Test func keysGuardEveryFamilyOnceOneExists() async throws {
+        let runtime = try scriptedRuntime()
+        let store = APIKeyStore(dataDirectory: runtime.configuration.dataDirectory, logger: Self.logger)
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/models", method: .get) { #expect($0.status == .ok, "no key yet: open on loopback") }
+            // The first key, made over HTTP while the server is open, as an admin would.
+            let made = try await client.execute(
+                uri: "/api/keys", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"name": "ops", "scopes": ["admin"]}"#))
+            #expect(made.status == .created)
+            let admin = try #require((try OpenAIRouteTests.json(made.body))["key"] as? String)
+            let (reader, key) = try await store.create(name: "alice", account: "alice", scopes: [.inference])
+            #expect(reader.account == "alice" && key.hasPrefix("ra_\(reader.id)_"))
+
+            try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+            for (uri, method) in [
+                ("/v1/models", HTTPRequest.Method.get), ("/v1/messages", .post), ("/api/tags", .get), ("/api/settings", .get),
+            ] {
+                try await client.execute(
+                    uri: uri, method: method, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")
+                ) {
+                    #expect($0.status == .unauthorized, "\(method) \(uri) without a key: \($0.status)")
+                }
+            }
+            try await client.execute(uri: "/v1/models", method: .get, headers: [.authorization: "Bearer \(key)"]) {
+                #expect($0.status == .ok)
+            }
+            try await client.execute(uri: "/api/tags", method: .get, headers: [HTTPField.Name("x-api-key")!: key]) {
+                #expect($0.status == .ok)
+            }
+            try await client.execute(uri: "/v1/models", method: .get, headers: [.authorization: "Bearer \(key)x"]) {
+                #expect($0.status == .unauthorized, "a key one character off")
+            }
+            // Scopes: an inference key may not manage models nor keys; the admin key may.
+            try await client.execute(uri: "/api/models/some-model", method: .delete, headers: [.authorization: "Bearer \(key)"]) {
+                response in
+                let error = try OpenAIRouteTests.error(response.body)
+                #expect(response.status == .forbidden && error["code"] as? String == "insufficient_scope")
+            }
+            try await client.execute(uri: "/api/keys", method: .get, headers: [.authorization: "Bearer \(key)"]) {
+                #expect($0.status == .forbidden)
+            }
+            try await client.execute(uri: "/api/keys", method: .get, headers: [.authorization: "Bearer \(admin)"]) { response in
+                #expect(response.status == .ok)
+                let listed = try #require(try OpenAIRouteTests.json(response.body)["keys"] as? [[String: Any]])
+                #expect(listed.compactMap { $0["name"] as? String } == ["ops", "alice"])
+            }
+            // Revoked by another process (the CLI's store): refused from the next request.
+            #expect(try await store.revoke("alice"))
+            try await client.execute(uri: "/v1/models", method: .get, headers: [.authorization: "Bearer \(key)"]) {
+                #expect($0.status == .unauthorized, "a revoked key")
+            }
+            try await client.execute(uri: "/api/keys/ops", method: .delete, headers: [.authorization: "Bearer \(admin)"]) {
+                #expect($0.status == .noContent)
+            }
+            try await client.execute(uri: "/v1/models", method: .get) { #expect($0.status == .ok, "every key revoked: open again") }
+        }
+        let file = try Data(contentsOf: store.url)
+        #expect(!file.isEmpty)
+        for record in try await store.list() { #expect(record.revokedAt != nil) }
+    }
+
+    @Test func theStoreKeepsOnlyHashesAndRefusesBadKeys() async throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = APIKeyStore(dataDirectory: folder, logger: Self.logger)
+        let (_, key) = try await store.create(name: "bob", account: "team", scopes: [.inference, .modelsManage])
+        let bytes = try Data(contentsOf: store.url)
+        let secret = try #require(key.split(separator: "_").last)
+        #expect(bytes.range(of: Data(secret.utf8)) == nil, "the file holds the key")
+        let attributes = try FileManager.default.attributesOfItem(atPath: store.url.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        await expectSDKError(.modelAlreadyExists, ["A key named 'bob' exists"]) {
+            _ = try await store.create(name: "bob", account: "x", scopes: [.inference])
+        }
+        await expectSDKError(.invalidInput, ["1 to 64 characters"]) {
+            _ = try await store.create(name: " ", account: "x", scopes: [.inference])
+        }
+        await expectSDKError(.invalidInput, ["at least one scope"]) { _ = try await store.create(name: "carol", account: "x", scopes: []) }
+        #expect(try await !store.revoke("nobody"))
+        let ring = KeyRing(store: store, serverKey: "single")
+        #expect(try await ring.holder(of: key) == .key(try #require(try await store.list().first)))
+        #expect(try await ring.holder(of: "single") == .serverKey)
+        #expect(try await ring.holder(of: "ra_0123456789abcdef_nope") == nil)
+    }
+
+    @Test func routesNeedTheScopeTheyChange() {
+        let cases: [(HTTPRequest.Method, String, KeyScope)] = [
+            (.post, "/v1/chat/completions", .inference), (.get, "/api/models", .inference), (.post, "/api/models", .modelsManage),
+            (.post, "/api/models/x/pull", .modelsManage), (.delete, "/api/models/x", .modelsManage),
+            (.post, "/api/models/x/load", .modelsManage),
+            (.post, "/api/models/check", .inference), (.post, "/api/pull", .modelsManage), (.delete, "/api/delete", .modelsManage),
+            (.get, "/api/keys", .admin), (.patch, "/api/settings", .admin), (.get, "/api/settings", .inference),
+            (.put, "/api/environment", .admin), (.post, "/lora-adapters", .admin), (.post, "/api/benchmarks", .admin),
+            (.post, "/api/benchmarks/1/export", .inference), (.post, "/api/conversations", .inference),
+        ]
+        for (method, path, scope) in cases {
+            #expect(KeyScope.required(method: method, path: path) == scope, "\(method) \(path)")
+        }
+    }
+}
