@@ -169,6 +169,47 @@ struct RAGRouteTests {
 
     /// A conversation's message answered from a collection: the question saved as asked, the
     /// answer saved with its passages (its `grounding`), kept by a retry and in the export.
+    /// A key's account has collections of its own: another account neither lists nor reads nor
+    /// asks nor deletes them, and its collection of the same name is another.
+    @Test func collectionsBelongToTheirAccount() async throws {
+        @Sendable func merging(_ a: HTTPFields, _ b: HTTPFields) -> HTTPFields { a + b }
+        try await Self.withServer { client in
+            func key(_ name: String, as admin: HTTPFields = [:]) async throws -> HTTPFields {
+                let made = try await client.execute(
+                    uri: "/api/keys", method: .post, headers: merging(admin, [.contentType: "application/json"]),
+                    body: ByteBuffer(string: #"{"name": "\#(name)", "scopes": ["admin"]}"#))
+                let key = try #require(try OpenAIRouteTests.json(made.body)["key"] as? String)
+                return [.authorization: "Bearer \(key)"]
+            }
+            let alice = try await key("alice")
+            let bob = try await key("bob", as: alice)
+            try await client.execute(
+                uri: "/api/rag/collections/notes/documents", method: .post, headers: merging(Self.upload, alice),
+                body: Self.form([("cats.md", Self.cats)])
+            ) { #expect($0.status == .created) }
+            let listed = try await client.execute(uri: "/api/rag/collections", method: .get, headers: bob)
+            #expect(try #require(try OpenAIRouteTests.json(listed.body)["collections"] as? [Any]).isEmpty, "bob lists alice's")
+            let attempts: [(String, HTTPRequest.Method, String)] = [
+                ("/api/rag/collections/notes/documents", .get, ""),
+                ("/api/rag/collections/notes/passages?document=cats.md&ordinal=0", .get, ""),
+                ("/api/rag/collections/notes/questions", .post, #"{"question": "What is a group of cats called?", "stream": false}"#),
+                ("/api/rag/collections/notes/documents?path=cats.md", .delete, ""), ("/api/rag/collections/notes", .delete, ""),
+            ]
+            for (uri, method, body) in attempts {
+                try await client.execute(
+                    uri: uri, method: method, headers: merging(bob, [.contentType: "application/json"]), body: ByteBuffer(string: body)
+                ) {
+                    #expect($0.status == .notFound, "bob's \(method) \(uri): \($0.status)")
+                }
+            }
+            let own = try await client.execute(uri: "/api/rag/collections/notes/documents", method: .get, headers: alice)
+            #expect(
+                try #require(try OpenAIRouteTests.json(own.body)["documents"] as? [[String: Any]]).map { $0["path"] as? String } == [
+                    "cats.md"
+                ])
+        }
+    }
+
     @Test func aConversationAnswerFromDocumentsIsSavedWithItsSources() async throws {
         try await Self.withServer { client in
             try await client.execute(

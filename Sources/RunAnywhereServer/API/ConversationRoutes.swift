@@ -26,17 +26,21 @@ import RunAnywhere
 struct ConversationRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
-    let store: ConversationStore
     let settings: SettingsStore
     let answering = AnsweringConversations()
-    let documents: RAGSession
+    /// The server's own document collections.
+    let sharedDocuments: RAGSession
 
     init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
         self.runtime = runtime
         self.configuration = configuration
-        store = ConversationStore(dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger)
         settings = SettingsStore(dataDirectory: runtime.configuration.dataDirectory)
-        documents = configuration.ragSession ?? runtime.ragSession()
+        sharedDocuments = configuration.ragSession ?? runtime.ragSession()
+    }
+
+    /// The conversations of the request's account (``RequestAccount``).
+    var store: ConversationStore {
+        ConversationStore(dataDirectory: RequestAccount.dataDirectory(runtime.configuration.dataDirectory), logger: configuration.logger)
     }
 
     /// A conversation as the list shows it.
@@ -140,7 +144,8 @@ struct ConversationRoutes: Sendable {
             guard (1...RAGQueryOptions.maxTopK).contains(passages) else {
                 throw APIError(.badRequest, "passages must be 1 to \(RAGQueryOptions.maxTopK)", param: "passages")
             }
-            return try await answer(exactID(context), body) { [documents, configuration] chat, options in
+            let documents = try RequestAccount.documents(sharedDocuments, runtime: runtime)
+            return try await answer(exactID(context), body) { [configuration] chat, options in
                 let sources = try await RAGRoutes.notFound {
                     try await documents.retrieve(
                         content, collection: collection, topK: passages, threads: configuration.threads, reranker: reranker)

@@ -22,13 +22,17 @@ import RunAnywhere
 struct RAGRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
-    let session: RAGSession
+    /// The server's own collections.
+    let sharedSession: RAGSession
 
     init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
         self.runtime = runtime
         self.configuration = configuration
-        session = configuration.ragSession ?? runtime.ragSession()
+        sharedSession = configuration.ragSession ?? runtime.ragSession()
     }
+
+    /// The collections of the request's account (``RequestAccount``).
+    func session() throws -> RAGSession { try RequestAccount.documents(sharedSession, runtime: runtime) }
 
     struct Collections: Encodable, Sendable { let collections: [RAGCollection] }
     struct Documents: Encodable, Sendable { let documents: [RAGDocument] }
@@ -41,23 +45,23 @@ struct RAGRoutes: Sendable {
 
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("api/rag/collections") { _, _ in
-            try jsonResponse(Collections(collections: try await session.listCollections()))
+            try jsonResponse(Collections(collections: try await session().listCollections()))
         }
         router.delete("api/rag/collections/:name") { _, context in
             let name = try Self.name(context)
-            try await Self.notFound { try await session.removeCollection(name) }
+            try await Self.notFound { try await session().removeCollection(name) }
             return Response(status: .noContent)
         }
         router.get("api/rag/collections/:name/documents") { _, context in
             let name = try Self.name(context)
-            return try jsonResponse(Documents(documents: try await Self.notFound { try await session.listDocuments(collection: name) }))
+            return try jsonResponse(Documents(documents: try await Self.notFound { try await session().listDocuments(collection: name) }))
         }
         router.post("api/rag/collections/:name/documents") { request, context in
             let name = try Self.name(context)
             let form = try await decodeMultipartForm(UploadForm.self, from: request, limit: configuration.maxBodySize)
-            let documents = try form.files.map { file in try session.reader.read(file.data, path: try Self.documentName(file)) }
+            let documents = try form.files.map { file in try session().reader.read(file.data, path: try Self.documentName(file)) }
             let embeddingModel = try form.embeddingModel.flatMap { $0.isEmpty ? nil : try runtime.model(id: $0, category: .embedding).id }
-            let report = try await session.ingest(
+            let report = try await session().ingest(
                 documents: documents, collection: name,
                 options: RAGIngestOptions(embeddingModel: embeddingModel, threads: configuration.threads)
             )
@@ -66,7 +70,7 @@ struct RAGRoutes: Sendable {
         router.delete("api/rag/collections/:name/documents") { request, context in
             let name = try Self.name(context)
             let path = try Self.query(request, "path")
-            try await Self.notFound { try await session.removeDocument(path, collection: name) }
+            try await Self.notFound { try await session().removeDocument(path, collection: name) }
             return Response(status: .noContent)
         }
         router.get("api/rag/collections/:name/passages") { request, context in
@@ -76,13 +80,13 @@ struct RAGRoutes: Sendable {
                 throw APIError(.badRequest, "ordinal must be a chunk's number, 0 or more", param: "ordinal")
             }
             return try jsonResponse(
-                try await Self.notFound { try await session.passage(document: document, ordinal: ordinal, collection: name) })
+                try await Self.notFound { try await session().passage(document: document, ordinal: ordinal, collection: name) })
         }
         router.post("api/rag/collections/:name/questions") { request, context in
             let name = try Self.name(context)
             let body = try await decodeJSON(RAGQuestionRequest.self, from: request, limit: configuration.maxBodySize)
             let answer = try await Self.notFound {
-                try await session.query(
+                try await session().query(
                     body.question, collection: name, topK: body.topK ?? RAGQueryOptions.defaultTopK,
                     options: try body.options(runtime: runtime, configuration: configuration))
             }

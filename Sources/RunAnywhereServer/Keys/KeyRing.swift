@@ -19,6 +19,14 @@ package actor KeyRing {
             }
         }
 
+        /// The account its requests act for; nil for the server's own.
+        package var account: String? {
+            switch self {
+            case .key(let record): record.account
+            case .serverKey: nil
+            }
+        }
+
         /// The name requests are counted under.
         package var name: String {
             switch self {

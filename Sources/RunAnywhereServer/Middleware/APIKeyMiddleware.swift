@@ -11,7 +11,8 @@ import RunAnywhere
 ///
 /// It guards each group of the API's routes (every route but `/health`, which supervisors probe,
 /// and the web app's own files, which hold no data: the page asks for the key), inside the
-/// group's error shape; each key's requests are counted in the server's metrics.
+/// group's error shape; each key's requests are counted in the server's metrics, and its handler
+/// runs for the key's account (``RequestAccount``).
 struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let keys: KeyRing
     let metrics: ServerMetrics
@@ -32,7 +33,7 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
                 code: "insufficient_scope")
         }
         metrics.keyUsed(holder.name)
-        return try await next(request, context)
+        return try await RequestAccount.$current.withValue(holder.account) { try await next(request, context) }
     }
 
     /// The key a request presents, however it presents it.

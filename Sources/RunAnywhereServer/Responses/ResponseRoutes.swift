@@ -13,12 +13,15 @@ import RunAnywhere
 struct ResponseRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
-    let store: ResponseStore
 
     init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
         self.runtime = runtime
         self.configuration = configuration
-        store = ResponseStore(dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger)
+    }
+
+    /// The stored responses of the request's account (``RequestAccount``).
+    var store: ResponseStore {
+        ResponseStore(dataDirectory: RequestAccount.dataDirectory(runtime.configuration.dataDirectory), logger: configuration.logger)
     }
 
     /// `DELETE /v1/responses/{id}`'s answer.

@@ -1,0 +1,37 @@
+import Foundation
+import RunAnywhere
+
+/// The account a request acts for: its key's (``APIKeyRecord/account``), set by
+/// ``APIKeyMiddleware`` for the request's handler; nil for the server's own account (no key, or
+/// the single `--api-key`). Each account has its own conversations, stored responses and document
+/// collections: the server's own in the data folder as always, another's in a folder of its own.
+enum RequestAccount {
+    @TaskLocal static var current: String?
+
+    /// Where `account`'s files are: `base` for the server's own, `base/accounts/<account>` (its
+    /// name with anything but letters, digits, `-` and `_` written as `%XX`) for another.
+    static func dataDirectory(_ base: URL, for account: String? = current) -> URL {
+        guard let account else { return base }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_".utf8)
+        let folder = account.utf8.map { allowed.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
+        return base.appendingPathComponent("accounts", isDirectory: true).appendingPathComponent("a-" + folder, isDirectory: true)
+    }
+
+    /// The document collections of `account`: the server's session for its own; for another, a
+    /// session over the SQLite file in its folder. A server whose collections are in PostgreSQL
+    /// keeps them for its own account only (for now): another account's request is refused.
+    static func documents(_ shared: RAGSession, runtime: RunAnywhereRuntime, for account: String? = current) throws -> RAGSession {
+        guard let account else { return shared }
+        guard !shared.database.contains("://") else {
+            throw APIError(
+                .forbidden,
+                "Document collections of the account '\(account)' need the server's SQLite store; this server keeps them in \(shared.database.components(separatedBy: "://").first ?? "a database") for its own account only",
+                code: "collections_unavailable")
+        }
+        let folder = dataDirectory(runtime.configuration.dataDirectory, for: account)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return RAGSession(
+            runtime: runtime, database: folder.appendingPathComponent(SQLiteRAGStore.fileName), reader: shared.reader,
+            chunker: shared.chunker)
+    }
+}
