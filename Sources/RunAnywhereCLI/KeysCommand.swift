@@ -23,19 +23,22 @@ struct KeysCommand: AsyncParsableCommand {
         @Argument(help: "A name for the key, unique among the keys not revoked.") var name: String
         @Option(name: .long, help: "What the key may do (repeatable): \(APIKeyStore.scopeNames).") var scope: [String] = ["inference"]
         @Option(name: .long, help: "The account the key acts for (default: its name).") var account: String?
+        @Option(name: .customLong("rate-limit"), help: "The most requests the key may make a minute (default: no limit).")
+        var rateLimit: Int?
         @Flag(name: .long, help: "Print one JSON object: the key's record and the key.") var json = false
 
         func validate() throws {
             for name in scope where KeyScope(rawValue: name) == nil {
                 throw ValidationError("Unknown scope '\(name)'; the scopes are \(APIKeyStore.scopeNames)")
             }
+            if let rateLimit, !(1...1_000_000).contains(rateLimit) { throw ValidationError("--rate-limit must be 1 to 1000000") }
         }
 
         func run() async throws {
             try await CLIContext.run(global) { context in
                 let store = APIKeyStore(dataDirectory: context.configuration.dataDirectory, logger: context.logger)
                 let (record, key) = try await store.create(
-                    name: name, account: account ?? name, scopes: scope.compactMap(KeyScope.init(rawValue:)))
+                    name: name, account: account ?? name, scopes: scope.compactMap(KeyScope.init(rawValue:)), requestsPerMinute: rateLimit)
                 if json { return try JSONOutput.print(Created(record: record, key: key)) }
                 Terminal.write(
                     "\(key)\n\nKey '\(record.name)' (id \(record.id)) for account '\(record.account)', scopes \(record.scopes.map(\.rawValue).joined(separator: " ")). It is not shown again: keep it now.\n"
@@ -63,8 +66,10 @@ struct KeysCommand: AsyncParsableCommand {
                 }
                 for key in keys {
                     let state = key.revokedAt.map { "revoked \($0.formatted(.iso8601))" } ?? "active"
+                    let limit = key.requestsPerMinute.map { "  \($0)/min" } ?? ""
                     Terminal.write(
-                        "\(key.id)  \(key.name)  account \(key.account)  \(key.scopes.map(\.rawValue).joined(separator: " "))  \(state)\n")
+                        "\(key.id)  \(key.name)  account \(key.account)  \(key.scopes.map(\.rawValue).joined(separator: " "))\(limit)  \(state)\n"
+                    )
                 }
             }
         }

@@ -103,6 +103,45 @@ import Testing
         #expect(try await ring.holder(of: "ra_0123456789abcdef_nope") == nil)
     }
 
+    @Test func aKeyPastItsRateLimitIsAnswered429() async throws {
+        let runtime = try scriptedRuntime()
+        let store = APIKeyStore(dataDirectory: runtime.configuration.dataDirectory, logger: Self.logger)
+        let (record, key) = try await store.create(name: "slow", account: "slow", scopes: [.inference], requestsPerMinute: 2)
+        let listed = try await store.list().first
+        #expect(listed?.id == record.id && listed?.requestsPerMinute == 2 && record.requestsPerMinute == 2)
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            for _ in 0..<2 {
+                try await client.execute(uri: "/v1/models", method: .get, headers: [.authorization: "Bearer \(key)"]) {
+                    #expect($0.status == .ok)
+                }
+            }
+            let refused = try await client.execute(uri: "/v1/models", method: .get, headers: [.authorization: "Bearer \(key)"])
+            let error = try OpenAIRouteTests.error(refused.body)
+            #expect(refused.status == .tooManyRequests && refused.headers[.retryAfter] != nil)
+            #expect(error["code"] as? String == "rate_limited" && (error["message"] as? String)?.contains("2 requests a minute") == true)
+        }
+        await expectSDKError(.invalidInput, ["1 to 1000000 requests a minute"]) {
+            _ = try await store.create(name: "fast", account: "x", scopes: [.inference], requestsPerMinute: 0)
+        }
+    }
+
+    /// A key's bucket holds a minute's requests and refills at its rate; the server's key has no limit.
+    @Test func aBucketRefillsAtItsRate() async throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ring = KeyRing(store: APIKeyStore(dataDirectory: folder, logger: Self.logger), serverKey: "single")
+        let record = APIKeyRecord(
+            id: "0123456789abcdef", name: "x", account: "x", scopes: [.inference], requestsPerMinute: 60, createdAt: Date(), revokedAt: nil)
+        let start = ContinuousClock.now
+        for _ in 0..<60 { #expect(await ring.admit(.key(record), now: start) == nil) }
+        let wait = try #require(await ring.admit(.key(record), now: start))
+        #expect(abs(wait - 1) < 0.01, "\(wait) s")
+        #expect(await ring.admit(.key(record), now: start + .seconds(1)) == nil)
+        #expect(await ring.admit(.key(record), now: start + .seconds(1)) != nil)
+        #expect(await ring.admit(.serverKey, now: start) == nil)
+    }
+
     @Test func routesNeedTheScopeTheyChange() {
         let cases: [(HTTPRequest.Method, String, KeyScope)] = [
             (.post, "/v1/chat/completions", .inference), (.get, "/api/models", .inference), (.post, "/api/models", .modelsManage),

@@ -47,6 +47,8 @@ package struct APIKeyRecord: Codable, Sendable, Equatable {
     package let account: String
     /// What the key may do.
     package let scopes: [KeyScope]
+    /// The most requests it may make a minute; nil for no limit.
+    package var requestsPerMinute: Int?
     /// When it was created and, if it was, revoked.
     package let createdAt: Date
     package let revokedAt: Date?

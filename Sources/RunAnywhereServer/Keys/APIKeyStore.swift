@@ -20,31 +20,37 @@ package struct APIKeyStore: Sendable {
         self.logger = logger
     }
 
-    /// A new key named `name` for `account`, with `scopes`; its record and the key itself, which
-    /// nothing can show again. Throws when a key not revoked already has the name.
-    package func create(name: String, account: String, scopes: [KeyScope], now: Date = Date()) async throws -> (APIKeyRecord, String) {
+    /// A new key named `name` for `account`, with `scopes`, allowed `requestsPerMinute` (nil: no
+    /// limit); its record and the key itself, which nothing can show again. Throws when a key not
+    /// revoked already has the name.
+    package func create(
+        name: String, account: String, scopes: [KeyScope], requestsPerMinute: Int? = nil, now: Date = Date()
+    ) async throws -> (APIKeyRecord, String) {
         let name = name.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, name.count <= 64, !name.contains(where: \.isNewline) else {
             throw SDKError(.invalidInput, "A key's name is 1 to 64 characters on one line")
         }
         guard !scopes.isEmpty else { throw SDKError(.invalidInput, "A key needs at least one scope: \(Self.scopeNames)") }
+        if let requestsPerMinute, !(1...1_000_000).contains(requestsPerMinute) {
+            throw SDKError(.invalidInput, "A key's rate limit is 1 to 1000000 requests a minute")
+        }
         let id = Self.random(bytes: 8).map { String(format: "%02x", $0) }.joined()
         let secret = Data(Self.random(bytes: 32)).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         let key = "ra_\(id)_\(secret)"
         let record = APIKeyRecord(
-            id: id, name: name, account: account.isEmpty ? name : account, scopes: Array(Set(scopes)).sorted(), createdAt: now,
-            revokedAt: nil)
+            id: id, name: name, account: account.isEmpty ? name : account, scopes: Array(Set(scopes)).sorted(),
+            requestsPerMinute: requestsPerMinute, createdAt: now, revokedAt: nil)
         try await withConnection { connection in
             let taken = try await connection.query("SELECT id FROM keys WHERE name = ? AND revoked_at IS NULL", [.text(name)])
             guard taken.isEmpty else {
                 throw SDKError(.modelAlreadyExists, "A key named '\(name)' exists; revoke it first or pick another name")
             }
             _ = try await connection.query(
-                "INSERT INTO keys (id, name, account, scopes, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO keys (id, name, account, scopes, rate_limit, hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
                     .text(id), .text(name), .text(record.account), .text(record.scopes.map(\.rawValue).joined(separator: " ")),
-                    .text(Self.hash(key)), .float(now.timeIntervalSince1970),
+                    requestsPerMinute.map { .integer($0) } ?? .null, .text(Self.hash(key)), .float(now.timeIntervalSince1970),
                 ])
         }
         return (record, key)
@@ -94,19 +100,21 @@ package struct APIKeyStore: Sendable {
     private func rows() async throws -> [(record: APIKeyRecord, hash: String)] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         return try await withConnection { connection in
-            try await connection.query("SELECT id, name, account, scopes, hash, created_at, revoked_at FROM keys ORDER BY created_at, id")
-                .compactMap { row in
-                    guard let id = row.column("id")?.string, let name = row.column("name")?.string,
-                        let account = row.column("account")?.string, let scopes = row.column("scopes")?.string,
-                        let hash = row.column("hash")?.string, let created = row.column("created_at")?.double
-                    else { return nil }
-                    let record = APIKeyRecord(
-                        id: id, name: name, account: account,
-                        scopes: scopes.split(separator: " ").compactMap { KeyScope(rawValue: String($0)) },
-                        createdAt: Date(timeIntervalSince1970: created),
-                        revokedAt: row.column("revoked_at")?.double.map(Date.init(timeIntervalSince1970:)))
-                    return (record, hash)
-                }
+            try await connection.query(
+                "SELECT id, name, account, scopes, rate_limit, hash, created_at, revoked_at FROM keys ORDER BY created_at, id"
+            )
+            .compactMap { row in
+                guard let id = row.column("id")?.string, let name = row.column("name")?.string,
+                    let account = row.column("account")?.string, let scopes = row.column("scopes")?.string,
+                    let hash = row.column("hash")?.string, let created = row.column("created_at")?.double
+                else { return nil }
+                let record = APIKeyRecord(
+                    id: id, name: name, account: account,
+                    scopes: scopes.split(separator: " ").compactMap { KeyScope(rawValue: String($0)) },
+                    requestsPerMinute: row.column("rate_limit")?.integer, createdAt: Date(timeIntervalSince1970: created),
+                    revokedAt: row.column("revoked_at")?.double.map(Date.init(timeIntervalSince1970:)))
+                return (record, hash)
+            }
         }
     }
 
@@ -122,7 +130,7 @@ package struct APIKeyStore: Sendable {
             // running server notices a key created or revoked by another process (KeyRing).
             _ = try await connection.query("PRAGMA journal_mode = DELETE")
             _ = try await connection.query(
-                "CREATE TABLE IF NOT EXISTS keys (id TEXT PRIMARY KEY, name TEXT NOT NULL, account TEXT NOT NULL, scopes TEXT NOT NULL, hash TEXT NOT NULL, created_at REAL NOT NULL, revoked_at REAL)"
+                "CREATE TABLE IF NOT EXISTS keys (id TEXT PRIMARY KEY, name TEXT NOT NULL, account TEXT NOT NULL, scopes TEXT NOT NULL, rate_limit INTEGER, hash TEXT NOT NULL, created_at REAL NOT NULL, revoked_at REAL)"
             )
             let value = try await body(connection)
             try? await connection.close()

@@ -27,6 +27,11 @@ package actor KeyRing {
             }
         }
 
+        /// The most requests it may make a minute; nil for no limit.
+        package var requestsPerMinute: Int? {
+            if case .key(let record) = self { record.requestsPerMinute } else { nil }
+        }
+
         /// The name requests are counted under.
         package var name: String {
             switch self {
@@ -41,6 +46,9 @@ package actor KeyRing {
     private var keys: [String: (record: APIKeyRecord, hash: String)] = [:]
     private var readFrom: FileIdentity?
     private var read = false
+    /// Each rate-limited key's requests left and when they were counted: a bucket that holds a
+    /// minute's requests and refills continuously.
+    private var buckets: [String: (left: Double, at: ContinuousClock.Instant)] = [:]
 
     package init(store: APIKeyStore, serverKey: String?) {
         self.store = store
@@ -60,6 +68,20 @@ package actor KeyRing {
         guard let id = APIKeyStore.id(of: presented), let entry = keys[id], ConstantTime.equal(APIKeyStore.hash(presented), entry.hash)
         else { return nil }
         return .key(entry.record)
+    }
+
+    /// Counts a request of `holder` against its key's rate limit; nil when it may go on, else the
+    /// seconds until it may.
+    package func admit(_ holder: Holder, now: ContinuousClock.Instant = .now) -> Double? {
+        guard case .key(let record) = holder, let limit = record.requestsPerMinute else { return nil }
+        let rate = Double(limit) / 60
+        var bucket = buckets[record.id] ?? (Double(limit), now)
+        bucket.left = min(Double(limit), bucket.left + (now - bucket.at).inSeconds * rate)
+        bucket.at = now
+        defer { buckets[record.id] = bucket }
+        guard bucket.left >= 1 else { return (1 - bucket.left) / rate }
+        bucket.left -= 1
+        return nil
     }
 
     /// Reads the store again if its file changed since it was last read.

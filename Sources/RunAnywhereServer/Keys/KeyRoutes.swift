@@ -5,8 +5,9 @@ import RunAnywhere
 /// The key store over HTTP, for an admin key (``KeyScope/admin``; or anyone on loopback while no
 /// key exists, as `runanywhere keys` there):
 /// - `GET /api/keys`: every key, revoked ones too, never a secret;
-/// - `POST /api/keys` with `name`, optional `scopes` (default `["inference"]`) and `account`
-///   (default the name): the new key's record and, this once, the key;
+/// - `POST /api/keys` with `name`, optional `scopes` (default `["inference"]`), `account`
+///   (default the name) and `requestsPerMinute` (default no limit): the new key's record and,
+///   this once, the key;
 /// - `DELETE /api/keys/{id}`: revokes the key (by id or name); 404 when no active key has it.
 struct KeyRoutes: Sendable {
     let store: APIKeyStore
@@ -16,6 +17,7 @@ struct KeyRoutes: Sendable {
         let name: String
         let scopes: [KeyScope]?
         let account: String?
+        let requestsPerMinute: Int?
     }
 
     struct Created: Encodable, Sendable {
@@ -32,11 +34,13 @@ struct KeyRoutes: Sendable {
             let (record, key): (APIKeyRecord, String)
             do {
                 (record, key) = try await store.create(
-                    name: creation.name, account: creation.account ?? creation.name, scopes: creation.scopes ?? [.inference])
+                    name: creation.name, account: creation.account ?? creation.name, scopes: creation.scopes ?? [.inference],
+                    requestsPerMinute: creation.requestsPerMinute)
             } catch let error as SDKError where error.code == .modelAlreadyExists {
                 throw APIError(.conflict, error.message, param: "name", code: "key_name_taken")
             } catch let error as SDKError where error.code == .invalidInput {
-                throw APIError(.badRequest, error.message, param: error.message.contains("scope") ? "scopes" : "name", code: "invalid_key")
+                let param = error.message.contains("scope") ? "scopes" : error.message.contains("rate limit") ? "requestsPerMinute" : "name"
+                throw APIError(.badRequest, error.message, param: param, code: "invalid_key")
             }
             return try jsonResponse(Created(record: record, key: key), status: .created)
         }

@@ -48,6 +48,14 @@ final class ServerMetrics: Sendable {
         .increment()
     }
 
+    /// Counts a request refused because the key named `key` spent its rate limit.
+    func keyLimited(_ key: String) {
+        registry.makeCounter(
+            descriptor: .named("runanywhere_api_key_rate_limited_total", help: "Requests refused for each API key's rate limit"),
+            labels: [("key", key)]
+        ).increment()
+    }
+
     /// Records a completed generation.
     func record(_ result: LLMGenerationResult) {
         let model = [("model", result.modelUsed)]

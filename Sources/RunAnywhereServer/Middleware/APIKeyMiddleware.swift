@@ -3,7 +3,8 @@ import Hummingbird
 import RunAnywhere
 
 /// Lets through only requests with a key of the server's (``KeyRing``) whose scopes allow the
-/// route (``KeyScope/required(method:path:)``), once the server has any key: its own `--api-key`
+/// route (``KeyScope/required(method:path:)``) and whose rate limit is not spent (429), once the
+/// server has any key: its own `--api-key`
 /// or one made with `runanywhere keys create`. The key comes as `Authorization: Bearer <key>`, or
 /// `x-api-key: <key>` as Anthropic's clients send it, or, for a browser's WebSocket, the
 /// subprotocol `openai-insecure-api-key.<key>`. A server with no key at all lets every request
@@ -31,6 +32,13 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
                 .forbidden,
                 "The key '\(holder.name)' may not do this: \(request.method) \(request.uri.path) needs the scope \(scope.rawValue)",
                 code: "insufficient_scope")
+        }
+        if let wait = await keys.admit(holder) {
+            metrics.keyLimited(holder.name)
+            throw APIError(
+                .tooManyRequests,
+                "The key '\(holder.name)' may make \(holder.requestsPerMinute ?? 0) requests a minute; the next in \(Int(wait.rounded(.up))) s",
+                code: "rate_limited")
         }
         metrics.keyUsed(holder.name)
         return try await RequestAccount.$current.withValue(holder.account) { try await next(request, context) }
