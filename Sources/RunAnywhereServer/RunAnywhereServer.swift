@@ -76,7 +76,7 @@ public struct RunAnywhereServer: Sendable {
         ModelCatalogRoutes(runtime: runtime).register(on: api, maxBodySize: configuration.maxBodySize)
         SettingsRoutes(dataDirectory: runtime.configuration.dataDirectory, maxBodySize: configuration.maxBodySize).register(on: api)
         KeyRoutes(
-            store: APIKeyStore(dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger),
+            store: APIKeyStore(dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger), usage: metrics.usage,
             maxBodySize: configuration.maxBodySize
         )
         .register(on: api)
@@ -139,6 +139,7 @@ public struct RunAnywhereServer: Sendable {
     }
 
     private func stopped() async {
+        metrics.stopCountingUsage()
         runtime.defaultLoRAAdapters.withLock { $0 = [] }
         runtime.defaultDraftModels.withLock { $0 = [:] }
         await runtime.unloadAllModels()

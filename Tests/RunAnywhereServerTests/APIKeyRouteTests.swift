@@ -142,6 +142,33 @@ import Testing
         #expect(await ring.admit(.serverKey, now: start) == nil)
     }
 
+    /// The tokens of each key's requests, whole and streamed, are counted as its usage, in
+    /// `/api/keys/usage` and `/metrics`.
+    @Test func eachKeysUsageIsCounted() async throws {
+        let runtime = try scriptedRuntime()
+        let store = APIKeyStore(dataDirectory: runtime.configuration.dataDirectory, logger: Self.logger)
+        let (_, alice) = try await store.create(name: "alice", account: "alice", scopes: [.inference])
+        let (_, admin) = try await store.create(name: "ops", account: "ops", scopes: [.admin])
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            for stream in [false, true] {
+                let response = try await client.execute(
+                    uri: "/v1/chat/completions", method: .post,
+                    headers: [.authorization: "Bearer \(alice)", .contentType: "application/json"],
+                    body: ByteBuffer(
+                        string: #"{"model": "scripted", "messages": [{"role": "user", "content": "one two three"}], "stream": \#(stream)}"#)
+                )
+                #expect(response.status == .ok)
+            }
+            let usage = try await client.execute(uri: "/api/keys/usage", method: .get, headers: [.authorization: "Bearer \(admin)"])
+            let counts = try #require((try OpenAIRouteTests.json(usage.body)["keys"] as? [String: Any])?["alice"] as? [String: Any])
+            #expect(counts["requests"] as? Int == 2, "\(counts)")
+            #expect((counts["promptTokens"] as? Int ?? 0) > 0 && (counts["completionTokens"] as? Int ?? 0) >= 2, "\(counts)")
+            let metrics = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer \(admin)"])
+            #expect(String(buffer: metrics.body).contains(#"runanywhere_api_key_completion_tokens_total{key="alice"}"#))
+        }
+    }
+
     @Test func routesNeedTheScopeTheyChange() {
         let cases: [(HTTPRequest.Method, String, KeyScope)] = [
             (.post, "/v1/chat/completions", .inference), (.get, "/api/models", .inference), (.post, "/api/models", .modelsManage),

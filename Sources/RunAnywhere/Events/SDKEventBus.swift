@@ -51,8 +51,9 @@ public final class SDKEventBus: Sendable {
 
     /// Calls `handler` with every event published from now on, on the publisher's thread before
     /// ``publish(_:)`` returns, until ``stopObserving(_:)``: for a subscriber that must hold every
-    /// event published before a given moment (the backend's outbox). `handler` must be quick.
-    func observe(_ handler: @escaping @Sendable (SDKEvent) -> Void) -> Int {
+    /// event published before a given moment (the backend's outbox), or one that reads the
+    /// publishing task's task-local values (the server's usage per API key). `handler` must be quick.
+    package func observe(_ handler: @escaping @Sendable (SDKEvent) -> Void) -> Int {
         let id = nextID.withLock { id in
             defer { id += 1 }
             return id
@@ -62,7 +63,7 @@ public final class SDKEventBus: Sendable {
     }
 
     /// Stops calling the handler ``observe(_:)`` returned `id` for.
-    func stopObserving(_ id: Int) {
+    package func stopObserving(_ id: Int) {
         _ = observers.withLock { $0.removeValue(forKey: id) }
     }
 }

@@ -8,9 +8,11 @@ import RunAnywhere
 /// - `POST /api/keys` with `name`, optional `scopes` (default `["inference"]`), `account`
 ///   (default the name) and `requestsPerMinute` (default no limit): the new key's record and,
 ///   this once, the key;
-/// - `DELETE /api/keys/{id}`: revokes the key (by id or name); 404 when no active key has it.
+/// - `DELETE /api/keys/{id}`: revokes the key (by id or name); 404 when no active key has it;
+/// - `GET /api/keys/usage`: what each key used since the server started (``KeyUsage``).
 struct KeyRoutes: Sendable {
     let store: APIKeyStore
+    let usage: KeyUsage
     let maxBodySize: Int
 
     struct Creation: Decodable, Sendable {
@@ -29,6 +31,7 @@ struct KeyRoutes: Sendable {
 
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("api/keys") { [store] _, _ in try jsonResponse(Listing(keys: try await store.list())) }
+        router.get("api/keys/usage") { [usage] _, _ in try jsonResponse(usage.listing) }
         router.post("api/keys") { [store, maxBodySize] request, _ in
             let creation = try await decodeJSON(Creation.self, from: request, limit: maxBodySize)
             let (record, key): (APIKeyRecord, String)

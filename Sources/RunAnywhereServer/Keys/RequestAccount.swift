@@ -7,6 +7,9 @@ import RunAnywhere
 /// collections: the server's own in the data folder as always, another's in a folder of its own.
 enum RequestAccount {
     @TaskLocal static var current: String?
+    /// The name of the key the request came with; nil without one. What the request's work
+    /// publishes (in tasks it starts, which inherit it) is counted as this key's usage.
+    @TaskLocal static var key: String?
 
     /// Where `account`'s files are: `base` for the server's own, `base/accounts/<account>` (its
     /// name with anything but letters, digits, `-` and `_` written as `%XX`) for another.

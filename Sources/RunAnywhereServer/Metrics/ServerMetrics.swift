@@ -12,6 +12,10 @@ final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let runtime: RunAnywhereRuntime
     private let inFlight: Gauge
+    /// What each API key used (``KeyUsage``).
+    let usage = KeyUsage()
+    /// The runtime's event bus observer that counts each key's usage.
+    private let observer: Int
 
     /// Latency buckets from 5 ms to 2 minutes.
     private static let buckets: [Duration] = [
@@ -21,6 +25,10 @@ final class ServerMetrics: Sendable {
 
     init(runtime: RunAnywhereRuntime) {
         self.runtime = runtime
+        observer = runtime.events.observe { [usage, registry] event in
+            guard let key = RequestAccount.key else { return }
+            Self.count(event, of: key, in: usage, registry)
+        }
         inFlight = registry.makeGauge(descriptor: .named("runanywhere_http_requests_in_flight", help: "HTTP requests being answered"))
     }
 
@@ -40,8 +48,51 @@ final class ServerMetrics: Sendable {
         ).record(duration)
     }
 
+    /// Stops counting keys' usage: the server has stopped.
+    func stopCountingUsage() { runtime.events.stopObserving(observer) }
+
+    /// Counts what `event`, published by the work of a request made with the key named `key`,
+    /// used: tokens, and seconds of audio heard or spoken.
+    private static func count(_ event: SDKEvent, of key: String, in usage: KeyUsage, _ registry: PrometheusCollectorRegistry) {
+        let labels = [("key", key)]
+        switch event {
+        case .generationCompleted(let result):
+            usage.count(key) {
+                $0.promptTokens += result.inputTokens
+                $0.completionTokens += result.tokensUsed
+            }
+            registry.makeCounter(
+                descriptor: .named("runanywhere_api_key_prompt_tokens_total", help: "Prompt tokens of each API key's requests"),
+                labels: labels
+            )
+            .increment(by: Int64(result.inputTokens))
+            registry.makeCounter(
+                descriptor: .named("runanywhere_api_key_completion_tokens_total", help: "Tokens generated for each API key's requests"),
+                labels: labels
+            ).increment(by: Int64(result.tokensUsed))
+        case .transcriptionCompleted(let transcription):
+            usage.count(key) { $0.audioSecondsIn += transcription.audioLength }
+            registry.makeCounter(
+                descriptor: .named(
+                    "runanywhere_api_key_audio_seconds_total",
+                    help: "Seconds of audio each API key's requests transcribed (in) or spoke (out)"),
+                labels: labels + [("direction", "in")]
+            ).increment(by: transcription.audioLength)
+        case .synthesisCompleted(_, let seconds):
+            usage.count(key) { $0.audioSecondsOut += seconds }
+            registry.makeCounter(
+                descriptor: .named(
+                    "runanywhere_api_key_audio_seconds_total",
+                    help: "Seconds of audio each API key's requests transcribed (in) or spoke (out)"),
+                labels: labels + [("direction", "out")]
+            ).increment(by: seconds)
+        default: break
+        }
+    }
+
     /// Counts a request let through with the key named `key`.
     func keyUsed(_ key: String) {
+        usage.count(key) { $0.requests += 1 }
         registry.makeCounter(
             descriptor: .named("runanywhere_api_key_requests_total", help: "Requests made with each API key"), labels: [("key", key)]
         )
@@ -50,6 +101,7 @@ final class ServerMetrics: Sendable {
 
     /// Counts a request refused because the key named `key` spent its rate limit.
     func keyLimited(_ key: String) {
+        usage.count(key) { $0.rateLimited += 1 }
         registry.makeCounter(
             descriptor: .named("runanywhere_api_key_rate_limited_total", help: "Requests refused for each API key's rate limit"),
             labels: [("key", key)]

@@ -41,7 +41,9 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
                 code: "rate_limited")
         }
         metrics.keyUsed(holder.name)
-        return try await RequestAccount.$current.withValue(holder.account) { try await next(request, context) }
+        return try await RequestAccount.$current.withValue(holder.account) {
+            try await RequestAccount.$key.withValue(holder.name) { try await next(request, context) }
+        }
     }
 
     /// The key a request presents, however it presents it.
