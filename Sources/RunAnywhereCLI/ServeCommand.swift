@@ -68,6 +68,12 @@ struct ServeCommand: AsyncParsableCommand {
     var savePrompts = false
     @Option(name: .long, help: "Requests that may wait for a free generation slot; beyond them the server answers 503.") var queue = 16
     @Option(
+        name: .customLong("drain-timeout"),
+        help:
+            "Seconds SIGTERM lets running requests (streams included) finish after the server stops taking new ones; then they are cancelled."
+    )
+    var drainTimeout = 30
+    @Option(
         name: .long,
         help: ArgumentHelp(
             "A LoRA adapter GGUF (or an imported adapter's id) that requests to models of its architecture apply, its effect scaled by SCALE (default 1; 0 lists it, applied only when a request asks); repeatable. Listed and rescaled at /lora-adapters; a chat completion's or completion's `lora` field chooses by index.",
@@ -107,6 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
         if maxBodyMiB > largestBodyMiB { throw ValidationError("--max-body must be at most \(largestBodyMiB) MiB (1 TiB)") }
         if parallel < 1 || parallel > 64 { throw ValidationError("--parallel must be between 1 and 64") }
         if queue < 0 { throw ValidationError("--queue cannot be negative") }
+        if !(0...86_400).contains(drainTimeout) { throw ValidationError("--drain-timeout must be 0 to 86400 seconds") }
         try LLMSpeculation.checkFlag(speculate)
         if let modelsBudget, Self.bytes(modelsBudget) == nil {
             throw ValidationError("--models-budget must be a size such as 4G, 512M or 0 (below 8 EiB)")
@@ -182,6 +189,7 @@ struct ServeCommand: AsyncParsableCommand {
                 return LoRAAdapter(path: path, scale: flag.adapter.scale)
             }
             configuration.draftModels = try draftModels()
+            configuration.drainTimeout = .seconds(drainTimeout)
             let keys = try await APIKeyStore(dataDirectory: context.configuration.dataDirectory, logger: logger).list()
             try configuration.validate(keysExist: keys.contains { $0.revokedAt == nil })  // before anything is opened
             let database = telemetryDatabase ?? ProcessInfo.processInfo.environment["RUNANYWHERE_TELEMETRY_DATABASE"]

@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import RunAnywhere
 import RunAnywhereTelemetry
+import ServiceLifecycle
 
 /// What every route of the server gets with its request: Hummingbird's, with the WebSocket
 /// upgrade `/v1/realtime` needs.
@@ -55,6 +56,11 @@ public struct RunAnywhereServer: Sendable {
                     logger: configuration.logger))
         }
         router.get("health") { _, _ in try jsonResponse(["status": "ok"]) }
+        router.get("ready") { [self] _, _ in
+            let problems = await readinessProblems()
+            return try problems.isEmpty
+                ? jsonResponse(["status": "ready"]) : jsonResponse(Unready(problems: problems), status: .serviceUnavailable)
+        }
         let api = apiGroup(router)
         api.get("metrics") { [metrics] _, _ in
             bodyResponse(ByteBuffer(bytes: await metrics.scrape()), contentType: "text/plain; version=0.0.4; charset=utf-8")
@@ -101,6 +107,36 @@ public struct RunAnywhereServer: Sendable {
         return checks
     }
 
+    /// `GET /ready`'s answer when something the server needs is missing.
+    struct Unready: Encodable, Sendable {
+        var status = "unready"
+        let problems: [String]
+    }
+
+    /// What keeps the server from serving, for a load balancer's readiness probe (`GET /ready`):
+    /// no engine here runs language models, the data folder is not writable, or the key store or
+    /// the document database cannot be read. None: ready.
+    func readinessProblems() async -> [String] {
+        var problems: [String] = []
+        let engines = runtime.frameworks.statuses()
+        if !engines.contains(where: { $0.availability.isAvailable && $0.modalities.contains(.textToText) }) {
+            problems.append("no engine here can run a language model")
+        }
+        let data = runtime.configuration.dataDirectory
+        if (try? FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)) == nil
+            || !FileManager.default.isWritableFile(atPath: data.path)
+        {
+            problems.append("the data folder cannot be written")
+        }
+        do { _ = try await keys.required() } catch { problems.append("the key store cannot be read: \(APIError.from(error).message)") }
+        do {
+            _ = try await (configuration.ragSession ?? runtime.ragSession()).listCollections()
+        } catch {
+            problems.append("the document database cannot be reached: \(APIError.from(error).message)")
+        }
+        return problems
+    }
+
     /// A group for a family of API routes: with a `shape`, the request checks in that shape
     /// (without, the router's own apply), then the API key once the server has any.
     private func apiGroup(_ router: Router<ServerContext>, shape: ErrorShape? = nil) -> RouterGroup<ServerContext> {
@@ -124,13 +160,18 @@ public struct RunAnywhereServer: Sendable {
     }
 
     /// Serves until SIGINT or SIGTERM (or until the task running it is cancelled), then stops
-    /// accepting, lets running requests finish, and leaves the runtime as it found it: models
+    /// accepting, lets running requests finish for up to ``ServerConfiguration/drainTimeout`` and
+    /// cancels the rest, and leaves the runtime as it found it: models
     /// unloaded, the server's LoRA adapters and draft models no longer applied; closes the
     /// telemetry store and the RAG session and returns.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         do {
             try configuration.validate(keysExist: try await keys.required())
-            try await application(onServerRunning: onServerRunning).runService()
+            var group = ServiceGroupConfiguration(
+                services: [.init(service: application(onServerRunning: onServerRunning))], gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: configuration.logger)
+            group.maximumGracefulShutdownDuration = configuration.drainTimeout
+            try await ServiceGroup(configuration: group).run()
         } catch {
             await stopped()
             throw error

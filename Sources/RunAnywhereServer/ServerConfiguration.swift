@@ -48,6 +48,9 @@ public struct ServerConfiguration: Sendable {
     /// names another (`serve --draft-model MODEL=DRAFT`): a model id or a GGUF path, up to
     /// ``RunAnywhere/ModelLoadOptions/speculation``'s draft length of tokens a step (8 when that is off).
     public var draftModels: [String: String] = [:]
+    /// How long SIGTERM or SIGINT lets running requests finish (streams included) once the server
+    /// stops taking new connections; after it, what still runs is cancelled (`serve --drain-timeout`).
+    public var drainTimeout: Duration = .seconds(30)
 
     /// Creates a configuration.
     public init(

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
@@ -93,6 +95,46 @@ struct CLIServeTests {
                 answers[draft] = ((json["choices"] as? [[String: Any]])?.first?["message"] as? [String: Any])?["content"] as? String
             }
             #expect(answers[8] != nil && answers[8] == answers[0], "\(answers)")
+        }
+    }
+
+    /// What a stream that is running when SIGTERM comes receives: all of it when it ends within
+    /// `--drain-timeout`, the server exiting after it; the part written so far when it does not,
+    /// the server cancelling it at the bound. Either way the server exits cleanly.
+    @Test func sigtermDrainsRunningStreamsWithinItsBound() async throws {
+        try await CLIRunner.withData { runner, _ in
+            for (drain, tokens) in [(30, 16), (1, 3000)] {
+                let server = try ServeProcess(
+                    runner, arguments: ["--threads", "1", "--context-length", "4096", "--drain-timeout", "\(drain)"])
+                var request = HTTPClientRequest(url: "\(server.baseURL)/chat/completions")
+                request.method = .POST
+                request.headers.add(name: "Content-Type", value: "application/json")
+                let body: [String: Any] = [
+                    "model": RunAnywhere.defaultModelID, "messages": [["role": "user", "content": "Tell me a very long story."]],
+                    "max_tokens": tokens, "temperature": 0, "stream": true,
+                ]
+                request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
+                var received = ""
+                var signalled = false
+                do {
+                    for try await chunk in response.body {
+                        received += String(buffer: chunk)
+                        if !signalled, received.contains("data: ") {
+                            signalled = true
+                            server.process.terminate()  // SIGTERM, with the stream under way
+                        }
+                    }
+                } catch {}  // the connection closed by the server at the bound
+                server.process.waitUntilExit()
+                #expect(server.process.terminationStatus == 0, "drain \(drain): \(server.standardError.suffix(2000))")
+                let finished = received.contains(#""finish_reason":"stop""#) || received.contains(#""finish_reason":"length""#)
+                if drain == 30 {
+                    #expect(finished && received.contains("data: [DONE]"), "a stream within the bound was cut: \(received.suffix(500))")
+                } else {
+                    #expect(!received.contains(#""finish_reason":"length""#), "3000 tokens were all written before the 1 s bound")
+                }
+            }
         }
     }
 
