@@ -99,7 +99,10 @@ import Testing
                 let responses = try #require(operation["responses"] as? [String: Any])
                 let name = "\(method.uppercased()) \(path)"
                 #expect(responses["403"] != nil, "\(name): a foreign Host or Origin is refused (403)")
-                if path != "/health" { #expect(responses["401"] != nil, "\(name): an API key guards it (401)") }
+                if !["/health", "/ready"].contains(path) {
+                    #expect(responses["401"] != nil, "\(name): an API key guards it (401)")
+                    #expect(responses["429"] != nil, "\(name): a key's rate limit can be spent (429)")
+                }
                 guard let content = Self.value(operation, "requestBody", "content") as? [String: Any] else { continue }
                 #expect(responses["400"] != nil && responses["413"] != nil, "\(name): a body can be malformed (400) or too large (413)")
                 if content["application/json"] != nil {
