@@ -73,9 +73,6 @@ final class DraftModelCache: @unchecked Sendable {
         }
     }
 
-    /// How many draft models are loaded now.
-    var count: Int { lock.withLock { loaded.count } }
-
     /// The memory of the draft models loaded now: each one's file, and a fifth more for its
     /// context (as the model's own estimate counts a model without metadata).
     var memory: Int64 { lock.withLock { loaded.keys.reduce(0) { $0 + $1.size + $1.size / 5 } } }

@@ -98,7 +98,7 @@ public struct LoRAAdapter: Codable, Sendable, Hashable {
     package static func mismatch(of adapter: GGUFMetadata, with base: GGUFMetadata) -> String? {
         let model = Dictionary(base.tensors.map { ($0.name, $0.shape) }, uniquingKeysWith: { first, _ in first })
         let tensors = Dictionary(adapter.tensors.map { ($0.name, $0.shape) }, uniquingKeysWith: { first, _ in first })
-        for (name, a) in tensors where name.hasSuffix(".lora_a") {
+        for (name, a) in tensors.sorted(by: { $0.key < $1.key }) where name.hasSuffix(".lora_a") {
             let target = String(name.dropLast(".lora_a".count))
             guard let b = tensors[target + ".lora_b"] else { return "\(name) has no lora_b beside it" }
             guard let weight = model[target] else { return "the model has no tensor \(target)" }
