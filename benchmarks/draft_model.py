@@ -1,29 +1,18 @@
 """Driver for benchmarks/draft-model; see that script."""
 import argparse
-import json
 import os
 import statistics
 import tempfile
-import urllib.request
 
 import llama_tools
 import results_file
 from serve_process import start_server
+from speculation import chat  # a greedy chat completion with speculative.n_max: the same request
 
 TASKS = {
     "code": "Write a Python function that returns the n-th Fibonacci number, with a docstring.",
     "prose": "Describe a walk along a beach at sunrise in a few sentences.",
 }
-
-
-def chat(base, args, prompt, draft):
-    body = {"model": args.model, "messages": [{"role": "user", "content": prompt}], "max_tokens": args.tokens, "temperature": 0,
-            "speculative.n_max": draft}
-    request = urllib.request.Request(base + "/v1/chat/completions", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(request, timeout=600) as response:
-        answer = json.loads(response.read())
-    return answer["choices"][0]["message"]["content"], answer["timings"]
 
 
 def main():

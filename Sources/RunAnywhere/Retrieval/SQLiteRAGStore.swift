@@ -160,16 +160,7 @@ package struct SQLiteRAGStore: RAGStore {
             throw SDKError.writeFailed("Cannot create the folder \(url.deletingLastPathComponent().path)", error)
         }
         do {
-            let connection = try await SQLiteConnection.open(storage: .file(path: url.path), logger: logger)
-            do {
-                for statement in Self.schema { _ = try await connection.query(statement) }
-                let value = try await body(connection)
-                try? await connection.close()
-                return value
-            } catch {
-                try? await connection.close()
-                throw error
-            }
+            return try await SQLiteFile(url: url, logger: logger, schema: Self.schema).withConnection(body)
         } catch {
             throw Self.error(error, url: url)
         }

@@ -119,25 +119,13 @@ package struct APIKeyStore: Sendable {
     }
 
     private func withConnection<T>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let fresh = !FileManager.default.fileExists(atPath: url.path)
-        let connection = try await SQLiteConnection.open(storage: .file(path: url.path), logger: logger)
-        // Only its owner reads the hashes.
-        if fresh { try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path) }
-        do {
-            _ = try await connection.query("PRAGMA busy_timeout = 5000")
-            // A rollback journal, not WAL: every change rewrites the file itself, which is how a
-            // running server notices a key created or revoked by another process (KeyRing).
-            _ = try await connection.query("PRAGMA journal_mode = DELETE")
-            _ = try await connection.query(
-                "CREATE TABLE IF NOT EXISTS keys (id TEXT PRIMARY KEY, name TEXT NOT NULL, account TEXT NOT NULL, scopes TEXT NOT NULL, rate_limit INTEGER, hash TEXT NOT NULL, created_at REAL NOT NULL, revoked_at REAL)"
-            )
-            let value = try await body(connection)
-            try? await connection.close()
-            return value
-        } catch {
-            try? await connection.close()
-            throw error
-        }
+        // A rollback journal, not WAL: every change rewrites the file itself, which is how a
+        // running server notices a key created or revoked by another process (KeyRing). Only its
+        // owner reads the hashes.
+        let schema = [
+            "PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = DELETE",
+            "CREATE TABLE IF NOT EXISTS keys (id TEXT PRIMARY KEY, name TEXT NOT NULL, account TEXT NOT NULL, scopes TEXT NOT NULL, rate_limit INTEGER, hash TEXT NOT NULL, created_at REAL NOT NULL, revoked_at REAL)",
+        ]
+        return try await SQLiteFile(url: url, logger: logger, schema: schema, permissions: 0o600).withConnection(body)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RunAnywhere
 import SQLiteNIO
 
 /// The stored responses (`store`, the default): `responses.sqlite` in the runtime's data folder
@@ -71,20 +72,11 @@ struct ResponseStore: Sendable {
     }
 
     private func withConnection<T>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let connection = try await SQLiteConnection.open(storage: .file(path: url.path), logger: logger)
-        do {
-            _ = try await connection.query("PRAGMA busy_timeout = 5000")  // concurrent requests wait for each other's writes
-            _ = try await connection.query("PRAGMA journal_mode = WAL")
-            _ = try await connection.query(
-                "CREATE TABLE IF NOT EXISTS responses (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, response TEXT NOT NULL, input TEXT NOT NULL)"
-            )
-            let value = try await body(connection)
-            try? await connection.close()
-            return value
-        } catch {
-            try? await connection.close()
-            throw error
-        }
+        let schema = [
+            "PRAGMA busy_timeout = 5000",  // concurrent requests wait for each other's writes
+            "PRAGMA journal_mode = WAL",
+            "CREATE TABLE IF NOT EXISTS responses (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, response TEXT NOT NULL, input TEXT NOT NULL)",
+        ]
+        return try await SQLiteFile(url: url, logger: logger, schema: schema).withConnection(body)
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+import Logging
+import SQLiteNIO
+
+/// An SQLite file the SDK or its server keeps (stored responses, API keys, document
+/// collections), opened afresh for each use: the folder made if needed, the connection set up by
+/// `schema`'s statements (pragmas and `CREATE … IF NOT EXISTS`), the work done, the connection
+/// closed whatever happens.
+package struct SQLiteFile: Sendable {
+    package let url: URL
+    package let logger: Logger
+    /// Statements run on every connection before its work.
+    package let schema: [String]
+    /// The mode bits a file this creates gets (nil: the process's umask decides).
+    package let permissions: Int?
+
+    package init(url: URL, logger: Logger, schema: [String], permissions: Int? = nil) {
+        self.url = url
+        self.logger = logger
+        self.schema = schema
+        self.permissions = permissions
+    }
+
+    /// Runs `body` on a connection to the file.
+    package func withConnection<T>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let fresh = !FileManager.default.fileExists(atPath: url.path)
+        let connection = try await SQLiteConnection.open(storage: .file(path: url.path), logger: logger)
+        if fresh, let permissions { try? FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: url.path) }
+        do {
+            for statement in schema { _ = try await connection.query(statement) }
+            let value = try await body(connection)
+            try? await connection.close()
+            return value
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}
