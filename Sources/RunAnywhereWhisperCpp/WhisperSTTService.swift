@@ -27,11 +27,11 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         ra_engine_release_free_memory()  // give the freed buffers back to the system
     }
 
-    /// The encoder's window for `samples` of 16 kHz audio: whisper reads 30 s (1,500 frames of
-    /// 20 ms) whatever the audio's length, and most of an encoding of a spoken question is of
-    /// silence; a short clip gets a window twice its length and 2.5 s more (fitted tighter,
-    /// whisper.cpp repeats itself at the window's end), which encodes it about twice as fast with
-    /// the same words. 0 keeps the whole window: for audio of about 14 s or more.
+    /// The encoder's window for `samples` of 16 kHz audio transcribed without timestamps: whisper
+    /// reads 30 s (1,500 frames of 20 ms) whatever the audio's length, and most of an encoding of
+    /// a spoken question is of silence; a short clip gets a window twice its length and 2.5 s more
+    /// (fitted tighter, whisper.cpp repeats itself at the window's end), which encodes it about
+    /// twice as fast with the same words. 0 keeps the whole window: for audio of about 14 s or more.
     static func audioContext(samples: Int) -> Int32 {
         let frames = (samples + 319) / 320
         let window = 2 * frames + 128
@@ -53,7 +53,8 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         params.no_timestamps = !options.enableTimestamps
         params.suppress_blank = true
         params.temperature = options.temperature
-        params.audio_ctx = Self.audioContext(samples: Int(count))
+        // Fitted to the clip, whisper would place its timestamps in the window, not in the audio.
+        params.audio_ctx = options.enableTimestamps ? 0 : Self.audioContext(samples: Int(count))
         params.abort_callback = { data in
             guard let data else { return false }
             return Unmanaged<CancellationFlag>.fromOpaque(data).takeUnretainedValue().isCancelled

@@ -58,8 +58,10 @@ struct TranscriptionRoutes: Sendable {
             let audio = try await runtime.decodeAudio(
                 form.file.data, name: form.file.displayName, maxDuration: configuration.maxAudioDuration)
             let language = form.language.flatMap { $0.isEmpty ? nil : $0.lowercased() }
+            // Only segments' times need whisper's timestamps (and its whole 30 s window).
             let options = STTOptions(
-                language: language ?? "en", detectLanguage: language == nil, threads: configuration.threads,
+                language: language ?? "en", detectLanguage: language == nil,
+                enableTimestamps: stream || !["json", "text"].contains(format), threads: configuration.threads,
                 prompt: form.prompt, temperature: form.temperature ?? 0)
             let loadOptions = ModelLoadOptions(threads: configuration.threads)
             if stream {

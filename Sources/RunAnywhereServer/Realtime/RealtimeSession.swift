@@ -209,7 +209,8 @@ actor RealtimeSession {
         let (runtime, model, threads) = (runtime, settings.transcriptionModel, configuration.threads)
         return Task {
             try await runtime.transcribe(
-                audio, model: model, options: STTOptions(threads: threads), loadOptions: ModelLoadOptions(threads: threads)
+                audio, model: model, options: STTOptions(enableTimestamps: false, threads: threads),
+                loadOptions: ModelLoadOptions(threads: threads)
             )
             .text
         }
