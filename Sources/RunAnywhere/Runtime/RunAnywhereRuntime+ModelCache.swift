@@ -220,15 +220,20 @@ extension RunAnywhereRuntime {
 
     /// Lends `model` to a request, loading it first if needed (with `options`); requests for a
     /// model being loaded wait for that load. `keepAlive`, when given, replaces the model's.
-    /// Its draft model, named in `options` or else by ``defaultDraftModels``, is a GGUF path by then.
     func acquire(_ model: ModelInfo, options: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> ModelLease<any LLMService> {
+        try await acquire(model, as: .language, options: options, keepAlive: keepAlive, taking: \.language)
+    }
+
+    /// `options` for loading the language model `model`, with its draft model (named in them, or
+    /// else by ``defaultDraftModels``) a GGUF path: resolved when the model loads, not on every request.
+    private func withDraftModel(_ options: ModelLoadOptions, for model: ModelInfo) throws -> ModelLoadOptions {
         var options = options
         if options.speculation.draftModel == nil, let draft = defaultDraftModels.withLock({ $0[model.id] }) {
             options.speculation = .draftModel(
                 model: draft, maxDraftTokens: options.speculation == .off ? 8 : options.speculation.draftLimit)
         }
         options.speculation = try options.speculation.resolved(model: catalog.model(id:))
-        return try await acquire(model, as: .language, options: options, keepAlive: keepAlive, taking: \.language)
+        return options
     }
 
     /// Lends `model` loaded as `kind`, with the service `take` finds in its engine. The cache
@@ -375,6 +380,7 @@ extension RunAnywhereRuntime {
     ) async throws -> ModelLease<LoadedEngine>? {
         let loading: Task<LoadedEngine, any Error>
         do {
+            let options = kind == .language ? try withDraftModel(options, for: model) : options
             let (adapter, memory, deviceMemory) = try adapter(for: model, options: options)
             try makeRoom(for: memory, model: model.id)
             let (logger, probe, models) = (logger, configuration.modelProbe, configuration.modelsDirectory)
