@@ -27,6 +27,12 @@ struct BenchCommand: AsyncParsableCommand {
                 "Speculate with MODEL (a smaller model with the same vocabulary: an id or a GGUF path) guessing up to --speculate tokens a step (default 8).",
                 valueName: "MODEL"))
         var draftModel: String?
+        @Option(
+            name: .customLong("rpc"),
+            help: ArgumentHelp(
+                "Place the language models' layers on these RPC workers (runanywhere rpc-worker; comma-separated or repeated).",
+                valueName: "HOST:PORT"))
+        var rpc: [String] = []
         @Option(name: .long, help: "Only this scenario, e.g. \"Short generation\" (repeatable).") var scenario: [String] = []
         @Option(
             name: .long,
@@ -40,6 +46,7 @@ struct BenchCommand: AsyncParsableCommand {
             guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
             if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
             try LLMSpeculation.checkFlag(speculate, draftModel: draftModel)
+            try RPCEndpoint.checkFlag(rpcWorkers)
             _ = try categories()
         }
 
@@ -53,6 +60,9 @@ struct BenchCommand: AsyncParsableCommand {
                     return parsed
                 })
         }
+
+        /// `--rpc`'s workers, commas split.
+        var rpcWorkers: [String] { rpc.flatMap { $0.split(separator: ",").map(String.init) } }
 
         /// The categories `--category` takes.
         static let categoryNames = BenchmarkCategory.allCases.map(\.rawValue).joined(separator: ", ")
@@ -75,11 +85,11 @@ struct BenchCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await CLIContext.run(global) { context in
+            try await CLIContext.run(global, engineProcesses: !rpcWorkers.isEmpty) { context in
                 let store = context.benchmarks
                 let configuration = BenchmarkConfiguration(
                     runtime: try RunAnywhere.runtime(), repetitions: repetitions, threads: threads,
-                    speculation: LLMSpeculation(flag: speculate, draftModel: draftModel))
+                    speculation: LLMSpeculation(flag: speculate, draftModel: draftModel), rpcWorkers: rpcWorkers)
                 let runner = BenchmarkRunner(
                     configuration: configuration,
                     providers: BenchmarkRunner.defaultProviders(configuration) + [

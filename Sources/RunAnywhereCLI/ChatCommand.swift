@@ -25,7 +25,7 @@ struct ChatCommand: AsyncParsableCommand {
     @Option(name: .customLong("rag-database"), help: RAGDatabaseOption.help) var ragDatabase: String?
 
     func run() async throws {
-        try await CLIContext.run(global) { context in
+        try await CLIContext.run(global, engineProcesses: !flags.rpcWorkers.isEmpty) { context in
             let runtime = try RunAnywhere.runtime()
             let model = try runtime.model(id: flags.model ?? RunAnywhere.defaultModelID)
             let settings = context.settings()

@@ -21,7 +21,7 @@ struct DescribeCommand: AsyncParsableCommand {
     @Argument(help: "The image file.") var image: String
 
     func run() async throws {
-        try await CLIContext.run(global) { context in
+        try await CLIContext.run(global, engineProcesses: !flags.rpcWorkers.isEmpty) { context in
             let runtime = try RunAnywhere.runtime()
             // Read and checked once, here: a bad image fails before any model loads.
             let picture = VLMImage(data: try VLMImage(filePath: image).load().bytes)

@@ -49,7 +49,7 @@ struct GenerateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await CLIContext.run(global) { context in
+        try await CLIContext.run(global, engineProcesses: !flags.rpcWorkers.isEmpty) { context in
             let text = prompt == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : prompt
             let settings = context.settings()
             var options = flags.options(settings, stopSequences: stop, applyChatTemplate: !raw)

@@ -61,6 +61,15 @@ struct GenerationFlags: ParsableArguments {
         help: ArgumentHelp(
             "Apply the LoRA adapter GGUF at PATH, its effect scaled by SCALE (default 1); repeatable.", valueName: "PATH[:SCALE]"))
     var lora: [LoRAFlag] = []
+    @Option(
+        name: .customLong("rpc"),
+        help: ArgumentHelp(
+            "Place the model's layers on these RPC workers (runanywhere rpc-worker; comma-separated or repeated), --gpu-layers of them (default: all), the rest on this CPU. The model then runs in an engine process of its own, so that a worker lost mid-answer fails the answer, not this command.",
+            valueName: "HOST:PORT"))
+    var rpc: [String] = []
+
+    /// `--rpc`'s workers, commas split.
+    var rpcWorkers: [String] { rpc.flatMap { $0.split(separator: ",").map(String.init) } }
 
     /// The settings with these flags applied on top.
     func options(_ settings: GenerationSettings, stopSequences: [String] = [], applyChatTemplate: Bool = true) -> LLMGenerationOptions {
@@ -85,6 +94,7 @@ struct GenerationFlags: ParsableArguments {
         var options = ModelLoadOptions(contextLength: contextLength, threads: threads ?? settings.threads, flashAttention: flashAttention)
         if let batchSize { options.batchSize = batchSize }
         options.gpuLayers = gpuLayers
+        options.rpcWorkers = rpcWorkers
         options.reproducible = reproducible
         if savePrompts { options.savedPrompts = savedPrompts }
         return options
@@ -98,6 +108,7 @@ struct GenerationFlags: ParsableArguments {
         if let threads, !(1...limits.maxThreads).contains(threads) { throw ValidationError("--threads must be 1 to \(limits.maxThreads)") }
         if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
         if let gpuLayers, gpuLayers < 0 { throw ValidationError("--gpu-layers cannot be negative") }
+        try RPCEndpoint.checkFlag(rpcWorkers)
         try LLMSpeculation.checkFlag(speculate, draftModel: draftModel)
     }
 }
@@ -122,6 +133,15 @@ extension LLMSpeculation {
 }
 
 extension ModelLoadOptions.FlashAttention: ExpressibleByArgument {}
+
+extension RPCEndpoint {
+    /// Throws a usage error for the first of `--rpc`'s workers that is not `HOST:PORT`.
+    static func checkFlag(_ workers: [String]) throws {
+        for worker in workers {
+            do { _ = try parse(worker) } catch let error as SDKError { throw ValidationError("--rpc: \(error.message)") }
+        }
+    }
+}
 
 /// `--lora PATH[:SCALE]`: an adapter file and its scale (a path may itself hold colons; only a
 /// number after the last one is a scale).

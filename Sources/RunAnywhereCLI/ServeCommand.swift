@@ -86,6 +86,12 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "MODEL=DRAFT"))
     var draftModel: [String] = []
     @Option(
+        name: .customLong("rpc"),
+        help: ArgumentHelp(
+            "Place each language model's layers on these RPC workers (runanywhere rpc-worker; comma-separated or repeated), --gpu-layers of them (default: all), for models larger than this machine. A worker serves one model at a time; the protocol is unauthenticated: trusted networks only.",
+            valueName: "HOST:PORT"))
+    var rpc: [String] = []
+    @Option(
         name: .customLong("models-budget"),
         help: "Memory all loaded models may take, e.g. 4G or 512M (default: 3/4 of the available memory; 0: no limit).")
     var modelsBudget: String?
@@ -115,6 +121,7 @@ struct ServeCommand: AsyncParsableCommand {
         if queue < 0 { throw ValidationError("--queue cannot be negative") }
         if !(0...86_400).contains(drainTimeout) { throw ValidationError("--drain-timeout must be 0 to 86400 seconds") }
         try LLMSpeculation.checkFlag(speculate)
+        try RPCEndpoint.checkFlag(rpc.flatMap { $0.split(separator: ",").map(String.init) })
         if let modelsBudget, Self.bytes(modelsBudget) == nil {
             throw ValidationError("--models-budget must be a size such as 4G, 512M or 0 (below 8 EiB)")
         }
@@ -168,7 +175,8 @@ struct ServeCommand: AsyncParsableCommand {
                     contextLength: contextLength, threads: threads, batchSize: batchSize, parallel: parallel, queueLimit: queue,
                     gpuLayers: gpuLayers,
                     reproducible: reproducible, speculation: LLMSpeculation(draftTokens: speculate),
-                    savedPrompts: savePrompts ? context.savedPrompts : nil
+                    savedPrompts: savePrompts ? context.savedPrompts : nil,
+                    rpcWorkers: rpc.flatMap { $0.split(separator: ",").map(String.init) }
                 ),
                 keepAlive: KeepAlive(parsing: keepAlive) ?? .default, logger: logger
             )

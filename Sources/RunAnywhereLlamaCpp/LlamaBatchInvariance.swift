@@ -30,6 +30,7 @@ enum LlamaBatchInvariance {
     /// batch-invariant; nil when it can.
     static func obstacle(options: ModelLoadOptions, gpuLayers: Int, metadata: GGUFMetadata?) -> String? {
         if options.flashAttention == .disabled { return "flash attention is disabled" }
+        if !options.rpcWorkers.isEmpty { return "layers run on RPC workers" }
         if gpuLayers > 0 { return "layers run on a GPU" }
         guard let metadata, metadata.architecture != nil else { return "the model's GGUF metadata is unreadable" }
         let other = metadata.tensors.first { $0.shape.count >= 2 && !weightTypes.contains($0.type) }

@@ -25,8 +25,11 @@ final class LlamaContext: @unchecked Sendable {
     /// Whether a sequence's numbers are the same whatever shares its decode calls
     /// (``LlamaBatchInvariance``), so that reproducible requests are batched like any other.
     let batchInvariant: Bool
-    /// How many of the model's layers are on the GPU (more than it has: all, the output too).
+    /// How many of the model's layers are on the GPU or RPC workers (more than it has: all, the
+    /// output too).
     let gpuLayers: Int
+    /// The RPC workers that hold some of its layers, if any.
+    let workers: LlamaRPC.Workers?
 
     private var api: ra_llama_api { library.api }
     private let freed = Mutex(false)
@@ -38,12 +41,12 @@ final class LlamaContext: @unchecked Sendable {
     /// in the way (see ``LlamaBatchInvariance``).
     convenience init(
         library: LlamaLibrary, path: String, projector: String? = nil, options: ModelLoadOptions, modelInfo: ModelInfo, threads: Int,
-        gpuLayers: Int = 0, invarianceObstacle: String?
+        gpuLayers: Int = 0, workers: LlamaRPC.Workers? = nil, invarianceObstacle: String?
     ) throws {
         let invariant = options.reproducible && invarianceObstacle == nil
         try self.init(
-            library: library, path: path, projector: projector, threads: threads, gpuLayers: gpuLayers, reproducible: options.reproducible,
-            batchInvariant: invariant
+            library: library, path: path, projector: projector, threads: threads, gpuLayers: gpuLayers, workers: workers,
+            reproducible: options.reproducible, batchInvariant: invariant
         ) { model, contextParams in
             let contextLength = options.resolvedContextLength(
                 for: modelInfo, trainedContext: Int(library.api.llama_model_n_ctx_train(model)))
@@ -70,20 +73,30 @@ final class LlamaContext: @unchecked Sendable {
     }
 
     /// Loads the model at `path` and creates its context from llama.cpp's defaults with the
-    /// threads, `gpuLayers` and the settings `configure` makes for the loaded model (the context's
-    /// size and shape); with `projector`, also the vision projector.
+    /// threads, `gpuLayers` (on this machine's GPUs and on `workers`' devices when there are
+    /// workers) and the settings `configure` makes for the loaded model (the context's size and
+    /// shape); with `projector`, also the vision projector.
     init(
-        library: LlamaLibrary, path: String, projector: String? = nil, threads: Int, gpuLayers: Int = 0, reproducible: Bool = false,
-        batchInvariant: Bool = false, configure: (_ model: OpaquePointer, _ contextParams: inout llama_context_params) throws -> Void
+        library: LlamaLibrary, path: String, projector: String? = nil, threads: Int, gpuLayers: Int = 0,
+        workers: LlamaRPC.Workers? = nil, reproducible: Bool = false, batchInvariant: Bool = false,
+        configure: (_ model: OpaquePointer, _ contextParams: inout llama_context_params) throws -> Void
     ) throws {
         self.library = library
         self.gpuLayers = gpuLayers
+        self.workers = workers
         self.reproducible = reproducible
         self.batchInvariant = batchInvariant
         let api = library.api
         var modelParams = api.llama_model_default_params()
         modelParams.n_gpu_layers = Int32(clamping: gpuLayers)
-        guard let model = api.llama_model_load_from_file(path, modelParams) else {
+        // With workers the devices are named: this machine's GPUs (llama.cpp's default), then the
+        // workers' devices, the list ending in NULL.
+        var devices: [ggml_backend_dev_t?] = workers.map { LlamaRPC.localGPUs(library) + $0.devices + [nil] } ?? []
+        let loaded = devices.withUnsafeMutableBufferPointer { devices in
+            if workers != nil { modelParams.devices = devices.baseAddress }
+            return api.llama_model_load_from_file(path, modelParams)
+        }
+        guard let model = loaded else {
             throw SDKError.llm(.modelLoadFailed, library.logSink.explain("llama.cpp could not load \(path)"))
         }
         var contextParams = api.llama_context_default_params()
@@ -91,8 +104,9 @@ final class LlamaContext: @unchecked Sendable {
         contextParams.n_threads_batch = Int32(threads)
         contextParams.no_perf = true
         // On the CPU alone, prompts stay there too: ggml would otherwise copy a long prompt's
-        // work to any GPU the build finds (on Mesa's lavapipe, 50 times slower).
-        contextParams.op_offload = gpuLayers > 0
+        // work to any GPU the build finds (on Mesa's lavapipe, 50 times slower), and with RPC
+        // workers it would send this machine's layers' weights over the network for it.
+        contextParams.op_offload = gpuLayers > 0 && workers == nil
         do {
             try configure(model, &contextParams)
         } catch {

@@ -97,6 +97,13 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         {
             total = total.saturatingAdd(size + size / 5)
         }
+        // Layers on RPC workers take their memory, not this machine's (language models only use them).
+        if !options.rpcWorkers.isEmpty, ![.embedding, .reranking].contains(model.category), let layerCount = metadata?.layerCount,
+            layerCount > 0
+        {
+            let remote = min(options.gpuLayers ?? layerCount, layerCount)
+            return (total / Int64(layerCount) * Int64(layerCount - remote), 0)
+        }
         guard model.primaryFile != nil, let library = try? LlamaLibrary.load(candidates: libraryCandidates, logger: logger) else {
             return (total, 0)
         }
@@ -129,6 +136,18 @@ public struct LlamaCppAdapter: FrameworkAdapter {
         let (llama, backend) = try await runBlocking { () throws -> (LlamaContext, String) in
             let library = try LlamaLibrary.load(candidates: candidates, logger: engineLogger)
             let metadata = try? GGUFReader.read(URL(fileURLWithPath: path))
+            if !options.rpcWorkers.isEmpty {
+                // Asked for by name: no fallback to the CPU when a worker fails.
+                let workers = try LlamaRPC.workers(options.rpcWorkers, library: library)
+                let layers = options.gpuLayers ?? Int(Int32.max)
+                let placed = layers >= metadata?.layerCount ?? Int.max ? "all" : "\(layers)"
+                logger.info("\(model.id): \(placed) layers on RPC workers \(options.rpcWorkers.joined(separator: ", "))")
+                let obstacle = LlamaBatchInvariance.obstacle(options: options, gpuLayers: layers, metadata: metadata)
+                let llama = try LlamaContext(
+                    library: library, path: path, projector: projector, options: options, modelInfo: model, threads: threads,
+                    gpuLayers: layers, workers: workers, invarianceObstacle: obstacle)
+                return (llama, "rpc")
+            }
             return try Self.load(
                 model, path: path, metadata: metadata, options: options, library: library, hardware: hardware, logger: logger
             ) { gpuLayers in

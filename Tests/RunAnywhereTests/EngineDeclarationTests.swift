@@ -14,7 +14,7 @@ import Testing
 
     /// Each declarations file and the engine headers it mirrors (relative to the engines cache).
     static let pairs: [(ours: String, real: [String])] = [
-        ("Sources/CLlamaCpp/include/ra_llama_declarations.h", ["llama.cpp/include/llama.h"]),
+        ("Sources/CLlamaCpp/include/ra_llama_declarations.h", ["llama.cpp/include/llama.h", "llama.cpp/include/ggml-rpc.h"]),
         ("Sources/CLlamaCpp/include/ra_mtmd_declarations.h", ["llama.cpp/include/mtmd.h", "llama.cpp/include/mtmd-helper.h"]),
         ("Sources/CWhisperCpp/include/ra_whisper_declarations.h", ["whisper.cpp/include/whisper.h", "whisper.cpp/include/ggml-backend.h"]),
         ("Sources/CStableDiffusion/include/ra_sd_declarations.h", ["stable-diffusion.cpp/include/stable-diffusion.h"]),

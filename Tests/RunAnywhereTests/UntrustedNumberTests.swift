@@ -41,11 +41,15 @@ import Testing
         try ModelLoadOptions().validate()
         try ModelLoadOptions(contextLength: SDKConstants.Limits.maxContextLength, threads: 512, parallel: SDKConstants.Limits.maxParallel)
             .validate()
+        try ModelLoadOptions(rpcWorkers: ["127.0.0.1:50052", "worker-2.lan:1"]).validate()
         let refused = [
             ModelLoadOptions(contextLength: 1 << 40), ModelLoadOptions(contextLength: 8), ModelLoadOptions(threads: Int(Int32.max) + 1),
             ModelLoadOptions(threads: 0), ModelLoadOptions(batchSize: 0), ModelLoadOptions(parallel: 1 << 20),
             ModelLoadOptions(queueLimit: -1),
             ModelLoadOptions(gpuLayers: -1),
+            // An RPC worker is HOST:PORT with an IPv4 host: no port, a port out of range, IPv6, no host.
+            ModelLoadOptions(rpcWorkers: ["localhost"]), ModelLoadOptions(rpcWorkers: ["127.0.0.1:65536"]),
+            ModelLoadOptions(rpcWorkers: ["::1:50052"]), ModelLoadOptions(rpcWorkers: [":50052"]),
         ]
         for options in refused {
             #expect(throws: SDKError.self, "\(options)") { try options.validate() }

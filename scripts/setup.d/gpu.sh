@@ -57,7 +57,7 @@ install_llama_gpu() {
   build=$(engine_build "$engine")
   # A variant built before builds were named was built native.
   if [ -f "$engine/py/llama_cpp/lib/libllama.so" ] && [ ! -f "$engine/.build" ]; then echo native >"$engine/.build"; fi
-  if [ ! -f "$engine/py/llama_cpp/lib/libllama.so" ] || [ "$(built_as "$engine/.build")" != "$build" ]; then
+  if [ ! -f "$engine/py/llama_cpp/lib/libllama.so" ] || [ "$(built_as "$engine/.build")" != "$(llama_stamp "$build")" ]; then
     case "$backend" in
       vulkan)
         local missing
@@ -79,7 +79,7 @@ install_llama_gpu() {
     rm -rf "$engine/py.partial"
     unpack_llama_source "$src" "$backend"
     log="$home/logs/llama.cpp-$backend-$LLAMA_CPP_PYTHON_VERSION-$key.log"
-    args+=" $(engine_build_args "$build")"
+    args+=" $LLAMA_RPC_ARGS $(engine_build_args "$build")"
     say "building llama.cpp with $backend ($args); Vulkan takes about 5 minutes on 2 cores, CUDA longer; log: $log"
     say_engine_build "llama.cpp ($backend)" "$build"
     started=$SECONDS
@@ -91,7 +91,7 @@ install_llama_gpu() {
     fi
     rm -rf "$src" "$engine/py"
     mv "$engine/py.partial" "$engine/py"
-    echo "$build" >"$engine/.build"
+    llama_stamp "$build" >"$engine/.build"
     say "llama.cpp with $backend built in $((SECONDS - started)) s"
   fi
   check_no_amx "llama.cpp ($backend)" "$build" "$engine/py/llama_cpp/lib"

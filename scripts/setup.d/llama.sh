@@ -4,6 +4,11 @@
 # shellcheck shell=bash
 
 LLAMA_CPP_PYTHON_VERSION=$(lock_version run.txt llama-cpp-python)
+# Every llama.cpp build has ggml's RPC backend: `runanywhere rpc-worker` serves this machine's
+# devices with it, and a load with RPC workers places layers on theirs. A build's stamp says so
+# ("native+rpc"), so that a build from before is made again.
+LLAMA_RPC_ARGS="-DGGML_RPC=ON"
+llama_stamp() { echo "$1+rpc"; }
 # The llama-cpp-python source distribution every llama.cpp build here is made from (downloaded once,
 # checked against its sha256 before each use).
 llama_sdist=""
@@ -64,7 +69,7 @@ install_llama_with_pip() {
   engine="$home/engines/llama.cpp-$LLAMA_CPP_PYTHON_VERSION-$key"
   build=$(engine_build "$engine")
   stamp="$venv/.llama-cpp-python-$LLAMA_CPP_PYTHON_VERSION"
-  if [ "$(built_as "$stamp")" != "$build" ]; then
+  if [ "$(built_as "$stamp")" != "$(llama_stamp "$build")" ]; then
     command -v cc >/dev/null || command -v gcc >/dev/null \
       || die "a C/C++ compiler is needed to build llama.cpp (Debian: apt-get install build-essential)"
     local log="$home/logs/llama-cpp-python-$LLAMA_CPP_PYTHON_VERSION-$key.log"
@@ -74,13 +79,13 @@ install_llama_with_pip() {
     local started=$SECONDS src="$home/downloads/.llama-cpp-cpu-src"
     unpack_llama_source "$src" cpu
     rm -f "$stamp"
-    if ! CMAKE_ARGS=$(engine_build_args "$build") pip_build "$log" "$src" --force-reinstall; then
+    if ! CMAKE_ARGS="$LLAMA_RPC_ARGS $(engine_build_args "$build")" pip_build "$log" "$src" --force-reinstall; then
       tail -n 30 "$log" >&2
       die "pip could not build llama-cpp-python; the full log is $log"
     fi
     rm -rf "$src"
     say "llama.cpp built in $((SECONDS - started)) s"
-    echo "$build" >"$stamp"
+    llama_stamp "$build" >"$stamp"
   fi
   site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
   [ -f "$site/llama_cpp/lib/libllama.so" ] || die "llama-cpp-python installed no llama_cpp/lib/libllama.so under $site"

@@ -72,6 +72,8 @@
     X(llama_sampler_free)                      \
     X(ggml_backend_reg_count)                  \
     X(ggml_backend_reg_get)                    \
+    X(ggml_backend_reg_by_name)                \
+    X(ggml_backend_reg_get_proc_address)       \
     X(ggml_backend_reg_name)                   \
     X(ggml_backend_reg_dev_count)              \
     X(ggml_backend_reg_dev_get)                \
@@ -84,6 +86,11 @@
 typedef struct ra_llama_api {
     RA_LLAMA_FUNCTIONS(RA_ENGINE_FIELD)
 } ra_llama_api;
+
+/// ggml's RPC functions, taken from the RPC backend with ggml_backend_reg_get_proc_address (a
+/// build without that backend has neither, and still loads).
+typedef __typeof__(&ggml_backend_rpc_add_server) ra_rpc_add_server_fn;
+typedef __typeof__(&ggml_backend_rpc_start_server) ra_rpc_start_server_fn;
 
 /// Opens the library at `path` with RTLD_NOW | RTLD_LOCAL (its own ggml stays private to it) and
 /// fills `api`. Returns 0 on success; otherwise writes a message to `error` and returns -1.

@@ -119,6 +119,23 @@ ggml_backend_dev_t ggml_backend_reg_dev_get(ggml_backend_reg_t reg, size_t index
 size_t ggml_backend_reg_count(void);
 /// The backend at `index`, below ggml_backend_reg_count().
 ggml_backend_reg_t ggml_backend_reg_get(size_t index);
+/// The backend named `name` ("CPU", "RPC", ...), or NULL.
+ggml_backend_reg_t ggml_backend_reg_by_name(const char * name);
+/// A function a backend offers beyond the common interface, by name, or NULL.
+void * ggml_backend_reg_get_proc_address(ggml_backend_reg_t reg, const char * name);
+
+// MARK: ggml's RPC backend (ggml-rpc.h), whose functions come from ggml_backend_reg_get_proc_address
+
+/// The RPC protocol's major version: a worker of another major version cannot serve this build.
+#define RPC_PROTO_MAJOR_VERSION    7
+
+/// Connects to the RPC server at `endpoint` ("host:port") and returns a backend of its devices;
+/// aborts the process when the server cannot be reached.
+ggml_backend_reg_t ggml_backend_rpc_add_server(const char * endpoint);
+/// Serves `devices` at `endpoint` to RPC clients, one client at a time; returns only when it
+/// cannot listen.
+void ggml_backend_rpc_start_server(const char * endpoint, const char * cache_dir,
+                                   size_t n_threads, size_t n_devices, ggml_backend_dev_t * devices);
 
 // MARK: llama.cpp types
 

@@ -34,7 +34,9 @@ final class EngineProcess: Sendable {
         var loadFacts: Result<WorkerModelFacts, SDKError>?
         var failure: SDKError?
         var stopping = false
-        var lastErrorLines: [String] = []
+        /// The last line of the worker's standard error, and the last that says why it failed.
+        var lastErrorLine: String?
+        var lastClue: String?
     }
 
     /// The worker's `Process`, handed to the thread that waits for it to exit.
@@ -303,9 +305,12 @@ final class EngineProcess: Sendable {
             FileHandle.standardError.write(Data((text + "\n").utf8))
             text = text.trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else { return }
+            let line = String(text.prefix(300))
+            let clue = Self.isClue(line)
             state.withLock { state in
-                state.lastErrorLines.append(String(text.prefix(300)))
-                if state.lastErrorLines.count > 20 { state.lastErrorLines.removeFirst() }
+                state.lastErrorLine = line
+                // The Swift runtime's crash report follows an engine's own abort message, which says more.
+                if clue, state.lastClue == nil || !line.contains("Program crashed") { state.lastClue = line }
             }
         }
         close(fd)
@@ -318,7 +323,7 @@ final class EngineProcess: Sendable {
             let error = Self.failure(
                 model: modelID, pid: pid, reason: reason, status: status, stopping: state.stopping,
                 loaded: (try? state.loadFacts?.get()) != nil,
-                said: state.lastErrorLines
+                said: state.lastClue ?? state.lastErrorLine
             )
             state.failure = error
             defer { (state.runs, state.questions, state.awaited, state.progress) = ([:], [:], [:], [:]) }
@@ -337,21 +342,26 @@ final class EngineProcess: Sendable {
         exited.signal()
     }
 
+    /// Whether a line of a worker's standard error says why it failed: a crash report's first
+    /// line, an assert or abort of ggml's (`file.cpp:123: message`), an error.
+    static func isClue(_ line: String) -> Bool {
+        line.contains("Program crashed") || line.contains("GGML_ASSERT") || line.contains("GGML_ABORT") || line.hasPrefix("error:")
+            || line.range(of: #"\.(c|cc|cpp|cu|m):[0-9]+: "#, options: .regularExpression) != nil
+    }
+
     /// The error a worker's end is reported as: the signal (or exit status), with what the
-    /// engine or the Swift runtime said last (an assert, a crash report's first line).
+    /// engine or the Swift runtime `said` (the last line that ``isClue(_:)``, an engine's before a
+    /// crash report's, else its last line);
+    /// a source path in it is cut to the file's name.
     static func failure(
-        model: String, pid: Int32, reason: Process.TerminationReason, status: Int32, stopping: Bool, loaded: Bool, said: [String]
+        model: String, pid: Int32, reason: Process.TerminationReason, status: Int32, stopping: Bool, loaded: Bool, said: String?
     ) -> SDKError {
         if stopping { return SDKError(.engineCrashed, "Model '\(model)' was unloaded while the request ran") }
         let how =
             reason == .uncaughtSignal
             ? "died of \(ModelProbe.signalName(status) ?? "signal \(status)") (signal \(status))"
             : "exited with status \(status)"
-        let clue =
-            said.last {
-                $0.contains("Program crashed") || $0.contains("GGML_ASSERT") || $0.contains("GGML_ABORT") || $0.hasPrefix("error:")
-            }
-            ?? said.last
+        let clue = said.map { $0.replacingOccurrences(of: #"^/\S*/([^/\s]+:[0-9]+: )"#, with: "$1", options: .regularExpression) }
         let detail = clue.map { ": \($0)" } ?? ""
         guard loaded else {
             return SDKError(

@@ -62,14 +62,22 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
     public var speculation: LLMSpeculation
     /// Where long prompts' state is saved across restarts; nil saves none.
     public var savedPrompts: SavedPrompts?
+    /// llama.cpp RPC workers (`HOST:PORT`, each `runanywhere rpc-worker` or llama.cpp's
+    /// `rpc-server`) that take a language model's layers (not an embedding model's or a
+    /// reranker's), for a model larger than this machine:
+    /// ``gpuLayers`` of them (nil: all), split between the workers and any local GPU by their
+    /// free memory, the rest on this CPU. The protocol has no authentication: keep workers on
+    /// loopback or a trusted network. A worker serves one process at a time.
+    public var rpcWorkers: [String]
 
     /// Creates load options.
     public init(
         contextLength: Int? = nil, threads: Int? = nil, flashAttention: FlashAttention = .auto, batchSize: Int = 64,
         parallel: Int = 1, queueLimit: Int = 64, gpuLayers: Int? = nil, reproducible: Bool = false, speculation: LLMSpeculation = .off,
-        savedPrompts: SavedPrompts? = nil
+        savedPrompts: SavedPrompts? = nil, rpcWorkers: [String] = []
     ) {
         self.reproducible = reproducible
+        self.rpcWorkers = rpcWorkers
         self.speculation = speculation
         self.savedPrompts = savedPrompts
         self.contextLength = contextLength
@@ -94,7 +102,8 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
     /// Throws ``ErrorCode/invalidConfiguration`` naming the first value out of range: a context
     /// of 16 to ``SDKConstants/Limits/maxContextLength`` tokens, 1 to
     /// ``SDKConstants/Limits/maxThreads`` threads, a batch of at least 1, 1 to
-    /// ``SDKConstants/Limits/maxParallel`` generations at once, no negative queue or GPU layers.
+    /// ``SDKConstants/Limits/maxParallel`` generations at once, no negative queue or GPU layers,
+    /// RPC workers as `HOST:PORT`.
     /// Engines pass these to C as 32-bit numbers; within these ranges they always fit.
     package func validate() throws {
         func bad(_ why: String) -> SDKError { SDKError(.invalidConfiguration, "Invalid load options: \(why)") }
@@ -112,6 +121,9 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
         do { try speculation.validate() } catch let error as SDKError { throw bad(error.message) }
         if let savedPrompts, savedPrompts.maxBytes < 1 || savedPrompts.minTokens < 1 {
             throw bad("savedPrompts needs a maxBytes and a minTokens of at least 1")
+        }
+        for worker in rpcWorkers {
+            do { _ = try RPCEndpoint.parse(worker) } catch let error as SDKError { throw bad(error.message) }
         }
     }
 

@@ -29,7 +29,8 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
     public let latencyMs: TimeInterval
     /// The framework's display name.
     public let framework: String?
-    /// Where the model ran: `cpu`, `cuda` or `vulkan` (nil in results saved before it was kept).
+    /// Where the model ran: `cpu`, `cuda`, `vulkan`, or `rpc` with layers on RPC workers (nil in
+    /// results saved before it was kept).
     public let backend: String?
     /// `tokensUsed` divided by the total generation time (the spec's definition).
     public let tokensPerSecond: Double

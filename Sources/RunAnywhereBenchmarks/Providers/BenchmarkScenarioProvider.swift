@@ -25,14 +25,20 @@ package struct BenchmarkConfiguration: Sendable {
     /// Speculative decoding for the language-model scenarios; nil keeps the model's default. With
     /// it, language models load reproducible, where their seeded scenarios can speculate.
     package let speculation: LLMSpeculation?
+    /// RPC workers that take the language and vision-language models' layers (``ModelLoadOptions/rpcWorkers``).
+    package let rpcWorkers: [String]
 
     /// Creates a configuration: the runtime to measure, runs per scenario, CPU threads (nil:
-    /// each model's default) and speculative decoding for language models.
-    package init(runtime: RunAnywhereRuntime, repetitions: Int = 3, threads: Int? = nil, speculation: LLMSpeculation? = nil) {
+    /// each model's default), speculative decoding and RPC workers for language models.
+    package init(
+        runtime: RunAnywhereRuntime, repetitions: Int = 3, threads: Int? = nil, speculation: LLMSpeculation? = nil,
+        rpcWorkers: [String] = []
+    ) {
         self.runtime = runtime
         self.repetitions = max(1, repetitions)
         self.threads = threads
         self.speculation = speculation
+        self.rpcWorkers = rpcWorkers
     }
 }
 

@@ -39,7 +39,8 @@ package struct LLMBenchmarkProvider: BenchmarkScenarioProvider {
         let loadStart = ContinuousClock.now
         // The scenarios are seeded; elsewhere than in the reproducible (batch-invariant)
         // configuration a seeded request decodes alone, and so never speculates.
-        let load = ModelLoadOptions(threads: configuration.threads, reproducible: configuration.speculation != nil)
+        let load = ModelLoadOptions(
+            threads: configuration.threads, reproducible: configuration.speculation != nil, rpcWorkers: configuration.rpcWorkers)
         try await runtime.loadModel(model.id, options: load)
         let loadTimeMs = loadStart.millisecondsElapsed
         let availableDelta = memory.availableDelta()

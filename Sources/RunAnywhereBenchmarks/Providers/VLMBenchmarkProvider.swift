@@ -31,7 +31,8 @@ package struct VLMBenchmarkProvider: BenchmarkScenarioProvider {
         await runtime.unloadVLMModel()
         let memory = MemoryProbe.start()
         let loadStart = ContinuousClock.now
-        try await runtime.loadVLMModel(model, options: ModelLoadOptions(threads: configuration.threads))
+        try await runtime.loadVLMModel(
+            model, options: ModelLoadOptions(threads: configuration.threads, rpcWorkers: configuration.rpcWorkers))
         let loadTimeMs = loadStart.millisecondsElapsed
         let availableDelta = memory.availableDelta()
         do {
