@@ -20,6 +20,7 @@ struct KeysCommand: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "create", abstract: "Make a key and print it, once.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var database: ServerDatabaseOption
         @Argument(help: "A name for the key, unique among the keys not revoked.") var name: String
         @Option(name: .long, help: "What the key may do (repeatable): \(APIKeyStore.scopeNames).") var scope: [String] = ["inference"]
         @Option(name: .long, help: "The account the key acts for (default: its name).") var account: String?
@@ -36,9 +37,11 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CLIContext.run(global) { context in
-                let store = APIKeyStore(dataDirectory: context.configuration.dataDirectory, logger: context.logger)
-                let (record, key) = try await store.create(
-                    name: name, account: account ?? name, scopes: scope.compactMap(KeyScope.init(rawValue:)), requestsPerMinute: rateLimit)
+                let (record, key) = try await database.withKeys(context) { store in
+                    try await store.create(
+                        name: name, account: account ?? name, scopes: scope.compactMap(KeyScope.init(rawValue:)),
+                        requestsPerMinute: rateLimit)
+                }
                 if json { return try JSONOutput.print(Created(record: record, key: key)) }
                 Terminal.write(
                     "\(key)\n\nKey '\(record.name)' (id \(record.id)) for account '\(record.account)', scopes \(record.scopes.map(\.rawValue).joined(separator: " ")). It is not shown again: keep it now.\n"
@@ -55,11 +58,12 @@ struct KeysCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the keys (never their secrets).")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var database: ServerDatabaseOption
         @Flag(name: .long, help: "Print a JSON array.") var json = false
 
         func run() async throws {
             try await CLIContext.run(global) { context in
-                let keys = try await APIKeyStore(dataDirectory: context.configuration.dataDirectory, logger: context.logger).list()
+                let keys = try await database.withKeys(context) { try await $0.list() }
                 if json { return try JSONOutput.print(keys) }
                 guard !keys.isEmpty else {
                     return Terminal.write("No keys: a server on loopback lets everyone in. Make one with 'runanywhere keys create NAME'.\n")
@@ -78,12 +82,12 @@ struct KeysCommand: AsyncParsableCommand {
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Revoke a key, by id or name.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var database: ServerDatabaseOption
         @Argument(help: "The key's id or name.") var key: String
 
         func run() async throws {
             try await CLIContext.run(global) { context in
-                let store = APIKeyStore(dataDirectory: context.configuration.dataDirectory, logger: context.logger)
-                guard try await store.revoke(key) else {
+                guard try await database.withKeys(context, { try await $0.revoke(key) }) else {
                     throw SDKError(.invalidInput, "No key not yet revoked has the id or name '\(key)'")
                 }
                 Terminal.write("Revoked '\(key)': servers refuse it from their next request.\n")

@@ -47,6 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var telemetryDatabase: String?
     @Option(name: .customLong("rag-database"), help: RAGDatabaseOption.help) var ragDatabase: String?
+    @OptionGroup var database: ServerDatabaseOption
     @Option(name: .long, help: "Generations per model at once, decoded together.") var parallel = 4
     @Flag(
         name: .long,
@@ -198,8 +199,17 @@ struct ServeCommand: AsyncParsableCommand {
             }
             configuration.draftModels = try draftModels()
             configuration.drainTimeout = .seconds(drainTimeout)
-            let keys = try await APIKeyStore(dataDirectory: context.configuration.dataDirectory, logger: logger).list()
-            try configuration.validate(keysExist: keys.contains { $0.revokedAt == nil })  // before anything is opened
+            configuration.database = try await database.open(logger: logger)
+            do {
+                let store =
+                    configuration.database.map(APIKeyStore.init(database:))
+                    ?? APIKeyStore(dataDirectory: context.configuration.dataDirectory, logger: logger)
+                let keys = try await store.list()
+                try configuration.validate(keysExist: keys.contains { $0.revokedAt == nil })  // before anything else is opened
+            } catch {
+                await configuration.database?.close()
+                throw error
+            }
             let database = telemetryDatabase ?? ProcessInfo.processInfo.environment["RUNANYWHERE_TELEMETRY_DATABASE"]
             do {
                 configuration.telemetryStore = try await TelemetryStores.open(

@@ -28,9 +28,13 @@ public struct RunAnywhereServer: Sendable {
         self.runtime = runtime
         self.configuration = configuration
         self.metrics = ServerMetrics(runtime: runtime)
-        self.keys = KeyRing(
-            store: APIKeyStore(dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger),
-            serverKey: configuration.apiKey)
+        self.keys = KeyRing(store: Self.keyStore(runtime: runtime, configuration: configuration), serverKey: configuration.apiKey)
+    }
+
+    /// The keys: in the replicas' database when there is one, else in the data folder.
+    static func keyStore(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) -> APIKeyStore {
+        configuration.database.map(APIKeyStore.init(database:))
+            ?? APIKeyStore(dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger)
     }
 
     /// The routes with their middleware: the access log and metrics around everything; then, for
@@ -82,7 +86,7 @@ public struct RunAnywhereServer: Sendable {
         ModelCatalogRoutes(runtime: runtime).register(on: api, maxBodySize: configuration.maxBodySize)
         SettingsRoutes(dataDirectory: runtime.configuration.dataDirectory, maxBodySize: configuration.maxBodySize).register(on: api)
         KeyRoutes(
-            store: APIKeyStore(dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger), usage: metrics.usage,
+            store: Self.keyStore(runtime: runtime, configuration: configuration), usage: metrics.usage,
             maxBodySize: configuration.maxBodySize
         )
         .register(on: api)
@@ -127,6 +131,9 @@ public struct RunAnywhereServer: Sendable {
             || !FileManager.default.isWritableFile(atPath: data.path)
         {
             problems.append("the data folder cannot be written")
+        }
+        if let database = configuration.database {
+            do { try await database.ping() } catch { problems.append("the database cannot be reached: \(APIError.from(error).message)") }
         }
         do { _ = try await keys.required() } catch { problems.append("the key store cannot be read: \(APIError.from(error).message)") }
         do {
@@ -186,6 +193,7 @@ public struct RunAnywhereServer: Sendable {
         await runtime.unloadAllModels()
         try? await configuration.telemetryStore?.close()
         await configuration.ragSession?.close()
+        await configuration.database?.close()
     }
 }
 

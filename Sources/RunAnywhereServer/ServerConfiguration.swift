@@ -35,6 +35,10 @@ public struct ServerConfiguration: Sendable {
     /// Where BenchRunner runs are kept, served under `/telemetry` (the collector's routes, for the
     /// web app's Telemetry page); nil serves none.
     package var telemetryStore: (any TelemetryStore)?
+    /// The PostgreSQL database replicas share (`serve --database`): API keys and stored
+    /// responses live there instead of the data folder; nil keeps them in the data folder. The
+    /// server closes it when it stops.
+    package var database: ServerDatabase?
     /// The document collections of `/api/rag` and of conversations answered from documents
     /// (`RAGDatabases.session` opens one in PostgreSQL); nil uses `rag.sqlite` in the data
     /// folder, as `runanywhere rag` does. The server closes it when it stops.

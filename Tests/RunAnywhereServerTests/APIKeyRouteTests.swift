@@ -74,7 +74,7 @@ import Testing
             }
             try await client.execute(uri: "/v1/models", method: .get) { #expect($0.status == .ok, "every key revoked: open again") }
         }
-        let file = try Data(contentsOf: store.url)
+        let file = try Data(contentsOf: try #require(store.file))
         #expect(!file.isEmpty)
         for record in try await store.list() { #expect(record.revokedAt != nil) }
     }
@@ -84,10 +84,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = APIKeyStore(dataDirectory: folder, logger: Self.logger)
         let (_, key) = try await store.create(name: "bob", account: "team", scopes: [.inference, .modelsManage])
-        let bytes = try Data(contentsOf: store.url)
+        let bytes = try Data(contentsOf: try #require(store.file))
         let secret = try #require(key.split(separator: "_").last)
         #expect(bytes.range(of: Data(secret.utf8)) == nil, "the file holds the key")
-        let attributes = try FileManager.default.attributesOfItem(atPath: store.url.path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: try #require(store.file).path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         await expectSDKError(.modelAlreadyExists, ["A key named 'bob' exists"]) {
             _ = try await store.create(name: "bob", account: "x", scopes: [.inference])

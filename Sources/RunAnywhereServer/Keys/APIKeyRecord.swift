@@ -11,6 +11,11 @@ package enum KeyScope: String, Codable, Sendable, CaseIterable, Comparable {
     /// Everything, keys and the server's settings included.
     case admin
 
+    /// The scopes in `text`, space-separated as the stores keep them; unknown names are left out.
+    static func parse(_ text: String) -> [KeyScope] {
+        text.split(separator: " ").compactMap { KeyScope(rawValue: String($0)) }
+    }
+
     package static func < (a: KeyScope, b: KeyScope) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }

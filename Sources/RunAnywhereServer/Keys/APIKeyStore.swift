@@ -4,20 +4,33 @@ import Logging
 import RunAnywhere
 import SQLiteNIO
 
-/// The server's API keys: `keys.sqlite` in the data folder, shared by `runanywhere keys` and
-/// `serve`. A key is `ra_<id>_<secret>`, shown once when it is made; the store keeps its id and
-/// the SHA-256 of the whole key (a key is 32 random bytes: a slow hash would add nothing), so the
-/// file never holds a usable key.
+/// The server's API keys, shared by `runanywhere keys` and `serve`: `keys.sqlite` in the data
+/// folder, or the replicas' PostgreSQL database (``ServerDatabase``). A key is
+/// `ra_<id>_<secret>`, shown once when it is made; the store keeps its id and the SHA-256 of the
+/// whole key (a key is 32 random bytes: a slow hash would add nothing), so it never holds a
+/// usable key.
 package struct APIKeyStore: Sendable {
     /// The database's file name in the data folder.
     static let fileName = "keys.sqlite"
 
-    package let url: URL
-    let logger: Logger
+    let storage: any KeyStorage
 
+    /// The keys in the data folder's `keys.sqlite`.
     package init(dataDirectory: URL, logger: Logger) {
-        url = dataDirectory.appendingPathComponent(Self.fileName)
-        self.logger = logger
+        storage = SQLiteKeyStorage(url: dataDirectory.appendingPathComponent(Self.fileName), logger: logger)
+    }
+
+    /// The keys in the replicas' database.
+    package init(database: ServerDatabase) {
+        storage = PostgresKeyStorage(database: database)
+    }
+
+    /// How a running server notices keys another process created or revoked.
+    var changes: KeyChanges { storage.changes }
+
+    /// The keys' file, for a store in the data folder; nil for one in a database.
+    var file: URL? {
+        if case .file(let url) = changes { url } else { nil }
     }
 
     /// A new key named `name` for `account`, with `scopes`, allowed `requestsPerMinute` (nil: no
@@ -41,40 +54,28 @@ package struct APIKeyStore: Sendable {
         let record = APIKeyRecord(
             id: id, name: name, account: account.isEmpty ? name : account, scopes: Array(Set(scopes)).sorted(),
             requestsPerMinute: requestsPerMinute, createdAt: now, revokedAt: nil)
-        try await withConnection { connection in
-            let taken = try await connection.query("SELECT id FROM keys WHERE name = ? AND revoked_at IS NULL", [.text(name)])
-            guard taken.isEmpty else {
-                throw SDKError(.modelAlreadyExists, "A key named '\(name)' exists; revoke it first or pick another name")
-            }
-            _ = try await connection.query(
-                "INSERT INTO keys (id, name, account, scopes, rate_limit, hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    .text(id), .text(name), .text(record.account), .text(record.scopes.map(\.rawValue).joined(separator: " ")),
-                    requestsPerMinute.map { .integer($0) } ?? .null, .text(Self.hash(key)), .float(now.timeIntervalSince1970),
-                ])
-        }
+        try await storage.insert(record, hash: Self.hash(key))
         return (record, key)
     }
 
     /// Every key, revoked ones too, oldest first.
     package func list() async throws -> [APIKeyRecord] {
-        try await rows().map(\.record)
+        try await storage.rows().map(\.record)
     }
 
     /// Revokes the key whose id or name (among those not revoked) is `reference`; whether one was.
     package func revoke(_ reference: String, now: Date = Date()) async throws -> Bool {
-        guard FileManager.default.fileExists(atPath: url.path) else { return false }
-        return try await withConnection { connection in
-            try await !connection.query(
-                "UPDATE keys SET revoked_at = ? WHERE (id = ? OR name = ?) AND revoked_at IS NULL RETURNING id",
-                [.float(now.timeIntervalSince1970), .text(reference), .text(reference)]
-            ).isEmpty
-        }
+        try await storage.revoke(reference, at: now)
     }
 
     /// The keys not revoked, with their hashes, for checking requests.
     func active() async throws -> [(record: APIKeyRecord, hash: String)] {
-        try await rows().filter { $0.record.revokedAt == nil }
+        try await storage.rows().filter { $0.record.revokedAt == nil }
+    }
+
+    /// The error for a name a key not revoked already has.
+    static func nameTaken(_ name: String) -> SDKError {
+        SDKError(.modelAlreadyExists, "A key named '\(name)' exists; revoke it first or pick another name")
     }
 
     /// The SHA-256 of `key`, in hex.
@@ -97,7 +98,60 @@ package struct APIKeyStore: Sendable {
         return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
-    private func rows() async throws -> [(record: APIKeyRecord, hash: String)] {
+}
+
+/// How a running server learns of keys another process (`runanywhere keys`, another replica)
+/// created or revoked.
+enum KeyChanges: Sendable {
+    /// The keys' file is rewritten on every change: read them again when its identity changes.
+    case file(URL)
+    /// Read them again when they were last read longer ago than this.
+    case polled(Duration)
+}
+
+/// Where a key store keeps its rows.
+protocol KeyStorage: Sendable {
+    /// Adds a key; throws ``APIKeyStore/nameTaken(_:)`` when a key not revoked has its name.
+    func insert(_ record: APIKeyRecord, hash: String) async throws
+    /// Every key with its hash, revoked ones too, oldest first.
+    func rows() async throws -> [(record: APIKeyRecord, hash: String)]
+    /// Revokes the key not revoked whose id or name is `reference`; whether there was one.
+    func revoke(_ reference: String, at: Date) async throws -> Bool
+    var changes: KeyChanges { get }
+}
+
+/// The keys in an SQLite file of the data folder.
+struct SQLiteKeyStorage: KeyStorage {
+    let url: URL
+    let logger: Logger
+
+    var changes: KeyChanges { .file(url) }
+
+    func insert(_ record: APIKeyRecord, hash: String) async throws {
+        try await withConnection { connection in
+            let taken = try await connection.query("SELECT id FROM keys WHERE name = ? AND revoked_at IS NULL", [.text(record.name)])
+            guard taken.isEmpty else { throw APIKeyStore.nameTaken(record.name) }
+            _ = try await connection.query(
+                "INSERT INTO keys (id, name, account, scopes, rate_limit, hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .text(record.id), .text(record.name), .text(record.account),
+                    .text(record.scopes.map(\.rawValue).joined(separator: " ")),
+                    record.requestsPerMinute.map { .integer($0) } ?? .null, .text(hash), .float(record.createdAt.timeIntervalSince1970),
+                ])
+        }
+    }
+
+    func revoke(_ reference: String, at now: Date) async throws -> Bool {
+        guard FileManager.default.fileExists(atPath: url.path) else { return false }
+        return try await withConnection { connection in
+            try await !connection.query(
+                "UPDATE keys SET revoked_at = ? WHERE (id = ? OR name = ?) AND revoked_at IS NULL RETURNING id",
+                [.float(now.timeIntervalSince1970), .text(reference), .text(reference)]
+            ).isEmpty
+        }
+    }
+
+    func rows() async throws -> [(record: APIKeyRecord, hash: String)] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         return try await withConnection { connection in
             try await connection.query(
@@ -109,8 +163,7 @@ package struct APIKeyStore: Sendable {
                     let hash = row.column("hash")?.string, let created = row.column("created_at")?.double
                 else { return nil }
                 let record = APIKeyRecord(
-                    id: id, name: name, account: account,
-                    scopes: scopes.split(separator: " ").compactMap { KeyScope(rawValue: String($0)) },
+                    id: id, name: name, account: account, scopes: KeyScope.parse(scopes),
                     requestsPerMinute: row.column("rate_limit")?.integer, createdAt: Date(timeIntervalSince1970: created),
                     revokedAt: row.column("revoked_at")?.double.map(Date.init(timeIntervalSince1970:)))
                 return (record, hash)

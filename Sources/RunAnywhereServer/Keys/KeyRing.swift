@@ -3,8 +3,8 @@ import RunAnywhere
 
 /// The keys a running server checks requests against: the store's keys not revoked, read again
 /// whenever the store's file changes (a key created or revoked by `runanywhere keys` or the
-/// admin routes counts from the next request), and the single `--api-key`, which acts as an
-/// admin key.
+/// admin routes counts from the next request) or, in the replicas' database, at most every half
+/// second, and the single `--api-key`, which acts as an admin key.
 package actor KeyRing {
     /// Who made a request: a key of the store, or the server's single key.
     package enum Holder: Sendable, Equatable {
@@ -45,7 +45,7 @@ package actor KeyRing {
     private let serverKey: String?
     private var keys: [String: (record: APIKeyRecord, hash: String)] = [:]
     private var readFrom: FileIdentity?
-    private var read = false
+    private var readAt: ContinuousClock.Instant?
     /// Each rate-limited key's requests left and when they were counted: a bucket that holds a
     /// minute's requests and refills continuously.
     private var buckets: [String: (left: Double, at: ContinuousClock.Instant)] = [:]
@@ -84,13 +84,25 @@ package actor KeyRing {
         return nil
     }
 
-    /// Reads the store again if its file changed since it was last read.
+    /// Reads the store again if it changed since it was last read: its file's identity changed,
+    /// or (a database) the last read is older than its poll interval.
     private func refresh() async throws {
-        let identity = FileIdentity(path: store.url.path)
-        guard !read || identity != readFrom else { return }
+        let now = ContinuousClock.now
+        var identity: FileIdentity?
+        if let readAt {
+            switch store.changes {
+            case .file(let url):
+                identity = FileIdentity(path: url.path)
+                guard identity != readFrom else { return }
+            case .polled(let interval):
+                guard now - readAt >= interval else { return }
+            }
+        } else if case .file(let url) = store.changes {
+            identity = FileIdentity(path: url.path)
+        }
         let active = try await store.active()
         keys = Dictionary(active.map { ($0.record.id, $0) }, uniquingKeysWith: { first, _ in first })
         readFrom = identity
-        read = true
+        readAt = now
     }
 }

@@ -19,9 +19,11 @@ struct ResponseRoutes: Sendable {
         self.configuration = configuration
     }
 
-    /// The stored responses of the request's account (``RequestAccount``).
+    /// The stored responses of the request's account (``RequestAccount``), in the replicas'
+    /// database when there is one.
     var store: ResponseStore {
-        ResponseStore(dataDirectory: RequestAccount.dataDirectory(runtime.configuration.dataDirectory), logger: configuration.logger)
+        if let database = configuration.database { return ResponseStore(database: database, account: RequestAccount.current ?? "") }
+        return ResponseStore(dataDirectory: RequestAccount.dataDirectory(runtime.configuration.dataDirectory), logger: configuration.logger)
     }
 
     /// `DELETE /v1/responses/{id}`'s answer.

@@ -1,0 +1,66 @@
+import Foundation
+import PostgresNIO
+import RunAnywhere
+
+/// The API keys in the replicas' database (`runanywhere_api_keys`): a key made or revoked through
+/// one replica counts on every replica within ``pollInterval``.
+struct PostgresKeyStorage: KeyStorage {
+    let database: ServerDatabase
+    /// How often a replica reads the keys again while requests come.
+    static let pollInterval: Duration = .milliseconds(500)
+
+    var changes: KeyChanges { .polled(Self.pollInterval) }
+
+    func insert(_ record: APIKeyRecord, hash: String) async throws {
+        let scopes = record.scopes.map(\.rawValue).joined(separator: " ")
+        do {
+            try await database.run { connection in
+                try await connection.query(
+                    """
+                    INSERT INTO runanywhere_api_keys (id, name, account, scopes, rate_limit, hash, created_at)
+                    VALUES (\(record.id), \(record.name), \(record.account), \(scopes), \(record.requestsPerMinute), \(hash),
+                        \(record.createdAt.timeIntervalSince1970))
+                    """,
+                    logger: database.logger)
+            }
+        } catch let error as SDKError where error.message.contains("runanywhere_api_keys_active_name") {
+            // The partial unique index on the names of keys not revoked, which also orders two
+            // replicas making the same name at once.
+            throw APIKeyStore.nameTaken(record.name)
+        }
+    }
+
+    func revoke(_ reference: String, at now: Date) async throws -> Bool {
+        try await database.run { connection in
+            let rows = try await connection.query(
+                """
+                UPDATE runanywhere_api_keys SET revoked_at = \(now.timeIntervalSince1970)
+                WHERE (id = \(reference) OR name = \(reference)) AND revoked_at IS NULL RETURNING id
+                """,
+                logger: database.logger)
+            for try await _ in rows { return true }
+            return false
+        }
+    }
+
+    func rows() async throws -> [(record: APIKeyRecord, hash: String)] {
+        try await database.run { connection in
+            let rows = try await connection.query(
+                """
+                SELECT id, name, account, scopes, rate_limit, hash, created_at, revoked_at FROM runanywhere_api_keys
+                ORDER BY created_at, id
+                """,
+                logger: database.logger)
+            var found: [(record: APIKeyRecord, hash: String)] = []
+            for try await (id, name, account, scopes, limit, hash, created, revoked) in rows.decode(
+                (String, String, String, String, Int?, String, Double, Double?).self)
+            {
+                let record = APIKeyRecord(
+                    id: id, name: name, account: account, scopes: KeyScope.parse(scopes), requestsPerMinute: limit,
+                    createdAt: Date(timeIntervalSince1970: created), revokedAt: revoked.map(Date.init(timeIntervalSince1970:)))
+                found.append((record, hash))
+            }
+            return found
+        }
+    }
+}

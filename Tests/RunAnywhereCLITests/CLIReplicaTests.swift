@@ -1,0 +1,118 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+/// Replicas of `runanywhere serve` on one PostgreSQL database (`--database`), as behind a load
+/// balancer: two processes started together migrate the database once; a response stored through
+/// one is continued, read and deleted through the other; a key made through one replica's admin
+/// route or `runanywhere keys --database` counts on both, and a revoked one is refused by both
+/// within a second; a replica killed with SIGKILL loses nothing committed while the other answers
+/// on; `/ready` says when the database is gone.
+@Suite(
+    .serverLane, .serialized, .postgresCluster,
+    .enabled(
+        if: TestEnvironment.engineInstalled && TestPostgres.isInstalled,
+        "needs llama.cpp, the default model and PostgreSQL: run scripts/setup --tests --build tests"))
+struct CLIReplicaTests {
+    /// The status and JSON body (nil when none) of a request to a replica.
+    static func send(_ method: HTTPMethod, _ url: String, key: String? = nil, body: [String: Any]? = nil) async throws -> (
+        status: Int, json: [String: Any]?
+    ) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+        let data = Data(buffer: try await response.body.collect(upTo: 1 << 20))
+        return (Int(response.status.code), try? JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// Asks `check` every 50 ms until it holds, at most `limit`; whether it came to hold.
+    static func within(_ limit: Duration, _ check: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        repeat {
+            if try await check() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        } while ContinuousClock.now < deadline
+        return try await check()
+    }
+
+    @Test(.timeLimit(.minutes(10))) func replicasShareKeysAndStoredResponsesInPostgreSQL() async throws {
+        let database = try PostgresCluster.newDatabase()
+        let cluster = try #require(PostgresCluster.current)
+        let (cli, home, _) = try CLIRunner.isolatedWithDefaultModel()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let arguments = ["--threads", "1", "--parallel", "1", "--database", database]
+        async let startedA = Task.detached { try ServeProcess(cli, arguments: arguments) }.value
+        async let startedB = Task.detached { try ServeProcess(cli, arguments: arguments) }.value
+        let (a, b) = try await (startedA, startedB)
+        defer {
+            a.kill()
+            _ = b.stop()
+        }
+        let migrated = (a.standardError + b.standardError).components(separatedBy: "Database migrated").count - 1
+        #expect(migrated == 1, "the migration ran once for two replicas started together")
+        let (rootA, rootB) = ("http://127.0.0.1:\(a.port)", "http://127.0.0.1:\(b.port)")
+        let model = SDKConstants.Models.defaultModelID
+
+        // A response stored through A is continued, read and deleted through B.
+        let first = try await Self.send(
+            .POST, "\(rootA)/v1/responses", body: ["model": model, "input": "Name a colour.", "max_output_tokens": 4, "temperature": 0])
+        #expect(first.status == 200, "\(first.json ?? [:])")
+        let id = try #require(first.json?["id"] as? String)
+        let next = try await Self.send(
+            .POST, "\(rootB)/v1/responses",
+            body: ["model": model, "input": "Another.", "previous_response_id": id, "max_output_tokens": 4, "temperature": 0])
+        #expect(next.status == 200, "continued through the other replica: \(next.json ?? [:])")
+        let nextID = try #require(next.json?["id"] as? String)
+        let items = try await Self.send(.GET, "\(rootA)/v1/responses/\(nextID)/input_items")
+        #expect((items.json?["data"] as? [Any])?.count == 3, "the earlier turn's items came through B: \(items.json ?? [:])")
+        #expect(try await Self.send(.DELETE, "\(rootB)/v1/responses/\(id)").status == 200)
+        #expect(try await Self.send(.GET, "\(rootA)/v1/responses/\(id)").status == 404, "deleted through B, gone for A")
+
+        // A key made with `keys --database` counts on both replicas from (at most) half a second on.
+        let created = try cli.run(["keys", "create", "ops", "--scope", "admin", "--database", database, "--json"])
+        #expect(created.status == 0, "\(created.stderr)")
+        let admin = try #require(try created.json()["key"] as? String)
+        let again = try cli.run(["keys", "create", "ops", "--database", database])
+        #expect(again.status == 1 && again.stderr.contains("A key named 'ops' exists"), "\(again.stderr)")
+        for root in [rootA, rootB] {
+            #expect(try await Self.within(.seconds(2)) { try await Self.send(.GET, "\(root)/v1/models").status == 401 }, "\(root)")
+            #expect(try await Self.send(.GET, "\(root)/v1/models", key: admin).status == 200)
+        }
+        // One made through A's admin route works on B; revoked through B, A refuses it within a second.
+        let made = try await Self.send(.POST, "\(rootA)/api/keys", key: admin, body: ["name": "alice", "scopes": ["inference"]])
+        #expect(made.status == 201, "\(made.json ?? [:])")
+        let alice = try #require(made.json?["key"] as? String)
+        let aliceID = try #require((made.json?["record"] as? [String: Any])?["id"] as? String)
+        #expect(try await Self.within(.seconds(2)) { try await Self.send(.GET, "\(rootB)/v1/models", key: alice).status == 200 })
+        #expect(try await Self.send(.DELETE, "\(rootB)/api/keys/\(aliceID)", key: admin).status == 204)
+        #expect(
+            try await Self.within(.seconds(1)) { try await Self.send(.GET, "\(rootA)/v1/models", key: alice).status == 401 },
+            "a key revoked through B is refused by A within a second")
+        let listed = try cli.run(["keys", "list", "--database", database, "--json"])
+        #expect(listed.status == 0 && listed.stdout.contains("\"alice\"") && listed.stdout.contains("\"ops\""), "\(listed.stdout)")
+
+        // A killed replica loses nothing committed: what it stored answers through the other.
+        let stored = try await Self.send(
+            .POST, "\(rootA)/v1/responses", key: admin, body: ["model": model, "input": "Hi.", "max_output_tokens": 2])
+        let storedID = try #require(stored.json?["id"] as? String)
+        a.kill()
+        #expect(try await Self.send(.GET, "\(rootB)/v1/responses/\(storedID)", key: admin).status == 200)
+        #expect(try await Self.send(.GET, "\(rootB)/ready").status == 200)
+
+        // Without its database a replica is not ready (and says why), though alive.
+        let name = try #require(database.split(separator: "/").last?.split(separator: "?").first.map(String.init))
+        _ = try cluster.psql("DROP DATABASE \(name) WITH (FORCE)")
+        let unready = try await Self.send(.GET, "\(rootB)/ready")
+        #expect(unready.status == 503 && "\(unready.json ?? [:])".contains("the database cannot be reached"), "\(unready.json ?? [:])")
+        #expect(try await Self.send(.GET, "\(rootB)/health").status == 200)
+    }
+}
