@@ -4,7 +4,7 @@ import Logging
 import RunAnywhere
 import RunAnywhereServer
 
-/// `--database`: the PostgreSQL database replicas of `serve` share (keys, stored responses),
+/// `--database`: the PostgreSQL database replicas of `serve` share (keys, stored responses, settings),
 /// for `serve` and `keys`.
 struct ServerDatabaseOption: ParsableArguments {
     /// The environment variable read when `--database` is not given.

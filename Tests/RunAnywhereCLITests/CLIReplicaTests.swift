@@ -8,7 +8,8 @@ import Testing
 
 /// Replicas of `runanywhere serve` on one PostgreSQL database (`--database`), as behind a load
 /// balancer: two processes started together migrate the database once; a response stored through
-/// one is continued, read and deleted through the other; a key made through one replica's admin
+/// one is continued, read and deleted through the other; settings changed through one are the
+/// other's; a key made through one replica's admin
 /// route or `runanywhere keys --database` counts on both, and a revoked one is refused by both
 /// within a second; a replica killed with SIGKILL loses nothing committed while the other answers
 /// on; `/ready` says when the database is gone.
@@ -57,8 +58,9 @@ struct CLIReplicaTests {
             a.kill()
             _ = b.stop()
         }
-        let migrated = (a.standardError + b.standardError).components(separatedBy: "Database migrated").count - 1
-        #expect(migrated == 1, "the migration ran once for two replicas started together")
+        let migrated = (a.standardError + b.standardError).split(separator: "\n").filter { $0.contains("Database migrated") }
+            .compactMap { $0.firstMatch(of: /version=(\d+)/).map { Int($0.1)! } }
+        #expect(!migrated.isEmpty && migrated.count == Set(migrated).count, "each migration ran once for two replicas: \(migrated)")
         let (rootA, rootB) = ("http://127.0.0.1:\(a.port)", "http://127.0.0.1:\(b.port)")
         let model = SDKConstants.Models.defaultModelID
 
@@ -76,6 +78,16 @@ struct CLIReplicaTests {
         #expect((items.json?["data"] as? [Any])?.count == 3, "the earlier turn's items came through B: \(items.json ?? [:])")
         #expect(try await Self.send(.DELETE, "\(rootB)/v1/responses/\(id)").status == 200)
         #expect(try await Self.send(.GET, "\(rootA)/v1/responses/\(id)").status == 404, "deleted through B, gone for A")
+
+        // Settings changed through one replica are what the other answers with.
+        let patched = try await Self.send(.PATCH, "\(rootA)/api/settings", body: ["maxTokens": 12, "temperature": 0.25])
+        #expect(patched.status == 200 && patched.json?["maxTokens"] as? Int == 12, "\(patched.json ?? [:])")
+        let settings = try await Self.send(.GET, "\(rootB)/api/settings")
+        #expect(settings.json?["maxTokens"] as? Int == 12 && settings.json?["temperature"] as? Double == 0.25, "\(settings.json ?? [:])")
+        let refused = try await Self.send(.PATCH, "\(rootB)/api/settings", body: ["maxTokens": -3])
+        #expect(refused.status == 400, "a bad value is refused and changes nothing: \(refused.json ?? [:])")
+        #expect(try await Self.send(.DELETE, "\(rootB)/api/settings").status == 200)
+        #expect(try await Self.send(.GET, "\(rootA)/api/settings").json?["maxTokens"] as? Int != 12, "reset through B, for A too")
 
         // A key made with `keys --database` counts on both replicas from (at most) half a second on.
         let created = try cli.run(["keys", "create", "ops", "--scope", "admin", "--database", database, "--json"])

@@ -26,7 +26,7 @@ import RunAnywhere
 struct ConversationRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
-    let settings: SettingsStore
+    let settings: ServerSettings
     let answering = AnsweringConversations()
     /// The server's own document collections.
     let sharedDocuments: RAGSession
@@ -34,7 +34,7 @@ struct ConversationRoutes: Sendable {
     init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
         self.runtime = runtime
         self.configuration = configuration
-        settings = SettingsStore(dataDirectory: runtime.configuration.dataDirectory)
+        settings = ServerSettings(dataDirectory: runtime.configuration.dataDirectory, configuration: configuration)
         sharedDocuments = configuration.ragSession ?? runtime.ragSession()
     }
 
@@ -183,7 +183,7 @@ struct ConversationRoutes: Sendable {
         let model: ModelInfo
         do {
             model = try runtime.model(id: body.model, category: .language)
-            let saved = try settings.load()
+            let saved = try await settings.load()
             let chat = ChatService(
                 runtime: runtime, store: store, settings: saved, conversation: try store.load(id: id),
                 model: .named(model.id, loadOptions: configuration.loadOptions))

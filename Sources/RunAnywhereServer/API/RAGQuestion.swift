@@ -20,10 +20,11 @@ struct RAGQuestionRequest: Decodable, Sendable {
 
     /// The query's options: the saved generation settings with this request's over them, the
     /// server's threads and load options.
-    func options(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) throws -> RAGQueryOptions {
+    func options(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) async throws -> RAGQueryOptions {
         let model = try model.map { try runtime.model(id: $0, category: .language).id } ?? RunAnywhere.defaultModelID
         let reranker = try Self.reranker(reranker, runtime: runtime)
-        var options = try SettingsStore(dataDirectory: runtime.configuration.dataDirectory).load().options
+        var options = try await ServerSettings(dataDirectory: runtime.configuration.dataDirectory, configuration: configuration).load()
+            .options
         if let maxTokens { options.maxTokens = maxTokens }
         if let temperature { options.temperature = temperature }
         if let seed { options.seed = seed }

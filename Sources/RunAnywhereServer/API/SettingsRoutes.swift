@@ -14,12 +14,13 @@ import RunAnywhere
 ///   (the key is stored readable only by the user and only ever returned masked); a refusal
 ///   names the field to correct (`apiKey` or `baseURL`) in `param`.
 final class SettingsRoutes: Sendable {
-    let settings: SettingsStore
+    let settings: ServerSettings
     let environments: EnvironmentStore
     let maxBodySize: Int
 
-    init(dataDirectory: URL, maxBodySize: Int) {
-        settings = SettingsStore(dataDirectory: dataDirectory)
+    init(dataDirectory: URL, configuration: ServerConfiguration) {
+        settings = ServerSettings(dataDirectory: dataDirectory, configuration: configuration)
+        let maxBodySize = configuration.maxBodySize
         environments = EnvironmentStore(dataDirectory: dataDirectory)
         self.maxBodySize = maxBodySize
     }
@@ -33,11 +34,11 @@ final class SettingsRoutes: Sendable {
     }
 
     func register(on router: some RouterMethods<ServerContext>) {
-        router.get("api/settings") { [self] _, _ in try jsonResponse(try settings.load()) }
+        router.get("api/settings") { [self] _, _ in try jsonResponse(try await settings.load()) }
         router.patch("api/settings") { [self] request, _ in
             let changes = try await decodeJSON([String: SettingValue].self, from: request, limit: maxBodySize)
             return try jsonResponse(
-                try settings.update { updated in
+                try await settings.update { updated in
                     for key in changes.keys.sorted() {
                         do {
                             try updated.set(key, to: changes[key]!.text(clearing: key))
@@ -48,7 +49,7 @@ final class SettingsRoutes: Sendable {
                 })
         }
         router.delete("api/settings") { [self] _, _ in
-            try settings.reset()
+            try await settings.reset()
             return try jsonResponse(GenerationSettings())
         }
         router.get("api/environment") { [self] _, _ in try jsonResponse(Environments(environments: try environments.statuses())) }

@@ -6,8 +6,9 @@ import RunAnywherePostgres
 
 /// The PostgreSQL database replicas of `runanywhere serve` share (`serve --database`): the state
 /// a server otherwise keeps in its data folder's SQLite files, so that any replica behind a load
-/// balancer answers for it. Today: API keys (``APIKeyStore``) and stored responses
-/// (``ResponseStore``). Each replica keeps only its loaded models.
+/// balancer answers for it. Today: API keys (``APIKeyStore``), stored responses
+/// (``ResponseStore``) and the generation settings (``ServerSettings``). Each replica keeps its
+/// loaded models.
 ///
 /// The tables are made by numbered migrations, each run once however many replicas start
 /// together: every replica takes the same transaction-wide advisory lock, reads the versions
@@ -32,7 +33,8 @@ package final class ServerDatabase: Sendable {
                 response TEXT NOT NULL, input TEXT NOT NULL, PRIMARY KEY (account, id))
             """,
             "CREATE INDEX runanywhere_responses_created_at ON runanywhere_responses (created_at)",
-        ]
+        ],
+        ["CREATE TABLE runanywhere_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at DOUBLE PRECISION NOT NULL)"],
     ]
 
     private init(server: PostgresServer, logger: Logger) {
