@@ -4,8 +4,8 @@ import Logging
 import RunAnywhere
 import RunAnywhereServer
 
-/// `--database`: the PostgreSQL database replicas of `serve` share (keys, stored responses, settings),
-/// for `serve` and `keys`.
+/// `--database`: the PostgreSQL database replicas of `serve` share (keys, stored responses,
+/// settings, conversations), for `serve` and `keys`.
 struct ServerDatabaseOption: ParsableArguments {
     /// The environment variable read when `--database` is not given.
     static let environmentVariable = "RUNANYWHERE_DATABASE"

@@ -9,7 +9,7 @@ import Testing
 /// Replicas of `runanywhere serve` on one PostgreSQL database (`--database`), as behind a load
 /// balancer: two processes started together migrate the database once; a response stored through
 /// one is continued, read and deleted through the other; settings changed through one are the
-/// other's; a key made through one replica's admin
+/// other's, and so is a conversation made, answered, renamed and deleted through either; a key made through one replica's admin
 /// route or `runanywhere keys --database` counts on both, and a revoked one is refused by both
 /// within a second; a replica killed with SIGKILL loses nothing committed while the other answers
 /// on; `/ready` says when the database is gone.
@@ -89,6 +89,21 @@ struct CLIReplicaTests {
         #expect(try await Self.send(.DELETE, "\(rootB)/api/settings").status == 200)
         #expect(try await Self.send(.GET, "\(rootA)/api/settings").json?["maxTokens"] as? Int != 12, "reset through B, for A too")
 
+        // A conversation made through A is answered through B, renamed through A, deleted through B.
+        let made = try await Self.send(.POST, "\(rootA)/api/conversations", body: ["title": "Shared"])
+        let conversation = try #require(made.json?["id"] as? String, "\(made.json ?? [:])")
+        let answered = try await Self.send(
+            .POST, "\(rootB)/api/conversations/\(conversation)/messages", body: ["content": "Hi.", "model": model, "maxTokens": 4])
+        #expect(answered.status == 200)
+        let read = try await Self.send(.GET, "\(rootA)/api/conversations/\(conversation)")
+        #expect((read.json?["messages"] as? [Any])?.count == 2, "the question and B's answer, read through A: \(read.json ?? [:])")
+        #expect(try await Self.send(.PATCH, "\(rootA)/api/conversations/\(conversation)", body: ["title": "Renamed"]).status == 200)
+        let listed = try await Self.send(.GET, "\(rootB)/api/conversations?q=renamed")
+        #expect(
+            (listed.json?["conversations"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Renamed"], "\(listed.json ?? [:])")
+        #expect(try await Self.send(.DELETE, "\(rootB)/api/conversations/\(conversation)").status == 204)
+        #expect(try await Self.send(.GET, "\(rootA)/api/conversations/\(conversation)").status == 404)
+
         // A key made with `keys --database` counts on both replicas from (at most) half a second on.
         let created = try cli.run(["keys", "create", "ops", "--scope", "admin", "--database", database, "--json"])
         #expect(created.status == 0, "\(created.stderr)")
@@ -100,17 +115,17 @@ struct CLIReplicaTests {
             #expect(try await Self.send(.GET, "\(root)/v1/models", key: admin).status == 200)
         }
         // One made through A's admin route works on B; revoked through B, A refuses it within a second.
-        let made = try await Self.send(.POST, "\(rootA)/api/keys", key: admin, body: ["name": "alice", "scopes": ["inference"]])
-        #expect(made.status == 201, "\(made.json ?? [:])")
-        let alice = try #require(made.json?["key"] as? String)
-        let aliceID = try #require((made.json?["record"] as? [String: Any])?["id"] as? String)
-        #expect(try await Self.within(.seconds(2)) { try await Self.send(.GET, "\(rootB)/v1/models", key: alice).status == 200 })
+        let alice = try await Self.send(.POST, "\(rootA)/api/keys", key: admin, body: ["name": "alice", "scopes": ["inference"]])
+        #expect(alice.status == 201, "\(alice.json ?? [:])")
+        let aliceKey = try #require(alice.json?["key"] as? String)
+        let aliceID = try #require((alice.json?["record"] as? [String: Any])?["id"] as? String)
+        #expect(try await Self.within(.seconds(2)) { try await Self.send(.GET, "\(rootB)/v1/models", key: aliceKey).status == 200 })
         #expect(try await Self.send(.DELETE, "\(rootB)/api/keys/\(aliceID)", key: admin).status == 204)
         #expect(
-            try await Self.within(.seconds(1)) { try await Self.send(.GET, "\(rootA)/v1/models", key: alice).status == 401 },
+            try await Self.within(.seconds(1)) { try await Self.send(.GET, "\(rootA)/v1/models", key: aliceKey).status == 401 },
             "a key revoked through B is refused by A within a second")
-        let listed = try cli.run(["keys", "list", "--database", database, "--json"])
-        #expect(listed.status == 0 && listed.stdout.contains("\"alice\"") && listed.stdout.contains("\"ops\""), "\(listed.stdout)")
+        let keys = try cli.run(["keys", "list", "--database", database, "--json"])
+        #expect(keys.status == 0 && keys.stdout.contains("\"alice\"") && keys.stdout.contains("\"ops\""), "\(keys.stdout)")
 
         // A killed replica loses nothing committed: what it stored answers through the other.
         let stored = try await Self.send(

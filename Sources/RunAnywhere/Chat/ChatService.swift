@@ -68,7 +68,7 @@ public actor ChatService {
         let (model, options) = try await prepare(options)
         let history = conversation.contextMessages
         conversation.append(ChatMessage(role: .user, content: text))
-        try store.save(conversation)
+        try await store.persist(conversation)
         return answer(text, grounding: grounding, history: history, model: model, options: options, timeout: timeout, retryCount: 0)
     }
 
@@ -224,7 +224,7 @@ public actor ChatService {
                 "event": "\(SDKConstants.Events.messageCompleted)", "status": "\(status.rawValue)", "tokens": "\(analytics.outputTokens)",
             ])
         do {
-            try store.save(conversation)
+            try await store.persist(conversation)
         } catch {
             logger.error("The conversation could not be saved", metadata: ["id": "\(conversation.id)", "error": "\(error)"])
         }

@@ -16,11 +16,28 @@ public struct ConversationStore: Sendable {
     /// The folder of conversation files.
     public let directory: URL
     private let logger: Logger
+    /// Where ``persist(_:)`` saves instead of the folder: the server's replicas' database.
+    package let backend: (any ConversationBackend)?
 
     /// A store in `dataDirectory/conversations`.
     public init(dataDirectory: URL, logger: Logger = Logger(label: "runanywhere", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.directory = dataDirectory.appendingPathComponent(SDKConstants.Files.conversations)
         self.logger = logger
+        self.backend = nil
+    }
+
+    /// A store whose ``persist(_:)`` saves to `backend`.
+    package init(dataDirectory: URL, logger: Logger, backend: any ConversationBackend) {
+        self.directory = dataDirectory.appendingPathComponent(SDKConstants.Files.conversations)
+        self.logger = logger
+        self.backend = backend
+    }
+
+    /// Saves `conversation` where this store keeps them: its backend, else its folder (``save(_:)``).
+    /// ``ChatService`` saves through it.
+    package func persist(_ conversation: Conversation) async throws {
+        guard let backend else { return try save(conversation) }
+        try await backend.save(conversation)
     }
 
     /// Saves `conversation`, replacing its previous version.
@@ -73,11 +90,7 @@ public struct ConversationStore: Sendable {
     /// Gives the conversation `id` a new title.
     @discardableResult
     public func rename(id: String, to title: String) throws -> Conversation {
-        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw SDKError(.invalidInput, "A conversation title cannot be empty") }
-        var conversation = try load(id: id)
-        conversation.title = trimmed
-        conversation.updatedAt = Date()
+        let conversation = try load(id: id).renamed(to: title)
         try save(conversation)
         return conversation
     }
@@ -145,5 +158,23 @@ public struct ConversationStore: Sendable {
                 "An unreadable conversation file could not be moved aside", metadata: ["file": "\(url.path)", "error": "\(error)"])
             return nil
         }
+    }
+}
+
+/// Where conversations are kept other than a store's folder (the server's replicas' database).
+package protocol ConversationBackend: Sendable {
+    /// Saves `conversation`, replacing its previous version.
+    func save(_ conversation: Conversation) async throws
+}
+
+extension Conversation {
+    /// The conversation with the title `title` (trimmed; empty is refused), updated now.
+    package func renamed(to title: String) throws -> Conversation {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw SDKError(.invalidInput, "A conversation title cannot be empty") }
+        var conversation = self
+        conversation.title = trimmed
+        conversation.updatedAt = Date()
+        return conversation
     }
 }

@@ -39,9 +39,7 @@ struct ConversationRoutes: Sendable {
     }
 
     /// The conversations of the request's account (``RequestAccount``).
-    var store: ConversationStore {
-        ConversationStore(dataDirectory: RequestAccount.dataDirectory(runtime.configuration.dataDirectory), logger: configuration.logger)
-    }
+    var store: ServerConversations { ServerConversations(runtime: runtime, configuration: configuration) }
 
     /// A conversation as the list shows it.
     struct Summary: Encodable, Sendable {
@@ -101,28 +99,28 @@ struct ConversationRoutes: Sendable {
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("api/conversations") { request, _ in
             let query = request.uri.queryParameters.get("q").flatMap { $0.isEmpty ? nil : $0 }
-            let conversations = query.map { store.search($0) } ?? store.list().conversations
+            let conversations = try await store.list(matching: query)
             return try jsonResponse(Summaries(conversations: conversations.map(Summary.init)))
         }
         router.post("api/conversations") { request, _ in
             let body = try await decodeJSON(Title.self, from: request, limit: configuration.maxBodySize)
             var conversation = Conversation()
             if let title = body.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty { conversation.title = title }
-            try store.save(conversation)
+            try await store.save(conversation)
             return try jsonResponse(conversation, status: .created)
         }
         router.get("api/conversations/:id") { _, context in
-            try jsonResponse(try store.load(id: exactID(context)))
+            try jsonResponse(try await store.load(id: exactID(context)))
         }
         router.patch("api/conversations/:id") { request, context in
             let body = try await decodeJSON(Title.self, from: request, limit: configuration.maxBodySize)
             guard let title = body.title else { throw APIError(.badRequest, "'title' is required", param: "title") }
-            return try jsonResponse(try store.rename(id: exactID(context), to: title))
+            return try jsonResponse(try await store.rename(id: exactID(context), to: title))
         }
         router.get("api/conversations/:id/export") { request, context in
             let format = request.uri.queryParameters.get("format") ?? "md"
             guard format == "md" || format == "json" else { throw APIError(.badRequest, "format must be md or json", param: "format") }
-            let conversation = try store.load(id: exactID(context))
+            let conversation = try await store.load(id: exactID(context))
             let body =
                 format == "md" ? ByteBuffer(string: conversation.markdown) : ByteBuffer(bytes: try JSONEncoder.server.encode(conversation))
             return bodyResponse(
@@ -130,7 +128,7 @@ struct ConversationRoutes: Sendable {
                 attachment: "conversation-\(conversation.id.prefix(8).lowercased()).\(format)")
         }
         router.delete("api/conversations/:id") { _, context in
-            try store.delete(id: exactID(context))
+            try await store.delete(id: exactID(context))
             return Response(status: .noContent)
         }
         router.post("api/conversations/:id/messages") { request, context in
@@ -166,9 +164,9 @@ struct ConversationRoutes: Sendable {
     }
 
     /// The `id` of the path, which must name a conversation exactly (no prefixes over HTTP).
-    private func exactID(_ context: ServerContext) throws -> String {
+    private func exactID(_ context: ServerContext) async throws -> String {
         let id = try context.parameters.require("id")
-        guard store.contains(id: id) else {
+        guard try await store.contains(id: id) else {
             throw APIError(.notFound, "No conversation '\(id)'", param: "id", code: "conversation_not_found")
         }
         return id
@@ -184,8 +182,9 @@ struct ConversationRoutes: Sendable {
         do {
             model = try runtime.model(id: body.model, category: .language)
             let saved = try await settings.load()
+            let conversations = store
             let chat = ChatService(
-                runtime: runtime, store: store, settings: saved, conversation: try store.load(id: id),
+                runtime: runtime, store: conversations.chatStore, settings: saved, conversation: try await conversations.load(id: id),
                 model: .named(model.id, loadOptions: configuration.loadOptions))
             reply = try await start(chat, body.options(over: saved))
             await answering.started(id, stop: reply.message.cancel)

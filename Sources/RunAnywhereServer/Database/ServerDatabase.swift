@@ -6,9 +6,9 @@ import RunAnywherePostgres
 
 /// The PostgreSQL database replicas of `runanywhere serve` share (`serve --database`): the state
 /// a server otherwise keeps in its data folder's SQLite files, so that any replica behind a load
-/// balancer answers for it. Today: API keys (``APIKeyStore``), stored responses
-/// (``ResponseStore``) and the generation settings (``ServerSettings``). Each replica keeps its
-/// loaded models.
+/// balancer answers for it: API keys (``APIKeyStore``), stored responses (``ResponseStore``),
+/// the generation settings (``ServerSettings``) and conversations (``ServerConversations``).
+/// Each replica keeps its loaded models.
 ///
 /// The tables are made by numbered migrations, each run once however many replicas start
 /// together: every replica takes the same transaction-wide advisory lock, reads the versions
@@ -35,6 +35,12 @@ package final class ServerDatabase: Sendable {
             "CREATE INDEX runanywhere_responses_created_at ON runanywhere_responses (created_at)",
         ],
         ["CREATE TABLE runanywhere_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at DOUBLE PRECISION NOT NULL)"],
+        [
+            """
+            CREATE TABLE runanywhere_conversations (account TEXT NOT NULL, id TEXT NOT NULL, updated_at DOUBLE PRECISION NOT NULL,
+                body TEXT NOT NULL, PRIMARY KEY (account, id))
+            """
+        ],
     ]
 
     private init(server: PostgresServer, logger: Logger) {

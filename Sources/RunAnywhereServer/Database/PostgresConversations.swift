@@ -1,0 +1,64 @@
+import Foundation
+import PostgresNIO
+import RunAnywhere
+
+/// One account's conversations in the replicas' database (`runanywhere_conversations`, keyed by
+/// account and id, each the conversation's JSON as the folder's files hold it): a conversation
+/// made, answered, renamed or deleted through one replica is every replica's.
+struct PostgresConversations: ConversationBackend {
+    let database: ServerDatabase
+    /// The account ("" for the server's own).
+    let account: String
+
+    func save(_ conversation: Conversation) async throws {
+        let body = String(decoding: try JSONEncoder.runAnywhere.encode(conversation), as: UTF8.self)
+        let (id, updated, account) = (conversation.id, conversation.updatedAt.timeIntervalSince1970, account)
+        try await database.run { connection in
+            try await connection.query(
+                """
+                INSERT INTO runanywhere_conversations (account, id, updated_at, body) VALUES (\(account), \(id), \(updated), \(body))
+                ON CONFLICT (account, id) DO UPDATE SET updated_at = EXCLUDED.updated_at, body = EXCLUDED.body
+                """,
+                logger: connection.logger)
+        }
+    }
+
+    /// The conversation `id` exactly; nil when the account has none of that id.
+    func load(id: String) async throws -> Conversation? {
+        try await bodies("SELECT body FROM runanywhere_conversations WHERE account = \(account) AND id = \(id)").first
+    }
+
+    /// Every conversation of the account, most recently updated first.
+    func list() async throws -> [Conversation] {
+        try await bodies("SELECT body FROM runanywhere_conversations WHERE account = \(account) ORDER BY updated_at DESC, id")
+    }
+
+    /// Removes the conversation `id`; whether there was one.
+    func delete(id: String) async throws -> Bool {
+        let account = account
+        return try await database.run { connection in
+            let rows = try await connection.query(
+                "DELETE FROM runanywhere_conversations WHERE account = \(account) AND id = \(id) RETURNING id", logger: connection.logger)
+            for try await _ in rows { return true }
+            return false
+        }
+    }
+
+    /// The conversations `query` selects (its one column their JSON); one that cannot be read
+    /// is an error naming it, not a conversation left out silently.
+    private func bodies(_ query: PostgresQuery) async throws -> [Conversation] {
+        let rows = try await database.run { connection in
+            var bodies: [String] = []
+            for try await body in try await connection.query(query, logger: connection.logger).decode(String.self) { bodies.append(body) }
+            return bodies
+        }
+        return try rows.map { body in
+            do {
+                return try JSONDecoder.runAnywhere.decode(Conversation.self, from: Data(body.utf8))
+            } catch {
+                throw SDKError.fileManagement(
+                    .modelStorageCorrupted, "A conversation in the database is unreadable: \(error.localizedDescription)")
+            }
+        }
+    }
+}
