@@ -3,6 +3,7 @@ internal import CEngineSupport
 import Foundation
 import Logging
 import RunAnywhere
+import RunAnywherePostgres
 import RunAnywhereServer
 import RunAnywhereTelemetry
 
@@ -46,7 +47,12 @@ struct ServeCommand: AsyncParsableCommand {
             "The BenchRunner runs served under /telemetry: a postgres:// URL or an SQLite file (default: the collector's file in the data folder)."
     )
     var telemetryDatabase: String?
-    @Option(name: .customLong("rag-database"), help: RAGDatabaseOption.help) var ragDatabase: String?
+    @Option(
+        name: .customLong("rag-database"),
+        help:
+            "The document collections' database: a postgres:// URL or an SQLite file (default: $\(RAGDatabases.environmentVariable), else --database, else rag.sqlite in the data folder)."
+    )
+    var ragDatabase: String?
     @OptionGroup var database: ServerDatabaseOption
     @Option(name: .long, help: "Generations per model at once, decoded together.") var parallel = 4
     @Flag(
@@ -219,7 +225,9 @@ struct ServeCommand: AsyncParsableCommand {
                 guard database == nil else { throw error }
                 logger.warning("serving without /telemetry: \((error as? SDKError)?.message ?? "\(error)")")
             }
-            configuration.ragSession = try await RAGDatabaseOption.session(ragDatabase)
+            // The replicas' database holds their collections too, unless they are named elsewhere.
+            configuration.ragSession = try await RAGDatabaseOption.session(
+                ragDatabase ?? ProcessInfo.processInfo.environment[RAGDatabases.environmentVariable] ?? self.database.url)
             let runtime = try RunAnywhere.runtime()
             if let budget = modelsBudget.flatMap(Self.bytes) { await runtime.setModelMemoryBudget(budget) }
             let server = RunAnywhereServer(runtime: runtime, configuration: configuration)

@@ -14,15 +14,15 @@ extension PostgresRAGStore {
         return try await writing { connection in
             let now = Date()
             let collectionID: Int
-            if let existing = try await Self.stored(connection, collection, logger: logger) {
+            if let existing = try await stored(connection, collection) {
                 try RAGStoreChecks.check(existing, model: embeddingModel, dimensions: dimensions)
                 collectionID = existing.id
             } else {
                 collectionID = try await Self.id(
                     connection.query(
                         """
-                        INSERT INTO rag_collections (name, embedding_model, dimensions, created_at)
-                        VALUES (\(collection), \(embeddingModel), \(dimensions), \(now.timeIntervalSince1970)) RETURNING id
+                        INSERT INTO rag_collections (account, name, embedding_model, dimensions, created_at)
+                        VALUES (\(account), \(collection), \(embeddingModel), \(dimensions), \(now.timeIntervalSince1970)) RETURNING id
                         """,
                         logger: logger
                     ))
@@ -85,7 +85,7 @@ extension PostgresRAGStore {
     /// Every vector of the collection is compared, streamed from the server in the order stored.
     package func search(_ vector: [Float], collection: String, topK: Int) async throws -> [RAGSource] {
         try await reading { connection in
-            guard let stored = try await Self.stored(connection, collection, logger: logger) else {
+            guard let stored = try await stored(connection, collection) else {
                 throw RAGStoreChecks.noCollection(collection)
             }
             try RAGStoreChecks.check(vector, searching: stored)
@@ -121,14 +121,14 @@ extension PostgresRAGStore {
 
     package func passage(document path: String, ordinal: Int, collection: String) async throws -> RAGPassage {
         try await reading { connection in
-            guard try await Self.stored(connection, collection, logger: logger) != nil else {
+            guard try await stored(connection, collection) != nil else {
                 throw RAGStoreChecks.noCollection(collection)
             }
             let rows = try await connection.query(
                 """
                 SELECT k.text, k.start_offset, k.end_offset, (SELECT COUNT(*) FROM rag_chunks c WHERE c.document_id = d.id)
                 FROM rag_documents d JOIN rag_collections o ON d.collection_id = o.id LEFT JOIN rag_chunks k ON k.document_id = d.id AND k.ordinal = \(ordinal)
-                WHERE o.name = \(collection) AND d.path = \(path)
+                WHERE o.account = \(account) AND o.name = \(collection) AND d.path = \(path)
                 """,
                 logger: logger
             )

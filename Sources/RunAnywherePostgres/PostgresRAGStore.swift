@@ -9,15 +9,31 @@ import RunAnywhere
 /// as `bytea`, little-endian Float32s), created on first use under an advisory lock. Removing a
 /// collection or document removes its rows by the foreign keys' cascade. Writes take a
 /// transaction-wide advisory lock, so that two ingests into one new collection make it once.
+///
+/// Each collection belongs to an account (`rag_collections.account`; "" is the server's own, and
+/// every store's unless scoped): a store ``scoped(to:)`` another account sees and changes only
+/// that account's collections, as a shared server's keys need.
 package final class PostgresRAGStore: RAGStore {
     let server: PostgresServer
     let logger: Logger
+    /// The account whose collections this store holds ("" for the server's own).
+    let account: String
+    /// Whether ``close()`` closes the connections (the store that opened them), or leaves them
+    /// to it (a scoped store).
+    private let ownsServer: Bool
     /// The advisory lock that orders the migration and every write.
     static let lock: Int64 = 0x5241_7261_6700  // "RArag"
 
-    private init(server: PostgresServer, logger: Logger) {
+    private init(server: PostgresServer, logger: Logger, account: String = "", ownsServer: Bool = true) {
         self.server = server
         self.logger = logger
+        self.account = account
+        self.ownsServer = ownsServer
+    }
+
+    /// The collections of `account`, over this store's connections (which stay this store's to close).
+    package func scoped(to account: String) -> PostgresRAGStore {
+        PostgresRAGStore(server: server, logger: logger, account: account, ownsServer: false)
     }
 
     /// Connects to the database at `url` (``PostgresServer/configuration(_:)``) and creates the
@@ -35,20 +51,20 @@ package final class PostgresRAGStore: RAGStore {
     package var location: String { server.location }
 
     package func close() async {
-        await server.close()
+        if ownsServer { await server.close() }
     }
 
     package func collection(named name: String) async throws -> RAGCollection? {
-        try await reading { try await Self.collections($0, named: name, logger: logger).first }
+        try await reading { try await self.collections($0, named: name).first }
     }
 
     package func collections() async throws -> [RAGCollection] {
-        try await reading { try await Self.collections($0, named: nil, logger: logger) }
+        try await reading { try await self.collections($0, named: nil) }
     }
 
     package func documents(in collection: String) async throws -> [RAGDocument] {
         try await reading { connection in
-            guard let id = try await Self.stored(connection, collection, logger: logger)?.id else {
+            guard let id = try await stored(connection, collection)?.id else {
                 throw RAGStoreChecks.noCollection(collection)
             }
             let rows = try await connection.query(
@@ -73,7 +89,7 @@ package final class PostgresRAGStore: RAGStore {
 
     package func removeDocument(path: String, collection: String) async throws {
         try await writing { connection in
-            guard let id = try await Self.stored(connection, collection, logger: logger)?.id else {
+            guard let id = try await stored(connection, collection)?.id else {
                 throw RAGStoreChecks.noCollection(collection)
             }
             let removed = try await connection.query(
@@ -84,27 +100,32 @@ package final class PostgresRAGStore: RAGStore {
 
     package func removeCollection(_ name: String) async throws {
         try await writing { connection in
-            let removed = try await connection.query("DELETE FROM rag_collections WHERE name = \(name) RETURNING id", logger: logger)
+            let removed = try await connection.query(
+                "DELETE FROM rag_collections WHERE account = \(account) AND name = \(name) RETURNING id", logger: logger)
             guard try await Self.hasRows(removed) else { throw RAGStoreChecks.noCollection(name) }
         }
     }
 
     package func chunkRowCount() async throws -> Int {
         try await reading { connection in
-            for try await total in try await connection.query("SELECT COUNT(*) FROM rag_chunks", logger: logger).decode(Int.self) {
+            let query: PostgresQuery = """
+                SELECT COUNT(*) FROM rag_chunks k JOIN rag_documents d ON k.document_id = d.id
+                JOIN rag_collections c ON d.collection_id = c.id WHERE c.account = \(account)
+                """
+            for try await total in try await connection.query(query, logger: logger).decode(Int.self) {
                 return total
             }
             return 0
         }
     }
 
-    /// The collections (those named `name`, or all), with their counts, by name in byte order (as SQLite sorts).
-    static func collections(_ connection: PostgresConnection, named name: String?, logger: Logger) async throws -> [RAGCollection] {
+    /// The account's collections (those named `name`, or all), with their counts, by name in byte order (as SQLite sorts).
+    func collections(_ connection: PostgresConnection, named name: String?) async throws -> [RAGCollection] {
         let query: PostgresQuery = """
             SELECT c.name, c.embedding_model, c.dimensions, c.created_at,
                 (SELECT COUNT(*) FROM rag_documents d WHERE d.collection_id = c.id),
                 (SELECT COUNT(*) FROM rag_chunks k JOIN rag_documents d ON k.document_id = d.id WHERE d.collection_id = c.id)
-            FROM rag_collections c WHERE (\(name)::text IS NULL OR c.name = \(name)) ORDER BY c.name COLLATE "C"
+            FROM rag_collections c WHERE c.account = \(account) AND (\(name)::text IS NULL OR c.name = \(name)) ORDER BY c.name COLLATE "C"
             """
         var collections: [RAGCollection] = []
         for try await (name, model, dimensions, created, documents, chunks) in try await connection.query(query, logger: logger)
@@ -119,10 +140,10 @@ package final class PostgresRAGStore: RAGStore {
         return collections
     }
 
-    /// The collection `name` without its counts, nil when there is none.
-    static func stored(_ connection: PostgresConnection, _ name: String, logger: Logger) async throws -> StoredCollection? {
+    /// The account's collection `name` without its counts, nil when there is none.
+    func stored(_ connection: PostgresConnection, _ name: String) async throws -> StoredCollection? {
         let rows = try await connection.query(
-            "SELECT id, embedding_model, dimensions FROM rag_collections WHERE name = \(name)", logger: logger)
+            "SELECT id, embedding_model, dimensions FROM rag_collections WHERE account = \(account) AND name = \(name)", logger: logger)
         for try await (id, model, dimensions) in rows.decode((Int, String, Int).self) {
             return StoredCollection(id: id, name: name, embeddingModelId: model, dimensions: dimensions)
         }
@@ -151,11 +172,16 @@ package final class PostgresRAGStore: RAGStore {
         }
     }
 
+    /// The tables, made or brought up to date: a database made before collections had accounts
+    /// gets the column (its collections the server's own) and names unique per account.
     private static let schema = [
         """
-        CREATE TABLE IF NOT EXISTS rag_collections (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name TEXT NOT NULL UNIQUE,
-            embedding_model TEXT NOT NULL, dimensions BIGINT NOT NULL, created_at DOUBLE PRECISION NOT NULL)
+        CREATE TABLE IF NOT EXISTS rag_collections (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, account TEXT NOT NULL DEFAULT '',
+            name TEXT NOT NULL, embedding_model TEXT NOT NULL, dimensions BIGINT NOT NULL, created_at DOUBLE PRECISION NOT NULL)
         """,
+        "ALTER TABLE rag_collections ADD COLUMN IF NOT EXISTS account TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE rag_collections DROP CONSTRAINT IF EXISTS rag_collections_name_key",
+        "CREATE UNIQUE INDEX IF NOT EXISTS rag_collections_account_name ON rag_collections (account, name)",
         """
         CREATE TABLE IF NOT EXISTS rag_documents (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             collection_id BIGINT NOT NULL REFERENCES rag_collections (id) ON DELETE CASCADE, path TEXT NOT NULL, format TEXT NOT NULL,

@@ -8,7 +8,7 @@ import Testing
 /// The RAG store in PostgreSQL: the behaviours every store keeps (``RAGStoreBehaviours``), each on
 /// a new database of one throwaway cluster, and what is PostgreSQL's own: one table set made once
 /// by stores opened together, writers into one new collection ordered by the lock, a session
-/// opened from a URL, unreachable and malformed URLs.
+/// opened from a URL, unreachable and malformed URLs, collections kept per account.
 @Suite(.processLane, .serialized, .enabled(if: TestPostgres.isInstalled, "scripts/setup --tests installs PostgreSQL"), .postgresCluster)
 struct PostgresRAGStoreTests {
     let logger = Logger(label: "rag-postgres-tests")
@@ -69,6 +69,45 @@ struct PostgresRAGStoreTests {
         #expect(collections.map(\.name) == ["shared"] && collections.first?.documentCount == 8 && collections.first?.chunkCount == 8)
         #expect(try await stores[0].documents(in: "shared").map(\.path) == (0..<8).map { "/doc\($0).md" })
         for store in stores { await store.close() }
+    }
+
+    /// A shared server's accounts each see only their collections, even of one name; a store
+    /// whose table was made before collections had accounts is brought up to date, its
+    /// collections the server's own.
+    @Test func eachAccountSeesOnlyItsCollections() async throws {
+        let url = try PostgresCluster.newDatabase()
+        // The table as the store made it before accounts, with one collection in it.
+        let older = try await PostgresServer.open(url: url, logger: logger, timeout: .seconds(10)) { server in
+            try await server.client.withConnection { connection in
+                try await connection.query(
+                    """
+                    CREATE TABLE rag_collections (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name TEXT NOT NULL UNIQUE,
+                        embedding_model TEXT NOT NULL, dimensions BIGINT NOT NULL, created_at DOUBLE PRECISION NOT NULL)
+                    """, logger: logger)
+                try await connection.query(
+                    "INSERT INTO rag_collections (name, embedding_model, dimensions, created_at) VALUES ('old', 'm', 2, 0)", logger: logger)
+            }
+        }
+        await older.close()
+        let store = try await PostgresRAGStore.open(url: url, logger: logger)
+        let (alice, bob) = (store.scoped(to: "alice"), store.scoped(to: "bob"))
+        #expect(try await store.collections().map(\.name) == ["old"], "the older collection is the server's own")
+        for (owner, text) in [(alice, "alice's"), (bob, "bob's"), (store, "the server's")] {
+            _ = try await owner.write(
+                [RAGStoreBehaviours.document("/notes.md", [text], [[1, 0]])], collection: "notes", embeddingModel: "m", dimensions: 2)
+        }
+        #expect(try await alice.collections().map(\.name) == ["notes"])
+        #expect(try await bob.collections().map(\.name) == ["notes"])
+        #expect(try await store.collections().map(\.name) == ["notes", "old"])
+        #expect(try await alice.search([1, 0], collection: "notes", topK: 5).map(\.text) == ["alice's"])
+        #expect(try await alice.collection(named: "old") == nil, "another account's collection is not there")
+        await expectSDKError(.fileNotFound, ["'old'"]) { try await alice.removeCollection("old") }
+        try await bob.removeCollection("notes")
+        #expect(try await alice.documents(in: "notes").count == 1, "only bob's was removed")
+        #expect(try await store.documents(in: "notes").count == 1)
+        await alice.close()  // a scoped store leaves the connections to the store that opened them
+        #expect(try await store.collections().count == 2)
+        await store.close()
     }
 
     @Test func aSessionOpensFromAURLAndNamesItWithoutThePassword() async throws {

@@ -31,7 +31,7 @@ public struct RAGSession: Sendable {
     /// How documents are split.
     public var chunker: TextChunker
     /// The database of chunks and vectors.
-    let store: any RAGStore
+    package let store: any RAGStore
 
     /// A session over the collections in the SQLite file `database` (by default `rag.sqlite` in
     /// the runtime's data folder, ``RuntimeConfiguration/dataDirectory``).

@@ -63,7 +63,6 @@ package struct BenchmarkStore: Sendable {
         return matches[0]
     }
 
-    /// Deletes every saved run.
     /// Writes `run` as `format` to `file`, by default `exports/benchmark_<id>.<format>` beside
     /// the history (the app's Save to Files); returns where it went.
     @discardableResult

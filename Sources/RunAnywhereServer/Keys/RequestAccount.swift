@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhere
+import RunAnywherePostgres
 
 /// The account a request acts for: its key's (``APIKeyRecord/account``), set by
 /// ``APIKeyMiddleware`` for the request's handler; nil for the server's own account (no key, or
@@ -20,16 +21,13 @@ enum RequestAccount {
         return base.appendingPathComponent("accounts", isDirectory: true).appendingPathComponent("a-" + folder, isDirectory: true)
     }
 
-    /// The document collections of `account`: the server's session for its own; for another, a
-    /// session over the SQLite file in its folder. A server whose collections are in PostgreSQL
-    /// keeps them for its own account only (for now): another account's request is refused.
+    /// The document collections of `account`: the server's session for its own; for another, the
+    /// account's collections in the server's PostgreSQL database when its collections are there,
+    /// else a session over the SQLite file in the account's folder.
     static func documents(_ shared: RAGSession, runtime: RunAnywhereRuntime, for account: String? = current) throws -> RAGSession {
         guard let account else { return shared }
-        guard !shared.database.contains("://") else {
-            throw APIError(
-                .forbidden,
-                "Document collections of the account '\(account)' need the server's SQLite store; this server keeps them in \(shared.database.components(separatedBy: "://").first ?? "a database") for its own account only",
-                code: "collections_unavailable")
+        if let database = shared.store as? PostgresRAGStore {
+            return RAGSession(runtime: runtime, store: database.scoped(to: account), reader: shared.reader, chunker: shared.chunker)
         }
         let folder = dataDirectory(runtime.configuration.dataDirectory, for: account)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
