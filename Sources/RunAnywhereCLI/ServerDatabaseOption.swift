@@ -5,7 +5,7 @@ import RunAnywhere
 import RunAnywhereServer
 
 /// `--database`: the PostgreSQL database replicas of `serve` share (keys, stored responses,
-/// settings, conversations), for `serve` and `keys`.
+/// settings, conversations, collections, benchmark history), for `serve` and `keys`.
 struct ServerDatabaseOption: ParsableArguments {
     /// The environment variable read when `--database` is not given.
     static let environmentVariable = "RUNANYWHERE_DATABASE"

@@ -36,8 +36,8 @@ public struct ServerConfiguration: Sendable {
     /// web app's Telemetry page); nil serves none.
     package var telemetryStore: (any TelemetryStore)?
     /// The PostgreSQL database replicas share (`serve --database`, which also opens the
-    /// ``ragSession`` there): API keys, stored responses, the generation settings and
-    /// conversations live there instead of the data folder; nil keeps them in the data folder. The
+    /// ``ragSession`` there): API keys, stored responses, the generation settings, conversations
+    /// and the benchmark history live there instead of the data folder; nil keeps them in the data folder. The
     /// server closes it when it stops.
     package var database: ServerDatabase?
     /// The document collections of `/api/rag` and of conversations answered from documents

@@ -74,7 +74,7 @@ package struct BenchmarkRunner: Sendable {
                 ))
             run.processID = getpid()
             let work = workList(selected, names, report: { continuation.yield($0) })
-            checkpoint(run)
+            await checkpoint(run)
             for (index, item) in work.enumerated() {
                 if Task.isCancelled { break }
                 continuation.yield(
@@ -97,7 +97,7 @@ package struct BenchmarkRunner: Sendable {
                     metrics: metrics
                 )
                 run.results.append(result)
-                checkpoint(run)
+                await checkpoint(run)
                 continuation.yield(.result(result))
             }
             run.status = Task.isCancelled ? .cancelled : .completed
@@ -105,7 +105,7 @@ package struct BenchmarkRunner: Sendable {
             run.processID = nil
             if let store {
                 do {
-                    try store.save(run)
+                    try await store.persist(run)
                 } catch {
                     configuration.runtime.configuration.logger.error(
                         "The benchmark run could not be saved", metadata: ["error": "\(error)"])
@@ -119,9 +119,9 @@ package struct BenchmarkRunner: Sendable {
     }
 
     /// Saves `run` as it stands; a failure is logged and the run goes on (its end reports it).
-    private func checkpoint(_ run: BenchmarkRun) {
+    private func checkpoint(_ run: BenchmarkRun) async {
         do {
-            try store?.save(run)
+            try await store?.persist(run)
         } catch {
             configuration.runtime.configuration.logger.warning(
                 "The benchmark run could not be saved as it goes", metadata: ["error": "\(error)"])

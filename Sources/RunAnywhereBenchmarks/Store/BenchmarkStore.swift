@@ -12,10 +12,41 @@ package struct BenchmarkStore: Sendable {
     /// The file.
     package let url: URL
     private var lockURL: URL { url.deletingLastPathComponent().appendingPathComponent(".benchmarks.lock") }
+    /// Where ``persist(_:)``, ``savedRuns()`` and ``clearSaved()`` keep the history instead of
+    /// the file: the server's replicas' database.
+    package let backend: (any BenchmarkHistoryBackend)?
 
     /// A store in `dataDirectory`.
     package init(dataDirectory: URL) {
         url = dataDirectory.appendingPathComponent("benchmarks.json")
+        backend = nil
+    }
+
+    /// A store whose history is `backend`'s (exports still go to `dataDirectory`).
+    package init(dataDirectory: URL, backend: any BenchmarkHistoryBackend) {
+        url = dataDirectory.appendingPathComponent("benchmarks.json")
+        self.backend = backend
+    }
+
+    /// Saves `run` where this store keeps the history: its backend, else the file (``save(_:)``).
+    package func persist(_ run: BenchmarkRun) async throws {
+        guard let backend else {
+            _ = try save(run)
+            return
+        }
+        try await backend.save(run)
+    }
+
+    /// The saved runs, newest first, from the backend or the file.
+    package func savedRuns() async throws -> [BenchmarkRun] {
+        guard let backend else { return try loadRuns().runs }
+        return try await backend.runs()
+    }
+
+    /// Deletes every saved run, in the backend or the file.
+    package func clearSaved() async throws {
+        guard let backend else { return try clearAll() }
+        try await backend.clear()
     }
 
     /// The saved runs, and where an unreadable history file was moved.
@@ -106,4 +137,16 @@ package struct BenchmarkStore: Sendable {
             }
         }
     }
+}
+
+/// Where a benchmark history is kept other than its file (the server's replicas' database): the
+/// newest ``BenchmarkStore/maxRuns`` runs, newest first.
+package protocol BenchmarkHistoryBackend: Sendable {
+    /// Adds `run`, replacing a saved run with its id, and prunes the oldest beyond the limit.
+    func save(_ run: BenchmarkRun) async throws
+    /// The saved runs, newest first; one marked running that has not been saved for a while is
+    /// reported interrupted (its process is gone).
+    func runs() async throws -> [BenchmarkRun]
+    /// Deletes every saved run.
+    func clear() async throws
 }

@@ -26,7 +26,10 @@ struct BenchmarkRoutes: Sendable {
     init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
         self.runtime = runtime
         self.configuration = configuration
-        store = BenchmarkStore(dataDirectory: runtime.configuration.dataDirectory)
+        let data = runtime.configuration.dataDirectory
+        store =
+            configuration.database.map { BenchmarkStore(dataDirectory: data, backend: PostgresBenchmarkHistory(database: $0)) }
+            ?? BenchmarkStore(dataDirectory: data)
     }
 
     struct StartRequest: Decodable, Sendable {
@@ -103,27 +106,27 @@ struct BenchmarkRoutes: Sendable {
             let categories = BenchmarkCategory.allCases.map {
                 CategoryModels(category: $0, displayName: $0.displayName, models: $0.downloadedModels(models).map(\.id))
             }
-            return try jsonResponse(Runs(runs: try store.loadRuns().runs, running: await jobs.isRunning, categories: categories))
+            return try jsonResponse(Runs(runs: try await store.savedRuns(), running: await jobs.isRunning, categories: categories))
         }
         router.delete("api/benchmarks") { _, _ in
             guard await !jobs.isRunning else {
                 throw APIError(.conflict, "A benchmark run is running; stop it first", code: "benchmark_running")
             }
-            try store.clearAll()
+            try await store.clearSaved()
             return Response(status: .noContent)
         }
         router.get("api/benchmarks/:id") { _, context in
-            try jsonResponse(try savedRun(context))
+            try jsonResponse(try await savedRun(context))
         }
         router.post("api/benchmarks/:id/export") { request, context in
             let format = try Self.format(request)
             guard format != .md else { throw APIError(.badRequest, "format must be json or csv", param: "format") }
-            let url = try store.export(try savedRun(context), as: format)
+            let url = try store.export(try await savedRun(context), as: format)
             return try jsonResponse(SavedExport(path: url.path, fileName: url.lastPathComponent), status: .created)
         }
         router.get("api/benchmarks/:id/export") { request, context in
             let format = try Self.format(request)
-            let run = try savedRun(context)
+            let run = try await savedRun(context)
             let type =
                 switch format {
                 case .json: "application/json"
@@ -146,9 +149,9 @@ struct BenchmarkRoutes: Sendable {
     }
 
     /// The saved run the path's `id` names exactly.
-    private func savedRun(_ context: ServerContext) throws -> BenchmarkRun {
+    private func savedRun(_ context: ServerContext) async throws -> BenchmarkRun {
         let id = try context.parameters.require("id")
-        guard let run = try store.loadRuns().runs.first(where: { $0.id == id }) else {
+        guard let run = try await store.savedRuns().first(where: { $0.id == id }) else {
             throw APIError(.notFound, "No benchmark run '\(id)'", param: "id", code: "benchmark_run_not_found")
         }
         return run

@@ -7,8 +7,9 @@ import RunAnywherePostgres
 /// The PostgreSQL database replicas of `runanywhere serve` share (`serve --database`): the state
 /// a server otherwise keeps in its data folder's SQLite files, so that any replica behind a load
 /// balancer answers for it: API keys (``APIKeyStore``), stored responses (``ResponseStore``),
-/// the generation settings (``ServerSettings``) and conversations (``ServerConversations``).
-/// Each replica keeps its loaded models.
+/// the generation settings (``ServerSettings``), conversations (``ServerConversations``) and the
+/// benchmark history (``PostgresBenchmarkHistory``); document collections go to the same
+/// database through RunAnywherePostgres's RAG store. Each replica keeps its loaded models.
 ///
 /// The tables are made by numbered migrations, each run once however many replicas start
 /// together: every replica takes the same transaction-wide advisory lock, reads the versions
@@ -39,6 +40,12 @@ package final class ServerDatabase: Sendable {
             """
             CREATE TABLE runanywhere_conversations (account TEXT NOT NULL, id TEXT NOT NULL, updated_at DOUBLE PRECISION NOT NULL,
                 body TEXT NOT NULL, PRIMARY KEY (account, id))
+            """
+        ],
+        [
+            """
+            CREATE TABLE runanywhere_benchmark_runs (id TEXT PRIMARY KEY, started_at DOUBLE PRECISION NOT NULL,
+                saved_at DOUBLE PRECISION NOT NULL, body TEXT NOT NULL)
             """
         ],
     ]

@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import RunAnywhere
+import RunAnywhereBenchmarks
+import RunAnywhereTestSupport
+import Testing
+
+@testable import RunAnywhereServer
+
+/// The replicas' PostgreSQL database, below the routes, on a throwaway cluster: opened by several
+/// replicas at once it is migrated once; the benchmark history keeps the newest runs, reports a
+/// running run whose replica stopped saving it as interrupted, and clears; settings changed
+/// through two replicas at once both keep their change (the row lock).
+@Suite(.processLane, .serialized, .enabled(if: TestPostgres.isInstalled, "scripts/setup --tests installs PostgreSQL"), .postgresCluster)
+struct ServerDatabaseTests {
+    let logger = Logger(label: "server-database-tests")
+
+    static let device = BenchmarkDeviceInfo(
+        modelName: "Test Machine", chipName: "Test CPU", totalMemoryBytes: 8 << 30, availableMemoryBytes: 4 << 30, osVersion: "Debian 12",
+        appVersion: "0.1.0", sdkVersion: "0.1.0")
+
+    @Test func replicasOpeningTogetherMigrateOnceAndShareTheBenchmarkHistory() async throws {
+        let (url, logger) = (try PostgresCluster.newDatabase(), logger)
+        async let first = ServerDatabase.open(url: url, logger: logger)
+        async let second = ServerDatabase.open(url: url, logger: logger)
+        async let third = ServerDatabase.open(url: url, logger: logger)
+        let opened = try await [first, second, third]
+        defer { for database in opened { Task { await database.close() } } }
+        let versions = try await opened[0].run { connection in
+            var versions: [Int] = []
+            for try await version in try await connection.query("SELECT version FROM runanywhere_schema ORDER BY version", logger: logger)
+                .decode(Int.self)
+            {
+                versions.append(version)
+            }
+            return versions
+        }
+        #expect(versions == Array(1...ServerDatabase.migrations.count), "each migration recorded once: \(versions)")
+
+        let (one, two) = (PostgresBenchmarkHistory(database: opened[0]), PostgresBenchmarkHistory(database: opened[1]))
+        for index in 0..<(BenchmarkStore.maxRuns + 2) {
+            try await one.save(
+                BenchmarkRun(
+                    startedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(index)), results: [], deviceInfo: Self.device,
+                    status: .completed))
+        }
+        let runs = try await two.runs()
+        #expect(runs.count == BenchmarkStore.maxRuns, "the oldest beyond the limit are pruned")
+        #expect(runs.first?.startedAt == Date(timeIntervalSince1970: 1_700_000_000 + Double(BenchmarkStore.maxRuns + 1)), "newest first")
+        // A run its replica stopped saving long ago is interrupted; one saved now still runs.
+        let stale = BenchmarkRun(startedAt: Date(), results: [], deviceInfo: Self.device, status: .running)
+        let id = stale.id
+        try await one.save(stale)
+        _ = try await opened[0].run { connection in
+            try await connection.query("UPDATE runanywhere_benchmark_runs SET saved_at = 0 WHERE id = \(id)", logger: logger)
+        }
+        #expect(try await two.runs().first { $0.id == stale.id }?.status == .interrupted)
+        try await one.save(stale)
+        #expect(try await two.runs().first { $0.id == stale.id }?.status == .running)
+        try await two.clear()
+        #expect(try await one.runs().isEmpty)
+    }
+
+    @Test func settingsChangedThroughTwoReplicasAtOnceKeepBothChanges() async throws {
+        let url = try PostgresCluster.newDatabase()
+        let (first, second) = (
+            try await ServerDatabase.open(url: url, logger: logger), try await ServerDatabase.open(url: url, logger: logger)
+        )
+        defer {
+            Task {
+                await first.close()
+                await second.close()
+            }
+        }
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func settings(_ database: ServerDatabase) -> ServerSettings {
+            var configuration = ServerConfiguration(logger: logger)
+            configuration.database = database
+            return ServerSettings(dataDirectory: folder, configuration: configuration)
+        }
+        // Twenty changes of two keys at once, half through each replica: every one is kept.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 1...20 {
+                group.addTask {
+                    _ = try await settings(index.isMultiple(of: 2) ? first : second).update { saved in
+                        if index.isMultiple(of: 2) { saved.maxTokens += 1 } else { saved.topK += 1 }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let saved = try await settings(first).load()
+        let defaults = GenerationSettings()
+        #expect(saved.maxTokens == defaults.maxTokens + 10 && saved.topK == defaults.topK + 10, "\(saved)")
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent(SDKConstants.Files.settings).path), "nothing in the file")
+        try await settings(second).reset()
+        #expect(try await settings(first).load() == GenerationSettings())
+    }
+}
