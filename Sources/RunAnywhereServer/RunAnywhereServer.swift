@@ -120,6 +120,10 @@ public struct RunAnywhereServer: Sendable {
     /// What keeps the server from serving, for a load balancer's readiness probe (`GET /ready`):
     /// no engine here runs language models, the data folder is not writable, or the key store or
     /// the document database cannot be read. None: ready.
+    /// How long each store may take to answer a readiness probe.
+    static let readinessLimit: Duration = .seconds(2)
+    static let unanswered = SDKError(.networkError, "no answer within \(readinessLimit)")
+
     func readinessProblems() async -> [String] {
         var problems: [String] = []
         let engines = runtime.frameworks.statuses()
@@ -135,9 +139,16 @@ public struct RunAnywhereServer: Sendable {
         if let database = configuration.database {
             do { try await database.ping() } catch { problems.append("the database cannot be reached: \(APIError.from(error).message)") }
         }
-        do { _ = try await keys.required() } catch { problems.append("the key store cannot be read: \(APIError.from(error).message)") }
+        // Each store gets a few seconds: a probe must answer before the load balancer gives up.
+        let keys = keys
         do {
-            _ = try await (configuration.ragSession ?? runtime.ragSession()).listCollections()
+            _ = try await withTimeLimit(Self.readinessLimit, failure: { Self.unanswered }) { try await keys.required() }
+        } catch {
+            problems.append("the key store cannot be read: \(APIError.from(error).message)")
+        }
+        let documents = configuration.ragSession ?? runtime.ragSession()
+        do {
+            _ = try await withTimeLimit(Self.readinessLimit, failure: { Self.unanswered }) { try await documents.listCollections() }
         } catch {
             problems.append("the document database cannot be reached: \(APIError.from(error).message)")
         }

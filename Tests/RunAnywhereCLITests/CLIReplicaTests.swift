@@ -142,4 +142,106 @@ struct CLIReplicaTests {
         #expect(unready.status == 503 && "\(unready.json ?? [:])".contains("the database cannot be reached"), "\(unready.json ?? [:])")
         #expect(try await Self.send(.GET, "\(rootB)/health").status == 200)
     }
+
+    /// nginx with `deploy/nginx.conf` (its upstreams pointed at two replicas on loopback) spreads
+    /// requests over both, passes a stream through whole, and when one replica is killed sends
+    /// every request to the other: none fails.
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "needs nginx: run scripts/setup --tests"),
+        .timeLimit(.minutes(10)))
+    func nginxWithTheRecipesConfigurationBalancesTwoReplicas() async throws {
+        let database = try PostgresCluster.newDatabase()
+        let (cli, home, _) = try CLIRunner.isolatedWithDefaultModel()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let arguments = ["--threads", "1", "--parallel", "1", "--database", database]
+        let a = try ServeProcess(cli, arguments: arguments)
+        let b = try ServeProcess(cli, arguments: arguments)
+        defer {
+            a.kill()
+            b.kill()
+        }
+        let balancer = try Balancer(replicas: [a.port, b.port])
+        defer { balancer.stop() }
+        let root = "http://127.0.0.1:\(balancer.port)"
+        for _ in 0..<6 { #expect(try await Self.send(.GET, "\(root)/v1/models").status == 200) }
+        for replica in [a, b] {
+            #expect(replica.standardError.components(separatedBy: "/v1/models").count - 1 >= 2, "each replica served some")
+        }
+        // A stream through the balancer arrives whole; a stored response is found through it.
+        let stream = try await GPUCLITests.request(
+            "\(root)/v1/chat/completions", post: true,
+            body:
+                #"{"model": "\#(SDKConstants.Models.defaultModelID)", "messages": [{"role": "user", "content": "Hi"}], "max_tokens": 4, "stream": true}"#
+        )
+        #expect(String(decoding: stream, as: UTF8.self).hasSuffix("data: [DONE]\n\n"))
+        let stored = try await Self.send(
+            .POST, "\(root)/v1/responses", body: ["model": SDKConstants.Models.defaultModelID, "input": "Hi.", "max_output_tokens": 2])
+        let id = try #require(stored.json?["id"] as? String)
+        for _ in 0..<2 { #expect(try await Self.send(.GET, "\(root)/v1/responses/\(id)").status == 200, "found whichever replica answers") }
+
+        a.kill()
+        for _ in 0..<6 { #expect(try await Self.send(.GET, "\(root)/v1/models").status == 200, "the other replica answers every one") }
+        #expect(try await Self.send(.GET, "\(root)/v1/responses/\(id)").status == 200)
+    }
+
+    /// nginx on a free loopback port with the recipe's configuration, its replicas' addresses
+    /// put in for the compose services' names.
+    final class Balancer {
+        let process: Process
+        let port: Int
+        let folder: URL
+
+        init(replicas: [Int]) throws {
+            folder = try TestEnvironment.temporaryDirectory("nginx")
+            port = try CLIRPCWorkerTests.freePort()
+            let recipe = try String(contentsOf: CLIReplicaTests.nginxRecipe, encoding: .utf8)
+                .replacingOccurrences(of: "replica-1:8080", with: "127.0.0.1:\(replicas[0])")
+                .replacingOccurrences(of: "replica-2:8080", with: "127.0.0.1:\(replicas[1])")
+                .replacingOccurrences(of: "listen 8080;", with: "listen 127.0.0.1:\(port);")
+            try recipe.write(to: folder.appendingPathComponent("balancer.conf"), atomically: true, encoding: .utf8)
+            let path = folder.path
+            let main = """
+                worker_processes 1;
+                \(getuid() == 0 ? "user root;" : "")
+                pid \(path)/nginx.pid;
+                error_log \(path)/error.log;
+                events {}
+                http {
+                    access_log off;
+                    client_body_temp_path \(path)/body;
+                    proxy_temp_path \(path)/proxy;
+                    fastcgi_temp_path \(path)/fastcgi;
+                    uwsgi_temp_path \(path)/uwsgi;
+                    scgi_temp_path \(path)/scgi;
+                    include \(path)/balancer.conf;
+                }
+                """
+            try main.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+            process.arguments = ["-p", path, "-c", "\(path)/nginx.conf", "-e", "\(path)/error.log", "-g", "daemon off;"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !CLIRPCWorkerTests.listening(port) {
+                guard process.isRunning, ContinuousClock.now < deadline else {
+                    let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+                    stop()
+                    throw ServeProcess.ServeError(message: "nginx did not start: \(log)")
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    static let nginxRecipe = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .appendingPathComponent("deploy/nginx.conf")
 }

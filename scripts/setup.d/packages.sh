@@ -64,13 +64,15 @@ debian_versions() {
 }
 
 # Debian's packages only the tests use: the ffmpeg command, which they make audio files with;
-# Chromium with its chromedriver, the browser the web app's tests drive; and PostgreSQL's server,
-# which the telemetry tests start throwaway clusters of.
+# Chromium with its chromedriver, the browser the web app's tests drive; PostgreSQL's server,
+# which the telemetry, RAG and replica tests start throwaway clusters of; and nginx, the load
+# balancer the replica tests put in front of two servers with deploy/nginx.conf.
 install_debian_test_packages() {
   local missing=()
   command -v ffmpeg >/dev/null || missing+=(ffmpeg)
   [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || missing+=(chromium chromium-driver)
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+  [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
   [ ${#missing[@]} -eq 0 ] || apt_install "for the tests" debian-test-packages "${missing[@]}"
-  say "Debian: $(debian_versions ffmpeg chromium chromium-driver postgresql)"
+  say "Debian: $(debian_versions ffmpeg chromium chromium-driver postgresql nginx-light)"
 }

@@ -102,17 +102,10 @@ package final class ServerDatabase: Sendable {
     ) async throws -> T {
         let (client, location) = (server.client, server.location)
         return try await server.run {
-            try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { try await client.withConnection(body) }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let value = try await group.next() ?? nil else {
-                    throw SDKError(.networkError, "PostgreSQL at \(location) did not answer within \(timeout)")
-                }
-                return value
+            try await withTimeLimit(
+                timeout, failure: { SDKError(.networkError, "PostgreSQL at \(location) did not answer within \(timeout)") }
+            ) {
+                try await client.withConnection(body)
             }
         }
     }
