@@ -96,6 +96,9 @@ import Testing
             _ = try await store.create(name: " ", account: "x", scopes: [.inference])
         }
         await expectSDKError(.invalidInput, ["at least one scope"]) { _ = try await store.create(name: "carol", account: "x", scopes: []) }
+        await expectSDKError(.invalidInput, ["names the server's own key"]) {
+            _ = try await store.create(name: "server", account: "x", scopes: [.inference])
+        }
         #expect(try await !store.revoke("nobody"))
         let ring = KeyRing(store: store, serverKey: "single")
         #expect(try await ring.holder(of: key) == .key(try #require(try await store.list().first)))

@@ -32,11 +32,14 @@ package actor KeyRing {
             if case .key(let record) = self { record.requestsPerMinute } else { nil }
         }
 
+        /// The name the server's own key's requests are counted under, which no stored key may take.
+        package static let serverKeyName = "server"
+
         /// The name requests are counted under.
         package var name: String {
             switch self {
             case .key(let record): record.name
-            case .serverKey: "server"
+            case .serverKey: Self.serverKeyName
             }
         }
     }
