@@ -46,7 +46,7 @@ struct RPCWorkerCommand: ParsableCommand {
         }
         var cacheDirectory: String?
         if cache {
-            let folder = RuntimeConfiguration.homeDirectory().appendingPathComponent("rpc-cache")
+            let folder = RuntimeConfiguration.dataDirectory().appendingPathComponent("rpc-cache")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             cacheDirectory = folder.path
         }

@@ -25,7 +25,7 @@ struct ServerDatabaseOption: ParsableArguments {
 
     func validate() throws {
         if let url, !(url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
-            throw ValidationError("--database must be a postgres:// URL (got \(url))")
+            throw ValidationError("--database must be a postgres://user[:password]@host[:port]/database URL")
         }
     }
 

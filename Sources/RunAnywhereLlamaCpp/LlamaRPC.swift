@@ -12,8 +12,9 @@ import Synchronization
 /// belong on loopback or a trusted network. A worker serves one client at a time. ggml aborts
 /// the process when a worker cannot be reached or stops answering, so each worker is first
 /// greeted here (``hello(_:timeout:)``): one that is not there, is busy with another client or
-/// speaks another protocol is a load error instead. A worker that goes away after the load
-/// still ends the process that holds the model; `runanywhere serve` runs each model in a worker
+/// speaks another protocol is a load error instead. (Another client that takes the worker
+/// between the greeting and ggml's own connection still makes ggml wait for it.) A worker that
+/// goes away after the load still ends the process that holds the model; `runanywhere serve` runs each model in a worker
 /// process of its own, so there it ends only that model's requests.
 package enum LlamaRPC {
     /// How long a worker has to accept a connection and answer the greeting.
@@ -104,12 +105,13 @@ package enum LlamaRPC {
         var description: String { "\(major).\(minor).\(patch)" }
     }
 
-    /// Throws unless `version` is this build's major version (ggml refuses any other).
+    /// Throws unless `version` is one ggml accepts: this build's major version, a minor version
+    /// no later than its own (ggml aborts on any other).
     static func checkVersion(_ endpoint: String, _ version: Version) throws {
-        guard version.major == RPC_PROTO_MAJOR_VERSION else {
+        guard version.major == RPC_PROTO_MAJOR_VERSION, version.minor <= RPC_PROTO_MINOR_VERSION else {
             throw SDKError.llm(
                 .modelLoadFailed,
-                "The RPC worker at \(endpoint) speaks RPC protocol \(version), this engine \(RPC_PROTO_MAJOR_VERSION).x: "
+                "The RPC worker at \(endpoint) speaks RPC protocol \(version), this engine \(RPC_PROTO_MAJOR_VERSION).\(RPC_PROTO_MINOR_VERSION): "
                     + "run the same RunAnywhere (or llama.cpp) on both machines")
         }
     }

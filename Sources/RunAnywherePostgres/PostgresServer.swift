@@ -55,10 +55,12 @@ package final class PostgresServer: Sendable {
 
     /// The client configuration for `url`, and the URL without its password.
     package static func configuration(_ url: String) throws -> (PostgresClient.Configuration, String) {
+        // Messages name the URL without its password.
+        let shownURL = url.replacingOccurrences(of: #"(://[^:/@]*):[^@/]*@"#, with: "$1@", options: .regularExpression)
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let user = components.user, !user.isEmpty
         else {
-            throw SDKError(.invalidInput, "The database must be a postgres://user[:password]@host[:port]/database URL, not '\(url)'")
+            throw SDKError(.invalidInput, "The database must be a postgres://user[:password]@host[:port]/database URL, not '\(shownURL)'")
         }
         let options = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
         let database = String(components.path.drop { $0 == "/" })
@@ -71,7 +73,7 @@ package final class PostgresServer: Sendable {
                 database: database.isEmpty ? nil : database)
         } else {
             guard let host = components.host, !host.isEmpty else {
-                throw SDKError(.invalidInput, "The database URL '\(url)' names no host")
+                throw SDKError(.invalidInput, "The database URL '\(shownURL)' names no host")
             }
             let tls: PostgresClient.Configuration.TLS
             switch options["sslmode"] ?? "prefer" {

@@ -167,6 +167,13 @@ struct CLIReplicaTests {
         for replica in [a, b] {
             #expect(replica.standardError.components(separatedBy: "/v1/models").count - 1 >= 2, "each replica served some")
         }
+        // A page of the balancer's own origin may change things (the Host it passes keeps its port).
+        var page = HTTPClientRequest(url: "\(root)/api/settings")
+        page.method = .PATCH
+        page.headers.add(name: "Origin", value: root)
+        page.headers.add(name: "Content-Type", value: "application/json")
+        page.body = .bytes(ByteBuffer(string: #"{"maxTokens": 9}"#))
+        #expect(try await HTTPClient.shared.execute(page, timeout: .seconds(30)).status.code == 200)
         // A stream through the balancer arrives whole; a stored response is found through it.
         let stream = try await GPUCLITests.request(
             "\(root)/v1/chat/completions", post: true,

@@ -72,26 +72,26 @@ struct DeploymentRecipeTests {
             environment: ["RUNANYWHERE_BINARY": CLIRunner.binary.path])
         #expect(status == 0, "\(output)")
 
-        // Every Swift runtime library the binary links is beside it (its run path has $ORIGIN).
+        // Every Swift runtime library the binary links is beside it (its run path has $ORIGIN):
+        // searched there first (LD_LIBRARY_PATH comes before the run path, whose first entry is
+        // this machine's toolchain), each resolves to the packed copy.
         let bin = root.appendingPathComponent("opt/runanywhere/bin")
-        let (_, linked) = try Self.run("/usr/bin/ldd", [CLIRunner.binary.path])
-        let swiftLibraries = linked.split(separator: "\n").compactMap { line -> String? in
-            guard line.contains("/swift/") else { return nil }
-            return line.split(whereSeparator: \.isWhitespace).first.map(String.init)
-        }
-        #expect(!swiftLibraries.isEmpty)
-        for library in swiftLibraries {
-            #expect(FileManager.default.fileExists(atPath: bin.appendingPathComponent(library).path), "\(library) is packed")
+        let binary = bin.appendingPathComponent("runanywhere").path
+        let packedOnly = ["LD_LIBRARY_PATH": bin.path]
+        let (_, linked) = try Self.run("/usr/bin/ldd", [binary], environment: packedOnly)
+        let swiftLibraries = linked.split(separator: "\n").filter { $0.contains("libswift") || $0.contains("Foundation") }
+        #expect(swiftLibraries.count >= 5, "\(linked)")
+        for line in swiftLibraries {
+            #expect(line.contains("=> \(bin.path)/"), "resolves to the packed copy: \(line)")
         }
         let home = root.appendingPathComponent("opt/runanywhere/home")
         let models = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("models").path)
         #expect(models.contains(SDKConstants.Models.defaultModelID) && !models.contains { $0.hasSuffix("-fixture") }, "\(models)")
 
         // The packed binary finds its engines and models in the packed home, and answers.
-        let environment = [
+        let environment = packedOnly.merging([
             "RUNANYWHERE_HOME": home.path, "RUNANYWHERE_DATA": root.appendingPathComponent("data").path, "RUNANYWHERE_LLAMA_LIB": "",
-        ]
-        let binary = bin.appendingPathComponent("runanywhere").path
+        ]) { $1 }
         let info = try Self.run(binary, ["info", "--json"], environment: environment)
         #expect(info.0 == 0, "\(info.1)")
         #expect(info.1.contains("\(home.path)/engines/llama.cpp/lib/libllama.so"), "llama.cpp from the packed home: \(info.1.prefix(2000))")

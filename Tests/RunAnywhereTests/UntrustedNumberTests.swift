@@ -50,6 +50,7 @@ import Testing
             // An RPC worker is HOST:PORT with an IPv4 host: no port, a port out of range, IPv6, no host.
             ModelLoadOptions(rpcWorkers: ["localhost"]), ModelLoadOptions(rpcWorkers: ["127.0.0.1:65536"]),
             ModelLoadOptions(rpcWorkers: ["::1:50052"]), ModelLoadOptions(rpcWorkers: [":50052"]),
+            ModelLoadOptions(rpcWorkers: ["127.0.0.1:50052", "127.0.0.1:50052"]),
         ]
         for options in refused {
             #expect(throws: SDKError.self, "\(options)") { try options.validate() }

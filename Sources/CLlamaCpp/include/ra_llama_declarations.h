@@ -126,8 +126,10 @@ void * ggml_backend_reg_get_proc_address(ggml_backend_reg_t reg, const char * na
 
 // MARK: ggml's RPC backend (ggml-rpc.h), whose functions come from ggml_backend_reg_get_proc_address
 
-/// The RPC protocol's major version: a worker of another major version cannot serve this build.
+/// The RPC protocol's version: a worker of another major version, or of a later minor one,
+/// cannot serve this build.
 #define RPC_PROTO_MAJOR_VERSION    7
+#define RPC_PROTO_MINOR_VERSION    0
 
 /// Connects to the RPC server at `endpoint` ("host:port") and returns a backend of its devices;
 /// aborts the process when the server cannot be reached.

@@ -125,6 +125,7 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
         for worker in rpcWorkers {
             do { _ = try RPCEndpoint.parse(worker) } catch let error as SDKError { throw bad(error.message) }
         }
+        if Set(rpcWorkers).count < rpcWorkers.count { throw bad("rpcWorkers names a worker twice") }
     }
 
     /// Throws ``ErrorCode/invalidConfiguration`` unless `threads` is nil or 1 to ``SDKConstants/Limits/maxThreads``.

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import RunAnywhere
 import RunAnywherePostgres
+import Synchronization
 
 /// The PostgreSQL database replicas of `runanywhere serve` share (`serve --database`): the state
 /// a server otherwise keeps in its data folder's SQLite files, so that any replica behind a load
@@ -96,17 +97,49 @@ package final class ServerDatabase: Sendable {
     }
 
     /// Runs `body` on a connection of the pool within `timeout`, the server's errors as
-    /// ``PostgresServer/error(_:)`` makes them.
+    /// ``PostgresServer/error(_:)`` makes them. At the limit the connection is closed (postgres-nio
+    /// does not stop a query for its task's cancellation), so a request fails instead of waiting
+    /// on a database gone from the network.
     func run<T: Sendable>(
         timeout: Duration = queryTimeout, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let (client, location) = (server.client, server.location)
+        let leased = Mutex<PostgresConnection?>(nil)
         return try await server.run {
             try await withTimeLimit(
-                timeout, failure: { SDKError(.networkError, "PostgreSQL at \(location) did not answer within \(timeout)") }
+                timeout, failure: { SDKError(.networkError, "PostgreSQL at \(location) did not answer within \(timeout)") },
+                expired: { try? await leased.withLock { $0 }?.close() }
             ) {
-                try await client.withConnection(body)
+                try await client.withConnection { connection in
+                    leased.withLock { $0 = connection }
+                    return try await body(connection)
+                }
             }
+        }
+    }
+
+    /// Runs `body` in one transaction (kept when it returns, undone when it throws) within
+    /// `timeout`, as ``run(timeout:_:)`` does.
+    func transaction<T: Sendable>(
+        timeout: Duration = queryTimeout, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let logger = logger
+        return try await run(timeout: timeout) { connection in
+            try await connection.query("BEGIN", logger: logger)
+            let value: T
+            do {
+                value = try await body(connection)
+            } catch {
+                do {
+                    try await connection.query("ROLLBACK", logger: logger)
+                } catch {
+                    // A connection whose transaction could not be ended must not go back to the pool.
+                    try? await connection.close()
+                }
+                throw error
+            }
+            try await connection.query("COMMIT", logger: logger)
+            return value
         }
     }
 

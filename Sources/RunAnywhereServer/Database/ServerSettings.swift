@@ -28,25 +28,18 @@ struct ServerSettings: Sendable {
     /// made at the same time through another replica waits for this one (the row is locked).
     func update(_ change: @escaping @Sendable (inout GenerationSettings) throws -> Void) async throws -> GenerationSettings {
         guard let database else { return try file.update(change) }
-        return try await database.run { connection in
-            try await connection.query("BEGIN", logger: database.logger)
-            do {
-                var settings = try await Self.read(connection, logger: database.logger, lock: true)
-                try change(&settings)
-                try settings.validate()
-                let json = String(decoding: try JSONEncoder.runAnywhere.encode(settings), as: UTF8.self)
-                try await connection.query(
-                    """
-                    INSERT INTO runanywhere_settings (name, value, updated_at) VALUES ('generation', \(json), \(Date().timeIntervalSince1970))
-                    ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at
-                    """,
-                    logger: database.logger)
-                try await connection.query("COMMIT", logger: database.logger)
-                return settings
-            } catch {
-                try? await connection.query("ROLLBACK", logger: database.logger)
-                throw error
-            }
+        return try await database.transaction { connection in
+            var settings = try await Self.read(connection, logger: database.logger, lock: true)
+            try change(&settings)
+            try settings.validate()
+            let json = String(decoding: try JSONEncoder.runAnywhere.encode(settings), as: UTF8.self)
+            try await connection.query(
+                """
+                INSERT INTO runanywhere_settings (name, value, updated_at) VALUES ('generation', \(json), \(Date().timeIntervalSince1970))
+                ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at
+                """,
+                logger: database.logger)
+            return settings
         }
     }
 

@@ -49,6 +49,9 @@ package actor KeyRing {
     private var keys: [String: (record: APIKeyRecord, hash: String)] = [:]
     private var readFrom: FileIdentity?
     private var readAt: ContinuousClock.Instant?
+    /// The read in flight: requests that come meanwhile wait for it instead of reading again
+    /// (and an older read never lands after a newer one).
+    private var reading: Task<[(record: APIKeyRecord, hash: String)], any Error>?
     /// Each rate-limited key's requests left and when they were counted: a bucket that holds a
     /// minute's requests and refills continuously.
     private var buckets: [String: (left: Double, at: ContinuousClock.Instant)] = [:]
@@ -103,9 +106,16 @@ package actor KeyRing {
         } else if case .file(let url) = store.changes {
             identity = FileIdentity(path: url.path)
         }
-        let active = try await store.active()
-        keys = Dictionary(active.map { ($0.record.id, $0) }, uniquingKeysWith: { first, _ in first })
+        if let reading { return apply(try await reading.value) }
+        let read = Task { [store] in try await store.active() }
+        reading = read
+        defer { reading = nil }
+        apply(try await read.value)
         readFrom = identity
         readAt = now
+    }
+
+    private func apply(_ active: [(record: APIKeyRecord, hash: String)]) {
+        keys = Dictionary(active.map { ($0.record.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }
