@@ -1,12 +1,9 @@
 """Driver for benchmarks/replicas; see that script."""
 import argparse
 import concurrent.futures
-import glob
 import json
 import os
-import shutil
 import signal
-import subprocess
 import tempfile
 import threading
 import time
@@ -14,37 +11,10 @@ import urllib.error
 import urllib.request
 
 import results_file
-from serve_process import free_port, start_server
+from postgres_cluster import Postgres
+from serve_process import start_server
 
 QUESTIONS = ["Name a colour.", "Name a fruit.", "Name a planet.", "Name a river.", "Name a tree.", "Name a bird."]
-
-
-class Postgres:
-    """A throwaway cluster from Debian's server in a temporary folder (as root, run as postgres)."""
-
-    def __init__(self):
-        versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]), reverse=True)
-        if not versions:
-            raise SystemExit("replicas: PostgreSQL is not installed (scripts/setup --tests installs it)")
-        self.bin = os.path.dirname(versions[0])
-        self.folder = tempfile.mkdtemp(prefix="replicas-pg-")
-        self.port = free_port()
-        if os.getuid() == 0:
-            shutil.chown(self.folder, "postgres", "postgres")
-        self.run("initdb", "-D", f"{self.folder}/data", "-A", "trust", "-U", "runanywhere", "--no-sync")
-        self.run("pg_ctl", "-D", f"{self.folder}/data", "-l", f"{self.folder}/log", "-o",
-                 f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1", "-w", "start")
-        self.url = f"postgres://runanywhere@127.0.0.1:{self.port}/postgres?sslmode=disable"
-
-    def run(self, program, *arguments):
-        command = [f"{self.bin}/{program}", *arguments]
-        if os.getuid() == 0:
-            command = ["runuser", "-u", "postgres", "--", *command]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def stop(self):
-        self.run("pg_ctl", "-D", f"{self.folder}/data", "-m", "immediate", "-w", "stop")
-        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def ask(base, model, question, tokens):

@@ -1,12 +1,9 @@
 """Driver for benchmarks/telemetry-throughput; see that script."""
 import argparse
 import datetime
-import glob
 import http.client
 import json
 import os
-import shutil
-import socket
 import subprocess
 import tempfile
 import threading
@@ -14,40 +11,7 @@ import time
 import uuid
 
 import results_file
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Postgres:
-    """A throwaway cluster in a temporary folder (run as the postgres user when root)."""
-
-    def __init__(self):
-        versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-        if not versions:
-            raise SystemExit("PostgreSQL is not installed; run scripts/setup")
-        self.bin = os.path.dirname(versions[-1])
-        self.folder = tempfile.mkdtemp(prefix="runanywhere-bench-postgres-")
-        self.port = free_port()
-        if os.getuid() == 0:
-            shutil.chown(self.folder, "postgres", "postgres")
-        self.run("initdb", "-D", f"{self.folder}/data", "-A", "trust", "-U", "runanywhere", "--no-sync")
-        self.run("pg_ctl", "-D", f"{self.folder}/data", "-l", f"{self.folder}/log", "-w", "start",
-                 "-o", f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1")
-        self.url = f"postgres://runanywhere@127.0.0.1:{self.port}/postgres?sslmode=disable"
-
-    def run(self, program, *arguments):
-        command = [f"{self.bin}/{program}", *arguments]
-        if os.getuid() == 0:
-            command = ["runuser", "-u", "postgres", "--", *command]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def stop(self):
-        self.run("pg_ctl", "-D", f"{self.folder}/data", "-m", "immediate", "-w", "stop")
-        shutil.rmtree(self.folder, ignore_errors=True)
+from postgres_cluster import Postgres
 
 
 def payload(run_id):

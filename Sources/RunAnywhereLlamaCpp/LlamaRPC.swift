@@ -29,14 +29,7 @@ package enum LlamaRPC {
     /// uses it, with their devices; they count as used by this process while the result lives.
     static func workers(_ endpoints: [String], library: LlamaLibrary) throws -> Workers {
         let api = library.api
-        guard let backend = api.ggml_backend_reg_by_name("RPC"),
-            let address = api.ggml_backend_reg_get_proc_address(backend, "ggml_backend_rpc_add_server")
-        else {
-            throw SDKError(
-                .frameworkNotAvailable,
-                "This build of llama.cpp (\(library.path)) has no RPC backend: scripts/setup builds llama.cpp with it; run it again")
-        }
-        let addServer = unsafeBitCast(address, to: ra_rpc_add_server_fn.self)
+        let addServer = unsafeBitCast(try function("ggml_backend_rpc_add_server", library: library), to: ra_rpc_add_server_fn.self)
         let inUse = connected.withLock { connected in Set(endpoints.filter { connected[$0, default: 0] > 0 }) }
         for endpoint in endpoints where !inUse.contains(endpoint) {
             try checkVersion(endpoint, hello(endpoint, timeout: helloTimeout))
@@ -161,20 +154,25 @@ package enum LlamaRPC {
     static func serve(
         host: String, port: Int, deviceNames: [String], threads: Int, cacheDirectory: String?, library: LlamaLibrary
     ) throws {
-        let api = library.api
-        guard let backend = api.ggml_backend_reg_by_name("RPC"),
-            let address = api.ggml_backend_reg_get_proc_address(backend, "ggml_backend_rpc_start_server")
-        else {
-            throw SDKError(
-                .frameworkNotAvailable,
-                "This build of llama.cpp (\(library.path)) has no RPC backend: scripts/setup builds llama.cpp with it; run it again")
-        }
-        let startServer = unsafeBitCast(address, to: ra_rpc_start_server_fn.self)
+        let startServer = unsafeBitCast(try function("ggml_backend_rpc_start_server", library: library), to: ra_rpc_start_server_fn.self)
         var devices: [ggml_backend_dev_t?] = try chosenDevices(deviceNames, library: library)
         let endpoint = "\(host):\(port)"
         try RPCSocket.checkListening(host: host, port: port, endpoint: endpoint)
         startServer(endpoint, cacheDirectory, threads, devices.count, &devices)
         throw SDKError(.invalidConfiguration, "llama.cpp's RPC server could not listen at \(endpoint)")
+    }
+
+    /// The RPC backend's function `name` in `library`; an error saying how to get a build with
+    /// the backend when it has none.
+    private static func function(_ name: String, library: LlamaLibrary) throws -> UnsafeMutableRawPointer {
+        guard let backend = library.api.ggml_backend_reg_by_name("RPC"),
+            let address = library.api.ggml_backend_reg_get_proc_address(backend, name)
+        else {
+            throw SDKError(
+                .frameworkNotAvailable,
+                "This build of llama.cpp (\(library.path)) has no RPC backend: scripts/setup builds llama.cpp with it; run it again")
+        }
+        return address
     }
 
     /// The devices a worker serves: those named (an unknown name is an error that lists the

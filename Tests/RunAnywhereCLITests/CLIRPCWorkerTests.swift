@@ -3,10 +3,6 @@ import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Models split across processes with llama.cpp's RPC backend, on loopback: `runanywhere
 /// rpc-worker` serves this machine's CPU, and `generate --rpc` and `serve --rpc` place the default
 /// model's layers on it. A split model gives the local load's greedy tokens; a worker that is not
@@ -23,7 +19,7 @@ struct CLIRPCWorkerTests {
         var endpoint: String { "127.0.0.1:\(port)" }
 
         init(_ cli: CLIRunner) throws {
-            port = try CLIRPCWorkerTests.freePort()
+            port = try TestEnvironment.freePort()
             process = Process()
             process.executableURL = cli.executable
             process.arguments = ["rpc-worker", "--port", "\(port)", "--threads", "1"]
@@ -31,13 +27,9 @@ struct CLIRPCWorkerTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !CLIRPCWorkerTests.listening(port) {
-                guard process.isRunning, ContinuousClock.now < deadline else {
-                    stop()
-                    throw ServeProcess.ServeError(message: "runanywhere rpc-worker did not start listening on port \(port)")
-                }
-                Thread.sleep(forTimeInterval: 0.05)
+            guard TestEnvironment.waitUntilListening(port, by: process) else {
+                stop()
+                throw ServeProcess.ServeError(message: "runanywhere rpc-worker did not start listening on port \(port)")
             }
         }
 
@@ -71,7 +63,7 @@ struct CLIRPCWorkerTests {
     @Test func aWorkerThatIsNotThereOrCannotStartIsAClearError() throws {
         let (cli, home, _) = try CLIRunner.isolatedWithDefaultModel()
         defer { try? FileManager.default.removeItem(at: home) }
-        let port = try Self.freePort()
+        let port = try TestEnvironment.freePort()
         let missing = try cli.run(["generate", "Hi", "--max-tokens", "2", "--rpc", "127.0.0.1:\(port)"])
         #expect(missing.status == 1 && missing.stderr.contains("No RPC worker answers at 127.0.0.1:\(port)"), "\(missing.stderr)")
         let malformed = try cli.run(["generate", "Hi", "--rpc", "localhost"])
@@ -121,33 +113,4 @@ struct CLIRPCWorkerTests {
         #expect(server.stop() == 0, "\(server.standardError.suffix(2000))")
     }
 
-    /// A loopback port nothing listens on now.
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw ServeProcess.ServeError(message: "no free loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Whether something accepts connections on loopback `port`.
-    static func listening(_ port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
 }

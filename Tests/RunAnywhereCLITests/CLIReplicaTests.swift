@@ -200,7 +200,7 @@ struct CLIReplicaTests {
 
         init(replicas: [Int]) throws {
             folder = try TestEnvironment.temporaryDirectory("nginx")
-            port = try CLIRPCWorkerTests.freePort()
+            port = try TestEnvironment.freePort()
             let recipe = try String(contentsOf: CLIReplicaTests.nginxRecipe, encoding: .utf8)
                 .replacingOccurrences(of: "replica-1:8080", with: "127.0.0.1:\(replicas[0])")
                 .replacingOccurrences(of: "replica-2:8080", with: "127.0.0.1:\(replicas[1])")
@@ -230,14 +230,10 @@ struct CLIReplicaTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !CLIRPCWorkerTests.listening(port) {
-                guard process.isRunning, ContinuousClock.now < deadline else {
-                    let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-                    stop()
-                    throw ServeProcess.ServeError(message: "nginx did not start: \(log)")
-                }
-                Thread.sleep(forTimeInterval: 0.05)
+            guard TestEnvironment.waitUntilListening(port, by: process, within: .seconds(30)) else {
+                let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+                stop()
+                throw ServeProcess.ServeError(message: "nginx did not start: \(log)")
             }
         }
 

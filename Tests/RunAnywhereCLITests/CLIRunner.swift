@@ -20,6 +20,22 @@ struct CLIRunner {
         }
     }
 
+    /// Runs `program` (any program) with `arguments` and `environment` added to this one, and
+    /// returns its exit status and what it printed on standard output and error together.
+    static func output(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     /// The binary, built beside the test bundle.
     static var binary: URL {
         let executable = URL(

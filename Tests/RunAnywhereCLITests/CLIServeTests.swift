@@ -23,16 +23,8 @@ struct CLIServeTests {
 
     /// Runs a Python script of `Tests/clients/` with the venv's Python; its exit status and output.
     static func python(_ script: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = TestEnvironment.venvPython
-        process.arguments = [script.path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        guard let python = TestEnvironment.venvPython else { throw ServeProcess.ServeError(message: "no venv: run scripts/setup --tests") }
+        return try CLIRunner.output(python.path, [script.path] + arguments)
     }
 
     @Test func theOpenAIClientWorksUnchanged() throws {

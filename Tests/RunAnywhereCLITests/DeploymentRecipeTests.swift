@@ -13,31 +13,16 @@ struct DeploymentRecipeTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let deploy = repo.appendingPathComponent("deploy")
 
-    /// Runs `program` with `arguments` (and `environment` added) and returns its status and output.
-    static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     @Test func theComposeFileFollowsTheComposeSpecification() throws {
         let python = try #require(TestEnvironment.venvPython).path
         let compose = Self.deploy.appendingPathComponent("compose.yaml").path
-        let (status, output) = try Self.run(python, ["-m", "check_jsonschema", "--builtin-schema", "vendor.compose-spec", compose])
+        let (status, output) = try CLIRunner.output(python, ["-m", "check_jsonschema", "--builtin-schema", "vendor.compose-spec", compose])
         #expect(status == 0, "\(output)")
         // The check can fail: a field the specification does not have is refused.
         let broken = try TestEnvironment.temporaryDirectory("compose").appendingPathComponent("compose.yaml")
         try String(contentsOfFile: compose, encoding: .utf8).replacingOccurrences(of: "stop_grace_period:", with: "stop_grace:")
             .write(to: broken, atomically: true, encoding: .utf8)
-        let refused = try Self.run(python, ["-m", "check_jsonschema", "--builtin-schema", "vendor.compose-spec", broken.path])
+        let refused = try CLIRunner.output(python, ["-m", "check_jsonschema", "--builtin-schema", "vendor.compose-spec", broken.path])
         #expect(refused.0 != 0 && refused.1.contains("stop_grace"), "\(refused.1)")
         // The replicas share the database, and serve's flags in it exist.
         let text = try String(contentsOfFile: compose, encoding: .utf8)
@@ -47,7 +32,7 @@ struct DeploymentRecipeTests {
     @Test func theKubernetesManifestsFollowKubernetesSchemas() throws {
         let python = try #require(TestEnvironment.venvPython).path
         let manifests = Self.deploy.appendingPathComponent("kubernetes/runanywhere.yaml").path
-        let (status, output) = try Self.run(python, ["-m", "kubernetes_validate", "--strict", manifests])
+        let (status, output) = try CLIRunner.output(python, ["-m", "kubernetes_validate", "--strict", manifests])
         #expect(status == 0, "\(output)")
         for kind in ["secret", "deployment", "service", "poddisruptionbudget"] {
             #expect(output.contains("passed for resource \(kind)/runanywhere"), "\(output)")
@@ -55,7 +40,7 @@ struct DeploymentRecipeTests {
         let broken = try TestEnvironment.temporaryDirectory("kubernetes").appendingPathComponent("runanywhere.yaml")
         try String(contentsOfFile: manifests, encoding: .utf8).replacingOccurrences(of: "replicas: 2", with: "replicas: two")
             .write(to: broken, atomically: true, encoding: .utf8)
-        let refused = try Self.run(python, ["-m", "kubernetes_validate", "--strict", broken.path])
+        let refused = try CLIRunner.output(python, ["-m", "kubernetes_validate", "--strict", broken.path])
         #expect(refused.0 != 0 && refused.1.contains("spec.replicas"), "\(refused.1)")
     }
 
@@ -67,7 +52,7 @@ struct DeploymentRecipeTests {
         #expect(containerfile.contains("RUN deploy/image/build-root /image") && containerfile.contains("COPY --from=build /image/ /"))
         let root = try TestEnvironment.temporaryDirectory("image-root")
         defer { try? FileManager.default.removeItem(at: root) }
-        let (status, output) = try Self.run(
+        let (status, output) = try CLIRunner.output(
             Self.deploy.appendingPathComponent("image/build-root").path, [root.path, "--no-setup"],
             environment: ["RUNANYWHERE_BINARY": CLIRunner.binary.path])
         #expect(status == 0, "\(output)")
@@ -78,7 +63,7 @@ struct DeploymentRecipeTests {
         let bin = root.appendingPathComponent("opt/runanywhere/bin")
         let binary = bin.appendingPathComponent("runanywhere").path
         let packedOnly = ["LD_LIBRARY_PATH": bin.path]
-        let (_, linked) = try Self.run("/usr/bin/ldd", [binary], environment: packedOnly)
+        let (_, linked) = try CLIRunner.output("/usr/bin/ldd", [binary], environment: packedOnly)
         let swiftLibraries = linked.split(separator: "\n").filter { $0.contains("libswift") || $0.contains("Foundation") }
         #expect(swiftLibraries.count >= 5, "\(linked)")
         for line in swiftLibraries {
@@ -92,10 +77,10 @@ struct DeploymentRecipeTests {
         let environment = packedOnly.merging([
             "RUNANYWHERE_HOME": home.path, "RUNANYWHERE_DATA": root.appendingPathComponent("data").path, "RUNANYWHERE_LLAMA_LIB": "",
         ]) { $1 }
-        let info = try Self.run(binary, ["info", "--json"], environment: environment)
+        let info = try CLIRunner.output(binary, ["info", "--json"], environment: environment)
         #expect(info.0 == 0, "\(info.1)")
         #expect(info.1.contains("\(home.path)/engines/llama.cpp/lib/libllama.so"), "llama.cpp from the packed home: \(info.1.prefix(2000))")
-        let generated = try Self.run(binary, ["generate", "Hi", "--max-tokens", "2", "--threads", "1"], environment: environment)
+        let generated = try CLIRunner.output(binary, ["generate", "Hi", "--max-tokens", "2", "--threads", "1"], environment: environment)
         #expect(generated.0 == 0, "\(generated.1)")
     }
 }

@@ -169,4 +169,45 @@ package enum TestEnvironment {
         defer { try? handle.close() }
         try (handle.read(upToCount: bytes) ?? Data()).write(to: destination)
     }
+
+    /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
+    package static func freePort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw SDKError(.networkError, "no socket") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw SDKError(.networkError, "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts connections on loopback `port`.
+    package static func listening(_ port: Int) -> Bool {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return false }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// Waits until `process` listens on loopback `port`, at most `limit`; false when it ended
+    /// first or the time ran out.
+    package static func waitUntilListening(_ port: Int, by process: Process, within limit: Duration = .seconds(60)) -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while !listening(port) {
+            guard process.isRunning, ContinuousClock.now < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return true
+    }
 }

@@ -47,7 +47,7 @@ package final class TestPostgres: Sendable {
         let log = folder.appendingPathComponent("server.log")
         var failures: [String] = []
         for attempt in 1...3 {
-            let port = try freePort()
+            let port = try TestEnvironment.freePort()
             let options = "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1"
             do {
                 try run(
@@ -113,19 +113,4 @@ package final class TestPostgres: Sendable {
         return text
     }
 
-    /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
-    private static func freePort() throws -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw SDKError(.networkError, "no socket") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw SDKError(.networkError, "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
