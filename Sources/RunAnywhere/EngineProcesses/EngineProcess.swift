@@ -59,6 +59,10 @@ final class EngineProcess: Sendable {
         let process = Process()
         process.executableURL = processes.executable
         process.arguments = processes.arguments + ["--model", model.id]
+        // ggml answers an abort by attaching gdb to print a backtrace, and an attach that hangs
+        // (seen in CI) leaves the worker stopped under it and its requests waiting for ever; its
+        // message comes first, and the Swift runtime's crash report follows without gdb.
+        process.environment = ProcessInfo.processInfo.environment.merging(["GGML_NO_BACKTRACE": "1"]) { $1 }
         let (input, output, errors) = (Pipe(), Pipe(), Pipe())
         process.standardInput = input
         process.standardOutput = output
