@@ -62,7 +62,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
 
         /// `--rpc`'s workers, commas split.
-        var rpcWorkers: [String] { rpc.flatMap { $0.split(separator: ",").map(String.init) } }
+        var rpcWorkers: [String] { RPCEndpoint.flag(rpc) }
 
         /// The categories `--category` takes.
         static let categoryNames = BenchmarkCategory.allCases.map(\.rawValue).joined(separator: ", ")

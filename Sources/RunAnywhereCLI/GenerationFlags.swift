@@ -69,7 +69,7 @@ struct GenerationFlags: ParsableArguments {
     var rpc: [String] = []
 
     /// `--rpc`'s workers, commas split.
-    var rpcWorkers: [String] { rpc.flatMap { $0.split(separator: ",").map(String.init) } }
+    var rpcWorkers: [String] { RPCEndpoint.flag(rpc) }
 
     /// The settings with these flags applied on top.
     func options(_ settings: GenerationSettings, stopSequences: [String] = [], applyChatTemplate: Bool = true) -> LLMGenerationOptions {
@@ -135,6 +135,11 @@ extension LLMSpeculation {
 extension ModelLoadOptions.FlashAttention: ExpressibleByArgument {}
 
 extension RPCEndpoint {
+    /// The workers `--rpc`'s values name (each repeated or comma-separated).
+    static func flag(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",").map(String.init) }
+    }
+
     /// Throws a usage error for the first of `--rpc`'s workers that is not `HOST:PORT`.
     static func checkFlag(_ workers: [String]) throws {
         for worker in workers {

@@ -52,7 +52,8 @@ struct RPCWorkerCommand: ParsableCommand {
         }
         try LlamaRPC.serve(
             host: host, port: port, deviceNames: devices.flatMap { $0.split(separator: ",").map(String.init) },
-            threads: threads ?? max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)), cacheDirectory: cacheDirectory, logger: logger
+            threads: threads ?? SystemHardwareDetector().profile(accelerators: []).defaultThreads, cacheDirectory: cacheDirectory,
+            logger: logger
         )
     }
 }

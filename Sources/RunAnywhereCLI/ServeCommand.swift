@@ -128,7 +128,7 @@ struct ServeCommand: AsyncParsableCommand {
         if queue < 0 { throw ValidationError("--queue cannot be negative") }
         if !(0...86_400).contains(drainTimeout) { throw ValidationError("--drain-timeout must be 0 to 86400 seconds") }
         try LLMSpeculation.checkFlag(speculate)
-        try RPCEndpoint.checkFlag(rpc.flatMap { $0.split(separator: ",").map(String.init) })
+        try RPCEndpoint.checkFlag(RPCEndpoint.flag(rpc))
         if let modelsBudget, Self.bytes(modelsBudget) == nil {
             throw ValidationError("--models-budget must be a size such as 4G, 512M or 0 (below 8 EiB)")
         }
@@ -183,7 +183,7 @@ struct ServeCommand: AsyncParsableCommand {
                     gpuLayers: gpuLayers,
                     reproducible: reproducible, speculation: LLMSpeculation(draftTokens: speculate),
                     savedPrompts: savePrompts ? context.savedPrompts : nil,
-                    rpcWorkers: rpc.flatMap { $0.split(separator: ",").map(String.init) }
+                    rpcWorkers: RPCEndpoint.flag(rpc)
                 ),
                 keepAlive: KeepAlive(parsing: keepAlive) ?? .default, logger: logger
             )
@@ -207,10 +207,9 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.drainTimeout = .seconds(drainTimeout)
             configuration.database = try await database.open(logger: logger)
             do {
-                let store =
-                    configuration.database.map(APIKeyStore.init(database:))
-                    ?? APIKeyStore(dataDirectory: context.configuration.dataDirectory, logger: logger)
-                let keys = try await store.list()
+                let keys = try await APIKeyStore(
+                    database: configuration.database, dataDirectory: context.configuration.dataDirectory, logger: logger
+                ).list()
                 try configuration.validate(keysExist: keys.contains { $0.revokedAt == nil })  // before anything else is opened
             } catch {
                 await configuration.database?.close()

@@ -140,9 +140,7 @@ public struct LlamaCppAdapter: FrameworkAdapter {
                 // Asked for by name: no fallback to the CPU when a worker fails.
                 let workers = try LlamaRPC.workers(options.rpcWorkers, library: library)
                 let layers = options.gpuLayers ?? Int(Int32.max)
-                let placed =
-                    options.gpuLayers.map { layers in metadata.map { layers >= $0.layerCount ?? 0 } ?? false ? "all" : "\(layers)" }
-                    ?? "all"
+                let placed = options.gpuLayers.flatMap { $0 < metadata?.layerCount ?? Int.max ? "\($0)" : nil } ?? "all"
                 logger.info("\(model.id): \(placed) layers on RPC workers \(options.rpcWorkers.joined(separator: ", "))")
                 let obstacle = LlamaBatchInvariance.obstacle(options: options, gpuLayers: layers, metadata: metadata)
                 let llama = try LlamaContext(

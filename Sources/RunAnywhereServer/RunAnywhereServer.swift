@@ -33,8 +33,7 @@ public struct RunAnywhereServer: Sendable {
 
     /// The keys: in the replicas' database when there is one, else in the data folder.
     static func keyStore(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) -> APIKeyStore {
-        configuration.database.map(APIKeyStore.init(database:))
-            ?? APIKeyStore(dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger)
+        APIKeyStore(database: configuration.database, dataDirectory: runtime.configuration.dataDirectory, logger: configuration.logger)
     }
 
     /// The routes with their middleware: the access log and metrics around everything; then, for

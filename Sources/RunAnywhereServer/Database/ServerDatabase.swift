@@ -57,8 +57,10 @@ package final class ServerDatabase: Sendable {
     }
 
     /// Connects to the database at `url` (a `postgres://` URL, as ``RAGDatabases`` takes) and
-    /// brings its tables up to date; gives up after `timeout` when the server cannot be reached.
-    package static func open(url: String, logger: Logger, timeout: Duration = .seconds(10)) async throws -> ServerDatabase {
+    /// brings its tables up to date; gives up after `timeout` when the server cannot be reached
+    /// (long enough for replicas started together to wait on one another's migrations on a busy
+    /// machine).
+    package static func open(url: String, logger: Logger, timeout: Duration = .seconds(60)) async throws -> ServerDatabase {
         let server = try await PostgresServer.open(url: url, logger: logger, timeout: timeout) { server in
             try await server.client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(lock))", logger: logger)

@@ -25,6 +25,11 @@ package struct APIKeyStore: Sendable {
         storage = PostgresKeyStorage(database: database)
     }
 
+    /// The keys a server keeps: in `database` when it has one, else in `dataDirectory`.
+    package init(database: ServerDatabase?, dataDirectory: URL, logger: Logger) {
+        self = database.map(APIKeyStore.init(database:)) ?? APIKeyStore(dataDirectory: dataDirectory, logger: logger)
+    }
+
     /// How a running server notices keys another process created or revoked.
     var changes: KeyChanges { storage.changes }
 

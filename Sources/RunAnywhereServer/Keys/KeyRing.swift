@@ -94,17 +94,12 @@ package actor KeyRing {
     /// or (a database) the last read is older than its poll interval.
     private func refresh() async throws {
         let now = ContinuousClock.now
-        var identity: FileIdentity?
+        let identity = store.file.flatMap { FileIdentity(path: $0.path) }
         if let readAt {
             switch store.changes {
-            case .file(let url):
-                identity = FileIdentity(path: url.path)
-                guard identity != readFrom else { return }
-            case .polled(let interval):
-                guard now - readAt >= interval else { return }
+            case .file: guard identity != readFrom else { return }
+            case .polled(let interval): guard now - readAt >= interval else { return }
             }
-        } else if case .file(let url) = store.changes {
-            identity = FileIdentity(path: url.path)
         }
         if let reading { return apply(try await reading.value) }
         let read = Task { [store] in try await store.active() }

@@ -30,7 +30,8 @@ struct ServerConversations: Sendable {
     }
 
     func save(_ conversation: Conversation) async throws {
-        try await chatStore.persist(conversation)
+        guard let database else { return try files.save(conversation) }
+        try await database.save(conversation)
     }
 
     /// The conversation `id` (exactly).
