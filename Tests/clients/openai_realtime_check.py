@@ -224,7 +224,9 @@ def check_telephone(client, connection, question):
     in a session of its own: the question is heard, and the answer's audio, decoded, is
     transcribed to words of its text."""
     events_until(connection, "session.created")
-    connection.session.update(session={"type": "realtime", "instructions": "Answer in one short sentence.", "audio": {
+    # In English: the voice is English, and a sampled answer in French (seen once) came back from
+    # Whisper as words of neither language.
+    connection.session.update(session={"type": "realtime", "instructions": "Answer in English, in one short sentence.", "audio": {
         "input": {"format": {"type": "audio/pcmu"}, "transcription": {"model": "whisper-1"},
                   "turn_detection": {"type": "server_vad", "silence_duration_ms": 500}},
         "output": {"format": {"type": "audio/pcmu"}}}})
