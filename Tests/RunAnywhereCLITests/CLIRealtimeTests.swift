@@ -5,8 +5,8 @@ import Testing
 
 /// `/v1/realtime` through the official `openai` package's realtime connection
 /// (`Tests/clients/openai_realtime_check.py`), against `runanywhere serve` with an API key: a
-/// text turn, a spoken turn found by server VAD, an answer cut short by speech, bad events and
-/// refused upgrades.
+/// text turn, a spoken turn found by server VAD, an answer cut short by speech, a question with
+/// a pause in it (one turn, one answer), bad events and refused upgrades.
 @Suite(
     .serverLane,
     .enabled(

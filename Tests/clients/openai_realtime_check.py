@@ -9,7 +9,8 @@ answer after its output, a spoken turn found by
 server voice activity detection (speech made by /v1/audio/speech, sent as PCM16 at 24 kHz, heard,
 transcribed, answered in text and speech; that answer then truncated where the client stopped
 playing it, retrieved and deleted), a spoken answer cut short by the user speaking over it (and
-truncated by the client at once, while it is being cancelled), a spoken turn in G.711 µ-law at
+truncated by the client at once, while it is being cancelled), a question with a pause in it
+(one turn, one answer), a spoken turn in G.711 µ-law at
 8 kHz both ways (Python's audioop encodes the question and decodes the answer, which whisper
 then writes),
 the errors of bad events, and the upgrade refused for an unknown model or a wrong API key (run it
@@ -17,12 +18,14 @@ against a server with --api-key-stdin and pass the key). Prints one JSON object 
 checks listed.
 """
 import argparse
+import array
 import base64
 import io
 import json
 import re
 import sys
 import threading
+import time
 import warnings
 import wave
 
@@ -219,6 +222,40 @@ def check_barge_in(connection, question):
     return item.get("content", [{}])[0].get("transcript", "")
 
 
+def trimmed(pcm):
+    """PCM16 `pcm` without the quiet at its start and end."""
+    samples = array.array("h", pcm)
+    loud = [index for index, sample in enumerate(samples) if abs(sample) > 600]
+    return samples[loud[0]:loud[-1] + 1].tobytes() if loud else b""
+
+
+def check_pause_in_a_turn(client, connection, voice_model):
+    """A question with a pause in it, and a pause after it, each shorter than the silence that
+    ends a turn: the server starts answering at each pause, but the speech that follows the
+    first is the same turn, and the silence that follows the second ends it: one answer, to the
+    whole question, sent only once the turn has ended."""
+    connection.session.update(session={"type": "realtime", "instructions": "Answer in one short sentence."})
+    events_until(connection, "session.updated")
+    pause = bytes(2 * 24000 // 4)  # 250 ms, half of the turn's 500 ms of silence
+    # What the server does at a pause, it does while nothing more comes.
+    send_audio(connection, trimmed(speak(client, voice_model, "What is the capital")) + pause)
+    time.sleep(3)
+    send_audio(connection, trimmed(speak(client, voice_model, "of France?")) + pause)
+    time.sleep(3)
+    send_audio(connection, bytes(2 * 24000 * 2))
+    events = events_until(connection, "response.done")
+    kinds = types(events)
+    check(kinds.count("input_audio_buffer.speech_started") == 1 and kinds.count("input_audio_buffer.speech_stopped") == 1
+          and kinds.count("response.created") == 1, f"a turn with a pause: {kinds}")
+    stopped = kinds.index("input_audio_buffer.speech_stopped") if "input_audio_buffer.speech_stopped" in kinds else len(kinds)
+    check(not any(kind.startswith("response.") for kind in kinds[:stopped]), f"a turn with a pause answered before it ended: {kinds}")
+    heard = next((event["transcript"] for event in events if event["type"] == "conversation.item.input_audio_transcription.completed"), "")
+    check("capital" in heard.lower() and "france" in heard.lower(), f"the whole question with a pause: heard {heard!r}")
+    check(events[-1]["response"]["status"] == "completed" and "response.output_audio.delta" in kinds,
+          f"the answer to a question with a pause: {events[-1]}")
+    return heard
+
+
 def check_telephone(client, connection, question):
     """A spoken turn in G.711 µ-law at 8 kHz both ways, encoded and decoded by Python's audioop,
     in a session of its own: the question is heard, and the answer's audio, decoded, is
@@ -284,6 +321,7 @@ def main():
             seen["function_call"] = check_function_call(connection)
             seen["spoken"] = check_spoken_turn(connection, question)
             seen["barge_in"] = check_barge_in(connection, question)
+            seen["pause"] = check_pause_in_a_turn(client, connection, args.voice_model)
             check_errors(connection)
         with client.realtime.connect(model="gpt-realtime") as connection:
             seen["telephone"] = check_telephone(client, connection, question)

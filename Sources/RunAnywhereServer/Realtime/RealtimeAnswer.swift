@@ -8,6 +8,8 @@ import RunAnywhere
 /// Cancelling its task (`response.cancel`, or speech while it plays) stops the generation and
 /// the voice; the part already written stays in the conversation, cut short (unless the
 /// response keeps out of it, `conversation: none`).
+/// It reaches its session only through calls that name it, so that an answer started before
+/// its turn ended (``RealtimeSession/HeldAnswer``) is held there, or dropped, unseen.
 struct RealtimeAnswer: Sendable {
     let id: String
     let session: RealtimeSession
@@ -152,7 +154,7 @@ struct RealtimeAnswer: Sendable {
 
         /// A `conversation.item` event, unless the response stays out of the conversation.
         private func conversationEvent(_ type: String, _ fields: JSONValue, _ session: RealtimeSession) async {
-            if !outOfBand { await session.emit(type, fields) }
+            if !outOfBand { await session.emit(for: response, type, fields) }
         }
 
         /// Where the message's content goes, opening the message item first if it is not yet.
@@ -164,6 +166,7 @@ struct RealtimeAnswer: Sendable {
             items.append(added)
             let previous = await session.opened(response, RealtimeSession.Item(id: item, role: .assistant, text: nil, isAudio: spoken))
             await session.emit(
+                for: response,
                 "response.output_item.added", ["response_id": .string(response), "output_index": .number(Double(index)), "item": added])
             await conversationEvent(
                 "conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": added], session)
@@ -171,6 +174,7 @@ struct RealtimeAnswer: Sendable {
                 "response_id": .string(response), "item_id": .string(item), "output_index": .number(Double(index)), "content_index": 0,
             ]
             await session.emit(
+                for: response,
                 "response.content_part.added", RealtimeAnswer.merge(where_, ["part": RealtimeAnswer.part(spoken: spoken, text: "")]))
             messageItem = item
             messageAt = where_
@@ -193,13 +197,16 @@ struct RealtimeAnswer: Sendable {
             let where_: JSONValue = [
                 "response_id": .string(response), "item_id": .string(item), "output_index": index, "call_id": .string(call.id),
             ]
-            await session.emit("response.output_item.added", ["response_id": .string(response), "output_index": index, "item": added])
+            await session.emit(
+                for: response, "response.output_item.added", ["response_id": .string(response), "output_index": index, "item": added])
             await conversationEvent(
                 "conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": added], session)
-            await session.emit("response.function_call_arguments.delta", RealtimeAnswer.merge(where_, ["delta": arguments]))
+            await session.emit(for: response, "response.function_call_arguments.delta", RealtimeAnswer.merge(where_, ["delta": arguments]))
             await session.emit(
+                for: response,
                 "response.function_call_arguments.done", RealtimeAnswer.merge(where_, ["name": .string(call.name), "arguments": arguments]))
-            await session.emit("response.output_item.done", ["response_id": .string(response), "output_index": index, "item": items.last!])
+            await session.emit(
+                for: response, "response.output_item.done", ["response_id": .string(response), "output_index": index, "item": items.last!])
             await conversationEvent("conversation.item.done", ["item": items.last!], session)
         }
 
@@ -208,17 +215,20 @@ struct RealtimeAnswer: Sendable {
             guard let messageItem, let where_ = messageAt, let index = items.firstIndex(where: { $0["id"]?.stringValue == messageItem })
             else { return items }
             if spoken {
-                await session.emit("response.output_audio.done", where_)
-                await session.emit("response.output_audio_transcript.done", RealtimeAnswer.merge(where_, ["transcript": .string(text)]))
+                await session.emit(for: response, "response.output_audio.done", where_)
+                await session.emit(
+                    for: response, "response.output_audio_transcript.done", RealtimeAnswer.merge(where_, ["transcript": .string(text)]))
             } else {
-                await session.emit("response.output_text.done", RealtimeAnswer.merge(where_, ["text": .string(text)]))
+                await session.emit(for: response, "response.output_text.done", RealtimeAnswer.merge(where_, ["text": .string(text)]))
             }
             await session.emit(
+                for: response,
                 "response.content_part.done", RealtimeAnswer.merge(where_, ["part": RealtimeAnswer.part(spoken: spoken, text: text)]))
             let done = RealtimeAnswer.item(messageItem, status: status, spoken: spoken, text: text)
             items[index] = done
             await session.wrote(response, item: messageItem, text: text)
             await session.emit(
+                for: response,
                 "response.output_item.done", ["response_id": .string(response), "output_index": .number(Double(index)), "item": done])
             await conversationEvent("conversation.item.done", ["item": done], session)
             return items
@@ -249,7 +259,7 @@ struct RealtimeAnswer: Sendable {
             } catch is CancellationError {
                 return
             } catch {
-                await session.emitError(RealtimeError("The voice could not speak '\(sentence)': \(error)", code: "server_error"))
+                await session.emitError(for: id, RealtimeError("The voice could not speak '\(sentence)': \(error)", code: "server_error"))
             }
         }
     }
@@ -264,7 +274,7 @@ struct RealtimeAnswer: Sendable {
     }
 
     private func fail(_ error: RealtimeError, output: [JSONValue] = []) async {
-        await session.emitError(error)
+        await session.emitError(for: id, error)
         await emit(
             "response.done",
             [
@@ -277,7 +287,7 @@ struct RealtimeAnswer: Sendable {
         await session.answered(id)
     }
 
-    private func emit(_ type: String, _ fields: JSONValue) async { await session.emit(type, fields) }
+    private func emit(_ type: String, _ fields: JSONValue) async { await session.emit(for: id, type, fields) }
 
     /// Where the last complete sentence of `text` ends (after its `.`, `!`, `?` or line break
     /// and the space that follows), if one has; in a long text without one, after its last

@@ -48,6 +48,21 @@ actor RealtimeSession {
         }
     }
 
+    /// An answer started before its turn ended (``held``): what it has sent and added so far.
+    struct HeldAnswer {
+        let id: String
+        /// The user's speech it answers, which the turn commits as this item.
+        let userItem: String
+        let task: Task<Void, Never>
+        var events: [String] = []
+        var items: [Item] = []
+        var spokenSamples = 0
+        /// Whether it has ended (``answered(_:)``).
+        var finished = false
+        /// Whether its turn has ended: it goes out once the words it answers are reported.
+        var turnEnded = false
+    }
+
     /// A sentence of an answer and where its audio ends, from the answer's first audio (ms).
     struct SpokenSentence: Sendable {
         let text: String
@@ -71,6 +86,12 @@ actor RealtimeSession {
     /// end the turn: the speech up to window `speechEnd` of the input, which the turn takes if it
     /// ends with no more speech after it. So the words are mostly written while the silence runs.
     private var early: (speechEnd: Int, transcription: Task<String, any Error>)?
+    /// An answer to the speech up to that pause, started with its transcription when server VAD
+    /// creates responses: it runs as any answer, but what it sends and adds waits here, unseen,
+    /// until the turn ends at that pause (it all goes out at once, and the answer goes on
+    /// live) or the speech goes on (it is cancelled and dropped). So the answer is mostly
+    /// written, and its first sentence spoken, while the silence that ends the turn runs.
+    private var held: HeldAnswer?
     /// Server VAD's reading of the uncommitted input, window by window.
     private var tracker = SpeechTracker(threshold: 0.5)
     private(set) var response: (id: String, task: Task<Void, Never>)?
@@ -100,6 +121,7 @@ actor RealtimeSession {
     func close() async {
         closed = true
         early?.transcription.cancel()
+        dropHeldAnswer()
         response?.task.cancel()
         await response?.task.value
     }
@@ -113,6 +135,11 @@ actor RealtimeSession {
             return refuse(RealtimeError("The message is not a JSON event: \(error)"), eventID: nil)
         }
         let eventID = event["event_id"]?.stringValue
+        // An answer started ahead of its turn answers the session as it was, with nothing after
+        // it: another event cancels it, unless its turn has ended (it is the turn's answer).
+        if event["type"]?.stringValue != "input_audio_buffer.append", let answer = held {
+            if answer.turnEnded { releaseHeldAnswer(to: answer.userItem) } else { dropHeldAnswer() }
+        }
         do {
             switch event["type"]?.stringValue ?? "" {
             case "session.update":
@@ -251,6 +278,9 @@ actor RealtimeSession {
             return
         }
         if speechItem == nil {
+            // The last turn's answer, held until its words are reported, is that turn's answer:
+            // it goes out now, so that this speech interrupts it as any answer.
+            if let answer = held, answer.turnEnded { releaseHeldAnswer(to: answer.userItem) }
             let item = Self.newID("item")
             speechItem = item
             emit(
@@ -264,22 +294,33 @@ actor RealtimeSession {
         if let begun = early, begun.speechEnd < lastSpeech {  // the speech went on: its words are not all in it
             begun.transcription.cancel()
             early = nil
+            dropHeldAnswer()
         }
         guard let item = speechItem, silent * window >= detection.silenceMs else {
-            if silent * window >= Self.earlyTranscriptionPauseMs, early?.speechEnd != lastSpeech,
+            if let item = speechItem, silent * window >= Self.earlyTranscriptionPauseMs, early?.speechEnd != lastSpeech,
                 let audio = try? AudioSamples(samples: input, sampleRate: rate)
             {
                 early?.transcription.cancel()
-                early = (lastSpeech, transcription(of: audio))
+                dropHeldAnswer()
+                let words = transcription(of: audio)
+                early = (lastSpeech, words)
+                if detection.createResponse, response == nil { holdAnswer(to: item, words: words) }
             }
             return
         }
         emit(
             "input_audio_buffer.speech_stopped",
             ["audio_end_ms": .number(Double(inputStartMs + (lastSpeech + 1) * window + 30)), "item_id": .string(item)])
+        let begun = early.flatMap { $0.speechEnd == lastSpeech ? $0.transcription : nil }
+        if begun == nil { dropHeldAnswer() }
         do {
-            try commit(as: item, transcribed: early.flatMap { $0.speechEnd == lastSpeech ? $0.transcription : nil })
-            if detection.createResponse { try respond(nil) }
+            try commit(as: item, transcribed: begun)
+            // An answer held since the pause goes out once the words it answers are reported.
+            if held != nil {
+                held?.turnEnded = true
+            } else if detection.createResponse {
+                try respond(nil)
+            }
         } catch let error as RealtimeError {
             refuse(error, eventID: nil)
         } catch {
@@ -326,6 +367,7 @@ actor RealtimeSession {
                 ["item_id": .string(item), "content_index": 0, "transcript": .string(transcript)])
         }
         emit("conversation.item.done", ["item": Self.userAudio(item, transcript: transcript)])
+        releaseHeldAnswer(to: item)
     }
 
     private func notHeard(_ item: String, _ error: any Error) {
@@ -333,6 +375,42 @@ actor RealtimeSession {
         emit(
             "conversation.item.input_audio_transcription.failed",
             ["item_id": .string(item), "content_index": 0, "error": ["type": "transcription_error", "message": .string("\(error)")]])
+        releaseHeldAnswer(to: item)
+    }
+
+    /// Starts answering the user's speech `item`, whose words `words` will be, before its turn
+    /// has ended (``held``).
+    private func holdAnswer(to item: String, words: Task<String, any Error>) {
+        let heard = Task { (try? await words.value) ?? "" }
+        let speech = Item(id: item, role: .user, text: nil, transcription: heard, isAudio: true)
+        let id = Self.newID("resp")
+        let answer = RealtimeAnswer(id: id, session: self, settings: settings, items: items + [speech])
+        held = HeldAnswer(id: id, userItem: item, task: Task { await answer.run() })
+        configuration.logger.debug("realtime: answering \(item) at a pause, held until its turn ends", metadata: ["response": "\(id)"])
+    }
+
+    /// Cancels the answer held ahead of its turn, if there is one, and forgets what it did.
+    private func dropHeldAnswer() {
+        guard let answer = held else { return }
+        answer.task.cancel()
+        held = nil
+        configuration.logger.debug("realtime: the answer held for \(answer.userItem) is dropped", metadata: ["response": "\(answer.id)"])
+    }
+
+    /// The turn of the user's speech `item` ended where the held answer started: it becomes the
+    /// session's answer, what it did so far goes out, and the rest goes out as it comes.
+    private func releaseHeldAnswer(to item: String) {
+        guard let answer = held, answer.userItem == item else { return }
+        held = nil
+        items += answer.items
+        interruptedBySpeech = false
+        respondsOutOfBand = false
+        spokenSamples = answer.spokenSamples
+        answer.events.forEach { send.yield($0) }
+        configuration.logger.debug(
+            "realtime: the turn of \(item) ended at its pause; the answer held sends its \(answer.events.count) events",
+            metadata: ["response": "\(answer.id)"])
+        response = answer.finished ? nil : (answer.id, answer.task)
     }
 
     // MARK: Conversation
@@ -544,6 +622,10 @@ actor RealtimeSession {
     /// client can truncate, retrieve or answer it before the answer ends.
     /// Returns the item it follows in the conversation.
     func opened(_ id: String, _ item: Item) -> String? {
+        if held?.id == id {
+            defer { held?.items.append(item) }
+            return held?.items.last?.id ?? held?.userItem
+        }
         guard response?.id == id, !respondsOutOfBand else { return nil }
         defer { items.append(item) }
         return items.last?.id
@@ -553,6 +635,14 @@ actor RealtimeSession {
     /// at `rate`. Its end is counted from the samples of every sentence so far, so the last one
     /// ends where the audio sent does.
     func spoke(_ id: String, item: String, _ sentence: String, samples: Int, rate: Int) {
+        if var answer = held, answer.id == id {
+            answer.spokenSamples += samples
+            if let index = answer.items.firstIndex(where: { $0.id == item }) {
+                answer.items[index].spoken.append(SpokenSentence(text: sentence, endMs: answer.spokenSamples * 1000 / rate))
+            }
+            held = answer
+            return
+        }
         guard response?.id == id else { return }
         spokenSamples += samples
         guard let index = items.firstIndex(where: { $0.id == item }), !items[index].truncated else { return }
@@ -562,37 +652,58 @@ actor RealtimeSession {
     /// The answer `id` wrote `text` in its message `item`, all it will (cut short if it was
     /// cancelled): the conversation holds it, unless the client truncated or deleted it meanwhile.
     func wrote(_ id: String, item: String, text: String) {
+        if held?.id == id, let index = held?.items.firstIndex(where: { $0.id == item }) {
+            held?.items[index].text = text
+            return
+        }
         guard response?.id == id, let index = items.firstIndex(where: { $0.id == item }), !items[index].truncated else { return }
         items[index].text = text
     }
 
     /// The answer `id` ended: another may start.
     func answered(_ id: String) {
+        if held?.id == id { held?.finished = true }
         if response?.id == id { response = nil }
     }
 
     // MARK: Events
 
     /// Sends server event `type` with `fields`.
-    func emit(_ type: String, _ fields: JSONValue) {
+    func emit(_ type: String, _ fields: JSONValue) { send.yield(Self.event(type, fields)) }
+
+    /// Server event `type` with `fields`, as the JSON text sent.
+    private static func event(_ type: String, _ fields: JSONValue) -> String {
         let members = fields.objectValue?.members.map { ($0.key, $0.value) } ?? []
-        let event = JSONObject([("type", .string(type)), ("event_id", .string(Self.newID("event")))] + members)
-        send.yield(JSONValue.object(event).text)
+        return JSONValue.object(JSONObject([("type", .string(type)), ("event_id", .string(newID("event")))] + members)).text
     }
 
-    /// Sends `error` as an `error` event that answers no client event.
-    func emitError(_ error: RealtimeError) { refuse(error, eventID: nil) }
+    /// Sends server event `type` with `fields` for the answer `id`: held with it while it is
+    /// held ahead of its turn, dropped once it is neither held nor the session's answer (a
+    /// held answer that was cancelled).
+    func emit(for id: String, _ type: String, _ fields: JSONValue) {
+        if held?.id == id {
+            held?.events.append(Self.event(type, fields))
+        } else if response?.id == id {
+            emit(type, fields)
+        }
+    }
 
-    private func refuse(_ error: RealtimeError, eventID: String?) {
-        emit(
-            "error",
-            [
-                "error": [
-                    "type": error.code == "server_error" ? "server_error" : "invalid_request_error", "code": .string(error.code),
-                    "message": .string(error.message), "param": error.param.map(JSONValue.string) ?? .null,
-                    "event_id": eventID.map(JSONValue.string) ?? .null,
-                ]
-            ])
+    /// Sends `error`, which the answer `id` met, as an `error` event that answers no client event.
+    func emitError(for id: String, _ error: RealtimeError) {
+        emit(for: id, "error", Self.errorFields(error, eventID: nil))
+    }
+
+    private func refuse(_ error: RealtimeError, eventID: String?) { emit("error", Self.errorFields(error, eventID: eventID)) }
+
+    /// An `error` event's fields for `error`, answering the client event `eventID` if any.
+    private static func errorFields(_ error: RealtimeError, eventID: String?) -> JSONValue {
+        [
+            "error": [
+                "type": error.code == "server_error" ? "server_error" : "invalid_request_error", "code": .string(error.code),
+                "message": .string(error.message), "param": error.param.map(JSONValue.string) ?? .null,
+                "event_id": eventID.map(JSONValue.string) ?? .null,
+            ]
+        ]
     }
 
     static func newID(_ prefix: String) -> String {
