@@ -5,7 +5,7 @@ import RunAnywhere
 /// Reads compressed audio with FFmpeg (Debian's libavformat, libavcodec and libswresample, opened
 /// privately at run time like the engines): MP3, FLAC, Ogg/Vorbis, Ogg/Opus, WebM/Opus (what
 /// browsers record), AAC/M4A and every other container and codec the installed FFmpeg reads.
-/// Register it with ``RunAnywhere/FrameworkAdapterRegistry/register(audioDecoder:)``.
+/// Register it with ``RunAnywhere/RunAnywhere/registerAudioDecoder(_:)``.
 ///
 /// A separate product because Debian builds FFmpeg under the GPL.
 public struct FFmpegAudioDecoder: AudioFileDecoder {

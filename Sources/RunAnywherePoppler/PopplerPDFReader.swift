@@ -5,8 +5,7 @@ import Synchronization
 
 /// Reads PDF files' text with Poppler (Debian's libpoppler-glib8, opened privately at run time
 /// like the engines), page by page in reading order, as `pdftotext` does. Register it with
-/// ``RunAnywhere/RunAnywhere/registerPDFReader(_:)`` or
-/// ``RunAnywhere/FrameworkAdapterRegistry/register(pdfReader:)``.
+/// ``RunAnywhere/RunAnywhere/registerPDFReader(_:)``.
 ///
 /// A separate product because Poppler is licensed under the GPL.
 public struct PopplerPDFReader: PDFTextReader {

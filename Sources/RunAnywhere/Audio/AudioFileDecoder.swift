@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads compressed audio files (MP3, FLAC, Ogg/Vorbis, Ogg/Opus, WebM/Opus, AAC…) for the SDK,
 /// which reads WAV itself. An engine target provides one (`RunAnywhereFFmpeg`); register it with
-/// ``FrameworkAdapterRegistry/register(audioDecoder:)``.
+/// ``RunAnywhere/registerAudioDecoder(_:)``.
 public protocol AudioFileDecoder: Sendable {
     /// The first audio stream of the file held in `data`, mixed down to mono, at `sampleRate`
     /// (nil: the file's own rate). Throws ``SDKError`` (`.invalidInput`, naming the file as

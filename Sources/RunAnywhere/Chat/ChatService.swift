@@ -234,7 +234,7 @@ public actor ChatService {
 
 /// Which model a ``ChatService`` answers with.
 public enum ChatModel: Sendable, Equatable {
-    /// The runtime's current model (``RunAnywhereRuntime/loadModel(_:options:)``).
+    /// The current model (``RunAnywhere/loadModel(_:options:)``).
     case current
     /// The model `id`, loaded on demand with `loadOptions` and lent to each answer.
     case named(String, loadOptions: ModelLoadOptions = ModelLoadOptions())

@@ -4,13 +4,13 @@ import Foundation
 /// repeated across targets (spec issue 68).
 public enum SDKConstants {
     /// Defaults for generation when neither the caller nor the user's settings say otherwise.
-    public enum Generation {
+    package enum Generation {
         /// Sampling temperature (the sample app's default).
-        public static let temperature: Float = 0.7
+        package static let temperature: Float = 0.7
         /// Nucleus sampling threshold.
-        public static let topP: Float = 0.95
+        package static let topP: Float = 0.95
         /// Top-k cut.
-        public static let topK = 40
+        package static let topK = 40
         /// Most tokens of a chat answer. Chat answers are bounded so a runaway model ends.
         package static let chatMaxTokens = 1000
         /// Whether chat streams its answers.

@@ -31,7 +31,7 @@ public enum DiffusionScheduler: String, Codable, Sendable, CaseIterable {
 
 /// What image to generate (the spec's `DiffusionGenerationOptions`, text to image).
 public struct DiffusionGenerationOptions: Codable, Sendable, Equatable {
-    /// What the image shows. ``RunAnywhereRuntime/generateImage(prompt:options:)``'s own
+    /// What the image shows. ``RunAnywhere/generateImage(prompt:options:)``'s own
     /// `prompt` argument takes its place when it is not empty.
     public var prompt: String
     /// What the image should not show.

@@ -24,7 +24,7 @@ package struct ModalityStatus: Sendable, Codable, Equatable {
 
 /// The engines plugged into the SDK, the hardware detector they read the machine through, and
 /// the choice of an engine for a model.
-public final class FrameworkAdapterRegistry: Sendable {
+package final class FrameworkAdapterRegistry: Sendable {
     private let adapters = Mutex<[InferenceFramework: any FrameworkAdapter]>([:])
     private let decoder = Mutex<(any AudioFileDecoder)?>(nil)
     private let pdf = Mutex<(any PDFTextReader)?>(nil)
@@ -32,32 +32,32 @@ public final class FrameworkAdapterRegistry: Sendable {
     private let detector: Mutex<any HardwareDetector>
 
     /// Creates an empty registry whose engines read the machine through `hardwareDetector`.
-    public init(hardwareDetector: any HardwareDetector = SystemHardwareDetector()) {
+    package init(hardwareDetector: any HardwareDetector = SystemHardwareDetector()) {
         detector = Mutex(hardwareDetector)
     }
 
     /// Adds an adapter, replacing any earlier one for the same framework; it reads the machine
     /// through the registry's `hardwareDetector`.
-    public func register(_ adapter: any FrameworkAdapter) {
+    package func register(_ adapter: any FrameworkAdapter) {
         detector.withLock { detector in
             adapters.withLock { $0[adapter.framework] = adapter.using(hardwareDetector: detector) }
         }
     }
 
     /// Replaces the hardware detector, for the adapters registered already and those to come.
-    public func register(hardwareDetector: any HardwareDetector) {
+    package func register(hardwareDetector: any HardwareDetector) {
         detector.withLock { detector in
             detector = hardwareDetector
             adapters.withLock { $0 = $0.mapValues { $0.using(hardwareDetector: hardwareDetector) } }
         }
     }
 
-    /// What the runtime and the engines read the machine through (``SystemHardwareDetector``
+    /// What the runtime and the engines read the machine through (`SystemHardwareDetector`
     /// unless one is registered).
     package var hardwareDetector: any HardwareDetector { detector.withLock { $0 } }
 
     /// Sets the reader of compressed audio files (MP3, FLAC, Ogg, WebM…), replacing any earlier one.
-    public func register(audioDecoder: any AudioFileDecoder) {
+    package func register(audioDecoder: any AudioFileDecoder) {
         decoder.withLock { $0 = audioDecoder }
     }
 
@@ -65,7 +65,7 @@ public final class FrameworkAdapterRegistry: Sendable {
     package var audioDecoder: (any AudioFileDecoder)? { decoder.withLock { $0 } }
 
     /// Sets the reader of PDF files' text that RAG sessions use, replacing any earlier one.
-    public func register(pdfReader: any PDFTextReader) {
+    package func register(pdfReader: any PDFTextReader) {
         pdf.withLock { $0 = pdfReader }
     }
 

@@ -4,7 +4,7 @@
 /// and why a GPU backend cannot be used) and the devices models may be placed on (what system
 /// info lists and what the GPU offload rule, `GPUOffload`, plans with).
 ///
-/// ``SystemHardwareDetector`` reads them from Linux. An app replaces it through
+/// `SystemHardwareDetector` reads them from Linux. An app replaces it through
 /// ``RuntimeConfiguration/hardwareDetector`` or ``RunAnywhere/registerHardwareDetector(_:)`` to
 /// describe the machine the way it knows it (a GPU kept for its own rendering, a memory limit of
 /// its own); every requirement it does not implement keeps the system's answer.
@@ -22,15 +22,15 @@ public protocol HardwareDetector: Sendable {
 }
 
 extension HardwareDetector {
-    /// Default: ``SystemHardwareDetector``'s profile.
+    /// Default: `SystemHardwareDetector`'s profile.
     public func profile(accelerators: [Accelerator]) -> HardwareProfile {
         SystemHardwareDetector().profile(accelerators: accelerators)
     }
 
-    /// Default: ``SystemHardwareDetector``'s reading.
+    /// Default: `SystemHardwareDetector`'s reading.
     public func availableMemory() -> Int64 { SystemHardwareDetector().availableMemory() }
 
-    /// Default: ``SystemHardwareDetector``'s reading.
+    /// Default: `SystemHardwareDetector`'s reading.
     public func gpuDrivers() -> GPUDrivers { SystemHardwareDetector().gpuDrivers() }
 
     /// Default: the devices as the engine reports them.
@@ -40,19 +40,19 @@ extension HardwareDetector {
 /// The machine as Linux describes it: `/proc/cpuinfo`, `/proc/meminfo` and `/etc/os-release`
 /// (`HardwareProfile.current(accelerators:)`), the drivers' files (`GPUDrivers.current(root:environment:)`)
 /// and the devices exactly as the engines report them.
-public struct SystemHardwareDetector: HardwareDetector {
+package struct SystemHardwareDetector: HardwareDetector {
     /// The system's detector.
-    public init() {}
+    package init() {}
 
     /// `HardwareProfile.current(accelerators:)`.
-    public func profile(accelerators: [Accelerator]) -> HardwareProfile { HardwareProfile.current(accelerators: accelerators) }
+    package func profile(accelerators: [Accelerator]) -> HardwareProfile { HardwareProfile.current(accelerators: accelerators) }
 
     /// `HardwareProfile.availableMemory()` (MemAvailable).
-    public func availableMemory() -> Int64 { HardwareProfile.availableMemory() }
+    package func availableMemory() -> Int64 { HardwareProfile.availableMemory() }
 
     /// `GPUDrivers.current(root:environment:)` of this machine.
-    public func gpuDrivers() -> GPUDrivers { GPUDrivers.current() }
+    package func gpuDrivers() -> GPUDrivers { GPUDrivers.current() }
 
     /// The devices as the engine reports them.
-    public func accelerators(from reported: [Accelerator]) -> [Accelerator] { reported }
+    package func accelerators(from reported: [Accelerator]) -> [Accelerator] { reported }
 }

@@ -39,7 +39,7 @@ public struct HardwareProfile: Codable, Sendable, Equatable {
     package var defaultThreads: Int { max(1, min(4, cores)) }
 
     /// Reads the profile of this machine; `accelerators` are the devices the engines report
-    /// (``FrameworkAdapterRegistry/accelerators()``), which decide ``hasGPU``.
+    /// (the framework registry's `accelerators()`), which decide ``hasGPU``.
     package static func current(accelerators: [Accelerator] = []) -> HardwareProfile {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let meminfo = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""

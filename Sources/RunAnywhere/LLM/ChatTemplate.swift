@@ -1,5 +1,5 @@
 /// Prompt formats used when a model has no chat template of its own that the engine can apply.
-public enum ChatTemplate: String, Codable, Sendable, CaseIterable {
+package enum ChatTemplate: String, Codable, Sendable, CaseIterable {
     /// `<|im_start|>role\n…<|im_end|>` (Qwen, SmolLM, many fine-tunes).
     case chatML
     /// `<|start_header_id|>role<|end_header_id|>\n\n…<|eot_id|>` (Llama 3).

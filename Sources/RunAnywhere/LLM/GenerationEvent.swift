@@ -32,7 +32,7 @@ public struct GenerationEvents: AsyncSequence, Sendable {
     /// The generation, to its result.
     let task: Task<LLMGenerationResult, any Error>
     /// The prompt's tokens as planned when the engine took the request, before the first event
-    /// (nil from ``RunAnywhereRuntime/generateEvents(_:context:options:)``, which returns before
+    /// (nil from ``RunAnywhere/generateEvents(_:context:options:)``, which returns before
     /// that). The result's ``LLMGenerationResult/inputTokens`` is the engine's own count, which
     /// differs from it only with images.
     public let promptTokens: Int?

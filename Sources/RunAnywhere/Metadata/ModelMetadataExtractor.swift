@@ -28,17 +28,17 @@ extension ModelMetadataExtractor {
 /// The metadata extractors the SDK knows, and the choice of one for a file: the extractor that
 /// recognizes the file's first bytes, else the one for its name's extension. Extractors an app
 /// registers are asked before the built-in ones (GGUF, safetensors, ONNX).
-public final class ModelMetadataExtractorRegistry: Sendable {
+package final class ModelMetadataExtractorRegistry: Sendable {
     private let extractors: Mutex<[any ModelMetadataExtractor]>
 
     /// A registry holding the built-in extractors: GGUF, safetensors and ONNX.
-    public init() {
+    package init() {
         extractors = Mutex([GGUFMetadataExtractor(), SafetensorsMetadataExtractor(), ONNXMetadataExtractor()])
     }
 
     /// Adds an extractor, asked before those registered earlier; it replaces an earlier one for
     /// the same format.
-    public func register(_ extractor: any ModelMetadataExtractor) {
+    package func register(_ extractor: any ModelMetadataExtractor) {
         extractors.withLock { extractors in
             extractors.removeAll { $0.format == extractor.format }
             extractors.insert(extractor, at: 0)

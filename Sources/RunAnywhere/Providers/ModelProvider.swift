@@ -4,7 +4,7 @@ import Foundation
 /// (`hf.co/OWNER/REPO:QUANT`): the SDK asks it what a reference offers, turns a reference into a
 /// model to register (its files, size, download URL and checksum), and lets it authenticate the
 /// downloads from its own hosts. ``HuggingFaceProvider`` is built in; an app registers more with
-/// ``ModelProviderRegistry/register(_:)``.
+/// ``RunAnywhere/registerModelProvider(_:)``.
 public protocol ModelProvider: Sendable {
     /// Its name for people, e.g. "Hugging Face".
     var name: String { get }

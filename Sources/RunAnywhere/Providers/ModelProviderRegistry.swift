@@ -3,17 +3,17 @@ import Synchronization
 
 /// The model providers a runtime resolves references with, and whose hosts get their tokens on
 /// downloads. It starts with ``HuggingFaceProvider`` configured from the environment.
-public final class ModelProviderRegistry: Sendable {
+package final class ModelProviderRegistry: Sendable {
     private let providers: Mutex<[any ModelProvider]>
 
     /// A registry of `providers`, the first that handles a reference answering for it.
-    public init(providers: [any ModelProvider] = [HuggingFaceProvider()]) {
+    package init(providers: [any ModelProvider] = [HuggingFaceProvider()]) {
         self.providers = Mutex(providers)
     }
 
     /// Adds a provider, replacing one of the same name, ahead of the others: it answers first
     /// for the references several handle.
-    public func register(_ provider: any ModelProvider) {
+    package func register(_ provider: any ModelProvider) {
         providers.withLock { list in
             list.removeAll { $0.name == provider.name }
             list.insert(provider, at: 0)
@@ -21,7 +21,7 @@ public final class ModelProviderRegistry: Sendable {
     }
 
     /// Every registered provider, the first answering first.
-    public var all: [any ModelProvider] { providers.withLock { $0 } }
+    package var all: [any ModelProvider] { providers.withLock { $0 } }
 
     /// The provider that handles `reference`, if any.
     package func provider(for reference: String) -> (any ModelProvider)? {

@@ -132,7 +132,7 @@ public enum RunAnywhere {
         try frameworks().register(pdfReader: reader)
     }
 
-    /// Replaces what the SDK and its engines read the machine through (``SystemHardwareDetector``
+    /// Replaces what the SDK and its engines read the machine through (`SystemHardwareDetector`
     /// by default): the hardware `runanywhere info` shows, the memory free for models, the GPU
     /// drivers and the devices the GPU offload rule chooses among.
     public static func registerHardwareDetector(_ detector: any HardwareDetector) throws {

@@ -24,7 +24,7 @@ public struct RAGQueryOptions: Sendable {
     /// How to generate the answer (sampling, most tokens, system prompt…); nil for the defaults.
     /// Tools are refused: the answer comes from the sources.
     public var generation: LLMGenerationOptions?
-    /// The language model that answers: nil for the runtime's current model (``RunAnywhereRuntime/loadModel(_:options:)``)
+    /// The language model that answers: nil for the current model (``RunAnywhere/loadModel(_:options:)``)
     /// when one is loaded, else ``RunAnywhere/defaultModelID``, loaded with ``loadOptions``.
     public var model: String?
     /// How to load ``model`` when it is not loaded yet.

@@ -63,7 +63,7 @@ public final class ModelHandle: Sendable {
     }
 
     /// Generates an image of `prompt` with the held image-generation model, streaming its
-    /// progress as ``RunAnywhereRuntime/generateImageStream(prompt:options:)`` does.
+    /// progress as ``RunAnywhere/generateImageStream(prompt:options:)`` does.
     public func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<
         DiffusionProgress, any Error
     > {

@@ -2,10 +2,10 @@ import Foundation
 
 extension RunAnywhereRuntime {
     /// Whether the current diffusion model is loaded.
-    public var isDiffusionModelLoaded: Bool { current[.imageGeneration].map { cache[$0.info.id]?.engine != nil } ?? false }
+    package var isDiffusionModelLoaded: Bool { current[.imageGeneration].map { cache[$0.info.id]?.engine != nil } ?? false }
 
     /// The current diffusion model.
-    public var currentDiffusionModel: ModelInfo? { current[.imageGeneration]?.info }
+    package var currentDiffusionModel: ModelInfo? { current[.imageGeneration]?.info }
 
     /// Loads the diffusion model at `modelPath` (a file, or a model's folder) and makes it the one
     /// ``generateImage(prompt:options:)`` uses, replacing the loaded one (the spec's Appendix B
@@ -34,7 +34,7 @@ extension RunAnywhereRuntime {
     /// the memory budget and lifecycle every model has, and makes it the current one (kept until
     /// it is replaced or unloaded); the previous current one is unloaded first. Loading the
     /// current model again with the same configuration does nothing.
-    public func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration? = nil) async throws {
+    package func loadDiffusionModel(_ model: ModelInfo, configuration: DiffusionConfiguration? = nil) async throws {
         let configuration = try Self.check(model, configuration)
         await dropCurrent(.imageGeneration, keeping: model.id)  // free its memory before the next model takes some
         release(try await acquire(model, as: .imageGeneration, options: ModelLoadOptions(), keepAlive: .forever, diffusion: configuration))
@@ -42,14 +42,14 @@ extension RunAnywhereRuntime {
     }
 
     /// Unloads the current diffusion model, after a generation in progress ends.
-    public func unloadDiffusionModel() async {
+    package func unloadDiffusionModel() async {
         await dropCurrent(.imageGeneration)
     }
 
     /// Generates an image of `prompt` (or of `options.prompt` when `prompt` is empty) with the
     /// loaded model. Cancelling the calling task, or ``cancelImageGeneration()``, stops the engine
     /// at its next step.
-    public func generateImage(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> DiffusionResult {
+    package func generateImage(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> DiffusionResult {
         try await Self.image(from: generateImageStream(prompt: prompt, options: options))
     }
 
@@ -58,7 +58,7 @@ extension RunAnywhereRuntime {
     /// image. Bad options, an empty prompt, no current model or (with the model loaded) a size
     /// the memory cannot hold throw here, before any work. Cancelling the iterating task,
     /// dropping the stream, or ``cancelImageGeneration()`` stops the engine at its next step.
-    public func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<
+    package func generateImageStream(prompt: String, options: DiffusionGenerationOptions? = nil) async throws -> AsyncThrowingStream<
         DiffusionProgress, any Error
     > {
         guard let current = current[.imageGeneration], let configuration = current.diffusion else {
@@ -96,7 +96,7 @@ extension RunAnywhereRuntime {
     }
 
     /// Stops the image generations in progress, if any, at their next step.
-    public func cancelImageGeneration() {
+    package func cancelImageGeneration() {
         imageGenerationCancellations.values.forEach { $0.cancel() }
     }
 

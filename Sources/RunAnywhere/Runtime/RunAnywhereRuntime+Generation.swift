@@ -2,13 +2,13 @@ import Foundation
 
 extension RunAnywhereRuntime {
     /// Generates an answer to `prompt` and returns it when complete.
-    public func generate(_ prompt: String, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
+    package func generate(_ prompt: String, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
         try await generate(prompt, context: nil, options: options)
     }
 
     /// Generates the next assistant message of a conversation: `prompt` is the user's new
     /// message, `context` the conversation so far. Cancelling the calling task stops the engine.
-    public func generate(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
+    package func generate(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
         let task = try start(try Self.turn(prompt), context: context, options: options) { _ in }
         return try await withTaskCancellationHandler {
             try await task.value
@@ -18,12 +18,12 @@ extension RunAnywhereRuntime {
     }
 
     /// Starts generating an answer to `prompt`, streaming its text.
-    public func generateStream(_ prompt: String, options: LLMGenerationOptions? = nil) throws -> LLMStreamingResult {
+    package func generateStream(_ prompt: String, options: LLMGenerationOptions? = nil) throws -> LLMStreamingResult {
         try generateStream(prompt, context: nil, options: options)
     }
 
     /// Starts generating the next assistant message of a conversation, streaming its text.
-    public func generateStream(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) throws -> LLMStreamingResult {
+    package func generateStream(_ prompt: String, context: Context?, options: LLMGenerationOptions? = nil) throws -> LLMStreamingResult {
         let turn = try Self.turn(prompt)
         let projection = LLMStreamingResult.Projection(thinkingPattern: current[.language]?.info.thinkingPattern ?? .defaultPattern)
         let (stream, task) = try generation(projection.project) { try start(turn, context: context, options: options, emit: $0) }
@@ -33,7 +33,8 @@ extension RunAnywhereRuntime {
     /// Starts generating the next assistant message of a conversation (`context` may be nil) with
     /// the current model: its events, ending with `.completed` (see ``GenerationEvent``).
     /// Cancelling the iteration stops the engine within one decode step.
-    public func generateEvents(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) throws -> GenerationEvents {
+    package func generateEvents(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) throws -> GenerationEvents
+    {
         let turn = try Self.turn(prompt)
         let (events, task) = try generation({ [$0] }) { try start(turn, context: context, options: options, emit: $0) }
         return GenerationEvents(events: events, task: task)
@@ -120,7 +121,7 @@ extension RunAnywhereRuntime {
 
     /// Generates the assistant's next message in `context`, which ends with the user's message or
     /// with the assistant's tool calls and their results (``MessageRole/tool`` messages).
-    public func generate(continuing context: Context, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
+    package func generate(continuing context: Context, options: LLMGenerationOptions? = nil) async throws -> LLMGenerationResult {
         let (history, turn) = try Self.split(context)
         let task = try start(turn, context: history, options: options) { _ in }
         return try await withTaskCancellationHandler {
@@ -209,7 +210,7 @@ extension RunAnywhereRuntime {
 
     /// Stops every running generation within one decode step; each ends with stop reason
     /// ``LLMStopReason/cancelled`` and the model stays loaded.
-    public func cancelGeneration() {
+    package func cancelGeneration() {
         activeGenerations.values.forEach { $0.cancel() }
     }
 

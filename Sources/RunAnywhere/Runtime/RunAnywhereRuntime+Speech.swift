@@ -3,16 +3,16 @@ import Synchronization
 
 extension RunAnywhereRuntime {
     /// Whether a speech-to-text model is loaded.
-    public var isSTTModelLoaded: Bool { current[.speechRecognition].map { cache[$0.info.id]?.engine != nil } ?? false }
+    package var isSTTModelLoaded: Bool { current[.speechRecognition].map { cache[$0.info.id]?.engine != nil } ?? false }
 
     /// The loaded speech-to-text model.
-    public var currentSTTModel: ModelInfo? { current[.speechRecognition]?.info }
+    package var currentSTTModel: ModelInfo? { current[.speechRecognition]?.info }
 
     /// Loads a speech-to-text model into the model cache, with the memory budget and
     /// lifecycle every model has, and makes it the current one (kept until it is replaced or
     /// unloaded); the previous current one is unloaded first. A new file is first checked in a
     /// child process when `RuntimeConfiguration.modelProbe` is set.
-    public func loadSTTModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
+    package func loadSTTModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try self.model(id: id, category: .speechRecognition)
         await dropCurrent(.speechRecognition, keeping: model.id)
         release(try await acquire(model, as: .speechRecognition, options: options, keepAlive: .forever))
@@ -20,7 +20,7 @@ extension RunAnywhereRuntime {
     }
 
     /// Unloads the current speech-to-text model, after a transcription in progress ends.
-    public func unloadSTTModel() async {
+    package func unloadSTTModel() async {
         await dropCurrent(.speechRecognition)
     }
 
@@ -63,7 +63,7 @@ extension RunAnywhereRuntime {
     }
 
     /// Transcribes audio at any sample rate (resampled to 16 kHz) with the loaded model.
-    public func transcribe(_ audio: AudioSamples, options: STTOptions = STTOptions()) async throws -> STTOutput {
+    package func transcribe(_ audio: AudioSamples, options: STTOptions = STTOptions()) async throws -> STTOutput {
         guard let current = current[.speechRecognition] else {
             throw SDKError(.notInitialized, "No speech-to-text model is loaded; call loadSTTModel(_:) first")
         }

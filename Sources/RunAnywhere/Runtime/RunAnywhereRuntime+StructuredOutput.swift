@@ -13,7 +13,7 @@ extension RunAnywhereRuntime {
     /// schema, so the JSON is valid by construction) and decodes it as `type`. A model that runs
     /// out of tokens before the JSON is complete is ``ErrorCode/generationFailed`` saying so
     /// (raise `maxTokens`); a schema the converter does not support is ``ErrorCode/invalidInput``.
-    public func generateStructured<T: Decodable & Sendable>(
+    package func generateStructured<T: Decodable & Sendable>(
         _ schema: JSONValue, as type: T.Type, prompt: String, options: LLMGenerationOptions? = nil
     ) async throws -> StructuredOutputResult<T> {
         var options = options ?? LLMGenerationOptions()
@@ -24,7 +24,7 @@ extension RunAnywhereRuntime {
     }
 
     /// Generates a `T` (constrained to ``Generatable/jsonSchema``) with the current model.
-    public func generateStructured<T: Generatable>(_ type: T.Type, prompt: String, options: LLMGenerationOptions? = nil) async throws
+    package func generateStructured<T: Generatable>(_ type: T.Type, prompt: String, options: LLMGenerationOptions? = nil) async throws
         -> StructuredOutputResult<T>
     {
         try await generateStructured(T.jsonSchema, as: type, prompt: prompt, options: options)

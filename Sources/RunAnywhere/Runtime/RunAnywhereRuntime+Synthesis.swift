@@ -5,14 +5,14 @@ extension RunAnywhereRuntime {
     package static let maxSynthesisCharacters = 10_000
 
     /// Whether a text-to-speech voice is loaded.
-    public var isTTSVoiceLoaded: Bool { current[.speechSynthesis].map { cache[$0.info.id]?.engine != nil } ?? false }
+    package var isTTSVoiceLoaded: Bool { current[.speechSynthesis].map { cache[$0.info.id]?.engine != nil } ?? false }
 
     /// The loaded voice.
-    public var currentTTSVoice: ModelInfo? { current[.speechSynthesis]?.info }
+    package var currentTTSVoice: ModelInfo? { current[.speechSynthesis]?.info }
 
     /// Loads a text-to-speech voice into the model cache (budget, keep-alive and lifecycle as
     /// every model) and makes it the current one, unloading the previous one first.
-    public func loadTTSModel(_ voiceId: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
+    package func loadTTSModel(_ voiceId: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try self.model(id: voiceId, category: .speechSynthesis)
         await dropCurrent(.speechSynthesis, keeping: model.id)
         release(try await acquire(model, as: .speechSynthesis, options: options, keepAlive: .forever))
@@ -20,14 +20,14 @@ extension RunAnywhereRuntime {
     }
 
     /// Unloads the current voice, after a synthesis in progress ends.
-    public func unloadTTSVoice() async {
+    package func unloadTTSVoice() async {
         await dropCurrent(.speechSynthesis)
     }
 
     /// Speaks `text` with the loaded voice. Long text is split into sentences and synthesized
     /// in order; the result is one piece of 16-bit mono audio (WAV when `options.audioFormat`
     /// is `.wav`).
-    public func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws -> TTSOutput {
+    package func synthesize(_ text: String, options: TTSOptions = TTSOptions()) async throws -> TTSOutput {
         guard let current = current[.speechSynthesis] else {
             throw SDKError(.notInitialized, "No text-to-speech voice is loaded; call loadTTSModel(_:) first")
         }

@@ -7,7 +7,7 @@ extension RunAnywhereRuntime {
     /// grammar-constrained), or, with ``ToolChoice/auto``, it answers in text instead. Run the
     /// tools, then go on with ``generateWithTools(continuing:tools:toolChoice:options:)``. A model
     /// that runs out of tokens in the middle of a call is ``ErrorCode/generationFailed`` saying so.
-    public func generateWithTools(
+    package func generateWithTools(
         _ prompt: String, tools: [Tool], toolChoice: ToolChoice = .auto, context: Context? = nil, options: LLMGenerationOptions? = nil
     ) async throws -> LLMGenerationResult {
         let options = Self.offering(tools, toolChoice, options)
@@ -18,7 +18,7 @@ extension RunAnywhereRuntime {
     /// assistant's message with its calls (``Message/toolCalls``), and a ``MessageRole/tool``
     /// message with each call's result (``Message/toolResult(_:for:)``). The model reads the
     /// results and answers, or calls tools again.
-    public func generateWithTools(
+    package func generateWithTools(
         continuing context: Context, tools: [Tool], toolChoice: ToolChoice = .auto, options: LLMGenerationOptions? = nil
     ) async throws -> LLMGenerationResult {
         let options = Self.offering(tools, toolChoice, options)

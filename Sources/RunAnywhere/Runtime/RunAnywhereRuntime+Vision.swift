@@ -5,7 +5,7 @@ extension RunAnywhereRuntime {
     /// model's folder) and makes it the current one for ``processImage(_:prompt:options:)``,
     /// replacing the previous one. It lives in the same model cache as language models, so a
     /// chat request naming it shares the loaded copy.
-    public func loadVLMModel(_ model: ModelInfo, options: ModelLoadOptions = ModelLoadOptions()) async throws {
+    package func loadVLMModel(_ model: ModelInfo, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try catalog.model(id: model.id)
         guard model.projectorFile != nil else {
             throw SDKError(
@@ -20,19 +20,19 @@ extension RunAnywhereRuntime {
     }
 
     /// Unloads the current vision-language model once no request uses it.
-    public func unloadVLMModel() async {
+    package func unloadVLMModel() async {
         await dropCurrent(.vision)
     }
 
     /// Whether a vision-language model is loaded.
-    public var isVLMModelLoaded: Bool { current[.vision].map { cache[$0.info.id]?.service != nil } ?? false }
+    package var isVLMModelLoaded: Bool { current[.vision].map { cache[$0.info.id]?.service != nil } ?? false }
 
     /// The current vision-language model.
-    public var currentVLMModel: ModelInfo? { current[.vision]?.info }
+    package var currentVLMModel: ModelInfo? { current[.vision]?.info }
 
     /// Describes `image` as `prompt` asks, with the current vision-language model, and returns
     /// the answer when complete. Cancelling the calling task stops the engine.
-    public func processImage(_ image: VLMImage, prompt: String, options: LLMGenerationOptions? = nil) async throws -> VLMResult {
+    package func processImage(_ image: VLMImage, prompt: String, options: LLMGenerationOptions? = nil) async throws -> VLMResult {
         let streaming = try await processImageStream(image, prompt: prompt, options: options)
         return try await withTaskCancellationHandler {
             for try await _ in streaming.stream {}  // read to its end: a stream dropped unread cancels the generation
@@ -49,7 +49,7 @@ extension RunAnywhereRuntime {
 
     /// Starts describing `image`, streaming the answer. Returns once the engine has taken the
     /// request, so that a bad image, no loaded model or a full queue throw here.
-    public func processImageStream(_ image: VLMImage, prompt: String, options: LLMGenerationOptions? = nil) async throws
+    package func processImageStream(_ image: VLMImage, prompt: String, options: LLMGenerationOptions? = nil) async throws
         -> VLMStreamingResult
     {
         guard let current = current[.vision] else {

@@ -2,28 +2,31 @@ import Foundation
 import Logging
 import Synchronization
 
-/// One instance of the SDK: its model catalog, engines and loaded models. The static
-/// ``RunAnywhere`` API forwards to a shared runtime; tests and servers can create their own.
+/// The SDK's runtime: its model catalog, engines and loaded models, with calls that name the
+/// model they use (``RunAnywhere/runtime()`` returns it once ``RunAnywhere/initialize(apiKey:baseURL:environment:configuration:)``
+/// has made it). The static ``RunAnywhere`` API is the spec's: one current model per role,
+/// loaded first and used by the calls that name none.
 ///
 /// Models of every modality live in one cache: a request names its model, which is loaded on
 /// demand and lent to the request for its whole duration, so two requests for different models
 /// never pull a model out from under each other, and a model in use is never unloaded. Idle
 /// models stay loaded for their keep-alive (default 5 minutes), and the least recently used ones
 /// are unloaded when a load would not fit the memory budget. The facade's current models
-/// (``loadModel(_:options:)``, ``loadSTTModel(_:options:)``, ``loadDiffusionModel(_:configuration:)``…)
-/// are such models, kept for ever until another replaces them.
+/// (``RunAnywhere/loadModel(_:options:)``, ``RunAnywhere/loadSTTModel(_:)``,
+/// ``RunAnywhere/loadDiffusionModel(_:configuration:)``…) are such models, kept for ever until
+/// another replaces them.
 public actor RunAnywhereRuntime {
     /// Where data lives and where diagnostics go.
     public nonisolated let configuration: RuntimeConfiguration
     /// The engines plugged in.
-    public nonisolated let frameworks: FrameworkAdapterRegistry
+    package nonisolated let frameworks: FrameworkAdapterRegistry
     /// The readers of model files' metadata: GGUF, safetensors, ONNX, and those an app adds.
-    public nonisolated let metadataExtractors = ModelMetadataExtractorRegistry()
+    package nonisolated let metadataExtractors = ModelMetadataExtractorRegistry()
     nonisolated let catalog: ModelCatalog
     nonisolated let downloader: ModelDownloader
     /// Where models named by reference (`hf.co/OWNER/REPO:QUANT`) come from, and whose tokens
     /// authenticate downloads from their hosts.
-    public nonisolated let providers: ModelProviderRegistry
+    package nonisolated let providers: ModelProviderRegistry
     /// Events: model states, loads, downloads' progress, registrations, completed work.
     public nonisolated let events = SDKEventBus()
     /// The language models loading or loaded, by id.
@@ -50,7 +53,7 @@ public actor RunAnywhereRuntime {
 
     /// Creates a runtime; nothing is read from disk and nothing is loaded until asked. The
     /// configuration's hardware detector, when it has one, becomes `frameworks`' detector.
-    public init(configuration: RuntimeConfiguration, frameworks: FrameworkAdapterRegistry = FrameworkAdapterRegistry()) {
+    package init(configuration: RuntimeConfiguration, frameworks: FrameworkAdapterRegistry = FrameworkAdapterRegistry()) {
         self.configuration = configuration
         if let detector = configuration.hardwareDetector { frameworks.register(hardwareDetector: detector) }
         self.frameworks = frameworks
@@ -61,20 +64,20 @@ public actor RunAnywhereRuntime {
     }
 
     /// Whether the current language model is loaded.
-    public var isModelLoaded: Bool { current[.language].map { cache[$0.info.id]?.service != nil } ?? false }
+    package var isModelLoaded: Bool { current[.language].map { cache[$0.info.id]?.service != nil } ?? false }
 
     /// The current language model.
-    public var currentModel: ModelInfo? { current[.language]?.info }
+    package var currentModel: ModelInfo? { current[.language]?.info }
 
     /// The context window of the current language model, in tokens.
-    public var loadedContextLength: Int? { currentService?.contextLength }
+    package var loadedContextLength: Int? { currentService?.contextLength }
 
     /// The current model's loaded service, if it is loaded.
     var currentService: (any LLMService)? { current[.language].flatMap { cache[$0.info.id]?.service } }
 
     /// Loads the model `id` and makes it the current one, replacing (and unloading) the previous
     /// current model once no request uses it. Loading the current model again does nothing.
-    public func loadModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
+    package func loadModel(_ id: String, options: ModelLoadOptions = ModelLoadOptions()) async throws {
         let model = try catalog.model(id: id)
         await dropCurrent(.language, keeping: id)  // free its memory before the next model takes some
         let lease = try await acquire(model, options: options, keepAlive: .forever)
@@ -83,7 +86,7 @@ public actor RunAnywhereRuntime {
     }
 
     /// Unloads the current language model, waiting for a running generation to finish first.
-    public func unloadModel() async {
+    package func unloadModel() async {
         await dropCurrent(.language)
     }
 

@@ -18,7 +18,7 @@ public struct RuntimeConfiguration: Sendable {
     package var modelProbe: ModelProbe?
     /// What the runtime and its engines read the machine through (system info, the memory free
     /// for models, GPU drivers and devices); the runtime hands it to its framework registry. Nil
-    /// keeps the registry's own, ``SystemHardwareDetector`` unless one was registered.
+    /// keeps the registry's own, `SystemHardwareDetector` unless one was registered.
     public var hardwareDetector: (any HardwareDetector)?
     /// Runs each model's engine in a worker process of its own, so that an engine's crash costs
     /// only that model's requests (``EngineProcesses``); nil runs engines in this process. The server sets it to `runanywhere engine-worker`.

@@ -4,7 +4,7 @@ extension RunAnywhereRuntime {
     /// Creates a voice pipeline: loads its speech recognition model, language model and voice.
     /// Speaker diarization has no engine on Linux; when it is asked for, this logs the fallback
     /// and returns the standard pipeline.
-    public func createVoicePipeline(config: ModularPipelineConfig) async throws -> ModularVoicePipeline {
+    package func createVoicePipeline(config: ModularPipelineConfig) async throws -> ModularVoicePipeline {
         if config.enableSpeakerDiarization {
             logger.warning("Speaker diarization is unavailable on Linux; falling back to the standard voice pipeline")
         }
@@ -30,7 +30,7 @@ public actor ModularVoicePipeline {
     public nonisolated let config: ModularPipelineConfig
     private var history: [Message] = []
 
-    /// A pipeline that loads its models when a turn first needs them (``RunAnywhereRuntime/createVoicePipeline(config:)``
+    /// A pipeline that loads its models when a turn first needs them (``RunAnywhere/createVoicePipeline(config:)``
     /// loads them first).
     public init(runtime: RunAnywhereRuntime, config: ModularPipelineConfig) {
         self.runtime = runtime
