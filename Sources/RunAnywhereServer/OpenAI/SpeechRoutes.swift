@@ -20,8 +20,6 @@ struct SpeechRoutes: Sendable {
         enum CodingKeys: String, CodingKey { case model, input, voice, speed, responseFormat = "response_format" }
     }
 
-    static let openAIVoices: Set<String> = ["alloy", "ash", "ballad", "coral", "echo", "fable", "onyx", "nova", "sage", "shimmer", "verse"]
-
     func register(on router: some RouterMethods<ServerContext>) {
         router.post("v1/audio/speech") { request, _ in
             let body = try await decodeJSON(SpeechRequest.self, from: request, limit: configuration.maxBodySize)
@@ -31,7 +29,7 @@ struct SpeechRoutes: Sendable {
             }
             var options = TTSOptions(
                 rate: body.speed ?? 1, audioFormat: format == "wav" ? .wav : .pcm, sampleRate: format == "pcm" ? 24_000 : 0)
-            if let voice = body.voice, !Self.openAIVoices.contains(voice.lowercased()) { options.voice = voice }
+            if let voice = body.voice, !RealtimeSessionSettings.openAIVoices.contains(voice.lowercased()) { options.voice = voice }
             if let speed = body.speed, !(0.25...4).contains(speed) {
                 throw APIError(.badRequest, "speed must be between 0.25 and 4", param: "speed")
             }

@@ -23,14 +23,13 @@ struct RealtimeRoutes: Sendable {
             // A browser offers subprotocols (the API's, and its key): the handshake names the one taken.
             return .upgrade(request.offeredSubprotocols.contains("realtime") ? [.secWebSocketProtocol: "realtime"] : [:])
         } onUpgrade: { inbound, outbound, context in
-            let settings = RealtimeSessionSettings(id: RealtimeSession.newID("sess"), model: try model(context.request))
-            let (outgoing, send) = AsyncStream.makeStream(of: String.self)
-            let session = RealtimeSession(runtime: runtime, configuration: configuration, settings: settings, send: send)
+            let session = RealtimeSession(
+                runtime: runtime, model: try model(context.request), threads: configuration.threads,
+                maxAudioDuration: configuration.maxAudioDuration, logger: configuration.logger)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await text in outgoing { try await outbound.write(.text(text)) }
+                    for await event in session.events { try await outbound.write(.text(event.text)) }
                 }
-                await session.start()
                 do {
                     for try await message in inbound.messages(maxSize: configuration.maxBodySize) {
                         switch message {
@@ -42,7 +41,6 @@ struct RealtimeRoutes: Sendable {
                     context.logger.debug("A realtime connection ended", metadata: ["error": "\(error)"])
                 }
                 await session.close()
-                send.finish()
                 try await group.waitForAll()
             }
         }

@@ -1,5 +1,4 @@
 import Foundation
-import RunAnywhere
 
 /// An audio format of the realtime API, for what the client sends or hears: PCM16 at 24 kHz
 /// (`audio/pcm`), or G.711 at 8 kHz, µ-law (`audio/pcmu`) or A-law (`audio/pcma`), as phone

@@ -1,10 +1,8 @@
 import Foundation
-import Logging
-import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
 
-@testable import RunAnywhereServer
+@testable import RunAnywhere
 
 /// A realtime session in process, against the scripted language engine (it answers with the
 /// words of the last user message): the settings `session.update` takes and refuses, the events
@@ -15,29 +13,21 @@ import Testing
     /// A session on `runtime` whose events are collected.
     final class Wire: Sendable {
         let session: RealtimeSession
-        private let events: AsyncStream<String>
         private let iterator: Iterator
 
         /// The iterator, used by one test at a time.
         final class Iterator: @unchecked Sendable {
-            var base: AsyncStream<String>.Iterator
-            init(_ base: AsyncStream<String>.Iterator) { self.base = base }
+            var base: AsyncStream<JSONValue>.Iterator
+            init(_ base: AsyncStream<JSONValue>.Iterator) { self.base = base }
         }
 
         init(_ runtime: RunAnywhereRuntime) {
-            let (events, send) = AsyncStream.makeStream(of: String.self)
-            self.events = events
-            iterator = Iterator(events.makeAsyncIterator())
-            let configuration = ServerConfiguration(port: 0, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-            session = RealtimeSession(
-                runtime: runtime, configuration: configuration,
-                settings: RealtimeSessionSettings(id: "sess_test", model: "scripted"), send: send)
+            session = RealtimeSession(runtime: runtime, model: "scripted")
+            iterator = Iterator(session.events.makeAsyncIterator())
         }
 
         /// The next event.
-        func next() async throws -> JSONValue {
-            try JSONValue(parsing: try #require(await iterator.base.next()))
-        }
+        func next() async throws -> JSONValue { try #require(await iterator.base.next()) }
 
         /// Events up to and including one of `type`.
         func until(_ type: String) async throws -> [JSONValue] {
@@ -49,11 +39,10 @@ import Testing
             }
         }
 
-        func send(_ event: JSONValue) async { await session.handle(event.text) }
+        func send(_ event: JSONValue) async { await session.handle(event) }
 
         /// Starts the session and makes its answers written, past `session.created` and `session.updated`.
         func startWritten() async throws {
-            await session.start()
             _ = try await next()
             await send(["type": "session.update", "session": ["output_modalities": ["text"]]])
             _ = try await next()
@@ -165,7 +154,6 @@ import Testing
 
     @Test func aWrittenTurnComesInTheAPIsOrder() async throws {
         let wire = Wire(try scriptedRuntime())
-        await wire.session.start()
         let created = try await wire.next()
         #expect(created["type"] == "session.created" && created["session"]?["model"] == "scripted")
         await wire.send(["type": "session.update", "session": ["output_modalities": ["text"], "instructions": "Echo."]])
@@ -356,7 +344,6 @@ import Testing
 
     @Test func badEventsAreErrorEventsAndTheSessionGoesOn() async throws {
         let wire = Wire(try scriptedRuntime())
-        await wire.session.start()
         _ = try await wire.next()
         func error(after message: String) async throws -> JSONValue {
             await wire.session.handle(message)

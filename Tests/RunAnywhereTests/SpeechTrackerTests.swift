@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RunAnywhereServer
+@testable import RunAnywhere
 
 /// Server VAD's reading of window probabilities, as Silero segments them: speech starts only
 /// after the shortest speech, a short blip starts nothing, a silence begins under the threshold

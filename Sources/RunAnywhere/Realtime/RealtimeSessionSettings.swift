@@ -1,11 +1,16 @@
 import Foundation
-import RunAnywhere
 
 /// A realtime session's settings, as `session.update` sets them and `session.created` /
 /// `session.updated` report them in OpenAI's shape: the instructions, whether answers are
 /// spoken or only written, the voice, server voice activity detection and input transcription.
 /// Audio is PCM16 at 24 kHz or G.711 at 8 kHz, each way as the client chooses.
-struct RealtimeSessionSettings: Sendable {
+package struct RealtimeSessionSettings: Sendable {
+    /// OpenAI's voice names, which mean the default voice model's own voice (here and in
+    /// `/v1/audio/speech`).
+    package static let openAIVoices: Set<String> = [
+        "alloy", "ash", "ballad", "coral", "echo", "fable", "onyx", "nova", "sage", "shimmer", "verse",
+    ]
+
     /// Server voice activity detection: when speech starts and, after `silenceMs` of silence,
     /// ends, the input is committed and (with `createResponse`) answered; speech while an answer
     /// plays cancels it (with `interruptResponse`).

@@ -1,12 +1,27 @@
 import Foundation
-import RunAnywhere
+import Logging
 
-/// One `/v1/realtime` connection: its settings, the audio the client has sent and not yet
-/// committed, its conversation, and the answer in progress. Client events come in through
-/// ``handle(_:)``; server events go out, in order, through `send`. Every model is the
-/// runtime's, shared with every other session and route: voice activity detection, speech to
-/// text, the language model (in the one batch scheduler) and the voice.
-actor RealtimeSession {
+/// A spoken (or written) conversation in OpenAI's Realtime API: what `runanywhere serve` runs
+/// for each `/v1/realtime` connection, for an app to hold in process. Client events go in through
+/// `handle(_:)` (`session.update`, `input_audio_buffer.append` of base64 audio,
+/// `conversation.item.create`, `response.create`, …) and the server events come out, in the API's
+/// order, from ``events``: `session.created` first, then the speech started and stopped that
+/// server voice activity detection finds, the transcription, the answer's text and audio
+/// deltas (each sentence spoken as soon as it is written), function calls, `response.done`, and
+/// `error` events for what the session cannot do. The answer is begun at the first pause in
+/// the speech, held unseen until the turn ends there; speech over an answer cancels it.
+///
+/// Every model is the runtime's, shared with every other session and request: voice activity
+/// detection, speech to text, the language model (in the one batch scheduler) and the voice.
+///
+/// ```swift
+/// let session = RealtimeSession(runtime: try RunAnywhere.runtime())
+/// await session.handle(["type": "input_audio_buffer.append", "audio": .string(pcm16At24kHz.base64EncodedString())])
+/// for await event in session.events where event["type"]?.stringValue == "response.output_audio.delta" {
+///     play(Data(base64Encoded: event["delta"]?.stringValue ?? ""))
+/// }
+/// ```
+public actor RealtimeSession {
     /// A conversation item: the user's words (written, or heard from committed audio once
     /// transcribed) or an answer.
     struct Item: Sendable {
@@ -54,7 +69,7 @@ actor RealtimeSession {
         /// The user's speech it answers, which the turn commits as this item.
         let userItem: String
         let task: Task<Void, Never>
-        var events: [String] = []
+        var events: [JSONValue] = []
         var items: [Item] = []
         var spokenSamples = 0
         /// Whether it has ended (``answered(_:)``).
@@ -70,9 +85,15 @@ actor RealtimeSession {
     }
 
     let runtime: RunAnywhereRuntime
-    let configuration: ServerConfiguration
+    /// Threads for each model's work; nil for the engines' default.
+    let threads: Int?
+    /// The most audio the input buffer holds before it must be committed or cleared.
+    let maxAudioDuration: TimeInterval
+    let logger: Logger
     var settings: RealtimeSessionSettings
-    private let send: AsyncStream<String>.Continuation
+    private let send: AsyncStream<JSONValue>.Continuation
+    /// The server events, in order: `session.created` first; it ends when the session closes.
+    public nonisolated let events: AsyncStream<JSONValue>
 
     private var items: [Item] = []
     /// Uncommitted input, at the input format's rate, and where it starts in the session's audio (ms).
@@ -104,36 +125,45 @@ actor RealtimeSession {
     /// Whether the answer in progress stays out of the conversation (`conversation: none`).
     private var respondsOutOfBand = false
 
-    init(
-        runtime: RunAnywhereRuntime, configuration: ServerConfiguration, settings: RealtimeSessionSettings,
-        send: AsyncStream<String>.Continuation
+    /// A session that answers with language model `model` (the default one unless named), its
+    /// models' work on `threads` threads (nil: the engines' default), and an input buffer that
+    /// holds at most `maxAudioDuration` seconds. Its first event, `session.created`, is in
+    /// ``events`` at once.
+    public init(
+        runtime: RunAnywhereRuntime, model: String = SDKConstants.Models.defaultModelID, threads: Int? = nil,
+        maxAudioDuration: TimeInterval = 600, logger: Logger = Logger(label: "runanywhere.realtime")
     ) {
         self.runtime = runtime
-        self.configuration = configuration
-        self.settings = settings
-        self.send = send
+        self.threads = threads
+        self.maxAudioDuration = maxAudioDuration
+        self.logger = logger
+        settings = RealtimeSessionSettings(id: Self.newID("sess"), model: model)
+        (events, send) = AsyncStream.makeStream(of: JSONValue.self)
+        send.yield(Self.event("session.created", ["session": settings.json]))
     }
 
-    /// Sends `session.created`.
-    func start() { emit("session.created", ["session": settings.json]) }
-
-    /// Ends the session: an answer in progress stops.
-    func close() async {
+    /// Ends the session: an answer in progress stops, and so do ``events``.
+    public func close() async {
         closed = true
         early?.transcription.cancel()
         dropHeldAnswer()
         response?.task.cancel()
         await response?.task.value
+        send.finish()
     }
 
-    /// Handles one client event (a JSON text message); what it cannot do is an `error` event.
-    func handle(_ text: String) async {
-        let event: JSONValue
+    /// Handles one client event as JSON text (a WebSocket message); text that is not JSON is an
+    /// `error` event.
+    public func handle(_ text: String) async {
         do {
-            event = try JSONValue(parsing: text)
+            await handle(try JSONValue(parsing: text))
         } catch {
-            return refuse(RealtimeError("The message is not a JSON event: \(error)"), eventID: nil)
+            refuse(RealtimeError("The message is not a JSON event: \(error)"), eventID: nil)
         }
+    }
+
+    /// Handles one client event; what the session cannot do is an `error` event naming it.
+    public func handle(_ event: JSONValue) async {
         let eventID = event["event_id"]?.stringValue
         // An answer started ahead of its turn answers the session as it was, with nothing after
         // it: another event cancels it, unless its turn has ended (it is the turn's answer).
@@ -178,7 +208,7 @@ actor RealtimeSession {
     }
 
     /// A binary message: the API speaks JSON text only.
-    func refuseBinary() {
+    package func refuseBinary() {
         refuse(RealtimeError("Send events as JSON text messages; audio goes base64 in input_audio_buffer.append"), eventID: nil)
     }
 
@@ -193,9 +223,9 @@ actor RealtimeSession {
         }
         let samples = try settings.inputFormat.decode(data, param: "audio")
         guard !samples.isEmpty else { return }
-        guard Double(input.count + samples.count) / Double(rate) <= configuration.maxAudioDuration else {
+        guard Double(input.count + samples.count) / Double(rate) <= maxAudioDuration else {
             throw RealtimeError(
-                "The input audio buffer holds at most \(Int(configuration.maxAudioDuration)) s; commit or clear it",
+                "The input audio buffer holds at most \(Int(maxAudioDuration)) s; commit or clear it",
                 code: "input_audio_buffer_full")
         }
         input += samples
@@ -233,7 +263,7 @@ actor RealtimeSession {
 
     /// The words of `audio`, by the session's transcription model.
     private func transcription(of audio: AudioSamples) -> Task<String, any Error> {
-        let (runtime, model, threads) = (runtime, settings.transcriptionModel, configuration.threads)
+        let (runtime, model, threads) = (runtime, settings.transcriptionModel, threads)
         return Task {
             try await runtime.transcribe(
                 audio, model: model, options: STTOptions(enableTimestamps: false, threads: threads),
@@ -386,7 +416,7 @@ actor RealtimeSession {
         let id = Self.newID("resp")
         let answer = RealtimeAnswer(id: id, session: self, settings: settings, items: items + [speech])
         held = HeldAnswer(id: id, userItem: item, task: Task { await answer.run() })
-        configuration.logger.debug("realtime: answering \(item) at a pause, held until its turn ends", metadata: ["response": "\(id)"])
+        logger.debug("realtime: answering \(item) at a pause, held until its turn ends", metadata: ["response": "\(id)"])
     }
 
     /// Cancels the answer held ahead of its turn, if there is one, and forgets what it did.
@@ -394,7 +424,7 @@ actor RealtimeSession {
         guard let answer = held else { return }
         answer.task.cancel()
         held = nil
-        configuration.logger.debug("realtime: the answer held for \(answer.userItem) is dropped", metadata: ["response": "\(answer.id)"])
+        logger.debug("realtime: the answer held for \(answer.userItem) is dropped", metadata: ["response": "\(answer.id)"])
     }
 
     /// The turn of the user's speech `item` ended where the held answer started: it becomes the
@@ -407,7 +437,7 @@ actor RealtimeSession {
         respondsOutOfBand = false
         spokenSamples = answer.spokenSamples
         answer.events.forEach { send.yield($0) }
-        configuration.logger.debug(
+        logger.debug(
             "realtime: the turn of \(item) ended at its pause; the answer held sends its \(answer.events.count) events",
             metadata: ["response": "\(answer.id)"])
         response = answer.finished ? nil : (answer.id, answer.task)
@@ -671,10 +701,10 @@ actor RealtimeSession {
     /// Sends server event `type` with `fields`.
     func emit(_ type: String, _ fields: JSONValue) { send.yield(Self.event(type, fields)) }
 
-    /// Server event `type` with `fields`, as the JSON text sent.
-    private static func event(_ type: String, _ fields: JSONValue) -> String {
+    /// Server event `type` with `fields`.
+    private static func event(_ type: String, _ fields: JSONValue) -> JSONValue {
         let members = fields.objectValue?.members.map { ($0.key, $0.value) } ?? []
-        return JSONValue.object(JSONObject([("type", .string(type)), ("event_id", .string(newID("event")))] + members)).text
+        return .object(JSONObject([("type", .string(type)), ("event_id", .string(newID("event")))] + members))
     }
 
     /// Sends server event `type` with `fields` for the answer `id`: held with it while it is
@@ -706,7 +736,7 @@ actor RealtimeSession {
         ]
     }
 
-    static func newID(_ prefix: String) -> String {
+    package static func newID(_ prefix: String) -> String {
         prefix + "_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(20).lowercased()
     }
 

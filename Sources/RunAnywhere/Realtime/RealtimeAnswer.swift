@@ -1,5 +1,4 @@
 import Foundation
-import RunAnywhere
 
 /// One realtime response: the language model answers the conversation, its text goes out as
 /// deltas as it is written and, when the session speaks, each sentence is spoken as soon as it
@@ -43,7 +42,7 @@ struct RealtimeAnswer: Sendable {
         await withTaskGroup(of: Void.self) { group in
             if settings.spoken { group.addTask { await say(sentences) } }
             do {
-                let threads = session.configuration.threads
+                let threads = session.threads
                 let options = LLMGenerationOptions(
                     maxTokens: settings.maxOutputTokens ?? 1024, temperature: 0.8, threads: threads, tools: settings.tools,
                     toolChoice: settings.toolChoice)
@@ -243,7 +242,7 @@ struct RealtimeAnswer: Sendable {
             do {
                 let speech = try await runtime.synthesize(
                     sentence, voiceModel: voiceModel, options: options,
-                    loadOptions: ModelLoadOptions(threads: session.configuration.threads))
+                    loadOptions: ModelLoadOptions(threads: session.threads))
                 let format = settings.outputFormat
                 let audio = format.encode(pcm16: speech.audioData)
                 let chunk = format.sampleRate / 5 * format.bytesPerSample
@@ -269,7 +268,7 @@ struct RealtimeAnswer: Sendable {
     private func voice(_ runtime: RunAnywhereRuntime) -> (String, TTSOptions) {
         var options = TTSOptions(rate: Float(settings.speed), audioFormat: .pcm, sampleRate: settings.outputFormat.sampleRate)
         if (try? runtime.model(id: settings.voice, category: .speechSynthesis)) != nil { return (settings.voice, options) }
-        if !SpeechRoutes.openAIVoices.contains(settings.voice.lowercased()) { options.voice = settings.voice }
+        if !RealtimeSessionSettings.openAIVoices.contains(settings.voice.lowercased()) { options.voice = settings.voice }
         return (SDKConstants.Models.defaultVoiceID, options)
     }
 

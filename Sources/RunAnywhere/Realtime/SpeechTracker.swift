@@ -1,5 +1,3 @@
-import RunAnywhere
-
 /// Server VAD's reading of a realtime session's uncommitted input, window by window (Silero's
 /// 32 ms windows, ``RunAnywhere/VADWindow``), as Silero's own segmenting reads them: speech
 /// starts at a window at or above the threshold that is followed by 250 ms of speech; once it
