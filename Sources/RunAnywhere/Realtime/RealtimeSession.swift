@@ -118,7 +118,7 @@ public actor RealtimeSession {
     private(set) var response: (id: String, task: Task<Void, Never>)?
     /// Whether the answer in progress was cancelled because the user spoke.
     private(set) var interruptedBySpeech = false
-    /// Whether the connection has ended: a check still running starts nothing more.
+    /// Whether the session has closed: a check still running starts nothing more.
     private var closed = false
     /// The samples of audio the answer in progress has spoken so far.
     private var spokenSamples = 0
@@ -127,16 +127,16 @@ public actor RealtimeSession {
 
     /// A session that answers with language model `model` (the default one unless named), its
     /// models' work on `threads` threads (nil: the engines' default), and an input buffer that
-    /// holds at most `maxAudioDuration` seconds. Its first event, `session.created`, is in
-    /// ``events`` at once.
+    /// holds at most `maxAudioDuration` seconds; it logs to `logger` (nil: the runtime's). Its
+    /// first event, `session.created`, is in ``events`` at once.
     public init(
         runtime: RunAnywhereRuntime, model: String = SDKConstants.Models.defaultModelID, threads: Int? = nil,
-        maxAudioDuration: TimeInterval = 600, logger: Logger = Logger(label: "runanywhere.realtime")
+        maxAudioDuration: TimeInterval = 600, logger: Logger? = nil
     ) {
         self.runtime = runtime
         self.threads = threads
         self.maxAudioDuration = maxAudioDuration
-        self.logger = logger
+        self.logger = logger ?? runtime.configuration.logger
         settings = RealtimeSessionSettings(id: Self.newID("sess"), model: model)
         (events, send) = AsyncStream.makeStream(of: JSONValue.self)
         send.yield(Self.event("session.created", ["session": settings.json]))

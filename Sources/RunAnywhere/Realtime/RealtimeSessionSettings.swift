@@ -42,7 +42,7 @@ package struct RealtimeSessionSettings: Sendable {
     var inputFormat = RealtimeAudioFormat.pcm
     var outputFormat = RealtimeAudioFormat.pcm
 
-    /// Applies `session.update`'s `session`; refuses what the server cannot do, naming it.
+    /// Applies `session.update`'s `session`; refuses what the session cannot do, naming it.
     mutating func update(_ session: JSONValue) throws(RealtimeError) {
         guard case .object = session else { throw RealtimeError("session must be an object", param: "session") }
         if let type = session["type"]?.stringValue, type != "realtime" {
