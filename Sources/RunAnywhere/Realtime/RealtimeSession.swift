@@ -145,8 +145,7 @@ public actor RealtimeSession {
     /// Ends the session: an answer in progress stops, and so do ``events``.
     public func close() async {
         closed = true
-        early?.transcription.cancel()
-        dropHeldAnswer()
+        dropEarlyTurn()
         response?.task.cancel()
         await response?.task.value
         send.finish()
@@ -321,17 +320,12 @@ public actor RealtimeSession {
                 running.task.cancel()
             }
         }
-        if let begun = early, begun.speechEnd < lastSpeech {  // the speech went on: its words are not all in it
-            begun.transcription.cancel()
-            early = nil
-            dropHeldAnswer()
-        }
+        if let begun = early, begun.speechEnd < lastSpeech { dropEarlyTurn() }  // the speech went on: its words are not all in it
         guard let item = speechItem, silent * window >= detection.silenceMs else {
             if let item = speechItem, silent * window >= Self.earlyTranscriptionPauseMs, early?.speechEnd != lastSpeech,
                 let audio = try? AudioSamples(samples: input, sampleRate: rate)
             {
-                early?.transcription.cancel()
-                dropHeldAnswer()
+                dropEarlyTurn()
                 let words = transcription(of: audio)
                 early = (lastSpeech, words)
                 if detection.createResponse, response == nil { holdAnswer(to: item, words: words) }
@@ -417,6 +411,13 @@ public actor RealtimeSession {
         let answer = RealtimeAnswer(id: id, session: self, settings: settings, items: items + [speech])
         held = HeldAnswer(id: id, userItem: item, task: Task { await answer.run() })
         logger.debug("realtime: answering \(item) at a pause, held until its turn ends", metadata: ["response": "\(id)"])
+    }
+
+    /// Cancels what was begun at a pause (the early transcription and the answer held with it).
+    private func dropEarlyTurn() {
+        early?.transcription.cancel()
+        early = nil
+        dropHeldAnswer()
     }
 
     /// Cancels the answer held ahead of its turn, if there is one, and forgets what it did.
