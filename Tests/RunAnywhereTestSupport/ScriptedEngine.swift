@@ -7,7 +7,9 @@ import Synchronization
 /// engine (the model cache, the server's routes) can check every byte: it answers with the words of the last user message (the text after the
 /// last "user: " line of its chat template, or the whole prompt without one), one token per word,
 /// then stops; `max_tokens` cuts it short. It sleeps `tokenDelay` before each token, so that tests
-/// can catch a stream in flight, and stops within one token when cancelled.
+/// can catch a stream in flight, and stops within one token when cancelled. With `stallAfter`, it
+/// writes that many tokens and then waits until it is cancelled, so that a test which cancels an
+/// answer in flight does not race the answer's end on a busy machine.
 package struct ScriptedAdapter: FrameworkAdapter {
     package let framework = InferenceFramework.llamaCpp
     package let supportedModalities: Set<FrameworkModality> = [.textToText]
@@ -17,12 +19,19 @@ package struct ScriptedAdapter: FrameworkAdapter {
     package let memory: Int64
     /// How long a model takes to free its memory when unloaded.
     package let unloadDelay: Duration
+    /// How many tokens each answer writes before it waits to be cancelled; nil: it never waits.
+    package let stallAfter: Int?
     /// Where loads and finished unloads are written down, in order ("load ID", "unloaded ID").
     package let log: ScriptedLog
 
-    /// An adapter whose models take `memory` bytes, `tokenDelay` per token and `unloadDelay` to unload.
-    package init(tokenDelay: Duration = .zero, memory: Int64 = 1 << 20, unloadDelay: Duration = .zero, log: ScriptedLog = ScriptedLog()) {
+    /// An adapter whose models take `memory` bytes, `tokenDelay` per token and `unloadDelay` to
+    /// unload, and whose answers stall after `stallAfter` tokens until cancelled.
+    package init(
+        tokenDelay: Duration = .zero, stallAfter: Int? = nil, memory: Int64 = 1 << 20, unloadDelay: Duration = .zero,
+        log: ScriptedLog = ScriptedLog()
+    ) {
         self.tokenDelay = tokenDelay
+        self.stallAfter = stallAfter
         self.memory = memory
         self.unloadDelay = unloadDelay
         self.log = log
@@ -33,7 +42,8 @@ package struct ScriptedAdapter: FrameworkAdapter {
     package func loadLanguageModel(_ model: ModelInfo, options: ModelLoadOptions, logger: Logger) async throws -> any LLMService {
         log.append("load \(model.id)")
         return ScriptedService(
-            tokenDelay: tokenDelay, unloadDelay: unloadDelay, onUnloaded: { [log] in log.append("unloaded \(model.id)") })
+            tokenDelay: tokenDelay, stallAfter: stallAfter, unloadDelay: unloadDelay,
+            onUnloaded: { [log] in log.append("unloaded \(model.id)") })
     }
 }
 
@@ -55,11 +65,13 @@ package final class ScriptedLog: Sendable {
 package final class ScriptedService: LLMService {
     package let contextLength = 2048
     let tokenDelay: Duration
+    let stallAfter: Int?
     let unloadDelay: Duration
     let onUnloaded: @Sendable () -> Void
 
-    init(tokenDelay: Duration, unloadDelay: Duration = .zero, onUnloaded: @escaping @Sendable () -> Void = {}) {
+    init(tokenDelay: Duration, stallAfter: Int? = nil, unloadDelay: Duration = .zero, onUnloaded: @escaping @Sendable () -> Void = {}) {
         self.tokenDelay = tokenDelay
+        self.stallAfter = stallAfter
         self.unloadDelay = unloadDelay
         self.onUnloaded = onUnloaded
     }
@@ -89,11 +101,13 @@ package final class ScriptedService: LLMService {
     package func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun {
         let words = Self.reply(to: request.prompt)
         let delay = tokenDelay
+        let stallAfter = stallAfter
         let promptTokens = (try? tokenCount(request.prompt)) ?? 0
         return LLMEngineRun.start { emitter in
             emitter.emit(.promptProcessed(evaluated: promptTokens, cached: 0, seconds: 0.001))
             for (index, word) in words.enumerated() {
                 if index == request.maxNewTokens { return emitter.emit(.finished(.length)) }
+                while index == stallAfter && !emitter.isCancelled { Thread.sleep(forTimeInterval: 0.005) }
                 Thread.sleep(forTimeInterval: delay.inSeconds)
                 if emitter.isCancelled { return emitter.emit(.finished(.cancelled)) }
                 emitter.emitToken(Array(word.utf8))

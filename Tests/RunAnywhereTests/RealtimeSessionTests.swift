@@ -51,9 +51,10 @@ import Testing
 
     static func types(_ events: [JSONValue]) -> [String] { events.compactMap { $0["type"]?.stringValue } }
 
-    /// A written session asked to answer a seven-word message, a word every 200 ms.
+    /// A written session asked to answer a seven-word message, whose answer writes its first word
+    /// and then waits until it is cancelled.
     static func slowAnswer() async throws -> Wire {
-        let wire = Wire(try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(200))))
+        let wire = Wire(try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1)))
         try await wire.startWritten()
         await wire.send([
             "type": "conversation.item.create",
