@@ -209,7 +209,7 @@ public struct RunAnywhereServer: Sendable {
 
 extension RunAnywhereServer {
     /// Whether the web app's files were found, so that `/` serves the page.
-    public var servesWebApp: Bool { Self.webAppFolder != nil }
+    package var servesWebApp: Bool { Self.webAppFolder != nil }
 
     /// The web app's files (`WebApp/`, a SwiftPM resource): in the resource bundle SwiftPM puts
     /// beside the executable, or, for a binary moved elsewhere, under `$RUNANYWHERE_WEB_APP`.

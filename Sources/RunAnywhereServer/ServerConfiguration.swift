@@ -80,13 +80,13 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// Whether `host` is a loopback address, reachable only from this machine.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         LoopbackAddress.contains(host)
     }
 
     /// Refuses what would expose the server unsafely: binding beyond loopback with no API key,
     /// neither ``apiKey`` nor, when `keysExist`, one of the data folder's (`runanywhere keys create`).
-    public func validate(keysExist: Bool = false) throws {
+    package func validate(keysExist: Bool = false) throws {
         if !isLoopback, apiKey?.isEmpty ?? true, !keysExist {
             throw SDKError(
                 .invalidConfiguration,

@@ -95,26 +95,26 @@ public enum SDKConstants {
     }
 
     /// Names of the events the SDK reports in its log metadata (`event`).
-    public enum Events {
+    package enum Events {
         /// A model was loaded.
-        public static let modelLoaded = "model.loaded"
+        package static let modelLoaded = "model.loaded"
         /// A model was unloaded.
-        public static let modelUnloaded = "model.unloaded"
+        package static let modelUnloaded = "model.unloaded"
         /// Older messages were left out to fit the model's context.
-        public static let contextTrimmed = "generation.contextTrimmed"
+        package static let contextTrimmed = "generation.contextTrimmed"
         /// A chat answer ended.
-        public static let messageCompleted = "chat.messageCompleted"
+        package static let messageCompleted = "chat.messageCompleted"
         /// A conversation was written to its store.
-        public static let conversationSaved = "conversation.saved"
+        package static let conversationSaved = "conversation.saved"
         /// A damaged file was moved aside and replaced.
-        public static let fileMovedAside = "storage.fileMovedAside"
+        package static let fileMovedAside = "storage.fileMovedAside"
         /// The selected environment changed.
-        public static let environmentChanged = "environment.changed"
+        package static let environmentChanged = "environment.changed"
         /// The device was registered with the backend.
-        public static let deviceRegistered = "backend.deviceRegistered"
+        package static let deviceRegistered = "backend.deviceRegistered"
         /// A batch of analytics events reached the backend.
-        public static let analyticsSent = "backend.analyticsSent"
+        package static let analyticsSent = "backend.analyticsSent"
         /// A call to the backend failed.
-        public static let backendFailed = "backend.failed"
+        package static let backendFailed = "backend.failed"
     }
 }

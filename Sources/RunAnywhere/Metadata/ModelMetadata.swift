@@ -64,7 +64,7 @@ public struct ModelMetadata: Sendable, Equatable, Codable {
     }
 
     /// The parameter count for people: "135M", "1.2B", "15.7M".
-    public var parameterCountLabel: String {
+    package var parameterCountLabel: String {
         let count = Double(parameterCount)
         if count >= 1e9 { return String(format: "%.1fB", count / 1e9) }
         if count >= 1e7 { return String(format: "%.0fM", count / 1e6) }
@@ -132,7 +132,7 @@ public struct TensorSignature: Sendable, Equatable, Codable {
     }
 
     /// `input: INT64 [batch_size, phonemes]`.
-    public var summary: String {
+    package var summary: String {
         "\(name): \(elementType)" + (shape.map { " [" + $0.map(\.description).joined(separator: ", ") + "]" } ?? "")
     }
 }

@@ -6,7 +6,7 @@ public struct RAGSource: Codable, Sendable, Equatable {
     public let ordinal: Int
     /// The chunk's text.
     public let text: String
-    /// Where the chunk starts in its document's text, in Unicode scalars (see ``TextChunk``).
+    /// Where the chunk starts in its document's text, in Unicode scalars.
     public let start: Int
     /// Where it ends (exclusive), in Unicode scalars.
     public let end: Int

@@ -1,14 +1,14 @@
 /// One passage of a document, as a RAG collection stores and retrieves it.
-public struct TextChunk: Codable, Sendable, Equatable {
+package struct TextChunk: Codable, Sendable, Equatable {
     /// Its place among its document's chunks, from 0.
-    public let ordinal: Int
+    package let ordinal: Int
     /// Its text: the document's text from ``start`` to ``end``.
-    public let text: String
+    package let text: String
     /// Where it starts in its document's text (``DocumentText/text``), in Unicode scalars (code
     /// points, as Python's `str` counts them).
-    public let start: Int
+    package let start: Int
     /// Where it ends (exclusive), in Unicode scalars.
-    public let end: Int
+    package let end: Int
 
     /// Creates a chunk.
     package init(ordinal: Int, text: String, start: Int, end: Int) {
@@ -66,7 +66,7 @@ public struct TextChunker: Codable, Sendable, Equatable {
     }
 
     /// The chunks of `text`, in order; none when it is all spaces.
-    public func chunks(of text: String) throws -> [TextChunk] {
+    package func chunks(of text: String) throws -> [TextChunk] {
         try validate()
         let scalars = Array(text.unicodeScalars)
         var chunks: [TextChunk] = []

@@ -31,7 +31,7 @@ public enum KeepAlive: Sendable, Equatable {
     /// ollama's `keep_alive` in seconds: negative keeps the model forever, 0 unloads it at once,
     /// and a finite value beyond `longestSeconds` (such as `1e300`) is clamped to ``forever``;
     /// nil for NaN or an infinity, which are not durations.
-    public init?(seconds: Double) {
+    package init?(seconds: Double) {
         guard seconds.isFinite else { return nil }
         guard seconds >= 0, seconds < Self.longestSeconds else {
             self = .forever
@@ -57,7 +57,7 @@ public enum KeepAlive: Sendable, Equatable {
     }
 
     /// Seconds, or nil for ``forever``.
-    public var seconds: Double? {
+    package var seconds: Double? {
         guard case .duration(let duration) = self else { return nil }
         return duration.inSeconds
     }

@@ -157,15 +157,15 @@ extension ModelLease: Sendable where Engine: Sendable {}
 
 extension RunAnywhereRuntime {
     /// The context window, in tokens, of the language model `id` if it is loaded.
-    public func contextLength(ofLoaded id: String) -> Int? { cache[id]?.service?.contextLength }
+    package func contextLength(ofLoaded id: String) -> Int? { cache[id]?.service?.contextLength }
 
     /// The memory the loaded models (of every modality) may take together, in bytes; 0 for no
     /// limit. Defaults to three quarters of the memory available when the runtime was created.
-    public var modelMemoryBudget: Int64 { memoryBudget }
+    package var modelMemoryBudget: Int64 { memoryBudget }
 
     /// Sets the memory budget for loaded models; idle models over it are unloaded, least
     /// recently used first.
-    public func setModelMemoryBudget(_ bytes: Int64) {
+    package func setModelMemoryBudget(_ bytes: Int64) {
         memoryBudget = max(0, bytes)
         try? makeRoom(for: 0, model: nil)
     }
