@@ -105,8 +105,21 @@ import Testing
         }
     }
 
+    /// Waits until the scripted model is answering a request (its answer has begun, and with
+    /// `stallAfter` it goes on until it is stopped), however long a busy machine takes to get there.
+    static func untilAnswering(_ runtime: RunAnywhereRuntime) async throws {
+        while await runtime.loadedModels().first?.activeRequests ?? 0 == 0 { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    /// Stops the answer in conversation `id` once it streams (until then, stopping it is a 404).
+    static func stopAnswer(_ client: some TestClientProtocol, _ id: String) async throws {
+        while try await client.execute(uri: "/api/conversations/\(id)/answer", method: .delete).status == .notFound {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     @Test func oneAnswerAtATimePerConversation() async throws {
-        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(100)))
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1))
         let app = OpenAIRouteTests.server(runtime).checkedApplication()
         try await app.test(.router) { client in
             let id = try await Self.create(client)
@@ -116,7 +129,7 @@ import Testing
             async let long: HTTPResponse.Status = client.execute(
                 uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: send
             ) { $0.status }
-            try await Task.sleep(for: .milliseconds(300))
+            try await Self.untilAnswering(runtime)
             try await client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: send) { response in
                 #expect(response.status == .conflict)
                 let error = try OpenAIRouteTests.error(response.body)
@@ -128,7 +141,7 @@ import Testing
             ) {
                 #expect($0.status == .ok, "another conversation is answered meanwhile")
             }
-            try await client.execute(uri: "/api/conversations/\(id)/answer", method: .delete) { #expect($0.status == .noContent) }
+            try await Self.stopAnswer(client, id)
             #expect(try await long == .ok)
             try await client.execute(
                 uri: "/api/conversations/\(id)/messages", method: .post, headers: .json,
@@ -140,7 +153,7 @@ import Testing
     }
 
     @Test func anAnswerIsStoppedAndSavedAsInterrupted() async throws {
-        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(100)))
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1))
         let app = OpenAIRouteTests.server(runtime).checkedApplication()
         try await app.test(.router) { client in
             let id = try await Self.create(client)
@@ -150,8 +163,7 @@ import Testing
             async let long = client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: send) {
                 String(buffer: $0.body)
             }
-            try await Task.sleep(for: .milliseconds(400))
-            try await client.execute(uri: "/api/conversations/\(id)/answer", method: .delete) { #expect($0.status == .noContent) }
+            try await Self.stopAnswer(client, id)
             let body = try await long
             let saved = try #require(body.components(separatedBy: "event: message\ndata: ").last?.components(separatedBy: "\n").first)
             let message = try OpenAIRouteTests.json(ByteBuffer(string: saved))

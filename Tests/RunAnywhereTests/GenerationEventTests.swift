@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func cancellingStopsTheEngineAndStillEndsWithTheResult() async throws {
-        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(20)))
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 2))
         try await runtime.loadModel("scripted")
         let long = (1...200).map { "word\($0)" }.joined(separator: " ")
         let events = try await runtime.generateEvents(long)
@@ -117,7 +117,7 @@ import Testing
     /// A chat answer's events end like a generation's when it is cancelled: with the result the
     /// engine stopped with, which the message records.
     @Test func aCancelledChatAnswerStillEndsWithTheResult() async throws {
-        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(20)))
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1))
         try await runtime.loadModel("scripted")
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
