@@ -334,7 +334,8 @@ import Testing
             try await client.execute(uri: "/v1/models/nope", method: .get) { #expect($0.status == .notFound) }
             // The generation reaches the metrics through the event bus, a moment after its response.
             var text = ""
-            for _ in 0..<200 where !text.contains("runanywhere_completion_tokens_total") {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !text.contains("runanywhere_completion_tokens_total"), ContinuousClock.now < deadline {
                 text = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
                 try await Task.sleep(for: .milliseconds(10))
             }

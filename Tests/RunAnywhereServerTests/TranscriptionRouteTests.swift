@@ -203,7 +203,8 @@ import Testing
             try await Self.transcribe(client, [("model", "scripted-stt")]) { #expect($0.status == .ok) }
             // The metrics are fed from the event bus, a moment after the response.
             var text = ""
-            for _ in 0..<100 where !text.contains("runanywhere_transcriptions_total{model=\"scripted-stt\"} 1") {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !text.contains("runanywhere_transcriptions_total{model=\"scripted-stt\"} 1"), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
                 text = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
             }

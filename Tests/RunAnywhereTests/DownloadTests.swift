@@ -199,6 +199,7 @@ import ZIPFoundation
         let b = Self.modelBytes(600_000, seed: 2)
         let server = try await TestHTTPServer.start(routes: [
             "/a.gguf": .file(a, delayPerChunk: .milliseconds(5)), "/b.gguf": .file(b, delayPerChunk: .milliseconds(5)),
+            "/slow.gguf": .file(Self.modelBytes(1 << 20, seed: 3), delayPerChunk: .milliseconds(30)),
         ])
         defer { Task { try? await server.shutdown() } }
         let rt = runtime(folder)
@@ -211,12 +212,11 @@ import ZIPFoundation
         #expect(x.0.allSatisfy { $0.modelId == first.id } && y.0.allSatisfy { $0.modelId == second.id })
         #expect(x.0.last?.totalBytes == Int64(a.count) || x.0.last?.bytesDownloaded == Int64(a.count))
         #expect(try Data(contentsOf: try #require(try rt.model(id: second.id).localPath)) == b)
-        let busy = try rt.addModel(from: server.url("/a.gguf"), category: .language, framework: .llamaCpp, id: "again")
-        async let running = collect(try rt.downloadModelWithProgress(busy.id))
-        try await Task.sleep(for: .milliseconds(20))
+        let busy = try rt.addModel(from: server.url("/slow.gguf"), category: .language, framework: .llamaCpp)
+        let running = try await downloadUnderWay(rt, busy.id)
         let (_, clash) = await collect(try rt.downloadModelWithProgress(busy.id))
         #expect((clash as? SDKError)?.code == .alreadyInProgress)
-        _ = try await running
+        try await running.value
     }
 
     @Test func freeSpaceIsCheckedBeforeWriting() async throws {
