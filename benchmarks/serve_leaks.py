@@ -100,13 +100,21 @@ def loaded(base):
 
 
 def rss_mb(pid, field="VmRSS"):
-    """Resident memory of `pid` in MB: all of it (VmRSS), or its heap alone (RssAnon, without
-    the model file's mapped pages)."""
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+    """Resident memory in MB of `pid` and every process under it (the server's engine workers,
+    where its models live): all of it (VmRSS), or the heap alone (RssAnon, without the model
+    files' mapped pages). A process that ends while it is read counts for nothing."""
+    total, pending = 0.0, [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            with open(f"/proc/{current}/status") as status:
+                total += next((int(line.split()[1]) / 1024 for line in status if line.startswith(field + ":")), 0.0)
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    pending += [int(child) for child in children.read().split()]
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
 
 
 def phase(name, process, count, warmup, every, step, settle=0.0):
@@ -173,29 +181,34 @@ def language_phases(args, process, base):
     phase("short generations (model kept loaded)", process, args.generations, 20, 100, lambda: chat(base, None, 1))
 
 
-def alternate(pair, call):
-    """A step that asks for the other model of `pair` each time, so each loads one and unloads the other."""
+def alternate(base, pair, call):
+    """A step that asks for the other model of `pair` each time and then unloads the one it left
+    (`DELETE /api/models/{id}/load`; the memory budget would keep both loaded), so each loads one
+    and unloads the other."""
     turn = [0]
 
     def step():
         turn[0] += 1
         call(pair[turn[0] % 2])
+        request = urllib.request.Request(f"{base}/api/models/{pair[(turn[0] + 1) % 2]}/load", method="DELETE")
+        with urllib.request.urlopen(request, timeout=300):
+            pass
     return step
 
 
 def speech_recognition_phase(args, process, base, wav):
     phase("speech recognition: Whisper loaded and unloaded (two ids, alternating)", process, args.speech_cycles, 10, 10,
-          alternate([STT, "whisper-copy"], lambda model: transcribe(base, model, wav)), settle=0.5)
+          alternate(base, [STT, "whisper-copy"], lambda model: transcribe(base, model, wav)), settle=0.5)
 
 
 def speech_synthesis_phase(args, process, base):
     phase("speech synthesis: the Piper voice loaded and unloaded (alternating with eSpeak NG)", process, args.speech_cycles, 10, 10,
-          alternate([VOICE, "espeak-ng-en-us"], lambda model: speak(base, model)), settle=0.5)
+          alternate(base, [VOICE, "espeak-ng-en-us"], lambda model: speak(base, model)), settle=0.5)
 
 
 def diffusion_phase(args, process, base):
     phase("image generation: the diffusion fixture loaded and unloaded (two ids, alternating, one 64x64 step)", process,
-          args.speech_cycles, 10, 10, alternate([DIFFUSION, "diffusion-copy"], lambda model: draw(base, model)), settle=0.5)
+          args.speech_cycles, 10, 10, alternate(base, [DIFFUSION, "diffusion-copy"], lambda model: draw(base, model)), settle=0.5)
 
 
 def main():
