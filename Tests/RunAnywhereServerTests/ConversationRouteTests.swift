@@ -107,13 +107,27 @@ import Testing
 
     /// Waits until the scripted model is answering a request (its answer has begun, and with
     /// `stallAfter` it goes on until it is stopped), however long a busy machine takes to get there.
+    /// A minute at most: a test fails rather than hangs.
     static func untilAnswering(_ runtime: RunAnywhereRuntime) async throws {
-        while await runtime.loadedModels().first?.activeRequests ?? 0 == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while await runtime.loadedModels().first?.activeRequests ?? 0 == 0 {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the model never answered")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
-    /// Stops the answer in conversation `id` once it streams (until then, stopping it is a 404).
+    /// Stops the answer in conversation `id` once it streams (until then, stopping it is a 404),
+    /// trying for a minute at most.
     static func stopAnswer(_ client: some TestClientProtocol, _ id: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
         while try await client.execute(uri: "/api/conversations/\(id)/answer", method: .delete).status == .notFound {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the answer in \(id) never streamed")
+                return
+            }
             try await Task.sleep(for: .milliseconds(10))
         }
     }
