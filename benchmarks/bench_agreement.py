@@ -11,9 +11,8 @@ import results_file
 
 def main():
     binary, rounds, threads = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    sys.argv = [sys.argv[0], *sys.argv[2:]]  # the results file's command line is the script's own
     ratios = []
-    with tempfile.TemporaryDirectory() as data, results_file.recorded("bench-agreement"):
+    with tempfile.TemporaryDirectory() as data, results_file.recorded("bench-agreement", arguments=sys.argv[2:]):
         env = {**os.environ, "RUNANYWHERE_DATA": data}
 
         def run(arguments):

@@ -8,9 +8,8 @@ import results_file
 
 def main():
     binary, rounds, seconds, threads = sys.argv[1:5]
-    sys.argv = [sys.argv[0], *sys.argv[2:]]  # the results file's command line is the script's own
     backend = "LiteRT" if os.environ.get("BENCH_USE_TFLITE") == "1" else "ONNX Runtime"
-    with results_file.recorded("benchrunner-overhead"):
+    with results_file.recorded("benchrunner-overhead", arguments=sys.argv[2:]):
         print(f"backend: {backend}")
         process = subprocess.run(
             [binary, "benchrunner", "--overhead-rounds", rounds, "--measure-seconds", seconds, "--threads", threads],

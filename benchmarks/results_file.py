@@ -9,10 +9,13 @@ import sys
 from llama_tools import cpu_model
 
 
-def machine_and_command(name):
-    """The lines that say where and how a run was made: the CPU, its cores, the platform, the command."""
+def machine_and_command(name, arguments=None):
+    """The lines that say where and how a run was made: the CPU, its cores, the platform, the
+    command (`arguments`, by default the driver's own: a driver whose script passes it more than
+    the user typed names the user's)."""
+    arguments = sys.argv[1:] if arguments is None else arguments
     return (f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.platform()}\n"
-            f"command: benchmarks/{name} {' '.join(sys.argv[1:])}\n")
+            f"command: benchmarks/{name} {' '.join(arguments)}\n")
 
 
 def write(folder, name, text):
@@ -29,9 +32,10 @@ FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 
 
 @contextlib.contextmanager
-def recorded(name, folder=FOLDER):
+def recorded(name, folder=FOLDER, arguments=None):
     """What the benchmark prints inside, shown as it comes and, once it ends without an error,
-    written as its results file with the machine and the command."""
+    written as its results file with the machine and the command (`arguments`: see
+    machine_and_command)."""
     printed = io.StringIO()
 
     class Both(io.TextIOBase):
@@ -45,4 +49,4 @@ def recorded(name, folder=FOLDER):
         yield
     finally:
         sys.stdout = sys.__stdout__
-    write(folder, name, f"# {name}\n\n{machine_and_command(name)}\n```\n{printed.getvalue()}```\n")
+    write(folder, name, f"# {name}\n\n{machine_and_command(name, arguments)}\n```\n{printed.getvalue()}```\n")
