@@ -85,7 +85,7 @@ import Testing
         let store = APIKeyStore(dataDirectory: folder, logger: Self.logger)
         let (_, key) = try await store.create(name: "bob", account: "team", scopes: [.inference, .modelsManage])
         let bytes = try Data(contentsOf: try #require(store.file))
-        let secret = try #require(key.split(separator: "_").last)
+        let secret = try #require(key.split(separator: "_", maxSplits: 2).last)  // ra_ID_SECRET; the secret is base64url, "_" and all
         #expect(bytes.range(of: Data(secret.utf8)) == nil, "the file holds the key")
         let attributes = try FileManager.default.attributesOfItem(atPath: try #require(store.file).path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
