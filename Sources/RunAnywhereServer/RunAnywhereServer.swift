@@ -117,12 +117,8 @@ public struct RunAnywhereServer: Sendable {
     }
 
     /// What keeps the server from serving, for a load balancer's readiness probe (`GET /ready`):
-    /// no engine here runs language models, the data folder is not writable, or the key store or
-    /// the document database cannot be read. None: ready.
-    /// How long each store may take to answer a readiness probe.
-    static let readinessLimit: Duration = .seconds(2)
-    static let unanswered = SDKError(.networkError, "no answer within \(readinessLimit)")
-
+    /// no engine here runs language models, the data folder is not writable, or the database,
+    /// the key store or the document database cannot be read. None: ready.
     func readinessProblems() async -> [String] {
         var problems: [String] = []
         let engines = runtime.frameworks.statuses()
@@ -135,19 +131,23 @@ public struct RunAnywhereServer: Sendable {
         {
             problems.append("the data folder cannot be written")
         }
-        if let database = configuration.database {
-            do { try await database.ping() } catch { problems.append("the database cannot be reached: \(APIError.from(error).message)") }
-        }
         // Each store gets a few seconds: a probe must answer before the load balancer gives up.
+        let limit = configuration.readinessLimit
+        let unanswered = SDKError(.networkError, "no answer within \(limit)")
+        if let database = configuration.database {
+            do { try await database.ping(timeout: limit) } catch {
+                problems.append("the database cannot be reached: \(APIError.from(error).message)")
+            }
+        }
         let keys = keys
         do {
-            _ = try await withTimeLimit(Self.readinessLimit, failure: { Self.unanswered }) { try await keys.required() }
+            _ = try await withTimeLimit(limit, failure: { unanswered }) { try await keys.required() }
         } catch {
             problems.append("the key store cannot be read: \(APIError.from(error).message)")
         }
         let documents = configuration.ragSession ?? runtime.ragSession()
         do {
-            _ = try await withTimeLimit(Self.readinessLimit, failure: { Self.unanswered }) { try await documents.listCollections() }
+            _ = try await withTimeLimit(limit, failure: { unanswered }) { try await documents.listCollections() }
         } catch {
             problems.append("the document database cannot be reached: \(APIError.from(error).message)")
         }

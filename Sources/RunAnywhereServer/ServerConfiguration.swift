@@ -56,6 +56,10 @@ public struct ServerConfiguration: Sendable {
     /// How long SIGTERM or SIGINT lets running requests finish (streams included) once the server
     /// stops taking new connections; after it, what still runs is cancelled (`serve --drain-timeout`).
     public var drainTimeout: Duration = .seconds(30)
+    /// How long each store (the database, the key store, the document collections) may take to
+    /// answer `GET /ready` before the probe reports it unreachable: a load balancer's probe
+    /// gives up after a few seconds of its own.
+    package var readinessLimit: Duration = .seconds(2)
 
     /// Creates a configuration.
     public init(

@@ -98,4 +98,41 @@ struct ServerDatabaseTests {
         try await settings(second).reset()
         #expect(try await settings(first).load() == GenerationSettings())
     }
+
+    /// A replica whose key table another session holds locked cannot read its keys: `/ready`
+    /// says so within its limit instead of waiting as long as the lock is held.
+    @Test func aStoreThatDoesNotAnswerMakesTheReplicaUnreadyWithinItsLimit() async throws {
+        let url = try PostgresCluster.newDatabase()
+        let (database, holder) = (
+            try await ServerDatabase.open(url: url, logger: logger), try await ServerDatabase.open(url: url, logger: logger)
+        )
+        defer {
+            Task {
+                await database.close()
+                await holder.close()
+            }
+        }
+        let (locked, lockTaken) = AsyncStream.makeStream(of: Void.self)
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let holding = Task {
+            try await holder.transaction(timeout: .seconds(600)) { connection in
+                try await connection.query("LOCK TABLE runanywhere_api_keys IN ACCESS EXCLUSIVE MODE", logger: connection.logger)
+                lockTaken.yield()
+                for await _ in released { break }
+            }
+        }
+        for await _ in locked { break }
+        var configuration = ServerConfiguration(port: 0, logger: logger)
+        configuration.database = database
+        configuration.readinessLimit = .seconds(1)
+        try await RunAnywhereServer(runtime: try scriptedRuntime(), configuration: configuration).checkedApplication().test(.router) {
+            client in
+            let unready = try await client.execute(uri: "/ready", method: .get)
+            let problems = try #require(try OpenAIRouteTests.json(unready.body)["problems"] as? [String])
+            #expect(unready.status == .serviceUnavailable)
+            #expect(problems.contains("the key store cannot be read: no answer within 1.0 seconds"), "\(problems)")
+        }
+        release.yield()
+        try await holding.value
+    }
 }

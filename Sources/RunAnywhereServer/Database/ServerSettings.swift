@@ -46,7 +46,7 @@ struct ServerSettings: Sendable {
     /// Removes the saved settings, so the defaults apply.
     func reset() async throws {
         guard let database else { return try file.reset() }
-        try await database.run { connection in
+        _ = try await database.run { connection in
             try await connection.query("DELETE FROM runanywhere_settings WHERE name = 'generation'", logger: database.logger)
         }
     }
