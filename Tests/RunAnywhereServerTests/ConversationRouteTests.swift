@@ -119,8 +119,8 @@ import Testing
         }
     }
 
-    /// Stops the answer in conversation `id` once it streams (until then, stopping it is a 404),
-    /// trying for a minute at most.
+    /// Stops the answer in conversation `id` once its request has reached the route (until then,
+    /// stopping it is a 404), trying for a minute at most.
     static func stopAnswer(_ client: some TestClientProtocol, _ id: String) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while try await client.execute(uri: "/api/conversations/\(id)/answer", method: .delete).status == .notFound {
@@ -200,6 +200,27 @@ import Testing
                 #expect(exported["id"] as? String == id)
             }
             try await client.execute(uri: "/api/conversations/\(id)/export?format=pdf", method: .get) { #expect($0.status == .badRequest) }
+        }
+    }
+
+    /// Deleting a conversation stops the answer being written in it, and the answer's end does not
+    /// save it again; an answer asked to stop before its first token stops once it starts.
+    @Test func aConversationDeletedWhileAnsweredStopsItsAnswerAndStaysDeleted() async throws {
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1))
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            let id = try await Self.create(client)
+            let send = ByteBuffer(string: #"{"content": "one two three", "model": "scripted"}"#)
+            async let long = client.execute(uri: "/api/conversations/\(id)/messages", method: .post, headers: .json, body: send) {
+                String(buffer: $0.body)
+            }
+            try await Self.untilAnswering(runtime)
+            try await client.execute(uri: "/api/conversations/\(id)", method: .delete) { #expect($0.status == .noContent) }
+            let body = try await long
+            #expect(body.contains("event: message") && body.contains(#""wasInterrupted":true"#), "\(body)")
+            try await client.execute(uri: "/api/conversations/\(id)", method: .get) {
+                #expect($0.status == .notFound, "the answer's end did not save it again")
+            }
         }
     }
 }

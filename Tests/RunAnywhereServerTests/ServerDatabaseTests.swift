@@ -135,4 +135,42 @@ struct ServerDatabaseTests {
         release.yield()
         try await holding.value
     }
+
+    /// An answer stopped on a replica is saved as interrupted; a conversation deleted through one
+    /// replica while another is answering in it stays deleted: the answer's end only replaces a
+    /// conversation the database still holds.
+    @Test func aConversationDeletedThroughOneReplicaIsNotSavedAgainByAnotherReplicasAnswer() async throws {
+        let url = try PostgresCluster.newDatabase()
+        let (first, second) = (
+            try await ServerDatabase.open(url: url, logger: logger), try await ServerDatabase.open(url: url, logger: logger)
+        )
+        defer {
+            Task {
+                await first.close()
+                await second.close()
+            }
+        }
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1))
+        try await runtime.loadModel("scripted")
+        var configuration = ServerConfiguration(logger: logger)
+        configuration.database = first
+        let conversations = ServerConversations(runtime: runtime, configuration: configuration)
+        let conversation = Conversation()
+        try await conversations.save(conversation)
+        let chat = ChatService(
+            runtime: runtime, store: conversations.chatStore, settings: GenerationSettings(), conversation: conversation)
+        let other = PostgresConversations(database: second, account: "")
+        let stopped = try await chat.send("one two three")
+        stopped.message.cancel()
+        #expect(await stopped.message.value.analytics?.wasInterrupted == true)
+        #expect(try await other.load(id: conversation.id)?.messages.count == 2, "a stopped answer is saved as interrupted")
+
+        let reply = try await chat.send("four five six")
+        #expect(try await other.load(id: conversation.id)?.messages.count == 3, "saved with its question")
+        #expect(try await other.delete(id: conversation.id))
+        reply.message.cancel()
+        #expect(await reply.message.value.analytics?.wasInterrupted == true)
+        #expect(try await other.load(id: conversation.id) == nil, "the answer's end did not save it again")
+        await #expect(throws: SDKError.self) { try await chat.send("again") }
+    }
 }

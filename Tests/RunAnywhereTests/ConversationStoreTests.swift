@@ -121,4 +121,30 @@ import Testing
         #expect(chat.contextMessages.map(\.content) == ["one", "1", "three"])
         #expect(chat.contextMessages[0].metadata?["messageId"] == chat.messages[0].id.uuidString)
     }
+
+    /// A conversation deleted while an answer is being written stays deleted: the answer's end
+    /// does not save it again, and the chat's next message is refused. A conversation given to
+    /// a chat that the store does not hold yet is saved there by its first message.
+    @Test func aConversationDeletedWhileAnsweredStaysDeleted() async throws {
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1))
+        try await runtime.loadModel("scripted")
+        let store = ConversationStore(dataDirectory: runtime.configuration.dataDirectory)
+        let chat = ChatService(runtime: runtime, store: store, settings: GenerationSettings())
+        let reply = try await chat.send("one two three")
+        let id = await chat.conversation.id
+        #expect(store.contains(id: id), "saved with its question")
+        try store.delete(id: id)
+        reply.message.cancel()
+        let message = await reply.message.value
+        #expect(message.analytics?.wasInterrupted == true)
+        #expect(!store.contains(id: id), "the answer's end did not save it again")
+        await #expect(throws: SDKError.self) { try await chat.send("again") }
+
+        let given = ChatService(runtime: runtime, store: store, settings: GenerationSettings(), conversation: Conversation(title: "Given"))
+        let first = try await given.send("hello")
+        first.message.cancel()
+        _ = await first.message.value
+        let saved = try store.load(id: await given.conversation.id)
+        #expect(saved.title == "Given" && saved.messages.map(\.role) == [.user, .assistant])
+    }
 }

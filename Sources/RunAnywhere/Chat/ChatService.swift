@@ -32,6 +32,10 @@ public actor ChatService {
     /// The model that answers.
     public var model: ChatModel
     private let logger: Logger
+    /// Whether the conversation is in the store: once it is, it is only replaced there, so one
+    /// deleted meanwhile (by another request, process or replica) is not made again by an answer
+    /// that ends later. Nil until the first message or retry asks, for a conversation given.
+    private var stored: Bool?
 
     /// A chat continuing `conversation`, or a new one, answered by `model`.
     public init(
@@ -44,11 +48,13 @@ public actor ChatService {
         self.conversation = conversation ?? Conversation()
         self.model = model
         self.logger = runtime.configuration.logger
+        self.stored = conversation == nil ? false : nil
     }
 
     /// Starts a new conversation.
     public func reset() {
         conversation = Conversation()
+        stored = false
     }
 
     /// Replaces the settings.
@@ -68,7 +74,7 @@ public actor ChatService {
         let (model, options) = try await prepare(options)
         let history = conversation.contextMessages
         conversation.append(ChatMessage(role: .user, content: text))
-        try await store.persist(conversation)
+        guard try await save() else { throw deleted }
         return answer(text, grounding: grounding, history: history, model: model, options: options, timeout: timeout, retryCount: 0)
     }
 
@@ -89,7 +95,22 @@ public actor ChatService {
             retryCount: (previous?.analytics?.retryCount ?? 0) + 1)
     }
 
+    /// Saves the conversation: made in the store the first time, only replaced there after;
+    /// false when it was deleted meanwhile.
+    private func save() async throws -> Bool {
+        let saved = try await store.persist(conversation, replacingOnly: stored == true)
+        if saved { stored = true }
+        return saved
+    }
+
+    private var deleted: SDKError {
+        SDKError.fileManagement(.fileNotFound, "Conversation \(conversation.id) was deleted")
+    }
+
+    /// The model and options of the next answer, checked; and whether the conversation the chat
+    /// was given is in its store, so that answers replace it there and never make it again.
     private func prepare(_ overrides: LLMGenerationOptions?) async throws -> (ModelInfo, LLMGenerationOptions) {
+        if stored == nil { stored = try await store.contains(conversation.id) }
         let info: ModelInfo
         let contextLength: Int?
         switch model {
@@ -223,8 +244,13 @@ public actor ChatService {
             metadata: [
                 "event": "\(SDKConstants.Events.messageCompleted)", "status": "\(status.rawValue)", "tokens": "\(analytics.outputTokens)",
             ])
+        // Stopping an answer cancels the task that records it; its save must still happen (a
+        // database query is abandoned when its task is cancelled), so it runs in a task of its own.
         do {
-            try await store.persist(conversation)
+            if try await !Task(operation: { try await self.save() }).value {
+                logger.info(
+                    "The conversation was deleted while it was answered; the answer is not saved", metadata: ["id": "\(conversation.id)"])
+            }
         } catch {
             logger.error("The conversation could not be saved", metadata: ["id": "\(conversation.id)", "error": "\(error)"])
         }

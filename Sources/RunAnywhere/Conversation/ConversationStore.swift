@@ -34,10 +34,17 @@ public struct ConversationStore: Sendable {
     }
 
     /// Saves `conversation` where this store keeps them: its backend, else its folder (``save(_:)``).
-    /// ``ChatService`` saves through it.
-    package func persist(_ conversation: Conversation) async throws {
-        guard let backend else { return try save(conversation) }
-        try await backend.save(conversation)
+    /// ``ChatService`` saves through it. With `replacingOnly`, only a conversation still kept is
+    /// replaced, so one deleted meanwhile (by another request, process or replica) stays deleted;
+    /// whether it was saved.
+    @discardableResult
+    package func persist(_ conversation: Conversation, replacingOnly: Bool = false) async throws -> Bool {
+        guard let backend else {
+            if replacingOnly, !FileManager.default.fileExists(atPath: try file(for: conversation.id).path) { return false }
+            try save(conversation)
+            return true
+        }
+        return try await backend.save(conversation, replacingOnly: replacingOnly)
     }
 
     /// Saves `conversation`, replacing its previous version.
@@ -105,6 +112,12 @@ public struct ConversationStore: Sendable {
         }
     }
 
+    /// Whether the conversation `id` is kept where ``persist(_:replacingOnly:)`` saves it.
+    package func contains(_ id: String) async throws -> Bool {
+        guard let backend else { return contains(id: id) }
+        return try await backend.contains(id: id)
+    }
+
     /// Whether a conversation has exactly the id `id` (no prefix matching).
     package func contains(id: String) -> Bool {
         guard let url = try? file(for: id) else { return false }
@@ -163,8 +176,11 @@ public struct ConversationStore: Sendable {
 
 /// Where conversations are kept other than a store's folder (the server's replicas' database).
 package protocol ConversationBackend: Sendable {
-    /// Saves `conversation`, replacing its previous version.
-    func save(_ conversation: Conversation) async throws
+    /// Saves `conversation`, replacing its previous version; with `replacingOnly`, only when it
+    /// has one (a deleted conversation stays deleted). Whether it was saved.
+    func save(_ conversation: Conversation, replacingOnly: Bool) async throws -> Bool
+    /// Whether it keeps a conversation of exactly the id `id`.
+    func contains(id: String) async throws -> Bool
 }
 
 extension Conversation {

@@ -10,7 +10,8 @@ import RunAnywhere
 /// - `POST /api/conversations` (`title` optional): a new, empty conversation; 201;
 /// - `GET /api/conversations/{id}`: the whole conversation, each answer with its analytics, and
 ///   the conversation's analytics and performance summary (the Chat Details dashboard);
-/// - `PATCH /api/conversations/{id}` (`title`): rename; `DELETE /api/conversations/{id}`: 204;
+/// - `PATCH /api/conversations/{id}` (`title`): rename; `DELETE /api/conversations/{id}`: 204,
+///   an answer being written in it stopped and not saved (nor by another replica's answer);
 /// - `GET /api/conversations/{id}/export?format=md|json`: the conversation as a file to keep;
 /// - `POST /api/conversations/{id}/messages` (`content`, `model`, optional `temperature`,
 ///   `maxTokens`, `topP`, `topK`, `seed`, `systemPrompt` over the saved settings; `collection`
@@ -21,8 +22,9 @@ import RunAnywhere
 ///   `message` with the saved assistant message and its analytics, or `error`. A client that goes
 ///   away stops the answer, which is saved as interrupted. One answer at a time per
 ///   conversation: another is a 409;
-/// - `DELETE /api/conversations/{id}/answer`: stops the answer being streamed (its stream still
-///   ends with the saved, interrupted `message`); 204, or 404 when none is.
+/// - `DELETE /api/conversations/{id}/answer`: stops the answer being written, at once or, asked
+///   before its first token, then (its stream still ends with the saved, interrupted `message`);
+///   204, or 404 when none is.
 struct ConversationRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
@@ -128,7 +130,10 @@ struct ConversationRoutes: Sendable {
                 attachment: "conversation-\(conversation.id.prefix(8).lowercased()).\(format)")
         }
         router.delete("api/conversations/:id") { _, context in
-            try await store.delete(id: exactID(context))
+            let id = try await exactID(context)
+            // An answer being written here stops; its end finds the conversation gone and leaves it so.
+            _ = await answering.stop(id)
+            try await store.delete(id: id)
             return Response(status: .noContent)
         }
         router.post("api/conversations/:id/messages") { request, context in
@@ -157,7 +162,7 @@ struct ConversationRoutes: Sendable {
         }
         router.delete("api/conversations/:id/answer") { _, context in
             guard await answering.stop(try exactID(context)) else {
-                throw APIError(.notFound, "No answer is being streamed in this conversation", code: "no_answer")
+                throw APIError(.notFound, "No answer is being written in this conversation", code: "no_answer")
             }
             return Response(status: .noContent)
         }
@@ -232,10 +237,12 @@ struct ConversationRoutes: Sendable {
     }
 }
 
-/// The conversations being answered: one answer at a time per conversation, each stoppable.
+/// The conversations being answered: one answer at a time per conversation, each stoppable,
+/// also in the moment between its request and its first token.
 actor AnsweringConversations {
-    /// Each conversation being answered, with what stops its answer once it has started.
-    private var answers: [String: (@Sendable () -> Void)?] = [:]
+    /// Each conversation being answered: what stops its answer once it has started, and whether
+    /// it was asked to stop before that.
+    private var answers: [String: (stop: (@Sendable () -> Void)?, stopAsked: Bool)] = [:]
 
     /// Claims conversation `id`; throws 409 when it is being answered.
     func begin(_ id: String) throws {
@@ -243,16 +250,21 @@ actor AnsweringConversations {
             throw APIError(
                 .conflict, "Conversation '\(id)' is being answered; wait for that answer or stop it", code: "conversation_busy")
         }
-        answers[id] = .some(nil)
+        answers[id] = (nil, false)
     }
 
-    /// Records how to stop the answer that has started in conversation `id`.
-    func started(_ id: String, stop: @escaping @Sendable () -> Void) { answers[id] = stop }
+    /// Records how to stop the answer that has started in conversation `id`, and stops it at
+    /// once when that was asked meanwhile.
+    func started(_ id: String, stop: @escaping @Sendable () -> Void) {
+        if answers[id]?.stopAsked == true { stop() }
+        answers[id] = (stop, false)
+    }
 
-    /// Stops the answer in conversation `id`; false when none is being streamed.
+    /// Stops the answer in conversation `id` (as soon as it starts, if it has not yet); false
+    /// when none is being answered.
     func stop(_ id: String) -> Bool {
-        guard let stop = answers[id] ?? nil else { return false }
-        stop()
+        guard let answer = answers[id] else { return false }
+        if let stop = answer.stop { stop() } else { answers[id]?.stopAsked = true }
         return true
     }
 

@@ -10,22 +10,42 @@ struct PostgresConversations: ConversationBackend {
     /// The account ("" for the server's own).
     let account: String
 
-    func save(_ conversation: Conversation) async throws {
+    /// Saves `conversation`; with `replacingOnly`, only over its row (one statement, so a
+    /// conversation another replica deleted stays deleted). Whether it was saved.
+    func save(_ conversation: Conversation, replacingOnly: Bool) async throws -> Bool {
         let body = String(decoding: try JSONEncoder.runAnywhere.encode(conversation), as: UTF8.self)
         let (id, updated, account) = (conversation.id, conversation.updatedAt.timeIntervalSince1970, account)
-        try await database.run { connection in
-            try await connection.query(
-                """
-                INSERT INTO runanywhere_conversations (account, id, updated_at, body) VALUES (\(account), \(id), \(updated), \(body))
-                ON CONFLICT (account, id) DO UPDATE SET updated_at = EXCLUDED.updated_at, body = EXCLUDED.body
-                """,
+        return try await database.run { connection in
+            let rows = try await connection.query(
+                replacingOnly
+                    ? """
+                    UPDATE runanywhere_conversations SET updated_at = \(updated), body = \(body)
+                    WHERE account = \(account) AND id = \(id) RETURNING id
+                    """
+                    : """
+                    INSERT INTO runanywhere_conversations (account, id, updated_at, body) VALUES (\(account), \(id), \(updated), \(body))
+                    ON CONFLICT (account, id) DO UPDATE SET updated_at = EXCLUDED.updated_at, body = EXCLUDED.body RETURNING id
+                    """,
                 logger: connection.logger)
+            for try await _ in rows { return true }
+            return false
         }
     }
 
     /// The conversation `id` exactly; nil when the account has none of that id.
     func load(id: String) async throws -> Conversation? {
         try await bodies("SELECT body FROM runanywhere_conversations WHERE account = \(account) AND id = \(id)").first
+    }
+
+    /// Whether the account has a conversation of exactly the id `id`.
+    func contains(id: String) async throws -> Bool {
+        let account = account
+        return try await database.run { connection in
+            let rows = try await connection.query(
+                "SELECT 1 FROM runanywhere_conversations WHERE account = \(account) AND id = \(id)", logger: connection.logger)
+            for try await _ in rows { return true }
+            return false
+        }
     }
 
     /// Every conversation of the account, most recently updated first.

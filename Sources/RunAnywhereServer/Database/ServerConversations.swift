@@ -31,7 +31,7 @@ struct ServerConversations: Sendable {
 
     func save(_ conversation: Conversation) async throws {
         guard let database else { return try files.save(conversation) }
-        try await database.save(conversation)
+        _ = try await database.save(conversation, replacingOnly: false)
     }
 
     /// The conversation `id` (exactly).
@@ -44,13 +44,13 @@ struct ServerConversations: Sendable {
     /// Whether there is a conversation of exactly the id `id`.
     func contains(id: String) async throws -> Bool {
         guard let database else { return files.contains(id: id) }
-        return try await database.load(id: id) != nil
+        return try await database.contains(id: id)
     }
 
     func rename(id: String, to title: String) async throws -> Conversation {
-        guard database != nil else { return try files.rename(id: id, to: title) }
+        guard let database else { return try files.rename(id: id, to: title) }
         let conversation = try await load(id: id).renamed(to: title)
-        try await save(conversation)
+        guard try await database.save(conversation, replacingOnly: true) else { throw Self.notFound(id) }
         return conversation
     }
 
