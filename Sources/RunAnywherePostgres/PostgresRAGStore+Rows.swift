@@ -11,7 +11,7 @@ extension PostgresRAGStore {
         _ documents: [IngestedDocument], collection: String, embeddingModel: String, dimensions: Int
     ) async throws -> [(document: RAGDocument, replaced: Bool)] {
         try RAGCollection.validateName(collection)
-        return try await writing { connection in
+        return try await writing { [self] connection in
             let now = Date()
             let collectionID: Int
             if let existing = try await stored(connection, collection) {
@@ -84,7 +84,7 @@ extension PostgresRAGStore {
 
     /// Every vector of the collection is compared, streamed from the server in the order stored.
     package func search(_ vector: [Float], collection: String, topK: Int) async throws -> [RAGSource] {
-        try await reading { connection in
+        try await reading { [self] connection in
             guard let stored = try await stored(connection, collection) else {
                 throw RAGStoreChecks.noCollection(collection)
             }
@@ -120,7 +120,7 @@ extension PostgresRAGStore {
     }
 
     package func passage(document path: String, ordinal: Int, collection: String) async throws -> RAGPassage {
-        try await reading { connection in
+        try await reading { [self] connection in
             guard try await stored(connection, collection) != nil else {
                 throw RAGStoreChecks.noCollection(collection)
             }

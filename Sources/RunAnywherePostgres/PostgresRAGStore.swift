@@ -23,29 +23,41 @@ package final class PostgresRAGStore: RAGStore {
     private let ownsServer: Bool
     /// The advisory lock that orders the migration and every write.
     static let lock: Int64 = 0x5241_7261_6700  // "RArag"
+    /// How long a read (a search reads every vector of a collection) and a write (a whole
+    /// ingest, in one transaction) may take: a database gone from the network, or a lock never
+    /// released, fails the request within them instead of holding it for ever.
+    let readLimit: Duration
+    let writeLimit: Duration
 
-    private init(server: PostgresServer, logger: Logger, account: String = "", ownsServer: Bool = true) {
+    private init(
+        server: PostgresServer, logger: Logger, limits: (read: Duration, write: Duration), account: String = "", ownsServer: Bool = true
+    ) {
         self.server = server
         self.logger = logger
+        (readLimit, writeLimit) = limits
         self.account = account
         self.ownsServer = ownsServer
     }
 
     /// The collections of `account`, over this store's connections (which stay this store's to close).
     package func scoped(to account: String) -> PostgresRAGStore {
-        PostgresRAGStore(server: server, logger: logger, account: account, ownsServer: false)
+        PostgresRAGStore(server: server, logger: logger, limits: (readLimit, writeLimit), account: account, ownsServer: false)
     }
 
     /// Connects to the database at `url` (``PostgresServer/configuration(_:)``) and creates the
     /// tables if they are missing; gives up after `timeout` when the server cannot be reached.
-    package static func open(url: String, logger: Logger, timeout: Duration = .seconds(10)) async throws -> PostgresRAGStore {
+    /// Each read then has `readLimit`, each write `writeLimit`.
+    package static func open(
+        url: String, logger: Logger, timeout: Duration = .seconds(10), readLimit: Duration = .seconds(60),
+        writeLimit: Duration = .seconds(300)
+    ) async throws -> PostgresRAGStore {
         let server = try await PostgresServer.open(url: url, logger: logger, timeout: timeout) { server in
             try await server.client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(lock))", logger: logger)
                 for statement in schema { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             }
         }
-        return PostgresRAGStore(server: server, logger: logger)
+        return PostgresRAGStore(server: server, logger: logger, limits: (readLimit, writeLimit))
     }
 
     package var location: String { server.location }
@@ -63,7 +75,7 @@ package final class PostgresRAGStore: RAGStore {
     }
 
     package func documents(in collection: String) async throws -> [RAGDocument] {
-        try await reading { connection in
+        try await reading { [self] connection in
             guard let id = try await stored(connection, collection)?.id else {
                 throw RAGStoreChecks.noCollection(collection)
             }
@@ -88,7 +100,7 @@ package final class PostgresRAGStore: RAGStore {
     }
 
     package func removeDocument(path: String, collection: String) async throws {
-        try await writing { connection in
+        try await writing { [self] connection in
             guard let id = try await stored(connection, collection)?.id else {
                 throw RAGStoreChecks.noCollection(collection)
             }
@@ -99,7 +111,7 @@ package final class PostgresRAGStore: RAGStore {
     }
 
     package func removeCollection(_ name: String) async throws {
-        try await writing { connection in
+        try await writing { [self] connection in
             let removed = try await connection.query(
                 "DELETE FROM rag_collections WHERE account = \(account) AND name = \(name) RETURNING id", logger: logger)
             guard try await Self.hasRows(removed) else { throw RAGStoreChecks.noCollection(name) }
@@ -107,7 +119,7 @@ package final class PostgresRAGStore: RAGStore {
     }
 
     package func chunkRowCount() async throws -> Int {
-        try await reading { connection in
+        try await reading { [self] connection in
             let query: PostgresQuery = """
                 SELECT COUNT(*) FROM rag_chunks k JOIN rag_documents d ON k.document_id = d.id
                 JOIN rag_collections c ON d.collection_id = c.id WHERE c.account = \(account)
@@ -156,19 +168,18 @@ package final class PostgresRAGStore: RAGStore {
         return false
     }
 
-    /// Runs `body` on a pooled connection.
-    func reading<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await server.run { try await server.client.withConnection { try await body($0) } }
+    /// Runs `body` on a pooled connection within ``readLimit``.
+    func reading<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await server.withConnection(timeout: readLimit, body)
     }
 
-    /// Runs `body` in one transaction holding the store's write lock: its changes are kept when
-    /// it returns and undone when it throws.
-    func writing<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await server.run {
-            try await server.client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lock))", logger: logger)
-                return try await body(connection)
-            }
+    /// Runs `body` in one transaction holding the store's write lock, within ``writeLimit``: its
+    /// changes are kept when it returns and undone when it throws.
+    func writing<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let logger = logger
+        return try await server.withTransaction(timeout: writeLimit, logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lock))", logger: logger)
+            return try await body(connection)
         }
     }
 

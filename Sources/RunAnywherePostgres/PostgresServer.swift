@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import RunAnywhere
+import Synchronization
 
 /// What every RunAnywhere store in PostgreSQL shares: its connection URL, a client that runs
 /// until closed, opening with a time limit, and the server's errors as ``RunAnywhere/SDKError``s.
@@ -120,6 +121,52 @@ package final class PostgresServer: Sendable {
             return try await body()
         } catch {
             throw self.error(error)
+        }
+    }
+
+    /// Runs `body` on a connection of the pool within `timeout`, its errors as ``error(_:)``
+    /// makes them. At the limit the connection is closed (postgres-nio does not stop a query for
+    /// its task's cancellation), so a request fails instead of waiting on a database gone from
+    /// the network or a lock never released.
+    package func withConnection<T: Sendable>(
+        timeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let (client, location) = (client, location)
+        let leased = Mutex<PostgresConnection?>(nil)
+        return try await run {
+            try await withTimeLimit(
+                timeout, failure: { SDKError(.networkError, "PostgreSQL at \(location) did not answer within \(timeout)") },
+                expired: { try? await leased.withLock { $0 }?.close() }
+            ) {
+                try await client.withConnection { connection in
+                    leased.withLock { $0 = connection }
+                    return try await body(connection)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction (kept when it returns, undone when it throws) within
+    /// `timeout`, as ``withConnection(timeout:_:)`` does.
+    package func withTransaction<T: Sendable>(
+        timeout: Duration, logger: Logger, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await withConnection(timeout: timeout) { connection in
+            try await connection.query("BEGIN", logger: logger)
+            let value: T
+            do {
+                value = try await body(connection)
+            } catch {
+                do {
+                    try await connection.query("ROLLBACK", logger: logger)
+                } catch {
+                    // A connection whose transaction could not be ended must not go back to the pool.
+                    try? await connection.close()
+                }
+                throw error
+            }
+            try await connection.query("COMMIT", logger: logger)
+            return value
         }
     }
 }

@@ -1,14 +1,16 @@
 import Foundation
 import Logging
 import RunAnywhere
-import RunAnywherePostgres
 import RunAnywhereTestSupport
 import Testing
+
+@testable import RunAnywherePostgres
 
 /// The RAG store in PostgreSQL: the behaviours every store keeps (``RAGStoreBehaviours``), each on
 /// a new database of one throwaway cluster, and what is PostgreSQL's own: one table set made once
 /// by stores opened together, writers into one new collection ordered by the lock, a session
-/// opened from a URL, unreachable and malformed URLs, collections kept per account.
+/// opened from a URL, unreachable and malformed URLs, collections kept per account, reads and
+/// writes the database does not answer failing within their limits.
 @Suite(.processLane, .serialized, .enabled(if: TestPostgres.isInstalled, "scripts/setup --tests installs PostgreSQL"), .postgresCluster)
 struct PostgresRAGStoreTests {
     let logger = Logger(label: "rag-postgres-tests")
@@ -143,5 +145,39 @@ struct PostgresRAGStoreTests {
             _ = try await PostgresRAGStore.open(
                 url: "postgres://nobody@127.0.0.1:1/db?sslmode=disable", logger: logger, timeout: .seconds(2))
         }
+    }
+
+    /// A read or a write that the database does not answer (here: a table another session holds
+    /// locked) fails within the store's limit, naming the database; once the lock is released,
+    /// the store reads again.
+    @Test func readsAndWritesTheDatabaseDoesNotAnswerFailWithinTheirLimits() async throws {
+        let url = try PostgresCluster.newDatabase()
+        let store = try await PostgresRAGStore.open(url: url, logger: logger, readLimit: .seconds(1), writeLimit: .seconds(1))
+        let holder = try await PostgresRAGStore.open(url: url, logger: logger)
+        defer {
+            Task {
+                await store.close()
+                await holder.close()
+            }
+        }
+        let (locked, lockTaken) = AsyncStream.makeStream(of: Void.self)
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let holding = Task { [logger] in
+            try await holder.server.withTransaction(timeout: .seconds(600), logger: logger) { connection in
+                try await connection.query("LOCK TABLE rag_collections IN ACCESS EXCLUSIVE MODE", logger: logger)
+                lockTaken.yield()
+                for await _ in released { break }
+            }
+        }
+        for await _ in locked { break }
+        for write in [false, true] {
+            let error = await #expect(throws: SDKError.self) {
+                if write { try await store.removeCollection("notes") } else { _ = try await store.collections() }
+            }
+            #expect(error?.message.contains("did not answer within 1.0 seconds") == true, "\(String(describing: error))")
+        }
+        release.yield()
+        try await holding.value
+        #expect(try await store.collections().isEmpty, "the store reads again once the lock is gone")
     }
 }

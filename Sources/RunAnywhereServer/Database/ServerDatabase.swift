@@ -98,51 +98,19 @@ package final class ServerDatabase: Sendable {
         try await run(timeout: timeout) { connection in _ = try await connection.query("SELECT 1", logger: connection.logger) }
     }
 
-    /// Runs `body` on a connection of the pool within `timeout`, the server's errors as
-    /// ``PostgresServer/error(_:)`` makes them. At the limit the connection is closed (postgres-nio
-    /// does not stop a query for its task's cancellation), so a request fails instead of waiting
-    /// on a database gone from the network.
+    /// Runs `body` on a connection of the pool within `timeout`
+    /// (``PostgresServer/withConnection(timeout:_:)``).
     func run<T: Sendable>(
         timeout: Duration = queryTimeout, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let (client, location) = (server.client, server.location)
-        let leased = Mutex<PostgresConnection?>(nil)
-        return try await server.run {
-            try await withTimeLimit(
-                timeout, failure: { SDKError(.networkError, "PostgreSQL at \(location) did not answer within \(timeout)") },
-                expired: { try? await leased.withLock { $0 }?.close() }
-            ) {
-                try await client.withConnection { connection in
-                    leased.withLock { $0 = connection }
-                    return try await body(connection)
-                }
-            }
-        }
+        try await server.withConnection(timeout: timeout, body)
     }
 
-    /// Runs `body` in one transaction (kept when it returns, undone when it throws) within
-    /// `timeout`, as ``run(timeout:_:)`` does.
+    /// Runs `body` in one transaction within `timeout` (``PostgresServer/withTransaction(timeout:logger:_:)``).
     func transaction<T: Sendable>(
         timeout: Duration = queryTimeout, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let logger = logger
-        return try await run(timeout: timeout) { connection in
-            try await connection.query("BEGIN", logger: logger)
-            let value: T
-            do {
-                value = try await body(connection)
-            } catch {
-                do {
-                    try await connection.query("ROLLBACK", logger: logger)
-                } catch {
-                    // A connection whose transaction could not be ended must not go back to the pool.
-                    try? await connection.close()
-                }
-                throw error
-            }
-            try await connection.query("COMMIT", logger: logger)
-            return value
-        }
+        try await server.withTransaction(timeout: timeout, logger: logger, body)
     }
 
     /// Closes its connections.
