@@ -173,4 +173,32 @@ struct ServerDatabaseTests {
         #expect(try await other.load(id: conversation.id) == nil, "the answer's end did not save it again")
         await #expect(throws: SDKError.self) { try await chat.send("again") }
     }
+
+    /// A key's rate limit counts the requests of every replica: two a minute is two over both,
+    /// the next refused on either until the shared bucket refills (one every 30 s).
+    @Test func aKeysRateLimitCountsTheRequestsOfEveryReplica() async throws {
+        let url = try PostgresCluster.newDatabase()
+        let (first, second) = (
+            try await ServerDatabase.open(url: url, logger: logger), try await ServerDatabase.open(url: url, logger: logger)
+        )
+        defer {
+            Task {
+                await first.close()
+                await second.close()
+            }
+        }
+        let (limited, _) = try await APIKeyStore(database: first).create(
+            name: "team", account: "team", scopes: [.inference], requestsPerMinute: 2)
+        let (open, _) = try await APIKeyStore(database: first).create(name: "ops", account: "ops", scopes: [.admin])
+        let (one, two) = (
+            KeyRing(store: APIKeyStore(database: first), serverKey: nil), KeyRing(store: APIKeyStore(database: second), serverKey: nil)
+        )
+        #expect(try await one.admit(.key(limited)) == nil)
+        #expect(try await two.admit(.key(limited)) == nil)
+        for ring in [one, two] {
+            let wait = try #require(try await ring.admit(.key(limited)), "the third request a minute is refused on either replica")
+            #expect(wait > 0 && wait <= 30, "\(wait) s")
+        }
+        for _ in 0..<5 { #expect(try await two.admit(.key(open)) == nil, "a key with no limit") }
+    }
 }

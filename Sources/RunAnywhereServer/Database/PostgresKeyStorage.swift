@@ -3,13 +3,15 @@ import PostgresNIO
 import RunAnywhere
 
 /// The API keys in the replicas' database (`runanywhere_api_keys`): a key made or revoked through
-/// one replica counts on every replica within ``pollInterval``.
+/// one replica counts on every replica within ``pollInterval``, and each key's rate limit counts
+/// the requests of every replica (``PostgresRateBuckets``).
 struct PostgresKeyStorage: KeyStorage {
     let database: ServerDatabase
     /// How often a replica reads the keys again while requests come.
     static let pollInterval: Duration = .milliseconds(500)
 
     var changes: KeyChanges { .polled(Self.pollInterval) }
+    var sharedRateLimits: (any SharedRateLimits)? { PostgresRateBuckets(database: database) }
 
     func insert(_ record: APIKeyRecord, hash: String) async throws {
         let scopes = record.scopes.map(\.rawValue).joined(separator: " ")
@@ -61,6 +63,36 @@ struct PostgresKeyStorage: KeyStorage {
                 found.append((record, hash))
             }
             return found
+        }
+    }
+}
+
+/// Each rate-limited key's requests left in the replicas' database (`runanywhere_rate_buckets`):
+/// a bucket that holds a minute's requests and refills continuously, as a single server's, but
+/// counted by one statement per request under the row's lock and on the database's clock, so
+/// that N requests a minute is N over every replica.
+struct PostgresRateBuckets: SharedRateLimits {
+    let database: ServerDatabase
+
+    func admit(_ record: APIKeyRecord) async throws -> Double? {
+        guard let limit = record.requestsPerMinute else { return nil }
+        let (id, capacity, rate) = (record.id, Double(limit), Double(limit) / 60)
+        return try await database.run { connection in
+            let rows = try await connection.query(
+                """
+                INSERT INTO runanywhere_rate_buckets AS bucket (key_id, requests_left, counted_at, admitted)
+                VALUES (\(id), \(capacity) - 1, extract(epoch FROM clock_timestamp()), true)
+                ON CONFLICT (key_id) DO UPDATE SET
+                    requests_left = LEAST(\(capacity), bucket.requests_left + (EXCLUDED.counted_at - bucket.counted_at) * \(rate))
+                        - CASE WHEN LEAST(\(capacity), bucket.requests_left + (EXCLUDED.counted_at - bucket.counted_at) * \(rate)) >= 1
+                            THEN 1 ELSE 0 END,
+                    admitted = LEAST(\(capacity), bucket.requests_left + (EXCLUDED.counted_at - bucket.counted_at) * \(rate)) >= 1,
+                    counted_at = EXCLUDED.counted_at
+                RETURNING requests_left, admitted
+                """,
+                logger: connection.logger)
+            for try await (left, admitted) in rows.decode((Double, Bool).self) { return admitted ? nil : (1 - left) / rate }
+            return nil
         }
     }
 }

@@ -7,7 +7,8 @@ import Synchronization
 
 /// The PostgreSQL database replicas of `runanywhere serve` share (`serve --database`): the state
 /// a server otherwise keeps in its data folder's SQLite files, so that any replica behind a load
-/// balancer answers for it: API keys (``APIKeyStore``), stored responses (``ResponseStore``),
+/// balancer answers for it: API keys (``APIKeyStore``) and their rate limits
+/// (``PostgresRateBuckets``), stored responses (``ResponseStore``),
 /// the generation settings (``ServerSettings``), conversations (``ServerConversations``) and the
 /// benchmark history (``PostgresBenchmarkHistory``); document collections go to the same
 /// database through RunAnywherePostgres's RAG store. Each replica keeps its loaded models.
@@ -47,6 +48,12 @@ package final class ServerDatabase: Sendable {
             """
             CREATE TABLE runanywhere_benchmark_runs (id TEXT PRIMARY KEY, started_at DOUBLE PRECISION NOT NULL,
                 saved_at DOUBLE PRECISION NOT NULL, body TEXT NOT NULL)
+            """
+        ],
+        [
+            """
+            CREATE TABLE runanywhere_rate_buckets (key_id TEXT PRIMARY KEY, requests_left DOUBLE PRECISION NOT NULL,
+                counted_at DOUBLE PRECISION NOT NULL, admitted BOOLEAN NOT NULL)
             """
         ],
     ]

@@ -32,6 +32,8 @@ package struct APIKeyStore: Sendable {
 
     /// How a running server notices keys another process created or revoked.
     var changes: KeyChanges { storage.changes }
+    /// The rate limits the servers on this store count together, if they do.
+    var sharedRateLimits: (any SharedRateLimits)? { storage.sharedRateLimits }
 
     /// The keys' file, for a store in the data folder; nil for one in a database.
     var file: URL? {
@@ -126,6 +128,16 @@ protocol KeyStorage: Sendable {
     /// Revokes the key not revoked whose id or name is `reference`; whether there was one.
     func revoke(_ reference: String, at: Date) async throws -> Bool
     var changes: KeyChanges { get }
+    /// The rate limits every server on this storage counts together; nil when each server
+    /// counts its own.
+    var sharedRateLimits: (any SharedRateLimits)? { get }
+}
+
+/// Rate limits several servers count together (the replicas on one database).
+protocol SharedRateLimits: Sendable {
+    /// Counts a request of `record` against its rate limit; nil when it may go on, else the
+    /// seconds until it may.
+    func admit(_ record: APIKeyRecord) async throws -> Double?
 }
 
 /// The keys in an SQLite file of the data folder.
@@ -134,6 +146,7 @@ struct SQLiteKeyStorage: KeyStorage {
     let logger: Logger
 
     var changes: KeyChanges { .file(url) }
+    var sharedRateLimits: (any SharedRateLimits)? { nil }
 
     func insert(_ record: APIKeyRecord, hash: String) async throws {
         try await withConnection { connection in

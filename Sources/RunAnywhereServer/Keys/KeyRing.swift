@@ -76,10 +76,11 @@ package actor KeyRing {
         return .key(entry.record)
     }
 
-    /// Counts a request of `holder` against its key's rate limit; nil when it may go on, else the
-    /// seconds until it may.
-    package func admit(_ holder: Holder, now: ContinuousClock.Instant = .now) -> Double? {
+    /// Counts a request of `holder` against its key's rate limit (in the store, when the servers
+    /// on it count together); nil when it may go on, else the seconds until it may.
+    package func admit(_ holder: Holder, now: ContinuousClock.Instant = .now) async throws -> Double? {
         guard case .key(let record) = holder, let limit = record.requestsPerMinute else { return nil }
+        if let shared = store.sharedRateLimits { return try await shared.admit(record) }
         let rate = Double(limit) / 60
         var bucket = buckets[record.id] ?? (Double(limit), now)
         bucket.left = min(Double(limit), bucket.left + (now - bucket.at).inSeconds * rate)

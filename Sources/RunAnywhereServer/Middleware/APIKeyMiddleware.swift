@@ -33,7 +33,7 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
                 "The key '\(holder.name)' may not do this: \(request.method) \(request.uri.path) needs the scope \(scope.rawValue)",
                 code: "insufficient_scope")
         }
-        if let wait = await keys.admit(holder) {
+        if let wait = try await keys.admit(holder) {
             metrics.keyLimited(holder.name)
             throw APIError(
                 .tooManyRequests,
