@@ -22,6 +22,8 @@ public struct RunAnywhereServer: Sendable {
     let metrics: ServerMetrics
     /// The keys requests are checked against: `--api-key`'s and the data folder's key store.
     let keys: KeyRing
+    /// The conversations being answered: on every replica, with the replicas' database.
+    let answering: AnsweringConversations
 
     /// Creates a server; ``run(onServerRunning:)`` validates the configuration first.
     public init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
@@ -29,6 +31,18 @@ public struct RunAnywhereServer: Sendable {
         self.configuration = configuration
         self.metrics = ServerMetrics(runtime: runtime)
         self.keys = KeyRing(store: Self.keyStore(runtime: runtime, configuration: configuration), serverKey: configuration.apiKey)
+        self.answering = AnsweringConversations(
+            replicas: configuration.database.map { PostgresAnswers(database: $0) }, logger: configuration.logger)
+    }
+
+    /// What runs beside the routes while the server serves: the metrics recorder and, with the
+    /// replicas' database, what keeps the replicas' answers in step (``ReplicaAnswers``).
+    var services: [any Service] {
+        var services: [any Service] = [MetricsRecorder(runtime: runtime, metrics: metrics)]
+        if let replicas = answering.replicas {
+            services.append(ReplicaAnswers(answering: answering, replicas: replicas, logger: configuration.logger))
+        }
+        return services
     }
 
     /// The keys: in the replicas' database when there is one, else in the data folder.
@@ -89,7 +103,7 @@ public struct RunAnywhereServer: Sendable {
             maxBodySize: configuration.maxBodySize
         )
         .register(on: api)
-        ConversationRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        ConversationRoutes(runtime: runtime, configuration: configuration, answering: answering).register(on: api)
         BenchmarkRoutes(runtime: runtime, configuration: configuration).register(on: api)
         VoiceRoutes(runtime: runtime, configuration: configuration).register(on: api)
         VisionRoutes(runtime: runtime, configuration: configuration).register(on: api)
@@ -170,7 +184,7 @@ public struct RunAnywhereServer: Sendable {
             router: router,
             server: .realtime(router),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "RunAnywhere"),
-            services: [MetricsRecorder(runtime: runtime, metrics: metrics)],
+            services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: configuration.logger
         )

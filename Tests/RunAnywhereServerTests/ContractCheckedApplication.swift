@@ -34,7 +34,7 @@ struct ContractCheckedApplication {
         let app = Application(
             responder: RecordingResponder(inner: server.router().buildResponder(), answers: answers),
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "RunAnywhere"),
-            services: [MetricsRecorder(runtime: server.runtime, metrics: server.metrics)],
+            services: server.services,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         )
         let value = try await app.test(setup, test)

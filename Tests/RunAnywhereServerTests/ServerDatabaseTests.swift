@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import Logging
 import RunAnywhere
 import RunAnywhereBenchmarks
@@ -200,5 +202,53 @@ struct ServerDatabaseTests {
             #expect(wait > 0 && wait <= 30, "\(wait) s")
         }
         for _ in 0..<5 { #expect(try await two.admit(.key(open)) == nil, "a key with no limit") }
+    }
+
+    /// Two replicas on one database answer a conversation one at a time between them, and either
+    /// stops the answer the other gives; a conversation deleted through one while the other
+    /// answers in it stops that answer and stays deleted.
+    @Test func replicasAnswerAConversationOneAtATimeAndEitherStopsTheAnswer() async throws {
+        let url = try PostgresCluster.newDatabase()
+        let (first, second) = (
+            try await ServerDatabase.open(url: url, logger: logger), try await ServerDatabase.open(url: url, logger: logger)
+        )
+        defer {
+            Task {
+                await first.close()
+                await second.close()
+            }
+        }
+        func replica(_ database: ServerDatabase, _ runtime: RunAnywhereRuntime) -> RunAnywhereServer {
+            var configuration = ServerConfiguration(port: 0, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            configuration.database = database
+            return RunAnywhereServer(runtime: runtime, configuration: configuration)
+        }
+        let answering = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1), name: "answering")
+        let (a, b) = (replica(first, answering), replica(second, try scriptedRuntime(name: "other")))
+        try await a.checkedApplication().test(.router) { viaA in
+            try await b.checkedApplication().test(.router) { viaB in
+                let id = try await ConversationRouteTests.create(viaA)
+                let send = ByteBuffer(string: #"{"content": "one two three", "model": "scripted"}"#)
+                let messages = "/api/conversations/\(id)/messages"
+                async let stopped = viaA.execute(uri: messages, method: .post, headers: .json, body: send) { String(buffer: $0.body) }
+                try await ConversationRouteTests.untilAnswering(answering)
+                try await viaB.execute(uri: messages, method: .post, headers: .json, body: send) {
+                    #expect($0.status == .conflict, "answered through the other replica")
+                }
+                try await viaB.execute(uri: "/api/conversations/\(id)/answer", method: .delete) { #expect($0.status == .noContent) }
+                #expect(try await stopped.contains(#""wasInterrupted":true"#), "the replica giving the answer stopped it")
+                try await viaB.execute(uri: "/api/conversations/\(id)/answer", method: .delete) {
+                    #expect($0.status == .notFound, "no replica answers in it now")
+                }
+
+                async let deleted = viaA.execute(uri: messages, method: .post, headers: .json, body: send) { String(buffer: $0.body) }
+                try await ConversationRouteTests.untilAnswering(answering)
+                try await viaB.execute(uri: "/api/conversations/\(id)", method: .delete) { #expect($0.status == .noContent) }
+                #expect(try await deleted.contains("event: message"))
+                try await viaA.execute(uri: "/api/conversations/\(id)", method: .get) {
+                    #expect($0.status == .notFound, "the answer's end did not save it again")
+                }
+            }
+        }
     }
 }

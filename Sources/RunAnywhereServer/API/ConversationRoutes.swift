@@ -21,21 +21,23 @@ import RunAnywhere
 ///   events, `delta` (`{"content"}` or `{"reasoning"}` for a thinking model's thoughts), then
 ///   `message` with the saved assistant message and its analytics, or `error`. A client that goes
 ///   away stops the answer, which is saved as interrupted. One answer at a time per
-///   conversation: another is a 409;
-/// - `DELETE /api/conversations/{id}/answer`: stops the answer being written, at once or, asked
-///   before its first token, then (its stream still ends with the saved, interrupted `message`);
-///   204, or 404 when none is.
+///   conversation (across replicas, with the replicas' database): another is a 409;
+/// - `DELETE /api/conversations/{id}/answer`: stops the answer being written (by another
+///   replica too), at once or, asked before its first token, then (its stream still ends with
+///   the saved, interrupted `message`); 204, or 404 when none is.
 struct ConversationRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
     let settings: ServerSettings
-    let answering = AnsweringConversations()
+    /// The conversations being answered (on every replica, with the replicas' database).
+    let answering: AnsweringConversations
     /// The server's own document collections.
     let sharedDocuments: RAGSession
 
-    init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
+    init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration, answering: AnsweringConversations) {
         self.runtime = runtime
         self.configuration = configuration
+        self.answering = answering
         settings = ServerSettings(dataDirectory: runtime.configuration.dataDirectory, configuration: configuration)
         sharedDocuments = configuration.ragSession ?? runtime.ragSession()
     }
@@ -131,8 +133,8 @@ struct ConversationRoutes: Sendable {
         }
         router.delete("api/conversations/:id") { _, context in
             let id = try await exactID(context)
-            // An answer being written here stops; its end finds the conversation gone and leaves it so.
-            _ = await answering.stop(id)
+            // The answer being written stops; its end finds the conversation gone and leaves it so.
+            _ = try await answering.stop(Self.named(id))
             try await store.delete(id: id)
             return Response(status: .noContent)
         }
@@ -161,11 +163,16 @@ struct ConversationRoutes: Sendable {
             return try await answer(exactID(context), body) { chat, options in try await chat.retryLastAnswer(options: options) }
         }
         router.delete("api/conversations/:id/answer") { _, context in
-            guard await answering.stop(try exactID(context)) else {
+            guard try await answering.stop(Self.named(try exactID(context))) else {
                 throw APIError(.notFound, "No answer is being written in this conversation", code: "no_answer")
             }
             return Response(status: .noContent)
         }
+    }
+
+    /// Conversation `id` of the request's account.
+    private static func named(_ id: String) -> AnsweringConversations.Named {
+        AnsweringConversations.Named(account: RequestAccount.current ?? "", id: id)
     }
 
     /// The `id` of the path, which must name a conversation exactly (no prefixes over HTTP).
@@ -181,7 +188,8 @@ struct ConversationRoutes: Sendable {
     private func answer(_ id: String, _ body: AnswerRequest, start: @Sendable (ChatService, LLMGenerationOptions) async throws -> ChatReply)
         async throws -> Response
     {
-        try await answering.begin(id)
+        let conversation = Self.named(id)
+        try await answering.begin(conversation)
         let reply: ChatReply
         let model: ModelInfo
         do {
@@ -192,18 +200,18 @@ struct ConversationRoutes: Sendable {
                 runtime: runtime, store: conversations.chatStore, settings: saved, conversation: try await conversations.load(id: id),
                 model: .named(model.id, loadOptions: configuration.loadOptions))
             reply = try await start(chat, body.options(over: saved))
-            await answering.started(id, stop: reply.message.cancel)
+            await answering.started(conversation, stop: reply.message.cancel)
         } catch {
-            await answering.end(id)
+            await answering.end(conversation)
             throw error
         }
         let answering = self.answering
         return ServerSentEvents.response { writer in
             do {
                 try await Self.stream(reply, to: &writer)
-                await answering.end(id)
+                await answering.end(conversation)
             } catch {
-                await answering.end(id)
+                await answering.end(conversation)
                 throw error
             }
         }
@@ -235,39 +243,4 @@ struct ConversationRoutes: Sendable {
             throw error
         }
     }
-}
-
-/// The conversations being answered: one answer at a time per conversation, each stoppable,
-/// also in the moment between its request and its first token.
-actor AnsweringConversations {
-    /// Each conversation being answered: what stops its answer once it has started, and whether
-    /// it was asked to stop before that.
-    private var answers: [String: (stop: (@Sendable () -> Void)?, stopAsked: Bool)] = [:]
-
-    /// Claims conversation `id`; throws 409 when it is being answered.
-    func begin(_ id: String) throws {
-        guard answers[id] == nil else {
-            throw APIError(
-                .conflict, "Conversation '\(id)' is being answered; wait for that answer or stop it", code: "conversation_busy")
-        }
-        answers[id] = (nil, false)
-    }
-
-    /// Records how to stop the answer that has started in conversation `id`, and stops it at
-    /// once when that was asked meanwhile.
-    func started(_ id: String, stop: @escaping @Sendable () -> Void) {
-        if answers[id]?.stopAsked == true { stop() }
-        answers[id] = (stop, false)
-    }
-
-    /// Stops the answer in conversation `id` (as soon as it starts, if it has not yet); false
-    /// when none is being answered.
-    func stop(_ id: String) -> Bool {
-        guard let answer = answers[id] else { return false }
-        if let stop = answer.stop { stop() } else { answers[id]?.stopAsked = true }
-        return true
-    }
-
-    /// Releases conversation `id`.
-    func end(_ id: String) { answers[id] = nil }
 }

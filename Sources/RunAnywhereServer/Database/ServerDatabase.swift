@@ -9,7 +9,8 @@ import Synchronization
 /// a server otherwise keeps in its data folder's SQLite files, so that any replica behind a load
 /// balancer answers for it: API keys (``APIKeyStore``) and their rate limits
 /// (``PostgresRateBuckets``), stored responses (``ResponseStore``),
-/// the generation settings (``ServerSettings``), conversations (``ServerConversations``) and the
+/// the generation settings (``ServerSettings``), conversations (``ServerConversations``) and which
+/// replica answers in which (``PostgresAnswers``), and the
 /// benchmark history (``PostgresBenchmarkHistory``); document collections go to the same
 /// database through RunAnywherePostgres's RAG store. Each replica keeps its loaded models.
 ///
@@ -55,6 +56,13 @@ package final class ServerDatabase: Sendable {
             CREATE TABLE runanywhere_rate_buckets (key_id TEXT PRIMARY KEY, requests_left DOUBLE PRECISION NOT NULL,
                 counted_at DOUBLE PRECISION NOT NULL, admitted BOOLEAN NOT NULL)
             """
+        ],
+        [
+            """
+            CREATE TABLE runanywhere_answering (account TEXT NOT NULL, id TEXT NOT NULL, replica TEXT NOT NULL,
+                seen_at DOUBLE PRECISION NOT NULL, stop_asked BOOLEAN NOT NULL, PRIMARY KEY (account, id))
+            """,
+            "CREATE INDEX runanywhere_answering_replica ON runanywhere_answering (replica)",
         ],
     ]
 

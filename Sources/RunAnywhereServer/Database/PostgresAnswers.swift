@@ -1,0 +1,109 @@
+import Foundation
+import PostgresNIO
+import RunAnywhere
+
+/// The conversations being answered on every replica (`runanywhere_answering`, a row per answer
+/// naming the replica giving it), so that one answer at a time per conversation holds across
+/// replicas and any replica can stop an answer another gives. A replica asks another to stop by
+/// marking the row and sending a notification (`NOTIFY`) on ``channel``; the replica giving the
+/// answer also finds the mark when it renews its rows (``keepAlive()``), so a notification missed
+/// while its listening connection was down stops the answer at the next renewal. A replica that
+/// dies leaves rows it no longer renews: after ``staleAfter`` they are free to claim.
+struct PostgresAnswers: Sendable {
+    let database: ServerDatabase
+    /// This server's name in the rows: unique per process.
+    let replica: String
+    /// The notification channel of stop requests; the payload is `[account, id]` as JSON.
+    static let channel = "runanywhere_stop_answer"
+    /// How often a replica renews the rows of the answers it gives.
+    static let renewal: Duration = .seconds(10)
+    /// How old a row's renewal may be before its answer counts as gone, in seconds.
+    static let staleAfter = 30.0
+
+    init(database: ServerDatabase, replica: String = UUID().uuidString) {
+        self.database = database
+        self.replica = replica
+    }
+
+    /// Claims conversation `id` of `account` for an answer here; false when a replica answers in
+    /// it (a row renewed within ``staleAfter``).
+    func claim(account: String, id: String) async throws -> Bool {
+        let (replica, stale) = (replica, Self.staleAfter)
+        return try await database.run { connection in
+            try await Self.hasRows(
+                connection.query(
+                    """
+                    INSERT INTO runanywhere_answering AS answer (account, id, replica, seen_at, stop_asked)
+                    VALUES (\(account), \(id), \(replica), extract(epoch FROM clock_timestamp()), false)
+                    ON CONFLICT (account, id) DO UPDATE SET replica = EXCLUDED.replica, seen_at = EXCLUDED.seen_at, stop_asked = false
+                    WHERE answer.seen_at < EXCLUDED.seen_at - \(stale) RETURNING id
+                    """,
+                    logger: connection.logger))
+        }
+    }
+
+    /// Gives up the claim on conversation `id` of `account`: its answer here has ended.
+    func release(account: String, id: String) async throws {
+        let replica = replica
+        _ = try await database.run { connection in
+            try await connection.query(
+                "DELETE FROM runanywhere_answering WHERE account = \(account) AND id = \(id) AND replica = \(replica)",
+                logger: connection.logger)
+        }
+    }
+
+    /// Asks the replica answering in conversation `id` of `account` to stop; false when no
+    /// replica answers in it.
+    func askToStop(account: String, id: String) async throws -> Bool {
+        let (stale, payload) = (Self.staleAfter, String(decoding: try JSONEncoder().encode([account, id]), as: UTF8.self))
+        return try await database.run { connection in
+            guard
+                try await Self.hasRows(
+                    connection.query(
+                        """
+                        UPDATE runanywhere_answering SET stop_asked = true
+                        WHERE account = \(account) AND id = \(id) AND seen_at >= extract(epoch FROM clock_timestamp()) - \(stale)
+                        RETURNING id
+                        """,
+                        logger: connection.logger))
+            else { return false }
+            _ = try await connection.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: connection.logger)
+            return true
+        }
+    }
+
+    /// Renews the rows of the answers given here; the `(account, id)` of those asked to stop.
+    func keepAlive() async throws -> [(account: String, id: String)] {
+        let replica = replica
+        return try await database.run { connection in
+            let rows = try await connection.query(
+                """
+                UPDATE runanywhere_answering SET seen_at = extract(epoch FROM clock_timestamp()) WHERE replica = \(replica)
+                RETURNING account, id, stop_asked
+                """,
+                logger: connection.logger)
+            var asked: [(account: String, id: String)] = []
+            for try await (account, id, stop) in rows.decode((String, String, Bool).self) where stop { asked.append((account, id)) }
+            return asked
+        }
+    }
+
+    /// Calls `stop` with each stop request's `(account, id)` as it is notified, until cancelled
+    /// or the connection fails.
+    func listen(_ stop: @escaping @Sendable (String, String) async -> Void) async throws {
+        try await database.server.client.withConnection { connection in
+            try await connection.listen(on: Self.channel) { notifications in
+                for try await notification in notifications {
+                    guard let named = try? JSONDecoder().decode([String].self, from: Data(notification.payload.utf8)), named.count == 2
+                    else { continue }
+                    await stop(named[0], named[1])
+                }
+            }
+        }
+    }
+
+    private static func hasRows(_ rows: PostgresRowSequence) async throws -> Bool {
+        for try await _ in rows { return true }
+        return false
+    }
+}
