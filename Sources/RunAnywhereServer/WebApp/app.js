@@ -1,6 +1,6 @@
 // The web app's shell: the screens by URL hash (#/chat/<id>, #/chat/<id>/details, #/voice,
 // #/vision, #/documents[/<collection>], #/models, #/models/add, #/models/info/<id>, #/settings,
-// #/benchmarks[/<id>], #/telemetry), the server's state, and the API key prompt when the server
+// #/benchmarks[/<id>], #/keys, #/telemetry), the server's state, and the API key prompt when the server
 // asks for one.
 import { api, setAPIKey } from "./lib/api.js";
 import { fill, h, notice } from "./lib/dom.js";
@@ -9,6 +9,7 @@ import * as benchmarkRun from "./features/benchmarks/benchmark-run.js";
 import * as benchmarks from "./features/benchmarks/benchmarks.js";
 import * as chatDetails from "./features/chat/chat-details.js";
 import * as documents from "./features/documents/documents.js";
+import * as keys from "./features/keys/keys.js";
 import * as addModel from "./features/models/add-model.js";
 import * as modelDetails from "./features/models/model-details.js";
 import * as models from "./features/models/models.js";
@@ -26,6 +27,7 @@ const screens = {
   settings: (root) => settings.mount(root),
   telemetry: (root) => telemetry.mount(root),
   benchmarks: (root, [id]) => (id ? benchmarkRun.mount(root, id) : benchmarks.mount(root)),
+  keys: (root) => keys.mount(root),
 };
 
 const root = document.getElementById("screen");
@@ -38,7 +40,7 @@ function route() {
     location.replace("#/chat");
     return;
   }
-  const tab = name === "benchmarks" ? "settings" : name;  // the dashboard opens from Settings
+  const tab = name === "benchmarks" || name === "keys" ? "settings" : name;  // both open from Settings
   for (const link of document.querySelectorAll(".tabs a")) {
     if (link.dataset.tab === tab) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
   }
@@ -66,7 +68,7 @@ window.addEventListener("api-key-needed", () => {
   const dialog = h("dialog", { class: "card", "aria-labelledby": "key-title" },
     h("form", { method: "dialog", onsubmit: () => { setAPIKey(input.value); location.reload(); } },
       h("h2", { id: "key-title" }, "This server needs an API key"),
-      h("p", { class: "muted" }, "It was started with --api-key-stdin. The key stays in this tab only."),
+      h("p", { class: "muted" }, "Its key comes from whoever runs it (--api-key-stdin, or a key made on its API keys page or with runanywhere keys). The key stays in this tab only."),
       input, " ", h("button", { class: "primary" }, "Use key")));
   document.body.append(dialog);
   dialog.showModal();

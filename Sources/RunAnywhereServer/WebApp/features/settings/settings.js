@@ -1,6 +1,6 @@
 // The Settings screen: generation defaults (the same file as `runanywhere settings`), the
 // scales of the server's LoRA adapters (`serve --lora`), the environment switcher (API keys typed in a password field and only ever shown masked),
-// the way to the Benchmarks dashboard, each framework's availability with its reason, and the device.
+// the ways to the Benchmarks dashboard and the API keys, each framework's availability with its reason, and the device.
 import { api } from "../../lib/api.js";
 import { bytes, fill, h, notice, toast } from "../../lib/dom.js";
 import { system, unavailableReason } from "../../lib/system.js";
@@ -15,7 +15,10 @@ export function mount(root) {
   const benchmarks = h("section", { "aria-labelledby": "benchmarks-title" }, h("h2", { id: "benchmarks-title" }, "Benchmarks"),
     h("a", { class: "card nav-card", href: "#/benchmarks" }, h("strong", {}, "Benchmarks ›"),
       h("span", { class: "muted" }, "Measure load time, first token, tokens per second and latency of every downloaded model; keep, compare and export the runs.")));
-  fill(root, h("div", { class: "page settings" }, h("h1", {}, "Settings"), defaults, adapters, environment, benchmarks, frameworks, device));
+  const keys = h("section", { "aria-labelledby": "keys-nav-title" }, h("h2", { id: "keys-nav-title" }, "API keys"),
+    h("a", { class: "card nav-card", href: "#/keys" }, h("strong", {}, "API keys ›"),
+      h("span", { class: "muted" }, "Make keys with scopes and rate limits for people and apps, see what each used, revoke them.")));
+  fill(root, h("div", { class: "page settings" }, h("h1", {}, "Settings"), defaults, adapters, environment, benchmarks, keys, frameworks, device));
   showDefaults(defaults);
   showAdapters(adapters);
   showEnvironments(environment);
