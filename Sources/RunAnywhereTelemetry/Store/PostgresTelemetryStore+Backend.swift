@@ -48,7 +48,7 @@ extension PostgresTelemetryStore {
         Int(try await run(BackendSchema.countDevices, []).first?.makeRandomAccess()["total"].decode(Int64.self) ?? 0)
     }
 
-    /// Runs a statement with `values` bound, reading every row, with the store's error for a full disk.
+    /// Runs a statement with `values` bound, reading every row (``rows(_:)``).
     private func run(_ statement: String, _ values: [TelemetryColumns.Value]) async throws -> [PostgresRow] {
         var binds = PostgresBindings()
         for value in values {
@@ -59,15 +59,7 @@ extension PostgresTelemetryStore {
             case .null: binds.appendNull()
             }
         }
-        do {
-            var rows: [PostgresRow] = []
-            for try await row in try await client.query(PostgresQuery(unsafeSQL: statement, binds: binds), logger: logger) {
-                rows.append(row)
-            }
-            return rows
-        } catch {
-            throw server.error(error)
-        }
+        return try await rows(PostgresQuery(unsafeSQL: statement, binds: binds))
     }
 
     private static func device(_ row: PostgresRow) throws -> DeviceRecord {

@@ -13,7 +13,6 @@ package final class PostgresTelemetryStore: TelemetryStore {
     /// Where it connects, without the password.
     package var location: String { server.location }
     let server: PostgresServer
-    var client: PostgresClient { server.client }
     let logger: Logger
     private static let migrationLock: Int64 = 0x5241_7465_6C65  // "RAtele"
 
@@ -60,16 +59,21 @@ package final class PostgresTelemetryStore: TelemetryStore {
             case .null: binds.appendNull()
             }
         }
-        do {
-            var stored = false
-            for try await _ in try await client.query(
-                PostgresQuery(unsafeSQL: TelemetrySchema.insert(.postgres), binds: binds), logger: logger)
-            {
-                stored = true
-            }
-            return stored
-        } catch {
-            throw server.error(error)
+        return try await !rows(PostgresQuery(unsafeSQL: TelemetrySchema.insert(.postgres), binds: binds)).isEmpty
+    }
+
+    /// How long a statement may take: a database gone from the network, or a lock never
+    /// released, fails the request within it instead of holding it for ever.
+    static let queryLimit: Duration = .seconds(30)
+
+    /// Runs `query` within ``queryLimit`` and reads every row, with the store's errors
+    /// (``PostgresServer/error(_:)``: a full disk said as such).
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        let logger = logger
+        return try await server.withConnection(timeout: Self.queryLimit) { connection in
+            var rows: [PostgresRow] = []
+            for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
+            return rows
         }
     }
 
@@ -77,29 +81,19 @@ package final class PostgresTelemetryStore: TelemetryStore {
         var binds = filterBinds(query)
         binds.append(Int64(query.limit))
         binds.append(Int64(query.offset))
-        var records: [TelemetryRecord] = []
-        for try await row in try await client.query(
-            PostgresQuery(unsafeSQL: TelemetrySchema.select(query, .postgres), binds: binds), logger: logger)
-        {
+        return try await rows(PostgresQuery(unsafeSQL: TelemetrySchema.select(query, .postgres), binds: binds)).map { row in
             let cells = row.makeRandomAccess()
-            records.append(
-                try TelemetryColumns.record(
-                    text: { try cells[$0].decode(String.self) }, integer: { try cells[$0].decode(Int64.self) },
-                    real: { try cells[$0].decode(Double.self) },
-                    optionalReal: { try cells[$0].decode(Double?.self) }
-                ))
+            return try TelemetryColumns.record(
+                text: { try cells[$0].decode(String.self) }, integer: { try cells[$0].decode(Int64.self) },
+                real: { try cells[$0].decode(Double.self) },
+                optionalReal: { try cells[$0].decode(Double?.self) }
+            )
         }
-        return records
     }
 
     package func count(_ query: TelemetryQuery) async throws -> Int {
-        for try await total in try await client.query(
-            PostgresQuery(unsafeSQL: TelemetrySchema.count(query, .postgres), binds: filterBinds(query)), logger: logger
-        )
-        .decode(Int64.self) {
-            return Int(total)
-        }
-        return 0
+        let found = try await rows(PostgresQuery(unsafeSQL: TelemetrySchema.count(query, .postgres), binds: filterBinds(query)))
+        return Int(try found.first?.decode(Int64.self) ?? 0)
     }
 
     package func close() async throws {
