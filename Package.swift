@@ -206,7 +206,8 @@ let package = Package(
             dependencies: [
                 "RunAnywhere", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"), "RunAnywherePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/RunAnywhereTestSupport", swiftSettings: swiftSettings
         ),

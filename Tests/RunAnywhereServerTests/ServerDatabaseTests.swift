@@ -21,6 +21,23 @@ struct ServerDatabaseTests {
         modelName: "Test Machine", chipName: "Test CPU", totalMemoryBytes: 8 << 30, availableMemoryBytes: 4 << 30, osVersion: "Debian 12",
         appVersion: "0.1.0", sdkVersion: "0.1.0")
 
+    /// Two replicas' connections to one new database, closed once `body` is done.
+    func withTwoReplicas(_ body: (ServerDatabase, ServerDatabase) async throws -> Void) async throws {
+        let url = try PostgresCluster.newDatabase()
+        let (first, second) = (
+            try await ServerDatabase.open(url: url, logger: logger), try await ServerDatabase.open(url: url, logger: logger)
+        )
+        do {
+            try await body(first, second)
+        } catch {
+            await first.close()
+            await second.close()
+            throw error
+        }
+        await first.close()
+        await second.close()
+    }
+
     @Test func replicasOpeningTogetherMigrateOnceAndShareTheBenchmarkHistory() async throws {
         let (url, logger) = (try PostgresCluster.newDatabase(), logger)
         async let first = ServerDatabase.open(url: url, logger: logger)
@@ -64,189 +81,140 @@ struct ServerDatabaseTests {
     }
 
     @Test func settingsChangedThroughTwoReplicasAtOnceKeepBothChanges() async throws {
-        let url = try PostgresCluster.newDatabase()
-        let (first, second) = (
-            try await ServerDatabase.open(url: url, logger: logger), try await ServerDatabase.open(url: url, logger: logger)
-        )
-        defer {
-            Task {
-                await first.close()
-                await second.close()
+        try await withTwoReplicas { first, second in
+            let folder = try TestEnvironment.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            func settings(_ database: ServerDatabase) -> ServerSettings {
+                var configuration = ServerConfiguration(logger: logger)
+                configuration.database = database
+                return ServerSettings(dataDirectory: folder, configuration: configuration)
             }
-        }
-        let folder = try TestEnvironment.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        func settings(_ database: ServerDatabase) -> ServerSettings {
-            var configuration = ServerConfiguration(logger: logger)
-            configuration.database = database
-            return ServerSettings(dataDirectory: folder, configuration: configuration)
-        }
-        // Twenty changes of two keys at once, half through each replica: every one is kept.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for index in 1...20 {
-                group.addTask {
-                    _ = try await settings(index.isMultiple(of: 2) ? first : second).update { saved in
-                        if index.isMultiple(of: 2) { saved.maxTokens += 1 } else { saved.topK += 1 }
+            // Twenty changes of two keys at once, half through each replica: every one is kept.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 1...20 {
+                    group.addTask {
+                        _ = try await settings(index.isMultiple(of: 2) ? first : second).update { saved in
+                            if index.isMultiple(of: 2) { saved.maxTokens += 1 } else { saved.topK += 1 }
+                        }
                     }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
+            let saved = try await settings(first).load()
+            let defaults = GenerationSettings()
+            #expect(saved.maxTokens == defaults.maxTokens + 10 && saved.topK == defaults.topK + 10, "\(saved)")
+            #expect(
+                !FileManager.default.fileExists(atPath: folder.appendingPathComponent(SDKConstants.Files.settings).path),
+                "nothing in the file")
+            try await settings(second).reset()
+            #expect(try await settings(first).load() == GenerationSettings())
         }
-        let saved = try await settings(first).load()
-        let defaults = GenerationSettings()
-        #expect(saved.maxTokens == defaults.maxTokens + 10 && saved.topK == defaults.topK + 10, "\(saved)")
-        #expect(
-            !FileManager.default.fileExists(atPath: folder.appendingPathComponent(SDKConstants.Files.settings).path), "nothing in the file")
-        try await settings(second).reset()
-        #expect(try await settings(first).load() == GenerationSettings())
     }
 
     /// A replica whose key table another session holds locked cannot read its keys: `/ready`
     /// says so within its limit instead of waiting as long as the lock is held.
     @Test func aStoreThatDoesNotAnswerMakesTheReplicaUnreadyWithinItsLimit() async throws {
-        let url = try PostgresCluster.newDatabase()
-        let (database, holder) = (
-            try await ServerDatabase.open(url: url, logger: logger), try await ServerDatabase.open(url: url, logger: logger)
-        )
-        defer {
-            Task {
-                await database.close()
-                await holder.close()
+        try await withTwoReplicas { database, holder in
+            var configuration = ServerConfiguration(port: 0, logger: logger)
+            configuration.database = database
+            configuration.readinessLimit = .seconds(1)
+            let replica = RunAnywhereServer(runtime: try scriptedRuntime(), configuration: configuration)
+            try await holder.server.whileLocked("runanywhere_api_keys", logger: logger) {
+                try await replica.checkedApplication().test(.router) { client in
+                    let unready = try await client.execute(uri: "/ready", method: .get)
+                    let problems = try #require(try OpenAIRouteTests.json(unready.body)["problems"] as? [String])
+                    #expect(unready.status == .serviceUnavailable)
+                    #expect(problems.contains("the key store cannot be read: no answer within 1.0 seconds"), "\(problems)")
+                }
             }
         }
-        let (locked, lockTaken) = AsyncStream.makeStream(of: Void.self)
-        let (released, release) = AsyncStream.makeStream(of: Void.self)
-        let holding = Task {
-            try await holder.transaction(timeout: .seconds(600)) { connection in
-                try await connection.query("LOCK TABLE runanywhere_api_keys IN ACCESS EXCLUSIVE MODE", logger: connection.logger)
-                lockTaken.yield()
-                for await _ in released { break }
-            }
-        }
-        for await _ in locked { break }
-        var configuration = ServerConfiguration(port: 0, logger: logger)
-        configuration.database = database
-        configuration.readinessLimit = .seconds(1)
-        try await RunAnywhereServer(runtime: try scriptedRuntime(), configuration: configuration).checkedApplication().test(.router) {
-            client in
-            let unready = try await client.execute(uri: "/ready", method: .get)
-            let problems = try #require(try OpenAIRouteTests.json(unready.body)["problems"] as? [String])
-            #expect(unready.status == .serviceUnavailable)
-            #expect(problems.contains("the key store cannot be read: no answer within 1.0 seconds"), "\(problems)")
-        }
-        release.yield()
-        try await holding.value
     }
 
     /// An answer stopped on a replica is saved as interrupted; a conversation deleted through one
     /// replica while another is answering in it stays deleted: the answer's end only replaces a
     /// conversation the database still holds.
     @Test func aConversationDeletedThroughOneReplicaIsNotSavedAgainByAnotherReplicasAnswer() async throws {
-        let url = try PostgresCluster.newDatabase()
-        let (first, second) = (
-            try await ServerDatabase.open(url: url, logger: logger), try await ServerDatabase.open(url: url, logger: logger)
-        )
-        defer {
-            Task {
-                await first.close()
-                await second.close()
-            }
-        }
-        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1))
-        try await runtime.loadModel("scripted")
-        var configuration = ServerConfiguration(logger: logger)
-        configuration.database = first
-        let conversations = ServerConversations(runtime: runtime, configuration: configuration)
-        let conversation = Conversation()
-        try await conversations.save(conversation)
-        let chat = ChatService(
-            runtime: runtime, store: conversations.chatStore, settings: GenerationSettings(), conversation: conversation)
-        let other = PostgresConversations(database: second, account: "")
-        let stopped = try await chat.send("one two three")
-        stopped.message.cancel()
-        #expect(await stopped.message.value.analytics?.wasInterrupted == true)
-        #expect(try await other.load(id: conversation.id)?.messages.count == 2, "a stopped answer is saved as interrupted")
+        try await withTwoReplicas { first, second in
+            let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1))
+            try await runtime.loadModel("scripted")
+            var configuration = ServerConfiguration(logger: logger)
+            configuration.database = first
+            let conversations = ServerConversations(runtime: runtime, configuration: configuration)
+            let conversation = Conversation()
+            try await conversations.save(conversation)
+            let chat = ChatService(
+                runtime: runtime, store: conversations.chatStore, settings: GenerationSettings(), conversation: conversation)
+            let other = PostgresConversations(database: second, account: "")
+            let stopped = try await chat.send("one two three")
+            stopped.message.cancel()
+            #expect(await stopped.message.value.analytics?.wasInterrupted == true)
+            #expect(try await other.load(id: conversation.id)?.messages.count == 2, "a stopped answer is saved as interrupted")
 
-        let reply = try await chat.send("four five six")
-        #expect(try await other.load(id: conversation.id)?.messages.count == 3, "saved with its question")
-        #expect(try await other.delete(id: conversation.id))
-        reply.message.cancel()
-        #expect(await reply.message.value.analytics?.wasInterrupted == true)
-        #expect(try await other.load(id: conversation.id) == nil, "the answer's end did not save it again")
-        await #expect(throws: SDKError.self) { try await chat.send("again") }
+            let reply = try await chat.send("four five six")
+            #expect(try await other.load(id: conversation.id)?.messages.count == 3, "saved with its question")
+            #expect(try await other.delete(id: conversation.id))
+            reply.message.cancel()
+            #expect(await reply.message.value.analytics?.wasInterrupted == true)
+            #expect(try await other.load(id: conversation.id) == nil, "the answer's end did not save it again")
+            await #expect(throws: SDKError.self) { try await chat.send("again") }
+        }
     }
 
     /// A key's rate limit counts the requests of every replica: two a minute is two over both,
     /// the next refused on either until the shared bucket refills (one every 30 s).
     @Test func aKeysRateLimitCountsTheRequestsOfEveryReplica() async throws {
-        let url = try PostgresCluster.newDatabase()
-        let (first, second) = (
-            try await ServerDatabase.open(url: url, logger: logger), try await ServerDatabase.open(url: url, logger: logger)
-        )
-        defer {
-            Task {
-                await first.close()
-                await second.close()
+        try await withTwoReplicas { first, second in
+            let (limited, _) = try await APIKeyStore(database: first).create(
+                name: "team", account: "team", scopes: [.inference], requestsPerMinute: 2)
+            let (open, _) = try await APIKeyStore(database: first).create(name: "ops", account: "ops", scopes: [.admin])
+            let (one, two) = (
+                KeyRing(store: APIKeyStore(database: first), serverKey: nil), KeyRing(store: APIKeyStore(database: second), serverKey: nil)
+            )
+            #expect(try await one.admit(.key(limited)) == nil)
+            #expect(try await two.admit(.key(limited)) == nil)
+            for ring in [one, two] {
+                let wait = try #require(try await ring.admit(.key(limited)), "the third request a minute is refused on either replica")
+                #expect(wait > 0 && wait <= 30, "\(wait) s")
             }
+            for _ in 0..<5 { #expect(try await two.admit(.key(open)) == nil, "a key with no limit") }
         }
-        let (limited, _) = try await APIKeyStore(database: first).create(
-            name: "team", account: "team", scopes: [.inference], requestsPerMinute: 2)
-        let (open, _) = try await APIKeyStore(database: first).create(name: "ops", account: "ops", scopes: [.admin])
-        let (one, two) = (
-            KeyRing(store: APIKeyStore(database: first), serverKey: nil), KeyRing(store: APIKeyStore(database: second), serverKey: nil)
-        )
-        #expect(try await one.admit(.key(limited)) == nil)
-        #expect(try await two.admit(.key(limited)) == nil)
-        for ring in [one, two] {
-            let wait = try #require(try await ring.admit(.key(limited)), "the third request a minute is refused on either replica")
-            #expect(wait > 0 && wait <= 30, "\(wait) s")
-        }
-        for _ in 0..<5 { #expect(try await two.admit(.key(open)) == nil, "a key with no limit") }
     }
 
     /// Two replicas on one database answer a conversation one at a time between them, and either
     /// stops the answer the other gives; a conversation deleted through one while the other
     /// answers in it stops that answer and stays deleted.
     @Test func replicasAnswerAConversationOneAtATimeAndEitherStopsTheAnswer() async throws {
-        let url = try PostgresCluster.newDatabase()
-        let (first, second) = (
-            try await ServerDatabase.open(url: url, logger: logger), try await ServerDatabase.open(url: url, logger: logger)
-        )
-        defer {
-            Task {
-                await first.close()
-                await second.close()
+        try await withTwoReplicas { first, second in
+            func replica(_ database: ServerDatabase, _ runtime: RunAnywhereRuntime) -> RunAnywhereServer {
+                var configuration = ServerConfiguration(port: 0, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+                configuration.database = database
+                return RunAnywhereServer(runtime: runtime, configuration: configuration)
             }
-        }
-        func replica(_ database: ServerDatabase, _ runtime: RunAnywhereRuntime) -> RunAnywhereServer {
-            var configuration = ServerConfiguration(port: 0, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-            configuration.database = database
-            return RunAnywhereServer(runtime: runtime, configuration: configuration)
-        }
-        let answering = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1), name: "answering")
-        let (a, b) = (replica(first, answering), replica(second, try scriptedRuntime(name: "other")))
-        try await a.checkedApplication().test(.router) { viaA in
-            try await b.checkedApplication().test(.router) { viaB in
-                let id = try await ConversationRouteTests.create(viaA)
-                let send = ByteBuffer(string: #"{"content": "one two three", "model": "scripted"}"#)
-                let messages = "/api/conversations/\(id)/messages"
-                async let stopped = viaA.execute(uri: messages, method: .post, headers: .json, body: send) { String(buffer: $0.body) }
-                try await ConversationRouteTests.untilAnswering(answering)
-                try await viaB.execute(uri: messages, method: .post, headers: .json, body: send) {
-                    #expect($0.status == .conflict, "answered through the other replica")
-                }
-                try await viaB.execute(uri: "/api/conversations/\(id)/answer", method: .delete) { #expect($0.status == .noContent) }
-                #expect(try await stopped.contains(#""wasInterrupted":true"#), "the replica giving the answer stopped it")
-                try await viaB.execute(uri: "/api/conversations/\(id)/answer", method: .delete) {
-                    #expect($0.status == .notFound, "no replica answers in it now")
-                }
+            let answering = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1), name: "answering")
+            let (a, b) = (replica(first, answering), replica(second, try scriptedRuntime(name: "other")))
+            try await a.checkedApplication().test(.router) { viaA in
+                try await b.checkedApplication().test(.router) { viaB in
+                    let id = try await ConversationRouteTests.create(viaA)
+                    let send = ByteBuffer(string: #"{"content": "one two three", "model": "scripted"}"#)
+                    let messages = "/api/conversations/\(id)/messages"
+                    async let stopped = viaA.execute(uri: messages, method: .post, headers: .json, body: send) { String(buffer: $0.body) }
+                    try await ConversationRouteTests.untilAnswering(answering)
+                    try await viaB.execute(uri: messages, method: .post, headers: .json, body: send) {
+                        #expect($0.status == .conflict, "answered through the other replica")
+                    }
+                    try await viaB.execute(uri: "/api/conversations/\(id)/answer", method: .delete) { #expect($0.status == .noContent) }
+                    #expect(try await stopped.contains(#""wasInterrupted":true"#), "the replica giving the answer stopped it")
+                    try await viaB.execute(uri: "/api/conversations/\(id)/answer", method: .delete) {
+                        #expect($0.status == .notFound, "no replica answers in it now")
+                    }
 
-                async let deleted = viaA.execute(uri: messages, method: .post, headers: .json, body: send) { String(buffer: $0.body) }
-                try await ConversationRouteTests.untilAnswering(answering)
-                try await viaB.execute(uri: "/api/conversations/\(id)", method: .delete) { #expect($0.status == .noContent) }
-                #expect(try await deleted.contains("event: message"))
-                try await viaA.execute(uri: "/api/conversations/\(id)", method: .get) {
-                    #expect($0.status == .notFound, "the answer's end did not save it again")
+                    async let deleted = viaA.execute(uri: messages, method: .post, headers: .json, body: send) { String(buffer: $0.body) }
+                    try await ConversationRouteTests.untilAnswering(answering)
+                    try await viaB.execute(uri: "/api/conversations/\(id)", method: .delete) { #expect($0.status == .noContent) }
+                    #expect(try await deleted.contains("event: message"))
+                    try await viaA.execute(uri: "/api/conversations/\(id)", method: .get) {
+                        #expect($0.status == .notFound, "the answer's end did not save it again")
+                    }
                 }
             }
         }

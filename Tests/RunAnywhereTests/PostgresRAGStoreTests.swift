@@ -160,24 +160,14 @@ struct PostgresRAGStoreTests {
                 await holder.close()
             }
         }
-        let (locked, lockTaken) = AsyncStream.makeStream(of: Void.self)
-        let (released, release) = AsyncStream.makeStream(of: Void.self)
-        let holding = Task { [logger] in
-            try await holder.server.withTransaction(timeout: .seconds(600), logger: logger) { connection in
-                try await connection.query("LOCK TABLE rag_collections IN ACCESS EXCLUSIVE MODE", logger: logger)
-                lockTaken.yield()
-                for await _ in released { break }
+        try await holder.server.whileLocked("rag_collections", logger: logger) {
+            for write in [false, true] {
+                let error = await #expect(throws: SDKError.self) {
+                    if write { try await store.removeCollection("notes") } else { _ = try await store.collections() }
+                }
+                #expect(error?.message.contains("did not answer within 1.0 seconds") == true, "\(String(describing: error))")
             }
         }
-        for await _ in locked { break }
-        for write in [false, true] {
-            let error = await #expect(throws: SDKError.self) {
-                if write { try await store.removeCollection("notes") } else { _ = try await store.collections() }
-            }
-            #expect(error?.message.contains("did not answer within 1.0 seconds") == true, "\(String(describing: error))")
-        }
-        release.yield()
-        try await holding.value
         #expect(try await store.collections().isEmpty, "the store reads again once the lock is gone")
     }
 }
