@@ -28,48 +28,34 @@ struct PostgresAnswers: Sendable {
     /// Claims conversation `id` of `account` for an answer here; false when a replica answers in
     /// it (a row renewed within ``staleAfter``).
     func claim(account: String, id: String) async throws -> Bool {
-        let (replica, stale) = (replica, Self.staleAfter)
-        return try await database.run { connection in
-            try await Self.hasRows(
-                connection.query(
-                    """
-                    INSERT INTO runanywhere_answering AS answer (account, id, replica, seen_at, stop_asked)
-                    VALUES (\(account), \(id), \(replica), extract(epoch FROM clock_timestamp()), false)
-                    ON CONFLICT (account, id) DO UPDATE SET replica = EXCLUDED.replica, seen_at = EXCLUDED.seen_at, stop_asked = false
-                    WHERE answer.seen_at < EXCLUDED.seen_at - \(stale) RETURNING id
-                    """,
-                    logger: connection.logger))
-        }
+        try await database.returnsRows(
+            """
+            INSERT INTO runanywhere_answering AS answer (account, id, replica, seen_at, stop_asked)
+            VALUES (\(account), \(id), \(replica), extract(epoch FROM clock_timestamp()), false)
+            ON CONFLICT (account, id) DO UPDATE SET replica = EXCLUDED.replica, seen_at = EXCLUDED.seen_at, stop_asked = false
+            WHERE answer.seen_at < EXCLUDED.seen_at - \(Self.staleAfter) RETURNING id
+            """)
     }
 
     /// Gives up the claim on conversation `id` of `account`: its answer here has ended.
     func release(account: String, id: String) async throws {
-        let replica = replica
-        _ = try await database.run { connection in
-            try await connection.query(
-                "DELETE FROM runanywhere_answering WHERE account = \(account) AND id = \(id) AND replica = \(replica)",
-                logger: connection.logger)
-        }
+        _ = try await database.returnsRows(
+            "DELETE FROM runanywhere_answering WHERE account = \(account) AND id = \(id) AND replica = \(replica) RETURNING id")
     }
 
     /// Asks the replica answering in conversation `id` of `account` to stop; false when no
     /// replica answers in it.
     func askToStop(account: String, id: String) async throws -> Bool {
-        let (stale, payload) = (Self.staleAfter, String(decoding: try JSONEncoder().encode([account, id]), as: UTF8.self))
-        return try await database.run { connection in
-            guard
-                try await Self.hasRows(
-                    connection.query(
-                        """
-                        UPDATE runanywhere_answering SET stop_asked = true
-                        WHERE account = \(account) AND id = \(id) AND seen_at >= extract(epoch FROM clock_timestamp()) - \(stale)
-                        RETURNING id
-                        """,
-                        logger: connection.logger))
-            else { return false }
-            _ = try await connection.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: connection.logger)
-            return true
-        }
+        let payload = String(decoding: try JSONEncoder().encode([account, id]), as: UTF8.self)
+        guard
+            try await database.returnsRows(
+                """
+                UPDATE runanywhere_answering SET stop_asked = true
+                WHERE account = \(account) AND id = \(id) AND seen_at >= extract(epoch FROM clock_timestamp()) - \(Self.staleAfter)
+                RETURNING id
+                """)
+        else { return false }
+        return try await database.returnsRows("SELECT pg_notify(\(Self.channel), \(payload))")
     }
 
     /// Renews the rows of the answers given here; the `(account, id)` of those asked to stop.
@@ -100,10 +86,5 @@ struct PostgresAnswers: Sendable {
                 }
             }
         }
-    }
-
-    private static func hasRows(_ rows: PostgresRowSequence) async throws -> Bool {
-        for try await _ in rows { return true }
-        return false
     }
 }

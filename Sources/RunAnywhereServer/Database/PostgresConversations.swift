@@ -14,22 +14,17 @@ struct PostgresConversations: ConversationBackend {
     /// conversation another replica deleted stays deleted). Whether it was saved.
     func save(_ conversation: Conversation, replacingOnly: Bool) async throws -> Bool {
         let body = String(decoding: try JSONEncoder.runAnywhere.encode(conversation), as: UTF8.self)
-        let (id, updated, account) = (conversation.id, conversation.updatedAt.timeIntervalSince1970, account)
-        return try await database.run { connection in
-            let rows = try await connection.query(
-                replacingOnly
-                    ? """
-                    UPDATE runanywhere_conversations SET updated_at = \(updated), body = \(body)
-                    WHERE account = \(account) AND id = \(id) RETURNING id
-                    """
-                    : """
-                    INSERT INTO runanywhere_conversations (account, id, updated_at, body) VALUES (\(account), \(id), \(updated), \(body))
-                    ON CONFLICT (account, id) DO UPDATE SET updated_at = EXCLUDED.updated_at, body = EXCLUDED.body RETURNING id
-                    """,
-                logger: connection.logger)
-            for try await _ in rows { return true }
-            return false
-        }
+        let (id, updated) = (conversation.id, conversation.updatedAt.timeIntervalSince1970)
+        return try await database.returnsRows(
+            replacingOnly
+                ? """
+                UPDATE runanywhere_conversations SET updated_at = \(updated), body = \(body)
+                WHERE account = \(account) AND id = \(id) RETURNING id
+                """
+                : """
+                INSERT INTO runanywhere_conversations (account, id, updated_at, body) VALUES (\(account), \(id), \(updated), \(body))
+                ON CONFLICT (account, id) DO UPDATE SET updated_at = EXCLUDED.updated_at, body = EXCLUDED.body RETURNING id
+                """)
     }
 
     /// The conversation `id` exactly; nil when the account has none of that id.
@@ -39,13 +34,7 @@ struct PostgresConversations: ConversationBackend {
 
     /// Whether the account has a conversation of exactly the id `id`.
     func contains(id: String) async throws -> Bool {
-        let account = account
-        return try await database.run { connection in
-            let rows = try await connection.query(
-                "SELECT 1 FROM runanywhere_conversations WHERE account = \(account) AND id = \(id)", logger: connection.logger)
-            for try await _ in rows { return true }
-            return false
-        }
+        try await database.returnsRows("SELECT 1 FROM runanywhere_conversations WHERE account = \(account) AND id = \(id)")
     }
 
     /// Every conversation of the account, most recently updated first.
@@ -55,13 +44,7 @@ struct PostgresConversations: ConversationBackend {
 
     /// Removes the conversation `id`; whether there was one.
     func delete(id: String) async throws -> Bool {
-        let account = account
-        return try await database.run { connection in
-            let rows = try await connection.query(
-                "DELETE FROM runanywhere_conversations WHERE account = \(account) AND id = \(id) RETURNING id", logger: connection.logger)
-            for try await _ in rows { return true }
-            return false
-        }
+        try await database.returnsRows("DELETE FROM runanywhere_conversations WHERE account = \(account) AND id = \(id) RETURNING id")
     }
 
     /// The conversations `query` selects (its one column their JSON); one that cannot be read

@@ -33,16 +33,11 @@ struct PostgresKeyStorage: KeyStorage {
     }
 
     func revoke(_ reference: String, at now: Date) async throws -> Bool {
-        try await database.run { connection in
-            let rows = try await connection.query(
-                """
-                UPDATE runanywhere_api_keys SET revoked_at = \(now.timeIntervalSince1970)
-                WHERE (id = \(reference) OR name = \(reference)) AND revoked_at IS NULL RETURNING id
-                """,
-                logger: database.logger)
-            for try await _ in rows { return true }
-            return false
-        }
+        try await database.returnsRows(
+            """
+            UPDATE runanywhere_api_keys SET revoked_at = \(now.timeIntervalSince1970)
+            WHERE (id = \(reference) OR name = \(reference)) AND revoked_at IS NULL RETURNING id
+            """)
     }
 
     func rows() async throws -> [(record: APIKeyRecord, hash: String)] {

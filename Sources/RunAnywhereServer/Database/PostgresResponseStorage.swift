@@ -38,11 +38,6 @@ struct PostgresResponseStorage: ResponseStorage {
     }
 
     func delete(_ id: String) async throws -> Bool {
-        try await database.run { connection in
-            let rows = try await connection.query(
-                "DELETE FROM runanywhere_responses WHERE account = \(account) AND id = \(id) RETURNING id", logger: database.logger)
-            for try await _ in rows { return true }
-            return false
-        }
+        try await database.returnsRows("DELETE FROM runanywhere_responses WHERE account = \(account) AND id = \(id) RETURNING id")
     }
 }

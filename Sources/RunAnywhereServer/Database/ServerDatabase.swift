@@ -121,6 +121,15 @@ package final class ServerDatabase: Sendable {
         try await server.withConnection(timeout: timeout, body)
     }
 
+    /// Runs `query` within ``queryTimeout``; whether it gave any row (an `UPDATE … RETURNING`
+    /// that changed something, a `SELECT 1` that found something).
+    func returnsRows(_ query: PostgresQuery) async throws -> Bool {
+        try await run { connection in
+            for try await _ in try await connection.query(query, logger: connection.logger) { return true }
+            return false
+        }
+    }
+
     /// Runs `body` in one transaction within `timeout` (``PostgresServer/withTransaction(timeout:logger:_:)``).
     func transaction<T: Sendable>(
         timeout: Duration = queryTimeout, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
