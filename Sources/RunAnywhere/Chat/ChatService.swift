@@ -17,9 +17,10 @@ public struct ChatReply: Sendable {
 
 /// A conversation with a language model, kept by the SDK: it builds the context from the saved
 /// messages, applies the user's settings, measures every answer (``MessageAnalytics``), keeps
-/// the conversation's analytics current and saves the conversation after every message. The
-/// model is the runtime's current one (the CLI), or one the chat names (``ChatModel/named(_:loadOptions:)``,
-/// the server), loaded on demand and lent to each answer.
+/// the conversation's analytics current and saves the conversation after every message; one
+/// deleted meanwhile stays deleted (the answer then ending is not saved, the next message is
+/// refused). The model is the runtime's current one (the CLI), or one the chat names
+/// (``ChatModel/named(_:loadOptions:)``, the server), loaded on demand and lent to each answer.
 public actor ChatService {
     /// The runtime whose loaded model answers.
     public nonisolated let runtime: RunAnywhereRuntime
@@ -110,7 +111,7 @@ public actor ChatService {
     /// The model and options of the next answer, checked; and whether the conversation the chat
     /// was given is in its store, so that answers replace it there and never make it again.
     private func prepare(_ overrides: LLMGenerationOptions?) async throws -> (ModelInfo, LLMGenerationOptions) {
-        if stored == nil { stored = try await store.contains(conversation.id) }
+        if stored == nil { stored = try await store.keeps(id: conversation.id) }
         let info: ModelInfo
         let contextLength: Int?
         switch model {

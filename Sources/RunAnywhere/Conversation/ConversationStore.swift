@@ -113,7 +113,7 @@ public struct ConversationStore: Sendable {
     }
 
     /// Whether the conversation `id` is kept where ``persist(_:replacingOnly:)`` saves it.
-    package func contains(_ id: String) async throws -> Bool {
+    package func keeps(id: String) async throws -> Bool {
         guard let backend else { return contains(id: id) }
         return try await backend.contains(id: id)
     }

@@ -8,28 +8,47 @@ package func withTimeLimit<T: Sendable>(
     _ limit: Duration, failure: @escaping @Sendable () -> any Error, expired: (@Sendable () async -> Void)? = nil,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    let work = Task { try await operation() }
-    let timer = Task { try await Task.sleep(for: limit) }
+    // Two tasks race to answer: the operation's and the timer's. Every database query of the
+    // server comes through here, so each call makes no more tasks than that.
     let settled = Once()
+    let racers = Racers()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            Task {
-                let result = await work.result
-                timer.cancel()
-                if settled.claim() { continuation.resume(with: result) }
-            }
-            Task {
-                guard (try? await timer.value) != nil else { return }
-                guard settled.claim() else { return }
-                work.cancel()
+            let timer = Task {
+                guard (try? await Task.sleep(for: limit)) != nil, settled.claim() else { return }
+                racers.state.withLock { $0.work }?.cancel()
                 await expired?()
                 continuation.resume(throwing: failure())
             }
+            let work = Task {
+                let result: Result<T, any Error>
+                do { result = .success(try await operation()) } catch { result = .failure(error) }
+                timer.cancel()
+                if settled.claim() { continuation.resume(with: result) }
+            }
+            let cancelled = racers.state.withLock { racers in
+                racers.work = work
+                racers.timer = timer
+                return racers.cancelled
+            }
+            if cancelled {
+                work.cancel()
+                timer.cancel()
+            }
         }
     } onCancel: {
-        work.cancel()
-        timer.cancel()
+        let (work, timer) = racers.state.withLock { racers in
+            racers.cancelled = true
+            return (racers.work, racers.timer)
+        }
+        work?.cancel()
+        timer?.cancel()
     }
+}
+
+/// The two racing tasks once made, and whether the caller was cancelled before they were.
+private final class Racers: Sendable {
+    let state = Mutex<(work: Task<Void, Never>?, timer: Task<Void, Never>?, cancelled: Bool)>((nil, nil, false))
 }
 
 /// A flag that only the first of several racers claims.
