@@ -21,6 +21,21 @@ struct ServerDatabaseTests {
         modelName: "Test Machine", chipName: "Test CPU", totalMemoryBytes: 8 << 30, availableMemoryBytes: 4 << 30, osVersion: "Debian 12",
         appVersion: "0.1.0", sdkVersion: "0.1.0")
 
+    /// A new conversation in `database` and a chat in it whose model answers until it is stopped.
+    func chatAnsweringUntilStopped(on database: ServerDatabase, name: String = #function) async throws -> (Conversation, ChatService) {
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1), name: name)
+        try await runtime.loadModel("scripted")
+        var configuration = ServerConfiguration(logger: logger)
+        configuration.database = database
+        let conversations = ServerConversations(runtime: runtime, configuration: configuration)
+        let conversation = Conversation()
+        try await conversations.save(conversation)
+        return (
+            conversation,
+            ChatService(runtime: runtime, store: conversations.chatStore, settings: GenerationSettings(), conversation: conversation)
+        )
+    }
+
     /// Two replicas' connections to one new database, closed once `body` is done.
     func withTwoReplicas(_ body: (ServerDatabase, ServerDatabase) async throws -> Void) async throws {
         let url = try PostgresCluster.newDatabase()
@@ -135,15 +150,7 @@ struct ServerDatabaseTests {
     /// conversation the database still holds.
     @Test func aConversationDeletedThroughOneReplicaIsNotSavedAgainByAnotherReplicasAnswer() async throws {
         try await withTwoReplicas { first, second in
-            let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1))
-            try await runtime.loadModel("scripted")
-            var configuration = ServerConfiguration(logger: logger)
-            configuration.database = first
-            let conversations = ServerConversations(runtime: runtime, configuration: configuration)
-            let conversation = Conversation()
-            try await conversations.save(conversation)
-            let chat = ChatService(
-                runtime: runtime, store: conversations.chatStore, settings: GenerationSettings(), conversation: conversation)
+            let (conversation, chat) = try await chatAnsweringUntilStopped(on: first)
             let other = PostgresConversations(database: second, account: "")
             let stopped = try await chat.send("one two three")
             stopped.message.cancel()
@@ -217,6 +224,25 @@ struct ServerDatabaseTests {
                     }
                 }
             }
+        }
+    }
+
+    /// A conversation renamed through one replica while another answers in it keeps both: the
+    /// rename changes only the title, and the answer's end keeps a title renamed meanwhile.
+    @Test func aRenameThroughOneReplicaAndAnAnswerOnAnotherAreBothKept() async throws {
+        try await withTwoReplicas { first, second in
+            let (conversation, chat) = try await chatAnsweringUntilStopped(on: first)
+            let other = PostgresConversations(database: second, account: "")
+            let reply = try await chat.send("one two three")
+            #expect(try await other.load(id: conversation.id)?.title == "one two three", "titled by its first message")
+            let renamed = try #require(try await other.rename(id: conversation.id, to: "  Counting "))
+            #expect(renamed.title == "Counting" && renamed.messages.count == 1 && renamed.updatedAt > conversation.updatedAt)
+            reply.message.cancel()
+            _ = await reply.message.value
+            let saved = try #require(try await other.load(id: conversation.id))
+            #expect(saved.title == "Counting" && saved.messages.map(\.role) == [.user, .assistant], "\(saved.title)")
+            #expect(try await other.rename(id: "nope", to: "x") == nil)
+            await #expect(throws: SDKError.self) { try await other.rename(id: conversation.id, to: "  ") }
         }
     }
 }

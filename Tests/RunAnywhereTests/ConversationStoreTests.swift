@@ -122,14 +122,19 @@ import Testing
         #expect(chat.contextMessages[0].metadata?["messageId"] == chat.messages[0].id.uuidString)
     }
 
+    /// A chat saving in a store of a runtime whose model answers until it is stopped.
+    static func chatAnsweringUntilStopped(name: String = #function) async throws -> (RunAnywhereRuntime, ConversationStore, ChatService) {
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1), name: name)
+        try await runtime.loadModel("scripted")
+        let store = ConversationStore(dataDirectory: runtime.configuration.dataDirectory)
+        return (runtime, store, ChatService(runtime: runtime, store: store, settings: GenerationSettings()))
+    }
+
     /// A conversation deleted while an answer is being written stays deleted: the answer's end
     /// does not save it again, and the chat's next message is refused. A conversation given to
     /// a chat that the store does not hold yet is saved there by its first message.
     @Test func aConversationDeletedWhileAnsweredStaysDeleted() async throws {
-        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1))
-        try await runtime.loadModel("scripted")
-        let store = ConversationStore(dataDirectory: runtime.configuration.dataDirectory)
-        let chat = ChatService(runtime: runtime, store: store, settings: GenerationSettings())
+        let (runtime, store, chat) = try await Self.chatAnsweringUntilStopped()
         let reply = try await chat.send("one two three")
         let id = await chat.conversation.id
         #expect(store.contains(id: id), "saved with its question")
@@ -146,5 +151,24 @@ import Testing
         _ = await first.message.value
         let saved = try store.load(id: await given.conversation.id)
         #expect(saved.title == "Given" && saved.messages.map(\.role) == [.user, .assistant])
+    }
+
+    /// A conversation renamed while an answer is being written keeps its new title: the answer's
+    /// end saves the answer and leaves the title as renamed; a title the chat gave it (from the
+    /// first message) is saved as before.
+    @Test func aConversationRenamedWhileAnsweredKeepsItsNewTitle() async throws {
+        let (_, store, chat) = try await Self.chatAnsweringUntilStopped()
+        let reply = try await chat.send("one two three")
+        let id = await chat.conversation.id
+        #expect(try store.load(id: id).title == "one two three", "titled by its first message")
+        try store.rename(id: id, to: "Counting")
+        reply.message.cancel()
+        _ = await reply.message.value
+        let saved = try store.load(id: id)
+        #expect(saved.title == "Counting" && saved.messages.map(\.role) == [.user, .assistant], "\(saved.title)")
+        let next = try await chat.send("four")
+        next.message.cancel()
+        _ = await next.message.value
+        #expect(try store.load(id: id).title == "Counting", "and at every later save")
     }
 }

@@ -37,6 +37,9 @@ public actor ChatService {
     /// deleted meanwhile (by another request, process or replica) is not made again by an answer
     /// that ends later. Nil until the first message or retry asks, for a conversation given.
     private var stored: Bool?
+    /// The title as this chat last read or saved it: one the store holds other than this was
+    /// renamed meanwhile, and the chat's saves keep it.
+    private var titleSeen: String?
 
     /// A chat continuing `conversation`, or a new one, answered by `model`.
     public init(
@@ -50,12 +53,14 @@ public actor ChatService {
         self.model = model
         self.logger = runtime.configuration.logger
         self.stored = conversation == nil ? false : nil
+        self.titleSeen = conversation?.title
     }
 
     /// Starts a new conversation.
     public func reset() {
         conversation = Conversation()
         stored = false
+        titleSeen = nil
     }
 
     /// Replaces the settings.
@@ -96,11 +101,14 @@ public actor ChatService {
             retryCount: (previous?.analytics?.retryCount ?? 0) + 1)
     }
 
-    /// Saves the conversation: made in the store the first time, only replaced there after;
-    /// false when it was deleted meanwhile.
+    /// Saves the conversation: made in the store the first time, only replaced there after,
+    /// keeping a title renamed meanwhile; false when it was deleted meanwhile.
     private func save() async throws -> Bool {
-        let saved = try await store.persist(conversation, replacingOnly: stored == true)
-        if saved { stored = true }
+        let saved = try await store.persist(conversation, replacingOnly: stored == true, titleSeen: titleSeen)
+        if saved {
+            stored = true
+            titleSeen = conversation.title
+        }
         return saved
     }
 

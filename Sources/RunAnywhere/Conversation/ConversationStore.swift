@@ -2,7 +2,8 @@ import Foundation
 import Logging
 
 /// Conversations kept one JSON file each in `<data>/conversations`, written atomically
-/// (timestamps are stored as ISO-8601 with milliseconds). A file that cannot be read is moved
+/// (timestamps are stored as ISO-8601 with milliseconds); renaming, deleting and a chat's saves
+/// take turns under a lock file beside the folder (`.conversations.lock`). A file that cannot be read is moved
 /// aside as `<name>.corrupt-<time>` and reported; the others still load.
 public struct ConversationStore: Sendable {
     /// The conversations that could be read, newest first, and the files moved aside.
@@ -36,15 +37,22 @@ public struct ConversationStore: Sendable {
     /// Saves `conversation` where this store keeps them: its backend, else its folder (``save(_:)``).
     /// ``ChatService`` saves through it. With `replacingOnly`, only a conversation still kept is
     /// replaced, so one deleted meanwhile (by another request, process or replica) stays deleted;
-    /// whether it was saved.
+    /// and a kept title other than `titleSeen`, the one the saver last read, was renamed meanwhile
+    /// and stays. Whether it was saved.
     @discardableResult
-    package func persist(_ conversation: Conversation, replacingOnly: Bool = false) async throws -> Bool {
+    package func persist(_ conversation: Conversation, replacingOnly: Bool = false, titleSeen: String? = nil) async throws -> Bool {
         guard let backend else {
-            if replacingOnly, !FileManager.default.fileExists(atPath: try file(for: conversation.id).path) { return false }
-            try save(conversation)
-            return true
+            return try FileLock.withLock(at: lockURL) {
+                var conversation = conversation
+                if replacingOnly {
+                    guard FileManager.default.fileExists(atPath: try file(for: conversation.id).path) else { return false }
+                    if let titleSeen, let kept = try? load(id: conversation.id).title, kept != titleSeen { conversation.title = kept }
+                }
+                try save(conversation)
+                return true
+            }
         }
-        return try await backend.save(conversation, replacingOnly: replacingOnly)
+        return try await backend.save(conversation, replacingOnly: replacingOnly, titleSeen: titleSeen)
     }
 
     /// Saves `conversation`, replacing its previous version.
@@ -97,18 +105,22 @@ public struct ConversationStore: Sendable {
     /// Gives the conversation `id` a new title.
     @discardableResult
     public func rename(id: String, to title: String) throws -> Conversation {
-        let conversation = try load(id: id).renamed(to: title)
-        try save(conversation)
-        return conversation
+        try FileLock.withLock(at: lockURL) {
+            let conversation = try load(id: id).renamed(to: title)
+            try save(conversation)
+            return conversation
+        }
     }
 
     /// Deletes the conversation `id`.
     public func delete(id: String) throws {
         let url = try file(for: try resolve(id))
-        do {
-            try FileManager.default.removeItem(at: url)
-        } catch {
-            throw SDKError.fileManagement(.fileWriteFailed, "Cannot delete \(url.path): \(error.localizedDescription)")
+        try FileLock.withLock(at: lockURL) {
+            do {
+                try FileManager.default.removeItem(at: url)
+            } catch {
+                throw SDKError.fileManagement(.fileWriteFailed, "Cannot delete \(url.path): \(error.localizedDescription)")
+            }
         }
     }
 
@@ -146,6 +158,10 @@ public struct ConversationStore: Sendable {
         }
     }
 
+    /// The lock that the read-modify-write changes (renaming, deleting, an answer's save) take
+    /// in turn, across the processes sharing the folder (the server and `runanywhere chat`).
+    private var lockURL: URL { directory.deletingLastPathComponent().appendingPathComponent(".conversations.lock") }
+
     private func file(for id: String) throws -> URL {
         try Self.validate(id)
         return directory.appendingPathComponent("\(id).json")
@@ -177,20 +193,26 @@ public struct ConversationStore: Sendable {
 /// Where conversations are kept other than a store's folder (the server's replicas' database).
 package protocol ConversationBackend: Sendable {
     /// Saves `conversation`, replacing its previous version; with `replacingOnly`, only when it
-    /// has one (a deleted conversation stays deleted). Whether it was saved.
-    func save(_ conversation: Conversation, replacingOnly: Bool) async throws -> Bool
+    /// has one (a deleted conversation stays deleted), and keeping a title other than
+    /// `titleSeen` (renamed meanwhile). Whether it was saved.
+    func save(_ conversation: Conversation, replacingOnly: Bool, titleSeen: String?) async throws -> Bool
     /// Whether it keeps a conversation of exactly the id `id`.
     func contains(id: String) async throws -> Bool
 }
 
 extension Conversation {
-    /// The conversation with the title `title` (trimmed; empty is refused), updated now.
+    /// The conversation with the title `title` (``title(_:)``), updated now.
     package func renamed(to title: String) throws -> Conversation {
-        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw SDKError(.invalidInput, "A conversation title cannot be empty") }
         var conversation = self
-        conversation.title = trimmed
+        conversation.title = try Self.title(title)
         conversation.updatedAt = Date()
         return conversation
+    }
+
+    /// `text` as a title: trimmed; empty is refused.
+    package static func title(_ text: String) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw SDKError(.invalidInput, "A conversation title cannot be empty") }
+        return trimmed
     }
 }

@@ -10,7 +10,8 @@ import RunAnywhere
 /// - `POST /api/conversations` (`title` optional): a new, empty conversation; 201;
 /// - `GET /api/conversations/{id}`: the whole conversation, each answer with its analytics, and
 ///   the conversation's analytics and performance summary (the Chat Details dashboard);
-/// - `PATCH /api/conversations/{id}` (`title`): rename; `DELETE /api/conversations/{id}`: 204,
+/// - `PATCH /api/conversations/{id}` (`title`): rename (an answer being written keeps the new
+///   title); `DELETE /api/conversations/{id}`: 204,
 ///   an answer being written in it stopped and not saved (nor by another replica's answer);
 /// - `GET /api/conversations/{id}/export?format=md|json`: the conversation as a file to keep;
 /// - `POST /api/conversations/{id}/messages` (`content`, `model`, optional `temperature`,

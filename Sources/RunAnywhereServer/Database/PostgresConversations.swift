@@ -10,15 +10,18 @@ struct PostgresConversations: ConversationBackend {
     /// The account ("" for the server's own).
     let account: String
 
-    /// Saves `conversation`; with `replacingOnly`, only over its row (one statement, so a
-    /// conversation another replica deleted stays deleted). Whether it was saved.
-    func save(_ conversation: Conversation, replacingOnly: Bool) async throws -> Bool {
+    /// Saves `conversation`; with `replacingOnly`, only over its row, keeping a title other than
+    /// `titleSeen` (one statement, so a conversation another replica deleted stays deleted and
+    /// one it renamed keeps its name). Whether it was saved.
+    func save(_ conversation: Conversation, replacingOnly: Bool, titleSeen: String?) async throws -> Bool {
         let body = String(decoding: try JSONEncoder.runAnywhere.encode(conversation), as: UTF8.self)
         let (id, updated) = (conversation.id, conversation.updatedAt.timeIntervalSince1970)
         return try await database.returnsRows(
             replacingOnly
                 ? """
-                UPDATE runanywhere_conversations SET updated_at = \(updated), body = \(body)
+                UPDATE runanywhere_conversations SET updated_at = \(updated),
+                    body = CASE WHEN \(titleSeen)::text IS NULL OR body::jsonb->>'title' = \(titleSeen)::text THEN \(body)
+                        ELSE jsonb_set(\(body)::jsonb, '{title}', body::jsonb->'title')::text END
                 WHERE account = \(account) AND id = \(id) RETURNING id
                 """
                 : """
@@ -40,6 +43,21 @@ struct PostgresConversations: ConversationBackend {
     /// Every conversation of the account, most recently updated first.
     func list() async throws -> [Conversation] {
         try await bodies("SELECT body FROM runanywhere_conversations WHERE account = \(account) ORDER BY updated_at DESC, id")
+    }
+
+    /// Gives the conversation `id` the title `title` (``Conversation/title(_:)``) in one
+    /// statement that changes nothing else, so an answer saved meanwhile through another replica
+    /// is kept; the renamed conversation, nil when the account has none of that id.
+    func rename(id: String, to title: String) async throws -> Conversation? {
+        let (title, now) = (try Conversation.title(title), Date())
+        let updatedAt = String(decoding: try JSONEncoder.runAnywhere.encode(now), as: UTF8.self)
+        return try await bodies(
+            """
+            UPDATE runanywhere_conversations SET updated_at = \(now.timeIntervalSince1970),
+                body = jsonb_set(jsonb_set(body::jsonb, '{title}', to_jsonb(\(title)::text)), '{updatedAt}', \(updatedAt)::jsonb)::text
+            WHERE account = \(account) AND id = \(id) RETURNING body
+            """
+        ).first
     }
 
     /// Removes the conversation `id`; whether there was one.

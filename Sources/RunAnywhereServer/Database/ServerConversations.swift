@@ -31,7 +31,7 @@ struct ServerConversations: Sendable {
 
     func save(_ conversation: Conversation) async throws {
         guard let database else { return try files.save(conversation) }
-        _ = try await database.save(conversation, replacingOnly: false)
+        _ = try await database.save(conversation, replacingOnly: false, titleSeen: nil)
     }
 
     /// The conversation `id` (exactly).
@@ -49,8 +49,7 @@ struct ServerConversations: Sendable {
 
     func rename(id: String, to title: String) async throws -> Conversation {
         guard let database else { return try files.rename(id: id, to: title) }
-        let conversation = try await load(id: id).renamed(to: title)
-        guard try await database.save(conversation, replacingOnly: true) else { throw Self.notFound(id) }
+        guard let conversation = try await database.rename(id: id, to: title) else { throw Self.notFound(id) }
         return conversation
     }
 
