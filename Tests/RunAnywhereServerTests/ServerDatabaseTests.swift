@@ -245,4 +245,23 @@ struct ServerDatabaseTests {
             await #expect(throws: SDKError.self) { try await other.rename(id: conversation.id, to: "  ") }
         }
     }
+
+    /// A replica renews the claims of the answers it gives, and only those: a claim its release
+    /// left behind lapses for any replica to take; a claim another replica asked to stop is
+    /// reported at the renewal.
+    @Test func aReplicaRenewsOnlyTheClaimsOfTheAnswersItGives() async throws {
+        try await withTwoReplicas { first, second in
+            let (here, there) = (PostgresAnswers(database: first), PostgresAnswers(database: second))
+            #expect(try await here.claim(account: "", id: "given"))
+            #expect(try await here.claim(account: "", id: "left"))
+            #expect(try await !there.claim(account: "", id: "given"), "claimed by the other replica")
+            #expect(try await there.askToStop(account: "", id: "given"))
+            // Both claims as old as a dead replica's, then the one still given renewed.
+            _ = try await first.returnsRows("UPDATE runanywhere_answering SET seen_at = seen_at - 60")
+            let asked = try await here.keepAlive([(account: "", id: "given")])
+            #expect(asked.map(\.id) == ["given"], "asked to stop")
+            #expect(try await !there.claim(account: "", id: "given"), "renewed")
+            #expect(try await there.claim(account: "", id: "left"), "the claim left behind lapsed")
+        }
+    }
 }

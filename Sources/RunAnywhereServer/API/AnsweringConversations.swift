@@ -63,6 +63,9 @@ actor AnsweringConversations {
         return true
     }
 
+    /// The conversations answered here now.
+    var answeredHere: [(account: String, id: String)] { answers.keys.map { ($0.account, $0.id) } }
+
     /// Releases `conversation`.
     func end(_ conversation: Named) async {
         answers[conversation] = nil
@@ -95,7 +98,7 @@ struct ReplicaAnswers: Service {
                 group.addTask {
                     while !Task.isCancelled {
                         do {
-                            for asked in try await replicas.keepAlive() {
+                            for asked in try await replicas.keepAlive(await answering.answeredHere) {
                                 await answering.stopHere(.init(account: asked.account, id: asked.id))
                             }
                         } catch {

@@ -6,7 +6,7 @@ import RunAnywhere
 /// naming the replica giving it), so that one answer at a time per conversation holds across
 /// replicas and any replica can stop an answer another gives. A replica asks another to stop by
 /// marking the row and sending a notification (`NOTIFY`) on ``channel``; the replica giving the
-/// answer also finds the mark when it renews its rows (``keepAlive()``), so a notification missed
+/// answer also finds the mark when it renews its rows (``keepAlive(_:)``), so a notification missed
 /// while its listening connection was down stops the answer at the next renewal. A replica that
 /// dies leaves rows it no longer renews: after ``staleAfter`` they are free to claim.
 struct PostgresAnswers: Sendable {
@@ -58,18 +58,24 @@ struct PostgresAnswers: Sendable {
         return try await database.returnsRows("SELECT pg_notify(\(Self.channel), \(payload))")
     }
 
-    /// Renews the rows of the answers given here; the `(account, id)` of those asked to stop.
-    func keepAlive() async throws -> [(account: String, id: String)] {
-        let replica = replica
+    /// Renews the rows of `answers`, those given here (a row whose release failed is left to
+    /// lapse); the `(account, id)` of those asked to stop.
+    func keepAlive(_ answers: [(account: String, id: String)]) async throws -> [(account: String, id: String)] {
+        guard !answers.isEmpty else { return [] }
+        let (replica, ids) = (replica, answers.map(\.id))
+        let given = Set(answers.map { "\($0.account)\n\($0.id)" })
         return try await database.run { connection in
             let rows = try await connection.query(
                 """
-                UPDATE runanywhere_answering SET seen_at = extract(epoch FROM clock_timestamp()) WHERE replica = \(replica)
-                RETURNING account, id, stop_asked
+                UPDATE runanywhere_answering SET seen_at = extract(epoch FROM clock_timestamp())
+                WHERE replica = \(replica) AND id = ANY(\(ids)) RETURNING account, id, stop_asked
                 """,
                 logger: connection.logger)
             var asked: [(account: String, id: String)] = []
-            for try await (account, id, stop) in rows.decode((String, String, Bool).self) where stop { asked.append((account, id)) }
+            for try await (account, id, stop) in rows.decode((String, String, Bool).self)
+            where stop && given.contains("\(account)\n\(id)") {
+                asked.append((account, id))
+            }
             return asked
         }
     }
