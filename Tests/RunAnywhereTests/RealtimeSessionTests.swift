@@ -182,6 +182,27 @@ import Testing
         await wire.session.close()
     }
 
+    /// An answer cut at the session's `max_output_tokens` is incomplete, for that reason, and
+    /// keeps what it wrote.
+    @Test func anAnswerCutAtItsTokenLimitIsIncomplete() async throws {
+        let wire = Wire(try scriptedRuntime())
+        _ = try await wire.next()
+        await wire.send(["type": "session.update", "session": ["output_modalities": ["text"], "max_output_tokens": 2]])
+        _ = try await wire.until("session.updated")
+        await wire.send([
+            "type": "conversation.item.create",
+            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "red green blue"]]],
+        ])
+        await wire.send(["type": "response.create"])
+        let done = try #require(try await wire.until("response.done").last?["response"])
+        #expect(done["status"] == "incomplete" && done["status_details"]?["reason"] == "max_output_tokens", "\(done.text)")
+        #expect(done["usage"]?["output_tokens"] == 2)
+        let item = try #require(done["output"]?.arrayValue?.first)
+        let text = item["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
+        #expect(item["status"] == "incomplete" && !text.isEmpty && !text.contains("blue"), "\(text)")
+        await wire.session.close()
+    }
+
     @Test func aCancelledAnswerKeepsWhatItWrote() async throws {
         let wire = try await Self.slowAnswer()
         await wire.send(["type": "response.create"])  // one at a time

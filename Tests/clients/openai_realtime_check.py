@@ -49,9 +49,9 @@ class Silence(Exception):
     pass
 
 
-def events_until(connection, last_type, limit=2000, seconds=300):
+def events_until(connection, last_type, limit=20000, seconds=300):
     """Events received until one of `last_type` (inclusive), as plain dicts; an event that does
-    not come within `seconds` ends the check with what came before it."""
+    not come within `seconds`, or among `limit` events, ends the check with what came before it."""
     seen = []
     # A blocked recv() does not see signals: the watchdog closes the connection, which ends it.
     watchdog = threading.Timer(seconds, connection.close)
@@ -61,14 +61,14 @@ def events_until(connection, last_type, limit=2000, seconds=300):
             event = connection.recv().to_dict()
             seen.append(event)
             if event["type"] == last_type:
-                break
+                return seen
     except Exception as error:
         if watchdog.is_alive():
             raise
         raise Silence(f"no {last_type} within {seconds} s; after {types(seen)[-12:]}") from error
     finally:
         watchdog.cancel()
-    return seen
+    raise Silence(f"no {last_type} among {limit} events; after {types(seen)[-12:]}")
 
 
 def types(events):
@@ -200,7 +200,9 @@ def check_barge_in(connection, question):
     connection.conversation.item.create(item={"type": "message", "role": "user", "content": [
         {"type": "input_text", "text": "Write the numbers from 1 to 300, separated by commas."}]})
     connection.response.create()
-    answer_id = events_until(connection, "response.output_audio_transcript.delta")[-1]["item_id"]  # answering
+    answering = events_until(connection, "response.output_audio_transcript.delta")
+    asked_id = next(event["item"]["id"] for event in answering if event["type"] == "conversation.item.added")
+    answer_id = answering[-1]["item_id"]
     send_audio(connection, question)
     events = events_until(connection, "input_audio_buffer.speech_started")
     # As a client does when the user speaks over the answer: it stops playing and truncates the
@@ -219,6 +221,11 @@ def check_barge_in(connection, question):
     check(kept == "", f"the answer truncated before any of it was played keeps nothing: {kept!r}")
     connection.input_audio_buffer.clear()
     events_until(connection, "input_audio_buffer.cleared")
+    # The request and its empty answer leave the conversation: a model that reads them may take
+    # up the count again in the next answer.
+    for item_id in [asked_id, answer_id]:
+        connection.conversation.item.delete(item_id=item_id)
+        events_until(connection, "conversation.item.deleted")
     return item.get("content", [{}])[0].get("transcript", "")
 
 
@@ -234,7 +241,8 @@ def check_pause_in_a_turn(client, connection, voice_model):
     ends a turn: the server starts answering at each pause, but the speech that follows the
     first is the same turn, and the silence that follows the second ends it: one answer, to the
     whole question, sent only once the turn has ended."""
-    connection.session.update(session={"type": "realtime", "instructions": "Answer in one short sentence."})
+    # The answer is sampled: a bound on its length keeps one that rambles from holding up the check.
+    connection.session.update(session={"type": "realtime", "instructions": "Answer in one short sentence.", "max_output_tokens": 100})
     events_until(connection, "session.updated")
     pause = bytes(2 * 24000 // 4)  # 250 ms, half of the turn's 500 ms of silence
     # What the server does at a pause, it does while nothing more comes.
@@ -251,8 +259,11 @@ def check_pause_in_a_turn(client, connection, voice_model):
     check(not any(kind.startswith("response.") for kind in kinds[:stopped]), f"a turn with a pause answered before it ended: {kinds}")
     heard = next((event["transcript"] for event in events if event["type"] == "conversation.item.input_audio_transcription.completed"), "")
     check("capital" in heard.lower() and "france" in heard.lower(), f"the whole question with a pause: heard {heard!r}")
-    check(events[-1]["response"]["status"] == "completed" and "response.output_audio.delta" in kinds,
-          f"the answer to a question with a pause: {events[-1]}")
+    response = events[-1]["response"]
+    finished = response["status"] == "completed" or response["status_details"] == {"type": "incomplete", "reason": "max_output_tokens"}
+    check(finished and "response.output_audio.delta" in kinds, f"the answer to a question with a pause: {response}")
+    connection.session.update(session={"type": "realtime", "max_output_tokens": "inf"})
+    events_until(connection, "session.updated")
     return heard
 
 

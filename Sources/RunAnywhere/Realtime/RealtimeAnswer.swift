@@ -86,8 +86,16 @@ struct RealtimeAnswer: Sendable {
         }
         // An answer with neither words nor calls is an empty message.
         if !output.called { _ = await output.message(session) }
-        let done = await output.finish(session, status: cancelled ? "incomplete" : "completed")
+        // An answer cut at its `max_output_tokens` is incomplete, as OpenAI's say.
+        let cut = !cancelled && result?.stopReason == .length
+        let done = await output.finish(session, status: cancelled || cut ? "incomplete" : "completed")
         let interrupted = await session.interruptedBySpeech
+        let status: JSONValue =
+            cancelled ? "cancelled" : cut ? "incomplete" : "completed"
+        let details: JSONValue =
+            cancelled
+            ? ["type": "cancelled", "reason": interrupted ? "turn_detected" : "client_cancelled"]
+            : cut ? ["type": "incomplete", "reason": "max_output_tokens"] : .null
         let usage: JSONValue =
             result.map { result in
                 [
@@ -100,9 +108,7 @@ struct RealtimeAnswer: Sendable {
             "response.done",
             [
                 "response": [
-                    "id": .string(id), "object": "realtime.response", "status": cancelled ? "cancelled" : "completed",
-                    "status_details": cancelled
-                        ? ["type": "cancelled", "reason": interrupted ? "turn_detected" : "client_cancelled"] : .null,
+                    "id": .string(id), "object": "realtime.response", "status": status, "status_details": details,
                     "output": .array(done), "output_modalities": modalities, "usage": usage,
                 ]
             ])
