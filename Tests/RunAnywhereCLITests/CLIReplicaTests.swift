@@ -233,7 +233,7 @@ struct CLIReplicaTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            guard TestEnvironment.waitUntilListening(port, by: process, within: .seconds(30)) else {
+            guard TestEnvironment.waitUntilListening(port, by: process) else {
                 let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
                 stop()
                 throw ServeProcess.ServeError(message: "nginx did not start: \(log)")

@@ -53,7 +53,7 @@ def workers():
     return found
 
 
-def worker_of(model, timeout=30):
+def worker_of(model, timeout=120):
     deadline = time.time() + timeout
     while time.time() < deadline:
         pid = workers().get(model)

@@ -226,7 +226,7 @@ def documents_checks(page, server, model, good_pdf):
     page.shot("chat-source-passage")
     page.find("dialog.passage button.primary").click()
     # The answer is saved in the conversation with its sources, and shown with them again.
-    conversation_id = page.wait(lambda d: "#/chat/" in d.current_url and d.current_url.rsplit("/", 1)[1] != "new" and d.current_url.rsplit("/", 1)[1], 10)
+    conversation_id = page.wait(lambda d: "#/chat/" in d.current_url and d.current_url.rsplit("/", 1)[1] != "new" and d.current_url.rsplit("/", 1)[1])
     saved = server.get(f"/api/conversations/{conversation_id}")["messages"]
     check([m["role"] for m in saved] == ["user", "assistant"] and saved[0]["content"] == "Which volcano is the most active in Europe?",
           f"the question was not saved as asked: {[(m['role'], m['content'][:60]) for m in saved]}")

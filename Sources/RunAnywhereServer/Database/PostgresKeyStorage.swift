@@ -73,6 +73,8 @@ struct PostgresRateBuckets: SharedRateLimits {
         guard let limit = record.requestsPerMinute else { return nil }
         let (id, capacity, rate) = (record.id, Double(limit), Double(limit) / 60)
         return try await database.run { connection in
+            // The refilled count is written out three times: SET cannot name it, and computing it
+            // in a subquery or CTE would read the row outside the lock that ON CONFLICT takes.
             let rows = try await connection.query(
                 """
                 INSERT INTO runanywhere_rate_buckets AS bucket (key_id, requests_left, counted_at, admitted)
