@@ -24,24 +24,31 @@ public struct RunAnywhereServer: Sendable {
     let keys: KeyRing
     /// The conversations being answered: on every replica, with the replicas' database.
     let answering: AnsweringConversations
+    /// The keys' usage of every replica, with the replicas' database.
+    let sharedUsage: SharedKeyUsage?
 
     /// Creates a server; ``run(onServerRunning:)`` validates the configuration first.
     public init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
         self.runtime = runtime
         self.configuration = configuration
-        self.metrics = ServerMetrics(runtime: runtime)
+        self.metrics = ServerMetrics(runtime: runtime, sharesUsage: configuration.database != nil)
         self.keys = KeyRing(store: Self.keyStore(runtime: runtime, configuration: configuration), serverKey: configuration.apiKey)
         self.answering = AnsweringConversations(
             replicas: configuration.database.map { PostgresAnswers(database: $0) }, logger: configuration.logger)
+        self.sharedUsage = configuration.database.map { [metrics] in
+            SharedKeyUsage(usage: metrics.usage, store: PostgresKeyUsage(database: $0), logger: configuration.logger)
+        }
     }
 
     /// What runs beside the routes while the server serves: the metrics recorder and, with the
-    /// replicas' database, what keeps the replicas' answers in step (``ReplicaAnswers``).
+    /// replicas' database, what keeps the replicas' answers in step (``ReplicaAnswers``) and
+    /// what shares the keys' usage (``SharedKeyUsage``).
     var services: [any Service] {
         var services: [any Service] = [MetricsRecorder(runtime: runtime, metrics: metrics)]
         if let replicas = answering.replicas {
             services.append(ReplicaAnswers(answering: answering, replicas: replicas, logger: configuration.logger))
         }
+        if let sharedUsage { services.append(sharedUsage) }
         return services
     }
 
@@ -99,7 +106,7 @@ public struct RunAnywhereServer: Sendable {
         ModelCatalogRoutes(runtime: runtime).register(on: api, maxBodySize: configuration.maxBodySize)
         SettingsRoutes(dataDirectory: runtime.configuration.dataDirectory, configuration: configuration).register(on: api)
         KeyRoutes(
-            store: Self.keyStore(runtime: runtime, configuration: configuration), usage: metrics.usage,
+            store: Self.keyStore(runtime: runtime, configuration: configuration), usage: metrics.usage, sharedUsage: sharedUsage,
             maxBodySize: configuration.maxBodySize
         )
         .register(on: api)

@@ -187,6 +187,49 @@ struct ServerDatabaseTests {
         }
     }
 
+    /// A key's usage is counted over every replica: `/api/keys/usage` through either shows both
+    /// replicas' requests and tokens (each replica adds its counts every second, and its own
+    /// before it reads).
+    @Test func aKeysUsageIsCountedOverEveryReplica() async throws {
+        try await withTwoReplicas { first, second in
+            let (_, alice) = try await APIKeyStore(database: first).create(name: "alice", account: "alice", scopes: [.inference])
+            let (_, admin) = try await APIKeyStore(database: first).create(name: "ops", account: "ops", scopes: [.admin])
+            @Sendable func replica(_ database: ServerDatabase) throws -> RunAnywhereServer {
+                var configuration = ServerConfiguration(port: 0, logger: logger)
+                configuration.database = database
+                return RunAnywhereServer(runtime: try scriptedRuntime(), configuration: configuration)
+            }
+            let chat = ByteBuffer(string: #"{"model": "scripted", "messages": [{"role": "user", "content": "one two three"}]}"#)
+            @Sendable func usage(_ client: any TestClientProtocol) async throws -> [String: Any] {
+                let response = try await client.execute(uri: "/api/keys/usage", method: .get, headers: [.authorization: "Bearer \(admin)"])
+                #expect(response.status == .ok)
+                return try #require((try OpenAIRouteTests.json(response.body)["keys"] as? [String: Any])?["alice"] as? [String: Any])
+            }
+            try await replica(first).checkedApplication().test(.router) { viaA in
+                try await replica(second).checkedApplication().test(.router) { viaB in
+                    for (client, times) in [(viaA, 2), (viaB, 1)] as [(any TestClientProtocol, Int)] {
+                        for _ in 0..<times {
+                            let response = try await client.execute(
+                                uri: "/v1/chat/completions", method: .post,
+                                headers: [.authorization: "Bearer \(alice)", .contentType: "application/json"], body: chat)
+                            #expect(response.status == .ok)
+                        }
+                    }
+                    // B's reads add B's request; A's two come from A's sharing every second.
+                    let deadline = ContinuousClock.now + .seconds(60)
+                    var throughB = try await usage(viaB)
+                    while throughB["requests"] as? Int != 3, ContinuousClock.now < deadline {
+                        try await Task.sleep(for: .milliseconds(100))
+                        throughB = try await usage(viaB)
+                    }
+                    #expect(throughB["requests"] as? Int == 3 && (throughB["completionTokens"] as? Int ?? 0) >= 3, "\(throughB)")
+                    let throughA = try await usage(viaA)
+                    #expect(throughA["requests"] as? Int == 3, "the same totals through either replica: \(throughA)")
+                }
+            }
+        }
+    }
+
     /// Two replicas on one database answer a conversation one at a time between them, and either
     /// stops the answer the other gives; a conversation deleted through one while the other
     /// answers in it stops that answer and stays deleted.

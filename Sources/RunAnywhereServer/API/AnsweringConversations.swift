@@ -93,7 +93,7 @@ struct ReplicaAnswers: Service {
 
     func run() async throws {
         let (answering, replicas, logger) = (answering, replicas, logger)
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     while !Task.isCancelled {

@@ -56,8 +56,6 @@ struct PostgresBenchmarkHistory: BenchmarkHistoryBackend {
     }
 
     func clear() async throws {
-        try await database.run { connection in
-            try await connection.query("DELETE FROM runanywhere_benchmark_runs", logger: connection.logger)
-        }
+        _ = try await database.returnsRows("DELETE FROM runanywhere_benchmark_runs")
     }
 }

@@ -64,6 +64,13 @@ package final class ServerDatabase: Sendable {
             """,
             "CREATE INDEX runanywhere_answering_replica ON runanywhere_answering (replica)",
         ],
+        [
+            """
+            CREATE TABLE runanywhere_key_usage (key_name TEXT PRIMARY KEY, requests BIGINT NOT NULL, rate_limited BIGINT NOT NULL,
+                prompt_tokens BIGINT NOT NULL, completion_tokens BIGINT NOT NULL, audio_seconds_in DOUBLE PRECISION NOT NULL,
+                audio_seconds_out DOUBLE PRECISION NOT NULL)
+            """
+        ],
     ]
 
     private init(server: PostgresServer, logger: Logger) {

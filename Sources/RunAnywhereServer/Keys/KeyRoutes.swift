@@ -9,10 +9,12 @@ import RunAnywhere
 ///   (default the name) and `requestsPerMinute` (default no limit): the new key's record and,
 ///   this once, the key;
 /// - `DELETE /api/keys/{id}`: revokes the key (by id or name); 404 when no active key has it;
-/// - `GET /api/keys/usage`: what each key used since the server started (``KeyUsage``).
+/// - `GET /api/keys/usage`: what each key used since the server started (``KeyUsage``); with the
+///   replicas' database, on every replica since the database was made (``SharedKeyUsage``).
 struct KeyRoutes: Sendable {
     let store: APIKeyStore
     let usage: KeyUsage
+    let sharedUsage: SharedKeyUsage?
     let maxBodySize: Int
 
     struct Creation: Decodable, Sendable {
@@ -31,7 +33,15 @@ struct KeyRoutes: Sendable {
 
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("api/keys") { [store] _, _ in try jsonResponse(Listing(keys: try await store.list())) }
-        router.get("api/keys/usage") { [usage] _, _ in try jsonResponse(usage.listing) }
+        router.get("api/keys/usage") { [usage, sharedUsage] _, _ in
+            guard let sharedUsage else { return try jsonResponse(usage.listing) }
+            do {
+                return try jsonResponse(try await sharedUsage.listing())
+            } catch {
+                throw APIError(
+                    .serviceUnavailable, "The keys' usage cannot be read from the database: \(error)", code: "database_unavailable")
+            }
+        }
         router.post("api/keys") { [store, maxBodySize] request, _ in
             let creation = try await decodeJSON(Creation.self, from: request, limit: maxBodySize)
             let (record, key): (APIKeyRecord, String)

@@ -13,7 +13,7 @@ final class ServerMetrics: Sendable {
     private let runtime: RunAnywhereRuntime
     private let inFlight: Gauge
     /// What each API key used (``KeyUsage``).
-    let usage = KeyUsage()
+    let usage: KeyUsage
     /// The runtime's event bus observer that counts each key's usage.
     private let observer: Int
 
@@ -23,8 +23,11 @@ final class ServerMetrics: Sendable {
         .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10), .seconds(30), .seconds(60), .seconds(120),
     ]
 
-    init(runtime: RunAnywhereRuntime) {
+    /// Metrics of `runtime`'s work; `sharesUsage` keeps the keys' usage for the replicas' database too.
+    init(runtime: RunAnywhereRuntime, sharesUsage: Bool = false) {
         self.runtime = runtime
+        let usage = KeyUsage(shared: sharesUsage)
+        self.usage = usage
         observer = runtime.events.observe { [usage, registry] event in
             guard let key = RequestAccount.key else { return }
             Self.count(event, of: key, in: usage, registry)
