@@ -167,6 +167,31 @@ struct ServerDatabaseTests {
         }
     }
 
+    /// A key's name is one active key's over every replica: two replicas making it at once make
+    /// one key, the other is told the name is taken; once revoked, the name can be used again.
+    @Test func aKeyNameIsOneActiveKeysOverEveryReplica() async throws {
+        try await withTwoReplicas { first, second in
+            /// The error making the key through `database` ends in; nil when it is made.
+            @Sendable func refusal(_ database: ServerDatabase) async -> (any Error)? {
+                do {
+                    _ = try await APIKeyStore(database: database).create(name: "team", account: "team", scopes: [.inference])
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            async let one = refusal(first)
+            async let two = refusal(second)
+            let outcomes = await [one, two]
+            let refusals = outcomes.compactMap { $0 as? SDKError }
+            #expect(outcomes.compactMap { $0 }.count == 1 && refusals.first?.code == .modelAlreadyExists, "\(outcomes)")
+            #expect(refusals.first?.message.contains("A key named 'team' exists") == true, "\(refusals)")
+            #expect(try await APIKeyStore(database: second).revoke("team"))
+            _ = try await APIKeyStore(database: first).create(name: "team", account: "c", scopes: [.inference])
+            #expect(try await APIKeyStore(database: second).list().filter { $0.name == "team" }.count == 2, "the revoked and the new")
+        }
+    }
+
     /// A key's rate limit counts the requests of every replica: two a minute is two over both,
     /// the next refused on either until the shared bucket refills (one every 30 s).
     @Test func aKeysRateLimitCountsTheRequestsOfEveryReplica() async throws {

@@ -15,21 +15,16 @@ struct PostgresKeyStorage: KeyStorage {
 
     func insert(_ record: APIKeyRecord, hash: String) async throws {
         let scopes = record.scopes.map(\.rawValue).joined(separator: " ")
-        do {
-            try await database.run { connection in
-                try await connection.query(
-                    """
-                    INSERT INTO runanywhere_api_keys (id, name, account, scopes, rate_limit, hash, created_at)
-                    VALUES (\(record.id), \(record.name), \(record.account), \(scopes), \(record.requestsPerMinute), \(hash),
-                        \(record.createdAt.timeIntervalSince1970))
-                    """,
-                    logger: database.logger)
-            }
-        } catch let error as SDKError where error.message.contains("runanywhere_api_keys_active_name") {
-            // The partial unique index on the names of keys not revoked, which also orders two
-            // replicas making the same name at once.
-            throw APIKeyStore.nameTaken(record.name)
-        }
+        // The partial unique index on the names of keys not revoked decides, and also orders two
+        // replicas making the same name at once: the second inserts nothing.
+        let inserted = try await database.returnsRows(
+            """
+            INSERT INTO runanywhere_api_keys (id, name, account, scopes, rate_limit, hash, created_at)
+            VALUES (\(record.id), \(record.name), \(record.account), \(scopes), \(record.requestsPerMinute), \(hash),
+                \(record.createdAt.timeIntervalSince1970))
+            ON CONFLICT (name) WHERE revoked_at IS NULL DO NOTHING RETURNING id
+            """)
+        guard inserted else { throw APIKeyStore.nameTaken(record.name) }
     }
 
     func revoke(_ reference: String, at now: Date) async throws -> Bool {
