@@ -10,8 +10,8 @@ struct PostgresKeyUsage: Sendable {
     /// Adds `counts` to the totals, all keys in one statement.
     func add(_ counts: [String: KeyUsage.Counts]) async throws {
         guard !counts.isEmpty else { return }
-        let names = Array(counts.keys)
-        let rows = names.map { counts[$0]! }
+        let entries = Array(counts)
+        let (names, rows) = (entries.map(\.key), entries.map(\.value))
         let (requests, limited) = (rows.map(\.requests), rows.map(\.rateLimited))
         let (prompt, completion) = (rows.map(\.promptTokens), rows.map(\.completionTokens))
         let (heard, spoken) = (rows.map(\.audioSecondsIn), rows.map(\.audioSecondsOut))
