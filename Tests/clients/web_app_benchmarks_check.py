@@ -28,7 +28,7 @@ def runs(server):
 def wait_for_runs(page, server, count, seconds=600):
     """Waits until the server has `count` saved runs and the page shows them, the run's panel gone."""
     page.wait(lambda d: len(runs(server)) >= count and not server.get("/api/benchmarks")["running"], seconds)
-    page.wait(lambda d: len(page.all("li.run")) >= count and not page.all(".run-progress:not([hidden])"), 30)
+    page.wait(lambda d: len(page.all("li.run")) >= count and not page.all(".run-progress:not([hidden])"))
 
 
 def set_repetitions(page, value):
@@ -44,7 +44,7 @@ def chips(page, pressed):
         chip = f"button.chip[data-category={category}]"
         if (page.find(chip).get_attribute("aria-pressed") == "true") != (category in pressed):
             page.click(chip)
-    page.wait(lambda d: {c.get_attribute("data-category") for c in page.all("button.chip[aria-pressed=true]")} == set(pressed), 10)
+    page.wait(lambda d: {c.get_attribute("data-category") for c in page.all("button.chip[aria-pressed=true]")} == set(pressed))
 
 
 def without_models(server):
@@ -96,7 +96,7 @@ def dashboard_checks(page, server, downloads):
     # T7, AC-10: Copy Report puts the Markdown report on the clipboard.
     page.driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
     page.click("button.copy-report")
-    page.wait(lambda d: "Copied to clipboard" in page.text("#toasts"), 10)
+    page.wait(lambda d: "Copied to clipboard" in page.text("#toasts"))
     copied = page.driver.execute_async_script("navigator.clipboard.readText().then(arguments[0], (e) => arguments[0]('failed: ' + e))")
     check(copied.startswith("#") and first["results"][0]["componentModelInfo"]["modelId"] in copied and first["deviceInfo"]["chipName"] in copied,
           f"the copied report is {copied[:200]!r}")
@@ -120,7 +120,7 @@ def dashboard_checks(page, server, downloads):
 
     # AC-14: saved in the exports folder, the file name confirmed.
     page.click("button.save-json")
-    page.wait(lambda d: page.text(".saved .file-name"), 10)
+    page.wait(lambda d: page.text(".saved .file-name"))
     name = page.text(".saved .file-name")
     path = page.text(".saved code")
     check(name == f"benchmark_{first['id']}.json" and os.path.basename(path) == name and os.path.exists(path), f"saved {name!r} at {path!r}")
@@ -162,7 +162,7 @@ def run_all_checks(page, server):
     # AC-6: newest first.
     saved = [r["id"] for r in runs(server)]  # the server's order: newest first
     check([r["startedAt"] for r in runs(server)] == sorted((r["startedAt"] for r in runs(server)), reverse=True), "the server's runs are not newest first")
-    page.wait(lambda d: [li.get_attribute("data-run") for li in page.all("li.run")] == saved, 10)
+    page.wait(lambda d: [li.get_attribute("data-run") for li in page.all("li.run")] == saved)
     page.shot("benchmarks-history")
     # The dashboard and a run's page at a phone's width, in dark mode: nothing wider than the screen.
     page.driver.set_window_size(390, 844)
@@ -186,7 +186,7 @@ def persistence_checks(page, server, binary, data):
     page.wait(lambda d: [li.get_attribute("data-run") for li in page.all("li.run")] == before, 20)
     page.click("button.clear-all")
     page.wait(EC.alert_is_present(), 10).accept()
-    page.wait(lambda d: "No runs yet" in page.text(".benchmarks"), 10)
+    page.wait(lambda d: "No runs yet" in page.text(".benchmarks"))
     check(runs(server) == [], "Clear All left runs")
     return server
 

@@ -139,10 +139,10 @@ def conversation_checks(page, server, conversation_id, downloads):
     check(len(other["conversations"]) == 1, "one conversation expected")
     search = page.find("input[type=search]")
     search.send_keys("zebra-crossing")
-    page.wait(lambda d: "No conversation matches" in page.find(".conversation-list").text, 10)
+    page.wait(lambda d: "No conversation matches" in page.find(".conversation-list").text)
     search.clear()
     search.send_keys("colours")
-    page.wait(lambda d: len(page.all(".conversation-list a")) == 1, 10)
+    page.wait(lambda d: len(page.all(".conversation-list a")) == 1)
 
     # Rename.
     page.find(".conversation-actions button").click()  # Rename comes first after Details
@@ -152,7 +152,7 @@ def conversation_checks(page, server, conversation_id, downloads):
         field.send_keys(Keys.ENTER)
     except StaleElementReferenceException:
         pass  # Enter saved the title and put the heading back in the field's place
-    page.wait(lambda d: page.find(".chat-header h1").text == "Colours and counting", 10)
+    page.wait(lambda d: page.find(".chat-header h1").text == "Colours and counting")
     check(server.get(f"/api/conversations/{conversation_id}")["title"] == "Colours and counting", "the new title was not saved")
 
     # Export as Markdown and JSON.
@@ -174,7 +174,7 @@ def conversation_checks(page, server, conversation_id, downloads):
     # Delete, confirmed.
     page.driver.find_element(By.XPATH, "//button[normalize-space()='Delete']").click()
     page.wait(EC.alert_is_present(), 10).accept()
-    page.wait(lambda d: "No conversations yet" in page.find(".conversation-list").text, 10)
+    page.wait(lambda d: "No conversations yet" in page.find(".conversation-list").text)
     check(server.get("/api/conversations")["conversations"] == [], "the conversation was not deleted")
 
 
@@ -195,7 +195,7 @@ def documents_checks(page, server, model, good_pdf):
             page.find("input[type=file]").send_keys(path)
         page.find("form.upload button.primary").click()
         if pdf in paths:
-            refusal = page.wait(lambda d: page.text(".toast.error"), 30)
+            refusal = page.wait(lambda d: page.text(".toast.error"))
             check("paper.pdf could not be read as PDF" in refusal, f"a PDF upload was refused with {refusal!r}")
             page.click(".toast.error button")
             check(server.get("/api/rag/collections")["collections"] == [], "a refused upload left a collection")
@@ -240,7 +240,7 @@ def documents_checks(page, server, model, good_pdf):
     page.driver.get(server.url + "/#/documents")
     page.click("li.collection button.danger")
     page.wait(EC.alert_is_present(), 10).accept()
-    page.wait(lambda d: "No collections yet" in page.text(".collections"), 10)
+    page.wait(lambda d: "No collections yet" in page.text(".collections"))
     check(server.get("/api/rag/collections")["collections"] == [], "the collection was not deleted")
 
 

@@ -71,7 +71,7 @@ def serve_evil_page(api, model):
 
 
 def results(page):
-    page.wait(lambda d: d.execute_script("return window.results && window.results.done"), 30)
+    page.wait(lambda d: d.execute_script("return window.results && window.results.done"))
     return page.driver.execute_script("return window.results")
 
 

@@ -45,7 +45,7 @@ def checks(page, options, folders):
         page.driver.get(server.url + "/#/voice")
         page.wait(lambda d: page.find("button.converse").is_enabled(), 60)
         page.click("button.converse")
-        page.wait(lambda d: page.text("button.converse") == "Stop", 30)
+        page.wait(lambda d: page.text("button.converse") == "Stop")
         heard = page.wait(lambda d: page.text(".conversation .turn.user"), 300)
         check("france" in heard.lower(), f"the question was heard as {heard!r}")
         answer = page.wait(lambda d: page.text(".conversation .turn.assistant"), 300)
@@ -54,7 +54,7 @@ def checks(page, options, folders):
         check(played > 0, "no audio of the answer was played")
         page.shot("voice-conversation")
         page.click("button.converse")
-        page.wait(lambda d: page.text("button.converse") == "Start", 10)
+        page.wait(lambda d: page.text("button.converse") == "Start")
     finally:
         server.stop()
 

@@ -143,7 +143,7 @@ def models_checks(page, server):
     page.wait(lambda d: page.all("button.unload") and "loaded" in page.text("table.fields"), 60)
     check(any(m["modelId"] == "smollm2-135m-instruct-q4_1" and m["state"] == "loaded" for m in server.get("/api/models/loaded")["models"]), "Load did not load the model")
     page.click("button.unload")
-    page.wait(lambda d: page.all("button.load"), 30)
+    page.wait(lambda d: page.all("button.load"))
     check(server.get("/api/models/loaded")["models"] == [], "Unload did not unload the model")
     page.driver.get(server.url + "/#/models")
     page.find("li.model[data-model]")
@@ -156,7 +156,7 @@ def models_checks(page, server):
         url.send_keys("http://example.com/voice.onnx")
         page.find("#add-id").send_keys("a b")
         page.find("#add-sha256").send_keys("xyz")
-        page.wait(lambda d: field_error(page, "framework") and field_error(page, "id") and field_error(page, "sha256"), 10)
+        page.wait(lambda d: field_error(page, "framework") and field_error(page, "id") and field_error(page, "sha256"))
         check("onnx" in field_error(page, "framework").lower(), f"framework error {field_error(page, 'framework')!r}")
         check("Invalid model id" in field_error(page, "id"), f"id error {field_error(page, 'id')!r}")
         check(page.find("#add-id").get_attribute("aria-invalid") == "true", "the id field is not marked invalid")
@@ -164,16 +164,16 @@ def models_checks(page, server):
         for selector in ("#add-url", "#add-id", "#add-sha256"):
             page.find(selector).clear()
         page.find("#add-url").send_keys(files.url(f"/{name}.gguf"))
-        page.wait(lambda d: page.text(".detected-format") == "GGUF" and not field_error(page, "framework") and not field_error(page, "id"), 10)
+        page.wait(lambda d: page.text(".detected-format") == "GGUF" and not field_error(page, "framework") and not field_error(page, "id"))
         check(page.find("#add-id").get_attribute("placeholder") == name, "the derived id is not shown")
         page.shot("models-add-valid")
         page.find(".add-form button[type=submit]").click()
 
         # The download starts at once: live progress, Cancel, then Resume from where it stopped.
-        page.wait(lambda d: "%" in page.text(".download-figures") and "/s" in page.text(".download-figures"), 30)
+        page.wait(lambda d: "%" in page.text(".download-figures") and "/s" in page.text(".download-figures"))
         page.shot("models-downloading")
         page.click("button.cancel")
-        page.wait(lambda d: "Cancelled" in page.text(".download-figures"), 30)
+        page.wait(lambda d: "Cancelled" in page.text(".download-figures"))
         check(files.ranges == [None], f"requests before the resume: {files.ranges}")
         page.click("button.download")
         page.wait(lambda d: "installed" in page.text("table.fields"), 60)
@@ -186,13 +186,13 @@ def models_checks(page, server):
         # The same URL again: its id is taken, said inline.
         page.driver.get(server.url + "/#/models/add")
         page.find("#add-url").send_keys(files.url(f"/{name}.gguf"))
-        page.wait(lambda d: "already exists" in field_error(page, "id"), 10)
+        page.wait(lambda d: "already exists" in field_error(page, "id"))
 
         # Delete, confirmed.
         page.driver.get(f"{server.url}/#/models/info/{name}")
         page.click("button.delete")
         page.wait(EC.alert_is_present(), 10).accept()
-        page.wait(lambda d: page.driver.execute_script("return location.hash") == "#/models", 10)
+        page.wait(lambda d: page.driver.execute_script("return location.hash") == "#/models")
         page.find("li.model[data-model]")
         check(not page.all(f"li.model[data-model='{name}']"), "the deleted model is still listed")
     finally:
@@ -227,36 +227,36 @@ def settings_checks(page, server):
         scale.clear()
         scale.send_keys(value)
         page.find(".lora-form button[type=submit]").click()
-        page.wait(lambda d: server.get("/lora-adapters")[0]["scale"] == float(value), 10)
+        page.wait(lambda d: server.get("/lora-adapters")[0]["scale"] == float(value))
     temperature = page.find("#setting-temperature")
     temperature.clear()
     temperature.send_keys("7")
     page.find(".settings-form button[type=submit]").click()
-    page.wait(lambda d: field_error(page, "temperature"), 10)
+    page.wait(lambda d: field_error(page, "temperature"))
     check(server.get("/api/settings")["temperature"] != 7, "a temperature of 7 was saved")
     temperature.clear()
     temperature.send_keys("0.5")
     page.find(".settings-form button[type=submit]").click()
-    page.wait(lambda d: server.get("/api/settings")["temperature"] == 0.5, 10)
+    page.wait(lambda d: server.get("/api/settings")["temperature"] == 0.5)
     check(not field_error(page, "temperature"), "the error stayed after a good value was saved")
     draft = page.find("#setting-draftModel")
     draft.send_keys("smollm2-135m-instruct-q4_1")
     page.find(".settings-form button[type=submit]").click()
-    page.wait(lambda d: server.get("/api/settings").get("draftModel") == "smollm2-135m-instruct-q4_1", 10)
+    page.wait(lambda d: server.get("/api/settings").get("draftModel") == "smollm2-135m-instruct-q4_1")
     draft.clear()
     page.find(".settings-form button[type=submit]").click()
-    page.wait(lambda d: "draftModel" not in server.get("/api/settings"), 10)
+    page.wait(lambda d: "draftModel" not in server.get("/api/settings"))
 
     key = f"sk-web-{random.randrange(10**12):012d}"
     Select(page.find("#setting-environment")).select_by_value("staging")
     page.find("#setting-apiKey").send_keys(key)
     page.find(".environment-form button[type=submit]").click()
-    page.wait(lambda d: "base URL" in field_error(page, "baseURL"), 10)  # staging needs one: said inline
+    page.wait(lambda d: "base URL" in field_error(page, "baseURL"))  # staging needs one: said inline
     check(page.find("#setting-apiKey").get_attribute("value") == "", "the key stayed in its field after a refusal")
     page.find("#setting-baseURL").send_keys("https://staging.example.com")
     page.find("#setting-apiKey").send_keys(key)
     page.find(".environment-form button[type=submit]").click()
-    page.wait(lambda d: key[-4:] in page.text(".stored-key"), 10)
+    page.wait(lambda d: key[-4:] in page.text(".stored-key"))
     check(page.find("#setting-apiKey").get_attribute("value") == "", "the key stayed in its field")
     check(page.find("#setting-apiKey").get_attribute("type") == "password", "the key field is not a password field")
     check(key not in page.driver.page_source and key not in page.driver.execute_script("return document.body.innerText"), "the page shows the key")
@@ -275,7 +275,7 @@ def settings_checks(page, server):
     # Back to development, so that nothing else sees a staging selection.
     Select(page.find("#setting-environment")).select_by_value("development")
     page.find(".environment-form button[type=submit]").click()
-    page.wait(lambda d: "Selected: development" in page.text(".environment-form [role=status]"), 10)
+    page.wait(lambda d: "Selected: development" in page.text(".environment-form [role=status]"))
 
 
 def voice_checks(page, server, folder):
@@ -288,7 +288,7 @@ def voice_checks(page, server, folder):
     # The microphone: Chromium's fake one plays a tone; what it records (WebM/Opus) goes to the
     # server and comes back as a transcript (of no words).
     page.click("button.record")
-    page.wait(lambda d: page.text("button.record") == "Stop recording", 10)
+    page.wait(lambda d: page.text("button.record") == "Stop recording")
     time.sleep(2)
     page.click("button.record")
     page.wait(lambda d: page.text(".transcription .timing"), 60)
@@ -344,7 +344,7 @@ def vision_checks(page, server, folder):
     page.driver.execute_script(f"const s = document.querySelector('{reader} select[name=model]'); s.value = 'smolvlm-fixture'; s.dispatchEvent(new Event('change'))")
     check("random" in page.text(f"{reader} .fixture-note"), f"the fixture is not called a fixture: {page.text(reader + ' .fixture-note')!r}")
     page.find("input[name=image]").send_keys(image)
-    page.wait(lambda d: page.driver.execute_script("const i = document.querySelector('img.preview'); return i && !i.hidden && i.naturalWidth === 160"), 10)
+    page.wait(lambda d: page.driver.execute_script("const i = document.querySelector('img.preview'); return i && !i.hidden && i.naturalWidth === 160"))
     prompt = page.find(f"{reader} input[name=prompt]")
     prompt.clear()
     prompt.send_keys("What colour is it?")
@@ -392,7 +392,7 @@ def generate_checks(page):
     page.wait(lambda d: page.find(f"{drawer} button.generate").is_enabled(), 20)
     fill(width=72, height=65, steps=2)
     page.click(f"{drawer} button.generate")
-    failed = page.wait(lambda d: page.all(f"{drawer} .drawing .notice") and page.text(f"{drawer} .drawing .notice"), 30)
+    failed = page.wait(lambda d: page.all(f"{drawer} .drawing .notice") and page.text(f"{drawer} .drawing .notice"))
     check("multiple of 8" in failed, f"a 72×65 image says {failed!r}")
 
 
@@ -415,11 +415,11 @@ def phone_and_dark_checks(page, server):
 def keys_checks(page, server):
     page.driver.get(server.url + "/#/settings")
     page.click("a[href='#/keys']")
-    page.wait(lambda d: "No keys yet" in page.text(".keys"), 30)
+    page.wait(lambda d: "No keys yet" in page.text(".keys"))
     check(page.find("input[name=scopes][value=admin]").is_selected(), "the first key is offered as an admin key")
     page.find("#key-name").send_keys("ops")
     page.find(".key-form button.primary").click()
-    admin = page.wait(lambda d: page.all(".created-key .secret") and page.find(".created-key .secret").get_attribute("value"), 30)
+    admin = page.wait(lambda d: page.all(".created-key .secret") and page.find(".created-key .secret").get_attribute("value"))
     check("this tab uses this key" in page.text(".created-key"), "the tab did not take the first admin key")
     page.find("tr[data-key=ops]")
     try:
@@ -436,7 +436,7 @@ def keys_checks(page, server):
     page.find("input[name=scopes][value=admin]").click()
     page.find("#key-limit").send_keys("1")
     page.find(".key-form button.primary").click()
-    page.wait(lambda d: "team" in page.find(".created-key").text, 30)
+    page.wait(lambda d: "team" in page.find(".created-key").text)
     team = page.find(".created-key .secret").get_attribute("value")
     check(team != admin, "the team key is the admin key")
     row = page.find("tr[data-key=team]")
@@ -450,16 +450,16 @@ def keys_checks(page, server):
             statuses.append(error.code)
     check(statuses == [200, 429], f"a key allowed one request a minute answered {statuses}")
     page.driver.refresh()
-    page.wait(lambda d: "1 (1 limited)" in page.text("tr[data-key=team]"), 30)
+    page.wait(lambda d: "1 (1 limited)" in page.text("tr[data-key=team]"))
 
     # A taken name is said inline; revoking asks first, and the key is refused from then on.
     page.find("#key-name").send_keys("team")
     page.find(".key-form button.primary").click()
-    page.wait(lambda d: "team" in page.text("#key-name-error"), 10)
+    page.wait(lambda d: "team" in page.text("#key-name-error"))
     page.shot("keys")
     page.click("button[aria-label='Revoke team']")
     page.wait(EC.alert_is_present(), 10).accept()
-    page.wait(lambda d: "Revoked" in page.text("tr[data-key=team]"), 30)
+    page.wait(lambda d: "Revoked" in page.text("tr[data-key=team]"))
     try:
         urllib.request.urlopen(urllib.request.Request(server.url + "/v1/models", headers={"Authorization": f"Bearer {team}"}))
         check(False, "a revoked key was served")
