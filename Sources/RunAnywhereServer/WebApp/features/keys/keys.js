@@ -1,6 +1,6 @@
 // The API keys screen, opened from Settings, for an admin key (or anyone on loopback while the
-// server has none): every key with its scopes, rate limit and usage since the server started,
-// making a key (shown once, to copy) and revoking one. The first key turns keys on for every
+// server has none): every key with its scopes, rate limit and usage (since the server started;
+// with the replicas' database, over every replica), making a key (shown once, to copy) and revoking one. The first key turns keys on for every
 // request: made here as an admin key, this tab then uses it.
 import { api, apiKey, setAPIKey } from "../../lib/api.js";
 import { fill, h, notice, toast, when } from "../../lib/dom.js";
