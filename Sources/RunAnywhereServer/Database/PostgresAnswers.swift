@@ -62,20 +62,17 @@ struct PostgresAnswers: Sendable {
     /// lapse); the `(account, id)` of those asked to stop.
     func keepAlive(_ answers: [(account: String, id: String)]) async throws -> [(account: String, id: String)] {
         guard !answers.isEmpty else { return [] }
-        let (replica, ids) = (replica, answers.map(\.id))
-        let given = Set(answers.map { "\($0.account)\n\($0.id)" })
+        let (replica, accounts, ids) = (replica, answers.map(\.account), answers.map(\.id))
         return try await database.run { connection in
             let rows = try await connection.query(
                 """
                 UPDATE runanywhere_answering SET seen_at = extract(epoch FROM clock_timestamp())
-                WHERE replica = \(replica) AND id = ANY(\(ids)) RETURNING account, id, stop_asked
+                WHERE replica = \(replica) AND (account, id) IN (SELECT * FROM unnest(\(accounts)::text[], \(ids)::text[]))
+                RETURNING account, id, stop_asked
                 """,
                 logger: connection.logger)
             var asked: [(account: String, id: String)] = []
-            for try await (account, id, stop) in rows.decode((String, String, Bool).self)
-            where stop && given.contains("\(account)\n\(id)") {
-                asked.append((account, id))
-            }
+            for try await (account, id, stop) in rows.decode((String, String, Bool).self) where stop { asked.append((account, id)) }
             return asked
         }
     }
