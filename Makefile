@@ -26,8 +26,8 @@ run: build
 	.build/release/runanywhere serve $(ARGS)
 
 # Every test: the tests' set-up (with llama.cpp's Vulkan variant on Mesa's CPU driver, so the
-# Vulkan path runs on a machine without a GPU), one debug build (and the example app in
-# examples/QuickStart, built as a package depending on this one), then the tests, in parallel where
+# Vulkan path runs on a machine without a GPU), one debug build (the example app in examples/QuickStart
+# among it, with only the public API), then the tests, in parallel where
 # they can be (the suites that run models, processes, a browser or timings are serialized).
 # First the Swift sources must be formatted (scripts/format, in seconds); before the tests, the
 # public API must be the one api/ records and its documentation (DocC) must build without a

@@ -200,6 +200,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The example app's source (examples/QuickStart, a package of its own that depends on this one
+        // by path, as an app does), also built here so that `make test` compiles and runs it without
+        // building every dependency a second time; `packageAccess: false` gives it only the public API,
+        // as in its own package.
+        .executableTarget(
+            name: "QuickStart",
+            dependencies: ["RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp"],
+            path: "examples/QuickStart/Sources/QuickStart",
+            packageAccess: false
+        ),
         // Fixtures the tests generate (GGUF files), and helpers to find the real engine and model.
         .target(
             name: "RunAnywhereTestSupport",

@@ -4,22 +4,56 @@ import RunAnywhereTestSupport
 import Testing
 
 /// examples/QuickStart, the app the README's SDK section walks through: a separate package that
-/// depends on this one by path, which `make test` builds (scripts/setup --build tests) exactly as
-/// the README tells a developer to. It streams an answer from the default model and transcribes a
-/// file; with no engines installed it ends with the SDK's message naming the install command.
+/// depends on this one by path. `make test` builds its source as this package's `QuickStart` target,
+/// which sees only the public API (`packageAccess: false`), as the example's own package does, and
+/// checks that the products its manifest names are this package's. It streams an answer from the
+/// default model and transcribes a file; with no engines installed it ends with the SDK's message
+/// naming the install command.
 @Suite(.processLane, .serialized)
 struct QuickStartExampleTests {
-    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("examples/QuickStart")
-    static let binary = package.appendingPathComponent(".build/debug/QuickStart")
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let package = repository.appendingPathComponent("examples/QuickStart")
+    static let binary = CLIRunner.binary.deletingLastPathComponent().appendingPathComponent("QuickStart")
 
     /// A runner for the example's binary, or a recorded issue when it was not built.
     static func example(environment: [String: String] = [:]) -> CLIRunner? {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            Issue.record("\(binary.path) is missing: make test builds it (swift build --package-path examples/QuickStart)")
+            Issue.record("\(binary.path) is missing: make test builds it (swift build --build-tests)")
             return nil
         }
         return CLIRunner(environment: environment, executable: binary)
+    }
+
+    /// A package's manifest as SwiftPM reads it (`swift package dump-package`), with a scratch
+    /// folder of its own: the tests' `swift test` holds the repository's.
+    static func manifest(of package: URL) throws -> [String: Any] {
+        let scratch = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let swift = ProcessInfo.processInfo.environment["SWIFT"] ?? "swift"
+        let (status, output) = try CLIRunner.output(
+            "/usr/bin/env", [swift, "package", "--package-path", package.path, "--scratch-path", scratch.path, "dump-package"])
+        try #require(status == 0, "\(output)")
+        let start = try #require(output.firstIndex(of: "{"), "\(output)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(output[start...].utf8)) as? [String: Any])
+    }
+
+    /// The example's own package depends on this one's library products by name; a product renamed
+    /// or dropped here would break it (and every app) while the build here still passed.
+    @Test func theExamplesManifestNamesThisPackagesLibraries() throws {
+        let example = try Self.manifest(of: Self.package)
+        let this = try Self.manifest(of: Self.repository)
+        let libraries = Set(
+            (this["products"] as? [[String: Any]] ?? []).filter { ($0["type"] as? [String: Any])?["library"] != nil }
+                .compactMap { $0["name"] as? String })
+        let named = (example["targets"] as? [[String: Any]] ?? []).flatMap { $0["dependencies"] as? [[String: Any]] ?? [] }
+            .compactMap { ($0["product"] as? [Any])?.first as? String }
+        #expect(!named.isEmpty && libraries.contains("RunAnywhere"), "\(named) \(libraries)")
+        #expect(Set(named).isSubset(of: libraries), "\(Set(named).subtracting(libraries)) are not libraries of this package")
+        // The target built here from the same source uses what the example's package uses.
+        let target = (this["targets"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "QuickStart" }
+        let used = (target?["dependencies"] as? [[String: Any]] ?? []).compactMap { ($0["byName"] as? [Any])?.first as? String }
+        #expect(Set(used) == Set(named), "\(used) \(named)")
     }
 
     @Test(

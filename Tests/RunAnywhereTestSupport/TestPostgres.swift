@@ -67,7 +67,7 @@ package final class TestPostgres: Sendable {
     /// Stops the server at once and deletes its files.
     package func stop() {
         if let binaries = Self.binaries {
-            try? Self.run(
+            _ = try? Self.run(
                 binaries.appendingPathComponent("pg_ctl").path,
                 ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], asServer: true)
         }

@@ -14,8 +14,7 @@ start_swift_build() {
     (cd "$repo" && exec "$swift" build -c release --product runanywhere) >"$swift_log" 2>&1 &
   else
     say "the debug build of the package and its tests starts now, beside the engine builds (log: $swift_log)"
-    say "then the example app examples/QuickStart, as a package that depends on this one"
-    (cd "$repo" && "$swift" build --build-tests && exec "$swift" build --package-path examples/QuickStart) >"$swift_log" 2>&1 &
+    (cd "$repo" && exec "$swift" build --build-tests) >"$swift_log" 2>&1 &
   fi
   swift_pid=$!
 }
