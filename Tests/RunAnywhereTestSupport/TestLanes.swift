@@ -48,7 +48,10 @@ package struct LaneTrait: SuiteTrait, TestTrait, TestScoping {
             try await function()
             return
         }
+        let asked = ContinuousClock.now
         await LaneLock.shared.acquire(needed)
+        let started = ContinuousClock.now
+        defer { LaneTimings.record(test, lanes: needed, waited: started - asked, ran: .now - started) }
         do {
             try await withTaskExecutorPreference(LaneExecutor.shared) {
                 try await Self.$held.withValue(Self.held.union(needed)) { try await function() }
@@ -58,6 +61,30 @@ package struct LaneTrait: SuiteTrait, TestTrait, TestScoping {
             throw error
         }
         await LaneLock.shared.release(needed)
+    }
+}
+
+/// With `RUNANYWHERE_TEST_TIMINGS=FILE`, each test (or whole suite) that held a lane adds a line to
+/// FILE: the seconds it ran holding its lanes, the seconds it waited for them, the lanes and its
+/// name, tab-separated. The lanes are where `make test`'s time goes on a small machine (everything
+/// else runs beside them), so `sort -rn FILE` lists what a faster suite would shorten first.
+enum LaneTimings {
+    private static let lock = NSLock()
+
+    static func record(_ test: Test, lanes: Set<TestLane>, waited: Duration, ran: Duration) {
+        guard let path = ProcessInfo.processInfo.environment["RUNANYWHERE_TEST_TIMINGS"], !path.isEmpty else { return }
+        func seconds(_ duration: Duration) -> String {
+            String(format: "%.1f", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        }
+        let names = lanes.map { "\($0)" }.sorted().joined(separator: ",")
+        let line = "\(seconds(ran))\t\(seconds(waited))\t\(names)\t\(test.id)\n"
+        lock.withLock {
+            if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+            guard let file = FileHandle(forWritingAtPath: path) else { return }
+            defer { try? file.close() }
+            _ = try? file.seekToEnd()
+            try? file.write(contentsOf: Data(line.utf8))
+        }
     }
 }
 
