@@ -1,4 +1,5 @@
 import Foundation
+import RunAnywhere
 import Testing
 
 /// What `make test` runs in parallel and what it keeps apart. Swift Testing runs every test side by
@@ -73,9 +74,7 @@ enum LaneTimings {
 
     static func record(_ test: Test, lanes: Set<TestLane>, waited: Duration, ran: Duration) {
         guard let path = ProcessInfo.processInfo.environment["RUNANYWHERE_TEST_TIMINGS"], !path.isEmpty else { return }
-        func seconds(_ duration: Duration) -> String {
-            String(format: "%.1f", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
-        }
+        func seconds(_ duration: Duration) -> String { String(format: "%.1f", duration.inSeconds) }
         let names = lanes.map { "\($0)" }.sorted().joined(separator: ",")
         let line = "\(seconds(ran))\t\(seconds(waited))\t\(names)\t\(test.id)\n"
         lock.withLock {
