@@ -282,6 +282,7 @@ let package = Package(
                 "RunAnywhereTelemetry",
                 "RunAnywhereTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
