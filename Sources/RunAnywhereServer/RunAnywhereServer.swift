@@ -189,7 +189,7 @@ public struct RunAnywhereServer: Sendable {
         let router = router()
         return Application(
             router: router,
-            server: .realtime(router),
+            server: .guarded(router, idleTimeout: configuration.idleTimeout),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "RunAnywhere"),
             services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

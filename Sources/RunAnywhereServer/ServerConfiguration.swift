@@ -60,6 +60,12 @@ public struct ServerConfiguration: Sendable {
     /// answer `GET /ready` before the probe reports it unreachable: a load balancer's probe
     /// gives up after a few seconds of its own.
     package var readinessLimit: Duration = .seconds(2)
+    /// How long a connection may stay open with no request in flight: before its first request
+    /// (then it gets a 408) or between two. A client that opens connections and leaves them would
+    /// otherwise hold the server's file descriptors. 75 s, nginx's `keepalive_timeout`, is longer
+    /// than the 60 s for which AsyncHTTPClient keeps an idle connection: a client that keeps
+    /// connections for less closes them first, so none sends a request on one being closed.
+    package var idleTimeout: Duration = .seconds(75)
 
     /// Creates a configuration.
     public init(

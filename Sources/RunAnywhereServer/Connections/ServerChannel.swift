@@ -6,26 +6,34 @@ import NIOCore
 import NIOHTTP1
 
 extension HTTPServerBuilder {
-    /// HTTP/1.1 with the WebSocket upgrade `router`'s `ws` routes take (`/v1/realtime`), whose
-    /// connections also end on shutdown before their first request, and whose first request, when
-    /// it is not HTTP, gets a 400. hummingbird-websocket puts HTTP's own idle and error handling in
-    /// place only once a connection's first request has been read, so a browser's preconnected
-    /// socket would hold a graceful shutdown open for ever, and a malformed first request would
-    /// leave its client waiting for an answer that never comes.
-    static func realtime(_ router: Router<ServerContext>) -> HTTPServerBuilder {
+    /// HTTP/1.1 with the WebSocket upgrade `router`'s `ws` routes take (`/v1/realtime`). A
+    /// connection left idle for `idleTimeout` between requests is closed, as is one whose first
+    /// request has not come by then (with a 408); a first request that is not HTTP gets a 400; a
+    /// connection on which nothing came yet ends when the server shuts down. hummingbird-websocket
+    /// puts HTTP's own idle and error handling in place only once a connection's first request has
+    /// been read, so without these a browser's preconnected socket would hold a graceful shutdown
+    /// open for ever, a malformed first request would leave its client waiting for an answer that
+    /// never comes, and every connection a client leaves open would hold one of the server's file
+    /// descriptors for as long as the server runs.
+    static func guarded(_ router: Router<ServerContext>, idleTimeout: Duration) -> HTTPServerBuilder {
         let webSocketResponder = router.buildResponder()
+        let timeout = TimeAmount(idleTimeout)
         return HTTPServerBuilder { responder in
             GuardedFirstRequest(
-                inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: .init()))
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder,
+                    configuration: .init(http1: .init(idleTimeout: timeout))),
+                timeout: timeout)
         }
     }
 }
 
-/// A server channel that, until a connection's first request has been read, closes it when the
-/// server shuts down and answers a request that is not HTTP with 400; otherwise it leaves the
-/// connection to `inner`.
+/// A server channel that guards a connection until its first request has been read (see
+/// ``FirstRequestGuard`` and ``UnusedConnectionCloser``), then leaves it to `inner`.
 struct GuardedFirstRequest<Inner: ServerChildChannel>: ServerChildChannel {
     let inner: Inner
+    /// How long the first request's head may take to come.
+    let timeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Inner.Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -34,7 +42,7 @@ struct GuardedFirstRequest<Inner: ServerChildChannel>: ServerChildChannel {
             // Right after the request decoder, so that its parse errors come here first.
             let operations = channel.pipeline.syncOperations
             let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try operations.addHandler(MalformedFirstRequestRefuser(), position: .after(decoder))
+            try operations.addHandler(FirstRequestGuard(timeout: timeout), position: .after(decoder))
             return value
         }
     }
@@ -61,12 +69,31 @@ final class UnusedConnectionCloser: ChannelInboundHandler, RemovableChannelHandl
 }
 
 /// Answers a connection's first request with 400 and closes the connection when the request is not
-/// HTTP (the decoder's `HTTPParserError`); removes itself once that request's head has been read,
-/// after which Hummingbird's HTTP handling refuses malformed requests itself.
-final class MalformedFirstRequestRefuser: ChannelInboundHandler, RemovableChannelHandler {
+/// HTTP (the decoder's `HTTPParserError`), and with 408 when its head has not come within
+/// `timeout` of the connection opening; removes itself once that head has been read, after which
+/// Hummingbird's HTTP handling refuses malformed requests and closes idle connections itself.
+final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
+    private let timeout: TimeAmount
+    private var timer: Scheduled<Void>?
+
+    init(timeout: TimeAmount) { self.timeout = timeout }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let seconds = timeout.nanoseconds / 1_000_000_000
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
+            refuse(
+                context: context, .requestTimeout, code: "request_timeout",
+                message: "No request came within \(seconds) s of the connection opening; it is closed.")
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let isHead = if case .head = unwrapInboundIn(data) { true } else { false }
@@ -78,14 +105,19 @@ final class MalformedFirstRequestRefuser: ChannelInboundHandler, RemovableChanne
         guard error is HTTPParserError else { return context.fireErrorCaught(error) }
         // The parser's error in words (such as "invalid character in header"): nothing to escape.
         let reason = String(describing: error).filter { $0.isLetter || $0.isNumber || $0 == " " }
+        refuse(context: context, .badRequest, code: "malformed_request", message: "The request is not valid HTTP/1.1 (\(reason)).")
+    }
+
+    /// Answers `status` with an error body naming `code`, then closes the connection.
+    private func refuse(context: ChannelHandlerContext, _ status: HTTPResponseStatus, code: String, message: String) {
+        timer?.cancel()
+        timer = nil
         var body = context.channel.allocator.buffer(capacity: 160)
-        body.writeString(
-            #"{"error":{"message":"The request is not valid HTTP/1.1 (\#(reason)).","type":"invalid_request_error","code":"malformed_request"}}"#
-        )
+        body.writeString(#"{"error":{"message":"\#(message)","type":"invalid_request_error","code":"\#(code)"}}"#)
         let headers = HTTPHeaders([
             ("Content-Type", "application/json"), ("Content-Length", String(body.readableBytes)), ("Connection", "close"),
         ])
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         // Ends the upgrade handler's wait for a request quietly (it closes the connection); the

@@ -1,0 +1,96 @@
+import Logging
+import NIOCore
+import NIOPosix
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+@testable import RunAnywhereServer
+
+/// A running server's connections, driven byte by byte on raw sockets: bytes that are not HTTP get
+/// a 400 that closes the connection, a connection left idle is closed (with a 408 when no request
+/// came), and a request that runs longer than the idle time is not cut; never a connection left
+/// open with no answer.
+@Suite struct ServerConnectionTests {
+    static let malformed: [(String, [UInt8])] = [
+        ("a NUL byte in a header", Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Test: a".utf8) + [0] + Array("b\r\n\r\n".utf8)),
+        ("a header line without a colon", Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nNo colon here\r\n\r\n".utf8)),
+        ("a request line that is not HTTP", Array("GARBAGE\r\n\r\n".utf8)),
+    ]
+    static let health = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+    static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// Whether they come as the connection's first request or after a good one.
+    @Test(.timeLimit(.minutes(1))) func malformedRequestsGetA400AndTheirConnectionClosed() async throws {
+        try await Self.serving(ServerConfiguration(port: 0, logger: Self.quiet)) { port in
+            for (name, request) in Self.malformed {
+                let first = try await Self.exchange(request, port: port)
+                #expect(first.hasPrefix("HTTP/1.1 400"), "\(name), as the first request: \(first)")
+                #expect(first.lowercased().contains("connection: close"), "\(name), as the first request: \(first)")
+                #expect(first.contains(#""code":"malformed_request""#), "\(name), as the first request: \(first)")
+                let second = try await Self.exchange(Self.health + request, port: port)
+                #expect(second.hasPrefix("HTTP/1.1 200") && second.contains("HTTP/1.1 400"), "\(name), after a good request: \(second)")
+            }
+            #expect(try await Self.exchange(Self.health, port: port, close: true).hasPrefix("HTTP/1.1 200"), "the server still answers")
+        }
+    }
+
+    /// With an idle time of one second, and answers that take two (five words at 400 ms each).
+    @Test(.timeLimit(.minutes(1))) func idleConnectionsAreClosedAndLongRequestsAreNot() async throws {
+        var configuration = ServerConfiguration(port: 0, logger: Self.quiet)
+        configuration.idleTimeout = .seconds(1)
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(400)))
+        try await Self.serving(configuration, runtime: runtime) { port in
+            let silent = try await Self.exchange([], port: port)
+            #expect(silent.hasPrefix("HTTP/1.1 408") && silent.contains(#""code":"request_timeout""#), "no request: \(silent)")
+            let half = try await Self.exchange(Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8), port: port)
+            #expect(half.hasPrefix("HTTP/1.1 408"), "half a request: \(half)")
+            let kept = try await Self.exchange(Self.health, port: port)
+            #expect(
+                kept.hasPrefix("HTTP/1.1 200") && kept.components(separatedBy: "HTTP/1.1 ").count == 2, "a kept-alive connection: \(kept)")
+            for stream in [false, true] {
+                let body = #"{"model":"scripted","stream":\#(stream),"messages":[{"role":"user","content":"one two three four five"}]}"#
+                let request =
+                    "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                let answer = try await Self.exchange(Array(request.utf8), port: port)
+                #expect(answer.hasPrefix("HTTP/1.1 200") && answer.contains("five"), "a two-second answer, streamed: \(stream): \(answer)")
+                #expect(stream == answer.contains("[DONE]"), "a two-second answer, streamed: \(stream): \(answer)")
+            }
+        }
+    }
+
+    /// Runs a server with `configuration` (and a scripted runtime) while `body` uses its port.
+    static func serving(
+        _ configuration: ServerConfiguration, runtime: RunAnywhereRuntime? = nil, name: String = #function,
+        _ body: (Int) async throws -> Void
+    ) async throws {
+        let server = RunAnywhereServer(runtime: try runtime ?? scriptedRuntime(name: name), configuration: configuration)
+        let (running, started) = AsyncStream.makeStream(of: Int.self)
+        let serving = Task { try await server.run { started.yield($0) } }
+        var failure: (any Error)?
+        for await port in running {
+            do { try await body(port) } catch { failure = error }
+            break
+        }
+        serving.cancel()
+        _ = try? await serving.value
+        if let failure { throw failure }
+    }
+
+    /// Sends `bytes` on a new connection and returns all that comes back until the server closes
+    /// the connection (with `close`, a `Connection: close` header is added to a good request for it).
+    static func exchange(_ bytes: [UInt8], port: Int, close: Bool = false) async throws -> String {
+        var bytes = bytes
+        if close { bytes.insert(contentsOf: Array("Connection: close\r\n".utf8), at: bytes.count - 2) }
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port) {
+            channel in
+            channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+        }
+        return try await channel.executeThenClose { inbound, outbound in
+            if !bytes.isEmpty { try await outbound.write(ByteBuffer(bytes: bytes)) }
+            var answer = ByteBuffer()
+            for try await var part in inbound { answer.writeBuffer(&part) }
+            return String(buffer: answer)
+        }
+    }
+}
