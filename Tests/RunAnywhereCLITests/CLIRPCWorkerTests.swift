@@ -41,7 +41,7 @@ struct CLIRPCWorkerTests {
         deinit { stop() }
     }
 
-    @Test(.timeLimit(.minutes(10))) func aModelSplitOverAWorkerGivesTheLocalLoadsGreedyTokens() throws {
+    @Test(.hangLimit(.seconds(600))) func aModelSplitOverAWorkerGivesTheLocalLoadsGreedyTokens() throws {
         let (cli, home, _) = try CLIRunner.isolatedWithDefaultModel()
         defer { try? FileManager.default.removeItem(at: home) }
         let worker = try Worker(cli)
@@ -82,7 +82,7 @@ struct CLIRPCWorkerTests {
     /// `serve --rpc`: a second model cannot take a worker another model's engine process holds;
     /// a worker lost after the load fails that model's request with llama.cpp's reason, the
     /// server answers on, and the next request says the worker is gone.
-    @Test(.timeLimit(.minutes(10))) func theServerOutlivesABusyOrLostWorker() async throws {
+    @Test(.hangLimit(.seconds(600))) func theServerOutlivesABusyOrLostWorker() async throws {
         let (cli, home, model) = try CLIRunner.isolatedWithDefaultModel()
         defer { try? FileManager.default.removeItem(at: home) }
         let other = home.appendingPathComponent("other.gguf")

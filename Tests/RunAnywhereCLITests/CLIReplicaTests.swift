@@ -47,7 +47,7 @@ struct CLIReplicaTests {
         return try await check()
     }
 
-    @Test(.timeLimit(.minutes(10))) func replicasShareKeysAndStoredResponsesInPostgreSQL() async throws {
+    @Test(.hangLimit(.seconds(600))) func replicasShareKeysAndStoredResponsesInPostgreSQL() async throws {
         let database = try PostgresCluster.newDatabase()
         let cluster = try #require(PostgresCluster.current)
         let (cli, home, _) = try CLIRunner.isolatedWithDefaultModel()
@@ -151,7 +151,7 @@ struct CLIReplicaTests {
     /// every request to the other: none fails.
     @Test(
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "needs nginx: run scripts/setup --tests"),
-        .timeLimit(.minutes(10)))
+        .hangLimit(.seconds(600)))
     func nginxWithTheRecipesConfigurationBalancesTwoReplicas() async throws {
         let database = try PostgresCluster.newDatabase()
         let (cli, home, _) = try CLIRunner.isolatedWithDefaultModel()

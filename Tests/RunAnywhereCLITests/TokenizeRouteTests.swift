@@ -37,7 +37,7 @@ struct TokenizeRouteTests {
 
     static func jsonString(_ value: some Encodable) throws -> String { String(decoding: try JSONEncoder().encode(value), as: UTF8.self) }
 
-    @Test(.timeLimit(.minutes(15))) func tokenizeAndDetokenizeRoundTripInLlamaServersShapes() async throws {
+    @Test(.hangLimit(.seconds(900))) func tokenizeAndDetokenizeRoundTripInLlamaServersShapes() async throws {
         try await OpenAPIAnswers.checking {
             try await CLIRunner.withData { runner, _ in
                 let server = try ServeProcess(runner, arguments: ["--threads", "1", "--context-length", "256", "--parallel", "1"])
@@ -75,7 +75,7 @@ struct TokenizeRouteTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(15))) func badRequestsAreRefusedWithTheErrorEnvelope() async throws {
+    @Test(.hangLimit(.seconds(900))) func badRequestsAreRefusedWithTheErrorEnvelope() async throws {
         try await OpenAPIAnswers.checking {
             try await CLIRunner.withData { runner, _ in
                 let server = try ServeProcess(runner, arguments: ["--threads", "1", "--context-length", "256", "--parallel", "1"])

@@ -33,14 +33,18 @@ package struct LaneTrait: SuiteTrait, TestTrait, TestScoping {
     /// The suite's nested suites and tests hold the lanes too.
     package var isRecursive: Bool { true }
 
-    /// Holds the lanes around each test case, or around the whole suite with `wholeSuite`.
+    /// Each test case holds the lanes, or with `wholeSuite` the suite does. (Swift Testing's own
+    /// choice for a recursive suite trait scopes only the test cases, so a whole-suite trait
+    /// must say so: without this, each test of an `alone` suite waited for every lane on its own,
+    /// and the other lanes stood idle while the ones still running finished, once a test.)
+    package func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        test.isSuite ? (wholeSuite ? self : nil) : (testCase == nil ? nil : self)
+    }
+
+    /// Holds the lanes around a test case, or around the whole suite with `wholeSuite`.
     package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        if test.isSuite && !wholeSuite {
-            try await function()
-            return
-        }
         if ProcessInfo.processInfo.environment["RUNANYWHERE_TEST_UNIT"] == "1" && !test.isSuite {
             try Test.cancel("a unit-test run (RUNANYWHERE_TEST_UNIT=1) skips the tests that run models, the binary or a browser")
         }
@@ -98,6 +102,44 @@ extension Trait where Self == LaneTrait {
     /// CPU Vulkan driver's threads take every core; the browser's waits on a page and on
     /// downloads it starts are timed, and missed them beside the other lanes).
     package static var alone: Self { LaneTrait(lanes: Set(TestLane.allCases), wholeSuite: true) }
+}
+
+/// A limit on how long a test runs once it holds its lanes, to stop a hang: Swift Testing's
+/// `.timeLimit` also counts the wait for the lanes, which grows with every test queued before it
+/// (a suite that runs alone holds every lane for minutes). Attached to a test function, its scope
+/// sits inside the lanes' (inherited suite traits come first), so its clock starts once they are
+/// held. Past the limit it records an issue and cancels the test, which, like `.timeLimit`, then
+/// ends when the test notices.
+package struct HangLimit: TestTrait, TestScoping {
+    let limit: Duration
+
+    package func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let limit = limit
+        // The group ends before this returns, so the test's body never outlives its call.
+        try await withoutActuallyEscaping(function) { function in
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    try await function()
+                    return true
+                }
+                group.addTask {
+                    try? await Task.sleep(for: limit)
+                    return Task.isCancelled  // cancelled: the test ended first
+                }
+                let finished = try await group.next() ?? true
+                if !finished { Issue.record("\(test.name) ran past its limit of \(limit) holding its lanes: cancelled") }
+                group.cancelAll()
+                try await group.waitForAll()
+            }
+        }
+    }
+}
+
+extension Trait where Self == HangLimit {
+    /// Records an issue and cancels the test once it has run for `limit` holding its lanes.
+    package static func hangLimit(_ limit: Duration) -> Self { HangLimit(limit: limit) }
 }
 
 /// The lanes held, and the tests waiting for theirs, first come first served: a test waits while an
