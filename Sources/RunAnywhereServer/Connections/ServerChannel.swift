@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
@@ -85,8 +86,10 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
         let seconds = timeout.nanoseconds / 1_000_000_000
         timer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
             refuse(
-                context: context, .requestTimeout, code: "request_timeout",
-                message: "No request came within \(seconds) s of the connection opening; it is closed.")
+                context: context,
+                APIError(
+                    .requestTimeout, "No request came within \(seconds) s of the connection opening; it is closed.",
+                    code: "request_timeout"))
         }
     }
 
@@ -103,20 +106,18 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard error is HTTPParserError else { return context.fireErrorCaught(error) }
-        // The parser's error in words (such as "invalid character in header"): nothing to escape.
-        let reason = String(describing: error).filter { $0.isLetter || $0.isNumber || $0 == " " }
-        refuse(context: context, .badRequest, code: "malformed_request", message: "The request is not valid HTTP/1.1 (\(reason)).")
+        refuse(context: context, APIError(.badRequest, "The request is not valid HTTP/1.1 (\(error)).", code: "malformed_request"))
     }
 
-    /// Answers `status` with an error body naming `code`, then closes the connection.
-    private func refuse(context: ChannelHandlerContext, _ status: HTTPResponseStatus, code: String, message: String) {
+    /// Answers `error` in the server's own (OpenAI's) error shape, then closes the connection.
+    private func refuse(context: ChannelHandlerContext, _ error: APIError) {
         timer?.cancel()
         timer = nil
-        var body = context.channel.allocator.buffer(capacity: 160)
-        body.writeString(#"{"error":{"message":"\#(message)","type":"invalid_request_error","code":"\#(code)"}}"#)
+        let body = ByteBuffer(bytes: (try? JSONEncoder.server.encode(ErrorShape.openAI.body(error))) ?? Data())
         let headers = HTTPHeaders([
             ("Content-Type", "application/json"), ("Content-Length", String(body.readableBytes)), ("Connection", "close"),
         ])
+        let status = HTTPResponseStatus(statusCode: error.status.code)
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
