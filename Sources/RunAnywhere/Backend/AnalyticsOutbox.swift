@@ -107,7 +107,7 @@ actor AnalyticsOutbox {
     func close() async {
         guard let opening else { return }
         self.opening = nil
-        if let connection = try? await opening.value { try? await connection.close() }
+        if let connection = try? await opening.value { await connection.closeEvenIfCancelled() }
     }
 
     /// The open connection, opening (and creating) the database on first use; concurrent first
@@ -140,7 +140,7 @@ actor AnalyticsOutbox {
                 _ = try await connection.query(statement)
             }
         } catch {
-            try? await connection.close()
+            await connection.closeEvenIfCancelled()
             throw Self.error(error, url: url)
         }
         return connection

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import SQLiteNIO
 
 /// An SQLite file the SDK or its server keeps (stored responses, API keys, document
@@ -30,11 +31,20 @@ package struct SQLiteFile: Sendable {
         do {
             for statement in schema { _ = try await connection.query(statement) }
             let value = try await body(connection)
-            try? await connection.close()
+            await connection.closeEvenIfCancelled()
             return value
         } catch {
-            try? await connection.close()
+            await connection.closeEvenIfCancelled()
             throw error
         }
+    }
+}
+
+extension SQLiteConnection {
+    /// Closes the connection, also from a cancelled task: sqlite-nio's `async` close runs on
+    /// NIO's thread pool, which drops the work of a cancelled task, and a connection left open
+    /// keeps its file handle (and fails sqlite-nio's assertion in a debug build).
+    package func closeEvenIfCancelled() async {
+        try? await (close() as EventLoopFuture<Void>).get()
     }
 }

@@ -40,7 +40,7 @@ package final class SQLiteTelemetryStore: TelemetryStore {
             }
             try await store.migrate()
         } catch {
-            try? await connection.close()
+            await connection.closeEvenIfCancelled()
             throw Self.error(error, url: url)
         }
         return store
@@ -87,7 +87,7 @@ package final class SQLiteTelemetryStore: TelemetryStore {
     }
 
     package func close() async throws {
-        try await connection.close()
+        try await (connection.close() as EventLoopFuture<Void>).get()
     }
 
     static func data(_ value: TelemetryColumns.Value) -> SQLiteData {
