@@ -373,8 +373,14 @@ final class EngineProcess: Sendable {
         }
         return SDKError(
             .engineCrashed,
-            "Model '\(model)' failed: its engine process (pid \(pid)) \(how)\(detail). The model was restarted: the next request loads it in a new engine process",
-            category: .runtime
-        )
+            "Model '\(model)' failed: its engine process (pid \(pid)) \(how)\(detail)\(restarted)", category: .runtime)
+    }
+
+    /// What an ``ErrorCode/engineCrashed`` message from ``failure(model:pid:reason:status:stopping:loaded:said:)`` ends with.
+    private static let restarted = ". The model was restarted: the next request loads it in a new engine process"
+
+    /// The crash `error` reports, without what it says of the next request.
+    static func reason(of error: SDKError) -> String {
+        error.message.hasSuffix(restarted) ? String(error.message.dropLast(restarted.count)) : error.message
     }
 }

@@ -243,22 +243,16 @@ extension RunAnywhereRuntime {
 
     /// Borrows `model` (loading it if needed), fits the prompt to its context and hands the
     /// request to the engine; the lease is given back if any step fails. An engine process that
-    /// died before it took the request (``ErrorCode/engineCrashed`` here, before the engine ran
-    /// anything of it: killed while idle, or just as the request came) costs the request
-    /// nothing: the model is loaded again and the request handed to it, once.
+    /// died before its word that it took the request came (``ErrorCode/engineCrashed`` here:
+    /// killed while idle, just as the request came, or by the request's first steps, which the
+    /// engine may start before that word is written) costs the request nothing: the model is
+    /// loaded again and the request handed to it, once.
     func admit(
         _ turn: [Message], context: Context?, options: LLMGenerationOptions, model: ModelInfo, loadOptions: ModelLoadOptions,
         keepAlive: KeepAlive?
     ) async throws -> Admitted {
-        do {
-            return try await admitOnce(
-                turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
-        } catch let error as SDKError where error.code == .engineCrashed {
-            logger.info(
-                "Handing a request to a new engine process: the last one died before it took it",
-                metadata: ["model": "\(model.id)", "error": "\(error.message)"])
-            return try await admitOnce(
-                turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
+        try await againIfItsWorkerDied(model) {
+            try await admitOnce(turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
         }
     }
 

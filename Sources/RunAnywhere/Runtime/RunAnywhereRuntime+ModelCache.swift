@@ -103,15 +103,22 @@ extension RunAnywhereRuntime {
     /// loaded again in a new one. Only for work that changes nothing (embeddings, rankings,
     /// speech); a generation is handed over again only if its engine never took it. With
     /// `repeatable`, only while it says the work can run again unseen (a stream that has sent
-    /// nothing yet).
+    /// nothing yet). When the second try fails otherwise (the model cannot be loaded again), its
+    /// error names the crash too: that is what went wrong first.
     func againIfItsWorkerDied<T>(
         _ model: ModelInfo, repeatable: () -> Bool = { true }, _ work: () async throws -> T
     ) async throws -> T {
         do {
             return try await work()
-        } catch let error as SDKError where error.code == .engineCrashed && repeatable() {
-            logger.info("Asking a new engine process: the last one died", metadata: ["model": "\(model.id)", "error": "\(error.message)"])
-            return try await work()
+        } catch let crash as SDKError where crash.code == .engineCrashed && repeatable() {
+            logger.info("Asking a new engine process: the last one died", metadata: ["model": "\(model.id)", "error": "\(crash.message)"])
+            do {
+                return try await work()
+            } catch let failure as SDKError where failure.code != .engineCrashed {
+                throw SDKError(
+                    failure.code, "\(EngineProcess.reason(of: crash)); asked again in a new engine process: \(failure.message)",
+                    category: failure.category)
+            }
         }
     }
 
