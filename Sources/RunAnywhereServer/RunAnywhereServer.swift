@@ -26,6 +26,8 @@ public struct RunAnywhereServer: Sendable {
     let answering: AnsweringConversations
     /// The keys' usage of every replica, with the replicas' database.
     let sharedUsage: SharedKeyUsage?
+    /// The Responses API's responses made in the background.
+    let background: BackgroundResponses
 
     /// Creates a server; ``run(onServerRunning:)`` validates the configuration first.
     public init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
@@ -38,6 +40,7 @@ public struct RunAnywhereServer: Sendable {
         self.sharedUsage = configuration.database.map { [metrics] in
             SharedKeyUsage(usage: metrics.usage, store: PostgresKeyUsage(database: $0), logger: configuration.logger)
         }
+        self.background = BackgroundResponses(answering: answering, logger: configuration.logger)
     }
 
     /// What runs beside the routes while the server serves: the metrics recorder and, with the
@@ -94,7 +97,7 @@ public struct RunAnywhereServer: Sendable {
         let adapters = ServedLoRAAdapters(runtime: runtime)
         OpenAIRoutes(runtime: runtime, configuration: configuration, adapters: adapters).register(on: api)
         LoRAAdapterRoutes(adapters: adapters, configuration: configuration).register(on: api)
-        ResponseRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        ResponseRoutes(runtime: runtime, configuration: configuration, background: background).register(on: api)
         SpeechRoutes(runtime: runtime, configuration: configuration).register(on: api)
         ImageGenerationRoutes(runtime: runtime, configuration: configuration).register(on: api)
         EmbeddingRoutes(runtime: runtime, configuration: configuration).register(on: api)
@@ -199,7 +202,8 @@ public struct RunAnywhereServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM (or until the task running it is cancelled), then stops
     /// accepting, lets running requests finish for up to ``ServerConfiguration/drainTimeout`` and
-    /// cancels the rest, and leaves the runtime as it found it: models
+    /// cancels the rest, ends the responses it makes in the background (failed, stored so), and
+    /// leaves the runtime as it found it: models
     /// unloaded, the server's LoRA adapters and draft models no longer applied; closes the
     /// telemetry store and the RAG session and returns.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
@@ -218,6 +222,7 @@ public struct RunAnywhereServer: Sendable {
     }
 
     private func stopped() async {
+        await background.stopAll()
         metrics.stopCountingUsage()
         runtime.defaultLoRAAdapters.withLock { $0 = [] }
         runtime.defaultDraftModels.withLock { $0 = [:] }

@@ -8,7 +8,8 @@ import Testing
 
 /// Replicas of `runanywhere serve` on one PostgreSQL database (`--database`), as behind a load
 /// balancer: two processes started together migrate the database once; a response stored through
-/// one is continued, read and deleted through the other; settings changed through one are the
+/// one is continued, read and deleted through the other, and one made in the background by one is
+/// cancelled through the other; settings changed through one are the
 /// other's, and so is a conversation made, answered, renamed and deleted through either; a key made through one replica's admin
 /// route or `runanywhere keys --database` counts on both, and a revoked one is refused by both
 /// once they re-read their keys; a replica killed with SIGKILL loses nothing committed while the other answers
@@ -80,6 +81,21 @@ struct CLIReplicaTests {
         #expect((items.json?["data"] as? [Any])?.count == 3, "the earlier turn's items came through B: \(items.json ?? [:])")
         #expect(try await Self.send(.DELETE, "\(rootB)/v1/responses/\(id)").status == 200)
         #expect(try await Self.send(.GET, "\(rootA)/v1/responses/\(id)").status == 404, "deleted through B, gone for A")
+
+        // A background response A makes is polled and cancelled through B: B asks A to stop it.
+        let counting = try await Self.send(
+            .POST, "\(rootA)/v1/responses",
+            body: [
+                "model": model, "input": "Count from 1 to 500, separated by commas.", "max_output_tokens": 600, "temperature": 0,
+                "background": true,
+            ])
+        let countingID = try #require(counting.json?["id"] as? String, "\(counting.json ?? [:])")
+        let cancel = try await Self.send(.POST, "\(rootB)/v1/responses/\(countingID)/cancel")
+        #expect(cancel.status == 200, "\(cancel.json ?? [:])")
+        #expect(
+            try await Self.within(.seconds(60)) {
+                try await Self.send(.GET, "\(rootB)/v1/responses/\(countingID)").json?["status"] as? String == "cancelled"
+            }, "cancelled through B: \(cancel.json ?? [:])")
 
         // Settings changed through one replica are what the other answers with.
         let patched = try await Self.send(.PATCH, "\(rootA)/api/settings", body: ["maxTokens": 12, "temperature": 0.25])

@@ -69,7 +69,7 @@ import Testing
             let id = try #require(try OpenAIRouteTests.json(made.body)["id"] as? String)
             for (uri, method) in [
                 ("/v1/responses/\(id)", HTTPRequest.Method.get), ("/v1/responses/\(id)/input_items", .get),
-                ("/v1/responses/\(id)", .delete),
+                ("/v1/responses/\(id)/cancel", .post), ("/v1/responses/\(id)?stream=true", .get), ("/v1/responses/\(id)", .delete),
             ] {
                 try await client.execute(uri: uri, method: method, headers: bob) {
                     #expect($0.status == .notFound, "bob's \(method) \(uri)")

@@ -163,6 +163,7 @@ import Testing
         (#""input": "hi", "text": {"format": {"type": "json_schema", "name": "x"}}"#, "text.format.schema"),
         (#""input": "hi", "text": {"format": {"type": "yaml"}}"#, "text.format.type"),
         (#""input": "hi", "reasoning": "high""#, "reasoning"),
+        (#""input": "hi", "background": true, "store": false"#, "store"),
         (
             #""input": [{"type": "function_call", "call_id": "c", "name": "f", "arguments": "[1]"}, {"type": "function_call_output", "call_id": "c", "output": "x"}]"#,
             "input"

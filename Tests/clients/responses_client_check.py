@@ -8,7 +8,9 @@ Checks: text and item input (the same prompt), instructions, the semantic stream
 order with consecutive sequence numbers (and the `responses.stream` helper), max_output_tokens
 ending incomplete, a forced function call and its function_call_output round trip (as items and
 through previous_response_id), text.format json_schema (and `responses.parse`), a conversation
-continued by previous_response_id, retrieve, input_items, delete, store false, and 404s.
+continued by previous_response_id, retrieve, input_items, delete, store false, 404s, and background
+mode: polled to its end, cancelled in flight (twice), and its stream read again after a dropped
+connection (`retrieve(stream=True, starting_after=N)`).
 Every answer the client reads is also checked against the server's OpenAPI document as the
 client reads it, streams event by event (openapi_validation.py).
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
@@ -16,6 +18,7 @@ Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 import argparse
 import json
 import sys
+import time
 
 import httpx
 import jsonschema
@@ -235,6 +238,50 @@ def check_stored(client, model):
     return seen
 
 
+def check_background(client, model, whole):
+    """background=True: queued at once and polled with retrieve to the answer the foreground gave;
+    cancel stops one in flight (and answers the same when asked again); a background stream the
+    client dropped is read on from the last event it had, to the end."""
+    question = "Name a primary color."
+    queued = client.responses.create(model=model, input=question, instructions=INSTRUCTIONS, max_output_tokens=24, temperature=0,
+                                     background=True)
+    check(queued.status == "queued" and queued.background is True and queued.output == [], f"background create: {queued}")
+    polled = queued
+    while polled.status in ("queued", "in_progress"):
+        time.sleep(0.05)
+        polled = client.responses.retrieve(queued.id)
+    check_whole(polled, "background")
+    check(polled.output_text == whole.output_text, f"background answer {polled.output_text!r}, foreground {whole.output_text!r}")
+
+    counting = client.responses.create(model=model, input="Count from 1 to 500, separated by commas.", max_output_tokens=600,
+                                       temperature=0, background=True)
+    cancelled = client.responses.cancel(counting.id)
+    check(cancelled.status == "cancelled" and client.responses.retrieve(counting.id).status == "cancelled", f"cancel: {cancelled.status}")
+    check(client.responses.cancel(counting.id).status == "cancelled", "cancelling twice answers the same")
+    try:
+        client.responses.cancel(whole.id)
+        check(False, "a foreground response was cancelled")
+    except openai.BadRequestError:
+        pass
+
+    stream = client.responses.create(model=model, input=question, instructions=INSTRUCTIONS, max_output_tokens=24, temperature=0,
+                                     background=True, stream=True)
+    read = []
+    for event in stream:
+        read.append(event)
+        if event.type == "response.output_text.delta":
+            break
+    stream.close()  # the connection drops; the response is made on
+    rest = list(client.responses.retrieve(read[0].response.id, stream=True, starting_after=read[-1].sequence_number))
+    events = read + rest
+    check([event.sequence_number for event in events] == list(range(len(events))), "the events read again follow on")
+    check([event.type for event in read[:3]] == ["response.created", "response.queued", "response.in_progress"]
+          and rest[-1].type in ("response.completed", "response.incomplete"), f"background stream: {[event.type for event in events]}")
+    text = "".join(event.delta for event in events if event.type == "response.output_text.delta")
+    check(text == rest[-1].response.output_text == whole.output_text, f"the stream read in two parts gave {text!r}")
+    return {"background": polled.output_text, "background_events": len(events), "read_again_after": read[-1].sequence_number}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--base-url", required=True)
@@ -257,6 +304,7 @@ def main():
     seen.update(check_tools(client, args.model))
     seen.update(check_structured(client, args.model))
     seen.update(check_stored(client, args.model))
+    seen.update(check_background(client, args.model, whole))
     seen.update(transport.report(check))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))
     return 1 if failures else 0

@@ -3,8 +3,9 @@ import Logging
 import RunAnywhere
 import ServiceLifecycle
 
-/// The conversations being answered: one answer at a time per conversation, each stoppable,
-/// also in the moment between its request and its first token. With the replicas' database
+/// The conversations being answered, and the background responses being made (each under its
+/// id, ``BackgroundResponses``): one answer at a time per conversation, each stoppable, also in
+/// the moment between its request and its first token. With the replicas' database
 /// (``PostgresAnswers``) that holds across replicas: a conversation another replica answers in
 /// is busy here too, and stopping it here asks that replica to stop it.
 actor AnsweringConversations {

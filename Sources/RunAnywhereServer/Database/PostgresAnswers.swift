@@ -2,8 +2,8 @@ import Foundation
 import PostgresNIO
 import RunAnywhere
 
-/// The conversations being answered on every replica (`runanywhere_answering`, a row per answer
-/// naming the replica giving it), so that one answer at a time per conversation holds across
+/// The conversations being answered (and background responses being made) on every replica
+/// (`runanywhere_answering`, a row per answer naming the replica giving it), so that one answer at a time per conversation holds across
 /// replicas and any replica can stop an answer another gives. A replica asks another to stop by
 /// marking the row and sending a notification (`NOTIFY`) on ``channel``; the replica giving the
 /// answer also finds the mark when it renews its rows (``keepAlive(_:)``), so a notification missed
@@ -56,6 +56,16 @@ struct PostgresAnswers: Sendable {
                 """)
         else { return false }
         return try await database.returnsRows("SELECT pg_notify(\(Self.channel), \(payload))")
+    }
+
+    /// Whether a replica answers in conversation (or makes the background response) `id` of
+    /// `account`: its row was renewed within ``staleAfter``.
+    func isAnswered(account: String, id: String) async throws -> Bool {
+        try await database.returnsRows(
+            """
+            SELECT id FROM runanywhere_answering
+            WHERE account = \(account) AND id = \(id) AND seen_at >= extract(epoch FROM clock_timestamp()) - \(Self.staleAfter)
+            """)
     }
 
     /// Renews the rows of `answers`, those given here (a row whose release failed is left to

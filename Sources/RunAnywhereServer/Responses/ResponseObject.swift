@@ -2,8 +2,9 @@ import Foundation
 import RunAnywhere
 
 /// A `response` object: the request's settings echoed, the `output` items, `status`
-/// (`in_progress`, `completed`, `incomplete` with `incomplete_details.reason`
-/// `max_output_tokens`, or `failed` with `error`) and `usage`. Stored responses are kept as this JSON.
+/// (`queued` and `in_progress` until it ends `completed`, `incomplete` with
+/// `incomplete_details.reason` `max_output_tokens`, `failed` with `error`, or `cancelled`) and
+/// `usage`. Stored responses are kept as this JSON.
 struct ResponseObject: Codable, Sendable {
     /// `usage`: tokens read (`cached_tokens` of them from the prompt cache) and written (`reasoning_tokens` of them thinking).
     struct ResponseUsage: Codable, Sendable {
@@ -58,6 +59,8 @@ struct ResponseObject: Codable, Sendable {
     let previousResponseID: String?
     let reasoning: JSONValue?
     let store: Bool
+    /// Whether it is made in the background; nil in responses stored before there was background mode.
+    let background: Bool?
     let temperature: Float?
     let text: JSONValue
     let toolChoice: JSONValue
@@ -70,16 +73,17 @@ struct ResponseObject: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case id, object, createdAt = "created_at", status, completedAt = "completed_at", error, incompleteDetails = "incomplete_details"
         case instructions, maxOutputTokens = "max_output_tokens", model, output, parallelToolCalls = "parallel_tool_calls"
-        case previousResponseID = "previous_response_id", reasoning, store, temperature, text, toolChoice = "tool_choice", tools
+        case previousResponseID = "previous_response_id", reasoning, store, background, temperature, text, toolChoice = "tool_choice", tools
         case topP = "top_p", truncation, usage, metadata
     }
 
-    /// The response `request` starts, in progress with no output yet; `ordered` is the request
-    /// body parsed with its keys in order, for the echoed tools and text format.
+    /// The response `request` starts, in progress (queued in the background) with no output yet;
+    /// `ordered` is the request body parsed with its keys in order, for the echoed tools and text format.
     init(id: String, request: ResponseRequest, ordered: JSONValue?) {
         self.id = id
         createdAt = Int(Date().timeIntervalSince1970)
-        status = "in_progress"
+        status = request.background ? "queued" : "in_progress"
+        background = request.background
         instructions = request.instructions
         maxOutputTokens = request.maxOutputTokens
         model = request.model
@@ -118,6 +122,15 @@ struct ResponseObject: Codable, Sendable {
         self.error = ResponseError(code: error.code ?? "server_error", message: error.message)
     }
 
+    /// Cancelled, keeping the `output` items made before it.
+    mutating func cancel(output: [ResponseItem]) {
+        self.output = output
+        status = "cancelled"
+    }
+
+    /// Whether it has ended: no longer `queued` or `in_progress`.
+    var hasEnded: Bool { status != "queued" && status != "in_progress" }
+
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -136,6 +149,7 @@ struct ResponseObject: Codable, Sendable {
         try container.encode(previousResponseID, forKey: .previousResponseID)
         try container.encode(reasoning, forKey: .reasoning)
         try container.encode(store, forKey: .store)
+        try container.encode(background ?? false, forKey: .background)
         try container.encode(temperature, forKey: .temperature)
         try container.encode(text, forKey: .text)
         try container.encode(toolChoice, forKey: .toolChoice)

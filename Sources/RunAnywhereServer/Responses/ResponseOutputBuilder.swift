@@ -87,6 +87,11 @@ struct ResponseOutputBuilder: Sendable {
         close(status: result.stopReason == .length ? "incomplete" : "completed")
     }
 
+    /// Closes the open item of an answer cut short (cancelled, or failed): `incomplete`.
+    mutating func cut() -> [ResponseStreamEvent] {
+        close(status: "incomplete")
+    }
+
     private var openID: String? { id(of: open) }
 
     private func id(of open: Open?) -> String? {

@@ -5,7 +5,8 @@ import RunAnywhere
 /// `tool_choice` and `parallel_tool_calls`, `text.format` (`text`, `json_object`, or
 /// `json_schema` with `name`, `schema`, `strict`), `max_output_tokens`, `temperature`, `top_p`,
 /// `reasoning` (echoed: a thinking model always reasons), `previous_response_id`, `store`
-/// (default true), `stream` and `metadata` (strings by name, echoed).
+/// (default true), `background` (made while the client is away: ``BackgroundResponses``), `stream`
+/// and `metadata` (strings by name, echoed).
 struct ResponseRequest: Decodable, Sendable {
     /// A function tool: `{"type": "function", "name", "description", "parameters", "strict"}`.
     struct FunctionTool: Decodable, Sendable {
@@ -48,13 +49,14 @@ struct ResponseRequest: Decodable, Sendable {
     let reasoning: JSONValue?
     let previousResponseID: String?
     let store: Bool
+    let background: Bool
     let stream: Bool
     let metadata: [String: String]?
 
     enum CodingKeys: String, CodingKey {
         case model, input, instructions, tools, toolChoice = "tool_choice", parallelToolCalls = "parallel_tool_calls", text
         case maxOutputTokens = "max_output_tokens", temperature, topP = "top_p", reasoning, previousResponseID = "previous_response_id"
-        case store, stream, metadata
+        case store, background, stream, metadata
     }
 
     init(from decoder: any Decoder) throws {
@@ -83,6 +85,10 @@ struct ResponseRequest: Decodable, Sendable {
         }
         previousResponseID = try container.decodeIfPresent(String.self, forKey: .previousResponseID)
         store = try container.decodeIfPresent(Bool.self, forKey: .store) ?? true
+        background = try container.decodeIfPresent(Bool.self, forKey: .background) ?? false
+        guard store || !background else {
+            throw APIError(.badRequest, "A background response is stored, to be retrieved: background needs store true", param: "store")
+        }
         stream = try container.decodeIfPresent(Bool.self, forKey: .stream) ?? false
         metadata = try container.decodeIfPresent([String: String].self, forKey: .metadata)
     }

@@ -4,7 +4,7 @@ import OpenAPIRuntime
 import RunAnywhere
 
 /// One response being made from a generation: its events mapped by a ``ResponseOutputBuilder``,
-/// the finished response stored when `store` is given.
+/// the finished response stored when `store` is given: whole, streamed, or in the background.
 struct ResponseRun: Sendable {
     let response: ResponseObject
     let input: [ResponseItem]
@@ -61,5 +61,69 @@ struct ResponseRun: Sendable {
                 try await send(&writer)
             }
         )
+    }
+
+    /// Makes the response in the background (``BackgroundResponses``) from the generation
+    /// `generate` starts, handing each stream event, numbered, to `emit` and storing the response
+    /// as it starts and as it ends. Cancelling this task stops the generation and ends the
+    /// response `cancelled` with what it wrote (the stream just ends: the Responses API has no
+    /// event for it), or failed when `serverStopped` says the server is stopping. Throws only
+    /// when the ended response could not be stored.
+    func background(
+        _ generate: () async throws -> GenerationEvents, emit: @Sendable (ResponseStreamEvent) async -> Void,
+        serverStopped: @Sendable () async -> Bool
+    ) async throws {
+        var builder = ResponseOutputBuilder()
+        var response = self.response
+        var sequence = 0
+        func send(_ events: [ResponseStreamEvent]) async {
+            for var event in events {
+                event.sequenceNumber = sequence
+                sequence += 1
+                await emit(event)
+            }
+        }
+        await send([.lifecycle("response.created", response), .lifecycle("response.queued", response)])
+        var failure: APIError?
+        do {
+            try Task.checkCancellation()
+            let generation = try await generate()
+            try await withTaskCancellationHandler {
+                response.status = "in_progress"
+                try await store?.save(response, input: input)
+                await send([.lifecycle("response.in_progress", response)])
+                for try await event in generation {
+                    guard case .completed(let result) = event else {
+                        await send(builder.events(for: event))
+                        continue
+                    }
+                    guard result.stopReason != .cancelled else { break }
+                    let closing = builder.finish(result)
+                    response.finish(result, output: builder.output)
+                    await send(closing)
+                }
+            } onCancel: {
+                generation.cancel()
+            }
+        } catch let error where !(error is CancellationError) {
+            failure = APIError.from(error)
+        } catch {}
+        if !response.hasEnded {
+            await send(builder.cut())
+            if await serverStopped() { failure = BackgroundResponses.serverStopped }
+            if let failure {
+                response.fail(failure, output: builder.output)
+            } else {
+                response.cancel(output: builder.output)
+            }
+        }
+        // Stored whatever ended it: a cancelled task's own work may refuse to run.
+        try await Task { [response, input, store] in try await store?.save(response, input: input) }.value
+        switch response.status {
+        case "completed": await send([.lifecycle("response.completed", response)])
+        case "incomplete": await send([.lifecycle("response.incomplete", response)])
+        case "failed": await send([.error(failure ?? BackgroundResponses.serverStopped), .lifecycle("response.failed", response)])
+        default: break
+        }
     }
 }
