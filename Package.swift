@@ -264,7 +264,8 @@ let package = Package(
             dependencies: [
                 "RunAnywhereTelemetry", "RunAnywhereBenchRunner", "RunAnywhere", "RunAnywhereTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

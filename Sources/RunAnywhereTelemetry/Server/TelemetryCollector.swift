@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import RunAnywhere
 
 /// `runanywhere telemetry serve`: receives BenchRunner payloads from a fleet, and the device
@@ -20,6 +21,10 @@ package struct TelemetryCollector: Sendable {
     package var allowedHosts: [String] = []
     /// Where requests and failures are logged.
     package var logger: Logger
+    /// How long a connection may stay open with no request in flight, before its first request
+    /// or between two, until the collector closes it: connections a sender leaves open must not
+    /// use up the collector's file descriptors.
+    package var idleTimeout: Duration = .seconds(75)
 
     /// A collector over `store`.
     package init(store: any TelemetryStore, host: String = "127.0.0.1", port: Int = 8000, apiKey: String? = nil, logger: Logger) {
@@ -60,11 +65,12 @@ package struct TelemetryCollector: Sendable {
     }
 
     /// Serves until SIGINT or SIGTERM (requests in progress finish), then closes the store;
-    /// `onServerRunning` is told the bound port.
+    /// `onServerRunning` is told the bound port. A connection idle for ``idleTimeout`` is closed.
     package func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try validate()
         let application = Application(
-            router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "RunAnywhere telemetry"),
+            router: router(), server: .http1(configuration: .init(idleTimeout: TimeAmount(idleTimeout))),
+            configuration: .init(address: .hostname(host, port: port), serverName: "RunAnywhere telemetry"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) }, logger: logger
         )
         do {
