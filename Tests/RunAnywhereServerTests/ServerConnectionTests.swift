@@ -1,6 +1,4 @@
 import Logging
-import NIOCore
-import NIOPosix
 import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
@@ -79,20 +77,11 @@ import Testing
         if let failure { throw failure }
     }
 
-    /// Sends `bytes` on a new connection and returns all that comes back until the server closes
-    /// the connection (with `close`, a `Connection: close` header is added to a good request for it).
+    /// ``RawConnection/exchange(_:port:)``; with `close`, a `Connection: close` header is added
+    /// to a good request, for the server to close the connection after it.
     static func exchange(_ bytes: [UInt8], port: Int, close: Bool = false) async throws -> String {
         var bytes = bytes
         if close { bytes.insert(contentsOf: Array("Connection: close\r\n".utf8), at: bytes.count - 2) }
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port) {
-            channel in
-            channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
-        }
-        return try await channel.executeThenClose { inbound, outbound in
-            if !bytes.isEmpty { try await outbound.write(ByteBuffer(bytes: bytes)) }
-            var answer = ByteBuffer()
-            for try await var part in inbound { answer.writeBuffer(&part) }
-            return String(buffer: answer)
-        }
+        return try await RawConnection.exchange(bytes, port: port)
     }
 }

@@ -1,7 +1,5 @@
 import Foundation
 import Logging
-import NIOCore
-import NIOPosix
 import RunAnywhereTelemetry
 import RunAnywhereTestSupport
 import Testing
@@ -21,9 +19,9 @@ import Testing
         let (running, started) = AsyncStream.makeStream(of: Int.self)
         let serving = Task { [collector] in try await collector.run { started.yield($0) } }
         for await port in running {
-            let silent = try await Self.exchange([], port: port)
+            let silent = try await RawConnection.exchange([], port: port)
             #expect(silent.isEmpty, "a connection that sends nothing is closed with no answer: \(silent)")
-            let kept = try await Self.exchange(Self.health, port: port)
+            let kept = try await RawConnection.exchange(Self.health, port: port)
             #expect(
                 kept.hasPrefix("HTTP/1.1 200") && kept.components(separatedBy: "HTTP/1.1 ").count == 2,
                 "a kept-alive connection is answered, then closed: \(kept)")
@@ -31,20 +29,5 @@ import Testing
         }
         serving.cancel()
         _ = try? await serving.value
-    }
-
-    /// Sends `bytes` on a new connection and returns all that comes back until the collector
-    /// closes the connection.
-    static func exchange(_ bytes: [UInt8], port: Int) async throws -> String {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port) {
-            channel in
-            channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
-        }
-        return try await channel.executeThenClose { inbound, outbound in
-            if !bytes.isEmpty { try await outbound.write(ByteBuffer(bytes: bytes)) }
-            var answer = ByteBuffer()
-            for try await var part in inbound { answer.writeBuffer(&part) }
-            return String(buffer: answer)
-        }
     }
 }

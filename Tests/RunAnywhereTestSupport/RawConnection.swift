@@ -1,0 +1,21 @@
+import NIOCore
+import NIOPosix
+
+/// A TCP connection to a test server on 127.0.0.1, driven byte by byte: for what an HTTP client
+/// library would never send (malformed requests, nothing at all, half a request).
+package enum RawConnection {
+    /// Sends `bytes` on a new connection to `port` and returns all that comes back until the
+    /// server closes the connection.
+    package static func exchange(_ bytes: [UInt8], port: Int) async throws -> String {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port) {
+            channel in
+            channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+        }
+        return try await channel.executeThenClose { inbound, outbound in
+            if !bytes.isEmpty { try await outbound.write(ByteBuffer(bytes: bytes)) }
+            var answer = ByteBuffer()
+            for try await var part in inbound { answer.writeBuffer(&part) }
+            return String(buffer: answer)
+        }
+    }
+}
