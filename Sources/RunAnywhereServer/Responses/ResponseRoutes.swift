@@ -84,7 +84,7 @@ struct ResponseRoutes: Sendable {
                     }
                     return value
                 } ?? 20
-            let stored = try await stored(context).input
+            let stored = try await current(try context.parameters.require("id")).input
             var input = order == "asc" ? stored : stored.reversed()
             if let after = parameters.get("after") {
                 guard let index = input.firstIndex(where: { $0.id == after }) else {
@@ -100,12 +100,6 @@ struct ResponseRoutes: Sendable {
             guard try await store.delete(id) else { throw Self.notFound(id) }
             return try jsonResponse(Deleted(id: id))
         }
-    }
-
-    private func stored(_ context: ServerContext) async throws -> ResponseStore.Stored {
-        let id = try context.parameters.require("id")
-        guard let stored = try await store.find(id) else { throw Self.notFound(id) }
-        return stored
     }
 
     /// The background response `id` under the request's account.

@@ -31,14 +31,9 @@ struct ResponseRun: Sendable {
         var builder = ResponseOutputBuilder()
         var response = self.response
         var pending: [ResponseStreamEvent] = [.lifecycle("response.created", response), .lifecycle("response.in_progress", response)]
-        var sequence = 0
+        var numbering = ResponseEventNumbering()
         func send(_ writer: inout any ResponseBodyWriter) async throws {
-            var events: [ServerSentEvent] = []
-            for var event in pending {
-                event.sequenceNumber = sequence
-                sequence += 1
-                events.append(try ServerSentEvents.event(event, name: event.type))
-            }
+            var events = try numbering.number(pending).map { try ServerSentEvents.event($0, name: $0.type) }
             pending.removeAll()
             try await ServerSentEvents.send(&events, to: &writer)
         }
@@ -75,13 +70,9 @@ struct ResponseRun: Sendable {
     ) async throws {
         var builder = ResponseOutputBuilder()
         var response = self.response
-        var sequence = 0
+        var numbering = ResponseEventNumbering()
         func send(_ events: [ResponseStreamEvent]) async {
-            for var event in events {
-                event.sequenceNumber = sequence
-                sequence += 1
-                await emit(event)
-            }
+            for event in numbering.number(events) { await emit(event) }
         }
         await send([.lifecycle("response.created", response), .lifecycle("response.queued", response)])
         var failure: APIError?

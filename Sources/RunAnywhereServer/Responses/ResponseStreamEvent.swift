@@ -46,3 +46,19 @@ struct ResponseStreamEvent: Encodable, Sendable {
             type: "error", code: error.code ?? OpenAIErrorBody.type(for: error.status), message: error.message, param: error.param)
     }
 }
+
+/// Numbers one response's stream events, from 0, in the order they are sent: a client that
+/// comes back asks for those after the last number it saw (`starting_after`).
+struct ResponseEventNumbering {
+    private var next = 0
+
+    /// `events`, numbered after every event numbered before.
+    mutating func number(_ events: [ResponseStreamEvent]) -> [ResponseStreamEvent] {
+        var numbered = events
+        for index in numbered.indices {
+            numbered[index].sequenceNumber = next
+            next += 1
+        }
+        return numbered
+    }
+}
