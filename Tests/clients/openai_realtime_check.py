@@ -89,11 +89,13 @@ def send_audio(connection, pcm, chunk=4800):
 def check_text_turn(connection):
     created = connection.recv().to_dict()
     check(created["type"] == "session.created" and created["session"]["audio"]["input"]["format"]["rate"] == 24000, f"first event {created}")
+    # The answers are sampled (temperature 0.8, as OpenAI's sessions): a bound on their length
+    # keeps one that rambles (a table of a thousand tokens, seen once) from holding up the check.
     connection.session.update(session={"type": "realtime", "output_modalities": ["text"], "instructions": "Answer in one short sentence.",
-                                       "audio": {"input": {"turn_detection": None}}})
+                                       "audio": {"input": {"turn_detection": None}}, "max_output_tokens": ANSWER_TOKENS})
     updated = events_until(connection, "session.updated")[-1]
-    check(updated["session"]["output_modalities"] == ["text"] and updated["session"]["audio"]["input"]["turn_detection"] is None,
-          f"session.updated {updated}")
+    check(updated["session"]["output_modalities"] == ["text"] and updated["session"]["audio"]["input"]["turn_detection"] is None
+          and updated["session"]["max_output_tokens"] == ANSWER_TOKENS, f"session.updated {updated}")
     connection.conversation.item.create(item={"type": "message", "role": "user",
                                               "content": [{"type": "input_text", "text": "What is the capital of France?"}]})
     connection.response.create()
@@ -103,11 +105,19 @@ def check_text_turn(connection):
     check("response.created" in kinds and "response.output_text.delta" in kinds, f"text turn events {kinds}")
     deltas = "".join(event["delta"] for event in events if event["type"] == "response.output_text.delta")
     done = next((event for event in events if event["type"] == "response.output_text.done"), {})
-    # The answer is sampled (temperature 0.8, as OpenAI's sessions): its words are not checked.
+    # The answer is sampled: its words are not checked.
     check(deltas == done.get("text") and len(deltas.strip()) > 0, f"text answer {deltas!r}, done {done}")
     response = events[-1]["response"]
-    check(response["status"] == "completed" and response["usage"]["output_tokens"] > 0, f"response.done {response}")
+    check(finished(response) and 0 < response["usage"]["output_tokens"] <= ANSWER_TOKENS, f"response.done {response}")
     return deltas
+
+
+ANSWER_TOKENS = 100
+
+
+def finished(response):
+    """Whether a response ended by itself or at the session's bound on its length."""
+    return response["status"] == "completed" or response.get("status_details") == {"type": "incomplete", "reason": "max_output_tokens"}
 
 
 WEATHER = {"type": "function", "name": "get_weather", "description": "The weather now in a city",
@@ -140,7 +150,7 @@ def check_function_call(connection):
     connection.response.create()
     answer = events_until(connection, "response.done")
     text = "".join(event["delta"] for event in answer if event["type"] == "response.output_text.delta")
-    check(answer[-1]["response"]["status"] == "completed" and text.strip(), f"an answer after the function's output: {types(answer)}")
+    check(finished(answer[-1]["response"]) and text.strip(), f"an answer after the function's output: {types(answer)}")
     connection.session.update(session={"type": "realtime", "tools": [], "tool_choice": "auto"})
     events_until(connection, "session.updated")
     return {"arguments": done.get("arguments"), "answer": text}
@@ -167,7 +177,7 @@ def check_spoken_turn(connection, question):
     transcript = "".join(event["delta"] for event in events if event["type"] == "response.output_audio_transcript.delta")
     audio = b"".join(base64.b64decode(event["delta"]) for event in events if event["type"] == "response.output_audio.delta")
     check(len(transcript) > 0 and len(audio) > 24000, f"spoken answer {transcript!r} with {len(audio)} bytes of audio")
-    check(events[-1]["response"]["status"] == "completed", f"spoken response.done {events[-1]}")
+    check(finished(events[-1]["response"]), f"spoken response.done {events[-1]}")
     check_truncation(connection, events[-1]["response"]["output"][0]["id"], transcript, len(audio) // 48)
     return {"heard": heard, "answer": transcript, "audio_seconds": round(len(audio) / 48000, 2)}
 
@@ -196,7 +206,7 @@ def check_truncation(connection, item_id, transcript, audio_ms):
 def check_barge_in(connection, question):
     # A long answer (hundreds of tokens, seconds of work), so that it is still being written and
     # spoken when the speech comes in.
-    connection.session.update(session={"type": "realtime", "instructions": "Do exactly what the user asks."})
+    connection.session.update(session={"type": "realtime", "instructions": "Do exactly what the user asks.", "max_output_tokens": "inf"})
     events_until(connection, "session.updated")
     connection.conversation.item.create(item={"type": "message", "role": "user", "content": [
         {"type": "input_text", "text": "Write the numbers from 1 to 300, separated by commas."}]})
@@ -242,8 +252,7 @@ def check_pause_in_a_turn(client, connection, voice_model):
     ends a turn: the server starts answering at each pause, but the speech that follows the
     first is the same turn, and the silence that follows the second ends it: one answer, to the
     whole question, sent only once the turn has ended."""
-    # The answer is sampled: a bound on its length keeps one that rambles from holding up the check.
-    connection.session.update(session={"type": "realtime", "instructions": "Answer in one short sentence.", "max_output_tokens": 100})
+    connection.session.update(session={"type": "realtime", "instructions": "Answer in one short sentence.", "max_output_tokens": ANSWER_TOKENS})
     events_until(connection, "session.updated")
     pause = bytes(2 * 24000 // 4)  # 250 ms, half of the turn's 500 ms of silence
     # What the server does at a pause, it does while nothing more comes.
@@ -261,10 +270,7 @@ def check_pause_in_a_turn(client, connection, voice_model):
     heard = next((event["transcript"] for event in events if event["type"] == "conversation.item.input_audio_transcription.completed"), "")
     check("capital" in heard.lower() and "france" in heard.lower(), f"the whole question with a pause: heard {heard!r}")
     response = events[-1]["response"]
-    finished = response["status"] == "completed" or response["status_details"] == {"type": "incomplete", "reason": "max_output_tokens"}
-    check(finished and "response.output_audio.delta" in kinds, f"the answer to a question with a pause: {response}")
-    connection.session.update(session={"type": "realtime", "max_output_tokens": "inf"})
-    events_until(connection, "session.updated")
+    check(finished(response) and "response.output_audio.delta" in kinds, f"the answer to a question with a pause: {response}")
     return heard
 
 
@@ -276,7 +282,8 @@ def check_telephone(client, connection, question, voice_model):
     events_until(connection, "session.created")
     # In English: the voice is English, and a sampled answer in French (seen once) came back from
     # Whisper as words of neither language.
-    connection.session.update(session={"type": "realtime", "instructions": "Answer in English, in one short sentence.", "audio": {
+    connection.session.update(session={"type": "realtime", "instructions": "Answer in English, in one short sentence.",
+                                       "max_output_tokens": ANSWER_TOKENS, "audio": {
         "input": {"format": {"type": "audio/pcmu"}, "transcription": {"model": "whisper-1"},
                   "turn_detection": {"type": "server_vad", "silence_duration_ms": 500}},
         "output": {"format": {"type": "audio/pcmu"}}}})
@@ -291,7 +298,7 @@ def check_telephone(client, connection, question, voice_model):
     transcript = "".join(event["delta"] for event in events if event["type"] == "response.output_audio_transcript.delta")
     audio = audioop.ulaw2lin(b"".join(base64.b64decode(event["delta"]) for event in events
                                       if event["type"] == "response.output_audio.delta"), 2)
-    check(len(audio) > 8000, f"the answer's µ-law audio: {len(audio) // 2} samples")
+    check(finished(events[-1]["response"]) and len(audio) > 8000, f"the answer's µ-law audio: {len(audio) // 2} samples, {events[-1]}")
     written = transcribe_8k(client, audio)
     seen = {"heard": heard, "answer": transcript, "transcribed": written}
     if not sounds_alike(written, transcript):
