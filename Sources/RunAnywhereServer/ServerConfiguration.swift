@@ -64,7 +64,8 @@ public struct ServerConfiguration: Sendable {
     /// (then it gets a 408) or between two. A client that opens connections and leaves them would
     /// otherwise hold the server's file descriptors. 75 s, nginx's `keepalive_timeout`, is longer
     /// than the 60 s for which AsyncHTTPClient keeps an idle connection: a client that keeps
-    /// connections for less closes them first, so none sends a request on one being closed.
+    /// connections for less closes them first, so none sends a request on one being closed
+    /// (`serve --idle-timeout`).
     package var idleTimeout: Duration = .seconds(75)
 
     /// Creates a configuration.

@@ -130,6 +130,29 @@ struct CLIServeTests {
         }
     }
 
+    /// `--idle-timeout`: a connection that sends nothing gets a 408 and is closed, and one kept
+    /// alive after its answer is closed, after the second given: the two take seconds, where the
+    /// default 75 s would take the first alone past the 60 s they are given.
+    @Test func idleConnectionsAreClosedAfterTheIdleTimeout() async throws {
+        try await CLIRunner.withData { runner, _ in
+            let server = try ServeProcess(runner, arguments: ["--idle-timeout", "1"])
+            let port = server.port
+            let health = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+            let (silent, kept) = try await withThrowingTaskGroup(of: (String, String)?.self) { group in
+                group.addTask { (try await RawConnection.exchange([], port: port), try await RawConnection.exchange(health, port: port)) }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(60))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next()! ?? ("not closed within 60 s: --idle-timeout was not applied", "")
+            }
+            #expect(silent.hasPrefix("HTTP/1.1 408") && silent.contains("request_timeout"), "\(silent)")
+            #expect(kept.hasPrefix("HTTP/1.1 200"), "\(kept)")
+            #expect(server.stop() == 0)
+        }
+    }
+
     @Test func refusesToListenOnTheNetworkWithoutAKey() throws {
         try CLIRunner.withData { runner, _ in
             let result = try runner.run(["serve", "--host", "0.0.0.0", "--port", "0"])
@@ -149,6 +172,7 @@ struct CLIServeTests {
             (["--keep-alive", "nan"], "--keep-alive must be"), (["--threads", "4294967296"], "--threads must be 1 to 512"),
             (["--context-length", "4294967296"], "--context-length must be 16 to"),
             (["--speculate", "33"], "--speculate must be 0 to 32"), (["--speculate=-1"], "--speculate must be 0 to 32"),
+            (["--idle-timeout", "0"], "--idle-timeout must be 1 to 86400 seconds"),
             (["--draft-model", "\(RunAnywhere.defaultModelID)"], "--draft-model takes MODEL=DRAFT"),
             (["--draft-model", "\(RunAnywhere.defaultModelID)=no-such-draft"], "no model has that id"),
         ]
