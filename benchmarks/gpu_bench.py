@@ -48,19 +48,32 @@ def batched_bench(batched, model, args, prompt_tokens, env):
 
 def post(base, path, body):
     request = urllib.request.Request(base + path, json.dumps(body).encode(), {"content-type": "application/json"})
-    with urllib.request.urlopen(request, timeout=900) as response:
-        return json.load(response)
+    try:
+        with urllib.request.urlopen(request, timeout=900) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as error:
+        raise SystemExit(f"gpu: {path} answered {error.code}: {error.read().decode(errors='replace')[:500]}") from None
 
 
 def complete(base, model, prompt, tokens, temperature=0.0, **extra):
     return post(base, "/v1/completions", {"model": model, "prompt": prompt, "max_tokens": tokens, "temperature": temperature, **extra})
 
 
+def speculation_text():
+    return "\n\n".join([STORY + "The first machines filled rooms and were programmed by hand."] * 3)
+
+
+def tokens_of(binary, model, text, env):
+    """How many tokens `text` is as a prompt of `model` (`runanywhere tokenize`)."""
+    result = subprocess.run([binary, "tokenize", "--json", "--model", model, text], env=env, capture_output=True, text=True, check=True)
+    return len(json.loads(result.stdout)["tokens"])
+
+
 def speculation(base, model, args):
     """Decode tokens/s of greedy completions of a text that repeats itself (so that prompt lookup
     has something to find, whatever the weights), with `speculative.n_max` 8 and without, each
     the mean of args.reps on the same server, and whether the texts were the same."""
-    text = "\n\n".join([STORY + "The first machines filled rooms and were programmed by hand."] * 3)
+    text = speculation_text()
     speeds, texts = {0: [], 8: []}, {0: set(), 8: set()}
     for _ in range(args.reps):
         for draft in (0, 8):
@@ -76,7 +89,9 @@ def sdk(binary, model, args, env):
     tokens/sec over args.tokens, each the mean of args.reps; then args.streams requests at once
     (a second server with as many sequences) and their tokens/sec together, prompts and
     generated, from the first request sent to the last answer received."""
-    flags = ["--threads", str(args.threads), "--batch-size", str(args.prompt), "--context-length", str(args.prompt + args.tokens + 64)]
+    # The context holds the prompt or speculation's text, whichever is longer.
+    context = max(args.prompt, tokens_of(binary, model, speculation_text(), env)) + args.tokens + 64
+    flags = ["--threads", str(args.threads), "--batch-size", str(args.prompt), "--context-length", str(context)]
     if args.gpu_layers is not None:
         flags += ["--gpu-layers", str(args.gpu_layers)]
     process, base = start_server(binary, flags + ["--parallel", "1"], env)

@@ -55,10 +55,12 @@ def build(library, home, targets, threads, who):
     lib = os.path.dirname(library)
     prefix = os.path.dirname(os.path.dirname(lib))  # …/llama_cpp/lib → the install's root
     cache = os.path.join(home, "engines", "llama.cpp-tools", hashlib.sha256(lib.encode()).hexdigest()[:12])
-    # A build of more programs serves too (benchmarks/host-cost's serves benchmarks/batching).
+    # A build that has more programs serves too (benchmarks/host-cost's serves benchmarks/batching;
+    # on a machine without network, ../shared/tools/gpu links its whole llama.cpp build here).
     for built in sorted(os.listdir(cache)) if os.path.isdir(cache) else []:
-        if set(targets) <= set(built.split("+")) and os.path.exists(os.path.join(cache, built, ".built")):
-            return {target: os.path.join(cache, built, "build", "bin", target) for target in targets}
+        programs = {target: os.path.join(cache, built, "build", "bin", target) for target in targets}
+        if os.path.exists(os.path.join(cache, built, ".built")) and all(map(os.path.exists, programs.values())):
+            return programs
     folder = os.path.join(cache, "+".join(sorted(targets)))
     build_dir = os.path.join(folder, "build")
     paths = {target: os.path.join(build_dir, "bin", target) for target in targets}
