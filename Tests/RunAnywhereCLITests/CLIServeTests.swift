@@ -136,17 +136,9 @@ struct CLIServeTests {
     @Test func idleConnectionsAreClosedAfterTheIdleTimeout() async throws {
         try await CLIRunner.withData { runner, _ in
             let server = try ServeProcess(runner, arguments: ["--idle-timeout", "1"])
-            let port = server.port
             let health = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-            let (silent, kept) = try await withThrowingTaskGroup(of: (String, String)?.self) { group in
-                group.addTask { (try await RawConnection.exchange([], port: port), try await RawConnection.exchange(health, port: port)) }
-                group.addTask {
-                    try await Task.sleep(for: .seconds(60))
-                    return nil
-                }
-                defer { group.cancelAll() }
-                return try await group.next()! ?? ("not closed within 60 s: --idle-timeout was not applied", "")
-            }
+            let answers = try await RawConnection.exchanges([[], health], port: server.port, within: .seconds(60))
+            let (silent, kept) = (answers?[0] ?? "not closed within 60 s: --idle-timeout was not applied", answers?[1] ?? "")
             #expect(silent.hasPrefix("HTTP/1.1 408") && silent.contains("request_timeout"), "\(silent)")
             #expect(kept.hasPrefix("HTTP/1.1 200"), "\(kept)")
             #expect(server.stop() == 0)

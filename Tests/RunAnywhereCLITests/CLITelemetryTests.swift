@@ -103,6 +103,22 @@ struct CLITelemetryTests {
         }
     }
 
+    /// `--idle-timeout`: a connection that sends nothing, and one kept alive after its answer,
+    /// are closed after the second given: the two take seconds, where the default 75 s would take
+    /// the first alone past the 60 s they are given.
+    @Test func idleConnectionsAreClosedAfterTheIdleTimeout() async throws {
+        try await CLIRunner.withData { runner, _ in
+            let collector = try ServeProcess(runner, command: ["telemetry", "serve"], arguments: ["--idle-timeout", "1"])
+            let health = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+            let answers = try await RawConnection.exchanges([[], health], port: collector.port, within: .seconds(60))
+            #expect(answers?[0] == "", "a silent connection: \(answers?[0] ?? "not closed within 60 s: --idle-timeout was not applied")")
+            #expect(answers?[1].hasPrefix("HTTP/1.1 200") == true, "\(answers?[1] ?? "")")
+            let refused = try runner.run(["telemetry", "serve", "--port", "0", "--idle-timeout", "0"])
+            #expect(refused.status != 0 && refused.stderr.contains("--idle-timeout must be 1 to 86400 seconds"), "\(refused.stderr)")
+            #expect(collector.stop() == 0)
+        }
+    }
+
     @Test func aCollectorBeyondLoopbackNeedsAKeyAndHarnessesSendIt() async throws {
         try await CLIRunner.withData { runner, _ in
             let open = try runner.run(["telemetry", "serve", "--host", "0.0.0.0", "--port", "0"])

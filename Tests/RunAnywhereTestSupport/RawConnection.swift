@@ -18,4 +18,23 @@ package enum RawConnection {
             return String(buffer: answer)
         }
     }
+
+    /// The exchanges of `requests`, one connection each in turn, or nil when the server has not
+    /// closed them all within `limit` (for a check that a server closes idle connections when
+    /// it is told to, not at its much later default).
+    package static func exchanges(_ requests: [[UInt8]], port: Int, within limit: Duration) async throws -> [String]? {
+        try await withThrowingTaskGroup(of: [String]?.self) { group in
+            group.addTask {
+                var answers: [String] = []
+                for request in requests { answers.append(try await exchange(request, port: port)) }
+                return answers
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
 }
