@@ -18,6 +18,8 @@ from serve_process import start_server
 # llm-overhead's prompt does.
 STORY = ("The history of computing is a story of people who built machines to think faster than they could. "
          "Here is the next chapter of that story, told at length:\n\n")
+# A text that repeats itself, so that prompt lookup has something to find, whatever the weights.
+SPECULATION_TEXT = "\n\n".join([STORY + "The first machines filled rooms and were programmed by hand."] * 3)
 
 
 def run_tool(command, env):
@@ -59,10 +61,6 @@ def complete(base, model, prompt, tokens, temperature=0.0, **extra):
     return post(base, "/v1/completions", {"model": model, "prompt": prompt, "max_tokens": tokens, "temperature": temperature, **extra})
 
 
-def speculation_text():
-    return "\n\n".join([STORY + "The first machines filled rooms and were programmed by hand."] * 3)
-
-
 def tokens_of(binary, model, text, env):
     """How many tokens `text` is as a prompt of `model` (`runanywhere tokenize`)."""
     result = subprocess.run([binary, "tokenize", "--json", "--model", model, text], env=env, capture_output=True, text=True, check=True)
@@ -73,7 +71,7 @@ def speculation(base, model, args):
     """Decode tokens/s of greedy completions of a text that repeats itself (so that prompt lookup
     has something to find, whatever the weights), with `speculative.n_max` 8 and without, each
     the mean of args.reps on the same server, and whether the texts were the same."""
-    text = speculation_text()
+    text = SPECULATION_TEXT
     speeds, texts = {0: [], 8: []}, {0: set(), 8: set()}
     for _ in range(args.reps):
         for draft in (0, 8):
@@ -90,7 +88,7 @@ def sdk(binary, model, args, env):
     (a second server with as many sequences) and their tokens/sec together, prompts and
     generated, from the first request sent to the last answer received."""
     # The context holds the prompt or speculation's text, whichever is longer.
-    context = max(args.prompt, tokens_of(binary, model, speculation_text(), env)) + args.tokens + 64
+    context = max(args.prompt, tokens_of(binary, model, SPECULATION_TEXT, env)) + args.tokens + 64
     flags = ["--threads", str(args.threads), "--batch-size", str(args.prompt), "--context-length", str(context)]
     if args.gpu_layers is not None:
         flags += ["--gpu-layers", str(args.gpu_layers)]

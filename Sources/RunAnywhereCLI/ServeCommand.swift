@@ -80,12 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
             "Seconds SIGTERM lets running requests (streams included) finish after the server stops taking new ones; then they are cancelled."
     )
     var drainTimeout = 30
-    @Option(
-        name: .customLong("idle-timeout"),
-        help:
-            "Seconds a connection may stay open with no request in flight, before its first (then it gets a 408) or between two; then it is closed. Keep it above the idle time of a proxy's or client's connection pool."
-    )
-    var idleTimeout = 75
+    @OptionGroup var idleTimeout: IdleTimeoutOption
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -133,7 +128,6 @@ struct ServeCommand: AsyncParsableCommand {
         if parallel < 1 || parallel > 64 { throw ValidationError("--parallel must be between 1 and 64") }
         if queue < 0 { throw ValidationError("--queue cannot be negative") }
         if !(0...86_400).contains(drainTimeout) { throw ValidationError("--drain-timeout must be 0 to 86400 seconds") }
-        if !(1...86_400).contains(idleTimeout) { throw ValidationError("--idle-timeout must be 1 to 86400 seconds") }
         try LLMSpeculation.checkFlag(speculate)
         try RPCEndpoint.checkFlag(RPCEndpoint.flag(rpc))
         if let modelsBudget, Self.bytes(modelsBudget) == nil {
@@ -212,7 +206,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             configuration.draftModels = try draftModels()
             configuration.drainTimeout = .seconds(drainTimeout)
-            configuration.idleTimeout = .seconds(idleTimeout)
+            configuration.idleTimeout = idleTimeout.duration
             configuration.database = try await database.open(logger: logger)
             do {
                 let keys = try await APIKeyStore(

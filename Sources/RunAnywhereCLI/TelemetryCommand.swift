@@ -72,14 +72,7 @@ struct TelemetryCommand: AsyncParsableCommand {
             name: .customLong("allowed-host"),
             help: "A host name clients may reach the collector by, beyond loopback and --host (repeatable; * for any).")
         var allowedHosts: [String] = []
-        @Option(
-            name: .customLong("idle-timeout"),
-            help: "Seconds a connection may stay open with no request in flight; then it is closed.")
-        var idleTimeout = 75
-
-        func validate() throws {
-            if !(1...86_400).contains(idleTimeout) { throw ValidationError("--idle-timeout must be 1 to 86400 seconds") }
-        }
+        @OptionGroup var idleTimeout: IdleTimeoutOption
 
         func run() async throws {
             try await CLIContext.run(global) { context in
@@ -95,7 +88,7 @@ struct TelemetryCommand: AsyncParsableCommand {
                 var collector = TelemetryCollector(
                     store: try await store.open(context), host: host, port: port, apiKey: key, logger: context.logger)
                 collector.allowedHosts = allowedHosts
-                collector.idleTimeout = .seconds(idleTimeout)
+                collector.idleTimeout = idleTimeout.duration
                 let kind = collector.store.kind
                 try await collector.run { port in
                     Terminal.standardError("Collecting telemetry at http://\(host):\(port)/telemetry (\(kind)); Ctrl-C stops.")

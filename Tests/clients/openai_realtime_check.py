@@ -86,11 +86,19 @@ def send_audio(connection, pcm, chunk=4800):
         connection.input_audio_buffer.append(audio=base64.b64encode(pcm[start:start + chunk]).decode())
 
 
+# The answers are sampled (temperature 0.8, as OpenAI's sessions): a bound on their length keeps
+# one that rambles (a table of a thousand tokens, seen once) from holding up the check.
+ANSWER_TOKENS = 100
+
+
+def finished(response):
+    """Whether a response ended by itself or at the session's bound on its length."""
+    return response["status"] == "completed" or response.get("status_details") == {"type": "incomplete", "reason": "max_output_tokens"}
+
+
 def check_text_turn(connection):
     created = connection.recv().to_dict()
     check(created["type"] == "session.created" and created["session"]["audio"]["input"]["format"]["rate"] == 24000, f"first event {created}")
-    # The answers are sampled (temperature 0.8, as OpenAI's sessions): a bound on their length
-    # keeps one that rambles (a table of a thousand tokens, seen once) from holding up the check.
     connection.session.update(session={"type": "realtime", "output_modalities": ["text"], "instructions": "Answer in one short sentence.",
                                        "audio": {"input": {"turn_detection": None}}, "max_output_tokens": ANSWER_TOKENS})
     updated = events_until(connection, "session.updated")[-1]
@@ -110,14 +118,6 @@ def check_text_turn(connection):
     response = events[-1]["response"]
     check(finished(response) and 0 < response["usage"]["output_tokens"] <= ANSWER_TOKENS, f"response.done {response}")
     return deltas
-
-
-ANSWER_TOKENS = 100
-
-
-def finished(response):
-    """Whether a response ended by itself or at the session's bound on its length."""
-    return response["status"] == "completed" or response.get("status_details") == {"type": "incomplete", "reason": "max_output_tokens"}
 
 
 WEATHER = {"type": "function", "name": "get_weather", "description": "The weather now in a city",
