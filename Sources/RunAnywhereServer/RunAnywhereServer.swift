@@ -124,13 +124,15 @@ public struct RunAnywhereServer: Sendable {
         return router
     }
 
-    /// What every request passes before its route, in this order: the error answers in `shape`,
-    /// foreign hosts and pages refused, CORS for the listed origins.
+    /// What every request passes before its route, in this order: CORS for the listed origins,
+    /// the error answers in `shape`, foreign hosts and pages refused. CORS comes first so that it
+    /// adds its headers to an error answer as to any other: inside, it would meet the error
+    /// itself, and Hummingbird's CORS wraps a thrown error in one of its own, which the shape's
+    /// middleware would answer as a 500 without the headers.
     private func requestChecks(shape: ErrorShape) -> [any MiddlewareProtocol<Request, Response, ServerContext>] {
-        var checks: [any MiddlewareProtocol<Request, Response, ServerContext>] = [
-            ErrorShapeMiddleware(shape: shape), OriginGuardMiddleware(policy: configuration.originPolicy),
-        ]
+        var checks: [any MiddlewareProtocol<Request, Response, ServerContext>] = []
         if !configuration.corsOrigins.isEmpty { checks.append(CORSAllowListMiddleware(origins: configuration.corsOrigins)) }
+        checks += [ErrorShapeMiddleware(shape: shape), OriginGuardMiddleware(policy: configuration.originPolicy)]
         return checks
     }
 
@@ -184,6 +186,7 @@ public struct RunAnywhereServer: Sendable {
         let group = router.group()
         for check in shape.map(requestChecks) ?? [] { group.add(middleware: check) }
         group.add(middleware: APIKeyMiddleware(keys: keys, metrics: metrics))
+        group.add(middleware: ClientHangUpMiddleware(hangUps: hangUps))
         return group
     }
 

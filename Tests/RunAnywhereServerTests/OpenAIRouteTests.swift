@@ -386,6 +386,28 @@ import Testing
             try await client.execute(uri: "/v1/models", method: .get, headers: [.origin: "http://localhost:3000"]) { response in
                 #expect(response.headers[.accessControlAllowOrigin] == "http://localhost:3000")
             }
+            // A listed page reads errors as the server answers them, in each dialect's shape, with the CORS headers.
+            let page: HTTPFields = [.origin: "http://localhost:3000", .contentType: "application/json"]
+            let unknownModel = #"{"model":"nope","messages":[{"role":"user","content":"Hi"}],"max_tokens":1}"#
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: page, body: ByteBuffer(string: unknownModel)) {
+                response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.accessControlAllowOrigin] == "http://localhost:3000")
+                let code = try Self.error(response.body)["code"] as? String
+                #expect(code == "model_not_found")
+            }
+            try await client.execute(uri: "/v1/messages", method: .post, headers: page, body: ByteBuffer(string: "{")) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.headers[.accessControlAllowOrigin] == "http://localhost:3000")
+                let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                #expect(body?["type"] as? String == "error", "Anthropic's shape")
+            }
+            try await client.execute(uri: "/api/chat", method: .post, headers: page, body: ByteBuffer(string: unknownModel)) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.accessControlAllowOrigin] == "http://localhost:3000")
+                let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                #expect(body?["error"] is String, "ollama's shape")
+            }
             try await client.execute(uri: "/v1/models", method: .get, headers: [.origin: "http://evil.example"]) { response in
                 #expect(response.status == .forbidden, "a page on another origin is refused, not merely left without CORS headers")
                 #expect(response.headers[.accessControlAllowOrigin] == nil)
