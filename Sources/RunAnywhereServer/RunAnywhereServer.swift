@@ -6,10 +6,6 @@ import RunAnywhere
 import RunAnywhereTelemetry
 import ServiceLifecycle
 
-/// What every route of the server gets with its request: Hummingbird's, with the WebSocket
-/// upgrade `/v1/realtime` needs.
-package typealias ServerContext = BasicWebSocketRequestContext
-
 /// `runanywhere serve`: an OpenAI-compatible HTTP API over a ``RunAnywhere/RunAnywhereRuntime``.
 ///
 /// Requests name their model; it is loaded on demand and used in the same step, so a request for
@@ -28,6 +24,8 @@ public struct RunAnywhereServer: Sendable {
     let sharedUsage: SharedKeyUsage?
     /// The Responses API's responses made in the background.
     let background: BackgroundResponses
+    /// The requests under way on each connection, cancelled when their client hangs up.
+    let hangUps = ClientHangUps()
 
     /// Creates a server; ``run(onServerRunning:)`` validates the configuration first.
     public init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
@@ -195,7 +193,7 @@ public struct RunAnywhereServer: Sendable {
         let router = router()
         return Application(
             router: router,
-            server: .guarded(router, idleTimeout: configuration.idleTimeout),
+            server: .guarded(router, idleTimeout: configuration.idleTimeout, hangUps: hangUps),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "RunAnywhere"),
             services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

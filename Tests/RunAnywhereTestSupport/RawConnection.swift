@@ -38,3 +38,18 @@ package enum RawConnection {
         }
     }
 }
+
+extension RawConnection {
+    /// Sends `bytes` on a new connection to `port`, waits for `ready`, then closes the connection
+    /// without reading the answer: a client that hangs up on its request.
+    package static func hangUp(after bytes: [UInt8], port: Int, once ready: () async throws -> Void) async throws {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port) {
+            channel in
+            channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+        }
+        try await channel.executeThenClose { _, outbound in
+            try await outbound.write(ByteBuffer(bytes: bytes))
+            try await ready()
+        }
+    }
+}

@@ -16,7 +16,7 @@ extension HTTPServerBuilder {
     /// open for ever, a malformed first request would leave its client waiting for an answer that
     /// never comes, and every connection a client leaves open would hold one of the server's file
     /// descriptors for as long as the server runs.
-    static func guarded(_ router: Router<ServerContext>, idleTimeout: Duration) -> HTTPServerBuilder {
+    static func guarded(_ router: Router<ServerContext>, idleTimeout: Duration, hangUps: ClientHangUps) -> HTTPServerBuilder {
         let webSocketResponder = router.buildResponder()
         let timeout = TimeAmount(idleTimeout)
         return HTTPServerBuilder { responder in
@@ -24,21 +24,24 @@ extension HTTPServerBuilder {
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
                     configuration: .init(http1: .init(idleTimeout: timeout))),
-                timeout: timeout)
+                timeout: timeout, hangUps: hangUps)
         }
     }
 }
 
 /// A server channel that guards a connection until its first request has been read (see
-/// ``FirstRequestGuard`` and ``UnusedConnectionCloser``), then leaves it to `inner`.
+/// ``FirstRequestGuard`` and ``UnusedConnectionCloser``), then leaves it to `inner`; all along,
+/// ``HangUpDetector`` tells `hangUps` when the client leaves.
 struct GuardedFirstRequest<Inner: ServerChildChannel>: ServerChildChannel {
     let inner: Inner
     /// How long the first request's head may take to come.
     let timeout: TimeAmount
+    /// Told when the connection's client hangs up.
+    let hangUps: ClientHangUps
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Inner.Value> {
         channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(UnusedConnectionCloser())
+            try channel.pipeline.syncOperations.addHandlers(HangUpDetector(hangUps: hangUps), UnusedConnectionCloser())
         }.flatMap { inner.setup(channel: channel, logger: logger) }.flatMapThrowing { value in
             // Right after the request decoder, so that its parse errors come here first.
             let operations = channel.pipeline.syncOperations

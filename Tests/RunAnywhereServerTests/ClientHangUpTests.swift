@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+@testable import RunAnywhereServer
+
+/// A client that hangs up on a request it is not streaming: its generation is cancelled, not
+/// made to the end for nobody while it holds its model's slot.
+@Suite struct ClientHangUpTests {
+    @Test(arguments: ["/v1/chat/completions", "/v1/messages", "/api/generate"])
+    func aGenerationWhoseClientHangsUpIsCancelled(path: String) async throws {
+        // The scripted engine answers with the prompt's words, one each 200 ms: two minutes here.
+        let words = (1...600).map { "w\($0)" }.joined(separator: " ")
+        let body =
+            path == "/api/generate"
+            ? #"{"model": "scripted", "prompt": "\#(words)", "stream": false}"#
+            : #"{"model": "scripted", "max_tokens": 1000, "messages": [{"role": "user", "content": "\#(words)"}]}"#
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(200)))
+        // The server as `serve` runs it: the connections' own handling is what sees a client leave.
+        let app = OpenAIRouteTests.server(runtime).application()
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let request =
+                "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
+                + "anthropic-version: 2023-06-01\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            try await RawConnection.hangUp(after: Array(request.utf8), port: port) {
+                let started = try await Self.activeRequests(runtime, becomes: 1)
+                #expect(started, "the generation started")
+            }
+            let ended = try await Self.activeRequests(runtime, becomes: 0)
+            #expect(ended, "the generation ended once its client hung up, long before its two minutes")
+        }
+    }
+
+    /// Whether the scripted model's running requests become `count` within a minute (else they
+    /// never will: a stalled answer runs until cancelled).
+    static func activeRequests(_ runtime: RunAnywhereRuntime, becomes count: Int) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if await runtime.loadedModels().first(where: { $0.modelId == "scripted" })?.activeRequests == count { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+}
