@@ -124,6 +124,15 @@ extension LlamaTests {
             #expect(
                 language?.code == .modelIncompatible && language?.message.contains("is a language model, not an embedding model") == true,
                 "\(language?.message ?? "")")
+            // The other way round: an embedding model's GGUF would load into llama.cpp and write noise.
+            let writing = await #expect(throws: SDKError.self) {
+                _ = try await runtime.generateEvents(
+                    "Hi", context: nil, options: LLMGenerationOptions(maxTokens: 4), model: SDKConstants.Models.defaultEmbeddingModelID,
+                    loadOptions: ModelLoadOptions(threads: 1))
+            }
+            #expect(
+                writing?.code == .modelIncompatible && writing?.message.contains("is an embedding model, not a language model") == true,
+                "\(writing?.message ?? "")")
             let unknown = await #expect(throws: SDKError.self) { try await runtime.embed("Hi", model: "no-such-model") }
             #expect(unknown?.code == .modelNotFound)
             #expect(await runtime.loadedModels().isEmpty, "nothing was loaded for the refusals")

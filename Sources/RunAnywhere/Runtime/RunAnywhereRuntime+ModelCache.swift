@@ -64,10 +64,16 @@ extension RunAnywhereRuntime {
         for id in cache.keys { await unloadModel(id: id) }
     }
 
-    /// Lends `model` to a request, loading it first if needed (with `options`); requests for a
-    /// model being loaded wait for that load. `keepAlive`, when given, replaces the model's.
+    /// Lends the language model `model` to a request, loading it first if needed (with
+    /// `options`); requests for a model being loaded wait for that load. `keepAlive`, when given,
+    /// replaces the model's. A model of another category is refused before anything loads: an
+    /// embedding model's GGUF would load into llama.cpp and write noise.
     func acquire(_ model: ModelInfo, options: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> ModelLease<any LLMService> {
-        try await acquire(model, as: .language, options: options, keepAlive: keepAlive, taking: \.language)
+        guard [.language, .multimodal, .vision].contains(model.category) else {
+            throw SDKError(
+                .modelIncompatible, "Model '\(model.id)' is \(model.category.aModel), not a language model: it does not write text")
+        }
+        return try await acquire(model, as: .language, options: options, keepAlive: keepAlive, taking: \.language)
     }
 
     /// `options` for loading the language model `model`, with its draft model (named in them, or
