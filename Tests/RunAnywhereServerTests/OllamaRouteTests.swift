@@ -198,6 +198,27 @@ import Testing
         }
     }
 
+    @Test func aModelWhoseLoadFailedIsNotListedAsRunning() async throws {
+        // A budget of one byte: no model fits, and its load fails before the engine is asked.
+        let app = Routes.server(try scriptedRuntime(budget: 1)).checkedApplication()
+        try await app.test(.router) { client in
+            try await client.execute(
+                uri: "/api/generate", method: .post, headers: .json,
+                body: Routes.body(#"{"model": "scripted", "prompt": "Hi", "stream": false}"#)
+            ) { response in
+                #expect(response.status == .serviceUnavailable)
+            }
+            try await client.execute(uri: "/api/models/loaded", method: .get) { response in
+                let models = try #require(try Routes.json(response.body)["models"] as? [[String: Any]])
+                #expect(models.first?["state"] as? String == "failed", "RunAnywhere's own list shows the failure")
+            }
+            try await client.execute(uri: "/api/ps", method: .get) { response in
+                let models = try Routes.json(response.body)["models"] as? [Any]
+                #expect(models?.isEmpty == true, "ollama's lists only what runs")
+            }
+        }
+    }
+
     @Test func modelsListedShownAndDeleted() async throws {
         let app = Routes.server(try scriptedRuntime(ids: ["scripted", "other"])).checkedApplication()
         try await app.test(.router) { client in

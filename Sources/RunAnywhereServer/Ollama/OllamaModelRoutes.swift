@@ -142,7 +142,8 @@ struct OllamaModelRoutes: Sendable {
         }
         router.get("api/ps") { _, _ in
             var models: [OllamaLoadedModel] = []
-            for status in await runtime.loadedModels() {
+            // ollama lists the models that run: not one being loaded, unloaded, or whose load failed.
+            for status in await runtime.loadedModels() where status.state == .loaded {
                 guard let model = try? runtime.model(id: status.modelId) else { continue }
                 let facts = Self.fileFacts(model)
                 models.append(
