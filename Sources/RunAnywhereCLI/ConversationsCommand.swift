@@ -107,11 +107,7 @@ struct ConversationsCommand: AsyncParsableCommand {
                     case .json: String(decoding: try JSONEncoder.runAnywhere.encode(conversation), as: UTF8.self) + "\n"
                     }
                 guard let output else { return Terminal.write(text) }
-                do {
-                    try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: output))
-                } catch {
-                    throw SDKError.writeFailed("Cannot write \(output)", error)
-                }
+                try OutputFile.write(Data(text.utf8), to: output)
                 Terminal.write("Wrote \(output)\n")
             }
         }

@@ -57,14 +57,8 @@ struct ImagineCommand: AsyncParsableCommand {
     func run() async throws {
         try await CLIContext.run(global) { context in
             let runtime = try RunAnywhere.runtime()
+            try OutputFile.check(output)  // before minutes of drawing
             let file = URL(fileURLWithPath: output)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path, isDirectory: &isDirectory),
-                isDirectory.boolValue
-            else {
-                throw SDKError(
-                    .fileWriteFailed, "Cannot write \(output): the folder \(file.deletingLastPathComponent().path) does not exist")
-            }
             let model = try model.map { try runtime.model(id: $0, category: .imageGeneration) } ?? runtime.defaultDiffusionModel()
             let configuration = DiffusionConfiguration(
                 modelId: model.id, reduceMemory: reduceMemory, threads: threads ?? context.settings().threads)
@@ -92,11 +86,7 @@ struct ImagineCommand: AsyncParsableCommand {
                 return nil
             }
             guard let result else { throw ExitCode(130) }
-            do {
-                try AtomicFile.write(result.imageData, to: file)
-            } catch {
-                throw SDKError.writeFailed("Cannot write \(output)", error)
-            }
+            try OutputFile.write(result.imageData, to: output)
             if json {
                 try JSONOutput.print(
                     Output(

@@ -29,11 +29,7 @@ struct SpeakCommand: AsyncParsableCommand {
             try await runtime.loadTTSModel(voice, options: ModelLoadOptions(threads: threads))
             let speech = try await runtime.synthesize(
                 words, options: TTSOptions(rate: rate, pitch: pitch, volume: volume, audioFormat: .wav))
-            do {
-                try AtomicFile.write(speech.audioData, to: URL(fileURLWithPath: output))
-            } catch {
-                throw SDKError.writeFailed("Cannot write \(output)", error)
-            }
+            try OutputFile.write(speech.audioData, to: output)
             if json {
                 return try JSONOutput.print(
                     Report(output: output, sampleRate: speech.sampleRate, duration: speech.duration, metadata: speech.metadata))

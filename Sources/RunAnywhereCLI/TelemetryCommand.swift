@@ -221,11 +221,7 @@ struct TelemetryCommand: AsyncParsableCommand {
                     Terminal.write(String(decoding: data, as: UTF8.self))
                     return
                 }
-                do {
-                    try AtomicFile.write(data, to: URL(fileURLWithPath: output))
-                } catch {
-                    throw SDKError.writeFailed("Cannot write \(output)", error)
-                }
+                try OutputFile.write(data, to: output)
                 Terminal.standardError("Wrote \(records.count) runs to \(output)")
             }
         }

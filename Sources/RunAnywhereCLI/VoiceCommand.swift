@@ -49,11 +49,7 @@ struct VoiceCommand: AsyncParsableCommand {
             }
             guard let turn else { return }
             if let output, let audio = turn.audio {
-                do {
-                    try AtomicFile.write(audio.audioData, to: URL(fileURLWithPath: output))
-                } catch {
-                    throw SDKError.writeFailed("Cannot write \(output)", error)
-                }
+                try OutputFile.write(audio.audioData, to: output)
             }
             if json {
                 return try JSONOutput.print(

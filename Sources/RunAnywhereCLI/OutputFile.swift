@@ -1,0 +1,72 @@
+import Foundation
+import RunAnywhere
+
+/// A command's output file (`--output`): written whole or not at all (``AtomicFile``), to the
+/// file a symbolic link names rather than over the link, and straight into a device or a named
+/// pipe (`/dev/stdout`, a FIFO a player reads) rather than replacing it. A path that names a
+/// folder, or whose folder does not exist, is refused: a mistyped path creates nothing.
+enum OutputFile {
+    /// Refuses `path` if it cannot be written (before a command does its work).
+    static func check(_ path: String) throws {
+        _ = try destination(path)
+    }
+
+    /// Writes `data` to `path`.
+    static func write(_ data: Data, to path: String) throws {
+        let (target, existing) = try destination(path)
+        do {
+            if let existing, existing != S_IFREG {
+                try writeThrough(data, to: target)
+            } else {
+                try AtomicFile.write(data, to: target)
+            }
+        } catch {
+            throw SDKError.writeFailed("Cannot write \(path)", error)
+        }
+    }
+
+    /// The file `path` leads to, links followed, and its type if it exists.
+    private static func destination(_ path: String) throws -> (URL, mode_t?) {
+        let target = try following(URL(fileURLWithPath: path))
+        var status = stat()
+        if path.hasSuffix("/") || (stat(target.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR) {
+            throw SDKError(.fileWriteFailed, "Cannot write \(path): it is a folder; name a file")
+        }
+        if stat(target.path, &status) == 0 { return (target, status.st_mode & S_IFMT) }
+        let folder = target.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw SDKError(.fileWriteFailed, "Cannot write \(path): the folder \(folder) does not exist")
+        }
+        return (target, nil)
+    }
+
+    /// `url`, or the file its chain of symbolic links ends at, whether or not that file exists
+    /// (Foundation's `resolvingSymlinksInPath` leaves a link to a missing file as it is).
+    private static func following(_ url: URL) throws -> URL {
+        var current = url
+        for _ in 0..<32 {
+            guard let next = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else { return current }
+            current = next.hasPrefix("/") ? URL(fileURLWithPath: next) : current.deletingLastPathComponent().appendingPathComponent(next)
+        }
+        throw SDKError(.fileWriteFailed, "Cannot write \(url.path): too many symbolic links")
+    }
+
+    /// Writes `data` into the device or pipe at `url`, as it is.
+    private static func writeThrough(_ data: Data, to url: URL) throws {
+        let descriptor = open(url.path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
+                offset += written
+            }
+        }
+    }
+}
