@@ -146,6 +146,24 @@ import Testing
         #expect(try !GGUFReader.parse(GGUFWriter.tinyLlama().data(), name: "tiny").hasDiffusionModelTensors)
     }
 
+    @Test func importTellsEmbeddingAndRerankingModelsByTheirPooling() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let runtime = makeRuntime(folder)
+        for (pooling, category) in [(1 as UInt32, ModelCategory.embedding), (4, .reranking)] {
+            let source = folder.appendingPathComponent("encoder-\(pooling).gguf")
+            var writer = GGUFWriter.tinyLlama(chatTemplate: nil)
+            writer.metadata[0] = ("general.architecture", .string("bert"))
+            writer.metadata.append(("bert.pooling_type", .u32(pooling)))
+            try writer.write(to: source)
+            let model = try runtime.importModel(at: source)
+            #expect(model.category == category && model.framework == .llamaCpp, "pooling \(pooling)")
+        }
+        let language = folder.appendingPathComponent("language.gguf")
+        try GGUFWriter.tinyLlama().write(to: language)
+        #expect(try runtime.importModel(at: language).category == .language, "a language model names no pooling")
+    }
+
     /// A bad file is refused with a clear error and leaves nothing behind.
     @Test func importRefusesBadFilesAndLeavesNothing() throws {
         let folder = try TestEnvironment.temporaryDirectory()

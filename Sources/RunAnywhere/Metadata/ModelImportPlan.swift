@@ -39,8 +39,8 @@ struct ModelImportPlan {
         }
     }
 
-    /// A GGUF file: a language model for llama.cpp, or an image-generation model for
-    /// stable-diffusion.cpp when it holds a diffusion model's tensors; not a vision projector.
+    /// A GGUF file: a language, embedding or reranking model for llama.cpp, or an image-generation
+    /// model for stable-diffusion.cpp when it holds a diffusion model's tensors; not a vision projector.
     private static func gguf(_ source: URL, name: String?, stem: String) throws -> ModelImportPlan {
         let metadata = try GGUFReader.read(source)
         let fileName = source.lastPathComponent
@@ -64,6 +64,13 @@ struct ModelImportPlan {
             return ModelImportPlan(
                 name: name ?? metadata.name ?? stem, category: .loraAdapter, format: .gguf, framework: .llamaCpp,
                 description: "A LoRA adapter for \(architecture) language models\(base)", license: metadata.license, files: [source])
+        }
+        // A model converted for embeddings or ranking says how its outputs are pooled (4: rank,
+        // a cross-encoder's); a language model says nothing of it.
+        if let pooling = metadata.values["\(architecture).pooling_type"]?.intValue, pooling > 0 {
+            return ModelImportPlan(
+                name: name ?? metadata.name ?? stem, category: pooling == 4 ? .reranking : .embedding, format: .gguf,
+                framework: .llamaCpp, contextLength: metadata.contextLength, license: metadata.license, files: [source])
         }
         return ModelImportPlan(
             name: name ?? metadata.name ?? stem, category: diffusion ? .imageGeneration : .language, format: .gguf,
