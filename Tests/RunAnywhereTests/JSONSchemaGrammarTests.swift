@@ -100,4 +100,13 @@ struct JSONSchemaGrammarTests {
         let decoded = try JSONDecoder().decode(LLMGenerationOptions.self, from: JSONEncoder().encode(options))
         #expect(try decoded.structuredOutput?.grammar().contains("root-ok-kv") == true)
     }
+
+    /// llama.cpp takes an empty grammar as none, and reads one only up to a NUL byte.
+    @Test func aRawGrammarWithoutRulesOrWithANulByteIsRefused() throws {
+        #expect(try StructuredOutputConfig.grammar("root ::= \"yes\"\n").grammar() == "root ::= \"yes\"\n")
+        for grammar in ["", "  \n\t\n", "# only a comment\n", "\0root ::= \"yes\""] {
+            let error = #expect(throws: SDKError.self) { try StructuredOutputConfig.grammar(grammar).grammar() }
+            #expect(error?.code == .invalidInput, "\(grammar.debugDescription)")
+        }
+    }
 }

@@ -66,12 +66,20 @@ public struct StructuredOutputConfig: Codable, Sendable, Equatable {
     }
 
     /// The GBNF grammar the engine samples with; throws ``ErrorCode/invalidInput`` naming what is
-    /// unsupported in a schema. (Whether a raw grammar parses, the engine checks before it starts.)
+    /// unsupported in a schema, and for a raw grammar with no rules or a NUL byte (llama.cpp would
+    /// take it as no grammar at all, or read it only up to the NUL). Whether a raw grammar parses,
+    /// the engine checks before it starts.
     package func grammar() throws -> String {
         switch format {
-        case .jsonSchema(let schema): try JSONSchemaGrammar.grammar(for: schema)
-        case .jsonObject: JSONSchemaGrammar.anyObject
-        case .grammar(let grammar): grammar
+        case .jsonSchema(let schema): return try JSONSchemaGrammar.grammar(for: schema)
+        case .jsonObject: return JSONSchemaGrammar.anyObject
+        case .grammar(let grammar):
+            guard !grammar.utf8.contains(0) else { throw SDKError(.invalidInput, "The grammar contains a NUL byte: it is not GBNF text") }
+            let rules = grammar.split(separator: "\n").map { $0.prefix { $0 != "#" } }
+            guard rules.contains(where: { !$0.allSatisfy(\.isWhitespace) }) else {
+                throw SDKError(.invalidInput, "The grammar is empty: it needs at least a root rule (root ::= ...)")
+            }
+            return grammar
         }
     }
 
