@@ -64,16 +64,10 @@ extension RunAnywhereRuntime {
         for id in cache.keys { await unloadModel(id: id) }
     }
 
-    /// Lends the language model `model` to a request, loading it first if needed (with
-    /// `options`); requests for a model being loaded wait for that load. `keepAlive`, when given,
-    /// replaces the model's. A model of another category is refused before anything loads: an
-    /// embedding model's GGUF would load into llama.cpp and write noise.
+    /// Lends `model` to a request, loading it first if needed (with `options`); requests for a
+    /// model being loaded wait for that load. `keepAlive`, when given, replaces the model's.
     func acquire(_ model: ModelInfo, options: ModelLoadOptions, keepAlive: KeepAlive?) async throws -> ModelLease<any LLMService> {
-        guard [.language, .multimodal, .vision].contains(model.category) else {
-            throw SDKError(
-                .modelIncompatible, "Model '\(model.id)' is \(model.category.aModel), not a language model: it does not write text")
-        }
-        return try await acquire(model, as: .language, options: options, keepAlive: keepAlive, taking: \.language)
+        try await acquire(model, as: .language, options: options, keepAlive: keepAlive, taking: \.language)
     }
 
     /// `options` for loading the language model `model`, with its draft model (named in them, or
@@ -137,6 +131,11 @@ extension RunAnywhereRuntime {
         _ model: ModelInfo, as kind: EngineKind, options: ModelLoadOptions, keepAlive: KeepAlive?, diffusion: DiffusionConfiguration? = nil
     ) async throws -> ModelLease<LoadedEngine> {
         if model.category == .loraAdapter { throw LoRAAdapter.notLoadable(model) }
+        // An embedding model's GGUF, say, would load into llama.cpp as a language model and write noise.
+        if kind == .language, ![.language, .multimodal, .vision].contains(model.category) {
+            throw SDKError(
+                .modelIncompatible, "Model '\(model.id)' is \(model.category.aModel), not a language model: it does not write text")
+        }
         let diffusion = kind == .imageGeneration ? diffusion ?? DiffusionConfiguration(modelId: model.id) : nil
         while true {
             if var entry = cache[model.id] {

@@ -74,10 +74,12 @@ public struct StructuredOutputConfig: Codable, Sendable, Equatable {
         case .jsonSchema(let schema): return try JSONSchemaGrammar.grammar(for: schema)
         case .jsonObject: return JSONSchemaGrammar.anyObject
         case .grammar(let grammar):
-            guard !grammar.utf8.contains(0) else { throw SDKError(.invalidInput, "The grammar contains a NUL byte: it is not GBNF text") }
+            guard !grammar.utf8.contains(0) else {
+                throw SDKError(.invalidInput, "The grammar is not one llama.cpp can use: it contains a NUL byte")
+            }
             let rules = grammar.split(separator: "\n").map { $0.prefix { $0 != "#" } }
             guard rules.contains(where: { !$0.allSatisfy(\.isWhitespace) }) else {
-                throw SDKError(.invalidInput, "The grammar is empty: it needs at least a root rule (root ::= ...)")
+                throw SDKError(.invalidInput, "The grammar is not one llama.cpp can use: it has no rules (root ::= ...)")
             }
             return grammar
         }

@@ -194,9 +194,10 @@ struct GenerationFields: Decodable, Sendable {
         return options
     }
 
-    /// The output constraint `response_format` or `grammar` asks for.
+    /// The output constraint `response_format` or `grammar` asks for; an empty `grammar` is
+    /// none, as llama-server takes it.
     func structuredOutput() throws -> StructuredOutputConfig? {
-        if let grammar {
+        if let grammar, !grammar.isEmpty {
             guard responseFormat == nil || responseFormat?.type == "text" else {
                 throw APIError(.badRequest, "grammar and response_format exclude each other", param: "grammar")
             }
