@@ -17,14 +17,7 @@ enum Terminal {
     /// Writes `text` to `descriptor` as far as it can: output that cannot be written (a closed
     /// pipe, a full disk, a file-size limit) is dropped, never a reason to crash.
     static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0, errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
+        try? Data(text.utf8).write(toDescriptor: descriptor)
     }
 
     /// `text` dimmed on a terminal, unchanged otherwise.

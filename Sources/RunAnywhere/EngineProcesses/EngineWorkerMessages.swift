@@ -271,15 +271,7 @@ enum WorkerWire {
     /// Writes `line`, all of it, to `fd` (a worker that has gone leaves EPIPE, which the reader
     /// side reports). Callers serialize writes to one descriptor, and encode before they do.
     static func write(_ line: Data, to fd: Int32) {
-        line.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        try? line.write(toDescriptor: fd)
     }
 
     /// Reads `fd` to its end, handing each line to `line`; returns at end of file or on an error.

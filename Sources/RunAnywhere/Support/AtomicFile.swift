@@ -22,17 +22,7 @@ package enum AtomicFile {
             guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             defer { close(descriptor) }
             if let permissions, fchmod(descriptor, mode_t(permissions)) != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-            try data.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-                    }
-                    offset += written
-                }
-            }
+            try data.write(toDescriptor: descriptor)
             guard fsync(descriptor) == 0, rename(temporary.path, url.path) == 0 else {
                 throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             }

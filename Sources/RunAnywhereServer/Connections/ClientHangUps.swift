@@ -2,7 +2,7 @@ import Hummingbird
 import NIOCore
 import Synchronization
 
-/// Cancels a request whose client has closed its connection. An answer that is not streamed (a
+/// Cancels a request whose client has hung up (closed its side of the connection). An answer that is not streamed (a
 /// chat completion, a message, an image) would otherwise be made to the end for nobody, holding
 /// its model's slot while the requests queued behind it wait; a streamed one already stops at
 /// its next write. The cancellation reaches the engine as a client's own does. (Go's HTTP server
@@ -13,9 +13,9 @@ struct ClientHangUpMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
     ) async throws -> Response {
-        // The task running the request is cancelled from the connection's closing, which
-        // ClientHangUps calls only while the request is under way: it is forgotten below, under the
-        // same lock, before this function returns.
+        // The task running the request is cancelled when its client hangs up, which ClientHangUps
+        // does only while the request is under way: it is forgotten below, under the same lock,
+        // before this function returns.
         let watch = withUnsafeCurrentTask { task -> ClientHangUps.Watch? in
             guard let task else { return nil }
             nonisolated(unsafe) let running = task
