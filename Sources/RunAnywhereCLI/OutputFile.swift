@@ -25,14 +25,21 @@ enum OutputFile {
         }
     }
 
-    /// The file `path` leads to, links followed, and its type if it exists.
+    /// Where `path` is written and what is there: the path itself for a device or a pipe (opened
+    /// as it is, so that `/dev/stdout`, a link to a pipe's descriptor, works), else the file its
+    /// symbolic links end at, which may not exist yet.
     private static func destination(_ path: String) throws -> (URL, mode_t?) {
-        let target = try following(URL(fileURLWithPath: path))
+        let url = URL(fileURLWithPath: path)
         var status = stat()
-        if path.hasSuffix("/") || (stat(target.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR) {
-            throw SDKError(.fileWriteFailed, "Cannot write \(path): it is a folder; name a file")
+        if stat(path, &status) == 0 {
+            let kind = status.st_mode & S_IFMT
+            guard kind != S_IFDIR, !path.hasSuffix("/") else {
+                throw SDKError(.fileWriteFailed, "Cannot write \(path): it is a folder; name a file")
+            }
+            return kind == S_IFREG ? (try following(url), kind) : (url, kind)
         }
-        if stat(target.path, &status) == 0 { return (target, status.st_mode & S_IFMT) }
+        guard !path.hasSuffix("/") else { throw SDKError(.fileWriteFailed, "Cannot write \(path): it names a folder; name a file") }
+        let target = try following(url)
         let folder = target.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {

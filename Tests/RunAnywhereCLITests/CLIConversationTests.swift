@@ -58,6 +58,11 @@ struct CLIConversationTests {
             #expect(try String(contentsOf: piped, encoding: .utf8).hasPrefix("# The secret word is pineapple."), "the reader got it")
             var status = stat()
             #expect(lstat(pipe.path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the pipe is still a pipe")
+            // Standard output by its name: a link to the pipe the test reads.
+            let standardOutput = try cli.run(["conversations", "export", id, "--output", "/dev/stdout"])
+            #expect(
+                standardOutput.status == 0 && standardOutput.stdout.hasPrefix("# The secret word is pineapple."), "\(standardOutput.stderr)"
+            )
             // A mistyped folder is refused, not made.
             let astray = data.appendingPathComponent("no-such-folder/export.md")
             let refused = try cli.run(["conversations", "export", id, "--output", astray.path])
