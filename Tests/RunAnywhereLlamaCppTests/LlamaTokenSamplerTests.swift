@@ -23,23 +23,55 @@ extension LlamaTests {
             }
         }
 
+        /// Runs `body` at each level of instructions this CPU runs (SSE2, AVX2, AVX-512), which
+        /// must all give the same answers, then goes back to the best.
+        static func atEveryLevel(_ body: (ra_logits_level) -> Void) {
+            defer { _ = ra_logits_set_level(ra_logits_best_level()) }
+            for raw in ra_logits_level.RawValue(0)...ra_logits_best_level().rawValue {
+                let level = ra_logits_level(rawValue: raw)
+                #expect(ra_logits_set_level(level))
+                body(level)
+            }
+        }
+
+        /// Rows whose best entries sit where a vectorized pass could miss them: rising and falling
+        /// rows (every block beats the last, or none does), the largest in the last, partial
+        /// block, and rows with NaNs and -infinity.
+        static func awkwardRows() -> [[Float]] {
+            var nans = (0..<4099).map { Float($0 % 97) }
+            for i in stride(from: 5, to: nans.count, by: 7) { nans[i] = .nan }
+            var ruledOut = (0..<1000).map { _ in -Float.infinity }
+            ruledOut[999] = 1
+            ruledOut[500] = 1
+            return [
+                (0..<49_152).map { Float($0) }, (0..<49_152).map { -Float($0) },
+                (0..<4099).map { $0 >= 4096 ? 100 : Float($0 % 50) }, nans, ruledOut,
+            ]
+        }
+
         @Test func greedyTakesTheFirstLargestEntry() {
-            for row in Self.rows() {
-                let expected = row.indices.reduce(0) { row[$1] > row[$0] ? $1 : $0 }
-                let chosen = row.withUnsafeBufferPointer { LlamaTokenSampler.argmax($0.baseAddress!, count: row.count) }
-                #expect(Int(chosen) == expected, "\(row.count) entries")
+            Self.atEveryLevel { level in
+                for row in Self.rows() + Self.awkwardRows() {
+                    let expected = row.indices.reduce(0) { row[$1] > row[$0] ? $1 : $0 }
+                    let chosen = row.withUnsafeBufferPointer { LlamaTokenSampler.argmax($0.baseAddress!, count: row.count) }
+                    #expect(Int(chosen) == expected, "\(row.count) entries, level \(level.rawValue)")
+                }
             }
         }
 
         @Test func topKKeepsTheKLargestEntriesAndOfEqualsTheLowestTokens() {
-            for row in Self.rows() {
-                for k in [1, 2, 16, 40, 100] where k < row.count {
-                    let expected = Set(
-                        row.indices.sorted { row[$0] != row[$1] ? row[$0] > row[$1] : $0 < $1 }.prefix(k).map { llama_token($0) })
-                    var heap: [llama_token_data] = []
-                    row.withUnsafeBufferPointer { LlamaTokenSampler.best(k, of: $0.baseAddress!, count: row.count, into: &heap) }
-                    #expect(Set(heap.map(\.id)) == expected, "k \(k) of \(row.count)")
-                    #expect(heap.allSatisfy { row[Int($0.id)] == $0.logit })
+            Self.atEveryLevel { level in
+                for row in Self.rows() + Self.awkwardRows() {
+                    for k in [1, 2, 16, 40, 100] where k < row.count {
+                        // NaNs are never kept; -infinity (a token ruled out) is, after every finite entry.
+                        let expected = Set(
+                            row.indices.filter { !row[$0].isNaN }.sorted { row[$0] != row[$1] ? row[$0] > row[$1] : $0 < $1 }.prefix(k)
+                                .map { llama_token($0) })
+                        var heap: [llama_token_data] = []
+                        row.withUnsafeBufferPointer { LlamaTokenSampler.best(k, of: $0.baseAddress!, count: row.count, into: &heap) }
+                        #expect(Set(heap.map(\.id)) == expected, "k \(k) of \(row.count), level \(level.rawValue)")
+                        #expect(heap.allSatisfy { row[Int($0.id)] == $0.logit })
+                    }
                 }
             }
         }

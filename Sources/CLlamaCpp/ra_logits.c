@@ -1,0 +1,273 @@
+#include "ra_logits.h"
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+// A row is read in blocks of 64 entries: one pass takes each block's largest entry (vectorized),
+// and only the few blocks that can hold what is looked for are read again, with a vectorized
+// comparison whose mask names the entries to look at.
+enum { BLOCK = 64 };
+
+// x > m ? x : m, so that a NaN x never wins (m starts at -infinity and never is one).
+static inline float larger(float x, float m) { return x > m ? x : m; }
+
+#if defined(__x86_64__)
+// In each kernel max(x, m) returns its second operand when either is a NaN: m, never a NaN.
+__attribute__((target("avx512f"))) static void maxima_avx512(const float *row, size_t blocks, float *maxima) {
+    for (size_t b = 0; b < blocks; b++) {
+        const float *p = row + b * BLOCK;
+        __m512 m = _mm512_set1_ps(-INFINITY);
+        for (int i = 0; i < BLOCK; i += 16) m = _mm512_max_ps(_mm512_loadu_ps(p + i), m);
+        maxima[b] = _mm512_reduce_max_ps(m);
+    }
+}
+
+// Bit i set where block[i] >= threshold (a NaN never is).
+__attribute__((target("avx512f"))) static uint64_t reaching_avx512(const float *block, float threshold) {
+    __m512 f = _mm512_set1_ps(threshold);
+    uint64_t mask = 0;
+    for (int i = 0; i < BLOCK; i += 16) mask |= (uint64_t)_mm512_cmp_ps_mask(_mm512_loadu_ps(block + i), f, _CMP_GE_OQ) << i;
+    return mask;
+}
+
+__attribute__((target("avx2"))) static void maxima_avx2(const float *row, size_t blocks, float *maxima) {
+    for (size_t b = 0; b < blocks; b++) {
+        const float *p = row + b * BLOCK;
+        __m256 m = _mm256_set1_ps(-INFINITY);
+        for (int i = 0; i < BLOCK; i += 8) m = _mm256_max_ps(_mm256_loadu_ps(p + i), m);
+        __m128 h = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
+        h = _mm_max_ps(h, _mm_movehl_ps(h, h));
+        h = _mm_max_ss(h, _mm_shuffle_ps(h, h, 1));
+        maxima[b] = _mm_cvtss_f32(h);
+    }
+}
+
+__attribute__((target("avx2"))) static uint64_t reaching_avx2(const float *block, float threshold) {
+    __m256 f = _mm256_set1_ps(threshold);
+    uint64_t mask = 0;
+    for (int i = 0; i < BLOCK; i += 8) {
+        mask |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(block + i), f, _CMP_GE_OQ)) << i;
+    }
+    return mask;
+}
+
+static void maxima_sse2(const float *row, size_t blocks, float *maxima) {
+    for (size_t b = 0; b < blocks; b++) {
+        const float *p = row + b * BLOCK;
+        __m128 m0 = _mm_set1_ps(-INFINITY), m1 = m0, m2 = m0, m3 = m0;
+        for (int i = 0; i < BLOCK; i += 16) {
+            m0 = _mm_max_ps(_mm_loadu_ps(p + i), m0);
+            m1 = _mm_max_ps(_mm_loadu_ps(p + i + 4), m1);
+            m2 = _mm_max_ps(_mm_loadu_ps(p + i + 8), m2);
+            m3 = _mm_max_ps(_mm_loadu_ps(p + i + 12), m3);
+        }
+        __m128 h = _mm_max_ps(_mm_max_ps(m0, m1), _mm_max_ps(m2, m3));
+        h = _mm_max_ps(h, _mm_movehl_ps(h, h));
+        h = _mm_max_ss(h, _mm_shuffle_ps(h, h, 1));
+        maxima[b] = _mm_cvtss_f32(h);
+    }
+}
+
+static uint64_t reaching_sse2(const float *block, float threshold) {
+    __m128 f = _mm_set1_ps(threshold);
+    uint64_t mask = 0;
+    for (int i = 0; i < BLOCK; i += 4) mask |= (uint64_t)(unsigned)_mm_movemask_ps(_mm_cmpge_ps(_mm_loadu_ps(block + i), f)) << i;
+    return mask;
+}
+#else
+static void maxima_scalar(const float *row, size_t blocks, float *maxima) {
+    for (size_t b = 0; b < blocks; b++) {
+        float m = -INFINITY;
+        for (int i = 0; i < BLOCK; i++) m = larger(row[b * BLOCK + i], m);
+        maxima[b] = m;
+    }
+}
+
+static uint64_t reaching_scalar(const float *block, float threshold) {
+    uint64_t mask = 0;
+    for (int i = 0; i < BLOCK; i++) mask |= (uint64_t)(block[i] >= threshold) << i;
+    return mask;
+}
+#endif
+
+// The passes of each level; `current` is the best this CPU runs unless a test chose another.
+typedef struct {
+    void (*maxima)(const float *row, size_t blocks, float *maxima);
+    uint64_t (*reaching)(const float *block, float threshold);
+} kernels;
+
+#if defined(__x86_64__)
+static const kernels levels[] = {
+    [RA_LOGITS_BASELINE] = {maxima_sse2, reaching_sse2},
+    [RA_LOGITS_AVX2] = {maxima_avx2, reaching_avx2},
+    [RA_LOGITS_AVX512] = {maxima_avx512, reaching_avx512},
+};
+#else
+static const kernels levels[] = {[RA_LOGITS_BASELINE] = {maxima_scalar, reaching_scalar}};
+#endif
+
+static const kernels *_Atomic current;
+static ra_logits_level best;
+static pthread_once_t chosen = PTHREAD_ONCE_INIT;
+
+static void choose(void) {
+    best = RA_LOGITS_BASELINE;
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) {
+        best = RA_LOGITS_AVX512;
+    } else if (__builtin_cpu_supports("avx2")) {
+        best = RA_LOGITS_AVX2;
+    }
+#endif
+    current = &levels[best];
+}
+
+static const kernels *chosen_kernels(void) {
+    pthread_once(&chosen, choose);
+    return current;
+}
+
+ra_logits_level ra_logits_best_level(void) {
+    pthread_once(&chosen, choose);
+    return best;
+}
+
+bool ra_logits_set_level(ra_logits_level level) {
+    if (level < RA_LOGITS_BASELINE || level > ra_logits_best_level()) return false;
+    current = &levels[level];
+    return true;
+}
+
+// The largest entry of each block of the row, the last block being what is left (count > 0);
+// returns how many blocks.
+static size_t block_maxima(const kernels *k, const float *row, size_t count, float *maxima) {
+    size_t whole = count / BLOCK;
+    k->maxima(row, whole, maxima);
+    if (whole * BLOCK == count) return whole;
+    float m = -INFINITY;
+    for (size_t i = whole * BLOCK; i < count; i++) m = larger(row[i], m);
+    maxima[whole] = m;
+    return whole + 1;
+}
+
+llama_token ra_logits_argmax(const float *row, size_t count) {
+    // The maxima of a chunk of blocks at a time keep the scratch on the stack whatever the vocabulary.
+    enum { CHUNK = 256 };
+    float maxima[CHUNK];
+    const kernels *k = chosen_kernels();
+    float largest = -INFINITY;
+    size_t first = 0;  // the block holding the first entry equal to `largest`
+    for (size_t start = 0; start < count; start += CHUNK * BLOCK) {
+        size_t length = count - start < CHUNK * BLOCK ? count - start : CHUNK * BLOCK;
+        size_t blocks = block_maxima(k, row + start, length, maxima);
+        for (size_t b = 0; b < blocks; b++) {
+            if (maxima[b] > largest) {
+                largest = maxima[b];
+                first = start + b * BLOCK;
+            }
+        }
+    }
+    size_t end = first + BLOCK < count ? first + BLOCK : count;
+    for (size_t i = first; i < end; i++) {
+        if (row[i] == largest) return (llama_token)i;
+    }
+    return 0;
+}
+
+size_t ra_logits_top_k_scratch(size_t count) {
+    return 2 * ((count + BLOCK - 1) / BLOCK);
+}
+
+// Lower logit, or the same and a later token: the first to leave the heap of the best.
+static inline int worse(llama_token_data a, llama_token_data b) {
+    return a.logit < b.logit || (a.logit == b.logit && a.id > b.id);
+}
+
+static void sift_down(llama_token_data *heap, size_t size, size_t parent) {
+    for (;;) {
+        size_t left = 2 * parent + 1, right = left + 1, least = parent;
+        if (left < size && worse(heap[left], heap[least])) least = left;
+        if (right < size && worse(heap[right], heap[least])) least = right;
+        if (least == parent) return;
+        llama_token_data swap = heap[parent];
+        heap[parent] = heap[least];
+        heap[least] = swap;
+        parent = least;
+    }
+}
+
+// The k-th largest of v[0..<n] (1 <= k <= n, no NaN), by selection in place (Hoare's partition
+// around a median of three, keeping the side that holds place k-1 in descending order).
+static float kth_largest(float *v, ptrdiff_t n, ptrdiff_t k) {
+    ptrdiff_t lo = 0, hi = n - 1, target = k - 1;
+    while (lo < hi) {
+        float a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+        float pivot = a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
+        ptrdiff_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] > pivot) i++;
+            while (v[j] < pivot) j--;
+            if (i <= j) {
+                float swap = v[i];
+                v[i++] = v[j];
+                v[j--] = swap;
+            }
+        }
+        // Now v[lo...j] >= pivot, v[i...hi] <= pivot, and what lies between equals it.
+        if (target <= j) {
+            hi = j;
+        } else if (target >= i) {
+            lo = i;
+        } else {
+            return pivot;
+        }
+    }
+    return v[target];
+}
+
+// The k-th largest block maximum is a threshold that the k best entries all reach (k blocks hold an
+// entry at or above it), so only the blocks that reach it, about k of them, are looked into, and
+// only their entries at or above it are offered to a min-heap of the best so far, in token order.
+size_t ra_logits_top_k(const float *row, size_t count, size_t k, float *scratch, llama_token_data *out) {
+    if (k == 0 || count == 0) return 0;
+    const kernels *passes = chosen_kernels();
+    float *maxima = scratch;
+    size_t blocks = block_maxima(passes, row, count, maxima);
+    float threshold = -INFINITY;
+    if (blocks >= k) {
+        float *copy = scratch + blocks;
+        for (size_t b = 0; b < blocks; b++) copy[b] = maxima[b];
+        threshold = kth_largest(copy, (ptrdiff_t)blocks, (ptrdiff_t)k);
+    }
+    size_t size = 0;
+    for (size_t b = 0; b < blocks; b++) {
+        if (!(maxima[b] >= threshold)) continue;
+        size_t start = b * BLOCK;
+        uint64_t mask;
+        if (start + BLOCK <= count) {
+            mask = passes->reaching(row + start, threshold);
+        } else {
+            mask = 0;
+            for (size_t i = start; i < count; i++) mask |= (uint64_t)(row[i] >= threshold) << (i - start);
+        }
+        for (; mask; mask &= mask - 1) {
+            size_t i = start + (size_t)__builtin_ctzll(mask);
+            llama_token_data entry = {(llama_token)i, row[i], 0};
+            if (size < k) {
+                out[size++] = entry;
+                if (size == k) {
+                    for (size_t j = k / 2; j-- > 0;) sift_down(out, k, j);
+                }
+            } else if (worse(out[0], entry)) {
+                out[0] = entry;
+                sift_down(out, k, 0);
+            }
+        }
+    }
+    return size;
+}
