@@ -171,6 +171,7 @@ final class BatchScheduler: @unchecked Sendable {
             withdrawn.forEach(cancel)
             admitted.forEach { begin($0.0, in: $0.1) }
             step()
+            for case let generation? in slots { generation.emitter.flush() }
         }
     }
 

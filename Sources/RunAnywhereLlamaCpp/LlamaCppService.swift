@@ -11,7 +11,7 @@ import RunAnywhere
 /// ``RunAnywhere/ModelLoadOptions/reproducible``) on a context that is not batch-invariant decodes alone
 /// and keeps only whole prompt chunks of earlier turns, so every number of its result is what
 /// a fresh run computes (see ``PromptCache``).
-final class LlamaCppService: LLMService {
+final class LlamaCppService: LLMServiceWithReceivers {
     let llama: LlamaContext
     private let defaultThreads: Int
     private let defaultSpeculation: LLMSpeculation
@@ -82,6 +82,14 @@ final class LlamaCppService: LLMService {
     }
 
     func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun {
+        try start(request, reportingTo: nil)
+    }
+
+    func startGeneration(_ request: LLMEngineRequest, reportingTo receiver: LLMEngineReceiver) throws -> LLMEngineRun {
+        try start(request, reportingTo: receiver)
+    }
+
+    private func start(_ request: LLMEngineRequest, reportingTo receiver: LLMEngineReceiver?) throws -> LLMEngineRun {
         let prompt: LlamaPrompt
         if request.images.isEmpty {
             prompt = LlamaPrompt(tokens: try llama.tokenize(request.prompt, addSpecial: true))
@@ -99,7 +107,7 @@ final class LlamaCppService: LLMService {
             let images = prompt.images.isEmpty ? "" : " (\(prompt.imageTokenCount) of them for its images)"
             throw SDKError.llm(.contextTooLong, "The prompt has \(prompt.tokens.count) tokens\(images); the context holds \(contextLength)")
         }
-        let (run, emitter) = LLMEngineRun.make()
+        let (run, emitter) = LLMEngineRun.make(onCancel: nil, receiver: receiver)
         let promised = llama.reproducible ? request.sampling.isReproducible : request.sampling.seed != nil
         try scheduler.submit(
             LlamaGeneration(

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// The engine side of ``EngineProcesses``: a worker process's main loop. It loads the one model
 /// its runtime sends, runs the requests (generations, embeddings, rankings, transcriptions,
@@ -31,7 +32,7 @@ package enum EngineWorker {
             await worker.handle(request)
         }
         await worker.unload()
-        await worker.output.flush()
+        await worker.output.drain()
         return 0
     }
 
@@ -42,6 +43,34 @@ package enum EngineWorker {
     /// `[[engine-fault:segv]]` dereferences an invalid pointer (SIGSEGV) and one holding
     /// `[[engine-fault:abort]]` calls `abort()` (SIGABRT), as a native engine's bug would.
     static let faultsVariable = "RUNANYWHERE_TEST_ENGINE_FAULTS"
+
+    /// One generation's lines. The first is the answer that the engine took it (the runtime's
+    /// `startGeneration` waits for it), written by the worker once the engine's
+    /// `startGeneration` returns, or before the engine's first event if that comes sooner.
+    private final class GenerationLines: Sendable {
+        let id: UInt64
+        let output: LineWriter
+        private let announced = Mutex(false)
+
+        init(id: UInt64, output: LineWriter) {
+            self.id = id
+            self.output = output
+        }
+
+        func announce() {
+            announced.withLock { announced in
+                guard !announced, let line = WorkerWire.line(WorkerReply.answer(id: id, .flag(true))) else { return }
+                output.write(line)
+                announced = true
+            }
+        }
+
+        /// Queues `line` after the answer (see ``LineWriter/queue(_:)``).
+        func queue(_ line: Data) {
+            announce()
+            output.queue(line)
+        }
+    }
 
     /// The state of one worker: its model, its running work, and its output.
     private actor Worker {
@@ -150,35 +179,43 @@ package enum EngineWorker {
             send(.done(id: id, error: SDKError(.modelLoadFailed, "The engine process has no \(kind.rawValue) model loaded")))
         }
 
+        /// Starts generation `id`. Its events go out as the engine reports them, from the
+        /// engine's threads where it can report to a receiver (llama.cpp's scheduler writes each
+        /// token's line itself), after the answer that the engine took it.
         private func generate(_ id: UInt64, _ request: LLMEngineRequest) {
             guard let service else { return refuse(id, as: .language) }
+            let lines = GenerationLines(id: id, output: output)
+            let receiver = LLMEngineReceiver(
+                event: { event in
+                    if case .token(let bytes, _) = event {
+                        lines.queue(WorkerTokenLine.encode(id: id, bytes: bytes))
+                    } else if let event = WorkerEngineEvent(event), let line = WorkerWire.line(WorkerReply.event(id: id, event: event)) {
+                        lines.queue(line)
+                    }
+                },
+                flush: { [output] in output.send() },
+                end: { [self] error in
+                    if let line = WorkerWire.line(WorkerReply.done(id: id, error: error.map(Self.sdkError))) { lines.queue(line) }
+                    output.send()
+                    Task { await self.forget(id) }
+                })
             let run: LLMEngineRun
             do {
-                run = try service.startGeneration(request)
+                if let service = service as? any LLMServiceWithReceivers {
+                    run = try service.startGeneration(request, reportingTo: receiver)
+                } else {
+                    run = try service.startGeneration(request)
+                    run.deliver(to: receiver)
+                }
             } catch {
                 return send(.done(id: id, error: Self.sdkError(error)))
             }
             runs[id] = run
-            send(.answer(id: id, .flag(true)))  // taken: the runtime's startGeneration returns
+            lines.announce()  // unless the engine's first event has already
             if faults { Self.faultIfAsked(request.prompt) }  // while the generation runs, as an engine's bug would
-            Task { [self] in
-                var failure: SDKError?
-                do {
-                    for try await event in run.events {
-                        if let event = WorkerEngineEvent(event) {
-                            send(.event(id: id, event: event))
-                        } else if case .token(let bytes, _) = event {
-                            output.write(WorkerTokenLine.encode(id: id, bytes: bytes))
-                        }
-                    }
-                } catch {
-                    failure = Self.sdkError(error)
-                }
-                await run.waitUntilFinished()
-                send(.done(id: id, error: failure))
-                runs[id] = nil
-            }
         }
+
+        private func forget(_ id: UInt64) { runs[id] = nil }
 
         /// Runs `work` (all but a generation) and sends its answer; a ``WorkerRequest/cancel(id:)``
         /// raises its flag. `texts` are what a test fault may hide in.

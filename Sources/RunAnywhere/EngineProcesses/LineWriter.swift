@@ -1,47 +1,79 @@
 import Foundation
 import Synchronization
 
-/// Writes lines to a file descriptor from many threads, in the order they come: a thread that
-/// finds no write under way writes its line and every line queued meanwhile, in one write per
-/// round; the others queue theirs and go on. So the tokens a step of many streams emits at once
-/// leave in a few writes instead of one each (a system call and a wake-up of the reader per
-/// token), without a thread of its own to wake.
+/// Writes lines to a file descriptor from many threads, in the order they come, one writer at a
+/// time, each write taking every line queued meanwhile.
+///
+/// A line can be written two ways. ``write(_:)`` writes it on the caller's thread if no write is
+/// under way (an answer to the runtime goes out at once, with no thread to wake), else leaves
+/// it to the writer under way. ``queue(_:)`` only queues it, and ``send()`` then wakes the
+/// writer's own thread for what is queued: an engine's decode thread, which must not wait on a
+/// pipe, queues a step's tokens and sends them together, in a write or two for one wake-up
+/// instead of a system call each. A worker has one, for its standard output, whose thread lives
+/// as long as the process.
 final class LineWriter: Sendable {
     private let fd: Int32
+    /// What waits to be written, and whether a thread is writing (and will take it).
     private let state = Mutex<(queued: Data, writing: Bool)>((Data(), false))
+    private let wake = DispatchSemaphore(value: 0)
 
     init(fd: Int32) {
         self.fd = fd
-    }
-
-    /// Writes `line` (its newline included) after every line written or queued before it.
-    func write(_ line: Data) {
-        var lines = state.withLock { state -> Data? in
-            state.queued.append(line)
-            return state.writing ? nil : take(&state)
-        }
-        while let batch = lines {
-            WorkerWire.write(batch, to: fd)
-            lines = state.withLock { state -> Data? in
-                guard !state.queued.isEmpty else {
-                    state.writing = false
-                    return nil
-                }
-                return take(&state)
+        let thread = Thread { [self] in
+            while true {
+                wake.wait()
+                writeQueued()
             }
         }
+        thread.name = "engine-worker-stdout"
+        thread.start()
     }
 
-    /// Returns once every line given to ``write(_:)`` is written.
-    func flush() async {
-        while state.withLock({ $0.writing }) {
+    /// Writes `line` (its newline included) after every line queued before it.
+    func write(_ line: Data) {
+        let first = state.withLock { state in
+            state.queued.append(line)
+            defer { state.writing = true }
+            return !state.writing
+        }
+        if first { writeQueued() }
+    }
+
+    /// Queues `line` to go out with the next ``send()`` or ``write(_:)``.
+    func queue(_ line: Data) {
+        state.withLock { $0.queued.append(line) }
+    }
+
+    /// Has the writer's thread write what is queued, unless a write under way will take it.
+    func send() {
+        let idle = state.withLock { state in
+            guard !state.writing, !state.queued.isEmpty else { return false }
+            state.writing = true
+            return true
+        }
+        if idle { wake.signal() }
+    }
+
+    /// Returns once every line written, queued or sent before is written.
+    func drain() async {
+        while true {
+            send()
+            guard state.withLock({ $0.writing || !$0.queued.isEmpty }) else { return }
             try? await Task.sleep(for: .milliseconds(1))
         }
     }
 
-    private func take(_ state: inout (queued: Data, writing: Bool)) -> Data {
-        state.writing = true
-        defer { state.queued = Data() }
-        return state.queued
+    /// Writes what is queued, round after round, until nothing is; the caller holds `writing`.
+    private func writeQueued() {
+        while let batch = state.withLock({ state -> Data? in
+            guard !state.queued.isEmpty else {
+                state.writing = false
+                return nil
+            }
+            defer { state.queued = Data() }
+            return state.queued
+        }) {
+            WorkerWire.write(batch, to: fd)
+        }
     }
 }

@@ -28,8 +28,11 @@ public final class LLMEngineRun: Sendable {
     public static func make() -> (run: LLMEngineRun, emitter: LLMEngineEmitter) { make(onCancel: nil) }
 
     /// A run whose cancellation also calls `onCancel` (each time it is asked for: make it
-    /// idempotent), for an engine that learns of it by message rather than by polling.
-    package static func make(onCancel: (@Sendable () -> Void)?) -> (run: LLMEngineRun, emitter: LLMEngineEmitter) {
+    /// idempotent), for an engine that learns of it by message rather than by polling; with a
+    /// `receiver`, its events go there as the engine reports them, and ``events`` only ends.
+    package static func make(
+        onCancel: (@Sendable () -> Void)?, receiver: LLMEngineReceiver? = nil
+    ) -> (run: LLMEngineRun, emitter: LLMEngineEmitter) {
         let (events, continuation) = AsyncThrowingStream.makeStream(of: LLMEngineEvent.self)
         let cancellation = CancellationFlag()
         let finished = CompletionSignal()
@@ -38,7 +41,7 @@ public final class LLMEngineRun: Sendable {
             if case .cancelled = termination { onCancel?() }
         }
         let run = LLMEngineRun(events: events, cancellation: cancellation, finished: finished, onCancel: onCancel)
-        return (run, LLMEngineEmitter(continuation: continuation, cancellation: cancellation, finished: finished))
+        return (run, LLMEngineEmitter(continuation: continuation, cancellation: cancellation, finished: finished, receiver: receiver))
     }
 
     /// Runs `work` on one of the engine threads (see `runBlocking(_:)`). `work` reports through
@@ -65,6 +68,47 @@ public final class LLMEngineRun: Sendable {
 
     /// Returns once the engine has finished with the run.
     public func waitUntilFinished() async { await finished.wait() }
+
+    /// Hands the run's events, then its end, to `receiver` from a task that reads ``events``:
+    /// for an engine that reports only through them.
+    package func deliver(to receiver: LLMEngineReceiver) {
+        Task {
+            var failure: (any Error)?
+            do {
+                for try await event in events {
+                    receiver.event(event)
+                    receiver.flush()
+                }
+            } catch {
+                failure = error
+            }
+            await waitUntilFinished()
+            receiver.end(failure)
+        }
+    }
+}
+
+/// Where a run's events go as the engine reports them, on the engine's own threads, for a
+/// consumer that passes them on at once (an engine worker writes each token to its pipe): no
+/// task wakes per token, as one reading ``LLMEngineRun/events`` would. No call may block.
+package struct LLMEngineReceiver: Sendable {
+    /// Hears each event, in order; what it hears it may hold until ``flush`` or ``end``.
+    package let event: @Sendable (LLMEngineEvent) -> Void
+    /// Called after a group of events: an engine that runs many generations in steps calls it
+    /// once each step has reported, so that a step's tokens travel together.
+    package let flush: @Sendable () -> Void
+    /// Hears the end once, after the last event, once the engine is done with the run: nil, or
+    /// the error that ended it.
+    package let end: @Sendable ((any Error)?) -> Void
+
+    package init(
+        event: @escaping @Sendable (LLMEngineEvent) -> Void, flush: @escaping @Sendable () -> Void,
+        end: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        self.event = event
+        self.flush = flush
+        self.end = end
+    }
 }
 
 /// How engine work reports events and learns it should stop.
@@ -73,20 +117,28 @@ public struct LLMEngineEmitter: Sendable {
     /// Raised when the run is cancelled.
     public let cancellation: CancellationFlag
     let finished: CompletionSignal
+    let receiver: LLMEngineReceiver?
 
     /// Whether the run was cancelled.
     public var isCancelled: Bool { cancellation.isCancelled }
 
     /// Reports an event.
-    public func emit(_ event: LLMEngineEvent) { continuation.yield(event) }
+    public func emit(_ event: LLMEngineEvent) {
+        if let receiver { receiver.event(event) } else { continuation.yield(event) }
+    }
 
     /// Reports a generated token, stamped with the current time.
-    public func emitToken(_ bytes: [UInt8]) { continuation.yield(.token(bytes: bytes, at: .now)) }
+    public func emitToken(_ bytes: [UInt8]) { emit(.token(bytes: bytes, at: .now)) }
+
+    /// Tells a run's ``LLMEngineReceiver`` that a group of events has been reported (a decode
+    /// step's); nothing for a run read through its stream.
+    package func flush() { receiver?.flush() }
 
     /// Ends the run's events, with `error` if it failed, and tells whoever waits for the run
     /// that the engine is done with it. Call it exactly once.
     public func finish(throwing error: (any Error)? = nil) {
         continuation.finish(throwing: error)
         finished.signal()
+        receiver?.end(error)
     }
 }

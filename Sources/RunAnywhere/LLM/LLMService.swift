@@ -50,6 +50,14 @@ public protocol LLMService: AnyObject, Sendable {
     func unload() async
 }
 
+/// An engine that can report a generation to an ``LLMEngineReceiver`` on its own threads as it
+/// happens, rather than through the run's stream: an engine worker then writes each token to its
+/// pipe with no task to wake for it.
+package protocol LLMServiceWithReceivers: LLMService {
+    /// ``LLMService/startGeneration(_:)``, its events and its end going to `receiver`.
+    func startGeneration(_ request: LLMEngineRequest, reportingTo receiver: LLMEngineReceiver) throws -> LLMEngineRun
+}
+
 extension LLMService {
     /// Does nothing: the model's memory is freed with its last reference.
     public func unload() async {}
