@@ -97,6 +97,27 @@ import Testing
         #expect((0..<16).allSatisfy { ids.contains("model-\($0)") })
     }
 
+    /// A runtime keeps the registry it read until the file changes: what another process (here
+    /// another runtime) adds, changes or removes, or writes over the file by hand, shows at once.
+    @Test func changesByOthersShowAtOnce() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let serving = makeRuntime(folder)
+        #expect(!serving.availableModels().contains { $0.id == "theirs" })
+        let other = makeRuntime(folder)
+        try other.registerModel(id: "theirs", name: "Theirs", url: URL(string: "https://e.com/t.gguf")!, framework: .llamaCpp)
+        #expect(try serving.model(id: "theirs").name == "Theirs")
+        let registry = folder.appendingPathComponent("models/registry.json")
+        let renamed = String(decoding: try Data(contentsOf: registry), as: UTF8.self).replacingOccurrences(
+            of: "\"Theirs\"", with: "\"Edited by hand\"")
+        let handle = try FileHandle(forWritingTo: registry)  // in place: the same file
+        try handle.write(contentsOf: Data(renamed.utf8))
+        try handle.close()
+        #expect(try serving.model(id: "theirs").name == "Edited by hand")
+        try other.catalog.remove(id: "theirs")
+        #expect(!serving.availableModels().contains { $0.id == "theirs" })
+    }
+
     @Test func corruptRegistryIsMovedAsideNotLost() throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

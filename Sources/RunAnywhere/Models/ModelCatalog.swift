@@ -1,18 +1,30 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// The models the SDK knows: the built-in entries plus the user's, which are kept in
 /// `<models>/registry.json` (atomic writes, a file lock around every change, and a corrupt file
 /// moved aside and reported rather than silently replaced).
 final class ModelCatalog: Sendable {
-    private struct RegistryFile: Codable {
+    private struct RegistryFile: Codable, Sendable {
         var version = 1
         var models: [ModelInfo] = []
+    }
+
+    /// Which version of the registry file a read saw: a rewrite (the catalog's own, a rename over
+    /// it) is a new file; an edit in place changes its size or, a clock tick later, its
+    /// modification time.
+    private struct FileVersion: Equatable {
+        let device: UInt, inode: UInt, size: Int, seconds: Int, nanoseconds: Int
     }
 
     let modelsDirectory: URL
     private let logger: Logger
     private let builtIn: [ModelInfo]
+    /// The registry as last read, and the file it was read from: every request looks its model
+    /// up, and reading and decoding the file each time was a fair part of serving a request,
+    /// while another process (the CLI) may change it at any time.
+    private let lastRead = Mutex<(version: FileVersion, registry: RegistryFile)?>(nil)
 
     init(modelsDirectory: URL, logger: Logger) {
         self.modelsDirectory = modelsDirectory
@@ -82,9 +94,14 @@ final class ModelCatalog: Sendable {
     }
 
     private func readRegistry() -> RegistryFile {
+        let version = fileVersion()
+        if let version, let last = lastRead.withLock({ $0 }), last.version == version { return last.registry }
         guard let data = FileManager.default.contents(atPath: registryURL.path) else { return RegistryFile() }
         do {
-            return try JSONDecoder.runAnywhere.decode(RegistryFile.self, from: data)
+            let registry = try JSONDecoder.runAnywhere.decode(RegistryFile.self, from: data)
+            // Kept only if the file did not change while it was read.
+            if let version, version == fileVersion() { lastRead.withLock { $0 = (version, registry) } }
+            return registry
         } catch {
             do {
                 let aside = try AtomicFile.moveAside(registryURL)
@@ -102,6 +119,14 @@ final class ModelCatalog: Sendable {
             }
             return RegistryFile()
         }
+    }
+
+    private func fileVersion() -> FileVersion? {
+        var info = stat()
+        guard stat(registryURL.path, &info) == 0 else { return nil }
+        return FileVersion(
+            device: UInt(info.st_dev), inode: UInt(info.st_ino), size: Int(info.st_size), seconds: info.st_mtim.tv_sec,
+            nanoseconds: info.st_mtim.tv_nsec)
     }
 
     private func write(_ registry: RegistryFile) throws {
