@@ -96,12 +96,25 @@ def complete(base, index, args, temperature):
         return json.load(response)["usage"]["completion_tokens"]
 
 
-def load(base, args, temperature):
-    """args.streams completions at once: generated tokens/s from the first sent to the last done."""
+def cpu_seconds(pids):
+    """The CPU time (user and system) the processes `pids` have used so far."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def load(base, args, temperature, pids):
+    """args.streams completions at once: generated tokens/s from the first sent to the last done,
+    and the CPU µs per generated token that the server's processes `pids` used meanwhile."""
     with concurrent.futures.ThreadPoolExecutor(args.streams) as pool:
+        cpu = cpu_seconds(pids)
         started = time.perf_counter()
         generated = sum(pool.map(lambda i: complete(base, i, args, temperature), range(args.streams)))
-        return generated / (time.perf_counter() - started)
+        elapsed = time.perf_counter() - started
+        return generated / elapsed, (cpu_seconds(pids) - cpu) * 1e6 / generated
 
 
 def start(server, args, model, env):
@@ -152,10 +165,14 @@ def main():
         for server in servers[round_index % len(servers):] + servers[:round_index % len(servers)]:
             process, base = start(server, args, model, env)
             try:
-                complete(base, 0, args, 0.8)  # loads the model
+                complete(base, 0, args, 0.8)  # loads the model (in an engine worker: a child process)
+                pids = [process.pid] + [int(p) for p in subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True,
+                                                                         text=True).stdout.split()]
                 for temperature in (0.8, 0.0):
-                    speed = load(base, args, temperature)
-                    measured[(server["name"], temperature)].append((speed, 1e6 / speed - 1e6 / floor))
+                    # Each load twice: a load is short, and CPU time is counted in clock ticks.
+                    (speed, cpu), (speed2, cpu2) = load(base, args, temperature, pids), load(base, args, temperature, pids)
+                    speed, cpu = (speed + speed2) / 2, (cpu + cpu2) / 2
+                    measured[(server["name"], temperature)].append((speed, 1e6 / speed - 1e6 / floor, cpu, cpu - 1e6 / floor))
                     print(f"round {round_index + 1} {server['name']:<40} temperature {temperature}: {speed:8.0f} tok/s", flush=True)
             finally:
                 process.terminate()
@@ -168,11 +185,17 @@ def main():
              f"{args.threads} engine thread(s); prompts of about {args.prompt} tokens; medians of {args.rounds} rounds.",
              f"Engine floor: llama-batched-bench generates {statistics.median(floors):.0f} tok/s (median; "
              f"{min(floors):.0f}–{max(floors):.0f}) = {1e6 / statistics.median(floors):.1f} µs per token (no sampling, no text).",
-             "", "Host cost per token = 1/served tokens/s − 1/engine floor (the same round's): what a server adds to each token "
-             "beyond the engine's decode.",
-             "", "| server | temperature | generated tok/s | host µs per token |", "|---|---|---|---|"]
+             "", "Host cost per token, two ways, each against the same round's floor:",
+             "- by time: 1/served tokens/s − 1/floor tokens/s: what a server adds to each token's wall time beyond the engine's "
+             "decode (it also holds the steps that decode fewer streams while a round's requests arrive one by one and leave "
+             "one by one, and whatever else the machine runs meanwhile);",
+             "- by CPU: the CPU time the server's processes (server and engine worker) use per generated token, less the floor's "
+             "(its engine thread is busy all through: 1/floor tokens/s): the work a server adds to each token, wherever it runs.",
+             "", "| server | temperature | generated tok/s | host µs per token (time) | CPU µs per token | host CPU µs per token |",
+             "|---|---|---|---|---|---|"]
     for (name, temperature), rounds in measured.items():
-        lines.append(f"| {name} | {temperature} | {statistics.median(r[0] for r in rounds):.0f} | {statistics.median(r[1] for r in rounds):.1f} |")
+        medians = [statistics.median(r[i] for r in rounds) for i in range(4)]
+        lines.append(f"| {name} | {temperature} | {medians[0]:.0f} | {medians[1]:.1f} | {medians[2]:.1f} | {medians[3]:.1f} |")
     report = "\n".join(lines) + "\n"
     print("\n" + report)
     results_file.write(args.results, "host-cost", report)

@@ -15,22 +15,22 @@ package enum EngineWorker {
         let output = dup(STDOUT_FILENO)
         dup2(STDERR_FILENO, STDOUT_FILENO)
         let worker = Worker(output: output, frameworks: frameworks, logger: logger)
-        let (lines, continuation) = AsyncStream.makeStream(of: Data.self)
+        let (requests, continuation) = AsyncStream.makeStream(of: WorkerRequest.self)
         let reader = Thread {
-            WorkerWire.readLines(from: STDIN_FILENO) { continuation.yield($0) }
+            WorkerWire.readLines(from: STDIN_FILENO) { line in
+                guard let request = try? JSONDecoder().decode(WorkerRequest.self, from: line) else {
+                    logger.error(
+                        "The engine worker read a line that is not a request",
+                        metadata: ["line": "\(String(decoding: line.prefix(200), as: UTF8.self))"])
+                    return
+                }
+                if !worker.handleAtOnce(request) { continuation.yield(request) }
+            }
             continuation.finish()
         }
         reader.name = "engine-worker-stdin"
         reader.start()
-        for await line in lines {
-            guard let request = try? JSONDecoder().decode(WorkerRequest.self, from: line) else {
-                logger.error(
-                    "The engine worker read a line that is not a request",
-                    metadata: ["line": "\(String(decoding: line.prefix(200), as: UTF8.self))"])
-                continue
-            }
-            await worker.handle(request)
-        }
+        for await request in requests { await worker.handle(request) }
         await worker.unload()
         await worker.output.drain()
         return 0
@@ -72,13 +72,16 @@ package enum EngineWorker {
         }
     }
 
-    /// The state of one worker: its model, its running work, and its output.
+    /// The state of one worker: its model, its running work, and its output. Questions and
+    /// generations are handled on the thread that reads them (``handleAtOnce(_:)``), everything
+    /// else in order on the actor.
     private actor Worker {
         let output: LineWriter
         let frameworks: FrameworkAdapterRegistry
         let logger: Logger
-        var engine: LoadedEngine?
-        var runs: [UInt64: LLMEngineRun] = [:]
+        private let loaded = Mutex<LoadedEngine?>(nil)
+        /// The generations under way, and those whose end came before they were entered.
+        private let runs = Mutex<(running: [UInt64: LLMEngineRun], endedEarly: Set<UInt64>)>(([:], []))
         /// Work under way but generations (embeddings, rankings, speech).
         var calls: [UInt64: CancellationFlag] = [:]
         let faults = ProcessInfo.processInfo.environment[EngineWorker.faultsVariable] == "1"
@@ -94,6 +97,34 @@ package enum EngineWorker {
             if let line = WorkerWire.line(reply) { output.write(line) }
         }
 
+        /// The model, once loaded.
+        private nonisolated var engine: LoadedEngine? { loaded.withLock { $0 } }
+
+        /// Handles a question, a generation or a generation's cancellation on the calling thread
+        /// (the one reading the runtime's requests), and says whether it did: the runtime waits
+        /// on a round trip for each question about a prompt and for the word that the engine took
+        /// a request, and a hop to the actor, whose threads the engine's share, made each longer.
+        /// The runtime asks and generates only once the model is loaded.
+        nonisolated func handleAtOnce(_ request: WorkerRequest) -> Bool {
+            switch request {
+            case .generate(let id, let request):
+                generate(id, request)
+                return true
+            case .ask(let id, let question):
+                do {
+                    send(.answer(id: id, try answer(question)))
+                } catch {
+                    send(.done(id: id, error: Self.sdkError(error)))
+                }
+                return true
+            case .cancel(let id):
+                runs.withLock { $0.running[id] }?.cancel()
+                return false  // the actor's work may have it too
+            default:
+                return false
+            }
+        }
+
         func handle(_ request: WorkerRequest) async {
             switch request {
             case .load(let model, let framework, let kind, let options, let diffusion):
@@ -101,10 +132,10 @@ package enum EngineWorker {
                     guard let adapter = frameworks.adapter(for: framework) else {
                         throw SDKError(.frameworkNotAvailable, "The engine process has no \(framework.displayName) engine")
                     }
-                    let loaded = try await adapter.loadEngine(
+                    let engine = try await adapter.loadEngine(
                         model, as: kind, options: options, diffusion: diffusion ?? DiffusionConfiguration(), logger: logger)
-                    engine = loaded
-                    send(.loaded(WorkerModelFacts(loaded)))
+                    loaded.withLock { $0 = engine }
+                    send(.loaded(WorkerModelFacts(engine)))
                 } catch {
                     send(.loadFailed(Self.sdkError(error)))
                 }
@@ -156,33 +187,26 @@ package enum EngineWorker {
                     }
                     return .image(png: image.png, width: image.width, height: image.height)
                 }
-            case .generate(let id, let request):
-                generate(id, request)
             case .cancel(let id):
-                runs[id]?.cancel()
                 calls[id]?.cancel()
-            case .ask(let id, let question):
-                do {
-                    send(.answer(id: id, try answer(question)))
-                } catch {
-                    send(.done(id: id, error: Self.sdkError(error)))
-                }
+            case .generate, .ask:
+                break  // handled at once (handleAtOnce)
             }
         }
 
         /// The language model, if that is what the worker loaded.
-        private var service: (any LLMService)? {
+        private nonisolated var service: (any LLMService)? {
             if case .language(let service) = engine { service } else { nil }
         }
 
-        private func refuse(_ id: UInt64, as kind: EngineKind) {
+        private nonisolated func refuse(_ id: UInt64, as kind: EngineKind) {
             send(.done(id: id, error: SDKError(.modelLoadFailed, "The engine process has no \(kind.rawValue) model loaded")))
         }
 
         /// Starts generation `id`. Its events go out as the engine reports them, from the
         /// engine's threads where it can report to a receiver (llama.cpp's scheduler writes each
         /// token's line itself), after the answer that the engine took it.
-        private func generate(_ id: UInt64, _ request: LLMEngineRequest) {
+        private nonisolated func generate(_ id: UInt64, _ request: LLMEngineRequest) {
             guard let service else { return refuse(id, as: .language) }
             let lines = GenerationLines(id: id, output: output)
             let receiver = LLMEngineReceiver(
@@ -197,7 +221,9 @@ package enum EngineWorker {
                 end: { [self] error in
                     if let line = WorkerWire.line(WorkerReply.done(id: id, error: error.map(Self.sdkError))) { lines.queue(line) }
                     output.send()
-                    Task { await self.forget(id) }
+                    runs.withLock { runs in
+                        if runs.running.removeValue(forKey: id) == nil { runs.endedEarly.insert(id) }
+                    }
                 })
             let run: LLMEngineRun
             do {
@@ -210,12 +236,12 @@ package enum EngineWorker {
             } catch {
                 return send(.done(id: id, error: Self.sdkError(error)))
             }
-            runs[id] = run
+            runs.withLock { runs in
+                if runs.endedEarly.remove(id) == nil { runs.running[id] = run }
+            }
             lines.announce()  // unless the engine's first event has already
             if faults { Self.faultIfAsked(request.prompt) }  // while the generation runs, as an engine's bug would
         }
-
-        private func forget(_ id: UInt64) { runs[id] = nil }
 
         /// Runs `work` (all but a generation) and sends its answer; a ``WorkerRequest/cancel(id:)``
         /// raises its flag. `texts` are what a test fault may hide in.
@@ -235,7 +261,7 @@ package enum EngineWorker {
             }
         }
 
-        private func answer(_ question: WorkerQuestion) throws -> WorkerAnswer {
+        private nonisolated func answer(_ question: WorkerQuestion) throws -> WorkerAnswer {
             if case .imageGeneration(let diffusion) = engine {
                 switch question {
                 case .workingMemory(let width, let height): return .count(Int(diffusion.workingMemory(width: width, height: height)))
@@ -259,7 +285,7 @@ package enum EngineWorker {
             }
         }
 
-        private func tokenizer() throws -> any TokenizerAdapter {
+        private nonisolated func tokenizer() throws -> any TokenizerAdapter {
             guard let tokenizer = service as? any TokenizerAdapter else {
                 throw SDKError(.modelIncompatible, "The model's engine has no tokenizer the SDK can reach")
             }
@@ -268,11 +294,12 @@ package enum EngineWorker {
 
         /// Frees the model once its work has ended (cancelled: the runtime has gone).
         func unload() async {
-            for run in runs.values { run.cancel() }
-            for run in runs.values { await run.waitUntilFinished() }
+            let running = runs.withLock { Array($0.running.values) }
+            for run in running { run.cancel() }
+            for run in running { await run.waitUntilFinished() }
             for flag in calls.values { flag.cancel() }
             await engine?.unload()
-            engine = nil
+            loaded.withLock { $0 = nil }
         }
 
         private static func faultIfAsked(_ prompt: String) {
