@@ -53,11 +53,12 @@ public struct GenerationEvents: AsyncSequence, Sendable {
         task.cancel()
     }
 
-    /// The generation's result, reading the events to their end (a generation that throws throws here).
+    /// The generation's result, once it ends (a generation that throws throws here); its events
+    /// are not read. Cancelling the calling task stops the engine.
     public func result() async throws -> LLMGenerationResult {
+        // Awaited, not read off the events: a reader would wake for each of them, once a token.
         try await withTaskCancellationHandler {
-            for try await case .completed(let result) in self { return result }
-            return try await task.value
+            try await task.value
         } onCancel: {
             task.cancel()
         }
