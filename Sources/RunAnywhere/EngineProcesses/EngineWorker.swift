@@ -204,7 +204,7 @@ package enum EngineWorker {
         }
 
         /// Starts generation `id`. Its events go out as the engine reports them, from the
-        /// engine's threads where it can report to a receiver (llama.cpp's scheduler writes each
+        /// engine's threads where it can report to a receiver (llama.cpp's scheduler queues each
         /// token's line itself), after the answer that the engine took it.
         private nonisolated func generate(_ id: UInt64, _ request: LLMEngineRequest) {
             guard let service else { return refuse(id, as: .language) }
