@@ -97,6 +97,11 @@ struct BenchCommand: AsyncParsableCommand {
                     ],
                     store: store, appVersion: RunAnywhereCommand.configuration.version
                 )
+                let known = runner.scenarioNames(in: try categories())
+                if let unknown = scenario.first(where: { !known.contains($0) }) {
+                    throw ValidationError(
+                        "Unknown scenario '\(unknown)'; the categories chosen have \(known.map { "\"\($0)\"" }.joined(separator: ", "))")
+                }
                 let handle = runner.start(categories: try categories(), scenarios: Set(scenario))
                 let run = await Interrupts.shared.whileRunning(onInterrupt: { handle.run.cancel() }) {
                     var progress = ProgressLine()

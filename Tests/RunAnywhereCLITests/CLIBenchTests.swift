@@ -47,6 +47,11 @@ struct CLIBenchTests {
             let missing = try cli.run(["bench", "show", id])
             #expect(missing.status == 1 && missing.stderr.hasPrefix("error: No benchmark run"))
             #expect(try cli.run(["bench", "run", "--category", "llm,nonsense"]).status == 64)
+            // A scenario no chosen category has runs nothing and says so, naming those there are.
+            let unknown = try cli.run(["bench", "run", "--category", "llm", "--scenario", "Medium generatoin"])
+            #expect(unknown.status == 64)
+            #expect(unknown.stderr.contains("Unknown scenario 'Medium generatoin'") && unknown.stderr.contains("\"Medium generation\""))
+            #expect(try cli.run(["bench", "list"]).stdout.contains("No benchmark runs yet"))
         }
     }
 

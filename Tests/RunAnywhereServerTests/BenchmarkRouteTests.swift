@@ -98,9 +98,16 @@ import Testing
                 try await Self.start(client, #"{"categories": ["llm"], "scenarios": ["Short generation"], "repetitions": 1}"#) == .accepted,
                 "free again")
             _ = try await client.execute(uri: "/api/benchmarks/current", method: .get) { $0.status }
-            for body in [#"{"repetitions": 0}"#, #"{"categories": ["quantum"]}"#, #"{"threads": -2}"#, "nope"] {
+            for body in [
+                #"{"repetitions": 0}"#, #"{"categories": ["quantum"]}"#, #"{"threads": -2}"#, "nope",
+                #"{"categories": ["llm"], "scenarios": ["Short generation", "Shrot generation"]}"#,
+            ] {
                 #expect(try await Self.start(client, body) == .badRequest, "\(body)")
             }
+            let answer = try await client.execute(
+                uri: "/api/benchmarks", method: .post, headers: .json, body: ByteBuffer(string: #"{"scenarios": ["Shrot generation"]}"#)
+            ) { String(buffer: $0.body) }
+            #expect(answer.contains("Unknown scenario 'Shrot generation'") && answer.contains(#"\"Short generation\""#), "\(answer)")
         }
     }
 }

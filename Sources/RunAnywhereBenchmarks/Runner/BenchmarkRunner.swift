@@ -135,6 +135,13 @@ package struct BenchmarkRunner: Sendable {
         let scenario: BenchmarkScenario
     }
 
+    /// The names of the scenarios that `categories` (every category when empty) offer, in order.
+    package func scenarioNames(in categories: Set<BenchmarkCategory>) -> [String] {
+        (categories.isEmpty ? Set(BenchmarkCategory.allCases) : categories).sorted().flatMap {
+            providers[$0]?.scenarios().map(\.name) ?? []
+        }
+    }
+
     private func workList(_ categories: Set<BenchmarkCategory>, _ names: Set<String>, report: (BenchmarkEvent) -> Void) -> [WorkItem] {
         let models = configuration.runtime.availableModels()
         var work: [WorkItem] = []
