@@ -33,7 +33,11 @@ struct SettingsCommand: AsyncParsableCommand {
         func run() async throws {
             try await CLIContext.run(global) { context in
                 _ = context.settings()  // reports (and moves aside) unreadable settings
-                let settings = try context.settingsStore.update { try $0.set(key, to: value) }
+                let runtime = try RunAnywhere.runtime()
+                let settings = try context.settingsStore.update { settings in
+                    try settings.set(key, to: value)
+                    try settings.checkDraftModel { try runtime.model(id: $0) }
+                }
                 Terminal.write(SettingsCommand.describe(settings))
             }
         }

@@ -105,7 +105,10 @@ public struct RunAnywhereServer: Sendable {
         LoadedModelRoutes(runtime: runtime, configuration: configuration).register(on: api)
         SystemRoutes(runtime: runtime).register(on: api)
         ModelCatalogRoutes(runtime: runtime).register(on: api, maxBodySize: configuration.maxBodySize)
-        SettingsRoutes(dataDirectory: runtime.configuration.dataDirectory, configuration: configuration).register(on: api)
+        SettingsRoutes(dataDirectory: runtime.configuration.dataDirectory, configuration: configuration) { [runtime] in
+            try runtime.model(id: $0)
+        }
+        .register(on: api)
         KeyRoutes(
             store: Self.keyStore(runtime: runtime, configuration: configuration), usage: metrics.usage, sharedUsage: sharedUsage,
             maxBodySize: configuration.maxBodySize

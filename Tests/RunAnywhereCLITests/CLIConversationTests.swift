@@ -88,7 +88,9 @@ struct CLIConversationTests {
             #expect(generated["tokensUsed"] as? Int == 3, "the saved maxTokens applies")
             let overridden = try cli.run(["generate", "--json", "--threads", "1", "--max-tokens", "5", "Tell me a story."]).json()
             #expect(overridden["tokensUsed"] as? Int == 5, "a flag overrides the setting")
-            for (key, value) in [("temperature", "3"), ("maxTokens", "0"), ("nonsense", "1"), ("streaming", "perhaps")] {
+            for (key, value) in [
+                ("temperature", "3"), ("maxTokens", "0"), ("nonsense", "1"), ("streaming", "perhaps"), ("draftModel", "no-such-model"),
+            ] {
                 let refused = try cli.run(["settings", "set", key, value])
                 #expect(refused.status == 1 && refused.stderr.hasPrefix("error: "), "\(key)=\(value): \(refused.stderr)")
             }

@@ -44,7 +44,8 @@ import Testing
             #expect(try store.load().systemPrompt == nil && store.load().threads == nil && store.load().speculate == nil)
             for (body, param) in [
                 (#"{"temperature": 9}"#, "temperature"), (#"{"colour": "blue"}"#, "colour"), (#"{"maxTokens": "many"}"#, "maxTokens"),
-                (#"{"speculate": 99}"#, "speculate"),
+                (#"{"speculate": 99}"#, "speculate"), (#"{"draftModel": "no-such-model"}"#, "draftModel"),
+                (#"{"draftModel": "/no/such/draft.gguf"}"#, "draftModel"),
             ] {
                 try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: body)) { response in
                     #expect(response.status == .badRequest, "\(body)")
@@ -52,7 +53,13 @@ import Testing
                     #expect(error["param"] as? String == param, "\(error)")
                 }
             }
-            #expect(try store.load().maxTokens == 64, "a refused change saves nothing")
+            #expect(try store.load().maxTokens == 64 && store.load().draftModel == nil, "a refused change saves nothing")
+            // A language model that is not downloaded yet may be the draft: it will be when it is.
+            try await client.execute(
+                uri: "/api/settings", method: .patch, headers: .json,
+                body: ByteBuffer(string: #"{"draftModel": "\#(RunAnywhere.defaultModelID)"}"#)
+            ) { #expect($0.status == .ok) }
+            #expect(try store.load().draftModel == RunAnywhere.defaultModelID)
             try await client.execute(uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: "[1, 2]")) {
                 #expect($0.status == .badRequest)
             }

@@ -57,6 +57,29 @@ import Testing
         #expect(settings == before, "a refused value changes nothing")
     }
 
+    /// A draft model is a GGUF file or the id of a GGUF language model there is (downloaded or
+    /// not yet); anything else is refused when it is set, not at the next generation.
+    @Test func aDraftModelMustBeOneThereIs() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let runtime = RunAnywhereRuntime(
+            configuration: RuntimeConfiguration(
+                modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data")))
+        var settings = GenerationSettings()
+        try settings.checkDraftModel { try runtime.model(id: $0) }
+        try settings.set("draftModel", to: RunAnywhere.defaultModelID)
+        try settings.checkDraftModel { try runtime.model(id: $0) }
+        let embedding = try #require(runtime.availableModels().first { $0.category == .embedding })
+        for (draft, fragment) in [
+            ("no-such-model", "no model has that id"), ("/no/such/draft.gguf", "No draft model file"),
+            (embedding.id, "a draft is a GGUF language model"),
+        ] {
+            try settings.set("draftModel", to: draft)
+            let error = try #require(throws: SDKError.self, "\(draft)") { try settings.checkDraftModel { try runtime.model(id: $0) } }
+            #expect(error.code == .invalidInput && error.message.contains(fragment), "\(error.message)")
+        }
+    }
+
     @Test func persistResetAndRecoverFromACorruptFile() throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

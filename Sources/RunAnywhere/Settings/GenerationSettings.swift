@@ -87,6 +87,19 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
         self = updated
     }
 
+    /// Checks that ``draftModel`` names a draft a generation could use (a GGUF file, or the id of
+    /// a GGUF language model, which may be downloaded later), looking ids up with `model`.
+    package func checkDraftModel(model: (String) throws -> ModelInfo) throws {
+        guard let draftModel else { return }
+        do {
+            _ = try LLMSpeculation(draftTokens: 8, draftModel: draftModel).resolved(model: model)
+        } catch let error as SDKError where error.code == .modelNotDownloaded {
+            return
+        } catch let error as SDKError {
+            throw SDKError(.invalidInput, "Invalid setting: \(error.message)")
+        }
+    }
+
     private enum CodingKeys: String, CodingKey {
         case temperature, maxTokens, topP, topK, systemPrompt, streaming, threads, speculate, draftModel
     }

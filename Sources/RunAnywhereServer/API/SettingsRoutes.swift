@@ -7,7 +7,8 @@ import RunAnywhere
 /// - `GET /api/settings`: the generation defaults; `PATCH /api/settings` with some of
 ///   `temperature`, `maxTokens`, `topP`, `topK`, `systemPrompt`, `streaming`, `threads`,
 ///   `speculate`, `draftModel` (null clears `systemPrompt`, `threads`, `speculate` and
-///   `draftModel`) checks and saves them; `DELETE /api/settings` restores
+///   `draftModel`; a draft model must be a GGUF file or a language model's id) checks and saves
+///   them; `DELETE /api/settings` restores
 ///   the defaults;
 /// - `GET /api/environment`: each environment with its base URL and its API key masked;
 ///   `PUT /api/environment` with `environment` and optional `baseURL` and `apiKey` selects it
@@ -17,8 +18,11 @@ final class SettingsRoutes: Sendable {
     let settings: ServerSettings
     let environments: EnvironmentStore
     let maxBodySize: Int
+    /// Where a draft model's id is looked up.
+    let catalog: @Sendable (String) throws -> ModelInfo
 
-    init(dataDirectory: URL, configuration: ServerConfiguration) {
+    init(dataDirectory: URL, configuration: ServerConfiguration, catalog: @escaping @Sendable (String) throws -> ModelInfo) {
+        self.catalog = catalog
         settings = ServerSettings(dataDirectory: dataDirectory, configuration: configuration)
         let maxBodySize = configuration.maxBodySize
         environments = EnvironmentStore(dataDirectory: dataDirectory)
@@ -45,6 +49,11 @@ final class SettingsRoutes: Sendable {
                         } catch let error as SDKError {
                             throw APIError(.badRequest, error.message, param: key)
                         }
+                    }
+                    do {
+                        try updated.checkDraftModel(model: self.catalog)
+                    } catch let error as SDKError {
+                        throw APIError(.badRequest, error.message, param: "draftModel")
                     }
                 })
         }
