@@ -36,7 +36,7 @@ struct SettingsCommand: AsyncParsableCommand {
                 let runtime = try RunAnywhere.runtime()
                 let settings = try context.settingsStore.update { settings in
                     try settings.set(key, to: value)
-                    try settings.checkDraftModel { try runtime.model(id: $0) }
+                    if key == "draftModel" { try settings.checkDraftModel { try runtime.model(id: $0) } }
                 }
                 Terminal.write(SettingsCommand.describe(settings))
             }

@@ -51,7 +51,8 @@ final class SettingsRoutes: Sendable {
                         }
                     }
                     do {
-                        try updated.checkDraftModel(model: self.catalog)
+                        // Only a draft model being set: one saved before and deleted since refuses no other change.
+                        if changes["draftModel"] != nil { try updated.checkDraftModel(model: self.catalog) }
                     } catch let error as SDKError {
                         throw APIError(.badRequest, error.message, param: "draftModel")
                     }
