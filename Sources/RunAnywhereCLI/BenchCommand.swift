@@ -97,10 +97,10 @@ struct BenchCommand: AsyncParsableCommand {
                     ],
                     store: store, appVersion: RunAnywhereCommand.configuration.version
                 )
-                let known = runner.scenarioNames(in: try categories())
-                if let unknown = scenario.first(where: { !known.contains($0) }) {
-                    throw ValidationError(
-                        "Unknown scenario '\(unknown)'; the categories chosen have \(known.map { "\"\($0)\"" }.joined(separator: ", "))")
+                do {
+                    try runner.checkScenarios(scenario, in: try categories())
+                } catch let error as SDKError {
+                    throw ValidationError(error.message)
                 }
                 let handle = runner.start(categories: try categories(), scenarios: Set(scenario))
                 let run = await Interrupts.shared.whileRunning(onInterrupt: { handle.run.cancel() }) {

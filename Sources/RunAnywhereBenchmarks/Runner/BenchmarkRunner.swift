@@ -135,11 +135,16 @@ package struct BenchmarkRunner: Sendable {
         let scenario: BenchmarkScenario
     }
 
-    /// The names of the scenarios that `categories` (every category when empty) offer, in order.
-    package func scenarioNames(in categories: Set<BenchmarkCategory>) -> [String] {
-        (categories.isEmpty ? Set(BenchmarkCategory.allCases) : categories).sorted().flatMap {
+    /// Throws ``ErrorCode/invalidInput`` for the first of `names` that none of `categories`
+    /// (every category when empty) offers, naming the scenarios they do: a misspelt name would
+    /// otherwise run nothing.
+    package func checkScenarios(_ names: [String], in categories: Set<BenchmarkCategory>) throws {
+        let known = (categories.isEmpty ? Set(BenchmarkCategory.allCases) : categories).sorted().flatMap {
             providers[$0]?.scenarios().map(\.name) ?? []
         }
+        guard let unknown = names.first(where: { !known.contains($0) }) else { return }
+        throw SDKError(
+            .invalidInput, "Unknown scenario '\(unknown)'; the categories chosen have \(known.map { "\"\($0)\"" }.joined(separator: ", "))")
     }
 
     private func workList(_ categories: Set<BenchmarkCategory>, _ names: Set<String>, report: (BenchmarkEvent) -> Void) -> [WorkItem] {

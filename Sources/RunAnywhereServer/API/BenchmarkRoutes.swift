@@ -83,12 +83,10 @@ struct BenchmarkRoutes: Sendable {
                     runtime: runtime, repetitions: body.repetitions ?? 3, threads: body.threads ?? configuration.threads),
                 store: store, appVersion: configuration.appVersion
             )
-            let known = runner.scenarioNames(in: Set(body.categories ?? []))
-            if let unknown = body.scenarios?.first(where: { !known.contains($0) }) {
-                throw APIError(
-                    .badRequest,
-                    "Unknown scenario '\(unknown)'; the categories chosen have \(known.map { "\"\($0)\"" }.joined(separator: ", "))",
-                    param: "scenarios")
+            do {
+                try runner.checkScenarios(body.scenarios ?? [], in: Set(body.categories ?? []))
+            } catch let error as SDKError {
+                throw APIError(.badRequest, error.message, param: "scenarios")
             }
             try await jobs.start { runner.start(categories: Set(body.categories ?? []), scenarios: Set(body.scenarios ?? [])) }
             return try jsonResponse(["status": "running"], status: .accepted)
