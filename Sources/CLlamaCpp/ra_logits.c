@@ -180,7 +180,8 @@ llama_token ra_logits_argmax(const float *row, size_t count) {
 }
 
 size_t ra_logits_top_k_scratch(size_t count) {
-    return 2 * ((count + BLOCK - 1) / BLOCK);
+    size_t blocks = (count + BLOCK - 1) / BLOCK;
+    return 2 * blocks + (blocks + sizeof(float) - 1) / sizeof(float);  // maxima, spare, then bins
 }
 
 // Lower logit, or the same and a later token: the first to leave the heap of the best.
@@ -230,6 +231,40 @@ static float kth_largest(float *v, ptrdiff_t n, ptrdiff_t k) {
     return v[target];
 }
 
+// The k-th largest of v[0..<n] (1 <= k <= n, no NaN), read but not changed; `spare` holds n
+// floats and `bins` n bytes. A histogram over the values' finite range names the bin that holds
+// it (a bin is a monotonic function of the value: every value in a higher bin is larger), and
+// selection finds it among that bin's values alone, so the mispredicted branches of selection
+// are paid for a few of the n values, not for all of them.
+static float kth_largest_of(const float *v, ptrdiff_t n, ptrdiff_t k, float *spare, uint8_t *bins) {
+    enum { BINS = 256 };
+    float top = -INFINITY, low = INFINITY;
+    for (ptrdiff_t i = 0; i < n; i++) {
+        top = larger(v[i], top);
+        low = v[i] > -INFINITY && v[i] < low ? v[i] : low;
+    }
+    float scale = BINS / (top - low);
+    if (!(top < INFINITY) || !(low < top) || !(scale < INFINITY) || !(scale > 0)) {
+        for (ptrdiff_t i = 0; i < n; i++) spare[i] = v[i];
+        return kth_largest(spare, n, k);
+    }
+    // -infinity (a block that holds nothing else) falls in bin 0, as the lowest finite value does.
+    uint32_t counts[BINS] = {0};
+    for (ptrdiff_t i = 0; i < n; i++) {
+        float at = (v[i] - low) * scale;
+        bins[i] = (uint8_t)(at >= BINS - 1 ? BINS - 1 : (at > 0 ? (int)at : 0));
+    }
+    for (ptrdiff_t i = 0; i < n; i++) counts[bins[i]]++;
+    int bin = BINS - 1;
+    ptrdiff_t above = 0;
+    while (above + (ptrdiff_t)counts[bin] < k) above += counts[bin--];
+    ptrdiff_t size = 0;
+    for (ptrdiff_t i = 0; i < n; i++) {
+        if (bins[i] == bin) spare[size++] = v[i];
+    }
+    return kth_largest(spare, size, k - above);
+}
+
 // The k-th largest block maximum is a threshold that the k best entries all reach (k blocks hold an
 // entry at or above it), so only the blocks that reach it, about k of them, are looked into, and
 // only their entries at or above it are offered to a min-heap of the best so far, in token order.
@@ -240,9 +275,8 @@ size_t ra_logits_top_k(const float *row, size_t count, size_t k, float *scratch,
     size_t blocks = block_maxima(passes, row, count, maxima);
     float threshold = -INFINITY;
     if (blocks >= k) {
-        float *copy = scratch + blocks;
-        for (size_t b = 0; b < blocks; b++) copy[b] = maxima[b];
-        threshold = kth_largest(copy, (ptrdiff_t)blocks, (ptrdiff_t)k);
+        threshold = kth_largest_of(
+            maxima, (ptrdiff_t)blocks, (ptrdiff_t)k, scratch + blocks, (uint8_t *)(scratch + 2 * blocks));
     }
     size_t size = 0;
     for (size_t b = 0; b < blocks; b++) {

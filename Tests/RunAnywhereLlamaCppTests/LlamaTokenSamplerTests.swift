@@ -36,16 +36,28 @@ extension LlamaTests {
 
         /// Rows whose best entries sit where a vectorized pass could miss them: rising and falling
         /// rows (every block beats the last, or none does), the largest in the last, partial
-        /// block, and rows with NaNs and -infinity.
+        /// block, and rows with NaNs and -infinity. Then rows that the histogram of block maxima
+        /// must get right: one far outlier (every other block in its lowest bin), all equal, an
+        /// infinite entry, a range too small to divide, and a grammar's row (-infinity but for a
+        /// few hundred entries).
         static func awkwardRows() -> [[Float]] {
+            var generator = SeededGenerator(seed: 49)
             var nans = (0..<4099).map { Float($0 % 97) }
             for i in stride(from: 5, to: nans.count, by: 7) { nans[i] = .nan }
             var ruledOut = (0..<1000).map { _ in -Float.infinity }
             ruledOut[999] = 1
             ruledOut[500] = 1
+            var outlier = (0..<49_152).map { _ in Float.random(in: -2...2, using: &generator) }
+            outlier[7_000] = 1e30
+            var infinite = (0..<49_152).map { _ in Float.random(in: -2...2, using: &generator) }
+            infinite[30_000] = .infinity
+            var grammar = (0..<49_152).map { _ in -Float.infinity }
+            for _ in 0..<300 { grammar[Int.random(in: 0..<49_152, using: &generator)] = Float.random(in: -5...5, using: &generator) }
             return [
                 (0..<49_152).map { Float($0) }, (0..<49_152).map { -Float($0) },
                 (0..<4099).map { $0 >= 4096 ? 100 : Float($0 % 50) }, nans, ruledOut,
+                outlier, Array(repeating: 3, count: 49_152), infinite,
+                (0..<49_152).map { $0.isMultiple(of: 3) ? Float.leastNonzeroMagnitude : 0 }, grammar,
             ]
         }
 
