@@ -129,13 +129,14 @@ final class EngineProcess: Sendable {
 
     /// Starts a generation in the worker, waiting (on this thread, for a round trip) until its
     /// engine has taken it, so that what the engine refuses at once (a full queue, an empty or
-    /// too long prompt, a bad grammar) throws here, as it does in process.
-    func generate(_ request: LLMEngineRequest) throws -> LLMEngineRun {
+    /// too long prompt, a bad grammar) throws here, as it does in process. With a `receiver`,
+    /// the run's events go to it on the thread that reads the worker's pipe.
+    func generate(_ request: LLMEngineRequest, reportingTo receiver: LLMEngineReceiver? = nil) throws -> LLMEngineRun {
         let id = state.withLock { state -> UInt64 in
             defer { state.nextID += 1 }
             return state.nextID
         }
-        let (run, emitter) = LLMEngineRun.make(onCancel: { [weak self] in self?.send(.cancel(id: id)) })
+        let (run, emitter) = LLMEngineRun.make(onCancel: { [weak self] in self?.send(.cancel(id: id)) }, receiver: receiver)
         let taken = Question()
         let failure = state.withLock { state -> SDKError? in
             if let failure = state.failure { return failure }

@@ -5,7 +5,7 @@ import Logging
 /// model cache holds it as it holds an engine in this process. Generations stream from the
 /// worker; the engine's quick questions (token counts, the chat template, the vocabulary) are
 /// asked of it.
-final class RemoteLLMService: LLMService, TokenizerAdapter, RemoteEngine {
+final class RemoteLLMService: LLMServiceWithReceivers, TokenizerAdapter, RemoteEngine {
     let contextLength: Int
     let chatTemplateSource: String?
     let readsImages: Bool
@@ -63,6 +63,10 @@ final class RemoteLLMService: LLMService, TokenizerAdapter, RemoteEngine {
     }
 
     func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun { try worker.generate(request) }
+
+    func startGeneration(_ request: LLMEngineRequest, reportingTo receiver: LLMEngineReceiver) throws -> LLMEngineRun {
+        try worker.generate(request, reportingTo: receiver)
+    }
 
     /// What the engine says it holds; 0 when it cannot say (its process gone).
     var auxiliaryMemory: Int64 {

@@ -25,9 +25,31 @@ struct GenerationPipeline {
     func drive(_ run: LLMEngineRun, startedAt start: ContinuousClock.Instant, emit: (GenerationEvent) -> Void) async throws
         -> LLMGenerationResult
     {
+        var progress = Progress(self)
+        do {
+            try await withTaskCancellationHandler {
+                for try await event in run.events where progress.take(event, emit: emit) {
+                    run.cancel()
+                    break
+                }
+            } onCancel: {
+                run.cancel()
+            }
+        } catch {
+            run.cancel()
+            await run.waitUntilFinished()
+            throw error
+        }
+        await run.waitUntilFinished()
+        return progress.finish(startedAt: start, cancelled: Task.isCancelled, emit: emit)
+    }
+
+    /// What the pipeline has made of a run's events so far.
+    struct Progress {
+        let pipeline: GenerationPipeline
         var decoder = UTF8StreamDecoder()
-        var stops = StopSequenceMatcher(sequences: stopSequences)
-        var thinking = GenerationEventSplitter(pattern: thinkingPattern, toolCalls: toolCalls)
+        var stops: StopSequenceMatcher
+        var thinking: GenerationEventSplitter
         var tokens = 0
         var thinkingTokens = 0
         var firstToken: ContinuousClock.Instant?
@@ -40,104 +62,108 @@ struct GenerationPipeline {
         var thinkingEnd: ContinuousClock.Instant?
         var stopReason = LLMStopReason.stop
 
-        func output(_ text: String) {
+        init(_ pipeline: GenerationPipeline) {
+            self.pipeline = pipeline
+            stops = StopSequenceMatcher(sequences: pipeline.stopSequences)
+            thinking = GenerationEventSplitter(pattern: pipeline.thinkingPattern, toolCalls: pipeline.toolCalls)
+        }
+
+        /// Takes the run's next event, passing what it makes to `emit`; true when the generation
+        /// ends here (a stop sequence, or a tool call made again): the caller cancels the run and
+        /// gives it no more events.
+        mutating func take(_ event: LLMEngineEvent, emit: (GenerationEvent) -> Void) -> Bool {
+            switch event {
+            case .promptProcessed(let evaluated, let cached, let seconds):
+                prompt = (evaluated, cached, seconds)
+            case .imagesEncoded(_, _, let seconds):
+                imageEncodeSeconds = (imageEncodeSeconds ?? 0) + seconds
+            case .speculated(let drafted, let accepted):
+                drafts = (drafted, accepted)
+            case .token(let bytes, let producedAt):
+                if firstToken == nil { firstToken = producedAt }
+                lastToken = producedAt
+                tokens += 1
+                if let first = firstToken, tokens.isMultiple(of: SDKConstants.Limits.tokensPerSecondSampleInterval) {
+                    let elapsed = (producedAt - first).inSeconds
+                    if elapsed > 0 { history.append(Double(tokens) / elapsed) }
+                }
+                let wasThinking = thinking.isThinking
+                let (text, stopped) = stops.feed(decoder.decode(bytes))
+                output(text, emit: emit)
+                if thinking.isThinking || wasThinking { thinkingTokens += 1 }
+                if thinking.isThinking, thinkingStart == nil { thinkingStart = producedAt }
+                if wasThinking, !thinking.isThinking { thinkingEnd = producedAt }
+                if stopped {
+                    stopReason = .stop
+                    return true
+                }
+                if let format = pipeline.toolCalls, text.contains(format.callCloser), format.repeatsACall(thinking.answer) {
+                    stopReason = .stop  // the calls so far are the answer; the repeat is dropped
+                    return true
+                }
+            case .finished(let reason):
+                switch reason {
+                case .endOfGeneration: stopReason = .stop
+                case .length: stopReason = .length
+                case .cancelled: stopReason = .cancelled
+                }
+                let (tail, _) = stops.feed(decoder.finish())
+                output(tail + stops.finish(), emit: emit)
+            }
+            return false
+        }
+
+        private mutating func output(_ text: String, emit: (GenerationEvent) -> Void) {
             guard !text.isEmpty else { return }
             thinking.feed(text).forEach(emit)
         }
 
-        do {
-            try await withTaskCancellationHandler {
-                events: for try await event in run.events {
-                    switch event {
-                    case .promptProcessed(let evaluated, let cached, let seconds):
-                        prompt = (evaluated, cached, seconds)
-                    case .imagesEncoded(_, _, let seconds):
-                        imageEncodeSeconds = (imageEncodeSeconds ?? 0) + seconds
-                    case .speculated(let drafted, let accepted):
-                        drafts = (drafted, accepted)
-                    case .token(let bytes, let producedAt):
-                        if firstToken == nil { firstToken = producedAt }
-                        lastToken = producedAt
-                        tokens += 1
-                        if let first = firstToken, tokens.isMultiple(of: SDKConstants.Limits.tokensPerSecondSampleInterval) {
-                            let elapsed = (producedAt - first).inSeconds
-                            if elapsed > 0 { history.append(Double(tokens) / elapsed) }
-                        }
-                        let wasThinking = thinking.isThinking
-                        let (text, stopped) = stops.feed(decoder.decode(bytes))
-                        output(text)
-                        if thinking.isThinking || wasThinking { thinkingTokens += 1 }
-                        if thinking.isThinking, thinkingStart == nil { thinkingStart = producedAt }
-                        if wasThinking, !thinking.isThinking { thinkingEnd = producedAt }
-                        if stopped {
-                            stopReason = .stop
-                            run.cancel()
-                            break events
-                        }
-                        if let format = toolCalls, text.contains(format.callCloser), format.repeatsACall(thinking.answer) {
-                            stopReason = .stop  // the calls so far are the answer; the repeat is dropped
-                            run.cancel()
-                            break events
-                        }
-                    case .finished(let reason):
-                        switch reason {
-                        case .endOfGeneration: stopReason = .stop
-                        case .length: stopReason = .length
-                        case .cancelled: stopReason = .cancelled
-                        }
-                        let (tail, _) = stops.feed(decoder.finish())
-                        output(tail + stops.finish())
-                    }
-                }
-            } onCancel: {
-                run.cancel()
-            }
-        } catch {
-            run.cancel()
-            await run.waitUntilFinished()
-            throw error
-        }
-        await run.waitUntilFinished()
-        if Task.isCancelled { stopReason = .cancelled }
-        thinking.finish().forEach(emit)  // what the splitter held back, also after a stop sequence
+        /// Once the engine is done with the run: emits what the splitter held back (also after
+        /// a stop sequence) and the tool calls, and returns the result.
+        mutating func finish(startedAt start: ContinuousClock.Instant, cancelled: Bool, emit: (GenerationEvent) -> Void)
+            -> LLMGenerationResult
+        {
+            if cancelled { stopReason = .cancelled }
+            thinking.finish().forEach(emit)
 
-        let end = ContinuousClock.now
-        let reasoning = thinking.sawThinking ? thinking.reasoning : nil
-        var text = thinking.answer
-        var calls: [ToolCall] = []
-        if let format = toolCalls {
-            // Also when the limit or a cancellation cut the answer: its complete calls are calls.
-            (text, calls) = format.parse(thinking.answer)
-            if !calls.isEmpty, stopReason == .stop { stopReason = .toolCalls }
-            calls.forEach { emit(.toolCall($0)) }
+            let end = ContinuousClock.now
+            let reasoning = thinking.sawThinking ? thinking.reasoning : nil
+            var text = thinking.answer
+            var calls: [ToolCall] = []
+            if let format = pipeline.toolCalls {
+                // Also when the limit or a cancellation cut the answer: its complete calls are calls.
+                (text, calls) = format.parse(thinking.answer)
+                if !calls.isEmpty, stopReason == .stop { stopReason = .toolCalls }
+                calls.forEach { emit(.toolCall($0)) }
+            }
+            let latency = (end - start).inSeconds
+            let decodeSeconds = firstToken.flatMap { first in lastToken.map { ($0 - first).inSeconds } } ?? 0
+            return LLMGenerationResult(
+                text: text,
+                thinkingContent: reasoning,
+                // With images, the engine's count: the plan counted each image's marker as text.
+                inputTokens: imageEncodeSeconds == nil ? pipeline.plan.inputTokens : prompt.evaluated + prompt.cached,
+                tokensUsed: tokens,
+                modelUsed: pipeline.modelID,
+                latencyMs: latency * 1000,
+                framework: pipeline.framework.displayName,
+                backend: pipeline.backend,
+                tokensPerSecond: latency > 0 ? Double(tokens) / latency : 0,
+                timeToFirstTokenMs: firstToken.map { ($0 - start).inSeconds * 1000 },
+                thinkingTokens: reasoning == nil ? nil : thinkingTokens,
+                responseTokens: tokens - thinkingTokens,
+                promptTokensPerSecond: prompt.seconds > 0 ? Double(prompt.evaluated) / prompt.seconds : 0,
+                decodeTokensPerSecond: tokens > 1 && decodeSeconds > 0 ? Double(tokens - 1) / decodeSeconds : 0,
+                cachedInputTokens: prompt.cached,
+                stopReason: stopReason,
+                tokensPerSecondHistory: history,
+                thinkingTimeMs: thinkingStart.map { ((thinkingEnd ?? lastToken ?? $0) - $0).inSeconds * 1000 },
+                imageEncodeTimeMs: imageEncodeSeconds.map { $0 * 1000 },
+                toolCalls: calls,
+                stopSequence: stops.matched.flatMap { pipeline.requestedStopSequences.contains($0) ? $0 : nil },
+                draftTokens: drafts?.drafted,
+                acceptedDraftTokens: drafts?.accepted
+            )
         }
-        let latency = (end - start).inSeconds
-        let decodeSeconds = firstToken.flatMap { first in lastToken.map { ($0 - first).inSeconds } } ?? 0
-        return LLMGenerationResult(
-            text: text,
-            thinkingContent: reasoning,
-            // With images, the engine's count: the plan counted each image's marker as text.
-            inputTokens: imageEncodeSeconds == nil ? plan.inputTokens : prompt.evaluated + prompt.cached,
-            tokensUsed: tokens,
-            modelUsed: modelID,
-            latencyMs: latency * 1000,
-            framework: framework.displayName,
-            backend: backend,
-            tokensPerSecond: latency > 0 ? Double(tokens) / latency : 0,
-            timeToFirstTokenMs: firstToken.map { ($0 - start).inSeconds * 1000 },
-            thinkingTokens: reasoning == nil ? nil : thinkingTokens,
-            responseTokens: tokens - thinkingTokens,
-            promptTokensPerSecond: prompt.seconds > 0 ? Double(prompt.evaluated) / prompt.seconds : 0,
-            decodeTokensPerSecond: tokens > 1 && decodeSeconds > 0 ? Double(tokens - 1) / decodeSeconds : 0,
-            cachedInputTokens: prompt.cached,
-            stopReason: stopReason,
-            tokensPerSecondHistory: history,
-            thinkingTimeMs: thinkingStart.map { ((thinkingEnd ?? lastToken ?? $0) - $0).inSeconds * 1000 },
-            imageEncodeTimeMs: imageEncodeSeconds.map { $0 * 1000 },
-            toolCalls: calls,
-            stopSequence: stops.matched.flatMap { requestedStopSequences.contains($0) ? $0 : nil },
-            draftTokens: drafts?.drafted,
-            acceptedDraftTokens: drafts?.accepted
-        )
     }
 }

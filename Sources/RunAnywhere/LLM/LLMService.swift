@@ -51,8 +51,9 @@ public protocol LLMService: AnyObject, Sendable {
 }
 
 /// An engine that can report a generation to an ``LLMEngineReceiver`` on its own threads as it
-/// happens, rather than through the run's stream: an engine worker then writes each token to its
-/// pipe with no task to wake for it.
+/// happens, rather than through the run's stream, so that no task wakes per token to read it: an
+/// engine worker writes each token to its pipe there, and the runtime runs its generation
+/// pipeline there (``GenerationFollower``).
 package protocol LLMServiceWithReceivers: LLMService {
     /// ``LLMService/startGeneration(_:)``, its events and its end going to `receiver`.
     func startGeneration(_ request: LLMEngineRequest, reportingTo receiver: LLMEngineReceiver) throws -> LLMEngineRun

@@ -238,6 +238,9 @@ extension RunAnywhereRuntime {
         let lease: ModelLease<any LLMService>
         let run: LLMEngineRun
         let pipeline: GenerationPipeline
+        /// The pipeline run where the engine reports, for an engine that reports to receivers;
+        /// otherwise ``drive(_:emit:)`` reads the run's events.
+        let follower: GenerationFollower?
         let startedAt: ContinuousClock.Instant
     }
 
@@ -305,20 +308,37 @@ extension RunAnywhereRuntime {
             )
             // An engine reads the request's adapter and draft model files as it takes the request: off the actor.
             let engine = lease.engine
+            let follower = engine is any LLMServiceWithReceivers ? GenerationFollower(pipeline) : nil
             let run =
                 request.loraAdapters.isEmpty && request.speculation?.draftModel == nil
-                ? try engine.startGeneration(request) : try await runBlocking { try engine.startGeneration(request) }
-            return Admitted(lease: lease, run: run, pipeline: pipeline, startedAt: start)
+                ? try Self.start(request, on: engine, follower: follower)
+                : try await runBlocking { try Self.start(request, on: engine, follower: follower) }
+            return Admitted(lease: lease, run: run, pipeline: pipeline, follower: follower, startedAt: start)
         } catch {
             release(lease)
             throw error
         }
     }
 
+    /// Starts `request` on `engine`, reporting to `follower` when there is one.
+    private static func start(_ request: LLMEngineRequest, on engine: any LLMService, follower: GenerationFollower?) throws
+        -> LLMEngineRun
+    {
+        guard let follower, let engine = engine as? any LLMServiceWithReceivers else { return try engine.startGeneration(request) }
+        let run = try engine.startGeneration(request, reportingTo: follower.receiver)
+        follower.follow(run)
+        return run
+    }
+
     /// Drives an admitted request to its end, gives the model back and publishes the result.
     func drive(_ admitted: Admitted, emit: @escaping @Sendable (GenerationEvent) -> Void) async throws -> LLMGenerationResult {
         defer { release(admitted.lease) }
-        let result = try await admitted.pipeline.drive(admitted.run, startedAt: admitted.startedAt, emit: emit)
+        let result =
+            if let follower = admitted.follower {
+                try await follower.result(emit: emit, startedAt: admitted.startedAt)
+            } else {
+                try await admitted.pipeline.drive(admitted.run, startedAt: admitted.startedAt, emit: emit)
+            }
         events.publish(.generationCompleted(result))
         return result
     }
