@@ -85,7 +85,9 @@ package final class TestPostgres: Sendable {
     /// Runs `program` (as the `postgres` user when `asServer` and root) and returns its output.
     /// posix_spawn and waitpid rather than Foundation's Process, whose wait never returned for a
     /// `pg_ctl start` whose server stays behind; the output goes to a file, not a pipe that the
-    /// server would hold open.
+    /// server would hold open. Nothing else open here goes with it: a server started while a test
+    /// beside it had a child's pipes open held their write ends for its whole life, and that
+    /// test waited for ever for the end of its child's output.
     @discardableResult
     private static func run(_ program: String, _ arguments: [String], asServer: Bool = false) throws -> String {
         let command =
@@ -98,6 +100,7 @@ package final class TestPostgres: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        guard closeFrom(3, in: &actions) == 0 else { throw SDKError(.frameworkNotAvailable, "posix_spawn cannot close inherited files") }
         var arguments = command.map { strdup($0) } + [nil]
         defer { arguments.forEach { free($0) } }
         var pid: pid_t = 0
@@ -113,4 +116,11 @@ package final class TestPostgres: Sendable {
         return text
     }
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
+    /// module does not declare: the child closes every file from `lowest` up before it starts.
+    private static func closeFrom(_ lowest: Int32, in actions: inout posix_spawn_file_actions_t) -> Int32 {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return ENOSYS }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, lowest)
+    }
 }
