@@ -15,6 +15,10 @@ struct StopSequenceMatcher: Sendable {
     mutating func feed(_ text: String) -> (emit: String, stopped: Bool) {
         guard !sequences.isEmpty else { return (text, false) }
         let buffer = pending + text
+        guard sequences.contains(where: { ThinkingParser.mayMeet($0, in: buffer) }) else {
+            pending = ""
+            return (buffer, false)
+        }
         let earliest = sequences.compactMap { buffer.range(of: $0) }.min { $0.lowerBound < $1.lowerBound }
         if let earliest {
             pending = ""

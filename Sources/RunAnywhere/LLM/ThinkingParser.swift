@@ -32,6 +32,10 @@ package struct ThinkingParser: Sendable {
         var chunks: [ThinkingChunk] = []
         while true {
             let tag = isThinking ? pattern.closingTag : pattern.openingTag
+            guard Self.mayMeet(tag, in: buffer) else {
+                append(buffer, to: &chunks)
+                return chunks
+            }
             if let range = buffer.range(of: tag) {
                 append(String(buffer[..<range.lowerBound]), to: &chunks)
                 isThinking.toggle()
@@ -73,6 +77,14 @@ package struct ThinkingParser: Sendable {
     private func append(_ text: String, to chunks: inout [ThinkingChunk]) {
         guard !text.isEmpty else { return }
         chunks.append(isThinking ? .thinking(text) : .response(text))
+    }
+
+    /// Whether `text` may hold `tag` or the start of it. Not when the tag begins with an ASCII
+    /// character that `text` lacks: then neither a search nor a held-back suffix finds anything,
+    /// and most pieces of generated text skip Foundation's search, which copies both strings.
+    static func mayMeet(_ tag: String, in text: String) -> Bool {
+        guard let first = tag.utf8.first, first < 0x80 else { return true }
+        return text.utf8.contains(first)
     }
 
     /// Length in characters of the longest proper suffix of `text` that is a prefix of `tag`.
