@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One event of a generation, in the order the model produced it: the one typed stream that
 /// every surface (the SDK's ``LLMStreamingResult``, the CLI, every server route, the web app)
 /// projects. Thinking is split from the answer once, with the model's own tags; tool calls are
@@ -36,11 +38,18 @@ public struct GenerationEvents: AsyncSequence, Sendable {
     /// that). The result's ``LLMGenerationResult/inputTokens`` is the engine's own count, which
     /// differs from it only with images.
     public let promptTokens: Int?
+    /// Told when the caller awaits the result instead, so that the events stop being kept for a
+    /// reader that never comes.
+    private let unread: UnreadEvents?
 
-    init(events: AsyncThrowingStream<GenerationEvent, any Error>, task: Task<LLMGenerationResult, any Error>, promptTokens: Int? = nil) {
+    init(
+        events: AsyncThrowingStream<GenerationEvent, any Error>, task: Task<LLMGenerationResult, any Error>, promptTokens: Int? = nil,
+        unread: UnreadEvents? = nil
+    ) {
         self.events = events
         self.task = task
         self.promptTokens = promptTokens
+        self.unread = unread
     }
 
     /// An iterator over the events (a generation is iterated once).
@@ -54,15 +63,28 @@ public struct GenerationEvents: AsyncSequence, Sendable {
     }
 
     /// The generation's result, once it ends (a generation that throws throws here); its events
-    /// are not read. Cancelling the calling task stops the engine.
+    /// are not read, nor kept from then on. Cancelling the calling task stops the engine.
     public func result() async throws -> LLMGenerationResult {
+        unread?.declare()
         // Awaited, not read off the events: a reader would wake for each of them, once a token.
-        try await withTaskCancellationHandler {
+        return try await withTaskCancellationHandler {
             try await task.value
         } onCancel: {
             task.cancel()
         }
     }
+}
+
+/// Whether a generation's events will be read: once the caller says they will not, they are
+/// dropped as they come rather than kept in the stream for a reader that never comes.
+final class UnreadEvents: Sendable {
+    private let declared = Atomic(false)
+
+    /// The events will not be read.
+    func declare() { declared.store(true, ordering: .relaxed) }
+
+    /// Whether ``declare()`` was called.
+    var isDeclared: Bool { declared.load(ordering: .relaxed) }
 }
 
 /// Turns a generation's text, as it arrives, into its `.reasoning` and `.text` events: splits

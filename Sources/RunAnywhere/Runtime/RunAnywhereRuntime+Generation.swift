@@ -36,8 +36,9 @@ extension RunAnywhereRuntime {
     package func generateEvents(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) throws -> GenerationEvents
     {
         let turn = try Self.turn(prompt)
-        let (events, task) = try generation({ [$0] }) { try start(turn, context: context, options: options, emit: $0) }
-        return GenerationEvents(events: events, task: task)
+        let unread = UnreadEvents()
+        let (events, task) = try generation({ [$0] }, unread: unread) { try start(turn, context: context, options: options, emit: $0) }
+        return GenerationEvents(events: events, task: task, unread: unread)
     }
 
     /// Starts generating with the model `model`: its events, ending with `.completed`. Returns
@@ -47,11 +48,12 @@ extension RunAnywhereRuntime {
         _ prompt: String, images: [VLMImage] = [], context: Context?, options: LLMGenerationOptions?, model: String,
         loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
     ) async throws -> GenerationEvents {
+        let unread = UnreadEvents()
         let (events, task, plan) = try await generation(
             turn: try Self.turn(prompt, images: images), context: context, options: options, model: model, loadOptions: loadOptions,
-            keepAlive: keepAlive
+            keepAlive: keepAlive, unread: unread
         ) { [$0] }
-        return GenerationEvents(events: events, task: task, promptTokens: plan.inputTokens)
+        return GenerationEvents(events: events, task: task, promptTokens: plan.inputTokens, unread: unread)
     }
 
     /// Generates the assistant's next message in `context` (ending with the user's message, or
@@ -61,10 +63,11 @@ extension RunAnywhereRuntime {
         keepAlive: KeepAlive? = nil
     ) async throws -> GenerationEvents {
         let (history, turn) = try Self.split(context)
+        let unread = UnreadEvents()
         let (events, task, plan) = try await generation(
-            turn: turn, context: history, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive
+            turn: turn, context: history, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive, unread: unread
         ) { [$0] }
-        return GenerationEvents(events: events, task: task, promptTokens: plan.inputTokens)
+        return GenerationEvents(events: events, task: task, promptTokens: plan.inputTokens, unread: unread)
     }
 
     /// Starts generating with the model `model`, streaming its text. Returns once the model is
@@ -104,10 +107,11 @@ extension RunAnywhereRuntime {
     }
 
     /// Admits `turn` on the model `model` (loading it if needed) and starts generating; its
-    /// events reach the stream through `project`. Also returns the prompt's plan.
+    /// events reach the stream through `project` (until `unread` is declared). Also returns the
+    /// prompt's plan.
     private func generation<Element: Sendable>(
         turn: [Message], context: Context?, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions,
-        keepAlive: KeepAlive?,
+        keepAlive: KeepAlive?, unread: UnreadEvents? = nil,
         project: @escaping @Sendable (GenerationEvent) -> [Element]
     ) async throws -> (stream: AsyncThrowingStream<Element, any Error>, task: Task<LLMGenerationResult, any Error>, plan: PromptPlan) {
         let model = try catalog.model(id: model)
@@ -115,7 +119,7 @@ extension RunAnywhereRuntime {
         try options.validate()
         let admitted = try await admit(
             turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
-        let (stream, task) = try generation(project) { emit in track { try await self.drive(admitted, emit: emit) } }
+        let (stream, task) = try generation(project, unread: unread) { emit in track { try await self.drive(admitted, emit: emit) } }
         return (stream, task, admitted.pipeline.plan)
     }
 
@@ -132,17 +136,22 @@ extension RunAnywhereRuntime {
     }
 
     /// The generation `start` starts with an emitter of its events, as a stream of what
-    /// `project` makes of each event (`.completed` last), and the task that drives it.
+    /// `project` makes of each event (`.completed` last; none once `unread` is declared), and the
+    /// task that drives it.
     func generation<Element: Sendable>(
-        _ project: @escaping @Sendable (GenerationEvent) -> [Element],
+        _ project: @escaping @Sendable (GenerationEvent) -> [Element], unread: UnreadEvents? = nil,
         _ start: (@escaping @Sendable (GenerationEvent) -> Void) throws -> Task<LLMGenerationResult, any Error>
     ) throws -> (stream: AsyncThrowingStream<Element, any Error>, task: Task<LLMGenerationResult, any Error>) {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self)
-        let task = try start { event in project(event).forEach { continuation.yield($0) } }
+        let emit: @Sendable (GenerationEvent) -> Void = { event in
+            guard unread?.isDeclared != true else { return }
+            project(event).forEach { continuation.yield($0) }
+        }
+        let task = try start(emit)
         Task {
             switch await task.result {
             case .success(let result):
-                project(.completed(result)).forEach { continuation.yield($0) }
+                emit(.completed(result))
                 continuation.finish()
             case .failure(let error): continuation.finish(throwing: error)
             }
@@ -320,12 +329,15 @@ extension RunAnywhereRuntime {
         }
     }
 
-    /// Starts `request` on `engine`, reporting to `follower` when there is one.
+    /// Starts `request` on `engine`, reporting to `follower` when there is one: straight from
+    /// the thread that reads an engine worker's pipe, and through the ``EventCourier`` from an
+    /// in-process engine's decode loop.
     private static func start(_ request: LLMEngineRequest, on engine: any LLMService, follower: GenerationFollower?) throws
         -> LLMEngineRun
     {
         guard let follower, let engine = engine as? any LLMServiceWithReceivers else { return try engine.startGeneration(request) }
-        let run = try engine.startGeneration(request, reportingTo: follower.receiver)
+        let receiver = engine is any RemoteEngine ? follower.receiver : EventCourier.shared.carrying(to: follower.receiver)
+        let run = try engine.startGeneration(request, reportingTo: receiver)
         follower.follow(run)
         return run
     }
