@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 
 @testable import RunAnywhere
@@ -26,14 +28,102 @@ import Testing
     }()
 
     func scripted(_ tokens: [[UInt8]], end: LLMEngineStop = .endOfGeneration) -> LLMEngineRun {
-        LLMEngineRun.start { emitter in
+        LLMEngineRun.start(Self.script(tokens, end: end))
+    }
+
+    /// An engine's reports of `tokens`, one decode step each.
+    static func script(_ tokens: [[UInt8]], end: LLMEngineStop = .endOfGeneration) -> @Sendable (LLMEngineEmitter) throws -> Void {
+        { emitter in
             emitter.emit(.promptProcessed(evaluated: 5, cached: 2, seconds: 0.01))
             for token in tokens {
                 if emitter.isCancelled { return emitter.emit(.finished(.cancelled)) }
                 emitter.emitToken(token)
+                emitter.flush()
             }
             emitter.emit(.finished(end))
         }
+    }
+
+    /// How the runtime follows a run: reading its stream, or hearing it where the engine reports
+    /// (on the engine's thread, or through the courier's).
+    enum Way: CaseIterable, Sendable { case stream, receiver, courier }
+
+    /// Runs `script` on a thread of its own as an engine would, and the pipeline over it `way`.
+    func generate(
+        _ way: Way, stops: [String] = [], _ script: @escaping @Sendable (LLMEngineEmitter) throws -> Void,
+        emit: @escaping @Sendable (GenerationEvent) -> Void = { _ in }
+    ) async throws -> LLMGenerationResult {
+        guard way != .stream else { return try await pipeline(stops: stops).drive(LLMEngineRun.start(script), startedAt: .now, emit: emit) }
+        let follower = GenerationFollower(pipeline(stops: stops))
+        let (run, emitter) = LLMEngineRun.make(
+            onCancel: nil, receiver: way == .courier ? EventCourier.shared.carrying(to: follower.receiver) : follower.receiver)
+        follower.follow(run)
+        Thread {
+            do {
+                try script(emitter)
+                emitter.finish()
+            } catch {
+                emitter.finish(throwing: error)
+            }
+        }.start()
+        return try await follower.result(emit: emit, startedAt: .now)
+    }
+
+    /// What a generation emitted, from whichever thread.
+    final class Emitted: Sendable {
+        private let events = Mutex<[GenerationEvent]>([])
+        func add(_ event: GenerationEvent) { events.withLock { $0.append(event) } }
+        var texts: [String] { events.withLock { $0.compactMap { if case .text(let text) = $0 { text } else { nil } } } }
+    }
+
+    @Test(arguments: Way.allCases) func eachWayGivesTheSameEventsAndResult(_ way: Way) async throws {
+        let emitted = Emitted()
+        let result = try await generate(way, Self.script(Self.tokens), emit: emitted.add)
+        #expect(emitted.texts.joined() == "Café 🌍 is here.")
+        #expect(result.text == "Café 🌍 is here.")
+        #expect(result.thinkingContent == "Plan: say café 🌍.")
+        #expect(result.tokensUsed == Self.tokens.count)
+        #expect(result.cachedInputTokens == 2)
+        #expect(result.stopReason == .stop)
+    }
+
+    @Test(arguments: Way.allCases) func aStopSequenceEndsTheRunEachWay(_ way: Way) async throws {
+        let tokens = ["Hello", " wor", "ld\nUs", "er: more", " never"].map { Array($0.utf8) }
+        let emitted = Emitted()
+        let result = try await generate(way, stops: ["\nUser:"], Self.script(tokens), emit: emitted.add)
+        #expect(emitted.texts.joined() == "Hello world")
+        #expect(result.text == "Hello world")
+        #expect(result.tokensUsed == 4)
+    }
+
+    @Test(arguments: Way.allCases) func cancellingTheCallerStopsTheEngineEachWay(_ way: Way) async throws {
+        let tokens = Mutex(0)
+        let task = Task {
+            try await generate(way) { emitter in
+                while !emitter.isCancelled {
+                    emitter.emitToken(Array("a".utf8))
+                    emitter.flush()
+                    tokens.withLock { $0 += 1 }
+                    Thread.sleep(forTimeInterval: 0.001)
+                }
+                emitter.emit(.finished(.cancelled))
+            }
+        }
+        while tokens.withLock({ $0 }) < 5 { try await Task.sleep(for: .milliseconds(1)) }
+        task.cancel()
+        // The result comes once the engine is done with the run: it saw the cancellation.
+        let result = try await task.value
+        #expect(result.stopReason == .cancelled)
+    }
+
+    @Test(arguments: Way.allCases) func engineErrorsReachTheCallerEachWay(_ way: Way) async throws {
+        let error = await #expect(throws: SDKError.self) {
+            try await generate(way) { emitter in
+                emitter.emitToken(Array("a".utf8))
+                throw SDKError.llm(.generationFailed, "boom")
+            }
+        }
+        #expect(error?.message == "boom")
     }
 
     @Test func splitsThinkingAndKeepsCharactersWhole() async throws {
