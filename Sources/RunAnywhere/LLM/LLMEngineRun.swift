@@ -89,8 +89,9 @@ public final class LLMEngineRun: Sendable {
 }
 
 /// Where a run's events go as the engine reports them, on the engine's own threads, for a
-/// consumer that passes them on at once (an engine worker queues each token for its pipe): no
-/// task wakes per token, as one reading ``LLMEngineRun/events`` would. No call may block.
+/// consumer that handles them at once (an engine worker queues each token for its pipe; the
+/// runtime runs the generation's pipeline, ``GenerationFollower``): no task wakes per token, as
+/// one reading ``LLMEngineRun/events`` would. No call may block.
 package struct LLMEngineReceiver: Sendable {
     /// Hears each event, in order; what it hears it may hold until ``flush`` or ``end``.
     package let event: @Sendable (LLMEngineEvent) -> Void
