@@ -317,11 +317,10 @@ extension RunAnywhereRuntime {
             )
             // An engine reads the request's adapter and draft model files as it takes the request: off the actor.
             let engine = lease.engine
-            let follower = engine is any LLMServiceWithReceivers ? GenerationFollower(pipeline) : nil
-            let run =
+            let (run, follower) =
                 request.loraAdapters.isEmpty && request.speculation?.draftModel == nil
-                ? try Self.start(request, on: engine, follower: follower)
-                : try await runBlocking { try Self.start(request, on: engine, follower: follower) }
+                ? try Self.start(request, on: engine, pipeline: pipeline)
+                : try await runBlocking { try Self.start(request, on: engine, pipeline: pipeline) }
             return Admitted(lease: lease, run: run, pipeline: pipeline, follower: follower, startedAt: start)
         } catch {
             release(lease)
@@ -329,17 +328,19 @@ extension RunAnywhereRuntime {
         }
     }
 
-    /// Starts `request` on `engine`, reporting to `follower` when there is one: straight from
-    /// the thread that reads an engine worker's pipe, and through the ``EventCourier`` from an
-    /// in-process engine's decode loop.
-    private static func start(_ request: LLMEngineRequest, on engine: any LLMService, follower: GenerationFollower?) throws
-        -> LLMEngineRun
+    /// Starts `request` on `engine`. An engine that reports to receivers gets a follower that
+    /// runs `pipeline` where it reports: straight from the thread that reads an engine worker's
+    /// pipe, and through the ``EventCourier`` from an in-process engine's decode loop; for any
+    /// other, ``drive(_:emit:)`` reads the run's events.
+    private static func start(_ request: LLMEngineRequest, on engine: any LLMService, pipeline: GenerationPipeline) throws
+        -> (run: LLMEngineRun, follower: GenerationFollower?)
     {
-        guard let follower, let engine = engine as? any LLMServiceWithReceivers else { return try engine.startGeneration(request) }
+        guard let engine = engine as? any LLMServiceWithReceivers else { return (try engine.startGeneration(request), nil) }
+        let follower = GenerationFollower(pipeline)
         let receiver = engine is any RemoteEngine ? follower.receiver : EventCourier.shared.carrying(to: follower.receiver)
         let run = try engine.startGeneration(request, reportingTo: receiver)
         follower.follow(run)
-        return run
+        return (run, follower)
     }
 
     /// Drives an admitted request to its end, gives the model back and publishes the result.
