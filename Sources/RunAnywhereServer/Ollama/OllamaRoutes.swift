@@ -76,15 +76,13 @@ struct OllamaRoutes: Sendable {
             try body.options?.apply(to: &load)
             let keepAlive = body.keepAlive?.value ?? configuration.keepAlive
             guard !texts.isEmpty else {
-                return try jsonResponse(OllamaEmbedResponse(model: body.model, embeddings: [], timing: timing, engineMs: 0, tokens: 0))
+                return try ollamaEmbedResponse(model: body.model, embeddings: [], timing: timing, engineMs: 0, tokens: 0)
             }
             let result = try await runtime.embed(
                 texts, model: model.id, options: EmbeddingOptions(truncate: body.truncate ?? true), loadOptions: load, keepAlive: keepAlive)
             if let dimensions = body.dimensions { try EmbeddingRoutes.check(dimensions, own: result.dimensions, model: result.modelId) }
-            return try jsonResponse(
-                OllamaEmbedResponse(
-                    model: body.model, embeddings: result.embeddings, timing: timing, engineMs: result.latencyMs, tokens: result.totalTokens
-                ))
+            return try ollamaEmbedResponse(
+                model: body.model, embeddings: result.embeddings, timing: timing, engineMs: result.latencyMs, tokens: result.totalTokens)
         }
         router.post("api/embeddings") { request, _ in
             let body = try JSONDecoder().decode(
@@ -93,12 +91,12 @@ struct OllamaRoutes: Sendable {
             var load = configuration.loadOptions
             try body.options?.apply(to: &load)
             // ollama answers an empty prompt with an empty vector.
-            guard let prompt = body.prompt, !prompt.isEmpty else { return try jsonResponse(["embedding": [Float]()]) }
+            guard let prompt = body.prompt, !prompt.isEmpty else { return try ollamaEmbeddingResponse([]) }
             let result = try await runtime.embed(
                 [prompt], model: model.id, options: EmbeddingOptions(truncate: true), loadOptions: load,
                 keepAlive: body.keepAlive?.value ?? configuration.keepAlive
             )
-            return try jsonResponse(["embedding": result.embeddings[0]])
+            return try ollamaEmbeddingResponse(result.embeddings[0])
         }
     }
 
@@ -132,27 +130,35 @@ struct OllamaRoutes: Sendable {
     }
 }
 
-/// `/api/embed`'s answer: the vectors, L2-normalized, and ollama's measurements in nanoseconds.
-struct OllamaEmbedResponse: Encodable, Sendable {
-    let model: String
-    let embeddings: [[Float]]
-    let totalDuration: Int64
-    let loadDuration: Int64
-    let promptEvalCount: Int
-
-    enum CodingKeys: String, CodingKey {
-        case model, embeddings, totalDuration = "total_duration", loadDuration = "load_duration", promptEvalCount = "prompt_eval_count"
+/// `/api/embed`'s answer: the vectors, L2-normalized, and ollama's measurements in nanoseconds;
+/// the time since the request arrived beyond the engine's `engineMs` is counted as loading.
+func ollamaEmbedResponse(model: String, embeddings: [[Float]], timing: OllamaTiming, engineMs: Double, tokens: Int) throws -> Response {
+    let total = timing.elapsed.nanoseconds
+    var json = VectorJSON(floats: embeddings.reduce(0) { $0 + $1.count })
+    json.raw(#"{"model":"#)
+    try json.string(model)
+    json.raw(#","embeddings":["#)
+    for (index, vector) in embeddings.enumerated() {
+        if index > 0 { json.raw(",") }
+        try json.vector(vector, what: "the vector of input \(index)")
     }
+    json.raw(#"],"total_duration":"#)
+    json.integer(total)
+    json.raw(#","load_duration":"#)
+    json.integer(max(0, total - Int64(engineMs * 1_000_000)))
+    json.raw(#","prompt_eval_count":"#)
+    json.integer(tokens)
+    json.raw("}")
+    return json.response()
+}
 
-    /// The answer for `embeddings` of `tokens` tokens, made in `engineMs` by the engine; the rest
-    /// of the time since the request arrived is counted as loading.
-    init(model: String, embeddings: [[Float]], timing: OllamaTiming, engineMs: Double, tokens: Int) {
-        self.model = model
-        self.embeddings = embeddings
-        totalDuration = timing.elapsed.nanoseconds
-        loadDuration = max(0, totalDuration - Int64(engineMs * 1_000_000))
-        promptEvalCount = tokens
-    }
+/// `/api/embeddings`' answer: one vector, L2-normalized.
+func ollamaEmbeddingResponse(_ vector: [Float]) throws -> Response {
+    var json = VectorJSON(floats: vector.count)
+    json.raw(#"{"embedding":"#)
+    try json.vector(vector, what: "the vector")
+    json.raw("}")
+    return json.response()
 }
 
 /// The JSON body of an ollama request. ollama's own examples post with `curl -d`, which labels the

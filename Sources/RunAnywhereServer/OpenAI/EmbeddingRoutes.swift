@@ -58,39 +58,6 @@ struct EmbeddingRoutes: Sendable {
         }
     }
 
-    struct EmbeddingList: Encodable, Sendable {
-        struct Item: Encodable, Sendable {
-            let object = "embedding"
-            let index: Int
-            let embedding: Vector
-        }
-
-        /// A vector as `encoding_format` asks: its numbers, or base64 of its little-endian float32 bytes.
-        enum Vector: Encodable, Sendable {
-            case float([Float])
-            case base64(String)
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.singleValueContainer()
-                switch self {
-                case .float(let values): try container.encode(values)
-                case .base64(let text): try container.encode(text)
-                }
-            }
-        }
-
-        struct Usage: Encodable, Sendable {
-            let promptTokens: Int
-            let totalTokens: Int
-            enum CodingKeys: String, CodingKey { case promptTokens = "prompt_tokens", totalTokens = "total_tokens" }
-        }
-
-        let object = "list"
-        let data: [Item]
-        let model: String
-        let usage: Usage
-    }
-
     func register(on router: some RouterMethods<ServerContext>) {
         router.post("v1/embeddings") { request, _ in
             let body = try await decodeJSON(EmbeddingRequest.self, from: request, limit: configuration.maxBodySize)
@@ -128,14 +95,29 @@ struct EmbeddingRoutes: Sendable {
                 throw APIError(.badRequest, error.message, param: "input", code: "context_length_exceeded")  // the SDK's message, naming the text
             }
             if let dimensions = body.dimensions { try Self.check(dimensions, own: result.dimensions, model: result.modelId) }
-            let data = result.embeddings.enumerated().map { index, vector in
-                EmbeddingList.Item(index: index, embedding: format == "base64" ? .base64(Self.base64(vector)) : .float(vector))
-            }
-            return try jsonResponse(
-                EmbeddingList(
-                    data: data, model: result.modelId, usage: .init(promptTokens: result.totalTokens, totalTokens: result.totalTokens)
-                ))
+            return try Self.list(result, base64: format == "base64")
         }
+    }
+
+    /// OpenAI's list of embeddings for `result`: each vector as numbers, or as `base64`.
+    static func list(_ result: EmbeddingResult, base64: Bool) throws -> Response {
+        var json = VectorJSON(floats: base64 ? 0 : result.embeddings.count * result.dimensions)
+        json.raw(#"{"object":"list","data":["#)
+        for (index, vector) in result.embeddings.enumerated() {
+            json.raw(index == 0 ? #"{"object":"embedding","index":"# : #",{"object":"embedding","index":"#)
+            json.integer(index)
+            json.raw(#","embedding":"#)
+            if base64 { try json.string(Self.base64(vector)) } else { try json.vector(vector, what: "the vector of input \(index)") }
+            json.raw("}")
+        }
+        json.raw(#"],"model":"#)
+        try json.string(result.modelId)
+        json.raw(#","usage":{"prompt_tokens":"#)
+        json.integer(result.totalTokens)
+        json.raw(#","total_tokens":"#)
+        json.integer(result.totalTokens)
+        json.raw("}}")
+        return json.response()
     }
 
     /// The length of the vectors `model` makes, as its GGUF file says (`embedding_length_out`,
