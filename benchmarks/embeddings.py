@@ -1,10 +1,13 @@
 """Driver for benchmarks/embeddings; see that script. Runs under the sentence-transformers venv.
-Each round runs both sides in fresh processes, one at a time, alternating which goes first:
-ours is `runanywhere bench run --category embedding --embedding-texts FILE` (the benchmark
-suite's own measurement: model load and a warm-up pass excluded, then the median of the passes,
-each one `embed` call on all the sentences), the reference loads the same model folder into
-SentenceTransformer, encodes once to warm up and times `encode(batch_size=B)` the same number of
-passes. The vectors come from `runanywhere embed - --json` and from the reference's passes."""
+Each round runs the three sides in fresh processes, one at a time, rotating which goes first:
+ours in process is `runanywhere bench run --category embedding --embedding-texts FILE` (the
+benchmark suite's own measurement: model load and a warm-up pass excluded, then the median of the
+passes, each one `embed` call on all the sentences); ours served is `runanywhere serve` with one
+keep-alive client posting requests of --batch-size texts to /v1/embeddings (a warm-up pass, then
+the median of the passes); the reference loads the same model folder into SentenceTransformer,
+encodes once to warm up and times `encode(batch_size=B)` the same number of passes. The vectors
+come from `runanywhere embed - --json`, the served side's first timed pass and the reference's
+passes."""
 import argparse
 import glob
 import json
@@ -13,11 +16,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
+import http.client
 
 import numpy as np
 
 import results_file
+from serve_process import start_server
 
 # 64 sentences: 24 short, 24 medium, 16 long. SENTENCES below makes 256 of mixed lengths from them.
 BASE = [
@@ -104,8 +110,11 @@ BASE = [
 ]
 
 
-def sentences():
-    """256 texts of mixed lengths: the 64 as written, 64 pairs, 64 halves and 64 runs of three."""
+def sentences(kind):
+    """`mixed`: 256 texts of mixed lengths, the 64 as written, 64 pairs, 64 halves and 64 runs of
+    three; `short`: 512 short sentences, each of the 24 short ones numbered."""
+    if kind == "short":
+        return [f"Note {i + 1}: {BASE[i % 24]}" for i in range(512)]
     count = len(BASE)
     out = list(BASE)
     out += [f"{BASE[i]} {BASE[(i * 7 + 3) % count]}" for i in range(count)]
@@ -185,6 +194,55 @@ def run_reference(args, model_dir, texts_file, threads, vectors=None):
     return json.loads(out.strip().splitlines()[-1])
 
 
+def run_served(args, texts, threads, data):
+    """A fresh `runanywhere serve --threads T` (engines in their worker processes, as served by
+    default), one keep-alive connection posting the texts to /v1/embeddings in requests of
+    --batch-size texts, one after another: a warm-up pass, then the timed passes (HTTP, JSON and
+    the worker's pipe included). Also returns the first timed pass's vectors."""
+    process, base = start_server(args.binary, ["--threads", str(threads)], env={**os.environ, "RUNANYWHERE_DATA": data})
+    try:
+        connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=600)
+
+        def embed(batch):
+            connection.request("POST", "/v1/embeddings", json.dumps({"model": args.model, "input": batch}),
+                               {"Content-Type": "application/json"})
+            response = connection.getresponse()
+            body = response.read()
+            if response.status != 200:
+                raise SystemExit(f"embeddings: /v1/embeddings answered {response.status}: {body[:500]!r}")
+            return [item["embedding"] for item in json.loads(body)["data"]]
+
+        def one_pass():
+            vectors = []
+            for start in range(0, len(texts), args.batch_size):
+                vectors += embed(texts[start:start + args.batch_size])
+            return vectors
+
+        start = time.perf_counter()
+        one_pass()
+        warmup_ms = (time.perf_counter() - start) * 1000
+        latencies, vectors, cpu_before = [], None, cpu_seconds(process.pid)
+        for _ in range(args.repetitions):
+            start = time.perf_counter()
+            got = one_pass()
+            latencies.append((time.perf_counter() - start) * 1000)
+            vectors = vectors or got
+        server_cpu_ms = (cpu_seconds(process.pid) - cpu_before) * 1000 / (args.repetitions * -(-len(texts) // args.batch_size))
+        connection.close()
+    finally:
+        process.terminate()
+        process.wait()
+    return {"sentencesPerSecond": statistics.median(len(texts) / (ms / 1000) for ms in latencies),
+            "latencyMs": statistics.median(latencies), "warmupTimeMs": warmup_ms, "serverCPUMsPerRequest": server_cpu_ms,
+            "vectors": np.array(vectors, dtype=np.float64)}
+
+
+def cpu_seconds(pid):
+    """The CPU time process `pid` has used (user and system), not counting its children."""
+    fields = open(f"/proc/{pid}/stat", encoding="ascii").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def our_vectors(args, texts_file, threads):
     with open(texts_file, "rb") as texts:
         out = run([args.binary, "embed", "-", "--json", "--model", args.model, "--threads", str(threads)], stdin=texts)
@@ -224,14 +282,16 @@ def main():
     parser.add_argument("--wheel-lock", required=True)
     parser.add_argument("--model", default="all-minilm-l6-v2")
     parser.add_argument("--threads", default="1,2", help="comma-separated thread counts, each measured on both sides")
+    parser.add_argument("--texts", choices=["mixed", "short"], default="mixed",
+                        help="256 sentences of mixed lengths, or 512 short ones")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--repetitions", type=int, default=3, help="timed passes per process after one warm-up pass")
     parser.add_argument("--batch-size", type=int, default=32, help="sentence-transformers' encode batch_size (its default)")
     args = parser.parse_args()
     thread_counts = [int(t) for t in args.threads.split(",")]
     model_dir = model_folder(args)
-    texts = sentences()
-    summary = {"model": args.model, "sentences": len(texts), "rounds": args.rounds, "repetitions": args.repetitions,
+    texts = sentences(args.texts)
+    summary = {"model": args.model, "texts": args.texts, "sentences": len(texts), "rounds": args.rounds, "repetitions": args.repetitions,
                "referenceBatchSize": args.batch_size, "threads": {}}
     failed = False
     with tempfile.TemporaryDirectory(prefix="embeddings-bench-") as scratch:
@@ -241,30 +301,40 @@ def main():
         for threads in thread_counts:
             vectors_file = os.path.join(scratch, f"reference-{threads}.npy")
             ours_vectors, ours_tokens = our_vectors(args, texts_file, threads)
-            print(f"embeddings: {args.model}, {len(texts)} sentences ({sum(ours_tokens)} tokens, {min(ours_tokens)} to {max(ours_tokens)} each), "
+            print(f"embeddings: {args.model}, {len(texts)} {args.texts} sentences ({sum(ours_tokens)} tokens, {min(ours_tokens)} to {max(ours_tokens)} each), "
                   f"{threads} thread{'s' if threads > 1 else ''}, sentence-transformers batch_size {args.batch_size}, "
-                  f"{args.rounds} rounds of {args.repetitions} passes, alternating order")
-            print(f"{'round':>5}  {'ours sent/s':>11}  {'reference sent/s':>16}  {'ratio':>6}")
-            ours, reference = [], []
+                  f"{args.rounds} rounds of {args.repetitions} passes, rotating the order")
+            print(f"{'round':>5}  {'ours sent/s':>11}  {'served sent/s':>13}  {'reference sent/s':>16}  {'ratio':>6}  {'served':>6}")
+            ours, served, reference = [], [], []
             for round_index in range(args.rounds):
-                pair = [("ours", lambda: run_ours(args, texts_file, len(texts), threads, scratch)),
-                        ("reference", lambda: run_reference(args, model_dir, texts_file, threads, vectors_file if round_index == 0 else None))]
-                if round_index % 2:
-                    pair.reverse()
-                results = {name: side() for name, side in pair}
+                sides = [("ours", lambda: run_ours(args, texts_file, len(texts), threads, scratch)),
+                         ("served", lambda: run_served(args, texts, threads, scratch)),
+                         ("reference", lambda: run_reference(args, model_dir, texts_file, threads, vectors_file if round_index == 0 else None))]
+                shift = round_index % len(sides)
+                results = {name: side() for name, side in sides[shift:] + sides[:shift]}
                 ours.append(results["ours"])
+                served.append(results["served"])
                 reference.append(results["reference"])
-                print(f"{round_index + 1:>5}  {results['ours']['sentencesPerSecond']:>11.1f}  {results['reference']['sentencesPerSecond']:>16.1f}  "
-                      f"{results['ours']['sentencesPerSecond'] / results['reference']['sentencesPerSecond']:>6.3f}")
+                speed = {name: result["sentencesPerSecond"] for name, result in results.items()}
+                print(f"{round_index + 1:>5}  {speed['ours']:>11.1f}  {speed['served']:>13.1f}  {speed['reference']:>16.1f}  "
+                      f"{speed['ours'] / speed['reference']:>6.3f}  {speed['served'] / speed['reference']:>6.3f}")
             same_tokens = reference[0]["tokens"] == ours_tokens and max(ours_tokens) <= reference[0]["maxSeqLength"]
             theirs = np.load(vectors_file).astype(np.float64)
-            cosines = (ours_vectors * theirs).sum(axis=1) / (np.linalg.norm(ours_vectors, axis=1) * np.linalg.norm(theirs, axis=1))
+
+            def cosines_with(vectors):
+                return (vectors * theirs).sum(axis=1) / (np.linalg.norm(vectors, axis=1) * np.linalg.norm(theirs, axis=1))
+
+            cosines = np.concatenate([cosines_with(ours_vectors), cosines_with(served[0]["vectors"])])
             mine = statistics.median(r["sentencesPerSecond"] for r in ours)
+            served_speed = statistics.median(r["sentencesPerSecond"] for r in served)
             theirs_speed = statistics.median(r["sentencesPerSecond"] for r in reference)
-            ratio = mine / theirs_speed
+            ratio, served_ratio = mine / theirs_speed, served_speed / theirs_speed
             figures = {
-                "oursSentencesPerSecond": round(mine, 1), "referenceSentencesPerSecond": round(theirs_speed, 1), "ratio": round(ratio, 3),
+                "oursSentencesPerSecond": round(mine, 1), "servedSentencesPerSecond": round(served_speed, 1),
+                "referenceSentencesPerSecond": round(theirs_speed, 1), "ratio": round(ratio, 3), "servedRatio": round(served_ratio, 3),
                 "oursLatencyMs": round(statistics.median(r["latencyMs"] for r in ours), 1),
+                "servedLatencyMs": round(statistics.median(r["latencyMs"] for r in served), 1),
+                "servedServerCPUMsPerRequest": round(statistics.median(r["serverCPUMsPerRequest"] for r in served), 2),
                 "referenceLatencyMs": round(statistics.median(r["latencyMs"] for r in reference), 1),
                 "oursLoadTimeMs": round(statistics.median(r["loadTimeMs"] for r in ours), 1),
                 "referenceLoadTimeMs": round(statistics.median(r["loadTimeMs"] for r in reference), 1),
@@ -272,13 +342,15 @@ def main():
                 "sameTokens": same_tokens,
             }
             summary["threads"][str(threads)] = figures
-            verdict = "meets" if ratio >= 1.0 else "BELOW"
-            exact = "meets" if cosines.min() >= 0.99 else "BELOW"
-            failed |= ratio < 1.0 or cosines.min() < 0.99 or not same_tokens
-            print(f"median sentences/s: ours {mine:.1f}, sentence-transformers {theirs_speed:.1f}, ratio {ratio:.3f} ({verdict} target >= 1.0); "
-                  f"load: ours {figures['oursLoadTimeMs']:.0f} ms, sentence-transformers {figures['referenceLoadTimeMs']:.0f} ms")
-            print(f"cosine, every sentence: min {cosines.min():.6f}, mean {cosines.mean():.6f} ({exact} target >= 0.99); "
-                  f"same tokens each side: {'yes' if same_tokens else 'NO'}\n")
+            failed |= min(ratio, served_ratio) < 1.0 or cosines.min() < 0.99 or not same_tokens
+            print(f"median sentences/s: ours {mine:.1f} in process ({'meets' if ratio >= 1.0 else 'BELOW'} target >= 1.0 at {ratio:.3f}), "
+                  f"{served_speed:.1f} served ({'meets' if served_ratio >= 1.0 else 'BELOW'} at {served_ratio:.3f}), "
+                  f"sentence-transformers {theirs_speed:.1f}; load: ours {figures['oursLoadTimeMs']:.0f} ms, "
+                  f"sentence-transformers {figures['referenceLoadTimeMs']:.0f} ms")
+            print(f"served: the server's own CPU time (its engine's worker apart) {figures['servedServerCPUMsPerRequest']:.2f} ms "
+                  f"per request of {args.batch_size} texts")
+            print(f"cosine, every sentence in process and served: min {cosines.min():.6f}, mean {cosines.mean():.6f} "
+                  f"({'meets' if cosines.min() >= 0.99 else 'BELOW'} target >= 0.99); same tokens each side: {'yes' if same_tokens else 'NO'}\n")
     print(json.dumps(summary, indent=1))
     return 1 if failed else 0
 
