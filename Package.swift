@@ -282,6 +282,7 @@ let package = Package(
                 "RunAnywhereTelemetry",
                 "RunAnywhereTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             swiftSettings: swiftSettings
         ),

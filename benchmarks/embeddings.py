@@ -23,7 +23,7 @@ import http.client
 import numpy as np
 
 import results_file
-from serve_process import start_server
+from serve_process import cpu_seconds, start_server
 
 # 64 sentences: 24 short, 24 medium, 16 long. SENTENCES below makes 256 of mixed lengths from them.
 BASE = [
@@ -221,13 +221,13 @@ def run_served(args, texts, threads, data):
         start = time.perf_counter()
         one_pass()
         warmup_ms = (time.perf_counter() - start) * 1000
-        latencies, vectors, cpu_before = [], None, cpu_seconds(process.pid)
+        latencies, vectors, cpu_before = [], None, cpu_seconds([process.pid])
         for _ in range(args.repetitions):
             start = time.perf_counter()
             got = one_pass()
             latencies.append((time.perf_counter() - start) * 1000)
             vectors = vectors or got
-        server_cpu_ms = (cpu_seconds(process.pid) - cpu_before) * 1000 / (args.repetitions * -(-len(texts) // args.batch_size))
+        server_cpu_ms = (cpu_seconds([process.pid]) - cpu_before) * 1000 / (args.repetitions * -(-len(texts) // args.batch_size))
         connection.close()
     finally:
         process.terminate()
@@ -235,12 +235,6 @@ def run_served(args, texts, threads, data):
     return {"sentencesPerSecond": statistics.median(len(texts) / (ms / 1000) for ms in latencies),
             "latencyMs": statistics.median(latencies), "warmupTimeMs": warmup_ms, "serverCPUMsPerRequest": server_cpu_ms,
             "vectors": np.array(vectors, dtype=np.float64)}
-
-
-def cpu_seconds(pid):
-    """The CPU time process `pid` has used (user and system), not counting its children."""
-    fields = open(f"/proc/{pid}/stat", encoding="ascii").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def our_vectors(args, texts_file, threads):

@@ -17,7 +17,7 @@ import gguf
 
 import llama_tools
 import results_file
-from serve_process import start_server
+from serve_process import cpu_seconds, start_server
 
 MODEL_ID = "host-cost-random"
 # The default model's vocabulary (SmolLM2: 49,152 tokens), since the per-token host work (a logit
@@ -88,22 +88,23 @@ def engine_floor(batched, model, args, env):
 
 def complete(base, index, args, temperature):
     """One completion of args.tokens tokens (the end-of-text token ignored where the server
-    offers it); returns the tokens generated."""
+    offers it), whole or, with --stream, as server-sent events (a chunk a token, as a chat client
+    reads it); returns the tokens generated."""
     body = {"model": MODEL_ID, "prompt": f"{index} " + " ".join(f"w{300 + (index * 7 + k) % 900}" for k in range(args.prompt - 2)),
             "max_tokens": args.tokens, "n_predict": args.tokens, "temperature": temperature, "ignore_eos": True}
+    if args.stream:
+        body.update(stream=True, stream_options={"include_usage": True})
     request = urllib.request.Request(base + "/v1/completions", json.dumps(body).encode(), {"content-type": "application/json"})
     with urllib.request.urlopen(request, timeout=900) as response:
-        return json.load(response)["usage"]["completion_tokens"]
-
-
-def cpu_seconds(pids):
-    """The CPU time (user and system) the processes `pids` have used so far."""
-    total = 0
-    for pid in pids:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+        if not args.stream:
+            return json.load(response)["usage"]["completion_tokens"]
+        usage = None
+        for line in response:
+            if line.startswith(b"data: {"):
+                usage = json.loads(line[6:]).get("usage") or usage
+        if not usage:
+            raise SystemExit(f"host-cost: {base}'s stream ended without its usage")
+        return usage["completion_tokens"]
 
 
 def load(base, args, temperature, pids):
@@ -136,6 +137,7 @@ def main():
     parser.add_argument("--prompt", type=int, default=16)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--stream", action="store_true", help="stream each completion as server-sent events")
     parser.add_argument("--results", default=os.path.join(llama_tools.ROOT, "benchmarks", "results"))
     args = parser.parse_args()
     home = os.environ.get("RUNANYWHERE_HOME") or os.path.expanduser("~/.cache/runanywhere")
@@ -177,7 +179,7 @@ def main():
             finally:
                 process.terminate()
                 process.wait(timeout=60)
-    lines = [f"# Per-token host cost, {args.streams} streams of {args.tokens} tokens",
+    lines = [f"# Per-token host cost, {args.streams} streams of {args.tokens} tokens{', streamed' if args.stream else ''}",
              "", f"Machine: {platform.processor() or platform.machine()}, {llama_tools.cpu_model()}, {os.cpu_count()} cores; "
              f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
              f"Command: `benchmarks/host-cost {' '.join(sys.argv[1:])}`",

@@ -1,4 +1,6 @@
-"""Starting `runanywhere serve` for the benchmark scripts (and a free port for other servers)."""
+"""Starting `runanywhere serve` for the benchmark scripts (and a free port for other servers), and
+the CPU time a server's processes use."""
+import os
 import socket
 import subprocess
 import threading
@@ -21,3 +23,13 @@ def start_server(binary, arguments=(), env=None):
             threading.Thread(target=lambda: [None for _ in process.stderr], daemon=True).start()
             return process, f"http://127.0.0.1:{port}"
     raise SystemExit("runanywhere serve did not start")
+
+
+def cpu_seconds(pids):
+    """The CPU time (user and system) the processes `pids` have used so far, their children apart."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")

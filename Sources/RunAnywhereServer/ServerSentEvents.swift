@@ -3,7 +3,7 @@ import Hummingbird
 import OpenAPIRuntime
 import RunAnywhere
 
-/// Server-sent event streams (`text/event-stream`), framed by OpenAPIRuntime's encoder.
+/// Server-sent event streams (`text/event-stream`) of OpenAPIRuntime's events.
 enum ServerSentEvents {
     /// A streaming response whose body `write` produces; if the client goes away, writing throws.
     static func response(_ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void) -> Response {
@@ -40,10 +40,50 @@ enum ServerSentEvents {
     /// Frames `events`, writes them and empties the list.
     static func send(_ events: inout [ServerSentEvent], to writer: inout any ResponseBodyWriter) async throws {
         guard !events.isEmpty else { return }
-        var bytes: [UInt8] = []
-        for try await slice in events.async.asEncodedServerSentEvents() { bytes += slice }
+        var buffer = ByteBuffer()
+        for event in events { frame(event, into: &buffer) }
         events.removeAll()
-        try await writer.write(ByteBuffer(bytes: bytes))
+        try await writer.write(buffer)
+    }
+
+    /// Writes `event` as `text/event-stream` frames it, byte for byte as OpenAPIRuntime's encoder
+    /// does: its `id`, `event` and `retry` fields (newlines dropped from the first two), a `data`
+    /// field for each line of its data (CR LF, CR and LF each end a line), and a blank line. Written
+    /// here because that encoder's async sequence and its `replacingOccurrences` per field took
+    /// about a tenth of the server's time per streamed token.
+    static func frame(_ event: ServerSentEvent, into buffer: inout ByteBuffer) {
+        let (cr, lf) = (UInt8(ascii: "\r"), UInt8(ascii: "\n"))
+        func field(_ name: StaticString, _ value: some Sequence<UInt8>) {
+            buffer.writeStaticString(name)
+            buffer.writeStaticString(": ")
+            buffer.writeBytes(value)
+            buffer.writeInteger(lf)
+        }
+        func singleLine(_ name: StaticString, _ value: String) {
+            let newline = { (byte: UInt8) in byte == cr || byte == lf }
+            if value.utf8.contains(where: newline) { field(name, value.utf8.filter { !newline($0) }) } else { field(name, value.utf8) }
+        }
+        if let id = event.id { singleLine("id", id) }
+        if let name = event.event { singleLine("event", name) }
+        if let retry = event.retry { field("retry", String(retry).utf8) }
+        if let data = event.data {
+            let bytes = data.utf8
+            var start = bytes.startIndex
+            var index = start
+            while index < bytes.endIndex {
+                let byte = bytes[index]
+                guard byte == cr || byte == lf else {
+                    bytes.formIndex(after: &index)
+                    continue
+                }
+                field("data", bytes[start..<index])
+                bytes.formIndex(after: &index)
+                if byte == cr, index < bytes.endIndex, bytes[index] == lf { bytes.formIndex(after: &index) }
+                start = index
+            }
+            field("data", bytes[start..<bytes.endIndex])
+        }
+        buffer.writeInteger(lf)
     }
 }
 

@@ -143,7 +143,7 @@ import Testing
             try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request)) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/event-stream")
-                let events = ServerSentEvents.data(in: String(buffer: response.body))
+                let events = EventStreamBody.data(in: String(buffer: response.body))
                 #expect(events.last == "[DONE]")
                 let chunks = try events.dropLast().map {
                     try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -188,7 +188,7 @@ import Testing
             try await client.execute(
                 uri: "/v1/chat/completions", method: .post, headers: .json, body: Self.body(request + #", "stream": true}"#)
             ) { response in
-                let events = ServerSentEvents.data(in: String(buffer: response.body))
+                let events = EventStreamBody.data(in: String(buffer: response.body))
                 let chunks = try events.dropLast().map {
                     try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
                 }
@@ -231,7 +231,7 @@ import Testing
                 uri: "/v1/completions", method: .post, headers: .json,
                 body: Self.body(#"{"model": "scripted", "prompt": ["red green blue"], "stream": true, "max_tokens": 2}"#)
             ) { response in
-                let events = ServerSentEvents.data(in: String(buffer: response.body))
+                let events = EventStreamBody.data(in: String(buffer: response.body))
                 #expect(events.last == "[DONE]")
                 let chunks = try events.dropLast().map {
                     try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -440,7 +440,7 @@ import Testing
 }
 
 /// The `data:` payloads of a server-sent-events body.
-enum ServerSentEvents {
+enum EventStreamBody {
     static func data(in text: String) -> [String] {
         text.components(separatedBy: "\n\n").compactMap { event in
             let lines = event.split(separator: "\n").filter { $0.hasPrefix("data:") }.map { $0.dropFirst(5).drop { $0 == " " } }
