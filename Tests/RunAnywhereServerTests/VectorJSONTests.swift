@@ -28,7 +28,10 @@ import Testing
         }
     }
 
-    @Test(arguments: ["minilm", "", "a \"quoted\" name", "back\\slash", "line\nbreak\tand\u{1}", "path/with/slashes", "é漢字🙂"])
+    @Test(arguments: [
+        "minilm", "", "a \"quoted\" name", "back\\slash", "line\nbreak\tand\u{1}", "path/with/slashes", "é漢字🙂",
+        "del \u{7F} and \u{2028}\u{2029}",
+    ])
     func stringsAreWhatJSONEncoderWrites(text: String) throws {
         let written = try Self.body { try $0.string(text) }
         #expect(written == (try JSONEncoder.server.encode(text)))
