@@ -23,16 +23,9 @@ struct VectorJSON {
         buffer.writeStaticString(text)
     }
 
-    /// `value` as a JSON string, escaped as the server's JSONEncoder escapes it (which a string
-    /// with no quote, backslash or control character, such as base64, does not need).
+    /// `value` as a JSON string, as the server's JSONEncoder writes it.
     mutating func string(_ value: String) throws {
-        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            buffer.writeInteger(UInt8(ascii: "\""))
-            buffer.writeString(value)
-            buffer.writeInteger(UInt8(ascii: "\""))
-            return
-        }
-        buffer.writeBytes(try JSONEncoder.server.encode(value))
+        buffer.writeString(try JSONText.quoted(value))
     }
 
     /// `value` as a JSON number.

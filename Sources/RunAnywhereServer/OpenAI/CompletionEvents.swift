@@ -8,8 +8,9 @@ protocol ChunkFraming: Sendable {
     associatedtype Chunk: Encodable
     /// The chunk sent before any text, if the kind has one.
     func opening() -> Chunk?
-    /// The chunks for a piece of the answer or of the reasoning.
-    func pieces(_ event: GenerationEvent) -> [Chunk]
+    /// The events of the chunks for a piece of the answer or of the reasoning (from an
+    /// ``EventTemplate``: there is one a token).
+    func pieces(_ event: GenerationEvent) throws -> [ServerSentEvent]
     /// The result's tool calls, then the chunk carrying `finish_reason`.
     func finish(_ result: LLMGenerationResult) -> [Chunk]
     /// The closing chunk with `usage` and RunAnywhere's `timings`.
@@ -24,13 +25,25 @@ struct ChatChunkFraming: ChunkFraming {
     let id: String
     let created: Int
     let model: String
+    private let content: EventTemplate
+    private let reasoning: EventTemplate
+
+    init(id: String, created: Int, model: String) throws {
+        (self.id, self.created, self.model) = (id, created, model)
+        let piece = { (delta: ChatCompletionChunk.Choice.Delta) in
+            ChatCompletionChunk(
+                id: id, created: created, model: model, choices: [.init(delta: delta, finishReason: nil)], usage: nil, timings: nil)
+        }
+        content = try EventTemplate { piece(.init(content: $0)) }
+        reasoning = try EventTemplate { piece(.init(reasoningContent: $0)) }
+    }
 
     func opening() -> ChatCompletionChunk? { chunk(.init(role: "assistant", content: ""), finishReason: nil) }
 
-    func pieces(_ event: GenerationEvent) -> [ChatCompletionChunk] {
+    func pieces(_ event: GenerationEvent) throws -> [ServerSentEvent] {
         switch event {
-        case .reasoning(let text): [chunk(.init(reasoningContent: text), finishReason: nil)]
-        case .text(let text): [chunk(.init(content: text), finishReason: nil)]
+        case .reasoning(let text): [try reasoning.event(text)]
+        case .text(let text): [try content.event(text)]
         case .toolCall, .completed: []  // the calls go out with the result, numbered
         }
     }
@@ -57,9 +70,17 @@ struct TextChunkFraming: ChunkFraming {
     let created: Int
     let model: String
     let text: LLMStreamingResult.Projection
+    private let piece: EventTemplate
+
+    init(id: String, created: Int, model: String, text: LLMStreamingResult.Projection) throws {
+        (self.id, self.created, self.model, self.text) = (id, created, model, text)
+        piece = try EventTemplate {
+            Completion(id: id, created: created, model: model, choices: [.init(text: $0, finishReason: nil)], usage: nil, timings: nil)
+        }
+    }
 
     func opening() -> Completion? { nil }
-    func pieces(_ event: GenerationEvent) -> [Completion] { text.project(event).map { chunk($0, finishReason: nil) } }
+    func pieces(_ event: GenerationEvent) throws -> [ServerSentEvent] { try text.project(event).map(piece.event) }
     func finish(_ result: LLMGenerationResult) -> [Completion] {
         text.project(.completed(result)).map { chunk($0, finishReason: nil) } + [chunk("", finishReason: finishReason(result.stopReason))]
     }
@@ -91,7 +112,7 @@ struct CompletionEvents<Framing: ChunkFraming>: Sendable {
                     events += try framing.finish(result).map { try ServerSentEvents.event($0) }
                     if includeUsage { events.append(try ServerSentEvents.event(framing.usage(result))) }
                 } else {
-                    events += try framing.pieces(event).map { try ServerSentEvents.event($0) }
+                    events += try framing.pieces(event)
                     try await ServerSentEvents.send(&events, to: &writer)
                 }
             },

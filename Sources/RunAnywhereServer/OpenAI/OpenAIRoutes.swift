@@ -97,8 +97,8 @@ struct OpenAIRoutes: Sendable {
         guard chat else {
             let pattern = (try? runtime.model(id: model))?.thinkingPattern ?? .defaultPattern
             return serverSentEvents(
-                TextChunkFraming(id: id, created: created, model: model, text: LLMStreamingResult.Projection(thinkingPattern: pattern)))
+                try TextChunkFraming(id: id, created: created, model: model, text: LLMStreamingResult.Projection(thinkingPattern: pattern)))
         }
-        return serverSentEvents(ChatChunkFraming(id: id, created: created, model: model))
+        return serverSentEvents(try ChatChunkFraming(id: id, created: created, model: model))
     }
 }
