@@ -8,12 +8,15 @@ import OpenAPIRuntime
 /// stream, where JSONEncoder picks an order each time), without its generic `Encodable` path per
 /// token, which perf showed taking about a seventh of the server's time on a streamed answer.
 struct EventTemplate: Sendable {
+    private let name: String?
     private let prefix: String
     private let suffix: String
 
-    /// The template of the chunks `chunk` makes of a string; a 500 where a chunk's JSON does not
-    /// hold its string once, whole (never the case for the server's chunks).
-    init(_ chunk: (String) -> some Encodable) throws {
+    /// The template of the chunks `chunk` makes of a string, sent as events named `name` when
+    /// given; a 500 where a chunk's JSON does not hold its string once, whole (never the case for
+    /// the server's chunks).
+    init(name: String? = nil, _ chunk: (String) -> some Encodable) throws {
+        self.name = name
         // Private-use characters, which JSONEncoder writes as they are and no chunk's other fields hold.
         let mark = "\u{E000}RunAnywhere\u{E001}"
         let json = String(decoding: try JSONEncoder.server.encode(chunk(mark)), as: UTF8.self)
@@ -27,7 +30,7 @@ struct EventTemplate: Sendable {
 
     /// The event of the chunk for `text`.
     func event(_ text: String) throws -> ServerSentEvent {
-        ServerSentEvent(data: prefix + (try JSONText.quoted(text)) + suffix)
+        ServerSentEvent(event: name, data: prefix + (try JSONText.quoted(text)) + suffix)
     }
 }
 

@@ -43,6 +43,25 @@ import Testing
         #expect(try Self.json(framing.pieces(.text(text))) == Self.json([ServerSentEvents.event(chunk)]))
     }
 
+    @Test(arguments: texts)
+    func anthropicDeltasAreWhatJSONEncoderWrites(text: String) throws {
+        var encoder = AnthropicEventEncoder()
+        let events: [AnthropicStreamEvent] = [
+            .contentBlockStart(index: 0, block: .thinking("")),
+            .contentBlockDelta(index: 0, delta: AnthropicDelta(type: "thinking_delta", thinking: "first")),
+            .contentBlockDelta(index: 0, delta: AnthropicDelta(type: "thinking_delta", thinking: text)),
+            .contentBlockStop(index: 0),
+            .contentBlockDelta(index: 1, delta: AnthropicDelta(type: "text_delta", text: "first")),
+            .contentBlockDelta(index: 1, delta: AnthropicDelta(type: "text_delta", text: text)),
+            .contentBlockDelta(index: 2, delta: AnthropicDelta(type: "input_json_delta", partialJSON: #"{"a":1}"#)),
+            .messageStop,
+        ]
+        let ours = try events.map { try encoder.sent($0) }
+        let theirs = try events.map { try $0.sent() }
+        #expect(ours.map(\.event) == theirs.map(\.event))
+        #expect(try Self.json(ours) == Self.json(theirs))
+    }
+
     @Test func aChunkThatDoesNotHoldItsTextOnceIsRefused() {
         struct Twice: Encodable { let a: String, b: String }
         let error = #expect(throws: APIError.self) { try EventTemplate { Twice(a: $0, b: $0) } }

@@ -70,6 +70,31 @@ enum AnthropicStreamEvent: Encodable, Sendable {
     func sent() throws -> ServerSentEvent { try ServerSentEvents.event(self, name: name) }
 }
 
+/// A stream's server-sent events, its text and thinking deltas written from a template of each
+/// block's deltas (``EventTemplate``: there is one a token), the others encoded one by one.
+struct AnthropicEventEncoder: Sendable {
+    private var templates: [Int: EventTemplate] = [:]
+
+    /// The server-sent event of `event`.
+    mutating func sent(_ event: AnthropicStreamEvent) throws -> ServerSentEvent {
+        guard case .contentBlockDelta(let index, let delta) = event, delta.partialJSON == nil, let text = delta.text ?? delta.thinking
+        else {
+            return try event.sent()
+        }
+        // A block holds one kind of delta: its template is made from its first.
+        let template =
+            try templates[index]
+            ?? EventTemplate(name: event.name) { piece in
+                AnthropicStreamEvent.contentBlockDelta(
+                    index: index,
+                    delta: AnthropicDelta(
+                        type: delta.type, text: delta.text.map { _ in piece }, thinking: delta.thinking.map { _ in piece }))
+            }
+        templates[index] = template
+        return try template.event(text)
+    }
+}
+
 /// Maps a generation's events onto Anthropic's stream: `message_start` and a `ping`; a block
 /// (`content_block_start`, its `content_block_delta`s, `content_block_stop`) for each run of
 /// reasoning (a `thinking` block, when shown) or of text, and one for each tool call; then
@@ -150,6 +175,7 @@ struct AnthropicEventWriter: Sendable {
 
     func write(to writer: inout any ResponseBodyWriter) async throws {
         var mapper = AnthropicStreamMapper(showsThinking: showsThinking)
+        var encoder = AnthropicEventEncoder()
         var events: [ServerSentEvent] = []
         try await generation.relay(
             to: &writer,
@@ -160,7 +186,7 @@ struct AnthropicEventWriter: Sendable {
                 try await ServerSentEvents.send(&events, to: &writer)
             },
             event: { event, writer in
-                events += try mapper.events(event).map { try $0.sent() }
+                events += try mapper.events(event).map { try encoder.sent($0) }
                 try await ServerSentEvents.send(&events, to: &writer)
             },
             failure: { error, _ in events.append(try ServerSentEvents.event(AnthropicError(error), name: "error")) },
