@@ -10,7 +10,9 @@ come from `runanywhere embed - --json`, the served side's first timed pass and t
 passes."""
 import argparse
 import glob
+import http.client
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -18,7 +20,6 @@ import sys
 import tempfile
 import time
 import zipfile
-import http.client
 
 import numpy as np
 
@@ -227,7 +228,7 @@ def run_served(args, texts, threads, data):
             got = one_pass()
             latencies.append((time.perf_counter() - start) * 1000)
             vectors = vectors or got
-        server_cpu_ms = (cpu_seconds([process.pid]) - cpu_before) * 1000 / (args.repetitions * -(-len(texts) // args.batch_size))
+        server_cpu_ms = (cpu_seconds([process.pid]) - cpu_before) * 1000 / (args.repetitions * math.ceil(len(texts) / args.batch_size))
         connection.close()
     finally:
         process.terminate()

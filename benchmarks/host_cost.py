@@ -100,7 +100,7 @@ def complete(base, index, args, temperature):
             return json.load(response)["usage"]["completion_tokens"]
         usage = None
         for line in response:
-            if line.startswith(b"data: {"):
+            if line.startswith(b"data: {") and b'"usage"' in line:  # parsing only the usage chunk keeps the client's work off the servers' cores
                 usage = json.loads(line[6:]).get("usage") or usage
         if not usage:
             raise SystemExit(f"host-cost: {base}'s stream ended without its usage")

@@ -33,15 +33,3 @@ struct EventTemplate: Sendable {
         ServerSentEvent(event: name, data: prefix + (try JSONText.quoted(text)) + suffix)
     }
 }
-
-/// JSON text written without JSONEncoder's generic path.
-enum JSONText {
-    /// `value` as a JSON string, byte for byte as the server's JSONEncoder writes it: as it is,
-    /// in quotes, when it holds no quote, backslash or control character; else JSONEncoder's own.
-    static func quoted(_ value: String) throws -> String {
-        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            return "\"\(value)\""
-        }
-        return String(decoding: try JSONEncoder.server.encode(value), as: UTF8.self)
-    }
-}

@@ -30,12 +30,8 @@ struct ChatChunkFraming: ChunkFraming {
 
     init(id: String, created: Int, model: String) throws {
         (self.id, self.created, self.model) = (id, created, model)
-        let piece = { (delta: ChatCompletionChunk.Choice.Delta) in
-            ChatCompletionChunk(
-                id: id, created: created, model: model, choices: [.init(delta: delta, finishReason: nil)], usage: nil, timings: nil)
-        }
-        content = try EventTemplate { piece(.init(content: $0)) }
-        reasoning = try EventTemplate { piece(.init(reasoningContent: $0)) }
+        content = try EventTemplate { Self.chunk(.init(content: $0), finishReason: nil, id: id, created: created, model: model) }
+        reasoning = try EventTemplate { Self.chunk(.init(reasoningContent: $0), finishReason: nil, id: id, created: created, model: model) }
     }
 
     func opening() -> ChatCompletionChunk? { chunk(.init(role: "assistant", content: ""), finishReason: nil) }
@@ -58,6 +54,12 @@ struct ChatChunkFraming: ChunkFraming {
     }
 
     private func chunk(_ delta: ChatCompletionChunk.Choice.Delta, finishReason: String?) -> ChatCompletionChunk {
+        Self.chunk(delta, finishReason: finishReason, id: id, created: created, model: model)
+    }
+
+    private static func chunk(
+        _ delta: ChatCompletionChunk.Choice.Delta, finishReason: String?, id: String, created: Int, model: String
+    ) -> ChatCompletionChunk {
         ChatCompletionChunk(
             id: id, created: created, model: model, choices: [.init(delta: delta, finishReason: finishReason)], usage: nil, timings: nil)
     }
@@ -74,9 +76,7 @@ struct TextChunkFraming: ChunkFraming {
 
     init(id: String, created: Int, model: String, text: LLMStreamingResult.Projection) throws {
         (self.id, self.created, self.model, self.text) = (id, created, model, text)
-        piece = try EventTemplate {
-            Completion(id: id, created: created, model: model, choices: [.init(text: $0, finishReason: nil)], usage: nil, timings: nil)
-        }
+        piece = try EventTemplate { Self.chunk($0, finishReason: nil, id: id, created: created, model: model) }
     }
 
     func opening() -> Completion? { nil }
@@ -90,6 +90,10 @@ struct TextChunkFraming: ChunkFraming {
     }
 
     private func chunk(_ text: String, finishReason: String?) -> Completion {
+        Self.chunk(text, finishReason: finishReason, id: id, created: created, model: model)
+    }
+
+    private static func chunk(_ text: String, finishReason: String?, id: String, created: Int, model: String) -> Completion {
         Completion(
             id: id, created: created, model: model, choices: [.init(text: text, finishReason: finishReason)], usage: nil, timings: nil)
     }
