@@ -25,6 +25,9 @@ MODEL_ID = "host-cost-random"
 # that the engine's own work per token is a small part of what is measured.
 SHAPE = dict(vocab=49152, d=32, layers=1, ffn=64, heads=2, kv=1, ctx=8192)
 
+# What --api posts to.
+ENDPOINTS = {"openai": "/v1/completions", "ollama": "/api/generate", "responses": "/v1/responses"}
+
 
 def write_model(path):
     """A random-weight F16 GGUF of llama architecture and SHAPE, with a dummy vocabulary: its
@@ -88,23 +91,40 @@ def engine_floor(batched, model, args, env):
 
 def complete(base, index, args, temperature):
     """One completion of args.tokens tokens (the end-of-text token ignored where the server
-    offers it), whole or, with --stream, as server-sent events (a chunk a token, as a chat client
-    reads it); returns the tokens generated."""
-    body = {"model": MODEL_ID, "prompt": f"{index} " + " ".join(f"w{300 + (index * 7 + k) % 900}" for k in range(args.prompt - 2)),
-            "max_tokens": args.tokens, "n_predict": args.tokens, "temperature": temperature, "ignore_eos": True}
-    if args.stream:
-        body.update(stream=True, stream_options={"include_usage": True})
-    request = urllib.request.Request(base + "/v1/completions", json.dumps(body).encode(), {"content-type": "application/json"})
+    offers it) through args.api, whole or, with --stream, streamed (a chunk a token, as a chat
+    client reads it: server-sent events, or ollama's lines); returns the tokens generated."""
+    prompt = f"{index} " + " ".join(f"w{300 + (index * 7 + k) % 900}" for k in range(args.prompt - 2))
+    if args.api == "ollama":
+        path, body, last = ENDPOINTS["ollama"], {"model": MODEL_ID, "prompt": prompt, "raw": True, "stream": args.stream,
+                                             "options": {"num_predict": args.tokens, "temperature": temperature}}, b'"done":true'
+    elif args.api == "responses":
+        path, body, last = ENDPOINTS["responses"], {"model": MODEL_ID, "input": prompt, "max_output_tokens": args.tokens,
+                                             "temperature": temperature, "stream": args.stream}, b'"usage":{'
+    else:
+        path, body, last = ENDPOINTS["openai"], {"model": MODEL_ID, "prompt": prompt, "max_tokens": args.tokens, "n_predict": args.tokens,
+                                               "temperature": temperature, "ignore_eos": True, "stream": args.stream}, b'"usage"'
+        if args.stream:
+            body["stream_options"] = {"include_usage": True}
+    request = urllib.request.Request(base + path, json.dumps(body).encode(), {"content-type": "application/json"})
     with urllib.request.urlopen(request, timeout=900) as response:
         if not args.stream:
-            return json.load(response)["usage"]["completion_tokens"]
-        usage = None
+            return generated(args.api, json.load(response))
+        answer = None
         for line in response:
-            if line.startswith(b"data: {") and b'"usage"' in line:  # parsing only the usage chunk keeps the client's work off the servers' cores
-                usage = json.loads(line[6:]).get("usage") or usage
-        if not usage:
+            if last in line:  # parsing only the last chunk keeps the client's work off the servers' cores
+                answer = json.loads(line[6:] if line.startswith(b"data: ") else line)
+        if not answer:
             raise SystemExit(f"host-cost: {base}'s stream ended without its usage")
-        return usage["completion_tokens"]
+        return generated(args.api, answer)
+
+
+def generated(api, answer):
+    """The tokens generated, as the answer (or its stream's last chunk) of `api` counts them."""
+    if api == "ollama":
+        return answer["eval_count"]
+    if api == "responses":
+        return (answer.get("response") or answer)["usage"]["output_tokens"]
+    return answer["usage"]["completion_tokens"]
 
 
 def load(base, args, temperature, pids):
@@ -137,11 +157,15 @@ def main():
     parser.add_argument("--prompt", type=int, default=16)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--stream", action="store_true", help="stream each completion as server-sent events")
+    parser.add_argument("--stream", action="store_true", help="stream each completion (a chunk a token)")
+    parser.add_argument("--api", choices=["openai", "ollama", "responses"], default="openai",
+                        help="the API asked: " + ", ".join(f"{k} {v}" for k, v in ENDPOINTS.items()) +
+                             " (llama-server is measured with openai only: it serves neither of the others)")
     parser.add_argument("--results", default=os.path.join(llama_tools.ROOT, "benchmarks", "results"))
     args = parser.parse_args()
     home = os.environ.get("RUNANYWHERE_HOME") or os.path.expanduser("~/.cache/runanywhere")
-    work = tempfile.mkdtemp(prefix="host-cost-")
+    work_folder = tempfile.TemporaryDirectory(prefix="host-cost-")  # removed when the script ends
+    work = work_folder.name
     # A home of its own for the model (its engines those of the real home), so the user's models stay as they are.
     os.makedirs(os.path.join(work, "home"))
     os.symlink(os.path.join(home, "engines"), os.path.join(work, "home", "engines"))
@@ -156,7 +180,8 @@ def main():
     if args.baseline:
         servers += [{"name": "baseline serve", "kind": "sdk", "path": args.baseline, "flags": []},
                     {"name": "baseline serve --in-process-engines", "kind": "sdk", "path": args.baseline, "flags": ["--in-process-engines"]}]
-    servers.append({"name": "llama-server", "kind": "llama-server", "path": tools["llama-server"], "flags": []})
+    if args.api == "openai":
+        servers.append({"name": "llama-server", "kind": "llama-server", "path": tools["llama-server"], "flags": []})
     # Each round measures the floor again: on a shared machine it moves as much as the servers do.
     measured = {(s["name"], t): [] for s in servers for t in (0.8, 0.0)}
     floors = []
@@ -179,7 +204,8 @@ def main():
             finally:
                 process.terminate()
                 process.wait(timeout=60)
-    lines = [f"# Per-token host cost, {args.streams} streams of {args.tokens} tokens{', streamed' if args.stream else ''}",
+    lines = [f"# Per-token host cost, {args.streams} streams of {args.tokens} tokens{', streamed' if args.stream else ''}, "
+             f"{ENDPOINTS[args.api]}",
              "", f"Machine: {platform.processor() or platform.machine()}, {llama_tools.cpu_model()}, {os.cpu_count()} cores; "
              f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
              f"Command: `benchmarks/host-cost {' '.join(sys.argv[1:])}`",
