@@ -3,9 +3,27 @@ import Hummingbird
 import RunAnywhere
 
 /// Reads a JSON request body of at most `limit` bytes (413 beyond, 415 for another content type)
-/// and decodes it; what does not decode becomes a 400 through ``APIError/from(_:)``.
+/// and decodes it (``decodeJSON(_:from:)``).
 func decodeJSON<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-    try JSONDecoder().decode(T.self, from: Data(buffer: try await collectJSONBody(of: request, limit: limit)))
+    try decodeJSON(T.self, from: Data(buffer: try await collectJSONBody(of: request, limit: limit)))
+}
+
+/// Decodes a request body; what does not decode becomes a 400 through ``APIError/from(_:)``,
+/// and a body that is not valid JSON is a 400 saying where. JSONDecoder reads a string's escapes
+/// only when its field is decoded, so a string such as `"\ud800"` (half of a surrogate pair) in a
+/// field that may be one of several types would otherwise be refused as none of them.
+func decodeJSON<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+    do {
+        return try JSONDecoder().decode(T.self, from: body)
+    } catch {
+        do {
+            _ = try JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)
+        } catch let syntax as NSError {
+            let reason = syntax.userInfo[NSDebugDescriptionErrorKey] as? String ?? syntax.localizedDescription
+            throw APIError(.badRequest, "The request body is not valid JSON: \(reason)")
+        }
+        throw error
+    }
 }
 
 /// The whole body of a request that must be JSON: a 415 before it is read when its

@@ -46,7 +46,7 @@ struct LoadedModelRoutes: Sendable {
         router.post("api/models/:id/load") { request, context in
             let id = try modelIDParameter(context)
             let bytes = try await collectJSONBody(of: request, limit: configuration.maxBodySize, optional: true)
-            let body = bytes.readableBytes == 0 ? LoadRequest() : try JSONDecoder().decode(LoadRequest.self, from: Data(buffer: bytes))
+            let body = bytes.readableBytes == 0 ? LoadRequest() : try decodeJSON(LoadRequest.self, from: Data(buffer: bytes))
             var options = configuration.loadOptions
             if let layers = body.gpuLayers {
                 guard layers >= 0 else { throw APIError(.badRequest, "gpuLayers cannot be negative", param: "gpuLayers") }

@@ -14,13 +14,13 @@ struct AnthropicRoutes: Sendable {
         let v1 = router.group("v1")
         v1.post("messages") { request, _ in
             let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
-            var body = try JSONDecoder().decode(AnthropicMessagesRequest.self, from: data)
+            var body = try decodeJSON(AnthropicMessagesRequest.self, from: data)
             body.prompt.keepSchemaOrder(from: try? JSONValue(parsing: data))
             return try await answer(body)
         }
         v1.post("messages/count_tokens") { request, _ in
             let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
-            var prompt = try JSONDecoder().decode(AnthropicPrompt.self, from: data)
+            var prompt = try decodeJSON(AnthropicPrompt.self, from: data)
             prompt.keepSchemaOrder(from: try? JSONValue(parsing: data))
             var options = LLMGenerationOptions(maxTokens: 1, threads: configuration.threads)
             try prompt.apply(to: &options)

@@ -124,7 +124,7 @@ struct OllamaModelRoutes: Sendable {
             return try jsonResponse(["models": models])
         }
         router.post("api/show") { request, _ in
-            let body = try JSONDecoder().decode(
+            let body = try decodeJSON(
                 OllamaModelRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
             let model = try installed(body.model)
             let metadata = try runtime.metadata(of: model)
@@ -157,12 +157,12 @@ struct OllamaModelRoutes: Sendable {
             return try jsonResponse(["models": models])
         }
         router.post("api/pull") { request, _ in
-            let body = try JSONDecoder().decode(
+            let body = try decodeJSON(
                 OllamaModelRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
             return try await pull(body)
         }
         router.delete("api/delete") { request, _ in
-            let body = try JSONDecoder().decode(
+            let body = try decodeJSON(
                 OllamaModelRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
             try await runtime.deleteStoredModel(try installed(body.model).id)
             return Response(status: .ok)

@@ -17,7 +17,7 @@ struct OllamaRoutes: Sendable {
         router.post("api/chat") { request, _ in
             var timing = OllamaTiming()
             let data = try await ollamaBody(of: request, limit: configuration.maxBodySize)
-            var body = try JSONDecoder().decode(OllamaChatRequest.self, from: data)
+            var body = try decodeJSON(OllamaChatRequest.self, from: data)
             body.keepSchemaOrder(from: try? JSONValue(parsing: data))
             let fields = body.fields
             if body.messages.isEmpty { return try await loadOrUnload(fields, chat: true, timing: timing) }
@@ -36,7 +36,7 @@ struct OllamaRoutes: Sendable {
         router.post("api/generate") { request, _ in
             var timing = OllamaTiming()
             let data = try await ollamaBody(of: request, limit: configuration.maxBodySize)
-            var body = try JSONDecoder().decode(OllamaGenerateRequest.self, from: data)
+            var body = try decodeJSON(OllamaGenerateRequest.self, from: data)
             body.fields.keepSchemaOrder(from: try? JSONValue(parsing: data))
             let fields = body.fields
             if body.prompt.isEmpty, body.images.isEmpty { return try await loadOrUnload(fields, chat: false, timing: timing) }
@@ -61,7 +61,7 @@ struct OllamaRoutes: Sendable {
         }
         router.post("api/embed") { request, _ in
             let timing = OllamaTiming()
-            let body = try JSONDecoder().decode(
+            let body = try decodeJSON(
                 OllamaEmbedRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
             let texts = body.input.texts
             guard texts.count <= EmbeddingRoutes.maxInputs else {
@@ -85,7 +85,7 @@ struct OllamaRoutes: Sendable {
                 model: body.model, embeddings: result.embeddings, timing: timing, engineMs: result.latencyMs, tokens: result.totalTokens)
         }
         router.post("api/embeddings") { request, _ in
-            let body = try JSONDecoder().decode(
+            let body = try decodeJSON(
                 OllamaEmbeddingsRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
             let model = try runtime.model(id: OllamaName.modelID(body.model), category: .embedding)
             var load = configuration.loadOptions

@@ -83,7 +83,7 @@ struct LoRAAdapterRoutes: Sendable {
         }
         router.post("lora-adapters") { request, _ in
             let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
-            try adapters.rescale(try JSONDecoder().decode([LoRAScale].self, from: data))
+            try adapters.rescale(try decodeJSON([LoRAScale].self, from: data))
             return try jsonResponse(["success": true])
         }
     }

@@ -21,7 +21,7 @@ struct OpenAIRoutes: Sendable {
         }
         v1.post("chat/completions") { request, _ in
             let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
-            var body = try JSONDecoder().decode(ChatCompletionRequest.self, from: data)
+            var body = try decodeJSON(ChatCompletionRequest.self, from: data)
             let ordered = try? JSONValue(parsing: data)
             body.fields.keepSchemaOrder(from: ordered)
             body.tools.keepSchemaOrder(from: ordered)
@@ -29,7 +29,7 @@ struct OpenAIRoutes: Sendable {
         }
         v1.post("completions") { request, _ in
             let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
-            var body = try JSONDecoder().decode(CompletionRequest.self, from: data)
+            var body = try decodeJSON(CompletionRequest.self, from: data)
             body.fields.keepSchemaOrder(from: try? JSONValue(parsing: data))
             return try await complete(body.fields, prompt: body.prompt)
         }

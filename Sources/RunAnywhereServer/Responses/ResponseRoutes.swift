@@ -51,7 +51,7 @@ struct ResponseRoutes: Sendable {
         let responses = router.group("v1/responses")
         responses.post { request, _ in
             let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
-            var body = try JSONDecoder().decode(ResponseRequest.self, from: data)
+            var body = try decodeJSON(ResponseRequest.self, from: data)
             let ordered = try? JSONValue(parsing: data)
             body.keepSchemaOrder(from: ordered)
             return try await respond(body, ordered: ordered)
