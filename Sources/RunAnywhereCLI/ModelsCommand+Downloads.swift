@@ -79,10 +79,19 @@ extension ModelsCommand {
             try await finish(model)
         }
 
-        /// Downloads the model added, unless asked not to, and loads it when asked.
+        /// Downloads the model added, unless asked not to, and loads it when asked. A download
+        /// that fails leaves the model registered (what it fetched kept, so a pull resumes), and
+        /// its error says so and how to go on either way.
         private func finish(_ model: ModelInfo) async throws {
             guard !noDownload else { return }
-            try await ModelsCommand.download(model.id)
+            do {
+                try await ModelsCommand.download(model.id)
+            } catch let error as SDKError {
+                throw SDKError(
+                    error.code,
+                    "\(error.message); \(model.id) stays registered: `runanywhere models pull \(model.id)` tries the download again, "
+                        + "`runanywhere models rm \(model.id)` removes it", category: error.category)
+            }
             if load {
                 try await RunAnywhere.loadModel(model.id)
                 Terminal.write("Loaded \(model.id); chat with it: runanywhere chat --model \(model.id)\n")

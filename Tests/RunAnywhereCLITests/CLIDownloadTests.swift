@@ -105,5 +105,15 @@ struct CLIDownloadTests {
         ])
         #expect(registered.status == 0 && registered.stdout.contains("Added later"))
         #expect(try cli.run(["models", "list", "--json"]).stdout.contains("\"later\""))
+
+        // Nothing listens on the discard port: the download fails, and its error says the model stays and what to do.
+        let failed = try cli.run(["models", "add", "http://127.0.0.1:9/m.gguf", "--category", "language", "--id", "unreachable"])
+        #expect(failed.status == 1, "\(failed.stderr)")
+        #expect(
+            failed.stderr.contains("unreachable stays registered") && failed.stderr.contains("runanywhere models pull unreachable"),
+            "\(failed.stderr)")
+        #expect(try cli.run(["models", "list", "--json"]).stdout.contains("\"unreachable\""))
+        #expect(try cli.run(["models", "rm", "unreachable", "--yes"]).status == 0)
+        #expect(try !cli.run(["models", "list", "--json"]).stdout.contains("\"unreachable\""))
     }
 }

@@ -18,15 +18,19 @@ struct HTTPTransfer {
     }
 
     /// Connections are reused for the life of the process; responses are not decompressed, so
-    /// byte ranges mean what they say.
-    static let client = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: HTTPClient.Configuration(
+    /// byte ranges mean what they say. A connection that cannot be made fails its attempt at once
+    /// (the client would otherwise try again until its 30 s connect timeout, for each of
+    /// ``run(headers:progress:)``'s attempts: a host that refuses took minutes to report), and the
+    /// attempts' backoff is the one retry policy.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: 10, allowCycles: false),
             timeout: .init(connect: .seconds(30), read: .seconds(60)),
             decompression: .disabled
         )
-    )
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     let url: URL
     let destination: URL
