@@ -197,6 +197,11 @@ import Testing
                     #expect(error["type"] as? String == type && error["message"] is String, "\(body.prefix(80)): \(error)")
                 }
             }
+            let none = Routes.body(#"{"model": "scripted", "max_tokens": 4, "messages": []}"#)
+            try await client.execute(uri: "/v1/messages", method: .post, headers: key, body: none) { response in
+                let error = try Self.error(response.body)
+                #expect(response.status == .badRequest && (error["message"] as? String)?.hasPrefix("messages is empty") == true, "\(error)")
+            }
             let hi = Routes.body(#"{"model": "scripted", "max_tokens": 4, "messages": [{"role": "user", "content": "hi"}]}"#)
             try await client.execute(uri: "/v1/messages", method: .post, headers: .json, body: hi) { response in
                 #expect(response.status == .unauthorized)

@@ -119,6 +119,7 @@ struct AnthropicPrompt: Decodable, Sendable {
     /// assistant message's text with its tool calls. It must end with the user's message (this
     /// server does not continue a prefilled answer).
     func conversation() throws -> Context {
+        guard !messages.isEmpty else { throw APIError(.badRequest, "messages is empty: give at least one user message", param: "messages") }
         var history: [Message] = []
         for message in messages {
             switch message.role {
