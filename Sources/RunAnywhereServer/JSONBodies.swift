@@ -9,20 +9,45 @@ func decodeJSON<T: Decodable>(_ type: T.Type, from request: Request, limit: Int)
 }
 
 /// Decodes a request body; what does not decode becomes a 400 through ``APIError/from(_:)``,
-/// and a body that is not valid JSON is a 400 saying where. JSONDecoder reads a string's escapes
-/// only when its field is decoded, so a string such as `"\ud800"` (half of a surrogate pair) in a
-/// field that may be one of several types would otherwise be refused as none of them.
+/// and a body that is not valid JSON a 400 that says why (JSONSerialization's reason, such as half
+/// of a surrogate pair, `"\ud800"`, in a string).
 func decodeJSON<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
     do {
         return try JSONDecoder().decode(T.self, from: body)
-    } catch {
+    } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+        var reason = "it is not JSON"
         do {
             _ = try JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)
         } catch let syntax as NSError {
-            let reason = syntax.userInfo[NSDebugDescriptionErrorKey] as? String ?? syntax.localizedDescription
-            throw APIError(.badRequest, "The request body is not valid JSON: \(reason)")
+            reason = syntax.userInfo[NSDebugDescriptionErrorKey] as? String ?? reason
         }
-        throw error
+        throw APIError(.badRequest, "The request body is not valid JSON: \(reason)")
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The value at `key` if it is a `T`; nil if it is of another type, null or absent. Unlike
+    /// `try?`, a body that is not valid JSON still throws: JSONDecoder reads a string's escapes
+    /// only when it is decoded, so half of a surrogate pair in a field that may be a string or an
+    /// array would otherwise be refused as neither.
+    func decodeIfOfType<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        do {
+            return try decode(T.self, forKey: key)
+        } catch DecodingError.typeMismatch, DecodingError.valueNotFound, DecodingError.keyNotFound {
+            return nil
+        }
+    }
+}
+
+extension SingleValueDecodingContainer {
+    /// The value if it is a `T`; nil if it is of another type or null (as
+    /// ``Swift/KeyedDecodingContainer/decodeIfOfType(_:forKey:)``).
+    func decodeIfOfType<T: Decodable>(_ type: T.Type) throws -> T? {
+        do {
+            return try decode(T.self)
+        } catch DecodingError.typeMismatch, DecodingError.valueNotFound, DecodingError.keyNotFound {
+            return nil
+        }
     }
 }
 

@@ -52,7 +52,7 @@ enum AnthropicContentBlock: Decodable, Sendable {
         case "tool_result":
             let id = try container.decode(String.self, forKey: .toolUseId)
             let isError = try container.decodeIfPresent(Bool.self, forKey: .isError) ?? false
-            if let text = try? container.decodeIfPresent(String.self, forKey: .content) {
+            if let text = try container.decodeIfOfType(String.self, forKey: .content) {
                 self = .toolResult(id: id, content: text, images: [], isError: isError)
             } else {
                 let blocks = try container.decodeIfPresent([AnthropicContentBlock].self, forKey: .content) ?? []
@@ -81,7 +81,7 @@ struct AnthropicContent: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let text = try? container.decode(String.self) {
+        if let text = try container.decodeIfOfType(String.self) {
             blocks = [.text(text)]
         } else {
             blocks = try container.decode([AnthropicContentBlock].self)

@@ -114,7 +114,7 @@ struct OllamaThink: Decodable, Sendable {
         let container = try decoder.singleValueContainer()
         if let flag = try? container.decode(Bool.self) {
             enabled = flag
-        } else if let effort = try? container.decode(String.self), ["high", "medium", "low"].contains(effort) {
+        } else if let effort = try container.decodeIfOfType(String.self), ["high", "medium", "low"].contains(effort) {
             enabled = true
         } else {
             throw APIError(.badRequest, "think must be true, false, \"high\", \"medium\" or \"low\"", param: "think")

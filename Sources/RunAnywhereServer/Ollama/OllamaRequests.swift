@@ -198,7 +198,7 @@ struct OllamaEmbedRequest: Decodable, Sendable {
         let texts: [String]
 
         init(from decoder: any Decoder) throws {
-            guard let texts = EmbeddingRoutes.EmbeddingInput.texts(in: try decoder.singleValueContainer()) else {
+            guard let texts = try EmbeddingRoutes.EmbeddingInput.texts(in: decoder.singleValueContainer()) else {
                 throw APIError(.badRequest, "input must be a string or an array of strings", param: "input")
             }
             self.texts = texts

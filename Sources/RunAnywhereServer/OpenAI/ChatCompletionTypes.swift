@@ -27,10 +27,10 @@ struct ChatMessageParam: Decodable, Sendable {
         role = try container.decode(String.self, forKey: .role)
         toolCalls = try container.decodeIfPresent([ToolCallObject].self, forKey: .toolCalls) ?? []
         toolCallId = try container.decodeIfPresent(String.self, forKey: .toolCallId)
-        if let text = try? container.decode(String.self, forKey: .content) {
+        if let text = try container.decodeIfOfType(String.self, forKey: .content) {
             content = text
             images = []
-        } else if let parts = try? container.decode([Part].self, forKey: .content) {
+        } else if let parts = try container.decodeIfOfType([Part].self, forKey: .content) {
             var text = ""
             var images: [VLMImage] = []
             for part in parts {
@@ -65,7 +65,7 @@ struct StopSequences: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let one = try? container.decode(String.self) {
+        if let one = try container.decodeIfOfType(String.self) {
             values = [one]
         } else {
             values = try container.decode([String].self)
@@ -84,7 +84,7 @@ struct KeepAliveField: Decodable, Sendable {
         let container = try decoder.singleValueContainer()
         if let seconds = try? container.decode(Double.self), let keepAlive = KeepAlive(seconds: seconds) {
             value = keepAlive
-        } else if let text = try? container.decode(String.self), let parsed = KeepAlive(parsing: text) {
+        } else if let text = try container.decodeIfOfType(String.self), let parsed = KeepAlive(parsing: text) {
             value = parsed
         } else {
             let field = decoder.codingPath.last?.stringValue ?? "keep_alive"  // as the request spells it

@@ -10,9 +10,9 @@ struct CompletionRequest: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let one = try? container.decode(String.self, forKey: .prompt) {
+        if let one = try container.decodeIfOfType(String.self, forKey: .prompt) {
             prompt = one
-        } else if let many = try? container.decode([String].self, forKey: .prompt), many.count == 1 {
+        } else if let many = try container.decodeIfOfType([String].self, forKey: .prompt), many.count == 1 {
             prompt = many[0]
         } else {
             throw APIError(.badRequest, "prompt must be one string", param: "prompt")

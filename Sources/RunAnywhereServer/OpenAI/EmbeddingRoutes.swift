@@ -37,7 +37,7 @@ struct EmbeddingRoutes: Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let texts = Self.texts(in: container) {
+            if let texts = try Self.texts(in: container) {
                 self.texts = texts
             } else if (try? container.decode([Int].self)) != nil || (try? container.decode([[Int]].self)) != nil {
                 throw APIError(
@@ -52,9 +52,9 @@ struct EmbeddingRoutes: Sendable {
         }
 
         /// The texts `container` holds, one string or an array of them; nil when it holds neither.
-        static func texts(in container: any SingleValueDecodingContainer) -> [String]? {
-            if let text = try? container.decode(String.self) { return [text] }
-            return try? container.decode([String].self)
+        static func texts(in container: any SingleValueDecodingContainer) throws -> [String]? {
+            if let text = try container.decodeIfOfType(String.self) { return [text] }
+            return try container.decodeIfOfType([String].self)
         }
     }
 

@@ -35,9 +35,9 @@ struct RerankRoutes: Sendable {
         private enum CodingKeys: String, CodingKey { case text }
 
         init(from decoder: any Decoder) throws {
-            if let text = try? decoder.singleValueContainer().decode(String.self) {
+            if let text = try decoder.singleValueContainer().decodeIfOfType(String.self) {
                 self.text = text
-            } else if let text = try? decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .text) {
+            } else if let text = try (try? decoder.container(keyedBy: CodingKeys.self))?.decodeIfOfType(String.self, forKey: .text) {
                 self.text = text
             } else {
                 throw APIError(

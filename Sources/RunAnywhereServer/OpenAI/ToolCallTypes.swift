@@ -35,7 +35,7 @@ struct ToolChoiceParam: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let word = try? container.decode(String.self) {
+        if let word = try container.decodeIfOfType(String.self) {
             switch word {
             case "auto": value = .auto
             case "none": value = .none
@@ -44,7 +44,7 @@ struct ToolChoiceParam: Decodable, Sendable {
                 throw APIError(
                     .badRequest, "tool_choice '\(word)' is not supported; use auto, none, required or a function", param: "tool_choice")
             }
-        } else if let named = try? container.decode(Named.self), named.type == "function" {
+        } else if let named = try container.decodeIfOfType(Named.self), named.type == "function" {
             value = .tool(named.function.name)
         } else {
             throw APIError(

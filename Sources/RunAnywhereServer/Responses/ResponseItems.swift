@@ -65,7 +65,7 @@ struct ResponseMessage: Codable, Sendable {
         id = try container.decodeIfPresent(String.self, forKey: .id)
         role = try container.decode(String.self, forKey: .role)
         status = try container.decodeIfPresent(String.self, forKey: .status)
-        if let text = try? container.decode(String.self, forKey: .content) {
+        if let text = try container.decodeIfOfType(String.self, forKey: .content) {
             content = [ResponseContentPart(type: role == "assistant" ? "output_text" : "input_text", text: text)]
         } else {
             content = try container.decode([ResponseContentPart].self, forKey: .content)
@@ -163,7 +163,7 @@ struct ResponseFunctionCallOutput: Codable, Sendable {
         id = try container.decodeIfPresent(String.self, forKey: .id)
         callID = try container.decode(String.self, forKey: .callID)
         status = try container.decodeIfPresent(String.self, forKey: .status)
-        if let text = try? container.decode(String.self, forKey: .output) {
+        if let text = try container.decodeIfOfType(String.self, forKey: .output) {
             output = text
         } else {
             output = try container.decode([ResponseContentPart].self, forKey: .output).compactMap(\.text).joined()

@@ -62,7 +62,7 @@ struct ResponseRequest: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         model = try container.decode(String.self, forKey: .model)
-        if let text = try? container.decode(String.self, forKey: .input) {
+        if let text = try container.decodeIfOfType(String.self, forKey: .input) {
             input = [
                 .message(
                     ResponseMessage(
