@@ -14,6 +14,12 @@ struct GenerationFlags: ParsableArguments {
     var topP: Float?
     @Option(name: .customLong("top-k"), help: "Sample among the k most likely tokens; 0 for all.")
     var topK: Int?
+    @Option(name: .customLong("min-p"), help: "Keep only tokens at least this times as likely as the most likely one, 0 to 1.")
+    var minP: Float?
+    @Option(name: .customLong("repeat-penalty"), help: "Penalty on the last --repeat-last-n tokens (1.1 is common; 1 is none).")
+    var repeatPenalty: Float?
+    @Option(name: .customLong("repeat-last-n"), help: "How many of the last tokens, prompt included, the penalty looks at (default: 64).")
+    var repeatLastN: Int?
     @Option(name: .long, help: "Sampling seed, for repeatable sampled output.")
     var seed: UInt32?
     @Option(name: .long, help: "CPU threads (default: all cores, at most 4).")
@@ -78,6 +84,9 @@ struct GenerationFlags: ParsableArguments {
         if let temperature { options.temperature = temperature }
         if let topP { options.topP = topP }
         if let topK { options.topK = topK }
+        options.minP = minP
+        options.repeatPenalty = repeatPenalty
+        options.penaltyLastN = repeatLastN
         if let threads { options.threads = threads }
         if let system { options.systemPrompt = system }
         options.seed = seed

@@ -212,7 +212,10 @@ extension BatchScheduler {
     func next(of generation: LlamaGeneration, from row: UnsafePointer<Float>) -> llama_token? {
         guard let sampler = generation.sampler else { return nil }
         let token = sampler.sample(row, count: vocabularySize)
-        guard let grammar = generation.grammar else { return token }
+        guard let grammar = generation.grammar else {
+            sampler.accept(token)
+            return token
+        }
         var candidate = llama_token_data(id: token, logit: 1, p: 0)
         let allowed = withUnsafeMutablePointer(to: &candidate) { pointer in
             var single = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
@@ -221,6 +224,7 @@ extension BatchScheduler {
         }
         if allowed {
             api.llama_sampler_accept(grammar, token)
+            sampler.accept(token)
             return token
         }
         var candidates = (0..<vocabularySize).map { llama_token_data(id: llama_token($0), logit: row[$0], p: 0) }
@@ -232,6 +236,7 @@ extension BatchScheduler {
             return nil
         }
         api.llama_sampler_accept(grammar, chosen)
+        sampler.accept(chosen)
         return chosen
     }
 }

@@ -101,6 +101,10 @@ final class LlamaCppService: LLMServiceWithReceivers {
         }
         guard !prompt.tokens.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt has no tokens") }
         if let grammar = request.grammar { try llama.checkGrammar(grammar) }
+        try request.sampling.validate()
+        if let token = request.sampling.logitBias?.keys.first(where: { Int($0) >= llama.vocabularySize }) {
+            throw SDKError.llm(.invalidInput, "logitBias names token \(token); the model's vocabulary has \(llama.vocabularySize) tokens")
+        }
         let speculation = request.speculation ?? defaultSpeculation
         try speculation.validate()
         guard prompt.tokens.count < contextLength else {

@@ -3,9 +3,14 @@ import RunAnywhere
 
 /// A request's sampler, reading only what it needs of a logit row: greedy takes the row's
 /// argmax itself; a top-k draw keeps the row's k best tokens in one vectorized pass and hands
-/// only those to llama.cpp's sampler chain (top-k, top-p, temperature, then a seeded draw). The
-/// draw is the chain's over the same tokens as a whole-row draw, so a seed gives the same
-/// answer; only a draw over the whole vocabulary (top-k off) gives the chain every token.
+/// only those to llama.cpp's sampler chain (top-k, top-p, min-p, temperature, then a seeded
+/// draw). The draw is the chain's over the same tokens as a whole-row draw, so a seed gives the
+/// same answer; only a draw over the whole vocabulary (top-k off) gives the chain every token.
+///
+/// A request's logit bias and its penalties on the last tokens (llama.cpp's order and formulas:
+/// the bias first, then repeat, frequency and presence) change only the tokens they name, so the
+/// pass keeps k more tokens than it would, one for each token named, and the named ones besides:
+/// whatever the changes, the k best after them are among those.
 ///
 /// Copying a 49,152-token row into llama.cpp's candidate array and sorting it cost more than
 /// the decode of a small model on a GPU; this keeps the per-token work to one read of the row.
@@ -18,14 +23,31 @@ final class LlamaTokenSampler {
     /// The tokens a draw chooses among; 0: the whole vocabulary.
     private let topK: Int
     private var candidates: [llama_token_data] = []
+    private let bias: [llama_token: Float]
+    private let repeatPenalty: Float
+    private let frequencyPenalty: Float
+    private let presencePenalty: Float
+    /// The last tokens the penalties look at (at most `window`, the oldest at `oldest`), and how
+    /// often each is among them.
+    private let window: Int
+    private var recent: [llama_token] = []
+    private var oldest = 0
+    private var counts: [llama_token: Int] = [:]
 
-    /// Greedy at temperature 0; otherwise top-k, top-p, temperature, then a draw seeded with
-    /// `sampling.seed` (a random seed without one).
-    init(_ sampling: LLMSampling, api: ra_llama_api) {
+    /// Greedy at temperature 0; otherwise top-k, top-p, min-p, temperature, then a draw seeded
+    /// with `sampling.seed` (a random seed without one). `prompt` is the tokens before the
+    /// first to sample, of which the penalties see the last.
+    init(_ sampling: LLMSampling, prompt: [llama_token], api: ra_llama_api) {
         self.api = api
+        bias = Dictionary(sampling.logitBias?.map { ($0.key, $0.value) } ?? [], uniquingKeysWith: +)
+        repeatPenalty = sampling.repeatPenalty ?? 1
+        frequencyPenalty = sampling.frequencyPenalty ?? 0
+        presencePenalty = sampling.presencePenalty ?? 0
+        window = sampling.penaltyWindow
         guard sampling.temperature > 0 else {
             chain = nil
             topK = 0
+            remember(prompt)
             return
         }
         let chain = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
@@ -33,10 +55,12 @@ final class LlamaTokenSampler {
         let topK = sampling.topK > 0 ? Int(clamping: min(sampling.topK, Int(Int32.max))) : 0
         if topK > 0 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_top_k(Int32(topK))) }
         if sampling.topP < 1 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_top_p(sampling.topP, 1)) }
+        if let minP = sampling.minP, minP > 0 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_min_p(minP, 1)) }
         api.llama_sampler_chain_add(chain, api.llama_sampler_init_temp(sampling.temperature))
         api.llama_sampler_chain_add(chain, api.llama_sampler_init_dist(sampling.seed ?? UInt32.random(in: 0..<UInt32.max)))
         self.chain = chain
         self.topK = topK
+        remember(prompt)
     }
 
     /// Frees the chain; call once, when the generation ends.
@@ -46,24 +70,83 @@ final class LlamaTokenSampler {
 
     /// The next token from `logits`, a row of `count` entries (one per token of the vocabulary).
     func sample(_ logits: UnsafePointer<Float>, count: Int) -> llama_token {
-        guard chain != nil else { return Self.argmax(logits, count: count) }
-        if topK > 0, topK < count {
-            Self.best(topK, of: logits, count: count, into: &candidates)
+        guard !bias.isEmpty || !counts.isEmpty else {
+            guard chain != nil else { return Self.argmax(logits, count: count) }
+            if topK > 0, topK < count {
+                Self.best(topK, of: logits, count: count, into: &candidates)
+            } else {
+                candidates = (0..<count).map { llama_token_data(id: llama_token($0), logit: logits[$0], p: 0) }
+            }
+            return draw(from: &candidates)
+        }
+        let named = Set(bias.keys).union(counts.keys).filter { $0 >= 0 && $0 < count }
+        let kept = (chain == nil ? 1 : topK > 0 ? topK : count) + named.count
+        if kept < count {
+            Self.best(kept, of: logits, count: count, into: &candidates)
+            let present = Set(candidates.map(\.id))
+            candidates += named.subtracting(present).map { llama_token_data(id: $0, logit: logits[Int($0)], p: 0) }
         } else {
             candidates = (0..<count).map { llama_token_data(id: llama_token($0), logit: logits[$0], p: 0) }
         }
-        return draw(from: &candidates)
+        adjust(&candidates)
+        return chain == nil ? Self.best(of: candidates)! : draw(from: &candidates)
     }
 
     /// The token chosen among `candidates` (their logits set, -infinity for a refused one), as
     /// ``sample(_:count:)`` chooses from a row.
     func sample(among candidates: inout [llama_token_data]) -> llama_token? {
-        guard chain != nil else {
-            return candidates.indices.reduce(nil as Int?) { best, i in
-                candidates[i].logit > (best.map { candidates[$0].logit } ?? -Float.infinity) ? i : best
-            }.map { candidates[$0].id }
-        }
+        adjust(&candidates)
+        guard chain != nil else { return Self.best(of: candidates) }
         return draw(from: &candidates)
+    }
+
+    /// Counts the prompt's last text tokens (an image's placeholders are not tokens) among those
+    /// the penalties see, as llama-server does.
+    private func remember(_ prompt: [llama_token]) {
+        guard window > 0 else { return }
+        for token in prompt.filter({ $0 >= 0 }).suffix(window) { accept(token) }
+    }
+
+    /// Counts `token`, the one chosen, among the last tokens the penalties see.
+    func accept(_ token: llama_token) {
+        guard window > 0 else { return }
+        if recent.count < window {
+            recent.append(token)
+        } else {
+            let dropped = recent[oldest]
+            counts[dropped] = counts[dropped] == 1 ? nil : counts[dropped]! - 1
+            recent[oldest] = token
+            oldest = (oldest + 1) % window
+        }
+        counts[token, default: 0] += 1
+    }
+
+    /// Applies the bias, then the penalties, to the candidates they name.
+    private func adjust(_ candidates: inout [llama_token_data]) {
+        guard !bias.isEmpty || !counts.isEmpty else { return }
+        for index in candidates.indices {
+            let id = candidates[index].id
+            if let bias = bias[id] { candidates[index].logit += bias }
+            if let count = counts[id] {
+                let logit = candidates[index].logit
+                candidates[index].logit =
+                    (logit <= 0 ? logit * repeatPenalty : logit / repeatPenalty)
+                    - Float(count) * frequencyPenalty - presencePenalty
+            }
+        }
+    }
+
+    /// The candidate with the largest logit, the lowest token of equals (llama.cpp's greedy
+    /// choice over a row); nil when every one is refused.
+    private static func best(of candidates: [llama_token_data]) -> llama_token? {
+        var best: llama_token_data?
+        for candidate in candidates where candidate.logit != -Float.infinity {
+            if let current = best, candidate.logit < current.logit || (candidate.logit == current.logit && candidate.id > current.id) {
+                continue
+            }
+            best = candidate
+        }
+        return best?.id
     }
 
     private func draw(from candidates: inout [llama_token_data]) -> llama_token {

@@ -96,7 +96,7 @@ extension LlamaTests {
                 LLMSampling(temperature: 0.8, topP: 0.9, topK: 40, seed: 7), LLMSampling(temperature: 1.5, topP: 1, topK: 5, seed: 1),
                 LLMSampling(temperature: 0.7, topP: 0.5, topK: 0, seed: 3), LLMSampling(temperature: 0, topP: 1, topK: 40, seed: nil),
             ] {
-                let ours = LlamaTokenSampler(sampling, api: api)
+                let ours = LlamaTokenSampler(sampling, prompt: [], api: api)
                 defer { ours.free() }
                 let theirs = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
                 defer { api.llama_sampler_free(theirs) }
@@ -122,6 +122,72 @@ extension LlamaTests {
                     api.llama_sampler_accept(theirs, expected)
                     #expect(chosen == expected, "\(sampling), draw \(draw)")
                 }
+            }
+        }
+
+        /// With a logit bias, penalties on the last tokens (the prompt's first) and min-p, greedy
+        /// and seeded draws are llama.cpp's over the whole row with its own logit-bias and
+        /// penalties samplers first, draw after draw. The rows vary a little around one row, so
+        /// the same tokens lead again and again and the penalties decide.
+        @Test func biasPenaltiesAndMinPAreLlamaCppsOverTheWholeRow() throws {
+            let api = try LlamaLibrary.load(logger: Logger(label: "test")).api
+            let count = 4099
+            var generator = SeededGenerator(seed: 23)
+            let base = (0..<count).map { _ in Float.random(in: -6...6, using: &generator) }
+            let leaders = base.indices.sorted { base[$0] > base[$1] }.prefix(12).map { llama_token($0) }
+            let bias: [Int32: Float] = [leaders[0]: -100, leaders[5]: 2.5, 4000: 7, 17: -3]
+            let prompt = Array(leaders.prefix(4)) + [-5, 9, 9, 300]  // -5: an image's placeholder, never a token
+            for sampling in [
+                LLMSampling(temperature: 0, topP: 1, topK: 40, seed: nil, repeatPenalty: 1.3, presencePenalty: 0.5, logitBias: bias),
+                LLMSampling(temperature: 0, topP: 1, topK: 40, seed: nil, frequencyPenalty: 0.4, penaltyLastN: 5),
+                LLMSampling(
+                    temperature: 0.9, topP: 0.95, topK: 8, seed: 5, minP: 0.05, repeatPenalty: 1.1, frequencyPenalty: 0.3,
+                    presencePenalty: 0.2, penaltyLastN: 16, logitBias: bias),
+                LLMSampling(temperature: 0.7, topP: 1, topK: 0, seed: 9, minP: 0.1, presencePenalty: 1, logitBias: bias),
+                LLMSampling(temperature: 1.2, topP: 1, topK: 3, seed: 2, logitBias: [leaders[11]: 100]),
+            ] {
+                let ours = LlamaTokenSampler(sampling, prompt: prompt, api: api)
+                defer { ours.free() }
+                let theirs = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
+                defer { api.llama_sampler_free(theirs) }
+                let biases = (sampling.logitBias ?? [:]).map { llama_logit_bias(token: $0.key, bias: $0.value) }
+                api.llama_sampler_chain_add(theirs, api.llama_sampler_init_logit_bias(Int32(count), Int32(biases.count), biases))
+                api.llama_sampler_chain_add(
+                    theirs,
+                    api.llama_sampler_init_penalties(
+                        Int32(count), Int32(sampling.penaltyWindow), sampling.repeatPenalty ?? 1, sampling.frequencyPenalty ?? 0,
+                        sampling.presencePenalty ?? 0))
+                if sampling.temperature <= 0 {
+                    api.llama_sampler_chain_add(theirs, api.llama_sampler_init_greedy())
+                } else {
+                    if sampling.topK > 0 { api.llama_sampler_chain_add(theirs, api.llama_sampler_init_top_k(Int32(sampling.topK))) }
+                    if sampling.topP < 1 { api.llama_sampler_chain_add(theirs, api.llama_sampler_init_top_p(sampling.topP, 1)) }
+                    if let minP = sampling.minP { api.llama_sampler_chain_add(theirs, api.llama_sampler_init_min_p(minP, 1)) }
+                    api.llama_sampler_chain_add(theirs, api.llama_sampler_init_temp(sampling.temperature))
+                    api.llama_sampler_chain_add(theirs, api.llama_sampler_init_dist(try #require(sampling.seed)))
+                }
+                for token in prompt where token >= 0 { api.llama_sampler_accept(theirs, token) }
+                var chosenTokens: [llama_token] = []
+                for draw in 0..<120 {
+                    let row = base.map { $0 + Float.random(in: -0.3...0.3, using: &generator) }
+                    let chosen = row.withUnsafeBufferPointer { ours.sample($0.baseAddress!, count: count) }
+                    ours.accept(chosen)
+                    var all = row.indices.map { llama_token_data(id: llama_token($0), logit: row[$0], p: 0) }
+                    let expected = all.withUnsafeMutableBufferPointer { buffer in
+                        var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
+                        api.llama_sampler_apply(theirs, &array)
+                        return array.data[Int(array.selected)].id
+                    }
+                    api.llama_sampler_accept(theirs, expected)
+                    #expect(chosen == expected, "\(sampling), draw \(draw)")
+                    chosenTokens.append(chosen)
+                }
+                if sampling.logitBias?[leaders[0]] == -100 { #expect(!chosenTokens.contains(leaders[0]), "a -100 bias bans the token") }
+                if sampling.logitBias?[leaders[11]] == 100 {
+                    #expect(chosenTokens.allSatisfy { $0 == leaders[11] }, "a 100 bias forces it")
+                }
+                #expect(
+                    Set(chosenTokens).count > 1 || sampling.logitBias?[leaders[11]] == 100, "the penalties move the choice: \(sampling)")
             }
         }
     }

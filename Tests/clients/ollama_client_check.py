@@ -116,6 +116,13 @@ def check_generate(client, model):
     check(raw.prompt_eval_count < whole.prompt_eval_count, f"raw read the chat template: {raw.prompt_eval_count} vs {whole.prompt_eval_count}")
     stopped = client.generate(model=model, prompt="Count: one, two, three, four,", raw=True, options=dict(GREEDY, num_predict=12, stop=["six"]))
     check("six" not in stopped.response, f"stop: {stopped.response!r}")
+    # min_p 1 leaves only the most likely token, so a hot unseeded draw writes the greedy answer; a
+    # presence penalty past any logit keeps the prompt's repeated word out of the answer.
+    hot = client.generate(model=model, prompt="The capital of France is", options={"num_predict": 8, "temperature": 1.8, "top_k": 0, "min_p": 1.0, "num_thread": 1})
+    check(hot.response == whole.response, f"min_p 1 at temperature 1.8: {hot.response!r}, greedy {whole.response!r}")
+    echo = client.generate(model=model, prompt="the the the the the the the the", raw=True, options=dict(GREEDY, num_predict=6))
+    penalized = client.generate(model=model, prompt="the the the the the the the the", raw=True, options=dict(GREEDY, num_predict=6, presence_penalty=100))
+    check("the" in echo.response and penalized.response != echo.response, f"presence_penalty: {echo.response!r} / {penalized.response!r}")
 
     loaded = client.generate(model=model, prompt="", keep_alive="2m")
     check(loaded.done_reason == "load", f"empty prompt: {loaded.done_reason}")

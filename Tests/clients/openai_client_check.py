@@ -147,6 +147,23 @@ def check_all(client, model):
                                            extra_body={"cache_prompt": False})
     cached = [((r.model_extra or {}).get("timings") or {}).get("cache_n") for r in (reused, fresh)]
     check(cached[0] > 0 and cached[1] == 0, f"cache_n {cached[0]} reused, {cached[1]} with cache_prompt false")
+    # logit_bias, the client's own parameter, reaches the sampler: with 100 on one token the greedy answer is that token over and over.
+    root = str(client.base_url).rstrip("/").rsplit("/v1", 1)[0]
+
+    def post(path, body):
+        request = urllib.request.Request(root + path, json.dumps(body).encode(), {"content-type": "application/json"})
+        with urllib.request.urlopen(request) as response:
+            return json.load(response)
+    token = post("/tokenize", {"content": " banana"})["tokens"][0]
+    piece = post("/detokenize", {"tokens": [token]})["content"]
+    forced = client.chat.completions.create(model=model, messages=chat_messages("Name three colours."), max_tokens=3, temperature=0,
+                                            logit_bias={str(token): 100})
+    check(forced.choices[0].message.content.strip() == (piece * 3).strip(), f"logit_bias 100 on {piece!r}: {forced.choices[0].message.content!r}")
+    try:
+        client.chat.completions.create(model=model, messages=chat_messages("hi"), logit_bias={"1000000": 5})
+        check(False, "a logit_bias past the vocabulary was accepted")
+    except openai.BadRequestError as error:
+        check("vocabulary" in json.dumps(error.body), f"logit_bias error body {error.body}")
     try:
         client.chat.completions.create(model=model, messages=chat_messages("hi"), extra_body={"speculative.n_max": 99})
         check(False, "speculative.n_max=99 was accepted")

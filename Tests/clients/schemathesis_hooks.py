@@ -46,6 +46,7 @@ ANY_OPERATION = [
     # the runtime or the engine the model belongs to says it, or without the capability asked.
     r"Model '[^']*' is (loaded as )?an? [a-z-]+ model", r"does not run language models", r"does not support thinking", r"does not read images",
     r"dimensions \d+ is not available",  # only the embedding model's own dimensions
+    r"the model's vocabulary has \d+ tokens",  # a logit_bias naming a token past the model's vocabulary
     # A conversation's rules: a user's message to answer, last (or a tool's result), tool results
     # after the calls they answer, tool calls' arguments a JSON object (inside a string).
     r"has no user message", r"The last message must be", r"must end with a user message", r"must follow the assistant's tool_calls", r"are not a JSON object",

@@ -57,6 +57,9 @@
     X(llama_sampler_init_dist)                 \
     X(llama_sampler_init_top_k)                \
     X(llama_sampler_init_top_p)                \
+    X(llama_sampler_init_min_p)                \
+    X(llama_sampler_init_logit_bias)           \
+    X(llama_sampler_init_penalties)            \
     X(llama_sampler_init_temp)                 \
     X(llama_sampler_init_grammar)              \
     X(llama_get_logits_ith)                    \

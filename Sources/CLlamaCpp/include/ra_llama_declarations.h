@@ -500,7 +500,22 @@ struct llama_sampler * llama_sampler_init_greedy(void);
 struct llama_sampler * llama_sampler_init_dist(uint32_t seed);
 struct llama_sampler * llama_sampler_init_top_k(int32_t k);
 struct llama_sampler * llama_sampler_init_top_p(float p, size_t min_keep);
+struct llama_sampler * llama_sampler_init_min_p(float p, size_t min_keep);
 struct llama_sampler * llama_sampler_init_temp(float t);
+
+/// A bias added to one token's logit.
+typedef struct llama_logit_bias {
+    llama_token token;
+    float bias;
+} llama_logit_bias;
+
+/// Adds each bias to its token's logit (the SDK samples with its own; its tests compare with this).
+struct llama_sampler * llama_sampler_init_logit_bias(int32_t n_vocab, int32_t n_logit_bias, const llama_logit_bias * logit_bias);
+
+/// The repeat, frequency and presence penalties on the last `penalty_last_n` tokens accepted (the
+/// SDK samples with its own; its tests compare with this).
+struct llama_sampler * llama_sampler_init_penalties(int32_t n_vocab, int32_t penalty_last_n, float penalty_repeat, float penalty_freq,
+                                                    float penalty_present);
 
 /// A sampler that allows only what the GBNF grammar `grammar_str` (root rule `grammar_root`)
 /// accepts; NULL when the grammar does not parse.

@@ -15,6 +15,24 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     public var topK: Int
     /// Seed for sampling; nil picks a random one. With a seed, sampled output is repeatable.
     public var seed: UInt32?
+    /// Keep only the tokens at least `minP` times as likely as the most likely one (min-p, as
+    /// llama.cpp samples); nil keeps all.
+    public var minP: Float?
+    /// Makes the tokens among the last ``penaltyLastN`` less likely: a positive logit is divided
+    /// by it, a negative one multiplied (llama.cpp's repeat penalty; 1.1 is common); nil or 1: none.
+    public var repeatPenalty: Float?
+    /// Subtracted from a token's logit once for each time it is among the last ``penaltyLastN``
+    /// (OpenAI's `frequency_penalty`); nil: none.
+    public var frequencyPenalty: Float?
+    /// Subtracted from the logit of each token among the last ``penaltyLastN`` (OpenAI's
+    /// `presence_penalty`); nil: none.
+    public var presencePenalty: Float?
+    /// How many of the last tokens, the prompt's and the answer's, the penalties look at; nil:
+    /// 64 (llama.cpp's default); 0: the penalties are off.
+    public var penaltyLastN: Int?
+    /// Added to these tokens' logits before sampling (OpenAI's `logit_bias`): -100 all but bans
+    /// a token, 100 all but forces it; greedy decoding honours it too.
+    public var logitBias: [Int32: Float]?
     /// Generation stops before any of these strings; they are not part of the text.
     public var stopSequences: [String]
     /// Whether the caller streams; informational, the API chosen decides.
@@ -55,6 +73,12 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         topP: Float = 1.0,
         topK: Int = 40,
         seed: UInt32? = nil,
+        minP: Float? = nil,
+        repeatPenalty: Float? = nil,
+        frequencyPenalty: Float? = nil,
+        presencePenalty: Float? = nil,
+        penaltyLastN: Int? = nil,
+        logitBias: [Int32: Float]? = nil,
         stopSequences: [String] = [],
         streamingEnabled: Bool = false,
         preferredFramework: InferenceFramework? = nil,
@@ -74,6 +98,12 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         self.topP = topP
         self.topK = topK
         self.seed = seed
+        self.minP = minP
+        self.repeatPenalty = repeatPenalty
+        self.frequencyPenalty = frequencyPenalty
+        self.presencePenalty = presencePenalty
+        self.penaltyLastN = penaltyLastN
+        self.logitBias = logitBias
         self.stopSequences = stopSequences
         self.streamingEnabled = streamingEnabled
         self.preferredFramework = preferredFramework
@@ -89,6 +119,13 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         self.loraAdapters = loraAdapters
     }
 
+    /// The sampling settings an engine is given.
+    package var sampling: LLMSampling {
+        LLMSampling(
+            temperature: temperature, topP: topP, topK: topK, seed: seed, minP: minP, repeatPenalty: repeatPenalty,
+            frequencyPenalty: frequencyPenalty, presencePenalty: presencePenalty, penaltyLastN: penaltyLastN, logitBias: logitBias)
+    }
+
     /// Whether the model is offered tools to call (there are some, and the choice is not `none`).
     package var offersTools: Bool { !tools.isEmpty && toolChoice != .none }
 
@@ -102,6 +139,7 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         }
         guard topP.isFinite, topP > 0, topP <= 1 else { throw bad("topP must be in (0, 1] (got \(topP))") }
         guard topK >= 0 else { throw bad("topK must be 0 or more (got \(topK))") }
+        try sampling.validate()
         if let threads, !(1...SDKConstants.Limits.maxThreads).contains(threads) {
             throw bad("threads must be between 1 and \(SDKConstants.Limits.maxThreads) (got \(threads))")
         }

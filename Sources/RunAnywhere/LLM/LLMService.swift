@@ -91,6 +91,18 @@ public struct LLMSampling: Sendable, Equatable, Codable {
     public var topK: Int
     /// Seed; nil picks a random one.
     public var seed: UInt32?
+    /// Min-p threshold (``LLMGenerationOptions/minP``); nil disables it.
+    public var minP: Float?
+    /// ``LLMGenerationOptions/repeatPenalty``; nil: none.
+    public var repeatPenalty: Float?
+    /// ``LLMGenerationOptions/frequencyPenalty``; nil: none.
+    public var frequencyPenalty: Float?
+    /// ``LLMGenerationOptions/presencePenalty``; nil: none.
+    public var presencePenalty: Float?
+    /// ``LLMGenerationOptions/penaltyLastN``; nil: 64.
+    public var penaltyLastN: Int?
+    /// ``LLMGenerationOptions/logitBias``, for greedy decoding too; nil: none.
+    public var logitBias: [Int32: Float]?
 
     /// Whether the tokens drawn depend only on the logits: greedy, or sampled with a seed. A
     /// seeded request promises reproducible output; a greedy one where the model was loaded
@@ -98,11 +110,45 @@ public struct LLMSampling: Sendable, Equatable, Codable {
     public var isReproducible: Bool { temperature <= 0 || seed != nil }
 
     /// Creates sampling settings.
-    public init(temperature: Float, topP: Float, topK: Int, seed: UInt32?) {
+    public init(
+        temperature: Float, topP: Float, topK: Int, seed: UInt32?, minP: Float? = nil, repeatPenalty: Float? = nil,
+        frequencyPenalty: Float? = nil, presencePenalty: Float? = nil, penaltyLastN: Int? = nil, logitBias: [Int32: Float]? = nil
+    ) {
         self.temperature = temperature
         self.topP = topP
         self.topK = topK
         self.seed = seed
+        self.minP = minP
+        self.repeatPenalty = repeatPenalty
+        self.frequencyPenalty = frequencyPenalty
+        self.presencePenalty = presencePenalty
+        self.penaltyLastN = penaltyLastN
+        self.logitBias = logitBias
+    }
+
+    /// The window the penalties look at: 0 when no penalty applies.
+    package var penaltyWindow: Int {
+        let penalizes = (repeatPenalty ?? 1) != 1 || (frequencyPenalty ?? 0) != 0 || (presencePenalty ?? 0) != 0
+        return penalizes ? penaltyLastN ?? 64 : 0
+    }
+
+    /// Throws a clear error for settings no sampler can honour (the token ids of `logitBias` are
+    /// the engine's to check against its vocabulary).
+    package func validate() throws {
+        func bad(_ why: String) -> SDKError { SDKError.llm(.invalidInput, "Invalid generation options: \(why)") }
+        if let minP, !(minP.isFinite && (0...1).contains(minP)) { throw bad("minP must be between 0 and 1 (got \(minP))") }
+        if let repeatPenalty, !(repeatPenalty.isFinite && repeatPenalty > 0) {
+            throw bad("repeatPenalty must be more than 0 (got \(repeatPenalty)); 1 is none")
+        }
+        for (name, value) in [("frequencyPenalty", frequencyPenalty), ("presencePenalty", presencePenalty)] {
+            if let value, !value.isFinite { throw bad("\(name) must be a finite number (got \(value))") }
+        }
+        if let penaltyLastN, penaltyLastN < 0 { throw bad("penaltyLastN must be 0 or more (got \(penaltyLastN))") }
+        if let (token, bias) = logitBias?.first(where: { $0.key < 0 || !$0.value.isFinite }) {
+            throw bad(
+                token < 0
+                    ? "logitBias names token \(token); token ids start at 0" : "logitBias for token \(token) must be finite (got \(bias))")
+        }
     }
 }
 

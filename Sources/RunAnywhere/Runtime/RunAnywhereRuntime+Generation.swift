@@ -304,7 +304,7 @@ extension RunAnywhereRuntime {
             }
             let request = LLMEngineRequest(
                 prompt: plan.prompt, maxNewTokens: plan.maxNewTokens,
-                sampling: LLMSampling(temperature: options.temperature, topP: options.topP, topK: options.topK, seed: options.seed),
+                sampling: options.sampling,
                 threads: options.threads, reuseCache: options.reusePromptCache, images: shown, grammar: grammar,
                 speculation: try options.speculation?.resolved(model: catalog.model(id:)), loraAdapters: adapters
             )

@@ -3,16 +3,22 @@ import RunAnywhere
 
 /// ollama's `options`: the runner's parameters by name. Those the SDK has are mapped —
 /// `num_predict` (the most tokens to generate; -1 or -2, or none, for as many as the context
-/// holds), `temperature`, `top_k`, `top_p`, `seed`, `stop`, `num_thread`, and, for the request
-/// that loads the model, `num_ctx` (its context window) and `num_gpu` (its layers on a GPU, -1 to
-/// let the engine decide); a model already loaded keeps its own. The other names ollama knows
-/// (`repeat_penalty`, `mirostat`, `num_batch`…) are accepted without effect, as ollama itself
-/// accepts names it does not use.
+/// holds), `temperature`, `top_k`, `top_p`, `min_p`, `repeat_penalty`, `repeat_last_n` (-1: the
+/// whole context), `presence_penalty`, `frequency_penalty`, `seed`, `stop`, `num_thread`, and, for
+/// the request that loads the model, `num_ctx` (its context window) and `num_gpu` (its layers on a
+/// GPU, -1 to let the engine decide); a model already loaded keeps its own. The other names ollama
+/// knows (`mirostat`, `num_batch`…) are accepted without effect, as ollama itself accepts names it
+/// does not use.
 struct OllamaOptions: Decodable, Sendable {
     @NumberField var numPredict: Int?
     @NumberField var temperature: Float?
     @NumberField var topK: Int?
     @NumberField var topP: Float?
+    @NumberField var minP: Float?
+    @NumberField var repeatPenalty: Float?
+    @NumberField var repeatLastN: Int?
+    @NumberField var presencePenalty: Float?
+    @NumberField var frequencyPenalty: Float?
     @NumberField var seed: Int?
     var stop: StopSequences?
     @NumberField var numCtx: Int?
@@ -21,7 +27,8 @@ struct OllamaOptions: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case numPredict = "num_predict", temperature, topK = "top_k", topP = "top_p", seed, stop, numCtx = "num_ctx", numGPU = "num_gpu"
-        case numThread = "num_thread"
+        case numThread = "num_thread", minP = "min_p", repeatPenalty = "repeat_penalty", repeatLastN = "repeat_last_n"
+        case presencePenalty = "presence_penalty", frequencyPenalty = "frequency_penalty"
     }
 
     init() {}
@@ -45,6 +52,17 @@ struct OllamaOptions: Decodable, Sendable {
         if let temperature { options.temperature = temperature }
         if let topK { options.topK = topK }
         if let topP { options.topP = topP }
+        if let minP { options.minP = minP }
+        if let repeatPenalty { options.repeatPenalty = repeatPenalty }
+        if let presencePenalty { options.presencePenalty = presencePenalty }
+        if let frequencyPenalty { options.frequencyPenalty = frequencyPenalty }
+        if let repeatLastN {
+            guard repeatLastN >= -1 else {
+                throw APIError(
+                    .badRequest, "options.repeat_last_n must be 0 or more, or -1 for the whole context", param: "options.repeat_last_n")
+            }
+            options.penaltyLastN = repeatLastN == -1 ? Int.max : repeatLastN
+        }
         if let seed {
             // ollama reads a negative seed as none (a random one each time).
             if seed >= 0 {

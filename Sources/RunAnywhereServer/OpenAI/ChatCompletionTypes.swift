@@ -73,6 +73,30 @@ struct StopSequences: Decodable, Sendable {
     }
 }
 
+/// `logit_bias`: OpenAI's object of token ids (as strings) and biases from -100 to 100, each
+/// added to its token's logit (-100 all but bans it, 100 all but forces it).
+struct LogitBiasField: Decodable, Sendable {
+    let biases: [Int32: Float]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        guard let object = try container.decodeIfOfType([String: Double].self) else {
+            throw APIError(.badRequest, "logit_bias must map token ids to numbers, such as {\"15339\": -100}", param: "logit_bias")
+        }
+        var biases: [Int32: Float] = [:]
+        for (key, bias) in object {
+            guard let token = Int32(key), token >= 0 else {
+                throw APIError(.badRequest, "logit_bias names '\(key)', which is not a token id", param: "logit_bias")
+            }
+            guard (-100...100).contains(bias) else {
+                throw APIError(.badRequest, "logit_bias for token \(key) must be between -100 and 100 (got \(bias))", param: "logit_bias")
+            }
+            biases[token] = Float(bias)
+        }
+        self.biases = biases
+    }
+}
+
 /// ollama's `keep_alive`: seconds as a number, or a duration such as `"5m"`; negative keeps
 /// the model loaded for ever, 0 unloads it once the request ends, and one longer than
 /// `KeepAlive.longestSeconds` (about 292 years, e.g. `1e300`) is for ever too. Anything else —
@@ -105,6 +129,14 @@ struct GenerationFields: Decodable, Sendable {
     let topP: Float?
     let topK: Int?
     let seed: Int?
+    /// llama-server's `min_p`, `repeat_penalty` and `repeat_last_n`, and OpenAI's
+    /// `presence_penalty`, `frequency_penalty` and `logit_bias`.
+    let minP: Float?
+    let repeatPenalty: Float?
+    let repeatLastN: Int?
+    let presencePenalty: Float?
+    let frequencyPenalty: Float?
+    let logitBias: LogitBiasField?
     let stop: StopSequences?
     let n: Int?
     let keepAlive: KeepAliveField?
@@ -126,6 +158,8 @@ struct GenerationFields: Decodable, Sendable {
         case model, stream, streamOptions = "stream_options"
         case maxTokens = "max_tokens", maxCompletionTokens = "max_completion_tokens", temperature, topP = "top_p", topK = "top_k", seed,
             stop, n
+        case minP = "min_p", repeatPenalty = "repeat_penalty", repeatLastN = "repeat_last_n", presencePenalty = "presence_penalty"
+        case frequencyPenalty = "frequency_penalty", logitBias = "logit_bias"
         case keepAlive = "keep_alive", responseFormat = "response_format", grammar
         case speculativeMax = "speculative.n_max", lora, cachePrompt = "cache_prompt"
     }
@@ -142,6 +176,12 @@ struct GenerationFields: Decodable, Sendable {
         topP = try container.decode(NumberField<Float>.self, forKey: .topP).wrappedValue
         topK = try container.decode(NumberField<Int>.self, forKey: .topK).wrappedValue
         seed = try container.decode(NumberField<Int>.self, forKey: .seed).wrappedValue
+        minP = try container.decode(NumberField<Float>.self, forKey: .minP).wrappedValue
+        repeatPenalty = try container.decode(NumberField<Float>.self, forKey: .repeatPenalty).wrappedValue
+        repeatLastN = try container.decode(NumberField<Int>.self, forKey: .repeatLastN).wrappedValue
+        presencePenalty = try container.decode(NumberField<Float>.self, forKey: .presencePenalty).wrappedValue
+        frequencyPenalty = try container.decode(NumberField<Float>.self, forKey: .frequencyPenalty).wrappedValue
+        logitBias = try container.decodeIfPresent(LogitBiasField.self, forKey: .logitBias)
         stop = try container.decodeIfPresent(StopSequences.self, forKey: .stop)
         n = try container.decode(NumberField<Int>.self, forKey: .n).wrappedValue
         keepAlive = try container.decodeIfPresent(KeepAliveField.self, forKey: .keepAlive)
@@ -178,6 +218,18 @@ struct GenerationFields: Decodable, Sendable {
             }
             options.seed = value
         }
+        options.minP = minP
+        options.repeatPenalty = repeatPenalty
+        options.presencePenalty = presencePenalty
+        options.frequencyPenalty = frequencyPenalty
+        if let repeatLastN {
+            // As llama-server reads it: -1 is the whole context.
+            guard repeatLastN >= -1 else {
+                throw APIError(.badRequest, "repeat_last_n must be 0 or more, or -1 for the whole context", param: "repeat_last_n")
+            }
+            options.penaltyLastN = repeatLastN == -1 ? Int.max : repeatLastN
+        }
+        options.logitBias = logitBias?.biases
         options.stopSequences = stop?.values ?? []
         options.structuredOutput = try structuredOutput()
         if let speculativeMax {
