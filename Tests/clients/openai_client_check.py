@@ -213,6 +213,9 @@ def check_speech(client, voice_model):
     slow = client.audio.speech.create(model=voice_model, voice="nova", input="Hello from RunAnywhere.", response_format="pcm", speed=0.5).content
     fast = client.audio.speech.create(model=voice_model, voice="nova", input="Hello from RunAnywhere.", response_format="pcm", speed=2.0).content
     check(len(fast) < len(slow) * 0.6, f"speed 2 gave {len(fast)} bytes against {len(slow)} at speed 0.5")
+    # OpenAI's own model name, as a client made for OpenAI sends it, speaks with the default voice.
+    openai_named = client.audio.speech.create(model="tts-1", voice="alloy", input="Hello.", response_format="wav").content
+    check(openai_named[:4] == b"RIFF", f"model tts-1 gave no WAV: {openai_named[:12]!r}")
     german = client.audio.speech.create(model="espeak-ng-en-us", voice="de", input="Guten Tag.", response_format="wav").content
     check(german[:4] == b"RIFF", "eSpeak NG with voice de gave no WAV")
     try:

@@ -5,11 +5,16 @@ import RunAnywhere
 /// `POST /v1/audio/speech`: `model` (a text-to-speech model id, such as `piper-en_US-joe-medium`
 /// or `espeak-ng-en-us`), `input`, `voice`, `speed` (0.25 to 4) and `response_format` `wav`
 /// (the voice's own rate) or `pcm` (16-bit little-endian mono at 24 kHz, as OpenAI sends it).
+/// OpenAI's model names (`tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`) stand for the default voice
+/// model, as `whisper-1` does for transcriptions, so a client made for OpenAI speaks unchanged;
 /// OpenAI's voice names (`alloy`, `nova`, …) select the model's own voice; any other `voice` is
 /// passed to the engine (eSpeak NG voice names such as `en`, `de`, `fr`).
 struct SpeechRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
+
+    /// OpenAI's speech models, which the default voice model answers for.
+    static let openAIModels: Set = ["tts-1", "tts-1-hd", "gpt-4o-mini-tts"]
 
     struct SpeechRequest: Decodable, Sendable {
         let model: String
@@ -33,7 +38,8 @@ struct SpeechRoutes: Sendable {
             if let speed = body.speed, !(0.25...4).contains(speed) {
                 throw APIError(.badRequest, "speed must be between 0.25 and 4", param: "speed")
             }
-            let output = try await runtime.synthesize(body.input, voiceModel: body.model, options: options)
+            let model = Self.openAIModels.contains(body.model) ? SDKConstants.Models.defaultVoiceID : body.model
+            let output = try await runtime.synthesize(body.input, voiceModel: model, options: options)
             return bodyResponse(ByteBuffer(bytes: output.audioData), contentType: format == "wav" ? "audio/wav" : "audio/pcm")
         }
     }
