@@ -273,7 +273,14 @@ import Testing
                 uri: "/api/pull", method: .post, headers: .json, body: Routes.body(#"{"model": "nope", "stream": false}"#)
             ) { response in
                 let message = try Self.error(response.body)
-                #expect(response.status == .notFound && message.contains("nope"))
+                #expect(
+                    response.status == .notFound && message.contains("nope") && message.contains("hf.co/OWNER/REPO:QUANT"), "\(message)")
+            }
+            try await client.execute(
+                uri: "/api/pull", method: .post, headers: .json, body: Routes.body(#"{"model": "library/llama3.2:3b", "stream": false}"#)
+            ) { response in
+                let message = try Self.error(response.body)
+                #expect(response.status == .badRequest && message.contains("not the names of ollama's library"), "\(message)")
             }
         }
     }

@@ -174,7 +174,16 @@ struct OllamaModelRoutes: Sendable {
     /// ending with `success`, or once done as `{"status": "success"}` when `stream` is false. An
     /// unknown name is refused before anything starts; a failure later is the last line.
     private func pull(_ body: OllamaModelRequest) async throws -> Response {
-        let pull = try runtime.pull(body.model)
+        let pull: ModelPull
+        do {
+            pull = try runtime.pull(body.model)
+        } catch let error as SDKError where error.code == .modelNotFound || error.code == .invalidInput {
+            // An ollama user's first pull names a model of ollama's library (`llama3.2`, `library/qwen3:8b`).
+            throw SDKError(
+                error.code,
+                "\(error.message). This server pulls the ids of its catalog and Hugging Face GGUF references such as "
+                    + "hf.co/OWNER/REPO:QUANT, not the names of ollama's library", category: error.category)
+        }
         guard body.stream else {
             for try await _ in try await pull.start().progress {}
             return try jsonResponse(OllamaPullProgress(status: "success"))
