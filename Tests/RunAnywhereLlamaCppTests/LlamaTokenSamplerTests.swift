@@ -88,6 +88,41 @@ extension LlamaTests {
             }
         }
 
+        /// llama.cpp's own sampler chain for `sampling` over rows of `count` tokens, in llama.cpp's
+        /// order: logit bias, penalties, then greedy, or top-k, top-p, min-p, temperature and a seeded draw.
+        static func llamaChain(_ sampling: LLMSampling, count: Int, api: ra_llama_api) throws -> UnsafeMutablePointer<llama_sampler> {
+            let chain = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
+            let biases = (sampling.logitBias ?? [:]).map { llama_logit_bias(token: $0.key, bias: $0.value) }
+            api.llama_sampler_chain_add(chain, api.llama_sampler_init_logit_bias(Int32(count), Int32(biases.count), biases))
+            api.llama_sampler_chain_add(
+                chain,
+                api.llama_sampler_init_penalties(
+                    Int32(count), Int32(sampling.penaltyWindow), sampling.repeatPenalty ?? 1, sampling.frequencyPenalty ?? 0,
+                    sampling.presencePenalty ?? 0))
+            if sampling.temperature <= 0 {
+                api.llama_sampler_chain_add(chain, api.llama_sampler_init_greedy())
+                return chain
+            }
+            if sampling.topK > 0 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_top_k(Int32(sampling.topK))) }
+            if sampling.topP < 1 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_top_p(sampling.topP, 1)) }
+            if let minP = sampling.minP { api.llama_sampler_chain_add(chain, api.llama_sampler_init_min_p(minP, 1)) }
+            api.llama_sampler_chain_add(chain, api.llama_sampler_init_temp(sampling.temperature))
+            api.llama_sampler_chain_add(chain, api.llama_sampler_init_dist(try #require(sampling.seed)))
+            return chain
+        }
+
+        /// The token `chain` draws over the whole of `row`, which it then accepts.
+        static func llamaDraw(_ chain: UnsafeMutablePointer<llama_sampler>, over row: [Float], api: ra_llama_api) -> llama_token {
+            var all = row.indices.map { llama_token_data(id: llama_token($0), logit: row[$0], p: 0) }
+            let token = all.withUnsafeMutableBufferPointer { buffer in
+                var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
+                api.llama_sampler_apply(chain, &array)
+                return array.data[Int(array.selected)].id
+            }
+            api.llama_sampler_accept(chain, token)
+            return token
+        }
+
         /// A seeded draw among the row's top k is llama.cpp's draw over the whole row with the
         /// same chain and seed, draw after draw.
         @Test func aSeededDrawIsLlamaCppsDrawOverTheWholeRow() throws {
@@ -98,29 +133,14 @@ extension LlamaTests {
             ] {
                 let ours = LlamaTokenSampler(sampling, prompt: [], api: api)
                 defer { ours.free() }
-                let theirs = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
+                let theirs = try Self.llamaChain(sampling, count: 4099, api: api)
                 defer { api.llama_sampler_free(theirs) }
-                if sampling.temperature <= 0 {
-                    api.llama_sampler_chain_add(theirs, api.llama_sampler_init_greedy())
-                } else {
-                    if sampling.topK > 0 { api.llama_sampler_chain_add(theirs, api.llama_sampler_init_top_k(Int32(sampling.topK))) }
-                    if sampling.topP < 1 { api.llama_sampler_chain_add(theirs, api.llama_sampler_init_top_p(sampling.topP, 1)) }
-                    api.llama_sampler_chain_add(theirs, api.llama_sampler_init_temp(sampling.temperature))
-                    api.llama_sampler_chain_add(theirs, api.llama_sampler_init_dist(try #require(sampling.seed)))
-                }
                 var generator = SeededGenerator(seed: 11)
                 for draw in 0..<200 {
                     // Distinct values: with equals at the k-th place, which of them a top-k keeps is llama.cpp's own choice.
                     let row = (0..<4099).map { _ in Float.random(in: -8...8, using: &generator) }
                     let chosen = row.withUnsafeBufferPointer { ours.sample($0.baseAddress!, count: row.count) }
-                    var all = row.indices.map { llama_token_data(id: llama_token($0), logit: row[$0], p: 0) }
-                    let expected = all.withUnsafeMutableBufferPointer { buffer in
-                        var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
-                        api.llama_sampler_apply(theirs, &array)
-                        return array.data[Int(array.selected)].id
-                    }
-                    api.llama_sampler_accept(theirs, expected)
-                    #expect(chosen == expected, "\(sampling), draw \(draw)")
+                    #expect(chosen == Self.llamaDraw(theirs, over: row, api: api), "\(sampling), draw \(draw)")
                 }
             }
         }
@@ -148,38 +168,15 @@ extension LlamaTests {
             ] {
                 let ours = LlamaTokenSampler(sampling, prompt: prompt, api: api)
                 defer { ours.free() }
-                let theirs = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
+                let theirs = try Self.llamaChain(sampling, count: count, api: api)
                 defer { api.llama_sampler_free(theirs) }
-                let biases = (sampling.logitBias ?? [:]).map { llama_logit_bias(token: $0.key, bias: $0.value) }
-                api.llama_sampler_chain_add(theirs, api.llama_sampler_init_logit_bias(Int32(count), Int32(biases.count), biases))
-                api.llama_sampler_chain_add(
-                    theirs,
-                    api.llama_sampler_init_penalties(
-                        Int32(count), Int32(sampling.penaltyWindow), sampling.repeatPenalty ?? 1, sampling.frequencyPenalty ?? 0,
-                        sampling.presencePenalty ?? 0))
-                if sampling.temperature <= 0 {
-                    api.llama_sampler_chain_add(theirs, api.llama_sampler_init_greedy())
-                } else {
-                    if sampling.topK > 0 { api.llama_sampler_chain_add(theirs, api.llama_sampler_init_top_k(Int32(sampling.topK))) }
-                    if sampling.topP < 1 { api.llama_sampler_chain_add(theirs, api.llama_sampler_init_top_p(sampling.topP, 1)) }
-                    if let minP = sampling.minP { api.llama_sampler_chain_add(theirs, api.llama_sampler_init_min_p(minP, 1)) }
-                    api.llama_sampler_chain_add(theirs, api.llama_sampler_init_temp(sampling.temperature))
-                    api.llama_sampler_chain_add(theirs, api.llama_sampler_init_dist(try #require(sampling.seed)))
-                }
                 for token in prompt where token >= 0 { api.llama_sampler_accept(theirs, token) }
                 var chosenTokens: [llama_token] = []
                 for draw in 0..<120 {
                     let row = base.map { $0 + Float.random(in: -0.3...0.3, using: &generator) }
                     let chosen = row.withUnsafeBufferPointer { ours.sample($0.baseAddress!, count: count) }
                     ours.accept(chosen)
-                    var all = row.indices.map { llama_token_data(id: llama_token($0), logit: row[$0], p: 0) }
-                    let expected = all.withUnsafeMutableBufferPointer { buffer in
-                        var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
-                        api.llama_sampler_apply(theirs, &array)
-                        return array.data[Int(array.selected)].id
-                    }
-                    api.llama_sampler_accept(theirs, expected)
-                    #expect(chosen == expected, "\(sampling), draw \(draw)")
+                    #expect(chosen == Self.llamaDraw(theirs, over: row, api: api), "\(sampling), draw \(draw)")
                     chosenTokens.append(chosen)
                 }
                 if sampling.logitBias?[leaders[0]] == -100 { #expect(!chosenTokens.contains(leaders[0]), "a -100 bias bans the token") }
