@@ -39,7 +39,7 @@ final class LlamaTokenSampler {
     /// first to sample, of which the penalties see the last.
     init(_ sampling: LLMSampling, prompt: [llama_token], api: ra_llama_api) {
         self.api = api
-        bias = Dictionary(sampling.logitBias?.map { ($0.key, $0.value) } ?? [], uniquingKeysWith: +)
+        bias = sampling.logitBias ?? [:]
         repeatPenalty = sampling.repeatPenalty ?? 1
         frequencyPenalty = sampling.frequencyPenalty ?? 0
         presencePenalty = sampling.presencePenalty ?? 0
@@ -89,7 +89,9 @@ final class LlamaTokenSampler {
             candidates = (0..<count).map { llama_token_data(id: llama_token($0), logit: logits[$0], p: 0) }
         }
         adjust(&candidates)
-        return chain == nil ? Self.best(of: candidates)! : draw(from: &candidates)
+        // Greedy; a row whose every entry is -infinity has no best, and gets the row's own argmax.
+        guard chain != nil else { return Self.best(of: candidates) ?? Self.argmax(logits, count: count) }
+        return draw(from: &candidates)
     }
 
     /// The token chosen among `candidates` (their logits set, -infinity for a refused one), as
@@ -114,7 +116,8 @@ final class LlamaTokenSampler {
             recent.append(token)
         } else {
             let dropped = recent[oldest]
-            counts[dropped] = counts[dropped] == 1 ? nil : counts[dropped]! - 1
+            let remaining = counts[dropped, default: 1] - 1
+            counts[dropped] = remaining == 0 ? nil : remaining
             recent[oldest] = token
             oldest = (oldest + 1) % window
         }

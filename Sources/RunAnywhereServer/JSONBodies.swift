@@ -40,8 +40,8 @@ extension KeyedDecodingContainer {
 }
 
 extension SingleValueDecodingContainer {
-    /// The value if it is a `T`; nil if it is of another type or null (as
-    /// ``Swift/KeyedDecodingContainer/decodeIfOfType(_:forKey:)``).
+    /// The value if it is a `T`; nil if it is of another type or null (as the keyed
+    /// container's `decodeIfOfType(_:forKey:)`).
     func decodeIfOfType<T: Decodable>(_ type: T.Type) throws -> T? {
         do {
             return try decode(T.self)
