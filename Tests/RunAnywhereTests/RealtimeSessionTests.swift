@@ -371,7 +371,10 @@ import Testing
             await wire.session.handle(message)
             return try #require(try await wire.until("error").last?["error"])
         }
-        #expect(try await error(after: "not json")["message"]?.stringValue?.contains("not a JSON event") == true)
+        let notJSON = try await error(after: "not json")["message"]?.stringValue ?? ""
+        #expect(
+            notJSON.hasPrefix("The message is not a JSON event: Not valid JSON at byte 0"),
+            "the parser's message, not the error's debug form: \(notJSON)")
         #expect(try await error(after: #"{"type": "no.such", "event_id": "e1"}"#)["event_id"] == "e1")
         #expect(try await error(after: #"{"type": "input_audio_buffer.append", "audio": "%%%"}"#)["param"] == "audio")
         #expect(try await error(after: #"{"type": "input_audio_buffer.append", "audio": "AAAA"}"#)["param"] == "audio", "3 bytes of PCM16")

@@ -157,7 +157,7 @@ public actor RealtimeSession {
         do {
             await handle(try JSONValue(parsing: text))
         } catch {
-            refuse(RealtimeError("The message is not a JSON event: \(error)"), eventID: nil)
+            refuse(RealtimeError("The message is not a JSON event: \((error as? SDKError)?.message ?? "\(error)")"), eventID: nil)
         }
     }
 
