@@ -87,7 +87,7 @@ struct TokenizeRouteTests {
                     ("tokenize", "{}", 400, "'content' is required"),
                     ("tokenize", "{\"content\": 42}", 400, "content"),
                     ("tokenize", "{\"content\": \"Hi\", \"with_pieces\": \"yes\"}", 400, "with_pieces"),
-                    ("tokenize", "not json", 400, "not JSON"),
+                    ("tokenize", "not json", 400, "The request body is not valid JSON: "),
                     ("tokenize", "{\"content\": \"Hi\", \"model\": \"no-such-model\"}", 404, "not found"),
                     (
                         "tokenize", "{\"content\": \"Hi\", \"model\": \"\(SDKConstants.Models.defaultSpeechRecognitionModelID)\"}", 400,
