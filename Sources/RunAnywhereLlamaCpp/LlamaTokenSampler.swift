@@ -70,21 +70,16 @@ final class LlamaTokenSampler {
 
     /// The next token from `logits`, a row of `count` entries (one per token of the vocabulary).
     func sample(_ logits: UnsafePointer<Float>, count: Int) -> llama_token {
-        guard !bias.isEmpty || !counts.isEmpty else {
-            guard chain != nil else { return Self.argmax(logits, count: count) }
-            if topK > 0, topK < count {
-                Self.best(topK, of: logits, count: count, into: &candidates)
-            } else {
-                candidates = (0..<count).map { llama_token_data(id: llama_token($0), logit: logits[$0], p: 0) }
-            }
-            return draw(from: &candidates)
-        }
-        let named = Set(bias.keys).union(counts.keys).filter { $0 >= 0 && $0 < count }
+        let named: Set<llama_token> =
+            bias.isEmpty && counts.isEmpty ? [] : Set(bias.keys).union(counts.keys).filter { $0 >= 0 && $0 < count }
+        if chain == nil, named.isEmpty { return Self.argmax(logits, count: count) }
         let kept = (chain == nil ? 1 : topK > 0 ? topK : count) + named.count
         if kept < count {
             Self.best(kept, of: logits, count: count, into: &candidates)
-            let present = Set(candidates.map(\.id))
-            candidates += named.subtracting(present).map { llama_token_data(id: $0, logit: logits[Int($0)], p: 0) }
+            if !named.isEmpty {
+                let present = Set(candidates.map(\.id))
+                candidates += named.subtracting(present).map { llama_token_data(id: $0, logit: logits[Int($0)], p: 0) }
+            }
         } else {
             candidates = (0..<count).map { llama_token_data(id: llama_token($0), logit: logits[$0], p: 0) }
         }

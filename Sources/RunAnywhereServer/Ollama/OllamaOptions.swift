@@ -56,13 +56,7 @@ struct OllamaOptions: Decodable, Sendable {
         if let repeatPenalty { options.repeatPenalty = repeatPenalty }
         if let presencePenalty { options.presencePenalty = presencePenalty }
         if let frequencyPenalty { options.frequencyPenalty = frequencyPenalty }
-        if let repeatLastN {
-            guard repeatLastN >= -1 else {
-                throw APIError(
-                    .badRequest, "options.repeat_last_n must be 0 or more, or -1 for the whole context", param: "options.repeat_last_n")
-            }
-            options.penaltyLastN = repeatLastN == -1 ? Int.max : repeatLastN
-        }
+        if let repeatLastN { options.penaltyLastN = try penaltyLastN(repeatLastN, field: "options.repeat_last_n") }
         if let seed {
             // ollama reads a negative seed as none (a random one each time).
             if seed >= 0 {

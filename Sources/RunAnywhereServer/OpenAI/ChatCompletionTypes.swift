@@ -73,6 +73,15 @@ struct StopSequences: Decodable, Sendable {
     }
 }
 
+/// llama.cpp's `repeat_last_n` (as the OpenAI routes and ollama's options name it) as the SDK's
+/// ``RunAnywhere/LLMGenerationOptions/penaltyLastN``: -1 is the whole context; below that a 400 naming `field`.
+func penaltyLastN(_ repeatLastN: Int, field: String) throws -> Int {
+    guard repeatLastN >= -1 else {
+        throw APIError(.badRequest, "\(field) must be 0 or more, or -1 for the whole context", param: field)
+    }
+    return repeatLastN == -1 ? Int.max : repeatLastN
+}
+
 /// `logit_bias`: OpenAI's object of token ids (as strings) and biases from -100 to 100, each
 /// added to its token's logit (-100 all but bans it, 100 all but forces it).
 struct LogitBiasField: Decodable, Sendable {
@@ -222,13 +231,7 @@ struct GenerationFields: Decodable, Sendable {
         options.repeatPenalty = repeatPenalty
         options.presencePenalty = presencePenalty
         options.frequencyPenalty = frequencyPenalty
-        if let repeatLastN {
-            // As llama-server reads it: -1 is the whole context.
-            guard repeatLastN >= -1 else {
-                throw APIError(.badRequest, "repeat_last_n must be 0 or more, or -1 for the whole context", param: "repeat_last_n")
-            }
-            options.penaltyLastN = repeatLastN == -1 ? Int.max : repeatLastN
-        }
+        if let repeatLastN { options.penaltyLastN = try penaltyLastN(repeatLastN, field: "repeat_last_n") }
         options.logitBias = logitBias?.biases
         options.stopSequences = stop?.values ?? []
         options.structuredOutput = try structuredOutput()
