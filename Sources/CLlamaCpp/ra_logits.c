@@ -305,3 +305,22 @@ size_t ra_logits_top_k(const float *row, size_t count, size_t k, float *scratch,
     }
     return size;
 }
+
+double ra_logits_log_sum_exp(const float *row, size_t count) {
+    enum { CHUNK = 256 };
+    float maxima[CHUNK];
+    const kernels *k = chosen_kernels();
+    float largest = -INFINITY;
+    for (size_t start = 0; start < count; start += CHUNK * BLOCK) {
+        size_t length = count - start < CHUNK * BLOCK ? count - start : CHUNK * BLOCK;
+        size_t blocks = block_maxima(k, row + start, length, maxima);
+        for (size_t b = 0; b < blocks; b++) largest = larger(maxima[b], largest);
+    }
+    if (!(largest > -INFINITY) || !(largest < INFINITY)) return largest;
+    // Summed in double: 49,152 terms in float would lose the small ones' share.
+    double sum = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (row[i] > -INFINITY) sum += (double)expf(row[i] - largest);
+    }
+    return (double)largest + log(sum);
+}

@@ -20,12 +20,19 @@ struct GenerateCommand: AsyncParsableCommand {
     var jsonSchema: String?
     @Option(name: .long, help: "Answer with text this GBNF grammar file (root rule `root`) produces.") var grammar: String?
     @Flag(name: .customLong("json-object"), help: "Answer with any JSON object.") var jsonObject = false
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --json: each answer token's log-probability and the N likeliest tokens at its place (0 to \(LLMGenerationOptions.maxTopLogprobs)), in `logprobs`.",
+            valueName: "N"))
+    var logprobs: Int?
     @Argument(help: "The prompt; '-' reads it from standard input.") var prompt: String
 
     func validate() throws {
         guard [jsonSchema != nil, grammar != nil, jsonObject].filter(\.self).count <= 1 else {
             throw ValidationError("--json-schema, --grammar and --json-object exclude each other")
         }
+        if logprobs != nil, !json { throw ValidationError("--logprobs needs --json, where they are printed") }
     }
 
     /// The output constraint the flags ask for, read from its file and checked.
@@ -54,6 +61,7 @@ struct GenerateCommand: AsyncParsableCommand {
             let settings = context.settings()
             var options = flags.options(settings, stopSequences: stop, applyChatTemplate: !raw)
             options.structuredOutput = try structuredOutput()
+            options.logprobs = logprobs
             try await RunAnywhere.loadModel(
                 flags.model ?? RunAnywhere.defaultModelID, options: flags.loadOptions(settings, savedPrompts: context.savedPrompts))
             let result = try await StreamPrinter.run(try await RunAnywhere.generateEvents(text, options: options), printing: !json)
@@ -100,7 +108,7 @@ struct StreamPrinter {
                 wroteThinking = false
             }
             Terminal.write(text)
-        case .reasoning, .toolCall, .completed:
+        case .reasoning, .toolCall, .completed, .logprobs:
             break
         }
     }

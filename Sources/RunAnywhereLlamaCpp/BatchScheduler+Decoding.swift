@@ -142,7 +142,11 @@ extension BatchScheduler {
     private func choose(for generation: LlamaGeneration, from row: UnsafePointer<Float>) -> Choice {
         guard let token = next(of: generation, from: row) else { return .refusedByGrammar }
         if api.llama_vocab_is_eog(llama.vocab, token) { return .endOfGeneration }
-        generation.emitter.emitToken(llama.piece(token))
+        let bytes = llama.piece(token)
+        if let top = generation.request.logprobs {
+            generation.emitter.emit(.tokenLogprob(logprob(of: token, bytes: bytes, in: row, top: top)))
+        }
+        generation.emitter.emitToken(bytes)
         return .token(token)
     }
 

@@ -34,8 +34,9 @@ struct CLIServeTests {
             let speech = TestEnvironment.speechInstalled ? ["--voice-model", SDKConstants.Models.defaultVoiceID] : []
             let vision = TestEnvironment.visionFixture != nil ? ["--vision-model", SDKConstants.Models.visionFixtureID] : []
             let images = TestEnvironment.diffusionFixture != nil ? ["--image-model", SDKConstants.Models.diffusionFixtureID] : []
+            let file = TestEnvironment.defaultModelFile.map { ["--model-file", $0.path] } ?? []
             let (status, output) = try Self.openAIClient(
-                ["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID] + speech + vision + images)
+                ["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID] + speech + vision + images + file)
             #expect(status == 0, "\(output)")
             #expect(server.stop() == 0, "SIGTERM stops the server cleanly: \(server.standardError)")
             #expect(server.standardError.contains("POST /v1/chat/completions"), "requests are in the access log")

@@ -88,6 +88,25 @@ extension LlamaTests {
             }
         }
 
+        /// The normalizer of log-probabilities is log(sum(exp(x))) over the row's entries that are
+        /// not NaN, as a plain pass in double computes it, at every level.
+        @Test func logSumExpIsThePlainSumOverTheRow() {
+            Self.atEveryLevel { level in
+                for row in Self.rows() + Self.awkwardRows() {
+                    let finite = row.filter { !$0.isNaN }.map(Double.init)
+                    let largest = finite.max() ?? -.infinity
+                    let expected =
+                        largest.isFinite ? largest + log(finite.reduce(0) { $0 + ($1 == -.infinity ? 0 : exp($1 - largest)) }) : largest
+                    let total = row.withUnsafeBufferPointer { ra_logits_log_sum_exp($0.baseAddress!, row.count) }
+                    if expected.isFinite {
+                        #expect(abs(total - expected) <= 1e-5 * max(1, abs(expected)), "\(row.count) entries, level \(level.rawValue)")
+                    } else {
+                        #expect(total == expected, "\(row.count) entries, level \(level.rawValue)")
+                    }
+                }
+            }
+        }
+
         /// llama.cpp's own sampler chain for `sampling` over rows of `count` tokens, in llama.cpp's
         /// order: logit bias, penalties, then greedy, or top-k, top-p, min-p, temperature and a seeded draw.
         static func llamaChain(_ sampling: LLMSampling, count: Int, api: ra_llama_api) throws -> UnsafeMutablePointer<llama_sampler> {

@@ -22,7 +22,7 @@ import Testing
 
     @Test(arguments: texts)
     func chatChunksAreWhatJSONEncoderWrites(text: String) throws {
-        let framing = try ChatChunkFraming(id: "chatcmpl-1", created: 1_700_000_000, model: "smol \"lm\"")
+        var framing = try ChatChunkFraming(id: "chatcmpl-1", created: 1_700_000_000, model: "smol \"lm\"")
         let chunk = { (delta: ChatCompletionChunk.Choice.Delta) in
             ChatCompletionChunk(
                 id: "chatcmpl-1", created: 1_700_000_000, model: "smol \"lm\"", choices: [.init(delta: delta, finishReason: nil)],
@@ -36,7 +36,7 @@ import Testing
 
     @Test(arguments: texts)
     func textChunksAreWhatJSONEncoderWrites(text: String) throws {
-        let framing = try TextChunkFraming(
+        var framing = try TextChunkFraming(
             id: "cmpl-1", created: 1_700_000_000, model: "m", text: .init(thinkingPattern: .defaultPattern))
         let chunk = Completion(
             id: "cmpl-1", created: 1_700_000_000, model: "m", choices: [.init(text: text, finishReason: nil)], usage: nil, timings: nil)

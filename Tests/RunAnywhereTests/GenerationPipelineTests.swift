@@ -7,11 +7,11 @@ import Testing
 /// The pipeline between an engine and the caller, fed with scripted engine events (the real
 /// engine is exercised in RunAnywhereLlamaCppTests).
 @Suite struct GenerationPipelineTests {
-    func pipeline(stops: [String] = []) -> GenerationPipeline {
+    func pipeline(stops: [String] = [], logprobs: Bool = false) -> GenerationPipeline {
         GenerationPipeline(
             modelID: "m", framework: .llamaCpp, backend: "cpu",
             plan: PromptPlan(prompt: "p", inputTokens: 7, droppedMessages: 0, maxNewTokens: 50),
-            stopSequences: stops, thinkingPattern: .defaultPattern
+            stopSequences: stops, thinkingPattern: .defaultPattern, logprobs: logprobs
         )
     }
 
@@ -126,6 +126,39 @@ import Testing
         #expect(error?.message == "boom")
     }
 
+    /// Each token's log-probability goes out just before the text that shows it: the answer's
+    /// tokens (also one whose character ends in the next), not the reasoning's, not the one a stop
+    /// sequence cuts; the result has the same tokens.
+    @Test func logprobsGoWithTheAnswerTextTheirTokensShow() async throws {
+        let tokens: [[UInt8]] = ["<think>", "Plan", ".", "</think>", "\n\n", "Caf", "\u{E9}", " 🌍", " is", " here", "."].enumerated()
+            .flatMap { index, text in index == 6 ? [[0xC3], [0xA9]] : [Array(text.utf8)] }
+        let script: @Sendable (LLMEngineEmitter) throws -> Void = { emitter in
+            for (index, token) in tokens.enumerated() {
+                emitter.emit(.tokenLogprob(TokenLogprob(id: Int32(index), bytes: token, logprob: -Float(index))))
+                emitter.emitToken(token)
+            }
+            emitter.emit(.finished(.endOfGeneration))
+        }
+        var events: [GenerationEvent] = []
+        let result = try await pipeline(stops: ["here"], logprobs: true).drive(LLMEngineRun.start(script), startedAt: .now) {
+            events.append($0)
+        }
+        #expect(result.text == "Café 🌍 is ")
+        #expect(result.logprobs?.map(\.id) == [4, 5, 6, 7, 8, 9])
+        var sent: [Int32] = []
+        for (index, event) in events.enumerated() {
+            guard case .logprobs(let tokens) = event else { continue }
+            sent += tokens.map(\.id)
+            guard index + 1 < events.count, case .text = events[index + 1] else {
+                Issue.record("a .logprobs event not followed by text: \(events)")
+                continue
+            }
+        }
+        #expect(sent == [4, 5, 6, 7, 8, 9])
+        let plain = try await pipeline(stops: ["here"]).drive(LLMEngineRun.start(script), startedAt: .now) { events.append($0) }
+        #expect(plain.logprobs == nil)
+    }
+
     @Test func splitsThinkingAndKeepsCharactersWhole() async throws {
         var events: [GenerationEvent] = []
         let result = try await pipeline().drive(scripted(Self.tokens), startedAt: .now) { events.append($0) }
@@ -133,7 +166,7 @@ import Testing
             switch event {
             case .reasoning(let text): "R:" + text
             case .text(let text): text
-            case .toolCall, .completed: "?"
+            case .toolCall, .completed, .logprobs: "?"
             }
         }
         #expect(pieces.filter { $0.hasPrefix("R:") }.map { $0.dropFirst(2) }.joined() == "Plan: say café 🌍.")

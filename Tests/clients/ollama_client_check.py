@@ -123,6 +123,18 @@ def check_generate(client, model):
     echo = client.generate(model=model, prompt="the the the the the the the the", raw=True, options=dict(GREEDY, num_predict=6))
     penalized = client.generate(model=model, prompt="the the the the the the the the", raw=True, options=dict(GREEDY, num_predict=6, presence_penalty=100))
     check("the" in echo.response and penalized.response != echo.response, f"presence_penalty: {echo.response!r} / {penalized.response!r}")
+    # logprobs and top_logprobs, the client's own parameters: each answer token's, whole and line by line, the greedy token the likeliest.
+    scored = client.generate(model=model, prompt="The capital of France is", options=dict(GREEDY, num_predict=6), logprobs=True, top_logprobs=2)
+    tokens = scored.logprobs or []
+    check("".join(token.token for token in tokens) == scored.response, f"logprobs {tokens} for {scored.response!r}")
+    check(all(len(token.top_logprobs) == 2 and token.top_logprobs[0].token == token.token and token.logprob <= 0 for token in tokens),
+          f"top_logprobs {tokens}")
+    lines = list(client.chat(model=model, messages=[{"role": "user", "content": "Name three colours."}], options=dict(GREEDY, num_predict=6),
+                             logprobs=True, stream=True))
+    check(all(bool(line.logprobs) for line in lines if line.message.content), f"a streamed piece without its logprobs: {lines}")
+    check("".join(token.token for line in lines for token in line.logprobs or []) == "".join(line.message.content for line in lines),
+          "the streamed logprobs' tokens are not the streamed text")
+    seen["logprobs"] = [[token.token, round(token.logprob, 4)] for token in tokens]
 
     loaded = client.generate(model=model, prompt="", keep_alive="2m")
     check(loaded.done_reason == "load", f"empty prompt: {loaded.done_reason}")

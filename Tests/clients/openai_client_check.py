@@ -15,6 +15,7 @@ Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 import argparse
 import concurrent.futures
 import json
+import math
 import re
 import struct
 import subprocess
@@ -195,6 +196,72 @@ def check_all(client, model):
     check(cut.search(text) is not None, "no generation cut at its length in /metrics")
     check(f'runanywhere_draft_tokens_accepted_total{{model="{model}"}}' in text, "no speculative guesses in /metrics")
     check('runanywhere_http_requests_total{route="/v1/chat/completions",method="POST",status="404"} 1' in text, "the 404 is not counted")
+    return seen
+
+
+def check_logprob_tokens(tokens, text, top, where):
+    """Each answer token's log-probability, with `top` alternatives: the tokens' bytes are the text,
+    the alternatives come likeliest first, and the greedy token is the likeliest."""
+    joined = b"".join(bytes(token.bytes) for token in tokens)
+    check(joined == text.encode(), f"{where}: the tokens' bytes {joined!r} are not the text {text!r}")
+    for token in tokens:
+        alternatives = token.top_logprobs
+        values = [alternative.logprob for alternative in alternatives]
+        check(len(alternatives) == top, f"{where}: {len(alternatives)} alternatives for {token.token!r}, asked for {top}")
+        check(values == sorted(values, reverse=True) and all(value <= 0 for value in values), f"{where}: alternatives {values}")
+        check(sum(math.exp(value) for value in values) <= 1 + 1e-4, f"{where}: the alternatives' probabilities add up past 1: {values}")
+        check(alternatives[0].token == token.token and abs(alternatives[0].logprob - token.logprob) < 1e-6,
+              f"{where}: the greedy token {token.token!r} ({token.logprob}) is not the likeliest {alternatives[0]}")
+
+
+def check_logprobs(client, model, model_file):
+    """logprobs and top_logprobs through the client's own parameters, whole and streamed, on both
+    completion routes; with the model's file, the first token's against llama-cpp-python's own."""
+    seen = {}
+    messages = chat_messages("Name three colours.")
+    whole = client.chat.completions.create(model=model, messages=messages, max_tokens=8, temperature=0, logprobs=True, top_logprobs=3)
+    content = whole.choices[0].logprobs.content
+    check(len(content) == whole.usage.completion_tokens, f"{len(content)} tokens with logprobs of {whole.usage.completion_tokens}")
+    check_logprob_tokens(content, whole.choices[0].message.content, 3, "chat")
+    plain = client.chat.completions.create(model=model, messages=messages, max_tokens=2, temperature=0)
+    check(plain.choices[0].logprobs is None, f"logprobs not asked for: {plain.choices[0].logprobs}")
+    stream = client.chat.completions.create(model=model, messages=messages, max_tokens=8, temperature=0, logprobs=True, top_logprobs=2,
+                                            stream=True)
+    text, streamed = "", []
+    for chunk in stream:
+        for choice in chunk.choices:
+            text += choice.delta.content or ""
+            if choice.logprobs is not None:
+                streamed += choice.logprobs.content
+            elif choice.delta.content:
+                check(False, f"a content delta without its logprobs: {choice.delta.content!r}")
+    check_logprob_tokens(streamed, text, 2, "streamed chat")
+    completion = client.completions.create(model=model, prompt="The capital of France is", max_tokens=6, temperature=0, logprobs=2)
+    legacy = completion.choices[0].logprobs
+    check("".join(legacy.tokens) == completion.choices[0].text, f"completion tokens {legacy.tokens} / {completion.choices[0].text!r}")
+    check(legacy.text_offset == [sum(len(t) for t in legacy.tokens[:i]) for i in range(len(legacy.tokens))], f"offsets {legacy.text_offset}")
+    check(all(len(top) <= 2 and max(top.values()) >= value - 1e-6 for top, value in zip(legacy.top_logprobs, legacy.token_logprobs)),
+          f"completion alternatives {legacy.top_logprobs} / {legacy.token_logprobs}")
+    try:
+        client.chat.completions.create(model=model, messages=messages, logprobs=True, top_logprobs=21)
+        check(False, "top_logprobs 21 was accepted")
+    except openai.BadRequestError as error:
+        check("top_logprobs" in json.dumps(error.body), f"top_logprobs error body {error.body}")
+    seen["logprobs"] = {"tokens": len(content), "streamed": len(streamed)}
+    if model_file:
+        # llama-cpp-python, on the same file, reports the first token's alternatives from the raw logits too. With flash
+        # attention, as this server runs the model, the two agree to 1e-4; a server started --reproducible (llama.cpp's
+        # batch-invariant configuration) computes the logits in another order, up to about 0.1 apart. Temperature applied,
+        # or a row left unnormalized, or another position's row, is further off than that.
+        from llama_cpp import Llama
+        reference = Llama(model_path=model_file, n_ctx=256, n_threads=1, logits_all=True, flash_attn=True, verbose=False)
+        prompt = "The capital of France is"
+        theirs = reference.create_completion(prompt, max_tokens=1, temperature=0, logprobs=5)["choices"][0]["logprobs"]["top_logprobs"][0]
+        ours = client.completions.create(model=model, prompt=prompt, max_tokens=1, temperature=0, logprobs=5).choices[0].logprobs.top_logprobs[0]
+        likeliest = sorted(theirs, key=theirs.get, reverse=True)[:3]
+        check(all(token in ours and abs(ours[token] - theirs[token]) < 0.15 for token in likeliest),
+              f"first token's alternatives: ours {ours}, llama-cpp-python's {theirs}")
+        seen["logprobs"]["llama_cpp_python"] = {token: [round(ours.get(token, float("nan")), 4), round(float(theirs[token]), 4)] for token in likeliest}
     return seen
 
 
@@ -724,6 +791,7 @@ def main():
     parser.add_argument("--voice-model", help="also check speech with this text-to-speech model, and transcription of its speech")
     parser.add_argument("--vision-model", help="also check images in chat with this vision-language model")
     parser.add_argument("--image-model", help="also check image generation with this diffusion model")
+    parser.add_argument("--model-file", help="the model's GGUF: its logprobs are also checked against llama-cpp-python's")
     args = parser.parse_args()
     # Every answer of the checks of a server without a key is also checked against its OpenAPI document.
     transport = Document(server_root(args.base_url)).checked_transport() if args.check == "all" else None
@@ -741,6 +809,7 @@ def main():
         seen.update(check_structured(client, args.model))
         seen.update(check_random_schemas(client, args.model))
         seen.update(check_tools(client, args.model))
+        seen.update(check_logprobs(client, args.model, args.model_file))
     if transport:
         seen.update(transport.report(check))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))

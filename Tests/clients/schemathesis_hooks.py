@@ -52,9 +52,9 @@ ANY_OPERATION = [
     r"has no user message", r"The last message must be", r"must end with a user message", r"must follow the assistant's tool_calls", r"are not a JSON object",
     r"The prompt is empty",  # messages whose contents are all empty
     # Fields that exclude each other or must agree: tool_choice and tools, tools and structured
-    # output, grammar and response_format.
+    # output, grammar and response_format, top_logprobs and logprobs.
     r"toolChoice names", r"toolChoice is required, but there are no tools", r"two tools are named", r"structuredOutput and tools exclude each other",
-    r"grammar and response_format exclude each other",
+    r"grammar and response_format exclude each other", r"top_logprobs needs logprobs",
     # Inputs checked by the parser that uses them: a GBNF grammar, the subset of JSON Schema that
     # becomes a grammar.
     r"The grammar is not one llama.cpp can use", r"Unsupported JSON Schema",

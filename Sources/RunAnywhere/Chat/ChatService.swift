@@ -177,6 +177,9 @@ public actor ChatService {
                 func complete(_ result: LLMGenerationResult) -> LLMGenerationResult {
                     if !options.streamingEnabled {
                         if !whole.reasoning.isEmpty { continuation.yield(.reasoning(whole.reasoning)) }
+                        if let logprobs = result.logprobs, !logprobs.isEmpty, !whole.text.isEmpty {
+                            continuation.yield(.logprobs(logprobs))
+                        }
                         if !whole.text.isEmpty { continuation.yield(.text(whole.text)) }
                         result.toolCalls.forEach { continuation.yield(.toolCall($0)) }
                     }
@@ -189,7 +192,7 @@ public actor ChatService {
                         case .completed(let result): return complete(result)
                         case .reasoning(let piece) where !options.streamingEnabled: whole.reasoning += piece
                         case .text(let piece) where !options.streamingEnabled: whole.text += piece
-                        case .toolCall where !options.streamingEnabled: break
+                        case .toolCall where !options.streamingEnabled, .logprobs where !options.streamingEnabled: break
                         default: continuation.yield(event)
                         }
                     }

@@ -180,6 +180,8 @@ enum WorkerEngineEvent: Codable, Sendable {
     case promptProcessed(evaluated: Int, cached: Int, seconds: Double)
     case imagesEncoded(count: Int, tokens: Int, seconds: Double)
     case speculated(drafted: Int, accepted: Int)
+    /// Only for a request that asked for log-probabilities, so tokens keep their short lines.
+    case tokenLogprob(TokenLogprob)
     case finished(Stop)
 
     enum Stop: String, Codable, Sendable { case endOfGeneration, length, cancelled }
@@ -191,6 +193,7 @@ enum WorkerEngineEvent: Codable, Sendable {
             self = .promptProcessed(evaluated: evaluated, cached: cached, seconds: seconds)
         case .imagesEncoded(let count, let tokens, let seconds): self = .imagesEncoded(count: count, tokens: tokens, seconds: seconds)
         case .speculated(let drafted, let accepted): self = .speculated(drafted: drafted, accepted: accepted)
+        case .tokenLogprob(let logprob): self = .tokenLogprob(logprob)
         case .token: return nil
         case .finished(.endOfGeneration): self = .finished(.endOfGeneration)
         case .finished(.length): self = .finished(.length)
@@ -205,6 +208,7 @@ enum WorkerEngineEvent: Codable, Sendable {
             .promptProcessed(evaluated: evaluated, cached: cached, seconds: seconds)
         case .imagesEncoded(let count, let tokens, let seconds): .imagesEncoded(count: count, tokens: tokens, seconds: seconds)
         case .speculated(let drafted, let accepted): .speculated(drafted: drafted, accepted: accepted)
+        case .tokenLogprob(let logprob): .tokenLogprob(logprob)
         case .finished(.endOfGeneration): .finished(.endOfGeneration)
         case .finished(.length): .finished(.length)
         case .finished(.cancelled): .finished(.cancelled)

@@ -13,6 +13,10 @@ public enum GenerationEvent: Sendable, Equatable {
     /// A piece of the answer: whole UTF-8 characters, never part of a stop sequence, with a tool
     /// call's markup left out.
     case text(String)
+    /// The log-probabilities of the answer's tokens that the next `.text` piece completes, when
+    /// asked for (``LLMGenerationOptions/logprobs``): sent just before that piece. A token cut
+    /// by a stop sequence or hidden with a tool call's markup has none, nor has the reasoning.
+    case logprobs([TokenLogprob])
     /// A piece of the model's reasoning (between its thinking tags, the tags removed).
     case reasoning(String)
     /// A tool call the model made, with its complete arguments.

@@ -18,6 +18,8 @@ struct GenerationPipeline {
     let thinkingPattern: ThinkingTagPattern
     /// When the model is offered tools: the format its calls come in.
     var toolCalls: ToolCallFormat? = nil
+    /// Whether the request asked for the tokens' log-probabilities (``LLMGenerationOptions/logprobs``).
+    var logprobs = false
 
     /// Runs `run` to its end, passing each `.reasoning`, `.text` and `.toolCall` event to `emit`,
     /// and returns the result (the caller sends `.completed`). Cancelling the calling task
@@ -61,9 +63,11 @@ struct GenerationPipeline {
         var thinkingStart: ContinuousClock.Instant?
         var thinkingEnd: ContinuousClock.Instant?
         var stopReason = LLMStopReason.stop
+        var logprobs: LogprobAttribution?
 
         init(_ pipeline: GenerationPipeline) {
             self.pipeline = pipeline
+            logprobs = pipeline.logprobs ? LogprobAttribution() : nil
             stops = StopSequenceMatcher(sequences: pipeline.stopSequences)
             thinking = GenerationEventSplitter(pattern: pipeline.thinkingPattern, toolCalls: pipeline.toolCalls)
         }
@@ -79,7 +83,10 @@ struct GenerationPipeline {
                 imageEncodeSeconds = (imageEncodeSeconds ?? 0) + seconds
             case .speculated(let drafted, let accepted):
                 drafts = (drafted, accepted)
+            case .tokenLogprob(let logprob):
+                logprobs?.told(logprob)
             case .token(let bytes, let producedAt):
+                logprobs?.generated(bytes.count)
                 if firstToken == nil { firstToken = producedAt }
                 lastToken = producedAt
                 tokens += 1
@@ -108,14 +115,22 @@ struct GenerationPipeline {
                 case .cancelled: stopReason = .cancelled
                 }
                 let (tail, _) = stops.feed(decoder.finish())
-                output(tail + stops.finish(), emit: emit)
+                output(tail + stops.finish(), emit: emit, ending: true)
             }
             return false
         }
 
-        private mutating func output(_ text: String, emit: (GenerationEvent) -> Void) {
-            guard !text.isEmpty else { return }
-            thinking.feed(text).forEach(emit)
+        /// Feeds `text`, let through by the stop sequences, to the splitter and emits what it
+        /// makes, after the log-probabilities of the answer's tokens it shows (`ending`: the
+        /// engine has stopped, and every token's text has been let through).
+        private mutating func output(_ text: String, emit: (GenerationEvent) -> Void, ending: Bool = false) {
+            let wasThinking = thinking.isThinking
+            let events = text.isEmpty ? [] : thinking.feed(text)
+            if logprobs != nil {
+                logprobs?.letThrough(text.utf8.count, answer: !wasThinking && !thinking.isThinking, all: ending)
+                if let event = logprobs?.event(before: events) { emit(event) }
+            }
+            events.forEach(emit)
         }
 
         /// Once the engine is done with the run: emits what the splitter held back (also after
@@ -124,7 +139,9 @@ struct GenerationPipeline {
             -> LLMGenerationResult
         {
             if cancelled { stopReason = .cancelled }
-            thinking.finish().forEach(emit)
+            let held = thinking.finish()
+            if let event = logprobs?.event(before: held) { emit(event) }
+            held.forEach(emit)
 
             let end = ContinuousClock.now
             let reasoning = thinking.sawThinking ? thinking.reasoning : nil
@@ -162,7 +179,8 @@ struct GenerationPipeline {
                 toolCalls: calls,
                 stopSequence: stops.matched.flatMap { pipeline.requestedStopSequences.contains($0) ? $0 : nil },
                 draftTokens: drafts?.drafted,
-                acceptedDraftTokens: drafts?.accepted
+                acceptedDraftTokens: drafts?.accepted,
+                logprobs: logprobs?.sent
             )
         }
     }

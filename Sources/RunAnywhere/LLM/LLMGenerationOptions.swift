@@ -4,6 +4,8 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     /// does: the prompt keeps as much history as leaves room for one token, and the answer may
     /// take all the room that is left.
     public static let untilContextFull = Int.max
+    /// The most alternatives ``logprobs`` may ask for at each token (OpenAI's limit).
+    public static let maxTopLogprobs = 20
 
     /// Most tokens to generate; ``untilContextFull`` generates until the model's context is full.
     public var maxTokens: Int
@@ -33,6 +35,10 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     /// Added to these tokens' logits before sampling (OpenAI's `logit_bias`): -100 all but bans
     /// a token, 100 all but forces it; greedy decoding honours it too.
     public var logitBias: [Int32: Float]?
+    /// Report the log-probability of each token of the answer with this many of the likeliest
+    /// tokens at its place (0 to ``maxTopLogprobs``), in ``GenerationEvent/logprobs(_:)`` events
+    /// and ``LLMGenerationResult/logprobs``; nil: none (OpenAI's `logprobs` and `top_logprobs`).
+    public var logprobs: Int?
     /// Generation stops before any of these strings; they are not part of the text.
     public var stopSequences: [String]
     /// Whether the caller streams; informational, the API chosen decides.
@@ -79,6 +85,7 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         presencePenalty: Float? = nil,
         penaltyLastN: Int? = nil,
         logitBias: [Int32: Float]? = nil,
+        logprobs: Int? = nil,
         stopSequences: [String] = [],
         streamingEnabled: Bool = false,
         preferredFramework: InferenceFramework? = nil,
@@ -104,6 +111,7 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         self.presencePenalty = presencePenalty
         self.penaltyLastN = penaltyLastN
         self.logitBias = logitBias
+        self.logprobs = logprobs
         self.stopSequences = stopSequences
         self.streamingEnabled = streamingEnabled
         self.preferredFramework = preferredFramework
@@ -140,6 +148,9 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         guard topP.isFinite, topP > 0, topP <= 1 else { throw bad("topP must be in (0, 1] (got \(topP))") }
         guard topK >= 0 else { throw bad("topK must be 0 or more (got \(topK))") }
         try sampling.validate()
+        if let logprobs, !(0...Self.maxTopLogprobs).contains(logprobs) {
+            throw bad("logprobs must be between 0 and \(Self.maxTopLogprobs) (got \(logprobs))")
+        }
         if let threads, !(1...SDKConstants.Limits.maxThreads).contains(threads) {
             throw bad("threads must be between 1 and \(SDKConstants.Limits.maxThreads) (got \(threads))")
         }

@@ -67,6 +67,10 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
     public let draftTokens: Int?
     /// Guessed tokens the model kept; each saved a decode step. Additive to the spec.
     public let acceptedDraftTokens: Int?
+    /// The log-probability of each token of `text`, in order, when asked for
+    /// (``LLMGenerationOptions/logprobs``): the ``GenerationEvent/logprobs(_:)`` events' tokens
+    /// joined; nil when not asked for. Additive to the spec.
+    public let logprobs: [TokenLogprob]?
 
     /// The share of guessed tokens the model kept, 0 to 1; nil when nothing was guessed.
     public var draftAcceptanceRate: Double? {
@@ -82,7 +86,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         promptTokensPerSecond: Double = 0, decodeTokensPerSecond: Double = 0, cachedInputTokens: Int = 0,
         stopReason: LLMStopReason = .stop, tokensPerSecondHistory: [Double] = [], thinkingTimeMs: Double? = nil,
         imageEncodeTimeMs: Double? = nil, toolCalls: [ToolCall] = [], stopSequence: String? = nil, draftTokens: Int? = nil,
-        acceptedDraftTokens: Int? = nil
+        acceptedDraftTokens: Int? = nil, logprobs: [TokenLogprob]? = nil
     ) {
         self.text = text
         self.thinkingContent = thinkingContent
@@ -107,9 +111,11 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         self.stopSequence = stopSequence
         self.draftTokens = draftTokens
         self.acceptedDraftTokens = acceptedDraftTokens
+        self.logprobs = logprobs
     }
 
-    /// Decodes a result; `toolCalls`, `backend`, `stopSequence` and the draft counts may be absent (results saved before they existed).
+    /// Decodes a result; `toolCalls`, `backend`, `stopSequence`, the draft counts and `logprobs`
+    /// may be absent (results saved before they existed).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         text = try c.decode(String.self, forKey: .text)
@@ -135,6 +141,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         stopSequence = try c.decodeIfPresent(String.self, forKey: .stopSequence)
         draftTokens = try c.decodeIfPresent(Int.self, forKey: .draftTokens)
         acceptedDraftTokens = try c.decodeIfPresent(Int.self, forKey: .acceptedDraftTokens)
+        logprobs = try c.decodeIfPresent([TokenLogprob].self, forKey: .logprobs)
     }
 }
 
@@ -181,6 +188,7 @@ public struct LLMStreamingResult: Sendable {
                 case .toolCall, .completed:
                     defer { inside = false }
                     return inside ? [pattern.closingTag] : []
+                case .logprobs: return []
                 }
             }
         }

@@ -174,6 +174,9 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
     /// The LoRA adapters to apply to the model for this request, with absolute paths; none: the
     /// base model. The runtime has checked each is a LoRA adapter GGUF for the model's architecture.
     public var loraAdapters: [LoRAAdapter]
+    /// Report each generated token's log-probability with this many of the likeliest tokens at
+    /// its place (``LLMEngineEvent/tokenLogprob(_:)``, before the token); nil: none.
+    public var logprobs: Int?
 
     /// The text that marks an image's place in a prompt (the one llama.cpp's libmtmd uses).
     public static let imageMarker = "<__media__>"
@@ -181,7 +184,7 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
     /// Creates a request.
     public init(
         prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?, reuseCache: Bool = true, images: [LoadedImage] = [],
-        grammar: String? = nil, speculation: LLMSpeculation? = nil, loraAdapters: [LoRAAdapter] = []
+        grammar: String? = nil, speculation: LLMSpeculation? = nil, loraAdapters: [LoRAAdapter] = [], logprobs: Int? = nil
     ) {
         self.prompt = prompt
         self.maxNewTokens = maxNewTokens
@@ -192,6 +195,7 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
         self.grammar = grammar
         self.speculation = speculation
         self.loraAdapters = loraAdapters
+        self.logprobs = logprobs
     }
 }
 
@@ -214,6 +218,9 @@ public enum LLMEngineEvent: Sendable, Equatable {
     /// One generated token, as the bytes of its text (may end inside a UTF-8 character), and
     /// when the engine produced it (timings are taken here, not when the consumer wakes up).
     case token(bytes: [UInt8], at: ContinuousClock.Instant)
+    /// The log-probability of the token reported next, with the likeliest tokens at its place:
+    /// sent just before each `token` when the request asked (``LLMEngineRequest/logprobs``).
+    case tokenLogprob(TokenLogprob)
     /// Speculative decoding guessed `drafted` tokens in all, of which the model kept `accepted`;
     /// sent once, before `finished`, by a run that speculated.
     case speculated(drafted: Int, accepted: Int)

@@ -306,14 +306,16 @@ extension RunAnywhereRuntime {
                 prompt: plan.prompt, maxNewTokens: plan.maxNewTokens,
                 sampling: options.sampling,
                 threads: options.threads, reuseCache: options.reusePromptCache, images: shown, grammar: grammar,
-                speculation: try options.speculation?.resolved(model: catalog.model(id:)), loraAdapters: adapters
+                speculation: try options.speculation?.resolved(model: catalog.model(id:)), loraAdapters: adapters,
+                logprobs: options.logprobs
             )
             let pipeline = GenerationPipeline(
                 modelID: lease.info.id, framework: lease.framework, backend: lease.engine.backend, plan: plan,
                 stopSequences: options.stopSequences + prepared.terminators,
                 requestedStopSequences: options.stopSequences,
                 thinkingPattern: thinking ?? .defaultPattern,
-                toolCalls: options.offersTools ? prepared.toolFormat : nil
+                toolCalls: options.offersTools ? prepared.toolFormat : nil,
+                logprobs: options.logprobs != nil
             )
             // An engine reads the request's adapter and draft model files as it takes the request: off the actor.
             let engine = lease.engine

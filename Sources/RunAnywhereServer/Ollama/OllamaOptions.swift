@@ -146,8 +146,13 @@ struct OllamaGenerationFields: Decodable, Sendable {
     var format: OllamaFormat?
     let think: OllamaThink?
     let keepAlive: KeepAliveField?
+    /// `logprobs` (true or false) and `top_logprobs` (0 to 20).
+    let logprobs: LogprobsField?
+    let topLogprobs: Int?
 
-    enum CodingKeys: String, CodingKey { case model, stream, options, format, think, keepAlive = "keep_alive" }
+    enum CodingKeys: String, CodingKey {
+        case model, stream, options, format, think, keepAlive = "keep_alive", logprobs, topLogprobs = "top_logprobs"
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -158,6 +163,8 @@ struct OllamaGenerationFields: Decodable, Sendable {
         format = try container.decodeIfPresent(OllamaFormat.self, forKey: .format)
         think = try container.decodeIfPresent(OllamaThink.self, forKey: .think)
         keepAlive = try container.decodeIfPresent(KeepAliveField.self, forKey: .keepAlive)
+        logprobs = try container.decodeIfPresent(LogprobsField.self, forKey: .logprobs)
+        topLogprobs = try container.decode(NumberField<Int>.self, forKey: .topLogprobs).wrappedValue
     }
 
     /// Puts back the key order of `format`'s schema from the body parsed as `ordered`.
@@ -170,6 +177,7 @@ struct OllamaGenerationFields: Decodable, Sendable {
         var generation = LLMGenerationOptions(threads: threads, applyChatTemplate: applyChatTemplate)
         try options.apply(to: &generation)
         generation.structuredOutput = try format?.structuredOutput()
+        generation.logprobs = try requestedLogprobs(logprobs, top: topLogprobs)
         return generation
     }
 

@@ -95,9 +95,12 @@ struct OllamaChunk: Encodable, Sendable {
     let body: Body
     var doneReason: String?
     var stats: OllamaStats?
+    /// The log-probabilities of the tokens of the piece's text (all of them in a whole answer),
+    /// when the request asked for them.
+    var logprobs: [TokenLogprobObject]?
 
     enum CodingKeys: String, CodingKey {
-        case model, createdAt = "created_at", message, response, thinking, done, doneReason = "done_reason"
+        case model, createdAt = "created_at", message, response, thinking, done, doneReason = "done_reason", logprobs
     }
 
     init(model: String, body: Body, doneReason: String? = nil, stats: OllamaStats? = nil) {
@@ -127,6 +130,7 @@ struct OllamaChunk: Encodable, Sendable {
             try container.encode(response, forKey: .response)
             try container.encodeIfPresent(thinking, forKey: .thinking)
         }
+        try container.encodeIfPresent(logprobs, forKey: .logprobs)
         try container.encode(doneReason != nil, forKey: .done)
         try container.encodeIfPresent(doneReason, forKey: .doneReason)
         try stats?.encode(to: encoder)
@@ -146,6 +150,7 @@ struct OllamaStreamMapper: Sendable {
     let chat: Bool
     let showsThinking: Bool
     private var calls = 0
+    private var logprobs: [TokenLogprob]?
 
     init(model: String, chat: Bool, showsThinking: Bool) {
         self.model = model
@@ -156,7 +161,14 @@ struct OllamaStreamMapper: Sendable {
     /// The chunks `event` becomes; `timing` for the last one's stats.
     mutating func chunks(_ event: GenerationEvent, timing: OllamaTiming) -> [OllamaChunk] {
         switch event {
-        case .text(let text): return [.piece(model: model, chat: chat, text: text)]
+        case .logprobs(let tokens):
+            logprobs = (logprobs ?? []) + tokens
+            return []
+        case .text(let text):
+            var piece = OllamaChunk.piece(model: model, chat: chat, text: text)
+            piece.logprobs = logprobs?.map(TokenLogprobObject.init)
+            logprobs = nil
+            return [piece]
         case .reasoning(let text): return showsThinking ? [.piece(model: model, chat: chat, thinking: text)] : []
         case .toolCall(let call):
             calls += 1
@@ -177,6 +189,7 @@ struct OllamaStreamMapper: Sendable {
             model: model, chat: chat, text: result.text, thinking: thinking, toolCalls: chat && !calls.isEmpty ? calls : nil)
         answer.doneReason = ollamaDoneReason(result.stopReason)
         answer.stats = OllamaStats(result, timing: timing)
+        answer.logprobs = result.logprobs?.map(TokenLogprobObject.init)
         return answer
     }
 }

@@ -146,6 +146,9 @@ struct GenerationFields: Decodable, Sendable {
     let presencePenalty: Float?
     let frequencyPenalty: Float?
     let logitBias: LogitBiasField?
+    /// `logprobs` and `top_logprobs` (``requestedLogprobs(_:top:)``).
+    let logprobs: LogprobsField?
+    let topLogprobs: Int?
     let stop: StopSequences?
     let n: Int?
     let keepAlive: KeepAliveField?
@@ -168,7 +171,7 @@ struct GenerationFields: Decodable, Sendable {
         case maxTokens = "max_tokens", maxCompletionTokens = "max_completion_tokens", temperature, topP = "top_p", topK = "top_k", seed,
             stop, n
         case minP = "min_p", repeatPenalty = "repeat_penalty", repeatLastN = "repeat_last_n", presencePenalty = "presence_penalty"
-        case frequencyPenalty = "frequency_penalty", logitBias = "logit_bias"
+        case frequencyPenalty = "frequency_penalty", logitBias = "logit_bias", logprobs, topLogprobs = "top_logprobs"
         case keepAlive = "keep_alive", responseFormat = "response_format", grammar
         case speculativeMax = "speculative.n_max", lora, cachePrompt = "cache_prompt"
     }
@@ -191,6 +194,8 @@ struct GenerationFields: Decodable, Sendable {
         presencePenalty = try container.decode(NumberField<Float>.self, forKey: .presencePenalty).wrappedValue
         frequencyPenalty = try container.decode(NumberField<Float>.self, forKey: .frequencyPenalty).wrappedValue
         logitBias = try container.decodeIfPresent(LogitBiasField.self, forKey: .logitBias)
+        logprobs = try container.decodeIfPresent(LogprobsField.self, forKey: .logprobs)
+        topLogprobs = try container.decode(NumberField<Int>.self, forKey: .topLogprobs).wrappedValue
         stop = try container.decodeIfPresent(StopSequences.self, forKey: .stop)
         n = try container.decode(NumberField<Int>.self, forKey: .n).wrappedValue
         keepAlive = try container.decodeIfPresent(KeepAliveField.self, forKey: .keepAlive)
@@ -233,6 +238,7 @@ struct GenerationFields: Decodable, Sendable {
         options.frequencyPenalty = frequencyPenalty
         if let repeatLastN { options.penaltyLastN = try penaltyLastN(repeatLastN, field: "repeat_last_n") }
         options.logitBias = logitBias?.biases
+        options.logprobs = try requestedLogprobs(logprobs, top: topLogprobs)
         options.stopSequences = stop?.values ?? []
         options.structuredOutput = try structuredOutput()
         if let speculativeMax {
@@ -443,7 +449,17 @@ struct ChatCompletion: Encodable, Sendable {
         let index = 0
         let message: Reply
         let finishReason: String
-        enum CodingKeys: String, CodingKey { case index, message, finishReason = "finish_reason" }
+        /// Null unless the request asked for them, as OpenAI sends it.
+        let logprobs: ChatLogprobs?
+        enum CodingKeys: String, CodingKey { case index, message, finishReason = "finish_reason", logprobs }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(index, forKey: .index)
+            try container.encode(message, forKey: .message)
+            try container.encode(finishReason, forKey: .finishReason)
+            try container.encode(logprobs, forKey: .logprobs)
+        }
     }
     let id: String
     let object = "chat.completion"
@@ -467,20 +483,23 @@ struct ChatCompletionChunk: Encodable, Sendable {
         let index = 0
         let delta: Delta
         let finishReason: String?
-        enum CodingKeys: String, CodingKey { case index, delta, finishReason = "finish_reason" }
+        /// The log-probabilities of the tokens of `delta.content`, when the request asked for them.
+        var logprobs: ChatLogprobs? = nil
+        enum CodingKeys: String, CodingKey { case index, delta, finishReason = "finish_reason", logprobs }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(index, forKey: .index)
             try container.encode(delta, forKey: .delta)
             try container.encode(finishReason, forKey: .finishReason)  // null while streaming, as OpenAI sends it
+            try container.encodeIfPresent(logprobs, forKey: .logprobs)
         }
     }
     let id: String
     let object = "chat.completion.chunk"
     let created: Int
     let model: String
-    let choices: [Choice]
+    var choices: [Choice]
     let usage: Usage?
     let timings: Timings?
 }

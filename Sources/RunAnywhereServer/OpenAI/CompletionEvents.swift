@@ -9,8 +9,9 @@ protocol ChunkFraming: Sendable {
     /// The chunk sent before any text, if the kind has one.
     func opening() -> Chunk?
     /// The events of the chunks for a piece of the answer or of the reasoning (from an
-    /// ``EventTemplate``: there is one a token).
-    func pieces(_ event: GenerationEvent) throws -> [ServerSentEvent]
+    /// ``EventTemplate``: there is one a token); the log-probabilities that come before a piece
+    /// of the answer are kept and sent in its chunk.
+    mutating func pieces(_ event: GenerationEvent) throws -> [ServerSentEvent]
     /// The result's tool calls, then the chunk carrying `finish_reason`.
     func finish(_ result: LLMGenerationResult) -> [Chunk]
     /// The closing chunk with `usage` and RunAnywhere's `timings`.
@@ -27,6 +28,7 @@ struct ChatChunkFraming: ChunkFraming {
     let model: String
     private let content: EventTemplate
     private let reasoning: EventTemplate
+    private var logprobs: [TokenLogprob]?
 
     init(id: String, created: Int, model: String) throws {
         (self.id, self.created, self.model) = (id, created, model)
@@ -36,11 +38,19 @@ struct ChatChunkFraming: ChunkFraming {
 
     func opening() -> ChatCompletionChunk? { chunk(.init(role: "assistant", content: ""), finishReason: nil) }
 
-    func pieces(_ event: GenerationEvent) throws -> [ServerSentEvent] {
+    mutating func pieces(_ event: GenerationEvent) throws -> [ServerSentEvent] {
         switch event {
-        case .reasoning(let text): [try reasoning.event(text)]
-        case .text(let text): [try content.event(text)]
-        case .toolCall, .completed: []  // the calls go out with the result, numbered
+        case .reasoning(let text): return [try reasoning.event(text)]
+        case .logprobs(let tokens):
+            logprobs = (logprobs ?? []) + tokens
+            return []
+        case .text(let text):
+            guard let tokens = logprobs else { return [try content.event(text)] }
+            logprobs = nil
+            var piece = chunk(.init(content: text), finishReason: nil)
+            piece.choices[0].logprobs = ChatLogprobs(tokens)
+            return [try ServerSentEvents.event(piece)]
+        case .toolCall, .completed: return []  // the calls go out with the result, numbered
         }
     }
 
@@ -73,6 +83,9 @@ struct TextChunkFraming: ChunkFraming {
     let model: String
     let text: LLMStreamingResult.Projection
     private let piece: EventTemplate
+    private var logprobs: [TokenLogprob]?
+    /// Characters of text sent so far: where the next token's `text_offset` starts.
+    private var offset = 0
 
     init(id: String, created: Int, model: String, text: LLMStreamingResult.Projection) throws {
         (self.id, self.created, self.model, self.text) = (id, created, model, text)
@@ -80,7 +93,19 @@ struct TextChunkFraming: ChunkFraming {
     }
 
     func opening() -> Completion? { nil }
-    func pieces(_ event: GenerationEvent) throws -> [ServerSentEvent] { try text.project(event).map(piece.event) }
+
+    mutating func pieces(_ event: GenerationEvent) throws -> [ServerSentEvent] {
+        if case .logprobs(let tokens) = event { logprobs = (logprobs ?? []) + tokens }
+        let pieces = text.project(event)
+        defer { offset += pieces.reduce(0) { $0 + $1.unicodeScalars.count } }
+        guard case .text = event, let tokens = logprobs, let last = pieces.last else { return try pieces.map(piece.event) }
+        // The answer's piece is the last: a closing thinking tag may come before it.
+        logprobs = nil
+        var chunk = chunk(last, finishReason: nil)
+        chunk.choices[0].logprobs = CompletionLogprobs(
+            tokens, offset: offset + pieces.dropLast().reduce(0) { $0 + $1.unicodeScalars.count })
+        return try pieces.dropLast().map(piece.event) + [try ServerSentEvents.event(chunk)]
+    }
     func finish(_ result: LLMGenerationResult) -> [Completion] {
         text.project(.completed(result)).map { chunk($0, finishReason: nil) } + [chunk("", finishReason: finishReason(result.stopReason))]
     }
@@ -108,6 +133,7 @@ struct CompletionEvents<Framing: ChunkFraming>: Sendable {
     let generation: GenerationEvents
 
     func write(to writer: inout any ResponseBodyWriter) async throws {
+        var framing = framing
         var events = try framing.opening().map { [try ServerSentEvents.event($0)] } ?? []
         try await generation.relay(
             to: &writer,

@@ -26,8 +26,9 @@ struct Completion: Encodable, Sendable {
     struct Choice: Encodable, Sendable {
         let text: String
         let index = 0
-        let logprobs: String? = nil
         let finishReason: String?
+        /// Null unless the request asked for them.
+        var logprobs: CompletionLogprobs? = nil
         enum CodingKeys: String, CodingKey { case text, index, logprobs, finishReason = "finish_reason" }
 
         func encode(to encoder: any Encoder) throws {
@@ -42,7 +43,7 @@ struct Completion: Encodable, Sendable {
     let object = "text_completion"
     let created: Int
     let model: String
-    let choices: [Choice]
+    var choices: [Choice]
     let usage: Usage?
     let timings: Timings?
 }

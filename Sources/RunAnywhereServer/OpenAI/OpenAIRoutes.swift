@@ -79,14 +79,24 @@ struct OpenAIRoutes: Sendable {
                 return try jsonResponse(
                     ChatCompletion(
                         id: id, created: created, model: result.modelUsed,
-                        choices: [.init(message: reply, finishReason: finishReason(result.stopReason))], usage: Usage(result),
+                        choices: [
+                            .init(
+                                message: reply, finishReason: finishReason(result.stopReason),
+                                logprobs: result.logprobs.map(ChatLogprobs.init))
+                        ],
+                        usage: Usage(result),
                         timings: Timings(result)
                     ))
             }
             return try jsonResponse(
                 Completion(
                     id: id, created: created, model: result.modelUsed,
-                    choices: [.init(text: result.text, finishReason: finishReason(result.stopReason))], usage: Usage(result),
+                    choices: [
+                        .init(
+                            text: result.text, finishReason: finishReason(result.stopReason),
+                            logprobs: result.logprobs.map { CompletionLogprobs($0) })
+                    ],
+                    usage: Usage(result),
                     timings: Timings(result)
                 ))
         }

@@ -21,6 +21,7 @@ struct ResponseOutputBuilder: Sendable {
     /// The stream events for `event` (none for `.completed`: call ``finish(_:)``).
     mutating func events(for event: GenerationEvent) -> [ResponseStreamEvent] {
         switch event {
+        case .logprobs: return []
         case .reasoning(let piece):
             var events: [ResponseStreamEvent] = []
             if case .reasoning(let id, let text) = open {
