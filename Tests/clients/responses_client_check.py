@@ -127,6 +127,27 @@ def check_incomplete(client, model):
     return {"incomplete": cut.output_text}
 
 
+def check_logprobs(client, model):
+    """include message.output_text.logprobs and top_logprobs: the output_text's tokens are its text, the
+    likeliest alternative of each greedy token is itself; streamed, each delta carries its own tokens."""
+    whole = client.responses.create(model=model, input="Name three colours.", max_output_tokens=8, temperature=0,
+                                    include=["message.output_text.logprobs"], top_logprobs=2)
+    part = whole.output[-1].content[0]
+    tokens = part.logprobs or []
+    check(b"".join(bytes(token.bytes) for token in tokens) == part.text.encode(), f"output_text logprobs {tokens} for {part.text!r}")
+    check(all(len(token.top_logprobs) == 2 and token.top_logprobs[0].token == token.token for token in tokens), f"top_logprobs {tokens}")
+    plain = client.responses.create(model=model, input="Name three colours.", max_output_tokens=2, temperature=0)
+    check(not plain.output[-1].content[0].logprobs, f"logprobs not asked for: {plain.output[-1].content[0].logprobs}")
+    events = list(client.responses.create(model=model, input="Name three colours.", max_output_tokens=8, temperature=0, top_logprobs=1,
+                                          stream=True))
+    deltas = [event for event in events if event.type == "response.output_text.delta"]
+    check(all(bytes(b for token in event.logprobs for b in token.bytes) == event.delta.encode() for event in deltas if event.delta.isascii()),
+          f"a delta's logprobs are not its text: {deltas}")
+    done = [event for event in events if event.type == "response.output_text.done"]
+    check(len(done) == 1 and len(done[0].logprobs) == sum(len(event.logprobs) for event in deltas), f"output_text.done logprobs {done}")
+    return {"logprobs": [[token.token, round(token.logprob, 4)] for token in tokens]}
+
+
 def check_tools(client, model):
     """A forced function call: a function_call item with valid arguments, streamed as argument
     events; its output sent back as items and through previous_response_id gives the same answer."""
@@ -301,6 +322,7 @@ def main():
     seen, whole = check_inputs(client, args.model)
     seen.update(check_stream(client, args.model, whole))
     seen.update(check_incomplete(client, args.model))
+    seen.update(check_logprobs(client, args.model))
     seen.update(check_tools(client, args.model))
     seen.update(check_structured(client, args.model))
     seen.update(check_stored(client, args.model))

@@ -38,8 +38,8 @@ enum LogprobsField: Decodable, Sendable {
 
 /// A token's log-probability as OpenAI's chat completions, the Responses API and ollama write it:
 /// `{"token", "logprob", "bytes", "top_logprobs": [{"token", "logprob", "bytes"}]}` (the
-/// alternatives without `top_logprobs`).
-struct TokenLogprobObject: Encodable, Sendable {
+/// alternatives without `top_logprobs`); read back from a stored response.
+struct TokenLogprobObject: Codable, Sendable {
     let token: String
     let logprob: Float
     let bytes: [UInt8]

@@ -89,14 +89,15 @@ struct ResponseMessage: Codable, Sendable {
 }
 
 /// A part of a message's content: `input_text`, `output_text` (with its `annotations`, none
-/// here) or `input_image`.
+/// here, and its tokens' `logprobs` when the request asked for them) or `input_image`.
 struct ResponseContentPart: Codable, Sendable {
     let type: String
     var text: String?
     var imageURL: String?
     var annotations: [JSONValue]?
+    var logprobs: [TokenLogprobObject]?
 
-    private enum CodingKeys: String, CodingKey { case type, text, imageURL = "image_url", annotations }
+    private enum CodingKeys: String, CodingKey { case type, text, imageURL = "image_url", annotations, logprobs }
 
     init(type: String, text: String) {
         self.type = type
@@ -114,10 +115,15 @@ struct ResponseContentPart: Codable, Sendable {
         text = try container.decodeIfPresent(String.self, forKey: .text)
         imageURL = try container.decodeIfPresent(String.self, forKey: .imageURL)
         annotations = try container.decodeIfPresent([JSONValue].self, forKey: .annotations)
+        logprobs = try container.decodeIfPresent([TokenLogprobObject].self, forKey: .logprobs)
     }
 
-    /// An `output_text` part.
-    static func outputText(_ text: String) -> ResponseContentPart { ResponseContentPart(type: "output_text", text: text) }
+    /// An `output_text` part, with its tokens' log-probabilities when they were asked for.
+    static func outputText(_ text: String, logprobs: [TokenLogprob]? = nil) -> ResponseContentPart {
+        var part = ResponseContentPart(type: "output_text", text: text)
+        part.logprobs = logprobs?.map(TokenLogprobObject.init)
+        return part
+    }
 }
 
 /// A `function_call` item: the model's call of a function tool, `arguments` as JSON text.

@@ -7,7 +7,9 @@ import RunAnywhere
 /// part and stream as `response.output_text.delta`; each tool call is a `function_call` item
 /// with its arguments in one `response.function_call_arguments.delta`. An item is closed (its
 /// `.done` events) when another kind begins or the generation ends. The whole response uses the
-/// same items, so that streamed and whole answers agree; nothing re-reads the model's text.
+/// same items, so that streamed and whole answers agree; nothing re-reads the model's text. When
+/// the request asked for log-probabilities, each answer piece's delta carries its tokens', and
+/// the message's `output_text` all of them.
 struct ResponseOutputBuilder: Sendable {
     private enum Open: Sendable {
         case reasoning(id: String, text: String)
@@ -17,11 +19,17 @@ struct ResponseOutputBuilder: Sendable {
     /// The items closed so far.
     private(set) var output: [ResponseItem] = []
     private var open: Open?
+    /// The log-probabilities told for the next answer piece, and those of the open message's
+    /// pieces (nil when none were asked for).
+    private var waiting: [TokenLogprob] = []
+    private var messageLogprobs: [TokenLogprob]?
 
     /// The stream events for `event` (none for `.completed`: call ``finish(_:)``).
     mutating func events(for event: GenerationEvent) -> [ResponseStreamEvent] {
         switch event {
-        case .logprobs: return []
+        case .logprobs(let tokens):
+            waiting += tokens
+            return []
         case .reasoning(let piece):
             var events: [ResponseStreamEvent] = []
             if case .reasoning(let id, let text) = open {
@@ -47,6 +55,7 @@ struct ResponseOutputBuilder: Sendable {
                 events = close(status: "completed")
                 let id = ResponseItem.newID("msg")
                 open = .message(id: id, text: piece)
+                messageLogprobs = nil
                 events.append(
                     ResponseStreamEvent(
                         type: "response.output_item.added", outputIndex: output.count,
@@ -55,10 +64,13 @@ struct ResponseOutputBuilder: Sendable {
                     ResponseStreamEvent(
                         type: "response.content_part.added", outputIndex: output.count, itemID: id, contentIndex: 0, part: .outputText("")))
             }
+            let tokens = waiting
+            waiting = []
+            if !tokens.isEmpty { messageLogprobs = (messageLogprobs ?? []) + tokens }
             return events + [
                 ResponseStreamEvent(
                     type: "response.output_text.delta", outputIndex: output.count, itemID: id(of: open), contentIndex: 0, delta: piece,
-                    logprobs: [])
+                    logprobs: tokens.map(TokenLogprobObject.init))
             ]
         case .toolCall(let call):
             var events = close(status: "completed")
@@ -116,13 +128,14 @@ struct ResponseOutputBuilder: Sendable {
                 ResponseStreamEvent(type: "response.output_item.done", outputIndex: index, item: item),
             ]
         case .message(let id, let text):
-            let item = ResponseItem.message(.init(id: id, role: "assistant", status: status, content: [.outputText(text)]))
+            let part = ResponseContentPart.outputText(text, logprobs: messageLogprobs)
+            let item = ResponseItem.message(.init(id: id, role: "assistant", status: status, content: [part]))
             output.append(item)
             return [
                 ResponseStreamEvent(
-                    type: "response.output_text.done", outputIndex: index, itemID: id, contentIndex: 0, text: text, logprobs: []),
-                ResponseStreamEvent(
-                    type: "response.content_part.done", outputIndex: index, itemID: id, contentIndex: 0, part: .outputText(text)),
+                    type: "response.output_text.done", outputIndex: index, itemID: id, contentIndex: 0, text: text,
+                    logprobs: part.logprobs ?? []),
+                ResponseStreamEvent(type: "response.content_part.done", outputIndex: index, itemID: id, contentIndex: 0, part: part),
                 ResponseStreamEvent(type: "response.output_item.done", outputIndex: index, item: item),
             ]
         }

@@ -52,11 +52,14 @@ struct ResponseRequest: Decodable, Sendable {
     let background: Bool
     let stream: Bool
     let metadata: [String: String]?
+    /// `include` (only `message.output_text.logprobs` changes the answer) and `top_logprobs`.
+    let include: [String]?
+    let topLogprobs: Int?
 
     enum CodingKeys: String, CodingKey {
         case model, input, instructions, tools, toolChoice = "tool_choice", parallelToolCalls = "parallel_tool_calls", text
         case maxOutputTokens = "max_output_tokens", temperature, topP = "top_p", reasoning, previousResponseID = "previous_response_id"
-        case store, background, stream, metadata
+        case store, background, stream, metadata, include, topLogprobs = "top_logprobs"
     }
 
     init(from decoder: any Decoder) throws {
@@ -91,6 +94,8 @@ struct ResponseRequest: Decodable, Sendable {
         }
         stream = try container.decodeIfPresent(Bool.self, forKey: .stream) ?? false
         metadata = try container.decodeIfPresent([String: String].self, forKey: .metadata)
+        include = try container.decodeIfPresent([String].self, forKey: .include)
+        topLogprobs = try container.decode(NumberField<Int>.self, forKey: .topLogprobs).wrappedValue
     }
 
     /// Puts back the key order of the schemas (`text.format.schema`, each tool's `parameters`)
@@ -114,6 +119,9 @@ struct ResponseRequest: Decodable, Sendable {
         }
         if let temperature { options.temperature = temperature }
         if let topP { options.topP = topP }
+        // As OpenAI's: the answer's log-probabilities with `include` naming them, or with `top_logprobs`.
+        let asked = include?.contains("message.output_text.logprobs") == true || topLogprobs != nil
+        options.logprobs = try requestedLogprobs(asked ? .flag(true) : nil, top: topLogprobs)
         if let format = text?.format {
             let jsonSchema = ResponseFormat.JSONSchemaFormat(name: format.name, schema: format.schema, strict: format.strict)
             options.structuredOutput = try ResponseFormat(type: format.type, jsonSchema: jsonSchema)

@@ -8,7 +8,8 @@ import RunAnywhere
 /// - `response.output_item.added` / `.done`: `output_index`, `item`;
 /// - `response.content_part.added` / `.done`: `item_id`, `output_index`, `content_index`, `part`;
 /// - `response.output_text.delta` / `.done`, `response.reasoning_text.delta` / `.done`: the
-///   same indexes and `delta` or the whole `text` (`logprobs`, empty, for output text);
+///   same indexes and `delta` or the whole `text` (with output text, its tokens' `logprobs`:
+///   empty unless the request asked for them);
 /// - `response.function_call_arguments.delta` / `.done`: `item_id`, `output_index`, `delta` or
 ///   `arguments` (and `name` when done);
 /// - `error`: `code`, `message`, `param`.
@@ -25,7 +26,7 @@ struct ResponseStreamEvent: Encodable, Sendable {
     var text: String?
     var arguments: String?
     var name: String?
-    var logprobs: [JSONValue]?
+    var logprobs: [TokenLogprobObject]?
     var code: String?
     var message: String?
     var param: String?
