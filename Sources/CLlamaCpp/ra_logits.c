@@ -78,7 +78,88 @@ static uint64_t reaching_sse2(const float *block, float threshold) {
     for (int i = 0; i < BLOCK; i += 4) mask |= (uint64_t)(unsigned)_mm_movemask_ps(_mm_cmpge_ps(_mm_loadu_ps(block + i), f)) << i;
     return mask;
 }
-#else
+
+// e^x by Cephes' expf: x = n ln2 + r with |r| <= ln2 / 2, a degree-7 polynomial for e^r, and 2^n
+// written into the exponent. Inputs are x - largest <= 0; below -87 (-infinity, or a NaN, which
+// max turns into its second operand) it gives about 1e-38, nothing beside the 1 of the largest.
+#define EXP_LOG2E 1.44269504088896341f
+#define EXP_C1 0.693359375f
+#define EXP_C2 -2.12194440e-4f
+#define EXP_P0 1.9875691500e-4f
+#define EXP_P1 1.3981999507e-3f
+#define EXP_P2 8.3334519073e-3f
+#define EXP_P3 4.1665795894e-2f
+#define EXP_P4 1.6666665459e-1f
+#define EXP_P5 5.0000001201e-1f
+
+__attribute__((target("avx512f"))) static inline __m512 exp_avx512(__m512 x) {
+    x = _mm512_max_ps(x, _mm512_set1_ps(-87.0f));
+    __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(EXP_LOG2E)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512 r = _mm512_sub_ps(_mm512_sub_ps(x, _mm512_mul_ps(n, _mm512_set1_ps(EXP_C1))), _mm512_mul_ps(n, _mm512_set1_ps(EXP_C2)));
+    __m512 p = _mm512_set1_ps(EXP_P0);
+    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(EXP_P1));
+    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(EXP_P2));
+    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(EXP_P3));
+    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(EXP_P4));
+    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(EXP_P5));
+    p = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(_mm512_mul_ps(p, r), r), r), _mm512_set1_ps(1.0f));
+    __m512i e = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
+    return _mm512_mul_ps(p, _mm512_castsi512_ps(e));
+}
+
+// Each block's sum in float, the blocks' in double.
+__attribute__((target("avx512f"))) static double sum_exp_avx512(const float *row, size_t blocks, float largest) {
+    __m512 m = _mm512_set1_ps(largest);
+    double sum = 0;
+    for (size_t b = 0; b < blocks; b++) {
+        const float *p = row + b * BLOCK;
+        __m512 s = _mm512_setzero_ps();
+        for (int i = 0; i < BLOCK; i += 16) s = _mm512_add_ps(s, exp_avx512(_mm512_sub_ps(_mm512_loadu_ps(p + i), m)));
+        sum += _mm512_reduce_add_ps(s);
+    }
+    return sum;
+}
+
+__attribute__((target("avx2"))) static inline __m256 exp_avx2(__m256 x) {
+    x = _mm256_max_ps(x, _mm256_set1_ps(-87.0f));
+    __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(EXP_LOG2E)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256 r = _mm256_sub_ps(_mm256_sub_ps(x, _mm256_mul_ps(n, _mm256_set1_ps(EXP_C1))), _mm256_mul_ps(n, _mm256_set1_ps(EXP_C2)));
+    __m256 p = _mm256_set1_ps(EXP_P0);
+    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(EXP_P1));
+    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(EXP_P2));
+    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(EXP_P3));
+    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(EXP_P4));
+    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(EXP_P5));
+    p = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(p, r), r), r), _mm256_set1_ps(1.0f));
+    __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
+}
+
+__attribute__((target("avx2"))) static double sum_exp_avx2(const float *row, size_t blocks, float largest) {
+    __m256 m = _mm256_set1_ps(largest);
+    double sum = 0;
+    for (size_t b = 0; b < blocks; b++) {
+        const float *p = row + b * BLOCK;
+        __m256 s = _mm256_setzero_ps();
+        for (int i = 0; i < BLOCK; i += 8) s = _mm256_add_ps(s, exp_avx2(_mm256_sub_ps(_mm256_loadu_ps(p + i), m)));
+        __m128 h = _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
+        h = _mm_add_ps(h, _mm_movehl_ps(h, h));
+        h = _mm_add_ss(h, _mm_shuffle_ps(h, h, 1));
+        sum += _mm_cvtss_f32(h);
+    }
+    return sum;
+}
+#endif
+
+// The plain pass: libm's expf, entries at -infinity or NaN left out.
+static double sum_exp_scalar(const float *row, size_t blocks, float largest) {
+    double sum = 0;
+    for (size_t i = 0; i < blocks * BLOCK; i++) {
+        if (row[i] > -INFINITY) sum += (double)expf(row[i] - largest);
+    }
+    return sum;
+}
+#if !defined(__x86_64__)
 static void maxima_scalar(const float *row, size_t blocks, float *maxima) {
     for (size_t b = 0; b < blocks; b++) {
         float m = -INFINITY;
@@ -98,16 +179,17 @@ static uint64_t reaching_scalar(const float *block, float threshold) {
 typedef struct {
     void (*maxima)(const float *row, size_t blocks, float *maxima);
     uint64_t (*reaching)(const float *block, float threshold);
+    double (*sum_exp)(const float *row, size_t blocks, float largest);
 } kernels;
 
 #if defined(__x86_64__)
 static const kernels levels[] = {
-    [RA_LOGITS_BASELINE] = {maxima_sse2, reaching_sse2},
-    [RA_LOGITS_AVX2] = {maxima_avx2, reaching_avx2},
-    [RA_LOGITS_AVX512] = {maxima_avx512, reaching_avx512},
+    [RA_LOGITS_BASELINE] = {maxima_sse2, reaching_sse2, sum_exp_scalar},
+    [RA_LOGITS_AVX2] = {maxima_avx2, reaching_avx2, sum_exp_avx2},
+    [RA_LOGITS_AVX512] = {maxima_avx512, reaching_avx512, sum_exp_avx512},
 };
 #else
-static const kernels levels[] = {[RA_LOGITS_BASELINE] = {maxima_scalar, reaching_scalar}};
+static const kernels levels[] = {[RA_LOGITS_BASELINE] = {maxima_scalar, reaching_scalar, sum_exp_scalar}};
 #endif
 
 static const kernels *_Atomic current;
@@ -317,9 +399,11 @@ double ra_logits_log_sum_exp(const float *row, size_t count) {
         for (size_t b = 0; b < blocks; b++) largest = larger(maxima[b], largest);
     }
     if (!(largest > -INFINITY) || !(largest < INFINITY)) return largest;
-    // Summed in double: 49,152 terms in float would lose the small ones' share.
-    double sum = 0;
-    for (size_t i = 0; i < count; i++) {
+    // Whole blocks by the level's pass, the rest plainly; summed in double, as 49,152 terms in
+    // float would lose the small ones' share.
+    size_t blocks = count / BLOCK;
+    double sum = k->sum_exp(row, blocks, largest);
+    for (size_t i = blocks * BLOCK; i < count; i++) {
         if (row[i] > -INFINITY) sum += (double)expf(row[i] - largest);
     }
     return (double)largest + log(sum);

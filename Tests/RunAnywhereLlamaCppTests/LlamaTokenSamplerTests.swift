@@ -99,7 +99,7 @@ extension LlamaTests {
                         largest.isFinite ? largest + log(finite.reduce(0) { $0 + ($1 == -.infinity ? 0 : exp($1 - largest)) }) : largest
                     let total = row.withUnsafeBufferPointer { ra_logits_log_sum_exp($0.baseAddress!, row.count) }
                     if expected.isFinite {
-                        #expect(abs(total - expected) <= 1e-5 * max(1, abs(expected)), "\(row.count) entries, level \(level.rawValue)")
+                        #expect(abs(total - expected) <= 1e-6 * max(1, abs(expected)), "\(row.count) entries, level \(level.rawValue)")
                     } else {
                         #expect(total == expected, "\(row.count) entries, level \(level.rawValue)")
                     }
