@@ -34,3 +34,52 @@ extension GenerationEvents {
         finished = true
     }
 }
+
+extension GenerationEvents {
+    /// Writes several generations (the choices of one request) as one streamed response body,
+    /// their events interleaved as they come, each with its generation's index, as
+    /// ``relay(to:opening:event:failure:closing:)`` writes one: a failure of any of them (other
+    /// than its cancellation) goes to `failure` and ends the stream, and anything that throws
+    /// while writing ends the relay at once; either way every generation still running is cancelled.
+    static func relay(
+        _ generations: [GenerationEvents], to writer: inout any ResponseBodyWriter,
+        event: (Int, GenerationEvent, inout any ResponseBodyWriter) async throws -> Void,
+        failure: (APIError, inout any ResponseBodyWriter) async throws -> Void,
+        closing: (inout any ResponseBodyWriter) async throws -> Void
+    ) async throws {
+        let (merged, continuation) = AsyncThrowingStream.makeStream(of: (Int, GenerationEvent).self)
+        let readers = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, generation) in generations.enumerated() {
+                    group.addTask {
+                        do {
+                            for try await event in generation { continuation.yield((index, event)) }
+                        } catch {
+                            continuation.finish(throwing: error)
+                        }
+                    }
+                }
+            }
+            continuation.finish()
+        }
+        var finished = false
+        defer {
+            if !finished { generations.forEach { $0.cancel() } }
+            readers.cancel()
+        }
+        var iterator = merged.makeAsyncIterator()
+        while true {
+            let next: (Int, GenerationEvent)?
+            do {
+                next = try await iterator.next()
+            } catch let error where !(error is CancellationError) {
+                try await failure(APIError.from(error), &writer)
+                break
+            }
+            guard let (index, value) = next else { break }
+            try await event(index, value, &writer)
+        }
+        try await closing(&writer)
+        finished = true
+    }
+}

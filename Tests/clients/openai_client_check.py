@@ -265,6 +265,38 @@ def check_logprobs(client, model, model_file):
     return seen
 
 
+def check_choices(client, model):
+    """n choices, each with its index, generated side by side: with a seed, choice i is the answer of seed + i (a seeded
+    request is reproducible, alone or beside others), whole and streamed; usage counts every choice; n past 8 is a 400."""
+    messages = chat_messages("Name a colour.")
+    whole = client.chat.completions.create(model=model, messages=messages, max_tokens=6, temperature=1, seed=3, n=3)
+    texts = [choice.message.content for choice in whole.choices]
+    check([choice.index for choice in whole.choices] == [0, 1, 2], f"choice indexes {[choice.index for choice in whole.choices]}")
+    alone = client.chat.completions.create(model=model, messages=messages, max_tokens=6, temperature=1, seed=4)
+    check(alone.choices[0].message.content == texts[1], f"choice 1 of seed 3 {texts[1]!r}, seed 4 alone {alone.choices[0].message.content!r}")
+    check(alone.usage.prompt_tokens == whole.usage.prompt_tokens and whole.usage.completion_tokens >= 3, f"usage {whole.usage}")
+    stream = client.chat.completions.create(model=model, messages=messages, max_tokens=6, temperature=1, seed=3, n=2, stream=True,
+                                            stream_options={"include_usage": True})
+    streamed, reasons, usage = {}, {}, None
+    for chunk in stream:
+        usage = chunk.usage or usage
+        for choice in chunk.choices:
+            streamed[choice.index] = streamed.get(choice.index, "") + (choice.delta.content or "")
+            if choice.finish_reason:
+                reasons[choice.index] = reasons.get(choice.index, []) + [choice.finish_reason]
+    check(streamed == {0: texts[0], 1: texts[1]}, f"streamed choices {streamed}, whole {texts[:2]}")
+    check(all(len(reasons.get(index, [])) == 1 for index in (0, 1)), f"finish reasons per choice {reasons}")
+    check(usage is not None and usage.prompt_tokens == whole.usage.prompt_tokens and usage.completion_tokens >= 2, f"usage chunk {usage}")
+    completions = client.completions.create(model=model, prompt="The colours of the rainbow are", max_tokens=4, temperature=1, seed=5, n=2)
+    check(sorted(choice.index for choice in completions.choices) == [0, 1], f"completion choices {completions.choices}")
+    try:
+        client.chat.completions.create(model=model, messages=messages, n=9)
+        check(False, "n 9 was accepted")
+    except openai.BadRequestError as error:
+        check("n must be between 1 and 8" in json.dumps(error.body), f"n error body {error.body}")
+    return {"choices": texts}
+
+
 def check_speech(client, voice_model):
     """Speech through client.audio.speech: WAV and OpenAI's 24 kHz PCM, speed, eSpeak NG voices, errors."""
     listed = {m.id: m.model_extra.get("category") for m in client.models.list().data}
@@ -810,6 +842,7 @@ def main():
         seen.update(check_random_schemas(client, args.model))
         seen.update(check_tools(client, args.model))
         seen.update(check_logprobs(client, args.model, args.model_file))
+        seen.update(check_choices(client, args.model))
     if transport:
         seen.update(transport.report(check))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))

@@ -215,9 +215,17 @@ struct GenerationFields: Decodable, Sendable {
     /// Whether a streamed answer ends with a usage chunk.
     var includeUsage: Bool { streamOptions?.includeUsage ?? false }
 
+    /// The most choices `n` may ask for: each is a generation of its own, run beside the others.
+    static let maxChoices = 8
+
+    /// How many choices to generate (`n`, default 1).
+    var choices: Int { n ?? 1 }
+
     /// The SDK options these fields ask for, on `threads` threads, with the server's `adapters`.
     func options(threads: Int?, applyChatTemplate: Bool, adapters: ServedLoRAAdapters) throws -> LLMGenerationOptions {
-        if let n, n != 1 { throw APIError(.badRequest, "Only n = 1 is supported", param: "n") }
+        if let n, !(1...Self.maxChoices).contains(n) {
+            throw APIError(.badRequest, "n must be between 1 and \(Self.maxChoices)", param: "n")
+        }
         var options = LLMGenerationOptions(threads: threads, applyChatTemplate: applyChatTemplate)
         if let tokens = maxCompletionTokens ?? maxTokens {
             guard tokens >= 1 else { throw APIError(.badRequest, "max_tokens must be at least 1", param: "max_tokens") }
@@ -372,10 +380,16 @@ struct Usage: Encodable, Sendable {
     }
 
     init(_ result: LLMGenerationResult) {
-        promptTokens = result.inputTokens
-        completionTokens = result.tokensUsed
-        totalTokens = result.inputTokens + result.tokensUsed
-        promptTokensDetails = PromptDetails(cachedTokens: result.cachedInputTokens)
+        self.init([result])
+    }
+
+    /// The usage of the choices of one request: the prompt once (the first choice's reading of
+    /// it), the tokens of every choice.
+    init(_ results: [LLMGenerationResult]) {
+        promptTokens = results.first?.inputTokens ?? 0
+        completionTokens = results.reduce(0) { $0 + $1.tokensUsed }
+        totalTokens = promptTokens + completionTokens
+        promptTokensDetails = PromptDetails(cachedTokens: results.first?.cachedInputTokens ?? 0)
     }
 }
 
@@ -446,7 +460,7 @@ struct ChatCompletion: Encodable, Sendable {
                 try container.encodeIfPresent(toolCalls, forKey: .toolCalls)
             }
         }
-        let index = 0
+        var index = 0
         let message: Reply
         let finishReason: String
         /// Null unless the request asked for them, as OpenAI sends it.
@@ -480,7 +494,7 @@ struct ChatCompletionChunk: Encodable, Sendable {
             var toolCalls: [ToolCallDelta]?
             enum CodingKeys: String, CodingKey { case role, content, reasoningContent = "reasoning_content", toolCalls = "tool_calls" }
         }
-        let index = 0
+        var index = 0
         let delta: Delta
         let finishReason: String?
         /// The log-probabilities of the tokens of `delta.content`, when the request asked for them.

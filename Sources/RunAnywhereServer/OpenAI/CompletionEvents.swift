@@ -14,8 +14,8 @@ protocol ChunkFraming: Sendable {
     mutating func pieces(_ event: GenerationEvent) throws -> [ServerSentEvent]
     /// The result's tool calls, then the chunk carrying `finish_reason`.
     func finish(_ result: LLMGenerationResult) -> [Chunk]
-    /// The closing chunk with `usage` and RunAnywhere's `timings`.
-    func usage(_ result: LLMGenerationResult) -> Chunk
+    /// The closing chunk with `usage` (of every choice) and RunAnywhere's `timings` (the first's).
+    func usage(_ results: [LLMGenerationResult]) -> Chunk
 }
 
 /// `chat.completion.chunk`s: a role delta, then content deltas, with the reasoning as
@@ -26,14 +26,20 @@ struct ChatChunkFraming: ChunkFraming {
     let id: String
     let created: Int
     let model: String
+    /// The choice's index (`n` asks for several).
+    let index: Int
     private let content: EventTemplate
     private let reasoning: EventTemplate
     private var logprobs: [TokenLogprob]?
 
-    init(id: String, created: Int, model: String) throws {
-        (self.id, self.created, self.model) = (id, created, model)
-        content = try EventTemplate { Self.chunk(.init(content: $0), finishReason: nil, id: id, created: created, model: model) }
-        reasoning = try EventTemplate { Self.chunk(.init(reasoningContent: $0), finishReason: nil, id: id, created: created, model: model) }
+    init(id: String, created: Int, model: String, index: Int = 0) throws {
+        (self.id, self.created, self.model, self.index) = (id, created, model, index)
+        content = try EventTemplate {
+            Self.chunk(.init(content: $0), finishReason: nil, id: id, created: created, model: model, index: index)
+        }
+        reasoning = try EventTemplate {
+            Self.chunk(.init(reasoningContent: $0), finishReason: nil, id: id, created: created, model: model, index: index)
+        }
     }
 
     func opening() -> ChatCompletionChunk? { chunk(.init(role: "assistant", content: ""), finishReason: nil) }
@@ -59,19 +65,21 @@ struct ChatChunkFraming: ChunkFraming {
         return calls + [chunk(.init(), finishReason: finishReason(result.stopReason))]
     }
 
-    func usage(_ result: LLMGenerationResult) -> ChatCompletionChunk {
-        ChatCompletionChunk(id: id, created: created, model: model, choices: [], usage: Usage(result), timings: Timings(result))
+    func usage(_ results: [LLMGenerationResult]) -> ChatCompletionChunk {
+        ChatCompletionChunk(
+            id: id, created: created, model: model, choices: [], usage: Usage(results), timings: results.first.map(Timings.init))
     }
 
     private func chunk(_ delta: ChatCompletionChunk.Choice.Delta, finishReason: String?) -> ChatCompletionChunk {
-        Self.chunk(delta, finishReason: finishReason, id: id, created: created, model: model)
+        Self.chunk(delta, finishReason: finishReason, id: id, created: created, model: model, index: index)
     }
 
     private static func chunk(
-        _ delta: ChatCompletionChunk.Choice.Delta, finishReason: String?, id: String, created: Int, model: String
+        _ delta: ChatCompletionChunk.Choice.Delta, finishReason: String?, id: String, created: Int, model: String, index: Int
     ) -> ChatCompletionChunk {
         ChatCompletionChunk(
-            id: id, created: created, model: model, choices: [.init(delta: delta, finishReason: finishReason)], usage: nil, timings: nil)
+            id: id, created: created, model: model, choices: [.init(index: index, delta: delta, finishReason: finishReason)], usage: nil,
+            timings: nil)
     }
 }
 
@@ -82,14 +90,16 @@ struct TextChunkFraming: ChunkFraming {
     let created: Int
     let model: String
     let text: LLMStreamingResult.Projection
+    /// The choice's index (`n` asks for several).
+    let index: Int
     private let piece: EventTemplate
     private var logprobs: [TokenLogprob]?
     /// Characters of text sent so far: where the next token's `text_offset` starts.
     private var offset = 0
 
-    init(id: String, created: Int, model: String, text: LLMStreamingResult.Projection) throws {
-        (self.id, self.created, self.model, self.text) = (id, created, model, text)
-        piece = try EventTemplate { Self.chunk($0, finishReason: nil, id: id, created: created, model: model) }
+    init(id: String, created: Int, model: String, text: LLMStreamingResult.Projection, index: Int = 0) throws {
+        (self.id, self.created, self.model, self.text, self.index) = (id, created, model, text, index)
+        piece = try EventTemplate { Self.chunk($0, finishReason: nil, id: id, created: created, model: model, index: index) }
     }
 
     func opening() -> Completion? { nil }
@@ -110,37 +120,66 @@ struct TextChunkFraming: ChunkFraming {
         text.project(.completed(result)).map { chunk($0, finishReason: nil) } + [chunk("", finishReason: finishReason(result.stopReason))]
     }
 
-    func usage(_ result: LLMGenerationResult) -> Completion {
-        Completion(id: id, created: created, model: model, choices: [], usage: Usage(result), timings: Timings(result))
+    func usage(_ results: [LLMGenerationResult]) -> Completion {
+        Completion(id: id, created: created, model: model, choices: [], usage: Usage(results), timings: results.first.map(Timings.init))
     }
 
     private func chunk(_ text: String, finishReason: String?) -> Completion {
-        Self.chunk(text, finishReason: finishReason, id: id, created: created, model: model)
+        Self.chunk(text, finishReason: finishReason, id: id, created: created, model: model, index: index)
     }
 
-    private static func chunk(_ text: String, finishReason: String?, id: String, created: Int, model: String) -> Completion {
+    private static func chunk(_ text: String, finishReason: String?, id: String, created: Int, model: String, index: Int) -> Completion {
         Completion(
-            id: id, created: created, model: model, choices: [.init(text: text, finishReason: finishReason)], usage: nil, timings: nil)
+            id: id, created: created, model: model, choices: [.init(text: text, index: index, finishReason: finishReason)], usage: nil,
+            timings: nil)
     }
 }
 
 /// A streamed generation written as OpenAI's server-sent events: chunks, an optional usage
 /// chunk, then `data: [DONE]`. A failure mid-stream is sent as an `error` event. If the client
-/// goes away, writing fails and the generation is cancelled, freeing the engine.
+/// goes away, writing fails and the generation is cancelled, freeing the engine. With several
+/// choices (`n`), each is a generation of its own with its own framing, their chunks interleaved
+/// as they come; the usage chunk, once all have ended, counts them all.
 struct CompletionEvents<Framing: ChunkFraming>: Sendable {
-    let framing: Framing
+    let framings: [Framing]
     let includeUsage: Bool
-    let generation: GenerationEvents
+    let generations: [GenerationEvents]
 
     func write(to writer: inout any ResponseBodyWriter) async throws {
-        var framing = framing
+        guard generations.count > 1 else { return try await writeOne(to: &writer) }
+        var framings = framings
+        var events = try framings.compactMap { try $0.opening().map { try ServerSentEvents.event($0) } }
+        var results = [LLMGenerationResult?](repeating: nil, count: generations.count)
+        try await GenerationEvents.relay(
+            generations, to: &writer,
+            event: { choice, event, writer in
+                if case .completed(let result) = event {
+                    events += try framings[choice].finish(result).map { try ServerSentEvents.event($0) }
+                    results[choice] = result
+                } else {
+                    events += try framings[choice].pieces(event)
+                }
+                try await ServerSentEvents.send(&events, to: &writer)
+            },
+            failure: { error, _ in events.append(try ServerSentEvents.event(OpenAIErrorBody(error))) },
+            closing: { writer in
+                let ended = results.compactMap { $0 }
+                if includeUsage, ended.count == results.count { events.append(try ServerSentEvents.event(framings[0].usage(ended))) }
+                events.append(ServerSentEvent(data: "[DONE]"))
+                try await ServerSentEvents.send(&events, to: &writer)
+            }
+        )
+    }
+
+    private func writeOne(to writer: inout any ResponseBodyWriter) async throws {
+        var framing = framings[0]
         var events = try framing.opening().map { [try ServerSentEvents.event($0)] } ?? []
-        try await generation.relay(
+        try await generations[0].relay(
             to: &writer,
             event: { event, writer in
                 if case .completed(let result) = event {
                     events += try framing.finish(result).map { try ServerSentEvents.event($0) }
-                    if includeUsage { events.append(try ServerSentEvents.event(framing.usage(result))) }
+                    if includeUsage { events.append(try ServerSentEvents.event(framing.usage([result]))) }
                 } else {
                     events += try framing.pieces(event)
                     try await ServerSentEvents.send(&events, to: &writer)

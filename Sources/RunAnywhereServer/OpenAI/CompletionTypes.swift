@@ -25,7 +25,7 @@ struct CompletionRequest: Decodable, Sendable {
 struct Completion: Encodable, Sendable {
     struct Choice: Encodable, Sendable {
         let text: String
-        let index = 0
+        var index = 0
         let finishReason: String?
         /// Null unless the request asked for them.
         var logprobs: CompletionLogprobs? = nil

@@ -46,69 +46,99 @@ struct OpenAIRoutes: Sendable {
         }
     }
 
-    /// Runs one chat completion: the assistant's next message in `conversation`.
+    /// Runs one chat completion: the assistant's next message in `conversation` (`n` of them).
     private func complete(_ fields: GenerationFields, tools: ToolFields, conversation: Context) async throws -> Response {
         var options = try fields.options(threads: configuration.threads, applyChatTemplate: true, adapters: adapters)
         try tools.apply(to: &options)
-        let generation = try await runtime.generateEvents(
-            continuing: conversation, options: options, model: fields.model, loadOptions: configuration.loadOptions,
-            keepAlive: fields.keepAlive?.value ?? configuration.keepAlive
-        )
-        return try await respond(fields, generation: generation, chat: true)
+        let generations = try await start(fields, options: options) { options in
+            try await runtime.generateEvents(
+                continuing: conversation, options: options, model: fields.model, loadOptions: configuration.loadOptions,
+                keepAlive: fields.keepAlive?.value ?? configuration.keepAlive)
+        }
+        return try await respond(fields, generations: generations, chat: true)
     }
 
-    /// Runs one completion of `prompt`, used verbatim.
+    /// Runs one completion of `prompt`, used verbatim (`n` of them).
     private func complete(_ fields: GenerationFields, prompt: String) async throws -> Response {
         let options = try fields.options(threads: configuration.threads, applyChatTemplate: false, adapters: adapters)
-        let generation = try await runtime.generateEvents(
-            prompt, context: nil, options: options, model: fields.model, loadOptions: configuration.loadOptions,
-            keepAlive: fields.keepAlive?.value ?? configuration.keepAlive
-        )
-        return try await respond(fields, generation: generation, chat: false)
+        let generations = try await start(fields, options: options) { options in
+            try await runtime.generateEvents(
+                prompt, context: nil, options: options, model: fields.model, loadOptions: configuration.loadOptions,
+                keepAlive: fields.keepAlive?.value ?? configuration.keepAlive)
+        }
+        return try await respond(fields, generations: generations, chat: false)
     }
 
-    /// Answers with the whole result, or streams it as server-sent events.
-    private func respond(_ fields: GenerationFields, generation: GenerationEvents, chat: Bool) async throws -> Response {
+    /// Starts the request's `n` generations, which the engine runs side by side; with a seed,
+    /// choice i draws with seed + i, so that the choices differ and each is reproducible. If one
+    /// cannot start (a full queue), those started are cancelled.
+    private func start(
+        _ fields: GenerationFields, options: LLMGenerationOptions,
+        _ generate: (LLMGenerationOptions) async throws -> GenerationEvents
+    ) async throws -> [GenerationEvents] {
+        var generations: [GenerationEvents] = []
+        do {
+            for choice in 0..<fields.choices {
+                var options = options
+                options.seed = options.seed.map { $0 &+ UInt32(choice) }
+                generations.append(try await generate(options))
+            }
+        } catch {
+            generations.forEach { $0.cancel() }
+            throw error
+        }
+        return generations
+    }
+
+    /// Answers with the whole results, or streams them as server-sent events.
+    private func respond(_ fields: GenerationFields, generations: [GenerationEvents], chat: Bool) async throws -> Response {
         let model = fields.model
         let id = (chat ? "chatcmpl-" : "cmpl-") + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let created = Int(Date().timeIntervalSince1970)
         guard fields.stream else {
-            let result = try await generation.result()
+            var results: [LLMGenerationResult] = []
+            do {
+                for generation in generations { results.append(try await generation.result()) }
+            } catch {
+                generations.forEach { $0.cancel() }
+                throw error
+            }
+            let first = results[0]
             if chat {
-                let reply = ChatCompletion.Choice.Reply(result)
                 return try jsonResponse(
                     ChatCompletion(
-                        id: id, created: created, model: result.modelUsed,
-                        choices: [
+                        id: id, created: created, model: first.modelUsed,
+                        choices: results.enumerated().map { index, result in
                             .init(
-                                message: reply, finishReason: finishReason(result.stopReason),
+                                index: index, message: ChatCompletion.Choice.Reply(result), finishReason: finishReason(result.stopReason),
                                 logprobs: result.logprobs.map(ChatLogprobs.init))
-                        ],
-                        usage: Usage(result),
-                        timings: Timings(result)
+                        },
+                        usage: Usage(results), timings: Timings(first)
                     ))
             }
             return try jsonResponse(
                 Completion(
-                    id: id, created: created, model: result.modelUsed,
-                    choices: [
+                    id: id, created: created, model: first.modelUsed,
+                    choices: results.enumerated().map { index, result in
                         .init(
-                            text: result.text, finishReason: finishReason(result.stopReason),
+                            text: result.text, index: index, finishReason: finishReason(result.stopReason),
                             logprobs: result.logprobs.map { CompletionLogprobs($0) })
-                    ],
-                    usage: Usage(result),
-                    timings: Timings(result)
+                    },
+                    usage: Usage(results), timings: Timings(first)
                 ))
         }
-        func serverSentEvents(_ framing: some ChunkFraming) -> Response {
-            let events = CompletionEvents(framing: framing, includeUsage: fields.includeUsage, generation: generation)
+        func serverSentEvents(_ framings: [some ChunkFraming]) -> Response {
+            let events = CompletionEvents(framings: framings, includeUsage: fields.includeUsage, generations: generations)
             return ServerSentEvents.response { writer in try await events.write(to: &writer) }
         }
         guard chat else {
             let pattern = (try? runtime.model(id: model))?.thinkingPattern ?? .defaultPattern
             return serverSentEvents(
-                try TextChunkFraming(id: id, created: created, model: model, text: LLMStreamingResult.Projection(thinkingPattern: pattern)))
+                try generations.indices.map { index in
+                    try TextChunkFraming(
+                        id: id, created: created, model: model, text: LLMStreamingResult.Projection(thinkingPattern: pattern), index: index)
+                })
         }
-        return serverSentEvents(try ChatChunkFraming(id: id, created: created, model: model))
+        return serverSentEvents(try generations.indices.map { try ChatChunkFraming(id: id, created: created, model: model, index: $0) })
     }
 }
