@@ -255,7 +255,7 @@ import Testing
             #"{"model": "scripted", "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]}]}"#, 400,
             "messages", nil
         ),
-        (#"{"model": "scripted", "n": 2, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "n", nil),
+        (#"{"model": "scripted", "n": 9, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "n", nil),
         (#"{"model": "scripted", "max_tokens": 0, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "max_tokens", nil),
         (#"{"model": "scripted", "seed": -1, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "seed", nil),
         (#"{"model": "scripted", "temperature": "hot", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "temperature", nil),
