@@ -105,6 +105,10 @@ def complete(base, index, args, temperature):
                                                "temperature": temperature, "ignore_eos": True, "stream": args.stream}, b'"usage"'
         if args.stream:
             body["stream_options"] = {"include_usage": True}
+    if args.logprobs is not None:
+        # Each token's log-probability with N alternatives: runanywhere reads each API's own field, llama-server its n_probs.
+        body.update({"ollama": {"logprobs": True, "top_logprobs": args.logprobs}, "responses": {"top_logprobs": args.logprobs},
+                     "openai": {"logprobs": args.logprobs, "n_probs": args.logprobs}}[args.api])
     request = urllib.request.Request(base + path, json.dumps(body).encode(), {"content-type": "application/json"})
     with urllib.request.urlopen(request, timeout=900) as response:
         if not args.stream:
@@ -161,6 +165,8 @@ def main():
     parser.add_argument("--api", choices=["openai", "ollama", "responses"], default="openai",
                         help="the API asked: " + ", ".join(f"{k} {v}" for k, v in ENDPOINTS.items()) +
                              " (llama-server is measured with openai only: it serves neither of the others)")
+    parser.add_argument("--logprobs", type=int, metavar="N",
+                        help="ask for each token's log-probability and its N likeliest alternatives (llama-server: n_probs)")
     parser.add_argument("--results", default=os.path.join(llama_tools.ROOT, "benchmarks", "results"))
     args = parser.parse_args()
     home = os.environ.get("RUNANYWHERE_HOME") or os.path.expanduser("~/.cache/runanywhere")
@@ -205,7 +211,7 @@ def main():
                 process.terminate()
                 process.wait(timeout=60)
     lines = [f"# Per-token host cost, {args.streams} streams of {args.tokens} tokens{', streamed' if args.stream else ''}, "
-             f"{ENDPOINTS[args.api]}",
+             f"{ENDPOINTS[args.api]}{f', log-probabilities with {args.logprobs} alternatives' if args.logprobs is not None else ''}",
              "", f"Machine: {platform.processor() or platform.machine()}, {llama_tools.cpu_model()}, {os.cpu_count()} cores; "
              f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
              f"Command: `benchmarks/host-cost {' '.join(sys.argv[1:])}`",

@@ -19,6 +19,27 @@ import Testing
         }
     }
 
+    /// A log-probability's line carries the token's and each alternative's id, exact log-probability
+    /// (-infinity and the least subnormal included) and bytes.
+    @Test func aLogprobLineCarriesItsTokensExactly() {
+        let alternatives = [
+            TokenLogprob(id: 0, bytes: [], logprob: -.infinity), TokenLogprob(id: 49_151, bytes: [0x0A, 0x2C, 0x20], logprob: -9999),
+            TokenLogprob(id: Int32.max, bytes: Array(0...255), logprob: -.leastNonzeroMagnitude),
+        ]
+        for logprob in [
+            TokenLogprob(id: 504, bytes: Array("The".utf8), logprob: -0.6411),
+            TokenLogprob(id: 7, bytes: [0xC3], logprob: 0, topLogprobs: alternatives),
+        ] {
+            let line = WorkerLogprobLine.encode(id: UInt64.max, logprob: logprob)
+            #expect(line.last == 0x0A && line.dropLast().allSatisfy { $0 != 0x0A } && WorkerLogprobLine.isLogprobLine(line))
+            let read = WorkerLogprobLine.decode(line.dropLast())
+            #expect(read?.id == UInt64.max && read?.logprob == logprob)
+        }
+        for malformed in ["L", "L 1", "L 1 5,0", "L 1 5,zz,00", "L 1 5,0,0", "L x 5,0,00", "T 1 00"] {
+            #expect(WorkerLogprobLine.decode(Data(malformed.utf8)) == nil, "\(malformed)")
+        }
+    }
+
     /// Lines cut from reads that hold many, one split across reads, and a last one without its newline.
     @Test func linesAreCutWhereverTheReadsEnd() throws {
         var pipe: [Int32] = [0, 0]

@@ -259,6 +259,10 @@ final class EngineProcess: Sendable {
             state.withLock { $0.runs[id] }?.emit(.token(bytes: bytes, at: .now))
             return
         }
+        if WorkerLogprobLine.isLogprobLine(line), let (id, logprob) = WorkerLogprobLine.decode(line) {
+            state.withLock { $0.runs[id] }?.emit(.tokenLogprob(logprob))
+            return
+        }
         guard let reply = try? JSONDecoder().decode(WorkerReply.self, from: line) else {
             logger.warning(
                 "An engine worker wrote a line that is not a message",

@@ -213,6 +213,8 @@ package enum EngineWorker {
                 event: { event in
                     if case .token(let bytes, _) = event {
                         lines.queue(WorkerTokenLine.encode(id: id, bytes: bytes))
+                    } else if case .tokenLogprob(let logprob) = event {
+                        lines.queue(WorkerLogprobLine.encode(id: id, logprob: logprob))
                     } else if let event = WorkerEngineEvent(event), let line = WorkerWire.line(WorkerReply.event(id: id, event: event)) {
                         lines.queue(line)
                     }

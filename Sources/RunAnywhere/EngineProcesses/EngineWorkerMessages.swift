@@ -175,26 +175,24 @@ struct WorkerModelFacts: Codable, Sendable {
     }
 }
 
-/// ``LLMEngineEvent`` on the wire, but its tokens (``WorkerTokenLine``).
+/// ``LLMEngineEvent`` on the wire, but its tokens (``WorkerTokenLine``) and their
+/// log-probabilities (``WorkerLogprobLine``).
 enum WorkerEngineEvent: Codable, Sendable {
     case promptProcessed(evaluated: Int, cached: Int, seconds: Double)
     case imagesEncoded(count: Int, tokens: Int, seconds: Double)
     case speculated(drafted: Int, accepted: Int)
-    /// Only for a request that asked for log-probabilities, so tokens keep their short lines.
-    case tokenLogprob(TokenLogprob)
     case finished(Stop)
 
     enum Stop: String, Codable, Sendable { case endOfGeneration, length, cancelled }
 
-    /// `event`; nil for a token.
+    /// `event`; nil for a token or its log-probability.
     init?(_ event: LLMEngineEvent) {
         switch event {
         case .promptProcessed(let evaluated, let cached, let seconds):
             self = .promptProcessed(evaluated: evaluated, cached: cached, seconds: seconds)
         case .imagesEncoded(let count, let tokens, let seconds): self = .imagesEncoded(count: count, tokens: tokens, seconds: seconds)
         case .speculated(let drafted, let accepted): self = .speculated(drafted: drafted, accepted: accepted)
-        case .tokenLogprob(let logprob): self = .tokenLogprob(logprob)
-        case .token: return nil
+        case .token, .tokenLogprob: return nil
         case .finished(.endOfGeneration): self = .finished(.endOfGeneration)
         case .finished(.length): self = .finished(.length)
         case .finished(.cancelled): self = .finished(.cancelled)
@@ -208,7 +206,6 @@ enum WorkerEngineEvent: Codable, Sendable {
             .promptProcessed(evaluated: evaluated, cached: cached, seconds: seconds)
         case .imagesEncoded(let count, let tokens, let seconds): .imagesEncoded(count: count, tokens: tokens, seconds: seconds)
         case .speculated(let drafted, let accepted): .speculated(drafted: drafted, accepted: accepted)
-        case .tokenLogprob(let logprob): .tokenLogprob(logprob)
         case .finished(.endOfGeneration): .finished(.endOfGeneration)
         case .finished(.length): .finished(.length)
         case .finished(.cancelled): .finished(.cancelled)
@@ -221,16 +218,11 @@ enum WorkerEngineEvent: Codable, Sendable {
 /// worker says, and encoding and decoding them as JSON took 25 µs a token, more than the rest
 /// of the way from engine to server. The runtime stamps each token's time as it reads it.
 enum WorkerTokenLine {
-    private static let digits = Array("0123456789abcdef".utf8)
-
     /// The line, newline included.
     static func encode(id: UInt64, bytes: [UInt8]) -> Data {
         var line = Array("T \(id) ".utf8)
         line.reserveCapacity(line.count + 2 * bytes.count + 1)
-        for byte in bytes {
-            line.append(digits[Int(byte >> 4)])
-            line.append(digits[Int(byte & 15)])
-        }
+        Hex.append(bytes, to: &line)
         line.append(0x0A)
         return Data(line)
     }
@@ -243,7 +235,64 @@ enum WorkerTokenLine {
         let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, parts[0].elementsEqual([UInt8(ascii: "T")]), let id = UInt64(String(decoding: parts[1], as: UTF8.self))
         else { return nil }
-        let hex = parts.count == 3 ? Array(parts[2]) : []
+        guard let bytes = Hex.bytes(parts.count == 3 ? Array(parts[2]) : []) else { return nil }
+        return (id, bytes)
+    }
+}
+
+/// The line a worker writes before a token when its request asked for log-probabilities: `L`,
+/// the generation's id, then the token and each alternative as `id,logprob,bytes` (the
+/// log-probability's bits and the bytes in hex), space-separated
+/// (`L 7 504,bf241c2a,546865 60,c00b0000,4c`). As JSON, with five alternatives, it cost the
+/// worker and the server about 100 µs a token.
+enum WorkerLogprobLine {
+    /// The line, newline included.
+    static func encode(id: UInt64, logprob: TokenLogprob) -> Data {
+        var line = Array("L \(id)".utf8)
+        for token in [logprob] + logprob.topLogprobs {
+            line += Array(" \(token.id),\(String(token.logprob.bitPattern, radix: 16)),".utf8)
+            Hex.append(token.bytes, to: &line)
+        }
+        line.append(0x0A)
+        return Data(line)
+    }
+
+    /// Whether `line` is a log-probability's line.
+    static func isLogprobLine(_ line: Data) -> Bool { line.first == UInt8(ascii: "L") }
+
+    /// The generation's id and the log-probability of a line; nil for a malformed one.
+    static func decode(_ line: Data) -> (id: UInt64, logprob: TokenLogprob)? {
+        let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts[0].elementsEqual([UInt8(ascii: "L")]), let id = UInt64(String(decoding: parts[1], as: UTF8.self))
+        else { return nil }
+        var tokens: [TokenLogprob] = []
+        for part in parts.dropFirst(2) {
+            let fields = part.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+            guard fields.count == 3, let token = Int32(String(decoding: fields[0], as: UTF8.self)),
+                let bits = UInt32(String(decoding: fields[1], as: UTF8.self), radix: 16), let bytes = Hex.bytes(fields[2])
+            else { return nil }
+            tokens.append(TokenLogprob(id: token, bytes: bytes, logprob: Float(bitPattern: bits)))
+        }
+        var logprob = tokens[0]
+        logprob.topLogprobs = Array(tokens.dropFirst())
+        return (id, logprob)
+    }
+}
+
+/// Bytes as lowercase hex digits, two a byte, on the worker's lines.
+private enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    static func append(_ bytes: [UInt8], to line: inout [UInt8]) {
+        for byte in bytes {
+            line.append(digits[Int(byte >> 4)])
+            line.append(digits[Int(byte & 15)])
+        }
+    }
+
+    /// The bytes `hex` spells; nil for an odd count or a character that is not a hex digit.
+    static func bytes(_ hex: some Collection<UInt8>) -> [UInt8]? {
+        let hex = Array(hex)
         guard hex.count.isMultiple(of: 2) else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(hex.count / 2)
@@ -251,7 +300,7 @@ enum WorkerTokenLine {
             guard let high = value(hex[index]), let low = value(hex[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
         }
-        return (id, bytes)
+        return bytes
     }
 
     private static func value(_ digit: UInt8) -> UInt8? {
