@@ -237,23 +237,30 @@ static size_t block_maxima(const kernels *k, const float *row, size_t count, flo
     return whole + 1;
 }
 
-llama_token ra_logits_argmax(const float *row, size_t count) {
+// The row's largest entry (-infinity when none is above it; never a NaN), and where the block
+// holding the first entry equal to it starts.
+static float largest_entry(const kernels *k, const float *row, size_t count, size_t *first) {
     // The maxima of a chunk of blocks at a time keep the scratch on the stack whatever the vocabulary.
     enum { CHUNK = 256 };
     float maxima[CHUNK];
-    const kernels *k = chosen_kernels();
     float largest = -INFINITY;
-    size_t first = 0;  // the block holding the first entry equal to `largest`
+    *first = 0;
     for (size_t start = 0; start < count; start += CHUNK * BLOCK) {
         size_t length = count - start < CHUNK * BLOCK ? count - start : CHUNK * BLOCK;
         size_t blocks = block_maxima(k, row + start, length, maxima);
         for (size_t b = 0; b < blocks; b++) {
             if (maxima[b] > largest) {
                 largest = maxima[b];
-                first = start + b * BLOCK;
+                *first = start + b * BLOCK;
             }
         }
     }
+    return largest;
+}
+
+llama_token ra_logits_argmax(const float *row, size_t count) {
+    size_t first;
+    float largest = largest_entry(chosen_kernels(), row, count, &first);
     size_t end = first + BLOCK < count ? first + BLOCK : count;
     for (size_t i = first; i < end; i++) {
         if (row[i] == largest) return (llama_token)i;
@@ -389,15 +396,9 @@ size_t ra_logits_top_k(const float *row, size_t count, size_t k, float *scratch,
 }
 
 double ra_logits_log_sum_exp(const float *row, size_t count) {
-    enum { CHUNK = 256 };
-    float maxima[CHUNK];
     const kernels *k = chosen_kernels();
-    float largest = -INFINITY;
-    for (size_t start = 0; start < count; start += CHUNK * BLOCK) {
-        size_t length = count - start < CHUNK * BLOCK ? count - start : CHUNK * BLOCK;
-        size_t blocks = block_maxima(k, row + start, length, maxima);
-        for (size_t b = 0; b < blocks; b++) largest = larger(maxima[b], largest);
-    }
+    size_t first;
+    float largest = largest_entry(k, row, count, &first);
     if (!(largest > -INFINITY) || !(largest < INFINITY)) return largest;
     // Whole blocks by the level's pass, the rest plainly; summed in double, as 49,152 terms in
     // float would lose the small ones' share.

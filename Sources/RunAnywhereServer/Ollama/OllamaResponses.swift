@@ -162,7 +162,7 @@ struct OllamaStreamMapper: Sendable {
     mutating func chunks(_ event: GenerationEvent, timing: OllamaTiming) -> [OllamaChunk] {
         switch event {
         case .logprobs(let tokens):
-            logprobs = (logprobs ?? []) + tokens
+            logprobs = tokens
             return []
         case .text(let text):
             var piece = OllamaChunk.piece(model: model, chat: chat, text: text)

@@ -379,10 +379,6 @@ struct Usage: Encodable, Sendable {
         case promptTokensDetails = "prompt_tokens_details"
     }
 
-    init(_ result: LLMGenerationResult) {
-        self.init([result])
-    }
-
     /// The usage of the choices of one request: the prompt once (the first choice's reading of
     /// it), the tokens of every choice.
     init(_ results: [LLMGenerationResult]) {

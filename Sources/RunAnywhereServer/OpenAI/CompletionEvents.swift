@@ -48,7 +48,7 @@ struct ChatChunkFraming: ChunkFraming {
         switch event {
         case .reasoning(let text): return [try reasoning.event(text)]
         case .logprobs(let tokens):
-            logprobs = (logprobs ?? []) + tokens
+            logprobs = tokens
             return []
         case .text(let text):
             guard let tokens = logprobs else { return [try content.event(text)] }
@@ -94,26 +94,29 @@ struct TextChunkFraming: ChunkFraming {
     let index: Int
     private let piece: EventTemplate
     private var logprobs: [TokenLogprob]?
-    /// Characters of text sent so far: where the next token's `text_offset` starts.
-    private var offset = 0
+    /// Characters of text sent so far, where the next token's `text_offset` starts: counted only
+    /// when the request asked for log-probabilities (nil otherwise).
+    private var offset: Int?
 
-    init(id: String, created: Int, model: String, text: LLMStreamingResult.Projection, index: Int = 0) throws {
+    init(id: String, created: Int, model: String, text: LLMStreamingResult.Projection, index: Int = 0, logprobs: Bool = false) throws {
         (self.id, self.created, self.model, self.text, self.index) = (id, created, model, text, index)
+        offset = logprobs ? 0 : nil
         piece = try EventTemplate { Self.chunk($0, finishReason: nil, id: id, created: created, model: model, index: index) }
     }
 
     func opening() -> Completion? { nil }
 
     mutating func pieces(_ event: GenerationEvent) throws -> [ServerSentEvent] {
-        if case .logprobs(let tokens) = event { logprobs = (logprobs ?? []) + tokens }
+        if case .logprobs(let tokens) = event { logprobs = tokens }
         let pieces = text.project(event)
-        defer { offset += pieces.reduce(0) { $0 + $1.unicodeScalars.count } }
+        guard let start = offset else { return try pieces.map(piece.event) }
+        let before = pieces.dropLast().reduce(start) { $0 + $1.unicodeScalars.count }
+        offset = before + (pieces.last?.unicodeScalars.count ?? 0)
         guard case .text = event, let tokens = logprobs, let last = pieces.last else { return try pieces.map(piece.event) }
         // The answer's piece is the last: a closing thinking tag may come before it.
         logprobs = nil
         var chunk = chunk(last, finishReason: nil)
-        chunk.choices[0].logprobs = CompletionLogprobs(
-            tokens, offset: offset + pieces.dropLast().reduce(0) { $0 + $1.unicodeScalars.count })
+        chunk.choices[0].logprobs = CompletionLogprobs(tokens, offset: before)
         return try pieces.dropLast().map(piece.event) + [try ServerSentEvents.event(chunk)]
     }
     func finish(_ result: LLMGenerationResult) -> [Completion] {

@@ -55,7 +55,7 @@ struct OpenAIRoutes: Sendable {
                 continuing: conversation, options: options, model: fields.model, loadOptions: configuration.loadOptions,
                 keepAlive: fields.keepAlive?.value ?? configuration.keepAlive)
         }
-        return try await respond(fields, generations: generations, chat: true)
+        return try await respond(fields, generations: generations, chat: true, logprobs: options.logprobs != nil)
     }
 
     /// Runs one completion of `prompt`, used verbatim (`n` of them).
@@ -66,7 +66,7 @@ struct OpenAIRoutes: Sendable {
                 prompt, context: nil, options: options, model: fields.model, loadOptions: configuration.loadOptions,
                 keepAlive: fields.keepAlive?.value ?? configuration.keepAlive)
         }
-        return try await respond(fields, generations: generations, chat: false)
+        return try await respond(fields, generations: generations, chat: false, logprobs: options.logprobs != nil)
     }
 
     /// Starts the request's `n` generations, which the engine runs side by side; with a seed,
@@ -90,8 +90,9 @@ struct OpenAIRoutes: Sendable {
         return generations
     }
 
-    /// Answers with the whole results, or streams them as server-sent events.
-    private func respond(_ fields: GenerationFields, generations: [GenerationEvents], chat: Bool) async throws -> Response {
+    /// Answers with the whole results, or streams them as server-sent events (`logprobs`: the
+    /// request asked for log-probabilities).
+    private func respond(_ fields: GenerationFields, generations: [GenerationEvents], chat: Bool, logprobs: Bool) async throws -> Response {
         let model = fields.model
         let id = (chat ? "chatcmpl-" : "cmpl-") + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let created = Int(Date().timeIntervalSince1970)
@@ -136,7 +137,8 @@ struct OpenAIRoutes: Sendable {
             return serverSentEvents(
                 try generations.indices.map { index in
                     try TextChunkFraming(
-                        id: id, created: created, model: model, text: LLMStreamingResult.Projection(thinkingPattern: pattern), index: index)
+                        id: id, created: created, model: model, text: LLMStreamingResult.Projection(thinkingPattern: pattern), index: index,
+                        logprobs: logprobs)
                 })
         }
         return serverSentEvents(try generations.indices.map { try ChatChunkFraming(id: id, created: created, model: model, index: $0) })

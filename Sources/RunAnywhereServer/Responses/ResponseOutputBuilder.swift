@@ -28,7 +28,7 @@ struct ResponseOutputBuilder: Sendable {
     mutating func events(for event: GenerationEvent) -> [ResponseStreamEvent] {
         switch event {
         case .logprobs(let tokens):
-            waiting += tokens
+            waiting = tokens
             return []
         case .reasoning(let piece):
             var events: [ResponseStreamEvent] = []
