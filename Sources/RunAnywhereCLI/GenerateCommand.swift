@@ -26,6 +26,12 @@ struct GenerateCommand: AsyncParsableCommand {
             "With --json: each answer token's log-probability and the N likeliest tokens at its place (0 to \(LLMGenerationOptions.maxTopLogprobs)), in `logprobs`.",
             valueName: "N"))
     var logprobs: Int?
+    @Option(
+        name: .customLong("prompt-logprobs"),
+        help: ArgumentHelp(
+            "With --json: the log-probability of each prompt token after the first, given those before it, with the N likeliest tokens at its place, in `promptLogprobs` (scores a text; with --raw, the text as given).",
+            valueName: "N"))
+    var promptLogprobs: Int?
     @Argument(help: "The prompt; '-' reads it from standard input.") var prompt: String
 
     func validate() throws {
@@ -33,6 +39,7 @@ struct GenerateCommand: AsyncParsableCommand {
             throw ValidationError("--json-schema, --grammar and --json-object exclude each other")
         }
         if logprobs != nil, !json { throw ValidationError("--logprobs needs --json, where they are printed") }
+        if promptLogprobs != nil, !json { throw ValidationError("--prompt-logprobs needs --json, where they are printed") }
     }
 
     /// The output constraint the flags ask for, read from its file and checked.
@@ -62,6 +69,7 @@ struct GenerateCommand: AsyncParsableCommand {
             var options = flags.options(settings, stopSequences: stop, applyChatTemplate: !raw)
             options.structuredOutput = try structuredOutput()
             options.logprobs = logprobs
+            options.promptLogprobs = promptLogprobs
             try await RunAnywhere.loadModel(
                 flags.model ?? RunAnywhere.defaultModelID, options: flags.loadOptions(settings, savedPrompts: context.savedPrompts))
             let result = try await StreamPrinter.run(try await RunAnywhere.generateEvents(text, options: options), printing: !json)
@@ -108,7 +116,7 @@ struct StreamPrinter {
                 wroteThinking = false
             }
             Terminal.write(text)
-        case .reasoning, .toolCall, .completed, .logprobs:
+        case .reasoning, .toolCall, .completed, .logprobs, .promptLogprobs:
             break
         }
     }

@@ -19,4 +19,23 @@ extension BatchScheduler {
             id: token, bytes: bytes, logprob: logprob(token),
             topLogprobs: best.map { TokenLogprob(id: $0.id, bytes: llama.piece($0.id, special: true), logprob: logprob($0.id)) })
     }
+
+    /// The most prompt tokens read in one decode call when the prompt's log-probabilities are
+    /// asked for: each has a logit row then, and llama.cpp keeps the largest output buffer a
+    /// context ever needed (64 rows of a 152k vocabulary: 39 MB).
+    static let scoredChunk = 64
+
+    /// The log-probabilities of the prompt tokens that the batch's `count` outputs, read from
+    /// position `start`, predict: each row gives the next token's, up to the prompt's last; nil
+    /// when llama.cpp has no row for one of them.
+    func promptLogprobs(after start: Int, count: Int, of generation: LlamaGeneration, top: Int) -> [TokenLogprob]? {
+        let tokens = generation.prompt.tokens
+        var logprobs: [TokenLogprob] = []
+        for output in 0..<count where start + output + 1 < tokens.count {
+            let next = tokens[start + output + 1]
+            guard let row = api.llama_get_logits_ith(llama.context, Int32(output)) else { return nil }
+            logprobs.append(logprob(of: next, bytes: llama.piece(next, special: true), in: row, top: top))
+        }
+        return logprobs
+    }
 }

@@ -10,15 +10,26 @@ extension BatchScheduler {
     func readPromptChunk(_ generation: LlamaGeneration, in slot: Int) {
         let start = generation.evaluated
         if let image = generation.prompt.image(at: start) { return readImage(image, of: generation, in: slot) }
-        let end = min(start + caches[slot].chunk, generation.prompt.textEnd(after: start))
+        let scoring = generation.request.promptLogprobs
+        let length = scoring == nil ? caches[slot].chunk : min(caches[slot].chunk, Self.scoredChunk)
+        let end = min(start + length, generation.prompt.textEnd(after: start))
         let chunk = Array(generation.prompt.tokens[start..<end])
         batch.clear()
         for (offset, token) in chunk.enumerated() {
-            batch.add(token, position: start + offset, sequence: slot, output: offset == chunk.count - 1)
+            batch.add(token, position: start + offset, sequence: slot, output: scoring != nil || offset == chunk.count - 1)
         }
         let status = decode(threads: generation.threads, abortingOn: generation.emitter.cancellation)
         guard status == 0 else { return failed([slot], status, readingPrompt: true) }
-        caches[slot].appendChunk(chunk)
+        if let top = scoring {
+            // Off the fixed chunk grid, so no request that decodes alone may reuse these.
+            caches[slot].appendUnreusable(chunk)
+            guard let logprobs = promptLogprobs(after: start, count: chunk.count, of: generation, top: top) else {
+                return self.end(slot, throwing: SDKError.llm(.generationFailed, "llama.cpp gave no logits for a prompt token"))
+            }
+            generation.emitter.emit(.promptLogprobs(logprobs))
+        } else {
+            caches[slot].appendChunk(chunk)
+        }
         generation.evaluated += chunk.count
         guard !generation.isReadingPrompt else { return }
         promptRead(generation, in: slot, output: Int32(chunk.count - 1))

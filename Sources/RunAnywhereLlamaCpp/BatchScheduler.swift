@@ -11,6 +11,11 @@ import RunAnywhere
 /// evaluated together in one decode call per step, as llama.cpp's server does, which is where
 /// batching gains throughput; a request alone reads its prompt in calls of its own.
 ///
+/// **Prompt log-probabilities.** A request that asks for its prompt's
+/// (``RunAnywhere/LLMEngineRequest/promptLogprobs``) reads the whole prompt in calls of its own,
+/// reusing nothing cached, in chunks of at most ``scoredChunk`` tokens that each output a logit
+/// row per token: row i gives token i + 1's log-probability.
+///
 /// **Reproducibility.** A request that promises reproducible output (seeded; greedy too on a
 /// model loaded reproducible) shares the batch like any other when the context is
 /// batch-invariant (``LlamaBatchInvariance``): its numbers are then the same whatever runs
@@ -182,6 +187,12 @@ final class BatchScheduler: @unchecked Sendable {
         generation.emitter.finish()
     }
 
+    /// Whether `generation` may keep what its sequence's memory holds of its prompt: not when it
+    /// asked for the prompt's log-probabilities, which need every prompt token's logits.
+    private func reusesCache(_ generation: LlamaGeneration) -> Bool {
+        generation.request.reuseCache && generation.request.promptLogprobs == nil
+    }
+
     /// The free sequence whose memory shares the longest prefix with `generation`'s prompt
     /// (computed with its adapters), least recently used among equals; nil when all are taken.
     private func freeSlot(for generation: LlamaGeneration) -> Int? {
@@ -199,13 +210,13 @@ final class BatchScheduler: @unchecked Sendable {
         let adapters = generation.adapters
         var cache = caches[slot]
         var reused =
-            switch (generation.request.reuseCache && cachedAdapters[slot] == adapters, generation.decodesAlone) {
+            switch (reusesCache(generation) && cachedAdapters[slot] == adapters, generation.decodesAlone) {
             case (false, _): 0
             case (true, true): cache.reusablePrefix(of: generation.prompt.tokens, threads: generation.threads)
             case (true, false): cache.commonPrefix(of: generation.prompt.tokens)
             }
         // Saved states are the base model's.
-        if generation.request.reuseCache, adapters.isEmpty, !generation.decodesAlone, generation.prompt.images.isEmpty,
+        if reusesCache(generation), adapters.isEmpty, !generation.decodesAlone, generation.prompt.images.isEmpty,
             let restored = restore(for: generation.prompt.tokens, in: slot, beyond: reused, threads: generation.threads)
         {
             cache = caches[slot]
@@ -242,7 +253,7 @@ final class BatchScheduler: @unchecked Sendable {
         for slot in slots.indices {
             guard let generation = slots[slot], generation.adapters == adapters else { continue }
             if generation.isReadingPrompt {
-                if generation.decodesAlone || generation.prompt.image(at: generation.evaluated) != nil {
+                if generation.readsPromptAlone || generation.prompt.image(at: generation.evaluated) != nil {
                     readPromptChunk(generation, in: slot)
                 } else {
                     reading.append(slot)

@@ -91,7 +91,11 @@ final class LlamaCppService: LLMServiceWithReceivers {
 
     private func start(_ request: LLMEngineRequest, reportingTo receiver: LLMEngineReceiver?) throws -> LLMEngineRun {
         let prompt: LlamaPrompt
-        if request.images.isEmpty {
+        if let tokens = request.promptTokens {
+            guard request.images.isEmpty else { throw SDKError.llm(.invalidInput, "A prompt of token ids cannot show images") }
+            try checkVocabulary(tokens)  // llama.cpp aborts the process on an id outside the vocabulary
+            prompt = LlamaPrompt(tokens: tokens)
+        } else if request.images.isEmpty {
             prompt = LlamaPrompt(tokens: try llama.tokenize(request.prompt, addSpecial: true))
         } else {
             guard let vision = llama.vision else {
@@ -100,6 +104,9 @@ final class LlamaCppService: LLMServiceWithReceivers {
             prompt = try vision.tokenize(request.prompt, images: request.images)
         }
         guard !prompt.tokens.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt has no tokens") }
+        if request.promptLogprobs != nil, !prompt.images.isEmpty {
+            throw SDKError.llm(.invalidInput, "The log-probabilities of a prompt with images cannot be given")
+        }
         if let grammar = request.grammar { try llama.checkGrammar(grammar) }
         try request.sampling.validate()
         if let token = request.sampling.logitBias?.keys.first(where: { Int($0) >= llama.vocabularySize }) {

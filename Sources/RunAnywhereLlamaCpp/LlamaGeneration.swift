@@ -63,6 +63,10 @@ final class LlamaGeneration {
     /// far, starting from an even chance.
     var keepChance: Double { Double(accepted + 1) / Double(accepted + rejections + 2) }
 
+    /// Whether it reads its prompt in decode calls of its own: to keep a reproducibility promise,
+    /// or to have every prompt token's logits (``LLMEngineRequest/promptLogprobs``).
+    var readsPromptAlone: Bool { decodesAlone || request.promptLogprobs != nil }
+
     /// Whether part of the prompt still has to be evaluated.
     var isReadingPrompt: Bool { evaluated < prompt.tokens.count }
 }

@@ -33,7 +33,7 @@ enum ServerSentEvents {
         switch event {
         case .text(let text): try self.event(Delta(content: text, reasoning: nil), name: "delta")
         case .reasoning(let text): try self.event(Delta(content: nil, reasoning: text), name: "delta")
-        case .toolCall, .completed, .logprobs: nil
+        case .toolCall, .completed, .logprobs, .promptLogprobs: nil
         }
     }
 

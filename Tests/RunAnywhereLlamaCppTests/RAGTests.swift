@@ -70,7 +70,7 @@ extension LlamaTests {
                 for try await event in answer {
                     switch event {
                     case .text(let text): pieces.append(text)
-                    case .reasoning, .toolCall, .logprobs: break
+                    case .reasoning, .toolCall, .logprobs, .promptLogprobs: break
                     case .completed(let result): final = answer.answer(result)
                     }
                 }

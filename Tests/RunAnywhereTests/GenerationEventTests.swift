@@ -28,7 +28,7 @@ import Testing
             switch event {
             case .reasoning(let text): reasoning += text
             case .text(let text): answer += text
-            case .toolCall, .completed, .logprobs: Issue.record("the splitter makes only text and reasoning")
+            case .toolCall, .completed, .logprobs, .promptLogprobs: Issue.record("the splitter makes only text and reasoning")
             }
         }
         #expect(splitter.reasoning == reasoning && splitter.answer == answer)

@@ -7,11 +7,11 @@ import Testing
 /// The pipeline between an engine and the caller, fed with scripted engine events (the real
 /// engine is exercised in RunAnywhereLlamaCppTests).
 @Suite struct GenerationPipelineTests {
-    func pipeline(stops: [String] = [], logprobs: Bool = false) -> GenerationPipeline {
+    func pipeline(stops: [String] = [], logprobs: Bool = false, promptLogprobs: Bool = false) -> GenerationPipeline {
         GenerationPipeline(
             modelID: "m", framework: .llamaCpp, backend: "cpu",
             plan: PromptPlan(prompt: "p", inputTokens: 7, droppedMessages: 0, maxNewTokens: 50),
-            stopSequences: stops, thinkingPattern: .defaultPattern, logprobs: logprobs
+            stopSequences: stops, thinkingPattern: .defaultPattern, logprobs: logprobs, promptLogprobs: promptLogprobs
         )
     }
 
@@ -159,6 +159,27 @@ import Testing
         #expect(plain.logprobs == nil)
     }
 
+    /// The prompt's log-probabilities, reported in pieces while the engine reads the prompt, go
+    /// out joined in one event before any other, and in the result; none when not asked for.
+    @Test func thePromptsLogprobsComeFirstInOneEvent() async throws {
+        let prompt = (1...5).map { TokenLogprob(id: Int32($0), bytes: Array(" p\($0)".utf8), logprob: -Float($0)) }
+        let script: @Sendable (LLMEngineEmitter) throws -> Void = { emitter in
+            emitter.emit(.promptLogprobs(Array(prompt.prefix(2))))
+            emitter.emit(.promptLogprobs(Array(prompt.dropFirst(2))))
+            emitter.emit(.promptProcessed(evaluated: 6, cached: 0, seconds: 0.01))
+            emitter.emitToken(Array("Yes".utf8))
+            emitter.emit(.finished(.endOfGeneration))
+        }
+        var events: [GenerationEvent] = []
+        let result = try await pipeline(promptLogprobs: true).drive(LLMEngineRun.start(script), startedAt: .now) { events.append($0) }
+        #expect(
+            events.first == .promptLogprobs(prompt)
+                && events.dropFirst().allSatisfy { if case .promptLogprobs = $0 { false } else { true } })
+        #expect(result.promptLogprobs == prompt && result.text == "Yes")
+        let plain = try await pipeline().drive(LLMEngineRun.start(script), startedAt: .now) { _ in }
+        #expect(plain.promptLogprobs == nil)
+    }
+
     @Test func splitsThinkingAndKeepsCharactersWhole() async throws {
         var events: [GenerationEvent] = []
         let result = try await pipeline().drive(scripted(Self.tokens), startedAt: .now) { events.append($0) }
@@ -166,7 +187,7 @@ import Testing
             switch event {
             case .reasoning(let text): "R:" + text
             case .text(let text): text
-            case .toolCall, .completed, .logprobs: "?"
+            case .toolCall, .completed, .logprobs, .promptLogprobs: "?"
             }
         }
         #expect(pieces.filter { $0.hasPrefix("R:") }.map { $0.dropFirst(2) }.joined() == "Plan: say café 🌍.")

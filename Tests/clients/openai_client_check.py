@@ -265,6 +265,65 @@ def check_logprobs(client, model, model_file):
     return seen
 
 
+def check_echo(client, model, model_file):
+    """echo with logprobs, as lm-evaluation-harness scores continuations: several prompts in one request, each choice's text
+    its prompt and answer, its tokens the whole text (the prompt's first, which nothing predicts, with null), the likelier
+    continuation scoring higher; a prompt sent as token ids scores as its text does; streamed, the prompt comes first; with
+    the model's file, the prompt's log-probabilities against llama-cpp-python's, read from the logits of every prompt position."""
+    context = "The capital of France is"
+    prompts = [context + " Paris", context + " London"]
+    scored = client.completions.create(model=model, prompt=prompts, max_tokens=1, temperature=0, logprobs=1, echo=True)
+    check(sorted(choice.index for choice in scored.choices) == [0, 1], f"echo choices {scored.choices}")
+    totals = {}
+    for choice in scored.choices:
+        prompt, logprobs = prompts[choice.index], choice.logprobs
+        check(choice.text.startswith(prompt) and "".join(logprobs.tokens) == choice.text, f"echo tokens {logprobs.tokens} / {choice.text!r}")
+        check(logprobs.token_logprobs[0] is None and logprobs.top_logprobs[0] is None, f"echo's first token {logprobs.token_logprobs[:2]}")
+        check(logprobs.text_offset == [sum(len(t) for t in logprobs.tokens[:i]) for i in range(len(logprobs.tokens))],
+              f"echo offsets {logprobs.text_offset}")
+        # The continuation's tokens: from the context's end to the prompt's (the answer's one token after them).
+        continuation = [value for offset, value in zip(logprobs.text_offset, logprobs.token_logprobs) if len(context) <= offset < len(prompt)]
+        check(len(continuation) >= 1 and all(value is not None and value <= 0 for value in continuation), f"continuation {continuation}")
+        totals[prompt] = sum(continuation)
+    check(totals[prompts[0]] > totals[prompts[1]], f"' Paris' scored below ' London': {totals}")
+    check(scored.usage.prompt_tokens > 2 * len(context.split()), f"usage counts both prompts: {scored.usage}")
+    plain = client.completions.create(model=model, prompt=context, max_tokens=2, temperature=0, echo=True)
+    check(plain.choices[0].text.startswith(context) and plain.choices[0].logprobs is None, f"echo alone {plain.choices[0]}")
+    stream = client.completions.create(model=model, prompt=context, max_tokens=2, temperature=0, logprobs=0, echo=True, stream=True)
+    pieces = [(choice.text, choice.logprobs) for chunk in stream for choice in chunk.choices if choice.text]
+    check(bool(pieces) and pieces[0][0] == context and pieces[0][1] is not None and pieces[0][1].token_logprobs[0] is None,
+          f"streamed echo {pieces[:2]}")
+    # The same prompt as token ids (lm-evaluation-harness sends them so), read as they are: the same choice.
+    root = str(client.base_url).rstrip("/").rsplit("/v1", 1)[0]
+    request = urllib.request.Request(root + "/tokenize", json.dumps({"content": prompts[0]}).encode(), {"content-type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        ids = json.load(response)["tokens"]
+    by_ids = client.completions.create(model=model, prompt=[ids], max_tokens=1, temperature=0, logprobs=1, echo=True).choices[0]
+    by_text = next(choice for choice in scored.choices if choice.index == 0)
+    check(by_ids.text == by_text.text and by_ids.logprobs.tokens == by_text.logprobs.tokens, f"token ids' echo {by_ids.text!r}")
+    check(all((a is None) == (b is None) and (a is None or abs(a - b) < 1e-3) for a, b in zip(by_ids.logprobs.token_logprobs, by_text.logprobs.token_logprobs)),
+          f"token ids' logprobs {by_ids.logprobs.token_logprobs} / {by_text.logprobs.token_logprobs}")
+    try:
+        client.completions.create(model=model, prompt=[10**9], max_tokens=1)
+        check(False, "a token id past the vocabulary was accepted")
+    except openai.BadRequestError as error:
+        check("vocabulary" in json.dumps(error.body), f"token id error body {error.body}")
+    seen = {"echo": {prompt: round(total, 4) for prompt, total in totals.items()}}
+    if model_file:
+        from llama_cpp import Llama
+        reference = Llama(model_path=model_file, n_ctx=256, n_threads=1, logits_all=True, flash_attn=True, verbose=False)
+        tokens = reference.tokenize(prompts[0].encode(), add_bos=True, special=True)
+        reference.eval(tokens)
+        rows = Llama.logits_to_logprobs(reference.scores[:len(tokens)])
+        theirs = [float(rows[i - 1][token]) for i, token in enumerate(tokens) if i > 0]
+        choice = next(choice for choice in scored.choices if choice.index == 0)
+        ours = choice.logprobs.token_logprobs[1:len(tokens)]
+        check(len(choice.logprobs.tokens) == len(tokens) + 1 and all(abs(a - b) < 0.15 for a, b in zip(ours, theirs)),
+              f"prompt logprobs: ours {ours}, llama-cpp-python's {theirs}")
+        seen["echo"]["llama_cpp_python"] = [[round(a, 4), round(b, 4)] for a, b in zip(ours, theirs)]
+    return seen
+
+
 def check_choices(client, model):
     """n choices, each with its index, generated side by side: with a seed, choice i is the answer of seed + i (a seeded
     request is reproducible, alone or beside others), whole and streamed; usage counts every choice; n past 8 is a 400."""
@@ -843,6 +902,7 @@ def main():
         seen.update(check_tools(client, args.model))
         seen.update(check_logprobs(client, args.model, args.model_file))
         seen.update(check_choices(client, args.model))
+        seen.update(check_echo(client, args.model, args.model_file))
     if transport:
         seen.update(transport.report(check))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))

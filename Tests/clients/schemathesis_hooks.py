@@ -62,6 +62,8 @@ ANY_OPERATION = [
     r"No LoRA adapter with id",
 ]
 SEMANTIC_REFUSALS = {
+    # A rule between the number of prompts and n; token ids past the model's vocabulary.
+    "POST /v1/completions": [r"at most 16 completions \(prompts times n\)", r"is not in the model's vocabulary"],
     "POST /api/conversations/{id}/messages": [r"does not fit the model's context"],  # the saved maxTokens setting
     "POST /api/conversations/{id}/retry": [r"no message to answer again", r"does not fit the model's context"],
     "POST /api/models/{id}/load": [r"would unload the model as soon as it is loaded"],  # keepAlive 0

@@ -181,6 +181,8 @@ enum WorkerEngineEvent: Codable, Sendable {
     case promptProcessed(evaluated: Int, cached: Int, seconds: Double)
     case imagesEncoded(count: Int, tokens: Int, seconds: Double)
     case speculated(drafted: Int, accepted: Int)
+    /// Once per prompt chunk, so JSON is cheap enough.
+    case promptLogprobs([TokenLogprob])
     case finished(Stop)
 
     enum Stop: String, Codable, Sendable { case endOfGeneration, length, cancelled }
@@ -192,6 +194,7 @@ enum WorkerEngineEvent: Codable, Sendable {
             self = .promptProcessed(evaluated: evaluated, cached: cached, seconds: seconds)
         case .imagesEncoded(let count, let tokens, let seconds): self = .imagesEncoded(count: count, tokens: tokens, seconds: seconds)
         case .speculated(let drafted, let accepted): self = .speculated(drafted: drafted, accepted: accepted)
+        case .promptLogprobs(let tokens): self = .promptLogprobs(tokens)
         case .token, .tokenLogprob: return nil
         case .finished(.endOfGeneration): self = .finished(.endOfGeneration)
         case .finished(.length): self = .finished(.length)
@@ -206,6 +209,7 @@ enum WorkerEngineEvent: Codable, Sendable {
             .promptProcessed(evaluated: evaluated, cached: cached, seconds: seconds)
         case .imagesEncoded(let count, let tokens, let seconds): .imagesEncoded(count: count, tokens: tokens, seconds: seconds)
         case .speculated(let drafted, let accepted): .speculated(drafted: drafted, accepted: accepted)
+        case .promptLogprobs(let tokens): .promptLogprobs(tokens)
         case .finished(.endOfGeneration): .finished(.endOfGeneration)
         case .finished(.length): .finished(.length)
         case .finished(.cancelled): .finished(.cancelled)

@@ -17,6 +17,10 @@ public enum GenerationEvent: Sendable, Equatable {
     /// asked for (``LLMGenerationOptions/logprobs``): sent just before that piece. A token cut
     /// by a stop sequence or hidden with a tool call's markup has none, nor has the reasoning.
     case logprobs([TokenLogprob])
+    /// The log-probabilities of the prompt's tokens after its first, each given the tokens before
+    /// it, when asked for (``LLMGenerationOptions/promptLogprobs``): sent once the prompt is read,
+    /// before any other event.
+    case promptLogprobs([TokenLogprob])
     /// A piece of the model's reasoning (between its thinking tags, the tags removed).
     case reasoning(String)
     /// A tool call the model made, with its complete arguments.

@@ -20,6 +20,8 @@ struct GenerationPipeline {
     var toolCalls: ToolCallFormat? = nil
     /// Whether the request asked for the tokens' log-probabilities (``LLMGenerationOptions/logprobs``).
     var logprobs = false
+    /// Whether it asked for the prompt's (``LLMGenerationOptions/promptLogprobs``).
+    var promptLogprobs = false
 
     /// Runs `run` to its end, passing each `.reasoning`, `.text` and `.toolCall` event to `emit`,
     /// and returns the result (the caller sends `.completed`). Cancelling the calling task
@@ -64,9 +66,11 @@ struct GenerationPipeline {
         var thinkingEnd: ContinuousClock.Instant?
         var stopReason = LLMStopReason.stop
         var logprobs: LogprobAttribution?
+        var promptLogprobs: [TokenLogprob]?
 
         init(_ pipeline: GenerationPipeline) {
             self.pipeline = pipeline
+            promptLogprobs = pipeline.promptLogprobs ? [] : nil
             logprobs = pipeline.logprobs ? LogprobAttribution() : nil
             stops = StopSequenceMatcher(sequences: pipeline.stopSequences)
             thinking = GenerationEventSplitter(pattern: pipeline.thinkingPattern, toolCalls: pipeline.toolCalls)
@@ -79,6 +83,9 @@ struct GenerationPipeline {
             switch event {
             case .promptProcessed(let evaluated, let cached, let seconds):
                 prompt = (evaluated, cached, seconds)
+                if let promptLogprobs { emit(.promptLogprobs(promptLogprobs)) }
+            case .promptLogprobs(let tokens):
+                promptLogprobs?.append(contentsOf: tokens)
             case .imagesEncoded(_, _, let seconds):
                 imageEncodeSeconds = (imageEncodeSeconds ?? 0) + seconds
             case .speculated(let drafted, let accepted):
@@ -180,7 +187,8 @@ struct GenerationPipeline {
                 stopSequence: stops.matched.flatMap { pipeline.requestedStopSequences.contains($0) ? $0 : nil },
                 draftTokens: drafts?.drafted,
                 acceptedDraftTokens: drafts?.accepted,
-                logprobs: logprobs?.sent
+                logprobs: logprobs?.sent,
+                promptLogprobs: promptLogprobs
             )
         }
     }

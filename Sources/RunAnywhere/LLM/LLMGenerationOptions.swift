@@ -39,6 +39,13 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     /// tokens at its place (0 to ``maxTopLogprobs``), in ``GenerationEvent/logprobs(_:)`` events
     /// and ``LLMGenerationResult/logprobs``; nil: none (OpenAI's `logprobs` and `top_logprobs`).
     public var logprobs: Int?
+    /// Report the log-probability of each token of the prompt after its first, given the tokens
+    /// before it, with this many of the likeliest tokens at its place (0 to ``maxTopLogprobs``),
+    /// in a ``GenerationEvent/promptLogprobs(_:)`` event and ``LLMGenerationResult/promptLogprobs``:
+    /// how likely the model finds a text, for scoring and evaluation (OpenAI's `echo` with
+    /// `logprobs`, vLLM's `prompt_logprobs`); nil: none. The whole prompt is evaluated again
+    /// (nothing cached is reused), and a prompt with images cannot have them.
+    public var promptLogprobs: Int?
     /// Generation stops before any of these strings; they are not part of the text.
     public var stopSequences: [String]
     /// Whether the caller streams; informational, the API chosen decides.
@@ -86,6 +93,7 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         penaltyLastN: Int? = nil,
         logitBias: [Int32: Float]? = nil,
         logprobs: Int? = nil,
+        promptLogprobs: Int? = nil,
         stopSequences: [String] = [],
         streamingEnabled: Bool = false,
         preferredFramework: InferenceFramework? = nil,
@@ -112,6 +120,7 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         self.penaltyLastN = penaltyLastN
         self.logitBias = logitBias
         self.logprobs = logprobs
+        self.promptLogprobs = promptLogprobs
         self.stopSequences = stopSequences
         self.streamingEnabled = streamingEnabled
         self.preferredFramework = preferredFramework
@@ -150,6 +159,9 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         try sampling.validate()
         if let logprobs, !(0...Self.maxTopLogprobs).contains(logprobs) {
             throw bad("logprobs must be between 0 and \(Self.maxTopLogprobs) (got \(logprobs))")
+        }
+        if let promptLogprobs, !(0...Self.maxTopLogprobs).contains(promptLogprobs) {
+            throw bad("promptLogprobs must be between 0 and \(Self.maxTopLogprobs) (got \(promptLogprobs))")
         }
         if let threads, !(1...SDKConstants.Limits.maxThreads).contains(threads) {
             throw bad("threads must be between 1 and \(SDKConstants.Limits.maxThreads) (got \(threads))")

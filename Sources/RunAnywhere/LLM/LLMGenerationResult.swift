@@ -71,6 +71,10 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
     /// (``LLMGenerationOptions/logprobs``): the ``GenerationEvent/logprobs(_:)`` events' tokens
     /// joined; nil when not asked for. Additive to the spec.
     public let logprobs: [TokenLogprob]?
+    /// The log-probability of each token of the prompt after its first, given the tokens before
+    /// it, when asked for (``LLMGenerationOptions/promptLogprobs``); nil when not asked for.
+    /// Additive to the spec.
+    public let promptLogprobs: [TokenLogprob]?
 
     /// The share of guessed tokens the model kept, 0 to 1; nil when nothing was guessed.
     public var draftAcceptanceRate: Double? {
@@ -86,7 +90,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         promptTokensPerSecond: Double = 0, decodeTokensPerSecond: Double = 0, cachedInputTokens: Int = 0,
         stopReason: LLMStopReason = .stop, tokensPerSecondHistory: [Double] = [], thinkingTimeMs: Double? = nil,
         imageEncodeTimeMs: Double? = nil, toolCalls: [ToolCall] = [], stopSequence: String? = nil, draftTokens: Int? = nil,
-        acceptedDraftTokens: Int? = nil, logprobs: [TokenLogprob]? = nil
+        acceptedDraftTokens: Int? = nil, logprobs: [TokenLogprob]? = nil, promptLogprobs: [TokenLogprob]? = nil
     ) {
         self.text = text
         self.thinkingContent = thinkingContent
@@ -112,10 +116,11 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         self.draftTokens = draftTokens
         self.acceptedDraftTokens = acceptedDraftTokens
         self.logprobs = logprobs
+        self.promptLogprobs = promptLogprobs
     }
 
-    /// Decodes a result; `toolCalls`, `backend`, `stopSequence`, the draft counts and `logprobs`
-    /// may be absent (results saved before they existed).
+    /// Decodes a result; `toolCalls`, `backend`, `stopSequence`, the draft counts and the
+    /// log-probabilities may be absent (results saved before they existed).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         text = try c.decode(String.self, forKey: .text)
@@ -142,6 +147,7 @@ public struct LLMGenerationResult: Codable, Sendable, Equatable {
         draftTokens = try c.decodeIfPresent(Int.self, forKey: .draftTokens)
         acceptedDraftTokens = try c.decodeIfPresent(Int.self, forKey: .acceptedDraftTokens)
         logprobs = try c.decodeIfPresent([TokenLogprob].self, forKey: .logprobs)
+        promptLogprobs = try c.decodeIfPresent([TokenLogprob].self, forKey: .promptLogprobs)
     }
 }
 
@@ -188,7 +194,7 @@ public struct LLMStreamingResult: Sendable {
                 case .toolCall, .completed:
                     defer { inside = false }
                     return inside ? [pattern.closingTag] : []
-                case .logprobs: return []
+                case .logprobs, .promptLogprobs: return []
                 }
             }
         }

@@ -156,6 +156,9 @@ public struct LLMSampling: Sendable, Equatable, Codable {
 public struct LLMEngineRequest: Sendable, Equatable, Codable {
     /// The prompt, already formatted.
     public var prompt: String
+    /// The prompt as the model's token ids, read as they are (no token added, no text parsed)
+    /// instead of `prompt`; nil: `prompt`. An engine that cannot take token ids refuses them.
+    public var promptTokens: [Int32]?
     /// Most tokens to generate.
     public var maxNewTokens: Int
     /// How to pick tokens.
@@ -177,6 +180,10 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
     /// Report each generated token's log-probability with this many of the likeliest tokens at
     /// its place (``LLMEngineEvent/tokenLogprob(_:)``, before the token); nil: none.
     public var logprobs: Int?
+    /// Report the log-probability of each token of the prompt after its first, with this many of
+    /// the likeliest tokens at its place (``LLMEngineEvent/promptLogprobs(_:)``, while the prompt
+    /// is read); nil: none. Such a prompt is evaluated whole, none of it taken from a cache.
+    public var promptLogprobs: Int?
 
     /// The text that marks an image's place in a prompt (the one llama.cpp's libmtmd uses).
     public static let imageMarker = "<__media__>"
@@ -184,9 +191,11 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
     /// Creates a request.
     public init(
         prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?, reuseCache: Bool = true, images: [LoadedImage] = [],
-        grammar: String? = nil, speculation: LLMSpeculation? = nil, loraAdapters: [LoRAAdapter] = [], logprobs: Int? = nil
+        grammar: String? = nil, speculation: LLMSpeculation? = nil, loraAdapters: [LoRAAdapter] = [], logprobs: Int? = nil,
+        promptLogprobs: Int? = nil, promptTokens: [Int32]? = nil
     ) {
         self.prompt = prompt
+        self.promptTokens = promptTokens
         self.maxNewTokens = maxNewTokens
         self.sampling = sampling
         self.threads = threads
@@ -196,6 +205,7 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
         self.speculation = speculation
         self.loraAdapters = loraAdapters
         self.logprobs = logprobs
+        self.promptLogprobs = promptLogprobs
     }
 }
 
@@ -221,6 +231,10 @@ public enum LLMEngineEvent: Sendable, Equatable {
     /// The log-probability of the token reported next, with the likeliest tokens at its place:
     /// sent just before each `token` when the request asked (``LLMEngineRequest/logprobs``).
     case tokenLogprob(TokenLogprob)
+    /// The log-probabilities of prompt tokens, in order, each given the tokens before it, when the
+    /// request asked (``LLMEngineRequest/promptLogprobs``): every token but the prompt's first, in
+    /// one or more of these events before `promptProcessed`.
+    case promptLogprobs([TokenLogprob])
     /// Speculative decoding guessed `drafted` tokens in all, of which the model kept `accepted`;
     /// sent once, before `finished`, by a run that speculated.
     case speculated(drafted: Int, accepted: Int)

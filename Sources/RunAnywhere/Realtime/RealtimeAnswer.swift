@@ -67,7 +67,7 @@ struct RealtimeAnswer: Sendable {
                         }
                     case .toolCall(let call): await output.call(call, session)
                     case .completed(let completed): result = completed
-                    case .reasoning, .logprobs: break
+                    case .reasoning, .logprobs, .promptLogprobs: break
                     }
                 }
                 if let where_ = output.messageAt, !pending.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {

@@ -56,6 +56,21 @@ extension RunAnywhereRuntime {
         return GenerationEvents(events: events, task: task, promptTokens: plan.inputTokens, unread: unread)
     }
 
+    /// Starts generating from `tokens`, the prompt as the model's token ids, read as they are
+    /// (no chat template, nothing added or parsed), with the model `model`: its events, ending
+    /// with `.completed`; otherwise as ``generateEvents(_:images:context:options:model:loadOptions:keepAlive:)``.
+    package func generateEvents(
+        tokens: [Int32], options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
+    ) async throws -> GenerationEvents {
+        guard !tokens.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt has no tokens") }
+        let unread = UnreadEvents()
+        let (events, task, plan) = try await generation(
+            turn: [], tokens: tokens, context: nil, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive,
+            unread: unread
+        ) { [$0] }
+        return GenerationEvents(events: events, task: task, promptTokens: plan.inputTokens, unread: unread)
+    }
+
     /// Generates the assistant's next message in `context` (ending with the user's message, or
     /// with tool calls and their results) with the model `model`: its events, ending with `.completed`.
     public func generateEvents(
@@ -106,19 +121,19 @@ extension RunAnywhereRuntime {
         return LLMStreamingResult(stream: stream, result: task)
     }
 
-    /// Admits `turn` on the model `model` (loading it if needed) and starts generating; its
-    /// events reach the stream through `project` (until `unread` is declared). Also returns the
-    /// prompt's plan.
+    /// Admits `turn` (or the prompt `tokens`) on the model `model` (loading it if needed) and
+    /// starts generating; its events reach the stream through `project` (until `unread` is
+    /// declared). Also returns the prompt's plan.
     private func generation<Element: Sendable>(
-        turn: [Message], context: Context?, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions,
-        keepAlive: KeepAlive?, unread: UnreadEvents? = nil,
+        turn: [Message], tokens: [Int32]? = nil, context: Context?, options: LLMGenerationOptions?, model: String,
+        loadOptions: ModelLoadOptions, keepAlive: KeepAlive?, unread: UnreadEvents? = nil,
         project: @escaping @Sendable (GenerationEvent) -> [Element]
     ) async throws -> (stream: AsyncThrowingStream<Element, any Error>, task: Task<LLMGenerationResult, any Error>, plan: PromptPlan) {
         let model = try catalog.model(id: model)
         let options = options ?? LLMGenerationOptions()
         try options.validate()
         let admitted = try await admit(
-            turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
+            turn, tokens: tokens, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
         let (stream, task) = try generation(project, unread: unread) { emit in track { try await self.drive(admitted, emit: emit) } }
         return (stream, task, admitted.pipeline.plan)
     }
@@ -260,17 +275,18 @@ extension RunAnywhereRuntime {
     /// engine may start before that word is written) costs the request nothing: the model is
     /// loaded again and the request handed to it, once.
     func admit(
-        _ turn: [Message], context: Context?, options: LLMGenerationOptions, model: ModelInfo, loadOptions: ModelLoadOptions,
-        keepAlive: KeepAlive?
+        _ turn: [Message], tokens: [Int32]? = nil, context: Context?, options: LLMGenerationOptions, model: ModelInfo,
+        loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
     ) async throws -> Admitted {
         try await againIfItsWorkerDied(model) {
-            try await admitOnce(turn, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
+            try await admitOnce(
+                turn, tokens: tokens, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
         }
     }
 
     private func admitOnce(
-        _ turn: [Message], context: Context?, options: LLMGenerationOptions, model: ModelInfo, loadOptions: ModelLoadOptions,
-        keepAlive: KeepAlive?
+        _ turn: [Message], tokens: [Int32]?, context: Context?, options: LLMGenerationOptions, model: ModelInfo,
+        loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
     ) async throws -> Admitted {
         let start = ContinuousClock.now
         // An unsupported schema fails before the model loads.
@@ -287,7 +303,14 @@ extension RunAnywhereRuntime {
         do {
             let loaded = try Self.images(newImages: turn.flatMap(\.images), context: context, service: lease.engine, model: model)
             let thinking = lease.info.thinkingPattern
-            let prepared = try Self.plan(turn, loaded: loaded, context: context, options: options, model: lease.info, service: lease.engine)
+            let prepared =
+                try tokens.map { tokens in
+                    PreparedPrompt(
+                        plan: try ContextWindow.fit(
+                            rawPrompt: "", contextLength: lease.engine.contextLength, maxTokens: options.maxTokens,
+                            countTokens: { _ in tokens.count }),
+                        terminators: [], toolFormat: nil)
+                } ?? Self.plan(turn, loaded: loaded, context: context, options: options, model: lease.info, service: lease.engine)
             let plan = prepared.plan
             if let format = prepared.toolFormat, grammar == nil {
                 grammar = try format.grammar(
@@ -307,7 +330,7 @@ extension RunAnywhereRuntime {
                 sampling: options.sampling,
                 threads: options.threads, reuseCache: options.reusePromptCache, images: shown, grammar: grammar,
                 speculation: try options.speculation?.resolved(model: catalog.model(id:)), loraAdapters: adapters,
-                logprobs: options.logprobs
+                logprobs: options.logprobs, promptLogprobs: options.promptLogprobs, promptTokens: tokens
             )
             let pipeline = GenerationPipeline(
                 modelID: lease.info.id, framework: lease.framework, backend: lease.engine.backend, plan: plan,
@@ -315,7 +338,8 @@ extension RunAnywhereRuntime {
                 requestedStopSequences: options.stopSequences,
                 thinkingPattern: thinking ?? .defaultPattern,
                 toolCalls: options.offersTools ? prepared.toolFormat : nil,
-                logprobs: options.logprobs != nil
+                logprobs: options.logprobs != nil,
+                promptLogprobs: options.promptLogprobs != nil
             )
             // An engine reads the request's adapter and draft model files as it takes the request: off the actor.
             let engine = lease.engine

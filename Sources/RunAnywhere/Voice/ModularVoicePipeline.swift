@@ -91,7 +91,7 @@ public actor ModularVoicePipeline {
             switch event {
             case .text(let piece): emit(.responseText(piece))  // the answer only: reasoning is not spoken
             case .completed(let result): completed = result
-            case .reasoning, .toolCall, .logprobs: break
+            case .reasoning, .toolCall, .logprobs, .promptLogprobs: break
             }
         }
         guard let result = completed else { throw CancellationError() }

@@ -124,7 +124,7 @@ struct AnthropicStreamMapper: Sendable {
     /// The events `event` becomes.
     mutating func events(_ event: GenerationEvent) -> [AnthropicStreamEvent] {
         switch event {
-        case .logprobs: return []  // Anthropic's API has none
+        case .logprobs, .promptLogprobs: return []  // Anthropic's API has none
         case .reasoning(let text):
             guard showsThinking else { return [] }
             return enter(.thinking) + [.contentBlockDelta(index: blocks - 1, delta: AnthropicDelta(type: "thinking_delta", thinking: text))]

@@ -170,6 +170,7 @@ struct OllamaStreamMapper: Sendable {
             logprobs = nil
             return [piece]
         case .reasoning(let text): return showsThinking ? [.piece(model: model, chat: chat, thinking: text)] : []
+        case .promptLogprobs: return []  // ollama's API has none
         case .toolCall(let call):
             calls += 1
             return chat ? [.piece(model: model, chat: true, toolCalls: [OllamaToolCall(call, index: calls - 1)])] : []

@@ -379,13 +379,14 @@ struct Usage: Encodable, Sendable {
         case promptTokensDetails = "prompt_tokens_details"
     }
 
-    /// The usage of the choices of one request: the prompt once (the first choice's reading of
-    /// it), the tokens of every choice.
-    init(_ results: [LLMGenerationResult]) {
-        promptTokens = results.first?.inputTokens ?? 0
+    /// The usage of the choices of one request, `perPrompt` choices a prompt (nil: all of them
+    /// of one): each prompt once (its first choice's reading of it), the tokens of every choice.
+    init(_ results: [LLMGenerationResult], perPrompt: Int? = nil) {
+        let prompts = stride(from: 0, to: results.count, by: max(perPrompt ?? results.count, 1)).map { results[$0] }
+        promptTokens = prompts.reduce(0) { $0 + $1.inputTokens }
         completionTokens = results.reduce(0) { $0 + $1.tokensUsed }
         totalTokens = promptTokens + completionTokens
-        promptTokensDetails = PromptDetails(cachedTokens: results.first?.cachedInputTokens ?? 0)
+        promptTokensDetails = PromptDetails(cachedTokens: prompts.reduce(0) { $0 + $1.cachedInputTokens })
     }
 }
 

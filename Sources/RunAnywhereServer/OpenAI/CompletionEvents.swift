@@ -56,7 +56,7 @@ struct ChatChunkFraming: ChunkFraming {
             var piece = chunk(.init(content: text), finishReason: nil)
             piece.choices[0].logprobs = ChatLogprobs(tokens)
             return [try ServerSentEvents.event(piece)]
-        case .toolCall, .completed: return []  // the calls go out with the result, numbered
+        case .toolCall, .completed, .promptLogprobs: return []  // the calls go out with the result, numbered; chat has no echo
         }
     }
 
@@ -90,23 +90,39 @@ struct TextChunkFraming: ChunkFraming {
     let created: Int
     let model: String
     let text: LLMStreamingResult.Projection
-    /// The choice's index (`n` asks for several).
+    /// The choice's index (`n` and several prompts ask for several).
     let index: Int
+    /// The prompt the choice begins with (`echo`), if any.
+    let echo: String?
+    /// Choices a prompt (`n`), for the usage of several prompts.
+    let perPrompt: Int
     private let piece: EventTemplate
     private var logprobs: [TokenLogprob]?
     /// Characters of text sent so far, where the next token's `text_offset` starts: counted only
     /// when the request asked for log-probabilities (nil otherwise).
     private var offset: Int?
 
-    init(id: String, created: Int, model: String, text: LLMStreamingResult.Projection, index: Int = 0, logprobs: Bool = false) throws {
-        (self.id, self.created, self.model, self.text, self.index) = (id, created, model, text, index)
+    init(
+        id: String, created: Int, model: String, text: LLMStreamingResult.Projection, index: Int = 0, logprobs: Bool = false,
+        echo: String? = nil, perPrompt: Int = 1
+    ) throws {
+        (self.id, self.created, self.model, self.text, self.index, self.echo, self.perPrompt) =
+            (id, created, model, text, index, echo, perPrompt)
         offset = logprobs ? 0 : nil
         piece = try EventTemplate { Self.chunk($0, finishReason: nil, id: id, created: created, model: model, index: index) }
     }
 
-    func opening() -> Completion? { nil }
+    /// The echoed prompt, when its log-probabilities are not awaited (they come with it).
+    func opening() -> Completion? { offset == nil ? echo.map { chunk($0, finishReason: nil) } : nil }
 
     mutating func pieces(_ event: GenerationEvent) throws -> [ServerSentEvent] {
+        if case .promptLogprobs(let tokens) = event {
+            guard let echo else { return [] }
+            var chunk = chunk(echo, finishReason: nil)
+            chunk.choices[0].logprobs = CompletionLogprobs(prompt: echo, tokens)
+            offset = echo.unicodeScalars.count
+            return [try ServerSentEvents.event(chunk)]
+        }
         if case .logprobs(let tokens) = event { logprobs = tokens }
         let pieces = text.project(event)
         guard let start = offset else { return try pieces.map(piece.event) }
@@ -124,7 +140,9 @@ struct TextChunkFraming: ChunkFraming {
     }
 
     func usage(_ results: [LLMGenerationResult]) -> Completion {
-        Completion(id: id, created: created, model: model, choices: [], usage: Usage(results), timings: results.first.map(Timings.init))
+        Completion(
+            id: id, created: created, model: model, choices: [], usage: Usage(results, perPrompt: perPrompt),
+            timings: results.first.map(Timings.init))
     }
 
     private func chunk(_ text: String, finishReason: String?) -> Completion {

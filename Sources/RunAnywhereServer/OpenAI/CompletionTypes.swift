@@ -1,23 +1,56 @@
 import Foundation
 import RunAnywhere
 
-/// `POST /v1/completions`: the prompt is read verbatim, without a chat template.
+/// `POST /v1/completions`: each prompt is read verbatim, without a chat template, as text or as
+/// the model's token ids; with `echo`, its text, and with `logprobs` its tokens'
+/// log-probabilities, begin the choice.
 struct CompletionRequest: Decodable, Sendable {
-    let prompt: String
+    /// A prompt: text, or token ids read as they are (nothing added), as OpenAI's API takes them.
+    enum Prompt: Sendable {
+        case text(String)
+        case tokens([Int32])
+    }
+
+    /// One prompt, or several: each gets `n` choices, indexed prompt by prompt.
+    let prompts: [Prompt]
+    let echo: Bool
     var fields: GenerationFields
 
-    enum CodingKeys: String, CodingKey { case prompt }
+    /// The most completions a request may ask for: prompts × `n`, each a generation run beside
+    /// the others (the server's sequences and queue hold 20).
+    static let maxCompletions = 16
+
+    enum CodingKeys: String, CodingKey { case prompt, echo }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let one = try container.decodeIfOfType(String.self, forKey: .prompt) {
-            prompt = one
-        } else if let many = try container.decodeIfOfType([String].self, forKey: .prompt), many.count == 1 {
-            prompt = many[0]
-        } else {
-            throw APIError(.badRequest, "prompt must be one string", param: "prompt")
+        func tokens(_ ids: [Int]) throws -> [Int32] {
+            let tokens = ids.compactMap { $0 >= 0 ? Int32(exactly: $0) : nil }
+            guard !ids.isEmpty, tokens.count == ids.count else {
+                throw APIError(
+                    .badRequest, "a prompt's token ids must be a non-empty array of numbers from 0 to \(Int32.max)", param: "prompt")
+            }
+            return tokens
         }
+        if let one = try container.decodeIfOfType(String.self, forKey: .prompt) {
+            prompts = [.text(one)]
+        } else if let many = try container.decodeIfOfType([String].self, forKey: .prompt), !many.isEmpty {
+            prompts = many.map(Prompt.text)
+        } else if let ids = try container.decodeIfOfType([Int].self, forKey: .prompt), !ids.isEmpty {
+            prompts = [.tokens(try tokens(ids))]
+        } else if let many = try container.decodeIfOfType([[Int]].self, forKey: .prompt), !many.isEmpty {
+            prompts = try many.map { .tokens(try tokens($0)) }
+        } else {
+            throw APIError(
+                .badRequest, "prompt must be a string, an array of token ids, or a non-empty array of either", param: "prompt")
+        }
+        echo = try container.decodeIfPresent(Bool.self, forKey: .echo) ?? false
         fields = try GenerationFields(from: decoder)
+        let n = fields.choices
+        guard !(1...GenerationFields.maxChoices).contains(n) || prompts.count * n <= Self.maxCompletions else {
+            throw APIError(
+                .badRequest, "A request may ask for at most \(Self.maxCompletions) completions (prompts times n)", param: "prompt")
+        }
     }
 }
 

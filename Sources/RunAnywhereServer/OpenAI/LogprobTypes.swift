@@ -78,12 +78,13 @@ struct ChatLogprobs: Encodable, Sendable {
 
 /// A completion choice's `logprobs`, in the legacy completions shape: the tokens, their
 /// log-probabilities, each place's alternatives as an object of text to log-probability, and
-/// where each token starts in the text (in characters, counting on from `offset`).
+/// where each token starts in the text (in characters). With `echo`, the prompt's tokens come
+/// first; its first token, which nothing predicts, has null for a log-probability and alternatives.
 struct CompletionLogprobs: Encodable, Sendable {
-    let tokens: [String]
-    let tokenLogprobs: [Float]
-    let topLogprobs: [[String: Float]]
-    let textOffset: [Int]
+    private(set) var tokens: [String] = []
+    private(set) var tokenLogprobs: [Float?] = []
+    private(set) var topLogprobs: [[String: Float]?] = []
+    private(set) var textOffset: [Int] = []
 
     enum CodingKeys: String, CodingKey {
         case tokens, tokenLogprobs = "token_logprobs", topLogprobs = "top_logprobs", textOffset = "text_offset"
@@ -91,15 +92,37 @@ struct CompletionLogprobs: Encodable, Sendable {
 
     /// The shape of `logprobs`, the first token starting at `offset` characters into the text.
     init(_ logprobs: [TokenLogprob], offset: Int = 0) {
-        tokens = logprobs.map(\.text)
-        tokenLogprobs = logprobs.map(\.logprob)
-        topLogprobs = logprobs.map { Dictionary($0.topLogprobs.map { ($0.text, $0.logprob) }, uniquingKeysWith: max) }
-        var offsets: [Int] = []
         var at = offset
-        for token in tokens {
-            offsets.append(at)
-            at += token.unicodeScalars.count
+        append(logprobs, at: &at)
+    }
+
+    /// The shape of an echoed `prompt` (the log-probabilities of its tokens after the first,
+    /// ``RunAnywhere/LLMGenerationResult/promptLogprobs``) and then of the `answer` after it. The
+    /// first token is the prompt's text its other tokens do not show: none where the model put a
+    /// BOS token first, whose prediction of the text's first token is then the first number.
+    init(prompt: String, _ promptLogprobs: [TokenLogprob], answer: [TokenLogprob] = []) {
+        let text = Array(prompt.utf8)
+        let shown = promptLogprobs.reduce(0) { $0 + $1.bytes.count }
+        let first = String(decoding: text.prefix(max(text.count - shown, 0)), as: UTF8.self)
+        if !first.isEmpty {
+            tokens.append(first)
+            tokenLogprobs.append(nil)
+            topLogprobs.append(nil)
+            textOffset.append(0)
         }
-        textOffset = offsets
+        var at = first.unicodeScalars.count
+        append(promptLogprobs, at: &at)
+        at = prompt.unicodeScalars.count
+        append(answer, at: &at)
+    }
+
+    private mutating func append(_ logprobs: [TokenLogprob], at offset: inout Int) {
+        for logprob in logprobs {
+            tokens.append(logprob.text)
+            tokenLogprobs.append(logprob.logprob)
+            topLogprobs.append(Dictionary(logprob.topLogprobs.map { ($0.text, $0.logprob) }, uniquingKeysWith: max))
+            textOffset.append(offset)
+            offset += logprob.text.unicodeScalars.count
+        }
     }
 }

@@ -31,7 +31,7 @@ struct OpenAIRoutes: Sendable {
             let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
             var body = try decodeJSON(CompletionRequest.self, from: data)
             body.fields.keepSchemaOrder(from: try? JSONValue(parsing: data))
-            return try await complete(body.fields, prompt: body.prompt)
+            return try await complete(body.fields, prompts: body.prompts, echo: body.echo)
         }
     }
 
@@ -58,15 +58,45 @@ struct OpenAIRoutes: Sendable {
         return try await respond(fields, generations: generations, chat: true, logprobs: options.logprobs != nil)
     }
 
-    /// Runs one completion of `prompt`, used verbatim (`n` of them).
-    private func complete(_ fields: GenerationFields, prompt: String) async throws -> Response {
-        let options = try fields.options(threads: configuration.threads, applyChatTemplate: false, adapters: adapters)
-        let generations = try await start(fields, options: options) { options in
-            try await runtime.generateEvents(
-                prompt, context: nil, options: options, model: fields.model, loadOptions: configuration.loadOptions,
-                keepAlive: fields.keepAlive?.value ?? configuration.keepAlive)
+    /// Runs the completions of `prompts`, each used verbatim (`n` of each, all side by side);
+    /// with `echo`, each choice begins with its prompt (token ids as their text), and with
+    /// `logprobs` with the prompt's log-probabilities too.
+    private func complete(_ fields: GenerationFields, prompts: [CompletionRequest.Prompt], echo: Bool) async throws -> Response {
+        var options = try fields.options(threads: configuration.threads, applyChatTemplate: false, adapters: adapters)
+        if echo { options.promptLogprobs = options.logprobs }
+        let keepAlive = fields.keepAlive?.value ?? configuration.keepAlive
+        var generations: [GenerationEvents] = []
+        var echoes: [String] = []
+        do {
+            for prompt in prompts {
+                generations += try await start(fields, options: options) { options in
+                    switch prompt {
+                    case .text(let text):
+                        try await runtime.generateEvents(
+                            text, context: nil, options: options, model: fields.model, loadOptions: configuration.loadOptions,
+                            keepAlive: keepAlive)
+                    case .tokens(let tokens):
+                        try await runtime.generateEvents(
+                            tokens: tokens, options: options, model: fields.model, loadOptions: configuration.loadOptions,
+                            keepAlive: keepAlive)
+                    }
+                }
+                guard echo else { continue }
+                let text =
+                    switch prompt {
+                    case .text(let text): text
+                    case .tokens(let tokens):
+                        try await runtime.detokenize(
+                            tokens, model: fields.model, loadOptions: configuration.loadOptions, keepAlive: keepAlive)
+                    }
+                echoes += Array(repeating: text, count: fields.choices)
+            }
+        } catch {
+            generations.forEach { $0.cancel() }
+            throw error
         }
-        return try await respond(fields, generations: generations, chat: false, logprobs: options.logprobs != nil)
+        return try await respond(
+            fields, generations: generations, chat: false, logprobs: options.logprobs != nil, echoes: echo ? echoes : nil)
     }
 
     /// Starts the request's `n` generations, which the engine runs side by side; with a seed,
@@ -91,8 +121,10 @@ struct OpenAIRoutes: Sendable {
     }
 
     /// Answers with the whole results, or streams them as server-sent events (`logprobs`: the
-    /// request asked for log-probabilities).
-    private func respond(_ fields: GenerationFields, generations: [GenerationEvents], chat: Bool, logprobs: Bool) async throws -> Response {
+    /// request asked for log-probabilities; `echoes`: the prompt each completion begins with).
+    private func respond(
+        _ fields: GenerationFields, generations: [GenerationEvents], chat: Bool, logprobs: Bool, echoes: [String]? = nil
+    ) async throws -> Response {
         let model = fields.model
         let id = (chat ? "chatcmpl-" : "cmpl-") + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let created = Int(Date().timeIntervalSince1970)
@@ -121,11 +153,16 @@ struct OpenAIRoutes: Sendable {
                 Completion(
                     id: id, created: created, model: first.modelUsed,
                     choices: results.enumerated().map { index, result in
-                        .init(
-                            text: result.text, index: index, finishReason: finishReason(result.stopReason),
-                            logprobs: result.logprobs.map { CompletionLogprobs($0) })
+                        let echo = echoes?[index]
+                        let logprobs = result.logprobs.map { answer in
+                            echo.map { CompletionLogprobs(prompt: $0, result.promptLogprobs ?? [], answer: answer) }
+                                ?? CompletionLogprobs(answer)
+                        }
+                        return .init(
+                            text: (echo ?? "") + result.text, index: index, finishReason: finishReason(result.stopReason),
+                            logprobs: logprobs)
                     },
-                    usage: Usage(results), timings: Timings(first)
+                    usage: Usage(results, perPrompt: fields.choices), timings: Timings(first)
                 ))
         }
         func serverSentEvents(_ framings: [some ChunkFraming]) -> Response {
@@ -138,7 +175,7 @@ struct OpenAIRoutes: Sendable {
                 try generations.indices.map { index in
                     try TextChunkFraming(
                         id: id, created: created, model: model, text: LLMStreamingResult.Projection(thinkingPattern: pattern), index: index,
-                        logprobs: logprobs)
+                        logprobs: logprobs, echo: echoes?[index], perPrompt: fields.choices)
                 })
         }
         return serverSentEvents(try generations.indices.map { try ChatChunkFraming(id: id, created: created, model: model, index: $0) })

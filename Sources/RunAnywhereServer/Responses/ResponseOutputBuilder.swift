@@ -30,6 +30,7 @@ struct ResponseOutputBuilder: Sendable {
         case .logprobs(let tokens):
             waiting = tokens
             return []
+        case .promptLogprobs: return []  // the Responses API has none
         case .reasoning(let piece):
             var events: [ResponseStreamEvent] = []
             if case .reasoning(let id, let text) = open {
