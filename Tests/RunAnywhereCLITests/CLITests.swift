@@ -72,6 +72,19 @@ struct CLITests {
             #expect(json["framework"] as? String == "llama.cpp")
             #expect((json["cachedInputTokens"] as? Int ?? -1) >= 0)
             #expect((json["responseTokens"] as? Int ?? Int.max) <= (json["tokensUsed"] as? Int ?? 0))
+
+            // With --logprobs and --prompt-logprobs: each answer token's, and each prompt token's after the first.
+            let scored = try cli.run([
+                "generate", "--json", "--raw", "--temperature", "0", "--max-tokens", "2", "--threads", "1", "--logprobs", "1",
+                "--prompt-logprobs", "2", "The capital of France is",
+            ])
+            #expect(scored.status == 0, "\(scored.stderr)")
+            let result = try scored.json()
+            let answer = result["logprobs"] as? [[String: Any]] ?? []
+            let prompt = result["promptLogprobs"] as? [[String: Any]] ?? []
+            #expect(answer.count == result["tokensUsed"] as? Int && prompt.count == (result["inputTokens"] as? Int ?? 0) - 1)
+            #expect(prompt.allSatisfy { ($0["topLogprobs"] as? [Any])?.count == 2 } && !prompt.isEmpty)
+            #expect(try cli.run(["generate", "--prompt-logprobs", "0", "Hi"]).stderr.contains("--prompt-logprobs needs --json"))
         }
     }
 

@@ -17,7 +17,7 @@ struct CompletionRequest: Decodable, Sendable {
     var fields: GenerationFields
 
     /// The most completions a request may ask for: prompts × `n`, each a generation run beside
-    /// the others (the server's sequences and queue hold 20).
+    /// the others (a server runs 4 at once and queues 16 by default).
     static let maxCompletions = 16
 
     enum CodingKeys: String, CodingKey { case prompt, echo }
