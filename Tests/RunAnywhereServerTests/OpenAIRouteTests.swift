@@ -300,6 +300,23 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        #"{"model": "scripted", "prompt": []}"#, #"{"model": "scripted", "prompt": [[]]}"#, #"{"model": "scripted", "prompt": [-1]}"#,
+        #"{"model": "scripted", "prompt": [1.5]}"#, #"{"model": "scripted", "prompt": [99999999999999999999]}"#,
+        #"{"model": "scripted", "prompt": [[1], [2.5]]}"#, #"{"model": "scripted", "prompt": [[1, 2], ["a"]]}"#,
+        #"{"model": "scripted", "prompt": ["a", "b", "c"], "n": 6}"#,
+    ])
+    func badCompletionPromptsGetOpenAIErrors(body: String) async throws {
+        let app = Self.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/completions", method: .post, headers: .json, body: Self.body(body)) { response in
+                #expect(response.status.code == 400, "\(body)")
+                let error = try Self.error(response.body)
+                #expect(error["param"] as? String == "prompt" && error["type"] as? String == "invalid_request_error", "\(body): \(error)")
+            }
+        }
+    }
+
     @Test func loadedModelsAreListedWithTheirKeepAlive() async throws {
         let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in

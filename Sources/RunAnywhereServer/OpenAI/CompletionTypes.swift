@@ -24,21 +24,27 @@ struct CompletionRequest: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let badTokens = APIError(
+            .badRequest, "a prompt's token ids must be a non-empty array of whole numbers from 0 to \(Int32.max)", param: "prompt")
         func tokens(_ ids: [Int]) throws -> [Int32] {
             let tokens = ids.compactMap { $0 >= 0 ? Int32(exactly: $0) : nil }
-            guard !ids.isEmpty, tokens.count == ids.count else {
-                throw APIError(
-                    .badRequest, "a prompt's token ids must be a non-empty array of numbers from 0 to \(Int32.max)", param: "prompt")
-            }
+            guard !ids.isEmpty, tokens.count == ids.count else { throw badTokens }
             return tokens
+        }
+        // Foundation's decoder throws an error of its own for 1.5 or 1e30 read as an Int (a number
+        // Swift cannot represent), not a DecodingError.
+        func ids<T: Decodable>(_ type: T.Type) throws -> T? {
+            do { return try container.decodeIfOfType(type, forKey: .prompt) } catch let error as DecodingError { throw error } catch {
+                throw badTokens
+            }
         }
         if let one = try container.decodeIfOfType(String.self, forKey: .prompt) {
             prompts = [.text(one)]
         } else if let many = try container.decodeIfOfType([String].self, forKey: .prompt), !many.isEmpty {
             prompts = many.map(Prompt.text)
-        } else if let ids = try container.decodeIfOfType([Int].self, forKey: .prompt), !ids.isEmpty {
-            prompts = [.tokens(try tokens(ids))]
-        } else if let many = try container.decodeIfOfType([[Int]].self, forKey: .prompt), !many.isEmpty {
+        } else if let one = try ids([Int].self), !one.isEmpty {
+            prompts = [.tokens(try tokens(one))]
+        } else if let many = try ids([[Int]].self), !many.isEmpty {
             prompts = try many.map { .tokens(try tokens($0)) }
         } else {
             throw APIError(
