@@ -30,10 +30,16 @@ extension KeyedDecodingContainer {
     /// `try?`, a body that is not valid JSON still throws: JSONDecoder reads a string's escapes
     /// only when it is decoded, so half of a surrogate pair in a field that may be a string or an
     /// array would otherwise be refused as neither.
+    /// A number that `T` cannot hold (1.5 or 1e20 where `T` wants an `Int`) is of another type too.
     func decodeIfOfType<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         do {
             return try decode(T.self, forKey: key)
         } catch DecodingError.typeMismatch, DecodingError.valueNotFound, DecodingError.keyNotFound {
+            return nil
+        } catch let error where !(error is DecodingError) {
+            // Foundation's decoder throws an error of its own for such a number: the value is JSON
+            // (it reads as a JSONValue), just not a `T`.
+            guard (try? decode(JSONValue.self, forKey: key)) != nil else { throw error }
             return nil
         }
     }
@@ -46,6 +52,9 @@ extension SingleValueDecodingContainer {
         do {
             return try decode(T.self)
         } catch DecodingError.typeMismatch, DecodingError.valueNotFound, DecodingError.keyNotFound {
+            return nil
+        } catch let error where !(error is DecodingError) {
+            guard (try? decode(JSONValue.self)) != nil else { throw error }
             return nil
         }
     }

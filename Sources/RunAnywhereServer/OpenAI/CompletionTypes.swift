@@ -31,20 +31,13 @@ struct CompletionRequest: Decodable, Sendable {
             guard !ids.isEmpty, tokens.count == ids.count else { throw badTokens }
             return tokens
         }
-        // Foundation's decoder throws an error of its own for 1.5 or 1e30 read as an Int (a number
-        // Swift cannot represent), not a DecodingError.
-        func ids<T: Decodable>(_ type: T.Type) throws -> T? {
-            do { return try container.decodeIfOfType(type, forKey: .prompt) } catch let error as DecodingError { throw error } catch {
-                throw badTokens
-            }
-        }
         if let one = try container.decodeIfOfType(String.self, forKey: .prompt) {
             prompts = [.text(one)]
         } else if let many = try container.decodeIfOfType([String].self, forKey: .prompt), !many.isEmpty {
             prompts = many.map(Prompt.text)
-        } else if let one = try ids([Int].self), !one.isEmpty {
+        } else if let one = try container.decodeIfOfType([Int].self, forKey: .prompt), !one.isEmpty {
             prompts = [.tokens(try tokens(one))]
-        } else if let many = try ids([[Int]].self), !many.isEmpty {
+        } else if let many = try container.decodeIfOfType([[Int]].self, forKey: .prompt), !many.isEmpty {
             prompts = try many.map { .tokens(try tokens($0)) }
         } else {
             throw APIError(
