@@ -32,6 +32,12 @@ struct GenerateCommand: AsyncParsableCommand {
             "With --json: the log-probability of each prompt token after the first, given those before it, with the N likeliest tokens at its place, in `promptLogprobs` (scores a text; with --raw, the text as given).",
             valueName: "N"))
     var promptLogprobs: Int?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Fill in the gap between the prompt and this text, as a code editor completes at its cursor (a model trained to fill in the middle, such as Qwen2.5-Coder; no chat template).",
+            valueName: "text"))
+    var suffix: String?
     @Argument(help: "The prompt; '-' reads it from standard input.") var prompt: String
 
     func validate() throws {
@@ -70,9 +76,18 @@ struct GenerateCommand: AsyncParsableCommand {
             options.structuredOutput = try structuredOutput()
             options.logprobs = logprobs
             options.promptLogprobs = promptLogprobs
-            try await RunAnywhere.loadModel(
-                flags.model ?? RunAnywhere.defaultModelID, options: flags.loadOptions(settings, savedPrompts: context.savedPrompts))
-            let result = try await StreamPrinter.run(try await RunAnywhere.generateEvents(text, options: options), printing: !json)
+            let (model, loadOptions) = (
+                flags.model ?? RunAnywhere.defaultModelID, flags.loadOptions(settings, savedPrompts: context.savedPrompts)
+            )
+            try await RunAnywhere.loadModel(model, options: loadOptions)
+            let generation =
+                if let suffix {
+                    try await RunAnywhere.runtime().generateEvents(
+                        infill: Infill(prefix: text, suffix: suffix), options: options, model: model, loadOptions: loadOptions)
+                } else {
+                    try await RunAnywhere.generateEvents(text, options: options)
+                }
+            let result = try await StreamPrinter.run(generation, printing: !json)
             if json {
                 try JSONOutput.print(result)
             } else {

@@ -207,6 +207,18 @@ final class LlamaContext: @unchecked Sendable {
     /// How many tokens the vocabulary has.
     var vocabularySize: Int { Int(api.llama_vocab_n_tokens(vocab)) }
 
+    /// The vocabulary's fill-in-the-middle tokens, when it has a prefix, a suffix and a middle
+    /// one (llama.cpp reads them from the file's metadata, or finds them by their text).
+    var fillInTheMiddleTokens: FillInTheMiddleTokens? {
+        func token(_ id: llama_token) -> Int32? { id >= 0 ? id : nil }  // LLAMA_TOKEN_NULL is -1
+        guard let prefix = token(api.llama_vocab_fim_pre(vocab)), let suffix = token(api.llama_vocab_fim_suf(vocab)),
+            let middle = token(api.llama_vocab_fim_mid(vocab))
+        else { return nil }
+        return FillInTheMiddleTokens(
+            prefix: prefix, suffix: suffix, middle: middle, repository: token(api.llama_vocab_fim_rep(vocab)),
+            fileSeparator: token(api.llama_vocab_fim_sep(vocab)))
+    }
+
     /// The bytes of `token`'s text (a token of the vocabulary: llama.cpp aborts on any other);
     /// control tokens render as nothing unless `special`.
     func piece(_ token: llama_token, special: Bool = false) -> [UInt8] {

@@ -6,6 +6,8 @@ import RunAnywhere
 extension LlamaCppService: TokenizerAdapter {
     var vocabularySize: Int { llama.vocabularySize }
 
+    var fillInTheMiddleTokens: FillInTheMiddleTokens? { llama.fillInTheMiddleTokens }
+
     func tokenize(_ text: String, addSpecial: Bool, parseSpecial: Bool) throws -> [Int32] {
         try llama.tokenize(text, addSpecial: addSpecial, parseSpecial: parseSpecial)
     }

@@ -100,6 +100,14 @@ package enum TestEnvironment {
         return folder
     }
 
+    /// The fill-in-the-middle fixture scripts/setup --tests writes (a code model's tokens, random
+    /// weights), when it is there with libllama.
+    package static var infillFixture: URL? {
+        let file = installedModelsDirectory.appendingPathComponent(
+            "\(SDKConstants.Models.infillFixtureID)/\(SDKConstants.Models.infillFixtureID).gguf")
+        return llamaLibrary != nil && FileManager.default.fileExists(atPath: file.path) ? file : nil
+    }
+
     /// The image-generation fixture scripts/setup --tests writes (a tiny FLUX.2 klein-shaped model, random
     /// weights), when it is there with libstable-diffusion.
     package static var diffusionFixture: URL? {

@@ -167,8 +167,10 @@ PY
 
 # The fixtures (no small VLM or diffusion weights come from the registries here), written with
 # the gguf package and rewritten whenever their script changes: SmolVLM's shape with random
-# weights (scripts/fixtures/vlm_fixture.py), and a tiny FLUX.2 klein-shaped text-to-image model
-# (scripts/fixtures/diffusion_fixture.py). Their answers and images are noise; see the README's note on vision weights.
+# weights (scripts/fixtures/vlm_fixture.py), its language model with a code model's
+# fill-in-the-middle tokens (scripts/fixtures/fim_fixture.py), and a tiny FLUX.2 klein-shaped
+# text-to-image model (scripts/fixtures/diffusion_fixture.py). Their answers and images are noise;
+# see the README's note on vision weights.
 install_fixtures() {
   local venv dir key
   venv=$(venv_dir)
@@ -179,6 +181,14 @@ install_fixtures() {
       || die "could not write the vision-language fixture"
     echo "$key" >"$dir/.fixture"
     say "model smolvlm-fixture: $dir (test fixture: random weights)"
+  fi
+  dir="$home/models/coder-fixture"
+  key=$(cat "$repo/scripts/fixtures/fim_fixture.py" "$repo/scripts/fixtures/vlm_fixture.py" | sha256sum | cut -c1-16)
+  if [ "$(cat "$dir/.fixture" 2>/dev/null)" != "$key" ]; then
+    "$venv/bin/python" "$repo/scripts/fixtures/fim_fixture.py" "$home/models/$MODEL_ID/$MODEL_FILE" "$dir" \
+      || die "could not write the fill-in-the-middle fixture"
+    echo "$key" >"$dir/.fixture"
+    say "model coder-fixture: $dir (test fixture: random weights)"
   fi
   dir="$home/models/sd-fixture"
   key=$(sha256sum "$repo/scripts/fixtures/diffusion_fixture.py" | cut -c1-16)

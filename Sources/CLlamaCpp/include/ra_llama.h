@@ -71,6 +71,11 @@
     X(llama_vocab_get_add_bos)                 \
     X(llama_vocab_get_add_eos)                 \
     X(llama_vocab_get_add_sep)                 \
+    X(llama_vocab_fim_pre)                     \
+    X(llama_vocab_fim_suf)                     \
+    X(llama_vocab_fim_mid)                     \
+    X(llama_vocab_fim_rep)                     \
+    X(llama_vocab_fim_sep)                     \
     X(llama_sampler_sample)                    \
     X(llama_sampler_free)                      \
     X(ggml_backend_reg_count)                  \

@@ -465,6 +465,14 @@ llama_token llama_vocab_bos(const struct llama_vocab * vocab);
 llama_token llama_vocab_eos(const struct llama_vocab * vocab);
 /// The sentence separator token (BERT's [SEP]); -1 (LLAMA_TOKEN_NULL) when the vocabulary has none.
 llama_token llama_vocab_sep(const struct llama_vocab * vocab);
+/// The fill-in-the-middle tokens, from the file's metadata or found by their text (Qwen's
+/// `<|fim_prefix|>`, CodeLlama's `<PRE>`, ...); -1 (LLAMA_TOKEN_NULL) when the vocabulary has none.
+llama_token llama_vocab_fim_pre(const struct llama_vocab * vocab);
+llama_token llama_vocab_fim_suf(const struct llama_vocab * vocab);
+llama_token llama_vocab_fim_mid(const struct llama_vocab * vocab);
+/// The repository-name and file-separator tokens of repository-level fill-in-the-middle.
+llama_token llama_vocab_fim_rep(const struct llama_vocab * vocab);
+llama_token llama_vocab_fim_sep(const struct llama_vocab * vocab);
 /// Whether tokenizing with add_special adds BOS, EOS, SEP: what a reranker's query-document pair is built with.
 bool llama_vocab_get_add_bos(const struct llama_vocab * vocab);
 bool llama_vocab_get_add_eos(const struct llama_vocab * vocab);

@@ -71,6 +71,8 @@ public enum SDKConstants {
         public static let suggestedRerankerID = "jina-reranker-v1-tiny-en"
         /// The vision-language fixture scripts/setup writes: SmolVLM's shape, random weights.
         package static let visionFixtureID = "smolvlm-fixture"
+        /// The fill-in-the-middle fixture scripts/setup writes: a code model's tokens, random weights.
+        package static let infillFixtureID = "coder-fixture"
         /// The image-generation fixture scripts/setup writes: a tiny Stable Diffusion, random weights.
         package static let diffusionFixtureID = "sd-fixture"
     }

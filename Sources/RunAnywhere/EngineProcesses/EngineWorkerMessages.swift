@@ -147,6 +147,8 @@ struct WorkerModelFacts: Codable, Sendable {
     var backend = "cpu"
     /// The vocabulary's size where the engine tokenizes for the SDK (``TokenizerAdapter``).
     var vocabularySize: Int?
+    /// Its fill-in-the-middle tokens, where it has them.
+    var fillInTheMiddleTokens: FillInTheMiddleTokens?
     /// A voice's name and language.
     var voiceName = ""
     var language = ""
@@ -160,6 +162,7 @@ struct WorkerModelFacts: Codable, Sendable {
             readsImages = service.readsImages
             backend = service.backend
             vocabularySize = (service as? any TokenizerAdapter)?.vocabularySize
+            fillInTheMiddleTokens = (service as? any TokenizerAdapter)?.fillInTheMiddleTokens
         case .embedding(let service):
             contextLength = service.contextLength
             dimensions = service.dimensions

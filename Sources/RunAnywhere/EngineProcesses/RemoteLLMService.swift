@@ -11,6 +11,7 @@ final class RemoteLLMService: LLMServiceWithReceivers, TokenizerAdapter, RemoteE
     let readsImages: Bool
     let backend: String
     private let vocabulary: Int?
+    let fillInTheMiddleTokens: FillInTheMiddleTokens?
     let worker: EngineProcess
     private let parallel: Int
 
@@ -23,6 +24,7 @@ final class RemoteLLMService: LLMServiceWithReceivers, TokenizerAdapter, RemoteE
         readsImages = facts.readsImages
         backend = facts.backend
         vocabulary = facts.vocabularySize
+        fillInTheMiddleTokens = facts.fillInTheMiddleTokens
     }
 
     func tokenCount(_ text: String) throws -> Int {

@@ -99,6 +99,12 @@ enum BuiltInModels {
                 url: "\(hf)/LiquidAI/LFM2-350M-GGUF/resolve/main/LFM2-350M-Q8_0.gguf",
                 file: "LFM2-350M-Q8_0.gguf", size: 379_000_000, context: 32768,
                 description: "Compact hybrid model, higher precision", license: "LFM Open License v1.0"),
+            gguf(
+                SDKConstants.Models.infillFixtureID, "Coder fixture (random weights)", url: nil,
+                file: "\(SDKConstants.Models.infillFixtureID).gguf", size: 8_211_392, context: 2048,
+                description:
+                    "Test fixture written by scripts/setup --tests (make test): SmolLM2's tokenizer with Qwen2.5-Coder's fill-in-the-middle tokens and random weights, so it fills a gap with noise. Pull a code model (Qwen2.5-Coder GGUF by its URL) for real completions",
+                license: "Apache-2.0"),
         ]
         func smolVLM(_ size: String, bytes: Int64) -> ModelInfo {
             let base = "\(hf)/ggml-org/SmolVLM-\(size)-Instruct-GGUF/resolve/main"

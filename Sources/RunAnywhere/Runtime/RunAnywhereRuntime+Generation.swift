@@ -65,8 +65,24 @@ extension RunAnywhereRuntime {
         guard !tokens.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt has no tokens") }
         let unread = UnreadEvents()
         let (events, task, plan) = try await generation(
-            turn: [], tokens: tokens, context: nil, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive,
-            unread: unread
+            turn: [], raw: .tokens(tokens), context: nil, options: options, model: model, loadOptions: loadOptions,
+            keepAlive: keepAlive, unread: unread
+        ) { [$0] }
+        return GenerationEvents(events: events, task: task, promptTokens: plan.inputTokens, unread: unread)
+    }
+
+    /// Starts filling in the gap of `infill` with the model `model`, which must be one trained
+    /// to fill in the middle (``FillInTheMiddleTokens``; otherwise ``ErrorCode/modelIncompatible``):
+    /// its events, ending with `.completed`, whose text is what goes between the prefix and the
+    /// suffix. The prompt is written with the model's own tokens, fitted to its context (see
+    /// ``Infill``); otherwise as ``generateEvents(_:images:context:options:model:loadOptions:keepAlive:)``.
+    public func generateEvents(
+        infill: Infill, options: LLMGenerationOptions?, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive? = nil
+    ) async throws -> GenerationEvents {
+        let unread = UnreadEvents()
+        let (events, task, plan) = try await generation(
+            turn: [], raw: .infill(infill), context: nil, options: options, model: model, loadOptions: loadOptions,
+            keepAlive: keepAlive, unread: unread
         ) { [$0] }
         return GenerationEvents(events: events, task: task, promptTokens: plan.inputTokens, unread: unread)
     }
@@ -121,11 +137,11 @@ extension RunAnywhereRuntime {
         return LLMStreamingResult(stream: stream, result: task)
     }
 
-    /// Admits `turn` (or the prompt `tokens`) on the model `model` (loading it if needed) and
+    /// Admits `turn` (or the `raw` prompt) on the model `model` (loading it if needed) and
     /// starts generating; its events reach the stream through `project` (until `unread` is
     /// declared). Also returns the prompt's plan.
     private func generation<Element: Sendable>(
-        turn: [Message], tokens: [Int32]? = nil, context: Context?, options: LLMGenerationOptions?, model: String,
+        turn: [Message], raw: RawPrompt? = nil, context: Context?, options: LLMGenerationOptions?, model: String,
         loadOptions: ModelLoadOptions, keepAlive: KeepAlive?, unread: UnreadEvents? = nil,
         project: @escaping @Sendable (GenerationEvent) -> [Element]
     ) async throws -> (stream: AsyncThrowingStream<Element, any Error>, task: Task<LLMGenerationResult, any Error>, plan: PromptPlan) {
@@ -133,7 +149,7 @@ extension RunAnywhereRuntime {
         let options = options ?? LLMGenerationOptions()
         try options.validate()
         let admitted = try await admit(
-            turn, tokens: tokens, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
+            turn, raw: raw, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
         let (stream, task) = try generation(project, unread: unread) { emit in track { try await self.drive(admitted, emit: emit) } }
         return (stream, task, admitted.pipeline.plan)
     }
@@ -275,17 +291,17 @@ extension RunAnywhereRuntime {
     /// engine may start before that word is written) costs the request nothing: the model is
     /// loaded again and the request handed to it, once.
     func admit(
-        _ turn: [Message], tokens: [Int32]? = nil, context: Context?, options: LLMGenerationOptions, model: ModelInfo,
+        _ turn: [Message], raw: RawPrompt? = nil, context: Context?, options: LLMGenerationOptions, model: ModelInfo,
         loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
     ) async throws -> Admitted {
         try await againIfItsWorkerDied(model) {
             try await admitOnce(
-                turn, tokens: tokens, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
+                turn, raw: raw, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
         }
     }
 
     private func admitOnce(
-        _ turn: [Message], tokens: [Int32]?, context: Context?, options: LLMGenerationOptions, model: ModelInfo,
+        _ turn: [Message], raw: RawPrompt?, context: Context?, options: LLMGenerationOptions, model: ModelInfo,
         loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
     ) async throws -> Admitted {
         let start = ContinuousClock.now
@@ -303,6 +319,8 @@ extension RunAnywhereRuntime {
         do {
             let loaded = try Self.images(newImages: turn.flatMap(\.images), context: context, service: lease.engine, model: model)
             let thinking = lease.info.thinkingPattern
+            var tokens: [Int32]?
+            if let raw { tokens = try await self.tokens(of: raw, engine: lease.engine, model: lease.info, options: options) }
             let prepared =
                 try tokens.map { tokens in
                     PreparedPrompt(
@@ -352,6 +370,42 @@ extension RunAnywhereRuntime {
             release(lease)
             throw error
         }
+    }
+
+    /// A prompt the engine reads as it is written, without a chat template.
+    enum RawPrompt: Sendable {
+        /// The model's token ids.
+        case tokens([Int32])
+        /// A gap to fill, written with the model's fill-in-the-middle tokens.
+        case infill(Infill)
+    }
+
+    /// The token ids of `raw` for `engine`, the model `model`'s; an infill is tokenized on an
+    /// engine thread (an engine worker answers each piece over its pipe).
+    private func tokens(of raw: RawPrompt, engine: any LLMService, model: ModelInfo, options: LLMGenerationOptions) async throws
+        -> [Int32]
+    {
+        let infill: Infill
+        switch raw {
+        case .tokens(let tokens): return tokens
+        case .infill(let gap): infill = gap
+        }
+        guard let tokenizer = engine as? any TokenizerAdapter, let marks = tokenizer.fillInTheMiddleTokens else {
+            throw SDKError.llm(
+                .modelIncompatible,
+                "Model '\(model.id)' was not trained to fill in the middle: its vocabulary has no fill-in-the-middle tokens (a code model such as Qwen2.5-Coder has them)"
+            )
+        }
+        let room = options.maxTokens == LLMGenerationOptions.untilContextFull ? 1 : options.maxTokens
+        let (tokens, trimmed) = try await runBlocking {
+            try infill.tokens(in: tokenizer, marks: marks, contextLength: engine.contextLength, room: room)
+        }
+        if trimmed {
+            logger.info(
+                "Left out the start of the infill's prefix, the end of its suffix or its earliest files to fit the context window",
+                metadata: ["event": "\(SDKConstants.Events.contextTrimmed)", "inputTokens": "\(tokens.count)"])
+        }
+        return tokens
     }
 
     /// Starts `request` on `engine`. An engine that reports to receivers gets a follower that

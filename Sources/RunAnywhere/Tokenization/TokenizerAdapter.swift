@@ -14,9 +14,41 @@ public protocol TokenizerAdapter: Sendable {
     /// The bytes of `token`'s text, special tokens written out as their text; a piece may end
     /// inside a UTF-8 character. An id outside the vocabulary throws ``ErrorCode/invalidInput``.
     func piece(_ token: Int32) throws -> [UInt8]
+
+    /// The tokens the model was trained to fill in the middle with, or nil when it was not
+    /// (``Infill``).
+    var fillInTheMiddleTokens: FillInTheMiddleTokens? { get }
+}
+
+/// The special tokens of a model trained to fill in the middle (``Infill``): the markers of
+/// the prefix, the suffix and the middle it writes, and for repository-level context the
+/// project's name and the files' separator.
+public struct FillInTheMiddleTokens: Sendable, Equatable, Codable {
+    /// Begins the text before the gap (Qwen's `<|fim_prefix|>`, CodeLlama's `<PRE>`).
+    public var prefix: Int32
+    /// Begins the text after the gap.
+    public var suffix: Int32
+    /// Ends the prompt: what follows is the text of the gap.
+    public var middle: Int32
+    /// Begins the project's name (Qwen's `<|repo_name|>`); nil when the model has none.
+    public var repository: Int32?
+    /// Begins each file of the project (Qwen's `<|file_sep|>`); nil when the model has none.
+    public var fileSeparator: Int32?
+
+    /// A model's fill-in-the-middle tokens.
+    public init(prefix: Int32, suffix: Int32, middle: Int32, repository: Int32? = nil, fileSeparator: Int32? = nil) {
+        self.prefix = prefix
+        self.suffix = suffix
+        self.middle = middle
+        self.repository = repository
+        self.fileSeparator = fileSeparator
+    }
 }
 
 extension TokenizerAdapter {
+    /// Default: a model not trained to fill in the middle.
+    public var fillInTheMiddleTokens: FillInTheMiddleTokens? { nil }
+
     /// Throws ``ErrorCode/invalidInput`` naming the first of `tokens` outside the vocabulary.
     public func checkVocabulary(_ tokens: [Int32]) throws {
         guard let index = tokens.firstIndex(where: { $0 < 0 || Int($0) >= vocabularySize }) else { return }
