@@ -20,12 +20,13 @@ struct CLIOllamaServeTests {
         try CLIRunner.withData { runner, _ in
             let server = try ServeProcess(runner, arguments: ["--threads", "1"])
             let vision = TestEnvironment.visionFixture != nil ? ["--vision-model", SDKConstants.Models.visionFixtureID] : []
+            let infill = TestEnvironment.infillFixture != nil ? ["--infill-model", SDKConstants.Models.infillFixtureID] : []
             let (status, output) = try CLIServeTests.python(
                 Self.clientScript,
                 [
                     "--base-url", "http://127.0.0.1:\(server.port)", "--model", RunAnywhere.defaultModelID, "--embedding-model",
                     SDKConstants.Models.defaultEmbeddingModelID,
-                ] + vision
+                ] + vision + infill
             )
             #expect(status == 0, "\(output)\nserver log (end):\n\(server.standardError.suffix(4000))")
             #expect(server.process.isRunning, "every refusal left the server running")

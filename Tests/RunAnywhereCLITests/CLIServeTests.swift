@@ -35,8 +35,13 @@ struct CLIServeTests {
             let vision = TestEnvironment.visionFixture != nil ? ["--vision-model", SDKConstants.Models.visionFixtureID] : []
             let images = TestEnvironment.diffusionFixture != nil ? ["--image-model", SDKConstants.Models.diffusionFixtureID] : []
             let file = TestEnvironment.defaultModelFile.map { ["--model-file", $0.path] } ?? []
+            let infill =
+                TestEnvironment.infillFixture.map {
+                    ["--infill-model", SDKConstants.Models.infillFixtureID, "--infill-model-file", $0.path]
+                }
+                ?? []
             let (status, output) = try Self.openAIClient(
-                ["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID] + speech + vision + images + file)
+                ["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID] + speech + vision + images + file + infill)
             #expect(status == 0, "\(output)")
             #expect(server.stop() == 0, "SIGTERM stops the server cleanly: \(server.standardError)")
             #expect(server.standardError.contains("POST /v1/chat/completions"), "requests are in the access log")

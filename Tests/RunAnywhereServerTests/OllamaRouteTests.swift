@@ -102,13 +102,23 @@ import Testing
                 #expect(lines.compactMap { $0["response"] as? String }.joined() == "red green blue")
                 #expect(lines.last?["done"] as? Bool == true && lines.count == 4)
             }
-            for (field, value) in [("template", #""{{ .Prompt }}""#), ("suffix", #""end""#), ("context", "[1, 2, 3]")] {
-                let refused = #"{"model": "scripted", "prompt": "x", "\#(field)": \#(value)}"#
+            // A suffix fills in a gap with a code model's tokens: the scripted model has none, and a
+            // system prompt has no place in it.
+            let refusals = [
+                ("template", #""template": "{{ .Prompt }}""#), ("context", #""context": [1, 2, 3]"#),
+                ("fill in the middle", #""suffix": "end""#), ("suffix", #""suffix": "end", "system": "Be brief.""#),
+            ]
+            for (named, fields) in refusals {
+                let refused = #"{"model": "scripted", "prompt": "x", \#(fields)}"#
                 try await client.execute(uri: "/api/generate", method: .post, headers: .json, body: Routes.body(refused)) { response in
                     #expect(response.status == .badRequest)
                     let message = try Self.error(response.body)
-                    #expect(message.contains(field), "the error names \(field): \(message)")
+                    #expect(message.contains(named), "the error names \(named): \(message)")
                 }
+            }
+            let plain = #"{"model": "scripted", "prompt": "red", "suffix": "", "stream": false}"#
+            try await client.execute(uri: "/api/generate", method: .post, headers: .json, body: Routes.body(plain)) { response in
+                #expect(response.status == .ok, "an empty suffix is a plain generation, as ollama reads it")
             }
         }
     }

@@ -317,6 +317,30 @@ import Testing
         }
     }
 
+    /// A suffix asks for the gap between each text prompt and it to be filled in: not with echo
+    /// or token-id prompts, and only by a model trained for it (the scripted one is not); empty,
+    /// it is a plain completion.
+    @Test(arguments: [
+        (#""prompt": "a", "suffix": "b", "echo": true"#, "echo", "invalid_request_error"),
+        (#""prompt": [1, 2], "suffix": "b""#, "suffix", "invalid_request_error"),
+        (#""prompt": "a", "suffix": "b""#, "model", "model_incompatible"),
+    ])
+    func aSuffixIsRefusedWhereItCannotApply(fields: String, param: String, code: String) async throws {
+        let app = Self.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            let body = #"{"model": "scripted", \#(fields)}"#
+            try await client.execute(uri: "/v1/completions", method: .post, headers: .json, body: Self.body(body)) { response in
+                #expect(response.status.code == 400, "\(body)")
+                let error = try Self.error(response.body)
+                #expect(error["param"] as? String == param && (error["code"] as? String ?? error["type"] as? String) == code, "\(error)")
+            }
+            let plain = #"{"model": "scripted", "prompt": "red", "suffix": "", "max_tokens": 2}"#
+            try await client.execute(uri: "/v1/completions", method: .post, headers: .json, body: Self.body(plain)) { response in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+
     @Test func loadedModelsAreListedWithTheirKeepAlive() async throws {
         let app = Self.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in

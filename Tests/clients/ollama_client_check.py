@@ -145,6 +145,32 @@ def check_generate(client, model):
     return seen
 
 
+def check_infill(client, base_url, infill_model, model):
+    """suffix: the gap between prompt and suffix filled in by a code model (the fill-in-the-middle fixture, random weights: its
+    text is noise), as ollama's suffix does, whole and streamed alike, raw or not; its prompt the prefix's and the suffix's tokens
+    and the three marks; refused for a model with no fill-in-the-middle tokens."""
+    prefix, suffix = "def area(r):\n    return ", "\n\nprint(area(2))\n"
+
+    def count(text):
+        body = json.dumps({"content": text, "add_special": False, "parse_special": False, "model": infill_model}).encode()
+        request = urllib.request.Request(f"{base_url}/tokenize", body, {"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return len(json.load(response)["tokens"])
+
+    whole = client.generate(model=infill_model, prompt=prefix, suffix=suffix, options=dict(GREEDY, num_predict=4))
+    check(whole.done and whole.prompt_eval_count == count(prefix) + count(suffix) + 3, f"infill {whole}")
+    streamed = "".join(part.response for part in client.generate(model=infill_model, prompt=prefix, suffix=suffix, options=dict(GREEDY, num_predict=4), stream=True))
+    check(streamed == whole.response, f"streamed infill {streamed!r}, whole {whole.response!r}")
+    raw = client.generate(model=infill_model, prompt=prefix, suffix=suffix, raw=True, options=dict(GREEDY, num_predict=4))
+    check(raw.prompt_eval_count == whole.prompt_eval_count, f"raw infill read {raw.prompt_eval_count} tokens")
+    try:
+        client.generate(model=model, prompt=prefix, suffix=suffix, options=dict(GREEDY, num_predict=4))
+        check(False, "a model without fill-in-the-middle tokens took a suffix")
+    except ollama.ResponseError as error:
+        check(error.status_code == 400 and "fill in the middle" in error.error, f"suffix refused with {error.status_code} {error.error}")
+    return {"infill": whole.response}
+
+
 def check_models(client, base_url, model, embedding_model):
     with urllib.request.urlopen(f"{base_url}/api/version", timeout=30) as response:  # the client has no call for it
         seen = {"version": json.load(response)["version"]}
@@ -252,6 +278,7 @@ def main():
     parser.add_argument("--model", required=True)
     parser.add_argument("--embedding-model", required=True)
     parser.add_argument("--vision-model", help="a vision-language model, for images")
+    parser.add_argument("--infill-model", help="a code model, for fill-in-the-middle (suffix)")
     arguments = parser.parse_args()
     document = Document(arguments.base_url.rstrip("/"))
     transport = document.checked_transport()  # every answer the client reads also checked against the document
@@ -264,6 +291,8 @@ def main():
     seen.update(check_documented(document, arguments.base_url.rstrip("/"), arguments.model, arguments.embedding_model))
     if arguments.vision_model:
         seen.update(check_vision(client, arguments.vision_model, arguments.model))
+    if arguments.infill_model:
+        seen.update(check_infill(client, arguments.base_url.rstrip("/"), arguments.infill_model, arguments.model))
     seen.update(transport.report(check))
     print(json.dumps({"ollama": importlib.metadata.version("ollama"), "seen": seen, "failures": failures}, indent=2, default=str))
     sys.exit(1 if failures else 0)

@@ -62,8 +62,14 @@ ANY_OPERATION = [
     r"No LoRA adapter with id",
 ]
 SEMANTIC_REFUSALS = {
-    # A rule between the number of prompts and n; token ids past the model's vocabulary.
-    "POST /v1/completions": [r"at most 16 completions \(prompts times n\)", r"is not in the model's vocabulary"],
+    # A rule between the number of prompts and n; token ids past the model's vocabulary; a suffix
+    # (fill-in-the-middle) with echo or token ids, or for a model not trained to fill in.
+    "POST /v1/completions": [
+        r"at most 16 completions \(prompts times n\)", r"is not in the model's vocabulary", r"echo cannot be used with suffix",
+        r"suffix goes with text prompts", r"was not trained to fill in the middle",
+    ],
+    # A suffix (fill-in-the-middle) with a system prompt or images, or for a model not trained to fill in.
+    "POST /api/generate": [r"which has no place for", r"was not trained to fill in the middle"],
     "POST /api/conversations/{id}/messages": [r"does not fit the model's context"],  # the saved maxTokens setting
     "POST /api/conversations/{id}/retry": [r"no message to answer again", r"does not fit the model's context"],
     "POST /api/models/{id}/load": [r"would unload the model as soon as it is loaded"],  # keepAlive 0

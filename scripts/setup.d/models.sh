@@ -170,7 +170,7 @@ PY
 # weights (scripts/fixtures/vlm_fixture.py), its language model with a code model's
 # fill-in-the-middle tokens (scripts/fixtures/fim_fixture.py), and a tiny FLUX.2 klein-shaped
 # text-to-image model (scripts/fixtures/diffusion_fixture.py). Their answers and images are noise;
-# see the README's note on vision weights.
+# see the README's note on weights.
 install_fixtures() {
   local venv dir key
   venv=$(venv_dir)

@@ -134,14 +134,17 @@ struct OllamaChatRequest: Decodable, Sendable {
 }
 
 /// `POST /api/generate`: `prompt` (with `system`, formatted with the model's chat template, or
-/// verbatim with `raw`) and `images`, and the fields `/api/chat` shares. ollama's `template` (a Go
-/// template), `suffix` (fill-in-the-middle) and `context` (token ids of an earlier answer, which
-/// ollama has deprecated) are refused with a 400 that says what to send instead.
+/// verbatim with `raw`) and `images`, or with `suffix` the gap between `prompt` and `suffix`
+/// filled in (a code model's fill-in-the-middle), and the fields `/api/chat` shares. ollama's
+/// `template` (a Go template) and `context` (token ids of an earlier answer, which ollama has
+/// deprecated) are refused with a 400 that says what to send instead.
 struct OllamaGenerateRequest: Decodable, Sendable {
     let prompt: String
     let system: String?
     let raw: Bool
     let images: [String]
+    /// The text after the gap; nil (or empty, as ollama reads it) for a plain generation.
+    let suffix: String?
     var fields: OllamaGenerationFields
 
     enum CodingKeys: String, CodingKey { case prompt, system, raw, images, template, suffix, context }
@@ -159,8 +162,12 @@ struct OllamaGenerateRequest: Decodable, Sendable {
                 param: "template"
             )
         }
-        if let suffix = try container.decodeIfPresent(String.self, forKey: .suffix), !suffix.isEmpty {
-            throw APIError(.badRequest, "suffix (fill-in-the-middle) is not supported", param: "suffix")
+        suffix = try container.decodeIfPresent(String.self, forKey: .suffix).flatMap { $0.isEmpty ? nil : $0 }
+        if suffix != nil, system != nil || !images.isEmpty {
+            throw APIError(
+                .badRequest,
+                "suffix fills in the gap between prompt and suffix, which has no place for \(images.isEmpty ? "a system prompt" : "images"): leave \(images.isEmpty ? "system" : "images") out",
+                param: "suffix")
         }
         if let context = try container.decodeIfPresent([Int].self, forKey: .context), !context.isEmpty {
             throw APIError(
@@ -171,6 +178,9 @@ struct OllamaGenerateRequest: Decodable, Sendable {
         }
         fields = try OllamaGenerationFields(from: decoder)
     }
+
+    /// The gap to fill, for a request with a suffix.
+    var infill: Infill? { suffix.map { Infill(prefix: prompt, suffix: $0) } }
 
     /// The prompt as a conversation of one user message after `system`.
     var conversation: Context {

@@ -45,7 +45,10 @@ struct OllamaRoutes: Sendable {
             let (load, keepAlive) = (try fields.loadOptions(configuration.loadOptions), fields.keepAlive?.value ?? configuration.keepAlive)
             let options = try fields.generationOptions(threads: configuration.threads, applyChatTemplate: !body.raw)
             let generation: GenerationEvents
-            if body.raw {
+            if let infill = body.infill {
+                generation = try await runtime.generateEvents(
+                    infill: infill, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive)
+            } else if body.raw {
                 generation = try await runtime.generateEvents(
                     body.prompt, images: body.images.map(VLMImage.init(base64:)), context: nil, options: options, model: model.id,
                     loadOptions: load, keepAlive: keepAlive

@@ -3,7 +3,8 @@ import RunAnywhere
 
 /// `POST /v1/completions`: each prompt is read verbatim, without a chat template, as text or as
 /// the model's token ids; with `echo`, its text, and with `logprobs` its tokens'
-/// log-probabilities, begin the choice.
+/// log-probabilities, begin the choice. With `suffix`, each text prompt is the text before a gap
+/// that the choice fills in (a code model's fill-in-the-middle).
 struct CompletionRequest: Decodable, Sendable {
     /// A prompt: text, or token ids read as they are (nothing added), as OpenAI's API takes them.
     enum Prompt: Sendable {
@@ -14,13 +15,15 @@ struct CompletionRequest: Decodable, Sendable {
     /// One prompt, or several: each gets `n` choices, indexed prompt by prompt.
     let prompts: [Prompt]
     let echo: Bool
+    /// The text after the gap; nil (or empty, as ollama reads it) for a plain completion.
+    let suffix: String?
     var fields: GenerationFields
 
     /// The most completions a request may ask for: prompts × `n`, each a generation run beside
     /// the others (a server runs 4 at once and queues 16 by default).
     static let maxCompletions = 16
 
-    enum CodingKeys: String, CodingKey { case prompt, echo }
+    enum CodingKeys: String, CodingKey { case prompt, echo, suffix }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -44,6 +47,15 @@ struct CompletionRequest: Decodable, Sendable {
                 .badRequest, "prompt must be a string, an array of token ids, or a non-empty array of either", param: "prompt")
         }
         echo = try container.decodeIfPresent(Bool.self, forKey: .echo) ?? false
+        suffix = try container.decodeIfPresent(String.self, forKey: .suffix).flatMap { $0.isEmpty ? nil : $0 }
+        if suffix != nil {
+            if echo { throw APIError(.badRequest, "echo cannot be used with suffix: a filled-in gap has no prompt to echo", param: "echo") }
+            if prompts.contains(where: { if case .tokens = $0 { true } else { false } }) {
+                throw APIError(
+                    .badRequest, "suffix goes with text prompts, not token ids: the gap's prompt is written with the model's own tokens",
+                    param: "suffix")
+            }
+        }
         fields = try GenerationFields(from: decoder)
         let n = fields.choices
         guard !(1...GenerationFields.maxChoices).contains(n) || prompts.count * n <= Self.maxCompletions else {

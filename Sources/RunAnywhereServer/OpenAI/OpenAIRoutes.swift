@@ -31,7 +31,7 @@ struct OpenAIRoutes: Sendable {
             let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
             var body = try decodeJSON(CompletionRequest.self, from: data)
             body.fields.keepSchemaOrder(from: try? JSONValue(parsing: data))
-            return try await complete(body.fields, prompts: body.prompts, echo: body.echo)
+            return try await complete(body.fields, prompts: body.prompts, echo: body.echo, suffix: body.suffix)
         }
     }
 
@@ -60,8 +60,11 @@ struct OpenAIRoutes: Sendable {
 
     /// Runs the completions of `prompts`, each used verbatim (`n` of each, all side by side);
     /// with `echo`, each choice begins with its prompt (token ids as their text), and with
-    /// `logprobs` with the prompt's log-probabilities too.
-    private func complete(_ fields: GenerationFields, prompts: [CompletionRequest.Prompt], echo: Bool) async throws -> Response {
+    /// `logprobs` with the prompt's log-probabilities too. With `suffix`, each fills in the gap
+    /// between its prompt and `suffix`.
+    private func complete(
+        _ fields: GenerationFields, prompts: [CompletionRequest.Prompt], echo: Bool, suffix: String?
+    ) async throws -> Response {
         var options = try fields.options(threads: configuration.threads, applyChatTemplate: false, adapters: adapters)
         if echo { options.promptLogprobs = options.logprobs }
         let keepAlive = fields.keepAlive?.value ?? configuration.keepAlive
@@ -72,9 +75,15 @@ struct OpenAIRoutes: Sendable {
                 generations += try await start(fields, options: options) { options in
                     switch prompt {
                     case .text(let text):
-                        try await runtime.generateEvents(
-                            text, context: nil, options: options, model: fields.model, loadOptions: configuration.loadOptions,
-                            keepAlive: keepAlive)
+                        if let suffix {
+                            try await runtime.generateEvents(
+                                infill: Infill(prefix: text, suffix: suffix), options: options, model: fields.model,
+                                loadOptions: configuration.loadOptions, keepAlive: keepAlive)
+                        } else {
+                            try await runtime.generateEvents(
+                                text, context: nil, options: options, model: fields.model, loadOptions: configuration.loadOptions,
+                                keepAlive: keepAlive)
+                        }
                     case .tokens(let tokens):
                         try await runtime.generateEvents(
                             tokens: tokens, options: options, model: fields.model, loadOptions: configuration.loadOptions,
