@@ -119,6 +119,7 @@ public struct RunAnywhereServer: Sendable {
         VoiceRoutes(runtime: runtime, configuration: configuration).register(on: api)
         VisionRoutes(runtime: runtime, configuration: configuration).register(on: api)
         TokenizeRoutes(runtime: runtime, configuration: configuration).register(on: api)
+        LlamaServerRoutes(runtime: runtime, configuration: configuration).register(on: api)
         RAGRoutes(runtime: runtime, configuration: configuration).register(on: api)
         if let store = configuration.telemetryStore { TelemetryRoutes(store: store).register(on: api) }
         OpenAPIDocument.register(on: api)

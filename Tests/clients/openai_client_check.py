@@ -326,15 +326,23 @@ def check_echo(client, model, model_file):
 
 def check_infill(client, model, infill_model, infill_file):
     """suffix: the gap between the prompt and the suffix filled in by a code model (the fill-in-the-middle fixture, random
-    weights: its text is noise), whole and streamed alike; refused for a model with no fill-in-the-middle tokens, with echo,
-    and with token ids; with the fixture's file, the prompt counted and the first answer token scored as llama-cpp-python
-    reads <|fim_prefix|>prefix<|fim_suffix|>suffix<|fim_middle|> written with llama.cpp's own tokens."""
+    weights: its text is noise, kept to text tokens by a bias, as its noise favours control tokens, which show nothing), whole and
+    streamed alike; its prompt counted and its first answer token scored exactly as llama-cpp-python reads
+    <|fim_prefix|>prefix<|fim_suffix|>suffix<|fim_middle|> written with llama.cpp's own tokens; refused for a model with no
+    fill-in-the-middle tokens, with echo, and with token ids. llama-server's /infill as llama.vim asks it gives the same."""
+    import llama_cpp
+    from llama_cpp import Llama
+    reference = Llama(model_path=infill_file, n_ctx=256, n_threads=1, logits_all=True, flash_attn=True, verbose=False)
+    vocab = llama_cpp.llama_model_get_vocab(reference.model)
+    control = {i for i in range(reference.n_vocab()) if llama_cpp.llama_vocab_get_attr(vocab, i) & llama_cpp.LLAMA_TOKEN_ATTR_CONTROL}
+    bias = {str(i): -100 for i in sorted(control)}
     prefix, suffix = "def area(r):\n    return ", "\n\nprint(area(2))\n"
-    filled = client.completions.create(model=infill_model, prompt=prefix, suffix=suffix, max_tokens=4, temperature=0, logprobs=2)
+    filled = client.completions.create(model=infill_model, prompt=prefix, suffix=suffix, max_tokens=4, temperature=0, logprobs=2,
+                                       logit_bias=bias)
     choice = filled.choices[0]
-    check(filled.usage.completion_tokens >= 1 and choice.finish_reason in ("stop", "length") and choice.logprobs is not None,
-          f"infill {filled}")
-    stream = client.completions.create(model=infill_model, prompt=prefix, suffix=suffix, max_tokens=4, temperature=0, stream=True)
+    check(filled.usage.completion_tokens >= 1 and choice.finish_reason in ("stop", "length") and choice.text != "", f"infill {filled}")
+    stream = client.completions.create(model=infill_model, prompt=prefix, suffix=suffix, max_tokens=4, temperature=0, logit_bias=bias,
+                                       stream=True)
     check("".join(c.text for chunk in stream for c in chunk.choices) == choice.text, "streamed infill differs from the whole one")
     for arguments, param in (({"model": model, "prompt": "a"}, "model"), ({"model": infill_model, "prompt": "a", "echo": True}, "echo"),
                              ({"model": infill_model, "prompt": [1, 2]}, "suffix")):
@@ -343,28 +351,40 @@ def check_infill(client, model, infill_model, infill_file):
             check(False, f"suffix with {arguments} was accepted")
         except openai.BadRequestError as error:
             check(error.body.get("param") == param, f"suffix with {arguments}: {error.body}")
-    seen = {"infill": {"text": choice.text, "prompt_tokens": filled.usage.prompt_tokens}}
-    if infill_file:
-        import llama_cpp
-        from llama_cpp import Llama
-        reference = Llama(model_path=infill_file, n_ctx=256, n_threads=1, logits_all=True, flash_attn=True, verbose=False)
-        vocab = llama_cpp.llama_model_get_vocab(reference.model)
-        marks = [f(vocab) for f in (llama_cpp.llama_vocab_fim_pre, llama_cpp.llama_vocab_fim_suf, llama_cpp.llama_vocab_fim_mid)]
-        tokens = ([marks[0]] + reference.tokenize(prefix.encode(), add_bos=False, special=False) + [marks[1]]
-                  + reference.tokenize(suffix.encode(), add_bos=False, special=False) + [marks[2]])
-        reference.eval(tokens)
-        row = Llama.logits_to_logprobs(reference.scores[len(tokens) - 1])
-        # The fixture's noise favours control tokens, which show no text (and so no log-probability): the answer is kept to
-        # text tokens with a bias, which the reported values (the raw softmax) do not include.
-        control = {i for i in range(reference.n_vocab()) if llama_cpp.llama_vocab_get_attr(vocab, i) & llama_cpp.LLAMA_TOKEN_ATTR_CONTROL}
-        theirs = float(max(value for i, value in enumerate(row) if i not in control))
-        biased = client.completions.create(model=infill_model, prompt=prefix, suffix=suffix, max_tokens=1, temperature=0, logprobs=1,
-                                           logit_bias={str(i): -100 for i in control})
-        ours = biased.choices[0].logprobs.token_logprobs[0] if biased.choices[0].logprobs.token_logprobs else None
-        check(filled.usage.prompt_tokens == len(tokens) and ours is not None and abs(ours - theirs) < 0.15,
-              f"infill prompt: ours {filled.usage.prompt_tokens} tokens, first answer token {ours}; llama-cpp-python's {len(tokens)}, {theirs}")
-        seen["infill"]["llama_cpp_python"] = [ours and round(ours, 4), round(theirs, 4)]
-    return seen
+
+    marks = [f(vocab) for f in (llama_cpp.llama_vocab_fim_pre, llama_cpp.llama_vocab_fim_suf, llama_cpp.llama_vocab_fim_mid)]
+    tokens = ([marks[0]] + reference.tokenize(prefix.encode(), add_bos=False, special=False) + [marks[1]]
+              + reference.tokenize(suffix.encode(), add_bos=False, special=False) + [marks[2]])
+    reference.eval(tokens)
+    row = Llama.logits_to_logprobs(reference.scores[len(tokens) - 1])
+    theirs = float(max(value for i, value in enumerate(row) if i not in control))  # the raw softmax: the bias is not in it
+    ours = choice.logprobs.token_logprobs[0]
+    check(filled.usage.prompt_tokens == len(tokens) and abs(ours - theirs) < 0.15,
+          f"infill prompt: ours {filled.usage.prompt_tokens} tokens, first answer token {ours}; llama-cpp-python's {len(tokens)}, {theirs}")
+
+    # llama-server's /infill as llama.vim asks it (its fields, the current line as prompt, response_fields), greedy here: the same
+    # gap and prompt as suffix gives; a file of input_extra lengthens the prompt; streamed, the same text and the whole answer last.
+    root = str(client.base_url).rstrip("/").rsplit("/v1", 1)[0]
+
+    def infill(**fields):
+        body = {"model": infill_model, "input_prefix": "def area(r):\n", "prompt": "    return ", "input_suffix": suffix, "input_extra": [],
+                "n_predict": 4, "temperature": 0, "top_k": 40, "top_p": 0.9, "samplers": ["top_k", "top_p", "infill"], "n_indent": 4,
+                "cache_prompt": True, "t_max_prompt_ms": 500, "t_max_predict_ms": 1000, "logit_bias": bias, **fields}
+        request = urllib.request.Request(root + "/infill", json.dumps(body).encode(), {"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=300) as response:
+            return response.read().decode()
+
+    vim = json.loads(infill(response_fields=["content", "timings/prompt_n", "timings/predicted_n", "tokens_cached", "truncated"]))
+    check(set(vim) == {"content", "timings/prompt_n", "timings/predicted_n", "tokens_cached"} and vim["content"] == choice.text,
+          f"/infill as llama.vim asks: {vim}, suffix's {choice.text!r}")
+    whole = json.loads(infill())
+    extra = json.loads(infill(input_extra=[{"filename": "geometry.py", "text": "PI = 3.14159\n"}]))
+    check(whole["stop"] is True and whole["tokens_evaluated"] == filled.usage.prompt_tokens
+          and extra["tokens_evaluated"] > whole["tokens_evaluated"], f"/infill prompts: {whole}, with a file {extra}")
+    events = [json.loads(line[6:]) for line in infill(stream=True).splitlines() if line.startswith("data: ")]
+    check(len(events) > 1 and "".join(e["content"] for e in events) == choice.text and events[-1]["stop"] is True
+          and all(e["stop"] is False for e in events[:-1]), f"/infill streamed: {events}")
+    return {"infill": {"text": choice.text, "prompt_tokens": filled.usage.prompt_tokens, "llama_cpp_python": [round(ours, 4), round(theirs, 4)]}}
 
 
 def check_choices(client, model):
@@ -926,8 +946,8 @@ def main():
     parser.add_argument("--vision-model", help="also check images in chat with this vision-language model")
     parser.add_argument("--image-model", help="also check image generation with this diffusion model")
     parser.add_argument("--model-file", help="the model's GGUF: its logprobs are also checked against llama-cpp-python's")
-    parser.add_argument("--infill-model", help="also check fill-in-the-middle (suffix) with this code model")
-    parser.add_argument("--infill-model-file", help="the code model's GGUF: its infill prompt is also checked against llama-cpp-python's")
+    parser.add_argument("--infill-model", help="a code model, for fill-in-the-middle (suffix, /infill)")
+    parser.add_argument("--infill-model-file", help="its GGUF: with it, fill-in-the-middle is checked, against llama-cpp-python's reading too")
     args = parser.parse_args()
     # Every answer of the checks of a server without a key is also checked against its OpenAPI document.
     transport = Document(server_root(args.base_url)).checked_transport() if args.check == "all" else None
@@ -948,7 +968,7 @@ def main():
         seen.update(check_logprobs(client, args.model, args.model_file))
         seen.update(check_choices(client, args.model))
         seen.update(check_echo(client, args.model, args.model_file))
-        if args.infill_model:
+        if args.infill_model_file:
             seen.update(check_infill(client, args.model, args.infill_model, args.infill_model_file))
     if transport:
         seen.update(transport.report(check))

@@ -68,6 +68,9 @@ SEMANTIC_REFUSALS = {
         r"at most 16 completions \(prompts times n\)", r"is not in the model's vocabulary", r"echo cannot be used with suffix",
         r"suffix goes with text prompts", r"was not trained to fill in the middle",
     ],
+    # Token ids past the model's vocabulary; a gap for a model not trained to fill in (the default model is not).
+    "POST /completion": [r"is not in the model's vocabulary"],
+    "POST /infill": [r"was not trained to fill in the middle"],
     # A suffix (fill-in-the-middle) with a system prompt or images, or for a model not trained to fill in.
     "POST /api/generate": [r"which has no place for", r"was not trained to fill in the middle"],
     "POST /api/conversations/{id}/messages": [r"does not fit the model's context"],  # the saved maxTokens setting

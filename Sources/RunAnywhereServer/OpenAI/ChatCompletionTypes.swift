@@ -394,8 +394,12 @@ struct Usage: Encodable, Sendable {
 struct Timings: Encodable, Sendable {
     let promptN: Int
     let cacheN: Int
+    let promptMs: Double
+    let promptPerTokenMs: Double
     let promptPerSecond: Double
     let predictedN: Int
+    let predictedMs: Double
+    let predictedPerTokenMs: Double
     let predictedPerSecond: Double
     let timeToFirstTokenMs: Double?
     let totalMs: Double
@@ -405,8 +409,10 @@ struct Timings: Encodable, Sendable {
     let draftNAccepted: Int?
 
     enum CodingKeys: String, CodingKey {
-        case promptN = "prompt_n", cacheN = "cache_n", promptPerSecond = "prompt_per_second", predictedN = "predicted_n"
-        case predictedPerSecond = "predicted_per_second", timeToFirstTokenMs = "time_to_first_token_ms", totalMs = "total_ms"
+        case promptN = "prompt_n", cacheN = "cache_n", promptMs = "prompt_ms", promptPerTokenMs = "prompt_per_token_ms"
+        case promptPerSecond = "prompt_per_second", predictedN = "predicted_n", predictedMs = "predicted_ms"
+        case predictedPerTokenMs = "predicted_per_token_ms", predictedPerSecond = "predicted_per_second", timeToFirstTokenMs =
+            "time_to_first_token_ms", totalMs = "total_ms"
         case draftN = "draft_n", draftNAccepted = "draft_n_accepted"
     }
 
@@ -416,6 +422,11 @@ struct Timings: Encodable, Sendable {
         promptPerSecond = result.promptTokensPerSecond
         predictedN = result.tokensUsed
         predictedPerSecond = result.decodeTokensPerSecond
+        // The milliseconds the rates were measured over, as llama-server reports them beside them.
+        promptMs = promptPerSecond > 0 ? Double(promptN) / promptPerSecond * 1000 : 0
+        promptPerTokenMs = promptPerSecond > 0 ? 1000 / promptPerSecond : 0
+        predictedMs = predictedPerSecond > 0 ? Double(predictedN) / predictedPerSecond * 1000 : 0
+        predictedPerTokenMs = predictedPerSecond > 0 ? 1000 / predictedPerSecond : 0
         timeToFirstTokenMs = result.timeToFirstTokenMs
         totalMs = result.latencyMs
         draftN = result.draftTokens

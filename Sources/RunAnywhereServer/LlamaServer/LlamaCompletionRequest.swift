@@ -1,0 +1,131 @@
+import Foundation
+import RunAnywhere
+
+/// The body of llama-server's own `POST /completion` and `POST /infill`, in its names and with
+/// its defaults (`n_predict` -1: until the model ends or the context is full; temperature 0.8,
+/// `top_k` 40, `top_p` 0.95, `min_p` 0.05), as its clients send it: llama.vim and llama.vscode
+/// ask `/infill` for the code at the cursor. `logit_bias` is OpenAI's object form. What only
+/// tunes llama-server's own scheduling and sampler chain (`samplers`, `n_indent`,
+/// `t_max_prompt_ms`, `t_max_predict_ms`, `id_slot`…) is accepted without effect.
+struct LlamaCompletionRequest: Decodable, Sendable {
+    /// `/completion`'s prompt: text read verbatim, or the model's token ids.
+    enum Prompt: Sendable {
+        case text(String)
+        case tokens([Int32])
+    }
+
+    /// The model; absent or empty, the default model (llama-server serves one).
+    let model: String?
+    let prompt: Prompt?
+    /// `/infill`'s code before and after the cursor, and other files as context.
+    let inputPrefix: String?
+    let inputSuffix: String?
+    let inputExtra: [Infill.File]
+    let stream: Bool
+    /// The output's fields to keep (`timings/prompt_n` reaches into `timings`), each under its
+    /// path; absent, all.
+    let responseFields: [String]?
+    let options: LLMGenerationOptions
+    let keepAlive: KeepAlive?
+
+    enum CodingKeys: String, CodingKey {
+        case model, prompt, stream, stop, seed, temperature, grammar
+        case inputPrefix = "input_prefix", inputSuffix = "input_suffix", inputExtra = "input_extra"
+        case responseFields = "response_fields", nPredict = "n_predict", topK = "top_k", topP = "top_p", minP = "min_p"
+        case repeatPenalty = "repeat_penalty", repeatLastN = "repeat_last_n", presencePenalty = "presence_penalty"
+        case frequencyPenalty = "frequency_penalty", nProbs = "n_probs", cachePrompt = "cache_prompt", keepAlive = "keep_alive"
+        case logitBias = "logit_bias"
+    }
+
+    /// One of `input_extra`: `text`, and an optional `filename` (llama-server's "tmp" when absent).
+    private struct ExtraFile: Decodable {
+        let filename: String?
+        let text: String
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        model = try container.decodeIfPresent(String.self, forKey: .model).flatMap { $0.isEmpty ? nil : $0 }
+        if let text = try container.decodeIfOfType(String.self, forKey: .prompt) {
+            prompt = .text(text)
+        } else if let ids = try container.decodeIfOfType([Int].self, forKey: .prompt) {
+            let tokens = ids.compactMap { $0 >= 0 ? Int32(exactly: $0) : nil }
+            guard tokens.count == ids.count else {
+                throw APIError(.badRequest, "prompt's token ids must be whole numbers from 0 to \(Int32.max)", param: "prompt")
+            }
+            prompt = .tokens(tokens)
+        } else if container.contains(.prompt), try !container.decodeNil(forKey: .prompt) {
+            throw APIError(.badRequest, "prompt must be a string or an array of token ids", param: "prompt")
+        } else {
+            prompt = nil
+        }
+        inputPrefix = try container.decodeIfPresent(String.self, forKey: .inputPrefix)
+        inputSuffix = try container.decodeIfPresent(String.self, forKey: .inputSuffix)
+        do {
+            inputExtra = (try container.decodeIfPresent([ExtraFile].self, forKey: .inputExtra) ?? []).map {
+                Infill.File(path: $0.filename ?? "tmp", text: $0.text)
+            }
+        } catch is DecodingError {
+            throw APIError(
+                .badRequest, "input_extra must be an array of {\"filename\": string, \"text\": string}, text required", param: "input_extra"
+            )
+        }
+        stream = try container.decodeIfPresent(Bool.self, forKey: .stream) ?? false
+        responseFields = try container.decodeIfPresent([String].self, forKey: .responseFields)
+        keepAlive = try container.decodeIfPresent(KeepAliveField.self, forKey: .keepAlive)?.value
+
+        var options = LLMGenerationOptions(temperature: 0.8, applyChatTemplate: false)
+        options.topK = 40
+        options.topP = 0.95
+        options.minP = 0.05
+        let predict = try container.decode(NumberField<Int>.self, forKey: .nPredict).wrappedValue ?? -1
+        guard predict == -1 || predict >= 1 else {
+            throw APIError(.badRequest, "n_predict must be -1 (until the model ends) or at least 1", param: "n_predict")
+        }
+        options.maxTokens = predict == -1 ? LLMGenerationOptions.untilContextFull : predict
+        if let temperature = try container.decode(NumberField<Float>.self, forKey: .temperature).wrappedValue {
+            options.temperature = max(temperature, 0)  // llama-server: 0 or below is greedy
+        }
+        if let topK = try container.decode(NumberField<Int>.self, forKey: .topK).wrappedValue { options.topK = max(topK, 0) }
+        if let topP = try container.decode(NumberField<Float>.self, forKey: .topP).wrappedValue { options.topP = topP }
+        if let minP = try container.decode(NumberField<Float>.self, forKey: .minP).wrappedValue { options.minP = minP }
+        if let seed = try container.decode(NumberField<Int>.self, forKey: .seed).wrappedValue, seed != -1 {
+            guard let value = UInt32(exactly: seed) else {
+                throw APIError(.badRequest, "seed must be -1 (random) or from 0 to \(UInt32.max)", param: "seed")
+            }
+            options.seed = value
+        }
+        options.repeatPenalty = try container.decode(NumberField<Float>.self, forKey: .repeatPenalty).wrappedValue
+        if let last = try container.decode(NumberField<Int>.self, forKey: .repeatLastN).wrappedValue {
+            options.penaltyLastN = try penaltyLastN(last, field: "repeat_last_n")
+        }
+        options.presencePenalty = try container.decode(NumberField<Float>.self, forKey: .presencePenalty).wrappedValue
+        options.frequencyPenalty = try container.decode(NumberField<Float>.self, forKey: .frequencyPenalty).wrappedValue
+        if let probs = try container.decode(NumberField<Int>.self, forKey: .nProbs).wrappedValue, probs > 0 {
+            guard probs <= LLMGenerationOptions.maxTopLogprobs else {
+                throw APIError(.badRequest, "n_probs must be from 0 to \(LLMGenerationOptions.maxTopLogprobs)", param: "n_probs")
+            }
+            options.logprobs = probs
+        }
+        options.logitBias = try container.decodeIfPresent(LogitBiasField.self, forKey: .logitBias)?.biases
+        options.stopSequences = try container.decodeIfPresent(StopSequences.self, forKey: .stop)?.values ?? []
+        if let grammar = try container.decodeIfPresent(String.self, forKey: .grammar), !grammar.isEmpty {
+            options.structuredOutput = .grammar(grammar)
+        }
+        options.reusePromptCache = try container.decodeIfPresent(Bool.self, forKey: .cachePrompt) ?? true
+        self.options = options
+    }
+
+    /// `/infill`'s gap: llama-server reads `prompt` as the code just before the cursor, after the prefix.
+    func infill() throws -> Infill {
+        guard let inputPrefix else { throw APIError(.badRequest, "input_prefix is required", param: "input_prefix") }
+        guard let inputSuffix else { throw APIError(.badRequest, "input_suffix is required", param: "input_suffix") }
+        let cursorLine: String
+        switch prompt {
+        case .text(let text): cursorLine = text
+        case .none: cursorLine = ""
+        case .tokens: throw APIError(.badRequest, "prompt must be a string here: the code before the cursor", param: "prompt")
+        }
+        return Infill(prefix: inputPrefix + cursorLine, suffix: inputSuffix, files: inputExtra)
+    }
+}

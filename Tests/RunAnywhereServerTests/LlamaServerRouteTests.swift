@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+/// llama-server's own `/completion` and `/infill` on the scripted engine (it answers with the
+/// prompt's words): its field names and defaults, whole, streamed and cut to `response_fields`,
+/// and every refusal. `/infill` on a real code model is checked with the fill-in-the-middle
+/// fixture by Tests/clients/openai_client_check.py.
+@Suite(.inProcessLane) struct LlamaServerRouteTests {
+    static func post(_ client: some TestClientProtocol, _ path: String, _ body: String) async throws -> (HTTPResponse.Status, ByteBuffer) {
+        try await client.execute(uri: path, method: .post, headers: .json, body: ByteBuffer(string: body)) { ($0.status, $0.body) }
+    }
+
+    @Test func aCompletionIsAnsweredInLlamaServersShape() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            let (status, body) = try await Self.post(
+                client, "/completion", #"{"model": "scripted", "prompt": "red green blue", "n_predict": 2}"#)
+            let whole = try OpenAIRouteTests.json(body)
+            #expect(status == .ok && whole["content"] as? String == "red green" && whole["stop"] as? Bool == true, "\(whole)")
+            #expect(whole["tokens_predicted"] as? Int == 2 && whole["model"] as? String == "scripted")
+            let timings = try #require(whole["timings"] as? [String: Any])
+            #expect(timings["predicted_n"] as? Int == 2 && timings["prompt_ms"] is Double)
+
+            let picked = try OpenAIRouteTests.json(
+                try await Self.post(
+                    client, "/completion",
+                    #"{"model": "scripted", "prompt": "red", "response_fields": ["content", "timings/predicted_n", "nothing/here"]}"#
+                ).1)
+            #expect(Set(picked.keys) == ["content", "timings/predicted_n"] && picked["timings/predicted_n"] as? Int == 1, "\(picked)")
+
+            let (streamStatus, streamed) = try await Self.post(
+                client, "/completion", #"{"model": "scripted", "prompt": "red green blue", "stream": true}"#)
+            let events = try ModelCatalogRouteTests.events(streamed)
+            #expect(streamStatus == .ok && events.allSatisfy { $0.name == nil }, "data-only events, as llama-server writes them")
+            #expect(events.dropLast().allSatisfy { $0.data["stop"] as? Bool == false })
+            #expect(events.compactMap { $0.data["content"] as? String }.joined() == "red green blue")
+            #expect(events.last?.data["stop"] as? Bool == true && events.last?.data["tokens_predicted"] as? Int == 3)
+        }
+    }
+
+    /// What llama-server refuses, this server refuses with the field named; `/infill` on a model
+    /// without fill-in-the-middle tokens says so.
+    @Test(arguments: [
+        ("/completion", #""n_predict": 2"#, "prompt"), ("/completion", #""prompt": {"a": 1}"#, "prompt"),
+        ("/completion", #""prompt": "x", "n_predict": 0"#, "n_predict"), ("/completion", #""prompt": "x", "seed": -2"#, "seed"),
+        ("/completion", #""prompt": "x", "n_probs": 21"#, "n_probs"), ("/completion", #""prompt": [-1]"#, "prompt"),
+        ("/infill", #""input_suffix": "b""#, "input_prefix"), ("/infill", #""input_prefix": "a""#, "input_suffix"),
+        ("/infill", #""input_prefix": "a", "input_suffix": "b", "input_extra": [{"filename": "f"}]"#, "input_extra"),
+        ("/infill", #""input_prefix": "a", "input_suffix": "b", "input_extra": [{"filename": 3, "text": "t"}]"#, "input_extra"),
+        ("/infill", #""input_prefix": "a", "input_suffix": "b""#, "model"),
+    ])
+    func badRequestsNameTheirField(path: String, fields: String, param: String) async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            let (status, body) = try await Self.post(client, path, #"{"model": "scripted", \#(fields)}"#)
+            let error = try OpenAIRouteTests.error(body)
+            #expect(status == .badRequest && error["param"] as? String == param, "\(path) \(fields): \(error)")
+        }
+    }
+}
