@@ -13,11 +13,20 @@ final class GenerationFollower: Sendable {
         /// Set by a stop sequence, a repeated tool call or the caller's cancellation: the
         /// events after it are dropped, as a reader of the run's stream stops reading.
         var stopped = false
-        var run: LLMEngineRun?
         var failure: (any Error)?
     }
 
+    /// The run, and whether the caller cancelled. Apart from `state` because the events are
+    /// emitted holding `state`, and emitting can resume the caller's task, which takes that
+    /// task's lock: the caller's cancellation handler runs holding the same lock, so it must not
+    /// wait for `state`. Taken inside `state` at most, and never held while calling out.
+    private struct Control {
+        var run: LLMEngineRun?
+        var cancelled = false
+    }
+
     private let state: Mutex<State>
+    private let control = Mutex(Control())
     private let ended = CompletionSignal()
 
     init(_ pipeline: GenerationPipeline) {
@@ -31,15 +40,18 @@ final class GenerationFollower: Sendable {
 
     /// The run the engine started for ``receiver``: what stops the generation cancels it.
     func follow(_ run: LLMEngineRun) {
-        let stopped = state.withLock { state in
-            state.run = run
-            return state.stopped
+        // The run is set before `stopped` is read, and `take` sets `stopped` before it reads the
+        // run: however the two interleave, one of them cancels a stopped run.
+        let cancelled = control.withLock { control in
+            control.run = run
+            return control.cancelled
         }
-        if stopped { run.cancel() }
+        if cancelled || state.withLock({ $0.stopped }) { run.cancel() }
     }
 
     private func take(_ event: LLMEngineEvent) {
         let stopping = state.withLock { state -> LLMEngineRun?? in
+            if !state.stopped, control.withLock({ $0.cancelled }) { state.stopped = true }
             guard !state.stopped else { return nil }
             let stop: Bool
             if let emit = state.emit {
@@ -51,14 +63,14 @@ final class GenerationFollower: Sendable {
             }
             guard stop else { return nil }
             state.stopped = true
-            return .some(state.run)
+            return .some(control.withLock { $0.run })
         }
         if case .some(let run) = stopping { run?.cancel() }
     }
 
     private func end(_ error: (any Error)?) {
         state.withLock { state in
-            if !state.stopped { state.failure = error }
+            if !state.stopped, !control.withLock({ $0.cancelled }) { state.failure = error }
         }
         ended.signal()
     }
@@ -77,9 +89,9 @@ final class GenerationFollower: Sendable {
         await withTaskCancellationHandler {
             await ended.wait()
         } onCancel: {
-            let run = state.withLock { state in
-                state.stopped = true
-                return state.run
+            let run = control.withLock { control in
+                control.cancelled = true
+                return control.run
             }
             run?.cancel()
         }
