@@ -88,6 +88,26 @@ struct CLITests {
         }
     }
 
+    /// `generate --suffix` fills in the gap with a code model (the fill-in-the-middle fixture): its
+    /// prompt is the prefix's and the suffix's tokens between the model's three marks; a model
+    /// without such marks is an error that says so.
+    @Test(.enabled(if: TestEnvironment.infillFixture != nil, "needs the fill-in-the-middle fixture: run scripts/setup --tests"))
+    func generateWithASuffixFillsInTheMiddle() throws {
+        try CLIRunner.withData { cli, _ in
+            let (prefix, suffix) = ("def area(r):\n    return ", "\n\nprint(area(2))\n")
+            let filled = try cli.run([
+                "generate", "--model", SDKConstants.Models.infillFixtureID, "--json", "--temperature", "0", "--max-tokens", "2",
+                "--threads", "1", "--prompt-logprobs", "0", "--suffix", suffix, prefix,
+            ])
+            #expect(filled.status == 0, "\(filled.stderr)")
+            let result = try filled.json()
+            let shown = (result["promptLogprobs"] as? [[String: Any]] ?? []).flatMap { ($0["bytes"] as? [Int] ?? []).map(UInt8.init) }
+            #expect(String(decoding: shown, as: UTF8.self) == prefix + "<|fim_suffix|>" + suffix + "<|fim_middle|>", "\(result)")
+            let refused = try cli.run(["generate", "--threads", "1", "--max-tokens", "2", "--suffix", suffix, prefix])
+            #expect(refused.status != 0 && refused.stderr.contains("was not trained to fill in the middle"), "\(refused.stderr)")
+        }
+    }
+
     /// A seeded run in its own process gives the text an in-process run with the same options gives,
     /// even one that reuses the prompt from its KV cache.
     @Test func seededGenerationIsTheSameInAnotherProcess() async throws {

@@ -23,7 +23,7 @@ import Testing
         ] {
             #expect(ids.contains(id), "catalog lacks \(id)")
         }
-        for model in models where model.category == .language && model.id != RunAnywhere.defaultModelID {
+        for model in models where model.category == .language && model.id != RunAnywhere.defaultModelID && !model.isTestFixture {
             #expect(model.downloadURL?.scheme == "https")
             #expect(!model.isDownloaded, "nothing is downloaded into an empty folder")
             #expect(model.framework == .llamaCpp && model.format == .gguf)

@@ -75,6 +75,8 @@ public enum SDKConstants {
         package static let infillFixtureID = "coder-fixture"
         /// The image-generation fixture scripts/setup writes: a tiny Stable Diffusion, random weights.
         package static let diffusionFixtureID = "sd-fixture"
+        /// Every fixture scripts/setup writes.
+        package static let fixtureIDs: Set<String> = [visionFixtureID, infillFixtureID, diffusionFixtureID]
     }
 
     /// File and folder names inside the models and app-data folders.

@@ -87,6 +87,9 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         self.toolCallFormat = toolCallFormat
     }
 
+    /// Whether the model is one of the test fixtures scripts/setup writes (random weights).
+    package var isTestFixture: Bool { SDKConstants.Models.fixtureIDs.contains(id) }
+
     /// Whether the model's files are on this machine (all of them, for a multi-file model).
     public var isDownloaded: Bool {
         guard let localPath else { return false }

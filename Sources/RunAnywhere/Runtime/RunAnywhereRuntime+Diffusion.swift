@@ -200,7 +200,7 @@ extension RunAnywhereRuntime {
     /// one before the fixture; ``ErrorCode/modelNotDownloaded`` when none is.
     public nonisolated func defaultDiffusionModel() throws -> ModelInfo {
         let candidates = catalog.all().filter { $0.category == .imageGeneration && $0.isDownloaded }
-        guard let model = candidates.first(where: { $0.id != SDKConstants.Models.diffusionFixtureID }) ?? candidates.first else {
+        guard let model = candidates.first(where: { !$0.isTestFixture }) ?? candidates.first else {
             throw SDKError(
                 .modelNotDownloaded,
                 "No image-generation model is downloaded: run `runanywhere models pull stable-diffusion-v1-5-q8-0`, or scripts/setup --tests for the fixture"

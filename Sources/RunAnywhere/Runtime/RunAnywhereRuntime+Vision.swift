@@ -79,7 +79,7 @@ extension RunAnywhereRuntime {
     /// projector, a real one before the fixture; ``ErrorCode/modelNotDownloaded`` when none is.
     public nonisolated func defaultVisionModel() throws -> ModelInfo {
         let candidates = catalog.all().filter { $0.category == .multimodal && $0.projectorFile != nil }
-        guard let model = candidates.first(where: { $0.id != SDKConstants.Models.visionFixtureID }) ?? candidates.first else {
+        guard let model = candidates.first(where: { !$0.isTestFixture }) ?? candidates.first else {
             throw SDKError(
                 .modelNotDownloaded,
                 "No vision-language model is downloaded: run `runanywhere models pull smolvlm-256m-instruct`, or scripts/setup --tests for the fixture"

@@ -33,9 +33,12 @@ package enum BenchmarkCategory: String, Codable, CaseIterable, Identifiable, Com
         }
     }
 
-    /// The downloaded models of `models` this component benchmarks.
+    /// The downloaded models of `models` this component benchmarks: the real ones, or where
+    /// there are none the test fixtures (random weights: their speeds are real, their answers noise).
     package func downloadedModels(_ models: [ModelInfo]) -> [ModelInfo] {
-        models.filter { $0.category == modelCategory && $0.isDownloaded }
+        let downloaded = models.filter { $0.category == modelCategory && $0.isDownloaded }
+        let real = downloaded.filter { !$0.isTestFixture }
+        return real.isEmpty ? downloaded : real
     }
 
     package static func < (lhs: Self, rhs: Self) -> Bool {
