@@ -8,15 +8,10 @@ import RunAnywhere
 /// tunes llama-server's own scheduling and sampler chain (`samplers`, `n_indent`,
 /// `t_max_prompt_ms`, `t_max_predict_ms`, `id_slot`…) is accepted without effect.
 struct LlamaCompletionRequest: Decodable, Sendable {
-    /// `/completion`'s prompt: text read verbatim, or the model's token ids.
-    enum Prompt: Sendable {
-        case text(String)
-        case tokens([Int32])
-    }
-
     /// The model; absent or empty, the default model (llama-server serves one).
     let model: String?
-    let prompt: Prompt?
+    /// `/completion`'s prompt, text or token ids; `/infill`'s code before the cursor.
+    let prompt: CompletionPrompt?
     /// `/infill`'s code before and after the cursor, and other files as context.
     let inputPrefix: String?
     let inputSuffix: String?
@@ -49,11 +44,8 @@ struct LlamaCompletionRequest: Decodable, Sendable {
         if let text = try container.decodeIfOfType(String.self, forKey: .prompt) {
             prompt = .text(text)
         } else if let ids = try container.decodeIfOfType([Int].self, forKey: .prompt) {
-            let tokens = ids.compactMap { $0 >= 0 ? Int32(exactly: $0) : nil }
-            guard tokens.count == ids.count else {
-                throw APIError(.badRequest, "prompt's token ids must be whole numbers from 0 to \(Int32.max)", param: "prompt")
-            }
-            prompt = .tokens(tokens)
+            guard let tokens = CompletionPrompt(ids: ids) else { throw CompletionPrompt.invalidTokens }
+            prompt = tokens
         } else if container.contains(.prompt), try !container.decodeNil(forKey: .prompt) {
             throw APIError(.badRequest, "prompt must be a string or an array of token ids", param: "prompt")
         } else {

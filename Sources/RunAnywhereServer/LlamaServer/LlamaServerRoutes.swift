@@ -16,17 +16,9 @@ struct LlamaServerRoutes: Sendable {
         router.post("completion") { request, _ in
             let body = try await decodeJSON(LlamaCompletionRequest.self, from: request, limit: configuration.maxBodySize)
             let (model, options, keepAlive) = try settings(body)
-            let generation: GenerationEvents
-            switch body.prompt {
-            case .text(let text):
-                generation = try await runtime.generateEvents(
-                    text, context: nil, options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive)
-            case .tokens(let tokens):
-                generation = try await runtime.generateEvents(
-                    tokens: tokens, options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive)
-            case .none:
-                throw APIError(.badRequest, "prompt is required", param: "prompt")
-            }
+            guard let prompt = body.prompt else { throw APIError(.badRequest, "prompt is required", param: "prompt") }
+            let generation = try await prompt.generate(
+                on: runtime, options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive)
             return try await respond(generation, to: body)
         }
         router.post("infill") { request, _ in

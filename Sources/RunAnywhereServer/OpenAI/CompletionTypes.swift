@@ -6,14 +6,8 @@ import RunAnywhere
 /// log-probabilities, begin the choice. With `suffix`, each text prompt is the text before a gap
 /// that the choice fills in (a code model's fill-in-the-middle).
 struct CompletionRequest: Decodable, Sendable {
-    /// A prompt: text, or token ids read as they are (nothing added), as OpenAI's API takes them.
-    enum Prompt: Sendable {
-        case text(String)
-        case tokens([Int32])
-    }
-
     /// One prompt, or several: each gets `n` choices, indexed prompt by prompt.
-    let prompts: [Prompt]
+    let prompts: [CompletionPrompt]
     let echo: Bool
     /// The text after the gap; nil (or empty, as ollama reads it) for a plain completion.
     let suffix: String?
@@ -27,21 +21,18 @@ struct CompletionRequest: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let badTokens = APIError(
-            .badRequest, "a prompt's token ids must be a non-empty array of whole numbers from 0 to \(Int32.max)", param: "prompt")
-        func tokens(_ ids: [Int]) throws -> [Int32] {
-            let tokens = ids.compactMap { $0 >= 0 ? Int32(exactly: $0) : nil }
-            guard !ids.isEmpty, tokens.count == ids.count else { throw badTokens }
-            return tokens
+        func tokens(_ ids: [Int]) throws -> CompletionPrompt {
+            guard let prompt = CompletionPrompt(ids: ids) else { throw CompletionPrompt.invalidTokens }
+            return prompt
         }
         if let one = try container.decodeIfOfType(String.self, forKey: .prompt) {
             prompts = [.text(one)]
         } else if let many = try container.decodeIfOfType([String].self, forKey: .prompt), !many.isEmpty {
-            prompts = many.map(Prompt.text)
+            prompts = many.map(CompletionPrompt.text)
         } else if let one = try container.decodeIfOfType([Int].self, forKey: .prompt), !one.isEmpty {
-            prompts = [.tokens(try tokens(one))]
+            prompts = [try tokens(one)]
         } else if let many = try container.decodeIfOfType([[Int]].self, forKey: .prompt), !many.isEmpty {
-            prompts = try many.map { .tokens(try tokens($0)) }
+            prompts = try many.map(tokens)
         } else {
             throw APIError(
                 .badRequest, "prompt must be a string, an array of token ids, or a non-empty array of either", param: "prompt")

@@ -63,7 +63,7 @@ struct OpenAIRoutes: Sendable {
     /// `logprobs` with the prompt's log-probabilities too. With `suffix`, each fills in the gap
     /// between its prompt and `suffix`.
     private func complete(
-        _ fields: GenerationFields, prompts: [CompletionRequest.Prompt], echo: Bool, suffix: String?
+        _ fields: GenerationFields, prompts: [CompletionPrompt], echo: Bool, suffix: String?
     ) async throws -> Response {
         var options = try fields.options(threads: configuration.threads, applyChatTemplate: false, adapters: adapters)
         if echo { options.promptLogprobs = options.logprobs }
@@ -73,22 +73,9 @@ struct OpenAIRoutes: Sendable {
         do {
             for prompt in prompts {
                 generations += try await start(fields, options: options) { options in
-                    switch prompt {
-                    case .text(let text):
-                        if let suffix {
-                            try await runtime.generateEvents(
-                                infill: Infill(prefix: text, suffix: suffix), options: options, model: fields.model,
-                                loadOptions: configuration.loadOptions, keepAlive: keepAlive)
-                        } else {
-                            try await runtime.generateEvents(
-                                text, context: nil, options: options, model: fields.model, loadOptions: configuration.loadOptions,
-                                keepAlive: keepAlive)
-                        }
-                    case .tokens(let tokens):
-                        try await runtime.generateEvents(
-                            tokens: tokens, options: options, model: fields.model, loadOptions: configuration.loadOptions,
-                            keepAlive: keepAlive)
-                    }
+                    try await prompt.generate(
+                        on: runtime, suffix: suffix, options: options, model: fields.model, loadOptions: configuration.loadOptions,
+                        keepAlive: keepAlive)
                 }
                 guard echo else { continue }
                 let text =
