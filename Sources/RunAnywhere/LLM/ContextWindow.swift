@@ -26,7 +26,7 @@ package enum ContextWindow {
         render: ([Message]) throws -> String, countTokens: (String) throws -> Int
     ) throws -> PromptPlan {
         let kept = Array(history.suffix(max(0, maxMessages)))
-        let room = maxTokens == LLMGenerationOptions.untilContextFull ? 1 : maxTokens  // what the prompt must leave free
+        let room = room(for: maxTokens)
         var start = 0
         while true {
             let messages = (system.map { [$0] } ?? []) + kept[start...] + newMessages
@@ -50,6 +50,12 @@ package enum ContextWindow {
                 "The prompt needs \(tokens) tokens with the newest messages alone, but the model's context holds \(contextLength); shorten the message\(system == nil ? "" : " or the system prompt")"
             )
         }
+    }
+
+    /// What a prompt must leave free of the context for an answer of at most `maxTokens`: that
+    /// many, or one token for an answer that runs ``LLMGenerationOptions/untilContextFull``.
+    package static func room(for maxTokens: Int) -> Int {
+        maxTokens == LLMGenerationOptions.untilContextFull ? 1 : maxTokens
     }
 
     /// Plans a prompt used verbatim: it must leave room for at least one generated token.

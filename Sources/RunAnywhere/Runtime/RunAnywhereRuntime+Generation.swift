@@ -396,7 +396,7 @@ extension RunAnywhereRuntime {
                 "Model '\(model.id)' was not trained to fill in the middle: its vocabulary has no fill-in-the-middle tokens (a code model such as Qwen2.5-Coder has them)"
             )
         }
-        let room = options.maxTokens == LLMGenerationOptions.untilContextFull ? 1 : options.maxTokens
+        let room = ContextWindow.room(for: options.maxTokens)
         let (tokens, trimmed) = try await runBlocking {
             try infill.tokens(in: tokenizer, marks: marks, contextLength: engine.contextLength, room: room)
         }
