@@ -22,6 +22,13 @@ import Testing
             let whole = try OpenAIRouteTests.json(body)
             #expect(status == .ok && whole["content"] as? String == "red green" && whole["stop"] as? Bool == true, "\(whole)")
             #expect(whole["tokens_predicted"] as? Int == 2 && whole["model"] as? String == "scripted")
+            #expect(whole["stop_type"] as? String == "limit" && whole["stopping_word"] as? String == "", "\(whole)")
+            #expect(whole["truncated"] as? Bool == false && whole["has_new_line"] as? Bool == false)
+            let stopped = try OpenAIRouteTests.json(
+                try await Self.post(client, "/completion", #"{"model": "scripted", "prompt": "red green blue", "stop": ["blue"]}"#).1)
+            #expect(stopped["stop_type"] as? String == "word" && stopped["stopping_word"] as? String == "blue", "\(stopped)")
+            let ended = try OpenAIRouteTests.json(try await Self.post(client, "/completion", #"{"model": "scripted", "prompt": "red"}"#).1)
+            #expect(ended["stop_type"] as? String == "eos" && ended["truncated"] as? Bool == false, "\(ended)")
             let timings = try #require(whole["timings"] as? [String: Any])
             #expect(timings["predicted_n"] as? Int == 2 && timings["prompt_ms"] is Double)
 
@@ -48,6 +55,7 @@ import Testing
         ("/completion", #""n_predict": 2"#, "prompt"), ("/completion", #""prompt": {"a": 1}"#, "prompt"),
         ("/completion", #""prompt": "x", "n_predict": 0"#, "n_predict"), ("/completion", #""prompt": "x", "seed": -2"#, "seed"),
         ("/completion", #""prompt": "x", "n_probs": 21"#, "n_probs"), ("/completion", #""prompt": [-1]"#, "prompt"),
+        ("/completion", #""prompt": []"#, "prompt"),
         ("/infill", #""input_suffix": "b""#, "input_prefix"), ("/infill", #""input_prefix": "a""#, "input_suffix"),
         ("/infill", #""input_prefix": "a", "input_suffix": "b", "input_extra": [{"filename": "f"}]"#, "input_extra"),
         ("/infill", #""input_prefix": "a", "input_suffix": "b", "input_extra": [{"filename": 3, "text": "t"}]"#, "input_extra"),

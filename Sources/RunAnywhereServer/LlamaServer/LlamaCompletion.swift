@@ -33,12 +33,20 @@ struct LlamaCompletion: Encodable, Sendable {
     var model: String?
     var tokensPredicted: Int?
     var tokensEvaluated: Int?
+    var hasNewLine: Bool?
+    /// Whether the context filled before the answer ended or reached `n_predict`.
+    var truncated: Bool?
+    /// Why it ended: `eos` (the model ended it), `word` (a stop string, `stopping_word`), `limit`
+    /// (`n_predict` or the context) or `none` (cancelled).
+    var stopType: String?
+    var stoppingWord: String?
     var tokensCached: Int?
     var timings: Timings?
     var completionProbabilities: [Probability]?
 
     enum CodingKeys: String, CodingKey {
         case index, content, tokens, stop, model, timings, tokensPredicted = "tokens_predicted", tokensEvaluated = "tokens_evaluated"
+        case hasNewLine = "has_new_line", truncated, stopType = "stop_type", stoppingWord = "stopping_word"
         case tokensCached = "tokens_cached", completionProbabilities = "completion_probabilities"
     }
 
@@ -49,13 +57,23 @@ struct LlamaCompletion: Encodable, Sendable {
         completionProbabilities = probabilities.map { $0.map { Probability(token: $0, alternatives: true) } }
     }
 
-    /// The whole answer, or with `streamed` the last event (its text already sent).
-    init(_ result: LLMGenerationResult, streamed: Bool) {
+    /// The whole answer to a request for at most `maxTokens`, or with `streamed` the last event
+    /// (its text already sent).
+    init(_ result: LLMGenerationResult, maxTokens: Int, streamed: Bool) {
         content = streamed ? "" : result.text
         stop = true
         model = result.modelUsed
         tokensPredicted = result.tokensUsed
         tokensEvaluated = result.inputTokens
+        hasNewLine = result.text.contains("\n")
+        truncated = result.stopReason == .length && result.tokensUsed < maxTokens
+        stopType =
+            switch result.stopReason {
+            case .stop, .toolCalls: result.stopSequence == nil ? "eos" : "word"
+            case .length: "limit"
+            case .cancelled: "none"
+            }
+        stoppingWord = result.stopSequence ?? ""
         tokensCached = result.inputTokens + result.tokensUsed
         timings = Timings(result)
         if !streamed { completionProbabilities = result.logprobs.map { $0.map { Probability(token: $0, alternatives: true) } } }

@@ -41,7 +41,7 @@ struct LlamaServerRoutes: Sendable {
     /// The whole answer (its `response_fields` only, when the request names them), or the stream.
     private func respond(_ generation: GenerationEvents, to body: LlamaCompletionRequest) async throws -> Response {
         guard body.stream else {
-            let answer = LlamaCompletion(try await generation.result(), streamed: false)
+            let answer = LlamaCompletion(try await generation.result(), maxTokens: body.options.maxTokens, streamed: false)
             guard let fields = body.responseFields else { return try jsonResponse(answer) }
             return try jsonResponse(try LlamaCompletion.picking(fields, from: answer))
         }
@@ -56,7 +56,8 @@ struct LlamaServerRoutes: Sendable {
                     case .text(let piece):
                         events = [try ServerSentEvents.event(LlamaCompletion(piece: piece, probabilities: probabilities))]
                         probabilities = nil
-                    case .completed(let result): events = [try ServerSentEvents.event(LlamaCompletion(result, streamed: true))]
+                    case .completed(let result):
+                        events = [try ServerSentEvents.event(LlamaCompletion(result, maxTokens: body.options.maxTokens, streamed: true))]
                     case .reasoning, .toolCall, .promptLogprobs: break
                     }
                     try await ServerSentEvents.send(&events, to: &writer)
