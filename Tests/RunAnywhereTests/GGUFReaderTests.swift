@@ -34,6 +34,31 @@ import Testing
         }
     }
 
+    /// A code model that fills in the middle, told from its vocabulary as llama.cpp tells it: the
+    /// prefix, suffix and middle tokens named in the metadata, or found by their text.
+    @Test func fillInTheMiddleTokensAreFoundByKeyOrByText() throws {
+        func fills(_ tokens: [String], _ keys: [(String, GGUFWriter.Value)] = []) throws -> Bool {
+            var model = GGUFWriter.tinyLlama()
+            model.metadata = model.metadata.map { $0.0 == "tokenizer.ggml.tokens" ? ($0.0, .strings(tokens)) : $0 } + keys
+            return try GGUFReader.parse(model.data(), name: "code.gguf").fillsInTheMiddle
+        }
+        #expect(try !fills(["a", "b"]))
+        #expect(try fills(["a", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>"]))  // Qwen2.5-Coder
+        #expect(try fills(["▁<PRE>", "▁<SUF>", "▁<MID>", "b"]))  // CodeLlama
+        #expect(try fills(["<｜fim▁begin｜>", "<｜fim▁hole｜>", "<｜fim▁end｜>"]))  // DeepSeek-Coder
+        #expect(try !fills(["<|fim_prefix|>", "<|fim_suffix|>", "<fim_pad>"]), "no middle token")
+        #expect(try !fills(["<|fim_prefix|>x", "<|fim_suffix|>", "<|fim_middle|>"]), "only whole tokens count")
+        #expect(
+            try fills(
+                ["p", "s", "m"],
+                [
+                    ("tokenizer.ggml.fim_pre_token_id", .u32(0)), ("tokenizer.ggml.fim_suf_token_id", .u32(1)),
+                    ("tokenizer.ggml.middle_token_id", .u32(2)),
+                ]
+            ))
+        #expect(try fills(["p", "<fim_suffix>", "<fim_middle>"], [("tokenizer.ggml.prefix_token_id", .u32(0))]))
+    }
+
     @Test func parameterCountLabel() throws {
         let metadata = try GGUFReader.parse(GGUFWriter.tinyLlama().data(), name: "tiny.gguf")
         #expect(metadata.parameterCountLabel == "1K")
@@ -170,5 +195,6 @@ import Testing
         #expect(metadata.contextLength == 8192)
         #expect(metadata.chatTemplate?.contains("<|im_start|>") == true)
         #expect(metadata.expectedFileSize <= metadata.fileSize)
+        #expect(!metadata.fillsInTheMiddle, "SmolLM2 has no fill-in-the-middle tokens")
     }
 }

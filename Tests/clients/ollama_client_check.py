@@ -148,8 +148,12 @@ def check_generate(client, model):
 def check_infill(client, base_url, infill_model, model):
     """suffix: the gap between prompt and suffix filled in by a code model (the fill-in-the-middle fixture, random weights: its
     text is noise), as ollama's suffix does, whole and streamed alike, raw or not; its prompt the prefix's and the suffix's tokens
-    and the three marks; refused for a model with no fill-in-the-middle tokens."""
+    and the three marks; refused for a model with no fill-in-the-middle tokens. show names the code model's "insert" capability,
+    as editors look for it, and not the other's."""
     prefix, suffix = "def area(r):\n    return ", "\n\nprint(area(2))\n"
+    capabilities = client.show(infill_model).capabilities or []
+    check("insert" in capabilities and "completion" in capabilities, f"the code model's capabilities {capabilities}")
+    check("insert" not in (client.show(model).capabilities or []), "a model without fill-in-the-middle tokens shows insert")
 
     def count(text):
         body = json.dumps({"content": text, "add_special": False, "parse_special": False, "model": infill_model}).encode()

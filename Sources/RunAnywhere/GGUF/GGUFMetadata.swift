@@ -17,6 +17,9 @@ package struct GGUFMetadata: Sendable, Equatable {
     /// Whether it holds a diffusion model's denoiser under the checkpoint names stable-diffusion.cpp
     /// reads (`model.diffusion_model.…`): an image-generation model, not a language model.
     package internal(set) var hasDiffusionModelTensors = false
+    /// Whether the vocabulary has fill-in-the-middle's prefix, suffix and middle tokens, named in
+    /// the metadata or found by their text as llama.cpp finds them: a code model that fills a gap.
+    package internal(set) var fillsInTheMiddle = false
     /// Weights by ggml tensor type (`Q4_1`, `F32`; `type <id>` for one this reader has no name for).
     package internal(set) var tensorTypes: [String: Int64] = [:]
     /// The tensor table, in the file's order.

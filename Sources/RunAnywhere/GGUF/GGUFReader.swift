@@ -63,12 +63,13 @@ package enum GGUFReader {
                 throw ByteCursor.Truncated()
             }
             var values: [String: GGUFValue] = [:]
+            var fillInTheMiddleFound: Set<Int> = []
             for _ in 0..<kvCount {
                 let key = try cursor.string()
                 let type = try cursor.u32()
                 guard values[key] == nil else { throw invalid("the metadata key \(key) appears twice") }
                 if key == vocabularyKey, type == 9 {
-                    values[key] = try readVocabulary(cursor: &cursor, invalid: invalid)
+                    (values[key], fillInTheMiddleFound) = try readVocabulary(cursor: &cursor, invalid: invalid)
                 } else {
                     values[key] = try readValue(type: type, cursor: &cursor, invalid: invalid)
                 }
@@ -128,6 +129,9 @@ package enum GGUFReader {
                 parameterCount: parameters, expectedFileSize: expected, fileSize: UInt64(data.count)
             )
             metadata.hasDiffusionModelTensors = diffusion
+            metadata.fillsInTheMiddle = fillInTheMiddleRoles.indices.allSatisfy { role in
+                fillInTheMiddleFound.contains(role) || fillInTheMiddleRoles[role].keys.contains { values[$0] != nil }
+            }
             metadata.tensors = table
             metadata.dataOffset = dataStart
             metadata.tensorTypes = Dictionary(typeParameters.map { (GGMLType.name(of: $0.key), $0.value) }, uniquingKeysWith: +)
@@ -140,10 +144,43 @@ package enum GGUFReader {
     /// The key of the vocabulary's token strings.
     static let vocabularyKey = "tokenizer.ggml.tokens"
 
+    /// Fill-in-the-middle's prefix, suffix and middle tokens: the metadata keys that name each
+    /// one's token, and the texts llama.cpp looks for in the vocabulary when no key does
+    /// (`llama-vocab.cpp`: Qwen, StarCoder, Granite, DeepSeek, CodeLlama, GLM-4.5, Falcon-H1).
+    static let fillInTheMiddleRoles: [(keys: [String], texts: [String])] = [
+        (
+            ["tokenizer.ggml.fim_pre_token_id", "tokenizer.ggml.prefix_token_id"],
+            ["<|fim_prefix|>", "<fim-prefix>", "<fim_prefix>", "<｜fim▁begin｜>", "<PRE>", "▁<PRE>", "<|code_prefix|>", "<|prefix|>"]
+        ),
+        (
+            ["tokenizer.ggml.fim_suf_token_id", "tokenizer.ggml.suffix_token_id"],
+            ["<|fim_suffix|>", "<fim-suffix>", "<fim_suffix>", "<｜fim▁hole｜>", "<SUF>", "▁<SUF>", "<|code_suffix|>", "<|suffix|>"]
+        ),
+        (
+            ["tokenizer.ggml.fim_mid_token_id", "tokenizer.ggml.middle_token_id"],
+            ["<|fim_middle|>", "<fim-middle>", "<fim_middle>", "<｜fim▁end｜>", "<MID>", "▁<MID>", "<|code_middle|>", "<|middle|>"]
+        ),
+    ]
+
+    /// The fill-in-the-middle texts by the hash of their bytes, with their role's index.
+    private static let fillInTheMiddleTexts: [Int: [(role: Int, text: [UInt8])]] = {
+        var texts: [Int: [(role: Int, text: [UInt8])]] = [:]
+        for (role, entry) in fillInTheMiddleRoles.enumerated() {
+            for text in entry.texts {
+                let bytes = Array(text.utf8)
+                texts[bytes.withUnsafeBytes(ByteCursor.hash), default: []].append((role, bytes))
+            }
+        }
+        return texts
+    }()
+
     /// The vocabulary (an array of strings), checked whole: llama.cpp aborts the process when two
     /// tokens are the same string as it reads them. Tokens are told apart by a hash of their
-    /// bytes, compared in full only when two hashes meet, so no token is copied.
-    private static func readVocabulary(cursor: inout ByteCursor, invalid: (String) -> SDKError) throws -> GGUFValue {
+    /// bytes, compared in full only when two hashes meet, so no token is copied. Also which
+    /// fill-in-the-middle roles (indices of ``fillInTheMiddleRoles``) have a token of their text.
+    private static func readVocabulary(cursor: inout ByteCursor, invalid: (String) -> SDKError) throws
+        -> (GGUFValue, fillInTheMiddle: Set<Int>)
+    {
         guard try cursor.u32() == 8 else { throw invalid("\(vocabularyKey) is not an array of strings") }
         let count = try cursor.u64()
         guard count <= UInt64(cursor.remaining) / 8 else { throw ByteCursor.Truncated() }
@@ -155,6 +192,7 @@ package enum GGUFReader {
         spans.reserveCapacity(min(Int(count), 1 << 20))
         var first: [Int: Int] = Dictionary(minimumCapacity: min(Int(count), 1 << 20))
         var others: [Int: [Int]] = [:]
+        var fillInTheMiddle: Set<Int> = []
         func text(_ index: Int) -> [UInt8] {
             let span = spans[index]
             return span.length < 0 ? Array("[EMPTY_\(index)]".utf8) : cursor.bytes(at: span.start, count: span.length)
@@ -167,6 +205,7 @@ package enum GGUFReader {
             let kept = cursor.prefixLength(at: start, count: Int(length), before: 0)
             spans.append((start, kept == 0 ? -1 : kept))
             let hash = kept == 0 ? Array("[EMPTY_\(index)]".utf8).withUnsafeBytes(ByteCursor.hash) : cursor.hash(at: start, count: kept)
+            for marker in fillInTheMiddleTexts[hash] ?? [] where marker.text == text(index) { fillInTheMiddle.insert(marker.role) }
             if let earlier = first[hash] {
                 let mine = text(index)
                 for other in [earlier] + (others[hash] ?? []) where text(other) == mine {
@@ -179,7 +218,7 @@ package enum GGUFReader {
             }
         }
         let prefix = (0..<min(Int(count), keptArrayPrefix)).map { GGUFValue.string(String(decoding: text($0), as: UTF8.self)) }
-        return .array(count: Int(count), prefix: prefix)
+        return (.array(count: Int(count), prefix: prefix), fillInTheMiddle)
     }
 
     /// The byte size of each fixed-size metadata value type.

@@ -136,7 +136,7 @@ struct OllamaModelRoutes: Sendable {
                         context: configuration.loadOptions.resolvedContextLength(for: model, trainedContext: metadata?.contextLength ?? 0)),
                     template: metadata?.chatTemplate ?? "",
                     details: OllamaModelDetails(model, metadata: metadata), modelInfo: Self.modelInfo(metadata),
-                    capabilities: Self.capabilities(model),
+                    capabilities: Self.capabilities(model, fillsInTheMiddle: metadata?.fillsInTheMiddle ?? false),
                     modifiedAt: Self.fileFacts(model).modified
                 ))
         }
@@ -221,12 +221,14 @@ struct OllamaModelRoutes: Sendable {
             || ([.language, .embedding].contains(model.category) && model.isDownloaded)
     }
 
-    /// What `model` can do, in ollama's words.
-    static func capabilities(_ model: ModelInfo) -> [String] {
+    /// What `model` can do, in ollama's words: `insert` is a `suffix` (fill-in-the-middle), which
+    /// a model whose vocabulary has its tokens takes (`fillsInTheMiddle`).
+    static func capabilities(_ model: ModelInfo, fillsInTheMiddle: Bool) -> [String] {
         switch model.category {
         case .embedding: return ["embedding"]
         case .multimodal: return ["completion", "tools", "vision"] + (model.supportsThinking ? ["thinking"] : [])
-        default: return ["completion", "tools"] + (model.supportsThinking ? ["thinking"] : [])
+        default:
+            return ["completion", "tools"] + (fillsInTheMiddle ? ["insert"] : []) + (model.supportsThinking ? ["thinking"] : [])
         }
     }
 
