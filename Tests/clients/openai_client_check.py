@@ -375,7 +375,8 @@ def check_infill(client, model, infill_model, infill_file):
             return response.read().decode()
 
     vim = json.loads(infill(response_fields=["content", "timings/prompt_n", "timings/predicted_n", "tokens_cached", "truncated"]))
-    check(set(vim) == {"content", "timings/prompt_n", "timings/predicted_n", "tokens_cached"} and vim["content"] == choice.text,
+    check(set(vim) == {"content", "timings/prompt_n", "timings/predicted_n", "tokens_cached", "truncated"} and vim["content"] == choice.text
+          and vim["truncated"] is False,
           f"/infill as llama.vim asks: {vim}, suffix's {choice.text!r}")
     whole = json.loads(infill())
     extra = json.loads(infill(input_extra=[{"filename": "geometry.py", "text": "PI = 3.14159\n"}]))
