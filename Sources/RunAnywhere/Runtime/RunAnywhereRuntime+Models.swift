@@ -58,11 +58,12 @@ extension RunAnywhereRuntime {
     }
 
     /// Imports a local model file: checks it is whole and valid with its format's metadata reader,
-    /// copies it into the models folder and registers it with what its metadata says (name,
-    /// context, licence). A GGUF file is a language model for llama.cpp, or an image-generation
-    /// model for stable-diffusion.cpp when it holds a diffusion model's tensors; a safetensors
-    /// file must be such a diffusion checkpoint; an ONNX file must be a Piper voice, copied with
-    /// the `tokens.txt` (and `.onnx.json`) beside it. Anything else is refused, and nothing is left behind.
+    /// copies it into the models folder (links it, when it is in that folder already) and
+    /// registers it with what its metadata says (name, context, licence). A GGUF file is a
+    /// language model for llama.cpp, or an image-generation model for stable-diffusion.cpp when
+    /// it holds a diffusion model's tensors; a safetensors file must be such a diffusion
+    /// checkpoint; an ONNX file must be a Piper voice, copied with the `tokens.txt` (and
+    /// `.onnx.json`) beside it. Anything else is refused, and nothing is left behind.
     @discardableResult
     public nonisolated func importModel(at source: URL, id: String? = nil, name: String? = nil) throws -> ModelInfo {
         let plan = try ModelImportPlan.make(for: source, name: name)
@@ -81,10 +82,14 @@ extension RunAnywhereRuntime {
         ScratchFile.removeAbandoned(in: catalog.modelsDirectory, prefix: ".import.")
         let staging = ScratchFile.url(in: catalog.modelsDirectory, prefix: ".import.", suffix: ".partial")
         defer { try? FileManager.default.removeItem(at: staging) }
+        // A file already in the models folder (an upload, another model's) is linked, not copied:
+        // nothing there is rewritten in place. One from elsewhere is copied, as its owner may.
+        let models = catalog.modelsDirectory.resolvingSymlinksInPath().standardizedFileURL.path + "/"
+        let linking = source.resolvingSymlinksInPath().standardizedFileURL.path.hasPrefix(models)
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
             for file in plan.files {
-                try FileManager.default.copyItem(at: file, to: staging.appendingPathComponent(file.lastPathComponent))
+                try ModelFiles.place(file, at: staging.appendingPathComponent(file.lastPathComponent), linking: linking)
             }
         } catch {
             throw SDKError.writeFailed("Cannot copy \(source.path) into \(catalog.modelsDirectory.path)", error)

@@ -53,14 +53,14 @@ package enum AtomicFile {
 
 /// Temporary files named after the process that writes them (`<prefix><pid>.<random><suffix>`),
 /// so that one left by a killed process can be told from one still being written.
-enum ScratchFile {
+package enum ScratchFile {
     /// A new name in `directory` for this process.
-    static func url(in directory: URL, prefix: String, suffix: String) -> URL {
+    package static func url(in directory: URL, prefix: String, suffix: String) -> URL {
         directory.appendingPathComponent("\(prefix)\(getpid()).\(UUID().uuidString)\(suffix)")
     }
 
     /// Deletes the files in `directory` named `<prefix><pid>.…` whose process has ended.
-    static func removeAbandoned(in directory: URL, prefix: String) {
+    package static func removeAbandoned(in directory: URL, prefix: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names where name.hasPrefix(prefix) {
             guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "." }), pid > 0, !isAlive(pid) else { continue }
