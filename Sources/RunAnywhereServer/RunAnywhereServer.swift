@@ -72,6 +72,7 @@ public struct RunAnywhereServer: Sendable {
         let ollama = apiGroup(router, shape: .ollama)
         OllamaRoutes(runtime: runtime, configuration: configuration).register(on: ollama)
         OllamaModelRoutes(runtime: runtime, configuration: configuration).register(on: ollama)
+        OllamaCreateRoutes(runtime: runtime, configuration: configuration).register(on: ollama)
 
         for middleware in requestChecks(shape: .openAI) { router.add(middleware: middleware) }
         if let webApp = Self.webAppFolder {

@@ -16,6 +16,25 @@ struct CLIOllamaServeTests {
     static let clientScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("clients/ollama_client_check.py")
 
+    static let createScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("clients/ollama_create_check.py")
+
+    /// `create_blob`, `create` and `copy` in a models folder of the test's own, uploading the
+    /// coder fixture (8 MB); no upload or staging link is left behind.
+    @Test(.enabled(if: TestEnvironment.infillFixture != nil, "needs the coder fixture: run scripts/setup --tests"))
+    func theOllamaClientMakesModels() throws {
+        let gguf = try #require(TestEnvironment.infillFixture)
+        let (runner, home, _) = try CLIRunner.isolatedWithDefaultModel()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let server = try ServeProcess(runner, arguments: ["--threads", "1"])
+        let (status, output) = try CLIServeTests.python(
+            Self.createScript, ["--base-url", "http://127.0.0.1:\(server.port)", "--gguf", gguf.path])
+        #expect(status == 0, "\(output)\nserver log (end):\n\(server.standardError.suffix(4000))")
+        #expect(server.stop() == 0, "SIGTERM stops the server cleanly: \(server.standardError.suffix(4000))")
+        let blobs = home.appendingPathComponent("models/.ollama-blobs")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: blobs.path)) ?? [] == [], "nothing is left in the blob folder")
+    }
+
     @Test func theOllamaClientWorksUnchanged() throws {
         try CLIRunner.withData { runner, _ in
             let server = try ServeProcess(runner, arguments: ["--threads", "1"])

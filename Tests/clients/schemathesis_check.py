@@ -40,6 +40,10 @@ EXCLUDED = {
     # ollama's pull and delete: the same download and deletion under ollama's names.
     "POST /api/pull": "downloads a model",
     "DELETE /api/delete": "deletes the shared installed models",
+    # ollama's create and copy: new models in the shared models folder (OllamaCreateRouteTests and
+    # CLIOllamaServeTests make them in folders of their own).
+    "POST /api/create": "adds models to the shared models folder",
+    "POST /api/copy": "adds models to the shared models folder",
     # Benchmarks every installed model of the categories: minutes of work.
     "POST /api/benchmarks": "runs a benchmark",
     # Speech synthesis of up to 10,000 characters with the installed Piper voice: minutes.

@@ -83,6 +83,7 @@ SEMANTIC_REFUSALS = {
     "POST /v1/audio/transcriptions": [r"could not be read as audio", r"file is empty"],
     "GET /v1/responses/{id}/input_items": [r"has no input item"],  # an `after` cursor names a stored item
     "POST /detokenize": [r"is not in the model's vocabulary"],
+    "POST /api/blobs/{digest}": [r"digest mismatch"],  # the bytes must hash to the digest in the path
     "POST /telemetry": [r"must lie between fps_min and fps_max", r"must not be below latency_p50_ms", r"must be an ISO 8601 time"],
     # staging and production need a base URL and key, given now or stored before.
     "PUT /api/environment": [r"is required for the"],

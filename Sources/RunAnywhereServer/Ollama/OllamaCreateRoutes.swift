@@ -1,0 +1,184 @@
+import Foundation
+import Hummingbird
+import RunAnywhere
+
+/// ollama's API for making models, as `ollama create` and the web UIs built on ollama use it:
+/// `HEAD`/`POST /api/blobs/:digest` (a file uploaded by its SHA-256, ``OllamaBlobs``), `POST
+/// /api/create` (a model of one uploaded GGUF file, or a copy of an installed model) and `POST
+/// /api/copy`. A model made here is its GGUF file as it is: what a Modelfile adds on top (a system
+/// prompt, parameters, a template, messages, adapters, a quantization) is a 400 that says where it
+/// goes instead, so that nothing asked for is silently dropped.
+struct OllamaCreateRoutes: Sendable {
+    let runtime: RunAnywhereRuntime
+    let configuration: ServerConfiguration
+    let blobs: OllamaBlobs
+
+    init(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) {
+        self.runtime = runtime
+        self.configuration = configuration
+        blobs = OllamaBlobs(modelsDirectory: runtime.configuration.modelsDirectory)
+    }
+
+    func register(on router: some RouterMethods<ServerContext>) {
+        router.head("api/blobs/:digest") { _, context in
+            // A HEAD answer has no body to say what is wrong: what is not a digest is not here.
+            Response(status: (try? blobs.contains(try Self.digest(context))) == true ? .ok : .notFound)
+        }
+        router.post("api/blobs/:digest") { request, context in
+            let digest = try Self.digest(context)
+            guard try !blobs.contains(digest) else {
+                for try await _ in request.body {}
+                return Response(status: .ok)
+            }
+            try await blobs.receive(request.body, as: digest, length: request.headers[.contentLength].flatMap { Int64($0) })
+            return Response(status: .created)
+        }
+        router.post("api/create") { request, _ in
+            let body = try decodeJSON(
+                OllamaCreateRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
+            let steps = try await create(body)
+            guard body.stream else { return try jsonResponse(OllamaPullProgress(status: "success")) }
+            return NDJSON.response { writer in
+                try await NDJSON.write((steps + ["writing manifest", "success"]).map(OllamaPullProgress.init(status:)), to: &writer)
+            }
+        }
+        router.post("api/copy") { request, _ in
+            let body = try decodeJSON(OllamaCopyRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
+            try await copy(body.source, to: try Self.validID(body.destination, param: "destination"))
+            return Response(status: .ok)
+        }
+    }
+
+    /// Makes the model `body` asks for, before anything is answered (linking a file takes no
+    /// time), so that a failure is the response's status; returns the steps taken, as ollama
+    /// names them.
+    private func create(_ body: OllamaCreateRequest) async throws -> [String] {
+        let id = try Self.validID(body.model, param: "model")
+        if let source = body.from {
+            try await copy(source, to: id)
+            return ["using existing model \(OllamaName.name(source))"]
+        }
+        guard let (name, digest) = body.files.first else {
+            throw APIError(.badRequest, "from (a model to copy) or files (an uploaded GGUF file) is required", param: "from")
+        }
+        let blob = try blobs.url(of: digest)
+        guard FileManager.default.fileExists(atPath: blob.path) else {
+            throw APIError(
+                .badRequest, "files names the blob \(digest), which is not here: upload the file first (POST /api/blobs/\(digest))",
+                param: "files")
+        }
+        try await runBlocking { [runtime, blobs] in
+            // The import takes the file's name (its format and the model's default name come
+            // from it): a link of that name to the blob, in the blob folder.
+            ScratchFile.removeAbandoned(in: blobs.directory, prefix: ".create.")
+            let staging = ScratchFile.url(in: blobs.directory, prefix: ".create.", suffix: "")
+            defer { try? FileManager.default.removeItem(at: staging) }
+            do {
+                try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+                try FileManager.default.linkItem(at: blob, to: staging.appendingPathComponent(name))
+            } catch {
+                throw SDKError.writeFailed("Cannot stage the upload", error)
+            }
+            _ = try runtime.importModel(at: staging.appendingPathComponent(name), id: id)
+            try? FileManager.default.removeItem(at: blob)
+        }
+        return ["parsing GGUF", "using existing layer \(digest)"]
+    }
+
+    /// Copies the installed model `source` as the new model `id`.
+    private func copy(_ source: String, to id: String) async throws {
+        guard let model = try? runtime.model(id: source), model.isDownloaded else {
+            throw APIError(.notFound, "model '\(source)' not found", param: "source", code: "model_not_found")
+        }
+        _ = try await runBlocking { [runtime] in try runtime.copyModel(model.id, to: id) }
+    }
+
+    /// The path's digest, percent-decoded (`sha256%3A…` as some clients write `sha256:…`).
+    private static func digest(_ context: ServerContext) throws -> String {
+        let raw = try context.parameters.require("digest")
+        return raw.removingPercentEncoding ?? raw
+    }
+
+    /// `id`, when it can name a model here (a 400 naming `param` otherwise).
+    private static func validID(_ id: String, param: String) throws -> String {
+        do {
+            try ModelInfo.validateID(id)
+        } catch let error as SDKError {
+            throw APIError(.badRequest, "\(error.message) (a name here has no tag but :latest)", param: param)
+        }
+        return id
+    }
+}
+
+/// `POST /api/create`'s body: the new model's name and what it is made of, `from` a model or
+/// `files` (one GGUF file: its name and the digest of its uploaded blob).
+struct OllamaCreateRequest: Decodable, Sendable {
+    let model: String
+    let from: String?
+    let files: [String: String]
+    let stream: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case model, name, from, files, stream, adapters, template, license, system, parameters, messages, quantize
+    }
+
+    /// What a Modelfile adds to a model, and where such a thing goes here.
+    private static let settings: [(CodingKeys, String)] = [
+        (.system, "send system with each request"), (.parameters, "send options with each request"),
+        (.template, "a model here uses the chat template in its GGUF file"),
+        (.messages, "send the conversation with each request"), (.adapters, "load LoRA adapters with POST /lora-adapters"),
+        (.license, "a model here shows the licence in its GGUF file"), (.quantize, "upload the quantization you want"),
+    ]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard
+            let name = try container.decodeIfPresent(String.self, forKey: .model) ?? container.decodeIfPresent(String.self, forKey: .name),
+            !name.isEmpty
+        else {
+            throw APIError(.badRequest, "model is required", param: "model")
+        }
+        model = OllamaName.modelID(name)
+        from = try container.decodeIfPresent(String.self, forKey: .from).flatMap { $0.isEmpty ? nil : OllamaName.modelID($0) }
+        files = try container.decodeIfPresent([String: String].self, forKey: .files) ?? [:]
+        stream = try container.decodeIfPresent(Bool.self, forKey: .stream) ?? true
+        for (key, instead) in Self.settings {
+            switch try container.decodeIfPresent(JSONValue.self, forKey: key) {
+            case .none, .null?, .string("")?, .array([])?: continue
+            case .object(let object)? where object.keys.isEmpty: continue
+            default:
+                throw APIError(
+                    .badRequest, "\(key.stringValue) is not taken: a model made here is its GGUF file as it is; \(instead)",
+                    param: key.stringValue)
+            }
+        }
+        if from != nil, !files.isEmpty { throw APIError(.badRequest, "from and files cannot both be given", param: "files") }
+        guard files.count <= 1,
+            files.keys.allSatisfy({ $0.lowercased().hasSuffix(".gguf") && !$0.contains("/") && !$0.contains("\0") && !$0.hasPrefix(".") })
+        else {
+            throw APIError(
+                .badRequest, "files must be one GGUF file (its name ending in .gguf, and its digest): other formats are not converted here",
+                param: "files")
+        }
+    }
+}
+
+/// `POST /api/copy`'s body.
+struct OllamaCopyRequest: Decodable, Sendable {
+    let source: String
+    let destination: String
+
+    enum CodingKeys: String, CodingKey { case source, destination }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func name(_ key: CodingKeys) throws -> String {
+            guard let name = try container.decodeIfPresent(String.self, forKey: key), !name.isEmpty else {
+                throw APIError(.badRequest, "\(key.stringValue) is required", param: key.stringValue)
+            }
+            return OllamaName.modelID(name)
+        }
+        source = try name(.source)
+        destination = try name(.destination)
+    }
+}

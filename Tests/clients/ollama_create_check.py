@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""The official `ollama` package, unchanged, making models on a running `runanywhere serve`.
+
+Run by the CLI tests (`make test`) with the project venv's Python, against a server whose models
+folder is the test's own:
+    ollama_create_check.py --base-url http://127.0.0.1:PORT --gguf FILE
+Checks, through `ollama.Client(host=…)`: a GGUF file uploaded with `create_blob` and made into a
+model with `create(files=…)`, whole and streamed; the model listed, shown and answering; `copy`,
+and the copy still answering once the original is deleted; `create(from_=…)`; and as
+`ResponseError`s with their status: an upload whose bytes are not its digest, a file never
+uploaded, a Modelfile setting (`system`), a name taken, a copy of a model that does not exist.
+Every answer the client reads is also checked against the server's OpenAPI document.
+Prints one JSON object of what it saw and exits 1 with the failed checks listed.
+"""
+import argparse
+import importlib.metadata
+import json
+import shutil
+import sys
+import tempfile
+
+import ollama
+
+from openapi_validation import Document
+
+failures = []
+GREEDY = {"temperature": 0, "num_thread": 1, "num_predict": 2}
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+    return condition
+
+
+def refused(call, status, words):
+    """Whether `call` raises a ResponseError with `status` whose message has `words`."""
+    try:
+        call()
+    except ollama.ResponseError as error:
+        return check(error.status_code == status and words in error.error, f"refused with {error.status_code} {error.error}")
+    return check(False, f"not refused: expected {status} ({words})")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base-url", required=True, help="the server's root, e.g. http://127.0.0.1:8080")
+    parser.add_argument("--gguf", required=True, help="a small GGUF language model to upload")
+    arguments = parser.parse_args()
+    root = arguments.base_url.rstrip("/")
+    transport = Document(root).checked_transport()
+    client = ollama.Client(host=root, timeout=300, transport=transport)
+    seen = {}
+
+    digest = client.create_blob(arguments.gguf)
+    made = client.create(model="uploaded", files={"uploaded.gguf": digest})
+    check(made.status == "success", f"create: {made}")
+    names = [entry.model for entry in client.list().models]
+    check("uploaded:latest" in names, f"the new model is listed: {names}")
+    shown = client.show("uploaded")
+    check("completion" in (shown.capabilities or []) and shown.details.format == "gguf", f"show {shown.capabilities} {shown.details}")
+    answer = client.generate(model="uploaded", prompt="Hello", options=GREEDY)
+    check(answer.done and answer.eval_count > 0, f"the new model answers: {answer}")
+    seen["uploaded"] = {"eval_count": answer.eval_count}
+
+    # The same bytes again, streamed: the steps as lines, ending with success.
+    digest_again = client.create_blob(arguments.gguf)
+    steps = [part.status for part in client.create(model="streamed", files={"streamed.gguf": digest_again}, stream=True)]
+    check(steps[-1:] == ["success"], f"streamed create: {steps}")
+
+    check(client.copy("uploaded", "copied").status == "success", "copy")
+    check(client.delete("uploaded").status == "success", "delete the original")
+    copy = client.generate(model="copied", prompt="Hello", options=GREEDY)
+    check(copy.done and copy.eval_count > 0, f"the copy answers after its original is gone: {copy}")
+    check(client.create(model="derived", from_="copied").status == "success", "create from a model")
+
+    with tempfile.TemporaryDirectory() as folder:
+        changed = f"{folder}/changed.gguf"
+        shutil.copyfile(arguments.gguf, changed)
+        with open(changed, "r+b") as file:
+            file.seek(-1, 2)
+            last = file.read(1)
+            file.seek(-1, 2)
+            file.write(bytes([last[0] ^ 1]))
+        refused(lambda: client._request_raw("POST", f"/api/blobs/{digest}", content=open(changed, "rb").read()), 400, "digest mismatch")
+    refused(lambda: client.create(model="missing", files={"missing.gguf": "sha256:" + "0" * 64}), 400, "upload the file first")
+    refused(lambda: client.create(model="briefer", from_="copied", system="Be brief."), 400, "system")
+    refused(lambda: client.create(model="copied", from_="derived"), 409, "already exists")
+    refused(lambda: client.copy("nothing-here", "x"), 404, "not found")
+    for name in ["streamed", "copied", "derived"]:
+        client.delete(name)
+    names = [entry.model for entry in client.list().models]
+    check(not {"uploaded:latest", "streamed:latest", "copied:latest", "derived:latest"} & set(names), f"all deleted: {names}")
+    seen.update(transport.report(check))
+    print(json.dumps({"ollama": importlib.metadata.version("ollama"), "seen": seen, "failures": failures}, indent=2, default=str))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
