@@ -119,7 +119,7 @@ struct OllamaCreateRequest: Decodable, Sendable {
     let stream: Bool
 
     enum CodingKeys: String, CodingKey {
-        case model, name, from, files, stream, adapters, template, license, system, parameters, messages, quantize
+        case from, files, adapters, template, license, system, parameters, messages, quantize
     }
 
     /// What a Modelfile adds to a model, and where such a thing goes here.
@@ -131,17 +131,12 @@ struct OllamaCreateRequest: Decodable, Sendable {
     ]
 
     init(from decoder: any Decoder) throws {
+        let named = try OllamaModelRequest(from: decoder)  // model (or name) and stream, as the other model routes read them
+        model = named.model
+        stream = named.stream
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard
-            let name = try container.decodeIfPresent(String.self, forKey: .model) ?? container.decodeIfPresent(String.self, forKey: .name),
-            !name.isEmpty
-        else {
-            throw APIError(.badRequest, "model is required", param: "model")
-        }
-        model = OllamaName.modelID(name)
         from = try container.decodeIfPresent(String.self, forKey: .from).flatMap { $0.isEmpty ? nil : OllamaName.modelID($0) }
         files = try container.decodeIfPresent([String: String].self, forKey: .files) ?? [:]
-        stream = try container.decodeIfPresent(Bool.self, forKey: .stream) ?? true
         for (key, instead) in Self.settings {
             switch try container.decodeIfPresent(JSONValue.self, forKey: key) {
             case .none, .null?, .string("")?, .array([])?: continue
