@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import RunAnywhere
+import Synchronization
 
 /// The files ollama's clients upload before they create a model of them (`POST
 /// /api/blobs/sha256:<hex>`), kept by their SHA-256 in the models folder (`.ollama-blobs/`), so
@@ -29,6 +30,19 @@ struct OllamaBlobs: Sendable {
     /// Whether the blob `digest` is here.
     func contains(_ digest: String) throws -> Bool {
         FileManager.default.fileExists(atPath: try url(of: digest).path)
+    }
+
+    /// Writes `bytes` at the end of `file`, and has `hasher` read them.
+    private static func append(_ bytes: ByteBuffer, to file: FileHandle, hashing hasher: RunningDigest) async throws {
+        try await runBlocking {
+            hasher.state.withLock { state in bytes.withUnsafeReadableBytes { state.update(bufferPointer: $0) } }
+            try file.write(contentsOf: bytes.readableBytesView)
+        }
+    }
+
+    /// A SHA-256 fed piece by piece from the threads that write the pieces.
+    private final class RunningDigest: Sendable {
+        let state = Mutex(SHA256())
     }
 
     /// Uploads kept longer than this and never made into a model are removed by the next upload.
@@ -65,23 +79,29 @@ struct OllamaBlobs: Sendable {
         removeStale()
         let partial = ScratchFile.url(in: directory, prefix: ".upload.", suffix: ".partial")
         defer { try? FileManager.default.removeItem(at: partial) }
-        var hasher = SHA256()
+        let hasher = RunningDigest()
         do {
             guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
                 throw CocoaError(.fileWriteUnknown)
             }
             let file = try FileHandle(forWritingTo: partial)
             defer { try? file.close() }
+            // Hashed and written a mebibyte at a time off Swift's cooperative threads: a model
+            // file is gigabytes, and those threads run every other request.
+            var pending = ByteBuffer()
             for try await buffer in body {
-                buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
-                try file.write(contentsOf: buffer.readableBytesView)
+                pending.writeImmutableBuffer(buffer)
+                guard pending.readableBytes >= 1 << 20 else { continue }
+                try await Self.append(pending, to: file, hashing: hasher)
+                pending.clear()
             }
+            try await Self.append(pending, to: file, hashing: hasher)
         } catch let error as CancellationError {
             throw error
         } catch {
             throw SDKError.writeFailed("Cannot keep the upload", error)
         }
-        let received = "sha256:" + hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let received = "sha256:" + hasher.state.withLock { $0.finalize() }.map { String(format: "%02x", $0) }.joined()
         guard received == "sha256:" + target.lastPathComponent.dropFirst("sha256-".count) else {
             throw APIError(.badRequest, "digest mismatch: the upload's digest is \(received), not \(digest)", param: "digest")
         }
