@@ -113,6 +113,26 @@ import Testing
         #expect(runtime.availableModels().filter { $0.source == .local }.map(\.id) == ["scripted"], "nothing was made")
     }
 
+    /// Two creates of one upload at once: each makes its model, or is told to upload again when
+    /// the other used the upload up first; never a server error.
+    @Test func twoCreatesOfOneUploadMakeOneModel() async throws {
+        let runtime = try scriptedRuntime()
+        let file = GGUFWriter.tinyLlama().data()
+        let digest = Self.digest(file)
+        let app = Routes.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/blobs/\(digest)", method: .post, body: ByteBuffer(data: file)) {
+                #expect($0.status == .created)
+            }
+            async let first = Self.post(client, "/api/create", #"{"model": "one", "files": {"one.gguf": "\#(digest)"}, "stream": false}"#)
+            async let second = Self.post(client, "/api/create", #"{"model": "two", "files": {"two.gguf": "\#(digest)"}, "stream": false}"#)
+            let statuses = try await [first.0, second.0]
+            #expect(statuses.allSatisfy { [.ok, .badRequest].contains($0) } && statuses.contains(.ok), "\(statuses)")
+            let made = runtime.availableModels().filter { ["one", "two"].contains($0.id) && $0.isDownloaded }
+            #expect(made.count == statuses.filter { $0 == .ok }.count, "a model for each create that succeeded")
+        }
+    }
+
     @Test func copyRefusals() async throws {
         let app = Routes.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in

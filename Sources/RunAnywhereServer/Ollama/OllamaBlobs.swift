@@ -32,19 +32,6 @@ struct OllamaBlobs: Sendable {
         FileManager.default.fileExists(atPath: try url(of: digest).path)
     }
 
-    /// Writes `bytes` at the end of `file`, and has `hasher` read them.
-    private static func append(_ bytes: ByteBuffer, to file: FileHandle, hashing hasher: RunningDigest) async throws {
-        try await runBlocking {
-            hasher.state.withLock { state in bytes.withUnsafeReadableBytes { state.update(bufferPointer: $0) } }
-            try file.write(contentsOf: bytes.readableBytesView)
-        }
-    }
-
-    /// A SHA-256 fed piece by piece from the threads that write the pieces.
-    private final class RunningDigest: Sendable {
-        let state = Mutex(SHA256())
-    }
-
     /// Uploads kept longer than this and never made into a model are removed by the next upload.
     static let lifetime: TimeInterval = 24 * 60 * 60
 
@@ -105,7 +92,24 @@ struct OllamaBlobs: Sendable {
         guard received == "sha256:" + target.lastPathComponent.dropFirst("sha256-".count) else {
             throw APIError(.badRequest, "digest mismatch: the upload's digest is \(received), not \(digest)", param: "digest")
         }
-        if FileManager.default.fileExists(atPath: target.path) { return }  // another upload of the same bytes won
-        try FileManager.default.moveItem(at: partial, to: target)
+        do {
+            try FileManager.default.moveItem(at: partial, to: target)
+        } catch {
+            // Another upload of the same bytes may have been kept first: then this one is too.
+            guard FileManager.default.fileExists(atPath: target.path) else { throw SDKError.writeFailed("Cannot keep the upload", error) }
+        }
+    }
+
+    /// Writes `bytes` at the end of `file`, and has `hasher` read them.
+    private static func append(_ bytes: ByteBuffer, to file: FileHandle, hashing hasher: RunningDigest) async throws {
+        try await runBlocking {
+            hasher.state.withLock { state in bytes.withUnsafeReadableBytes { state.update(bufferPointer: $0) } }
+            try file.write(contentsOf: bytes.readableBytesView)
+        }
+    }
+
+    /// A SHA-256 fed piece by piece from the threads that write the pieces.
+    private final class RunningDigest: Sendable {
+        let state = Mutex(SHA256())
     }
 }

@@ -62,11 +62,10 @@ struct OllamaCreateRoutes: Sendable {
             throw APIError(.badRequest, "from (a model to copy) or files (an uploaded GGUF file) is required", param: "from")
         }
         let blob = try blobs.url(of: digest)
-        guard FileManager.default.fileExists(atPath: blob.path) else {
-            throw APIError(
-                .badRequest, "files names the blob \(digest), which is not here: upload the file first (POST /api/blobs/\(digest))",
-                param: "files")
-        }
+        let missing = APIError(
+            .badRequest, "files names the blob \(digest), which is not here: upload the file first (POST /api/blobs/\(digest))",
+            param: "files")
+        guard FileManager.default.fileExists(atPath: blob.path) else { throw missing }
         try await runBlocking { [runtime, blobs] in
             // The import takes the file's name (its format and the model's default name come
             // from it): a link of that name to the blob, in the blob folder.
@@ -77,6 +76,8 @@ struct OllamaCreateRoutes: Sendable {
                 try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
                 try FileManager.default.linkItem(at: blob, to: staging.appendingPathComponent(name))
             } catch {
+                // Another create of the same upload may have used it up since it was looked for.
+                guard FileManager.default.fileExists(atPath: blob.path) else { throw missing }
                 throw SDKError.writeFailed("Cannot stage the upload", error)
             }
             _ = try runtime.importModel(at: staging.appendingPathComponent(name), id: id)
