@@ -80,7 +80,9 @@ struct ChatCommand: AsyncParsableCommand {
                 Terminal.write((last?.analytics.map(AnalyticsText.message) ?? "No answers yet.\n") + "\n")
                 continue
             case "/retry":
-                guard let started = await handle({ try await chat.retryLastAnswer(options: flags.options(settings)) }) else { continue }
+                guard let started = await handle({ try await chat.retryLastAnswer(options: flags.options(settings, model: model)) }) else {
+                    continue
+                }
                 reply = started
             case let command where command.hasPrefix("/"):
                 Terminal.write("Unknown command \(command); use /stats, /analytics, /retry, /reset or /exit.\n\n")
@@ -98,7 +100,7 @@ struct ChatCommand: AsyncParsableCommand {
                                     reranker: documents.reranker
                                 ))
                         }
-                        return try await chat.send(input, grounding: grounding, options: flags.options(settings))
+                        return try await chat.send(input, grounding: grounding, options: flags.options(settings, model: model))
                     })
                 else { continue }
                 reply = started

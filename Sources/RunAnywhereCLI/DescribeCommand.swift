@@ -32,7 +32,7 @@ struct DescribeCommand: AsyncParsableCommand {
             let settings = context.settings()
             try await runtime.loadVLMModel(model, options: flags.loadOptions(settings, savedPrompts: context.savedPrompts))  // checks its projector
             let generation = try await runtime.generateEvents(
-                prompt, images: [picture], context: nil, options: flags.options(settings), model: model.id,
+                prompt, images: [picture], context: nil, options: flags.options(settings, model: model), model: model.id,
                 loadOptions: flags.loadOptions(settings, savedPrompts: context.savedPrompts)
             )
             let result = VLMResult(try await StreamPrinter.run(generation, printing: !json))

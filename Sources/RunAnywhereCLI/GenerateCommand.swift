@@ -72,13 +72,14 @@ struct GenerateCommand: AsyncParsableCommand {
         try await CLIContext.run(global, engineProcesses: !flags.rpcWorkers.isEmpty) { context in
             let text = prompt == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : prompt
             let settings = context.settings()
-            var options = flags.options(settings, stopSequences: stop, applyChatTemplate: !raw)
-            options.structuredOutput = try structuredOutput()
-            options.logprobs = logprobs
-            options.promptLogprobs = promptLogprobs
             let (model, loadOptions) = (
                 flags.model ?? RunAnywhere.defaultModelID, flags.loadOptions(settings, savedPrompts: context.savedPrompts)
             )
+            var options = flags.options(
+                settings, model: try RunAnywhere.runtime().model(id: model), stopSequences: stop, applyChatTemplate: !raw)
+            options.structuredOutput = try structuredOutput()
+            options.logprobs = logprobs
+            options.promptLogprobs = promptLogprobs
             try await RunAnywhere.loadModel(model, options: loadOptions)
             let generation =
                 if let suffix {

@@ -77,20 +77,25 @@ struct GenerationFlags: ParsableArguments {
     /// `--rpc`'s workers, commas split.
     var rpcWorkers: [String] { RPCEndpoint.flag(rpc) }
 
-    /// The settings with these flags applied on top.
-    func options(_ settings: GenerationSettings, stopSequences: [String] = [], applyChatTemplate: Bool = true) -> LLMGenerationOptions {
+    /// The settings, `model`'s defaults over them (its system prompt too: it is more particular
+    /// than the user's for every model), and these flags on top.
+    func options(
+        _ settings: GenerationSettings, model: ModelInfo, stopSequences: [String] = [], applyChatTemplate: Bool = true
+    ) -> LLMGenerationOptions {
         var options = settings.options
+        model.defaults?.apply(to: &options)
+        if let system = model.defaults?.systemPrompt { options.systemPrompt = system }
         if let maxTokens { options.maxTokens = maxTokens }
         if let temperature { options.temperature = temperature }
         if let topP { options.topP = topP }
         if let topK { options.topK = topK }
-        options.minP = minP
-        options.repeatPenalty = repeatPenalty
-        options.penaltyLastN = repeatLastN
+        if let minP { options.minP = minP }
+        if let repeatPenalty { options.repeatPenalty = repeatPenalty }
+        if let repeatLastN { options.penaltyLastN = repeatLastN }
         if let threads { options.threads = threads }
         if let system { options.systemPrompt = system }
-        options.seed = seed
-        options.stopSequences = stopSequences
+        if let seed { options.seed = seed }
+        if !stopSequences.isEmpty { options.stopSequences = stopSequences }
         options.applyChatTemplate = applyChatTemplate
         if let speculation = LLMSpeculation(flag: speculate, draftModel: draftModel) { options.speculation = speculation }
         if !lora.isEmpty { options.loraAdapters = lora.map(\.adapter) }

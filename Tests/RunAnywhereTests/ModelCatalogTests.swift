@@ -81,6 +81,41 @@ import Testing
         #expect(badScheme.message.contains("http, https or file"))
     }
 
+    /// A model made from another with defaults keeps them across runtimes, over its base's; a
+    /// generation that sets no options gets them, one that sets its own does not.
+    @Test func aModelsDefaultsAreKeptAndApplied() async throws {
+        let runtime = try scriptedRuntime()
+        var defaults = ModelDefaults()
+        defaults.maxTokens = 2
+        defaults.systemPrompt = "Be brief."
+        defaults.stopSequences = ["<end>"]
+        let brief = try runtime.copyModel("scripted", to: "brief", defaults: defaults, license: "MIT")
+        var more = ModelDefaults()
+        more.maxTokens = 3
+        let derived = try runtime.copyModel("brief", to: "derived", defaults: more)
+        let reread = RunAnywhereRuntime(configuration: runtime.configuration, frameworks: runtime.frameworks)
+        #expect(try reread.model(id: "brief") == brief && brief.defaults == defaults && brief.license == "MIT")
+        #expect(
+            derived.defaults?.maxTokens == 3 && derived.defaults?.systemPrompt == "Be brief."
+                && derived.defaults?.stopSequences == ["<end>"])
+
+        let question = Context(messages: [Message(role: .user, content: "one two three four")])
+        let load = ModelLoadOptions()
+        let bounded = try await runtime.generateEvents(continuing: question, options: nil, model: "brief", loadOptions: load).result()
+        #expect(bounded.text == "one two" && bounded.stopReason == .length)
+        let own = try await runtime.generateEvents(
+            continuing: question, options: LLMGenerationOptions(maxTokens: 10), model: "brief", loadOptions: load
+        ).result()
+        #expect(own.text == "one two three four", "options given are the request's own")
+        let plain = try await runtime.generateEvents(continuing: question, options: nil, model: "scripted", loadOptions: load).result()
+        #expect(bounded.inputTokens == plain.inputTokens + 3, "the line \"system: Be brief.\" is in the prompt")
+
+        var wrong = ModelDefaults()
+        wrong.temperature = 9
+        let refused = try #require(throws: SDKError.self) { try runtime.copyModel("scripted", to: "hot", defaults: wrong) }
+        #expect(refused.message.contains("temperature") && !runtime.availableModels().contains { $0.id == "hot" })
+    }
+
     @Test func concurrentRegistrationsAreAllKept() async throws {
         let folder = try TestEnvironment.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

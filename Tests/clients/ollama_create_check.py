@@ -6,9 +6,11 @@ folder is the test's own:
     ollama_create_check.py --base-url http://127.0.0.1:PORT --gguf FILE
 Checks, through `ollama.Client(host=…)`: a GGUF file uploaded with `create_blob` and made into a
 model with `create(files=…)`, whole and streamed; the model listed, shown and answering; `copy`,
-and the copy still answering once the original is deleted; `create(from_=…)`; and as
-`ResponseError`s with their status: an upload whose bytes are not its digest, a file never
-uploaded, a Modelfile setting (`system`), a name taken, a copy of a model that does not exist.
+and the copy still answering once the original is deleted; `create(from_=…)`, and with what a
+Modelfile adds (`system`, `parameters`, `messages`, `license`), shown by `show` and applied to a
+generation that sets nothing; and as `ResponseError`s with their status: an upload whose bytes are
+not its digest, a file never uploaded, what a model here cannot keep (`template`), a name taken, a
+copy of a model that does not exist.
 Every answer the client reads is also checked against the server's OpenAPI document.
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
@@ -73,6 +75,19 @@ def main():
     copy = client.generate(model="copied", prompt="Hello", options=GREEDY)
     check(copy.done and copy.eval_count > 0, f"the copy answers after its original is gone: {copy}")
     check(client.create(model="derived", from_="copied").status == "success", "create from a model")
+    briefer = client.create(
+        model="briefer", from_="copied", system="Be brief.", parameters={"num_predict": 1, "temperature": 0, "stop": ["\n\n"]},
+        messages=[{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello."}], license="MIT")
+    check(briefer.status == "success", f"create with a Modelfile's settings: {briefer}")
+    shown = client.show("briefer")
+    # This client's ShowResponse has no `system` field: the Modelfile shows it.
+    check('SYSTEM """Be brief."""' in (shown.modelfile or "") and shown.license == "MIT", f"show: {shown.modelfile!r} {shown.license!r}")
+    check("num_predict 1" in (shown.parameters or ""), f"show parameters: {shown.parameters}")
+    brief = client.chat(model="briefer", messages=[{"role": "user", "content": "Tell me a long story."}], options={"num_thread": 1})
+    check(brief.eval_count == 1 and brief.done_reason == "length", f"the model's num_predict bounds a chat: {brief}")
+    plain = client.chat(model="copied", messages=[{"role": "user", "content": "Tell me a long story."}], options={"num_predict": 1})
+    check(brief.prompt_eval_count > plain.prompt_eval_count, f"its system prompt and messages are read: {brief.prompt_eval_count} vs {plain.prompt_eval_count}")
+    seen["briefer"] = {"prompt_eval_count": brief.prompt_eval_count, "without": plain.prompt_eval_count}
 
     with tempfile.TemporaryDirectory() as folder:
         changed = f"{folder}/changed.gguf"
@@ -84,13 +99,13 @@ def main():
             file.write(bytes([last[0] ^ 1]))
         refused(lambda: client._request_raw("POST", f"/api/blobs/{digest}", content=open(changed, "rb").read()), 400, "digest mismatch")
     refused(lambda: client.create(model="missing", files={"missing.gguf": "sha256:" + "0" * 64}), 400, "upload the file first")
-    refused(lambda: client.create(model="briefer", from_="copied", system="Be brief."), 400, "system")
+    refused(lambda: client.create(model="templated", from_="copied", template="{{ .Prompt }}"), 400, "template")
     refused(lambda: client.create(model="copied", from_="derived"), 409, "already exists")
     refused(lambda: client.copy("nothing-here", "x"), 404, "not found")
-    for name in ["streamed", "copied", "derived"]:
+    for name in ["streamed", "copied", "derived", "briefer"]:
         client.delete(name)
     names = [entry.model for entry in client.list().models]
-    check(not {"uploaded:latest", "streamed:latest", "copied:latest", "derived:latest"} & set(names), f"all deleted: {names}")
+    check(not {"uploaded:latest", "streamed:latest", "copied:latest", "derived:latest", "briefer:latest"} & set(names), f"all deleted: {names}")
     seen.update(transport.report(check))
     print(json.dumps({"ollama": importlib.metadata.version("ollama"), "seen": seen, "failures": failures}, indent=2, default=str))
     sys.exit(1 if failures else 0)

@@ -89,10 +89,11 @@ public struct ModelLoadOptions: Sendable, Equatable, Codable {
         self.gpuLayers = gpuLayers
     }
 
-    /// The context to load `model` with: the requested one, else the model's own, at most 4096
-    /// (a length of 0 or less, as a damaged file or registry may say, is no length).
+    /// The context to load `model` with: the requested one, else the one its ``ModelInfo/defaults``
+    /// name, else the model's own, at most 4096 (a length of 0 or less, as a damaged file or
+    /// registry may say, is no length).
     package func resolvedContextLength(for model: ModelInfo, trainedContext: Int) -> Int {
-        contextLength
+        contextLength ?? model.defaults?.contextLength
             ?? min(
                 [trainedContext, model.contextLength ?? 0].first { $0 > 0 } ?? SDKConstants.Limits.defaultContextLength,
                 SDKConstants.Limits.maxDefaultContextLength

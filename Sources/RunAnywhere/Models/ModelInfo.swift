@@ -41,6 +41,9 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
     /// How the model is shown tools and writes its calls; nil reads it from the model's chat
     /// template (`ToolCallFormat.detect(chatTemplate:)`). Additive to the spec.
     public let toolCallFormat: ToolCallFormat?
+    /// What the model adds to its file: a system prompt, first messages and generation settings
+    /// (a model made with ollama's create and a Modelfile); nil for none.
+    package var defaults: ModelDefaults?
 
     /// Creates a model entry. Language and multimodal models get a 2048-token context when none
     /// is given; thinking is only kept for categories that support it.
@@ -182,7 +185,7 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case id, name, category, format, downloadURL, localPath, artifactType, downloadSize, framework, contextLength
-        case supportsThinking, thinkingPattern, description, source, createdAt, updatedAt, sha256, license, toolCallFormat
+        case supportsThinking, thinkingPattern, description, source, createdAt, updatedAt, sha256, license, toolCallFormat, defaults
     }
 
     /// Reads a model entry; fields added after an entry was saved take their defaults.
@@ -207,5 +210,6 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         sha256 = try c.decodeIfPresent(String.self, forKey: .sha256)
         license = try c.decodeIfPresent(String.self, forKey: .license)
         toolCallFormat = try c.decodeIfPresent(ToolCallFormat.self, forKey: .toolCallFormat)
+        defaults = try c.decodeIfPresent(ModelDefaults.self, forKey: .defaults)
     }
 }

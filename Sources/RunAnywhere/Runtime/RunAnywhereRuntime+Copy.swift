@@ -2,11 +2,15 @@ import Foundation
 
 extension RunAnywhereRuntime {
     /// Copies the downloaded model `id` as a new model `newID` (named `newID`) with everything
-    /// else its entry says (category, context, thinking, tool-call format, licence). The files in
+    /// else its entry says (category, context, thinking, tool-call format, licence, defaults),
+    /// `defaults` over its own and `license` in place of its own. The files in
     /// its folder become hard links (no bytes copied: model files are never rewritten in place,
     /// and deleting either model leaves the other whole), or copies where the file system cannot
     /// link; a model registered where its file lies (a `file` URL) keeps pointing there.
-    package nonisolated func copyModel(_ id: String, to newID: String) throws -> ModelInfo {
+    package nonisolated func copyModel(
+        _ id: String, to newID: String, defaults: ModelDefaults? = nil, license: String? = nil
+    ) throws -> ModelInfo {
+        try defaults?.validate()
         let model = try catalog.model(id: id)
         guard model.isDownloaded, let path = model.localPath else {
             throw SDKError(.modelNotDownloaded, "Model '\(id)' is not downloaded: pull it before copying it")
@@ -15,13 +19,14 @@ extension RunAnywhereRuntime {
         let folder = catalog.modelsDirectory.appendingPathComponent(id).standardizedFileURL
         let newFolder = catalog.modelsDirectory.appendingPathComponent(newID)
         let inside = path.standardizedFileURL.path.hasPrefix(folder.path + "/") || path.standardizedFileURL == folder
-        let copy = ModelInfo(
+        var copy = ModelInfo(
             id: newID, name: newID, category: model.category, format: model.format, framework: model.framework,
             localPath: inside ? URL(fileURLWithPath: newFolder.path + path.standardizedFileURL.path.dropFirst(folder.path.count)) : path,
             artifactType: model.artifactType, downloadSize: model.downloadSize, contextLength: model.contextLength,
             supportsThinking: model.supportsThinking, thinkingPattern: model.thinkingPattern, description: "A copy of \(model.id)",
-            source: .local, sha256: model.sha256, license: model.license, toolCallFormat: model.toolCallFormat
+            source: .local, sha256: model.sha256, license: license ?? model.license, toolCallFormat: model.toolCallFormat
         )
+        copy.defaults = (defaults?.over(model.defaults) ?? model.defaults).flatMap { $0.isEmpty ? nil : $0 }
         guard inside else {
             try catalog.add(copy)
             return try catalog.model(id: newID)

@@ -146,7 +146,7 @@ extension RunAnywhereRuntime {
         project: @escaping @Sendable (GenerationEvent) -> [Element]
     ) async throws -> (stream: AsyncThrowingStream<Element, any Error>, task: Task<LLMGenerationResult, any Error>, plan: PromptPlan) {
         let model = try catalog.model(id: model)
-        let options = options ?? LLMGenerationOptions()
+        let options = options ?? model.generationOptions
         try options.validate()
         let admitted = try await admit(
             turn, raw: raw, context: context, options: options, model: model, loadOptions: loadOptions, keepAlive: keepAlive)
@@ -464,9 +464,13 @@ extension RunAnywhereRuntime {
                 rawPrompt: raw, contextLength: service.contextLength, maxTokens: options.maxTokens, countTokens: count)
             return PreparedPrompt(plan: plan, terminators: [], toolFormat: nil)
         }
-        let history = context?.messages ?? []
+        // A model's own first messages and system prompt (``ModelDefaults``) come before the
+        // conversation's, and its system prompt only where the conversation brings none.
+        let first = model.defaults?.messages ?? []
+        let history = first + (context?.messages ?? [])
         let format = ToolCallFormat.of(model, service: service)
-        var systemText = options.systemPrompt ?? context?.systemPrompt ?? history.first { $0.role == .system }?.content
+        var systemText =
+            options.systemPrompt ?? context?.systemPrompt ?? history.first { $0.role == .system }?.content ?? model.defaults?.systemPrompt
         let instruction =
             options.offersTools
             ? format.instruction(tools: options.tools, choice: options.toolChoice) : options.structuredOutput?.instruction
@@ -493,7 +497,7 @@ extension RunAnywhereRuntime {
         }
         let plan = try ContextWindow.fit(
             system: system, history: history.filter { $0.role != .system }, newMessages: turn,
-            maxMessages: context?.maxMessages ?? 0, contextLength: service.contextLength, maxTokens: options.maxTokens,
+            maxMessages: (context?.maxMessages ?? 0) + first.count, contextLength: service.contextLength, maxTokens: options.maxTokens,
             render: render, countTokens: count
         )
         return PreparedPrompt(plan: plan, terminators: terminators, toolFormat: options.tools.isEmpty ? nil : format)

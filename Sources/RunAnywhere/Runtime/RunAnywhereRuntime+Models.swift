@@ -11,6 +11,12 @@ extension RunAnywhereRuntime {
         try catalog.model(id: id)
     }
 
+    /// The ``ModelInfo/defaults`` of the model `id`; nil for none, or for an unknown id (the
+    /// generation that asks for it says so).
+    package nonisolated func defaults(of id: String) -> ModelDefaults? {
+        (try? catalog.model(id: id))?.defaults
+    }
+
     /// The model with `id`, which must be a `category` model (``ErrorCode/modelIncompatible``
     /// otherwise), so that a caller can refuse a request before doing any work for it.
     public nonisolated func model(id: String, category: ModelCategory) throws -> ModelInfo {
@@ -66,18 +72,29 @@ extension RunAnywhereRuntime {
     /// `.onnx.json`) beside it. Anything else is refused, and nothing is left behind.
     @discardableResult
     public nonisolated func importModel(at source: URL, id: String? = nil, name: String? = nil) throws -> ModelInfo {
+        try importModel(at: source, id: id, name: name, defaults: nil, license: nil)
+    }
+
+    /// ``importModel(at:id:name:)`` with what the model adds to its file (`defaults`) and a
+    /// licence in place of the file's.
+    @discardableResult
+    package nonisolated func importModel(
+        at source: URL, id: String?, name: String?, defaults: ModelDefaults?, license: String?
+    ) throws -> ModelInfo {
+        try defaults?.validate()
         let plan = try ModelImportPlan.make(for: source, name: name)
         let id = try id ?? Self.derivedID(from: source.lastPathComponent)
         try ModelInfo.validateID(id)
         let folder = catalog.modelsDirectory.appendingPathComponent(id)
-        let model = ModelInfo(
+        var model = ModelInfo(
             id: id, name: plan.name, category: plan.category, format: plan.format, framework: plan.framework,
             localPath: plan.isFolder ? folder : folder.appendingPathComponent(source.lastPathComponent),
             downloadSize: plan.size, contextLength: plan.contextLength,
             supportsThinking: plan.supportsThinking,
             description: [plan.description, "Imported from \(source.path)"].compactMap { $0 }.joined(separator: ". "), source: .local,
-            license: plan.license
+            license: license ?? plan.license
         )
+        model.defaults = defaults.flatMap { $0.isEmpty ? nil : $0 }
         try? FileManager.default.createDirectory(at: catalog.modelsDirectory, withIntermediateDirectories: true)
         ScratchFile.removeAbandoned(in: catalog.modelsDirectory, prefix: ".import.")
         let staging = ScratchFile.url(in: catalog.modelsDirectory, prefix: ".import.", suffix: ".partial")

@@ -88,8 +88,12 @@ struct ConversationRoutes: Sendable {
         @NumberField var passages: Int?
         let reranker: String?
 
-        func options(over settings: GenerationSettings) -> LLMGenerationOptions {
+        /// The options these fields ask for over the model's `defaults` over the user's `settings`
+        /// (a model's own system prompt is more particular than the user's for every model).
+        func options(over settings: GenerationSettings, defaults: ModelDefaults?) -> LLMGenerationOptions {
             var options = settings.options
+            defaults?.apply(to: &options)
+            if let system = defaults?.systemPrompt { options.systemPrompt = system }
             if let temperature { options.temperature = temperature }
             if let maxTokens { options.maxTokens = maxTokens }
             if let topP { options.topP = topP }
@@ -200,7 +204,7 @@ struct ConversationRoutes: Sendable {
             let chat = ChatService(
                 runtime: runtime, store: conversations.chatStore, settings: saved, conversation: try await conversations.load(id: id),
                 model: .named(model.id, loadOptions: configuration.loadOptions))
-            reply = try await start(chat, body.options(over: saved))
+            reply = try await start(chat, body.options(over: saved, defaults: model.defaults))
             await answering.started(conversation, stop: reply.message.cancel)
         } catch {
             await answering.end(conversation)

@@ -175,14 +175,16 @@ struct AnthropicMessagesRequest: Decodable, Sendable {
         stream = try container.decodeIfPresent(Bool.self, forKey: .stream) ?? false
     }
 
-    /// The SDK options this request asks for, on `threads` threads.
-    func options(threads: Int?) throws -> LLMGenerationOptions {
+    /// The SDK options this request asks for over the model's `defaults`, on `threads` threads.
+    func options(threads: Int?, defaults: ModelDefaults?) throws -> LLMGenerationOptions {
         guard maxTokens >= 1 else { throw APIError(.badRequest, "max_tokens must be at least 1", param: "max_tokens") }
-        var options = LLMGenerationOptions(maxTokens: maxTokens, threads: threads)
+        var options = LLMGenerationOptions(threads: threads)
+        defaults?.apply(to: &options)
+        options.maxTokens = maxTokens
         if let temperature { options.temperature = temperature }
         if let topP { options.topP = topP }
         if let topK { options.topK = topK }
-        options.stopSequences = stopSequences ?? []
+        if let stopSequences { options.stopSequences = stopSequences }
         try prompt.apply(to: &options)
         return options
     }

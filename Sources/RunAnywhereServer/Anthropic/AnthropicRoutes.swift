@@ -35,7 +35,9 @@ struct AnthropicRoutes: Sendable {
     /// Generates the assistant's next message, and answers with it whole or streams it.
     private func answer(_ body: AnthropicMessagesRequest) async throws -> Response {
         let generation = try await runtime.generateEvents(
-            continuing: try body.prompt.conversation(), options: try body.options(threads: configuration.threads), model: body.prompt.model,
+            continuing: try body.prompt.conversation(),
+            options: try body.options(threads: configuration.threads, defaults: runtime.defaults(of: body.prompt.model)),
+            model: body.prompt.model,
             loadOptions: configuration.loadOptions, keepAlive: configuration.keepAlive
         )
         let id = "msg_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()

@@ -5,9 +5,10 @@ import RunAnywhere
 /// ollama's API for making models, as `ollama create` and the web UIs built on ollama use it:
 /// `HEAD`/`POST /api/blobs/:digest` (a file uploaded by its SHA-256, ``OllamaBlobs``), `POST
 /// /api/create` (a model of one uploaded GGUF file, or a copy of an installed model) and `POST
-/// /api/copy`. A model made here is its GGUF file as it is: what a Modelfile adds on top (a system
-/// prompt, parameters, a template, messages, adapters, a quantization) is a 400 that says where it
-/// goes instead, so that nothing asked for is silently dropped.
+/// /api/copy`. What a Modelfile adds on top — a system prompt, parameters, first messages, a
+/// licence — is kept with the model (``RunAnywhere/ModelDefaults``), and every surface applies it;
+/// what a model here cannot keep (a Go template, adapters, a quantization) is a 400 that says
+/// where it goes instead, so that nothing asked for is silently dropped.
 struct OllamaCreateRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
@@ -55,7 +56,7 @@ struct OllamaCreateRoutes: Sendable {
     private func create(_ body: OllamaCreateRequest) async throws -> [String] {
         let id = try Self.validID(body.model, param: "model")
         if let source = body.from {
-            try await copy(source, to: id)
+            try await copy(source, to: id, defaults: body.defaults, license: body.license)
             return ["using existing model \(OllamaName.name(source))"]
         }
         guard let (name, digest) = body.files.first else {
@@ -80,18 +81,20 @@ struct OllamaCreateRoutes: Sendable {
                 guard FileManager.default.fileExists(atPath: blob.path) else { throw missing }
                 throw SDKError.writeFailed("Cannot stage the upload", error)
             }
-            _ = try runtime.importModel(at: staging.appendingPathComponent(name), id: id)
+            _ = try runtime.importModel(
+                at: staging.appendingPathComponent(name), id: id, name: nil, defaults: body.defaults, license: body.license)
             try? FileManager.default.removeItem(at: blob)
         }
         return ["parsing GGUF", "using existing layer \(digest)"]
     }
 
-    /// Copies the installed model `source` as the new model `id`.
-    private func copy(_ source: String, to id: String) async throws {
+    /// Copies the installed model `source` as the new model `id`, with `defaults` over its own
+    /// and `license` in place of its own.
+    private func copy(_ source: String, to id: String, defaults: ModelDefaults? = nil, license: String? = nil) async throws {
         guard let model = try? runtime.model(id: source), model.isDownloaded else {
             throw APIError(.notFound, "model '\(source)' not found", param: "source", code: "model_not_found")
         }
-        _ = try await runBlocking { [runtime] in try runtime.copyModel(model.id, to: id) }
+        _ = try await runBlocking { [runtime] in try runtime.copyModel(model.id, to: id, defaults: defaults, license: license) }
     }
 
     /// The path's digest, percent-decoded (`sha256%3A…` as some clients write `sha256:…`).
@@ -118,17 +121,19 @@ struct OllamaCreateRequest: Decodable, Sendable {
     let from: String?
     let files: [String: String]
     let stream: Bool
+    /// What the Modelfile adds to the model: `system`, `parameters` and `messages`.
+    let defaults: ModelDefaults
+    /// `license`: one text, or several (joined by a blank line).
+    let license: String?
 
     enum CodingKeys: String, CodingKey {
         case from, files, adapters, template, license, system, parameters, messages, quantize
     }
 
-    /// What a Modelfile adds to a model, and where such a thing goes here.
-    private static let settings: [(CodingKeys, String)] = [
-        (.system, "send system with each request"), (.parameters, "send options with each request"),
+    /// What a Modelfile may add that a model here does not keep, and where such a thing goes.
+    private static let refused: [(CodingKeys, String)] = [
         (.template, "a model here uses the chat template in its GGUF file"),
-        (.messages, "send the conversation with each request"), (.adapters, "load LoRA adapters with POST /lora-adapters"),
-        (.license, "a model here shows the licence in its GGUF file"), (.quantize, "upload the quantization you want"),
+        (.adapters, "load LoRA adapters with POST /lora-adapters"), (.quantize, "upload the quantization you want"),
     ]
 
     init(from decoder: any Decoder) throws {
@@ -138,7 +143,7 @@ struct OllamaCreateRequest: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         from = try container.decodeIfPresent(String.self, forKey: .from).flatMap { $0.isEmpty ? nil : OllamaName.modelID($0) }
         files = try container.decodeIfPresent([String: String].self, forKey: .files) ?? [:]
-        for (key, instead) in Self.settings {
+        for (key, instead) in Self.refused {
             switch try container.decodeIfPresent(JSONValue.self, forKey: key) {
             case .none, .null?, .string("")?, .array([])?: continue
             case .object(let object)? where object.keys.isEmpty: continue
@@ -148,6 +153,23 @@ struct OllamaCreateRequest: Decodable, Sendable {
                     param: key.stringValue)
             }
         }
+        var defaults =
+            try container.decodeIfPresent(OllamaOptions.self, forKey: .parameters)?.modelDefaults(field: "parameters") ?? ModelDefaults()
+        defaults.systemPrompt = try container.decodeIfPresent(String.self, forKey: .system).flatMap { $0.isEmpty ? nil : $0 }
+        defaults.messages = try Self.messages(try container.decodeIfPresent(JSONValue.self, forKey: .messages))
+        do {
+            try defaults.validate()
+        } catch let error as SDKError {
+            throw APIError(.badRequest, error.message, param: "parameters")
+        }
+        self.defaults = defaults
+        switch try container.decodeIfPresent(JSONValue.self, forKey: .license) {
+        case .none, .null?: license = nil
+        case .string(let text)?: license = text.isEmpty ? nil : text
+        case .array(let texts)? where texts.allSatisfy({ $0.stringValue != nil }):
+            license = texts.isEmpty ? nil : texts.compactMap(\.stringValue).joined(separator: "\n\n")
+        default: throw APIError(.badRequest, "license must be a text or a list of texts", param: "license")
+        }
         if from != nil, !files.isEmpty { throw APIError(.badRequest, "from and files cannot both be given", param: "files") }
         guard files.count <= 1,
             files.keys.allSatisfy({ $0.lowercased().hasSuffix(".gguf") && !$0.contains("/") && !$0.contains("\0") && !$0.hasPrefix(".") })
@@ -156,6 +178,31 @@ struct OllamaCreateRequest: Decodable, Sendable {
                 .badRequest, "files must be one GGUF file (its name ending in .gguf, and its digest): other formats are not converted here",
                 param: "files")
         }
+    }
+}
+
+extension OllamaCreateRequest {
+    /// `messages`: the conversation every chat with the model starts with, user and assistant
+    /// text (a Modelfile's `MESSAGE` lines); nil for none.
+    private static func messages(_ value: JSONValue?) throws -> [Message]? {
+        func bad(_ why: String) -> APIError { APIError(.badRequest, "messages \(why)", param: "messages") }
+        guard let value, value != .null else { return nil }
+        guard let list = value.arrayValue else { throw bad("must be a list of messages") }
+        let messages = try list.map { item in
+            guard let role = item["role"]?.stringValue, let content = item["content"]?.stringValue else {
+                throw bad("must each have a role and a content")
+            }
+            for key in ["images", "tool_calls"] where item[key]?.arrayValue?.isEmpty == false {
+                throw bad("may not have \(key): a model starts its conversations with text")
+            }
+            switch role {
+            case "user": return Message(role: .user, content: content)
+            case "assistant": return Message(role: .assistant, content: content)
+            case "system": throw bad("may not have a system message: send it as system")
+            default: throw bad("have the roles user and assistant, not '\(role)'")
+            }
+        }
+        return messages.isEmpty ? nil : messages
     }
 }
 

@@ -33,13 +33,10 @@ struct OllamaOptions: Decodable, Sendable {
 
     init() {}
 
-    /// Whether the answer may run until the context is full (ollama's default, `num_predict` -1).
-    private var unbounded: Bool { numPredict == nil || numPredict == -1 || numPredict == -2 }
-
-    /// `options` with these parameters; without a bound from `num_predict` the answer is bounded
-    /// by the context alone (``RunAnywhere/LLMGenerationOptions/untilContextFull``).
+    /// `options` with these parameters; `num_predict` -1 or -2 bounds the answer by the context
+    /// alone (``RunAnywhere/LLMGenerationOptions/untilContextFull``).
     func apply(to options: inout LLMGenerationOptions) throws {
-        if unbounded {
+        if numPredict == -1 || numPredict == -2 {
             options.maxTokens = LLMGenerationOptions.untilContextFull
         } else if let numPredict {
             guard numPredict >= 1 else {
@@ -73,6 +70,39 @@ struct OllamaOptions: Decodable, Sendable {
             }
             options.threads = numThread
         }
+    }
+
+    /// These parameters as a model's defaults (a Modelfile's `PARAMETER` lines, `/api/create`'s
+    /// `parameters`), checked as a request's are; errors name `field` (where they are).
+    /// `num_gpu` is refused: how a model is loaded is the server's, or a request's.
+    func modelDefaults(field: String) throws -> ModelDefaults {
+        if numGPU != nil {
+            throw APIError(.badRequest, "\(field).num_gpu is not kept with a model: send options.num_gpu with a request", param: field)
+        }
+        if let numCtx, !(16...SDKConstants.Limits.maxContextLength).contains(numCtx) {
+            throw APIError(.badRequest, "\(field).num_ctx must be 16 to \(SDKConstants.Limits.maxContextLength)", param: field)
+        }
+        var options = LLMGenerationOptions()
+        do {
+            try apply(to: &options)
+        } catch let error as APIError {
+            throw APIError(.badRequest, error.message.replacingOccurrences(of: "options.", with: "\(field)."), param: field)
+        }
+        var defaults = ModelDefaults()
+        defaults.contextLength = numCtx
+        defaults.maxTokens = numPredict == nil ? nil : options.maxTokens
+        defaults.temperature = temperature
+        defaults.topK = topK
+        defaults.topP = topP
+        defaults.minP = minP
+        defaults.repeatPenalty = repeatPenalty
+        defaults.presencePenalty = presencePenalty
+        defaults.frequencyPenalty = frequencyPenalty
+        defaults.penaltyLastN = repeatLastN == nil ? nil : options.penaltyLastN
+        defaults.seed = options.seed
+        defaults.stopSequences = stop?.values
+        defaults.threads = numThread
+        return defaults
     }
 
     /// `load` with the context window and GPU layers asked for.
@@ -172,9 +202,13 @@ struct OllamaGenerationFields: Decodable, Sendable {
         if let schema = ordered?["format"], schema.objectValue != nil { format?.value = schema }
     }
 
-    /// The SDK options these fields ask for, on `threads` threads unless `num_thread` says.
-    func generationOptions(threads: Int?, applyChatTemplate: Bool) throws -> LLMGenerationOptions {
-        var generation = LLMGenerationOptions(threads: threads, applyChatTemplate: applyChatTemplate)
+    /// The SDK options these fields ask for over the model's `defaults`, on `threads` threads
+    /// unless `num_thread` says; an answer that neither bounds may run until the context is full
+    /// (ollama's default, `num_predict` -1).
+    func generationOptions(threads: Int?, applyChatTemplate: Bool, defaults: ModelDefaults?) throws -> LLMGenerationOptions {
+        var generation = LLMGenerationOptions(
+            maxTokens: LLMGenerationOptions.untilContextFull, threads: threads, applyChatTemplate: applyChatTemplate)
+        defaults?.apply(to: &generation)
         try options.apply(to: &generation)
         generation.structuredOutput = try format?.structuredOutput()
         generation.logprobs = try requestedLogprobs(logprobs, top: topLogprobs)

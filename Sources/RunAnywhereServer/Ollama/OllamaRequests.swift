@@ -74,8 +74,8 @@ struct OllamaChatRequest: Decodable, Sendable {
 
     /// The SDK options: the fields' and the tools (the model chooses whether to call one, and may
     /// call several).
-    func options(threads: Int?) throws -> LLMGenerationOptions {
-        var options = try fields.generationOptions(threads: threads, applyChatTemplate: true)
+    func options(threads: Int?, defaults: ModelDefaults?) throws -> LLMGenerationOptions {
+        var options = try fields.generationOptions(threads: threads, applyChatTemplate: true, defaults: defaults)
         guard !tools.isEmpty else { return options }
         options.tools = try tools.map { try $0.tool() }
         options.toolChoice = .auto

@@ -25,7 +25,7 @@ struct OllamaRoutes: Sendable {
             let showsThinking = try fields.showsThinking(model)
             let (load, keepAlive) = (try fields.loadOptions(configuration.loadOptions), fields.keepAlive?.value ?? configuration.keepAlive)
             let conversation = try body.conversation()
-            let options = try body.options(threads: configuration.threads)
+            let options = try body.options(threads: configuration.threads, defaults: model.defaults)
             let generation = try await runtime.generateEvents(
                 continuing: conversation, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive)
             timing.engineTook()
@@ -43,7 +43,8 @@ struct OllamaRoutes: Sendable {
             let model = try runtime.model(id: fields.model)
             let showsThinking = try fields.showsThinking(model)
             let (load, keepAlive) = (try fields.loadOptions(configuration.loadOptions), fields.keepAlive?.value ?? configuration.keepAlive)
-            let options = try fields.generationOptions(threads: configuration.threads, applyChatTemplate: !body.raw)
+            let options = try fields.generationOptions(
+                threads: configuration.threads, applyChatTemplate: !body.raw, defaults: model.defaults)
             let generation: GenerationEvents
             if let infill = body.infill {
                 generation = try await runtime.generateEvents(

@@ -221,12 +221,16 @@ struct GenerationFields: Decodable, Sendable {
     /// How many choices to generate (`n`, default 1).
     var choices: Int { n ?? 1 }
 
-    /// The SDK options these fields ask for, on `threads` threads, with the server's `adapters`.
-    func options(threads: Int?, applyChatTemplate: Bool, adapters: ServedLoRAAdapters) throws -> LLMGenerationOptions {
+    /// The SDK options these fields ask for over the model's `defaults`, on `threads` threads,
+    /// with the server's `adapters`.
+    func options(
+        threads: Int?, applyChatTemplate: Bool, adapters: ServedLoRAAdapters, defaults: ModelDefaults?
+    ) throws -> LLMGenerationOptions {
         if let n, !(1...Self.maxChoices).contains(n) {
             throw APIError(.badRequest, "n must be between 1 and \(Self.maxChoices)", param: "n")
         }
         var options = LLMGenerationOptions(threads: threads, applyChatTemplate: applyChatTemplate)
+        defaults?.apply(to: &options)
         if let tokens = maxCompletionTokens ?? maxTokens {
             guard tokens >= 1 else { throw APIError(.badRequest, "max_tokens must be at least 1", param: "max_tokens") }
             options.maxTokens = tokens
@@ -240,14 +244,14 @@ struct GenerationFields: Decodable, Sendable {
             }
             options.seed = value
         }
-        options.minP = minP
-        options.repeatPenalty = repeatPenalty
-        options.presencePenalty = presencePenalty
-        options.frequencyPenalty = frequencyPenalty
+        if let minP { options.minP = minP }
+        if let repeatPenalty { options.repeatPenalty = repeatPenalty }
+        if let presencePenalty { options.presencePenalty = presencePenalty }
+        if let frequencyPenalty { options.frequencyPenalty = frequencyPenalty }
         if let repeatLastN { options.penaltyLastN = try penaltyLastN(repeatLastN, field: "repeat_last_n") }
         options.logitBias = logitBias?.biases
         options.logprobs = try requestedLogprobs(logprobs, top: topLogprobs)
-        options.stopSequences = stop?.values ?? []
+        if let stop { options.stopSequences = stop.values }
         options.structuredOutput = try structuredOutput()
         if let speculativeMax {
             guard (0...LLMSpeculation.maxDraftTokens).contains(speculativeMax) else {

@@ -48,7 +48,8 @@ struct OpenAIRoutes: Sendable {
 
     /// Runs one chat completion: the assistant's next message in `conversation` (`n` of them).
     private func complete(_ fields: GenerationFields, tools: ToolFields, conversation: Context) async throws -> Response {
-        var options = try fields.options(threads: configuration.threads, applyChatTemplate: true, adapters: adapters)
+        var options = try fields.options(
+            threads: configuration.threads, applyChatTemplate: true, adapters: adapters, defaults: runtime.defaults(of: fields.model))
         try tools.apply(to: &options)
         let generations = try await start(fields, options: options) { options in
             try await runtime.generateEvents(
@@ -65,7 +66,8 @@ struct OpenAIRoutes: Sendable {
     private func complete(
         _ fields: GenerationFields, prompts: [CompletionPrompt], echo: Bool, suffix: String?
     ) async throws -> Response {
-        var options = try fields.options(threads: configuration.threads, applyChatTemplate: false, adapters: adapters)
+        var options = try fields.options(
+            threads: configuration.threads, applyChatTemplate: false, adapters: adapters, defaults: runtime.defaults(of: fields.model))
         if echo { options.promptLogprobs = options.logprobs }
         let keepAlive = fields.keepAlive?.value ?? configuration.keepAlive
         var generations: [GenerationEvents] = []

@@ -108,9 +108,10 @@ struct ResponseRequest: Decodable, Sendable {
         }
     }
 
-    /// The SDK options this request asks for, on `threads` threads.
-    func options(threads: Int?) throws -> LLMGenerationOptions {
+    /// The SDK options this request asks for over the model's `defaults`, on `threads` threads.
+    func options(threads: Int?, defaults: ModelDefaults?) throws -> LLMGenerationOptions {
         var options = LLMGenerationOptions(threads: threads, applyChatTemplate: true)
+        defaults?.apply(to: &options)
         if let maxOutputTokens {
             guard maxOutputTokens >= 1 else {
                 throw APIError(.badRequest, "max_output_tokens must be at least 1", param: "max_output_tokens")

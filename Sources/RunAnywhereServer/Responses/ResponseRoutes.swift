@@ -176,7 +176,7 @@ struct ResponseRoutes: Sendable {
             }
             items = earlier.input + earlier.response.output + items
         }
-        let options = try request.options(threads: configuration.threads)
+        let options = try request.options(threads: configuration.threads, defaults: runtime.defaults(of: request.model))
         let conversation = try request.conversation(items)
         let run = ResponseRun(
             response: ResponseObject(id: ResponseItem.newID("resp"), request: request, ordered: ordered), input: items.map(\.identified),

@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+/// A model made with what a Modelfile adds (`system`, `parameters`, `messages`, `license`): kept
+/// with the model, shown by `/api/show`, inherited by copies, and applied by every chat surface
+/// under the request's own values. In process, on the scripted engine, which answers the words of
+/// the last user line and counts a prompt as its words plus one: how many words an answer has
+/// shows the bound it kept, and the prompt's count shows the system prompt and messages it read.
+@Suite struct OllamaModelDefaultsTests {
+    typealias Routes = OpenAIRouteTests
+
+    static func post(_ client: some TestClientProtocol, _ path: String, _ json: String) async throws -> (HTTPResponse.Status, ByteBuffer) {
+        try await OllamaCreateRouteTests.post(client, path, json)
+    }
+
+    static let mario = #"""
+        {"model": "mario", "from": "scripted", "stream": false, "system": "You are Mario from Super Mario Bros.",
+         "parameters": {"num_predict": 2, "temperature": 0.2, "stop": ["<end>"], "num_ctx": 512, "repeat_last_n": -1},
+         "messages": [{"role": "user", "content": "hi there"}, {"role": "assistant", "content": "It's a me"}],
+         "license": ["MIT", "Be kind."]}
+        """#
+
+    /// The ollama chat's answer and prompt count for `messages` on `model`, with `options`.
+    static func chat(
+        _ client: some TestClientProtocol, _ model: String, _ messages: String, options: String = "{}"
+    ) async throws -> (content: String, promptTokens: Int, reason: String) {
+        let (status, body) = try await post(
+            client, "/api/chat", #"{"model": "\#(model)", "messages": \#(messages), "options": \#(options), "stream": false}"#)
+        let json = try Routes.json(body)
+        #expect(status == .ok, "\(json)")
+        let content = (json["message"] as? [String: Any])?["content"] as? String ?? ""
+        return (content, json["prompt_eval_count"] as? Int ?? -1, json["done_reason"] as? String ?? "")
+    }
+
+    @Test func aModelKeepsWhatItWasMadeWithAndEverySurfaceAppliesIt() async throws {
+        let runtime = try scriptedRuntime()
+        let app = Routes.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            let (made, answer) = try await Self.post(client, "/api/create", Self.mario)
+            #expect(made == .ok, "\(String(buffer: answer))")
+
+            let (shown, show) = try await Self.post(client, "/api/show", #"{"model": "mario"}"#)
+            let json = try Routes.json(show)
+            #expect(shown == .ok && json["system"] as? String == "You are Mario from Super Mario Bros.")
+            #expect(json["license"] as? String == "MIT\n\nBe kind.")
+            let messages = try #require(json["messages"] as? [[String: String]])
+            #expect(messages == [["role": "user", "content": "hi there"], ["role": "assistant", "content": "It's a me"]])
+            let parameters = (json["parameters"] as? String ?? "").split(separator: "\n").map(String.init)
+            for line in ["num_ctx 512", "temperature 0.2", "num_predict 2", "repeat_last_n -1", #"stop "<end>""#] {
+                #expect(parameters.contains(line), "\(parameters)")
+            }
+            let modelfile = json["modelfile"] as? String ?? ""
+            #expect(modelfile.contains(#"SYSTEM """You are Mario"#) && modelfile.contains(#"MESSAGE assistant """It's a me""""#))
+            #expect(modelfile.contains("PARAMETER num_predict 2"), "\(modelfile)")
+
+            // ollama: the model's bound, unless the request sets one; its system prompt and
+            // messages, unless the request brings a system message (then that one).
+            let question = #"[{"role": "user", "content": "one two three four"}]"#
+            let plain = try await Self.chat(client, "scripted", question)
+            #expect(plain.content == "one two three four" && plain.reason == "stop")
+            let bounded = try await Self.chat(client, "mario", question)
+            #expect(bounded.content == "one two" && bounded.reason == "length")
+            #expect(try await Self.chat(client, "mario", question, options: #"{"num_predict": 3}"#).content == "one two three")
+            // The lines "system: …" (8 words), "user: hi there" (3) and "assistant: It's a me" (4).
+            #expect(bounded.promptTokens == plain.promptTokens + 8 + 3 + 4, "\(bounded) \(plain)")
+            let own = try await Self.chat(
+                client, "mario", #"[{"role": "system", "content": "Hi."}, {"role": "user", "content": "one two three four"}]"#)
+            #expect(own.promptTokens == bounded.promptTokens - 6, "the request's system prompt replaces the model's")
+
+            // OpenAI, Anthropic and Responses apply the same bound and prompt.
+            let (_, chat) = try await Self.post(
+                client, "/v1/chat/completions", #"{"model": "mario", "messages": \#(question)}"#)
+            let completion = try Routes.json(chat)
+            let usage = completion["usage"] as? [String: Any]
+            #expect(usage?["completion_tokens"] as? Int == 2 && usage?["prompt_tokens"] as? Int == bounded.promptTokens, "\(completion)")
+            let (_, more) = try await Self.post(
+                client, "/v1/chat/completions", #"{"model": "mario", "messages": \#(question), "max_tokens": 3}"#)
+            #expect((try Routes.json(more)["usage"] as? [String: Any])?["completion_tokens"] as? Int == 3)
+            let (_, message) = try await Self.post(
+                client, "/v1/messages", #"{"model": "mario", "max_tokens": 10, "messages": \#(question)}"#)
+            let anthropic = try Routes.json(message)
+            #expect((anthropic["usage"] as? [String: Any])?["input_tokens"] as? Int == bounded.promptTokens, "\(anthropic)")
+            let (_, response) = try await Self.post(client, "/v1/responses", #"{"model": "mario", "input": "one two three four"}"#)
+            let responses = try Routes.json(response)
+            #expect((responses["usage"] as? [String: Any])?["output_tokens"] as? Int == 2, "\(responses)")
+
+            // A model made from it keeps what it does not set again; a copy keeps everything.
+            let (derived, _) = try await Self.post(
+                client, "/api/create", #"{"model": "luigi", "from": "mario", "parameters": {"num_predict": 3}, "stream": false}"#)
+            #expect(derived == .ok)
+            let luigi = try await Self.chat(client, "luigi", question)
+            #expect(luigi.content == "one two three" && luigi.promptTokens == bounded.promptTokens)
+            let (copied, _) = try await Self.post(client, "/api/copy", #"{"source": "mario", "destination": "mario-too"}"#)
+            #expect(try copied == .ok && runtime.model(id: "mario-too").defaults == runtime.model(id: "mario").defaults)
+        }
+    }
+
+    /// What cannot be a model's default is refused, naming where it is; nothing is made.
+    @Test(arguments: [
+        (#""parameters": {"num_gpu": 10}"#, "num_gpu"), (#""parameters": {"temperature": 5}"#, "temperature"),
+        (#""parameters": {"num_ctx": 4}"#, "num_ctx"), (#""parameters": {"num_predict": 0}"#, "parameters.num_predict"),
+        (#""messages": [{"role": "system", "content": "x"}]"#, "system"), (#""messages": [{"role": "user"}]"#, "content"),
+        (#""messages": "hi""#, "messages"), (#""license": 5"#, "license"),
+    ])
+    func refusals(field: String, named: String) async throws {
+        let runtime = try scriptedRuntime()
+        let app = Routes.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            let (status, body) = try await Self.post(client, "/api/create", #"{"model": "m", "from": "scripted", \#(field)}"#)
+            let message = try OllamaRouteTests.error(body)
+            #expect(status == .badRequest && message.contains(named), "\(field): \(message)")
+        }
+        #expect(runtime.availableModels().filter { $0.source == .local }.map(\.id) == ["scripted"], "nothing was made")
+    }
+}
