@@ -6,7 +6,7 @@ import RunAnywhereTestSupport
 import Testing
 
 /// A model made with what a Modelfile adds (`system`, `parameters`, `messages`, `license`): kept
-/// with the model, shown by `/api/show`, inherited by copies, and applied by every chat surface
+/// with the model, shown by `/api/show`, inherited by copies, and applied by every generation surface
 /// under the request's own values. In process, on the scripted engine, which answers the words of
 /// the last user line and counts a prompt as its words plus one: how many words an answer has
 /// shows the bound it kept, and the prompt's count shows the system prompt and messages it read.
@@ -87,6 +87,13 @@ import Testing
             let (_, response) = try await Self.post(client, "/v1/responses", #"{"model": "mario", "input": "one two three four"}"#)
             let responses = try Routes.json(response)
             #expect((responses["usage"] as? [String: Any])?["output_tokens"] as? Int == 2, "\(responses)")
+
+            // llama-server's /completion: the model's bound over llama-server's default (-1).
+            for (fields, content) in [("", "one two"), (#", "n_predict": 3"#, "one two three")] {
+                let (_, completion) = try await Self.post(
+                    client, "/completion", #"{"model": "mario", "prompt": "one two three four"\#(fields)}"#)
+                #expect(try Routes.json(completion)["content"] as? String == content, "\(fields)")
+            }
 
             // A model made from it keeps what it does not set again; a copy keeps everything.
             let (derived, _) = try await Self.post(

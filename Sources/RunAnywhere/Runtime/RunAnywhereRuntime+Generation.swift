@@ -198,9 +198,9 @@ extension RunAnywhereRuntime {
     private func start(
         _ turn: [Message], context: Context?, options: LLMGenerationOptions?, emit: @escaping @Sendable (GenerationEvent) -> Void
     ) throws -> Task<LLMGenerationResult, any Error> {
-        let options = options ?? LLMGenerationOptions()
-        try options.validate()
         guard let current = current[.language] else { throw Self.noModelLoaded }
+        let options = options ?? current.info.generationOptions
+        try options.validate()
         return track {
             let admitted = try await self.admit(
                 turn, context: context, options: options, model: current.info, loadOptions: current.options, keepAlive: nil)
@@ -259,7 +259,7 @@ extension RunAnywhereRuntime {
     package func preparePrompt(_ prompt: String, context: Context? = nil, options: LLMGenerationOptions? = nil) throws -> PromptPlan {
         guard let service = currentService, let model = current[.language]?.info else { throw Self.noModelLoaded }
         return try Self.plan(
-            try Self.turn(prompt), context: context, options: options ?? LLMGenerationOptions(), model: model, service: service
+            try Self.turn(prompt), context: context, options: options ?? model.generationOptions, model: model, service: service
         ).plan
     }
 

@@ -9,9 +9,10 @@ extension RunAnywhereRuntime {
         keepAlive: KeepAlive? = nil
     ) async throws -> PromptPlan {
         let (history, turn) = try Self.split(context)
-        let options = options ?? LLMGenerationOptions()
+        let model = try catalog.model(id: model)
+        let options = options ?? model.generationOptions
         try options.validate()
-        let lease = try await acquire(try catalog.model(id: model), options: loadOptions, keepAlive: keepAlive)
+        let lease = try await acquire(model, options: loadOptions, keepAlive: keepAlive)
         defer { release(lease) }
         let loaded = try Self.images(newImages: turn.flatMap(\.images), context: history, service: lease.engine, model: lease.info)
         return try Self.plan(turn, loaded: loaded, context: history, options: options, model: lease.info, service: lease.engine).plan

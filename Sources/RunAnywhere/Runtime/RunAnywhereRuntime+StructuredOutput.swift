@@ -16,7 +16,7 @@ extension RunAnywhereRuntime {
     package func generateStructured<T: Decodable & Sendable>(
         _ schema: JSONValue, as type: T.Type, prompt: String, options: LLMGenerationOptions? = nil
     ) async throws -> StructuredOutputResult<T> {
-        var options = options ?? LLMGenerationOptions()
+        var options = options ?? current[.language]?.info.generationOptions ?? LLMGenerationOptions()
         let includeSchema = options.structuredOutput?.includeSchemaInPrompt ?? true
         options.structuredOutput = .schema(schema, includeSchemaInPrompt: includeSchema)
         let result = try await generate(prompt, options: options)

@@ -10,7 +10,7 @@ extension RunAnywhereRuntime {
     package func generateWithTools(
         _ prompt: String, tools: [Tool], toolChoice: ToolChoice = .auto, context: Context? = nil, options: LLMGenerationOptions? = nil
     ) async throws -> LLMGenerationResult {
-        let options = Self.offering(tools, toolChoice, options)
+        let options = Self.offering(tools, toolChoice, options ?? current[.language]?.info.generationOptions)
         return try checkToolCalls(try await generate(prompt, context: context, options: options), options: options)
     }
 
@@ -21,7 +21,7 @@ extension RunAnywhereRuntime {
     package func generateWithTools(
         continuing context: Context, tools: [Tool], toolChoice: ToolChoice = .auto, options: LLMGenerationOptions? = nil
     ) async throws -> LLMGenerationResult {
-        let options = Self.offering(tools, toolChoice, options)
+        let options = Self.offering(tools, toolChoice, options ?? current[.language]?.info.generationOptions)
         return try checkToolCalls(try await generate(continuing: context, options: options), options: options)
     }
 

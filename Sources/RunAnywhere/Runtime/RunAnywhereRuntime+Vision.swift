@@ -55,7 +55,7 @@ extension RunAnywhereRuntime {
         guard let current = current[.vision] else {
             throw SDKError.llm(.notInitialized, "No vision-language model is loaded; call loadVLMModel(_:) first")
         }
-        let options = options ?? LLMGenerationOptions()
+        let options = options ?? current.info.generationOptions
         try options.validate()
         let admitted = try await admit(
             try Self.turn(prompt, images: [image]), context: nil, options: options, model: current.info, loadOptions: current.options,

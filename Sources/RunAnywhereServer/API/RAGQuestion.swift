@@ -18,17 +18,18 @@ struct RAGQuestionRequest: Decodable, Sendable {
     @NumberField var seed: UInt32?
     let stream: Bool?
 
-    /// The query's options: the saved generation settings with this request's over them, the
-    /// server's threads and load options.
+    /// The query's options: the saved generation settings on the server's threads, the model's
+    /// defaults over them and this request's over both; the server's load options.
     func options(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) async throws -> RAGQueryOptions {
         let model = try model.map { try runtime.model(id: $0, category: .language).id } ?? RunAnywhere.defaultModelID
         let reranker = try Self.reranker(reranker, runtime: runtime)
         var options = try await ServerSettings(dataDirectory: runtime.configuration.dataDirectory, configuration: configuration).load()
             .options
+        if let threads = configuration.threads { options.threads = threads }
+        runtime.defaults(of: model)?.apply(to: &options)
         if let maxTokens { options.maxTokens = maxTokens }
         if let temperature { options.temperature = temperature }
         if let seed { options.seed = seed }
-        if let threads = configuration.threads { options.threads = threads }
         options.streamingEnabled = true
         return RAGQueryOptions(
             generation: options, model: model, loadOptions: configuration.loadOptions, embeddingThreads: configuration.threads,

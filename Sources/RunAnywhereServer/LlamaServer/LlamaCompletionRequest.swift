@@ -3,7 +3,7 @@ import RunAnywhere
 
 /// The body of llama-server's own `POST /completion` and `POST /infill`, in its names and with
 /// its defaults (`n_predict` -1: until the model ends or the context is full; temperature 0.8,
-/// `top_k` 40, `top_p` 0.95, `min_p` 0.05), as its clients send it: llama.vim and llama.vscode
+/// `top_k` 40, `top_p` 0.95, `min_p` 0.05) under a model's own (``RunAnywhere/ModelDefaults``), as its clients send it: llama.vim and llama.vscode
 /// ask `/infill` for the code at the cursor. `logit_bias` is OpenAI's object form. What only
 /// tunes llama-server's own scheduling and sampler chain (`samplers`, `n_indent`,
 /// `t_max_prompt_ms`, `t_max_predict_ms`, `id_slot`…) is accepted without effect.
@@ -20,7 +20,10 @@ struct LlamaCompletionRequest: Decodable, Sendable {
     /// The output's fields to keep (`timings/prompt_n` reaches into `timings`), each under its
     /// path; absent, all.
     let responseFields: [String]?
-    let options: LLMGenerationOptions
+    /// llama-server's defaults and what only a request sets (log-probabilities, grammar, biases).
+    private let base: LLMGenerationOptions
+    /// The settings a model may have defaults for, as far as the request sets them.
+    private let requested: ModelDefaults
     let keepAlive: KeepAlive?
 
     enum CodingKeys: String, CodingKey {
@@ -66,33 +69,35 @@ struct LlamaCompletionRequest: Decodable, Sendable {
         responseFields = try container.decodeIfPresent([String].self, forKey: .responseFields)
         keepAlive = try container.decodeIfPresent(KeepAliveField.self, forKey: .keepAlive)?.value
 
-        var options = LLMGenerationOptions(temperature: 0.8, applyChatTemplate: false)
+        var options = LLMGenerationOptions(maxTokens: LLMGenerationOptions.untilContextFull, temperature: 0.8, applyChatTemplate: false)
         options.topK = 40
         options.topP = 0.95
         options.minP = 0.05
-        let predict = try container.decode(NumberField<Int>.self, forKey: .nPredict).wrappedValue ?? -1
-        guard predict == -1 || predict >= 1 else {
-            throw APIError(.badRequest, "n_predict must be -1 (until the model ends) or at least 1", param: "n_predict")
+        var requested = ModelDefaults()
+        if let predict = try container.decode(NumberField<Int>.self, forKey: .nPredict).wrappedValue {
+            guard predict == -1 || predict >= 1 else {
+                throw APIError(.badRequest, "n_predict must be -1 (until the model ends) or at least 1", param: "n_predict")
+            }
+            requested.maxTokens = predict == -1 ? LLMGenerationOptions.untilContextFull : predict
         }
-        options.maxTokens = predict == -1 ? LLMGenerationOptions.untilContextFull : predict
         if let temperature = try container.decode(NumberField<Float>.self, forKey: .temperature).wrappedValue {
-            options.temperature = max(temperature, 0)  // llama-server: 0 or below is greedy
+            requested.temperature = max(temperature, 0)  // llama-server: 0 or below is greedy
         }
-        if let topK = try container.decode(NumberField<Int>.self, forKey: .topK).wrappedValue { options.topK = max(topK, 0) }
-        if let topP = try container.decode(NumberField<Float>.self, forKey: .topP).wrappedValue { options.topP = topP }
-        if let minP = try container.decode(NumberField<Float>.self, forKey: .minP).wrappedValue { options.minP = minP }
+        requested.topK = try container.decode(NumberField<Int>.self, forKey: .topK).wrappedValue.map { max($0, 0) }
+        requested.topP = try container.decode(NumberField<Float>.self, forKey: .topP).wrappedValue
+        requested.minP = try container.decode(NumberField<Float>.self, forKey: .minP).wrappedValue
         if let seed = try container.decode(NumberField<Int>.self, forKey: .seed).wrappedValue, seed != -1 {
             guard let value = UInt32(exactly: seed) else {
                 throw APIError(.badRequest, "seed must be -1 (random) or from 0 to \(UInt32.max)", param: "seed")
             }
-            options.seed = value
+            requested.seed = value
         }
-        options.repeatPenalty = try container.decode(NumberField<Float>.self, forKey: .repeatPenalty).wrappedValue
+        requested.repeatPenalty = try container.decode(NumberField<Float>.self, forKey: .repeatPenalty).wrappedValue
         if let last = try container.decode(NumberField<Int>.self, forKey: .repeatLastN).wrappedValue {
-            options.penaltyLastN = try penaltyLastN(last, field: "repeat_last_n")
+            requested.penaltyLastN = try penaltyLastN(last, field: "repeat_last_n")
         }
-        options.presencePenalty = try container.decode(NumberField<Float>.self, forKey: .presencePenalty).wrappedValue
-        options.frequencyPenalty = try container.decode(NumberField<Float>.self, forKey: .frequencyPenalty).wrappedValue
+        requested.presencePenalty = try container.decode(NumberField<Float>.self, forKey: .presencePenalty).wrappedValue
+        requested.frequencyPenalty = try container.decode(NumberField<Float>.self, forKey: .frequencyPenalty).wrappedValue
         if let probs = try container.decode(NumberField<Int>.self, forKey: .nProbs).wrappedValue, probs > 0 {
             guard probs <= LLMGenerationOptions.maxTopLogprobs else {
                 throw APIError(.badRequest, "n_probs must be from 0 to \(LLMGenerationOptions.maxTopLogprobs)", param: "n_probs")
@@ -100,12 +105,23 @@ struct LlamaCompletionRequest: Decodable, Sendable {
             options.logprobs = probs
         }
         options.logitBias = try container.decodeIfPresent(LogitBiasField.self, forKey: .logitBias)?.biases
-        options.stopSequences = try container.decodeIfPresent(StopSequences.self, forKey: .stop)?.values ?? []
+        requested.stopSequences = try container.decodeIfPresent(StopSequences.self, forKey: .stop)?.values
         if let grammar = try container.decodeIfPresent(String.self, forKey: .grammar), !grammar.isEmpty {
             options.structuredOutput = .grammar(grammar)
         }
         options.reusePromptCache = try container.decodeIfPresent(Bool.self, forKey: .cachePrompt) ?? true
-        self.options = options
+        base = options
+        self.requested = requested
+    }
+
+    /// The options of this request on `threads` threads: llama-server's defaults, the model's
+    /// `defaults` over them, and the request's own settings over both.
+    func options(threads: Int?, defaults: ModelDefaults?) -> LLMGenerationOptions {
+        var options = base
+        options.threads = threads
+        defaults?.apply(to: &options)
+        requested.apply(to: &options)
+        return options
     }
 
     /// `/infill`'s gap: llama-server reads `prompt` as the code just before the cursor, after the prefix.

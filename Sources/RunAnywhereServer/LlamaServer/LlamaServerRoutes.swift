@@ -19,29 +19,29 @@ struct LlamaServerRoutes: Sendable {
             guard let prompt = body.prompt else { throw APIError(.badRequest, "prompt is required", param: "prompt") }
             let generation = try await prompt.generate(
                 on: runtime, options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive)
-            return try await respond(generation, to: body)
+            return try await respond(generation, to: body, maxTokens: options.maxTokens)
         }
         router.post("infill") { request, _ in
             let body = try await decodeJSON(LlamaCompletionRequest.self, from: request, limit: configuration.maxBodySize)
             let (model, options, keepAlive) = try settings(body)
             let generation = try await runtime.generateEvents(
                 infill: try body.infill(), options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive)
-            return try await respond(generation, to: body)
+            return try await respond(generation, to: body, maxTokens: options.maxTokens)
         }
     }
 
     /// The model the request names (the default model when none), its options on the server's
     /// threads, and how long the model stays loaded.
     private func settings(_ body: LlamaCompletionRequest) throws -> (String, LLMGenerationOptions, KeepAlive) {
-        var options = body.options
-        options.threads = configuration.threads
-        return (try runtime.model(id: body.model ?? RunAnywhere.defaultModelID).id, options, body.keepAlive ?? configuration.keepAlive)
+        let model = try runtime.model(id: body.model ?? RunAnywhere.defaultModelID)
+        return (model.id, body.options(threads: configuration.threads, defaults: model.defaults), body.keepAlive ?? configuration.keepAlive)
     }
 
-    /// The whole answer (its `response_fields` only, when the request names them), or the stream.
-    private func respond(_ generation: GenerationEvents, to body: LlamaCompletionRequest) async throws -> Response {
+    /// The whole answer (its `response_fields` only, when the request names them), or the stream;
+    /// `maxTokens` is the bound it was generated under.
+    private func respond(_ generation: GenerationEvents, to body: LlamaCompletionRequest, maxTokens: Int) async throws -> Response {
         guard body.stream else {
-            let answer = LlamaCompletion(try await generation.result(), maxTokens: body.options.maxTokens, streamed: false)
+            let answer = LlamaCompletion(try await generation.result(), maxTokens: maxTokens, streamed: false)
             guard let fields = body.responseFields else { return try jsonResponse(answer) }
             return try jsonResponse(try LlamaCompletion.picking(fields, from: answer))
         }
@@ -57,7 +57,7 @@ struct LlamaServerRoutes: Sendable {
                         events = [try ServerSentEvents.event(LlamaCompletion(piece: piece, probabilities: probabilities))]
                         probabilities = nil
                     case .completed(let result):
-                        events = [try ServerSentEvents.event(LlamaCompletion(result, maxTokens: body.options.maxTokens, streamed: true))]
+                        events = [try ServerSentEvents.event(LlamaCompletion(result, maxTokens: maxTokens, streamed: true))]
                     case .reasoning, .toolCall, .promptLogprobs: break
                     }
                     try await ServerSentEvents.send(&events, to: &writer)
