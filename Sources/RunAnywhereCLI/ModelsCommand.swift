@@ -1,14 +1,17 @@
 import ArgumentParser
 import Foundation
 import RunAnywhere
+import RunAnywhereServer
 
 /// `runanywhere models …`: the model catalog.
 struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
-        abstract: "List, inspect, import, search, download, add and delete models, show their disk use, and convert Whisper models.",
+        abstract:
+            "List, inspect, import, search, download, add, create (from a Modelfile) and delete models, show their disk use, and convert Whisper models.",
         subcommands: [
-            List.self, Info.self, Import.self, Search.self, Pull.self, Add.self, Remove.self, Storage.self, ConvertWhisper.self,
+            List.self, Info.self, Import.self, Create.self, Search.self, Pull.self, Add.self, Remove.self, Storage.self,
+            ConvertWhisper.self,
             ConvertEmbedding.self,
         ],
         defaultSubcommand: List.self
@@ -145,6 +148,41 @@ struct ModelsCommand: AsyncParsableCommand {
                 let model = try RunAnywhere.runtime().importModel(at: URL(fileURLWithPath: path), id: id, name: name)
                 if json { return try JSONOutput.print(Listing(model: model, isDownloaded: model.isDownloaded)) }
                 Terminal.write("Imported \(Terminal.bold(model.id)) (\(model.name)) to \(model.localPath?.path ?? "")\n")
+            }
+        }
+    }
+}
+
+extension ModelsCommand {
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create",
+            abstract: "Make a model from an ollama Modelfile, as `ollama create NAME -f Modelfile` does.",
+            discussion:
+                "FROM names an installed model (its files are linked, not copied) or a GGUF file (imported, a path relative to the Modelfile's folder). SYSTEM, PARAMETER (num_predict, temperature, top_k, top_p, min_p, repeat_penalty, repeat_last_n, presence_penalty, frequency_penalty, seed, stop, num_thread, num_ctx), MESSAGE and LICENSE are kept with the model: every generation with it applies them where the request leaves them unset, the system prompt and messages to every conversation that brings no system prompt of its own. TEMPLATE and ADAPTER are refused: a model here uses its GGUF's own chat template, and LoRA adapters are loaded with --lora."
+        )
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The new model's id.") var id: String
+        @Option(name: [.short, .customLong("file")], help: "The Modelfile (default: ./Modelfile).") var file = "Modelfile"
+        @Flag(name: .long, help: "Print the new model as JSON.") var json = false
+
+        func run() async throws {
+            try await CLIContext.run(global) { _ in
+                let url = URL(fileURLWithPath: file)
+                guard let data = FileManager.default.contents(atPath: url.path) else {
+                    throw SDKError.fileManagement(.fileNotFound, "No Modelfile at \(url.path)")
+                }
+                let modelfile = try Modelfile(parsing: String(decoding: data, as: UTF8.self))
+                let runtime = try RunAnywhere.runtime()
+                let model =
+                    switch modelfile.base(relativeTo: url.deletingLastPathComponent()) {
+                    case .file(let path):
+                        try runtime.importModel(at: path, id: id, name: nil, defaults: modelfile.defaults, license: modelfile.license)
+                    case .model(let source):
+                        try runtime.copyModel(source, to: id, defaults: modelfile.defaults, license: modelfile.license)
+                    }
+                if json { return try JSONOutput.print(Listing(model: model, isDownloaded: model.isDownloaded)) }
+                Terminal.write("Created \(Terminal.bold(model.id)) from \(modelfile.from)\n")
             }
         }
     }

@@ -153,6 +153,16 @@ struct OllamaCreateRequest: Decodable, Sendable {
                     param: key.stringValue)
             }
         }
+        // A model keeps only what a generation here uses: a name ollama knows that has no effect
+        // here (mirostat…) would be kept for nothing.
+        let kept = Set(OllamaOptions.CodingKeys.allCases.map(\.stringValue)).subtracting(["num_gpu"])
+        if let unknown = try container.decodeIfPresent(JSONValue.self, forKey: .parameters)?.objectValue?.keys.first(where: {
+            !kept.contains($0) && $0 != "num_gpu"
+        }) {
+            throw APIError(
+                .badRequest, "parameters.\(unknown) is not kept: a model here keeps \(kept.sorted().joined(separator: ", "))",
+                param: "parameters")
+        }
         var defaults =
             try container.decodeIfPresent(OllamaOptions.self, forKey: .parameters)?.modelDefaults(field: "parameters") ?? ModelDefaults()
         defaults.systemPrompt = try container.decodeIfPresent(String.self, forKey: .system).flatMap { $0.isEmpty ? nil : $0 }

@@ -25,7 +25,7 @@ struct OllamaOptions: Decodable, Sendable {
     @NumberField var numGPU: Int?
     @NumberField var numThread: Int?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case numPredict = "num_predict", temperature, topK = "top_k", topP = "top_p", seed, stop, numCtx = "num_ctx", numGPU = "num_gpu"
         case numThread = "num_thread", minP = "min_p", repeatPenalty = "repeat_penalty", repeatLastN = "repeat_last_n"
         case presencePenalty = "presence_penalty", frequencyPenalty = "frequency_penalty"

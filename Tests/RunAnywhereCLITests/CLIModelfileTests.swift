@@ -1,0 +1,66 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+/// `runanywhere models create NAME -f Modelfile` in a models folder of the test's own: a model
+/// made from the installed default model and one from a GGUF file beside the Modelfile, what
+/// they keep shown by `models info`, applied by `generate`, and a Modelfile that asks for what a
+/// model cannot keep refused with nothing made.
+@Suite(.serialized) struct CLIModelfileTests {
+    @Test func aModelfileMakesAModelThatKeepsItsSettings() throws {
+        let (cli, home, _) = try CLIRunner.isolatedWithDefaultModel()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let modelfile = home.appendingPathComponent("Modelfile")
+        try #"""
+        # Brief answers
+        FROM smollm2-135m-instruct-q4_1:latest
+        SYSTEM """You answer in one word.
+        Always."""
+        PARAMETER num_predict 3
+        PARAMETER temperature 0
+        MESSAGE user Hi
+        MESSAGE assistant Hello.
+        LICENSE Apache-2.0
+        """#.write(to: modelfile, atomically: true, encoding: .utf8)
+        let made = try cli.run(["models", "create", "brief", "-f", modelfile.path, "--json"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let model = try made.json()
+        let defaults = model["defaults"] as? [String: Any]
+        #expect(defaults?["systemPrompt"] as? String == "You answer in one word.\nAlways." && defaults?["maxTokens"] as? Int == 3)
+        #expect(model["license"] as? String == "Apache-2.0")
+
+        let question = ["generate", "--json", "--threads", "1", "Tell me a long story about a dragon."]
+        let brief = try cli.run(question + ["--model", "brief"])
+        #expect(brief.status == 0, "\(brief.stderr)")
+        let answer = try brief.json()
+        #expect((answer["tokensUsed"] as? Int ?? .max) <= 3, "the model's num_predict bounds the answer: \(answer)")
+        let plain = try cli.run(question + ["--max-tokens", "3"]).json()
+        #expect((answer["inputTokens"] as? Int ?? 0) > (plain["inputTokens"] as? Int ?? .max), "its system prompt and messages are read")
+        let longer = try cli.run(question + ["--model", "brief", "--max-tokens", "5"]).json()
+        #expect((longer["tokensUsed"] as? Int ?? 0) > 3 || longer["stopReason"] as? String == "stop", "a flag is over the model's setting")
+    }
+
+    @Test(.enabled(if: TestEnvironment.infillFixture != nil, "needs the coder fixture: run scripts/setup --tests"))
+    func aModelfileFromAFileImportsItAndRefusalsMakeNothing() throws {
+        let fixture = try #require(TestEnvironment.infillFixture)
+        let (cli, home) = try CLIRunner.isolated()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let folder = home.appendingPathComponent("project")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("coder.gguf"), withDestinationURL: fixture)
+        try "FROM ./coder.gguf\nPARAMETER num_predict 2\n".write(
+            to: folder.appendingPathComponent("Modelfile"), atomically: true, encoding: .utf8)
+        try "FROM ./coder.gguf\nTEMPLATE {{ .Prompt }}\n".write(
+            to: folder.appendingPathComponent("Templated"), atomically: true, encoding: .utf8)
+
+        let refused = try cli.run(["models", "create", "templated", "-f", folder.appendingPathComponent("Templated").path])
+        #expect(refused.status != 0 && refused.stderr.contains("template"), "\(refused.stderr)")
+        let made = try cli.run(["models", "create", "coder", "-f", folder.appendingPathComponent("Modelfile").path])
+        #expect(made.status == 0 && made.stdout.contains("coder"), "\(made.stderr)")
+        let listed = try cli.run(["models", "list", "--json"]).stdout
+        #expect(listed.contains("\"coder\"") && !listed.contains("templated"), "\(listed)")
+        let answer = try cli.run(["generate", "--json", "--raw", "--threads", "1", "--model", "coder", "def main("]).json()
+        #expect((answer["tokensUsed"] as? Int ?? .max) <= 2, "\(answer)")
+    }
+}
