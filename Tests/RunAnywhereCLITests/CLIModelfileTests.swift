@@ -39,6 +39,20 @@ import Testing
         #expect((answer["inputTokens"] as? Int ?? 0) > (plain["inputTokens"] as? Int ?? .max), "its system prompt and messages are read")
         let longer = try cli.run(question + ["--model", "brief", "--max-tokens", "5"]).json()
         #expect((longer["tokensUsed"] as? Int ?? 0) > 3 || longer["stopReason"] as? String == "stop", "a flag is over the model's setting")
+
+        // TEMPLATE is taken as the model file's own (as a shown Modelfile names it), and no other.
+        let info = try cli.run(["models", "info", "brief", "--json"]).json()
+        let template = try #require((info["gguf"] as? [String: Any])?["chatTemplate"] as? String)
+        for (name, text, kept) in [("same", template, true), ("other", template + " ", false)] {
+            try "FROM brief\nTEMPLATE \"\"\"\(text)\"\"\"\n".write(to: modelfile, atomically: true, encoding: .utf8)
+            let output = try cli.run(["models", "create", name, "-f", modelfile.path])
+            #expect((output.status == 0) == kept, "\(name): \(output.stderr)")
+            if !kept { #expect(output.stderr.contains("template is not taken"), "\(output.stderr)") }
+        }
+        let same = try cli.run(["models", "info", "same", "--json"]).json()
+        #expect(
+            (same["model"] as? [String: Any])?["defaults"] as? NSDictionary == defaults as NSDictionary?,
+            "made from brief, it keeps brief's")
     }
 
     @Test(.enabled(if: TestEnvironment.infillFixture != nil, "needs the coder fixture: run scripts/setup --tests"))

@@ -48,7 +48,7 @@ import Testing
         ("SYSTEM hi", "FROM is required"), ("FROM a\nFROM b", "line 2: FROM is given twice"),
         ("FROM a\nTALK loudly", "line 2: TALK is not an instruction"), ("FROM a\nSYSTEM \"\"\"open\nstill open", "never closed"),
         ("FROM a\nSYSTEM \"x\" y", "closing quote"), ("FROM a\nPARAMETER temperature", "takes a name and a value"),
-        ("FROM a\nTEMPLATE {{ .Prompt }}", "template"), ("FROM a\nADAPTER ./lora.gguf", "adapters"),
+        ("FROM a\nADAPTER ./lora.gguf", "adapters"),
         ("FROM a\nPARAMETER mirostat 1", "mirostat is not kept"), ("FROM a\nPARAMETER num_gpu 10", "num_gpu"),
         ("FROM a\nPARAMETER temperature hot", "temperature"), ("FROM a\nMESSAGE system be brief", "system"),
         ("FROM a\nMESSAGE narrator once upon", "narrator"),
@@ -56,5 +56,14 @@ import Testing
     func whatCannotBeKeptIsRefused(text: String, words: String) throws {
         let error = try #require(throws: SDKError.self) { try Modelfile(parsing: text) }
         #expect(error.code == .invalidInput && error.message.hasPrefix("Modelfile") && error.message.contains(words), "\(error.message)")
+    }
+
+    /// A template is read, and taken only as the base's own (the CLI tests take SmolLM2's).
+    @Test func aTemplateIsTakenOnlyAsTheBasesOwn() throws {
+        let modelfile = try Modelfile(parsing: "FROM a\nTEMPLATE {{ .Prompt }}")
+        #expect(modelfile.template == "{{ .Prompt }}")
+        let error = try #require(throws: SDKError.self) { try modelfile.check(base: nil) }
+        #expect(error.message.contains("template is not taken"))
+        try Modelfile(parsing: "FROM a").check(base: nil)
     }
 }

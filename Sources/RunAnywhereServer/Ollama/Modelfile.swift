@@ -4,8 +4,8 @@ import RunAnywhere
 /// An ollama Modelfile, read as `ollama create -f` reads it: instructions one a line (any case),
 /// `#` comment lines, values to the end of the line or quoted, `"…"` or `"""…"""` across lines.
 /// `FROM` (a model's name, or a GGUF file's path) once; `SYSTEM`, `PARAMETER name value` (`stop`
-/// as often as wanted), `MESSAGE role text`, `LICENSE` (as often as wanted), and `TEMPLATE`,
-/// `ADAPTER` and `REQUIRES`, which become the fields ollama's client sends to `/api/create` and
+/// as often as wanted), `MESSAGE role text`, `LICENSE` (as often as wanted), `TEMPLATE` (taken
+/// only as the model file's own), `ADAPTER` (refused) and `REQUIRES` (read past), which become the fields ollama's client sends to `/api/create` and
 /// are checked by that route's rules (``OllamaCreateRequest``): one set of rules for a Modelfile
 /// sent by a client and one read by `runanywhere models create`.
 package struct Modelfile: Sendable {
@@ -15,6 +15,8 @@ package struct Modelfile: Sendable {
     package let defaults: ModelDefaults
     /// `LICENSE`, the texts joined by a blank line.
     package let license: String?
+    /// `TEMPLATE`: taken only as the base model file's own chat template (``check(base:)``).
+    package let template: String?
 
     /// Reads `text`; a line that is not an instruction, a value left open, a parameter or message
     /// that cannot be kept, or no `FROM` is ``RunAnywhere/ErrorCode/invalidInput`` naming it.
@@ -70,6 +72,15 @@ package struct Modelfile: Sendable {
         self.from = from
         defaults = request.defaults
         license = request.license
+        template = request.template
+    }
+
+    /// Throws unless ``template`` is none or the chat template of `file` (the base model's file):
+    /// a model here uses its GGUF's own, so a Modelfile `/api/show` wrote makes a model again.
+    package func check(base file: URL?) throws {
+        guard OllamaCreateRequest.keeps(template, of: file) else {
+            throw SDKError(.invalidInput, "Modelfile: \(OllamaCreateRequest.otherTemplate)")
+        }
     }
 
     /// What `FROM` names.

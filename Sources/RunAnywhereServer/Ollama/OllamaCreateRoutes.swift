@@ -7,8 +7,9 @@ import RunAnywhere
 /// /api/create` (a model of one uploaded GGUF file, or a copy of an installed model) and `POST
 /// /api/copy`. What a Modelfile adds on top — a system prompt, parameters, first messages, a
 /// licence — is kept with the model (``RunAnywhere/ModelDefaults``), and every surface applies it;
-/// what a model here cannot keep (a Go template, adapters, a quantization) is a 400 that says
-/// where it goes instead, so that nothing asked for is silently dropped.
+/// what a model here cannot keep (a template other than its GGUF's own, adapters, a
+/// quantization) is a 400 that says where it goes instead, so that nothing asked for is
+/// silently dropped.
 struct OllamaCreateRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
@@ -56,6 +57,9 @@ struct OllamaCreateRoutes: Sendable {
     private func create(_ body: OllamaCreateRequest) async throws -> [String] {
         let id = try Self.validID(body.model, param: "model")
         if let source = body.from {
+            if let model = try? runtime.model(id: source), !OllamaCreateRequest.keeps(body.template, of: model.primaryFile) {
+                throw APIError(.badRequest, OllamaCreateRequest.otherTemplate, param: "template")
+            }
             try await copy(source, to: id, defaults: body.defaults, license: body.license)
             return ["using existing model \(OllamaName.name(source))"]
         }
@@ -67,6 +71,9 @@ struct OllamaCreateRoutes: Sendable {
             .badRequest, "files names the blob \(digest), which is not here: upload the file first (POST /api/blobs/\(digest))",
             param: "files")
         guard FileManager.default.fileExists(atPath: blob.path) else { throw missing }
+        guard OllamaCreateRequest.keeps(body.template, of: blob) else {
+            throw APIError(.badRequest, OllamaCreateRequest.otherTemplate, param: "template")
+        }
         try await runBlocking { [runtime, blobs] in
             // The import takes the file's name (its format and the model's default name come
             // from it): a link of that name to the blob, in the blob folder.
@@ -130,11 +137,17 @@ struct OllamaCreateRequest: Decodable, Sendable {
         case from, files, adapters, template, license, system, parameters, messages, quantize
     }
 
+    /// `template`: taken only as the chat template the model's GGUF file has already (what
+    /// `/api/show`'s Modelfile names, so that a shown Modelfile makes a model again).
+    let template: String?
+
     /// What a Modelfile may add that a model here does not keep, and where such a thing goes.
     private static let refused: [(CodingKeys, String)] = [
-        (.template, "a model here uses the chat template in its GGUF file"),
         (.adapters, "load LoRA adapters with POST /lora-adapters"), (.quantize, "upload the quantization you want"),
     ]
+
+    /// The refusal of a `template` that is not the model file's own.
+    static let otherTemplate = "template is not taken: a model here uses the chat template in its GGUF file, and this one is not that"
 
     init(from decoder: any Decoder) throws {
         let named = try OllamaModelRequest(from: decoder)  // model (or name) and stream, as the other model routes read them
@@ -163,6 +176,7 @@ struct OllamaCreateRequest: Decodable, Sendable {
                 .badRequest, "parameters.\(unknown) is not kept: a model here keeps \(kept.sorted().joined(separator: ", "))",
                 param: "parameters")
         }
+        template = try container.decodeIfPresent(String.self, forKey: .template).flatMap { $0.isEmpty ? nil : $0 }
         var defaults =
             try container.decodeIfPresent(OllamaOptions.self, forKey: .parameters)?.modelDefaults(field: "parameters") ?? ModelDefaults()
         defaults.systemPrompt = try container.decodeIfPresent(String.self, forKey: .system).flatMap { $0.isEmpty ? nil : $0 }
@@ -192,6 +206,14 @@ struct OllamaCreateRequest: Decodable, Sendable {
 }
 
 extension OllamaCreateRequest {
+    /// Whether `template` is none or the chat template in the GGUF header of `file` (the base
+    /// model's file, or the upload): what a model made of `file` would use anyway.
+    static func keeps(_ template: String?, of file: URL?) -> Bool {
+        guard let template else { return true }
+        guard let file, let own = try? GGUFReader.read(file).chatTemplate else { return false }
+        return own == template
+    }
+
     /// `messages`: the conversation every chat with the model starts with, user and assistant
     /// text (a Modelfile's `MESSAGE` lines); nil for none.
     private static func messages(_ value: JSONValue?) throws -> [Message]? {
