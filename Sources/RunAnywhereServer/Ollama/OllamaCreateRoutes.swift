@@ -57,9 +57,7 @@ struct OllamaCreateRoutes: Sendable {
     private func create(_ body: OllamaCreateRequest) async throws -> [String] {
         let id = try Self.validID(body.model, param: "model")
         if let source = body.from {
-            if let model = try? runtime.model(id: source), !OllamaCreateRequest.keeps(body.template, of: model.primaryFile) {
-                throw APIError(.badRequest, OllamaCreateRequest.otherTemplate, param: "template")
-            }
+            try await checkTemplate(body.template, of: (try? runtime.model(id: source))?.primaryFile)
             try await copy(source, to: id, defaults: body.defaults, license: body.license)
             return ["using existing model \(OllamaName.name(source))"]
         }
@@ -71,9 +69,7 @@ struct OllamaCreateRoutes: Sendable {
             .badRequest, "files names the blob \(digest), which is not here: upload the file first (POST /api/blobs/\(digest))",
             param: "files")
         guard FileManager.default.fileExists(atPath: blob.path) else { throw missing }
-        guard OllamaCreateRequest.keeps(body.template, of: blob) else {
-            throw APIError(.badRequest, OllamaCreateRequest.otherTemplate, param: "template")
-        }
+        try await checkTemplate(body.template, of: blob)
         try await runBlocking { [runtime, blobs] in
             // The import takes the file's name (its format and the model's default name come
             // from it): a link of that name to the blob, in the blob folder.
@@ -93,6 +89,15 @@ struct OllamaCreateRoutes: Sendable {
             try? FileManager.default.removeItem(at: blob)
         }
         return ["parsing GGUF", "using existing layer \(digest)"]
+    }
+
+    /// Throws unless `template` is none or `file`'s own chat template, read on the engine
+    /// threads (a header with its vocabulary may take a while to read).
+    private func checkTemplate(_ template: String?, of file: URL?) async throws {
+        guard template != nil else { return }
+        guard try await runBlocking({ OllamaCreateRequest.keeps(template, of: file) }) else {
+            throw APIError(.badRequest, OllamaCreateRequest.otherTemplate, param: "template")
+        }
     }
 
     /// Copies the installed model `source` as the new model `id`, with `defaults` over its own
@@ -168,13 +173,11 @@ struct OllamaCreateRequest: Decodable, Sendable {
         }
         // A model keeps only what a generation here uses: a name ollama knows that has no effect
         // here (mirostat…) would be kept for nothing.
-        let kept = Set(OllamaOptions.CodingKeys.allCases.map(\.stringValue)).subtracting(["num_gpu"])
-        if let unknown = try container.decodeIfPresent(JSONValue.self, forKey: .parameters)?.objectValue?.keys.first(where: {
-            !kept.contains($0) && $0 != "num_gpu"
-        }) {
-            throw APIError(
-                .badRequest, "parameters.\(unknown) is not kept: a model here keeps \(kept.sorted().joined(separator: ", "))",
-                param: "parameters")
+        let names = Set(OllamaOptions.CodingKeys.allCases.map(\.stringValue))
+        let given = try container.decodeIfPresent(JSONValue.self, forKey: .parameters)?.objectValue?.keys ?? []
+        if let unknown = given.first(where: { !names.contains($0) }) {
+            let kept = names.subtracting(["num_gpu"]).sorted().joined(separator: ", ")
+            throw APIError(.badRequest, "parameters.\(unknown) is not kept: a model here keeps \(kept)", param: "parameters")
         }
         template = try container.decodeIfPresent(String.self, forKey: .template).flatMap { $0.isEmpty ? nil : $0 }
         var defaults =
