@@ -21,8 +21,8 @@ import Testing
             init(_ base: AsyncStream<JSONValue>.Iterator) { self.base = base }
         }
 
-        init(_ runtime: RunAnywhereRuntime) {
-            session = RealtimeSession(runtime: runtime, model: "scripted")
+        init(_ runtime: RunAnywhereRuntime, model: String = "scripted") {
+            session = RealtimeSession(runtime: runtime, model: model)
             iterator = Iterator(session.events.makeAsyncIterator())
         }
 
@@ -201,6 +201,33 @@ import Testing
         let text = item["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
         #expect(item["status"] == "incomplete" && !text.isEmpty && !text.contains("blue"), "\(text)")
         await wire.session.close()
+    }
+
+    /// A model's own limit (``ModelDefaults``, as a Modelfile's `num_predict`) bounds its answers
+    /// unless the session sets one.
+    @Test func aModelsDefaultsBoundItsAnswersUnderTheSessionsLimit() async throws {
+        let runtime = try scriptedRuntime()
+        var defaults = ModelDefaults()
+        defaults.maxTokens = 2
+        _ = try runtime.copyModel("scripted", to: "brief", defaults: defaults)
+        for (limit, words) in [(nil, 2), (3, 3)] as [(Int?, Int)] {
+            let wire = Wire(runtime, model: "brief")
+            _ = try await wire.next()
+            let settings: JSONValue =
+                limit.map { ["output_modalities": ["text"], "max_output_tokens": .number(Double($0))] } ?? ["output_modalities": ["text"]]
+            await wire.send(["type": "session.update", "session": settings])
+            _ = try await wire.until("session.updated")
+            await wire.send([
+                "type": "conversation.item.create",
+                "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "one two three four five"]]],
+            ])
+            await wire.send(["type": "response.create"])
+            let done = try #require(try await wire.until("response.done").last?["response"])
+            #expect(
+                done["usage"]?["output_tokens"] == .number(Double(words)) && done["status"] == "incomplete", "\(limit as Any): \(done.text)"
+            )
+            await wire.session.close()
+        }
     }
 
     @Test func aCancelledAnswerKeepsWhatItWrote() async throws {

@@ -43,9 +43,11 @@ struct RealtimeAnswer: Sendable {
             if settings.spoken { group.addTask { await say(sentences) } }
             do {
                 let threads = session.threads
-                let options = LLMGenerationOptions(
-                    maxTokens: settings.maxOutputTokens ?? 1024, temperature: 0.8, threads: threads, tools: settings.tools,
-                    toolChoice: settings.toolChoice)
+                // The session's limit over the model's defaults (``ModelDefaults``) over the API's.
+                var options = LLMGenerationOptions(
+                    maxTokens: 1024, temperature: 0.8, threads: threads, tools: settings.tools, toolChoice: settings.toolChoice)
+                session.runtime.defaults(of: settings.model)?.apply(to: &options)
+                if let limit = settings.maxOutputTokens { options.maxTokens = limit }
                 let generation = try await session.runtime.generateEvents(
                     continuing: Context(systemPrompt: settings.instructions, messages: messages, maxMessages: messages.count),
                     options: options, model: settings.model, loadOptions: ModelLoadOptions(threads: threads))

@@ -58,6 +58,7 @@ struct VisionRoutes: Sendable {
             let image = VLMImage(data: form.file.data)
             _ = try image.load()  // a bad image is a 400 before the model loads
             var options = LLMGenerationOptions(threads: configuration.threads)
+            model.defaults?.apply(to: &options)
             if let maxTokens = form.maxTokens { options.maxTokens = maxTokens }
             if let temperature = form.temperature { options.temperature = temperature }
             let generation = try await runtime.generateEvents(

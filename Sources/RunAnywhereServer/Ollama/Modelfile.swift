@@ -5,9 +5,10 @@ import RunAnywhere
 /// `#` comment lines, values to the end of the line or quoted, `"…"` or `"""…"""` across lines.
 /// `FROM` (a model's name, or a GGUF file's path) once; `SYSTEM`, `PARAMETER name value` (`stop`
 /// as often as wanted), `MESSAGE role text`, `LICENSE` (as often as wanted), `TEMPLATE` (taken
-/// only as the model file's own), `ADAPTER` (refused) and `REQUIRES` (read past), which become the fields ollama's client sends to `/api/create` and
-/// are checked by that route's rules (``OllamaCreateRequest``): one set of rules for a Modelfile
-/// sent by a client and one read by `runanywhere models create`.
+/// only as the model file's own), `ADAPTER` (refused) and `REQUIRES` (read past). They become the
+/// fields ollama's client sends to `/api/create` and are checked by that route's rules
+/// (``OllamaCreateRequest``): one set of rules for a Modelfile sent by a client and one read by
+/// `runanywhere models create`.
 package struct Modelfile: Sendable {
     /// `FROM`: a model's name, or a GGUF file's path (relative to the Modelfile's folder).
     package let from: String
