@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import RunAnywhere
+import RunAnywhereServer
 import RunAnywhereTestSupport
 import Testing
 
@@ -55,7 +56,14 @@ import Testing
             }
             let modelfile = json["modelfile"] as? String ?? ""
             #expect(modelfile.contains(#"SYSTEM """You are Mario"#) && modelfile.contains(#"MESSAGE assistant """It's a me""""#))
-            #expect(modelfile.contains("PARAMETER num_predict 2"), "\(modelfile)")
+            #expect(
+                modelfile.contains("PARAMETER num_predict 2") && modelfile.contains("LICENSE \"\"\"MIT\n\nBe kind.\"\"\""), "\(modelfile)")
+            // Read again (as `ollama show --modelfile` then `ollama create -f` would), it makes the same model.
+            let reread = try Modelfile(parsing: modelfile)
+            var (again, kept) = (reread.defaults, try #require(try runtime.model(id: "mario").defaults))
+            #expect(again.messages?.map { [$0.role, $0.content] as [AnyHashable] } == kept.messages?.map { [$0.role, $0.content] })
+            (again.messages, kept.messages) = (nil, nil)
+            #expect(again == kept && reread.license == "MIT\n\nBe kind.", "\(modelfile)")
 
             // ollama: the model's bound, unless the request sets one; its system prompt and
             // messages, unless the request brings a system message (then that one).
