@@ -41,6 +41,15 @@ import Testing
 
         func send(_ event: JSONValue) async { await session.handle(event) }
 
+        /// Adds a user message of `text` to the conversation and asks for an answer.
+        func ask(_ text: String) async {
+            await send([
+                "type": "conversation.item.create",
+                "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": .string(text)]]],
+            ])
+            await send(["type": "response.create"])
+        }
+
         /// Starts the session and makes its answers written, past `session.created` and `session.updated`.
         func startWritten() async throws {
             _ = try await next()
@@ -56,11 +65,7 @@ import Testing
     static func slowAnswer() async throws -> Wire {
         let wire = Wire(try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1)))
         try await wire.startWritten()
-        await wire.send([
-            "type": "conversation.item.create",
-            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "one two three four five six seven"]]],
-        ])
-        await wire.send(["type": "response.create"])
+        await wire.ask("one two three four five six seven")
         return wire
     }
 
@@ -159,11 +164,7 @@ import Testing
         #expect(created["type"] == "session.created" && created["session"]?["model"] == "scripted")
         await wire.send(["type": "session.update", "session": ["output_modalities": ["text"], "instructions": "Echo."]])
         #expect(try await wire.next()["session"]?["instructions"] == "Echo.")
-        await wire.send([
-            "type": "conversation.item.create",
-            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "red green blue"]]],
-        ])
-        await wire.send(["type": "response.create"])
+        await wire.ask("red green blue")
         let events = try await wire.until("response.done")
         #expect(
             Self.types(events) == [
@@ -189,11 +190,7 @@ import Testing
         _ = try await wire.next()
         await wire.send(["type": "session.update", "session": ["output_modalities": ["text"], "max_output_tokens": 2]])
         _ = try await wire.until("session.updated")
-        await wire.send([
-            "type": "conversation.item.create",
-            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "red green blue"]]],
-        ])
-        await wire.send(["type": "response.create"])
+        await wire.ask("red green blue")
         let done = try #require(try await wire.until("response.done").last?["response"])
         #expect(done["status"] == "incomplete" && done["status_details"]?["reason"] == "max_output_tokens", "\(done.text)")
         #expect(done["usage"]?["output_tokens"] == 2)
@@ -217,11 +214,7 @@ import Testing
                 limit.map { ["output_modalities": ["text"], "max_output_tokens": .number(Double($0))] } ?? ["output_modalities": ["text"]]
             await wire.send(["type": "session.update", "session": settings])
             _ = try await wire.until("session.updated")
-            await wire.send([
-                "type": "conversation.item.create",
-                "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "one two three four five"]]],
-            ])
-            await wire.send(["type": "response.create"])
+            await wire.ask("one two three four five")
             let done = try #require(try await wire.until("response.done").last?["response"])
             #expect(
                 done["usage"]?["output_tokens"] == .number(Double(words)) && done["status"] == "incomplete", "\(limit as Any): \(done.text)"
@@ -298,11 +291,7 @@ import Testing
         await wire.send(["type": "session.update", "session": ["tools": tools]])
         _ = try await wire.until("session.updated")
         let call = #"{"tool_calls":[{"name":"get_weather","arguments":{"city":"Oslo"}}]}"#
-        await wire.send([
-            "type": "conversation.item.create",
-            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": .string(call)]]],
-        ])
-        await wire.send(["type": "response.create"])
+        await wire.ask(call)
         let made = try #require(
             try await wire.until("response.output_item.done").last?["item"], "the call's item is done before the response")
         await wire.send([

@@ -145,7 +145,11 @@ extension JSONEncoder {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+            // Rounded to the nearest millisecond, as the style alone truncates: a date read back
+            // (a binary fraction just under the millisecond written) then writes the same text,
+            // so a file saved again, or a value printed before and after it was saved, keeps it.
+            try container.encode(
+                date.addingTimeInterval(0.0005).formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
         }
         return encoder
     }
