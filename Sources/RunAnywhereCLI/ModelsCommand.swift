@@ -159,7 +159,7 @@ extension ModelsCommand {
             commandName: "create",
             abstract: "Make a model from an ollama Modelfile, as `ollama create NAME -f Modelfile` does.",
             discussion:
-                "FROM names an installed model (its files are linked, not copied) or a GGUF file (imported, a path relative to the Modelfile's folder). SYSTEM, PARAMETER (num_predict, temperature, top_k, top_p, min_p, repeat_penalty, repeat_last_n, presence_penalty, frequency_penalty, seed, stop, num_thread, num_ctx), MESSAGE and LICENSE are kept with the model: every generation with it applies them where the request leaves them unset, the system prompt and messages to every conversation that brings no system prompt of its own. TEMPLATE is taken only as the model file's own chat template (as `ollama show --modelfile` and /api/show write it), which a model here always uses; ADAPTER is refused: LoRA adapters are loaded with --lora."
+                "FROM names an installed model (its files are linked, not copied) or a GGUF file (imported, a path relative to the Modelfile's folder). SYSTEM, PARAMETER (num_predict, temperature, top_k, top_p, min_p, repeat_penalty, repeat_last_n, presence_penalty, frequency_penalty, seed, stop, num_thread, num_ctx), MESSAGE and LICENSE are kept with the model: every generation with it applies them where the request leaves them unset, the system prompt and messages to every conversation that brings no system prompt of its own. ADAPTER names a LoRA adapter GGUF file (a path relative to the Modelfile's folder; as many as 8): it is checked to fit the model, kept in the model's folder and applied to every generation that chooses no adapters of its own. TEMPLATE is taken only as the model file's own chat template (as `ollama show --modelfile` and /api/show write it), which a model here always uses."
         )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The new model's id.") var id: String
@@ -175,13 +175,17 @@ extension ModelsCommand {
                 let modelfile = try Modelfile(parsing: String(decoding: data, as: UTF8.self))
                 let runtime = try RunAnywhere.runtime()
                 let model: ModelInfo
-                switch modelfile.base(relativeTo: url.deletingLastPathComponent()) {
+                let folder = url.deletingLastPathComponent()
+                let adapters = modelfile.adapterFiles(relativeTo: folder)
+                switch modelfile.base(relativeTo: folder) {
                 case .file(let path):
                     try modelfile.check(base: path)
-                    model = try runtime.importModel(at: path, id: id, name: nil, defaults: modelfile.defaults, license: modelfile.license)
+                    model = try runtime.importModel(
+                        at: path, id: id, name: nil, defaults: modelfile.defaults, license: modelfile.license, adapters: adapters)
                 case .model(let source):
                     try modelfile.check(base: try runtime.model(id: source).primaryFile)
-                    model = try runtime.copyModel(source, to: id, defaults: modelfile.defaults, license: modelfile.license)
+                    model = try runtime.copyModel(
+                        source, to: id, defaults: modelfile.defaults, license: modelfile.license, adapters: adapters)
                 }
                 if json { return try JSONOutput.print(Listing(model: model, isDownloaded: model.isDownloaded)) }
                 Terminal.write("Created \(Terminal.bold(model.id)) from \(modelfile.from)\n")

@@ -53,6 +53,20 @@ import Testing
         #expect(
             (same["model"] as? [String: Any])?["defaults"] as? NSDictionary == defaults as NSDictionary?,
             "made from brief, it keeps brief's")
+
+        // ADAPTER: a LoRA adapter beside the Modelfile, kept by the model and applied unless `--lora` chooses.
+        let adapter = home.appendingPathComponent("tone.gguf")
+        try GGUFWriter.loraFixture(for: try #require(TestEnvironment.defaultModelFile)).write(to: adapter)
+        try "FROM brief\nADAPTER ./tone.gguf\n".write(to: modelfile, atomically: true, encoding: .utf8)
+        let toned = try cli.run(["models", "create", "toned", "-f", modelfile.path, "--json"])
+        #expect(toned.status == 0, "\(toned.stderr)")
+        let kept = (try toned.json()["defaults"] as? [String: Any])?["loraAdapters"] as? [[String: Any]]
+        #expect(kept?.map { $0["path"] as? String } == ["tone.gguf"], "\(toned.stdout)")
+        let greedy = ["generate", "--json", "--threads", "1", "--temperature", "0", "--max-tokens", "8", "Name three colours."]
+        let own = try cli.run(greedy + ["--model", "toned"]).json()["text"] as? String
+        let chosen = try cli.run(greedy + ["--model", "brief", "--lora", adapter.path]).json()["text"] as? String
+        let base = try cli.run(greedy + ["--model", "brief"]).json()["text"] as? String
+        #expect(own != nil && own == chosen && own != base, "own: \(own ?? "-"), chosen: \(chosen ?? "-"), base: \(base ?? "-")")
     }
 
     @Test(.enabled(if: TestEnvironment.infillFixture != nil, "needs the coder fixture: run scripts/setup --tests"))

@@ -20,15 +20,22 @@ struct CLIOllamaServeTests {
         .appendingPathComponent("clients/ollama_create_check.py")
 
     /// `create_blob`, `create` and `copy` in a models folder of the test's own, uploading the
-    /// coder fixture (8 MB); no upload or staging link is left behind.
+    /// coder fixture (8 MB) and a LoRA adapter generated for the default model; no upload or
+    /// staging link is left behind.
     @Test(.enabled(if: TestEnvironment.infillFixture != nil, "needs the coder fixture: run scripts/setup --tests"))
     func theOllamaClientMakesModels() throws {
         let gguf = try #require(TestEnvironment.infillFixture)
         let (runner, home, _) = try CLIRunner.isolatedWithDefaultModel()
         defer { try? FileManager.default.removeItem(at: home) }
+        let adapter = home.appendingPathComponent("tone.gguf")
+        try GGUFWriter.loraFixture(for: try #require(TestEnvironment.defaultModelFile)).write(to: adapter)
         let server = try ServeProcess(runner, arguments: ["--threads", "1"])
         let (status, output) = try CLIServeTests.python(
-            Self.createScript, ["--base-url", "http://127.0.0.1:\(server.port)", "--gguf", gguf.path])
+            Self.createScript,
+            [
+                "--base-url", "http://127.0.0.1:\(server.port)", "--gguf", gguf.path, "--adapter", adapter.path, "--adapter-base",
+                RunAnywhere.defaultModelID,
+            ])
         #expect(status == 0, "\(output)\nserver log (end):\n\(server.standardError.suffix(4000))")
         #expect(server.stop() == 0, "SIGTERM stops the server cleanly: \(server.standardError.suffix(4000))")
         let blobs = home.appendingPathComponent("models/.ollama-blobs")

@@ -80,6 +80,28 @@ extension LlamaTests {
             #expect(chosen.text == base.text, "\(chosen.text) vs \(base.text)")
         }
 
+        /// A model made with an adapter (a Modelfile's `ADAPTER`) keeps its own copy and applies
+        /// it to every request that chooses none: the same answer as asking for that file; a
+        /// request's own choice of none is the base model's answer.
+        @Test func aModelMadeWithAnAdapterAppliesItToRequestsThatChooseNone() async throws {
+            let models = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-models-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: models) }
+            let runtime = try await makeRuntime(load: false, models: models)
+            let file = try Self.adapter()
+            try runtime.registerModel(id: "base", name: "base", url: try #require(TestEnvironment.defaultModelFile), framework: .llamaCpp)
+            let tuned = try runtime.copyModel("base", to: "tuned", adapters: [file])
+            let kept = try #require(runtime.ownLoRAAdapters(of: tuned)?.first)
+            #expect(kept.path.hasPrefix(models.path) && FileManager.default.contentsEqual(atPath: kept.path, andPath: file.path))
+            func answer(_ adapters: [LoRAAdapter]?) async throws -> String {
+                let generation = try await runtime.generateStream(
+                    Self.prompt, context: nil, options: Self.options(adapters), model: "tuned", loadOptions: Self.load)
+                for try await _ in generation.stream {}
+                return try await generation.result.value.text
+            }
+            let (own, chosen, none) = (try await answer(nil), try await answer([LoRAAdapter(path: file.path)]), try await answer([]))
+            #expect(own == chosen && own != none, "own: \(own), chosen: \(chosen), none: \(none)")
+        }
+
         /// An adapter file rewritten in place is loaded again: the answer is the new file's.
         @Test func aRewrittenAdapterFileIsLoadedAgain() async throws {
             let runtime = try await makeRuntime(load: false)

@@ -23,6 +23,8 @@ import Testing
                 LICENSE MIT
                 LICENSE """Be
                 kind."""
+                ADAPTER ./tone.gguf
+                ADAPTER /adapters/style.gguf
                 REQUIRES 0.6.0
                 """#)
         #expect(modelfile.from == "smollm2:latest")
@@ -35,20 +37,26 @@ import Testing
         #expect(defaults.messages?.map(\.role) == [.user, .assistant])
         #expect(defaults.messages?.map(\.content) == ["Is Toronto in Canada?", "yes"])
         #expect(modelfile.license == "MIT\n\nBe\nkind.")
+        #expect(
+            modelfile.adapterFiles(relativeTo: URL(fileURLWithPath: "/models/here")).map(\.path) == [
+                "/models/here/tone.gguf", "/adapters/style.gguf",
+            ])
     }
 
-    @Test func aFileIsReadFromTheModelfilesFolder() throws {
-        let folder = URL(fileURLWithPath: "/models/here")
-        #expect(
-            try Modelfile(parsing: "FROM ./model.gguf").base(relativeTo: folder) == .file(URL(fileURLWithPath: "/models/here/model.gguf")))
-        #expect(try Modelfile(parsing: "FROM /abs/m.GGUF").base(relativeTo: folder) == .file(URL(fileURLWithPath: "/abs/m.GGUF")))
+    /// A `"…"` value reads `\"` and `\\` as the character; any other backslash stands for itself.
+    @Test(arguments: [
+        (#""ends with a \"quote\"""#, #"ends with a "quote""#), (#""has \"\"\" inside""#, #"has """ inside"#),
+        (#""a \\ backslash, \\\" both, \n kept""#, #"a \ backslash, \" both, \n kept"#),
+    ])
+    func aQuotedValueIsUnescapedOnce(quoted: String, text: String) throws {
+        #expect(try Modelfile(parsing: "FROM a\nSYSTEM \(quoted)").defaults.systemPrompt == text)
     }
 
     @Test(arguments: [
         ("SYSTEM hi", "FROM is required"), ("FROM a\nFROM b", "line 2: FROM is given twice"),
         ("FROM a\nTALK loudly", "line 2: TALK is not an instruction"), ("FROM a\nSYSTEM \"\"\"open\nstill open", "never closed"),
         ("FROM a\nSYSTEM \"x\" y", "closing quote"), ("FROM a\nPARAMETER temperature", "takes a name and a value"),
-        ("FROM a\nADAPTER ./lora.gguf", "adapters"),
+        ("FROM a\nADAPTER ./lora-folder", "adapters must be"),
         ("FROM a\nPARAMETER mirostat 1", "mirostat is not kept"), ("FROM a\nPARAMETER num_gpu 10", "num_gpu"),
         ("FROM a\nPARAMETER temperature hot", "temperature"), ("FROM a\nMESSAGE system be brief", "system"),
         ("FROM a\nMESSAGE narrator once upon", "narrator"),

@@ -87,8 +87,9 @@ import Testing
     @Test(arguments: [
         (#""model": "m", "from": "scripted", "template": "{{ .Prompt }}""#, HTTPResponse.Status.badRequest, "template"),
         (#""model": "m", "from": "scripted", "quantize": "q4_K_M""#, .badRequest, "quantize"),
+        (#""model": "m", "from": "scripted", "adapters": {"a.gguf": "sha256:x"}"#, .badRequest, "adapters"),
         (
-            #""model": "m", "files": {"m.gguf": "sha256:\#(String(repeating: "a", count: 64))"}, "adapters": {"a.gguf": "sha256:x"}"#,
+            #""model": "m", "from": "scripted", "adapters": {"a.safetensors": "sha256:\#(String(repeating: "a", count: 64))"}"#,
             .badRequest, "adapters"
         ),
         (#""model": "m""#, .badRequest, "from"),

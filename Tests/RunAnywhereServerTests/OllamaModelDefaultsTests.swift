@@ -132,3 +132,114 @@ import Testing
         #expect(runtime.availableModels().filter { $0.source == .local }.map(\.id) == ["scripted"], "nothing was made")
     }
 }
+
+/// A model made with LoRA adapters (a Modelfile's `ADAPTER`, `adapters` of `/api/create`): each
+/// checked to fit, kept in the model's folder, applied to every request that chooses none,
+/// shown in its Modelfile, and kept by the models made from it. The scripted engine writes down
+/// the adapters each generation hands it.
+@Suite struct OllamaModelAdapterTests {
+    typealias Routes = OpenAIRouteTests
+
+    /// A generated LoRA adapter (not trained) for ``GGUFWriter/tinyLlama(chatTemplate:)``'s one
+    /// projection, made for `architecture`.
+    static func adapter(architecture: String = "llama") -> Data {
+        GGUFWriter(
+            metadata: [
+                ("general.architecture", .string(architecture)), ("general.type", .string("adapter")), ("adapter.type", .string("lora")),
+            ],
+            tensors: [
+                .init(name: "blk.0.attn_q.weight.lora_a", shape: [256, 4], type: 0, bytes: 256 * 4 * 4),
+                .init(name: "blk.0.attn_q.weight.lora_b", shape: [4, 2], type: 0, bytes: 4 * 2 * 4),
+            ]
+        ).data()
+    }
+
+    static func upload(_ client: some TestClientProtocol, _ data: Data) async throws -> String {
+        let digest = OllamaCreateRouteTests.digest(data)
+        try await client.execute(uri: "/api/blobs/\(digest)", method: .post, body: ByteBuffer(data: data)) {
+            #expect($0.status == .created)
+        }
+        return digest
+    }
+
+    @Test func aModelKeepsItsAdaptersAndAppliesThemToRequestsThatChooseNone() async throws {
+        let log = ScriptedLog()
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(log: log))
+        let app = Routes.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            let model = try await Self.upload(client, GGUFWriter.tinyLlama().data())
+            let tone = try await Self.upload(client, Self.adapter())
+            let other = try await Self.upload(client, Self.adapter(architecture: "qwen2"))
+            func create(_ json: String) async throws -> (HTTPResponse.Status, String) {
+                let (status, body) = try await OllamaModelDefaultsTests.post(client, "/api/create", json)
+                return (status, String(buffer: body))
+            }
+            func adaptersOf(_ id: String, lora: String? = nil) async throws -> [String] {
+                let before = log.all.count
+                let (path, json) =
+                    lora.map {
+                        ("/v1/chat/completions", #"{"model": "\#(id)", "messages": [{"role": "user", "content": "hi"}], "lora": \#($0)}"#)
+                    }
+                    ?? ("/api/generate", #"{"model": "\#(id)", "prompt": "one two", "stream": false}"#)
+                let (status, body) = try await OllamaModelDefaultsTests.post(client, path, json)
+                #expect(status == .ok, "\(String(buffer: body))")
+                return log.all.dropFirst(before).filter { $0.hasPrefix("adapters") }
+            }
+
+            // One made for another architecture is refused, naming it; nothing is made, no upload lost.
+            let (refused, why) = try await create(
+                #"{"model": "wrong", "files": {"m.gguf": "\#(model)"}, "adapters": {"other.gguf": "\#(other)"}, "stream": false}"#)
+            #expect(refused == .badRequest && why.contains("other.gguf") && why.contains("qwen2"), "\(why)")
+            #expect((try? runtime.model(id: "wrong")) == nil)
+            let (missing, unknown) = try await create(
+                #"{"model": "wrong", "from": "scripted", "adapters": {"a.gguf": "sha256:\#(String(repeating: "1", count: 64))"}}"#)
+            #expect(missing == .badRequest && unknown.contains("adapters names the blob"), "\(unknown)")
+
+            let (made, steps) = try await create(
+                #"{"model": "tuned", "files": {"m.gguf": "\#(model)"}, "adapters": {"tone.gguf": "\#(tone)"}, "stream": false}"#)
+            #expect(made == .ok, "\(steps)")
+            let tuned = try runtime.model(id: "tuned")
+            #expect(tuned.defaults?.loraAdapters == [LoRAAdapter(path: "tone.gguf")] && tuned.primaryFile?.lastPathComponent == "m.gguf")
+            #expect(try await adaptersOf("tuned") == ["adapters tuned: tone.gguf"])
+            #expect(try await adaptersOf("scripted").isEmpty, "a model without adapters applies none")
+            // A request's own choice, even none, replaces the model's (llama-server's lora field).
+            #expect(try await adaptersOf("tuned", lora: "[]").isEmpty)
+
+            // /api/show names the kept file; its Modelfile reads back to the same file.
+            let (_, show) = try await OllamaModelDefaultsTests.post(client, "/api/show", #"{"model": "tuned"}"#)
+            let modelfile = try Routes.json(show)["modelfile"] as? String ?? ""
+            let files = try Modelfile(parsing: modelfile).adapterFiles(relativeTo: URL(fileURLWithPath: "/"))
+            #expect(files.count == 1 && files.first?.lastPathComponent == "tone.gguf", "\(modelfile)")
+            #expect(files.allSatisfy { FileManager.default.fileExists(atPath: $0.path) })
+
+            // A model made from it keeps its adapters (its own files: deleting the first leaves them whole).
+            #expect(try await create(#"{"model": "tuned-too", "from": "tuned", "stream": false}"#).0 == .ok)
+            try await client.execute(uri: "/api/delete", method: .delete, headers: .json, body: Routes.body(#"{"model": "tuned"}"#)) {
+                #expect($0.status == .ok)
+            }
+            #expect(try await adaptersOf("tuned-too") == ["adapters tuned-too: tone.gguf"])
+        }
+    }
+
+    /// Values `"""…"""` cannot hold (one with `"""` in it, one ending in `"`) are written so that
+    /// /api/show's Modelfile reads back as the same text.
+    @Test func everyTextReadsBackFromTheShownModelfile() async throws {
+        let runtime = try scriptedRuntime()
+        let app = Routes.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            let system = #"Say "hi" or """bye""", then \"stop\""#
+            let json = JSONValue.object(
+                JSONObject([
+                    ("model", "quoted"), ("from", "scripted"), ("stream", false), ("system", .string(system)),
+                    ("messages", [["role": "user", "content": #"Is it "quoted""#], ["role": "assistant", "content": "It ends with \\"]]),
+                ]))
+            let (made, body) = try await OllamaModelDefaultsTests.post(client, "/api/create", json.text)
+            #expect(made == .ok, "\(String(buffer: body))")
+            let (_, show) = try await OllamaModelDefaultsTests.post(client, "/api/show", #"{"model": "quoted"}"#)
+            let modelfile = try Routes.json(show)["modelfile"] as? String ?? ""
+            let reread = try Modelfile(parsing: modelfile)
+            #expect(reread.defaults.systemPrompt == system, "\(modelfile)")
+            #expect(reread.defaults.messages?.map(\.content) == [#"Is it "quoted""#, "It ends with \\"], "\(modelfile)")
+        }
+    }
+}

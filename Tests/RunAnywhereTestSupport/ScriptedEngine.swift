@@ -21,7 +21,8 @@ package struct ScriptedAdapter: FrameworkAdapter {
     package let unloadDelay: Duration
     /// How many tokens each answer writes before it waits to be cancelled; nil: it never waits.
     package let stallAfter: Int?
-    /// Where loads and finished unloads are written down, in order ("load ID", "unloaded ID").
+    /// Where loads, finished unloads and the LoRA adapters of generations that apply some are
+    /// written down, in order ("load ID", "unloaded ID", "adapters ID: FILE,FILE").
     package let log: ScriptedLog
 
     /// An adapter whose models take `memory` bytes, `tokenDelay` per token and `unloadDelay` to
@@ -43,7 +44,11 @@ package struct ScriptedAdapter: FrameworkAdapter {
         log.append("load \(model.id)")
         return ScriptedService(
             tokenDelay: tokenDelay, stallAfter: stallAfter, unloadDelay: unloadDelay,
-            onUnloaded: { [log] in log.append("unloaded \(model.id)") })
+            onUnloaded: { [log] in log.append("unloaded \(model.id)") },
+            onAdapters: { [log] adapters in
+                log.append(
+                    "adapters \(model.id): " + adapters.map { URL(fileURLWithPath: $0.path).lastPathComponent }.joined(separator: ","))
+            })
     }
 }
 
@@ -68,12 +73,17 @@ package final class ScriptedService: LLMService {
     let stallAfter: Int?
     let unloadDelay: Duration
     let onUnloaded: @Sendable () -> Void
+    let onAdapters: @Sendable ([LoRAAdapter]) -> Void
 
-    init(tokenDelay: Duration, stallAfter: Int? = nil, unloadDelay: Duration = .zero, onUnloaded: @escaping @Sendable () -> Void = {}) {
+    init(
+        tokenDelay: Duration, stallAfter: Int? = nil, unloadDelay: Duration = .zero, onUnloaded: @escaping @Sendable () -> Void = {},
+        onAdapters: @escaping @Sendable ([LoRAAdapter]) -> Void = { _ in }
+    ) {
         self.tokenDelay = tokenDelay
         self.stallAfter = stallAfter
         self.unloadDelay = unloadDelay
         self.onUnloaded = onUnloaded
+        self.onAdapters = onAdapters
     }
 
     /// Takes `unloadDelay` to free the model, as an engine thread finishing would.
@@ -99,6 +109,7 @@ package final class ScriptedService: LLMService {
     package let queuedGenerations = 0
 
     package func startGeneration(_ request: LLMEngineRequest) throws -> LLMEngineRun {
+        if !request.loraAdapters.isEmpty { onAdapters(request.loraAdapters) }
         let words = Self.reply(to: request.prompt)
         let delay = tokenDelay
         let stallAfter = stallAfter

@@ -8,9 +8,11 @@ Checks, through `ollama.Client(host=…)`: a GGUF file uploaded with `create_blo
 model with `create(files=…)`, whole and streamed; the model listed, shown and answering; `copy`,
 and the copy still answering once the original is deleted; `create(from_=…)`, and with what a
 Modelfile adds (`system`, `parameters`, `messages`, `license`), shown by `show` and applied to a
-generation that sets nothing; and as `ResponseError`s with their status: an upload whose bytes are
-not its digest, a file never uploaded, what a model here cannot keep (`template`), a name taken, a
-copy of a model that does not exist.
+generation that sets nothing; with `--adapter`, a LoRA adapter uploaded and kept by a model made
+from `--adapter-base` (`create(adapters=…)`), named by its shown Modelfile and changing its greedy
+answer, and refused for a model it does not fit; and as `ResponseError`s with their status: an
+upload whose bytes are not its digest, a file never uploaded, what a model here cannot keep
+(`template`), a name taken, a copy of a model that does not exist.
 Every answer the client reads is also checked against the server's OpenAPI document.
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
@@ -48,6 +50,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--base-url", required=True, help="the server's root, e.g. http://127.0.0.1:8080")
     parser.add_argument("--gguf", required=True, help="a small GGUF language model to upload")
+    parser.add_argument("--adapter", help="a LoRA adapter GGUF made for --adapter-base")
+    parser.add_argument("--adapter-base", help="an installed model the adapter fits")
     arguments = parser.parse_args()
     root = arguments.base_url.rstrip("/")
     transport = Document(root).checked_transport()
@@ -88,6 +92,21 @@ def main():
     plain = client.chat(model="copied", messages=[{"role": "user", "content": "Tell me a long story."}], options={"num_predict": 1})
     check(brief.prompt_eval_count > plain.prompt_eval_count, f"its system prompt and messages are read: {brief.prompt_eval_count} vs {plain.prompt_eval_count}")
     seen["briefer"] = {"prompt_eval_count": brief.prompt_eval_count, "without": plain.prompt_eval_count}
+
+    if arguments.adapter:
+        adapter = client.create_blob(arguments.adapter)
+        # Refused first (the upload stays), for the uploaded model it was not made for; then kept.
+        refused(lambda: client.create(model="mistoned", from_="copied", adapters={"tone.gguf": adapter}), 400, "LoRA adapter tone.gguf")
+        toned = client.create(model="toned", from_=arguments.adapter_base, adapters={"tone.gguf": adapter})
+        check(toned.status == "success", f"create with an adapter: {toned}")
+        shown = client.show("toned")
+        check("\nADAPTER " in (shown.modelfile or "") and "tone.gguf" in shown.modelfile, f"show: {shown.modelfile!r}")
+        colours = {"temperature": 0, "num_thread": 1, "num_predict": 8}
+        own = client.generate(model="toned", prompt="Name three colours.", options=colours)
+        base = client.generate(model=arguments.adapter_base, prompt="Name three colours.", options=colours)
+        check(own.response != base.response, f"the adapter changes the answer: {own.response!r} vs {base.response!r}")
+        seen["toned"] = {"answer": own.response, "base": base.response}
+        client.delete("toned")
 
     with tempfile.TemporaryDirectory() as folder:
         changed = f"{folder}/changed.gguf"

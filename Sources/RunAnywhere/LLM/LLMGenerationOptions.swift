@@ -75,8 +75,8 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     /// (``ModelLoadOptions/speculation``). The output is the same either way.
     public var speculation: LLMSpeculation?
     /// The LoRA adapters applied to the model for this request, with their scales; empty: the
-    /// base model alone; nil: those a server was started with (`serve --lora`) that fit the
-    /// model, else none.
+    /// base model alone; nil: the model's own (a Modelfile's `ADAPTER`), else those a server was
+    /// started with (`serve --lora`) that fit the model, else none.
     public var loraAdapters: [LoRAAdapter]?
 
     /// Creates options.

@@ -59,23 +59,29 @@ public struct LoRAAdapter: Codable, Sendable, Hashable {
             throw SDKError(.modelNotDownloaded, "Model '\(model.id)' is not downloaded, so no LoRA adapter can apply to it yet")
         }
         let baseMetadata = try GGUFReader.read(base)
-        let architecture = baseMetadata.architecture
         if let twice = Dictionary(grouping: resolved, by: \.path).first(where: { $0.value.count > 1 })?.key {
             throw bad("\(twice) is given twice")
         }
         for adapter in resolved {
-            let metadata = try Self.adapterMetadata(at: URL(fileURLWithPath: adapter.path))
-            guard metadata.architecture == architecture else {
-                throw SDKError.llm(
-                    .modelIncompatible,
-                    "The LoRA adapter \(adapter.path) was made for \(metadata.architecture ?? "an unnamed architecture"), and \(model.id) is \(architecture ?? "of an unnamed architecture")"
-                )
-            }
-            if let mismatch = Self.mismatch(of: metadata, with: baseMetadata) {
-                throw SDKError.llm(.modelIncompatible, "The LoRA adapter \(adapter.path) does not fit \(model.id): \(mismatch)")
-            }
+            try check(URL(fileURLWithPath: adapter.path), named: adapter.path, fits: baseMetadata, model: model.id)
         }
         return resolved
+    }
+
+    /// Throws ``ErrorCode/modelIncompatible`` unless the file at `url` (`name` in the message) is
+    /// a LoRA adapter GGUF made for the architecture and tensor shapes of the model whose GGUF
+    /// metadata is `base` (`model` in the message).
+    package static func check(_ url: URL, named name: String, fits base: GGUFMetadata, model: String) throws {
+        let metadata = try adapterMetadata(at: url, named: name)
+        guard metadata.architecture == base.architecture else {
+            throw SDKError.llm(
+                .modelIncompatible,
+                "The LoRA adapter \(name) was made for \(metadata.architecture ?? "an unnamed architecture"), and \(model) is \(base.architecture ?? "of an unnamed architecture")"
+            )
+        }
+        if let mismatch = mismatch(of: metadata, with: base) {
+            throw SDKError.llm(.modelIncompatible, "The LoRA adapter \(name) does not fit \(model): \(mismatch)")
+        }
     }
 
     /// The adapters of `defaults` (a server's, applied to requests that choose none) that apply
@@ -117,18 +123,19 @@ public struct LoRAAdapter: Codable, Sendable, Hashable {
     }
 
     /// The metadata and tensor table of the LoRA adapter GGUF at `url`; an error names a file
-    /// that is not one.
-    package static func adapterMetadata(at url: URL) throws -> GGUFMetadata {
+    /// that is not one (as `name`, its path by default).
+    package static func adapterMetadata(at url: URL, named name: String? = nil) throws -> GGUFMetadata {
+        let name = name ?? url.path
         let metadata: GGUFMetadata
         do {
             metadata = try GGUFReader.read(url)
         } catch let error as SDKError {
-            throw SDKError.llm(.modelIncompatible, "\(url.path) is not a LoRA adapter GGUF: \(error.message)")
+            throw SDKError.llm(.modelIncompatible, "\(name) is not a LoRA adapter GGUF: \(error.message)")
         }
         guard metadata.values["general.type"]?.stringValue == "adapter", metadata.values["adapter.type"]?.stringValue == "lora" else {
             throw SDKError.llm(
                 .modelIncompatible,
-                "\(url.path) is a GGUF file but not a LoRA adapter (general.type is not adapter, or adapter.type not lora)")
+                "\(name) is a GGUF file but not a LoRA adapter (general.type is not adapter, or adapter.type not lora)")
         }
         return metadata
     }

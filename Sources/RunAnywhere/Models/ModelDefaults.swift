@@ -1,9 +1,14 @@
-/// What a model made from another adds to it, as an ollama Modelfile's `SYSTEM`, `MESSAGE` and
-/// `PARAMETER` lines do: a system prompt for every conversation that brings none of its own,
-/// messages every conversation starts with, and generation settings for every request that
+/// What a model made from another adds to it, as an ollama Modelfile's `SYSTEM`, `MESSAGE`,
+/// `PARAMETER` and `ADAPTER` lines do: a system prompt for every conversation that brings none of
+/// its own, messages every conversation starts with, generation settings for every request that
 /// leaves them unset (each surface applies them under the request's own values, above its own
-/// defaults), and the context window it is loaded with unless the load asks for one.
+/// defaults), the context window it is loaded with unless the load asks for one, and LoRA
+/// adapters applied to every request that chooses none.
 package struct ModelDefaults: Codable, Sendable, Equatable {
+    /// The folder, inside the model's own (`MODELS/ID/`), that holds its ``loraAdapters``' files:
+    /// they go with the model when it is copied or deleted.
+    package static let loraFolder = "lora"
+
     /// The system prompt of a conversation that has none.
     package var systemPrompt: String?
     /// The messages every conversation starts with (examples of the answers wanted).
@@ -34,6 +39,10 @@ package struct ModelDefaults: Codable, Sendable, Equatable {
     package var stopSequences: [String]?
     /// ``LLMGenerationOptions/threads``.
     package var threads: Int?
+    /// The LoRA adapters of every request that chooses none (``LLMGenerationOptions/loraAdapters``
+    /// nil): each a file name in the model's ``loraFolder``, with its scale. They take the place
+    /// of a server's `--lora` list for this model.
+    package var loraAdapters: [LoRAAdapter]?
 
     /// No defaults.
     package init() {}
@@ -77,6 +86,7 @@ package struct ModelDefaults: Codable, Sendable, Equatable {
         merged.seed = seed ?? base.seed
         merged.stopSequences = stopSequences ?? base.stopSequences
         merged.threads = threads ?? base.threads
+        merged.loraAdapters = loraAdapters ?? base.loraAdapters
         return merged
     }
 
@@ -90,6 +100,18 @@ package struct ModelDefaults: Codable, Sendable, Equatable {
         }
         if messages?.contains(where: { $0.role == .system || $0.role == .tool || !$0.images.isEmpty }) == true {
             throw SDKError(.invalidInput, "Invalid model defaults: the messages a model starts with are user and assistant text")
+        }
+        if let loraAdapters {
+            guard loraAdapters.count <= LoRAAdapter.maxPerRequest else {
+                throw SDKError(.invalidInput, "Invalid model defaults: at most \(LoRAAdapter.maxPerRequest) LoRA adapters")
+            }
+            for adapter in loraAdapters {
+                let name = adapter.path
+                guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/"), !name.contains("\0"), adapter.scale.isFinite else {
+                    throw SDKError(
+                        .invalidInput, "Invalid model defaults: a LoRA adapter is a file name in the model's folder with a finite scale")
+                }
+            }
         }
     }
 }

@@ -103,19 +103,24 @@ public struct ModelInfo: Codable, Sendable, Identifiable, Equatable {
         if case .multiFile(let files) = artifactType {
             return files.allSatisfy { manager.fileExists(atPath: localPath.appendingPathComponent($0.filename).path) }
         }
-        return ((try? manager.contentsOfDirectory(atPath: localPath.path)) ?? []).contains { !$0.hasPrefix(".") }
+        return ((try? manager.contentsOfDirectory(atPath: localPath.path)) ?? []).contains {
+            !$0.hasPrefix(".") && $0 != ModelDefaults.loraFolder
+        }
     }
 
     /// The file an engine opens: `localPath` itself, or in a model folder the largest file of
-    /// the model's format (a vision projector, `mmproj`, is never the primary file).
+    /// the model's format (a vision projector, `mmproj`, is never the primary file, nor one of
+    /// the model's LoRA adapters).
     public var primaryFile: URL? {
         guard let localPath, isDownloaded else { return nil }
         var isDirectory: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: localPath.path, isDirectory: &isDirectory)
         guard isDirectory.boolValue else { return localPath }
         let files = (FileManager.default.enumerator(at: localPath, includingPropertiesForKeys: [.fileSizeKey])?.allObjects as? [URL]) ?? []
+        let adapters = localPath.appendingPathComponent(ModelDefaults.loraFolder).standardizedFileURL.path + "/"
         let candidates = files.filter { url in
             !url.lastPathComponent.hasPrefix(".") && !url.lastPathComponent.lowercased().contains("mmproj")
+                && !url.standardizedFileURL.path.hasPrefix(adapters)
                 && (format == .unknown || ModelFormat.detect(fromPath: url.lastPathComponent) == format)
         }
         return candidates.max { Self.size(of: $0) < Self.size(of: $1) }

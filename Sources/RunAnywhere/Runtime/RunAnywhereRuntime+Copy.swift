@@ -2,13 +2,14 @@ import Foundation
 
 extension RunAnywhereRuntime {
     /// Copies the downloaded model `id` as a new model `newID` (named `newID`) with everything
-    /// else its entry says (category, context, thinking, tool-call format, licence, defaults),
-    /// `defaults` over its own and `license` in place of its own. The files in
+    /// else its entry says (category, context, thinking, tool-call format, licence, defaults,
+    /// LoRA adapters), `defaults` over its own, `license` in place of its own and the LoRA adapter
+    /// files `adapters` (each checked to fit it) in place of its own adapters. The files in
     /// its folder become hard links (no bytes copied: model files are never rewritten in place,
     /// and deleting either model leaves the other whole), or copies where the file system cannot
     /// link; a model registered where its file lies (a `file` URL) keeps pointing there.
     package nonisolated func copyModel(
-        _ id: String, to newID: String, defaults: ModelDefaults? = nil, license: String? = nil
+        _ id: String, to newID: String, defaults: ModelDefaults? = nil, license: String? = nil, adapters: [URL] = []
     ) throws -> ModelInfo {
         try defaults?.validate()
         let model = try catalog.model(id: id)
@@ -26,24 +27,49 @@ extension RunAnywhereRuntime {
             supportsThinking: model.supportsThinking, thinkingPattern: model.thinkingPattern, description: "A copy of \(model.id)",
             source: .local, sha256: model.sha256, license: license ?? model.license, toolCallFormat: model.toolCallFormat
         )
-        copy.defaults = (defaults?.over(model.defaults) ?? model.defaults).flatMap { $0.isEmpty ? nil : $0 }
-        guard inside else {
+        var merged = defaults?.over(model.defaults) ?? model.defaults ?? ModelDefaults()
+        if !adapters.isEmpty {
+            merged.loraAdapters = try ModelFiles.checkAdapters(
+                adapters, fitting: model.category == .language ? model.primaryFile : nil, model: newID)
+        }
+        let ownAdapters = FileManager.default.fileExists(atPath: loraFolder(of: id).path)
+        guard inside || ownAdapters || !adapters.isEmpty else {
+            copy.defaults = merged.isEmpty ? nil : merged
             try catalog.add(copy)
             return try catalog.model(id: newID)
         }
         ScratchFile.removeAbandoned(in: catalog.modelsDirectory, prefix: ".copy.")
         let staging = ScratchFile.url(in: catalog.modelsDirectory, prefix: ".copy.", suffix: ".partial")
         defer { try? FileManager.default.removeItem(at: staging) }
+        // Inside the models folder the whole folder is copied, its adapters with it; a model
+        // registered elsewhere has only its adapters here.
+        let stagedAdapters = staging.appendingPathComponent(ModelDefaults.loraFolder)
         do {
-            try ModelFiles.place(folder, at: staging, linking: true)
+            if inside {
+                try ModelFiles.place(folder, at: staging, linking: true)
+            } else {
+                try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+                if ownAdapters { try ModelFiles.place(loraFolder(of: id), at: stagedAdapters, linking: true) }
+            }
         } catch {
             throw SDKError.writeFailed("Cannot copy \(folder.path)", error)
         }
+        if !adapters.isEmpty {
+            try? FileManager.default.removeItem(at: stagedAdapters)
+            try ModelFiles.placeAdapters(adapters, in: stagedAdapters, modelsDirectory: catalog.modelsDirectory)
+        }
+        copy.defaults = merged.isEmpty ? nil : merged
         try catalog.add(copy) {
             do {
                 try FileManager.default.createDirectory(at: newFolder.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try? FileManager.default.removeItem(at: newFolder)
-                try FileManager.default.moveItem(at: staging, to: newFolder)
+                if inside {
+                    try? FileManager.default.removeItem(at: newFolder)
+                    try FileManager.default.moveItem(at: staging, to: newFolder)
+                } else {
+                    try FileManager.default.createDirectory(at: newFolder, withIntermediateDirectories: true)
+                    try? FileManager.default.removeItem(at: newFolder.appendingPathComponent(ModelDefaults.loraFolder))
+                    try FileManager.default.moveItem(at: stagedAdapters, to: newFolder.appendingPathComponent(ModelDefaults.loraFolder))
+                }
             } catch {
                 throw SDKError.writeFailed("Cannot move the copy into \(newFolder.path)", error)
             }

@@ -308,7 +308,8 @@ extension RunAnywhereRuntime {
         // An unsupported schema fails before the model loads.
         var grammar = try options.structuredOutput?.grammar()
         let adapters = try LoRAAdapter.resolve(
-            options.loraAdapters ?? LoRAAdapter.fitting(defaultLoRAAdapters.withLock { $0 }, model), for: model
+            options.loraAdapters ?? ownLoRAAdapters(of: model) ?? LoRAAdapter.fitting(defaultLoRAAdapters.withLock { $0 }, model),
+            for: model
         ) { [catalog] id in
             (try? catalog.model(id: id)).flatMap { $0.category == .loraAdapter ? $0.primaryFile : nil }
         }

@@ -75,11 +75,12 @@ extension RunAnywhereRuntime {
         try importModel(at: source, id: id, name: name, defaults: nil, license: nil)
     }
 
-    /// ``importModel(at:id:name:)`` with what the model adds to its file (`defaults`) and a
-    /// licence in place of the file's.
+    /// ``importModel(at:id:name:)`` with what the model adds to its file (`defaults`), a licence
+    /// in place of the file's, and LoRA adapter files it keeps and applies (`adapters`: each
+    /// checked to fit the file, then kept in the model's folder).
     @discardableResult
     package nonisolated func importModel(
-        at source: URL, id: String?, name: String?, defaults: ModelDefaults?, license: String?
+        at source: URL, id: String?, name: String?, defaults: ModelDefaults?, license: String?, adapters: [URL] = []
     ) throws -> ModelInfo {
         try defaults?.validate()
         let plan = try ModelImportPlan.make(for: source, name: name)
@@ -94,7 +95,16 @@ extension RunAnywhereRuntime {
             description: [plan.description, "Imported from \(source.path)"].compactMap { $0 }.joined(separator: ". "), source: .local,
             license: license ?? plan.license
         )
-        model.defaults = defaults.flatMap { $0.isEmpty ? nil : $0 }
+        var defaults = defaults ?? ModelDefaults()
+        if !adapters.isEmpty {
+            guard plan.category == .language else {
+                throw SDKError.llm(
+                    .modelIncompatible,
+                    "LoRA adapters apply to language models; \(id) is a model of another kind (\(plan.category.displayName.lowercased()))")
+            }
+            defaults.loraAdapters = try ModelFiles.checkAdapters(adapters, fitting: plan.files.first, model: id)
+        }
+        model.defaults = defaults.isEmpty ? nil : defaults
         try? FileManager.default.createDirectory(at: catalog.modelsDirectory, withIntermediateDirectories: true)
         ScratchFile.removeAbandoned(in: catalog.modelsDirectory, prefix: ".import.")
         let staging = ScratchFile.url(in: catalog.modelsDirectory, prefix: ".import.", suffix: ".partial")
@@ -111,13 +121,19 @@ extension RunAnywhereRuntime {
         } catch {
             throw SDKError.writeFailed("Cannot copy \(source.path) into \(catalog.modelsDirectory.path)", error)
         }
+        if !adapters.isEmpty {
+            try ModelFiles.placeAdapters(
+                adapters, in: staging.appendingPathComponent(ModelDefaults.loraFolder), modelsDirectory: catalog.modelsDirectory)
+        }
         try catalog.add(model) {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                for file in plan.files {
-                    let destination = folder.appendingPathComponent(file.lastPathComponent)
+                var moved = plan.files.map(\.lastPathComponent)
+                if !adapters.isEmpty { moved.append(ModelDefaults.loraFolder) }
+                for name in moved {
+                    let destination = folder.appendingPathComponent(name)
                     try? FileManager.default.removeItem(at: destination)
-                    try FileManager.default.moveItem(at: staging.appendingPathComponent(file.lastPathComponent), to: destination)
+                    try FileManager.default.moveItem(at: staging.appendingPathComponent(name), to: destination)
                 }
             } catch {
                 throw SDKError.writeFailed("Cannot move the model into \(folder.path)", error)

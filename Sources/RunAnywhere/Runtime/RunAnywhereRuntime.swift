@@ -42,8 +42,9 @@ public actor RunAnywhereRuntime {
     var imageGenerationCancellations: [UUID: CancellationFlag] = [:]
     var activeGenerations: [UUID: Task<LLMGenerationResult, any Error>] = [:]
     /// The LoRA adapters a request that chooses none (``LLMGenerationOptions/loraAdapters`` nil)
-    /// applies, where they fit its model (``LoRAAdapter/fitting(_:_:)``): a server's `--lora`
-    /// list, with the scales it was last given.
+    /// applies, where they fit its model (``LoRAAdapter/fitting(_:_:)``) and the model keeps none
+    /// of its own (``ModelDefaults/loraAdapters``): a server's `--lora` list, with the scales it
+    /// was last given.
     package nonisolated let defaultLoRAAdapters = Mutex<[LoRAAdapter]>([])
     /// The draft model (an id or a GGUF path) each language model, by id, speculates with when
     /// it is loaded with no draft model of its own: a server's `--draft-model MODEL=DRAFT`.

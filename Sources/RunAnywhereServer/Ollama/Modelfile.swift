@@ -5,10 +5,10 @@ import RunAnywhere
 /// `#` comment lines, values to the end of the line or quoted, `"…"` or `"""…"""` across lines.
 /// `FROM` (a model's name, or a GGUF file's path) once; `SYSTEM`, `PARAMETER name value` (`stop`
 /// as often as wanted), `MESSAGE role text`, `LICENSE` (as often as wanted), `TEMPLATE` (taken
-/// only as the model file's own), `ADAPTER` (refused) and `REQUIRES` (read past). They become the
-/// fields ollama's client sends to `/api/create` and are checked by that route's rules
-/// (``OllamaCreateRequest``): one set of rules for a Modelfile sent by a client and one read by
-/// `runanywhere models create`.
+/// only as the model file's own), `ADAPTER` (a LoRA adapter GGUF's path, as often as wanted) and
+/// `REQUIRES` (read past). They become the fields ollama's client sends to `/api/create` and are
+/// checked by that route's rules (``OllamaCreateRequest``): one set of rules for a Modelfile sent
+/// by a client and one read by `runanywhere models create`.
 package struct Modelfile: Sendable {
     /// `FROM`: a model's name, or a GGUF file's path (relative to the Modelfile's folder).
     package let from: String
@@ -18,6 +18,8 @@ package struct Modelfile: Sendable {
     package let license: String?
     /// `TEMPLATE`: taken only as the base model file's own chat template (``check(base:)``).
     package let template: String?
+    /// `ADAPTER`: the paths of LoRA adapter GGUF files (relative to the Modelfile's folder).
+    package let adapters: [String]
 
     /// Reads `text`; a line that is not an instruction, a value left open, a parameter or message
     /// that cannot be kept, or no `FROM` is ``RunAnywhere/ErrorCode/invalidInput`` naming it.
@@ -30,6 +32,7 @@ package struct Modelfile: Sendable {
         var parameters: [String: JSONValue] = [:]
         var messages: [JSONValue] = []
         var licenses: [JSONValue] = []
+        var adapters: [String] = []
         for (line, instruction, argument) in try Self.instructions(in: text) {
             switch instruction {
             case "FROM":
@@ -37,7 +40,7 @@ package struct Modelfile: Sendable {
                 from = try Self.value(argument, line: line)
             case "SYSTEM": fields["system"] = .string(try Self.value(argument, line: line))
             case "TEMPLATE": fields["template"] = .string(try Self.value(argument, line: line))
-            case "ADAPTER": fields["adapters"] = .object(JSONObject([("adapter", .string(try Self.value(argument, line: line)))]))
+            case "ADAPTER": adapters.append(try Self.value(argument, line: line))
             case "LICENSE": licenses.append(.string(try Self.value(argument, line: line)))
             case "REQUIRES": continue  // the ollama version it was written for
             case "PARAMETER", "MESSAGE":
@@ -63,6 +66,9 @@ package struct Modelfile: Sendable {
         if !parameters.isEmpty { fields["parameters"] = .object(JSONObject(parameters.map { ($0.key, $0.value) })) }
         if !messages.isEmpty { fields["messages"] = .array(messages) }
         if !licenses.isEmpty { fields["license"] = .array(licenses) }
+        // The route's rules for the adapters' names and number; the files are read by `models create`.
+        let names = adapters.enumerated().map { ("\($0.offset)-" + ($0.element as NSString).lastPathComponent, JSONValue.string("")) }
+        if !names.isEmpty { fields["adapters"] = .object(JSONObject(names)) }
         let request: OllamaCreateRequest
         do {
             request = try JSONDecoder().decode(
@@ -74,6 +80,7 @@ package struct Modelfile: Sendable {
         defaults = request.defaults
         license = request.license
         template = request.template
+        self.adapters = adapters
     }
 
     /// Throws unless ``template`` is none or the chat template of `file` (the base model's file):
@@ -94,12 +101,22 @@ package struct Modelfile: Sendable {
 
     /// What `FROM` names, a relative path read from `folder` (the Modelfile's, as ollama reads it).
     package func base(relativeTo folder: URL) -> Base {
-        let path = (from as NSString).expandingTildeInPath
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+        let url = Self.file(from, relativeTo: folder)
         if FileManager.default.fileExists(atPath: url.path) || from.lowercased().hasSuffix(".gguf") {
-            return .file(url.standardizedFileURL)
+            return .file(url)
         }
         return .model(OllamaName.modelID(from))
+    }
+
+    /// The files `ADAPTER` names, relative paths read from `folder` (the Modelfile's).
+    package func adapterFiles(relativeTo folder: URL) -> [URL] {
+        adapters.map { Self.file($0, relativeTo: folder) }
+    }
+
+    /// The file `path` names: `~` expanded, a relative path read from `folder`.
+    private static func file(_ path: String, relativeTo folder: URL) -> URL {
+        let path = (path as NSString).expandingTildeInPath
+        return (path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)).standardizedFileURL
     }
 
     /// Each instruction with its line number and the rest of its text (up to the end of its
@@ -163,7 +180,19 @@ package struct Modelfile: Sendable {
         let rest = text.dropFirst()
         guard let end = closingQuote(in: rest) else { return String(rest) }
         guard rest[rest.index(after: end)...].allSatisfy(\.isWhitespace) else { throw trailing }
-        return String(rest[..<end]).replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\\\", with: "\\")
+        var unescaped = ""
+        var escaped = false
+        for character in rest[..<end] {
+            if !escaped, character == "\\" {
+                escaped = true
+                continue
+            }
+            // Only `\"` and `\\` are escapes; any other backslash stands for itself.
+            if escaped, character != "\"", character != "\\" { unescaped.append("\\") }
+            unescaped.append(character)
+            escaped = false
+        }
+        return unescaped
     }
 
     /// A parameter's text as the JSON ollama's client sends: a number, true or false, else text.

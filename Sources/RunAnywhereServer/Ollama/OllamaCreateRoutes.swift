@@ -6,8 +6,8 @@ import RunAnywhere
 /// `HEAD`/`POST /api/blobs/:digest` (a file uploaded by its SHA-256, ``OllamaBlobs``), `POST
 /// /api/create` (a model of one uploaded GGUF file, or a copy of an installed model) and `POST
 /// /api/copy`. What a Modelfile adds on top — a system prompt, parameters, first messages, a
-/// licence — is kept with the model (``RunAnywhere/ModelDefaults``), and every surface applies it;
-/// what a model here cannot keep (a template other than its GGUF's own, adapters, a
+/// licence, LoRA adapters — is kept with the model (``RunAnywhere/ModelDefaults``), and every
+/// surface applies it; what a model here cannot keep (a template other than its GGUF's own, a
 /// quantization) is a 400 that says where it goes instead, so that nothing asked for is
 /// silently dropped.
 struct OllamaCreateRoutes: Sendable {
@@ -46,7 +46,8 @@ struct OllamaCreateRoutes: Sendable {
         }
         router.post("api/copy") { request, _ in
             let body = try decodeJSON(OllamaCopyRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
-            try await copy(body.source, to: try Self.validID(body.destination, param: "destination"))
+            let destination = try Self.validID(body.destination, param: "destination")
+            _ = try await runBlocking { [runtime] in try Self.copy(body.source, to: destination, runtime: runtime) }
             return Response(status: .ok)
         }
     }
@@ -56,39 +57,75 @@ struct OllamaCreateRoutes: Sendable {
     /// names them.
     private func create(_ body: OllamaCreateRequest) async throws -> [String] {
         let id = try Self.validID(body.model, param: "model")
-        if let source = body.from {
-            try await checkTemplate(body.template, of: (try? runtime.model(id: source))?.primaryFile)
-            try await copy(source, to: id, defaults: body.defaults, license: body.license)
-            return ["using existing model \(OllamaName.name(source))"]
-        }
-        guard let (name, digest) = body.files.first else {
+        let source = body.from
+        guard source != nil || !body.files.isEmpty else {
             throw APIError(.badRequest, "from (a model to copy) or files (an uploaded GGUF file) is required", param: "from")
         }
-        let blob = try blobs.url(of: digest)
-        let missing = APIError(
-            .badRequest, "files names the blob \(digest), which is not here: upload the file first (POST /api/blobs/\(digest))",
-            param: "files")
-        guard FileManager.default.fileExists(atPath: blob.path) else { throw missing }
-        try await checkTemplate(body.template, of: blob)
+        // The model file first (when it is uploaded), then the adapters: (field, name, digest).
+        let uploads =
+            (body.files.first.map { [("files", $0.key, $0.value)] } ?? [])
+            + body.adapters.sorted { $0.key < $1.key }.map { ("adapters", $0.key, $0.value) }
+        let blobURLs = try uploads.map { field, name, digest in
+            let blob: URL
+            do {
+                blob = try blobs.url(of: digest)
+            } catch let error as APIError {
+                throw APIError(error.status, "\(field).\(name): \(error.message)", param: field)
+            }
+            guard FileManager.default.fileExists(atPath: blob.path) else { throw Self.missing(digest, field: field) }
+            return blob
+        }
+        if let source {
+            try await checkTemplate(body.template, of: (try? runtime.model(id: source))?.primaryFile)
+        } else {
+            try await checkTemplate(body.template, of: blobURLs.first)
+        }
         try await runBlocking { [runtime, blobs] in
-            // The import takes the file's name (its format and the model's default name come
+            // The import takes each file's name (its format and the model's default name come
             // from it): a link of that name to the blob, in the blob folder.
             ScratchFile.removeAbandoned(in: blobs.directory, prefix: ".create.")
             let staging = ScratchFile.url(in: blobs.directory, prefix: ".create.", suffix: "")
             defer { try? FileManager.default.removeItem(at: staging) }
+            var staged: [URL] = []
             do {
-                try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
-                try FileManager.default.linkItem(at: blob, to: staging.appendingPathComponent(name))
+                try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+                for ((field, name, digest), blob) in zip(uploads, blobURLs) {
+                    // Each in a folder of its own: a model file and an adapter may share a name.
+                    let folder = staging.appendingPathComponent("\(staged.count)")
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+                    do {
+                        try FileManager.default.linkItem(at: blob, to: folder.appendingPathComponent(name))
+                    } catch {
+                        // Another create of the same upload may have used it up since it was looked for.
+                        guard FileManager.default.fileExists(atPath: blob.path) else { throw Self.missing(digest, field: field) }
+                        throw error
+                    }
+                    staged.append(folder.appendingPathComponent(name))
+                }
+            } catch let error as APIError {
+                throw error
             } catch {
-                // Another create of the same upload may have used it up since it was looked for.
-                guard FileManager.default.fileExists(atPath: blob.path) else { throw missing }
                 throw SDKError.writeFailed("Cannot stage the upload", error)
             }
-            _ = try runtime.importModel(
-                at: staging.appendingPathComponent(name), id: id, name: nil, defaults: body.defaults, license: body.license)
-            try? FileManager.default.removeItem(at: blob)
+            let adapters = Array(staged.dropFirst(body.files.count))
+            if let source {
+                _ = try Self.copy(source, to: id, runtime: runtime, defaults: body.defaults, license: body.license, adapters: adapters)
+            } else {
+                _ = try runtime.importModel(
+                    at: staged[0], id: id, name: nil, defaults: body.defaults, license: body.license, adapters: adapters)
+            }
+            for blob in blobURLs { try? FileManager.default.removeItem(at: blob) }
         }
-        return ["parsing GGUF", "using existing layer \(digest)"]
+        let layers = uploads.map { "using existing layer \($0.2)" }
+        guard let source else { return ["parsing GGUF"] + layers }
+        return ["using existing model \(OllamaName.name(source))"] + layers
+    }
+
+    /// The refusal of a create that names a blob that is not here.
+    private static func missing(_ digest: String, field: String) -> APIError {
+        APIError(
+            .badRequest, "\(field) names the blob \(digest), which is not here: upload the file first (POST /api/blobs/\(digest))",
+            param: field)
     }
 
     /// Throws unless `template` is none or `file`'s own chat template, read on the engine
@@ -100,13 +137,16 @@ struct OllamaCreateRoutes: Sendable {
         }
     }
 
-    /// Copies the installed model `source` as the new model `id`, with `defaults` over its own
-    /// and `license` in place of its own.
-    private func copy(_ source: String, to id: String, defaults: ModelDefaults? = nil, license: String? = nil) async throws {
+    /// Copies the installed model `source` as the new model `id`, with `defaults` over its own,
+    /// `license` in place of its own and the LoRA adapter files `adapters` in place of its own.
+    private static func copy(
+        _ source: String, to id: String, runtime: RunAnywhereRuntime, defaults: ModelDefaults? = nil, license: String? = nil,
+        adapters: [URL] = []
+    ) throws -> ModelInfo {
         guard let model = try? runtime.model(id: source), model.isDownloaded else {
             throw APIError(.notFound, "model '\(source)' not found", param: "source", code: "model_not_found")
         }
-        _ = try await runBlocking { [runtime] in try runtime.copyModel(model.id, to: id, defaults: defaults, license: license) }
+        return try runtime.copyModel(model.id, to: id, defaults: defaults, license: license, adapters: adapters)
     }
 
     /// The path's digest, percent-decoded (`sha256%3A…` as some clients write `sha256:…`).
@@ -127,11 +167,13 @@ struct OllamaCreateRoutes: Sendable {
 }
 
 /// `POST /api/create`'s body: the new model's name and what it is made of, `from` a model or
-/// `files` (one GGUF file: its name and the digest of its uploaded blob).
+/// `files` (one GGUF file: its name and the digest of its uploaded blob), and `adapters` (LoRA
+/// adapter GGUF files, by name and digest, that it keeps and applies).
 struct OllamaCreateRequest: Decodable, Sendable {
     let model: String
     let from: String?
     let files: [String: String]
+    let adapters: [String: String]
     let stream: Bool
     /// What the Modelfile adds to the model: `system`, `parameters` and `messages`.
     let defaults: ModelDefaults
@@ -147,9 +189,7 @@ struct OllamaCreateRequest: Decodable, Sendable {
     let template: String?
 
     /// What a Modelfile may add that a model here does not keep, and where such a thing goes.
-    private static let refused: [(CodingKeys, String)] = [
-        (.adapters, "load LoRA adapters with POST /lora-adapters"), (.quantize, "upload the quantization you want"),
-    ]
+    private static let refused: [(CodingKeys, String)] = [(.quantize, "upload the quantization you want")]
 
     /// The refusal of a `template` that is not the model file's own.
     static let otherTemplate = "template is not taken: a model here uses the chat template in its GGUF file, and this one is not that"
@@ -161,6 +201,7 @@ struct OllamaCreateRequest: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         from = try container.decodeIfPresent(String.self, forKey: .from).flatMap { $0.isEmpty ? nil : OllamaName.modelID($0) }
         files = try container.decodeIfPresent([String: String].self, forKey: .files) ?? [:]
+        adapters = try container.decodeIfPresent([String: String].self, forKey: .adapters) ?? [:]
         for (key, instead) in Self.refused {
             switch try container.decodeIfPresent(JSONValue.self, forKey: key) {
             case .none, .null?, .string("")?, .array([])?: continue
@@ -198,12 +239,19 @@ struct OllamaCreateRequest: Decodable, Sendable {
         default: throw APIError(.badRequest, "license must be a text or a list of texts", param: "license")
         }
         if from != nil, !files.isEmpty { throw APIError(.badRequest, "from and files cannot both be given", param: "files") }
-        guard files.count <= 1,
-            files.keys.allSatisfy({ $0.lowercased().hasSuffix(".gguf") && !$0.contains("/") && !$0.contains("\0") && !$0.hasPrefix(".") })
-        else {
+        func isGGUF(_ name: String) -> Bool {
+            name.lowercased().hasSuffix(".gguf") && !name.contains("/") && !name.contains("\0") && !name.hasPrefix(".")
+        }
+        guard files.count <= 1, files.keys.allSatisfy(isGGUF) else {
             throw APIError(
                 .badRequest, "files must be one GGUF file (its name ending in .gguf, and its digest): other formats are not converted here",
                 param: "files")
+        }
+        guard adapters.count <= LoRAAdapter.maxPerRequest, adapters.keys.allSatisfy(isGGUF) else {
+            throw APIError(
+                .badRequest,
+                "adapters must be at most \(LoRAAdapter.maxPerRequest) LoRA adapter GGUF files (names ending in .gguf, and their digests): other formats are not converted here",
+                param: "adapters")
         }
     }
 }
