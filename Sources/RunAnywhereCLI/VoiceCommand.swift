@@ -12,8 +12,8 @@ struct VoiceCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Write the spoken reply to this WAV file.") var output: String?
     @Option(name: .long, help: "Language model id.") var model: String = SDKConstants.Models.defaultModelID
     @Option(name: .long, help: "Voice id.") var voice: String = SDKConstants.Models.defaultVoiceID
-    @Option(name: .customLong("max-tokens"), help: "Most tokens of the reply.") var maxTokens = 60
-    @Option(name: .long, help: "Sampling temperature of the reply.") var temperature: Float = 0.7
+    @Option(name: .customLong("max-tokens"), help: "Most tokens of the reply (default: the model's, else 60).") var maxTokens: Int?
+    @Option(name: .long, help: "Sampling temperature of the reply (default: the model's, else 0.7).") var temperature: Float?
     @Option(name: .long, help: "CPU threads.") var threads: Int?
     @Flag(name: .long, help: "Ask for speaker diarization (falls back to the standard pipeline on Linux).") var diarization = false
     @Flag(name: .long, help: "Print the turn (transcript, reply, segments, timings) as JSON.") var json = false
@@ -29,12 +29,14 @@ struct VoiceCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIContext.run(global) { _ in
-            let audio = try await RunAnywhere.runtime().decodeAudio(contentsOf: URL(fileURLWithPath: file))
-            let config = ModularPipelineConfig(
-                llmModelId: model, ttsVoiceId: voice, enableSpeakerDiarization: diarization,
-                generationOptions: LLMGenerationOptions(maxTokens: maxTokens, temperature: temperature, streamingEnabled: true),
-                threads: threads
-            )
+            let runtime = try RunAnywhere.runtime()
+            let audio = try await runtime.decodeAudio(contentsOf: URL(fileURLWithPath: file))
+            var config = ModularPipelineConfig(
+                llmModelId: model, ttsVoiceId: voice, enableSpeakerDiarization: diarization, threads: threads)
+            // The model's defaults (a Modelfile's) over the pipeline's, the flags over both.
+            config.apply(runtime.defaults(of: model), keepingSystemPrompt: false)
+            if let maxTokens { config.generationOptions.maxTokens = maxTokens }
+            if let temperature { config.generationOptions.temperature = temperature }
             let pipeline = try await RunAnywhere.createVoicePipeline(config: config)
             var turn: VoiceTurn?
             for try await event in await pipeline.processTurn(audio) {

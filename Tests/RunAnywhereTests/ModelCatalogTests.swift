@@ -111,6 +111,21 @@ import Testing
         let plain = try await runtime.generateEvents(continuing: question, options: nil, model: "scripted", loadOptions: load).result()
         #expect(bounded.inputTokens == plain.inputTokens + 3, "the line \"system: Be brief.\" is in the prompt")
 
+        // A voice pipeline answering with it: its settings over the pipeline's, its system prompt
+        // in place of the pipeline's own unless the caller chose one.
+        var voice = ModularPipelineConfig(llmModelId: "brief")
+        voice.apply(brief.defaults, keepingSystemPrompt: false)
+        #expect(voice.generationOptions.maxTokens == 2 && voice.generationOptions.stopSequences == ["<end>"])
+        #expect(voice.generationOptions.temperature == ModularPipelineConfig().generationOptions.temperature)
+        let spoken = try await runtime.generateEvents(
+            continuing: Context(systemPrompt: voice.systemPrompt, messages: question.messages), options: voice.generationOptions,
+            model: "brief", loadOptions: load
+        ).result()
+        #expect(spoken.text == "one two" && spoken.inputTokens == bounded.inputTokens, "\(spoken.inputTokens) vs \(bounded.inputTokens)")
+        var chosen = ModularPipelineConfig(systemPrompt: "Mine.")
+        chosen.apply(brief.defaults, keepingSystemPrompt: true)
+        #expect(chosen.systemPrompt == "Mine." && chosen.generationOptions.maxTokens == 2)
+
         var wrong = ModelDefaults()
         wrong.temperature = 9
         let refused = try #require(throws: SDKError.self) { try runtime.copyModel("scripted", to: "hot", defaults: wrong) }

@@ -91,3 +91,16 @@ public enum VoicePipelineEvent: Sendable, Equatable {
     /// The turn is over.
     case completed(VoiceTurn)
 }
+
+extension ModularPipelineConfig {
+    /// Applies the answering model's `defaults` (a Modelfile's, ``ModelDefaults``) over this
+    /// configuration's own: its generation settings over ``generationOptions``, and its system
+    /// prompt in place of ``systemPrompt`` unless `keepingSystemPrompt` (the caller chose one).
+    /// What a caller sets afterwards goes over both.
+    package mutating func apply(_ defaults: ModelDefaults?, keepingSystemPrompt: Bool) {
+        guard let defaults else { return }
+        defaults.apply(to: &generationOptions)
+        // Nil leaves the conversation without one, so that the model's own is read.
+        if !keepingSystemPrompt, defaults.systemPrompt != nil { systemPrompt = nil }
+    }
+}

@@ -53,6 +53,7 @@ struct VoiceRoutes: Sendable {
             ] {
                 _ = try runtime.model(id: id, category: category)
             }
+            config.apply(runtime.defaults(of: config.llmModelId), keepingSystemPrompt: form.systemPrompt != nil)
             let audio = try await runtime.decodeAudio(
                 form.file.data, name: form.file.displayName, maxDuration: configuration.maxAudioDuration)
             let events = await ModularVoicePipeline(runtime: runtime, config: config).processTurn(audio)
