@@ -49,8 +49,9 @@ struct CLIContext {
         signal(SIGXFSZ, SIG_IGN)
         let logger = makeLogger(options)
         var configuration = RuntimeConfiguration.standard(logger: logger)
-        configuration.modelProbe = ModelProbe(
-            executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), arguments: ["probe-model"])
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        configuration.modelProbe = ModelProbe(executable: executable, arguments: ["probe-model"])
+        configuration.quantizer = ChildProcessQuantizer(executable: executable, arguments: ["quantize-model"])
         if engineProcesses { configuration.engineProcesses = EngineWorkerCommand.processes(verbose: options.verbose) }
         let clock = ContinuousClock()
         let started = clock.now

@@ -159,11 +159,18 @@ extension ModelsCommand {
             commandName: "create",
             abstract: "Make a model from an ollama Modelfile, as `ollama create NAME -f Modelfile` does.",
             discussion:
-                "FROM names an installed model (its files are linked, not copied) or a GGUF file (imported, a path relative to the Modelfile's folder). SYSTEM, PARAMETER (num_predict, temperature, top_k, top_p, min_p, repeat_penalty, repeat_last_n, presence_penalty, frequency_penalty, seed, stop, num_thread, num_ctx), MESSAGE and LICENSE are kept with the model: every generation with it applies them where the request leaves them unset, the system prompt and messages to every conversation that brings no system prompt of its own. ADAPTER names a LoRA adapter GGUF file (a path relative to the Modelfile's folder; as many as 8): it is checked to fit the model, kept in the model's folder and applied to every generation that chooses no adapters of its own. TEMPLATE is taken only as the model file's own chat template (as `ollama show --modelfile` and /api/show write it), which a model here always uses."
+                "FROM names an installed model (its files are linked, not copied) or a GGUF file (imported, a path relative to the Modelfile's folder). SYSTEM, PARAMETER (num_predict, temperature, top_k, top_p, min_p, repeat_penalty, repeat_last_n, presence_penalty, frequency_penalty, seed, stop, num_thread, num_ctx), MESSAGE and LICENSE are kept with the model: every generation with it applies them where the request leaves them unset, the system prompt and messages to every conversation that brings no system prompt of its own. ADAPTER names a LoRA adapter GGUF file (a path relative to the Modelfile's folder; as many as 8): it is checked to fit the model, kept in the model's folder and applied to every generation that chooses no adapters of its own. TEMPLATE is taken only as the model file's own chat template (as `ollama show --modelfile` and /api/show write it), which a model here always uses. --quantize writes the model (which must be F32, F16 or BF16) quantized with llama.cpp's quantizer, as `ollama create --quantize` and llama-quantize do, in a process of its own."
         )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The new model's id.") var id: String
         @Option(name: [.short, .customLong("file")], help: "The Modelfile (default: ./Modelfile).") var file = "Modelfile"
+        @Option(
+            name: [.short, .customLong("quantize")],
+            help: ArgumentHelp(
+                "Quantize the model (an F32, F16 or BF16 GGUF) to TYPE, with llama.cpp's quantizer: \(ModelQuantization.offered.joined(separator: ", ")).",
+                valueName: "TYPE"))
+        var quantize: String?
+        @Option(name: .long, help: "CPU threads for --quantize (default: every core).") var threads: Int?
         @Flag(name: .long, help: "Print the new model as JSON.") var json = false
 
         func run() async throws {
@@ -177,12 +184,23 @@ extension ModelsCommand {
                 let model: ModelInfo
                 let folder = url.deletingLastPathComponent()
                 let adapters = modelfile.adapterFiles(relativeTo: folder)
-                switch modelfile.base(relativeTo: folder) {
-                case .file(let path):
+                let quantization = try quantize.map(ModelQuantization.init(named:))
+                switch (modelfile.base(relativeTo: folder), quantization) {
+                case (.file(let path), let quantization?):
+                    try modelfile.check(base: path)
+                    model = try await runtime.quantizeModel(
+                        file: path, as: quantization, id: id, defaults: modelfile.defaults, license: modelfile.license,
+                        adapters: adapters, threads: threads)
+                case (.model(let source), let quantization?):
+                    try modelfile.check(base: try runtime.model(id: source).primaryFile)
+                    model = try await runtime.quantizeModel(
+                        source, as: quantization, id: id, defaults: modelfile.defaults, license: modelfile.license, adapters: adapters,
+                        threads: threads)
+                case (.file(let path), nil):
                     try modelfile.check(base: path)
                     model = try runtime.importModel(
                         at: path, id: id, name: nil, defaults: modelfile.defaults, license: modelfile.license, adapters: adapters)
-                case .model(let source):
+                case (.model(let source), nil):
                     try modelfile.check(base: try runtime.model(id: source).primaryFile)
                     model = try runtime.copyModel(
                         source, to: id, defaults: modelfile.defaults, license: modelfile.license, adapters: adapters)

@@ -18,7 +18,7 @@ struct RunAnywhereCommand: AsyncParsableCommand {
             EmbedCommand.self, RerankCommand.self, RAGCommand.self, ConversationsCommand.self,
             SettingsCommand.self, EnvCommand.self, BenchCommand.self, TranscribeCommand.self, SpeakCommand.self, VoiceCommand.self,
             DescribeCommand.self, ImagineCommand.self, ServeCommand.self, KeysCommand.self, BenchRunnerCommand.self, TelemetryCommand.self,
-            ProbeModelCommand.self, EngineWorkerCommand.self, RPCWorkerCommand.self,
+            ProbeModelCommand.self, QuantizeModelCommand.self, EngineWorkerCommand.self, RPCWorkerCommand.self,
         ]
     )
 }

@@ -90,5 +90,37 @@ import Testing
         #expect(listed.contains("\"coder\"") && !listed.contains("templated"), "\(listed)")
         let answer = try cli.run(["generate", "--json", "--raw", "--threads", "1", "--model", "coder", "def main("]).json()
         #expect((answer["tokensUsed"] as? Int ?? .max) <= 2, "\(answer)")
+
+        // --quantize: the F16 fixture written as Q8_0 by llama.cpp's quantizer, in its own process.
+        let modelfile = folder.appendingPathComponent("Modelfile").path
+        let quantized = try cli.run(["models", "create", "coder-q8", "-f", modelfile, "--quantize", "q8_0", "--threads", "1"])
+        #expect(quantized.status == 0, "\(quantized.stderr)")
+        let info = try cli.run(["models", "info", "coder-q8", "--json"]).json()
+        #expect((info["gguf"] as? [String: Any])?["quantization"] as? String == "Q8_0", "\(info)")
+        #expect(((info["model"] as? [String: Any])?["defaults"] as? [String: Any])?["maxTokens"] as? Int == 2, "it keeps the Modelfile's")
+        let small = try cli.run(["generate", "--json", "--raw", "--threads", "1", "--model", "coder-q8", "def main("])
+        #expect(try small.status == 0 && (small.json()["tokensUsed"] as? Int ?? .max) <= 2, "\(small.stderr)")
+        // What cannot be quantized, and a quantizer that crashes, are errors; nothing is made.
+        let again = try cli.run(["models", "create", "twice", "-f", modelfile, "--quantize", "Q4_K_M"])
+        #expect(again.status == 0, "an F16 file quantizes to any type offered: \(again.stderr)")
+        try "FROM coder-q8\n".write(to: folder.appendingPathComponent("Requantized"), atomically: true, encoding: .utf8)
+        let requantized = try cli.run(
+            ["models", "create", "q4", "-f", folder.appendingPathComponent("Requantized").path, "--quantize", "q4_0"])
+        #expect(requantized.status == 1 && requantized.stderr.contains("quantized already (Q8_0)"), "\(requantized.stderr)")
+        let unknown = try cli.run(["models", "create", "iq", "-f", modelfile, "--quantize", "IQ2_XXS"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("Q4_K_M"), "\(unknown.stderr)")
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("[[engine-fault:segv]].gguf"), withDestinationURL: fixture)
+        try "FROM ./[[engine-fault:segv]].gguf\n".write(to: folder.appendingPathComponent("Faulty"), atomically: true, encoding: .utf8)
+        var faulty = cli
+        faulty.environment["RUNANYWHERE_TEST_ENGINE_FAULTS"] = "1"
+        let crashed = try faulty.run(["models", "create", "crashed", "-f", folder.appendingPathComponent("Faulty").path, "-q", "q8_0"])
+        #expect(
+            crashed.status == 1 && crashed.stderr.contains("crashed llama.cpp's quantizer") && crashed.stderr.contains("SIGSEGV"),
+            "\(crashed.stderr)")
+        let models = try cli.run(["models", "list", "--json"]).stdout
+        #expect(!models.contains("\"crashed\"") && !models.contains("\"q4\"") && !models.contains("\"iq\""), "\(models)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("models").path)
+        #expect(!left.contains { $0.hasPrefix(".quantize.") }, "\(left)")
     }
 }

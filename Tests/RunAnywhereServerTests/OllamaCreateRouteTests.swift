@@ -86,7 +86,8 @@ import Testing
     /// (What it can keep is OllamaModelDefaultsTests.)
     @Test(arguments: [
         (#""model": "m", "from": "scripted", "template": "{{ .Prompt }}""#, HTTPResponse.Status.badRequest, "template"),
-        (#""model": "m", "from": "scripted", "quantize": "q4_K_M""#, .badRequest, "quantize"),
+        (#""model": "m", "from": "scripted", "quantize": "iq2_xxs""#, .badRequest, "quantize"),
+        (#""model": "m", "from": "scripted", "quantize": "q4_K_M""#, .serviceUnavailable, "quantizer"),
         (#""model": "m", "from": "scripted", "adapters": {"a.gguf": "sha256:x"}"#, .badRequest, "adapters"),
         (
             #""model": "m", "from": "scripted", "adapters": {"a.safetensors": "sha256:\#(String(repeating: "a", count: 64))"}"#,

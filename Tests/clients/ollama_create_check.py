@@ -8,7 +8,8 @@ Checks, through `ollama.Client(host=…)`: a GGUF file uploaded with `create_blo
 model with `create(files=…)`, whole and streamed; the model listed, shown and answering; `copy`,
 and the copy still answering once the original is deleted; `create(from_=…)`, and with what a
 Modelfile adds (`system`, `parameters`, `messages`, `license`), shown by `show` and applied to a
-generation that sets nothing; with `--adapter`, a LoRA adapter uploaded and kept by a model made
+generation that sets nothing; `create(quantize=…)` of the F16 upload, shown as Q8_0 and answering,
+and a quantized model refused as a source; with `--adapter`, a LoRA adapter uploaded and kept by a model made
 from `--adapter-base` (`create(adapters=…)`), named by its shown Modelfile and changing its greedy
 answer, and refused for a model it does not fit; and as `ResponseError`s with their status: an
 upload whose bytes are not its digest, a file never uploaded, what a model here cannot keep
@@ -93,6 +94,16 @@ def main():
     check(brief.prompt_eval_count > plain.prompt_eval_count, f"its system prompt and messages are read: {brief.prompt_eval_count} vs {plain.prompt_eval_count}")
     seen["briefer"] = {"prompt_eval_count": brief.prompt_eval_count, "without": plain.prompt_eval_count}
 
+    small = client.create(model="small", from_="copied", quantize="q8_0")
+    check(small.status == "success", f"create with quantize: {small}")
+    level = client.show("small").details.quantization_level
+    check(level == "Q8_0", f"the quantized model's level: {level}")
+    answer = client.generate(model="small", prompt="Hello", options=GREEDY)
+    check(answer.done and answer.eval_count > 0, f"the quantized model answers: {answer}")
+    seen["small"] = {"quantization_level": level, "eval_count": answer.eval_count}
+    refused(lambda: client.create(model="smaller", from_="small", quantize="q4_0"), 400, "quantized already")
+    refused(lambda: client.create(model="iq", from_="copied", quantize="iq2_xxs"), 400, "Q4_K_M")
+
     if arguments.adapter:
         adapter = client.create_blob(arguments.adapter)
         # Refused first (the upload stays), for the uploaded model it was not made for; then kept.
@@ -121,10 +132,10 @@ def main():
     refused(lambda: client.create(model="templated", from_="copied", template="{{ .Prompt }}"), 400, "template")
     refused(lambda: client.create(model="copied", from_="derived"), 409, "already exists")
     refused(lambda: client.copy("nothing-here", "x"), 404, "not found")
-    for name in ["streamed", "copied", "derived", "briefer"]:
+    for name in ["streamed", "copied", "derived", "briefer", "small"]:
         client.delete(name)
     names = [entry.model for entry in client.list().models]
-    check(not {"uploaded:latest", "streamed:latest", "copied:latest", "derived:latest", "briefer:latest"} & set(names), f"all deleted: {names}")
+    check(not {"uploaded:latest", "streamed:latest", "copied:latest", "derived:latest", "briefer:latest", "small:latest"} & set(names), f"all deleted: {names}")
     seen.update(transport.report(check))
     print(json.dumps({"ollama": importlib.metadata.version("ollama"), "seen": seen, "failures": failures}, indent=2, default=str))
     sys.exit(1 if failures else 0)

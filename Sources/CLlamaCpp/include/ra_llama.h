@@ -38,6 +38,8 @@
     X(llama_memory_clear)                      \
     X(llama_memory_seq_rm)                     \
     X(llama_state_seq_get_size)                \
+    X(llama_model_quantize_default_params)     \
+    X(llama_model_quantize)                    \
     X(llama_adapter_lora_init)                 \
     X(llama_adapter_lora_free)                 \
     X(llama_set_adapters_lora)                 \

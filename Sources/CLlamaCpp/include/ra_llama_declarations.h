@@ -419,6 +419,78 @@ void llama_adapter_lora_free(struct llama_adapter_lora * adapter);
 /// the base model alone); does nothing when they are the ones applied already.
 int32_t llama_set_adapters_lora(struct llama_context * ctx, struct llama_adapter_lora ** adapters, size_t n_adapters, float * scales);
 
+// MARK: quantization
+
+/// The tensor types a whole model file is written in (quantized to).
+enum llama_ftype {
+    LLAMA_FTYPE_ALL_F32 = 0,
+    LLAMA_FTYPE_MOSTLY_F16 = 1,
+    LLAMA_FTYPE_MOSTLY_Q4_0 = 2,
+    LLAMA_FTYPE_MOSTLY_Q4_1 = 3,
+    LLAMA_FTYPE_MOSTLY_Q8_0 = 7,
+    LLAMA_FTYPE_MOSTLY_Q5_0 = 8,
+    LLAMA_FTYPE_MOSTLY_Q5_1 = 9,
+    LLAMA_FTYPE_MOSTLY_Q2_K = 10,
+    LLAMA_FTYPE_MOSTLY_Q3_K_S = 11,
+    LLAMA_FTYPE_MOSTLY_Q3_K_M = 12,
+    LLAMA_FTYPE_MOSTLY_Q3_K_L = 13,
+    LLAMA_FTYPE_MOSTLY_Q4_K_S = 14,
+    LLAMA_FTYPE_MOSTLY_Q4_K_M = 15,
+    LLAMA_FTYPE_MOSTLY_Q5_K_S = 16,
+    LLAMA_FTYPE_MOSTLY_Q5_K_M = 17,
+    LLAMA_FTYPE_MOSTLY_Q6_K = 18,
+    LLAMA_FTYPE_MOSTLY_IQ2_XXS = 19,
+    LLAMA_FTYPE_MOSTLY_IQ2_XS = 20,
+    LLAMA_FTYPE_MOSTLY_Q2_K_S = 21,
+    LLAMA_FTYPE_MOSTLY_IQ3_XS = 22,
+    LLAMA_FTYPE_MOSTLY_IQ3_XXS = 23,
+    LLAMA_FTYPE_MOSTLY_IQ1_S = 24,
+    LLAMA_FTYPE_MOSTLY_IQ4_NL = 25,
+    LLAMA_FTYPE_MOSTLY_IQ3_S = 26,
+    LLAMA_FTYPE_MOSTLY_IQ3_M = 27,
+    LLAMA_FTYPE_MOSTLY_IQ2_S = 28,
+    LLAMA_FTYPE_MOSTLY_IQ2_M = 29,
+    LLAMA_FTYPE_MOSTLY_IQ4_XS = 30,
+    LLAMA_FTYPE_MOSTLY_IQ1_M = 31,
+    LLAMA_FTYPE_MOSTLY_BF16 = 32,
+    LLAMA_FTYPE_MOSTLY_TQ1_0 = 36,
+    LLAMA_FTYPE_MOSTLY_TQ2_0 = 37,
+    LLAMA_FTYPE_MOSTLY_MXFP4_MOE = 38,
+    LLAMA_FTYPE_MOSTLY_NVFP4 = 39,
+    LLAMA_FTYPE_MOSTLY_Q1_0 = 40,
+    LLAMA_FTYPE_MOSTLY_Q2_0 = 41,
+    LLAMA_FTYPE_GUESSED = 1024,
+};
+
+/// An importance matrix (only pointed to by llama_model_quantize_params here: none is given).
+struct llama_model_imatrix_data;
+/// Tensor types by name (only pointed to by llama_model_quantize_params here: none is given).
+struct llama_model_tensor_override;
+
+/// How a model file is quantized; start from llama_model_quantize_default_params().
+typedef struct llama_model_quantize_params {
+    int32_t nthread;  ///< threads; <= 0: as many as the machine has
+    enum llama_ftype ftype;  ///< the type to write
+    enum ggml_type output_tensor_type;
+    enum ggml_type token_embedding_type;
+    bool allow_requantize;  ///< quantize tensors that are neither F32 nor F16
+    bool quantize_output_tensor;
+    bool only_copy;
+    bool pure;
+    bool keep_split;
+    bool dry_run;
+    const struct llama_model_imatrix_data * imatrix;
+    const struct llama_model_kv_override * kv_overrides;
+    const struct llama_model_tensor_override * tt_overrides;
+    const int32_t * prune_layers;
+    size_t max_buf_size;
+} llama_model_quantize_params;
+
+struct llama_model_quantize_params llama_model_quantize_default_params(void);
+
+/// Writes the model file `fname_inp` quantized as `params` says to `fname_out`; 0 on success.
+uint32_t llama_model_quantize(const char * fname_inp, const char * fname_out, const llama_model_quantize_params * params);
+
 /// The bytes a copy of sequence `seq_id`'s state (its KV memory) takes.
 size_t llama_state_seq_get_size(struct llama_context * ctx, llama_seq_id seq_id);
 

@@ -44,6 +44,13 @@ package enum EngineWorker {
     /// `[[engine-fault:abort]]` calls `abort()` (SIGABRT), as a native engine's bug would.
     static let faultsVariable = "RUNANYWHERE_TEST_ENGINE_FAULTS"
 
+    /// The same test fault in another engine process (`runanywhere quantize-model`): when
+    /// ``faultsVariable`` is set, `text` (there, the input file's path) holding a marker faults.
+    package static func faultIfTesting(_ text: String) {
+        guard ProcessInfo.processInfo.environment[faultsVariable] == "1" else { return }
+        Worker.faultIfAsked(text)
+    }
+
     /// One generation's lines. The first is the answer that the engine took it (the runtime's
     /// `startGeneration` waits for it), written by the worker once the engine's
     /// `startGeneration` returns, or before the engine's first event if that comes sooner.
@@ -304,7 +311,7 @@ package enum EngineWorker {
             loaded.withLock { $0 = nil }
         }
 
-        private static func faultIfAsked(_ prompt: String) {
+        fileprivate static func faultIfAsked(_ prompt: String) {
             if prompt.contains("[[engine-fault:segv]]") {
                 UnsafeMutablePointer<UInt8>(bitPattern: 8)!.pointee = 1  // SIGSEGV, as a native engine's bad pointer would
             }

@@ -49,6 +49,16 @@ final class ModelCatalog: Sendable {
         return model
     }
 
+    /// Throws ``ErrorCode/modelAlreadyExists`` when the id `id` is taken: a check before long
+    /// work for a new model (``add(_:install:)`` checks again).
+    func checkFree(_ id: String) throws {
+        if builtIn.contains(where: { $0.id == id }) || readRegistry().models.contains(where: { $0.id == id }) { throw Self.taken(id) }
+    }
+
+    private static func taken(_ id: String) -> SDKError {
+        SDKError(.modelAlreadyExists, "A model with id '\(id)' already exists; choose another id")
+    }
+
     /// Persists a user model; its id must be new. `install` runs under the registry lock once the
     /// id is known to be free (to move the model's files into place), before the entry is saved.
     func add(_ model: ModelInfo, install: () throws -> Void = {}) throws {
@@ -56,7 +66,7 @@ final class ModelCatalog: Sendable {
         try FileLock.withLock(at: lockURL) {
             var registry = readRegistry()
             if builtIn.contains(where: { $0.id == model.id }) || registry.models.contains(where: { $0.id == model.id }) {
-                throw SDKError(.modelAlreadyExists, "A model with id '\(model.id)' already exists; choose another id")
+                throw Self.taken(model.id)
             }
             try install()
             registry.models.append(model)

@@ -76,11 +76,13 @@ extension RunAnywhereRuntime {
     }
 
     /// ``importModel(at:id:name:)`` with what the model adds to its file (`defaults`), a licence
-    /// in place of the file's, and LoRA adapter files it keeps and applies (`adapters`: each
-    /// checked to fit the file, then kept in the model's folder).
+    /// in place of the file's, LoRA adapter files it keeps and applies (`adapters`: each checked
+    /// to fit the file, then kept in the model's folder), and where it came from (`origin`, for
+    /// its description; by default the file's path).
     @discardableResult
     package nonisolated func importModel(
-        at source: URL, id: String?, name: String?, defaults: ModelDefaults?, license: String?, adapters: [URL] = []
+        at source: URL, id: String?, name: String?, defaults: ModelDefaults?, license: String?, adapters: [URL] = [],
+        origin: String? = nil
     ) throws -> ModelInfo {
         try defaults?.validate()
         let plan = try ModelImportPlan.make(for: source, name: name)
@@ -92,7 +94,8 @@ extension RunAnywhereRuntime {
             localPath: plan.isFolder ? folder : folder.appendingPathComponent(source.lastPathComponent),
             downloadSize: plan.size, contextLength: plan.contextLength,
             supportsThinking: plan.supportsThinking,
-            description: [plan.description, "Imported from \(source.path)"].compactMap { $0 }.joined(separator: ". "), source: .local,
+            description: [plan.description, origin ?? "Imported from \(source.path)"].compactMap { $0 }.joined(separator: ". "),
+            source: .local,
             license: license ?? plan.license
         )
         var defaults = defaults ?? ModelDefaults()

@@ -7,9 +7,9 @@ import RunAnywhere
 /// /api/create` (a model of one uploaded GGUF file, or a copy of an installed model) and `POST
 /// /api/copy`. What a Modelfile adds on top — a system prompt, parameters, first messages, a
 /// licence, LoRA adapters — is kept with the model (``RunAnywhere/ModelDefaults``), and every
-/// surface applies it; what a model here cannot keep (a template other than its GGUF's own, a
-/// quantization) is a 400 that says where it goes instead, so that nothing asked for is
-/// silently dropped.
+/// surface applies it; `quantize` writes the model quantized (llama.cpp's quantizer, in a child
+/// process). A template other than the GGUF's own is a 400 that says why, so that nothing asked
+/// for is silently dropped.
 struct OllamaCreateRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
@@ -80,45 +80,66 @@ struct OllamaCreateRoutes: Sendable {
         } else {
             try await checkTemplate(body.template, of: blobURLs.first)
         }
-        try await runBlocking { [runtime, blobs] in
-            // The import takes each file's name (its format and the model's default name come
-            // from it): a link of that name to the blob, in the blob folder.
+        // The import takes each file's name (its format and the model's default name come from
+        // it): a link of that name to the blob, in the blob folder.
+        let staging = ScratchFile.url(in: blobs.directory, prefix: ".create.", suffix: "")
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let staged = try await runBlocking { [blobs] in
             ScratchFile.removeAbandoned(in: blobs.directory, prefix: ".create.")
-            let staging = ScratchFile.url(in: blobs.directory, prefix: ".create.", suffix: "")
-            defer { try? FileManager.default.removeItem(at: staging) }
-            var staged: [URL] = []
-            do {
-                try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-                for ((field, name, digest), blob) in zip(uploads, blobURLs) {
-                    // Each in a folder of its own: a model file and an adapter may share a name.
-                    let folder = staging.appendingPathComponent("\(staged.count)")
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-                    do {
-                        try FileManager.default.linkItem(at: blob, to: folder.appendingPathComponent(name))
-                    } catch {
-                        // Another create of the same upload may have used it up since it was looked for.
-                        guard FileManager.default.fileExists(atPath: blob.path) else { throw Self.missing(digest, field: field) }
-                        throw error
-                    }
-                    staged.append(folder.appendingPathComponent(name))
-                }
-            } catch let error as APIError {
-                throw error
-            } catch {
-                throw SDKError.writeFailed("Cannot stage the upload", error)
+            return try Self.stage(zip(uploads, blobURLs).map { ($0.0, $0.1, $1) }, in: staging)
+        }
+        let adapters = Array(staged.dropFirst(body.files.count))
+        switch (source, body.quantization) {
+        case (let source?, let quantization?):
+            guard (try? runtime.model(id: source))?.isDownloaded == true else { throw Self.notFound(source) }
+            _ = try await runtime.quantizeModel(
+                source, as: quantization, id: id, defaults: body.defaults, license: body.license, adapters: adapters,
+                threads: configuration.threads)
+        case (nil, let quantization?):
+            _ = try await runtime.quantizeModel(
+                file: staged[0], as: quantization, id: id, defaults: body.defaults, license: body.license, adapters: adapters,
+                threads: configuration.threads)
+        case (let source?, nil):
+            _ = try await runBlocking { [runtime] in
+                try Self.copy(source, to: id, runtime: runtime, defaults: body.defaults, license: body.license, adapters: adapters)
             }
-            let adapters = Array(staged.dropFirst(body.files.count))
-            if let source {
-                _ = try Self.copy(source, to: id, runtime: runtime, defaults: body.defaults, license: body.license, adapters: adapters)
-            } else {
-                _ = try runtime.importModel(
+        case (nil, nil):
+            _ = try await runBlocking { [runtime] in
+                try runtime.importModel(
                     at: staged[0], id: id, name: nil, defaults: body.defaults, license: body.license, adapters: adapters)
             }
-            for blob in blobURLs { try? FileManager.default.removeItem(at: blob) }
         }
-        let layers = uploads.map { "using existing layer \($0.2)" }
+        for blob in blobURLs { try? FileManager.default.removeItem(at: blob) }
+        let layers = uploads.map { "using existing layer \($0.2)" } + (body.quantization.map { ["quantizing model to \($0.name)"] } ?? [])
         guard let source else { return ["parsing GGUF"] + layers }
         return ["using existing model \(OllamaName.name(source))"] + layers
+    }
+
+    /// Links each upload (`field`, its file `name`, its `blob`) into a folder of its own in
+    /// `staging` (a model file and an adapter may share a name), under its name; the links, in order.
+    private static func stage(_ uploads: [(field: String, name: String, blob: URL)], in staging: URL) throws -> [URL] {
+        var staged: [URL] = []
+        do {
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            for (field, name, blob) in uploads {
+                let folder = staging.appendingPathComponent("\(staged.count)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+                do {
+                    try FileManager.default.linkItem(at: blob, to: folder.appendingPathComponent(name))
+                } catch {
+                    // Another create of the same upload may have used it up since it was looked for.
+                    let digest = "sha256:" + blob.lastPathComponent.dropFirst("sha256-".count)
+                    guard FileManager.default.fileExists(atPath: blob.path) else { throw Self.missing(digest, field: field) }
+                    throw error
+                }
+                staged.append(folder.appendingPathComponent(name))
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw SDKError.writeFailed("Cannot stage the upload", error)
+        }
+        return staged
     }
 
     /// The refusal of a create that names a blob that is not here.
@@ -143,10 +164,13 @@ struct OllamaCreateRoutes: Sendable {
         _ source: String, to id: String, runtime: RunAnywhereRuntime, defaults: ModelDefaults? = nil, license: String? = nil,
         adapters: [URL] = []
     ) throws -> ModelInfo {
-        guard let model = try? runtime.model(id: source), model.isDownloaded else {
-            throw APIError(.notFound, "model '\(source)' not found", param: "source", code: "model_not_found")
-        }
+        guard let model = try? runtime.model(id: source), model.isDownloaded else { throw notFound(source) }
         return try runtime.copyModel(model.id, to: id, defaults: defaults, license: license, adapters: adapters)
+    }
+
+    /// The refusal of a copy of a model that is not here.
+    private static func notFound(_ source: String) -> APIError {
+        APIError(.notFound, "model '\(source)' not found", param: "source", code: "model_not_found")
     }
 
     /// The path's digest, percent-decoded (`sha256%3A…` as some clients write `sha256:…`).
@@ -174,6 +198,9 @@ struct OllamaCreateRequest: Decodable, Sendable {
     let from: String?
     let files: [String: String]
     let adapters: [String: String]
+    /// `quantize`: the quantization to write the model in (llama.cpp's quantizer, from an F32,
+    /// F16 or BF16 model).
+    let quantization: ModelQuantization?
     let stream: Bool
     /// What the Modelfile adds to the model: `system`, `parameters` and `messages`.
     let defaults: ModelDefaults
@@ -188,9 +215,6 @@ struct OllamaCreateRequest: Decodable, Sendable {
     /// `/api/show`'s Modelfile names, so that a shown Modelfile makes a model again).
     let template: String?
 
-    /// What a Modelfile may add that a model here does not keep, and where such a thing goes.
-    private static let refused: [(CodingKeys, String)] = [(.quantize, "upload the quantization you want")]
-
     /// The refusal of a `template` that is not the model file's own.
     static let otherTemplate = "template is not taken: a model here uses the chat template in its GGUF file, and this one is not that"
 
@@ -202,15 +226,12 @@ struct OllamaCreateRequest: Decodable, Sendable {
         from = try container.decodeIfPresent(String.self, forKey: .from).flatMap { $0.isEmpty ? nil : OllamaName.modelID($0) }
         files = try container.decodeIfPresent([String: String].self, forKey: .files) ?? [:]
         adapters = try container.decodeIfPresent([String: String].self, forKey: .adapters) ?? [:]
-        for (key, instead) in Self.refused {
-            switch try container.decodeIfPresent(JSONValue.self, forKey: key) {
-            case .none, .null?, .string("")?, .array([])?: continue
-            case .object(let object)? where object.keys.isEmpty: continue
-            default:
-                throw APIError(
-                    .badRequest, "\(key.stringValue) is not taken: a model made here is its GGUF file as it is; \(instead)",
-                    param: key.stringValue)
+        do {
+            quantization = try container.decodeIfPresent(String.self, forKey: .quantize).flatMap {
+                $0.isEmpty ? nil : try ModelQuantization(named: $0)
             }
+        } catch let error as SDKError {
+            throw APIError(.badRequest, error.message, param: "quantize")
         }
         // A model keeps only what a generation here uses: a name ollama knows that has no effect
         // here (mirostat…) would be kept for nothing.

@@ -1,0 +1,54 @@
+import Foundation
+import RunAnywhereTestSupport
+import Testing
+
+@testable import RunAnywhere
+
+/// The quantizations offered by name, and the files a quantization starts from (the quantizing
+/// itself runs on llama.cpp: `LlamaTests.Quantization`, the CLI's `CLIModelfileTests`).
+@Suite struct ModelQuantizationTests {
+    @Test func namesAreReadInAnyCaseAndOnlyThoseOffered() throws {
+        for (name, fileType) in [("q4_K_M", 15), ("Q8_0", 7), ("f16", 1), ("bf16", 32), ("q6_k", 18)] {
+            let quantization = try ModelQuantization(named: name)
+            #expect(quantization.fileType == fileType && quantization.name == name.uppercased())
+        }
+        for name in ["IQ2_XXS", "q4", "", "F32"] {
+            let error = try #require(throws: SDKError.self) { try ModelQuantization(named: name) }
+            #expect(error.code == .invalidInput && error.message.contains("Q4_K_M, Q5_K_S"), "\(error.message)")
+        }
+    }
+
+    @Test func aQuantizationStartsFromFloatsOnly() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-quantize-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // tinyLlama says file type 2 (Q4_0); the same tensors with F16 named, or no type named
+        // and a quantized tensor among them.
+        let quantized = folder.appendingPathComponent("q.gguf")
+        try GGUFWriter.tinyLlama().write(to: quantized)
+        let error = try #require(throws: SDKError.self) {
+            try ModelQuantization.checkSource(try GGUFReader.read(quantized), name: "q.gguf")
+        }
+        #expect(error.code == .modelIncompatible && error.message.contains("quantized already (Q4_0)"), "\(error.message)")
+        var named = GGUFWriter.tinyLlama()
+        named.metadata = named.metadata.map { $0.0 == "general.file_type" ? ($0.0, .u32(1)) : $0 }
+        let floats = folder.appendingPathComponent("f.gguf")
+        try named.write(to: floats)
+        try ModelQuantization.checkSource(try GGUFReader.read(floats), name: "f.gguf")
+        var unnamed = GGUFWriter.tinyLlama()
+        unnamed.metadata.removeAll { $0.0 == "general.file_type" }
+        let guessed = folder.appendingPathComponent("u.gguf")
+        try unnamed.write(to: guessed)
+        #expect(throws: SDKError.self, "a Q4_0 tensor, no type named") {
+            try ModelQuantization.checkSource(try GGUFReader.read(guessed), name: "u.gguf")
+        }
+    }
+
+    @Test func aRuntimeWithoutAQuantizerSaysSo() async throws {
+        let runtime = try scriptedRuntime()
+        let error = await #expect(throws: SDKError.self) {
+            try await runtime.quantizeModel("scripted", as: try ModelQuantization(named: "q8_0"), id: "small")
+        }
+        #expect(error?.code == .frameworkNotAvailable && error?.message.contains("quantizer") == true)
+    }
+}
