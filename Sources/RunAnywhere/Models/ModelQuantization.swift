@@ -74,7 +74,7 @@ package struct ChildProcessQuantizer: ModelQuantizer {
         let arguments =
             arguments + ["--type", quantization.name] + (threads.map { ["--threads", "\($0)"] } ?? []) + [input.path, output.path]
         let (executable, timeout) = (executable, timeout)
-        let outcome = try await runBlocking { try ModelProbe.run(executable, arguments, timeout: timeout) }
+        let outcome = try await runBlocking { try ModelProbe.run(executable, arguments, timeout: timeout, purpose: "quantizer") }
         let what = "Quantizing \(input.lastPathComponent) to \(quantization.name)"
         switch outcome {
         case .passed: return

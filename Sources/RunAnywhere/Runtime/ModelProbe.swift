@@ -61,8 +61,9 @@ package struct ModelProbe: Sendable {
 
     enum Outcome { case passed, crashed(Int32, String), failed(String), timedOut }
 
-    /// Runs the child to its end (killing it at `timeout`).
-    static func run(_ executable: URL, _ arguments: [String], timeout: Duration) throws -> Outcome {
+    /// Runs the child to its end (killing it at `timeout`); `purpose` names it in the error when
+    /// it cannot start.
+    static func run(_ executable: URL, _ arguments: [String], timeout: Duration, purpose: String = "model check") throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -73,7 +74,7 @@ package struct ModelProbe: Sendable {
         do {
             try process.run()
         } catch {
-            throw SDKError(.modelLoadFailed, "Cannot start the model check process \(executable.path): \(error.localizedDescription)")
+            throw SDKError(.modelLoadFailed, "Cannot start the \(purpose) process \(executable.path): \(error.localizedDescription)")
         }
         let killed = CancellationFlag()
         let deadline = DispatchWorkItem {
