@@ -70,3 +70,66 @@ import Testing
         }
     }
 }
+
+/// llama-server's `GET /props` and `POST /apply-template`, in process on the scripted engine
+/// (whose chat template writes each message as "role: content" lines, so a prompt is known to
+/// the byte): the properties read from the model's file, its own defaults among them, and the
+/// prompt a chat request becomes.
+@Suite(.inProcessLane) struct LlamaServerPropsTests {
+    typealias Routes = OpenAIRouteTests
+
+    static func props(_ client: some TestClientProtocol, _ query: String) async throws -> (HTTPResponse.Status, [String: Any]) {
+        try await client.execute(uri: "/props\(query)", method: .get) { ($0.status, try Routes.json($0.body)) }
+    }
+
+    @Test func propsDescribeTheModelAndItsDefaults() async throws {
+        let runtime = try scriptedRuntime()
+        let app = Routes.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            let (status, props) = try await Self.props(client, "?model=scripted")
+            #expect(status == .ok && props["model_alias"] as? String == "scripted" && props["is_sleeping"] as? Bool == true, "\(props)")
+            #expect(props["total_slots"] as? Int == 4, "serve's default --parallel")
+            #expect((props["model_path"] as? String)?.hasSuffix(".gguf") == true)
+            let settings = try #require(props["default_generation_settings"] as? [String: Any])
+            let params = try #require(settings["params"] as? [String: Any])
+            #expect(params["n_predict"] as? Int == -1 && params["top_k"] as? Int == 40 && params["seed"] as? Int == -1, "\(params)")
+            #expect((settings["n_ctx"] as? Int ?? 0) > 0 && (props["modalities"] as? [String: Bool])?["vision"] == false)
+
+            // A model made with a Modelfile: its own settings are the defaults; once it has answered it is awake.
+            let (made, _) = try await OllamaModelDefaultsTests.post(client, "/api/create", OllamaModelDefaultsTests.mario)
+            #expect(made == .ok)
+            _ = try await LlamaServerRouteTests.post(client, "/completion", #"{"model": "mario", "prompt": "one"}"#)
+            let (_, mario) = try await Self.props(client, "?model=mario")
+            let own = try #require((mario["default_generation_settings"] as? [String: Any])?["params"] as? [String: Any])
+            #expect(own["n_predict"] as? Int == 2 && own["stop"] as? [String] == ["<end>"] && own["repeat_last_n"] as? Int == -1, "\(own)")
+            #expect((mario["default_generation_settings"] as? [String: Any])?["n_ctx"] as? Int == 512)
+            #expect(mario["is_sleeping"] as? Bool == false)
+
+            let (unknown, missing) = try await Self.props(client, "?model=nope")
+            #expect(unknown == .notFound && "\(missing)".contains("nope"))
+            let (none, _) = try await Self.props(client, "")
+            #expect(none == .notFound, "the default model is not installed here")
+        }
+    }
+
+    @Test func aChatRequestBecomesTheModelsPrompt() async throws {
+        let app = Routes.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            let messages = #"[{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]"#
+            let (status, body) = try await LlamaServerRouteTests.post(
+                client, "/apply-template", #"{"model": "scripted", "messages": \#(messages)}"#)
+            #expect(try status == .ok && Routes.json(body)["prompt"] as? String == "system: Be brief.\nuser: Hi\nassistant:")
+            // Tools are offered as a generation offers them: their instruction in the system prompt.
+            let tools = #"[{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}]"#
+            let (_, offered) = try await LlamaServerRouteTests.post(
+                client, "/apply-template", #"{"model": "scripted", "messages": \#(messages), "tools": \#(tools)}"#)
+            let prompt = try Routes.json(offered)["prompt"] as? String ?? ""
+            #expect(prompt.hasPrefix("system: Be brief.") && prompt.contains("get_weather"), "\(prompt)")
+            let (unnamed, refusal) = try await LlamaServerRouteTests.post(client, "/apply-template", #"{"messages": \#(messages)}"#)
+            #expect(
+                unnamed == .notFound && String(buffer: refusal).contains(RunAnywhere.defaultModelID), "without model: the default model")
+            let (empty, _) = try await LlamaServerRouteTests.post(client, "/apply-template", #"{"model": "scripted", "messages": []}"#)
+            #expect(empty == .badRequest)
+        }
+    }
+}

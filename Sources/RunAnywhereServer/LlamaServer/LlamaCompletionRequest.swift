@@ -69,10 +69,7 @@ struct LlamaCompletionRequest: Decodable, Sendable {
         responseFields = try container.decodeIfPresent([String].self, forKey: .responseFields)
         keepAlive = try container.decodeIfPresent(KeepAliveField.self, forKey: .keepAlive)?.value
 
-        var options = LLMGenerationOptions(maxTokens: LLMGenerationOptions.untilContextFull, temperature: 0.8, applyChatTemplate: false)
-        options.topK = 40
-        options.topP = 0.95
-        options.minP = 0.05
+        var options = Self.serverDefaults
         var requested = ModelDefaults()
         if let predict = try container.decode(NumberField<Int>.self, forKey: .nPredict).wrappedValue {
             guard predict == -1 || predict >= 1 else {
@@ -112,6 +109,17 @@ struct LlamaCompletionRequest: Decodable, Sendable {
         options.reusePromptCache = try container.decodeIfPresent(Bool.self, forKey: .cachePrompt) ?? true
         base = options
         self.requested = requested
+    }
+
+    /// llama-server's defaults, for a request that sets nothing: `n_predict` -1 (until the model
+    /// ends or the context is full), temperature 0.8, top_k 40, top_p 0.95, min_p 0.05, the prompt
+    /// read verbatim.
+    static var serverDefaults: LLMGenerationOptions {
+        var options = LLMGenerationOptions(maxTokens: LLMGenerationOptions.untilContextFull, temperature: 0.8, applyChatTemplate: false)
+        options.topK = 40
+        options.topP = 0.95
+        options.minP = 0.05
+        return options
     }
 
     /// The options of this request on `threads` threads: llama-server's defaults, the model's

@@ -3,11 +3,13 @@ import Hummingbird
 import OpenAPIRuntime
 import RunAnywhere
 
-/// llama-server's own completion routes, for the clients written against it: `POST /completion`
-/// (a prompt read verbatim, text or token ids) and `POST /infill` (a code model fills the gap
-/// between `input_prefix` + `prompt` and `input_suffix`, with `input_extra` files as context:
-/// what llama.vim and llama.vscode ask at the cursor). Whole, or with `stream` as server-sent
-/// events of `{"content", "stop": false}` pieces and the whole answer last (`stop` true).
+/// llama-server's own routes, for the clients written against it: `POST /completion` (a prompt
+/// read verbatim, text or token ids) and `POST /infill` (a code model fills the gap between
+/// `input_prefix` + `prompt` and `input_suffix`, with `input_extra` files as context: what
+/// llama.vim and llama.vscode ask at the cursor), whole, or with `stream` as server-sent events
+/// of `{"content", "stop": false}` pieces and the whole answer last (`stop` true); `GET /props`
+/// (``LlamaProps``) and `POST /apply-template` (a chat request's prompt, as the model would read
+/// it). llama-server serves one model: here a request's `model` names one, else the default model.
 struct LlamaServerRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
@@ -28,6 +30,44 @@ struct LlamaServerRoutes: Sendable {
                 infill: try body.infill(), options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive)
             return try await respond(generation, to: body, maxTokens: options.maxTokens)
         }
+        router.get("props") { request, _ in
+            let id = request.uri.queryParameters.get("model") ?? RunAnywhere.defaultModelID
+            guard let model = try? runtime.model(id: id), model.isDownloaded else {
+                throw APIError(.notFound, "The model '\(id)' does not exist or is not installed", param: "model", code: "model_not_found")
+            }
+            guard [.language, .multimodal].contains(model.category) else {
+                let kind = model.category.rawValue
+                throw APIError(
+                    .badRequest, "Model '\(id)' is \("aeiou".contains(kind.prefix(1)) ? "an" : "a") \(kind) model, not a language model",
+                    param: "model", code: "model_incompatible")
+            }
+            let metadata = try await runBlocking { [runtime] in try runtime.metadata(of: model) }
+            let loaded = await runtime.loadedModels().contains { $0.modelId == model.id && $0.state == .loaded }
+            return try jsonResponse(LlamaProps(model, metadata: metadata, configuration: configuration, loaded: loaded))
+        }
+        router.post("apply-template") { request, _ in
+            let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
+            // A chat completion's request, its model optional as on llama-server (the default model).
+            var body = try decodeJSON(ChatCompletionRequest.self, from: Self.namingTheDefaultModel(data))
+            let ordered = try? JSONValue(parsing: data)
+            body.fields.keepSchemaOrder(from: ordered)
+            body.tools.keepSchemaOrder(from: ordered)
+            var options = try body.fields.options(
+                threads: configuration.threads, applyChatTemplate: true, adapters: ServedLoRAAdapters(runtime: runtime),
+                defaults: runtime.defaults(of: body.fields.model))
+            try body.tools.apply(to: &options)
+            let plan = try await runtime.preparePrompt(
+                continuing: try body.conversation(), options: options, model: body.fields.model, loadOptions: configuration.loadOptions,
+                keepAlive: body.fields.keepAlive?.value ?? configuration.keepAlive)
+            return try jsonResponse(["prompt": plan.prompt])
+        }
+    }
+
+    /// `data` with `"model"` set to the default model when it is a JSON object that names none.
+    private static func namingTheDefaultModel(_ data: Data) -> Data {
+        guard case .object(var object)? = try? JSONValue(parsing: data), object["model"] == nil else { return data }
+        object["model"] = .string(RunAnywhere.defaultModelID)
+        return Data(JSONValue.object(object).text.utf8)
     }
 
     /// The model the request names (the default model when none), its options on the server's
