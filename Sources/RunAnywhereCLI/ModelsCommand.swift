@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RunAnywhere
 import RunAnywhereServer
+import Synchronization
 
 /// `runanywhere models …`: the model catalog.
 struct ModelsCommand: AsyncParsableCommand {
@@ -188,14 +189,18 @@ extension ModelsCommand {
                 switch (modelfile.base(relativeTo: folder), quantization) {
                 case (.file(let path), let quantization?):
                     try modelfile.check(base: path)
-                    model = try await runtime.quantizeModel(
-                        file: path, as: quantization, id: id, defaults: modelfile.defaults, license: modelfile.license,
-                        adapters: adapters, threads: threads)
+                    model = try await Self.quantize(
+                        try await runtime.prepareQuantization(
+                            file: path, as: quantization, id: id, defaults: modelfile.defaults, license: modelfile.license,
+                            adapters: adapters),
+                        threads: threads, runtime: runtime)
                 case (.model(let source), let quantization?):
                     try modelfile.check(base: try runtime.model(id: source).primaryFile)
-                    model = try await runtime.quantizeModel(
-                        source, as: quantization, id: id, defaults: modelfile.defaults, license: modelfile.license, adapters: adapters,
-                        threads: threads)
+                    model = try await Self.quantize(
+                        try await runtime.prepareQuantization(
+                            of: source, as: quantization, id: id, defaults: modelfile.defaults, license: modelfile.license,
+                            adapters: adapters),
+                        threads: threads, runtime: runtime)
                 case (.file(let path), nil):
                     try modelfile.check(base: path)
                     model = try runtime.importModel(
@@ -207,6 +212,24 @@ extension ModelsCommand {
                 }
                 if json { return try JSONOutput.print(Listing(model: model, isDownloaded: model.isDownloaded)) }
                 Terminal.write("Created \(Terminal.bold(model.id)) from \(modelfile.from)\n")
+            }
+        }
+
+        /// Runs `job`, its progress on standard error: redrawn in place on a terminal, every tenth
+        /// of the tensors otherwise.
+        static func quantize(_ job: QuantizationJob, threads: Int?, runtime: RunAnywhereRuntime) async throws -> ModelInfo {
+            let line = Mutex((status: StatusLine(), shown: -1))
+            defer { line.withLock { $0.status.clear() } }
+            return try await runtime.quantize(job, threads: threads) { progress in
+                line.withLock { line in
+                    let tenth = progress.done * 10 / progress.total
+                    guard line.status.interactive || tenth > line.shown else { return }
+                    line.shown = tenth
+                    line.status.show(
+                        String(
+                            format: "quantizing to %@ [%@] %d/%d tensors", job.quantization.name,
+                            StatusLine.bar(Double(progress.done) / Double(progress.total)), progress.done, progress.total))
+                }
             }
         }
     }

@@ -4,7 +4,8 @@ import RunAnywhere
 import RunAnywhereLlamaCpp
 
 /// `runanywhere quantize-model --type NAME [--threads N] INPUT OUTPUT`: writes the GGUF model
-/// INPUT quantized to OUTPUT with llama.cpp's quantizer, in a process of its own. The runtime
+/// INPUT quantized to OUTPUT with llama.cpp's quantizer, in a process of its own, a line
+/// `tensor DONE/TOTAL` on standard output for each tensor written. The runtime
 /// runs it for every quantization (``RunAnywhere/ChildProcessQuantizer``: `models create
 /// --quantize`, ollama's `/api/create` with `quantize`), so that a crash of the quantizer ends
 /// this process, not the caller.
@@ -27,7 +28,10 @@ struct QuantizeModelCommand: AsyncParsableCommand {
             if let threads, threads < 1 { throw SDKError(.invalidInput, "--threads must be at least 1") }
             EngineWorker.faultIfTesting(input)
             try await LlamaQuantizer(logger: logger).quantize(
-                URL(fileURLWithPath: input), to: URL(fileURLWithPath: output), as: quantization, threads: threads)
+                URL(fileURLWithPath: input), to: URL(fileURLWithPath: output), as: quantization, threads: threads
+            ) { progress in
+                Terminal.write("tensor \(progress.done)/\(progress.total)\n")
+            }
         }
     }
 }

@@ -14,14 +14,22 @@ package struct LlamaQuantizer: ModelQuantizer {
     /// A quantizer whose llama.cpp log goes to `logger`.
     package init(logger: Logger) { self.logger = logger }
 
-    package func quantize(_ input: URL, to output: URL, as quantization: ModelQuantization, threads: Int?) async throws {
+    /// Quantizes as ``RunAnywhere/ModelQuantizer`` says; the progress is what llama.cpp logs for
+    /// each tensor it writes. It runs to its end once started: llama.cpp's quantizer has no way
+    /// to stop it (the child process it runs in for the CLI and the server is killed instead).
+    package func quantize(
+        _ input: URL, to output: URL, as quantization: ModelQuantization, threads: Int?,
+        progress: @escaping @Sendable (QuantizationProgress) -> Void
+    ) async throws {
         let library = try LlamaLibrary.load(logger: logger)
         try await runBlocking {
             var parameters = library.api.llama_model_quantize_default_params()
             parameters.nthread = Int32(clamping: threads ?? 0)
             parameters.ftype = llama_ftype(rawValue: UInt32(quantization.fileType))
-            let status = input.path.withCString { from in
-                output.path.withCString { to in library.api.llama_model_quantize(from, to, &parameters) }
+            let status = library.logSink.watching({ line in QuantizationProgress(line: line).map(progress) }) {
+                input.path.withCString { from in
+                    output.path.withCString { to in library.api.llama_model_quantize(from, to, &parameters) }
+                }
             }
             guard status == 0 else {
                 try? FileManager.default.removeItem(at: output)

@@ -94,7 +94,7 @@ import Testing
         // --quantize: the F16 fixture written as Q8_0 by llama.cpp's quantizer, in its own process.
         let modelfile = folder.appendingPathComponent("Modelfile").path
         let quantized = try cli.run(["models", "create", "coder-q8", "-f", modelfile, "--quantize", "q8_0", "--threads", "1"])
-        #expect(quantized.status == 0, "\(quantized.stderr)")
+        #expect(quantized.status == 0 && quantized.stderr.contains("quantizing to Q8_0"), "\(quantized.stderr)")
         let info = try cli.run(["models", "info", "coder-q8", "--json"]).json()
         #expect((info["gguf"] as? [String: Any])?["quantization"] as? String == "Q8_0", "\(info)")
         #expect(((info["model"] as? [String: Any])?["defaults"] as? [String: Any])?["maxTokens"] as? Int == 2, "it keeps the Modelfile's")

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import RunAnywhere
 import RunAnywhereTestSupport
+import Synchronization
 import Testing
 
 @testable import RunAnywhereLlamaCpp
@@ -26,8 +27,13 @@ extension LlamaTests {
             // back to Q5_0 and Q8_0 as llama.cpp does: no F16 matrix is left either way.
             for (name, tensorType) in [("q8_0", UInt32(8)), ("Q4_K_M", UInt32(6))] {
                 let quantization = try ModelQuantization(named: name)
-                let model = try await runtime.quantizeModel(
-                    file: fixture, as: quantization, id: "coder-\(name.lowercased())", defaults: nil, license: nil, threads: 1)
+                let job = try await runtime.prepareQuantization(
+                    file: fixture, as: quantization, id: "coder-\(name.lowercased())", defaults: nil, license: nil)
+                let reported = Mutex<[QuantizationProgress]>([])
+                let model = try await runtime.quantize(job, threads: 1) { progress in reported.withLock { $0.append(progress) } }
+                let seen = reported.withLock { $0 }
+                #expect(
+                    !seen.isEmpty && seen.map(\.done) == Array(1...seen.count) && seen.last?.done == seen.last?.total, "\(name): \(seen)")
                 let metadata = try #require(try runtime.metadata(of: model))
                 let types = Set(metadata.tensors.map(\.type))
                 #expect(metadata.quantization == quantization.name && types.contains(tensorType) && !types.contains(1), "\(name): \(types)")
@@ -39,7 +45,7 @@ extension LlamaTests {
                 #expect(answer.responseTokens > 0, "\(name)")
             }
             let refused = await #expect(throws: SDKError.self) {
-                try await runtime.quantizeModel(
+                try await runtime.prepareQuantization(
                     file: try #require(TestEnvironment.defaultModelFile), as: try ModelQuantization(named: "q8_0"), id: "again",
                     defaults: nil, license: nil)
             }

@@ -44,10 +44,20 @@ import Testing
         }
     }
 
+    /// How far a quantization is, read from llama.cpp's log or the quantizer process's output.
+    @Test func progressIsReadFromTheQuantizersLines() {
+        let logged = "[  12/ 291]                  blk.0.attn_q.weight - [  576,   576,     1,     1], type =    f16, converting to q8_0"
+        #expect(QuantizationProgress(line: logged) == QuantizationProgress(done: 12, total: 291))
+        #expect(QuantizationProgress(line: "tensor 291/291") == QuantizationProgress(done: 291, total: 291))
+        for other in ["llama_model_quantize_impl: model size = 258.00 MiB", "[ 3/ 0] x", "tensor 5/4", "tensor a/b", "", "[12/291"] {
+            #expect(QuantizationProgress(line: other) == nil, "\(other)")
+        }
+    }
+
     @Test func aRuntimeWithoutAQuantizerSaysSo() async throws {
         let runtime = try scriptedRuntime()
         let error = await #expect(throws: SDKError.self) {
-            try await runtime.quantizeModel("scripted", as: try ModelQuantization(named: "q8_0"), id: "small")
+            try await runtime.prepareQuantization(of: "scripted", as: try ModelQuantization(named: "q8_0"), id: "small")
         }
         #expect(error?.code == .frameworkNotAvailable && error?.message.contains("quantizer") == true)
     }

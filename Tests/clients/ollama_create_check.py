@@ -9,7 +9,7 @@ model with `create(files=…)`, whole and streamed; the model listed, shown and 
 and the copy still answering once the original is deleted; `create(from_=…)`, and with what a
 Modelfile adds (`system`, `parameters`, `messages`, `license`), shown by `show` and applied to a
 generation that sets nothing; `create(quantize=…)` of the F16 upload, shown as Q8_0 and answering,
-and a quantized model refused as a source; with `--adapter`, a LoRA adapter uploaded and kept by a model made
+streamed with its progress, and a quantized model refused as a source (a status, streamed or not); with `--adapter`, a LoRA adapter uploaded and kept by a model made
 from `--adapter-base` (`create(adapters=…)`), named by its shown Modelfile and changing its greedy
 answer, and refused for a model it does not fit; and as `ResponseError`s with their status: an
 upload whose bytes are not its digest, a file never uploaded, what a model here cannot keep
@@ -102,6 +102,14 @@ def main():
     check(answer.done and answer.eval_count > 0, f"the quantized model answers: {answer}")
     seen["small"] = {"quantization_level": level, "eval_count": answer.eval_count}
     refused(lambda: client.create(model="smaller", from_="small", quantize="q4_0"), 400, "quantized already")
+    # Streamed (the ollama CLI's way): a refusal is still a status, and the progress comes as lines.
+    refused(lambda: list(client.create(model="smaller", from_="small", quantize="q4_0", stream=True)), 400, "quantized already")
+    parts = list(client.create(model="smaller", from_="copied", quantize="q4_0", stream=True))
+    statuses = [part.status for part in parts]
+    counted = [part for part in parts if part.total]
+    check(statuses[-1:] == ["success"] and "quantizing F16 model to Q4_0" in statuses, f"streamed quantize: {statuses}")
+    check(counted and counted[-1].completed == counted[-1].total, f"its progress reaches the last tensor: {counted[-1:]}")
+    seen["smaller"] = {"progress_lines": len(counted), "tensors": counted[-1].total if counted else None}
     refused(lambda: client.create(model="iq", from_="copied", quantize="iq2_xxs"), 400, "Q4_K_M")
 
     if arguments.adapter:
@@ -132,10 +140,10 @@ def main():
     refused(lambda: client.create(model="templated", from_="copied", template="{{ .Prompt }}"), 400, "template")
     refused(lambda: client.create(model="copied", from_="derived"), 409, "already exists")
     refused(lambda: client.copy("nothing-here", "x"), 404, "not found")
-    for name in ["streamed", "copied", "derived", "briefer", "small"]:
+    for name in ["streamed", "copied", "derived", "briefer", "small", "smaller"]:
         client.delete(name)
     names = [entry.model for entry in client.list().models]
-    check(not {"uploaded:latest", "streamed:latest", "copied:latest", "derived:latest", "briefer:latest", "small:latest"} & set(names), f"all deleted: {names}")
+    check(not {"uploaded:latest", "streamed:latest", "copied:latest", "derived:latest", "briefer:latest", "small:latest", "smaller:latest"} & set(names), f"all deleted: {names}")
     seen.update(transport.report(check))
     print(json.dumps({"ollama": importlib.metadata.version("ollama"), "seen": seen, "failures": failures}, indent=2, default=str))
     sys.exit(1 if failures else 0)

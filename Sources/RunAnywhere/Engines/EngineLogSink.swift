@@ -3,11 +3,13 @@ import Synchronization
 
 /// Receives an engine's log (ggml-based engines send it in pieces) and forwards whole lines to
 /// a `Logger`: errors at `notice`, warnings at `info`, the rest at `debug`/`trace`. The last
-/// error lines are kept to explain a failure.
+/// error lines are kept to explain a failure; a caller may watch the lines while its work runs
+/// (``watching(_:during:)``: llama.cpp's quantizer says how far it is only in its log).
 package final class EngineLogSink: Sendable {
     private let logger: Logger
     private let prefix: String
     private let state = Mutex<(line: String, level: Logger.Level, errors: [String])>(("", .debug, []))
+    private let observer = Mutex<(@Sendable (String) -> Void)?>(nil)
 
     /// A sink whose lines start with `prefix` (e.g. "llama.cpp").
     package init(logger: Logger, prefix: String) {
@@ -39,7 +41,19 @@ package final class EngineLogSink: Sendable {
             }
             return complete
         }
-        for (line, level) in lines { logger.log(level: level, "\(prefix): \(line)") }
+        let watch = observer.withLock { $0 }
+        for (line, level) in lines {
+            logger.log(level: level, "\(prefix): \(line)")
+            watch?(line)
+        }
+    }
+
+    /// Runs `work` with every whole line the engine logs meanwhile handed to `observer` too (one
+    /// watcher at a time: the engine's log is the process's).
+    package func watching<T>(_ observer: @escaping @Sendable (String) -> Void, during work: () throws -> T) rethrows -> T {
+        self.observer.withLock { $0 = observer }
+        defer { self.observer.withLock { $0 = nil } }
+        return try work()
     }
 
     /// `message` followed by the engine's latest error lines ("message: error; error"), or just

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A quantization llama.cpp's quantizer writes a GGUF model in without an importance matrix, by
 /// the name llama.cpp and ollama give it (`Q4_K_M`, `Q8_0`…; any case is read): what `ollama
@@ -45,16 +46,53 @@ package struct ModelQuantization: Sendable, Equatable {
     }
 }
 
+/// How far a quantization is: the tensors written of the file's total.
+package struct QuantizationProgress: Sendable, Equatable {
+    /// Tensors written.
+    package let done: Int
+    /// Tensors in the file.
+    package let total: Int
+
+    /// `done` of `total` tensors.
+    package init(done: Int, total: Int) {
+        self.done = done
+        self.total = total
+    }
+
+    /// The progress a line of llama.cpp's quantizer log (`[  12/ 291] blk.0.attn_q.weight - …`)
+    /// or of `runanywhere quantize-model`'s output (`tensor 12/291`) reports; nil for any other line.
+    package init?(line: String) {
+        let text = line.hasPrefix("tensor ") ? Substring(line.dropFirst(7)) : Substring(line)
+        let counts: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            counts = text[text.index(after: text.startIndex)..<close]
+        } else {
+            counts = text.prefix { !$0.isWhitespace }
+        }
+        let parts = counts.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let done = Int(parts[0]), let total = Int(parts[1]), total > 0, (0...total).contains(done) else {
+            return nil
+        }
+        self.init(done: done, total: total)
+    }
+}
+
 /// Writes a GGUF model file quantized: llama.cpp's quantizer in this process
 /// (`RunAnywhereLlamaCpp`'s `LlamaQuantizer`) or in a child process (``ChildProcessQuantizer``).
 package protocol ModelQuantizer: Sendable {
-    /// Writes `input` quantized as `quantization` to `output`, with `threads` (nil: every core).
-    func quantize(_ input: URL, to output: URL, as quantization: ModelQuantization, threads: Int?) async throws
+    /// Writes `input` quantized as `quantization` to `output`, with `threads` (nil: every core),
+    /// reporting each tensor written to `progress`. Cancelling the task stops the work.
+    func quantize(
+        _ input: URL, to output: URL, as quantization: ModelQuantization, threads: Int?,
+        progress: @escaping @Sendable (QuantizationProgress) -> Void
+    ) async throws
 }
 
 /// Quantizes in a child process, so that a crash of llama.cpp's quantizer costs that process:
 /// runs `executable arguments… --type NAME [--threads N] INPUT OUTPUT` (`runanywhere
-/// quantize-model`), which exits 0 or says why on standard error.
+/// quantize-model`), which writes its progress to standard output (`tensor DONE/TOTAL` lines)
+/// and exits 0, or says why on standard error. Cancelling the task kills the process.
 package struct ChildProcessQuantizer: ModelQuantizer {
     /// The program.
     package var executable: URL
@@ -70,11 +108,34 @@ package struct ChildProcessQuantizer: ModelQuantizer {
         self.timeout = timeout
     }
 
-    package func quantize(_ input: URL, to output: URL, as quantization: ModelQuantization, threads: Int?) async throws {
+    package func quantize(
+        _ input: URL, to output: URL, as quantization: ModelQuantization, threads: Int?,
+        progress: @escaping @Sendable (QuantizationProgress) -> Void
+    ) async throws {
         let arguments =
             arguments + ["--type", quantization.name] + (threads.map { ["--threads", "\($0)"] } ?? []) + [input.path, output.path]
         let (executable, timeout) = (executable, timeout)
-        let outcome = try await runBlocking { try ModelProbe.run(executable, arguments, timeout: timeout, purpose: "quantizer") }
+        // The child, and whether the task was cancelled: whichever comes second kills it.
+        let child = Mutex<(pid: pid_t?, cancelled: Bool)>((nil, false))
+        let outcome = try await withTaskCancellationHandler {
+            try await runBlocking {
+                try ModelProbe.run(
+                    executable, arguments, timeout: timeout, purpose: "quantizer",
+                    started: { pid in
+                        child.withLock { state in
+                            state.pid = pid
+                            if state.cancelled { kill(pid, SIGKILL) }
+                        }
+                    },
+                    output: { line in QuantizationProgress(line: line).map(progress) })
+            }
+        } onCancel: {
+            child.withLock { state in
+                state.cancelled = true
+                if let pid = state.pid { kill(pid, SIGKILL) }
+            }
+        }
+        try Task.checkCancellation()
         let what = "Quantizing \(input.lastPathComponent) to \(quantization.name)"
         switch outcome {
         case .passed: return

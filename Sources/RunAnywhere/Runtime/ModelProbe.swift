@@ -62,19 +62,44 @@ package struct ModelProbe: Sendable {
     enum Outcome { case passed, crashed(Int32, String), failed(String), timedOut }
 
     /// Runs the child to its end (killing it at `timeout`); `purpose` names it in the error when
-    /// it cannot start.
-    static func run(_ executable: URL, _ arguments: [String], timeout: Duration, purpose: String = "model check") throws -> Outcome {
+    /// it cannot start. `started` gets its process id once it runs; `output`, when given, each
+    /// line it writes to standard output, as it writes it (otherwise its output is dropped).
+    static func run(
+        _ executable: URL, _ arguments: [String], timeout: Duration, purpose: String = "model check",
+        started: (@Sendable (pid_t) -> Void)? = nil, output: (@Sendable (String) -> Void)? = nil
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         let errors = Pipe()
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        let printed = output.map { _ in Pipe() }
+        process.standardOutput = printed ?? FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
             throw SDKError(.modelLoadFailed, "Cannot start the \(purpose) process \(executable.path): \(error.localizedDescription)")
+        }
+        started?(process.processIdentifier)
+        let outputRead = DispatchSemaphore(value: 0)
+        if let printed, let output {
+            // Read on a thread of its own while standard error is read here, so that neither pipe fills.
+            let reader = Thread {
+                var pending = Data()
+                while case let data = printed.fileHandleForReading.availableData, !data.isEmpty {
+                    pending += data
+                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                        output(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                        pending = Data(pending[pending.index(after: newline)...])
+                    }
+                }
+                outputRead.signal()
+            }
+            reader.name = "\(purpose)-output"
+            reader.start()
+        } else {
+            outputRead.signal()
         }
         let killed = CancellationFlag()
         let deadline = DispatchWorkItem {
@@ -85,6 +110,7 @@ package struct ModelProbe: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout.inSeconds, execute: deadline)
         let said = errors.fileHandleForReading.readDataToEndOfFile()  // until the child exits
         process.waitUntilExit()
+        outputRead.wait()
         deadline.cancel()
         // The reason: the CLI's last `error:` line, else the engine's assert, else what the Swift
         // runtime's crash report says, else the last line.

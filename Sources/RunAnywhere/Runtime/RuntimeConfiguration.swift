@@ -23,7 +23,7 @@ public struct RuntimeConfiguration: Sendable {
     /// Runs each model's engine in a worker process of its own, so that an engine's crash costs
     /// only that model's requests (``EngineProcesses``); nil runs engines in this process. The server sets it to `runanywhere engine-worker`.
     package var engineProcesses: EngineProcesses?
-    /// What writes a model file quantized (``RunAnywhereRuntime/quantizeModel(_:as:id:defaults:license:adapters:threads:)``);
+    /// What writes a model file quantized (``RunAnywhereRuntime/quantize(_:threads:progress:)``);
     /// nil: quantizing is not offered. The CLI and the server set it to `runanywhere
     /// quantize-model` in a child process (``ChildProcessQuantizer``).
     package var quantizer: (any ModelQuantizer)?

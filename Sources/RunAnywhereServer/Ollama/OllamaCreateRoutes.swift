@@ -38,7 +38,10 @@ struct OllamaCreateRoutes: Sendable {
         router.post("api/create") { request, _ in
             let body = try decodeJSON(
                 OllamaCreateRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
-            let steps = try await create(body)
+            let uploads = try await Uploads(body, blobs: blobs, runtime: runtime)
+            if let quantization = body.quantization, body.stream { return try await quantize(body, as: quantization, uploads) }
+            defer { uploads.removeStaging() }
+            let steps = try await create(body, uploads)
             guard body.stream else { return try jsonResponse(OllamaPullProgress(status: "success")) }
             return NDJSON.response { writer in
                 try await NDJSON.write((steps + ["writing manifest", "success"]).map(OllamaPullProgress.init(status:)), to: &writer)
@@ -52,53 +55,75 @@ struct OllamaCreateRoutes: Sendable {
         }
     }
 
-    /// Makes the model `body` asks for, before anything is answered (linking a file takes no
+    /// A create's uploads (its model file, then its adapters), checked (each digest's blob is
+    /// here, a `template` is the model file's own) and linked under their names into a staging
+    /// folder in the blob folder, which the create removes when it ends.
+    struct Uploads: Sendable {
+        /// The new model's id.
+        let id: String
+        /// Each upload: its field (`files`, `adapters`), its file's name and its digest.
+        let named: [(field: String, name: String, digest: String)]
+        /// Their blobs, used up once the model is made.
+        let blobs: [URL]
+        /// The links, in the same order.
+        let staged: [URL]
+        let staging: URL
+        /// The adapters' links.
+        let adapters: [URL]
+
+        init(_ body: OllamaCreateRequest, blobs store: OllamaBlobs, runtime: RunAnywhereRuntime) async throws {
+            id = try OllamaCreateRoutes.validID(body.model, param: "model")
+            guard body.from != nil || !body.files.isEmpty else {
+                throw APIError(.badRequest, "from (a model to copy) or files (an uploaded GGUF file) is required", param: "from")
+            }
+            let named =
+                (body.files.first.map { [(field: "files", name: $0.key, digest: $0.value)] } ?? [])
+                + body.adapters.sorted { $0.key < $1.key }.map { (field: "adapters", name: $0.key, digest: $0.value) }
+            let blobs = try named.map { field, name, digest in
+                let blob: URL
+                do {
+                    blob = try store.url(of: digest)
+                } catch let error as APIError {
+                    throw APIError(error.status, "\(field).\(name): \(error.message)", param: field)
+                }
+                guard FileManager.default.fileExists(atPath: blob.path) else { throw OllamaCreateRoutes.missing(digest, field: field) }
+                return blob
+            }
+            let base = body.from.map { source in (try? runtime.model(id: source))?.primaryFile } ?? blobs.first
+            if let template = body.template {
+                guard try await runBlocking({ OllamaCreateRequest.keeps(template, of: base) }) else {
+                    throw APIError(.badRequest, OllamaCreateRequest.otherTemplate, param: "template")
+                }
+            }
+            // The import takes each file's name (its format and the model's default name come
+            // from it): a link of that name to the blob, in the blob folder.
+            let staging = ScratchFile.url(in: store.directory, prefix: ".create.", suffix: "")
+            let staged = try await runBlocking {
+                ScratchFile.removeAbandoned(in: store.directory, prefix: ".create.")
+                return try OllamaCreateRoutes.stage(zip(named, blobs).map { ($0.field, $0.name, $1) }, in: staging)
+            }
+            (self.named, self.blobs, self.staging, self.staged) = (named, blobs, staging, staged)
+            adapters = Array(staged.dropFirst(body.files.count))
+        }
+
+        /// Removes the staging folder (the links; the blobs stay until a model uses them up).
+        func removeStaging() { try? FileManager.default.removeItem(at: staging) }
+
+        /// Removes the blobs a model was made of.
+        func useUp() { for blob in blobs { try? FileManager.default.removeItem(at: blob) } }
+
+        /// ollama's steps for the uploads: "using existing layer DIGEST" each.
+        var steps: [String] { named.map { "using existing layer \($0.digest)" } }
+    }
+
+    /// Makes the model `body` asks for of `uploads`, before anything is answered (linking takes no
     /// time), so that a failure is the response's status; returns the steps taken, as ollama
     /// names them.
-    private func create(_ body: OllamaCreateRequest) async throws -> [String] {
-        let id = try Self.validID(body.model, param: "model")
-        let source = body.from
-        guard source != nil || !body.files.isEmpty else {
-            throw APIError(.badRequest, "from (a model to copy) or files (an uploaded GGUF file) is required", param: "from")
-        }
-        // The model file first (when it is uploaded), then the adapters: (field, name, digest).
-        let uploads =
-            (body.files.first.map { [("files", $0.key, $0.value)] } ?? [])
-            + body.adapters.sorted { $0.key < $1.key }.map { ("adapters", $0.key, $0.value) }
-        let blobURLs = try uploads.map { field, name, digest in
-            let blob: URL
-            do {
-                blob = try blobs.url(of: digest)
-            } catch let error as APIError {
-                throw APIError(error.status, "\(field).\(name): \(error.message)", param: field)
-            }
-            guard FileManager.default.fileExists(atPath: blob.path) else { throw Self.missing(digest, field: field) }
-            return blob
-        }
-        if let source {
-            try await checkTemplate(body.template, of: (try? runtime.model(id: source))?.primaryFile)
-        } else {
-            try await checkTemplate(body.template, of: blobURLs.first)
-        }
-        // The import takes each file's name (its format and the model's default name come from
-        // it): a link of that name to the blob, in the blob folder.
-        let staging = ScratchFile.url(in: blobs.directory, prefix: ".create.", suffix: "")
-        defer { try? FileManager.default.removeItem(at: staging) }
-        let staged = try await runBlocking { [blobs] in
-            ScratchFile.removeAbandoned(in: blobs.directory, prefix: ".create.")
-            return try Self.stage(zip(uploads, blobURLs).map { ($0.0, $0.1, $1) }, in: staging)
-        }
-        let adapters = Array(staged.dropFirst(body.files.count))
-        switch (source, body.quantization) {
-        case (let source?, let quantization?):
-            guard (try? runtime.model(id: source))?.isDownloaded == true else { throw Self.notFound(source) }
-            _ = try await runtime.quantizeModel(
-                source, as: quantization, id: id, defaults: body.defaults, license: body.license, adapters: adapters,
-                threads: configuration.threads)
-        case (nil, let quantization?):
-            _ = try await runtime.quantizeModel(
-                file: staged[0], as: quantization, id: id, defaults: body.defaults, license: body.license, adapters: adapters,
-                threads: configuration.threads)
+    private func create(_ body: OllamaCreateRequest, _ uploads: Uploads) async throws -> [String] {
+        let (id, adapters) = (uploads.id, uploads.adapters)
+        switch (body.from, body.quantization) {
+        case (_, let quantization?):
+            try await runtime.quantize(try await prepare(body, as: quantization, uploads), threads: configuration.threads)
         case (let source?, nil):
             _ = try await runBlocking { [runtime] in
                 try Self.copy(source, to: id, runtime: runtime, defaults: body.defaults, license: body.license, adapters: adapters)
@@ -106,18 +131,73 @@ struct OllamaCreateRoutes: Sendable {
         case (nil, nil):
             _ = try await runBlocking { [runtime] in
                 try runtime.importModel(
-                    at: staged[0], id: id, name: nil, defaults: body.defaults, license: body.license, adapters: adapters)
+                    at: uploads.staged[0], id: id, name: nil, defaults: body.defaults, license: body.license, adapters: adapters)
             }
         }
-        for blob in blobURLs { try? FileManager.default.removeItem(at: blob) }
-        let layers = uploads.map { "using existing layer \($0.2)" } + (body.quantization.map { ["quantizing model to \($0.name)"] } ?? [])
-        guard let source else { return ["parsing GGUF"] + layers }
-        return ["using existing model \(OllamaName.name(source))"] + layers
+        uploads.useUp()
+        let steps = uploads.steps + (body.quantization.map { ["quantizing model to \($0.name)"] } ?? [])
+        guard let source = body.from else { return ["parsing GGUF"] + steps }
+        return ["using existing model \(OllamaName.name(source))"] + steps
+    }
+
+    /// The quantization `body` asks for, checked: of the model it names (`from`) or of its uploaded file.
+    private func prepare(_ body: OllamaCreateRequest, as quantization: ModelQuantization, _ uploads: Uploads) async throws
+        -> QuantizationJob
+    {
+        guard let source = body.from else {
+            return try await runtime.prepareQuantization(
+                file: uploads.staged[0], as: quantization, id: uploads.id, defaults: body.defaults, license: body.license,
+                adapters: uploads.adapters)
+        }
+        guard (try? runtime.model(id: source))?.isDownloaded == true else { throw Self.notFound(source) }
+        return try await runtime.prepareQuantization(
+            of: source, as: quantization, id: uploads.id, defaults: body.defaults, license: body.license, adapters: uploads.adapters)
+    }
+
+    /// A streamed quantization: its refusals before the stream (as statuses), then its steps
+    /// and, as llama.cpp's quantizer writes each tensor, `quantizing … model to …` lines with the
+    /// tensors `completed` of `total`, ending with `success`, or an error line. A client that goes
+    /// away stops the quantizer.
+    private func quantize(_ body: OllamaCreateRequest, as quantization: ModelQuantization, _ uploads: Uploads) async throws -> Response {
+        let job: QuantizationJob
+        do {
+            job = try await prepare(body, as: quantization, uploads)
+        } catch {
+            uploads.removeStaging()
+            throw error
+        }
+        let from = try? await runBlocking { try GGUFReader.read(job.source).quantization }
+        let status = "quantizing \(from ?? "unquantized") model to \(quantization.name)"
+        let opening = (body.from.map { ["using existing model \(OllamaName.name($0))"] } ?? ["parsing GGUF"]) + uploads.steps
+        return NDJSON.response { [runtime, threads = configuration.threads] writer in
+            defer { uploads.removeStaging() }
+            let (updates, reported) = AsyncStream.makeStream(of: QuantizationProgress.self, bufferingPolicy: .bufferingNewest(1))
+            let work = Task {
+                defer { reported.finish() }
+                return try await runtime.quantize(job, threads: threads) { reported.yield($0) }
+            }
+            do {
+                try await NDJSON.write((opening + [status]).map(OllamaPullProgress.init(status:)), to: &writer)
+                for await update in updates {
+                    var line = OllamaPullProgress(status: status)
+                    (line.total, line.completed) = (Int64(update.total), Int64(update.done))
+                    try await NDJSON.write([line], to: &writer)
+                }
+                _ = try await work.value
+                uploads.useUp()
+                try await NDJSON.write(["writing manifest", "success"].map(OllamaPullProgress.init(status:)), to: &writer)
+            } catch is CancellationError {
+                work.cancel()  // the client went away
+            } catch {
+                work.cancel()
+                try await NDJSON.write([OllamaError(APIError.from(error))], to: &writer)
+            }
+        }
     }
 
     /// Links each upload (`field`, its file `name`, its `blob`) into a folder of its own in
     /// `staging` (a model file and an adapter may share a name), under its name; the links, in order.
-    private static func stage(_ uploads: [(field: String, name: String, blob: URL)], in staging: URL) throws -> [URL] {
+    static func stage(_ uploads: [(field: String, name: String, blob: URL)], in staging: URL) throws -> [URL] {
         var staged: [URL] = []
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -143,19 +223,10 @@ struct OllamaCreateRoutes: Sendable {
     }
 
     /// The refusal of a create that names a blob that is not here.
-    private static func missing(_ digest: String, field: String) -> APIError {
+    static func missing(_ digest: String, field: String) -> APIError {
         APIError(
             .badRequest, "\(field) names the blob \(digest), which is not here: upload the file first (POST /api/blobs/\(digest))",
             param: field)
-    }
-
-    /// Throws unless `template` is none or `file`'s own chat template, read on the engine
-    /// threads (a header with its vocabulary may take a while to read).
-    private func checkTemplate(_ template: String?, of file: URL?) async throws {
-        guard template != nil else { return }
-        guard try await runBlocking({ OllamaCreateRequest.keeps(template, of: file) }) else {
-            throw APIError(.badRequest, OllamaCreateRequest.otherTemplate, param: "template")
-        }
     }
 
     /// Copies the installed model `source` as the new model `id`, with `defaults` over its own,
@@ -180,7 +251,7 @@ struct OllamaCreateRoutes: Sendable {
     }
 
     /// `id`, when it can name a model here (a 400 naming `param` otherwise).
-    private static func validID(_ id: String, param: String) throws -> String {
+    static func validID(_ id: String, param: String) throws -> String {
         do {
             try ModelInfo.validateID(id)
         } catch let error as SDKError {
