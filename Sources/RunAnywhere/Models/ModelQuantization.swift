@@ -82,7 +82,9 @@ package struct QuantizationProgress: Sendable, Equatable {
 /// (`RunAnywhereLlamaCpp`'s `LlamaQuantizer`) or in a child process (``ChildProcessQuantizer``).
 package protocol ModelQuantizer: Sendable {
     /// Writes `input` quantized as `quantization` to `output`, with `threads` (nil: every core),
-    /// reporting each tensor written to `progress`. Cancelling the task stops the work.
+    /// reporting each tensor written to `progress`. Cancelling the task stops the work where the
+    /// quantizer can stop it (a child process is killed; llama.cpp's quantizer in this process
+    /// runs to its end).
     func quantize(
         _ input: URL, to output: URL, as quantization: ModelQuantization, threads: Int?,
         progress: @escaping @Sendable (QuantizationProgress) -> Void

@@ -100,7 +100,12 @@ struct OllamaCreateRoutes: Sendable {
             let staging = ScratchFile.url(in: store.directory, prefix: ".create.", suffix: "")
             let staged = try await runBlocking {
                 ScratchFile.removeAbandoned(in: store.directory, prefix: ".create.")
-                return try OllamaCreateRoutes.stage(zip(named, blobs).map { ($0.field, $0.name, $1) }, in: staging)
+                do {
+                    return try OllamaCreateRoutes.stage(zip(named, blobs).map { ($0.field, $0.name, $1) }, in: staging)
+                } catch {
+                    try? FileManager.default.removeItem(at: staging)
+                    throw error
+                }
             }
             (self.named, self.blobs, self.staging, self.staged) = (named, blobs, staging, staged)
             adapters = Array(staged.dropFirst(body.files.count))
