@@ -4,7 +4,8 @@ import Testing
 
 @testable import RunAnywhere
 
-/// The quantizations offered by name, and the files a quantization starts from (the quantizing
+/// The quantizations offered by name, the files a quantization starts from, the progress read
+/// from the quantizer's lines, and a cancel killing the quantizer's process (the quantizing
 /// itself runs on llama.cpp: `LlamaTests.Quantization`, the CLI's `CLIModelfileTests`).
 @Suite struct ModelQuantizationTests {
     @Test func namesAreReadInAnyCaseAndOnlyThoseOffered() throws {
@@ -52,6 +53,39 @@ import Testing
         for other in ["llama_model_quantize_impl: model size = 258.00 MiB", "[ 3/ 0] x", "tensor 5/4", "tensor a/b", "", "[12/291"] {
             #expect(QuantizationProgress(line: other) == nil, "\(other)")
         }
+    }
+
+    /// Cancelling a quantization in a child process kills the process: here a shell standing in
+    /// for `runanywhere quantize-model` that reports one tensor and then never ends (a process
+    /// still there 30 s after the cancel fails the test, which then kills it itself).
+    @Test func cancellingKillsTheQuantizersProcess() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runanywhere-quantize-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pidFile = folder.appendingPathComponent("pid")
+        let quantizer = ChildProcessQuantizer(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", "echo $$ > '\(pidFile.path)'; echo 'tensor 1/2'; exec sleep 100000", "sh"])
+        let (reports, report) = AsyncStream.makeStream(of: QuantizationProgress.self)
+        let work = Task {
+            try await quantizer.quantize(
+                folder.appendingPathComponent("in.gguf"), to: folder.appendingPathComponent("out.gguf"),
+                as: try ModelQuantization(named: "q8_0"), threads: nil
+            ) { report.yield($0) }
+        }
+        var iterator = reports.makeAsyncIterator()
+        #expect(await iterator.next() == QuantizationProgress(done: 1, total: 2))
+        let pid = try #require(
+            pid_t(String(decoding: try Data(contentsOf: pidFile), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        work.cancel()
+        var alive = true
+        for _ in 0..<600 where alive {
+            try await Task.sleep(for: .milliseconds(50))
+            alive = kill(pid, 0) == 0
+        }
+        if alive { kill(pid, SIGKILL) }
+        #expect(!alive, "the cancel killed the quantizer's process")
+        await #expect(throws: CancellationError.self) { try await work.value }
     }
 
     @Test func aRuntimeWithoutAQuantizerSaysSo() async throws {
