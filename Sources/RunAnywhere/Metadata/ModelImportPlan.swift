@@ -17,6 +17,9 @@ struct ModelImportPlan {
     var files: [URL]
     /// Whether the model is its folder (a voice beside its tokens) rather than its one file.
     var isFolder = false
+    /// A GGUF file's header, as it was read to make the plan (nil for other formats), so that
+    /// what checks the file further need not read it again.
+    var metadata: GGUFMetadata?
 
     /// The files' total size in bytes.
     var size: Int64 {
@@ -63,19 +66,21 @@ struct ModelImportPlan {
             let base = metadata.values["general.base_model.0.name"]?.stringValue.map { ", made for \($0)" } ?? ""
             return ModelImportPlan(
                 name: name ?? metadata.name ?? stem, category: .loraAdapter, format: .gguf, framework: .llamaCpp,
-                description: "A LoRA adapter for \(architecture) language models\(base)", license: metadata.license, files: [source])
+                description: "A LoRA adapter for \(architecture) language models\(base)", license: metadata.license, files: [source],
+                metadata: metadata)
         }
         // A model converted for embeddings or ranking says how its outputs are pooled (4: rank,
         // a cross-encoder's); a language model says nothing of it.
         if let pooling = metadata.values["\(architecture).pooling_type"]?.intValue, pooling > 0 {
             return ModelImportPlan(
                 name: name ?? metadata.name ?? stem, category: pooling == 4 ? .reranking : .embedding, format: .gguf,
-                framework: .llamaCpp, contextLength: metadata.contextLength, license: metadata.license, files: [source])
+                framework: .llamaCpp, contextLength: metadata.contextLength, license: metadata.license, files: [source], metadata: metadata)
         }
         return ModelImportPlan(
             name: name ?? metadata.name ?? stem, category: diffusion ? .imageGeneration : .language, format: .gguf,
             framework: diffusion ? .stableDiffusionCpp : .llamaCpp, contextLength: diffusion ? nil : metadata.contextLength,
-            supportsThinking: !diffusion && metadata.chatTemplate?.contains("<think>") ?? false, license: metadata.license, files: [source]
+            supportsThinking: !diffusion && metadata.chatTemplate?.contains("<think>") ?? false, license: metadata.license, files: [source],
+            metadata: metadata
         )
     }
 

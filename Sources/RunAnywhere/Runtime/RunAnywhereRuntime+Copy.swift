@@ -30,7 +30,7 @@ extension RunAnywhereRuntime {
         var merged = defaults?.over(model.defaults) ?? model.defaults ?? ModelDefaults()
         if !adapters.isEmpty {
             merged.loraAdapters = try ModelFiles.checkAdapters(
-                adapters, fitting: model.category == .language ? model.primaryFile : nil, model: newID)
+                adapters, fitting: model.category == .language ? try metadata(of: model) : nil, model: newID)
         }
         let ownAdapters = FileManager.default.fileExists(atPath: loraFolder(of: id).path)
         guard inside || ownAdapters || !adapters.isEmpty else {

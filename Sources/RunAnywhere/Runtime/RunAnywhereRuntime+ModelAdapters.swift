@@ -16,11 +16,11 @@ extension RunAnywhereRuntime {
 }
 
 extension ModelFiles {
-    /// Checks the LoRA adapter files `adapters` for a model of the file `base` (the model
-    /// `model`): at most ``LoRAAdapter/maxPerRequest``, each a file of its own name, an adapter
-    /// GGUF made for the model's architecture and tensor shapes; returns them as the model keeps
-    /// them (by name, scale 1).
-    static func checkAdapters(_ adapters: [URL], fitting base: URL?, model: String) throws -> [LoRAAdapter] {
+    /// Checks the LoRA adapter files `adapters` for a model whose GGUF header is `base` (the
+    /// model `model`; nil: it is no GGUF language model): at most ``LoRAAdapter/maxPerRequest``,
+    /// each a file of its own name, an adapter GGUF made for the model's architecture and tensor
+    /// shapes; returns them as the model keeps them (by name, scale 1).
+    static func checkAdapters(_ adapters: [URL], fitting base: GGUFMetadata?, model: String) throws -> [LoRAAdapter] {
         guard !adapters.isEmpty else { return [] }
         guard adapters.count <= LoRAAdapter.maxPerRequest else {
             throw SDKError(.invalidInput, "A model keeps at most \(LoRAAdapter.maxPerRequest) LoRA adapters (got \(adapters.count))")
@@ -35,12 +35,11 @@ extension ModelFiles {
         if let twice = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             throw SDKError(.invalidInput, "Two LoRA adapters are named \(twice): a model keeps each by its file name")
         }
-        guard let base, ModelFormat.detect(fromPath: base.lastPathComponent) == .gguf else {
+        guard let base else {
             throw SDKError.llm(.modelIncompatible, "LoRA adapters apply to GGUF language models; \(model) is not one")
         }
-        let metadata = try GGUFReader.read(base)
         for (adapter, name) in zip(adapters, names) {
-            try LoRAAdapter.check(adapter, named: name, fits: metadata, model: model)
+            try LoRAAdapter.check(adapter, named: name, fits: base, model: model)
         }
         return names.map { LoRAAdapter(path: $0) }
     }

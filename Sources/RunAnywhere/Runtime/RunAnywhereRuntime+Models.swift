@@ -101,11 +101,9 @@ extension RunAnywhereRuntime {
         var defaults = defaults ?? ModelDefaults()
         if !adapters.isEmpty {
             guard plan.category == .language else {
-                throw SDKError.llm(
-                    .modelIncompatible,
-                    "LoRA adapters apply to language models; \(id) is a model of another kind (\(plan.category.displayName.lowercased()))")
+                throw SDKError.llm(.modelIncompatible, "LoRA adapters apply to language models; \(id) is \(plan.category.aModel)")
             }
-            defaults.loraAdapters = try ModelFiles.checkAdapters(adapters, fitting: plan.files.first, model: id)
+            defaults.loraAdapters = try ModelFiles.checkAdapters(adapters, fitting: plan.metadata, model: id)
         }
         model.defaults = defaults.isEmpty ? nil : defaults
         try? FileManager.default.createDirectory(at: catalog.modelsDirectory, withIntermediateDirectories: true)

@@ -10,6 +10,8 @@ package struct QuantizationJob: Sendable {
     package let quantization: ModelQuantization
     /// The new model's id.
     package let id: String
+    /// The source's quantization (`F16`…), as its header names it.
+    package let sourceQuantization: String?
     let defaults: ModelDefaults?
     let license: String?
     let adapters: [URL]
@@ -31,22 +33,23 @@ extension RunAnywhereRuntime {
                 .frameworkNotAvailable,
                 "Quantizing needs llama.cpp's quantizer, which this runtime was not given (the runanywhere CLI and server have it)")
         }
-        try await runBlocking { [catalog] in
+        let metadata = try await runBlocking { [catalog] in
             try ModelInfo.validateID(id)
             try catalog.checkFree(id)
             try defaults?.validate()
             let plan = try ModelImportPlan.make(for: source, name: nil)
-            guard plan.format == .gguf, [.language, .embedding, .reranking].contains(plan.category) else {
+            guard let metadata = plan.metadata, [.language, .embedding, .reranking].contains(plan.category) else {
                 throw SDKError(
                     .modelIncompatible,
                     "\(source.lastPathComponent) is not a GGUF language, embedding or reranking model; only those are quantized here")
             }
-            try ModelQuantization.checkSource(try GGUFReader.read(source), name: source.lastPathComponent)
-            if !adapters.isEmpty { _ = try ModelFiles.checkAdapters(adapters, fitting: source, model: id) }
+            try ModelQuantization.checkSource(metadata, name: source.lastPathComponent)
+            if !adapters.isEmpty { _ = try ModelFiles.checkAdapters(adapters, fitting: metadata, model: id) }
+            return metadata
         }
         return QuantizationJob(
-            source: source, quantization: quantization, id: id, defaults: defaults, license: license, adapters: adapters,
-            origin: origin ?? "Quantized to \(quantization.name) from \(source.lastPathComponent)")
+            source: source, quantization: quantization, id: id, sourceQuantization: metadata.quantization, defaults: defaults,
+            license: license, adapters: adapters, origin: origin ?? "Quantized to \(quantization.name) from \(source.lastPathComponent)")
     }
 
     /// ``prepareQuantization(file:as:id:defaults:license:adapters:origin:)`` of the installed model

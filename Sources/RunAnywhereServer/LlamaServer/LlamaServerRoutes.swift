@@ -36,10 +36,7 @@ struct LlamaServerRoutes: Sendable {
                 throw APIError(.notFound, "The model '\(id)' does not exist or is not installed", param: "model", code: "model_not_found")
             }
             guard [.language, .multimodal].contains(model.category) else {
-                let kind = model.category.rawValue
-                throw APIError(
-                    .badRequest, "Model '\(id)' is \("aeiou".contains(kind.prefix(1)) ? "an" : "a") \(kind) model, not a language model",
-                    param: "model", code: "model_incompatible")
+                throw SDKError(.modelIncompatible, "Model '\(id)' is \(model.category.aModel), not a language model")
             }
             let metadata = try await runBlocking { [runtime] in try runtime.metadata(of: model) }
             let loaded = await runtime.loadedModels().contains { $0.modelId == model.id && $0.state == .loaded }

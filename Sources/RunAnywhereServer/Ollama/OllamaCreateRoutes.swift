@@ -101,7 +101,7 @@ struct OllamaCreateRoutes: Sendable {
             let staged = try await runBlocking {
                 ScratchFile.removeAbandoned(in: store.directory, prefix: ".create.")
                 do {
-                    return try OllamaCreateRoutes.stage(zip(named, blobs).map { ($0.field, $0.name, $1) }, in: staging)
+                    return try OllamaCreateRoutes.stage(zip(named, blobs).map { ($0.field, $0.name, $0.digest, $1) }, in: staging)
                 } catch {
                     try? FileManager.default.removeItem(at: staging)
                     throw error
@@ -171,8 +171,7 @@ struct OllamaCreateRoutes: Sendable {
             uploads.removeStaging()
             throw error
         }
-        let from = try? await runBlocking { try GGUFReader.read(job.source).quantization }
-        let status = "quantizing \(from ?? "unquantized") model to \(quantization.name)"
+        let status = "quantizing \(job.sourceQuantization ?? "unquantized") model to \(quantization.name)"
         let opening = (body.from.map { ["using existing model \(OllamaName.name($0))"] } ?? ["parsing GGUF"]) + uploads.steps
         return NDJSON.response { [runtime, threads = configuration.threads] writer in
             defer { uploads.removeStaging() }
@@ -202,18 +201,17 @@ struct OllamaCreateRoutes: Sendable {
 
     /// Links each upload (`field`, its file `name`, its `blob`) into a folder of its own in
     /// `staging` (a model file and an adapter may share a name), under its name; the links, in order.
-    static func stage(_ uploads: [(field: String, name: String, blob: URL)], in staging: URL) throws -> [URL] {
+    static func stage(_ uploads: [(field: String, name: String, digest: String, blob: URL)], in staging: URL) throws -> [URL] {
         var staged: [URL] = []
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-            for (field, name, blob) in uploads {
+            for (field, name, digest, blob) in uploads {
                 let folder = staging.appendingPathComponent("\(staged.count)")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
                 do {
                     try FileManager.default.linkItem(at: blob, to: folder.appendingPathComponent(name))
                 } catch {
                     // Another create of the same upload may have used it up since it was looked for.
-                    let digest = "sha256:" + blob.lastPathComponent.dropFirst("sha256-".count)
                     guard FileManager.default.fileExists(atPath: blob.path) else { throw Self.missing(digest, field: field) }
                     throw error
                 }
