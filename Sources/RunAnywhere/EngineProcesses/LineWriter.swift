@@ -6,23 +6,42 @@ import Synchronization
 ///
 /// A line can be written two ways. ``write(_:)`` writes it on the caller's thread if no write is
 /// under way (an answer to the runtime goes out at once, with no thread to wake), else leaves
-/// it to the writer under way. ``queue(_:)`` only queues it, and ``send()`` then wakes the
-/// writer's own thread for what is queued: an engine's decode thread, which must not wait on a
-/// pipe, queues a step's tokens and sends them together, in a write or two for one wake-up
-/// instead of a system call each. A worker has one, for its standard output, whose thread lives
-/// as long as the process.
+/// it to the writer under way. ``queue(_:)`` only queues it, and ``send()`` then has the
+/// writer's own thread write what is queued: an engine's decode thread, which must not wait on a
+/// pipe, queues a step's tokens and sends them together, in a write or two instead of a system
+/// call each, and wakes that thread only when it sleeps (``DeliveryWake``). A worker has one, for
+/// its standard output, whose thread lives as long as the process.
 final class LineWriter: Sendable {
     private let fd: Int32
-    /// What waits to be written, and whether a thread is writing (and will take it).
-    private let state = Mutex<(queued: Data, writing: Bool)>((Data(), false))
-    private let wake = DispatchSemaphore(value: 0)
+    /// What waits to be written, whether a thread is writing (and will take it), and whether the
+    /// writer's thread sleeps until it is woken.
+    private let state = Mutex<(queued: Data, writing: Bool, asleep: Bool)>((Data(), false, true))
+    private let wake = DeliveryWake()
 
     init(fd: Int32) {
         self.fd = fd
         let thread = Thread { [self] in
+            var busy = false
             while true {
-                wake.wait()
-                writeQueued()
+                wake.wait(afterDelivering: busy)
+                guard busy else {
+                    // Woken by send(), which handed this thread `writing`.
+                    writeQueued()
+                    busy = true
+                    continue
+                }
+                // A look of its own: nobody signals while it looks within the interval.
+                let writes = state.withLock { state -> Bool? in
+                    guard !state.writing else { return false }  // a write under way takes the queue
+                    guard !state.queued.isEmpty else {
+                        state.asleep = true
+                        return nil
+                    }
+                    state.writing = true
+                    return true
+                }
+                busy = writes != nil
+                if writes == true { writeQueued() }
             }
         }
         thread.name = "engine-worker-stdout"
@@ -44,14 +63,16 @@ final class LineWriter: Sendable {
         state.withLock { $0.queued.append(line) }
     }
 
-    /// Has the writer's thread write what is queued, unless a write under way will take it.
+    /// Has the writer's thread write what is queued, unless a write under way will take it; wakes
+    /// that thread only if it sleeps (else it looks within ``DeliveryWake/interval``).
     func send() {
-        let idle = state.withLock { state in
-            guard !state.writing, !state.queued.isEmpty else { return false }
+        let wakes = state.withLock { state in
+            guard state.asleep, !state.writing, !state.queued.isEmpty else { return false }
             state.writing = true
+            state.asleep = false
             return true
         }
-        if idle { wake.signal() }
+        if wakes { wake.signal() }
     }
 
     /// Returns once every line written, queued or sent before is written.

@@ -2,10 +2,10 @@ import Foundation
 import Synchronization
 
 /// Carries in-process engines' events from their decode loops to the receivers that follow them,
-/// on a thread of its own. A decode loop only queues each event, and wakes the courier once a
-/// step (``LLMEngineReceiver/flush``), so what follows a token (the generation pipeline, the
-/// caller's stream, the task woken to read it) costs the decode loop nothing and runs beside it,
-/// on another core.
+/// on a thread of its own. A decode loop only queues each event, and ends each step with
+/// ``LLMEngineReceiver/flush``, which wakes the courier only when it sleeps (``DeliveryWake``),
+/// so what follows a token (the generation pipeline, the caller's stream, the task woken to read
+/// it) costs the decode loop nothing and runs beside it, on another core.
 final class EventCourier: Sendable {
     /// The courier of the process's in-process engines.
     static let shared = EventCourier()
@@ -16,8 +16,9 @@ final class EventCourier: Sendable {
         case end(LLMEngineReceiver, (any Error)?)
     }
 
-    private let parcels = Mutex<(queued: [Parcel], woken: Bool)>(([], false))
-    private let wake = DispatchSemaphore(value: 0)
+    /// What waits to be delivered, and whether the courier sleeps until it is woken.
+    private let parcels = Mutex<(queued: [Parcel], asleep: Bool)>(([], true))
+    private let wake = DeliveryWake()
 
     private init() {
         let thread = Thread { [self] in deliverForever() }
@@ -34,24 +35,26 @@ final class EventCourier: Sendable {
         )
     }
 
-    /// Queues `parcel` and wakes the courier unless it is already awake for what is queued.
+    /// Queues `parcel` and wakes the courier if it sleeps.
     private func send(_ parcel: Parcel) {
         let wakes = parcels.withLock { parcels -> Bool in
             parcels.queued.append(parcel)
-            defer { parcels.woken = true }
-            return !parcels.woken
+            defer { parcels.asleep = false }
+            return parcels.asleep
         }
         if wakes { wake.signal() }
     }
 
     private func deliverForever() -> Never {
         var batch: [Parcel] = []
+        var delivered = false
         while true {
-            wake.wait()
+            wake.wait(afterDelivering: delivered)
             parcels.withLock { parcels in
                 swap(&batch, &parcels.queued)
-                parcels.woken = false
+                parcels.asleep = batch.isEmpty
             }
+            delivered = !batch.isEmpty
             for parcel in batch {
                 switch parcel {
                 case .event(let receiver, let event): receiver.event(event)
