@@ -4,6 +4,7 @@ import datetime
 import json
 import os
 import platform
+import shlex
 import subprocess
 import sys
 import time
@@ -29,13 +30,22 @@ def run_tool(command, env):
     return result.stdout
 
 
-def llama_bench(bench, model, args, env):
-    """pp<prompt> and tg<tokens> tokens/sec from llama-bench (averages over its repetitions)."""
-    out = run_tool([bench, "-m", model, "-p", str(args.prompt), "-n", str(args.tokens), "-ngl", str(args.gpu_layers_tools),
-                    "-t", str(args.threads), "-b", str(args.prompt), "-ub", str(args.prompt), "-r", str(args.reps), "-o", "json"], env)
+def no_op_offload(args):
+    """With no layer on a GPU the SDK keeps prompts on the CPU too (it turns llama.cpp's
+    op_offload off); the tools are told to as well, or they copy a prompt's work to the GPU."""
+    return ["--no-op-offload"] if args.gpu_layers_tools == 0 else []
+
+
+def llama_bench(bench, model, args, depth, env):
+    """pp<prompt> tokens/sec from an empty context, and tg<tokens> after `depth` tokens already
+    in the context (where the SDK's decode starts: attention over a longer context costs more),
+    from llama-bench (averages over its repetitions)."""
+    depths = "0" if depth == 0 else f"0,{depth}"
+    out = run_tool([bench, "-m", model, "-p", str(args.prompt), "-n", str(args.tokens), "-d", depths, "-ngl", str(args.gpu_layers_tools),
+                    *(["-nopo", "1"] if args.gpu_layers_tools == 0 else []), "-t", str(args.threads), "-b", str(args.prompt), "-ub", str(args.prompt), "-r", str(args.reps), "-o", "json"], env)
     rows = json.loads(out[out.index("["):])
-    prompt = next(r["avg_ts"] for r in rows if r["n_prompt"] == args.prompt and r["n_gen"] == 0)
-    decode = next(r["avg_ts"] for r in rows if r["n_gen"] == args.tokens and r["n_prompt"] == 0)
+    prompt = next(r["avg_ts"] for r in rows if r["n_prompt"] == args.prompt and r["n_gen"] == 0 and r["n_depth"] == 0)
+    decode = next(r["avg_ts"] for r in rows if r["n_gen"] == args.tokens and r["n_prompt"] == 0 and r["n_depth"] == depth)
     return prompt, decode
 
 
@@ -43,7 +53,7 @@ def batched_bench(batched, model, args, prompt_tokens, env):
     """Tokens/sec, prompts and generated together, over `streams` sequences at once
     (llama-batched-bench's S: every prompt read, then args.stream_tokens generated for each)."""
     context = llama_tools.batched_context(args.streams, prompt_tokens + args.stream_tokens)
-    return llama_tools.batched_bench_row([batched, "-m", model, "-c", str(context), "-b", "2048", "-ub", "512", "-ngl", str(args.gpu_layers_tools),
+    return llama_tools.batched_bench_row([batched, "-m", model, "-c", str(context), "-b", "2048", "-ub", "512", "-ngl", str(args.gpu_layers_tools), *no_op_offload(args),
                                           "-t", str(args.threads), "-npp", str(prompt_tokens), "-ntg", str(args.stream_tokens)],
                                          args.streams, env, "gpu")["speed"]
 
@@ -84,12 +94,13 @@ def speculation(base, model, args):
 def sdk(binary, model, args, env):
     """The SDK through `runanywhere serve`, warmed up like llama-bench: prompt tokens/sec over a
     prompt of args.prompt tokens (a fresh one each time: the prompt cache must not help), decode
-    tokens/sec over args.tokens, each the mean of args.reps; then args.streams requests at once
+    tokens/sec over args.tokens after a short text (llama-bench's tg is measured after as many
+    tokens), each the mean of args.reps; then args.streams requests at once
     (a second server with as many sequences) and their tokens/sec together, prompts and
     generated, from the first request sent to the last answer received."""
     # The context holds the prompt or speculation's text, whichever is longer.
     context = max(args.prompt, tokens_of(binary, model, SPECULATION_TEXT, env)) + args.tokens + 64
-    flags = ["--threads", str(args.threads), "--batch-size", str(args.prompt), "--context-length", str(context)]
+    flags = ["--threads", str(args.threads), "--batch-size", str(args.prompt), "--context-length", str(context), *args.serve_args]
     if args.gpu_layers is not None:
         flags += ["--gpu-layers", str(args.gpu_layers)]
     process, base = start_server(binary, flags + ["--parallel", "1"], env)
@@ -101,21 +112,26 @@ def sdk(binary, model, args, env):
             if used == args.prompt:
                 break
             words += args.prompt - used
-        prompts, decodes, generated = [], [], []
+        prompts, decodes, generated, depths = [], [], [], []
         for rep in range(args.reps):
             answer = complete(base, model, f"{rep + 1}" + " the" * words, 1)
             prompts.append(answer["timings"]["prompt_per_second"])
             answer = complete(base, model, f"{rep + 1}. {STORY}", args.tokens)
             decodes.append(answer["timings"]["predicted_per_second"])
             generated.append(answer["usage"]["completion_tokens"])
+            depths.append(answer["usage"]["prompt_tokens"])
         prompt_tokens = answer["usage"]["prompt_tokens"]
-        guessed, plain, same = speculation(base, model, args)
+        guessed, plain, same = (0, 0, False) if args.decode_only else speculation(base, model, args)
     finally:
         process.terminate()
         process.wait(timeout=60)
+    ours = {"prompt": sum(prompts) / len(prompts), "decode": sum(decodes) / len(decodes), "generated": min(generated),
+            "decodePrompt": round(sum(depths) / len(depths)), "streamPrompt": prompt_tokens, "speculation": (guessed, plain, same)}
+    if args.decode_only:
+        return ours
     # The streams: short prompts, args.stream_tokens each, all at once.
     stream_flags = ["--threads", str(args.threads), "--context-length", str(prompt_tokens + args.stream_tokens + 64),
-                    "--parallel", str(args.streams), "--queue", "0"]
+                    "--parallel", str(args.streams), "--queue", "0", *args.serve_args]
     if args.gpu_layers is not None:
         stream_flags += ["--gpu-layers", str(args.gpu_layers)]
     process, base = start_server(binary, stream_flags, env)
@@ -124,8 +140,7 @@ def sdk(binary, model, args, env):
     finally:
         process.terminate()
         process.wait(timeout=60)
-    return {"prompt": sum(prompts) / len(prompts), "decode": sum(decodes) / len(decodes), "generated": min(generated),
-            "streams": streams, "streamPrompt": prompt_tokens, "speculation": (guessed, plain, same)}
+    return ours | {"streams": streams}
 
 
 def concurrent_streams(base, model, args):
@@ -147,7 +162,7 @@ def concurrent_streams(base, model, args):
 def llama_server(server, model_path, model, args, prompt_tokens, env):
     """The same streams against llama-server from the same build, with as many slots."""
     process, base = llama_tools.start_llama_server(server, model_path, model, args.threads, args.streams, prompt_tokens + args.stream_tokens + 64,
-                                                   "gpu", gpu_layers=args.gpu_layers_tools, env=env)
+                                                   "gpu", gpu_layers=args.gpu_layers_tools, env=env, extra=no_op_offload(args))
     try:
         return concurrent_streams(base, model, args)
     finally:
@@ -166,6 +181,10 @@ def main():
     parser.add_argument("--stream-tokens", type=int, default=128)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--gpu-layers", type=int, help="the SDK's --gpu-layers (default: its own choice); the tools get 99, or 0 with 0")
+    parser.add_argument("--serve-args", type=shlex.split, default=[],
+                        help="more arguments for `runanywhere serve`, as one string (e.g. '--in-process-engines')")
+    parser.add_argument("--decode-only", action="store_true",
+                        help="measure only pp and tg against llama-bench (no speculation, streams or llama-server)")
     parser.add_argument("--results", default=os.path.join(llama_tools.ROOT, "benchmarks", "results"),
                         help="folder of the dated results file this run writes")
     args = parser.parse_args()
@@ -188,13 +207,16 @@ def main():
     print(f"engine: {library} (backends: {backends}); the SDK runs the model on: {backend}", flush=True)
     print(f"model: {model_path}; threads: {args.threads}", flush=True)
     ours = sdk(args.binary, args.model, args, env)
-    prompt, decode = llama_bench(bench, model_path, args, env)
-    streams = batched_bench(batched, model_path, args, ours["streamPrompt"], env)
-    served = llama_server(tools["llama-server"], model_path, args.model, args, ours["streamPrompt"], env)
+    depth = ours["decodePrompt"]
+    prompt, decode = llama_bench(bench, model_path, args, depth, env)
     rows = [(f"prompt tok/s (pp{args.prompt}) vs llama-bench", ours["prompt"], prompt, 0.95),
-            (f"decode tok/s (tg{args.tokens}; the SDK wrote {ours['generated']}+) vs llama-bench", ours["decode"], decode, 0.95),
-            (f"{args.streams} streams, prompt+generated tok/s vs llama-batched-bench", ours["streams"], streams, 0.6),
-            (f"{args.streams} streams, the same client vs llama-server", ours["streams"], served, 1.0)]
+            (f"decode tok/s (tg{args.tokens} after a prompt of {depth}; the SDK wrote {ours['generated']}+) vs llama-bench tg{args.tokens} @ d{depth}",
+             ours["decode"], decode, 0.95)]
+    if not args.decode_only:
+        streams = batched_bench(batched, model_path, args, ours["streamPrompt"], env)
+        served = llama_server(tools["llama-server"], model_path, args.model, args, ours["streamPrompt"], env)
+        rows += [(f"{args.streams} streams, prompt+generated tok/s vs llama-batched-bench", ours["streams"], streams, 0.6),
+                 (f"{args.streams} streams, the same client vs llama-server", ours["streams"], served, 1.0)]
     lines = [f"# benchmarks/gpu, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC", "",
              f"machine: {gpu_name()}; {llama_tools.cpu_model()}, {os.cpu_count()} cores; {platform.platform()}",
              f"command: benchmarks/gpu {' '.join(sys.argv[1:])}",
@@ -206,7 +228,7 @@ def main():
         lines.append(f"| {name} | {mine:.1f} | {theirs:.1f} | {ratio:.2f} | >= {target} {'ok' if ratio >= target else 'BELOW'} |")
     lines += ["", "llama.cpp: llama-bench (pp, tg), llama-batched-bench (S) and llama-server built from the same source against the same ggml"]
     guessed, plain, same = ours["speculation"]
-    lines += ["", "| speculative decoding (prompt lookup, a repeating text, the same server) | n_max 8 | n_max 0 | ratio | target |",
+    lines += [] if args.decode_only else ["", "| speculative decoding (prompt lookup, a repeating text, the same server) | n_max 8 | n_max 0 | ratio | target |",
               "|---|---|---|---|---|",
               f"| decode tok/s (tg{args.tokens}); the same text both ways: {'yes' if same else 'NO'} | {guessed:.1f} | {plain:.1f} | "
               f"{guessed / plain if plain else 0:.2f} | >= 1.5 {'ok' if plain and guessed / plain >= 1.5 else 'BELOW'} |"]
