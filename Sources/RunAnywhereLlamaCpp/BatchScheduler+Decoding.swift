@@ -174,11 +174,19 @@ extension BatchScheduler {
         return api.llama_decode(llama.context, batch.batch)
     }
 
-    /// Sets the threads of the next decode calls, and what aborts them.
+    /// Sets the threads of the next decode calls, and what aborts them, where they change: llama.cpp
+    /// logs each call, and looks the abort setter up in every backend, a few percent of a small
+    /// model's step.
     func prepare(threads: Int, abortingOn flag: CancellationFlag?) {
         let context = llama.context
         let threads = Int32(clamping: threads)  // ModelLoadOptions and LLMGenerationOptions keep it to 1...512
-        api.llama_set_n_threads(context, threads, threads)
+        if threads != appliedThreads {
+            api.llama_set_n_threads(context, threads, threads)
+            appliedThreads = threads
+        }
+        // The flag is kept while llama.cpp holds it, so it cannot go away under the callback.
+        guard flag !== appliedAbortFlag else { return }
+        appliedAbortFlag = flag
         if let flag {
             // llama.cpp polls this between graph nodes, so even a long prompt chunk stops promptly.
             api.llama_set_abort_callback(

@@ -72,6 +72,9 @@ final class BatchScheduler: @unchecked Sendable {
     private var adapterTurn = 0
     /// Whether a request with adapters ended since idle adapters were last freed.
     private var adaptersReleased = false
+    /// The threads and the abort flag the context was last given (``prepare(threads:abortingOn:)``).
+    var appliedThreads: Int32?
+    var appliedAbortFlag: CancellationFlag?
     /// The draft models requests speculate with.
     let drafts: DraftModelCache
     /// Whether a request with a draft model ended since idle ones were last freed.
