@@ -86,14 +86,7 @@ package struct ModelProbe: Sendable {
         if let printed, let output {
             // Read on a thread of its own while standard error is read here, so that neither pipe fills.
             let reader = Thread {
-                var pending = Data()
-                while case let data = printed.fileHandleForReading.availableData, !data.isEmpty {
-                    pending += data
-                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                        output(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                        pending = Data(pending[pending.index(after: newline)...])
-                    }
-                }
+                WorkerWire.readLines(from: printed.fileHandleForReading.fileDescriptor) { output(String(decoding: $0, as: UTF8.self)) }
                 outputRead.signal()
             }
             reader.name = "\(purpose)-output"
