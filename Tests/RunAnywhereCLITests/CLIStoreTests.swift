@@ -1,4 +1,7 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
@@ -205,5 +208,48 @@ struct CLIStoreTests {
         #expect(try cli.run(["models", "info", "copy"]).status == 1)
         #expect(Self.leftovers(in: home).isEmpty, "\(Self.leftovers(in: home))")
         #expect(try cli.run(["settings", "show"]).status == 0)
+    }
+
+    /// `serve` on a disk with no room (a file-size limit on the server's process): a write that
+    /// does not fit is a 507 in the route's own shape, with code `insufficient_storage` and no
+    /// path of the server's, leaving the previous file as it was and nothing half-written; the
+    /// server goes on and takes what fits.
+    @Test func aFullDiskIsA507FromTheServer() async throws {
+        let (cli, home) = try CLIRunner.isolated()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let limited = CLIRunner(environment: cli.environment, executable: URL(fileURLWithPath: "/usr/bin/prlimit"))
+        let server = try ServeProcess(limited, command: ["--fsize=\(1 << 20)", CLIRunner.binary.path, "serve"])
+        defer { _ = server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+        func send(_ method: HTTPMethod, _ path: String, _ body: Data) async throws -> (status: Int, json: [String: Any]) {
+            var request = HTTPClientRequest(url: base + path)
+            request.method = method
+            request.headers.add(name: "content-type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            let json = (try? JSONSerialization.jsonObject(with: Data(buffer: bytes))) as? [String: Any] ?? [:]
+            return (Int(response.status.code), json)
+        }
+        func digest(_ data: Data) -> String { "sha256:" + FileDigest.sha256(of: data) }
+
+        let settingsFile = home.appendingPathComponent("data/\(SDKConstants.Files.settings)")
+        #expect(try await send(.PATCH, "/api/settings", Data(#"{"temperature": 0.3}"#.utf8)).status == 200)
+        let settingsBefore = try Data(contentsOf: settingsFile)
+        let prompt = try JSONSerialization.data(withJSONObject: ["systemPrompt": String(repeating: "x", count: 2 << 20)])
+        let settings = try await send(.PATCH, "/api/settings", prompt)
+        let error = try #require(settings.json["error"] as? [String: Any], "\(settings)")
+        #expect(settings.status == 507 && error["code"] as? String == "insufficient_storage", "\(settings)")
+        let message = error["message"] as? String ?? ""
+        #expect(message.lowercased().contains("no space left") && !message.contains(home.path), "\(message)")
+        #expect(try Data(contentsOf: settingsFile) == settingsBefore)
+
+        let big = Data(repeating: 7, count: 3 << 20)
+        let blob = try await send(.POST, "/api/blobs/\(digest(big))", big)
+        #expect(blob.status == 507 && (blob.json["error"] as? String)?.lowercased().contains("no space left") == true, "\(blob)")
+        let small = Data(repeating: 8, count: 1000)
+        #expect(try await send(.POST, "/api/blobs/\(digest(small))", small).status == 201)
+        #expect(Self.leftovers(in: home).isEmpty, "\(Self.leftovers(in: home))")
+        #expect(server.standardError.lowercased().contains("no space left"), "the operator is told: \(server.standardError.suffix(2000))")
     }
 }

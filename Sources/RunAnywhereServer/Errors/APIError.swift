@@ -60,9 +60,14 @@ package struct APIError: HTTPResponseError, Sendable {
         case .modelIncompatible: APIError(.badRequest, error.message, param: "model", code: "model_incompatible")
         case .insufficientMemory, .frameworkNotAvailable, .busy, .engineCrashed:
             APIError(.serviceUnavailable, error.message, code: error.code.rawValue)
+        // Nothing was kept (every writer removes what it began), and the disk is the server's to free.
+        case .insufficientStorage: APIError(Self.insufficientStorage, redactingPaths(error.message), code: "insufficient_storage")
         default: APIError(.internalServerError, redactingPaths(error.message), code: error.code.rawValue)
         }
     }
+
+    /// 507, which HTTPTypes does not name.
+    private static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
 
     /// `message` with every absolute file path cut to its last component: a 500 tells the client
     /// what failed, never where the server keeps its files (the full message is in the log).
