@@ -94,6 +94,7 @@ import Testing
             let params = try #require(settings["params"] as? [String: Any])
             #expect(params["n_predict"] as? Int == -1 && params["top_k"] as? Int == 40 && params["seed"] as? Int == -1, "\(params)")
             #expect((settings["n_ctx"] as? Int ?? 0) > 0 && (props["modalities"] as? [String: Bool])?["vision"] == false)
+            #expect(props["bos_token"] as? String == "" && props["eos_token"] as? String == "", "the fixture names neither")
 
             // A model made with a Modelfile: its own settings are the defaults; once it has answered it is awake.
             let (made, _) = try await OllamaModelDefaultsTests.post(client, "/api/create", OllamaModelDefaultsTests.mario)

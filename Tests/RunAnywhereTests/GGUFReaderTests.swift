@@ -59,6 +59,27 @@ import Testing
         #expect(try fills(["p", "<fim_suffix>", "<fim_middle>"], [("tokenizer.ggml.prefix_token_id", .u32(0))]))
     }
 
+    /// The beginning- and end-of-text tokens' texts (llama-server's `/props` shows them), found by
+    /// the ids the metadata gives before the vocabulary or after it, beyond the tokens it keeps.
+    @Test func theBeginningAndEndOfTextTokensAreReadByTheirIDs() throws {
+        var model = GGUFWriter.tinyLlama()
+        #expect(try GGUFReader.parse(model.data(), name: "tiny.gguf").bosToken == nil)
+        let tokens = model.metadata.firstIndex { $0.0 == "tokenizer.ggml.tokens" }!
+        model.metadata.insert(("tokenizer.ggml.bos_token_id", .u32(1)), at: tokens)
+        model.metadata.append(("tokenizer.ggml.eos_token_id", .u32(299)))
+        let metadata = try GGUFReader.parse(model.data(), name: "tiny.gguf")
+        #expect(metadata.bosToken == "tok1" && metadata.eosToken == "tok299")
+        model.metadata = model.metadata.map { $0.0 == "tokenizer.ggml.eos_token_id" ? ($0.0, .u32(300)) : $0 }
+        #expect(try GGUFReader.parse(model.data(), name: "tiny.gguf").eosToken == nil, "an id past the vocabulary names no token")
+    }
+
+    /// The default model's, as its tokenizer (and llama-server's `/props`) names them.
+    @Test(.enabled(if: TestEnvironment.defaultModelFile != nil, "needs the default model: run scripts/setup --tests"))
+    func theDefaultModelsBeginningAndEndOfTextTokens() throws {
+        let metadata = try GGUFReader.read(try #require(TestEnvironment.defaultModelFile))
+        #expect(metadata.bosToken == "<|im_start|>" && metadata.eosToken == "<|im_end|>")
+    }
+
     @Test func parameterCountLabel() throws {
         let metadata = try GGUFReader.parse(GGUFWriter.tinyLlama().data(), name: "tiny.gguf")
         #expect(metadata.parameterCountLabel == "1K")

@@ -22,6 +22,12 @@ package struct GGUFMetadata: Sendable, Equatable {
     package internal(set) var fillsInTheMiddle = false
     /// Weights by ggml tensor type (`Q4_1`, `F32`; `type <id>` for one this reader has no name for).
     package internal(set) var tensorTypes: [String: Int64] = [:]
+    /// The text of the vocabulary's beginning-of-text token (`tokenizer.ggml.bos_token_id`), if
+    /// the file names one.
+    package internal(set) var bosToken: String?
+    /// The text of the vocabulary's end-of-text token (`tokenizer.ggml.eos_token_id`), if the
+    /// file names one.
+    package internal(set) var eosToken: String?
     /// The tensor table, in the file's order.
     package internal(set) var tensors: [GGUFTensorInfo] = []
     /// Where the tensor data section starts in the file (the tensors' offsets count from there).

@@ -64,12 +64,13 @@ package enum GGUFReader {
             }
             var values: [String: GGUFValue] = [:]
             var fillInTheMiddleFound: Set<Int> = []
+            var vocabulary: [TokenSpan] = []
             for _ in 0..<kvCount {
                 let key = try cursor.string()
                 let type = try cursor.u32()
                 guard values[key] == nil else { throw invalid("the metadata key \(key) appears twice") }
                 if key == vocabularyKey, type == 9 {
-                    (values[key], fillInTheMiddleFound) = try readVocabulary(cursor: &cursor, invalid: invalid)
+                    (values[key], fillInTheMiddleFound, vocabulary) = try readVocabulary(cursor: &cursor, invalid: invalid)
                 } else {
                     values[key] = try readValue(type: type, cursor: &cursor, invalid: invalid)
                 }
@@ -133,6 +134,13 @@ package enum GGUFReader {
                 fillInTheMiddleFound.contains(role) || fillInTheMiddleRoles[role].keys.contains { values[$0] != nil }
             }
             metadata.tensors = table
+            // The ids may come before the vocabulary or after it: looked up once both are read.
+            func tokenText(_ key: String) -> String? {
+                guard let id = values[key]?.intValue, vocabulary.indices.contains(id) else { return nil }
+                return String(decoding: text(of: id, in: vocabulary, cursor: cursor), as: UTF8.self)
+            }
+            metadata.bosToken = tokenText("tokenizer.ggml.bos_token_id")
+            metadata.eosToken = tokenText("tokenizer.ggml.eos_token_id")
             metadata.dataOffset = dataStart
             metadata.tensorTypes = Dictionary(typeParameters.map { (GGMLType.name(of: $0.key), $0.value) }, uniquingKeysWith: +)
             return metadata
@@ -179,24 +187,20 @@ package enum GGUFReader {
     /// bytes, compared in full only when two hashes meet, so no token is copied. Also which
     /// fill-in-the-middle roles (indices of ``fillInTheMiddleRoles``) have a token of their text.
     private static func readVocabulary(cursor: inout ByteCursor, invalid: (String) -> SDKError) throws
-        -> (GGUFValue, fillInTheMiddle: Set<Int>)
+        -> (GGUFValue, fillInTheMiddle: Set<Int>, spans: [TokenSpan])
     {
         guard try cursor.u32() == 8 else { throw invalid("\(vocabularyKey) is not an array of strings") }
         let count = try cursor.u64()
         guard count <= UInt64(cursor.remaining) / 8 else { throw ByteCursor.Truncated() }
-        // As llama.cpp keys its vocabulary: the text up to a NUL byte (it reads C strings), and an
-        // empty token as "[EMPTY_<index>]" (a span of length -1 here).
-        var spans: [(start: Int, length: Int)] = []
+        // As llama.cpp keys its vocabulary (it reads C strings): see text(of:in:cursor:).
+        var spans: [TokenSpan] = []
         // Reserved for a real vocabulary's size at most (the largest have about 260 000 tokens),
         // whatever count a damaged header claims.
         spans.reserveCapacity(min(Int(count), 1 << 20))
         var first: [Int: Int] = Dictionary(minimumCapacity: min(Int(count), 1 << 20))
         var others: [Int: [Int]] = [:]
         var fillInTheMiddle: Set<Int> = []
-        func text(_ index: Int) -> [UInt8] {
-            let span = spans[index]
-            return span.length < 0 ? Array("[EMPTY_\(index)]".utf8) : cursor.bytes(at: span.start, count: span.length)
-        }
+        func text(_ index: Int) -> [UInt8] { Self.text(of: index, in: spans, cursor: cursor) }
         for index in 0..<Int(count) {
             let length = try cursor.u64()
             guard length <= UInt64(cursor.remaining) else { throw ByteCursor.Truncated() }
@@ -218,7 +222,17 @@ package enum GGUFReader {
             }
         }
         let prefix = (0..<min(Int(count), keptArrayPrefix)).map { GGUFValue.string(String(decoding: text($0), as: UTF8.self)) }
-        return (.array(count: Int(count), prefix: prefix), fillInTheMiddle)
+        return (.array(count: Int(count), prefix: prefix), fillInTheMiddle, spans)
+    }
+
+    /// Where a token's text lies in the file: `length` -1 for an empty token.
+    private typealias TokenSpan = (start: Int, length: Int)
+
+    /// Token `index`'s text as llama.cpp keys it: the text up to a NUL byte, an empty token as
+    /// "[EMPTY_<index>]".
+    private static func text(of index: Int, in spans: [TokenSpan], cursor: ByteCursor) -> [UInt8] {
+        let span = spans[index]
+        return span.length < 0 ? Array("[EMPTY_\(index)]".utf8) : cursor.bytes(at: span.start, count: span.length)
     }
 
     /// The byte size of each fixed-size metadata value type.

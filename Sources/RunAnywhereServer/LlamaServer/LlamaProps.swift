@@ -4,8 +4,8 @@ import RunAnywhere
 /// llama-server's `GET /props` for one model (llama-server serves one; here `?model=` names it,
 /// else the default model): what its web UI and clients read before they ask anything — the
 /// context each request gets, the sampling a `/completion` that sets none gets (the model's own,
-/// a Modelfile's, over llama-server's defaults), the parallel slots, the chat template and what
-/// the model reads. Answered from the model file's header, without loading it.
+/// a Modelfile's, over llama-server's defaults), the parallel slots, the chat template, the
+/// beginning- and end-of-text tokens and what the model reads. Answered from the model file's header, without loading it.
 struct LlamaProps: Encodable, Sendable {
     struct GenerationSettings: Encodable, Sendable {
         let nCtx: Int
@@ -62,6 +62,9 @@ struct LlamaProps: Encodable, Sendable {
     let modelPath: String
     let modalities: Modalities
     let chatTemplate: String
+    /// The texts of the vocabulary's beginning- and end-of-text tokens ("" when the file names none).
+    let bosToken: String
+    let eosToken: String
     let buildInfo: String
     let isSleeping: Bool
     let endpointSlots = false
@@ -71,6 +74,7 @@ struct LlamaProps: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case defaultGenerationSettings = "default_generation_settings", totalSlots = "total_slots", modelAlias = "model_alias"
         case modelPath = "model_path", modalities, chatTemplate = "chat_template", buildInfo = "build_info", isSleeping = "is_sleeping"
+        case bosToken = "bos_token", eosToken = "eos_token"
         case endpointSlots = "endpoint_slots", endpointProps = "endpoint_props", endpointMetrics = "endpoint_metrics"
     }
 
@@ -87,6 +91,8 @@ struct LlamaProps: Encodable, Sendable {
         modelPath = model.primaryFile?.path ?? ""
         modalities = Modalities(vision: model.projectorFile != nil)
         chatTemplate = metadata?.chatTemplate ?? ""
+        bosToken = metadata?.bosToken ?? ""
+        eosToken = metadata?.eosToken ?? ""
         buildInfo = "RunAnywhere \(RunAnywhere.version)"
         isSleeping = !loaded
     }
