@@ -7,8 +7,8 @@ import Testing
 
 @testable import RunAnywhereServer
 
-/// A client that hangs up on a request it is not streaming: its generation is cancelled, not
-/// made to the end for nobody while it holds its model's slot.
+/// A client that hangs up on a request, streamed or not: its generation is cancelled, not made to
+/// the end for nobody while it holds its model's slot.
 @Suite struct ClientHangUpTests {
     @Test(arguments: ["/v1/chat/completions", "/v1/messages", "/api/generate"])
     func aGenerationWhoseClientHangsUpIsCancelled(path: String) async throws {
@@ -32,6 +32,31 @@ import Testing
             }
             let ended = try await Self.activeRequests(runtime, becomes: 0)
             #expect(ended, "the generation ended once its client hung up, long before its two minutes")
+        }
+    }
+
+    /// A streamed answer whose client hangs up before anything is written to it (here the engine
+    /// writes no token until it is cancelled, as a long prompt being read does): it is cancelled
+    /// then, not at a next write that may never come.
+    @Test(arguments: ["/v1/chat/completions", "/v1/messages", "/api/generate"])
+    func aStreamWhoseClientHangsUpBeforeItsFirstTokenIsCancelled(path: String) async throws {
+        let body =
+            path == "/api/generate"
+            ? #"{"model": "scripted", "prompt": "one two three"}"#
+            : #"{"model": "scripted", "max_tokens": 10, "stream": true, "messages": [{"role": "user", "content": "one two three"}]}"#
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 0))
+        let app = OpenAIRouteTests.server(runtime).application()
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let request =
+                "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
+                + "anthropic-version: 2023-06-01\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            try await RawConnection.hangUp(after: Array(request.utf8), port: port) {
+                let started = try await Self.activeRequests(runtime, becomes: 1)
+                #expect(started, "the generation started")
+            }
+            let ended = try await Self.activeRequests(runtime, becomes: 0)
+            #expect(ended, "the stream ended once its client hung up, with no token ever written")
         }
     }
 

@@ -152,4 +152,52 @@ import Testing
             }
         }
     }
+
+    /// A streamed quantization whose client hangs up while a tensor is being written (no progress
+    /// line is due): the quantizer's process is killed then. A shell stands in for it that reports
+    /// one tensor and sleeps; a process still there 30 s after the hang-up fails the test.
+    @Test func aQuantizationWhoseClientHangsUpIsStopped() async throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        let pidFile = folder.appendingPathComponent("pid")
+        var configuration = RuntimeConfiguration(
+            modelsDirectory: folder.appendingPathComponent("models"), dataDirectory: folder.appendingPathComponent("data"))
+        configuration.quantizer = ChildProcessQuantizer(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", "echo $$ > '\(pidFile.path)'; echo 'tensor 1/3'; exec sleep 100000", "sh"])
+        let frameworks = FrameworkAdapterRegistry()
+        frameworks.register(ScriptedAdapter())
+        let runtime = RunAnywhereRuntime(configuration: configuration, frameworks: frameworks)
+        var f16 = GGUFWriter.tinyLlama()
+        f16.metadata = f16.metadata.map { $0.0 == "general.file_type" ? ($0.0, .u32(1)) : $0 }
+        let file = folder.appendingPathComponent("f16.gguf")
+        try f16.write(to: file)
+        try runtime.registerModel(id: "f16", name: "f16", url: file, framework: .llamaCpp)
+        let app = Routes.server(runtime).application()
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let body = #"{"model": "small", "from": "f16", "quantize": "q8_0"}"#
+            let request =
+                "POST /api/create HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            var pid: pid_t?
+            try await RawConnection.hangUp(after: Array(request.utf8), port: port) {
+                for _ in 0..<600 where pid == nil {
+                    try await Task.sleep(for: .milliseconds(50))
+                    pid = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap {
+                        pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                    }
+                }
+            }
+            let quantizer = try #require(pid, "the quantizer started")
+            var alive = true
+            for _ in 0..<600 where alive {
+                try await Task.sleep(for: .milliseconds(50))
+                alive = kill(quantizer, 0) == 0
+            }
+            if alive { kill(quantizer, SIGKILL) }
+            #expect(!alive, "the hang-up killed the quantizer's process")
+        }
+        #expect(throws: SDKError.self) { try runtime.model(id: "small") }
+        try? FileManager.default.removeItem(at: folder)
+    }
 }

@@ -8,7 +8,7 @@ import Synchronization
 /// last "user: " line of its chat template, or the whole prompt without one), one token per word,
 /// then stops; `max_tokens` cuts it short. It sleeps `tokenDelay` before each token, so that tests
 /// can catch a stream in flight, and stops within one token when cancelled. With `stallAfter`, it
-/// writes that many tokens and then waits until it is cancelled, so that a test which cancels an
+/// writes that many tokens and then waits until it is cancelled (two minutes at most), so that a test which cancels an
 /// answer in flight does not race the answer's end on a busy machine.
 package struct ScriptedAdapter: FrameworkAdapter {
     package let framework = InferenceFramework.llamaCpp
@@ -118,7 +118,12 @@ package final class ScriptedService: LLMService {
             emitter.emit(.promptProcessed(evaluated: promptTokens, cached: 0, seconds: 0.001))
             for (index, word) in words.enumerated() {
                 if index == request.maxNewTokens { return emitter.emit(.finished(.length)) }
-                while index == stallAfter && !emitter.isCancelled { Thread.sleep(forTimeInterval: 0.005) }
+                // A stall that is never cancelled ends after two minutes, so that a test whose
+                // cancellation does not come fails instead of waiting for it for good.
+                let stalled = ContinuousClock.now
+                while index == stallAfter && !emitter.isCancelled && ContinuousClock.now - stalled < .seconds(120) {
+                    Thread.sleep(forTimeInterval: 0.005)
+                }
                 Thread.sleep(forTimeInterval: delay.inSeconds)
                 if emitter.isCancelled { return emitter.emit(.finished(.cancelled)) }
                 emitter.emitToken(Array(word.utf8))

@@ -2,27 +2,28 @@ import Hummingbird
 import NIOCore
 import Synchronization
 
-/// Cancels a request whose client has hung up (closed its side of the connection). An answer that is not streamed (a
-/// chat completion, a message, an image) would otherwise be made to the end for nobody, holding
-/// its model's slot while the requests queued behind it wait; a streamed one already stops at
-/// its next write. The cancellation reaches the engine as a client's own does. (Go's HTTP server
-/// and llama.cpp's do the same: a client that closes its side of the connection has left.)
+/// Cancels a request whose client has hung up (closed its side of the connection). An answer that
+/// is not streamed (a chat completion, a message, an image) would otherwise be made to the end for
+/// nobody, holding its model's slot while the requests queued behind it wait; a streamed one would
+/// run until its next write, which may be long in coming (a long prompt read before the first token,
+/// a large tensor quantized before the next progress line), so its body is watched while it is
+/// written too. The cancellation reaches the engine as a client's own does. (Go's HTTP server and
+/// llama.cpp's do the same: a client that closes its side of the connection has left.)
 struct ClientHangUpMiddleware: RouterMiddleware {
     let hangUps: ClientHangUps
 
     func handle(
         _ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
     ) async throws -> Response {
-        // The task running the request is cancelled when its client hangs up, which ClientHangUps
-        // does only while the request is under way: it is forgotten below, under the same lock,
-        // before this function returns.
-        let watch = withUnsafeCurrentTask { task -> ClientHangUps.Watch? in
-            guard let task else { return nil }
-            nonisolated(unsafe) let running = task
-            return hangUps.watch(context.channel) { running.cancel() }
+        let channel = context.channel
+        var response = try await hangUps.watching(channel) { try await next(request, context) }
+        // A body of unknown length is written as it is made, after this function has returned.
+        guard response.body.contentLength == nil else { return response }
+        let body = response.body
+        response.body = ResponseBody { [hangUps] writer in
+            try await hangUps.watching(channel) { try await body.write(writer) }
         }
-        defer { watch.map(hangUps.forget) }
-        return try await next(request, context)
+        return response
     }
 }
 
@@ -43,6 +44,19 @@ final class ClientHangUps: Sendable {
     }
 
     private let connections = Mutex<[ObjectIdentifier: Connection]>([:])
+
+    /// Runs `work`, cancelling the task it runs in if the client of `channel` hangs up meanwhile.
+    /// The task is cancelled only while `work` runs: it is forgotten, under the lock the
+    /// cancellation takes, before this function returns.
+    func watching<Result>(_ channel: any Channel, _ work: () async throws -> Result) async throws -> Result {
+        let watch = withUnsafeCurrentTask { task -> Watch? in
+            guard let task else { return nil }
+            nonisolated(unsafe) let running = task
+            return self.watch(channel) { running.cancel() }
+        }
+        defer { watch.map(forget) }
+        return try await work()
+    }
 
     /// Calls `cancel` when the client of `channel` hangs up (at once if it has), unless the
     /// request is forgotten first; `cancel` runs under the lock ``forget(_:)`` takes, and must

@@ -187,6 +187,9 @@ struct OllamaCreateRoutes: Sendable {
                     (line.total, line.completed) = (Int64(update.total), Int64(update.done))
                     try await NDJSON.write([line], to: &writer)
                 }
+                // The updates end early when the client hangs up between two of them (the task is
+                // cancelled then): the quantizer is not waited for.
+                try Task.checkCancellation()
                 _ = try await work.value
                 uploads.useUp()
                 try await NDJSON.write(["writing manifest", "success"].map(OllamaPullProgress.init(status:)), to: &writer)
