@@ -36,13 +36,13 @@ def no_op_offload(args):
     return ["--no-op-offload"] if args.gpu_layers_tools == 0 else []
 
 
-def llama_bench(bench, model, args, depth, env):
+def llama_bench(bench, model, args, depth, env, threads=None):
     """pp<prompt> tokens/sec from an empty context, and tg<tokens> after `depth` tokens already
     in the context (where the SDK's decode starts: attention over a longer context costs more),
-    from llama-bench (averages over its repetitions)."""
+    from llama-bench (averages over its repetitions), on args.threads CPU threads or `threads`."""
     depths = "0" if depth == 0 else f"0,{depth}"
     out = run_tool([bench, "-m", model, "-p", str(args.prompt), "-n", str(args.tokens), "-d", depths, "-ngl", str(args.gpu_layers_tools),
-                    *(["-nopo", "1"] if args.gpu_layers_tools == 0 else []), "-t", str(args.threads), "-b", str(args.prompt), "-ub", str(args.prompt), "-r", str(args.reps), "-o", "json"], env)
+                    *(["-nopo", "1"] if args.gpu_layers_tools == 0 else []), "-t", str(threads or args.threads), "-b", str(args.prompt), "-ub", str(args.prompt), "-r", str(args.reps), "-o", "json"], env)
     rows = json.loads(out[out.index("["):])
     prompt = next(r["avg_ts"] for r in rows if r["n_prompt"] == args.prompt and r["n_gen"] == 0 and r["n_depth"] == 0)
     decode = next(r["avg_ts"] for r in rows if r["n_gen"] == args.tokens and r["n_prompt"] == 0 and r["n_depth"] == depth)
@@ -212,6 +212,11 @@ def main():
     rows = [(f"prompt tok/s (pp{args.prompt}) vs llama-bench", ours["prompt"], prompt, 0.95),
             (f"decode tok/s (tg{args.tokens} after a prompt of {depth}; the SDK wrote {ours['generated']}+) vs llama-bench tg{args.tokens} @ d{depth}",
              ours["decode"], decode, 0.95)]
+    if not on_cpu and args.threads != 1:
+        # The SDK computes a model wholly on a GPU on one CPU thread (all the CPU does is look up
+        # the tokens): llama-bench so too, beside its figure with args.threads.
+        _, alone = llama_bench(bench, model_path, args, depth, env, threads=1)
+        rows.append((f"decode tok/s vs llama-bench tg{args.tokens} @ d{depth} on 1 CPU thread", ours["decode"], alone, 0.95))
     if not args.decode_only:
         streams = batched_bench(batched, model_path, args, ours["streamPrompt"], env)
         served = llama_server(tools["llama-server"], model_path, args.model, args, ours["streamPrompt"], env)

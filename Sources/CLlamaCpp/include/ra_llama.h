@@ -23,6 +23,7 @@
     X(llama_free)                              \
     X(llama_model_get_vocab)                   \
     X(llama_model_n_ctx_train)                 \
+    X(llama_model_n_layer)                     \
     X(llama_model_chat_template)               \
     X(llama_model_n_embd_out)                  \
     X(llama_model_has_encoder)                 \

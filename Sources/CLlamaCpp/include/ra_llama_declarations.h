@@ -387,6 +387,9 @@ const struct llama_vocab * llama_model_get_vocab(const struct llama_model * mode
 /// The context length the model was trained with.
 int32_t llama_model_n_ctx_train(const struct llama_model * model);
 
+/// How many repeating layers (blocks) the model has; n_gpu_layers above it offloads the output too.
+int32_t llama_model_n_layer(const struct llama_model * model);
+
 /// The length of the model's output embeddings (a pooled sequence embedding has this many floats).
 int32_t llama_model_n_embd_out(const struct llama_model * model);
 
