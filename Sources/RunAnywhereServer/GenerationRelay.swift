@@ -6,8 +6,8 @@ extension GenerationEvents {
     /// `opening` first, then each event through `event`, then `closing`. A failure of the
     /// generation itself (other than its cancellation) goes to `failure`, in the route's own
     /// shape, and the stream still closes. Anything that throws while writing (a client that
-    /// went away, above all) ends the relay at once and cancels the generation, so the engine
-    /// stops at its next step.
+    /// went away, above all), or the cancellation of the task writing (its client hung up), ends
+    /// the relay at once and cancels the generation, so the engine stops at its next step.
     func relay(
         to writer: inout any ResponseBodyWriter,
         opening: (inout any ResponseBodyWriter) async throws -> Void = { _ in },
@@ -30,6 +30,8 @@ extension GenerationEvents {
             guard let next else { break }
             try await event(next, &writer)
         }
+        // The events also end early when this task is cancelled (its client hung up): that is no end.
+        try Task.checkCancellation()
         try await closing(&writer)
         finished = true
     }
@@ -79,6 +81,7 @@ extension GenerationEvents {
             guard let (index, value) = next else { break }
             try await event(index, value, &writer)
         }
+        try Task.checkCancellation()  // as above: the events ended because the client hung up
         try await closing(&writer)
         finished = true
     }

@@ -60,6 +60,36 @@ import Testing
         }
     }
 
+    /// A conversation's answer whose client hangs up mid-stream (the web app's page reloaded): it
+    /// is stopped then and saved as interrupted, not made to the end for nobody and saved as
+    /// complete.
+    @Test func aConversationsAnswerWhoseClientHangsUpIsSavedAsInterrupted() async throws {
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1))
+        let app = OpenAIRouteTests.server(runtime).application()
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let id = try await ConversationRouteTests.create(client)
+            let body = #"{"model": "scripted", "content": "one two three"}"#
+            let request =
+                "POST /api/conversations/\(id)/messages HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            try await RawConnection.hangUp(after: Array(request.utf8), port: port) {
+                try await ConversationRouteTests.untilAnswering(runtime)
+            }
+            var status: String?
+            let deadline = ContinuousClock.now + .seconds(60)
+            while status == nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                let conversation = try await client.execute(uri: "/api/conversations/\(id)", method: .get) {
+                    try OpenAIRouteTests.json($0.body)
+                }
+                let messages = conversation["messages"] as? [[String: Any]] ?? []
+                status = (messages.last?["analytics"] as? [String: Any])?["completionStatus"] as? String
+            }
+            #expect(status == "interrupted", "the answer was saved as \(status ?? "nothing within a minute")")
+        }
+    }
+
     /// Whether the scripted model's running requests become `count` within a minute (else they
     /// never will: a stalled answer runs until cancelled).
     static func activeRequests(_ runtime: RunAnywhereRuntime, becomes count: Int) async throws -> Bool {
