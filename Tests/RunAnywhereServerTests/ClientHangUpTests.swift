@@ -18,21 +18,9 @@ import Testing
             path == "/api/generate"
             ? #"{"model": "scripted", "prompt": "\#(words)", "stream": false}"#
             : #"{"model": "scripted", "max_tokens": 1000, "messages": [{"role": "user", "content": "\#(words)"}]}"#
-        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(200)))
-        // The server as `serve` runs it: the connections' own handling is what sees a client leave.
-        let app = OpenAIRouteTests.server(runtime).application()
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
-            let request =
-                "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
-                + "anthropic-version: 2023-06-01\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
-            try await RawConnection.hangUp(after: Array(request.utf8), port: port) {
-                let started = try await Self.activeRequests(runtime, becomes: 1)
-                #expect(started, "the generation started")
-            }
-            let ended = try await Self.activeRequests(runtime, becomes: 0)
-            #expect(ended, "the generation ended once its client hung up, long before its two minutes")
-        }
+        try await Self.expectCancelledOnHangUp(
+            ScriptedAdapter(tokenDelay: .milliseconds(200)), posting: body, to: path,
+            "the generation ended once its client hung up, long before its two minutes")
     }
 
     /// A streamed answer whose client hangs up before anything is written to it (here the engine
@@ -44,20 +32,33 @@ import Testing
             path == "/api/generate"
             ? #"{"model": "scripted", "prompt": "one two three"}"#
             : #"{"model": "scripted", "max_tokens": 10, "stream": true, "messages": [{"role": "user", "content": "one two three"}]}"#
-        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 0))
+        try await Self.expectCancelledOnHangUp(
+            ScriptedAdapter(stallAfter: 0), posting: body, to: path, "the stream ended once its client hung up, with no token ever written")
+    }
+
+    /// Posts `body` to `path` of a live server on the scripted engine `adapter` (the server as
+    /// `serve` runs it: the connections' own handling is what sees a client leave), hangs up once
+    /// the generation has started, and expects it to end.
+    static func expectCancelledOnHangUp(_ adapter: ScriptedAdapter, posting body: String, to path: String, _ why: Comment) async throws {
+        let runtime = try scriptedRuntime(adapter: adapter)
         let app = OpenAIRouteTests.server(runtime).application()
         try await app.test(.live) { client in
-            let port = try #require(client.port)
-            let request =
-                "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
-                + "anthropic-version: 2023-06-01\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
-            try await RawConnection.hangUp(after: Array(request.utf8), port: port) {
-                let started = try await Self.activeRequests(runtime, becomes: 1)
+            try await hangUp(on: try #require(client.port), posting: body, to: path) {
+                let started = try await activeRequests(runtime, becomes: 1)
                 #expect(started, "the generation started")
             }
-            let ended = try await Self.activeRequests(runtime, becomes: 0)
-            #expect(ended, "the stream ended once its client hung up, with no token ever written")
+            let ended = try await activeRequests(runtime, becomes: 0)
+            #expect(ended, why)
         }
+    }
+
+    /// Sends a request posting `body` to `path` of the server at `port`, and closes the connection
+    /// once `ready` returns.
+    static func hangUp(on port: Int, posting body: String, to path: String, once ready: () async throws -> Void) async throws {
+        let request =
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
+            + "anthropic-version: 2023-06-01\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        try await RawConnection.hangUp(after: Array(request.utf8), port: port, once: ready)
     }
 
     /// A conversation's answer whose client hangs up mid-stream (the web app's page reloaded): it
@@ -69,11 +70,9 @@ import Testing
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let id = try await ConversationRouteTests.create(client)
-            let body = #"{"model": "scripted", "content": "one two three"}"#
-            let request =
-                "POST /api/conversations/\(id)/messages HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
-                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
-            try await RawConnection.hangUp(after: Array(request.utf8), port: port) {
+            try await Self.hangUp(
+                on: port, posting: #"{"model": "scripted", "content": "one two three"}"#, to: "/api/conversations/\(id)/messages"
+            ) {
                 try await ConversationRouteTests.untilAnswering(runtime)
             }
             var status: String?

@@ -174,13 +174,9 @@ import Testing
         try runtime.registerModel(id: "f16", name: "f16", url: file, framework: .llamaCpp)
         let app = Routes.server(runtime).application()
         try await app.test(.live) { client in
-            let port = try #require(client.port)
-            let body = #"{"model": "small", "from": "f16", "quantize": "q8_0"}"#
-            let request =
-                "POST /api/create HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
-                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
             var pid: pid_t?
-            try await RawConnection.hangUp(after: Array(request.utf8), port: port) {
+            let body = #"{"model": "small", "from": "f16", "quantize": "q8_0"}"#
+            try await ClientHangUpTests.hangUp(on: try #require(client.port), posting: body, to: "/api/create") {
                 for _ in 0..<600 where pid == nil {
                     try await Task.sleep(for: .milliseconds(50))
                     pid = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap {
@@ -188,14 +184,8 @@ import Testing
                     }
                 }
             }
-            let quantizer = try #require(pid, "the quantizer started")
-            var alive = true
-            for _ in 0..<600 where alive {
-                try await Task.sleep(for: .milliseconds(50))
-                alive = kill(quantizer, 0) == 0
-            }
-            if alive { kill(quantizer, SIGKILL) }
-            #expect(!alive, "the hang-up killed the quantizer's process")
+            let gone = try await ProcessWatch.gone(try #require(pid, "the quantizer started"))
+            #expect(gone, "the hang-up killed the quantizer's process")
         }
         #expect(throws: SDKError.self) { try runtime.model(id: "small") }
         try? FileManager.default.removeItem(at: folder)
