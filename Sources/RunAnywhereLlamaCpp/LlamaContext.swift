@@ -178,8 +178,8 @@ final class LlamaContext: @unchecked Sendable {
 
     /// The CPU threads llama.cpp computes with for `requested`: one when ``everyLayerOnGPU``. A team
     /// of threads would be started and waited for at every step to look up one token, and a team
-    /// member that another thread of the process displaces holds up the step (on an H200 with 16
-    /// threads, decode ran at 0.84-0.88x llama-bench's, and faster with 4 threads than with 16).
+    /// member that another thread of the process displaces holds up the whole step (a server has
+    /// such threads; llama-bench has none).
     func cpuThreads(_ requested: Int) -> Int { everyLayerOnGPU ? 1 : requested }
 
     /// The context window of each sequence in tokens (llama.cpp may round the requested size up).
