@@ -179,9 +179,8 @@ extension BatchScheduler {
     /// model's step.
     func prepare(threads: Int, abortingOn flag: CancellationFlag?) {
         let context = llama.context
-        let threads = Int32(clamping: llama.cpuThreads(threads))  // ModelLoadOptions and LLMGenerationOptions keep it to 1...512
         if threads != appliedThreads {
-            api.llama_set_n_threads(context, threads, threads)
+            llama.setThreads(threads)
             appliedThreads = threads
         }
         // The flag is kept while llama.cpp holds it, so it cannot go away under the callback.

@@ -73,7 +73,7 @@ final class BatchScheduler: @unchecked Sendable {
     /// Whether a request with adapters ended since idle adapters were last freed.
     private var adaptersReleased = false
     /// The threads and the abort flag the context was last given (``prepare(threads:abortingOn:)``).
-    var appliedThreads: Int32?
+    var appliedThreads: Int?
     var appliedAbortFlag: CancellationFlag?
     /// The draft models requests speculate with.
     let drafts: DraftModelCache

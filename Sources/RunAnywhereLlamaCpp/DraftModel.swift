@@ -85,8 +85,7 @@ final class DraftModel: @unchecked Sendable {
             guard api.llama_memory_seq_rm(memory, seq, llama_pos(common), -1) else { return forget(sequence) }
             tokens[sequence].removeSubrange(common...)
         }
-        let threads = Int32(clamping: llama.cpuThreads(threads))
-        api.llama_set_n_threads(llama.context, threads, threads)
+        llama.setThreads(threads)
         var start = common
         while start < history.count {
             let end = min(start + batch.capacity, history.count)

@@ -176,11 +176,14 @@ final class LlamaContext: @unchecked Sendable {
         ra_engine_release_free_memory()
     }
 
-    /// The CPU threads llama.cpp computes with for `requested`: one when ``everyLayerOnGPU``. A team
-    /// of threads would be started and waited for at every step to look up one token, and a team
-    /// member that another thread of the process displaces holds up the whole step (a server has
-    /// such threads; llama-bench has none).
-    func cpuThreads(_ requested: Int) -> Int { everyLayerOnGPU ? 1 : requested }
+    /// Has llama.cpp compute the next calls on `requested` CPU threads (the options that carry it
+    /// keep it to 1...512), or on one when ``everyLayerOnGPU``: a team of threads would be started
+    /// and waited for at every step to look up one token, and a team member that another thread of
+    /// the process displaces holds up the whole step (a server has such threads; llama-bench has none).
+    func setThreads(_ requested: Int) {
+        let threads = Int32(clamping: everyLayerOnGPU ? 1 : requested)
+        api.llama_set_n_threads(context, threads, threads)
+    }
 
     /// The context window of each sequence in tokens (llama.cpp may round the requested size up).
     var contextLength: Int { Int(api.llama_n_ctx_seq(context)) }

@@ -94,8 +94,7 @@ final class LlamaPooledContext: Sendable {
 
     /// Evaluates the lists call by call; the caller holds ``lock``.
     private func evaluate(_ tokens: [[llama_token]], width: Int, threads: Int, cancellation: CancellationFlag) throws -> [[Float]] {
-        let threads = Int32(clamping: llama.cpuThreads(threads))  // checked to be 1...512
-        api.llama_set_n_threads(llama.context, threads, threads)
+        llama.setThreads(threads)  // checked to be 1...512
         // llama.cpp polls this between graph nodes, so a long call stops promptly too.
         api.llama_set_abort_callback(
             llama.context,

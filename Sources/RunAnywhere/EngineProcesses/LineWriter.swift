@@ -24,24 +24,10 @@ final class LineWriter: Sendable {
             var busy = false
             while true {
                 wake.wait(afterDelivering: busy)
-                guard busy else {
-                    // Woken by send(), which handed this thread `writing`.
-                    writeQueued()
-                    busy = true
-                    continue
-                }
-                // A look of its own: nobody signals while it looks within the interval.
-                let writes = state.withLock { state -> Bool? in
-                    guard !state.writing else { return false }  // a write under way takes the queue
-                    guard !state.queued.isEmpty else {
-                        state.asleep = true
-                        return nil
-                    }
-                    state.writing = true
-                    return true
-                }
-                busy = writes != nil
-                if writes == true { writeQueued() }
+                // Woken by send(), the thread was handed `writing`; looking on its own, it takes it if it can.
+                let found = busy ? look() : .work
+                if found == .work { writeQueued() }
+                busy = found != .nothing
             }
         }
         thread.name = "engine-worker-stdout"
@@ -81,6 +67,23 @@ final class LineWriter: Sendable {
             send()
             guard state.withLock({ $0.writing || !$0.queued.isEmpty }) else { return }
             try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// What the writer's thread finds when it looks at the queue on its own.
+    private enum Look { case work, writeUnderWay, nothing }
+
+    /// Takes `writing` for what is queued, unless a write under way will take it (nobody signals
+    /// while the thread looks within the interval); with nothing queued, the thread goes to sleep.
+    private func look() -> Look {
+        state.withLock { state in
+            if state.writing { return .writeUnderWay }
+            if state.queued.isEmpty {
+                state.asleep = true
+                return .nothing
+            }
+            state.writing = true
+            return .work
         }
     }
 

@@ -67,7 +67,7 @@ package struct APIError: HTTPResponseError, Sendable {
     }
 
     /// 507, which HTTPTypes does not name.
-    private static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+    static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
 
     /// `message` with every absolute file path cut to its last component: a 500 tells the client
     /// what failed, never where the server keeps its files (the full message is in the log).

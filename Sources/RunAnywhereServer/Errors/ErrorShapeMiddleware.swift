@@ -13,7 +13,7 @@ struct ErrorShapeMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let answer = APIError.from(error)
-            if answer.status == .internalServerError || answer.status.code == 507 {
+            if answer.status == .internalServerError || answer.status == APIError.insufficientStorage {
                 context.logger.error("Request failed", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
             }
             return try shape.response(answer)
