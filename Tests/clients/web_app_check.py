@@ -158,11 +158,16 @@ def conversation_checks(page, server, conversation_id, downloads):
     # Export as Markdown and JSON.
     for label in ("Export Markdown", "Export JSON"):
         page.driver.find_element(By.XPATH, f"//button[normalize-space()='{label}']").click()
+    # Chromium writes a download first under a hidden temporary name, then as .crdownload, then renames it:
+    # only finished files count, and the wait is for one of each kind.
+    def finished():
+        return sorted(f for f in os.listdir(downloads) if f.endswith((".md", ".json")) and not f.startswith("."))
+
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and len([f for f in os.listdir(downloads) if not f.endswith(".crdownload")]) < 2:
+    while time.monotonic() < deadline and {os.path.splitext(f)[1] for f in finished()} != {".md", ".json"}:
         time.sleep(0.1)
-    files = sorted(os.listdir(downloads))
-    check(any(f.endswith(".md") for f in files) and any(f.endswith(".json") for f in files), f"exports downloaded: {files}")
+    files = finished()
+    check({os.path.splitext(f)[1] for f in files} == {".md", ".json"}, f"exports downloaded: {sorted(os.listdir(downloads))}")
     for name in files:
         with open(os.path.join(downloads, name), encoding="utf-8") as file:
             text = file.read()
