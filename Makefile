@@ -31,13 +31,15 @@ run: build
 # they can be (the suites that run models, processes, a browser or timings are serialized).
 # First the Swift sources must be formatted (scripts/format, in seconds); before the tests, the
 # public API must be the one api/ records and its documentation (DocC) must build without a
-# warning (scripts/api-surface).
+# warning (scripts/api-surface). The tests, the servers and browsers they start write their
+# temporary files into one folder of this run, removed when the run ends, pass or fail.
 test: export RUNANYWHERE_TEST_VULKAN := 1
 test:
 	scripts/format --check
 	@scripts/setup --tests --build tests
 	scripts/api-surface --check
-	$(SWIFT) test --skip-build $(TEST_ARGS)
+	scratch=$$(mktemp -d /tmp/rat.XXXXXX) && TMPDIR=$$scratch $(SWIFT) test --skip-build $(TEST_ARGS); \
+	status=$$?; rm -rf "$$scratch"; exit $$status
 
 # The unit tests alone, in parallel, in seconds once built: the tests that run models, the binary
 # or a browser (those holding a lane: Tests/RunAnywhereTestSupport/TestLanes.swift) are skipped,

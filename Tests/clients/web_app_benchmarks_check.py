@@ -9,13 +9,12 @@ import csv
 import io
 import json
 import os
-import tempfile
 import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
-from web_app_support import Server, check, run
+from web_app_support import Server, check, run, scratch_folder
 
 CSV_HEADER = ("run_id,timestamp,category,scenario,model_id,model_name,framework,quantization,device,os,load_time_ms,warmup_ms,ttft_ms,"
               "tokens_per_sec,e2e_latency_ms,input_tokens,output_tokens,memory_delta_bytes,stt_time_ms,tts_time_ms,vlm_time_ms,diffusion_time_ms,error")
@@ -196,7 +195,7 @@ def persistence_checks(page, server, binary, data):
 def no_models_checks(page, binary):
     # T2: with nothing downloaded (only eSpeak NG's voices, which come with the system), Run All
     # warns about every category without a model, skips them, and saves what it could run.
-    home = tempfile.mkdtemp(prefix="web-app-home-")
+    home = scratch_folder("web-app-home-")
     os.environ["RUNANYWHERE_HOME"] = home
     try:
         server = Server(binary, os.path.join(home, "data"))

@@ -15,7 +15,6 @@ Prints what failed and exits 1 if anything did.
 import json
 import os
 import re
-import tempfile
 import time
 
 from selenium.common.exceptions import StaleElementReferenceException
@@ -24,7 +23,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
-from web_app_support import Page, Server, check, run
+from web_app_support import Page, Server, check, run, scratch_folder
 
 FOOTER = re.compile(r"^\d+\.\d+s • \d+ tok/s")
 
@@ -184,7 +183,7 @@ def conversation_checks(page, server, conversation_id, downloads):
 
 
 def documents_checks(page, server, model, good_pdf):
-    folder = tempfile.mkdtemp(prefix="web-app-documents-")
+    folder = scratch_folder("web-app-documents-")
     notes, pdf = os.path.join(folder, "volcanoes.md"), os.path.join(folder, "paper.pdf")
     with open(notes, "w", encoding="utf-8") as file:
         file.write("# Volcanoes\n\nMount Etna in Sicily is the most active volcano in Europe.\n\nKilauea in Hawaii erupted from 1983 to 2018.\n")

@@ -10,15 +10,14 @@ transcript, an answer, and audio played back.
 import os
 import subprocess
 import sys
-import tempfile
 import wave
 
-from web_app_support import Page, Server, check, run
+from web_app_support import Page, Server, check, run, scratch_folder
 
 
 def spoken_question(binary):
     """A WAV of silence, the spoken question, then silence, for Chromium's fake microphone."""
-    folder = tempfile.mkdtemp(prefix="web-app-microphone-")
+    folder = scratch_folder("web-app-microphone-")
     speech = os.path.join(folder, "speech.wav")
     subprocess.run([binary, "speak", "What is the capital of France?", "--output", speech, "--threads", "1"], check=True,
                    env=dict(os.environ, RUNANYWHERE_DATA=folder), capture_output=True)

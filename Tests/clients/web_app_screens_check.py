@@ -23,7 +23,6 @@ import os
 import random
 import socket
 import struct
-import tempfile
 import zlib
 import threading
 import time
@@ -34,7 +33,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
-from web_app_support import Server, check, run
+from web_app_support import Server, check, run, scratch_folder
 
 
 def tiny_gguf(size):
@@ -468,7 +467,7 @@ def keys_checks(page, server):
 
 
 def checks(page, options, folders):
-    adapter = os.path.join(tempfile.mkdtemp(prefix="web-app-lora-"), "adapter.gguf")
+    adapter = os.path.join(scratch_folder("web-app-lora-"), "adapter.gguf")
     lora_adapter(adapter)
     server = Server(options.binary, folders["data"], arguments=["--lora", f"{adapter}:0"])
     try:

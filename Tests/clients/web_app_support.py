@@ -3,9 +3,11 @@ starts it (free loopback port, its own data folder), headless Chromium driven th
 the list of failures, and the way a check script runs and reports.
 """
 import argparse
+import atexit
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -21,6 +23,13 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 failures = []
+
+
+def scratch_folder(prefix):
+    """A new empty folder under the system's temporary folder, removed when the check ends."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def check(condition, message):
@@ -128,7 +137,7 @@ def run(checks, *arguments, page_class=Page):
         parser.add_argument(argument, required=True)
     options = parser.parse_args()
     os.makedirs(options.screenshots, exist_ok=True)
-    folders = {"data": tempfile.mkdtemp(prefix="web-app-data-"), "downloads": tempfile.mkdtemp(prefix="web-app-downloads-")}
+    folders = {"data": scratch_folder("web-app-data-"), "downloads": scratch_folder("web-app-downloads-")}
     page = page_class(folders["downloads"], options.screenshots)
     try:
         checks(page, options, folders)
