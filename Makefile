@@ -6,6 +6,11 @@ SWIFT ?= swift
 export SWIFT
 export RUNANYWHERE_HOME ?= $(HOME)/.cache/runanywhere
 
+# The tests, the servers and browsers they start write their temporary files into one folder of
+# the run, removed when it ends, pass or fail.
+IN_SCRATCH = scratch=$$(mktemp -d /tmp/rat.XXXXXX) && TMPDIR=$$scratch
+END_SCRATCH = status=$$?; rm -rf "$$scratch"; exit $$status
+
 .PHONY: run test test-unit setup setup-tests build bench clean api format
 
 # What running needs: the engines and the default models (also what an app that depends on the
@@ -31,15 +36,13 @@ run: build
 # they can be (the suites that run models, processes, a browser or timings are serialized).
 # First the Swift sources must be formatted (scripts/format, in seconds); before the tests, the
 # public API must be the one api/ records and its documentation (DocC) must build without a
-# warning (scripts/api-surface). The tests, the servers and browsers they start write their
-# temporary files into one folder of this run, removed when the run ends, pass or fail.
+# warning (scripts/api-surface).
 test: export RUNANYWHERE_TEST_VULKAN := 1
 test:
 	scripts/format --check
 	@scripts/setup --tests --build tests
 	scripts/api-surface --check
-	scratch=$$(mktemp -d /tmp/rat.XXXXXX) && TMPDIR=$$scratch $(SWIFT) test --skip-build $(TEST_ARGS); \
-	status=$$?; rm -rf "$$scratch"; exit $$status
+	$(IN_SCRATCH) $(SWIFT) test --skip-build $(TEST_ARGS); $(END_SCRATCH)
 
 # The unit tests alone, in parallel, in seconds once built: the tests that run models, the binary
 # or a browser (those holding a lane: Tests/RunAnywhereTestSupport/TestLanes.swift) are skipped,
@@ -47,7 +50,7 @@ test:
 # declaration check reads).
 test-unit: export RUNANYWHERE_TEST_UNIT := 1
 test-unit: setup
-	$(SWIFT) test $(TEST_ARGS)
+	$(IN_SCRATCH) $(SWIFT) test $(TEST_ARGS); $(END_SCRATCH)
 
 # Records a change to the public API in api/ (commit it with the change; `make test` checks it).
 api:
