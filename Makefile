@@ -7,8 +7,9 @@ export SWIFT
 export RUNANYWHERE_HOME ?= $(HOME)/.cache/runanywhere
 
 # The tests, the servers and browsers they start write their temporary files into one folder of
-# the run, removed when it ends, pass or fail.
-IN_SCRATCH = scratch=$$(mktemp -d /tmp/rat.XXXXXX) && TMPDIR=$$scratch
+# the run, removed when it ends, pass or fail; open to every user as /tmp is (the tests' PostgreSQL
+# runs as the postgres user).
+IN_SCRATCH = scratch=$$(mktemp -d /tmp/rat.XXXXXX) && chmod 1777 $$scratch && TMPDIR=$$scratch
 END_SCRATCH = status=$$?; rm -rf "$$scratch"; exit $$status
 
 .PHONY: run test test-unit setup setup-tests build bench clean api format
