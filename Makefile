@@ -7,10 +7,9 @@ export SWIFT
 export RUNANYWHERE_HOME ?= $(HOME)/.cache/runanywhere
 
 # The tests, the servers and browsers they start write their temporary files into one folder of
-# the run, removed when it ends, pass or fail; open to every user as /tmp is (the tests' PostgreSQL
-# runs as the postgres user).
-IN_SCRATCH = scratch=$$(mktemp -d /tmp/rat.XXXXXX) && chmod 1777 $$scratch && TMPDIR=$$scratch
-END_SCRATCH = status=$$?; rm -rf "$$scratch"; exit $$status
+# the run, removed when it ends (passed, failed or interrupted); open to every user as /tmp is (the
+# tests' PostgreSQL runs as the postgres user).
+IN_SCRATCH = scratch=$$(mktemp -d /tmp/rat.XXXXXX) && trap 'rm -rf "$$scratch"' EXIT && chmod 1777 $$scratch && TMPDIR=$$scratch
 
 .PHONY: run test test-unit setup setup-tests build bench clean api format
 
@@ -43,7 +42,7 @@ test:
 	scripts/format --check
 	@scripts/setup --tests --build tests
 	scripts/api-surface --check
-	$(IN_SCRATCH) $(SWIFT) test --skip-build $(TEST_ARGS); $(END_SCRATCH)
+	$(IN_SCRATCH) $(SWIFT) test --skip-build $(TEST_ARGS)
 
 # The unit tests alone, in parallel, in seconds once built: the tests that run models, the binary
 # or a browser (those holding a lane: Tests/RunAnywhereTestSupport/TestLanes.swift) are skipped,
@@ -51,7 +50,7 @@ test:
 # declaration check reads).
 test-unit: export RUNANYWHERE_TEST_UNIT := 1
 test-unit: setup
-	$(IN_SCRATCH) $(SWIFT) test $(TEST_ARGS); $(END_SCRATCH)
+	$(IN_SCRATCH) $(SWIFT) test $(TEST_ARGS)
 
 # Records a change to the public API in api/ (commit it with the change; `make test` checks it).
 api:
