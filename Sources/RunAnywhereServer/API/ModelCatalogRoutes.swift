@@ -141,6 +141,7 @@ struct ModelCatalogRoutes: Sendable {
                         events.append(try ServerSentEvents.event(PullProgress(report), name: "progress"))
                         try await ServerSentEvents.send(&events, to: &writer)
                     }
+                    try Task.checkCancellation()  // the updates also end early when the client hangs up: no download done then
                     events.append(try ServerSentEvents.event(entry(try runtime.model(id: id), states: [:]), name: "done"))
                 } catch is CancellationError {
                     events.append(try ServerSentEvents.event(["modelId": id], name: "cancelled"))  // by DELETE, or the client went away

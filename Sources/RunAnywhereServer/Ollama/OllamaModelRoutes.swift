@@ -199,6 +199,7 @@ struct OllamaModelRoutes: Sendable {
         }
         guard body.stream else {
             for try await _ in try await pull.start().progress {}
+            try Task.checkCancellation()  // the updates also end early when the client hangs up: no download done then
             return try jsonResponse(OllamaPullProgress(status: "success"))
         }
         return NDJSON.response { writer in
@@ -210,6 +211,7 @@ struct OllamaModelRoutes: Sendable {
                     if case .failed = report.state { continue }  // the stream throws the error next
                     try await NDJSON.write([OllamaPullProgress(report, model: model)], to: &writer)
                 }
+                try Task.checkCancellation()
                 try await NDJSON.write([OllamaPullProgress(status: "success")], to: &writer)
             } catch is CancellationError {
                 // The client went away: the download stopped with the stream.
