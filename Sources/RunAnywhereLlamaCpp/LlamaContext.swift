@@ -178,8 +178,7 @@ final class LlamaContext: @unchecked Sendable {
 
     /// Has llama.cpp compute the next calls on `requested` CPU threads (the options that carry it
     /// keep it to 1...512), or on one when ``everyLayerOnGPU``: a team of threads would be started
-    /// and waited for at every step to look up one token, and a team member that another thread of
-    /// the process displaces holds up the whole step (a server has such threads; llama-bench has none).
+    /// and waited for at every step only to look up the token's embedding.
     func setThreads(_ requested: Int) {
         let threads = Int32(clamping: everyLayerOnGPU ? 1 : requested)
         api.llama_set_n_threads(context, threads, threads)
