@@ -259,7 +259,15 @@ import Testing
         (#"{"model": "scripted", "max_tokens": 0, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "max_tokens", nil),
         (#"{"model": "scripted", "seed": -1, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "seed", nil),
         (#"{"model": "scripted", "temperature": "hot", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "temperature", nil),
-        (#"{"model": "scripted", "temperature": 9, "messages": [{"role": "user", "content": "hi"}]}"#, 400, nil, nil),
+        (#"{"model": "scripted", "temperature": 9, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "temperature", "invalidInput"),
+        (#"{"model": "scripted", "top_p": 0, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "top_p", "invalidInput"),
+        (#"{"model": "scripted", "top_k": -3, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "top_k", "invalidInput"),
+        (#"{"model": "scripted", "min_p": 2, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "min_p", "invalidInput"),
+        (#"{"model": "scripted", "stop": [""], "messages": [{"role": "user", "content": "hi"}]}"#, 400, "stop", "invalidInput"),
+        (
+            #"{"model": "scripted", "max_completion_tokens": 0, "messages": [{"role": "user", "content": "hi"}]}"#, 400,
+            "max_completion_tokens", nil
+        ),
         (#"{"model": "scripted", "keep_alive": "soon", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "keep_alive", nil),
         (#"{"model": "nope", "messages": [{"role": "user", "content": "hi"}]}"#, 404, "model", "model_not_found"),
         (#"{"model": "../../etc/passwd", "messages": [{"role": "user", "content": "hi"}]}"#, 400, nil, nil),

@@ -158,6 +158,8 @@ import Testing
         (#""input": [{"role": "user", "content": [{"type": "input_file", "file_id": "f"}]}]"#, "input"),
         (#""input": [{"role": "user", "content": [{"type": "input_image", "image_url": "https://example.com/a.png"}]}]"#, "input"),
         (#""input": "hi", "max_output_tokens": 0"#, "max_output_tokens"),
+        (#""input": "hi", "temperature": 3"#, "temperature"),
+        (#""input": "hi", "top_p": 0, "tools": [{"type": "function", "name": "f", "parameters": {"type": "object"}}]"#, "top_p"),
         (#""input": "hi", "tool_choice": {"type": "function"}"#, "tool_choice"),
         (#""input": "hi", "tools": [{"type": "web_search"}]"#, "tools"),
         (#""input": "hi", "text": {"format": {"type": "json_schema", "name": "x"}}"#, "text.format.schema"),

@@ -148,27 +148,38 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
 
     /// Throws a clear error for values no engine can honour.
     package func validate() throws {
-        func bad(_ why: String) -> SDKError { SDKError.llm(.invalidInput, "Invalid generation options: \(why)") }
-        guard maxTokens >= 1 else { throw bad("maxTokens must be at least 1 (got \(maxTokens))") }
-        let range = SDKConstants.Generation.temperatureRange
-        guard temperature.isFinite, range.contains(temperature) else {
-            throw bad("temperature must be between \(Int(range.lowerBound)) and \(Int(range.upperBound)) (got \(temperature))")
-        }
-        guard topP.isFinite, topP > 0, topP <= 1 else { throw bad("topP must be in (0, 1] (got \(topP))") }
-        guard topK >= 0 else { throw bad("topK must be 0 or more (got \(topK))") }
-        try sampling.validate()
-        if let logprobs, !(0...Self.maxTopLogprobs).contains(logprobs) {
-            throw bad("logprobs must be between 0 and \(Self.maxTopLogprobs) (got \(logprobs))")
-        }
-        if let promptLogprobs, !(0...Self.maxTopLogprobs).contains(promptLogprobs) {
-            throw bad("promptLogprobs must be between 0 and \(Self.maxTopLogprobs) (got \(promptLogprobs))")
-        }
-        if let threads, !(1...SDKConstants.Limits.maxThreads).contains(threads) {
-            throw bad("threads must be between 1 and \(SDKConstants.Limits.maxThreads) (got \(threads))")
-        }
-        guard !stopSequences.contains("") else { throw bad("stop sequences must not be empty") }
+        if let invalid = firstInvalidOption() { throw invalid.error }
         try speculation?.validate()
         try validateTools()
+    }
+
+    /// The first of the generation's own values (not its tools, speculation or output format) that
+    /// no engine can honour: the option's name (the property's) and the error saying why, for a
+    /// server to name the field of its request that carried it.
+    package func firstInvalidOption() -> (name: String, error: SDKError)? {
+        func bad(_ name: String, _ why: String) -> (name: String, error: SDKError) {
+            (name, SDKError.llm(.invalidInput, "Invalid generation options: \(why)"))
+        }
+        guard maxTokens >= 1 else { return bad("maxTokens", "maxTokens must be at least 1 (got \(maxTokens))") }
+        let range = SDKConstants.Generation.temperatureRange
+        guard temperature.isFinite, range.contains(temperature) else {
+            return bad(
+                "temperature", "temperature must be between \(Int(range.lowerBound)) and \(Int(range.upperBound)) (got \(temperature))")
+        }
+        guard topP.isFinite, topP > 0, topP <= 1 else { return bad("topP", "topP must be in (0, 1] (got \(topP))") }
+        guard topK >= 0 else { return bad("topK", "topK must be 0 or more (got \(topK))") }
+        if let invalid = sampling.firstInvalidSetting() { return invalid }
+        if let logprobs, !(0...Self.maxTopLogprobs).contains(logprobs) {
+            return bad("logprobs", "logprobs must be between 0 and \(Self.maxTopLogprobs) (got \(logprobs))")
+        }
+        if let promptLogprobs, !(0...Self.maxTopLogprobs).contains(promptLogprobs) {
+            return bad("promptLogprobs", "promptLogprobs must be between 0 and \(Self.maxTopLogprobs) (got \(promptLogprobs))")
+        }
+        if let threads, !(1...SDKConstants.Limits.maxThreads).contains(threads) {
+            return bad("threads", "threads must be between 1 and \(SDKConstants.Limits.maxThreads) (got \(threads))")
+        }
+        guard !stopSequences.contains("") else { return bad("stopSequences", "stop sequences must not be empty") }
+        return nil
     }
 
     private func validateTools() throws {

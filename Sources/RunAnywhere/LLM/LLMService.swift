@@ -135,20 +135,29 @@ public struct LLMSampling: Sendable, Equatable, Codable {
     /// Throws a clear error for settings no sampler can honour (the token ids of `logitBias` are
     /// the engine's to check against its vocabulary).
     package func validate() throws {
-        func bad(_ why: String) -> SDKError { SDKError.llm(.invalidInput, "Invalid generation options: \(why)") }
-        if let minP, !(minP.isFinite && (0...1).contains(minP)) { throw bad("minP must be between 0 and 1 (got \(minP))") }
+        if let invalid = firstInvalidSetting() { throw invalid.error }
+    }
+
+    /// The first setting no sampler can honour: its name (the property's) and the error saying why.
+    package func firstInvalidSetting() -> (name: String, error: SDKError)? {
+        func bad(_ name: String, _ why: String) -> (name: String, error: SDKError) {
+            (name, SDKError.llm(.invalidInput, "Invalid generation options: \(why)"))
+        }
+        if let minP, !(minP.isFinite && (0...1).contains(minP)) { return bad("minP", "minP must be between 0 and 1 (got \(minP))") }
         if let repeatPenalty, !(repeatPenalty.isFinite && repeatPenalty > 0) {
-            throw bad("repeatPenalty must be more than 0 (got \(repeatPenalty)); 1 is none")
+            return bad("repeatPenalty", "repeatPenalty must be more than 0 (got \(repeatPenalty)); 1 is none")
         }
         for (name, value) in [("frequencyPenalty", frequencyPenalty), ("presencePenalty", presencePenalty)] {
-            if let value, !value.isFinite { throw bad("\(name) must be a finite number (got \(value))") }
+            if let value, !value.isFinite { return bad(name, "\(name) must be a finite number (got \(value))") }
         }
-        if let penaltyLastN, penaltyLastN < 0 { throw bad("penaltyLastN must be 0 or more (got \(penaltyLastN))") }
+        if let penaltyLastN, penaltyLastN < 0 { return bad("penaltyLastN", "penaltyLastN must be 0 or more (got \(penaltyLastN))") }
         if let (token, bias) = logitBias?.first(where: { $0.key < 0 || !$0.value.isFinite }) {
-            throw bad(
+            return bad(
+                "logitBias",
                 token < 0
                     ? "logitBias names token \(token); token ids start at 0" : "logitBias for token \(token) must be finite (got \(bias))")
         }
+        return nil
     }
 }
 

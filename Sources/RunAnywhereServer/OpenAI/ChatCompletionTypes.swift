@@ -231,8 +231,9 @@ struct GenerationFields: Decodable, Sendable {
         }
         var options = LLMGenerationOptions(threads: threads, applyChatTemplate: applyChatTemplate)
         defaults?.apply(to: &options)
+        let maxTokensField = maxCompletionTokens == nil ? "max_tokens" : "max_completion_tokens"
         if let tokens = maxCompletionTokens ?? maxTokens {
-            guard tokens >= 1 else { throw APIError(.badRequest, "max_tokens must be at least 1", param: "max_tokens") }
+            guard tokens >= 1 else { throw APIError(.badRequest, "\(maxTokensField) must be at least 1", param: maxTokensField) }
             options.maxTokens = tokens
         }
         if let temperature { options.temperature = temperature }
@@ -264,6 +265,12 @@ struct GenerationFields: Decodable, Sendable {
         }
         options.loraAdapters = try adapters.applied(lora)
         options.reusePromptCache = cachePrompt ?? true
+        try options.check(fields: [
+            "maxTokens": maxTokensField, "temperature": "temperature", "topP": "top_p", "topK": "top_k", "minP": "min_p",
+            "repeatPenalty": "repeat_penalty", "frequencyPenalty": "frequency_penalty", "presencePenalty": "presence_penalty",
+            "penaltyLastN": "repeat_last_n", "logitBias": "logit_bias", "logprobs": topLogprobs == nil ? "logprobs" : "top_logprobs",
+            "stopSequences": "stop",
+        ])
         return options
     }
 

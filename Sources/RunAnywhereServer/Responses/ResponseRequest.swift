@@ -128,6 +128,7 @@ struct ResponseRequest: Decodable, Sendable {
             options.structuredOutput = try ResponseFormat(type: format.type, jsonSchema: jsonSchema)
                 .structuredOutput(field: "text.format", schemaField: "text.format.schema")
         }
+        try options.check(fields: ["temperature": "temperature", "topP": "top_p", "logprobs": "top_logprobs"])
         guard tools?.isEmpty == false || toolChoice != nil else { return options }
         options.tools = try (tools ?? []).map { try $0.tool() }
         options.toolChoice = try Self.toolChoice(toolChoice)
