@@ -239,7 +239,9 @@ final class BatchScheduler: @unchecked Sendable {
         generation.reused = reused
         generation.evaluated = reused
         generation.promptStarted = .now
-        generation.sampler = LlamaTokenSampler(generation.request.sampling, prompt: generation.prompt.tokens, api: api)
+        generation.sampler = LlamaTokenSampler(
+            generation.request.sampling, prompt: generation.prompt.tokens, api: api, vocab: llama.vocab,
+            vocabularySize: vocabularySize, contextLength: llama.contextLength)
         // Checked when the request was submitted, so it parses here too.
         generation.grammar = generation.request.grammar.flatMap { llama.grammarSampler($0) }
         clock += 1

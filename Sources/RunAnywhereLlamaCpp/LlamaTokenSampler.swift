@@ -1,11 +1,14 @@
 import CLlamaCpp
+import Foundation
 import RunAnywhere
 
 /// A request's sampler, reading only what it needs of a logit row: greedy takes the row's
 /// argmax itself; a top-k draw keeps the row's k best tokens in one vectorized pass and hands
-/// only those to llama.cpp's sampler chain (top-k, top-p, min-p, temperature, then a seeded
-/// draw). The draw is the chain's over the same tokens as a whole-row draw, so a seed gives the
-/// same answer; only a draw over the whole vocabulary (top-k off) gives the chain every token.
+/// only those to llama.cpp's sampler chain (top-k, typical, top-p, min-p, XTC, temperature, then
+/// a seeded draw). The draw is the chain's over the same tokens as a whole-row draw, so a seed
+/// gives the same answer. The chain gets every token where what it does depends on all of them:
+/// top-k off, top-nσ (the logits' spread), Mirostat (its surprise estimate) and DRY (whose
+/// penalties reach tokens of any rank).
 ///
 /// A request's logit bias and its penalties on the last tokens (llama.cpp's order and formulas:
 /// the bias first, then repeat, frequency and presence) change only the tokens they name, so the
@@ -20,8 +23,14 @@ final class LlamaTokenSampler {
     private let api: ra_llama_api
     /// Nil for greedy, which needs no chain.
     private let chain: UnsafeMutablePointer<llama_sampler>?
+    /// llama.cpp's DRY sampler, which remembers the tokens chosen (the chain's samplers do not),
+    /// and how many of the last it looks at.
+    private let dry: UnsafeMutablePointer<llama_sampler>?
+    private let dryWindow: Int
     /// The tokens a draw chooses among; 0: the whole vocabulary.
     private let topK: Int
+    /// Whether every token of the row goes to the samplers (see the type's comment).
+    private let readsWholeRow: Bool
     private var candidates: [llama_token_data] = []
     private let bias: [llama_token: Float]
     private let repeatPenalty: Float
@@ -34,46 +43,109 @@ final class LlamaTokenSampler {
     private var oldest = 0
     private var counts: [llama_token: Int] = [:]
 
-    /// Greedy at temperature 0; otherwise top-k, top-p, min-p, temperature, then a draw seeded
-    /// with `sampling.seed` (a random seed without one). `prompt` is the tokens before the
-    /// first to sample, of which the penalties see the last.
-    init(_ sampling: LLMSampling, prompt: [llama_token], api: ra_llama_api) {
+    /// Greedy at temperature 0; otherwise llama.cpp's chain in llama-server's order (top-nσ,
+    /// top-k, typical, top-p, min-p, XTC, temperature, or Mirostat after the temperature), drawing
+    /// with `sampling.seed` (a random seed without one). `prompt` is the tokens before the first
+    /// to sample, of which the penalties and DRY see the last. `vocab` (the model's) turns DRY's
+    /// sequence breakers into tokens, `vocabularySize` is a logit row's length (Mirostat 1's),
+    /// and `contextLength` is the window of a DRY that looks at the whole context.
+    init(
+        _ sampling: LLMSampling, prompt: [llama_token], api: ra_llama_api, vocab: OpaquePointer?, vocabularySize: Int,
+        contextLength: Int
+    ) {
         self.api = api
         bias = sampling.logitBias ?? [:]
         repeatPenalty = sampling.repeatPenalty ?? 1
         frequencyPenalty = sampling.frequencyPenalty ?? 0
         presencePenalty = sampling.presencePenalty ?? 0
         window = sampling.penaltyWindow
-        guard sampling.temperature > 0 else {
-            chain = nil
-            topK = 0
-            remember(prompt)
-            return
-        }
-        let chain = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
+        (dry, dryWindow) = Self.drySampler(sampling.samplers, api: api, vocab: vocab, contextLength: contextLength) ?? (nil, 0)
+        let seed = sampling.seed ?? UInt32.random(in: 0..<UInt32.max)
         // A top-k beyond any vocabulary (a client may send 1e18) keeps every token, as Int32.max does.
-        let topK = sampling.topK > 0 ? Int(clamping: min(sampling.topK, Int(Int32.max))) : 0
-        if topK > 0 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_top_k(Int32(topK))) }
-        if sampling.topP < 1 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_top_p(sampling.topP, 1)) }
-        if let minP = sampling.minP, minP > 0 { api.llama_sampler_chain_add(chain, api.llama_sampler_init_min_p(minP, 1)) }
-        api.llama_sampler_chain_add(chain, api.llama_sampler_init_temp(sampling.temperature))
-        api.llama_sampler_chain_add(chain, api.llama_sampler_init_dist(sampling.seed ?? UInt32.random(in: 0..<UInt32.max)))
-        self.chain = chain
-        self.topK = topK
+        topK = sampling.topK > 0 ? Int(clamping: min(sampling.topK, Int(Int32.max))) : 0
+        chain = sampling.temperature > 0 ? Self.chain(sampling, seed: seed, vocabularySize: vocabularySize, api: api) : nil
+        let spread = sampling.samplers.contains { if case .mirostat = $0 { true } else if case .topNSigma = $0 { true } else { false } }
+        readsWholeRow = dry != nil || (chain != nil && (topK == 0 || spread))
         remember(prompt)
     }
 
-    /// Frees the chain; call once, when the generation ends.
+    /// llama.cpp's chain after the bias, penalties and DRY, as llama-server builds it.
+    private static func chain(
+        _ sampling: LLMSampling, seed: UInt32, vocabularySize: Int, api: ra_llama_api
+    ) -> UnsafeMutablePointer<llama_sampler> {
+        let chain = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
+        func add(_ sampler: UnsafeMutablePointer<llama_sampler>?) { api.llama_sampler_chain_add(chain, sampler) }
+        var typical: Float?
+        var xtc: (probability: Float, threshold: Float)?
+        var topNSigma: Float?
+        var dynamic: (range: Float, exponent: Float)?
+        for sampler in sampling.samplers {
+            switch sampler {
+            case .mirostat(let version, let tau, let eta):
+                add(api.llama_sampler_init_temp(sampling.temperature))
+                add(
+                    version == 1
+                        ? api.llama_sampler_init_mirostat(Int32(clamping: vocabularySize), seed, tau, eta, 100)
+                        : api.llama_sampler_init_mirostat_v2(seed, tau, eta))
+                return chain
+            case .typical(let p): typical = p
+            case .xtc(let probability, let threshold): xtc = (probability, threshold)
+            case .topNSigma(let n): topNSigma = n
+            case .dynamicTemperature(let range, let exponent): dynamic = (range, exponent)
+            case .dry: break
+            }
+        }
+        if let topNSigma { add(api.llama_sampler_init_top_n_sigma(topNSigma)) }
+        if sampling.topK > 0 { add(api.llama_sampler_init_top_k(Int32(clamping: min(sampling.topK, Int(Int32.max))))) }
+        if let typical, typical < 1 { add(api.llama_sampler_init_typical(typical, 1)) }
+        if sampling.topP < 1 { add(api.llama_sampler_init_top_p(sampling.topP, 1)) }
+        if let minP = sampling.minP, minP > 0 { add(api.llama_sampler_init_min_p(minP, 1)) }
+        if let xtc, xtc.probability > 0 { add(api.llama_sampler_init_xtc(xtc.probability, xtc.threshold, 1, seed)) }
+        if let dynamic, dynamic.range > 0 {
+            add(api.llama_sampler_init_temp_ext(sampling.temperature, dynamic.range, dynamic.exponent))
+        } else {
+            add(api.llama_sampler_init_temp(sampling.temperature))
+        }
+        add(api.llama_sampler_init_dist(seed))
+        return chain
+    }
+
+    /// llama.cpp's DRY sampler for a request that has one that penalizes anything, and its window.
+    private static func drySampler(
+        _ samplers: [LLMSampler], api: ra_llama_api, vocab: OpaquePointer?, contextLength: Int
+    ) -> (UnsafeMutablePointer<llama_sampler>, Int)? {
+        for case .dry(let multiplier, let base, let allowedLength, let lastN, let breakers) in samplers {
+            // A window beyond the context sees nothing more, and llama.cpp allocates all of it.
+            let window = min(lastN ?? contextLength, max(contextLength, 1))
+            guard multiplier > 0, window > 0 else { return nil }
+            // Breakers become tokens through the vocabulary; without one (tests' rows) there are none.
+            let used = vocab == nil ? [] : breakers
+            var pointers = used.map { strdup($0) }
+            defer { pointers.forEach { Glibc.free($0) } }
+            let sampler = pointers.withUnsafeMutableBufferPointer { buffer in
+                buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { rebound in
+                    api.llama_sampler_init_dry(
+                        vocab, multiplier, base, Int32(clamping: allowedLength), Int32(clamping: window), rebound.baseAddress,
+                        rebound.count)
+                }
+            }
+            return sampler.map { ($0, window) }
+        }
+        return nil
+    }
+
+    /// Frees the chain and DRY; call once, when the generation ends.
     func free() {
         if let chain { api.llama_sampler_free(chain) }
+        if let dry { api.llama_sampler_free(dry) }
     }
 
     /// The next token from `logits`, a row of `count` entries (one per token of the vocabulary).
     func sample(_ logits: UnsafePointer<Float>, count: Int) -> llama_token {
         let named: Set<llama_token> =
             bias.isEmpty && counts.isEmpty ? [] : Set(bias.keys).union(counts.keys).filter { $0 >= 0 && $0 < count }
-        if chain == nil, named.isEmpty { return Self.argmax(logits, count: count) }
-        let kept = (chain == nil ? 1 : topK > 0 ? topK : count) + named.count
+        if chain == nil, named.isEmpty, dry == nil { return Self.argmax(logits, count: count) }
+        let kept = readsWholeRow ? count : (chain == nil ? 1 : topK) + named.count
         if kept < count {
             Self.best(kept, of: logits, count: count, into: &candidates)
             if !named.isEmpty {
@@ -98,14 +170,22 @@ final class LlamaTokenSampler {
     }
 
     /// Counts the prompt's last text tokens (an image's placeholders are not tokens) among those
-    /// the penalties see, as llama-server does.
+    /// the penalties and DRY see, as llama-server does.
     private func remember(_ prompt: [llama_token]) {
-        guard window > 0 else { return }
-        for token in prompt.filter({ $0 >= 0 }).suffix(window) { accept(token) }
+        guard window > 0 || dry != nil else { return }
+        let text = prompt.filter { $0 >= 0 }
+        if let dry { for token in text.suffix(dryWindow) { api.llama_sampler_accept(dry, token) } }
+        for token in text.suffix(window) { count(token) }
     }
 
-    /// Counts `token`, the one chosen, among the last tokens the penalties see.
+    /// Counts `token`, the one chosen, among the last tokens the penalties and DRY see.
     func accept(_ token: llama_token) {
+        if let dry { api.llama_sampler_accept(dry, token) }
+        count(token)
+    }
+
+    /// Counts `token` among the last tokens the penalties see.
+    private func count(_ token: llama_token) {
         guard window > 0 else { return }
         if recent.count < window {
             recent.append(token)
@@ -119,8 +199,16 @@ final class LlamaTokenSampler {
         counts[token, default: 0] += 1
     }
 
-    /// Applies the bias, then the penalties, to the candidates they name.
+    /// Applies the bias, then the penalties, to the candidates they name, then DRY.
     private func adjust(_ candidates: inout [llama_token_data]) {
+        defer {
+            if let dry {
+                candidates.withUnsafeMutableBufferPointer { buffer in
+                    var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
+                    api.llama_sampler_apply(dry, &array)
+                }
+            }
+        }
         guard !bias.isEmpty || !counts.isEmpty else { return }
         for index in candidates.indices {
             let id = candidates[index].id

@@ -150,7 +150,7 @@ extension LlamaTests {
                 LLMSampling(temperature: 0.8, topP: 0.9, topK: 40, seed: 7), LLMSampling(temperature: 1.5, topP: 1, topK: 5, seed: 1),
                 LLMSampling(temperature: 0.7, topP: 0.5, topK: 0, seed: 3), LLMSampling(temperature: 0, topP: 1, topK: 40, seed: nil),
             ] {
-                let ours = LlamaTokenSampler(sampling, prompt: [], api: api)
+                let ours = LlamaTokenSampler(sampling, prompt: [], api: api, vocab: nil, vocabularySize: 4099, contextLength: 4096)
                 defer { ours.free() }
                 let theirs = try Self.llamaChain(sampling, count: 4099, api: api)
                 defer { api.llama_sampler_free(theirs) }
@@ -185,7 +185,7 @@ extension LlamaTests {
                 LLMSampling(temperature: 0.7, topP: 1, topK: 0, seed: 9, minP: 0.1, presencePenalty: 1, logitBias: bias),
                 LLMSampling(temperature: 1.2, topP: 1, topK: 3, seed: 2, logitBias: [leaders[11]: 100]),
             ] {
-                let ours = LlamaTokenSampler(sampling, prompt: prompt, api: api)
+                let ours = LlamaTokenSampler(sampling, prompt: prompt, api: api, vocab: nil, vocabularySize: count, contextLength: 4096)
                 defer { ours.free() }
                 let theirs = try Self.llamaChain(sampling, count: count, api: api)
                 defer { api.llama_sampler_free(theirs) }
@@ -204,6 +204,100 @@ extension LlamaTests {
                 }
                 #expect(
                     Set(chosenTokens).count > 1 || sampling.logitBias?[leaders[11]] == 100, "the penalties move the choice: \(sampling)")
+            }
+        }
+
+        /// llama-server's chain, wholly llama.cpp's, for `sampling` with its other samplers: the
+        /// logit bias, penalties and DRY, then greedy, or Mirostat after the temperature, or top-nσ,
+        /// top-k, typical, top-p, min-p, XTC, the (dynamic) temperature and a seeded draw.
+        static func llamaServerChain(_ sampling: LLMSampling, count: Int, api: ra_llama_api) throws -> UnsafeMutablePointer<llama_sampler> {
+            let chain = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
+            func add(_ sampler: UnsafeMutablePointer<llama_sampler>?) { api.llama_sampler_chain_add(chain, sampler) }
+            let biases = (sampling.logitBias ?? [:]).map { llama_logit_bias(token: $0.key, bias: $0.value) }
+            add(api.llama_sampler_init_logit_bias(Int32(count), Int32(biases.count), biases))
+            add(
+                api.llama_sampler_init_penalties(
+                    Int32(count), Int32(sampling.penaltyWindow), sampling.repeatPenalty ?? 1, sampling.frequencyPenalty ?? 0,
+                    sampling.presencePenalty ?? 0))
+            for case .dry(let multiplier, let base, let allowed, let lastN, _) in sampling.samplers {
+                add(api.llama_sampler_init_dry(nil, multiplier, base, Int32(allowed), Int32(lastN ?? 4096), nil, 0))
+            }
+            if sampling.temperature <= 0 {
+                add(api.llama_sampler_init_greedy())
+                return chain
+            }
+            let seed = try #require(sampling.seed)
+            for case .mirostat(let version, let tau, let eta) in sampling.samplers {
+                add(api.llama_sampler_init_temp(sampling.temperature))
+                add(
+                    version == 1
+                        ? api.llama_sampler_init_mirostat(Int32(count), seed, tau, eta, 100)
+                        : api.llama_sampler_init_mirostat_v2(seed, tau, eta))
+                return chain
+            }
+            for case .topNSigma(let n) in sampling.samplers { add(api.llama_sampler_init_top_n_sigma(n)) }
+            if sampling.topK > 0 { add(api.llama_sampler_init_top_k(Int32(sampling.topK))) }
+            for case .typical(let p) in sampling.samplers { add(api.llama_sampler_init_typical(p, 1)) }
+            if sampling.topP < 1 { add(api.llama_sampler_init_top_p(sampling.topP, 1)) }
+            if let minP = sampling.minP { add(api.llama_sampler_init_min_p(minP, 1)) }
+            for case .xtc(let probability, let threshold) in sampling.samplers {
+                add(api.llama_sampler_init_xtc(probability, threshold, 1, seed))
+            }
+            var range: Float = 0
+            var exponent: Float = 1
+            for case .dynamicTemperature(let r, let e) in sampling.samplers { (range, exponent) = (r, e) }
+            add(api.llama_sampler_init_temp_ext(sampling.temperature, range, exponent))
+            add(api.llama_sampler_init_dist(seed))
+            return chain
+        }
+
+        /// With llama.cpp's other samplers (typical, XTC, dynamic temperature, top-nσ, Mirostat 1
+        /// and 2, DRY, alone and together, with penalties), greedy and seeded draws are llama-server's
+        /// chain's over the whole row, draw after draw; rows vary a little around one row, so the
+        /// same tokens lead again and again and DRY finds repetitions to penalize.
+        @Test func otherSamplersAreLlamaServersChainOverTheWholeRow() throws {
+            let api = try LlamaLibrary.load(logger: Logger(label: "test")).api
+            let count = 4099
+            var generator = SeededGenerator(seed: 31)
+            let base = (0..<count).map { _ in Float.random(in: -6...6, using: &generator) }
+            let leaders = base.indices.sorted { base[$0] > base[$1] }.prefix(4).map { llama_token($0) }
+            let prompt = leaders + leaders + [-5, 9, 300]
+            let dry = LLMSampler.dry(multiplier: 0.8, base: 1.75, allowedLength: 2, lastN: 32, sequenceBreakers: [])
+            for sampling in [
+                LLMSampling(
+                    temperature: 0.9, topP: 0.95, topK: 40, seed: 4, samplers: [.typical(p: 0.8), .xtc(probability: 0.5, threshold: 0.05)]),
+                LLMSampling(
+                    temperature: 1.1, topP: 1, topK: 20, seed: 8, minP: 0.02, samplers: [.dynamicTemperature(range: 0.5, exponent: 1.5)]),
+                LLMSampling(temperature: 0.8, topP: 1, topK: 40, seed: 6, samplers: [.topNSigma(1.5)]),
+                LLMSampling(temperature: 0.8, topP: 1, topK: 40, seed: 3, samplers: [.mirostat(version: 1, tau: 4, eta: 0.2)]),
+                LLMSampling(
+                    temperature: 0.8, topP: 1, topK: 40, seed: 5, repeatPenalty: 1.2, samplers: [.mirostat(version: 2, tau: 3, eta: 0.1)]),
+                LLMSampling(temperature: 0, topP: 1, topK: 40, seed: nil, samplers: [dry]),
+                LLMSampling(
+                    temperature: 0.7, topP: 0.9, topK: 10, seed: 2, presencePenalty: 0.3,
+                    samplers: [
+                        .xtc(probability: 1, threshold: 0.1),
+                        .dry(multiplier: 2, base: 2, allowedLength: 1, lastN: nil, sequenceBreakers: []),
+                    ]),
+            ] {
+                let ours = LlamaTokenSampler(sampling, prompt: prompt, api: api, vocab: nil, vocabularySize: count, contextLength: 4096)
+                defer { ours.free() }
+                let theirs = try Self.llamaServerChain(sampling, count: count, api: api)
+                defer { api.llama_sampler_free(theirs) }
+                for token in prompt where token >= 0 { api.llama_sampler_accept(theirs, token) }
+                var chosenTokens: [llama_token] = []
+                for draw in 0..<120 {
+                    var row = base.map { $0 + Float.random(in: -0.3...0.3, using: &generator) }
+                    // Greedy alone would take the leader every time: only DRY can move it.
+                    if sampling.temperature == 0 { row[Int(leaders[0])] += 2 }
+                    let chosen = row.withUnsafeBufferPointer { ours.sample($0.baseAddress!, count: count) }
+                    ours.accept(chosen)
+                    #expect(chosen == Self.llamaDraw(theirs, over: row, api: api), "\(sampling), draw \(draw)")
+                    chosenTokens.append(chosen)
+                }
+                if sampling.temperature == 0 {
+                    #expect(Set(chosenTokens).count > 1, "DRY moves greedy's choice off a repetition")
+                }
             }
         }
     }

@@ -56,9 +56,16 @@ import Testing
         ("/completion", #""prompt": "x", "n_predict": 0"#, "n_predict"), ("/completion", #""prompt": "x", "seed": -2"#, "seed"),
         ("/completion", #""prompt": "x", "n_probs": 21"#, "n_probs"), ("/completion", #""prompt": [-1]"#, "prompt"),
         ("/completion", #""prompt": []"#, "prompt"),
+        ("/completion", #""prompt": "x", "mirostat": 3"#, "mirostat"), ("/completion", #""prompt": "x", "typical_p": -0.5"#, "typical_p"),
+        ("/completion", #""prompt": "x", "xtc_probability": 0.5, "xtc_threshold": 2"#, "xtc_threshold"),
+        ("/completion", #""prompt": "x", "dry_multiplier": 1, "dry_allowed_length": -1"#, "dry_allowed_length"),
+        ("/completion", #""prompt": "x", "dry_multiplier": 1, "dry_sequence_breakers": [""]"#, "dry_sequence_breakers"),
+        ("/completion", #""prompt": "x", "json_schema": 5"#, "json_schema"),
+        ("/completion", #""prompt": "x", "json_schema": {"not": {"type": "string"}}"#, "json_schema"),
         ("/infill", #""input_suffix": "b""#, "input_prefix"), ("/infill", #""input_prefix": "a""#, "input_suffix"),
         ("/infill", #""input_prefix": "a", "input_suffix": "b", "input_extra": [{"filename": "f"}]"#, "input_extra"),
         ("/infill", #""input_prefix": "a", "input_suffix": "b", "input_extra": [{"filename": 3, "text": "t"}]"#, "input_extra"),
+        ("/infill", #""input_prefix": "a", "input_suffix": "b", "mirostat": 2, "mirostat_eta": 0"#, "mirostat_eta"),
         ("/infill", #""input_prefix": "a", "input_suffix": "b""#, "model"),
     ])
     func badRequestsNameTheirField(path: String, fields: String, param: String) async throws {

@@ -264,6 +264,11 @@ import Testing
         (#"{"model": "scripted", "top_k": -3, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "top_k", "invalidInput"),
         (#"{"model": "scripted", "min_p": 2, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "min_p", "invalidInput"),
         (#"{"model": "scripted", "stop": [""], "messages": [{"role": "user", "content": "hi"}]}"#, 400, "stop", "invalidInput"),
+        (#"{"model": "scripted", "mirostat": 3, "messages": [{"role": "user", "content": "hi"}]}"#, 400, "mirostat", nil),
+        (
+            #"{"model": "scripted", "dry_multiplier": 0.8, "dry_sequence_breakers": [], "messages": [{"role": "user", "content": "hi"}]}"#,
+            400, "dry_sequence_breakers", nil
+        ),
         (
             #"{"model": "scripted", "max_completion_tokens": 0, "messages": [{"role": "user", "content": "hi"}]}"#, 400,
             "max_completion_tokens", nil

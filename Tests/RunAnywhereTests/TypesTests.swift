@@ -80,10 +80,17 @@ import Testing
             LLMGenerationOptions(maxTokens: 0), LLMGenerationOptions(temperature: -1), LLMGenerationOptions(temperature: 2.5),
             LLMGenerationOptions(topP: 0), LLMGenerationOptions(topK: -1), LLMGenerationOptions(stopSequences: [""]),
             LLMGenerationOptions(threads: 0), LLMGenerationOptions(temperature: .nan),
+            LLMGenerationOptions(samplers: [.typical(p: 0)]), LLMGenerationOptions(samplers: [.xtc(probability: 0.5, threshold: -1)]),
+            LLMGenerationOptions(samplers: [.mirostat(version: 3, tau: 5, eta: 0.1)]), LLMGenerationOptions(samplers: [.topNSigma(.nan)]),
+            LLMGenerationOptions(samplers: [.dry(multiplier: 1, base: 0.5, allowedLength: 2, lastN: nil, sequenceBreakers: [])]),
+            LLMGenerationOptions(samplers: [.typical(p: 0.9), .typical(p: 0.5)]),
         ] {
             let error = try #require(throws: SDKError.self) { try bad.validate() }
             #expect(error.code == .invalidInput)
+            if !bad.samplers.isEmpty { #expect(bad.firstInvalidOption()?.name == "samplers", "\(bad.samplers)") }
         }
+        try LLMGenerationOptions(samplers: [.typical(p: 1), .dry(multiplier: 0, base: 1, allowedLength: 0, lastN: 0, sequenceBreakers: [])])
+            .validate()
     }
 
     @Test func modelIDValidation() throws {

@@ -388,6 +388,45 @@ def check_infill(client, model, infill_model, infill_file):
     return {"infill": {"text": choice.text, "prompt_tokens": filled.usage.prompt_tokens, "llama_cpp_python": [round(ours, 4), round(theirs, 4)]}}
 
 
+def check_llama_samplers(client, model):
+    """llama-server's other samplers and json_schema on /completion, and the samplers on the chat route, with the real engine.
+    Mirostat 2 aiming at no surprise (tau 0) keeps only the likeliest token, and so does top-nσ with a tiny n: at a high
+    temperature over the whole vocabulary, with a seed, each answers what greedy answers (every prompt read alone, nothing
+    cached); a sampler left unapplied would draw from thousands of tokens. json_schema keeps the output to the schema, its
+    properties in the schema's order."""
+    root = str(client.base_url).rstrip("/").rsplit("/v1", 1)[0]
+
+    def completion(**fields):
+        body = {"model": model, "prompt": "The three primary colours are", "n_predict": 8, "cache_prompt": False, **fields}
+        request = urllib.request.Request(root + "/completion", json.dumps(body).encode(), {"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=300) as response:
+            return json.loads(response.read())
+
+    greedy = completion(temperature=0)["content"]
+    hot = {"temperature": 2, "top_k": 0, "top_p": 1, "min_p": 0, "seed": 5}
+    mirostat = completion(**hot, mirostat=2, mirostat_tau=0)["content"]
+    sigma = completion(**hot, top_n_sigma=0.001)["content"]
+    check(greedy != "" and mirostat == greedy and sigma == greedy,
+          f"/completion: greedy {greedy!r}, mirostat tau 0 {mirostat!r}, top_n_sigma 0.001 {sigma!r}")
+    schema = {"type": "object", "properties": {"second": {"type": "boolean"}, "first": {"type": "integer"}}, "required": ["second", "first"]}
+    shaped = completion(prompt="A JSON object:", n_predict=40, temperature=0, json_schema=schema)
+    value = json.loads(shaped["content"])
+    check(list(value) == ["second", "first"] and isinstance(value["second"], bool) and isinstance(value["first"], int)
+          and shaped["stop_type"] == "eos", f"/completion with json_schema: {shaped}")
+    chat = [{"role": "user", "content": "Name a colour."}]
+    plain = client.chat.completions.create(model=model, messages=chat, max_tokens=8, temperature=0, extra_body={"cache_prompt": False})
+    chosen = client.chat.completions.create(model=model, messages=chat, max_tokens=8, temperature=2, top_p=1, seed=5,
+                                            extra_body={"cache_prompt": False, "top_k": 0, "top_n_sigma": 0.001})
+    check(chosen.choices[0].message.content == plain.choices[0].message.content,
+          f"chat with top_n_sigma 0.001 {chosen.choices[0].message.content!r}, greedy {plain.choices[0].message.content!r}")
+    try:
+        client.chat.completions.create(model=model, messages=chat, max_tokens=2, extra_body={"mirostat": 3})
+        check(False, "mirostat 3 was accepted")
+    except openai.BadRequestError as error:
+        check(isinstance(error.body, dict) and error.body.get("param") == "mirostat", f"mirostat 3: {error.body}")
+    return {"llama_samplers": {"greedy": greedy, "json_schema": shaped["content"]}}
+
+
 def check_choices(client, model):
     """n choices, each with its index, generated side by side: with a seed, choice i is the answer of seed + i (a seeded
     request is reproducible, alone or beside others), whole and streamed; usage counts every choice; n past 8 is a 400."""
@@ -968,6 +1007,7 @@ def main():
         seen.update(check_tools(client, args.model))
         seen.update(check_logprobs(client, args.model, args.model_file))
         seen.update(check_choices(client, args.model))
+        seen.update(check_llama_samplers(client, args.model))
         seen.update(check_echo(client, args.model, args.model_file))
         if args.infill_model_file:
             seen.update(check_infill(client, args.model, args.infill_model, args.infill_model_file))

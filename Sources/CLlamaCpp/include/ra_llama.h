@@ -64,6 +64,13 @@
     X(llama_sampler_init_logit_bias)           \
     X(llama_sampler_init_penalties)            \
     X(llama_sampler_init_temp)                 \
+    X(llama_sampler_init_temp_ext)             \
+    X(llama_sampler_init_typical)              \
+    X(llama_sampler_init_xtc)                  \
+    X(llama_sampler_init_top_n_sigma)          \
+    X(llama_sampler_init_mirostat)             \
+    X(llama_sampler_init_mirostat_v2)          \
+    X(llama_sampler_init_dry)                  \
     X(llama_sampler_init_grammar)              \
     X(llama_get_logits_ith)                    \
     X(llama_vocab_n_tokens)                    \

@@ -585,6 +585,23 @@ struct llama_sampler * llama_sampler_init_top_k(int32_t k);
 struct llama_sampler * llama_sampler_init_top_p(float p, size_t min_keep);
 struct llama_sampler * llama_sampler_init_min_p(float p, size_t min_keep);
 struct llama_sampler * llama_sampler_init_temp(float t);
+/// The temperature `t`, moving within `delta` of it with the candidates' entropy (dynamic temperature).
+struct llama_sampler * llama_sampler_init_temp_ext(float t, float delta, float exponent);
+/// Locally typical sampling.
+struct llama_sampler * llama_sampler_init_typical(float p, size_t min_keep);
+/// Exclude top choices: with probability `p`, removes the candidates at least `t` likely but the last of them.
+struct llama_sampler * llama_sampler_init_xtc(float p, float t, size_t min_keep, uint32_t seed);
+/// Keeps the candidates within `n` standard deviations of the largest logit.
+struct llama_sampler * llama_sampler_init_top_n_sigma(float n);
+/// Mirostat 1.0, which chooses the token itself (like dist).
+struct llama_sampler * llama_sampler_init_mirostat(int32_t n_vocab, uint32_t seed, float tau, float eta, int32_t m);
+/// Mirostat 2.0, which chooses the token itself (like dist).
+struct llama_sampler * llama_sampler_init_mirostat_v2(uint32_t seed, float tau, float eta);
+/// DRY: penalizes tokens that extend a repetition of the tokens accepted; `vocab` turns the
+/// sequence breakers into tokens (only read when there are some).
+struct llama_sampler * llama_sampler_init_dry(const struct llama_vocab * vocab, float dry_multiplier, float dry_base,
+                                              int32_t dry_allowed_length, int32_t dry_penalty_last_n, const char ** seq_breakers,
+                                              size_t num_breakers);
 
 /// A bias added to one token's logit.
 typedef struct llama_logit_bias {

@@ -35,6 +35,9 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     /// Added to these tokens' logits before sampling (OpenAI's `logit_bias`): -100 all but bans
     /// a token, 100 all but forces it; greedy decoding honours it too.
     public var logitBias: [Int32: Float]?
+    /// llama.cpp's samplers beyond those above (typical, dynamic temperature, XTC, top-nσ, DRY,
+    /// Mirostat), each kind at most once, applied in llama.cpp's order (``LLMSampler``); empty: none.
+    public var samplers: [LLMSampler]
     /// Report the log-probability of each token of the answer with this many of the likeliest
     /// tokens at its place (0 to ``maxTopLogprobs``), in ``GenerationEvent/logprobs(_:)`` events
     /// and ``LLMGenerationResult/logprobs``; nil: none (OpenAI's `logprobs` and `top_logprobs`).
@@ -92,6 +95,7 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         presencePenalty: Float? = nil,
         penaltyLastN: Int? = nil,
         logitBias: [Int32: Float]? = nil,
+        samplers: [LLMSampler] = [],
         logprobs: Int? = nil,
         promptLogprobs: Int? = nil,
         stopSequences: [String] = [],
@@ -119,6 +123,7 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         self.presencePenalty = presencePenalty
         self.penaltyLastN = penaltyLastN
         self.logitBias = logitBias
+        self.samplers = samplers
         self.logprobs = logprobs
         self.promptLogprobs = promptLogprobs
         self.stopSequences = stopSequences
@@ -140,7 +145,8 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     package var sampling: LLMSampling {
         LLMSampling(
             temperature: temperature, topP: topP, topK: topK, seed: seed, minP: minP, repeatPenalty: repeatPenalty,
-            frequencyPenalty: frequencyPenalty, presencePenalty: presencePenalty, penaltyLastN: penaltyLastN, logitBias: logitBias)
+            frequencyPenalty: frequencyPenalty, presencePenalty: presencePenalty, penaltyLastN: penaltyLastN, logitBias: logitBias,
+            samplers: samplers)
     }
 
     /// Whether the model is offered tools to call (there are some, and the choice is not `none`).

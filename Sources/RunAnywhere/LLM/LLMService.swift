@@ -103,6 +103,8 @@ public struct LLMSampling: Sendable, Equatable, Codable {
     public var penaltyLastN: Int?
     /// ``LLMGenerationOptions/logitBias``, for greedy decoding too; nil: none.
     public var logitBias: [Int32: Float]?
+    /// ``LLMGenerationOptions/samplers``: llama.cpp's other samplers, each kind at most once.
+    public var samplers: [LLMSampler]
 
     /// Whether the tokens drawn depend only on the logits: greedy, or sampled with a seed. A
     /// seeded request promises reproducible output; a greedy one where the model was loaded
@@ -112,7 +114,8 @@ public struct LLMSampling: Sendable, Equatable, Codable {
     /// Creates sampling settings.
     public init(
         temperature: Float, topP: Float, topK: Int, seed: UInt32?, minP: Float? = nil, repeatPenalty: Float? = nil,
-        frequencyPenalty: Float? = nil, presencePenalty: Float? = nil, penaltyLastN: Int? = nil, logitBias: [Int32: Float]? = nil
+        frequencyPenalty: Float? = nil, presencePenalty: Float? = nil, penaltyLastN: Int? = nil, logitBias: [Int32: Float]? = nil,
+        samplers: [LLMSampler] = []
     ) {
         self.temperature = temperature
         self.topP = topP
@@ -124,6 +127,7 @@ public struct LLMSampling: Sendable, Equatable, Codable {
         self.presencePenalty = presencePenalty
         self.penaltyLastN = penaltyLastN
         self.logitBias = logitBias
+        self.samplers = samplers
     }
 
     /// The window the penalties look at: 0 when no penalty applies.
@@ -157,6 +161,7 @@ public struct LLMSampling: Sendable, Equatable, Codable {
                 token < 0
                     ? "logitBias names token \(token); token ids start at 0" : "logitBias for token \(token) must be finite (got \(bias))")
         }
+        if let why = samplers.invalidity { return bad("samplers", why) }
         return nil
     }
 }

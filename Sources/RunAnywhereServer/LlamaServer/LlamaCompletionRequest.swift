@@ -4,7 +4,8 @@ import RunAnywhere
 /// The body of llama-server's own `POST /completion` and `POST /infill`, in its names and with
 /// its defaults (`n_predict` -1: until the model ends or the context is full; temperature 0.8,
 /// `top_k` 40, `top_p` 0.95, `min_p` 0.05) under a model's own (``RunAnywhere/ModelDefaults``), as its clients send it: llama.vim and llama.vscode
-/// ask `/infill` for the code at the cursor. `logit_bias` is OpenAI's object form. What only
+/// ask `/infill` for the code at the cursor. `logit_bias` is OpenAI's object form; the other
+/// samplers are ``LlamaSamplerFields``; `json_schema` constrains the output as `grammar` does. What only
 /// tunes llama-server's own scheduling and sampler chain (`samplers`, `n_indent`,
 /// `t_max_prompt_ms`, `t_max_predict_ms`, `id_slot`…) is accepted without effect.
 struct LlamaCompletionRequest: Decodable, Sendable {
@@ -25,6 +26,8 @@ struct LlamaCompletionRequest: Decodable, Sendable {
     /// The settings a model may have defaults for, as far as the request sets them.
     private let requested: ModelDefaults
     let keepAlive: KeepAlive?
+    /// `json_schema`: the output keeps to it (over `grammar`, as on llama-server); `{}` is any object.
+    private(set) var jsonSchema: JSONValue?
 
     enum CodingKeys: String, CodingKey {
         case model, prompt, stream, stop, seed, temperature, grammar
@@ -32,7 +35,7 @@ struct LlamaCompletionRequest: Decodable, Sendable {
         case responseFields = "response_fields", nPredict = "n_predict", topK = "top_k", topP = "top_p", minP = "min_p"
         case repeatPenalty = "repeat_penalty", repeatLastN = "repeat_last_n", presencePenalty = "presence_penalty"
         case frequencyPenalty = "frequency_penalty", nProbs = "n_probs", cachePrompt = "cache_prompt", keepAlive = "keep_alive"
-        case logitBias = "logit_bias"
+        case logitBias = "logit_bias", jsonSchema = "json_schema"
     }
 
     /// One of `input_extra`: `text`, and an optional `filename` (llama-server's "tmp" when absent).
@@ -102,13 +105,39 @@ struct LlamaCompletionRequest: Decodable, Sendable {
             options.logprobs = probs
         }
         options.logitBias = try container.decodeIfPresent(LogitBiasField.self, forKey: .logitBias)?.biases
+        options.samplers = try LlamaSamplerFields(from: decoder).samplers
         requested.stopSequences = try container.decodeIfPresent(StopSequences.self, forKey: .stop)?.values
-        if let grammar = try container.decodeIfPresent(String.self, forKey: .grammar), !grammar.isEmpty {
+        jsonSchema = try container.decodeIfPresent(JSONValue.self, forKey: .jsonSchema).flatMap(Self.checked)
+        if jsonSchema == nil, let grammar = try container.decodeIfPresent(String.self, forKey: .grammar), !grammar.isEmpty {
             options.structuredOutput = .grammar(grammar)
         }
         options.reusePromptCache = try container.decodeIfPresent(Bool.self, forKey: .cachePrompt) ?? true
         base = options
         self.requested = requested
+    }
+
+    /// `schema` as the output's constraint: nil for null; `{}` is any object, as on llama-server.
+    private static func checked(_ schema: JSONValue) throws -> JSONValue? {
+        guard case .object(let object) = schema else {
+            guard schema == .null else { throw APIError(.badRequest, "json_schema must be a JSON Schema object", param: "json_schema") }
+            return nil
+        }
+        let schema = object.keys.isEmpty ? JSONValue.object(JSONObject([("type", .string("object"))])) : schema
+        do {
+            _ = try StructuredOutputConfig.schema(schema).grammar()
+        } catch let error as SDKError {
+            throw APIError(.badRequest, error.message, param: "json_schema", code: "unsupported_schema")
+        }
+        return schema
+    }
+
+    /// Puts back the key order of `json_schema` from the body parsed as `ordered` (Foundation's
+    /// decoder loses it, and properties are written in it).
+    mutating func keepSchemaOrder(from ordered: JSONValue?) {
+        guard jsonSchema != nil, let schema = ordered?["json_schema"], case .object(let object) = schema, !object.keys.isEmpty else {
+            return
+        }
+        jsonSchema = schema
     }
 
     /// llama-server's defaults, for a request that sets nothing: `n_predict` -1 (until the model
@@ -127,6 +156,8 @@ struct LlamaCompletionRequest: Decodable, Sendable {
     func options(threads: Int?, defaults: ModelDefaults?) -> LLMGenerationOptions {
         var options = base
         options.threads = threads
+        // Read verbatim as the prompt is: the schema constrains, it is not written into the prompt.
+        if let jsonSchema { options.structuredOutput = StructuredOutputConfig.schema(jsonSchema, includeSchemaInPrompt: false) }
         defaults?.apply(to: &options)
         requested.apply(to: &options)
         return options

@@ -16,7 +16,7 @@ struct LlamaServerRoutes: Sendable {
 
     func register(on router: some RouterMethods<ServerContext>) {
         router.post("completion") { request, _ in
-            let body = try await decodeJSON(LlamaCompletionRequest.self, from: request, limit: configuration.maxBodySize)
+            let body = try await decodeCompletion(request)
             let (model, options, keepAlive) = try settings(body)
             guard let prompt = body.prompt else { throw APIError(.badRequest, "prompt is required", param: "prompt") }
             let generation = try await prompt.generate(
@@ -24,7 +24,7 @@ struct LlamaServerRoutes: Sendable {
             return try await respond(generation, to: body, maxTokens: options.maxTokens)
         }
         router.post("infill") { request, _ in
-            let body = try await decodeJSON(LlamaCompletionRequest.self, from: request, limit: configuration.maxBodySize)
+            let body = try await decodeCompletion(request)
             let (model, options, keepAlive) = try settings(body)
             let generation = try await runtime.generateEvents(
                 infill: try body.infill(), options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive)
@@ -58,6 +58,14 @@ struct LlamaServerRoutes: Sendable {
                 keepAlive: body.fields.keepAlive?.value ?? configuration.keepAlive)
             return try jsonResponse(["prompt": plan.prompt])
         }
+    }
+
+    /// The body of `/completion` or `/infill`, its `json_schema` in the order the client wrote it.
+    private func decodeCompletion(_ request: Request) async throws -> LlamaCompletionRequest {
+        let data = Data(buffer: try await collectJSONBody(of: request, limit: configuration.maxBodySize))
+        var body = try decodeJSON(LlamaCompletionRequest.self, from: data)
+        body.keepSchemaOrder(from: try? JSONValue(parsing: data))
+        return body
     }
 
     /// `data` with `"model"` set to the default model when it is a JSON object that names none.

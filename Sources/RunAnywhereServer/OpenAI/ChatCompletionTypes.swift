@@ -165,6 +165,8 @@ struct GenerationFields: Decodable, Sendable {
     /// llama-server's `lora`: the server's adapters this request applies, by index, with their
     /// scales (the others not at all); absent, the server's current ones.
     let lora: [LoRAScale]?
+    /// llama-server's other samplers (`typical_p`, `dry_multiplier`, `mirostat`…).
+    let samplers: LlamaSamplerFields
 
     enum CodingKeys: String, CodingKey {
         case model, stream, streamOptions = "stream_options"
@@ -204,6 +206,7 @@ struct GenerationFields: Decodable, Sendable {
         speculativeMax = try container.decode(NumberField<Int>.self, forKey: .speculativeMax).wrappedValue
         lora = try container.decodeIfPresent([LoRAScale].self, forKey: .lora)
         cachePrompt = try container.decodeIfPresent(Bool.self, forKey: .cachePrompt)
+        samplers = try LlamaSamplerFields(from: decoder)
     }
 
     /// Puts back the key order of `response_format`'s schema from the body parsed as `ordered`
@@ -251,6 +254,7 @@ struct GenerationFields: Decodable, Sendable {
         if let frequencyPenalty { options.frequencyPenalty = frequencyPenalty }
         if let repeatLastN { options.penaltyLastN = try penaltyLastN(repeatLastN, field: "repeat_last_n") }
         options.logitBias = logitBias?.biases
+        options.samplers = samplers.samplers
         options.logprobs = try requestedLogprobs(logprobs, top: topLogprobs)
         if let stop { options.stopSequences = stop.values }
         options.structuredOutput = try structuredOutput()
