@@ -91,18 +91,19 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
     }
 
     /// Segment `index` of the last transcription: its text, times (whisper.cpp counts in
-    /// centiseconds) and the mean probability of its text tokens.
+    /// centiseconds), the mean probability of its text tokens, its tokens and how likely it is no speech.
     private func segment(_ index: Int32) -> TranscriptionSegment {
         let api = library.api
         let eot = api.whisper_token_eot(context)
         let text = api.whisper_full_get_segment_text(context, index).map { String(cString: $0) } ?? ""
-        let probabilities = (0..<api.whisper_full_n_tokens(context, index))
-            .filter { api.whisper_full_get_token_id(context, index, $0) < eot }
-            .map { api.whisper_full_get_token_p(context, index, $0) }
+        let positions = 0..<api.whisper_full_n_tokens(context, index)
+        let tokens = positions.map { api.whisper_full_get_token_id(context, index, $0) }
+        let probabilities = positions.filter { tokens[Int($0)] < eot }.map { api.whisper_full_get_token_p(context, index, $0) }
         return TranscriptionSegment(
             text: text, startTime: Double(api.whisper_full_get_segment_t0(context, index)) / 100,
             endTime: Double(api.whisper_full_get_segment_t1(context, index)) / 100,
-            confidence: probabilities.isEmpty ? 0 : probabilities.reduce(0, +) / Float(probabilities.count)
+            confidence: probabilities.isEmpty ? 0 : probabilities.reduce(0, +) / Float(probabilities.count), tokens: tokens,
+            noSpeechProbability: api.whisper_full_get_segment_no_speech_prob(context, index)
         )
     }
 

@@ -77,6 +77,10 @@ import Testing
                 #expect(segments.map { $0["seek"] as? Int } == [0, 100, 200])
                 #expect(abs((segments.last?["end"] as? Double ?? 0) - 2.5) < 0.01)
                 #expect(segments.first?["text"] as? String == " second 1")
+                #expect(segments.map { $0["tokens"] as? [Int] } == [[0, 7], [1, 7], [2, 7]])
+                #expect(segments.allSatisfy { $0["no_speech_prob"] as? Double == 0.25 })
+                // What Python's zlib.compress gives for " second 1": 9 bytes in 17.
+                #expect(segments.allSatisfy { abs(($0["compression_ratio"] as? Double ?? 0) - 9.0 / 17) < 1e-9 }, "\(segments)")
             }
             try await Self.transcribe(client, [("model", "scripted-stt"), ("response_format", "verbose_json"), ("language", "EN")]) {
                 response in

@@ -30,7 +30,8 @@ final class ScriptedSTTService: STTService {
         let seconds = Int(audio.duration.rounded(.up))
         let segments = (0..<seconds).map { second in
             TranscriptionSegment(
-                text: " second \(second + 1)", startTime: Double(second), endTime: min(Double(second + 1), audio.duration), confidence: 0.5)
+                text: " second \(second + 1)", startTime: Double(second), endTime: min(Double(second + 1), audio.duration), confidence: 0.5,
+                tokens: [Int32(second), 7], noSpeechProbability: 0.25)
         }
         segments.forEach(onSegment)
         return (segments, options.detectLanguage ? "de" : options.language)

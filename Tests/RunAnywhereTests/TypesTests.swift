@@ -93,6 +93,19 @@ import Testing
             .validate()
     }
 
+    /// A segment's compression ratio is whisper's: its UTF-8 size over what Python's
+    /// `zlib.compress` makes of it (the sizes here are zlib's).
+    @Test func aSegmentsCompressionRatioIsZlibs() {
+        for (text, compressed) in [
+            (" The quick brown fox jumps over the lazy dog.", 52), (" " + Array(repeating: "the", count: 30).joined(separator: " "), 15),
+            (" second 1", 17),
+        ] {
+            let segment = TranscriptionSegment(text: text, startTime: 0, endTime: 1, confidence: 1)
+            #expect(segment.compressionRatio == Double(text.utf8.count) / Double(compressed), "\(text)")
+        }
+        #expect(TranscriptionSegment(text: "", startTime: 0, endTime: 1, confidence: 1).compressionRatio == 0)
+    }
+
     @Test func modelIDValidation() throws {
         for good in ["smollm2-135m-instruct-q4_1", "a", "Qwen2.5_0.5B"] { try ModelInfo.validateID(good) }
         for bad in [

@@ -523,6 +523,10 @@ def check_transcription(client, voice_model):
     check(2 < verbose.duration < 6, f"verbose_json duration {verbose.duration}")
     check(len(verbose.segments) >= 1 and all(0 <= s.start < s.end <= verbose.duration + 0.5 for s in verbose.segments),
           f"verbose_json segments {verbose.segments}")
+    # What subtitle tools filter on: silence heard as words has a high no_speech_prob, a model repeating itself a high compression_ratio.
+    spoken = [s.text for s in verbose.segments if s.no_speech_prob < 0.6 and s.compression_ratio < 2.4]
+    check(spoken and all(s.tokens and 0 <= s.no_speech_prob <= 1 and s.compression_ratio > 0 for s in verbose.segments),
+          f"verbose_json segments' tokens, no_speech_prob and compression_ratio: {verbose.segments}")
     srt = client.audio.transcriptions.create(model="whisper-1", file=("speech.mp3", files["speech.mp3"]), response_format="srt")
     check(re.match(r"1\n00:00:00,\d{3} --> 00:00:0\d,\d{3}\n", srt) is not None, f"srt {srt!r}")
     vtt = client.audio.transcriptions.create(model="whisper-1", file=("speech.mp3", files["speech.mp3"]), response_format="vtt")

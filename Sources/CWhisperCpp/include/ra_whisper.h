@@ -21,6 +21,7 @@
     X(whisper_full_get_segment_text)              \
     X(whisper_full_get_segment_t0)                \
     X(whisper_full_get_segment_t1)                \
+    X(whisper_full_get_segment_no_speech_prob)    \
     X(whisper_full_n_tokens)                      \
     X(whisper_full_get_token_p)                   \
     X(whisper_full_get_token_id)                  \

@@ -258,6 +258,8 @@ const char * whisper_full_get_segment_text(struct whisper_context * ctx, int i_s
 int64_t whisper_full_get_segment_t0(struct whisper_context * ctx, int i_segment);
 /// A segment's end, in centiseconds.
 int64_t whisper_full_get_segment_t1(struct whisper_context * ctx, int i_segment);
+/// The probability that segment `i_segment` holds no speech (from the no-speech token at its start).
+float whisper_full_get_segment_no_speech_prob(struct whisper_context * ctx, int i_segment);
 int whisper_full_n_tokens(struct whisper_context * ctx, int i_segment);
 float whisper_full_get_token_p(struct whisper_context * ctx, int i_segment, int i_token);
 whisper_token whisper_full_get_token_id(struct whisper_context * ctx, int i_segment, int i_token);

@@ -1,4 +1,5 @@
 import Foundation
+import ZIPFoundation
 
 /// How audio handed to the SDK is encoded.
 public enum AudioFormat: String, Codable, Sendable, CaseIterable {
@@ -71,13 +72,39 @@ public struct TranscriptionSegment: Codable, Sendable, Equatable {
     public let endTime: TimeInterval
     /// Mean probability of the segment's tokens, 0 to 1.
     public let confidence: Float
+    /// The engine's token ids of the segment, its timestamp and special tokens included (whisper's
+    /// `tokens`); empty when the engine gives none.
+    public let tokens: [Int32]
+    /// How likely the segment holds no speech at all, 0 to 1 (whisper's `no_speech_prob`: a
+    /// segment above 0.6 whose confidence is low is silence or noise heard as words); nil when
+    /// the engine does not say.
+    public let noSpeechProbability: Float?
 
     /// Creates a segment.
-    public init(text: String, startTime: TimeInterval, endTime: TimeInterval, confidence: Float) {
+    public init(
+        text: String, startTime: TimeInterval, endTime: TimeInterval, confidence: Float, tokens: [Int32] = [],
+        noSpeechProbability: Float? = nil
+    ) {
         self.text = text
         self.startTime = startTime
         self.endTime = endTime
         self.confidence = confidence
+        self.tokens = tokens
+        self.noSpeechProbability = noSpeechProbability
+    }
+
+    /// The text's UTF-8 size over its size compressed with zlib's default level: whisper's
+    /// measure of repetition (a segment above 2.4 is usually the model repeating itself).
+    package var compressionRatio: Double {
+        let bytes = Data(text.utf8)
+        guard !bytes.isEmpty else { return 0 }
+        var compressed = 0
+        _ = try? Data.compress(
+            size: Int64(bytes.count), bufferSize: max(bytes.count, 64),
+            provider: { position, size in bytes.subdata(in: Int(position)..<Int(position) + size) },
+            consumer: { compressed += $0.count })
+        // zlib's own stream adds a 2-byte header and a 4-byte checksum to the raw deflate data.
+        return Double(bytes.count) / Double(compressed + 6)
     }
 }
 

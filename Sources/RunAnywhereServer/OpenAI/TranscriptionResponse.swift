@@ -39,7 +39,16 @@ struct TranscriptionResponse {
         let temperature: Float
         /// The log of the segment's mean token probability.
         let avgLogprob: Double
-        enum CodingKeys: String, CodingKey { case id, seek, start, end, text, temperature, avgLogprob = "avg_logprob" }
+        /// The engine's token ids of the segment.
+        let tokens: [Int32]
+        /// The text's UTF-8 size over its zlib-compressed size (high: the model repeating itself).
+        let compressionRatio: Double
+        /// How likely the segment holds no speech (0 where the engine does not say).
+        let noSpeechProb: Float
+        enum CodingKeys: String, CodingKey {
+            case id, seek, start, end, text, temperature, tokens, avgLogprob = "avg_logprob", compressionRatio = "compression_ratio"
+            case noSpeechProb = "no_speech_prob"
+        }
     }
 
     /// The response in `format` (one of ``TranscriptionRoutes/formats``).
@@ -54,7 +63,8 @@ struct TranscriptionResponse {
             let segments = output.segments.enumerated().map { index, segment in
                 Segment(
                     id: index, seek: Int((segment.startTime * 100).rounded()), start: segment.startTime, end: segment.endTime,
-                    text: segment.text, temperature: temperature, avgLogprob: log(Double(max(segment.confidence, 1e-6))))
+                    text: segment.text, temperature: temperature, avgLogprob: log(Double(max(segment.confidence, 1e-6))),
+                    tokens: segment.tokens, compressionRatio: segment.compressionRatio, noSpeechProb: segment.noSpeechProbability ?? 0)
             }
             return try jsonResponse(
                 Verbose(
