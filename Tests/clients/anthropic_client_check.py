@@ -35,6 +35,11 @@ failures = []
 GREEDY = {"temperature": 0}
 
 
+
+def prompt_tokens(usage):
+    """The prompt's tokens as Anthropic counts them: input_tokens are those read now, the cache's apart."""
+    return usage.input_tokens + (usage.cache_read_input_tokens or 0) + (usage.cache_creation_input_tokens or 0)
+
 def check(condition, message):
     if not condition:
         failures.append(message)
@@ -64,7 +69,7 @@ def check_all(client, model):
     check(bool(seen["whole"].strip()), "the answer is empty")
     check(whole.stop_reason in ("end_turn", "max_tokens"), f"stop_reason {whole.stop_reason}")
     check(1 <= whole.usage.output_tokens <= 12, f"output_tokens {whole.usage.output_tokens}")
-    check(whole.usage.input_tokens > 10, f"input_tokens {whole.usage.input_tokens}")
+    check(prompt_tokens(whole.usage) > 10, f"prompt tokens {whole.usage}")
 
     with client.messages.stream(model=model, max_tokens=12, extra_body=GREEDY, system=system, messages=question) as stream:
         streamed = "".join(stream.text_stream)
@@ -74,7 +79,7 @@ def check_all(client, model):
     check(text_of(final) == streamed, "get_final_message's text is not the streamed text")
     check(final.stop_reason == whole.stop_reason, f"streamed stop_reason {final.stop_reason}")
     check(final.usage.output_tokens == whole.usage.output_tokens, f"streamed output_tokens {final.usage.output_tokens}")
-    check(final.usage.input_tokens == whole.usage.input_tokens, f"streamed input_tokens {final.usage.input_tokens}")
+    check(prompt_tokens(final.usage) == prompt_tokens(whole.usage), f"streamed usage {final.usage}, whole {whole.usage}")
 
     # The raw events, in Anthropic's order (the client drops the ping after message_start; the
     # names on the wire are checked below).
@@ -138,7 +143,7 @@ def check_all(client, model):
         ])
         seen["tool_answer"] = text_of(answer)
         check(answer.stop_reason in ("end_turn", "max_tokens", "tool_use"), f"answer after the tool result: {answer.stop_reason}")
-        check(answer.usage.input_tokens > called.usage.input_tokens, "the tool result did not reach the prompt")
+        check(prompt_tokens(answer.usage) > prompt_tokens(called.usage), "the tool result did not reach the prompt")
 
     # A forced tool with parallel use allowed: a small model tends to repeat its call; what comes
     # back are the complete calls, each once, and no text block holds the server's call markup.
@@ -157,9 +162,13 @@ def check_all(client, model):
     # count_tokens: the prompt as the model reads it, the same count the answer reports.
     counted = client.messages.count_tokens(model=model, system=system, messages=question)
     seen["count_tokens"] = counted.input_tokens
-    check(counted.input_tokens == whole.usage.input_tokens, f"count_tokens {counted.input_tokens} != input_tokens {whole.usage.input_tokens}")
+    check(counted.input_tokens == prompt_tokens(whole.usage), f"count_tokens {counted.input_tokens} != the prompt's {whole.usage}")
+    # Asked again, the prompt comes from the cache: Anthropic's input_tokens are only what was read now.
+    again = client.messages.create(model=model, max_tokens=2, extra_body=GREEDY, system=system, messages=question)
+    check(again.usage.cache_read_input_tokens > 0 and again.usage.input_tokens < counted.input_tokens
+          and prompt_tokens(again.usage) == counted.input_tokens, f"the same prompt again: {again.usage}, count_tokens {counted.input_tokens}")
     with_tools = client.messages.count_tokens(model=model, messages=ask, tools=tools, tool_choice={"type": "tool", "name": "get_weather"})
-    check(with_tools.input_tokens == called.usage.input_tokens, f"count_tokens with tools {with_tools.input_tokens} != {called.usage.input_tokens}")
+    check(with_tools.input_tokens == prompt_tokens(called.usage), f"count_tokens with tools {with_tools.input_tokens} != {called.usage}")
 
     # Errors, as the client's typed exceptions with Anthropic's error types.
     try:
@@ -188,7 +197,7 @@ def check_vision(client, vision_model, text_model):
     whole = client.messages.create(model=vision_model, max_tokens=6, extra_body=GREEDY, messages=with_image)
     without = client.messages.create(model=vision_model, max_tokens=6, extra_body=GREEDY, messages=plain)
     check(whole.usage.output_tokens > 0, "no answer about the image")
-    check(whole.usage.input_tokens > without.usage.input_tokens, f"the image added no tokens: {whole.usage.input_tokens} vs {without.usage.input_tokens}")
+    check(prompt_tokens(whole.usage) > prompt_tokens(without.usage), f"the image added no tokens: {whole.usage} vs {without.usage}")
     with client.messages.stream(model=vision_model, max_tokens=6, extra_body=GREEDY, messages=with_image) as stream:
         streamed = "".join(stream.text_stream)
     check(streamed == text_of(whole), f"streamed {streamed!r}, whole {text_of(whole)!r}")
@@ -199,7 +208,7 @@ def check_vision(client, vision_model, text_model):
         check(False, "a text model accepted an image")
     except anthropic.BadRequestError as error:
         check(error.body["error"]["type"] == "invalid_request_error", f"a text model given an image: {error.body}")
-    return {"vision": {"answer": text_of(whole), "input_tokens": whole.usage.input_tokens, "count_tokens": counted}}
+    return {"vision": {"answer": text_of(whole), "input_tokens": prompt_tokens(whole.usage), "count_tokens": counted}}
 
 
 def check_auth(base_url, model, key):

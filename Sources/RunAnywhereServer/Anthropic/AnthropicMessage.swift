@@ -29,8 +29,9 @@ enum AnthropicResponseBlock: Encodable, Sendable {
     }
 }
 
-/// `usage`: the prompt's tokens (of which `cache_read_input_tokens` came from the cache of an
-/// earlier request) and the generated ones.
+/// `usage`, as Anthropic counts it: `input_tokens` are the prompt's tokens read now, those reused
+/// from the cache of an earlier request are `cache_read_input_tokens` apart (the prompt is their
+/// sum, which `count_tokens` gives), and `output_tokens` the generated ones.
 struct AnthropicUsage: Encodable, Sendable {
     let inputTokens: Int
     let outputTokens: Int
@@ -49,7 +50,9 @@ struct AnthropicUsage: Encodable, Sendable {
     }
 
     init(_ result: LLMGenerationResult) {
-        self.init(inputTokens: result.inputTokens, outputTokens: result.tokensUsed, cacheReadInputTokens: result.cachedInputTokens)
+        self.init(
+            inputTokens: max(result.inputTokens - result.cachedInputTokens, 0), outputTokens: result.tokensUsed,
+            cacheReadInputTokens: result.cachedInputTokens)
     }
 }
 
