@@ -159,6 +159,14 @@ def check_all(client, model):
         check(parallel.stop_reason in ("tool_use", "max_tokens") and inputs and len(set(inputs)) == len(inputs)
               and not any("tool_calls" in t or "{" in t for t in texts), f"parallel tool use (streamed: {streamed}): {parallel}")
 
+    # The models, as Anthropic's client reads them (the same path serves OpenAI's): its required fields, one page.
+    listed = list(client.models.list())
+    ours = [m for m in listed if m.id == model]
+    check(len(ours) == 1 and ours[0].type == "model" and ours[0].display_name and ours[0].created_at.year >= 2024
+          and sorted(listed, key=lambda m: m.created_at), f"models.list: {listed}")
+    check(client.models.retrieve(model).display_name == ours[0].display_name if ours else False, "models.retrieve")
+    seen["models"] = len(listed)
+
     # count_tokens: the prompt as the model reads it, the same count the answer reports.
     counted = client.messages.count_tokens(model=model, system=system, messages=question)
     seen["count_tokens"] = counted.input_tokens

@@ -93,8 +93,14 @@ struct ModelObject: Encodable, Sendable {
     let name: String
     let category: String
     let contextLength: Int?
+    /// Anthropic's fields, which its client's `models.list()` requires: the same path serves both.
+    let type = "model"
+    let createdAt: String
 
-    enum CodingKeys: String, CodingKey { case id, object, created, ownedBy = "owned_by", name, category, contextLength = "context_length" }
+    enum CodingKeys: String, CodingKey {
+        case id, object, created, ownedBy = "owned_by", name, category, contextLength = "context_length", type
+        case displayName = "display_name", createdAt = "created_at"
+    }
 
     init(_ model: ModelInfo) {
         id = model.id
@@ -102,11 +108,38 @@ struct ModelObject: Encodable, Sendable {
         name = model.name
         category = model.category.rawValue
         contextLength = model.contextLength
+        createdAt = Date(timeIntervalSince1970: Double(created)).formatted(.iso8601)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(object, forKey: .object)
+        try container.encode(created, forKey: .created)
+        try container.encode(ownedBy, forKey: .ownedBy)
+        try container.encode(name, forKey: .name)
+        try container.encode(category, forKey: .category)
+        try container.encodeIfPresent(contextLength, forKey: .contextLength)
+        try container.encode(type, forKey: .type)
+        try container.encode(name, forKey: .displayName)
+        try container.encode(createdAt, forKey: .createdAt)
     }
 }
 
-/// `GET /v1/models`.
+/// `GET /v1/models`: OpenAI's list and Anthropic's page (`has_more`, `first_id`, `last_id`) at once.
 struct ModelList: Encodable, Sendable {
     let object = "list"
     let data: [ModelObject]
+
+    enum CodingKeys: String, CodingKey { case object, data, hasMore = "has_more", firstId = "first_id", lastId = "last_id" }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(object, forKey: .object)
+        try container.encode(data, forKey: .data)
+        try container.encode(false, forKey: .hasMore)
+        // Anthropic's client reads null for an empty page's ends.
+        try container.encode(data.first?.id, forKey: .firstId)
+        try container.encode(data.last?.id, forKey: .lastId)
+    }
 }
