@@ -918,11 +918,20 @@ def check_images(client, image_model):
     check(url.startswith("data:image/png;base64,") and base64.b64decode(url.split(",", 1)[1]) == images[0], "the same seed drew another image")
     wide = client.images.generate(model=image_model, prompt="A boat", size="96x64", extra_body=small)
     check(png_size(base64.b64decode(wide.data[0].b64_json)) == (96, 64), "a 96x64 image has another size")
+    check(wide.output_format == "png" and wide.size == "96x64", f"output_format {wide.output_format}, size {wide.size}")
+    # Streamed: each image as an image_generation.completed event, the same seed drawing the same image.
+    events = list(client.images.generate(model=image_model, prompt="A red circle on a white background", size="64x64", n=2, stream=True,
+                                         partial_images=1, extra_body={**small, "seed": 11}))
+    check([event.type for event in events] == ["image_generation.completed"] * 2
+          and [base64.b64decode(event.b64_json) for event in events] == images and all(e.output_format == "png" for e in events),
+          f"streamed images: {[(event.type, event.size, event.model_extra.get('seed')) for event in events]}")
     for name, call, param in [
         ("odd size", lambda: client.images.generate(model=image_model, prompt="A cat", size="65x64", extra_body=small), None),
         ("bad size", lambda: client.images.generate(model=image_model, prompt="A cat", size="large", extra_body=small), "size"),
         ("too many", lambda: client.images.generate(model=image_model, prompt="A cat", n=9, size="64x64", extra_body=small), "n"),
         ("unknown model", lambda: client.images.generate(model="no-such-model", prompt="A cat"), "model"),
+        ("jpeg", lambda: client.images.generate(model=image_model, prompt="A cat", size="64x64", output_format="jpeg", extra_body=small),
+         "output_format"),
     ]:
         try:
             call()

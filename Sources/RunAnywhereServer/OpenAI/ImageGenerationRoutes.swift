@@ -7,9 +7,11 @@ import RunAnywhere
 /// images, drawn one after another, with seeds `seed`, `seed + 1`…), `size` (`WIDTHxHEIGHT`, each
 /// a multiple of 8 from 64 to 2048, or `auto` for the model family's), `response_format`
 /// `b64_json` (the default) or `url` (a `data:image/png;base64,…` URL: the server keeps no
-/// files), and RunAnywhere's own `negative_prompt`, `steps`, `seed`, `guidance_scale` and
-/// `sampler`. OpenAI's `quality`, `style` and `user` are accepted and have no effect. Each image
-/// in `data` also says its `seed`, so that it can be drawn again.
+/// files), `output_format` `png` (the only one), `stream` (each image as an
+/// `image_generation.completed` event as it is drawn; `partial_images` is accepted and none are
+/// sent, as OpenAI may when the image comes first), and RunAnywhere's own `negative_prompt`,
+/// `steps`, `seed`, `guidance_scale` and `sampler`. OpenAI's `quality`, `style` and `user` are
+/// accepted and have no effect. Each image also says its `seed`, so that it can be drawn again.
 struct ImageGenerationRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
@@ -25,9 +27,11 @@ struct ImageGenerationRoutes: Sendable {
         @NumberField var seed: Int64?
         @NumberField var guidanceScale: Float?
         let sampler: String?
+        let outputFormat: String?
+        let stream: Bool?
         enum CodingKeys: String, CodingKey {
             case prompt, model, n, size, responseFormat = "response_format", negativePrompt = "negative_prompt", steps, seed
-            case guidanceScale = "guidance_scale", sampler
+            case guidanceScale = "guidance_scale", sampler, outputFormat = "output_format", stream
         }
     }
 
@@ -43,6 +47,22 @@ struct ImageGenerationRoutes: Sendable {
         let created: Int
         let data: [Image]
         let model: String
+        let size: String
+        let outputFormat = "png"
+        enum CodingKeys: String, CodingKey { case created, data, model, size, outputFormat = "output_format" }
+    }
+
+    /// A streamed image, as OpenAI's `image_generation.completed` event has it.
+    struct CompletedEvent: Encodable, Sendable {
+        let type = "image_generation.completed"
+        let b64JSON: String
+        let createdAt: Int
+        let size: String
+        let outputFormat = "png"
+        let seed: Int64
+        enum CodingKeys: String, CodingKey {
+            case type, b64JSON = "b64_json", createdAt = "created_at", size, outputFormat = "output_format", seed
+        }
     }
 
     func register(on router: some RouterMethods<ServerContext>) {
@@ -61,16 +81,48 @@ struct ImageGenerationRoutes: Sendable {
                     .badRequest, "seed must be at most \(Int64.max - Int64(count - 1)) for n = \(count) (the images take seed, seed + 1…)",
                     param: "seed")
             }
+            if let output = body.outputFormat, output != "png" {
+                throw APIError(.badRequest, "output_format '\(output)' is not supported; images are PNG", param: "output_format")
+            }
+            let streamed = body.stream ?? false
+            if streamed, format == "url" {
+                throw APIError(.badRequest, "a streamed image comes as b64_json; response_format url cannot stream", param: "stream")
+            }
             let model = try body.model.map { try runtime.model(id: $0, category: .imageGeneration) } ?? runtime.defaultDiffusionModel()
-            var options = try Self.options(body)
-            var images: [ImagesResponse.Image] = []
-            for index in 0..<count {
-                if let seed = body.seed, seed >= 0 { options.seed = seed + Int64(index) }  // checked above: no overflow
+            let options = try Self.options(body)
+            let size = "\(options.width)x\(options.height)"
+            // Image i is drawn with seed + i (checked above: no overflow).
+            let draw = { @Sendable (index: Int) async throws -> DiffusionResult in
+                var options = options
+                if let seed = body.seed, seed >= 0 { options.seed = seed + Int64(index) }
                 let progress = try await runtime.generateImageStream(
                     prompt: body.prompt, options: options, model: model,
-                    configuration: DiffusionConfiguration(modelId: model.id, threads: configuration.threads)
-                )
-                let result = try await RunAnywhereRuntime.image(from: progress)
+                    configuration: DiffusionConfiguration(modelId: model.id, threads: configuration.threads))
+                return try await RunAnywhereRuntime.image(from: progress)
+            }
+            if streamed {
+                return ServerSentEvents.response { writer in
+                    do {
+                        for index in 0..<count {
+                            let result = try await draw(index)
+                            var events = [
+                                try ServerSentEvents.event(
+                                    CompletedEvent(
+                                        b64JSON: result.imageData.base64EncodedString(), createdAt: Int(Date().timeIntervalSince1970),
+                                        size: size, seed: result.seedUsed),
+                                    name: "image_generation.completed")
+                            ]
+                            try await ServerSentEvents.send(&events, to: &writer)
+                        }
+                    } catch  where !(error is CancellationError) {
+                        var events = [try ServerSentEvents.error(error)]
+                        try? await ServerSentEvents.send(&events, to: &writer)
+                    }
+                }
+            }
+            var images: [ImagesResponse.Image] = []
+            for index in 0..<count {
+                let result = try await draw(index)
                 let base64 = result.imageData.base64EncodedString()
                 images.append(
                     .init(
@@ -78,7 +130,7 @@ struct ImageGenerationRoutes: Sendable {
                         revisedPrompt: body.prompt, seed: result.seedUsed
                     ))
             }
-            return try jsonResponse(ImagesResponse(created: Int(Date().timeIntervalSince1970), data: images, model: model.id))
+            return try jsonResponse(ImagesResponse(created: Int(Date().timeIntervalSince1970), data: images, model: model.id, size: size))
         }
     }
 
