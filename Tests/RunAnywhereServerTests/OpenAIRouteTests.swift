@@ -74,7 +74,16 @@ import Testing
             try await client.execute(uri: "/v1/nowhere", method: .get) { response in
                 #expect(response.status == .notFound)
                 let error = try Self.error(response.body)
-                #expect(error["message"] is String, "unknown routes answer with the same JSON shape")
+                #expect(
+                    error["message"] as? String == "This server has no route GET /v1/nowhere", "unknown routes are named, in OpenAI's shape"
+                )
+            }
+            // What an ollama client asks for that is not here is answered in ollama's shape.
+            try await client.execute(uri: "/api/push", method: .post, headers: .json, body: Self.body(#"{"model": "scripted"}"#)) {
+                response in
+                #expect(response.status == .notFound)
+                let body = try Self.json(response.body)
+                #expect(body["error"] as? String == "This server has no route POST /api/push")
             }
         }
     }

@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// Answers every error thrown inside it with an ``APIError`` in one ``ErrorShape``: the router's
-/// own in OpenAI's shape (unknown paths too), and the Messages routes' and ollama's routes' in
+/// own in OpenAI's shape (an unknown path with its method and path named, in ollama's shape
+/// under `/api/`), and the Messages routes' and ollama's routes' in
 /// theirs, around the origin guard and the API key, whose refusals take the family's shape too
 /// (`RunAnywhereServer.router()`). Unexpected errors are logged here and reach the client
 /// without their details; so is a full disk (507), which only the server's operator can fix.
@@ -11,6 +12,12 @@ struct ErrorShapeMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound && error.body == nil {
+            // Hummingbird's answer when no route matched (the routes throw APIErrors, which say
+            // what is missing): name the request that has none. ollama's clients are the ones that
+            // ask for what is not here under /api (`/api/push`), and read ollama's shape.
+            let shape = request.uri.path.hasPrefix("/api/") ? ErrorShape.ollama : shape
+            return try shape.response(APIError(.notFound, "This server has no route \(request.method) \(request.uri.path)"))
         } catch {
             let answer = APIError.from(error)
             if answer.status == .internalServerError || answer.status == APIError.insufficientStorage {
