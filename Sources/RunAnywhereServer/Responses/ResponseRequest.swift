@@ -60,10 +60,20 @@ struct ResponseRequest: Decodable, Sendable {
         case model, input, instructions, tools, toolChoice = "tool_choice", parallelToolCalls = "parallel_tool_calls", text
         case maxOutputTokens = "max_output_tokens", temperature, topP = "top_p", reasoning, previousResponseID = "previous_response_id"
         case store, background, stream, metadata, include, topLogprobs = "top_logprobs"
+        case conversation, prompt
     }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        // What would change the answer's context and is not here is refused, not silently lost.
+        if container.contains(.conversation), try !container.decodeNil(forKey: .conversation) {
+            throw APIError(
+                .badRequest, "conversation is not supported here: chain responses with previous_response_id", param: "conversation")
+        }
+        if container.contains(.prompt), try !container.decodeNil(forKey: .prompt) {
+            throw APIError(
+                .badRequest, "prompt templates are kept by OpenAI's platform, not here: send instructions and input", param: "prompt")
+        }
         model = try container.decode(String.self, forKey: .model)
         if let text = try container.decodeIfOfType(String.self, forKey: .input) {
             input = [
