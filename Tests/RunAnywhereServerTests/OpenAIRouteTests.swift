@@ -287,6 +287,14 @@ import Testing
         (#"{"model": "../../etc/passwd", "messages": [{"role": "user", "content": "hi"}]}"#, 400, nil, nil),
         (#"{"model": "scripted", "tool_choice": "sometimes", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "tool_choice", nil),
         (
+            #"{"model": "scripted", "functions": [{"name": "f", "parameters": {"type": "object"}}], "messages": [{"role": "user", "content": "hi"}]}"#,
+            400, "functions", nil
+        ),
+        (
+            #"{"model": "scripted", "function_call": {"name": "f"}, "messages": [{"role": "user", "content": "hi"}]}"#, 400,
+            "function_call", nil
+        ),
+        (
             #"{"model": "scripted", "tools": [{"type": "function", "function": {"name": "a b"}}], "messages": [{"role": "user", "content": "hi"}]}"#,
             400, "tools", nil
         ),

@@ -108,7 +108,23 @@ struct ToolFields: Decodable, Sendable {
     let toolChoice: ToolChoiceParam?
     let parallelToolCalls: Bool?
 
-    enum CodingKeys: String, CodingKey { case tools, toolChoice = "tool_choice", parallelToolCalls = "parallel_tool_calls" }
+    enum CodingKeys: String, CodingKey {
+        case tools, toolChoice = "tool_choice", parallelToolCalls = "parallel_tool_calls", functions, functionCall = "function_call"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        // OpenAI's deprecated form of tools: refused with the way to say it now, never ignored
+        // (an app that forced a call would get prose and no error).
+        for (key, now) in [(CodingKeys.functions, "tools"), (.functionCall, "tool_choice")]
+        where container.contains(key) && (try? container.decodeNil(forKey: key)) == false {
+            throw APIError(
+                .badRequest, "\(key.rawValue) is OpenAI's deprecated form of \(now): send \(now) instead", param: key.rawValue)
+        }
+        tools = try container.decodeIfPresent([ToolParam].self, forKey: .tools)
+        toolChoice = try container.decodeIfPresent(ToolChoiceParam.self, forKey: .toolChoice)
+        parallelToolCalls = try container.decodeIfPresent(Bool.self, forKey: .parallelToolCalls)
+    }
 
     /// Puts back the key order of each tool's parameters from the body parsed as `ordered`.
     mutating func keepSchemaOrder(from ordered: JSONValue?) {
