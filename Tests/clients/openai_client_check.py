@@ -485,6 +485,11 @@ def check_speech(client, voice_model):
     except openai.BadRequestError as error:
         check("response_format" in json.dumps(error.body), f"mp3 error {error.body}")
     try:
+        client.audio.speech.create(model="gpt-4o-mini-tts", voice="alloy", input="Hello.", response_format="pcm", stream_format="sse")
+        check(False, "stream_format sse was accepted")
+    except openai.BadRequestError as error:
+        check(isinstance(error.body, dict) and error.body.get("param") == "stream_format", f"stream_format sse error {error.body}")
+    try:
         client.audio.speech.create(model="no-such-voice", voice="alloy", input="Hello.")
         check(False, "an unknown voice model was accepted")
     except openai.NotFoundError:

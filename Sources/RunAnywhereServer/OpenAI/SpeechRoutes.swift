@@ -4,7 +4,8 @@ import RunAnywhere
 
 /// `POST /v1/audio/speech`: `model` (a text-to-speech model id, such as `piper-en_US-joe-medium`
 /// or `espeak-ng-en-us`), `input`, `voice`, `speed` (0.25 to 4) and `response_format` `wav`
-/// (the voice's own rate) or `pcm` (16-bit little-endian mono at 24 kHz, as OpenAI sends it).
+/// (the voice's own rate) or `pcm` (16-bit little-endian mono at 24 kHz, as OpenAI sends it), and
+/// `stream_format` `audio` (the bytes; OpenAI's `sse` events are a 400).
 /// OpenAI's model names (`tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`) stand for the default voice
 /// model, as `whisper-1` does for transcriptions, so a client made for OpenAI speaks unchanged;
 /// OpenAI's voice names (`alloy`, `nova`, …) select the model's own voice; any other `voice` is
@@ -22,7 +23,10 @@ struct SpeechRoutes: Sendable {
         let voice: String?
         @NumberField var speed: Float?
         let responseFormat: String?
-        enum CodingKeys: String, CodingKey { case model, input, voice, speed, responseFormat = "response_format" }
+        let streamFormat: String?
+        enum CodingKeys: String, CodingKey {
+            case model, input, voice, speed, responseFormat = "response_format", streamFormat = "stream_format"
+        }
     }
 
     func register(on router: some RouterMethods<ServerContext>) {
@@ -31,6 +35,11 @@ struct SpeechRoutes: Sendable {
             let format = body.responseFormat ?? "wav"
             guard format == "wav" || format == "pcm" else {
                 throw APIError(.badRequest, "response_format '\(format)' is not supported; use wav or pcm", param: "response_format")
+            }
+            if let stream = body.streamFormat, stream != "audio" {
+                throw APIError(
+                    .badRequest, "stream_format '\(stream)' is not supported; the audio comes as its bytes (stream_format audio)",
+                    param: "stream_format")
             }
             var options = TTSOptions(
                 rate: body.speed ?? 1, audioFormat: format == "wav" ? .wav : .pcm, sampleRate: format == "pcm" ? 24_000 : 0)
