@@ -49,6 +49,20 @@ import Testing
         }
     }
 
+    /// llama-server's sampler fields as front ends send them, every one set, are taken: the DRY
+    /// sequence breakers as an array, or as that array written in a string.
+    @Test(arguments: [#"["\n", ":"]"#, #""[\"\\n\", \":\"]""#])
+    func samplerFieldsAreTaken(breakers: String) async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            let (status, body) = try await Self.post(
+                client, "/completion",
+                #"{"model": "scripted", "prompt": "red green", "typical_p": 0.9, "dynatemp_range": 0.2, "dynatemp_exponent": 1.1, "xtc_probability": 0.5, "xtc_threshold": 0.1, "top_n_sigma": 2, "dry_multiplier": 0.8, "dry_base": 1.75, "dry_allowed_length": 2, "dry_penalty_last_n": -1, "dry_sequence_breakers": \#(breakers), "mirostat": 0, "mirostat_tau": 5, "mirostat_eta": 0.1}"#
+            )
+            #expect(status == .ok, "\(String(buffer: body))")
+        }
+    }
+
     /// What llama-server refuses, this server refuses with the field named; `/infill` on a model
     /// without fill-in-the-middle tokens says so.
     @Test(arguments: [
@@ -61,6 +75,7 @@ import Testing
         ("/completion", #""prompt": "x", "dry_multiplier": 1, "dry_allowed_length": -1"#, "dry_allowed_length"),
         ("/completion", #""prompt": "x", "dry_multiplier": 1, "dry_sequence_breakers": [""]"#, "dry_sequence_breakers"),
         ("/completion", #""prompt": "x", "json_schema": 5"#, "json_schema"),
+        ("/completion", #""prompt": "x", "dry_multiplier": 1, "dry_sequence_breakers": 5"#, "dry_sequence_breakers"),
         ("/completion", #""prompt": "x", "json_schema": {"not": {"type": "string"}}"#, "json_schema"),
         ("/infill", #""input_suffix": "b""#, "input_prefix"), ("/infill", #""input_prefix": "a""#, "input_suffix"),
         ("/infill", #""input_prefix": "a", "input_suffix": "b", "input_extra": [{"filename": "f"}]"#, "input_extra"),

@@ -1,3 +1,4 @@
+import Foundation
 import RunAnywhere
 
 /// llama-server's sampler fields beyond top-k, top-p, min-p and the penalties, in its names and
@@ -40,7 +41,7 @@ struct LlamaSamplerFields: Decodable, Sendable {
                     .badRequest, "dry_penalty_last_n must be -1 (the whole context) or 0 or more",
                     param: CodingKeys.dryPenaltyLastN.rawValue)
             }
-            let breakers = try container.decodeIfPresent([String].self, forKey: .drySequenceBreakers) ?? LLMSampler.drySequenceBreakers
+            let breakers = try Self.breakers(in: container) ?? LLMSampler.drySequenceBreakers
             guard !breakers.isEmpty else {
                 throw APIError(
                     .badRequest, "dry_sequence_breakers must be a non-empty array of strings",
@@ -62,6 +63,23 @@ struct LlamaSamplerFields: Decodable, Sendable {
             }
         }
         self.samplers = samplers
+    }
+
+    /// `dry_sequence_breakers`: an array of strings, or that array written as a JSON string (as
+    /// text-generation front ends keep it); nil when absent.
+    private static func breakers(in container: KeyedDecodingContainer<CodingKeys>) throws -> [String]? {
+        if let list = try container.decodeIfOfType([String].self, forKey: .drySequenceBreakers) { return list }
+        if let text = try container.decodeIfOfType(String.self, forKey: .drySequenceBreakers),
+            let list = try? JSONDecoder().decode([String].self, from: Data(text.utf8))
+        {
+            return list
+        }
+        guard try !container.contains(.drySequenceBreakers) || container.decodeNil(forKey: .drySequenceBreakers) else {
+            throw APIError(
+                .badRequest, "dry_sequence_breakers must be a non-empty array of strings",
+                param: CodingKeys.drySequenceBreakers.rawValue)
+        }
+        return nil
     }
 
     /// Each sampler's setting (``RunAnywhere/LLMSampler``'s label) by the field that carries it.
