@@ -59,6 +59,20 @@ import Testing
             try await client.execute(uri: "/api/keys", method: .get, headers: [.authorization: "Bearer \(key)"]) {
                 #expect($0.status == .forbidden)
             }
+            // The same routes spelled otherwise need the same scope.
+            for (uri, method) in [
+                ("//api/keys", HTTPRequest.Method.get), ("/api//keys", .get), ("/api/keys/", .post), ("/api/settings/", .patch),
+                ("/api/delete/", .delete), ("/api/copy", .post), ("/api/models/", .post),
+            ] {
+                try await client.execute(
+                    uri: uri, method: method, headers: [.authorization: "Bearer \(key)", .contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"name": "escalated", "scopes": ["admin"], "source": "scripted", "destination": "copy"}"#)
+                ) { response in
+                    #expect(
+                        response.status == .forbidden || response.status == .notFound,
+                        "\(method) \(uri) with an inference key: \(response.status) \(String(buffer: response.body))")
+                }
+            }
             try await client.execute(uri: "/api/keys", method: .get, headers: [.authorization: "Bearer \(admin)"]) { response in
                 #expect(response.status == .ok)
                 let listed = try #require(try OpenAIRouteTests.json(response.body)["keys"] as? [[String: Any]])
@@ -181,6 +195,13 @@ import Testing
             (.get, "/api/keys", .admin), (.patch, "/api/settings", .admin), (.get, "/api/settings", .inference),
             (.put, "/api/environment", .admin), (.post, "/lora-adapters", .admin), (.post, "/api/benchmarks", .admin),
             (.post, "/api/benchmarks/1/export", .inference), (.post, "/api/conversations", .inference),
+            (.post, "/api/copy", .modelsManage), (.post, "/api/create", .modelsManage), (.post, "/api/blobs/sha256:ab", .modelsManage),
+            (.head, "/api/blobs/sha256:ab", .inference), (.post, "/api/show", .inference),
+            // Spelled as the router still matches them.
+            (.get, "//api/keys", .admin), (.get, "/api//keys", .admin), (.patch, "/api/settings/", .admin),
+            (.delete, "/api/delete/", .modelsManage), (.post, "/api/%6Beys", .admin), (.post, "/api/models/", .modelsManage),
+            // Route templates, as the middleware reads them.
+            (.delete, "/api/models/{id}", .modelsManage), (.post, "/api/models/{id}/pull", .modelsManage),
         ]
         for (method, path, scope) in cases {
             #expect(KeyScope.required(method: method, path: path) == scope, "\(method) \(path)")

@@ -21,20 +21,23 @@ package enum KeyScope: String, Codable, Sendable, CaseIterable, Comparable {
     }
 
     /// The scope a request needs: changing keys, settings, the environment, the server's LoRA
-    /// scales or benchmarks is `admin`; adding, downloading, deleting, loading or unloading
-    /// models is `models:manage`; the rest is `inference`.
+    /// scales or benchmarks is `admin`; adding, downloading, deleting, copying, making, loading
+    /// or unloading models is `models:manage`; the rest is `inference`. `path` is best the route's
+    /// template (what the router matched); a request's own path is read as the router reads it,
+    /// empty components (`//api/keys`, a trailing `/`) and percent-encoding left out.
     package static func required(method: HTTPRequest.Method, path: String) -> KeyScope {
-        let path = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        let parts = path.split(separator: "/").map(String.init)
+        let parts = path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        let path = parts.joined(separator: "/")
         let reads = method == .get || method == .head
         if path.hasPrefix("api/keys") { return .admin }
         if !reads, ["api/settings", "api/environment", "lora-adapters"].contains(path) || path.hasPrefix("api/benchmarks") {
             return path.hasSuffix("/export") ? .inference : .admin
         }
         if !reads {
-            // ollama's pull and delete; our model routes: add, pull, delete, load and unload.
-            if ["api/pull", "api/delete", "api/models"].contains(path) { return .modelsManage }
-            if parts.count >= 3, parts[0] == "api", parts[1] == "models", parts[2] != "check" {
+            // ollama's pull, delete, copy, create and blob uploads; our model routes: add, pull,
+            // delete, load and unload.
+            if ["api/pull", "api/delete", "api/copy", "api/create", "api/models"].contains(path) { return .modelsManage }
+            if parts.count >= 3, parts[0] == "api", parts[1] == "blobs" || (parts[1] == "models" && parts[2] != "check") {
                 return .modelsManage
             }
         }

@@ -26,7 +26,9 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
                 .unauthorized, "A valid API key is needed: send 'Authorization: Bearer <key>' or 'x-api-key: <key>'",
                 code: "invalid_api_key")
         }
-        let scope = KeyScope.required(method: request.method, path: request.uri.path)
+        // The route's template, not the request's path: `//api/keys` or `/api/settings/` reach
+        // the same routes as their plain spellings and must need the same scope.
+        let scope = KeyScope.required(method: request.method, path: context.endpointPath ?? request.uri.path)
         guard holder.allows(scope) else {
             throw APIError(
                 .forbidden,
