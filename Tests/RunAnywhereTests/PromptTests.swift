@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RunAnywhere
@@ -153,6 +154,37 @@ import Testing
         #expect(error.code == .contextTooLong)
         #expect(error.message.contains("51 tokens"))
         #expect(error.message.contains("holds 20"))
+    }
+
+    /// A long history is fitted by rendering a few prompts, not one per message dropped, and
+    /// keeps what dropping the oldest message at a time would keep: every context size, with
+    /// assistant answers that never lead what is left, against that one-at-a-time reference.
+    @Test func aLongHistoryIsFittedInFewRendersAsDroppingOneAtATimeWould() throws {
+        let long = (0..<300).flatMap {
+            [
+                Message(role: .user, content: "q\($0)"), Message(role: .assistant, content: "a\($0) x"),
+                Message(role: .assistant, content: "b"),
+            ]
+        }
+        let last = [Message(role: .user, content: "last one")]
+        for contextLength in [8, 9, 40, 500, 1_500, 3_000] {
+            var renders = 0
+            let plan = try ContextWindow.fit(
+                system: Message(role: .system, content: "sys"), history: long, newMessages: last, maxMessages: .max,
+                contextLength: contextLength, maxTokens: 4,
+                render: {
+                    renders += 1
+                    return render($0)
+                }, countTokens: words)
+            // The reference: drop the oldest message (and the answers it leaves leading) until it fits.
+            var start = 0
+            while start < long.count, words(render([Message(role: .system, content: "sys")] + long[start...] + last)) + 4 > contextLength {
+                start += 1
+                while start < long.count, long[start].role == .assistant { start += 1 }
+            }
+            #expect(plan.droppedMessages == start, "context \(contextLength)")
+            #expect(renders <= 2 + Int(log2(Double(long.count))) + 1, "\(renders) prompts rendered for context \(contextLength)")
+        }
     }
 
     @Test func rawPrompts() throws {

@@ -20,6 +20,11 @@ package enum ContextWindow {
     /// room at all, this throws ``ErrorCode/contextTooLong``. With `maxTokens`
     /// ``LLMGenerationOptions/untilContextFull``, history is dropped only while no token would
     /// fit, and the plan's `PromptPlan.maxNewTokens` is all the room left.
+    ///
+    /// The prompt only shrinks as messages are dropped, so the first start that fits is found by
+    /// bisection: O(log n) prompts are rendered and counted (one per message dropped would be
+    /// quadratic: minutes of a thread for a request of 4,000 short messages). Cancellation is
+    /// checked before each.
     package static func fit(
         system: Message?, history: [Message], newMessages: [Message], maxMessages: Int,
         contextLength: Int, maxTokens: Int,
@@ -27,29 +32,49 @@ package enum ContextWindow {
     ) throws -> PromptPlan {
         let kept = Array(history.suffix(max(0, maxMessages)))
         let room = room(for: maxTokens)
-        var start = 0
-        while true {
-            let messages = (system.map { [$0] } ?? []) + kept[start...] + newMessages
-            let prompt = try render(messages)
-            let tokens = try countTokens(prompt)
-            let dropped = history.count - kept.count + start
-            if room <= contextLength - tokens {  // not `tokens + room`: a caller's maxTokens may be near Int.max
-                let allowed = maxTokens == LLMGenerationOptions.untilContextFull ? contextLength - tokens : maxTokens
-                return PromptPlan(prompt: prompt, inputTokens: tokens, droppedMessages: dropped, maxNewTokens: allowed)
-            }
-            if start < kept.count {
-                start += 1
-                while start < kept.count, [.assistant, .tool].contains(kept[start].role) { start += 1 }
-                continue
-            }
-            if tokens < contextLength {
-                return PromptPlan(prompt: prompt, inputTokens: tokens, droppedMessages: dropped, maxNewTokens: contextLength - tokens)
-            }
+        // Where the prompt may start: the whole history, then after each message dropped, with
+        // the assistant and tool messages it would leave leading the history; last, none of it.
+        var starts = [0]
+        while let last = starts.last, last < kept.count {
+            var next = last + 1
+            while next < kept.count, [.assistant, .tool].contains(kept[next].role) { next += 1 }
+            starts.append(next)
+        }
+        func prompt(from candidate: Int) throws -> (text: String, tokens: Int) {
+            try Task.checkCancellation()
+            let text = try render((system.map { [$0] } ?? []) + kept[starts[candidate]...] + newMessages)
+            return (text, try countTokens(text))
+        }
+        func fits(_ tokens: Int) -> Bool { room <= contextLength - tokens }  // not `tokens + room`: maxTokens may be near Int.max
+        func plan(_ candidate: Int, _ prompt: (text: String, tokens: Int), maxNewTokens: Int? = nil) -> PromptPlan {
+            let allowed = maxTokens == LLMGenerationOptions.untilContextFull ? contextLength - prompt.tokens : maxTokens
+            return PromptPlan(
+                prompt: prompt.text, inputTokens: prompt.tokens, droppedMessages: history.count - kept.count + starts[candidate],
+                maxNewTokens: maxNewTokens ?? allowed)
+        }
+        let whole = try prompt(from: 0)
+        if fits(whole.tokens) { return plan(0, whole) }
+        var high = starts.count - 1
+        var shortest = high == 0 ? whole : try prompt(from: high)
+        guard fits(shortest.tokens) else {
+            if shortest.tokens < contextLength { return plan(high, shortest, maxNewTokens: contextLength - shortest.tokens) }
             throw SDKError.llm(
                 .contextTooLong,
-                "The prompt needs \(tokens) tokens with the newest messages alone, but the model's context holds \(contextLength); shorten the message\(system == nil ? "" : " or the system prompt")"
+                "The prompt needs \(shortest.tokens) tokens with the newest messages alone, but the model's context holds \(contextLength); shorten the message\(system == nil ? "" : " or the system prompt")"
             )
         }
+        // starts[low] does not fit, starts[high] does.
+        var low = 0
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            let candidate = try prompt(from: middle)
+            if fits(candidate.tokens) {
+                (high, shortest) = (middle, candidate)
+            } else {
+                low = middle
+            }
+        }
+        return plan(high, shortest)
     }
 
     /// What a prompt must leave free of the context for an answer of at most `maxTokens`: that
