@@ -109,6 +109,9 @@ import Testing
         await expectSDKError(.invalidInput, ["1 to 64 characters"]) {
             _ = try await store.create(name: " ", account: "x", scopes: [.inference])
         }
+        await expectSDKError(.invalidInput, ["account is 1 to 64 characters"]) {
+            _ = try await store.create(name: "dave", account: String(repeating: "a", count: 65), scopes: [.inference])
+        }
         await expectSDKError(.invalidInput, ["at least one scope"]) { _ = try await store.create(name: "carol", account: "x", scopes: []) }
         await expectSDKError(.invalidInput, ["names the server's own key"]) {
             _ = try await store.create(name: "server", account: "x", scopes: [.inference])

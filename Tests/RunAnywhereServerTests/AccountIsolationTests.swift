@@ -57,6 +57,25 @@ import Testing
         }
     }
 
+    /// An account of 64 characters of another script, whose folder name would pass 255 bytes
+    /// written out, keeps its conversations and collections as any other does.
+    @Test func anAccountWithALongNameHasItsData() async throws {
+        let runtime = try scriptedRuntime()
+        let store = APIKeyStore(dataDirectory: runtime.configuration.dataDirectory, logger: APIKeyRouteTests.logger)
+        let (_, key) = try await store.create(name: "long", account: String(repeating: "é", count: 64), scopes: [.inference])
+        let headers: HTTPFields = [.authorization: "Bearer \(key)", .contentType: "application/json"]
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            let made = try await client.execute(
+                uri: "/api/conversations", method: .post, headers: headers, body: ByteBuffer(string: #"{"title": "t"}"#))
+            #expect(made.status == .created, "\(String(buffer: made.body))")
+            let listed = try await client.execute(uri: "/api/conversations", method: .get, headers: headers)
+            #expect(try #require(try OpenAIRouteTests.json(listed.body)["conversations"] as? [Any]).count == 1)
+            let collections = try await client.execute(uri: "/api/rag/collections", method: .get, headers: headers)
+            #expect(collections.status == .ok, "\(String(buffer: collections.body))")
+        }
+    }
+
     @Test func storedResponsesBelongToTheirAccount() async throws {
         let runtime = try scriptedRuntime()
         let (alice, bob) = try await Self.keys(runtime)

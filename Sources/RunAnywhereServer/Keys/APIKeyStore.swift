@@ -53,6 +53,10 @@ package struct APIKeyStore: Sendable {
         guard name != KeyRing.Holder.serverKeyName else {
             throw SDKError(.invalidInput, "'\(name)' names the server's own key (--api-key) in usage and /metrics; pick another name")
         }
+        let account = account.trimmingCharacters(in: .whitespaces)
+        guard account.count <= 64, !account.contains(where: \.isNewline) else {
+            throw SDKError(.invalidInput, "A key's account is 1 to 64 characters on one line (its data has a folder of that name)")
+        }
         guard !scopes.isEmpty else { throw SDKError(.invalidInput, "A key needs at least one scope: \(Self.scopeNames)") }
         if let requestsPerMinute, !(1...1_000_000).contains(requestsPerMinute) {
             throw SDKError(.invalidInput, "A key's rate limit is 1 to 1000000 requests a minute")

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import RunAnywhere
 import RunAnywherePostgres
@@ -12,13 +13,16 @@ enum RequestAccount {
     /// publishes (in tasks it starts, which inherit it) is counted as this key's usage.
     @TaskLocal static var key: String?
 
-    /// Where `account`'s files are: `base` for the server's own, `base/accounts/<account>` (its
-    /// name with anything but letters, digits, `-` and `_` written as `%XX`) for another.
+    /// Where `account`'s files are: `base` for the server's own, `base/accounts/a-<account>` (its
+    /// name with anything but letters, digits, `-` and `_` written as `%XX`) for another; a name
+    /// whose folder would pass a file name's 255 bytes (64 characters of another script can) is
+    /// `h-<its SHA-256>` instead.
     static func dataDirectory(_ base: URL, for account: String? = current) -> URL {
         guard let account else { return base }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_".utf8)
-        let folder = account.utf8.map { allowed.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
-        return base.appendingPathComponent("accounts", isDirectory: true).appendingPathComponent("a-" + folder, isDirectory: true)
+        var folder = "a-" + account.utf8.map { allowed.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
+        if folder.utf8.count > 200 { folder = "h-" + SHA256.hash(data: Data(account.utf8)).map { String(format: "%02x", $0) }.joined() }
+        return base.appendingPathComponent("accounts", isDirectory: true).appendingPathComponent(folder, isDirectory: true)
     }
 
     /// The document collections of `account`: the server's session for its own; for another, the
