@@ -116,6 +116,28 @@ import Testing
 
     /// Two creates of one upload at once: each makes its model, or is told to upload again when
     /// the other used the upload up first; never a server error.
+    /// An uploaded file that is not a GGUF model, or is one cut short, is the request's fault: a
+    /// 400 naming `files`, whole and streamed, and no model is made of it.
+    @Test(arguments: [false, true])
+    func anUploadThatIsNoModelIsABadRequest(stream: Bool) async throws {
+        let runtime = try scriptedRuntime()
+        let app = Routes.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            let model = GGUFWriter.tinyLlama().data()
+            for (index, file) in [Data((0..<1000).map { UInt8(truncatingIfNeeded: $0 * 7) }), model.prefix(40)].enumerated() {
+                let digest = Self.digest(file)
+                try await client.execute(uri: "/api/blobs/\(digest)", method: .post, body: ByteBuffer(data: file)) {
+                    #expect($0.status == .created)
+                }
+                let (status, body) = try await Self.post(
+                    client, "/api/create", #"{"model": "bad\#(index)", "stream": \#(stream), "files": {"x.gguf": "\#(digest)"}}"#)
+                #expect(status == .badRequest, "\(String(buffer: body))")
+                #expect(try OllamaRouteTests.error(body).contains("not a valid GGUF model"))
+                #expect((try? runtime.model(id: "bad\(index)")) == nil)
+            }
+        }
+    }
+
     @Test func twoCreatesOfOneUploadMakeOneModel() async throws {
         let runtime = try scriptedRuntime()
         let file = GGUFWriter.tinyLlama().data()

@@ -126,6 +126,25 @@ struct OllamaCreateRoutes: Sendable {
     /// names them.
     private func create(_ body: OllamaCreateRequest, _ uploads: Uploads) async throws -> [String] {
         let (id, adapters) = (uploads.id, uploads.adapters)
+        try await Self.blamingTheUpload { try await make(body, uploads, id: id, adapters: adapters) }
+        uploads.useUp()
+        let steps = uploads.steps + (body.quantization.map { ["quantizing model to \($0.name)"] } ?? [])
+        guard let source = body.from else { return ["parsing GGUF"] + steps }
+        return ["using existing model \(OllamaName.name(source))"] + steps
+    }
+
+    /// `work` on the client's uploaded files, whose not being a model the request's fault is: a
+    /// 400 naming `files`, not a server's 500.
+    private static func blamingTheUpload<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch let error as SDKError where error.code == .invalidModelFormat {
+            throw APIError(.badRequest, error.message, param: "files", code: error.code.rawValue)
+        }
+    }
+
+    /// Makes the model `body` asks for from `uploads`.
+    private func make(_ body: OllamaCreateRequest, _ uploads: Uploads, id: String, adapters: [URL]) async throws {
         switch (body.from, body.quantization) {
         case (_, let quantization?):
             try await runtime.quantize(try await prepare(body, as: quantization, uploads), threads: configuration.threads)
@@ -139,10 +158,6 @@ struct OllamaCreateRoutes: Sendable {
                     at: uploads.staged[0], id: id, name: nil, defaults: body.defaults, license: body.license, adapters: adapters)
             }
         }
-        uploads.useUp()
-        let steps = uploads.steps + (body.quantization.map { ["quantizing model to \($0.name)"] } ?? [])
-        guard let source = body.from else { return ["parsing GGUF"] + steps }
-        return ["using existing model \(OllamaName.name(source))"] + steps
     }
 
     /// The quantization `body` asks for, checked: of the model it names (`from`) or of its uploaded file.
@@ -150,9 +165,11 @@ struct OllamaCreateRoutes: Sendable {
         -> QuantizationJob
     {
         guard let source = body.from else {
-            return try await runtime.prepareQuantization(
-                file: uploads.staged[0], as: quantization, id: uploads.id, defaults: body.defaults, license: body.license,
-                adapters: uploads.adapters)
+            return try await Self.blamingTheUpload {
+                try await runtime.prepareQuantization(
+                    file: uploads.staged[0], as: quantization, id: uploads.id, defaults: body.defaults, license: body.license,
+                    adapters: uploads.adapters)
+            }
         }
         guard (try? runtime.model(id: source))?.isDownloaded == true else { throw Self.notFound(source) }
         return try await runtime.prepareQuantization(
