@@ -11,6 +11,12 @@ func decodeMultipartForm<T: Decodable>(_ type: T.Type, from request: Request, li
         throw APIError(.badRequest, "The body must be multipart/form-data with a boundary")
     }
     let body = try await collectBody(of: request, limit: limit)
+    // MultipartKit's decoding takes time that grows with the square of the parts: a form of ours
+    // has a few fields and files, and one of tens of thousands of tiny parts would hold a thread
+    // for minutes.
+    guard multipartPartCount(body, boundary: boundary) <= maxMultipartParts else {
+        throw APIError(.badRequest, "The form has more than \(maxMultipartParts) parts")
+    }
     do {
         return try FormDataDecoder().decode(T.self, from: body, boundary: boundary)
     } catch let error as APIError {
@@ -22,6 +28,33 @@ func decodeMultipartForm<T: Decodable>(_ type: T.Type, from request: Request, li
         throw error  // a 400 naming the field
     } catch {
         throw APIError(.badRequest, "The body is not well-formed multipart/form-data")
+    }
+}
+
+/// The most parts a form may have (the largest, a RAG upload, has a part per document).
+let maxMultipartParts = 1_000
+
+/// How many parts `body` has at most: the boundary delimiters in it, found in one pass (`memchr`
+/// to each `-`, then a comparison), counted until past ``maxMultipartParts``.
+func multipartPartCount(_ body: ByteBuffer, boundary: String) -> Int {
+    let delimiter = Array("--\(boundary)".utf8)
+    return body.withUnsafeReadableBytes { bytes in
+        guard let base = bytes.baseAddress, bytes.count >= delimiter.count else { return 0 }
+        var count = 0
+        var offset = 0
+        let last = bytes.count - delimiter.count
+        while count <= maxMultipartParts + 1, offset <= last,
+            let found = memchr(base + offset, Int32(UInt8(ascii: "-")), last - offset + 1)
+        {
+            let position = base.distance(to: UnsafeRawPointer(found))
+            if memcmp(found, delimiter, delimiter.count) == 0 {
+                count += 1
+                offset = position + delimiter.count
+            } else {
+                offset = position + 1
+            }
+        }
+        return max(count - 1, 0)  // the last delimiter closes the form
     }
 }
 

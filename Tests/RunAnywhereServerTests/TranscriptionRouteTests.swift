@@ -167,6 +167,10 @@ import Testing
             try await expectError(
                 [("model", "scripted-stt")], file: nil, status: .badRequest, param: "file", mentions: "'file' is required")
             try await expectError([], status: .badRequest, param: "model", mentions: "'model' is required")
+            // A form of more parts than any of ours has is refused before it is decoded.
+            try await expectError(
+                [("model", "scripted-stt")] + (0..<1_000).map { ("x\($0)", "y") }, status: .badRequest,
+                mentions: "more than 1000 parts")
             try await expectError(
                 [("model", "scripted-stt"), ("response_format", "mp3")], status: .badRequest, param: "response_format",
                 mentions: "json, text")
