@@ -23,8 +23,7 @@ package enum ContextWindow {
     ///
     /// The prompt only shrinks as messages are dropped, so the first start that fits is found by
     /// bisection: O(log n) prompts are rendered and counted (one per message dropped would be
-    /// quadratic: minutes of a thread for a request of 4,000 short messages). Cancellation is
-    /// checked before each.
+    /// quadratic: minutes of a thread for a request of 4,000 short messages).
     package static func fit(
         system: Message?, history: [Message], newMessages: [Message], maxMessages: Int,
         contextLength: Int, maxTokens: Int,
@@ -41,7 +40,6 @@ package enum ContextWindow {
             starts.append(next)
         }
         func prompt(from candidate: Int) throws -> (text: String, tokens: Int) {
-            try Task.checkCancellation()
             let text = try render((system.map { [$0] } ?? []) + kept[starts[candidate]...] + newMessages)
             return (text, try countTokens(text))
         }
