@@ -28,6 +28,19 @@ import Testing
                 body: ByteBuffer(string: #"{"name": "ops", "scopes": ["admin"]}"#))
             #expect(made.status == .created)
             let admin = try #require((try OpenAIRouteTests.json(made.body))["key"] as? String)
+            for (body, param) in [
+                (#"{"name": "k1", "requestsPerMinute": 1.5}"#, "requestsPerMinute"),
+                (#"{"name": "k2", "requestsPerMinute": 1e20}"#, "requestsPerMinute"),
+                (#"{"name": "k3", "account": "\#(String(repeating: "a", count: 65))"}"#, "account"),
+            ] {
+                try await client.execute(
+                    uri: "/api/keys", method: .post, headers: [.contentType: "application/json", .authorization: "Bearer \(admin)"],
+                    body: ByteBuffer(string: body)
+                ) { response in
+                    let error = try OpenAIRouteTests.error(response.body)
+                    #expect(response.status == .badRequest && error["param"] as? String == param, "\(body): \(error)")
+                }
+            }
             let (reader, key) = try await store.create(name: "alice", account: "alice", scopes: [.inference])
             #expect(reader.account == "alice" && key.hasPrefix("ra_\(reader.id)_"))
 

@@ -21,7 +21,8 @@ struct KeyRoutes: Sendable {
         let name: String
         let scopes: [KeyScope]?
         let account: String?
-        let requestsPerMinute: Int?
+        /// A whole number: 1.5 or 1e20 is a 400 that names the field.
+        @NumberField var requestsPerMinute: Int?
     }
 
     struct Created: Encodable, Sendable {
@@ -52,7 +53,10 @@ struct KeyRoutes: Sendable {
             } catch let error as SDKError where error.code == .modelAlreadyExists {
                 throw APIError(.conflict, error.message, param: "name", code: "key_name_taken")
             } catch let error as SDKError where error.code == .invalidInput {
-                let param = error.message.contains("scope") ? "scopes" : error.message.contains("rate limit") ? "requestsPerMinute" : "name"
+                let param =
+                    error.message.contains("account")
+                    ? "account"
+                    : error.message.contains("scope") ? "scopes" : error.message.contains("rate limit") ? "requestsPerMinute" : "name"
                 throw APIError(.badRequest, error.message, param: param, code: "invalid_key")
             }
             return try jsonResponse(Created(record: record, key: key), status: .created)
