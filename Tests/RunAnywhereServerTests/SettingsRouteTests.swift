@@ -54,6 +54,14 @@ import Testing
                 }
             }
             #expect(try store.load().maxTokens == 64 && store.load().draftModel == nil, "a refused change saves nothing")
+            // null puts a setting back to its default, as it clears the optional ones.
+            try await client.execute(
+                uri: "/api/settings", method: .patch, headers: .json, body: ByteBuffer(string: #"{"temperature": null, "streaming": null}"#)
+            ) { #expect($0.status == .ok) }
+            #expect(
+                try store.load().temperature == GenerationSettings().temperature && store.load().streaming == GenerationSettings().streaming
+            )
+            #expect(try store.load().maxTokens == 64, "the other settings stay")
             // A language model that is not downloaded yet may be the draft: it will be when it is.
             try await client.execute(
                 uri: "/api/settings", method: .patch, headers: .json,

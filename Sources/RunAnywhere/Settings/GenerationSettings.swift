@@ -46,8 +46,20 @@ public struct GenerationSettings: Codable, Sendable, Equatable {
     }
 
     /// Sets `key` from text as a user types it, checking the value. `systemPrompt ""`,
-    /// `threads auto`, `speculate auto` and `draftModel ""` clear those settings.
+    /// `threads auto`, `speculate auto` and `draftModel ""` clear those settings; an empty value
+    /// puts the others back to their defaults (a JSON `null` in a change of the settings).
     package mutating func set(_ key: String, to value: String) throws {
+        if value.isEmpty, ["temperature", "maxTokens", "topP", "topK", "streaming"].contains(key) {
+            let defaults = GenerationSettings()
+            switch key {
+            case "temperature": temperature = defaults.temperature
+            case "maxTokens": maxTokens = defaults.maxTokens
+            case "topP": topP = defaults.topP
+            case "topK": topK = defaults.topK
+            default: streaming = defaults.streaming
+            }
+            return
+        }
         let invalid = SDKError(.invalidInput, "'\(value)' is not a valid value for \(key)")
         func number<T: LosslessStringConvertible>(_: T.Type) throws -> T {
             guard let parsed = T(value.trimmingCharacters(in: .whitespaces)) else { throw invalid }
