@@ -132,6 +132,26 @@ import Testing
         }
     }
 
+    /// A message too long for the model's context fails the answer as the request's fault: the
+    /// stream's error is a 400's, `context_length_exceeded`, not a server error.
+    @Test func aMessageTooLongForTheContextIsTheRequestsError() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            let id = try await Self.create(client, title: "Long")
+            let content = String(repeating: "word ", count: 3_000)  // the scripted model's context holds 2,048
+            try await client.execute(
+                uri: "/api/conversations/\(id)/messages", method: .post, headers: .json,
+                body: ByteBuffer(string: #"{"content": "\#(content)", "model": "scripted"}"#)
+            ) { response in
+                let events = try ModelCatalogRouteTests.events(response.body)
+                let error = try #require(events.first { $0.name == "error" }?.data["error"] as? [String: Any], "\(events)")
+                #expect(
+                    error["code"] as? String == "context_length_exceeded" && error["type"] as? String == "invalid_request_error", "\(error)"
+                )
+            }
+        }
+    }
+
     @Test func oneAnswerAtATimePerConversation() async throws {
         let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1))
         let app = OpenAIRouteTests.server(runtime).checkedApplication()

@@ -226,6 +226,7 @@ struct ConversationRoutes: Sendable {
     /// the answer is stopped (and saved as interrupted) before this returns.
     private static func stream(_ reply: ChatReply, to writer: inout any ResponseBodyWriter) async throws {
         var events: [ServerSentEvent] = []
+        var failed: APIError?
         do {
             try await reply.events.relay(
                 to: &writer,
@@ -234,11 +235,13 @@ struct ConversationRoutes: Sendable {
                     if let delta = try ServerSentEvents.delta(event) { events.append(delta) }
                     try await ServerSentEvents.send(&events, to: &writer)
                 },
-                failure: { _, _ in },  // the generation failed: the saved message says why, below
+                // The generation failed: the saved message says why, below, and the error event
+                // says it as the failure is (a prompt too long for the context is the request's).
+                failure: { error, _ in failed = error },
                 closing: { writer in
                     let message = await reply.message.value
                     if let failure = message.error {
-                        events.append(try ServerSentEvents.error(APIError(.internalServerError, failure)))
+                        events.append(try ServerSentEvents.error(failed ?? APIError(.internalServerError, failure)))
                     }
                     events.append(try ServerSentEvents.event(message, name: "message"))
                     try await ServerSentEvents.send(&events, to: &writer)
