@@ -95,6 +95,7 @@ struct ModelObject: Encodable, Sendable {
     let contextLength: Int?
     /// Anthropic's fields, which its client's `models.list()` requires: the same path serves both.
     let type = "model"
+    let displayName: String
     let createdAt: String
 
     enum CodingKeys: String, CodingKey {
@@ -106,23 +107,10 @@ struct ModelObject: Encodable, Sendable {
         id = model.id
         created = Int(model.createdAt.timeIntervalSince1970)
         name = model.name
+        displayName = model.name
         category = model.category.rawValue
         contextLength = model.contextLength
         createdAt = Date(timeIntervalSince1970: Double(created)).formatted(.iso8601)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(object, forKey: .object)
-        try container.encode(created, forKey: .created)
-        try container.encode(ownedBy, forKey: .ownedBy)
-        try container.encode(name, forKey: .name)
-        try container.encode(category, forKey: .category)
-        try container.encodeIfPresent(contextLength, forKey: .contextLength)
-        try container.encode(type, forKey: .type)
-        try container.encode(name, forKey: .displayName)
-        try container.encode(createdAt, forKey: .createdAt)
     }
 }
 
@@ -130,16 +118,14 @@ struct ModelObject: Encodable, Sendable {
 struct ModelList: Encodable, Sendable {
     let object = "list"
     let data: [ModelObject]
+    let hasMore = false
+    let firstId: String?
+    let lastId: String?
 
     enum CodingKeys: String, CodingKey { case object, data, hasMore = "has_more", firstId = "first_id", lastId = "last_id" }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(object, forKey: .object)
-        try container.encode(data, forKey: .data)
-        try container.encode(false, forKey: .hasMore)
-        // Anthropic's client reads null for an empty page's ends.
-        try container.encode(data.first?.id, forKey: .firstId)
-        try container.encode(data.last?.id, forKey: .lastId)
+    init(data: [ModelObject]) {
+        self.data = data
+        (firstId, lastId) = (data.first?.id, data.last?.id)
     }
 }
