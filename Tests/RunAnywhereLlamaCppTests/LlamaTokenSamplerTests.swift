@@ -142,6 +142,30 @@ extension LlamaTests {
             return token
         }
 
+        /// Draws 120 tokens with our sampler for `sampling` and with llama.cpp's chain `theirs`
+        /// (which it frees), each over the next row of `count` entries `rows` makes, both having
+        /// seen `prompt`; expects the same token each time and returns ours.
+        static func drawBoth(
+            _ sampling: LLMSampling, against theirs: UnsafeMutablePointer<llama_sampler>, prompt: [llama_token], api: ra_llama_api,
+            count: Int, rows: () -> [Float]
+        ) -> [llama_token] {
+            let ours = LlamaTokenSampler(sampling, prompt: prompt, api: api, vocab: nil, vocabularySize: count, contextLength: 4096)
+            defer {
+                ours.free()
+                api.llama_sampler_free(theirs)
+            }
+            for token in prompt where token >= 0 { api.llama_sampler_accept(theirs, token) }
+            var chosenTokens: [llama_token] = []
+            for draw in 0..<120 {
+                let row = rows()
+                let chosen = row.withUnsafeBufferPointer { ours.sample($0.baseAddress!, count: count) }
+                ours.accept(chosen)
+                #expect(chosen == Self.llamaDraw(theirs, over: row, api: api), "\(sampling), draw \(draw)")
+                chosenTokens.append(chosen)
+            }
+            return chosenTokens
+        }
+
         /// A seeded draw among the row's top k is llama.cpp's draw over the whole row with the
         /// same chain and seed, draw after draw.
         @Test func aSeededDrawIsLlamaCppsDrawOverTheWholeRow() throws {
@@ -185,18 +209,9 @@ extension LlamaTests {
                 LLMSampling(temperature: 0.7, topP: 1, topK: 0, seed: 9, minP: 0.1, presencePenalty: 1, logitBias: bias),
                 LLMSampling(temperature: 1.2, topP: 1, topK: 3, seed: 2, logitBias: [leaders[11]: 100]),
             ] {
-                let ours = LlamaTokenSampler(sampling, prompt: prompt, api: api, vocab: nil, vocabularySize: count, contextLength: 4096)
-                defer { ours.free() }
                 let theirs = try Self.llamaChain(sampling, count: count, api: api)
-                defer { api.llama_sampler_free(theirs) }
-                for token in prompt where token >= 0 { api.llama_sampler_accept(theirs, token) }
-                var chosenTokens: [llama_token] = []
-                for draw in 0..<120 {
-                    let row = base.map { $0 + Float.random(in: -0.3...0.3, using: &generator) }
-                    let chosen = row.withUnsafeBufferPointer { ours.sample($0.baseAddress!, count: count) }
-                    ours.accept(chosen)
-                    #expect(chosen == Self.llamaDraw(theirs, over: row, api: api), "\(sampling), draw \(draw)")
-                    chosenTokens.append(chosen)
+                let chosenTokens = Self.drawBoth(sampling, against: theirs, prompt: prompt, api: api, count: count) {
+                    base.map { $0 + Float.random(in: -0.3...0.3, using: &generator) }
                 }
                 if sampling.logitBias?[leaders[0]] == -100 { #expect(!chosenTokens.contains(leaders[0]), "a -100 bias bans the token") }
                 if sampling.logitBias?[leaders[11]] == 100 {
@@ -280,20 +295,12 @@ extension LlamaTests {
                         .dry(multiplier: 2, base: 2, allowedLength: 1, lastN: nil, sequenceBreakers: []),
                     ]),
             ] {
-                let ours = LlamaTokenSampler(sampling, prompt: prompt, api: api, vocab: nil, vocabularySize: count, contextLength: 4096)
-                defer { ours.free() }
                 let theirs = try Self.llamaServerChain(sampling, count: count, api: api)
-                defer { api.llama_sampler_free(theirs) }
-                for token in prompt where token >= 0 { api.llama_sampler_accept(theirs, token) }
-                var chosenTokens: [llama_token] = []
-                for draw in 0..<120 {
+                let chosenTokens = Self.drawBoth(sampling, against: theirs, prompt: prompt, api: api, count: count) {
                     var row = base.map { $0 + Float.random(in: -0.3...0.3, using: &generator) }
                     // Greedy alone would take the leader every time: only DRY can move it.
                     if sampling.temperature == 0 { row[Int(leaders[0])] += 2 }
-                    let chosen = row.withUnsafeBufferPointer { ours.sample($0.baseAddress!, count: count) }
-                    ours.accept(chosen)
-                    #expect(chosen == Self.llamaDraw(theirs, over: row, api: api), "\(sampling), draw \(draw)")
-                    chosenTokens.append(chosen)
+                    return row
                 }
                 if sampling.temperature == 0 {
                     #expect(Set(chosenTokens).count > 1, "DRY moves greedy's choice off a repetition")
