@@ -125,15 +125,14 @@ struct OllamaCreateRoutes: Sendable {
     /// time), so that a failure is the response's status; returns the steps taken, as ollama
     /// names them.
     private func create(_ body: OllamaCreateRequest, _ uploads: Uploads) async throws -> [String] {
-        let (id, adapters) = (uploads.id, uploads.adapters)
-        try await Self.blamingTheUpload { try await make(body, uploads, id: id, adapters: adapters) }
+        try await Self.blamingTheUpload { try await make(body, uploads) }
         uploads.useUp()
         let steps = uploads.steps + (body.quantization.map { ["quantizing model to \($0.name)"] } ?? [])
         guard let source = body.from else { return ["parsing GGUF"] + steps }
         return ["using existing model \(OllamaName.name(source))"] + steps
     }
 
-    /// `work` on the client's uploaded files, whose not being a model the request's fault is: a
+    /// `work` on the client's uploaded files: one that is not a model is the request's fault, a
     /// 400 naming `files`, not a server's 500.
     private static func blamingTheUpload<T>(_ work: () async throws -> T) async throws -> T {
         do {
@@ -144,7 +143,8 @@ struct OllamaCreateRoutes: Sendable {
     }
 
     /// Makes the model `body` asks for from `uploads`.
-    private func make(_ body: OllamaCreateRequest, _ uploads: Uploads, id: String, adapters: [URL]) async throws {
+    private func make(_ body: OllamaCreateRequest, _ uploads: Uploads) async throws {
+        let (id, adapters) = (uploads.id, uploads.adapters)
         switch (body.from, body.quantization) {
         case (_, let quantization?):
             try await runtime.quantize(try await prepare(body, as: quantization, uploads), threads: configuration.threads)
