@@ -63,15 +63,16 @@ final class LlamaTokenSampler {
         let seed = sampling.seed ?? UInt32.random(in: 0..<UInt32.max)
         // A top-k beyond any vocabulary (a client may send 1e18) keeps every token, as Int32.max does.
         topK = sampling.topK > 0 ? Int(clamping: min(sampling.topK, Int(Int32.max))) : 0
-        chain = sampling.temperature > 0 ? Self.chain(sampling, seed: seed, vocabularySize: vocabularySize, api: api) : nil
+        chain = sampling.temperature > 0 ? Self.chain(sampling, topK: topK, seed: seed, vocabularySize: vocabularySize, api: api) : nil
         let spread = sampling.samplers.contains { if case .mirostat = $0 { true } else if case .topNSigma = $0 { true } else { false } }
         readsWholeRow = dry != nil || (chain != nil && (topK == 0 || spread))
         remember(prompt)
     }
 
-    /// llama.cpp's chain after the bias, penalties and DRY, as llama-server builds it.
+    /// llama.cpp's chain after the bias, penalties and DRY, as llama-server builds it, with
+    /// `topK` (0: off) clamped as the sampler's own.
     private static func chain(
-        _ sampling: LLMSampling, seed: UInt32, vocabularySize: Int, api: ra_llama_api
+        _ sampling: LLMSampling, topK: Int, seed: UInt32, vocabularySize: Int, api: ra_llama_api
     ) -> UnsafeMutablePointer<llama_sampler> {
         let chain = api.llama_sampler_chain_init(api.llama_sampler_chain_default_params())!
         func add(_ sampler: UnsafeMutablePointer<llama_sampler>?) { api.llama_sampler_chain_add(chain, sampler) }
@@ -96,7 +97,7 @@ final class LlamaTokenSampler {
             }
         }
         if let topNSigma { add(api.llama_sampler_init_top_n_sigma(topNSigma)) }
-        if sampling.topK > 0 { add(api.llama_sampler_init_top_k(Int32(clamping: min(sampling.topK, Int(Int32.max))))) }
+        if topK > 0 { add(api.llama_sampler_init_top_k(Int32(topK))) }
         if let typical, typical < 1 { add(api.llama_sampler_init_typical(typical, 1)) }
         if sampling.topP < 1 { add(api.llama_sampler_init_top_p(sampling.topP, 1)) }
         if let minP = sampling.minP, minP > 0 { add(api.llama_sampler_init_min_p(minP, 1)) }
