@@ -10,6 +10,34 @@ enum ServerSentEvents {
         streamingResponse(contentType: "text/event-stream", write)
     }
 
+    /// A stream of work that is not a generation (a generation streams through
+    /// ``GenerationEvents/relay(to:opening:event:failure:closing:)``): `produce` sends the events
+    /// as it makes them. When it fails, other than by its cancellation (its client hung up), the
+    /// stream ends with `failure`'s event for the error, in the route's own shape; a write that
+    /// throws (the client went away) ends it at once.
+    static func response(
+        failure: @escaping @Sendable (any Error) throws -> ServerSentEvent = { try error($0) },
+        _ produce: @escaping @Sendable (_ send: ([ServerSentEvent]) async throws -> Void) async throws -> Void
+    ) -> Response {
+        response { writer in
+            var writeFailed = false
+            do {
+                try await produce { events in
+                    var events = events
+                    do {
+                        try await send(&events, to: &writer)
+                    } catch {
+                        writeFailed = true
+                        throw error
+                    }
+                }
+            } catch let error where !writeFailed && !(error is CancellationError) {
+                var events = [try failure(error)]
+                try await send(&events, to: &writer)
+            }
+        }
+    }
+
     /// An event whose data is `value` as JSON, named `name` when given.
     static func event(_ value: some Encodable, name: String? = nil) throws -> ServerSentEvent {
         ServerSentEvent(event: name, data: String(decoding: try JSONEncoder.server.encode(value), as: UTF8.self))

@@ -1,6 +1,9 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import NIOCore
 import OpenAPIRuntime
+import RunAnywhere
 import Testing
 
 @testable import RunAnywhereServer
@@ -46,5 +49,48 @@ import Testing
         #expect(
             read.map(\.data)
                 == Self.events.map { $0.data?.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n") })
+    }
+
+    /// The streams that are not a generation's (an image's steps, a transcription, a voice turn):
+    /// whatever ends the work, an SDK error or any other, is the stream's last event, in the
+    /// route's shape; a cancelled one ends with no event.
+    @Test func aStreamThatFailsEndsWithItsErrorAndACancelledOneJustEnds() async throws {
+        struct Unforeseen: Error {}
+        let progress = ServerSentEvent(event: "progress", data: "{}")
+        let router = Router()
+        for (path, failure) in [
+            ("sdk", SDKError.llm(.generationFailed, "the engine gave up") as any Error), ("other", Unforeseen()),
+            ("cancelled", CancellationError()),
+        ] {
+            router.get(RouterPath(path)) { _, _ in
+                ServerSentEvents.response { send in
+                    try await send([progress])
+                    throw failure
+                }
+            }
+        }
+        router.get("shaped") { _, _ in
+            ServerSentEvents.response(failure: { _ in ServerSentEvent(data: "shaped") }) { _ in throw Unforeseen() }
+        }
+        func events(_ path: String) async throws -> [ServerSentEvent] {
+            try await Application(router: router).test(.router) { client in
+                try await client.execute(uri: path, method: .get) { response in
+                    var read: [ServerSentEvent] = []
+                    for try await event in [ArraySlice(response.body.readableBytesView)].async.asDecodedServerSentEvents() {
+                        read.append(event)
+                    }
+                    return read
+                }
+            }
+        }
+        let sdk = try await events("/sdk")
+        #expect(sdk.map(\.event) == ["progress", "error"])
+        #expect(sdk.last?.data?.contains("the engine gave up") == true)
+        let other = try await events("/other")
+        #expect(other.map(\.event) == ["progress", "error"])
+        #expect(other.last?.data?.contains("server_error") == true)
+        // No error event: the stream ends as its task does (by a client that hung up).
+        await #expect(throws: CancellationError.self) { try await events("/cancelled") }
+        #expect(try await events("/shaped").map(\.data) == ["shaped"])
     }
 }

@@ -89,19 +89,13 @@ struct VisionRoutes: Sendable {
                 prompt: body.prompt, options: body.options(), model: model,
                 configuration: DiffusionConfiguration(modelId: model.id, threads: configuration.threads)
             )
-            return ServerSentEvents.response { writer in
-                var pending: [ServerSentEvent] = []
-                do {
-                    for try await step in progress {
-                        pending.append(
-                            try step.result.map { try ServerSentEvents.event($0, name: "done") }
-                                ?? ServerSentEvents.event(step, name: "progress"))
-                        try await ServerSentEvents.send(&pending, to: &writer)
-                    }
-                } catch let error as SDKError {
-                    pending.append(try ServerSentEvents.error(error))
+            return ServerSentEvents.response { send in
+                for try await step in progress {
+                    try await send([
+                        try step.result.map { try ServerSentEvents.event($0, name: "done") }
+                            ?? ServerSentEvents.event(step, name: "progress")
+                    ])
                 }
-                try await ServerSentEvents.send(&pending, to: &writer)
             }
         }
     }

@@ -57,16 +57,9 @@ struct VoiceRoutes: Sendable {
             let audio = try await runtime.decodeAudio(
                 form.file.data, name: form.file.displayName, maxDuration: configuration.maxAudioDuration)
             let events = await ModularVoicePipeline(runtime: runtime, config: config).processTurn(audio)
-            return ServerSentEvents.response { writer in
-                var pending: [ServerSentEvent] = []
-                do {
-                    for try await event in events {
-                        if let next = try Self.event(event) { pending.append(next) }
-                        try await ServerSentEvents.send(&pending, to: &writer)
-                    }
-                } catch let error as SDKError {
-                    pending.append(try ServerSentEvents.error(error))
-                    try await ServerSentEvents.send(&pending, to: &writer)
+            return ServerSentEvents.response { send in
+                for try await event in events {
+                    if let next = try Self.event(event) { try await send([next]) }
                 }
             }
         }

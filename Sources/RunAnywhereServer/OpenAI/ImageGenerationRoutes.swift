@@ -101,22 +101,16 @@ struct ImageGenerationRoutes: Sendable {
                 return try await RunAnywhereRuntime.image(from: progress)
             }
             if streamed {
-                return ServerSentEvents.response { writer in
-                    do {
-                        for index in 0..<count {
-                            let result = try await draw(index)
-                            var events = [
-                                try ServerSentEvents.event(
-                                    CompletedEvent(
-                                        b64JSON: result.imageData.base64EncodedString(), createdAt: Int(Date().timeIntervalSince1970),
-                                        size: size, seed: result.seedUsed),
-                                    name: "image_generation.completed")
-                            ]
-                            try await ServerSentEvents.send(&events, to: &writer)
-                        }
-                    } catch  where !(error is CancellationError) {
-                        var events = [try ServerSentEvents.error(error)]
-                        try? await ServerSentEvents.send(&events, to: &writer)
+                return ServerSentEvents.response { send in
+                    for index in 0..<count {
+                        let result = try await draw(index)
+                        try await send([
+                            try ServerSentEvents.event(
+                                CompletedEvent(
+                                    b64JSON: result.imageData.base64EncodedString(), createdAt: Int(Date().timeIntervalSince1970),
+                                    size: size, seed: result.seedUsed),
+                                name: "image_generation.completed")
+                        ])
                     }
                 }
             }

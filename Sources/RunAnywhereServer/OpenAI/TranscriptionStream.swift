@@ -20,26 +20,19 @@ enum TranscriptionStream {
     }
 
     static func response(_ events: AsyncThrowingStream<TranscriptionEvent, any Error>) -> Response {
-        ServerSentEvents.response { writer in
-            var pending: [ServerSentEvent] = []
+        ServerSentEvents.response(failure: { try ServerSentEvents.event(OpenAIErrorBody(APIError.from($0))) }) { send in
             var started = false
-            do {
-                for try await event in events {
-                    switch event {
-                    case .segment(let segment):
-                        // The whole text is trimmed, so the first delta loses its leading space too.
-                        let text = started ? segment.text : String(segment.text.drop(while: \.isWhitespace))
-                        guard !text.isEmpty else { continue }
-                        started = true
-                        pending.append(try ServerSentEvents.event(Delta(delta: text)))
-                    case .completed(let output):
-                        pending.append(try ServerSentEvents.event(Done(text: output.text)))
-                    }
-                    try await ServerSentEvents.send(&pending, to: &writer)
+            for try await event in events {
+                switch event {
+                case .segment(let segment):
+                    // The whole text is trimmed, so the first delta loses its leading space too.
+                    let text = started ? segment.text : String(segment.text.drop(while: \.isWhitespace))
+                    guard !text.isEmpty else { continue }
+                    started = true
+                    try await send([try ServerSentEvents.event(Delta(delta: text))])
+                case .completed(let output):
+                    try await send([try ServerSentEvents.event(Done(text: output.text))])
                 }
-            } catch let error where !(error is CancellationError) {
-                pending.append(try ServerSentEvents.event(OpenAIErrorBody(APIError.from(error))))
-                try await ServerSentEvents.send(&pending, to: &writer)
             }
         }
     }
