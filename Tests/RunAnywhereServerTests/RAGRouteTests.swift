@@ -131,6 +131,8 @@ struct RAGRouteTests {
                 found == .ok && passage["text"] as? String == sources.first?["text"] as? String
                     && passage["documentPath"] as? String == "etna.html")
             #expect(passage["start"] as? Int == sources.first?["start"] as? Int && passage["end"] as? Int == sources.first?["end"] as? Int)
+            // A name spelled with percent-encoding is the same collection, as it is at every route.
+            #expect(try await Self.get(client, "/api/rag/collections/n%6Ftes/passages?document=etna.html&ordinal=\(ordinal)").0 == .ok)
             #expect(try await Self.get(client, "/api/rag/collections/notes/passages?document=etna.html&ordinal=9").0 == .notFound)
             #expect(try await Self.get(client, "/api/rag/collections/notes/passages?document=nope.md&ordinal=0").0 == .notFound)
             #expect(try await Self.get(client, "/api/rag/collections/notes/passages?document=etna.html&ordinal=-1").0 == .badRequest)

@@ -155,7 +155,7 @@ struct BenchmarkRoutes: Sendable {
 
     /// The saved run the path's `id` names exactly.
     private func savedRun(_ context: ServerContext) async throws -> BenchmarkRun {
-        let id = try context.parameters.require("id")
+        let id = try context.pathParameter("id")
         guard let run = try await store.savedRuns().first(where: { $0.id == id }) else {
             throw APIError(.notFound, "No benchmark run '\(id)'", param: "id", code: "benchmark_run_not_found")
         }

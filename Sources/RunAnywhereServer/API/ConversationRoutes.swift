@@ -182,7 +182,7 @@ struct ConversationRoutes: Sendable {
 
     /// The `id` of the path, which must name a conversation exactly (no prefixes over HTTP).
     private func exactID(_ context: ServerContext) async throws -> String {
-        let id = try context.parameters.require("id")
+        let id = try context.pathParameter("id")
         guard try await store.contains(id: id) else {
             throw APIError(.notFound, "No conversation '\(id)'", param: "id", code: "conversation_not_found")
         }

@@ -44,7 +44,7 @@ struct LoadedModelRoutes: Sendable {
             try jsonResponse(LoadedModels(models: await runtime.loadedModels(), memoryBudgetBytes: await runtime.modelMemoryBudget))
         }
         router.post("api/models/:id/load") { request, context in
-            let id = try modelIDParameter(context)
+            let id = try context.pathParameter("id")
             let bytes = try await collectJSONBody(of: request, limit: configuration.maxBodySize, optional: true)
             let body = bytes.readableBytes == 0 ? LoadRequest() : try decodeJSON(LoadRequest.self, from: Data(buffer: bytes))
             var options = configuration.loadOptions
@@ -67,7 +67,7 @@ struct LoadedModelRoutes: Sendable {
             return try jsonResponse(status)
         }
         router.delete("api/models/:id/load") { _, context in
-            let id = try modelIDParameter(context)
+            let id = try context.pathParameter("id")
             _ = try runtime.model(id: id)
             await runtime.unloadModel(id: id)
             return Response(status: .noContent)

@@ -100,7 +100,7 @@ struct ModelCatalogRoutes: Sendable {
             return try jsonResponse(Catalog(models: models.map { entry($0, states: states) }))
         }
         router.get("api/models/:id") { _, context in
-            try jsonResponse(entry(try runtime.model(id: modelIDParameter(context)), states: await states()))
+            try jsonResponse(entry(try runtime.model(id: context.pathParameter("id")), states: await states()))
         }
         router.post("api/models/check") { request, _ in
             try jsonResponse(await check(try await decodeJSON(AddModelRequest.self, from: request, limit: maxBodySize)))
@@ -118,7 +118,7 @@ struct ModelCatalogRoutes: Sendable {
             return try jsonResponse(entry(try runtime.addModel(check), states: [:]), status: .created)
         }
         router.get("api/models/:id/gguf") { _, context in
-            let model = try runtime.model(id: try modelIDParameter(context))
+            let model = try runtime.model(id: try context.pathParameter("id"))
             guard model.format == .gguf else {
                 throw APIError(.notFound, "Model '\(model.id)' is not a GGUF model", param: "id", code: "not_gguf")
             }
@@ -129,7 +129,7 @@ struct ModelCatalogRoutes: Sendable {
         }
         router.post("api/models/:id/pull") { _, context in
             // A reference not registered yet is resolved in the stream, so that its provider's errors are events.
-            let pull = try runtime.pull(try modelIDParameter(context))
+            let pull = try runtime.pull(try context.pathParameter("id"))
             return ServerSentEvents.response { writer in
                 var events: [ServerSentEvent] = []
                 var id = pull.requested
@@ -152,14 +152,14 @@ struct ModelCatalogRoutes: Sendable {
             }
         }
         router.delete("api/models/:id/pull") { _, context in
-            let id = try modelIDParameter(context)
+            let id = try context.pathParameter("id")
             guard await runtime.cancelDownload(id) else {
                 throw APIError(.notFound, "No download of '\(id)' is running", param: "id", code: "no_download")
             }
             return Response(status: .noContent)
         }
         router.delete("api/models/:id") { _, context in
-            try await runtime.deleteStoredModel(try modelIDParameter(context))
+            try await runtime.deleteStoredModel(try context.pathParameter("id"))
             return Response(status: .noContent)
         }
         router.get("api/storage") { _, _ in

@@ -97,7 +97,7 @@ struct RAGRoutes: Sendable {
 
     /// The collection named in the path, checked.
     private static func name(_ context: ServerContext) throws -> String {
-        let name = try context.parameters.require("name")
+        let name = try context.pathParameter("name")
         do {
             try RAGCollection.validateName(name)
         } catch let error as SDKError {

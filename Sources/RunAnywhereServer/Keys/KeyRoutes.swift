@@ -62,7 +62,7 @@ struct KeyRoutes: Sendable {
             return try jsonResponse(Created(record: record, key: key), status: .created)
         }
         router.delete("api/keys/:id") { [store] _, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathParameter("id")
             guard try await store.revoke(id) else {
                 throw APIError(.notFound, "No active key has the id or name '\(id)'", code: "key_not_found")
             }

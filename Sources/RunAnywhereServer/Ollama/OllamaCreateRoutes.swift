@@ -24,10 +24,10 @@ struct OllamaCreateRoutes: Sendable {
     func register(on router: some RouterMethods<ServerContext>) {
         router.head("api/blobs/:digest") { _, context in
             // A HEAD answer has no body to say what is wrong: what is not a digest is not here.
-            Response(status: (try? blobs.contains(try Self.digest(context))) == true ? .ok : .notFound)
+            Response(status: (try? blobs.contains(try context.pathParameter("digest"))) == true ? .ok : .notFound)
         }
         router.post("api/blobs/:digest") { request, context in
-            let digest = try Self.digest(context)
+            let digest = try context.pathParameter("digest")
             guard try !blobs.contains(digest) else {
                 for try await _ in request.body {}
                 return Response(status: .ok)
@@ -265,12 +265,6 @@ struct OllamaCreateRoutes: Sendable {
     /// The refusal of a copy of a model that is not here.
     private static func notFound(_ source: String) -> APIError {
         APIError(.notFound, "model '\(source)' not found", param: "source", code: "model_not_found")
-    }
-
-    /// The path's digest, percent-decoded (`sha256%3A…` as some clients write `sha256:…`).
-    private static func digest(_ context: ServerContext) throws -> String {
-        let raw = try context.parameters.require("digest")
-        return raw.removingPercentEncoding ?? raw
     }
 
     /// `id`, when it can name a model here (a 400 naming `param` otherwise).

@@ -12,7 +12,7 @@ struct OpenAIRoutes: Sendable {
         let v1 = router.group("v1")
         v1.get("models") { _, _ in try jsonResponse(ModelList(data: servedModels().map(ModelObject.init))) }
         v1.get("models/{id}") { _, context in
-            let id = try modelIDParameter(context)
+            let id = try context.pathParameter("id")
             guard let model = servedModels().first(where: { $0.id == id }) else {
                 throw APIError(
                     .notFound, "The model '\(id)' does not exist or is not installed", param: "model", code: "model_not_found")

@@ -57,7 +57,7 @@ struct ResponseRoutes: Sendable {
             return try await respond(body, ordered: ordered)
         }
         responses.get("{id}") { request, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathParameter("id")
             let parameters = request.uri.queryParameters
             guard let stream = parameters.get("stream"), stream != "false" else {
                 return try jsonResponse(try await current(id).response)
@@ -72,7 +72,7 @@ struct ResponseRoutes: Sendable {
                 } ?? -1
             return try await events(of: id, after: after)
         }
-        responses.post("{id}/cancel") { _, context in try jsonResponse(try await cancel(try context.parameters.require("id")).response) }
+        responses.post("{id}/cancel") { _, context in try jsonResponse(try await cancel(try context.pathParameter("id")).response) }
         responses.get("{id}/input_items") { request, context in
             let parameters = request.uri.queryParameters
             let order = parameters.get("order") ?? "desc"
@@ -84,7 +84,7 @@ struct ResponseRoutes: Sendable {
                     }
                     return value
                 } ?? 20
-            let stored = try await current(try context.parameters.require("id")).input
+            let stored = try await current(try context.pathParameter("id")).input
             var input = order == "asc" ? stored : stored.reversed()
             if let after = parameters.get("after") {
                 guard let index = input.firstIndex(where: { $0.id == after }) else {
@@ -96,7 +96,7 @@ struct ResponseRoutes: Sendable {
             return try jsonResponse(InputItems(data: page, firstID: page.first?.id, lastID: page.last?.id, hasMore: input.count > limit))
         }
         responses.delete("{id}") { _, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathParameter("id")
             guard try await store.delete(id) else { throw Self.notFound(id) }
             return try jsonResponse(Deleted(id: id))
         }
