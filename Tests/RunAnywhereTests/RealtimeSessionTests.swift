@@ -120,6 +120,20 @@ import Testing
                 "session.audio.input.turn_detection.silence_duration_ms"
             ),
             (["audio": ["output": ["speed": 3]]], "session.audio.output.speed"),
+            // A setting of the wrong type is refused, not ignored.
+            (["instructions": 42], "session.instructions"),
+            (["instructions": nil], "session.instructions"),
+            (["audio": ["output": ["voice": ["name": "alloy"]]]], "session.audio.output.voice"),
+            (["audio": ["input": ["transcription": ["model": 1]]]], "session.audio.input.transcription.model"),
+            (
+                ["audio": ["input": ["turn_detection": ["type": "server_vad", "threshold": "high"]]]],
+                "session.audio.input.turn_detection.threshold"
+            ),
+            (
+                ["audio": ["input": ["turn_detection": ["type": "server_vad", "create_response": "yes"]]]],
+                "session.audio.input.turn_detection.create_response"
+            ),
+            (["tools": [["type": "function", "name": "f", "description": 7]]], "session.tools.0.description"),
         ]
         var telephone = settings
         try telephone.update(["audio": ["input": ["format": ["type": "audio/pcmu"]], "output": ["format": ["type": "audio/pcma"]]]])
@@ -371,6 +385,7 @@ import Testing
             (["conversation": "other"], "response.conversation"),
             (["tool_choice": "required"], "response.tool_choice"),
             (["max_output_tokens": 0], "response.max_output_tokens"),
+            (["instructions": ["text": "Be brief."]], "response.instructions"),
         ]
         for (response, param) in refusals {
             await wire.send(["type": "response.create", "response": response])

@@ -10,7 +10,9 @@ extension RealtimeSession {
             throw RealtimeError("The conversation already has a response in progress", code: "conversation_already_has_active_response")
         }
         var settings = settings
-        if let instructions = overrides?["instructions"]?.stringValue { settings.instructions = instructions }
+        if let instructions = try overrides?.member("instructions", "a string", param: "response.instructions", \.stringValue) {
+            settings.instructions = instructions
+        }
         // The session's settings a response may set for itself, with errors naming the response's field.
         let own = overrides?.objectValue?.members.filter {
             ["output_modalities", "tools", "tool_choice", "max_output_tokens"].contains($0.key)

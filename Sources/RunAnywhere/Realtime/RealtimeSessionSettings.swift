@@ -48,7 +48,7 @@ package struct RealtimeSessionSettings: Sendable {
         if let type = session["type"]?.stringValue, type != "realtime" {
             throw RealtimeError("Only realtime sessions are served, not \(type)", param: "session.type")
         }
-        if let text = session["instructions"]?.stringValue { instructions = text }
+        if let text = try session.member("instructions", "a string", param: "session.instructions", \.stringValue) { instructions = text }
         if let modalities = session["output_modalities"]?.arrayValue {
             let names = modalities.compactMap(\.stringValue)
             guard names == ["audio"] || names == ["text"] else {
@@ -74,7 +74,9 @@ package struct RealtimeSessionSettings: Sendable {
                     reportsTranscription = false
                 } else {
                     reportsTranscription = true
-                    if let model = transcription["model"]?.stringValue, !model.hasPrefix("gpt-"), model != "whisper-1" {
+                    let model = try transcription.member(
+                        "model", "a string", param: "session.audio.input.transcription.model", \.stringValue)
+                    if let model, !model.hasPrefix("gpt-"), model != "whisper-1" {
                         transcriptionModel = model
                     }
                 }
@@ -83,7 +85,7 @@ package struct RealtimeSessionSettings: Sendable {
         }
         if let output = audio["output"] {
             if let format = output["format"] { outputFormat = try RealtimeAudioFormat(format, param: "session.audio.output.format") }
-            if let name = output["voice"]?.stringValue { voice = name }
+            if let name = try output.member("voice", "a string", param: "session.audio.output.voice", \.stringValue) { voice = name }
             if let value = output["speed"] {
                 guard let number = value.numberValue, (0.25...1.5).contains(number) else {
                     throw RealtimeError("speed must be between 0.25 and 1.5", param: "session.audio.output.speed")
@@ -106,7 +108,9 @@ package struct RealtimeSessionSettings: Sendable {
                 }
                 tools.append(
                     Tool(
-                        name: name, description: entry["description"]?.stringValue ?? "",
+                        name: name,
+                        description: try entry.member("description", "a string", param: "session.tools.\(index).description", \.stringValue)
+                            ?? "",
                         parameters: entry["parameters"] ?? ["type": "object", "properties": [:]]))
             }
         }
@@ -139,27 +143,39 @@ package struct RealtimeSessionSettings: Sendable {
             throw RealtimeError("turn_detection must be null or {\"type\": \"server_vad\", …}", param: "session.audio.input.turn_detection")
         }
         var detection = current ?? TurnDetection()
-        if let threshold = value["threshold"]?.numberValue {
+        if let threshold = try value.member("threshold", "a number", param: "session.audio.input.turn_detection.threshold", \.numberValue) {
             guard (0...1).contains(threshold) else {
                 throw RealtimeError("threshold must be between 0 and 1", param: "session.audio.input.turn_detection.threshold")
             }
             detection.threshold = threshold
         }
-        if let padding = value["prefix_padding_ms"]?.numberValue {
+        if let padding = try value.member(
+            "prefix_padding_ms", "a number", param: "session.audio.input.turn_detection.prefix_padding_ms", \.numberValue)
+        {
             guard (0...10_000).contains(padding) else {
                 throw RealtimeError("prefix_padding_ms must be 0 to 10000", param: "session.audio.input.turn_detection.prefix_padding_ms")
             }
             detection.prefixPaddingMs = Int(padding)
         }
-        if let silence = value["silence_duration_ms"]?.numberValue {
+        if let silence = try value.member(
+            "silence_duration_ms", "a number", param: "session.audio.input.turn_detection.silence_duration_ms", \.numberValue)
+        {
             guard (100...10_000).contains(silence) else {
                 throw RealtimeError(
                     "silence_duration_ms must be 100 to 10000", param: "session.audio.input.turn_detection.silence_duration_ms")
             }
             detection.silenceMs = Int(silence)
         }
-        if let create = value["create_response"]?.boolValue { detection.createResponse = create }
-        if let interrupt = value["interrupt_response"]?.boolValue { detection.interruptResponse = interrupt }
+        if let create = try value.member(
+            "create_response", "true or false", param: "session.audio.input.turn_detection.create_response", \.boolValue)
+        {
+            detection.createResponse = create
+        }
+        if let interrupt = try value.member(
+            "interrupt_response", "true or false", param: "session.audio.input.turn_detection.interrupt_response", \.boolValue)
+        {
+            detection.interruptResponse = interrupt
+        }
         return detection
     }
 
@@ -216,5 +232,16 @@ struct RealtimeError: Error {
         self.message = message
         self.param = param
         self.code = code
+    }
+}
+
+extension JSONValue {
+    /// The member `key` of this object as `read` takes it: nil when it is absent, and a
+    /// ``RealtimeError`` naming `param` when it is there as something else (`null` included): a
+    /// mistyped setting is refused, not ignored.
+    func member<Value>(_ key: String, _ kind: String, param: String, _ read: (JSONValue) -> Value?) throws(RealtimeError) -> Value? {
+        guard let member = self[key] else { return nil }
+        guard let value = read(member) else { throw RealtimeError("\(key) must be \(kind)", param: param) }
+        return value
     }
 }
