@@ -14,8 +14,14 @@ func decodeMultipartForm<T: Decodable>(_ type: T.Type, from request: Request, li
     // MultipartKit's decoding takes time that grows with the square of the parts: a form of ours
     // has a few fields and files, and one of tens of thousands of tiny parts would hold a thread
     // for minutes.
-    guard multipartPartCount(body, boundary: boundary) <= maxMultipartParts else {
-        throw APIError(.badRequest, "The form has more than \(maxMultipartParts) parts")
+    let (parts, closed) = multipartParts(of: body, boundary: boundary)
+    guard parts <= maxMultipartParts else { throw APIError(.badRequest, "The form has more than \(maxMultipartParts) parts") }
+    // MultipartKit reads a body with no part, or one cut short, as a form without fields.
+    guard parts > 0, closed else {
+        throw APIError(
+            .badRequest,
+            "The body is not well-formed multipart/form-data: \(parts == 0 ? "it has no part" : "its last part never ends") (boundary '\(boundary)')"
+        )
     }
     do {
         return try FormDataDecoder().decode(T.self, from: body, boundary: boundary)
@@ -34,27 +40,33 @@ func decodeMultipartForm<T: Decodable>(_ type: T.Type, from request: Request, li
 /// The most parts a form may have (the largest, a RAG upload, has a part per document).
 let maxMultipartParts = 1_000
 
-/// How many parts `body` has at most: the boundary delimiters in it, found in one pass (`memchr`
-/// to each `-`, then a comparison), counted until past ``maxMultipartParts``.
-func multipartPartCount(_ body: ByteBuffer, boundary: String) -> Int {
+/// How many parts `body` has at most (the boundary delimiters in it, found in one pass: `memchr`
+/// to each `-`, then a comparison; counted until past ``maxMultipartParts``), and whether it has
+/// the closing delimiter (`--boundary--`) that ends a form.
+func multipartParts(of body: ByteBuffer, boundary: String) -> (parts: Int, closed: Bool) {
     let delimiter = Array("--\(boundary)".utf8)
     return body.withUnsafeReadableBytes { bytes in
-        guard let base = bytes.baseAddress, bytes.count >= delimiter.count else { return 0 }
+        guard let base = bytes.baseAddress, bytes.count >= delimiter.count else { return (0, false) }
         var count = 0
+        var closed = false
         var offset = 0
         let last = bytes.count - delimiter.count
-        while count <= maxMultipartParts + 1, offset <= last,
+        while !closed, count <= maxMultipartParts + 1, offset <= last,
             let found = memchr(base + offset, Int32(UInt8(ascii: "-")), last - offset + 1)
         {
             let position = base.distance(to: UnsafeRawPointer(found))
-            if memcmp(found, delimiter, delimiter.count) == 0 {
-                count += 1
-                offset = position + delimiter.count
-            } else {
+            guard memcmp(found, delimiter, delimiter.count) == 0 else {
                 offset = position + 1
+                continue
+            }
+            offset = position + delimiter.count
+            if offset + 2 <= bytes.count, bytes[offset] == UInt8(ascii: "-"), bytes[offset + 1] == UInt8(ascii: "-") {
+                closed = true
+            } else {
+                count += 1
             }
         }
-        return max(count - 1, 0)  // the last delimiter closes the form
+        return (count, closed)
     }
 }
 

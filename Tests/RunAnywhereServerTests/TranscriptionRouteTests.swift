@@ -197,10 +197,16 @@ import Testing
                 let error = try OpenAIRouteTests.error(response.body)
                 #expect((error["message"] as? String ?? "").contains("multipart/form-data"))
             }
-            try await client.execute(
-                uri: "/v1/audio/transcriptions", method: .post, headers: Self.multipart, body: ByteBuffer(string: "no parts here")
-            ) { response in
-                #expect(response.status == .badRequest)
+            // A body with no part, or with a part that never ends, is not a form (not a form missing its file).
+            let cutShort = "--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nscripted-stt"
+            for body in ["no parts here", cutShort, "--\(Self.boundary)--\r\n"] {
+                try await client.execute(
+                    uri: "/v1/audio/transcriptions", method: .post, headers: Self.multipart, body: ByteBuffer(string: body)
+                ) { response in
+                    #expect(response.status == .badRequest)
+                    let error = try OpenAIRouteTests.error(response.body)
+                    #expect((error["message"] as? String ?? "").contains("not well-formed multipart/form-data"), "\(body): \(error)")
+                }
             }
         }
     }
