@@ -106,6 +106,22 @@ import Testing
         #expect(up.samples.count == 22_050 && abs(rms(up.samples[2_000..<20_000]) - 0.3536) < 0.01)
     }
 
+    /// The precomputed filters give each output sample as computing every tap's weight does,
+    /// for the conversions the SDK makes and one of more phases than it keeps.
+    @Test(arguments: [(22_050, 24_000), (44_100, 16_000), (48_000, 16_000), (8_000, 24_000), (16_000, 22_050), (44_100, 44_101)])
+    func precomputedFiltersResampleAsEachTapsWeightDoes(from source: Int, to rate: Int) throws {
+        var generator = SystemRandomNumberGenerator()
+        let noise = try AudioSamples(samples: (0..<source / 5).map { _ in Float.random(in: -1...1, using: &generator) }, sampleRate: source)
+        let resampled = noise.resampled(to: rate)
+        let filter = Resampler.Filter(from: source, to: rate)
+        #expect(resampled.samples.count == Int((Double(noise.samples.count) * filter.ratio).rounded()))
+        let direct = noise.samples.withUnsafeBufferPointer { input in
+            resampled.samples.indices.map { filter.sample(at: Double($0) / filter.ratio, of: input) }
+        }
+        let worst = zip(resampled.samples, direct).map { abs($0 - $1) }.max() ?? 0
+        #expect(worst < 1e-5, "\(source) Hz to \(rate) Hz: \(worst)")
+    }
+
     @Test func longTextIsSplitIntoSentencesInOrder() {
         let chunks = SentenceSplitter.chunks(
             "One. Two? Three!\nFour and 3.5 stays together. " + String(repeating: "word ", count: 200), limit: 100)
