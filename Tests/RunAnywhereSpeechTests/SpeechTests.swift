@@ -196,6 +196,24 @@ struct SpeechTests {
         #expect(speech.duration > 0.5 && speech.metadata.voice == "en-us")
         let error = await #expect(throws: SDKError.self) { try await runtime.synthesize("Hello", options: TTSOptions(voice: "klingon-xx")) }
         #expect(error?.message.contains("no voice") == true)
+        // Streamed, each sentence's audio comes as it is made, as long as that sentence alone (an
+        // engine's state between calls moves its ends by a few samples).
+        let options = TTSOptions(audioFormat: .pcm, sampleRate: 16_000)
+        var pieces: [AudioSamples] = []
+        for try await piece in try await runtime.synthesizeStream(
+            "Hello world. Goodbye now.", voiceModel: "espeak-ng-en-us", options: options)
+        {
+            pieces.append(piece)
+        }
+        let sentences = [
+            try await runtime.synthesize("Hello world.", voiceModel: "espeak-ng-en-us", options: options),
+            try await runtime.synthesize("Goodbye now.", voiceModel: "espeak-ng-en-us", options: options),
+        ]
+        #expect(pieces.map(\.sampleRate) == [16_000, 16_000])
+        for (piece, sentence) in zip(pieces, sentences) {
+            #expect(abs(piece.duration - sentence.duration) < sentence.duration * 0.1, "\(piece.duration) s, alone \(sentence.duration) s")
+        }
+        await #expect(throws: SDKError.self) { try await runtime.synthesizeStream("Hi.", voiceModel: "no-such-voice") }
         try await runtime.loadTTSModel(SDKConstants.Models.defaultVoiceID, options: ModelLoadOptions(threads: 1))
     }
 

@@ -122,6 +122,13 @@ import Testing
         #expect(worst < 1e-5, "\(source) Hz to \(rate) Hz: \(worst)")
     }
 
+    @Test func aStreamsChunksStartWithOneSentenceAndGrow() {
+        let sentence = "This sentence is about forty characters."
+        let chunks = SentenceSplitter.chunks(String(repeating: sentence + " ", count: 30), limit: 400, growing: true)
+        #expect(chunks.map { $0.split(separator: ".").count } == [1, 1, 3, 7, 9, 9])
+        #expect(chunks.joined(separator: " ") == String(repeating: sentence + " ", count: 30).trimmingCharacters(in: .whitespaces))
+    }
+
     @Test func longTextIsSplitIntoSentencesInOrder() {
         let chunks = SentenceSplitter.chunks(
             "One. Two? Three!\nFour and 3.5 stays together. " + String(repeating: "word ", count: 200), limit: 100)

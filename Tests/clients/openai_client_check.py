@@ -13,6 +13,7 @@ OpenAPI document as the client reads it, streams event by event (openapi_validat
 Prints one JSON object of what it saw and exits 1 with the failed checks listed.
 """
 import argparse
+import base64
 import concurrent.futures
 import json
 import math
@@ -484,11 +485,25 @@ def check_speech(client, voice_model):
         check(False, "mp3 was accepted")
     except openai.BadRequestError as error:
         check("response_format" in json.dumps(error.body), f"mp3 error {error.body}")
+    # Streamed sentence by sentence: PCM as server-sent events (a delta a sentence, then done), and as bytes.
+    two = "Hello from RunAnywhere. This is the second sentence."
+    with client.audio.speech.with_streaming_response.create(model="gpt-4o-mini-tts", voice="alloy", input=two, response_format="pcm",
+                                                           stream_format="sse") as response:
+        events = [json.loads(line[len("data: "):]) for line in response.iter_lines() if line.startswith("data: ")]
+    deltas = [base64.b64decode(event["audio"]) for event in events if event.get("type") == "speech.audio.delta"]
+    check(len(deltas) == 2 and all(len(delta) % 2 == 0 and len(delta) > 24000 * 2 // 4 for delta in deltas),
+          f"sse deltas of {[len(delta) for delta in deltas]} bytes")
+    check(events[-1].get("type") == "speech.audio.done" and events[-1]["usage"]["input_tokens"] == len(two), f"sse done {events[-1]}")
+    with client.audio.speech.with_streaming_response.create(model=voice_model, voice="nova", input=two, response_format="pcm") as response:
+        streamed = b"".join(response.iter_bytes())
+    check(len(streamed) % 2 == 0 and len(streamed) > 24000 * 2, f"{len(streamed)} bytes of streamed PCM")
+    whole = client.audio.speech.create(model=voice_model, voice="alloy", input="Hello.", response_format="wav", stream_format="sse")
+    check(b"speech.audio.done" in whole.content and b"UklGR" in whole.content, "a WAV as one sse delta (base64 of RIFF…)")
     try:
-        client.audio.speech.create(model="gpt-4o-mini-tts", voice="alloy", input="Hello.", response_format="pcm", stream_format="sse")
-        check(False, "stream_format sse was accepted")
+        client.audio.speech.create(model=voice_model, voice="alloy", input="Hello.", response_format="pcm", stream_format="chunks")
+        check(False, "stream_format chunks was accepted")
     except openai.BadRequestError as error:
-        check(isinstance(error.body, dict) and error.body.get("param") == "stream_format", f"stream_format sse error {error.body}")
+        check(isinstance(error.body, dict) and error.body.get("param") == "stream_format", f"stream_format chunks error {error.body}")
     try:
         client.audio.speech.create(model="no-such-voice", voice="alloy", input="Hello.")
         check(False, "an unknown voice model was accepted")
@@ -576,7 +591,6 @@ def server_sent_events(response):
 def check_voice_turn(client, voice_model, webm):
     """RunAnywhere's own voice turn (POST /api/voice), with `requests` (in the venv as a
     dependency of pywhispercpp) posting what a browser records: WebM/Opus."""
-    import base64
     import requests
     root = str(client.base_url).rstrip("/").rsplit("/v1", 1)[0]
     with requests.post(root + "/api/voice", files={"file": ("turn.webm", webm, "audio/webm")},
@@ -606,7 +620,6 @@ def png(width, height, rgb):
 
 
 def image_message(question, image_bytes):
-    import base64
     url = "data:image/png;base64," + base64.b64encode(image_bytes).decode()
     return [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}, {"type": "text", "text": question}]}]
 
@@ -907,7 +920,6 @@ def check_images(client, image_model):
     """images.generate on the local diffusion engine (the fixture draws noise, so only sizes,
     seeds and errors are checked): base64 and data-URL answers, n images with consecutive
     seeds, the same seed drawing the same image, and refusals as OpenAI's errors."""
-    import base64
     listed = {m.id: m.model_extra.get("category") for m in client.models.list().data}
     check(listed.get(image_model) == "image-generation", f"/v1/models lists {image_model} as {listed.get(image_model)}")
     small = {"steps": 2, "guidance_scale": 1}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension RunAnywhereRuntime {
     /// Most characters one `synthesize` call takes (about ten minutes of speech).
@@ -41,12 +42,30 @@ extension RunAnywhereRuntime {
     ) async throws -> TTSOutput {
         let model = try self.model(id: voiceId, category: .speechSynthesis)
         let text = try checkedText(text, options: options)
-        return try await againIfItsWorkerDied(model) {
-            let lease = try await acquire(model, as: .speechSynthesis, options: loadOptions, keepAlive: nil, taking: \.speechSynthesis)
-            defer { release(lease) }
-            let service = lease.engine
-            // One synthesis at a time per voice: an engine's voice is not shared between threads.
-            return try await inTurn(on: model.id) { try await speak(text, options: options, service: service) }
+        return try await againIfItsWorkerDied(model) { try await speak(text, model: model, options: options, loadOptions: loadOptions) }
+    }
+
+    /// Speaks `text` with the voice model `voiceId` as ``synthesize(_:voiceModel:options:loadOptions:)``
+    /// does, streaming the audio in pieces as they are made (their volume and sample rate applied):
+    /// the first sentence alone, so that playback can start soon, then runs of sentences, each up
+    /// to twice as long as the one before. An unknown voice, bad options or text that cannot be
+    /// spoken throw here; what fails later ends the stream with the error. Cancelling the
+    /// iterating task, or dropping the stream, stops the engine.
+    public func synthesizeStream(
+        _ text: String, voiceModel voiceId: String, options: TTSOptions = TTSOptions(), loadOptions: ModelLoadOptions = ModelLoadOptions()
+    ) throws -> AsyncThrowingStream<AudioSamples, any Error> {
+        let model = try self.model(id: voiceId, category: .speechSynthesis)
+        let text = try checkedText(text, options: options)
+        let spoke = Mutex(false)
+        return .fed { continuation in
+            let sentence: @Sendable (AudioSamples) -> Void = { audio in
+                spoke.withLock { $0 = true }
+                continuation.yield(audio)
+            }
+            // Asking a new engine process repeats nothing only while nothing was spoken.
+            _ = try await self.againIfItsWorkerDied(model, repeatable: { !spoke.withLock { $0 } }) {
+                try await self.speak(text, model: model, options: options, loadOptions: loadOptions, onSentence: sentence)
+            }
         }
     }
 
@@ -63,13 +82,29 @@ extension RunAnywhereRuntime {
         return trimmed
     }
 
-    /// Synthesizes `text` sentence by sentence; the caller holds the voice's lease and its turn.
-    private func speak(_ text: String, options: TTSOptions, service: any TTSService) async throws -> TTSOutput {
+    /// Leases the voice `model` and speaks in its turn: one synthesis at a time per voice, as an
+    /// engine's voice is not shared between threads.
+    private func speak(
+        _ text: String, model: ModelInfo, options: TTSOptions, loadOptions: ModelLoadOptions,
+        onSentence: (@Sendable (AudioSamples) -> Void)? = nil
+    ) async throws -> TTSOutput {
+        let lease = try await acquire(model, as: .speechSynthesis, options: loadOptions, keepAlive: nil, taking: \.speechSynthesis)
+        defer { release(lease) }
+        let service = lease.engine
+        return try await inTurn(on: model.id) { try await speak(text, options: options, service: service, onSentence: onSentence) }
+    }
+
+    /// Synthesizes `text` in chunks of sentences, growing from one sentence when `onSentence`
+    /// takes each chunk's audio, finished as the whole is (volume, then sample rate); the caller
+    /// holds the voice's lease and its turn.
+    private func speak(
+        _ text: String, options: TTSOptions, service: any TTSService, onSentence: (@Sendable (AudioSamples) -> Void)?
+    ) async throws -> TTSOutput {
         let started = ContinuousClock.now
         let cancellation = CancellationFlag()
         var samples: [Float] = []
         var rate = 0
-        for chunk in SentenceSplitter.chunks(text) {
+        for chunk in SentenceSplitter.chunks(text, growing: onSentence != nil) {
             try Task.checkCancellation()
             let audio = try await withTaskCancellationHandler {
                 try await runBlocking { try service.synthesize(chunk, options: options, cancellation: cancellation) }
@@ -78,10 +113,9 @@ extension RunAnywhereRuntime {
             }
             rate = audio.sampleRate
             samples += audio.samples
+            onSentence?(Self.finished(audio.samples, rate: rate, options: options))
         }
-        if options.volume != 1 { samples = samples.map { max(-1, min(1, $0 * options.volume)) } }
-        var audio = AudioSamples(validated: samples, sampleRate: rate)
-        if options.sampleRate > 0 { audio = audio.resampled(to: options.sampleRate) }
+        let audio = Self.finished(samples, rate: rate, options: options)
         let seconds = (ContinuousClock.now - started).inSeconds
         let output = TTSOutput(
             audioData: options.audioFormat == .wav ? audio.wavData : audio.pcm16Data, format: options.audioFormat,
@@ -93,5 +127,12 @@ extension RunAnywhereRuntime {
         )
         events.publish(.synthesisCompleted(output.metadata, audioDuration: output.duration))
         return output
+    }
+
+    /// A voice's samples at `rate` with `options`' volume and sample rate applied.
+    private static func finished(_ samples: [Float], rate: Int, options: TTSOptions) -> AudioSamples {
+        let louder = options.volume == 1 ? samples : samples.map { max(-1, min(1, $0 * options.volume)) }
+        let audio = AudioSamples(validated: louder, sampleRate: rate)
+        return options.sampleRate > 0 ? audio.resampled(to: options.sampleRate) : audio
     }
 }

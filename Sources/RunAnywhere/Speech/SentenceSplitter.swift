@@ -3,8 +3,10 @@ import Foundation
 /// Splits long text into chunks of whole sentences for synthesis.
 enum SentenceSplitter {
     /// Sentences end at `.`, `!`, `?` (followed by a space or the end) or a line break; chunks
-    /// join sentences up to `limit` characters (a longer sentence is cut at spaces).
-    static func chunks(_ text: String, limit: Int = 400) -> [String] {
+    /// join sentences up to `limit` characters (a longer sentence is cut at spaces). `growing`
+    /// chunks, a stream's, start with one sentence, so that its first audio comes soon, and each
+    /// holds up to twice the one before (a voice speaks a few long chunks faster than many short ones).
+    static func chunks(_ text: String, limit: Int = 400, growing: Bool = false) -> [String] {
         var sentences: [String] = []
         var current = ""
         let characters = Array(text)
@@ -19,10 +21,12 @@ enum SentenceSplitter {
         sentences.append(current)
         var chunks: [String] = []
         var chunk = ""
+        var room = growing ? 0 : limit
         for sentence in sentences.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) where !sentence.isEmpty {
             for piece in cut(sentence, limit: limit) {
-                if !chunk.isEmpty, chunk.count + piece.count + 1 > limit {
+                if !chunk.isEmpty, chunk.count + piece.count + 1 > room {
                     chunks.append(chunk)
+                    if growing { room = min(limit, max(room, chunk.count) * 2) }
                     chunk = ""
                 }
                 chunk += chunk.isEmpty ? piece : " " + piece
