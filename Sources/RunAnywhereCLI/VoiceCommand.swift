@@ -64,8 +64,8 @@ struct VoiceCommand: AsyncParsableCommand {
             Terminal.write(
                 Terminal.dim(
                     String(
-                        format: "VAD %.0f ms • STT %.0f ms • LLM %.0f ms • TTS %.0f ms • total %.0f ms", t.vadMs ?? 0, t.sttMs, t.llmMs,
-                        t.ttsMs, t.totalMs)) + "\n")
+                        format: "VAD %.0f ms • STT %.0f ms • LLM %.0f ms • TTS %.0f ms (first words after %.0f ms) • total %.0f ms",
+                        t.vadMs ?? 0, t.sttMs, t.llmMs, t.ttsMs, t.timeToFirstAudioMs ?? 0, t.totalMs)) + "\n")
             if let output, turn.audio != nil { Terminal.write("Reply written to \(output)\n") }
         }
     }

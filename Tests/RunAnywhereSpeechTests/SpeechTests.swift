@@ -256,10 +256,17 @@ struct SpeechTests {
         #expect(!turn.response.isEmpty && (turn.audio?.duration ?? 0) > 0.3)
         #expect(turn.speechSegments.count >= 1)
         let t = turn.timings
-        #expect((t.vadMs ?? 0) > 0 && t.sttMs > 0 && t.llmMs > 0 && t.ttsMs > 0 && t.totalMs >= t.sttMs + t.llmMs + t.ttsMs)
-        #expect(
-            events.contains { if case .transcribed = $0 { true } else { false } }
-                && events.contains { if case .synthesized = $0 { true } else { false } })
+        #expect((t.vadMs ?? 0) > 0 && t.sttMs > 0 && t.llmMs > 0 && t.ttsMs > 0 && t.totalMs >= t.sttMs + t.llmMs)
+        // The voice speaks while the model writes (how far ahead depends on the machine): its
+        // first words come before the turn ends, and its pieces are the whole spoken answer.
+        let firstAudio = try #require(t.timeToFirstAudioMs)
+        #expect(firstAudio > t.sttMs && firstAudio < t.totalMs)
+        let pieces = events.compactMap { if case .spoke(let piece) = $0 { piece } else { nil } }
+        let whole = events.compactMap { if case .synthesized(let speech) = $0 { speech } else { nil } }
+        #expect(!pieces.isEmpty && whole.count == 1 && whole.first == turn.audio)
+        #expect(pieces.allSatisfy { $0.format == .wav && $0.audioData.starts(with: Data("RIFF".utf8)) }, "the configuration's format")
+        #expect(abs(pieces.map(\.duration).reduce(0, +) - (turn.audio?.duration ?? 0)) < 0.001)
+        #expect(events.contains { if case .transcribed = $0 { true } else { false } })
         var quiet: [VoicePipelineEvent] = []
         for try await event in await pipeline.processTurn(
             try AudioSamples(samples: [Float](repeating: 0, count: 32_000), sampleRate: 16_000))

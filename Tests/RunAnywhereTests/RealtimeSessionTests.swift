@@ -151,7 +151,7 @@ import Testing
     }
 
     @Test func spokenAnswersAreCutAtSentencesOrInLongListsAtCommas() {
-        func cut(_ text: String) -> String? { RealtimeAnswer.sentenceEnd(in: text).map { String(text[..<$0]) } }
+        func cut(_ text: String) -> String? { SpokenSentences.end(in: text).map { String(text[..<$0]) } }
         #expect(cut("Paris is the capital. It is") == "Paris is the capital.")
         #expect(cut("Is it? Yes! And then") == "Is it? Yes!")
         #expect(cut("One line\nand more") == "One line\n")
@@ -162,13 +162,13 @@ import Testing
         // An answer's first words are cut at a clause once they are long enough.
         let opening = "The capital of France, as you asked, is Paris"
         #expect(
-            RealtimeAnswer.sentenceEnd(in: opening, first: true).map { String(opening[..<$0]) } == "The capital of France, as you asked,")
-        #expect(RealtimeAnswer.sentenceEnd(in: "Yes, it is", first: true) == nil, "a clause too short to say alone")
+            SpokenSentences.end(in: opening, first: true).map { String(opening[..<$0]) } == "The capital of France, as you asked,")
+        #expect(SpokenSentences.end(in: "Yes, it is", first: true) == nil, "a clause too short to say alone")
         #expect(cut(opening) == nil)
         // A line break before any words ends nothing: it goes with the next sentence.
         #expect(cut("\n\nParis is the capital. It") == "\n\nParis is the capital.")
         #expect(
-            RealtimeAnswer.sentenceEnd(in: "\n" + opening, first: true).map { String(("\n" + opening)[..<$0]) }?.hasSuffix("asked,") == true
+            SpokenSentences.end(in: "\n" + opening, first: true).map { String(("\n" + opening)[..<$0]) }?.hasSuffix("asked,") == true
         )
     }
 

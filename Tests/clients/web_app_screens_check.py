@@ -312,7 +312,9 @@ def voice_checks(page, server, folder):
     answer = page.text("[data-stage=Answer] .stage-body")
     check(answer.strip(), "the voice turn has no answer")
     check(all(page.text(f"[data-stage='{stage}'] .stage-time") for stage in ("Transcript", "Answer", "Spoken answer")), "a stage has no timing")
-    check(page.driver.execute_script("const a = document.querySelector('.stages audio'); return a !== null && a.duration > 0"), "the spoken answer has no audio")
+    # The pieces play as they come; then the player holds the whole answer (its duration known once loaded).
+    page.wait(lambda d: d.execute_script("const a = document.querySelector('.stages audio'); return a !== null && a.duration > 0"), 30)
+    check("first words after" in page.text("[data-stage='Spoken answer'] .stage-time"), "no time to the first spoken words")
     page.driver.execute_script("document.querySelector('.stages').scrollIntoView()")
     page.shot("voice-turn")
 

@@ -62,7 +62,7 @@ struct RealtimeAnswer: Sendable {
                             Self.merge(where_, ["delta": .string(piece)]))
                         guard settings.spoken else { continue }
                         pending += piece
-                        if let end = Self.sentenceEnd(in: pending, first: !spokeAny) {
+                        if let end = SpokenSentences.end(in: pending, first: !spokeAny) {
                             speak.yield((String(pending[..<end]), where_))
                             pending = String(pending[end...])
                             spokeAny = true
@@ -295,27 +295,6 @@ struct RealtimeAnswer: Sendable {
     }
 
     private func emit(_ type: String, _ fields: JSONValue) async { await session.emit(for: id, type, fields) }
-
-    /// Where the last complete sentence of `text` ends (after its `.`, `!`, `?` or line break
-    /// and the space that follows), if one has; in a long text without one, after its last
-    /// comma or space, so that a list is spoken while it is written. The `first` words of an
-    /// answer are cut at their last clause (a comma, semicolon or colon) once they hold 20
-    /// characters, so that the voice starts as soon as it has a phrase to say.
-    static func sentenceEnd(in text: String, first: Bool = false) -> String.Index? {
-        var (end, pause): (String.Index?, String.Index?) = (nil, nil)
-        // A line break before any words has nothing to say: it goes with the next sentence.
-        var index = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
-        while index < text.endIndex {
-            let next = text.index(after: index)
-            let spaced = next < text.endIndex && text[next].isWhitespace
-            if text[index] == "\n" || ".!?".contains(text[index]) && spaced { end = next }
-            if ",;:".contains(text[index]) && spaced { pause = next }
-            index = next
-        }
-        if let end { return end }
-        if first, let pause, text.distance(from: text.startIndex, to: pause) >= 20 { return pause }
-        return text.count >= 120 ? pause ?? text.lastIndex(where: \.isWhitespace) : nil
-    }
 
     static func merge(_ base: JSONValue, _ more: JSONValue) -> JSONValue {
         .object(JSONObject(((base.objectValue?.members ?? []) + (more.objectValue?.members ?? [])).map { ($0.key, $0.value) }))

@@ -20,7 +20,8 @@ extension RunAnywhereRuntime {
 }
 
 /// Voice turns: audio → voice activity detection → speech-to-text → language model →
-/// text-to-speech, reporting each stage as it finishes. The conversation is kept between turns.
+/// text-to-speech, reporting each stage as it finishes; the voice speaks the answer while the
+/// model writes it, sentence by sentence. The conversation is kept between turns.
 /// Each stage names its model (the config's), so pipelines of several users share the runtime:
 /// a model not loaded yet is loaded on first use.
 public actor ModularVoicePipeline {
@@ -42,7 +43,7 @@ public actor ModularVoicePipeline {
         .fed { continuation in try await self.run(audio) { continuation.yield($0) } }
     }
 
-    private func run(_ input: AudioSamples, emit: (VoicePipelineEvent) -> Void) async throws {
+    private func run(_ input: AudioSamples, emit: @escaping @Sendable (VoicePipelineEvent) -> Void) async throws {
         let start = ContinuousClock.now
         let audio = input.resampled(to: 16_000)  // once, for both voice detection and transcription
         if config.enableSpeakerDiarization { emit(.diarizationUnavailable) }
@@ -60,7 +61,7 @@ public actor ModularVoicePipeline {
                         VoiceTurn(
                             speechSegments: [], transcript: "", response: "", audio: nil,
                             timings: VoiceTurnTimings(
-                                vadMs: vadMs, sttMs: 0, llmMs: 0, timeToFirstTokenMs: nil, ttsMs: 0,
+                                vadMs: vadMs, sttMs: 0, llmMs: 0, timeToFirstTokenMs: nil, ttsMs: 0, timeToFirstAudioMs: nil,
                                 totalMs: (ContinuousClock.now - start).inSeconds * 1000))))
                 return
             }
@@ -86,30 +87,102 @@ public actor ModularVoicePipeline {
             transcription.text, context: Context(systemPrompt: config.systemPrompt, messages: history), options: options,
             model: config.llmModelId, loadOptions: ModelLoadOptions(threads: config.threads)
         )
-        var completed: LLMGenerationResult?
-        for try await event in generation {
-            switch event {
-            case .text(let piece): emit(.responseText(piece))  // the answer only: reasoning is not spoken
-            case .completed(let result): completed = result
-            case .reasoning, .toolCall, .logprobs, .promptLogprobs: break
+        // The voice speaks each sentence while the model writes the next.
+        let (sentences, speak) = AsyncStream.makeStream(of: String.self)
+        let (completed, llmMs, spoken) = try await withThrowingTaskGroup(of: SpokenAnswer.self) { group in
+            group.addTask { [runtime, config] in try await Self.speak(sentences, runtime: runtime, config: config, emit: emit) }
+            var completed: LLMGenerationResult?
+            var pending = ""
+            var spokeAny = false
+            defer { speak.finish() }
+            for try await event in generation {
+                switch event {
+                case .text(let piece):  // the answer only: reasoning is not spoken
+                    emit(.responseText(piece))
+                    pending += piece
+                    if let end = SpokenSentences.end(in: pending, first: !spokeAny) {
+                        speak.yield(String(pending[..<end]))
+                        pending = String(pending[end...])
+                        spokeAny = true
+                    }
+                case .completed(let result): completed = result
+                case .reasoning, .toolCall, .logprobs, .promptLogprobs: break
+                }
             }
+            guard let result = completed else { throw CancellationError() }
+            let llmMs = (ContinuousClock.now - llmStart).inSeconds * 1000
+            emit(.responded(result))
+            if !pending.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { speak.yield(pending) }
+            speak.finish()
+            guard let spoken = try await group.next() else { throw CancellationError() }
+            return (result, llmMs, spoken)
         }
-        guard let result = completed else { throw CancellationError() }
-        let llmMs = (ContinuousClock.now - llmStart).inSeconds * 1000
-        emit(.responded(result))
-        history += [Message(role: .user, content: transcription.text), Message(role: .assistant, content: result.text)]
-        let ttsStart = ContinuousClock.now
-        let speech =
-            result.text.isEmpty ? nil : try await runtime.synthesize(result.text, voiceModel: config.ttsVoiceId, options: config.ttsOptions)
-        let ttsMs = (ContinuousClock.now - ttsStart).inSeconds * 1000
+        history += [Message(role: .user, content: transcription.text), Message(role: .assistant, content: completed.text)]
+        let speech = spoken.output(format: config.ttsOptions.audioFormat)
         if let speech { emit(.synthesized(speech)) }
         emit(
             .completed(
                 VoiceTurn(
-                    speechSegments: segments, transcript: transcription.text, response: result.text, audio: speech,
+                    speechSegments: segments, transcript: transcription.text, response: completed.text, audio: speech,
                     timings: VoiceTurnTimings(
-                        vadMs: vadMs, sttMs: sttMs, llmMs: llmMs, timeToFirstTokenMs: result.timeToFirstTokenMs,
-                        ttsMs: ttsMs, totalMs: (ContinuousClock.now - start).inSeconds * 1000)
+                        vadMs: vadMs, sttMs: sttMs, llmMs: llmMs, timeToFirstTokenMs: completed.timeToFirstTokenMs,
+                        ttsMs: spoken.synthesis.inSeconds * 1000,
+                        timeToFirstAudioMs: spoken.firstAudio.map { ($0 - start).inSeconds * 1000 },
+                        totalMs: (ContinuousClock.now - start).inSeconds * 1000)
                 )))
+    }
+
+    /// Speaks each sentence as it comes, in order, reporting each as ``VoicePipelineEvent/spoke(_:)``.
+    private static func speak(
+        _ sentences: AsyncStream<String>, runtime: RunAnywhereRuntime, config: ModularPipelineConfig,
+        emit: @Sendable (VoicePipelineEvent) -> Void
+    ) async throws -> SpokenAnswer {
+        var options = config.ttsOptions
+        options.audioFormat = .pcm
+        var spoken = SpokenAnswer()
+        for await sentence in sentences {
+            let piece = try await runtime.synthesize(
+                sentence, voiceModel: config.ttsVoiceId, options: options, loadOptions: ModelLoadOptions(threads: config.threads))
+            spoken.add(piece)
+            emit(.spoke(SpokenAnswer(piece).output(format: config.ttsOptions.audioFormat) ?? piece))
+        }
+        return spoken
+    }
+}
+
+/// An answer's speech as its sentences are spoken: their 16-bit PCM, put together.
+private struct SpokenAnswer: Sendable {
+    var pcm = Data()
+    var rate = 0
+    var characters = 0
+    var synthesis: Duration = .zero
+    var firstAudio: ContinuousClock.Instant?
+    var voice = ""
+    var language = ""
+
+    init() {}
+
+    /// The answer of one spoken piece.
+    init(_ piece: TTSOutput) { add(piece) }
+
+    mutating func add(_ piece: TTSOutput) {
+        if firstAudio == nil { firstAudio = .now }
+        pcm += piece.audioData
+        rate = piece.sampleRate
+        characters += piece.metadata.characterCount
+        synthesis += .seconds(piece.metadata.processingTime)
+        (voice, language) = (piece.metadata.voice, piece.metadata.language)
+    }
+
+    /// The speech in `format`; nil when nothing was spoken.
+    func output(format: AudioFormat) -> TTSOutput? {
+        guard rate > 0 else { return nil }
+        let seconds = synthesis.inSeconds
+        return TTSOutput(
+            audioData: format == .wav ? WAVCodec.encode(pcm16: pcm, sampleRate: rate, channels: 1) : pcm, format: format,
+            sampleRate: rate, duration: Double(pcm.count / 2) / Double(rate),
+            metadata: TTSSynthesisMetadata(
+                voice: voice, language: language, processingTime: seconds, characterCount: characters,
+                charactersPerSecond: seconds > 0 ? Double(characters) / seconds : 0))
     }
 }

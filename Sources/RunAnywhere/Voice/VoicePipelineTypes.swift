@@ -52,8 +52,10 @@ public struct VoiceTurnTimings: Codable, Sendable, Equatable {
     public let llmMs: Double
     /// Milliseconds until the answer's first token.
     public let timeToFirstTokenMs: Double?
-    /// Milliseconds speech synthesis took.
+    /// Milliseconds speech synthesis took, all sentences together (while the model wrote).
     public let ttsMs: Double
+    /// Milliseconds from the turn's start until its first sentence was spoken, when one was.
+    public let timeToFirstAudioMs: Double?
     /// Milliseconds for the whole turn.
     public let totalMs: Double
 }
@@ -86,7 +88,10 @@ public enum VoicePipelineEvent: Sendable, Equatable {
     case responseText(String)
     /// The language model answered.
     case responded(LLMGenerationResult)
-    /// The answer was spoken.
+    /// A piece of the answer was spoken while the model wrote the rest: its first phrase, then
+    /// each sentence, in order, in the configuration's audio format.
+    case spoke(TTSOutput)
+    /// The whole answer was spoken: its pieces put together.
     case synthesized(TTSOutput)
     /// The turn is over.
     case completed(VoiceTurn)

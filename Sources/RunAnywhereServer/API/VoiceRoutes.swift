@@ -7,8 +7,9 @@ import RunAnywhere
 /// WebM/Opus, Ogg, WAV…), and optionally `model` (the language model), `voice` (the
 /// text-to-speech model), `stt` (the speech-to-text model) and `systemPrompt`. The turn is
 /// streamed as server-sent events as each stage finishes: `speech` (the segments voice activity
-/// detection found), `transcript`, `delta` (pieces of the answer), `audio` (the spoken answer as a
-/// base64 WAV file), then `done` with the stage timings; `nospeech` ends a turn without speech.
+/// detection found), `transcript`, `delta` (pieces of the answer), `audio` (a piece of the spoken
+/// answer as a base64 WAV file: its first phrase, then each sentence, spoken while the model
+/// writes the rest), then `done` with the stage timings; `nospeech` ends a turn without speech.
 /// A client that goes away stops the turn.
 struct VoiceRoutes: Sendable {
     let runtime: RunAnywhereRuntime
@@ -68,13 +69,13 @@ struct VoiceRoutes: Sendable {
     /// The server-sent event for a pipeline event, if the web app needs it.
     private static func event(_ event: VoicePipelineEvent) throws -> ServerSentEvent? {
         switch event {
-        case .diarizationUnavailable, .responded: nil
+        case .diarizationUnavailable, .responded, .synthesized: nil  // the spoken answer went out piece by piece
         case .speechDetected(let segments): try ServerSentEvents.event(Segments(segments: segments), name: "speech")
         case .noSpeech: try ServerSentEvents.event(Empty(), name: "nospeech")
         case .transcribed(let output):
             try ServerSentEvents.event(Transcript(text: output.text, language: output.detectedLanguage), name: "transcript")
         case .responseText(let text): try ServerSentEvents.event(Delta(content: text), name: "delta")
-        case .synthesized(let speech):
+        case .spoke(let speech):
             try ServerSentEvents.event(
                 SpokenAudio(sampleRate: speech.sampleRate, duration: speech.duration, data: speech.audioData.base64EncodedString()),
                 name: "audio")

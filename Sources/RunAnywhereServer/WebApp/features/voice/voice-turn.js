@@ -20,6 +20,7 @@ export function voiceTurn({ stt, tts, llm, ready, urls }) {
     const transcript = stage("Transcript", "");
     const answer = stage("Answer", "");
     const spoken = stage("Spoken answer", "");
+    const speech = spokenAnswer(urls);
     fill(stages, heard.element, transcript.element, answer.element, spoken.element);
     const form = new FormData();
     form.append("file", audio, audio.name);
@@ -34,17 +35,16 @@ export function voiceTurn({ stt, tts, llm, ready, urls }) {
         else if (event === "transcript") transcript.set(data.text.trim());
         else if (event === "delta") answer.add(data.content);
         else if (event === "audio") {
-          const url = URL.createObjectURL(new Blob([Uint8Array.from(atob(data.data), (c) => c.charCodeAt(0))], { type: "audio/wav" }));
-          urls.push(url);
-          const player = h("audio", { controls: true, src: url, class: "spoken" });
-          spoken.set(player, h("span", { class: "muted" }, ` ${seconds(data.duration)}`));
-          player.play().catch(() => { /* the user presses play */ });
+          // Set once: a playing element taken out of the page would pause.
+          if (!speech.player.isConnected) spoken.set(speech.player, speech.length);
+          speech.add(data);
         } else if (event === "done") {
           const t = data.timings;
           heard.time(t.vadMs);
           transcript.time(t.sttMs);
           answer.time(t.llmMs, t.timeToFirstTokenMs === null ? "" : `first word after ${seconds(t.timeToFirstTokenMs / 1000)}`);
-          spoken.time(t.ttsMs);
+          speech.finish();
+          spoken.time(t.ttsMs, t.timeToFirstAudioMs === null ? "" : `first words after ${seconds(t.timeToFirstAudioMs / 1000)}`);
           stages.append(h("li", { class: "total" }, h("strong", {}, "Total "), seconds(t.totalMs / 1000)));
         } else if (event === "error") {
           stages.append(h("li", {}, notice("The turn failed", data.error?.message ?? "", { error: true })));
@@ -63,6 +63,63 @@ export function voiceTurn({ stt, tts, llm, ready, urls }) {
     ready ? null : notice("A voice turn needs a speech-to-text model, a language model and a voice", "Download them on the Models page."),
     h("div", { class: "row" }, h("label", { class: "inline" }, "Hear with", stt), h("label", { class: "inline" }, "Answer with", llm), h("label", { class: "inline" }, "Speak with", tts)),
     h("div", { class: "row" }, file, prompt, button, record), stages);
+}
+
+/**
+ * The spoken answer, which comes as WAV pieces while the model writes (its first phrase, then each
+ * sentence): the pieces play in turn as they come, and once they have, the player holds the whole
+ * answer (the pieces' samples under one header) to play again.
+ */
+function spokenAnswer(urls) {
+  const player = h("audio", { controls: true, class: "spoken" });
+  const length = h("span", { class: "muted" });
+  const queue = [];
+  const samples = [];
+  let rate = 0;
+  let whole = null;
+  const idle = () => !player.getAttribute("src") || player.ended;
+  const next = () => {
+    if (queue.length) {
+      player.src = queue.shift();
+      player.play().catch(() => { /* the user presses play */ });
+    } else if (whole) {
+      player.src = whole;
+      whole = null;
+    }
+  };
+  player.addEventListener("ended", next);
+  const url = (bytes) => {
+    const made = URL.createObjectURL(new Blob([bytes], { type: "audio/wav" }));
+    urls.push(made);
+    return made;
+  };
+  return {
+    player,
+    length,
+    add(data) {
+      const bytes = Uint8Array.from(atob(data.data), (c) => c.charCodeAt(0));
+      samples.push(bytes.subarray(44));  // the server's WAV header is 44 bytes
+      rate = data.sampleRate;
+      length.textContent = ` ${seconds(samples.reduce((sum, piece) => sum + piece.length, 0) / 2 / rate)}`;
+      queue.push(url(bytes));
+      if (idle()) next();
+    },
+    finish() {
+      if (!samples.length) return;
+      const length = samples.reduce((sum, piece) => sum + piece.length, 0);
+      const file = new Uint8Array(44 + length);
+      const view = new DataView(file.buffer);
+      const text = (at, value) => [...value].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
+      text(0, "RIFF"); view.setUint32(4, 36 + length, true); text(8, "WAVEfmt ");
+      view.setUint32(16, 16, true); view.setUint16(20, 1, true); view.setUint16(22, 1, true);
+      view.setUint32(24, rate, true); view.setUint32(28, rate * 2, true); view.setUint16(32, 2, true); view.setUint16(34, 16, true);
+      text(36, "data"); view.setUint32(40, length, true);
+      let at = 44;
+      for (const piece of samples) { file.set(piece, at); at += piece.length; }
+      whole = url(file);
+      if (idle()) next();
+    },
+  };
 }
 
 /** One stage of the turn: its name, what it produced, and how long it took. */
