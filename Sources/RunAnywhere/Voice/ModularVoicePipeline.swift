@@ -144,6 +144,7 @@ public actor ModularVoicePipeline {
             let piece = try await runtime.synthesize(
                 sentence, voiceModel: config.ttsVoiceId, options: options, loadOptions: ModelLoadOptions(threads: config.threads))
             spoken.add(piece)
+            // Spoken as PCM, so that the pieces put together are the whole; each is sent in the configuration's format.
             emit(.spoke(SpokenAnswer(piece).output(format: config.ttsOptions.audioFormat) ?? piece))
         }
         return spoken
