@@ -18,6 +18,23 @@ struct JSONValueTests {
         #expect(try JSONValue(parsing: " [ 1 , 2 ]\n") == [1, 2])
     }
 
+    /// Small and large objects (those are indexed) read, replace, remove and add keys alike: order
+    /// kept, a repeated key's last value in its first place.
+    @Test func objectsOfManyKeysKeepOrderAndTheLastValue() throws {
+        for count in [3, 16, 17, 40_000] {
+            let keys = (0..<count).map { "k\($0)" }
+            let text = "{" + keys.map { "\"\($0)\":1" }.joined(separator: ",") + ",\"k0\":2}"
+            var object = try #require(try JSONValue(parsing: text).objectValue)
+            #expect(object.keys == keys && object["k0"] == 2 && object[keys[count - 1]] == 1 && object["nope"] == nil, "\(count)")
+            object["k1"] = nil
+            object["k0"] = 3
+            object["new"] = "x"
+            #expect(object.keys == [keys[0]] + keys.dropFirst(2) + ["new"], "\(count)")
+            #expect(object["k0"] == 3 && object["k1"] == nil && object["new"] == "x" && object[keys[count - 1]] == 1, "\(count)")
+            #expect(object == JSONObject(object.members.map { ($0.key, $0.value) }))
+        }
+    }
+
     @Test func malformedTextSaysWhere() {
         let cases: [(String, String)] = [
             ("", "ends where a value should be"), ("{", "expected a key"), (#"{"a" 1}"#, "expected ':'"), ("[1,]", "unexpected character"),

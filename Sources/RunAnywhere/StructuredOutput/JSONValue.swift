@@ -96,6 +96,11 @@ public enum JSONValue: Sendable, Hashable {
 public struct JSONObject: Sendable, Hashable {
     /// The members in order.
     public private(set) var members: [(key: String, value: JSONValue)]
+    /// Where each key is in `members`, once there are more than ``indexedFrom``: a request's body
+    /// may hold an object of a hundred thousand keys (a `logit_bias`), which searching the members
+    /// for each key read made quadratic; a small object is searched quicker than hashed.
+    private var positions: [String: Int]?
+    private static let indexedFrom = 16
 
     /// An object of `members`, in their order.
     public init(_ members: [(String, JSONValue)] = []) {
@@ -108,16 +113,33 @@ public struct JSONObject: Sendable, Hashable {
 
     /// The value of `key`; setting nil removes it.
     public subscript(key: String) -> JSONValue? {
-        get { members.first { $0.key == key }?.value }
+        get { position(of: key).map { members[$0].value } }
         set {
-            let index = members.firstIndex { $0.key == key }
-            switch (index, newValue) {
+            switch (position(of: key), newValue) {
             case (let index?, let value?): members[index].value = value
-            case (let index?, nil): members.remove(at: index)
-            case (nil, let value?): members.append((key, value))
+            case (let index?, nil):
+                members.remove(at: index)
+                reindex()
+            case (nil, let value?):
+                members.append((key, value))
+                if positions != nil { positions?[key] = members.count - 1 } else { reindex() }
             case (nil, nil): break
             }
         }
+    }
+
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return members.firstIndex { $0.key == key }
+    }
+
+    /// Indexes the members anew, once there are enough of them.
+    private mutating func reindex() {
+        guard members.count > Self.indexedFrom else {
+            positions = nil
+            return
+        }
+        positions = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) })
     }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
