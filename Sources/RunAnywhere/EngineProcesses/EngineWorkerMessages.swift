@@ -342,13 +342,17 @@ enum WorkerWire {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
+            // Only what just arrived can hold a newline: a long line (a minute of audio is
+            // megabytes) is not searched again on each read.
+            var searched = pending.count
             pending.append(contentsOf: buffer[0..<count])
             // Many lines arrive in one read while many streams generate: cut them all, then
             // drop what was cut once.
             var start = 0
-            while let newline = pending[start...].firstIndex(of: 0x0A) {
+            while let newline = pending[searched...].firstIndex(of: 0x0A) {
                 line(Data(pending[start..<newline]))
                 start = newline + 1
+                searched = start
             }
             pending.removeFirst(start)
         }
