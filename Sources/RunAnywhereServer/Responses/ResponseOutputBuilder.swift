@@ -12,13 +12,16 @@ import RunAnywhere
 /// the message's `output_text` all of them.
 struct ResponseOutputBuilder: Sendable {
     private enum Open: Sendable {
-        case reasoning(id: String, text: String)
-        case message(id: String, text: String)
+        case reasoning(id: String)
+        case message(id: String)
     }
 
     /// The items closed so far.
     private(set) var output: [ResponseItem] = []
     private var open: Open?
+    /// The open item's text so far, apart from `open` so that each piece is added in place (a
+    /// copy of the whole text for each token made long answers quadratic).
+    private var openText = ""
     /// The log-probabilities told for the next answer piece, and those of the open message's
     /// pieces (nil when none were asked for).
     private var waiting: [TokenLogprob] = []
@@ -33,12 +36,13 @@ struct ResponseOutputBuilder: Sendable {
         case .promptLogprobs: return []  // the Responses API has none
         case .reasoning(let piece):
             var events: [ResponseStreamEvent] = []
-            if case .reasoning(let id, let text) = open {
-                open = .reasoning(id: id, text: text + piece)
+            if case .reasoning = open {
+                openText += piece
             } else {
                 events = close(status: "completed")
                 let id = ResponseItem.newID("rs")
-                open = .reasoning(id: id, text: piece)
+                open = .reasoning(id: id)
+                openText = piece
                 events.append(
                     ResponseStreamEvent(
                         type: "response.output_item.added", outputIndex: output.count,
@@ -50,12 +54,13 @@ struct ResponseOutputBuilder: Sendable {
             ]
         case .text(let piece):
             var events: [ResponseStreamEvent] = []
-            if case .message(let id, let text) = open {
-                open = .message(id: id, text: text + piece)
+            if case .message = open {
+                openText += piece
             } else {
                 events = close(status: "completed")
                 let id = ResponseItem.newID("msg")
-                open = .message(id: id, text: piece)
+                open = .message(id: id)
+                openText = piece
                 messageLogprobs = nil
                 events.append(
                     ResponseStreamEvent(
@@ -67,7 +72,9 @@ struct ResponseOutputBuilder: Sendable {
             }
             let tokens = waiting
             waiting = []
-            if !tokens.isEmpty { messageLogprobs = (messageLogprobs ?? []) + tokens }
+            if !tokens.isEmpty {
+                if messageLogprobs == nil { messageLogprobs = tokens } else { messageLogprobs?.append(contentsOf: tokens) }
+            }
             return events + [
                 ResponseStreamEvent(
                     type: "response.output_text.delta", outputIndex: output.count, itemID: id(of: open), contentIndex: 0, delta: piece,
@@ -110,7 +117,7 @@ struct ResponseOutputBuilder: Sendable {
 
     private func id(of open: Open?) -> String? {
         switch open {
-        case .reasoning(let id, _), .message(let id, _): id
+        case .reasoning(let id), .message(let id): id
         case nil: nil
         }
     }
@@ -119,16 +126,18 @@ struct ResponseOutputBuilder: Sendable {
     private mutating func close(status: String) -> [ResponseStreamEvent] {
         guard let open else { return [] }
         self.open = nil
+        let text = openText
+        openText = ""
         let index = output.count
         switch open {
-        case .reasoning(let id, let text):
+        case .reasoning(let id):
             let item = ResponseItem.reasoning(.init(id: id, text: text, status: status))
             output.append(item)
             return [
                 ResponseStreamEvent(type: "response.reasoning_text.done", outputIndex: index, itemID: id, contentIndex: 0, text: text),
                 ResponseStreamEvent(type: "response.output_item.done", outputIndex: index, item: item),
             ]
-        case .message(let id, let text):
+        case .message(let id):
             let part = ResponseContentPart.outputText(text, logprobs: messageLogprobs)
             let item = ResponseItem.message(.init(id: id, role: "assistant", status: status, content: [part]))
             output.append(item)
