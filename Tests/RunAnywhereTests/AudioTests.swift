@@ -107,7 +107,7 @@ import Testing
     }
 
     /// The precomputed filters give each output sample as computing every tap's weight does,
-    /// for the conversions the SDK makes and one of more phases than it keeps.
+    /// for the conversions the SDK makes, and nearly so for one of more phases than it keeps.
     @Test(arguments: [(22_050, 24_000), (44_100, 16_000), (48_000, 16_000), (8_000, 24_000), (16_000, 22_050), (44_100, 44_101)])
     func precomputedFiltersResampleAsEachTapsWeightDoes(from source: Int, to rate: Int) throws {
         var generator = SystemRandomNumberGenerator()
@@ -119,7 +119,9 @@ import Testing
             resampled.samples.indices.map { filter.sample(at: Double($0) / filter.ratio, of: input) }
         }
         let worst = zip(resampled.samples, direct).map { abs($0 - $1) }.max() ?? 0
-        #expect(worst < 1e-5, "\(source) Hz to \(rate) Hz: \(worst)")
+        // Beyond the phases kept, the nearest is at most 1/8192 of a sample off.
+        let tolerance: Float = filter.phaseCount <= Resampler.maxPhases ? 1e-5 : 2e-3
+        #expect(worst < tolerance, "\(source) Hz to \(rate) Hz: \(worst)")
     }
 
     @Test func aStreamsChunksStartWithOneSentenceAndGrow() {

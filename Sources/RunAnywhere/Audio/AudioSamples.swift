@@ -60,9 +60,10 @@ public struct AudioSamples: Sendable, Equatable {
 /// ratio is a fraction L/M in lowest terms, output sample `i` sits at phase `i·M mod L` between
 /// input samples, so there are only L filters: they are computed once (a voice's 22,050 Hz to
 /// 24,000 Hz takes 160, 44,100 Hz to 16,000 Hz takes 160) and each output sample is one dot
-/// product, where computing each tap's sine and window took seconds a minute of audio. Samples
-/// near the ends, whose filters run past the audio, and ratios of more phases than
-/// ``maxPhases``, take each tap's weight as they go.
+/// product, where computing each tap's sine and window took seconds a minute of audio. A ratio
+/// of more phases than ``maxPhases`` (a file at 44,101 Hz) takes the nearest of that many, at
+/// most 1/8192 of a sample off. Samples near the ends, whose filters run past the audio, take
+/// each tap's weight as they go.
 enum Resampler {
     /// The most filters kept for one conversion (70 to 200 taps each, the more the lower the new rate).
     static let maxPhases = 4_096
@@ -75,18 +76,16 @@ enum Resampler {
         let phases = filter.phases()
         input.withUnsafeBufferPointer { samples in
             for index in 0..<count {
-                if let phases {
-                    let (whole, phase) = (index * filter.step).quotientAndRemainder(dividingBy: filter.phaseCount)
-                    let taps = phases[phase]
-                    let first = whole + taps.offset
-                    if first >= 0, first + taps.weights.count <= samples.count {
-                        var sum = 0.0
-                        for (tap, weight) in taps.weights.enumerated() { sum += Double(samples[first + tap]) * weight }
-                        output[index] = Float(sum)
-                        continue
-                    }
+                let (whole, phase) = filter.position(of: index, among: phases.count)
+                let taps = phases[phase]
+                let first = whole + taps.offset
+                if first >= 0, first + taps.weights.count <= samples.count {
+                    var sum = 0.0
+                    for (tap, weight) in taps.weights.enumerated() { sum += Double(samples[first + tap]) * weight }
+                    output[index] = Float(sum)
+                } else {
+                    output[index] = filter.sample(at: Double(index) / filter.ratio, of: samples)
                 }
-                output[index] = filter.sample(at: Double(index) / filter.ratio, of: samples)
             }
         }
         return AudioSamples(validated: output, sampleRate: rate)
@@ -134,12 +133,26 @@ enum Resampler {
             return weights != 0 ? Float(sum / weights) : 0
         }
 
+        /// Where output sample `index` sits: the input sample at or before it, and which of
+        /// `phases` evenly spaced phases it is at (exactly, when there are ``phaseCount``).
+        func position(of index: Int, among phases: Int) -> (whole: Int, phase: Int) {
+            if phases == phaseCount {
+                let (whole, phase) = (index * step).quotientAndRemainder(dividingBy: phaseCount)
+                return (whole, phase)
+            }
+            let center = Double(index) / ratio
+            let whole = Int(center.rounded(.down))
+            let phase = Int(((center - Double(whole)) * Double(phases)).rounded())
+            return phase == phases ? (whole + 1, 0) : (whole, phase)
+        }
+
         /// Each phase's taps: the first one's offset from the input sample at or before the
-        /// output sample, and their normalized weights; nil beyond ``maxPhases``.
-        func phases() -> [(offset: Int, weights: [Double])]? {
-            guard phaseCount <= maxPhases else { return nil }
-            return (0..<phaseCount).map { phase in
-                let fraction = Double(phase) / Double(phaseCount)
+        /// output sample, and their normalized weights; ``phaseCount`` phases, or ``maxPhases``
+        /// when there are more.
+        func phases() -> [(offset: Int, weights: [Double])] {
+            let count = min(phaseCount, maxPhases)
+            return (0..<count).map { phase in
+                let fraction = Double(phase) / Double(count)
                 let first = Int((fraction - halfWidth).rounded(.up))
                 let last = Int((fraction + halfWidth).rounded(.down))
                 let weights = (first...last).map { weight(Double($0) - fraction) }
