@@ -5,6 +5,9 @@ import Foundation
 struct GrammarRules {
     private(set) var rules: [(name: String, body: String)] = []
     private var names: Set<String> = []
+    /// The last counter each base name was given: the next free name is found from there, not by
+    /// trying every one taken before (a schema of thousands of properties adds as many `-rest` rules).
+    private var counters: [String: Int] = [:]
 
     /// Adds a rule under a free name made from `hint` and returns the name.
     mutating func add(_ hint: String, _ body: String) -> String {
@@ -20,11 +23,13 @@ struct GrammarRules {
         base = base.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
         if base.isEmpty { base = "rule" }
         var name = base
-        var counter = 1
+        var counter = counters[base] ?? 1
+        if counter > 1 { name = "\(base)-\(counter)" }
         while names.contains(name) || Self.reserved.contains(name) {
             counter += 1
             name = "\(base)-\(counter)"
         }
+        counters[base] = counter
         names.insert(name)
         return name
     }

@@ -319,11 +319,12 @@ private struct SchemaConverter {
         if let missing = required.first(where: { properties[$0] == nil }) {
             throw fail(path, "'\(missing)' is required but not among the properties")
         }
+        let isRequired = Set(required)
         var pairs: [(name: String, rule: String, required: Bool)] = []
         for (name, schema) in properties.members {
             let value = try expression(schema, path: "\(path)/properties/\(name)", hint: "\(hint)-\(name)")
             let key = GrammarRules.literal(JSONValue.string(name).text)
-            pairs.append((name, rules.add("\(hint)-\(name)-kv", "\(key) \(ws) \":\" \(ws) \(value) \(ws)"), required.contains(name)))
+            pairs.append((name, rules.add("\(hint)-\(name)-kv", "\(key) \(ws) \":\" \(ws) \(value) \(ws)"), isRequired.contains(name)))
         }
         // Required properties first, in their order, then the optional ones, each optional.
         let ordered = pairs.filter(\.required) + pairs.filter { !$0.required }
