@@ -80,7 +80,9 @@ final class DraftModel: @unchecked Sendable {
         guard count > 0, !history.isEmpty else { return [] }
         let seq = llama_seq_id(sequence)
         // The last token is read again even when it is in memory: its logits are what comes next.
-        let common = min(zip(tokens[sequence], history).prefix { $0 == $1 }.count, history.count - 1)
+        let known = tokens[sequence]
+        var common = 0
+        while common < min(known.count, history.count - 1), known[common] == history[common] { common += 1 }
         if common < tokens[sequence].count {
             guard api.llama_memory_seq_rm(memory, seq, llama_pos(common), -1) else { return forget(sequence) }
             tokens[sequence].removeSubrange(common...)
@@ -124,12 +126,11 @@ final class DraftModel: @unchecked Sendable {
         return []
     }
 
-    /// The most likely token of `logits` and its probability.
+    /// The most likely token of `logits` (the first of equals) and its probability, by the
+    /// vectorized passes of `ra_logits.c`: a draft reads the whole row for each token it guesses.
     static func best(_ logits: UnsafeBufferPointer<Float>) -> (llama_token, Float) {
-        guard var top = logits.indices.first else { return (0, 0) }
-        for index in logits.indices where logits[index] > logits[top] { top = index }
-        let highest = logits[top]
-        let total = logits.reduce(Float(0)) { $0 + exp($1 - highest) }
-        return (llama_token(top), 1 / total)
+        guard let row = logits.baseAddress, !logits.isEmpty else { return (0, 0) }
+        let top = ra_logits_argmax(row, logits.count)
+        return (top, Float(exp(Double(row[Int(top)]) - ra_logits_log_sum_exp(row, logits.count))))
     }
 }

@@ -108,6 +108,18 @@ extension LlamaTests {
             try #require(try runtime.model(id: RunAnywhere.defaultModelID).primaryFile).path
         }
 
+        /// A draft's guess and its confidence: the row's first largest entry and its softmax.
+        @Test func aDraftsGuessIsTheLikeliestTokenWithItsProbability() {
+            var generator = SystemRandomNumberGenerator()
+            var row = (0..<49_157).map { _ in Float.random(in: -20...20, using: &generator) }
+            row[7] = 31
+            row[40_000] = 31
+            let (token, confidence) = row.withUnsafeBufferPointer { DraftModel.best($0) }
+            let total = row.reduce(0.0) { $0 + exp(Double($1) - 31) }
+            #expect(token == 7 && abs(Double(confidence) - 1 / total) < 1e-6, "\(token) \(confidence) \(1 / total)")
+            #expect(DraftModel.best(UnsafeBufferPointer(start: nil, count: 0)) == (0, 0))
+        }
+
         @Test func aDraftModelGivesTheSameAnswersGreedyAndSeeded() async throws {
             let runtime = try await makeRuntime(load: false)
             for (prompt, options) in [(longPrompt, greedy(32)), (Self.copy, Batching.sampled(seed: 11))] {
