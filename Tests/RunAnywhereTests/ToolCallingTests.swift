@@ -56,6 +56,13 @@ struct ToolCallingTests {
         #expect(ToolCallFormat.json.repeatsACall(#"{"tool_calls": [\#(paris), \#(other), \#(paris)"#))
         #expect(!ToolCallFormat.json.repeatsACall(#"{"tool_calls": [\#(paris), \#(cut)"#))
         #expect(ToolCallFormat.hermes.repeatsACall("\(hermesCall)\n\(hermesCall)") && !ToolCallFormat.hermes.repeatsACall(hermesCall))
+        // The whole answer is read again only when a piece may have completed a call.
+        #expect(ToolCallFormat.json.mayCompleteACall("}}", answer: #" {"tool_calls": [\#(paris)"#))
+        #expect(!ToolCallFormat.json.mayCompleteACall("}", answer: "int main() { return 0; }"), "prose or code")
+        #expect(!ToolCallFormat.json.mayCompleteACall(#"": "#, answer: #"{"tool_calls": [{"name": ""#))
+        #expect(ToolCallFormat.hermes.mayCompleteACall("call>", answer: "\(hermesCall)"))
+        #expect(ToolCallFormat.hermes.mayCompleteACall(">\nMore", answer: "\(hermesCall)\nMore"), "the tag ends inside the piece")
+        #expect(!ToolCallFormat.hermes.mayCompleteACall("<b>", answer: "\(hermesCall)\nSome <b>"), "markup after a call")
     }
 
     @Test func toolResultsBecomeTurnsTheTemplateKnows() {

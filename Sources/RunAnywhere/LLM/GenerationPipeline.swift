@@ -111,7 +111,9 @@ struct GenerationPipeline {
                     stopReason = .stop
                     return true
                 }
-                if let format = pipeline.toolCalls, text.contains(format.callCloser), format.repeatsACall(thinking.answer) {
+                if let format = pipeline.toolCalls, format.mayCompleteACall(text, answer: thinking.answer),
+                    format.repeatsACall(thinking.answer)
+                {
                     stopReason = .stop  // the calls so far are the answer; the repeat is dropped
                     return true
                 }

@@ -27,8 +27,20 @@ extension ToolCallFormat {
         return objects.dropLast().contains(last)
     }
 
-    /// The last character of a complete call, so that a streamed piece without it completes none.
-    var callCloser: Character { self == .hermes ? ">" : "}" }
+    /// Whether `piece`, just added to `answer` (the answer so far, `piece` included), may have
+    /// completed a call, so that ``repeatsACall(_:)``, which reads the whole answer, is asked only
+    /// then: not for each `}` or `>` of an answer written as prose or code. Hermes: the piece ends a
+    /// `</tool_call>`; JSON: it closes an object of an answer that opens with `{`.
+    func mayCompleteACall(_ piece: String, answer: String) -> Bool {
+        switch self {
+        case .hermes:
+            let closer = "</tool_call>"
+            guard piece.contains(">") else { return false }
+            return String(decoding: answer.utf8.suffix(piece.utf8.count + closer.utf8.count - 1), as: UTF8.self).contains(closer)
+        case .json:
+            return piece.contains("}") && answer.utf8.first { !Self.isSpace($0) } == UInt8(ascii: "{")
+        }
+    }
 
     /// The text outside the calls and each complete call's JSON, or nil when `text` holds no call.
     private func split(_ text: String) -> (content: String, objects: [JSONValue])? {
