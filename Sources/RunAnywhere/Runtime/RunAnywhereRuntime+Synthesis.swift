@@ -96,13 +96,15 @@ extension RunAnywhereRuntime {
 
     /// Synthesizes `text` in chunks of sentences, growing from one sentence when `onSentence`
     /// takes each chunk's audio, finished as the whole is (volume, then sample rate); the caller
-    /// holds the voice's lease and its turn.
+    /// holds the voice's lease and its turn. Streamed, the audio has gone out in pieces, and the
+    /// output carries none: its metadata and duration only.
     private func speak(
         _ text: String, options: TTSOptions, service: any TTSService, onSentence: (@Sendable (AudioSamples) -> Void)?
     ) async throws -> TTSOutput {
         let started = ContinuousClock.now
         let cancellation = CancellationFlag()
         var samples: [Float] = []
+        var streamed: TimeInterval = 0
         var rate = 0
         for chunk in SentenceSplitter.chunks(text, growing: onSentence != nil) {
             try Task.checkCancellation()
@@ -112,14 +114,19 @@ extension RunAnywhereRuntime {
                 cancellation.cancel()
             }
             rate = audio.sampleRate
-            samples += audio.samples
-            onSentence?(Self.finished(audio.samples, rate: rate, options: options))
+            if let onSentence {
+                let piece = Self.finished(audio.samples, rate: rate, options: options)
+                streamed += piece.duration
+                onSentence(piece)
+            } else {
+                samples += audio.samples
+            }
         }
         let audio = Self.finished(samples, rate: rate, options: options)
         let seconds = (ContinuousClock.now - started).inSeconds
         let output = TTSOutput(
             audioData: options.audioFormat == .wav ? audio.wavData : audio.pcm16Data, format: options.audioFormat,
-            sampleRate: audio.sampleRate, duration: audio.duration,
+            sampleRate: options.sampleRate > 0 ? options.sampleRate : rate, duration: onSentence == nil ? audio.duration : streamed,
             metadata: TTSSynthesisMetadata(
                 voice: options.voice ?? service.voiceName, language: service.language, processingTime: seconds,
                 characterCount: text.count, charactersPerSecond: seconds > 0 ? Double(text.count) / seconds : 0
