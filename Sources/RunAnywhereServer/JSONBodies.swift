@@ -15,7 +15,7 @@ func decodeJSON<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
     do {
         return try JSONDecoder().decode(T.self, from: body)
     } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-        var reason = "JSONDecoder cannot read it"
+        var reason = "JSONDecoder cannot read it (\(context.debugDescription))"
         do {
             _ = try JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)
         } catch let syntax as NSError {

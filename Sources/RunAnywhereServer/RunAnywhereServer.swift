@@ -97,6 +97,7 @@ public struct RunAnywhereServer: Sendable {
         OpenAIRoutes(runtime: runtime, configuration: configuration, adapters: adapters).register(on: api)
         LoRAAdapterRoutes(adapters: adapters, configuration: configuration).register(on: api)
         ResponseRoutes(runtime: runtime, configuration: configuration, background: background).register(on: api)
+        ConversationItemRoutes(runtime: runtime, configuration: configuration).register(on: api)
         SpeechRoutes(runtime: runtime, configuration: configuration).register(on: api)
         ImageGenerationRoutes(runtime: runtime, configuration: configuration).register(on: api)
         EmbeddingRoutes(runtime: runtime, configuration: configuration).register(on: api)

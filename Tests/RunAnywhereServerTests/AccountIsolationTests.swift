@@ -101,4 +101,30 @@ import Testing
             try await client.execute(uri: "/v1/responses/\(id)", method: .get, headers: alice) { #expect($0.status == .ok) }
         }
     }
+
+    @Test func conversationsOfTheConversationsAPIBelongToTheirAccount() async throws {
+        let runtime = try scriptedRuntime()
+        let (alice, bob) = try await Self.keys(runtime)
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            let made = try await client.execute(
+                uri: "/v1/conversations", method: .post, headers: alice,
+                body: ByteBuffer(string: #"{"items": [{"id": "msg_a", "role": "user", "content": "one two"}]}"#))
+            #expect(made.status == .ok)
+            let id = try #require(try OpenAIRouteTests.json(made.body)["id"] as? String)
+            for (uri, method, body) in [
+                ("/v1/conversations/\(id)", HTTPRequest.Method.get, nil), ("/v1/conversations/\(id)", .post, #"{"metadata": {}}"#),
+                ("/v1/conversations/\(id)/items", .get, nil),
+                ("/v1/conversations/\(id)/items", .post, #"{"items": [{"role": "user", "content": "x"}]}"#),
+                ("/v1/conversations/\(id)/items/msg_a", .get, nil), ("/v1/conversations/\(id)/items/msg_a", .delete, nil),
+                ("/v1/conversations/\(id)", .delete, nil),
+                ("/v1/responses", .post, #"{"model": "scripted", "input": "three", "conversation": "\#(id)"}"#),
+            ] {
+                try await client.execute(uri: uri, method: method, headers: bob, body: body.map { ByteBuffer(string: $0) }) {
+                    #expect($0.status == .notFound, "bob's \(method) \(uri)")
+                }
+            }
+            try await client.execute(uri: "/v1/conversations/\(id)/items/msg_a", method: .get, headers: alice) { #expect($0.status == .ok) }
+        }
+    }
 }

@@ -166,7 +166,8 @@ import Testing
         (#""input": "hi", "text": {"format": {"type": "yaml"}}"#, "text.format.type"),
         (#""input": "hi", "reasoning": "high""#, "reasoning"),
         (#""input": "hi", "background": true, "store": false"#, "store"),
-        (#""input": "hi", "conversation": "conv_123""#, "conversation"), (#""input": "hi", "prompt": {"id": "pmpt_1"}"#, "prompt"),
+        (#""input": "hi", "conversation": 5"#, "conversation"), (#""input": "hi", "prompt": {"id": "pmpt_1"}"#, "prompt"),
+        (#""input": "hi", "conversation": {"id": "conv_1"}, "previous_response_id": "resp_1""#, "conversation"),
         (
             #""input": [{"type": "function_call", "call_id": "c", "name": "f", "arguments": "[1]"}, {"type": "function_call_output", "call_id": "c", "output": "x"}]"#,
             "input"

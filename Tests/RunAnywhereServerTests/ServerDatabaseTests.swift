@@ -169,6 +169,44 @@ struct ServerDatabaseTests {
 
     /// A key's name is one active key's over every replica: two replicas making it at once make
     /// one key, the other is told the name is taken; once revoked, the name can be used again.
+    @Test func aConversationOfTheConversationsAPIIsSharedByReplicasAndKeptPerAccount() async throws {
+        try await withTwoReplicas { first, second in
+            let (here, there) = (
+                ConversationItemStore(database: first, account: "team"), ConversationItemStore(database: second, account: "team")
+            )
+            func message(_ text: String, id: String? = nil) throws -> ResponseItem {
+                let idField = id.map { #""id": "\#($0)", "# } ?? ""
+                return try JSONDecoder().decode(ResponseItem.self, from: Data(#"{\#(idField)"role": "user", "content": "\#(text)"}"#.utf8))
+            }
+            let made = try await here.create(metadata: ["topic": "a"], items: [try message("one")])
+            #expect(try await there.find(made.id)?.metadata == ["topic": "a"], "found through the other replica")
+            #expect(try await ConversationItemStore(database: second, account: "other").find(made.id) == nil, "another account's")
+            let added = try #require(try await there.append([try message("two", id: "msg_two"), try message("three")], to: made.id))
+            #expect(added.first?.id == "msg_two" && added.allSatisfy { $0.id != nil })
+            _ = try await here.append([try message("two again", id: "msg_two")], to: made.id)
+            let texts = try #require(try await here.items(of: made.id)).compactMap { item -> String? in
+                guard case .message(let message) = item else { return nil }
+                return message.text
+            }
+            #expect(texts == ["one", "two", "three"], "in the order added; an id held already is left out")
+            #expect(try await there.deleteItem("msg_two", of: made.id))
+            #expect(try await here.item("msg_two", of: made.id) == nil)
+            #expect(try await there.update(made.id, metadata: ["topic": "b"])?.metadata == ["topic": "b"])
+            #expect(try await here.delete(made.id))
+            #expect(try await there.items(of: made.id) == nil)
+            #expect(try await there.append([try message("four")], to: made.id) == nil)
+            let left = try await first.run { connection in
+                var count = 0
+                for try await rows in try await connection.query(
+                    "SELECT COUNT(*) FROM runanywhere_conversation_items", logger: connection.logger
+                )
+                .decode(Int.self) { count = rows }
+                return count
+            }
+            #expect(left == 0, "the items went with the conversation")
+        }
+    }
+
     @Test func aKeyNameIsOneActiveKeysOverEveryReplica() async throws {
         try await withTwoReplicas { first, second in
             /// The error making the key through `database` ends in; nil when it is made.

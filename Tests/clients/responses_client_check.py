@@ -8,7 +8,8 @@ Checks: text and item input (the same prompt), instructions, the semantic stream
 order with consecutive sequence numbers (and the `responses.stream` helper), max_output_tokens
 ending incomplete, a forced function call and its function_call_output round trip (as items and
 through previous_response_id), text.format json_schema (and `responses.parse`), a conversation
-continued by previous_response_id, retrieve, input_items, delete, store false, 404s, and background
+continued by previous_response_id, retrieve, input_items, delete, store false, 404s, the
+Conversations API (a conversation continued by responses, its items, metadata and deletion), and background
 mode: polled to its end, cancelled in flight (twice), and its stream read again after a dropped
 connection (`retrieve(stream=True, starting_after=N)`).
 Every answer the client reads is also checked against the server's OpenAPI document as the
@@ -259,6 +260,49 @@ def check_stored(client, model):
     return seen
 
 
+def check_conversations(client, model):
+    """The Conversations API: a conversation made with an item and metadata, continued by two
+    responses (the second streamed), each adding its input and output; items listed (and
+    auto-paged), added, retrieved and deleted; metadata updated; the conversation deleted."""
+    conversation = client.conversations.create(items=[{"type": "message", "role": "user", "content": "My name is Ada."}],
+                                               metadata={"topic": "names"})
+    check(conversation.id.startswith("conv_") and conversation.object == "conversation" and conversation.metadata == {"topic": "names"},
+          f"created {conversation}")
+    first = client.responses.create(model=model, input="What is my name?", conversation=conversation.id, max_output_tokens=16, temperature=0)
+    alone = client.responses.create(model=model, input="What is my name?", max_output_tokens=16, temperature=0, store=False)
+    check(first.conversation is not None and first.conversation.id == conversation.id
+          and first.usage.input_tokens >= alone.usage.input_tokens + 3, f"the conversation's item is read first: {first.usage} vs {alone.usage}")
+    # Streamed; a turn cut by max_output_tokens (response.incomplete) is added too.
+    events = list(client.responses.create(model=model, input="Say it again.", conversation={"id": conversation.id}, max_output_tokens=8,
+                                          temperature=0, stream=True))
+    check(events[-1].type in ("response.completed", "response.incomplete"), f"the stream ended with {events[-1].type}")
+    second = events[-1].response
+    items = client.conversations.items.list(conversation.id, order="asc")
+    check([(item.type, item.role) for item in items.data] == [("message", role) for role in ("user", "user", "assistant", "user", "assistant")]
+          and items.data[2].id == first.output[0].id and items.data[4].id == second.output[0].id, f"the turns in order: {items.data}")
+    check(len(list(client.conversations.items.list(conversation.id, limit=2))) == 5, "the client's auto-paging reads every item")
+    added = client.conversations.items.create(conversation.id, items=[{"type": "message", "role": "user", "content": "Thanks."}])
+    check(len(added.data) == 1 and added.data[0].id.startswith("msg_"), f"added {added}")
+    got = client.conversations.items.retrieve(added.data[0].id, conversation_id=conversation.id)
+    check(got.id == added.data[0].id and got.content[0].text == "Thanks.", f"retrieved {got}")
+    after = client.conversations.items.delete(added.data[0].id, conversation_id=conversation.id)
+    check(after.id == conversation.id, f"deleting an item answers the conversation: {after}")
+    updated = client.conversations.update(conversation.id, metadata={"topic": "done"})
+    check(updated.metadata == {"topic": "done"} and client.conversations.retrieve(conversation.id).metadata == {"topic": "done"},
+          f"updated {updated}")
+    deleted = client.conversations.delete(conversation.id)
+    check(deleted.deleted and deleted.id == conversation.id and deleted.object == "conversation.deleted", f"deleted {deleted}")
+    for name, call in (("retrieve", lambda: client.conversations.retrieve(conversation.id)),
+                       ("a response", lambda: client.responses.create(model=model, input="Hi", conversation=conversation.id))):
+        try:
+            call()
+            check(False, f"{name} of a deleted conversation: no 404")
+        except openai.NotFoundError as error:
+            body = error.body if isinstance(error.body, dict) else {}
+            check(body.get("code") == "conversation_not_found", f"{name}: {error.body}")
+    return {"conversation": second.output_text}
+
+
 def check_background(client, model, whole):
     """background=True: queued at once and polled with retrieve to the answer the foreground gave;
     cancel stops one in flight (and answers the same when asked again); a background stream the
@@ -326,6 +370,7 @@ def main():
     seen.update(check_tools(client, args.model))
     seen.update(check_structured(client, args.model))
     seen.update(check_stored(client, args.model))
+    seen.update(check_conversations(client, args.model))
     seen.update(check_background(client, args.model, whole))
     seen.update(transport.report(check))
     print(json.dumps({"openai": openai.__version__, "seen": seen, "failures": failures}, indent=2))

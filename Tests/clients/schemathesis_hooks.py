@@ -81,7 +81,11 @@ SEMANTIC_REFUSALS = {
         r"is not a text document", r"is empty", r"not UTF-8", r"has no text to ingest", r"could not be read as PDF", r"encrypted with a password",
     ],
     "POST /v1/audio/transcriptions": [r"could not be read as audio", r"file is empty"],
-    "GET /v1/responses/{id}/input_items": [r"has no input item"],  # an `after` cursor names a stored item
+    "GET /v1/responses/{id}/input_items": [r"has no item"],  # an `after` cursor names a stored item
+    "GET /v1/conversations/{conversation_id}/items": [r"has no item"],
+    # Items' ids are unique in a conversation.
+    "POST /v1/conversations": [r"Two items have the same id"],
+    "POST /v1/conversations/{conversation_id}/items": [r"Two items have the same id", r"holds an item '.*' already"],
     "POST /detokenize": [r"is not in the model's vocabulary"],
     "POST /api/blobs/{digest}": [r"digest mismatch"],  # the bytes must hash to the digest in the path
     "POST /telemetry": [r"must lie between fps_min and fps_max", r"must not be below latency_p50_ms", r"must be an ISO 8601 time"],

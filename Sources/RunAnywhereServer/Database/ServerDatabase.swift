@@ -8,7 +8,8 @@ import Synchronization
 /// The PostgreSQL database replicas of `runanywhere serve` share (`serve --database`): the state
 /// a server otherwise keeps in its data folder's SQLite files, so that any replica behind a load
 /// balancer answers for it: API keys (``APIKeyStore``) and their rate limits
-/// (``PostgresRateBuckets``), stored responses (``ResponseStore``),
+/// (``PostgresRateBuckets``), stored responses (``ResponseStore``) and the Conversations API's
+/// conversations (``ConversationItemStore``),
 /// the generation settings (``ServerSettings``), conversations (``ServerConversations``) and which
 /// replica answers in which (``PostgresAnswers``), and the
 /// benchmark history (``PostgresBenchmarkHistory``); document collections go to the same
@@ -70,6 +71,17 @@ package final class ServerDatabase: Sendable {
                 prompt_tokens BIGINT NOT NULL, completion_tokens BIGINT NOT NULL, audio_seconds_in DOUBLE PRECISION NOT NULL,
                 audio_seconds_out DOUBLE PRECISION NOT NULL)
             """
+        ],
+        [
+            """
+            CREATE TABLE runanywhere_item_conversations (account TEXT NOT NULL, id TEXT NOT NULL, created_at BIGINT NOT NULL,
+                metadata TEXT NOT NULL, PRIMARY KEY (account, id))
+            """,
+            """
+            CREATE TABLE runanywhere_conversation_items (position BIGSERIAL PRIMARY KEY, account TEXT NOT NULL,
+                conversation_id TEXT NOT NULL, id TEXT NOT NULL, item TEXT NOT NULL, UNIQUE (account, conversation_id, id),
+                FOREIGN KEY (account, conversation_id) REFERENCES runanywhere_item_conversations (account, id) ON DELETE CASCADE)
+            """,
         ],
     ]
 

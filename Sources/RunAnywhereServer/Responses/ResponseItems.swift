@@ -19,11 +19,20 @@ enum ResponseItem: Codable, Sendable {
         case "message": self = .message(try ResponseMessage(from: decoder))
         case "function_call": self = .functionCall(try ResponseFunctionCall(from: decoder))
         case "function_call_output": self = .functionCallOutput(try ResponseFunctionCallOutput(from: decoder))
-        case "reasoning": self = .reasoning(try ResponseReasoning(from: decoder))
+        case "reasoning":
+            let reasoning = try ResponseReasoning(from: decoder)
+            if let part = reasoning.content?.first(where: { $0.type != "reasoning_text" }) {
+                throw APIError(.badRequest, "Reasoning content type '\(part.type)' is not supported; use reasoning_text", param: "input")
+            }
+            self = .reasoning(reasoning)
         default:
             throw APIError(
                 .badRequest, "Input item type '\(type)' is not supported; use message, function_call, function_call_output or reasoning",
                 param: "input")
+        }
+        // Kept as given (a conversation's items, a response's input items) and answered so.
+        if let status, !["in_progress", "completed", "incomplete"].contains(status) {
+            throw APIError(.badRequest, "Item status '\(status)' is not one of in_progress, completed or incomplete", param: "input")
         }
     }
 
@@ -112,7 +121,10 @@ struct ResponseContentPart: Codable, Sendable {
             throw APIError(
                 .badRequest, "Content part type '\(type)' is not supported; use input_text, output_text or input_image", param: "input")
         }
-        text = try container.decodeIfPresent(String.self, forKey: .text)
+        // A text part's text is required, as the document says (an image's URL is checked where it is read).
+        text =
+            type == "input_image"
+            ? try container.decodeIfPresent(String.self, forKey: .text) : try container.decode(String.self, forKey: .text)
         imageURL = try container.decodeIfPresent(String.self, forKey: .imageURL)
         annotations = try container.decodeIfPresent([JSONValue].self, forKey: .annotations)
         logprobs = try container.decodeIfPresent([TokenLogprobObject].self, forKey: .logprobs)
@@ -198,6 +210,16 @@ struct ResponseReasoning: Codable, Sendable {
 }
 
 extension ResponseItem {
+    /// The item's status, when it has one.
+    var status: String? {
+        switch self {
+        case .message(let item): item.status
+        case .functionCall(let item): item.status
+        case .functionCallOutput(let item): item.status
+        case .reasoning(let item): item.status
+        }
+    }
+
     /// The item's id, when it has one.
     var id: String? {
         switch self {
@@ -208,10 +230,10 @@ extension ResponseItem {
         }
     }
 
-    /// The item with an id: its own, else a new one with its kind's prefix (`msg`, `fc`, `fco`,
+    /// The item with an id: its own (one not empty), else a new one with its kind's prefix (`msg`, `fc`, `fco`,
     /// `rs`), as OpenAI gives the input items it stores.
     var identified: ResponseItem {
-        guard id == nil else { return self }
+        if let id, !id.isEmpty { return self }
         switch self {
         case .message(var item):
             item.id = Self.newID("msg")
@@ -226,5 +248,42 @@ extension ResponseItem {
             item.id = Self.newID("rs")
             return .reasoning(item)
         }
+    }
+
+    /// The item with a status, `completed` where it has none: as a conversation keeps the items
+    /// it was given (a reasoning item's status is left as it is).
+    var completed: ResponseItem {
+        switch self {
+        case .message(var item):
+            item.status = item.status ?? "completed"
+            return .message(item)
+        case .functionCall(var item):
+            item.status = item.status ?? "completed"
+            return .functionCall(item)
+        case .functionCallOutput(var item):
+            item.status = item.status ?? "completed"
+            return .functionCallOutput(item)
+        case .reasoning: return self
+        }
+    }
+
+    /// The item if a conversation can keep it, or a 400 naming `param`: a message of a role the
+    /// chat knows (`user`, `system`, `developer`, `assistant`) whose images are data: URLs, a
+    /// function call whose arguments are a JSON object.
+    func checked(param: String) throws -> ResponseItem {
+        do {
+            switch self {
+            case .message(let message):
+                guard ["user", "system", "developer", "assistant"].contains(message.role) else {
+                    throw APIError(.badRequest, "Unsupported message role '\(message.role)'", param: param)
+                }
+                _ = try message.images()
+            case .functionCall(let call): _ = try call.call()
+            case .functionCallOutput, .reasoning: break
+            }
+        } catch let error as APIError {
+            throw error.naming(param)
+        }
+        return self
     }
 }

@@ -57,6 +57,8 @@ struct ResponseObject: Codable, Sendable {
     var output: [ResponseItem]
     let parallelToolCalls: Bool
     let previousResponseID: String?
+    /// The conversation it continued, if it did.
+    let conversation: ConversationReference?
     let reasoning: JSONValue?
     let store: Bool
     /// Whether it is made in the background; nil in responses stored before there was background mode.
@@ -73,7 +75,8 @@ struct ResponseObject: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case id, object, createdAt = "created_at", status, completedAt = "completed_at", error, incompleteDetails = "incomplete_details"
         case instructions, maxOutputTokens = "max_output_tokens", model, output, parallelToolCalls = "parallel_tool_calls"
-        case previousResponseID = "previous_response_id", reasoning, store, background, temperature, text, toolChoice = "tool_choice", tools
+        case previousResponseID = "previous_response_id", conversation, reasoning, store, background, temperature, text, toolChoice =
+            "tool_choice", tools
         case topP = "top_p", truncation, usage, metadata
     }
 
@@ -90,6 +93,7 @@ struct ResponseObject: Codable, Sendable {
         output = []
         parallelToolCalls = request.parallelToolCalls ?? false
         previousResponseID = request.previousResponseID
+        conversation = request.conversation
         reasoning = request.reasoning == .null ? nil : request.reasoning
         store = request.store
         temperature = request.temperature
@@ -147,6 +151,7 @@ struct ResponseObject: Codable, Sendable {
         try container.encode(output, forKey: .output)
         try container.encode(parallelToolCalls, forKey: .parallelToolCalls)
         try container.encode(previousResponseID, forKey: .previousResponseID)
+        try container.encodeIfPresent(conversation, forKey: .conversation)
         try container.encode(reasoning, forKey: .reasoning)
         try container.encode(store, forKey: .store)
         try container.encode(background ?? false, forKey: .background)

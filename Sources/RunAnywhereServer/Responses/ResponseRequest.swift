@@ -4,7 +4,7 @@ import RunAnywhere
 /// `POST /v1/responses`: `input` (text, or items), `instructions`, function `tools` with
 /// `tool_choice` and `parallel_tool_calls`, `text.format` (`text`, `json_object`, or
 /// `json_schema` with `name`, `schema`, `strict`), `max_output_tokens`, `temperature`, `top_p`,
-/// `reasoning` (echoed: a thinking model always reasons), `previous_response_id`, `store`
+/// `reasoning` (echoed: a thinking model always reasons), `previous_response_id` or `conversation`, `store`
 /// (default true), `background` (made while the client is away: ``BackgroundResponses``), `stream`
 /// and `metadata` (strings by name, echoed).
 struct ResponseRequest: Decodable, Sendable {
@@ -48,6 +48,9 @@ struct ResponseRequest: Decodable, Sendable {
     let topP: Float?
     let reasoning: JSONValue?
     let previousResponseID: String?
+    /// The conversation (Conversations API) whose items come before the input, and to which the
+    /// input and the output are added once the response completes.
+    let conversation: ConversationReference?
     let store: Bool
     let background: Bool
     let stream: Bool
@@ -66,10 +69,6 @@ struct ResponseRequest: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         // What would change the answer's context and is not here is refused, not silently lost.
-        if container.contains(.conversation), try !container.decodeNil(forKey: .conversation) {
-            throw APIError(
-                .badRequest, "conversation is not supported here: chain responses with previous_response_id", param: "conversation")
-        }
         if container.contains(.prompt), try !container.decodeNil(forKey: .prompt) {
             throw APIError(
                 .badRequest, "prompt templates are kept by OpenAI's platform, not here: send instructions and input", param: "prompt")
@@ -97,6 +96,12 @@ struct ResponseRequest: Decodable, Sendable {
             throw APIError(.badRequest, "reasoning must be an object such as {\"effort\": \"low\"}", param: "reasoning")
         }
         previousResponseID = try container.decodeIfPresent(String.self, forKey: .previousResponseID)
+        conversation = try container.decodeIfPresent(ConversationReference.self, forKey: .conversation)
+        guard previousResponseID == nil || conversation == nil else {
+            throw APIError(
+                .badRequest, "A response continues either a conversation or a previous response: send conversation or previous_response_id",
+                param: "conversation")
+        }
         store = try container.decodeIfPresent(Bool.self, forKey: .store) ?? true
         background = try container.decodeIfPresent(Bool.self, forKey: .background) ?? false
         guard store || !background else {

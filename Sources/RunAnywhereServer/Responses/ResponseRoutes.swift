@@ -37,16 +37,6 @@ struct ResponseRoutes: Sendable {
         var deleted = true
     }
 
-    /// `GET /v1/responses/{id}/input_items`' answer: the items the response answered, earlier turns' included.
-    struct InputItems: Encodable, Sendable {
-        var object = "list"
-        let data: [ResponseItem]
-        let firstID: String?
-        let lastID: String?
-        var hasMore = false
-        enum CodingKeys: String, CodingKey { case object, data, firstID = "first_id", lastID = "last_id", hasMore = "has_more" }
-    }
-
     func register(on router: some RouterMethods<ServerContext>) {
         let responses = router.group("v1/responses")
         responses.post { request, _ in
@@ -74,26 +64,8 @@ struct ResponseRoutes: Sendable {
         }
         responses.post("{id}/cancel") { _, context in try jsonResponse(try await cancel(try context.pathParameter("id")).response) }
         responses.get("{id}/input_items") { request, context in
-            let parameters = request.uri.queryParameters
-            let order = parameters.get("order") ?? "desc"
-            guard order == "asc" || order == "desc" else { throw APIError(.badRequest, "order must be asc or desc", param: "order") }
-            let limit =
-                try parameters.get("limit").map { text in
-                    guard let value = Int(text), (1...100).contains(value) else {
-                        throw APIError(.badRequest, "limit must be a whole number from 1 to 100", param: "limit")
-                    }
-                    return value
-                } ?? 20
-            let stored = try await current(try context.pathParameter("id")).input
-            var input = order == "asc" ? stored : stored.reversed()
-            if let after = parameters.get("after") {
-                guard let index = input.firstIndex(where: { $0.id == after }) else {
-                    throw APIError(.badRequest, "after: this response has no input item '\(after)'", param: "after")
-                }
-                input = Array(input[(index + 1)...])
-            }
-            let page = Array(input.prefix(limit))
-            return try jsonResponse(InputItems(data: page, firstID: page.first?.id, lastID: page.last?.id, hasMore: input.count > limit))
+            let id = try context.pathParameter("id")
+            return try jsonResponse(try ItemList(paging: try await current(id).input, for: request, owner: "response '\(id)'"))
         }
         responses.delete("{id}") { _, context in
             let id = try context.pathParameter("id")
@@ -164,23 +136,35 @@ struct ResponseRoutes: Sendable {
         APIError(.notFound, "No response with id '\(id)' is stored", param: "response_id", code: "response_not_found")
     }
 
-    /// Runs the request: the earlier turns (`previous_response_id`) and its input, generated as
-    /// one chat, answered whole or streamed, and stored unless `store` is false; in the
+    /// Runs the request: the earlier turns (`previous_response_id`, or the items of its
+    /// `conversation`) and its input, generated as one chat, answered whole or streamed, and
+    /// stored unless `store` is false (a conversation takes its turn either way); in the
     /// background, once the request is found sound.
     private func respond(_ request: ResponseRequest, ordered: JSONValue?) async throws -> Response {
-        var items = request.input
+        var items = request.input.map(\.identified)
+        var turn: ConversationTurn?
         if let previous = request.previousResponseID {
             guard let earlier = try await store.find(previous) else {
                 throw APIError(
                     .notFound, "No response with id '\(previous)' is stored", param: "previous_response_id", code: "response_not_found")
             }
             items = earlier.input + earlier.response.output + items
+        } else if let id = request.conversation?.id {
+            let conversations = ConversationItemRoutes(runtime: runtime, configuration: configuration).store
+            guard let held = try await conversations.items(of: id) else {
+                throw APIError(.notFound, "No conversation with id '\(id)'", param: "conversation", code: "conversation_not_found")
+            }
+            // An item the conversation holds already (sent again) is read once.
+            let ids = Set(held.compactMap(\.id))
+            items = items.filter { !ids.contains($0.id ?? "") }
+            turn = ConversationTurn(store: conversations, id: id, input: items)
+            items = held + items
         }
         let options = try request.options(threads: configuration.threads, defaults: runtime.defaults(of: request.model))
         let conversation = try request.conversation(items)
         let run = ResponseRun(
-            response: ResponseObject(id: ResponseItem.newID("resp"), request: request, ordered: ordered), input: items.map(\.identified),
-            store: request.store ? store : nil)
+            response: ResponseObject(id: ResponseItem.newID("resp"), request: request, ordered: ordered), input: items,
+            store: request.store ? store : nil, turn: turn)
         let (runtime, configuration) = (runtime, configuration)
         let generate = { @Sendable in
             try await runtime.generateEvents(

@@ -4,11 +4,13 @@ import OpenAPIRuntime
 import RunAnywhere
 
 /// One response being made from a generation: its events mapped by a ``ResponseOutputBuilder``,
-/// the finished response stored when `store` is given: whole, streamed, or in the background.
+/// the finished response stored when `store` is given and its turn added to the conversation
+/// `turn` names: whole, streamed, or in the background.
 struct ResponseRun: Sendable {
     let response: ResponseObject
     let input: [ResponseItem]
     let store: ResponseStore?
+    var turn: ConversationTurn? = nil
 
     /// The finished response.
     func whole(_ generation: GenerationEvents) async throws -> ResponseObject {
@@ -22,6 +24,7 @@ struct ResponseRun: Sendable {
             }
         }
         try await store?.save(response, input: input)
+        try await turn?.record(response)
         return response
     }
 
@@ -46,6 +49,7 @@ struct ResponseRun: Sendable {
                     pending += builder.finish(result)
                     response.finish(result, output: builder.output)
                     try await store?.save(response, input: input)
+                    try await turn?.record(response)
                     pending.append(.lifecycle(response.status == "incomplete" ? "response.incomplete" : "response.completed", response))
                 }
                 try await send(&writer)
@@ -109,12 +113,30 @@ struct ResponseRun: Sendable {
             }
         }
         // Stored whatever ended it: a cancelled task's own work may refuse to run.
-        try await Task { [response, input, store] in try await store?.save(response, input: input) }.value
+        try await Task { [response, input, store, turn] in
+            try await store?.save(response, input: input)
+            try await turn?.record(response)
+        }.value
         switch response.status {
         case "completed": await send([.lifecycle("response.completed", response)])
         case "incomplete": await send([.lifecycle("response.incomplete", response)])
         case "failed": await send([.error(failure ?? BackgroundResponses.serverStopped), .lifecycle("response.failed", response)])
         default: break
         }
+    }
+}
+
+/// A response's turn in a conversation (the Conversations API): the request's own input items,
+/// then the response's output, added at the conversation's end once the response has completed
+/// (or stopped at `max_output_tokens`); a failed or cancelled response adds nothing.
+struct ConversationTurn: Sendable {
+    let store: ConversationItemStore
+    let id: String
+    let input: [ResponseItem]
+
+    func record(_ response: ResponseObject) async throws {
+        guard response.status == "completed" || response.status == "incomplete" else { return }
+        // A conversation deleted while the response was made takes no turn.
+        _ = try await store.append(input + response.output, to: id)
     }
 }
