@@ -33,6 +33,15 @@ final class LlamaTokenSampler {
     private let readsWholeRow: Bool
     private var candidates: [llama_token_data] = []
     private let bias: [llama_token: Float]
+    /// The tokens the bias names that a row has (0 to the vocabulary's size), worked out once.
+    private let biased: [llama_token]
+    /// The tokens the bias and the penalties name for the row at hand, and a mark per token of the
+    /// vocabulary (``named`` and ``kept`` bits) that finds them without a set made per token;
+    /// empty for a request with neither.
+    private var named: [llama_token] = []
+    private var marks: [UInt8] = []
+    private static let namedMark: UInt8 = 1
+    private static let keptMark: UInt8 = 2
     private let repeatPenalty: Float
     private let frequencyPenalty: Float
     private let presencePenalty: Float
@@ -55,6 +64,7 @@ final class LlamaTokenSampler {
     ) {
         self.api = api
         bias = sampling.logitBias ?? [:]
+        biased = bias.keys.filter { $0 >= 0 && Int($0) < vocabularySize }.sorted()
         repeatPenalty = sampling.repeatPenalty ?? 1
         frequencyPenalty = sampling.frequencyPenalty ?? 0
         presencePenalty = sampling.presencePenalty ?? 0
@@ -66,6 +76,7 @@ final class LlamaTokenSampler {
         chain = sampling.temperature > 0 ? Self.chain(sampling, topK: topK, seed: seed, vocabularySize: vocabularySize, api: api) : nil
         let spread = sampling.samplers.contains { if case .mirostat = $0 { true } else if case .topNSigma = $0 { true } else { false } }
         readsWholeRow = dry != nil || (chain != nil && (topK == 0 || spread))
+        if !bias.isEmpty || window > 0 { marks = [UInt8](repeating: 0, count: vocabularySize) }
         remember(prompt)
     }
 
@@ -143,16 +154,12 @@ final class LlamaTokenSampler {
 
     /// The next token from `logits`, a row of `count` entries (one per token of the vocabulary).
     func sample(_ logits: UnsafePointer<Float>, count: Int) -> llama_token {
-        let named: Set<llama_token> =
-            bias.isEmpty && counts.isEmpty ? [] : Set(bias.keys).union(counts.keys).filter { $0 >= 0 && $0 < count }
+        nameTokens(count: count)
         if chain == nil, named.isEmpty, dry == nil { return Self.argmax(logits, count: count) }
         let kept = readsWholeRow ? count : (chain == nil ? 1 : topK) + named.count
         if kept < count {
             Self.best(kept, of: logits, count: count, into: &candidates)
-            if !named.isEmpty {
-                let present = Set(candidates.map(\.id))
-                candidates += named.subtracting(present).map { llama_token_data(id: $0, logit: logits[Int($0)], p: 0) }
-            }
+            if !named.isEmpty { addNamed(from: logits) }
         } else {
             candidates = (0..<count).map { llama_token_data(id: llama_token($0), logit: logits[$0], p: 0) }
         }
@@ -160,6 +167,30 @@ final class LlamaTokenSampler {
         // Greedy; a row whose every entry is -infinity has no best, and gets the row's own argmax.
         guard chain != nil else { return Self.best(of: candidates) ?? Self.argmax(logits, count: count) }
         return draw(from: &candidates)
+    }
+
+    /// Lists in ``named`` the tokens of a row of `count` that the bias and the penalties name, each once.
+    private func nameTokens(count: Int) {
+        named.removeAll(keepingCapacity: true)
+        guard !marks.isEmpty, !biased.isEmpty || !counts.isEmpty else { return }
+        let limit = min(count, marks.count)
+        func name(_ token: llama_token) {
+            guard token >= 0, Int(token) < limit, marks[Int(token)] & Self.namedMark == 0 else { return }
+            marks[Int(token)] |= Self.namedMark
+            named.append(token)
+        }
+        for token in biased { name(token) }
+        for token in counts.keys { name(token) }
+        for token in named { marks[Int(token)] = 0 }
+    }
+
+    /// Adds to the row's best candidates the named tokens that are not among them, with their logits.
+    private func addNamed(from logits: UnsafePointer<Float>) {
+        for candidate in candidates where Int(candidate.id) < marks.count { marks[Int(candidate.id)] |= Self.keptMark }
+        for token in named where marks[Int(token)] & Self.keptMark == 0 {
+            candidates.append(llama_token_data(id: token, logit: logits[Int(token)], p: 0))
+        }
+        for candidate in candidates where Int(candidate.id) < marks.count { marks[Int(candidate.id)] = 0 }
     }
 
     /// The token chosen among `candidates` (their logits set, -infinity for a refused one), as
