@@ -87,6 +87,8 @@ import Testing
             let (_, updated) = try await Self.send(client, .post, "/v1/conversations/\(id)", #"{"metadata": {"topic": "done"}}"#)
             #expect(updated["metadata"] as? [String: String] == ["topic": "done"])
             #expect(try await Self.send(client, .get, "/v1/conversations/\(id)").1["metadata"] as? [String: String] == ["topic": "done"])
+            let (_, cleared) = try await Self.send(client, .post, "/v1/conversations/\(id)", #"{"metadata": null}"#)
+            #expect(cleared["metadata"] as? [String: String] == [:], "null clears the metadata")
 
             let (deleted, receipt) = try await Self.send(client, .delete, "/v1/conversations/\(id)")
             #expect(deleted == .ok && receipt["deleted"] as? Bool == true && receipt["object"] as? String == "conversation.deleted")
@@ -99,6 +101,40 @@ import Testing
                 #expect(status == .notFound, "\(method) \(uri)")
                 #expect((answer["error"] as? [String: Any])?["code"] as? String == "conversation_not_found", "\(answer)")
             }
+        }
+    }
+
+    @Test func oneResponseAtATimeIsMadeInAConversation() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 2))).checkedApplication()
+        try await app.test(.router) { client in
+            let id = try #require(try await Self.send(client, .post, "/v1/conversations", "{}").1["id"] as? String)
+            let background = #"{"model": "scripted", "input": "one two three", "conversation": "\#(id)", "background": true}"#
+            let (_, first) = try await Self.send(client, .post, "/v1/responses", background)
+            let firstID = try #require(first["id"] as? String)
+            _ = try await ResponseBackgroundTests.poll(client, firstID, while: ["queued"])
+            let (locked, refusal) = try await Self.send(
+                client, .post, "/v1/responses", #"{"model": "scripted", "input": "four", "conversation": "\#(id)"}"#)
+            let error = refusal["error"] as? [String: Any]
+            #expect(locked == .badRequest && error?["code"] as? String == "conversation_locked", "\(refusal)")
+            #expect(error?["param"] as? String == "conversation")
+            #expect(try await Self.send(client, .post, "/v1/responses/\(firstID)/cancel").1["status"] as? String == "cancelled")
+            #expect(try await Self.kinds(client, id).isEmpty, "a cancelled response takes no turn")
+            // Its claim let go, the next response is made.
+            let (next, second) = try await Self.send(client, .post, "/v1/responses", background)
+            #expect(next == .ok, "\(second)")
+            _ = try await Self.send(client, .post, "/v1/responses/\(second["id"] as? String ?? "")/cancel")
+        }
+    }
+
+    @Test func aBackgroundResponseHasTakenItsTurnOnceItReadsAsEnded() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(5)))).checkedApplication()
+        try await app.test(.router) { client in
+            let id = try #require(try await Self.send(client, .post, "/v1/conversations", "{}").1["id"] as? String)
+            let (_, made) = try await Self.send(
+                client, .post, "/v1/responses", #"{"model": "scripted", "input": "one two", "conversation": "\#(id)", "background": true}"#)
+            let ended = try await ResponseBackgroundTests.poll(client, made["id"] as? String ?? "")
+            #expect(ended["status"] as? String == "completed")
+            #expect(try await Self.kinds(client, id) == ["user", "assistant"], "the turn is there before the response reads as ended")
         }
     }
 
@@ -128,6 +164,16 @@ import Testing
         ("/v1/conversations", #"{"items": [{"type": "function_call", "call_id": "c", "name": "f", "arguments": "[1]"}]}"#, "items"),
         ("{conversation}/items", #"{"items": []}"#, "items"),
         ("{conversation}", #"{}"#, "metadata"),
+        (
+            "{conversation}/items",
+            #"{"items": [{"role": "user", "content": [{"type": "input_image", "image_url": "data:image/png;base64,!!!"}]}]}"#, "items"
+        ),
+        (
+            "/v1/responses",
+            #"{"model": "scripted", "input": [{"id": "a", "role": "user", "content": "x"}, {"id": "a", "role": "user", "content": "y"}]}"#,
+            "input"
+        ),
+        ("/v1/responses", #"{"model": "scripted", "input": [{"role": "user", "content": "x", "status": "failed"}]}"#, "input"),
     ])
     func badRequestsAreRefusedNamingTheField(uri: String, body: String, param: String) async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime(name: "conversation-refused-\(param)")).checkedApplication()

@@ -83,9 +83,10 @@ SEMANTIC_REFUSALS = {
     "POST /v1/audio/transcriptions": [r"could not be read as audio", r"file is empty"],
     "GET /v1/responses/{id}/input_items": [r"has no item"],  # an `after` cursor names a stored item
     "GET /v1/conversations/{conversation_id}/items": [r"has no item"],
-    # Items' ids are unique in a conversation.
-    "POST /v1/conversations": [r"Two items have the same id"],
-    "POST /v1/conversations/{conversation_id}/items": [r"Two items have the same id", r"holds an item '.*' already"],
+    # Items' ids are unique in a request and in a conversation; an image must load; one response at a time in a conversation.
+    "POST /v1/conversations": [r"Two items have the same id", r"An input_image cannot be read"],
+    "POST /v1/conversations/{conversation_id}/items": [r"Two items have the same id", r"holds an item '.*' already", r"An input_image cannot be read"],
+    "POST /v1/responses": [r"Two input items have the same id", r"Another response is being made in conversation"],
     "POST /detokenize": [r"is not in the model's vocabulary"],
     "POST /api/blobs/{digest}": [r"digest mismatch"],  # the bytes must hash to the digest in the path
     "POST /telemetry": [r"must lie between fps_min and fps_max", r"must not be below latency_p50_ms", r"must be an ISO 8601 time"],

@@ -51,18 +51,9 @@ struct TokenLogprobObject: Codable, Sendable {
         self.init(logprob, alternatives: true)
     }
 
-    /// One sent back (an output item in a Responses input, kept as given), refused unless its
-    /// `logprob` is one: zero or below.
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        token = try container.decode(String.self, forKey: .token)
-        logprob = try container.decode(Float.self, forKey: .logprob)
-        guard logprob <= 0 else {
-            throw DecodingError.dataCorruptedError(forKey: .logprob, in: container, debugDescription: "a log-probability is zero or below")
-        }
-        bytes = try container.decode([UInt8].self, forKey: .bytes)
-        topLogprobs = try container.decodeIfPresent([TokenLogprobObject].self, forKey: .topLogprobs)
-    }
+    /// Whether its `logprob`, and its alternatives', are log-probabilities: zero or below (one
+    /// sent back in a Responses input is kept as given).
+    var isALogProbability: Bool { logprob <= 0 && (topLogprobs?.allSatisfy(\.isALogProbability) ?? true) }
 
     private init(_ logprob: TokenLogprob, alternatives: Bool) {
         token = logprob.text

@@ -33,9 +33,17 @@ struct ConversationItemRoutes: Sendable {
         let metadata: [String: String]?
     }
 
-    /// `POST /v1/conversations/{conversation_id}`'s body.
+    /// `POST /v1/conversations/{conversation_id}`'s body: `metadata`, required; null clears it.
     struct UpdateBody: Decodable {
         let metadata: [String: String]
+
+        private enum CodingKeys: String, CodingKey { case metadata }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            guard container.contains(.metadata) else { throw APIError(.badRequest, "metadata is required", param: "metadata") }
+            metadata = try container.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
+        }
     }
 
     /// `POST /v1/conversations/{conversation_id}/items`' body.
@@ -115,13 +123,13 @@ struct ConversationItemRoutes: Sendable {
         return found
     }
 
-    /// The items a request adds, each checked (``ResponseItem/checked(param:)``) and given an id
+    /// The items a request adds, each checked (``ResponseItem/checked(param:loadingImages:)``, its images loaded) and given an id
     /// where it has none, at most ``itemsPerRequest`` of them, and no two of one id.
     private static func checked(_ items: [ResponseItem], allowingNone: Bool) throws -> [ResponseItem] {
         guard items.count <= itemsPerRequest, allowingNone || !items.isEmpty else {
             throw APIError(.badRequest, "items must hold \(allowingNone ? 0 : 1) to \(itemsPerRequest) items", param: "items")
         }
-        let identified = try items.map { try $0.checked(param: "items").identified }
+        let identified = try items.map { try $0.checked(param: "items", loadingImages: true).identified }
         let ids = identified.compactMap(\.id)
         guard Set(ids).count == ids.count else { throw APIError(.badRequest, "Two items have the same id", param: "items") }
         return identified

@@ -19,20 +19,11 @@ enum ResponseItem: Codable, Sendable {
         case "message": self = .message(try ResponseMessage(from: decoder))
         case "function_call": self = .functionCall(try ResponseFunctionCall(from: decoder))
         case "function_call_output": self = .functionCallOutput(try ResponseFunctionCallOutput(from: decoder))
-        case "reasoning":
-            let reasoning = try ResponseReasoning(from: decoder)
-            if let part = reasoning.content?.first(where: { $0.type != "reasoning_text" }) {
-                throw APIError(.badRequest, "Reasoning content type '\(part.type)' is not supported; use reasoning_text", param: "input")
-            }
-            self = .reasoning(reasoning)
+        case "reasoning": self = .reasoning(try ResponseReasoning(from: decoder))
         default:
             throw APIError(
                 .badRequest, "Input item type '\(type)' is not supported; use message, function_call, function_call_output or reasoning",
                 param: "input")
-        }
-        // Kept as given (a conversation's items, a response's input items) and answered so.
-        if let status, !["in_progress", "completed", "incomplete"].contains(status) {
-            throw APIError(.badRequest, "Item status '\(status)' is not one of in_progress, completed or incomplete", param: "input")
         }
     }
 
@@ -121,12 +112,9 @@ struct ResponseContentPart: Codable, Sendable {
             throw APIError(
                 .badRequest, "Content part type '\(type)' is not supported; use input_text, output_text or input_image", param: "input")
         }
-        // A text part's text is required, as the document says (an image's URL is checked where it is read).
-        text =
-            type == "input_image"
-            ? try container.decodeIfPresent(String.self, forKey: .text) : try container.decode(String.self, forKey: .text)
+        text = try container.decodeIfPresent(String.self, forKey: .text)
         imageURL = try container.decodeIfPresent(String.self, forKey: .imageURL)
-        annotations = try container.decodeIfPresent([JSONValue].self, forKey: .annotations)
+        annotations = try container.decodeIfPresent([JSONValue].self, forKey: .annotations) ?? (type == "output_text" ? [] : nil)
         logprobs = try container.decodeIfPresent([TokenLogprobObject].self, forKey: .logprobs)
     }
 
@@ -267,19 +255,44 @@ extension ResponseItem {
         }
     }
 
-    /// The item if a conversation can keep it, or a 400 naming `param`: a message of a role the
-    /// chat knows (`user`, `system`, `developer`, `assistant`) whose images are data: URLs, a
-    /// function call whose arguments are a JSON object.
-    func checked(param: String) throws -> ResponseItem {
+    /// The item if it is one to read and keep as it is (a request's input, a conversation's
+    /// item), or a 400 naming `param`: a message of a role the chat knows (`user`, `system`,
+    /// `developer`, `assistant`) whose text parts have text, whose log-probabilities are zero or
+    /// below and whose images are data: URLs (with `loadingImages`, ones that load); a function
+    /// call whose arguments are a JSON object; `reasoning_text` reasoning; a status, if any, of
+    /// `in_progress`, `completed` or `incomplete`. Stored items are read back as they were kept.
+    func checked(param: String, loadingImages: Bool) throws -> ResponseItem {
         do {
+            if let status, !["in_progress", "completed", "incomplete"].contains(status) {
+                throw APIError(.badRequest, "Item status '\(status)' is not one of in_progress, completed or incomplete", param: param)
+            }
             switch self {
             case .message(let message):
                 guard ["user", "system", "developer", "assistant"].contains(message.role) else {
                     throw APIError(.badRequest, "Unsupported message role '\(message.role)'", param: param)
                 }
-                _ = try message.images()
+                for part in message.content where part.type != "input_image" {
+                    guard part.text != nil else { throw APIError(.badRequest, "A \(part.type) part needs its text", param: param) }
+                    guard part.logprobs?.allSatisfy(\.isALogProbability) ?? true else {
+                        throw APIError(.badRequest, "A log-probability must be zero or below", param: param)
+                    }
+                }
+                let images = try message.images()
+                if loadingImages {
+                    for image in images {
+                        do {
+                            _ = try image.load()
+                        } catch {
+                            throw APIError(.badRequest, "An input_image cannot be read: \(error.localizedDescription)", param: param)
+                        }
+                    }
+                }
             case .functionCall(let call): _ = try call.call()
-            case .functionCallOutput, .reasoning: break
+            case .reasoning(let reasoning):
+                if let part = reasoning.content?.first(where: { $0.type != "reasoning_text" }) {
+                    throw APIError(.badRequest, "Reasoning content type '\(part.type)' is not supported; use reasoning_text", param: param)
+                }
+            case .functionCallOutput: break
             }
         } catch let error as APIError {
             throw error.naming(param)

@@ -81,7 +81,9 @@ struct ResponseRequest: Decodable, Sendable {
                         id: ResponseItem.newID("msg"), role: "user", status: "completed", content: [.init(type: "input_text", text: text)]))
             ]
         } else {
-            input = try container.decode([ResponseItem].self, forKey: .input)
+            input = try container.decode([ResponseItem].self, forKey: .input).map { try $0.checked(param: "input", loadingImages: false) }
+            let ids = input.compactMap(\.id).filter { !$0.isEmpty }
+            guard Set(ids).count == ids.count else { throw APIError(.badRequest, "Two input items have the same id", param: "input") }
         }
         instructions = try container.decodeIfPresent(String.self, forKey: .instructions)
         tools = try container.decodeIfPresent([FunctionTool].self, forKey: .tools)

@@ -151,15 +151,34 @@ struct ResponseRoutes: Sendable {
             items = earlier.input + earlier.response.output + items
         } else if let id = request.conversation?.id {
             let conversations = ConversationItemRoutes(runtime: runtime, configuration: configuration).store
-            guard let held = try await conversations.items(of: id) else {
-                throw APIError(.notFound, "No conversation with id '\(id)'", param: "conversation", code: "conversation_not_found")
+            let claim = try await ConversationClaim.take(id, account: RequestAccount.current ?? "", answering: background.answering)
+            do {
+                guard let held = try await conversations.items(of: id) else {
+                    throw APIError(.notFound, "No conversation with id '\(id)'", param: "conversation", code: "conversation_not_found")
+                }
+                // An item the conversation holds already (sent again) is read once.
+                let ids = Set(held.compactMap(\.id))
+                items = items.filter { !ids.contains($0.id ?? "") }
+                turn = ConversationTurn(store: conversations, id: id, input: items, claim: claim)
+                items = held + items
+            } catch {
+                await claim.release()
+                throw error
             }
-            // An item the conversation holds already (sent again) is read once.
-            let ids = Set(held.compactMap(\.id))
-            items = items.filter { !ids.contains($0.id ?? "") }
-            turn = ConversationTurn(store: conversations, id: id, input: items)
-            items = held + items
         }
+        do {
+            return try await respond(request, items: items, turn: turn, ordered: ordered)
+        } catch {
+            // Until the run has the turn, the claim is this request's to let go of.
+            await turn?.end()
+            throw error
+        }
+    }
+
+    /// ``respond(_:ordered:)`` with the items the response answers, and its turn in a conversation.
+    private func respond(_ request: ResponseRequest, items: [ResponseItem], turn: ConversationTurn?, ordered: JSONValue?) async throws
+        -> Response
+    {
         let options = try request.options(threads: configuration.threads, defaults: runtime.defaults(of: request.model))
         let conversation = try request.conversation(items)
         let run = ResponseRun(

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import OpenAPIRuntime
 import RunAnywhere
+import Synchronization
 
 /// One response being made from a generation: its events mapped by a ``ResponseOutputBuilder``,
 /// the finished response stored when `store` is given and its turn added to the conversation
@@ -14,23 +15,42 @@ struct ResponseRun: Sendable {
 
     /// The finished response.
     func whole(_ generation: GenerationEvents) async throws -> ResponseObject {
-        var builder = ResponseOutputBuilder()
-        var response = self.response
-        for try await event in generation {
-            _ = builder.events(for: event)
-            if case .completed(let result) = event {
-                _ = builder.finish(result)
-                response.finish(result, output: builder.output)
+        do {
+            var builder = ResponseOutputBuilder()
+            var response = self.response
+            var stop: LLMStopReason?
+            for try await event in generation {
+                _ = builder.events(for: event)
+                if case .completed(let result) = event {
+                    _ = builder.finish(result)
+                    response.finish(result, output: builder.output)
+                    stop = result.stopReason
+                }
             }
+            try await turn?.record(response, stop: stop)
+            try await store?.save(response, input: input)
+            await turn?.end()
+            return response
+        } catch {
+            await turn?.end()
+            throw error
         }
-        try await store?.save(response, input: input)
-        try await turn?.record(response)
-        return response
     }
 
     /// Streams the response's events, each numbered; a failure ends it with `response.failed`.
     /// If the client goes away, writing fails and the generation is cancelled.
     func stream(_ generation: GenerationEvents, to writer: inout any ResponseBodyWriter) async throws {
+        do {
+            try await relay(generation, to: &writer)
+        } catch {
+            await turn?.end()
+            throw error
+        }
+        await turn?.end()
+    }
+
+    /// ``stream(_:to:)``'s events.
+    private func relay(_ generation: GenerationEvents, to writer: inout any ResponseBodyWriter) async throws {
         var builder = ResponseOutputBuilder()
         var response = self.response
         var pending: [ResponseStreamEvent] = [.lifecycle("response.created", response), .lifecycle("response.in_progress", response)]
@@ -48,8 +68,8 @@ struct ResponseRun: Sendable {
                 if case .completed(let result) = event {
                     pending += builder.finish(result)
                     response.finish(result, output: builder.output)
+                    try await turn?.record(response, stop: result.stopReason)
                     try await store?.save(response, input: input)
-                    try await turn?.record(response)
                     pending.append(.lifecycle(response.status == "incomplete" ? "response.incomplete" : "response.completed", response))
                 }
                 try await send(&writer)
@@ -80,6 +100,7 @@ struct ResponseRun: Sendable {
         }
         await send([.lifecycle("response.created", response), .lifecycle("response.queued", response)])
         var failure: APIError?
+        var stop: LLMStopReason?
         do {
             try Task.checkCancellation()
             let generation = try await generate()
@@ -93,6 +114,7 @@ struct ResponseRun: Sendable {
                         continue
                     }
                     guard result.stopReason != .cancelled else { break }
+                    stop = result.stopReason
                     let closing = builder.finish(result)
                     response.finish(result, output: builder.output)
                     await send(closing)
@@ -113,9 +135,15 @@ struct ResponseRun: Sendable {
             }
         }
         // Stored whatever ended it: a cancelled task's own work may refuse to run.
-        try await Task { [response, input, store, turn] in
-            try await store?.save(response, input: input)
-            try await turn?.record(response)
+        try await Task { [response, input, store, turn, stop] in
+            do {
+                try await turn?.record(response, stop: stop)
+                try await store?.save(response, input: input)
+            } catch {
+                await turn?.end()
+                throw error
+            }
+            await turn?.end()
         }.value
         switch response.status {
         case "completed": await send([.lifecycle("response.completed", response)])
@@ -126,17 +154,64 @@ struct ResponseRun: Sendable {
     }
 }
 
-/// A response's turn in a conversation (the Conversations API): the request's own input items,
-/// then the response's output, added at the conversation's end once the response has completed
-/// (or stopped at `max_output_tokens`); a failed or cancelled response adds nothing.
+/// A response's turn in a conversation (the Conversations API). While the response is made the
+/// conversation is claimed (``AnsweringConversations``: across replicas with their database), so
+/// that a second response in it at the same time is refused (`conversation_locked`, as OpenAI
+/// refuses it) rather than made without the first one's turn. Once the response has completed (or
+/// stopped at `max_output_tokens`), the request's own input items and its output are added at the
+/// conversation's end, before the response is stored as ended, so that a client that sees it
+/// ended finds its turn there; a failed or cancelled response adds nothing.
 struct ConversationTurn: Sendable {
     let store: ConversationItemStore
     let id: String
     let input: [ResponseItem]
+    let claim: ConversationClaim
 
-    func record(_ response: ResponseObject) async throws {
-        guard response.status == "completed" || response.status == "incomplete" else { return }
+    /// Adds the turn of `response`, which `stop` ended (nil: it did not end).
+    func record(_ response: ResponseObject, stop: LLMStopReason?) async throws {
+        guard let stop, stop != .cancelled, response.status == "completed" || response.status == "incomplete" else { return }
         // A conversation deleted while the response was made takes no turn.
         _ = try await store.append(input + response.output, to: id)
+    }
+
+    /// Lets go of the conversation; once, however often it is called.
+    func end() async {
+        await claim.release()
+    }
+}
+
+/// A claim on a conversation of the Conversations API for one response's turn (``ConversationTurn``).
+final class ConversationClaim: Sendable {
+    private let answering: AnsweringConversations
+    private let named: AnsweringConversations.Named
+    private let released = Mutex(false)
+
+    private init(answering: AnsweringConversations, named: AnsweringConversations.Named) {
+        self.answering = answering
+        self.named = named
+    }
+
+    /// Claims conversation `id` of `account`; a 400 (`conversation_locked`) when a response is
+    /// being made in it, here or on another replica.
+    static func take(_ id: String, account: String, answering: AnsweringConversations) async throws -> ConversationClaim {
+        let named = AnsweringConversations.Named(account: account, id: id)
+        do {
+            try await answering.begin(named)
+        } catch let error as APIError where error.status == .conflict {
+            throw APIError(
+                .badRequest, "Another response is being made in conversation '\(id)'; send this one once it has ended",
+                param: "conversation", code: "conversation_locked")
+        }
+        return ConversationClaim(answering: answering, named: named)
+    }
+
+    /// Releases the claim, the first time it is called.
+    func release() async {
+        let first = released.withLock { released in
+            defer { released = true }
+            return !released
+        }
+        guard first else { return }
+        await answering.end(named)
     }
 }
