@@ -4,6 +4,7 @@
 // speaking over the answer stops it. No button to hold: press Start, talk, press Stop.
 import { apiKey } from "../../lib/api.js";
 import { fill, h, notice, toast } from "../../lib/dom.js";
+import { pcmBuffer } from "./pcm.js";
 
 const rate = 24000;
 
@@ -117,11 +118,7 @@ class Player {
   }
 
   play(base64) {
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const view = new DataView(bytes.buffer);
-    const buffer = this.context.createBuffer(1, bytes.length / 2, rate);
-    const channel = buffer.getChannelData(0);
-    for (let index = 0; index < channel.length; index++) channel[index] = view.getInt16(index * 2, true) / 0x8000;
+    const buffer = pcmBuffer(this.context, Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)), rate);
     const source = this.context.createBufferSource();
     source.buffer = buffer;
     source.connect(this.context.destination);

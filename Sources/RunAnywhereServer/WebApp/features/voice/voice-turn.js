@@ -2,6 +2,7 @@
 // streamed by POST /api/voice as each stage finishes, with each stage's timing.
 import { events } from "../../lib/api.js";
 import { fill, h, notice, seconds, toast } from "../../lib/dom.js";
+import { wavFile } from "./pcm.js";
 import { recordButton } from "./recorder.js";
 
 /** The voice-turn card, with the pickers of the three models it uses. */
@@ -106,17 +107,7 @@ function spokenAnswer(urls) {
     },
     finish() {
       if (!samples.length) return;
-      const length = samples.reduce((sum, piece) => sum + piece.length, 0);
-      const file = new Uint8Array(44 + length);
-      const view = new DataView(file.buffer);
-      const text = (at, value) => [...value].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
-      text(0, "RIFF"); view.setUint32(4, 36 + length, true); text(8, "WAVEfmt ");
-      view.setUint32(16, 16, true); view.setUint16(20, 1, true); view.setUint16(22, 1, true);
-      view.setUint32(24, rate, true); view.setUint32(28, rate * 2, true); view.setUint16(32, 2, true); view.setUint16(34, 16, true);
-      text(36, "data"); view.setUint32(40, length, true);
-      let at = 44;
-      for (const piece of samples) { file.set(piece, at); at += piece.length; }
-      whole = url(file);
+      whole = url(wavFile(samples, rate));
       if (idle()) next();
     },
   };
