@@ -37,6 +37,15 @@ extension RAGCommand {
             let ordinal: Int
             let start: Int
             let end: Int
+
+            /// `sources`, best first, numbered.
+            static func numbered(_ sources: [RAGSource]) -> [Source] {
+                sources.enumerated().map { index, source in
+                    Source(
+                        number: index + 1, document: source.documentPath, text: source.text, score: source.score,
+                        rerankScore: source.rerankScore, ordinal: source.ordinal, start: source.start, end: source.end)
+                }
+            }
         }
 
         /// The JSON object `--json` prints.
@@ -73,13 +82,7 @@ extension RAGCommand {
                     try JSONOutput.print(
                         Output(
                             answer: result.text,
-                            sources: result.sources.enumerated().map { index, source in
-                                Source(
-                                    number: index + 1, document: source.documentPath, text: source.text, score: source.score,
-                                    rerankScore: source.rerankScore,
-                                    ordinal: source.ordinal, start: source.start, end: source.end
-                                )
-                            },
+                            sources: Source.numbered(result.sources),
                             collection: result.collection, reranker: result.reranker, model: result.generation.modelUsed,
                             stopReason: result.generation.stopReason.rawValue,
                             tokensUsed: result.generation.tokensUsed

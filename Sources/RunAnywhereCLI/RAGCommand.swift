@@ -7,20 +7,20 @@ struct RAGCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rag", abstract: "Answer questions from your own documents, with numbered sources (retrieval-augmented generation).",
         discussion: """
-            `rag ingest` reads text, Markdown and HTML files (a folder: its files of those kinds), splits them into overlapping \
-            chunks, embeds them and stores them in a collection (SQLite, rag.sqlite in the data folder, or PostgreSQL with \
-            --database postgres://… or $RUNANYWHERE_RAG_DATABASE); ingesting a file again \
+            `rag ingest` reads text, Markdown, HTML and PDF files (a folder: its files of those kinds), splits them into \
+            overlapping chunks, embeds them and stores them in a collection (SQLite, rag.sqlite in the data folder, or \
+            PostgreSQL with --database postgres://… or $RUNANYWHERE_RAG_DATABASE); ingesting a file again \
             replaces it. `rag query` retrieves the chunks closest to a question and streams the language model's answer, then \
-            its numbered sources. PDF is not read: convert it to text first.
+            its numbered sources; `rag search` retrieves them alone.
             """,
-        subcommands: [Ingest.self, Query.self, List.self, Remove.self]
+        subcommands: [Ingest.self, Query.self, Search.self, List.self, Remove.self]
     )
 
     struct Ingest: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "ingest", abstract: "Add documents to a collection (or replace them), as chunks with their vectors.",
             discussion:
-                "Nothing is stored unless every file is read: a missing, binary, PDF or too large file is an error and leaves the collection as it was."
+                "Nothing is stored unless every file is read: a missing, binary, unreadable (a damaged or password-protected PDF) or too large file is an error and leaves the collection as it was."
         )
         @OptionGroup var global: GlobalOptions
         @OptionGroup var store: RAGDatabaseOption

@@ -132,6 +132,22 @@ struct CLIRAGTests {
             #expect(scores.count == 2 && scores[0] >= scores[1], "best first: \(scores)")
             #expect(json["reranker"] == nil && sources.allSatisfy { $0["rerankScore"] == nil }, "--reranker none keeps the cosine order")
 
+            // The retrieval alone: the same passages, no answer.
+            let search = try cli.run([
+                "rag", "search", "How do castling moves work in chess?", "--collection", "notes", "--top-k", "2", "--threads", "1",
+                "--reranker", "none", "--json",
+            ])
+            #expect(search.status == 0, "\(search.stderr)")
+            let found = try search.json()
+            #expect(found["answer"] == nil && found["collection"] as? String == "notes")
+            let listed = try #require(found["sources"] as? [[String: Any]])
+            #expect(listed.map { $0["document"] as? String } == sources.map { $0["document"] as? String })
+            #expect(listed.map { $0["ordinal"] as? Int } == sources.map { $0["ordinal"] as? Int })
+            let text = try cli.run([
+                "rag", "search", "How do castling moves work in chess?", "--collection", "notes", "--top-k", "1", "--threads", "1",
+            ])
+            #expect(text.status == 0 && text.stdout.contains("[1] ") && text.stdout.contains("chess.txt"), "\(text.stdout)\(text.stderr)")
+
             let streamed = try cli.run([
                 "rag", "query", "What temperature for green tea?", "--collection", "notes", "--top-k", "1", "--max-tokens", "4",
                 "--threads", "1",

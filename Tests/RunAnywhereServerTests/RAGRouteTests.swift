@@ -124,6 +124,18 @@ struct RAGRouteTests {
             #expect(sources.map { $0["number"] as? Int } == [1, 2])
             #expect(sources.first?["document"] as? String == "etna.html" && (sources.first?["text"] as? String)?.contains("Etna") == true)
 
+            // The retrieval alone: the same passages, and no answer.
+            let search = ByteBuffer(string: #"{"query": "Which volcano is the most active in Europe?", "topK": 2}"#)
+            try await client.execute(uri: "/api/rag/collections/notes/search", method: .post, headers: .json, body: search) { response in
+                #expect(response.status == .ok)
+                let found = try OpenAIRouteTests.json(response.body)
+                let listed = try #require(found["sources"] as? [[String: Any]])
+                #expect(found["collection"] as? String == "notes" && found["answer"] == nil)
+                #expect(listed.map { $0["number"] as? Int } == [1, 2])
+                #expect(listed.map { $0["document"] as? String } == sources.map { $0["document"] as? String })
+                #expect(listed.map { $0["ordinal"] as? Int } == sources.map { $0["ordinal"] as? Int })
+            }
+
             // A source opens its passage.
             let ordinal = try #require(sources.first?["ordinal"] as? Int)
             let (found, passage) = try await Self.get(client, "/api/rag/collections/notes/passages?document=etna.html&ordinal=\(ordinal)")
@@ -195,6 +207,7 @@ struct RAGRouteTests {
                 ("/api/rag/collections/notes/documents", .get, ""),
                 ("/api/rag/collections/notes/passages?document=cats.md&ordinal=0", .get, ""),
                 ("/api/rag/collections/notes/questions", .post, #"{"question": "What is a group of cats called?", "stream": false}"#),
+                ("/api/rag/collections/notes/search", .post, #"{"query": "cats"}"#),
                 ("/api/rag/collections/notes/documents?path=cats.md", .delete, ""), ("/api/rag/collections/notes", .delete, ""),
             ]
             for (uri, method, body) in attempts {
@@ -349,6 +362,10 @@ struct RAGRouteTests {
                 ),
                 ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "reranker": ""}"#), .json, .badRequest),
                 ("/api/rag/collections/none/questions", ByteBuffer(string: #"{"question": "cats?"}"#), .json, .notFound),
+                ("/api/rag/collections/kept/search", ByteBuffer(string: #"{"query": "  "}"#), .json, .badRequest),
+                ("/api/rag/collections/kept/search", ByteBuffer(string: #"{"query": "cats?", "topK": 101}"#), .json, .badRequest),
+                ("/api/rag/collections/kept/search", ByteBuffer(string: #"{"query": "cats?", "reranker": "nope"}"#), .json, .notFound),
+                ("/api/rag/collections/none/search", ByteBuffer(string: #"{"query": "cats?"}"#), .json, .notFound),
             ]
             for (uri, body, headers, status) in other {
                 try await client.execute(uri: uri, method: .post, headers: headers, body: body) { response in

@@ -50,24 +50,49 @@ struct RAGQuestionRequest: Decodable, Sendable {
     }
 }
 
+/// A retrieved passage, numbered from 1 best first: a source of an answer (`[number]` in the
+/// answer cites it) or a search's result.
+struct RAGSourceBody: Encodable, Sendable {
+    let number: Int
+    let document: String
+    let ordinal: Int
+    let text: String
+    let start: Int
+    let end: Int
+    let score: Double
+    let rerankScore: Double?
+
+    /// `sources`, best first, numbered.
+    static func numbered(_ sources: [RAGSource]) -> [RAGSourceBody] {
+        sources.enumerated().map { index, source in
+            RAGSourceBody(
+                number: index + 1, document: source.documentPath, ordinal: source.ordinal, text: source.text, start: source.start,
+                end: source.end, score: source.score, rerankScore: source.rerankScore)
+        }
+    }
+}
+
+/// A search of a collection, `POST /api/rag/collections/{name}/search`: `query`, and optionally
+/// `topK` (passages returned) and `reranker` (a reranker id, or `none`; by default the first
+/// downloaded reranker, if any), as a question's retrieval takes them, with no answer made.
+struct RAGSearchRequest: Decodable, Sendable {
+    let query: String
+    let reranker: String?
+    @NumberField var topK: Int?
+}
+
+/// A search's passages (``RAGSearchRequest``), best first.
+struct RAGSearchBody: Encodable, Sendable {
+    let collection: String
+    let sources: [RAGSourceBody]
+}
+
 /// An answer with its numbered sources: the `done` event of a streamed answer, or the whole body
 /// of one asked with `"stream": false`.
 struct RAGAnswerBody: Encodable, Sendable {
-    /// A passage the answer was given: `[number]` in the answer cites it.
-    struct Source: Encodable, Sendable {
-        let number: Int
-        let document: String
-        let ordinal: Int
-        let text: String
-        let start: Int
-        let end: Int
-        let score: Double
-        let rerankScore: Double?
-    }
-
     let answer: String
     let reasoning: String?
-    let sources: [Source]
+    let sources: [RAGSourceBody]
     let collection: String
     let reranker: String?
     let model: String
@@ -78,12 +103,7 @@ struct RAGAnswerBody: Encodable, Sendable {
     init(_ answer: RAGAnswer) {
         self.answer = answer.text
         reasoning = answer.generation.thinkingContent
-        sources = answer.sources.enumerated().map { index, source in
-            Source(
-                number: index + 1, document: source.documentPath, ordinal: source.ordinal, text: source.text, start: source.start,
-                end: source.end,
-                score: source.score, rerankScore: source.rerankScore)
-        }
+        sources = RAGSourceBody.numbered(answer.sources)
         collection = answer.collection
         reranker = answer.reranker
         model = answer.generation.modelUsed

@@ -16,7 +16,9 @@ import RunAnywhere
 /// - `DELETE /api/rag/collections/{name}/documents?path=…`: one document, named as listed; 204;
 /// - `GET /api/rag/collections/{name}/passages?document=…&ordinal=n`: a stored chunk, the passage a
 ///   source came from;
-/// - `POST /api/rag/collections/{name}/questions`: an answer from the collection (``RAGQuestionRequest``).
+/// - `POST /api/rag/collections/{name}/questions`: an answer from the collection (``RAGQuestionRequest``);
+/// - `POST /api/rag/collections/{name}/search`: the passages a question would be answered from,
+///   with no answer made (``RAGSearchRequest``), for an app that makes its own prompt.
 ///
 /// An unknown collection, document or chunk is a 404.
 struct RAGRoutes: Sendable {
@@ -81,6 +83,21 @@ struct RAGRoutes: Sendable {
             }
             return try jsonResponse(
                 try await Self.notFound { try await session().passage(document: document, ordinal: ordinal, collection: name) })
+        }
+        router.post("api/rag/collections/:name/search") { request, context in
+            let name = try Self.name(context)
+            let body = try await decodeJSON(RAGSearchRequest.self, from: request, limit: configuration.maxBodySize)
+            guard body.query.contains(where: { !$0.isWhitespace }) else { throw APIError(.badRequest, "query is blank", param: "query") }
+            if let topK = body.topK, !(1...RAGQueryOptions.maxTopK).contains(topK) {
+                throw APIError(.badRequest, "topK must be 1 to \(RAGQueryOptions.maxTopK)", param: "topK")
+            }
+            let reranker = try RAGQuestionRequest.reranker(body.reranker, runtime: runtime)
+            let sources = try await Self.notFound {
+                try await session().retrieve(
+                    body.query, collection: name, topK: body.topK ?? RAGQueryOptions.defaultTopK, threads: configuration.threads,
+                    reranker: reranker)
+            }
+            return try jsonResponse(RAGSearchBody(collection: name, sources: RAGSourceBody.numbered(sources)))
         }
         router.post("api/rag/collections/:name/questions") { request, context in
             let name = try Self.name(context)
