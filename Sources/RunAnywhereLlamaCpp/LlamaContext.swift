@@ -96,12 +96,13 @@ final class LlamaContext: @unchecked Sendable {
         // With workers the devices are named: this machine's GPUs (llama.cpp's default), then the
         // workers' devices, the list ending in NULL.
         var devices: [ggml_backend_dev_t?] = workers.map { LlamaRPC.localGPUs(library) + $0.devices + [nil] } ?? []
+        let mark = library.logSink.mark()
         let loaded = devices.withUnsafeMutableBufferPointer { devices in
             if workers != nil { modelParams.devices = devices.baseAddress }
             return api.llama_model_load_from_file(path, modelParams)
         }
         guard let model = loaded else {
-            throw SDKError.llm(.modelLoadFailed, library.logSink.explain("llama.cpp could not load \(path)"))
+            throw SDKError.llm(.modelLoadFailed, library.logSink.explain("llama.cpp could not load \(path)", since: mark))
         }
         var contextParams = api.llama_context_default_params()
         contextParams.n_threads = Int32(threads)
@@ -120,7 +121,8 @@ final class LlamaContext: @unchecked Sendable {
         guard let context = api.llama_init_from_model(model, contextParams) else {
             api.llama_model_free(model)
             throw SDKError.llm(
-                .modelLoadFailed, library.logSink.explain("llama.cpp could not create a \(contextParams.n_ctx)-token context for \(path)"))
+                .modelLoadFailed,
+                library.logSink.explain("llama.cpp could not create a \(contextParams.n_ctx)-token context for \(path)", since: mark))
         }
         guard let vocab = api.llama_model_get_vocab(model) else {
             api.llama_free(context)
@@ -132,7 +134,7 @@ final class LlamaContext: @unchecked Sendable {
                 try LlamaVision(
                     library: MtmdLibrary.load(besides: library), projector: projector, model: model, threads: threads,
                     useGPU: gpuLayers > 0,
-                    explain: library.logSink.explain
+                    explain: { library.logSink.explain($0, since: mark) }
                 )
             }
         } catch {

@@ -11,8 +11,9 @@ extension LlamaContext {
     /// Throws ``RunAnywhere/ErrorCode/invalidInput`` with llama.cpp's reason when `grammar` does not parse
     /// (a syntax error, an undefined rule, left recursion, no `root`), before any generation.
     func checkGrammar(_ grammar: String) throws {
+        let mark = library.logSink.mark()
         guard let sampler = grammarSampler(grammar) else {
-            throw SDKError.llm(.invalidInput, library.logSink.explain("The grammar is not one llama.cpp can use"))
+            throw SDKError.llm(.invalidInput, library.logSink.explain("The grammar is not one llama.cpp can use", since: mark))
         }
         library.api.llama_sampler_free(sampler)
     }

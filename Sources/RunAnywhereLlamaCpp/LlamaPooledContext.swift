@@ -133,13 +133,14 @@ final class LlamaPooledContext: Sendable {
             }
         }
         api.llama_memory_clear(api.llama_get_memory(llama.context), true)  // no memory (BERT): nothing to clear
+        let mark = llama.library.logSink.mark()
         let status = encoder ? api.llama_encode(llama.context, batch.batch) : api.llama_decode(llama.context, batch.batch)
         if cancellation.isCancelled { throw CancellationError() }
         guard status == 0 else {
             throw SDKError.llm(
                 .generationFailed,
                 llama.library.logSink.explain(
-                    "llama.cpp could not evaluate \(group.count) sequences of \(batch.count) tokens (status \(status))"))
+                    "llama.cpp could not evaluate \(group.count) sequences of \(batch.count) tokens (status \(status))", since: mark))
         }
         return try group.indices.map { index in
             let sequence = index - group.startIndex

@@ -199,7 +199,7 @@ public struct RunAnywhereServer: Sendable {
         let router = router()
         return Application(
             router: router,
-            server: .guarded(router, idleTimeout: configuration.idleTimeout, hangUps: hangUps),
+            server: .guarded(router, idleTimeout: configuration.idleTimeout, maxMessageSize: configuration.maxBodySize, hangUps: hangUps),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "RunAnywhere"),
             services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

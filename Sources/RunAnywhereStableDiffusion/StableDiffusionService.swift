@@ -97,6 +97,7 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
         let progress = StepReporter(steps: options.steps, cancellation: cancellation, onStep: onStep)
         var stopped = false
         var message = [CChar](repeating: 0, count: 512)
+        let mark = library.logSink.mark()
         let images = request.prompt.withCString { prompt in
             options.negativePrompt.withCString { negative in
                 params.prompt = prompt
@@ -118,7 +119,8 @@ final class StableDiffusionService: DiffusionService, @unchecked Sendable {
             let thrown = Self.text(message)
             throw SDKError(
                 .generationFailed,
-                library.logSink.explain("stable-diffusion.cpp could not generate the image\(thrown.isEmpty ? "" : " (\(thrown))")"))
+                library.logSink.explain(
+                    "stable-diffusion.cpp could not generate the image\(thrown.isEmpty ? "" : " (\(thrown))")", since: mark))
         }
         defer {
             free(pixels)

@@ -72,6 +72,7 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         params.new_segment_callback_user_data = Unmanaged.passUnretained(newSegments).toOpaque()
         let multilingual = api.whisper_is_multilingual(context) != 0
         let language = options.detectLanguage && multilingual ? "auto" : (multilingual ? options.language : "en")
+        let mark = library.logSink.mark()
         let status = language.withCString { code in
             params.language = code
             params.detect_language = false
@@ -83,7 +84,8 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         withExtendedLifetime(newSegments) {}
         if cancellation.isCancelled { throw CancellationError() }
         guard status == 0 else {
-            throw SDKError(.generationFailed, library.logSink.explain("whisper.cpp could not transcribe the audio (code \(status))"))
+            throw SDKError(
+                .generationFailed, library.logSink.explain("whisper.cpp could not transcribe the audio (code \(status))", since: mark))
         }
         let segments = (0..<api.whisper_full_n_segments(context)).map(segment)
         let detected = api.whisper_lang_str(api.whisper_full_lang_id(context)).map { String(cString: $0) }
@@ -153,12 +155,13 @@ final class WhisperVADService: VADProbabilities, @unchecked Sendable {
         params.min_speech_duration_ms = Int32(clamping: options.minSpeechDurationMs)
         params.min_silence_duration_ms = Int32(clamping: options.minSilenceDurationMs)
         params.speech_pad_ms = Int32(clamping: options.speechPadMs)
+        let mark = library.logSink.mark()
         guard
             let found = audio.samples.withUnsafeBufferPointer({
                 api.whisper_vad_segments_from_samples(context, params, $0.baseAddress, count)
             })
         else {
-            throw SDKError(.generationFailed, library.logSink.explain("whisper.cpp could not run voice activity detection"))
+            throw SDKError(.generationFailed, library.logSink.explain("whisper.cpp could not run voice activity detection", since: mark))
         }
         defer { api.whisper_vad_free_segments(found) }
         return (0..<api.whisper_vad_segments_n_segments(found)).map { index in
@@ -172,10 +175,11 @@ final class WhisperVADService: VADProbabilities, @unchecked Sendable {
     func speechProbabilities(_ audio: AudioSamples) throws -> [Float] {
         let api = library.api
         let count = try WhisperSTTService.sampleCount(audio)
+        let mark = library.logSink.mark()
         guard audio.samples.withUnsafeBufferPointer({ api.whisper_vad_detect_speech(context, $0.baseAddress, count) }),
             let probabilities = api.whisper_vad_probs(context)
         else {
-            throw SDKError(.generationFailed, library.logSink.explain("whisper.cpp could not run voice activity detection"))
+            throw SDKError(.generationFailed, library.logSink.explain("whisper.cpp could not run voice activity detection", since: mark))
         }
         return Array(UnsafeBufferPointer(start: probabilities, count: Int(api.whisper_vad_n_probs(context))))
     }

@@ -163,7 +163,10 @@ def check_spoken_turn(connection, question):
                             "turn_detection": {"type": "server_vad", "silence_duration_ms": 500}},
                   "output": {"voice": "alloy"}}})
     events_until(connection, "session.updated")
-    send_audio(connection, question + bytes(2 * 24000 * 2))  # the question, then 2 s of silence
+    # The question, then 2 s of silence, in one event, as OpenAI's examples send a clip: one
+    # WebSocket frame of hundreds of kilobytes.
+    audio = question + bytes(2 * 24000 * 2)
+    send_audio(connection, audio, chunk=len(audio))
     events = events_until(connection, "response.done")
     kinds = types(events)
     for kind in ["input_audio_buffer.speech_started", "input_audio_buffer.speech_stopped", "input_audio_buffer.committed",

@@ -8,7 +8,9 @@ import Synchronization
 package final class EngineLogSink: Sendable {
     private let logger: Logger
     private let prefix: String
-    private let state = Mutex<(line: String, level: Logger.Level, errors: [String])>(("", .debug, []))
+    /// The line being received, its level, the last error lines with their numbers, and how
+    /// many error lines came in all.
+    private let state = Mutex<(line: String, level: Logger.Level, errors: [(number: Int, line: String)], count: Int)>(("", .debug, [], 0))
     private let observer = Mutex<(@Sendable (String) -> Void)?>(nil)
 
     /// A sink whose lines start with `prefix` (e.g. "llama.cpp").
@@ -36,7 +38,10 @@ package final class EngineLogSink: Sendable {
                 state.line = String(state.line[state.line.index(after: newline)...])
                 if !line.isEmpty {
                     complete.append((line, state.level))
-                    if state.level == .notice { state.errors = Array((state.errors + [line]).suffix(5)) }
+                    if state.level == .notice {
+                        state.errors = Array((state.errors + [(state.count, line)]).suffix(5))
+                        state.count += 1
+                    }
                 }
             }
             return complete
@@ -56,12 +61,19 @@ package final class EngineLogSink: Sendable {
         return try work()
     }
 
-    /// `message` followed by the engine's latest error lines ("message: error; error"), or just
-    /// `message` when there are none; the lines are cleared once reported.
-    package func explain(_ message: String) -> String {
+    /// Where the error lines stand now: work that may fail takes it first, and explains a failure
+    /// with the lines logged since (``explain(_:since:)``), not those another's work left.
+    package func mark() -> Int {
+        state.withLock { $0.count }
+    }
+
+    /// `message` followed by the engine's latest error lines ("message: error; error"), those
+    /// logged since `mark` (``mark()``) when given, or just `message` when there are none; the
+    /// lines are cleared once reported.
+    package func explain(_ message: String, since mark: Int? = nil) -> String {
         let errors = state.withLock { state in
             defer { state.errors = [] }
-            return state.errors.joined(separator: "; ")
+            return state.errors.filter { $0.number >= mark ?? 0 }.map(\.line).joined(separator: "; ")
         }
         return errors.isEmpty ? message : "\(message): \(errors)"
     }

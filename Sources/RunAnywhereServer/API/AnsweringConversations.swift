@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import RunAnywhere
 import ServiceLifecycle
+import Synchronization
 
 /// The conversations being answered, and the background responses being made (each under its
 /// id, ``BackgroundResponses``): one answer at a time per conversation, each stoppable, also in
@@ -79,8 +80,49 @@ actor AnsweringConversations {
         }
     }
 
+    /// Claims `conversation` as ``begin(_:)`` does; the claim lets it go.
+    func claim(_ conversation: Named) async throws -> AnswerClaim {
+        try await begin(conversation)
+        return AnswerClaim(conversation, answering: self)
+    }
+
     private static func busy(_ id: String) -> APIError {
         APIError(.conflict, "Conversation '\(id)' is being answered; wait for that answer or stop it", code: "conversation_busy")
+    }
+}
+
+/// A conversation claimed for an answer (``AnsweringConversations/claim(_:)``), let go once: by
+/// ``release()``, or when the claim is dropped unreleased. An answer streamed to a client that
+/// went away before the response's head was written never runs, nor releases what it claimed;
+/// dropped with it, the claim lets the conversation go.
+final class AnswerClaim: Sendable {
+    let conversation: AnsweringConversations.Named
+    private let answering: AnsweringConversations
+    private let released = Mutex(false)
+
+    fileprivate init(_ conversation: AnsweringConversations.Named, answering: AnsweringConversations) {
+        self.conversation = conversation
+        self.answering = answering
+    }
+
+    /// Lets the conversation go, the first time it is called.
+    func release() async {
+        guard first() else { return }
+        await answering.end(conversation)
+    }
+
+    /// Whether this is the first release.
+    private func first() -> Bool {
+        released.withLock { released in
+            defer { released = true }
+            return !released
+        }
+    }
+
+    deinit {
+        guard first() else { return }
+        let (answering, conversation) = (answering, conversation)
+        Task { await answering.end(conversation) }
     }
 }
 

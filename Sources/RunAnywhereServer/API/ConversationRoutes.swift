@@ -193,8 +193,7 @@ struct ConversationRoutes: Sendable {
     private func answer(_ id: String, _ body: AnswerRequest, start: @Sendable (ChatService, LLMGenerationOptions) async throws -> ChatReply)
         async throws -> Response
     {
-        let conversation = Self.named(id)
-        try await answering.begin(conversation)
+        let claim = try await answering.claim(Self.named(id))
         let reply: ChatReply
         let model: ModelInfo
         do {
@@ -205,18 +204,17 @@ struct ConversationRoutes: Sendable {
                 runtime: runtime, store: conversations.chatStore, settings: saved, conversation: try await conversations.load(id: id),
                 model: .named(model.id, loadOptions: configuration.loadOptions))
             reply = try await start(chat, body.options(over: saved, defaults: model.defaults))
-            await answering.started(conversation, stop: reply.message.cancel)
+            await answering.started(claim.conversation, stop: reply.message.cancel)
         } catch {
-            await answering.end(conversation)
+            await claim.release()
             throw error
         }
-        let answering = self.answering
         return ServerSentEvents.response { writer in
             do {
                 try await Self.stream(reply, to: &writer)
-                await answering.end(conversation)
+                await claim.release()
             } catch {
-                await answering.end(conversation)
+                await claim.release()
                 throw error
             }
         }

@@ -16,14 +16,19 @@ extension HTTPServerBuilder {
     /// open for ever, a malformed first request would leave its client waiting for an answer that
     /// never comes, and every connection a client leaves open would hold one of the server's file
     /// descriptors for as long as the server runs.
-    static func guarded(_ router: Router<ServerContext>, idleTimeout: Duration, hangUps: ClientHangUps) -> HTTPServerBuilder {
+    /// A WebSocket frame may be as large as a whole message, `maxMessageSize`: clients send an
+    /// event as one frame (the `openai` client's second of audio is a 64 KB frame), and the
+    /// library's default of 16 KiB a frame would close their connection (1009).
+    static func guarded(_ router: Router<ServerContext>, idleTimeout: Duration, maxMessageSize: Int, hangUps: ClientHangUps)
+        -> HTTPServerBuilder
+    {
         let webSocketResponder = router.buildResponder()
         let timeout = TimeAmount(idleTimeout)
         return HTTPServerBuilder { responder in
             GuardedFirstRequest(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
-                    configuration: .init(http1: .init(idleTimeout: timeout))),
+                    configuration: .init(http1: .init(idleTimeout: timeout), ws: .init(maxFrameSize: maxMessageSize))),
                 timeout: timeout, hangUps: hangUps)
         }
     }

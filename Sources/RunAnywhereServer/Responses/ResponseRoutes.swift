@@ -151,7 +151,7 @@ struct ResponseRoutes: Sendable {
             items = earlier.input + earlier.response.output + items
         } else if let id = request.conversation?.id {
             let conversations = ConversationItemRoutes(runtime: runtime, configuration: configuration).store
-            let claim = try await ConversationClaim.take(id, account: RequestAccount.current ?? "", answering: background.answering)
+            let claim = try await ConversationTurn.claim(id, account: RequestAccount.current ?? "", answering: background.answering)
             do {
                 guard let held = try await conversations.items(of: id) else {
                     throw APIError(.notFound, "No conversation with id '\(id)'", param: "conversation", code: "conversation_not_found")

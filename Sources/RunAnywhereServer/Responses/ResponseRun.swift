@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import OpenAPIRuntime
 import RunAnywhere
-import Synchronization
 
 /// One response being made from a generation: its events mapped by a ``ResponseOutputBuilder``,
 /// the finished response stored when `store` is given and its turn added to the conversation
@@ -165,7 +164,19 @@ struct ConversationTurn: Sendable {
     let store: ConversationItemStore
     let id: String
     let input: [ResponseItem]
-    let claim: ConversationClaim
+    let claim: AnswerClaim
+
+    /// Claims conversation `id` of `account` for a response; a 400 (`conversation_locked`, as
+    /// OpenAI answers it) when a response is being made in it, here or on another replica.
+    static func claim(_ id: String, account: String, answering: AnsweringConversations) async throws -> AnswerClaim {
+        do {
+            return try await answering.claim(AnsweringConversations.Named(account: account, id: id))
+        } catch let error as APIError where error.status == .conflict {
+            throw APIError(
+                .badRequest, "Another response is being made in conversation '\(id)'; send this one once it has ended",
+                param: "conversation", code: "conversation_locked")
+        }
+    }
 
     /// Adds the turn of `response`, which `stop` ended (nil: it did not end).
     func record(_ response: ResponseObject, stop: LLMStopReason?) async throws {
@@ -177,41 +188,5 @@ struct ConversationTurn: Sendable {
     /// Lets go of the conversation; once, however often it is called.
     func end() async {
         await claim.release()
-    }
-}
-
-/// A claim on a conversation of the Conversations API for one response's turn (``ConversationTurn``).
-final class ConversationClaim: Sendable {
-    private let answering: AnsweringConversations
-    private let named: AnsweringConversations.Named
-    private let released = Mutex(false)
-
-    private init(answering: AnsweringConversations, named: AnsweringConversations.Named) {
-        self.answering = answering
-        self.named = named
-    }
-
-    /// Claims conversation `id` of `account`; a 400 (`conversation_locked`) when a response is
-    /// being made in it, here or on another replica.
-    static func take(_ id: String, account: String, answering: AnsweringConversations) async throws -> ConversationClaim {
-        let named = AnsweringConversations.Named(account: account, id: id)
-        do {
-            try await answering.begin(named)
-        } catch let error as APIError where error.status == .conflict {
-            throw APIError(
-                .badRequest, "Another response is being made in conversation '\(id)'; send this one once it has ended",
-                param: "conversation", code: "conversation_locked")
-        }
-        return ConversationClaim(answering: answering, named: named)
-    }
-
-    /// Releases the claim, the first time it is called.
-    func release() async {
-        let first = released.withLock { released in
-            defer { released = true }
-            return !released
-        }
-        guard first else { return }
-        await answering.end(named)
     }
 }
