@@ -135,6 +135,11 @@ struct RAGRouteTests {
                 #expect(listed.map { $0["document"] as? String } == sources.map { $0["document"] as? String })
                 #expect(listed.map { $0["ordinal"] as? Int } == sources.map { $0["ordinal"] as? Int })
             }
+            // A query longer than the embedding model reads is cut to fit for the search.
+            let long = ByteBuffer(string: #"{"query": "\#(String(repeating: "volcano ", count: 2000))", "topK": 1}"#)
+            try await client.execute(uri: "/api/rag/collections/notes/search", method: .post, headers: .json, body: long) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+            }
 
             // A source opens its passage.
             let ordinal = try #require(sources.first?["ordinal"] as? Int)

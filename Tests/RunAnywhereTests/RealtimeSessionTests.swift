@@ -134,6 +134,8 @@ import Testing
                 "session.audio.input.turn_detection.create_response"
             ),
             (["tools": [["type": "function", "name": "f", "description": 7]]], "session.tools.0.description"),
+            (["output_modalities": "text"], "session.output_modalities"),
+            (["audio": "x"], "session.audio"),
         ]
         var telephone = settings
         try telephone.update(["audio": ["input": ["format": ["type": "audio/pcmu"]], "output": ["format": ["type": "audio/pcma"]]]])
@@ -408,6 +410,11 @@ import Testing
             "the parser's message, not the error's debug form: \(notJSON)")
         #expect(try await error(after: #"{"type": "no.such", "event_id": "e1"}"#)["event_id"] == "e1")
         #expect(try await error(after: #"{"type": "input_audio_buffer.append", "audio": "%%%"}"#)["param"] == "audio")
+        // A transcription model that is not one is refused when it is named, not at every turn.
+        #expect(
+            try await error(
+                after: #"{"type": "session.update", "session": {"audio": {"input": {"transcription": {"model": "nope"}}}}}"#)["param"]
+                == "session.audio.input.transcription.model")
         #expect(try await error(after: #"{"type": "input_audio_buffer.append", "audio": "AAAA"}"#)["param"] == "audio", "3 bytes of PCM16")
         #expect(try await error(after: #"{"type": "input_audio_buffer.commit"}"#)["code"] == "input_audio_buffer_commit_empty")
         #expect(try await error(after: #"{"type": "response.cancel"}"#)["code"] == "response_cancel_not_active")

@@ -84,7 +84,14 @@ struct RealtimeAnswer: Sendable {
         if let failure, !cancelled {
             // The items it opened end, incomplete, with what it wrote.
             let done = await output.finish(session, status: "incomplete")
-            return await fail(RealtimeError("The answer failed: \(failure)", code: "server_error"), output: done)
+            // A conversation too long for the context is the client's to shorten, as on the HTTP routes.
+            let error =
+                (failure as? SDKError).map { sdk in
+                    sdk.code == .contextTooLong
+                        ? RealtimeError(sdk.message, code: "context_length_exceeded")
+                        : RealtimeError("The answer failed: \(sdk.message)", code: "server_error")
+                } ?? RealtimeError("The answer failed: \(failure.localizedDescription)", code: "server_error")
+            return await fail(error, output: done)
         }
         // An answer with neither words nor calls is an empty message.
         if !output.called { _ = await output.message(session) }

@@ -179,6 +179,14 @@ public actor RealtimeSession {
                         "The input audio buffer holds audio in the current format: commit or clear it before changing the format",
                         param: "session.audio.input.format")
                 }
+                // A transcription model is checked when it is named, not at each turn it would fail.
+                if updated.transcriptionModel != settings.transcriptionModel {
+                    do {
+                        _ = try runtime.model(id: updated.transcriptionModel, category: .speechRecognition)
+                    } catch let error as SDKError {
+                        throw RealtimeError(error.message, param: "session.audio.input.transcription.model")
+                    }
+                }
                 settings = updated
                 emit("session.updated", ["session": settings.json])
             case "input_audio_buffer.append": try append(event["audio"])

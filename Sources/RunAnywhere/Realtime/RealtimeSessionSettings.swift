@@ -49,7 +49,10 @@ package struct RealtimeSessionSettings: Sendable {
             throw RealtimeError("Only realtime sessions are served, not \(type)", param: "session.type")
         }
         if let text = try session.member("instructions", "a string", param: "session.instructions", \.stringValue) { instructions = text }
-        if let modalities = session["output_modalities"]?.arrayValue {
+        if let value = session["output_modalities"], value != .null {
+            guard let modalities = value.arrayValue else {
+                throw RealtimeError("output_modalities must be [\"audio\"] or [\"text\"]", param: "session.output_modalities")
+            }
             let names = modalities.compactMap(\.stringValue)
             guard names == ["audio"] || names == ["text"] else {
                 throw RealtimeError("output_modalities must be [\"audio\"] or [\"text\"]", param: "session.output_modalities")
@@ -66,7 +69,8 @@ package struct RealtimeSessionSettings: Sendable {
             }
         }
         if session["tools"] != nil || session["tool_choice"] != nil { try updateTools(session) }
-        guard let audio = session["audio"] else { return }
+        guard let audio = session["audio"], audio != .null else { return }
+        guard case .object = audio else { throw RealtimeError("audio must be an object", param: "session.audio") }
         if let input = audio["input"] {
             if let format = input["format"] { inputFormat = try RealtimeAudioFormat(format, param: "session.audio.input.format") }
             if let transcription = input["transcription"] {

@@ -1,7 +1,8 @@
 extension RAGSession {
     /// The `topK` passages of the collection `collection` most relevant to `question`, best
     /// first with their scores: the question is embedded with the collection's embedding model
-    /// and compared with every chunk's vector (cosine similarity, ``RAGSource/score``). With a
+    /// and compared with every chunk's vector (cosine similarity, ``RAGSource/score``); a question
+    /// longer than the embedding model reads is cut to fit for this, as the reranker's reading is. With a
     /// reranker (`reranker`: by default the first downloaded one, if any), the
     /// `RAGReranker.candidates(for:)` closest passages are read with the question by the
     /// reranker (each cut to what it reads) and the `topK` best by its score
@@ -74,7 +75,7 @@ extension RAGSession {
         guard let info = try await store.collection(named: collection) else { throw RAGStoreChecks.noCollection(collection) }
         if let embeddingModel { try RAGStoreChecks.check(info, model: embeddingModel, dimensions: info.dimensions) }
         let embedded = try await runtime.embed(
-            question, model: info.embeddingModelId, options: EmbeddingOptions(threads: threads),
+            question, model: info.embeddingModelId, options: EmbeddingOptions(truncate: true, threads: threads),
             loadOptions: ModelLoadOptions(threads: threads)
         )
         guard let rerankerModel else { return (try await store.search(embedded.embeddings[0], collection: collection, topK: topK), nil) }
