@@ -14,6 +14,11 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
     init(library: WhisperLibrary, path: String, threads: Int) throws {
         var params = library.api.whisper_context_default_params()
         params.use_gpu = false
+        // With flash attention, whisper.cpp's decoder reads the audio's cross-attention cache padded
+        // to 256 positions and unmasked: with a clip's shorter window (``audioContext(samples:)``)
+        // the padding holds what earlier transcriptions left there, and one request's words
+        // changed with what another transcribed before. Without it, exactly the window is read.
+        params.flash_attn = false
         guard let context = library.api.whisper_init_from_file_with_params(path, params) else {
             throw SDKError(.modelLoadFailed, library.logSink.explain("whisper.cpp could not load \(path)"))
         }

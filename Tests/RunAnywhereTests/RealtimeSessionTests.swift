@@ -267,6 +267,17 @@ import Testing
         let done = try #require(try await wire.until("response.done").last?["response"])
         let answer = try #require(done["output"]?.arrayValue?.first?["id"]?.stringValue)
 
+        // An id the conversation holds already, or a previous item it does not hold, is refused.
+        let again: JSONValue = ["type": "message", "role": "user", "id": "item_q", "content": [["type": "input_text", "text": "x"]]]
+        await wire.send(["type": "conversation.item.create", "item": again])
+        #expect(try await wire.until("error").last?["error"]?["param"] == "item.id")
+        let other: JSONValue = ["type": "message", "role": "user", "id": "item_r", "content": [["type": "input_text", "text": "x"]]]
+        await wire.send(["type": "conversation.item.create", "previous_item_id": "zzz", "item": other])
+        #expect(try await wire.until("error").last?["error"]?["param"] == "previous_item_id")
+        // One placed first.
+        await wire.send(["type": "conversation.item.create", "previous_item_id": "root", "item": other])
+        #expect(try await wire.until("conversation.item.added").last?["previous_item_id"] == .null)
+
         await wire.send(["type": "conversation.item.retrieve", "item_id": "item_q"])
         let question = try #require(try await wire.until("conversation.item.retrieved").last?["item"])
         #expect(question["role"] == "user" && question["content"]?.arrayValue?.first?["text"] == "red green blue", "\(question.text)")

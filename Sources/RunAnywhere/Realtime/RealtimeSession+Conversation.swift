@@ -3,11 +3,27 @@ import Foundation
 /// The conversation's items: created, retrieved, deleted and truncated by the client, and shown
 /// as the API shows them.
 extension RealtimeSession {
-    /// `conversation.item.create`: an item (``item(_:param:among:)``) added at the end.
-    func create(_ json: JSONValue) throws {
+    /// `conversation.item.create`: an item (``item(_:param:among:)``) added after the item
+    /// `previous_item_id` names (`root`: first), at the end without one; an id the conversation
+    /// holds already, or a previous item it does not hold, is refused.
+    func create(_ json: JSONValue, after previousID: JSONValue?) throws {
         let entry = try Self.item(json, param: "item", among: items)
-        let previous = items.last?.id
-        items.append(entry.item)
+        guard !items.contains(where: { $0.id == entry.item.id }) else {
+            throw RealtimeError("The conversation holds an item '\(entry.item.id)' already", param: "item.id")
+        }
+        let place: Int
+        switch previousID {
+        case nil, .null?: place = items.count
+        case .string("root")?: place = 0
+        case .string(let id)?:
+            guard let index = items.firstIndex(where: { $0.id == id }) else {
+                throw RealtimeError("The conversation has no item '\(id)'", param: "previous_item_id")
+            }
+            place = index + 1
+        default: throw RealtimeError("previous_item_id must be an item's id or root", param: "previous_item_id")
+        }
+        let previous = place > 0 ? items[place - 1].id : nil
+        items.insert(entry.item, at: place)
         let shown = Self.json(entry.item, text: entry.text)
         emit("conversation.item.added", ["previous_item_id": previous.map(JSONValue.string) ?? .null, "item": shown])
         emit("conversation.item.done", ["item": shown])

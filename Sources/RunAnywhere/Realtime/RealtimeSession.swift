@@ -194,7 +194,7 @@ public actor RealtimeSession {
             case "input_audio_buffer.clear":
                 clearInput()
                 emit("input_audio_buffer.cleared", [:])
-            case "conversation.item.create": try create(event["item"] ?? .null)
+            case "conversation.item.create": try create(event["item"] ?? .null, after: event["previous_item_id"])
             case "conversation.item.retrieve": try retrieve(event["item_id"])
             case "conversation.item.delete": try delete(event["item_id"])
             case "conversation.item.truncate":
