@@ -360,6 +360,11 @@ struct RAGRouteTests {
                 ("/api/rag/collections/-bad/documents", Self.form([("a.md", Self.cats)]), Self.upload, .badRequest),
                 ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "  "}"#), .json, .badRequest),
                 ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "topK": 0}"#), .json, .badRequest),
+                ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "maxTokens": 0}"#), .json, .badRequest),
+                (
+                    "/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "temperature": 3}"#), .json,
+                    .badRequest
+                ),
                 ("/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "model": "nope"}"#), .json, .notFound),
                 (
                     "/api/rag/collections/kept/questions", ByteBuffer(string: #"{"question": "cats?", "reranker": "nope"}"#), .json,
@@ -375,8 +380,12 @@ struct RAGRouteTests {
             for (uri, body, headers, status) in other {
                 try await client.execute(uri: uri, method: .post, headers: headers, body: body) { response in
                     #expect(response.status == status, "\(uri) \(String(buffer: body).prefix(80))")
-                    let message = try OpenAIRouteTests.error(response.body)["message"] as? String
-                    #expect(message?.isEmpty == false, "the usual error envelope")
+                    let error = try OpenAIRouteTests.error(response.body)
+                    #expect((error["message"] as? String)?.isEmpty == false, "the usual error envelope")
+                    // A number out of its range is named.
+                    for field in ["topK", "maxTokens", "temperature"] where String(buffer: body).contains(#""\#(field)""#) {
+                        #expect(error["param"] as? String == field, "\(uri) \(String(buffer: body))")
+                    }
                 }
             }
             #expect(try await Self.documents(client, "kept").map { $0["sha256"] as? String } == before.map { $0["sha256"] as? String })

@@ -21,6 +21,11 @@ struct RAGQuestionRequest: Decodable, Sendable {
     /// The query's options: the saved generation settings on the server's threads, the model's
     /// defaults over them and this request's over both; the server's load options.
     func options(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) async throws -> RAGQueryOptions {
+        try Self.check(topK: topK)
+        if let maxTokens, maxTokens < 1 { throw APIError(.badRequest, "maxTokens must be 1 or more", param: "maxTokens") }
+        if let temperature, !(0...2).contains(temperature) {
+            throw APIError(.badRequest, "temperature must be between 0 and 2", param: "temperature")
+        }
         let model = try model.map { try runtime.model(id: $0, category: .language).id } ?? RunAnywhere.defaultModelID
         let reranker = try Self.reranker(reranker, runtime: runtime)
         var options = try await ServerSettings(dataDirectory: runtime.configuration.dataDirectory, configuration: configuration).load()
@@ -35,6 +40,13 @@ struct RAGQuestionRequest: Decodable, Sendable {
             generation: options, model: model, loadOptions: configuration.loadOptions, embeddingThreads: configuration.threads,
             reranker: reranker
         )
+    }
+
+    /// A 400 naming `topK` unless it is nil or 1 to ``RAGQueryOptions/maxTopK``.
+    static func check(topK: Int?) throws {
+        if let topK, !(1...RAGQueryOptions.maxTopK).contains(topK) {
+            throw APIError(.badRequest, "topK must be 1 to \(RAGQueryOptions.maxTopK)", param: "topK")
+        }
     }
 
     /// The reranker `reranker` names (the automatic choice when nil), checked before any work: an

@@ -88,9 +88,7 @@ struct RAGRoutes: Sendable {
             let name = try Self.name(context)
             let body = try await decodeJSON(RAGSearchRequest.self, from: request, limit: configuration.maxBodySize)
             guard body.query.contains(where: { !$0.isWhitespace }) else { throw APIError(.badRequest, "query is blank", param: "query") }
-            if let topK = body.topK, !(1...RAGQueryOptions.maxTopK).contains(topK) {
-                throw APIError(.badRequest, "topK must be 1 to \(RAGQueryOptions.maxTopK)", param: "topK")
-            }
+            try RAGQuestionRequest.check(topK: body.topK)
             let reranker = try RAGQuestionRequest.reranker(body.reranker, runtime: runtime)
             let sources = try await Self.notFound {
                 try await session().retrieve(
