@@ -10,19 +10,12 @@ extension RAGCommand {
         )
         @OptionGroup var global: GlobalOptions
         @OptionGroup var store: RAGDatabaseOption
-        @Option(name: .long, help: "The collection to search.") var collection = RAGCollection.defaultName
-        @Option(name: .customLong("top-k"), help: "Passages retrieved (1 to \(RAGQueryOptions.maxTopK)).") var topK = RAGQueryOptions
-            .defaultTopK
+        @OptionGroup var retrieval: RAGRetrievalOptions
         @Option(name: .long, help: "Language model id (default: \(RunAnywhere.defaultModelID)).") var model: String?
         @Option(name: .customLong("max-tokens"), help: "Most tokens of the answer.") var maxTokens: Int?
         @Option(name: .long, help: "Sampling temperature, 0 to 2; 0 is greedy and deterministic.") var temperature: Float?
         @Option(name: .long, help: "Sampling seed, for repeatable sampled output.") var seed: UInt32?
         @Option(name: .long, help: "CPU threads (default: all cores, at most 4).") var threads: Int?
-        @Option(
-            name: .long,
-            help:
-                "Reranker id, or none: rerank \(RAGReranker.candidatesPerSource)× top-k passages and keep the best (default: the first downloaded reranker, if any)."
-        ) var reranker: String?
         @Flag(name: .long, help: "Print one JSON object: answer, and sources [{document, text, score, rerankScore, …}] best first.")
         var json = false
         @Argument(help: "The question; '-' reads it from standard input.") var question: String
@@ -72,11 +65,12 @@ extension RAGCommand {
                 let query = RAGQueryOptions(
                     generation: options, model: model ?? RunAnywhere.defaultModelID, loadOptions: ModelLoadOptions(threads: threads),
                     embeddingThreads: threads,
-                    reranker: try reranker.map(RAGReranker.init(parsing:)) ?? .automatic
+                    reranker: try retrieval.rerankerChoice()
                 )
                 let result = try await store.withSession { session in
                     try await Self.stream(
-                        try await session.query(text, collection: collection, topK: topK, options: query), printing: !json)
+                        try await session.query(text, collection: retrieval.collection, topK: retrieval.topK, options: query),
+                        printing: !json)
                 }
                 if json {
                     try JSONOutput.print(

@@ -11,15 +11,8 @@ extension RAGCommand {
         )
         @OptionGroup var global: GlobalOptions
         @OptionGroup var store: RAGDatabaseOption
-        @Option(name: .long, help: "The collection to search.") var collection = RAGCollection.defaultName
-        @Option(name: .customLong("top-k"), help: "Passages returned (1 to \(RAGQueryOptions.maxTopK)).") var topK = RAGQueryOptions
-            .defaultTopK
+        @OptionGroup var retrieval: RAGRetrievalOptions
         @Option(name: .long, help: "CPU threads (default: all cores, at most 4).") var threads: Int?
-        @Option(
-            name: .long,
-            help:
-                "Reranker id, or none: rerank \(RAGReranker.candidatesPerSource)× top-k passages and keep the best (default: the first downloaded reranker, if any)."
-        ) var reranker: String?
         @Flag(name: .long, help: "Print one JSON object: collection, and sources [{document, text, score, rerankScore, …}] best first.")
         var json = false
         @Argument(help: "The query; '-' reads it from standard input.") var query: String
@@ -36,11 +29,11 @@ extension RAGCommand {
                 let threads = threads ?? context.settings().threads
                 let sources = try await store.withSession { session in
                     try await session.retrieve(
-                        text, collection: collection, topK: topK, threads: threads,
-                        reranker: try reranker.map(RAGReranker.init(parsing:)) ?? .automatic)
+                        text, collection: retrieval.collection, topK: retrieval.topK, threads: threads,
+                        reranker: try retrieval.rerankerChoice())
                 }
                 if json {
-                    try JSONOutput.print(Output(collection: collection, sources: Query.Source.numbered(sources)))
+                    try JSONOutput.print(Output(collection: retrieval.collection, sources: Query.Source.numbered(sources)))
                 } else {
                     Terminal.write(Query.sourcesText(sources))
                 }

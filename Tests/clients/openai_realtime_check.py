@@ -163,10 +163,7 @@ def check_spoken_turn(connection, question):
                             "turn_detection": {"type": "server_vad", "silence_duration_ms": 500}},
                   "output": {"voice": "alloy"}}})
     events_until(connection, "session.updated")
-    # The question, then 2 s of silence, in one event, as OpenAI's examples send a clip: one
-    # WebSocket frame of hundreds of kilobytes.
-    audio = question + bytes(2 * 24000 * 2)
-    send_audio(connection, audio, chunk=len(audio))
+    send_audio(connection, question + bytes(2 * 24000 * 2))  # the question, then 2 s of silence
     events = events_until(connection, "response.done")
     kinds = types(events)
     for kind in ["input_audio_buffer.speech_started", "input_audio_buffer.speech_stopped", "input_audio_buffer.committed",
@@ -351,6 +348,10 @@ def sounds_alike(heard, text):
 
 
 def check_errors(connection):
+    # A second of audio in one event, as OpenAI's examples send a clip: one WebSocket frame of 64 KB.
+    connection.input_audio_buffer.append(audio=base64.b64encode(bytes(2 * 24000)).decode())
+    connection.input_audio_buffer.clear()
+    check(events_until(connection, "input_audio_buffer.cleared")[-1]["type"] == "input_audio_buffer.cleared", "a 64 KB event")
     connection.send({"type": "input_audio_buffer.append", "audio": "not base64!"})
     error = events_until(connection, "error")[-1]["error"]
     check(error["param"] == "audio", f"bad audio error {error}")

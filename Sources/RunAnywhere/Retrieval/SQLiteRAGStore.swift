@@ -140,17 +140,7 @@ package struct SQLiteRAGStore: RAGStore {
     /// Runs `body` on a connection in one transaction (creating the database if needed): its
     /// changes are kept when it returns and undone when it throws.
     func writing<T>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {
-        try await withConnection { connection in
-            _ = try await connection.query("BEGIN IMMEDIATE")
-            do {
-                let value = try await body(connection)
-                _ = try await connection.query("COMMIT")
-                return value
-            } catch {
-                _ = try? await connection.query("ROLLBACK")
-                throw error
-            }
-        }
+        try await withConnection { connection in try await connection.inTransaction(body) }
     }
 
     private func withConnection<T>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {

@@ -41,6 +41,21 @@ package struct SQLiteFile: Sendable {
 }
 
 extension SQLiteConnection {
+    /// Runs `body` in one transaction begun `IMMEDIATE` (the write lock taken at once, so that
+    /// another writer waits for it by `busy_timeout`): its changes are kept when it returns and
+    /// undone when it throws.
+    package func inTransaction<T>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {
+        _ = try await query("BEGIN IMMEDIATE")
+        do {
+            let value = try await body(self)
+            _ = try await query("COMMIT")
+            return value
+        } catch {
+            _ = try? await query("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Closes the connection, also from a cancelled task: sqlite-nio's `async` close runs on
     /// NIO's thread pool, which drops the work of a cancelled task, and a connection left open
     /// keeps its file handle (and fails sqlite-nio's assertion in a debug build).

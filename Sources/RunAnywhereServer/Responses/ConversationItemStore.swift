@@ -222,18 +222,7 @@ struct SQLiteConversationItemStorage: ConversationItemStorage {
     }
 
     private func withTransaction<T>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {
-        try await withConnection { connection in
-            // IMMEDIATE: the write lock is taken at once, so a concurrent delete waits for it (busy_timeout).
-            _ = try await connection.query("BEGIN IMMEDIATE")
-            do {
-                let value = try await body(connection)
-                _ = try await connection.query("COMMIT")
-                return value
-            } catch {
-                _ = try? await connection.query("ROLLBACK")
-                throw error
-            }
-        }
+        try await withConnection { connection in try await connection.inTransaction(body) }
     }
 
     private func withConnection<T>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {

@@ -47,8 +47,7 @@ package final class SQLiteTelemetryStore: TelemetryStore {
     }
 
     private func migrate() async throws {
-        _ = try await connection.query("BEGIN IMMEDIATE")
-        do {
+        try await connection.inTransaction { connection in
             _ = try await connection.query(TelemetrySchema.migrationsTable)
             let applied = Set(
                 try await connection.query("SELECT version FROM telemetry_migrations").compactMap { $0.column("version")?.integer })
@@ -59,10 +58,6 @@ package final class SQLiteTelemetryStore: TelemetryStore {
                     [.integer(migration.version), .integer(Int(TelemetryColumns.milliseconds(Date())))]
                 )
             }
-            _ = try await connection.query("COMMIT")
-        } catch {
-            _ = try? await connection.query("ROLLBACK")
-            throw error
         }
     }
 
