@@ -56,7 +56,7 @@ final class EspeakEngine: Sendable {
     /// Selects a voice by name ("en-us", "de", …).
     func setVoice(_ name: String) throws {
         guard api.espeak_SetVoiceByName(name) == EE_OK else {
-            throw SDKError(.invalidInput, "eSpeak NG has no voice '\(name)'")
+            throw SDKError(.invalidInput, "eSpeak NG has no voice '\(name)'").naming("voice")
         }
     }
 }

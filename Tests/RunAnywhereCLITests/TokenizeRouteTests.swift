@@ -113,6 +113,8 @@ struct TokenizeRouteTests {
                     #expect((error?["message"] as? String)?.contains(message) == true, "\(route) \(body): \(answer.json)")
                     #expect(error?["type"] is String, "\(route) \(body): the error envelope")
                 }
+                let outside = try await Self.post("\(root)/detokenize", "{\"tokens\": [1, -1]}").json["error"] as? [String: Any]
+                #expect(outside?["param"] as? String == "tokens", "an id outside the vocabulary names its field: \(outside ?? [:])")
                 let notJSON = try await Self.post("\(root)/detokenize", "{\"tokens\": [1]}", contentType: "text/plain")
                 #expect(notJSON.status == 415 && notJSON.json["error"] != nil)
                 let hello = try #require(try await Self.post("\(root)/tokenize", "{\"content\": \"Hello\"}").json["tokens"] as? [Int])

@@ -105,25 +105,35 @@ public struct DiffusionGenerationOptions: Codable, Sendable, Equatable {
 
     /// Throws ``ErrorCode/invalidInput`` naming the first value out of range.
     package func validate() throws {
-        func bad(_ why: String) -> SDKError { SDKError(.invalidInput, "Invalid image options: \(why)") }
+        if let invalid = firstInvalidOption() { throw invalid.error }
+    }
+
+    /// The first value out of range, by its property's name (`width`, `height`, `steps`,
+    /// `guidanceScale`, `seed`, `prompt` or `negativePrompt`), with the error that says why: a
+    /// server names the request's field from it.
+    package func firstInvalidOption() -> (name: String, error: SDKError)? {
+        func bad(_ name: String, _ why: String) -> (name: String, error: SDKError) {
+            (name, SDKError(.invalidInput, "Invalid image options: \(why)"))
+        }
         let sides = SDKConstants.Limits.diffusionSides
         let multiple = SDKConstants.Limits.diffusionSideMultiple
         for (name, value) in [("width", width), ("height", height)] {
             guard sides.contains(value) else {
-                throw bad("\(name) must be \(sides.lowerBound) to \(sides.upperBound) pixels (got \(value))")
+                return bad(name, "\(name) must be \(sides.lowerBound) to \(sides.upperBound) pixels (got \(value))")
             }
-            guard value % multiple == 0 else { throw bad("\(name) must be a multiple of \(multiple) (got \(value))") }
+            guard value % multiple == 0 else { return bad(name, "\(name) must be a multiple of \(multiple) (got \(value))") }
         }
         guard (1...SDKConstants.Limits.maxDiffusionSteps).contains(steps) else {
-            throw bad("steps must be 1 to \(SDKConstants.Limits.maxDiffusionSteps) (got \(steps))")
+            return bad("steps", "steps must be 1 to \(SDKConstants.Limits.maxDiffusionSteps) (got \(steps))")
         }
         guard guidanceScale.isFinite, (0...30).contains(guidanceScale) else {
-            throw bad("guidanceScale must be 0 to 30 (got \(guidanceScale))")
+            return bad("guidanceScale", "guidanceScale must be 0 to 30 (got \(guidanceScale))")
         }
-        guard seed >= -1 else { throw bad("seed must be -1 (random) or a number from 0 (got \(seed))") }
+        guard seed >= -1 else { return bad("seed", "seed must be -1 (random) or a number from 0 (got \(seed))") }
         let longest = SDKConstants.Limits.maxDiffusionPromptCharacters
         for (name, text) in [("prompt", prompt), ("negativePrompt", negativePrompt)] where text.count > longest {
-            throw bad("\(name) has \(text.count) characters; at most \(longest)")
+            return bad(name, "\(name) has \(text.count) characters; at most \(longest)")
         }
+        return nil
     }
 }

@@ -8,12 +8,22 @@ public struct SDKError: Error, LocalizedError, Sendable, CustomStringConvertible
     public let category: ErrorCategory
     /// What went wrong, for people; names the thing involved and, where useful, what to do.
     public let message: String
+    /// The argument or option at fault, by the SDK's name for it (`language`, `voice`, `text`),
+    /// where one is: a server names its request's field from it.
+    package private(set) var field: String?
 
     /// Creates an error.
     public init(_ code: ErrorCode, _ message: String, category: ErrorCategory = .general) {
         self.code = code
         self.category = category
         self.message = message
+    }
+
+    /// The same error, naming `field` as the argument or option at fault.
+    package func naming(_ field: String) -> SDKError {
+        var error = self
+        error.field = field
+        return error
     }
 
     /// An error in language-model loading or generation.

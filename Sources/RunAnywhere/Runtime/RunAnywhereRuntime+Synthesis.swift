@@ -72,12 +72,19 @@ extension RunAnywhereRuntime {
     /// The text to speak, trimmed, after checking it and the options.
     private func checkedText(_ text: String, options: TTSOptions) throws -> String {
         try options.validate()
+        return try Self.speakableText(text)
+    }
+
+    /// `text` trimmed, or the error that says why it cannot be spoken in one call (nothing to
+    /// speak, or too long): a server checks its request's text with it before it loads a voice.
+    package static func speakableText(_ text: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw SDKError(.emptyInput, "There is no text to speak") }
+        guard !trimmed.isEmpty else { throw SDKError(.emptyInput, "There is no text to speak").naming("text") }
         guard trimmed.count <= Self.maxSynthesisCharacters else {
             throw SDKError(
                 .invalidInput,
-                "The text has \(trimmed.count) characters; one call speaks at most \(Self.maxSynthesisCharacters). Split it into parts")
+                "The text has \(trimmed.count) characters; one call speaks at most \(Self.maxSynthesisCharacters). Split it into parts"
+            ).naming("text")
         }
         return trimmed
     }

@@ -46,7 +46,7 @@ struct VisionRoutes: Sendable {
                 negativePrompt: negativePrompt, width: width, height: height, steps: steps, guidanceScale: guidanceScale, seed: seed,
                 scheduler: scheduler
             )
-            try options.validate()
+            try options.check(fields: [:])  // the request's fields are the options' names
             return options
         }
     }

@@ -49,10 +49,15 @@ struct VoiceRoutes: Sendable {
             if let stt = form.stt { config.sttModelId = stt }
             if let prompt = form.systemPrompt { config.systemPrompt = prompt.isEmpty ? nil : prompt }
             // Refused before any work: an unknown model, or one of the wrong kind.
-            for (id, category) in [
-                (config.sttModelId, ModelCategory.speechRecognition), (config.llmModelId, .language), (config.ttsVoiceId, .speechSynthesis),
+            for (id, category, field) in [
+                (config.sttModelId, ModelCategory.speechRecognition, "stt"), (config.llmModelId, .language, "model"),
+                (config.ttsVoiceId, .speechSynthesis, "voice"),
             ] {
-                _ = try runtime.model(id: id, category: category)
+                do {
+                    _ = try runtime.model(id: id, category: category)
+                } catch {
+                    throw APIError.from(error).naming(field)
+                }
             }
             config.apply(runtime.defaults(of: config.llmModelId), keepingSystemPrompt: form.systemPrompt != nil)
             let audio = try await runtime.decodeAudio(

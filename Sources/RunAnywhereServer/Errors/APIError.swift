@@ -55,8 +55,9 @@ package struct APIError: HTTPResponseError, Sendable {
         case .modelNotFound: APIError(.notFound, error.message, param: "model", code: "model_not_found")
         case .modelNotDownloaded: APIError(.notFound, error.message, param: "model", code: "model_not_downloaded")
         case .modelAlreadyExists: APIError(.conflict, error.message, param: "id", code: "model_already_exists")
-        case .invalidInput, .emptyInput, .invalidConfiguration: APIError(.badRequest, error.message, code: error.code.rawValue)
-        case .contextTooLong: APIError(.badRequest, error.message, code: "context_length_exceeded")
+        case .invalidInput, .emptyInput, .invalidConfiguration:
+            APIError(.badRequest, error.message, param: error.field, code: error.code.rawValue)
+        case .contextTooLong: APIError(.badRequest, error.message, param: error.field, code: "context_length_exceeded")
         case .modelIncompatible: APIError(.badRequest, error.message, param: "model", code: "model_incompatible")
         case .insufficientMemory, .frameworkNotAvailable, .busy, .engineCrashed:
             APIError(.serviceUnavailable, error.message, code: error.code.rawValue)

@@ -9,3 +9,12 @@ extension LLMGenerationOptions {
         throw APIError(.badRequest, invalid.error.message, param: fields[invalid.name], code: invalid.error.code.rawValue)
     }
 }
+
+extension DiffusionGenerationOptions {
+    /// Throws the SDK's error for the first value out of range as a 400 whose `param` is the
+    /// request's field that carried it: `fields` maps the option's name to the field.
+    func check(fields: [String: String]) throws {
+        guard let invalid = firstInvalidOption() else { return }
+        throw APIError(.badRequest, invalid.error.message, param: fields[invalid.name] ?? invalid.name, code: invalid.error.code.rawValue)
+    }
+}

@@ -150,7 +150,9 @@ struct ImageGenerationRoutes: Sendable {
             negativePrompt: body.negativePrompt, width: sides?[0], height: sides?[1], steps: body.steps, guidanceScale: body.guidanceScale,
             seed: body.seed, scheduler: scheduler
         )
-        try options.validate()
+        try options.check(fields: [
+            "width": "size", "height": "size", "guidanceScale": "guidance_scale", "negativePrompt": "negative_prompt",
+        ])
         return options
     }
 }

@@ -52,7 +52,12 @@ struct SpeechRoutes: Sendable {
                 throw APIError(.badRequest, "speed must be between 0.25 and 4", param: "speed")
             }
             let model = Self.openAIModels.contains(body.model) ? SDKConstants.Models.defaultVoiceID : body.model
-            let characters = body.input.trimmingCharacters(in: .whitespacesAndNewlines).count
+            let characters: Int
+            do {
+                characters = try RunAnywhereRuntime.speakableText(body.input).count
+            } catch {
+                throw APIError.from(error).naming("input")
+            }
             guard format == "pcm" else {
                 let output = try await runtime.synthesize(body.input, voiceModel: model, options: options)
                 guard streamFormat == "sse" else { return bodyResponse(ByteBuffer(bytes: output.audioData), contentType: "audio/wav") }
