@@ -14,14 +14,19 @@ func decodeMultipartForm<T: Decodable>(_ type: T.Type, from request: Request, li
     // MultipartKit's decoding takes time that grows with the square of the parts: a form of ours
     // has a few fields and files, and one of tens of thousands of tiny parts would hold a thread
     // for minutes.
-    let (parts, closed) = multipartParts(of: body, boundary: boundary)
-    guard parts <= maxMultipartParts else { throw APIError(.badRequest, "The form has more than \(maxMultipartParts) parts") }
+    let (names, closed) = multipartParts(of: body, boundary: boundary)
+    guard names.count <= maxMultipartParts else { throw APIError(.badRequest, "The form has more than \(maxMultipartParts) parts") }
     // MultipartKit reads a body with no part, or one cut short, as a form without fields.
-    guard parts > 0, closed else {
+    guard !names.isEmpty, closed else {
         throw APIError(
             .badRequest,
-            "The body is not well-formed multipart/form-data: \(parts == 0 ? "it has no part" : "its last part never ends") (boundary '\(boundary)')"
+            "The body is not well-formed multipart/form-data: \(names.isEmpty ? "it has no part" : "its last part never ends") (boundary '\(boundary)')"
         )
+    }
+    // MultipartKit keeps the last of two parts of one name; a list's parts are named `name[]`.
+    var seen = Set<String>()
+    if let repeated = names.first(where: { name in name.map { !$0.contains("[") && !seen.insert($0).inserted } ?? false }) ?? nil {
+        throw APIError(.badRequest, "The form has more than one part named '\(repeated)'; send one", param: repeated)
     }
     do {
         return try FormDataDecoder().decode(T.self, from: body, boundary: boundary)
@@ -40,18 +45,18 @@ func decodeMultipartForm<T: Decodable>(_ type: T.Type, from request: Request, li
 /// The most parts a form may have (the largest, a RAG upload, has a part per document).
 let maxMultipartParts = 1_000
 
-/// How many parts `body` has at most (the boundary delimiters in it, found in one pass: `memchr`
-/// to each `-`, then a comparison; counted until past ``maxMultipartParts``), and whether it has
-/// the closing delimiter (`--boundary--`) that ends a form.
-func multipartParts(of body: ByteBuffer, boundary: String) -> (parts: Int, closed: Bool) {
+/// The names of the parts of `body` (nil for a part whose headers name none), found in one pass
+/// (`memchr` to each `-`, then a comparison with the boundary delimiter; counted until past
+/// ``maxMultipartParts``), and whether it has the closing delimiter (`--boundary--`) that ends a form.
+func multipartParts(of body: ByteBuffer, boundary: String) -> (names: [String?], closed: Bool) {
     let delimiter = Array("--\(boundary)".utf8)
     return body.withUnsafeReadableBytes { bytes in
-        guard let base = bytes.baseAddress, bytes.count >= delimiter.count else { return (0, false) }
-        var count = 0
+        guard let base = bytes.baseAddress, bytes.count >= delimiter.count else { return ([], false) }
+        var names: [String?] = []
         var closed = false
         var offset = 0
         let last = bytes.count - delimiter.count
-        while !closed, count <= maxMultipartParts + 1, offset <= last,
+        while !closed, names.count <= maxMultipartParts + 1, offset <= last,
             let found = memchr(base + offset, Int32(UInt8(ascii: "-")), last - offset + 1)
         {
             let position = base.distance(to: UnsafeRawPointer(found))
@@ -63,11 +68,22 @@ func multipartParts(of body: ByteBuffer, boundary: String) -> (parts: Int, close
             if offset + 2 <= bytes.count, bytes[offset] == UInt8(ascii: "-"), bytes[offset + 1] == UInt8(ascii: "-") {
                 closed = true
             } else {
-                count += 1
+                names.append(partName(in: UnsafeRawBufferPointer(rebasing: bytes[offset..<min(bytes.count, offset + 4_096)])))
             }
         }
-        return (count, closed)
+        return (names, closed)
     }
+}
+
+/// The `name` of the part whose headers begin `headers` (after its delimiter), from its
+/// Content-Disposition header.
+private func partName(in headers: UnsafeRawBufferPointer) -> String? {
+    let text = String(decoding: headers, as: UTF8.self)
+    let block = text.range(of: "\r\n\r\n").map { text[..<$0.lowerBound] } ?? text[...]
+    for line in block.split(separator: "\r\n") where line.lowercased().hasPrefix("content-disposition:") {
+        return UploadedFile.parameter("name", inDisposition: String(line))
+    }
+    return nil
 }
 
 /// A file part of a form: its bytes and the name the client gave it (shown in errors only,
@@ -88,17 +104,38 @@ struct UploadedFile: Decodable, Sendable, MultipartPartConvertible {
             UploadedFile.self, .init(codingPath: decoder.codingPath, debugDescription: "A file is read from a multipart form only"))
     }
 
-    /// The file's name as the client gave it, or "The upload".
+    /// The file's name as the client gave it, or "The upload": at most 100 characters, with each
+    /// control, format or line-breaking character as "?" so that it cannot break a message or a log line.
     var displayName: String {
         guard let filename, !filename.isEmpty else { return "The upload" }
-        return String(filename.prefix(100).map { $0.isASCII && !$0.isNewline ? $0 : "?" })
+        return String(filename.prefix(100).map { Self.printable($0) ? $0 : "?" })
     }
 
-    /// `filename="…"` in a Content-Disposition header.
+    private static func printable(_ character: Character) -> Bool {
+        !character.isNewline
+            && character.unicodeScalars.allSatisfy { scalar in
+                switch scalar.properties.generalCategory {
+                case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: false
+                default: true
+                }
+            }
+    }
+
+    /// The file name in a Content-Disposition header: RFC 5987's `filename*=UTF-8''…` (as
+    /// browsers and HTTP libraries write a name that is not ASCII), else `filename="…"`.
     static func filename(inDisposition header: String) -> String? {
+        if let extended = parameter("filename*", inDisposition: header) {
+            let parts = extended.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
+            if parts.count == 3, parts[0].lowercased() == "utf-8", let name = String(parts[2]).removingPercentEncoding { return name }
+        }
+        return parameter("filename", inDisposition: header)
+    }
+
+    /// The parameter `key` of a Content-Disposition header, unquoted.
+    static func parameter(_ key: String, inDisposition header: String) -> String? {
         for parameter in header.split(separator: ";") {
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pair.count == 2, pair[0].lowercased() == "filename" {
+            if pair.count == 2, pair[0].lowercased() == key {
                 return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             }
         }

@@ -12,11 +12,14 @@ final class WhisperLibrary: Sendable {
     let path: String
     /// whisper.cpp's log; its latest errors explain a failure.
     let logSink: EngineLogSink
+    /// The codes of the languages whisper.cpp knows (ISO 639-1, such as "en", and a few more).
+    let languages: Set<String>
 
     private init(api: ra_whisper_api, path: String, logSink: EngineLogSink) {
         self.api = api
         self.path = path
         self.logSink = logSink
+        languages = Set((0...max(api.whisper_lang_max_id(), 0)).compactMap { api.whisper_lang_str($0).map { String(cString: $0) } })
     }
 
     private static let libraries = EngineLibraryCache<WhisperLibrary>(

@@ -562,10 +562,28 @@ def check_transcription(client, voice_model):
     missed = set(words(sentence)) - set(words(done.text))
     check(len(missed) <= 2, f"streamed, speech.mp3 was heard as {done.text!r}")
     try:
-        client.audio.transcriptions.create(model="whisper-1", file=("notes.mp3", b"these are not the sounds you are looking for"))
+        # httpx writes a name that is not ASCII as UTF-8 in the part's headers.
+        client.audio.transcriptions.create(model="whisper-1", file=("notes-été.mp3", b"these are not the sounds you are looking for"))
         check(False, "a text file was transcribed")
     except openai.BadRequestError as error:
-        check("notes.mp3" in json.dumps(error.body), f"undecodable upload: {error.body}")
+        check("notes-été.mp3" in json.dumps(error.body, ensure_ascii=False), f"undecodable upload: {error.body}")
+    refusals = [
+        ("an unknown language", lambda: client.audio.transcriptions.create(model="whisper-1", file=("speech.wav", wav), language="xx"),
+         "language"),
+        ("nothing to say", lambda: client.audio.speech.create(model=voice_model, voice="alloy", input="  "), "input"),
+    ]
+    for name, call, param in refusals:
+        try:
+            call()
+            check(False, f"{name} was accepted")
+        except openai.BadRequestError as error:
+            check(isinstance(error.body, dict) and error.body.get("param") == param, f"{name}: {error.body}")
+    import requests
+    root = str(client.base_url).rstrip("/")
+    twice = requests.post(root + "/audio/transcriptions", data={"model": "whisper-1"}, timeout=60,
+                          files=[("file", ("a.wav", wav, "audio/wav")), ("file", ("b.wav", wav, "audio/wav"))],
+                          headers={"Authorization": f"Bearer {client.api_key}"})
+    check(twice.status_code == 400 and twice.json()["error"].get("param") == "file", f"two files: {twice.status_code} {twice.text}")
     try:
         client.audio.transcriptions.create(model=voice_model, file=("speech.wav", wav))
         check(False, "a voice model was accepted for transcription")
@@ -943,7 +961,11 @@ def check_images(client, image_model):
           and [base64.b64decode(event.b64_json) for event in events] == images and all(e.output_format == "png" for e in events),
           f"streamed images: {[(event.type, event.size, event.model_extra.get('seed')) for event in events]}")
     for name, call, param in [
-        ("odd size", lambda: client.images.generate(model=image_model, prompt="A cat", size="65x64", extra_body=small), None),
+        ("odd size", lambda: client.images.generate(model=image_model, prompt="A cat", size="65x64", extra_body=small), "size"),
+        ("no steps", lambda: client.images.generate(model=image_model, prompt="A cat", size="64x64", extra_body={"steps": 0}), "steps"),
+        ("guidance", lambda: client.images.generate(model=image_model, prompt="A cat", size="64x64",
+                                                    extra_body={**small, "guidance_scale": 31}), "guidance_scale"),
+        ("seed", lambda: client.images.generate(model=image_model, prompt="A cat", size="64x64", extra_body={**small, "seed": -2}), "seed"),
         ("bad size", lambda: client.images.generate(model=image_model, prompt="A cat", size="large", extra_body=small), "size"),
         ("too many", lambda: client.images.generate(model=image_model, prompt="A cat", n=9, size="64x64", extra_body=small), "n"),
         ("unknown model", lambda: client.images.generate(model="no-such-model", prompt="A cat"), "model"),

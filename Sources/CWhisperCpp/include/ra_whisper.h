@@ -28,6 +28,7 @@
     X(whisper_token_eot)                          \
     X(whisper_full_lang_id)                       \
     X(whisper_lang_str)                           \
+    X(whisper_lang_max_id)                        \
     X(whisper_is_multilingual)                    \
     X(whisper_vad_default_params)                 \
     X(whisper_vad_default_context_params)         \

@@ -269,6 +269,8 @@ whisper_token whisper_token_eot(struct whisper_context * ctx);
 int whisper_full_lang_id(struct whisper_context * ctx);
 /// A language's short code, such as "en".
 const char * whisper_lang_str(int id);
+/// The largest language id.
+int whisper_lang_max_id(void);
 /// Nonzero when the model knows languages other than English.
 int whisper_is_multilingual(struct whisper_context * ctx);
 
