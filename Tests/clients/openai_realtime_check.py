@@ -252,9 +252,13 @@ def check_pause_in_a_turn(client, connection, voice_model):
     ends a turn: the server starts answering at each pause, but the speech that follows the
     first is the same turn, and the silence that follows the second ends it: one answer, to the
     whole question, sent only once the turn has ended."""
-    connection.session.update(session={"type": "realtime", "instructions": "Answer in one short sentence.", "max_output_tokens": ANSWER_TOKENS})
+    # A second of silence ends the turn: the voice's speech fades out over a varying tail (its
+    # audio is sampled) that the trim keeps and voice activity detection may already count as
+    # silence, so a pause of a quarter of a second must stay well short of it.
+    connection.session.update(session={"type": "realtime", "instructions": "Answer in one short sentence.", "max_output_tokens": ANSWER_TOKENS,
+                                       "audio": {"input": {"turn_detection": {"type": "server_vad", "silence_duration_ms": 1000}}}})
     events_until(connection, "session.updated")
-    pause = bytes(2 * 24000 // 4)  # 250 ms, half of the turn's 500 ms of silence
+    pause = bytes(2 * 24000 // 4)  # 250 ms, a quarter of the turn's second of silence
     # What the server does at a pause, it does while nothing more comes.
     send_audio(connection, trimmed(speak(client, voice_model, "What is the capital")) + pause)
     time.sleep(3)

@@ -48,6 +48,7 @@ struct RealtimeAnswer: Sendable {
                     maxTokens: 1024, temperature: 0.8, threads: threads, tools: settings.tools, toolChoice: settings.toolChoice)
                 session.runtime.defaults(of: settings.model)?.apply(to: &options)
                 if let limit = settings.maxOutputTokens { options.maxTokens = limit }
+                if let temperature = settings.temperature { options.temperature = Float(temperature) }
                 let generation = try await session.runtime.generateEvents(
                     continuing: Context(systemPrompt: settings.instructions, messages: messages, maxMessages: messages.count),
                     options: options, model: settings.model, loadOptions: ModelLoadOptions(threads: threads))

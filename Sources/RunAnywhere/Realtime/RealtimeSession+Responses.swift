@@ -3,7 +3,7 @@ import Foundation
 /// Answers: started by `response.create` or a turn's end, and what they report back to the session.
 extension RealtimeSession {
     /// Starts an answer (`response.create`): its `instructions`, `output_modalities`, `tools`,
-    /// `tool_choice` and `max_output_tokens` replace the session's for this answer, `input` is its
+    /// `tool_choice`, `max_output_tokens` and `temperature` replace the session's for this answer, `input` is its
     /// context instead of the conversation, and `conversation: none` keeps it out of the conversation.
     func respond(_ overrides: JSONValue?) throws {
         guard response == nil else {
@@ -15,7 +15,7 @@ extension RealtimeSession {
         }
         // The session's settings a response may set for itself, with errors naming the response's field.
         let own = overrides?.objectValue?.members.filter {
-            ["output_modalities", "tools", "tool_choice", "max_output_tokens"].contains($0.key)
+            ["output_modalities", "tools", "tool_choice", "max_output_tokens", "temperature"].contains($0.key)
         }
         if let own, !own.isEmpty {
             do {

@@ -179,7 +179,14 @@ public actor RealtimeSession {
                         "The input audio buffer holds audio in the current format: commit or clear it before changing the format",
                         param: "session.audio.input.format")
                 }
-                // A transcription model is checked when it is named, not at each turn it would fail.
+                // A model is checked when it is named, not at each turn it would fail.
+                if updated.model != settings.model {
+                    do {
+                        updated.model = try runtime.model(id: updated.model, category: .language).id
+                    } catch let error as SDKError {
+                        throw RealtimeError(error.message, param: "session.model")
+                    }
+                }
                 if updated.transcriptionModel != settings.transcriptionModel {
                     do {
                         _ = try runtime.model(id: updated.transcriptionModel, category: .speechRecognition)

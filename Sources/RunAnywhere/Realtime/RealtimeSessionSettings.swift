@@ -23,7 +23,8 @@ package struct RealtimeSessionSettings: Sendable {
     }
 
     let id: String
-    let model: String
+    /// The language model that answers.
+    var model: String
     var instructions = "You are a helpful voice assistant. Answer briefly, in plain sentences."
     var spoken = true
     /// An OpenAI voice name (the voice model's own voice) or an engine voice name.
@@ -35,6 +36,8 @@ package struct RealtimeSessionSettings: Sendable {
     var transcriptionModel = SDKConstants.Models.defaultSpeechRecognitionModelID
     var reportsTranscription = false
     var maxOutputTokens: Int?
+    /// The answers' sampling temperature, as the beta API set it; the model's default when nil.
+    var temperature: Double?
     /// The functions the model may call, and whether it must.
     var tools: [Tool] = []
     var toolChoice = ToolChoice.auto
@@ -49,6 +52,16 @@ package struct RealtimeSessionSettings: Sendable {
             throw RealtimeError("Only realtime sessions are served, not \(type)", param: "session.type")
         }
         if let text = try session.member("instructions", "a string", param: "session.instructions", \.stringValue) { instructions = text }
+        // OpenAI's model names keep the session's model (its clients send the one they connected with).
+        if let name = try session.member("model", "a string", param: "session.model", \.stringValue), !name.hasPrefix("gpt-") {
+            model = name
+        }
+        if let value = session["temperature"] {
+            guard value == .null || value.numberValue.map({ (0...2).contains($0) }) == true else {
+                throw RealtimeError("temperature must be between 0 and 2", param: "session.temperature")
+            }
+            temperature = value.numberValue
+        }
         if let value = session["output_modalities"], value != .null {
             guard let modalities = value.arrayValue else {
                 throw RealtimeError("output_modalities must be [\"audio\"] or [\"text\"]", param: "session.output_modalities")
