@@ -1,12 +1,14 @@
 import Foundation
 import OpenAPIRuntime
+import RunAnywhere
 import Testing
 
 @testable import RunAnywhereServer
 
 /// A streamed chunk written from its template is the JSON JSONEncoder makes of the whole chunk
 /// (compared as JSON: JSONEncoder writes an object's keys in an order of its own each time),
-/// whatever the text; a chunk that does not hold its text once is refused.
+/// whatever the text (ollama's lines likewise, but for their time); a chunk that does not hold
+/// its text once is refused.
 @Suite struct EventTemplateTests {
     /// The events' data read as JSON.
     static func json(_ events: [ServerSentEvent]) throws -> [NSDictionary] {
@@ -60,6 +62,52 @@ import Testing
         let theirs = try events.map { try $0.sent() }
         #expect(ours.map(\.event) == theirs.map(\.event))
         #expect(try Self.json(ours) == Self.json(theirs))
+    }
+
+    @Test(arguments: texts)
+    func ollamaLinesAreWhatJSONEncoderWrites(text: String) throws {
+        for chat in [true, false] {
+            var mapper = try OllamaStreamMapper(model: "smol \"lm\"", chat: chat, showsThinking: true)
+            for (event, chunk) in [
+                (GenerationEvent.text(text), OllamaChunk.piece(model: "smol \"lm\"", chat: chat, text: text)),
+                (.reasoning(text), OllamaChunk.piece(model: "smol \"lm\"", chat: chat, thinking: text)),
+            ] {
+                let lines = try mapper.lines(event, timing: OllamaTiming())
+                let ours = try lines.map {
+                    try #require(JSONSerialization.jsonObject(with: Data($0.utf8), options: .mutableContainers) as? NSMutableDictionary)
+                }
+                let theirs = try #require(
+                    JSONSerialization.jsonObject(with: JSONEncoder.server.encode(chunk), options: .mutableContainers)
+                        as? NSMutableDictionary)
+                #expect(ours.count == 1 && ours[0]["created_at"] is String, "\(lines)")
+                // The lines were made at another moment than the chunk: all but the time compared.
+                ours.first?.removeObject(forKey: "created_at")
+                theirs.removeObject(forKey: "created_at")
+                #expect(ours == [theirs], "\(lines)")
+            }
+        }
+    }
+
+    @Test func ollamasTimeIsNowToTheMillisecond() throws {
+        let before = (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000
+        let written = OllamaChunk.now()
+        let after = Date().timeIntervalSince1970
+        #expect(written.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/) != nil, "\(written)")
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let read = try #require(parser.date(from: written)).timeIntervalSince1970
+        #expect(read >= before - 0.0005 && read <= after, "\(written) is not between \(before) and \(after)")
+    }
+
+    @Test func aTemplateTakesItsStringsWhereverTheyStand() throws {
+        struct Pair: Encodable { let first: String, number: Int, second: String }
+        let template = try JSONTemplate(strings: 2) { Pair(first: $0[1], number: 7, second: $0[0]) }
+        for (a, b) in [("x", "y"), ("\"", "é\n"), ("", "")] {
+            let ours = try JSONSerialization.jsonObject(with: Data(template.json([a, b]).utf8)) as? NSDictionary
+            let theirs =
+                try JSONSerialization.jsonObject(with: JSONEncoder.server.encode(Pair(first: b, number: 7, second: a))) as? NSDictionary
+            #expect(ours == theirs)
+        }
     }
 
     @Test func aChunkThatDoesNotHoldItsTextOnceIsRefused() {

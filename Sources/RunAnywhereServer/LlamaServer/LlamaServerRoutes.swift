@@ -90,6 +90,7 @@ struct LlamaServerRoutes: Sendable {
             guard let fields = body.responseFields else { return try jsonResponse(answer) }
             return try jsonResponse(try LlamaCompletion.picking(fields, from: answer))
         }
+        let pieces = try EventTemplate { LlamaCompletion(piece: $0, probabilities: nil) }  // one a token (``EventTemplate``)
         return ServerSentEvents.response { writer in
             var probabilities: [TokenLogprob]?
             try await generation.relay(
@@ -98,6 +99,7 @@ struct LlamaServerRoutes: Sendable {
                     var events: [ServerSentEvent] = []
                     switch event {
                     case .logprobs(let tokens): probabilities = (probabilities ?? []) + tokens
+                    case .text(let piece) where probabilities == nil: events = [try pieces.event(piece)]
                     case .text(let piece):
                         events = [try ServerSentEvents.event(LlamaCompletion(piece: piece, probabilities: probabilities))]
                         probabilities = nil

@@ -9,6 +9,17 @@ enum NDJSON {
         streamingResponse(contentType: "application/x-ndjson", write)
     }
 
+    /// Writes `lines`, JSON texts, a line each.
+    static func write(lines: [String], to writer: inout any ResponseBodyWriter) async throws {
+        guard !lines.isEmpty else { return }
+        var buffer = ByteBuffer()
+        for line in lines {
+            buffer.writeString(line)
+            buffer.writeInteger(UInt8(ascii: "\n"))
+        }
+        try await writer.write(buffer)
+    }
+
     /// Writes `values`, a line each.
     static func write(_ values: [some Encodable], to writer: inout any ResponseBodyWriter) async throws {
         guard !values.isEmpty else { return }

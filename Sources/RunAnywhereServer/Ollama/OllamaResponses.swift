@@ -103,21 +103,58 @@ struct OllamaChunk: Encodable, Sendable {
         case model, createdAt = "created_at", message, response, thinking, done, doneReason = "done_reason", logprobs
     }
 
-    init(model: String, body: Body, doneReason: String? = nil, stats: OllamaStats? = nil) {
+    init(model: String, createdAt: String = OllamaChunk.now(), body: Body, doneReason: String? = nil, stats: OllamaStats? = nil) {
         self.model = model
-        createdAt = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        self.createdAt = createdAt
         self.body = body
         self.doneReason = doneReason
         self.stats = stats
     }
 
     /// The chunk with `body` for a `chat` or a generate request.
-    static func piece(model: String, chat: Bool, text: String = "", thinking: String? = nil, toolCalls: [OllamaToolCall]? = nil) -> Self {
+    static func piece(
+        model: String, createdAt: String = now(), chat: Bool, text: String = "", thinking: String? = nil, toolCalls: [OllamaToolCall]? = nil
+    ) -> Self {
         Self(
-            model: model,
+            model: model, createdAt: createdAt,
             body: chat
                 ? .chat(OllamaMessage(content: text, thinking: thinking, toolCalls: toolCalls))
                 : .generate(response: text, thinking: thinking))
+    }
+
+    /// The time now as `created_at` is written: ISO 8601 in UTC to the millisecond
+    /// (`2026-12-05T23:30:12.345Z`), made from the clock's fields directly, as it is once a token.
+    static func now() -> String {
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
+        var seconds = clock.tv_sec
+        var time = tm()
+        gmtime_r(&seconds, &time)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(Int(time.tm_year) + 1900, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(Int(time.tm_mon) + 1, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(Int(time.tm_mday), 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(Int(time.tm_hour), 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(Int(time.tm_min), 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(Int(time.tm_sec), 2)
+        bytes.append(UInt8(ascii: "."))
+        digits(Int(clock.tv_nsec) / 1_000_000, 3)
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -144,22 +181,37 @@ func ollamaDoneReason(_ reason: LLMStopReason) -> String {
 
 /// Maps a generation's events onto ollama's lines: a piece for each run of text or reasoning
 /// (`thinking`, unless `think` is false) and one with each tool call, then the last line with
-/// the done reason and the stats. The whole answer is the same, gathered into one object.
+/// the done reason and the stats. The whole answer is the same, gathered into one object. The
+/// lines of text and reasoning, one a token, are written from templates (``JSONTemplate``).
 struct OllamaStreamMapper: Sendable {
     let model: String
     let chat: Bool
     let showsThinking: Bool
     private var calls = 0
     private var logprobs: [TokenLogprob]?
+    /// A piece of text, and one of reasoning, of the time and the piece.
+    private let textLine: JSONTemplate
+    private let thinkingLine: JSONTemplate
 
-    init(model: String, chat: Bool, showsThinking: Bool) {
+    init(model: String, chat: Bool, showsThinking: Bool) throws {
         self.model = model
         self.chat = chat
         self.showsThinking = showsThinking
+        textLine = try JSONTemplate(strings: 2) { OllamaChunk.piece(model: model, createdAt: $0[0], chat: chat, text: $0[1]) }
+        thinkingLine = try JSONTemplate(strings: 2) { OllamaChunk.piece(model: model, createdAt: $0[0], chat: chat, thinking: $0[1]) }
+    }
+
+    /// The lines `event` becomes, as JSON text; `timing` for the last one's stats.
+    mutating func lines(_ event: GenerationEvent, timing: OllamaTiming) throws -> [String] {
+        switch event {
+        case .text(let text) where logprobs == nil: return [try textLine.json([OllamaChunk.now(), text])]
+        case .reasoning(let text) where showsThinking: return [try thinkingLine.json([OllamaChunk.now(), text])]
+        default: return try chunks(event, timing: timing).map { String(decoding: try JSONEncoder.server.encode($0), as: UTF8.self) }
+        }
     }
 
     /// The chunks `event` becomes; `timing` for the last one's stats.
-    mutating func chunks(_ event: GenerationEvent, timing: OllamaTiming) -> [OllamaChunk] {
+    private mutating func chunks(_ event: GenerationEvent, timing: OllamaTiming) -> [OllamaChunk] {
         switch event {
         case .logprobs(let tokens):
             logprobs = tokens
@@ -207,7 +259,7 @@ struct OllamaLineWriter: Sendable {
         var mapper = mapper
         try await generation.relay(
             to: &writer,
-            event: { event, writer in try await NDJSON.write(mapper.chunks(event, timing: timing), to: &writer) },
+            event: { event, writer in try await NDJSON.write(lines: mapper.lines(event, timing: timing), to: &writer) },
             failure: { error, writer in try await NDJSON.write([OllamaError(error)], to: &writer) }
         )
     }

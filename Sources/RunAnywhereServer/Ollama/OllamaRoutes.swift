@@ -26,12 +26,11 @@ struct OllamaRoutes: Sendable {
             let (load, keepAlive) = (try fields.loadOptions(configuration.loadOptions), fields.keepAlive?.value ?? configuration.keepAlive)
             let conversation = try body.conversation()
             let options = try body.options(threads: configuration.threads, defaults: model.defaults)
+            let mapper = try OllamaStreamMapper(model: fields.name, chat: true, showsThinking: showsThinking)
             let generation = try await runtime.generateEvents(
                 continuing: conversation, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive)
             timing.engineTook()
-            return try await respond(
-                generation, mapper: OllamaStreamMapper(model: fields.name, chat: true, showsThinking: showsThinking), stream: fields.stream,
-                timing: timing)
+            return try await respond(generation, mapper: mapper, stream: fields.stream, timing: timing)
         }
         router.post("api/generate") { request, _ in
             var timing = OllamaTiming()
@@ -45,6 +44,7 @@ struct OllamaRoutes: Sendable {
             let (load, keepAlive) = (try fields.loadOptions(configuration.loadOptions), fields.keepAlive?.value ?? configuration.keepAlive)
             let options = try fields.generationOptions(
                 threads: configuration.threads, applyChatTemplate: !body.raw, defaults: model.defaults)
+            let mapper = try OllamaStreamMapper(model: fields.name, chat: false, showsThinking: showsThinking)
             let generation: GenerationEvents
             if let infill = body.infill {
                 generation = try await runtime.generateEvents(
@@ -59,9 +59,7 @@ struct OllamaRoutes: Sendable {
                     continuing: body.conversation, options: options, model: model.id, loadOptions: load, keepAlive: keepAlive)
             }
             timing.engineTook()
-            return try await respond(
-                generation, mapper: OllamaStreamMapper(model: fields.name, chat: false, showsThinking: showsThinking),
-                stream: fields.stream, timing: timing)
+            return try await respond(generation, mapper: mapper, stream: fields.stream, timing: timing)
         }
         router.post("api/embed") { request, _ in
             let timing = OllamaTiming()
