@@ -17,15 +17,8 @@ struct ConversationItemRoutes: Sendable {
     /// The most items one request adds, as OpenAI allows.
     static let itemsPerRequest = 20
 
-    /// The conversations of the request's account (``RequestAccount``), in the replicas'
-    /// database when there is one.
-    var store: ConversationItemStore {
-        if let database = configuration.database {
-            return ConversationItemStore(database: database, account: RequestAccount.current ?? "")
-        }
-        return ConversationItemStore(
-            dataDirectory: RequestAccount.dataDirectory(runtime.configuration.dataDirectory), logger: configuration.logger)
-    }
+    /// The conversations of the request's account.
+    var store: ConversationItemStore { .ofRequest(runtime: runtime, configuration: configuration) }
 
     /// `POST /v1/conversations`' body.
     struct CreateBody: Decodable {

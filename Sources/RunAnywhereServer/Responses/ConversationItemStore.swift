@@ -21,6 +21,16 @@ struct ConversationItemStore: Sendable {
         storage = PostgresConversationItemStorage(database: database, account: account)
     }
 
+    /// The conversations of the request's account (``RequestAccount``), in the replicas'
+    /// database when the server has one.
+    static func ofRequest(runtime: RunAnywhereRuntime, configuration: ServerConfiguration) -> ConversationItemStore {
+        if let database = configuration.database {
+            return ConversationItemStore(database: database, account: RequestAccount.current ?? "")
+        }
+        return ConversationItemStore(
+            dataDirectory: RequestAccount.dataDirectory(runtime.configuration.dataDirectory), logger: configuration.logger)
+    }
+
     /// Makes a conversation holding `items` (each given an id and a status where it has none).
     func create(metadata: [String: String], items: [ResponseItem]) async throws -> ConversationObject {
         let conversation = ConversationObject(

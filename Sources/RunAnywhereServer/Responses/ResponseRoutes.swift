@@ -150,7 +150,7 @@ struct ResponseRoutes: Sendable {
             }
             items = earlier.input + earlier.response.output + items
         } else if let id = request.conversation?.id {
-            let conversations = ConversationItemRoutes(runtime: runtime, configuration: configuration).store
+            let conversations = ConversationItemStore.ofRequest(runtime: runtime, configuration: configuration)
             let claim = try await ConversationTurn.claim(id, account: RequestAccount.current ?? "", answering: background.answering)
             do {
                 guard let held = try await conversations.items(of: id) else {
