@@ -365,6 +365,14 @@ def check_errors(connection):
     connection.session.update(session={"type": "realtime", "audio": {"input": {"format": {"type": "audio/pcm", "rate": 16000}}}})
     error = events_until(connection, "error")[-1]["error"]
     check(error["param"] == "session.audio.input.format", f"format error {error}")
+    for setting, param in [({"model": "no-such-model"}, "session.model"), ({"temperature": 3}, "session.temperature")]:
+        connection.session.update(session={"type": "realtime", **setting})
+        error = events_until(connection, "error")[-1]["error"]
+        check(error["param"] == param, f"{param} error {error}")
+    # OpenAI's name keeps the session's model; the beta API's temperature is taken.
+    connection.session.update(session={"type": "realtime", "model": "gpt-realtime", "temperature": 0.6})
+    updated = events_until(connection, "session.updated")[-1]["session"]
+    check(not updated["model"].startswith("gpt-"), f"the session's model after gpt-realtime: {updated['model']}")
     connection.response.cancel()
     error = events_until(connection, "error")[-1]["error"]
     check(error["code"] == "response_cancel_not_active", f"cancel error {error}")
