@@ -2,9 +2,15 @@ import Foundation
 import Hummingbird
 import MultipartKit
 
-/// Reads a multipart/form-data body of at most `limit` bytes (413 beyond) into `T`, whose file
-/// fields are ``UploadedFile``s; a missing field or a body that is not a form is a 400.
-func decodeMultipartForm<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+/// A form read from multipart/form-data: its fields are its `CodingKeys`, each sent once (a
+/// list's parts are named `name[]`); its files are ``UploadedFile``s.
+protocol MultipartForm: Decodable {
+    associatedtype CodingKeys: CodingKey & CaseIterable
+}
+
+/// Reads a multipart/form-data body of at most `limit` bytes (413 beyond) into `T`; a missing
+/// field, a field sent twice or a body that is not a form is a 400.
+func decodeMultipartForm<T: MultipartForm>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
     guard let header = request.headers[.contentType], let mediaType = MediaType(from: header), mediaType.isType(.multipartForm),
         let boundary = mediaType.parameter.flatMap({ $0.name.lowercased() == "boundary" ? $0.value : nil })
     else {
@@ -23,9 +29,10 @@ func decodeMultipartForm<T: Decodable>(_ type: T.Type, from request: Request, li
             "The body is not well-formed multipart/form-data: \(names.isEmpty ? "it has no part" : "its last part never ends") (boundary '\(boundary)')"
         )
     }
-    // MultipartKit keeps the last of two parts of one name; a list's parts are named `name[]`.
+    // MultipartKit keeps the last of two parts of one name (parts of no field of the form are not read).
+    let fields = Set(T.CodingKeys.allCases.map(\.stringValue))
     var seen = Set<String>()
-    if let repeated = names.first(where: { name in name.map { !$0.contains("[") && !seen.insert($0).inserted } ?? false }) ?? nil {
+    if let repeated = names.first(where: { name in name.map { fields.contains($0) && !seen.insert($0).inserted } ?? false }) ?? nil {
         throw APIError(.badRequest, "The form has more than one part named '\(repeated)'; send one", param: repeated)
     }
     do {

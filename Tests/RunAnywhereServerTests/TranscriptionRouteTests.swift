@@ -179,6 +179,13 @@ import Testing
                 mentions: "word")
             try await expectError(
                 [("model", "scripted-stt"), ("temperature", "7")], status: .badRequest, param: "temperature", mentions: "between 0 and 1")
+            // A field sent twice is refused (the form would keep one); a part of no field of the form is not read.
+            try await expectError(
+                [("model", "scripted-stt"), ("model", "scripted-stt")], status: .badRequest, param: "model",
+                mentions: "more than one part named 'model'")
+            try await expectError(
+                [("model", "scripted-stt"), ("extra", "1"), ("extra", "2"), ("response_format", "mp3")], status: .badRequest,
+                param: "response_format", mentions: "json, text")
             try await expectError([("model", "nope")], status: .notFound, param: "model", mentions: "nope")
             try await expectError([("model", "scripted")], status: .badRequest, param: "model", mentions: "not speech recognition")
             // No audio decoder is registered in this runtime: WAV is read, anything else is named and refused.

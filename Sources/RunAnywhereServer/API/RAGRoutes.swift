@@ -40,9 +40,10 @@ struct RAGRoutes: Sendable {
     struct Documents: Encodable, Sendable { let documents: [RAGDocument] }
 
     /// The upload form.
-    struct UploadForm: Decodable, Sendable {
+    struct UploadForm: MultipartForm, Sendable {
         let files: [UploadedFile]
         let embeddingModel: String?
+        enum CodingKeys: String, CodingKey, CaseIterable { case files, embeddingModel }
     }
 
     func register(on router: some RouterMethods<ServerContext>) {

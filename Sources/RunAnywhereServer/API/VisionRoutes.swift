@@ -21,12 +21,13 @@ struct VisionRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
 
-    struct DescribeForm: Decodable, Sendable {
+    struct DescribeForm: MultipartForm, Sendable {
         let file: UploadedFile
         let prompt: String
         let model: String?
         @NumberField var maxTokens: Int?
         @NumberField var temperature: Float?
+        enum CodingKeys: String, CodingKey, CaseIterable { case file, prompt, model, maxTokens, temperature }
     }
 
     struct ImagineRequest: Decodable, Sendable {

@@ -15,12 +15,13 @@ struct VoiceRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
 
-    struct VoiceForm: Decodable, Sendable {
+    struct VoiceForm: MultipartForm, Sendable {
         let file: UploadedFile
         let model: String?
         let voice: String?
         let stt: String?
         let systemPrompt: String?
+        enum CodingKeys: String, CodingKey, CaseIterable { case file, model, voice, stt, systemPrompt }
     }
 
     struct Segments: Encodable, Sendable { let segments: [SpeechSegment] }

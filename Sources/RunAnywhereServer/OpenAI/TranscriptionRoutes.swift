@@ -12,7 +12,7 @@ struct TranscriptionRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
 
-    struct TranscriptionForm: Decodable, Sendable {
+    struct TranscriptionForm: MultipartForm, Sendable {
         let file: UploadedFile
         let model: String
         let language: String?
@@ -21,7 +21,7 @@ struct TranscriptionRoutes: Sendable {
         let responseFormat: String?
         let timestampGranularities: [String]?
         let stream: Bool?
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case file, model, language, prompt, temperature, stream
             case responseFormat = "response_format", timestampGranularities = "timestamp_granularities"
         }
