@@ -49,6 +49,41 @@ import Testing
         }
     }
 
+    /// Several prompts are answered side by side, as llama-server answers them: whole, an array
+    /// in the prompts' order, each with its index (and its `response_fields` only); streamed,
+    /// each prompt's pieces and last event with its index.
+    @Test func severalPromptsAreAnsweredEachWithItsIndex() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            let (status, body) = try await Self.post(
+                client, "/completion", #"{"model": "scripted", "prompt": ["red green", {"prompt_string": "blue"}]}"#)
+            let answers = try #require(
+                try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [[String: Any]], "\(String(buffer: body))")
+            #expect(status == .ok && answers.map { $0["index"] as? Int } == [0, 1], "\(answers)")
+            #expect(
+                answers.map { $0["content"] as? String } == ["red green", "blue"] && answers.allSatisfy { $0["stop"] as? Bool == true })
+            let picked = try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(
+                        buffer: try await Self.post(
+                            client, "/completion", #"{"model": "scripted", "prompt": ["red", "blue"], "response_fields": ["content"]}"#
+                        ).1)) as? [[String: Any]])
+            #expect(picked.map { $0["content"] as? String } == ["red", "blue"] && picked.allSatisfy { $0.count == 1 }, "\(picked)")
+            let one = try OpenAIRouteTests.json(try await Self.post(client, "/completion", #"{"model": "scripted", "prompt": ["red"]}"#).1)
+            #expect(one["content"] as? String == "red" && one["index"] as? Int == 0, "one prompt in an array is answered alone: \(one)")
+
+            let (streamStatus, streamed) = try await Self.post(
+                client, "/completion", #"{"model": "scripted", "prompt": ["red green blue", "one two"], "stream": true}"#)
+            let events = try ModelCatalogRouteTests.events(streamed)
+            #expect(streamStatus == .ok && events.count == (3 + 1) + (2 + 1), "\(events.map(\.data))")
+            for (index, words) in [(0, "red green blue"), (1, "one two")] {
+                let own = events.filter { $0.data["index"] as? Int == index }
+                #expect(own.compactMap { $0.data["content"] as? String }.joined() == words, "\(own.map(\.data))")
+                #expect(own.last?.data["stop"] as? Bool == true && own.dropLast().allSatisfy { $0.data["stop"] as? Bool == false })
+            }
+        }
+    }
+
     /// llama-server's sampler fields as front ends send them, every one set, are taken: the DRY
     /// sequence breakers as an array, or as that array written in a string.
     @Test(arguments: [#"["\n", ":"]"#, #""[\"\\n\", \":\"]""#])
@@ -68,7 +103,10 @@ import Testing
     @Test(arguments: [
         ("/completion", #""n_predict": 2"#, "prompt"), ("/completion", #""prompt": {"a": 1}"#, "prompt"),
         ("/completion", #""prompt": "x", "n_predict": 0"#, "n_predict"), ("/completion", #""prompt": "x", "seed": -2"#, "seed"),
-        ("/completion", #""prompt": "x", "n_probs": 21"#, "n_probs"), ("/completion", #""prompt": [-1]"#, "prompt"),
+        ("/completion", #""prompt": "x", "n_probs": 21"#, "n_probs"), ("/completion", #""prompt": [-1]"#, "prompt.0"),
+        ("/completion", #""prompt": [["a"]]"#, "prompt.0"), ("/completion", #""prompt": ["a", [1, true]]"#, "prompt.1.1"),
+        ("/completion", #""prompt": [{"prompt_string": "a", "multimodal_data": ["AAAA"]}]"#, "prompt.0.multimodal_data"),
+        ("/completion", #""prompt": true"#, "prompt"),
         ("/completion", #""prompt": []"#, "prompt"),
         ("/completion", #""prompt": "x", "mirostat": 3"#, "mirostat"), ("/completion", #""prompt": "x", "typical_p": -0.5"#, "typical_p"),
         ("/completion", #""prompt": "x", "xtc_probability": 0.5, "xtc_threshold": 2"#, "xtc_threshold"),

@@ -414,6 +414,21 @@ def check_llama_samplers(client, model):
     value = json.loads(shaped["content"])
     check(list(value) == ["second", "first"] and isinstance(value["second"], bool) and isinstance(value["first"], int)
           and shaped["stop_type"] == "eos", f"/completion with json_schema: {shaped}")
+
+    def tokenize(content, **fields):
+        request = urllib.request.Request(root + "/tokenize", json.dumps({"model": model, "content": content, **fields}).encode(),
+                                         {"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=300) as response:
+            return json.loads(response.read())["tokens"]
+    # Strings and token ids in one prompt: each string tokenized where it stands, the model's
+    # opening token before the first only; several prompts answered side by side, in their order.
+    opening, rest = tokenize("The three", add_special=True), tokenize(" primary colours are")
+    mixed = completion(prompt=["The three", *rest], temperature=0)
+    check(mixed["tokens_evaluated"] == len(opening) + len(rest) and mixed["content"] != "",
+          f"/completion of a string and ids: {mixed['tokens_evaluated']} tokens read, {len(opening)} + {len(rest)} sent: {mixed}")
+    several = completion(prompt=["The three primary colours are", [*opening, *rest]], n_predict=4, temperature=0)
+    check(isinstance(several, list) and [answer["index"] for answer in several] == [0, 1]
+          and all(answer["tokens_predicted"] >= 1 and answer["stop"] for answer in several), f"/completion of two prompts: {several}")
     chat = [{"role": "user", "content": "Name a colour."}]
     plain = client.chat.completions.create(model=model, messages=chat, max_tokens=8, temperature=0, extra_body={"cache_prompt": False})
     chosen = client.chat.completions.create(model=model, messages=chat, max_tokens=8, temperature=2, top_p=1, seed=5,

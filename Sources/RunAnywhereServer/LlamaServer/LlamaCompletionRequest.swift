@@ -11,8 +11,8 @@ import RunAnywhere
 struct LlamaCompletionRequest: Decodable, Sendable {
     /// The model; absent or empty, the default model (llama-server serves one).
     let model: String?
-    /// `/completion`'s prompt, text or token ids; `/infill`'s code before the cursor.
-    let prompt: CompletionPrompt?
+    /// `/completion`'s prompts (``LlamaPrompt``); `/infill`'s code before the cursor, the one text.
+    let prompts: [LlamaPrompt]
     /// `/infill`'s code before and after the cursor, and other files as context.
     let inputPrefix: String?
     let inputSuffix: String?
@@ -47,16 +47,8 @@ struct LlamaCompletionRequest: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         model = try container.decodeIfPresent(String.self, forKey: .model).flatMap { $0.isEmpty ? nil : $0 }
-        if let text = try container.decodeIfOfType(String.self, forKey: .prompt) {
-            prompt = .text(text)
-        } else if let ids = try container.decodeIfOfType([Int].self, forKey: .prompt) {
-            guard let tokens = CompletionPrompt(ids: ids) else { throw CompletionPrompt.invalidTokens }
-            prompt = tokens
-        } else if container.contains(.prompt), try !container.decodeNil(forKey: .prompt) {
-            throw APIError(.badRequest, "prompt must be a string or an array of token ids", param: "prompt")
-        } else {
-            prompt = nil
-        }
+        let prompt = try container.decodeIfPresent(JSONValue.self, forKey: .prompt)
+        prompts = try prompt.map { $0 == .null ? [] : try LlamaPrompt.prompts($0) } ?? []
         inputPrefix = try container.decodeIfPresent(String.self, forKey: .inputPrefix)
         inputSuffix = try container.decodeIfPresent(String.self, forKey: .inputSuffix)
         do {
@@ -168,10 +160,10 @@ struct LlamaCompletionRequest: Decodable, Sendable {
         guard let inputPrefix else { throw APIError(.badRequest, "input_prefix is required", param: "input_prefix") }
         guard let inputSuffix else { throw APIError(.badRequest, "input_suffix is required", param: "input_suffix") }
         let cursorLine: String
-        switch prompt {
-        case .text(let text): cursorLine = text
+        switch prompts.first {
+        case .text(let text) where prompts.count == 1: cursorLine = text
         case .none: cursorLine = ""
-        case .tokens: throw APIError(.badRequest, "prompt must be a string here: the code before the cursor", param: "prompt")
+        default: throw APIError(.badRequest, "prompt must be a string here: the code before the cursor", param: "prompt")
         }
         return Infill(prefix: inputPrefix + cursorLine, suffix: inputSuffix, files: inputExtra)
     }

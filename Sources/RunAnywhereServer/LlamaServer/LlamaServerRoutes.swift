@@ -4,7 +4,7 @@ import OpenAPIRuntime
 import RunAnywhere
 
 /// llama-server's own routes, for the clients written against it: `POST /completion` (a prompt
-/// read verbatim, text or token ids) and `POST /infill` (a code model fills the gap between
+/// read verbatim: text, token ids, or both mixed; or several prompts, answered side by side) and `POST /infill` (a code model fills the gap between
 /// `input_prefix` + `prompt` and `input_suffix`, with `input_extra` files as context: what
 /// llama.vim and llama.vscode ask at the cursor), whole, or with `stream` as server-sent events
 /// of `{"content", "stop": false}` pieces and the whole answer last (`stop` true); `GET /props`
@@ -18,10 +18,23 @@ struct LlamaServerRoutes: Sendable {
         router.post("completion") { request, _ in
             let body = try await decodeCompletion(request)
             let (model, options, keepAlive) = try settings(body)
-            guard let prompt = body.prompt else { throw APIError(.badRequest, "prompt is required", param: "prompt") }
-            let generation = try await prompt.generate(
-                on: runtime, options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive)
-            return try await respond(generation, to: body, maxTokens: options.maxTokens)
+            guard !body.prompts.isEmpty else { throw APIError(.badRequest, "prompt is required", param: "prompt") }
+            // Several prompts are generated side by side, as the engine batches any requests.
+            var generations: [GenerationEvents] = []
+            do {
+                for prompt in body.prompts {
+                    let resolved = try await prompt.resolved(
+                        on: runtime, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive)
+                    generations.append(
+                        try await resolved.generate(
+                            on: runtime, options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive))
+                }
+            } catch {
+                generations.forEach { $0.cancel() }
+                throw error
+            }
+            guard generations.count > 1 else { return try await respond(generations[0], to: body, maxTokens: options.maxTokens) }
+            return try await respond(several: generations, to: body, maxTokens: options.maxTokens)
         }
         router.post("infill") { request, _ in
             let body = try await decodeCompletion(request)
@@ -113,6 +126,63 @@ struct LlamaServerRoutes: Sendable {
                     var events = [try ServerSentEvents.error(error)]
                     try await ServerSentEvents.send(&events, to: &writer)
                 })
+        }
+    }
+
+    /// The answers to several prompts, as llama-server gives them: whole, an array in the
+    /// prompts' order, each with its `index` (and only its `response_fields`); streamed, each
+    /// prompt's pieces and last event as they come, interleaved, each with its prompt's `index`.
+    private func respond(several generations: [GenerationEvents], to body: LlamaCompletionRequest, maxTokens: Int) async throws
+        -> Response
+    {
+        guard body.stream else {
+            var answers: [LlamaCompletion] = []
+            do {
+                for (index, generation) in generations.enumerated() {
+                    var answer = LlamaCompletion(try await generation.result(), maxTokens: maxTokens, streamed: false)
+                    answer.index = index
+                    answers.append(answer)
+                }
+            } catch {
+                generations.forEach { $0.cancel() }
+                throw error
+            }
+            guard let fields = body.responseFields else { return try jsonResponse(answers) }
+            return try jsonResponse(try answers.map { try LlamaCompletion.picking(fields, from: $0) })
+        }
+        let pieces = try generations.indices.map { index in
+            try EventTemplate {
+                var piece = LlamaCompletion(piece: $0, probabilities: nil)
+                piece.index = index
+                return piece
+            }
+        }
+        return ServerSentEvents.response { writer in
+            var probabilities: [Int: [TokenLogprob]] = [:]
+            try await GenerationEvents.relay(
+                generations, to: &writer,
+                event: { index, event, writer in
+                    var events: [ServerSentEvent] = []
+                    switch event {
+                    case .logprobs(let tokens): probabilities[index, default: []] += tokens
+                    case .text(let text) where probabilities[index] == nil: events = [try pieces[index].event(text)]
+                    case .text(let text):
+                        var piece = LlamaCompletion(piece: text, probabilities: probabilities.removeValue(forKey: index))
+                        piece.index = index
+                        events = [try ServerSentEvents.event(piece)]
+                    case .completed(let result):
+                        var last = LlamaCompletion(result, maxTokens: maxTokens, streamed: true)
+                        last.index = index
+                        events = [try ServerSentEvents.event(last)]
+                    case .reasoning, .toolCall, .promptLogprobs: break
+                    }
+                    try await ServerSentEvents.send(&events, to: &writer)
+                },
+                failure: { error, writer in
+                    var events = [try ServerSentEvents.error(error)]
+                    try await ServerSentEvents.send(&events, to: &writer)
+                },
+                closing: { _ in })
         }
     }
 }

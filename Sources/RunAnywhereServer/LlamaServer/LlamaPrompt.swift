@@ -1,0 +1,78 @@
+import RunAnywhere
+
+/// One of `/completion`'s prompts, as llama-server reads them: text, or token ids with strings
+/// among them or not (each string tokenized where it stands, the model's opening token added
+/// only to a string that opens the prompt).
+enum LlamaPrompt: Sendable, Equatable {
+    /// A token id, or a string to tokenize, of a prompt of ``pieces(_:)``.
+    enum Piece: Sendable, Equatable {
+        case text(String)
+        case token(Int32)
+    }
+
+    case text(String)
+    case pieces([Piece])
+
+    /// The prompts `value` holds, as llama-server counts them: a string, or an array with a
+    /// token id in it, is one prompt; another array holds a prompt in each element (a string, an
+    /// array of ids with strings among them or not, or `{"prompt_string"}`).
+    static func prompts(_ value: JSONValue) throws -> [LlamaPrompt] {
+        if let text = value.stringValue { return [.text(text)] }
+        guard let elements = value.arrayValue else {
+            throw APIError(
+                .badRequest, "prompt must be a string, token ids (strings among them or not), or an array of prompts", param: "prompt")
+        }
+        guard !elements.isEmpty else { throw APIError(.badRequest, "prompt must not be empty", param: "prompt") }
+        if elements.contains(where: { $0.numberValue != nil }) { return [try pieces(elements, param: "prompt")] }
+        return try elements.enumerated().map { index, element in
+            let param = "prompt.\(index)"
+            if let text = element.stringValue { return .text(text) }
+            if let inner = element.arrayValue, inner.contains(where: { $0.numberValue != nil }) { return try pieces(inner, param: param) }
+            if case .object = element {
+                if element["multimodal_data"] != nil {
+                    throw APIError(
+                        .badRequest, "multimodal_data is not read here: send images to /v1/chat/completions",
+                        param: "\(param).multimodal_data")
+                }
+                if let text = element["prompt_string"]?.stringValue { return .text(text) }
+            }
+            throw APIError(
+                .badRequest, "\(param) must be a string, token ids (strings among them or not), or {\"prompt_string\": string}",
+                param: param)
+        }
+    }
+
+    private static func pieces(_ elements: [JSONValue], param: String) throws -> LlamaPrompt {
+        .pieces(
+            try elements.enumerated().map { index, element in
+                if let text = element.stringValue { return .text(text) }
+                if let number = element.numberValue, number == number.rounded(), (0...Double(Int32.max)).contains(number) {
+                    return .token(Int32(number))
+                }
+                throw APIError(
+                    .badRequest, "\(param).\(index) must be a token id (a whole number from 0 to \(Int32.max)) or a string",
+                    param: "\(param).\(index)")
+            })
+    }
+
+    /// The prompt to generate from: text as it is, and ids with strings as the tokens they make
+    /// in the vocabulary of `model` (loaded as a generation loads it).
+    func resolved(
+        on runtime: RunAnywhereRuntime, model: String, loadOptions: ModelLoadOptions, keepAlive: KeepAlive
+    ) async throws -> CompletionPrompt {
+        switch self {
+        case .text(let text): return .text(text)
+        case .pieces(let pieces):
+            var tokens: [Int32] = []
+            for (index, piece) in pieces.enumerated() {
+                switch piece {
+                case .token(let id): tokens.append(id)
+                case .text(let text):
+                    tokens += try await runtime.tokenize(
+                        text, model: model, addSpecial: index == 0, parseSpecial: true, loadOptions: loadOptions, keepAlive: keepAlive)
+                }
+            }
+            return .tokens(tokens)
+        }
+    }
+}
