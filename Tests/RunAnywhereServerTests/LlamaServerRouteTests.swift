@@ -71,6 +71,9 @@ import Testing
             #expect(picked.map { $0["content"] as? String } == ["red", "blue"] && picked.allSatisfy { $0.count == 1 }, "\(picked)")
             let one = try OpenAIRouteTests.json(try await Self.post(client, "/completion", #"{"model": "scripted", "prompt": ["red"]}"#).1)
             #expect(one["content"] as? String == "red" && one["index"] as? Int == 0, "one prompt in an array is answered alone: \(one)")
+            let object = try OpenAIRouteTests.json(
+                try await Self.post(client, "/completion", #"{"model": "scripted", "prompt": {"prompt_string": "red"}}"#).1)
+            #expect(object["content"] as? String == "red", "\(object)")
 
             let (streamStatus, streamed) = try await Self.post(
                 client, "/completion", #"{"model": "scripted", "prompt": ["red green blue", "one two"], "stream": true}"#)
@@ -106,7 +109,8 @@ import Testing
         ("/completion", #""prompt": "x", "n_probs": 21"#, "n_probs"), ("/completion", #""prompt": [-1]"#, "prompt.0"),
         ("/completion", #""prompt": [["a"]]"#, "prompt.0"), ("/completion", #""prompt": ["a", [1, true]]"#, "prompt.1.1"),
         ("/completion", #""prompt": [{"prompt_string": "a", "multimodal_data": ["AAAA"]}]"#, "prompt.0.multimodal_data"),
-        ("/completion", #""prompt": true"#, "prompt"),
+        ("/completion", #""prompt": true"#, "prompt"), ("/completion", #""prompt": {"prompt_string": 5}"#, "prompt"),
+        ("/completion", #""prompt": [\#(Array(repeating: "\"a\"", count: 17).joined(separator: ","))]"#, "prompt"),
         ("/completion", #""prompt": []"#, "prompt"),
         ("/completion", #""prompt": "x", "mirostat": 3"#, "mirostat"), ("/completion", #""prompt": "x", "typical_p": -0.5"#, "typical_p"),
         ("/completion", #""prompt": "x", "xtc_probability": 0.5, "xtc_threshold": 2"#, "xtc_threshold"),

@@ -13,33 +13,40 @@ enum LlamaPrompt: Sendable, Equatable {
     case text(String)
     case pieces([Piece])
 
-    /// The prompts `value` holds, as llama-server counts them: a string, or an array with a
-    /// token id in it, is one prompt; another array holds a prompt in each element (a string, an
-    /// array of ids with strings among them or not, or `{"prompt_string"}`).
+    /// The most prompts one request may hold, as many as `/v1/completions` answers at once.
+    static let maxPrompts = CompletionRequest.maxCompletions
+
+    /// The prompts `value` holds, as llama-server counts them: a string, an array with a token id
+    /// in it, or `{"prompt_string"}` is one prompt; another array holds a prompt in each element.
     static func prompts(_ value: JSONValue) throws -> [LlamaPrompt] {
-        if let text = value.stringValue { return [.text(text)] }
-        guard let elements = value.arrayValue else {
-            throw APIError(
-                .badRequest, "prompt must be a string, token ids (strings among them or not), or an array of prompts", param: "prompt")
+        guard let elements = value.arrayValue, !elements.contains(where: { $0.numberValue != nil }) else {
+            return [try prompt(value, param: "prompt")]
         }
         guard !elements.isEmpty else { throw APIError(.badRequest, "prompt must not be empty", param: "prompt") }
-        if elements.contains(where: { $0.numberValue != nil }) { return [try pieces(elements, param: "prompt")] }
-        return try elements.enumerated().map { index, element in
-            let param = "prompt.\(index)"
-            if let text = element.stringValue { return .text(text) }
-            if let inner = element.arrayValue, inner.contains(where: { $0.numberValue != nil }) { return try pieces(inner, param: param) }
-            if case .object = element {
-                if element["multimodal_data"] != nil {
-                    throw APIError(
-                        .badRequest, "multimodal_data is not read here: send images to /v1/chat/completions",
-                        param: "\(param).multimodal_data")
-                }
-                if let text = element["prompt_string"]?.stringValue { return .text(text) }
-            }
-            throw APIError(
-                .badRequest, "\(param) must be a string, token ids (strings among them or not), or {\"prompt_string\": string}",
-                param: param)
+        guard elements.count <= maxPrompts else {
+            throw APIError(.badRequest, "A request may hold at most \(maxPrompts) prompts (it has \(elements.count))", param: "prompt")
         }
+        return try elements.enumerated().map { index, element in try prompt(element, param: "prompt.\(index)") }
+    }
+
+    /// One prompt: a string, token ids with strings among them or not, or `{"prompt_string"}`
+    /// holding either.
+    private static func prompt(_ value: JSONValue, param: String) throws -> LlamaPrompt {
+        if let text = value.stringValue { return .text(text) }
+        if let elements = value.arrayValue, elements.contains(where: { $0.numberValue != nil }) {
+            return try pieces(elements, param: param)
+        }
+        if case .object = value {
+            if value["multimodal_data"] != nil {
+                throw APIError(
+                    .badRequest, "multimodal_data is not read here: send images to /v1/chat/completions", param: "\(param).multimodal_data")
+            }
+            if let inner = value["prompt_string"], inner.stringValue != nil || inner.arrayValue != nil {
+                return try prompt(inner, param: "\(param).prompt_string")
+            }
+        }
+        throw APIError(
+            .badRequest, "\(param) must be a string, token ids (strings among them or not), or {\"prompt_string\": either}", param: param)
     }
 
     private static func pieces(_ elements: [JSONValue], param: String) throws -> LlamaPrompt {
