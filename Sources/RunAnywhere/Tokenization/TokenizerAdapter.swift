@@ -61,7 +61,7 @@ extension TokenizerAdapter {
     /// The text of `tokens`: their pieces joined, as llama-server's `/detokenize` writes it (bytes
     /// that are not UTF-8 become U+FFFD). Ids outside the vocabulary throw ``ErrorCode/invalidInput``.
     public func detokenize(_ tokens: [Int32]) throws -> String {
-        try checkVocabulary(tokens)
+        try checkVocabulary(naming: tokens)
         var bytes: [UInt8] = []
         for token in tokens { bytes += try piece(token) }
         return String(decoding: bytes, as: UTF8.self)
@@ -69,8 +69,17 @@ extension TokenizerAdapter {
 
     /// Each token of `tokens` with its piece; ids outside the vocabulary throw ``ErrorCode/invalidInput``.
     public func pieces(_ tokens: [Int32]) throws -> [TokenPiece] {
-        try checkVocabulary(tokens)
+        try checkVocabulary(naming: tokens)
         return try tokens.map { TokenPiece(id: $0, bytes: try piece($0)) }
+    }
+
+    /// ``checkVocabulary(_:)`` for `tokens` given as they are: its error names them (`tokens`).
+    private func checkVocabulary(naming tokens: [Int32]) throws {
+        do {
+            try checkVocabulary(tokens)
+        } catch let error as SDKError {
+            throw error.naming("tokens")
+        }
     }
 }
 

@@ -87,15 +87,11 @@ struct TokenizeRoutes: Sendable {
         }
         router.post("detokenize") { request, _ in
             let body = try await decodeJSON(DetokenizeRequest.self, from: request, limit: configuration.maxBodySize)
-            do {
-                let content = try await runtime.detokenize(
-                    body.tokens, model: body.model ?? RunAnywhere.defaultModelID, loadOptions: configuration.loadOptions,
-                    keepAlive: configuration.keepAlive
-                )
-                return try jsonResponse(Content(content: content))
-            } catch let error as SDKError where error.code == .invalidInput {
-                throw APIError.from(error).naming("tokens")  // an id outside the vocabulary (the message names its position)
-            }
+            let content = try await runtime.detokenize(
+                body.tokens, model: body.model ?? RunAnywhere.defaultModelID, loadOptions: configuration.loadOptions,
+                keepAlive: configuration.keepAlive
+            )
+            return try jsonResponse(Content(content: content))
         }
     }
 }
