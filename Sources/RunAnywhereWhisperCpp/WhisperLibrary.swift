@@ -12,14 +12,18 @@ final class WhisperLibrary: Sendable {
     let path: String
     /// whisper.cpp's log; its latest errors explain a failure.
     let logSink: EngineLogSink
-    /// The codes of the languages whisper.cpp knows (ISO 639-1, such as "en", and a few more).
+    /// The names of the languages whisper.cpp knows, as it reads them: codes (ISO 639-1, such as
+    /// "en", and a few more) and full names ("english").
     let languages: Set<String>
 
     private init(api: ra_whisper_api, path: String, logSink: EngineLogSink) {
         self.api = api
         self.path = path
         self.logSink = logSink
-        languages = Set((0...max(api.whisper_lang_max_id(), 0)).compactMap { api.whisper_lang_str($0).map { String(cString: $0) } })
+        languages = Set(
+            (0...max(api.whisper_lang_max_id(), 0)).flatMap { id in
+                [api.whisper_lang_str(id), api.whisper_lang_str_full(id)].compactMap { $0.map { String(cString: $0) } }
+            })
     }
 
     private static let libraries = EngineLibraryCache<WhisperLibrary>(

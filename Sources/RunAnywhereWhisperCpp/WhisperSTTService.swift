@@ -49,12 +49,14 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
     ) throws -> (segments: [TranscriptionSegment], language: String?) {
         let api = library.api
         let count = try Self.sampleCount(audio)
-        // For a code it does not know, whisper.cpp would prompt with its start token in the language's place.
+        // "auto" (or nothing) asks whisper.cpp to detect the language; for a name it does not know,
+        // it would prompt with its start token in the language's place.
         let spoken = options.language.lowercased()
-        if !options.detectLanguage, !library.languages.contains(spoken) {
+        let detect = options.detectLanguage || spoken.isEmpty || spoken == "auto"
+        if !detect, !library.languages.contains(spoken) {
             throw SDKError(
                 .invalidInput,
-                "whisper.cpp knows no language '\(options.language)'; name it by its ISO 639-1 code, such as en, fr or de, or leave it out to detect it"
+                "whisper.cpp knows no language '\(options.language)'; name it by its ISO 639-1 code (en, fr, de…) or its English name, or detect it (auto)"
             ).naming("language")
         }
         var params = api.whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
@@ -77,7 +79,7 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         let duration = Double(count) / Double(audio.sampleRate)  // 16 kHz, as the runtime resampled it
         let newSegments = NewSegments { [self] count in
             let total = api.whisper_full_n_segments(context)
-            for index in max(0, total - count)..<total { onSegment(segment(index, within: duration)) }
+            for index in max(0, total - count)..<total { segment(index, within: duration).map(onSegment) }
         }
         params.new_segment_callback = { _, _, count, data in
             guard let data else { return }
@@ -85,7 +87,7 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
         }
         params.new_segment_callback_user_data = Unmanaged.passUnretained(newSegments).toOpaque()
         let multilingual = api.whisper_is_multilingual(context) != 0
-        let language = options.detectLanguage && multilingual ? "auto" : (multilingual ? spoken : "en")
+        let language = detect && multilingual ? "auto" : (multilingual ? spoken : "en")
         let mark = library.logSink.mark()
         let status = language.withCString { code in
             params.language = code
@@ -101,24 +103,27 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
             throw SDKError(
                 .generationFailed, library.logSink.explain("whisper.cpp could not transcribe the audio (code \(status))", since: mark))
         }
-        let segments = (0..<api.whisper_full_n_segments(context)).map { segment($0, within: duration) }
+        let segments = (0..<api.whisper_full_n_segments(context)).compactMap { segment($0, within: duration) }
         let detected = api.whisper_lang_str(api.whisper_full_lang_id(context)).map { String(cString: $0) }
         return (segments, detected ?? (multilingual ? nil : "en"))
     }
 
     /// Segment `index` of the last transcription: its text, times (whisper.cpp counts in
     /// centiseconds, within its 30 s window: a segment of a shorter clip may end past the audio,
-    /// so they are cut at `duration`, the audio's seconds), the mean probability of its text
-    /// tokens, its tokens and how likely it is no speech.
-    private func segment(_ index: Int32, within duration: Double) -> TranscriptionSegment {
+    /// so it is cut at `duration`, the audio's seconds, and one that starts past it, written over
+    /// the window's padding, is none), the mean probability of its text tokens, its tokens and how
+    /// likely it is no speech.
+    private func segment(_ index: Int32, within duration: Double) -> TranscriptionSegment? {
         let api = library.api
         let eot = api.whisper_token_eot(context)
+        let start = Double(api.whisper_full_get_segment_t0(context, index)) / 100
+        guard start < duration else { return nil }
         let text = api.whisper_full_get_segment_text(context, index).map { String(cString: $0) } ?? ""
         let positions = 0..<api.whisper_full_n_tokens(context, index)
         let tokens = positions.map { api.whisper_full_get_token_id(context, index, $0) }
         let probabilities = positions.filter { tokens[Int($0)] < eot }.map { api.whisper_full_get_token_p(context, index, $0) }
         return TranscriptionSegment(
-            text: text, startTime: min(Double(api.whisper_full_get_segment_t0(context, index)) / 100, duration),
+            text: text, startTime: start,
             endTime: min(Double(api.whisper_full_get_segment_t1(context, index)) / 100, duration),
             confidence: probabilities.isEmpty ? 0 : probabilities.reduce(0, +) / Float(probabilities.count), tokens: tokens,
             noSpeechProbability: api.whisper_full_get_segment_no_speech_prob(context, index)

@@ -553,7 +553,7 @@ def check_transcription(client, voice_model):
         missed = set(words(sentence)) - set(words(text))
         check(len(missed) <= 2, f"{name} was heard as {text!r}")
     verbose = client.audio.transcriptions.create(model="whisper-tiny.en", file=("speech.webm", files["speech.webm"]),
-                                                 response_format="verbose_json", timestamp_granularities=["segment"], language="en")
+                                                 response_format="verbose_json", timestamp_granularities=["segment"], language="english")
     check(verbose.language == "english", f"verbose_json language {verbose.language}")
     check(2 < verbose.duration < 6, f"verbose_json duration {verbose.duration}")
     check(len(verbose.segments) >= 1 and all(0 <= s.start < s.end <= verbose.duration + 0.5 for s in verbose.segments),
@@ -585,6 +585,8 @@ def check_transcription(client, voice_model):
     refusals = [
         ("an unknown language", lambda: client.audio.transcriptions.create(model="whisper-1", file=("speech.wav", wav), language="xx"),
          "language"),
+        ("an unknown language, streamed", lambda: client.audio.transcriptions.create(model="whisper-1", file=("speech.wav", wav),
+                                                                                     language="xx", stream=True), "language"),
         ("nothing to say", lambda: client.audio.speech.create(model=voice_model, voice="alloy", input="  "), "input"),
     ]
     for name, call, param in refusals:

@@ -29,6 +29,7 @@
     X(whisper_full_lang_id)                       \
     X(whisper_lang_str)                           \
     X(whisper_lang_max_id)                        \
+    X(whisper_lang_str_full)                      \
     X(whisper_is_multilingual)                    \
     X(whisper_vad_default_params)                 \
     X(whisper_vad_default_context_params)         \

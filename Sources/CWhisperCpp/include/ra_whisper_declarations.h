@@ -271,6 +271,8 @@ int whisper_full_lang_id(struct whisper_context * ctx);
 const char * whisper_lang_str(int id);
 /// The largest language id.
 int whisper_lang_max_id(void);
+/// A language's full name, such as "english".
+const char * whisper_lang_str_full(int id);
 /// Nonzero when the model knows languages other than English.
 int whisper_is_multilingual(struct whisper_context * ctx);
 

@@ -65,7 +65,7 @@ struct TranscriptionRoutes: Sendable {
                 prompt: form.prompt, temperature: form.temperature ?? 0)
             let loadOptions = ModelLoadOptions(threads: configuration.threads)
             if stream {
-                return TranscriptionStream.response(
+                return try await TranscriptionStream.response(
                     try await runtime.transcribeStream(audio, model: model, options: options, loadOptions: loadOptions))
             }
             let output = try await runtime.transcribe(audio, model: model, options: options, loadOptions: loadOptions)
