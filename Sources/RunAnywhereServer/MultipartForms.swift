@@ -111,19 +111,25 @@ struct UploadedFile: Decodable, Sendable, MultipartPartConvertible {
             UploadedFile.self, .init(codingPath: decoder.codingPath, debugDescription: "A file is read from a multipart form only"))
     }
 
-    /// The file's name as the client gave it, or "The upload": at most 100 characters, with each
+    /// The file's name as the client gave it, or "The upload": at most 100 Unicode scalars, with each
     /// control, format or line-breaking character as "?" so that it cannot break a message or a log line.
     var displayName: String {
         guard let filename, !filename.isEmpty else { return "The upload" }
-        return String(filename.prefix(100).map { Self.printable($0) ? $0 : "?" })
+        // Counted in scalars: one letter may carry any number of combining marks.
+        var name = String.UnicodeScalarView()
+        name.append(contentsOf: filename.unicodeScalars.prefix(100))
+        return String(String(name).map { Self.printable($0) ? $0 : "?" })
     }
 
     private static func printable(_ character: Character) -> Bool {
         !character.isNewline
             && character.unicodeScalars.allSatisfy { scalar in
+                // The joiners emoji and some scripts are written with stay; other format characters
+                // (bidirectional overrides above all) would change how the rest reads.
+                if scalar == "\u{200C}" || scalar == "\u{200D}" { return true }
                 switch scalar.properties.generalCategory {
-                case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: false
-                default: true
+                case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: return false
+                default: return true
                 }
             }
     }
