@@ -372,7 +372,8 @@ def check_errors(connection):
     # OpenAI's name keeps the session's model; the beta API's temperature is taken.
     connection.session.update(session={"type": "realtime", "model": "gpt-realtime", "temperature": 0.6})
     updated = events_until(connection, "session.updated")[-1]["session"]
-    check(not updated["model"].startswith("gpt-"), f"the session's model after gpt-realtime: {updated['model']}")
+    check(not updated["model"].startswith("gpt-") and updated.get("temperature") == 0.6,
+          f"the session's model after gpt-realtime, and its temperature: {updated['model']}, {updated.get('temperature')}")
     connection.response.cancel()
     error = events_until(connection, "error")[-1]["error"]
     check(error["code"] == "response_cancel_not_active", f"cancel error {error}")

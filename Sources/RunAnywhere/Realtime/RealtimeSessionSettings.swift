@@ -57,8 +57,10 @@ package struct RealtimeSessionSettings: Sendable {
             model = name
         }
         if let value = session["temperature"] {
-            guard value == .null || value.numberValue.map({ (0...2).contains($0) }) == true else {
-                throw RealtimeError("temperature must be between 0 and 2", param: "session.temperature")
+            let range = SDKConstants.Generation.temperatureRange
+            guard value == .null || value.numberValue.map({ range.contains(Float($0)) }) == true else {
+                throw RealtimeError(
+                    "temperature must be between \(Int(range.lowerBound)) and \(Int(range.upperBound))", param: "session.temperature")
             }
             temperature = value.numberValue
         }
@@ -207,7 +209,7 @@ package struct RealtimeSessionSettings: Sendable {
                     "interrupt_response": .bool(detection.interruptResponse),
                 ]
             } ?? .null
-        return [
+        let session: JSONValue = [
             "type": "realtime", "object": "realtime.session", "id": .string(id), "model": .string(model),
             "output_modalities": spoken ? ["audio"] : ["text"], "instructions": .string(instructions),
             "max_output_tokens": maxOutputTokens.map { .number(Double($0)) } ?? "inf",
@@ -224,6 +226,10 @@ package struct RealtimeSessionSettings: Sendable {
                 "output": ["format": outputFormat.json, "voice": .string(voice), "speed": .number(speed)],
             ],
         ]
+        // The beta API's setting, reported once it is set.
+        guard let temperature, case .object(var members) = session else { return session }
+        members["temperature"] = .number(temperature)
+        return .object(members)
     }
 }
 
