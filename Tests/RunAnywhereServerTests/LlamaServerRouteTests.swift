@@ -75,6 +75,15 @@ import Testing
                 try await Self.post(client, "/completion", #"{"model": "scripted", "prompt": {"prompt_string": "red"}}"#).1)
             #expect(object["content"] as? String == "red", "\(object)")
 
+            // Streamed, each prompt's last event holds its response_fields only, as a whole answer does.
+            let cut = try ModelCatalogRouteTests.events(
+                try await Self.post(
+                    client, "/completion",
+                    #"{"model": "scripted", "prompt": ["red", "blue"], "stream": true, "response_fields": ["index", "stop"]}"#
+                ).1)
+            #expect(
+                cut.filter { $0.data["stop"] as? Bool == true }.map { Set($0.data.keys) } == [["index", "stop"], ["index", "stop"]],
+                "\(cut.map(\.data))")
             let (streamStatus, streamed) = try await Self.post(
                 client, "/completion", #"{"model": "scripted", "prompt": ["red green blue", "one two"], "stream": true}"#)
             let events = try ModelCatalogRouteTests.events(streamed)

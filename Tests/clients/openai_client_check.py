@@ -429,6 +429,13 @@ def check_llama_samplers(client, model):
     several = completion(prompt=["The three primary colours are", [*opening, *rest]], n_predict=4, temperature=0)
     check(isinstance(several, list) and [answer["index"] for answer in several] == [0, 1]
           and all(answer["tokens_predicted"] >= 1 and answer["stop"] for answer in several), f"/completion of two prompts: {several}")
+    for prompt, param in [([0, 10 ** 9], "prompt"), (["The three", [*rest, 10 ** 9]], "prompt.1")]:
+        try:
+            completion(prompt=prompt)
+            check(False, f"/completion of an id outside the vocabulary was accepted: {prompt}")
+        except urllib.error.HTTPError as error:
+            body = json.loads(error.read())
+            check(error.code == 400 and body["error"].get("param") == param, f"/completion of an id outside the vocabulary: {body}")
     chat = [{"role": "user", "content": "Name a colour."}]
     plain = client.chat.completions.create(model=model, messages=chat, max_tokens=8, temperature=0, extra_body={"cache_prompt": False})
     chosen = client.chat.completions.create(model=model, messages=chat, max_tokens=8, temperature=2, top_p=1, seed=5,

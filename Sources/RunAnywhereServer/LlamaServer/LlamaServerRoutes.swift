@@ -22,12 +22,17 @@ struct LlamaServerRoutes: Sendable {
             // Several prompts are generated side by side, as the engine batches any requests.
             var generations: [GenerationEvents] = []
             do {
-                for prompt in body.prompts {
-                    let resolved = try await prompt.resolved(
-                        on: runtime, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive)
-                    generations.append(
-                        try await resolved.generate(
-                            on: runtime, options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive))
+                for (index, prompt) in body.prompts.enumerated() {
+                    do {
+                        let resolved = try await prompt.resolved(
+                            on: runtime, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive)
+                        generations.append(
+                            try await resolved.generate(
+                                on: runtime, options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive))
+                    } catch let error as SDKError where error.code == .invalidInput {
+                        // What the options do not explain is the prompt's (an id outside the vocabulary).
+                        throw APIError.from(error).naming(body.prompts.count > 1 ? "prompt.\(index)" : "prompt")
+                    }
                 }
             } catch {
                 generations.forEach { $0.cancel() }
@@ -117,7 +122,7 @@ struct LlamaServerRoutes: Sendable {
                         events = [try ServerSentEvents.event(LlamaCompletion(piece: piece, probabilities: probabilities))]
                         probabilities = nil
                     case .completed(let result):
-                        events = [try ServerSentEvents.event(LlamaCompletion(result, maxTokens: maxTokens, streamed: true))]
+                        events = [try last(LlamaCompletion(result, maxTokens: maxTokens, streamed: true), fields: body.responseFields)]
                     case .reasoning, .toolCall, .promptLogprobs: break
                     }
                     try await ServerSentEvents.send(&events, to: &writer)
@@ -171,9 +176,9 @@ struct LlamaServerRoutes: Sendable {
                         piece.index = index
                         events = [try ServerSentEvents.event(piece)]
                     case .completed(let result):
-                        var last = LlamaCompletion(result, maxTokens: maxTokens, streamed: true)
-                        last.index = index
-                        events = [try ServerSentEvents.event(last)]
+                        var answer = LlamaCompletion(result, maxTokens: maxTokens, streamed: true)
+                        answer.index = index
+                        events = [try last(answer, fields: body.responseFields)]
                     case .reasoning, .toolCall, .promptLogprobs: break
                     }
                     try await ServerSentEvents.send(&events, to: &writer)
@@ -184,5 +189,12 @@ struct LlamaServerRoutes: Sendable {
                 },
                 closing: { _ in })
         }
+    }
+
+    /// A stream's last event of a prompt, with only its `response_fields` when the request names
+    /// them (llama-server cuts the last chunk as it cuts a whole answer).
+    private func last(_ answer: LlamaCompletion, fields: [String]?) throws -> ServerSentEvent {
+        guard let fields else { return try ServerSentEvents.event(answer) }
+        return try ServerSentEvents.event(try LlamaCompletion.picking(fields, from: answer))
     }
 }
