@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MultipartKit
+import RunAnywhere
 
 /// A form read from multipart/form-data: its fields are its `CodingKeys`, each sent once (a
 /// list's parts are named `name[]`); its files are ``UploadedFile``s.
@@ -106,6 +107,16 @@ struct UploadedFile: Decodable, Sendable, MultipartPartConvertible {
         filename = multipart.headers.first(name: "Content-Disposition").flatMap(Self.filename(inDisposition:))
     }
 
+    /// The file's audio, decoded by `runtime`'s audio decoder; a file it cannot read (or longer
+    /// than `maxDuration`) is a 400 naming the form's `file`.
+    func audio(decodedBy runtime: RunAnywhereRuntime, maxDuration: TimeInterval?) async throws -> AudioSamples {
+        do {
+            return try await runtime.decodeAudio(data, name: displayName, maxDuration: maxDuration)
+        } catch let error as SDKError where error.code == .invalidInput || error.code == .emptyInput {
+            throw APIError.from(error).naming("file")
+        }
+    }
+
     init(from decoder: any Decoder) throws {
         throw DecodingError.typeMismatch(
             UploadedFile.self, .init(codingPath: decoder.codingPath, debugDescription: "A file is read from a multipart form only"))
@@ -134,23 +145,58 @@ struct UploadedFile: Decodable, Sendable, MultipartPartConvertible {
             }
     }
 
-    /// The file name in a Content-Disposition header: RFC 5987's `filename*=UTF-8''…` (as
-    /// browsers and HTTP libraries write a name that is not ASCII), else `filename="…"`.
+    /// The file name in a Content-Disposition header: RFC 5987's `filename*=UTF-8''…` or
+    /// `ISO-8859-1''…` (as browsers and HTTP libraries write a name that is not ASCII), else
+    /// `filename="…"`.
     static func filename(inDisposition header: String) -> String? {
         if let extended = parameter("filename*", inDisposition: header) {
             let parts = extended.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
-            if parts.count == 3, parts[0].lowercased() == "utf-8", let name = String(parts[2]).removingPercentEncoding { return name }
+            if parts.count == 3, let bytes = percentDecoded(parts[2]) {
+                switch parts[0].lowercased() {
+                case "utf-8": if let name = String(bytes: bytes, encoding: .utf8) { return name }
+                case "iso-8859-1": if let name = String(bytes: bytes, encoding: .isoLatin1) { return name }
+                default: break
+                }
+            }
         }
         return parameter("filename", inDisposition: header)
     }
 
-    /// The parameter `key` of a Content-Disposition header, unquoted.
+    /// The bytes `text` stands for with its `%XX` escapes read; nil where an escape is not one.
+    private static func percentDecoded(_ text: Substring) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var rest = text.utf8[...]
+        while let byte = rest.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard rest.count >= 2, let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(value)
+            rest = rest.dropFirst(2)
+        }
+        return bytes
+    }
+
+    /// The parameter `key` of a Content-Disposition header, unquoted (a quoted string's `\"` and
+    /// `\\` read as the characters they escape).
     static func parameter(_ key: String, inDisposition header: String) -> String? {
         for parameter in header.split(separator: ";") {
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pair.count == 2, pair[0].lowercased() == key {
-                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            guard pair.count == 2, pair[0].lowercased() == key else { continue }
+            let value = pair[1]
+            guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return value }
+            var unquoted = ""
+            var escaped = false
+            for character in value.dropFirst().dropLast() {
+                if !escaped, character == "\\" {
+                    escaped = true
+                    continue
+                }
+                unquoted.append(character)
+                escaped = false
             }
+            return unquoted
         }
         return nil
     }

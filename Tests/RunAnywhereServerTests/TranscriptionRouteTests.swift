@@ -193,7 +193,17 @@ import Testing
                 [("model", "scripted-stt")], file: ("memo.mp3", Data([0xFF, 0xFB, 0x90, 0x00] + Array(repeating: 0, count: 400))),
                 status: .badRequest, mentions: "memo.mp3 is not a WAV file, and no decoder")
             try await expectError(
-                [("model", "scripted-stt")], file: ("empty.wav", Data()), status: .badRequest, mentions: "empty.wav is empty")
+                [("model", "scripted-stt")], file: ("empty.wav", Data()), status: .badRequest, param: "file", mentions: "empty.wav is empty"
+            )
+            // An upload's name in errors: letters of any script and joined emoji as they are; a
+            // bidirectional override or a control character as "?"; at most 100 scalars.
+            for (name, shown) in [
+                ("été 漢字 👩‍💻.wav", "été 漢字 👩‍💻.wav"), ("evil\u{202E}vaw.wav", "evil?vaw.wav"), ("a\u{1}b.wav", "a?b.wav"),
+                ("e" + String(repeating: "\u{301}", count: 500) + ".wav", "e" + String(repeating: "\u{301}", count: 99)),
+            ] {
+                try await expectError(
+                    [("model", "scripted-stt")], file: (name, Data()), status: .badRequest, param: "file", mentions: "\(shown) is empty")
+            }
             try await expectError(
                 [("model", "scripted-stt")], file: ("big.wav", Data(count: 300_000)), status: .contentTooLarge,
                 mentions: "larger than 200000 bytes")

@@ -61,8 +61,7 @@ struct VoiceRoutes: Sendable {
                 }
             }
             config.apply(runtime.defaults(of: config.llmModelId), keepingSystemPrompt: form.systemPrompt != nil)
-            let audio = try await runtime.decodeAudio(
-                form.file.data, name: form.file.displayName, maxDuration: configuration.maxAudioDuration)
+            let audio = try await form.file.audio(decodedBy: runtime, maxDuration: configuration.maxAudioDuration)
             let events = await ModularVoicePipeline(runtime: runtime, config: config).processTurn(audio)
             return ServerSentEvents.response { send in
                 for try await event in events {

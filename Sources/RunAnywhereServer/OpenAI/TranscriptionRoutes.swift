@@ -55,8 +55,7 @@ struct TranscriptionRoutes: Sendable {
             }
             let model = form.model == "whisper-1" ? SDKConstants.Models.defaultSpeechRecognitionModelID : form.model
             _ = try runtime.model(id: model, category: .speechRecognition)  // refused before the audio is decoded
-            let audio = try await runtime.decodeAudio(
-                form.file.data, name: form.file.displayName, maxDuration: configuration.maxAudioDuration)
+            let audio = try await form.file.audio(decodedBy: runtime, maxDuration: configuration.maxAudioDuration)
             let language = form.language.flatMap { $0.isEmpty ? nil : $0.lowercased() }
             // Only segments' times need whisper's timestamps (and its whole 30 s window).
             let options = STTOptions(
