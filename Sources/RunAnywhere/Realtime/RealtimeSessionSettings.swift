@@ -60,7 +60,8 @@ package struct RealtimeSessionSettings: Sendable {
             let range = SDKConstants.Generation.temperatureRange
             guard value == .null || value.numberValue.map({ range.contains(Float($0)) }) == true else {
                 throw RealtimeError(
-                    "temperature must be between \(Int(range.lowerBound)) and \(Int(range.upperBound))", param: "session.temperature")
+                    "temperature must be a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), or null",
+                    param: "session.temperature")
             }
             temperature = value.numberValue
         }
