@@ -38,15 +38,14 @@ struct LlamaServerRoutes: Sendable {
                 generations.forEach { $0.cancel() }
                 throw error
             }
-            guard generations.count > 1 else { return try await respond(generations[0], to: body, maxTokens: options.maxTokens) }
-            return try await respond(several: generations, to: body, maxTokens: options.maxTokens)
+            return try await respond(generations, to: body, maxTokens: options.maxTokens)
         }
         router.post("infill") { request, _ in
             let body = try await decodeCompletion(request)
             let (model, options, keepAlive) = try settings(body)
             let generation = try await runtime.generateEvents(
                 infill: try body.infill(), options: options, model: model, loadOptions: configuration.loadOptions, keepAlive: keepAlive)
-            return try await respond(generation, to: body, maxTokens: options.maxTokens)
+            return try await respond([generation], to: body, maxTokens: options.maxTokens)
         }
         router.get("props") { request, _ in
             let id = request.uri.queryParameters.get("model") ?? RunAnywhere.defaultModelID
@@ -100,46 +99,12 @@ struct LlamaServerRoutes: Sendable {
         return (model.id, body.options(threads: configuration.threads, defaults: model.defaults), body.keepAlive ?? configuration.keepAlive)
     }
 
-    /// The whole answer (its `response_fields` only, when the request names them), or the stream;
-    /// `maxTokens` is the bound it was generated under.
-    private func respond(_ generation: GenerationEvents, to body: LlamaCompletionRequest, maxTokens: Int) async throws -> Response {
-        guard body.stream else {
-            let answer = LlamaCompletion(try await generation.result(), maxTokens: maxTokens, streamed: false)
-            guard let fields = body.responseFields else { return try jsonResponse(answer) }
-            return try jsonResponse(try LlamaCompletion.picking(fields, from: answer))
-        }
-        let pieces = try EventTemplate { LlamaCompletion(piece: $0, probabilities: nil) }  // one a token (``EventTemplate``)
-        return ServerSentEvents.response { writer in
-            var probabilities: [TokenLogprob]?
-            try await generation.relay(
-                to: &writer,
-                event: { event, writer in
-                    var events: [ServerSentEvent] = []
-                    switch event {
-                    case .logprobs(let tokens): probabilities = (probabilities ?? []) + tokens
-                    case .text(let piece) where probabilities == nil: events = [try pieces.event(piece)]
-                    case .text(let piece):
-                        events = [try ServerSentEvents.event(LlamaCompletion(piece: piece, probabilities: probabilities))]
-                        probabilities = nil
-                    case .completed(let result):
-                        events = [try last(LlamaCompletion(result, maxTokens: maxTokens, streamed: true), fields: body.responseFields)]
-                    case .reasoning, .toolCall, .promptLogprobs: break
-                    }
-                    try await ServerSentEvents.send(&events, to: &writer)
-                },
-                failure: { error, writer in
-                    var events = [try ServerSentEvents.error(error)]
-                    try await ServerSentEvents.send(&events, to: &writer)
-                })
-        }
-    }
-
-    /// The answers to several prompts, as llama-server gives them: whole, an array in the
-    /// prompts' order, each with its `index` (and only its `response_fields`); streamed, each
-    /// prompt's pieces and last event as they come, interleaved, each with its prompt's `index`.
-    private func respond(several generations: [GenerationEvents], to body: LlamaCompletionRequest, maxTokens: Int) async throws
-        -> Response
-    {
+    /// The answers to one prompt or several, as llama-server gives them: whole, an object (an
+    /// array in the prompts' order for several), each with its `index` and only its
+    /// `response_fields` when the request names them; streamed, each prompt's pieces and last
+    /// event as they come (several interleaved), each with its prompt's `index`. `maxTokens` is
+    /// the bound they were generated under.
+    private func respond(_ generations: [GenerationEvents], to body: LlamaCompletionRequest, maxTokens: Int) async throws -> Response {
         guard body.stream else {
             var answers: [LlamaCompletion] = []
             do {
@@ -152,49 +117,76 @@ struct LlamaServerRoutes: Sendable {
                 generations.forEach { $0.cancel() }
                 throw error
             }
-            guard let fields = body.responseFields else { return try jsonResponse(answers) }
-            return try jsonResponse(try answers.map { try LlamaCompletion.picking(fields, from: $0) })
+            func whole(_ answers: [some Encodable]) throws -> Response {
+                answers.count == 1 ? try jsonResponse(answers[0]) : try jsonResponse(answers)
+            }
+            guard let fields = body.responseFields else { return try whole(answers) }
+            return try whole(answers.map { try LlamaCompletion.picking(fields, from: $0) })
         }
-        let pieces = try generations.indices.map { index in
+        let start = try LlamaCompletionStream(prompts: generations.count, maxTokens: maxTokens, responseFields: body.responseFields)
+        return ServerSentEvents.response { writer in
+            var stream = start
+            let failure = { (error: APIError, writer: inout any ResponseBodyWriter) in
+                var events = [try ServerSentEvents.error(error)]
+                try await ServerSentEvents.send(&events, to: &writer)
+            }
+            // One prompt is relayed on its own, without the merging that several need.
+            guard generations.count > 1 else {
+                return try await generations[0].relay(
+                    to: &writer,
+                    event: { event, writer in
+                        var events = try stream.events(of: event, prompt: 0)
+                        try await ServerSentEvents.send(&events, to: &writer)
+                    }, failure: failure)
+            }
+            try await GenerationEvents.relay(
+                generations, to: &writer,
+                event: { index, event, writer in
+                    var events = try stream.events(of: event, prompt: index)
+                    try await ServerSentEvents.send(&events, to: &writer)
+                }, failure: failure, closing: { _ in })
+        }
+    }
+}
+
+/// The events a `/completion` or `/infill` stream sends for its prompts' generation events: a
+/// piece of text each (from a template while no probabilities go with it), and each prompt's
+/// last event, with only its `response_fields` when the request names them (llama-server cuts
+/// the last chunk as it cuts a whole answer).
+private struct LlamaCompletionStream {
+    let pieces: [EventTemplate]
+    let maxTokens: Int
+    let responseFields: [String]?
+    /// The probabilities of each prompt's tokens not yet sent with their text.
+    var probabilities: [Int: [TokenLogprob]] = [:]
+
+    init(prompts: Int, maxTokens: Int, responseFields: [String]?) throws {
+        pieces = try (0..<prompts).map { index in
             try EventTemplate {
                 var piece = LlamaCompletion(piece: $0, probabilities: nil)
                 piece.index = index
                 return piece
             }
         }
-        return ServerSentEvents.response { writer in
-            var probabilities: [Int: [TokenLogprob]] = [:]
-            try await GenerationEvents.relay(
-                generations, to: &writer,
-                event: { index, event, writer in
-                    var events: [ServerSentEvent] = []
-                    switch event {
-                    case .logprobs(let tokens): probabilities[index, default: []] += tokens
-                    case .text(let text) where probabilities[index] == nil: events = [try pieces[index].event(text)]
-                    case .text(let text):
-                        var piece = LlamaCompletion(piece: text, probabilities: probabilities.removeValue(forKey: index))
-                        piece.index = index
-                        events = [try ServerSentEvents.event(piece)]
-                    case .completed(let result):
-                        var answer = LlamaCompletion(result, maxTokens: maxTokens, streamed: true)
-                        answer.index = index
-                        events = [try last(answer, fields: body.responseFields)]
-                    case .reasoning, .toolCall, .promptLogprobs: break
-                    }
-                    try await ServerSentEvents.send(&events, to: &writer)
-                },
-                failure: { error, writer in
-                    var events = [try ServerSentEvents.error(error)]
-                    try await ServerSentEvents.send(&events, to: &writer)
-                },
-                closing: { _ in })
-        }
+        self.maxTokens = maxTokens
+        self.responseFields = responseFields
     }
 
-    /// A stream's last event of a prompt, with only its `response_fields` when the request names
-    /// them (llama-server cuts the last chunk as it cuts a whole answer).
-    private func last(_ answer: LlamaCompletion, fields: [String]?) throws -> ServerSentEvent {
-        guard let fields else { return try ServerSentEvents.event(answer) }
-        return try ServerSentEvents.event(try LlamaCompletion.picking(fields, from: answer))
+    mutating func events(of event: GenerationEvent, prompt index: Int) throws -> [ServerSentEvent] {
+        switch event {
+        case .logprobs(let tokens): probabilities[index, default: []] += tokens
+        case .text(let text) where probabilities[index] == nil: return [try pieces[index].event(text)]
+        case .text(let text):
+            var piece = LlamaCompletion(piece: text, probabilities: probabilities.removeValue(forKey: index))
+            piece.index = index
+            return [try ServerSentEvents.event(piece)]
+        case .completed(let result):
+            var answer = LlamaCompletion(result, maxTokens: maxTokens, streamed: true)
+            answer.index = index
+            guard let responseFields else { return [try ServerSentEvents.event(answer)] }
+            return [try ServerSentEvents.event(try LlamaCompletion.picking(responseFields, from: answer))]
+        case .reasoning, .toolCall, .promptLogprobs: break
+        }
+        return []
     }
 }
