@@ -62,11 +62,8 @@ struct RAGRoutes: Sendable {
         router.post("api/rag/collections/:name/documents") { request, context in
             let name = try Self.name(context)
             let form = try await decodeMultipartForm(UploadForm.self, from: request, limit: configuration.maxBodySize)
-            let embeddingModel: String?
-            do {
-                embeddingModel = try form.embeddingModel.flatMap { $0.isEmpty ? nil : try runtime.model(id: $0, category: .embedding).id }
-            } catch {
-                throw APIError.from(error).naming("embeddingModel")
+            let embeddingModel = try form.embeddingModel.flatMap {
+                $0.isEmpty ? nil : try runtime.model(id: $0, category: .embedding, field: "embeddingModel").id
             }
             let documents = try form.files.map { file in try session().reader.read(file.data, path: try Self.documentName(file)) }
             let report = try await session().ingest(

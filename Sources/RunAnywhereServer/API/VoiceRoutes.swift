@@ -54,11 +54,7 @@ struct VoiceRoutes: Sendable {
                 (config.sttModelId, ModelCategory.speechRecognition, "stt"), (config.llmModelId, .language, "model"),
                 (config.ttsVoiceId, .speechSynthesis, "voice"),
             ] {
-                do {
-                    _ = try runtime.model(id: id, category: category)
-                } catch {
-                    throw APIError.from(error).naming(field)
-                }
+                _ = try runtime.model(id: id, category: category, field: field)
             }
             config.apply(runtime.defaults(of: config.llmModelId), keepingSystemPrompt: form.systemPrompt != nil)
             let audio = try await form.file.audio(decodedBy: runtime, maxDuration: configuration.maxAudioDuration)

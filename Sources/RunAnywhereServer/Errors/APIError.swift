@@ -100,3 +100,15 @@ package struct APIError: HTTPResponseError, Sendable {
         }
     }
 }
+
+extension RunAnywhereRuntime {
+    /// The model `id` names, of `category`, checked before a request's work starts: an unknown
+    /// model, or one of another kind, is refused naming the request's `field`.
+    nonisolated func model(id: String, category: ModelCategory, field: String) throws -> ModelInfo {
+        do {
+            return try model(id: id, category: category)
+        } catch {
+            throw APIError.from(error).naming(field)
+        }
+    }
+}
