@@ -88,6 +88,31 @@ import Testing
         }
     }
 
+    @Test(arguments: texts)
+    func responsesDeltasAreWhatJSONEncoderWrites(text: String) throws {
+        var encoder = ResponseEventEncoder()
+        let token = TokenLogprobObject(TokenLogprob(id: 1, bytes: [97], logprob: -0.5))
+        var events: [ResponseStreamEvent] = [
+            ResponseStreamEvent(type: "response.reasoning_text.delta", outputIndex: 0, itemID: "rs_1", contentIndex: 0, delta: "first"),
+            ResponseStreamEvent(type: "response.reasoning_text.delta", outputIndex: 0, itemID: "rs_1", contentIndex: 0, delta: text),
+            ResponseStreamEvent(
+                type: "response.output_text.delta", outputIndex: 1, itemID: "msg_1", contentIndex: 0, delta: text, logprobs: []),
+            ResponseStreamEvent(
+                type: "response.output_text.delta", outputIndex: 1, itemID: "msg_1", contentIndex: 0, delta: "x", logprobs: []),
+            ResponseStreamEvent(
+                type: "response.output_text.delta", outputIndex: 1, itemID: "msg_1", contentIndex: 0, delta: text, logprobs: [token]),
+            ResponseStreamEvent(
+                type: "response.output_text.delta", outputIndex: 2, itemID: "msg_2", contentIndex: 0, delta: text, logprobs: []),
+            ResponseStreamEvent(
+                type: "response.output_text.done", outputIndex: 2, itemID: "msg_2", contentIndex: 0, text: text, logprobs: []),
+        ]
+        for index in events.indices { events[index].sequenceNumber = [0, 9, 10, 99, 100, 1_000_000, 1_000_001][index] }
+        let ours = try events.map { try encoder.event($0) }
+        let theirs = try events.map { try ServerSentEvents.event($0, name: $0.type) }
+        #expect(ours.map(\.event) == theirs.map(\.event))
+        #expect(try Self.json(ours) == Self.json(theirs))
+    }
+
     @Test func ollamasTimeIsNowToTheMillisecond() throws {
         let before = (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000
         let written = OllamaChunk.now()
@@ -106,6 +131,17 @@ import Testing
             let ours = try JSONSerialization.jsonObject(with: Data(template.json([a, b]).utf8)) as? NSDictionary
             let theirs =
                 try JSONSerialization.jsonObject(with: JSONEncoder.server.encode(Pair(first: b, number: 7, second: a))) as? NSDictionary
+            #expect(ours == theirs)
+        }
+    }
+
+    @Test func aTemplateTakesItsIntegersWhereverTheyStand() throws {
+        struct Numbered: Encodable { let a: Int, text: String, b: Int, c: Int }
+        let template = try JSONTemplate(strings: 1, integers: 2) { Numbered(a: $1[1], text: $0[0], b: 7, c: $1[0]) }
+        for (a, c) in [(0, 0), (-1, Int.max), (Int.min, 42)] {
+            let ours = try JSONSerialization.jsonObject(with: Data(template.json(["t"], integers: [c, a]).utf8)) as? NSDictionary
+            let theirs =
+                try JSONSerialization.jsonObject(with: JSONEncoder.server.encode(Numbered(a: a, text: "t", b: 7, c: c))) as? NSDictionary
             #expect(ours == theirs)
         }
     }

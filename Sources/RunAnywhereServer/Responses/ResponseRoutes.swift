@@ -125,8 +125,9 @@ struct ResponseRoutes: Sendable {
                 param: "stream")
         }
         return ServerSentEvents.response { writer in
+            var encoder = ResponseEventEncoder()
             for await event in events {
-                var frame = [try ServerSentEvents.event(event, name: event.type)]
+                var frame = [try encoder.event(event)]
                 try await ServerSentEvents.send(&frame, to: &writer)
             }
         }

@@ -54,8 +54,9 @@ struct ResponseRun: Sendable {
         var response = self.response
         var pending: [ResponseStreamEvent] = [.lifecycle("response.created", response), .lifecycle("response.in_progress", response)]
         var numbering = ResponseEventNumbering()
+        var encoder = ResponseEventEncoder()
         func send(_ writer: inout any ResponseBodyWriter) async throws {
-            var events = try numbering.number(pending).map { try ServerSentEvents.event($0, name: $0.type) }
+            var events = try numbering.number(pending).map { try encoder.event($0) }
             pending.removeAll()
             try await ServerSentEvents.send(&events, to: &writer)
         }

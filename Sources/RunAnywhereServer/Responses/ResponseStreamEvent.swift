@@ -1,4 +1,5 @@
 import Foundation
+import OpenAPIRuntime
 import RunAnywhere
 
 /// One of the Responses API's semantic stream events, sent as a server-sent event named by its
@@ -61,5 +62,42 @@ struct ResponseEventNumbering {
             next += 1
         }
         return numbered
+    }
+}
+
+/// Writes a response's stream events as server-sent events named by their type: its text deltas
+/// (an event a token) from a template of their item's delta (``JSONTemplate``), the rest by
+/// JSONEncoder. Each is the JSON JSONEncoder makes of it.
+struct ResponseEventEncoder {
+    /// What a text delta's JSON holds but its text and number: one template serves the deltas alike in it.
+    private struct DeltaShape: Equatable {
+        let type: String
+        let outputIndex: Int?
+        let itemID: String?
+        let contentIndex: Int?
+        let hasLogprobs: Bool
+    }
+
+    private var delta: (shape: DeltaShape, template: JSONTemplate)?
+
+    /// The server-sent event of `event`.
+    mutating func event(_ event: ResponseStreamEvent) throws -> ServerSentEvent {
+        // Only a text delta without log-probabilities (those differ for each token) is templated.
+        guard event.type.hasSuffix("text.delta"), let text = event.delta, event.logprobs?.isEmpty ?? true else {
+            return try ServerSentEvents.event(event, name: event.type)
+        }
+        let shape = DeltaShape(
+            type: event.type, outputIndex: event.outputIndex, itemID: event.itemID, contentIndex: event.contentIndex,
+            hasLogprobs: event.logprobs != nil)
+        if delta?.shape != shape {
+            let template = try JSONTemplate(strings: 1, integers: 1) { strings, integers in
+                var written = event
+                written.delta = strings[0]
+                written.sequenceNumber = integers[0]
+                return written
+            }
+            delta = (shape, template)
+        }
+        return ServerSentEvent(event: event.type, data: try delta!.template.json([text], integers: [event.sequenceNumber]))
     }
 }
