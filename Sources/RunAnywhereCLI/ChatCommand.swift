@@ -26,6 +26,7 @@ struct ChatCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIContext.run(global, engineProcesses: !flags.rpcWorkers.isEmpty) { context in
+            try flags.checkSampling()
             let runtime = try RunAnywhere.runtime()
             let model = try runtime.model(id: flags.model ?? RunAnywhere.defaultModelID)
             let settings = context.settings()

@@ -22,6 +22,7 @@ struct DescribeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIContext.run(global, engineProcesses: !flags.rpcWorkers.isEmpty) { context in
+            try flags.checkSampling()
             let runtime = try RunAnywhere.runtime()
             // Read and checked once, here: a bad image fails before any model loads.
             let picture = VLMImage(data: try VLMImage(filePath: image).load().bytes)

@@ -40,10 +40,13 @@ struct EmbedCommand: AsyncParsableCommand {
     /// `arguments` with each `-` replaced by the lines of `standardInput` (read once), blank ones left out.
     static func texts(_ arguments: [String], standardInput: () -> Data) throws -> [String] {
         var lines: [String]?
-        let texts = arguments.flatMap { argument -> [String] in
+        let texts = try arguments.flatMap { argument -> [String] in
             guard argument == "-" else { return [argument] }
             if lines == nil {
-                lines = String(decoding: standardInput(), as: UTF8.self).split(omittingEmptySubsequences: false) {
+                guard let input = String(validating: standardInput(), as: UTF8.self) else {
+                    throw SDKError(.invalidInput, "Standard input is not UTF-8 text: convert it to UTF-8 first")
+                }
+                lines = input.split(omittingEmptySubsequences: false) {
                     $0 == "\n" || $0 == "\r\n"
                 }
                 .map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }

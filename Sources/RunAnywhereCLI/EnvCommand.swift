@@ -37,7 +37,7 @@ struct EnvCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CLIContext.run(global) { context in
-                let key = apiKeyStdin ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : nil
+                let key = apiKeyStdin ? try StandardInput.text() : nil
                 try context.environments.use(environment, baseURL: baseURL, apiKey: key)
                 try RunAnywhere.initialize(from: context.environments, configuration: context.configuration)
                 Terminal.write(

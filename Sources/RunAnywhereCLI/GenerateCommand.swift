@@ -50,11 +50,7 @@ struct GenerateCommand: AsyncParsableCommand {
 
     /// The output constraint the flags ask for, read from its file and checked.
     func structuredOutput() throws -> StructuredOutputConfig? {
-        func read(_ path: String) throws -> Data {
-            do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-                throw SDKError(.fileNotFound, "Cannot read \(path): \(error.localizedDescription)")
-            }
-        }
+        func read(_ path: String) throws -> Data { try fileContents(of: URL(fileURLWithPath: path), mapped: false) }
         if let jsonSchema {
             let schema: JSONValue
             do { schema = try JSONValue(parsing: read(jsonSchema)) } catch let error as SDKError where error.code == .invalidInput {
@@ -70,7 +66,8 @@ struct GenerateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIContext.run(global, engineProcesses: !flags.rpcWorkers.isEmpty) { context in
-            let text = prompt == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : prompt
+            try flags.checkSampling()
+            let text = prompt == "-" ? try StandardInput.text() : prompt
             let settings = context.settings()
             let (model, loadOptions) = (
                 flags.model ?? RunAnywhere.defaultModelID, flags.loadOptions(settings, savedPrompts: context.savedPrompts)

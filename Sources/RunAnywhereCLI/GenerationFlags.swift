@@ -2,33 +2,45 @@ import ArgumentParser
 import RunAnywhere
 
 /// Flags shared by `generate`, `chat` and `describe`; what a flag leaves unset comes from the
-/// user's settings (`runanywhere settings`).
+/// user's settings (`runanywhere settings`). A number's flag takes the argument after it
+/// whatever it is (`parsing: .unconditional`), so that `--temperature -1` is refused for its
+/// range, not as a flag without a value.
 struct GenerationFlags: ParsableArguments {
     @Option(name: .long, help: "Model id (default: the installed default model of the command's kind).")
     var model: String?
-    @Option(name: .customLong("max-tokens"), help: "Most tokens to generate.")
+    @Option(name: .customLong("max-tokens"), parsing: .unconditional, help: "Most tokens to generate.")
     var maxTokens: Int?
-    @Option(name: .long, help: "Sampling temperature, 0 to 2; 0 is greedy and deterministic.")
+    @Option(name: .long, parsing: .unconditional, help: "Sampling temperature, 0 to 2; 0 is greedy and deterministic.")
     var temperature: Float?
-    @Option(name: .customLong("top-p"), help: "Nucleus sampling threshold, in (0, 1].")
+    @Option(name: .customLong("top-p"), parsing: .unconditional, help: "Nucleus sampling threshold, in (0, 1].")
     var topP: Float?
-    @Option(name: .customLong("top-k"), help: "Sample among the k most likely tokens; 0 for all.")
+    @Option(name: .customLong("top-k"), parsing: .unconditional, help: "Sample among the k most likely tokens; 0 for all.")
     var topK: Int?
-    @Option(name: .customLong("min-p"), help: "Keep only tokens at least this times as likely as the most likely one, 0 to 1.")
+    @Option(
+        name: .customLong("min-p"), parsing: .unconditional,
+        help: "Keep only tokens at least this times as likely as the most likely one, 0 to 1.")
     var minP: Float?
-    @Option(name: .customLong("repeat-penalty"), help: "Penalty on the last --repeat-last-n tokens (1.1 is common; 1 is none).")
+    @Option(
+        name: .customLong("repeat-penalty"), parsing: .unconditional,
+        help: "Penalty on the last --repeat-last-n tokens (1.1 is common; 1 is none).")
     var repeatPenalty: Float?
-    @Option(name: .customLong("repeat-last-n"), help: "How many of the last tokens, prompt included, the penalty looks at (default: 64).")
+    @Option(
+        name: .customLong("repeat-last-n"), parsing: .unconditional,
+        help: "How many of the last tokens, prompt included, the penalty looks at (default: 64).")
     var repeatLastN: Int?
-    @Option(name: .long, help: "Sampling seed, for repeatable sampled output.")
+    @Option(name: .long, parsing: .unconditional, help: "Sampling seed, for repeatable sampled output.")
     var seed: UInt32?
-    @Option(name: .long, help: "CPU threads (default: all cores, at most 4).")
+    @Option(name: .long, parsing: .unconditional, help: "CPU threads (default: all cores, at most 4).")
     var threads: Int?
     @Option(name: .long, help: "System prompt.")
     var system: String?
-    @Option(name: .customLong("context-length"), help: "Context window in tokens (default: the model's, at most 4096).")
+    @Option(
+        name: .customLong("context-length"), parsing: .unconditional, help: "Context window in tokens (default: the model's, at most 4096)."
+    )
     var contextLength: Int?
-    @Option(name: .customLong("batch-size"), help: "Prompt tokens evaluated per step (default: \(ModelLoadOptions().batchSize)).")
+    @Option(
+        name: .customLong("batch-size"), parsing: .unconditional,
+        help: "Prompt tokens evaluated per step (default: \(ModelLoadOptions().batchSize)).")
     var batchSize: Int?
     @Flag(
         name: .long,
@@ -39,7 +51,7 @@ struct GenerationFlags: ParsableArguments {
     @Option(name: .customLong("flash-attention"), help: "Flash attention: auto, enabled or disabled.")
     var flashAttention: ModelLoadOptions.FlashAttention = .auto
     @Option(
-        name: .customLong("gpu-layers"),
+        name: .customLong("gpu-layers"), parsing: .unconditional,
         help:
             "Layers on the GPU; 0 keeps the model on the CPU (default: all when it fits in the GPU's free memory, as many as fit otherwise, none without a GPU)."
     )
@@ -125,6 +137,29 @@ struct GenerationFlags: ParsableArguments {
         try RPCEndpoint.checkFlag(rpcWorkers)
         try LLMSpeculation.checkFlag(speculate, draftModel: draftModel)
     }
+
+    /// Throws the SDK's error for the first sampling flag out of range, naming the flag as it
+    /// was typed (`--top-p must be in (0, 1]`), before any model loads: each command calls it
+    /// first thing in its run, where errors are reported as every command's are.
+    func checkSampling() throws {
+        var options = LLMGenerationOptions()
+        if let maxTokens { options.maxTokens = maxTokens }
+        if let temperature { options.temperature = temperature }
+        if let topP { options.topP = topP }
+        if let topK { options.topK = topK }
+        if let minP { options.minP = minP }
+        if let repeatPenalty { options.repeatPenalty = repeatPenalty }
+        if let repeatLastN { options.penaltyLastN = repeatLastN }
+        if let invalid = options.firstInvalidOption(), let flag = Self.flags[invalid.name] {
+            throw SDKError(invalid.error.code, invalid.error.message(calling: invalid.name, flag), category: invalid.error.category)
+        }
+    }
+
+    /// The flag of each generation option these flags set.
+    private static let flags = [
+        "maxTokens": "--max-tokens", "temperature": "--temperature", "topP": "--top-p", "topK": "--top-k", "minP": "--min-p",
+        "repeatPenalty": "--repeat-penalty", "penaltyLastN": "--repeat-last-n",
+    ]
 }
 
 extension LLMSpeculation {

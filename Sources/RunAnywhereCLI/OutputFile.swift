@@ -6,9 +6,19 @@ import RunAnywhere
 /// pipe (`/dev/stdout`, a FIFO a player reads) rather than replacing it. A path that names a
 /// folder, or whose folder does not exist, is refused: a mistyped path creates nothing.
 enum OutputFile {
-    /// Refuses `path` if it cannot be written (before a command does its work).
+    /// Refuses `path` if it cannot be written (before a command does its work): a file is tried
+    /// by creating, then removing, a scratch file where it goes (a folder that is read-only,
+    /// immutable or on a file system that takes no files refuses that as it would the file).
     static func check(_ path: String) throws {
-        _ = try destination(path)
+        let (target, existing) = try destination(path)
+        guard existing == nil || existing == S_IFREG else { return }
+        let trial = ScratchFile.url(in: target.deletingLastPathComponent(), prefix: ".\(target.lastPathComponent).", suffix: ".tmp")
+        let descriptor = open(trial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw SDKError(.fileWriteFailed, "Cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+        unlink(trial.path)
     }
 
     /// Writes `data` to `path`.
@@ -29,6 +39,7 @@ enum OutputFile {
     /// as it is, so that `/dev/stdout`, a link to a pipe's descriptor, works), else the file its
     /// symbolic links end at, which may not exist yet.
     private static func destination(_ path: String) throws -> (URL, mode_t?) {
+        guard !path.isEmpty else { throw SDKError(.fileWriteFailed, "The output path is empty: name a file") }
         let url = URL(fileURLWithPath: path)
         var status = stat()
         if stat(path, &status) == 0 {

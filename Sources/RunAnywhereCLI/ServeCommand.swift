@@ -170,7 +170,7 @@ struct ServeCommand: AsyncParsableCommand {
         try await CLIContext.run(global, engineProcesses: !inProcessEngines) { context in
             let key =
                 apiKeyStdin
-                ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(
+                ? try StandardInput.text().trimmingCharacters(
                     in: .whitespacesAndNewlines) : nil
             if apiKeyStdin, key?.isEmpty ?? true {
                 throw SDKError(.invalidConfiguration, "--api-key-stdin read no key from standard input")

@@ -24,7 +24,8 @@ struct SpeakCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIContext.run(global) { _ in
-            let words = text == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : text
+            try OutputFile.check(output)  // before the voice loads and speaks
+            let words = text == "-" ? try StandardInput.text() : text
             let runtime = try RunAnywhere.runtime()
             try await runtime.loadTTSModel(voice, options: ModelLoadOptions(threads: threads))
             let speech = try await runtime.synthesize(

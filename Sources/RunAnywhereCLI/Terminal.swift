@@ -1,4 +1,6 @@
 import Foundation
+import RunAnywhere
+import Synchronization
 
 /// Writing to the terminal: unbuffered output and ANSI styles only when standard output is one.
 enum Terminal {
@@ -15,9 +17,24 @@ enum Terminal {
     }
 
     /// Writes `text` to `descriptor` as far as it can: output that cannot be written (a closed
-    /// pipe, a full disk, a file-size limit) is dropped, never a reason to crash.
+    /// pipe, a full disk, a file-size limit) is dropped, never a reason to crash; standard
+    /// output's failure is remembered for ``outputFailure()``.
     static func write(_ text: String, to descriptor: Int32) {
-        try? Data(text.utf8).write(toDescriptor: descriptor)
+        do {
+            try Data(text.utf8).write(toDescriptor: descriptor)
+        } catch {
+            guard descriptor == STDOUT_FILENO else { return }
+            let code = (error as? POSIXError)?.code.rawValue ?? EIO
+            failedOutput.withLock { $0 = $0 ?? code }
+        }
+    }
+
+    private static let failedOutput = Mutex<Int32?>(nil)
+
+    /// The error (an `errno`) by which standard output did not take everything written to it by
+    /// ``write(_:)`` (the commands' one way to it), or nil when it did.
+    static func outputFailure() -> Int32? {
+        failedOutput.withLock { $0 }
     }
 
     /// `text` dimmed on a terminal, unchanged otherwise.
@@ -46,5 +63,17 @@ enum Terminal {
                 .trimmingCharacters(in: .whitespaces)
         }
         return ([bold(line(header))] + rows.map(line)).joined(separator: "\n") + "\n"
+    }
+}
+
+/// What a command reads from standard input (`-` for its text, `--api-key-stdin`).
+enum StandardInput {
+    /// All of standard input as text; input that is not UTF-8 is refused rather than read with
+    /// U+FFFD in place of its bad bytes.
+    static func text() throws -> String {
+        guard let text = String(validating: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) else {
+            throw SDKError(.invalidInput, "Standard input is not UTF-8 text: convert it to UTF-8 first")
+        }
+        return text
     }
 }

@@ -49,7 +49,7 @@ struct TokenizeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIContext.run(global) { _ in
-            let input = text == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : text
+            let input = text == "-" ? try StandardInput.text() : text
             let runtime = try RunAnywhere.runtime()
             let model = flags.model ?? RunAnywhere.defaultModelID
             let pieces = try await runtime.tokenizeWithPieces(
@@ -100,7 +100,7 @@ struct DetokenizeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIContext.run(global) { _ in
-            let arguments = tokens == ["-"] ? [String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)] : tokens
+            let arguments = tokens == ["-"] ? [try StandardInput.text()] : tokens
             let content = try await RunAnywhere.runtime().detokenize(
                 Self.ids(arguments), model: flags.model ?? RunAnywhere.defaultModelID, loadOptions: flags.loadOptions
             )

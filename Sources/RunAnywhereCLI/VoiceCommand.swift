@@ -29,6 +29,7 @@ struct VoiceCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIContext.run(global) { _ in
+            if let output { try OutputFile.check(output) }  // before a turn's three models run
             let runtime = try RunAnywhere.runtime()
             let audio = try await runtime.decodeAudio(contentsOf: URL(fileURLWithPath: file))
             var config = ModularPipelineConfig(

@@ -35,7 +35,8 @@ struct CLIVisionTests {
             try TestEnvironment.encodeImage(width: 32, height: 32).write(to: good)
             for (arguments, fragment) in [
                 (["describe", text.path], "not an image"),
-                (["describe", folder.appendingPathComponent("missing.png").path], "Cannot read the image"),
+                (["describe", folder.appendingPathComponent("missing.png").path], "No such file"),
+                (["describe", folder.path], "it is a folder; name a file"),
                 (["describe", good.path, "--model", RunAnywhere.defaultModelID], "no vision projector"),
                 (["describe", good.path, "--model", "no-such-model"], "no-such-model"),
             ] {

@@ -64,7 +64,8 @@ import Testing
             (VLMImage(data: Data("GIF89a".utf8) + Data([0x00, 0x10, 0x10, 0x00])), "times the other"),
             (VLMImage(base64: "%%%"), "does not decode"),
             (VLMImage(base64: "data:image/png,abc"), "not base64"),
-            (VLMImage(filePath: "/nonexistent/picture.png"), "Cannot read the image /nonexistent/picture.png"),
+            (VLMImage(filePath: "/nonexistent/picture.png"), "No such file: /nonexistent/picture.png"),
+            (VLMImage(filePath: "/tmp"), "Cannot read /tmp: it is a folder; name a file"),
             (VLMImage(rgbPixels: Data(count: 10), width: 4, height: 3), "has 36 bytes; these pixels have 10"),
             (VLMImage(rgbPixels: Data(), width: 0, height: 3), "at least 1×1"),
         ]

@@ -115,13 +115,7 @@ public struct ConversationStore: Sendable {
     /// Deletes the conversation `id`.
     public func delete(id: String) throws {
         let url = try file(for: try resolve(id))
-        try FileLock.withLock(at: lockURL) {
-            do {
-                try FileManager.default.removeItem(at: url)
-            } catch {
-                throw SDKError.fileManagement(.fileWriteFailed, "Cannot delete \(url.path): \(error.localizedDescription)")
-            }
-        }
+        try FileLock.withLock(at: lockURL) { try AtomicFile.remove(url) }
     }
 
     /// Whether the conversation `id` is kept where ``persist(_:replacingOnly:)`` saves it.

@@ -26,6 +26,14 @@ public struct SDKError: Error, LocalizedError, Sendable, CustomStringConvertible
         return error
     }
 
+    /// The message with the option `option`, where it stands as a word, called `name` instead:
+    /// the request's field or the command line's flag that set it (`max_tokens` or
+    /// `--max-tokens` for the SDK's `maxTokens`).
+    package func message(calling option: String, _ name: String) -> String {
+        guard name != option, let word = try? Regex("\\b\(option)\\b") else { return message }
+        return message.replacing(word, with: name)
+    }
+
     /// An error in language-model loading or generation.
     package static func llm(_ code: ErrorCode, _ message: String) -> SDKError {
         SDKError(code, message, category: .llm)

@@ -29,16 +29,7 @@ package enum GGUFReader {
     }
 
     private static func parse(contentsOf url: URL) throws -> GGUFMetadata {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
-        } catch {
-            if !FileManager.default.fileExists(atPath: url.path) {
-                throw SDKError.fileManagement(.fileNotFound, "No such file: \(url.path)")
-            }
-            throw SDKError.fileManagement(.fileReadFailed, "Cannot read \(url.path): \(error.localizedDescription)")
-        }
-        return try parse(data, name: url.lastPathComponent)
+        try parse(try fileContents(of: url), name: url.lastPathComponent)
     }
 
     /// Parses GGUF bytes; `name` appears in error messages.

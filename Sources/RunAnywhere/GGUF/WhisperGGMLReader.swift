@@ -27,13 +27,7 @@ package enum WhisperGGMLReader {
     /// Reads and checks the file at `url`.
     @discardableResult
     package static func validate(_ url: URL) throws -> Hyperparameters {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
-        } catch {
-            throw SDKError.fileManagement(.fileReadFailed, "Cannot read \(url.path): \(error.localizedDescription)")
-        }
-        return try parse(data, name: url.lastPathComponent)
+        try parse(try fileContents(of: url), name: url.lastPathComponent)
     }
 
     /// Checks ggml Whisper bytes; `name` appears in error messages.

@@ -73,14 +73,3 @@ package final class ModelMetadataExtractorRegistry: Sendable {
         return try extractor(forFileAt: url)?.extract(from: url)
     }
 }
-
-/// The bytes of the file at `url`, mapped rather than read: a missing file is
-/// ``ErrorCode/fileNotFound``, an unreadable one ``ErrorCode/fileReadFailed``.
-func mappedContents(of url: URL) throws -> Data {
-    do {
-        return try Data(contentsOf: url, options: .alwaysMapped)
-    } catch {
-        if !FileManager.default.fileExists(atPath: url.path) { throw SDKError.fileManagement(.fileNotFound, "No such file: \(url.path)") }
-        throw SDKError.fileManagement(.fileReadFailed, "Cannot read \(url.path): \(error.localizedDescription)")
-    }
-}

@@ -24,7 +24,7 @@ package struct ONNXMetadataExtractor: ModelMetadataExtractor {
     /// `architecture`) property, the name its `name` property, the producer its producer's name
     /// and version.
     package func extract(from url: URL) throws -> ModelMetadata {
-        try Self.parse(try mappedContents(of: url), name: url.lastPathComponent)
+        try Self.parse(try fileContents(of: url), name: url.lastPathComponent)
     }
 
     /// ONNX's element types (`TensorProto.DataType`) by number: name and bits per element (0

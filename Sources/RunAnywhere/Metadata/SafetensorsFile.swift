@@ -20,7 +20,7 @@ package struct SafetensorsFile: Sendable {
     /// Opens the safetensors file at `url`: a missing file is ``ErrorCode/fileNotFound``, a
     /// damaged one ``ErrorCode/invalidModelFormat``.
     package init(contentsOf url: URL) throws {
-        let data = try mappedContents(of: url)
+        let data = try fileContents(of: url)
         let fileName = url.lastPathComponent
         let header = try SafetensorsMetadataExtractor.parse(data, name: fileName)
         // parse checked the length and that every tensor lies within the data that follows it.

@@ -45,7 +45,7 @@ package struct SafetensorsMetadataExtractor: ModelMetadataExtractor {
 
     /// The header of the file at `url`, checked, and the metadata it gives.
     static func read(_ url: URL) throws -> (header: Header, metadata: ModelMetadata) {
-        let data = try mappedContents(of: url)
+        let data = try fileContents(of: url)
         let header = try parse(data, name: url.lastPathComponent)
         var types: [String: Int64] = [:]
         for tensor in header.tensors { types[tensor.dtype] = (types[tensor.dtype] ?? 0).saturatingAdd(Int64(clamping: tensor.elements)) }

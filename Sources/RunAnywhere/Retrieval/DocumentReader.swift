@@ -107,7 +107,13 @@ public struct DocumentReader: Sendable {
         var files: [URL] = []
         let formats = formats
         for case let file as URL in enumerator where DocumentFormat.isDocumentFile(file, formats: formats) {
-            if (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { files.append(file.standardizedFileURL) }
+            let isFile = try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile
+            if isFile == true { files.append(file.standardizedFileURL) }
+            // A name that is not UTF-8 is listed with U+FFFD in place of its bad bytes, a name no file has.
+            if isFile == nil, file.lastPathComponent.contains("\u{FFFD}"), !FileManager.default.fileExists(atPath: file.path) {
+                throw SDKError(
+                    .invalidInput, "\(file.path): this file's name is not UTF-8 (shown with \u{FFFD}), so it cannot be read: rename it")
+            }
         }
         return files.sorted { $0.path < $1.path }
     }

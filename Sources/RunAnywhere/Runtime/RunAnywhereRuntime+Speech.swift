@@ -55,10 +55,8 @@ extension RunAnywhereRuntime {
     public nonisolated func decodeAudio(contentsOf url: URL) async throws -> AudioSamples {
         let decoder = frameworks.audioDecoder
         return try await runBlocking {
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw SDKError.fileManagement(.fileNotFound, "No such file: \(url.path)")
-            }
-            return try AudioSamples(fileData: data, name: url.lastPathComponent, decoder: decoder, sampleRate: 16_000)
+            try AudioSamples(
+                fileData: try fileContents(of: url, mapped: false), name: url.lastPathComponent, decoder: decoder, sampleRate: 16_000)
         }
     }
 

@@ -182,7 +182,7 @@ package struct SettingsStore: Sendable {
     /// Removes the saved settings, so the defaults apply.
     package func reset() throws {
         try FileLock.withLock(at: lockURL) {
-            if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+            try AtomicFile.remove(url)
         }
     }
 

@@ -37,6 +37,16 @@ package enum AtomicFile {
         }
     }
 
+    /// Removes the file `url` written before (a link there, not what it points to); no file there
+    /// is nothing to do. Never a folder: one that stands where the file goes (put there by hand)
+    /// is left as it is, with ``ErrorCode/fileWriteFailed`` saying so.
+    package static func remove(_ url: URL) throws {
+        guard unlink(url.path) != 0, errno != ENOENT else { return }
+        let reason =
+            errno == EISDIR ? "it is a folder, not a file RunAnywhere wrote; it is left as it is" : String(cString: strerror(errno))
+        throw SDKError.fileManagement(.fileWriteFailed, "Cannot delete \(url.path): \(reason)")
+    }
+
     /// Moves an unreadable file aside as `<name>.corrupt-<timestamp>` and returns the new location.
     package static func moveAside(_ url: URL) throws -> URL {
         let stamp = Int(Date().timeIntervalSince1970)

@@ -34,13 +34,7 @@ public struct VLMImage: Sendable, Equatable, Codable {
     public func load() throws -> LoadedImage {
         switch source {
         case .filePath(let path):
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-            } catch {
-                throw SDKError(.fileNotFound, "Cannot read the image \(path): \((error as NSError).localizedDescription)")
-            }
-            return try Self.loadEncoded(data)
+            return try Self.loadEncoded(try fileContents(of: URL(fileURLWithPath: path)))
         case .encoded(let data):
             return try Self.loadEncoded(data)
         case .base64(let text):

@@ -1,0 +1,67 @@
+import Foundation
+import RunAnywhereTestSupport
+import Testing
+
+/// What the command line does with input it cannot take as given, before any model runs: each
+/// refusal is a clear error with a failing exit status, and nothing is written or removed.
+@Suite(.processLane)
+struct CLIArgumentAndOutputTests {
+    /// Runs `script` under `sh -c` with the binary as `$0`, for arguments Foundation's `Process`
+    /// cannot pass (bytes that are not UTF-8) and standard output sent where the shell says.
+    static func shell(_ script: String, data: URL) throws -> (status: Int32, output: String) {
+        try CLIRunner.output("/bin/sh", ["-c", script, CLIRunner.binary.path], environment: ["RUNANYWHERE_DATA": data.path])
+    }
+
+    @Test func outputThatCannotBeWrittenFailsTheCommand() throws {
+        try CLIRunner.withData { _, data in
+            let full = try Self.shell(#""$0" settings show --json > /dev/full"#, data: data)
+            #expect(full.status == 74 && full.output.contains("the output could not all be written"), "\(full)")
+            let closed = try Self.shell(#""$0" models list >&-"#, data: data)
+            #expect(closed.status == 74, "\(closed)")
+            #expect(try Self.shell(#""$0" settings show --json > /dev/null"#, data: data).status == 0)
+        }
+    }
+
+    @Test func anArgumentThatIsNotUTF8IsRefusedBeforeAnythingRuns() throws {
+        try CLIRunner.withData { _, data in
+            // Read with U+FFFD in place of its byte, the name would name another file, which speak would write.
+            let speak = try Self.shell(#"cd "$RUNANYWHERE_DATA" && "$0" speak hi --output "$(printf 'out\351.wav')""#, data: data)
+            #expect(speak.status == 64 && speak.output.contains("argument 4") && speak.output.contains("is not UTF-8"), "\(speak)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: data.path).allSatisfy { !$0.hasSuffix(".wav") })
+            let key = try Self.shell(#"printf '\377\376' | "$0" env use staging --api-key-stdin --base-url http://127.0.0.1:1"#, data: data)
+            #expect(key.status != 0 && key.output.contains("Standard input is not UTF-8"), "\(key)")
+        }
+    }
+
+    @Test func anOutputFileThatCannotBeWrittenIsRefusedBeforeTheWork() throws {
+        try CLIRunner.withData { cli, _ in
+            // /proc takes no new files, even from root; the voice would load and speak first otherwise.
+            let proc = try cli.run(["speak", "hi", "--voice", "no-such-voice", "--output", "/proc/runanywhere-test.wav"])
+            #expect(proc.status == 1 && proc.stderr.contains("Cannot write /proc/runanywhere-test.wav"), "\(proc.stderr)")
+            let empty = try cli.run(["speak", "hi", "--voice", "no-such-voice", "--output", ""])
+            #expect(empty.status == 1 && empty.stderr.contains("The output path is empty"), "\(empty.stderr)")
+        }
+    }
+
+    @Test func aFolderWhereAFileGoesIsNeverRemoved() throws {
+        try CLIRunner.withData { cli, data in
+            let kept = data.appendingPathComponent("settings.json/kept.txt")
+            try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("precious".utf8).write(to: kept)
+            let reset = try cli.run(["settings", "reset"])
+            #expect(reset.status == 1 && reset.stderr.contains("it is a folder"), "\(reset.stderr)")
+            #expect(FileManager.default.fileExists(atPath: kept.path))
+        }
+    }
+
+    @Test(arguments: [
+        (["--temperature", "-1"], "--temperature must be between 0 and 2"), (["--top-p", "0"], "--top-p must be in (0, 1]"),
+        (["--repeat-last-n=-5"], "--repeat-last-n"), (["--max-tokens", "-3"], "--max-tokens must be at least 1"),
+    ])
+    func aGenerationFlagOutOfRangeIsNamedAsTyped(flags: [String], message: String) throws {
+        try CLIRunner.withData { cli, _ in
+            let refused = try cli.run(["generate"] + flags + ["hi"])
+            #expect(refused.status == 1 && refused.stderr.hasPrefix("error: ") && refused.stderr.contains(message), "\(refused.stderr)")
+        }
+    }
+}
