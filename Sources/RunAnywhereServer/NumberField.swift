@@ -14,7 +14,7 @@ struct NumberField<Value: Decodable & Sendable>: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let field = decoder.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-        let refusal = APIError(.badRequest, "\(field) must be \(Self.expected)", param: field.isEmpty ? nil : field)
+        var refusal = APIError(.badRequest, "\(field) must be \(Self.expected)", param: field.isEmpty ? nil : field)
         let value: Value?
         do {
             let container = try decoder.singleValueContainer()
@@ -25,6 +25,12 @@ struct NumberField<Value: Decodable & Sendable>: Decodable, Sendable {
             } else if Value.self == Float.self, let real = Float(keepingSign: try container.decode(Double.self)) {
                 value = real as? Value
             } else {
+                // A fraction where a whole number goes is said so, not as a range it is within.
+                if Value.self is any FixedWidthInteger.Type, let real = try? container.decode(Double.self), real.isFinite,
+                    real.rounded() != real
+                {
+                    refusal = APIError(.badRequest, "\(field) must be a whole number, not \(real)", param: refusal.param)
+                }
                 throw refusal
             }
         } catch {

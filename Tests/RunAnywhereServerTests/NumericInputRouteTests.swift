@@ -88,6 +88,20 @@ import Testing
         }
     }
 
+    /// A fraction where a whole number goes is told as such, not as a range it lies within.
+    @Test(arguments: [
+        ("/v1/images/generations", #"{"prompt": "a cat", "steps": 1.5}"#, "steps must be a whole number, not 1.5"),
+        ("/v1/chat/completions", #"{"model": "scripted", "max_tokens": 2.25, \#(hi)}"#, "max_tokens must be a whole number, not 2.25"),
+    ])
+    func aFractionWhereAWholeNumberGoesIsSaidSo(uri: String, body: String, message: String) async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            let (status, response) = try await Self.post(client, uri, body)
+            let error = try #require(response["error"] as? [String: Any], "\(response)")
+            #expect(status == .badRequest && error["message"] as? String == message, "\(error)")
+        }
+    }
+
     /// Limits far beyond any model are what they say: as many tokens as the context holds, every token.
     /// A number too small in size for a Float's normal range (which Foundation will not read as
     /// a Float) is the smallest normal Float of its sign: a `top_p` "more than 0" stays so.

@@ -326,6 +326,10 @@ import Testing
                 #expect(error["type"] as? String == (status == 404 ? "not_found_error" : "invalid_request_error"))
                 if let param { #expect(error["param"] as? String == param, "\(body)") }
                 if let code { #expect(error["code"] as? String == code) }
+                // An option the SDK refuses is named in the message as the request spelled it.
+                if code == "invalidInput", let param {
+                    #expect((error["message"] as? String ?? "").contains(param), "\(error)")
+                }
             }
         }
     }

@@ -6,7 +6,7 @@ extension LLMGenerationOptions {
     /// (``LLMGenerationOptions``' property) to the field as the request's dialect spells it.
     func check(fields: [String: String]) throws {
         guard let invalid = firstInvalidOption() else { return }
-        throw APIError(.badRequest, invalid.error.message, param: fields[invalid.name], code: invalid.error.code.rawValue)
+        throw APIError(invalid.error, option: invalid.name, field: fields[invalid.name])
     }
 }
 
@@ -15,6 +15,15 @@ extension DiffusionGenerationOptions {
     /// request's field that carried it: `fields` maps the option's name to the field.
     func check(fields: [String: String]) throws {
         guard let invalid = firstInvalidOption() else { return }
-        throw APIError(.badRequest, invalid.error.message, param: fields[invalid.name] ?? invalid.name, code: invalid.error.code.rawValue)
+        throw APIError(invalid.error, option: invalid.name, field: fields[invalid.name] ?? invalid.name)
+    }
+}
+
+extension APIError {
+    /// A 400 for the SDK's refusal of the option `option`, which the request sent as `field`: the
+    /// message names the field as the client wrote it (`max_tokens must be at least 1`, not the
+    /// SDK's `maxTokens`).
+    fileprivate init(_ error: SDKError, option: String, field: String?) {
+        self.init(.badRequest, field.map { error.message(calling: option, $0) } ?? error.message, param: field, code: error.code.rawValue)
     }
 }
