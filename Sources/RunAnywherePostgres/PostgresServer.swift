@@ -57,7 +57,7 @@ package final class PostgresServer: Sendable {
     /// The client configuration for `url`, and the URL without its password.
     package static func configuration(_ url: String) throws -> (PostgresClient.Configuration, String) {
         // Messages name the URL without its password.
-        let shownURL = url.replacingOccurrences(of: #"(://[^:/@]*):[^@/]*@"#, with: "$1@", options: .regularExpression)
+        let shownURL = url.replacingOccurrences(of: #"(://[^:@/]*):.*@"#, with: "$1@", options: .regularExpression)
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let user = components.user, !user.isEmpty
         else {
@@ -87,6 +87,8 @@ package final class PostgresServer: Sendable {
                 host: host, port: components.port ?? 5432, username: user, password: password, database: database.isEmpty ? nil : database,
                 tls: tls)
         }
+        // A password with an unencoded `@` leaves part of it in what URLComponents reads as the host.
+        guard url.filter({ $0 == "@" }).count == 1 else { return (configuration, shownURL) }
         var shown = components
         shown.password = nil
         return (configuration, shown.string ?? url)

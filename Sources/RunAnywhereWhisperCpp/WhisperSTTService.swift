@@ -59,6 +59,13 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
                 "whisper.cpp knows no language '\(options.language)'; name it by its ISO 639-1 code (en, fr, de…) or its English name, or detect it (auto)"
             ).naming("language")
         }
+        let multilingual = api.whisper_is_multilingual(context) != 0
+        if !detect, !multilingual, !["en", "english"].contains(spoken) {
+            throw SDKError(
+                .invalidInput,
+                "This Whisper model is English-only (a .en model): it cannot transcribe '\(options.language)'; use a multilingual Whisper model, or detect the language (auto)"
+            ).naming("language")
+        }
         var params = api.whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
         params.n_threads = Int32(options.threads ?? threads)  // both checked to be 1...512 (ModelLoadOptions.checkThreads)
         params.print_progress = false
@@ -86,7 +93,6 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
             Unmanaged<NewSegments>.fromOpaque(data).takeUnretainedValue().report(count)
         }
         params.new_segment_callback_user_data = Unmanaged.passUnretained(newSegments).toOpaque()
-        let multilingual = api.whisper_is_multilingual(context) != 0
         let language = detect && multilingual ? "auto" : (multilingual ? spoken : "en")
         let mark = library.logSink.mark()
         let status = language.withCString { code in

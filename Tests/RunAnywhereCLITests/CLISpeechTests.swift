@@ -32,6 +32,9 @@ struct CLISpeechTests {
             }
             let detailed = try cli.run(["transcribe", wav, "--threads", "1", "--json"]).json()
             #expect(((detailed["metadata"] as? [String: Any])?["realTimeFactor"] as? Double ?? 0) > 0)
+            // The default model (tiny.en) hears English only: another language is refused, not ignored.
+            let french = try cli.run(["transcribe", wav, "--threads", "1", "--language", "fr"])
+            #expect(french.status == 1 && french.stderr.contains("English-only"), "\(french.stderr)")
 
             let question = folder.appendingPathComponent("q.wav").path
             #expect(try cli.run(["speak", "What is the capital of France?", "--output", question, "--threads", "1"]).status == 0)
@@ -57,6 +60,7 @@ struct CLISpeechTests {
                 (["transcribe", text.path], "notes.wav could not be read as audio"),
                 (["transcribe", empty.path], "empty"),
                 (["transcribe", folder.appendingPathComponent("missing.wav").path], "No such file"),
+                (["transcribe", folder.path], "it is a folder; name a file"),
                 (["speak", "", "--output", out], "no text"),
                 (["speak", "Hello", "--voice", "no-such-voice", "--output", out], "not found"),
                 (["speak", String(repeating: "a", count: 100_000), "--output", out], "at most 10000"),

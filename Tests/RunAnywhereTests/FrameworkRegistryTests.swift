@@ -67,10 +67,10 @@ import Testing
         #expect(
             (try #require(throws: SDKError.self) { try RunAnywhere.initialize(environment: .production, configuration: configuration) })
                 .code == .invalidConfiguration)
-        #expect(
-            (try #require(throws: SDKError.self) {
-                try RunAnywhere.initialize(apiKey: "k", baseURL: "not a url", environment: .staging, configuration: configuration)
-            }).code == .invalidConfiguration)
+        let badURL = try #require(throws: SDKError.self) {
+            try RunAnywhere.initialize(apiKey: "k", baseURL: "not a url", environment: .staging, configuration: configuration)
+        }
+        #expect(badURL.code == .invalidConfiguration && badURL.message.contains("'not a url'"), "\(badURL.message)")
         try RunAnywhere.initialize(apiKey: "k", baseURL: "https://api.example.com", environment: .staging, configuration: configuration)
         #expect(RunAnywhere.environment == .staging)
         try RunAnywhere.initialize(configuration: configuration)

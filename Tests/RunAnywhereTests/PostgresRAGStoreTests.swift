@@ -140,6 +140,16 @@ struct PostgresRAGStoreTests {
         await expectSDKError(.invalidInput, ["sslmode"]) {
             _ = try await PostgresRAGStore.open(url: "postgres://u@127.0.0.1/db?sslmode=odd", logger: logger)
         }
+        // A password with an unencoded slash or at sign makes no URL; the refusal still hides it.
+        for password in ["pw/zq", "pw@zq/x"] {
+            let url = "postgres://u:\(password)@127.0.0.1:1/db"
+            let error = await #expect(throws: SDKError.self) {
+                _ = try await PostgresRAGStore.open(url: url, logger: logger, timeout: .seconds(2))
+            }
+            #expect(
+                error.map { !$0.message.contains("pw") && !$0.message.contains("zq") && $0.message.contains("postgres://u@") } == true,
+                "\(String(describing: error))")
+        }
         // Nothing listens on port 1: the open gives up with a message, within its time limit.
         await #expect(throws: SDKError.self) {
             _ = try await PostgresRAGStore.open(

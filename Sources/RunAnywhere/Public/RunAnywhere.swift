@@ -80,10 +80,13 @@ public enum RunAnywhere {
         guard let apiKey, !apiKey.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw SDKError(.invalidConfiguration, "An API key is required for the \(environment.description)")
         }
-        guard let baseURL, let parsed = URL(string: baseURL), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
-            parsed.host != nil
-        else {
+        guard let baseURL else {
             throw SDKError(.invalidConfiguration, "A base URL (http or https) is required for the \(environment.description)")
+        }
+        guard let parsed = URL(string: baseURL), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+            throw SDKError(
+                .invalidConfiguration,
+                "The base URL '\(baseURL)' is not an http or https URL with a host (the \(environment.description)'s)")
         }
         return parsed
     }
