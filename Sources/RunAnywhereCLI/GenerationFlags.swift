@@ -97,13 +97,7 @@ struct GenerationFlags: ParsableArguments {
         var options = settings.options
         model.defaults?.apply(to: &options)
         if let system = model.defaults?.systemPrompt { options.systemPrompt = system }
-        if let maxTokens { options.maxTokens = maxTokens }
-        if let temperature { options.temperature = temperature }
-        if let topP { options.topP = topP }
-        if let topK { options.topK = topK }
-        if let minP { options.minP = minP }
-        if let repeatPenalty { options.repeatPenalty = repeatPenalty }
-        if let repeatLastN { options.penaltyLastN = repeatLastN }
+        applySampling(to: &options)
         if let threads { options.threads = threads }
         if let system { options.systemPrompt = system }
         if let seed { options.seed = seed }
@@ -143,6 +137,14 @@ struct GenerationFlags: ParsableArguments {
     /// first thing in its run, where errors are reported as every command's are.
     func checkSampling() throws {
         var options = LLMGenerationOptions()
+        applySampling(to: &options)
+        if let invalid = options.firstInvalidOption(), let flag = Self.flags[invalid.name] {
+            throw SDKError(invalid.error.code, invalid.error.message(calling: invalid.name, flag), category: invalid.error.category)
+        }
+    }
+
+    /// Sets the sampling flags given on `options`.
+    private func applySampling(to options: inout LLMGenerationOptions) {
         if let maxTokens { options.maxTokens = maxTokens }
         if let temperature { options.temperature = temperature }
         if let topP { options.topP = topP }
@@ -150,9 +152,6 @@ struct GenerationFlags: ParsableArguments {
         if let minP { options.minP = minP }
         if let repeatPenalty { options.repeatPenalty = repeatPenalty }
         if let repeatLastN { options.penaltyLastN = repeatLastN }
-        if let invalid = options.firstInvalidOption(), let flag = Self.flags[invalid.name] {
-            throw SDKError(invalid.error.code, invalid.error.message(calling: invalid.name, flag), category: invalid.error.category)
-        }
     }
 
     /// The flag of each generation option these flags set.
