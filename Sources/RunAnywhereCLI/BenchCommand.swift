@@ -185,8 +185,12 @@ struct BenchCommand: AsyncParsableCommand {
         func run() async throws {
             try await CLIContext.run(global) { context in
                 let run = try BenchCommand.run(runID, context)
-                let url = try BenchmarkStore(dataDirectory: context.configuration.dataDirectory)
-                    .export(run, as: format, to: output.map { URL(fileURLWithPath: $0) })
+                // A file named here is written as every command's --output is (its folder must exist).
+                if let output {
+                    try OutputFile.write(Data(try BenchmarkReportFormatter.format(run, as: format).utf8), to: output)
+                    return Terminal.write(output + "\n")
+                }
+                let url = try BenchmarkStore(dataDirectory: context.configuration.dataDirectory).export(run, as: format)
                 Terminal.write(url.path + "\n")
             }
         }

@@ -30,7 +30,7 @@ struct RunAnywhereCommand: AsyncParsableCommand {
     /// closed descriptor) fails, so that `runanywhere conversations export ID > backup && …`
     /// stops there.
     static func main() async {
-        for index in 1..<Int(CommandLine.argc) {
+        for index in 1..<max(1, Int(CommandLine.argc)) {
             guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
             Terminal.standardError(
                 "error: argument \(index) (\(String(cString: argument))) is not UTF-8: RunAnywhere reads file names and text "

@@ -57,7 +57,8 @@ package final class PostgresServer: Sendable {
     /// The client configuration for `url`, and the URL without its password.
     package static func configuration(_ url: String) throws -> (PostgresClient.Configuration, String) {
         // Messages name the URL without its password.
-        let shownURL = url.replacingOccurrences(of: #"(://[^:@/]*):.*@"#, with: "$1@", options: .regularExpression)
+        // The password runs to the last `@` before the query (a password may hold `/` or `@` unencoded).
+        let shownURL = url.replacingOccurrences(of: #"(://[^:@/?]*):[^?]*@"#, with: "$1@", options: .regularExpression)
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let user = components.user, !user.isEmpty
         else {

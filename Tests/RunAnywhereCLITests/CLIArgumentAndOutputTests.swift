@@ -43,6 +43,13 @@ struct CLIArgumentAndOutputTests {
         }
     }
 
+    @Test func aPipeGivenAsAFileToReadIsNamedAsOne() throws {
+        try CLIRunner.withData { _, data in
+            let pipe = try Self.shell(#"cd "$RUNANYWHERE_DATA" && mkfifo p && "$0" transcribe p"#, data: data)
+            #expect(pipe.status == 1 && pipe.output.contains("it is not a regular file (a pipe or a device)"), "\(pipe)")
+        }
+    }
+
     @Test func aFolderWhereAFileGoesIsNeverRemoved() throws {
         try CLIRunner.withData { cli, data in
             let kept = data.appendingPathComponent("settings.json/kept.txt")

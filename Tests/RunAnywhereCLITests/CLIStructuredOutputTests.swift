@@ -52,7 +52,7 @@ struct CLIStructuredOutputTests {
             try Data("root ::= undefined-rule".utf8).write(to: badGrammar)
             for (flags, fragment) in [
                 (["--json-schema", unsupported.path], "format 'email'"), (["--json-schema", notJSON.path], "broken.json: Not valid JSON"),
-                (["--json-schema", folder.appendingPathComponent("none.json").path], "Cannot read"),
+                (["--json-schema", folder.appendingPathComponent("none.json").path], "No such file"),
                 (["--grammar", badGrammar.path], "not one llama.cpp can use"),
             ] {
                 let output = try cli.run(base + flags + ["Hi"])

@@ -150,6 +150,14 @@ struct PostgresRAGStoreTests {
                 error.map { !$0.message.contains("pw") && !$0.message.contains("zq") && $0.message.contains("postgres://u@") } == true,
                 "\(String(describing: error))")
         }
+        // An `@` in the query is not the password's: the host and database still show.
+        let queried = await #expect(throws: SDKError.self) {
+            _ = try await PostgresRAGStore.open(
+                url: "postgres://u:pw@127.0.0.1:1/db?sslmode=disable&application_name=a@b", logger: logger, timeout: .seconds(2))
+        }
+        #expect(
+            queried.map { !$0.message.contains("pw") && $0.message.contains("postgres://u@127.0.0.1:1/db") } == true,
+            "\(String(describing: queried))")
         // Nothing listens on port 1: the open gives up with a message, within its time limit.
         await #expect(throws: SDKError.self) {
             _ = try await PostgresRAGStore.open(

@@ -91,7 +91,7 @@ SEMANTIC_REFUSALS = {
     "POST /api/blobs/{digest}": [r"digest mismatch"],  # the bytes must hash to the digest in the path
     "POST /telemetry": [r"must lie between fps_min and fps_max", r"must not be below latency_p50_ms", r"must be an ISO 8601 time"],
     # staging and production need a base URL and key, given now or stored before.
-    "PUT /api/environment": [r"is required for the"],
+    "PUT /api/environment": [r"is required for the", r"is not an http or https URL with a host"],
 }
 
 

@@ -80,13 +80,14 @@ public enum RunAnywhere {
         guard let apiKey, !apiKey.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw SDKError(.invalidConfiguration, "An API key is required for the \(environment.description)")
         }
-        guard let baseURL else {
+        guard let baseURL, !baseURL.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw SDKError(.invalidConfiguration, "A base URL (http or https) is required for the \(environment.description)")
         }
         guard let parsed = URL(string: baseURL), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+            // Shown without any user and password it may hold.
+            let shown = baseURL.replacingOccurrences(of: #"://[^/?#]*@"#, with: "://", options: .regularExpression)
             throw SDKError(
-                .invalidConfiguration,
-                "The base URL '\(baseURL)' is not an http or https URL with a host (the \(environment.description)'s)")
+                .invalidConfiguration, "The base URL '\(shown)' is not an http or https URL with a host (the \(environment.description)'s)")
         }
         return parsed
     }

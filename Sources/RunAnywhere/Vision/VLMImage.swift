@@ -34,7 +34,8 @@ public struct VLMImage: Sendable, Equatable, Codable {
     public func load() throws -> LoadedImage {
         switch source {
         case .filePath(let path):
-            return try Self.loadEncoded(try fileContents(of: URL(fileURLWithPath: path)))
+            // Read, not mapped: the bytes outlive this call, and a file changed meanwhile must not fault.
+            return try Self.loadEncoded(try fileContents(of: URL(fileURLWithPath: path), mapped: false))
         case .encoded(let data):
             return try Self.loadEncoded(data)
         case .base64(let text):

@@ -94,11 +94,11 @@ package struct BenchmarkStore: Sendable {
         return matches[0]
     }
 
-    /// Writes `run` as `format` to `file`, by default `exports/benchmark_<id>.<format>` beside
-    /// the history (the app's Save to Files); returns where it went.
+    /// Writes `run` as `format` to `exports/benchmark_<id>.<format>` beside the history (the
+    /// app's Save to Files); returns where it went.
     @discardableResult
-    package func export(_ run: BenchmarkRun, as format: BenchmarkReportFormatter.Format, to file: URL? = nil) throws -> URL {
-        let url = file ?? url.deletingLastPathComponent().appendingPathComponent("exports/benchmark_\(run.id).\(format.rawValue)")
+    package func export(_ run: BenchmarkRun, as format: BenchmarkReportFormatter.Format) throws -> URL {
+        let url = url.deletingLastPathComponent().appendingPathComponent("exports/benchmark_\(run.id).\(format.rawValue)")
         do {
             try AtomicFile.write(Data(try BenchmarkReportFormatter.format(run, as: format).utf8), to: url)
         } catch {
@@ -109,9 +109,7 @@ package struct BenchmarkStore: Sendable {
 
     /// Deletes every stored run.
     package func clearAll() throws {
-        try FileLock.withLock(at: lockURL) {
-            if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
-        }
+        try FileLock.withLock(at: lockURL) { try AtomicFile.remove(url) }
     }
 
     /// Whether the process `id` still runs.
