@@ -43,10 +43,7 @@ struct EmbedCommand: AsyncParsableCommand {
         let texts = try arguments.flatMap { argument -> [String] in
             guard argument == "-" else { return [argument] }
             if lines == nil {
-                guard let input = String(validating: standardInput(), as: UTF8.self) else {
-                    throw SDKError(.invalidInput, "Standard input is not UTF-8 text: convert it to UTF-8 first")
-                }
-                lines = input.split(omittingEmptySubsequences: false) {
+                lines = try StandardInput.text(of: standardInput()).split(omittingEmptySubsequences: false) {
                     $0 == "\n" || $0 == "\r\n"
                 }
                 .map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }

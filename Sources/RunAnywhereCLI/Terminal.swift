@@ -71,7 +71,12 @@ enum StandardInput {
     /// All of standard input as text; input that is not UTF-8 is refused rather than read with
     /// U+FFFD in place of its bad bytes.
     static func text() throws -> String {
-        guard let text = String(validating: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) else {
+        try text(of: FileHandle.standardInput.readDataToEndOfFile())
+    }
+
+    /// `data`, read from standard input, as text; refused unless it is UTF-8.
+    static func text(of data: Data) throws -> String {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw SDKError(.invalidInput, "Standard input is not UTF-8 text: convert it to UTF-8 first")
         }
         return text

@@ -56,8 +56,8 @@ package final class PostgresServer: Sendable {
 
     /// The client configuration for `url`, and the URL without its password.
     package static func configuration(_ url: String) throws -> (PostgresClient.Configuration, String) {
-        // Messages name the URL without its password.
-        // The password runs to the last `@` before the query (a password may hold `/` or `@` unencoded).
+        // Messages name the URL without its password, which runs to the last `@` before the query
+        // (a password may hold `/` or `@` unencoded, which URLComponents would read as the host's).
         let shownURL = url.replacingOccurrences(of: #"(://[^:@/?]*):[^?]*@"#, with: "$1@", options: .regularExpression)
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let user = components.user, !user.isEmpty
@@ -88,11 +88,7 @@ package final class PostgresServer: Sendable {
                 host: host, port: components.port ?? 5432, username: user, password: password, database: database.isEmpty ? nil : database,
                 tls: tls)
         }
-        // A password with an unencoded `@` leaves part of it in what URLComponents reads as the host.
-        guard url.filter({ $0 == "@" }).count == 1 else { return (configuration, shownURL) }
-        var shown = components
-        shown.password = nil
-        return (configuration, shown.string ?? url)
+        return (configuration, shownURL)
     }
 
     /// Whether `database` names a PostgreSQL database (a `postgres://` or `postgresql://` URL)
