@@ -175,11 +175,14 @@ struct BenchCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "export", abstract: "Write a run to a JSON or CSV file.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The run id or a unique prefix of it.") var runID: String
-        @Option(name: .long, help: "json or csv.") var format: BenchmarkReportFormatter.Format
+        @Option(name: .long, help: "json or csv.") var format: FileFormat
         @Option(name: .long, help: "The file to write (default: exports/ in the app data folder).") var output: String?
 
-        func validate() throws {
-            guard format != .md else { throw ValidationError("--format must be json or csv") }
+        /// The formats a run is exported in: the report's, less Markdown, which `show` prints.
+        enum FileFormat: String, CaseIterable, ExpressibleByArgument {
+            case json, csv
+
+            var report: BenchmarkReportFormatter.Format { self == .json ? .json : .csv }
         }
 
         func run() async throws {
@@ -187,10 +190,10 @@ struct BenchCommand: AsyncParsableCommand {
                 let run = try BenchCommand.run(runID, context)
                 // A file named here is written as every command's --output is (its folder must exist).
                 if let output {
-                    try OutputFile.write(Data(try BenchmarkReportFormatter.format(run, as: format).utf8), to: output)
+                    try OutputFile.write(Data(try BenchmarkReportFormatter.format(run, as: format.report).utf8), to: output)
                     return Terminal.write(output + "\n")
                 }
-                let url = try BenchmarkStore(dataDirectory: context.configuration.dataDirectory).export(run, as: format)
+                let url = try BenchmarkStore(dataDirectory: context.configuration.dataDirectory).export(run, as: format.report)
                 Terminal.write(url.path + "\n")
             }
         }

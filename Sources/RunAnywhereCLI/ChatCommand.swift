@@ -31,15 +31,17 @@ struct ChatCommand: AsyncParsableCommand {
             let model = try runtime.model(id: flags.model ?? RunAnywhere.defaultModelID)
             let settings = context.settings()
             let saved = try conversation.map { try context.conversations.load(id: $0) }
-            Terminal.write(Terminal.dim("Loading \(model.name)...") + "\n")
-            try await RunAnywhere.loadModel(model.id, options: flags.loadOptions(settings, savedPrompts: context.savedPrompts))
-            let chat = ChatService(runtime: runtime, store: context.conversations, settings: settings, conversation: saved)
-            guard let collection else { return await converse(chat, model: model, documents: nil, settings: settings, saved: saved) }
-            try await RAGDatabaseOption.withSession(ragDatabase) { session in
-                _ = try await session.listDocuments(collection: collection)  // an unknown collection is an error now, not at each message
-                let documents = Documents(
-                    name: collection, session: session, reranker: try reranker.map(RAGReranker.init(parsing:)) ?? .automatic)
+            let reranking = try reranker.map(RAGReranker.init(parsing:)) ?? .automatic
+            func start(_ documents: Documents?) async throws {
+                Terminal.write(Terminal.dim("Loading \(model.name)...") + "\n")
+                try await RunAnywhere.loadModel(model.id, options: flags.loadOptions(settings, savedPrompts: context.savedPrompts))
+                let chat = ChatService(runtime: runtime, store: context.conversations, settings: settings, conversation: saved)
                 await converse(chat, model: model, documents: documents, settings: settings, saved: saved)
+            }
+            guard let collection else { return try await start(nil) }
+            try await RAGDatabaseOption.withSession(ragDatabase) { session in
+                _ = try await session.listDocuments(collection: collection)  // an unknown collection fails before the model loads
+                try await start(Documents(name: collection, session: session, reranker: reranking))
             }
         }
     }

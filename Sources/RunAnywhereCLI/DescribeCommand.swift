@@ -20,6 +20,12 @@ struct DescribeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object with the answer and its measurements instead of streaming.") var json = false
     @Argument(help: "The image file.") var image: String
 
+    func validate() throws {
+        if prompt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("--prompt is empty; ask something about the image")
+        }
+    }
+
     func run() async throws {
         try await CLIContext.run(global, engineProcesses: !flags.rpcWorkers.isEmpty) { context in
             try flags.checkSampling()

@@ -37,11 +37,17 @@ struct EmbedCommand: AsyncParsableCommand {
     /// The first values a text line shows.
     static let shownValues = 5
 
-    /// `arguments` with each `-` replaced by the lines of `standardInput` (read once), blank ones left out.
+    /// `arguments` with each `-` replaced by the lines of `standardInput` (read once), blank ones left
+    /// out; a blank argument is refused.
     static func texts(_ arguments: [String], standardInput: () -> Data) throws -> [String] {
         var lines: [String]?
-        let texts = try arguments.flatMap { argument -> [String] in
-            guard argument == "-" else { return [argument] }
+        let texts = try arguments.enumerated().flatMap { index, argument -> [String] in
+            guard argument == "-" else {
+                guard !argument.allSatisfy(\.isWhitespace) else {
+                    throw SDKError(.emptyInput, "Text \(index + 1) is blank: it has nothing to embed")
+                }
+                return [argument]
+            }
             if lines == nil {
                 lines = try StandardInput.text(of: standardInput()).split(omittingEmptySubsequences: false) {
                     $0 == "\n" || $0 == "\r\n"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RunAnywhere
 
 /// Flags shared by `generate`, `chat` and `describe`; what a flag leaves unset comes from the
@@ -77,7 +78,8 @@ struct GenerationFlags: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Apply the LoRA adapter GGUF at PATH, its effect scaled by SCALE (default 1); repeatable.", valueName: "PATH[:SCALE]"))
+            "Apply the LoRA adapter GGUF at PATH, its effect scaled by SCALE (default 1); repeatable.", valueName: "PATH[:SCALE]"),
+        transform: LoRAFlag.init(parsing:))
     var lora: [LoRAFlag] = []
     @Option(
         name: .customLong("rpc"),
@@ -198,16 +200,26 @@ extension RPCEndpoint {
 
 /// `--lora PATH[:SCALE]`: an adapter file and its scale (a path may itself hold colons; only a
 /// number after the last one is a scale).
-struct LoRAFlag: ExpressibleByArgument {
+struct LoRAFlag {
     let adapter: LoRAAdapter
 
-    init?(argument: String) {
-        if let colon = argument.lastIndex(of: ":"), let scale = Float(argument[argument.index(after: colon)...]) {
-            guard scale.isFinite, colon != argument.startIndex else { return nil }
-            adapter = LoRAAdapter(path: String(argument[..<colon]), scale: scale)
-        } else {
-            guard !argument.isEmpty else { return nil }
-            adapter = LoRAAdapter(path: argument)
+    /// `argument` read as PATH[:SCALE]; an empty path, a scale that is not finite, or a word after
+    /// the colon of a file that exists (a mistyped scale, where the path would be named missing)
+    /// is refused saying which.
+    init(parsing argument: String) throws {
+        if let colon = argument.lastIndex(of: ":") {
+            let (path, suffix) = (String(argument[..<colon]), argument[argument.index(after: colon)...])
+            if let scale = Float(suffix) {
+                guard !path.isEmpty else { throw ValidationError("no adapter file before the scale \(suffix)") }
+                guard scale.isFinite else { throw ValidationError("the scale \(suffix) is not a finite number") }
+                adapter = LoRAAdapter(path: path, scale: scale)
+                return
+            }
+            if !FileManager.default.fileExists(atPath: argument), !path.isEmpty, FileManager.default.fileExists(atPath: path) {
+                throw ValidationError("'\(suffix)' after the last colon is not a scale (a number such as 0.5)")
+            }
         }
+        guard !argument.isEmpty else { throw ValidationError("name an adapter file") }
+        adapter = LoRAAdapter(path: argument)
     }
 }

@@ -47,6 +47,9 @@ struct ImagineCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        if prompt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("the prompt is empty; say what the image shows")
+        }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let sampler, DiffusionScheduler(caseInsensitive: sampler) == nil {
             throw ValidationError(

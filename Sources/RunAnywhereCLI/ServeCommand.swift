@@ -85,7 +85,8 @@ struct ServeCommand: AsyncParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "A LoRA adapter GGUF (or an imported adapter's id) that requests to models of its architecture apply, its effect scaled by SCALE (default 1; 0 lists it, applied only when a request asks); repeatable. Listed and rescaled at /lora-adapters; a chat completion's or completion's `lora` field chooses by index.",
-            valueName: "PATH[:SCALE]"))
+            valueName: "PATH[:SCALE]"),
+        transform: LoRAFlag.init(parsing:))
     var lora: [LoRAFlag] = []
     @Option(
         name: .customLong("draft-model"),

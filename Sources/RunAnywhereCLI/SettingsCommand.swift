@@ -28,9 +28,17 @@ struct SettingsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "set", abstract: "Change one setting.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The setting: \(GenerationSettings.keys.joined(separator: ", ")).") var key: String
-        @Argument(help: "Its new value.") var value: String
+        // Taken however it starts, so that a negative number is a value, not an unknown option.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Its new value.", valueName: "value")) var values: [String] = []
+
+        func validate() throws {
+            guard values.count == 1 else {
+                throw ValidationError(values.isEmpty ? "Missing expected argument '<value>'" : "one value only; quote a value with spaces")
+            }
+        }
 
         func run() async throws {
+            let value = values[0]
             try await CLIContext.run(global) { context in
                 _ = context.settings()  // reports (and moves aside) unreadable settings
                 let runtime = try RunAnywhere.runtime()

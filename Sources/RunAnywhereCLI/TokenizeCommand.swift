@@ -83,14 +83,32 @@ struct DetokenizeCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var flags: TokenizerFlags
+    // Taken however they start, so that a negative id is an id outside the vocabulary, not an unknown option.
     @Argument(
+        parsing: .allUnrecognized,
         help: "Token ids, separated by spaces or commas (the output of `tokenize`, or its JSON array); '-' reads them from standard input.")
-    var tokens: [String]
+    var tokens: [String] = []
 
-    /// The ids in `arguments`: numbers separated by spaces, commas and brackets.
+    func validate() throws {
+        if tokens.isEmpty { throw ValidationError("Missing expected argument '<tokens> ...'") }
+    }
+
+    /// The ids in `arguments`: whole numbers separated by spaces or commas, in brackets or not (a
+    /// JSON array). A bracket without its pair, or a comma with no id before it, is refused.
     static func ids(_ arguments: [String]) throws -> [Int32] {
-        let words = arguments.joined(separator: " ").split { " \t\n\r,[]".contains($0) }
-        return try words.map { word in
+        let text = arguments.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+        var list = Substring(text)
+        if list.hasPrefix("[") || list.hasSuffix("]") {
+            guard list.count > 1, list.hasPrefix("["), list.hasSuffix("]") else {
+                throw SDKError(.invalidInput, "'\(text)' has one bracket of a JSON array without the other")
+            }
+            list = list.dropFirst().dropLast()
+        }
+        let items = list.split(separator: ",", omittingEmptySubsequences: false)
+        if items.count > 1, items.contains(where: { $0.allSatisfy(\.isWhitespace) }) {
+            throw SDKError(.invalidInput, "'\(text)' has a comma with no token id before or after it")
+        }
+        return try items.flatMap { $0.split(whereSeparator: \.isWhitespace) }.map { word in
             guard let id = Int32(word) else {
                 throw SDKError(.invalidInput, "'\(word)' is not a token id (a whole number from 0 to \(Int32.max))")
             }

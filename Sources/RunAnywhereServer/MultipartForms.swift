@@ -129,20 +129,7 @@ struct UploadedFile: Decodable, Sendable, MultipartPartConvertible {
         // Counted in scalars: one letter may carry any number of combining marks.
         var name = String.UnicodeScalarView()
         name.append(contentsOf: filename.unicodeScalars.prefix(100))
-        return String(String(name).map { Self.printable($0) ? $0 : "?" })
-    }
-
-    private static func printable(_ character: Character) -> Bool {
-        !character.isNewline
-            && character.unicodeScalars.allSatisfy { scalar in
-                // The joiners emoji and some scripts are written with stay; other format characters
-                // (bidirectional overrides above all) would change how the rest reads.
-                if scalar == "\u{200C}" || scalar == "\u{200D}" { return true }
-                switch scalar.properties.generalCategory {
-                case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: return false
-                default: return true
-                }
-            }
+        return String(String(name).map { $0.isPrintableInLine ? $0 : "?" })
     }
 
     /// The file name in a Content-Disposition header: RFC 5987's `filename*=UTF-8''…` or

@@ -71,4 +71,29 @@ struct CLIArgumentAndOutputTests {
             #expect(refused.status == 1 && refused.stderr.hasPrefix("error: ") && refused.stderr.contains(message), "\(refused.stderr)")
         }
     }
+
+    @Test(arguments: [
+        (["telemetry", "list", "--database", "/nonexistent-runanywhere/t.sqlite"], 1, "No such folder /nonexistent-runanywhere"),
+        (["rag", "list", "--database", "/"], 1, "/ is a folder; name the database file in it"),
+        (["settings", "set", "temperature", "-1"], 1, "temperature must be between 0 and 2 (got -1.0)"),
+        (["settings", "set", "temperature", "0.5", "0.6"], 64, "one value only"),
+        (["detokenize", "[1,2"], 1, "one bracket of a JSON array without the other"),
+        (["detokenize", "1,,2"], 1, "a comma with no token id before or after it"),
+        (["embed", "hi", "   "], 1, "Text 2 is blank"),
+        (["imagine", " ", "--output", "x.png"], 64, "the prompt is empty"),
+        (["describe", "--prompt", "", "x.png"], 64, "--prompt is empty"),
+        (["chat", "--collection", "nope"], 1, "There is no RAG collection 'nope'"),
+        (["generate", "--lora", "/etc/hostname:abc", "hi"], 64, "'abc' after the last colon is not a scale"),
+        (["generate", "--lora", "x.gguf:nan", "hi"], 64, "the scale nan is not a finite number"),
+        (["bench", "export", "abc", "--format", "md"], 64, "Please provide one of 'json' and 'csv'"),
+        (["models", "import", "/etc/hostname", "--name", " "], 1, "A model's name cannot be empty"),
+    ])
+    func inputThatCannotBeTakenIsRefusedBeforeAModelLoads(arguments: [String], status: Int32, message: String) throws {
+        try CLIRunner.withData { cli, data in
+            let refused = try cli.run(arguments)
+            #expect(refused.status == status && refused.stderr.contains(message), "\(refused.stderr)")
+            #expect(!refused.stdout.contains("Loading"), "\(refused.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: "/nonexistent-runanywhere"))
+        }
+    }
 }

@@ -119,10 +119,12 @@ import Testing
         await expectSDKError(.modelAlreadyExists, ["A key named 'bob' exists"]) {
             _ = try await store.create(name: "bob", account: "x", scopes: [.inference])
         }
-        await expectSDKError(.invalidInput, ["1 to 64 characters"]) {
-            _ = try await store.create(name: " ", account: "x", scopes: [.inference])
+        for name in [" ", "a\u{1B}[31mb"] {
+            await expectSDKError(.invalidInput, ["1 to 64 printable characters"]) {
+                _ = try await store.create(name: name, account: "x", scopes: [.inference])
+            }
         }
-        await expectSDKError(.invalidInput, ["account is 1 to 64 characters"]) {
+        await expectSDKError(.invalidInput, ["account is 1 to 64 printable characters"]) {
             _ = try await store.create(name: "dave", account: String(repeating: "a", count: 65), scopes: [.inference])
         }
         await expectSDKError(.invalidInput, ["at least one scope"]) { _ = try await store.create(name: "carol", account: "x", scopes: []) }

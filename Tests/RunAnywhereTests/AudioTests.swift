@@ -75,6 +75,10 @@ import Testing
         }
         #expect((try #require(throws: SDKError.self) { try AudioSamples(pcm16: Data([1, 2, 3])) }).message.contains("even number"))
         #expect((try #require(throws: SDKError.self) { try AudioSamples(pcm16: Data()) }).code == .emptyInput)
+        // Whisper hears NaN as "!!!!": samples that are not numbers are refused, from a file or not.
+        let nan = wav(code: 3, bits: 32, channels: 1, rate: 16_000, payload: [0, 0, 0xC0, 0x7F, 0, 0, 0x80, 0x3F])
+        #expect((try #require(throws: SDKError.self) { try WAVCodec.decode(nan, name: "x.wav") }).message.contains("not numbers"))
+        #expect(throws: SDKError.self) { try AudioSamples(samples: [0, .infinity], sampleRate: 16_000) }
     }
 
     @Test func pcmAndWavRoundTrip() throws {

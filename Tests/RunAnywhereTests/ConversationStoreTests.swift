@@ -50,6 +50,11 @@ import Testing
         #expect(renamed.title == "Paris trip")
         #expect(try store.load(id: old.id).title == "Paris trip")
         #expect((try #require(throws: SDKError.self) { try store.rename(id: old.id, to: " ") }).code == .invalidInput)
+        for title in ["a\nb", "a\u{1B}[2Jb", "a\u{202E}b", String(repeating: "x", count: 201)] {
+            #expect((try #require(throws: SDKError.self) { try store.rename(id: old.id, to: title) }).code == .invalidInput)
+        }
+        #expect(try store.rename(id: old.id, to: "👩‍👩‍👧 Ferien in Zürich").title == "👩‍👩‍👧 Ferien in Zürich", "joiners and letters stay")
+        try store.rename(id: old.id, to: "Paris trip")
         try store.delete(id: new.id)
         #expect(store.list().conversations.map(\.id) == [old.id])
         #expect((try #require(throws: SDKError.self) { try store.load(id: new.id) }).code == .fileNotFound)

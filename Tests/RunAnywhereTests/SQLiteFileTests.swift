@@ -37,4 +37,15 @@ import Testing
         #expect(rows.first?.column("n")?.integer != nil)
         #expect(try Self.openDescriptors(on: url) == 0)
     }
+
+    @Test func aNamedDatabaseIsAFileInAFolderThatExists() throws {
+        let folder = try TestEnvironment.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try SQLiteFile.named(folder.path + "/new.sqlite").path == folder.path + "/new.sqlite")
+        let asFolder = try #require(throws: SDKError.self) { try SQLiteFile.named(folder.path) }
+        #expect(asFolder.code == .invalidInput && asFolder.message.contains("is a folder"), "\(asFolder.message)")
+        let missing = try #require(throws: SDKError.self) { try SQLiteFile.named(folder.path + "/no/such.sqlite") }
+        #expect(missing.message.contains("No such folder \(folder.path)/no "), "\(missing.message)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/no"), "nothing is made")
+    }
 }

@@ -83,6 +83,8 @@ SEMANTIC_REFUSALS = {
     "POST /v1/audio/transcriptions": [r"could not be read as audio", r"file is empty"],
     "GET /v1/responses/{id}/input_items": [r"has no item"],  # an `after` cursor names a stored item
     "GET /v1/conversations/{conversation_id}/items": [r"has no item"],
+    # A title is shown on one line: a control or format character, which JSON Schema's pattern cannot list, is refused.
+    "PATCH /api/conversations/{id}": [r"is one line of printable characters"],
     # Items' ids are unique in a request and in a conversation; an image must load; one response at a time in a conversation.
     "POST /v1/conversations": [r"Two items have the same id", r"An input_image cannot be read"],
     "POST /v1/conversations/{conversation_id}/items": [r"Two items have the same id", r"holds an item '.*' already", r"An input_image cannot be read"],

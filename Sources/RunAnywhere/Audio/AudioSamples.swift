@@ -7,9 +7,13 @@ public struct AudioSamples: Sendable, Equatable {
     /// Samples per second.
     public let sampleRate: Int
 
-    /// Wraps samples; the rate must be positive.
+    /// Wraps samples; the rate must be positive and every sample a number (not NaN or infinite),
+    /// which speech recognition would hear as noise.
     public init(samples: [Float], sampleRate: Int) throws {
         guard sampleRate > 0, sampleRate <= 768_000 else { throw SDKError(.invalidInput, "Invalid sample rate \(sampleRate)") }
+        guard samples.allSatisfy(\.isFinite) else {
+            throw SDKError(.invalidInput, "The audio holds samples that are not numbers (NaN or infinite)")
+        }
         self.samples = samples
         self.sampleRate = sampleRate
     }

@@ -56,6 +56,7 @@ enum WAVCodec {
                 samples[frame] = sum / Float(format.channels)
             }
         }
+        guard samples.allSatisfy(\.isFinite) else { throw bad("it holds float samples that are not numbers (NaN or infinite)") }
         return try AudioSamples(samples: samples, sampleRate: format.rate)
     }
 

@@ -169,7 +169,8 @@ public struct ConversationStore: Sendable {
     private func moveAside(_ url: URL, error: any Error) -> String? {
         do {
             let aside = try AtomicFile.moveAside(url)
-            logger.error(
+            // A warning: nothing is lost, and the caller shows where the file went (`movedAside`).
+            logger.warning(
                 "An unreadable conversation file was moved aside",
                 metadata: [
                     "event": "\(SDKConstants.Events.fileMovedAside)", "file": "\(url.path)", "movedTo": "\(aside.path)",
@@ -203,10 +204,9 @@ extension Conversation {
         return conversation
     }
 
-    /// `text` as a title: trimmed; empty is refused.
+    /// `text` as a title (``checkedName(_:what:limit:)``): trimmed; empty, over 200 characters
+    /// or more than one printable line is refused.
     package static func title(_ text: String) throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw SDKError(.invalidInput, "A conversation title cannot be empty") }
-        return trimmed
+        try checkedName(text, what: "A conversation title", limit: 200)
     }
 }

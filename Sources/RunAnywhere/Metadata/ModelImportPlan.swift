@@ -29,8 +29,9 @@ struct ModelImportPlan {
     }
 
     /// The plan for importing `source`, whose format is the one its first bytes show, else its
-    /// extension's; `name` replaces the name the file gives.
+    /// extension's; `name` replaces the name the file gives (``checkedName(_:what:limit:)``).
     static func make(for source: URL, name: String?) throws -> ModelImportPlan {
+        let name = try name.map { try checkedName($0, what: "A model's name", limit: 200) }
         let fileName = source.lastPathComponent
         let stem = source.deletingPathExtension().lastPathComponent
         var format = ModelFormat.sniff(fileAt: source)

@@ -69,7 +69,8 @@ extension RunAnywhereRuntime {
     /// language model for llama.cpp, or an image-generation model for stable-diffusion.cpp when
     /// it holds a diffusion model's tensors; a safetensors file must be such a diffusion
     /// checkpoint; an ONNX file must be a Piper voice, copied with the `tokens.txt` (and
-    /// `.onnx.json`) beside it. Anything else is refused, and nothing is left behind.
+    /// `.onnx.json`) beside it. Anything else is refused, and nothing is left behind; so is a
+    /// `name` that is empty, over 200 characters or more than one printable line.
     @discardableResult
     public nonisolated func importModel(at source: URL, id: String? = nil, name: String? = nil) throws -> ModelInfo {
         try importModel(at: source, id: id, name: name, defaults: nil, license: nil)

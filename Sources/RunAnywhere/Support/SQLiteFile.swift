@@ -40,6 +40,25 @@ package struct SQLiteFile: Sendable {
     }
 }
 
+extension SQLiteFile {
+    /// The SQLite file a person named (a `--database` path), `~` expanded: a folder, or a file
+    /// whose folder does not exist, is ``ErrorCode/invalidInput`` saying so, where SQLite would say
+    /// only "cannot open" and a made folder would hide a mistyped path behind a new, empty database.
+    package static func named(_ path: String) throws -> URL {
+        let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
+            guard !isFolder.boolValue else { throw SDKError(.invalidInput, "\(url.path) is a folder; name the database file in it") }
+            return url
+        }
+        let folder = url.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw SDKError(.invalidInput, "No such folder \(folder.path) for the database \(url.path); make it first")
+        }
+        return url
+    }
+}
+
 extension SQLiteConnection {
     /// Runs `body` in one transaction begun `IMMEDIATE` (the write lock taken at once, so that
     /// another writer waits for it by `busy_timeout`): its changes are kept when it returns and

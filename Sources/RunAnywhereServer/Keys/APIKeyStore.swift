@@ -47,15 +47,16 @@ package struct APIKeyStore: Sendable {
         name: String, account: String, scopes: [KeyScope], requestsPerMinute: Int? = nil, now: Date = Date()
     ) async throws -> (APIKeyRecord, String) {
         let name = name.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, name.count <= 64, !name.contains(where: \.isNewline) else {
-            throw SDKError(.invalidInput, "A key's name is 1 to 64 characters on one line")
+        guard !name.isEmpty, name.count <= 64, name.allSatisfy(\.isPrintableInLine) else {
+            throw SDKError(.invalidInput, "A key's name is 1 to 64 printable characters on one line")
         }
         guard name != KeyRing.Holder.serverKeyName else {
             throw SDKError(.invalidInput, "'\(name)' names the server's own key (--api-key) in usage and /metrics; pick another name")
         }
         let account = account.trimmingCharacters(in: .whitespaces)
-        guard account.count <= 64, !account.contains(where: \.isNewline) else {
-            throw SDKError(.invalidInput, "A key's account is 1 to 64 characters on one line (its data has a folder of that name)")
+        guard account.count <= 64, account.allSatisfy(\.isPrintableInLine) else {
+            throw SDKError(
+                .invalidInput, "A key's account is 1 to 64 printable characters on one line (its data has a folder of that name)")
         }
         guard !scopes.isEmpty else { throw SDKError(.invalidInput, "A key needs at least one scope: \(Self.scopeNames)") }
         if let requestsPerMinute, !(1...1_000_000).contains(requestsPerMinute) {

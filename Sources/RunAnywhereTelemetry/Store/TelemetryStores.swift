@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RunAnywhere
 import RunAnywherePostgres
 
 /// Opens the store a `--database` value names.
@@ -10,7 +11,8 @@ package enum TelemetryStores {
     }
 
     /// PostgreSQL for a `postgres://` or `postgresql://` URL, otherwise the SQLite file at the
-    /// path `database` (or the default file when it is nil or empty).
+    /// path `database` (or the default file when it is nil or empty); a folder, or a file in a
+    /// folder that does not exist, is refused.
     package static func open(_ database: String?, dataDirectory: URL, logger: Logger) async throws -> any TelemetryStore {
         guard let database, !database.isEmpty else {
             return try await SQLiteTelemetryStore.open(at: defaultFile(dataDirectory: dataDirectory), logger: logger)
@@ -18,6 +20,6 @@ package enum TelemetryStores {
         if PostgresServer.isURL(database) {
             return try await PostgresTelemetryStore.open(url: database, logger: logger)
         }
-        return try await SQLiteTelemetryStore.open(at: URL(fileURLWithPath: (database as NSString).expandingTildeInPath), logger: logger)
+        return try await SQLiteTelemetryStore.open(at: SQLiteFile.named(database), logger: logger)
     }
 }
