@@ -44,7 +44,7 @@ package final class PostgresRAGStore: RAGStore {
         PostgresRAGStore(server: server, logger: logger, limits: (readLimit, writeLimit), account: account, ownsServer: false)
     }
 
-    /// Connects to the database at `url` (``PostgresServer/configuration(_:)``) and creates the
+    /// Connects to the database at `url` (``PostgresServer/Endpoint``) and creates the
     /// tables if they are missing; gives up after `timeout` when the server cannot be reached.
     /// Each read then has `readLimit`, each write `writeLimit`.
     package static func open(

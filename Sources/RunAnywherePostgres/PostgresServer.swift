@@ -29,14 +29,21 @@ package final class PostgresServer: Sendable {
     package static func open(
         url: String, logger: Logger, timeout: Duration, prepare: @escaping @Sendable (PostgresServer) async throws -> Void
     ) async throws -> PostgresServer {
-        let (configuration, location) = try configuration(url)
-        let server = PostgresServer(client: PostgresClient(configuration: configuration, backgroundLogger: logger), location: location)
+        let endpoint = try Endpoint(url)
+        let server = PostgresServer(
+            client: PostgresClient(configuration: endpoint.client, backgroundLogger: logger), location: endpoint.location)
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await prepare(server) }
+                group.addTask {
+                    // The pool retries a connection that fails without failing the work waiting for it
+                    // (postgres-nio#489), which would wait the whole timeout to say only that: one
+                    // connection of its own first says at once why (refused, no such host, a password).
+                    try await endpoint.connectOnce(logger: logger)
+                    try await prepare(server)
+                }
                 group.addTask {
                     try await Task.sleep(for: timeout)
-                    throw SDKError(.networkError, "PostgreSQL at \(location) did not answer within \(timeout)")
+                    throw SDKError(.networkError, "PostgreSQL at \(endpoint.location) did not answer within \(timeout)")
                 }
                 try await group.next()
                 group.cancelAll()
@@ -52,43 +59,6 @@ package final class PostgresServer: Sendable {
     package func close() async {
         running.cancel()
         await running.value
-    }
-
-    /// The client configuration for `url`, and the URL without its password.
-    package static func configuration(_ url: String) throws -> (PostgresClient.Configuration, String) {
-        // Messages name the URL without its password, which runs to the last `@` before the query
-        // (a password may hold `/` or `@` unencoded, which URLComponents would read as the host's).
-        let shownURL = url.replacingOccurrences(of: #"(://[^:@/?]*):[^?]*@"#, with: "$1@", options: .regularExpression)
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
-            let user = components.user, !user.isEmpty
-        else {
-            throw SDKError(.invalidInput, "The database must be a postgres://user[:password]@host[:port]/database URL, not '\(shownURL)'")
-        }
-        let options = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
-        let database = String(components.path.drop { $0 == "/" })
-        let password = components.password.map { $0.removingPercentEncoding ?? $0 }
-        var configuration: PostgresClient.Configuration
-        if let socket = options["host"], socket.hasPrefix("/") {
-            let port = components.port ?? 5432
-            configuration = .init(
-                unixSocketPath: "\(socket)/.s.PGSQL.\(port)", username: user, password: password,
-                database: database.isEmpty ? nil : database)
-        } else {
-            guard let host = components.host, !host.isEmpty else {
-                throw SDKError(.invalidInput, "The database URL '\(shownURL)' names no host")
-            }
-            let tls: PostgresClient.Configuration.TLS
-            switch options["sslmode"] ?? "prefer" {
-            case "disable": tls = .disable
-            case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
-            case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-            case let mode: throw SDKError(.invalidInput, "Unknown sslmode '\(mode)'; use disable, prefer or require")
-            }
-            configuration = .init(
-                host: host, port: components.port ?? 5432, username: user, password: password, database: database.isEmpty ? nil : database,
-                tls: tls)
-        }
-        return (configuration, shownURL)
     }
 
     /// Whether `database` names a PostgreSQL database (a `postgres://` or `postgresql://` URL)
@@ -166,6 +136,80 @@ package final class PostgresServer: Sendable {
             }
             try await connection.query("COMMIT", logger: logger)
             return value
+        }
+    }
+}
+
+extension PostgresServer {
+    /// Where a `postgres://` URL connects, as the pool's configuration and as one connection's.
+    package struct Endpoint: Sendable {
+        /// The pool's configuration.
+        package let client: PostgresClient.Configuration
+        /// One connection's configuration, the same server, user, database and TLS.
+        let connection: PostgresConnection.Configuration
+        /// The URL without its password, for messages.
+        package let location: String
+
+        package init(_ url: String) throws {
+            // Messages name the URL without its password, which runs to the last `@` before the query
+            // (a password may hold `/` or `@` unencoded, which URLComponents would read as the host's).
+            location = url.replacingOccurrences(of: #"(://[^:@/?]*):[^?]*@"#, with: "$1@", options: .regularExpression)
+            guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+                let user = components.user, !user.isEmpty
+            else {
+                throw SDKError(
+                    .invalidInput, "The database must be a postgres://user[:password]@host[:port]/database URL, not '\(location)'")
+            }
+            // A password holding `@` or `/` as written would connect to a host made of its end.
+            if let written = url.firstMatch(of: #/://[^:@/?]*:([^?]*)@/#)?.1, written != components.percentEncodedPassword ?? "" {
+                throw SDKError(
+                    .invalidInput,
+                    "The password in the database URL '\(location)' holds a character URLs reserve (/ @ ? #); percent-encode it (%2F %40 %3F %23)"
+                )
+            }
+            let options = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+            let database = String(components.path.drop { $0 == "/" })
+            let name = database.isEmpty ? nil : database
+            let password = components.password.map { $0.removingPercentEncoding ?? $0 }
+            if let socket = options["host"], socket.hasPrefix("/") {
+                let path = "\(socket)/.s.PGSQL.\(components.port ?? 5432)"
+                client = .init(unixSocketPath: path, username: user, password: password, database: name)
+                connection = .init(unixSocketPath: path, username: user, password: password, database: name)
+                return
+            }
+            guard let host = components.host, !host.isEmpty else {
+                throw SDKError(.invalidInput, "The database URL '\(location)' names no host")
+            }
+            let port = components.port ?? 5432
+            switch options["sslmode"] ?? "prefer" {
+            case "disable":
+                client = .init(host: host, port: port, username: user, password: password, database: name, tls: .disable)
+                connection = .init(host: host, port: port, username: user, password: password, database: name, tls: .disable)
+            case let mode where ["prefer", "allow", "require", "verify-ca", "verify-full"].contains(mode):
+                let required = !["prefer", "allow"].contains(mode)
+                let tls = TLSConfiguration.makeClientConfiguration()
+                let context = try NIOSSLContext(configuration: tls)
+                client = .init(
+                    host: host, port: port, username: user, password: password, database: name, tls: required ? .require(tls) : .prefer(tls)
+                )
+                connection = .init(
+                    host: host, port: port, username: user, password: password, database: name,
+                    tls: required ? .require(context) : .prefer(context))
+            case let mode: throw SDKError(.invalidInput, "Unknown sslmode '\(mode)'; use disable, prefer or require")
+            }
+        }
+
+        /// Connects once and closes the connection: throws at once what stops a connection (the
+        /// server refusing it, a host that does not resolve, a password it does not take), saying so.
+        func connectOnce(logger: Logger) async throws {
+            let opened: PostgresConnection
+            do {
+                opened = try await PostgresConnection.connect(configuration: connection, id: 0, logger: logger)
+            } catch let error as PSQLError where error.serverInfo == nil {
+                let reason = error.underlying.map { "\($0)" } ?? "\(error.code)"
+                throw SDKError(.networkError, "PostgreSQL at \(location) cannot be reached: \(reason)")
+            }
+            try? await opened.close()
         }
     }
 }

@@ -158,10 +158,18 @@ struct PostgresRAGStoreTests {
         #expect(
             queried.map { !$0.message.contains("pw") && $0.message.contains("postgres://u@127.0.0.1:1/db") } == true,
             "\(String(describing: queried))")
-        // Nothing listens on port 1: the open gives up with a message, within its time limit.
-        await #expect(throws: SDKError.self) {
-            _ = try await PostgresRAGStore.open(
-                url: "postgres://nobody@127.0.0.1:1/db?sslmode=disable", logger: logger, timeout: .seconds(2))
+        // Nothing listens on port 1, no host is named .invalid, the cluster has no such database: each
+        // is said at once, not as a server that did not answer within the (here long) limit.
+        await expectSDKError(.networkError, ["cannot be reached", "Connection refused"]) {
+            _ = try await PostgresRAGStore.open(url: "postgres://nobody@127.0.0.1:1/db", logger: logger, timeout: .seconds(120))
+        }
+        await expectSDKError(.networkError, ["cannot be reached", "no-such-host.invalid"]) {
+            _ = try await PostgresRAGStore.open(url: "postgres://nobody@no-such-host.invalid/db", logger: logger, timeout: .seconds(120))
+        }
+        let missing = try PostgresCluster.newDatabase().replacingOccurrences(
+            of: #"/t_[0-9a-f]+\?"#, with: "/nothing_here?", options: .regularExpression)
+        await expectSDKError(.fileWriteFailed, [#"database "nothing_here" does not exist"#]) {
+            _ = try await PostgresRAGStore.open(url: missing, logger: logger, timeout: .seconds(120))
         }
     }
 
