@@ -61,6 +61,19 @@ struct TokenizeRouteTests {
                     "\(root)/tokenize", "{\"content\": \"<|im_start|>\", \"model\": \"\(RunAnywhere.defaultModelID)\"}")
                 #expect((special.json["tokens"] as? [Int])?.count == 1, "\(special.json)")
 
+                // Ids and strings mixed, as llama-server's tokenize_mixed reads them: each string where it stands.
+                let (hello, world) = (
+                    try #require(try await Self.post("\(root)/tokenize", "{\"content\": \"Hello\"}").json["tokens"] as? [Int]),
+                    try #require(try await Self.post("\(root)/tokenize", "{\"content\": \" world\"}").json["tokens"] as? [Int])
+                )
+                let marker = try #require((special.json["tokens"] as? [Int])?.first)
+                let mixed = try await Self.post("\(root)/tokenize", "{\"content\": [\"Hello\", \(marker), \" world\"]}")
+                #expect(mixed.json["tokens"] as? [Int] == hello + [marker] + world, "\(mixed.json)")
+                let mixedPieces = try await Self.post(
+                    "\(root)/tokenize", "{\"content\": [\(marker), \"Hi\"], \"with_pieces\": true}")
+                let mixedEntries = try #require(mixedPieces.json["tokens"] as? [[String: Any]], "\(mixedPieces.json)")
+                #expect(mixedEntries.first?["piece"] as? String == "<|im_start|>" && mixedEntries.last?["piece"] as? String == "Hi")
+
                 let pieces = try await Self.post("\(root)/tokenize", "{\"content\": \"Hi 🐱\", \"with_pieces\": true}")
                 let entries = try #require(pieces.json["tokens"] as? [[String: Any]], "\(pieces.json)")
                 #expect(entries.first?["piece"] as? String == "Hi", "\(entries)")
@@ -87,6 +100,12 @@ struct TokenizeRouteTests {
                     ("tokenize", "{}", 400, "'content' is required"),
                     ("tokenize", "{\"content\": 42}", 400, "content"),
                     ("tokenize", "{\"content\": \"Hi\", \"with_pieces\": \"yes\"}", 400, "with_pieces"),
+                    (
+                        "tokenize", "{\"content\": {\"text\": \"Hi\"}}", 400,
+                        "content must be a string, or an array of token ids and strings"
+                    ),
+                    ("tokenize", "{\"content\": [\"Hi\", 2.5]}", 400, "content.1 must be a token id"),
+                    ("tokenize", "{\"content\": [\"Hi\", \(size)]}", 400, "is not in the model's vocabulary of \(size) tokens"),
                     ("tokenize", "not json", 400, "The request body is not valid JSON: "),
                     ("tokenize", "{\"content\": \"Hi\", \"model\": \"no-such-model\"}", 404, "not found"),
                     (
@@ -115,6 +134,10 @@ struct TokenizeRouteTests {
                 }
                 let outside = try await Self.post("\(root)/detokenize", "{\"tokens\": [1, -1]}").json["error"] as? [String: Any]
                 #expect(outside?["param"] as? String == "tokens", "an id outside the vocabulary names its field: \(outside ?? [:])")
+                let mixedOutside = try await Self.post("\(root)/tokenize", "{\"content\": [-1]}").json["error"] as? [String: Any]
+                #expect(mixedOutside?["param"] as? String == "content.0", "\(mixedOutside ?? [:])")
+                let beyond = try await Self.post("\(root)/tokenize", "{\"content\": [\(size)]}").json["error"] as? [String: Any]
+                #expect(beyond?["param"] as? String == "content", "\(beyond ?? [:])")
                 let notJSON = try await Self.post("\(root)/detokenize", "{\"tokens\": [1]}", contentType: "text/plain")
                 #expect(notJSON.status == 415 && notJSON.json["error"] != nil)
                 let hello = try #require(try await Self.post("\(root)/tokenize", "{\"content\": \"Hello\"}").json["tokens"] as? [Int])

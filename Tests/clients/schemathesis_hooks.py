@@ -90,6 +90,7 @@ SEMANTIC_REFUSALS = {
     "POST /v1/conversations/{conversation_id}/items": [r"Two items have the same id", r"holds an item '.*' already", r"An input_image cannot be read"],
     "POST /v1/responses": [r"Two input items have the same id", r"Another response is being made in conversation"],
     "POST /detokenize": [r"is not in the model's vocabulary"],
+    "POST /tokenize": [r"is not in the model's vocabulary"],  # a token id among the content's strings
     "POST /api/blobs/{digest}": [r"digest mismatch"],  # the bytes must hash to the digest in the path
     "POST /telemetry": [r"must lie between fps_min and fps_max", r"must not be below latency_p50_ms", r"must be an ISO 8601 time"],
     # staging and production need a base URL and key, given now or stored before.

@@ -22,6 +22,14 @@ extension RunAnywhereRuntime {
         }
     }
 
+    /// Each of `tokens` with its piece of text in the vocabulary of `model` (the current model when
+    /// nil); an id outside the vocabulary throws ``ErrorCode/invalidInput``.
+    package nonisolated func pieces(
+        of tokens: [Int32], model: String?, loadOptions: ModelLoadOptions = ModelLoadOptions(), keepAlive: KeepAlive? = nil
+    ) async throws -> [TokenPiece] {
+        try await withTokenizer(model: model, loadOptions: loadOptions, keepAlive: keepAlive) { try $0.pieces(tokens) }
+    }
+
     /// The text `tokens` stand for in the vocabulary of the language model `model` (the current
     /// model when nil): their pieces joined, special tokens written out. An id outside the
     /// vocabulary throws ``ErrorCode/invalidInput``.

@@ -4,7 +4,8 @@ import RunAnywhere
 
 /// llama-server's `POST /tokenize` and `POST /detokenize`, in its shapes, through a language
 /// model's vocabulary: `{"content", "add_special" (default false), "parse_special" (default true),
-/// "with_pieces" (default false)}` gives `{"tokens": [ids]}`, or with pieces
+/// "with_pieces" (default false)}` gives `{"tokens": [ids]}` (`content` a string, or token ids and
+/// strings mixed, each string tokenized where it stands, as llama-server does), or with pieces
 /// `{"tokens": [{"id", "piece"}]}` (a piece that is not whole UTF-8 as its bytes); `{"tokens": [ids]}`
 /// gives `{"content"}`. `model` (RunAnywhere's addition; llama-server serves one model) names the
 /// model, the default model when absent; it is loaded as a generation would load it.
@@ -13,13 +14,35 @@ struct TokenizeRoutes: Sendable {
     let configuration: ServerConfiguration
 
     struct TokenizeRequest: Decodable, Sendable {
-        let content: String
+        let content: Input
         let addSpecial: Bool?
         let parseSpecial: Bool?
         let withPieces: Bool?
         let model: String?
         enum CodingKeys: String, CodingKey {
             case content, addSpecial = "add_special", parseSpecial = "parse_special", withPieces = "with_pieces", model
+        }
+
+        /// What `content` holds: text, or token ids and strings mixed.
+        enum Input: Sendable {
+            case text(String)
+            case pieces([LlamaPrompt.Piece])
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let content = try container.decode(JSONValue.self, forKey: .content)
+            if let text = content.stringValue {
+                self.content = .text(text)
+            } else if let elements = content.arrayValue {
+                self.content = .pieces(try LlamaPrompt.Piece.list(elements, param: "content"))
+            } else {
+                throw APIError(.badRequest, "content must be a string, or an array of token ids and strings", param: "content")
+            }
+            addSpecial = try container.decodeIfPresent(Bool.self, forKey: .addSpecial)
+            parseSpecial = try container.decodeIfPresent(Bool.self, forKey: .parseSpecial)
+            withPieces = try container.decodeIfPresent(Bool.self, forKey: .withPieces)
+            model = try container.decodeIfPresent(String.self, forKey: .model)
         }
     }
 
@@ -72,17 +95,34 @@ struct TokenizeRoutes: Sendable {
             let (model, addSpecial, parseSpecial) = (
                 body.model ?? RunAnywhere.defaultModelID, body.addSpecial ?? false, body.parseSpecial ?? true
             )
-            guard body.withPieces ?? false else {
-                let tokens = try await runtime.tokenize(
-                    body.content, model: model, addSpecial: addSpecial, parseSpecial: parseSpecial, loadOptions: configuration.loadOptions,
+            let pieces: [TokenPiece]
+            switch body.content {
+            case .text(let text):
+                guard body.withPieces ?? false else {
+                    let tokens = try await runtime.tokenize(
+                        text, model: model, addSpecial: addSpecial, parseSpecial: parseSpecial, loadOptions: configuration.loadOptions,
+                        keepAlive: configuration.keepAlive
+                    )
+                    return try jsonResponse(Tokens(tokens: tokens))
+                }
+                pieces = try await runtime.tokenizeWithPieces(
+                    text, model: model, addSpecial: addSpecial, parseSpecial: parseSpecial, loadOptions: configuration.loadOptions,
                     keepAlive: configuration.keepAlive
                 )
-                return try jsonResponse(Tokens(tokens: tokens))
+            case .pieces(let list):
+                let tokens = try await LlamaPrompt.Piece.tokens(
+                    list, addSpecial: addSpecial, parseSpecial: parseSpecial, on: runtime, model: model,
+                    loadOptions: configuration.loadOptions,
+                    keepAlive: configuration.keepAlive)
+                do {
+                    // Every id is checked to be in the vocabulary (llama-server would give back any), pieces or not.
+                    pieces = try await runtime.pieces(
+                        of: tokens, model: model, loadOptions: configuration.loadOptions, keepAlive: configuration.keepAlive)
+                } catch let error as SDKError where error.field == "tokens" {
+                    throw error.naming("content")
+                }
+                guard body.withPieces ?? false else { return try jsonResponse(Tokens(tokens: tokens)) }
             }
-            let pieces = try await runtime.tokenizeWithPieces(
-                body.content, model: model, addSpecial: addSpecial, parseSpecial: parseSpecial, loadOptions: configuration.loadOptions,
-                keepAlive: configuration.keepAlive
-            )
             return try jsonResponse(TokensWithPieces(tokens: pieces.map { .init(id: $0.id, piece: $0) }))
         }
         router.post("detokenize") { request, _ in

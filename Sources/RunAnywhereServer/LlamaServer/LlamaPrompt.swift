@@ -50,16 +50,7 @@ enum LlamaPrompt: Sendable, Equatable {
     }
 
     private static func pieces(_ elements: [JSONValue], param: String) throws -> LlamaPrompt {
-        .pieces(
-            try elements.enumerated().map { index, element in
-                if let text = element.stringValue { return .text(text) }
-                if let number = element.numberValue, number == number.rounded(), (0...Double(Int32.max)).contains(number) {
-                    return .token(Int32(number))
-                }
-                throw APIError(
-                    .badRequest, "\(param).\(index) must be a token id (a whole number from 0 to \(Int32.max)) or a string",
-                    param: "\(param).\(index)")
-            })
+        .pieces(try Piece.list(elements, param: param))
     }
 
     /// The prompt to generate from: text as it is, and ids with strings as the tokens they make
@@ -70,16 +61,47 @@ enum LlamaPrompt: Sendable, Equatable {
         switch self {
         case .text(let text): return .text(text)
         case .pieces(let pieces):
-            var tokens: [Int32] = []
-            for (index, piece) in pieces.enumerated() {
-                switch piece {
-                case .token(let id): tokens.append(id)
-                case .text(let text):
-                    tokens += try await runtime.tokenize(
-                        text, model: model, addSpecial: index == 0, parseSpecial: true, loadOptions: loadOptions, keepAlive: keepAlive)
-                }
-            }
-            return .tokens(tokens)
+            return .tokens(
+                try await Piece.tokens(
+                    pieces, addSpecial: true, parseSpecial: true, on: runtime, model: model, loadOptions: loadOptions, keepAlive: keepAlive
+                ))
         }
+    }
+}
+
+extension LlamaPrompt.Piece {
+    /// `elements` as pieces: each a token id (a whole number from 0 to 2³¹−1) or a string, else a
+    /// 400 naming `param`'s element.
+    static func list(_ elements: [JSONValue], param: String) throws -> [Self] {
+        try elements.enumerated().map { index, element in
+            if let text = element.stringValue { return .text(text) }
+            if let number = element.numberValue, number == number.rounded(), (0...Double(Int32.max)).contains(number) {
+                return .token(Int32(number))
+            }
+            throw APIError(
+                .badRequest, "\(param).\(index) must be a token id (a whole number from 0 to \(Int32.max)) or a string",
+                param: "\(param).\(index)")
+        }
+    }
+
+    /// The tokens `pieces` make, as llama-server's `tokenize_mixed` makes them: each string
+    /// tokenized where it stands (in the vocabulary of `model`, loaded as a generation loads it),
+    /// with the model's opening tokens (`addSpecial`) only for a string that opens the list; ids
+    /// as they are.
+    static func tokens(
+        _ pieces: [Self], addSpecial: Bool, parseSpecial: Bool, on runtime: RunAnywhereRuntime, model: String,
+        loadOptions: ModelLoadOptions, keepAlive: KeepAlive
+    ) async throws -> [Int32] {
+        var tokens: [Int32] = []
+        for (index, piece) in pieces.enumerated() {
+            switch piece {
+            case .token(let id): tokens.append(id)
+            case .text(let text):
+                tokens += try await runtime.tokenize(
+                    text, model: model, addSpecial: addSpecial && index == 0, parseSpecial: parseSpecial, loadOptions: loadOptions,
+                    keepAlive: keepAlive)
+            }
+        }
+        return tokens
     }
 }
