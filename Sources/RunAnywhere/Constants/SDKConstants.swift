@@ -61,6 +61,9 @@ public enum SDKConstants {
         public static let defaultModelID = "smollm2-135m-instruct-q4_1"
         /// The speech-to-text model scripts/setup installs (converted from CTranslate2).
         public static let defaultSpeechRecognitionModelID = "whisper-tiny.en"
+        /// The multilingual speech-to-text model (Whisper base): speech in other languages, and its
+        /// translation to English. `make test` installs it; an app downloads it.
+        public static let multilingualSpeechRecognitionModelID = "whisper-base"
         /// The text-to-speech voice scripts/setup installs (Piper, through sherpa-onnx).
         public static let defaultVoiceID = "piper-en_US-joe-medium"
         /// The voice activity detector scripts/setup installs.

