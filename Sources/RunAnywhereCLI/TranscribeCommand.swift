@@ -12,7 +12,10 @@ struct TranscribeCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The audio file (any sample rate and channel count).") var file: String
     @Option(name: .long, help: "Speech recognition model id.") var model: String = SDKConstants.Models.defaultSpeechRecognitionModelID
-    @Option(name: .long, help: "Spoken language (ISO 639-1); multilingual models only.") var language = "en"
+    @Option(name: .long, help: "Spoken language (ISO 639-1); multilingual models only (default: en; with --translate, detected).")
+    var language: String?
+    @Flag(name: .long, help: "Write the speech in English, whatever language it is in (a multilingual model's translation).")
+    var translate = false
     @Option(name: .long, help: "CPU threads.") var threads: Int?
     @Flag(name: .long, help: "Print the transcription with its segments and timings as JSON.") var json = false
 
@@ -21,7 +24,10 @@ struct TranscribeCommand: AsyncParsableCommand {
             let runtime = try RunAnywhere.runtime()
             let audio = try await runtime.decodeAudio(contentsOf: URL(fileURLWithPath: file))
             let events = try await runtime.transcribeStream(
-                audio, model: model, options: STTOptions(language: language, threads: threads),
+                audio, model: model,
+                options: STTOptions(
+                    language: language ?? "en", detectLanguage: translate && language == nil, threads: threads,
+                    translateToEnglish: translate),
                 loadOptions: ModelLoadOptions(threads: threads))
             // The text is written segment by segment as it is heard, as whisper.cpp's own CLI does.
             var written = false

@@ -66,7 +66,14 @@ final class WhisperSTTService: STTService, @unchecked Sendable {
                 "This Whisper model is English-only (a .en model): it cannot transcribe '\(options.language)'; use a multilingual Whisper model, or detect the language (auto)"
             ).naming("language")
         }
+        if options.translateToEnglish, !multilingual {
+            throw SDKError(
+                .modelIncompatible,
+                "This Whisper model is English-only (a .en model): it cannot translate; use a multilingual Whisper model (\(SDKConstants.Models.multilingualSpeechRecognitionModelID))"
+            )
+        }
         var params = api.whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
+        params.translate = options.translateToEnglish
         params.n_threads = Int32(options.threads ?? threads)  // both checked to be 1...512 (ModelLoadOptions.checkThreads)
         params.print_progress = false
         params.print_realtime = false

@@ -35,6 +35,15 @@ struct CLISpeechTests {
             // The default model (tiny.en) hears English only: another language is refused, not ignored.
             let french = try cli.run(["transcribe", wav, "--threads", "1", "--language", "fr"])
             #expect(french.status == 1 && french.stderr.contains("English-only"), "\(french.stderr)")
+            // Nor can it translate; the multilingual model writes English speech as English (French
+            // speech, translated, is the OpenAI client check's).
+            let translated = try cli.run(["transcribe", wav, "--threads", "1", "--translate"])
+            #expect(translated.status == 1 && translated.stderr.contains("cannot translate"), "\(translated.stderr)")
+            let base = try cli.run([
+                "transcribe", wav, "--threads", "1", "--translate", "--model", "whisper-base",
+            ])
+            let (baseErrors, baseWords) = wordErrors("The quick brown fox jumps over the lazy dog.", base.stdout)
+            #expect(base.status == 0 && baseErrors <= 2, "\(baseErrors) of \(baseWords) words wrong in \(base.stdout) \(base.stderr)")
 
             let question = folder.appendingPathComponent("q.wav").path
             #expect(try cli.run(["speak", "What is the capital of France?", "--output", question, "--threads", "1"]).status == 0)
@@ -85,7 +94,7 @@ struct CLISpeechTests {
             #expect(bench.status == 0, "\(bench.stderr)")
             let results = try #require((try bench.json()["run"] as? [String: Any])?["results"] as? [[String: Any]])
             let models = Set(results.compactMap { ($0["componentModelInfo"] as? [String: Any])?["modelId"] as? String })
-            #expect(models == ["whisper-tiny.en", "piper-en_US-joe-medium", "espeak-ng-en-us"])
+            #expect(models == ["whisper-tiny.en", "whisper-base", "piper-en_US-joe-medium", "espeak-ng-en-us"])
             #expect(results.allSatisfy { ($0["metrics"] as? [String: Any])?["error"] == nil })
             #expect(results.contains { ($0["metrics"] as? [String: Any])?["sttTranscriptionTimeMs"] != nil })
             #expect(results.contains { ($0["metrics"] as? [String: Any])?["ttsSynthesisTimeMs"] != nil })

@@ -115,6 +115,36 @@ import Testing
         }
     }
 
+    @Test func translationsAnswerInTheTranscriptionsShapesAsEnglish() async throws {
+        let app = OpenAIRouteTests.server(try Self.runtime()).checkedApplication()
+        try await app.test(.router) { client in
+            func translate(_ fields: [(String, String)], _ check: @escaping @Sendable (TestResponse) throws -> Void) async throws {
+                try await client.execute(
+                    uri: "/v1/audio/translations", method: .post, headers: Self.multipart,
+                    body: Self.form(fields, file: (name: "tone.wav", data: Self.wav)), testCallback: check)
+            }
+            try await translate([("model", "scripted-stt")]) { response in
+                #expect(response.status == .ok)
+                let body = try OpenAIRouteTests.json(response.body)
+                #expect(body["text"] as? String == "second 1 in English second 2 in English second 3 in English", "\(body)")
+            }
+            try await translate([("model", "scripted-stt"), ("response_format", "verbose_json")]) { response in
+                let body = try OpenAIRouteTests.json(response.body)
+                #expect(body["task"] as? String == "translate" && body["language"] as? String == "english", "\(body)")
+                #expect((body["segments"] as? [[String: Any]])?.count == 3)
+            }
+            try await translate([("model", "scripted-stt"), ("response_format", "srt")]) { response in
+                #expect(String(buffer: response.body).hasPrefix("1\n00:00:00,000 --> 00:00:01,000\nsecond 1 in English\n"))
+            }
+            try await translate([("model", "scripted-stt"), ("response_format", "mp3")]) { response in
+                #expect(response.status == .badRequest && String(buffer: response.body).contains("response_format"))
+            }
+            try await translate([("model", "scripted-stt"), ("temperature", "2")]) { response in
+                #expect(response.status == .badRequest && String(buffer: response.body).contains("temperature"))
+            }
+        }
+    }
+
     @Test func streamedTranscriptionsSendEachSegmentThenTheText() async throws {
         let app = OpenAIRouteTests.server(try Self.runtime()).checkedApplication()
         try await app.test(.router) { client in

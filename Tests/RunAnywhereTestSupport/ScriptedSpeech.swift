@@ -5,7 +5,8 @@ import RunAnywhere
 /// A speech-to-text engine whose transcriptions are known in advance, for tests of what sits
 /// above an engine (the server's transcription route and its formats): it hears one segment
 /// a started second of audio, " second N" from N-1 to N seconds (the last one ends with the
-/// audio), in the language asked for, or "de" when asked to detect it.
+/// audio), in the language asked for, or "de" when asked to detect it; translated to English,
+/// " second N in English".
 package struct ScriptedSpeechAdapter: FrameworkAdapter {
     package let framework = InferenceFramework.whisperCpp
     package let supportedModalities: Set<FrameworkModality> = [.voiceToText]
@@ -30,7 +31,8 @@ final class ScriptedSTTService: STTService {
         let seconds = Int(audio.duration.rounded(.up))
         let segments = (0..<seconds).map { second in
             TranscriptionSegment(
-                text: " second \(second + 1)", startTime: Double(second), endTime: min(Double(second + 1), audio.duration), confidence: 0.5,
+                text: " second \(second + 1)\(options.translateToEnglish ? " in English" : "")", startTime: Double(second),
+                endTime: min(Double(second + 1), audio.duration), confidence: 0.5,
                 tokens: [Int32(second), 7], noSpeechProbability: 0.25)
         }
         segments.forEach(onSegment)

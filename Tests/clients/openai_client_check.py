@@ -613,7 +613,28 @@ def check_transcription(client, voice_model):
         check(False, "a voice model was accepted for transcription")
     except openai.BadRequestError as error:
         check(isinstance(error.body, dict) and error.body.get("code") == "model_incompatible", f"voice model for transcription: {error.body}")
-    return {"heard": heard, "voice_turn": check_voice_turn(client, voice_model, files["speech.webm"])}
+    return {"heard": heard, "voice_turn": check_voice_turn(client, voice_model, files["speech.webm"]), **check_translation(client)}
+
+
+def check_translation(client):
+    """Speech in French (eSpeak NG's French voice) through client.audio.translations, as English
+    (whisper-1: Whisper base, multilingual, which scripts/setup --tests installs), and through
+    client.audio.transcriptions as French; the English-only model refuses to translate."""
+    french = client.audio.speech.create(model="espeak-ng-en-us", voice="fr", input="Bonjour. Je voudrais un café, s'il vous plaît. Merci beaucoup.",
+                                        response_format="wav").content
+    english = client.audio.translations.create(model="whisper-1", file=("french.wav", french)).text
+    check("thank you" in english.lower() and "merci" not in english.lower(), f"translated as {english!r}")
+    verbose = client.audio.translations.create(model="whisper-base", file=("french.wav", french), response_format="verbose_json")
+    check(verbose.language == "english" and "thank you" in verbose.text.lower() and len(verbose.segments) >= 1, f"verbose_json {verbose}")
+    heard = client.audio.transcriptions.create(model="whisper-base", file=("french.wav", french), language="fr").text
+    check("merci" in heard.lower(), f"transcribed in French as {heard!r}")
+    try:
+        client.audio.translations.create(model="whisper-tiny.en", file=("french.wav", french))
+        check(False, "an English-only model translated")
+    except openai.BadRequestError as error:
+        check(isinstance(error.body, dict) and error.body.get("code") == "model_incompatible" and "cannot translate" in error.body.get("message", ""),
+              f"English-only translation: {error.body}")
+    return {"translated": english, "heard_in_french": heard}
 
 
 def server_sent_events(response):

@@ -81,6 +81,7 @@ SEMANTIC_REFUSALS = {
         r"is not a text document", r"is empty", r"not UTF-8", r"has no text to ingest", r"could not be read as PDF", r"encrypted with a password",
     ],
     "POST /v1/audio/transcriptions": [r"could not be read as audio", r"file is empty"],
+    "POST /v1/audio/translations": [r"could not be read as audio", r"file is empty", r"cannot translate"],
     "GET /v1/responses/{id}/input_items": [r"has no item"],  # an `after` cursor names a stored item
     "GET /v1/conversations/{conversation_id}/items": [r"has no item"],
     # A title is shown on one line: a control or format character, which JSON Schema's pattern cannot list, is refused.

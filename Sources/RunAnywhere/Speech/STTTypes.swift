@@ -38,13 +38,16 @@ public struct STTOptions: Codable, Sendable, Equatable {
     public var prompt: String?
     /// Sampling temperature; 0 decodes greedily. Additive.
     public var temperature: Float
+    /// Write the speech in English whatever language it is in (whisper's translate task;
+    /// multilingual models only), as OpenAI's `/v1/audio/translations` does. Additive.
+    public var translateToEnglish: Bool
 
     /// Creates transcription options.
     public init(
         language: String = "en", detectLanguage: Bool = false, enablePunctuation: Bool = true, enableDiarization: Bool = false,
         maxSpeakers: Int? = nil, enableTimestamps: Bool = true, vocabularyFilter: [String] = [], audioFormat: AudioFormat = .pcm,
         sampleRate: Int = 16_000, preferredFramework: InferenceFramework? = nil, threads: Int? = nil,
-        prompt: String? = nil, temperature: Float = 0
+        prompt: String? = nil, temperature: Float = 0, translateToEnglish: Bool = false
     ) {
         self.language = language
         self.detectLanguage = detectLanguage
@@ -59,6 +62,7 @@ public struct STTOptions: Codable, Sendable, Equatable {
         self.threads = threads
         self.prompt = prompt
         self.temperature = temperature
+        self.translateToEnglish = translateToEnglish
     }
 }
 
@@ -128,7 +132,8 @@ public struct STTOutput: Codable, Sendable, Equatable {
     public let confidence: Float
     /// The transcript in timed segments.
     public let segments: [TranscriptionSegment]
-    /// The language whisper.cpp detected, when asked to detect one.
+    /// The language whisper.cpp detected, when asked to detect one: the spoken language, also
+    /// when the text is its English translation.
     public let detectedLanguage: String?
     /// The model, durations and speed of the transcription.
     public let metadata: TranscriptionMetadata

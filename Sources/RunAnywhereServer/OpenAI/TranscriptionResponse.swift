@@ -2,12 +2,14 @@ import Foundation
 import Hummingbird
 import RunAnywhere
 
-/// A transcription in the shapes OpenAI answers with: `json`, `verbose_json` (language, duration
-/// and timed segments), `text`, and the subtitle formats `srt` and `vtt`.
+/// A transcription or translation in the shapes OpenAI answers with: `json`, `verbose_json`
+/// (language, duration and timed segments), `text`, and the subtitle formats `srt` and `vtt`.
 struct TranscriptionResponse {
     let output: STTOutput
     /// Seconds of audio transcribed.
     let duration: Double
+    /// Whether the text is the speech's English translation (`/v1/audio/translations`).
+    var translated = false
 
     /// OpenAI bills transcriptions by the second, and reports them so.
     struct Usage: Encodable {
@@ -21,7 +23,7 @@ struct TranscriptionResponse {
     }
 
     struct Verbose: Encodable {
-        let task = "transcribe"
+        let task: String
         let language: String
         let duration: Double
         let text: String
@@ -68,7 +70,10 @@ struct TranscriptionResponse {
             }
             return try jsonResponse(
                 Verbose(
-                    language: Self.languageName(output.detectedLanguage), duration: duration,
+                    // A translation's language is its text's, as OpenAI says: always English.
+                    task: translated ? "translate" : "transcribe",
+                    language: translated ? "english" : Self.languageName(output.detectedLanguage),
+                    duration: duration,
                     text: output.text, segments: segments, usage: usage))
         default: return try jsonResponse(Simple(text: output.text, usage: usage))
         }
