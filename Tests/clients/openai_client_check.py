@@ -619,7 +619,8 @@ def check_transcription(client, voice_model):
 def check_translation(client):
     """Speech in French (eSpeak NG's French voice) through client.audio.translations, as English
     (whisper-1: Whisper base, multilingual, which scripts/setup --tests installs), and through
-    client.audio.transcriptions as French; the English-only model refuses to translate."""
+    client.audio.transcriptions as French, its language named or detected; the English-only model
+    refuses to translate."""
     french = client.audio.speech.create(model="espeak-ng-en-us", voice="fr", input="Bonjour. Je voudrais un café, s'il vous plaît. Merci beaucoup.",
                                         response_format="wav").content
     english = client.audio.translations.create(model="whisper-1", file=("french.wav", french)).text
@@ -628,6 +629,8 @@ def check_translation(client):
     check(verbose.language == "english" and "thank you" in verbose.text.lower() and len(verbose.segments) >= 1, f"verbose_json {verbose}")
     heard = client.audio.transcriptions.create(model="whisper-base", file=("french.wav", french), language="fr").text
     check("merci" in heard.lower(), f"transcribed in French as {heard!r}")
+    detected = client.audio.transcriptions.create(model="whisper-base", file=("french.wav", french), response_format="verbose_json")
+    check(detected.language == "french" and "merci" in detected.text.lower(), f"no language given: detected as {detected.language}, {detected.text!r}")
     try:
         client.audio.translations.create(model="whisper-tiny.en", file=("french.wav", french))
         check(False, "an English-only model translated")
