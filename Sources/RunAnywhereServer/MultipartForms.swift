@@ -21,13 +21,20 @@ func decodeMultipartForm<T: MultipartForm>(_ type: T.Type, from request: Request
     // MultipartKit's decoding takes time that grows with the square of the parts: a form of ours
     // has a few fields and files, and one of tens of thousands of tiny parts would hold a thread
     // for minutes.
-    let (names, closed) = multipartParts(of: body, boundary: boundary)
+    let (names, closed, notUTF8) = multipartParts(of: body, boundary: boundary)
     guard names.count <= maxMultipartParts else { throw APIError(.badRequest, "The form has more than \(maxMultipartParts) parts") }
     // MultipartKit reads a body with no part, or one cut short, as a form without fields.
     guard !names.isEmpty, closed else {
         throw APIError(
             .badRequest,
             "The body is not well-formed multipart/form-data: \(names.isEmpty ? "it has no part" : "its last part never ends") (boundary '\(boundary)')"
+        )
+    }
+    // MultipartKit reads headers as UTF-8 only, and would say only that the body is no form.
+    if let part = notUTF8 {
+        throw APIError(
+            .badRequest,
+            "The headers of the form's part \(part + 1) are not UTF-8 (a file name in another encoding?); send names in UTF-8, or as filename*=ISO-8859-1''…"
         )
     }
     // MultipartKit keeps the last of two parts of one name (parts of no field of the form are not read).
@@ -55,13 +62,15 @@ let maxMultipartParts = 1_000
 
 /// The names of the parts of `body` (nil for a part whose headers name none), found in one pass
 /// (`memchr` to each `-`, then a comparison with the boundary delimiter; counted until past
-/// ``maxMultipartParts``), and whether it has the closing delimiter (`--boundary--`) that ends a form.
-func multipartParts(of body: ByteBuffer, boundary: String) -> (names: [String?], closed: Bool) {
+/// ``maxMultipartParts``), whether it has the closing delimiter (`--boundary--`) that ends a form,
+/// and the index of the first part whose headers are not UTF-8, if one is not.
+func multipartParts(of body: ByteBuffer, boundary: String) -> (names: [String?], closed: Bool, notUTF8: Int?) {
     let delimiter = Array("--\(boundary)".utf8)
     return body.withUnsafeReadableBytes { bytes in
-        guard let base = bytes.baseAddress, bytes.count >= delimiter.count else { return ([], false) }
+        guard let base = bytes.baseAddress, bytes.count >= delimiter.count else { return ([], false, nil) }
         var names: [String?] = []
         var closed = false
+        var notUTF8: Int?
         var offset = 0
         let last = bytes.count - delimiter.count
         while !closed, names.count <= maxMultipartParts + 1, offset <= last,
@@ -76,22 +85,28 @@ func multipartParts(of body: ByteBuffer, boundary: String) -> (names: [String?],
             if offset + 2 <= bytes.count, bytes[offset] == UInt8(ascii: "-"), bytes[offset + 1] == UInt8(ascii: "-") {
                 closed = true
             } else {
-                names.append(partName(in: UnsafeRawBufferPointer(rebasing: bytes[offset..<min(bytes.count, offset + 4_096)])))
+                let headers = partHeaders(in: UnsafeRawBufferPointer(rebasing: bytes[offset..<min(bytes.count, offset + 4_096)]))
+                if headers == nil, notUTF8 == nil { notUTF8 = names.count }
+                names.append(headers.flatMap { $0 })
             }
         }
-        return (names, closed)
+        return (names, closed, notUTF8)
     }
 }
 
-/// The `name` of the part whose headers begin `headers` (after its delimiter), from its
-/// Content-Disposition header.
-private func partName(in headers: UnsafeRawBufferPointer) -> String? {
-    let text = String(decoding: headers, as: UTF8.self)
-    let block = text.range(of: "\r\n\r\n").map { text[..<$0.lowerBound] } ?? text[...]
-    for line in block.split(separator: "\r\n") where line.lowercased().hasPrefix("content-disposition:") {
-        return UploadedFile.parameter("name", inDisposition: String(line))
+/// The `name` of the part whose headers begin `bytes` (after its delimiter), from its
+/// Content-Disposition header (`.some(nil)`: none); nil when the headers are not UTF-8.
+private func partHeaders(in bytes: UnsafeRawBufferPointer) -> String?? {
+    var end = 0
+    while end + 4 <= bytes.count, !(bytes[end] == 13 && bytes[end + 1] == 10 && bytes[end + 2] == 13 && bytes[end + 3] == 10) {
+        end += 1
     }
-    return nil
+    if end + 4 > bytes.count { end = bytes.count }
+    guard let block = String(validating: bytes[..<end], as: UTF8.self) else { return nil }
+    for line in block.split(separator: "\r\n") where line.lowercased().hasPrefix("content-disposition:") {
+        return .some(UploadedFile.parameter("name", inDisposition: String(line)))
+    }
+    return .some(nil)
 }
 
 /// A file part of a form: its bytes and the name the client gave it (shown in errors only,

@@ -26,7 +26,14 @@ import Testing
         let body =
             "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x\"\r\n\r\nabc\r\n--b\r\n"
             + "Content-Disposition: form-data; name=\"files[]\"\r\n\r\n1\r\n--b\r\nContent-Type: text/plain\r\n\r\nz\r\n--b--\r\n"
-        let (names, closed) = multipartParts(of: ByteBuffer(string: body), boundary: "b")
-        #expect(names == ["file", "files[]", nil] && closed)
+        let (names, closed, notUTF8) = multipartParts(of: ByteBuffer(string: body), boundary: "b")
+        #expect(names == ["file", "files[]", nil] && closed && notUTF8 == nil)
+        // A file name in Latin-1 (é as one byte) in the second part's headers; the file's own bytes are no header.
+        var latin = ByteBuffer(string: "--b\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\n\u{FF}x\r\n--b\r\n")
+        latin.writeBytes(
+            Array("Content-Disposition: form-data; name=\"file\"; filename=\"caf".utf8) + [0xE9] + Array(".wav\"\r\n\r\n".utf8))
+        latin.writeBytes([0xFF, 0xFE, 0x0D, 0x0A] + Array("--b--\r\n".utf8))
+        let parts = multipartParts(of: latin, boundary: "b")
+        #expect(parts.names == ["model", nil] && parts.notUTF8 == 1)
     }
 }
