@@ -25,7 +25,8 @@ package final class PostgresServer: Sendable {
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`, with
     /// `?sslmode=disable|prefer|require`, or `?host=/socket/folder`) and runs `prepare` (the
-    /// store's migrations) on it; gives up after `timeout` when the server cannot be reached.
+    /// store's migrations) on it; gives up after `timeout` when the server does not answer. A
+    /// server that cannot be reached, or that refuses the login, is said at once.
     package static func open(
         url: String, logger: Logger, timeout: Duration, prepare: @escaping @Sendable (PostgresServer) async throws -> Void
     ) async throws -> PostgresServer {
@@ -151,35 +152,39 @@ extension PostgresServer {
         package let location: String
 
         package init(_ url: String) throws {
-            // Messages name the URL without its password, which runs to the last `@` before the query
-            // (a password may hold `/` or `@` unencoded, which URLComponents would read as the host's).
-            location = url.replacingOccurrences(of: #"(://[^:@/?]*):[^?]*@"#, with: "$1@", options: .regularExpression)
+            // The password as written runs to the last `@` before the query (which may hold `@`
+            // too), or where there is none before it (a password holding `?`), to the last `@`.
+            // Messages name the URL without it; URLComponents ends the authority at the first `/`,
+            // `?` or `#`, so a password holding one of those would connect to a host made of its end
+            // (or make no URL at all).
+            let written = (url.firstMatch(of: #/://[^:@/?]*:([^?]*)@/#) ?? url.firstMatch(of: #/://[^:@/?]*:(.*)@/#)).map { String($0.1) }
+            location = written.map { url.replacingOccurrences(of: ":\($0)@", with: "@") } ?? url
+            let reserved = SDKError(
+                .invalidInput,
+                "The password in the database URL '\(location)' holds a character URLs reserve (/ ? # or @); percent-encode it (%2F %3F %23 %40)"
+            )
             guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
                 let user = components.user, !user.isEmpty
             else {
+                if let written, written.contains(where: { "/?#".contains($0) }) { throw reserved }
                 throw SDKError(
                     .invalidInput, "The database must be a postgres://user[:password]@host[:port]/database URL, not '\(location)'")
             }
-            // A password holding `@` or `/` as written would connect to a host made of its end.
-            if let written = url.firstMatch(of: #/://[^:@/?]*:([^?]*)@/#)?.1, written != components.percentEncodedPassword ?? "" {
-                throw SDKError(
-                    .invalidInput,
-                    "The password in the database URL '\(location)' holds a character URLs reserve (/ @ ? #); percent-encode it (%2F %40 %3F %23)"
-                )
-            }
+            if let written, components.password != (written.removingPercentEncoding ?? written) { throw reserved }
             let options = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
             let database = String(components.path.drop { $0 == "/" })
             let name = database.isEmpty ? nil : database
-            let password = components.password.map { $0.removingPercentEncoding ?? $0 }
+            let password = components.password
             if let socket = options["host"], socket.hasPrefix("/") {
                 let path = "\(socket)/.s.PGSQL.\(components.port ?? 5432)"
                 client = .init(unixSocketPath: path, username: user, password: password, database: name)
                 connection = .init(unixSocketPath: path, username: user, password: password, database: name)
                 return
             }
-            guard let host = components.host, !host.isEmpty else {
+            guard var host = components.host, !host.isEmpty else {
                 throw SDKError(.invalidInput, "The database URL '\(location)' names no host")
             }
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }  // an IPv6 address
             let port = components.port ?? 5432
             switch options["sslmode"] ?? "prefer" {
             case "disable":
@@ -199,15 +204,28 @@ extension PostgresServer {
             }
         }
 
-        /// Connects once and closes the connection: throws at once what stops a connection (the
-        /// server refusing it, a host that does not resolve, a password it does not take), saying so.
+        /// Connects once and closes the connection: throws at once what stops a connection, saying
+        /// so: a server that cannot be reached (refused, a host that does not resolve), one without
+        /// the TLS `sslmode=require` asks for, one that wants a password the URL does not give; the
+        /// server's own refusals (a wrong password, no such database) as it words them.
         func connectOnce(logger: Logger) async throws {
             let opened: PostgresConnection
             do {
                 opened = try await PostgresConnection.connect(configuration: connection, id: 0, logger: logger)
             } catch let error as PSQLError where error.serverInfo == nil {
-                let reason = error.underlying.map { "\($0)" } ?? "\(error.code)"
-                throw SDKError(.networkError, "PostgreSQL at \(location) cannot be reached: \(reason)")
+                switch error.code {
+                case .connectionError:
+                    let reason = error.underlying.map { "\($0)" } ?? "\(error.code)"
+                    throw SDKError(.networkError, "PostgreSQL at \(location) cannot be reached: \(reason)")
+                case .sslUnsupported:
+                    throw SDKError(
+                        .networkError,
+                        "PostgreSQL at \(location) offers no TLS, which sslmode=require asks for; use sslmode=prefer or disable")
+                case .authMechanismRequiresPassword:
+                    throw SDKError(
+                        .invalidInput, "PostgreSQL at \(location) asks for a password; give it in the URL (postgres://user:password@…)")
+                default: throw error
+                }
             }
             try? await opened.close()
         }

@@ -32,6 +32,9 @@ struct CLIServeTests {
             // Reproducible, so that greedy answers are promised the same alone and among others.
             let server = try ServeProcess(runner, arguments: ["--threads", "1", "--reproducible"])
             let speech = TestEnvironment.speechInstalled ? ["--voice-model", SDKConstants.Models.defaultVoiceID] : []
+            let translation =
+                TestEnvironment.multilingualSpeechInstalled
+                ? ["--translation-model", SDKConstants.Models.multilingualSpeechRecognitionModelID] : []
             let vision = TestEnvironment.visionFixture != nil ? ["--vision-model", SDKConstants.Models.visionFixtureID] : []
             let images = TestEnvironment.diffusionFixture != nil ? ["--image-model", SDKConstants.Models.diffusionFixtureID] : []
             let file = TestEnvironment.defaultModelFile.map { ["--model-file", $0.path] } ?? []
@@ -41,7 +44,8 @@ struct CLIServeTests {
                 }
                 ?? []
             let (status, output) = try Self.openAIClient(
-                ["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID] + speech + vision + images + file + infill)
+                ["--base-url", server.baseURL, "--model", RunAnywhere.defaultModelID] + speech + translation + vision + images + file
+                    + infill)
             #expect(status == 0, "\(output)")
             #expect(server.stop() == 0, "SIGTERM stops the server cleanly: \(server.standardError)")
             #expect(server.standardError.contains("POST /v1/chat/completions"), "requests are in the access log")

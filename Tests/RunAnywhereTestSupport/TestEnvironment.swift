@@ -146,15 +146,19 @@ package enum TestEnvironment {
         ProcessInfo.processInfo.environment["RUNANYWHERE_FUZZ_CASES"].flatMap { Int($0) } ?? standard
     }
 
-    /// Whether scripts/setup has installed the speech models (Whisper tiny.en and base, Silero VAD,
-    /// the Piper voice) and the eSpeak NG headers.
+    /// Whether scripts/setup has installed the speech models (Whisper tiny.en, Silero VAD, the
+    /// Piper voice) and the eSpeak NG headers.
     package static var speechInstalled: Bool {
-        [
-            "whisper-tiny.en/ggml-tiny.en.bin", "whisper-base/ggml-base.bin", "silero-vad/silero-v6.2.0-ggml.bin",
-            "piper-en_US-joe-medium/tokens.txt",
-        ]
-        .allSatisfy { FileManager.default.fileExists(atPath: installedModelsDirectory.appendingPathComponent($0).path) }
+        ["whisper-tiny.en/ggml-tiny.en.bin", "silero-vad/silero-v6.2.0-ggml.bin", "piper-en_US-joe-medium/tokens.txt"]
+            .allSatisfy { FileManager.default.fileExists(atPath: installedModelsDirectory.appendingPathComponent($0).path) }
             && FileManager.default.fileExists(atPath: "/usr/include/espeak-ng/speak_lib.h")
+    }
+
+    /// Whether scripts/setup --tests has installed Whisper base, the multilingual speech model
+    /// (other languages, translation to English), besides the speech models.
+    package static var multilingualSpeechInstalled: Bool {
+        speechInstalled
+            && FileManager.default.fileExists(atPath: installedModelsDirectory.appendingPathComponent("whisper-base/ggml-base.bin").path)
     }
 
     /// Whether llama.cpp's Vulkan variant is installed (`RUNANYWHERE_GPU=vulkan scripts/setup`) and

@@ -140,16 +140,22 @@ struct PostgresRAGStoreTests {
         await expectSDKError(.invalidInput, ["sslmode"]) {
             _ = try await PostgresRAGStore.open(url: "postgres://u@127.0.0.1/db?sslmode=odd", logger: logger)
         }
-        // A password with an unencoded slash or at sign makes no URL; the refusal still hides it.
-        for password in ["pw/zq", "pw@zq/x"] {
+        // A password with an unencoded slash (or an at sign before one) would name another host or
+        // make no URL: refused as such, the refusal hiding it. Other characters are taken as written.
+        for password in ["pw/zq", "pw@zq/x", "pw?zq", "pw#zq"] {
             let url = "postgres://u:\(password)@127.0.0.1:1/db"
-            let error = await #expect(throws: SDKError.self) {
+            await expectSDKError(.invalidInput, ["percent-encode it", "postgres://u@"]) {
                 _ = try await PostgresRAGStore.open(url: url, logger: logger, timeout: .seconds(2))
             }
-            #expect(
-                error.map { !$0.message.contains("pw") && !$0.message.contains("zq") && $0.message.contains("postgres://u@") } == true,
-                "\(String(describing: error))")
+            #expect(throws: SDKError.self) { try PostgresServer.Endpoint(url) }
         }
+        for (password, meant) in [("p ss", "p ss"), ("50%off", "50%off"), ("pw@zq", "pw@zq"), ("p%2Fss", "p/ss"), ("pässword", "pässword")]
+        {
+            let endpoint = try PostgresServer.Endpoint("postgres://u:\(password)@127.0.0.1:1/db?sslmode=disable")
+            #expect(endpoint.client.password == meant && endpoint.client.host == "127.0.0.1", "\(password)")
+            #expect(!endpoint.location.contains(password))
+        }
+        #expect(try PostgresServer.Endpoint("postgres://u@[::1]:5433/db?sslmode=disable").client.host == "::1")
         // An `@` in the query is not the password's: the host and database still show.
         let queried = await #expect(throws: SDKError.self) {
             _ = try await PostgresRAGStore.open(
@@ -165,6 +171,13 @@ struct PostgresRAGStoreTests {
         }
         await expectSDKError(.networkError, ["cannot be reached", "no-such-host.invalid"]) {
             _ = try await PostgresRAGStore.open(url: "postgres://nobody@no-such-host.invalid/db", logger: logger, timeout: .seconds(120))
+        }
+        // A server that takes the connection and never answers: the open gives up at its limit.
+        let silent = try SilentListener()
+        defer { silent.close() }
+        await expectSDKError(.networkError, ["did not answer within 2"]) {
+            _ = try await PostgresRAGStore.open(
+                url: "postgres://u@127.0.0.1:\(silent.port)/db?sslmode=disable", logger: logger, timeout: .seconds(2))
         }
         let missing = try PostgresCluster.newDatabase().replacingOccurrences(
             of: #"/t_[0-9a-f]+\?"#, with: "/nothing_here?", options: .regularExpression)
@@ -204,4 +217,30 @@ struct PostgresRAGStoreTests {
         }
         #expect(collections?.isEmpty == true, "the store reads again once the lock is gone")
     }
+}
+
+/// A TCP port on the loopback address that takes connections (the kernel's backlog) and never
+/// answers them.
+struct SilentListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(descriptor, socketAddress, length) == 0 && listen(descriptor, 8) == 0
+                    && getsockname(descriptor, socketAddress, &length) == 0
+            }
+        }
+        guard descriptor >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
 }

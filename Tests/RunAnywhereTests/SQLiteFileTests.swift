@@ -46,6 +46,7 @@ import Testing
         #expect(asFolder.code == .invalidInput && asFolder.message.contains("is a folder"), "\(asFolder.message)")
         let missing = try #require(throws: SDKError.self) { try SQLiteFile.named(folder.path + "/no/such.sqlite") }
         #expect(missing.message.contains("No such folder \(folder.path)/no "), "\(missing.message)")
+        #expect(throws: SDKError.self) { try SQLiteFile.named(folder.path + "/new/") }
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/no"), "nothing is made")
     }
 }

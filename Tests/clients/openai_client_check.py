@@ -4,6 +4,7 @@
 Run by the CLI tests (`make test`) with the project venv's Python:
     openai_client_check.py --base-url http://127.0.0.1:PORT/v1 --model MODEL [--check all|auth|busy] [--api-key KEY]
                            [--voice-model VOICE]   (speech, and transcription of MP3, Ogg and WebM made by ffmpeg)
+                           [--translation-model STT] (a multilingual model: French speech translated, transcribed, its language detected)
                            [--vision-model VLM]    (images in chat, as image_url data URLs)
                            [--image-model MODEL]   (images.generate: b64_json, data URLs, seeds, errors)
 With --check all it also checks structured output (response_format, and parse() with a pydantic model)
@@ -613,23 +614,23 @@ def check_transcription(client, voice_model):
         check(False, "a voice model was accepted for transcription")
     except openai.BadRequestError as error:
         check(isinstance(error.body, dict) and error.body.get("code") == "model_incompatible", f"voice model for transcription: {error.body}")
-    return {"heard": heard, "voice_turn": check_voice_turn(client, voice_model, files["speech.webm"]), **check_translation(client)}
+    return {"heard": heard, "voice_turn": check_voice_turn(client, voice_model, files["speech.webm"])}
 
 
-def check_translation(client):
+def check_translation(client, model):
     """Speech in French (eSpeak NG's French voice) through client.audio.translations, as English
-    (whisper-1: Whisper base, multilingual, which scripts/setup --tests installs), and through
-    client.audio.transcriptions as French, its language named or detected; the English-only model
-    refuses to translate."""
+    (whisper-1: the multilingual `model`, Whisper base, which scripts/setup --tests installs), and
+    through client.audio.transcriptions as French, its language named or detected; the English-only
+    model refuses to translate."""
     french = client.audio.speech.create(model="espeak-ng-en-us", voice="fr", input="Bonjour. Je voudrais un café, s'il vous plaît. Merci beaucoup.",
                                         response_format="wav").content
     english = client.audio.translations.create(model="whisper-1", file=("french.wav", french)).text
     check("thank you" in english.lower() and "merci" not in english.lower(), f"translated as {english!r}")
-    verbose = client.audio.translations.create(model="whisper-base", file=("french.wav", french), response_format="verbose_json")
+    verbose = client.audio.translations.create(model=model, file=("french.wav", french), response_format="verbose_json")
     check(verbose.language == "english" and "thank you" in verbose.text.lower() and len(verbose.segments) >= 1, f"verbose_json {verbose}")
-    heard = client.audio.transcriptions.create(model="whisper-base", file=("french.wav", french), language="fr").text
+    heard = client.audio.transcriptions.create(model=model, file=("french.wav", french), language="fr").text
     check("merci" in heard.lower(), f"transcribed in French as {heard!r}")
-    detected = client.audio.transcriptions.create(model="whisper-base", file=("french.wav", french), response_format="verbose_json")
+    detected = client.audio.transcriptions.create(model=model, file=("french.wav", french), response_format="verbose_json")
     check(detected.language == "french" and "merci" in detected.text.lower(), f"no language given: detected as {detected.language}, {detected.text!r}")
     try:
         client.audio.translations.create(model="whisper-tiny.en", file=("french.wav", french))
@@ -1083,6 +1084,7 @@ def main():
     parser.add_argument("--api-key", default="not-needed")
     parser.add_argument("--check", choices=["all", "auth", "busy"], default="all")
     parser.add_argument("--voice-model", help="also check speech with this text-to-speech model, and transcription of its speech")
+    parser.add_argument("--translation-model", help="also check translation to English, and French, with this multilingual speech-to-text model")
     parser.add_argument("--vision-model", help="also check images in chat with this vision-language model")
     parser.add_argument("--image-model", help="also check image generation with this diffusion model")
     parser.add_argument("--model-file", help="the model's GGUF: its logprobs are also checked against llama-cpp-python's")
@@ -1097,6 +1099,8 @@ def main():
     seen = checks[args.check]()
     if args.voice_model:
         seen.update(check_speech(client, args.voice_model))
+    if args.translation_model:
+        seen.update(check_translation(client, args.translation_model))
     if args.vision_model:
         seen.update(check_vision(client, args.vision_model, args.model))
     if args.image_model:

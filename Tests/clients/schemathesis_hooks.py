@@ -86,6 +86,7 @@ SEMANTIC_REFUSALS = {
     "GET /v1/conversations/{conversation_id}/items": [r"has no item"],
     # A title is shown on one line: a control or format character, which JSON Schema's pattern cannot list, is refused.
     "PATCH /api/conversations/{id}": [r"is one line of printable characters"],
+    "POST /api/conversations": [r"is one line of printable characters"],
     # Items' ids are unique in a request and in a conversation; an image must load; one response at a time in a conversation.
     "POST /v1/conversations": [r"Two items have the same id", r"An input_image cannot be read"],
     "POST /v1/conversations/{conversation_id}/items": [r"Two items have the same id", r"holds an item '.*' already", r"An input_image cannot be read"],

@@ -102,7 +102,8 @@ public struct ConversationStore: Sendable {
         list().conversations.filter { $0.contains(text) }
     }
 
-    /// Gives the conversation `id` a new title.
+    /// Gives the conversation `id` a new title, trimmed; an empty title, one over 200 characters
+    /// or one that is not a single line of printable characters is ``ErrorCode/invalidInput``.
     @discardableResult
     public func rename(id: String, to title: String) throws -> Conversation {
         try FileLock.withLock(at: lockURL) {

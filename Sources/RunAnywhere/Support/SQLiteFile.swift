@@ -45,6 +45,7 @@ extension SQLiteFile {
     /// whose folder does not exist, is ``ErrorCode/invalidInput`` saying so, where SQLite would say
     /// only "cannot open" and a made folder would hide a mistyped path behind a new, empty database.
     package static func named(_ path: String) throws -> URL {
+        guard !path.hasSuffix("/") else { throw SDKError(.invalidInput, "\(path) names a folder; name the database file in it") }
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {

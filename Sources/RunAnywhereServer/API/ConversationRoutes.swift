@@ -114,7 +114,7 @@ struct ConversationRoutes: Sendable {
         router.post("api/conversations") { request, _ in
             let body = try await decodeJSON(Title.self, from: request, limit: configuration.maxBodySize)
             var conversation = Conversation()
-            if let title = body.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty { conversation.title = title }
+            if let title = body.title, !title.allSatisfy(\.isWhitespace) { conversation.title = try Conversation.title(title) }
             try await store.save(conversation)
             return try jsonResponse(conversation, status: .created)
         }
