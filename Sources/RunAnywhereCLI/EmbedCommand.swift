@@ -38,13 +38,14 @@ struct EmbedCommand: AsyncParsableCommand {
     static let shownValues = 5
 
     /// `arguments` with each `-` replaced by the lines of `standardInput` (read once), blank ones left
-    /// out; a blank argument is refused.
-    static func texts(_ arguments: [String], standardInput: () -> Data) throws -> [String] {
+    /// out; an argument of spaces alone is refused, named as the SDK names inputs (`Text 0`, or
+    /// `noun` and its index from 0; an empty one is the SDK's to refuse).
+    static func texts(_ arguments: [String], noun: String = "Text", standardInput: () -> Data) throws -> [String] {
         var lines: [String]?
         let texts = try arguments.enumerated().flatMap { index, argument -> [String] in
             guard argument == "-" else {
-                guard !argument.allSatisfy(\.isWhitespace) else {
-                    throw SDKError(.emptyInput, "Text \(index + 1) is blank: it has nothing to embed")
+                if !argument.isEmpty, argument.allSatisfy(\.isWhitespace) {
+                    throw SDKError(.invalidInput, "\(noun) \(index) is blank: it holds only spaces")
                 }
                 return [argument]
             }

@@ -47,7 +47,7 @@ struct RerankCommand: AsyncParsableCommand {
             if let topN, topN < 1 { throw SDKError(.invalidInput, "--top-n must be at least 1 (got \(topN))") }
             let inputs: [String]
             do {
-                inputs = try EmbedCommand.texts(documents) { FileHandle.standardInput.readDataToEndOfFile() }
+                inputs = try EmbedCommand.texts(documents, noun: "Document") { FileHandle.standardInput.readDataToEndOfFile() }
             } catch let error as SDKError where error.code == .emptyInput {
                 throw SDKError(
                     .emptyInput,

@@ -74,12 +74,13 @@ struct CLIArgumentAndOutputTests {
 
     @Test(arguments: [
         (["telemetry", "list", "--database", "/nonexistent-runanywhere/t.sqlite"], 1, "No such folder /nonexistent-runanywhere"),
-        (["rag", "list", "--database", "/"], 1, "/ is a folder; name the database file in it"),
+        (["rag", "list", "--database", "/tmp"], 1, "/tmp is a folder; name the database file in it"),
+        (["rag", "list", "--database", "/nonexistent-runanywhere/"], 1, "/nonexistent-runanywhere/ names a folder"),
         (["settings", "set", "temperature", "-1"], 1, "temperature must be between 0 and 2 (got -1.0)"),
         (["settings", "set", "temperature", "0.5", "0.6"], 64, "one value only"),
         (["detokenize", "[1,2"], 1, "one bracket of a JSON array without the other"),
         (["detokenize", "1,,2"], 1, "a comma with no token id before or after it"),
-        (["embed", "hi", "   "], 1, "Text 2 is blank"),
+        (["embed", "hi", "   "], 1, "Text 1 is blank"),
         (["imagine", " ", "--output", "x.png"], 64, "the prompt is empty"),
         (["describe", "--prompt", "", "x.png"], 64, "--prompt is empty"),
         (["chat", "--collection", "nope"], 1, "There is no RAG collection 'nope'"),

@@ -69,6 +69,7 @@ struct CLIRerankTests {
             expectError(try cli.run(["rerank", Self.query, "-"], input: "\n \n"), "Standard input has no lines of text")
             expectError(try cli.run(["rerank", "", "the mat"]), "The query is empty")
             expectError(try cli.run(["rerank", Self.query, "the mat", ""]), "Document 1 is empty")
+            expectError(try cli.run(["rerank", Self.query, "the mat", "  "]), "Document 1 is blank")
             expectError(try cli.run(["rerank", "--top-n", "0", Self.query, "the mat"]), "--top-n must be at least 1")
             let long = String(repeating: "cat ", count: 200)
             expectError(try cli.run(["rerank", "--threads", "1", Self.query, long]), "Document 0 makes a pair of 207 tokens")
