@@ -186,22 +186,23 @@ extension PostgresServer {
             }
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }  // an IPv6 address
             let port = components.port ?? 5432
+            // TLS: nil for none, else whether it is required (the pool takes its configuration, one
+            // connection the context made from it).
+            let required: Bool?
             switch options["sslmode"] ?? "prefer" {
-            case "disable":
-                client = .init(host: host, port: port, username: user, password: password, database: name, tls: .disable)
-                connection = .init(host: host, port: port, username: user, password: password, database: name, tls: .disable)
-            case let mode where ["prefer", "allow", "require", "verify-ca", "verify-full"].contains(mode):
-                let required = !["prefer", "allow"].contains(mode)
-                let tls = TLSConfiguration.makeClientConfiguration()
-                let context = try NIOSSLContext(configuration: tls)
-                client = .init(
-                    host: host, port: port, username: user, password: password, database: name, tls: required ? .require(tls) : .prefer(tls)
-                )
-                connection = .init(
-                    host: host, port: port, username: user, password: password, database: name,
-                    tls: required ? .require(context) : .prefer(context))
+            case "disable": required = nil
+            case "prefer", "allow": required = false
+            case "require", "verify-ca", "verify-full": required = true
             case let mode: throw SDKError(.invalidInput, "Unknown sslmode '\(mode)'; use disable, prefer or require")
             }
+            let tls = TLSConfiguration.makeClientConfiguration()
+            let context = try required.map { _ in try NIOSSLContext(configuration: tls) }
+            client = .init(
+                host: host, port: port, username: user, password: password, database: name,
+                tls: required.map { $0 ? .require(tls) : .prefer(tls) } ?? .disable)
+            connection = .init(
+                host: host, port: port, username: user, password: password, database: name,
+                tls: context.map { required == true ? .require($0) : .prefer($0) } ?? .disable)
         }
 
         /// Connects once and closes the connection: throws at once what stops a connection, saying

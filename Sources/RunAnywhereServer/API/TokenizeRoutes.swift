@@ -14,7 +14,8 @@ struct TokenizeRoutes: Sendable {
     let configuration: ServerConfiguration
 
     struct TokenizeRequest: Decodable, Sendable {
-        let content: Input
+        /// `content` as pieces: a text is one.
+        let content: [LlamaPrompt.Piece]
         let addSpecial: Bool?
         let parseSpecial: Bool?
         let withPieces: Bool?
@@ -23,19 +24,13 @@ struct TokenizeRoutes: Sendable {
             case content, addSpecial = "add_special", parseSpecial = "parse_special", withPieces = "with_pieces", model
         }
 
-        /// What `content` holds: text, or token ids and strings mixed.
-        enum Input: Sendable {
-            case text(String)
-            case pieces([LlamaPrompt.Piece])
-        }
-
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let content = try container.decode(JSONValue.self, forKey: .content)
             if let text = content.stringValue {
-                self.content = .text(text)
+                self.content = [.text(text)]
             } else if let elements = content.arrayValue {
-                self.content = .pieces(try LlamaPrompt.Piece.list(elements, param: "content"))
+                self.content = try LlamaPrompt.Piece.list(elements, param: "content")
             } else {
                 throw APIError(.badRequest, "content must be a string, or an array of token ids and strings", param: "content")
             }
@@ -95,34 +90,21 @@ struct TokenizeRoutes: Sendable {
             let (model, addSpecial, parseSpecial) = (
                 body.model ?? RunAnywhere.defaultModelID, body.addSpecial ?? false, body.parseSpecial ?? true
             )
-            let pieces: [TokenPiece]
-            switch body.content {
-            case .text(let text):
-                guard body.withPieces ?? false else {
-                    let tokens = try await runtime.tokenize(
-                        text, model: model, addSpecial: addSpecial, parseSpecial: parseSpecial, loadOptions: configuration.loadOptions,
-                        keepAlive: configuration.keepAlive
-                    )
-                    return try jsonResponse(Tokens(tokens: tokens))
-                }
-                pieces = try await runtime.tokenizeWithPieces(
-                    text, model: model, addSpecial: addSpecial, parseSpecial: parseSpecial, loadOptions: configuration.loadOptions,
-                    keepAlive: configuration.keepAlive
-                )
-            case .pieces(let list):
-                let tokens = try await LlamaPrompt.Piece.tokens(
-                    list, addSpecial: addSpecial, parseSpecial: parseSpecial, on: runtime, model: model,
-                    loadOptions: configuration.loadOptions,
-                    keepAlive: configuration.keepAlive)
-                do {
-                    // Every id is checked to be in the vocabulary (llama-server would give back any), pieces or not.
-                    pieces = try await runtime.pieces(
-                        of: tokens, model: model, loadOptions: configuration.loadOptions, keepAlive: configuration.keepAlive)
-                } catch let error as SDKError where error.field == "tokens" {
-                    throw error.naming("content")
-                }
-                guard body.withPieces ?? false else { return try jsonResponse(Tokens(tokens: tokens)) }
+            let tokens = try await LlamaPrompt.Piece.tokens(
+                body.content, addSpecial: addSpecial, parseSpecial: parseSpecial, on: runtime, model: model,
+                loadOptions: configuration.loadOptions, keepAlive: configuration.keepAlive)
+            // Ids given are checked to be in the vocabulary (llama-server would give back any) as the pieces are read.
+            guard body.withPieces ?? false || body.content.contains(where: { if case .token = $0 { true } else { false } }) else {
+                return try jsonResponse(Tokens(tokens: tokens))
             }
+            let pieces: [TokenPiece]
+            do {
+                pieces = try await runtime.pieces(
+                    of: tokens, model: model, loadOptions: configuration.loadOptions, keepAlive: configuration.keepAlive)
+            } catch let error as SDKError where error.field == "tokens" {
+                throw error.naming("content")
+            }
+            guard body.withPieces ?? false else { return try jsonResponse(Tokens(tokens: tokens)) }
             return try jsonResponse(TokensWithPieces(tokens: pieces.map { .init(id: $0.id, piece: $0) }))
         }
         router.post("detokenize") { request, _ in
