@@ -161,7 +161,7 @@ extension PostgresServer {
             location = written.map { url.replacingOccurrences(of: ":\($0)@", with: "@") } ?? url
             let reserved = SDKError(
                 .invalidInput,
-                "The password in the database URL '\(location)' holds a character URLs reserve (/ ? # or @); percent-encode it (%2F %3F %23 %40)"
+                "The password in the database URL '\(location)' holds a character URLs reserve (/ ? # or @); percent-encode it (%2F %3F %23 %40), as an @ in the database's name (%40)"
             )
             guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
                 let user = components.user, !user.isEmpty

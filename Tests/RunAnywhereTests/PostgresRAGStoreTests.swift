@@ -156,6 +156,12 @@ struct PostgresRAGStoreTests {
             #expect(!endpoint.location.contains(password))
         }
         #expect(try PostgresServer.Endpoint("postgres://u@[::1]:5433/db?sslmode=disable").client.host == "::1")
+        // The password is read to the last `@` before the query, so a database's name holding one is
+        // said to encode it, and, encoded, is the name.
+        await expectSDKError(.invalidInput, ["an @ in the database's name (%40)"]) {
+            _ = try await PostgresRAGStore.open(url: "postgres://u:pw@127.0.0.1:1/d@b", logger: logger, timeout: .seconds(2))
+        }
+        #expect(try PostgresServer.Endpoint("postgres://u:pw@127.0.0.1:1/d%40b?sslmode=disable").client.database == "d@b")
         // An `@` in the query is not the password's: the host and database still show.
         let queried = await #expect(throws: SDKError.self) {
             _ = try await PostgresRAGStore.open(
