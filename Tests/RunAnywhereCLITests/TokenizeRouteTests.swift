@@ -133,11 +133,13 @@ struct TokenizeRouteTests {
                     #expect(error?["type"] is String, "\(route) \(body): the error envelope")
                 }
                 let outside = try await Self.post("\(root)/detokenize", "{\"tokens\": [1, -1]}").json["error"] as? [String: Any]
-                #expect(outside?["param"] as? String == "tokens", "an id outside the vocabulary names its field: \(outside ?? [:])")
+                #expect(outside?["param"] as? String == "tokens.1", "an id outside the vocabulary names its element: \(outside ?? [:])")
                 let mixedOutside = try await Self.post("\(root)/tokenize", "{\"content\": [-1]}").json["error"] as? [String: Any]
                 #expect(mixedOutside?["param"] as? String == "content.0", "\(mixedOutside ?? [:])")
                 let beyond = try await Self.post("\(root)/tokenize", "{\"content\": [\(size)]}").json["error"] as? [String: Any]
-                #expect(beyond?["param"] as? String == "content", "\(beyond ?? [:])")
+                #expect(beyond?["param"] as? String == "content.0", "\(beyond ?? [:])")
+                let among = try await Self.post("\(root)/tokenize", "{\"content\": [\"Hi there\", 5, \(size + 1), \(size)]}")
+                #expect((among.json["error"] as? [String: Any])?["param"] as? String == "content.2", "\(among.json)")
                 let notJSON = try await Self.post("\(root)/detokenize", "{\"tokens\": [1]}", contentType: "text/plain")
                 #expect(notJSON.status == 415 && notJSON.json["error"] != nil)
                 let hello = try #require(try await Self.post("\(root)/tokenize", "{\"content\": \"Hello\"}").json["tokens"] as? [Int])

@@ -51,11 +51,8 @@ extension TokenizerAdapter {
 
     /// Throws ``ErrorCode/invalidInput`` naming the first of `tokens` outside the vocabulary.
     public func checkVocabulary(_ tokens: [Int32]) throws {
-        guard let index = tokens.firstIndex(where: { $0 < 0 || Int($0) >= vocabularySize }) else { return }
-        throw SDKError(
-            .invalidInput,
-            "Token \(tokens[index]) (at position \(index)) is not in the model's vocabulary of \(vocabularySize) tokens (ids 0 to \(vocabularySize - 1))"
-        )
+        guard let index = firstOutsideVocabulary(tokens) else { return }
+        throw outsideVocabulary(tokens, at: index)
     }
 
     /// The text of `tokens`: their pieces joined, as llama-server's `/detokenize` writes it (bytes
@@ -73,13 +70,22 @@ extension TokenizerAdapter {
         return try tokens.map { TokenPiece(id: $0, bytes: try piece($0)) }
     }
 
-    /// ``checkVocabulary(_:)`` for `tokens` given as they are: its error names them (`tokens`).
+    /// ``checkVocabulary(_:)`` for `tokens` given as they are: its error names the element
+    /// (`tokens.2`).
     private func checkVocabulary(naming tokens: [Int32]) throws {
-        do {
-            try checkVocabulary(tokens)
-        } catch let error as SDKError {
-            throw error.naming("tokens")
-        }
+        guard let index = firstOutsideVocabulary(tokens) else { return }
+        throw outsideVocabulary(tokens, at: index).naming("tokens.\(index)")
+    }
+
+    private func firstOutsideVocabulary(_ tokens: [Int32]) -> Int? {
+        tokens.firstIndex { $0 < 0 || Int($0) >= vocabularySize }
+    }
+
+    private func outsideVocabulary(_ tokens: [Int32], at index: Int) -> SDKError {
+        SDKError(
+            .invalidInput,
+            "Token \(tokens[index]) (at position \(index)) is not in the model's vocabulary of \(vocabularySize) tokens (ids 0 to \(vocabularySize - 1))"
+        )
     }
 }
 

@@ -101,8 +101,12 @@ struct TokenizeRoutes: Sendable {
             do {
                 pieces = try await runtime.pieces(
                     of: tokens, model: model, loadOptions: configuration.loadOptions, keepAlive: configuration.keepAlive)
-            } catch let error as SDKError where error.field == "tokens" {
-                throw error.naming("content")
+            } catch let error as SDKError where error.field?.hasPrefix("tokens.") == true {
+                // The first token outside the vocabulary is the first id given with its value: a
+                // string's tokens are all in it.
+                let position = error.field.flatMap { Int($0.dropFirst("tokens.".count)) }
+                let element = position.flatMap { body.content.firstIndex(of: .token(tokens[$0])) }
+                throw error.naming(element.map { "content.\($0)" } ?? "content")
             }
             guard body.withPieces ?? false else { return try jsonResponse(Tokens(tokens: tokens)) }
             return try jsonResponse(TokensWithPieces(tokens: pieces.map { .init(id: $0.id, piece: $0) }))
