@@ -1,5 +1,6 @@
 import Foundation
 import RunAnywhereTestSupport
+import Synchronization
 import Testing
 
 @testable import RunAnywhere
@@ -115,6 +116,45 @@ extension LlamaTests {
                 #expect(free.stopReason == .stop && !free.text.isEmpty && !free.text.hasPrefix("{"), "\(free.text)")
             } else {
                 #expect(free.stopReason == .toolCalls && free.toolCalls.allSatisfy { call in Self.tools.contains { $0.name == call.name } })
+            }
+        }
+
+        /// The SDK runs the tools: each call goes to the executor and its result back to the model
+        /// until it answers in text, within the rounds allowed.
+        @Test func toolsRunUntilTheModelAnswers() async throws {
+            let runtime = try await SharedModel.runtime.value
+            let calls = Mutex<[ToolCall]>([])
+            let run = try await runtime.generateWithTools(
+                "What is 12 times 7?", tools: Self.tools, toolChoice: .tool("calculate"), options: greedy(60), maxRounds: 2
+            ) { call in
+                calls.withLock { $0.append(call) }
+                return "84"
+            }
+            #expect((1...2).contains(run.steps.count) && run.steps.map(\.call) == calls.withLock { $0 }, "\(run.steps)")
+            #expect(run.steps.first?.call.name == "calculate" && run.steps.allSatisfy { $0.output == "84" })
+            #expect(run.result.toolCalls.isEmpty && run.result.stopReason != .toolCalls, "\(run.result)")
+            let messages = run.context.messages
+            #expect(messages.first?.role == .user && messages.first?.content == "What is 12 times 7?")
+            #expect(
+                messages.last?.role == .assistant && messages.last?.content == run.result.text && messages.last?.toolCalls.isEmpty == true)
+            #expect(messages.filter { $0.role == .tool }.map(\.toolCallId) == run.steps.map(\.call.id))
+            // No rounds: the tools are withdrawn at once.
+            let none = try await runtime.generateWithTools(
+                "What is 12 times 7?", tools: Self.tools, toolChoice: .required, options: greedy(20), maxRounds: 0
+            ) { call in
+                Issue.record("no call runs: \(call)")
+                return ""
+            }
+            #expect(none.steps.isEmpty && none.result.toolCalls.isEmpty)
+            // What the executor throws ends the answer with it.
+            struct Unreachable: Error {}
+            await #expect(throws: Unreachable.self) {
+                _ = try await runtime.generateWithTools(
+                    "What is 12 times 7?", tools: Self.tools, toolChoice: .tool("calculate"), options: greedy(60)
+                ) { _ in throw Unreachable() }
+            }
+            await expectSDKError(.invalidInput, ["maxRounds must be 0 or more"]) {
+                _ = try await runtime.generateWithTools("Hi", tools: Self.tools, maxRounds: -1) { _ in "" }
             }
         }
 

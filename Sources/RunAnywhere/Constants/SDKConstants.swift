@@ -25,6 +25,8 @@ public enum SDKConstants {
         package static let modelIDLength = 128
         /// Messages of history a chat keeps in its context before the oldest are dropped.
         public static let contextMessages = 100
+        /// Rounds of tool calls one answer takes at most before the tools are withdrawn.
+        public static let toolRounds = 8
         /// Tokens between two samples of the tokens-per-second history.
         package static let tokensPerSecondSampleInterval = 10
         /// Default context window when a model does not say, and the most loaded by default.

@@ -38,3 +38,20 @@ extension RunAnywhere {
         try await runtime().generateWithTools(continuing: context, tools: tools, toolChoice: toolChoice, options: options)
     }
 }
+
+extension RunAnywhere {
+    /// Answers `prompt` with the loaded model, running the tools it calls: each round's calls run
+    /// in order through `execute`, whose text goes back to the model, until it answers in text
+    /// (an MCP server's tools run this way through `MCPToolbox` in RunAnywhereMCP). `toolChoice`
+    /// holds for the first round and later rounds are ``ToolChoice/auto``; after `maxRounds` rounds
+    /// of calls the tools are withdrawn, so the model answers with what it has. An error `execute`
+    /// throws ends the answer with it; give a tool's own failure back as text instead, which the
+    /// model can read and work around.
+    public static func generateWithTools(
+        _ prompt: String, tools: [Tool], toolChoice: ToolChoice = .auto, context: Context? = nil, options: LLMGenerationOptions? = nil,
+        maxRounds: Int = SDKConstants.Limits.toolRounds, execute: @escaping @Sendable (ToolCall) async throws -> String
+    ) async throws -> ToolRunResult {
+        try await runtime().generateWithTools(
+            prompt, tools: tools, toolChoice: toolChoice, context: context, options: options, maxRounds: maxRounds, execute: execute)
+    }
+}
