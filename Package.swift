@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "RunAnywhereStableDiffusion", targets: ["RunAnywhereStableDiffusion"]),
         .library(name: "RunAnywhereServer", targets: ["RunAnywhereServer"]),
         .library(name: "RunAnywherePostgres", targets: ["RunAnywherePostgres"]),
+        .library(name: "RunAnywhereMCP", targets: ["RunAnywhereMCP"]),
         .executable(name: "runanywhere", targets: ["RunAnywhereCLI"]),
     ],
     dependencies: [
@@ -49,6 +50,7 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         // `swift package generate-documentation --target RunAnywhere`: the DocC catalog in Sources/RunAnywhere/RunAnywhere.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // Core: public API and types, catalog, GGUF reader, chat formatting. No C, no engine.
@@ -152,6 +154,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The tools of Model Context Protocol servers, for a model to call (their official Swift SDK).
+        .target(
+            name: "RunAnywhereMCP",
+            dependencies: ["RunAnywhere", .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         // The telemetry collector: validation, SQLite and PostgreSQL stores, summaries and
         // regressions, export, and its HTTP routes.
         .target(
@@ -194,7 +202,7 @@ let package = Package(
             dependencies: [
                 "RunAnywhere", "RunAnywhereLlamaCpp", "RunAnywhereWhisperCpp", "RunAnywhereSherpaOnnx", "RunAnywhereEspeak",
                 "RunAnywhereFFmpeg", "RunAnywherePoppler", "RunAnywhereStableDiffusion", "RunAnywhereBenchmarks", "RunAnywhereServer",
-                "RunAnywhereBenchRunner", "RunAnywhereTelemetry", "RunAnywherePostgres", "CEngineSupport",
+                "RunAnywhereBenchRunner", "RunAnywhereTelemetry", "RunAnywherePostgres", "RunAnywhereMCP", "CEngineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -224,7 +232,7 @@ let package = Package(
         .testTarget(
             name: "RunAnywhereTests",
             dependencies: [
-                "RunAnywhere", "RunAnywherePoppler", "RunAnywherePostgres", "RunAnywhereTestSupport",
+                "RunAnywhere", "RunAnywherePoppler", "RunAnywherePostgres", "RunAnywhereMCP", "RunAnywhereTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ], swiftSettings: swiftSettings),

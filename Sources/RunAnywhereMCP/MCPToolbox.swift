@@ -1,0 +1,130 @@
+import Foundation
+import Logging
+import RunAnywhere
+
+/// The tools of Model Context Protocol servers, for a model to call: ``connect(_:)`` starts a
+/// server and lists its tools, ``tools`` are what to offer the model, and ``run(_:)`` runs a call
+/// it made on the server that offers the tool; together with
+/// `RunAnywhere.generateWithTools(_:tools:toolChoice:context:options:maxRounds:execute:)` a model
+/// answers with them. ``close()`` stops the servers.
+///
+/// A tool the model could not call (a name beyond letters, digits, `_` and `-` is offered with
+/// `_` in their place; a parameters schema the SDK cannot constrain calls to) is left out and
+/// logged. A server that exits, or does not answer within its limit, is an error naming it and
+/// quoting the end of what it wrote to standard error; a tool that fails is its result, marked
+/// as an error, for the model to read.
+public actor MCPToolbox {
+    /// The tools offered, of every server connected, in the order the servers listed them.
+    public private(set) var tools: [Tool] = []
+
+    private var servers: [Connection] = []
+    /// Where each offered tool runs: the server's place in `servers` and the tool's own name.
+    private var routes: [String: (server: Int, name: String)] = [:]
+    private let logger: Logger
+    private let startLimit: Duration
+    private let callLimit: Duration
+
+    /// A toolbox with no servers yet; a server has `startLimit` to start and list its tools, and
+    /// each call `callLimit` to answer.
+    public init(logger: Logger = Logger(label: "runanywhere.mcp"), startLimit: Duration = .seconds(30), callLimit: Duration = .seconds(120))
+    {
+        self.logger = logger
+        self.startLimit = startLimit
+        self.callLimit = callLimit
+    }
+
+    deinit {
+        for server in servers where server.process.isRunning { server.process.terminate() }
+    }
+
+    /// Starts `server`, speaks MCP with it and adds its tools to ``tools``, returning those added.
+    /// A program that cannot be started, a server that exits or does not answer, and a tool named
+    /// as one already offered throw ``RunAnywhere/ErrorCode/invalidInput`` or ``RunAnywhere/ErrorCode/networkError``
+    /// naming the server; the toolbox is then as it was.
+    @discardableResult
+    public func connect(_ server: MCPServer) async throws -> [Tool] {
+        let connection = try Connection.start(server, logger: logger)
+        do {
+            let listed = try await connection.initialize(within: startLimit)
+            let added = try offered(listed, by: server.name)
+            routes.merge(added.map { ($0.offered.name, (servers.count, $0.name)) }) { $1 }
+            servers.append(connection)
+            tools += added.map(\.offered)
+            logger.info("MCP server '\(server.name)' offers \(added.map(\.offered.name).joined(separator: ", "))")
+            return added.map(\.offered)
+        } catch {
+            await connection.stop()
+            throw error
+        }
+    }
+
+    /// Runs `call` on the server that offers its tool and gives back its result as text (a text
+    /// part as it is, other parts described in a line, an error result after `Error: `). A tool
+    /// no server offers, arguments that are not an object, a server that has exited or does not
+    /// answer within the limit throw.
+    public func run(_ call: ToolCall) async throws -> String {
+        guard let route = routes[call.name] else {
+            throw SDKError(
+                .invalidInput, "No MCP server offers a tool named '\(call.name)' (offered: \(tools.map(\.name).joined(separator: ", ")))")
+        }
+        let connection = servers[route.server]
+        guard case .object = call.arguments else {
+            throw SDKError(.invalidInput, "The arguments of a call to '\(call.name)' must be a JSON object, not \(call.arguments.text)")
+        }
+        let result = try await connection.call(route.name, arguments: call.arguments, within: callLimit)
+        return result.isError ? "Error: \(result.text)" : result.text
+    }
+
+    /// Stops every server (disconnected, then terminated) and offers no tools.
+    public func close() async {
+        for connection in servers { await connection.stop() }
+        servers = []
+        routes = [:]
+        tools = []
+    }
+
+    /// The tools of `listed` a model can call, under the names offered; a name offered already
+    /// throws.
+    private func offered(_ listed: [Connection.ListedTool], by server: String) throws -> [(offered: Tool, name: String)] {
+        var added: [(offered: Tool, name: String)] = []
+        for tool in listed {
+            let name = Self.callableName(tool.name)
+            let schema = tool.schema
+            do {
+                _ = try JSONSchemaGrammar.grammar(for: schema)
+            } catch {
+                logger.warning("MCP server '\(server)': tool '\(tool.name)' is left out, as its parameters cannot be followed: \(error)")
+                continue
+            }
+            let offered = Tool(name: name, description: tool.description ?? tool.title ?? tool.name, parameters: schema)
+            do {
+                try offered.validate()
+            } catch {
+                logger.warning("MCP server '\(server)': tool '\(tool.name)' is left out: \(error)")
+                continue
+            }
+            if let earlier = routes[name] {
+                throw SDKError(
+                    .invalidInput,
+                    "MCP servers '\(servers[earlier.server].name)' and '\(server)' both offer a tool named '\(name)'; connect one of them")
+            }
+            guard !added.contains(where: { $0.offered.name == name }) else {
+                throw SDKError(.invalidInput, "MCP server '\(server)' offers two tools named '\(name)'")
+            }
+            added.append((offered, tool.name))
+        }
+        return added
+    }
+
+    /// `name` with each character a model cannot call by (beyond ASCII letters, digits, `_`, `-`)
+    /// as `_`, at most 64 of them.
+    private static func callableName(_ name: String) -> String {
+        String(
+            String(
+                name.unicodeScalars.map {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-".unicodeScalars.contains($0))
+                        ? Character($0) : "_"
+                }
+            ).prefix(64))
+    }
+}
