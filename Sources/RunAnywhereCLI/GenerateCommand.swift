@@ -11,6 +11,7 @@ struct GenerateCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var flags: GenerationFlags
+    @OptionGroup(title: "Tools") var mcp: MCPFlags
     @Flag(name: .long, help: "Print one JSON object with the text and its measurements instead of streaming.") var json = false
     @Flag(name: .long, help: "Feed the prompt to the model verbatim, without the chat template.") var raw = false
     @Option(name: .long, help: "Stop before this text (repeatable).") var stop: [String] = []
@@ -46,6 +47,13 @@ struct GenerateCommand: AsyncParsableCommand {
         }
         if logprobs != nil, !json { throw ValidationError("--logprobs needs --json, where they are printed") }
         if promptLogprobs != nil, !json { throw ValidationError("--prompt-logprobs needs --json, where they are printed") }
+        if !mcp.isEmpty {
+            let excluded = [
+                ("--suffix", suffix != nil), ("--raw", raw), ("--json-schema", jsonSchema != nil), ("--grammar", grammar != nil),
+                ("--json-object", jsonObject), ("--logprobs", logprobs != nil), ("--prompt-logprobs", promptLogprobs != nil),
+            ]
+            if let (flag, _) = excluded.first(where: \.1) { throw ValidationError("\(flag) cannot be used with MCP tools") }
+        }
     }
 
     /// The output constraint the flags ask for, read from its file and checked.
@@ -77,6 +85,16 @@ struct GenerateCommand: AsyncParsableCommand {
             options.structuredOutput = try structuredOutput()
             options.logprobs = logprobs
             options.promptLogprobs = promptLogprobs
+            guard mcp.isEmpty else {
+                // The servers start first: one that cannot fails before the model loads.
+                let result = try await withTools(logger: context.logger) { toolbox, tools, choice in
+                    try await RunAnywhere.loadModel(model, options: loadOptions)
+                    return try await answer(text, toolbox: toolbox, tools: tools, choice: choice, options: options)
+                }
+                if json { try JSONOutput.print(result) } else { Terminal.write(result.text + "\n") }
+                if result.stopReason == .cancelled { throw ExitCode(130) }
+                return
+            }
             try await RunAnywhere.loadModel(model, options: loadOptions)
             let generation =
                 if let suffix {

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import RunAnywhere
+import RunAnywhereMCP
+
+/// The Model Context Protocol servers whose tools a model may call, and how it may call them.
+struct MCPFlags: ParsableArguments {
+    @Option(
+        name: .customLong("mcp"),
+        help: ArgumentHelp(
+            "An MCP server to start, as a command line (repeatable): the model may call its tools, and each call is shown.",
+            valueName: "command"))
+    var commands: [String] = []
+    @Option(
+        name: .customLong("mcp-config"),
+        help: ArgumentHelp(
+            "The MCP servers of an mcp.json file: {\"mcpServers\": {\"name\": {\"command\", \"args\", \"env\"}}}.", valueName: "file"))
+    var configuration: String?
+    @Option(
+        name: .customLong("tool-choice"),
+        help: "With MCP servers: auto (the model decides), required (its first step calls a tool), none, or a tool's name.")
+    var toolChoice = "auto"
+    @Option(
+        name: .customLong("max-tool-rounds"),
+        help: "With MCP servers: rounds of tool calls before the model must answer with what it has (0 to 100).")
+    var maxToolRounds = SDKConstants.Limits.toolRounds
+
+    /// Whether any server is named.
+    var isEmpty: Bool { commands.isEmpty && configuration == nil }
+
+    func validate() throws {
+        guard (0...100).contains(maxToolRounds) else { throw ValidationError("--max-tool-rounds must be 0 to 100, not \(maxToolRounds)") }
+        guard !isEmpty || (toolChoice == "auto" && maxToolRounds == SDKConstants.Limits.toolRounds) else {
+            throw ValidationError("--tool-choice and --max-tool-rounds need tools: name an MCP server with --mcp or --mcp-config")
+        }
+    }
+
+    /// The servers named, the file's first; read before any starts, so a bad one fails first.
+    func servers() throws -> [MCPServer] {
+        let listed = try configuration.map {
+            try MCPServer.servers(inConfiguration: fileContents(of: URL(fileURLWithPath: $0), mapped: false))
+        }
+        return try (listed ?? []) + commands.map(MCPServer.init(commandLine:))
+    }
+
+    /// `--tool-choice` as the SDK's, a tool's name checked against `tools`.
+    func choice(among tools: [Tool]) throws -> ToolChoice {
+        switch toolChoice {
+        case "auto": return .auto
+        case "required": return .required
+        case "none": return .none
+        case let name:
+            guard tools.contains(where: { $0.name == name }) else {
+                throw SDKError(
+                    .invalidInput,
+                    "--tool-choice '\(name)' is none of auto, required, none or the tools offered (\(tools.map(\.name).joined(separator: ", ")))"
+                )
+            }
+            return .tool(name)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import RunAnywhere
+import RunAnywhereTestSupport
+import Testing
+
+/// The fixture server's command line, when the venv's Python has the mcp package.
+private let mcpFixtureServer: String? = TestEnvironment.venvPython.flatMap { python in
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("clients/mcp_tool_server.py")
+    return TestEnvironment.pythonHas("mcp", python: python) ? "\(python.path) \(script.path)" : nil
+}
+
+/// `runanywhere generate --mcp`: the default model calls the tools of a real MCP server (made
+/// with the official Python SDK, Tests/clients/mcp_tool_server.py), which runs them; and the
+/// flags' bad input, refused before a model loads.
+@Suite(
+    .processLane, .serialized,
+    .enabled(
+        if: TestEnvironment.engineInstalled && mcpFixtureServer != nil,
+        "needs llama.cpp, the default model and the mcp package in the venv: run scripts/setup --tests --build tests"))
+struct CLIMCPToolTests {
+    static let server = mcpFixtureServer
+
+    @Test func theModelCallsTheServersToolsAndTheServerRunsThem() throws {
+        let server = try #require(Self.server)
+        try CLIRunner.withData { cli, folder in
+            let log = folder.appendingPathComponent("calls.jsonl")
+            var runner = cli
+            runner.environment["MCP_CALL_LOG"] = log.path
+            let base = ["generate", "--threads", "1", "--temperature", "0", "--max-tokens", "60", "--mcp", server]
+            let answer = try runner.run(base + ["--tool-choice", "capital", "--max-tool-rounds", "1", "What is the capital of France?"])
+            #expect(answer.status == 0, "\(answer.stderr)")
+            #expect(answer.stderr.contains("→ capital {\"country\":"), "each call is shown: \(answer.stderr)")
+            let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { try JSONValue(parsing: Data($0.utf8)) }
+            #expect(calls.count == 1 && calls.first?["tool"] == "capital", "the server ran one call: \(calls)")
+            // A dotted name is offered as one a model can call; the call reaches the server by its own.
+            let sum = try runner.run(base + ["--tool-choice", "math_add", "--max-tool-rounds", "1", "--json", "Add 2 and 3."])
+            #expect(sum.status == 0 && (try? sum.json()["text"]) is String, "\(sum.stderr)")
+            #expect(try String(contentsOf: log, encoding: .utf8).contains(#""tool": "math.add""#))
+            // A server that ends in the middle of a call is an error that says so and what it wrote.
+            let crash = try runner.run(base + ["--tool-choice", "crash", "Crash."])
+            #expect(
+                crash.status == 1 && crash.stderr.contains("exited (status 5) when asked to run crash")
+                    && crash.stderr.contains("crashing as asked"), "\(crash.stderr)")
+        }
+    }
+
+    @Test func badServersAndFlagsAreClearErrors() throws {
+        let server = try #require(Self.server)
+        try CLIRunner.withData { cli, folder in
+            let config = folder.appendingPathComponent("mcp.json")
+            try Data(#"{"mcpServers": {"remote": {"url": "https://example.com/mcp"}}}"#.utf8).write(to: config)
+            let broken = folder.appendingPathComponent("broken.json")
+            try Data(#"{"servers": []}"#.utf8).write(to: broken)
+            for (arguments, status, fragment) in [
+                (["--mcp", "no-such-program-here"], Int32(1), "no program 'no-such-program-here' on PATH"),
+                (["--mcp", "'unclosed"], 1, "ends inside a quote"),
+                (["--mcp", "\(server) exit-at-start"], 1, "exited (status 3) when asked to start; it said: no configuration given"),
+                (["--mcp-config", config.path], 1, "MCP server 'remote' is reached by URL"),
+                (["--mcp-config", broken.path], 1, "Not an mcp.json file"),
+                (["--mcp", server, "--tool-choice", "nope"], 1, "--tool-choice 'nope' is none of auto, required, none or the tools"),
+                (["--tool-choice", "required"], 64, "need tools"),
+                (["--mcp", server, "--max-tool-rounds", "101"], 64, "--max-tool-rounds must be 0 to 100"),
+                (["--mcp", server, "--json-object"], 64, "--json-object cannot be used with MCP tools"),
+            ] {
+                let output = try cli.run(["generate", "--threads", "1", "--max-tokens", "8"] + arguments + ["Hi"])
+                #expect(output.status == status && output.stderr.contains(fragment), "\(arguments): \(output.stderr)")
+            }
+        }
+    }
+}
