@@ -20,7 +20,14 @@ import Testing
         #expect(KeepAlive(parsing: "1e300") == .forever)
         #expect(KeepAlive(parsing: "1e308h") == .forever, "a finite value times its unit may overflow to infinity")
         #expect(KeepAlive(parsing: "-1e308h") == .forever)
-        for text in ["nan", "inf", "-inf", "infs", "nanm", "soon"] { #expect(KeepAlive(parsing: text) == nil, "\(text)") }
+        for text in ["nan", "inf", "-inf", "infs", "nanm", "soon", "1h30", "m", "-", "1x", "1h-5m", ".s"] {
+            #expect(KeepAlive(parsing: text) == nil, "\(text)")
+        }
+        // Go's time.ParseDuration, as ollama reads keep_alive: numbers each with their unit.
+        for (text, seconds) in [("5m30s", 330.0), ("1h30m", 5400), ("1.5h", 5400), ("2m500ms", 120.5), ("90S", 90), ("+10s", 10)] {
+            #expect(KeepAlive(parsing: text)?.seconds == seconds, "\(text)")
+        }
+        #expect(KeepAlive(parsing: "-1h30m") == .forever)
         #expect(KeepAlive(parsing: "5m")?.seconds == 300)
     }
 

@@ -41,19 +41,36 @@ public enum KeepAlive: Sendable, Equatable {
         self = .duration(.milliseconds(Int64((seconds * 1000).rounded())))
     }
 
-    /// ollama's `keep_alive` as text: a number of seconds, or a duration such as `30s`, `5m`,
-    /// `1h`, `-1` (clamped as ``init(seconds:)`` clamps); nil when it is neither, or not finite.
+    /// ollama's `keep_alive` as text: a number of seconds, or a duration as Go's
+    /// `time.ParseDuration` reads it, numbers each with its unit (`ns`, `us`, `ms`, `s`, `m`, `h`)
+    /// after an optional sign: `30s`, `5m`, `1h30m`, `1.5h`, `-1` (clamped as
+    /// ``init(seconds:)`` clamps); nil when it is neither, or not finite.
     package init?(parsing text: String) {
         let text = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
-        for (suffix, scale) in units where text.hasSuffix(suffix) {
-            guard let value = Double(text.dropLast(suffix.count)), value.isFinite else { return nil }
-            // A finite value times a unit overflows to an infinity only far beyond longestSeconds.
-            self = KeepAlive(seconds: value * scale) ?? .forever
+        if let value = Double(text) {
+            guard let keepAlive = KeepAlive(seconds: value) else { return nil }
+            self = keepAlive
             return
         }
-        guard let value = Double(text), let keepAlive = KeepAlive(seconds: value) else { return nil }
-        self = keepAlive
+        var rest = Substring(text)
+        let sign: Double = rest.first == "-" ? -1 : 1
+        if rest.first == "-" || rest.first == "+" { rest = rest.dropFirst() }
+        guard !rest.isEmpty else { return nil }
+        // Longer units first, so that `ms` is not read as minutes.
+        let units: [(String, Double)] = [
+            ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("μs", 1e-6), ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600),
+        ]
+        var seconds = 0.0
+        while !rest.isEmpty {
+            let number = rest.prefix { "0123456789.e+-".contains($0) }
+            guard let value = Double(number), value.isFinite, value >= 0,
+                let (unit, scale) = units.first(where: { rest.dropFirst(number.count).hasPrefix($0.0) })
+            else { return nil }
+            rest = rest.dropFirst(number.count + unit.count)
+            // A finite value times a unit overflows to an infinity only far beyond longestSeconds.
+            seconds += value * scale
+        }
+        self = KeepAlive(seconds: sign * seconds) ?? .forever
     }
 
     /// Seconds, or nil for ``forever``.
