@@ -194,11 +194,16 @@ public struct RunAnywhereServer: Sendable {
         return group
     }
 
+    /// What answers each request: ``router()``, with HEAD answered as GET where no route takes it.
+    package func responder(_ router: Router<ServerContext>) -> some HTTPResponder<ServerContext> {
+        HeadRequests(inner: router.buildResponder())
+    }
+
     /// The Hummingbird application; `onServerRunning` is told once the port is bound.
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = router()
         return Application(
-            router: router,
+            responder: responder(router),
             server: .guarded(router, idleTimeout: configuration.idleTimeout, maxMessageSize: configuration.maxBodySize, hangUps: hangUps),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "RunAnywhere"),
             services: services,
