@@ -230,7 +230,12 @@ import Testing
     }
 
     @Test func modelsListedShownAndDeleted() async throws {
-        let app = Routes.server(try scriptedRuntime(ids: ["scripted", "other"])).checkedApplication()
+        let runtime = try scriptedRuntime(ids: ["scripted", "other"])
+        // An installed speech model: not one ollama's routes run, so neither listed nor shown.
+        let voice = runtime.configuration.modelsDirectory.appendingPathComponent("voice.bin")
+        try Data("not a model".utf8).write(to: voice)
+        try runtime.registerModel(id: "voice", name: "Voice", url: voice, framework: .whisperCpp, modality: .speechRecognition)
+        let app = Routes.server(runtime).checkedApplication()
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/version", method: .get) { response in
                 let body = try Routes.json(response.body)
@@ -255,10 +260,12 @@ import Testing
                     (body["modelfile"] as? String)?.contains("FROM ") == true
                         && (body["parameters"] as? String)?.contains("num_ctx") == true)
             }
-            try await client.execute(uri: "/api/show", method: .post, headers: .json, body: Routes.body(#"{"model": "nope"}"#)) {
-                response in
-                let message = try Self.error(response.body)
-                #expect(response.status == .notFound && message == "model 'nope' not found")
+            for model in ["nope", "voice"] {
+                try await client.execute(uri: "/api/show", method: .post, headers: .json, body: Routes.body(#"{"model": "\#(model)"}"#)) {
+                    response in
+                    let message = try Self.error(response.body)
+                    #expect(response.status == .notFound && message == "model '\(model)' not found")
+                }
             }
             try await client.execute(uri: "/api/delete", method: .delete, headers: .json, body: Routes.body(#"{"model": "other"}"#)) {
                 #expect($0.status == .ok)

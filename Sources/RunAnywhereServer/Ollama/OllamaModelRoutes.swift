@@ -137,6 +137,10 @@ struct OllamaModelRoutes: Sendable {
             let body = try decodeJSON(
                 OllamaModelRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
             let model = try installed(body.model)
+            // ollama's routes show the models they run, as /api/tags lists them: not a speech model.
+            guard Self.isServed(model) else {
+                throw APIError(.notFound, "model '\(body.model)' not found", param: "model", code: "model_not_found")
+            }
             let metadata = try runtime.metadata(of: model)
             return try jsonResponse(
                 OllamaShowResponse(
