@@ -85,6 +85,12 @@ import Testing
                 let body = try Self.json(response.body)
                 #expect(body["error"] as? String == "This server has no route POST /api/push")
             }
+            // And an Anthropic client's, under /v1/messages, in Anthropic's.
+            try await client.execute(uri: "/v1/messages/batches", method: .post, headers: .json, body: Self.body("{}")) { response in
+                let body = try Self.json(response.body)
+                #expect(response.status == .notFound && body["type"] as? String == "error", "\(body)")
+                #expect((body["error"] as? [String: Any])?["message"] as? String == "This server has no route POST /v1/messages/batches")
+            }
         }
     }
 
