@@ -58,6 +58,19 @@ import Testing
                         counts["input_tokens"] as? Int == usage["input_tokens"] as? Int, "count_tokens counts the prompt the answer read")
                 }
             }
+            // A prompt longer than the context is counted, as clients ask to learn whether it fits;
+            // answering it is refused.
+            let long = String(repeating: "word ", count: 3000)
+            let longCount = #"{"model": "scripted", "messages": [{"role": "user", "content": "\#(long)"}]}"#
+            try await client.execute(uri: "/v1/messages/count_tokens", method: .post, headers: .json, body: Routes.body(longCount)) {
+                counted in
+                let counts = try Routes.json(counted.body)
+                #expect(counted.status == .ok && counts["input_tokens"] as? Int ?? 0 > 3000, "\(counts)")
+            }
+            let longAnswer = #"{"model": "scripted", "max_tokens": 5, "messages": [{"role": "user", "content": "\#(long)"}]}"#
+            try await client.execute(uri: "/v1/messages", method: .post, headers: .json, body: Routes.body(longAnswer)) {
+                #expect($0.status == .badRequest)
+            }
             let cut = #"{"model": "scripted", "max_tokens": 2, "messages": [{"role": "user", "content": "one two three"}]}"#
             try await client.execute(uri: "/v1/messages", method: .post, headers: .json, body: Routes.body(cut)) { response in
                 let body = try Routes.json(response.body)

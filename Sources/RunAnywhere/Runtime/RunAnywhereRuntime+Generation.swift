@@ -449,8 +449,10 @@ extension RunAnywhereRuntime {
     static func plan(
         _ turn: [Message], loaded: [(image: LoadedImage, tokens: Int)] = [], context: Context?, options: LLMGenerationOptions,
         model: ModelInfo,
-        service: any LLMService
+        service: any LLMService, whole: Bool = false
     ) throws -> PreparedPrompt {
+        // Whole: every message kept, however long, as a count of the request's tokens wants it.
+        let contextLength = whole ? 1 << 40 : service.contextLength
         // A prompt's images count as the tokens each becomes; the last ones are those it shows.
         let count = { (text: String) in
             let parts = text.components(separatedBy: LLMEngineRequest.imageMarker)
@@ -461,8 +463,7 @@ extension RunAnywhereRuntime {
                 throw SDKError.llm(.invalidInput, "A conversation with tool calls needs the chat template (applyChatTemplate)")
             }
             let raw = String(repeating: LLMEngineRequest.imageMarker, count: message.images.count) + message.content
-            let plan = try ContextWindow.fit(
-                rawPrompt: raw, contextLength: service.contextLength, maxTokens: options.maxTokens, countTokens: count)
+            let plan = try ContextWindow.fit(rawPrompt: raw, contextLength: contextLength, maxTokens: options.maxTokens, countTokens: count)
             return PreparedPrompt(plan: plan, terminators: [], toolFormat: nil)
         }
         // A model's own first messages and system prompt (``ModelDefaults``) come before the
@@ -498,7 +499,8 @@ extension RunAnywhereRuntime {
         }
         let plan = try ContextWindow.fit(
             system: system, history: history.filter { $0.role != .system }, newMessages: turn,
-            maxMessages: (context?.maxMessages ?? 0) + first.count, contextLength: service.contextLength, maxTokens: options.maxTokens,
+            maxMessages: (whole ? history.count : context?.maxMessages ?? 0) + first.count, contextLength: contextLength,
+            maxTokens: options.maxTokens,
             render: render, countTokens: count
         )
         return PreparedPrompt(plan: plan, terminators: terminators, toolFormat: options.tools.isEmpty ? nil : format)

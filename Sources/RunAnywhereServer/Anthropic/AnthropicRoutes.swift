@@ -26,7 +26,7 @@ struct AnthropicRoutes: Sendable {
             try prompt.apply(to: &options)
             let plan = try await runtime.preparePrompt(
                 continuing: try prompt.conversation(), options: options, model: prompt.model, loadOptions: configuration.loadOptions,
-                keepAlive: configuration.keepAlive
+                keepAlive: configuration.keepAlive, whole: true  // a count says whether a prompt fits: never refused for not fitting
             )
             return try jsonResponse(AnthropicTokenCount(inputTokens: plan.inputTokens))
         }
