@@ -8,12 +8,18 @@ func decodeJSON<T: Decodable>(_ type: T.Type, from request: Request, limit: Int)
     try decodeJSON(T.self, from: Data(buffer: try await collectJSONBody(of: request, limit: limit)))
 }
 
-/// Decodes a request body; what does not decode becomes a 400 through ``APIError/from(_:)``,
+/// Decodes a request body; what does not decode becomes a 400 through ``APIError/from(_:)``, an
+/// object naming a field twice a 400 naming it (``DuplicateKeys``),
 /// and a body that is not valid JSON a 400 that says why (JSONSerialization's reason, such as half
 /// of a surrogate pair, `"\ud800"`, in a string).
 func decodeJSON<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
     do {
-        return try JSONDecoder().decode(T.self, from: body)
+        let value = try JSONDecoder().decode(T.self, from: body)
+        if let (key, path) = DuplicateKeys.first(in: body) {
+            let field = path.isEmpty ? key : "\(path).\(key)"
+            throw APIError(.badRequest, "The request body names '\(field)' twice; send each field once", param: field)
+        }
+        return value
     } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
         var reason = "JSONDecoder cannot read it (\(context.debugDescription))"
         do {

@@ -50,4 +50,42 @@ import Testing
             }
         }
     }
+
+    /// A field named twice, which parsers read differently (the first, or the last): refused on
+    /// every route, named where it stands; the same name in different objects, or inside a string, is not.
+    @Test func aFieldNamedTwiceIsRefused() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            for route in Self.routes {
+                let twice = route.body(#""hi""#).replacingOccurrences(
+                    of: #"{"model": "scripted","#, with: #"{"model": "nope", "model": "scripted","#)
+                let (status, response) = try await NumericInputRouteTests.post(client, route.uri, twice)
+                #expect(
+                    status == .badRequest && Self.message(response) == "The request body names 'model' twice; send each field once",
+                    "\(route.uri): \(response)")
+            }
+            let cases: [(String, String?)] = [
+                (#"{"model": "scripted", "messages": [{"role": "user", "content": "hi", "role": "system"}]}"#, "messages.0.role"),
+                (#"{"model": "scripted", "mo\u0064el": "x", "messages": [{"role": "user", "content": "hi"}]}"#, "model"),
+                (
+                    #"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "a"}, {"role": "user", "content": "{\"role\": 1, \"role\": 2}"}]}"#,
+                    nil
+                ),
+                (
+                    #"{"model": "scripted", "metadata": {"a": {"b": 1}, "c": {"b": 2}}, "messages": [{"role": "user", "content": "hi"}]}"#,
+                    nil
+                ),
+            ]
+            for (body, field) in cases {
+                let (status, response) = try await NumericInputRouteTests.post(client, "/v1/chat/completions", body)
+                if let field {
+                    #expect(
+                        status == .badRequest && Self.message(response) == "The request body names '\(field)' twice; send each field once",
+                        "\(body): \(response)")
+                } else {
+                    #expect(status == .ok, "\(body): \(response)")
+                }
+            }
+        }
+    }
 }

@@ -16,7 +16,9 @@ extension RunAnywhereRuntime {
         let lease = try await acquire(model, options: loadOptions, keepAlive: keepAlive)
         defer { release(lease) }
         let loaded = try Self.images(newImages: turn.flatMap(\.images), context: history, service: lease.engine, model: lease.info)
-        return try Self.plan(turn, loaded: loaded, context: history, options: options, model: lease.info, service: lease.engine, whole: whole)
-            .plan
+        return try Self.plan(
+            turn, loaded: loaded, context: history, options: options, model: lease.info, service: lease.engine, whole: whole
+        )
+        .plan
     }
 }
