@@ -215,6 +215,22 @@ import Testing
                 let error = try Self.error(response.body)
                 #expect(response.status == .badRequest && (error["message"] as? String)?.hasPrefix("messages is empty") == true, "\(error)")
             }
+            // A field out of range, or a choice of a tool not offered, is named as the request spells it.
+            let named = [
+                (#""top_k": -1"#, "top_k must"), (#""top_p": 2"#, "top_p must"),
+                (
+                    #""tools": [{"name": "a", "input_schema": {"type": "object"}}], "tool_choice": {"type": "tool", "name": "zz"}"#,
+                    "tool_choice names 'zz'"
+                ),
+            ]
+            for (fields, message) in named {
+                let body = Routes.body(
+                    #"{"model": "scripted", "max_tokens": 4, "messages": [{"role": "user", "content": "hi"}], \#(fields)}"#)
+                try await client.execute(uri: "/v1/messages", method: .post, headers: key, body: body) { response in
+                    let error = try Self.error(response.body)
+                    #expect(response.status == .badRequest && (error["message"] as? String)?.contains(message) == true, "\(error)")
+                }
+            }
             let hi = Routes.body(#"{"model": "scripted", "max_tokens": 4, "messages": [{"role": "user", "content": "hi"}]}"#)
             try await client.execute(uri: "/v1/messages", method: .post, headers: .json, body: hi) { response in
                 #expect(response.status == .unauthorized)

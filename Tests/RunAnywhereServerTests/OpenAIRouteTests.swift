@@ -308,7 +308,11 @@ import Testing
             #"{"model": "scripted", "tools": [{"type": "retrieval", "function": {"name": "a"}}], "messages": [{"role": "user", "content": "hi"}]}"#,
             400, "tools", nil
         ),
-        (#"{"model": "scripted", "tool_choice": "required", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "tools", nil),
+        (#"{"model": "scripted", "tool_choice": "required", "messages": [{"role": "user", "content": "hi"}]}"#, 400, "tool_choice", nil),
+        (
+            #"{"model": "scripted", "tools": [{"type": "function", "function": {"name": "a"}}], "tool_choice": {"type": "function", "function": {"name": "zz"}}, "messages": [{"role": "user", "content": "hi"}]}"#,
+            400, "tool_choice", nil
+        ),
         (
             #"{"model": "scripted", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}"#,
             400, "messages", nil

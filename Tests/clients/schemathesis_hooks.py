@@ -53,7 +53,8 @@ ANY_OPERATION = [
     r"The prompt is empty",  # messages whose contents are all empty
     # Fields that exclude each other or must agree: tool_choice and tools, tools and structured
     # output, grammar and response_format, top_logprobs and logprobs.
-    r"toolChoice names", r"toolChoice is required, but there are no tools", r"two tools are named", r"structuredOutput and tools exclude each other",
+    r"tool_choice names", r"tool_choice is required, but there are no tools", r"two tools are named",
+    r"(response_format|text\.format|format) and tools exclude each other",
     r"grammar and response_format exclude each other", r"top_logprobs needs logprobs",
     # Inputs checked by the parser that uses them: a GBNF grammar, the subset of JSON Schema that
     # becomes a grammar.

@@ -185,6 +185,9 @@ struct AnthropicMessagesRequest: Decodable, Sendable {
         if let topP { options.topP = topP }
         if let topK { options.topK = topK }
         if let stopSequences { options.stopSequences = stopSequences }
+        try options.check(fields: [
+            "maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p", "topK": "top_k", "stopSequences": "stop_sequences",
+        ])
         try prompt.apply(to: &options)
         return options
     }

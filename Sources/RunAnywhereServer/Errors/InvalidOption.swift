@@ -27,3 +27,18 @@ extension APIError {
         self.init(.badRequest, field.map { error.message(calling: option, $0) } ?? error.message, param: field, code: error.code.rawValue)
     }
 }
+
+extension APIError {
+    /// A 400 for the SDK's refusal of a request's tools: the options it names called as `fields`
+    /// maps them (`toolChoice` as `tool_choice`), and `param` the first of those it names, else
+    /// `tools`.
+    static func tools(_ error: SDKError, fields: [String: String]) -> APIError {
+        var (message, param) = (error.message, "tools")
+        for (option, field) in fields.sorted(by: { $0.key < $1.key }) {
+            let renamed = SDKError(error.code, message).message(calling: option, field)
+            if renamed != message, param == "tools" { param = field }
+            message = renamed
+        }
+        return APIError(.badRequest, message, param: param)
+    }
+}

@@ -108,7 +108,10 @@ struct OllamaOptions: Decodable, Sendable {
     /// `load` with the context window and GPU layers asked for.
     func apply(to load: inout ModelLoadOptions) throws {
         if let numCtx {
-            guard numCtx >= 1 else { throw APIError(.badRequest, "options.num_ctx must be at least 1", param: "options.num_ctx") }
+            guard (16...SDKConstants.Limits.maxContextLength).contains(numCtx) else {
+                throw APIError(
+                    .badRequest, "options.num_ctx must be 16 to \(SDKConstants.Limits.maxContextLength)", param: "options.num_ctx")
+            }
             load.contextLength = numCtx
         }
         if let numGPU {

@@ -83,7 +83,7 @@ struct OllamaChatRequest: Decodable, Sendable {
         do {
             try options.validate()
         } catch let error as SDKError {
-            throw APIError(.badRequest, error.message, param: "tools")
+            throw APIError.tools(error, fields: ["structuredOutput": "format"])
         }
         return options
     }

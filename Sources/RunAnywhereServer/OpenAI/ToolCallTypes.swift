@@ -143,7 +143,7 @@ struct ToolFields: Decodable, Sendable {
         do {
             try options.validate()
         } catch let error as SDKError {
-            throw APIError(.badRequest, error.message, param: "tools")
+            throw APIError.tools(error, fields: ["toolChoice": "tool_choice", "structuredOutput": "response_format"])
         }
     }
 }

@@ -153,7 +153,7 @@ struct ResponseRequest: Decodable, Sendable {
         do {
             try options.validate()
         } catch let error as SDKError {
-            throw APIError(.badRequest, error.message, param: "tools")
+            throw APIError.tools(error, fields: ["toolChoice": "tool_choice", "structuredOutput": "text.format"])
         }
         return options
     }
