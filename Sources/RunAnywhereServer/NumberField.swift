@@ -1,3 +1,5 @@
+import RunAnywhere
+
 /// An optional number of a request body or form, as `@NumberField var maxTokens: Int?`: absent
 /// or null is nil; a number JSON holds but `Value` cannot — `1e400`, `1e300` for a Float, an
 /// integer with a fraction or beyond `Value`'s range —, a form's `nan` or `inf`, or a value of
@@ -22,14 +24,22 @@ struct NumberField<Value: Decodable & Sendable>: Decodable, Sendable {
                 value = nil
             } else if let decoded = try? container.decode(Value.self) {
                 value = decoded
-            } else if Value.self == Float.self, let real = Float(keepingSign: try container.decode(Double.self)) {
+            } else if Value.self == Float.self, let double = try? container.decode(Double.self), let real = Float(keepingSign: double) {
                 value = real as? Value
             } else {
-                // A fraction where a whole number goes is said so, not as a range it is within.
-                if Value.self is any FixedWidthInteger.Type, let real = try? container.decode(Double.self), real.isFinite,
-                    real.rounded() != real
-                {
+                // A fraction where a whole number goes is said so, not as a range it is within, and
+                // a value of another type as what it is.
+                let kind = Value.self is any FixedWidthInteger.Type ? "a whole number" : "a number"
+                switch try? container.decode(JSONValue.self) {
+                case .number(let real) where Value.self is any FixedWidthInteger.Type && real.isFinite && real.rounded() != real:
                     refusal = APIError(.badRequest, "\(field) must be a whole number, not \(real)", param: refusal.param)
+                case .string(let text):
+                    let shown = text.count > 40 ? text.prefix(39) + "…" : text
+                    refusal = APIError(.badRequest, "\(field) must be \(kind), not the text \"\(shown)\"", param: refusal.param)
+                case .bool(let flag): refusal = APIError(.badRequest, "\(field) must be \(kind), not \(flag)", param: refusal.param)
+                case .array: refusal = APIError(.badRequest, "\(field) must be \(kind), not an array", param: refusal.param)
+                case .object: refusal = APIError(.badRequest, "\(field) must be \(kind), not an object", param: refusal.param)
+                default: break
                 }
                 throw refusal
             }

@@ -88,10 +88,20 @@ import Testing
         }
     }
 
-    /// A fraction where a whole number goes is told as such, not as a range it lies within.
+    /// A fraction where a whole number goes is told as such, not as a range it lies within, and a
+    /// value of another kind as what it is, in JSON's words rather than Swift's.
     @Test(arguments: [
         ("/v1/images/generations", #"{"prompt": "a cat", "steps": 1.5}"#, "steps must be a whole number, not 1.5"),
         ("/v1/chat/completions", #"{"model": "scripted", "max_tokens": 2.25, \#(hi)}"#, "max_tokens must be a whole number, not 2.25"),
+        (
+            "/v1/chat/completions", #"{"model": "scripted", "max_tokens": "5", \#(hi)}"#,
+            #"max_tokens must be a whole number, not the text "5""#
+        ),
+        ("/v1/chat/completions", #"{"model": "scripted", "temperature": true, \#(hi)}"#, "temperature must be a number, not true"),
+        (
+            "/v1/chat/completions", #"{"model": "scripted", "messages": "hi"}"#,
+            "The request body is not valid: messages must be an array, not a string"
+        ),
     ])
     func aFractionWhereAWholeNumberGoesIsSaidSo(uri: String, body: String, message: String) async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()

@@ -89,11 +89,30 @@ package struct APIError: HTTPResponseError, Sendable {
         return path.isEmpty ? nil : path.map { $0.intValue.map { "\($0)" } ?? $0.stringValue }.joined(separator: ".")
     }
 
+    /// A Swift type as the kind of JSON value it decodes from.
+    private static func kind(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is any FixedWidthInteger.Type: "a whole number"
+        case is any BinaryFloatingPoint.Type: "a number"
+        default:
+            "\(type)".hasPrefix("Array<") ? "an array" : "\(type)".hasPrefix("Dictionary<") ? "an object" : "of another kind"
+        }
+    }
+
+    /// What the decoder found instead (`, not a string`), from its description.
+    private static func found(_ context: DecodingError.Context) -> String {
+        guard let match = context.debugDescription.firstMatch(of: #/found (.+?)(?: value)? instead/#) else { return "" }
+        let what = String(match.1)
+        return ", not " + (what.hasPrefix("a ") || what.hasPrefix("an ") || what == "null" ? what : "a \(what)")
+    }
+
     private static func describe(_ error: DecodingError) -> String {
         switch error {
         case .keyNotFound(let key, _): "'\(key.stringValue)' is required"
-        case .typeMismatch(let type, let context): "\(path(of: error) ?? "the body") should be \(type): \(context.debugDescription)"
-        case .valueNotFound(_, let context): "\(path(of: error) ?? "a value") is missing: \(context.debugDescription)"
+        case .typeMismatch(let type, let context): "\(path(of: error) ?? "the body") must be \(kind(type))\(found(context))"
+        case .valueNotFound(let type, _): "\(path(of: error) ?? "a value") must be \(kind(type)), not null"
         case .dataCorrupted(let context):
             context.codingPath.isEmpty ? "it is not JSON" : "\(path(of: error) ?? "a value"): \(context.debugDescription)"
         @unknown default: "it could not be read"
