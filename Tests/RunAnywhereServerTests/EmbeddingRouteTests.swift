@@ -196,6 +196,20 @@ import Testing
         }
     }
 
+    /// ollama's /api/embed without texts loads the model, or with keep_alive 0 unloads it, as ollama does.
+    @Test func ollamasEmbedWithoutTextsLoadsOrUnloads() async throws {
+        let (server, _) = try Self.server()
+        try await server.checkedApplication().test(.router) { client in
+            for (body, loaded) in [(#"{"model": "minilm"}"#, true), (#"{"model": "minilm", "input": [], "keep_alive": 0}"#, false)] {
+                try await client.execute(uri: "/api/embed", method: .post, headers: .json, body: ByteBuffer(string: body)) { response in
+                    let answer = try OpenAIRouteTests.json(response.body)
+                    #expect(response.status == .ok && (answer["embeddings"] as? [Any])?.isEmpty == true, "\(body): \(answer)")
+                }
+                #expect(await server.runtime.loadedModels().contains { $0.modelId == "minilm" } == loaded, "\(body)")
+            }
+        }
+    }
+
     @Test func anUnknownModelIsNotFound() async throws {
         let (server, _) = try Self.server()
         try await server.checkedApplication().test(.router) { client in

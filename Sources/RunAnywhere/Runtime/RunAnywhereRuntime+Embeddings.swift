@@ -37,6 +37,12 @@ extension RunAnywhereRuntime {
         }
     }
 
+    /// Loads the embedding model `id` into the cache, as an embedding would, and keeps it for
+    /// `keepAlive` once idle (ollama's embed request without texts).
+    package func preloadEmbeddingModel(_ id: String, options: ModelLoadOptions, keepAlive: KeepAlive?) async throws {
+        release(try await acquire(try model(id: id, category: .embedding), as: .embedding, options: options, keepAlive: keepAlive))
+    }
+
     private func embedOnce(
         _ texts: [String], model info: ModelInfo, options: EmbeddingOptions, loadOptions: ModelLoadOptions, keepAlive: KeepAlive?
     ) async throws -> EmbeddingResult {

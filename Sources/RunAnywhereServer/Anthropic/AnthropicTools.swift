@@ -70,7 +70,7 @@ struct AnthropicToolFields: Decodable, Sendable {
         do {
             try options.validate()
         } catch let error as SDKError {
-            throw APIError.tools(error, fields: ["toolChoice": "tool_choice"])
+            throw APIError.tools(error, fields: ["toolChoice": "tool_choice", "structuredOutput": "output_config.format"])
         }
     }
 }

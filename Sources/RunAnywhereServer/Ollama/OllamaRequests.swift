@@ -195,7 +195,8 @@ struct OllamaGenerateRequest: Decodable, Sendable {
 /// `options` (`num_ctx`, `num_thread`…), `keep_alive`.
 struct OllamaEmbedRequest: Decodable, Sendable {
     let model: String
-    let input: Input
+    /// The texts; none (absent, or an empty list) loads the model, or with `keep_alive: 0` unloads it.
+    let input: Input?
     let truncate: Bool?
     @NumberField var dimensions: Int?
     let options: OllamaOptions?

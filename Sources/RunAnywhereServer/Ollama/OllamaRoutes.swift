@@ -65,7 +65,7 @@ struct OllamaRoutes: Sendable {
             let timing = OllamaTiming()
             let body = try decodeJSON(
                 OllamaEmbedRequest.self, from: try await ollamaBody(of: request, limit: configuration.maxBodySize))
-            let texts = body.input.texts
+            let texts = body.input?.texts ?? []
             guard texts.count <= EmbeddingRoutes.maxInputs else {
                 throw APIError(
                     .badRequest, "input has \(texts.count) texts; one request embeds at most \(EmbeddingRoutes.maxInputs)", param: "input")
@@ -78,6 +78,12 @@ struct OllamaRoutes: Sendable {
             try body.options?.apply(to: &load)
             let keepAlive = body.keepAlive?.value ?? configuration.keepAlive
             guard !texts.isEmpty else {
+                // As ollama: no text loads the model (or with keep_alive 0 unloads it), embedding nothing.
+                if keepAlive == .duration(.zero) {
+                    await runtime.unloadModel(id: model.id)
+                } else {
+                    try await runtime.preloadEmbeddingModel(model.id, options: load, keepAlive: keepAlive)
+                }
                 return try ollamaEmbedResponse(model: body.model, embeddings: [], timing: timing, engineMs: 0, tokens: 0)
             }
             let result = try await runtime.embed(
