@@ -10,7 +10,9 @@ struct ChatCommand: AsyncParsableCommand {
             Commands: /stats shows the conversation's analytics, /analytics the last answer's, /retry answers \
             again, /reset starts a new conversation, /exit quits. Ctrl-C stops an answer; at the prompt it quits. \
             With --collection, each message is answered from that document collection (`rag ingest`): the \
-            answer is followed by its numbered sources, and saved with them.
+            answer is followed by its numbered sources, and saved with them. With --mcp or --mcp-config, the \
+            model may call the tools of those MCP servers in its answers; each call is shown, and saved with \
+            the answer.
             """
     )
 
@@ -23,6 +25,7 @@ struct ChatCommand: AsyncParsableCommand {
     @Option(name: .long, help: "With --collection: a reranker id, or none (default: the first downloaded reranker, if any).") var reranker:
         String?
     @Option(name: .customLong("rag-database"), help: RAGDatabaseOption.help) var ragDatabase: String?
+    @OptionGroup(title: "Tools") var mcp: MCPFlags
 
     func run() async throws {
         try await CLIContext.run(global, engineProcesses: !flags.rpcWorkers.isEmpty) { context in
@@ -32,16 +35,25 @@ struct ChatCommand: AsyncParsableCommand {
             let settings = context.settings()
             let saved = try conversation.map { try context.conversations.load(id: $0) }
             let reranking = try reranker.map(RAGReranker.init(parsing:)) ?? .automatic
-            func start(_ documents: Documents?) async throws {
+            func start(_ documents: Documents?, tools: ChatTools?) async throws {
                 Terminal.write(Terminal.dim("Loading \(model.name)...") + "\n")
                 try await RunAnywhere.loadModel(model.id, options: flags.loadOptions(settings, savedPrompts: context.savedPrompts))
                 let chat = ChatService(runtime: runtime, store: context.conversations, settings: settings, conversation: saved)
+                await chat.update(tools: tools)
                 await converse(chat, model: model, documents: documents, settings: settings, saved: saved)
             }
-            guard let collection else { return try await start(nil) }
-            try await RAGDatabaseOption.withSession(ragDatabase) { session in
-                _ = try await session.listDocuments(collection: collection)  // an unknown collection fails before the model loads
-                try await start(Documents(name: collection, session: session, reranker: reranking))
+            // The servers start first, and the collection is read: either failing fails before the model loads.
+            func withDocuments(tools: ChatTools?) async throws {
+                guard let collection else { return try await start(nil, tools: tools) }
+                try await RAGDatabaseOption.withSession(ragDatabase) { session in
+                    _ = try await session.listDocuments(collection: collection)
+                    try await start(Documents(name: collection, session: session, reranker: reranking), tools: tools)
+                }
+            }
+            guard !mcp.isEmpty else { return try await withDocuments(tools: nil) }
+            try await mcp.withTools(logger: context.logger) { toolbox, tools, choice in
+                try await withDocuments(
+                    tools: ChatTools(tools, toolChoice: choice, maxRounds: mcp.maxToolRounds, execute: MCPFlags.showingCalls(toolbox)))
             }
         }
     }

@@ -87,7 +87,7 @@ struct GenerateCommand: AsyncParsableCommand {
             options.promptLogprobs = promptLogprobs
             guard mcp.isEmpty else {
                 // The servers start first: one that cannot fails before the model loads.
-                let result = try await withTools(logger: context.logger) { toolbox, tools, choice in
+                let result = try await mcp.withTools(logger: context.logger) { toolbox, tools, choice in
                     try await RunAnywhere.loadModel(model, options: loadOptions)
                     return try await answer(text, toolbox: toolbox, tools: tools, choice: choice, options: options)
                 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import RunAnywhere
 import RunAnywhereMCP
 
@@ -57,6 +58,41 @@ struct MCPFlags: ParsableArguments {
                 )
             }
             return .tool(name)
+        }
+    }
+
+    /// Starts the servers named and runs `body` with their tools and the choice among them
+    /// (checked against them); the servers stop when it returns or throws.
+    func withTools<T: Sendable>(
+        logger: Logger, _ body: (_ toolbox: MCPToolbox, _ tools: [Tool], _ choice: ToolChoice) async throws -> T
+    ) async throws -> T {
+        let servers = try servers()
+        let toolbox = MCPToolbox(logger: logger)
+        do {
+            for server in servers {
+                let tools = try await toolbox.connect(server)
+                logger.info("MCP server '\(server.name)': \(tools.isEmpty ? "no tools" : tools.map(\.name).joined(separator: ", "))")
+            }
+            let tools = await toolbox.tools
+            guard !tools.isEmpty else { throw SDKError(.invalidInput, "The MCP servers named offer no tool a model can call") }
+            let result = try await body(toolbox, tools, try choice(among: tools))
+            await toolbox.close()
+            return result
+        } catch {
+            await toolbox.close()
+            throw error
+        }
+    }
+
+    /// Runs calls on `toolbox`, showing each on standard error: its arguments, then its result's
+    /// start in one line of at most 200 characters.
+    static func showingCalls(_ toolbox: MCPToolbox) -> @Sendable (ToolCall) async throws -> String {
+        { call in
+            Terminal.standardError(Terminal.dim("→ \(call.name) \(call.argumentsJSON)"))
+            let output = try await toolbox.run(call)
+            let line = output.split(whereSeparator: \.isNewline).joined(separator: " ")
+            Terminal.standardError(Terminal.dim("← " + (line.count > 200 ? line.prefix(199) + "…" : line)))
+            return output
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RunAnywhere
 import RunAnywhereTestSupport
+import Synchronization
 import Testing
 
 extension LlamaTests {
@@ -46,6 +47,42 @@ extension LlamaTests {
             #expect(conversation.analytics?.completionRate == 1)
             #expect(conversation.performanceSummary?.totalTokens == analytics.inputTokens + 25)
             #expect(try ConversationStore(dataDirectory: folder).load(id: conversation.id).messages.count == 2, "saved after the answer")
+        }
+
+        /// Tools in a chat: the calls run as the model makes them, the events of every round come in
+        /// turn with one `.completed` last, and the answer is saved with its calls.
+        @Test func toolsRunInAnAnswerAndAreSavedWithIt() async throws {
+            let folder = try TestEnvironment.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let chat = try await makeChat(folder, settings: .greedy(60))
+            let calls = Mutex<[ToolCall]>([])
+            await chat.update(
+                tools: ChatTools([ToolCalling.calculator], toolChoice: .tool("calculate"), maxRounds: 1) { call in
+                    calls.withLock { $0.append(call) }
+                    return "84"
+                })
+            let reply = try await chat.send("What is 12 times 7?")
+            var events: [GenerationEvent] = []
+            for try await event in reply.events { events.append(event) }
+            let message = await reply.message.value
+            let steps = try #require(message.toolSteps, "\(message)")
+            #expect(steps.count == 1 && steps.map(\.call) == calls.withLock { $0 } && steps.first?.output == "84")
+            #expect(steps.first?.call.name == "calculate" && message.analytics?.completionStatus == .complete, "\(message)")
+            let called = events.compactMap { if case .toolCall(let call) = $0 { call } else { nil } }
+            #expect(called == steps.map(\.call), "\(events)")
+            #expect(events.filter { if case .completed = $0 { true } else { false } }.count == 1)
+            guard case .completed(let result)? = events.last else {
+                Issue.record("the result comes last: \(events)")
+                return
+            }
+            #expect(result.toolCalls.isEmpty && result.text == message.content)
+            let saved = try ConversationStore(dataDirectory: folder).load(id: await chat.conversation.id)
+            #expect(saved.messages.last?.toolSteps == steps, "saved with its calls")
+            // Without tools, an answer has none.
+            await chat.update(tools: nil)
+            let plain = try await chat.send("Thanks!")
+            for try await _ in plain.events {}
+            #expect(await plain.message.value.toolSteps == nil)
         }
 
         @Test func stoppedTimedOutAndFailedAnswersKeepTheirAnalytics() async throws {

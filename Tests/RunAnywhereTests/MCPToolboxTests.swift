@@ -20,7 +20,7 @@ struct MCPToolboxTests {
     }
 
     @Test func theServersToolsAreListedAndRun() async throws {
-        let toolbox = MCPToolbox(callLimit: .seconds(2))
+        let toolbox = MCPToolbox(callLimit: .seconds(4))
         let tools = try await toolbox.connect(try Self.server())
         // `math.add` cannot be called by its name: it is offered as math_add.
         #expect(tools.map(\.name) == ["capital", "math_add", "crash", "wait"])
@@ -32,7 +32,7 @@ struct MCPToolboxTests {
         #expect(unknown.hasPrefix("Error: "), "\(unknown)")
         // A call that outlasts its limit is an error naming it; the server answers the next.
         await expectSDKError(.networkError, ["MCP server 'fixture' did not run wait within"]) {
-            _ = try await toolbox.run(ToolCall(name: "wait", arguments: ["seconds": 3]))
+            _ = try await toolbox.run(ToolCall(name: "wait", arguments: ["seconds": 6]))
         }
         #expect(try await toolbox.run(ToolCall(name: "capital", arguments: ["country": "Peru"])) == "The capital of Peru is Lima.")
         await expectSDKError(.invalidInput, ["No MCP server offers a tool named 'nope'", "capital, math_add, crash, wait"]) {
@@ -54,12 +54,12 @@ struct MCPToolboxTests {
     }
 
     @Test func serversThatFailAreNamedWithWhatTheySaid() async throws {
-        let toolbox = MCPToolbox(startLimit: .seconds(2))
+        let toolbox = MCPToolbox()
         await expectSDKError(.networkError, ["MCP server 'fixture' exited (status 3) when asked to start", "no configuration given"]) {
             try await toolbox.connect(try Self.server("exit-at-start"))
         }
         await expectSDKError(.networkError, ["MCP server 'fixture' did not start within"]) {
-            try await toolbox.connect(try Self.server("silent"))
+            try await MCPToolbox(startLimit: .seconds(2)).connect(try Self.server("silent"))
         }
         await expectSDKError(.invalidInput, ["no program 'no-such-mcp-server' on PATH"]) {
             try await toolbox.connect(MCPServer(command: "no-such-mcp-server"))

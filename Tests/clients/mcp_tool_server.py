@@ -12,7 +12,15 @@ import os
 import sys
 import time
 
-from mcp.server.mcpserver import MCPServer
+# The modes that never speak MCP decide before the SDK's (slow) import.
+MODE = sys.argv[1] if len(sys.argv) > 1 else ""
+if MODE == "exit-at-start":
+    print("no configuration given; giving up", file=sys.stderr, flush=True)
+    sys.exit(3)
+if MODE == "silent":
+    time.sleep(3600)
+
+from mcp.server.mcpserver import MCPServer  # noqa: E402
 
 server = MCPServer("runanywhere-test-tools")
 CAPITALS = {"france": "Paris", "japan": "Tokyo", "kenya": "Nairobi", "peru": "Lima"}
@@ -59,10 +67,4 @@ def wait(seconds: float) -> str:
 
 
 if __name__ == "__main__":
-    mode = sys.argv[1] if len(sys.argv) > 1 else ""
-    if mode == "exit-at-start":
-        print("no configuration given; giving up", file=sys.stderr, flush=True)
-        sys.exit(3)
-    if mode == "silent":
-        time.sleep(3600)
     server.run("stdio")

@@ -1,11 +1,14 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// An answer being written: its events as they arrive, and the finished assistant message.
 /// Reading the events is optional; to stop the answer, cancel ``events`` or ``message``.
 public struct ChatReply: Sendable {
     /// The answer's events: its reasoning and text pieces, its tool calls, then `.completed`
-    /// (see ``GenerationEvent``); without streaming, one piece of each kind. This is the same
+    /// (see ``GenerationEvent``); without streaming, one piece of each kind. With
+    /// ``ChatService/tools``, each round's pieces and calls come in turn, and `.completed` once,
+    /// with the last round's result. This is the same
     /// ``GenerationEvents`` a generation of the runtime gives: ``GenerationEvents/cancel()``
     /// stops the answer, and the message still records it.
     public let events: GenerationEvents
@@ -32,6 +35,8 @@ public actor ChatService {
     public var settings: GenerationSettings
     /// The model that answers.
     public var model: ChatModel
+    /// Tools the model may call in its answers, run as it calls them; nil offers none.
+    public var tools: ChatTools?
     private let logger: Logger
     /// Whether the conversation is in the store: once it is, it is only replaced there, so one
     /// deleted meanwhile (by another request, process or replica) is not made again by an answer
@@ -66,6 +71,11 @@ public actor ChatService {
     /// Replaces the settings.
     public func update(settings: GenerationSettings) {
         self.settings = settings
+    }
+
+    /// Replaces the tools the model may call; nil offers none.
+    public func update(tools: ChatTools?) {
+        self.tools = tools
     }
 
     /// Sends `text` as the user's next message and starts the answer. `options` override the
@@ -154,53 +164,84 @@ public actor ChatService {
         let timeoutFired = CancellationFlag()
         let runtime = self.runtime
         let chatModel = self.model
+        let tools = self.tools
+        let rounds = AnswerRounds()
         let started = Date()
         let clock = ContinuousClock.now
         let generationTask = Task<LLMGenerationResult, any Error> {
             do {
-                let generation =
-                    switch chatModel {
-                    case .current: try await runtime.generateEvents(text, context: context, options: options)
-                    case .named(let id, let loadOptions):
-                        try await runtime.generateEvents(text, context: context, options: options, model: id, loadOptions: loadOptions)
-                    }
                 let watchdog = timeout.map { limit in
                     Task {
                         try await Task.sleep(for: limit)
                         timeoutFired.cancel()
-                        generation.cancel()
+                        rounds.running.withLock { $0 }?.cancel()
                     }
                 }
                 defer { watchdog?.cancel() }
+                // Round 0 answers the message; each later one reads the tool results of the one before.
+                var conversation = history + [Message(role: .user, content: text)]
+                func start(round: Int) async throws -> GenerationEvents {
+                    var options = options
+                    if let tools {
+                        options.tools = tools.tools
+                        options.toolChoice = round >= tools.maxRounds ? .none : round == 0 ? tools.toolChoice : .auto
+                    }
+                    let later = Context(systemPrompt: options.systemPrompt, messages: conversation)
+                    let generation =
+                        switch (chatModel, round) {
+                        case (.current, 0): try await runtime.generateEvents(text, context: context, options: options)
+                        case (.current, _): try await runtime.generateEvents(continuing: later, options: options)
+                        case (.named(let id, let loadOptions), 0):
+                            try await runtime.generateEvents(text, context: context, options: options, model: id, loadOptions: loadOptions)
+                        case (.named(let id, let loadOptions), _):
+                            try await runtime.generateEvents(continuing: later, options: options, model: id, loadOptions: loadOptions)
+                        }
+                    rounds.running.withLock { $0 = generation }
+                    if timeoutFired.isCancelled { generation.cancel() }
+                    return generation
+                }
                 // Without streaming the answer is passed on whole, exactly as it would have streamed.
                 var whole = (reasoning: "", text: "")
-                func complete(_ result: LLMGenerationResult) -> LLMGenerationResult {
-                    if !options.streamingEnabled {
-                        if !whole.reasoning.isEmpty { continuation.yield(.reasoning(whole.reasoning)) }
-                        if let logprobs = result.logprobs, !logprobs.isEmpty, !whole.text.isEmpty {
-                            continuation.yield(.logprobs(logprobs))
+                func pass(_ generation: GenerationEvents) async throws -> LLMGenerationResult {
+                    try await withTaskCancellationHandler {
+                        for try await event in generation {
+                            switch event {
+                            case .completed(let result): return result
+                            case .reasoning(let piece) where !options.streamingEnabled: whole.reasoning += piece
+                            case .text(let piece) where !options.streamingEnabled: whole.text += piece
+                            case .toolCall where !options.streamingEnabled, .logprobs where !options.streamingEnabled: break
+                            default: continuation.yield(event)
+                            }
                         }
-                        if !whole.text.isEmpty { continuation.yield(.text(whole.text)) }
-                        result.toolCalls.forEach { continuation.yield(.toolCall($0)) }
+                        // The events end early when this task is cancelled: they end with the result the engine stopped with.
+                        return try await generation.task.value
+                    } onCancel: {
+                        generation.cancel()
                     }
-                    continuation.yield(.completed(result))
-                    return result
                 }
-                let result = try await withTaskCancellationHandler {
-                    for try await event in generation {
-                        switch event {
-                        case .completed(let result): return complete(result)
-                        case .reasoning(let piece) where !options.streamingEnabled: whole.reasoning += piece
-                        case .text(let piece) where !options.streamingEnabled: whole.text += piece
-                        case .toolCall where !options.streamingEnabled, .logprobs where !options.streamingEnabled: break
-                        default: continuation.yield(event)
-                        }
+                var result = try await pass(try await start(round: 0))
+                var round = 0
+                while let tools, result.stopReason == .toolCalls, !result.toolCalls.isEmpty, !timeoutFired.isCancelled {
+                    if !options.streamingEnabled { result.toolCalls.forEach { continuation.yield(.toolCall($0)) } }
+                    conversation.append(Message(role: .assistant, content: result.text, toolCalls: result.toolCalls))
+                    for call in result.toolCalls {
+                        try Task.checkCancellation()
+                        let output = try await tools.execute(call)
+                        rounds.steps.withLock { $0.append(ToolRunStep(call: call, output: output)) }
+                        conversation.append(.toolResult(output, for: call))
                     }
-                    // The events end early when this task is cancelled: they end with the result the engine stopped with.
-                    return complete(try await generation.task.value)
-                } onCancel: {
-                    generation.cancel()
+                    round += 1
+                    result = try await pass(try await start(round: round))
                 }
+                if !options.streamingEnabled {
+                    if !whole.reasoning.isEmpty { continuation.yield(.reasoning(whole.reasoning)) }
+                    if let logprobs = result.logprobs, !logprobs.isEmpty, !whole.text.isEmpty {
+                        continuation.yield(.logprobs(logprobs))
+                    }
+                    if !whole.text.isEmpty { continuation.yield(.text(whole.text)) }
+                    result.toolCalls.forEach { continuation.yield(.toolCall($0)) }
+                }
+                continuation.yield(.completed(result))
                 continuation.finish()
                 return result
             } catch {
@@ -216,7 +257,7 @@ public actor ChatService {
             }
             return await self.record(
                 outcome, started: started, elapsed: (ContinuousClock.now - clock).inSeconds, model: model, options: options,
-                timedOut: timeoutFired.isCancelled, retryCount: retryCount, grounding: grounding
+                timedOut: timeoutFired.isCancelled, retryCount: retryCount, grounding: grounding, toolSteps: rounds.steps.withLock { $0 }
             )
         }
         return ChatReply(events: GenerationEvents(events: stream, task: generationTask), message: message)
@@ -225,14 +266,14 @@ public actor ChatService {
     /// Turns the outcome into the assistant message with its analytics, and saves.
     private func record(
         _ outcome: Result<LLMGenerationResult, any Error>, started: Date, elapsed: TimeInterval, model: ModelInfo,
-        options: LLMGenerationOptions, timedOut: Bool, retryCount: Int, grounding: ChatGrounding?
+        options: LLMGenerationOptions, timedOut: Bool, retryCount: Int, grounding: ChatGrounding?, toolSteps: [ToolRunStep]
     ) async -> ChatMessage {
         let id = UUID()
         let result = try? outcome.get()
         let status: MessageAnalytics.CompletionStatus =
             switch (outcome, timedOut) {
             case (_, true): .timeout
-            case (.failure, false): .failed
+            case (.failure(let error), false): error is CancellationError ? .interrupted : .failed
             case (.success(let result), false): result.stopReason == .cancelled ? .interrupted : .complete
             }
         let contextLength = await runtime.contextLength(ofLoaded: model.id) ?? model.contextLength ?? 0
@@ -242,10 +283,11 @@ public actor ChatService {
             contextLength: contextLength, retryCount: retryCount
         )
         var failure: String?
-        if case .failure(let error) = outcome { failure = (error as? SDKError)?.message ?? "\(error)" }
+        if case .failure(let error) = outcome, !(error is CancellationError) { failure = (error as? SDKError)?.message ?? "\(error)" }
         let message = ChatMessage(
             id: id, role: .assistant, content: result?.text ?? "", thinkingContent: result?.thinkingContent,
-            analytics: analytics, modelInfo: MessageModelInfo(from: model), error: failure, grounding: grounding
+            analytics: analytics, modelInfo: MessageModelInfo(from: model), error: failure, grounding: grounding,
+            toolSteps: toolSteps.isEmpty ? nil : toolSteps
         )
         conversation.append(message)
         conversation.modelName = model.name
@@ -268,6 +310,13 @@ public actor ChatService {
         }
         return message
     }
+}
+
+/// What an answer's task shares with its watchdog and its record: the generation running now
+/// (one per round of tool calls), and the tool calls made.
+private final class AnswerRounds: Sendable {
+    let running = Mutex<GenerationEvents?>(nil)
+    let steps = Mutex<[ToolRunStep]>([])
 }
 
 /// Which model a ``ChatService`` answers with.

@@ -21,11 +21,15 @@ public struct ChatMessage: Codable, Sendable, Identifiable, Equatable {
     /// For an answer from documents, the collection and passages it was given (absent in
     /// conversations saved before it existed). Additive to the spec.
     public let grounding: ChatGrounding?
+    /// For an answer made with tools (``ChatService/tools``), each call the model made with what
+    /// it gave back, in order (absent otherwise). Additive to the spec.
+    public let toolSteps: [ToolRunStep]?
 
     /// Creates a message.
     public init(
         id: UUID = UUID(), role: MessageRole, content: String, thinkingContent: String? = nil, timestamp: Date = Date(),
-        analytics: MessageAnalytics? = nil, modelInfo: MessageModelInfo? = nil, error: String? = nil, grounding: ChatGrounding? = nil
+        analytics: MessageAnalytics? = nil, modelInfo: MessageModelInfo? = nil, error: String? = nil, grounding: ChatGrounding? = nil,
+        toolSteps: [ToolRunStep]? = nil
     ) {
         self.id = id
         self.role = role
@@ -36,6 +40,7 @@ public struct ChatMessage: Codable, Sendable, Identifiable, Equatable {
         self.modelInfo = modelInfo
         self.error = error
         self.grounding = grounding
+        self.toolSteps = toolSteps
     }
 
     /// The SDK message for a ``Context``; the id and any thinking travel in its metadata.

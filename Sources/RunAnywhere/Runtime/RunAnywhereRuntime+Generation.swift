@@ -41,6 +41,16 @@ extension RunAnywhereRuntime {
         return GenerationEvents(events: events, task: task, unread: unread)
     }
 
+    /// Starts generating the assistant's next message in `context` with the current model: its
+    /// events, ending with `.completed`. `context` ends with the user's message, or with the
+    /// assistant's tool calls and their results.
+    package func generateEvents(continuing context: Context, options: LLMGenerationOptions?) throws -> GenerationEvents {
+        let (history, turn) = try Self.split(context)
+        let unread = UnreadEvents()
+        let (events, task) = try generation({ [$0] }, unread: unread) { try start(turn, context: history, options: options, emit: $0) }
+        return GenerationEvents(events: events, task: task, unread: unread)
+    }
+
     /// Starts generating with the model `model`: its events, ending with `.completed`. Returns
     /// once the engine has taken the request, as
     /// ``generateStream(_:images:context:options:model:loadOptions:keepAlive:)`` does.

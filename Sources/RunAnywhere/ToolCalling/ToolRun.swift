@@ -1,5 +1,5 @@
 /// A tool call the model made, run: the call and the text its result gave back to the model.
-public struct ToolRunStep: Sendable, Equatable {
+public struct ToolRunStep: Codable, Sendable, Equatable {
     /// The call, with its arguments.
     public let call: ToolCall
     /// What running it gave back to the model.
