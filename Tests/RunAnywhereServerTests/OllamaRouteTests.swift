@@ -194,6 +194,15 @@ import Testing
                 #expect(
                     models.first?["modelId"] as? String == "scripted", "RunAnywhere's own list, in its own shape, moved off ollama's path")
             }
+            // Kept for ever, as ollama shows keep_alive -1: an expiry centuries away, not none.
+            try await client.execute(
+                uri: "/api/generate", method: .post, headers: .json, body: Routes.body(#"{"model": "scripted", "keep_alive": -1, "stream": false}"#)
+            ) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/ps", method: .get) { response in
+                let models = try #require(try Routes.json(response.body)["models"] as? [[String: Any]])
+                let expiry = try #require(models.first?["expires_at"] as? String)
+                #expect(expiry > "2300", "\(expiry)")
+            }
             try await client.execute(
                 uri: "/api/generate", method: .post, headers: .json,
                 body: Routes.body(#"{"model": "scripted", "keep_alive": 0, "stream": false}"#)

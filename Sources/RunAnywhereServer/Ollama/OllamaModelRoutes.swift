@@ -41,14 +41,14 @@ struct OllamaModelEntry: Encodable, Sendable {
 }
 
 /// A loaded model as `/api/ps` lists it: its memory (`size`, the part on a GPU `size_vram`), when
-/// its keep-alive ends (absent when it stays loaded) and its context window.
+/// its keep-alive ends and its context window.
 struct OllamaLoadedModel: Encodable, Sendable {
     let name: String
     let model: String
     let size: Int64
     let digest: String
     let details: OllamaModelDetails
-    let expiresAt: Date?
+    let expiresAt: Date
     let sizeVram: Int64
     let contextLength: Int?
 
@@ -167,7 +167,7 @@ struct OllamaModelRoutes: Sendable {
                     OllamaLoadedModel(
                         name: OllamaName.name(model.id), model: OllamaName.name(model.id), size: status.memoryBytes,
                         digest: Self.digest(model, facts),
-                        details: details.details(of: model, facts, runtime: runtime), expiresAt: status.expiresAt,
+                        details: details.details(of: model, facts, runtime: runtime), expiresAt: Self.expiry(of: status),
                         sizeVram: status.deviceMemoryBytes, contextLength: await runtime.contextLength(ofLoaded: model.id)
                     ))
             }
@@ -238,6 +238,13 @@ struct OllamaModelRoutes: Sendable {
     static func isServed(_ model: ModelInfo) -> Bool {
         (model.category == .multimodal && model.projectorFile != nil)
             || ([.language, .embedding].contains(model.category) && model.isDownloaded)
+    }
+
+    /// When a loaded model's keep-alive ends, as ollama says it: one in use, that long after now;
+    /// one kept for ever, 2^63 ns from now (Go's longest duration, about 292 years), as ollama's
+    /// `keep_alive: -1` shows.
+    static func expiry(of status: LoadedModelStatus, now: Date = Date()) -> Date {
+        status.expiresAt ?? now.addingTimeInterval(status.keepAliveSeconds ?? Double(Int64.max) / 1e9)
     }
 
     /// What `model` can do, in ollama's words: `insert` is a `suffix` (fill-in-the-middle), which
