@@ -196,7 +196,8 @@ import Testing
             }
             // Kept for ever, as ollama shows keep_alive -1: an expiry centuries away, not none.
             try await client.execute(
-                uri: "/api/generate", method: .post, headers: .json, body: Routes.body(#"{"model": "scripted", "keep_alive": -1, "stream": false}"#)
+                uri: "/api/generate", method: .post, headers: .json,
+                body: Routes.body(#"{"model": "scripted", "keep_alive": -1, "stream": false}"#)
             ) { #expect($0.status == .ok) }
             try await client.execute(uri: "/api/ps", method: .get) { response in
                 let models = try #require(try Routes.json(response.body)["models"] as? [[String: Any]])

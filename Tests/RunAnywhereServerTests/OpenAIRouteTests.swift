@@ -264,6 +264,7 @@ import Testing
         (#"{"model": "scripted"}"#, 400, "messages", nil),
         (#"{"model": "scripted", "messages": "hi"}"#, 400, "messages", nil),
         (#"{"model": "scripted", "messages": []}"#, 400, "messages", nil),
+        (#"{"model": "scripted", "messages": [{"role": "system", "content": "Be brief."}]}"#, 400, "messages", nil),
         (#"{"model": "scripted", "messages": [{"role": "assistant", "content": "hi"}]}"#, 400, "messages", nil),
         (#"{"model": "scripted", "messages": [{"role": "robot", "content": "hi"}]}"#, 400, "messages", nil),
         (

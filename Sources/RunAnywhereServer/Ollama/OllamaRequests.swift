@@ -123,7 +123,10 @@ struct OllamaChatRequest: Decodable, Sendable {
                     .badRequest, "Unsupported message role '\(message.role)': use system, user, assistant or tool", param: "messages")
             }
         }
-        guard let last = history.last, last.role == .user || last.role == .tool else {
+        guard let last = history.last else {
+            throw APIError(.badRequest, "The messages hold no user message to answer, only a system prompt", param: "messages")
+        }
+        guard last.role == .user || last.role == .tool else {
             throw APIError(
                 .badRequest, "The last message must be the user's, or a tool's result: this server does not continue an assistant message",
                 param: "messages")

@@ -92,6 +92,13 @@ struct ChatCompletionRequest: Decodable, Sendable {
                     toolCallId: message.toolCallId
                 ))
         }
+        guard messages.contains(where: { $0.role != .system }) else {
+            throw APIError(
+                .badRequest,
+                messages.isEmpty
+                    ? "messages is empty: send the user's message" : "The messages hold no user message to answer, only a system prompt",
+                param: "messages")
+        }
         guard let last = messages.last, last.role == .user || last.role == .tool else {
             throw APIError(.badRequest, "The last message must be the user's, or a tool's result", param: "messages")
         }
