@@ -218,14 +218,16 @@ import Testing
             // A field out of range, or a choice of a tool not offered, is named as the request spells it.
             let named = [
                 (#""top_k": -1"#, "top_k must"), (#""top_p": 2"#, "top_p must"),
+
                 (
                     #""tools": [{"name": "a", "input_schema": {"type": "object"}}], "tool_choice": {"type": "tool", "name": "zz"}"#,
                     "tool_choice names 'zz'"
                 ),
             ]
-            for (fields, message) in named {
-                let body = Routes.body(
-                    #"{"model": "scripted", "max_tokens": 4, "messages": [{"role": "user", "content": "hi"}], \#(fields)}"#)
+            let unanswered = #"[{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_nope", "content": "1"}]}]"#
+            for (fields, message) in named + [(#""messages": \#(unanswered)"#, "tool_use_id 'toolu_nope' answers no tool_use")] {
+                let messages = fields.hasPrefix(#""messages""#) ? "" : #""messages": [{"role": "user", "content": "hi"}], "#
+                let body = Routes.body(#"{"model": "scripted", "max_tokens": 4, \#(messages)\#(fields)}"#)
                 try await client.execute(uri: "/v1/messages", method: .post, headers: key, body: body) { response in
                     let error = try Self.error(response.body)
                     #expect(response.status == .badRequest && (error["message"] as? String)?.contains(message) == true, "\(error)")

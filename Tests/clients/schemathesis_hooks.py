@@ -49,7 +49,7 @@ ANY_OPERATION = [
     r"the model's vocabulary has \d+ tokens",  # a logit_bias naming a token past the model's vocabulary
     # A conversation's rules: a user's message to answer, last (or a tool's result), tool results
     # after the calls they answer, tool calls' arguments a JSON object (inside a string).
-    r"has no user message", r"hold no user message to answer", r"The last message must be", r"must end with a user message", r"must follow the assistant's tool_calls", r"are not a JSON object",
+    r"has no user message", r"hold no user message to answer", r"The last message must be", r"must end with a user message", r"must follow the assistant's tool_calls", r"answers no tool_use of the assistant's message before it", r"are not a JSON object",
     r"The prompt is empty",  # messages whose contents are all empty
     # Fields that exclude each other or must agree: tool_choice and tools, tools and structured
     # output, grammar and response_format, top_logprobs and logprobs.

@@ -121,15 +121,25 @@ struct AnthropicPrompt: Decodable, Sendable {
     func conversation() throws -> Context {
         guard !messages.isEmpty else { throw APIError(.badRequest, "messages is empty: give at least one user message", param: "messages") }
         var history: [Message] = []
+        // The calls of the assistant's last message, which a user's tool_result blocks answer.
+        var calls: Set<String> = []
         for message in messages {
             switch message.role {
             case "user":
+                for result in message.content.toolResults where !calls.contains(result.toolCallId ?? "") {
+                    throw APIError(
+                        .badRequest,
+                        "A tool_result's tool_use_id '\(result.toolCallId ?? "")' answers no tool_use of the assistant's message before it",
+                        param: "messages")
+                }
+                calls = []
                 history += message.content.toolResults
                 let (text, images) = (message.content.text, message.content.images)
                 if !text.isEmpty || !images.isEmpty || message.content.toolResults.isEmpty {
                     history.append(Message(role: .user, content: text, images: images))
                 }
             case "assistant":
+                calls = Set(message.content.toolUses.map(\.id))
                 history.append(Message(role: .assistant, content: message.content.text, toolCalls: message.content.toolUses))
             default:
                 throw APIError(
