@@ -13,8 +13,9 @@ extension MCPToolbox {
         let transport: StdioTransport
         let client: Client
         private let pipes: (input: Pipe, output: Pipe, errors: Pipe)
-        /// The end of what the server wrote to standard error, for messages.
-        private let errors = Mutex("")
+        /// The end of what the server wrote to standard error, for messages, and whether it has
+        /// closed it (as it does when it exits).
+        private let errors = Mutex((text: "", closed: false))
 
         private init(name: String, process: Process, pipes: (input: Pipe, output: Pipe, errors: Pipe), logger: Logger) {
             self.name = name
@@ -41,12 +42,16 @@ extension MCPToolbox {
                 let data = handle.availableData
                 guard !data.isEmpty else {
                     handle.readabilityHandler = nil
+                    connection?.errors.withLock { $0.closed = true }
                     return
                 }
                 let text = String(decoding: data, as: UTF8.self)
                 logger.debug("MCP server '\(label)': \(text.trimmingCharacters(in: .whitespacesAndNewlines))")
-                connection?.errors.withLock { $0 = String(($0 + text).suffix(2000)) }
+                connection?.errors.withLock { $0.text = String(($0.text + text).suffix(2000)) }
             }
+            // A server that exits, asked something or not, ends the client's loop over its output,
+            // which would otherwise read the ended stream again and again.
+            process.terminationHandler = { [client = connection.client] _ in Task { await client.disconnect() } }
             do {
                 try process.run()
             } catch {
@@ -85,11 +90,14 @@ extension MCPToolbox {
         func initialize(within limit: Duration) async throws -> [ListedTool] {
             let client = client
             let transport = transport
-            _ = try await answer("start", within: limit, giveUp: { await client.disconnect() }) {
+            let started = try await answer("start", within: limit, giveUp: { await client.disconnect() }) {
                 try await client.connect(transport: transport)
             }
+            // A server of resources or prompts only has no tools to list.
+            guard started.capabilities.tools != nil else { return [] }
             var listed: [ListedTool] = []
             var cursor: String?
+            var cursors: Set<String> = []
             repeat {
                 let after = cursor
                 let page = try await answer("list its tools", within: limit, giveUp: { await client.disconnect() }) {
@@ -100,6 +108,8 @@ extension MCPToolbox {
                     listed.append(ListedTool(name: tool.name, description: tool.description, title: tool.title, schema: schema))
                 }
                 cursor = page.nextCursor
+                // A cursor given twice would page for ever: what was listed is what there is.
+                if let next = cursor, !cursors.insert(next).inserted { break }
             } while cursor != nil
             return listed
         }
@@ -108,6 +118,7 @@ extension MCPToolbox {
         /// text, and whether the tool failed.
         func call(_ name: String, arguments: JSONValue, within limit: Duration) async throws -> (text: String, isError: Bool) {
             let values = try JSONDecoder().decode([String: Value].self, from: Data(arguments.text.utf8))
+            guard process.isRunning else { throw await exited(asked: "run \(name)") }
             let client = client
             let request: RequestContext<CallTool.Result> = try await client.callTool(name: name, arguments: values)
             let result = try await answer("run \(name)", within: limit, giveUp: { try? await client.cancelRequest(request.requestID) }) {
@@ -131,7 +142,7 @@ extension MCPToolbox {
 
         private enum Outcome<T: Sendable>: Sendable {
             case done(Result<T, any Error>)
-            case exited(Int32)
+            case exited
             case timedOut
             case cancelled
         }
@@ -142,7 +153,7 @@ extension MCPToolbox {
             _ what: String, within limit: Duration, giveUp: @escaping @Sendable () async -> Void,
             _ work: @escaping @Sendable () async throws -> T
         ) async throws -> T {
-            guard process.isRunning else { throw exited(process.terminationStatus, asked: what) }
+            guard process.isRunning else { throw await exited(asked: what) }
             let process = process
             let outcome = await withTaskGroup(of: Outcome<T>.self) { group in
                 group.addTask {
@@ -154,10 +165,12 @@ extension MCPToolbox {
                         guard ContinuousClock.now < deadline else { return .timedOut }
                         do { try await Task.sleep(for: .milliseconds(20)) } catch { return .cancelled }
                     }
-                    return .exited(process.terminationStatus)
+                    return .exited
                 }
                 let first = await group.next() ?? .cancelled
-                if case .done = first {} else { await giveUp() }
+                // Giving up resumes what waits for the answer before it tells the server (which
+                // may be too stuck to read it), so it is not awaited here.
+                if case .done = first {} else { Task { await giveUp() } }
                 group.cancelAll()
                 for await _ in group {}
                 return first
@@ -169,22 +182,29 @@ extension MCPToolbox {
                 } catch let error as SDKError {
                     throw error
                 } catch {
-                    guard process.isRunning else { throw exited(process.terminationStatus, asked: what) }
+                    guard process.isRunning else { throw await exited(asked: what) }
                     throw SDKError(.networkError, "MCP server '\(name)' could not \(what): \(error)")
                 }
-            case .exited(let status): throw exited(status, asked: what)
+            case .exited: throw await exited(asked: what)
             case .timedOut: throw SDKError(.networkError, "MCP server '\(name)' did not \(what) within \(limit)\(said)")
             case .cancelled: throw CancellationError()
             }
         }
 
-        private func exited(_ status: Int32, asked what: String) -> SDKError {
-            SDKError(.networkError, "MCP server '\(name)' exited (status \(status)) when asked to \(what)\(said)")
+        /// The error for a server that has ended, once what it wrote last has been read (up to
+        /// half a second): how it ended, and the end of what it said.
+        private func exited(asked what: String) async -> SDKError {
+            let deadline = ContinuousClock.now.advanced(by: .milliseconds(500))
+            while !errors.withLock({ $0.closed }), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+            let ending =
+                process.terminationReason == .uncaughtSignal
+                ? "was killed (signal \(process.terminationStatus))" : "exited (status \(process.terminationStatus))"
+            return SDKError(.networkError, "MCP server '\(name)' \(ending) when asked to \(what)\(said)")
         }
 
         /// The end of what the server wrote to standard error, as the end of a message.
         private var said: String {
-            let text = errors.withLock { $0 }.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = errors.withLock { $0.text }.trimmingCharacters(in: .whitespacesAndNewlines)
             return text.isEmpty ? "" : "; it said: \(text.split(separator: "\n").suffix(5).joined(separator: " | "))"
         }
 

@@ -23,9 +23,9 @@ public struct MCPServer: Sendable, Equatable {
     }
 
     /// A server from one command line, split into words as a shell splits them: spaces separate,
-    /// single quotes keep everything, double quotes keep all but a backslash's escape, a backslash
-    /// keeps the next character. An empty line or an unclosed quote throws
-    /// ``RunAnywhere/ErrorCode/invalidInput``.
+    /// single quotes keep everything, double quotes keep all but a backslash before `$`, `` ` ``,
+    /// `"`, `\` or a line break, and a backslash outside quotes keeps the next character. An
+    /// empty line or an unclosed quote throws ``RunAnywhere/ErrorCode/invalidInput``.
     public init(commandLine: String) throws {
         let words = try Self.words(of: commandLine)
         guard let command = words.first else {
@@ -71,6 +71,7 @@ public struct MCPServer: Sendable, Equatable {
         var escaped = false
         for character in line {
             if escaped {
+                if quote != nil, "$`\"\\\n".contains(character) { word?.removeLast() }
                 word = (word ?? "") + String(character)
                 escaped = false
             } else if let open = quote {
@@ -78,6 +79,8 @@ public struct MCPServer: Sendable, Equatable {
                     quote = nil
                 } else if character == "\\", open == "\"" {
                     escaped = true
+                    // Inside double quotes a backslash escapes only what a shell lets it escape.
+                    word = (word ?? "") + "\\"
                 } else {
                     word = (word ?? "") + String(character)
                 }

@@ -8,11 +8,11 @@ import RunAnywhere
 /// `RunAnywhere.generateWithTools(_:tools:toolChoice:context:options:maxRounds:execute:)` a model
 /// answers with them. ``close()`` stops the servers.
 ///
-/// A tool the model could not call (a name beyond letters, digits, `_` and `-` is offered with
-/// `_` in their place; a parameters schema the SDK cannot constrain calls to) is left out and
-/// logged. A server that exits, or does not answer within its limit, is an error naming it and
-/// quoting the end of what it wrote to standard error; a tool that fails is its result, marked
-/// as an error, for the model to read.
+/// A tool's name beyond letters, digits, `_` and `-` is offered with `_` in their place, and one
+/// offered already with the server's name before it; a tool whose parameters schema the SDK
+/// cannot constrain calls to is left out and logged. A server that exits, or does not answer
+/// within its limit, is an error naming it and quoting the end of what it wrote to standard
+/// error; a tool that fails is its result, marked as an error, for the model to read.
 public actor MCPToolbox {
     /// The tools offered, of every server connected, in the order the servers listed them.
     public private(set) var tools: [Tool] = []
@@ -38,15 +38,16 @@ public actor MCPToolbox {
     }
 
     /// Starts `server`, speaks MCP with it and adds its tools to ``tools``, returning those added.
-    /// A program that cannot be started, a server that exits or does not answer, and a tool named
-    /// as one already offered throw ``RunAnywhere/ErrorCode/invalidInput`` or ``RunAnywhere/ErrorCode/networkError``
+    /// A tool named as one offered already is offered with the server's name before its own
+    /// (`files_search`). A program that cannot be started, and a server that exits or does not
+    /// answer, throw ``RunAnywhere/ErrorCode/invalidInput`` or ``RunAnywhere/ErrorCode/networkError``
     /// naming the server; the toolbox is then as it was.
     @discardableResult
     public func connect(_ server: MCPServer) async throws -> [Tool] {
         let connection = try Connection.start(server, logger: logger)
         do {
             let listed = try await connection.initialize(within: startLimit)
-            let added = try offered(listed, by: server.name)
+            let added = offered(listed, by: server.name)
             routes.merge(added.map { ($0.offered.name, (servers.count, $0.name)) }) { $1 }
             servers.append(connection)
             tools += added.map(\.offered)
@@ -83,9 +84,8 @@ public actor MCPToolbox {
         tools = []
     }
 
-    /// The tools of `listed` a model can call, under the names offered; a name offered already
-    /// throws.
-    private func offered(_ listed: [Connection.ListedTool], by server: String) throws -> [(offered: Tool, name: String)] {
+    /// The tools of `listed` a model can call, under the names offered.
+    private func offered(_ listed: [Connection.ListedTool], by server: String) -> [(offered: Tool, name: String)] {
         var added: [(offered: Tool, name: String)] = []
         for tool in listed {
             let name = Self.callableName(tool.name)
@@ -103,15 +103,16 @@ public actor MCPToolbox {
                 logger.warning("MCP server '\(server)': tool '\(tool.name)' is left out: \(error)")
                 continue
             }
-            if let earlier = routes[name] {
-                throw SDKError(
-                    .invalidInput,
-                    "MCP servers '\(servers[earlier.server].name)' and '\(server)' both offer a tool named '\(name)'; connect one of them")
+            // A name offered already (by another server, or another tool's made callable) is
+            // offered with the server's name before it; failing that, the tool is left out.
+            let taken = { (name: String) in self.routes[name] != nil || added.contains { $0.offered.name == name } }
+            let unique = taken(name) ? Self.callableName("\(server)_\(tool.name)") : name
+            guard !taken(unique) else {
+                logger.warning("MCP server '\(server)': tool '\(tool.name)' is left out, as a tool named '\(name)' is offered already")
+                continue
             }
-            guard !added.contains(where: { $0.offered.name == name }) else {
-                throw SDKError(.invalidInput, "MCP server '\(server)' offers two tools named '\(name)'")
-            }
-            added.append((offered, tool.name))
+            if unique != name { logger.info("MCP server '\(server)': tool '\(tool.name)' is offered as '\(unique)'") }
+            added.append((Tool(name: unique, description: offered.description, parameters: offered.parameters), tool.name))
         }
         return added
     }

@@ -4,7 +4,7 @@ import Foundation
 /// parsers differ (Foundation's decoder keeps the first, Python's and Go's the last), so a proxy
 /// that checked one value could pass another. Requests that do so are refused.
 enum DuplicateKeys {
-    /// The first key an object of `json` (valid JSON) names twice, with where it stands
+    /// The first key an object of `json` (valid UTF-8 JSON) names twice, with where it stands
     /// (`tools.0.parameters.properties`), or nil.
     static func first(in json: Data) -> (key: String, path: String)? {
         json.withUnsafeBytes { bytes in first(in: bytes.bindMemory(to: UInt8.self)) }
@@ -29,6 +29,7 @@ enum DuplicateKeys {
                 let name = levels.last.map { $0.keys == nil ? String($0.count) : lastKey } ?? ""
                 levels.append(Level(keys: bytes[index] == UInt8(ascii: "{") ? [] : nil, expectsKey: true, name: name))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard !levels.isEmpty else { return nil }  // not JSON after all: nothing to say
                 levels.removeLast()
             case UInt8(ascii: ","):
                 if levels.last?.keys != nil {

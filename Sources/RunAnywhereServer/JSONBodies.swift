@@ -13,6 +13,12 @@ func decodeJSON<T: Decodable>(_ type: T.Type, from request: Request, limit: Int)
 /// and a body that is not valid JSON a 400 that says why (JSONSerialization's reason, such as half
 /// of a surrogate pair, `"\ud800"`, in a string).
 func decodeJSON<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+    // JSON between systems is UTF-8 (RFC 8259, 8.1); Foundation's decoder would also read
+    // UTF-16 and UTF-32, which every check after it, reading the bytes, would misread. Those hold
+    // NUL bytes (mostly ASCII text in UTF-16 is otherwise valid UTF-8), which UTF-8 JSON never does.
+    guard !body.contains(0), String(validating: body, as: UTF8.self) != nil else {
+        throw APIError(.badRequest, "The request body is not valid JSON: it is not UTF-8 text")
+    }
     do {
         let value = try JSONDecoder().decode(T.self, from: body)
         if let (key, path) = DuplicateKeys.first(in: body) {

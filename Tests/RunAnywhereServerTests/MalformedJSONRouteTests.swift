@@ -51,6 +51,21 @@ import Testing
         }
     }
 
+    /// JSON in UTF-16, which Foundation's decoder would read but the checks after it would not: refused.
+    @Test func aBodyNotInUTF8IsRefused() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            let text = #"{"model":"Ģ}}","messages":[{"role":"user","content":"hi"}]}"#
+            let body = ByteBuffer(bytes: Array(text.data(using: .utf16LittleEndian) ?? Data()))
+            try await client.execute(uri: "/v1/chat/completions", method: .post, headers: .json, body: body) { response in
+                let message = Self.message(try OpenAIRouteTests.json(response.body))
+                #expect(
+                    response.status == .badRequest && message == "The request body is not valid JSON: it is not UTF-8 text",
+                    "\(message ?? "")")
+            }
+        }
+    }
+
     /// A field named twice, which parsers read differently (the first, or the last): refused on
     /// every route, named where it stands; the same name in different objects, or inside a string, is not.
     @Test func aFieldNamedTwiceIsRefused() async throws {

@@ -102,6 +102,11 @@ import Testing
             "/v1/chat/completions", #"{"model": "scripted", "messages": "hi"}"#,
             "The request body is not valid: messages must be an array, not a string"
         ),
+        ("/v1/chat/completions", #"{"model": true, \#(hi)}"#, "The request body is not valid: model must be a string, not true or false"),
+        (
+            "/v1/chat/completions", #"{"model": "scripted", "messages": {}}"#,
+            "The request body is not valid: messages must be an array, not an object"
+        ),
     ])
     func aFractionWhereAWholeNumberGoesIsSaidSo(uri: String, body: String, message: String) async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()

@@ -20,7 +20,7 @@ struct MCPToolboxTests {
     }
 
     @Test func theServersToolsAreListedAndRun() async throws {
-        let toolbox = MCPToolbox(callLimit: .seconds(4))
+        let toolbox = MCPToolbox()
         let tools = try await toolbox.connect(try Self.server())
         // `math.add` cannot be called by its name: it is offered as math_add.
         #expect(tools.map(\.name) == ["capital", "math_add", "crash", "wait"])
@@ -30,10 +30,13 @@ struct MCPToolboxTests {
         // The tool's own failure is its result, for the model to read.
         let unknown = try await toolbox.run(ToolCall(name: "capital", arguments: ["country": "Atlantis"]))
         #expect(unknown.hasPrefix("Error: "), "\(unknown)")
-        // A call that outlasts its limit is an error naming it; the server answers the next.
+        // A call that outlasts its limit is an error naming it.
+        let slow = MCPToolbox(callLimit: .seconds(1))
+        try await slow.connect(try Self.server())
         await expectSDKError(.networkError, ["MCP server 'fixture' did not run wait within"]) {
-            _ = try await toolbox.run(ToolCall(name: "wait", arguments: ["seconds": 6]))
+            _ = try await slow.run(ToolCall(name: "wait", arguments: ["seconds": 60]))
         }
+        await slow.close()
         #expect(try await toolbox.run(ToolCall(name: "capital", arguments: ["country": "Peru"])) == "The capital of Peru is Lima.")
         await expectSDKError(.invalidInput, ["No MCP server offers a tool named 'nope'", "capital, math_add, crash, wait"]) {
             _ = try await toolbox.run(ToolCall(name: "nope", arguments: [:]))
@@ -41,11 +44,12 @@ struct MCPToolboxTests {
         await expectSDKError(.invalidInput, ["must be a JSON object"]) {
             _ = try await toolbox.run(ToolCall(name: "capital", arguments: ["France"]))
         }
-        // A second server offering tools of the same names is refused; the toolbox is as it was.
-        await expectSDKError(.invalidInput, ["MCP servers 'fixture' and 'again' both offer a tool named 'capital'"]) {
-            try await toolbox.connect(try Self.server(name: "again"))
-        }
-        #expect(await toolbox.tools.map(\.name) == tools.map(\.name))
+        // A second server offering tools of the same names: each offered with the server's name before it.
+        let again = try await toolbox.connect(try Self.server(name: "again"))
+        #expect(again.map(\.name) == ["again_capital", "again_math_add", "again_crash", "again_wait"])
+        #expect(
+            try await toolbox.run(ToolCall(name: "again_capital", arguments: ["country": "Kenya"])) == "The capital of Kenya is Nairobi.")
+        #expect(await toolbox.tools.count == 8)
         await toolbox.close()
         #expect(await toolbox.tools.isEmpty)
         await expectSDKError(.invalidInput, ["No MCP server offers a tool named 'capital'"]) {
@@ -85,6 +89,9 @@ struct MCPToolboxTests {
         #expect(server.command == "npx" && server.args == ["-y", "@scope/server files", "its", "a b", #"x"y"#], "\(server.args)")
         #expect(server.name == #"npx -y server files its a b x"y"#)
         #expect(try MCPServer(commandLine: "/usr/local/bin/weather --units metric").name == "weather --units metric")
+        #expect(
+            try MCPServer(commandLine: #"grep "\d+\$" x"#).args == [#"\d+$"#, "x"],
+            "a backslash in double quotes escapes what a shell's does")
         for line in ["", "   ", "'open", #"ends\"#] {
             #expect(throws: SDKError.self, "\(line)") { try MCPServer(commandLine: line) }
         }

@@ -175,6 +175,7 @@ public actor ChatService {
                         try await Task.sleep(for: limit)
                         timeoutFired.cancel()
                         rounds.running.withLock { $0 }?.cancel()
+                        rounds.tool.withLock { $0 }?.cancel()
                     }
                 }
                 defer { watchdog?.cancel() }
@@ -219,28 +220,41 @@ public actor ChatService {
                         generation.cancel()
                     }
                 }
-                var result = try await pass(try await start(round: 0))
-                var round = 0
-                while let tools, result.stopReason == .toolCalls, !result.toolCalls.isEmpty, !timeoutFired.isCancelled {
-                    if !options.streamingEnabled { result.toolCalls.forEach { continuation.yield(.toolCall($0)) } }
-                    conversation.append(Message(role: .assistant, content: result.text, toolCalls: result.toolCalls))
-                    for call in result.toolCalls {
-                        try Task.checkCancellation()
-                        let output = try await tools.execute(call)
-                        rounds.steps.withLock { $0.append(ToolRunStep(call: call, output: output)) }
-                        conversation.append(.toolResult(output, for: call))
-                    }
-                    round += 1
-                    result = try await pass(try await start(round: round))
-                }
-                if !options.streamingEnabled {
+                // Without streaming, a round's pieces and calls come once it ends, in the order they streamed.
+                func flush(_ result: LLMGenerationResult) {
+                    guard !options.streamingEnabled else { return }
                     if !whole.reasoning.isEmpty { continuation.yield(.reasoning(whole.reasoning)) }
                     if let logprobs = result.logprobs, !logprobs.isEmpty, !whole.text.isEmpty {
                         continuation.yield(.logprobs(logprobs))
                     }
                     if !whole.text.isEmpty { continuation.yield(.text(whole.text)) }
                     result.toolCalls.forEach { continuation.yield(.toolCall($0)) }
+                    whole = ("", "")
                 }
+                var result = try await pass(try await start(round: 0))
+                var round = 0
+                while let tools, result.stopReason == .toolCalls, !result.toolCalls.isEmpty {
+                    flush(result)
+                    conversation.append(Message(role: .assistant, content: result.text, toolCalls: result.toolCalls))
+                    for call in result.toolCalls {
+                        // A call the watchdog or a stop ends throws, ending the answer.
+                        let running = Task { try await tools.execute(call) }
+                        rounds.tool.withLock { $0 = running }
+                        if timeoutFired.isCancelled { running.cancel() }
+                        let output = try await withTaskCancellationHandler {
+                            try await running.value
+                        } onCancel: {
+                            running.cancel()
+                        }
+                        rounds.steps.withLock { $0.append(ToolRunStep(call: call, output: output)) }
+                        conversation.append(.toolResult(output, for: call))
+                    }
+                    try Task.checkCancellation()
+                    if timeoutFired.isCancelled { throw CancellationError() }
+                    round += 1
+                    result = try await pass(try await start(round: round))
+                }
+                flush(result)
                 continuation.yield(.completed(result))
                 continuation.finish()
                 return result
@@ -312,10 +326,12 @@ public actor ChatService {
     }
 }
 
-/// What an answer's task shares with its watchdog and its record: the generation running now
-/// (one per round of tool calls), and the tool calls made.
+/// What an answer's task shares with its watchdog and its record: the generation or tool call
+/// running now (one generation per round of tool calls), and the tool calls made.
 private final class AnswerRounds: Sendable {
     let running = Mutex<GenerationEvents?>(nil)
+    /// The tool call running now, for the watchdog to stop.
+    let tool = Mutex<Task<String, any Error>?>(nil)
     let steps = Mutex<[ToolRunStep]>([])
 }
 

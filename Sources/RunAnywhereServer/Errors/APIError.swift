@@ -104,8 +104,12 @@ package struct APIError: HTTPResponseError, Sendable {
     /// What the decoder found instead (`, not a string`), from its description.
     private static func found(_ context: DecodingError.Context) -> String {
         guard let match = context.debugDescription.firstMatch(of: #/found (.+?)(?: value)? instead/#) else { return "" }
-        let what = String(match.1)
-        return ", not " + (what.hasPrefix("a ") || what.hasPrefix("an ") || what == "null" ? what : "a \(what)")
+        // Foundation's words for JSON's kinds, in JSON's.
+        let words = [
+            "bool": "true or false", "a dictionary": "an object", "dictionary": "an object", "number": "a number", "string": "a string",
+        ]
+        let what = words[String(match.1)] ?? String(match.1)
+        return ", not " + (what.hasPrefix("a ") || what.hasPrefix("an ") || ["null", "true or false"].contains(what) ? what : "a \(what)")
     }
 
     private static func describe(_ error: DecodingError) -> String {
