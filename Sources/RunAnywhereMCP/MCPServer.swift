@@ -23,8 +23,9 @@ public struct MCPServer: Sendable, Equatable {
     }
 
     /// A server from one command line, split into words as a shell splits them: spaces separate,
-    /// single quotes keep everything, double quotes keep all but a backslash before `$`, `` ` ``,
-    /// `"`, `\` or a line break, and a backslash outside quotes keeps the next character. An
+    /// single quotes keep everything, double quotes keep all but a backslash before a dollar sign,
+    /// a backquote, a double quote, a backslash or a line break, and a backslash outside quotes
+    /// keeps the next character. An
     /// empty line or an unclosed quote throws ``RunAnywhere/ErrorCode/invalidInput``.
     public init(commandLine: String) throws {
         let words = try Self.words(of: commandLine)
