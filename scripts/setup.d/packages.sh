@@ -23,13 +23,13 @@ install_python_packages() {
 }
 
 # For the tests: the packages of tests.txt (the official openai, anthropic and ollama clients, langchain-openai, selenium,
-# jsonschema, schemathesis, gguf), every file checked against its sha256.
+# jsonschema, schemathesis, gguf, the MCP SDK), every file checked against its sha256.
 install_test_packages() {
   local venv stamp
   venv=$(venv_dir)
   stamp="$venv/.tests-$(sha256sum "$locks/tests.txt" | cut -c1-16)"
   if [ ! -f "$stamp" ]; then
-    say "installing scripts/requirements/tests.txt (openai, anthropic, ollama, langchain-openai, selenium, jsonschema, schemathesis, gguf), every file checked against its sha256"
+    say "installing scripts/requirements/tests.txt (openai, anthropic, ollama, langchain-openai, selenium, jsonschema, schemathesis, gguf, mcp), every file checked against its sha256"
     pip_install_locked tests.txt python-tests
     touch "$stamp"
   fi
