@@ -58,8 +58,8 @@ final class LlamaCppService: LLMServiceWithReceivers {
 
     var queuedGenerations: Int { scheduler.queued }
 
-    func tokenCount(_ text: String) throws -> Int {
-        try llama.tokenize(text, addSpecial: true).count
+    func tokenCount(_ text: String, plainText: [Range<Int>]) throws -> Int {
+        try llama.tokenize(prompt: text, plainText: plainText).count
     }
 
     func hasSpecialToken(_ text: String) -> Bool {
@@ -77,7 +77,7 @@ final class LlamaCppService: LLMServiceWithReceivers {
     func imageTokenCount(_ image: LoadedImage) throws -> Int {
         guard let vision = llama.vision else { return 0 }
         // The same tokenization the engine does, less the text around the marker.
-        return try vision.tokenize(LLMEngineRequest.imageMarker + ".", images: [image]).tokens.count
+        return try vision.tokenize(LLMEngineRequest.imageMarker + ".", images: [image], llama: llama).tokens.count
             - llama.tokenize(".", addSpecial: true).count
     }
 
@@ -96,12 +96,12 @@ final class LlamaCppService: LLMServiceWithReceivers {
             try checkVocabulary(tokens)  // llama.cpp aborts the process on an id outside the vocabulary
             prompt = LlamaPrompt(tokens: tokens)
         } else if request.images.isEmpty {
-            prompt = LlamaPrompt(tokens: try llama.tokenize(request.prompt, addSpecial: true))
+            prompt = LlamaPrompt(tokens: try llama.tokenize(prompt: request.prompt, plainText: request.plainText))
         } else {
             guard let vision = llama.vision else {
                 throw SDKError.llm(.modelIncompatible, "The model does not read images: it has no vision projector")
             }
-            prompt = try vision.tokenize(request.prompt, images: request.images)
+            prompt = try vision.tokenize(request.prompt, plainText: request.plainText, images: request.images, llama: llama)
         }
         guard !prompt.tokens.isEmpty else { throw SDKError.llm(.emptyInput, "The prompt has no tokens") }
         if request.promptLogprobs != nil, !prompt.images.isEmpty {

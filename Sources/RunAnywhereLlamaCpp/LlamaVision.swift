@@ -46,36 +46,68 @@ final class LlamaVision: @unchecked Sendable {
     func free() { api.mtmd_free(context) }
 
     /// `text` with its image markers replaced by `images`, tokenized: text tokens as they are,
-    /// each image chunk as placeholders. Throws for images that do not decode, a marker count
-    /// that differs from the image count, or a prompt that ends with an image.
-    func tokenize(_ text: String, images: [LoadedImage]) throws -> LlamaPrompt {
+    /// each image chunk as placeholders; `plainText` ranges are read as text, special-token text
+    /// and markers there included (``LlamaContext/tokenize(prompt:plainText:)``). Throws for
+    /// images that do not decode, a marker count that differs from the image count, or a
+    /// prompt that ends with an image.
+    func tokenize(_ text: String, plainText: [Range<Int>] = [], images: [LoadedImage], llama: LlamaContext) throws -> LlamaPrompt {
         let bitmaps = try images.enumerated().map { index, image in try bitmap(image, number: index + 1) }
         defer { bitmaps.forEach { api.mtmd_bitmap_free($0) } }
+        let pieces = try llama.pieces(of: text, plainText: plainText, marker: LLMEngineRequest.imageMarker) ?? [(text, false)]
+        var prompt = Chunks()
+        var shown = 0
+        for (index, piece) in pieces.enumerated() {
+            if piece.plain {
+                prompt.tokens += try llama.tokenize(piece.text, addSpecial: false, parseSpecial: false)
+                continue
+            }
+            let markers = min(piece.text.components(separatedBy: LLMEngineRequest.imageMarker).count - 1, bitmaps.count - shown)
+            try read(piece.text, bitmaps: Array(bitmaps[shown..<shown + markers]), addSpecial: index == 0, into: &prompt)
+            shown += markers
+        }
+        guard shown == bitmaps.count else { throw Self.markerMismatch(images.count) }
+        guard let last = prompt.images.last, last.start + last.count == prompt.tokens.count else {
+            return LlamaPrompt(tokens: prompt.tokens, images: prompt.images)
+        }
+        throw SDKError.llm(.invalidInput, "The prompt ends with an image; put the question after it")
+    }
+
+    /// A prompt as its pieces are read: tokens with image placeholders, the images, and how
+    /// often each image has been seen (its placeholders differ each time).
+    private struct Chunks {
+        var tokens: [llama_token] = []
+        var images: [LlamaImageChunk] = []
+        var seen: [String: Int] = [:]
+    }
+
+    private static func markerMismatch(_ images: Int) -> SDKError {
+        SDKError.llm(.invalidInput, "The prompt has a different number of image markers than images (\(images))")
+    }
+
+    /// Tokenizes `text`, whose markers stand for `bitmaps`, with libmtmd after `prompt`.
+    private func read(_ text: String, bitmaps: [OpaquePointer], addSpecial: Bool, into prompt: inout Chunks) throws {
         guard let chunks = api.mtmd_input_chunks_init() else {
             throw SDKError.llm(.generationFailed, "libmtmd could not allocate the prompt")
         }
         defer { api.mtmd_input_chunks_free(chunks) }
         let status = text.withCString { cText in
-            var input = mtmd_input_text(text: cText, text_len: text.utf8.count, add_special: true, parse_special: true)
+            var input = mtmd_input_text(text: cText, text_len: text.utf8.count, add_special: addSpecial, parse_special: true)
             return bitmaps.map { Optional($0) }.withUnsafeBufferPointer {
                 api.mtmd_tokenize(context, chunks, &input, $0.baseAddress, $0.count)
             }
         }
         switch status {
         case 0: break
-        case 1: throw SDKError.llm(.invalidInput, "The prompt has a different number of image markers than images (\(images.count))")
+        case 1: throw Self.markerMismatch(bitmaps.count)
         default: throw SDKError.llm(.invalidInput, "The vision projector could not prepare the image (libmtmd_tokenize returned \(status))")
         }
-        var tokens: [llama_token] = []
-        var chunksOut: [LlamaImageChunk] = []
-        var seen: [String: Int] = [:]
         for index in 0..<api.mtmd_input_chunks_size(chunks) {
             guard let chunk = api.mtmd_input_chunks_get(chunks, index) else { continue }
             switch api.mtmd_input_chunk_get_type(chunk) {
             case MTMD_INPUT_CHUNK_TYPE_TEXT:
                 var count = 0
                 if let pointer = api.mtmd_input_chunk_get_tokens_text(chunk, &count) {
-                    tokens += UnsafeBufferPointer(start: pointer, count: count)
+                    prompt.tokens += UnsafeBufferPointer(start: pointer, count: count)
                 }
             case MTMD_INPUT_CHUNK_TYPE_IMAGE:
                 let count = api.mtmd_input_chunk_get_n_tokens(chunk)
@@ -85,18 +117,15 @@ final class LlamaVision: @unchecked Sendable {
                         "The vision projector's image positions are not one per embedding, which RunAnywhere does not support yet")
                 }
                 let id = api.mtmd_input_chunk_get_id(chunk).map { String(cString: $0) } ?? "image"
-                let occurrence = seen[id, default: 0]
-                seen[id] = occurrence + 1
-                chunksOut.append(LlamaImageChunk(chunk: copy, start: tokens.count, count: count, free: api.mtmd_input_chunk_free))
-                tokens += (0..<count).map { Self.placeholder(id: id, occurrence: occurrence, index: $0) }
+                let occurrence = prompt.seen[id, default: 0]
+                prompt.seen[id] = occurrence + 1
+                prompt.images.append(
+                    LlamaImageChunk(chunk: copy, start: prompt.tokens.count, count: count, free: api.mtmd_input_chunk_free))
+                prompt.tokens += (0..<count).map { Self.placeholder(id: id, occurrence: occurrence, index: $0) }
             default:
                 throw SDKError.llm(.invalidInput, "The prompt holds audio, which this model does not read")
             }
         }
-        guard let last = chunksOut.last, last.start + last.count == tokens.count else {
-            return LlamaPrompt(tokens: tokens, images: chunksOut)
-        }
-        throw SDKError.llm(.invalidInput, "The prompt ends with an image; put the question after it")
     }
 
     /// Encodes `image` and writes its embeddings at `position` of sequence `sequence` in

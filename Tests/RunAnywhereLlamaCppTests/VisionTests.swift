@@ -168,6 +168,10 @@ extension LlamaTests {
             }
             let after = try await runtime.processImage(VLMImage(data: png), prompt: "Describe it.", maxTokens: 2, temperature: 0)
             #expect(after.completionTokens > 0)
+            // An image marker typed in the question is text, not a second image's place.
+            let typed = try await runtime.processImage(
+                VLMImage(data: png), prompt: "Describe it. \(LLMEngineRequest.imageMarker)", maxTokens: 2, temperature: 0)
+            #expect(typed.completionTokens > 0 && typed.promptTokens > after.promptTokens)
         }
 
         /// A text model is no vision model, and its conversations leave earlier images out

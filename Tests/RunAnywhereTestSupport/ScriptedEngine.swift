@@ -92,7 +92,7 @@ package final class ScriptedService: LLMService {
         onUnloaded()
     }
 
-    package func tokenCount(_ text: String) throws -> Int { text.split(whereSeparator: \.isWhitespace).count + 1 }
+    package func tokenCount(_ text: String, plainText: [Range<Int>]) throws -> Int { text.split(whereSeparator: \.isWhitespace).count + 1 }
     package func hasSpecialToken(_ text: String) -> Bool { false }
 
     package func applyChatTemplate(_ messages: [Message], addAssistantPrefix: Bool) -> String? {
@@ -113,7 +113,7 @@ package final class ScriptedService: LLMService {
         let words = Self.reply(to: request.prompt)
         let delay = tokenDelay
         let stallAfter = stallAfter
-        let promptTokens = (try? tokenCount(request.prompt)) ?? 0
+        let promptTokens = (try? tokenCount(request.prompt, plainText: request.plainText)) ?? 0
         return LLMEngineRun.start { emitter in
             emitter.emit(.promptProcessed(evaluated: promptTokens, cached: 0, seconds: 0.001))
             for (index, word) in words.enumerated() {

@@ -82,7 +82,7 @@ enum LaneTimings {
         let names = lanes.map { "\($0)" }.sorted().joined(separator: ",")
         let line = "\(seconds(ran))\t\(seconds(waited))\t\(names)\t\(test.id)\n"
         lock.withLock {
-            if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+            if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
             guard let file = FileHandle(forWritingAtPath: path) else { return }
             defer { try? file.close() }
             _ = try? file.seekToEnd()

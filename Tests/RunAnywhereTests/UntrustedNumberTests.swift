@@ -36,7 +36,7 @@ import Testing
         let chat = try ContextWindow.fit(
             system: nil, history: [Message(role: .user, content: "a b"), Message(role: .assistant, content: "c d")],
             newMessages: [Message(role: .user, content: "e f")], maxMessages: 10, contextLength: 100, maxTokens: .max - 1,
-            render: { $0.map(\.content).joined(separator: " ") }, countTokens: words
+            render: { PromptText($0.map(\.content).joined(separator: " ")) }, countTokens: { words($0.text) }
         )
         #expect(
             chat.maxNewTokens == 98 && chat.droppedMessages == 2, "the whole history is dropped, then the rest of the context is the limit")

@@ -282,7 +282,7 @@ package enum EngineWorker {
             }
             guard let service else { throw SDKError(.modelLoadFailed, "The engine process has no language model loaded") }
             switch question {
-            case .tokenCount(let text): return .count(try service.tokenCount(text))
+            case .tokenCount(let text, let plainText): return .count(try service.tokenCount(text, plainText: plainText))
             case .hasSpecialToken(let text): return .flag(service.hasSpecialToken(text))
             case .applyChatTemplate(let messages, let prefix): return .text(service.applyChatTemplate(messages, addAssistantPrefix: prefix))
             case .imageTokenCount(let image): return .count(try service.imageTokenCount(image))

@@ -49,7 +49,7 @@ enum WorkerRequest: Codable, Sendable {
 
 /// The engine's quick questions (``LLMService``'s synchronous calls).
 enum WorkerQuestion: Codable, Sendable {
-    case tokenCount(text: String)
+    case tokenCount(text: String, plainText: [Range<Int>])
     case hasSpecialToken(text: String)
     case applyChatTemplate(messages: [Message], addAssistantPrefix: Bool)
     case imageTokenCount(image: LoadedImage)

@@ -27,8 +27,8 @@ final class RemoteLLMService: LLMServiceWithReceivers, TokenizerAdapter, RemoteE
         fillInTheMiddleTokens = facts.fillInTheMiddleTokens
     }
 
-    func tokenCount(_ text: String) throws -> Int {
-        guard case .count(let count) = try worker.ask(.tokenCount(text: text)) else { throw worker.wrongAnswer() }
+    func tokenCount(_ text: String, plainText: [Range<Int>]) throws -> Int {
+        guard case .count(let count) = try worker.ask(.tokenCount(text: text, plainText: plainText)) else { throw worker.wrongAnswer() }
         return count
     }
 

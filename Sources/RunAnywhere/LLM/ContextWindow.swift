@@ -2,6 +2,8 @@
 package struct PromptPlan: Sendable, Equatable {
     /// The formatted prompt.
     package let prompt: String
+    /// The UTF-8 byte ranges of `prompt` that are the messages' own text (``PromptText``).
+    package var plainText: [Range<Int>] = []
     /// Its length in tokens.
     package let inputTokens: Int
     /// How many of the oldest history messages were left out to make room.
@@ -27,7 +29,7 @@ package enum ContextWindow {
     package static func fit(
         system: Message?, history: [Message], newMessages: [Message], maxMessages: Int,
         contextLength: Int, maxTokens: Int,
-        render: ([Message]) throws -> String, countTokens: (String) throws -> Int
+        render: ([Message]) throws -> PromptText, countTokens: (PromptText) throws -> Int
     ) throws -> PromptPlan {
         let kept = Array(history.suffix(max(0, maxMessages)))
         let room = room(for: maxTokens)
@@ -39,16 +41,16 @@ package enum ContextWindow {
             while next < kept.count, [.assistant, .tool].contains(kept[next].role) { next += 1 }
             starts.append(next)
         }
-        func prompt(from candidate: Int) throws -> (text: String, tokens: Int) {
+        func prompt(from candidate: Int) throws -> (text: PromptText, tokens: Int) {
             let text = try render((system.map { [$0] } ?? []) + kept[starts[candidate]...] + newMessages)
             return (text, try countTokens(text))
         }
         func fits(_ tokens: Int) -> Bool { room <= contextLength - tokens }  // not `tokens + room`: maxTokens may be near Int.max
-        func plan(_ candidate: Int, _ prompt: (text: String, tokens: Int), maxNewTokens: Int? = nil) -> PromptPlan {
+        func plan(_ candidate: Int, _ prompt: (text: PromptText, tokens: Int), maxNewTokens: Int? = nil) -> PromptPlan {
             let allowed = maxTokens == LLMGenerationOptions.untilContextFull ? contextLength - prompt.tokens : maxTokens
             return PromptPlan(
-                prompt: prompt.text, inputTokens: prompt.tokens, droppedMessages: history.count - kept.count + starts[candidate],
-                maxNewTokens: maxNewTokens ?? allowed)
+                prompt: prompt.text.text, plainText: prompt.text.plainText, inputTokens: prompt.tokens,
+                droppedMessages: history.count - kept.count + starts[candidate], maxNewTokens: maxNewTokens ?? allowed)
         }
         let whole = try prompt(from: 0)
         if fits(whole.tokens) { return plan(0, whole) }

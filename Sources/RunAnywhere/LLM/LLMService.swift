@@ -4,8 +4,9 @@ public protocol LLMService: AnyObject, Sendable {
     /// The context window the model was loaded with, in tokens.
     var contextLength: Int { get }
 
-    /// How many tokens `text` becomes (special tokens parsed, BOS added as the model wants).
-    func tokenCount(_ text: String) throws -> Int
+    /// How many tokens `text` becomes (BOS added as the model wants), special tokens parsed
+    /// outside its `plainText` ranges (``LLMEngineRequest/plainText``).
+    func tokenCount(_ text: String, plainText: [Range<Int>]) throws -> Int
 
     /// Whether the vocabulary has `text` as one special token (used to pick a fallback template).
     func hasSpecialToken(_ text: String) -> Bool
@@ -170,6 +171,11 @@ public struct LLMSampling: Sendable, Equatable, Codable {
 public struct LLMEngineRequest: Sendable, Equatable, Codable {
     /// The prompt, already formatted.
     public var prompt: String
+    /// The UTF-8 byte ranges of `prompt` that are messages' own text, in order and apart: an
+    /// engine reads special-token text in them as text (a message that writes `<|im_end|>`
+    /// does not end its turn), and the rest with special tokens parsed. None: `prompt` is read
+    /// whole with special tokens parsed.
+    public var plainText: [Range<Int>]
     /// The prompt as the model's token ids, read as they are (no token added, no text parsed)
     /// instead of `prompt`; nil: `prompt`. An engine that cannot take token ids refuses them.
     public var promptTokens: [Int32]?
@@ -204,11 +210,13 @@ public struct LLMEngineRequest: Sendable, Equatable, Codable {
 
     /// Creates a request.
     public init(
-        prompt: String, maxNewTokens: Int, sampling: LLMSampling, threads: Int?, reuseCache: Bool = true, images: [LoadedImage] = [],
+        prompt: String, plainText: [Range<Int>] = [], maxNewTokens: Int, sampling: LLMSampling, threads: Int?, reuseCache: Bool = true,
+        images: [LoadedImage] = [],
         grammar: String? = nil, speculation: LLMSpeculation? = nil, loraAdapters: [LoRAAdapter] = [], logprobs: Int? = nil,
         promptLogprobs: Int? = nil, promptTokens: [Int32]? = nil
     ) {
         self.prompt = prompt
+        self.plainText = plainText
         self.promptTokens = promptTokens
         self.maxNewTokens = maxNewTokens
         self.sampling = sampling

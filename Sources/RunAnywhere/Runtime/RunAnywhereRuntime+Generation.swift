@@ -276,7 +276,7 @@ extension RunAnywhereRuntime {
     /// Token count of `text` for the current model.
     package func tokenCount(_ text: String) throws -> Int {
         guard let service = currentService else { throw Self.noModelLoaded }
-        return try service.tokenCount(text)
+        return try service.tokenCount(text, plainText: [])
     }
 
     static var noModelLoaded: SDKError {
@@ -345,7 +345,8 @@ extension RunAnywhereRuntime {
                 grammar = try format.grammar(
                     tools: options.tools, choice: options.toolChoice, parallel: options.parallelToolCalls, thinking: thinking)
             }
-            let shown = Array(loaded.suffix(plan.prompt.components(separatedBy: LLMEngineRequest.imageMarker).count - 1).map(\.image))
+            let markers = PromptText(plan.prompt, plainText: plan.plainText).count(of: LLMEngineRequest.imageMarker)
+            let shown = Array(loaded.suffix(markers).map(\.image))
             if plan.droppedMessages > 0 {
                 logger.info(
                     "Dropped the oldest messages to fit the context window",
@@ -355,7 +356,7 @@ extension RunAnywhereRuntime {
                     ])
             }
             let request = LLMEngineRequest(
-                prompt: plan.prompt, maxNewTokens: plan.maxNewTokens,
+                prompt: plan.prompt, plainText: plan.plainText, maxNewTokens: plan.maxNewTokens,
                 sampling: options.sampling,
                 threads: options.threads, reuseCache: options.reusePromptCache, images: shown, grammar: grammar,
                 speculation: try options.speculation?.resolved(model: catalog.model(id:)), loraAdapters: adapters,
@@ -464,16 +465,18 @@ extension RunAnywhereRuntime {
         // Whole: every message kept, however long, as a count of the request's tokens wants it.
         let contextLength = whole ? 1 << 40 : service.contextLength
         // A prompt's images count as the tokens each becomes; the last ones are those it shows.
-        let count = { (text: String) in
-            let parts = text.components(separatedBy: LLMEngineRequest.imageMarker)
-            return try service.tokenCount(parts.joined()) + loaded.suffix(parts.count - 1).reduce(0) { $0 + $1.tokens }
+        let count = { (prompt: PromptText) in
+            let text = prompt.removing(LLMEngineRequest.imageMarker)
+            return try service.tokenCount(text.text, plainText: text.plainText)
+                + loaded.suffix(prompt.count(of: LLMEngineRequest.imageMarker)).reduce(0) { $0 + $1.tokens }
         }
         guard options.applyChatTemplate else {
             guard turn.count == 1, let message = turn.first else {
                 throw SDKError.llm(.invalidInput, "A conversation with tool calls needs the chat template (applyChatTemplate)")
             }
             let raw = String(repeating: LLMEngineRequest.imageMarker, count: message.images.count) + message.content
-            let plan = try ContextWindow.fit(rawPrompt: raw, contextLength: contextLength, maxTokens: options.maxTokens, countTokens: count)
+            let plan = try ContextWindow.fit(
+                rawPrompt: raw, contextLength: contextLength, maxTokens: options.maxTokens, countTokens: { try count(PromptText($0)) })
             return PreparedPrompt(plan: plan, terminators: [], toolFormat: nil)
         }
         // A model's own first messages and system prompt (``ModelDefaults``) come before the
@@ -494,9 +497,9 @@ extension RunAnywhereRuntime {
         // Tool calls and results as the template knows them; a model that reads images sees a
         // marker where each one stands, a text model only the text.
         let marked = { (messages: [Message]) in format.prepare(service.readsImages ? messages.map(\.markingImages) : messages) }
-        let render: ([Message]) throws -> String
+        let write: ([Message]) throws -> String
         if service.applyChatTemplate((system.map { [$0] } ?? []) + format.prepare(turn), addAssistantPrefix: true) != nil {
-            render = { messages in
+            write = { messages in
                 guard let text = service.applyChatTemplate(marked(messages), addAssistantPrefix: true) else {
                     throw SDKError.llm(.generationFailed, "The model's chat template could not format the conversation")
                 }
@@ -505,8 +508,10 @@ extension RunAnywhereRuntime {
         } else {
             let fallback = ChatTemplate.fallback(vocabularyContains: service.hasSpecialToken)
             terminators = fallback.turnTerminators
-            render = { fallback.format(marked($0)) }
+            write = { fallback.format(marked($0)) }
         }
+        // The messages' text is read as text, the template's markup as the tokens it names.
+        let render = { (messages: [Message]) in try PromptText.rendering(messages, with: write) }
         let plan = try ContextWindow.fit(
             system: system, history: history.filter { $0.role != .system }, newMessages: turn,
             maxMessages: (whole ? history.count : context?.maxMessages ?? 0) + first.count, contextLength: contextLength,
