@@ -50,7 +50,8 @@ extension LlamaTests {
         }
 
         /// Tools in a chat: the calls run as the model makes them, the events of every round come in
-        /// turn with one `.completed` last, and the answer is saved with its calls.
+        /// turn with one `.completed` last, and the answer is saved with its calls, the tokens of
+        /// every round counted; the next answer reads the calls and their results.
         @Test func toolsRunInAnAnswerAndAreSavedWithIt() async throws {
             let folder = try TestEnvironment.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -75,9 +76,15 @@ extension LlamaTests {
                 Issue.record("the result comes last: \(events)")
                 return
             }
-            #expect(result.toolCalls.isEmpty && result.text == message.content)
+            #expect(result.toolCalls.isEmpty && message.content.hasSuffix(result.text))
+            let analytics = try #require(message.analytics)
+            #expect(analytics.outputTokens > result.tokensUsed, "the call's round counts too: \(analytics)")
             let saved = try ConversationStore(dataDirectory: folder).load(id: await chat.conversation.id)
             #expect(saved.messages.last?.toolSteps == steps, "saved with its calls")
+            let context = await chat.conversation.contextMessages
+            #expect(context.map(\.role) == [.user, .assistant, .tool, .assistant], "\(context)")
+            #expect(
+                context[1].toolCalls == steps.map(\.call) && context[2].content == "84" && context[2].toolCallId == steps.first?.call.id)
             // Without tools, an answer has none.
             await chat.update(tools: nil)
             let plain = try await chat.send("Thanks!")

@@ -251,6 +251,7 @@ public actor ChatService {
                     }
                     try Task.checkCancellation()
                     if timeoutFired.isCancelled { throw CancellationError() }
+                    rounds.earlier.withLock { $0.append(result) }
                     round += 1
                     result = try await pass(try await start(round: round))
                 }
@@ -271,19 +272,25 @@ public actor ChatService {
             }
             return await self.record(
                 outcome, started: started, elapsed: (ContinuousClock.now - clock).inSeconds, model: model, options: options,
-                timedOut: timeoutFired.isCancelled, retryCount: retryCount, grounding: grounding, toolSteps: rounds.steps.withLock { $0 }
-            )
+                timedOut: timeoutFired.isCancelled, retryCount: retryCount, grounding: grounding, toolSteps: rounds.steps.withLock { $0 },
+                earlier: rounds.earlier.withLock { $0 })
         }
         return ChatReply(events: GenerationEvents(events: stream, task: generationTask), message: message)
     }
 
-    /// Turns the outcome into the assistant message with its analytics, and saves.
+    /// Turns the outcome into the assistant message with its analytics, and saves. An answer
+    /// made in rounds of tool calls (`earlier`, the rounds before the last) is all their text
+    /// and reasoning, and counts all their tokens.
     private func record(
         _ outcome: Result<LLMGenerationResult, any Error>, started: Date, elapsed: TimeInterval, model: ModelInfo,
-        options: LLMGenerationOptions, timedOut: Bool, retryCount: Int, grounding: ChatGrounding?, toolSteps: [ToolRunStep]
+        options: LLMGenerationOptions, timedOut: Bool, retryCount: Int, grounding: ChatGrounding?, toolSteps: [ToolRunStep],
+        earlier: [LLMGenerationResult]
     ) async -> ChatMessage {
         let id = UUID()
         let result = try? outcome.get()
+        let rounds = earlier + (result.map { [$0] } ?? [])
+        let joined = { (parts: [String?]) in parts.compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: "\n\n") }
+        let content = joined(rounds.map(\.text))
         let status: MessageAnalytics.CompletionStatus =
             switch (outcome, timedOut) {
             case (_, true): .timeout
@@ -292,14 +299,16 @@ public actor ChatService {
             }
         let contextLength = await runtime.contextLength(ofLoaded: model.id) ?? model.contextLength ?? 0
         let analytics = MessageAnalytics(
-            id: id, conversationID: conversation.id, model: model, started: started, elapsed: elapsed, result: result,
+            id: id, conversationID: conversation.id, model: model, started: started, elapsed: elapsed, rounds: rounds,
+            messageLength: content.count,
             status: status, mode: options.streamingEnabled ? .streaming : .nonStreaming, options: options,
             contextLength: contextLength, retryCount: retryCount
         )
         var failure: String?
         if case .failure(let error) = outcome, !(error is CancellationError) { failure = (error as? SDKError)?.message ?? "\(error)" }
         let message = ChatMessage(
-            id: id, role: .assistant, content: result?.text ?? "", thinkingContent: result?.thinkingContent,
+            id: id, role: .assistant, content: content,
+            thinkingContent: rounds.contains { $0.thinkingContent != nil } ? joined(rounds.map(\.thinkingContent)) : nil,
             analytics: analytics, modelInfo: MessageModelInfo(from: model), error: failure, grounding: grounding,
             toolSteps: toolSteps.isEmpty ? nil : toolSteps
         )
@@ -333,6 +342,8 @@ private final class AnswerRounds: Sendable {
     /// The tool call running now, for the watchdog to stop.
     let tool = Mutex<Task<String, any Error>?>(nil)
     let steps = Mutex<[ToolRunStep]>([])
+    /// The results of the rounds before the one running now.
+    let earlier = Mutex<[LLMGenerationResult]>([])
 }
 
 /// Which model a ``ChatService`` answers with.

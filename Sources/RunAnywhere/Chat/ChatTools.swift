@@ -2,7 +2,9 @@
 /// them, runs the calls the model makes through `execute` and gives their text back to the model
 /// until it answers in text, as
 /// ``RunAnywhere/generateWithTools(_:tools:toolChoice:context:options:maxRounds:execute:)`` does.
-/// The saved answer keeps each call with its result (``ChatMessage/toolSteps``).
+/// The saved answer keeps each call with its result (``ChatMessage/toolSteps``), the text of
+/// every round, and analytics that count every round's tokens; the conversation's later
+/// answers read the calls and their results.
 public struct ChatTools: Sendable {
     /// The tools offered.
     public let tools: [Tool]

@@ -1,32 +1,38 @@
 import Foundation
 
 extension MessageAnalytics {
-    /// The analytics of an answer from its generation result (nil when generation failed
-    /// before producing one). Token counts are the engine's: the prompt the model read, and the
-    /// tokens it generated, split into thinking and answer.
+    /// The analytics of an answer from its generation's result (none when generation failed
+    /// before producing one), or from each round's for an answer made in rounds of tool calls.
+    /// Token counts are the engine's: the prompt the model read last, and the tokens it
+    /// generated in all, split into thinking and answer; `messageLength`, the answer's characters.
     init(
-        id: UUID, conversationID: String, model: ModelInfo, started: Date, elapsed: TimeInterval, result: LLMGenerationResult?,
-        status: CompletionStatus, mode: GenerationMode, options: LLMGenerationOptions, contextLength: Int, retryCount: Int
+        id: UUID, conversationID: String, model: ModelInfo, started: Date, elapsed: TimeInterval, rounds: [LLMGenerationResult],
+        messageLength: Int, status: CompletionStatus, mode: GenerationMode, options: LLMGenerationOptions, contextLength: Int,
+        retryCount: Int
     ) {
-        let thinkingTime = result?.thinkingTimeMs.map { $0 / 1000 }
-        let output = result?.tokensUsed ?? 0
-        let input = result?.inputTokens ?? 0
+        let (first, last) = (rounds.first, rounds.last)
+        let sum = { (count: (LLMGenerationResult) -> Int) in rounds.reduce(0) { $0 &+ count($1) } }
+        let thinkingMs = rounds.compactMap(\.thinkingTimeMs)
+        let thinkingTime = thinkingMs.isEmpty ? nil : thinkingMs.reduce(0, +) / 1000
+        let thinkingTokens = rounds.compactMap(\.thinkingTokens)
+        let output = sum(\.tokensUsed)
+        let input = last?.inputTokens ?? 0
         self.init(
             messageId: id.uuidString, conversationId: conversationID, modelId: model.id, modelName: model.name,
             framework: model.framework.rawValue, timestamp: started,
-            timeToFirstToken: result?.timeToFirstTokenMs.map { $0 / 1000 }, totalGenerationTime: elapsed,
+            timeToFirstToken: first?.timeToFirstTokenMs.map { $0 / 1000 }, totalGenerationTime: elapsed,
             thinkingTime: thinkingTime, responseTime: thinkingTime.map { elapsed - $0 },
-            inputTokens: input, outputTokens: output, thinkingTokens: result?.thinkingTokens,
-            responseTokens: result?.responseTokens ?? 0, averageTokensPerSecond: elapsed > 0 ? Double(output) / elapsed : 0,
-            messageLength: result?.text.count ?? 0, wasThinkingMode: result?.thinkingContent != nil,
+            inputTokens: input, outputTokens: output, thinkingTokens: thinkingTokens.isEmpty ? nil : thinkingTokens.reduce(0, &+),
+            responseTokens: sum(\.responseTokens), averageTokensPerSecond: elapsed > 0 ? Double(output) / elapsed : 0,
+            messageLength: messageLength, wasThinkingMode: rounds.contains { $0.thinkingContent != nil },
             wasInterrupted: status == .interrupted || status == .timeout, retryCount: retryCount, completionStatus: status,
-            tokensPerSecondHistory: result?.tokensPerSecondHistory ?? [], generationMode: mode,
-            contextWindowUsage: contextLength > 0 ? Double(input + output) / Double(contextLength) : 0,
+            tokensPerSecondHistory: rounds.flatMap(\.tokensPerSecondHistory), generationMode: mode,
+            contextWindowUsage: contextLength > 0 ? Double(input + (last?.tokensUsed ?? 0)) / Double(contextLength) : 0,
             generationParameters: GenerationParameters(
                 temperature: Self.decimal(options.temperature), maxTokens: options.maxTokens, topP: Self.decimal(options.topP),
                 topK: options.topK
             ),
-            backend: result?.backend
+            backend: last?.backend
         )
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A message of a saved chat, with the measurements of the answer it is (the sample app's
-/// message type; `toSDKMessage()` turns it into the ``Message`` that ``Context`` takes).
+/// message type; `toSDKMessages()` turns it into the ``Message``s that ``Context`` takes).
 public struct ChatMessage: Codable, Sendable, Identifiable, Equatable {
     public let id: UUID
     /// Who wrote the message.
@@ -22,7 +22,8 @@ public struct ChatMessage: Codable, Sendable, Identifiable, Equatable {
     /// conversations saved before it existed). Additive to the spec.
     public let grounding: ChatGrounding?
     /// For an answer made with tools (``ChatService/tools``), each call the model made with what
-    /// it gave back, in order (absent otherwise). Additive to the spec.
+    /// it gave back, in order (absent otherwise); the answer's `content` is the text of every
+    /// round, and a later prompt reads the calls and results before it. Additive to the spec.
     public let toolSteps: [ToolRunStep]?
 
     /// Creates a message.
@@ -48,6 +49,17 @@ public struct ChatMessage: Codable, Sendable, Identifiable, Equatable {
         var metadata = ["messageId": id.uuidString]
         if let thinkingContent { metadata["thinking"] = thinkingContent }
         return Message(role: role, content: content, metadata: metadata, timestamp: timestamp)
+    }
+
+    /// The message as the model reads it in a later prompt: an answer made with tools is each
+    /// call it made with its result, one after the other, then the answer.
+    package func toSDKMessages() -> [Message] {
+        (toolSteps ?? []).flatMap { step in
+            [
+                Message(role: .assistant, content: "", timestamp: timestamp, toolCalls: [step.call]),
+                .toolResult(step.output, for: step.call),
+            ]
+        } + [toSDKMessage()]
     }
 }
 

@@ -56,7 +56,8 @@ public struct Conversation: Codable, Sendable, Identifiable, Equatable {
     }
 
     /// The history for the model: every message except failed answers (and the question each
-    /// failed answer left unanswered).
+    /// failed answer left unanswered); an answer made with tools brings its calls and their
+    /// results before it.
     public var contextMessages: [Message] {
         var kept: [ChatMessage] = []
         for message in messages {
@@ -66,7 +67,7 @@ public struct Conversation: Codable, Sendable, Identifiable, Equatable {
             }
             kept.append(message)
         }
-        return kept.map { $0.toSDKMessage() }
+        return kept.flatMap { $0.toSDKMessages() }
     }
 
     /// Whether the title or any message contains `text`, ignoring case and accents.
