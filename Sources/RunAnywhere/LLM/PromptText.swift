@@ -17,60 +17,69 @@ package struct PromptText: Sendable, Equatable {
         self.plainText = plainText
     }
 
-    /// `render`'s prompt for `messages`, with the ranges of their text. Rendering them again
-    /// with each text replaced by a placeholder no text holds (it has a new random tag) shows
-    /// the template's parts and where each text goes; those parts with the texts in their
-    /// places (each as it is, or trimmed of surrounding white space, as some templates write
-    /// it) must then be the prompt itself. A template that writes a text in any other way
-    /// leaves the prompt with no ranges: read as the template wrote it.
+    /// `render`'s prompt for `messages`, with the ranges of their text. The template renders
+    /// the messages with each text replaced by a placeholder no text holds (a new random tag),
+    /// padded on each side with white space: the prompt is what it wrote, each placeholder
+    /// replaced by its text, trimmed of white space (as C's `isspace` reads it) on a side where
+    /// the template trimmed the padding, as some of llama.cpp's templates trim a message. Built
+    /// so, the ranges are exact whatever a text holds. A template that writes a placeholder in
+    /// any other way (cut short) gives its own prompt, with no ranges.
     package static func rendering(_ messages: [Message], with render: ([Message]) throws -> String) throws -> PromptText {
-        let prompt = try render(messages)
         let opening = "\u{E000}\(UUID().uuidString)#"
         let marked = messages.enumerated().map { index, message in
-            message.content.isEmpty ? message : message.replacingContent(with: "\(opening)\(index)\u{E001}")
+            message.content.isEmpty
+                ? message : message.replacingContent(with: "\(padding)\(opening)\(index)\u{E001}\(padding)")
         }
-        let template = try render(marked)
-        guard template != prompt else { return PromptText(prompt) }  // no message text, or a template that writes none
-        let ranges = locate(messages.map(\.content), in: Array(prompt.utf8), template: Array(template.utf8), opening: Array(opening.utf8))
-        return PromptText(prompt, plainText: ranges ?? [])
+        let template = Array(try render(marked).utf8)
+        return try splice(messages.map { Array($0.content.utf8) }, into: template, opening: Array(opening.utf8))
+            ?? PromptText(try render(messages))
     }
 
-    /// The byte ranges of `texts` in `prompt`, where `template` (the prompt with a placeholder,
-    /// `opening`, the text's index and U+E001, for each text) puts them; nil where `prompt` is
-    /// not `template` with the texts in place.
-    private static func locate(_ texts: [String], in prompt: [UInt8], template: [UInt8], opening: [UInt8]) -> [Range<Int>]? {
+    /// White space a template that trims a message's text removes, in an order no template writes.
+    private static let padding = "\r\u{0B}\t \u{0C}\n"
+
+    /// `template` with each placeholder (with its padding, where the template kept it) replaced
+    /// by its text; nil where a placeholder is not whole.
+    private static func splice(_ texts: [[UInt8]], into template: [UInt8], opening: [UInt8]) -> PromptText? {
         let closing = Array("\u{E001}".utf8)
-        func matches(_ literal: some Collection<UInt8>, in bytes: [UInt8], at position: Int) -> Bool {
-            bytes.count - position >= literal.count && bytes[position..<position + literal.count].elementsEqual(literal)
+        let pad = Array(padding.utf8)
+        func matches(_ literal: [UInt8], at position: Int) -> Bool {
+            position >= 0 && template.count - position >= literal.count
+                && template[position..<position + literal.count].elementsEqual(literal)
         }
-        func next(_ needle: [UInt8], in bytes: [UInt8], from position: Int) -> Int? {
-            guard position <= bytes.count - needle.count else { return nil }
-            return (position...(bytes.count - needle.count)).first { matches(needle, in: bytes, at: $0) }
+        func next(_ needle: [UInt8], from position: Int) -> Int? {
+            guard position <= template.count - needle.count else { return nil }
+            return (position...(template.count - needle.count)).first { matches(needle, at: $0) }
         }
+        // What is left of a placeholder cut short (U+E000 and its tag's first characters) is no part of a prompt.
+        let cut = Array(opening.prefix(7))
+        func holdsCutPlaceholder(_ literal: Range<Int>) -> Bool {
+            literal.count >= cut.count && (literal.lowerBound...(literal.upperBound - cut.count)).contains { matches(cut, at: $0) }
+        }
+        var prompt: [UInt8] = []
         var ranges: [Range<Int>] = []
-        var (cursor, read) = (0, 0)  // in `prompt`, in `template`
-        while true {
-            // The template's literal up to the next placeholder (or its end) is the prompt's.
-            let placeholder = next(opening, in: template, from: read)
-            let literal = template[read..<(placeholder ?? template.count)]
-            guard matches(literal, in: prompt, at: cursor) else { return nil }
-            cursor += literal.count
-            guard let placeholder else { break }
-            let digits = placeholder + opening.count
-            guard let end = next(closing, in: template, from: digits),
-                let index = Int(String(decoding: template[digits..<end], as: UTF8.self)), texts.indices.contains(index)
+        var read = 0
+        while let start = next(opening, from: read) {
+            guard !holdsCutPlaceholder(read..<start) else { return nil }
+            let digits = start + opening.count
+            guard let end = next(closing, from: digits), let index = Int(String(decoding: template[digits..<end], as: UTF8.self)),
+                texts.indices.contains(index)
             else { return nil }
+            let keptBefore = start - read >= pad.count && matches(pad, at: start - pad.count)
+            prompt += template[read..<(keptBefore ? start - pad.count : start)]
             read = end + closing.count
-            let after = template[read..<(next(opening, in: template, from: read) ?? template.count)]
-            let text = texts[index]
-            let written = [text, text.trimmingCharacters(in: .whitespacesAndNewlines)].map { Array($0.utf8) }.first {
-                matches($0, in: prompt, at: cursor) && matches(after, in: prompt, at: cursor + $0.count)
-            }
-            guard let written else { return nil }
-            if !written.isEmpty { ranges.append(cursor..<cursor + written.count) }
-            cursor += written.count
+            let keptAfter = matches(pad, at: read)
+            if keptAfter { read += pad.count }
+            var text = texts[index][...]
+            let isSpace = { (byte: UInt8) in byte == 0x20 || (0x09...0x0D).contains(byte) }
+            if !keptBefore { text = text.drop(while: isSpace) }
+            if !keptAfter { while let last = text.last, isSpace(last) { text = text.dropLast() } }
+            if !text.isEmpty { ranges.append(prompt.count..<prompt.count + text.count) }
+            prompt += text
         }
-        return cursor == prompt.count ? ranges : nil
+        guard !holdsCutPlaceholder(read..<template.count) else { return nil }
+        prompt += template[read...]
+        return PromptText(String(decoding: prompt, as: UTF8.self), plainText: ranges)
     }
 
     /// How many times `marker` stands outside the messages' text.
