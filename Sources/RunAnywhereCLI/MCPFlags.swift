@@ -9,7 +9,7 @@ struct MCPFlags: ParsableArguments {
     @Option(
         name: .customLong("mcp"),
         help: ArgumentHelp(
-            "An MCP server to start, as a command line (repeatable): the model may call its tools, and each call is shown.",
+            "An MCP server to start, as a command line (repeatable): the model may call its tools.",
             valueName: "command"))
     var commands: [String] = []
     @Option(
@@ -46,19 +46,13 @@ struct MCPFlags: ParsableArguments {
 
     /// `--tool-choice` as the SDK's, a tool's name checked against `tools`.
     func choice(among tools: [Tool]) throws -> ToolChoice {
-        switch toolChoice {
-        case "auto": return .auto
-        case "required": return .required
-        case "none": return .none
-        case let name:
-            guard tools.contains(where: { $0.name == name }) else {
-                throw SDKError(
-                    .invalidInput,
-                    "--tool-choice '\(name)' is none of auto, required, none or the tools offered (\(tools.map(\.name).joined(separator: ", ")))"
-                )
-            }
-            return .tool(name)
+        guard let choice = ToolChoice(naming: toolChoice, among: tools) else {
+            throw SDKError(
+                .invalidInput,
+                "--tool-choice '\(toolChoice)' is none of auto, required, none or the tools offered (\(tools.map(\.name).joined(separator: ", ")))"
+            )
         }
+        return choice
     }
 
     /// Starts the servers named and runs `body` with their tools and the choice among them

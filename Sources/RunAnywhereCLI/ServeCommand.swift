@@ -3,6 +3,7 @@ internal import CEngineSupport
 import Foundation
 import Logging
 import RunAnywhere
+import RunAnywhereMCP
 import RunAnywherePostgres
 import RunAnywhereServer
 import RunAnywhereTelemetry
@@ -54,6 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var ragDatabase: String?
     @OptionGroup var database: ServerDatabaseOption
+    @OptionGroup(title: "Tools for the conversations' answers (the web app's chats)") var mcp: MCPFlags
     @Option(name: .long, help: "Generations per model at once, decoded together.") var parallel = 4
     @Flag(
         name: .long,
@@ -232,14 +234,27 @@ struct ServeCommand: AsyncParsableCommand {
                 ragDatabase ?? ProcessInfo.processInfo.environment[RAGDatabases.environmentVariable] ?? self.database.url)
             let runtime = try RunAnywhere.runtime()
             if let budget = modelsBudget.flatMap(Self.bytes) { await runtime.setModelMemoryBudget(budget) }
-            let server = RunAnywhereServer(runtime: runtime, configuration: configuration)
-            try await server.run { port in
-                let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
-                Terminal.standardError(
-                    server.servesWebApp
-                        ? "RunAnywhere is serving its web app at \(base)/ and the OpenAI API at \(base)/v1"
-                        : "RunAnywhere is serving the OpenAI API at \(base)/v1 (no web app: its files are not beside the binary; set RUNANYWHERE_WEB_APP)"
-                )
+            let serve = { (tools: ChatTools?) in
+                var configuration = configuration
+                configuration.chatTools = tools
+                let server = RunAnywhereServer(runtime: runtime, configuration: configuration)
+                try await server.run { port in
+                    let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+                    Terminal.standardError(
+                        server.servesWebApp
+                            ? "RunAnywhere is serving its web app at \(base)/ and the OpenAI API at \(base)/v1"
+                            : "RunAnywhere is serving the OpenAI API at \(base)/v1 (no web app: its files are not beside the binary; set RUNANYWHERE_WEB_APP)"
+                    )
+                }
+            }
+            guard !mcp.isEmpty else { return try await serve(nil) }
+            // The MCP servers run as long as this one; each call an answer makes is logged.
+            try await mcp.withTools(logger: logger) { [logger] toolbox, tools, choice in
+                try await serve(
+                    ChatTools(tools, toolChoice: choice, maxRounds: mcp.maxToolRounds) { call in
+                        logger.info("Tool call", metadata: ["tool": "\(call.name)", "id": "\(call.id)"])
+                        return try await toolbox.run(call)
+                    })
             }
         }
     }

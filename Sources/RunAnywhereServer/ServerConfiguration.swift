@@ -56,6 +56,11 @@ public struct ServerConfiguration: Sendable {
     /// How long SIGTERM or SIGINT lets running requests finish (streams included) once the server
     /// stops taking new connections; after it, what still runs is cancelled (`serve --drain-timeout`).
     public var drainTimeout: Duration = .seconds(30)
+    /// Tools the conversations' answers may call, run by the server as the model calls them
+    /// (`serve --mcp`: an MCP server's tools), listed at `/api/tools`; an answer's `toolChoice`
+    /// picks among them, ``RunAnywhere/ChatTools/toolChoice`` when it does not. Nil: none. The
+    /// OpenAI, Anthropic and ollama routes never offer them: their clients bring their own tools.
+    public var chatTools: ChatTools?
     /// How long each store (the database, the key store, the document collections) may take to
     /// answer `GET /ready` before the probe reports it unreachable: a load balancer's probe
     /// gives up after a few seconds of its own.

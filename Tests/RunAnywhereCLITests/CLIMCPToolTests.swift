@@ -1,4 +1,7 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 import RunAnywhere
 import RunAnywhereTestSupport
 import Testing
@@ -43,6 +46,65 @@ struct CLIMCPToolTests {
                 crash.status == 1 && crash.stderr.contains("exited (status 5) when asked to run crash")
                     && crash.stderr.contains("crashing as asked"), "\(crash.stderr)")
         }
+    }
+
+    /// `serve --mcp`: the conversations' answers may call the server's tools (listed at
+    /// /api/tools), as `toolChoice` or the server's `--tool-choice` says; each call streams as a
+    /// `tool_call` event and the saved answer keeps it with its output.
+    @Test func serveRunsTheToolsConversationsCall() async throws {
+        let server = try #require(Self.server)
+        try await CLIRunner.withData { cli, folder in
+            let log = folder.appendingPathComponent("calls.jsonl")
+            var runner = cli
+            runner.environment["MCP_CALL_LOG"] = log.path
+            let serve = try ServeProcess(
+                runner, arguments: ["--threads", "1", "--mcp", server, "--tool-choice", "none", "--max-tool-rounds", "1"])
+            defer { _ = serve.stop() }
+            let root = "http://127.0.0.1:\(serve.port)"
+            let tools = try await Self.send(.GET, "\(root)/api/tools")
+            let names = (tools.json?["tools"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+            #expect(Set(names).isSuperset(of: ["capital", "math_add"]) && tools.json?["toolChoice"] as? String == "none", "\(tools)")
+
+            let made = try await Self.send(.POST, "\(root)/api/conversations", body: [:])
+            let id = try #require(made.json?["id"] as? String, "\(made)")
+            let question: [String: Any] = [
+                "content": "What is the capital of France?", "model": RunAnywhere.defaultModelID, "maxTokens": 40, "temperature": 0,
+            ]
+            let answer = try await Self.send(
+                .POST, "\(root)/api/conversations/\(id)/messages", body: question.merging(["toolChoice": "capital"]) { $1 })
+            #expect(answer.status == 200 && answer.text.contains("event: tool_call\ndata: {"), "\(answer.text)")
+            let saved = try await Self.send(.GET, "\(root)/api/conversations/\(id)")
+            let message = try #require((saved.json?["messages"] as? [[String: Any]])?.last, "\(saved)")
+            let steps = message["toolSteps"] as? [[String: Any]] ?? []
+            #expect(steps.count == 1 && (steps.first?["call"] as? [String: Any])?["name"] as? String == "capital", "\(message)")
+            #expect(steps.first?["round"] as? Int == 0 && (steps.first?["output"] as? String)?.isEmpty == false, "\(message)")
+            let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+            #expect(calls.count == 1 && serve.standardError.contains("Tool call"), "the server ran and logged the call: \(calls)")
+            // The server's choice (none) offers no tool; a tool the server does not have is refused.
+            let plain = try await Self.send(.POST, "\(root)/api/conversations/\(id)/messages", body: question)
+            #expect(plain.status == 200 && !plain.text.contains("event: tool_call"), "\(plain.text)")
+            let unknown = try await Self.send(
+                .POST, "\(root)/api/conversations/\(id)/messages", body: question.merging(["toolChoice": "nope"]) { $1 })
+            #expect(unknown.status == 400 && unknown.text.contains("toolChoice 'nope' is none of"), "\(unknown.text)")
+        }
+    }
+
+    /// A request to the server; its body as text and, when it is JSON, as an object.
+    static func send(_ method: HTTPMethod, _ url: String, body: [String: Any]? = nil) async throws -> (
+        status: Int, text: String, json: [String: Any]?
+    ) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
+        let data = Data(buffer: try await response.body.collect(upTo: 1 << 22))
+        return (
+            Int(response.status.code), String(decoding: data, as: UTF8.self),
+            try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        )
     }
 
     @Test func badServersAndFlagsAreClearErrors() throws {

@@ -127,6 +127,28 @@ import Testing
         #expect(chat.contextMessages[0].metadata?["messageId"] == chat.messages[0].id.uuidString)
     }
 
+    /// An answer made with tools reads, in a later prompt, as each round's calls (together) with
+    /// their results, then the answer; one stopped before it wrote text ends with the results.
+    @Test func contextCarriesAnAnswersToolCallsByRound() {
+        let call = { (name: String) in ToolCall(name: name, arguments: ["x": 1]) }
+        let (a, b, c, d) = (call("a"), call("b"), call("c"), call("d"))
+        let steps = [
+            ToolRunStep(call: a, output: "A", round: 0), ToolRunStep(call: b, output: "B", round: 0),
+            ToolRunStep(call: c, output: "C", round: 1), ToolRunStep(call: d, output: "D"),
+        ]
+        var chat = Conversation()
+        chat.append(ChatMessage(role: .user, content: "go"))
+        chat.append(ChatMessage(role: .assistant, content: "done", toolSteps: steps))
+        let context = chat.contextMessages
+        #expect(context.map(\.role) == [.user, .assistant, .tool, .tool, .assistant, .tool, .assistant, .tool, .assistant])
+        #expect(context.map(\.toolCalls) == [[], [a, b], [], [], [c], [], [d], [], []])
+        #expect(context.compactMap(\.toolCallId) == [a.id, b.id, c.id, d.id] && context.last?.content == "done")
+        var stopped = Conversation()
+        stopped.append(ChatMessage(role: .user, content: "go"))
+        stopped.append(ChatMessage(role: .assistant, content: "", toolSteps: Array(steps.prefix(1))))
+        #expect(stopped.contextMessages.map(\.role) == [.user, .assistant, .tool])
+    }
+
     /// A chat saving in a store of a runtime whose model answers until it is stopped.
     static func chatAnsweringUntilStopped(name: String = #function) async throws -> (RunAnywhereRuntime, ConversationStore, ChatService) {
         let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 1), name: name)

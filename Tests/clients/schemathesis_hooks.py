@@ -74,8 +74,11 @@ SEMANTIC_REFUSALS = {
     "POST /infill": [r"was not trained to fill in the middle"],
     # A suffix (fill-in-the-middle) with a system prompt or images, or for a model not trained to fill in.
     "POST /api/generate": [r"which has no place for", r"was not trained to fill in the middle"],
-    "POST /api/conversations/{id}/messages": [r"does not fit the model's context"],  # the saved maxTokens setting
-    "POST /api/conversations/{id}/retry": [r"no message to answer again", r"does not fit the model's context"],
+    # The saved maxTokens setting; a toolChoice names one of the server's tools (it has none here).
+    "POST /api/conversations/{id}/messages": [r"does not fit the model's context", r"This server has no tools to call"],
+    "POST /api/conversations/{id}/retry": [
+        r"no message to answer again", r"does not fit the model's context", r"This server has no tools to call",
+    ],
     "POST /api/models/{id}/load": [r"would unload the model as soon as it is loaded"],  # keepAlive 0
     # A file's contents, not its form field, decide whether it is a text document.
     "POST /api/rag/collections/{name}/documents": [

@@ -9,12 +9,15 @@ Checks a streamed answer with its footer, Chat Details numbers against the saved
 an answer being streamed when the page reloads (kept as stopped), a conversation surviving a
 server restart, search, rename, export and delete; files uploaded in Documents (a damaged PDF refused
 first, then a Markdown file and the PDF --pdf names), their collection picked in Chat, an answer with numbered sources and a source's passage
-opened. Saves a screenshot of every screen it sees.
+opened; with `serve --mcp` (Tests/clients/mcp_tool_server.py), an answer that called a tool, its
+call shown with its arguments and output. Saves a screenshot of every screen it sees.
 Prints what failed and exits 1 if anything did.
 """
 import json
 import os
 import re
+import shlex
+import sys
 import time
 
 from selenium.common.exceptions import StaleElementReferenceException
@@ -248,6 +251,27 @@ def documents_checks(page, server, model, good_pdf):
     check(server.get("/api/rag/collections")["collections"] == [], "the collection was not deleted")
 
 
+def tools_checks(page, server, model):
+    """An answer made with an MCP server's tool (the server's --tool-choice names it): each call
+    shown collapsed, opening to its arguments and output, as the server saved them."""
+    page.open(server.url + "/#/chat/new")
+    Select(page.find("select[aria-label=Model]")).select_by_value(model)
+    page.settings(max_tokens=40, temperature=0)
+    page.send("What is the capital of France?")
+    page.footer(1)
+    saved = server.get(f"/api/conversations/{page.conversation_id()}")["messages"][-1]
+    steps = saved.get("toolSteps") or []
+    check(len(steps) == 1 and steps[0]["call"]["name"] == "capital", f"the answer's calls were not saved: {saved}")
+    step = page.find("article.message.assistant details.tool-step")
+    check(step.find_element(By.TAG_NAME, "summary").text == "Used capital", f"the call is shown as {step.text!r}")
+    step.find_element(By.TAG_NAME, "summary").click()
+    output = page.wait(lambda d: step.find_element(By.CSS_SELECTOR, ".tool-output").text)
+    check(output.strip() == steps[0]["output"].strip(), f"the page shows the output {output!r}, the server saved {steps[0]['output']!r}")
+    arguments = json.loads(step.find_element(By.CSS_SELECTOR, ".tool-arguments").text)
+    check(arguments == steps[0]["call"]["arguments"], f"the page shows the arguments {arguments}")
+    page.shot("chat-tools")
+
+
 def checks(page, options, folders):
     server = Server(options.binary, folders["data"])
     try:
@@ -256,6 +280,10 @@ def checks(page, options, folders):
         server = Server(options.binary, folders["data"])
         conversation_checks(page, server, conversation_id, folders["downloads"])
         documents_checks(page, server, options.model, options.pdf)
+        check(server.stop() == 0, "the server did not stop cleanly")
+        tools = shlex.join([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_tool_server.py")])
+        server = Server(options.binary, folders["data"], arguments=["--mcp", tools, "--tool-choice", "capital", "--max-tool-rounds", "1"])
+        tools_checks(page, server, options.model)
     finally:
         server.stop()
 

@@ -235,23 +235,25 @@ public actor ChatService {
                 var round = 0
                 while let tools, result.stopReason == .toolCalls, !result.toolCalls.isEmpty {
                     flush(result)
+                    rounds.earlier.withLock { $0.append(result) }
                     conversation.append(Message(role: .assistant, content: result.text, toolCalls: result.toolCalls))
                     for call in result.toolCalls {
                         // A call the watchdog or a stop ends throws, ending the answer.
                         let running = Task { try await tools.execute(call) }
                         rounds.tool.withLock { $0 = running }
                         if timeoutFired.isCancelled { running.cancel() }
+                        let started = ContinuousClock.now
+                        defer { rounds.toolSeconds.withLock { $0 += (ContinuousClock.now - started).inSeconds } }
                         let output = try await withTaskCancellationHandler {
                             try await running.value
                         } onCancel: {
                             running.cancel()
                         }
-                        rounds.steps.withLock { $0.append(ToolRunStep(call: call, output: output)) }
+                        rounds.steps.withLock { $0.append(ToolRunStep(call: call, output: output, round: round)) }
                         conversation.append(.toolResult(output, for: call))
                     }
                     try Task.checkCancellation()
                     if timeoutFired.isCancelled { throw CancellationError() }
-                    rounds.earlier.withLock { $0.append(result) }
                     round += 1
                     result = try await pass(try await start(round: round))
                 }
@@ -272,23 +274,22 @@ public actor ChatService {
             }
             return await self.record(
                 outcome, started: started, elapsed: (ContinuousClock.now - clock).inSeconds, model: model, options: options,
-                timedOut: timeoutFired.isCancelled, retryCount: retryCount, grounding: grounding, toolSteps: rounds.steps.withLock { $0 },
-                earlier: rounds.earlier.withLock { $0 })
+                timedOut: timeoutFired.isCancelled, retryCount: retryCount, grounding: grounding, rounds: rounds)
         }
         return ChatReply(events: GenerationEvents(events: stream, task: generationTask), message: message)
     }
 
     /// Turns the outcome into the assistant message with its analytics, and saves. An answer
-    /// made in rounds of tool calls (`earlier`, the rounds before the last) is all their text
-    /// and reasoning, and counts all their tokens.
+    /// made in rounds of tool calls is all their text and reasoning, with each call, and counts
+    /// all their tokens.
     private func record(
         _ outcome: Result<LLMGenerationResult, any Error>, started: Date, elapsed: TimeInterval, model: ModelInfo,
-        options: LLMGenerationOptions, timedOut: Bool, retryCount: Int, grounding: ChatGrounding?, toolSteps: [ToolRunStep],
-        earlier: [LLMGenerationResult]
+        options: LLMGenerationOptions, timedOut: Bool, retryCount: Int, grounding: ChatGrounding?, rounds answer: AnswerRounds
     ) async -> ChatMessage {
         let id = UUID()
         let result = try? outcome.get()
-        let rounds = earlier + (result.map { [$0] } ?? [])
+        let toolSteps = answer.steps.withLock { $0 }
+        let rounds = answer.earlier.withLock { $0 } + (result.map { [$0] } ?? [])
         let joined = { (parts: [String?]) in parts.compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: "\n\n") }
         let content = joined(rounds.map(\.text))
         let status: MessageAnalytics.CompletionStatus =
@@ -300,7 +301,7 @@ public actor ChatService {
         let contextLength = await runtime.contextLength(ofLoaded: model.id) ?? model.contextLength ?? 0
         let analytics = MessageAnalytics(
             id: id, conversationID: conversation.id, model: model, started: started, elapsed: elapsed, rounds: rounds,
-            messageLength: content.count,
+            toolTime: answer.toolSeconds.withLock { $0 }, messageLength: content.count,
             status: status, mode: options.streamingEnabled ? .streaming : .nonStreaming, options: options,
             contextLength: contextLength, retryCount: retryCount
         )
@@ -342,8 +343,10 @@ private final class AnswerRounds: Sendable {
     /// The tool call running now, for the watchdog to stop.
     let tool = Mutex<Task<String, any Error>?>(nil)
     let steps = Mutex<[ToolRunStep]>([])
-    /// The results of the rounds before the one running now.
+    /// The results of the rounds of calls, each added as its calls start.
     let earlier = Mutex<[LLMGenerationResult]>([])
+    /// How long the tool calls took, all together.
+    let toolSeconds = Mutex<TimeInterval>(0)
 }
 
 /// Which model a ``ChatService`` answers with.

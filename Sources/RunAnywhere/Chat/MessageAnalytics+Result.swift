@@ -4,10 +4,12 @@ extension MessageAnalytics {
     /// The analytics of an answer from its generation's result (none when generation failed
     /// before producing one), or from each round's for an answer made in rounds of tool calls.
     /// Token counts are the engine's: the prompt the model read last, and the tokens it
-    /// generated in all, split into thinking and answer; `messageLength`, the answer's characters.
+    /// generated in all, split into thinking and answer, at a speed that leaves out the time its
+    /// tool calls took (`toolTime`); `messageLength`, the answer's characters.
     init(
         id: UUID, conversationID: String, model: ModelInfo, started: Date, elapsed: TimeInterval, rounds: [LLMGenerationResult],
-        messageLength: Int, status: CompletionStatus, mode: GenerationMode, options: LLMGenerationOptions, contextLength: Int,
+        toolTime: TimeInterval = 0, messageLength: Int, status: CompletionStatus, mode: GenerationMode, options: LLMGenerationOptions,
+        contextLength: Int,
         retryCount: Int
     ) {
         let (first, last) = (rounds.first, rounds.last)
@@ -23,7 +25,8 @@ extension MessageAnalytics {
             timeToFirstToken: first?.timeToFirstTokenMs.map { $0 / 1000 }, totalGenerationTime: elapsed,
             thinkingTime: thinkingTime, responseTime: thinkingTime.map { elapsed - $0 },
             inputTokens: input, outputTokens: output, thinkingTokens: thinkingTokens.isEmpty ? nil : thinkingTokens.reduce(0, &+),
-            responseTokens: sum(\.responseTokens), averageTokensPerSecond: elapsed > 0 ? Double(output) / elapsed : 0,
+            responseTokens: sum(\.responseTokens),
+            averageTokensPerSecond: elapsed - toolTime > 0 ? Double(output) / (elapsed - toolTime) : 0,
             messageLength: messageLength, wasThinkingMode: rounds.contains { $0.thinkingContent != nil },
             wasInterrupted: status == .interrupted || status == .timeout, retryCount: retryCount, completionStatus: status,
             tokensPerSecondHistory: rounds.flatMap(\.tokensPerSecondHistory), generationMode: mode,

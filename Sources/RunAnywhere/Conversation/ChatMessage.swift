@@ -52,14 +52,18 @@ public struct ChatMessage: Codable, Sendable, Identifiable, Equatable {
     }
 
     /// The message as the model reads it in a later prompt: an answer made with tools is each
-    /// call it made with its result, one after the other, then the answer.
+    /// round's calls with their results, then the answer (unless it has no text: stopped before).
     package func toSDKMessages() -> [Message] {
-        (toolSteps ?? []).flatMap { step in
-            [
-                Message(role: .assistant, content: "", timestamp: timestamp, toolCalls: [step.call]),
-                .toolResult(step.output, for: step.call),
-            ]
-        } + [toSDKMessage()]
+        var messages: [Message] = []
+        var steps = (toolSteps ?? [])[...]
+        while let first = steps.first {
+            // A round's calls together; a step saved without its round, alone.
+            let round = first.round.map { round in steps.prefix { $0.round == round } } ?? steps.prefix(1)
+            steps = steps.dropFirst(round.count)
+            messages.append(Message(role: .assistant, content: "", timestamp: timestamp, toolCalls: round.map(\.call)))
+            messages += round.map { Message.toolResult($0.output, for: $0.call) }
+        }
+        return messages.isEmpty || !content.isEmpty ? messages + [toSDKMessage()] : messages
     }
 }
 

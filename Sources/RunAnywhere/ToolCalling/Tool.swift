@@ -75,4 +75,16 @@ public enum ToolChoice: Codable, Sendable, Equatable {
     case required
     /// The model calls the tool of this name.
     case tool(String)
+
+    /// The choice a word names: `auto`, `required`, `none`, or the name of one of `tools`; nil
+    /// for any other (the CLI's `--tool-choice`, a conversation answer's `toolChoice`).
+    package init?(naming word: String, among tools: [Tool]) {
+        switch word {
+        case "auto": self = .auto
+        case "required": self = .required
+        case "none": self = .none
+        case let name where tools.contains { $0.name == name }: self = .tool(name)
+        default: return nil
+        }
+    }
 }

@@ -4,11 +4,15 @@ public struct ToolRunStep: Codable, Sendable, Equatable {
     public let call: ToolCall
     /// What running it gave back to the model.
     public let output: String
+    /// The round of calls it was made in, from 0 (a round's calls come from one generation);
+    /// nil in steps saved before rounds were recorded.
+    public let round: Int?
 
     /// Creates a step.
-    public init(call: ToolCall, output: String) {
+    public init(call: ToolCall, output: String, round: Int? = nil) {
         self.call = call
         self.output = output
+        self.round = round
     }
 }
 
@@ -54,7 +58,7 @@ extension RunAnywhereRuntime {
             for call in result.toolCalls {
                 try Task.checkCancellation()
                 let output = try await execute(call)
-                steps.append(ToolRunStep(call: call, output: output))
+                steps.append(ToolRunStep(call: call, output: output, round: round))
                 messages.append(.toolResult(output, for: call))
             }
             (choice, round) = (.auto, round + 1)

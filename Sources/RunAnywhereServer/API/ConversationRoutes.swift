@@ -17,15 +17,19 @@ import RunAnywhere
 /// - `POST /api/conversations/{id}/messages` (`content`, `model`, optional `temperature`,
 ///   `maxTokens`, `topP`, `topK`, `seed`, `systemPrompt` over the saved settings; `collection`
 ///   to answer from a document collection's `passages` most relevant passages, reranked as
-///   `reranker` says, the saved answer keeping them as its `grounding`) and
-///   `POST /api/conversations/{id}/retry` (`model`, same options): the answer as server-sent
-///   events, `delta` (`{"content"}` or `{"reasoning"}` for a thinking model's thoughts), then
-///   `message` with the saved assistant message and its analytics, or `error`. A client that goes
+///   `reranker` says, the saved answer keeping them as its `grounding`; `toolChoice` among the
+///   server's tools) and `POST /api/conversations/{id}/retry` (`model`, same options): the
+///   answer as server-sent events, `delta` (`{"content"}` or `{"reasoning"}` for a thinking
+///   model's thoughts) and `tool_call` (a call the model made, which the server runs), then
+///   `message` with the saved assistant message (each call with its output in `toolSteps`) and
+///   its analytics, or `error`. A client that goes
 ///   away stops the answer, which is saved as interrupted. One answer at a time per
 ///   conversation (across replicas, with the replicas' database): another is a 409;
 /// - `DELETE /api/conversations/{id}/answer`: stops the answer being written (by another
 ///   replica too), at once or, asked before its first token, then (its stream still ends with
-///   the saved, interrupted `message`); 204, or 404 when none is.
+///   the saved, interrupted `message`); 204, or 404 when none is;
+/// - `GET /api/tools`: the tools answers may call (``ServerConfiguration/chatTools``), and the
+///   choice among them an answer gets without its own `toolChoice`.
 struct ConversationRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
@@ -87,6 +91,29 @@ struct ConversationRoutes: Sendable {
         let collection: String?
         @NumberField var passages: Int?
         let reranker: String?
+        /// Which of the server's tools (``ServerConfiguration/chatTools``) the answer may call:
+        /// `auto`, `required`, `none` or a tool's name; nil: the server's choice.
+        let toolChoice: String?
+
+        /// The server's tools as this answer may call them; nil offers none.
+        func tools(_ served: ChatTools?) throws -> ChatTools? {
+            guard let served else {
+                guard toolChoice == nil || toolChoice == "none" else {
+                    throw APIError(
+                        .badRequest, "This server has no tools to call (serve --mcp names MCP servers whose tools it offers)",
+                        param: "toolChoice", code: "no_tools")
+                }
+                return nil
+            }
+            guard let word = toolChoice else { return served }
+            guard let choice = ToolChoice(naming: word, among: served.tools) else {
+                throw APIError(
+                    .badRequest,
+                    "toolChoice '\(word)' is none of auto, required, none or the server's tools (\(served.tools.map(\.name).joined(separator: ", ")))",
+                    param: "toolChoice", code: "unknown_tool")
+            }
+            return ChatTools(served.tools, toolChoice: choice, maxRounds: served.maxRounds, execute: served.execute)
+        }
 
         /// The options these fields ask for over the model's `defaults` over the user's `settings`
         /// (a model's own system prompt is more particular than the user's for every model).
@@ -105,7 +132,26 @@ struct ConversationRoutes: Sendable {
         }
     }
 
+    /// The tools answers may call, and the choice among them by default (`auto`, `required`,
+    /// `none` or a tool's name).
+    struct Tools: Encodable, Sendable {
+        let tools: [Tool]
+        let toolChoice: String
+
+        init(_ served: ChatTools?) {
+            tools = served?.tools ?? []
+            toolChoice =
+                switch served?.toolChoice ?? .none {
+                case .auto: "auto"
+                case .none: "none"
+                case .required: "required"
+                case .tool(let name): name
+                }
+        }
+    }
+
     func register(on router: some RouterMethods<ServerContext>) {
+        router.get("api/tools") { _, _ in try jsonResponse(Tools(configuration.chatTools)) }
         router.get("api/conversations") { request, _ in
             let query = request.uri.queryParameters.get("q").flatMap { $0.isEmpty ? nil : $0 }
             let conversations = try await store.list(matching: query)
@@ -198,11 +244,13 @@ struct ConversationRoutes: Sendable {
         let model: ModelInfo
         do {
             model = try runtime.model(id: body.model, category: .language)
+            let tools = try body.tools(configuration.chatTools)
             let saved = try await settings.load()
             let conversations = store
             let chat = ChatService(
                 runtime: runtime, store: conversations.chatStore, settings: saved, conversation: try await conversations.load(id: id),
                 model: .named(model.id, loadOptions: configuration.loadOptions))
+            await chat.update(tools: tools)
             reply = try await start(chat, body.options(over: saved, defaults: model.defaults))
             await answering.started(claim.conversation, stop: reply.message.cancel)
         } catch {
@@ -229,8 +277,9 @@ struct ConversationRoutes: Sendable {
             try await reply.events.relay(
                 to: &writer,
                 event: { event, writer in
-                    // The saved message, below, carries the result and tool calls.
+                    // The saved message, below, carries the result, and each call with its output.
                     if let delta = try ServerSentEvents.delta(event) { events.append(delta) }
+                    if case .toolCall(let call) = event { events.append(try ServerSentEvents.event(call, name: "tool_call")) }
                     try await ServerSentEvents.send(&events, to: &writer)
                 },
                 // The generation failed: the saved message says why, below, and the error event

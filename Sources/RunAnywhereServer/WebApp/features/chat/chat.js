@@ -301,6 +301,7 @@ class ChatScreen {
       for await (const { event, data } of events(path, { method: "POST", body, signal: this.controller.signal })) {
         started = true;
         if (event === "delta") bubble.add(data);
+        else if (event === "tool_call") bubble.call(data);
         else if (event === "error") failure = data.error?.message ?? "The answer failed";
         if (bubble.content) this.messages.scrollTop = this.messages.scrollHeight;
       }

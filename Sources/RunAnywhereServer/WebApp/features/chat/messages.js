@@ -1,6 +1,6 @@
 // How a chat message looks: the user's bubble, or the answer with its collapsed, dimmed thinking,
-// the numbered sources of an answer from documents, and the spec's footer ("1.2s • 45 tok/s",
-// thinking, how it ended).
+// the tools it called (each collapsed, with its arguments and output), the numbered sources of an
+// answer from documents, and the spec's footer ("1.2s • 45 tok/s", thinking, how it ended).
 import { h, seconds } from "../../lib/dom.js";
 import { sourcesView } from "./sources.js";
 
@@ -22,6 +22,7 @@ export function messageView(message, { onRetry } = {}) {
   const assistant = message.role === "assistant";
   const article = h("article", { class: `message ${message.role}`, "aria-label": assistant ? "Answer" : message.role === "user" ? "You" : "System" });
   if (message.thinkingContent) article.append(thinkingView(message.thinkingContent, message.analytics?.thinkingTime));
+  if (message.toolSteps?.length) article.append(h("div", { class: "tool-steps" }, message.toolSteps.map(toolStepView)));
   article.append(h("div", { class: "content" }, message.content));
   if (message.grounding) article.append(sourcesView(message.grounding));
   if (assistant) {
@@ -32,6 +33,14 @@ export function messageView(message, { onRetry } = {}) {
     article.append(footer);
   }
   return article;
+}
+
+/** A call the answer made: the tool's name, then, opened, its arguments and what it gave back. */
+function toolStepView(step) {
+  return h("details", { class: "tool-step" },
+    h("summary", {}, "Used ", h("code", {}, step.call.name)),
+    h("div", { class: "tool-label" }, "Arguments"), h("pre", { class: "tool-arguments" }, JSON.stringify(step.call.arguments, null, 2)),
+    h("div", { class: "tool-label" }, "Output"), h("pre", { class: "tool-output" }, step.output));
 }
 
 function thinkingView(text, time) {
@@ -49,8 +58,16 @@ export class StreamingAnswer {
     this.details.firstChild.textContent = "Thinking…";
     this.thoughts = this.details.lastChild;
     this.status = h("span", { class: "footer-text" }, "Waiting for the model…");
+    this.calls = h("ul", { class: "tool-calls", hidden: true });
     this.element = h("article", { class: "message assistant streaming", "aria-label": "Answer" },
-      this.details, this.text, h("div", { class: "footer" }, this.status));
+      this.details, this.text, this.calls, h("div", { class: "footer" }, this.status));
+  }
+
+  /** A tool the model called, which the server runs before the model goes on. */
+  call(call) {
+    this.calls.hidden = false;
+    this.calls.append(h("li", {}, "Using ", h("code", {}, call.name), "…"));
+    this.status.textContent = `Running ${call.name}…`;
   }
 
   add(delta) {
