@@ -64,8 +64,11 @@ public struct RunAnywhereServer: Sendable {
     /// after it (Hummingbird), so Anthropic's and ollama's routes, added first in groups of their
     /// own, answer every failure in their shape; the router's own stack, in OpenAI's, wraps the
     /// rest, unknown paths and the web app's files included.
+    /// Every GET route answers HEAD too, without the body, where no route answers HEAD itself: a
+    /// server that answers GET answers HEAD (RFC 9110, 9.3.2), and clients probe with it (ollama's
+    /// CLI sends `HEAD /` before its commands).
     package func router() -> Router<ServerContext> {
-        let router = Router(context: ServerContext.self)
+        let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: AccessLogMiddleware(metrics: metrics))
 
         AnthropicRoutes(runtime: runtime, configuration: configuration).register(on: apiGroup(router, shape: .anthropic))
@@ -194,16 +197,11 @@ public struct RunAnywhereServer: Sendable {
         return group
     }
 
-    /// What answers each request: ``router()``, with HEAD answered as GET where no route takes it.
-    package func responder(_ router: Router<ServerContext>) -> some HTTPResponder<ServerContext> {
-        HeadRequests(inner: router.buildResponder())
-    }
-
     /// The Hummingbird application; `onServerRunning` is told once the port is bound.
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = router()
         return Application(
-            responder: responder(router),
+            responder: router.buildResponder(),
             server: .guarded(router, idleTimeout: configuration.idleTimeout, maxMessageSize: configuration.maxBodySize, hangUps: hangUps),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "RunAnywhere"),
             services: services,

@@ -32,7 +32,7 @@ struct ContractCheckedApplication {
     ) async throws -> Value {
         let answers = RecordedAnswers()
         let app = Application(
-            responder: RecordingResponder(inner: server.responder(server.router()), answers: answers),
+            responder: RecordingResponder(inner: server.router().buildResponder(), answers: answers),
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "RunAnywhere"),
             services: server.services,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })

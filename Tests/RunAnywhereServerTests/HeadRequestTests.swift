@@ -9,7 +9,7 @@ import Testing
 @Suite struct HeadRequestTests {
     @Test func headIsAnsweredAsGetWithoutTheBody() async throws {
         let server = OpenAIRouteTests.server(try scriptedRuntime())
-        let app = Application(responder: server.responder(server.router()), logger: Logger(label: "test"))
+        let app = Application(router: server.router(), logger: Logger(label: "test"))
         try await app.test(.router) { client in
             for path in ["/api/version", "/api/tags", "/health", "/v1/models"] {
                 let get = try await client.execute(uri: path, method: .get) { ($0.status, $0.headers[.contentType]) }

@@ -79,11 +79,7 @@ struct OllamaRoutes: Sendable {
             let keepAlive = body.keepAlive?.value ?? configuration.keepAlive
             guard !texts.isEmpty else {
                 // As ollama: no text loads the model (or with keep_alive 0 unloads it), embedding nothing.
-                if keepAlive == .duration(.zero) {
-                    await runtime.unloadModel(id: model.id)
-                } else {
-                    try await runtime.preloadEmbeddingModel(model.id, options: load, keepAlive: keepAlive)
-                }
+                try await loadOrUnload(model, embedding: true, options: load, keepAlive: keepAlive)
                 return try ollamaEmbedResponse(model: body.model, embeddings: [], timing: timing, engineMs: 0, tokens: 0)
             }
             let result = try await runtime.embed(
@@ -115,17 +111,29 @@ struct OllamaRoutes: Sendable {
         let model = try runtime.model(id: fields.model)
         let keepAlive = fields.keepAlive?.value ?? configuration.keepAlive
         var answer = OllamaChunk.piece(model: fields.name, chat: chat)
-        if keepAlive == .duration(.zero) {
-            await runtime.unloadModel(id: model.id)
-            answer.doneReason = "unload"
-        } else {
-            try await runtime.preloadModel(model.id, options: try fields.loadOptions(configuration.loadOptions), keepAlive: keepAlive)
-            answer.doneReason = "load"
-        }
+        let unloaded = try await loadOrUnload(
+            model, embedding: false, options: try fields.loadOptions(configuration.loadOptions), keepAlive: keepAlive)
+        answer.doneReason = unloaded ? "unload" : "load"
         timing.engineTook()
         answer.stats = OllamaStats(timing: timing)
         guard fields.stream else { return try jsonResponse(answer) }
         return NDJSON.response { [answer] writer in try await NDJSON.write([answer], to: &writer) }
+    }
+
+    /// Loads `model` (a language model, or an `embedding` one) to stay `keepAlive`, or with a
+    /// `keepAlive` of 0 unloads it; whether it unloaded.
+    @discardableResult
+    private func loadOrUnload(_ model: ModelInfo, embedding: Bool, options: ModelLoadOptions, keepAlive: KeepAlive) async throws -> Bool {
+        guard keepAlive != .duration(.zero) else {
+            await runtime.unloadModel(id: model.id)
+            return true
+        }
+        if embedding {
+            try await runtime.preloadEmbeddingModel(model.id, options: options, keepAlive: keepAlive)
+        } else {
+            try await runtime.preloadModel(model.id, options: options, keepAlive: keepAlive)
+        }
+        return false
     }
 
     /// Answers with the whole result, or streams it as lines.
