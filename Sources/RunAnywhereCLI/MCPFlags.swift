@@ -63,10 +63,7 @@ struct MCPFlags: ParsableArguments {
         let servers = try servers()
         let toolbox = MCPToolbox(logger: logger)
         do {
-            for server in servers {
-                let tools = try await toolbox.connect(server)
-                logger.info("MCP server '\(server.name)': \(tools.isEmpty ? "no tools" : tools.map(\.name).joined(separator: ", "))")
-            }
+            for server in servers { try await toolbox.connect(server) }
             let tools = await toolbox.tools
             guard !tools.isEmpty else { throw SDKError(.invalidInput, "The MCP servers named offer no tool a model can call") }
             let result = try await body(toolbox, tools, try choice(among: tools))

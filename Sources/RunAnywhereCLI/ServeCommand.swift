@@ -248,12 +248,24 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             }
             guard !mcp.isEmpty else { return try await serve(nil) }
-            // The MCP servers run as long as this one; each call an answer makes is logged.
+            // The MCP servers run as long as this one; each call an answer makes is logged. A call
+            // that cannot run (its server stopped or did not answer) is logged with why, and the
+            // model reads that it failed, not what the server wrote, which is no client's business.
             try await mcp.withTools(logger: logger) { [logger] toolbox, tools, choice in
                 try await serve(
                     ChatTools(tools, toolChoice: choice, maxRounds: mcp.maxToolRounds) { call in
                         logger.info("Tool call", metadata: ["tool": "\(call.name)", "id": "\(call.id)"])
-                        return try await toolbox.run(call)
+                        do {
+                            return try await toolbox.run(call)
+                        } catch {
+                            if Task.isCancelled { throw error }
+                            logger.error(
+                                "Tool call failed",
+                                metadata: [
+                                    "tool": "\(call.name)", "id": "\(call.id)", "error": "\((error as? SDKError)?.message ?? "\(error)")",
+                                ])
+                            return "Error: the tool \(call.name) could not run."
+                        }
                     })
             }
         }

@@ -12,12 +12,18 @@ import RunAnywhere
 /// offered already with the server's name before it; a tool whose parameters schema the SDK
 /// cannot constrain calls to is left out and logged. A server that exits, or does not answer
 /// within its limit, is an error naming it and quoting the end of what it wrote to standard
-/// error; a tool that fails is its result, marked as an error, for the model to read.
+/// error; one that has exited is started again for the next call to its tools (a long-lived
+/// toolbox, as a server's, outlives a server's crash); a tool that fails is its result, marked
+/// as an error, for the model to read.
 public actor MCPToolbox {
     /// The tools offered, of every server connected, in the order the servers listed them.
     public private(set) var tools: [Tool] = []
 
     private var servers: [Connection] = []
+    /// How each of `servers` was started, to start it again.
+    private var configurations: [MCPServer] = []
+    /// The servers being started again, by their place in `servers`.
+    private var restarts: [Int: Task<Connection, any Error>] = [:]
     /// Where each offered tool runs: the server's place in `servers` and the tool's own name.
     private var routes: [String: (server: Int, name: String)] = [:]
     private let logger: Logger
@@ -50,8 +56,10 @@ public actor MCPToolbox {
             let added = offered(listed, by: server.name)
             routes.merge(added.map { ($0.offered.name, (servers.count, $0.name)) }) { $1 }
             servers.append(connection)
+            configurations.append(server)
             tools += added.map(\.offered)
-            logger.info("MCP server '\(server.name)' offers \(added.map(\.offered.name).joined(separator: ", "))")
+            logger.info(
+                "MCP server '\(server.name)' offers \(added.isEmpty ? "no tools" : added.map(\.offered.name).joined(separator: ", "))")
             return added.map(\.offered)
         } catch {
             await connection.stop()
@@ -68,18 +76,49 @@ public actor MCPToolbox {
             throw SDKError(
                 .invalidInput, "No MCP server offers a tool named '\(call.name)' (offered: \(tools.map(\.name).joined(separator: ", ")))")
         }
-        let connection = servers[route.server]
         guard case .object = call.arguments else {
             throw SDKError(.invalidInput, "The arguments of a call to '\(call.name)' must be a JSON object, not \(call.arguments.text)")
         }
+        let connection = try await running(route.server)
         let result = try await connection.call(route.name, arguments: call.arguments, within: callLimit)
         return result.isError ? "Error: \(result.text)" : result.text
+    }
+
+    /// Server `index`, started again (once, however many calls wait for it) if it has exited.
+    private func running(_ index: Int) async throws -> Connection {
+        let connection = servers[index]
+        guard !connection.process.isRunning else { return connection }
+        if let restart = restarts[index] { return try await restart.value }
+        let server = configurations[index]
+        logger.warning("MCP server '\(server.name)' has exited (status \(connection.process.terminationStatus)); starting it again")
+        let (logger, limit) = (logger, startLimit)
+        let restart = Task {
+            await connection.stop()
+            let fresh = try Connection.start(server, logger: logger)
+            do {
+                _ = try await fresh.initialize(within: limit)
+            } catch {
+                await fresh.stop()
+                throw error
+            }
+            return fresh
+        }
+        restarts[index] = restart
+        defer { restarts[index] = nil }
+        let fresh = try await restart.value
+        guard servers.indices.contains(index), servers[index] === connection else {  // closed meanwhile
+            await fresh.stop()
+            throw SDKError(.networkError, "MCP server '\(server.name)' was closed while it was started again")
+        }
+        servers[index] = fresh
+        return fresh
     }
 
     /// Stops every server (disconnected, then terminated) and offers no tools.
     public func close() async {
         for connection in servers { await connection.stop() }
         servers = []
+        configurations = []
         routes = [:]
         tools = []
     }

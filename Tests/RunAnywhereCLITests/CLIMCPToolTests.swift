@@ -50,7 +50,8 @@ struct CLIMCPToolTests {
 
     /// `serve --mcp`: the conversations' answers may call the server's tools (listed at
     /// /api/tools), as `toolChoice` or the server's `--tool-choice` says; each call streams as a
-    /// `tool_call` event and the saved answer keeps it with its output.
+    /// `tool_call` event and the saved answer keeps it with its output. A call whose MCP server
+    /// dies is logged with why, and the model reads only that it failed.
     @Test func serveRunsTheToolsConversationsCall() async throws {
         let server = try #require(Self.server)
         try await CLIRunner.withData { cli, folder in
@@ -86,15 +87,68 @@ struct CLIMCPToolTests {
             let unknown = try await Self.send(
                 .POST, "\(root)/api/conversations/\(id)/messages", body: question.merging(["toolChoice": "nope"]) { $1 })
             #expect(unknown.status == 400 && unknown.text.contains("toolChoice 'nope' is none of"), "\(unknown.text)")
+            let crash = try await Self.send(
+                .POST, "\(root)/api/conversations/\(id)/messages", body: question.merging(["toolChoice": "crash"]) { $1 })
+            #expect(crash.status == 200 && crash.text.contains("event: message") && !crash.text.contains("event: error"), "\(crash.text)")
+            let crashed = try await Self.send(.GET, "\(root)/api/conversations/\(id)")
+            let failed = ((crashed.json?["messages"] as? [[String: Any]])?.last?["toolSteps"] as? [[String: Any]])?.first
+            #expect(failed?["output"] as? String == "Error: the tool crash could not run.", "\(failed ?? [:])")
+            #expect(
+                serve.standardError.contains("Tool call failed") && serve.standardError.contains("crashing as asked"),
+                "the log says why: \(serve.standardError.suffix(2000))")
+            // The server that crashed is started again for the next call.
+            let again = try await Self.send(
+                .POST, "\(root)/api/conversations/\(id)/messages", body: question.merging(["toolChoice": "capital"]) { $1 })
+            #expect(again.status == 200 && again.text.contains("event: tool_call"), "\(again.text)")
+            let redone = try await Self.send(.GET, "\(root)/api/conversations/\(id)")
+            let output = ((redone.json?["messages"] as? [[String: Any]])?.last?["toolSteps"] as? [[String: Any]])?.first?["output"]
+            #expect((output as? String)?.contains("could not run") == false, "\(output ?? "")")
+            #expect(serve.standardError.contains("has exited (status 5); starting it again"), "\(serve.standardError.suffix(2000))")
+        }
+    }
+
+    /// With keys, only a key with the `tools` scope may call the server's tools or list them: a
+    /// key without it is offered none (the server's own choice, a tool, is not made for it), and
+    /// asking for them is a 403.
+    @Test func onlyKeysWithTheToolsScopeCallTheServersTools() async throws {
+        let server = try #require(Self.server)
+        try await CLIRunner.withData { cli, _ in
+            let admin = "ra-test-admin-key-0123456789"
+            let serve = try ServeProcess(
+                cli,
+                arguments: ["--threads", "1", "--api-key-stdin", "--mcp", server, "--tool-choice", "capital", "--max-tool-rounds", "1"],
+                input: admin)
+            defer { _ = serve.stop() }
+            let root = "http://127.0.0.1:\(serve.port)"
+            var keys: [String: String] = [:]
+            for (name, scopes) in [("plain", ["inference"]), ("agent", ["inference", "tools"])] {
+                let made = try await Self.send(.POST, "\(root)/api/keys", key: admin, body: ["name": name, "scopes": scopes])
+                keys[name] = try #require(made.json?["key"] as? String, "\(made.text)")
+            }
+            let (plain, agent) = (try #require(keys["plain"]), try #require(keys["agent"]))
+            #expect(try await Self.send(.GET, "\(root)/api/tools", key: plain).status == 403)
+            #expect(try await Self.send(.GET, "\(root)/api/tools", key: agent).status == 200)
+            let question: [String: Any] = [
+                "content": "What is the capital of Peru?", "model": RunAnywhere.defaultModelID, "maxTokens": 60, "temperature": 0,
+            ]
+            for (key, calls) in [(plain, false), (agent, true)] {
+                let id = try #require(try await Self.send(.POST, "\(root)/api/conversations", key: key, body: [:]).json?["id"] as? String)
+                let answer = try await Self.send(.POST, "\(root)/api/conversations/\(id)/messages", key: key, body: question)
+                #expect(answer.status == 200 && answer.text.contains("event: tool_call") == calls, "\(answer.text)")
+                let asked = try await Self.send(
+                    .POST, "\(root)/api/conversations/\(id)/messages", key: key, body: question.merging(["toolChoice": "capital"]) { $1 })
+                #expect(calls ? asked.status == 200 : asked.status == 403 && asked.text.contains("needs the scope tools"), "\(asked.text)")
+            }
         }
     }
 
     /// A request to the server; its body as text and, when it is JSON, as an object.
-    static func send(_ method: HTTPMethod, _ url: String, body: [String: Any]? = nil) async throws -> (
+    static func send(_ method: HTTPMethod, _ url: String, key: String? = nil, body: [String: Any]? = nil) async throws -> (
         status: Int, text: String, json: [String: Any]?
     ) {
         var request = HTTPClientRequest(url: url)
         request.method = method
+        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))

@@ -73,14 +73,12 @@ struct MCPToolboxTests {
         defer { try? FileManager.default.removeItem(at: notAProgram) }
         await expectSDKError(.invalidInput, ["cannot be started"]) { try await toolbox.connect(MCPServer(command: notAProgram.path)) }
         #expect(await toolbox.tools.isEmpty)
-        // A server that ends in the middle of a call, and is asked again.
+        // A server that ends in the middle of a call, and is started again for the next.
         try await toolbox.connect(try Self.server())
         await expectSDKError(.networkError, ["MCP server 'fixture' exited (status 5) when asked to run crash", "crashing as asked"]) {
             _ = try await toolbox.run(ToolCall(name: "crash", arguments: [:]))
         }
-        await expectSDKError(.networkError, ["exited (status 5) when asked to run capital"]) {
-            _ = try await toolbox.run(ToolCall(name: "capital", arguments: ["country": "Japan"]))
-        }
+        #expect(try await toolbox.run(ToolCall(name: "capital", arguments: ["country": "Japan"])) == "The capital of Japan is Tokyo.")
         await toolbox.close()
     }
 

@@ -95,13 +95,23 @@ struct ConversationRoutes: Sendable {
         /// `auto`, `required`, `none` or a tool's name; nil: the server's choice.
         let toolChoice: String?
 
-        /// The server's tools as this answer may call them; nil offers none.
+        /// The server's tools as this answer may call them; nil offers none. A key without the
+        /// `tools` scope is offered none, and asking for them is a 403.
         func tools(_ served: ChatTools?) throws -> ChatTools? {
             guard let served else {
                 guard toolChoice == nil || toolChoice == "none" else {
                     throw APIError(
                         .badRequest, "This server has no tools to call (serve --mcp names MCP servers whose tools it offers)",
                         param: "toolChoice", code: "no_tools")
+                }
+                return nil
+            }
+            guard RequestAccount.allows(.tools) else {
+                guard toolChoice == nil || toolChoice == "none" else {
+                    throw APIError(
+                        .forbidden,
+                        "The key '\(RequestAccount.key ?? "")' may not call the server's tools: toolChoice needs the scope tools",
+                        param: "toolChoice", code: "insufficient_scope")
                 }
                 return nil
             }

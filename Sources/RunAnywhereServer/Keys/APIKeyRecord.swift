@@ -6,6 +6,9 @@ package enum KeyScope: String, Codable, Sendable, CaseIterable, Comparable {
     /// Run models: every route that generates, transcribes, speaks, embeds, ranks, answers from
     /// documents, or reads what the server has (models, conversations, settings).
     case inference
+    /// Call the tools the server runs (`serve --mcp`, ``ServerConfiguration/chatTools``) in
+    /// conversations' answers, and list them: they act as the server's user, on its machine.
+    case tools
     /// Add, download, delete, load and unload models.
     case modelsManage = "models:manage"
     /// Everything, keys and the server's settings included.
@@ -22,7 +25,8 @@ package enum KeyScope: String, Codable, Sendable, CaseIterable, Comparable {
 
     /// The scope a request needs: changing keys, settings, the environment, the server's LoRA
     /// scales or benchmarks is `admin`; adding, downloading, deleting, copying, making, loading
-    /// or unloading models is `models:manage`; the rest is `inference`. `path` is best the route's
+    /// or unloading models is `models:manage`; listing the server's tools is `tools` (an answer
+    /// that may call them checks it too: ``RequestAccount/allows(_:)``); the rest is `inference`. `path` is best the route's
     /// template (what the router matched); a request's own path is read as the router reads it,
     /// empty components (`//api/keys`, a trailing `/`) and percent-encoding left out.
     package static func required(method: HTTPRequest.Method, path: String) -> KeyScope {
@@ -30,6 +34,7 @@ package enum KeyScope: String, Codable, Sendable, CaseIterable, Comparable {
         let path = parts.joined(separator: "/")
         let reads = method == .get || method == .head
         if path.hasPrefix("api/keys") { return .admin }
+        if path == "api/tools" { return .tools }
         if !reads, ["api/settings", "api/environment", "lora-adapters"].contains(path) || path.hasPrefix("api/benchmarks") {
             return path.hasSuffix("/export") ? .inference : .admin
         }

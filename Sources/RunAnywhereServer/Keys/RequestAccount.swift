@@ -12,6 +12,11 @@ enum RequestAccount {
     /// The name of the key the request came with; nil without one. What the request's work
     /// publishes (in tasks it starts, which inherit it) is counted as this key's usage.
     @TaskLocal static var key: String?
+    /// Who made the request; nil for a server without keys, whose requests may do everything.
+    @TaskLocal static var holder: KeyRing.Holder?
+
+    /// Whether the request may do what `scope` allows.
+    static func allows(_ scope: KeyScope) -> Bool { holder?.allows(scope) ?? true }
 
     /// Where `account`'s files are: `base` for the server's own, `base/accounts/a-<account>` (its
     /// name with anything but letters, digits, `-` and `_` written as `%XX`) for another; a name
