@@ -1,6 +1,4 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
 import NIOHTTP1
 import RunAnywhere
 import RunAnywhereTestSupport
@@ -62,19 +60,19 @@ struct CLIMCPToolTests {
                 runner, arguments: ["--threads", "1", "--mcp", server, "--tool-choice", "none", "--max-tool-rounds", "1"])
             defer { _ = serve.stop() }
             let root = "http://127.0.0.1:\(serve.port)"
-            let tools = try await Self.send(.GET, "\(root)/api/tools")
+            let tools = try await ServeProcess.send(.GET, "\(root)/api/tools")
             let names = (tools.json?["tools"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
             #expect(Set(names).isSuperset(of: ["capital", "math_add"]) && tools.json?["toolChoice"] as? String == "none", "\(tools)")
 
-            let made = try await Self.send(.POST, "\(root)/api/conversations", body: [:])
+            let made = try await ServeProcess.send(.POST, "\(root)/api/conversations", body: [:])
             let id = try #require(made.json?["id"] as? String, "\(made)")
             let question: [String: Any] = [
                 "content": "What is the capital of France?", "model": RunAnywhere.defaultModelID, "maxTokens": 40, "temperature": 0,
             ]
-            let answer = try await Self.send(
+            let answer = try await ServeProcess.send(
                 .POST, "\(root)/api/conversations/\(id)/messages", body: question.merging(["toolChoice": "capital"]) { $1 })
             #expect(answer.status == 200 && answer.text.contains("event: tool_call\ndata: {"), "\(answer.text)")
-            let saved = try await Self.send(.GET, "\(root)/api/conversations/\(id)")
+            let saved = try await ServeProcess.send(.GET, "\(root)/api/conversations/\(id)")
             let message = try #require((saved.json?["messages"] as? [[String: Any]])?.last, "\(saved)")
             let steps = message["toolSteps"] as? [[String: Any]] ?? []
             #expect(steps.count == 1 && (steps.first?["call"] as? [String: Any])?["name"] as? String == "capital", "\(message)")
@@ -82,25 +80,25 @@ struct CLIMCPToolTests {
             let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
             #expect(calls.count == 1 && serve.standardError.contains("Tool call"), "the server ran and logged the call: \(calls)")
             // The server's choice (none) offers no tool; a tool the server does not have is refused.
-            let plain = try await Self.send(.POST, "\(root)/api/conversations/\(id)/messages", body: question)
+            let plain = try await ServeProcess.send(.POST, "\(root)/api/conversations/\(id)/messages", body: question)
             #expect(plain.status == 200 && !plain.text.contains("event: tool_call"), "\(plain.text)")
-            let unknown = try await Self.send(
+            let unknown = try await ServeProcess.send(
                 .POST, "\(root)/api/conversations/\(id)/messages", body: question.merging(["toolChoice": "nope"]) { $1 })
             #expect(unknown.status == 400 && unknown.text.contains("toolChoice 'nope' is none of"), "\(unknown.text)")
-            let crash = try await Self.send(
+            let crash = try await ServeProcess.send(
                 .POST, "\(root)/api/conversations/\(id)/messages", body: question.merging(["toolChoice": "crash"]) { $1 })
             #expect(crash.status == 200 && crash.text.contains("event: message") && !crash.text.contains("event: error"), "\(crash.text)")
-            let crashed = try await Self.send(.GET, "\(root)/api/conversations/\(id)")
+            let crashed = try await ServeProcess.send(.GET, "\(root)/api/conversations/\(id)")
             let failed = ((crashed.json?["messages"] as? [[String: Any]])?.last?["toolSteps"] as? [[String: Any]])?.first
             #expect(failed?["output"] as? String == "Error: the tool crash could not run.", "\(failed ?? [:])")
             #expect(
                 serve.standardError.contains("Tool call failed") && serve.standardError.contains("crashing as asked"),
                 "the log says why: \(serve.standardError.suffix(2000))")
             // The server that crashed is started again for the next call.
-            let again = try await Self.send(
+            let again = try await ServeProcess.send(
                 .POST, "\(root)/api/conversations/\(id)/messages", body: question.merging(["toolChoice": "capital"]) { $1 })
             #expect(again.status == 200 && again.text.contains("event: tool_call"), "\(again.text)")
-            let redone = try await Self.send(.GET, "\(root)/api/conversations/\(id)")
+            let redone = try await ServeProcess.send(.GET, "\(root)/api/conversations/\(id)")
             let output = ((redone.json?["messages"] as? [[String: Any]])?.last?["toolSteps"] as? [[String: Any]])?.first?["output"]
             #expect((output as? String)?.contains("could not run") == false, "\(output ?? "")")
             #expect(serve.standardError.contains("has exited (status 5); starting it again"), "\(serve.standardError.suffix(2000))")
@@ -122,43 +120,25 @@ struct CLIMCPToolTests {
             let root = "http://127.0.0.1:\(serve.port)"
             var keys: [String: String] = [:]
             for (name, scopes) in [("plain", ["inference"]), ("agent", ["inference", "tools"])] {
-                let made = try await Self.send(.POST, "\(root)/api/keys", key: admin, body: ["name": name, "scopes": scopes])
+                let made = try await ServeProcess.send(.POST, "\(root)/api/keys", key: admin, body: ["name": name, "scopes": scopes])
                 keys[name] = try #require(made.json?["key"] as? String, "\(made.text)")
             }
             let (plain, agent) = (try #require(keys["plain"]), try #require(keys["agent"]))
-            #expect(try await Self.send(.GET, "\(root)/api/tools", key: plain).status == 403)
-            #expect(try await Self.send(.GET, "\(root)/api/tools", key: agent).status == 200)
+            #expect(try await ServeProcess.send(.GET, "\(root)/api/tools", key: plain).status == 403)
+            #expect(try await ServeProcess.send(.GET, "\(root)/api/tools", key: agent).status == 200)
             let question: [String: Any] = [
                 "content": "What is the capital of Peru?", "model": RunAnywhere.defaultModelID, "maxTokens": 60, "temperature": 0,
             ]
             for (key, calls) in [(plain, false), (agent, true)] {
-                let id = try #require(try await Self.send(.POST, "\(root)/api/conversations", key: key, body: [:]).json?["id"] as? String)
-                let answer = try await Self.send(.POST, "\(root)/api/conversations/\(id)/messages", key: key, body: question)
+                let id = try #require(
+                    try await ServeProcess.send(.POST, "\(root)/api/conversations", key: key, body: [:]).json?["id"] as? String)
+                let answer = try await ServeProcess.send(.POST, "\(root)/api/conversations/\(id)/messages", key: key, body: question)
                 #expect(answer.status == 200 && answer.text.contains("event: tool_call") == calls, "\(answer.text)")
-                let asked = try await Self.send(
+                let asked = try await ServeProcess.send(
                     .POST, "\(root)/api/conversations/\(id)/messages", key: key, body: question.merging(["toolChoice": "capital"]) { $1 })
                 #expect(calls ? asked.status == 200 : asked.status == 403 && asked.text.contains("needs the scope tools"), "\(asked.text)")
             }
         }
-    }
-
-    /// A request to the server; its body as text and, when it is JSON, as an object.
-    static func send(_ method: HTTPMethod, _ url: String, key: String? = nil, body: [String: Any]? = nil) async throws -> (
-        status: Int, text: String, json: [String: Any]?
-    ) {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
-        }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
-        let data = Data(buffer: try await response.body.collect(upTo: 1 << 22))
-        return (
-            Int(response.status.code), String(decoding: data, as: UTF8.self),
-            try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        )
     }
 
     @Test func badServersAndFlagsAreClearErrors() throws {

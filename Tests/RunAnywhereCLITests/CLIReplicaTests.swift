@@ -20,20 +20,11 @@ import Testing
         if: TestEnvironment.engineInstalled && TestPostgres.isInstalled,
         "needs llama.cpp, the default model and PostgreSQL: run scripts/setup --tests --build tests"))
 struct CLIReplicaTests {
-    /// The status and JSON body (nil when none) of a request to a replica.
+    /// A request to a replica.
     static func send(_ method: HTTPMethod, _ url: String, key: String? = nil, body: [String: Any]? = nil) async throws -> (
-        status: Int, json: [String: Any]?
+        status: Int, text: String, json: [String: Any]?
     ) {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
-        }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
-        let data = Data(buffer: try await response.body.collect(upTo: 1 << 20))
-        return (Int(response.status.code), try? JSONSerialization.jsonObject(with: data) as? [String: Any])
+        try await ServeProcess.send(method, url, key: key, body: body)
     }
 
     /// Asks `check` every 50 ms until it holds, at most `limit`; whether it came to hold. The

@@ -1,4 +1,7 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 import RunAnywhereTestSupport
 
 /// A `runanywhere serve` (or `telemetry serve`) process on a free loopback port, as a user starts it.
@@ -89,5 +92,27 @@ private final class LogLines: @unchecked Sendable {
             if ended { return nil }
             lock.wait()
         }
+    }
+}
+
+extension ServeProcess {
+    /// A request to a server, with `key` as its bearer token and `body` as JSON: the status, the
+    /// body as text and, when it is a JSON object, as one.
+    static func send(_ method: HTTPMethod, _ url: String, key: String? = nil, body: [String: Any]? = nil) async throws -> (
+        status: Int, text: String, json: [String: Any]?
+    ) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
+        let data = Data(buffer: try await response.body.collect(upTo: 1 << 22))
+        return (
+            Int(response.status.code), String(decoding: data, as: UTF8.self),
+            try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        )
     }
 }
