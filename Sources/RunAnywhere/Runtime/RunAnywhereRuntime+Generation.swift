@@ -466,9 +466,10 @@ extension RunAnywhereRuntime {
         let contextLength = whole ? 1 << 40 : service.contextLength
         // A prompt's images count as the tokens each becomes; the last ones are those it shows.
         let count = { (prompt: PromptText) in
-            let text = prompt.removing(LLMEngineRequest.imageMarker)
-            return try service.tokenCount(text.text, plainText: text.plainText)
-                + loaded.suffix(prompt.count(of: LLMEngineRequest.imageMarker)).reduce(0) { $0 + $1.tokens }
+            let marker = LLMEngineRequest.imageMarker
+            let text = prompt.removing(marker)
+            let images = (prompt.text.utf8.count - text.text.utf8.count) / marker.utf8.count
+            return try service.tokenCount(text.text, plainText: text.plainText) + loaded.suffix(images).reduce(0) { $0 + $1.tokens }
         }
         guard options.applyChatTemplate else {
             guard turn.count == 1, let message = turn.first else {

@@ -87,4 +87,14 @@ public enum ToolChoice: Codable, Sendable, Equatable {
         default: return nil
         }
     }
+
+    /// The word ``init(naming:among:)`` reads as this choice.
+    package var word: String {
+        switch self {
+        case .auto: "auto"
+        case .none: "none"
+        case .required: "required"
+        case .tool(let name): name
+        }
+    }
 }

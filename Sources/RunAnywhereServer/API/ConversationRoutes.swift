@@ -150,13 +150,7 @@ struct ConversationRoutes: Sendable {
 
         init(_ served: ChatTools?) {
             tools = served?.tools ?? []
-            toolChoice =
-                switch served?.toolChoice ?? .none {
-                case .auto: "auto"
-                case .none: "none"
-                case .required: "required"
-                case .tool(let name): name
-                }
+            toolChoice = (served?.toolChoice ?? .none).word
         }
     }
 
