@@ -227,4 +227,19 @@ import Testing
         let error = await #expect(throws: SDKError.self) { try await pipeline().drive(run, startedAt: .now) { _ in } }
         #expect(error?.message == "boom")
     }
+
+    /// Answers that run until cancelled, more of them than there are engine threads, leave those
+    /// threads to the loads and transcriptions that queue for them.
+    @Test(.timeLimit(.minutes(1))) func longAnswersLeaveTheEngineThreadsFree() async throws {
+        let runs = (0...EngineThreads.count).map { _ in
+            LLMEngineRun.start { emitter in
+                let started = ContinuousClock.now
+                while !emitter.isCancelled && ContinuousClock.now - started < .seconds(120) { Thread.sleep(forTimeInterval: 0.005) }
+                emitter.emit(.finished(.cancelled))
+            }
+        }
+        #expect(try await runBlocking { "loaded" } == "loaded")
+        for run in runs { run.cancel() }
+        for run in runs { await run.waitUntilFinished() }
+    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One generation inside an engine. Engine calls block for milliseconds at a time and must not
-/// occupy Swift's cooperative threads, so the work happens off them: on the shared engine threads
+/// occupy Swift's cooperative threads, so the work happens off them: on a thread of the run's own
 /// (``start(_:)``), or on a scheduler thread that serves many runs (``make()``).
 public final class LLMEngineRun: Sendable {
     /// The engine's reports, ending when the engine stops.
@@ -44,12 +44,14 @@ public final class LLMEngineRun: Sendable {
         return (run, LLMEngineEmitter(continuation: continuation, cancellation: cancellation, finished: finished, receiver: receiver))
     }
 
-    /// Runs `work` on one of the engine threads (see `runBlocking(_:)`). `work` reports through
-    /// the emitter and should return soon after the emitter says it is cancelled; what it throws
-    /// ends ``events`` with that error.
+    /// Runs `work` on a thread of its own. `work` reports through the emitter and should return
+    /// soon after the emitter says it is cancelled; what it throws ends ``events`` with that error.
+    /// A generation may last minutes, so it never takes one of the bounded engine threads that
+    /// loads and transcriptions queue for (see `runBlocking(_:)`): a few long answers would
+    /// otherwise hold every model load until one of them ends.
     public static func start(_ work: @escaping @Sendable (LLMEngineEmitter) throws -> Void) -> LLMEngineRun {
         let (run, emitter) = make()
-        EngineThreads.pool.submit { _ in
+        let thread = Thread {
             do {
                 try work(emitter)
                 emitter.finish()
@@ -57,6 +59,9 @@ public final class LLMEngineRun: Sendable {
                 emitter.finish(throwing: error)
             }
         }
+        thread.name = "runanywhere-generation"
+        thread.stackSize = 8 << 20  // as a main thread's: engines recurse in C (grammars, templates)
+        thread.start()
         return run
     }
 

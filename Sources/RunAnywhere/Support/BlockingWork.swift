@@ -4,8 +4,8 @@ import NIOPosix
 /// The threads blocking engine work runs on: model loads, transcriptions, voice activity
 /// detection, syntheses and audio decoding. A bounded set, so that many callers at once queue for
 /// a thread instead of each starting one; none of Swift's cooperative threads (one per core) is
-/// ever held by engine work. A language model's generation runs on the thread of its own batch
-/// scheduler instead.
+/// ever held by engine work. A language model's generation, which may last minutes, runs on its
+/// batch scheduler's thread or a thread of its own (`LLMEngineRun.start(_:)`) instead.
 enum EngineThreads {
     /// As many threads as cores, and at least four, so that a load never waits behind a long
     /// transcription and a synthesis on a 2-core machine.
