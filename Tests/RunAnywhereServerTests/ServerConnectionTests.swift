@@ -34,6 +34,23 @@ import Testing
         }
     }
 
+    /// An HTTP/1.0 request without `keep-alive`, and one that asks for `Close` in its own letter
+    /// case, each get their answer and a closed connection, well before the idle time would
+    /// close it; an HTTP/1.0 request with `keep-alive` keeps its connection.
+    @Test(.hangLimit(.seconds(60))) func requestsThatDoNotKeepTheirConnectionHaveItClosed() async throws {
+        var configuration = ServerConfiguration(port: 0, logger: Self.quiet)
+        configuration.idleTimeout = .seconds(600)
+        try await Self.serving(configuration) { port in
+            let requests = ["GET /health HTTP/1.0\r\n\r\n", "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Close\r\n\r\n"]
+            let answers = try await RawConnection.exchanges(requests.map { Array($0.utf8) }, port: port, within: .seconds(30))
+            for answer in try #require(answers, "a connection was left open") {
+                #expect(answer.hasPrefix("HTTP/1.1 200") && answer.lowercased().contains("\r\nconnection: close\r\n"), "\(answer)")
+            }
+            let kept = Array("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n".utf8)
+            #expect(try await RawConnection.exchanges([kept], port: port, within: .seconds(2)) == nil, "keep-alive was not kept")
+        }
+    }
+
     /// With an idle time of two seconds, and answers that take three (five words at 600 ms each).
     @Test(.hangLimit(.seconds(60))) func idleConnectionsAreClosedAndLongRequestsAreNot() async throws {
         var configuration = ServerConfiguration(port: 0, logger: Self.quiet)

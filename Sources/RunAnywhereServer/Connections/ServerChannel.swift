@@ -52,11 +52,45 @@ struct GuardedFirstRequest<Inner: ServerChildChannel>: ServerChildChannel {
             let operations = channel.pipeline.syncOperations
             let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try operations.addHandler(FirstRequestGuard(timeout: timeout), position: .after(decoder))
+            try operations.addHandler(ConnectionCloseMarker(), position: .after(decoder))
             return value
         }
     }
 
     func handle(value: Inner.Value, logger: Logger) async { await inner.handle(value: value, logger: logger) }
+}
+
+/// Writes `Connection: close` into each request head that does not keep its connection, and
+/// into the response's: an HTTP/1.0 request without `keep-alive` (ApacheBench's, a health
+/// check's), or one that says `close` in any letter case. Hummingbird reads requests as HTTP
+/// types, which have no version, and ends a connection after a response only where that header
+/// is exactly `close`; without this, an HTTP/1.0 client waits for a close that never comes. It
+/// leaves at an upgrade request, after which what comes is no longer HTTP.
+final class ConnectionCloseMarker: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+    /// Whether the connection ends after the response being written.
+    private var closing = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        if head.headers.contains(name: "Upgrade") {
+            context.fireChannelRead(data)
+            return context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+        guard !head.isKeepAlive else { return context.fireChannelRead(data) }
+        closing = true
+        head.headers.replaceOrAdd(name: "Connection", value: "close")
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard closing, case .head(var head) = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        head.headers.replaceOrAdd(name: "Connection", value: "close")
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
+    }
 }
 
 /// Closes its connection on a shutdown's quiesce event if no byte has come in yet; passes
