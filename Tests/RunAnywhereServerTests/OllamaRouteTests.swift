@@ -270,7 +270,7 @@ import Testing
                     (body["modelfile"] as? String)?.contains("FROM ") == true
                         && (body["parameters"] as? String)?.contains("num_ctx") == true)
             }
-            for model in ["nope", "voice"] {
+            for model in ["nope", "voice", "nope:7b"] {
                 try await client.execute(uri: "/api/show", method: .post, headers: .json, body: Routes.body(#"{"model": "\#(model)"}"#)) {
                     response in
                     let message = try Self.error(response.body)

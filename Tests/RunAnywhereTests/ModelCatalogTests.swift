@@ -55,6 +55,11 @@ import Testing
         let runtime = makeRuntime(folder)
         #expect((try #require(throws: SDKError.self) { try runtime.model(id: "no-such-model") }).code == .modelNotFound)
         #expect((try #require(throws: SDKError.self) { try runtime.model(id: "../../etc/passwd") }).code == .invalidInput)
+        // ollama's names with a tag are names, only not here: clients offer to pull on a 404.
+        #expect((try #require(throws: SDKError.self) { try runtime.model(id: "llama3.2:3b") }).code == .modelNotFound)
+        for id in ["a:b:c", "x:", "../x:v1", "x:../v1"] {
+            #expect((try #require(throws: SDKError.self) { try runtime.model(id: id) }).code == .invalidInput, "\(id)")
+        }
     }
 
     @Test func registeredModelsPersistAcrossRuntimes() throws {
