@@ -253,7 +253,8 @@ def documents_checks(page, server, model, good_pdf):
 
 def tools_checks(page, server, model):
     """An answer made with an MCP server's tool (the server's --tool-choice names it): each call
-    shown collapsed, opening to its arguments and output, as the server saved them."""
+    shown collapsed, opening to its arguments and output, as the server saved them; the tools
+    picker shows the server's choice, and "No tools" answers without any."""
     page.open(server.url + "/#/chat/new")
     Select(page.find("select[aria-label=Model]")).select_by_value(model)
     page.settings(max_tokens=40, temperature=0)
@@ -270,6 +271,16 @@ def tools_checks(page, server, model):
     arguments = json.loads(step.find_element(By.CSS_SELECTOR, ".tool-arguments").text)
     check(arguments == steps[0]["call"]["arguments"], f"the page shows the arguments {arguments}")
     page.shot("chat-tools")
+    # The tools picker: the server's choice first, then "No tools" answers without calling one.
+    picker = Select(page.find("select[aria-label=Tools]"))
+    names = [option.get_attribute("value") for option in picker.options]
+    check(names[:3] == ["auto", "required", "capital"] and names[-1] == "none", f"the tools picker offers {names}")
+    check(picker.first_selected_option.get_attribute("value") == "capital", "the picker does not show the server's choice")
+    picker.select_by_value("none")
+    page.send("And of Italy?")
+    page.footer(2)
+    saved = server.get(f"/api/conversations/{page.conversation_id()}")["messages"][-1]
+    check(not saved.get("toolSteps"), f"an answer with no tools called one: {saved}")
 
 
 def checks(page, options, folders):

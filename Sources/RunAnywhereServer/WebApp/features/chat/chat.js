@@ -2,13 +2,15 @@
 // state, the answer streamed as it is written, Stop and Retry, per-conversation generation
 // settings, rename, delete and export. Everything is read from and saved by the server. With a
 // document collection picked, questions are answered from it, and the saved answers keep their
-// numbered sources (sources.js).
+// numbered sources (sources.js). Where the server runs tools (`serve --mcp`), a picker says which
+// the answer may call: the server's choice, any, one that must be called, one by name, or none.
 import { api, attachment, events } from "../../lib/api.js";
 import { download, fill, h, notice, toast, when } from "../../lib/dom.js";
 import { messageView, StreamingAnswer } from "./messages.js";
 
 const modelKey = "runanywhere.chat.model";
 const collectionKey = "runanywhere.chat.collection";
+const toolsKey = "runanywhere.chat.tools";
 const settingsKey = (id) => `runanywhere.chat.settings.${id}`;
 
 /** Shows the Chat screen for conversation `id` (or a new one); returns what unmounts it. */
@@ -30,7 +32,7 @@ class ChatScreen {
 
   async start() {
     this.build();
-    await Promise.all([this.loadModels(), this.loadList(), this.loadDefaults(), this.loadCollections()]);
+    await Promise.all([this.loadModels(), this.loadList(), this.loadDefaults(), this.loadCollections(), this.loadTools()]);
     await this.loadConversation();
     if (!this.closed) this.stateTimer = setInterval(() => this.showModelState(), 3000);
   }
@@ -49,6 +51,7 @@ class ChatScreen {
     this.modelState = h("span", { class: "badge model-state", role: "status" });
     this.collectionSelect = h("select", { "aria-label": "Answer from documents", title: "Answer from a document collection, with numbered sources",
       onchange: () => localStorage.setItem(collectionKey, this.collectionSelect.value) });
+    this.toolSelect = h("select", { "aria-label": "Tools", hidden: true, onchange: () => localStorage.setItem(toolsKey, this.toolSelect.value) });
     this.actions = h("div", { class: "conversation-actions" });
     this.settingsPanel = h("form", { class: "chat-settings", hidden: true, "aria-label": "Generation settings", onsubmit: (e) => e.preventDefault() });
     this.settingsButton = h("button", { "aria-expanded": "false", "aria-controls": "chat-settings", onclick: () => this.toggleSettings() }, "Settings");
@@ -64,7 +67,7 @@ class ChatScreen {
         h("button", { class: "primary new-chat", onclick: () => { location.hash = "#/chat/new"; } }, "New chat"),
         this.search, this.list),
       h("div", { class: "chat-main" },
-        h("div", { class: "chat-header" }, this.title, this.modelSelect, this.modelState, this.collectionSelect, this.settingsButton, this.actions),
+        h("div", { class: "chat-header" }, this.title, this.modelSelect, this.modelState, this.collectionSelect, this.toolSelect, this.settingsButton, this.actions),
         this.settingsPanel, this.messages,
         h("div", { class: "composer" }, this.input, this.sendButton, this.stopButton))));
   }
@@ -99,6 +102,32 @@ class ChatScreen {
       collections.map((c) => h("option", { value: c.name }, `Documents: ${c.name}`)));
     const saved = localStorage.getItem(collectionKey);
     if (collections.some((c) => c.name === saved)) this.collectionSelect.value = saved;
+  }
+
+  /**
+   * The tools the server runs for answers, with the server's default choice picked (or this
+   * browser's last); none, or a key without the `tools` scope: no picker.
+   */
+  async loadTools() {
+    let tools = [];
+    let toolChoice = "none";
+    try {
+      ({ tools, toolChoice } = await api("/api/tools"));
+    } catch {
+      // Chat works without them.
+    }
+    this.toolSelect.hidden = tools.length === 0;
+    if (tools.length === 0) return;
+    const names = tools.map((tool) => tool.name);
+    fill(this.toolSelect,
+      h("option", { value: "auto" }, "Tools: the model decides"),
+      h("option", { value: "required" }, "Tools: call one"),
+      names.map((name) => h("option", { value: name }, `Tool: ${name}`)),
+      h("option", { value: "none" }, "No tools"));
+    this.toolSelect.title = tools.map((tool) => `${tool.name}: ${tool.description}`).join("\n");
+    const saved = localStorage.getItem(toolsKey);
+    const choices = ["auto", "required", "none", ...names];
+    this.toolSelect.value = choices.includes(saved) ? saved : toolChoice;
   }
 
   async showModelState() {
@@ -229,7 +258,8 @@ class ChatScreen {
   }
 
   request(extra) {
-    return { model: this.modelSelect.value, ...this.settings(), ...extra };
+    const tools = this.toolSelect.hidden ? {} : { toolChoice: this.toolSelect.value };
+    return { model: this.modelSelect.value, ...this.settings(), ...tools, ...extra };
   }
 
   async submit() {
