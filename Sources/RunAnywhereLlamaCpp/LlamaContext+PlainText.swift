@@ -15,12 +15,42 @@ extension LlamaContext {
         let bos = library.api.llama_vocab_bos(vocab)
         let leading = affixes.first == bos ? 1 : 0
         var tokens = Array(affixes.prefix(leading))
-        for piece in pieces {
-            tokens += try tokenize(piece.text, addSpecial: false, parseSpecial: !piece.plain)
+        var afterSpecial = true  // as llama.cpp reads a prompt's start
+        for piece in pieces where !piece.text.isEmpty {
+            let read = try tokenize(piece.text, parseSpecial: !piece.plain, afterSpecial: afterSpecial)
+            tokens += read
+            if let last = read.last { afterSpecial = isSpecial(last) }
         }
         tokens += affixes.dropFirst(leading)
         if tokens.count >= 2, tokens[0] == bos, tokens[1] == bos { tokens.removeFirst() }  // the template wrote BOS too
         return tokens
+    }
+
+    /// The tokens of `text` read as the middle of a prompt: where a SentencePiece vocabulary adds
+    /// a space before text (Llama 2's, Mistral's, Phi-3's), llama.cpp adds it only at the start
+    /// and after a special token, so text that follows other text is read behind a newline whose
+    /// tokens are then taken off (`▁Hi` would be a space the prompt does not have). Should the
+    /// newline join what follows it into one token, the text is read alone.
+    private func tokenize(_ text: String, parseSpecial: Bool, afterSpecial: Bool) throws -> [llama_token] {
+        guard !afterSpecial, addsSpacePrefix else { return try tokenize(text, addSpecial: false, parseSpecial: parseSpecial) }
+        let lead = try tokenize("\n", addSpecial: false, parseSpecial: false)
+        let read = try tokenize("\n" + text, addSpecial: false, parseSpecial: parseSpecial)
+        guard read.starts(with: lead) else { return try tokenize(text, addSpecial: false, parseSpecial: parseSpecial) }
+        return Array(read.dropFirst(lead.count))
+    }
+
+    /// Whether the vocabulary adds a space before the text it reads (a SentencePiece one whose
+    /// `add_space_prefix` is on, as llama.cpp's default for them is).
+    var addsSpacePrefix: Bool {
+        guard let first = try? tokenize("a", addSpecial: false, parseSpecial: false).first else { return false }
+        return piece(first).first == UInt8(ascii: " ")
+    }
+
+    /// Whether `token` is one that llama.cpp finds by its text (control, user-defined, unknown),
+    /// after which it reads text as a prompt's start.
+    func isSpecial(_ token: llama_token) -> Bool {
+        let special = LLAMA_TOKEN_ATTR_CONTROL.rawValue | LLAMA_TOKEN_ATTR_USER_DEFINED.rawValue | LLAMA_TOKEN_ATTR_UNKNOWN.rawValue
+        return library.api.llama_vocab_get_attr(vocab, token).rawValue & special != 0
     }
 
     /// `prompt` cut into what is read with special tokens parsed and what is read as text: the

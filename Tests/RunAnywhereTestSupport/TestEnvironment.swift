@@ -108,6 +108,13 @@ package enum TestEnvironment {
         return llamaLibrary != nil && FileManager.default.fileExists(atPath: file.path) ? file : nil
     }
 
+    /// The SentencePiece fixture scripts/setup --tests writes (Llama's vocabulary with ChatML's
+    /// turn tokens, random weights), when it is there with libllama.
+    package static var sentencePieceFixture: URL? {
+        let file = RuntimeConfiguration.homeDirectory().appendingPathComponent("fixtures/spm-fixture.gguf")
+        return llamaLibrary != nil && FileManager.default.fileExists(atPath: file.path) ? file : nil
+    }
+
     /// The image-generation fixture scripts/setup --tests writes (a tiny FLUX.2 klein-shaped model, random
     /// weights), when it is there with libstable-diffusion.
     package static var diffusionFixture: URL? {

@@ -209,7 +209,8 @@ PY
 # the gguf package and rewritten whenever their script changes: SmolVLM's shape with random
 # weights (scripts/fixtures/vlm_fixture.py), its language model with a code model's
 # fill-in-the-middle tokens (scripts/fixtures/fim_fixture.py), and a tiny FLUX.2 klein-shaped
-# text-to-image model (scripts/fixtures/diffusion_fixture.py). Their answers and images are noise;
+# text-to-image model (scripts/fixtures/diffusion_fixture.py), and a chat model with Llama's
+# SentencePiece vocabulary (scripts/fixtures/spm_fixture.py). Their answers and images are noise;
 # see the README's note on weights.
 install_fixtures() {
   local venv dir key
@@ -229,6 +230,21 @@ install_fixtures() {
       || die "could not write the fill-in-the-middle fixture"
     echo "$key" >"$dir/.fixture"
     say "model coder-fixture: $dir (test fixture: random weights)"
+  fi
+  # Read by the engine's tests straight from its file: not a model of the catalog.
+  dir="$home/fixtures"
+  key=$(cat "$repo/scripts/fixtures/spm_fixture.py" "$repo/scripts/fixtures/vlm_fixture.py" | sha256sum | cut -c1-16)
+  key="$key-$LLAMA_CPP_PYTHON_VERSION"
+  if [ "$(cat "$dir/.spm-fixture" 2>/dev/null)" != "$key" ]; then
+    fetch_llama_sdist
+    mkdir -p "$dir"
+    tar -xzf "$llama_sdist" -O --wildcards '*/vendor/llama.cpp/models/ggml-vocab-llama-spm.gguf' >"$dir/.llama-spm-vocab.gguf" \
+      || die "$llama_sdist has no models/ggml-vocab-llama-spm.gguf"
+    "$venv/bin/python" "$repo/scripts/fixtures/spm_fixture.py" "$dir/.llama-spm-vocab.gguf" "$dir/spm-fixture.gguf" \
+      || die "could not write the SentencePiece fixture"
+    rm -f "$dir/.llama-spm-vocab.gguf"
+    echo "$key" >"$dir/.spm-fixture"
+    say "fixture spm-fixture: $dir/spm-fixture.gguf (test fixture: Llama's vocabulary, random weights)"
   fi
   dir="$home/models/sd-fixture"
   key=$(sha256sum "$repo/scripts/fixtures/diffusion_fixture.py" | cut -c1-16)

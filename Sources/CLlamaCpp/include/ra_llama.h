@@ -32,6 +32,7 @@
     X(llama_n_ctx_seq)                         \
     X(llama_n_seq_max)                         \
     X(llama_vocab_is_eog)                      \
+    X(llama_vocab_get_attr)                    \
     X(llama_tokenize)                          \
     X(llama_token_to_piece)                    \
     X(llama_chat_apply_template)               \

@@ -536,6 +536,24 @@ int32_t llama_vocab_n_tokens(const struct llama_vocab * vocab);
 /// Whether `token` ends a generation (end of sequence, end of turn, ...).
 bool llama_vocab_is_eog(const struct llama_vocab * vocab, llama_token token);
 
+/// What kind of token a vocabulary entry is; control, user-defined and unknown tokens are the
+/// ones llama.cpp finds by their text before it tokenizes what lies between them.
+enum llama_token_attr {
+    LLAMA_TOKEN_ATTR_UNDEFINED    = 0,
+    LLAMA_TOKEN_ATTR_UNKNOWN      = 1 << 0,
+    LLAMA_TOKEN_ATTR_UNUSED       = 1 << 1,
+    LLAMA_TOKEN_ATTR_NORMAL       = 1 << 2,
+    LLAMA_TOKEN_ATTR_CONTROL      = 1 << 3,
+    LLAMA_TOKEN_ATTR_USER_DEFINED = 1 << 4,
+    LLAMA_TOKEN_ATTR_BYTE         = 1 << 5,
+    LLAMA_TOKEN_ATTR_NORMALIZED   = 1 << 6,
+    LLAMA_TOKEN_ATTR_LSTRIP       = 1 << 7,
+    LLAMA_TOKEN_ATTR_RSTRIP       = 1 << 8,
+    LLAMA_TOKEN_ATTR_SINGLE_WORD  = 1 << 9,
+};
+
+enum llama_token_attr llama_vocab_get_attr(const struct llama_vocab * vocab, llama_token token);
+
 llama_token llama_vocab_bos(const struct llama_vocab * vocab);
 llama_token llama_vocab_eos(const struct llama_vocab * vocab);
 /// The sentence separator token (BERT's [SEP]); -1 (LLAMA_TOKEN_NULL) when the vocabulary has none.
