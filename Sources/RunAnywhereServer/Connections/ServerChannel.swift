@@ -48,7 +48,8 @@ struct GuardedFirstRequest<Inner: ServerChildChannel>: ServerChildChannel {
         channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandlers(HangUpDetector(hangUps: hangUps), UnusedConnectionCloser())
         }.flatMap { inner.setup(channel: channel, logger: logger) }.flatMapThrowing { value in
-            // Right after the request decoder, so that its parse errors come here first.
+            // Right after the request decoder, the marker and then the guard, which sees the
+            // decoder's parse errors through the marker.
             let operations = channel.pipeline.syncOperations
             let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try operations.addHandler(FirstRequestGuard(timeout: timeout), position: .after(decoder))
@@ -60,35 +61,45 @@ struct GuardedFirstRequest<Inner: ServerChildChannel>: ServerChildChannel {
     func handle(value: Inner.Value, logger: Logger) async { await inner.handle(value: value, logger: logger) }
 }
 
-/// Writes `Connection: close` into each request head that does not keep its connection, and
-/// into the response's: an HTTP/1.0 request without `keep-alive` (ApacheBench's, a health
-/// check's), or one that says `close` in any letter case. Hummingbird reads requests as HTTP
-/// types, which have no version, and ends a connection after a response only where that header
-/// is exactly `close`; without this, an HTTP/1.0 client waits for a close that never comes. It
-/// leaves at an upgrade request, after which what comes is no longer HTTP.
+/// Says in each request head whether the connection ends after it, and in its response: an
+/// HTTP/1.0 request without `keep-alive` (ApacheBench's, a health check's) and one that says
+/// `close` in any letter case get `Connection: close`, and an HTTP/1.0 request with `keep-alive`
+/// gets `Connection: keep-alive` in its response (which an HTTP/1.0 client otherwise reads as the
+/// end of the connection). Hummingbird reads requests as HTTP types, which have no version, and
+/// ends a connection after a response only where that header is exactly `close`: an HTTP/1.0
+/// client would wait for a close that never comes. Requests read ahead of their answers are
+/// answered in order, each response with its own request's word. It leaves at a WebSocket upgrade request,
+/// after which what comes is no longer HTTP.
 final class ConnectionCloseMarker: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
-    /// Whether the connection ends after the response being written.
-    private var closing = false
+    /// The `Connection` word of each request read and not yet answered, oldest first (nil: none).
+    private var pending: [String?] = []
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
-        if head.headers.contains(name: "Upgrade") {
+        if head.headers[canonicalForm: "Upgrade"].contains(where: { $0.lowercased() == "websocket" }) {
             context.fireChannelRead(data)
             return context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
-        guard !head.isKeepAlive else { return context.fireChannelRead(data) }
-        closing = true
-        head.headers.replaceOrAdd(name: "Connection", value: "close")
-        context.fireChannelRead(wrapInboundOut(.head(head)))
+        guard head.isKeepAlive else {
+            pending.append("close")
+            head.headers.replaceOrAdd(name: "Connection", value: "close")
+            return context.fireChannelRead(wrapInboundOut(.head(head)))
+        }
+        pending.append(head.version == .http1_0 ? "keep-alive" : nil)
+        context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard closing, case .head(var head) = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
-        head.headers.replaceOrAdd(name: "Connection", value: "close")
+        // An informational response (100 Continue) comes before its request's final one.
+        guard case .head(var head) = unwrapOutboundIn(data), head.status.code >= 200, !pending.isEmpty else {
+            return context.write(data, promise: promise)
+        }
+        guard let word = pending.removeFirst() else { return context.write(data, promise: promise) }
+        head.headers.replaceOrAdd(name: "Connection", value: word)
         context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 }
