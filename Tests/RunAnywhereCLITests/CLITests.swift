@@ -184,7 +184,8 @@ struct CLIBadInputTests {
         try CLIRunner.withData { cli, _ in
             expectError(try cli.run(["generate", "--model", "no-such-model", "Hi"]), "not found")
             expectError(try cli.run(["generate", "--model", "../../etc/passwd", "Hi"]), "Invalid model id")
-            expectError(try cli.run(["generate", "--model", "a/b", "Hi"]), "Invalid model id")
+            expectError(try cli.run(["generate", "--model", "a//b", "Hi"]), "Invalid model id")
+            expectError(try cli.run(["generate", "--model", "library/qwen3:8b", "Hi"]), "not found")
             expectError(try cli.run(["models", "info", ".."]), "Invalid model id")
             expectError(try cli.run(["chat", "--model", "missing"], input: "hi\n"), "not found")
         }

@@ -307,7 +307,7 @@ import Testing
                 uri: "/api/pull", method: .post, headers: .json, body: Routes.body(#"{"model": "library/llama3.2:3b", "stream": false}"#)
             ) { response in
                 let message = try Self.error(response.body)
-                #expect(response.status == .badRequest && message.contains("not the names of ollama's library"), "\(message)")
+                #expect(response.status == .notFound && message.contains("not the names of ollama's library"), "\(message)")
             }
         }
     }

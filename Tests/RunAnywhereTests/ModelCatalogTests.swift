@@ -56,8 +56,10 @@ import Testing
         #expect((try #require(throws: SDKError.self) { try runtime.model(id: "no-such-model") }).code == .modelNotFound)
         #expect((try #require(throws: SDKError.self) { try runtime.model(id: "../../etc/passwd") }).code == .invalidInput)
         // ollama's names with a tag are names, only not here: clients offer to pull on a 404.
-        #expect((try #require(throws: SDKError.self) { try runtime.model(id: "llama3.2:3b") }).code == .modelNotFound)
-        for id in ["a:b:c", "x:", "../x:v1", "x:../v1"] {
+        for id in ["llama3.2:3b", "library/qwen3:8b", "registry.ollama.ai/library/qwen3:8b", "user/model"] {
+            #expect((try #require(throws: SDKError.self) { try runtime.model(id: id) }).code == .modelNotFound, "\(id)")
+        }
+        for id in ["a:b:c", "x:", "../x:v1", "x:../v1", "a/b/c/d", "a//b", "a:b/c"] {
             #expect((try #require(throws: SDKError.self) { try runtime.model(id: id) }).code == .invalidInput, "\(id)")
         }
     }

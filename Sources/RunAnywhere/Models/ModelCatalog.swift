@@ -40,15 +40,19 @@ final class ModelCatalog: Sendable {
         builtIn + userModels()
     }
 
-    /// The model with `id`. A name with a tag, `name:tag` as ollama writes names, is looked for
-    /// and not found (no model here has one; ollama's clients offer to pull on that answer),
-    /// where any other text that cannot be an id is refused as one.
+    /// The model with `id`. A name as ollama writes them, `[host/][namespace/]name[:tag]`
+    /// (`llama3.2:3b`, `library/qwen3:8b`), is looked for and not found (no model here has one;
+    /// ollama's clients offer to pull on that answer), where any other text that cannot be an id
+    /// is refused as one.
     func model(id: String) throws -> ModelInfo {
         do {
             try ModelInfo.validateID(id)
         } catch {
-            let parts = id.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 2, (try? parts.forEach(ModelInfo.validateID)) != nil else { throw error }
+            let segments = id.split(separator: "/", omittingEmptySubsequences: false)
+            let tagged = segments.dropLast() + (segments.last?.split(separator: ":", omittingEmptySubsequences: false) ?? [])
+            guard segments.count <= 3, tagged.count <= segments.count + 1,
+                (try? tagged.map(String.init).forEach(ModelInfo.validateID)) != nil
+            else { throw error }
         }
         guard let model = all().first(where: { $0.id == id }) else {
             throw SDKError(.modelNotFound, "Model '\(id)' not found; `runanywhere models list` shows the known models")
