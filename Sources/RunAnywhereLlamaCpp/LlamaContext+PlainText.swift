@@ -19,7 +19,7 @@ extension LlamaContext {
         for piece in pieces where !piece.text.isEmpty {
             let read = try tokenize(piece.text, parseSpecial: !piece.plain, afterSpecial: afterSpecial)
             tokens += read
-            if let last = read.last { afterSpecial = isSpecial(last) }
+            if let last = read.last { afterSpecial = isSpecial(last, parsed: !piece.plain) }
         }
         tokens += affixes.dropFirst(leading)
         if tokens.count >= 2, tokens[0] == bos, tokens[1] == bos { tokens.removeFirst() }  // the template wrote BOS too
@@ -46,10 +46,14 @@ extension LlamaContext {
         return piece(first).first == UInt8(ascii: " ")
     }
 
-    /// Whether `token` is one that llama.cpp finds by its text (control, user-defined, unknown),
-    /// after which it reads text as a prompt's start.
-    func isSpecial(_ token: llama_token) -> Bool {
-        let special = LLAMA_TOKEN_ATTR_CONTROL.rawValue | LLAMA_TOKEN_ATTR_USER_DEFINED.rawValue | LLAMA_TOKEN_ATTR_UNKNOWN.rawValue
+    /// Whether `token` is one that llama.cpp found by its text, after which it reads text as a
+    /// prompt's start: a control, user-defined or unknown token where special tokens were
+    /// `parsed`, a user-defined one (found by its text even then) where they were not.
+    func isSpecial(_ token: llama_token, parsed: Bool) -> Bool {
+        let special =
+            parsed
+            ? LLAMA_TOKEN_ATTR_CONTROL.rawValue | LLAMA_TOKEN_ATTR_USER_DEFINED.rawValue | LLAMA_TOKEN_ATTR_UNKNOWN.rawValue
+            : LLAMA_TOKEN_ATTR_USER_DEFINED.rawValue
         return library.api.llama_vocab_get_attr(vocab, token).rawValue & special != 0
     }
 
