@@ -122,6 +122,31 @@ import Testing
         }
     }
 
+    /// A pull of a model whose download is under way is a 409 (it was a 500), in ollama's shape on
+    /// ollama's route; the download goes on.
+    @Test func aPullOfADownloadUnderWayIsAConflict() async throws {
+        let bytes = GGUFWriter.tinyLlama().data() + Data(count: 1 << 20)
+        let web = try await TestHTTPServer.start(routes: ["/slow.gguf": .file(bytes, delayPerChunk: .milliseconds(30))])
+        defer { Task { try? await web.shutdown() } }
+        let runtime = try scriptedRuntime()
+        let model = try runtime.addModel(from: web.url("/slow.gguf"), category: .language, framework: .llamaCpp)
+        let (seen, signal) = AsyncStream.makeStream(of: Void.self)
+        let download = Task {
+            for try await update in try runtime.downloadModelWithProgress(model.id) where update.bytesDownloaded > 0 { signal.yield() }
+        }
+        for await _ in seen { break }
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            let body = ByteBuffer(string: #"{"model": "\#(model.id)", "stream": false}"#)
+            try await client.execute(uri: "/api/pull", method: .post, headers: .json, body: body) { response in
+                let message = try OllamaRouteTests.error(response.body)
+                #expect(response.status == .conflict && message.contains("already being downloaded"), "\(message)")
+            }
+        }
+        try await download.value
+        #expect(try runtime.model(id: model.id).isDownloaded, "the download went on")
+    }
+
     @Test func badRequestsAreClearErrors() async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in
