@@ -8,7 +8,9 @@ import SystemPackage
 extension MCPToolbox {
     /// One server: its process, the pipes to it, and the MCP client speaking over them.
     final class Connection: @unchecked Sendable {  // Process is used only through its thread-safe members
-        let name: String
+        /// How it was started (to start it again).
+        let server: MCPServer
+        var name: String { server.name }
         let process: Process
         let transport: StdioTransport
         let client: Client
@@ -17,8 +19,8 @@ extension MCPToolbox {
         /// closed it (as it does when it exits).
         private let errors = Mutex((text: "", closed: false))
 
-        private init(name: String, process: Process, pipes: (input: Pipe, output: Pipe, errors: Pipe), logger: Logger) {
-            self.name = name
+        private init(server: MCPServer, process: Process, pipes: (input: Pipe, output: Pipe, errors: Pipe), logger: Logger) {
+            self.server = server
             self.process = process
             self.pipes = pipes
             transport = StdioTransport(
@@ -36,7 +38,7 @@ extension MCPToolbox {
             process.environment = ProcessInfo.processInfo.environment.merging(server.env) { $1 }
             let pipes = (input: Pipe(), output: Pipe(), errors: Pipe())
             (process.standardInput, process.standardOutput, process.standardError) = (pipes.input, pipes.output, pipes.errors)
-            let connection = Connection(name: server.name, process: process, pipes: pipes, logger: logger)
+            let connection = Connection(server: server, process: process, pipes: pipes, logger: logger)
             let label = server.name
             pipes.errors.fileHandleForReading.readabilityHandler = { [weak connection] handle in
                 let data = handle.availableData

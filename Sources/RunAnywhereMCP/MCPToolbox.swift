@@ -20,8 +20,6 @@ public actor MCPToolbox {
     public private(set) var tools: [Tool] = []
 
     private var servers: [Connection] = []
-    /// How each of `servers` was started, to start it again.
-    private var configurations: [MCPServer] = []
     /// The servers being started again, by their place in `servers`.
     private var restarts: [Int: Task<Connection, any Error>] = [:]
     /// Where each offered tool runs: the server's place in `servers` and the tool's own name.
@@ -56,7 +54,6 @@ public actor MCPToolbox {
             let added = offered(listed, by: server.name)
             routes.merge(added.map { ($0.offered.name, (servers.count, $0.name)) }) { $1 }
             servers.append(connection)
-            configurations.append(server)
             tools += added.map(\.offered)
             logger.info(
                 "MCP server '\(server.name)' offers \(added.isEmpty ? "no tools" : added.map(\.offered.name).joined(separator: ", "))")
@@ -89,7 +86,7 @@ public actor MCPToolbox {
         let connection = servers[index]
         guard !connection.process.isRunning else { return connection }
         if let restart = restarts[index] { return try await restart.value }
-        let server = configurations[index]
+        let server = connection.server
         logger.warning("MCP server '\(server.name)' has exited (status \(connection.process.terminationStatus)); starting it again")
         let (logger, limit) = (logger, startLimit)
         let restart = Task {
@@ -118,7 +115,6 @@ public actor MCPToolbox {
     public func close() async {
         for connection in servers { await connection.stop() }
         servers = []
-        configurations = []
         routes = [:]
         tools = []
     }

@@ -9,11 +9,11 @@ import RunAnywherePostgres
 /// collections: the server's own in the data folder as always, another's in a folder of its own.
 enum RequestAccount {
     @TaskLocal static var current: String?
-    /// The name of the key the request came with; nil without one. What the request's work
-    /// publishes (in tasks it starts, which inherit it) is counted as this key's usage.
-    @TaskLocal static var key: String?
     /// Who made the request; nil for a server without keys, whose requests may do everything.
     @TaskLocal static var holder: KeyRing.Holder?
+    /// The name of the key the request came with; nil without one. What the request's work
+    /// publishes (in tasks it starts, which inherit it) is counted as this key's usage.
+    static var key: String? { holder?.name }
 
     /// Whether the request may do what `scope` allows.
     static func allows(_ scope: KeyScope) -> Bool { holder?.allows(scope) ?? true }

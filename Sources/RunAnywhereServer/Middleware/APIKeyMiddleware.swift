@@ -44,9 +44,7 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         metrics.keyUsed(holder.name)
         return try await RequestAccount.$current.withValue(holder.account) {
-            try await RequestAccount.$key.withValue(holder.name) {
-                try await RequestAccount.$holder.withValue(holder) { try await next(request, context) }
-            }
+            try await RequestAccount.$holder.withValue(holder) { try await next(request, context) }
         }
     }
 
