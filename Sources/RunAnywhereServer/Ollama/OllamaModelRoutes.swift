@@ -114,13 +114,20 @@ struct OllamaPullProgress: Encodable, Sendable {
 /// ollama's API for models: `GET /api/tags` (the installed models it can run: language,
 /// vision-language with their projector, embedding), `POST /api/show`, `GET /api/ps` (the models
 /// loaded), `POST /api/pull` (a catalog id or a `hf.co/OWNER/REPO:QUANT` reference, downloaded
-/// with its progress as lines), `DELETE /api/delete` and `GET /api/version` (the SDK's).
+/// with its progress as lines), `DELETE /api/delete` and `GET /api/version` (``apiVersion``).
 /// Names are ollama's (``OllamaName``); errors take ollama's shape (``ErrorShape/ollama``).
 struct OllamaModelRoutes: Sendable {
     let runtime: RunAnywhereRuntime
     let configuration: ServerConfiguration
     /// Each model's `details`, read from its GGUF header once per version of its file.
     let details = OllamaModelDetailsCache()
+
+    /// What `GET /api/version` reports: the ollama release whose API these routes implement (its
+    /// newest field here, `logprobs`, came in 0.12.11). ollama's clients read this number to decide
+    /// what a server can do and refuse one below their minimum (0.5.5, 0.6.4 and 0.6.5 are minimums
+    /// seen in editors and launchers), so the SDK's own version, which they would read as an ollama
+    /// release, is `GET /api/system`'s `sdkVersion` instead.
+    static let apiVersion = "0.12.11"
 
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("api/tags") { _, _ in
@@ -184,7 +191,7 @@ struct OllamaModelRoutes: Sendable {
             try await runtime.deleteStoredModel(try installed(body.model).id)
             return Response(status: .ok)
         }
-        router.get("api/version") { _, _ in try jsonResponse(["version": RunAnywhere.version]) }
+        router.get("api/version") { _, _ in try jsonResponse(["version": Self.apiVersion]) }
     }
 
     /// Downloads the model `body` names (registering a reference first), its progress as lines
