@@ -239,6 +239,29 @@ import Testing
         }
     }
 
+    @Test func aModelInUseIsAConflictToDelete() async throws {
+        let runtime = try scriptedRuntime()
+        let handle = try await runtime.hold("scripted")
+        let app = Routes.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/delete", method: .delete, headers: .json, body: Routes.body(#"{"model": "scripted"}"#)) {
+                response in
+                let message = try Self.error(response.body)
+                #expect(response.status == .conflict && message.contains("in use"))
+            }
+            try await client.execute(uri: "/api/models/scripted", method: .delete) { response in
+                let error = try #require(try Routes.json(response.body)["error"] as? [String: Any])
+                #expect(response.status == .conflict && error["code"] as? String == "model_in_use")
+            }
+            #expect((try? runtime.model(id: "scripted")) != nil, "still installed")
+            await handle.release()
+            try await client.execute(uri: "/api/delete", method: .delete, headers: .json, body: Routes.body(#"{"model": "scripted"}"#)) {
+                #expect($0.status == .ok)
+            }
+            #expect((try? runtime.model(id: "scripted")) == nil, "deleted once released")
+        }
+    }
+
     @Test func modelsListedShownAndDeleted() async throws {
         let runtime = try scriptedRuntime(ids: ["scripted", "other"])
         // An installed speech model: not one ollama's routes run, so neither listed nor shown.

@@ -76,6 +76,7 @@ public struct SDKError: Error, LocalizedError, Sendable, CustomStringConvertible
         case .frameworkNotAvailable: "Run scripts/setup to install the engines."
         case .insufficientMemory: "Close other programs or choose a smaller model."
         case .busy: "Try again in a moment, or serve with more --parallel slots or a longer --queue."
+        case .modelInUse: "Unload the model, or try again when its requests have finished."
         case .engineCrashed: "Send the request again: the model is loaded again in a new engine process."
         case .insufficientStorage: "Free up disk space and try again."
         case .networkError: "Check the connection and run the download again; it resumes where it stopped."
@@ -134,6 +135,9 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case checksumMismatch
     /// The same operation is already running (for example the same download).
     case alreadyInProgress
+    /// The model is loaded as the current model or is serving requests, so its files cannot be
+    /// deleted now.
+    case modelInUse
     /// Every generation slot is taken and the queue behind them is full; retry shortly.
     case busy
     /// The engine process serving the request died (a signal, an abort, the OOM killer); the

@@ -86,7 +86,8 @@ extension RunAnywhereRuntime {
     /// Deletes a model's files from the models folder (a partial download too). A user-added
     /// model's entry goes with them; a file registered where it lies outside the models folder
     /// is left alone. The current language, speech-to-text and voice models must be unloaded
-    /// first, and a model in use cannot be deleted; an idle cached one is unloaded. The check and the deletion run without a suspension, so no load of the model
+    /// first, and a model in use cannot be deleted (``ErrorCode/modelInUse``); an idle cached one
+    /// is unloaded. The check and the deletion run without a suspension, so no load of the model
     /// can start meanwhile.
     public func deleteStoredModel(_ id: String) async throws {
         let model = try catalog.model(id: id)
@@ -96,10 +97,10 @@ extension RunAnywhereRuntime {
 
     /// Deletes the files of a model that is not loaded.
     private func deleteUnloaded(_ id: String) throws {
-        if isCurrent(id) { throw SDKError(.invalidInput, "Model '\(id)' is loaded; unload it first") }
+        if isCurrent(id) { throw SDKError(.modelInUse, "Model '\(id)' is loaded; unload it first") }
         if let cached = cache[id] {
             guard cached.uses == 0, cached.loading == nil else {
-                throw SDKError(.invalidInput, "Model '\(id)' is in use; try again when its requests have finished")
+                throw SDKError(.modelInUse, "Model '\(id)' is in use; try again when its requests have finished")
             }
             unloadNow(id)
         }

@@ -56,6 +56,7 @@ package struct APIError: HTTPResponseError, Sendable {
         case .modelNotDownloaded: APIError(.notFound, error.message, param: "model", code: "model_not_downloaded")
         case .modelAlreadyExists: APIError(.conflict, error.message, param: "id", code: "model_already_exists")
         case .alreadyInProgress: APIError(.conflict, error.message, code: "already_in_progress")
+        case .modelInUse: APIError(.conflict, error.message, param: "model", code: "model_in_use")
         case .invalidInput, .emptyInput, .invalidConfiguration:
             APIError(.badRequest, error.message, param: error.field, code: error.code.rawValue)
         case .contextTooLong: APIError(.badRequest, error.message, param: error.field, code: "context_length_exceeded")
