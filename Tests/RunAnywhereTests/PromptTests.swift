@@ -136,6 +136,26 @@ import Testing
         )
     }
 
+    @Test func aMaximumBeyondHalfTheContextKeepsTheNewestHistory() throws {
+        // 12 history messages of 5 tokens and a new one of 2: 62 tokens in a context of 100.
+        let plan = try ContextWindow.fit(
+            system: nil, history: history(6), newMessages: [Message(role: .user, content: "last")],
+            maxMessages: 100, contextLength: 100, maxTokens: 90, render: rendered, countTokens: counted
+        )
+        #expect(
+            plan.droppedMessages == 4 && plan.inputTokens == 42 && plan.maxNewTokens == 58,
+            "the oldest turns go until half the context is free, not 90 tokens of it")
+        for maxTokens in [100, 8192, 64000] {
+            let beyond = try ContextWindow.fit(
+                system: nil, history: history(3), newMessages: [Message(role: .user, content: "last")],
+                maxMessages: 100, contextLength: 100, maxTokens: maxTokens, render: rendered, countTokens: counted
+            )
+            #expect(
+                beyond.droppedMessages == 0 && beyond.maxNewTokens == 100 - 32,
+                "a maximum beyond the whole context (\(maxTokens)) drops no history that fits in half of it")
+        }
+    }
+
     @Test func limitsGenerationWhenOnlyTheNewestMessageFits() throws {
         let plan = try ContextWindow.fit(
             system: nil, history: history(3), newMessages: [Message(role: .user, content: "a b c d e f g h")],

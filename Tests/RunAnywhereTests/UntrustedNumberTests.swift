@@ -38,8 +38,7 @@ import Testing
             newMessages: [Message(role: .user, content: "e f")], maxMessages: 10, contextLength: 100, maxTokens: .max - 1,
             render: { PromptText($0.map(\.content).joined(separator: " ")) }, countTokens: { words($0.text) }
         )
-        #expect(
-            chat.maxNewTokens == 98 && chat.droppedMessages == 2, "the whole history is dropped, then the rest of the context is the limit")
+        #expect(chat.maxNewTokens == 94 && chat.droppedMessages == 0, "the history is kept, and the rest of the context is the limit")
         let raw = try ContextWindow.fit(rawPrompt: "a b c", contextLength: 100, maxTokens: .max, countTokens: words)
         #expect(raw.maxNewTokens == 97)
     }

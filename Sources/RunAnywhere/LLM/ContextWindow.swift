@@ -16,12 +16,12 @@ package struct PromptPlan: Sendable, Equatable {
 package enum ContextWindow {
     /// Plans a chat prompt: `system` (if any), the newest `maxMessages` of `history`, then
     /// `newMessages` (the user's message, and the tool calls and results after it). While the
-    /// prompt would not leave `maxTokens` free in `contextLength`, the oldest history message is
-    /// dropped (and any assistant or tool message left leading the history). With no history
-    /// left, generation is limited to the room that remains; when the new messages alone leave no
-    /// room at all, this throws ``ErrorCode/contextTooLong``. With `maxTokens`
-    /// ``LLMGenerationOptions/untilContextFull``, history is dropped only while no token would
-    /// fit, and the plan's `PromptPlan.maxNewTokens` is all the room left.
+    /// prompt would not leave the answer's room free in `contextLength` (``room(for:contextLength:)``:
+    /// `maxTokens`, at most half the context), the oldest history message is dropped (and any
+    /// assistant or tool message left leading the history). Generation is limited to `maxTokens`
+    /// and to the room that remains; when the new messages alone leave no room at all, this throws
+    /// ``ErrorCode/contextTooLong``. With `maxTokens` ``LLMGenerationOptions/untilContextFull``,
+    /// history is dropped only while no token would fit.
     ///
     /// The prompt only shrinks as messages are dropped, so the first start that fits is found by
     /// bisection: O(log n) prompts are rendered and counted (one per message dropped would be
@@ -32,7 +32,7 @@ package enum ContextWindow {
         render: ([Message]) throws -> PromptText, countTokens: (PromptText) throws -> Int
     ) throws -> PromptPlan {
         let kept = Array(history.suffix(max(0, maxMessages)))
-        let room = room(for: maxTokens)
+        let room = room(for: maxTokens, contextLength: contextLength)
         // Where the prompt may start: the whole history, then after each message dropped, with
         // the assistant and tool messages it would leave leading the history; last, none of it.
         var starts = [0]
@@ -45,19 +45,19 @@ package enum ContextWindow {
             let text = try render((system.map { [$0] } ?? []) + kept[starts[candidate]...] + newMessages)
             return (text, try countTokens(text))
         }
-        func fits(_ tokens: Int) -> Bool { room <= contextLength - tokens }  // not `tokens + room`: maxTokens may be near Int.max
-        func plan(_ candidate: Int, _ prompt: (text: PromptText, tokens: Int), maxNewTokens: Int? = nil) -> PromptPlan {
-            let allowed = maxTokens == LLMGenerationOptions.untilContextFull ? contextLength - prompt.tokens : maxTokens
-            return PromptPlan(
+        func fits(_ tokens: Int) -> Bool { room <= contextLength - tokens }
+        func plan(_ candidate: Int, _ prompt: (text: PromptText, tokens: Int)) -> PromptPlan {
+            PromptPlan(
                 prompt: prompt.text.text, plainText: prompt.text.plainText, inputTokens: prompt.tokens,
-                droppedMessages: history.count - kept.count + starts[candidate], maxNewTokens: maxNewTokens ?? allowed)
+                droppedMessages: history.count - kept.count + starts[candidate], maxNewTokens: min(maxTokens, contextLength - prompt.tokens)
+            )
         }
         let whole = try prompt(from: 0)
         if fits(whole.tokens) { return plan(0, whole) }
         var high = starts.count - 1
         var shortest = high == 0 ? whole : try prompt(from: high)
         guard fits(shortest.tokens) else {
-            if shortest.tokens < contextLength { return plan(high, shortest, maxNewTokens: contextLength - shortest.tokens) }
+            if shortest.tokens < contextLength { return plan(high, shortest) }
             throw SDKError.llm(
                 .contextTooLong,
                 "The prompt needs \(shortest.tokens) tokens with the newest messages alone, but the model's context holds \(contextLength); shorten the message\(system == nil ? "" : " or the system prompt")"
@@ -77,10 +77,15 @@ package enum ContextWindow {
         return plan(high, shortest)
     }
 
-    /// What a prompt must leave free of the context for an answer of at most `maxTokens`: that
-    /// many, or one token for an answer that runs ``LLMGenerationOptions/untilContextFull``.
-    package static func room(for maxTokens: Int) -> Int {
-        maxTokens == LLMGenerationOptions.untilContextFull ? 1 : maxTokens
+    /// What a prompt must leave free of a context of `contextLength` tokens for an answer of at
+    /// most `maxTokens`: that many, but never more than half the context, or one token for an
+    /// answer that runs ``LLMGenerationOptions/untilContextFull``. Clients send a maximum meant as
+    /// a cap (Anthropic's require one; 8,192 or 64,000 are common), often beyond the whole
+    /// context: reserving all of it would leave no room for the conversation, which would be
+    /// dropped, message by message, without a word. Half keeps the newest history and still
+    /// gives a long answer room; the answer stops where the context is full.
+    package static func room(for maxTokens: Int, contextLength: Int) -> Int {
+        maxTokens == LLMGenerationOptions.untilContextFull ? 1 : min(maxTokens, max(1, contextLength / 2))
     }
 
     /// Plans a prompt used verbatim: it must leave room for at least one generated token.

@@ -408,7 +408,7 @@ extension RunAnywhereRuntime {
                 "Model '\(model.id)' was not trained to fill in the middle: its vocabulary has no fill-in-the-middle tokens (a code model such as Qwen2.5-Coder has them)"
             )
         }
-        let room = ContextWindow.room(for: options.maxTokens)
+        let room = ContextWindow.room(for: options.maxTokens, contextLength: engine.contextLength)
         let (tokens, trimmed) = try await runBlocking {
             try infill.tokens(in: tokenizer, marks: marks, contextLength: engine.contextLength, room: room)
         }
