@@ -84,6 +84,22 @@ import Testing
         }
     }
 
+    @Test func aBackgroundResponseDeletedWhileItIsMadeStopsAndStaysDeleted() async throws {
+        let runtime = try scriptedRuntime(adapter: ScriptedAdapter(stallAfter: 2))
+        let app = OpenAIRouteTests.server(runtime).checkedApplication()
+        try await app.test(.router) { client in
+            let queued = try OpenAIRouteTests.json(try await Self.post(client, #""input": "one two three four", "background": true"#).body)
+            let id = try #require(queued["id"] as? String)
+            #expect(try await Self.poll(client, id, while: ["queued"])["status"] as? String == "in_progress")
+            let deleted = try await Self.get(client, "/v1/responses/\(id)", method: .delete)
+            #expect(deleted["deleted"] as? Bool == true)
+            // Its generation was stopped (the stalled engine would hold it for minutes), and its end stored nothing again.
+            #expect(await runtime.loadedModels().allSatisfy { $0.activeRequests == 0 })
+            #expect(try await client.execute(uri: "/v1/responses/\(id)", method: .get).status == .notFound)
+            #expect(try await client.execute(uri: "/v1/responses/\(id)/cancel", method: .post).status == .notFound)
+        }
+    }
+
     @Test func aBackgroundStreamIsReadAgainAfterTheLastEventAClientHad() async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime(adapter: ScriptedAdapter(tokenDelay: .milliseconds(10)))).checkedApplication()
         try await app.test(.router) { client in

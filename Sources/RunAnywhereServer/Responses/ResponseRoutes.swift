@@ -69,6 +69,10 @@ struct ResponseRoutes: Sendable {
         }
         responses.delete("{id}") { _, context in
             let id = try context.pathParameter("id")
+            // A background response still being made is stopped first: it stores itself again as it ends.
+            if let found = try await store.find(id), found.response.background == true, !found.response.hasEnded {
+                _ = try await cancel(id)
+            }
             guard try await store.delete(id) else { throw Self.notFound(id) }
             return try jsonResponse(Deleted(id: id))
         }
