@@ -102,6 +102,33 @@ import Testing
         }
     }
 
+    /// `truncation`: `disabled` (the default) refuses a chain the context cannot hold whole, `auto`
+    /// drops its oldest items; the response says which. The scripted context holds 2,048 tokens.
+    @Test func truncationDisabledRefusesWhatTheContextCannotHoldAndAutoDropsTheOldest() async throws {
+        let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
+        try await app.test(.router) { client in
+            func create(_ fields: String) async throws -> (status: HTTPResponse.Status, body: [String: Any]) {
+                let response = try await client.execute(
+                    uri: "/v1/responses", method: .post, headers: .json, body: OpenAIRouteTests.body(#"{"model": "scripted", \#(fields)}"#))
+                return (response.status, try OpenAIRouteTests.json(response.body))
+            }
+            let words = { (count: Int) in String(repeating: "w ", count: count) }
+            let first = try await create(#""input": "\#(words(1500))", "max_output_tokens": 4"#)
+            #expect(first.status == .ok && first.body["truncation"] as? String == "disabled", "\(first.body)")
+            let id = try #require(first.body["id"] as? String)
+            let refused = try await create(#""input": "\#(words(1000))", "previous_response_id": "\#(id)", "max_output_tokens": 4"#)
+            let error = refused.body["error"] as? [String: Any]
+            #expect(refused.status == .badRequest && error?["code"] as? String == "context_length_exceeded", "\(refused.body)")
+            let dropped = try await create(
+                #""input": "\#(words(1000))", "previous_response_id": "\#(id)", "max_output_tokens": 4, "truncation": "auto""#)
+            let usage = dropped.body["usage"] as? [String: Any]
+            #expect(dropped.status == .ok && dropped.body["truncation"] as? String == "auto", "\(dropped.body)")
+            #expect((usage?["input_tokens"] as? Int ?? 0) < 1500, "the earlier turn was dropped: \(usage ?? [:])")
+            let bogus = try await create(#""input": "hi", "truncation": "bogus""#)
+            #expect(bogus.status == .badRequest && (bogus.body["error"] as? [String: Any])?["param"] as? String == "truncation")
+        }
+    }
+
     @Test func storedResponsesContinueAndAreRetrievedAndDeleted() async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime()).checkedApplication()
         try await app.test(.router) { client in

@@ -156,6 +156,21 @@ import Testing
         }
     }
 
+    @Test func withoutDroppingHistoryAConversationFitsWholeOrIsRefused() throws {
+        let kept = try ContextWindow.fit(
+            system: nil, history: history(6), newMessages: [Message(role: .user, content: "last")],
+            maxMessages: 100, contextLength: 100, maxTokens: 90, dropsHistory: false, render: rendered, countTokens: counted
+        )
+        #expect(kept.droppedMessages == 0 && kept.inputTokens == 62 && kept.maxNewTokens == 38, "all of it, and the room left")
+        let error = try #require(throws: SDKError.self) {
+            try ContextWindow.fit(
+                system: nil, history: history(6), newMessages: [Message(role: .user, content: "last")],
+                maxMessages: 100, contextLength: 62, maxTokens: 10, dropsHistory: false, render: rendered, countTokens: counted
+            )
+        }
+        #expect(error.code == .contextTooLong && error.message.contains("62 tokens"))
+    }
+
     @Test func limitsGenerationWhenOnlyTheNewestMessageFits() throws {
         let plan = try ContextWindow.fit(
             system: nil, history: history(3), newMessages: [Message(role: .user, content: "a b c d e f g h")],

@@ -21,14 +21,15 @@ package enum ContextWindow {
     /// assistant or tool message left leading the history). Generation is limited to `maxTokens`
     /// and to the room that remains; when the new messages alone leave no room at all, this throws
     /// ``ErrorCode/contextTooLong``. With `maxTokens` ``LLMGenerationOptions/untilContextFull``,
-    /// history is dropped only while no token would fit.
+    /// history is dropped only while no token would fit. With `dropsHistory` false, nothing is
+    /// dropped: a prompt that leaves no room at all throws ``ErrorCode/contextTooLong``.
     ///
     /// The prompt only shrinks as messages are dropped, so the first start that fits is found by
     /// bisection: O(log n) prompts are rendered and counted (one per message dropped would be
     /// quadratic: minutes of a thread for a request of 4,000 short messages).
     package static func fit(
         system: Message?, history: [Message], newMessages: [Message], maxMessages: Int,
-        contextLength: Int, maxTokens: Int,
+        contextLength: Int, maxTokens: Int, dropsHistory: Bool = true,
         render: ([Message]) throws -> PromptText, countTokens: (PromptText) throws -> Int
     ) throws -> PromptPlan {
         let kept = Array(history.suffix(max(0, maxMessages)))
@@ -54,6 +55,15 @@ package enum ContextWindow {
         }
         let whole = try prompt(from: 0)
         if fits(whole.tokens) { return plan(0, whole) }
+        guard dropsHistory else {
+            guard whole.tokens < contextLength else {
+                throw SDKError.llm(
+                    .contextTooLong,
+                    "The conversation needs \(whole.tokens) tokens with none of it left out, but the model's context holds \(contextLength); shorten it, or let its oldest messages be dropped"
+                )
+            }
+            return plan(0, whole)
+        }
         var high = starts.count - 1
         var shortest = high == 0 ? whole : try prompt(from: high)
         guard fits(shortest.tokens) else {

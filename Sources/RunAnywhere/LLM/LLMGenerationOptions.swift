@@ -81,6 +81,11 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
     /// base model alone; nil: the model's own (a Modelfile's `ADAPTER`), else those a server was
     /// started with (`serve --lora`) that fit the model, else none.
     public var loraAdapters: [LoRAAdapter]?
+    /// Whether a conversation's oldest messages are dropped to make room when the prompt would
+    /// not leave room for the answer (true); false keeps every message and refuses a conversation
+    /// the context cannot hold whole with ``ErrorCode/contextTooLong``, as the Responses API's
+    /// `truncation: "disabled"` asks.
+    public var dropsOldestMessages: Bool
 
     /// Creates options.
     public init(
@@ -110,7 +115,8 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         toolChoice: ToolChoice = .auto,
         parallelToolCalls: Bool = false,
         speculation: LLMSpeculation? = nil,
-        loraAdapters: [LoRAAdapter]? = nil
+        loraAdapters: [LoRAAdapter]? = nil,
+        dropsOldestMessages: Bool = true
     ) {
         self.maxTokens = maxTokens
         self.temperature = temperature
@@ -139,6 +145,7 @@ public struct LLMGenerationOptions: Codable, Sendable, Equatable {
         self.parallelToolCalls = parallelToolCalls
         self.speculation = speculation
         self.loraAdapters = loraAdapters
+        self.dropsOldestMessages = dropsOldestMessages
     }
 
     /// The sampling settings an engine is given.

@@ -516,7 +516,7 @@ extension RunAnywhereRuntime {
         let plan = try ContextWindow.fit(
             system: system, history: history.filter { $0.role != .system }, newMessages: turn,
             maxMessages: (whole ? history.count : context?.maxMessages ?? 0) + first.count, contextLength: contextLength,
-            maxTokens: options.maxTokens,
+            maxTokens: options.maxTokens, dropsHistory: options.dropsOldestMessages,
             render: render, countTokens: count
         )
         return PreparedPrompt(plan: plan, terminators: terminators, toolFormat: options.tools.isEmpty ? nil : format)

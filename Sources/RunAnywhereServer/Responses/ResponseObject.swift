@@ -68,7 +68,8 @@ struct ResponseObject: Codable, Sendable {
     let toolChoice: JSONValue
     let tools: [JSONValue]
     let topP: Float?
-    var truncation = "disabled"
+    /// `auto` or `disabled`, as the request asked (``ResponseRequest/truncation``).
+    let truncation: String
     var usage: ResponseUsage?
     let metadata: [String: String]
 
@@ -101,6 +102,7 @@ struct ResponseObject: Codable, Sendable {
         toolChoice = request.toolChoice ?? "auto"
         tools = ordered?["tools"]?.arrayValue ?? []
         topP = request.topP
+        truncation = request.truncation
         metadata = request.metadata ?? [:]
     }
 

@@ -58,12 +58,15 @@ struct ResponseRequest: Decodable, Sendable {
     /// `include` (only `message.output_text.logprobs` changes the answer) and `top_logprobs`.
     let include: [String]?
     let topLogprobs: Int?
+    /// `auto` (the oldest items are dropped when the context cannot hold them with the answer) or
+    /// `disabled` (OpenAI's default: such a request is a 400 `context_length_exceeded`).
+    let truncation: String
 
     enum CodingKeys: String, CodingKey {
         case model, input, instructions, tools, toolChoice = "tool_choice", parallelToolCalls = "parallel_tool_calls", text
         case maxOutputTokens = "max_output_tokens", temperature, topP = "top_p", reasoning, previousResponseID = "previous_response_id"
         case store, background, stream, metadata, include, topLogprobs = "top_logprobs"
-        case conversation, prompt
+        case conversation, prompt, truncation
     }
 
     init(from decoder: any Decoder) throws {
@@ -113,6 +116,10 @@ struct ResponseRequest: Decodable, Sendable {
         metadata = try container.decodeIfPresent([String: String].self, forKey: .metadata)
         include = try container.decodeIfPresent([String].self, forKey: .include)
         topLogprobs = try container.decode(NumberField<Int>.self, forKey: .topLogprobs).wrappedValue
+        truncation = try container.decodeIfPresent(String.self, forKey: .truncation) ?? "disabled"
+        guard ["auto", "disabled"].contains(truncation) else {
+            throw APIError(.badRequest, "truncation must be \"auto\" or \"disabled\"", param: "truncation")
+        }
     }
 
     /// Puts back the key order of the schemas (`text.format.schema`, each tool's `parameters`)
@@ -137,6 +144,7 @@ struct ResponseRequest: Decodable, Sendable {
         }
         if let temperature { options.temperature = temperature }
         if let topP { options.topP = topP }
+        options.dropsOldestMessages = truncation == "auto"
         // As OpenAI's: the answer's log-probabilities with `include` naming them, or with `top_logprobs`.
         let asked = include?.contains("message.output_text.logprobs") == true || topLogprobs != nil
         options.logprobs = try requestedLogprobs(asked ? .flag(true) : nil, top: topLogprobs)
