@@ -199,6 +199,16 @@ import Testing
             #""input": [{"type": "function_call", "call_id": "c", "name": "f", "arguments": "[1]"}, {"type": "function_call_output", "call_id": "c", "output": "x"}]"#,
             "input"
         ),
+        // An output that answers no call made before it, and one that is neither text nor parts.
+        (
+            #""input": [{"role": "user", "content": "x"}, {"type": "function_call_output", "call_id": "call_nope", "output": "Sunny"}]"#,
+            "input"
+        ),
+        (
+            #""input": [{"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}, {"type": "function_call_output", "call_id": "c", "output": {"a": 1}}]"#,
+            "input"
+        ),
+        (#""input": "hi", "tools": [{"type": "function"}]"#, "tools"),
     ])
     func badRequestsAreRefusedNamingTheField(fields: String, param: String) async throws {
         let app = OpenAIRouteTests.server(try scriptedRuntime(name: "refused-\(param)")).checkedApplication()

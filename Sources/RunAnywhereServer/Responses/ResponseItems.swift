@@ -171,8 +171,11 @@ struct ResponseFunctionCallOutput: Codable, Sendable {
         status = try container.decodeIfPresent(String.self, forKey: .status)
         if let text = try container.decodeIfOfType(String.self, forKey: .output) {
             output = text
-        } else {
+        } else if (try? container.decode(JSONValue.self, forKey: .output))?.arrayValue != nil {
             output = try container.decode([ResponseContentPart].self, forKey: .output).compactMap(\.text).joined()
+        } else {
+            throw APIError(
+                .badRequest, "The output of function call '\(callID)' must be text or a list of content parts", param: "input")
         }
     }
 }

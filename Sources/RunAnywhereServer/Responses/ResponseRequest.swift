@@ -17,9 +17,10 @@ struct ResponseRequest: Decodable, Sendable {
         let strict: Bool?
 
         func tool() throws -> Tool {
-            guard type == "function", let name else {
-                throw APIError(.badRequest, "Tool type '\(type)' is not supported; use function tools with a name", param: "tools")
+            guard type == "function" else {
+                throw APIError(.badRequest, "Tool type '\(type)' is not supported; use function tools", param: "tools")
             }
+            guard let name, !name.isEmpty else { throw APIError(.badRequest, "A function tool needs a name", param: "tools") }
             return Tool(name: name, description: description ?? "", parameters: parameters ?? ["type": "object", "properties": [:]])
         }
     }
@@ -183,10 +184,12 @@ struct ResponseRequest: Decodable, Sendable {
 
     /// The conversation `items` make, with `instructions` first in the system prompt: messages
     /// in order, function calls on the assistant's message, each output as a tool message;
-    /// reasoning is left out. It must end with the user's message or a function's output.
+    /// reasoning is left out. It must end with the user's message or a function's output, and each
+    /// output must answer a call made before it.
     func conversation(_ items: [ResponseItem]) throws -> Context {
         var system = instructions.map { [$0] } ?? []
         var messages: [Message] = []
+        var calls: Set<String> = []
         for item in items {
             switch item {
             case .message(let message):
@@ -197,6 +200,7 @@ struct ResponseRequest: Decodable, Sendable {
                 default: throw APIError(.badRequest, "Unsupported message role '\(message.role)'", param: "input")
                 }
             case .functionCall(let call):
+                calls.insert(call.callID)
                 if let last = messages.last, last.role == .assistant {
                     messages[messages.count - 1] = Message(
                         role: .assistant, content: last.content, toolCalls: last.toolCalls + [try call.call()])
@@ -204,6 +208,11 @@ struct ResponseRequest: Decodable, Sendable {
                     messages.append(Message(role: .assistant, content: "", toolCalls: [try call.call()]))
                 }
             case .functionCallOutput(let output):
+                // As OpenAI: an output answers a call made before it (in the input or the turns it continues).
+                guard calls.contains(output.callID) else {
+                    throw APIError(
+                        .badRequest, "No tool call found for function call output with call_id \(output.callID)", param: "input")
+                }
                 messages.append(Message(role: .tool, content: output.output, toolCallId: output.callID))
             case .reasoning:
                 continue
