@@ -22,8 +22,16 @@ struct SpeakCommand: AsyncParsableCommand {
         let metadata: TTSSynthesisMetadata
     }
 
+    /// File name extensions of audio formats that are not WAV.
+    static let otherAudioFormats: Set<String> = ["mp3", "ogg", "oga", "opus", "flac", "aac", "m4a", "webm", "pcm"]
+
     func run() async throws {
         try await CLIContext.run(global) { _ in
+            // The speech is WAV: a name another format's readers claim would hold it under false colours.
+            let named = URL(fileURLWithPath: output).pathExtension.lowercased()
+            if Self.otherAudioFormats.contains(named) {
+                throw SDKError(.invalidInput, "speak writes WAV audio: name the output file .wav, not .\(named)")
+            }
             try OutputFile.check(output)  // before the voice loads and speaks
             let words = text == "-" ? try StandardInput.text() : text
             let runtime = try RunAnywhere.runtime()

@@ -51,7 +51,8 @@ public struct MCPServer: Sendable, Equatable {
         do {
             file = try JSONDecoder().decode(File.self, from: data)
         } catch {
-            throw SDKError(.invalidInput, "Not an mcp.json file ({\"mcpServers\": {\"name\": {\"command\", \"args\", \"env\"}}}): \(error)")
+            let why = (error as? DecodingError)?.summary ?? "\(error)"
+            throw SDKError(.invalidInput, "Not an mcp.json file ({\"mcpServers\": {\"name\": {\"command\", \"args\", \"env\"}}}): \(why)")
         }
         return try file.mcpServers.sorted { $0.key < $1.key }.map { name, entry in
             guard let command = entry.command, !command.isEmpty else {

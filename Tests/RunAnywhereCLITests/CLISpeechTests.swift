@@ -74,6 +74,7 @@ struct CLISpeechTests {
                 (["speak", "Hello", "--voice", "no-such-voice", "--output", out], "not found"),
                 (["speak", String(repeating: "a", count: 100_000), "--output", out], "at most 10000"),
                 (["speak", "Hello", "--rate", "9", "--output", out], "rate"),
+                (["speak", "Hello", "--output", out + ".mp3"], "name the output file .wav, not .mp3"),
                 (["transcribe", text.path, "--model", "smollm2-135m-instruct-q4_1"], "could not be read as audio"),
             ] {
                 let output = try cli.run(arguments)

@@ -104,12 +104,13 @@ struct MCPToolboxTests {
         for (text, fragment) in [
             (#"{"mcpServers": {"remote": {"url": "https://example.com/mcp"}}}"#, "MCP server 'remote' is reached by URL"),
             (#"{"mcpServers": {"empty": {"command": ""}}}"#, "MCP server 'empty' has no command"),
-            (#"{"servers": {}}"#, "Not an mcp.json file"), ("not json", "Not an mcp.json file"),
+            (#"{"servers": {}}"#, "mcpServers is missing"), ("not json", "Not an mcp.json file"),
+            (#"{"mcpServers": {"a": {"command": 5}}}"#, "at mcpServers.a.command:"),
         ] {
             #expect(throws: SDKError.self, "\(text)") { try MCPServer.servers(inConfiguration: Data(text.utf8)) }
             #expect((try? MCPServer.servers(inConfiguration: Data(text.utf8))) == nil)
             do { _ = try MCPServer.servers(inConfiguration: Data(text.utf8)) } catch let error as SDKError {
-                #expect(error.message.contains(fragment), "\(error)")
+                #expect(error.message.contains(fragment) && !error.message.contains("DecodingError"), "\(error)")
             }
         }
     }

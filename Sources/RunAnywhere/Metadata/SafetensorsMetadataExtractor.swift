@@ -81,7 +81,7 @@ package struct SafetensorsMetadataExtractor: ModelMetadataExtractor {
         } catch let error as SDKError {
             throw invalid(error.message)
         } catch let error as DecodingError {
-            throw invalid("its header is not the format's JSON (\(describe(error)))")
+            throw invalid("its header is not the format's JSON (\(error.summary))")
         }
         var metadata: [String: String] = [:]
         var tensors: [Tensor] = []
@@ -137,17 +137,6 @@ package struct SafetensorsMetadataExtractor: ModelMetadataExtractor {
             )
         }
         return Tensor(name: name, dtype: dtype, shape: shape, offsets: (offsets[0], offsets[1]))
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty: "it is not JSON"
-        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
-            "at \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
-        case .keyNotFound(let key, let context):
-            "\((context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: ".")) is missing"
-        @unknown default: "it could not be read"
-        }
     }
 
     /// One member of the header: a tensor, or the metadata (a map of strings).
