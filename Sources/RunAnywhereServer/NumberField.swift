@@ -33,6 +33,10 @@ struct NumberField<Value: Decodable & Sendable>: Decodable, Sendable {
                 switch try? container.decode(JSONValue.self) {
                 case .number(let real) where Value.self is any FixedWidthInteger.Type && real.isFinite && real.rounded() != real:
                     refusal = APIError(.badRequest, "\(field) must be a whole number, not \(real)", param: refusal.param)
+                case .number(let real) where Value.self is any FixedWidthInteger.Type:
+                    // Beyond the type's range: the side it is on, not the type's range, which reaches
+                    // far beyond what the field takes.
+                    refusal = APIError(.badRequest, "\(field) is too \(real > 0 ? "large" : "small")", param: refusal.param)
                 case .string(let text):
                     let shown = text.count > 40 ? text.prefix(39) + "…" : text
                     refusal = APIError(.badRequest, "\(field) must be \(kind), not the text \"\(shown)\"", param: refusal.param)

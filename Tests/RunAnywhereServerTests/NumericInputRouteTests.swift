@@ -98,6 +98,12 @@ import Testing
             #"max_tokens must be a whole number, not the text "5""#
         ),
         ("/v1/chat/completions", #"{"model": "scripted", "temperature": true, \#(hi)}"#, "temperature must be a number, not true"),
+        // Beyond the type's range: the side it is on, not the type's whole range.
+        (
+            "/v1/chat/completions", #"{"model": "scripted", "max_tokens": 99999999999999999999, \#(hi)}"#,
+            "max_tokens is too large"
+        ),
+        ("/api/models/scripted/load", #"{"gpuLayers": -1e20}"#, "gpuLayers is too small"),
         (
             "/v1/chat/completions", #"{"model": "scripted", "messages": "hi"}"#,
             "The request body is not valid: messages must be an array, not a string"

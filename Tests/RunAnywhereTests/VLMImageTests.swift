@@ -63,6 +63,7 @@ import Testing
             (VLMImage(data: Data("GIF89a".utf8) + Data([0, 0, 5, 0])), "at least 1×1"),
             (VLMImage(data: Data("GIF89a".utf8) + Data([0x00, 0x10, 0x10, 0x00])), "times the other"),
             (VLMImage(base64: "%%%"), "does not decode"),
+            (VLMImage(base64: "data:image/png;base64,"), "The image is empty"),
             (VLMImage(base64: "data:image/png,abc"), "not base64"),
             (VLMImage(filePath: "/nonexistent/picture.png"), "No such file: /nonexistent/picture.png"),
             (VLMImage(filePath: "/tmp"), "Cannot read /tmp: it is a folder; name a file"),

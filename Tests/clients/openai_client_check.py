@@ -1016,6 +1016,8 @@ def check_images(client, image_model):
                                                     extra_body={**small, "guidance_scale": 31}), "guidance_scale"),
         ("seed", lambda: client.images.generate(model=image_model, prompt="A cat", size="64x64", extra_body={**small, "seed": -2}), "seed"),
         ("bad size", lambda: client.images.generate(model=image_model, prompt="A cat", size="large", extra_body=small), "size"),
+        ("size with a trailing x", lambda: client.images.generate(model=image_model, prompt="A cat", size="64x64x", extra_body=small),
+         "size"),
         ("too many", lambda: client.images.generate(model=image_model, prompt="A cat", n=9, size="64x64", extra_body=small), "n"),
         ("unknown model", lambda: client.images.generate(model="no-such-model", prompt="A cat"), "model"),
         ("jpeg", lambda: client.images.generate(model=image_model, prompt="A cat", size="64x64", output_format="jpeg", extra_body=small),

@@ -46,6 +46,7 @@ public struct VLMImage: Sendable, Equatable, Codable {
                 }
                 payload = payload[payload.index(after: comma)...]
             }
+            guard !payload.isEmpty else { throw SDKError(.invalidInput, "The image is empty: its base64 text holds no data") }
             guard let data = Data(base64Encoded: String(payload), options: .ignoreUnknownCharacters), !data.isEmpty else {
                 throw SDKError(.invalidInput, "The image's base64 text does not decode")
             }

@@ -132,8 +132,9 @@ struct ImageGenerationRoutes: Sendable {
     static func options(_ body: GenerationRequest) throws -> DiffusionGenerationOptions {
         var sides: [Int]?
         if let size = body.size, size != "auto" {
-            sides = size.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard sides?.count == 2 else {
+            let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            sides = parts.compactMap { Int($0) }
+            guard parts.count == 2, sides?.count == 2 else {
                 throw APIError(.badRequest, "size must be WIDTHxHEIGHT, e.g. 512x512 (got '\(size)')", param: "size")
             }
         }
