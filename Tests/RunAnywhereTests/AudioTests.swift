@@ -68,6 +68,8 @@ import Testing
             (wav(code: 0x55, bits: 16, channels: 1, rate: 8_000, payload: [1, 2]), "MP3"),
             (wav(code: 1, bits: 12, channels: 1, rate: 8_000, payload: [1, 2]), "12-bit"),
             (wav(code: 1, bits: 16, channels: 1, rate: 8_000, payload: []), "no audio"),
+            // 76 KB at 1 Hz would be ten hours: 2.4 GB once resampled for Whisper.
+            (wav(code: 1, bits: 16, channels: 1, rate: 1, payload: [1, 2]), "declares 1 Hz"),
         ]
         for (data, fragment) in cases {
             let error = try #require(throws: SDKError.self, "\(fragment)") { try WAVCodec.decode(data, name: "x.wav") }

@@ -3,6 +3,9 @@ import Foundation
 /// WAV files: integer PCM of 8, 16, 24 or 32 bits and float PCM of 32 or 64 bits, plain or
 /// WAVE_FORMAT_EXTENSIBLE, any number of channels (mixed down to mono).
 enum WAVCodec {
+    /// The lowest sample rate a WAV file is read at.
+    static let lowestSampleRate = 1_000
+
     static func decode(_ data: Data, name: String) throws -> AudioSamples {
         func bad(_ why: String) -> SDKError { SDKError(.invalidInput, "\(name) is not a usable WAV file: \(why)") }
         guard !data.isEmpty else { throw SDKError(.emptyInput, "\(name) is empty") }
@@ -33,6 +36,11 @@ enum WAVCodec {
         guard let format else { throw bad("it has no fmt chunk") }
         guard let payload else { throw bad("it has no data chunk") }
         guard format.channels > 0, format.rate > 0 else { throw bad("it declares \(format.channels) channels at \(format.rate) Hz") }
+        // Below any recorded speech's rate (telephone audio is 8 kHz): such a header would make a
+        // small file hours of audio, gigabytes once resampled for a model.
+        guard format.rate >= Self.lowestSampleRate else {
+            throw bad("it declares \(format.rate) Hz; audio is recorded at \(Self.lowestSampleRate) Hz or more")
+        }
         let width: Int
         switch (format.code, format.bits) {
         case (1, 8), (1, 16), (1, 24), (1, 32), (3, 32), (3, 64): width = format.bits / 8
