@@ -117,7 +117,7 @@ struct TokenizeRouteTests {
                     ("detokenize", "{\"tokens\": [1, 2.5]}", 400, "tokens.1 must be a whole number"),
                     ("detokenize", "{\"tokens\": [1, \"two\"]}", 400, "tokens.1 must be a whole number"),
                     ("detokenize", "{\"tokens\": [1, null]}", 400, "tokens.1 must be a token id"),
-                    ("detokenize", "{\"tokens\": [1, 4294967296]}", 400, "tokens.1 must be a whole number"),
+                    ("detokenize", "{\"tokens\": [1, 4294967296]}", 400, "tokens.1 is too large"),
                     (
                         "detokenize", "{\"tokens\": [1, 2, \(size)]}", 400,
                         "Token \(size) (at position 2) is not in the model's vocabulary of \(size) tokens"

@@ -94,7 +94,11 @@ SEMANTIC_REFUSALS = {
     # Items' ids are unique in a request and in a conversation; an image must load; one response at a time in a conversation.
     "POST /v1/conversations": [r"Two items have the same id", r"An input_image cannot be read"],
     "POST /v1/conversations/{conversation_id}/items": [r"Two items have the same id", r"holds an item '.*' already", r"An input_image cannot be read"],
-    "POST /v1/responses": [r"Two input items have the same id", r"Another response is being made in conversation"],
+    # An output answers a call made before it; with truncation disabled, the whole input must fit the context.
+    "POST /v1/responses": [
+        r"Two input items have the same id", r"Another response is being made in conversation",
+        r"No tool call found for function call output", r"with none of it left out, but the model's context holds",
+    ],
     "POST /detokenize": [r"is not in the model's vocabulary"],
     "POST /tokenize": [r"is not in the model's vocabulary"],  # a token id among the content's strings
     "POST /api/blobs/{digest}": [r"digest mismatch"],  # the bytes must hash to the digest in the path
